@@ -1,0 +1,12 @@
+/** Jest runs TypeScript through ts-jest; type-checking is `tsc --noEmit`, so transpile-only here keeps the suite fast. */
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test', '<rootDir>/emulator', '<rootDir>/gas-runtime'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node10', isolatedModules: true, esModuleInterop: true, resolveJsonModule: true } }],
+  },
+  testTimeout: 60000,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+};

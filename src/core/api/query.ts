@@ -1,0 +1,39 @@
+// Query strings the way the API's Rails server reads them.
+
+export type QueryValue = string | number | boolean | undefined | readonly string[] | { readonly [key: string]: string | undefined };
+export type Query = Readonly<Record<string, QueryValue>>;
+
+/**
+ * Arrays go Rails-style as `key[]=a&key[]=b`: the live service keeps only the last of a bare
+ * repeated `key=a&key=b`. Objects go as `key[sub]=v` (deep-object style). Brackets are
+ * percent-encoded, which Rails decodes, because UrlFetchApp is strict about raw `[` and `]`.
+ */
+export function encodeQuery(query: Query): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      for (const item of value as readonly string[]) parts.push(`${encodeURIComponent(`${key}[]`)}=${encodeURIComponent(item)}`);
+    } else if (typeof value === 'object') {
+      for (const [sub, subValue] of Object.entries(value as Record<string, string | undefined>)) {
+        if (subValue !== undefined) parts.push(`${encodeURIComponent(`${key}[${sub}]`)}=${encodeURIComponent(subValue)}`);
+      }
+    } else {
+      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+    }
+  }
+  return parts.join('&');
+}
+
+/**
+ * Fills `{name}` segments of a path template. Each value is percent-encoded and may not be
+ * `.` or `..`, so no id can change which path the request goes to.
+ */
+export function fillPath(template: string, params: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Path parameter ${name} is missing for ${template}.`);
+    if (value === '' || value === '.' || value === '..') throw new Error(`Path parameter ${name} may not be "${value}".`);
+    return encodeURIComponent(value);
+  });
+}

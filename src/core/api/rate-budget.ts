@@ -1,0 +1,114 @@
+// Paces requests under the API's rate limit before the server has to refuse them.
+// The log lives in a cache shared by one user's concurrent executions (a sheet recalculating
+// fifty formulas runs fifty executions at once), guarded by that user's lock.
+
+import { TimeBudgetError } from './errors';
+import type { Clock } from './transport';
+import type { KeyValueCache, Mutex } from '../cache/key-value-cache';
+
+export interface RateLimit {
+  /** Requests allowed per window. The API documents 500. */
+  limit: number;
+  /** The window, in milliseconds. The API documents 5 minutes. */
+  windowMs: number;
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimit = { limit: 500, windowMs: 5 * 60_000 };
+
+interface BudgetState {
+  /** [second since epoch, requests sent in that second], oldest first. */
+  log: Array<[number, number]>;
+  /** The server refused us with 429 until this time (ms since epoch). */
+  blockedUntil: number;
+}
+
+const KEY = 'metrics-api:rate-budget';
+/** Longer than any window we use, so the log outlives its oldest entry. */
+const TTL_SECONDS = 6 * 60 * 60;
+
+export class RequestBudget {
+  constructor(
+    private readonly cache: KeyValueCache,
+    private readonly mutex: Mutex,
+    private readonly clock: Clock,
+    readonly rateLimit: RateLimit = DEFAULT_RATE_LIMIT,
+  ) {}
+
+  /**
+   * Reserves up to `wanted` requests and returns how many it granted (at least 1),
+   * sleeping first when the window is full. Sliding-window accounting keeps us under
+   * both a fixed-window and a sliding-window server, whichever the API really runs.
+   * Throws TimeBudgetError when the wait would pass `deadline` (ms since epoch).
+   */
+  take(wanted: number, deadline: number): number {
+    for (;;) {
+      const { granted, waitMs } = this.mutex.withLock(() => this.tryTake(wanted));
+      if (granted > 0) return granted;
+      const now = this.clock.now();
+      if (now + waitMs > deadline) {
+        throw new TimeBudgetError(
+          `The add-in has used its budget of ${this.rateLimit.limit} API requests per ${Math.round(this.rateLimit.windowMs / 60_000)} minutes. Try again in ${Math.ceil(waitMs / 1000)} seconds.`,
+          Math.ceil(waitMs / 1000),
+        );
+      }
+      this.clock.sleep(waitMs);
+    }
+  }
+
+  /** Records that the server refused us until `untilMs`, so every execution of this user waits too. */
+  blockUntil(untilMs: number): void {
+    this.mutex.withLock(() => {
+      const state = this.read();
+      if (untilMs > state.blockedUntil) this.write({ ...state, blockedUntil: untilMs });
+    });
+  }
+
+  /** Requests recorded in the current window, for progress displays and tests. */
+  used(): number {
+    return this.prune(this.read()).log.reduce((sum, [, count]) => sum + count, 0);
+  }
+
+  private tryTake(wanted: number): { granted: number; waitMs: number } {
+    const now = this.clock.now();
+    const state = this.prune(this.read());
+    if (state.blockedUntil > now) return { granted: 0, waitMs: state.blockedUntil - now };
+    const used = state.log.reduce((sum, [, count]) => sum + count, 0);
+    const free = this.rateLimit.limit - used;
+    if (free <= 0) {
+      // Wait until enough of the oldest second leaves the window to free one slot.
+      const oldest = state.log[0];
+      const freesAt = oldest ? (oldest[0] + 1) * 1000 + this.rateLimit.windowMs : now;
+      return { granted: 0, waitMs: Math.max(1, freesAt - now) };
+    }
+    const granted = Math.min(wanted, free);
+    const second = Math.floor(now / 1000);
+    const last = state.log[state.log.length - 1];
+    if (last && last[0] === second) last[1] += granted;
+    else state.log.push([second, granted]);
+    this.write(state);
+    return { granted, waitMs: 0 };
+  }
+
+  private prune(state: BudgetState): BudgetState {
+    // A second's requests count until the whole second has left the window: conservative by under a second.
+    const now = this.clock.now();
+    return { ...state, log: state.log.filter(([second]) => (second + 1) * 1000 + this.rateLimit.windowMs > now) };
+  }
+
+  private read(): BudgetState {
+    const text = this.cache.get(KEY);
+    if (text) {
+      try {
+        const parsed = JSON.parse(text) as Partial<BudgetState>;
+        if (Array.isArray(parsed.log)) return { log: parsed.log, blockedUntil: Number(parsed.blockedUntil) || 0 };
+      } catch {
+        // A corrupt entry is treated as empty: the server's 429 remains the backstop.
+      }
+    }
+    return { log: [], blockedUntil: 0 };
+  }
+
+  private write(state: BudgetState): void {
+    this.cache.put(KEY, JSON.stringify(state), TTL_SECONDS);
+  }
+}

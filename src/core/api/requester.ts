@@ -1,0 +1,196 @@
+// The one layer every API call goes through: URL and auth, the request budget, retries, error parsing.
+
+import { ApiError, ConfigError, TimeBudgetError, type ErrorItem } from './errors';
+import { SETTINGS_HINT } from '../product';
+import { encodeQuery, type Query } from './query';
+import type { RequestBudget } from './rate-budget';
+import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type Outcome, type RetryPolicy } from './retry-policy';
+import { NetworkError, type Clock, type HttpMethod, type HttpRequest, type HttpResponse, type Transport } from './transport';
+
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Already filled and encoded, see fillPath. */
+  path: string;
+  query?: Query;
+  body?: unknown;
+}
+
+export interface ApiResult<T> {
+  status: number;
+  data: T;
+}
+
+export type Settled<T> = { ok: true; result: ApiResult<T> } | { ok: false; error: Error };
+
+export interface RequesterOptions {
+  baseUrl: string;
+  token: string;
+  transport: Transport;
+  clock: Clock;
+  /** Shared pacing under the rate limit; without it requests are sent as fast as asked. */
+  budget?: RequestBudget;
+  retry?: Partial<RetryPolicy>;
+  /** Absolute time (ms since epoch) by which every call must have finished: a custom function has 30 s. */
+  deadline?: number;
+  /** Most requests sent in one fetchAll. */
+  maxWave?: number;
+  /** Told about every wait, so long work can show "waiting for the rate limit". */
+  onWait?: (event: WaitEvent) => void;
+}
+
+export interface WaitEvent {
+  reason: 'rate_limit' | 'retry';
+  ms: number;
+}
+
+interface Pending {
+  index: number;
+  request: HttpRequest;
+  attempt: number;
+}
+
+export class Requester {
+  private readonly policy: RetryPolicy;
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: RequesterOptions) {
+    if (!options.token) throw new ConfigError(`No API token is set. Open ${SETTINGS_HINT} and paste your API token.`);
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  }
+
+  send<T>(request: ApiRequest): ApiResult<T> {
+    const [settled] = this.sendAllSettled<T>([request]);
+    if (!settled) throw new Error('No result for a request that was sent.');
+    if (!settled.ok) throw settled.error;
+    return settled.result;
+  }
+
+  /** Sends concurrently and throws the first failure, for reads that are all-or-nothing. */
+  sendAll<T>(requests: readonly ApiRequest[]): Array<ApiResult<T>> {
+    return this.sendAllSettled<T>(requests).map((settled) => {
+      if (!settled.ok) throw settled.error;
+      return settled.result;
+    });
+  }
+
+  /**
+   * Sends the requests in concurrent waves no larger than the budget grants, retries each
+   * by the policy, and returns every request's own outcome in order.
+   */
+  sendAllSettled<T>(requests: readonly ApiRequest[]): Array<Settled<T>> {
+    const results: Array<Settled<T> | undefined> = new Array(requests.length);
+    let queue: Pending[] = requests.map((request, index) => ({ index, request: this.toHttp(request), attempt: 0 }));
+    let waitedMs = 0;
+    const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
+    const maxWave = Math.max(1, this.options.maxWave ?? 50);
+
+    while (queue.length > 0) {
+      const wanted = Math.min(queue.length, maxWave);
+      const granted = this.options.budget ? this.options.budget.take(wanted, deadline) : wanted;
+      const wave = queue.slice(0, granted);
+      const rest = queue.slice(granted);
+      const responses = wave.length === 1 ? [this.fetchOne(wave[0]!.request)] : this.options.transport.fetchAll(wave.map((p) => p.request));
+
+      const again: Pending[] = [];
+      let waitMs = 0;
+      let rateLimited = false;
+      let lastError: Error | undefined;
+      wave.forEach((pending, i) => {
+        const response = responses[i] ?? new NetworkError('No response in fetchAll result.', pending.request.url);
+        const outcome: Outcome = response instanceof NetworkError
+          ? { kind: 'network' }
+          : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
+        if (!(response instanceof NetworkError) && response.status < 300) {
+          try {
+            results[pending.index] = { ok: true, result: { status: response.status, data: parseBody<T>(response, pending.request) } };
+          } catch (error) {
+            results[pending.index] = { ok: false, error: error as Error };
+          }
+          return;
+        }
+        const error = response instanceof NetworkError ? response : toApiError(response, pending.request, this.options.clock.now());
+        const decision = decideRetry(this.policy, pending.request.method, outcome, pending.attempt, this.options.clock.now());
+        if (!decision.retry) {
+          results[pending.index] = { ok: false, error };
+          return;
+        }
+        if (outcome.kind === 'status' && outcome.status === 429) rateLimited = true;
+        waitMs = Math.max(waitMs, decision.delayMs);
+        lastError = error;
+        again.push({ ...pending, attempt: pending.attempt + 1 });
+      });
+
+      if (again.length > 0) {
+        const now = this.options.clock.now();
+        const tooLong = waitMs > this.policy.maxRetryAfterMs || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs > deadline;
+        if (tooLong) {
+          const seconds = Math.ceil(waitMs / 1000);
+          const giveUp = rateLimited
+            ? new TimeBudgetError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds, lastError)
+            : lastError ?? new Error('Retry budget exhausted.');
+          for (const pending of again) results[pending.index] = { ok: false, error: giveUp };
+          queue = rest;
+          continue;
+        }
+        if (rateLimited) this.options.budget?.blockUntil(now + waitMs);
+        this.options.onWait?.({ reason: rateLimited ? 'rate_limit' : 'retry', ms: waitMs });
+        this.options.clock.sleep(waitMs);
+        waitedMs += waitMs;
+      }
+      queue = [...again, ...rest];
+    }
+    return results.map((r) => r ?? { ok: false, error: new Error('A request was left without an outcome.') });
+  }
+
+  private fetchOne(request: HttpRequest): HttpResponse | NetworkError {
+    try {
+      return this.options.transport.fetch(request);
+    } catch (error) {
+      if (error instanceof NetworkError) return error;
+      throw error;
+    }
+  }
+
+  private toHttp(request: ApiRequest): HttpRequest {
+    const query = request.query ? encodeQuery(request.query) : '';
+    const http: HttpRequest = {
+      method: request.method,
+      url: `${this.baseUrl}${request.path}${query ? `?${query}` : ''}`,
+      headers: { Authorization: `Bearer ${this.options.token}`, Accept: 'application/json' },
+    };
+    if (request.body !== undefined) {
+      http.headers['Content-Type'] = 'application/json';
+      http.body = JSON.stringify(request.body);
+    }
+    return http;
+  }
+}
+
+function pathOf(request: HttpRequest): string {
+  const match = /^[a-z]+:\/\/[^/]+([^?#]*)/i.exec(request.url);
+  return match?.[1] ?? request.url;
+}
+
+function parseBody<T>(response: HttpResponse, request: HttpRequest): T {
+  try {
+    return JSON.parse(response.body) as T;
+  } catch {
+    throw new ApiError(response.status, [{ type: 'unexpected_response', message: 'the response was not JSON' }], request.method, pathOf(request));
+  }
+}
+
+function toApiError(response: HttpResponse, request: HttpRequest, nowMs: number): ApiError {
+  let errors: ErrorItem[] = [];
+  try {
+    const parsed = JSON.parse(response.body) as { errors?: unknown };
+    if (Array.isArray(parsed.errors)) {
+      errors = parsed.errors.filter((e): e is ErrorItem => typeof e === 'object' && e !== null && typeof (e as ErrorItem).type === 'string');
+    }
+  } catch {
+    // Proxies and load balancers answer 5xx with HTML; the status alone says what happened.
+  }
+  const retryAfterMs = parseRetryAfter(response.headers['retry-after'], nowMs);
+  const seconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
+  return new ApiError(response.status, errors, request.method, pathOf(request), seconds);
+}

@@ -1,0 +1,45 @@
+// The wire, as the client sees it: synchronous, because Apps Script's UrlFetchApp is.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface HttpRequest {
+  method: HttpMethod;
+  url: string;
+  headers: Record<string, string>;
+  /** JSON text, for POST and PUT. */
+  body?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The request never produced a response: refused, reset, timed out or unresolvable. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(
+    message: string,
+    readonly url: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Transport {
+  /** Sends one request; throws NetworkError when no response came back. */
+  fetch(request: HttpRequest): HttpResponse;
+  /**
+   * Sends the requests concurrently. One failed connection must not hide the others'
+   * responses, so a failure is returned in its slot rather than thrown.
+   */
+  fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError>;
+}
+
+/** Time as the client needs it: Apps Script sleeps synchronously. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number): void;
+}

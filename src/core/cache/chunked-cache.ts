@@ -1,0 +1,116 @@
+// Values larger than one cache entry allows, stored in chunks and read back whole or not at all.
+
+import type { KeyValueCache } from './key-value-cache';
+
+/** CacheService refuses values over 100 KB; chunks stay well under it in UTF-8 bytes. */
+const CHUNK_BYTES = 90 * 1024;
+/** CacheService refuses keys over 250 characters. */
+const MAX_KEY = 250;
+
+interface Manifest {
+  /** Differs on every write, so a reader can never mix chunks of two writes. */
+  generation: string;
+  chunks: number;
+}
+
+/**
+ * Writes the chunks first under keys that carry a fresh generation, then the manifest that
+ * points at them: a reader sees the old value or the new one, never a blend. A missing chunk
+ * (evicted early) reads as a miss.
+ */
+export class ChunkedCache {
+  constructor(
+    private readonly cache: KeyValueCache,
+    private readonly newGeneration: () => string,
+  ) {}
+
+  get(key: string): string | null {
+    const manifestText = this.cache.get(safeKey(key));
+    if (manifestText === null) return null;
+    let manifest: Manifest;
+    try {
+      manifest = JSON.parse(manifestText) as Manifest;
+    } catch {
+      return null;
+    }
+    if (typeof manifest.generation !== 'string' || !Number.isInteger(manifest.chunks) || manifest.chunks < 0) return null;
+    const keys = chunkKeys(key, manifest);
+    const found = keys.length ? this.cache.getAll(keys) : {};
+    const parts: string[] = [];
+    for (const chunkKey of keys) {
+      const part = found[chunkKey];
+      if (part === undefined) return null;
+      parts.push(part);
+    }
+    return parts.join('');
+  }
+
+  put(key: string, value: string, ttlSeconds: number): void {
+    const manifest: Manifest = { generation: this.newGeneration(), chunks: 0 };
+    const chunks = splitByBytes(value, CHUNK_BYTES);
+    manifest.chunks = chunks.length;
+    const keys = chunkKeys(key, manifest);
+    const entries: Record<string, string> = {};
+    chunks.forEach((chunk, i) => {
+      entries[keys[i]!] = chunk;
+    });
+    if (keys.length) this.cache.putAll(entries, ttlSeconds);
+    this.cache.put(safeKey(key), JSON.stringify(manifest), ttlSeconds);
+  }
+
+  remove(key: string): void {
+    this.cache.remove(safeKey(key));
+  }
+}
+
+function chunkKeys(key: string, manifest: Manifest): string[] {
+  const base = safeKey(`${key}#${manifest.generation}`);
+  return Array.from({ length: manifest.chunks }, (_, i) => `${base.slice(0, MAX_KEY - 6)}#${i}`);
+}
+
+/** Keys over the limit are replaced by a readable prefix plus a hash of the whole key. */
+export function safeKey(key: string): string {
+  if (key.length <= MAX_KEY) return key;
+  return `${key.slice(0, 200)}~${fnv1a64(key)}`;
+}
+
+/**
+ * FNV-1a over UTF-16 code units, 64 bits as two 32-bit halves. Hand-written because the pure
+ * core has no crypto module; it only needs to keep distinct long keys apart, not resist attack.
+ */
+export function fnv1a64(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0xcbf29ce4;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ c ^ (h1 >>> 7), 0x01000193) >>> 0;
+  }
+  return h1.toString(16).padStart(8, '0') + h2.toString(16).padStart(8, '0');
+}
+
+/** Splits at character boundaries so that each part's UTF-8 encoding fits `maxBytes`. */
+export function splitByBytes(text: string, maxBytes: number): string[] {
+  if (text === '') return [''];
+  const parts: string[] = [];
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let size = code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+    let width = 1;
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      size = 4;
+      width = 2;
+    }
+    if (bytes + size > maxBytes) {
+      parts.push(text.slice(start, i));
+      start = i;
+      bytes = 0;
+    }
+    bytes += size;
+    i += width - 1;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}

@@ -1,0 +1,39 @@
+// Where the token may be sent: HTTPS anywhere, plain HTTP only to this machine (the emulator).
+
+import { ConfigError } from '../api/errors';
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Returns the URL without a trailing slash, or throws a ConfigError that says what is wrong. */
+export function validateBaseUrl(input: string): string {
+  const text = input.trim();
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@]+)(\/[^?#]*)?([?#].*)?$/i.exec(text);
+  if (!match) {
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(text)) throw new ConfigError('The base URL may not carry a user name or password: put the token in the token field.');
+    throw new ConfigError(`"${text.slice(0, 80)}" is not a URL: give the API's address, like https://api.example.com/v1.`);
+  }
+  const [, scheme = '', hostPort = '', path = '', rest] = match;
+  if (rest) throw new ConfigError('The base URL may not have a query string or a fragment (the part after ? or #).');
+  const host = hostPort.replace(/:\d+$/, '');
+  const lowerScheme = scheme.toLowerCase();
+  if (lowerScheme === 'http' && !LOOPBACK_HOST.test(host)) {
+    throw new ConfigError('The base URL must start with https:// (plain http is allowed only for a local emulator on localhost), so the token is never sent in clear.');
+  }
+  if (lowerScheme !== 'https' && lowerScheme !== 'http') throw new ConfigError('The base URL must start with https://.');
+  return `${lowerScheme}://${hostPort.toLowerCase()}${path.replace(/\/+$/, '')}`;
+}
+
+/** What the page may know of a token: that it is set, and its last four characters when it is long enough to spare them. */
+export function tokenHint(token: string | null | undefined): string | null {
+  if (!token || token.length < 8) return null;
+  return token.slice(-4);
+}
+
+/** Tokens are opaque, but never contain white space: pasted line breaks and spaces are a mistake to catch early. */
+export function validateToken(input: string): string {
+  const token = input.trim();
+  if (!token) throw new ConfigError('The token is empty: paste the API token you received from the platform\'s API support.');
+  if (/\s/.test(token)) throw new ConfigError('The token contains spaces or line breaks: paste it again as one piece of text.');
+  if (token.length > 4096) throw new ConfigError('The token is longer than any API token: check what was pasted.');
+  return token;
+}

@@ -1,0 +1,75 @@
+// Data points shaped into what a cell range shows: oldest first, one column per metric, blanks stay blank.
+
+import type { DataPoint } from '../api/types';
+import { isExactAsDouble } from '../validate/decimal';
+import { InputError } from '../api/errors';
+
+export type Cell = string | number | null;
+
+export interface TableOptions {
+  headers: boolean;
+  excludeBlank: boolean;
+  /** Values as the API's exact decimal text rather than numbers. */
+  text: boolean;
+}
+
+const OPTION_NAMES: Record<string, keyof TableOptions> = {
+  headers: 'headers',
+  header: 'headers',
+  exclude_blank: 'excludeBlank',
+  text: 'text',
+};
+
+/**
+ * Options as a formula gives them: one text of comma- or space-separated words, like
+ * "headers, exclude_blank". An unknown word is an error, not ignored, so a typo is visible.
+ */
+export function parseTableOptions(input: unknown, defaults: Partial<TableOptions> = {}): TableOptions {
+  const options: TableOptions = { headers: false, excludeBlank: false, text: false, ...defaults };
+  if (input === undefined || input === null || input === '') return options;
+  if (typeof input !== 'string') throw new InputError(`Options must be text like "headers, exclude_blank", not ${String(input)}.`);
+  for (const word of input.split(/[\s,;]+/).filter(Boolean)) {
+    const key = OPTION_NAMES[word.toLowerCase()];
+    if (!key) throw new InputError(`Unknown option "${word}". Known options: headers, exclude_blank, text.`);
+    options[key] = true;
+  }
+  return options;
+}
+
+/** A value as a cell shows it: a number when a double holds it exactly or text was not asked for. */
+export function toCell(value: string | null | undefined, asText: boolean): Cell {
+  if (value === null || value === undefined || value === '') return null;
+  if (asText) return value;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : value;
+}
+
+/**
+ * Rows of [date, value per metric], oldest first whatever order the API answered in.
+ * With several metrics the table is wide: one column per metric, in the order asked for.
+ */
+export function shapeSeries(points: readonly DataPoint[], metricIds: readonly string[], headerNames: readonly string[], options: TableOptions): Cell[][] {
+  const column = new Map(metricIds.map((id, i) => [id, i]));
+  const byDate = new Map<string, Cell[]>();
+  for (const point of points) {
+    const index = column.get(point.metric_id);
+    if (index === undefined) continue;
+    const cell = toCell(point.value, options.text);
+    if (options.excludeBlank && cell === null) continue;
+    let row = byDate.get(point.date);
+    if (!row) {
+      row = new Array<Cell>(metricIds.length).fill(null);
+      byDate.set(point.date, row);
+    }
+    row[index] = cell;
+  }
+  const dates = [...byDate.keys()].sort();
+  const rows: Cell[][] = dates.map((date) => [date, ...(byDate.get(date) ?? [])]);
+  if (options.headers) rows.unshift(['Date', ...headerNames]);
+  return rows;
+}
+
+/** Whether any value in the series would lose digits as a number: such cells deserve the "text" option. */
+export function hasInexactValues(points: readonly DataPoint[]): boolean {
+  return points.some((p) => typeof p.value === 'string' && p.value !== '' && !isExactAsDouble(p.value));
+}

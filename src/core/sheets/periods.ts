@@ -1,0 +1,110 @@
+// Calendar periods of a metric, and the period labels finance teams write ("2024-Q1", "Q3 FY2024").
+
+import { InputError } from '../api/errors';
+import { daysInMonth } from '../validate/dates';
+
+/** Frequencies the API documents; others (a live account returned "annually") are handled where known. */
+export type Frequency = 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'annually';
+
+export interface YearMonthDay {
+  year: number;
+  month: number;
+  day: number;
+}
+
+export function parseIso(date: string): YearMonthDay {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return { year, month, day };
+}
+
+export function formatIso({ year, month, day }: YearMonthDay): string {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** Adds months to a month start, crossing years. */
+function addMonths(year: number, month: number, months: number): { year: number; month: number } {
+  const index = year * 12 + (month - 1) + months;
+  return { year: Math.floor(index / 12), month: (index % 12) + 1 };
+}
+
+/** Day of the week, 0 = Monday … 6 = Sunday (ISO weeks start on Monday). */
+function isoWeekday(date: YearMonthDay): number {
+  return (new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay() + 6) % 7;
+}
+
+/**
+ * The start of the calendar period that holds `date`, for a frequency. Weeks start on Monday,
+ * quarters in January, April, July and October. An unknown frequency returns undefined.
+ */
+export function periodStart(date: string, frequency: string): string | undefined {
+  const d = parseIso(date);
+  switch (frequency) {
+    case 'daily':
+      return date;
+    case 'weekly': {
+      const start = new Date(Date.UTC(d.year, d.month - 1, d.day - isoWeekday(d)));
+      return start.toISOString().slice(0, 10);
+    }
+    case 'monthly':
+      return formatIso({ ...d, day: 1 });
+    case 'quarterly':
+      return formatIso({ year: d.year, month: d.month - ((d.month - 1) % 3), day: 1 });
+    case 'annually':
+      return formatIso({ year: d.year, month: 1, day: 1 });
+    default:
+      return undefined;
+  }
+}
+
+export interface LabelledPeriod {
+  /** First day of the period the label names. */
+  start: string;
+  /** What the label means, in words, for error messages. */
+  description: string;
+}
+
+/**
+ * Reads a period label. A fiscal year is named by the calendar year it ends in (FY2024 with a
+ * March year end runs April 2023 to March 2024), the common convention; with no fiscal year end
+ * month, the fiscal year is the calendar year.
+ *
+ *   2024-03-15 → that day      2024-03 → March 2024      2024-Q1 → January 2024
+ *   FY2024 → first month of fiscal 2024                  Q3 FY2024 → its third quarter
+ */
+export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | null | undefined): LabelledPeriod {
+  const text = label.trim().toUpperCase().replace(/\s+/g, ' ');
+  let match: RegExpExecArray | null;
+  if ((match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text))) {
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    if (month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)) return { start: text, description: text };
+  } else if ((match = /^(\d{4})-(\d{2})$/.exec(text))) {
+    const [year, month] = [Number(match[1]), Number(match[2])];
+    if (month >= 1 && month <= 12) return { start: formatIso({ year, month, day: 1 }), description: `the month ${text}` };
+  } else if ((match = /^(\d{4})-?Q([1-4])$/.exec(text)) || (match = /^Q([1-4])[ -]?(\d{4})$/.exec(text))) {
+    const yearFirst = /^\d{4}/.test(text);
+    const year = Number(yearFirst ? match[1] : match[2]);
+    const quarter = Number(yearFirst ? match[2] : match[1]);
+    return { start: formatIso({ year, month: (quarter - 1) * 3 + 1, day: 1 }), description: `calendar quarter ${quarter} of ${year}` };
+  } else if ((match = /^(?:Q([1-4]) ?)?FY ?(\d{2}|\d{4})$/.exec(text))) {
+    const quarter = match[1] ? Number(match[1]) : undefined;
+    const year = fiscalYearNumber(match[2]!);
+    const start = fiscalYearStart(year, fiscalYearEndMonth);
+    const begin = quarter ? addMonths(start.year, start.month, (quarter - 1) * 3) : start;
+    return {
+      start: formatIso({ ...begin, day: 1 }),
+      description: `${quarter ? `Q${quarter} of ` : ''}fiscal year ${year}${fiscalYearEndMonth && fiscalYearEndMonth !== 12 ? ` (ending in month ${fiscalYearEndMonth})` : ''}`,
+    };
+  }
+  throw new InputError(`"${label}" is not a period: use a date, 2024-03, 2024-Q1, FY2024 or Q3 FY2024.`);
+}
+
+/** "24" means 2024: two-digit fiscal years are always this century in practice. */
+function fiscalYearNumber(text: string): number {
+  return text.length === 2 ? 2000 + Number(text) : Number(text);
+}
+
+function fiscalYearStart(fiscalYear: number, endMonth: number | null | undefined): { year: number; month: number } {
+  const end = endMonth && endMonth >= 1 && endMonth <= 12 ? endMonth : 12;
+  // The fiscal year ends in `end` of `fiscalYear`; it started the month after, one year before.
+  return addMonths(fiscalYear, end, -11);
+}

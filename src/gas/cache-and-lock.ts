@@ -1,0 +1,40 @@
+// CacheService and LockService behind the core's KeyValueCache and Mutex.
+
+import type { KeyValueCache, Mutex } from '../core/cache/key-value-cache';
+
+const LOCK_WAIT_MS = 5000;
+
+/** The user's cache: in a custom function Apps Script scopes it to the spreadsheet's owner. */
+export function userCache(): KeyValueCache {
+  return wrapCache(CacheService.getUserCache());
+}
+
+export function wrapCache(cache: GoogleAppsScript.Cache.Cache): KeyValueCache {
+  return {
+    get: (key) => cache.get(key),
+    getAll: (keys) => cache.getAll(keys),
+    put: (key, value, ttl) => cache.put(key, value, ttl),
+    putAll: (values, ttl) => cache.putAll(values, ttl),
+    remove: (key) => cache.remove(key),
+    removeAll: (keys) => cache.removeAll(keys),
+  };
+}
+
+/**
+ * The user's lock. When it cannot be had within a few seconds the work runs unlocked:
+ * what it guards is pacing, where the server's own 429 is the backstop, and failing a
+ * formula for a busy lock would be worse than a rare extra request.
+ */
+export function userMutex(): Mutex {
+  return {
+    withLock<T>(fn: () => T): T {
+      const lock = LockService.getUserLock();
+      const held = lock.tryLock(LOCK_WAIT_MS);
+      try {
+        return fn();
+      } finally {
+        if (held) lock.releaseLock();
+      }
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// The add-in's settings in the user's properties. The token is read here and handed only to the client.
+
+import { ConfigError } from '../core/api/errors';
+import { tokenHint, validateBaseUrl, validateToken } from '../core/settings/base-url';
+import { SETTINGS_HINT } from '../core/product';
+import type { SettingsSummary } from '../shared/rpc';
+
+/** Documented names, so an admin script can set them for a user. */
+export const TOKEN_KEY = 'METRICS_API_TOKEN';
+export const BASE_URL_KEY = 'METRICS_API_BASE_URL';
+export const COMPANY_KEY = 'METRICS_DEFAULT_COMPANY_ID';
+
+function store(): GoogleAppsScript.Properties.Properties {
+  return PropertiesService.getUserProperties();
+}
+
+/** What the sidebar may see: never the token itself. */
+export function readSettingsSummary(): SettingsSummary {
+  const props = store().getProperties();
+  const token = props[TOKEN_KEY];
+  return {
+    tokenSet: Boolean(token),
+    tokenLast4: tokenHint(token),
+    baseUrl: props[BASE_URL_KEY] ?? null,
+    defaultCompanyId: props[COMPANY_KEY] ?? null,
+  };
+}
+
+export function saveToken(input: string): void {
+  store().setProperty(TOKEN_KEY, validateToken(input));
+}
+
+export function removeToken(): void {
+  store().deleteProperty(TOKEN_KEY);
+}
+
+export function saveBaseUrl(input: string): void {
+  store().setProperty(BASE_URL_KEY, validateBaseUrl(input));
+}
+
+export function saveDefaultCompanyId(companyId: string | null): void {
+  if (companyId) store().setProperty(COMPANY_KEY, companyId);
+  else store().deleteProperty(COMPANY_KEY);
+}
+
+/**
+ * The credentials for one execution. In a custom function Apps Script returns the spreadsheet
+ * owner's user properties: editors' formulas spend the owner's token (see README, "Sharing").
+ */
+export function readCredentials(): { token: string; baseUrl: string } {
+  const props = store().getProperties();
+  const token = props[TOKEN_KEY];
+  const baseUrl = props[BASE_URL_KEY];
+  if (!token) throw new ConfigError(`No API token is set. Open ${SETTINGS_HINT} and paste your API token.`);
+  if (!baseUrl) throw new ConfigError(`No API base URL is set. Open ${SETTINGS_HINT} and enter the API's address.`);
+  // Re-validated on read: a property set by an admin script skipped the sidebar's checks.
+  return { token, baseUrl: validateBaseUrl(baseUrl) };
+}

@@ -1,0 +1,32 @@
+// Builds the API client for one execution from the user's settings and Apps Script's services.
+
+import { createApiClient, type ApiClient } from '../core/api/client';
+import { RequestBudget } from '../core/api/rate-budget';
+import type { WaitEvent } from '../core/api/requester';
+import { appsScriptClock } from '../gas/apps-script-clock';
+import { userCache, userMutex } from '../gas/cache-and-lock';
+import { createUrlFetchTransport } from '../gas/urlfetch-transport';
+import { readCredentials } from '../gas/user-settings';
+
+export interface ExecutionLimits {
+  /** Absolute time by which API work must end (ms since epoch). */
+  deadline?: number;
+  /** Longest total wait for retries and the rate limit. */
+  maxTotalWaitMs?: number;
+  onWait?: (event: WaitEvent) => void;
+}
+
+export function createClientForExecution(limits: ExecutionLimits = {}): ApiClient {
+  const { token, baseUrl } = readCredentials();
+  const budget = new RequestBudget(userCache(), userMutex(), appsScriptClock);
+  return createApiClient({
+    baseUrl,
+    token,
+    transport: createUrlFetchTransport(),
+    clock: appsScriptClock,
+    budget,
+    deadline: limits.deadline,
+    retry: limits.maxTotalWaitMs === undefined ? undefined : { maxTotalWaitMs: limits.maxTotalWaitMs },
+    onWait: limits.onWait,
+  });
+}

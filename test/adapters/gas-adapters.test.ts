@@ -1,0 +1,121 @@
+// The Apps Script adapters against small fakes of the services they wrap.
+
+import { createUrlFetchTransport } from '../../src/gas/urlfetch-transport';
+import { readCredentials, readSettingsSummary, saveBaseUrl, saveToken, removeToken, TOKEN_KEY, BASE_URL_KEY } from '../../src/gas/user-settings';
+import { userMutex, wrapCache } from '../../src/gas/cache-and-lock';
+import { NetworkError } from '../../src/core/api/transport';
+
+type Globals = Record<string, unknown>;
+const g = globalThis as unknown as Globals;
+
+function fakeResponse(status: number, body: string, headers: Record<string, string | string[]> = {}) {
+  return { getResponseCode: () => status, getContentText: () => body, getAllHeaders: () => headers };
+}
+
+afterEach(() => {
+  for (const name of ['UrlFetchApp', 'PropertiesService', 'LockService']) delete g[name];
+});
+
+describe('UrlFetchApp transport', () => {
+  it('sends with muteHttpExceptions, no redirects, JSON content type, and lower-cases headers', () => {
+    const calls: Array<[string, Record<string, unknown>]> = [];
+    g['UrlFetchApp'] = { fetch: (url: string, params: Record<string, unknown>) => (calls.push([url, params]), fakeResponse(429, '{}', { 'Retry-After': '5', 'Set-Cookie': ['a', 'b'] })) };
+    const response = createUrlFetchTransport().fetch({ method: 'PUT', url: 'https://x/y', headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' }, body: '{"a":1}' });
+    expect(response).toEqual({ status: 429, body: '{}', headers: { 'retry-after': '5', 'set-cookie': 'a, b' } });
+    expect(calls[0]![1]).toEqual({ method: 'put', headers: { Authorization: 'Bearer t' }, muteHttpExceptions: true, followRedirects: false, payload: '{"a":1}', contentType: 'application/json' });
+  });
+
+  it('turns a thrown fetch into a NetworkError without the query string', () => {
+    g['UrlFetchApp'] = { fetch: () => { throw new Error('Address unavailable'); } };
+    expect(() => createUrlFetchTransport().fetch({ method: 'GET', url: 'https://x/y?secret=1', headers: {} })).toThrow(NetworkError);
+    try {
+      createUrlFetchTransport().fetch({ method: 'GET', url: 'https://x/y?secret=1', headers: {} });
+    } catch (error) {
+      expect((error as Error).message).toBe('Could not reach https://x/y: Address unavailable');
+    }
+  });
+
+  it('finds which request failed when fetchAll throws, without re-sending a POST', () => {
+    const fetched: string[] = [];
+    g['UrlFetchApp'] = {
+      fetchAll: () => { throw new Error('DNS error'); },
+      fetch: (url: string) => {
+        fetched.push(url);
+        if (url.endsWith('/bad')) throw new Error('DNS error');
+        return fakeResponse(200, '{}');
+      },
+    };
+    const results = createUrlFetchTransport().fetchAll([
+      { method: 'GET', url: 'https://x/good', headers: {} },
+      { method: 'GET', url: 'https://x/bad', headers: {} },
+      { method: 'POST', url: 'https://x/post', headers: {}, body: '{}' },
+    ]);
+    expect(results[0]).toEqual({ status: 200, body: '{}', headers: {} });
+    expect(results[1]).toBeInstanceOf(NetworkError);
+    expect(results[2]).toBeInstanceOf(NetworkError);
+    expect(fetched).toEqual(['https://x/good', 'https://x/bad']);
+  });
+});
+
+describe('user settings', () => {
+  let props: Record<string, string>;
+  beforeEach(() => {
+    props = {};
+    const store = {
+      getProperties: () => ({ ...props }),
+      getProperty: (k: string) => props[k] ?? null,
+      setProperty: (k: string, v: string) => { props[k] = v; return store; },
+      deleteProperty: (k: string) => { delete props[k]; return store; },
+    };
+    g['PropertiesService'] = { getUserProperties: () => store };
+  });
+
+  it('stores the token under METRICS_API_TOKEN and shows only its last four characters', () => {
+    saveToken('  tok_live_0123456789abcd ');
+    expect(props[TOKEN_KEY]).toBe('tok_live_0123456789abcd');
+    const summary = readSettingsSummary();
+    expect(summary).toEqual({ tokenSet: true, tokenLast4: 'abcd', baseUrl: null, defaultCompanyId: null });
+    expect(JSON.stringify(summary)).not.toContain('tok_live');
+    removeToken();
+    expect(readSettingsSummary().tokenSet).toBe(false);
+  });
+
+  it('validates the base URL before storing it under METRICS_API_BASE_URL', () => {
+    expect(() => saveBaseUrl('http://api.example.com')).toThrow(/https/);
+    saveBaseUrl('https://api.example.com/v1/');
+    expect(props[BASE_URL_KEY]).toBe('https://api.example.com/v1');
+  });
+
+  it('says where to set the token when it is missing, and re-checks a base URL an admin script set', () => {
+    expect(() => readCredentials()).toThrow('No API token is set. Open Extensions › Portfolio Metrics › Open sidebar › Settings and paste your API token.');
+    props[TOKEN_KEY] = 'tok_live_0123456789abcd';
+    props[BASE_URL_KEY] = 'http://evil.example.com';
+    expect(() => readCredentials()).toThrow(/https/);
+  });
+});
+
+describe('cache and lock', () => {
+  it('passes cache calls through unchanged', () => {
+    const calls: string[] = [];
+    const cache = wrapCache({
+      get: (k: string) => (calls.push(`get ${k}`), 'v'),
+      getAll: (ks: string[]) => (calls.push(`getAll ${ks.join()}`), {}),
+      put: (k: string, _v: string, t: number) => { calls.push(`put ${k} ${t}`); },
+      putAll: (_v: object, t: number) => { calls.push(`putAll ${t}`); },
+      remove: (k: string) => { calls.push(`remove ${k}`); },
+      removeAll: (ks: string[]) => { calls.push(`removeAll ${ks.join()}`); },
+    } as unknown as GoogleAppsScript.Cache.Cache);
+    cache.get('a'); cache.getAll(['a', 'b']); cache.put('a', 'v', 60); cache.putAll({ a: 'v' }, 30); cache.remove('a'); cache.removeAll(['a']);
+    expect(calls).toEqual(['get a', 'getAll a,b', 'put a 60', 'putAll 30', 'remove a', 'removeAll a']);
+  });
+
+  it('releases the lock it took, even when the work throws, and runs unlocked if it cannot get it', () => {
+    const events: string[] = [];
+    let available = true;
+    g['LockService'] = { getUserLock: () => ({ tryLock: () => (events.push('try'), available), releaseLock: () => events.push('release') }) };
+    expect(() => userMutex().withLock(() => { throw new Error('boom'); })).toThrow('boom');
+    available = false;
+    expect(userMutex().withLock(() => 42)).toBe(42);
+    expect(events).toEqual(['try', 'release', 'try']);
+  });
+});

@@ -1,0 +1,68 @@
+// A fake transport that refuses the unexpected: every request must match the next scripted step.
+
+import { NetworkError, type Clock, type HttpRequest, type HttpResponse, type Transport } from '../../src/core/api/transport';
+
+export type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | 'network-error';
+
+export interface Step {
+  /** e.g. 'GET /data_points?metric_id=…&page=1' matched against method + path + query. */
+  match: string | RegExp;
+  reply: Reply;
+}
+
+export class ScriptedTransport implements Transport {
+  readonly sent: HttpRequest[] = [];
+  /** Sizes of each fetchAll call, to assert concurrency waves. */
+  readonly waves: number[] = [];
+  private readonly steps: Step[];
+
+  constructor(steps: Step[]) {
+    this.steps = [...steps];
+  }
+
+  fetch(request: HttpRequest): HttpResponse {
+    const reply = this.take(request);
+    if (reply === 'network-error') throw new NetworkError('connection reset', request.url);
+    return reply;
+  }
+
+  fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError> {
+    this.waves.push(requests.length);
+    return requests.map((request) => {
+      const reply = this.take(request);
+      return reply === 'network-error' ? new NetworkError('connection reset', request.url) : reply;
+    });
+  }
+
+  /** Fails the test if scripted steps were never used. */
+  assertDone(): void {
+    if (this.steps.length) throw new Error(`Unused scripted steps: ${this.steps.map((s) => String(s.match)).join(', ')}`);
+  }
+
+  private take(request: HttpRequest): HttpResponse | 'network-error' {
+    this.sent.push(request);
+    const line = `${request.method} ${decodeURIComponent(request.url.replace(/^https?:\/\/[^/]+/, ''))}`;
+    const index = this.steps.findIndex((step) => (typeof step.match === 'string' ? line === step.match || line.startsWith(`${step.match}`) : step.match.test(line)));
+    if (index < 0) throw new Error(`Unexpected request: ${line}`);
+    const [step] = this.steps.splice(index, 1);
+    const reply = step!.reply;
+    if (reply === 'network-error') return reply;
+    return { status: reply.status, headers: reply.headers ?? {}, body: reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body) };
+  }
+}
+
+/** A clock whose sleeps only move time forward, and which records every sleep. */
+export class FakeClock implements Clock {
+  readonly sleeps: number[] = [];
+  constructor(private time = Date.UTC(2026, 0, 1)) {}
+  now(): number {
+    return this.time;
+  }
+  sleep(ms: number): void {
+    this.sleeps.push(ms);
+    this.time += ms;
+  }
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}

@@ -1,0 +1,90 @@
+import { ChunkedCache, fnv1a64, safeKey, splitByBytes } from '../../src/core/cache/chunked-cache';
+import { RequestBudget } from '../../src/core/api/rate-budget';
+import { TimeBudgetError } from '../../src/core/api/errors';
+import { CountingMutex, MemoryCache } from '../support/memory-cache';
+import { FakeClock } from '../support/scripted-transport';
+
+describe('ChunkedCache', () => {
+  let generation = 0;
+  const gen = () => `g${++generation}`;
+
+  it('stores a value over the 100 KB limit in chunks and reads it back whole', () => {
+    const memory = new MemoryCache();
+    const cache = new ChunkedCache(memory, gen);
+    const value = 'é'.repeat(150_000); // 300 KB in UTF-8
+    cache.put('series:abc', value, 3600);
+    expect(memory.store.size).toBe(5); // manifest + 4 chunks of at most 90 KB
+    expect(cache.get('series:abc')).toBe(value);
+  });
+
+  it('reads a value with a missing chunk as a miss, never as a partial value', () => {
+    const memory = new MemoryCache();
+    const cache = new ChunkedCache(memory, gen);
+    cache.put('k', 'x'.repeat(200_000), 60);
+    const chunkKey = [...memory.store.keys()].find((key) => key.endsWith('#1'))!;
+    memory.remove(chunkKey);
+    expect(cache.get('k')).toBeNull();
+  });
+
+  it('never mixes chunks of two writes: each write has its own generation', () => {
+    const memory = new MemoryCache();
+    const cache = new ChunkedCache(memory, gen);
+    cache.put('k', 'a'.repeat(200_000), 60);
+    cache.put('k', 'b'.repeat(200_000), 60);
+    expect(cache.get('k')).toBe('b'.repeat(200_000));
+  });
+
+  it('shortens keys over 250 characters with a hash, keeping distinct keys apart', () => {
+    const long1 = `x${'a'.repeat(300)}`;
+    const long2 = `y${'a'.repeat(300)}`;
+    expect(safeKey(long1).length).toBeLessThanOrEqual(250);
+    expect(safeKey(long1)).not.toBe(safeKey(long2.replace(/^y/, 'x') + 'b'));
+    expect(fnv1a64('a')).not.toBe(fnv1a64('b'));
+    const memory = new MemoryCache();
+    new ChunkedCache(memory, gen).put(long1, 'v', 60);
+    expect(new ChunkedCache(memory, gen).get(long1)).toBe('v');
+  });
+
+  it('splits text on character boundaries within the byte limit', () => {
+    const parts = splitByBytes('a😀b😀c', 5);
+    expect(parts.join('')).toBe('a😀b😀c');
+    for (const part of parts) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('RequestBudget', () => {
+  it('grants up to the limit and then waits for the window to slide', () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock, { limit: 10, windowMs: 10_000 });
+    expect(budget.take(8, Infinity)).toBe(8);
+    expect(budget.take(8, Infinity)).toBe(2);
+    expect(clock.sleeps).toEqual([]);
+    expect(budget.take(3, Infinity)).toBe(3);
+    expect(clock.sleeps).toEqual([11_000]);
+  });
+
+  it('is shared through the cache by every execution of the user', () => {
+    const cache = new MemoryCache();
+    const clock = new FakeClock();
+    new RequestBudget(cache, new CountingMutex(), clock, { limit: 5, windowMs: 60_000 }).take(5, Infinity);
+    const second = new RequestBudget(cache, new CountingMutex(), clock, { limit: 5, windowMs: 60_000 });
+    expect(second.used()).toBe(5);
+    expect(() => second.take(1, clock.now() + 1000)).toThrow(TimeBudgetError);
+  });
+
+  it('holds every execution back after the server refused with 429', () => {
+    const cache = new MemoryCache();
+    const clock = new FakeClock();
+    const budget = new RequestBudget(cache, new CountingMutex(), clock);
+    budget.blockUntil(clock.now() + 30_000);
+    expect(budget.take(1, Infinity)).toBe(1);
+    expect(clock.sleeps).toEqual([30_000]);
+  });
+
+  it('says how long to wait when the deadline comes first', () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock, { limit: 1, windowMs: 300_000 });
+    budget.take(1, Infinity);
+    expect(() => budget.take(1, clock.now() + 25_000)).toThrow('The add-in has used its budget of 1 API requests per 5 minutes. Try again in 301 seconds.');
+  });
+});

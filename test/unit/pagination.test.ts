@@ -1,0 +1,43 @@
+import { fetchAllPages } from '../../src/core/api/paginate';
+import { Requester } from '../../src/core/api/requester';
+import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
+
+function page(items: number[], page: number, totalPages: number, total: number) {
+  return { status: 200, body: { things: items, meta: { page, total_pages: totalPages, total } } };
+}
+
+function run(steps: Step[]) {
+  const transport = new ScriptedTransport(steps);
+  const requester = new Requester({ baseUrl: 'https://api.test', token: 't0ken-value', transport, clock: new FakeClock() });
+  const items = fetchAllPages<number>(requester, { method: 'GET', path: '/things', query: { page_size: 100 } }, 'things');
+  transport.assertDone();
+  return { items, transport };
+}
+
+describe('fetchAllPages', () => {
+  it('reads a single page with one request', () => {
+    const { items, transport } = run([{ match: 'GET /things?page_size=100&page=1', reply: page([1, 2], 1, 1, 2) }]);
+    expect(items).toEqual([1, 2]);
+    expect(transport.sent).toHaveLength(1);
+  });
+
+  it('reads an empty list (total_pages 0) with one request', () => {
+    const { items } = run([{ match: 'GET /things?page_size=100&page=1', reply: page([], 1, 0, 0) }]);
+    expect(items).toEqual([]);
+  });
+
+  it('fetches pages 2..N together in one fetchAll after page 1, in page order', () => {
+    const { items, transport } = run([
+      { match: 'GET /things?page_size=100&page=1', reply: page([1], 1, 4, 4) },
+      { match: 'GET /things?page_size=100&page=2', reply: page([2], 2, 4, 4) },
+      { match: 'GET /things?page_size=100&page=3', reply: page([3], 3, 4, 4) },
+      { match: 'GET /things?page_size=100&page=4', reply: page([4], 4, 4, 4) },
+    ]);
+    expect(items).toEqual([1, 2, 3, 4]);
+    expect(transport.waves).toEqual([3]);
+  });
+
+  it('refuses a body without the list or its meta', () => {
+    expect(() => run([{ match: 'GET /things?page_size=100&page=1', reply: { status: 200, body: { other: [] } } }])).toThrow(/no "things" array/);
+  });
+});

@@ -1,0 +1,171 @@
+import { ApiError, TimeBudgetError, userMessage } from '../../src/core/api/errors';
+import { RequestBudget } from '../../src/core/api/rate-budget';
+import { Requester } from '../../src/core/api/requester';
+import { NetworkError } from '../../src/core/api/transport';
+import { CountingMutex, MemoryCache } from '../support/memory-cache';
+import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
+
+const BASE = 'https://api.test/v1';
+const TOKEN = 'secret-token-abcd1234';
+
+function requester(steps: Step[], extra: Partial<ConstructorParameters<typeof Requester>[0]> = {}) {
+  const transport = new ScriptedTransport(steps);
+  const clock = new FakeClock();
+  const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, retry: { random: () => 0.5 }, ...extra });
+  return { r, transport, clock };
+}
+
+describe('Requester', () => {
+  it('sends the bearer token, JSON body and Rails-style query', () => {
+    const { r, transport } = requester([{ match: 'PUT /v1/metrics/m1/data_points?a[]=x&a[]=y', reply: { status: 200, body: { data_points: [] } } }]);
+    r.send({ method: 'PUT', path: '/metrics/m1/data_points', query: { a: ['x', 'y'] }, body: { data_points: [] } });
+    const sent = transport.sent[0]!;
+    expect(sent.headers['Authorization']).toBe(`Bearer ${TOKEN}`);
+    expect(sent.headers['Content-Type']).toBe('application/json');
+    expect(sent.body).toBe('{"data_points":[]}');
+    expect(sent.url).toBe(`${BASE}/metrics/m1/data_points?a%5B%5D=x&a%5B%5D=y`);
+  });
+
+  it.each([
+    [400, { errors: [{ type: 'parameter_invalid', field: 'page', message: 'must be at least 1' }] }, 'parameter_invalid', 'The API rejected the parameter "page": must be at least 1.'],
+    [401, { errors: [{ type: 'unauthorized' }] }, 'unauthorized', 'The API token was rejected.'],
+    [403, { errors: [{ type: 'forbidden' }] }, 'forbidden', 'This API token has no access to that company or record.'],
+    [422, { errors: [{ type: 'attribute_invalid', field: 'name', message: 'has already been taken' }] }, 'attribute_invalid', 'The API refused the value of "name": has already been taken.'],
+  ])('turns HTTP %i into a typed error and a sentence', (status, body, code, sentence) => {
+    const { r } = requester([{ match: 'POST /v1/metrics', reply: { status, body } }]);
+    let caught: unknown;
+    try {
+      r.send({ method: 'POST', path: '/metrics' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ApiError);
+    expect((caught as ApiError).code).toBe(code);
+    expect((caught as ApiError).status).toBe(status);
+    expect(userMessage(caught)).toContain(sentence);
+    expect(userMessage(caught)).not.toContain(TOKEN);
+  });
+
+  it('maps a 404 to record_missing, naming the path, and does not retry it', () => {
+    const { r, transport } = requester([{ match: 'PUT /v1/metrics/x/data_points', reply: { status: 404, body: { errors: [{ type: 'record_missing', message: 'Metric not found' }] } } }]);
+    let caught: unknown;
+    try {
+      r.send({ method: 'PUT', path: '/metrics/x/data_points' });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ApiError).code).toBe('record_missing');
+    expect(userMessage(caught)).toBe('Not found: the API has no record at /v1/metrics/x/data_points: Metric not found. Check the id.');
+    expect(transport.sent).toHaveLength(1);
+  });
+
+  it('sleeps for Retry-After seconds on 429 and retries the same request', () => {
+    const { r, clock, transport } = requester([
+      { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '7' } } },
+      { match: 'GET /v1/metrics', reply: { status: 200, body: { metrics: [] } } },
+    ]);
+    expect(r.send({ method: 'GET', path: '/metrics' }).data).toEqual({ metrics: [] });
+    expect(clock.sleeps).toEqual([7000]);
+    expect(transport.sent).toHaveLength(2);
+  });
+
+  it('backs off exponentially from about 2 s when a 429 has no Retry-After', () => {
+    const { r, clock } = requester([
+      { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } } },
+      { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } } },
+      { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } } },
+      { match: 'GET /v1/metrics', reply: { status: 200, body: { metrics: [] } } },
+    ]);
+    r.send({ method: 'GET', path: '/metrics' });
+    // Equal jitter with random() = 0.5: three quarters of 2 s, 4 s, 8 s.
+    expect(clock.sleeps).toEqual([1500, 3000, 6000]);
+  });
+
+  it('retries a 429 on POST, since the server did not act on it', () => {
+    const { r, transport } = requester([
+      { match: 'POST /v1/contacts', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } } },
+      { match: 'POST /v1/contacts', reply: { status: 201, body: { contact: { id: 'c' } } } },
+    ]);
+    expect(r.send({ method: 'POST', path: '/contacts', body: {} }).status).toBe(201);
+    expect(transport.sent).toHaveLength(2);
+  });
+
+  it('never repeats a POST after a 5xx or a lost connection', () => {
+    const a = requester([{ match: 'POST /v1/contacts', reply: { status: 503, body: 'busy' } }]);
+    expect(() => a.r.send({ method: 'POST', path: '/contacts', body: {} })).toThrow(ApiError);
+    expect(a.transport.sent).toHaveLength(1);
+    const b = requester([{ match: 'POST /v1/contacts', reply: 'network-error' }]);
+    expect(() => b.r.send({ method: 'POST', path: '/contacts', body: {} })).toThrow(NetworkError);
+    expect(b.transport.sent).toHaveLength(1);
+  });
+
+  it('retries GET and PUT after 5xx and lost connections', () => {
+    const { r, transport } = requester([
+      { match: 'PUT /v1/metrics/m/data_points', reply: { status: 502, body: '<html>bad gateway</html>' } },
+      { match: 'PUT /v1/metrics/m/data_points', reply: 'network-error' },
+      { match: 'PUT /v1/metrics/m/data_points', reply: { status: 200, body: { data_points: [] } } },
+    ]);
+    expect(r.send({ method: 'PUT', path: '/metrics/m/data_points', body: {} }).status).toBe(200);
+    expect(transport.sent).toHaveLength(3);
+  });
+
+  it('gives up with a clear sentence when waiting would pass the deadline', () => {
+    const clock = new FakeClock();
+    const transport = new ScriptedTransport([{ match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '60' } } }]);
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, deadline: clock.now() + 25_000 });
+    let caught: unknown;
+    try {
+      r.send({ method: 'GET', path: '/metrics' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(TimeBudgetError);
+    expect(userMessage(caught)).toBe('The API\'s rate limit was reached. Try again in 60 seconds.');
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('stops after the total wait budget is spent', () => {
+    const steps: Step[] = Array.from({ length: 3 }, () => ({ match: 'GET /v1/metrics', reply: { status: 503, body: '' } }));
+    const { r, clock, transport } = requester(steps, { retry: { random: () => 0.5, maxTotalWaitMs: 5000 } });
+    expect(() => r.send({ method: 'GET', path: '/metrics' })).toThrow(ApiError);
+    expect(clock.sleeps).toEqual([1500, 3000]);
+    expect(transport.sent).toHaveLength(3);
+  });
+
+  it('treats a non-JSON success body as an unexpected response', () => {
+    const { r } = requester([{ match: 'GET /v1/metrics', reply: { status: 200, body: 'not json' } }]);
+    expect(() => r.send({ method: 'GET', path: '/metrics' })).toThrow(/not JSON/);
+  });
+
+  it('sends concurrent waves and retries only the requests that were refused', () => {
+    const steps: Step[] = [
+      { match: 'GET /v1/x?page=1', reply: { status: 200, body: { n: 1 } } },
+      { match: 'GET /v1/x?page=2', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '3' } } },
+      { match: 'GET /v1/x?page=3', reply: { status: 200, body: { n: 3 } } },
+      { match: 'GET /v1/x?page=2', reply: { status: 200, body: { n: 2 } } },
+    ];
+    const { r, transport, clock } = requester(steps);
+    const results = r.sendAll<{ n: number }>([1, 2, 3].map((page) => ({ method: 'GET' as const, path: '/x', query: { page } })));
+    expect(results.map((x) => x.data.n)).toEqual([1, 2, 3]);
+    expect(transport.waves).toEqual([3]);
+    expect(clock.sleeps).toEqual([3000]);
+    transport.assertDone();
+  });
+
+  it('paces waves by the shared request budget', () => {
+    const clock = new FakeClock();
+    const cache = new MemoryCache();
+    const budget = new RequestBudget(cache, new CountingMutex(), clock, { limit: 4, windowMs: 60_000 });
+    const steps: Step[] = Array.from({ length: 6 }, (_, i) => ({ match: `GET /v1/x?page=${i + 1}`, reply: { status: 200, body: {} } }));
+    const transport = new ScriptedTransport(steps);
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget });
+    r.sendAll(Array.from({ length: 6 }, (_, i) => ({ method: 'GET' as const, path: '/x', query: { page: i + 1 } })));
+    // Four fit the window at once; the rest wait until the first second leaves it.
+    expect(transport.waves).toEqual([4, 2]);
+    expect(clock.sleeps).toEqual([61_000]);
+  });
+
+  it('refuses to start without a token, with the place to set one', () => {
+    expect(() => new Requester({ baseUrl: BASE, token: '', transport: new ScriptedTransport([]), clock: new FakeClock() })).toThrow(/No API token is set/);
+  });
+});
