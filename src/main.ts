@@ -3,8 +3,8 @@
 // dist/Code.js, where Sheets reads it for autocomplete and gas-webpack-plugin copies it onto the
 // top-level declarations it generates.
 
-import { metricValues } from './server/custom-functions';
-import { addMenu, showSidebar } from './server/menu';
+import { customFunctions } from './server/custom-functions';
+import { addMenu, refreshData, showSidebar } from './server/menu';
 import { sidebarApi } from './server/sidebar-api';
 
 // Module scope shadows Node's typing of `global`; in the bundle it is webpack's global object.
@@ -12,18 +12,134 @@ declare const global: Record<string, unknown>;
 
 /**
  * Data points of one or several metrics, as rows of date and value, oldest first.
- * Several metrics give one wide table: a date column and one column per metric.
+ * Several metrics give one wide table: a date column, then one column per metric headed by its name.
+ * Blank values stay empty cells, never 0.
  *
  * @param {string|string[][]} metric_id The metric's id, or a range of metric ids.
  * @param {Date|string} [start_date] First date to include: a date cell or text like "2024-01-01".
  * @param {Date|string} [end_date] Last date to include: a date cell or text like "2024-12-31".
- * @param {string} [options] Words separated by commas: "headers" adds a header row, "exclude_blank" drops blank values, "text" returns values as exact text.
- * @return {any[][]} Rows of date and value.
+ * @param {string} [options] Words separated by commas: "headers" adds a header row (on by default for several metrics), "exclude_blank" drops blank values, "text" gives values as exact decimal text.
+ * @return {any[][]} Rows of date and value, oldest first.
  * @customfunction
  * @example =METRIC_VALUES("123e4567-e89b-12d3-a456-426614174000", "2024-01-01", "2024-12-31", "headers")
  */
 global.METRIC_VALUES = function (metric_id: unknown, start_date: unknown, end_date: unknown, options: unknown) {
-  return metricValues(metric_id, start_date, end_date, options);
+  return customFunctions.METRIC_VALUES(metric_id, start_date, end_date, options);
+};
+
+/**
+ * One value of a metric for a period, for models with one cell per metric and period.
+ * Cells of the same metric share one cached series, so a whole model costs one fetch per metric.
+ *
+ * @param {string|string[][]} metric_id The metric's id (or a column of ids).
+ * @param {Date|string|string[][]} period The period's start date, or a label: "2024-03", "2024-Q1", "FY2024" or "Q3 FY2024" (fiscal years follow the portfolio company's fiscal year end month). A row of periods fills a row.
+ * @return {number} The value of the data point of the period that starts there; empty when there is none.
+ * @customfunction
+ * @example =METRIC_VALUE("123e4567-e89b-12d3-a456-426614174000", "2024-Q1")
+ */
+global.METRIC_VALUE = function (metric_id: unknown, period: unknown) {
+  return customFunctions.METRIC_VALUE(metric_id, period);
+};
+
+/**
+ * The latest non-blank value of a metric on or before a date, for dashboards where periods report late.
+ *
+ * @param {string} metric_id The metric's id.
+ * @param {Date|string} [as_of] Latest date to consider: a date cell or text like "2024-06-30"; today when left out.
+ * @param {string} [options] "with_date" returns the value's date and the value side by side.
+ * @return {number} The latest value (or its date and value).
+ * @customfunction
+ * @example =METRIC_LATEST("123e4567-e89b-12d3-a456-426614174000", TODAY(), "with_date")
+ */
+global.METRIC_LATEST = function (metric_id: unknown, as_of: unknown, options: unknown) {
+  return customFunctions.METRIC_LATEST(metric_id, as_of, options);
+};
+
+/**
+ * Every metric of a company or fund: name, id, frequency, unit and portfolio company profile.
+ *
+ * @param {string} company_id The company's or fund's id (from the address of its page in the web application).
+ * @param {string} [portfolio_company_profile_id] Only the metrics of this portfolio company (funds only).
+ * @return {any[][]} A header row, then one row per metric.
+ * @customfunction
+ * @example =METRICS("123e4567-e89b-12d3-a456-426614174000")
+ */
+global.METRICS = function (company_id: unknown, portfolio_company_profile_id: unknown) {
+  return customFunctions.METRICS(company_id, portfolio_company_profile_id);
+};
+
+/**
+ * Every contact list of a company: name and id.
+ *
+ * @param {string} company_id The company's id.
+ * @return {any[][]} A header row, then one row per contact list.
+ * @customfunction
+ * @example =CONTACT_LISTS("123e4567-e89b-12d3-a456-426614174000")
+ */
+global.CONTACT_LISTS = function (company_id: unknown) {
+  return customFunctions.CONTACT_LISTS(company_id);
+};
+
+/**
+ * Every portfolio company profile of a fund: name, id, website, currency, fiscal year end month, primary contact, creation date.
+ *
+ * @param {string} company_id The fund's company id.
+ * @return {any[][]} A header row, then one row per portfolio company.
+ * @customfunction
+ * @example =PORTFOLIO_COMPANIES("123e4567-e89b-12d3-a456-426614174000")
+ */
+global.PORTFOLIO_COMPANIES = function (company_id: unknown) {
+  return customFunctions.PORTFOLIO_COMPANIES(company_id);
+};
+
+/**
+ * Every portfolio property of a fund (custom ones, then the auto-calculated investment properties): name, id, data type, auto-calculated.
+ *
+ * @param {string} company_id The fund's company id.
+ * @return {any[][]} A header row, then one row per property.
+ * @customfunction
+ * @example =PORTFOLIO_PROPERTIES("123e4567-e89b-12d3-a456-426614174000")
+ */
+global.PORTFOLIO_PROPERTIES = function (company_id: unknown) {
+  return customFunctions.PORTFOLIO_PROPERTIES(company_id);
+};
+
+/**
+ * The property values of one portfolio company, as a person reads them: option labels, lists joined, numbers, dates and booleans as such.
+ *
+ * @param {string} portfolio_company_profile_id The portfolio company profile's id.
+ * @param {string} [company_id] The fund's company id, for the property names; the default company from settings when left out.
+ * @return {any[][]} A header row, then one row per property that has a value.
+ * @customfunction
+ * @example =PORTFOLIO_PROPERTY_VALUES("123e4567-e89b-12d3-a456-426614174000")
+ */
+global.PORTFOLIO_PROPERTY_VALUES = function (portfolio_company_profile_id: unknown, company_id: unknown) {
+  return customFunctions.PORTFOLIO_PROPERTY_VALUES(portfolio_company_profile_id, company_id);
+};
+
+/**
+ * The options of a select or multiselect portfolio property: label and id.
+ *
+ * @param {string} portfolio_property_id The property's id.
+ * @param {string} [label] Only the option with this label (matched without regard to case).
+ * @return {any[][]} A header row, then one row per option.
+ * @customfunction
+ * @example =PORTFOLIO_PROPERTY_OPTIONS("123e4567-e89b-12d3-a456-426614174000", "Series A")
+ */
+global.PORTFOLIO_PROPERTY_OPTIONS = function (portfolio_property_id: unknown, label: unknown) {
+  return customFunctions.PORTFOLIO_PROPERTY_OPTIONS(portfolio_property_id, label);
+};
+
+/**
+ * The portfolio notes of one portfolio company: name, content, creation date and id.
+ *
+ * @param {string} portfolio_company_profile_id The portfolio company profile's id.
+ * @return {any[][]} A header row, then one row per note.
+ * @customfunction
+ * @example =PORTFOLIO_NOTES("123e4567-e89b-12d3-a456-426614174000")
+ */
+global.PORTFOLIO_NOTES = function (portfolio_company_profile_id: unknown) {
+  return customFunctions.PORTFOLIO_NOTES(portfolio_company_profile_id);
 };
 
 /**
@@ -42,6 +158,11 @@ global.onOpen = function (e: unknown) {
 global.onInstall = function (e: unknown) {
   void e;
   addMenu();
+};
+
+/** Menu: refreshes every add-in formula in the spreadsheet with fresh data. */
+global.refreshData = function () {
+  refreshData();
 };
 
 /** Opens the sidebar (menu item). */

@@ -1,48 +1,31 @@
-// The custom functions' bodies: read the arguments, call the API, shape cells, and fail with a sentence.
+// The custom functions' bodies: build the context, run the core formula, fail with a sentence.
 
 import { userMessage } from '../core/api/errors';
-import { parseTableOptions, shapeSeries, type Cell } from '../core/sheets/metric-table';
-import { toIsoDate } from '../core/validate/dates';
-import { requireUuid } from '../core/validate/uuid';
-import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
-import { createClientForExecution } from './api-factory';
+import * as lists from '../core/formulas/list-formulas';
+import * as series from '../core/formulas/metric-formulas';
+import type { FormulaContext } from '../core/formulas/formula-context';
+import type { CustomFunctionName } from '../core/formulas/names';
+import { createFormulaContext } from './formula-context';
 
-/** Apps Script stops a custom function at 30 s; API work must end well before, leaving time to return cells. */
-const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
-
-/** Runs a custom function's body; any failure becomes an Error whose message the cell shows. */
-function asCell<T>(body: () => T): T {
+/** Runs a formula; any failure becomes an Error whose message the cell shows (never the token). */
+function run<T>(formula: (ctx: FormulaContext) => T): T {
   try {
-    return body();
+    return formula(createFormulaContext());
   } catch (error) {
-    throw new Error(userMessage(error));
+    throw new Error(userMessage(lists.explainPortfolioForbidden(error)));
   }
 }
 
-/** One id, or a range of ids (blank cells ignored), in the order given. */
-function readMetricIds(input: unknown): string[] {
-  const cells = Array.isArray(input) ? (input as unknown[][]).flat() : [input];
-  const ids = cells.filter((cell) => cell !== '' && cell !== null && cell !== undefined).map((cell) => requireUuid(cell, 'The metric id'));
-  if (ids.length === 0) throw new Error('Give a metric id, or a range of metric ids.');
-  return [...new Set(ids)];
-}
-
-function optionalDate(value: unknown, what: string, timeZone: string): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  return toIsoDate(value, what, timeZone, appsScriptDateFormatter);
-}
-
-export function metricValues(metricId: unknown, startDate: unknown, endDate: unknown, options: unknown): Cell[][] {
-  return asCell(() => {
-    const started = Date.now();
-    const ids = readMetricIds(metricId);
-    const timeZone = spreadsheetTimeZone();
-    const start = optionalDate(startDate, 'The start date', timeZone);
-    const end = optionalDate(endDate, 'The end date', timeZone);
-    const table = parseTableOptions(options, { headers: ids.length > 1 });
-    const client = createClientForExecution({ deadline: started + CUSTOM_FUNCTION_API_BUDGET_MS });
-    const points = client.dataPoints.list(ids, { startDate: start, endDate: end, excludeBlank: table.excludeBlank });
-    const rows = shapeSeries(points, ids, ids, table);
-    return rows.length ? rows : [['No data points in this range.']];
-  });
-}
+export const customFunctions = {
+  METRIC_VALUES: (metricId: unknown, startDate: unknown, endDate: unknown, options: unknown) =>
+    run((ctx) => series.metricValues(ctx, metricId, startDate, endDate, options)),
+  METRIC_VALUE: (metricId: unknown, period: unknown) => run((ctx) => series.metricValue(ctx, metricId, period)),
+  METRIC_LATEST: (metricId: unknown, asOf: unknown, options: unknown) => run((ctx) => series.metricLatest(ctx, metricId, asOf, options)),
+  METRICS: (companyId: unknown, profileId: unknown) => run((ctx) => lists.metrics(ctx, companyId, profileId)),
+  CONTACT_LISTS: (companyId: unknown) => run((ctx) => lists.contactLists(ctx, companyId)),
+  PORTFOLIO_COMPANIES: (companyId: unknown) => run((ctx) => lists.portfolioCompanies(ctx, companyId)),
+  PORTFOLIO_PROPERTIES: (companyId: unknown) => run((ctx) => lists.portfolioProperties(ctx, companyId)),
+  PORTFOLIO_PROPERTY_VALUES: (profileId: unknown, companyId: unknown) => run((ctx) => lists.portfolioPropertyValues(ctx, profileId, companyId)),
+  PORTFOLIO_PROPERTY_OPTIONS: (propertyId: unknown, label: unknown) => run((ctx) => lists.portfolioPropertyOptions(ctx, propertyId, label)),
+  PORTFOLIO_NOTES: (profileId: unknown) => run((ctx) => lists.portfolioNotes(ctx, profileId)),
+} satisfies Record<CustomFunctionName, (...args: never[]) => unknown>;

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { DIST, ROOT, ensureBuilt, readBuiltCode } from '../support/built-bundle';
+import { CUSTOM_FUNCTION_NAMES } from '../../src/core/formulas/names';
 
 /** The names src/main.ts assigns to the global object: the add-in's whole public surface. */
 function declaredEntryPoints(): string[] {
@@ -36,22 +37,35 @@ describe('dist/Code.js', () => {
 
   it('writes each entry point as a top-level `function NAME(params)` declaration', () => {
     expect(code).toMatch(/^function METRIC_VALUES\(metric_id, start_date, end_date, options\) \{$/m);
+    expect(code).toMatch(/^function METRIC_VALUE\(metric_id, period\) \{$/m);
     expect(code).toMatch(/^function onOpen\(e\) \{$/m);
     expect(code).toMatch(/^function onInstall\(e\) \{$/m);
   });
 
   it('replaces the empty declarations with the real implementations when loaded', () => {
     const context = loadTopLevel(code);
-    // The real METRIC_VALUES reads arguments first: with none it throws the user's sentence.
-    expect(() => (context['METRIC_VALUES'] as () => unknown)()).toThrow('Give a metric id, or a range of metric ids.');
+    // The generated declarations have empty bodies; the real ones need Apps Script's services,
+    // absent from this bare context, so calling them throws where a stub would return undefined.
+    for (const name of ['METRIC_VALUES', 'METRIC_VALUE', 'onOpen']) {
+      expect(() => (context[name] as () => unknown)()).toThrow(/is not defined/);
+    }
+    // Sidebar calls return failures as data.
+    expect((context['getSettings'] as () => unknown)()).toEqual({ ok: false, error: expect.stringMatching(/PropertiesService is not defined/) });
   });
 
-  it('keeps the JSDoc Sheets needs for autocomplete on every custom function', () => {
-    const doc = jsDocOf(code, 'METRIC_VALUES');
+  it.each(CUSTOM_FUNCTION_NAMES)('keeps the JSDoc Sheets needs for autocomplete on %s', (name) => {
+    const doc = jsDocOf(code, name);
     expect(doc).toContain('@customfunction');
-    for (const param of ['metric_id', 'start_date', 'end_date', 'options']) expect(doc).toMatch(new RegExp(`@param \\{[^}]+\\} \\[?${param}\\]? \\S`));
+    const params = new RegExp(`^function ${name}\\(([^)]*)\\)`, 'm').exec(code)![1]!.split(',').map((p) => p.trim()).filter(Boolean);
+    expect(params.length).toBeGreaterThan(0);
+    for (const param of params) expect(doc).toMatch(new RegExp(`@param \\{[^}]+\\} \\[?${param}\\]? \\S`));
     expect(doc).toMatch(/@return \{[^}]+\}/);
-    expect(doc).toMatch(/@example =METRIC_VALUES\(/);
+    expect(doc).toMatch(new RegExp(`@example =${name}\\(`));
+  });
+
+  it('declares every custom function the Refresh menu item looks for, and only those', () => {
+    const customFunctions = declaredEntryPoints().filter((n) => jsDocOf(code, n).includes('@customfunction'));
+    expect(customFunctions.sort()).toEqual([...CUSTOM_FUNCTION_NAMES].sort());
   });
 
   it('does not mark triggers or sidebar functions as custom functions', () => {

@@ -3,7 +3,15 @@
 import { ApiError } from './errors';
 import type { ApiRequest, Requester } from './requester';
 
-interface PageMeta {
+export interface PageOptions {
+  /**
+   * Called once page 1 has revealed the size of the list, with how long that page took: a caller
+   * with a deadline throws here, before spending requests on a list it cannot finish in time.
+   */
+  beforeRemainingPages?: (meta: PageMeta, firstPageMs: number) => void;
+}
+
+export interface PageMeta {
   total: number;
   total_pages: number;
   page: number;
@@ -14,10 +22,12 @@ interface PageMeta {
  * pages 2..N then go in one sendAll, which the requester splits into concurrent waves the
  * rate budget allows. Two round trips at most, whatever the length of the list.
  */
-export function fetchAllPages<T>(requester: Requester, request: ApiRequest, key: string): T[] {
+export function fetchAllPages<T>(requester: Requester, request: ApiRequest, key: string, options: PageOptions = {}): T[] {
+  const started = requester.now();
   const first = requester.send<Record<string, unknown>>(withPage(request, 1));
   const { items, meta } = readPage<T>(first.data, key, request);
   if (meta.total_pages <= 1) return items;
+  options.beforeRemainingPages?.(meta, requester.now() - started);
   const rest: ApiRequest[] = [];
   for (let page = 2; page <= meta.total_pages; page++) rest.push(withPage(request, page));
   const pages = requester.sendAll<Record<string, unknown>>(rest);

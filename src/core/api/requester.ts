@@ -59,6 +59,20 @@ export class Requester {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   }
 
+  now(): number {
+    return this.options.clock.now();
+  }
+
+  /** Time left before the deadline this requester was given (Infinity without one). */
+  remainingMs(): number {
+    return (this.options.deadline ?? Number.POSITIVE_INFINITY) - this.options.clock.now();
+  }
+
+  /** Most requests sent together in one wave. */
+  get maxWave(): number {
+    return Math.max(1, this.options.maxWave ?? 50);
+  }
+
   send<T>(request: ApiRequest): ApiResult<T> {
     const [settled] = this.sendAllSettled<T>([request]);
     if (!settled) throw new Error('No result for a request that was sent.');
@@ -83,7 +97,7 @@ export class Requester {
     let queue: Pending[] = requests.map((request, index) => ({ index, request: this.toHttp(request), attempt: 0 }));
     let waitedMs = 0;
     const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
-    const maxWave = Math.max(1, this.options.maxWave ?? 50);
+    const maxWave = this.maxWave;
 
     while (queue.length > 0) {
       const wanted = Math.min(queue.length, maxWave);

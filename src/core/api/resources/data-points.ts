@@ -1,14 +1,14 @@
 // GET /data_points and PUT /metrics/{metric_id}/data_points.
 
 import { InputError } from '../errors';
-import { fetchAllPages } from '../paginate';
+import { fetchAllPages, type PageOptions } from '../paginate';
 import { fillPath } from '../query';
 import type { ApiRequest, Requester, Settled } from '../requester';
 import { MAX_DATA_POINT_PAGE_SIZE, MAX_UPSERT_ITEMS, type DataPoint, type DataPointInput } from '../types';
 import { isIsoDate } from '../../validate/dates';
 import { requireUuid } from '../../validate/uuid';
 
-export interface ListDataPointsOptions {
+export interface ListDataPointsOptions extends PageOptions {
   startDate?: string;
   endDate?: string;
   excludeBlank?: boolean;
@@ -40,7 +40,7 @@ export class DataPointsResource {
         exclude_blank: options.excludeBlank ? 'true' : undefined,
         include_source: options.includeSource ? 'true' : undefined,
       },
-    }, 'data_points');
+    }, 'data_points', options);
   }
 
   /** Creates or updates up to 50 data points of one metric, matched by date. PUT is idempotent, so it is retried. */

@@ -1,0 +1,42 @@
+// Reading custom-function arguments: a cell arrives as a value, a range as rows of values.
+
+import { InputError } from '../api/errors';
+import { toIsoDate } from '../validate/dates';
+import { requireUuid } from '../validate/uuid';
+import type { FormulaContext } from './formula-context';
+
+export function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+/** One id, or a range of ids with blank cells skipped, in the order given, without repeats. */
+export function readIdList(input: unknown, what: string): string[] {
+  const cells = Array.isArray(input) ? (input as unknown[][]).flat() : [input];
+  const ids = cells.filter((cell) => !isBlank(cell)).map((cell) => requireUuid(cell, what));
+  if (ids.length === 0) throw new InputError(`${what} is missing: give an id, or a range of ids.`);
+  return [...new Set(ids)];
+}
+
+export function readId(input: unknown, what: string): string {
+  if (Array.isArray(input)) throw new InputError(`${what} must be one cell, not a range.`);
+  return requireUuid(input, what);
+}
+
+export function optionalDate(ctx: FormulaContext, value: unknown, what: string): string | undefined {
+  if (isBlank(value)) return undefined;
+  if (Array.isArray(value)) throw new InputError(`${what} must be one cell, not a range.`);
+  return toIsoDate(value, what, ctx.timeZone, ctx.formatDate);
+}
+
+export function optionalText(value: unknown, what: string): string | undefined {
+  if (isBlank(value)) return undefined;
+  if (typeof value !== 'string') throw new InputError(`${what} must be text.`);
+  return value;
+}
+
+/** A company id argument, or the default company from settings. */
+export function companyOrDefault(ctx: FormulaContext, value: unknown, what: string): string {
+  if (!isBlank(value)) return readId(value, what);
+  if (ctx.defaultCompanyId) return ctx.defaultCompanyId;
+  throw new InputError(`${what} is missing: give it as an argument, or choose a default company in the add-in's settings.`);
+}

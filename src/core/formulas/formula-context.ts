@@ -1,0 +1,37 @@
+// What a custom function needs, handed in: the core's formulas know no Apps Script global.
+
+import type { ApiClient } from '../api/client';
+import { InputError } from '../api/errors';
+import type { PageMeta } from '../api/paginate';
+import type { RecordsCache } from '../series/records-cache';
+import type { SeriesCache } from '../series/series-cache';
+import type { DateFormatter } from '../validate/dates';
+
+export interface FormulaContext {
+  /** The spreadsheet's time zone: Date cells are read and written in it. */
+  timeZone: string;
+  formatDate: DateFormatter;
+  /** Created on first use, so a cached answer needs no token or request. */
+  client(): ApiClient;
+  series: SeriesCache;
+  records: RecordsCache;
+  /** The company the user chose in settings, where a formula needs one it was not given. */
+  defaultCompanyId: string | null;
+  now(): number;
+}
+
+/**
+ * Throws before pages 2..N are fetched when they cannot arrive before the deadline: a clear
+ * error beats Apps Script killing the formula at 30 s, and a partial table would be wrong.
+ */
+export function deadlineGuard(client: ApiClient): (meta: PageMeta, firstPageMs: number) => void {
+  return (meta, firstPageMs) => {
+    const waves = Math.ceil((meta.total_pages - 1) / client.requester.maxWave);
+    const estimateMs = waves * Math.max(firstPageMs, 100) * 1.5 + 500;
+    if (estimateMs > client.requester.remainingMs()) {
+      throw new InputError(
+        `This holds ${meta.total} records over ${meta.total_pages} pages, more than a formula can read within Apps Script's 30-second limit. Narrow the date range, or split it over several formulas.`,
+      );
+    }
+  };
+}

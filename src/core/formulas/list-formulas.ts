@@ -1,0 +1,93 @@
+// METRICS, CONTACT_LISTS and the portfolio lists: every page, a header row, values as a person reads them.
+
+import { ApiError, InputError } from '../api/errors';
+import type { PortfolioProperty, PortfolioPropertyValue } from '../api/types';
+import { isAutoCalculated } from '../portfolio/auto-calculated';
+import { midnightIn } from '../sheets/time-zone';
+import { isIsoDate } from '../validate/dates';
+import { companyOrDefault, isBlank, optionalText, readId } from './arguments';
+import type { FormulaContext } from './formula-context';
+import { listMetricsCached, listProfilesCached } from './metric-directory';
+import type { SheetCell } from './metric-formulas';
+
+/** An API date-time as a Date cell; unparseable text is shown as it came. */
+function dateTime(value: string | null | undefined): SheetCell {
+  if (!value) return '';
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : new Date(time);
+}
+
+export function metrics(ctx: FormulaContext, companyArg: unknown, profileArg: unknown): SheetCell[][] {
+  const companyId = readId(companyArg, 'The company id');
+  const profileId = isBlank(profileArg) ? undefined : readId(profileArg, 'The portfolio company profile id');
+  const rows = listMetricsCached(ctx, companyId, profileId).map((m): SheetCell[] => [m.name, m.id, m.frequency, m.unit, m.portfolio_company_profile_id ?? '']);
+  return [['Name', 'Id', 'Frequency', 'Unit', 'Portfolio company profile id'], ...rows];
+}
+
+export function contactLists(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
+  const companyId = readId(companyArg, 'The company id');
+  const lists = ctx.records.getOrLoad(`contact_lists:${companyId}`, () => ctx.client().contacts.listLists(companyId));
+  return [['Name', 'Id'], ...lists.map((l): SheetCell[] => [l.name, l.id])];
+}
+
+export function portfolioCompanies(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
+  const companyId = readId(companyArg, 'The company id');
+  const rows = listProfilesCached(ctx, companyId).map((p): SheetCell[] => [
+    p.name, p.id, p.website_url ?? '', p.currency ?? '', p.fiscal_year_end_month ?? '', p.primary_contact_id ?? '', dateTime(p.created_at),
+  ]);
+  return [['Name', 'Id', 'Website', 'Currency', 'Fiscal year end month', 'Primary contact id', 'Created at'], ...rows];
+}
+
+function listPropertiesCached(ctx: FormulaContext, companyId: string): PortfolioProperty[] {
+  return ctx.records.getOrLoad(`properties:${companyId}`, () => ctx.client().portfolio.listProperties(companyId));
+}
+
+export function portfolioProperties(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
+  const companyId = readId(companyArg, 'The company id');
+  const rows = listPropertiesCached(ctx, companyId).map((p): SheetCell[] => [p.name, p.id, p.data_type, isAutoCalculated(p.name)]);
+  return [['Name', 'Id', 'Data type', 'Auto-calculated'], ...rows];
+}
+
+/** A property value as a person reads it: option labels, lists joined, numbers, dates and booleans as such. */
+export function readableValue(value: PortfolioPropertyValue['value'], dataType: string | undefined, timeZone: string): SheetCell {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map(String).join(', ');
+  if (typeof value === 'number') return value;
+  if (dataType === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  if (dataType === 'date' && isIsoDate(value)) return midnightIn(value, timeZone);
+  if (dataType === 'number' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return value;
+}
+
+export function portfolioPropertyValues(ctx: FormulaContext, profileArg: unknown, companyArg: unknown): SheetCell[][] {
+  const profileId = readId(profileArg, 'The portfolio company profile id');
+  const companyId = companyOrDefault(ctx, companyArg, 'The fund\'s company id');
+  const properties = new Map(listPropertiesCached(ctx, companyId).map((p) => [p.id, p]));
+  const values = ctx.records.getOrLoad(`property_values:${profileId}`, () => ctx.client().portfolio.listValues(profileId));
+  const rows = values.map((v): SheetCell[] => {
+    const property = properties.get(v.portfolio_property_id);
+    return [property?.name ?? v.portfolio_property_id, readableValue(v.value, property?.data_type, ctx.timeZone), property?.data_type ?? '', v.portfolio_property_id];
+  });
+  return [['Property', 'Value', 'Data type', 'Property id'], ...rows];
+}
+
+export function portfolioPropertyOptions(ctx: FormulaContext, propertyArg: unknown, labelArg: unknown): SheetCell[][] {
+  const propertyId = readId(propertyArg, 'The portfolio property id');
+  const label = optionalText(labelArg, 'The label');
+  const options = ctx.records.getOrLoad(`options:${propertyId}:${label ?? ''}`, () => ctx.client().portfolio.listOptions(propertyId, label));
+  return [['Label', 'Id'], ...options.map((o): SheetCell[] => [o.label, o.id])];
+}
+
+export function portfolioNotes(ctx: FormulaContext, profileArg: unknown): SheetCell[][] {
+  const profileId = readId(profileArg, 'The portfolio company profile id');
+  const notes = ctx.records.getOrLoad(`portfolio_notes:${profileId}`, () => ctx.client().portfolio.listNotes(profileId));
+  return [['Name', 'Content', 'Created at', 'Id'], ...notes.map((n): SheetCell[] => [n.name ?? '', n.content ?? '', dateTime(n.created_at), String(n.id ?? '')])];
+}
+
+/** 403 on a portfolio list usually means a startup company: say so rather than "no access". */
+export function explainPortfolioForbidden(error: unknown): unknown {
+  if (error instanceof ApiError && error.code === 'forbidden' && /\/portfolio_/.test(error.path)) {
+    return new InputError('This token cannot read that fund\'s portfolio: portfolio data exists only for investor (fund) companies the token can access. Check the company id.');
+  }
+  return error;
+}

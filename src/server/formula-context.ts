@@ -1,0 +1,31 @@
+// Builds a custom function's context from Apps Script's services.
+
+import { ChunkedCache } from '../core/cache/chunked-cache';
+import type { FormulaContext } from '../core/formulas/formula-context';
+import { RecordsCache } from '../core/series/records-cache';
+import { SeriesCache } from '../core/series/series-cache';
+import type { ApiClient } from '../core/api/client';
+import { userCache } from '../gas/cache-and-lock';
+import { readCacheGeneration } from '../gas/document-settings';
+import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import { readSettingsSummary } from '../gas/user-settings';
+import { createClientForExecution } from './api-factory';
+
+/** Apps Script stops a custom function at 30 s; API work must end well before, leaving time to return cells. */
+const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
+
+export function createFormulaContext(): FormulaContext {
+  const started = Date.now();
+  const chunked = new ChunkedCache(userCache(), () => Utilities.getUuid().slice(0, 8));
+  const generation = readCacheGeneration();
+  let client: ApiClient | undefined;
+  return {
+    timeZone: spreadsheetTimeZone(),
+    formatDate: appsScriptDateFormatter,
+    client: () => (client ??= createClientForExecution({ deadline: started + CUSTOM_FUNCTION_API_BUDGET_MS })),
+    series: new SeriesCache(chunked, generation),
+    records: new RecordsCache(chunked, generation),
+    defaultCompanyId: readSettingsSummary().defaultCompanyId,
+    now: () => Date.now(),
+  };
+}
