@@ -1,0 +1,141 @@
+// The core formulas against a scripted API: shapes, caching, periods and errors.
+
+import { createApiClient, type ApiClient } from '../../src/core/api/client';
+import { ChunkedCache } from '../../src/core/cache/chunked-cache';
+import type { FormulaContext } from '../../src/core/formulas/formula-context';
+import { metricLatest, metricValue, metricValues } from '../../src/core/formulas/metric-formulas';
+import { portfolioPropertyValues, readableValue } from '../../src/core/formulas/list-formulas';
+import { RecordsCache } from '../../src/core/series/records-cache';
+import { SeriesCache } from '../../src/core/series/series-cache';
+import { intlDateFormatter } from '../../src/core/validate/dates';
+import { MemoryCache } from '../support/memory-cache';
+import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
+
+const COMPANY = '0a000000-0000-4000-8000-000000000001';
+const REVENUE = '0b000000-0000-4000-8000-000000000001';
+const CHURN = '0b000000-0000-4000-8000-000000000002';
+const PROFILE = '0c000000-0000-4000-8000-000000000001';
+const TZ = 'America/New_York';
+
+function context(steps: Step[], cache = new MemoryCache()) {
+  const transport = new ScriptedTransport(steps);
+  const clock = new FakeClock(Date.UTC(2024, 6, 15, 12));
+  let client: ApiClient | undefined;
+  let n = 0;
+  const chunked = new ChunkedCache(cache, () => `g${++n}`);
+  const ctx: FormulaContext = {
+    timeZone: TZ,
+    formatDate: intlDateFormatter,
+    client: () => (client ??= createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport, clock })),
+    series: new SeriesCache(chunked, '0'),
+    records: new RecordsCache(chunked, '0'),
+    defaultCompanyId: COMPANY,
+    now: () => clock.now(),
+  };
+  return { ctx, transport, cache };
+}
+
+const point = (metric_id: string, date: string, value: string | null) => ({ id: `${metric_id}-${date}`, metric_id, date, value });
+const page = (key: string, items: unknown[]) => ({ status: 200, body: { [key]: items, meta: { page: 1, total_pages: items.length ? 1 : 0, total: items.length } } });
+const metricsList = page('metrics', [
+  { id: REVENUE, name: 'Revenue', frequency: 'monthly', unit: 'USD', company_id: COMPANY, portfolio_company_profile_id: PROFILE },
+  { id: CHURN, name: 'Churn', frequency: 'quarterly', unit: 'percent', company_id: COMPANY, portfolio_company_profile_id: null },
+]);
+
+const dateText = (cell: unknown) => intlDateFormatter(cell as Date, TZ);
+
+describe('METRIC_VALUES', () => {
+  it('answers oldest first with numbers and blanks, whatever order the API used', () => {
+    const { ctx } = context([{ match: `GET /data_points?metric_id=${REVENUE}&page_size=100&start_date=2024-01-01&page=1`, reply: page('data_points', [point(REVENUE, '2024-03-01', '30.5'), point(REVENUE, '2024-02-01', null), point(REVENUE, '2024-01-01', '10')]) }]);
+    const rows = metricValues(ctx, REVENUE, '2024-01-01', '', '');
+    expect(rows.map((r) => [dateText(r[0]), r[1]])).toEqual([['2024-01-01', 10], ['2024-02-01', null], ['2024-03-01', 30.5]]);
+  });
+
+  it('gives several metrics as one wide table headed by their names, in one request', () => {
+    const { ctx, transport } = context([
+      { match: `GET /data_points?metric_id[]=${REVENUE}&metric_id[]=${CHURN}&page_size=100&page=1`, reply: page('data_points', [point(CHURN, '2024-01-01', '2.5'), point(REVENUE, '2024-02-01', '20'), point(REVENUE, '2024-01-01', '10')]) },
+      { match: `GET /metrics?company_id=${COMPANY}&page=1`, reply: metricsList },
+    ]);
+    const rows = metricValues(ctx, [[REVENUE], [CHURN]], '', '', '');
+    expect(rows[0]).toEqual(['Date', 'Revenue', 'Churn']);
+    expect(rows.slice(1).map((r) => [dateText(r[0]), r[1], r[2]])).toEqual([['2024-01-01', 10, 2.5], ['2024-02-01', 20, null]]);
+    expect(transport.sent).toHaveLength(2);
+  });
+
+  it('serves a repeated call from the cache with no request', () => {
+    const cache = new MemoryCache();
+    const steps = [{ match: `GET /data_points?metric_id=${REVENUE}&page_size=100&page=1`, reply: page('data_points', [point(REVENUE, '2024-01-01', '1')]) }];
+    metricValues(context(steps, cache).ctx, REVENUE, '', '', '');
+    const second = context([], cache);
+    expect(metricValues(second.ctx, REVENUE, '', '', 'text')[0]![1]).toBe('1');
+    expect(second.transport.sent).toHaveLength(0);
+  });
+
+  it('refuses a start after the end, and unknown options', () => {
+    const { ctx } = context([]);
+    expect(() => metricValues(ctx, REVENUE, '2024-02-01', '2024-01-01', '')).toThrow('The start date 2024-02-01 is after the end date 2024-01-01.');
+    expect(() => metricValues(ctx, REVENUE, '', '', 'headrs')).toThrow('Unknown option "headrs". Known options: headers, exclude_blank, text.');
+  });
+});
+
+describe('METRIC_VALUE', () => {
+  const series = { match: `GET /data_points?metric_id=${REVENUE}&page_size=100&page=1`, reply: page('data_points', [point(REVENUE, '2023-04-01', '4'), point(REVENUE, '2024-03-01', '3'), point(REVENUE, '2024-01-01', null)]) };
+  const profiles = { match: `GET /portfolio_company_profiles?company_id=${COMPANY}&page=1`, reply: page('portfolio_company_profiles', [{ id: PROFILE, name: 'Acme', company_id: COMPANY, fiscal_year_end_month: 3, website_url: null, currency: null, primary_contact_id: null, created_at: '2020-01-01T00:00:00Z' }]) };
+
+  it('reads a month label, a Date cell in the spreadsheet time zone, and a blank as an empty cell', () => {
+    const { ctx } = context([series]);
+    expect(metricValue(ctx, REVENUE, '2024-03')).toBe(3);
+    expect(metricValue(ctx, REVENUE, new Date('2024-03-01T05:00:00Z'))).toBe(3);
+    expect(metricValue(ctx, REVENUE, '2024-01')).toBe('');
+  });
+
+  it('follows the profile\'s fiscal year for FY labels', () => {
+    const { ctx } = context([series, { match: `GET /metrics?company_id=${COMPANY}&page=1`, reply: metricsList }, profiles]);
+    expect(metricValue(ctx, REVENUE, 'FY2024')).toBe(4); // March year end: FY2024 starts April 2023
+  });
+
+  it('says when a date does not start a period of the metric', () => {
+    const { ctx } = context([series, { match: `GET /metrics?company_id=${COMPANY}&page=1`, reply: metricsList }]);
+    expect(() => metricValue(ctx, REVENUE, '2024-03-31')).toThrow('2024-03-31 does not start a monthly period of "Revenue": its period starts on 2024-03-01.');
+  });
+
+  it('fills a grid from a column of ids and a row of periods with one fetch per metric', () => {
+    const { ctx, transport } = context([series, { match: `GET /data_points?metric_id=${CHURN}&page_size=100&page=1`, reply: page('data_points', [point(CHURN, '2024-01-01', '1.5')]) }, { match: `GET /metrics?company_id=${COMPANY}&page=1`, reply: metricsList }]);
+    expect(metricValue(ctx, [[REVENUE], [CHURN]], [['2024-Q1', '2023-04-01']])).toEqual([['', 4], [1.5, '']]);
+    // One series per metric, plus one listing of the company's metrics to tell a missing point from a wrong date.
+    expect(transport.sent).toHaveLength(3);
+  });
+
+  it('fails the whole grid, with the reason, when one period cannot start a period of its metric', () => {
+    const { ctx } = context([series, { match: `GET /data_points?metric_id=${CHURN}&page_size=100&page=1`, reply: page('data_points', [point(CHURN, '2024-01-01', '1.5')]) }, { match: `GET /metrics?company_id=${COMPANY}&page=1`, reply: metricsList }]);
+    expect(() => metricValue(ctx, [[REVENUE], [CHURN]], [['2024-03']])).toThrow('2024-03-01 does not start a quarterly period of "Churn": its period starts on 2024-01-01.');
+  });
+});
+
+describe('METRIC_LATEST', () => {
+  it('skips blanks and later dates, and can give the date too', () => {
+    const { ctx } = context([{ match: `GET /data_points?metric_id=${REVENUE}&page_size=100&page=1`, reply: page('data_points', [point(REVENUE, '2024-05-01', null), point(REVENUE, '2024-04-01', '7'), point(REVENUE, '2024-09-01', '9')]) }]);
+    expect(metricLatest(ctx, REVENUE, '', '')).toBe(7); // today is 2024-07-15
+    const [[date, value]] = metricLatest(ctx, REVENUE, '2024-12-31', 'with_date') as unknown[][] as [[Date, number]];
+    expect([dateText(date), value]).toEqual(['2024-09-01', 9]);
+  });
+});
+
+describe('PORTFOLIO_PROPERTY_VALUES', () => {
+  it('shows labels, joined lists, booleans and dates as a person reads them', () => {
+    expect(readableValue(['Seed', 'Series A'], 'multiselect', TZ)).toBe('Seed, Series A');
+    expect(readableValue('true', 'boolean', TZ)).toBe(true);
+    expect(readableValue(12.5, 'number', TZ)).toBe(12.5);
+    expect(dateText(readableValue('2024-02-29', 'date', TZ))).toBe('2024-02-29');
+    expect(readableValue('=IMPORTXML("http://x","//a")', 'string', TZ)).toBe('=IMPORTXML("http://x","//a")');
+    expect(readableValue(null, 'string', TZ)).toBe('');
+  });
+
+  it('needs the fund for property names, and takes the default company', () => {
+    const { ctx } = context([
+      { match: `GET /portfolio_properties?company_id=${COMPANY}&page=1`, reply: page('portfolio_properties', [{ id: 'p1', name: 'Stage', data_type: 'select', company_id: COMPANY }]) },
+      { match: `GET /portfolio_property_values?portfolio_company_profile_id=${PROFILE}&page=1`, reply: page('portfolio_property_values', [{ id: 'v', value: 'Seed', portfolio_property_id: 'p1', portfolio_company_profile_id: PROFILE, portfolio_property_option_id: 'o', portfolio_property_option_ids: ['o'] }]) },
+    ]);
+    expect(portfolioPropertyValues(ctx, PROFILE, '')).toEqual([['Property', 'Value', 'Data type', 'Property id'], ['Stage', 'Seed', 'select', 'p1']]);
+  });
+});
