@@ -190,3 +190,27 @@ global.saveSettings = function (update: Parameters<typeof sidebarApi.saveSetting
 global.testConnection = function (companyId: string) {
   return sidebarApi.testConnection(companyId);
 };
+
+/**
+ * Sidebar: every metric of a company, for the metric browser.
+ * @param {string} companyId The company's id.
+ */
+global.listMetrics = function (companyId: string) {
+  return sidebarApi.listMetrics(companyId);
+};
+
+/**
+ * Sidebar: creates a metric (POST /metrics).
+ * @param {Object} input Company id, name, frequency and unit.
+ */
+global.createMetric = function (input: Parameters<typeof sidebarApi.createMetric>[0]) {
+  return sidebarApi.createMetric(input);
+};
+
+/**
+ * Sidebar: inserts the values of metrics at the active cell, as a live formula or a snapshot.
+ * @param {Object} request Metric ids, dates, mode and headers.
+ */
+global.insertMetricValues = function (request: Parameters<typeof sidebarApi.insertMetricValues>[0]) {
+  return sidebarApi.insertMetricValues(request);
+};

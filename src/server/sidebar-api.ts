@@ -1,10 +1,20 @@
 // The functions the sidebar calls, typed by ServerApi; failures come back as data.
 
-import { userMessage } from '../core/api/errors';
+import { ApiError, InputError, userMessage } from '../core/api/errors';
+import type { Metric } from '../core/api/types';
+import { metricValuesFormula } from '../core/sheets/formula-text';
+import { parseTableOptions, shapeSeries } from '../core/sheets/metric-table';
+import { midnightIn } from '../core/sheets/time-zone';
+import { isIsoDate } from '../core/validate/dates';
 import { requireUuid } from '../core/validate/uuid';
+import { activeAnchor, writeFormula, writeTable } from '../gas/sheet-io';
+import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { readSettingsSummary, removeToken, saveBaseUrl, saveDefaultCompanyId, saveToken } from '../gas/user-settings';
-import type { RpcResult, ServerApi } from '../shared/rpc';
+import type { ConnectionReport, MetricSummary, RpcResult, ServerApi } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
+
+/** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
+const SIDEBAR_WAIT_MS = 60_000;
 
 function attempt<T>(body: () => T): RpcResult<T> {
   try {
@@ -12,6 +22,49 @@ function attempt<T>(body: () => T): RpcResult<T> {
   } catch (error) {
     return { ok: false, error: userMessage(error) };
   }
+}
+
+function client() {
+  return createClientForExecution({ maxTotalWaitMs: SIDEBAR_WAIT_MS });
+}
+
+function summary(metric: Metric): MetricSummary {
+  return {
+    id: metric.id,
+    name: metric.name,
+    frequency: metric.frequency,
+    unit: metric.unit,
+    portfolioCompanyProfileId: metric.portfolio_company_profile_id ?? null,
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function testConnection(companyId: string): ConnectionReport {
+  const id = requireUuid(companyId, 'The company id');
+  const api = client();
+  let metrics: Metric[];
+  try {
+    metrics = api.metrics.list(id);
+  } catch (error) {
+    return { ok: false, message: userMessage(error) };
+  }
+  let portfolio: string;
+  try {
+    portfolio = `it is a fund with ${plural(api.portfolio.listProfiles(id).length, 'portfolio company')}`;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'forbidden')) throw error;
+    portfolio = 'it has no portfolio data (not a fund, or not visible to this token)';
+  }
+  return { ok: true, message: `Connected. This token sees ${plural(metrics.length, 'metric')} of company ${id}, and ${portfolio}.`, metricCount: metrics.length };
+}
+
+function optionalIsoDate(value: string | null, what: string): string | undefined {
+  if (value === null || value === '') return undefined;
+  if (!isIsoDate(value)) throw new InputError(`${what} must be a date like 2024-01-31.`);
+  return value;
 }
 
 export const sidebarApi: ServerApi = {
@@ -27,13 +80,43 @@ export const sidebarApi: ServerApi = {
     return readSettingsSummary();
   }),
 
-  testConnection: (companyId) => attempt(() => {
-    const id = requireUuid(companyId, 'The company id');
-    try {
-      const metrics = createClientForExecution({ maxTotalWaitMs: 30_000 }).metrics.list(id);
-      return { ok: true, message: `Connected: this token sees ${metrics.length} metric${metrics.length === 1 ? '' : 's'} of company ${id}.`, metricCount: metrics.length };
-    } catch (error) {
-      return { ok: false, message: userMessage(error) };
+  testConnection: (companyId) => attempt(() => testConnection(companyId)),
+
+  listMetrics: (companyId) => attempt(() => client().metrics.list(requireUuid(companyId, 'The company id')).map(summary)),
+
+  createMetric: (input) => attempt(() => {
+    const name = input.name.trim();
+    if (!name) throw new InputError('Give the new metric a name.');
+    const unit = input.unit.trim();
+    if (!/^(number|percent|[A-Z]{3})$/.test(unit)) throw new InputError('The unit must be number, percent, or a currency code like USD.');
+    return summary(client().metrics.create({ company_id: requireUuid(input.companyId, 'The company id'), name, frequency: input.frequency, unit }));
+  }),
+
+  insertMetricValues: (request) => attempt(() => {
+    const ids = request.metricIds.map((id) => requireUuid(id, 'A metric id'));
+    if (ids.length === 0) throw new InputError('Choose at least one metric.');
+    const start = optionalIsoDate(request.startDate, 'The start date');
+    const end = optionalIsoDate(request.endDate, 'The end date');
+    const anchor = activeAnchor();
+    if (request.mode === 'formula') {
+      const formula = metricValuesFormula({ metricIds: ids, startDate: start, endDate: end, headers: request.headers || ids.length > 1 });
+      const range = writeFormula(anchor, formula);
+      return { range: `${anchor.sheetName}!${range}`, rows: 0, message: `Inserted ${formula} at ${anchor.sheetName}!${range}. It updates with "Refresh data".` };
     }
+    const api = client();
+    const points = api.dataPoints.list(ids, { startDate: start, endDate: end });
+    if (points.length === 0) throw new InputError('These metrics have no data points in that range: nothing was written.');
+    const timeZone = spreadsheetTimeZone();
+    const headers = request.headers || ids.length > 1;
+    let names = ids;
+    if (headers) {
+      const byId = new Map(api.metrics.list(requireUuid(request.companyId, 'The company id')).map((m) => [m.id, m.name] as const));
+      names = ids.map((id) => byId.get(id) ?? id);
+    }
+    const rows = shapeSeries(points, ids, names, parseTableOptions('', { headers }));
+    const cells = rows.map((row, i) => (headers && i === 0 ? row : [midnightIn(row[0] as string, timeZone), ...row.slice(1)]));
+    const range = writeTable(anchor, cells, [0]);
+    const dataRows = rows.length - (headers ? 1 : 0);
+    return { range: `${anchor.sheetName}!${range}`, rows: dataRows, message: `Wrote ${plural(dataRows, 'row')} of values to ${anchor.sheetName}!${range}.` };
   }),
 };

@@ -29,6 +29,41 @@ export type ConnectionReport = {
   metricCount?: number;
 };
 
+export type MetricSummary = {
+  id: string;
+  name: string;
+  /** As the API sends it: daily, weekly, monthly, quarterly, or a newer value shown as it is. */
+  frequency: string;
+  unit: string;
+  portfolioCompanyProfileId: string | null;
+};
+
+export type NewMetric = {
+  companyId: string;
+  name: string;
+  frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly';
+  unit: string;
+};
+
+export type InsertRequest = {
+  /** The company the metrics belong to, for their names in the header row. */
+  companyId: string;
+  metricIds: string[];
+  /** YYYY-MM-DD or null for no bound. */
+  startDate: string | null;
+  endDate: string | null;
+  /** A live METRIC_VALUES formula, or the values as they are now. */
+  mode: 'formula' | 'snapshot';
+  headers: boolean;
+};
+
+export type InsertReport = {
+  /** Where it was written, like Sheet1!B2:D40. */
+  range: string;
+  rows: number;
+  message: string;
+};
+
 /** Failures come back as data the page renders, not as exceptions that lose everything but a message. */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -37,6 +72,9 @@ export interface ServerApi {
   getSettings(): RpcResult<SettingsSummary>;
   saveSettings(update: SettingsUpdate): RpcResult<SettingsSummary>;
   testConnection(companyId: string): RpcResult<ConnectionReport>;
+  listMetrics(companyId: string): RpcResult<MetricSummary[]>;
+  createMetric(input: NewMetric): RpcResult<MetricSummary>;
+  insertMetricValues(request: InsertRequest): RpcResult<InsertReport>;
 }
 
 /** Compile-time guard: every parameter and result of ServerApi is JSON-safe. */
