@@ -1,0 +1,102 @@
+// The metric browser: list a company's metrics, search them, insert their values, create one.
+
+import { busy, byId, el, say } from './dom';
+import { server } from './server';
+import type { MetricSummary, NewMetric } from '../src/shared/rpc';
+
+export function mountMetrics(defaultCompany: () => string): { setCompany(id: string): void } {
+  const panel = byId<HTMLElement>('panel-metrics');
+  const companyInput = byId<HTMLInputElement>('browse-company');
+  const search = byId<HTMLInputElement>('metric-search');
+  const list = byId<HTMLUListElement>('metric-list');
+  const count = byId<HTMLElement>('metric-count');
+  const status = byId<HTMLElement>('metrics-status');
+  let metrics: MetricSummary[] = [];
+  const chosen = new Set<string>();
+
+  function render(): void {
+    const needle = search.value.trim().toLowerCase();
+    const shown = metrics.filter((m) => m.name.toLowerCase().includes(needle));
+    list.replaceChildren(
+      ...shown.map((metric) => {
+        const box = el('input', { type: 'checkbox', id: `metric-${metric.id}`, value: metric.id, checked: chosen.has(metric.id) });
+        box.addEventListener('change', () => {
+          if (box.checked) chosen.add(metric.id);
+          else chosen.delete(metric.id);
+          updateCount();
+        });
+        return el('li', { class: 'metric' },
+          box,
+          el('label', { for: `metric-${metric.id}` }, el('span', { class: 'metric-name' }, metric.name), el('span', { class: 'metric-meta' }, `${metric.frequency} · ${metric.unit}`)));
+      }),
+    );
+    if (!metrics.length) list.replaceChildren(el('li', { class: 'empty' }, 'No metrics loaded.'));
+    else if (!shown.length) list.replaceChildren(el('li', { class: 'empty' }, `No metric name contains "${search.value.trim()}".`));
+    updateCount();
+  }
+
+  function updateCount(): void {
+    count.textContent = metrics.length ? `${chosen.size} of ${metrics.length} chosen` : '';
+  }
+
+  async function load(): Promise<void> {
+    const companyId = companyInput.value.trim();
+    if (!companyId) return say(status, 'Enter a company id, or set a default company in Settings.', 'error');
+    const result = await server.listMetrics(companyId);
+    if (!result.ok) return say(status, result.error, 'error');
+    metrics = result.value;
+    chosen.clear();
+    render();
+    say(status, `${metrics.length} metric${metrics.length === 1 ? '' : 's'} loaded.`, 'success');
+  }
+
+  byId<HTMLFormElement>('browse-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void busy(panel, status, 'Loading metrics…', load);
+  });
+  search.addEventListener('input', render);
+
+  byId<HTMLFormElement>('insert-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const mode = (byId<HTMLInputElement>('mode-formula').checked ? 'formula' : 'snapshot') as 'formula' | 'snapshot';
+    void busy(panel, status, mode === 'formula' ? 'Inserting the formula…' : 'Fetching values…', async () => {
+      if (!chosen.size) return say(status, 'Choose one or more metrics first.', 'error');
+      const result = await server.insertMetricValues({
+        companyId: companyInput.value.trim(),
+        metricIds: metrics.filter((m) => chosen.has(m.id)).map((m) => m.id),
+        startDate: byId<HTMLInputElement>('insert-start').value || null,
+        endDate: byId<HTMLInputElement>('insert-end').value || null,
+        mode,
+        headers: byId<HTMLInputElement>('insert-headers').checked,
+      });
+      if (!result.ok) return say(status, result.error, 'error');
+      say(status, result.value.message, 'success');
+    });
+  });
+
+  byId<HTMLFormElement>('create-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void busy(panel, status, 'Creating the metric…', async () => {
+      const input: NewMetric = {
+        companyId: companyInput.value.trim(),
+        name: byId<HTMLInputElement>('new-name').value,
+        frequency: byId<HTMLSelectElement>('new-frequency').value as NewMetric['frequency'],
+        unit: byId<HTMLInputElement>('new-unit').value,
+      };
+      const result = await server.createMetric(input);
+      if (!result.ok) return say(status, result.error, 'error');
+      metrics = [...metrics, result.value];
+      chosen.add(result.value.id);
+      byId<HTMLInputElement>('new-name').value = '';
+      render();
+      say(status, `Created "${result.value.name}".`, 'success');
+    });
+  });
+
+  render();
+  return {
+    setCompany(id: string) {
+      if (!companyInput.value) companyInput.value = id || defaultCompany();
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// Settings: the token (never shown again once saved), the base URL, the default company, a connection test.
+
+import { busy, byId, say } from './dom';
+import { server } from './server';
+import type { SettingsSummary } from '../src/shared/rpc';
+
+export interface SettingsPanel {
+  /** The default company, for the other panels. */
+  companyId(): string;
+  onChange(listener: (settings: SettingsSummary) => void): void;
+}
+
+export function mountSettings(): SettingsPanel {
+  const panel = byId<HTMLElement>('panel-settings');
+  const form = byId<HTMLFormElement>('settings-form');
+  const tokenInput = byId<HTMLInputElement>('token');
+  const tokenStatus = byId<HTMLElement>('token-status');
+  const baseUrlInput = byId<HTMLInputElement>('base-url');
+  const companyInput = byId<HTMLInputElement>('company-id');
+  const removeButton = byId<HTMLButtonElement>('remove-token');
+  const status = byId<HTMLElement>('settings-status');
+  const listeners: Array<(s: SettingsSummary) => void> = [];
+
+  function show(settings: SettingsSummary): void {
+    tokenInput.value = '';
+    tokenInput.placeholder = settings.tokenSet ? 'Type a new token to replace it' : 'Paste your API token';
+    tokenStatus.textContent = settings.tokenSet ? `A token is set${settings.tokenLast4 ? `, ending in ${settings.tokenLast4}` : ''}.` : 'No token is set.';
+    removeButton.hidden = !settings.tokenSet;
+    baseUrlInput.value = settings.baseUrl ?? '';
+    companyInput.value = settings.defaultCompanyId ?? '';
+    listeners.forEach((listener) => listener(settings));
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void busy(panel, status, 'Saving…', async () => {
+      const result = await server.saveSettings({ token: tokenInput.value || undefined, baseUrl: baseUrlInput.value.trim(), defaultCompanyId: companyInput.value.trim() || null });
+      if (!result.ok) return say(status, result.error, 'error');
+      show(result.value);
+      say(status, 'Saved.', 'success');
+    });
+  });
+
+  removeButton.addEventListener('click', () => {
+    void busy(panel, status, 'Removing the token…', async () => {
+      const result = await server.saveSettings({ removeToken: true });
+      if (!result.ok) return say(status, result.error, 'error');
+      show(result.value);
+      say(status, 'The token was removed.', 'success');
+    });
+  });
+
+  byId<HTMLButtonElement>('test-connection').addEventListener('click', () => {
+    void busy(panel, status, 'Testing the connection…', async () => {
+      const companyId = companyInput.value.trim();
+      if (!companyId) return say(status, 'Enter a company id to test the connection with.', 'error');
+      const result = await server.testConnection(companyId);
+      if (!result.ok) return say(status, result.error, 'error');
+      say(status, result.value.message, result.value.ok ? 'success' : 'error');
+    });
+  });
+
+  void busy(panel, status, 'Loading settings…', async () => {
+    const result = await server.getSettings();
+    if (!result.ok) return say(status, result.error, 'error');
+    show(result.value);
+    say(status, '');
+  });
+
+  return {
+    companyId: () => companyInput.value.trim(),
+    onChange: (listener) => listeners.push(listener),
+  };
+}
