@@ -1,0 +1,162 @@
+// Helpers for tests: start the emulator as a child process (or in-process for its own suite) and drive its control API.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { buildEmulator, type EmulatorOptions } from './app';
+import type { FaultSettings } from './faults';
+import type { FixtureInput, FixtureResult } from './fixtures';
+import type { RateLimitSettings } from './rate-limit';
+import type { EmulatorState } from './records';
+import type { LoggedRequest } from './request-log';
+
+/** The control API, over HTTP. */
+export interface EmulatorControl {
+  /** Back to the start-up state (demo data unless `empty`), faults, rate counts, clock offset, request log. */
+  reset(options?: { empty?: boolean }): Promise<void>;
+  /** Merges fault settings; returns those in force. `{ reset: true }` restores the start-up faults. */
+  faults(settings: Partial<FaultSettings> | { reset: true }): Promise<FaultSettings>;
+  requests(): Promise<LoggedRequest[]>;
+  clearRequests(): Promise<void>;
+  /** Moves the emulator's clock (and so its rate window) forward. */
+  advanceClock(ms: number): Promise<void>;
+  /** Changes the rate limit at run time; counts restart. */
+  rateLimit(settings: Partial<RateLimitSettings>): Promise<RateLimitSettings>;
+  fixtures(input: FixtureInput): Promise<FixtureResult>;
+  state(): Promise<EmulatorState>;
+}
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** Base URL, e.g. http://127.0.0.1:54321 (no trailing slash). */
+  url: string;
+  token: string;
+  companyId: string;
+  control: EmulatorControl;
+  stop(): Promise<void>;
+}
+
+/** Options of a child-process emulator: the CLI's flags, typed. */
+export interface ProcessOptions {
+  token?: string;
+  companyId?: string;
+  empty?: boolean;
+  dataFile?: string;
+  rateLimit?: number;
+  rateWindowSeconds?: number;
+  retryAfter?: boolean;
+  latencyMs?: number;
+  failRate?: number;
+  dropRate?: number;
+  seed?: number;
+  /** How long to wait for the ready line (default 20 s). */
+  startTimeoutMs?: number;
+}
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+const CLI = path.join(__dirname, 'cli.ts');
+const READY_LINE = /^Emulator listening on (http:\/\/\S+) \(token: (\S+), company: (\S+)\)$/m;
+
+/**
+ * Spawns `node --import tsx emulator/cli.ts --port 0 ...` and resolves when it prints its ready line.
+ * A separate process, because the Node runtime for Apps Script blocks its thread during synchronous fetches.
+ */
+export function startEmulatorProcess(options: ProcessOptions = {}): Promise<RunningEmulator> {
+  const args = ['--import', 'tsx', CLI, '--port', '0', ...flagsOf(options)];
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    let errors = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`emulator did not start in time.\nstdout: ${output}\nstderr: ${errors}`));
+    }, options.startTimeoutMs ?? 20_000);
+    child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = READY_LINE.exec(output);
+      if (!match?.[1] || !match[2] || !match[3]) return;
+      clearTimeout(timer);
+      resolve(running(match[1], match[2], match[3], () => stopChild(child)));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`emulator exited with code ${String(code)} before it was ready.\nstderr: ${errors}`));
+    });
+  });
+}
+
+/** Starts an emulator in this process on a free loopback port (for the emulator's own conformance tests). */
+export async function startEmulatorInProcess(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const emulator = buildEmulator(options);
+  const address = await emulator.app.listen({ port: 0, host: '127.0.0.1' });
+  return running(address, emulator.token, emulator.companyId, () => emulator.app.close());
+}
+
+function flagsOf(options: ProcessOptions): string[] {
+  const flags: string[] = [];
+  const add = (name: string, value: string | number | undefined): void => {
+    if (value !== undefined) flags.push(`--${name}`, String(value));
+  };
+  add('token', options.token);
+  add('company', options.companyId);
+  add('data', options.dataFile);
+  add('rate-limit', options.rateLimit);
+  add('rate-window', options.rateWindowSeconds);
+  add('latency', options.latencyMs);
+  add('fail-rate', options.failRate);
+  add('drop-rate', options.dropRate);
+  add('seed', options.seed);
+  if (options.empty) flags.push('--empty');
+  if (options.retryAfter) flags.push('--retry-after');
+  return flags;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function running(url: string, token: string, companyId: string, stop: () => Promise<unknown>): RunningEmulator {
+  const call = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+    const init: RequestInit = { method };
+    if (body !== undefined) {
+      init.headers = { 'content-type': 'application/json' };
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(`${url}/__emulator/${route}`, init);
+    const text = await response.text();
+    if (!response.ok) throw new Error(`control ${method} ${route} answered ${response.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  return {
+    url,
+    token,
+    companyId,
+    control: {
+      reset: async (options = {}) => {
+        await call('POST', 'reset', options);
+      },
+      faults: (settings) => call<FaultSettings>('POST', 'faults', settings),
+      requests: async () => (await call<{ requests: LoggedRequest[] }>('GET', 'requests')).requests,
+      clearRequests: async () => {
+        await call('DELETE', 'requests');
+      },
+      advanceClock: async (ms) => {
+        await call('POST', 'clock', { advanceMs: ms });
+      },
+      rateLimit: (settings) => call<RateLimitSettings>('POST', 'rate-limit', settings),
+      fixtures: async (input) => (await call<{ created: FixtureResult }>('POST', 'fixtures', input)).created,
+      state: () => call<EmulatorState>('GET', 'state'),
+    },
+    stop: async () => {
+      await stop();
+    },
+  };
+}
