@@ -100,6 +100,12 @@ export function userMessage(error: unknown): string {
   return String(error);
 }
 
+const NOT_FOUND_FIELDS: Record<string, string> = {
+  metric_id: 'Metric',
+  portfolio_company_profile_id: 'Portfolio company profile',
+  portfolio_property_id: 'Portfolio property',
+};
+
 function apiErrorSentence(error: ApiError): string {
   const field = error.field ? ` "${error.field}"` : '';
   const detail = error.apiMessage ? `: ${error.apiMessage}` : '';
@@ -110,8 +116,12 @@ function apiErrorSentence(error: ApiError): string {
       return 'This API token has no access to that company or record. Check the id, or ask an admin of the company for access.';
     case 'record_missing':
       return `Not found: the API has no record at ${error.path}${detail}. Check the id.`;
-    case 'parameter_invalid':
+    case 'parameter_invalid': {
+      // The API answers 400 on these fields when the id names nothing this token can see.
+      const missing = error.field ? NOT_FOUND_FIELDS[error.field] : undefined;
+      if (missing) return `${missing} not found: no ${missing.toLowerCase()} with that id is visible to this token. Check the id.`;
       return `The API rejected the parameter${field}${detail}.`;
+    }
     case 'attribute_invalid':
       return `The API refused the value of${field || ' a field'}${detail}.`;
     case 'rate_limit_exceeded':
