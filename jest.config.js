@@ -3,6 +3,8 @@
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/emulator', '<rootDir>/gas-runtime'],
+  // Tests that start processes and browsers share 2 cores with the rest; two workers keep them honest.
+  maxWorkers: 2,
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node10', isolatedModules: true, esModuleInterop: true, resolveJsonModule: true } }],

@@ -38,8 +38,8 @@ function summary(metric: Metric): MetricSummary {
   };
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : pluralForm}`;
 }
 
 function testConnection(companyId: string): ConnectionReport {
@@ -53,7 +53,7 @@ function testConnection(companyId: string): ConnectionReport {
   }
   let portfolio: string;
   try {
-    portfolio = `it is a fund with ${plural(api.portfolio.listProfiles(id).length, 'portfolio company')}`;
+    portfolio = `it is a fund with ${plural(api.portfolio.listProfiles(id).length, 'portfolio company', 'portfolio companies')}`;
   } catch (error) {
     if (!(error instanceof ApiError && error.code === 'forbidden')) throw error;
     portfolio = 'it has no portfolio data (not a fund, or not visible to this token)';

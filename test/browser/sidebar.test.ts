@@ -1,0 +1,125 @@
+// The sidebar in a real Chromium, on the workbench: the built page, the built server code, the emulator.
+
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { DEMO_IDS, HTML_METRIC_NAME } from '../../emulator/demo-data';
+import { launchBrowser } from '../support/browser';
+import { ROOT } from '../support/built-bundle';
+import { startWorkbench, type RunningWorkbench } from '../support/workbench-process';
+
+jest.setTimeout(90_000);
+
+let workbench: RunningWorkbench;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  [workbench, browser] = await Promise.all([startWorkbench(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await workbench?.stop();
+});
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(workbench.url);
+});
+afterEach(() => page.close());
+
+async function sidebar(): Promise<Frame> {
+  const handle = await page.waitForSelector('iframe#sidebar');
+  const frame = await handle.contentFrame();
+  if (!frame) throw new Error('no sidebar frame');
+  await frame.waitForSelector('#panel-metrics');
+  return frame;
+}
+
+async function settings(frame: Frame, token: string): Promise<string> {
+  await frame.click('#tab-settings');
+  await frame.fill('#token', token);
+  await frame.click('#settings-form button[type="submit"]');
+  await frame.waitForFunction(() => document.querySelector('#settings-status')?.textContent === 'Saved.');
+  return (await frame.textContent('#token-status')) ?? '';
+}
+
+async function statusOf(frame: Frame, selector: string): Promise<string> {
+  await frame.waitForFunction((s) => {
+    const el = document.querySelector(s);
+    return el && /(success|error)/.test(el.className) && el.textContent;
+  }, selector);
+  return (await frame.textContent(selector)) ?? '';
+}
+
+async function cell(a1: string): Promise<string> {
+  return (await page.textContent(`td[data-a1="${a1}"]`)) ?? '';
+}
+
+it('saves a token, shows only its end, and tests the connection', async () => {
+  const frame = await sidebar();
+  expect(await settings(frame, workbench.token)).toBe(`A token is set, ending in ${workbench.token.slice(-4)}.`);
+  expect(await frame.inputValue('#token')).toBe(''); // never sent back to the page
+  await frame.click('#test-connection');
+  expect(await statusOf(frame, '#settings-status')).toMatch(/^Connected\. This token sees \d+ metrics of company .+, and it is a fund with 12 portfolio companies\.$/);
+  mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
+  await (await page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-settings.png') });
+});
+
+it('says exactly what is wrong with a wrong token', async () => {
+  const frame = await sidebar();
+  await settings(frame, 'not-the-right-token');
+  await frame.click('#test-connection');
+  expect(await statusOf(frame, '#settings-status')).toMatch(/^The API token was rejected\. Open Extensions › Portfolio Metrics › Open sidebar › Settings and set a new token/);
+  await settings(frame, workbench.token);
+});
+
+it('browses metrics, renders HTML in a name as text, and inserts a snapshot and a formula', async () => {
+  const frame = await sidebar();
+  await settings(frame, workbench.token);
+  await frame.click('#tab-metrics');
+  await frame.click('#browse-form button[type="submit"]');
+  expect(await statusOf(frame, '#metrics-status')).toMatch(/^\d+ metrics loaded\.$/);
+
+  // A metric name with HTML is shown as its literal text, and creates no element.
+  const names = await frame.$$eval('.metric-name', (els) => els.map((e) => e.textContent));
+  expect(names).toContain(HTML_METRIC_NAME);
+  expect(await frame.$$('.metric-list img, .metric-list b')).toHaveLength(0);
+
+  await frame.fill('#metric-search', 'headcount');
+  expect(await frame.$$eval('.metric-name', (els) => els.map((e) => e.textContent))).toEqual(['Headcount']);
+  await frame.check(`#metric-${DEMO_IDS.metrics.headcount}`);
+
+  // A snapshot at B2: the header row names the metric, values follow.
+  await page.click('td[data-a1="B2"]');
+  await page.waitForSelector('td.active[data-a1="B2"]');
+  await frame.fill('#insert-start', '2024-01-01');
+  await frame.fill('#insert-end', '2024-12-31');
+  await frame.check('#mode-snapshot');
+  await frame.check('#insert-headers');
+  await frame.click('#insert-form button[type="submit"]');
+  expect(await statusOf(frame, '#metrics-status')).toMatch(/^Wrote 4 rows of values to Sheet1!B2:C6\.$/);
+  await page.waitForFunction(() => document.querySelector('td[data-a1="C2"]')?.textContent === 'Headcount' && document.querySelector('td[data-a1="B3"]')?.textContent === '2024-01-01');
+  expect(Number(await cell('C3'))).toBeGreaterThan(0);
+
+  // A live formula at E2 shows its results in the grid.
+  await page.click('td[data-a1="E2"]');
+  await page.waitForSelector('td.active[data-a1="E2"]');
+  await frame.check('#mode-formula');
+  await frame.click('#insert-form button[type="submit"]');
+  expect(await statusOf(frame, '#metrics-status')).toMatch(/^Inserted =METRIC_VALUES\(/);
+  await page.waitForFunction(() => document.querySelector('td[data-a1="F2"]')?.textContent === 'Headcount');
+  // Dates returned by a custom function take the locale's default date format, as in Sheets.
+  expect(await cell('E3')).toBe('1/1/2024');
+  expect(await cell('F3')).toBe(await cell('C3'));
+  expect(await page.getAttribute('td[data-a1="E2"]', 'data-formula')).toMatch(/^=METRIC_VALUES\("/);
+  await (await page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-metrics.png') });
+});
+
+it('evaluates add-in formulas typed into the grid', async () => {
+  await sidebar();
+  await page.click('td[data-a1="H1"]');
+  await page.waitForSelector('td.active[data-a1="H1"]');
+  await page.fill('#formula', `=METRIC_VALUE("${DEMO_IDS.metrics.headcount}", "2024-Q1")`);
+  await page.press('#formula', 'Enter');
+  await page.waitForFunction(() => /^\d+$/.test(document.querySelector('td[data-a1="H1"]')?.textContent ?? ''));
+});

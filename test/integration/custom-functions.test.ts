@@ -1,0 +1,252 @@
+// The built add-in's custom functions, run in the Node runtime for Apps Script against the emulator.
+
+import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
+import type { EmulatorState } from '../../emulator/records';
+import { CustomFunctionError } from '../../gas-runtime';
+import { startStack, type Stack } from '../support/stack';
+
+const M = DEMO_IDS.metrics;
+let stack: Stack;
+let state: EmulatorState;
+
+beforeAll(async () => {
+  stack = await startStack();
+  state = await stack.emulator.control.state();
+});
+afterAll(() => stack.stop());
+beforeEach(async () => {
+  await stack.emulator.control.reset();
+  await stack.emulator.control.clearRequests();
+});
+
+/** The emulator's own points of a metric, oldest first: what a sheet must show, computed independently. */
+function expectedSeries(metricId: string, start = '0000-00-00', end = '9999-99-99'): Array<[string, number | null]> {
+  return state.data_points
+    .filter((p) => p.metric_id === metricId && p.date >= start && p.date <= end)
+    .sort((a, b) => a.date.localeCompare(b.date))
+    .map((p) => [p.date, p.value === null ? null : Number(p.value)]);
+}
+
+/** A Date cell shown as the spreadsheet shows it: its day in the spreadsheet's time zone. */
+function day(cell: unknown, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(cell as Date);
+}
+
+function errorOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CustomFunctionError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the formula to fail');
+}
+
+describe('METRIC_VALUES', () => {
+  it('gives a monthly series oldest first, numbers and blanks, in one request', async () => {
+    const rt = stack.runtime();
+    const rows = rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue]) as unknown[][];
+    expect(rows.map((r) => [day(r[0], 'America/New_York'), r[1] === '' ? null : r[1]])).toEqual(expectedSeries(M.monthlyRecurringRevenue));
+    const requests = await stack.takeRequests();
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.query).toContain('page_size=100');
+  });
+
+  it('reads a year of daily points in 4 requests, and a repeated call in 0', async () => {
+    const rt = stack.runtime();
+    const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, '2024-01-01', '2024-12-31']) as unknown[][];
+    const expected = expectedSeries(M.dailyActiveUsers, '2024-01-01', '2024-12-31');
+    expect(expected).toHaveLength(366);
+    expect(rows.map((r) => [day(r[0], 'America/New_York'), r[1] === '' ? null : r[1]])).toEqual(expected);
+    expect(expected.some(([, v]) => v === null)).toBe(true); // blanks stay blank, never 0
+    expect(await stack.takeRequests()).toHaveLength(4);
+
+    rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, '2024-01-01', '2024-12-31']);
+    expect(await stack.takeRequests()).toHaveLength(0);
+  });
+
+  it('gives several metrics as one wide table headed by their names, from one series request', async () => {
+    const rt = stack.runtime();
+    const rows = rt.runCustomFunction('METRIC_VALUES', [[[M.monthlyRecurringRevenue], [M.headcount]], '2024-01-01', '2024-12-31']) as unknown[][];
+    const names = state.metrics.filter((m) => m.id === M.monthlyRecurringRevenue || m.id === M.headcount).map((m) => [m.id, m.name]);
+    expect(rows[0]).toEqual(['Date', names.find(([id]) => id === M.monthlyRecurringRevenue)![1], names.find(([id]) => id === M.headcount)![1]]);
+    const mrr = new Map(expectedSeries(M.monthlyRecurringRevenue, '2024-01-01', '2024-12-31'));
+    const heads = new Map(expectedSeries(M.headcount, '2024-01-01', '2024-12-31'));
+    const dates = [...new Set([...mrr.keys(), ...heads.keys()])].sort();
+    expect(rows.slice(1).map((r) => [day(r[0], 'America/New_York'), r[1], r[2]])).toEqual(dates.map((d) => [d, mrr.get(d) ?? '', heads.get(d) ?? '']));
+    const requests = await stack.takeRequests();
+    const series = requests.filter((r) => r.path === '/data_points');
+    expect(series).toHaveLength(1);
+    expect(series[0]!.query).toContain(`metric_id[]=${M.monthlyRecurringRevenue}&metric_id[]=${M.headcount}`);
+    expect(requests.filter((r) => r.path === '/metrics')).toHaveLength(1); // the names, once
+  });
+
+  it('reads Date-cell arguments in the spreadsheet\'s time zone, not UTC', async () => {
+    const timeZone = 'Pacific/Auckland';
+    const rt = stack.runtime({ timeZone });
+    // Midnight of 1 March 2024 in Auckland is 11:00 UTC on 29 February.
+    const start = new Date('2024-02-29T11:00:00Z');
+    const end = new Date('2024-03-30T11:00:00Z'); // midnight of 31 March in Auckland
+    const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, start, end]) as unknown[][];
+    expect(day(rows[0]![0], timeZone)).toBe('2024-03-01');
+    expect(day(rows[rows.length - 1]![0], timeZone)).toBe('2024-03-31');
+    const [request] = await stack.takeRequests();
+    expect(request!.query).toContain('start_date=2024-03-01&end_date=2024-03-31');
+  });
+
+  it('recovers from a 429 in the middle of a pull, with Retry-After and without', async () => {
+    for (const retryAfter of [true, false]) {
+      await stack.emulator.control.reset();
+      await stack.emulator.control.rateLimit({ limit: 3, windowSeconds: 10, retryAfter });
+      await stack.emulator.control.clearRequests();
+      const rt = stack.runtime();
+      const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, '2024-01-01', '2024-12-31']) as unknown[][];
+      expect(rows).toHaveLength(366);
+      const requests = await stack.takeRequests();
+      // Page 1, then pages 2-4 together: the window allows two of them, the third is refused and
+      // sent again after the wait (more than once when a backoff without Retry-After ends early).
+      const refused = requests.filter((r) => r.status === 429);
+      expect(refused.length).toBeGreaterThanOrEqual(1);
+      if (retryAfter) expect(refused).toHaveLength(1);
+      expect(requests.filter((r) => r.status === 200).map((r) => /page=(\d+)/.exec(r.query)![1]).sort()).toEqual(['1', '2', '3', '4']);
+      expect(requests).toHaveLength(4 + refused.length);
+    }
+  });
+
+  it('keeps exact results with latency, 503s and dropped connections', async () => {
+    await stack.emulator.control.faults({ latencyMs: 40, failRate: 0.3, dropRate: 0.1, seed: 7 });
+    const rt = stack.runtime();
+    const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers]) as unknown[][];
+    expect(rows.map((r) => [day(r[0], 'America/New_York'), r[1] === '' ? null : r[1]])).toEqual(expectedSeries(M.dailyActiveUsers));
+    const requests = await stack.takeRequests();
+    const pages = Math.ceil(expectedSeries(M.dailyActiveUsers).length / 100);
+    // Every page answered exactly once; every other request was a fault that the client retried.
+    expect(requests.filter((r) => r.status === 200)).toHaveLength(pages);
+    expect(requests.filter((r) => r.status !== 200).every((r) => r.status === 503 || r.status === 0)).toBe(true);
+    expect(requests.length).toBeGreaterThan(pages);
+  });
+
+  it('stops before Apps Script\'s 30-second limit with a sentence, never a partial table', async () => {
+    await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 11_000 } });
+    const rt = stack.runtime();
+    const message = errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers]));
+    expect(message).toMatch(/more than a formula can read within Apps Script's 30-second limit\. Narrow the date range/);
+    expect(await stack.takeRequests()).toHaveLength(1);
+  }, 40_000);
+});
+
+describe('METRIC_VALUE and METRIC_LATEST', () => {
+  it('answer 200 cells over 5 metrics with one series fetch per metric', async () => {
+    const rt = stack.runtime();
+    const metrics = [M.monthlyRecurringRevenue, M.netBurn, M.cashBalance, M.dailyActiveUsers, M.headcount];
+    const months = Array.from({ length: 40 }, (_, i) => `${2021 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`);
+    let cells = 0;
+    for (const metric of metrics) {
+      const frequency = state.metrics.find((m) => m.id === metric)!.frequency;
+      for (const month of months) {
+        const period = frequency === 'quarterly' ? `${month.slice(0, 4)}-Q${Math.floor((Number(month.slice(5)) - 1) / 3) + 1}` : month;
+        const value = rt.runCustomFunction('METRIC_VALUE', [metric, frequency === 'daily' ? `${month}-01` : period]);
+        const expected = new Map(expectedSeries(metric)).get(frequency === 'quarterly' ? `${period.slice(0, 4)}-${String((Number(period.slice(6)) - 1) * 3 + 1).padStart(2, '0')}-01` : `${month}-01`);
+        expect(value).toBe(expected ?? '');
+        cells++;
+      }
+    }
+    expect(cells).toBe(200);
+    const requests = await stack.takeRequests();
+    const firstPages = requests.filter((r) => r.path === '/data_points' && /(^|&)page=1(&|$)/.test(r.query));
+    expect(firstPages).toHaveLength(5);
+    const pagination = metrics.reduce((sum, m) => sum + Math.max(0, Math.ceil(expectedSeries(m).length / 100) - 1), 0);
+    expect(requests.filter((r) => r.path === '/data_points')).toHaveLength(5 + pagination);
+  });
+
+  it('follows the portfolio company\'s fiscal year for FY labels', () => {
+    const rt = stack.runtime();
+    const metric = state.metrics.find((m) => m.frequency === 'monthly' && m.portfolio_company_profile_id && state.portfolio_company_profiles.find((p) => p.id === m.portfolio_company_profile_id)?.fiscal_year_end_month === 3 && state.data_points.some((p) => p.metric_id === m.id && p.date === '2023-04-01'));
+    expect(metric).toBeDefined();
+    const april2023 = new Map(expectedSeries(metric!.id)).get('2023-04-01');
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024'])).toBe(april2023 ?? '');
+    const october2023 = new Map(expectedSeries(metric!.id)).get('2023-10-01');
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'Q3 FY2024'])).toBe(october2023 ?? '');
+  });
+
+  it('gives the latest non-blank value on or before a date, with its date on request', () => {
+    const rt = stack.runtime();
+    const series = expectedSeries(M.dailyActiveUsers).filter(([d, v]) => v !== null && d <= '2024-06-30');
+    const [date, value] = series[series.length - 1]!;
+    expect(rt.runCustomFunction('METRIC_LATEST', [M.dailyActiveUsers, '2024-06-30'])).toBe(value);
+    const [[cell, withDate]] = rt.runCustomFunction('METRIC_LATEST', [M.dailyActiveUsers, '2024-06-30', 'with_date']) as unknown[][] as [[Date, number]];
+    expect([day(cell, 'America/New_York'), withDate]).toEqual([date, value]);
+  });
+});
+
+describe('lists', () => {
+  it('read every page with a header row', async () => {
+    const rt = stack.runtime();
+    const notes = rt.runCustomFunction('PORTFOLIO_NOTES', [DEMO_IDS.profile(1)]) as unknown[][];
+    const expected = state.portfolio_notes.filter((n) => n.portfolio_company_profile_id === DEMO_IDS.profile(1));
+    expect(expected.length).toBeGreaterThan(25);
+    expect(notes[0]).toEqual(['Name', 'Content', 'Created at', 'Id']);
+    expect(notes.slice(1).map((r) => r[3]).sort()).toEqual(expected.map((n) => n.id).sort());
+    expect((await stack.takeRequests()).map((r) => r.query)).toEqual([
+      `portfolio_company_profile_id=${DEMO_IDS.profile(1)}&page=1`,
+      `portfolio_company_profile_id=${DEMO_IDS.profile(1)}&page=2`,
+    ]);
+
+    const metrics = rt.runCustomFunction('METRICS', [DEMO_IDS.fund]) as unknown[][];
+    expect(metrics[0]).toEqual(['Name', 'Id', 'Frequency', 'Unit', 'Portfolio company profile id']);
+    expect(metrics).toHaveLength(state.metrics.filter((m) => m.company_id === DEMO_IDS.fund).length + 1);
+    expect(metrics.find((r) => r[1] === M.auditedRevenue)![2]).toBe('annually'); // an unknown frequency is shown
+  });
+
+  it('return API text that looks like a formula as plain text', () => {
+    const rt = stack.runtime();
+    const note = state.portfolio_notes.find((n) => n.content === FORMULA_TEXT)!;
+    const rows = rt.runCustomFunction('PORTFOLIO_NOTES', [note.portfolio_company_profile_id]) as unknown[][];
+    expect(rows.find((r) => r[3] === note.id)![1]).toBe(FORMULA_TEXT);
+  });
+
+  it('show property values as a person reads them', () => {
+    const rt = stack.runtime();
+    const rows = rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [DEMO_IDS.profile(3)]) as unknown[][];
+    expect(rows[0]).toEqual(['Property', 'Value', 'Data type', 'Property id']);
+    const byType = new Map(rows.slice(1).map((r) => [r[2], r[1]]));
+    if (byType.has('multiselect')) expect(typeof byType.get('multiselect')).toBe('string');
+    if (byType.has('boolean')) expect(typeof byType.get('boolean')).toBe('boolean');
+    if (byType.has('number')) expect(typeof byType.get('number')).toBe('number');
+    expect(rows.some((r) => r[1] === FORMULA_TEXT)).toBe(true);
+    const options = rt.runCustomFunction('PORTFOLIO_PROPERTY_OPTIONS', [state.portfolio_property_options[0]!.portfolio_property_id, state.portfolio_property_options[0]!.label.toUpperCase()]) as unknown[][];
+    expect(options).toEqual([['Label', 'Id'], [state.portfolio_property_options[0]!.label, state.portfolio_property_options[0]!.id]]);
+  });
+});
+
+describe('errors a user can act on', () => {
+  it.each([
+    ['no token', { token: null }, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue], /^No API token is set\. Open Extensions › Portfolio Metrics › Open sidebar › Settings/],
+    ['a rejected token', { token: 'wrong-token-1234' }, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue], /^The API token was rejected\./],
+    ['no access to a company', {}, 'METRICS', [DEMO_IDS.otherFund], /^This API token has no access to that company or record\./],
+    ['a portfolio list of a startup', {}, 'PORTFOLIO_COMPANIES', [DEMO_IDS.startup], /portfolio data exists only for investor \(fund\) companies/],
+    ['an unknown metric', {}, 'METRIC_VALUES', ['00000000-0000-4000-8000-00000000dead'], /^Metric not found: no metric with that id is visible to this token\. Check the id\.$/],
+    ['an id that is not a UUID', {}, 'METRIC_VALUES', ['../metrics?x=1'], /^The metric id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is "\.\.\/metrics\?x=1"\.$/],
+    ['a date that is not a date', {}, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue, '31/12/2024'], /^The start date must be a date cell or text like 2024-01-31, but it is "31\/12\/2024"\.$/],
+    ['a period that is not a period', {}, 'METRIC_VALUE', [DEMO_IDS.metrics.monthlyRecurringRevenue, 'March'], /^"March" is not a period: use a date, 2024-03, 2024-Q1, FY2024 or Q3 FY2024\.$/],
+  ] as const)('%s', (_label, options, name, args, message) => {
+    const rt = stack.runtime(options);
+    const text = errorOf(() => rt.runCustomFunction(name, [...args]));
+    expect(text).toMatch(message);
+    expect(text).not.toContain(stack.emulator.token);
+  });
+
+  it('says when to try again while rate limited', async () => {
+    await stack.emulator.control.rateLimit({ limit: 1, windowSeconds: 300, retryAfter: true });
+    const rt = stack.runtime();
+    rt.runCustomFunction('METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue]);
+    const text = errorOf(() => rt.runCustomFunction('METRIC_VALUES', [DEMO_IDS.metrics.headcount]));
+    expect(text).toMatch(/^The API's rate limit was reached\. Try again in \d+ seconds\.$/);
+  });
+
+  it('never sends a request for an id that is not a UUID', async () => {
+    const rt = stack.runtime();
+    errorOf(() => rt.runCustomFunction('METRIC_VALUES', ['a/../../b']));
+    expect(await stack.takeRequests()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,15 @@
+// Debian's Chromium driven by playwright-core, with the flags this closed network needs.
+
+import { chromium, type Browser } from 'playwright-core';
+import { existsSync } from 'node:fs';
+
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: run "npm test", which installs Debian's chromium package, or set CHROMIUM_PATH.`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}

@@ -1,0 +1,61 @@
+// The whole add-in on one machine: the built dist/Code.js in the Node runtime for Apps Script,
+// talking over loopback HTTP to the API emulator in a child process.
+
+import { createGasRuntime, type GasRuntime, type GasRuntimeOptions } from '../../gas-runtime';
+import { SyncHttpClient } from '../../gas-runtime/sync-http';
+import { startEmulatorProcess, type ProcessOptions, type RunningEmulator } from '../../emulator/testing';
+import { DIST, CODE_PATH, ensureBuilt } from './built-bundle';
+
+export const OWNER = 'owner@example.com';
+
+export interface Stack {
+  emulator: RunningEmulator;
+  /** A fresh runtime (empty caches and properties) with the owner's settings pointing at the emulator. */
+  runtime(options?: Partial<GasRuntimeOptions> & { token?: string | null; defaultCompany?: string | null }): GasRuntime;
+  /** API requests the emulator saw since the last call (method, path and decoded query). */
+  takeRequests(): Promise<Array<{ method: string; path: string; query: string; status: number }>>;
+  stop(): Promise<void>;
+}
+
+export async function startStack(emulatorOptions: ProcessOptions = {}): Promise<Stack> {
+  ensureBuilt();
+  const emulator = await startEmulatorProcess(emulatorOptions);
+  const clockClient = new SyncHttpClient();
+  const runtimes: GasRuntime[] = [];
+  /** The runtime's sleeps are virtual; moving the emulator's clock with them keeps its rate window in step. */
+  const advanceEmulatorClock = (ms: number): void => {
+    clockClient.sendAll([{
+      url: `${emulator.url}/__emulator/clock`,
+      method: 'POST',
+      headers: [['content-type', 'application/json']],
+      body: new TextEncoder().encode(JSON.stringify({ advanceMs: ms })),
+      followRedirects: false,
+      rejectUnauthorized: true,
+      timeoutMs: 5000,
+    }]);
+  };
+  await emulator.control.clearRequests();
+  return {
+    emulator,
+    runtime(options = {}) {
+      const { token = emulator.token, defaultCompany = emulator.companyId, ...runtimeOptions } = options;
+      const rt = createGasRuntime({ code: { path: CODE_PATH }, files: DIST, owner: OWNER, onSleep: advanceEmulatorClock, ...runtimeOptions });
+      const props = rt.properties.user(OWNER);
+      props.setProperty('METRICS_API_BASE_URL', emulator.url);
+      if (token) props.setProperty('METRICS_API_TOKEN', token);
+      if (defaultCompany) props.setProperty('METRICS_DEFAULT_COMPANY_ID', defaultCompany);
+      runtimes.push(rt);
+      return rt;
+    },
+    async takeRequests() {
+      const requests = await emulator.control.requests();
+      await emulator.control.clearRequests();
+      return requests.map((r) => ({ method: r.method, path: r.path, query: decodeURIComponent(r.query ?? ''), status: r.status }));
+    },
+    async stop() {
+      await Promise.all(runtimes.map((rt) => rt.close()));
+      await clockClient.close();
+      await emulator.stop();
+    },
+  };
+}

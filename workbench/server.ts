@@ -1,0 +1,86 @@
+// npm start: the emulator with demo data, and a local page with a spreadsheet grid beside the real built
+// sidebar, whose google.script.run calls reach the built dist/Code.js in the Node runtime for Apps Script.
+
+import Fastify from 'fastify';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startEmulatorProcess } from '../emulator/testing';
+import { Workbench } from './workbench';
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.join(ROOT, 'dist');
+
+const { values: flags } = parseArgs({
+  options: {
+    port: { type: 'string', default: '8080' },
+    'time-zone': { type: 'string', default: 'America/New_York' },
+    'preset-token': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (flags.help) {
+  console.log(`npm start -- [--port 8080] [--time-zone America/New_York] [--preset-token]
+  --port N           port of the page on 127.0.0.1 (0 picks a free one)
+  --time-zone TZ     the spreadsheet's time zone
+  --preset-token     store the emulator's token in the settings (otherwise paste it in the sidebar)`);
+  process.exit(0);
+}
+
+async function main(): Promise<void> {
+  const emulator = await startEmulatorProcess();
+  const workbench = new Workbench({
+    codePath: path.join(DIST, 'Code.js'),
+    distDir: DIST,
+    apiBaseUrl: emulator.url,
+    companyId: emulator.companyId,
+    timeZone: flags['time-zone'],
+    token: flags['preset-token'] ? emulator.token : undefined,
+  });
+
+  const page = readFileSync(path.join(__dirname, 'page.html'), 'utf8')
+    .replace('{{TOKEN}}', emulator.token)
+    .replace('{{COMPANY}}', emulator.companyId)
+    .replace('{{EMULATOR}}', emulator.url);
+  const shim = readFileSync(path.join(__dirname, 'script-run-shim.js'), 'utf8');
+  const sidebar = (): string => readFileSync(path.join(DIST, 'Sidebar.html'), 'utf8').replace('<head>', () => `<head><script>${shim}</script>`);
+
+  const app = Fastify();
+  app.get('/', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get('/sidebar', (_request, reply) => reply.type('text/html; charset=utf-8').send(sidebar()));
+  app.post<{ Params: { name: string }; Body: unknown[] }>('/rpc/:name', (request) => workbench.callServer(request.params.name, Array.isArray(request.body) ? request.body : []));
+  app.get<{ Querystring: { sheet?: string } }>('/api/grid', (request) => workbench.view(request.query.sheet));
+  app.post<{ Body: { sheet: string; a1: string; input: string } }>('/api/cell', (request) => {
+    workbench.enter(request.body.sheet, request.body.a1, request.body.input);
+    return workbench.view(request.body.sheet);
+  });
+  app.post<{ Body: { sheet: string; a1: string } }>('/api/select', (request) => {
+    workbench.select(request.body.sheet, request.body.a1);
+    return workbench.view(request.body.sheet);
+  });
+  app.post<{ Body: { functionName: string } }>('/api/menu', (request) => {
+    workbench.runMenuItem(request.body.functionName);
+    return workbench.view();
+  });
+  app.setErrorHandler((error, _request, reply) => {
+    void reply.status(400).send({ error: error instanceof Error ? error.message : String(error) });
+  });
+
+  const address = await app.listen({ port: Number(flags.port), host: '127.0.0.1' });
+  console.log(`Workbench on ${address} (emulator ${emulator.url}, token ${emulator.token}, company ${emulator.companyId})`);
+
+  const stop = async (): Promise<void> => {
+    await app.close();
+    await workbench.runtime.close();
+    await emulator.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

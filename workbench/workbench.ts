@@ -1,0 +1,151 @@
+// The workbench's state: the built add-in in the Node runtime for Apps Script, its spreadsheet,
+// and what a person does to it (type into cells, select, use the menu, call from the sidebar).
+
+import { createGasRuntime, CustomFunctionError, ServerCallError, type GasRuntime } from '../gas-runtime';
+import type { FormulaLocation } from '../gas-runtime';
+
+export const OWNER = 'analyst@example.com';
+
+export interface CellView {
+  /** What the cell shows. */
+  display: string;
+  formula: string;
+  note: string;
+  background: string;
+}
+
+export interface GridView {
+  sheets: string[];
+  sheet: string;
+  /** The active cell, like B3. */
+  active: string;
+  rows: CellView[][];
+  toasts: string[];
+  menu: Array<{ caption: string; functionName: string }>;
+}
+
+export interface WorkbenchOptions {
+  codePath: string;
+  distDir: string;
+  apiBaseUrl: string;
+  companyId: string;
+  timeZone?: string;
+  /** Preset token; the README's demo leaves it unset so the sidebar's settings are used as a person would. */
+  token?: string;
+}
+
+/** Add-in formulas written by a server call wait here until the call ends; then they are evaluated. */
+interface PendingFormula {
+  sheet: string;
+  a1: string;
+  formula: string;
+}
+
+export class Workbench {
+  readonly runtime: GasRuntime;
+  readonly #pending: PendingFormula[] = [];
+
+  constructor(options: WorkbenchOptions) {
+    this.runtime = createGasRuntime({
+      code: { path: options.codePath },
+      files: options.distDir,
+      owner: OWNER,
+      timeZone: options.timeZone ?? 'America/New_York',
+      // A formula written by a script cannot run while that script's execution is under way.
+      formulaEvaluator: (formula: string, at: FormulaLocation) => {
+        this.#pending.push({ sheet: at.sheetName, a1: at.a1, formula });
+        return 'Loading…';
+      },
+    });
+    const props = this.runtime.properties.user(OWNER);
+    props.setProperty('METRICS_API_BASE_URL', options.apiBaseUrl);
+    props.setProperty('METRICS_DEFAULT_COMPANY_ID', options.companyId);
+    if (options.token) props.setProperty('METRICS_API_TOKEN', options.token);
+    this.runtime.run('onOpen', [{ authMode: 'LIMITED' }], { authMode: 'LIMITED' });
+  }
+
+  /** A google.script.run call from the sidebar; failures come back as data, as the page expects. */
+  callServer(name: string, args: unknown[]): { ok: true; value: unknown } | { ok: false; error: string } {
+    try {
+      const value = this.runtime.callServer(name, args);
+      this.#evaluatePending();
+      return { ok: true, value };
+    } catch (error) {
+      this.#evaluatePending();
+      if (error instanceof ServerCallError) return { ok: false, error: error.message };
+      throw error;
+    }
+  }
+
+  /** A menu item, as the add-on menu runs it. */
+  runMenuItem(functionName: string): void {
+    const known = this.menu().some((item) => item.functionName === functionName);
+    if (!known) throw new Error(`No menu item runs ${functionName}.`);
+    this.runtime.run(functionName);
+    this.#evaluatePending();
+  }
+
+  /** Typing into a cell: a formula calling the add-in runs as a custom function; anything else is an entry. */
+  enter(sheetName: string, a1: string, input: string): void {
+    const sheet = this.#sheet(sheetName);
+    if (input.trim().startsWith('=')) {
+      this.runtime.evaluateFormula(input.trim(), { sheet: sheet.getName(), cell: a1 });
+    } else {
+      sheet.getRange(a1).setValue(input);
+    }
+  }
+
+  select(sheetName: string, a1: string): void {
+    const sheet = this.#sheet(sheetName);
+    this.runtime.spreadsheet.setActiveSheet(sheet);
+    this.runtime.spreadsheet.setActiveRange(sheet.getRange(a1));
+  }
+
+  menu(): Array<{ caption: string; functionName: string }> {
+    return this.runtime.ui.menus.flatMap((menu) => menu.entries.flatMap((entry) => (entry.kind === 'item' ? [{ caption: entry.caption, functionName: entry.functionName }] : [])));
+  }
+
+  view(sheetName?: string): GridView {
+    const spreadsheet = this.runtime.spreadsheet;
+    const sheet = sheetName ? this.#sheet(sheetName) : spreadsheet.getActiveSheet();
+    const rowsShown = Math.max(sheet.getLastRow() + 5, 30);
+    const columnsShown = Math.max(sheet.getLastColumn() + 2, 8);
+    const range = sheet.getRange(1, 1, rowsShown, columnsShown);
+    const display = range.getDisplayValues();
+    const formulas = range.getFormulas();
+    const notes = range.getNotes();
+    const backgrounds = range.getBackgrounds();
+    const rows = display.map((row, r) => row.map((text, c) => ({
+      display: text,
+      formula: formulas[r]?.[c] ?? '',
+      note: notes[r]?.[c] ?? '',
+      background: backgrounds[r]?.[c] ?? '#ffffff',
+    })));
+    const active = spreadsheet.getActiveSheet().getName() === sheet.getName() ? spreadsheet.getActiveRange().getCell(1, 1).getA1Notation() : 'A1';
+    return {
+      sheets: spreadsheet.getSheets().map((s) => s.getName()),
+      sheet: sheet.getName(),
+      active,
+      rows,
+      toasts: this.runtime.ui.toasts.map((t) => t.message),
+      menu: this.menu(),
+    };
+  }
+
+  #sheet(name: string) {
+    const sheet = this.runtime.spreadsheet.getSheetByName(name);
+    if (!sheet) throw new Error(`No sheet named ${name}.`);
+    return sheet;
+  }
+
+  #evaluatePending(): void {
+    while (this.#pending.length) {
+      const { sheet, a1, formula } = this.#pending.shift()!;
+      try {
+        this.runtime.evaluateFormula(formula, { sheet, cell: a1 });
+      } catch (error) {
+        if (!(error instanceof CustomFunctionError)) throw error;
+      }
+    }
+  }
+}
