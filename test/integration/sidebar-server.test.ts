@@ -1,0 +1,107 @@
+// The sidebar's server functions and the menu, run as google.script.run and triggers would run them.
+
+import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
+import { startStack, OWNER, type Stack } from '../support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+beforeEach(() => stack.emulator.control.reset());
+
+type Rpc<T> = { ok: true; value: T } | { ok: false; error: string };
+
+describe('menu', () => {
+  it('adds its items in every auth mode, touching no property in AuthMode.NONE', () => {
+    for (const authMode of ['NONE', 'LIMITED', 'FULL'] as const) {
+      const rt = stack.runtime();
+      rt.run('onOpen', [{ authMode }], { authMode });
+      const items = rt.ui.menus.flatMap((m) => m.entries).flatMap((e) => (e.kind === 'item' ? [e.functionName] : []));
+      expect(items).toEqual(['showSidebar', 'refreshData']);
+    }
+    const rt = stack.runtime();
+    rt.run('onInstall', [{ authMode: 'FULL' }], { authMode: 'FULL' });
+    expect(rt.ui.menus).toHaveLength(1);
+  });
+
+  it('opens the built sidebar', () => {
+    const rt = stack.runtime();
+    rt.run('showSidebar');
+    expect(rt.ui.sidebars).toHaveLength(1);
+    expect(rt.ui.sidebars[0]!.title).toBe('Portfolio Metrics');
+    expect(rt.ui.sidebars[0]!.html).toContain('id="panel-metrics"');
+  });
+
+  it('refreshes every add-in formula with fresh values', async () => {
+    const rt = stack.runtime({ formulaEvaluator: () => 'stale' });
+    const sheet = rt.spreadsheet.getActiveSheet();
+    const formula = `=METRIC_VALUE("${DEMO_IDS.metrics.headcount}", "2024-Q1")`;
+    rt.evaluateFormula(formula, { cell: 'A1' });
+    const before = sheet.getRange('A1').getValue();
+    // The value changes on the platform; the cached answer would hide it until a refresh.
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: DEMO_IDS.metrics.headcount, date: '2024-01-01', value: '999' }] });
+    rt.evaluateFormula(formula, { cell: 'A1' });
+    expect(sheet.getRange('A1').getValue()).toBe(before);
+    const rewritten: string[] = [];
+    const rt2 = rt; // the same spreadsheet and caches
+    rt2.run('refreshData');
+    for (const row of sheet.getDataRange().getFormulas()) rewritten.push(...row.filter(Boolean));
+    expect(rewritten).toEqual([formula]);
+    rt.evaluateFormula(formula, { cell: 'A1' }); // Sheets re-runs the rewritten formula
+    expect(sheet.getRange('A1').getValue()).toBe(999);
+    expect(rt.ui.toasts.at(-1)!.message).toBe('Refreshed 1 formula with fresh data.');
+  });
+});
+
+describe('settings', () => {
+  it('never returns the token, only that it is set and its last four characters', () => {
+    const rt = stack.runtime({ token: null });
+    const saved = rt.callServer('saveSettings', [{ token: 'tok_live_ABCDEFGHIJKLmnop', baseUrl: stack.emulator.url }]) as Rpc<Record<string, unknown>>;
+    expect(saved).toEqual({ ok: true, value: { tokenSet: true, tokenLast4: 'mnop', baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.fund } });
+    expect(JSON.stringify(rt.callServer('getSettings', []))).not.toContain('tok_live');
+    expect(rt.properties.user(OWNER).getProperty('METRICS_API_TOKEN')).toBe('tok_live_ABCDEFGHIJKLmnop');
+  });
+
+  it('refuses a plain-http base URL that is not this machine', () => {
+    const rt = stack.runtime();
+    const result = rt.callServer('saveSettings', [{ baseUrl: 'http://api.example.com' }]) as Rpc<unknown>;
+    expect(result).toEqual({ ok: false, error: expect.stringMatching(/must start with https:\/\//) });
+  });
+
+  it('reports what the token can see', () => {
+    const rt = stack.runtime();
+    const startup = rt.callServer('testConnection', [DEMO_IDS.startup]) as Rpc<{ ok: boolean; message: string }>;
+    expect(startup.ok && startup.value.message).toMatch(/^Connected\. This token sees \d+ metrics of company .+, and it has no portfolio data/);
+    const other = rt.callServer('testConnection', [DEMO_IDS.otherFund]) as Rpc<{ ok: boolean; message: string }>;
+    expect(other).toEqual({ ok: true, value: { ok: false, message: expect.stringMatching(/^This API token has no access/) } });
+  });
+});
+
+describe('metric browser', () => {
+  it('creates a metric with POST /metrics', async () => {
+    const rt = stack.runtime();
+    const created = rt.callServer('createMetric', [{ companyId: DEMO_IDS.fund, name: 'Bookings', frequency: 'monthly', unit: 'EUR' }]) as Rpc<{ id: string; name: string }>;
+    expect(created.ok && created.value.name).toBe('Bookings');
+    const state = await stack.emulator.control.state();
+    expect(state.metrics.find((m) => m.name === 'Bookings')).toMatchObject({ frequency: 'monthly', unit: 'EUR', company_id: DEMO_IDS.fund });
+    expect(rt.callServer('createMetric', [{ companyId: DEMO_IDS.fund, name: 'X', frequency: 'monthly', unit: 'dollars' }])).toEqual({ ok: false, error: 'The unit must be number, percent, or a currency code like USD.' });
+  });
+
+  it('writes a snapshot that keeps formula-like names as text and never overwrites cells', async () => {
+    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: FORMULA_TEXT, frequency: 'monthly', unit: 'number' }] })).metrics;
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: metric!.id, date: '2024-01-01', value: '-5' }] });
+    const rt = stack.runtime();
+    const sheet = rt.spreadsheet.getActiveSheet();
+    rt.spreadsheet.setActiveRange(sheet.getRange('C3'));
+    const result = rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metric!.id], startDate: null, endDate: null, mode: 'snapshot', headers: true }]) as Rpc<{ range: string }>;
+    expect(result).toEqual({ ok: true, value: { range: 'Sheet1!C3:D4', rows: 1, message: 'Wrote 1 row of values to Sheet1!C3:D4.' } });
+    expect(sheet.getRange('D3').getValue()).toBe(FORMULA_TEXT);
+    expect(sheet.getRange('D3').getFormula()).toBe('');
+    expect(sheet.getRange('D4').getValue()).toBe(-5);
+    expect(sheet.getRange('C4').getDisplayValue()).toBe('2024-01-01');
+
+    const again = rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metric!.id], startDate: null, endDate: null, mode: 'snapshot', headers: true }]) as Rpc<unknown>;
+    expect(again).toEqual({ ok: false, error: expect.stringMatching(/^The cells C3:D4 are not all empty\./) });
+  });
+});
