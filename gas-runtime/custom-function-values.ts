@@ -1,0 +1,41 @@
+// What a custom function's return value becomes in the grid: a value, or a block of values that spills.
+
+import { types } from 'node:util';
+import { CustomFunctionError } from './errors';
+
+/** A value a cell can hold; '' is an empty cell. */
+export type CellOutput = string | number | boolean | Date;
+
+function toCell(value: unknown): CellOutput {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new CustomFunctionError('The result is not a finite number.', '#NUM!');
+    return value;
+  }
+  if (types.isDate(value)) {
+    const date = new Date((value as Date).getTime());
+    if (Number.isNaN(date.getTime())) throw new CustomFunctionError('The result is an invalid date.', '#VALUE!');
+    return date;
+  }
+  throw new CustomFunctionError(`The result contains ${Array.isArray(value) ? 'an array nested too deeply' : 'an object'}, which a cell cannot show.`);
+}
+
+/**
+ * A custom function's result as Sheets shows it: undefined/null is an empty cell; a 1-D array fills a
+ * column; a 2-D array fills a block, short rows padded with empty cells; an empty array is an empty
+ * cell. Objects and non-finite numbers are errors.
+ */
+export function toCellResult(value: unknown): CellOutput | CellOutput[][] {
+  if (!Array.isArray(value)) return toCell(value);
+  if (value.length === 0) return '';
+  if (!value.some(Array.isArray)) return value.map((item) => [toCell(item)]);
+  const rows = value.map((row) => (Array.isArray(row) ? row.map(toCell) : [toCell(row)]));
+  const width = Math.max(1, ...rows.map((row) => row.length));
+  return rows.map((row) => [...row, ...Array<CellOutput>(width - row.length).fill('')]);
+}
+
+/** Any result as a block of rows, for writing into the grid. */
+export function asMatrix(result: CellOutput | CellOutput[][]): CellOutput[][] {
+  return Array.isArray(result) ? result : [[result]];
+}

@@ -1,0 +1,105 @@
+// One execution of the script: who runs it, in which auth mode, and how much of its time is left.
+
+import type { VirtualClock } from './clock';
+import type { AuthModeName } from './enums';
+import { EXCEEDED_MAXIMUM_EXECUTION_TIME, GasError, type GasRuntimeUsageError } from './errors';
+import { CUSTOM_FUNCTION_LIMIT_MS, ORDINARY_EXECUTION_LIMIT_MS } from './limits';
+
+/** How the execution was started. */
+export type ExecutionKind = 'custom-function' | 'run' | 'server-call';
+
+export interface ExecutionInit {
+  id: number;
+  functionName: string;
+  kind: ExecutionKind;
+  authMode: AuthModeName;
+  /** The person at the keyboard (the user whose formula recalculated, who opened the sheet, who clicked). */
+  user: string;
+  owner: string;
+  clock: VirtualClock;
+}
+
+/** What the log keeps of an execution. */
+export interface ExecutionRecord {
+  id: number;
+  functionName: string;
+  kind: ExecutionKind;
+  authMode: AuthModeName;
+  user: string;
+  /** Virtual time at the start, ms since the epoch. */
+  startedAt: number;
+  /** Virtual duration in ms: real time spent running plus sleeps and lock waits. */
+  durationMs: number;
+  /** Requests sent through UrlFetchApp (each request of a fetchAll counts). */
+  urlFetchCount: number;
+  outcome: 'completed' | 'failed' | 'timed-out';
+  /** The error's message when the execution failed. */
+  error?: string;
+}
+
+export class Execution {
+  readonly id: number;
+  readonly functionName: string;
+  readonly kind: ExecutionKind;
+  readonly authMode: AuthModeName;
+  readonly user: string;
+  readonly owner: string;
+  readonly startedAt: number;
+  readonly limitMs: number;
+  urlFetchCount = 0;
+  /** Set once the limit was exceeded: Apps Script ends the execution even if the script catches the error. */
+  timedOut = false;
+  /**
+   * The first misuse of the runtime (a gap, a misconfiguration) seen during the execution. The script
+   * may catch the error it got, but the caller of the runtime still receives this one.
+   */
+  usageError: GasRuntimeUsageError | null = null;
+  readonly #clock: VirtualClock;
+
+  constructor(init: ExecutionInit) {
+    this.id = init.id;
+    this.functionName = init.functionName;
+    this.kind = init.kind;
+    this.authMode = init.authMode;
+    this.user = init.user;
+    this.owner = init.owner;
+    this.#clock = init.clock;
+    this.startedAt = init.clock.now();
+    this.limitMs = init.kind === 'custom-function' ? CUSTOM_FUNCTION_LIMIT_MS : ORDINARY_EXECUTION_LIMIT_MS;
+  }
+
+  get isCustomFunction(): boolean {
+    return this.kind === 'custom-function';
+  }
+
+  /** The user whose user-scoped stores this execution reads: in a custom function, the spreadsheet's owner. */
+  get storeUser(): string {
+    return this.isCustomFunction ? this.owner : this.user;
+  }
+
+  elapsedMs(): number {
+    return this.#clock.now() - this.startedAt;
+  }
+
+  remainingMs(): number {
+    return this.limitMs - this.elapsedMs();
+  }
+
+  recordUsageError(error: GasRuntimeUsageError): void {
+    this.usageError ??= error;
+  }
+
+  /** Throws Apps Script's time-limit error once the execution has run too long; called at every service call. */
+  checkTime(): void {
+    if (this.timedOut || this.elapsedMs() > this.limitMs) {
+      this.timedOut = true;
+      throw new GasError(EXCEEDED_MAXIMUM_EXECUTION_TIME, 'Error');
+    }
+  }
+
+  /** Advances the virtual clock (a sleep or a wait), then checks the limit. */
+  wait(ms: number): void {
+    this.#clock.advance(ms);
+    this.checkTime();
+  }
+}

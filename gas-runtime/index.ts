@@ -1,0 +1,18 @@
+// gas-runtime: runs a built Apps Script bundle in Node with faithful stand-ins for the services it uses.
+
+export { createGasRuntime, GasRuntime } from './runtime';
+export type { EvaluateFormulaOptions, FormulaOutcome, GasRuntimeOptions, RunAuthMode, RunOptions, UserOption } from './runtime';
+export { CustomFunctionError, GasRuntimeUsageError, ScriptError, ServerCallError, EXCEEDED_MAXIMUM_EXECUTION_TIME } from './errors';
+export type { CellErrorCode, UsageErrorCode } from './errors';
+export type { ExecutionRecord, ExecutionKind } from './execution';
+export type { RuntimeClock } from './clock';
+export type { LogEntry, LogLevel } from './logging';
+export type { CellOutput } from './custom-function-values';
+export type { FormulaEvaluator, FormulaLocation, FormulaResult, Spreadsheet } from './spreadsheet/spreadsheet';
+export type { Sheet, CellValue } from './spreadsheet/sheet';
+export type { Range } from './spreadsheet/range';
+export type { UiRecorder, MenuRecord, MenuEntry, HtmlRecord, DialogRecord, AlertRecord, PromptRecord, ToastRecord } from './spreadsheet/ui';
+export type { Properties } from './properties';
+export type { Cache } from './cache';
+export type { LockTable, LockScope } from './lock';
+export { formatDate } from './format-date';

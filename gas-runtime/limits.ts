@@ -1,0 +1,36 @@
+// The production limits Apps Script enforces and this runtime copies (quotas page and service references).
+
+/** A custom function's execution ends after 30 seconds. */
+export const CUSTOM_FUNCTION_LIMIT_MS = 30_000;
+/** Any other execution (trigger, menu item, google.script.run) ends after 6 minutes. */
+export const ORDINARY_EXECUTION_LIMIT_MS = 6 * 60_000;
+
+/** Utilities.sleep accepts at most five minutes per call. */
+export const MAX_SLEEP_MS = 300_000;
+
+/** UrlFetchApp gives up on a request after about 60 seconds. */
+export const DEFAULT_FETCH_TIMEOUT_MS = 60_000;
+/** "URL Fetch URL length: 2 kB / URL". */
+export const MAX_URL_LENGTH = 2 * 1024;
+
+/** "Properties value size: 9 kB / val". */
+export const MAX_PROPERTY_VALUE_BYTES = 9 * 1024;
+/** "Properties total storage: 500 kB / property store". */
+export const MAX_PROPERTY_STORE_BYTES = 500 * 1024;
+
+/** Cache: "The maximum length of a key is 250 characters." */
+export const MAX_CACHE_KEY_LENGTH = 250;
+/** Cache: "The maximum amount of data that can be stored per key is 100KB." Read as 100 × 1024 bytes of UTF-8. */
+export const MAX_CACHE_VALUE_BYTES = 100 * 1024;
+export const DEFAULT_CACHE_TTL_SECONDS = 600;
+export const MAX_CACHE_TTL_SECONDS = 21_600;
+/** "The cap for cached items is 1,000. If more than 1,000 items are written, the cache stores the 900 items farthest from expiration." */
+export const MAX_CACHE_ITEMS = 1000;
+export const CACHE_ITEMS_KEPT_ON_OVERFLOW = 900;
+
+/** A cell holds at most 50,000 characters. */
+export const MAX_CELL_CHARACTERS = 50_000;
+
+/** A new sheet's grid. */
+export const DEFAULT_SHEET_ROWS = 1000;
+export const DEFAULT_SHEET_COLUMNS = 26;

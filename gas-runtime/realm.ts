@@ -1,0 +1,51 @@
+// A fresh vm context per execution, with a Date that reads the virtual clock, and handles on its constructors.
+
+import vm from 'node:vm';
+
+/** Constructors of the script's realm: values handed to the script must be made with these, not Node's. */
+export interface Realm {
+  readonly context: vm.Context;
+  readonly global: Record<string, unknown>;
+  readonly Error: ErrorConstructor;
+  readonly TypeError: TypeErrorConstructor;
+  readonly RangeError: RangeErrorConstructor;
+  readonly Date: DateConstructor;
+  readonly Array: ArrayConstructor;
+  readonly Object: ObjectConstructor;
+  readonly Function: FunctionConstructor;
+}
+
+/**
+ * Replaces the context's Date with one whose `Date.now()`, `new Date()` and `Date()` read `now`.
+ * It shares the original prototype, so every Date of the realm (including those `new Date(ms)` and
+ * JSON revivers make) is still `instanceof Date`.
+ */
+const VIRTUAL_DATE_SOURCE = `(function (now) {
+  'use strict';
+  const RealDate = Date;
+  function VirtualDate(...args) {
+    if (!new.target) return new RealDate(now()).toString();
+    return Reflect.construct(RealDate, args.length === 0 ? [now()] : args, new.target);
+  }
+  Object.defineProperty(VirtualDate, 'prototype', { value: RealDate.prototype, writable: false });
+  Object.defineProperty(VirtualDate, 'name', { value: 'Date' });
+  Object.defineProperty(VirtualDate, 'length', { value: 7 });
+  VirtualDate.now = function now_() { return now(); };
+  VirtualDate.parse = RealDate.parse;
+  VirtualDate.UTC = RealDate.UTC;
+  Object.defineProperty(RealDate.prototype, 'constructor', { value: VirtualDate, writable: true, configurable: true });
+  Object.defineProperty(globalThis, 'Date', { value: VirtualDate, writable: true, configurable: true });
+})`;
+
+/** Compiled once: the same code installs the virtual Date in every context. */
+const installVirtualDate = new vm.Script(VIRTUAL_DATE_SOURCE, { filename: 'gas-runtime:virtual-date.js' });
+const realmConstructors = new vm.Script('({ Error, TypeError, RangeError, Date, Array, Object, Function })', { filename: 'gas-runtime:realm.js' });
+
+/** Creates an empty context (only JavaScript's built-ins, as in Apps Script) whose clock is `now`. */
+export function createRealm(now: () => number, name: string): Realm {
+  // Promise jobs run before the call returns, as an Apps Script execution finishes its own before it ends.
+  const context = vm.createContext({}, { name, microtaskMode: 'afterEvaluate' });
+  (installVirtualDate.runInContext(context) as (now: () => number) => void)(now);
+  const constructors = realmConstructors.runInContext(context) as Omit<Realm, 'context' | 'global'>;
+  return { context, global: context as Record<string, unknown>, ...constructors };
+}

@@ -1,0 +1,477 @@
+// The runtime: loads the bundle into a fresh vm context per execution and runs custom functions,
+// triggers, menu items and google.script.run calls against the shared in-memory state.
+
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { types } from 'node:util';
+import vm from 'node:vm';
+import { CacheStores, type Cache } from './cache';
+import { VirtualClock, type RuntimeClock } from './clock';
+import { asMatrix, toCellResult, type CellOutput } from './custom-function-values';
+import { AuthMode, type AuthModeName } from './enums';
+import {
+  CustomFunctionError,
+  EXCEEDED_MAXIMUM_EXECUTION_TIME,
+  GasRuntimeUsageError,
+  ScriptError,
+  ServerCallError,
+} from './errors';
+import { Execution, type ExecutionKind, type ExecutionRecord } from './execution';
+import { parseFormulaCall } from './formula-call';
+import { DEFAULT_FETCH_TIMEOUT_MS } from './limits';
+import { LockTable } from './lock';
+import type { LogEntry, LogLevel, LogSink } from './logging';
+import { Membrane } from './membrane';
+import { PropertyStores, type Properties } from './properties';
+import { createRealm, type Realm } from './realm';
+import { copyServerArguments, copyServerResult } from './script-run';
+import { createGlobals, type SharedState } from './services';
+import { User } from './session';
+import { formatA1 } from './spreadsheet/a1';
+import type { CellError } from './spreadsheet/cell';
+import { clearContent, hasContent } from './spreadsheet/cell';
+import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_TIME_FORMAT, isAutomaticFormat } from './spreadsheet/number-format';
+import { dateToSerial } from './spreadsheet/serial-date';
+import type { Sheet } from './spreadsheet/sheet';
+import { Spreadsheet, unknownFormula, type FormulaEvaluator } from './spreadsheet/spreadsheet';
+import { Ui, UiRecorder } from './spreadsheet/ui';
+import { SyncHttpClient } from './sync-http';
+import { isValidTimeZone } from './time-zone';
+
+export interface GasRuntimeOptions {
+  /** The built bundle (e.g. dist/Code.js), as source text or a path to read. */
+  code: string | { path: string };
+  /** Folder holding the project's HTML files, for HtmlService.createHtmlOutputFromFile('Sidebar'). */
+  files?: string;
+  /** The spreadsheet's time zone; default America/New_York. */
+  timeZone?: string;
+  /**
+   * What Session.getScriptTimeZone() returns. Default: the `timeZone` of an appsscript.json next to
+   * the bundle (when `code` is a path), else the spreadsheet's.
+   */
+  scriptTimeZone?: string;
+  /** The spreadsheet's owner; default owner@example.com. */
+  owner?: string;
+  /** The user at the keyboard unless an execution names another; default: the owner. */
+  activeUser?: string;
+  /** Called on every Utilities.sleep with its milliseconds (e.g. to advance an emulator's clock). */
+  onSleep?: (ms: number) => void;
+  /** Origin of the virtual clock; default: now. */
+  startTime?: Date;
+  /** How long a fetch may take before it fails with "Timeout: <url>"; default 60 s. */
+  fetchTimeoutMs?: number;
+  /** Gives formulas written by the script a value; default: every formula shows #NAME?. */
+  formulaEvaluator?: FormulaEvaluator;
+  spreadsheetName?: string;
+  spreadsheetId?: string;
+  scriptId?: string;
+  /** Receives every Logger.log and console.* line as it is written (they are kept in rt.logs either way). */
+  onLog?: LogSink;
+}
+
+/** Auth modes an ordinary execution can have; custom functions always run in CUSTOM_FUNCTION. */
+export type RunAuthMode = 'NONE' | 'LIMITED' | 'FULL';
+
+export interface RunOptions {
+  authMode?: RunAuthMode;
+  user?: string;
+}
+
+export interface UserOption {
+  user?: string;
+}
+
+export interface EvaluateFormulaOptions {
+  /** The sheet the formula sits on; default: the active sheet. */
+  sheet?: string;
+  /** The cell the formula sits in (A1 notation); its result spills from there. */
+  cell: string;
+  user?: string;
+}
+
+export type FormulaOutcome = { ok: true; values: CellOutput[][] } | { ok: false; error: CellError };
+
+/** Execution failures, before each entry point turns them into its own error type. */
+interface Failure {
+  name: string;
+  message: string;
+  timedOut: boolean;
+  cause: unknown;
+}
+
+/** Thrown by an entry point's body when the function to run does not exist: nothing ran, nothing is logged. */
+class NotStarted extends Error {
+  constructor(readonly error: Error) {
+    super(error.message);
+  }
+}
+
+interface ExecutionScope {
+  realm: Realm;
+  membrane: Membrane;
+  execution: Execution;
+  /** The bundle's top-level functions by name. */
+  functions: Map<string, (...args: unknown[]) => unknown>;
+}
+
+const ENTRY = Symbol.for('gas-runtime.entry');
+/** Runs the function staged under ENTRY, so the vm's timeout covers the call. */
+const CALL_ENTRY = new vm.Script('globalThis[Symbol.for("gas-runtime.entry")]()', { filename: 'gas-runtime:entry.js' });
+
+function describe(error: unknown): { name: string; message: string } {
+  if (typeof error === 'object' && error !== null && 'message' in error) {
+    const { name, message } = error as { name?: unknown; message?: unknown };
+    return { name: typeof name === 'string' ? name : 'Error', message: String(message) };
+  }
+  return { name: 'Error', message: String(error) };
+}
+
+/** The time zone the manifest beside the bundle declares, as Apps Script reads it from appsscript.json. */
+function manifestTimeZone(code: GasRuntimeOptions['code']): string | undefined {
+  if (typeof code === 'string') return undefined;
+  const manifest = path.join(path.dirname(code.path), 'appsscript.json');
+  if (!existsSync(manifest)) return undefined;
+  const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { timeZone?: unknown };
+  return typeof parsed.timeZone === 'string' ? parsed.timeZone : undefined;
+}
+
+function isVmTimeout(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+}
+
+export class GasRuntime {
+  readonly spreadsheet: Spreadsheet;
+  readonly ui: UiRecorder;
+  readonly clock: RuntimeClock;
+  readonly executions: ExecutionRecord[] = [];
+  readonly logs: LogEntry[] = [];
+  readonly properties: { user(email: string): Properties; document(): Properties; script(): Properties };
+  readonly cache: { user(email: string): Cache; document(): Cache; script(): Cache; clear(): void };
+  readonly locks: LockTable;
+
+  readonly #options: GasRuntimeOptions;
+  readonly #script: vm.Script;
+  readonly #clock: VirtualClock;
+  readonly #shared: SharedState;
+  readonly #owner: string;
+  readonly #activeUser: string;
+  #http: SyncHttpClient | null = null;
+  #current: Execution | null = null;
+  #nextExecutionId = 1;
+
+  constructor(options: GasRuntimeOptions) {
+    this.#options = options;
+    const timeZone = options.timeZone ?? 'America/New_York';
+    const scriptTimeZone = options.scriptTimeZone ?? manifestTimeZone(options.code) ?? timeZone;
+    for (const zone of [timeZone, scriptTimeZone]) {
+      if (!isValidTimeZone(zone)) throw new GasRuntimeUsageError(`Unknown time zone: ${zone}`, 'INVALID_OPTION');
+    }
+    const source = typeof options.code === 'string' ? options.code : readFileSync(options.code.path, 'utf8');
+    const filename = typeof options.code === 'string' ? 'Code.js' : options.code.path;
+    this.#script = new vm.Script(source, { filename });
+    this.#owner = options.owner ?? 'owner@example.com';
+    this.#activeUser = options.activeUser ?? this.#owner;
+    this.#clock = new VirtualClock((options.startTime ?? new Date()).getTime());
+    this.clock = { now: () => this.#clock.now(), advance: (ms) => this.#clock.advance(ms) };
+
+    this.ui = new UiRecorder();
+    const scriptId = options.scriptId ?? 'gas-runtime-script';
+    this.spreadsheet = new Spreadsheet({
+      id: options.spreadsheetId ?? `1${createHash('sha256').update(`${scriptId}:spreadsheet`).digest('base64url')}`,
+      name: options.spreadsheetName ?? 'Untitled spreadsheet',
+      timeZone,
+      owner: this.#owner,
+      ui: this.ui,
+      evaluator: options.formulaEvaluator ?? unknownFormula,
+    });
+    const propertyStores = new PropertyStores();
+    const cacheStores = new CacheStores(this.clock);
+    this.properties = propertyStores;
+    this.cache = cacheStores;
+    this.locks = new LockTable(this.clock);
+    this.#shared = {
+      spreadsheet: this.spreadsheet,
+      ui: new Ui(this.ui),
+      properties: propertyStores,
+      caches: cacheStores,
+      locks: this.locks,
+      http: () => (this.#http ??= new SyncHttpClient()),
+      filesDirectory: options.files,
+      scriptTimeZone,
+      scriptId,
+      fetchTimeoutMs: options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
+      onSleep: options.onSleep,
+      log: (level, message) => this.#log(level, message),
+    };
+  }
+
+  /**
+   * Runs a custom function as one cell's recalculation would: returns what the cell(s) show (a value
+   * or rows of values), or throws CustomFunctionError with the message the cell's tooltip shows.
+   */
+  runCustomFunction(name: string, args: unknown[] = [], options: UserOption = {}): CellOutput | CellOutput[][] {
+    const user = options.user ?? this.#activeUser;
+    const outcome = this.#execute(name, 'custom-function', 'CUSTOM_FUNCTION', user, (scope) => {
+      // Sheets matches function names without regard to case and never calls private (_) ones.
+      const match = [...scope.functions.keys()].find((candidate) => candidate.toUpperCase() === name.toUpperCase() && !candidate.endsWith('_'));
+      const fn = match === undefined ? undefined : scope.functions.get(match);
+      if (!fn) throw new NotStarted(new CustomFunctionError(`Unknown function: '${name}'.`, '#NAME?'));
+      const result = this.#call(scope, fn, args.map((arg) => scope.membrane.toScript(arg)));
+      return toCellResult(scope.membrane.toHost(result));
+    });
+    if (outcome.ok) return outcome.value;
+    if (outcome.failure.cause instanceof CustomFunctionError) throw outcome.failure.cause;
+    throw new CustomFunctionError(outcome.failure.message);
+  }
+
+  /**
+   * Runs a function as a trigger or menu item would, in the given auth mode (FULL by default).
+   * onOpen and onInstall get an event object with `authMode` when none is given; a given event's
+   * `authMode` may be the mode's name. The script's error is rethrown as ScriptError.
+   */
+  run(name: string, args: unknown[] = [], options: RunOptions = {}): unknown {
+    const authMode = options.authMode ?? 'FULL';
+    const user = options.user ?? this.#activeUser;
+    const outcome = this.#execute(name, 'run', authMode, user, (scope) => {
+      const fn = name.endsWith('_') ? undefined : scope.functions.get(name);
+      if (!fn) throw new ScriptError(`Script function not found: ${name}`, 'Exception', name);
+      const scriptArgs = this.#eventArgs(name, args, authMode, user).map((arg) => scope.membrane.toScript(arg));
+      return scope.membrane.toHost(this.#call(scope, fn, scriptArgs));
+    });
+    if (outcome.ok) return outcome.value;
+    if (outcome.failure.cause instanceof ScriptError) throw outcome.failure.cause;
+    throw new ScriptError(outcome.failure.message, outcome.failure.name, name, { cause: outcome.failure.cause });
+  }
+
+  /**
+   * Calls a server function as google.script.run does: only top-level functions whose name does not
+   * end in '_'; arguments and result copied by its rules (a Date argument fails, a Date in the result
+   * makes it null); a failure surfaces as ServerCallError carrying only the message.
+   */
+  callServer(name: string, args: unknown[] = [], options: UserOption = {}): unknown {
+    const copied = copyServerArguments(args);
+    const user = options.user ?? this.#activeUser;
+    const outcome = this.#execute(name, 'server-call', 'FULL', user, (scope) => {
+      const fn = name.endsWith('_') ? undefined : scope.functions.get(name);
+      if (!fn) throw new NotStarted(new ServerCallError(`google.script.run.${name} is not a function`));
+      return copyServerResult(this.#call(scope, fn, copied.map((arg) => scope.membrane.toScript(arg))));
+    });
+    if (outcome.ok) return outcome.value;
+    throw new ServerCallError(outcome.failure.message);
+  }
+
+  /**
+   * Evaluates `=NAME(args)` in a cell: references are read from the grid (a single cell as a value,
+   * a range as rows), the custom function runs, and its result is written at the cell and spilled
+   * right and down. Returns the values, or the error the cell shows (#ERROR!, #NAME?, #REF!).
+   */
+  evaluateFormula(formula: string, options: EvaluateFormulaOptions): FormulaOutcome {
+    const call = parseFormulaCall(formula);
+    const sheet = options.sheet === undefined ? this.spreadsheet.getActiveSheet() : this.spreadsheet.getSheetByName(options.sheet);
+    if (!sheet) throw new GasRuntimeUsageError(`No sheet named ${options.sheet}.`, 'INVALID_OPTION');
+    const anchor = sheet._rangeFromA1(options.cell);
+    if (anchor.getNumRows() !== 1 || anchor.getNumColumns() !== 1) throw new GasRuntimeUsageError(`${options.cell} is not a single cell.`, 'INVALID_OPTION');
+    const row = anchor.getRow();
+    const column = anchor.getColumn();
+    const args = call.args.map((arg) => {
+      if (arg.kind === 'omitted') return undefined;
+      if (arg.kind === 'literal') return arg.value;
+      const range = sheet._rangeFromA1(arg.a1);
+      return range.getNumRows() === 1 && range.getNumColumns() === 1 ? range.getValue() : range.getValues();
+    });
+
+    const selection = this.spreadsheet._selection();
+    // In a custom function, getActiveRange() is the cell that called it.
+    this.spreadsheet._activate(sheet, anchor);
+    let result: CellOutput | CellOutput[][];
+    try {
+      result = this.runCustomFunction(call.functionName, args, { user: options.user });
+    } catch (error) {
+      if (!(error instanceof CustomFunctionError)) throw error;
+      return this.#writeFormulaError(sheet, row, column, formula, { code: error.code, message: error.message });
+    } finally {
+      this.spreadsheet._activate(selection.sheet, selection.range);
+    }
+    return this.#writeSpill(sheet, row, column, formula, asMatrix(result));
+  }
+
+  /** The bundle's top-level function names (the bundle is loaded once to find them; that load is not logged). */
+  functionNames(): string[] {
+    const outcome = this.#execute('(load)', 'run', 'FULL', this.#activeUser, (scope) => [...scope.functions.keys()], { log: false });
+    if (outcome.ok) return outcome.value;
+    throw new ScriptError(outcome.failure.message, outcome.failure.name, '(load)', { cause: outcome.failure.cause });
+  }
+
+  /** Ends the HTTP worker, if one was started. The runtime stays usable; the next fetch starts a new worker. */
+  async close(): Promise<void> {
+    const http = this.#http;
+    this.#http = null;
+    await http?.close();
+  }
+
+  #log(level: LogLevel, message: string): void {
+    const entry: LogEntry = { level, message, time: this.#clock.now(), functionName: this.#current?.functionName ?? '' };
+    this.logs.push(entry);
+    this.#options.onLog?.(entry);
+  }
+
+  #eventArgs(name: string, args: unknown[], authMode: RunAuthMode, user: string): unknown[] {
+    const mode = AuthMode._get(authMode);
+    const isOpenOrInstall = name === 'onOpen' || name === 'onInstall';
+    if (args.length === 0 && isOpenOrInstall) {
+      const event: Record<string, unknown> = { authMode: mode };
+      if (name === 'onOpen' && authMode !== 'NONE') event.source = this.spreadsheet;
+      if (name === 'onOpen') event.user = new User(authMode === 'FULL' ? user : '');
+      return [event];
+    }
+    const [first, ...rest] = args;
+    if (typeof first === 'object' && first !== null && Object.getPrototypeOf(first) === Object.prototype && isOpenOrInstall) {
+      const event = { ...(first as Record<string, unknown>) };
+      if (event.authMode === undefined || typeof event.authMode === 'string') event.authMode = AuthMode._get((event.authMode as AuthModeName | undefined) ?? authMode);
+      return [event, ...rest];
+    }
+    return args;
+  }
+
+  #call(scope: ExecutionScope, fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
+    const global = scope.realm.global as Record<symbol, unknown>;
+    global[ENTRY] = () => fn.apply(scope.realm.global, args);
+    try {
+      return CALL_ENTRY.runInContext(scope.realm.context, { timeout: Math.max(1, Math.floor(scope.execution.remainingMs())) });
+    } finally {
+      delete global[ENTRY];
+    }
+  }
+
+  /** One execution: fresh context, services, the bundle loaded, `body` run, the limits and the log applied. */
+  #execute<T>(
+    functionName: string,
+    kind: ExecutionKind,
+    authMode: AuthModeName,
+    user: string,
+    body: (scope: ExecutionScope) => T,
+    options: { log: boolean } = { log: true },
+  ): { ok: true; value: T } | { ok: false; failure: Failure } {
+    if (this.#current) throw new GasRuntimeUsageError('Executions run one at a time; a runtime call was made from inside an execution.', 'INVALID_OPTION');
+    const execution = new Execution({ id: this.#nextExecutionId++, functionName, kind, authMode, user, owner: this.#owner, clock: this.#clock });
+    this.#current = execution;
+    this.#clock._start();
+    let outcome: { ok: true; value: T } | { ok: false; failure: Failure };
+    let logged = options.log;
+    try {
+      const scope = this.#load(execution);
+      outcome = { ok: true, value: body(scope) };
+    } catch (error) {
+      if (error instanceof NotStarted) {
+        logged = false;
+        outcome = { ok: false, failure: { ...describe(error.error), timedOut: false, cause: error.error } };
+      } else {
+        const timedOut = execution.timedOut || isVmTimeout(error);
+        const { name, message } = timedOut ? { name: 'Error', message: EXCEEDED_MAXIMUM_EXECUTION_TIME } : describe(error);
+        outcome = { ok: false, failure: { name, message, timedOut, cause: error } };
+      }
+    } finally {
+      this.#clock._stop();
+      this.locks._releaseAll(execution.id);
+      this.#current = null;
+    }
+    // Apps Script stops an execution at its limit wherever it is; one that ran past it did not finish.
+    if (outcome.ok && (execution.timedOut || execution.elapsedMs() > execution.limitMs)) {
+      outcome = { ok: false, failure: { name: 'Error', message: EXCEEDED_MAXIMUM_EXECUTION_TIME, timedOut: true, cause: null } };
+    }
+    if (logged) {
+      this.executions.push({
+        id: execution.id,
+        functionName,
+        kind,
+        authMode,
+        user,
+        startedAt: execution.startedAt,
+        durationMs: execution.elapsedMs(),
+        urlFetchCount: execution.urlFetchCount,
+        outcome: outcome.ok ? 'completed' : outcome.failure.timedOut ? 'timed-out' : 'failed',
+        ...(outcome.ok ? {} : { error: outcome.failure.message }),
+      });
+    }
+    if (execution.usageError) throw execution.usageError;
+    return outcome;
+  }
+
+  #load(execution: Execution): ExecutionScope {
+    const realm = createRealm(() => this.#clock.now(), `gas-runtime:${execution.functionName}#${execution.id}`);
+    const membrane = new Membrane(realm, execution);
+    for (const [name, service] of Object.entries(createGlobals(this.#shared, execution, membrane))) {
+      Object.defineProperty(realm.global, name, { value: service, writable: true, configurable: true, enumerable: false });
+    }
+    const before = new Set(Object.getOwnPropertyNames(realm.global));
+    // Apps Script runs the whole project's global code at the start of every execution.
+    this.#script.runInContext(realm.context, { timeout: Math.max(1, Math.floor(execution.remainingMs())) });
+    const functions = new Map<string, (...args: unknown[]) => unknown>();
+    for (const name of Object.getOwnPropertyNames(realm.global)) {
+      const value = realm.global[name];
+      if (!before.has(name) && typeof value === 'function') functions.set(name, value as (...args: unknown[]) => unknown);
+    }
+    return { realm, membrane, execution, functions };
+  }
+
+  #writeFormulaError(sheet: Sheet, row: number, column: number, formula: string, error: CellError): FormulaOutcome {
+    this.#clearSpill(sheet, row, column);
+    const cell = sheet._cellForWrite(row, column);
+    clearContent(cell);
+    cell.formula = formula;
+    cell.error = error;
+    return { ok: false, error };
+  }
+
+  /** Writes an array result from its anchor, refusing (#REF!) to grow the grid or to overwrite other data, as Sheets does. */
+  #writeSpill(sheet: Sheet, row: number, column: number, formula: string, values: CellOutput[][]): FormulaOutcome {
+    this.#clearSpill(sheet, row, column);
+    const height = values.length;
+    const width = Math.max(1, ...values.map((cells) => cells.length));
+    const missingRows = row + height - 1 - sheet.getMaxRows();
+    if (missingRows > 0) return this.#writeFormulaError(sheet, row, column, formula, { code: '#REF!', message: `Result was not automatically expanded, please insert more rows (${missingRows}).` });
+    const missingColumns = column + width - 1 - sheet.getMaxColumns();
+    if (missingColumns > 0) return this.#writeFormulaError(sheet, row, column, formula, { code: '#REF!', message: `Result was not automatically expanded, please insert more columns (${missingColumns}).` });
+    for (let i = 0; i < height; i++) {
+      for (let j = 0; j < width; j++) {
+        if ((i > 0 || j > 0) && hasContent(sheet._cell(row + i, column + j))) {
+          return this.#writeFormulaError(sheet, row, column, formula, {
+            code: '#REF!',
+            message: `Array result was not expanded because it would overwrite data in ${formatA1(row + i, column + j, 1, 1)}.`,
+          });
+        }
+      }
+    }
+    const anchorKey = `${row}:${column}`;
+    values.forEach((cells, i) =>
+      cells.forEach((value, j) => {
+        const cell = sheet._cellForWrite(row + i, column + j);
+        clearContent(cell);
+        // A result is a value, never re-read as an entry: the text "=1+2" stays text.
+        if (types.isDate(value)) {
+          cell.value = dateToSerial((value as Date).getTime(), this.spreadsheet.getSpreadsheetTimeZone());
+          if (isAutomaticFormat(cell.format)) cell.format = cell.value % 1 === 0 ? DEFAULT_DATE_FORMAT : DEFAULT_DATE_TIME_FORMAT;
+        } else cell.value = value === '' ? null : (value as string | number | boolean);
+        if (i === 0 && j === 0) cell.formula = formula;
+        else cell.spilledFrom = anchorKey;
+        sheet._forgetIfBlank(row + i, column + j);
+      }),
+    );
+    return { ok: true, values };
+  }
+
+  #clearSpill(sheet: Sheet, row: number, column: number): void {
+    const anchorKey = `${row}:${column}`;
+    for (const [r, c, cell] of sheet._entries()) {
+      if (cell.spilledFrom !== anchorKey) continue;
+      clearContent(cell);
+      sheet._forgetIfBlank(r, c);
+    }
+  }
+}
+
+/** Creates a runtime for a built Apps Script bundle. */
+export function createGasRuntime(options: GasRuntimeOptions): GasRuntime {
+  return new GasRuntime(options);
+}

@@ -1,0 +1,91 @@
+// The globals one execution sees: every stand-in service, built for that execution and wrapped by its membrane.
+
+import { CacheServiceStandIn, type CacheStores } from './cache';
+import { AuthMode } from './enums';
+import type { Execution } from './execution';
+import { HtmlServiceStandIn } from './html';
+import { LockServiceStandIn, type LockTable } from './lock';
+import { ConsoleStandIn, LoggerStandIn, type LogLevel } from './logging';
+import type { Membrane } from './membrane';
+import { PropertiesServiceStandIn, type PropertyStores } from './properties';
+import { SessionStandIn } from './session';
+import type { Spreadsheet } from './spreadsheet/spreadsheet';
+import { SpreadsheetAppStandIn } from './spreadsheet/spreadsheet-app';
+import type { Ui } from './spreadsheet/ui';
+import type { SyncHttpClient } from './sync-http';
+import { UrlFetchAppStandIn } from './url-fetch';
+import { UtilitiesService, type SleepListener } from './utilities';
+
+/** ScriptApp, as far as the add-in needs it: the AuthMode enum and the script's id. */
+export class ScriptAppStandIn {
+  static readonly gasName = 'ScriptApp';
+  readonly AuthMode = AuthMode;
+
+  constructor(readonly _scriptId: string) {}
+
+  getScriptId(): string {
+    return this._scriptId;
+  }
+}
+
+/**
+ * A service Apps Script has but the add-in does not use. It exists, as in Apps Script, so
+ * `typeof DriveApp` is 'object'; touching any member is a loud NOT_IMPLEMENTED gap.
+ */
+export class UnmodelledService {
+  constructor(readonly _gasName: string) {}
+}
+
+/** Apps Script's other global services, present so that a script using one fails loudly rather than with a ReferenceError it might catch. */
+const UNMODELLED_SERVICES = [
+  'Browser',
+  'CalendarApp',
+  'CardService',
+  'Charts',
+  'ContentService',
+  'DocumentApp',
+  'DriveApp',
+  'FormApp',
+  'GmailApp',
+  'Jdbc',
+  'LanguageApp',
+  'MailApp',
+  'Maps',
+  'SlidesApp',
+  'XmlService',
+] as const;
+
+/** What the services share across executions. */
+export interface SharedState {
+  spreadsheet: Spreadsheet;
+  ui: Ui;
+  properties: PropertyStores;
+  caches: CacheStores;
+  locks: LockTable;
+  http: () => SyncHttpClient;
+  filesDirectory: string | undefined;
+  scriptTimeZone: string;
+  scriptId: string;
+  fetchTimeoutMs: number;
+  onSleep: SleepListener | undefined;
+  log: (level: LogLevel, message: string) => void;
+}
+
+/** The global objects of one execution, already wrapped for the script. */
+export function createGlobals(shared: SharedState, execution: Execution, membrane: Membrane): Record<string, unknown> {
+  const services: Record<string, object> = {
+    SpreadsheetApp: new SpreadsheetAppStandIn(shared.spreadsheet, shared.ui),
+    UrlFetchApp: new UrlFetchAppStandIn(shared.http, execution, { timeoutMs: shared.fetchTimeoutMs, scriptId: shared.scriptId }),
+    PropertiesService: new PropertiesServiceStandIn(shared.properties, execution),
+    CacheService: new CacheServiceStandIn(shared.caches, execution),
+    LockService: new LockServiceStandIn(shared.locks, execution),
+    Utilities: new UtilitiesService(execution, shared.onSleep),
+    Session: new SessionStandIn(execution, shared.scriptTimeZone, shared.scriptId),
+    HtmlService: new HtmlServiceStandIn(shared.filesDirectory, membrane.realm),
+    ScriptApp: new ScriptAppStandIn(shared.scriptId),
+    Logger: new LoggerStandIn(shared.log),
+    console: new ConsoleStandIn(shared.log),
+  };
+  for (const name of UNMODELLED_SERVICES) services[name] = new UnmodelledService(name);
+  return Object.fromEntries(Object.entries(services).map(([name, service]) => [name, membrane.wrap(service)]));
+}

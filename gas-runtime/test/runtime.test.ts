@@ -1,0 +1,73 @@
+import { createGasRuntime, GasRuntimeUsageError } from '../index';
+import { fixture } from './support/fixtures';
+
+describe('executions', () => {
+  it('load the bundle into a fresh context each time, as Apps Script does', () => {
+    const rt = createGasRuntime({ code: 'var counter = 0; function bump() { counter += 1; return counter; }' });
+    expect(rt.run('bump')).toBe(1);
+    expect(rt.run('bump')).toBe(1);
+  });
+
+  it('give the script only JavaScript’s built-ins and the Apps Script services', () => {
+    const rt = createGasRuntime({ code: 'function globals() { return [typeof setTimeout, typeof require, typeof process, typeof SpreadsheetApp, typeof UrlFetchApp, typeof Utilities]; }' });
+    expect(rt.run('globals')).toEqual(['undefined', 'undefined', 'undefined', 'object', 'object', 'object']);
+  });
+
+  it('give the script a Date that reads the virtual clock', () => {
+    const rt = createGasRuntime({ code: 'function now() { return [Date.now(), new Date().getTime(), typeof Date(), new Date(0) instanceof Date]; }', startTime: new Date('2030-01-01T00:00:00Z') });
+    rt.clock.advance(60_000);
+    const [now, constructed, called, isDate] = rt.run('now') as [number, number, string, boolean];
+    expect(now).toBeGreaterThanOrEqual(Date.parse('2030-01-01T00:01:00Z'));
+    expect(now).toBeLessThan(Date.parse('2030-01-01T00:01:01Z'));
+    expect(constructed - now).toBeLessThan(1000);
+    expect([called, isDate]).toEqual(['string', true]);
+  });
+
+  it('run promise jobs before the execution ends', () => {
+    const rt = createGasRuntime({ code: 'function later() { Promise.resolve().then(function () { PropertiesService.getScriptProperties().setProperty("done", "yes"); }); }' });
+    rt.run('later');
+    expect(rt.properties.script().getProperty('done')).toBe('yes');
+  });
+
+  it('are logged with their kind, auth mode, user and outcome', () => {
+    const rt = createGasRuntime({ code: 'function ok() {} function bad() { throw new TypeError("nope"); } function CELL() { return 1; }', activeUser: 'ann@example.com' });
+    rt.run('ok', [], { authMode: 'LIMITED' });
+    expect(() => rt.run('bad')).toThrow(expect.objectContaining({ name: 'ScriptError', scriptErrorName: 'TypeError', message: 'nope' }) as unknown as Error);
+    rt.runCustomFunction('CELL');
+    expect(rt.executions.map(({ functionName, kind, authMode, user, outcome }) => ({ functionName, kind, authMode, user, outcome }))).toEqual([
+      { functionName: 'ok', kind: 'run', authMode: 'LIMITED', user: 'ann@example.com', outcome: 'completed' },
+      { functionName: 'bad', kind: 'run', authMode: 'FULL', user: 'ann@example.com', outcome: 'failed' },
+      { functionName: 'CELL', kind: 'custom-function', authMode: 'CUSTOM_FUNCTION', user: 'ann@example.com', outcome: 'completed' },
+    ]);
+  });
+
+  it('refuse a function that does not exist or is private, as a menu item would', () => {
+    const rt = createGasRuntime({ code: 'function hidden_() {}' });
+    expect(() => rt.run('missing')).toThrow('Script function not found: missing');
+    expect(() => rt.run('hidden_')).toThrow('Script function not found: hidden_');
+  });
+
+  it('list the bundle’s top-level functions', () => {
+    const rt = createGasRuntime({ code: 'function a() {} function b_() {} var c = 1; var d = function () {};' });
+    expect(rt.functionNames().sort()).toEqual(['a', 'b_', 'd']);
+    expect(rt.executions).toHaveLength(0);
+  });
+
+  it('report a gap in the runtime even when the script swallows it', () => {
+    const rt = createGasRuntime({
+      code: 'function probe() { return typeof DriveApp; } function gap() { try { Utilities.formatString("%s", 1); } catch (e) {} return "done"; } function drive() { try { DriveApp.getFiles(); } catch (e) {} }',
+    });
+    expect(rt.run('probe')).toBe('object');
+    expect(() => rt.run('gap')).toThrow(expect.objectContaining({ code: 'NOT_IMPLEMENTED', message: expect.stringContaining('Utilities.formatString') as unknown as string }) as unknown as Error);
+    expect(() => rt.run('drive')).toThrow(expect.objectContaining({ code: 'NOT_IMPLEMENTED', message: expect.stringContaining('DriveApp.getFiles') as unknown as string }) as unknown as Error);
+  });
+
+  it('take the script time zone from the appsscript.json beside the bundle', () => {
+    expect(createGasRuntime({ code: fixture('services') }).run('session')).toMatchObject({ scriptTimeZone: 'Europe/Berlin' });
+    expect(createGasRuntime({ code: fixture('services'), scriptTimeZone: 'Asia/Tokyo' }).run('session')).toMatchObject({ scriptTimeZone: 'Asia/Tokyo' });
+  });
+
+  it('refuse an unknown time zone option', () => {
+    expect(() => createGasRuntime({ code: '', timeZone: 'Nowhere/Else' })).toThrow(GasRuntimeUsageError);
+  });
+});
