@@ -4,6 +4,7 @@ import { GasRuntimeUsageError } from './errors';
 
 export type FormulaArgument =
   | { kind: 'literal'; value: string | number | boolean }
+  | { kind: 'array'; rows: Array<Array<string | number | boolean>> }
   | { kind: 'reference'; a1: string }
   | { kind: 'omitted' };
 
@@ -21,9 +22,41 @@ const REFERENCE = new RegExp(`^(?:${SHEET})?(?:${CELL}(?::${CELL})?|${CELL}:${CO
 
 function unsupported(formula: string, detail: string): GasRuntimeUsageError {
   return new GasRuntimeUsageError(
-    `Cannot evaluate ${formula}: ${detail}. evaluateFormula supports one call with string, number and TRUE/FALSE literals and references such as A1, B2:C5 or Sheet2!A1:A3.`,
+    `Cannot evaluate ${formula}: ${detail}. evaluateFormula supports one call with string, number and TRUE/FALSE literals, array literals like {"a";"b"}, and references such as A1, B2:C5 or Sheet2!A1:A3.`,
     'FORMULA_NOT_SUPPORTED',
   );
+}
+
+/**
+ * An array literal as Sheets writes it in en_US: `{"a";"b"}` is a column, `{1,2}` a row, `;` ends a
+ * row, `,` separates columns. Elements are string, number or TRUE/FALSE literals; rows must be even.
+ */
+function readArrayLiteral(formula: string, text: string): { rows: Array<Array<string | number | boolean>>; rest: string } {
+  let rest = text.slice(1);
+  const rows: Array<Array<string | number | boolean>> = [[]];
+  for (;;) {
+    rest = rest.trimStart();
+    let value: string | number | boolean;
+    const string = /^"((?:[^"]|"")*)"/.exec(rest);
+    const number = NUMBER.exec(rest);
+    const bool = /^(TRUE|FALSE)(?![A-Za-z0-9_(])/i.exec(rest);
+    if (string) value = (string[1] ?? '').replace(/""/g, '"');
+    else if (bool) value = bool[0].toUpperCase() === 'TRUE';
+    else if (number) value = Number(number[0]);
+    else throw unsupported(formula, `cannot read "${rest.slice(0, 20)}" in an array literal`);
+    rest = rest.slice((string ?? bool ?? number)![0].length).trimStart();
+    rows[rows.length - 1]!.push(value);
+    if (rest.startsWith(',')) rest = rest.slice(1);
+    else if (rest.startsWith(';')) {
+      rest = rest.slice(1);
+      rows.push([]);
+    } else if (rest.startsWith('}')) {
+      rest = rest.slice(1);
+      break;
+    } else throw unsupported(formula, `expected ",", ";" or "}" in an array literal but found "${rest.slice(0, 20)}"`);
+  }
+  if (rows.some((row) => row.length !== rows[0]!.length)) throw unsupported(formula, 'the rows of an array literal differ in length');
+  return { rows, rest };
 }
 
 /** Reads `=NAME(arg, ...)`; anything more (operators, nested calls) is refused with a usage error. */
@@ -45,6 +78,11 @@ export function parseFormulaCall(formula: string): FormulaCall {
     }
     let arg: FormulaArgument;
     if (rest.startsWith(',') || rest.startsWith(')')) arg = { kind: 'omitted' };
+    else if (rest.startsWith('{')) {
+      const parsed = readArrayLiteral(formula, rest);
+      arg = { kind: 'array', rows: parsed.rows };
+      rest = parsed.rest;
+    }
     else if (rest.startsWith('"')) {
       const match = /^"((?:[^"]|"")*)"/.exec(rest);
       if (!match) throw unsupported(formula, 'an unterminated string');

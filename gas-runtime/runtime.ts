@@ -277,6 +277,7 @@ export class GasRuntime {
     const args = call.args.map((arg) => {
       if (arg.kind === 'omitted') return undefined;
       if (arg.kind === 'literal') return arg.value;
+      if (arg.kind === 'array') return arg.rows.length === 1 && arg.rows[0]!.length === 1 ? arg.rows[0]![0] : arg.rows;
       const range = sheet._rangeFromA1(arg.a1);
       return range.getNumRows() === 1 && range.getNumColumns() === 1 ? range.getValue() : range.getValues();
     });

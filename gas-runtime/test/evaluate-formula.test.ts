@@ -17,6 +17,13 @@ describe('evaluateFormula', () => {
     expect(sheet.getRange('E1').getFormula()).toBe('');
   });
 
+  it('passes an array literal as rows: ";" ends a row, "," separates columns', () => {
+    const rt = runtime();
+    expect(rt.evaluateFormula('=CUSTOM_ARGS({"a";"b"}, {"a";"b"}, {1,2})', { cell: 'A1' })).toEqual({ ok: true, values: [['object', 'array'], ['object', 'a,b'], ['object', '1,2']] });
+    expect(rt.evaluateFormula('=CUSTOM_ARGS({TRUE})', { cell: 'A1' })).toEqual({ ok: true, values: [['boolean', 'true'], ['undefined', 'undefined'], ['undefined', 'undefined']] });
+    expect(() => rt.evaluateFormula('=CUSTOM_ARGS({"a";1,2})', { cell: 'A1' })).toThrow(/the rows of an array literal differ in length/);
+  });
+
   it('passes an empty cell as an empty string and an omitted argument as undefined', () => {
     const rt = runtime();
     expect(rt.evaluateFormula('=CUSTOM_ARGS(C9,,TRUE)', { cell: 'A1' })).toEqual({ ok: true, values: [['string', ''], ['undefined', 'undefined'], ['boolean', 'true']] });
