@@ -4,9 +4,10 @@ import './styles.css';
 import { byId } from './dom';
 import { mountMetrics } from './metrics-panel';
 import { mountSettings } from './settings-panel';
+import { mountExport } from './export-panel';
 
 /** Tabs as the WAI-ARIA pattern describes: arrow keys move between them. */
-function mountTabs(): void {
+function mountTabs(onShow: (panelId: string) => void): (panelId: string) => void {
   const tabs = Array.from(document.querySelectorAll<HTMLButtonElement>('[role="tab"]'));
   function select(tab: HTMLButtonElement): void {
     for (const other of tabs) {
@@ -15,6 +16,7 @@ function mountTabs(): void {
       other.tabIndex = selected ? 0 : -1;
       byId<HTMLElement>(other.getAttribute('aria-controls') ?? '').hidden = !selected;
     }
+    onShow(tab.getAttribute('aria-controls') ?? '');
   }
   tabs.forEach((tab, i) => {
     tab.addEventListener('click', () => select(tab));
@@ -26,9 +28,25 @@ function mountTabs(): void {
       next.focus();
     });
   });
+  return (panelId) => {
+    const tab = tabs.find((t) => t.getAttribute('aria-controls') === panelId);
+    if (tab) select(tab);
+  };
 }
 
-mountTabs();
+let exporter: { show(): void } | undefined;
+const showPanel = mountTabs((panelId) => {
+  if (panelId === 'panel-export') exporter?.show();
+});
 const settings = mountSettings();
 const metrics = mountMetrics(() => settings.companyId());
+exporter = mountExport(metrics);
 settings.onChange((s) => metrics.setCompany(s.defaultCompanyId ?? ''));
+
+// A menu item may open the sidebar on a given tab (see showSidebar on the server).
+window.addEventListener('addin:open-tab', (event) => {
+  if ((event as CustomEvent<string>).detail === 'export') {
+    showPanel('panel-export');
+    byId<HTMLButtonElement>('export-use-selection').click();
+  }
+});

@@ -4,7 +4,16 @@ import { busy, byId, el, say } from './dom';
 import { server } from './server';
 import type { MetricSummary, NewMetric } from '../src/shared/rpc';
 
-export function mountMetrics(defaultCompany: () => string): { setCompany(id: string): void } {
+export interface MetricsPanel {
+  setCompany(id: string): void;
+  companyId(): string;
+  /** The metrics loaded so far (empty until the user loads a company). */
+  metrics(): MetricSummary[];
+  /** Loads the company's metrics if they are not loaded yet. */
+  ensureLoaded(): Promise<MetricSummary[]>;
+}
+
+export function mountMetrics(defaultCompany: () => string): MetricsPanel {
   const panel = byId<HTMLElement>('panel-metrics');
   const companyInput = byId<HTMLInputElement>('browse-company');
   const search = byId<HTMLInputElement>('metric-search');
@@ -12,6 +21,7 @@ export function mountMetrics(defaultCompany: () => string): { setCompany(id: str
   const count = byId<HTMLElement>('metric-count');
   const status = byId<HTMLElement>('metrics-status');
   let metrics: MetricSummary[] = [];
+  let loadedFor = '';
   const chosen = new Set<string>();
 
   function render(): void {
@@ -45,6 +55,7 @@ export function mountMetrics(defaultCompany: () => string): { setCompany(id: str
     const result = await server.listMetrics(companyId);
     if (!result.ok) return say(status, result.error, 'error');
     metrics = result.value;
+    loadedFor = companyId;
     chosen.clear();
     render();
     say(status, `${metrics.length} metric${metrics.length === 1 ? '' : 's'} loaded.`, 'success');
@@ -97,6 +108,18 @@ export function mountMetrics(defaultCompany: () => string): { setCompany(id: str
   return {
     setCompany(id: string) {
       if (!companyInput.value) companyInput.value = id || defaultCompany();
+    },
+    companyId: () => companyInput.value.trim(),
+    metrics: () => metrics,
+    async ensureLoaded() {
+      const companyId = companyInput.value.trim();
+      if (metrics.length && loadedFor === companyId) return metrics;
+      const result = await server.listMetrics(companyId);
+      if (!result.ok) throw new Error(result.error);
+      metrics = result.value;
+      loadedFor = companyId;
+      render();
+      return metrics;
     },
   };
 }

@@ -170,6 +170,11 @@ global.showSidebar = function () {
   showSidebar();
 };
 
+/** Opens the sidebar on the exporter, with the selection read (menu item). */
+global.showExporter = function () {
+  showSidebar('export');
+};
+
 /** Sidebar: the settings as the page may see them (never the token). */
 global.getSettings = function () {
   return sidebarApi.getSettings();
@@ -205,6 +210,60 @@ global.listMetrics = function (companyId: string) {
  */
 global.createMetric = function (input: Parameters<typeof sidebarApi.createMetric>[0]) {
   return sidebarApi.createMetric(input);
+};
+
+/**
+ * Sidebar: reads the active selection to pre-fill the exporter.
+ */
+global.readExportSelection = function () {
+  return sidebarApi.readExportSelection();
+};
+
+/**
+ * Sidebar: what an export of a range would send, skip and refuse, before anything is sent.
+ * @param {Object} request The company, range and export options.
+ */
+global.previewExport = function (request: Parameters<typeof sidebarApi.previewExport>[0]) {
+  return sidebarApi.previewExport(request);
+};
+
+/**
+ * Sidebar: validates a range and stores its export, ready for its first step.
+ * @param {Object} request The company, range and export options.
+ */
+global.startExport = function (request: Parameters<typeof sidebarApi.startExport>[0]) {
+  return sidebarApi.startExport(request);
+};
+
+/**
+ * Sidebar: runs one step of an export (well inside Apps Script's time limit).
+ * @param {string} exportId The export's id.
+ */
+global.continueExport = function (exportId: Parameters<typeof sidebarApi.continueExport>[0]) {
+  return sidebarApi.continueExport(exportId);
+};
+
+/**
+ * Sidebar: stops an export after the current wave; it can be resumed.
+ * @param {string} exportId The export's id.
+ */
+global.cancelExport = function (exportId: Parameters<typeof sidebarApi.cancelExport>[0]) {
+  return sidebarApi.cancelExport(exportId);
+};
+
+/**
+ * Sidebar: resumes an interrupted export with what was not confirmed.
+ * @param {string} exportId The export's id.
+ */
+global.resumeExport = function (exportId: Parameters<typeof sidebarApi.resumeExport>[0]) {
+  return sidebarApi.resumeExport(exportId);
+};
+
+/**
+ * Sidebar: the last export of this spreadsheet, if it did not finish.
+ */
+global.findUnfinishedExport = function () {
+  return sidebarApi.findUnfinishedExport();
 };
 
 /**

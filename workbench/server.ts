@@ -55,6 +55,10 @@ async function main(): Promise<void> {
     workbench.enter(request.body.sheet, request.body.a1, request.body.input);
     return workbench.view(request.body.sheet);
   });
+  app.post<{ Body: { sheet: string; a1: string; text: string } }>('/api/paste', (request) => {
+    workbench.paste(request.body.sheet, request.body.a1, request.body.text);
+    return workbench.view(request.body.sheet);
+  });
   app.post<{ Body: { sheet: string; a1: string } }>('/api/select', (request) => {
     workbench.select(request.body.sheet, request.body.a1);
     return workbench.view(request.body.sheet);

@@ -19,6 +19,8 @@ export interface GridView {
   sheet: string;
   /** The active cell, like B3. */
   active: string;
+  /** The selected range, like B3:D10. */
+  selection: string;
   rows: CellView[][];
   toasts: string[];
   menu: Array<{ caption: string; functionName: string }>;
@@ -95,6 +97,17 @@ export class Workbench {
     }
   }
 
+  /** Pasting tab-separated text at a cell: each value is entered as if typed. */
+  paste(sheetName: string, a1: string, text: string): void {
+    const sheet = this.#sheet(sheetName);
+    const anchor = sheet.getRange(a1);
+    const rows = text.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n').map((line) => line.split('\t'));
+    const width = Math.max(...rows.map((r) => r.length));
+    const missing = anchor.getRow() + rows.length - 1 - sheet.getMaxRows();
+    if (missing > 0) sheet.insertRowsAfter(sheet.getMaxRows(), missing);
+    sheet.getRange(anchor.getRow(), anchor.getColumn(), rows.length, width).setValues(rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? '')));
+  }
+
   select(sheetName: string, a1: string): void {
     const sheet = this.#sheet(sheetName);
     this.runtime.spreadsheet.setActiveSheet(sheet);
@@ -121,11 +134,14 @@ export class Workbench {
       note: notes[r]?.[c] ?? '',
       background: backgrounds[r]?.[c] ?? '#ffffff',
     })));
-    const active = spreadsheet.getActiveSheet().getName() === sheet.getName() ? spreadsheet.getActiveRange().getCell(1, 1).getA1Notation() : 'A1';
+    const onThisSheet = spreadsheet.getActiveSheet().getName() === sheet.getName();
+    const active = onThisSheet ? spreadsheet.getActiveRange().getCell(1, 1).getA1Notation() : 'A1';
+    const selection = onThisSheet ? spreadsheet.getActiveRange().getA1Notation() : 'A1';
     return {
       sheets: spreadsheet.getSheets().map((s) => s.getName()),
       sheet: sheet.getName(),
       active,
+      selection,
       rows,
       toasts: this.runtime.ui.toasts.map((t) => t.message),
       menu: this.menu(),

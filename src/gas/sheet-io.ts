@@ -56,3 +56,62 @@ export function writeFormula(anchor: CellAnchor, formula: string): string {
   cell.setFormula(formula);
   return cell.getA1Notation();
 }
+
+export interface RangeRead {
+  sheetName: string;
+  /** Like A1:C20. */
+  a1: string;
+  row: number;
+  column: number;
+  values: unknown[][];
+  displayValues: string[][];
+}
+
+/** The active selection's address, like Sheet1!A1:C20. */
+export function activeSelection(): string {
+  const range = SpreadsheetApp.getActiveSpreadsheet().getActiveRange();
+  if (!range) throw new InputError('Select the range to export first.');
+  return `${quoteSheetName(range.getSheet().getName())}!${range.getA1Notation()}`;
+}
+
+/** Reads a range given as Sheet1!A1:C20 (or 'My sheet'!A1:C20). */
+export function readRange(address: string): RangeRead {
+  const match = /^(?:'((?:[^']|'')+)'|([^!]+))!([A-Z]+\d+(?::[A-Z]+\d+)?)$/i.exec(address.trim());
+  if (!match) throw new InputError(`"${address}" is not a range like Sheet1!A1:C20.`);
+  const sheetName = match[1] !== undefined ? match[1].replace(/''/g, "'") : match[2]!;
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
+  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
+  const range = sheet.getRange(match[3]!);
+  return {
+    sheetName,
+    a1: range.getA1Notation(),
+    row: range.getRow(),
+    column: range.getColumn(),
+    values: range.getValues(),
+    displayValues: range.getDisplayValues(),
+  };
+}
+
+export function quoteSheetName(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
+}
+
+/**
+ * Writes one text per row in the column right of a range. Only an empty column or an earlier status
+ * column (its header is `header`) is written over, so no data is ever lost to a report.
+ */
+const STATUS_TEXT = /^(created|updated|written|unchanged|skipped|failed|pending)\b/;
+
+export function writeStatusColumn(sheetName: string, row: number, column: number, texts: readonly string[], header: string, hasHeaderRow: boolean): string {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
+  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
+  const target = sheet.getRange(row, column, texts.length, 1);
+  const current = target.getValues().map((cells) => cells[0]);
+  // An earlier status column: its header, or (without a header row) nothing but outcome texts.
+  const ours = hasHeaderRow ? current[0] === header : current.every((text) => text === '' || (typeof text === 'string' && STATUS_TEXT.test(text)));
+  const busy = !ours && current.some((text) => text !== '');
+  if (busy) throw new InputError(`The column ${target.getA1Notation()} beside the range is not empty, so the status column was not written. Clear it, or leave the option off.`);
+  const rows = texts.map((text, i) => [hasHeaderRow && i === 0 ? header : text]);
+  target.setValues(asSafeRows(rows));
+  return `${quoteSheetName(sheetName)}!${target.getA1Notation()}`;
+}

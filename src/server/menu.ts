@@ -12,6 +12,7 @@ export function addMenu(): void {
     .createAddonMenu()
     .addItem('Open sidebar', 'showSidebar')
     .addItem('Refresh data', 'refreshData')
+    .addItem('Export selection', 'showExporter')
     .addToUi();
 }
 
@@ -23,7 +24,10 @@ export function refreshData(): void {
   );
 }
 
-export function showSidebar(): void {
+/** Opens the sidebar, on a given tab when a menu item asks for one. */
+export function showSidebar(tab?: 'export'): void {
   const html = HtmlService.createHtmlOutputFromFile('Sidebar').setTitle(ADDIN_NAME);
+  // The page's own script has run by the time this appended one does; the tab name is a constant.
+  if (tab) html.append(`<script>window.dispatchEvent(new CustomEvent('addin:open-tab', { detail: '${tab}' }));</script>`);
   SpreadsheetApp.getUi().showSidebar(html);
 }

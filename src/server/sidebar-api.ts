@@ -12,6 +12,7 @@ import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { readSettingsSummary, removeToken, saveBaseUrl, saveDefaultCompanyId, saveToken } from '../gas/user-settings';
 import type { ConnectionReport, MetricSummary, RpcResult, ServerApi } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
+import * as exporter from './export-api';
 
 /** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
 const SIDEBAR_WAIT_MS = 60_000;
@@ -91,6 +92,14 @@ export const sidebarApi: ServerApi = {
     if (!/^(number|percent|[A-Z]{3})$/.test(unit)) throw new InputError('The unit must be number, percent, or a currency code like USD.');
     return summary(client().metrics.create({ company_id: requireUuid(input.companyId, 'The company id'), name, frequency: input.frequency, unit }));
   }),
+
+  readExportSelection: () => attempt(exporter.readExportSelection),
+  previewExport: (request) => attempt(() => exporter.preview(request)),
+  startExport: (request) => attempt(() => exporter.startExport(request)),
+  continueExport: (exportId) => attempt(() => exporter.continueExport(exportId)),
+  cancelExport: (exportId) => attempt(() => exporter.cancel(exportId)),
+  resumeExport: (exportId) => attempt(() => exporter.resume(exportId)),
+  findUnfinishedExport: () => attempt(exporter.findUnfinished),
 
   insertMetricValues: (request) => attempt(() => {
     const ids = request.metricIds.map((id) => requireUuid(id, 'A metric id'));

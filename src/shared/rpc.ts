@@ -1,5 +1,7 @@
 // The surface between the sidebar and the server: names and JSON-safe types, shared by both sides.
 
+import type { ExportLayout, ExportPreview, ExportProgress, ExportReport, ExportReportItem, ExportSpec } from '../core/export';
+
 /**
  * What crosses google.script.run: Dates and class instances do not survive it, so the types refuse them.
  * RPC records are type aliases, not interfaces, so that they can be checked against this.
@@ -64,6 +66,50 @@ export type InsertReport = {
   message: string;
 };
 
+/** The active selection, read to pre-fill the exporter. */
+export type ExportSelection = {
+  /** Like Sheet1!A1:C20. */
+  range: string;
+  rows: number;
+  columns: number;
+  /** A guess from the shape: two columns read as long, more as wide. */
+  layout: ExportLayout;
+  /** A guess: the first row holds text where the rest holds dates. */
+  hasHeaderRow: boolean;
+  /** This range was exported from this spreadsheet before: "only what changed" then defaults on. */
+  previouslyExported: boolean;
+};
+
+export type ExportRequest = {
+  companyId: string;
+  /** Like Sheet1!A1:C20. */
+  range: string;
+  spec: ExportSpec;
+  /** Write each row's outcome in a column beside the range when the export ends. */
+  writeStatus: boolean;
+};
+
+/** Where an export stands, as the sidebar shows it. */
+export type ExportHandle = {
+  exportId: string;
+  range: string;
+  progress: ExportProgress;
+  /** Present once the export has ended, been cancelled, or paused. */
+  report: ExportOutcome | null;
+};
+
+/** The report, without the per-row list (which stays on the server and goes to the status column). */
+export type ExportOutcome = {
+  summary: string;
+  totals: ExportReport['totals'];
+  itemsRead: number;
+  /** The first problems, for the sidebar to list. */
+  problems: ExportReportItem[];
+  problem: string | null;
+  /** Where the status column was written, when it was. */
+  statusRange: string | null;
+};
+
 /** Failures come back as data the page renders, not as exceptions that lose everything but a message. */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -75,6 +121,13 @@ export interface ServerApi {
   listMetrics(companyId: string): RpcResult<MetricSummary[]>;
   createMetric(input: NewMetric): RpcResult<MetricSummary>;
   insertMetricValues(request: InsertRequest): RpcResult<InsertReport>;
+  readExportSelection(): RpcResult<ExportSelection>;
+  previewExport(request: ExportRequest): RpcResult<ExportPreview>;
+  startExport(request: ExportRequest): RpcResult<ExportHandle>;
+  continueExport(exportId: string): RpcResult<ExportHandle>;
+  cancelExport(exportId: string): RpcResult<ExportHandle>;
+  resumeExport(exportId: string): RpcResult<ExportHandle>;
+  findUnfinishedExport(): RpcResult<ExportHandle | null>;
 }
 
 /** Compile-time guard: every parameter and result of ServerApi is JSON-safe. */

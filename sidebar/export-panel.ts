@@ -1,0 +1,170 @@
+// The range exporter: read the selection, preview, then drive the export step by step with a
+// progress bar, a cancel button, waits for the rate limit shown as such, and a report at the end.
+
+import { busy, byId, el, say } from './dom';
+import { createProgress, type ProgressView } from './progress';
+import { server } from './server';
+import type { MetricsPanel } from './metrics-panel';
+import type { ExportSpec } from '../src/core/export';
+import type { ExportHandle, ExportOutcome, ExportRequest, RpcResult } from '../src/shared/rpc';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function mountExport(metricsPanel: MetricsPanel): { show(): void } {
+  const panel = byId<HTMLElement>('panel-export');
+  const status = byId<HTMLElement>('export-status');
+  const rangeInput = byId<HTMLInputElement>('export-range');
+  const metricSelect = byId<HTMLSelectElement>('export-metric');
+  const longRadio = byId<HTMLInputElement>('layout-long');
+  const wideRadio = byId<HTMLInputElement>('layout-wide');
+  const header = byId<HTMLInputElement>('export-header');
+  const onlyChanged = byId<HTMLInputElement>('export-only-changed');
+  const statusColumn = byId<HTMLInputElement>('export-status-column');
+  const results = byId<HTMLElement>('export-results');
+  const resumeBox = byId<HTMLElement>('export-resume');
+
+  function layoutChanged(): void {
+    byId<HTMLElement>('export-metric-field').hidden = wideRadio.checked;
+  }
+  longRadio.addEventListener('change', layoutChanged);
+  wideRadio.addEventListener('change', layoutChanged);
+
+  async function fillMetrics(): Promise<void> {
+    const chosen = metricSelect.value;
+    const metrics = await metricsPanel.ensureLoaded();
+    metricSelect.replaceChildren(el('option', { value: '' }, 'Choose a metric'), ...metrics.map((m) => el('option', { value: m.id }, `${m.name} (${m.frequency})`)));
+    metricSelect.value = chosen;
+  }
+
+  function request(): ExportRequest {
+    const spec: ExportSpec = {
+      layout: wideRadio.checked ? 'wide' : 'long',
+      hasHeaderRow: header.checked,
+      skipBlanks: byId<HTMLInputElement>('export-skip-blanks').checked,
+      duplicates: byId<HTMLInputElement>('export-last-wins').checked ? 'last_wins' : 'reject',
+      offPeriod: byId<HTMLInputElement>('export-normalise').checked ? 'normalise' : 'reject',
+      onlyChanged: onlyChanged.checked,
+    };
+    if (longRadio.checked) spec.metricId = metricSelect.value;
+    return { companyId: metricsPanel.companyId(), range: rangeInput.value.trim(), spec, writeStatus: statusColumn.checked };
+  }
+
+  function unwrap<T>(result: RpcResult<T>): T {
+    if (!result.ok) throw new Error(result.error);
+    return result.value;
+  }
+
+  function showReport(outcome: ExportOutcome, kind: 'success' | 'error'): void {
+    const list = outcome.problems.map((item) => el('li', {}, `${item.cell}: ${item.outcome}${item.reason ? `: ${item.reason}` : ''}`));
+    const parts: HTMLElement[] = [el('p', { class: `status ${kind}` }, outcome.summary)];
+    if (outcome.problem) parts.push(el('p', { class: 'status error' }, outcome.problem));
+    if (outcome.statusRange) parts.push(el('p', { class: 'hint' }, `Each row's outcome is in ${outcome.statusRange}.`));
+    if (list.length) parts.push(el('ul', { class: 'problems', 'aria-label': 'Rows not sent' }, ...list));
+    results.replaceChildren(...parts);
+  }
+
+  /** Calls continueExport until the export ends, waiting out the rate limit between steps. */
+  async function drive(first: ExportHandle): Promise<void> {
+    let handle = first;
+    let cancelled = false;
+    const progress: ProgressView = createProgress(`Exporting ${handle.range}`, () => {
+      cancelled = true;
+      void server.cancelExport(handle.exportId);
+    });
+    results.replaceChildren(progress.root);
+    resumeBox.replaceChildren();
+    for (;;) {
+      progress.update(handle.progress.itemsDone, handle.progress.itemsTotal, handle.progress.waitedForRateLimitMs ? `waited ${Math.round(handle.progress.waitedForRateLimitMs / 1000)} s for the rate limit` : undefined);
+      if (handle.report) break;
+      if (cancelled) {
+        handle = unwrap(await server.cancelExport(handle.exportId));
+        break;
+      }
+      const wait = handle.progress.waitingForRateLimitMs;
+      if (wait) {
+        for (let left = Math.ceil(wait / 1000); left > 0 && !cancelled; left--) {
+          progress.waiting(left);
+          await sleep(1000);
+        }
+        continue;
+      }
+      handle = unwrap(await server.continueExport(handle.exportId));
+    }
+    const report = handle.report;
+    if (!report) return;
+    const ended = { done: 'Finished.', cancelled: 'Cancelled: what was not sent can be resumed.', paused: 'Paused: see the problem below.', running: '' }[handle.progress.status];
+    progress.finish(ended, handle.progress.status === 'done' && !report.problem ? 'success' : 'error');
+    showReport(report, handle.progress.status === 'done' ? 'success' : 'error');
+    results.prepend(progress.root);
+    if (handle.progress.status !== 'done') offerResume(handle);
+  }
+
+  function offerResume(handle: ExportHandle): void {
+    const button = el('button', { type: 'button', class: 'action' }, 'Resume');
+    button.addEventListener('click', () => {
+      void busy(panel, status, 'Resuming…', async () => {
+        await drive(unwrap(await server.resumeExport(handle.exportId)));
+        say(status, '');
+      });
+    });
+    resumeBox.replaceChildren(
+      el('p', { class: 'hint' }, `The export of ${handle.range} stopped with ${handle.progress.itemsDone} of ${handle.progress.itemsTotal} done. Resuming sends only what was not confirmed.`),
+      button,
+    );
+  }
+
+  byId<HTMLButtonElement>('export-use-selection').addEventListener('click', () => {
+    void busy(panel, status, 'Reading the selection…', async () => {
+      const selection = unwrap(await server.readExportSelection());
+      rangeInput.value = selection.range;
+      (selection.layout === 'wide' ? wideRadio : longRadio).checked = true;
+      header.checked = selection.hasHeaderRow || selection.layout === 'wide';
+      onlyChanged.checked = selection.previouslyExported;
+      layoutChanged();
+      // The long layout needs its metric before a preview can check periods.
+      if (wideRadio.checked || metricSelect.value) await previewNow();
+      say(status, `${selection.range}: ${selection.rows} rows, ${selection.columns} columns${selection.previouslyExported ? ', exported before' : ''}.`, 'success');
+    });
+  });
+
+  async function previewNow(): Promise<void> {
+    const preview = unwrap(await server.previewExport(request()));
+    const rows = preview.sample.map((item) => el('tr', {}, el('td', {}, item.cell), el('td', {}, item.shownDate ?? ''), el('td', {}, item.shownValue ?? ''), el('td', {}, item.outcome === 'pending' ? `→ ${item.date ?? ''} ${item.value ?? ''}` : `${item.outcome}${item.reason ? `: ${item.reason}` : ''}`)));
+    const parts: HTMLElement[] = [
+      el('p', { class: 'status success' }, preview.summary),
+      el('p', { class: 'hint' }, preview.columns.map((c) => `${c.letter}: ${c.metricName ?? c.error ?? c.header}`).join(' · ')),
+      el('table', { class: 'preview', 'aria-label': 'First rows as read' }, el('tr', {}, el('th', {}, 'Cell'), el('th', {}, 'Date'), el('th', {}, 'Value'), el('th', {}, 'Sends')), ...rows),
+    ];
+    if (preview.problems.length) parts.push(el('ul', { class: 'problems', 'aria-label': 'Rows that will not be sent' }, ...preview.problems.map((item) => el('li', {}, `${item.cell}: ${item.outcome}: ${item.reason ?? ''}`))));
+    results.replaceChildren(...parts);
+  }
+
+  byId<HTMLButtonElement>('export-preview').addEventListener('click', () => {
+    void busy(panel, status, 'Reading the range…', async () => {
+      await previewNow();
+      say(status, '');
+    });
+  });
+
+  byId<HTMLFormElement>('export-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void busy(panel, status, 'Checking every row…', async () => {
+      say(status, '');
+      await drive(unwrap(await server.startExport(request())));
+    });
+  });
+
+  let shown = false;
+  return {
+    show() {
+      if (shown) return;
+      shown = true;
+      void busy(panel, status, 'Loading…', async () => {
+        await fillMetrics();
+        const unfinished = unwrap(await server.findUnfinishedExport());
+        if (unfinished) offerResume(unfinished);
+        say(status, '');
+      });
+    },
+  };
+}

@@ -1,0 +1,129 @@
+// An export's life outside its steps: prepared from a range, cancelled, resumed, finished.
+
+import type { DateFormatter } from '../validate/dates';
+import { placeNamer } from './places';
+import { planBatches, planFingerprint } from './plan';
+import { readRange } from './read-range';
+import { validateCells } from './validate';
+import type { ExportColumnState, ExportItemState, ExportMetricState, ExportSpec, ExportState, MetricRef, RangeInput } from './types';
+
+export type ExportInput = {
+  range: RangeInput;
+  spec: ExportSpec;
+  /** The company's metrics: names in a wide header resolve through them, and their frequencies set the periods. */
+  metrics: readonly MetricRef[];
+  /** The spreadsheet's time zone: a Date cell is the calendar day it shows there. */
+  timeZone: string;
+  formatDate: DateFormatter;
+};
+
+/**
+ * Reads and validates the range and plans the export; nothing is sent. With onlyChanged off the
+ * batches are planned now and each confirmed item will be `written`; with it on, each metric's existing
+ * points are read by the first steps, and only the differences are planned. A range whose shape cannot
+ * be read throws an InputError; every other problem is an item's reason.
+ */
+export function prepareExport(input: ExportInput): ExportState {
+  const { spec } = input;
+  const origin = input.range.origin ?? { row: 1, column: 1 };
+  const read = readRange(input.range, spec, input.metrics);
+  const checked = validateCells(read, spec, { timeZone: input.timeZone, formatDate: input.formatDate }, placeNamer(spec.layout, origin));
+
+  const metrics: ExportMetricState[] = [];
+  const metricIndex = new Map<string, number>();
+  const indexOf = (metric: MetricRef): number => {
+    const id = metric.id.toLowerCase();
+    let index = metricIndex.get(id);
+    if (index === undefined) {
+      index = metrics.push({ id, name: metric.name, frequency: metric.frequency, phase: spec.onlyChanged ? 'diff' : 'send' }) - 1;
+      metricIndex.set(id, index);
+    }
+    return index;
+  };
+  const columns: ExportColumnState[] = read.columns.map((column) =>
+    'metric' in column.target
+      ? { column: column.column, header: column.header, metric: indexOf(column.target.metric) }
+      : { column: column.column, header: column.header, metric: null, error: column.target.error },
+  );
+
+  const items: ExportItemState[] = checked.map((item) => {
+    const state: ExportItemState = { row: item.row, column: item.column, metric: item.metric ? indexOf(item.metric) : null, outcome: item.verdict === 'send' ? 'pending' : item.verdict };
+    if (item.date !== undefined) state.date = item.date;
+    if (item.value !== undefined) state.value = item.value;
+    if (item.reason !== undefined) state.reason = item.reason;
+    if (item.note !== undefined) state.note = item.note;
+    if (item.verdict === 'send' && !spec.onlyChanged) state.planned = 'written';
+    return state;
+  });
+
+  const state: ExportState = {
+    version: 1,
+    spec,
+    fingerprint: planFingerprint(spec, metrics, items),
+    status: 'running',
+    origin,
+    rowCount: read.rowCount,
+    rowsRead: read.rowsRead,
+    emptyRows: read.emptyRows,
+    columns,
+    metrics,
+    items,
+    batches: [],
+    counters: { steps: 0, stepsWithoutProgress: 0, upserts: 0, reads: 0, rateLimitWaitMs: 0, retryWaitMs: 0 },
+  };
+  metrics.forEach((metric, index) => {
+    const pending = itemsOf(state, index);
+    if (pending.length === 0) metric.phase = 'send';
+    else if (!spec.onlyChanged) state.batches.push(...planBatches(index, pending));
+  });
+  if (isComplete(state)) state.status = 'done';
+  return state;
+}
+
+/** Indexes of a metric's pending items, in sheet order. */
+export function itemsOf(state: ExportState, metric: number): number[] {
+  const indexes: number[] = [];
+  state.items.forEach((item, index) => {
+    if (item.metric === metric && item.outcome === 'pending') indexes.push(index);
+  });
+  return indexes;
+}
+
+/** Nothing is left to read or send. */
+export function isComplete(state: ExportState): boolean {
+  return !state.metrics.some((metric) => metric.phase === 'diff') && !state.batches.some((batch) => batch.status === 'pending');
+}
+
+/**
+ * Stops the export between steps. Pending items stay pending (the report says "not sent: export
+ * cancelled"), and confirmed batches stay confirmed, so a later resume sends only the rest.
+ */
+export function cancelExport(state: ExportState): ExportState {
+  const next = cloneExportState(state);
+  if (next.status === 'running' || next.status === 'paused') next.status = 'cancelled';
+  return next;
+}
+
+/** Lets a cancelled or paused export run again; it continues with the batches not confirmed. */
+export function resumeExport(state: ExportState): ExportState {
+  const next = cloneExportState(state);
+  if (next.status === 'cancelled' || next.status === 'paused') {
+    next.status = isComplete(next) ? 'done' : 'running';
+    next.counters.stepsWithoutProgress = 0;
+    delete next.problem;
+  }
+  return next;
+}
+
+/**
+ * Whether a fresh read of the range (prepareExport again) is the export this state was made from:
+ * if not, the sheet changed since, and resuming would send what the user no longer has.
+ */
+export function sameExport(state: ExportState, fresh: ExportState): boolean {
+  return state.fingerprint === fresh.fingerprint;
+}
+
+/** States are plain JSON, so a deep copy through JSON is exact; the caller's state is never mutated. */
+export function cloneExportState(state: ExportState): ExportState {
+  return JSON.parse(JSON.stringify(state)) as ExportState;
+}

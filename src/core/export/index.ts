@@ -1,0 +1,22 @@
+// The range exporter's public surface, for the server and the sidebar's types.
+
+export { defaultExportSpec, parseExportSpec } from './spec';
+export { cancelExport, isComplete, prepareExport, resumeExport, sameExport, type ExportInput } from './export-state';
+export { exportProgress, runExportStep, DEFAULT_WAVE_SIZE, MAX_STEPS_WITHOUT_PROGRESS, STEP_MARGIN_MS, type ExportStepOptions, type ExportStepResult } from './run-step';
+export { buildReport, STATUS_HEADER } from './report';
+export { previewExport } from './preview';
+export { WaitLog } from './wait-log';
+export type {
+  ExportLayout,
+  ExportPreview,
+  ExportProgress,
+  ExportReport,
+  ExportReportItem,
+  ExportSpec,
+  ExportState,
+  ExportStatus,
+  ExportTotals,
+  MetricRef,
+  RangeInput,
+  RowOutcome,
+} from './types';

@@ -1,0 +1,51 @@
+// What the sidebar shows before sending: what was read, which metric each column is, and what is wrong.
+
+import { formatCount, placeNamer } from './places';
+import { reportItem } from './report';
+import type { ExportPreview, ExportState, RangeInput } from './types';
+
+/**
+ * A preview of a prepared export. With the range's display values, each sample item shows the cells as
+ * the user sees them ("12%", "3/1/2024") beside what will be sent, so a misread column is caught early.
+ */
+export function previewExport(state: ExportState, displayValues?: RangeInput['displayValues'], limit = 10): ExportPreview {
+  const places = placeNamer(state.spec.layout, state.origin);
+  const shown = (row: number, column: number): string | null => displayValues?.[row - 1]?.[column - 1] ?? null;
+  const toSend = state.items.filter((item) => item.outcome === 'pending').length;
+  const skipped = state.items.filter((item) => item.outcome === 'skipped').length;
+  const failed = state.items.filter((item) => item.outcome === 'failed').length;
+  const noun = state.spec.layout === 'long' ? (state.items.length === 1 ? 'row' : 'rows') : state.items.length === 1 ? 'value' : 'values';
+  const counts = [`${formatCount(toSend)} to send`, `${formatCount(skipped)} skipped`, `${formatCount(failed)} failed`];
+  return {
+    layout: state.spec.layout,
+    rowsRead: state.rowsRead,
+    itemsRead: state.items.length,
+    emptyRows: state.emptyRows,
+    toSend,
+    skipped,
+    failed,
+    columns: state.columns.map((column) => {
+      const metric = column.metric === null ? undefined : state.metrics[column.metric];
+      return {
+        letter: places.letter(column.column),
+        header: column.header,
+        metricId: metric?.id ?? null,
+        metricName: metric?.name ?? null,
+        frequency: metric?.frequency ?? null,
+        error: column.error ?? null,
+      };
+    }),
+    sample: state.items.slice(0, limit).map((item) => ({
+      ...reportItem(state, item, places),
+      // Before sending, a pending item is one that will be sent: no "not sent" reason yet.
+      ...(item.outcome === 'pending' ? { reason: null } : {}),
+      shownDate: shown(item.row, 1),
+      shownValue: shown(item.row, item.column),
+    })),
+    problems: state.items
+      .filter((item) => item.outcome === 'skipped' || item.outcome === 'failed')
+      .slice(0, limit)
+      .map((item) => reportItem(state, item, places)),
+    summary: state.items.length === 0 ? `0 ${noun} read: nothing to export.` : `${formatCount(state.items.length)} ${noun} read: ${counts.join(', ')}.`,
+  };
+}

@@ -1,0 +1,116 @@
+// The export's report: every item's outcome and reason, totals that add up, one summary sentence, and a status column.
+
+import { formatCount, placeNamer, type PlaceNamer } from './places';
+import { ROW_OUTCOMES, type ExportItemState, type ExportReport, type ExportReportItem, type ExportState, type ExportTotals, type RowOutcome } from './types';
+
+/** Heads the status column when the range has a header row. */
+export const STATUS_HEADER = 'Export status';
+
+/** Builds the report from a state at any point: before, during, after or instead of the sending. */
+export function buildReport(state: ExportState): ExportReport {
+  const places = placeNamer(state.spec.layout, state.origin);
+  const items = state.items.map((item) => reportItem(state, item, places));
+  const totals = countOutcomes(items.map((item) => item.outcome));
+  return {
+    status: state.status,
+    layout: state.spec.layout,
+    rowsRead: state.rowsRead,
+    itemsRead: items.length,
+    emptyRows: state.emptyRows,
+    totals,
+    summary: summarise(state, totals),
+    items,
+    statusColumn: statusColumn(state, places),
+    problem: state.problem ?? null,
+  };
+}
+
+export function reportItem(state: ExportState, item: ExportItemState, places: PlaceNamer): ExportReportItem {
+  const metric = item.metric === null ? undefined : state.metrics[item.metric];
+  return {
+    row: item.row,
+    column: item.column,
+    cell: places.cell(item),
+    metricId: metric?.id ?? null,
+    metricName: metric?.name ?? null,
+    date: item.date ?? null,
+    value: item.value ?? null,
+    outcome: item.outcome,
+    reason: item.outcome === 'pending' ? pendingReason(state) : item.reason ?? null,
+    note: item.note ?? null,
+  };
+}
+
+export function countOutcomes(outcomes: readonly RowOutcome[]): ExportTotals {
+  const totals = Object.fromEntries(ROW_OUTCOMES.map((outcome) => [outcome, 0])) as ExportTotals;
+  for (const outcome of outcomes) totals[outcome]++;
+  return totals;
+}
+
+/** Why a pending item has not been sent, by the export's status. */
+export function pendingReason(state: ExportState): string {
+  switch (state.status) {
+    case 'cancelled':
+      return 'not sent: export cancelled';
+    case 'paused':
+      return `not sent: export paused${state.problem ? ` (${state.problem.replace(/\.$/, '')})` : ''}`;
+    default:
+      return 'not sent yet';
+  }
+}
+
+/**
+ * "1,000 rows read: 940 created, 50 updated, 10 skipped." Counts of zero are left out. `written` says
+ * what it means, since the upsert does not tell new points from updated ones.
+ */
+export function summarise(state: ExportState, totals: ExportTotals): string {
+  const itemsRead = ROW_OUTCOMES.reduce((sum, outcome) => sum + totals[outcome], 0);
+  const read = state.spec.layout === 'long'
+    ? `${formatCount(itemsRead)} ${itemsRead === 1 ? 'row' : 'rows'} read`
+    : `${formatCount(itemsRead)} ${itemsRead === 1 ? 'value' : 'values'} read (${formatCount(state.rowsRead)} ${state.rowsRead === 1 ? 'row' : 'rows'} × ${formatCount(state.columns.length)} metric ${state.columns.length === 1 ? 'column' : 'columns'})`;
+  if (itemsRead === 0) return `${read}: nothing to export.`;
+  const parts: string[] = [];
+  for (const outcome of ROW_OUTCOMES) {
+    const count = totals[outcome];
+    if (count === 0) continue;
+    const n = formatCount(count);
+    if (outcome === 'written') parts.push(`${n} written (stored; the API does not say which were new and which updated)`);
+    else if (outcome === 'pending') parts.push(state.status === 'cancelled' ? `${n} not sent (export cancelled)` : state.status === 'paused' ? `${n} not sent (export paused)` : `${n} not sent yet`);
+    else parts.push(`${n} ${outcome}`);
+  }
+  return `${read}: ${parts.join(', ')}.`;
+}
+
+/** The text for one item in the status column: "created", "skipped: blank value", "failed: …". */
+export function statusText(state: ExportState, item: ExportItemState): string {
+  if (item.outcome === 'pending') return pendingReason(state);
+  if (item.reason) return `${item.outcome}: ${item.reason}`;
+  if (item.note) return `${item.outcome} (${item.note})`;
+  return item.outcome;
+}
+
+/**
+ * One text per range row, to write beside the range: the header, if any, gets a title; empty rows get
+ * nothing. A wide row's cells are summed up in one text when they agree, else listed by column letter.
+ * Every text starts with a word, so Sheets never reads one as a formula.
+ */
+export function statusColumn(state: ExportState, places: PlaceNamer): string[] {
+  const byRow = new Map<number, ExportItemState[]>();
+  for (const item of state.items) {
+    const row = byRow.get(item.row);
+    if (row) row.push(item);
+    else byRow.set(item.row, [item]);
+  }
+  const column: string[] = [];
+  for (let row = 1; row <= state.rowCount; row++) {
+    const items = byRow.get(row);
+    if (!items) {
+      column.push(row === 1 && state.spec.hasHeaderRow ? STATUS_HEADER : '');
+      continue;
+    }
+    const texts = items.map((item) => statusText(state, item));
+    const [first] = texts;
+    column.push(texts.every((text) => text === first) ? first ?? '' : items.map((item, i) => `${places.letter(item.column)}: ${texts[i]}`).join('; '));
+  }
+  return column;
+}

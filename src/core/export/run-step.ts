@@ -1,0 +1,258 @@
+// One step of an export: read existing points and send batches until the step's time is nearly up.
+
+import type { ApiClient } from '../api/client';
+import type { DataPoint } from '../api/types';
+import type { ApiError } from '../api/errors';
+import { classifyFailure, mapRefusal, refusalSentence, worseFailure, type Failure } from './batch-errors';
+import { applyDiff, pendingDateRange } from './diff';
+import { cloneExportState, isComplete, itemsOf } from './export-state';
+import { placeNamer, type PlaceNamer } from './places';
+import type { ExportProgress, ExportState } from './types';
+import type { WaitLog } from './wait-log';
+
+/** No wave starts with less than this left before the deadline: a wave of PUTs can take many seconds. */
+export const STEP_MARGIN_MS = 30_000;
+/** Batches sent together in one wave (at most one per metric, see pickWave). */
+export const DEFAULT_WAVE_SIZE = 10;
+/** Steps in a row that end on a temporary failure without progress before the export pauses. */
+export const MAX_STEPS_WITHOUT_PROGRESS = 3;
+
+export type ExportStepOptions = {
+  /**
+   * Absolute time (ms since epoch) by which the step must have returned. Apps Script allows 6 minutes
+   * per execution; the server gives a step about 4.5. Create the client with the same `deadline`, so
+   * that its own waits for the rate limit also stop in time (they end in a TimeBudgetError, and the
+   * batch stays pending).
+   */
+  deadline: number;
+  /** The clock; defaults to the client's. */
+  now?: () => number;
+  marginMs?: number;
+  waveSize?: number;
+  /** The log whose `onWait` was given to the client, to report waits for the rate limit. */
+  waitLog?: WaitLog;
+  /** Checked between waves: true cancels (a cancel pressed in the sidebar while this step runs). */
+  shouldStop?: () => boolean;
+  /** Called after every wave with the state so far, so the server can save it: a killed step loses nothing. */
+  onCheckpoint?: (state: ExportState) => void;
+};
+
+export type ExportStepResult = { state: ExportState; progress: ExportProgress };
+
+type Attempt = { progressed: boolean; failure?: Failure };
+
+/**
+ * Runs one step. First every metric that needs it has its existing points read (onlyChanged); then waves
+ * of upserts go out, one batch per metric per wave, until nothing is pending or less than the margin is
+ * left. A confirmed batch is never sent again. A refusal (404, 422, …) stops that metric only; the rate
+ * limit, 5xx and lost connections leave the batch pending for the next step. The given state is not
+ * changed: the new one is returned with the progress to show.
+ */
+export function runExportStep(state: ExportState, client: ApiClient, options: ExportStepOptions): ExportStepResult {
+  const next = cloneExportState(state);
+  const now = options.now ?? (() => client.requester.now());
+  if (next.status !== 'running' || (next.notBefore !== undefined && now() < next.notBefore)) {
+    return { state: next, progress: exportProgress(next, now()) };
+  }
+  delete next.notBefore;
+  delete next.problem;
+  next.counters.steps++;
+
+  const deadline = Math.min(options.deadline, now() + client.requester.remainingMs());
+  const marginMs = options.marginMs ?? STEP_MARGIN_MS;
+  const waveSize = Math.max(1, Math.floor(options.waveSize ?? DEFAULT_WAVE_SIZE));
+  const places = placeNamer(next.spec.layout, next.origin);
+  let progressed = false;
+  let failure: Failure | undefined;
+  let waitedForRateLimitMs = 0;
+
+  while (!isComplete(next)) {
+    if (options.shouldStop?.()) {
+      next.status = 'cancelled';
+      break;
+    }
+    if (now() + marginMs > deadline) break;
+    const toRead = next.metrics.findIndex((metric) => metric.phase === 'diff');
+    const attempt = toRead >= 0 ? readExisting(next, toRead, client) : sendWave(next, waveSize, client, places);
+    waitedForRateLimitMs += drainWaits(next, options.waitLog);
+    progressed ||= attempt.progressed;
+    options.onCheckpoint?.(next);
+    if (attempt.failure) {
+      failure = attempt.failure;
+      break;
+    }
+  }
+
+  if (failure) recordFailure(next, failure, now());
+  if (progressed) next.counters.stepsWithoutProgress = 0;
+  else if (failure?.kind === 'transient' && ++next.counters.stepsWithoutProgress >= MAX_STEPS_WITHOUT_PROGRESS) next.status = 'paused';
+  if (isComplete(next)) {
+    next.status = 'done';
+    delete next.notBefore;
+  }
+  const progress = exportProgress(next, now());
+  if (waitedForRateLimitMs > 0) progress.waitedForRateLimitMs = waitedForRateLimitMs;
+  return { state: next, progress };
+}
+
+/** What the progress bar shows: items with a final outcome of all items, and any wait the rate limit asked for. */
+export function exportProgress(state: ExportState, nowMs: number): ExportProgress {
+  const progress: ExportProgress = {
+    status: state.status,
+    itemsDone: state.items.filter((item) => item.outcome !== 'pending').length,
+    itemsTotal: state.items.length,
+    batchesDone: state.batches.filter((batch) => batch.status !== 'pending').length,
+    batchesTotal: state.batches.length,
+  };
+  if (state.status === 'running' && state.notBefore !== undefined && state.notBefore > nowMs) progress.waitingForRateLimitMs = state.notBefore - nowMs;
+  if (state.problem) progress.problem = state.problem;
+  return progress;
+}
+
+/** Reads the existing points of one metric over its items' dates, then plans only the items that differ. */
+function readExisting(state: ExportState, metric: number, client: ApiClient): Attempt {
+  const metricState = state.metrics[metric];
+  const range = pendingDateRange(state, metric);
+  if (!metricState || !range) {
+    if (metricState) metricState.phase = 'send';
+    return { progressed: true };
+  }
+  state.counters.reads++;
+  let points: DataPoint[];
+  try {
+    points = client.dataPoints.list(metricState.id, range);
+  } catch (error) {
+    const failure = classifyFailure(error);
+    if (failure.kind !== 'metric') return { progressed: false, failure };
+    const pending = itemsOf(state, metric);
+    const reason = `not sent: the metric's existing data points could not be read: ${refusalSentence(failure.error)}`;
+    for (const index of pending) fail(state, index, reason);
+    metricState.phase = 'stopped';
+    return { progressed: true };
+  }
+  applyDiff(state, metric, points);
+  return { progressed: true };
+}
+
+/**
+ * One batch per metric per wave: a metric's later batches are sent only once its earlier one is
+ * confirmed, so a refusal stops the metric before anything more of it is sent. Metrics go in sheet
+ * order, so the wide layout's columns progress together.
+ */
+function pickWave(state: ExportState, waveSize: number): number[] {
+  const wave: number[] = [];
+  const taken = new Set<number>();
+  state.batches.forEach((batch, index) => {
+    if (wave.length >= waveSize || batch.status !== 'pending' || taken.has(batch.metric)) return;
+    if (state.metrics[batch.metric]?.phase !== 'send') return;
+    taken.add(batch.metric);
+    wave.push(index);
+  });
+  return wave;
+}
+
+function sendWave(state: ExportState, waveSize: number, client: ApiClient, places: PlaceNamer): Attempt {
+  const wave = pickWave(state, waveSize);
+  if (wave.length === 0) return { progressed: false, failure: { kind: 'export', message: 'The export has batches it cannot send.' } };
+  const requests = wave.map((index) => {
+    const batch = state.batches[index]!;
+    return {
+      metricId: state.metrics[batch.metric]!.id,
+      dataPoints: batch.items.map((item) => ({ date: state.items[item]!.date!, value: state.items[item]!.value! })),
+    };
+  });
+  state.counters.upserts += wave.length;
+  let settled: ReturnType<ApiClient['dataPoints']['upsertMany']>;
+  try {
+    settled = client.dataPoints.upsertMany(requests);
+  } catch (error) {
+    // The budget refused to wait that long (TimeBudgetError) before any answer: the whole wave is still pending.
+    return { progressed: false, failure: classifyFailure(error) };
+  }
+  let progressed = false;
+  let failure: Failure | undefined;
+  wave.forEach((batchIndex, position) => {
+    const result = settled[position];
+    if (result?.ok) {
+      confirm(state, batchIndex);
+      progressed = true;
+      return;
+    }
+    const classified = classifyFailure(result ? result.error : new Error('The client returned no outcome for a batch.'));
+    if (classified.kind === 'metric') {
+      refuse(state, batchIndex, classified.error, places);
+      progressed = true;
+      return;
+    }
+    failure = worseFailure(failure, classified);
+  });
+  return failure ? { progressed, failure } : { progressed };
+}
+
+function confirm(state: ExportState, batchIndex: number): void {
+  const batch = state.batches[batchIndex]!;
+  batch.status = 'confirmed';
+  for (const index of batch.items) {
+    const item = state.items[index]!;
+    item.outcome = item.planned ?? 'written';
+    // Once confirmed, the plan is the outcome: dropping it keeps the stored state small.
+    delete item.planned;
+    delete item.reason;
+  }
+}
+
+/** The batch's items get the API's refusal; the metric's batches not yet sent fail naming the culprit. */
+function refuse(state: ExportState, batchIndex: number, error: ApiError, places: PlaceNamer): void {
+  const batch = state.batches[batchIndex]!;
+  const items = batch.items.map((index) => state.items[index]!);
+  const refusal = mapRefusal(error, items, (position) => places.one(items[position]!));
+  batch.status = 'failed';
+  batch.items.forEach((index, position) => fail(state, index, refusal.reasons[position] ?? 'not stored'));
+  const culprit = items[refusal.culprit]!;
+  const metric = state.metrics[batch.metric]!;
+  metric.phase = 'stopped';
+  const reason = `not sent: the metric was stopped after an error in ${places.one(culprit)}`;
+  for (const other of state.batches) {
+    if (other.metric !== batch.metric || other.status !== 'pending') continue;
+    other.status = 'not_sent';
+    for (const index of other.items) fail(state, index, reason);
+  }
+}
+
+function fail(state: ExportState, index: number, reason: string): void {
+  const item = state.items[index]!;
+  item.outcome = 'failed';
+  item.reason = reason;
+  delete item.planned;
+}
+
+function recordFailure(state: ExportState, failure: Failure, nowMs: number): void {
+  switch (failure.kind) {
+    case 'wait':
+      state.problem = failure.message;
+      if (failure.retryAfterMs !== undefined) state.notBefore = nowMs + failure.retryAfterMs;
+      return;
+    case 'transient':
+      state.problem = failure.message;
+      return;
+    case 'export':
+      state.problem = failure.message;
+      state.status = 'paused';
+      return;
+    case 'metric':
+      return;
+  }
+}
+
+function drainWaits(state: ExportState, log: WaitLog | undefined): number {
+  let rateLimitMs = 0;
+  for (const event of log?.drain() ?? []) {
+    if (event.reason === 'rate_limit') {
+      rateLimitMs += event.ms;
+      state.counters.rateLimitWaitMs += event.ms;
+    } else {
+      state.counters.retryWaitMs += event.ms;
+    }
+  }
+  return rateLimitMs;
+}

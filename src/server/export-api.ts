@@ -1,0 +1,177 @@
+// The range exporter's server functions: prepare from the sheet, then steps the sidebar drives,
+// each well inside Apps Script's 6-minute limit, with the state saved after every wave.
+
+import { InputError } from '../core/api/errors';
+import {
+  buildReport,
+  cancelExport,
+  exportProgress,
+  isComplete,
+  parseExportSpec,
+  prepareExport,
+  previewExport,
+  resumeExport,
+  runExportStep,
+  sameExport,
+  STATUS_HEADER,
+  WaitLog,
+  type ExportPreview,
+  type ExportState,
+  type MetricRef,
+} from '../core/export';
+import { requireUuid } from '../core/validate/uuid';
+import { cancelRequested, clearCancel, latestExportId, loadExport, markExported, newExportId, requestCancel, saveExport, wasExported, type StoredExport } from '../gas/export-store';
+import { activeSelection, readRange, writeStatusColumn } from '../gas/sheet-io';
+import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
+import { createClientForExecution } from './api-factory';
+
+/**
+ * One step's budget. Far inside the 6-minute limit on purpose: the sidebar's progress bar moves only
+ * between steps, and a short step loses little if the sidebar is closed.
+ */
+const STEP_BUDGET_MS = 20_000;
+/** No new wave starts in the step's last seconds. */
+const STEP_MARGIN_MS = 5_000;
+const PROBLEMS_SHOWN = 50;
+
+export function readExportSelection(): ExportSelection {
+  const address = activeSelection();
+  const read = readRange(address);
+  const rows = read.values.length;
+  const columns = read.values[0]?.length ?? 0;
+  const first = read.values[0] ?? [];
+  const second = read.values[1] ?? [];
+  const looksLikeDate = (cell: unknown) => Object.prototype.toString.call(cell) === '[object Date]' || (typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell.trim()));
+  return {
+    range: address,
+    rows,
+    columns,
+    layout: columns <= 2 ? 'long' : 'wide',
+    hasHeaderRow: rows > 1 && !looksLikeDate(first[0]) && looksLikeDate(second[0]),
+    previouslyExported: wasExported(address),
+  };
+}
+
+function listMetrics(request: ExportRequest): MetricRef[] {
+  const companyId = requireUuid(request.companyId, 'The company id');
+  return createClientForExecution({ maxTotalWaitMs: 60_000 }).metrics.list(companyId).map(({ id, name, frequency }) => ({ id, name, frequency }));
+}
+
+function prepare(request: ExportRequest, metrics: readonly MetricRef[]): ExportState {
+  const spec = parseExportSpec(request.spec);
+  const read = readRange(request.range);
+  if (read.values.length === 0) throw new InputError('The range is empty.');
+  return prepareExport({
+    range: { values: read.values, displayValues: read.displayValues, origin: { row: read.row, column: read.column } },
+    spec,
+    metrics,
+    timeZone: spreadsheetTimeZone(),
+    formatDate: appsScriptDateFormatter,
+  });
+}
+
+export function preview(request: ExportRequest): ExportPreview {
+  const state = prepare(request, listMetrics(request));
+  return previewExport(state, readRange(request.range).displayValues);
+}
+
+function outcomeOf(stored: StoredExport): ExportOutcome {
+  const report = buildReport(stored.state);
+  return {
+    summary: report.summary,
+    totals: report.totals,
+    itemsRead: report.itemsRead,
+    problems: report.items.filter((item) => item.outcome === 'failed' || item.outcome === 'skipped').slice(0, PROBLEMS_SHOWN),
+    problem: report.problem,
+    statusRange: stored.statusRange,
+  };
+}
+
+function handle(exportId: string, stored: StoredExport): ExportHandle {
+  const ended = stored.state.status !== 'running';
+  return { exportId, range: stored.request.range, progress: exportProgress(stored.state, Date.now()), report: ended ? outcomeOf(stored) : null };
+}
+
+/** When an export ends, the status column goes beside the range if the user asked for it. */
+function finish(exportId: string, stored: StoredExport): void {
+  if (stored.state.status !== 'done' && stored.state.status !== 'cancelled') return;
+  markExported(stored.request.range);
+  if (!stored.request.writeStatus || stored.statusRange) return;
+  const report = buildReport(stored.state);
+  const read = readRange(stored.request.range);
+  const width = read.values[0]?.length ?? 1;
+  stored.statusRange = writeStatusColumn(read.sheetName, read.row, read.column + width, report.statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
+  saveExport(exportId, stored);
+}
+
+function load(exportId: string): StoredExport {
+  const stored = loadExport(exportId);
+  if (!stored) throw new InputError('This export is no longer stored (exports can be resumed for six hours). Start it again: with "only what changed", rows already sent are not sent twice.');
+  return stored;
+}
+
+export function startExport(request: ExportRequest): ExportHandle {
+  const metrics = listMetrics(request);
+  const state = prepare(request, metrics);
+  const exportId = newExportId();
+  const stored: StoredExport = { request, metrics, state, statusRange: null };
+  saveExport(exportId, stored);
+  if (isComplete(state)) {
+    stored.state = { ...state, status: 'done' };
+    saveExport(exportId, stored);
+    finish(exportId, stored);
+  }
+  return handle(exportId, stored);
+}
+
+export function continueExport(exportId: string): ExportHandle {
+  const stored = load(exportId);
+  if (stored.state.status !== 'running') return handle(exportId, stored);
+  const deadline = Date.now() + STEP_BUDGET_MS;
+  const waits = new WaitLog();
+  const client = createClientForExecution({ deadline, onWait: waits.onWait });
+  const { state } = runExportStep(stored.state, client, {
+    deadline,
+    marginMs: STEP_MARGIN_MS,
+    waitLog: waits,
+    shouldStop: () => cancelRequested(exportId),
+    onCheckpoint: (checkpoint) => saveExport(exportId, { ...stored, state: checkpoint }),
+  });
+  stored.state = state;
+  saveExport(exportId, stored);
+  finish(exportId, stored);
+  return handle(exportId, stored);
+}
+
+export function cancel(exportId: string): ExportHandle {
+  requestCancel(exportId);
+  const stored = load(exportId);
+  stored.state = cancelExport(stored.state);
+  saveExport(exportId, stored);
+  return handle(exportId, stored);
+}
+
+/**
+ * Continues a cancelled, paused or interrupted export with what was not confirmed. The range is read
+ * again first: if the sheet changed since, resuming would send what the user no longer has.
+ */
+export function resume(exportId: string): ExportHandle {
+  const stored = load(exportId);
+  const fresh = prepare(stored.request, stored.metrics);
+  if (!sameExport(stored.state, fresh)) {
+    throw new InputError('The range changed since this export started, so it cannot be resumed as it was. Start a new export; with "only what changed" on, rows already stored are not sent again.');
+  }
+  clearCancel(exportId);
+  stored.state = resumeExport(stored.state);
+  saveExport(exportId, stored);
+  return handle(exportId, stored);
+}
+
+export function findUnfinished(): ExportHandle | null {
+  const exportId = latestExportId();
+  if (!exportId) return null;
+  const stored = loadExport(exportId);
+  if (!stored || stored.state.status === 'done') return null;
+  return handle(exportId, stored);
+}

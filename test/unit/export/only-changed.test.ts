@@ -1,0 +1,92 @@
+// "Only what changed": existing points are read in pages of 100, and only differing rows are sent.
+
+import { sameDecimal } from '../../../src/core/export/diff';
+import { buildReport } from '../../../src/core/export/report';
+import { errorReply, harness, longSpec, outcomes, periodDates, pointsPage, prepare, put, puts, REVENUE, sentBatches, USERS } from './export-fixtures';
+import type { Step } from '../../support/scripted-transport';
+
+/** GET /data_points for one metric over a range, page by page, 100 points a page. */
+function existingPages(metricId: string, startDate: string, endDate: string, points: Array<[string, string | null]>): Step[] {
+  const pages = Math.max(1, Math.ceil(points.length / 100));
+  return Array.from({ length: pages }, (_, i) => ({
+    match: `GET /data_points?metric_id=${metricId}&page_size=100&start_date=${startDate}&end_date=${endDate}&page=${i + 1}`,
+    reply: pointsPage(metricId, points.slice(i * 100, i * 100 + 100), i + 1, pages, points.length),
+  }));
+}
+
+describe('only what changed', () => {
+  it('sends no PUT when every value is already stored, comparing decimals by value', () => {
+    const dates = periodDates('2022-01-01', 1000, 'daily');
+    const state = prepare(dates.map((date, i) => [date, i % 3 === 0 ? i + 0.5 : i === 1 ? -0 : i]), longSpec({ metricId: USERS, onlyChanged: true }));
+    // The API writes the same numbers its own way, and answers newest first.
+    const existing = dates.map((date, i): [string, string | null] => [date, i % 3 === 0 ? `${i}.50` : i === 1 ? '-0.0' : `${i}`]).reverse();
+    const { step, transport } = harness(existingPages(USERS, '2022-01-01', dates[999]!, existing));
+    const { state: done, progress } = step(state);
+
+    transport.assertDone();
+    expect(transport.sent.filter((request) => request.method === 'PUT')).toHaveLength(0);
+    // Page 1 alone reveals the page count; pages 2 to 10 go together.
+    expect(transport.waves).toEqual([9]);
+    expect(done.counters).toMatchObject({ reads: 1, upserts: 0 });
+    expect(progress).toMatchObject({ status: 'done', itemsDone: 1000, itemsTotal: 1000 });
+    expect(buildReport(done).summary).toBe('1,000 rows read: 1,000 unchanged.');
+  });
+
+  it('sends only the differing rows, in sheet order, each reported created or updated', () => {
+    const rows = [
+      ['2024-01-01', 1.5], // stored as 1.50: unchanged
+      ['2024-02-01', 2], // stored as 3: updated
+      ['2024-03-01', 3], // not stored: created
+      ['2024-04-01', 4], // stored blank: updated, a blank differs from any number
+      ['2024-05-01', ''], // blank in the sheet: skipped, never sent
+    ];
+    const state = prepare(rows, longSpec({ onlyChanged: true }));
+    const { step, transport } = harness([
+      ...existingPages(REVENUE, '2024-01-01', '2024-04-01', [['2024-04-01', null], ['2024-02-01', '3'], ['2024-01-01', '1.50']]),
+      put(REVENUE),
+    ]);
+    const { state: done } = step(state);
+
+    transport.assertDone();
+    expect(sentBatches(transport)).toEqual([
+      { path: `/metrics/${REVENUE}/data_points`, dataPoints: [{ date: '2024-02-01', value: '2' }, { date: '2024-03-01', value: '3' }, { date: '2024-04-01', value: '4' }] },
+    ]);
+    expect(outcomes(done)).toEqual([['unchanged', undefined], ['updated', undefined], ['created', undefined], ['updated', undefined], ['skipped', 'blank value']]);
+    expect(buildReport(done).statusColumn).toEqual(['unchanged', 'updated', 'created', 'updated', 'skipped: blank value']);
+  });
+
+  it('reads the summary the issue promises: 940 created, 50 updated, 10 skipped', () => {
+    const dates = periodDates('2022-01-01', 1000, 'daily');
+    const rows = dates.map((date, i) => [date, i >= 990 ? '' : i]);
+    const state = prepare(rows, longSpec({ metricId: USERS, onlyChanged: true }));
+    const existing = dates.slice(0, 50).map((date): [string, string] => [date, '-1']);
+    const { step, transport } = harness([...existingPages(USERS, '2022-01-01', dates[989]!, existing), ...puts(USERS, 20)]);
+    const { state: done } = step(state);
+
+    transport.assertDone();
+    const batches = sentBatches(transport);
+    expect(batches.map((batch) => batch.dataPoints.length)).toEqual([...Array<number>(19).fill(50), 40]);
+    expect(buildReport(done).summary).toBe('1,000 rows read: 940 created, 50 updated, 10 skipped.');
+  });
+
+  it('fails the metric\'s rows when its existing points cannot be read, naming the API\'s answer', () => {
+    const state = prepare([['2024-01-01', 1], ['2024-02-01', 2]], longSpec({ onlyChanged: true }));
+    const { step } = harness([
+      { match: `GET /data_points?metric_id=${REVENUE}`, reply: errorReply(400, 'parameter_invalid', 'metric_id', `names no metric this token can see: ${REVENUE}`) },
+    ]);
+    const { state: done } = step(state);
+    const reason = `not sent: the metric's existing data points could not be read: the API refused the request (HTTP 400, "metric_id": names no metric this token can see: ${REVENUE})`;
+    expect(outcomes(done)).toEqual([['failed', reason], ['failed', reason]]);
+    expect(done.status).toBe('done');
+  });
+
+  it('compares decimals as numbers written differently, never through a double', () => {
+    expect(sameDecimal('1.50', '1.5')).toBe(true);
+    expect(sameDecimal('-0', '0')).toBe(true);
+    expect(sameDecimal('1000', '1e3')).toBe(true);
+    expect(sameDecimal('007', '7')).toBe(true);
+    expect(sameDecimal('0.1', '0.10000000000000001')).toBe(false);
+    expect(sameDecimal('12345678901234567890', '12345678901234567891')).toBe(false);
+    expect(sameDecimal('', '0')).toBe(false);
+  });
+});

@@ -1,0 +1,171 @@
+// Sending: batches of 50, the rate limit and server failures survived, refusals mapped back to rows.
+
+import { buildReport } from '../../../src/core/export/report';
+import type { ExportState } from '../../../src/core/export/types';
+import { errorReply, harness, longSpec, periodDates, prepare, put, puts, REVENUE, sentBatches, USERS, wideSpec, BURN, outcomes } from './export-fixtures';
+
+function dailyRows(count: number): unknown[][] {
+  return periodDates('2022-01-01', count, 'daily').map((date, i) => [date, i * 1.5]);
+}
+
+function monthlyRows(count: number): unknown[][] {
+  return periodDates('2010-01-01', count, 'monthly').map((date, i) => [date, i]);
+}
+
+function expectAccountedFor(state: ExportState): void {
+  const report = buildReport(state);
+  expect(Object.values(report.totals).reduce((a, b) => a + b, 0)).toBe(report.itemsRead);
+  expect(report.items).toHaveLength(state.items.length);
+}
+
+describe('sending', () => {
+  it('sends 1,000 valid rows as exactly 20 PUTs of 50, in sheet order', () => {
+    const rows = dailyRows(1000);
+    const state = prepare(rows, longSpec({ metricId: USERS }));
+    expect(state.batches).toHaveLength(20);
+    const { step, transport } = harness(puts(USERS, 20));
+    const { state: done, progress } = step(state);
+
+    transport.assertDone();
+    const batches = sentBatches(transport);
+    expect(batches).toHaveLength(20);
+    expect(batches.every((batch) => batch.path === `/metrics/${USERS}/data_points` && batch.dataPoints.length === 50)).toBe(true);
+    expect(batches.flatMap((batch) => batch.dataPoints)).toEqual(rows.map(([date, value]) => ({ date, value: String(value) })));
+    expect(progress).toEqual({ status: 'done', itemsDone: 1000, itemsTotal: 1000, batchesDone: 20, batchesTotal: 20 });
+    expect(done.counters.upserts).toBe(20);
+    expect(buildReport(done).summary).toBe('1,000 rows read: 1,000 written (stored; the API does not say which were new and which updated).');
+  });
+
+  it('sleeps for Retry-After and resumes the same batch; backs off without it; retries a 503 and a lost connection', () => {
+    const state = prepare(monthlyRows(150), longSpec());
+    const { step, transport, clock } = harness([
+      put(REVENUE),
+      put(REVENUE, { ...errorReply(429, 'rate_limit_exceeded'), headers: { 'retry-after': '7' } }),
+      put(REVENUE),
+      put(REVENUE, { status: 503, body: 'Service Unavailable' }),
+      put(REVENUE, errorReply(429, 'rate_limit_exceeded')),
+      put(REVENUE, 'network-error'),
+      put(REVENUE),
+    ]);
+    const { state: done, progress } = step(state);
+
+    transport.assertDone();
+    const sent = sentBatches(transport);
+    expect(sent).toHaveLength(7);
+    // The retried requests carry the very batch that was refused.
+    expect(sent[2]).toEqual(sent[1]);
+    expect(new Set(sent.slice(3).map((batch) => JSON.stringify(batch))).size).toBe(1);
+    // 7 s from Retry-After; then equal-jitter backoff of 2 s, 4 s and 8 s ceilings for the third batch.
+    expect(clock.sleeps).toEqual([7000, 1500, 3000, 6000]);
+    expect(done.counters).toMatchObject({ rateLimitWaitMs: 10_000, retryWaitMs: 7500, upserts: 3 });
+    expect(progress).toMatchObject({ status: 'done', itemsDone: 150, itemsTotal: 150, waitedForRateLimitMs: 10_000 });
+    expect(buildReport(done).totals).toMatchObject({ written: 150, failed: 0, pending: 0 });
+    expectAccountedFor(done);
+  });
+
+  it('maps a 422 on data_points[3] to its row and stops only that metric', () => {
+    const dates = periodDates('2010-01-01', 120, 'monthly');
+    const state = prepare([['Date', 'Revenue', 'Net Burn'], ...dates.map((date, i) => [date, i, -i])], wideSpec());
+    const { step, transport } = harness([
+      put(REVENUE, errorReply(422, 'attribute_invalid', 'data_points[3].value', 'is too large')),
+      put(BURN),
+      put(BURN),
+      put(BURN),
+    ]);
+    const { state: done } = step(state);
+
+    transport.assertDone();
+    expect(transport.waves).toEqual([2]);
+    expect(sentBatches(transport).map((batch) => batch.path)).toEqual([
+      `/metrics/${REVENUE}/data_points`,
+      `/metrics/${BURN}/data_points`,
+      `/metrics/${BURN}/data_points`,
+      `/metrics/${BURN}/data_points`,
+    ]);
+    const revenue = done.items.filter((item) => item.column === 2);
+    // data_points[3] is the fourth data row: sheet row 5, column B.
+    expect(revenue[3]).toMatchObject({ outcome: 'failed', reason: 'the API refused the value 3: is too large' });
+    expect(revenue[0]).toMatchObject({ outcome: 'failed', reason: 'not stored: the API refused the whole batch because of cell B5' });
+    expect(revenue[49]).toMatchObject({ outcome: 'failed', reason: 'not stored: the API refused the whole batch because of cell B5' });
+    expect(revenue[50]).toMatchObject({ outcome: 'failed', reason: 'not sent: the metric was stopped after an error in cell B5' });
+    expect(revenue[119]).toMatchObject({ outcome: 'failed', reason: 'not sent: the metric was stopped after an error in cell B5' });
+    expect(done.items.filter((item) => item.column === 3).every((item) => item.outcome === 'written')).toBe(true);
+    expect(done.batches.map((batch) => batch.status)).toEqual(['failed', 'not_sent', 'not_sent', 'confirmed', 'confirmed', 'confirmed']);
+    expect(buildReport(done).totals).toMatchObject({ written: 120, failed: 120 });
+    expect(done.status).toBe('done');
+  });
+
+  it('puts each of several 422 problems on its own row', () => {
+    const state = prepare(monthlyRows(5), longSpec());
+    const body = {
+      errors: [
+        { type: 'attribute_invalid', field: 'data_points[1].date', message: 'must be the first day of a month, the start of a monthly period' },
+        { type: 'attribute_invalid', field: 'data_points[4].value', message: 'is not a number' },
+      ],
+    };
+    const { step } = harness([put(REVENUE, { status: 422, body })]);
+    const { state: done } = step(state);
+    expect(outcomes(done)).toEqual([
+      ['failed', 'not stored: the API refused the whole batch because of row 2'],
+      ['failed', 'the API refused the date 2010-02-01: must be the first day of a month, the start of a monthly period'],
+      ['failed', 'not stored: the API refused the whole batch because of row 2'],
+      ['failed', 'not stored: the API refused the whole batch because of row 2'],
+      ['failed', 'the API refused the value 4: is not a number'],
+    ]);
+  });
+
+  it('stops the metric on a 404, with the server\'s message on the batch and nothing more sent', () => {
+    const state = prepare(monthlyRows(120), longSpec());
+    const { step, transport } = harness([put(REVENUE, errorReply(404, 'record_missing', undefined, `Metric not found: ${REVENUE}`))]);
+    const { state: done } = step(state);
+
+    transport.assertDone();
+    expect(transport.sent).toHaveLength(1);
+    expect(done.items[0]).toMatchObject({ outcome: 'failed', reason: `not stored: the API has no such metric (Metric not found: ${REVENUE})` });
+    expect(done.items[49]).toMatchObject({ outcome: 'failed', reason: `not stored: the API has no such metric (Metric not found: ${REVENUE})` });
+    expect(done.items[50]).toMatchObject({ outcome: 'failed', reason: 'not sent: the metric was stopped after an error in row 1' });
+    expect(buildReport(done).summary).toBe('120 rows read: 120 failed.');
+  });
+
+  it('leaves the batch pending when the retry budget is spent, and pauses after three such steps', () => {
+    const state = prepare(monthlyRows(10), longSpec());
+    const unavailable = put(REVENUE, { status: 503, body: 'Service Unavailable' });
+    let current = state;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const { step } = harness([unavailable, unavailable], { retry: { maxRetries: 1 } });
+      const { state: next, progress } = step(current);
+      expect(next.items.every((item) => item.outcome === 'pending')).toBe(true);
+      expect(next.batches[0]!.status).toBe('pending');
+      expect(progress.problem).toBe('The API had a temporary problem (HTTP 503). Try again in a minute.');
+      expect(next.status).toBe(attempt < 3 ? 'running' : 'paused');
+      current = next;
+    }
+    const report = buildReport(current);
+    expect(report.items[0]!.reason).toBe('not sent: export paused (The API had a temporary problem (HTTP 503). Try again in a minute)');
+    expect(report.summary).toBe('10 rows read: 10 not sent (export paused).');
+  });
+
+  it('pauses the whole export when the token is rejected, losing nothing', () => {
+    const state = prepare(monthlyRows(60), longSpec());
+    const { step } = harness([put(REVENUE, errorReply(401, 'unauthorized'))]);
+    const { state: paused, progress } = step(state);
+    expect(paused.status).toBe('paused');
+    expect(progress.problem).toMatch(/^The API token was rejected\./);
+    expect(paused.items.every((item) => item.outcome === 'pending')).toBe(true);
+    expect(paused.batches.map((b) => b.status)).toEqual(['pending', 'pending']);
+  });
+
+  it('counts a 403 against the metric, not the export', () => {
+    const state = prepare([['Date', 'Revenue', 'Net Burn'], ['2024-01-01', 1, 2]], wideSpec());
+    const { step } = harness([put(REVENUE, errorReply(403, 'forbidden')), put(BURN)]);
+    const { state: done } = step(state);
+    expect(outcomes(done)).toEqual([['failed', 'not stored: this API token has no access to the metric'], ['written', undefined]]);
+  });
+
+  it('does not change the state it was given', () => {
+    const state = prepare(monthlyRows(3), longSpec());
+    const before = JSON.stringify(state);
+    harness([put(REVENUE)]).step(state);
+    expect(JSON.stringify(state)).toBe(before);
+  });
+});
