@@ -5,7 +5,9 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { GasRuntime } from '../../gas-runtime';
 import type { ExportHandle, ExportRequest } from '../../src/shared/rpc';
 import type { ExportSpec } from '../../src/core/export';
-import { startStack, type Stack } from '../support/stack';
+import { driveExport, ok, startStack, type Stack } from '../support/stack';
+
+const drive = (rt: GasRuntime, handle: ExportHandle) => driveExport(stack, rt, handle);
 
 let stack: Stack;
 beforeAll(async () => {
@@ -17,13 +19,6 @@ beforeEach(async () => {
   await stack.emulator.control.clearRequests();
 });
 
-type Rpc<T> = { ok: true; value: T } | { ok: false; error: string };
-
-function ok<T>(result: unknown): T {
-  const rpc = result as Rpc<T>;
-  if (!rpc.ok) throw new Error(`server call failed: ${rpc.error}`);
-  return rpc.value;
-}
 
 async function newMetric(name: string, frequency: string): Promise<string> {
   const created = await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name, frequency, unit: 'number' }] });
@@ -46,19 +41,6 @@ const SPEC: ExportSpec = { layout: 'long', hasHeaderRow: true, skipBlanks: true,
 
 function request(range: string, spec: Partial<ExportSpec>, writeStatus = true): ExportRequest {
   return { companyId: DEMO_IDS.fund, range, spec: { ...SPEC, ...spec }, writeStatus };
-}
-
-/** Drives the export as the sidebar does: steps until it ends, waiting out the rate limit on both clocks. */
-async function drive(rt: GasRuntime, handle: ExportHandle, maxSteps = 50): Promise<ExportHandle> {
-  for (let step = 0; !handle.report && step < maxSteps; step++) {
-    const wait = handle.progress.waitingForRateLimitMs;
-    if (wait) {
-      rt.clock.advance(wait);
-      await stack.emulator.control.advanceClock(wait);
-    }
-    handle = ok<ExportHandle>(rt.callServer('continueExport', [handle.exportId]));
-  }
-  return handle;
 }
 
 async function storedPoints(metricId: string): Promise<Array<[string, string | null]>> {

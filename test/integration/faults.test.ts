@@ -5,7 +5,7 @@
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { CustomFunctionError, type GasRuntime } from '../../gas-runtime';
 import type { ExportHandle } from '../../src/shared/rpc';
-import { startStack, type Stack } from '../support/stack';
+import { driveExport, ok, startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -17,12 +17,6 @@ beforeEach(async () => {
   await stack.emulator.control.clearRequests();
 });
 
-type Rpc<T> = { ok: true; value: T } | { ok: false; error: string };
-const ok = <T>(result: unknown): T => {
-  const rpc = result as Rpc<T>;
-  if (!rpc.ok) throw new Error(rpc.error);
-  return rpc.value;
-};
 
 async function series(metricId: string): Promise<Array<[string, number | null]>> {
   const state = await stack.emulator.control.state();
@@ -77,18 +71,10 @@ describe('the exporter', () => {
     const sheet = rt.spreadsheet.getActiveSheet();
     const rows = [['Date', 'Value'], ...Array.from({ length: count }, (_, i) => [new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10), String(i % 97)])];
     sheet.getRange(1, 1, rows.length, 2).setValues(rows);
-    let handle = ok<ExportHandle>(rt.callServer('startExport', [{ companyId: DEMO_IDS.fund, range: `Sheet1!A1:B${rows.length}`, spec: { layout: 'long', metricId, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false }, writeStatus: false }]));
+    const handle = ok<ExportHandle>(rt.callServer('startExport', [{ companyId: DEMO_IDS.fund, range: `Sheet1!A1:B${rows.length}`, spec: { layout: 'long', metricId, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false }, writeStatus: false }]));
     // The faults start once the export is prepared, so that they hit the sending.
     await stack.emulator.control.faults(faults);
-    for (let step = 0; !handle.report && step < 40; step++) {
-      const wait = handle.progress.waitingForRateLimitMs;
-      if (wait) {
-        rt.clock.advance(wait);
-        await stack.emulator.control.advanceClock(wait);
-      }
-      handle = ok<ExportHandle>(rt.callServer('continueExport', [handle.exportId]));
-    }
-    return handle;
+    return driveExport(stack, rt, handle);
   }
 
   it('stores exactly the sheet through drops, 5xx bursts, slow answers and a 429 storm: nothing lost, nothing doubled', async () => {

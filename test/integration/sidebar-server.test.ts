@@ -1,7 +1,7 @@
 // The sidebar's server functions and the menu, run as google.script.run and triggers would run them.
 
 import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
-import { startStack, OWNER, type Stack } from '../support/stack';
+import { startStack, OWNER, type Rpc, type Stack } from '../support/stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -10,7 +10,6 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 beforeEach(() => stack.emulator.control.reset());
 
-type Rpc<T> = { ok: true; value: T } | { ok: false; error: string };
 
 describe('menu', () => {
   it('adds its items in every auth mode, touching no property in AuthMode.NONE', () => {

@@ -5,6 +5,7 @@ import { createGasRuntime, type GasRuntime, type GasRuntimeOptions } from '../..
 import { SyncHttpClient } from '../../gas-runtime/sync-http';
 import { startEmulatorProcess, type ProcessOptions, type RunningEmulator } from '../../emulator/testing';
 import { DIST, CODE_PATH, ensureBuilt } from './built-bundle';
+import type { ExportHandle } from '../../src/shared/rpc';
 
 export const OWNER = 'owner@example.com';
 
@@ -58,4 +59,27 @@ export async function startStack(emulatorOptions: ProcessOptions = {}): Promise<
       await emulator.stop();
     },
   };
+}
+
+/** What a sidebar server function answers. */
+export type Rpc<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** The value of a server function's answer, or the test fails with the sentence it gave. */
+export function ok<T>(result: unknown): T {
+  const rpc = result as Rpc<T>;
+  if (!rpc.ok) throw new Error(`server call failed: ${rpc.error}`);
+  return rpc.value;
+}
+
+/** Drives an export as the sidebar does: steps until it ends, waiting out the rate limit on both clocks. */
+export async function driveExport(stack: Stack, rt: GasRuntime, handle: ExportHandle, maxSteps = 50): Promise<ExportHandle> {
+  for (let step = 0; !handle.report && step < maxSteps; step++) {
+    const wait = handle.progress.waitingForRateLimitMs;
+    if (wait) {
+      rt.clock.advance(wait);
+      await stack.emulator.control.advanceClock(wait);
+    }
+    handle = ok<ExportHandle>(rt.callServer('continueExport', [handle.exportId]));
+  }
+  return handle;
 }
