@@ -3,7 +3,7 @@
 import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import { CustomFunctionError } from '../../gas-runtime';
-import { startStack, type Stack } from '../support/stack';
+import { startStack, OWNER, type Stack } from '../support/stack';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
@@ -62,6 +62,24 @@ describe('METRIC_VALUES', () => {
     expect(await stack.takeRequests()).toHaveLength(4);
 
     rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, '2024-01-01', '2024-12-31']);
+    expect(await stack.takeRequests()).toHaveLength(0);
+  });
+
+  it('caches a ten-year daily series over CacheService\'s 100 KB limit in chunks, and serves it again with no request', async () => {
+    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Ten years', frequency: 'daily', unit: 'USD' }] })).metrics;
+    const points = Array.from({ length: 3653 }, (_, i) => ({ metric_id: metric!.id, date: new Date(Date.UTC(2015, 0, 1 + i)).toISOString().slice(0, 10), value: `${1_000_000 + i}.123456789` }));
+    await stack.emulator.control.fixtures({ data_points: points });
+    await stack.emulator.control.clearRequests();
+    const rt = stack.runtime();
+    const first = rt.runCustomFunction('METRIC_VALUES', [metric!.id, '', '', 'text']) as unknown[][];
+    expect(first).toHaveLength(3653);
+    expect(first[0]![1]).toBe('1000000.123456789');
+    expect(await stack.takeRequests()).toHaveLength(37);
+    const cache = rt.cache.user(OWNER);
+    const chunks = cache._keys().filter((key) => /#\d+$/.test(key));
+    expect(chunks.length).toBeGreaterThan(1);
+    const second = rt.runCustomFunction('METRIC_VALUES', [metric!.id, '', '', 'text']) as unknown[][];
+    expect(second).toEqual(first);
     expect(await stack.takeRequests()).toHaveLength(0);
   });
 
