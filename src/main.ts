@@ -170,6 +170,11 @@ global.showSidebar = function () {
   showSidebar();
 };
 
+/** Opens the sidebar on the portfolio tools, to build an audit (menu item). */
+global.showAudit = function () {
+  showSidebar('portfolio');
+};
+
 /** Opens the sidebar on the exporter, with the selection read (menu item). */
 global.showExporter = function () {
   showSidebar('export');
@@ -264,6 +269,109 @@ global.resumeExport = function (exportId: Parameters<typeof sidebarApi.resumeExp
  */
 global.findUnfinishedExport = function () {
   return sidebarApi.findUnfinishedExport();
+};
+
+/**
+ * Sidebar: the address of the active selection, like Sheet1!A1:C20.
+ */
+global.activeRange = function () {
+  return sidebarApi.activeRange();
+};
+
+/**
+ * Sidebar: validates a range of profiles or contacts and stores the import, ready for its first step.
+ * @param {Object} request The kind, company and range.
+ */
+global.startImport = function (request: Parameters<typeof sidebarApi.startImport>[0]) {
+  return sidebarApi.startImport(request);
+};
+
+/**
+ * Sidebar: runs one step of an import, writing ids and statuses into the sheet as rows settle.
+ * @param {string} importId The import's id.
+ */
+global.continueImport = function (importId: Parameters<typeof sidebarApi.continueImport>[0]) {
+  return sidebarApi.continueImport(importId);
+};
+
+/**
+ * Sidebar: stops an import before its next row; it can be resumed.
+ * @param {string} importId The import's id.
+ */
+global.cancelImport = function (importId: Parameters<typeof sidebarApi.cancelImport>[0]) {
+  return sidebarApi.cancelImport(importId);
+};
+
+/**
+ * Sidebar: resumes a cancelled or paused import.
+ * @param {string} importId The import's id.
+ */
+global.resumeImport = function (importId: Parameters<typeof sidebarApi.resumeImport>[0]) {
+  return sidebarApi.resumeImport(importId);
+};
+
+/**
+ * Sidebar: the note tags of a company.
+ * @param {string} companyId The company's id.
+ */
+global.listNoteTags = function (companyId: Parameters<typeof sidebarApi.listNoteTags>[0]) {
+  return sidebarApi.listNoteTags(companyId);
+};
+
+/**
+ * Sidebar: adds one note to the contacts of the selected rows.
+ * @param {Object} request The note's content and tag.
+ */
+global.addNoteToSelectedContacts = function (request: Parameters<typeof sidebarApi.addNoteToSelectedContacts>[0]) {
+  return sidebarApi.addNoteToSelectedContacts(request);
+};
+
+/**
+ * Sidebar: writes a portfolio company's notes at the active cell.
+ * @param {string} profileId The portfolio company profile's id.
+ */
+global.insertPortfolioNotes = function (profileId: Parameters<typeof sidebarApi.insertPortfolioNotes>[0]) {
+  return sidebarApi.insertPortfolioNotes(profileId);
+};
+
+/**
+ * Sidebar: builds the portfolio audit sheet of a fund.
+ * @param {string} companyId The fund's company id.
+ */
+global.buildAudit = function (companyId: Parameters<typeof sidebarApi.buildAudit>[0]) {
+  return sidebarApi.buildAudit(companyId);
+};
+
+/**
+ * Sidebar: compares the audit sheet with its snapshot and prepares the push of changed cells.
+ * @param {string} sheetName The audit sheet, or null for the default one.
+ */
+global.startAuditPush = function (sheetName: Parameters<typeof sidebarApi.startAuditPush>[0]) {
+  return sidebarApi.startAuditPush(sheetName);
+};
+
+/**
+ * Sidebar: runs one step of an audit push.
+ * @param {string} pushId The push's id.
+ */
+global.continueAuditPush = function (pushId: Parameters<typeof sidebarApi.continueAuditPush>[0]) {
+  return sidebarApi.continueAuditPush(pushId);
+};
+
+/**
+ * Sidebar: stops an audit push; it can be resumed.
+ * @param {string} pushId The push's id.
+ */
+global.cancelAuditPush = function (pushId: Parameters<typeof sidebarApi.cancelAuditPush>[0]) {
+  return sidebarApi.cancelAuditPush(pushId);
+};
+
+/**
+ * Sidebar: resumes an audit push with the cells not confirmed.
+ * @param {string} pushId The push's id.
+ */
+global.resumeAuditPush = function (pushId: Parameters<typeof sidebarApi.resumeAuditPush>[0]) {
+  return sidebarApi.resumeAuditPush(pushId);
 };
 
 /**

@@ -1,7 +1,7 @@
 // Reading and writing the active spreadsheet for the sidebar: the only place it writes cells.
 
 import { InputError } from '../core/api/errors';
-import { asSafeRows } from '../core/sheets/cell-safety';
+import { asSafeCell, asSafeRows } from '../core/sheets/cell-safety';
 
 export interface CellAnchor {
   sheetName: string;
@@ -114,4 +114,52 @@ export function writeStatusColumn(sheetName: string, row: number, column: number
   const rows = texts.map((text, i) => [hasHeaderRow && i === 0 ? header : text]);
   target.setValues(asSafeRows(rows));
   return `${quoteSheetName(sheetName)}!${target.getA1Notation()}`;
+}
+
+/** Writes one text into a cell, kept as text (ids, statuses). */
+export function writeText(sheetName: string, row: number, column: number, text: string): void {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
+  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
+  const cell = sheet.getRange(row, column);
+  cell.setNumberFormat('@');
+  cell.setValue(asSafeCell(text));
+}
+
+/** Whether the cells of a column over some rows are all empty (before adding a column there). */
+export function columnIsEmpty(sheetName: string, row: number, column: number, rows: number): boolean {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
+  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
+  return sheet.getRange(row, column, rows, 1).getValues().every((cells) => cells[0] === '');
+}
+
+/** The selected rows' cells in one column, and the sheet's first row (the headers). */
+export function selectedRowsOf(): { sheetName: string; header: unknown[]; rows: number[]; cellsAt(column: number): unknown[] } {
+  const range = SpreadsheetApp.getActiveSpreadsheet().getActiveRange();
+  if (!range) throw new InputError('Select the rows of the contacts first.');
+  const sheet = range.getSheet();
+  const lastColumn = Math.max(sheet.getLastColumn(), 1);
+  const header = sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? [];
+  const first = Math.max(range.getRow(), 2);
+  const last = range.getRow() + range.getNumRows() - 1;
+  const rows = Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+  return {
+    sheetName: sheet.getName(),
+    header,
+    rows,
+    cellsAt: (column) => (rows.length ? sheet.getRange(first, column, rows.length, 1).getValues().map((cells) => cells[0]) : []),
+  };
+}
+
+/** The address of a block of cells, like 'My sheet'!B2:D9. */
+export function addressOf(sheetName: string, row: number, column: number, numRows: number, numColumns: number): string {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
+  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
+  return `${quoteSheetName(sheetName)}!${sheet.getRange(row, column, numRows, numColumns).getA1Notation()}`;
+}
+
+/** The text of one cell, '' when empty or outside the sheet. */
+export function cellText(sheetName: string, row: number, column: number): string {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
+  if (!sheet || column > sheet.getMaxColumns() || row > sheet.getMaxRows()) return '';
+  return String(sheet.getRange(row, column).getValue()).trim();
 }

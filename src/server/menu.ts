@@ -13,6 +13,7 @@ export function addMenu(): void {
     .addItem('Open sidebar', 'showSidebar')
     .addItem('Refresh data', 'refreshData')
     .addItem('Export selection', 'showExporter')
+    .addItem('Build portfolio audit', 'showAudit')
     .addToUi();
 }
 
@@ -25,7 +26,7 @@ export function refreshData(): void {
 }
 
 /** Opens the sidebar, on a given tab when a menu item asks for one. */
-export function showSidebar(tab?: 'export'): void {
+export function showSidebar(tab?: 'export' | 'portfolio'): void {
   const html = HtmlService.createHtmlOutputFromFile('Sidebar').setTitle(ADDIN_NAME);
   // The page's own script has run by the time this appended one does; the tab name is a constant.
   if (tab) html.append(`<script>window.dispatchEvent(new CustomEvent('addin:open-tab', { detail: '${tab}' }));</script>`);

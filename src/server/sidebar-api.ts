@@ -13,6 +13,10 @@ import { readSettingsSummary, removeToken, saveBaseUrl, saveDefaultCompanyId, sa
 import type { ConnectionReport, MetricSummary, RpcResult, ServerApi } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
 import * as exporter from './export-api';
+import * as importer from './import-api';
+import * as notes from './notes-api';
+import * as audit from './audit-api';
+import { activeSelection } from '../gas/sheet-io';
 
 /** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
 const SIDEBAR_WAIT_MS = 60_000;
@@ -100,6 +104,20 @@ export const sidebarApi: ServerApi = {
   cancelExport: (exportId) => attempt(() => exporter.cancel(exportId)),
   resumeExport: (exportId) => attempt(() => exporter.resume(exportId)),
   findUnfinishedExport: () => attempt(exporter.findUnfinished),
+
+  activeRange: () => attempt(activeSelection),
+  startImport: (request) => attempt(() => importer.startImport(request)),
+  continueImport: (importId) => attempt(() => importer.continueImport(importId)),
+  cancelImport: (importId) => attempt(() => importer.cancel(importId)),
+  resumeImport: (importId) => attempt(() => importer.resume(importId)),
+  listNoteTags: (companyId) => attempt(() => notes.listNoteTags(companyId)),
+  addNoteToSelectedContacts: (request) => attempt(() => notes.addNoteToSelectedContacts(request)),
+  insertPortfolioNotes: (profileId) => attempt(() => notes.insertPortfolioNotes(profileId)),
+  buildAudit: (companyId) => attempt(() => audit.buildAudit(companyId)),
+  startAuditPush: (sheetName) => attempt(() => audit.startPush(sheetName)),
+  continueAuditPush: (pushId) => attempt(() => audit.continuePush(pushId)),
+  cancelAuditPush: (pushId) => attempt(() => audit.cancelPush(pushId)),
+  resumeAuditPush: (pushId) => attempt(() => audit.resumePush(pushId)),
 
   insertMetricValues: (request) => attempt(() => {
     const ids = request.metricIds.map((id) => requireUuid(id, 'A metric id'));

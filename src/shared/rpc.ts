@@ -1,6 +1,8 @@
 // The surface between the sidebar and the server: names and JSON-safe types, shared by both sides.
 
 import type { ExportLayout, ExportPreview, ExportProgress, ExportReport, ExportReportItem, ExportSpec } from '../core/export';
+import type { ContactNoteReport, ImportProgress } from '../core/directory';
+import type { AuditPushProgress, AuditPushReport, AuditPushReportItem, Completeness } from '../core/audit';
 
 /**
  * What crosses google.script.run: Dates and class instances do not survive it, so the types refuse them.
@@ -110,6 +112,67 @@ export type ExportOutcome = {
   statusRange: string | null;
 };
 
+export type ImportKind = 'profiles' | 'contacts';
+
+export type ImportRequest = {
+  kind: ImportKind;
+  companyId: string;
+  /** Like Sheet1!A1:F20, header row included. */
+  range: string;
+};
+
+/** Where an import stands; ids and statuses are written into the sheet as rows settle. */
+export type ImportHandle = {
+  importId: string;
+  kind: ImportKind;
+  range: string;
+  progress: ImportProgress;
+  /** Present once the import has ended, been cancelled, or paused. */
+  report: ImportOutcome | null;
+};
+
+export type ImportOutcome = {
+  summary: string;
+  totals: Record<string, number>;
+  /** Rows that failed, were skipped or are unknown, with their reasons. */
+  problems: Array<{ sheetRow: number; label: string; outcome: string; reason: string | null }>;
+  problem: string | null;
+};
+
+export type NoteTagSummary = { id: string; name: string };
+
+export type ContactNoteRequest = {
+  content: string;
+  noteTagId: string | null;
+  skipRowsWithoutId: boolean;
+};
+
+export type AuditBuildReport = {
+  sheetName: string;
+  profiles: number;
+  properties: number;
+  /** Filled custom cells of all custom cells. */
+  overall: Completeness;
+  blanks: number;
+  message: string;
+};
+
+export type AuditPushHandle = {
+  pushId: string;
+  sheetName: string;
+  progress: AuditPushProgress;
+  report: AuditPushOutcome | null;
+};
+
+export type AuditPushOutcome = {
+  summary: string;
+  totals: AuditPushReport['totals'];
+  /** Cells that failed or were skipped, with their reasons. */
+  problems: AuditPushReportItem[];
+  notes: string[];
+  problem: string | null;
+};
+
 /** Failures come back as data the page renders, not as exceptions that lose everything but a message. */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -128,6 +191,19 @@ export interface ServerApi {
   cancelExport(exportId: string): RpcResult<ExportHandle>;
   resumeExport(exportId: string): RpcResult<ExportHandle>;
   findUnfinishedExport(): RpcResult<ExportHandle | null>;
+  activeRange(): RpcResult<string>;
+  startImport(request: ImportRequest): RpcResult<ImportHandle>;
+  continueImport(importId: string): RpcResult<ImportHandle>;
+  cancelImport(importId: string): RpcResult<ImportHandle>;
+  resumeImport(importId: string): RpcResult<ImportHandle>;
+  listNoteTags(companyId: string): RpcResult<NoteTagSummary[]>;
+  addNoteToSelectedContacts(request: ContactNoteRequest): RpcResult<ContactNoteReport>;
+  insertPortfolioNotes(profileId: string): RpcResult<InsertReport>;
+  buildAudit(companyId: string): RpcResult<AuditBuildReport>;
+  startAuditPush(sheetName: string | null): RpcResult<AuditPushHandle>;
+  continueAuditPush(pushId: string): RpcResult<AuditPushHandle>;
+  cancelAuditPush(pushId: string): RpcResult<AuditPushHandle>;
+  resumeAuditPush(pushId: string): RpcResult<AuditPushHandle>;
 }
 
 /** Compile-time guard: every parameter and result of ServerApi is JSON-safe. */

@@ -1,0 +1,209 @@
+// The audit sheet of a fund: one row per profile, one column per property, completeness, formatting and the snapshot.
+
+import { columnLetters } from '../export/places';
+import { intlDateFormatter, type DateFormatter } from '../validate/dates';
+import { cellForValue, encodeKey, isTextColumn, keyOfCell, KEY_SEPARATOR } from './cell-values';
+import { AUDIT_MARKER_PREFIX, AUTO_SUFFIX, HEADERS, NAME_MARKER, SUMMARY_MARKERS, auditLayout, gridRange } from './layout';
+import { auditOrder } from './load-audit-data';
+import type {
+  AuditCell,
+  AuditColumnSummary,
+  AuditData,
+  AuditFormatting,
+  AuditLayout,
+  AuditProperty,
+  AuditRowSummary,
+  AuditSheetModel,
+  AuditSnapshot,
+  AuditValidation,
+  Completeness,
+} from './types';
+
+export type AuditBuildOptions = {
+  /** The spreadsheet's time zone: date cells are midnight there, which Sheets shows as that day. */
+  timeZone: string;
+  /** Only to key Date cells in the snapshot; Intl by default (the core has no Utilities). */
+  formatDate?: DateFormatter;
+};
+
+/** Grey of read-only (auto-calculated) columns. */
+export const READ_ONLY_BACKGROUND = '#efefef';
+/** Light yellow of blank editable cells. */
+export const BLANK_BACKGROUND = '#fff2cc';
+const LABELS_IN_HELP = 12;
+
+/**
+ * Builds the audit sheet of a fund from what loadAuditData read. Nothing is fetched and nothing is
+ * written: the server writes `values` with one setValues at A1 of a new sheet, after the number formats
+ * of `summary.formatting`, then applies the rest of the formatting, and stores `snapshot`.
+ */
+export function buildAuditModel(data: AuditData, options: AuditBuildOptions): AuditSheetModel {
+  const { timeZone } = options;
+  const formatDate = options.formatDate ?? intlDateFormatter;
+  const properties = auditOrder(data.properties);
+  const custom = properties.filter((property) => !property.autoCalculated).length;
+  const layout = auditLayout(data.profiles.length, properties.length, custom);
+  const grid: AuditCell[][] = Array.from({ length: layout.rows }, () => Array.from({ length: layout.columns }, (): AuditCell => ''));
+  const put = (row: number, column: number, cell: AuditCell) => {
+    grid[row - 1]![column - 1] = cell;
+  };
+
+  // The hidden id row and the header row.
+  put(layout.idRow, layout.idColumn, `${AUDIT_MARKER_PREFIX}${data.companyId}`);
+  put(layout.idRow, layout.nameColumn, NAME_MARKER);
+  put(layout.headerRow, layout.idColumn, HEADERS.profileId);
+  put(layout.headerRow, layout.nameColumn, HEADERS.name);
+  properties.forEach((property, index) => {
+    const column = layout.firstPropertyColumn + index;
+    put(layout.idRow, column, property.id);
+    put(layout.headerRow, column, headerOf(property));
+  });
+  for (const part of ['filled', 'total', 'share'] as const) {
+    put(layout.idRow, layout.summaryColumns[part], SUMMARY_MARKERS[part]);
+    put(layout.headerRow, layout.summaryColumns[part], HEADERS[part]);
+    put(layout.summaryRows[part], layout.idColumn, SUMMARY_MARKERS[part]);
+  }
+  put(layout.summaryRows.filled, layout.nameColumn, HEADERS.filled);
+  put(layout.summaryRows.total, layout.nameColumn, HEADERS.total);
+  put(layout.summaryRows.share, layout.nameColumn, HEADERS.share);
+
+  // One row per profile; the snapshot keys every cell as it is written.
+  const keys: string[][] = [];
+  const filledByColumn = properties.map(() => 0);
+  const rows: AuditRowSummary[] = [];
+  const blanks: Array<{ row: number; column: number }> = [];
+  data.profiles.forEach((profile, index) => {
+    const row = layout.firstProfileRow + index;
+    put(row, layout.idColumn, profile.id);
+    put(row, layout.nameColumn, profile.name);
+    const stored = data.values[profile.id] ?? {};
+    const rowKeys: string[] = [];
+    let filledCustom = 0;
+    properties.forEach((property, position) => {
+      const column = layout.firstPropertyColumn + position;
+      const cell = cellForValue(stored[property.id], property, data.options[property.id] ?? [], timeZone);
+      put(row, column, cell.written);
+      const key = keyOfCell(cell.logical, timeZone, formatDate);
+      rowKeys.push(encodeKey(key));
+      if (key !== '') {
+        filledByColumn[position]!++;
+        if (!property.autoCalculated) filledCustom++;
+      } else if (!property.autoCalculated) {
+        blanks.push({ row, column });
+      }
+    });
+    keys.push(rowKeys);
+    const summary = completeness(filledCustom, custom);
+    rows.push({ profileId: profile.id, name: profile.name, row, ...summary });
+    put(row, layout.summaryColumns.filled, summary.filled);
+    put(row, layout.summaryColumns.total, summary.total);
+    put(row, layout.summaryColumns.share, summary.share ?? '');
+  });
+
+  const columns: AuditColumnSummary[] = properties.map((property, position) => {
+    const column = layout.firstPropertyColumn + position;
+    const summary = completeness(filledByColumn[position] ?? 0, data.profiles.length);
+    put(layout.summaryRows.filled, column, summary.filled);
+    put(layout.summaryRows.total, column, summary.total);
+    put(layout.summaryRows.share, column, summary.share ?? '');
+    return {
+      propertyId: property.id,
+      name: property.name,
+      header: headerOf(property),
+      dataType: property.dataType,
+      autoCalculated: property.autoCalculated,
+      column,
+      letter: columnLetters(column),
+      labels: (data.options[property.id] ?? []).map((option) => option.label),
+      ...summary,
+    };
+  });
+
+  const snapshot: AuditSnapshot = {
+    v: 1,
+    companyId: data.companyId,
+    profiles: data.profiles.map((profile) => profile.id),
+    properties: properties.map((property) => property.id),
+    rows: keys.map((row) => row.join(KEY_SEPARATOR)),
+  };
+  const filledCustom = rows.reduce((sum, row) => sum + row.filled, 0);
+  return {
+    values: grid,
+    summary: {
+      companyId: data.companyId,
+      timeZone,
+      layout,
+      columns,
+      profiles: rows,
+      overall: completeness(filledCustom, custom * data.profiles.length),
+      blanks,
+      formatting: formattingOf(layout, columns, custom),
+    },
+    snapshot,
+  };
+}
+
+function headerOf(property: AuditProperty): string {
+  return property.autoCalculated ? `${property.name}${AUTO_SUFFIX}` : property.name;
+}
+
+function completeness(filled: number, total: number): Completeness {
+  return { filled, total, share: total === 0 ? null : filled / total };
+}
+
+/** What the server does besides setValues; see AuditFormatting for how each part is applied. */
+function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[], custom: number): AuditFormatting {
+  const profiles = layout.lastProfileRow - layout.headerRow;
+  const dataRows = (column: number) => gridRange(layout.firstProfileRow, column, profiles, 1);
+  const numberFormats: AuditFormatting['numberFormats'] = [
+    { range: gridRange(layout.idRow, 1, 2, layout.columns), format: '@' },
+    { range: gridRange(layout.idRow, layout.idColumn, layout.rows, 2), format: '@' },
+  ];
+  const validations: AuditValidation[] = [];
+  if (profiles > 0) {
+    for (const column of columns) {
+      if (isTextColumn(column.dataType)) numberFormats.push({ range: dataRows(column.column), format: '@' });
+      if (column.dataType === 'date') numberFormats.push({ range: dataRows(column.column), format: 'yyyy-mm-dd' });
+      if (column.autoCalculated) continue;
+      if (column.dataType === 'boolean') validations.push({ kind: 'checkbox', range: dataRows(column.column) });
+      if (column.dataType === 'select' && column.labels.length > 0) {
+        validations.push({ kind: 'list', range: dataRows(column.column), labels: column.labels, allowInvalid: false, helpText: `Pick one of the labels of ${column.name}.` });
+      }
+      if (column.dataType === 'multiselect' && column.labels.length > 0) {
+        validations.push({ kind: 'list', range: dataRows(column.column), labels: column.labels, allowInvalid: true, helpText: multiselectHelp(column) });
+      }
+    }
+    numberFormats.push({ range: gridRange(layout.firstProfileRow, layout.summaryColumns.share, profiles, 1), format: '0%' });
+  }
+  if (columns.length > 0) numberFormats.push({ range: gridRange(layout.summaryRows.share, layout.firstPropertyColumn, 1, columns.length), format: '0%' });
+
+  const autoCount = columns.length - custom;
+  const readOnlyRanges = layout.firstAutoColumn === null ? [] : [gridRange(layout.headerRow, layout.firstAutoColumn, profiles + 1, autoCount)];
+  return {
+    numberFormats,
+    hiddenRows: [layout.idRow],
+    hiddenColumns: [layout.idColumn],
+    frozenRows: layout.headerRow,
+    frozenColumns: layout.nameColumn,
+    bold: [
+      gridRange(layout.headerRow, 1, 1, layout.columns),
+      gridRange(layout.summaryRows.filled, layout.nameColumn, 3, 1),
+    ],
+    validations,
+    readOnly: {
+      ranges: readOnlyRanges,
+      background: READ_ONLY_BACKGROUND,
+      description: 'Auto-calculated by the platform: edits here are not sent.',
+    },
+    blankHighlight: profiles > 0 && custom > 0
+      ? { range: gridRange(layout.firstProfileRow, layout.firstPropertyColumn, profiles, custom), background: BLANK_BACKGROUND }
+      : null,
+    filter: gridRange(layout.headerRow, layout.idColumn, profiles + 1, layout.columns),
+  };
+}
+
+function multiselectHelp(column: AuditColumnSummary): string {
+  const shown = column.labels.slice(0, LABELS_IN_HELP).join(' | ');
+  const more = column.labels.length > LABELS_IN_HELP ? ` | … (${column.labels.length - LABELS_IN_HELP} more)` : '';
+  return `Pick one label, or type several separated by commas, like "${column.labels.slice(0, 2).join(', ')}". Labels: ${shown}${more}.`;
+}

@@ -1,0 +1,139 @@
+// A cell turned into the form PUT /portfolio_property_values demands for its property's data type, or the reason it cannot be.
+
+import { InputError } from '../api/errors';
+import { toIsoDate, type DateFormatter } from '../validate/dates';
+import { normaliseDecimal, numberToDecimal, toDecimal } from '../validate/decimal';
+import { quote } from '../export/places';
+import { isDateCell } from './cell-values';
+import { resolveLabel, resolveLabels } from './option-labels';
+import type { AuditOption, AuditProperty, AuditWrite } from './types';
+
+export type CellWrite = { ok: true; write: AuditWrite } | { ok: false; reason: string };
+
+export type WriteContext = {
+  /** The property's options (select and multiselect), in display order. */
+  options: readonly AuditOption[];
+  timeZone: string;
+  formatDate: DateFormatter;
+};
+
+/** What getValues() returns for a cell showing a formula error. */
+const SHEET_ERROR = /^#(?:N\/A|REF!|VALUE!|DIV\/0!|NUM!|NAME\?|NULL!|ERROR!|SPILL!|CALC!)/;
+
+/** An http(s) address with a host, as the API's url type requires. */
+const HTTP_URL = /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/i;
+
+/**
+ * The write for one cell (contract: PortfolioPropertyValueInput). `value` text for string, text,
+ * rich_text, url, number (exact decimal), date (YYYY-MM-DD), boolean ("true"/"false") and any newer
+ * type; the option id for select; the option ids for multiselect. A blank cell clears the value:
+ * "" / null / []. Invalid numbers, dates, booleans and URLs and unknown labels are refused here,
+ * before anything is sent.
+ */
+export function cellWrite(cell: unknown, property: AuditProperty, context: WriteContext): CellWrite {
+  const blank = isBlank(cell);
+  try {
+    switch (property.dataType) {
+      case 'select': {
+        if (blank) return { ok: true, write: { portfolio_property_option_id: null } };
+        const resolved = resolveLabel(textOf(cell, context), context.options, property.name);
+        return resolved.ok ? { ok: true, write: { portfolio_property_option_id: resolved.options[0]!.id } } : resolved;
+      }
+      case 'multiselect': {
+        if (blank) return { ok: true, write: { portfolio_property_option_ids: [] } };
+        const resolved = resolveLabels(textOf(cell, context), context.options, property.name);
+        return resolved.ok ? { ok: true, write: { portfolio_property_option_ids: resolved.options.map((option) => option.id) } } : resolved;
+      }
+      case 'number':
+        if (blank) return clear();
+        refuseSheetError(cell);
+        if (isDateCell(cell)) return { ok: false, reason: 'the cell holds a date, not a number' };
+        return value(toDecimal(cell, 'The cell'));
+      case 'date':
+        if (blank) return clear();
+        refuseSheetError(cell);
+        return value(toIsoDate(cell, 'The cell', context.timeZone, context.formatDate));
+      case 'boolean':
+        if (blank) return clear();
+        refuseSheetError(cell);
+        return value(booleanText(cell));
+      case 'url': {
+        if (blank) return clear();
+        const text = typeof cell === 'string' ? cell.trim() : '';
+        if (!HTTP_URL.test(text)) {
+          return { ok: false, reason: `the cell must be a web address starting with http:// or https://, but it is ${quote(textOf(cell, context))}` };
+        }
+        return value(text);
+      }
+      default:
+        return blank ? clear() : value(textOf(cell, context));
+    }
+  } catch (error) {
+    if (error instanceof InputError) return { ok: false, reason: asReason(error.message) };
+    throw error;
+  }
+}
+
+/**
+ * Whether two writes store the same thing: numbers compare as decimals ("1.50" is 1.5), option ids as
+ * sets, everything else as text.
+ */
+export function sameWrite(a: AuditWrite, b: AuditWrite, dataType: string): boolean {
+  if ('value' in a && 'value' in b) {
+    if (dataType === 'number' && a.value !== '' && b.value !== '') return decimalValue(a.value) === decimalValue(b.value);
+    return a.value === b.value;
+  }
+  if ('portfolio_property_option_id' in a && 'portfolio_property_option_id' in b) return a.portfolio_property_option_id === b.portfolio_property_option_id;
+  if ('portfolio_property_option_ids' in a && 'portfolio_property_option_ids' in b) {
+    const left = [...a.portfolio_property_option_ids].sort();
+    const right = [...b.portfolio_property_option_ids].sort();
+    return left.length === right.length && left.every((id, index) => id === right[index]);
+  }
+  return false;
+}
+
+/** Blank: '' or only spaces, as Sheets gives an empty cell; false and 0 are values. */
+export function isBlank(cell: unknown): boolean {
+  return cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
+}
+
+function clear(): CellWrite {
+  return { ok: true, write: { value: '' } };
+}
+
+function value(text: string): CellWrite {
+  return { ok: true, write: { value: text } };
+}
+
+/** A cell of a text column as text: Sheets may have made a number, a boolean or a date of what was typed. */
+function textOf(cell: unknown, context: WriteContext): string {
+  if (typeof cell === 'string') return cell;
+  if (typeof cell === 'number') return Number.isFinite(cell) ? numberToDecimal(cell) : String(cell);
+  if (typeof cell === 'boolean') return cell ? 'TRUE' : 'FALSE';
+  if (isDateCell(cell)) return Number.isNaN(cell.getTime()) ? '' : context.formatDate(cell, context.timeZone);
+  return String(cell);
+}
+
+function booleanText(cell: unknown): string {
+  if (typeof cell === 'boolean') return cell ? 'true' : 'false';
+  const text = typeof cell === 'string' ? cell.trim().toLowerCase() : '';
+  if (text === 'true' || text === 'false') return text;
+  throw new InputError(`The cell must be a checkbox (TRUE or FALSE), but it is ${typeof cell === 'string' ? quote(cell.trim()) : String(cell)}.`);
+}
+
+function refuseSheetError(cell: unknown): void {
+  if (typeof cell === 'string' && SHEET_ERROR.test(cell.trim())) throw new InputError(`The cell shows the error ${cell.trim()}.`);
+}
+
+/** A decimal without trailing fraction zeros, so equal values compare equal as text. */
+function decimalValue(text: string): string {
+  const normal = normaliseDecimal(text) ?? text;
+  if (!normal.includes('.')) return normal;
+  return normal.replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/** Error messages are sentences; reasons follow "failed: ", so they start in lower case and drop the period. */
+function asReason(message: string): string {
+  const text = message.replace(/\.$/, '');
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

@@ -1,0 +1,56 @@
+// The portfolio audit's public surface, for the server and the sidebar's types.
+
+export { loadAuditData, loadAuditSchema } from './load-audit-data';
+export { buildAuditModel, BLANK_BACKGROUND, READ_ONLY_BACKGROUND, type AuditBuildOptions } from './build-audit';
+export { AUDIT_MARKER_PREFIX } from './layout';
+export { readAuditSheet } from './read-sheet';
+export { applySnapshotUpdates, parseSnapshot, serializeSnapshot } from './snapshot';
+export {
+  cancelAuditPush,
+  isPushComplete,
+  prepareAuditPush,
+  resumeAuditPush,
+  sameAuditPush,
+  AUTO_CALCULATED_REASON,
+  NOT_IN_AUDIT_REASON,
+  type AuditPushInput,
+} from './write-back';
+export {
+  auditPushProgress,
+  runAuditPushStep,
+  DEFAULT_PUSH_WAVE_SIZE,
+  MAX_PUSH_STEPS_WITHOUT_PROGRESS,
+  PUSH_STEP_MARGIN_MS,
+  type AuditPushStepOptions,
+  type AuditPushStepResult,
+} from './run-push-step';
+export { buildAuditPushReport } from './push-report';
+export type {
+  AuditCell,
+  AuditCellOutcome,
+  AuditColumnSummary,
+  AuditData,
+  AuditFormatting,
+  AuditLayout,
+  AuditOption,
+  AuditProfile,
+  AuditProperty,
+  AuditPushProgress,
+  AuditPushReport,
+  AuditPushReportItem,
+  AuditPushState,
+  AuditPushStatus,
+  AuditPushTotals,
+  AuditRowSummary,
+  AuditSchema,
+  AuditSheetCell,
+  AuditSheetModel,
+  AuditSheetRead,
+  AuditSnapshot,
+  AuditSnapshotUpdate,
+  AuditSummary,
+  AuditValidation,
+  AuditWrite,
+  Completeness,
+  GridRange,
+} from './types';

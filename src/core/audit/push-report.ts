@@ -1,0 +1,90 @@
+// The push's report: every changed cell's outcome and reason, totals that add up, one sentence, and the snapshot refresh.
+
+import { formatCount, joinAnd } from '../export/places';
+import { cellName } from './layout';
+import {
+  AUDIT_CELL_OUTCOMES,
+  type AuditPushItem,
+  type AuditPushReport,
+  type AuditPushReportItem,
+  type AuditPushState,
+  type AuditPushTotals,
+  type AuditSnapshotUpdate,
+} from './types';
+
+/**
+ * Builds the report from a state at any point: before, during, after or instead of the sending.
+ * `snapshotUpdates` lists the confirmed cells: the server applies them to the stored snapshot
+ * (applySnapshotUpdates), so pushing the same sheet again sends nothing.
+ */
+export function buildAuditPushReport(state: AuditPushState): AuditPushReport {
+  const items = state.items.map((item) => reportItem(state, item));
+  const totals = Object.fromEntries(AUDIT_CELL_OUTCOMES.map((outcome) => [outcome, 0])) as AuditPushTotals;
+  for (const item of state.items) totals[item.outcome]++;
+  totals.unchanged = state.unchanged;
+  const snapshotUpdates: AuditSnapshotUpdate[] = state.items
+    .filter((item) => item.outcome === 'created' || item.outcome === 'updated')
+    .map((item) => ({ profileId: state.profiles[item.profile]?.id ?? '', propertyId: state.properties[item.property]?.id ?? '', key: item.key }));
+  return {
+    status: state.status,
+    cellsCompared: state.cellsCompared,
+    totals,
+    summary: summarise(state, totals),
+    items,
+    notes: notes(state),
+    problem: state.problem ?? null,
+    snapshotUpdates,
+  };
+}
+
+function reportItem(state: AuditPushState, item: AuditPushItem): AuditPushReportItem {
+  const profile = state.profiles[item.profile];
+  const property = state.properties[item.property];
+  return {
+    cell: cellName(item.row, item.column),
+    row: item.row,
+    column: item.column,
+    profileId: profile?.id ?? '',
+    profileName: profile?.name ?? '',
+    propertyId: property?.id ?? '',
+    propertyName: property?.name ?? '',
+    value: item.shown,
+    outcome: item.outcome,
+    reason: item.outcome === 'pending' ? pendingReason(state) : item.reason ?? null,
+  };
+}
+
+/** Why a pending cell has not been sent, by the push's status. */
+export function pendingReason(state: AuditPushState): string {
+  switch (state.status) {
+    case 'cancelled':
+      return 'not sent: push cancelled';
+    case 'paused':
+      return `not sent: push paused${state.problem ? ` (${state.problem.replace(/\.$/, '')})` : ''}`;
+    default:
+      return 'not sent yet';
+  }
+}
+
+/** "1,250 cells compared: 3 created, 2 updated, 1,243 unchanged, 2 failed." Counts of zero are left out. */
+function summarise(state: AuditPushState, totals: AuditPushTotals): string {
+  const compared = `${formatCount(state.cellsCompared)} ${state.cellsCompared === 1 ? 'cell' : 'cells'} compared`;
+  if (state.cellsCompared === 0) return `${compared}: the sheet has no audit cells.`;
+  if (state.items.length === 0) return `${compared}: nothing changed, so nothing was sent.`;
+  const parts: string[] = [];
+  for (const outcome of AUDIT_CELL_OUTCOMES) {
+    const count = totals[outcome];
+    if (count === 0) continue;
+    const n = formatCount(count);
+    if (outcome === 'pending') parts.push(state.status === 'cancelled' ? `${n} not sent (push cancelled)` : state.status === 'paused' ? `${n} not sent (push paused)` : `${n} not sent yet`);
+    else parts.push(`${n} ${outcome}`);
+  }
+  return `${compared}: ${parts.join(', ')}.`;
+}
+
+function notes(state: AuditPushState): string[] {
+  if (state.ignoredRows.length === 0) return [];
+  const rows = state.ignoredRows.map(String);
+  const which = rows.length === 1 ? `Row ${rows[0]} has` : `Rows ${joinAnd(rows)} have`;
+  return [`${which} no profile id, so ${rows.length === 1 ? 'it was' : 'they were'} not compared: the audit updates existing companies and does not create profiles.`];
+}

@@ -1,0 +1,72 @@
+// The audit sheet read back: every (profile, property) cell by the hidden ids that travel with its row and column.
+
+import { InputError } from '../api/errors';
+import { isUuid } from '../validate/uuid';
+import { isBlank } from './cell-writes';
+import { AUDIT_MARKER_PREFIX, NAME_MARKER } from './layout';
+import type { AuditSheetCell, AuditSheetRead } from './types';
+
+/** How far from A1 the marker is looked for, should a row or column have been inserted before it. */
+const MARKER_SEARCH = 5;
+
+/**
+ * Parses the values of the whole audit sheet (sheet.getDataRange().getValues(), top-left at A1) into
+ * (profile id, property id, cell) triples. Nothing depends on positions the user can change: the marker
+ * cell names the id row and id column; a property is any column with a property id in the id row; a
+ * profile is any row below the header with a profile id in the id column. Sorted or filtered rows and
+ * moved columns read the same; blank rows added anywhere are ignored; rows with content but no id are
+ * listed in `ignoredRows` (the audit does not create profiles). Throws an InputError when the sheet has
+ * no marker: it is not an audit sheet, or its hidden row was deleted.
+ */
+export function readAuditSheet(values: ReadonlyArray<ReadonlyArray<unknown>>): AuditSheetRead {
+  const marker = findMarker(values);
+  if (!marker) {
+    throw new InputError('This sheet is not a portfolio audit sheet: its hidden first row, which says which property each column is, is missing. Build the audit again.');
+  }
+  const { row: idRow, column: idColumn, companyId } = marker;
+  const ids = values[idRow] ?? [];
+  const columns: AuditSheetRead['columns'] = [];
+  let nameColumn: number | undefined;
+  ids.forEach((cell, column) => {
+    if (column === idColumn) return;
+    if (cell === NAME_MARKER) nameColumn = column;
+    else if (isUuid(typeof cell === 'string' ? cell.trim() : cell)) columns.push({ propertyId: (cell as string).trim().toLowerCase(), column: column + 1 });
+  });
+
+  const rows: AuditSheetRead['rows'] = [];
+  const cells: AuditSheetCell[] = [];
+  const ignoredRows: number[] = [];
+  // The row after the id row is the header.
+  for (let index = idRow + 2; index < values.length; index++) {
+    const line = values[index] ?? [];
+    const id = line[idColumn];
+    const profileId = typeof id === 'string' ? id.trim() : id;
+    if (!isUuid(profileId)) {
+      // Summary rows carry a marker in the id column; anything else with content is a row the user added.
+      const isSummary = typeof id === 'string' && id.startsWith('#');
+      const hasContent = columns.some(({ column }) => !isBlank(line[column - 1])) || (nameColumn !== undefined && !isBlank(line[nameColumn]));
+      if (!isSummary && hasContent) ignoredRows.push(index + 1);
+      continue;
+    }
+    const name = nameColumn === undefined ? '' : line[nameColumn];
+    rows.push({ profileId: profileId.toLowerCase(), name: typeof name === 'string' ? name : String(name ?? ''), row: index + 1 });
+    for (const { propertyId, column } of columns) {
+      cells.push({ profileId: profileId.toLowerCase(), propertyId, row: index + 1, column, value: line[column - 1] ?? '' });
+    }
+  }
+  return { companyId, rows, columns, cells, ignoredRows };
+}
+
+/** The marker cell near A1, 0-based, and the company id it carries. */
+function findMarker(values: ReadonlyArray<ReadonlyArray<unknown>>): { row: number; column: number; companyId: string } | undefined {
+  for (let row = 0; row < Math.min(MARKER_SEARCH, values.length); row++) {
+    const line = values[row] ?? [];
+    for (let column = 0; column < Math.min(MARKER_SEARCH, line.length); column++) {
+      const cell = line[column];
+      if (typeof cell !== 'string' || !cell.startsWith(AUDIT_MARKER_PREFIX)) continue;
+      const companyId = cell.slice(AUDIT_MARKER_PREFIX.length).trim();
+      if (isUuid(companyId)) return { row, column, companyId: companyId.toLowerCase() };
+    }
+  }
+  return undefined;
+}

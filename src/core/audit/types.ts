@@ -1,0 +1,325 @@
+// The portfolio audit's typed boundary: what is loaded from the API, the sheet model the server lays out,
+// the snapshot write-back compares against, and the push state and report. Everything here is a type
+// alias (not an interface) so the RPC layer can check it against Json; the two exceptions that hold Dates
+// (AuditSheetModel.values and AuditSheetRead) say so and stay on the server.
+
+/** A property as the audit needs it. `autoCalculated` is decided by name (src/core/portfolio/auto-calculated.ts). */
+export type AuditProperty = {
+  id: string;
+  name: string;
+  /** As the API sends it: number, date, boolean, select, multiselect, string, text, url, rich_text, or a newer one. */
+  dataType: string;
+  autoCalculated: boolean;
+};
+
+/** One option of a select or multiselect property. */
+export type AuditOption = { id: string; label: string };
+
+export type AuditProfile = { id: string; name: string };
+
+/** A stored value, trimmed to what the audit reads: the API's `value` and the selected option ids. */
+export type AuditStoredValue = {
+  value: string | number | string[] | null;
+  /** select: zero or one id; multiselect: any; other types: none. */
+  optionIds: string[];
+};
+
+/** What write-back needs to know about the fund: its properties (custom first) and their options. */
+export type AuditSchema = {
+  companyId: string;
+  /** Custom properties in the API's order, then the auto-calculated ones. */
+  properties: AuditProperty[];
+  /** Options of every select and multiselect property, by property id, in display order. */
+  options: Record<string, AuditOption[]>;
+};
+
+/** Everything an audit is built from. JSON-safe, so the server may cache it. */
+export type AuditData = AuditSchema & {
+  /** In the API's order (creation order). */
+  profiles: AuditProfile[];
+  /** values[profileId][propertyId]; a property without a stored value is absent. */
+  values: Record<string, Record<string, AuditStoredValue>>;
+};
+
+/**
+ * A cell as Range.setValues() takes it and Range.getValues() gives it back: text, number, boolean,
+ * a Date (date columns only, midnight in the spreadsheet's time zone), or '' for blank.
+ */
+export type AuditCell = string | number | boolean | Date;
+
+/** A block of the sheet, 1-based, with its A1 notation so the server can call sheet.getRange(a1). */
+export type GridRange = { row: number; column: number; numRows: number; numColumns: number; a1: string };
+
+/** Filled cells of all cells; share is filled / total (0..1), null when there is nothing to fill. */
+export type Completeness = { filled: number; total: number; share: number | null };
+
+/** One property column of the audit sheet. */
+export type AuditColumnSummary = Completeness & {
+  propertyId: string;
+  name: string;
+  /** The header cell: the name, with " (auto)" for an auto-calculated property. */
+  header: string;
+  dataType: string;
+  autoCalculated: boolean;
+  /** 1-based sheet column and its letter. */
+  column: number;
+  letter: string;
+  /** Option labels in display order (select and multiselect), else empty. */
+  labels: string[];
+};
+
+/** One profile row of the audit sheet; its completeness counts the custom (editable) properties only. */
+export type AuditRowSummary = Completeness & { profileId: string; name: string; row: number };
+
+/**
+ * Where everything is, 1-based. The grid starts at A1 of its own sheet:
+ *
+ *   row 1 (hidden)   marker | #name   | property ids …          | #filled | #total | #share
+ *   row 2 (header)   Profile id | Company | property names …    | Filled  | Of     | Complete
+ *   rows 3..         profile id | name    | values …            | per-company completeness
+ *   (one blank row)
+ *   3 summary rows   #filled / #total / #share | Filled / Of / Complete | per-property completeness
+ */
+export type AuditLayout = {
+  idRow: number;
+  headerRow: number;
+  firstProfileRow: number;
+  /** Equals headerRow when the fund has no profiles. */
+  lastProfileRow: number;
+  idColumn: number;
+  nameColumn: number;
+  firstPropertyColumn: number;
+  /** Equals nameColumn when the fund has no properties. */
+  lastPropertyColumn: number;
+  /** The first auto-calculated column; null when there is none. They are the last property columns. */
+  firstAutoColumn: number | null;
+  /** Per-company completeness, right of the properties and inside the filter, so they sort with their rows. */
+  summaryColumns: { filled: number; total: number; share: number };
+  /** Per-property completeness, below the profiles after one blank row, outside the filter. */
+  summaryRows: { filled: number; total: number; share: number };
+  /** Size of the grid (model.values). */
+  rows: number;
+  columns: number;
+};
+
+/** A data validation rule for the server to build with SpreadsheetApp.newDataValidation(). */
+export type AuditValidation =
+  /**
+   * select: requireValueInList(labels, true), setAllowInvalid(false), setHelpText(helpText).
+   * multiselect: the same dropdown with setAllowInvalid(true): Sheets' list rule holds one item per cell,
+   * so several labels ("B2B, SaaS") are typed, and such a cell shows the warning marker whose text is helpText.
+   */
+  | { kind: 'list'; range: GridRange; labels: string[]; allowInvalid: boolean; helpText: string }
+  /**
+   * boolean: requireCheckbox(). Never Range.insertCheckboxes(): it sets every cell to FALSE, which would
+   * turn each blank into a change to "false".
+   */
+  | { kind: 'checkbox'; range: GridRange };
+
+/** Everything the server does besides setValues, in this order. */
+export type AuditFormatting = {
+  /**
+   * Apply BEFORE setValues. '@' (plain text) on the id and header rows, the id and name columns and every
+   * text-like property column keeps API text as text: a name like "=IMPORTXML(…)" or "2024-01-01" is not
+   * turned into a formula or a date. 'yyyy-mm-dd' on date columns, '0%' on the share cells.
+   */
+  numberFormats: Array<{ range: GridRange; format: string }>;
+  hiddenRows: number[];
+  hiddenColumns: number[];
+  /** setFrozenRows / setFrozenColumns: the header row (and the hidden id row above it), and the name column. */
+  frozenRows: number;
+  frozenColumns: number;
+  /** setFontWeight('bold'). */
+  bold: GridRange[];
+  validations: AuditValidation[];
+  /**
+   * Auto-calculated columns: setBackground(background); optionally range.protect().setWarningOnly(true)
+   * with `description`. Write-back skips them whatever the protection.
+   */
+  readOnly: { ranges: GridRange[]; background: string; description: string };
+  /**
+   * A conditional format rule whenCellEmpty().setBackground(background) over the custom (editable) cells,
+   * so a cell stops being highlighted the moment it is filled; null without profiles or custom properties.
+   */
+  blankHighlight: { range: GridRange; background: string } | null;
+  /** range.createFilter(): header row to last profile row, id column to last summary column, so ids sort with rows. */
+  filter: GridRange;
+};
+
+/** The JSON-safe part of the model: for the sidebar, and for the server's formatting. */
+export type AuditSummary = {
+  companyId: string;
+  timeZone: string;
+  layout: AuditLayout;
+  columns: AuditColumnSummary[];
+  profiles: AuditRowSummary[];
+  /** Over the custom (editable) cells. */
+  overall: Completeness;
+  /** Blank cells of the custom (editable) columns, 1-based sheet positions, row by row. */
+  blanks: Array<{ row: number; column: number }>;
+  formatting: AuditFormatting;
+};
+
+/**
+ * What write-back compares against: the cells as the audit wrote them. JSON-safe and compact: ids once,
+ * then one string of keys per profile, separated by '|'. A key is '' for blank, the cell's text when it
+ * is at most 16 characters (without '|' and not starting with '#'), otherwise '#' and 8 characters of a
+ * 48-bit hash, which is enough to tell "changed" from "unchanged". About 14-17 KB for 50 companies × 25
+ * properties (see serializeSnapshot).
+ */
+export type AuditSnapshot = {
+  v: 1;
+  companyId: string;
+  /** Profile ids, one per entry of rows. */
+  profiles: string[];
+  /** Property ids, in the order of the keys within a row. */
+  properties: string[];
+  /** rows[profile] = the keys of that profile's cells joined with '|'. */
+  rows: string[];
+};
+
+/**
+ * The audit sheet to write: `values` is the whole grid, top-left at A1, for one setValues (it holds Date
+ * cells, so it never crosses google.script.run); `summary` is JSON-safe; `snapshot` is stored by the server.
+ */
+export type AuditSheetModel = {
+  values: AuditCell[][];
+  summary: AuditSummary;
+  snapshot: AuditSnapshot;
+};
+
+/** One (profile, property) cell read back from the sheet. `value` is as getValues() gave it (server-side only). */
+export type AuditSheetCell = { profileId: string; propertyId: string; row: number; column: number; value: unknown };
+
+/** The audit sheet as read back, wherever its rows and columns were moved. Server-side only: cells hold Dates. */
+export type AuditSheetRead = {
+  companyId: string;
+  /** Rows that carry a profile id, with the name shown, in sheet order. */
+  rows: Array<{ profileId: string; name: string; row: number }>;
+  /** Property columns by their hidden id, in sheet order. */
+  columns: Array<{ propertyId: string; column: number }>;
+  cells: AuditSheetCell[];
+  /** Rows below the header with something in them but no profile id: not part of the audit, so never sent. */
+  ignoredRows: number[];
+};
+
+/** The body of PUT /portfolio_property_values less the two ids: the one form the property's data_type takes. */
+export type AuditWrite =
+  | { value: string }
+  | { portfolio_property_option_id: string | null }
+  | { portfolio_property_option_ids: string[] };
+
+/**
+ * What happened to one compared cell.
+ * - created (201) / updated (200): confirmed by the API.
+ * - unchanged: the same as when the audit was built (or equivalent, like labels in another case), not sent.
+ * - skipped: deliberately not sent (an auto-calculated property; a profile or property the audit did not have).
+ * - failed: refused, by validation before sending or by the API; has a reason.
+ * - pending: not confirmed yet; sent by the next step or on resume.
+ */
+export type AuditCellOutcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'failed' | 'pending';
+
+export const AUDIT_CELL_OUTCOMES: readonly AuditCellOutcome[] = ['created', 'updated', 'unchanged', 'skipped', 'failed', 'pending'];
+
+export type AuditPushStatus = 'running' | 'done' | 'cancelled' | 'paused';
+
+/** One cell that differs from the snapshot. Unchanged cells are only counted, to keep the state small. */
+export type AuditPushItem = {
+  /** Index into AuditPushState.profiles. */
+  profile: number;
+  /** Index into AuditPushState.properties. */
+  property: number;
+  /** 1-based sheet position when read. */
+  row: number;
+  column: number;
+  /** The cell as shown, cut short, for the report. */
+  shown: string;
+  /** The cell's snapshot key, so a confirmed cell refreshes the snapshot. */
+  key: string;
+  outcome: Exclude<AuditCellOutcome, 'unchanged'>;
+  /** The form to send; kept while pending. */
+  write?: AuditWrite;
+  /** Whether it was to be sent at all (the progress bar counts these). */
+  planned: boolean;
+  /** Why it was skipped or failed: lower-case, no final period, so it reads after "failed: ". */
+  reason?: string;
+};
+
+export type AuditPushCounters = {
+  steps: number;
+  /** Steps in a row that ended on a temporary failure without confirming anything; three pause the push. */
+  stepsWithoutProgress: number;
+  /** PUT requests asked of the client (its own retries not counted). */
+  requests: number;
+  rateLimitWaitMs: number;
+  retryWaitMs: number;
+};
+
+/** Everything a push needs between steps: JSON-safe, stored by the server (CacheService, chunked). */
+export type AuditPushState = {
+  version: 1;
+  companyId: string;
+  /** Hash of what is to be sent: a resume compares it with a fresh read to see whether the sheet changed. */
+  fingerprint: string;
+  status: AuditPushStatus;
+  profiles: AuditProfile[];
+  properties: Array<{ id: string; name: string; dataType: string }>;
+  /** Distinct (profile, property) cells read from the sheet; the report's totals add up to it. */
+  cellsCompared: number;
+  unchanged: number;
+  items: AuditPushItem[];
+  ignoredRows: number[];
+  counters: AuditPushCounters;
+  /** The last problem that stopped a step, as a sentence for the user. */
+  problem?: string;
+  /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
+  notBefore?: number;
+};
+
+export type AuditPushProgress = {
+  status: AuditPushStatus;
+  /** Cells to send that have a final outcome, of all cells to send. */
+  cellsDone: number;
+  cellsTotal: number;
+  /** The rate limit asked for this long before the next step can send: show it as a wait, not a failure. */
+  waitingForRateLimitMs?: number;
+  /** Time this step spent waiting for the rate limit inside the client. */
+  waitedForRateLimitMs?: number;
+  problem?: string;
+};
+
+export type AuditPushTotals = Record<AuditCellOutcome, number>;
+
+export type AuditPushReportItem = {
+  /** A1 notation of the cell when it was read, like D7. */
+  cell: string;
+  row: number;
+  column: number;
+  profileId: string;
+  profileName: string;
+  propertyId: string;
+  propertyName: string;
+  /** The cell as it was shown. */
+  value: string;
+  outcome: Exclude<AuditCellOutcome, 'unchanged'>;
+  reason: string | null;
+};
+
+/** A confirmed cell's new snapshot key: applySnapshotUpdates makes a second push send nothing. */
+export type AuditSnapshotUpdate = { profileId: string; propertyId: string; key: string };
+
+export type AuditPushReport = {
+  status: AuditPushStatus;
+  cellsCompared: number;
+  /** Add up to cellsCompared. */
+  totals: AuditPushTotals;
+  /** One sentence, like "1,250 cells compared: 3 created, 2 updated, 1,243 unchanged, 2 failed." */
+  summary: string;
+  /** Every cell that differed from the snapshot, in sheet order. */
+  items: AuditPushReportItem[];
+  /** Sentences about what was not compared at all (rows without a profile id). */
+  notes: string[];
+  problem: string | null;
+  /** Only confirmed cells; empty until something is confirmed. */
+  snapshotUpdates: AuditSnapshotUpdate[];
+};

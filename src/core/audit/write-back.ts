@@ -1,0 +1,203 @@
+// Write-back of an edited audit sheet: the cells that changed since the audit was built, each checked and turned
+// into the body its property's type demands, planned as a push that steps send (run-push-step.ts).
+
+import { InputError } from '../api/errors';
+import { fnv1a64 } from '../cache/chunked-cache';
+import { joinAnd } from '../export/places';
+import { intlDateFormatter, type DateFormatter } from '../validate/dates';
+import { encodeKey, isHashedKey, keyOfCell, shownValue } from './cell-values';
+import { cellWrite, sameWrite, type WriteContext } from './cell-writes';
+import { cellName } from './layout';
+import { snapshotLookup } from './snapshot';
+import type { AuditProfile, AuditProperty, AuditPushItem, AuditPushState, AuditSchema, AuditSheetCell, AuditSheetRead, AuditSnapshot } from './types';
+
+export type AuditPushInput = {
+  /** readAuditSheet of the sheet as it is now. */
+  read: AuditSheetRead;
+  /** The snapshot stored when the audit was built (or refreshed after the last push). */
+  snapshot: AuditSnapshot;
+  /** The fund's properties and options, read fresh (loadAuditSchema), so new labels resolve. */
+  schema: AuditSchema;
+  /** The spreadsheet's time zone: a Date cell is the calendar day it shows there. */
+  timeZone: string;
+  /** Apps Script passes Utilities.formatDate; Intl by default. */
+  formatDate?: DateFormatter;
+};
+
+export const AUTO_CALCULATED_REASON = 'auto-calculated by the platform: edits here are not sent';
+export const NOT_IN_AUDIT_REASON = 'not part of the audit when it was built: build the audit again to edit it';
+
+/**
+ * Compares every cell of the sheet with the snapshot and plans what to send; nothing is sent. A cell
+ * is unchanged when its key equals the snapshot's, or when it stores the same thing written another way
+ * (labels in another case or order, "1.50" for 1.5). A changed cell is skipped when its property is
+ * auto-calculated, fails when it cannot be sent as it is (with the reason), and is pending otherwise.
+ * Throws an InputError when the sheet is the audit of another fund than the snapshot's.
+ */
+export function prepareAuditPush(input: AuditPushInput): AuditPushState {
+  const { read, snapshot, schema, timeZone } = input;
+  const formatDate = input.formatDate ?? intlDateFormatter;
+  if (read.companyId !== snapshot.companyId.toLowerCase()) {
+    throw new InputError('This audit sheet belongs to another fund than the original values stored with it. Build the audit again.');
+  }
+  const original = snapshotLookup(snapshot);
+  const propertiesById = new Map(schema.properties.map((property) => [property.id.toLowerCase(), property]));
+  const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
+
+  const profiles: AuditProfile[] = [];
+  const profileIndex = new Map<string, number>();
+  const properties: AuditPushState['properties'] = [];
+  const propertyIndex = new Map<string, number>();
+  const indexOf = <T>(list: T[], index: Map<string, number>, id: string, make: () => T): number => {
+    let position = index.get(id);
+    if (position === undefined) {
+      position = list.push(make()) - 1;
+      index.set(id, position);
+    }
+    return position;
+  };
+
+  const items: AuditPushItem[] = [];
+  let unchanged = 0;
+  for (const group of groupCells(read.cells)) {
+    const [first] = group;
+    if (!first) continue;
+    const property = propertiesById.get(first.propertyId);
+    const context: WriteContext = { options: schema.options[first.propertyId] ?? [], timeZone, formatDate };
+    const keys = group.map((cell) => keyOfCell(cell.value, timeZone, formatDate));
+    const stored = original(first.profileId, first.propertyId);
+    const conflicting = new Set(keys).size > 1;
+    const key = keys[0] ?? '';
+    if (!conflicting && stored !== undefined && (encodeKey(key) === stored || (property && equivalent(first.value, stored, property, context)))) {
+      unchanged++;
+      continue;
+    }
+    if (!conflicting && stored === undefined && key === '') {
+      unchanged++;
+      continue;
+    }
+    const item: AuditPushItem = {
+      profile: indexOf(profiles, profileIndex, first.profileId, () => ({ id: first.profileId, name: names.get(first.profileId) ?? '' })),
+      property: indexOf(properties, propertyIndex, first.propertyId, () => ({ id: first.propertyId, name: property?.name ?? '', dataType: property?.dataType ?? '' })),
+      row: first.row,
+      column: first.column,
+      shown: shownValue(first.value, timeZone, formatDate),
+      key: encodeKey(key),
+      outcome: 'failed',
+      planned: false,
+    };
+    items.push(item);
+    if (conflicting) {
+      item.reason = `the same company and property appear in ${joinAnd(group.map((cell) => cellName(cell.row, cell.column)))} with different values: keep one`;
+    } else if (!property) {
+      item.reason = 'the property no longer exists in this fund';
+    } else if (stored === undefined) {
+      item.outcome = 'skipped';
+      item.reason = NOT_IN_AUDIT_REASON;
+    } else if (property.autoCalculated) {
+      item.outcome = 'skipped';
+      item.reason = AUTO_CALCULATED_REASON;
+    } else {
+      const write = cellWrite(first.value, property, context);
+      if (write.ok) {
+        item.outcome = 'pending';
+        item.write = write.write;
+        item.planned = true;
+      } else {
+        item.reason = write.reason;
+      }
+    }
+  }
+
+  const state: AuditPushState = {
+    version: 1,
+    companyId: read.companyId,
+    fingerprint: '',
+    status: 'running',
+    profiles,
+    properties,
+    cellsCompared: items.length + unchanged,
+    unchanged,
+    items,
+    ignoredRows: [...read.ignoredRows],
+    counters: { steps: 0, stepsWithoutProgress: 0, requests: 0, rateLimitWaitMs: 0, retryWaitMs: 0 },
+  };
+  state.fingerprint = pushFingerprint(state);
+  if (isPushComplete(state)) state.status = 'done';
+  return state;
+}
+
+/** Nothing is left to send. */
+export function isPushComplete(state: AuditPushState): boolean {
+  return !state.items.some((item) => item.outcome === 'pending');
+}
+
+/** Stops the push between steps; pending cells stay pending and a resume sends only them. */
+export function cancelAuditPush(state: AuditPushState): AuditPushState {
+  const next = cloneAuditPushState(state);
+  if (next.status === 'running' || next.status === 'paused') next.status = 'cancelled';
+  return next;
+}
+
+/** Lets a cancelled or paused push run again; confirmed cells are never sent again. */
+export function resumeAuditPush(state: AuditPushState): AuditPushState {
+  const next = cloneAuditPushState(state);
+  if (next.status === 'cancelled' || next.status === 'paused') {
+    next.status = isPushComplete(next) ? 'done' : 'running';
+    next.counters.stepsWithoutProgress = 0;
+    delete next.problem;
+  }
+  return next;
+}
+
+/**
+ * Whether a fresh prepareAuditPush of the sheet plans what this state planned: if not, the sheet was
+ * edited since, and resuming would send what the user no longer has.
+ */
+export function sameAuditPush(state: AuditPushState, fresh: AuditPushState): boolean {
+  return state.fingerprint === fresh.fingerprint;
+}
+
+/** States are plain JSON, so a copy through JSON is exact; the caller's state is never changed. */
+export function cloneAuditPushState(state: AuditPushState): AuditPushState {
+  return JSON.parse(JSON.stringify(state)) as AuditPushState;
+}
+
+/**
+ * Whether the cell stores what the snapshot's key stored, written another way. Only a verbatim key can
+ * tell (a hashed one is only ever equal or not); both must convert to a write for the property.
+ */
+function equivalent(cell: unknown, stored: string, property: AuditProperty, context: WriteContext): boolean {
+  if (isHashedKey(stored)) return false;
+  const now = cellWrite(cell, property, context);
+  const before = cellWrite(stored, property, context);
+  return now.ok && before.ok && sameWrite(now.write, before.write, property.dataType);
+}
+
+/**
+ * Cells by (profile, property), in sheet order. A row or a column copied by the user puts the same pair
+ * in several cells: agreeing copies count once, disagreeing ones fail together.
+ */
+function groupCells(cells: readonly AuditSheetCell[]): AuditSheetCell[][] {
+  const groups = new Map<string, AuditSheetCell[]>();
+  for (const cell of cells) {
+    const id = `${cell.profileId}/${cell.propertyId}`;
+    const group = groups.get(id);
+    if (group) group.push(cell);
+    else groups.set(id, [cell]);
+  }
+  return [...groups.values()];
+}
+
+/** A hash of every planned cell and its outcome: equal for two reads of an unedited sheet. */
+function pushFingerprint(state: AuditPushState): string {
+  const parts = state.items.map((item) => [
+    state.profiles[item.profile]?.id ?? '',
+    state.properties[item.property]?.id ?? '',
+    item.outcome,
+    item.key,
+    item.write ?? null,
+    item.reason ?? '',
+  ]);
+  return fnv1a64(JSON.stringify([state.companyId, state.cellsCompared, parts]));
+}

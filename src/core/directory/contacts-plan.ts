@@ -1,0 +1,275 @@
+// Reads a contacts range and plans each row: create, skip (already created) or fail, before anything is sent.
+
+import type { ContactInput, ContactList } from '../api/types';
+import { joinAnd, quote } from '../export/places';
+import { isUuid, requireUuid } from '../validate/uuid';
+import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
+import { emailKey, emailProblem } from './email';
+import { idColumnTarget, readHeader, statusColumnTarget, type FieldColumn } from './range-header';
+import type { ImportJob, RangeInput } from './types';
+
+/**
+ * What happened to one row.
+ * - created: confirmed by the API; its id is written into the id column.
+ * - skipped: the id cell already holds an id (created before) or the "check" mark; nothing sent.
+ * - failed: refused by validation or by the API; has a reason.
+ * - unknown: sent, but no answer came back: it may have been created. The id column gets the "check" mark.
+ * - pending: not sent yet.
+ */
+export type ContactRowOutcome = 'created' | 'skipped' | 'failed' | 'unknown' | 'pending';
+
+export const CONTACT_ROW_OUTCOMES: readonly ContactRowOutcome[] = ['created', 'skipped', 'failed', 'unknown', 'pending'];
+
+/**
+ * Written into the id cell of a row whose creation could not be confirmed (there is no GET /contacts
+ * to check), so that a re-run skips it until the user pastes the contact's id there or clears the cell.
+ * Any id cell starting with "check:" is read as this mark.
+ */
+export const MAYBE_CREATED_MARK = 'check: may have been created';
+
+/** Heads the id column the server adds when the range has none; a later run recognises it. */
+export const CONTACT_ID_HEADER = 'Contact id';
+
+export type ContactRowState = {
+  row: number;
+  /** The address as typed (trimmed); '' when the cell is empty. */
+  email: string;
+  outcome: ContactRowOutcome;
+  /** The request body of a pending row. */
+  body?: ContactInput;
+  /** The created contact's id. */
+  contactId?: string;
+  /** What the id column gets: the created id, or MAYBE_CREATED_MARK. */
+  idText?: string;
+  reason?: string;
+  /** Names of the lists the contact joins, for the report. */
+  lists?: string[];
+};
+
+export type ContactsImportState = ImportJob<ContactRowState> & {
+  version: 1;
+  kind: 'contacts';
+  companyId: string;
+};
+
+export type ContactsImportInput = {
+  range: RangeInput;
+  companyId: string;
+  /** The company's lists, from client.contacts.listLists(companyId): list names resolve through them. */
+  contactLists: readonly ContactList[];
+};
+
+type ContactColumn = 'email' | 'firstName' | 'lastName' | 'title' | 'lists' | 'id';
+
+/** Headers are normalised first (see normaliseHeader): "E-mail" is "e mail"; "first_name" and "First-name" are "first name". */
+const CONTACT_COLUMNS: ReadonlyArray<FieldColumn<ContactColumn>> = [
+  { key: 'email', aliases: ['email', 'email address', 'e mail', 'e mail address'], required: true },
+  { key: 'firstName', aliases: ['first name', 'firstname', 'given name'] },
+  { key: 'lastName', aliases: ['last name', 'lastname', 'surname', 'family name'] },
+  { key: 'title', aliases: ['title', 'job title'] },
+  { key: 'lists', aliases: ['contact lists', 'contact list', 'lists', 'list', 'contact list ids', 'contact list id'] },
+  { key: 'id', aliases: ['contact id', 'id'] },
+];
+
+/** At most this many list names are quoted in a reason, so one row cannot flood the report. */
+const MAX_NAMES_SHOWN = 25;
+
+type ReadRow = {
+  row: number;
+  email: string;
+  /** Why the row is not sent at all (its id cell): decided before anything else is checked. */
+  skip?: string;
+  problems: string[];
+  body?: ContactInput;
+  lists: string[];
+};
+
+/**
+ * Reads and checks the range and plans every row; nothing is sent. The first row names the columns
+ * (a range without an Email column throws an InputError). A row whose id cell is filled is skipped: it
+ * was created before (the id was written back) or may have been (the "check" mark), so re-running an
+ * import creates nothing twice. Every other row is checked whole, all its problems listed at once.
+ */
+export function prepareContactsImport(input: ContactsImportInput): ContactsImportState {
+  const companyId = requireUuid(input.companyId, 'The company id');
+  const values = input.range.values;
+  const origin = input.range.origin ?? { row: 1, column: 1 };
+  const width = values.reduce((max, row) => Math.max(max, row.length), 0);
+  const header = readHeader(values[0] ?? [], CONTACT_COLUMNS, 'A contact import', origin);
+  const cellOf = (row: ReadonlyArray<unknown>, key: ContactColumn): unknown => {
+    const column = header.columns[key];
+    return column === undefined ? '' : row[column - 1];
+  };
+
+  const read: ReadRow[] = [];
+  let emptyRows = 0;
+  for (let index = 1; index < values.length; index++) {
+    const cells = values[index] ?? [];
+    // Only the import's own columns count: a row holding nothing but an earlier status is empty.
+    if (CONTACT_COLUMNS.every((field) => isBlankCell(cellOf(cells, field.key)))) {
+      emptyRows++;
+      continue;
+    }
+    read.push(readRow(index + 1, (key) => cellOf(cells, key), companyId, input.contactLists));
+  }
+  markDuplicateEmails(read, origin.row);
+
+  const idColumn = idColumnTarget(header.columns.id, width, CONTACT_ID_HEADER);
+  const rows = read.map(planRow);
+  return {
+    version: 1,
+    kind: 'contacts',
+    companyId,
+    status: rows.some((row) => row.outcome === 'pending') ? 'running' : 'done',
+    origin,
+    rowCount: values.length,
+    width,
+    rowsRead: read.length,
+    emptyRows,
+    ignoredColumns: header.ignored,
+    idColumn,
+    statusColumn: statusColumnTarget(header.statusColumn, width, idColumn),
+    rows,
+    counters: { steps: 0, requests: 0 },
+  };
+}
+
+function readRow(row: number, cell: (key: ContactColumn) => unknown, companyId: string, lists: readonly ContactList[]): ReadRow {
+  const emailCell = cell('email');
+  const emailText = isBlankCell(emailCell) ? { text: '' } : cellText(emailCell, 'email');
+  const email = 'text' in emailText ? emailText.text : '';
+  const read: ReadRow = { row, email, problems: [], lists: [] };
+
+  const skip = skipReason(cell('id'));
+  if (skip) return { ...read, ...skip };
+
+  if ('reason' in emailText) read.problems.push(emailText.reason);
+  else if (email === '') read.problems.push('the email is empty: every contact needs one');
+  else {
+    const problem = emailProblem(email);
+    if (problem) read.problems.push(problem);
+  }
+  const body: ContactInput = { email, company_id: companyId };
+  const optional: Array<[ContactColumn, 'first_name' | 'last_name' | 'title', string]> = [
+    ['firstName', 'first_name', 'first name'],
+    ['lastName', 'last_name', 'last name'],
+    ['title', 'title', 'title'],
+  ];
+  for (const [key, field, what] of optional) {
+    const value = cell(key);
+    // A dash means "none" here as in the profile import; on creation that is the same as blank.
+    if (isBlankCell(value) || isClearMark(value)) continue;
+    const text = cellText(value, what);
+    if ('reason' in text) read.problems.push(text.reason);
+    else body[field] = text.text;
+  }
+  const resolved = resolveLists(cell('lists'), lists);
+  if ('reason' in resolved) read.problems.push(resolved.reason);
+  else if (resolved.ids.length > 0) {
+    body.contact_list_ids = resolved.ids;
+    read.lists = resolved.names;
+  }
+  return { ...read, body };
+}
+
+/** A filled id cell means the row is not sent: skipped when it holds an id or the mark, failed otherwise. */
+function skipReason(idCell: unknown): { skip: string } | { problems: string[] } | undefined {
+  if (isBlankCell(idCell)) return undefined;
+  const text = typeof idCell === 'string' ? idCell.trim() : idCell;
+  if (isUuid(text)) return { skip: 'already created (the row has a contact id)' };
+  if (typeof text === 'string' && /^check:/i.test(text)) {
+    return { skip: `a previous run may have created it (the id cell says ${quote(text)}): look for it in the app, then paste its id there, or clear the cell to create it` };
+  }
+  return { problems: [`the id cell holds ${shown(idCell)}, which is not a contact id: clear it to create the contact`] };
+}
+
+/**
+ * Lists by id or by name (without regard to case), several separated by commas or semicolons. A cell
+ * that is exactly one list's name matches it whole first, so a name with a comma in it still works.
+ */
+export function resolveLists(cell: unknown, lists: readonly ContactList[]): { ids: string[]; names: string[] } | { reason: string } {
+  if (isBlankCell(cell) || isClearMark(cell)) return { ids: [], names: [] };
+  const text = cellText(cell, 'contact lists');
+  if ('reason' in text) return text;
+  const whole = lists.filter((list) => list.name.trim().toLowerCase() === text.text.toLowerCase());
+  const [wholeMatch] = whole;
+  if (wholeMatch && whole.length === 1) return { ids: [wholeMatch.id.toLowerCase()], names: [wholeMatch.name] };
+
+  const ids: string[] = [];
+  const names: string[] = [];
+  const unknownNames: string[] = [];
+  const problems: string[] = [];
+  let unknownId = false;
+  for (const token of text.text.split(/[,;\n]/).map((part) => part.trim()).filter((part) => part !== '')) {
+    // Passed as unknown: isUuid's type guard would otherwise narrow a non-id string to never below.
+    if (isUuid(token as unknown)) {
+      const list = lists.find((candidate) => candidate.id.toLowerCase() === token.toLowerCase());
+      if (list) add(list);
+      else {
+        unknownId = true;
+        problems.push(`the contact list id ${token.toLowerCase()} is not a list of this company`);
+      }
+      continue;
+    }
+    const named = lists.filter((candidate) => candidate.name.trim().toLowerCase() === token.toLowerCase());
+    const [only] = named;
+    if (only && named.length === 1) add(only);
+    else if (named.length > 1) problems.push(`${named.length} contact lists are named ${quote(token)}: give the id of the one you mean (${named.map((list) => list.id).join(', ')})`);
+    else unknownNames.push(quote(token));
+  }
+  if (unknownNames.length > 0) {
+    problems.unshift(`no contact list is named ${joinOr(unknownNames)}`);
+  }
+  // Naming what exists turns "no such list" into a typo the user can see.
+  if (unknownNames.length > 0 || unknownId) problems.push(existingLists(lists));
+  if (problems.length > 0) return { reason: problems.join('; ') };
+  return { ids, names };
+
+  function add(list: ContactList): void {
+    const id = list.id.toLowerCase();
+    if (ids.includes(id)) return;
+    ids.push(id);
+    names.push(list.name);
+  }
+}
+
+/** "the company's lists are Board, Investors and Newsletter", cut short past MAX_NAMES_SHOWN. */
+function existingLists(lists: readonly ContactList[]): string {
+  if (lists.length === 0) return 'the company has no contact lists';
+  const names = lists.slice(0, MAX_NAMES_SHOWN).map((list) => list.name);
+  const more = lists.length - names.length;
+  return `the company's lists are ${more > 0 ? `${names.join(', ')} and ${more} more` : joinAnd(names)}`;
+}
+
+function joinOr(parts: readonly string[]): string {
+  return parts.length <= 1 ? parts[0] ?? '' : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
+}
+
+/**
+ * Emails compare without regard to case, as the API's uniqueness does. A row to create that shares its
+ * email with any other row (to create, or created before) fails, naming the others: the API would
+ * refuse the second anyway, and which row is right is the user's call.
+ */
+function markDuplicateEmails(rows: readonly ReadRow[], originRow: number): void {
+  const groups = new Map<string, ReadRow[]>();
+  for (const row of rows) {
+    if (row.email === '' || !row.email.includes('@')) continue;
+    const key = emailKey(row.email);
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    for (const row of group) {
+      if (row.skip) continue;
+      const others = group.filter((other) => other !== row).map((other) => String(originRow + other.row - 1));
+      row.problems.push(`the email is also on ${others.length === 1 ? 'row' : 'rows'} ${joinAnd(others)}: each contact can be created once`);
+    }
+  }
+}
+
+function planRow(read: ReadRow): ContactRowState {
+  const base = { row: read.row, email: read.email };
+  if (read.skip) return { ...base, outcome: 'skipped', reason: read.skip };
+  if (read.problems.length > 0 || !read.body) return { ...base, outcome: 'failed', reason: read.problems.join('; ') };
+  return { ...base, outcome: 'pending', body: read.body, ...(read.lists.length > 0 ? { lists: read.lists } : {}) };
+}

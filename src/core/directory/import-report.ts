@@ -1,0 +1,101 @@
+// An import's report: every row's outcome and reason, totals that add up, one sentence, and the sheet texts.
+
+import { formatCount } from '../export/places';
+import type { ImportJob, ImportReport, ImportReportRow, ImportRowBase, ImportStatus } from './types';
+
+/** How one kind of import describes its rows; the shape of the report is shared. */
+export type RowDescriber<Row extends ImportRowBase, Outcome extends string> = {
+  /** Every outcome, in the order the summary lists them; `pending` among them. */
+  outcomes: readonly Outcome[];
+  label(row: Row): string;
+  note(row: Row): string | null;
+  idText(row: Row): string | null;
+  /** How the summary names a count of this outcome, when not just "3 created". */
+  phrase?(outcome: Outcome, count: string, status: ImportStatus): string | undefined;
+};
+
+/** Builds the report from a state at any point: before, during, after or instead of the sending. */
+export function buildImportReport<Row extends ImportRowBase & { reason?: string }, Outcome extends string>(
+  state: ImportJob<Row>,
+  describe: RowDescriber<Row, Outcome>,
+): ImportReport<Outcome> {
+  const rows: Array<ImportReportRow<Outcome>> = state.rows.map((row) => {
+    const outcome = row.outcome as Outcome;
+    const pending = row.outcome === 'pending';
+    const reason = pending ? pendingReason(state) : row.reason ?? null;
+    const note = describe.note(row);
+    return {
+      row: row.row,
+      sheetRow: state.origin.row + row.row - 1,
+      label: describe.label(row),
+      outcome,
+      reason,
+      note,
+      status: statusText(outcome, reason, note),
+      idText: describe.idText(row),
+    };
+  });
+  const totals = Object.fromEntries(describe.outcomes.map((outcome) => [outcome, 0])) as Record<Outcome, number>;
+  for (const row of rows) totals[row.outcome]++;
+  return {
+    status: state.status,
+    rowsRead: state.rowsRead,
+    emptyRows: state.emptyRows,
+    totals,
+    summary: summarise(state, totals, describe),
+    rows,
+    statusTexts: statusTexts(state, rows),
+    idColumn: state.idColumn,
+    statusColumn: state.statusColumn,
+    ignoredColumns: state.ignoredColumns,
+    problem: state.problem ?? null,
+  };
+}
+
+/** Why a pending row has not been sent, by the import's status. */
+export function pendingReason(state: Pick<ImportJob<ImportRowBase>, 'status' | 'problem'>): string {
+  switch (state.status) {
+    case 'cancelled':
+      return 'not sent: import cancelled';
+    case 'paused':
+      return `not sent: import paused${state.problem ? ` (${state.problem.replace(/\.$/, '')})` : ''}`;
+    default:
+      return 'not sent yet';
+  }
+}
+
+/**
+ * The status column's text for a row: "created", "updated (website, currency)", "failed: …". Every
+ * text starts with a word, so Sheets never reads one as a formula.
+ */
+export function statusText(outcome: string, reason: string | null, note: string | null): string {
+  if (outcome === 'pending') return reason ?? 'not sent yet';
+  if (reason) return `${outcome}: ${reason}`;
+  if (note) return `${outcome} (${note})`;
+  return outcome;
+}
+
+/** "12 rows read: 5 created, 3 updated, 2 unchanged, 2 failed." Counts of zero are left out. */
+function summarise<Row extends ImportRowBase, Outcome extends string>(state: ImportJob<Row>, totals: Record<Outcome, number>, describe: RowDescriber<Row, Outcome>): string {
+  const read = `${formatCount(state.rowsRead)} ${state.rowsRead === 1 ? 'row' : 'rows'} read`;
+  if (state.rowsRead === 0) return `${read}: nothing to import.`;
+  const parts: string[] = [];
+  for (const outcome of describe.outcomes) {
+    const count = totals[outcome];
+    if (count === 0) continue;
+    const n = formatCount(count);
+    const phrase = describe.phrase?.(outcome, n, state.status);
+    if (phrase) parts.push(phrase);
+    else if (outcome === 'pending') parts.push(state.status === 'cancelled' ? `${n} not sent (import cancelled)` : state.status === 'paused' ? `${n} not sent (import paused)` : `${n} not sent yet`);
+    else parts.push(`${n} ${outcome}`);
+  }
+  return `${read}: ${parts.join(', ')}.`;
+}
+
+/** One text per range row: the header row gets the status column's title, empty rows get nothing. */
+function statusTexts<Row extends ImportRowBase, Outcome extends string>(state: ImportJob<Row>, rows: ReadonlyArray<ImportReportRow<Outcome>>): string[] {
+  const byRow = new Map(rows.map((row) => [row.row, row.status]));
+  const texts: string[] = [];
+  for (let row = 1; row <= state.rowCount; row++) texts.push(row === 1 ? state.statusColumn.header : byRow.get(row) ?? '');
+  return texts;
+}

@@ -1,0 +1,106 @@
+// The header row of an import range: which column holds which field, by name, without regard to case.
+
+import { InputError } from '../api/errors';
+import { columnLetters, joinAnd, quote } from '../export/places';
+import { isBlankCell } from './cell-text';
+import type { ColumnTarget, SheetPosition } from './types';
+
+/** Heads the status column the server writes; a range that already has one (an earlier run) reuses it. */
+export const STATUS_HEADER = 'Import status';
+
+export type FieldColumn<Key extends string> = {
+  key: Key;
+  /** Normalised header texts (see normaliseHeader) that name this field. */
+  aliases: readonly string[];
+  required?: boolean;
+};
+
+export type HeaderColumns<Key extends string> = {
+  /** 1-based column offset within the range of each field found. */
+  columns: Partial<Record<Key, number>>;
+  /** Headers that name no field, as written. */
+  ignored: string[];
+  /** The column of an earlier "Import status", if the range has one. */
+  statusColumn: number | null;
+};
+
+/**
+ * "Website_URL", "website-url", "website url" and "Website URL:" read alike: underscores and hyphens
+ * are spaces, a trailing colon or required-marker asterisk goes, and runs of spaces are one space.
+ */
+export function normaliseHeader(cell: unknown): string {
+  if (typeof cell !== 'string') return '';
+  return cell
+    .toLowerCase()
+    .replace(/[:*]+\s*$/, '')
+    .replace(/[_-]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Maps the header row to fields. A missing required column, or two columns naming one field, makes
+ * the range unreadable as a whole: an InputError that says what the first row must hold. `what` names
+ * the import in that sentence, like "A profile import".
+ */
+export function readHeader<Key extends string>(header: readonly unknown[], fields: ReadonlyArray<FieldColumn<Key>>, what: string, origin: SheetPosition): HeaderColumns<Key> {
+  const columns: Partial<Record<Key, number>> = {};
+  const ignored: string[] = [];
+  let statusColumn: number | null = null;
+  const letter = (column: number) => columnLetters(origin.column + column - 1);
+
+  header.forEach((cell, index) => {
+    const column = index + 1;
+    if (isBlankCell(cell)) return;
+    const name = normaliseHeader(cell);
+    if (name === normaliseHeader(STATUS_HEADER)) {
+      statusColumn = column;
+      return;
+    }
+    const field = fields.find((f) => f.aliases.includes(name));
+    if (!field) {
+      ignored.push(String(cell).trim());
+      return;
+    }
+    const earlier = columns[field.key];
+    if (earlier !== undefined) {
+      throw new InputError(`Columns ${letter(earlier)} and ${letter(column)} both give the ${describe(field)}: keep one of them.`);
+    }
+    columns[field.key] = column;
+  });
+
+  const missing = fields.filter((field) => field.required && columns[field.key] === undefined);
+  if (missing.length > 0) {
+    const found = header.filter((cell) => !isBlankCell(cell)).map((cell) => quote(String(cell).trim()));
+    throw new InputError(
+      `${what} reads the first row of the range as headers naming the columns, and needs ${joinAnd(missing.map((f) => `a "${titleOf(f)}" column`))}; ` +
+        `${found.length > 0 ? `the first row holds ${joinAnd(found)}` : 'the first row is empty'}. ` +
+        `Recognised headers: ${fields.map(titleOf).join(', ')}.`,
+    );
+  }
+  return { columns, ignored, statusColumn };
+}
+
+/**
+ * Where ids go: the range's id column, or a new one right of the range headed `header`, which a
+ * later run recognises as the id column.
+ */
+export function idColumnTarget(found: number | undefined, width: number, header: string): ColumnTarget {
+  return found === undefined ? { column: width + 1, header, isNew: true } : { column: found, header, isNew: false };
+}
+
+/** Where statuses go: an earlier status column of the range, or a new one right of everything else. */
+export function statusColumnTarget(found: number | null, width: number, idColumn: ColumnTarget): ColumnTarget {
+  if (found !== null) return { column: found, header: STATUS_HEADER, isNew: false };
+  return { column: Math.max(width, idColumn.column) + 1, header: STATUS_HEADER, isNew: true };
+}
+
+function describe<Key extends string>(field: FieldColumn<Key>): string {
+  return titleOf(field).toLowerCase();
+}
+
+/** The first alias, capitalised, is how a header is shown: "Website", "Fiscal year end month". */
+function titleOf<Key extends string>(field: FieldColumn<Key>): string {
+  const first = field.aliases[0] ?? field.key;
+  return first.charAt(0).toUpperCase() + first.slice(1);
+}

@@ -1,0 +1,164 @@
+// One step of a row-by-row import: one write at a time, in sheet order, until the step's time is nearly up.
+
+import type { ApiClient } from '../api/client';
+import type { ImportJob, ImportProgress, ImportRowBase, RowWrite } from './types';
+
+/**
+ * No row starts with less than this left before the deadline. One write is one request, but
+ * UrlFetchApp may take up to a minute to give up on a server that does not answer.
+ */
+export const ROW_MARGIN_MS = 15_000;
+
+export type ImportStepOptions<State> = {
+  /**
+   * Absolute time (ms since epoch) by which the step must have returned. Apps Script allows 6 minutes
+   * per execution; create the client with the same `deadline`, so that its waits for the rate limit
+   * stop in time too.
+   */
+  deadline: number;
+  /** The clock; defaults to the client's. */
+  now?: () => number;
+  marginMs?: number;
+  /** Checked before every row: true cancels (a cancel pressed in the sidebar while this step runs). */
+  shouldStop?: () => boolean;
+  /**
+   * Called with the state to save: before a POST (`written` null: if the execution dies during the
+   * request, the saved state knows which row was in flight) and after every row that was settled,
+   * with what to write into the sheet for it right away (its id and status).
+   */
+  onCheckpoint?: (state: State, written: RowWrite | null) => void;
+};
+
+export type ImportStepResult<State> = { state: State; progress: ImportProgress };
+
+/** What sending one row did to the run. */
+export type RowResult =
+  | { go: true }
+  /** The row is still pending; try again after the wait. */
+  | { go: false; kind: 'wait'; retryAfterMs?: number; message: string }
+  /** Stop and let the user look (the row is settled, or still pending and safe to resend). */
+  | { go: false; kind: 'pause'; message: string };
+
+/** How one kind of import sends and marks its rows; the loop around them is shared. */
+export type RowSender<State> = {
+  /** Sends the row and records its outcome on the state (which it may change). */
+  send(state: State, index: number, client: ApiClient): RowResult;
+  /** True when the row's write is a POST: it is marked in flight first, and never sent twice. */
+  isCreate(state: State, index: number): boolean;
+  /** Marks a row whose POST was in flight when an execution died. */
+  interrupted(state: State, index: number): void;
+  /** What the sheet shows for a settled row. */
+  write(state: State, index: number): RowWrite;
+};
+
+/**
+ * Runs one step: rows are sent one at a time, never together, so an interruption can leave at most
+ * the one in flight unsettled, and the state is checkpointed around every row. The given state is
+ * not changed: the new one is returned with the progress to show.
+ */
+export function runImportStep<Row extends ImportRowBase, State extends ImportJob<Row>>(
+  state: State,
+  client: ApiClient,
+  options: ImportStepOptions<State>,
+  sender: RowSender<State>,
+): ImportStepResult<State> {
+  const next = cloneJob(state);
+  const now = options.now ?? (() => client.requester.now());
+  const settledInterrupted = settleInterrupted(next, sender);
+  if (settledInterrupted !== undefined) options.onCheckpoint?.(next, sender.write(next, settledInterrupted));
+  if (next.status !== 'running' || (next.notBefore !== undefined && now() < next.notBefore)) {
+    return { state: next, progress: importProgress(next, now()) };
+  }
+  delete next.notBefore;
+  delete next.problem;
+  next.counters.steps++;
+  const deadline = Math.min(options.deadline, now() + client.requester.remainingMs());
+  const marginMs = options.marginMs ?? ROW_MARGIN_MS;
+
+  for (;;) {
+    const index = nextPending(next);
+    if (index < 0) break;
+    if (options.shouldStop?.()) {
+      next.status = 'cancelled';
+      break;
+    }
+    if (now() + marginMs > deadline) break;
+    const create = sender.isCreate(next, index);
+    if (create) {
+      next.inFlight = index;
+      options.onCheckpoint?.(next, null);
+    }
+    next.counters.requests++;
+    const result = sender.send(next, index, client);
+    delete next.inFlight;
+    const settled = next.rows[index]?.outcome !== 'pending';
+    options.onCheckpoint?.(next, settled ? sender.write(next, index) : null);
+    if (result.go) continue;
+    next.problem = result.message;
+    if (result.kind === 'wait') {
+      if (result.retryAfterMs !== undefined) next.notBefore = now() + result.retryAfterMs;
+    } else {
+      next.status = 'paused';
+    }
+    break;
+  }
+
+  if (nextPending(next) < 0 && next.status !== 'paused') {
+    next.status = 'done';
+    delete next.notBefore;
+  }
+  return { state: next, progress: importProgress(next, now()) };
+}
+
+/**
+ * A state saved with a POST in flight comes from an execution that died during the request: the row
+ * may have been created, so it is marked as such (by the sender) instead of being sent again.
+ * Returns the row's index when there was one.
+ */
+export function settleInterrupted<Row extends ImportRowBase, State extends ImportJob<Row>>(state: State, sender: Pick<RowSender<State>, 'interrupted'>): number | undefined {
+  const index = state.inFlight;
+  if (index === undefined) return undefined;
+  delete state.inFlight;
+  if (state.rows[index]?.outcome !== 'pending') return undefined;
+  sender.interrupted(state, index);
+  return index;
+}
+
+/** What the progress bar shows: rows with a final outcome, and any wait the rate limit asked for. */
+export function importProgress<Row extends ImportRowBase>(state: ImportJob<Row>, nowMs: number): ImportProgress {
+  const progress: ImportProgress = {
+    status: state.status,
+    rowsDone: state.rows.filter((row) => row.outcome !== 'pending').length,
+    rowsTotal: state.rows.length,
+  };
+  if (state.status === 'running' && state.notBefore !== undefined && state.notBefore > nowMs) progress.waitingForRateLimitMs = state.notBefore - nowMs;
+  if (state.problem) progress.problem = state.problem;
+  return progress;
+}
+
+/** Stops an import between steps; pending rows stay pending, so a resume sends only those. */
+export function cancelImport<State extends ImportJob<ImportRowBase>>(state: State): State {
+  const next = cloneJob(state);
+  if (next.status === 'running' || next.status === 'paused') next.status = 'cancelled';
+  return next;
+}
+
+/** Lets a cancelled or paused import run again, with the rows still pending. */
+export function resumeImport<State extends ImportJob<ImportRowBase>>(state: State): State {
+  const next = cloneJob(state);
+  if (next.status === 'cancelled' || next.status === 'paused') {
+    next.status = nextPending(next) < 0 && next.inFlight === undefined ? 'done' : 'running';
+    delete next.problem;
+    delete next.notBefore;
+  }
+  return next;
+}
+
+/** States are plain JSON, so a deep copy through JSON is exact; the caller's state is never mutated. */
+export function cloneJob<State>(state: State): State {
+  return JSON.parse(JSON.stringify(state)) as State;
+}
+
+function nextPending(state: ImportJob<ImportRowBase>): number {
+  return state.rows.findIndex((row) => row.outcome === 'pending');
+}

@@ -1,0 +1,140 @@
+// The portfolio audit: build the sheet from the API, then push the edited cells back, step by step.
+
+import { InputError } from '../core/api/errors';
+import {
+  applySnapshotUpdates,
+  auditPushProgress,
+  buildAuditModel,
+  buildAuditPushReport,
+  cancelAuditPush,
+  loadAuditData,
+  loadAuditSchema,
+  parseSnapshot,
+  prepareAuditPush,
+  readAuditSheet,
+  resumeAuditPush,
+  runAuditPushStep,
+  sameAuditPush,
+  serializeSnapshot,
+  type AuditPushState,
+} from '../core/audit';
+import { WaitLog } from '../core/export';
+import { requireUuid } from '../core/validate/uuid';
+import { loadSnapshot, readSheetValues, saveSnapshot, writeAuditSheet } from '../gas/audit-sheet';
+import { clearJobCancel, jobCancelRequested, loadJob, newJobId, requestJobCancel, saveJob } from '../gas/job-store';
+import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
+import { createClientForExecution } from './api-factory';
+
+export const AUDIT_SHEET = 'Portfolio audit';
+const STEP_BUDGET_MS = 20_000;
+const STEP_MARGIN_MS = 5_000;
+const JOB = 'audit-push';
+
+type StoredPush = { sheetName: string; state: AuditPushState };
+
+export function buildAudit(companyId: string): AuditBuildReport {
+  const id = requireUuid(companyId, 'The fund\'s company id');
+  const client = createClientForExecution({ maxTotalWaitMs: 120_000 });
+  const model = buildAuditModel(loadAuditData(client, id), { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter });
+  writeAuditSheet(AUDIT_SHEET, model);
+  saveSnapshot(AUDIT_SHEET, serializeSnapshot(model.snapshot));
+  const { summary } = model;
+  const share = summary.overall.share === null ? 'nothing to fill' : `${Math.round(summary.overall.share * 100)}% complete`;
+  return {
+    sheetName: AUDIT_SHEET,
+    profiles: summary.profiles.length,
+    properties: summary.columns.length,
+    overall: summary.overall,
+    blanks: summary.blanks.length,
+    message: `Built "${AUDIT_SHEET}": ${summary.profiles.length} companies × ${summary.columns.length} properties, ${share} (${summary.blanks.length} blank cells highlighted).`,
+  };
+}
+
+function prepare(sheetName: string): AuditPushState {
+  const values = readSheetValues(sheetName);
+  const snapshotText = loadSnapshot(sheetName);
+  if (!values || !snapshotText) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
+  const read = readAuditSheet(values);
+  const snapshot = parseSnapshot(snapshotText);
+  const schema = loadAuditSchema(createClientForExecution({ maxTotalWaitMs: 60_000 }), snapshot.companyId);
+  return prepareAuditPush({ read, snapshot, schema, timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter });
+}
+
+function outcome(stored: StoredPush): AuditPushOutcome {
+  const report = buildAuditPushReport(stored.state);
+  return {
+    summary: report.summary,
+    totals: report.totals,
+    problems: report.items.filter((item) => item.outcome === 'failed' || item.outcome === 'skipped').slice(0, 50),
+    notes: report.notes,
+    problem: report.problem,
+  };
+}
+
+function handle(pushId: string, stored: StoredPush): AuditPushHandle {
+  const progress = auditPushProgress(stored.state, Date.now());
+  return { pushId, sheetName: stored.sheetName, progress, report: stored.state.status === 'running' ? null : outcome(stored) };
+}
+
+/** Once the push is done, the snapshot takes what was confirmed: a second push sends nothing. */
+function finish(stored: StoredPush): void {
+  if (stored.state.status !== 'done') return;
+  const text = loadSnapshot(stored.sheetName);
+  if (!text) return;
+  saveSnapshot(stored.sheetName, serializeSnapshot(applySnapshotUpdates(parseSnapshot(text), buildAuditPushReport(stored.state).snapshotUpdates)));
+}
+
+function load(pushId: string): StoredPush {
+  const stored = loadJob<StoredPush>(JOB, pushId);
+  if (!stored) throw new InputError('This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.');
+  return stored;
+}
+
+export function startPush(sheetName: string | null): AuditPushHandle {
+  const name = sheetName ?? AUDIT_SHEET;
+  const stored: StoredPush = { sheetName: name, state: prepare(name) };
+  const pushId = newJobId();
+  saveJob(JOB, pushId, stored);
+  if (stored.state.status !== 'running') finish(stored);
+  return handle(pushId, stored);
+}
+
+export function continuePush(pushId: string): AuditPushHandle {
+  const stored = load(pushId);
+  if (stored.state.status === 'running') {
+    const deadline = Date.now() + STEP_BUDGET_MS;
+    const waits = new WaitLog();
+    const client = createClientForExecution({ deadline, onWait: waits.onWait });
+    stored.state = runAuditPushStep(stored.state, client, {
+      deadline,
+      marginMs: STEP_MARGIN_MS,
+      waitLog: waits,
+      shouldStop: () => jobCancelRequested(JOB, pushId),
+      onCheckpoint: (state) => saveJob(JOB, pushId, { ...stored, state }),
+    }).state;
+    saveJob(JOB, pushId, stored);
+    finish(stored);
+  }
+  return handle(pushId, stored);
+}
+
+export function cancelPush(pushId: string): AuditPushHandle {
+  requestJobCancel(JOB, pushId);
+  const stored = load(pushId);
+  stored.state = cancelAuditPush(stored.state);
+  saveJob(JOB, pushId, stored);
+  return handle(pushId, stored);
+}
+
+/** Resumes with the cells not confirmed, if the sheet still holds what was being pushed. */
+export function resumePush(pushId: string): AuditPushHandle {
+  const stored = load(pushId);
+  if (!sameAuditPush(stored.state, prepare(stored.sheetName))) {
+    throw new InputError('The audit sheet changed since this push started. Push again: cells already stored are not sent twice.');
+  }
+  clearJobCancel(JOB, pushId);
+  stored.state = resumeAuditPush(stored.state);
+  saveJob(JOB, pushId, stored);
+  return handle(pushId, stored);
+}

@@ -1,0 +1,226 @@
+// The portfolio audit, its write-back, profile and contact imports, and notes, against the emulator.
+
+import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
+import type { EmulatorState } from '../../emulator/records';
+import type { GasRuntime } from '../../gas-runtime';
+import type { AuditPushHandle, ImportHandle } from '../../src/shared/rpc';
+import { ok, startStack, type Stack } from '../support/stack';
+
+let stack: Stack;
+let state: EmulatorState;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+beforeEach(async () => {
+  await stack.emulator.control.reset();
+  await stack.emulator.control.clearRequests();
+  state = await stack.emulator.control.state();
+});
+
+const fundProperties = () => state.portfolio_properties.filter((p) => p.company_id === DEMO_IDS.fund);
+const propertyNamed = (name: string) => fundProperties().find((p) => p.name === name)!;
+const optionsOf = (propertyId: string) => state.portfolio_property_options.filter((o) => o.portfolio_property_id === propertyId);
+
+/** The audit sheet's grid, as a person sees it, and where each profile and property sits. */
+function auditGrid(rt: GasRuntime) {
+  const sheet = rt.spreadsheet.getSheetByName('Portfolio audit')!;
+  const values = sheet.getDataRange().getValues();
+  const display = sheet.getDataRange().getDisplayValues();
+  const column = (propertyId: string) => values[0]!.indexOf(propertyId) + 1;
+  const row = (profileId: string) => values.findIndex((r) => r[0] === profileId) + 1;
+  return { sheet, values, display, column, row, cell: (profileId: string, propertyId: string) => sheet.getRange(row(profileId), column(propertyId)) };
+}
+
+async function push(rt: GasRuntime): Promise<AuditPushHandle> {
+  let handle = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
+  for (let i = 0; !handle.report && i < 20; i++) handle = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [handle.pushId]));
+  return handle;
+}
+
+describe('the portfolio audit', () => {
+  it('shows every profile and property with labels, joined lists and completeness as the API holds them', () => {
+    const rt = stack.runtime();
+    const built = ok<{ profiles: number; properties: number; overall: { filled: number; total: number } }>(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+    const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
+    expect(built.profiles).toBe(profiles.length);
+    expect(built.properties).toBe(fundProperties().length);
+    const grid = auditGrid(rt);
+    expect(grid.sheet.isRowHiddenByUser(1)).toBe(true);
+    expect(grid.sheet.isColumnHiddenByUser(1)).toBe(true);
+    expect(grid.sheet.getFrozenRows()).toBe(2);
+    expect(grid.sheet.getFilter()).not.toBeNull();
+    // Auto-calculated properties come last, marked.
+    const headers = grid.values[1]!.slice(2, 2 + fundProperties().length) as string[];
+    expect(headers.slice(-5).every((h) => h.endsWith(' (auto)'))).toBe(true);
+
+    const custom = fundProperties().filter((p) => !['Total Invested', 'Current Fair Value', 'MOIC', 'Ownership', 'Initial Investment Date'].includes(p.name));
+    let filled = 0;
+    for (const profile of profiles) {
+      for (const property of fundProperties()) {
+        const value = state.portfolio_property_values.find((v) => v.portfolio_company_profile_id === profile.id && v.portfolio_property_id === property.id);
+        const shown = grid.display[grid.row(profile.id) - 1]![grid.column(property.id) - 1] ?? '';
+        // The emulator keeps select choices as option ids and other values as text (see emulator/records.ts).
+        const hasValue = Boolean(value && ((value.value !== null && value.value !== '') || value.option_ids.length > 0));
+        if (hasValue && custom.includes(property)) filled++;
+        if (!hasValue) {
+          expect(shown === '' || shown === 'FALSE').toBe(true);
+          continue;
+        }
+        if (property.data_type === 'select') {
+          expect(shown).toBe(optionsOf(property.id).find((o) => o.id === value!.option_ids[0])!.label);
+        } else if (property.data_type === 'multiselect') {
+          expect(shown.split(', ').sort()).toEqual(optionsOf(property.id).filter((o) => value!.option_ids.includes(o.id)).map((o) => o.label).sort());
+        } else if (property.data_type === 'boolean') {
+          expect(shown).toBe(value!.value === 'true' ? 'TRUE' : 'FALSE');
+        } else if (property.data_type === 'number') {
+          expect(Number(grid.values[grid.row(profile.id) - 1]![grid.column(property.id) - 1])).toBe(Number(value!.value));
+        } else {
+          expect(shown).toBe(String(value!.value));
+        }
+      }
+    }
+    expect(built.overall).toMatchObject({ filled, total: profiles.length * custom.length });
+    expect(grid.display.flat()).toContain(FORMULA_TEXT);
+    expect(grid.sheet.getRange(grid.display.findIndex((r) => r.includes(FORMULA_TEXT)) + 1, grid.display.find((r) => r.includes(FORMULA_TEXT))!.indexOf(FORMULA_TEXT) + 1).getFormula()).toBe('');
+  });
+
+  it('pushes only the edited cells, in the form each type demands, and a rebuilt audit shows them', async () => {
+    const rt = stack.runtime();
+    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+    const grid = auditGrid(rt);
+    const profile = DEMO_IDS.profile(4);
+    const stage = propertyNamed('Stage');
+    const tags = propertyNamed('Tags');
+    const employees = propertyNamed('Employees');
+    const founded = propertyNamed('Founded');
+    const headquarters = propertyNamed('Headquarters');
+    const stageLabel = optionsOf(stage.id)[1]!.label;
+    const tagLabels = optionsOf(tags.id).slice(0, 2).map((o) => o.label);
+    grid.cell(profile, stage.id).setValue(stageLabel.toUpperCase());
+    grid.cell(profile, tags.id).setValue(tagLabels.join(', '));
+    grid.cell(profile, employees.id).setValue(250);
+    grid.cell(profile, founded.id).setValue(new Date('2015-06-01T04:00:00Z')); // midnight in New York
+    grid.cell(profile, headquarters.id).setValue('Lisbon');
+    await stack.emulator.control.clearRequests();
+
+    const done = await push(rt);
+    expect(done.progress.status).toBe('done');
+    const requests = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
+    expect(requests).toHaveLength(5);
+    const bodies = new Map(requests.map((r) => {
+      const body = (r.body as { portfolio_property_value: Record<string, unknown> }).portfolio_property_value;
+      return [body['portfolio_property_id'] as string, body];
+    }));
+    expect(bodies.get(stage.id)).toEqual({ portfolio_property_id: stage.id, portfolio_company_profile_id: profile, portfolio_property_option_id: optionsOf(stage.id)[1]!.id });
+    expect(bodies.get(tags.id)).toEqual({ portfolio_property_id: tags.id, portfolio_company_profile_id: profile, portfolio_property_option_ids: optionsOf(tags.id).slice(0, 2).map((o) => o.id) });
+    expect(bodies.get(employees.id)).toEqual({ portfolio_property_id: employees.id, portfolio_company_profile_id: profile, value: '250' });
+    expect(bodies.get(founded.id)).toEqual({ portfolio_property_id: founded.id, portfolio_company_profile_id: profile, value: '2015-06-01' });
+    expect(bodies.get(headquarters.id)).toEqual({ portfolio_property_id: headquarters.id, portfolio_company_profile_id: profile, value: 'Lisbon' });
+    const before = state.portfolio_property_values.filter((v) => v.portfolio_company_profile_id === profile);
+    const created = [stage, tags, employees, founded, headquarters].filter((p) => !before.some((v) => v.portfolio_property_id === p.id)).length;
+    expect(done.report!.totals).toMatchObject({ created, updated: 5 - created, failed: 0 });
+    expect(requests.filter((r) => r.status === 201)).toHaveLength(created);
+
+    // A rebuilt audit shows what was pushed; a second push sends nothing.
+    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+    const rebuilt = auditGrid(rt);
+    expect(rebuilt.cell(profile, stage.id).getValue()).toBe(stageLabel);
+    expect(rebuilt.cell(profile, tags.id).getValue()).toBe(tagLabels.join(', '));
+    expect(rebuilt.cell(profile, headquarters.id).getValue()).toBe('Lisbon');
+    await stack.emulator.control.clearRequests();
+    const again = await push(rt);
+    expect(again.report!.totals).toMatchObject({ created: 0, updated: 0, failed: 0 });
+    expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
+  });
+
+  it('reports an unknown label with the labels that exist, and never writes an auto-calculated property', async () => {
+    const rt = stack.runtime();
+    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+    const grid = auditGrid(rt);
+    const stage = propertyNamed('Stage');
+    const moic = propertyNamed('MOIC');
+    grid.cell(DEMO_IDS.profile(5), stage.id).setValue('Series Z');
+    grid.cell(DEMO_IDS.profile(5), moic.id).setValue(9.9);
+    await stack.emulator.control.clearRequests();
+    const done = await push(rt);
+    const byProperty = new Map(done.report!.problems.map((p) => [p.propertyId, p]));
+    expect(byProperty.get(stage.id)!.outcome).toBe('failed');
+    for (const option of optionsOf(stage.id)) expect(byProperty.get(stage.id)!.reason).toContain(option.label);
+    expect(byProperty.get(moic.id)!.outcome).toBe('skipped');
+    expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
+  });
+});
+
+describe('imports and notes', () => {
+  async function runImport(rt: GasRuntime, kind: 'profiles' | 'contacts', range: string): Promise<ImportHandle> {
+    let handle = ok<ImportHandle>(rt.callServer('startImport', [{ kind, companyId: DEMO_IDS.fund, range }]));
+    for (let i = 0; !handle.report && i < 20; i++) handle = ok<ImportHandle>(rt.callServer('continueImport', [handle.importId]));
+    return handle;
+  }
+
+  it('creates and updates profiles, writes their ids back, and reports a duplicate name on its row', async () => {
+    const rt = stack.runtime();
+    const existing = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
+    const sheet = rt.spreadsheet.getActiveSheet();
+    sheet.getRange('A1:E4').setValues([
+      ['Name', 'Website', 'Currency', 'Fiscal year end month', 'Profile id'],
+      ['Zephyr Labs', 'https://zephyr.example', 'usd', 3, ''],
+      [existing[0]!.name, 'https://renamed.example', 'EUR', '', ''],
+      [existing[2]!.name, '', '', '', existing[1]!.id],
+    ]);
+    const done = await runImport(rt, 'profiles', 'Sheet1!A1:E4');
+    expect(done.report!.totals).toMatchObject({ created: 1, updated: 1, failed: 1 });
+    expect(done.report!.problems[0]).toMatchObject({ sheetRow: 4, outcome: 'failed' });
+    expect(done.report!.problems[0]!.reason).toMatch(new RegExp(existing[2]!.name));
+    const after = await stack.emulator.control.state();
+    const zephyr = after.portfolio_company_profiles.find((p) => p.name === 'Zephyr Labs')!;
+    expect(zephyr).toMatchObject({ website_url: 'https://zephyr.example', currency: 'USD', fiscal_year_end_month: 3 });
+    expect(sheet.getRange('E2').getValue()).toBe(zephyr.id);
+    expect(sheet.getRange('E3').getValue()).toBe(existing[0]!.id);
+    expect(after.portfolio_company_profiles.find((p) => p.id === existing[0]!.id)!.website_url).toBe('https://renamed.example');
+  });
+
+  it('creates contacts once: a re-run creates nothing twice, and a note reaches the selected contacts', async () => {
+    const rt = stack.runtime();
+    const list = state.contact_lists.find((l) => l.company_id === DEMO_IDS.fund)!;
+    const sheet = rt.spreadsheet.getActiveSheet();
+    sheet.getRange('A1:E4').setValues([
+      ['Email', 'First name', 'Last name', 'Title', 'Contact lists'],
+      ['ada@example.com', 'Ada', 'Lovelace', 'CFO', list.name.toUpperCase()],
+      ['not-an-email', 'No', 'Body', '', ''],
+      ['grace@example.com', 'Grace', 'Hopper', '', ''],
+    ]);
+    const first = await runImport(rt, 'contacts', 'Sheet1!A1:E4');
+    expect(first.report!.totals).toMatchObject({ created: 2, failed: 1 });
+    const ada = (await stack.emulator.control.state()).contacts.find((c) => c.email === 'ada@example.com')!;
+    expect(ada.contact_list_ids).toEqual([list.id]);
+    expect(sheet.getRange('F1:F2').getValues().flat()).toEqual(['Contact id', ada.id]);
+
+    await stack.emulator.control.clearRequests();
+    // The same selection again: the id and status columns the first run added are taken in.
+    const second = await runImport(rt, 'contacts', 'Sheet1!A1:E4');
+    expect(second.report!.totals).toMatchObject({ created: 0, skipped: 2, failed: 1 });
+    expect((await stack.emulator.control.requests()).filter((r) => r.method === 'POST')).toHaveLength(0);
+
+    rt.spreadsheet.setActiveRange(sheet.getRange('A2:F4'));
+    const tag = state.note_tags.find((t) => t.company_id === DEMO_IDS.fund)!;
+    const note = ok<{ outcome: string; contactCount: number }>(rt.callServer('addNoteToSelectedContacts', [{ content: '**Met** at the board meeting.', noteTagId: tag.id, skipRowsWithoutId: true }]));
+    expect(note).toMatchObject({ outcome: 'created', contactCount: 2 });
+    const stored = (await stack.emulator.control.state()).notes.at(-1)!;
+    expect(stored).toMatchObject({ content: '**Met** at the board meeting.', note_tag_id: tag.id });
+    expect([...stored.contact_ids].sort()).toEqual([ada.id, sheet.getRange('F4').getValue()].sort());
+  });
+
+  it('reads a company\'s portfolio notes into cells, keeping formula-like text as text', () => {
+    const rt = stack.runtime();
+    const note = state.portfolio_notes.find((n) => n.content === FORMULA_TEXT)!;
+    rt.spreadsheet.setActiveRange(rt.spreadsheet.getActiveSheet().getRange('B2'));
+    const written = ok<{ rows: number }>(rt.callServer('insertPortfolioNotes', [note.portfolio_company_profile_id]));
+    expect(written.rows).toBe(state.portfolio_notes.filter((n) => n.portfolio_company_profile_id === note.portfolio_company_profile_id).length);
+    const values = rt.spreadsheet.getActiveSheet().getDataRange().getValues();
+    const row = values.findIndex((r) => r.includes(FORMULA_TEXT));
+    expect(row).toBeGreaterThan(0);
+    expect(rt.spreadsheet.getActiveSheet().getRange(row + 1, values[row]!.indexOf(FORMULA_TEXT) + 1).getFormula()).toBe('');
+  });
+});

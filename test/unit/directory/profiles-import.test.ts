@@ -1,0 +1,186 @@
+// Profiles: create with POST, update with PUT by id or by name, nothing sent for unchanged rows, POSTs never repeated.
+
+import {
+  buildProfilesImportReport,
+  prepareProfilesImport,
+  runProfilesImportStep,
+  type ProfilesImportState,
+} from '../../../src/core/directory/profiles-import';
+import { resumeImport } from '../../../src/core/directory/row-job';
+import type { PortfolioCompanyProfile } from '../../../src/core/api/types';
+import type { Reply, Step } from '../../support/scripted-transport';
+import { ACME, BETA, CheckpointLog, errorReply, EXISTING, FUND, harness, NEW_IDS, profile, sentBodies } from './directory-fixtures';
+
+const HEADER = ['Name', 'Website', 'Currency', 'Primary contact id', 'Fiscal year end month', 'Profile id'];
+const COBALT = '0a000000-0000-4000-8000-000000000003';
+const FUND_PROFILES = [...EXISTING, profile({ id: COBALT, name: 'Cobalt', currency: 'USD' })];
+
+function prepare(rows: unknown[][], options: { header?: unknown[]; existing?: PortfolioCompanyProfile[] } = {}): ProfilesImportState {
+  return prepareProfilesImport({ range: { values: [options.header ?? HEADER, ...rows], origin: { row: 1, column: 1 } }, companyId: FUND, existingProfiles: options.existing ?? FUND_PROFILES });
+}
+
+const created = (id: string, name: string): Reply => ({ status: 201, body: { portfolio_company_profile: profile({ id, name }) } });
+const updated = (id: string, name: string): Reply => ({ status: 200, body: { portfolio_company_profile: profile({ id, name }) } });
+const post = (reply: Reply): Step => ({ match: 'POST /portfolio_company_profiles', reply });
+const put = (id: string, reply: Reply): Step => ({ match: `PUT /portfolio_company_profiles/${id}`, reply });
+
+describe('creating and updating profiles', () => {
+  it('creates new names with POST, updates by name and by id with PUT carrying only what changes, and sends nothing for an unchanged row', () => {
+    const state = prepare([
+      ['Gamma', 'gamma.example', 'eur', '', 'March', ''],
+      ['Acme Robotics', 'https://acme.example', 'GBP', '', '-', ''],
+      ['Beta Biosciences', '', '', '', '', BETA],
+      ['Cobalt', '', 'USD', '', '', ''],
+    ]);
+    const log = new CheckpointLog<ProfilesImportState>();
+    const { client, transport, deadline } = harness([post(created(NEW_IDS[0]!, 'Gamma')), put(ACME, updated(ACME, 'Acme Robotics')), put(BETA, updated(BETA, 'Beta Biosciences'))]);
+    const { state: done, progress } = runProfilesImportStep(state, client, { deadline, onCheckpoint: log.onCheckpoint });
+
+    transport.assertDone();
+    expect(sentBodies(transport, 'POST')).toEqual([
+      {
+        path: '/portfolio_company_profiles',
+        body: { portfolio_company_profile: { name: 'Gamma', company_id: FUND, website_url: 'https://gamma.example', currency: 'EUR', fiscal_year_end_month: 3 } },
+      },
+    ]);
+    expect(sentBodies(transport, 'PUT')).toEqual([
+      // Left-out fields keep their value; the dash clears the month with an explicit null.
+      { path: `/portfolio_company_profiles/${ACME}`, body: { portfolio_company_profile: { name: 'Acme Robotics', company_id: FUND, currency: 'GBP', fiscal_year_end_month: null } } },
+      { path: `/portfolio_company_profiles/${BETA}`, body: { portfolio_company_profile: { name: 'Beta Biosciences', company_id: FUND } } },
+    ]);
+    expect(progress).toEqual({ status: 'done', rowsDone: 4, rowsTotal: 4 });
+    expect(done.counters).toEqual({ steps: 1, requests: 3 });
+
+    const report = buildProfilesImportReport(done);
+    expect(report.rows.map((row) => [row.outcome, row.status, row.idText])).toEqual([
+      ['created', 'created (https:// added to the website; currency "eur" upper-cased to EUR)', NEW_IDS[0]],
+      ['updated', 'updated (matched by name; changed: currency, fiscal year end month)', ACME],
+      ['updated', 'updated (changed: name)', null],
+      ['unchanged', 'unchanged (matched by name)', COBALT],
+    ]);
+    expect(report.totals).toEqual({ created: 1, updated: 2, unchanged: 1, failed: 0, pending: 0 });
+    expect(report.summary).toBe('4 rows read: 1 created, 2 updated, 1 unchanged.');
+    expect(report.statusTexts[0]).toBe('Import status');
+    // The server writes each row's id and status as soon as the row is settled; before the POST it only saves the state.
+    expect(log.writes.map((write) => [write.sheetRow, write.idText])).toEqual([[2, NEW_IDS[0]], [3, ACME], [4, null]]);
+    expect(log.saved[0]!.inFlight).toBe(0);
+  });
+
+  it('sends nothing when every row already matches its profile', () => {
+    const state = prepare([['Acme Robotics', 'https://acme.example', 'usd', '', 12], ['Beta Bio', '', 'EUR']]);
+    expect(state.status).toBe('done');
+    const { client, transport, deadline } = harness([]);
+    const { state: done } = runProfilesImportStep(state, client, { deadline });
+    expect(transport.sent).toHaveLength(0);
+    expect(buildProfilesImportReport(done).summary).toBe('2 rows read: 2 unchanged.');
+  });
+
+  it('treats a name that differs only in case as a rename of the matched profile', () => {
+    const [row] = prepare([['ACME ROBOTICS']]).rows;
+    expect(row).toMatchObject({ action: 'update', matchedBy: 'name', profileId: ACME, changed: ['name'], body: { name: 'ACME ROBOTICS', company_id: FUND } });
+  });
+
+  it('writes ids into a new column when the range has none', () => {
+    const state = prepare([['Gamma']], { header: ['Name'] });
+    const { client, deadline } = harness([post(created(NEW_IDS[0]!, 'Gamma'))]);
+    const report = buildProfilesImportReport(runProfilesImportStep(state, client, { deadline }).state);
+    expect(report.idColumn).toEqual({ column: 2, header: 'Profile id', isNew: true });
+    expect(report.statusColumn).toEqual({ column: 3, header: 'Import status', isNew: true });
+    expect(report.rows[0]!.idText).toBe(NEW_IDS[0]);
+  });
+});
+
+describe('failures on their rows', () => {
+  it('reports the duplicate-name 422 on its row with the API\'s message, and goes on with the next row', () => {
+    const state = prepare([['Zeta'], ['Eta']]);
+    const { client, transport, deadline } = harness([
+      post(errorReply(422, 'attribute_invalid', 'name', 'has already been taken')),
+      post(created(NEW_IDS[1]!, 'Eta')),
+    ]);
+    const { state: done } = runProfilesImportStep(state, client, { deadline });
+
+    transport.assertDone();
+    const report = buildProfilesImportReport(done);
+    expect(report.rows[0]).toMatchObject({
+      outcome: 'failed',
+      reason: 'the API refused it: name has already been taken (HTTP 422): another profile of this fund has this name (names are compared without regard to case)',
+      idText: null,
+    });
+    expect(report.rows[0]!.status).toBe(`failed: ${report.rows[0]!.reason}`);
+    expect(report.rows[1]).toMatchObject({ outcome: 'created', idText: NEW_IDS[1] });
+    expect(report.summary).toBe('2 rows read: 1 created, 1 failed.');
+  });
+
+  it('reports an id the API no longer knows (400 on field id) on its row', () => {
+    const state = prepare([['Acme Robotics', '', 'CHF']]);
+    const { client, deadline } = harness([put(ACME, errorReply(400, 'parameter_invalid', 'id', `names no portfolio company profile: ${ACME}`))]);
+    const report = buildProfilesImportReport(runProfilesImportStep(state, client, { deadline }).state);
+    expect(report.rows[0]!.reason).toBe(
+      `the API refused it: id names no portfolio company profile: ${ACME} (HTTP 400): the profile no longer exists; clear the id cell to create it again`,
+    );
+  });
+
+  it('never repeats a POST that lost its connection: the row fails saying it may exist, and the import pauses', () => {
+    const state = prepare([['Gamma'], ['Delta']]);
+    const { client, transport, deadline, clock } = harness([post('network-error')]);
+    const { state: paused, progress } = runProfilesImportStep(state, client, { deadline });
+
+    expect(transport.sent).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+    expect(progress).toMatchObject({ status: 'paused', rowsDone: 1, rowsTotal: 2 });
+    const report = buildProfilesImportReport(paused);
+    expect(report.rows[0]).toMatchObject({
+      outcome: 'failed',
+      reason:
+        "may have been created (no answer came back from the API): check the fund's profiles before running the import again; a re-run matches it by name, so it would update it, not create it twice",
+    });
+    expect(report.problem).toBe('Could not reach the API at api.test. Check the base URL in the add-in\'s settings and try again. The profile of row 2 ("Gamma") may have been created: check before resuming.');
+    expect(report.rows[1]!.status).toMatch(/^not sent: import paused \(Could not reach the API/);
+
+    // Resuming goes on with the rest; Gamma is not sent again.
+    const resumed = harness([post(created(NEW_IDS[1]!, 'Delta'))]);
+    const { state: done } = runProfilesImportStep(resumeImport(paused), resumed.client, { deadline: resumed.deadline });
+    resumed.transport.assertDone();
+    expect(buildProfilesImportReport(done).totals).toEqual({ created: 1, updated: 0, unchanged: 0, failed: 1, pending: 0 });
+
+    // Had it been created, a re-run finds it by name: an update or nothing, never a second profile.
+    const rerun = prepare([['Gamma'], ['Delta']], { existing: [...FUND_PROFILES, profile({ id: NEW_IDS[0]!, name: 'Gamma' }), profile({ id: NEW_IDS[1]!, name: 'Delta' })] });
+    expect(rerun.rows.map((row) => [row.outcome, row.matchedBy])).toEqual([['unchanged', 'name'], ['unchanged', 'name']]);
+  });
+
+  it('sends a PUT again after a lost connection, since an update is idempotent', () => {
+    const state = prepare([['Acme Robotics', '', 'CHF']]);
+    const { client, transport, deadline } = harness([put(ACME, 'network-error'), put(ACME, updated(ACME, 'Acme Robotics'))]);
+    const { state: done } = runProfilesImportStep(state, client, { deadline });
+    expect(sentBodies(transport, 'PUT')).toHaveLength(2);
+    expect(done.rows[0]!.outcome).toBe('updated');
+  });
+
+  it('pauses on a rejected token with the row still pending, and sends it on resume', () => {
+    const state = prepare([['Gamma']]);
+    const first = harness([post(errorReply(401, 'unauthorized'))]);
+    const { state: paused } = runProfilesImportStep(state, first.client, { deadline: first.deadline });
+    expect(paused).toMatchObject({ status: 'paused', rows: [{ outcome: 'pending' }] });
+    expect(paused.problem).toMatch(/^The API token was rejected/);
+
+    const second = harness([post(created(NEW_IDS[0]!, 'Gamma'))]);
+    const { state: done } = runProfilesImportStep(resumeImport(paused), second.client, { deadline: second.deadline });
+    expect(done.rows[0]).toMatchObject({ outcome: 'created', profileId: NEW_IDS[0] });
+  });
+
+  it('marks a POST that was in flight when an execution died as maybe created, and does not send it again', () => {
+    const log = new CheckpointLog<ProfilesImportState>();
+    const state = prepare([['Gamma'], ['Delta']]);
+    const killed = harness([post(created(NEW_IDS[0]!, 'Gamma'))]);
+    runProfilesImportStep(state, killed.client, { deadline: killed.deadline, onCheckpoint: log.onCheckpoint });
+    // The state saved just before the first POST is all a killed execution leaves behind.
+    const saved = log.saved[0]!;
+    expect(saved.inFlight).toBe(0);
+
+    const next = harness([post(created(NEW_IDS[1]!, 'Delta'))]);
+    const { state: done } = runProfilesImportStep(saved, next.client, { deadline: next.deadline });
+    next.transport.assertDone();
+    expect(sentBodies(next.transport, 'POST').map((sent) => (sent.body['portfolio_company_profile'] as { name: string }).name)).toEqual(['Delta']);
+    expect(done.rows[0]!.reason).toMatch(/^the import stopped while it was being sent, so it may have been created/);
+  });
+});
