@@ -5,6 +5,7 @@ import { byId } from './dom';
 import { mountMetrics } from './metrics-panel';
 import { mountSettings } from './settings-panel';
 import { mountExport } from './export-panel';
+import { mountPortfolio } from './portfolio-panel';
 
 /** Tabs as the WAI-ARIA pattern describes: arrow keys move between them. */
 function mountTabs(onShow: (panelId: string) => void): (panelId: string) => void {
@@ -35,18 +36,23 @@ function mountTabs(onShow: (panelId: string) => void): (panelId: string) => void
 }
 
 let exporter: { show(): void } | undefined;
+let portfolio: { show(): void } | undefined;
 const showPanel = mountTabs((panelId) => {
   if (panelId === 'panel-export') exporter?.show();
+  if (panelId === 'panel-portfolio') portfolio?.show();
 });
 const settings = mountSettings();
 const metrics = mountMetrics(() => settings.companyId());
 exporter = mountExport(metrics);
+portfolio = mountPortfolio(() => metrics.companyId());
 settings.onChange((s) => metrics.setCompany(s.defaultCompanyId ?? ''));
 
 // A menu item may open the sidebar on a given tab (see showSidebar on the server).
 window.addEventListener('addin:open-tab', (event) => {
-  if ((event as CustomEvent<string>).detail === 'export') {
+  const tab = (event as CustomEvent<string>).detail;
+  if (tab === 'export') {
     showPanel('panel-export');
     byId<HTMLButtonElement>('export-use-selection').click();
   }
+  if (tab === 'portfolio') showPanel('panel-portfolio');
 });

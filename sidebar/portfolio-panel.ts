@@ -1,0 +1,89 @@
+// Portfolio tools: the property audit and its push, profile and contact imports, notes.
+
+import { busy, byId, el, say } from './dom';
+import { runJob } from './job-runner';
+import { server } from './server';
+import type { AuditPushHandle, ImportHandle, ImportKind, RpcResult } from '../src/shared/rpc';
+
+function unwrap<T>(result: RpcResult<T>): T {
+  if (!result.ok) throw new Error(result.error);
+  return result.value;
+}
+
+export function mountPortfolio(companyId: () => string): { show(): void } {
+  const panel = byId<HTMLElement>('panel-portfolio');
+  const status = byId<HTMLElement>('portfolio-status');
+  const results = byId<HTMLElement>('portfolio-results');
+  const tagSelect = byId<HTMLSelectElement>('note-tag');
+
+  byId<HTMLButtonElement>('audit-build').addEventListener('click', () => {
+    void busy(panel, status, 'Reading every profile, property and value…', async () => {
+      const built = unwrap(await server.buildAudit(companyId()));
+      results.replaceChildren();
+      say(status, built.message, 'success');
+    });
+  });
+
+  byId<HTMLButtonElement>('audit-push').addEventListener('click', () => {
+    void busy(panel, status, 'Comparing the audit sheet with what was built…', async () => {
+      say(status, '');
+      await runJob<AuditPushHandle>(results, unwrap(await server.startAuditPush(null)), {
+        label: 'Pushing changed cells',
+        progress: (h) => ({ done: h.progress.cellsDone, total: h.progress.cellsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
+        report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: [...h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`), ...h.report.notes] },
+        next: (h) => server.continueAuditPush(h.pushId),
+        cancel: (h) => server.cancelAuditPush(h.pushId),
+      });
+    });
+  });
+
+  function importFromSelection(kind: ImportKind, label: string): void {
+    void busy(panel, status, 'Reading the selection…', async () => {
+      const range = unwrap(await server.activeRange());
+      say(status, '');
+      await runJob<ImportHandle>(results, unwrap(await server.startImport({ kind, companyId: companyId(), range })), {
+        label: `${label} from ${range}`,
+        progress: (h) => ({ done: h.progress.rowsDone, total: h.progress.rowsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
+        report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `Row ${p.sheetRow}${p.label ? ` (${p.label})` : ''}: ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
+        next: (h) => server.continueImport(h.importId),
+        cancel: (h) => server.cancelImport(h.importId),
+      });
+    });
+  }
+  byId<HTMLButtonElement>('import-profiles').addEventListener('click', () => importFromSelection('profiles', 'Importing profiles'));
+  byId<HTMLButtonElement>('import-contacts').addEventListener('click', () => importFromSelection('contacts', 'Importing contacts'));
+
+  byId<HTMLFormElement>('note-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void busy(panel, status, 'Adding the note…', async () => {
+      const report = unwrap(await server.addNoteToSelectedContacts({
+        content: byId<HTMLTextAreaElement>('note-content').value,
+        noteTagId: tagSelect.value || null,
+        skipRowsWithoutId: byId<HTMLInputElement>('note-skip').checked,
+      }));
+      say(status, report.summary, report.outcome === 'created' ? 'success' : 'error');
+      if (report.outcome === 'created') byId<HTMLTextAreaElement>('note-content').value = '';
+    });
+  });
+
+  byId<HTMLFormElement>('notes-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void busy(panel, status, 'Reading the notes…', async () => {
+      const written = unwrap(await server.insertPortfolioNotes(byId<HTMLInputElement>('notes-profile').value.trim()));
+      say(status, written.message, 'success');
+    });
+  });
+
+  let shown = false;
+  return {
+    show() {
+      if (shown || !companyId()) return;
+      shown = true;
+      void busy(panel, status, 'Loading note tags…', async () => {
+        const tags = unwrap(await server.listNoteTags(companyId()));
+        tagSelect.replaceChildren(el('option', { value: '' }, 'No tag'), ...tags.map((t) => el('option', { value: t.id }, t.name)));
+        say(status, '');
+      });
+    },
+  };
+}
