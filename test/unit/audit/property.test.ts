@@ -10,7 +10,7 @@ const model = fundModel();
 const schema = fundSchema();
 const data = fundData();
 const optionIds = new Set(Object.values(data.options).flat().map((o) => o.id));
-const dataTypeOf = new Map(data.properties.map((p) => [p.id, p.data_type]));
+const dataTypeOf = new Map(data.properties.map((p) => [p.id, p.dataType]));
 
 /** What a cell can hold: Range.getValues() gives numbers, strings, booleans, Dates and ''. */
 const cell = fc.oneof(
@@ -25,6 +25,7 @@ const cell = fc.oneof(
 );
 
 it('accounts for every compared cell and plans only valid writes, whatever the cells hold', () => {
+  const checked = new Map<string, number>();
   const base = readBack(model.values);
   const { firstProfileRow, lastProfileRow, firstPropertyColumn, lastPropertyColumn } = model.summary.layout;
   const rows = lastProfileRow - firstProfileRow + 1;
@@ -52,6 +53,7 @@ it('accounts for every compared cell and plans only valid writes, whatever the c
           const value = write['value'] as string;
           expect(typeof value).toBe('string');
           if (value === '') continue; // clears the value
+          checked.set(type ?? '?', (checked.get(type ?? '?') ?? 0) + 1);
           if (type === 'number') expect(value).toMatch(/^-?\d+(\.\d+)?$/);
           if (type === 'date') expect(isIsoDate(value)).toBe(true);
           if (type === 'boolean') expect(['true', 'false']).toContain(value);
@@ -66,4 +68,6 @@ it('accounts for every compared cell and plans only valid writes, whatever the c
     }),
     { numRuns: 300 },
   );
+  // The generator reached every kind of write, so the checks above were not vacuous.
+  for (const type of ['number', 'date', 'boolean', 'url', 'string']) expect(checked.get(type) ?? 0).toBeGreaterThan(0);
 });
