@@ -88,3 +88,34 @@ describe('the exporter', () => {
     expect(stored).toEqual(Array.from({ length: 700 }, (_, i) => [new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10), i % 97]));
   });
 });
+
+describe('the audit push', () => {
+  it('stores exactly the edited cells through a 429 storm, 5xx bursts and drops: nothing lost, nothing doubled', async () => {
+    const rt = stack.runtime();
+    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+    const sheet = rt.spreadsheet.getSheetByName('Portfolio audit')!;
+    const values = sheet.getDataRange().getValues();
+    const state = await stack.emulator.control.state();
+    const headquarters = state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Headquarters')!;
+    const column = values[0]!.indexOf(headquarters.id) + 1;
+    const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
+    for (const profile of profiles) sheet.getRange(values.findIndex((r) => r[0] === profile.id) + 1, column).setValue(`City of ${profile.name}`);
+
+    let handle = ok<{ pushId: string; report: unknown; progress: { status: string; waitingForRateLimitMs?: number } }>(rt.callServer('startAuditPush', [null]));
+    await stack.emulator.control.faults({ next429: 5, failRate: 0.2, dropRate: 0.1, seed: 3 });
+    for (let step = 0; !handle.report && step < 40; step++) {
+      const wait = handle.progress.waitingForRateLimitMs;
+      if (wait) {
+        rt.clock.advance(wait);
+        await stack.emulator.control.advanceClock(wait);
+      }
+      handle = ok(rt.callServer('continueAuditPush', [handle.pushId]));
+    }
+    expect(handle.progress.status).toBe('done');
+    const after = await stack.emulator.control.state();
+    for (const profile of profiles) {
+      const stored = after.portfolio_property_values.filter((v) => v.portfolio_company_profile_id === profile.id && v.portfolio_property_id === headquarters.id);
+      expect(stored.map((v) => v.value)).toEqual([`City of ${profile.name}`]);
+    }
+  });
+});
