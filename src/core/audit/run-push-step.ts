@@ -7,6 +7,7 @@ import type { WaitLog } from '../export/wait-log';
 import { classifyPushFailure, worsePushFailure, type PushFailure } from './push-errors';
 import { cloneAuditPushState, isPushComplete } from './write-back';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
+import type { WaveStepOptions } from '../jobs/step-options';
 
 /** No wave starts with less than this left before the deadline: a wave of PUTs can take many seconds. */
 export const PUSH_STEP_MARGIN_MS = 30_000;
@@ -18,24 +19,7 @@ export const DEFAULT_PUSH_WAVE_SIZE = 25;
 /** Steps in a row that end on a temporary failure without progress before the push pauses. */
 export const MAX_PUSH_STEPS_WITHOUT_PROGRESS = 3;
 
-export type AuditPushStepOptions = {
-  /**
-   * Absolute time (ms since epoch) by which the step must have returned. Create the client with the same
-   * `deadline`, so its own waits for the rate limit also stop in time (they end in a TimeBudgetError, and
-   * the cell stays pending).
-   */
-  deadline: number;
-  /** The clock; defaults to the client's. */
-  now?: () => number;
-  marginMs?: number;
-  waveSize?: number;
-  /** The log whose `onWait` was given to the client, to report waits for the rate limit. */
-  waitLog?: WaitLog;
-  /** Checked between waves: true cancels (a cancel pressed in the sidebar while this step runs). */
-  shouldStop?: () => boolean;
-  /** Called after every wave with the state so far, so the server can save it: a killed step loses nothing. */
-  onCheckpoint?: (state: AuditPushState) => void;
-};
+export type AuditPushStepOptions = WaveStepOptions<AuditPushState>;
 
 export type AuditPushStepResult = { state: AuditPushState; progress: AuditPushProgress };
 

@@ -9,6 +9,7 @@ import { cloneExportState, isComplete, itemsOf } from './export-state';
 import { placeNamer, type PlaceNamer } from './places';
 import type { ExportProgress, ExportState } from './types';
 import type { WaitLog } from './wait-log';
+import type { WaveStepOptions } from '../jobs/step-options';
 
 /** No wave starts with less than this left before the deadline: a wave of PUTs can take many seconds. */
 export const STEP_MARGIN_MS = 30_000;
@@ -17,25 +18,7 @@ export const DEFAULT_WAVE_SIZE = 10;
 /** Steps in a row that end on a temporary failure without progress before the export pauses. */
 export const MAX_STEPS_WITHOUT_PROGRESS = 3;
 
-export type ExportStepOptions = {
-  /**
-   * Absolute time (ms since epoch) by which the step must have returned. Apps Script allows 6 minutes
-   * per execution; the server gives a step about 4.5. Create the client with the same `deadline`, so
-   * that its own waits for the rate limit also stop in time (they end in a TimeBudgetError, and the
-   * batch stays pending).
-   */
-  deadline: number;
-  /** The clock; defaults to the client's. */
-  now?: () => number;
-  marginMs?: number;
-  waveSize?: number;
-  /** The log whose `onWait` was given to the client, to report waits for the rate limit. */
-  waitLog?: WaitLog;
-  /** Checked between waves: true cancels (a cancel pressed in the sidebar while this step runs). */
-  shouldStop?: () => boolean;
-  /** Called after every wave with the state so far, so the server can save it: a killed step loses nothing. */
-  onCheckpoint?: (state: ExportState) => void;
-};
+export type ExportStepOptions = WaveStepOptions<ExportState>;
 
 export type ExportStepResult = { state: ExportState; progress: ExportProgress };
 
