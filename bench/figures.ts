@@ -94,3 +94,31 @@ export function paginatedRoundTrips(pages: number): number {
 export function rateFloorMs(requests: number, limit: number, windowSeconds: number, roundTripsMs: number): number {
   return Math.max(0, Math.ceil(requests / limit) - 1) * windowSeconds * 1000 + roundTripsMs;
 }
+
+/** Table order within a scenario: the add-in's runs, the floor client, the baseline, the floor. */
+function rank(variant: Variant): number {
+  if (variant === 'floor') return 3;
+  if (variant === 'baseline') return 2;
+  if (variant === 'floor client') return 1;
+  return 0;
+}
+
+/**
+ * Joins the rows that separate processes measured for the same scenarios (one process per side), in
+ * order of first appearance; a row computed by several (the floor) is kept once. Ratios are filled in here.
+ */
+export function mergeResults(parts: ScenarioResult[][]): ScenarioResult[] {
+  const merged = new Map<string, ScenarioResult>();
+  for (const result of parts.flat()) {
+    const known = merged.get(result.id);
+    if (!known) {
+      merged.set(result.id, { ...result, rows: [...result.rows] });
+      continue;
+    }
+    for (const row of result.rows) if (!known.rows.some((r) => r.variant === row.variant)) known.rows.push(row);
+  }
+  return [...merged.values()].map((result) => ({
+    ...result,
+    rows: withRatios([...result.rows].sort((a, b) => rank(a.variant) - rank(b.variant))),
+  }));
+}

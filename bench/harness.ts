@@ -17,6 +17,13 @@ export interface BenchConfig {
   only: string[];
 }
 
+/**
+ * Which runs a process does: the add-in's, or the benchmark's own clients (the naive baseline and the
+ * audit's floor client). The two sides run in separate processes, each with its own emulator, so the
+ * baseline's slow sequential requests overlap the add-in's runs without sharing a clock or a rate window.
+ */
+export type Side = 'addin' | 'baseline';
+
 /** The API's documented limit; the run scales both numbers by the same factor, so the rate stays the same. */
 export const REAL_RATE_LIMIT = { limit: 500, windowSeconds: 300 } as const;
 
@@ -115,8 +122,13 @@ export class Bench {
     await this.emulator.control.advanceClock(ms);
   }
 
-  /** Runs `action` from a fresh rate window and an empty request log, and says what it cost. */
+  /**
+   * Runs `action` from a fresh rate window and an empty request log, and says what it cost. The runtime's
+   * clock first moves on by a window too, so the add-in's own rate budget (a sliding log in its cache)
+   * also starts empty, as the server's count does: no run inherits the previous run's requests.
+   */
   async measure<T>(rt: GasRuntime, action: () => T | Promise<T>): Promise<Measured<T>> {
+    rt.clock.advance(this.config.rateWindowSeconds * 1000 + 1000);
     await this.freshRateWindow();
     await this.emulator.control.clearRequests();
     const simStart = rt.clock.now();

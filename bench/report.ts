@@ -68,13 +68,14 @@ export function bundleTable(bundle: BundleFigures): string {
 }
 
 /** The line under the tables that says what the run was configured with. */
-export function configLine(config: BenchConfig, date: Date): string {
+export function configLine(config: BenchConfig, date: Date, serial: boolean): string {
   const scale = config.rateLimit / REAL_RATE_LIMIT.limit;
   return `${date.toISOString().slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version}; latency ${config.latencyMs} ms per request; `
-    + `rate limit ${config.rateLimit} per ${config.rateWindowSeconds} s (the real ${REAL_RATE_LIMIT.limit} per ${REAL_RATE_LIMIT.windowSeconds} s × ${Number(scale.toPrecision(3))}), no Retry-After.`;
+    + `rate limit ${config.rateLimit} per ${config.rateWindowSeconds} s (the real ${REAL_RATE_LIMIT.limit} per ${REAL_RATE_LIMIT.windowSeconds} s × ${Number(scale.toPrecision(3))}), no Retry-After; `
+    + `${serial ? 'one process' : 'add-in and baseline in parallel processes'}.`;
 }
 
-export function writeResults(file: string, input: { date: Date; config: BenchConfig; results: ScenarioResult[]; bundle: BundleFigures | null; realMs: number }): void {
+export function writeResults(file: string, input: { date: Date; config: BenchConfig; serial: boolean; results: ScenarioResult[]; bundle: BundleFigures | null; realMs: number }): void {
   const { config } = input;
   const scale = config.rateLimit / REAL_RATE_LIMIT.limit;
   const json = {
@@ -88,10 +89,13 @@ export function writeResults(file: string, input: { date: Date; config: BenchCon
       /** Rows per 5 minutes at 50 per PUT: the same at every scale, since limit and window scale together. */
       exportBoundRowsPer5Min: Math.round((50 * config.rateLimit * 300) / config.rateWindowSeconds),
       scenarios: config.only.length > 0 ? config.only : 'all',
+      processes: input.serial ? 'one' : 'the add-in and the baseline in parallel, each with its own emulator',
     },
     scenarios: input.results,
     bundle: input.bundle,
     totalRealMs: Math.round(input.realMs),
   };
-  writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
+  // Four significant digits are more than any figure here can claim.
+  const rounded = (_key: string, value: unknown): unknown => (typeof value === 'number' && !Number.isInteger(value) ? Number(value.toPrecision(4)) : value);
+  writeFileSync(file, `${JSON.stringify(json, rounded, 2)}\n`);
 }
