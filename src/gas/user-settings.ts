@@ -1,6 +1,7 @@
 // The add-in's settings in the user's properties. The token is read here and handed only to the client.
 
 import { ConfigError } from '../core/api/errors';
+import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../core/api/rate-budget';
 import { tokenHint, validateBaseUrl, validateToken } from '../core/settings/base-url';
 import { SETTINGS_HINT } from '../core/product';
 import type { SettingsSummary } from '../shared/rpc';
@@ -9,6 +10,8 @@ import type { SettingsSummary } from '../shared/rpc';
 export const TOKEN_KEY = 'METRICS_API_TOKEN';
 export const BASE_URL_KEY = 'METRICS_API_BASE_URL';
 export const COMPANY_KEY = 'METRICS_DEFAULT_COMPANY_ID';
+/** Requests per seconds, like "500/300": for when the operator changes the API's limit. */
+export const RATE_LIMIT_KEY = 'METRICS_API_RATE_LIMIT';
 
 function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
@@ -47,12 +50,13 @@ export function saveDefaultCompanyId(companyId: string | null): void {
  * The credentials for one execution. In a custom function Apps Script returns the spreadsheet
  * owner's user properties: editors' formulas spend the owner's token (see README, "Sharing").
  */
-export function readCredentials(): { token: string; baseUrl: string } {
+export function readCredentials(): { token: string; baseUrl: string; rateLimit: RateLimit } {
   const props = store().getProperties();
   const token = props[TOKEN_KEY];
   const baseUrl = props[BASE_URL_KEY];
   if (!token) throw new ConfigError(`No API token is set. Open ${SETTINGS_HINT} and paste your API token.`);
   if (!baseUrl) throw new ConfigError(`No API base URL is set. Open ${SETTINGS_HINT} and enter the API's address.`);
   // Re-validated on read: a property set by an admin script skipped the sidebar's checks.
-  return { token, baseUrl: validateBaseUrl(baseUrl) };
+  const rateLimit = props[RATE_LIMIT_KEY] ? parseRateLimit(props[RATE_LIMIT_KEY]) : DEFAULT_RATE_LIMIT;
+  return { token, baseUrl: validateBaseUrl(baseUrl), rateLimit };
 }

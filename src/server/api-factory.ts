@@ -17,8 +17,8 @@ export interface ExecutionLimits {
 }
 
 export function createClientForExecution(limits: ExecutionLimits = {}): ApiClient {
-  const { token, baseUrl } = readCredentials();
-  const budget = new RequestBudget(userCache(), userMutex(), appsScriptClock);
+  const { token, baseUrl, rateLimit } = readCredentials();
+  const budget = new RequestBudget(userCache(), userMutex(), appsScriptClock, rateLimit);
   return createApiClient({
     baseUrl,
     token,

@@ -4,7 +4,7 @@ import { ApiError, InputError, userMessage } from '../core/api/errors';
 import type { Metric } from '../core/api/types';
 import { metricValuesFormula } from '../core/sheets/formula-text';
 import { parseTableOptions, shapeSeries } from '../core/sheets/metric-table';
-import { midnightIn } from '../core/sheets/time-zone';
+import { midnightMaker } from '../core/sheets/time-zone';
 import { isIsoDate } from '../core/validate/dates';
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, writeFormula, writeTable } from '../gas/sheet-io';
@@ -141,7 +141,8 @@ export const sidebarApi: ServerApi = {
       names = ids.map((id) => byId.get(id) ?? id);
     }
     const rows = shapeSeries(points, ids, names, parseTableOptions('', { headers }));
-    const cells = rows.map((row, i) => (headers && i === 0 ? row : [midnightIn(row[0] as string, timeZone), ...row.slice(1)]));
+    const dateCell = midnightMaker(timeZone);
+    const cells = rows.map((row, i) => (headers && i === 0 ? row : [dateCell(row[0] as string), ...row.slice(1)]));
     const range = writeTable(anchor, cells, [0]);
     const dataRows = rows.length - (headers ? 1 : 0);
     return { range: `${anchor.sheetName}!${range}`, rows: dataRows, message: `Wrote ${plural(dataRows, 'row')} of values to ${anchor.sheetName}!${range}.` };

@@ -1,5 +1,5 @@
 import { ChunkedCache, fnv1a64, safeKey, splitByBytes } from '../../src/core/cache/chunked-cache';
-import { RequestBudget } from '../../src/core/api/rate-budget';
+import { parseRateLimit, RequestBudget } from '../../src/core/api/rate-budget';
 import { TimeBudgetError } from '../../src/core/api/errors';
 import { CountingMutex, MemoryCache } from '../support/memory-cache';
 import { FakeClock } from '../support/scripted-transport';
@@ -79,6 +79,20 @@ describe('RequestBudget', () => {
     budget.blockUntil(clock.now() + 30_000);
     expect(budget.take(1, Infinity)).toBe(1);
     expect(clock.sleeps).toEqual([30_000]);
+  });
+
+  it('reads a configured limit written as requests/seconds, and refuses anything else', () => {
+    expect(parseRateLimit(' 1000 / 600 ')).toEqual({ limit: 1000, windowMs: 600_000 });
+    expect(() => parseRateLimit('500 per 5 minutes')).toThrow('The rate limit "500 per 5 minutes" is not of the form 500/300 (requests per seconds).');
+    expect(() => parseRateLimit('0/300')).toThrow(/not of the form/);
+  });
+
+  it('names the window in words and counts seconds in the singular when it is one', () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1, 0, 0, 0, 500));
+    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock, { limit: 1, windowMs: 45_000 });
+    budget.take(1, Infinity);
+    clock.advance(45_000);
+    expect(() => budget.take(1, clock.now() + 10)).toThrow('The add-in has used its budget of 1 API requests per 45 seconds. Try again in 1 second.');
   });
 
   it('says how long to wait when the deadline comes first', () => {

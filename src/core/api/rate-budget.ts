@@ -2,7 +2,7 @@
 // The log lives in a cache shared by one user's concurrent executions (a sheet recalculating
 // fifty formulas runs fifty executions at once), guarded by that user's lock.
 
-import { TimeBudgetError } from './errors';
+import { ConfigError, TimeBudgetError } from './errors';
 import type { Clock } from './transport';
 import type { KeyValueCache, Mutex } from '../cache/key-value-cache';
 
@@ -23,6 +23,24 @@ interface BudgetState {
 }
 
 const KEY = 'metrics-api:rate-budget';
+
+function describeWindow(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds % 60 === 0) return seconds === 60 ? 'minute' : `${seconds / 60} minutes`;
+  return `${seconds} seconds`;
+}
+
+/**
+ * Reads a rate limit written as "500/300" (requests per seconds), as an admin may set it when the
+ * operator changes the limit; anything else is refused with the form it takes.
+ */
+export function parseRateLimit(text: string): RateLimit {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const limit = Number(match?.[1]);
+  const seconds = Number(match?.[2]);
+  if (!match || limit < 1 || seconds < 1) throw new ConfigError(`The rate limit "${text}" is not of the form 500/300 (requests per seconds).`);
+  return { limit, windowMs: seconds * 1000 };
+}
 /** Longer than any window we use, so the log outlives its oldest entry. */
 const TTL_SECONDS = 6 * 60 * 60;
 
@@ -46,9 +64,10 @@ export class RequestBudget {
       if (granted > 0) return granted;
       const now = this.clock.now();
       if (now + waitMs > deadline) {
+        const seconds = Math.ceil(waitMs / 1000);
         throw new TimeBudgetError(
-          `The add-in has used its budget of ${this.rateLimit.limit} API requests per ${Math.round(this.rateLimit.windowMs / 60_000)} minutes. Try again in ${Math.ceil(waitMs / 1000)} seconds.`,
-          Math.ceil(waitMs / 1000),
+          `The add-in has used its budget of ${this.rateLimit.limit} API requests per ${describeWindow(this.rateLimit.windowMs)}. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+          seconds,
         );
       }
       this.clock.sleep(waitMs);

@@ -5,16 +5,31 @@ import { normaliseDecimal } from '../validate/decimal';
 import { planBatches } from './plan';
 import type { ExportState } from './types';
 
-/** The dates a metric's pending items span: the one range of existing points worth reading. */
-export function pendingDateRange(state: ExportState, metric: number): { startDate: string; endDate: string } | undefined {
-  let startDate: string | undefined;
-  let endDate: string | undefined;
-  for (const item of state.items) {
-    if (item.metric !== metric || item.outcome !== 'pending' || item.date === undefined) continue;
-    if (startDate === undefined || item.date < startDate) startDate = item.date;
-    if (endDate === undefined || item.date > endDate) endDate = item.date;
-  }
-  return startDate !== undefined && endDate !== undefined ? { startDate, endDate } : undefined;
+/** Items compared per read: their dates span about this many periods, so a read is a few pages. */
+export const DIFF_CHUNK_ITEMS = 500;
+
+/** A pending item of the metric not yet compared (compared ones have a plan or are unchanged). */
+function undiffed(state: ExportState, metric: number): number[] {
+  const indices: number[] = [];
+  state.items.forEach((item, index) => {
+    if (item.metric === metric && item.outcome === 'pending' && item.planned === undefined && item.date !== undefined) indices.push(index);
+  });
+  return indices.sort((a, b) => (state.items[a]!.date! < state.items[b]!.date! ? -1 : state.items[a]!.date! > state.items[b]!.date! ? 1 : a - b));
+}
+
+/**
+ * The next dates of a metric to compare: its earliest not-yet-compared items, at most DIFF_CHUNK_ITEMS.
+ * Reading a whole long range at once would lose every page read whenever the rate budget ran out
+ * midway, and a large re-export would start over on every step; a chunk loses at most a few pages.
+ */
+export function nextDiffChunk(state: ExportState, metric: number): { indices: number[]; startDate: string; endDate: string } | undefined {
+  const all = undiffed(state, metric);
+  if (all.length === 0) return undefined;
+  let indices = all.slice(0, DIFF_CHUNK_ITEMS);
+  const endDate = state.items[indices[indices.length - 1]!]!.date!;
+  // Items sharing the chunk's last date go with it, so no date is compared twice.
+  indices = all.filter((index, position) => position < DIFF_CHUNK_ITEMS || state.items[index]!.date === endDate);
+  return { indices, startDate: state.items[indices[0]!]!.date!, endDate };
 }
 
 /**
@@ -22,7 +37,7 @@ export function pendingDateRange(state: ExportState, metric: number): { startDat
  * another value, or a blank one → updated; no point on that date → created. Then plans batches of the
  * changed items only, in sheet order, and moves the metric on to sending.
  */
-export function applyDiff(state: ExportState, metric: number, existing: readonly DataPoint[]): void {
+export function applyDiff(state: ExportState, metric: number, existing: readonly DataPoint[], indices?: readonly number[]): void {
   const metricState = state.metrics[metric];
   if (!metricState) throw new Error(`No metric ${metric} in the export.`);
   const stored = new Map<string, string | null>();
@@ -31,7 +46,10 @@ export function applyDiff(state: ExportState, metric: number, existing: readonly
     if (point.metric_id.toLowerCase() === metricState.id.toLowerCase()) stored.set(point.date, point.value ?? null);
   }
   const changed: number[] = [];
-  state.items.forEach((item, index) => {
+  const chunk = indices ?? undiffed(state, metric);
+  // Sheet order within the chunk, so batches stay in the order of the rows.
+  [...chunk].sort((a, b) => a - b).forEach((index) => {
+    const item = state.items[index]!;
     if (item.metric !== metric || item.outcome !== 'pending' || item.date === undefined || item.value === undefined) return;
     if (!stored.has(item.date)) {
       item.planned = 'created';
@@ -47,7 +65,7 @@ export function applyDiff(state: ExportState, metric: number, existing: readonly
     changed.push(index);
   });
   state.batches.push(...planBatches(metric, changed));
-  metricState.phase = 'send';
+  if (undiffed(state, metric).length === 0) metricState.phase = 'send';
 }
 
 /**

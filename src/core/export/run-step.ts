@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/client';
 import type { DataPoint } from '../api/types';
 import type { ApiError } from '../api/errors';
 import { classifyFailure, mapRefusal, refusalSentence, worseFailure, type Failure } from './batch-errors';
-import { applyDiff, pendingDateRange } from './diff';
+import { applyDiff, nextDiffChunk } from './diff';
 import { cloneExportState, isComplete, itemsOf } from './export-state';
 import { placeNamer, type PlaceNamer } from './places';
 import type { ExportProgress, ExportState } from './types';
@@ -95,15 +95,15 @@ export function exportProgress(state: ExportState, nowMs: number): ExportProgres
 /** Reads the existing points of one metric over its items' dates, then plans only the items that differ. */
 function readExisting(state: ExportState, metric: number, client: ApiClient): Attempt {
   const metricState = state.metrics[metric];
-  const range = pendingDateRange(state, metric);
-  if (!metricState || !range) {
+  const chunk = nextDiffChunk(state, metric);
+  if (!metricState || !chunk) {
     if (metricState) metricState.phase = 'send';
     return { progressed: true };
   }
   state.counters.reads++;
   let points: DataPoint[];
   try {
-    points = client.dataPoints.list(metricState.id, range);
+    points = client.dataPoints.list(metricState.id, { startDate: chunk.startDate, endDate: chunk.endDate });
   } catch (error) {
     const failure = classifyFailure(error);
     if (failure.kind !== 'metric') return { progressed: false, failure };
@@ -113,7 +113,7 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
     metricState.phase = 'stopped';
     return { progressed: true };
   }
-  applyDiff(state, metric, points);
+  applyDiff(state, metric, points, chunk.indices);
   return { progressed: true };
 }
 

@@ -4,7 +4,7 @@ import { InputError } from '../api/errors';
 import type { DataPoint } from '../api/types';
 import { parseTableOptions, shapeSeries, toCell, type Cell } from '../sheets/metric-table';
 import { parsePeriodLabel, periodStart } from '../sheets/periods';
-import { midnightIn } from '../sheets/time-zone';
+import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate } from '../validate/dates';
 import { isBlank, optionalDate, readId, readIdList } from './arguments';
 import { deadlineGuard, type FormulaContext } from './formula-context';
@@ -44,7 +44,8 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
     const range = start || end ? ` between ${start ?? 'the first'} and ${end ?? 'the last'} date` : '';
     return [[`No data points${range}.`]];
   }
-  return rows.map((row, i) => (options.headers && i === 0 ? row : [midnightIn(row[0] as string, ctx.timeZone), ...row.slice(1)]));
+  const dateCell = midnightMaker(ctx.timeZone);
+  return rows.map((row, i) => (options.headers && i === 0 ? row : [dateCell(row[0] as string), ...row.slice(1)]));
 }
 
 /** A period cell: a Date cell, or a label like 2024-03, 2024-Q1, FY2024, Q3 FY2024. */

@@ -6,17 +6,15 @@
  * Apps Script's V8 runtime has, so the pure core needs no Utilities.parseDate.
  */
 export function midnightIn(isoDate: string, timeZone: string): Date {
-  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
-  const utcMidnight = Date.UTC(year, month - 1, day);
-  // Two passes: the offset at the first guess may differ from the offset at the answer around DST.
-  let instant = utcMidnight - offsetMs(utcMidnight, timeZone);
-  instant = utcMidnight - offsetMs(instant, timeZone);
-  return new Date(instant);
+  return midnightMaker(timeZone)(isoDate);
 }
 
-/** How far `timeZone` is ahead of UTC at an instant, in ms. */
-function offsetMs(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
+/**
+ * midnightIn for many dates of one time zone: building an Intl.DateTimeFormat is what costs (it was
+ * most of the time of a ten-year METRIC_VALUES), so a table makes one and reuses it for every row.
+ */
+export function midnightMaker(timeZone: string): (isoDate: string) => Date {
+  const format = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
     year: 'numeric',
@@ -25,8 +23,20 @@ function offsetMs(instant: number, timeZone: string): number {
     hour: 'numeric',
     minute: 'numeric',
     second: 'numeric',
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return local - Math.floor(instant / 1000) * 1000;
+  });
+  /** How far the zone is ahead of UTC at an instant, in ms. */
+  const offsetMs = (instant: number): number => {
+    const parts = format.formatToParts(new Date(instant));
+    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+    const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+    return local - Math.floor(instant / 1000) * 1000;
+  };
+  return (isoDate) => {
+    const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
+    const utcMidnight = Date.UTC(year, month - 1, day);
+    // Two passes: the offset at the first guess may differ from the offset at the answer around DST.
+    let instant = utcMidnight - offsetMs(utcMidnight);
+    instant = utcMidnight - offsetMs(instant);
+    return new Date(instant);
+  };
 }

@@ -1,5 +1,6 @@
 // "Only what changed": existing points are read in pages of 100, and only differing rows are sent.
 
+import { FakeClock } from '../../support/scripted-transport';
 import { sameDecimal } from '../../../src/core/export/diff';
 import { buildReport } from '../../../src/core/export/report';
 import { errorReply, harness, longSpec, outcomes, periodDates, pointsPage, prepare, put, puts, REVENUE, sentBatches, USERS } from './export-fixtures';
@@ -20,15 +21,37 @@ describe('only what changed', () => {
     const state = prepare(dates.map((date, i) => [date, i % 3 === 0 ? i + 0.5 : i === 1 ? -0 : i]), longSpec({ metricId: USERS, onlyChanged: true }));
     // The API writes the same numbers its own way, and answers newest first.
     const existing = dates.map((date, i): [string, string | null] => [date, i % 3 === 0 ? `${i}.50` : i === 1 ? '-0.0' : `${i}`]).reverse();
-    const { step, transport } = harness(existingPages(USERS, '2022-01-01', dates[999]!, existing));
+    // Compared 500 dates at a time, so a budget that runs out midway loses a few pages, not the whole read.
+    const inRange = (start: string, end: string) => existing.filter(([date]) => date >= start && date <= end);
+    const { step, transport } = harness([
+      ...existingPages(USERS, '2022-01-01', dates[499]!, inRange('2022-01-01', dates[499]!)),
+      ...existingPages(USERS, dates[500]!, dates[999]!, inRange(dates[500]!, dates[999]!)),
+    ]);
     const { state: done, progress } = step(state);
 
     transport.assertDone();
     expect(transport.sent.filter((request) => request.method === 'PUT')).toHaveLength(0);
-    // Page 1 alone reveals the page count; pages 2 to 10 go together.
-    expect(transport.waves).toEqual([9]);
-    expect(done.counters).toMatchObject({ reads: 1, upserts: 0 });
+    // Per chunk, page 1 alone reveals the page count; pages 2 to 5 go together.
+    expect(transport.waves).toEqual([4, 4]);
+    expect(done.counters).toMatchObject({ reads: 2, upserts: 0 });
     expect(progress).toMatchObject({ status: 'done', itemsDone: 1000, itemsTotal: 1000 });
+    expect(buildReport(done).summary).toBe('1,000 rows read: 1,000 unchanged.');
+  });
+
+  it('keeps the dates already compared when the rate limit stops a read midway, and goes on from there', () => {
+    const dates = periodDates('2022-01-01', 1000, 'daily');
+    const state = prepare(dates.map((date, i) => [date, i]), longSpec({ metricId: USERS, onlyChanged: true }));
+    const existing = dates.map((date, i): [string, string | null] => [date, String(i)]);
+    const inRange = (start: string, end: string) => existing.filter(([date]) => date >= start && date <= end);
+    const refused = { match: `GET /data_points?metric_id=${USERS}&page_size=100&start_date=${dates[500]}`, reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '300' } } };
+    const first = harness([...existingPages(USERS, '2022-01-01', dates[499]!, inRange('2022-01-01', dates[499]!)), refused]);
+    const { state: partial, progress } = first.step(state);
+    first.transport.assertDone();
+    expect(progress).toMatchObject({ status: 'running', itemsDone: 500 });
+
+    const second = harness(existingPages(USERS, dates[500]!, dates[999]!, inRange(dates[500]!, dates[999]!)), { clock: new FakeClock(partial.notBefore! + 1) });
+    const { state: done } = second.step(partial);
+    second.transport.assertDone(); // the first 500 dates were not read again
     expect(buildReport(done).summary).toBe('1,000 rows read: 1,000 unchanged.');
   });
 
@@ -60,7 +83,11 @@ describe('only what changed', () => {
     const rows = dates.map((date, i) => [date, i >= 990 ? '' : i]);
     const state = prepare(rows, longSpec({ metricId: USERS, onlyChanged: true }));
     const existing = dates.slice(0, 50).map((date): [string, string] => [date, '-1']);
-    const { step, transport } = harness([...existingPages(USERS, '2022-01-01', dates[989]!, existing), ...puts(USERS, 20)]);
+    const { step, transport } = harness([
+      ...existingPages(USERS, '2022-01-01', dates[499]!, existing),
+      ...existingPages(USERS, dates[500]!, dates[989]!, []),
+      ...puts(USERS, 20),
+    ]);
     const { state: done } = step(state);
 
     transport.assertDone();
