@@ -12,6 +12,8 @@ export interface JobView<H> {
   report(handle: H): { summary: string; problems: string[]; problem: string | null } | null;
   next(handle: H): Promise<RpcResult<H>>;
   cancel(handle: H): Promise<RpcResult<H>>;
+  /** Continues a cancelled or paused job with what was not confirmed. */
+  resume(handle: H): Promise<RpcResult<H>>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,6 +55,21 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
     container.append(el('p', { class: `status ${status === 'done' ? 'success' : 'error'}` }, report.summary));
     if (report.problem) container.append(el('p', { class: 'status error' }, report.problem));
     if (report.problems.length) container.append(el('ul', { class: 'problems', 'aria-label': 'Rows or cells not stored' }, ...report.problems.map((p) => el('li', {}, p))));
+  }
+  if (status !== 'done') {
+    const button = el('button', { type: 'button', class: 'action' }, 'Resume');
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      void view.resume(handle).then((result) => {
+        if (!result.ok) {
+          container.append(el('p', { class: 'status error' }, result.error));
+          button.disabled = false;
+          return;
+        }
+        void runJob(container, result.value, view);
+      });
+    });
+    container.append(el('p', { class: 'hint' }, 'Resuming sends only what was not confirmed.'), button);
   }
   return handle;
 }

@@ -33,6 +33,7 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
         report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: [...h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`), ...h.report.notes] },
         next: (h) => server.continueAuditPush(h.pushId),
         cancel: (h) => server.cancelAuditPush(h.pushId),
+        resume: (h) => server.resumeAuditPush(h.pushId),
       });
     });
   });
@@ -47,6 +48,7 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
         report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `Row ${p.sheetRow}${p.label ? ` (${p.label})` : ''}: ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
         next: (h) => server.continueImport(h.importId),
         cancel: (h) => server.cancelImport(h.importId),
+        resume: (h) => server.resumeImport(h.importId),
       });
     });
   }

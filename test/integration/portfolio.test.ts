@@ -134,6 +134,25 @@ describe('the portfolio audit', () => {
     expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
   });
 
+  it('cancels a push and resumes it with only the cells not confirmed', async () => {
+    const rt = stack.runtime();
+    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+    const grid = auditGrid(rt);
+    const headquarters = propertyNamed('Headquarters');
+    const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
+    for (const profile of profiles) grid.cell(profile.id, headquarters.id).setValue(`HQ ${profile.name}`);
+    await stack.emulator.control.clearRequests();
+    const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
+    const cancelled = ok<AuditPushHandle>(rt.callServer('cancelAuditPush', [started.pushId]));
+    expect(cancelled.progress.status).toBe('cancelled');
+    expect(cancelled.report!.totals.pending).toBe(profiles.length);
+    let handle = ok<AuditPushHandle>(rt.callServer('resumeAuditPush', [started.pushId]));
+    for (let i = 0; !handle.report && i < 20; i++) handle = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [handle.pushId]));
+    expect(handle.progress.status).toBe('done');
+    const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
+    expect(puts).toHaveLength(profiles.length);
+  });
+
   it('reports an unknown label with the labels that exist, and never writes an auto-calculated property', async () => {
     const rt = stack.runtime();
     ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
