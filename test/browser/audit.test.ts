@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { DEMO_IDS } from '../../emulator/demo-data';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, sidebarFrame } from '../support/browser';
 import { ROOT } from '../support/built-bundle';
 import { startWorkbench, type RunningWorkbench } from '../support/workbench-process';
 
@@ -23,12 +23,7 @@ afterAll(async () => {
   await workbench?.stop();
 });
 
-async function sidebar(): Promise<Frame> {
-  const frame = await (await page.waitForSelector('iframe#sidebar')).contentFrame();
-  if (!frame) throw new Error('no sidebar frame');
-  await frame.waitForSelector('#panel-metrics');
-  return frame;
-}
+const sidebar = (): Promise<Frame> => sidebarFrame(page);
 
 it('builds the audit of the demo fund, and pushes one edited cell', async () => {
   const frame = await sidebar();

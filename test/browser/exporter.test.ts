@@ -1,7 +1,7 @@
 // The exporter's sidebar flow in Chromium on the workbench: select, preview, export with progress, re-export.
 
 import type { Browser, Frame, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, sidebarFrame } from '../support/browser';
 import { startWorkbench, type RunningWorkbench } from '../support/workbench-process';
 import path from 'node:path';
 import { ROOT } from '../support/built-bundle';
@@ -22,12 +22,7 @@ afterAll(async () => {
   await workbench?.stop();
 });
 
-async function sidebar(): Promise<Frame> {
-  const frame = await (await page.waitForSelector('iframe#sidebar')).contentFrame();
-  if (!frame) throw new Error('no sidebar frame');
-  await frame.waitForSelector('#panel-metrics');
-  return frame;
-}
+const sidebar = (): Promise<Frame> => sidebarFrame(page);
 
 async function settled(frame: Frame, selector: string): Promise<string> {
   await frame.waitForFunction((s) => /(success|error)/.test(document.querySelector(s)?.className ?? ''), selector);

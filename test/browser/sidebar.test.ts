@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { DEMO_IDS, HTML_METRIC_NAME } from '../../emulator/demo-data';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, sidebarFrame } from '../support/browser';
 import { ROOT } from '../support/built-bundle';
 import { startWorkbench, type RunningWorkbench } from '../support/workbench-process';
 
@@ -27,13 +27,7 @@ beforeEach(async () => {
 });
 afterEach(() => page.close());
 
-async function sidebar(): Promise<Frame> {
-  const handle = await page.waitForSelector('iframe#sidebar');
-  const frame = await handle.contentFrame();
-  if (!frame) throw new Error('no sidebar frame');
-  await frame.waitForSelector('#panel-metrics');
-  return frame;
-}
+const sidebar = (): Promise<Frame> => sidebarFrame(page);
 
 async function settings(frame: Frame, token: string): Promise<string> {
   await frame.click('#tab-settings');

@@ -1,6 +1,6 @@
 // Debian's Chromium driven by playwright-core, with the flags this closed network needs.
 
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -12,4 +12,12 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/** The workbench's sidebar frame, once its first panel is there. */
+export async function sidebarFrame(page: Page): Promise<Frame> {
+  const frame = await (await page.waitForSelector('iframe#sidebar')).contentFrame();
+  if (!frame) throw new Error('The workbench has no sidebar frame.');
+  await frame.waitForSelector('#panel-metrics');
+  return frame;
 }

@@ -3,7 +3,7 @@
 import type { ApiClient } from '../api/client';
 import type { ApiRequest, Settled } from '../api/requester';
 import type { PortfolioPropertyValue } from '../api/types';
-import type { WaitLog } from '../export/wait-log';
+import { drainWaitsInto } from '../export/wait-log';
 import { classifyPushFailure, worsePushFailure, type PushFailure } from './push-errors';
 import { cloneAuditPushState, isPushComplete } from './write-back';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
@@ -56,7 +56,7 @@ export function runAuditPushStep(state: AuditPushState, client: ApiClient, optio
     }
     if (now() + marginMs > deadline) break;
     const attempt = sendWave(next, waveSize, client);
-    waitedForRateLimitMs += drainWaits(next, options.waitLog);
+    waitedForRateLimitMs += drainWaitsInto(next.counters, options.waitLog);
     progressed ||= attempt.progressed;
     options.onCheckpoint?.(next);
     if (attempt.failure) {
@@ -155,15 +155,3 @@ function recordFailure(state: AuditPushState, failure: PushFailure, nowMs: numbe
   }
 }
 
-function drainWaits(state: AuditPushState, log: WaitLog | undefined): number {
-  let rateLimitMs = 0;
-  for (const event of log?.drain() ?? []) {
-    if (event.reason === 'rate_limit') {
-      rateLimitMs += event.ms;
-      state.counters.rateLimitWaitMs += event.ms;
-    } else {
-      state.counters.retryWaitMs += event.ms;
-    }
-  }
-  return rateLimitMs;
-}

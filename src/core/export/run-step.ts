@@ -8,7 +8,7 @@ import { applyDiff, nextDiffChunk } from './diff';
 import { cloneExportState, isComplete, itemsOf } from './export-state';
 import { placeNamer, type PlaceNamer } from './places';
 import type { ExportProgress, ExportState } from './types';
-import type { WaitLog } from './wait-log';
+import { drainWaitsInto } from './wait-log';
 import type { WaveStepOptions } from '../jobs/step-options';
 
 /** No wave starts with less than this left before the deadline: a wave of PUTs can take many seconds. */
@@ -57,7 +57,7 @@ export function runExportStep(state: ExportState, client: ApiClient, options: Ex
     if (now() + marginMs > deadline) break;
     const toRead = next.metrics.findIndex((metric) => metric.phase === 'diff');
     const attempt = toRead >= 0 ? readExisting(next, toRead, client) : sendWave(next, waveSize, client, places);
-    waitedForRateLimitMs += drainWaits(next, options.waitLog);
+    waitedForRateLimitMs += drainWaitsInto(next.counters, options.waitLog);
     progressed ||= attempt.progressed;
     options.onCheckpoint?.(next);
     if (attempt.failure) {
@@ -227,15 +227,3 @@ function recordFailure(state: ExportState, failure: Failure, nowMs: number): voi
   }
 }
 
-function drainWaits(state: ExportState, log: WaitLog | undefined): number {
-  let rateLimitMs = 0;
-  for (const event of log?.drain() ?? []) {
-    if (event.reason === 'rate_limit') {
-      rateLimitMs += event.ms;
-      state.counters.rateLimitWaitMs += event.ms;
-    } else {
-      state.counters.retryWaitMs += event.ms;
-    }
-  }
-  return rateLimitMs;
-}

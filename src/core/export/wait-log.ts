@@ -20,3 +20,17 @@ export class WaitLog {
     return events;
   }
 }
+
+/** Moves the waits the log saw into a job's counters; returns the time spent waiting for the rate limit. */
+export function drainWaitsInto(counters: { rateLimitWaitMs: number; retryWaitMs: number }, log: WaitLog | undefined): number {
+  let rateLimitMs = 0;
+  for (const event of log?.drain() ?? []) {
+    if (event.reason === 'rate_limit') {
+      rateLimitMs += event.ms;
+      counters.rateLimitWaitMs += event.ms;
+    } else {
+      counters.retryWaitMs += event.ms;
+    }
+  }
+  return rateLimitMs;
+}
