@@ -19,13 +19,18 @@ export function createFormulaContext(): FormulaContext {
   const chunked = new ChunkedCache(userCache(), () => Utilities.getUuid().slice(0, 8));
   const generation = readCacheGeneration();
   let client: ApiClient | undefined;
+  let defaultCompanyId: string | null | undefined;
   return {
     timeZone: spreadsheetTimeZone(),
     formatDate: appsScriptDateFormatter,
     client: () => (client ??= createClientForExecution({ deadline: started + CUSTOM_FUNCTION_API_BUDGET_MS })),
     series: new SeriesCache(chunked, generation),
     records: new RecordsCache(chunked, generation),
-    defaultCompanyId: readSettingsSummary().defaultCompanyId,
+    // Read only when a formula needs it (names, fiscal years): most cells are answered from the cache.
+    get defaultCompanyId() {
+      if (defaultCompanyId === undefined) defaultCompanyId = readSettingsSummary().defaultCompanyId;
+      return defaultCompanyId;
+    },
     now: () => Date.now(),
   };
 }

@@ -1,28 +1,14 @@
 // The exporter's sidebar flow in Chromium on the workbench: select, preview, export with progress, re-export.
 
-import type { Browser, Frame, Page } from 'playwright-core';
-import { launchBrowser, sidebarFrame } from '../support/browser';
-import { startWorkbench, type RunningWorkbench } from '../support/workbench-process';
+import type { Frame } from 'playwright-core';
+import { useWorkbenchPage } from '../support/browser';
 import path from 'node:path';
 import { ROOT } from '../support/built-bundle';
 
 jest.setTimeout(90_000);
 
-let workbench: RunningWorkbench;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  [workbench, browser] = await Promise.all([startWorkbench(['--preset-token']), launchBrowser()]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  await page.goto(workbench.url);
-});
-afterAll(async () => {
-  await browser?.close();
-  await workbench?.stop();
-});
-
-const sidebar = (): Promise<Frame> => sidebarFrame(page);
+const session = useWorkbenchPage(['--preset-token'], { width: 1280, height: 1000 });
+const sidebar = (): Promise<Frame> => session.sidebar();
 
 async function settled(frame: Frame, selector: string): Promise<string> {
   await frame.waitForFunction((s) => /(success|error)/.test(document.querySelector(s)?.className ?? ''), selector);
@@ -41,14 +27,14 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
 
   // 24 months pasted at A1, then selected with shift-click.
   const rows = ['Month\tValue', ...Array.from({ length: 24 }, (_, i) => `${2022 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01\t${(i + 1) * 10}`)];
-  await page.evaluate(async (text) => {
+  await session.page.evaluate(async (text) => {
     await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1', text }) });
   }, rows.join('\n'));
-  await page.reload();
-  await page.click('td[data-a1="A1"]');
-  await page.waitForSelector('td.active[data-a1="A1"]');
-  await page.click('td[data-a1="B25"]', { modifiers: ['Shift'] });
-  await page.waitForSelector('td.selected[data-a1="B25"]');
+  await session.page.reload();
+  await session.page.click('td[data-a1="A1"]');
+  await session.page.waitForSelector('td.active[data-a1="A1"]');
+  await session.page.click('td[data-a1="B25"]', { modifiers: ['Shift'] });
+  await session.page.waitForSelector('td.selected[data-a1="B25"]');
 
   const side = await sidebar();
   await side.click('#tab-export');
@@ -65,9 +51,9 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
   await side.click('#export-form button[type="submit"]');
   await side.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
   expect(await side.textContent('#export-results > .status')).toMatch(/^24 rows read: 24 written/);
-  await page.waitForFunction(() => document.querySelector('td[data-a1="C1"]')?.textContent === 'Export status');
-  expect(await page.textContent('td[data-a1="C2"]')).toBe('written');
-  await (await page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-export.png') });
+  await session.page.waitForFunction(() => document.querySelector('td[data-a1="C1"]')?.textContent === 'Export status');
+  expect(await session.page.textContent('td[data-a1="C2"]')).toBe('written');
+  await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-export.png') });
 
   // Again: the range was exported before, so only what changed is sent: nothing.
   await side.click('#export-use-selection');

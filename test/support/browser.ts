@@ -2,6 +2,7 @@
 
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
+import { startWorkbench, type RunningWorkbench } from './workbench-process';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
@@ -20,4 +21,27 @@ export async function sidebarFrame(page: Page): Promise<Frame> {
   if (!frame) throw new Error('The workbench has no sidebar frame.');
   await frame.waitForSelector('#panel-metrics');
   return frame;
+}
+
+/**
+ * One workbench and one page for a whole test file: registers the hooks that start and stop them.
+ * The returned object's fields are set once beforeAll has run.
+ */
+export function useWorkbenchPage(args: string[], viewport: { width: number; height: number }): { workbench: RunningWorkbench; page: Page; sidebar(): Promise<Frame> } {
+  let browser: Browser | undefined;
+  const session = {
+    workbench: undefined as unknown as RunningWorkbench,
+    page: undefined as unknown as Page,
+    sidebar: () => sidebarFrame(session.page),
+  };
+  beforeAll(async () => {
+    [session.workbench, browser] = await Promise.all([startWorkbench(args), launchBrowser()]);
+    session.page = await browser.newPage({ viewport });
+    await session.page.goto(session.workbench.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await session.workbench?.stop();
+  });
+  return session;
 }

@@ -66,3 +66,24 @@ export class FakeClock implements Clock {
     this.time += ms;
   }
 }
+
+/** A transport whose every request (or concurrent batch) takes `ms` of the fake clock, to run into deadlines. */
+export class SlowTransport extends ScriptedTransport {
+  constructor(steps: Step[], private readonly clock: FakeClock, private readonly ms: number) {
+    super(steps);
+  }
+  override fetch(request: HttpRequest): HttpResponse {
+    this.clock.advance(this.ms);
+    return super.fetch(request);
+  }
+  override fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError> {
+    this.clock.advance(this.ms);
+    return super.fetchAll(requests);
+  }
+}
+
+/** An error answer in the API's shape. */
+export const errorReply = (status: number, type: string, field?: string, message?: string): Exclude<Reply, 'network-error'> => ({
+  status,
+  body: { errors: [{ type, ...(field ? { field } : {}), ...(message ? { message } : {}) }] },
+});

@@ -3,11 +3,11 @@
 import type { ApiClient } from '../api/client';
 import type { ApiRequest, Settled } from '../api/requester';
 import type { PortfolioPropertyValue } from '../api/types';
-import { drainWaitsInto } from '../export/wait-log';
 import { classifyPushFailure, worsePushFailure, type PushFailure } from './push-errors';
 import { cloneAuditPushState, isPushComplete } from './write-back';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
 import type { WaveStepOptions } from '../jobs/step-options';
+import { runWaveStep, type WaveFailureEffect } from '../jobs/wave-step';
 
 /** No wave starts with less than this left before the deadline: a wave of PUTs can take many seconds. */
 export const PUSH_STEP_MARGIN_MS = 30_000;
@@ -33,48 +33,15 @@ type PutAnswer = { portfolio_property_value: PortfolioPropertyValue };
  * confirmed cell is never sent again. The given state is not changed.
  */
 export function runAuditPushStep(state: AuditPushState, client: ApiClient, options: AuditPushStepOptions): AuditPushStepResult {
-  const next = cloneAuditPushState(state);
-  const now = options.now ?? (() => client.requester.now());
-  if (next.status !== 'running' || (next.notBefore !== undefined && now() < next.notBefore)) {
-    return { state: next, progress: auditPushProgress(next, now()) };
-  }
-  delete next.notBefore;
-  delete next.problem;
-  next.counters.steps++;
-
-  const deadline = Math.min(options.deadline, now() + client.requester.remainingMs());
-  const marginMs = options.marginMs ?? PUSH_STEP_MARGIN_MS;
-  const waveSize = Math.max(1, Math.floor(options.waveSize ?? DEFAULT_PUSH_WAVE_SIZE));
-  let progressed = false;
-  let failure: PushFailure | undefined;
-  let waitedForRateLimitMs = 0;
-
-  while (!isPushComplete(next)) {
-    if (options.shouldStop?.()) {
-      next.status = 'cancelled';
-      break;
-    }
-    if (now() + marginMs > deadline) break;
-    const attempt = sendWave(next, waveSize, client);
-    waitedForRateLimitMs += drainWaitsInto(next.counters, options.waitLog);
-    progressed ||= attempt.progressed;
-    options.onCheckpoint?.(next);
-    if (attempt.failure) {
-      failure = attempt.failure;
-      break;
-    }
-  }
-
-  if (failure) recordFailure(next, failure, now());
-  if (progressed) next.counters.stepsWithoutProgress = 0;
-  else if (failure?.kind === 'transient' && ++next.counters.stepsWithoutProgress >= MAX_PUSH_STEPS_WITHOUT_PROGRESS) next.status = 'paused';
-  if (isPushComplete(next)) {
-    next.status = 'done';
-    delete next.notBefore;
-  }
-  const progress = auditPushProgress(next, now());
-  if (waitedForRateLimitMs > 0) progress.waitedForRateLimitMs = waitedForRateLimitMs;
-  return { state: next, progress };
+  return runWaveStep(cloneAuditPushState(state), client, options, {
+    marginMs: PUSH_STEP_MARGIN_MS,
+    waveSize: DEFAULT_PUSH_WAVE_SIZE,
+    maxStepsWithoutProgress: MAX_PUSH_STEPS_WITHOUT_PROGRESS,
+    isComplete: isPushComplete,
+    wave: (job, waveSize) => sendWave(job, waveSize, client),
+    effectOf: (failure: PushFailure): WaveFailureEffect => (failure.kind === 'push' ? { kind: 'pause', message: failure.message } : failure.kind === 'cell' ? { kind: 'none' } : failure),
+    progress: auditPushProgress,
+  });
 }
 
 /** What the progress bar shows: cells to send with a final outcome, and any wait the rate limit asked for. */
@@ -135,23 +102,5 @@ function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): {
     failure = worsePushFailure(failure, classified);
   });
   return failure ? { progressed, failure } : { progressed };
-}
-
-function recordFailure(state: AuditPushState, failure: PushFailure, nowMs: number): void {
-  switch (failure.kind) {
-    case 'wait':
-      state.problem = failure.message;
-      if (failure.retryAfterMs !== undefined) state.notBefore = nowMs + failure.retryAfterMs;
-      return;
-    case 'transient':
-      state.problem = failure.message;
-      return;
-    case 'push':
-      state.problem = failure.message;
-      state.status = 'paused';
-      return;
-    case 'cell':
-      return;
-  }
 }
 

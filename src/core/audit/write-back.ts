@@ -10,6 +10,7 @@ import { cellWrite, sameWrite, type WriteContext } from './cell-writes';
 import { cellName } from './layout';
 import { snapshotLookup } from './snapshot';
 import type { AuditProfile, AuditProperty, AuditPushItem, AuditPushState, AuditSchema, AuditSheetCell, AuditSheetRead, AuditSnapshot } from './types';
+import { cancelJob, cloneJob, resumeWaveJob } from '../jobs/job-state';
 
 export type AuditPushInput = {
   /** readAuditSheet of the sheet as it is now. */
@@ -134,20 +135,12 @@ export function isPushComplete(state: AuditPushState): boolean {
 
 /** Stops the push between steps; pending cells stay pending and a resume sends only them. */
 export function cancelAuditPush(state: AuditPushState): AuditPushState {
-  const next = cloneAuditPushState(state);
-  if (next.status === 'running' || next.status === 'paused') next.status = 'cancelled';
-  return next;
+  return cancelJob(state);
 }
 
 /** Lets a cancelled or paused push run again; confirmed cells are never sent again. */
 export function resumeAuditPush(state: AuditPushState): AuditPushState {
-  const next = cloneAuditPushState(state);
-  if (next.status === 'cancelled' || next.status === 'paused') {
-    next.status = isPushComplete(next) ? 'done' : 'running';
-    next.counters.stepsWithoutProgress = 0;
-    delete next.problem;
-  }
-  return next;
+  return resumeWaveJob(state, isPushComplete);
 }
 
 /**
@@ -158,10 +151,7 @@ export function sameAuditPush(state: AuditPushState, fresh: AuditPushState): boo
   return state.fingerprint === fresh.fingerprint;
 }
 
-/** States are plain JSON, so a copy through JSON is exact; the caller's state is never changed. */
-export function cloneAuditPushState(state: AuditPushState): AuditPushState {
-  return JSON.parse(JSON.stringify(state)) as AuditPushState;
-}
+export const cloneAuditPushState: (state: AuditPushState) => AuditPushState = cloneJob;
 
 /**
  * Whether the cell stores what the snapshot's key stored, written another way. Only a verbatim key can

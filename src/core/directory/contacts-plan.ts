@@ -5,7 +5,7 @@ import { joinAnd, quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { emailKey, emailProblem } from './email';
-import { idColumnTarget, readHeader, statusColumnTarget, type FieldColumn } from './range-header';
+import { idColumnTarget, readImportRows, statusColumnTarget, type FieldColumn } from './range-header';
 import type { ImportJob, RangeInput } from './types';
 
 /**
@@ -92,26 +92,7 @@ type ReadRow = {
  */
 export function prepareContactsImport(input: ContactsImportInput): ContactsImportState {
   const companyId = requireUuid(input.companyId, 'The company id');
-  const values = input.range.values;
-  const origin = input.range.origin ?? { row: 1, column: 1 };
-  const width = values.reduce((max, row) => Math.max(max, row.length), 0);
-  const header = readHeader(values[0] ?? [], CONTACT_COLUMNS, 'A contact import', origin);
-  const cellOf = (row: ReadonlyArray<unknown>, key: ContactColumn): unknown => {
-    const column = header.columns[key];
-    return column === undefined ? '' : row[column - 1];
-  };
-
-  const read: ReadRow[] = [];
-  let emptyRows = 0;
-  for (let index = 1; index < values.length; index++) {
-    const cells = values[index] ?? [];
-    // Only the import's own columns count: a row holding nothing but an earlier status is empty.
-    if (CONTACT_COLUMNS.every((field) => isBlankCell(cellOf(cells, field.key)))) {
-      emptyRows++;
-      continue;
-    }
-    read.push(readRow(index + 1, (key) => cellOf(cells, key), companyId, input.contactLists));
-  }
+  const { origin, width, header, rows: read, emptyRows } = readImportRows(input.range, CONTACT_COLUMNS, 'A contact import', (row, cell) => readRow(row, cell, companyId, input.contactLists));
   markDuplicateEmails(read, origin.row);
 
   const idColumn = idColumnTarget(header.columns.id, width, CONTACT_ID_HEADER);
@@ -122,7 +103,7 @@ export function prepareContactsImport(input: ContactsImportInput): ContactsImpor
     companyId,
     status: rows.some((row) => row.outcome === 'pending') ? 'running' : 'done',
     origin,
-    rowCount: values.length,
+    rowCount: input.range.values.length,
     width,
     rowsRead: read.length,
     emptyRows,

@@ -5,7 +5,7 @@ import { joinAnd, quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { readContactId, readCurrency, readMonth, readWebsite, type FieldRead } from './profile-fields';
-import { idColumnTarget, readHeader, statusColumnTarget, type FieldColumn } from './range-header';
+import { idColumnTarget, readImportRows, statusColumnTarget, type FieldColumn } from './range-header';
 import type { ImportJob, RangeInput } from './types';
 
 /**
@@ -101,26 +101,7 @@ type ReadRow = {
  */
 export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImportState {
   const companyId = requireUuid(input.companyId, 'The company id');
-  const values = input.range.values;
-  const origin = input.range.origin ?? { row: 1, column: 1 };
-  const width = values.reduce((max, row) => Math.max(max, row.length), 0);
-  const header = readHeader(values[0] ?? [], PROFILE_COLUMNS, 'A profile import', origin);
-  const cellOf = (row: ReadonlyArray<unknown>, key: ProfileColumn): unknown => {
-    const column = header.columns[key];
-    return column === undefined ? '' : row[column - 1];
-  };
-
-  const read: ReadRow[] = [];
-  let emptyRows = 0;
-  for (let index = 1; index < values.length; index++) {
-    const cells = values[index] ?? [];
-    // Only the import's own columns count: a row holding nothing but an earlier status is empty.
-    if (PROFILE_COLUMNS.every((field) => isBlankCell(cellOf(cells, field.key)))) {
-      emptyRows++;
-      continue;
-    }
-    read.push(readRow(index + 1, (key) => cellOf(cells, key)));
-  }
+  const { origin, width, header, rows: read, emptyRows } = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', (row, cell) => readRow(row, cell));
 
   const sheetRow = (row: number) => origin.row + row - 1;
   markDuplicates(read, (row) => (row.name === '' ? undefined : row.name.toLowerCase()), (row, others) => `the name ${quote(row.name)} is also on ${rowsNamed(others.map(sheetRow))}: a profile can appear once in an import`);
@@ -140,7 +121,7 @@ export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImpor
     companyId,
     status: rows.some((row) => row.outcome === 'pending') ? 'running' : 'done',
     origin,
-    rowCount: values.length,
+    rowCount: input.range.values.length,
     width,
     rowsRead: read.length,
     emptyRows,

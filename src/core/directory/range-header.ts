@@ -3,7 +3,7 @@
 import { InputError } from '../api/errors';
 import { columnLetters, joinAnd, quote } from '../export/places';
 import { isBlankCell } from './cell-text';
-import type { ColumnTarget, SheetPosition } from './types';
+import type { ColumnTarget, RangeInput, SheetPosition } from './types';
 
 /** Heads the status column the server writes; a range that already has one (an earlier run) reuses it. */
 export const STATUS_HEADER = 'Import status';
@@ -103,4 +103,46 @@ function describe<Key extends string>(field: FieldColumn<Key>): string {
 function titleOf<Key extends string>(field: FieldColumn<Key>): string {
   const first = field.aliases[0] ?? field.key;
   return first.charAt(0).toUpperCase() + first.slice(1);
+}
+
+export type ImportRows<Key extends string, Row> = {
+  origin: SheetPosition;
+  /** Columns in the range. */
+  width: number;
+  header: HeaderColumns<Key>;
+  rows: Row[];
+  /** Data rows with nothing in the import's own columns: not input, counted apart. */
+  emptyRows: number;
+};
+
+/**
+ * Reads a range whose first row names the columns: every data row with something in the import's own
+ * columns goes through `readRow` (with its 1-based row in the range and a reader of its cells by field);
+ * a row holding nothing but, say, an earlier status is empty.
+ */
+export function readImportRows<Key extends string, Row>(
+  range: RangeInput,
+  fields: ReadonlyArray<FieldColumn<Key>>,
+  what: string,
+  readRow: (row: number, cell: (key: Key) => unknown) => Row,
+): ImportRows<Key, Row> {
+  const values = range.values;
+  const origin = range.origin ?? { row: 1, column: 1 };
+  const width = values.reduce((max, row) => Math.max(max, row.length), 0);
+  const header = readHeader(values[0] ?? [], fields, what, origin);
+  const rows: Row[] = [];
+  let emptyRows = 0;
+  for (let index = 1; index < values.length; index++) {
+    const cells = values[index] ?? [];
+    const cell = (key: Key): unknown => {
+      const column = header.columns[key];
+      return column === undefined ? '' : cells[column - 1];
+    };
+    if (fields.every((field) => isBlankCell(cell(field.key)))) {
+      emptyRows++;
+      continue;
+    }
+    rows.push(readRow(index + 1, cell));
+  }
+  return { origin, width, header, rows, emptyRows };
 }

@@ -2,6 +2,7 @@
 
 import type { ApiClient } from '../api/client';
 import type { ImportJob, ImportProgress, ImportRowBase, RowWrite } from './types';
+import { cancelJob, cloneJob } from '../jobs/job-state';
 
 /**
  * No row starts with less than this left before the deadline. One write is one request, but
@@ -138,9 +139,7 @@ export function importProgress<Row extends ImportRowBase>(state: ImportJob<Row>,
 
 /** Stops an import between steps; pending rows stay pending, so a resume sends only those. */
 export function cancelImport<State extends ImportJob<ImportRowBase>>(state: State): State {
-  const next = cloneJob(state);
-  if (next.status === 'running' || next.status === 'paused') next.status = 'cancelled';
-  return next;
+  return cancelJob(state);
 }
 
 /** Lets a cancelled or paused import run again, with the rows still pending. */
@@ -154,10 +153,7 @@ export function resumeImport<State extends ImportJob<ImportRowBase>>(state: Stat
   return next;
 }
 
-/** States are plain JSON, so a deep copy through JSON is exact; the caller's state is never mutated. */
-export function cloneJob<State>(state: State): State {
-  return JSON.parse(JSON.stringify(state)) as State;
-}
+export { cloneJob };
 
 function nextPending(state: ImportJob<ImportRowBase>): number {
   return state.rows.findIndex((row) => row.outcome === 'pending');

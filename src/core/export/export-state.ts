@@ -6,6 +6,7 @@ import { planBatches, planFingerprint } from './plan';
 import { readRange } from './read-range';
 import { validateCells } from './validate';
 import type { ExportColumnState, ExportItemState, ExportMetricState, ExportSpec, ExportState, MetricRef, RangeInput } from './types';
+import { cancelJob, cloneJob, resumeWaveJob } from '../jobs/job-state';
 
 export type ExportInput = {
   range: RangeInput;
@@ -99,20 +100,12 @@ export function isComplete(state: ExportState): boolean {
  * cancelled"), and confirmed batches stay confirmed, so a later resume sends only the rest.
  */
 export function cancelExport(state: ExportState): ExportState {
-  const next = cloneExportState(state);
-  if (next.status === 'running' || next.status === 'paused') next.status = 'cancelled';
-  return next;
+  return cancelJob(state);
 }
 
 /** Lets a cancelled or paused export run again; it continues with the batches not confirmed. */
 export function resumeExport(state: ExportState): ExportState {
-  const next = cloneExportState(state);
-  if (next.status === 'cancelled' || next.status === 'paused') {
-    next.status = isComplete(next) ? 'done' : 'running';
-    next.counters.stepsWithoutProgress = 0;
-    delete next.problem;
-  }
-  return next;
+  return resumeWaveJob(state, isComplete);
 }
 
 /**
@@ -123,7 +116,4 @@ export function sameExport(state: ExportState, fresh: ExportState): boolean {
   return state.fingerprint === fresh.fingerprint;
 }
 
-/** States are plain JSON, so a deep copy through JSON is exact; the caller's state is never mutated. */
-export function cloneExportState(state: ExportState): ExportState {
-  return JSON.parse(JSON.stringify(state)) as ExportState;
-}
+export const cloneExportState: (state: ExportState) => ExportState = cloneJob;

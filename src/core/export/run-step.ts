@@ -8,8 +8,8 @@ import { applyDiff, nextDiffChunk } from './diff';
 import { cloneExportState, isComplete, itemsOf } from './export-state';
 import { placeNamer, type PlaceNamer } from './places';
 import type { ExportProgress, ExportState } from './types';
-import { drainWaitsInto } from './wait-log';
 import type { WaveStepOptions } from '../jobs/step-options';
+import { runWaveStep, type WaveAttempt, type WaveFailureEffect } from '../jobs/wave-step';
 
 /** No wave starts with less than this left before the deadline: a wave of PUTs can take many seconds. */
 export const STEP_MARGIN_MS = 30_000;
@@ -22,7 +22,7 @@ export type ExportStepOptions = WaveStepOptions<ExportState>;
 
 export type ExportStepResult = { state: ExportState; progress: ExportProgress };
 
-type Attempt = { progressed: boolean; failure?: Failure };
+type Attempt = WaveAttempt<Failure>;
 
 /**
  * Runs one step. First every metric that needs it has its existing points read (onlyChanged); then waves
@@ -33,49 +33,19 @@ type Attempt = { progressed: boolean; failure?: Failure };
  */
 export function runExportStep(state: ExportState, client: ApiClient, options: ExportStepOptions): ExportStepResult {
   const next = cloneExportState(state);
-  const now = options.now ?? (() => client.requester.now());
-  if (next.status !== 'running' || (next.notBefore !== undefined && now() < next.notBefore)) {
-    return { state: next, progress: exportProgress(next, now()) };
-  }
-  delete next.notBefore;
-  delete next.problem;
-  next.counters.steps++;
-
-  const deadline = Math.min(options.deadline, now() + client.requester.remainingMs());
-  const marginMs = options.marginMs ?? STEP_MARGIN_MS;
-  const waveSize = Math.max(1, Math.floor(options.waveSize ?? DEFAULT_WAVE_SIZE));
   const places = placeNamer(next.spec.layout, next.origin);
-  let progressed = false;
-  let failure: Failure | undefined;
-  let waitedForRateLimitMs = 0;
-
-  while (!isComplete(next)) {
-    if (options.shouldStop?.()) {
-      next.status = 'cancelled';
-      break;
-    }
-    if (now() + marginMs > deadline) break;
-    const toRead = next.metrics.findIndex((metric) => metric.phase === 'diff');
-    const attempt = toRead >= 0 ? readExisting(next, toRead, client) : sendWave(next, waveSize, client, places);
-    waitedForRateLimitMs += drainWaitsInto(next.counters, options.waitLog);
-    progressed ||= attempt.progressed;
-    options.onCheckpoint?.(next);
-    if (attempt.failure) {
-      failure = attempt.failure;
-      break;
-    }
-  }
-
-  if (failure) recordFailure(next, failure, now());
-  if (progressed) next.counters.stepsWithoutProgress = 0;
-  else if (failure?.kind === 'transient' && ++next.counters.stepsWithoutProgress >= MAX_STEPS_WITHOUT_PROGRESS) next.status = 'paused';
-  if (isComplete(next)) {
-    next.status = 'done';
-    delete next.notBefore;
-  }
-  const progress = exportProgress(next, now());
-  if (waitedForRateLimitMs > 0) progress.waitedForRateLimitMs = waitedForRateLimitMs;
-  return { state: next, progress };
+  return runWaveStep(next, client, options, {
+    marginMs: STEP_MARGIN_MS,
+    waveSize: DEFAULT_WAVE_SIZE,
+    maxStepsWithoutProgress: MAX_STEPS_WITHOUT_PROGRESS,
+    isComplete,
+    wave: (job, waveSize) => {
+      const toRead = job.metrics.findIndex((metric) => metric.phase === 'diff');
+      return toRead >= 0 ? readExisting(job, toRead, client) : sendWave(job, waveSize, client, places);
+    },
+    effectOf: (failure: Failure): WaveFailureEffect => (failure.kind === 'export' ? { kind: 'pause', message: failure.message } : failure.kind === 'metric' ? { kind: 'none' } : failure),
+    progress: exportProgress,
+  });
 }
 
 /** What the progress bar shows: items with a final outcome of all items, and any wait the rate limit asked for. */
@@ -207,23 +177,5 @@ function fail(state: ExportState, index: number, reason: string): void {
   item.outcome = 'failed';
   item.reason = reason;
   delete item.planned;
-}
-
-function recordFailure(state: ExportState, failure: Failure, nowMs: number): void {
-  switch (failure.kind) {
-    case 'wait':
-      state.problem = failure.message;
-      if (failure.retryAfterMs !== undefined) state.notBefore = nowMs + failure.retryAfterMs;
-      return;
-    case 'transient':
-      state.problem = failure.message;
-      return;
-    case 'export':
-      state.problem = failure.message;
-      state.status = 'paused';
-      return;
-    case 'metric':
-      return;
-  }
 }
 

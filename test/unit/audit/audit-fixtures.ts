@@ -218,22 +218,4 @@ export const putStep = (reply: Reply = { status: 200, body: { portfolio_property
 export const created: Reply = { status: 201, body: { portfolio_property_value: {} } };
 export const updated: Reply = { status: 200, body: { portfolio_property_value: {} } };
 
-export const errorReply = (status: number, type: string, field?: string, message?: string): Exclude<Reply, 'network-error'> => ({
-  status,
-  body: { errors: [{ type, ...(field ? { field } : {}), ...(message ? { message } : {}) }] },
-});
-
-/** A transport whose every request takes `ms` of the fake clock, to run into deadlines. */
-export class SlowTransport extends ScriptedTransport {
-  constructor(steps: Step[], private readonly clock: FakeClock, private readonly ms: number) {
-    super(steps);
-  }
-  override fetch(request: Parameters<ScriptedTransport['fetch']>[0]): ReturnType<ScriptedTransport['fetch']> {
-    this.clock.advance(this.ms);
-    return super.fetch(request);
-  }
-  override fetchAll(requests: Parameters<ScriptedTransport['fetchAll']>[0]): ReturnType<ScriptedTransport['fetchAll']> {
-    this.clock.advance(this.ms);
-    return super.fetchAll(requests);
-  }
-}
+export { errorReply, SlowTransport } from '../../support/scripted-transport';

@@ -58,21 +58,7 @@ export function harness(steps: Step[], options: { clock?: FakeClock; stepMs?: nu
   return { client, transport, clock, deadline };
 }
 
-/** A transport whose every request takes `ms` of the fake clock, to run into deadlines. */
-export class SlowTransport extends ScriptedTransport {
-  constructor(steps: Step[], private readonly clock: FakeClock, private readonly ms: number) {
-    super(steps);
-  }
-  override fetch(request: Parameters<ScriptedTransport['fetch']>[0]): ReturnType<ScriptedTransport['fetch']> {
-    this.clock.advance(this.ms);
-    return super.fetch(request);
-  }
-}
 
-export const errorReply = (status: number, type: string, field?: string, message?: string): Exclude<Reply, 'network-error'> => ({
-  status,
-  body: { errors: [{ type, ...(field ? { field } : {}), ...(message ? { message } : {}) }] },
-});
 
 /** The bodies of every request sent with this method, parsed, in order. */
 export function sentBodies(transport: ScriptedTransport, method: 'POST' | 'PUT'): Array<{ path: string; body: Record<string, unknown> }> {
@@ -90,3 +76,5 @@ export class CheckpointLog<State> {
     if (written) this.writes.push(written);
   };
 }
+
+export { errorReply, SlowTransport } from '../../support/scripted-transport';

@@ -92,20 +92,6 @@ export function harness(steps: Step[], options: { clock?: FakeClock; stepMs?: nu
   };
 }
 
-/** A transport whose every request takes `ms` of the fake clock, to run into deadlines. */
-export class SlowTransport extends ScriptedTransport {
-  constructor(steps: Step[], private readonly clock: FakeClock, private readonly ms: number) {
-    super(steps);
-  }
-  override fetch(request: Parameters<ScriptedTransport['fetch']>[0]): ReturnType<ScriptedTransport['fetch']> {
-    this.clock.advance(this.ms);
-    return super.fetch(request);
-  }
-  override fetchAll(requests: Parameters<ScriptedTransport['fetchAll']>[0]): ReturnType<ScriptedTransport['fetchAll']> {
-    this.clock.advance(this.ms);
-    return super.fetchAll(requests);
-  }
-}
 
 export const stored: Reply = { status: 200, body: { data_points: [] } };
 
@@ -135,12 +121,10 @@ export function pointsPage(metricId: string, points: Array<[string, string | nul
   };
 }
 
-export const errorReply = (status: number, type: string, field?: string, message?: string): Exclude<Reply, 'network-error'> => ({
-  status,
-  body: { errors: [{ type, ...(field ? { field } : {}), ...(message ? { message } : {}) }] },
-});
 
 /** Outcome and reason of every item, in sheet order, for exact assertions. */
 export function outcomes(state: ExportState): Array<[string, string | undefined]> {
   return state.items.map((item) => [item.outcome, item.reason]);
 }
+
+export { errorReply, SlowTransport } from '../../support/scripted-transport';

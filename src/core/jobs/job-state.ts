@@ -1,0 +1,26 @@
+// What every resumable job (export, audit push, import) does to its state between steps.
+
+export type JobStatus = 'running' | 'done' | 'cancelled' | 'paused';
+
+/** States are plain JSON, so a deep copy through JSON is exact; the caller's state is never changed. */
+export function cloneJob<S>(state: S): S {
+  return JSON.parse(JSON.stringify(state)) as S;
+}
+
+/** Stops the job between steps; what is pending stays pending, so a resume sends only that. */
+export function cancelJob<S extends { status: JobStatus }>(state: S): S {
+  const next = cloneJob(state);
+  if (next.status === 'running' || next.status === 'paused') next.status = 'cancelled';
+  return next;
+}
+
+/** Lets a cancelled or paused wave job run again; what was confirmed is never sent again. */
+export function resumeWaveJob<S extends { status: JobStatus; problem?: string; counters: { stepsWithoutProgress: number } }>(state: S, isComplete: (state: S) => boolean): S {
+  const next = cloneJob(state);
+  if (next.status === 'cancelled' || next.status === 'paused') {
+    next.status = isComplete(next) ? 'done' : 'running';
+    next.counters.stepsWithoutProgress = 0;
+    delete next.problem;
+  }
+  return next;
+}
