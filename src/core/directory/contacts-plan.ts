@@ -5,7 +5,7 @@ import { joinAnd, quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { emailKey, emailProblem } from './email';
-import { idColumnTarget, readImportRows, statusColumnTarget, type FieldColumn } from './range-header';
+import { newImportJob, readImportRows, type FieldColumn } from './range-header';
 import type { ImportJob, RangeInput } from './types';
 
 /**
@@ -92,27 +92,12 @@ type ReadRow = {
  */
 export function prepareContactsImport(input: ContactsImportInput): ContactsImportState {
   const companyId = requireUuid(input.companyId, 'The company id');
-  const { origin, width, header, rows: read, emptyRows } = readImportRows(input.range, CONTACT_COLUMNS, 'A contact import', (row, cell) => readRow(row, cell, companyId, input.contactLists));
+  const table = readImportRows(input.range, CONTACT_COLUMNS, 'A contact import', (row, cell) => readRow(row, cell, companyId, input.contactLists));
+  const { rows: read, origin } = table;
   markDuplicateEmails(read, origin.row);
 
-  const idColumn = idColumnTarget(header.columns.id, width, CONTACT_ID_HEADER);
   const rows = read.map(planRow);
-  return {
-    version: 1,
-    kind: 'contacts',
-    companyId,
-    status: rows.some((row) => row.outcome === 'pending') ? 'running' : 'done',
-    origin,
-    rowCount: input.range.values.length,
-    width,
-    rowsRead: read.length,
-    emptyRows,
-    ignoredColumns: header.ignored,
-    idColumn,
-    statusColumn: statusColumnTarget(header.statusColumn, width, idColumn),
-    rows,
-    counters: { steps: 0, requests: 0 },
-  };
+  return { version: 1, kind: 'contacts', companyId, ...newImportJob(table, input.range, rows, CONTACT_ID_HEADER) };
 }
 
 function readRow(row: number, cell: (key: ContactColumn) => unknown, companyId: string, lists: readonly ContactList[]): ReadRow {

@@ -5,7 +5,7 @@ import { joinAnd, quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { readContactId, readCurrency, readMonth, readWebsite, type FieldRead } from './profile-fields';
-import { idColumnTarget, readImportRows, statusColumnTarget, type FieldColumn } from './range-header';
+import { newImportJob, readImportRows, type FieldColumn } from './range-header';
 import type { ImportJob, RangeInput } from './types';
 
 /**
@@ -101,7 +101,8 @@ type ReadRow = {
  */
 export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImportState {
   const companyId = requireUuid(input.companyId, 'The company id');
-  const { origin, width, header, rows: read, emptyRows } = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', (row, cell) => readRow(row, cell));
+  const table = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', (row, cell) => readRow(row, cell));
+  const { rows: read, origin } = table;
 
   const sheetRow = (row: number) => origin.row + row - 1;
   markDuplicates(read, (row) => (row.name === '' ? undefined : row.name.toLowerCase()), (row, others) => `the name ${quote(row.name)} is also on ${rowsNamed(others.map(sheetRow))}: a profile can appear once in an import`);
@@ -113,24 +114,8 @@ export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImpor
     (row, others) => `${rowsNamed(others.map(sheetRow))} ${others.length === 1 ? 'updates' : 'update'} the same profile ${quote(row.target?.name ?? '')}: a profile can appear once in an import`,
   );
 
-  const idColumn = idColumnTarget(header.columns.id, width, PROFILE_ID_HEADER);
   const rows = read.map((row) => planRow(row, companyId));
-  return {
-    version: 1,
-    kind: 'profiles',
-    companyId,
-    status: rows.some((row) => row.outcome === 'pending') ? 'running' : 'done',
-    origin,
-    rowCount: input.range.values.length,
-    width,
-    rowsRead: read.length,
-    emptyRows,
-    ignoredColumns: header.ignored,
-    idColumn,
-    statusColumn: statusColumnTarget(header.statusColumn, width, idColumn),
-    rows,
-    counters: { steps: 0, requests: 0 },
-  };
+  return { version: 1, kind: 'profiles', companyId, ...newImportJob(table, input.range, rows, PROFILE_ID_HEADER) };
 }
 
 function readRow(row: number, cell: (key: ProfileColumn) => unknown): ReadRow {

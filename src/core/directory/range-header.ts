@@ -146,3 +146,21 @@ export function readImportRows<Key extends string, Row>(
   }
   return { origin, width, header, rows, emptyRows };
 }
+
+/** The fields every import job starts with, from its read range and its planned rows. */
+export function newImportJob<Row extends { outcome: string }>(read: ImportRows<'id', unknown>, range: RangeInput, rows: Row[], idHeader: string) {
+  const idColumn = idColumnTarget(read.header.columns.id, read.width, idHeader);
+  return {
+    status: rows.some((row) => row.outcome === 'pending') ? ('running' as const) : ('done' as const),
+    origin: read.origin,
+    rowCount: range.values.length,
+    width: read.width,
+    rowsRead: read.rows.length,
+    emptyRows: read.emptyRows,
+    ignoredColumns: read.header.ignored,
+    idColumn,
+    statusColumn: statusColumnTarget(read.header.statusColumn, read.width, idColumn),
+    rows,
+    counters: { steps: 0, requests: 0 },
+  };
+}
