@@ -108,12 +108,7 @@ export class Bench {
    * the server's window it starts; from a fresh window is what the floor assumes).
    */
   async freshRateWindow(): Promise<void> {
-    const windowMs = this.config.rateWindowSeconds * 1000;
-    const response = await fetch(`${this.emulator.url}/__emulator/clock`);
-    const { now } = (await response.json()) as { now: string };
-    const intoWindow = Date.parse(now) % windowMs;
-    if (intoWindow > 0) await this.emulator.control.advanceClock(windowMs - intoWindow);
-    await this.emulator.control.rateLimit({ limit: this.config.rateLimit, windowSeconds: this.config.rateWindowSeconds });
+    await this.emulator.control.rateLimit({ limit: this.config.rateLimit, windowSeconds: this.config.rateWindowSeconds, freshWindow: true });
   }
 
   /** Moves both clocks, as the sidebar's wait between two export steps would. */

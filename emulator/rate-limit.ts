@@ -41,6 +41,12 @@ export class RateLimiter {
     return Math.ceil((Math.floor(now / windowMs + 1) * windowMs - now) / 1000);
   }
 
+  /** Milliseconds from now to the start of the next window: how far to move the clock to begin a fresh one. */
+  msToNextWindow(): number {
+    const windowMs = this.settings.windowSeconds * 1000;
+    return windowMs - (this.clock.now() % windowMs);
+  }
+
   /** Changes the knobs; counts restart so a new limit applies from a clean window. */
   configure(settings: Partial<RateLimitSettings>): void {
     this.settings = { ...this.settings, ...settings };

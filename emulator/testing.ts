@@ -19,8 +19,11 @@ export interface EmulatorControl {
   clearRequests(): Promise<void>;
   /** Moves the emulator's clock (and so its rate window) forward. */
   advanceClock(ms: number): Promise<void>;
-  /** Changes the rate limit at run time; counts restart. */
-  rateLimit(settings: Partial<RateLimitSettings>): Promise<RateLimitSettings>;
+  /**
+   * Changes the rate limit at run time; counts restart. `freshWindow` also moves the clock to the start
+   * of the next window, so a test meets the limit with the whole window ahead of it.
+   */
+  rateLimit(settings: Partial<RateLimitSettings> & { freshWindow?: boolean }): Promise<RateLimitSettings>;
   fixtures(input: FixtureInput): Promise<FixtureResult>;
   state(): Promise<EmulatorState>;
 }

@@ -73,7 +73,13 @@ export function registerControlRoutes(app: FastifyInstance, emulator: Emulator):
       if (typeof body.retryAfter !== 'boolean') return controlError(reply, 'retryAfter must be a boolean');
       settings.retryAfter = body.retryAfter;
     }
+    const freshWindow = body.freshWindow;
+    if (freshWindow !== undefined && typeof freshWindow !== 'boolean') return controlError(reply, 'freshWindow must be a boolean');
     emulator.rateLimiter.configure(settings);
+    // Windows are epoch-aligned, so a test that meets the limit must not start near a boundary: a
+    // window ending mid-test would let through what the test expects refused. Done here, in one
+    // request, so no time passes between reading the clock and moving it.
+    if (freshWindow) emulator.clock.advance(emulator.rateLimiter.msToNextWindow());
     return emulator.rateLimiter.settings;
   });
 

@@ -20,10 +20,8 @@ afterAll(async () => {
 /** Resets the emulator and moves its clock to one second into a fresh window, so no boundary falls inside a test. */
 async function freshWindow(emulator: RunningEmulator): Promise<void> {
   await emulator.control.reset();
-  const health = await (await fetch(`${emulator.url}/__emulator/health`)).json() as { now: string };
-  const windowMs = WINDOW_SECONDS * 1000;
-  const now = Date.parse(health.now);
-  await emulator.control.advanceClock(windowMs - (now % windowMs) + 1000);
+  await emulator.control.rateLimit({ freshWindow: true });
+  await emulator.control.advanceClock(1000);
 }
 
 const metrics = (emulator: RunningEmulator, token?: string | null) => get(emulator, '/metrics', `company_id=${DEMO_IDS.fund}`, token);
@@ -76,6 +74,28 @@ describe('rate limit', () => {
     await plain.control.rateLimit({ limit: 1 });
     expect((await metrics(plain)).status).toBe(200);
     expect((await metrics(plain)).status).toBe(429);
+  });
+});
+
+describe('a fresh window on request', () => {
+  it('moves the clock to the start of the next window, whatever the time within the current one', async () => {
+    await plain.control.reset();
+    const windowMs = WINDOW_SECONDS * 1000;
+    for (const into of [1_000, 150_000, windowMs - 500]) {
+      await plain.control.rateLimit({ freshWindow: true });
+      await plain.control.advanceClock(into);
+      const before = Date.parse((await call(plain, 'GET', '/__emulator/clock')).body.now);
+      expect(before % windowMs).toBeGreaterThanOrEqual(into);
+      await plain.control.rateLimit({ limit: 5, freshWindow: true });
+      const after = Date.parse((await call(plain, 'GET', '/__emulator/clock')).body.now);
+      expect(Math.floor(after / windowMs)).toBe(Math.floor(before / windowMs) + 1);
+      expect(after % windowMs).toBeLessThan(into);
+    }
+  });
+
+  it('refuses a freshWindow that is not a boolean', async () => {
+    const answer = await call(plain, 'POST', '/__emulator/rate-limit', { body: { freshWindow: 'yes' } });
+    expect(answer.status).toBe(400);
   });
 });
 

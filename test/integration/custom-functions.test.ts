@@ -115,7 +115,7 @@ describe('METRIC_VALUES', () => {
   it('recovers from a 429 in the middle of a pull, with Retry-After and without', async () => {
     for (const retryAfter of [true, false]) {
       await stack.emulator.control.reset();
-      await stack.emulator.control.rateLimit({ limit: 3, windowSeconds: 10, retryAfter });
+      await stack.emulator.control.rateLimit({ limit: 3, windowSeconds: 10, retryAfter, freshWindow: true });
       await stack.emulator.control.clearRequests();
       const rt = stack.runtime();
       const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, '2024-01-01', '2024-12-31']) as unknown[][];
@@ -255,7 +255,7 @@ describe('errors a user can act on', () => {
   });
 
   it('says when to try again while rate limited', async () => {
-    await stack.emulator.control.rateLimit({ limit: 1, windowSeconds: 300, retryAfter: true });
+    await stack.emulator.control.rateLimit({ limit: 1, windowSeconds: 300, retryAfter: true, freshWindow: true });
     const rt = stack.runtime();
     rt.runCustomFunction('METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue]);
     const text = errorOf(() => rt.runCustomFunction('METRIC_VALUES', [DEMO_IDS.metrics.headcount]));

@@ -122,7 +122,7 @@ it('resumes an export cut off by the rate limit and by a closed sidebar, writing
   const rt = stack.runtime();
   const rows = daily(1000);
   const range = fill(rt, rows);
-  await stack.emulator.control.rateLimit({ limit: 8, windowSeconds: 120, retryAfter: true });
+  await stack.emulator.control.rateLimit({ limit: 8, windowSeconds: 120, retryAfter: true, freshWindow: true });
   await stack.takeRequests();
 
   const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
