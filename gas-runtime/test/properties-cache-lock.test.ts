@@ -126,7 +126,8 @@ describe('Utilities.sleep and the execution limits', () => {
     const started = Date.now();
     const before = rt.clock.now();
     expect(rt.run('sleepFor', [120_000])).toBeGreaterThanOrEqual(120_000);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Far under the 120 s slept: proves the sleep was virtual without timing a busy machine closely.
+    expect(Date.now() - started).toBeLessThan(60_000);
     expect(rt.clock.now() - before).toBeGreaterThanOrEqual(120_000);
     expect(slept).toEqual([120_000]);
   });
