@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GasRuntime, GasRuntimeOptions } from '../gas-runtime';
-import { startStack, type Stack } from '../test/support/stack';
+import { OWNER, startStack, type Stack } from '../test/support/stack';
 import { CODE_PATH, DIST, ensureBuilt } from '../test/support/built-bundle';
 
 /** What the run is configured with: the emulator's latency and its rate limit, scaled from the real one. */
@@ -52,8 +52,6 @@ export class Bench {
   private constructor(
     readonly config: BenchConfig,
     readonly stack: Stack,
-    /** dist/Code.js as built. */
-    readonly bundleSource: string,
   ) {}
 
   static async start(config: BenchConfig): Promise<Bench> {
@@ -64,7 +62,7 @@ export class Bench {
       rateLimit: config.rateLimit,
       rateWindowSeconds: config.rateWindowSeconds,
     });
-    return new Bench(config, stack, readFileSync(CODE_PATH, 'utf8'));
+    return new Bench(config, stack);
   }
 
   get emulator(): Stack['emulator'] {
@@ -76,9 +74,14 @@ export class Bench {
     return this.stack.emulator.companyId;
   }
 
-  /** A fresh runtime (empty cache, properties set) running the add-in as built, warmed up. */
-  addinRuntime(): Promise<GasRuntime> {
-    return this.warmUp(this.stack.runtime());
+  /**
+   * A fresh runtime (empty cache, properties set) running the add-in as built, warmed up. `rateBudget`
+   * sets the user's METRICS_API_RATE_LIMIT setting, as a user whose API limit changed would.
+   */
+  addinRuntime(options: { rateBudget?: string } = {}): Promise<GasRuntime> {
+    const rt = this.stack.runtime();
+    if (options.rateBudget) rt.properties.user(OWNER).setProperty('METRICS_API_RATE_LIMIT', options.rateBudget);
+    return this.warmUp(rt);
   }
 
   /** A fresh runtime running another script (the baseline clients, or a variant of the bundle), warmed up. */

@@ -6,8 +6,8 @@ import type { GasRuntime } from '../../gas-runtime';
 import type { ExportSpec } from '../../src/core/export';
 import type { ExportHandle, ExportRequest } from '../../src/shared/rpc';
 import { rpcValue, type Bench, type Measured, type Side } from '../harness';
-import { benchClientsSource, bundleWithRateBudget } from '../clients';
-import { floorRow, measuredRow, paginatedRoundTrips, pendingRow, rateFloorMs, type Row, type ScenarioResult } from '../figures';
+import { benchClientsSource } from '../clients';
+import { floorRow, measuredRow, paginatedRoundTrips, rateFloorMs, type Row, type ScenarioResult } from '../figures';
 import { createEmptyMetrics, isoDay } from '../fixtures';
 
 const ROWS = 10_000;
@@ -104,8 +104,7 @@ export async function exportScenarios(bench: Bench, sides: readonly Side[]): Pro
 
   if (sides.includes('addin')) {
     const runs = [await exportTwice(bench, 'add-in', await bench.addinRuntime(), asBuiltMetric!)];
-    const scaledBundle = bundleWithRateBudget(bench.bundleSource, rateLimit, rateWindowSeconds);
-    if (scaledBundle) runs.push(await exportTwice(bench, 'add-in, scaled budget', await bench.scriptRuntime(scaledBundle), scaledMetric!));
+    runs.push(await exportTwice(bench, 'add-in, scaled budget', await bench.addinRuntime({ rateBudget: `${rateLimit}/${rateWindowSeconds}` }), scaledMetric!));
     const smallRt = await bench.addinRuntime();
     const smallRange = fillSheet(smallRt, windowRows);
     const small = await bench.measure(smallRt, () => drive(bench, smallRt, request(bench, smallRange, smallMetric!, false)));
@@ -125,7 +124,6 @@ export async function exportScenarios(bench: Bench, sides: readonly Side[]): Pro
         stalled: run.again.value.stalled,
       }));
     }
-    if (!scaledBundle) exportRows.push(pendingRow('add-in, scaled budget', 'DEFAULT_RATE_LIMIT not found in dist/Code.js'));
     smallRows.push(measuredRow('add-in', small, `${storedNote(smallMetric!, windowRows)}${outcomeNote(small, windowRows, 'written')}; ${small.byMethod['PUT'] ?? 0} PUTs one after another`));
   }
 
