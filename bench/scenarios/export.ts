@@ -124,7 +124,7 @@ export async function exportScenarios(bench: Bench, sides: readonly Side[]): Pro
         stalled: run.again.value.stalled,
       }));
     }
-    smallRows.push(measuredRow('add-in', small, `${storedNote(smallMetric!, windowRows)}${outcomeNote(small, windowRows, 'written')}; ${small.byMethod['PUT'] ?? 0} PUTs one after another`));
+    smallRows.push(measuredRow('add-in', small, `${storedNote(smallMetric!, windowRows)}${outcomeNote(small, windowRows, 'written')}; ${small.byMethod['PUT'] ?? 0} PUTs: the first alone, then 10 at a time`));
   }
 
   if (sides.includes('baseline')) {

@@ -152,6 +152,25 @@ describe('Requester', () => {
     transport.assertDone();
   });
 
+  it('after a 429 without Retry-After, probes with one request before sending a whole wave again', () => {
+    const refused = { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } };
+    const ok = (n: number) => ({ status: 200, body: { n } });
+    const steps: Step[] = [
+      ...[1, 2, 3, 4].map((page) => ({ match: `GET /v1/x?page=${page}`, reply: refused })),
+      { match: 'GET /v1/x?page=1', reply: refused },
+      { match: 'GET /v1/x?page=1', reply: ok(1) },
+      ...[2, 3, 4].map((page) => ({ match: `GET /v1/x?page=${page}`, reply: ok(page) })),
+    ];
+    const { r, transport, clock } = requester(steps);
+    const results = r.sendAll<{ n: number }>([1, 2, 3, 4].map((page) => ({ method: 'GET' as const, path: '/x', query: { page } })));
+    expect(results.map((x) => x.data.n)).toEqual([1, 2, 3, 4]);
+    // Four refused together; then one at a time until one passes (5 refusals in all, not 8); then the rest.
+    expect(transport.waves).toEqual([4, 3]);
+    expect(transport.sent).toHaveLength(9);
+    expect(clock.sleeps).toEqual([1500, 3000]);
+    transport.assertDone();
+  });
+
   it('paces waves by the shared request budget', () => {
     const clock = new FakeClock();
     const cache = new MemoryCache();

@@ -98,9 +98,12 @@ export class Requester {
     let waitedMs = 0;
     const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
     const maxWave = this.maxWave;
+    // After a 429 without Retry-After the server's window is unknown: one request probes it, so a wave
+    // of ten does not meet ten refusals (each of which the server counts) while the window lasts.
+    let probe = false;
 
     while (queue.length > 0) {
-      const wanted = Math.min(queue.length, maxWave);
+      const wanted = probe ? 1 : Math.min(queue.length, maxWave);
       const granted = this.options.budget ? this.options.budget.take(wanted, deadline) : wanted;
       const wave = queue.slice(0, granted);
       const rest = queue.slice(granted);
@@ -109,6 +112,7 @@ export class Requester {
       const again: Pending[] = [];
       let waitMs = 0;
       let rateLimited = false;
+      let windowUnknown = false;
       let lastError: Error | undefined;
       wave.forEach((pending, i) => {
         const response = responses[i] ?? new NetworkError('No response in fetchAll result.', pending.request.url);
@@ -129,12 +133,16 @@ export class Requester {
           results[pending.index] = { ok: false, error };
           return;
         }
-        if (outcome.kind === 'status' && outcome.status === 429) rateLimited = true;
+        if (outcome.kind === 'status' && outcome.status === 429) {
+          rateLimited = true;
+          if (!decision.fromServer) windowUnknown = true;
+        }
         waitMs = Math.max(waitMs, decision.delayMs);
         lastError = error;
         again.push({ ...pending, attempt: pending.attempt + 1 });
       });
 
+      probe = windowUnknown;
       if (again.length > 0) {
         const now = this.options.clock.now();
         const tooLong = waitMs > this.policy.maxRetryAfterMs || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs > deadline;

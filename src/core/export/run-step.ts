@@ -13,7 +13,7 @@ import { runWaveStep, type WaveAttempt, type WaveFailureEffect } from '../jobs/w
 
 /** No wave starts with less than this left before the deadline: a wave of PUTs can take many seconds. */
 export const STEP_MARGIN_MS = 30_000;
-/** Batches sent together in one wave (at most one per metric, see pickWave). */
+/** Batches sent together in one wave (see pickWave). */
 export const DEFAULT_WAVE_SIZE = 10;
 /** Steps in a row that end on a temporary failure without progress before the export pauses. */
 export const MAX_STEPS_WITHOUT_PROGRESS = 3;
@@ -26,7 +26,7 @@ type Attempt = WaveAttempt<Failure>;
 
 /**
  * Runs one step. First every metric that needs it has its existing points read (onlyChanged); then waves
- * of upserts go out, one batch per metric per wave, until nothing is pending or less than the margin is
+ * of upserts go out (see pickWave) until nothing is pending or less than the margin is
  * left. A confirmed batch is never sent again. A refusal (404, 422, …) stops that metric only; the rate
  * limit, 5xx and lost connections leave the batch pending for the next step. The given state is not
  * changed: the new one is returned with the progress to show.
@@ -88,19 +88,33 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
 }
 
 /**
- * One batch per metric per wave: a metric's later batches are sent only once its earlier one is
- * confirmed, so a refusal stops the metric before anything more of it is sent. Metrics go in sheet
- * order, so the wide layout's columns progress together.
+ * Which batches go in the next wave. A metric sends its first batch alone: a 404 or a 403 (a wrong id, no
+ * access) then stops it after one request, not a wave of them. Once one of its batches is confirmed, its
+ * later batches go several at a time: upserts of different dates are independent, and an export that
+ * fits the rate limit is then bound by round trips, which waves divide by their size. Metrics share a
+ * wave round by round in sheet order, so the wide layout's columns progress together.
  */
-function pickWave(state: ExportState, waveSize: number): number[] {
-  const wave: number[] = [];
-  const taken = new Set<number>();
+export function pickWave(state: ExportState, waveSize: number): number[] {
+  const queues = new Map<number, number[]>();
+  const proven = new Set<number>();
   state.batches.forEach((batch, index) => {
-    if (wave.length >= waveSize || batch.status !== 'pending' || taken.has(batch.metric)) return;
-    if (state.metrics[batch.metric]?.phase !== 'send') return;
-    taken.add(batch.metric);
-    wave.push(index);
+    if (batch.status === 'confirmed') proven.add(batch.metric);
+    if (batch.status !== 'pending' || state.metrics[batch.metric]?.phase !== 'send') return;
+    const queue = queues.get(batch.metric) ?? [];
+    queue.push(index);
+    queues.set(batch.metric, queue);
   });
+  const wave: number[] = [];
+  for (let round = 0; wave.length < waveSize; round++) {
+    let added = false;
+    for (const [metric, queue] of queues) {
+      if (wave.length >= waveSize) break;
+      if (round >= queue.length || (round > 0 && !proven.has(metric))) continue;
+      wave.push(queue[round]!);
+      added = true;
+    }
+    if (!added) break;
+  }
   return wave;
 }
 
@@ -124,6 +138,8 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
   }
   let progressed = false;
   let failure: Failure | undefined;
+  const refused: Array<{ batchIndex: number; error: ApiError }> = [];
+  const unanswered = new Set<number>();
   wave.forEach((batchIndex, position) => {
     const result = settled[position];
     if (result?.ok) {
@@ -133,12 +149,22 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
     }
     const classified = classifyFailure(result ? result.error : new Error('The client returned no outcome for a batch.'));
     if (classified.kind === 'metric') {
-      refuse(state, batchIndex, classified.error, places);
+      refused.push({ batchIndex, error: classified.error });
       progressed = true;
       return;
     }
+    unanswered.add(batchIndex);
     failure = worseFailure(failure, classified);
   });
+  // Refusals last, once every answer of the wave is known: a batch of the same metric that was confirmed
+  // stays confirmed, one whose answer was lost is reported as such, not as "not sent".
+  const culprits = new Map<number, number>();
+  for (const { batchIndex, error } of refused) {
+    const culprit = refuse(state, batchIndex, error, places);
+    const metric = state.batches[batchIndex]!.metric;
+    if (!culprits.has(metric)) culprits.set(metric, culprit);
+  }
+  for (const [metric, culprit] of culprits) stopMetric(state, metric, places.one(state.items[culprit]!), unanswered);
   return failure ? { progressed, failure } : { progressed };
 }
 
@@ -154,22 +180,31 @@ function confirm(state: ExportState, batchIndex: number): void {
   }
 }
 
-/** The batch's items get the API's refusal; the metric's batches not yet sent fail naming the culprit. */
-function refuse(state: ExportState, batchIndex: number, error: ApiError, places: PlaceNamer): void {
+/** The batch's items get the API's refusal, mapped to the rows that caused it; returns the culprit item. */
+function refuse(state: ExportState, batchIndex: number, error: ApiError, places: PlaceNamer): number {
   const batch = state.batches[batchIndex]!;
   const items = batch.items.map((index) => state.items[index]!);
   const refusal = mapRefusal(error, items, (position) => places.one(items[position]!));
   batch.status = 'failed';
   batch.items.forEach((index, position) => fail(state, index, refusal.reasons[position] ?? 'not stored'));
-  const culprit = items[refusal.culprit]!;
-  const metric = state.metrics[batch.metric]!;
-  metric.phase = 'stopped';
-  const reason = `not sent: the metric was stopped after an error in ${places.one(culprit)}`;
-  for (const other of state.batches) {
-    if (other.metric !== batch.metric || other.status !== 'pending') continue;
-    other.status = 'not_sent';
+  return batch.items[refusal.culprit]!;
+}
+
+/**
+ * Stops a metric after a refusal in `where`: its batches still pending fail. Those sent in the same wave
+ * whose answer was lost may or may not be stored, and say so.
+ */
+function stopMetric(state: ExportState, metric: number, where: string, unanswered: ReadonlySet<number>): void {
+  state.metrics[metric]!.phase = 'stopped';
+  state.batches.forEach((other, batchIndex) => {
+    if (other.metric !== metric || other.status !== 'pending') return;
+    const lost = unanswered.has(batchIndex);
+    other.status = lost ? 'failed' : 'not_sent';
+    const reason = lost
+      ? `unknown whether stored: its request got no clear answer, and the metric was then stopped after an error in ${where}; fix that and export again (only what changed is sent)`
+      : `not sent: the metric was stopped after an error in ${where}`;
     for (const index of other.items) fail(state, index, reason);
-  }
+  });
 }
 
 function fail(state: ExportState, index: number, reason: string): void {

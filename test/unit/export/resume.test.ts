@@ -26,14 +26,15 @@ describe('steps and resume', () => {
   it('stops a step before the deadline and resumes with only the unconfirmed batches', () => {
     const state = prepare(rows, longSpec({ metricId: USERS }));
     const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
-    // Each PUT takes 20 s; the step has 150 s and keeps a 30 s margin, so it sends 7 batches and stops.
-    const first = harness([], { clock, stepMs: 150_000, transport: new SlowTransport(puts(USERS, 7), clock, 20_000) });
+    // Each wave takes 20 s; the step has 65 s and keeps a 30 s margin, so it sends two waves (the first
+    // batch alone, then ten together) and stops.
+    const first = harness([], { clock, stepMs: 65_000, transport: new SlowTransport(puts(USERS, 11), clock, 20_000) });
     const { state: partial, progress } = first.step(state);
     first.transport.assertDone();
-    expect(progress).toEqual({ status: 'running', itemsDone: 350, itemsTotal: 1000, batchesDone: 7, batchesTotal: 20 });
-    expect(buildReport(partial).items[350]!.reason).toBe('not sent yet');
+    expect(progress).toEqual({ status: 'running', itemsDone: 550, itemsTotal: 1000, batchesDone: 11, batchesTotal: 20 });
+    expect(buildReport(partial).items[550]!.reason).toBe('not sent yet');
 
-    const second = harness(puts(USERS, 13), { clock });
+    const second = harness(puts(USERS, 9), { clock });
     const { state: done } = second.step(throughCache(partial));
     second.transport.assertDone();
     expect(done.status).toBe('done');
@@ -103,12 +104,13 @@ describe('steps and resume', () => {
     const checkpoints: string[] = [];
     const killed = harness(puts(USERS, 4));
     killed.step(state, { onCheckpoint: (s) => checkpoints.push(JSON.stringify(s)) });
-    expect(checkpoints).toHaveLength(4);
-    // Apps Script killed the execution after the second wave had been saved.
-    const saved = JSON.parse(checkpoints[1]!) as ExportState;
-    const resumed = harness(puts(USERS, 2));
+    // The first batch alone, then the other three together.
+    expect(checkpoints).toHaveLength(2);
+    // Apps Script killed the execution after the first wave had been saved.
+    const saved = JSON.parse(checkpoints[0]!) as ExportState;
+    const resumed = harness(puts(USERS, 3));
     const { state: done } = resumed.step(saved);
-    expect(firstDates(sentBatches(resumed.transport))).toEqual([rows[100]![0], rows[150]![0]]);
+    expect(firstDates(sentBatches(resumed.transport))).toEqual([rows[50]![0], rows[100]![0], rows[150]![0]]);
     expect(done.status).toBe('done');
   });
 

@@ -33,6 +33,8 @@ describe('sending', () => {
     expect(batches.flatMap((batch) => batch.dataPoints)).toEqual(rows.map(([date, value]) => ({ date, value: String(value) })));
     expect(progress).toEqual({ status: 'done', itemsDone: 1000, itemsTotal: 1000, batchesDone: 20, batchesTotal: 20 });
     expect(done.counters.upserts).toBe(20);
+    // The first batch alone (one fetch), so a wrong metric costs one request; then the rest ten at a time.
+    expect(transport.waves).toEqual([10, 9]);
     expect(buildReport(done).summary).toBe('1,000 rows read: 1,000 written (stored; the API does not say which were new and which updated).');
   });
 
@@ -52,13 +54,15 @@ describe('sending', () => {
     transport.assertDone();
     const sent = sentBatches(transport);
     expect(sent).toHaveLength(7);
-    // The retried requests carry the very batch that was refused.
-    expect(sent[2]).toEqual(sent[1]);
-    expect(new Set(sent.slice(3).map((batch) => JSON.stringify(batch))).size).toBe(1);
-    // 7 s from Retry-After; then equal-jitter backoff of 2 s, 4 s and 8 s ceilings for the third batch.
-    expect(clock.sleeps).toEqual([7000, 1500, 3000, 6000]);
-    expect(done.counters).toMatchObject({ rateLimitWaitMs: 10_000, retryWaitMs: 7500, upserts: 3 });
-    expect(progress).toMatchObject({ status: 'done', itemsDone: 150, itemsTotal: 150, waitedForRateLimitMs: 10_000 });
+    // The first batch alone, then the second (refused for the rate limit) and the third together; the
+    // retried requests carry the very batch that was refused.
+    expect(sent.slice(0, 3).map((batch) => batch.dataPoints[0]!.date)).toEqual(['2010-01-01', '2014-03-01', '2018-05-01']);
+    expect(sent.slice(3)).toEqual([sent[1], sent[1], sent[1], sent[1]]);
+    // 7 s from Retry-After; then equal-jitter backoff for the second batch's later attempts, of 4 s, 8 s
+    // and 16 s ceilings (the 503 and the lost connection are retries, the 429 a rate-limit wait).
+    expect(clock.sleeps).toEqual([7000, 3000, 6000, 12000]);
+    expect(done.counters).toMatchObject({ rateLimitWaitMs: 13_000, retryWaitMs: 15_000, upserts: 3 });
+    expect(progress).toMatchObject({ status: 'done', itemsDone: 150, itemsTotal: 150, waitedForRateLimitMs: 13_000 });
     expect(buildReport(done).totals).toMatchObject({ written: 150, failed: 0, pending: 0 });
     expectAccountedFor(done);
   });
@@ -75,7 +79,8 @@ describe('sending', () => {
     const { state: done } = step(state);
 
     transport.assertDone();
-    expect(transport.waves).toEqual([2]);
+    // Each metric's first batch, together; then Net Burn's other two, together.
+    expect(transport.waves).toEqual([2, 2]);
     expect(sentBatches(transport).map((batch) => batch.path)).toEqual([
       `/metrics/${REVENUE}/data_points`,
       `/metrics/${BURN}/data_points`,
@@ -93,6 +98,31 @@ describe('sending', () => {
     expect(done.batches.map((batch) => batch.status)).toEqual(['failed', 'not_sent', 'not_sent', 'confirmed', 'confirmed', 'confirmed']);
     expect(buildReport(done).totals).toMatchObject({ written: 120, failed: 120 });
     expect(done.status).toBe('done');
+  });
+
+  it('reports every batch of a wave that meets a refusal: stored, refused, or unknown whether stored', () => {
+    const state = prepare(monthlyRows(250), longSpec());
+    const { step, transport } = harness([
+      put(REVENUE),
+      put(REVENUE),
+      put(REVENUE, errorReply(422, 'attribute_invalid', 'data_points[0].value', 'is too large')),
+      put(REVENUE, { status: 503, body: 'Service Unavailable' }),
+      put(REVENUE),
+    ], { retry: { maxRetries: 0 } });
+    const { state: done, progress } = step(state);
+
+    transport.assertDone();
+    expect(transport.waves).toEqual([4]);
+    expect(done.batches.map((batch) => batch.status)).toEqual(['confirmed', 'confirmed', 'failed', 'failed', 'confirmed']);
+    expect(done.items[100]).toMatchObject({ outcome: 'failed', reason: 'the API refused the value 100: is too large' });
+    expect(done.items[150]).toMatchObject({
+      outcome: 'failed',
+      reason: 'unknown whether stored: its request got no clear answer, and the metric was then stopped after an error in row 101; fix that and export again (only what changed is sent)',
+    });
+    expect(done.items[200]).toMatchObject({ outcome: 'written' });
+    expect(buildReport(done).totals).toMatchObject({ written: 150, failed: 100, pending: 0 });
+    expect(progress.status).toBe('done');
+    expectAccountedFor(done);
   });
 
   it('puts each of several 422 problems on its own row', () => {
