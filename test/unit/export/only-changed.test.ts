@@ -1,7 +1,7 @@
 // "Only what changed": existing points are read in pages of 100, and only differing rows are sent.
 
 import { FakeClock } from '../../support/scripted-transport';
-import { sameDecimal } from '../../../src/core/export/diff';
+import { DIFF_CHUNK_ITEMS as CHUNK, sameDecimal } from '../../../src/core/export/diff';
 import { buildReport } from '../../../src/core/export/report';
 import { errorReply, harness, longSpec, outcomes, periodDates, pointsPage, prepare, put, puts, REVENUE, sentBatches, USERS } from './export-fixtures';
 import type { Step } from '../../support/scripted-transport';
@@ -17,42 +17,43 @@ function existingPages(metricId: string, startDate: string, endDate: string, poi
 
 describe('only what changed', () => {
   it('sends no PUT when every value is already stored, comparing decimals by value', () => {
-    const dates = periodDates('2022-01-01', 1000, 'daily');
+    const dates = periodDates('2010-01-01', 2 * CHUNK, 'daily');
     const state = prepare(dates.map((date, i) => [date, i % 3 === 0 ? i + 0.5 : i === 1 ? -0 : i]), longSpec({ metricId: USERS, onlyChanged: true }));
     // The API writes the same numbers its own way, and answers newest first.
     const existing = dates.map((date, i): [string, string | null] => [date, i % 3 === 0 ? `${i}.50` : i === 1 ? '-0.0' : `${i}`]).reverse();
-    // Compared 500 dates at a time, so a budget that runs out midway loses a few pages, not the whole read.
+    // Compared a chunk of dates at a time, so a budget that runs out midway loses some pages, not the whole read.
     const inRange = (start: string, end: string) => existing.filter(([date]) => date >= start && date <= end);
     const { step, transport } = harness([
-      ...existingPages(USERS, '2022-01-01', dates[499]!, inRange('2022-01-01', dates[499]!)),
-      ...existingPages(USERS, dates[500]!, dates[999]!, inRange(dates[500]!, dates[999]!)),
+      ...existingPages(USERS, dates[0]!, dates[CHUNK - 1]!, inRange(dates[0]!, dates[CHUNK - 1]!)),
+      ...existingPages(USERS, dates[CHUNK]!, dates[2 * CHUNK - 1]!, inRange(dates[CHUNK]!, dates[2 * CHUNK - 1]!)),
     ]);
     const { state: done, progress } = step(state);
 
     transport.assertDone();
     expect(transport.sent.filter((request) => request.method === 'PUT')).toHaveLength(0);
-    // Per chunk, page 1 alone reveals the page count; pages 2 to 5 go together.
-    expect(transport.waves).toEqual([4, 4]);
+    // Per chunk, page 1 alone reveals the page count; the other pages go together.
+    const pages = CHUNK / 100;
+    expect(transport.waves).toEqual([pages - 1, pages - 1]);
     expect(done.counters).toMatchObject({ reads: 2, upserts: 0 });
-    expect(progress).toMatchObject({ status: 'done', itemsDone: 1000, itemsTotal: 1000 });
-    expect(buildReport(done).summary).toBe('1,000 rows read: 1,000 unchanged.');
+    expect(progress).toMatchObject({ status: 'done', itemsDone: 2 * CHUNK, itemsTotal: 2 * CHUNK });
+    expect(buildReport(done).summary).toBe(`${(2 * CHUNK).toLocaleString('en-US')} rows read: ${(2 * CHUNK).toLocaleString('en-US')} unchanged.`);
   });
 
   it('keeps the dates already compared when the rate limit stops a read midway, and goes on from there', () => {
-    const dates = periodDates('2022-01-01', 1000, 'daily');
+    const dates = periodDates('2010-01-01', 2 * CHUNK, 'daily');
     const state = prepare(dates.map((date, i) => [date, i]), longSpec({ metricId: USERS, onlyChanged: true }));
     const existing = dates.map((date, i): [string, string | null] => [date, String(i)]);
     const inRange = (start: string, end: string) => existing.filter(([date]) => date >= start && date <= end);
-    const refused = { match: `GET /data_points?metric_id=${USERS}&page_size=100&start_date=${dates[500]}`, reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '300' } } };
-    const first = harness([...existingPages(USERS, '2022-01-01', dates[499]!, inRange('2022-01-01', dates[499]!)), refused]);
+    const refused = { match: `GET /data_points?metric_id=${USERS}&page_size=100&start_date=${dates[CHUNK]}`, reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '300' } } };
+    const first = harness([...existingPages(USERS, dates[0]!, dates[CHUNK - 1]!, inRange(dates[0]!, dates[CHUNK - 1]!)), refused]);
     const { state: partial, progress } = first.step(state);
     first.transport.assertDone();
-    expect(progress).toMatchObject({ status: 'running', itemsDone: 500 });
+    expect(progress).toMatchObject({ status: 'running', itemsDone: CHUNK });
 
-    const second = harness(existingPages(USERS, dates[500]!, dates[999]!, inRange(dates[500]!, dates[999]!)), { clock: new FakeClock(partial.notBefore! + 1) });
+    const second = harness(existingPages(USERS, dates[CHUNK]!, dates[2 * CHUNK - 1]!, inRange(dates[CHUNK]!, dates[2 * CHUNK - 1]!)), { clock: new FakeClock(partial.notBefore! + 1) });
     const { state: done } = second.step(partial);
-    second.transport.assertDone(); // the first 500 dates were not read again
-    expect(buildReport(done).summary).toBe('1,000 rows read: 1,000 unchanged.');
+    second.transport.assertDone(); // the first chunk's dates were not read again
+    expect(buildReport(done).summary).toBe(`${(2 * CHUNK).toLocaleString('en-US')} rows read: ${(2 * CHUNK).toLocaleString('en-US')} unchanged.`);
   });
 
   it('sends only the differing rows, in sheet order, each reported created or updated', () => {
@@ -83,9 +84,10 @@ describe('only what changed', () => {
     const rows = dates.map((date, i) => [date, i >= 990 ? '' : i]);
     const state = prepare(rows, longSpec({ metricId: USERS, onlyChanged: true }));
     const existing = dates.slice(0, 50).map((date): [string, string] => [date, '-1']);
+    // The 990 dates with a value fit one chunk: one read.
+    expect(CHUNK).toBeGreaterThanOrEqual(990);
     const { step, transport } = harness([
-      ...existingPages(USERS, '2022-01-01', dates[499]!, existing),
-      ...existingPages(USERS, dates[500]!, dates[989]!, []),
+      ...existingPages(USERS, '2022-01-01', dates[989]!, existing),
       ...puts(USERS, 20),
     ]);
     const { state: done } = step(state);
