@@ -17,6 +17,8 @@ export interface ExecutionInit {
   user: string;
   owner: string;
   clock: VirtualClock;
+  /** The manifest's `oauthScopes`, or null when it declares none (Apps Script then grants what the code needs). */
+  oauthScopes: ReadonlySet<string> | null;
 }
 
 /** What the log keeps of an execution. */
@@ -46,6 +48,7 @@ export class Execution {
   readonly owner: string;
   readonly startedAt: number;
   readonly limitMs: number;
+  readonly oauthScopes: ReadonlySet<string> | null;
   urlFetchCount = 0;
   /** Set once the limit was exceeded: Apps Script ends the execution even if the script catches the error. */
   timedOut = false;
@@ -63,6 +66,7 @@ export class Execution {
     this.authMode = init.authMode;
     this.user = init.user;
     this.owner = init.owner;
+    this.oauthScopes = init.oauthScopes;
     this.#clock = init.clock;
     this.startedAt = init.clock.now();
     this.limitMs = init.kind === 'custom-function' ? CUSTOM_FUNCTION_LIMIT_MS : ORDINARY_EXECUTION_LIMIT_MS;

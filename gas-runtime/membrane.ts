@@ -9,7 +9,7 @@
 import { types } from 'node:util';
 import { GasError, GasRuntimeUsageError, notImplemented } from './errors';
 import type { Execution } from './execution';
-import { checkAccess } from './permissions';
+import { checkAccess, customFunctionRefusal } from './permissions';
 import type { Realm } from './realm';
 
 /** Members engines and libraries probe for on any object; answering `undefined` is what Apps Script does too. */
@@ -121,6 +121,9 @@ export class Membrane {
         if (prop === 'toString' && (t as { toString: unknown }).toString === Object.prototype.toString) return () => className;
         if (prop.startsWith('_') || !(prop in t) || prop === 'constructor') {
           if (PROBED_MEMBERS.has(prop) || acceptsExpandos) return undefined;
+          // A custom function calling a service it may not use gets the platform's refusal, modelled or not.
+          const refusal = customFunctionRefusal(this.execution, className, prop);
+          if (refusal) return this.#wrapFunction(() => { throw refusal; }, t, className, prop);
           const gap = notImplemented(`${className}.${prop}`);
           this.execution.recordUsageError(gap);
           throw new this.realm.TypeError(gap.message);

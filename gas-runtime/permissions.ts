@@ -1,9 +1,12 @@
-// What each auth mode lets a script call: the one table behind every "You do not have permission" error.
+// What a script may call: the auth mode's table and the manifest's OAuth scopes, behind every permission error.
 //
-// Sources: the custom functions guide ("Using Apps Script services": Cache, Lock, Properties, URL Fetch
-// and Utilities work; HTML can be generated but not displayed; Spreadsheet is read only and cannot
-// open other spreadsheets) and the add-on authorization lifecycle (NONE: add menu items only;
-// LIMITED, a simple trigger: the current document, UI and properties but no network; FULL: everything).
+// Sources: the custom functions guide ("Using Apps Script services": Cache, HTML (generate only),
+// JDBC, Language, Lock, Maps, Properties, Spreadsheet (read only, no other spreadsheets), URL Fetch,
+// Utilities and XML work; a service needing the user's authorization fails with "You do not have
+// permission to call X"), the add-on authorization lifecycle (NONE: add menu items only; LIMITED, a
+// simple trigger: the current document, UI and properties but no network; FULL: everything), and
+// the manifest's `oauthScopes` (when set, Apps Script grants exactly those scopes and a call needing
+// another fails with "Specified permissions are not sufficient to call X").
 
 import type { AuthModeName } from './enums';
 import { GasError } from './errors';
@@ -18,13 +21,27 @@ const ALLOWED: Record<AuthModeName, ReadonlySet<Capability>> = {
   CUSTOM_FUNCTION: new Set<Capability>(['document-read', 'properties', 'cache', 'lock', 'urlfetch']),
 };
 
-const SCOPES: Partial<Record<Capability, string>> = {
-  urlfetch: 'https://www.googleapis.com/auth/script.external_request',
-  'document-read': 'https://www.googleapis.com/auth/spreadsheets.currentonly || https://www.googleapis.com/auth/spreadsheets',
-  'document-write': 'https://www.googleapis.com/auth/spreadsheets.currentonly || https://www.googleapis.com/auth/spreadsheets',
-  'other-documents': 'https://www.googleapis.com/auth/spreadsheets',
-  ui: 'https://www.googleapis.com/auth/script.container.ui',
+const SCOPE_SPREADSHEETS = 'https://www.googleapis.com/auth/spreadsheets';
+const SCOPE_CURRENT_ONLY = 'https://www.googleapis.com/auth/spreadsheets.currentonly';
+const SCOPE_EXTERNAL_REQUEST = 'https://www.googleapis.com/auth/script.external_request';
+const SCOPE_CONTAINER_UI = 'https://www.googleapis.com/auth/script.container.ui';
+
+/** The scopes a capability needs; any one of a list is enough (currentonly or the full spreadsheets scope). */
+const SCOPES: Partial<Record<Capability, readonly string[]>> = {
+  urlfetch: [SCOPE_EXTERNAL_REQUEST],
+  'document-read': [SCOPE_CURRENT_ONLY, SCOPE_SPREADSHEETS],
+  'document-write': [SCOPE_CURRENT_ONLY, SCOPE_SPREADSHEETS],
+  'other-documents': [SCOPE_SPREADSHEETS],
+  menu: [SCOPE_CONTAINER_UI],
+  ui: [SCOPE_CONTAINER_UI],
 };
+
+/**
+ * Services that need the user's authorization, so a custom function may not call them (the guide's
+ * list of services that work leaves them out). The runtime does not model them otherwise: outside
+ * custom functions they stay loud gaps.
+ */
+const REFUSED_IN_CUSTOM_FUNCTIONS = new Set(['CalendarApp', 'DocumentApp', 'DriveApp', 'FormApp', 'GmailApp', 'MailApp', 'SlidesApp']);
 
 /** Classes of the spreadsheet model whose mutating methods need write access. */
 const DOCUMENT_CLASSES = new Set(['Spreadsheet', 'Sheet', 'Range', 'Filter']);
@@ -46,7 +63,7 @@ function capabilityOf(className: string, member: string): Capability | null {
     case 'Ui':
       return member === 'createMenu' || member === 'createAddonMenu' ? 'menu' : 'ui';
     case 'SpreadsheetApp':
-      if (member === 'getUi') return 'menu';
+      if (member === 'getUi') return null;
       if (member === 'openById' || member === 'openByUrl' || member === 'open' || member === 'create') return 'other-documents';
       if (/^(getActive|getCurrentCell|getSelection)/.test(member)) return 'document-read';
       if (member === 'setActiveSheet' || member === 'setActiveRange' || member === 'setActiveSpreadsheet') return 'document-write';
@@ -57,18 +74,37 @@ function capabilityOf(className: string, member: string): Capability | null {
   }
 }
 
+/** Scopes as Apps Script lists them: one URL, or alternatives as `(a || b)`. */
+function describeScopes(scopes: readonly string[]): string {
+  return scopes.length === 1 ? scopes[0]! : `(${scopes.join(' || ')})`;
+}
+
+/** The error a custom function gets for a service that needs the user's authorization, or null if the service is allowed there. */
+export function customFunctionRefusal(execution: Execution, className: string, member: string): GasError | null {
+  if (execution.authMode !== 'CUSTOM_FUNCTION' || !REFUSED_IN_CUSTOM_FUNCTIONS.has(className)) return null;
+  return new GasError(`You do not have permission to call ${className}.${member}`);
+}
+
 /**
  * Throws the error Apps Script gives when `className.member` is not allowed in the execution's auth
- * mode; does nothing when it is.
+ * mode, or needs a scope the manifest does not declare; does nothing when it is allowed.
  */
 export function checkAccess(execution: Execution, className: string, member: string): void {
-  const capability = capabilityOf(className, member);
-  if (capability === null || ALLOWED[execution.authMode].has(capability)) return;
-  if (execution.authMode === 'CUSTOM_FUNCTION') {
-    if (className === 'SpreadsheetApp' && member === 'getUi') throw new GasError('Cannot call SpreadsheetApp.getUi() from this context.');
-    // Custom functions name only the method: "You do not have permission to call setValue".
-    if (capability === 'document-write') throw new GasError(`You do not have permission to call ${member}`);
+  const refusal = customFunctionRefusal(execution, className, member);
+  if (refusal) throw refusal;
+  // getUi is a capability of its own in custom functions only: elsewhere the Ui's methods are checked.
+  if (execution.authMode === 'CUSTOM_FUNCTION' && className === 'SpreadsheetApp' && member === 'getUi') {
+    throw new GasError('Cannot call SpreadsheetApp.getUi() from this context.');
   }
+  const capability = capabilityOf(className, member);
+  if (capability === null) return;
   const scopes = SCOPES[capability];
-  throw new GasError(`You do not have permission to call ${className}.${member}${scopes ? `. Required permissions: ${scopes}` : ''}`);
+  if (!ALLOWED[execution.authMode].has(capability)) {
+    // Custom functions name only the method: "You do not have permission to call setValue".
+    if (execution.authMode === 'CUSTOM_FUNCTION' && capability === 'document-write') throw new GasError(`You do not have permission to call ${member}`);
+    throw new GasError(`You do not have permission to call ${className}.${member}${scopes ? `. Required permissions: ${describeScopes(scopes)}` : ''}`);
+  }
+  const declared = execution.oauthScopes;
+  if (declared === null || scopes === undefined || scopes.some((scope) => declared.has(scope))) return;
+  throw new GasError(`Specified permissions are not sufficient to call ${className}.${member}. Required permissions: ${describeScopes(scopes)}`);
 }

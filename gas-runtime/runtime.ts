@@ -66,6 +66,13 @@ export interface GasRuntimeOptions {
   spreadsheetName?: string;
   spreadsheetId?: string;
   scriptId?: string;
+  /**
+   * The OAuth scopes the script was granted; a service call needing another fails with Apps Script's
+   * "Specified permissions are not sufficient to call X" error. Default: the `oauthScopes` of an
+   * appsscript.json beside the bundle (when `code` is a path); none declared means no check, as
+   * Apps Script then grants whatever the code needs.
+   */
+  oauthScopes?: readonly string[];
   /** Receives every Logger.log and console.* line as it is written (they are kept in rt.logs either way). */
   onLog?: LogSink;
 }
@@ -127,13 +134,22 @@ function describe(error: unknown): { name: string; message: string } {
   return { name: 'Error', message: String(error) };
 }
 
-/** The time zone the manifest beside the bundle declares, as Apps Script reads it from appsscript.json. */
-function manifestTimeZone(code: GasRuntimeOptions['code']): string | undefined {
+/** The appsscript.json beside the bundle, if `code` is a path and there is one. */
+function readManifest(code: GasRuntimeOptions['code']): { timeZone?: unknown; oauthScopes?: unknown } | undefined {
   if (typeof code === 'string') return undefined;
   const manifest = path.join(path.dirname(code.path), 'appsscript.json');
   if (!existsSync(manifest)) return undefined;
-  const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { timeZone?: unknown };
-  return typeof parsed.timeZone === 'string' ? parsed.timeZone : undefined;
+  return JSON.parse(readFileSync(manifest, 'utf8')) as { timeZone?: unknown; oauthScopes?: unknown };
+}
+
+/** The manifest's scopes; a malformed list is a misconfiguration, not "no scopes". */
+function manifestScopes(manifest: { oauthScopes?: unknown } | undefined): readonly string[] | undefined {
+  const scopes = manifest?.oauthScopes;
+  if (scopes === undefined) return undefined;
+  if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string')) {
+    throw new GasRuntimeUsageError('appsscript.json: oauthScopes must be a list of scope URLs.', 'INVALID_OPTION');
+  }
+  return scopes as string[];
 }
 
 function isVmTimeout(error: unknown): boolean {
@@ -156,6 +172,7 @@ export class GasRuntime {
   readonly #shared: SharedState;
   readonly #owner: string;
   readonly #activeUser: string;
+  readonly #oauthScopes: ReadonlySet<string> | null;
   #http: SyncHttpClient | null = null;
   #current: Execution | null = null;
   #nextExecutionId = 1;
@@ -163,7 +180,10 @@ export class GasRuntime {
   constructor(options: GasRuntimeOptions) {
     this.#options = options;
     const timeZone = options.timeZone ?? 'America/New_York';
-    const scriptTimeZone = options.scriptTimeZone ?? manifestTimeZone(options.code) ?? timeZone;
+    const manifest = readManifest(options.code);
+    const scriptTimeZone = options.scriptTimeZone ?? (typeof manifest?.timeZone === 'string' ? manifest.timeZone : undefined) ?? timeZone;
+    const scopes = options.oauthScopes ?? manifestScopes(manifest);
+    this.#oauthScopes = scopes === undefined ? null : new Set(scopes);
     for (const zone of [timeZone, scriptTimeZone]) {
       if (!isValidTimeZone(zone)) throw new GasRuntimeUsageError(`Unknown time zone: ${zone}`, 'INVALID_OPTION');
     }
@@ -355,7 +375,7 @@ export class GasRuntime {
     options: { log: boolean } = { log: true },
   ): { ok: true; value: T } | { ok: false; failure: Failure } {
     if (this.#current) throw new GasRuntimeUsageError('Executions run one at a time; a runtime call was made from inside an execution.', 'INVALID_OPTION');
-    const execution = new Execution({ id: this.#nextExecutionId++, functionName, kind, authMode, user, owner: this.#owner, clock: this.#clock });
+    const execution = new Execution({ id: this.#nextExecutionId++, functionName, kind, authMode, user, owner: this.#owner, clock: this.#clock, oauthScopes: this.#oauthScopes });
     this.#current = execution;
     this.#clock._start();
     let outcome: { ok: true; value: T } | { ok: false; failure: Failure };

@@ -53,7 +53,7 @@ describe('auth modes of ordinary executions', () => {
       cache: 'You do not have permission to call CacheService.getScriptCache',
       fetch: 'You do not have permission to call UrlFetchApp.fetch. Required permissions: https://www.googleapis.com/auth/script.external_request',
       spreadsheet:
-        'You do not have permission to call SpreadsheetApp.getActiveSpreadsheet. Required permissions: https://www.googleapis.com/auth/spreadsheets.currentonly || https://www.googleapis.com/auth/spreadsheets',
+        'You do not have permission to call SpreadsheetApp.getActiveSpreadsheet. Required permissions: (https://www.googleapis.com/auth/spreadsheets.currentonly || https://www.googleapis.com/auth/spreadsheets)',
       sidebar: 'You do not have permission to call Ui.showSidebar. Required permissions: https://www.googleapis.com/auth/script.container.ui',
       html: 'ok',
     });

@@ -1,0 +1,129 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createGasRuntime, CustomFunctionError, GasRuntimeUsageError, ScriptError } from '../index';
+import { startTestServer, type TestServer } from './support/test-server';
+
+const SPREADSHEETS = 'https://www.googleapis.com/auth/spreadsheets';
+const CURRENT_ONLY = 'https://www.googleapis.com/auth/spreadsheets.currentonly';
+const EXTERNAL_REQUEST = 'https://www.googleapis.com/auth/script.external_request';
+const CONTAINER_UI = 'https://www.googleapis.com/auth/script.container.ui';
+/** The add-in's own manifest scopes. */
+const ADDIN_SCOPES = [CURRENT_ONLY, EXTERNAL_REQUEST, CONTAINER_UI];
+
+const SCRIPT = `
+function openOther() { return SpreadsheetApp.openById('other-id').getName(); }
+function readActive() { return SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getRange('A1').getValue(); }
+function writeActive() { SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getRange('A1').setValue('x'); return 'written'; }
+function fetchText(url) { return UrlFetchApp.fetch(url).getContentText(); }
+function addMenu() { SpreadsheetApp.getUi().createAddonMenu().addItem('Open', 'openOther').addToUi(); return 'menu'; }
+function showSidebar() { SpreadsheetApp.getUi().showSidebar(HtmlService.createHtmlOutput('<b>hi</b>')); return 'shown'; }
+function keep() { PropertiesService.getDocumentProperties().setProperty('k', 'v'); CacheService.getScriptCache().put('k', 'v'); return Utilities.getUuid().length; }
+function caught() { try { UrlFetchApp.fetch('http://127.0.0.1:9/'); } catch (e) { return e.name + ': ' + e.message; } }
+function READ_A1() { return SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getRange('A1').getValue(); }
+function FETCH_TEXT(url) { return UrlFetchApp.fetch(url).getContentText(); }
+function DRIVE_FILES() { return DriveApp.getFiles(); }
+function MAIL() { MailApp.sendEmail('a@example.com', 's', 'b'); }
+function DRIVE_CAUGHT() { try { DriveApp.getFiles(); } catch (e) { return e.name + ': ' + e.message; } }
+`;
+
+function refusal(call: string, scopes: string): string {
+  return `Specified permissions are not sufficient to call ${call}. Required permissions: ${scopes}`;
+}
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('the manifest oauthScopes', () => {
+  it('refuse SpreadsheetApp.openById without the spreadsheets scope', () => {
+    const rt = createGasRuntime({ code: SCRIPT, oauthScopes: ADDIN_SCOPES });
+    expect(() => rt.run('openOther')).toThrow(new ScriptError(refusal('SpreadsheetApp.openById', SPREADSHEETS), 'Exception', 'openOther'));
+    expect(rt.executions[0]).toMatchObject({ outcome: 'failed', error: refusal('SpreadsheetApp.openById', SPREADSHEETS) });
+  });
+
+  it('let spreadsheets.currentonly read and change the active spreadsheet', () => {
+    const rt = createGasRuntime({ code: SCRIPT, oauthScopes: [CURRENT_ONLY] });
+    expect(rt.run('writeActive')).toBe('written');
+    expect(rt.run('readActive')).toBe('x');
+    expect(rt.runCustomFunction('READ_A1')).toBe('x');
+  });
+
+  it('let the full spreadsheets scope stand in for currentonly', () => {
+    const rt = createGasRuntime({ code: SCRIPT, oauthScopes: [SPREADSHEETS] });
+    expect(rt.run('writeActive')).toBe('written');
+  });
+
+  it('refuse the active spreadsheet without either spreadsheet scope, naming both', () => {
+    const rt = createGasRuntime({ code: SCRIPT, oauthScopes: [EXTERNAL_REQUEST] });
+    expect(() => rt.run('readActive')).toThrow(refusal('SpreadsheetApp.getActiveSpreadsheet', `(${CURRENT_ONLY} || ${SPREADSHEETS})`));
+    expect(() => rt.runCustomFunction('READ_A1')).toThrow(new CustomFunctionError(refusal('SpreadsheetApp.getActiveSpreadsheet', `(${CURRENT_ONLY} || ${SPREADSHEETS})`)));
+  });
+
+  it('refuse UrlFetchApp.fetch without script.external_request, and allow it with', async () => {
+    const without = createGasRuntime({ code: SCRIPT, oauthScopes: [CURRENT_ONLY] });
+    expect(() => without.run('fetchText', [`${server.url}/status/200`])).toThrow(refusal('UrlFetchApp.fetch', EXTERNAL_REQUEST));
+    expect(() => without.runCustomFunction('FETCH_TEXT', [`${server.url}/status/200`])).toThrow(new CustomFunctionError(refusal('UrlFetchApp.fetch', EXTERNAL_REQUEST)));
+    expect(without.run('caught')).toBe(`Exception: ${refusal('UrlFetchApp.fetch', EXTERNAL_REQUEST)}`);
+    expect(without.executions.map((execution) => execution.urlFetchCount)).toEqual([0, 0, 0]);
+
+    const allowed = createGasRuntime({ code: SCRIPT, oauthScopes: ADDIN_SCOPES });
+    expect(allowed.run('fetchText', [`${server.url}/status/200`])).toBe('error 200');
+    await allowed.close();
+  });
+
+  it('refuse menus and sidebars without script.container.ui, and allow them with', () => {
+    const without = createGasRuntime({ code: SCRIPT, oauthScopes: [CURRENT_ONLY] });
+    expect(() => without.run('addMenu', [], { authMode: 'NONE' })).toThrow(refusal('Ui.createAddonMenu', CONTAINER_UI));
+    expect(() => without.run('showSidebar')).toThrow(refusal('Ui.showSidebar', CONTAINER_UI));
+    expect(without.ui.sidebars).toHaveLength(0);
+
+    const allowed = createGasRuntime({ code: SCRIPT, oauthScopes: ADDIN_SCOPES });
+    expect(allowed.run('addMenu', [], { authMode: 'NONE' })).toBe('menu');
+    expect(allowed.run('showSidebar')).toBe('shown');
+    expect(allowed.ui.menuFunction('Open')).toBe('openOther');
+  });
+
+  it('need no scope for properties, cache and utilities', () => {
+    expect(createGasRuntime({ code: SCRIPT, oauthScopes: [] }).run('keep')).toBe(36);
+  });
+
+  it('come from the appsscript.json beside the bundle, and are not checked when it declares none', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'gas-runtime-scopes-'));
+    try {
+      writeFileSync(path.join(folder, 'Code.js'), SCRIPT);
+      writeFileSync(path.join(folder, 'appsscript.json'), JSON.stringify({ timeZone: 'Etc/UTC', oauthScopes: [EXTERNAL_REQUEST] }));
+      const declared = createGasRuntime({ code: { path: path.join(folder, 'Code.js') } });
+      expect(() => declared.run('readActive')).toThrow(/^Specified permissions are not sufficient to call SpreadsheetApp\.getActiveSpreadsheet/);
+
+      writeFileSync(path.join(folder, 'appsscript.json'), JSON.stringify({ timeZone: 'Etc/UTC' }));
+      const undeclared = createGasRuntime({ code: { path: path.join(folder, 'Code.js') } });
+      expect(undeclared.run('writeActive')).toBe('written');
+
+      writeFileSync(path.join(folder, 'appsscript.json'), JSON.stringify({ oauthScopes: SPREADSHEETS }));
+      expect(() => createGasRuntime({ code: { path: path.join(folder, 'Code.js') } })).toThrow(GasRuntimeUsageError);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('custom functions calling services that need authorization', () => {
+  it('get the platform permission error, not a gap in the runtime', () => {
+    const rt = createGasRuntime({ code: SCRIPT });
+    expect(() => rt.runCustomFunction('DRIVE_FILES')).toThrow(new CustomFunctionError('You do not have permission to call DriveApp.getFiles'));
+    expect(() => rt.runCustomFunction('MAIL')).toThrow(new CustomFunctionError('You do not have permission to call MailApp.sendEmail'));
+    expect(rt.runCustomFunction('DRIVE_CAUGHT')).toBe('Exception: You do not have permission to call DriveApp.getFiles');
+  });
+
+  it('still meet a loud gap outside custom functions, where Apps Script would run the service', () => {
+    const rt = createGasRuntime({ code: SCRIPT });
+    expect(() => rt.run('DRIVE_CAUGHT')).toThrow(expect.objectContaining({ code: 'NOT_IMPLEMENTED' }) as unknown as Error);
+  });
+});
