@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { ApiError, parameterInvalid, recordMissing, type ErrorItem } from './errors';
+import { queryConflicts } from './query';
 
 /** Where the contract lives in the repository. */
 export const CONTRACT_PATH = path.resolve(__dirname, '..', 'contract', 'openapi.yaml');
@@ -173,6 +174,8 @@ function compileOperation(
     path: contractPath,
     routePath: contractPath.replace(/\{([^}]+)\}/g, ':$1'),
     parseQuery(query) {
+      const conflicts = queryConflicts(query);
+      if (conflicts.length > 0) throw new ApiError(400, conflicts.map(mixedForms));
       const value = coerceQuery(query, queryParameters);
       if (validateQuery(value)) return value;
       throw new ApiError(400, queryItems(validateQuery.errors ?? []));
@@ -276,6 +279,15 @@ function pathSegments(error: ErrorObject): string[] {
 function queryField(error: ErrorObject): string {
   const [name = '', key] = pathSegments(error);
   return key !== undefined && !/^\d+$/.test(key) ? `${name}[${key}]` : name;
+}
+
+/** A key sent both as `key=v` and as `key[]=v` (or `key[k]=v`): the service cannot tell which the client meant. */
+function mixedForms(field: string): ErrorItem {
+  return {
+    type: 'parameter_invalid',
+    field,
+    message: `is sent both as a single value (${field}=…) and as a list or object (${field}[]=…); send one form, e.g. ${field}[]=a&${field}[]=b for several`,
+  };
 }
 
 function queryItems(errors: ErrorObject[]): ErrorItem[] {

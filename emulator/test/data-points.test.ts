@@ -52,6 +52,19 @@ describe('GET /data_points', () => {
     expect(new Set(answer.body.data_points.map((p: { metric_id: string }) => p.metric_id))).toEqual(new Set([m.headcount]));
   });
 
+  it('refuses metric_id sent both bare and as a list, in either order, with 400 naming metric_id', async () => {
+    for (const query of [`metric_id=${m.dailyRevenue}&metric_id[]=${m.headcount}`, `metric_id[]=${m.dailyRevenue}&metric_id=${m.headcount}`]) {
+      const answer = await get(emulator, '/data_points', query);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toEqual([{ type: 'parameter_invalid', field: 'metric_id', message: expect.stringContaining('metric_id[]=a&metric_id[]=b') }]);
+    }
+  });
+
+  it('checks the token before the mixed metric_id forms', async () => {
+    const answer = await get(emulator, '/data_points', `metric_id=${m.dailyRevenue}&metric_id[]=${m.headcount}`, null);
+    expect(answer.status).toBe(401);
+  });
+
   it('filters by an inclusive date range', async () => {
     const answer = await get(emulator, '/data_points', `metric_id=${m.monthlyRecurringRevenue}&start_date=2024-01-01&end_date=2024-03-01`);
     expect(answer.body.data_points.map((p: { date: string }) => p.date)).toEqual(['2024-03-01', '2024-02-01', '2024-01-01']);

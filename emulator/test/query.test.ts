@@ -1,6 +1,6 @@
 // Rails-style query strings, as the real service's Rack parser reads them.
 
-import { parseRailsQuery } from '../query';
+import { parseRailsQuery, queryConflicts } from '../query';
 
 describe('parseRailsQuery', () => {
   it('reads metric_id[]=a&metric_id[]=b as an array, in order', () => {
@@ -9,6 +9,19 @@ describe('parseRailsQuery', () => {
 
   it('keeps only the last value of a bare repeat', () => {
     expect(parseRailsQuery('metric_id=a&metric_id=b')).toEqual({ metric_id: 'b' });
+  });
+
+  it('records a key sent both as a value and as a list, in either order', () => {
+    expect(queryConflicts(parseRailsQuery('metric_id=a&metric_id[]=b'))).toEqual(['metric_id']);
+    expect(queryConflicts(parseRailsQuery('metric_id[]=a&metric_id=b&page=2'))).toEqual(['metric_id']);
+    expect(queryConflicts(parseRailsQuery('filter=x&filter[portfolio_company_profile_id]=y'))).toEqual(['filter']);
+    expect(queryConflicts(parseRailsQuery('filter[k]=x&filter[k][]=y'))).toEqual(['filter[k]']);
+  });
+
+  it('records no conflict for one form repeated, and keeps conflicts out of the keys', () => {
+    const parsed = parseRailsQuery('metric_id[]=a&metric_id[]=b&page=1&page=2');
+    expect(queryConflicts(parsed)).toEqual([]);
+    expect(Object.keys(parseRailsQuery('metric_id=a&metric_id[]=b'))).toEqual(['metric_id']);
   });
 
   it('reads filter[key]=value as a nested object', () => {
