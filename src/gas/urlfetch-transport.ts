@@ -1,35 +1,82 @@
 // The Transport over UrlFetchApp: the only place the add-in touches the network.
 
-import { NetworkError, type HttpRequest, type HttpResponse, type Transport } from '../core/api/transport';
+import { FetchRefusedError, NetworkError, type HttpRequest, type HttpResponse, type RefusalReason, type Transport } from '../core/api/transport';
 
 type FetchParams = GoogleAppsScript.URL_Fetch.URLFetchRequestOptions;
+
+/** "URL Fetch URL length: 2 kB / URL": UrlFetchApp throws on a longer one without sending it. */
+const MAX_URL_LENGTH = 2 * 1024;
+
+/** Apps Script's words when it refuses to send, rather than failing to connect. */
+const REFUSALS: ReadonlyArray<[RegExp, RefusalReason]> = [
+  [/Service invoked too many times for one day|Bandwidth quota exceeded/i, 'daily_quota'],
+  [/URL ?Length/i, 'url_too_long'],
+  [/payload.*(too large|size)|too large|exceeds the maximum size/i, 'payload_too_large'],
+  [/Limit Exceeded|Service invoked too many times/i, 'other'],
+];
 
 export function createUrlFetchTransport(): Transport {
   return {
     fetch(request) {
+      const tooLong = refuseLongUrl(request);
+      if (tooLong) throw tooLong;
       try {
         return toResponse(UrlFetchApp.fetch(request.url, toParams(request)));
       } catch (error) {
-        throw toNetworkError(error, request);
+        throw toFailure(error, request);
       }
     },
     fetchAll(requests) {
-      try {
-        return UrlFetchApp.fetchAll(requests.map((request) => ({ url: request.url, ...toParams(request) }))).map(toResponse);
-      } catch {
-        // fetchAll throws as a whole when any one connection fails. Find out which, one by one;
-        // a POST is not sent twice, since the server may already have acted on it.
-        return requests.map((request) => {
-          if (request.method === 'POST') return new NetworkError('The connection failed during a batch; the request may or may not have been processed.', request.url);
-          try {
-            return toResponse(UrlFetchApp.fetch(request.url, toParams(request)));
-          } catch (error) {
-            return toNetworkError(error, request);
-          }
-        });
-      }
+      // A URL over the limit would make fetchAll throw for the whole wave: it alone is refused.
+      const results: Array<HttpResponse | NetworkError | FetchRefusedError | undefined> = requests.map((request) => refuseLongUrl(request));
+      const sendable = requests.filter((_, i) => results[i] === undefined);
+      if (sendable.length === 0) return results as FetchRefusedError[];
+      const answers = sendAll(sendable);
+      let next = 0;
+      return results.map((result) => result ?? answers[next++]!);
     },
   };
+}
+
+function sendAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | FetchRefusedError> {
+  try {
+    return UrlFetchApp.fetchAll(requests.map((request) => ({ url: request.url, ...toParams(request) }))).map(toResponse);
+  } catch (thrown) {
+    const refused = refusalOf(thrown, requests[0]!);
+    // Refused as a whole (a quota): nothing of the wave was sent.
+    if (refused) return requests.map((request) => new FetchRefusedError(refused.message, request.url, refused.reason));
+    // fetchAll throws as a whole when any one connection fails. Find out which, one by one;
+    // a POST is not sent twice, since the server may already have acted on it.
+    return requests.map((request) => {
+      if (request.method === 'POST') return new NetworkError('The connection failed during a batch; the request may or may not have been processed.', request.url);
+      try {
+        return toResponse(UrlFetchApp.fetch(request.url, toParams(request)));
+      } catch (error) {
+        return toFailure(error, request);
+      }
+    });
+  }
+}
+
+function refuseLongUrl(request: HttpRequest): FetchRefusedError | undefined {
+  if (request.url.length <= MAX_URL_LENGTH) return undefined;
+  return new FetchRefusedError(`Limit Exceeded: URLFetch URL Length (${request.url.length} characters).`, request.url, 'url_too_long');
+}
+
+function refusalOf(error: unknown, request: HttpRequest): FetchRefusedError | undefined {
+  const detail = withoutQueries(error instanceof Error ? error.message : String(error));
+  const match = REFUSALS.find(([pattern]) => pattern.test(detail));
+  return match ? new FetchRefusedError(detail, request.url, match[1]) : undefined;
+}
+
+/** What a thrown UrlFetchApp call means: refused by Apps Script, or no answer from the network. */
+function toFailure(error: unknown, request: HttpRequest): NetworkError | FetchRefusedError {
+  return refusalOf(error, request) ?? toNetworkError(error, request);
+}
+
+/** Apps Script's messages may quote the URL; its query names ids, which no message needs. */
+function withoutQueries(text: string): string {
+  return text.replace(/(https?:\/\/[^\s?]*)\?\S*/g, '$1');
 }
 
 function toParams(request: HttpRequest): FetchParams {

@@ -3,7 +3,8 @@
 import { createUrlFetchTransport } from '../../src/gas/urlfetch-transport';
 import { readCredentials, readSettingsSummary, saveBaseUrl, saveToken, removeToken, TOKEN_KEY, BASE_URL_KEY } from '../../src/gas/user-settings';
 import { userMutex, wrapCache } from '../../src/gas/cache-and-lock';
-import { NetworkError } from '../../src/core/api/transport';
+import { FetchRefusedError, NetworkError } from '../../src/core/api/transport';
+import { userMessage } from '../../src/core/api/errors';
 
 type Globals = Record<string, unknown>;
 const g = globalThis as unknown as Globals;
@@ -33,6 +34,54 @@ describe('UrlFetchApp transport', () => {
     } catch (error) {
       expect((error as Error).message).toBe('Could not reach https://x/y: Address unavailable');
     }
+  });
+
+  it.each([
+    ['Service invoked too many times for one day: urlfetch.', 'daily_quota', /daily quota of URL fetches .* Try again tomorrow/],
+    ['Limit Exceeded: URLFetch URL Length.', 'url_too_long', /over its 2 kB limit, so nothing was sent\. Ask for fewer metrics/],
+    ['Exception: Payload too large', 'payload_too_large', /too large, so nothing was sent\. Select fewer rows/],
+  ])('turns Apps Script refusing to send ("%s") into a FetchRefusedError with what to do', (message, reason, sentence) => {
+    g['UrlFetchApp'] = { fetch: () => { throw new Error(message); } };
+    let caught: unknown;
+    try {
+      createUrlFetchTransport().fetch({ method: 'GET', url: 'https://x/y?secret=1', headers: {} });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(FetchRefusedError);
+    expect((caught as FetchRefusedError).reason).toBe(reason);
+    expect(userMessage(caught)).toMatch(sentence);
+    expect(userMessage(caught)).not.toContain('secret');
+  });
+
+  it('refuses a URL over 2 kB itself, and still sends the rest of the wave', () => {
+    const sent: string[][] = [];
+    g['UrlFetchApp'] = { fetchAll: (requests: Array<{ url: string }>) => (sent.push(requests.map((r) => r.url)), requests.map(() => fakeResponse(200, '{}'))) };
+    const long = `https://x/y?ids=${'a'.repeat(2100)}`;
+    const results = createUrlFetchTransport().fetchAll([
+      { method: 'GET', url: 'https://x/1', headers: {} },
+      { method: 'GET', url: long, headers: {} },
+      { method: 'GET', url: 'https://x/3', headers: {} },
+    ]);
+    expect(sent).toEqual([['https://x/1', 'https://x/3']]);
+    expect(results[0]).toEqual({ status: 200, body: '{}', headers: {} });
+    expect(results[1]).toBeInstanceOf(FetchRefusedError);
+    expect((results[1] as FetchRefusedError).reason).toBe('url_too_long');
+    expect(results[2]).toEqual({ status: 200, body: '{}', headers: {} });
+  });
+
+  it('refuses the whole wave when fetchAll hits the daily quota, sending nothing one by one', () => {
+    let singles = 0;
+    g['UrlFetchApp'] = {
+      fetchAll: () => { throw new Error('Service invoked too many times for one day: urlfetch.'); },
+      fetch: () => (singles++, fakeResponse(200, '{}')),
+    };
+    const results = createUrlFetchTransport().fetchAll([
+      { method: 'GET', url: 'https://x/1', headers: {} },
+      { method: 'PUT', url: 'https://x/2', headers: {}, body: '{}' },
+    ]);
+    expect(results.map((r) => (r as FetchRefusedError).reason)).toEqual(['daily_quota', 'daily_quota']);
+    expect(singles).toBe(0);
   });
 
   it('finds which request failed when fetchAll throws, without re-sending a POST', () => {

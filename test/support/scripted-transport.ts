@@ -1,8 +1,12 @@
 // A fake transport that refuses the unexpected: every request must match the next scripted step.
 
-import { NetworkError, type Clock, type HttpRequest, type HttpResponse, type Transport } from '../../src/core/api/transport';
+import { FetchRefusedError, NetworkError, type Clock, type HttpRequest, type HttpResponse, type RefusalReason, type Transport } from '../../src/core/api/transport';
 
-export type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | 'network-error';
+export type Reply =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | 'network-error'
+  /** Apps Script refuses to send it (a quota, a size limit), with its message. */
+  | { refused: RefusalReason; message: string };
 
 export interface Step {
   /** e.g. 'GET /data_points?metric_id=…&page=1' matched against method + path + query. */
@@ -23,10 +27,11 @@ export class ScriptedTransport implements Transport {
   fetch(request: HttpRequest): HttpResponse {
     const reply = this.take(request);
     if (reply === 'network-error') throw new NetworkError('connection reset', request.url);
+    if (reply instanceof FetchRefusedError) throw reply;
     return reply;
   }
 
-  fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError> {
+  fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | FetchRefusedError> {
     this.waves.push(requests.length);
     return requests.map((request) => {
       const reply = this.take(request);
@@ -39,7 +44,7 @@ export class ScriptedTransport implements Transport {
     if (this.steps.length) throw new Error(`Unused scripted steps: ${this.steps.map((s) => String(s.match)).join(', ')}`);
   }
 
-  private take(request: HttpRequest): HttpResponse | 'network-error' {
+  private take(request: HttpRequest): HttpResponse | FetchRefusedError | 'network-error' {
     this.sent.push(request);
     const line = `${request.method} ${decodeURIComponent(request.url.replace(/^https?:\/\/[^/]+/, ''))}`;
     const index = this.steps.findIndex((step) => (typeof step.match === 'string' ? line === step.match || line.startsWith(`${step.match}`) : step.match.test(line)));
@@ -47,6 +52,7 @@ export class ScriptedTransport implements Transport {
     const [step] = this.steps.splice(index, 1);
     const reply = step!.reply;
     if (reply === 'network-error') return reply;
+    if ('refused' in reply) return new FetchRefusedError(reply.message, request.url, reply.refused);
     return { status: reply.status, headers: reply.headers ?? {}, body: reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body) };
   }
 }
@@ -76,14 +82,14 @@ export class SlowTransport extends ScriptedTransport {
     this.clock.advance(this.ms);
     return super.fetch(request);
   }
-  override fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError> {
+  override fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | FetchRefusedError> {
     this.clock.advance(this.ms);
     return super.fetchAll(requests);
   }
 }
 
 /** An error answer in the API's shape. */
-export const errorReply = (status: number, type: string, field?: string, message?: string): Exclude<Reply, 'network-error'> => ({
+export const errorReply = (status: number, type: string, field?: string, message?: string): { status: number; body: unknown } => ({
   status,
   body: { errors: [{ type, ...(field ? { field } : {}), ...(message ? { message } : {}) }] },
 });

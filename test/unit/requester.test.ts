@@ -1,7 +1,7 @@
 import { ApiError, TimeBudgetError, userMessage } from '../../src/core/api/errors';
 import { RequestBudget } from '../../src/core/api/rate-budget';
 import { Requester } from '../../src/core/api/requester';
-import { NetworkError } from '../../src/core/api/transport';
+import { FetchRefusedError, NetworkError } from '../../src/core/api/transport';
 import { CountingMutex, MemoryCache } from '../support/memory-cache';
 import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
 
@@ -97,6 +97,21 @@ describe('Requester', () => {
     const b = requester([{ match: 'POST /v1/contacts', reply: 'network-error' }]);
     expect(() => b.r.send({ method: 'POST', path: '/contacts', body: {} })).toThrow(NetworkError);
     expect(b.transport.sent).toHaveLength(1);
+  });
+
+  it('never retries a request Apps Script refused to send, and says what to do', () => {
+    const refused = { refused: 'daily_quota' as const, message: 'Service invoked too many times for one day: urlfetch.' };
+    const { r, transport, clock } = requester([
+      { match: 'GET /v1/x?page=1', reply: refused },
+      { match: 'GET /v1/x?page=2', reply: { status: 200, body: { n: 2 } } },
+    ]);
+    const settled = r.sendAllSettled<{ n: number }>([1, 2].map((page) => ({ method: 'GET' as const, path: '/x', query: { page } })));
+    expect(settled[0]).toEqual({ ok: false, error: expect.any(FetchRefusedError) });
+    expect(settled[1]).toEqual({ ok: true, result: { status: 200, data: { n: 2 } } });
+    expect(userMessage((settled[0] as { error: Error }).error)).toBe("Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.");
+    expect(transport.sent).toHaveLength(2);
+    expect(clock.sleeps).toEqual([]);
+    transport.assertDone();
   });
 
   it('retries GET and PUT after 5xx and lost connections', () => {

@@ -1,7 +1,7 @@
 // Every failure the client can raise is a typed value; `userMessage` is the one place that turns it into a sentence.
 
 import { SETTINGS_HINT } from '../product';
-import { NetworkError } from './transport';
+import { FetchRefusedError, NetworkError } from './transport';
 
 export interface ErrorItem {
   type: string;
@@ -95,6 +95,7 @@ export function userMessage(error: unknown): string {
   if (error instanceof NetworkError) {
     return `Could not reach the API at ${hostOf(error.url)}. Check the base URL in the add-in's settings and try again.`;
   }
+  if (error instanceof FetchRefusedError) return refusalSentence(error);
   if (error instanceof TimeBudgetError || error instanceof ConfigError || error instanceof InputError) return error.message;
   if (error instanceof Error) return error.message;
   return String(error);
@@ -130,6 +131,19 @@ function apiErrorSentence(error: ApiError): string {
       return `The API had a temporary problem (HTTP ${error.status}). Try again in a minute.`;
     case 'unexpected_response':
       return `The API answered HTTP ${error.status}, which the add-in does not expect${detail}. Try again, and report it if it persists.`;
+  }
+}
+
+function refusalSentence(error: FetchRefusedError): string {
+  switch (error.reason) {
+    case 'daily_quota':
+      return "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.";
+    case 'url_too_long':
+      return 'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.';
+    case 'payload_too_large':
+      return 'Apps Script refused to send a request that is too large, so nothing was sent. Select fewer rows at a time.';
+    case 'other':
+      return `Apps Script refused to send the request (${error.message}), so nothing was sent. Try again later, and report it if it persists.`;
   }
 }
 

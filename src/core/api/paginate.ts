@@ -7,6 +7,7 @@ export interface PageOptions {
   /**
    * Called once page 1 has revealed the size of the list, with how long that page took: a caller
    * with a deadline throws here, before spending requests on a list it cannot finish in time.
+   * For several lists read together, `meta` adds them up: `total_pages - 1` is the pages still to fetch.
    */
   beforeRemainingPages?: (meta: PageMeta, firstPageMs: number) => void;
 }
@@ -23,15 +24,36 @@ export interface PageMeta {
  * rate budget allows. Two round trips at most, whatever the length of the list.
  */
 export function fetchAllPages<T>(requester: Requester, request: ApiRequest, key: string, options: PageOptions = {}): T[] {
+  return fetchAllPagesOfEach<T>(requester, [request], key, options)[0] ?? [];
+}
+
+/**
+ * Reads every page of several lists at once, one result per request in order: the page 1 of every list
+ * go together, then every remaining page of every list together. Still two waves, however many lists.
+ */
+export function fetchAllPagesOfEach<T>(requester: Requester, requests: readonly ApiRequest[], key: string, options: PageOptions = {}): T[][] {
+  if (requests.length === 0) return [];
   const started = requester.now();
-  const first = requester.send<Record<string, unknown>>(withPage(request, 1));
-  const { items, meta } = readPage<T>(first.data, key, request);
-  if (meta.total_pages <= 1) return items;
-  options.beforeRemainingPages?.(meta, requester.now() - started);
+  const firsts = requester.sendAll<Record<string, unknown>>(requests.map((request) => withPage(request, 1)));
+  const lists = firsts.map((first, i) => readPage<T>(first.data, key, requests[i]!));
+  const items = lists.map((list) => list.items);
   const rest: ApiRequest[] = [];
-  for (let page = 2; page <= meta.total_pages; page++) rest.push(withPage(request, page));
+  const owners: number[] = [];
+  lists.forEach(({ meta }, i) => {
+    for (let page = 2; page <= meta.total_pages; page++) {
+      rest.push(withPage(requests[i]!, page));
+      owners.push(i);
+    }
+  });
+  if (rest.length === 0) return items;
+  const total = lists.reduce((sum, { meta }) => sum + (Number(meta.total) || 0), 0);
+  options.beforeRemainingPages?.({ total, total_pages: rest.length + 1, page: 1 }, requester.now() - started);
   const pages = requester.sendAll<Record<string, unknown>>(rest);
-  return items.concat(...pages.map((page) => readPage<T>(page.data, key, request).items));
+  pages.forEach((page, j) => {
+    const owner = owners[j]!;
+    items[owner]!.push(...readPage<T>(page.data, key, requests[owner]!).items);
+  });
+  return items;
 }
 
 function withPage(request: ApiRequest, page: number): ApiRequest {

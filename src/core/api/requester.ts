@@ -5,7 +5,7 @@ import { SETTINGS_HINT } from '../product';
 import { encodeQuery, type Query } from './query';
 import type { RequestBudget } from './rate-budget';
 import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type Outcome, type RetryPolicy } from './retry-policy';
-import { NetworkError, type Clock, type HttpMethod, type HttpRequest, type HttpResponse, type Transport } from './transport';
+import { FetchRefusedError, NetworkError, type Clock, type HttpMethod, type HttpRequest, type HttpResponse, type Transport } from './transport';
 
 export interface ApiRequest {
   method: HttpMethod;
@@ -116,6 +116,11 @@ export class Requester {
       let lastError: Error | undefined;
       wave.forEach((pending, i) => {
         const response = responses[i] ?? new NetworkError('No response in fetchAll result.', pending.request.url);
+        if (response instanceof FetchRefusedError) {
+          // Apps Script did not send it, and would refuse the same request again: never retried.
+          results[pending.index] = { ok: false, error: response };
+          return;
+        }
         const outcome: Outcome = response instanceof NetworkError
           ? { kind: 'network' }
           : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
@@ -165,11 +170,11 @@ export class Requester {
     return results.map((r) => r ?? { ok: false, error: new Error('A request was left without an outcome.') });
   }
 
-  private fetchOne(request: HttpRequest): HttpResponse | NetworkError {
+  private fetchOne(request: HttpRequest): HttpResponse | NetworkError | FetchRefusedError {
     try {
       return this.options.transport.fetch(request);
     } catch (error) {
-      if (error instanceof NetworkError) return error;
+      if (error instanceof NetworkError || error instanceof FetchRefusedError) return error;
       throw error;
     }
   }

@@ -28,14 +28,32 @@ export class NetworkError extends Error {
   }
 }
 
+/** Why Apps Script would not send a request. */
+export type RefusalReason = 'daily_quota' | 'url_too_long' | 'payload_too_large' | 'other';
+
+/**
+ * Apps Script refused to send the request (its daily URL-fetch quota, its 2 kB URL limit, a payload too
+ * large): nothing reached the server. Never retried, since the same request would be refused again.
+ */
+export class FetchRefusedError extends Error {
+  override readonly name = 'FetchRefusedError';
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly reason: RefusalReason,
+  ) {
+    super(message);
+  }
+}
+
 export interface Transport {
-  /** Sends one request; throws NetworkError when no response came back. */
+  /** Sends one request; throws NetworkError when no response came back, FetchRefusedError when it was not sent. */
   fetch(request: HttpRequest): HttpResponse;
   /**
    * Sends the requests concurrently. One failed connection must not hide the others'
    * responses, so a failure is returned in its slot rather than thrown.
    */
-  fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError>;
+  fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | FetchRefusedError>;
 }
 
 /** Time as the client needs it: Apps Script sleeps synchronously. */

@@ -1,7 +1,7 @@
 // What a failed write means for one row of an import: wait, refused, maybe done, or stop everything.
 
 import { ApiError, ConfigError, InputError, TimeBudgetError, userMessage } from '../api/errors';
-import { NetworkError } from '../api/transport';
+import { FetchRefusedError, NetworkError } from '../api/transport';
 import { asReason } from '../export/places';
 
 export type WriteFailure =
@@ -26,6 +26,8 @@ export function classifyWriteFailure(error: unknown): WriteFailure {
     return { kind: 'wait', message: error.message, ...(error.retryAfterSeconds !== undefined ? { retryAfterMs: error.retryAfterSeconds * 1000 } : {}) };
   }
   if (error instanceof NetworkError) return { kind: 'unknown', message: userMessage(error) };
+  // Apps Script did not send it, so nothing was created: the row fails with that reason, the others go on.
+  if (error instanceof FetchRefusedError) return { kind: 'refused', reason: `not sent: ${asReason(userMessage(error))}` };
   if (error instanceof ApiError) {
     if (error.status === 429) {
       return { kind: 'wait', message: userMessage(error), ...(error.retryAfterSeconds !== undefined ? { retryAfterMs: error.retryAfterSeconds * 1000 } : {}) };

@@ -1,7 +1,7 @@
 // What a failed request means for an export: wait, retry later, stop one metric, or stop everything.
 
 import { ApiError, ConfigError, TimeBudgetError, userMessage } from '../api/errors';
-import { NetworkError } from '../api/transport';
+import { FetchRefusedError, NetworkError } from '../api/transport';
 import { asReason, quote } from './places';
 import type { ExportItemState } from './types';
 
@@ -13,7 +13,9 @@ export type Failure =
   /** Nothing can proceed until the user acts (token rejected, settings missing): the export pauses. */
   | { kind: 'export'; message: string }
   /** The API refused this metric's request: the metric stops, other metrics go on. */
-  | { kind: 'metric'; error: ApiError };
+  | { kind: 'metric'; error: ApiError }
+  /** Apps Script refused to send this batch (a quota, a size limit): its items fail with the reason; the others go on. */
+  | { kind: 'batch'; reason: string };
 
 /**
  * Sorts a failure. Only a definite refusal (4xx other than 401, 408 and 429) fails items: everything else
@@ -24,6 +26,7 @@ export function classifyFailure(error: unknown): Failure {
     return { kind: 'wait', message: error.message, ...(error.retryAfterSeconds !== undefined ? { retryAfterMs: error.retryAfterSeconds * 1000 } : {}) };
   }
   if (error instanceof NetworkError) return { kind: 'transient', message: userMessage(error) };
+  if (error instanceof FetchRefusedError) return { kind: 'batch', reason: `not sent: ${asReason(userMessage(error))}` };
   if (error instanceof ApiError) {
     if (error.status === 429) {
       return { kind: 'wait', message: userMessage(error), ...(error.retryAfterSeconds !== undefined ? { retryAfterMs: error.retryAfterSeconds * 1000 } : {}) };
@@ -40,7 +43,7 @@ export function classifyFailure(error: unknown): Failure {
 /** Of several failures in one wave, the one that decides what happens next. */
 export function worseFailure(a: Failure | undefined, b: Failure): Failure {
   if (!a) return b;
-  const rank = { metric: 0, transient: 1, wait: 2, export: 3 } as const;
+  const rank = { batch: 0, metric: 0, transient: 1, wait: 2, export: 3 } as const;
   if (rank[b.kind] !== rank[a.kind]) return rank[b.kind] > rank[a.kind] ? b : a;
   if (a.kind === 'wait' && b.kind === 'wait') return (b.retryAfterMs ?? 0) > (a.retryAfterMs ?? 0) ? b : a;
   return a;

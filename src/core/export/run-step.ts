@@ -43,7 +43,7 @@ export function runExportStep(state: ExportState, client: ApiClient, options: Ex
       const toRead = job.metrics.findIndex((metric) => metric.phase === 'diff');
       return toRead >= 0 ? readExisting(job, toRead, client) : sendWave(job, waveSize, client, places);
     },
-    effectOf: (failure: Failure): WaveFailureEffect => (failure.kind === 'export' ? { kind: 'pause', message: failure.message } : failure.kind === 'metric' ? { kind: 'none' } : failure),
+    effectOf: (failure: Failure): WaveFailureEffect => (failure.kind === 'export' ? { kind: 'pause', message: failure.message } : failure.kind === 'metric' || failure.kind === 'batch' ? { kind: 'none' } : failure),
     progress: exportProgress,
   });
 }
@@ -76,9 +76,11 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
     points = client.dataPoints.list(metricState.id, { startDate: chunk.startDate, endDate: chunk.endDate });
   } catch (error) {
     const failure = classifyFailure(error);
-    if (failure.kind !== 'metric') return { progressed: false, failure };
+    if (failure.kind !== 'metric' && failure.kind !== 'batch') return { progressed: false, failure };
     const pending = itemsOf(state, metric);
-    const reason = `not sent: the metric's existing data points could not be read: ${refusalSentence(failure.error)}`;
+    const reason = failure.kind === 'batch'
+      ? `${failure.reason} (while reading the metric's existing data points)`
+      : `not sent: the metric's existing data points could not be read: ${refusalSentence(failure.error)}`;
     for (const index of pending) fail(state, index, reason);
     metricState.phase = 'stopped';
     return { progressed: true };
@@ -150,6 +152,13 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
     const classified = classifyFailure(result ? result.error : new Error('The client returned no outcome for a batch.'));
     if (classified.kind === 'metric') {
       refused.push({ batchIndex, error: classified.error });
+      progressed = true;
+      return;
+    }
+    if (classified.kind === 'batch') {
+      // Nothing was sent: this batch fails with Apps Script's reason, and the metric's others go on.
+      state.batches[batchIndex]!.status = 'not_sent';
+      for (const index of state.batches[batchIndex]!.items) fail(state, index, classified.reason);
       progressed = true;
       return;
     }

@@ -112,7 +112,7 @@ export type ExportBatchState = {
   metric: number;
   /** Indexes into ExportState.items, in sheet order. */
   items: number[];
-  /** confirmed batches are never sent again; not_sent: its metric was stopped first. */
+  /** confirmed batches are never sent again; not_sent: its metric was stopped first, or Apps Script refused to send it. */
   status: 'pending' | 'confirmed' | 'failed' | 'not_sent';
 };
 

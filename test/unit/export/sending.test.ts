@@ -144,6 +144,23 @@ describe('sending', () => {
     ]);
   });
 
+  it('fails only the batch Apps Script refused to send, with its reason, and sends the others', () => {
+    const state = prepare(monthlyRows(120), longSpec());
+    const { step, transport } = harness([put(REVENUE), put(REVENUE, { refused: 'payload_too_large', message: 'Exception: Payload too large' }), put(REVENUE)]);
+    const { state: done } = step(state);
+
+    transport.assertDone();
+    expect(transport.sent).toHaveLength(3);
+    const reason = 'not sent: Apps Script refused to send a request that is too large, so nothing was sent. Select fewer rows at a time';
+    expect(outcomes(done)).toEqual([
+      ...Array.from({ length: 50 }, () => ['written', undefined]),
+      ...Array.from({ length: 50 }, () => ['failed', reason]),
+      ...Array.from({ length: 20 }, () => ['written', undefined]),
+    ]);
+    expect(done.status).toBe('done');
+    expectAccountedFor(done);
+  });
+
   it('stops the metric on a 404, with the server\'s message on the batch and nothing more sent', () => {
     const state = prepare(monthlyRows(120), longSpec());
     const { step, transport } = harness([put(REVENUE, errorReply(404, 'record_missing', undefined, `Metric not found: ${REVENUE}`))]);

@@ -1,10 +1,10 @@
 // GET /data_points and PUT /metrics/{metric_id}/data_points.
 
 import { InputError } from '../errors';
-import { fetchAllPages, type PageOptions } from '../paginate';
+import { fetchAllPagesOfEach, type PageOptions } from '../paginate';
 import { fillPath } from '../query';
 import type { ApiRequest, Requester, Settled } from '../requester';
-import { MAX_DATA_POINT_PAGE_SIZE, MAX_UPSERT_ITEMS, type DataPoint, type DataPointInput } from '../types';
+import { MAX_DATA_POINT_PAGE_SIZE, MAX_SERIES_IDS_PER_REQUEST, MAX_UPSERT_ITEMS, type DataPoint, type DataPointInput } from '../types';
 import { isIsoDate } from '../../validate/dates';
 import { requireUuid } from '../../validate/uuid';
 
@@ -28,19 +28,24 @@ export class DataPointsResource {
     for (const [name, value] of [['start date', options.startDate], ['end date', options.endDate]] as const) {
       if (value !== undefined && !isIsoDate(value)) throw new InputError(`The ${name} must be a date like 2024-01-31.`);
     }
-    return fetchAllPages<DataPoint>(this.requester, {
+    // Apps Script refuses URLs over 2 kB: each id costs about 55 characters, so ids go 20 to a request,
+    // and the requests are read together (every page 1, then every other page).
+    const chunks: string[][] = [];
+    for (let i = 0; i < ids.length; i += MAX_SERIES_IDS_PER_REQUEST) chunks.push(ids.slice(i, i + MAX_SERIES_IDS_PER_REQUEST));
+    const requests: ApiRequest[] = chunks.map((chunk) => ({
       method: 'GET',
       path: '/data_points',
       query: {
         // One id goes plain; several go in the array form, which the server reads Rails-style.
-        metric_id: ids.length === 1 ? ids[0] : ids,
+        metric_id: chunk.length === 1 ? chunk[0] : chunk,
         page_size: MAX_DATA_POINT_PAGE_SIZE,
         start_date: options.startDate,
         end_date: options.endDate,
         exclude_blank: options.excludeBlank ? 'true' : undefined,
         include_source: options.includeSource ? 'true' : undefined,
       },
-    }, 'data_points', options);
+    }));
+    return fetchAllPagesOfEach<DataPoint>(this.requester, requests, 'data_points', options).flat();
   }
 
   /** Creates or updates up to 50 data points of one metric, matched by date. PUT is idempotent, so it is retried. */
