@@ -4,7 +4,9 @@ import { ChunkedCache } from '../core/cache/chunked-cache';
 import type { FormulaContext } from '../core/formulas/formula-context';
 import { RecordsCache } from '../core/series/records-cache';
 import { SeriesCache } from '../core/series/series-cache';
+import { SingleFlight } from '../core/series/single-flight';
 import type { ApiClient } from '../core/api/client';
+import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache } from '../gas/cache-and-lock';
 import { readCacheGeneration } from '../gas/document-settings';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
@@ -16,15 +18,17 @@ const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
 
 export function createFormulaContext(): FormulaContext {
   const started = Date.now();
-  const chunked = new ChunkedCache(userCache(), () => Utilities.getUuid().slice(0, 8));
+  const cache = userCache();
+  const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
+  const deadline = started + CUSTOM_FUNCTION_API_BUDGET_MS;
   const generation = readCacheGeneration();
   let client: ApiClient | undefined;
   let defaultCompanyId: string | null | undefined;
   return {
     timeZone: spreadsheetTimeZone(),
     formatDate: appsScriptDateFormatter,
-    client: () => (client ??= createClientForExecution({ deadline: started + CUSTOM_FUNCTION_API_BUDGET_MS })),
-    series: new SeriesCache(chunked, generation),
+    client: () => (client ??= createClientForExecution({ deadline })),
+    series: new SeriesCache(chunked, generation, new SingleFlight(cache, appsScriptClock, deadline)),
     records: new RecordsCache(chunked, generation),
     // Read only when a formula needs it (names, fiscal years): most cells are answered from the cache.
     get defaultCompanyId() {

@@ -15,12 +15,10 @@ export type SheetCell = Cell | Date | boolean;
 /** The data points of the ids over the range, from the cache or else from the API (all pages). */
 function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: string, end?: string, excludeBlank = false): DataPoint[] {
   const key = `${ids.join(',')}|${start ?? ''}|${end ?? ''}|${excludeBlank ? 'x' : ''}`;
-  const cached = ctx.series.get(key);
-  if (cached) return cached;
-  const client = ctx.client();
-  const points = client.dataPoints.list(ids, { startDate: start, endDate: end, excludeBlank, beforeRemainingPages: deadlineGuard(client) });
-  ctx.series.put(key, points);
-  return points;
+  return ctx.series.getOrLoad(key, () => {
+    const client = ctx.client();
+    return client.dataPoints.list(ids, { startDate: start, endDate: end, excludeBlank, beforeRemainingPages: deadlineGuard(client) });
+  });
 }
 
 /** A metric's whole series, shared by every METRIC_VALUE and METRIC_LATEST cell of that metric. */

@@ -2,6 +2,7 @@
 
 import type { DataPoint } from '../api/types';
 import { ChunkedCache } from '../cache/chunked-cache';
+import type { SingleFlight } from './single-flight';
 
 /** Compact on purpose: ten years of daily points must fit a few 100 KB cache entries. */
 type StoredPoint = [metricId: number, date: string, value: string | null];
@@ -18,7 +19,20 @@ export class SeriesCache {
     private readonly cache: ChunkedCache,
     /** Changes when the user asks for fresh data (see the Refresh menu item); part of every key. */
     private readonly generation: string,
+    /** Shares one fetch among executions that need the same series at once; without it each fetches. */
+    private readonly flight?: SingleFlight,
   ) {}
+
+  /** The cached series for `key`, or what `load` returns (stored for next time), fetched once for concurrent cells. */
+  getOrLoad(key: string, load: () => DataPoint[]): DataPoint[] {
+    const loadAndStore = (): DataPoint[] => {
+      const points = load();
+      this.put(key, points);
+      return points;
+    };
+    if (!this.flight) return this.get(key) ?? loadAndStore();
+    return this.flight.run(this.key(key), () => this.get(key), loadAndStore);
+  }
 
   get(key: string): DataPoint[] | null {
     const text = this.cache.get(this.key(key));

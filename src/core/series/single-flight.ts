@@ -1,0 +1,54 @@
+// One fetch for many cells: when Sheets recalculates hundreds of cells of one metric at once, the
+// first execution fetches the series and the others wait for its answer in the user's cache.
+
+import type { Clock } from '../api/transport';
+import { safeKey } from '../cache/chunked-cache';
+import type { KeyValueCache } from '../cache/key-value-cache';
+
+/** How long a loading marker lives: past a custom function's 30 s, so a killed fetcher's marker goes by itself. */
+export const LOADING_MARKER_TTL_SECONDS = 30;
+/** A waiting execution fetches itself when this little of its own time is left: enough for one fetch. */
+export const TAKE_OVER_BEFORE_DEADLINE_MS = 10_000;
+/** How often a waiting execution looks in the cache for the answer. */
+export const POLL_INTERVAL_MS = 500;
+
+/** What a loading marker holds: when the fetch started, and no data. */
+interface LoadingMarker {
+  since: number;
+}
+
+export class SingleFlight {
+  constructor(
+    private readonly cache: KeyValueCache,
+    private readonly clock: Clock,
+    /** The absolute time by which this execution's API work must end (ms since the epoch). */
+    private readonly deadline: number,
+  ) {}
+
+  /**
+   * The cached answer for `key`; else, when another execution is loading it, that execution's answer
+   * once it lands; else (or when it has not landed 10 s before this execution's deadline) `load()`.
+   * `load` must store its answer where `read` finds it.
+   */
+  run<T>(key: string, read: () => T | null, load: () => T): T {
+    const cached = read();
+    if (cached !== null) return cached;
+    const markerKey = safeKey(`load:${key}`);
+    if (this.cache.get(markerKey) !== null) {
+      while (this.clock.now() + POLL_INTERVAL_MS < this.deadline - TAKE_OVER_BEFORE_DEADLINE_MS) {
+        this.clock.sleep(POLL_INTERVAL_MS);
+        const answer = read();
+        if (answer !== null) return answer;
+        // The fetcher gave up (its marker is gone and no answer came): no point waiting longer.
+        if (this.cache.get(markerKey) === null) break;
+      }
+    }
+    const marker: LoadingMarker = { since: this.clock.now() };
+    this.cache.put(markerKey, JSON.stringify(marker), LOADING_MARKER_TTL_SECONDS);
+    try {
+      return load();
+    } finally {
+      this.cache.remove(markerKey);
+    }
+  }
+}

@@ -1,0 +1,97 @@
+// More of the built add-in's custom functions against the emulator: single-flight fetches, settings
+// generations, refresh, list values and period labels.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEMO_IDS } from '../../emulator/demo-data';
+import type { EmulatorState } from '../../emulator/records';
+import { CODE_PATH, DIST } from '../support/built-bundle';
+import { FileCache, startExecution, type ExecutionRequest, type ExecutionResult } from '../support/concurrent-execution';
+import { startStack, OWNER, type Stack } from '../support/stack';
+
+const M = DEMO_IDS.metrics;
+let stack: Stack;
+let state: EmulatorState;
+
+beforeAll(async () => {
+  stack = await startStack();
+  state = await stack.emulator.control.state();
+});
+afterAll(() => stack.stop());
+beforeEach(async () => {
+  await stack.emulator.control.reset();
+  await stack.emulator.control.clearRequests();
+});
+
+/** The emulator's own value of a metric on a date: what a cell must show, computed independently. */
+function valueOn(metricId: string, date: string): number | '' {
+  const point = state.data_points.find((p) => p.metric_id === metricId && p.date === date);
+  return point?.value === null || point?.value === undefined ? '' : Number(point.value);
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('cells that need the same series at once', () => {
+  let cacheDir: string;
+  beforeEach(() => {
+    cacheDir = mkdtempSync(path.join(os.tmpdir(), 'shared-user-cache-'));
+  });
+  afterEach(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+  const execution = (functionName: string, args: unknown[]): ExecutionRequest => ({
+    cacheDir,
+    codePath: CODE_PATH,
+    files: DIST,
+    owner: OWNER,
+    settings: { METRICS_API_BASE_URL: stack.emulator.url, METRICS_API_TOKEN: stack.emulator.token, METRICS_DEFAULT_COMPANY_ID: stack.emulator.companyId },
+    functionName,
+    args,
+  });
+  const markers = (cache: FileCache) => cache._keys().filter((key) => key.startsWith('load:'));
+
+  it('are answered by one fetch: the first execution fetches, the others wait for its answer in the cache', async () => {
+    const metric = M.monthlyRecurringRevenue;
+    const months = state.data_points.filter((p) => p.metric_id === metric && p.value !== null).map((p) => p.date).sort().slice(-5);
+    expect(months).toHaveLength(5);
+    // The fetcher's answer is slow, so the other cells start while it is still loading.
+    await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 6000 } });
+    const cache = new FileCache(cacheDir);
+    const fetcher = startExecution(execution('METRIC_VALUE', [metric, months[0]]));
+    await until(() => markers(cache).length === 1, 'the loading marker');
+    const waiters = [
+      ...months.slice(1).map((month) => startExecution(execution('METRIC_VALUE', [metric, month]))),
+      startExecution(execution('METRIC_LATEST', [metric, months[4]])),
+    ];
+    const results: ExecutionResult[] = await Promise.all([fetcher, ...waiters].map((e) => e.result));
+    expect(results.map((r) => (r.ok ? r.value : r.message))).toEqual([...months.map((m) => valueOn(metric, m)), valueOn(metric, months[4]!)]);
+    expect(results.map((r) => r.urlFetchCount)).toEqual([1, 0, 0, 0, 0, 0]);
+    const requests = await stack.takeRequests();
+    expect(requests.filter((r) => r.path === '/data_points')).toHaveLength(1);
+    expect(markers(cache)).toEqual([]);
+  }, 60_000);
+
+  it('are answered even when the fetching execution dies: a waiting one takes over 10 s before its deadline', async () => {
+    const metric = M.headcount;
+    const date = state.data_points.filter((p) => p.metric_id === metric && p.value !== null).map((p) => p.date).sort()[0]!;
+    await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 40_000 } });
+    const cache = new FileCache(cacheDir);
+    const fetcher = startExecution(execution('METRIC_VALUE', [metric, date]));
+    await until(() => markers(cache).length === 1, 'the loading marker');
+    await fetcher.kill(); // as Apps Script ends an execution, its marker stays behind
+    await stack.emulator.control.faults({ reset: true }); // whether or not its request got out, the next one is not slowed
+    expect(markers(cache)).toHaveLength(1);
+    const started = Date.now();
+    const waiter = await startExecution(execution('METRIC_VALUE', [metric, date])).result;
+    expect(waiter).toEqual({ ok: true, value: valueOn(metric, date), urlFetchCount: 1 });
+    // Its polls sleep for real and count on its clock too: 15 s of its budget is at least 7 s of real time.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(7000);
+    expect(markers(cache)).toEqual([]);
+  }, 60_000);
+});

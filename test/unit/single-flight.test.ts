@@ -1,0 +1,45 @@
+// SingleFlight on its own: who fetches, who waits, and when a waiter takes over.
+
+import { LOADING_MARKER_TTL_SECONDS, SingleFlight } from '../../src/core/series/single-flight';
+import { MemoryCache } from '../support/memory-cache';
+import { FakeClock } from '../support/scripted-transport';
+
+describe('SingleFlight', () => {
+  it('fetches when nothing is cached or loading, marking the key while it loads and clearing the mark after', () => {
+    const cache = new MemoryCache();
+    const clock = new FakeClock(1_000_000);
+    const ttls: number[] = [];
+    const put = cache.put.bind(cache);
+    cache.put = (key, value, ttl) => { ttls.push(ttl); put(key, value, ttl); };
+    let markedDuringLoad: string | null = null;
+    const answer = new SingleFlight(cache, clock, clock.now() + 25_000).run('k', () => null, () => {
+      markedDuringLoad = cache.get('load:k');
+      return 'fetched';
+    });
+    expect(answer).toBe('fetched');
+    expect(JSON.parse(markedDuringLoad!)).toEqual({ since: 1_000_000 });
+    expect(ttls).toEqual([LOADING_MARKER_TTL_SECONDS]);
+    expect(cache.get('load:k')).toBeNull();
+  });
+
+  it('waits for the answer of the execution that is loading, without fetching', () => {
+    const cache = new MemoryCache();
+    cache.put('load:k', '{"since":0}', 30);
+    const clock = new FakeClock(0);
+    let stored: string | null = null;
+    const sleep = clock.sleep.bind(clock);
+    // The other execution's answer lands after two polls.
+    clock.sleep = (ms) => { sleep(ms); if (clock.now() >= 1000) stored = 'theirs'; };
+    const answer = new SingleFlight(cache, clock, 25_000).run('k', () => stored, () => { throw new Error('must not fetch'); });
+    expect(answer).toBe('theirs');
+    expect(clock.now()).toBe(1000);
+  });
+
+  it('fetches itself when the answer is still missing 10 s before its deadline', () => {
+    const cache = new MemoryCache();
+    cache.put('load:k', '{"since":0}', 30);
+    const clock = new FakeClock(0);
+    const answer = new SingleFlight(cache, clock, 25_000).run('k', () => null, () => `mine at ${clock.now()}`);
+    expect(answer).toBe('mine at 14500');
+  });
+});
