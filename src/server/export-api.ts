@@ -21,7 +21,7 @@ import {
 } from '../core/export';
 import { requireUuid } from '../core/validate/uuid';
 import { cancelRequested, clearCancel, latestExportId, loadExport, markExported, newExportId, requestCancel, saveExport, wasExported, type StoredExport } from '../gas/export-store';
-import { activeSelection, readRange, writeStatusColumn } from '../gas/sheet-io';
+import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -83,8 +83,8 @@ function outcomeOf(stored: StoredExport): ExportOutcome {
     totals: report.totals,
     itemsRead: report.itemsRead,
     problems: report.items.filter((item) => item.outcome === 'failed' || item.outcome === 'skipped').slice(0, PROBLEMS_SHOWN),
-    problem: report.problem,
-    statusRange: stored.statusRange,
+    problem: [report.problem, stored.statusProblem].filter((text): text is string => !!text).join(' ') || null,
+    statusRange: stored.statusProblem ? null : stored.statusRange,
   };
 }
 
@@ -93,15 +93,30 @@ function handle(exportId: string, stored: StoredExport): ExportHandle {
   return { exportId, range: stored.request.range, progress: exportProgress(stored.state, Date.now()), report: ended ? outcomeOf(stored) : null };
 }
 
-/** When an export ends, the status column goes beside the range if the user asked for it. */
-function finish(exportId: string, stored: StoredExport): void {
-  if (stored.state.status !== 'done' && stored.state.status !== 'cancelled') return;
-  markExported(stored.request.range);
-  if (!stored.request.writeStatus || stored.statusRange) return;
-  const report = buildReport(stored.state);
-  const read = readRange(stored.request.range);
+/** The column right of the request's range, over its rows: where its status column goes. */
+function statusPlace(request: ExportRequest): StatusColumnPlace {
+  const read = readRange(request.range);
   const width = read.values[0]?.length ?? 1;
-  stored.statusRange = writeStatusColumn(read.sheetName, read.row, read.column + width, report.statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
+  return { sheetName: read.sheetName, row: read.row, column: read.column + width, rows: read.values.length };
+}
+
+/**
+ * Whenever an export stops (finished, cancelled, paused) its status column is written again, so the
+ * column always says what the report says. A column the user has typed into since the start is left
+ * alone, and the report says so.
+ */
+function stopped(exportId: string, stored: StoredExport): void {
+  if (stored.state.status === 'running') return;
+  markExported(stored.request.range);
+  if (stored.request.writeStatus) {
+    try {
+      stored.statusRange = writeStatusColumn(statusPlace(stored.request), buildReport(stored.state).statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
+      delete stored.statusProblem;
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      stored.statusProblem = error.message;
+    }
+  }
   saveExport(exportId, stored);
 }
 
@@ -114,13 +129,14 @@ function load(exportId: string): StoredExport {
 export function startExport(request: ExportRequest): ExportHandle {
   const metrics = listMetrics(request);
   const state = prepare(request, metrics);
+  // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
+  if (request.writeStatus) requireStatusColumnFree(statusPlace(request), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
   const exportId = newExportId();
   const stored: StoredExport = { request, metrics, state, statusRange: null };
   saveExport(exportId, stored);
   if (isComplete(state)) {
     stored.state = { ...state, status: 'done' };
-    saveExport(exportId, stored);
-    finish(exportId, stored);
+    stopped(exportId, stored);
   }
   return handle(exportId, stored);
 }
@@ -140,7 +156,7 @@ export function continueExport(exportId: string): ExportHandle {
   });
   stored.state = state;
   saveExport(exportId, stored);
-  finish(exportId, stored);
+  stopped(exportId, stored);
   return handle(exportId, stored);
 }
 
@@ -149,6 +165,7 @@ export function cancel(exportId: string): ExportHandle {
   const stored = load(exportId);
   stored.state = cancelExport(stored.state);
   saveExport(exportId, stored);
+  stopped(exportId, stored);
   return handle(exportId, stored);
 }
 

@@ -344,3 +344,69 @@ it('reports a 404 and a 422 on exactly the rows of those metrics while the other
   const puts = (await stack.takeRequests()).filter((r) => r.method === 'PUT');
   expect(puts.map((r) => `${r.path.split('/')[2]} ${r.status}`).sort()).toEqual([`${kept} 200`, `${kept} 200`, `${missing} 404`, `${refused} 422`].sort());
 });
+
+describe('the status column', () => {
+  it('is checked before anything is sent: data beside the range stops the export untouched', async () => {
+    const metricId = await newMetric('Beside data', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(5));
+    rt.spreadsheet.getActiveSheet().getRange('C4').setValue('my note');
+    await stack.takeRequests();
+    const result = rt.callServer('startExport', [request(range, { metricId })]);
+    expect(result).toEqual({ ok: false, error: 'The column C1:C6 beside the range is not empty, so nothing was sent. Clear it, or turn off "Write each row\'s outcome beside the range".' });
+    expect((await stack.takeRequests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
+    expect(rt.spreadsheet.getActiveSheet().getRange('C1:C6').getValues().flat()).toEqual(['', '', '', 'my note', '', '']);
+    // Without the option, the same range exports.
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
+    expect(done.report!.totals).toMatchObject({ written: 5 });
+  });
+
+  it('is rewritten when the export is cancelled, and again when the resumed export finishes', async () => {
+    const metricId = await newMetric('Status rewrites', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(120));
+    await stack.emulator.control.rateLimit({ limit: 2, windowSeconds: 120, retryAfter: true, freshWindow: true });
+    const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
+    const first = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
+    expect(first.progress.itemsDone).toBe(50);
+    const cancelled = ok<ExportHandle>(rt.callServer('cancelExport', [started.exportId]));
+    expect(cancelled.report!.statusRange).toBe('Sheet1!C1:C121');
+    const column = () => rt.spreadsheet.getActiveSheet().getRange('C1:C121').getValues().flat();
+    expect(column().slice(0, 3)).toEqual(['Export status', 'written', 'written']);
+    expect(column().slice(50, 53)).toEqual(['written', 'not sent: export cancelled', 'not sent: export cancelled']);
+    expect(column().filter((text) => text === 'not sent: export cancelled')).toHaveLength(cancelled.report!.totals.pending);
+
+    const done = await drive(rt, ok(rt.callServer('resumeExport', [started.exportId])));
+    expect(done.report!.totals).toMatchObject({ written: 120, pending: 0 });
+    expect(column()).toEqual(['Export status', ...Array.from({ length: 120 }, () => 'written')]);
+  });
+
+  it('is rewritten when the export pauses, saying why the rest was not sent', async () => {
+    const metricId = await newMetric('Status on pause', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(60));
+    const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
+    // The token is revoked mid-export: nothing can go on until the user acts, so the export pauses.
+    rt.properties.user('owner@example.com').setProperty('METRICS_API_TOKEN', 'revoked-token-0000');
+    const paused = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
+    expect(paused.progress.status).toBe('paused');
+    const column = rt.spreadsheet.getActiveSheet().getRange('C1:C61').getValues().flat() as string[];
+    expect(column[0]).toBe('Export status');
+    expect(column.slice(1).every((text) => text.startsWith('not sent: export paused ('))).toBe(true);
+    expect(column.join('\n')).not.toContain('revoked-token-0000');
+    expect(paused.report!.totals.pending).toBe(60);
+  });
+
+  it('is left alone when the user typed into it during the export, and the report says so', async () => {
+    const metricId = await newMetric('Typed beside', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(3));
+    const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
+    rt.spreadsheet.getActiveSheet().getRange('C1').setValue('Notes');
+    const done = await drive(rt, started);
+    expect(done.progress.status).toBe('done');
+    expect(done.report!.statusRange).toBeNull();
+    expect(done.report!.problem).toBe('The column C1:C4 beside the range is not empty, so the status column was not written. Clear it, or turn off "Write each row\'s outcome beside the range".');
+    expect(rt.spreadsheet.getActiveSheet().getRange('C1:C4').getValues().flat()).toEqual(['Notes', '', '', '']);
+  });
+});
