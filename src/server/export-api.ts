@@ -6,6 +6,7 @@ import {
   buildReport,
   cancelExport,
   exportProgress,
+  guessLayout,
   isComplete,
   parseExportSpec,
   prepareExport,
@@ -19,7 +20,7 @@ import {
   type ExportState,
   type MetricRef,
 } from '../core/export';
-import { requireUuid } from '../core/validate/uuid';
+import { isUuid, requireUuid } from '../core/validate/uuid';
 import { cancelRequested, clearCancel, latestExportId, loadExport, markExported, newExportId, requestCancel, saveExport, wasExported, type StoredExport } from '../gas/export-store';
 import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
@@ -35,27 +36,32 @@ const STEP_BUDGET_MS = 20_000;
 const STEP_MARGIN_MS = 5_000;
 const PROBLEMS_SHOWN = 50;
 
-export function readExportSelection(): ExportSelection {
+/**
+ * Reads the active selection to pre-fill the exporter. The company's metrics are read only when the
+ * guess needs them: two columns under a header row are wide if the header names one of them.
+ */
+export function readExportSelection(companyId: string): ExportSelection {
   const address = activeSelection();
   const read = readRange(address);
-  const rows = read.values.length;
-  const columns = read.values[0]?.length ?? 0;
-  const first = read.values[0] ?? [];
-  const second = read.values[1] ?? [];
-  const looksLikeDate = (cell: unknown) => Object.prototype.toString.call(cell) === '[object Date]' || (typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell.trim()));
+  const guess = guessLayout(read.values, () => {
+    if (!isUuid(typeof companyId === 'string' ? companyId.trim() : companyId)) {
+      throw new InputError("Enter the company id on the Metrics tab first: a two-column selection is wide only if its header names one of the company's metrics.");
+    }
+    return listCompanyMetrics(companyId);
+  });
   return {
     range: address,
-    rows,
-    columns,
-    layout: columns <= 2 ? 'long' : 'wide',
-    hasHeaderRow: rows > 1 && !looksLikeDate(first[0]) && looksLikeDate(second[0]),
+    rows: read.values.length,
+    columns: read.values[0]?.length ?? 0,
+    layout: guess.layout,
+    hasHeaderRow: guess.hasHeaderRow,
     previouslyExported: wasExported(address),
   };
 }
 
-function listMetrics(request: ExportRequest): MetricRef[] {
-  const companyId = requireUuid(request.companyId, 'The company id');
-  return createClientForExecution({ maxTotalWaitMs: 60_000 }).metrics.list(companyId).map(({ id, name, frequency }) => ({ id, name, frequency }));
+function listCompanyMetrics(companyId: string): MetricRef[] {
+  const id = requireUuid(companyId, 'The company id');
+  return createClientForExecution({ maxTotalWaitMs: 60_000 }).metrics.list(id).map(({ id, name, frequency }) => ({ id, name, frequency }));
 }
 
 function prepare(request: ExportRequest, metrics: readonly MetricRef[]): ExportState {
@@ -72,7 +78,7 @@ function prepare(request: ExportRequest, metrics: readonly MetricRef[]): ExportS
 }
 
 export function preview(request: ExportRequest): ExportPreview {
-  const state = prepare(request, listMetrics(request));
+  const state = prepare(request, listCompanyMetrics(request.companyId));
   return previewExport(state, readRange(request.range).displayValues);
 }
 
@@ -127,7 +133,7 @@ function load(exportId: string): StoredExport {
 }
 
 export function startExport(request: ExportRequest): ExportHandle {
-  const metrics = listMetrics(request);
+  const metrics = listCompanyMetrics(request.companyId);
   const state = prepare(request, metrics);
   // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
   if (request.writeStatus) requireStatusColumnFree(statusPlace(request), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');

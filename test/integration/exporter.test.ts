@@ -86,7 +86,7 @@ it('re-exports unchanged data with reads only, and sends just the rows that chan
   await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
   const selection = (() => {
     rt.spreadsheet.setActiveRange(rt.spreadsheet.getActiveSheet().getRange('A1:B251'));
-    return ok<{ previouslyExported: boolean }>(rt.callServer('readExportSelection', []));
+    return ok<{ previouslyExported: boolean }>(rt.callServer('readExportSelection', [DEMO_IDS.fund]));
   })();
   expect(selection.previouslyExported).toBe(true);
   await stack.takeRequests();
@@ -409,4 +409,24 @@ describe('the status column', () => {
     expect(done.report!.problem).toBe('The column C1:C4 beside the range is not empty, so the status column was not written. Clear it, or turn off "Write each row\'s outcome beside the range".');
     expect(rt.spreadsheet.getActiveSheet().getRange('C1:C4').getValues().flat()).toEqual(['Notes', '', '', '']);
   });
+});
+
+it('guesses two columns as wide when the second header names one of the company\'s metrics, else long', async () => {
+  const metricId = await newMetric('Active seats', 'monthly');
+  const rt = runtime();
+  const select = (header: string): { layout: string; hasHeaderRow: boolean } => {
+    fill(rt, [['Month', header], ['2024-01-01', '1'], ['2024-02-01', '2']]);
+    rt.spreadsheet.setActiveRange(rt.spreadsheet.getActiveSheet().getRange('A1:B3'));
+    return ok(rt.callServer('readExportSelection', [DEMO_IDS.fund]));
+  };
+  expect(select('Active seats')).toMatchObject({ layout: 'wide', hasHeaderRow: true });
+  expect(select(metricId)).toMatchObject({ layout: 'wide', hasHeaderRow: true });
+  expect(select('Seats')).toMatchObject({ layout: 'long', hasHeaderRow: true });
+  // The guess is what the export then does: the header resolves to the metric.
+  select('Active seats');
+  const done = await drive(rt, ok(rt.callServer('startExport', [request('Sheet1!A1:B3', { layout: 'wide' }, false)])));
+  expect(done.report!.totals).toMatchObject({ written: 2 });
+  expect(await storedPoints(metricId)).toEqual([['2024-01-01', '1'], ['2024-02-01', '2']]);
+  // A two-column header cannot be checked without a company: the sentence says what to do.
+  expect(rt.callServer('readExportSelection', [''])).toEqual({ ok: false, error: "Enter the company id on the Metrics tab first: a two-column selection is wide only if its header names one of the company's metrics." });
 });
