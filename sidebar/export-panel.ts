@@ -115,7 +115,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): void } {
 
   byId<HTMLButtonElement>('export-use-selection').addEventListener('click', () => {
     void busy(panel, status, 'Reading the selection…', async () => {
-      const selection = unwrap(await server.readExportSelection());
+      const selection = unwrap(await server.readExportSelection(metricsPanel.companyId()));
       rangeInput.value = selection.range;
       (selection.layout === 'wide' ? wideRadio : longRadio).checked = true;
       header.checked = selection.hasHeaderRow || selection.layout === 'wide';

@@ -219,9 +219,10 @@ global.createMetric = function (input: Parameters<typeof sidebarApi.createMetric
 
 /**
  * Sidebar: reads the active selection to pre-fill the exporter.
+ * @param {string} companyId The company whose metric names a two-column header may give (then the layout is wide).
  */
-global.readExportSelection = function () {
-  return sidebarApi.readExportSelection();
+global.readExportSelection = function (companyId: Parameters<typeof sidebarApi.readExportSelection>[0]) {
+  return sidebarApi.readExportSelection(companyId);
 };
 
 /**

@@ -15,6 +15,8 @@ export interface StoredExport {
   metrics: MetricRef[];
   state: ExportState;
   statusRange: string | null;
+  /** Why the status column could not be written when the export last stopped (the user typed into it). */
+  statusProblem?: string;
 }
 
 function cache(): ChunkedCache {

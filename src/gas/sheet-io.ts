@@ -96,24 +96,51 @@ export function quoteSheetName(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
 }
 
-/**
- * Writes one text per row in the column right of a range. Only an empty column or an earlier status
- * column (its header is `header`) is written over, so no data is ever lost to a report.
- */
-const STATUS_TEXT = /^(created|updated|written|unchanged|skipped|failed|pending)\b/;
+/** Texts the status column writes: what marks an existing column (without a header row) as an earlier one. */
+const STATUS_TEXT = /^(created|updated|written|unchanged|skipped|failed|pending|not sent)\b/;
 
-export function writeStatusColumn(sheetName: string, row: number, column: number, texts: readonly string[], header: string, hasHeaderRow: boolean): string {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
-  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
-  const target = sheet.getRange(row, column, texts.length, 1);
+/** Where a status column goes: the column right of a range, over the range's rows. */
+export interface StatusColumnPlace {
+  sheetName: string;
+  row: number;
+  column: number;
+  rows: number;
+}
+
+function statusTarget(place: StatusColumnPlace): GoogleAppsScript.Spreadsheet.Range {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(place.sheetName);
+  if (!sheet) throw new InputError(`There is no sheet named "${place.sheetName}".`);
+  return sheet.getRange(place.row, place.column, place.rows, 1);
+}
+
+/**
+ * Refuses a status column that would overwrite the user's data: only an empty column or an earlier
+ * status column (its header is `header`, or without a header row nothing but outcome texts) may be
+ * written. `then` ends the sentence with what was (not) done, so the message fits where it is checked.
+ */
+export function requireStatusColumnFree(place: StatusColumnPlace, header: string, hasHeaderRow: boolean, then: string): void {
+  const target = statusTarget(place);
   const current = target.getValues().map((cells) => cells[0]);
-  // An earlier status column: its header, or (without a header row) nothing but outcome texts.
+  const formulas = target.getFormulas().map((cells) => cells[0]);
+  if (formulas.some((formula) => formula !== '')) {
+    throw new InputError(`The column ${target.getA1Notation()} beside the range holds formulas, so ${then}. Clear it, or turn off "Write each row's outcome beside the range".`);
+  }
   const ours = hasHeaderRow ? current[0] === header : current.every((text) => text === '' || (typeof text === 'string' && STATUS_TEXT.test(text)));
-  const busy = !ours && current.some((text) => text !== '');
-  if (busy) throw new InputError(`The column ${target.getA1Notation()} beside the range is not empty, so the status column was not written. Clear it, or leave the option off.`);
+  if (!ours && current.some((text) => text !== '')) {
+    throw new InputError(`The column ${target.getA1Notation()} beside the range is not empty, so ${then}. Clear it, or turn off "Write each row's outcome beside the range".`);
+  }
+}
+
+/**
+ * Writes one text per row in the column right of a range, after checking again that it holds no
+ * user data (the user may have typed there since the export started). Returns its address.
+ */
+export function writeStatusColumn(place: StatusColumnPlace, texts: readonly string[], header: string, hasHeaderRow: boolean): string {
+  requireStatusColumnFree(place, header, hasHeaderRow, 'the status column was not written');
+  const target = statusTarget(place);
   const rows = texts.map((text, i) => [hasHeaderRow && i === 0 ? header : text]);
   target.setValues(asSafeRows(rows));
-  return `${quoteSheetName(sheetName)}!${target.getA1Notation()}`;
+  return `${quoteSheetName(place.sheetName)}!${target.getA1Notation()}`;
 }
 
 /** Writes one text into a cell, kept as text (ids, statuses). */

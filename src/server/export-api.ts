@@ -6,6 +6,7 @@ import {
   buildReport,
   cancelExport,
   exportProgress,
+  guessLayout,
   isComplete,
   parseExportSpec,
   prepareExport,
@@ -19,9 +20,9 @@ import {
   type ExportState,
   type MetricRef,
 } from '../core/export';
-import { requireUuid } from '../core/validate/uuid';
+import { isUuid, requireUuid } from '../core/validate/uuid';
 import { cancelRequested, clearCancel, latestExportId, loadExport, markExported, newExportId, requestCancel, saveExport, wasExported, type StoredExport } from '../gas/export-store';
-import { activeSelection, readRange, writeStatusColumn } from '../gas/sheet-io';
+import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -35,27 +36,32 @@ const STEP_BUDGET_MS = 20_000;
 const STEP_MARGIN_MS = 5_000;
 const PROBLEMS_SHOWN = 50;
 
-export function readExportSelection(): ExportSelection {
+/**
+ * Reads the active selection to pre-fill the exporter. The company's metrics are read only when the
+ * guess needs them: two columns under a header row are wide if the header names one of them.
+ */
+export function readExportSelection(companyId: string): ExportSelection {
   const address = activeSelection();
   const read = readRange(address);
-  const rows = read.values.length;
-  const columns = read.values[0]?.length ?? 0;
-  const first = read.values[0] ?? [];
-  const second = read.values[1] ?? [];
-  const looksLikeDate = (cell: unknown) => Object.prototype.toString.call(cell) === '[object Date]' || (typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell.trim()));
+  const guess = guessLayout(read.values, () => {
+    if (!isUuid(typeof companyId === 'string' ? companyId.trim() : companyId)) {
+      throw new InputError("Enter the company id on the Metrics tab first: a two-column selection is wide only if its header names one of the company's metrics.");
+    }
+    return listCompanyMetrics(companyId);
+  });
   return {
     range: address,
-    rows,
-    columns,
-    layout: columns <= 2 ? 'long' : 'wide',
-    hasHeaderRow: rows > 1 && !looksLikeDate(first[0]) && looksLikeDate(second[0]),
+    rows: read.values.length,
+    columns: read.values[0]?.length ?? 0,
+    layout: guess.layout,
+    hasHeaderRow: guess.hasHeaderRow,
     previouslyExported: wasExported(address),
   };
 }
 
-function listMetrics(request: ExportRequest): MetricRef[] {
-  const companyId = requireUuid(request.companyId, 'The company id');
-  return createClientForExecution({ maxTotalWaitMs: 60_000 }).metrics.list(companyId).map(({ id, name, frequency }) => ({ id, name, frequency }));
+function listCompanyMetrics(companyId: string): MetricRef[] {
+  const id = requireUuid(companyId, 'The company id');
+  return createClientForExecution({ maxTotalWaitMs: 60_000 }).metrics.list(id).map(({ id, name, frequency }) => ({ id, name, frequency }));
 }
 
 function prepare(request: ExportRequest, metrics: readonly MetricRef[]): ExportState {
@@ -72,7 +78,7 @@ function prepare(request: ExportRequest, metrics: readonly MetricRef[]): ExportS
 }
 
 export function preview(request: ExportRequest): ExportPreview {
-  const state = prepare(request, listMetrics(request));
+  const state = prepare(request, listCompanyMetrics(request.companyId));
   return previewExport(state, readRange(request.range).displayValues);
 }
 
@@ -83,8 +89,8 @@ function outcomeOf(stored: StoredExport): ExportOutcome {
     totals: report.totals,
     itemsRead: report.itemsRead,
     problems: report.items.filter((item) => item.outcome === 'failed' || item.outcome === 'skipped').slice(0, PROBLEMS_SHOWN),
-    problem: report.problem,
-    statusRange: stored.statusRange,
+    problem: [report.problem, stored.statusProblem].filter((text): text is string => !!text).join(' ') || null,
+    statusRange: stored.statusProblem ? null : stored.statusRange,
   };
 }
 
@@ -93,15 +99,30 @@ function handle(exportId: string, stored: StoredExport): ExportHandle {
   return { exportId, range: stored.request.range, progress: exportProgress(stored.state, Date.now()), report: ended ? outcomeOf(stored) : null };
 }
 
-/** When an export ends, the status column goes beside the range if the user asked for it. */
-function finish(exportId: string, stored: StoredExport): void {
-  if (stored.state.status !== 'done' && stored.state.status !== 'cancelled') return;
-  markExported(stored.request.range);
-  if (!stored.request.writeStatus || stored.statusRange) return;
-  const report = buildReport(stored.state);
-  const read = readRange(stored.request.range);
+/** The column right of the request's range, over its rows: where its status column goes. */
+function statusPlace(request: ExportRequest): StatusColumnPlace {
+  const read = readRange(request.range);
   const width = read.values[0]?.length ?? 1;
-  stored.statusRange = writeStatusColumn(read.sheetName, read.row, read.column + width, report.statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
+  return { sheetName: read.sheetName, row: read.row, column: read.column + width, rows: read.values.length };
+}
+
+/**
+ * Whenever an export stops (finished, cancelled, paused) its status column is written again, so the
+ * column always says what the report says. A column the user has typed into since the start is left
+ * alone, and the report says so.
+ */
+function stopped(exportId: string, stored: StoredExport): void {
+  if (stored.state.status === 'running') return;
+  markExported(stored.request.range);
+  if (stored.request.writeStatus) {
+    try {
+      stored.statusRange = writeStatusColumn(statusPlace(stored.request), buildReport(stored.state).statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
+      delete stored.statusProblem;
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      stored.statusProblem = error.message;
+    }
+  }
   saveExport(exportId, stored);
 }
 
@@ -112,15 +133,16 @@ function load(exportId: string): StoredExport {
 }
 
 export function startExport(request: ExportRequest): ExportHandle {
-  const metrics = listMetrics(request);
+  const metrics = listCompanyMetrics(request.companyId);
   const state = prepare(request, metrics);
+  // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
+  if (request.writeStatus) requireStatusColumnFree(statusPlace(request), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
   const exportId = newExportId();
   const stored: StoredExport = { request, metrics, state, statusRange: null };
   saveExport(exportId, stored);
   if (isComplete(state)) {
     stored.state = { ...state, status: 'done' };
-    saveExport(exportId, stored);
-    finish(exportId, stored);
+    stopped(exportId, stored);
   }
   return handle(exportId, stored);
 }
@@ -140,7 +162,7 @@ export function continueExport(exportId: string): ExportHandle {
   });
   stored.state = state;
   saveExport(exportId, stored);
-  finish(exportId, stored);
+  stopped(exportId, stored);
   return handle(exportId, stored);
 }
 
@@ -149,6 +171,7 @@ export function cancel(exportId: string): ExportHandle {
   const stored = load(exportId);
   stored.state = cancelExport(stored.state);
   saveExport(exportId, stored);
+  stopped(exportId, stored);
   return handle(exportId, stored);
 }
 

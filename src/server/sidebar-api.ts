@@ -97,7 +97,7 @@ export const sidebarApi: ServerApi = {
     return summary(client().metrics.create({ company_id: requireUuid(input.companyId, 'The company id'), name, frequency: input.frequency, unit }));
   }),
 
-  readExportSelection: () => attempt(exporter.readExportSelection),
+  readExportSelection: (companyId) => attempt(() => exporter.readExportSelection(companyId)),
   previewExport: (request) => attempt(() => exporter.preview(request)),
   startExport: (request) => attempt(() => exporter.startExport(request)),
   continueExport: (exportId) => attempt(() => exporter.continueExport(exportId)),

@@ -74,7 +74,10 @@ export type ExportSelection = {
   range: string;
   rows: number;
   columns: number;
-  /** A guess from the shape: two columns read as long, more as wide. */
+  /**
+   * A guess: more than two columns are wide; two are long, unless the second header is a metric's id or
+   * the exact name of one of the company's metrics: then wide.
+   */
   layout: ExportLayout;
   /** A guess: the first row holds text where the rest holds dates. */
   hasHeaderRow: boolean;
@@ -184,7 +187,7 @@ export interface ServerApi {
   listMetrics(companyId: string): RpcResult<MetricSummary[]>;
   createMetric(input: NewMetric): RpcResult<MetricSummary>;
   insertMetricValues(request: InsertRequest): RpcResult<InsertReport>;
-  readExportSelection(): RpcResult<ExportSelection>;
+  readExportSelection(companyId: string): RpcResult<ExportSelection>;
   previewExport(request: ExportRequest): RpcResult<ExportPreview>;
   startExport(request: ExportRequest): RpcResult<ExportHandle>;
   continueExport(exportId: string): RpcResult<ExportHandle>;

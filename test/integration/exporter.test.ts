@@ -9,6 +9,13 @@ import { driveExport, ok, startStack, type Stack } from '../support/stack';
 
 const drive = (rt: GasRuntime, handle: ExportHandle) => driveExport(stack, rt, handle);
 
+/**
+ * Far from UTC on purpose (UTC+13 in January, +12 in July): a date cell read as a UTC instant there falls
+ * on the previous day, so any shift in how dates are read shows as a wrong stored date.
+ */
+const FAR_TIME_ZONE = 'Pacific/Auckland';
+const runtime = (): GasRuntime => stack.runtime({ timeZone: FAR_TIME_ZONE });
+
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack();
@@ -54,7 +61,7 @@ function daily(count: number, start = '2022-01-01', value = (i: number) => Strin
 
 it('sends 1,000 rows in 20 PUTs, stores exactly the sheet, and writes every row\'s outcome', async () => {
   const metricId = await newMetric('Signups', 'daily');
-  const rt = stack.runtime();
+  const rt = runtime();
   const rows = daily(1000);
   const range = fill(rt, rows);
   await stack.takeRequests();
@@ -73,13 +80,13 @@ it('sends 1,000 rows in 20 PUTs, stores exactly the sheet, and writes every row\
 
 it('re-exports unchanged data with reads only, and sends just the rows that changed', async () => {
   const metricId = await newMetric('Bookings', 'daily');
-  const rt = stack.runtime();
+  const rt = runtime();
   const rows = daily(250);
   const range = fill(rt, rows);
   await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
   const selection = (() => {
     rt.spreadsheet.setActiveRange(rt.spreadsheet.getActiveSheet().getRange('A1:B251'));
-    return ok<{ previouslyExported: boolean }>(rt.callServer('readExportSelection', []));
+    return ok<{ previouslyExported: boolean }>(rt.callServer('readExportSelection', [DEMO_IDS.fund]));
   })();
   expect(selection.previouslyExported).toBe(true);
   await stack.takeRequests();
@@ -98,7 +105,7 @@ it('re-exports unchanged data with reads only, and sends just the rows that chan
 
 it('survives a run of 429s and 5xx answers with every row accounted for and the sheet stored', async () => {
   const metricId = await newMetric('Revenue', 'daily');
-  const rt = stack.runtime();
+  const rt = runtime();
   const rows = daily(600, '2023-01-01', (i) => `${i}.${i % 10}`);
   const range = fill(rt, rows);
   const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
@@ -119,7 +126,7 @@ it('survives a run of 429s and 5xx answers with every row accounted for and the 
 
 it('resumes an export cut off by the rate limit and by a closed sidebar, writing nothing twice', async () => {
   const metricId = await newMetric('Orders', 'daily');
-  const rt = stack.runtime();
+  const rt = runtime();
   const rows = daily(1000);
   const range = fill(rt, rows);
   await stack.emulator.control.rateLimit({ limit: 8, windowSeconds: 120, retryAfter: true, freshWindow: true });
@@ -148,7 +155,7 @@ it('resumes an export cut off by the rate limit and by a closed sidebar, writing
 
 it('refuses to resume when the sheet changed since the export started', async () => {
   const metricId = await newMetric('Visits', 'daily');
-  const rt = stack.runtime();
+  const rt = runtime();
   const range = fill(rt, daily(10));
   const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
   rt.callServer('cancelExport', [started.exportId]);
@@ -159,7 +166,7 @@ it('refuses to resume when the sheet changed since the export started', async ()
 it('exports a wide layout whose header names metrics by exact name or by id', async () => {
   const monthly = await newMetric('Net revenue', 'monthly');
   const quarterly = await newMetric('Head count', 'quarterly');
-  const rt = stack.runtime();
+  const rt = runtime();
   const rows = [
     ['Date', 'Net revenue', quarterly, 'No such metric'],
     ['2024-01-01', '10', '5', '1'],
@@ -178,7 +185,7 @@ it('exports a wide layout whose header names metrics by exact name or by id', as
 
 it('gives every validation case its reason, before anything is sent', async () => {
   const metricId = await newMetric('Churn', 'monthly');
-  const rt = stack.runtime();
+  const rt = runtime();
   const rows = [
     ['Date', 'Value'],
     ['2024-01-01', '1.5'],
@@ -215,10 +222,211 @@ it('gives every validation case its reason, before anything is sent', async () =
 });
 
 it('never sends to an id that is not a UUID', async () => {
-  const rt = stack.runtime();
+  const rt = runtime();
   const range = fill(rt, daily(3));
   const done = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId: '../../metrics' })]));
   expect(done.report!.totals).toMatchObject({ failed: 3 });
   expect(done.report!.problems[0]!.reason).toMatch(/\.\.\/\.\.\/metrics/);
   expect((await stack.takeRequests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
+});
+
+it('stores the day a date cell shows in a far time zone, and YYYY-MM-DD text cells as written', async () => {
+  const metricId = await newMetric('Subscribers', 'monthly');
+  const rt = runtime();
+  // January is summer in Auckland (UTC+13), July winter (UTC+12): both sides of daylight saving.
+  const rows = [['Month', 'Value'], ['2024-01-01', '1'], ["'2024-02-01", '2'], ['2024-07-01', '3'], ["'2024-08-01", '4']];
+  const range = fill(rt, rows);
+  const cells = rt.spreadsheet.getActiveSheet().getRange('A2:A5').getValues().flat();
+  // The zone is really far: the date cell's instant is the day before in UTC, the text cell is text.
+  expect((cells[0] as Date).toISOString()).toBe('2023-12-31T11:00:00.000Z');
+  expect((cells[2] as Date).toISOString()).toBe('2024-06-30T12:00:00.000Z');
+  expect(cells[1]).toBe('2024-02-01');
+  const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId })])));
+  expect(done.report!.totals).toMatchObject({ written: 4, failed: 0 });
+  expect(await storedPoints(metricId)).toEqual([['2024-01-01', '1'], ['2024-02-01', '2'], ['2024-07-01', '3'], ['2024-08-01', '4']]);
+});
+
+it('skips blank values by default without blanking what is stored, and refuses them when told not to skip', async () => {
+  const metricId = await newMetric('Pipeline', 'monthly');
+  await stack.emulator.control.fixtures({ data_points: [{ metric_id: metricId, date: '2024-02-01', value: '42' }] });
+  const rt = runtime();
+  const range = fill(rt, [['Month', 'Value'], ['2024-01-01', '1'], ['2024-02-01', ''], ['2024-03-01', '3']]);
+  await stack.takeRequests();
+  const skipped = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId })])));
+  expect(skipped.report!.totals).toMatchObject({ written: 2, skipped: 1 });
+  expect(skipped.report!.problems.map((p) => `${p.cell} ${p.outcome}: ${p.reason}`)).toEqual(['B3 skipped: blank value']);
+  // The issue: the upsert cannot blank a data point, so a blank is never sent: the stored 42 stays.
+  expect(await storedPoints(metricId)).toEqual([['2024-01-01', '1'], ['2024-02-01', '42'], ['2024-03-01', '3']]);
+  const sent = (await stack.takeRequests()).filter((r) => r.method === 'PUT');
+  expect(sent).toHaveLength(1);
+
+  const refused = ok<{ problems: Array<{ cell: string; outcome: string; reason: string }> }>(rt.callServer('previewExport', [request(range, { metricId, skipBlanks: false })]));
+  expect(refused.problems.map((p) => `${p.cell} ${p.outcome}: ${p.reason}`)).toEqual(['B3 failed: blank value: the API cannot store a blank, and this export does not skip blanks']);
+});
+
+it('moves weekly and quarterly dates to their period starts when allowed, and otherwise names the right date', async () => {
+  const weekly = await newMetric('Weekly actives', 'weekly');
+  const quarterly = await newMetric('Quarterly bookings', 'quarterly');
+  const rt = runtime();
+  const rows = [
+    ['Date', 'Weekly actives', 'Quarterly bookings'],
+    ['2024-01-03', '10', '100'], // a Wednesday in Q1
+    ['2024-05-19', '20', '200'], // a Sunday in Q2
+    ['2024-07-01', '30', '300'], // a Monday and a quarter start
+  ];
+  const range = fill(rt, rows);
+  const refusals = ok<{ problems: Array<{ cell: string; reason: string }> }>(rt.callServer('previewExport', [request(range, { layout: 'wide' })]));
+  expect(Object.fromEntries(refusals.problems.map((p) => [p.cell, p.reason]))).toEqual({
+    B2: '2024-01-03 is not the start of a weekly period (weeks start on Monday): use 2024-01-01',
+    C2: '2024-01-03 is not the start of a quarterly period (quarters start on 1 January, April, July and October): use 2024-01-01',
+    B3: '2024-05-19 is not the start of a weekly period (weeks start on Monday): use 2024-05-13',
+    C3: '2024-05-19 is not the start of a quarterly period (quarters start on 1 January, April, July and October): use 2024-04-01',
+  });
+
+  const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { layout: 'wide', offPeriod: 'normalise' })])));
+  expect(done.report!.totals).toMatchObject({ written: 6, failed: 0 });
+  expect(await storedPoints(weekly)).toEqual([['2024-01-01', '10'], ['2024-05-13', '20'], ['2024-07-01', '30']]);
+  expect(await storedPoints(quarterly)).toEqual([['2024-01-01', '100'], ['2024-04-01', '200'], ['2024-07-01', '300']]);
+  // Moved, never silently: the status column says so on each row that moved.
+  const status = rt.spreadsheet.getActiveSheet().getRange('D2:D4').getValues().flat();
+  expect(status[0]).toBe('B: written (2024-01-03 moved to 2024-01-01, the start of its weekly period); C: written (2024-01-03 moved to 2024-01-01, the start of its quarterly period)');
+  expect(status[2]).toBe('written');
+});
+
+it('fails every cell of a column whose header is not a UUID, with the reason on each row, and sends the others', async () => {
+  const good = await newMetric('Gross margin', 'monthly');
+  const rt = runtime();
+  const rows = [
+    ['Date', 'Gross margin', '1234abcd-12-34'],
+    ['2024-01-01', '0.5', '1'],
+    ['2024-02-01', '0.6', '2'],
+  ];
+  const range = fill(rt, rows);
+  const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { layout: 'wide' })])));
+  expect(done.report!.totals).toMatchObject({ written: 2, failed: 2 });
+  const reason = 'the header "1234abcd-12-34" is not a valid metric id (ids look like 123e4567-e89b-12d3-a456-426614174000)';
+  expect(done.report!.problems.map((p) => `${p.cell}: ${p.reason}`)).toEqual([`C2: ${reason}`, `C3: ${reason}`]);
+  expect(await storedPoints(good)).toEqual([['2024-01-01', '0.5'], ['2024-02-01', '0.6']]);
+  const status = rt.spreadsheet.getActiveSheet().getRange('D2:D3').getValues().flat();
+  expect(status).toEqual([`B: written; C: failed: ${reason}`, `B: written; C: failed: ${reason}`]);
+});
+
+it('reports a 404 and a 422 on exactly the rows of those metrics while the other metric goes through', async () => {
+  const kept = await newMetric('Kept', 'monthly');
+  const refused = await newMetric('Turned quarterly', 'monthly');
+  const missing = await newMetric('Deleted', 'monthly');
+  const rt = runtime();
+  const months = Array.from({ length: 60 }, (_, i) => `${2020 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01`);
+  const rows = [['Date', kept, refused, missing], ...months.map((month, i) => [month, String(i), String(i + 100), String(i + 200)])];
+  const range = fill(rt, rows);
+  const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { layout: 'wide' })]));
+  // Between the listing and the sending: one metric is deleted (404), another becomes quarterly (422 on most dates).
+  await stack.emulator.control.reset();
+  await stack.emulator.control.fixtures({
+    metrics: [
+      { id: kept, company_id: DEMO_IDS.fund, name: 'Kept', frequency: 'monthly', unit: 'number' },
+      { id: refused, company_id: DEMO_IDS.fund, name: 'Turned quarterly', frequency: 'quarterly', unit: 'number' },
+    ],
+  });
+  await stack.takeRequests();
+  const done = await drive(rt, started);
+  expect(done.progress.status).toBe('done');
+  expect(done.report!.totals).toMatchObject({ written: 60, failed: 120, pending: 0 });
+  expect(await storedPoints(kept)).toEqual(months.map((month, i) => [month, String(i)]));
+  expect(await storedPoints(refused)).toEqual([]);
+
+  const status = rt.spreadsheet.getActiveSheet().getRange('E2:E61').getValues().flat() as string[];
+  // 2020-02-01 is the first date the API refuses as a quarter start; the batch's other rows say because of which row.
+  expect(status[1]).toBe(`B: written; C: failed: the API refused the date 2020-02-01: must be 1 January, April, July or October, the start of a quarterly period; D: failed: not stored: the API has no such metric (Metric not found: ${missing})`);
+  expect(status[0]).toBe(`B: written; C: failed: not stored: the API refused the whole batch because of cell C3; D: failed: not stored: the API has no such metric (Metric not found: ${missing})`);
+  // Each metric's later batch is not sent at all once its first was refused.
+  expect(status[55]).toBe('B: written; C: failed: not sent: the metric was stopped after an error in cell C3; D: failed: not sent: the metric was stopped after an error in cell D2');
+  const puts = (await stack.takeRequests()).filter((r) => r.method === 'PUT');
+  expect(puts.map((r) => `${r.path.split('/')[2]} ${r.status}`).sort()).toEqual([`${kept} 200`, `${kept} 200`, `${missing} 404`, `${refused} 422`].sort());
+});
+
+describe('the status column', () => {
+  it('is checked before anything is sent: data beside the range stops the export untouched', async () => {
+    const metricId = await newMetric('Beside data', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(5));
+    rt.spreadsheet.getActiveSheet().getRange('C4').setValue('my note');
+    await stack.takeRequests();
+    const result = rt.callServer('startExport', [request(range, { metricId })]);
+    expect(result).toEqual({ ok: false, error: 'The column C1:C6 beside the range is not empty, so nothing was sent. Clear it, or turn off "Write each row\'s outcome beside the range".' });
+    expect((await stack.takeRequests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
+    expect(rt.spreadsheet.getActiveSheet().getRange('C1:C6').getValues().flat()).toEqual(['', '', '', 'my note', '', '']);
+    // Without the option, the same range exports.
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
+    expect(done.report!.totals).toMatchObject({ written: 5 });
+  });
+
+  it('is rewritten when the export is cancelled, and again when the resumed export finishes', async () => {
+    const metricId = await newMetric('Status rewrites', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(120));
+    await stack.emulator.control.rateLimit({ limit: 2, windowSeconds: 120, retryAfter: true, freshWindow: true });
+    const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
+    const first = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
+    expect(first.progress.itemsDone).toBe(50);
+    const cancelled = ok<ExportHandle>(rt.callServer('cancelExport', [started.exportId]));
+    expect(cancelled.report!.statusRange).toBe('Sheet1!C1:C121');
+    const column = () => rt.spreadsheet.getActiveSheet().getRange('C1:C121').getValues().flat();
+    expect(column().slice(0, 3)).toEqual(['Export status', 'written', 'written']);
+    expect(column().slice(50, 53)).toEqual(['written', 'not sent: export cancelled', 'not sent: export cancelled']);
+    expect(column().filter((text) => text === 'not sent: export cancelled')).toHaveLength(cancelled.report!.totals.pending);
+
+    const done = await drive(rt, ok(rt.callServer('resumeExport', [started.exportId])));
+    expect(done.report!.totals).toMatchObject({ written: 120, pending: 0 });
+    expect(column()).toEqual(['Export status', ...Array.from({ length: 120 }, () => 'written')]);
+  });
+
+  it('is rewritten when the export pauses, saying why the rest was not sent', async () => {
+    const metricId = await newMetric('Status on pause', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(60));
+    const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
+    // The token is revoked mid-export: nothing can go on until the user acts, so the export pauses.
+    rt.properties.user('owner@example.com').setProperty('METRICS_API_TOKEN', 'revoked-token-0000');
+    const paused = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
+    expect(paused.progress.status).toBe('paused');
+    const column = rt.spreadsheet.getActiveSheet().getRange('C1:C61').getValues().flat() as string[];
+    expect(column[0]).toBe('Export status');
+    expect(column.slice(1).every((text) => text.startsWith('not sent: export paused ('))).toBe(true);
+    expect(column.join('\n')).not.toContain('revoked-token-0000');
+    expect(paused.report!.totals.pending).toBe(60);
+  });
+
+  it('is left alone when the user typed into it during the export, and the report says so', async () => {
+    const metricId = await newMetric('Typed beside', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(3));
+    const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
+    rt.spreadsheet.getActiveSheet().getRange('C1').setValue('Notes');
+    const done = await drive(rt, started);
+    expect(done.progress.status).toBe('done');
+    expect(done.report!.statusRange).toBeNull();
+    expect(done.report!.problem).toBe('The column C1:C4 beside the range is not empty, so the status column was not written. Clear it, or turn off "Write each row\'s outcome beside the range".');
+    expect(rt.spreadsheet.getActiveSheet().getRange('C1:C4').getValues().flat()).toEqual(['Notes', '', '', '']);
+  });
+});
+
+it('guesses two columns as wide when the second header names one of the company\'s metrics, else long', async () => {
+  const metricId = await newMetric('Active seats', 'monthly');
+  const rt = runtime();
+  const select = (header: string): { layout: string; hasHeaderRow: boolean } => {
+    fill(rt, [['Month', header], ['2024-01-01', '1'], ['2024-02-01', '2']]);
+    rt.spreadsheet.setActiveRange(rt.spreadsheet.getActiveSheet().getRange('A1:B3'));
+    return ok(rt.callServer('readExportSelection', [DEMO_IDS.fund]));
+  };
+  expect(select('Active seats')).toMatchObject({ layout: 'wide', hasHeaderRow: true });
+  expect(select(metricId)).toMatchObject({ layout: 'wide', hasHeaderRow: true });
+  expect(select('Seats')).toMatchObject({ layout: 'long', hasHeaderRow: true });
+  // The guess is what the export then does: the header resolves to the metric.
+  select('Active seats');
+  const done = await drive(rt, ok(rt.callServer('startExport', [request('Sheet1!A1:B3', { layout: 'wide' }, false)])));
+  expect(done.report!.totals).toMatchObject({ written: 2 });
+  expect(await storedPoints(metricId)).toEqual([['2024-01-01', '1'], ['2024-02-01', '2']]);
+  // A two-column header cannot be checked without a company: the sentence says what to do.
+  expect(rt.callServer('readExportSelection', [''])).toEqual({ ok: false, error: "Enter the company id on the Metrics tab first: a two-column selection is wide only if its header names one of the company's metrics." });
 });

@@ -6,6 +6,7 @@ export { exportProgress, runExportStep, DEFAULT_WAVE_SIZE, MAX_STEPS_WITHOUT_PRO
 export { buildReport, STATUS_HEADER } from './report';
 export { previewExport } from './preview';
 export { WaitLog } from './wait-log';
+export { guessLayout, type LayoutGuess } from './guess-layout';
 export type {
   ExportLayout,
   ExportPreview,

@@ -1,0 +1,34 @@
+// Guesses how a selection is laid out, so "Use selection" pre-fills the exporter's form.
+
+import { resolveHeader } from './read-range';
+import type { ExportLayout, MetricRef } from './types';
+
+export type LayoutGuess = { layout: ExportLayout; hasHeaderRow: boolean };
+
+/** Date cells (tagged, since cells come from another realm) and YYYY-MM-DD text read as dates. */
+function looksLikeDate(cell: unknown): boolean {
+  return Object.prototype.toString.call(cell) === '[object Date]' || (typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell.trim()));
+}
+
+/**
+ * The header row: the first row holds no date where the second does. Layout: more than two columns are
+ * wide; two columns are long (a date column and the values of the metric chosen in the sidebar), unless
+ * the second header is a metric's id or the exact name of one of the company's metrics: then the header
+ * names the metric of its column, which is the wide layout with one metric. The company's metrics are
+ * loaded only for that case, since loading them costs a request.
+ */
+export function guessLayout(values: ReadonlyArray<ReadonlyArray<unknown>>, loadMetrics: () => readonly MetricRef[]): LayoutGuess {
+  const first = values[0] ?? [];
+  const second = values[1] ?? [];
+  const columns = first.length;
+  const hasHeaderRow = values.length > 1 && !looksLikeDate(first[0]) && looksLikeDate(second[0]);
+  if (columns > 2) return { layout: 'wide', hasHeaderRow };
+  if (columns === 2 && hasHeaderRow && namesMetric(first[1], loadMetrics)) return { layout: 'wide', hasHeaderRow };
+  return { layout: 'long', hasHeaderRow };
+}
+
+/** Whether a header cell names one metric, as the wide layout would resolve it. */
+function namesMetric(cell: unknown, loadMetrics: () => readonly MetricRef[]): boolean {
+  if (typeof cell !== 'string' || cell.trim() === '') return false;
+  return 'metric' in resolveHeader(cell.trim(), loadMetrics());
+}
