@@ -14,7 +14,7 @@ import {
   readAuditSheet,
   resumeAuditPush,
   runAuditPushStep,
-  sameAuditPush,
+  sameUnconfirmedCells,
   serializeSnapshot,
   type AuditPushState,
 } from '../core/audit';
@@ -77,12 +77,19 @@ function handle(pushId: string, stored: StoredPush): AuditPushHandle {
   return { pushId, sheetName: stored.sheetName, progress, report: stored.state.status === 'running' ? null : outcome(stored) };
 }
 
-/** Once the push is done, the snapshot takes what was confirmed: a second push sends nothing. */
-function finish(stored: StoredPush): void {
-  if (stored.state.status !== 'done') return;
-  const text = loadSnapshot(stored.sheetName);
+/**
+ * The snapshot takes every confirmed cell as soon as it is confirmed (at each checkpoint, not only when the
+ * push ends), so a fresh push after a cancel, a pause or a closed sidebar sends only what was not
+ * confirmed, a rebuilt audit shows what was pushed, and a second push sends nothing. Applying an update
+ * twice is harmless; the properties are written only when something changed.
+ */
+function recordConfirmed(sheetName: string, state: AuditPushState): void {
+  const updates = buildAuditPushReport(state).snapshotUpdates;
+  if (updates.length === 0) return;
+  const text = loadSnapshot(sheetName);
   if (!text) return;
-  saveSnapshot(stored.sheetName, serializeSnapshot(applySnapshotUpdates(parseSnapshot(text), buildAuditPushReport(stored.state).snapshotUpdates)));
+  const next = serializeSnapshot(applySnapshotUpdates(parseSnapshot(text), updates));
+  if (next !== text) saveSnapshot(sheetName, next);
 }
 
 function load(pushId: string): StoredPush {
@@ -96,7 +103,6 @@ export function startPush(sheetName: string | null): AuditPushHandle {
   const stored: StoredPush = { sheetName: name, state: prepare(name) };
   const pushId = newJobId();
   saveJob(JOB, pushId, stored);
-  if (stored.state.status !== 'running') finish(stored);
   return handle(pushId, stored);
 }
 
@@ -111,10 +117,13 @@ export function continuePush(pushId: string): AuditPushHandle {
       marginMs: STEP_MARGIN_MS,
       waitLog: waits,
       shouldStop: () => jobCancelRequested(JOB, pushId),
-      onCheckpoint: (state) => saveJob(JOB, pushId, { ...stored, state }),
+      onCheckpoint: (state) => {
+        saveJob(JOB, pushId, { ...stored, state });
+        recordConfirmed(stored.sheetName, state);
+      },
     }).state;
     saveJob(JOB, pushId, stored);
-    finish(stored);
+    recordConfirmed(stored.sheetName, stored.state);
   }
   return handle(pushId, stored);
 }
@@ -130,7 +139,7 @@ export function cancelPush(pushId: string): AuditPushHandle {
 /** Resumes with the cells not confirmed, if the sheet still holds what was being pushed. */
 export function resumePush(pushId: string): AuditPushHandle {
   const stored = load(pushId);
-  if (!sameAuditPush(stored.state, prepare(stored.sheetName))) {
+  if (!sameUnconfirmedCells(stored.state, prepare(stored.sheetName))) {
     throw new InputError('The audit sheet changed since this push started. Push again: cells already stored are not sent twice.');
   }
   clearJobCancel(JOB, pushId);

@@ -153,6 +153,64 @@ describe('the portfolio audit', () => {
     expect(puts).toHaveLength(profiles.length);
   });
 
+  it('records each confirmed cell at once: after a push left midway a fresh push sends only the rest, and a second push nothing', async () => {
+    const rt = stack.runtime();
+    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+    const grid = auditGrid(rt);
+    const employees = propertyNamed('Employees');
+    const founded = propertyNamed('Founded');
+    const headquarters = propertyNamed('Headquarters');
+    const stage = propertyNamed('Stage');
+    const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
+    // 36 cells: more than one wave of 25, so a step can end with some confirmed and some not.
+    const expected = new Map<string, string>();
+    profiles.forEach((profile, index) => {
+      const day = `2010-0${1 + (index % 9)}-1${index % 10}`;
+      grid.cell(profile.id, employees.id).setValue(1000 + index);
+      grid.cell(profile.id, founded.id).setValue(new Date(`${day}T05:00:00Z`)); // midnight in New York
+      grid.cell(profile.id, headquarters.id).setValue(`Office ${index}`);
+      expected.set(`${profile.id}/${employees.id}`, String(1000 + index));
+      expected.set(`${profile.id}/${founded.id}`, day);
+      expected.set(`${profile.id}/${headquarters.id}`, `Office ${index}`);
+    });
+    // One answer of the first wave comes slowly enough that the step has no time for a second one (20 s budget, 5 s margin).
+    const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
+    await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 15_500 } });
+    const first = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [started.pushId]));
+    expect(first.progress).toMatchObject({ status: 'running', cellsDone: 25, cellsTotal: 36 });
+    const cancelled = ok<AuditPushHandle>(rt.callServer('cancelAuditPush', [started.pushId]));
+    expect(cancelled.report!.totals).toMatchObject({ pending: 11 });
+
+    // A fresh push (not a resume) sends only the 11 cells not confirmed.
+    await stack.emulator.control.clearRequests();
+    const fresh = await push(rt);
+    expect(fresh.progress).toMatchObject({ status: 'done', cellsTotal: 11 });
+    const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
+    expect(puts).toHaveLength(11);
+    const after = await stack.emulator.control.state();
+    for (const [key, value] of expected) {
+      const [profileId, propertyId] = key.split('/');
+      const stored = after.portfolio_property_values.find((v) => v.portfolio_company_profile_id === profileId && v.portfolio_property_id === propertyId);
+      expect([key, stored?.value]).toEqual([key, value]);
+    }
+
+    // A rebuilt audit shows what was pushed, keeps its formats and dropdowns; a second push sends nothing.
+    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+    const rebuilt = auditGrid(rt);
+    for (const profile of profiles) {
+      expect(rebuilt.display[rebuilt.row(profile.id) - 1]![rebuilt.column(founded.id) - 1]).toBe(expected.get(`${profile.id}/${founded.id}`));
+      expect(rebuilt.cell(profile.id, employees.id).getValue()).toBe(Number(expected.get(`${profile.id}/${employees.id}`)));
+      expect(rebuilt.cell(profile.id, headquarters.id).getValue()).toBe(expected.get(`${profile.id}/${headquarters.id}`));
+    }
+    expect(rebuilt.cell(profiles[0]!.id, founded.id).getNumberFormat()).toBe('yyyy-mm-dd');
+    expect(rebuilt.cell(profiles[0]!.id, headquarters.id).getNumberFormat()).toBe('@');
+    expect(rebuilt.cell(profiles[0]!.id, stage.id).getDataValidation()!.getCriteriaValues()[0]).toEqual(optionsOf(stage.id).map((o) => o.label));
+    await stack.emulator.control.clearRequests();
+    const again = await push(rt);
+    expect(again.report!.totals).toMatchObject({ created: 0, updated: 0, failed: 0, pending: 0 });
+    expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
+  }, 90_000);
+
   it('reports an unknown label with the labels that exist, and never writes an auto-calculated property', async () => {
     const rt = stack.runtime();
     ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));

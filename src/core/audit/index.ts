@@ -11,6 +11,7 @@ export {
   prepareAuditPush,
   resumeAuditPush,
   sameAuditPush,
+  sameUnconfirmedCells,
   AUTO_CALCULATED_REASON,
   NOT_IN_AUDIT_REASON,
   type AuditPushInput,

@@ -151,6 +151,20 @@ export function sameAuditPush(state: AuditPushState, fresh: AuditPushState): boo
   return state.fingerprint === fresh.fingerprint;
 }
 
+/**
+ * Whether a fresh prepareAuditPush of the sheet plans the cells this state has not had confirmed, with the
+ * same values. The snapshot takes each confirmed cell at once (see audit-api.ts), so a fresh plan no longer
+ * holds them; any other difference means the sheet was edited since, and resuming would send what the user
+ * no longer has.
+ */
+export function sameUnconfirmedCells(state: AuditPushState, fresh: AuditPushState): boolean {
+  const cells = (push: AuditPushState) => push.items
+    .filter((item) => item.outcome !== 'created' && item.outcome !== 'updated')
+    .map((item) => `${push.profiles[item.profile]?.id ?? ''}/${push.properties[item.property]?.id ?? ''}/${item.key}`)
+    .sort();
+  return state.companyId === fresh.companyId && JSON.stringify(cells(state)) === JSON.stringify(cells(fresh));
+}
+
 export const cloneAuditPushState: (state: AuditPushState) => AuditPushState = cloneJob;
 
 /**

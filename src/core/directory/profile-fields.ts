@@ -1,5 +1,6 @@
 // The optional fields of a profile row, read from cells and checked before anything is sent.
 
+import { isCurrencyCode, replacementOf } from '../validate/currency-codes';
 import { isUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, isDateCell, shown } from './cell-text';
 
@@ -64,15 +65,20 @@ export function readWebsite(cell: unknown): FieldRead<string> {
 }
 
 /**
- * A currency: an ISO 4217 code, checked by shape (three letters), as the API checks it. Lower case
- * is accepted and upper-cased with a note; the list of codes itself is not checked (neither does the API).
+ * A currency: an ISO 4217 code in use, checked against the list (currency-codes.ts), since the API
+ * checks only that it is three letters and would store a typo. Lower case is accepted and upper-cased
+ * with a note. `where` is the cell's address (D4), so the reason names the cell to correct.
  */
-export function readCurrency(cell: unknown): FieldRead<string> {
-  if (typeof cell === 'number') return invalid(`the currency is the number ${cell}: give the three-letter code, like USD or EUR`);
+export function readCurrency(cell: unknown, where?: string): FieldRead<string> {
+  const at = where ? ` in ${where}` : '';
+  if (typeof cell === 'number') return invalid(`the currency${at} is the number ${cell}: give the three-letter code, like USD or EUR`);
   const text = optionalText(cell, 'currency');
   if ('kind' in text) return text;
-  if (!/^[A-Za-z]{3}$/.test(text.value)) return invalid(`the currency ${shown(text.value)} is not an ISO 4217 code: give three letters, like USD or EUR`);
+  if (!/^[A-Za-z]{3}$/.test(text.value)) return invalid(`the currency ${shown(text.value)}${at} is not an ISO 4217 code: give three letters, like USD or EUR`);
   const code = text.value.toUpperCase();
+  const replacement = replacementOf(code);
+  if (replacement) return invalid(`the currency ${shown(text.value)}${at} was withdrawn from ISO 4217: use ${replacement}, which replaced it`);
+  if (!isCurrencyCode(code)) return invalid(`the currency ${shown(text.value)}${at} is not an ISO 4217 code in use: correct it to a current code, like USD, EUR or GBP`);
   return code === text.value ? { kind: 'value', value: code } : { kind: 'value', value: code, note: `currency ${shown(text.value)} upper-cased to ${code}` };
 }
 

@@ -101,7 +101,7 @@ type ReadRow = {
  */
 export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImportState {
   const companyId = requireUuid(input.companyId, 'The company id');
-  const table = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', (row, cell) => readRow(row, cell));
+  const table = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', (row, cell, address) => readRow(row, cell, address));
   const { rows: read, origin } = table;
 
   const sheetRow = (row: number) => origin.row + row - 1;
@@ -118,7 +118,7 @@ export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImpor
   return { version: 1, kind: 'profiles', companyId, ...newImportJob(table, input.range, rows, PROFILE_ID_HEADER) };
 }
 
-function readRow(row: number, cell: (key: ProfileColumn) => unknown): ReadRow {
+function readRow(row: number, cell: (key: ProfileColumn) => unknown, address: (key: ProfileColumn) => string): ReadRow {
   const problems: string[] = [];
   const notes: string[] = [];
   const idCell = cell('id');
@@ -139,7 +139,7 @@ function readRow(row: number, cell: (key: ProfileColumn) => unknown): ReadRow {
   }
   const fields = {
     website: readWebsite(cell('website')),
-    currency: readCurrency(cell('currency')),
+    currency: readCurrency(cell('currency'), address('currency')),
     primaryContact: readContactId(cell('primaryContact')),
     month: readMonth(cell('month')),
   };

@@ -117,14 +117,15 @@ export type ImportRows<Key extends string, Row> = {
 
 /**
  * Reads a range whose first row names the columns: every data row with something in the import's own
- * columns goes through `readRow` (with its 1-based row in the range and a reader of its cells by field);
- * a row holding nothing but, say, an earlier status is empty.
+ * columns goes through `readRow` (with its 1-based row in the range, a reader of its cells by field, and
+ * the A1 address of a field's cell, so a reason can name the cell to correct); a row holding nothing
+ * but, say, an earlier status is empty.
  */
 export function readImportRows<Key extends string, Row>(
   range: RangeInput,
   fields: ReadonlyArray<FieldColumn<Key>>,
   what: string,
-  readRow: (row: number, cell: (key: Key) => unknown) => Row,
+  readRow: (row: number, cell: (key: Key) => unknown, address: (key: Key) => string) => Row,
 ): ImportRows<Key, Row> {
   const values = range.values;
   const origin = range.origin ?? { row: 1, column: 1 };
@@ -142,7 +143,8 @@ export function readImportRows<Key extends string, Row>(
       emptyRows++;
       continue;
     }
-    rows.push(readRow(index + 1, cell));
+    const address = (key: Key): string => `${columnLetters(origin.column + (header.columns[key] ?? 1) - 1)}${origin.row + index}`;
+    rows.push(readRow(index + 1, cell, address));
   }
   return { origin, width, header, rows, emptyRows };
 }

@@ -3,7 +3,7 @@
 import { buildAuditPushReport } from '../../../src/core/audit/push-report';
 import { applySnapshotUpdates, parseSnapshot, serializeSnapshot } from '../../../src/core/audit/snapshot';
 import type { AuditPushState } from '../../../src/core/audit/types';
-import { cancelAuditPush, resumeAuditPush, sameAuditPush } from '../../../src/core/audit/write-back';
+import { cancelAuditPush, resumeAuditPush, sameAuditPush, sameUnconfirmedCells } from '../../../src/core/audit/write-back';
 import { midnightIn } from '../../../src/core/sheets/time-zone';
 import { FakeClock } from '../../support/scripted-transport';
 import {
@@ -242,6 +242,22 @@ describe('pushing changes', () => {
     const changed = editedSheet();
     edit(changed, PROFILE.aurora, PROPERTY.headquarters, 'Hamburg');
     expect(sameAuditPush(original, preparePush(changed, model, schema))).toBe(false);
+  });
+
+  it('lets a push resume once the snapshot took its confirmed cells, unless a cell not confirmed was edited since', () => {
+    // Three cells confirmed, then cancelled: the server has already written them into the snapshot.
+    let waves = 0;
+    const { state: partial } = client(EIGHT_ANSWERS.slice(0, 3)).step(preparePush(editedSheet(), model, schema), { waveSize: 3, onCheckpoint: () => waves++, shouldStop: () => waves > 0 });
+    expect(partial.status).toBe('cancelled');
+    expect(buildAuditPushReport(partial).totals).toMatchObject({ updated: 3, pending: 5 });
+    const recorded = { ...model, snapshot: applySnapshotUpdates(model.snapshot, buildAuditPushReport(partial).snapshotUpdates) };
+    const fresh = preparePush(editedSheet(), recorded, schema);
+    expect(fresh.items).toHaveLength(5);
+    expect(sameAuditPush(partial, fresh)).toBe(false);
+    expect(sameUnconfirmedCells(partial, fresh)).toBe(true);
+    const changed = editedSheet();
+    edit(changed, PROFILE.cobalt, PROPERTY.sector, 'Healthcare');
+    expect(sameUnconfirmedCells(partial, preparePush(changed, recorded, schema))).toBe(false);
   });
 
   it('does not change the state it was given', () => {

@@ -81,12 +81,26 @@ describe('checking each field', () => {
   });
 
   it.each([
-    ['US', 'the currency "US" is not an ISO 4217 code: give three letters, like USD or EUR'],
-    ['$', 'the currency "$" is not an ISO 4217 code: give three letters, like USD or EUR'],
-    ['US D', 'the currency "US D" is not an ISO 4217 code: give three letters, like USD or EUR'],
-    [840, 'the currency is the number 840: give the three-letter code, like USD or EUR'],
-  ])('refuses the currency %p', (currency, reason) => {
+    ['US', 'the currency "US" in D4 is not an ISO 4217 code: give three letters, like USD or EUR'],
+    ['$', 'the currency "$" in D4 is not an ISO 4217 code: give three letters, like USD or EUR'],
+    ['US D', 'the currency "US D" in D4 is not an ISO 4217 code: give three letters, like USD or EUR'],
+    [840, 'the currency in D4 is the number 840: give the three-letter code, like USD or EUR'],
+    ['USS', 'the currency "USS" in D4 is not an ISO 4217 code in use: correct it to a current code, like USD, EUR or GBP'],
+    ['xts', 'the currency "xts" in D4 is not an ISO 4217 code in use: correct it to a current code, like USD, EUR or GBP'],
+    ['HRK', 'the currency "HRK" in D4 was withdrawn from ISO 4217: use EUR, which replaced it'],
+    ['ang', 'the currency "ang" in D4 was withdrawn from ISO 4217: use XCG, which replaced it'],
+  ])('refuses the currency %p, naming its cell', (currency, reason) => {
     expect(one(['Gamma', '', currency])).toMatchObject({ outcome: 'failed', reason });
+  });
+
+  it('names the cell of the row and column the currency is in', () => {
+    const state = prepare([['Gamma', '', '', 'EUR'], ['Delta', '', '', 'EUX']], ['Name', 'Profile id', 'Website', 'Currency']);
+    expect(state.rows[0]).toMatchObject({ outcome: 'pending', body: { currency: 'EUR' } });
+    expect(state.rows[1]!.reason).toBe('the currency "EUX" in E5 is not an ISO 4217 code in use: correct it to a current code, like USD, EUR or GBP');
+  });
+
+  it.each(['USD', 'EUR', 'GBP', 'JPY', 'CHF', 'XCG', 'ZWG', 'SLE', 'VES', 'XOF'])('accepts the code in use %p', (code) => {
+    expect(one(['Gamma', '', code])).toMatchObject({ outcome: 'pending', body: { currency: code } });
   });
 
   it('upper-cases a lower-case currency and says so in a note', () => {
@@ -141,7 +155,7 @@ describe('checking each field', () => {
       outcome: 'failed',
       reason:
         'the name is empty: every profile needs one; the website "ftp://x.example" is not a web address: it must start with http:// or https://; ' +
-        'the currency "dollars" is not an ISO 4217 code: give three letters, like USD or EUR; the fiscal year end month "13" is not a month number from 1 to 12',
+        'the currency "dollars" in D4 is not an ISO 4217 code: give three letters, like USD or EUR; the fiscal year end month "13" is not a month number from 1 to 12',
     });
   });
 });
