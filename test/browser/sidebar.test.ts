@@ -117,3 +117,53 @@ it('evaluates add-in formulas typed into the grid', async () => {
   await page.press('#formula', 'Enter');
   await page.waitForFunction(() => /^\d+$/.test(document.querySelector('td[data-a1="H1"]')?.textContent ?? ''));
 });
+
+describe('the add-on menu', () => {
+  /** Clicks a menu item and returns the sidebar frame once a new sidebar page has replaced the old one. */
+  async function menu(caption: string): Promise<Frame> {
+    const iframe = (await page.$('iframe#sidebar'))!;
+    const before = await iframe.evaluate((frame) => (frame as HTMLIFrameElement).src);
+    await page.click(`#menu button:text-is("${caption}")`);
+    await page.waitForFunction((old) => (document.querySelector('iframe#sidebar') as HTMLIFrameElement).src !== old, before);
+    const frame = (await iframe.contentFrame())!;
+    // The sidebar's script has run once its settings have loaded (whichever tab is shown).
+    await frame.waitForFunction(() => document.querySelector('#settings-status')?.className === 'status info' && document.querySelector('#settings-status')?.textContent === '');
+    return frame;
+  }
+
+  it('Export selection replaces the sidebar with one on the Export tab, the selection read', async () => {
+    await settings(await sidebar(), workbench.token);
+    await page.evaluate(async (text) => {
+      await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'J1', text }) });
+    }, 'Month\tValue\n2024-01-01\t10\n2024-02-01\t20');
+    await page.reload();
+    await page.click('td[data-a1="J1"]');
+    await page.waitForSelector('td.active[data-a1="J1"]');
+    await page.click('td[data-a1="K3"]', { modifiers: ['Shift'] });
+    await page.waitForSelector('td.selected[data-a1="K3"]');
+
+    const frame = await menu('Export selection');
+    await frame.waitForSelector('#tab-export[aria-selected="true"]');
+    expect(await frame.isHidden('#panel-metrics')).toBe(true);
+    expect(await statusOf(frame, '#export-status')).toBe('Sheet1!J1:K3: 3 rows, 2 columns.');
+    expect(await frame.inputValue('#export-range')).toBe('Sheet1!J1:K3');
+    // One sidebar: the shown one took the place of the first.
+    expect(await page.$$('iframe')).toHaveLength(1);
+  });
+
+  it('Build portfolio audit replaces the sidebar with one on the Portfolio tab', async () => {
+    await sidebar();
+    const frame = await menu('Build portfolio audit');
+    await frame.waitForSelector('#tab-portfolio[aria-selected="true"]');
+    expect(await frame.isVisible('#audit-build')).toBe(true);
+    expect(await frame.isHidden('#panel-metrics')).toBe(true);
+  });
+
+  it('Open sidebar shows a fresh sidebar on its first tab', async () => {
+    const frame = await sidebar();
+    await frame.click('#tab-settings');
+    const fresh = await menu('Open sidebar');
+    await fresh.waitForSelector('#tab-metrics[aria-selected="true"]');
+    expect(await fresh.isHidden('#panel-settings')).toBe(true);
+  });
+});
