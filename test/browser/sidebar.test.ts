@@ -118,6 +118,79 @@ it('evaluates add-in formulas typed into the grid', async () => {
   await page.waitForFunction(() => /^\d+$/.test(document.querySelector('td[data-a1="H1"]')?.textContent ?? ''));
 });
 
+describe('the token, once saved', () => {
+  /** Every RPC reply body the page receives from now on, read when `bodies` is called. */
+  function recordReplies(): { bodies(): Promise<string[]> } {
+    const replies: Array<Promise<string>> = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/rpc/')) replies.push(response.text());
+    });
+    return { bodies: () => Promise.all(replies) };
+  }
+
+  /** All the sidebar holds as text: text nodes, every attribute, and the live value of every field. */
+  function sidebarStrings(frame: Frame): Promise<string[]> {
+    return frame.evaluate(() => {
+      const strings: string[] = [document.documentElement.outerHTML, document.body.innerText];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) strings.push(node.nodeValue ?? '');
+      for (const element of Array.from(document.querySelectorAll('*'))) {
+        for (const attribute of Array.from(element.attributes)) strings.push(attribute.value);
+        if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) strings.push(element.value);
+      }
+      return strings;
+    });
+  }
+
+  /** The failures: each string holding the token, or a run of 6 of its characters other than the last 4 shown. */
+  function leaks(strings: string[], token: string): string[] {
+    const pieces = Array.from({ length: token.length - 5 }, (_, i) => token.slice(i, i + 6)).filter((piece) => !token.slice(-4).includes(piece));
+    return strings.filter((text) => pieces.some((piece) => text.includes(piece))).map((text) => text.slice(0, 200));
+  }
+
+  it('never reaches the page: not in a reply, the text, an attribute or a field, before or after a reload', async () => {
+    // A token unlike any text of the page, so any run of its characters found there is a leak; the API rejects it,
+    // which also walks the error paths.
+    const token = `Zq${Date.now().toString(36)}LeakProbe9x${Math.random().toString(36).slice(2, 10)}`;
+    const replies = recordReplies();
+    let frame = await sidebar();
+    expect(await settings(frame, token)).toBe(`A token is set, ending in ${token.slice(-4)}.`);
+    await frame.click('#test-connection');
+    expect(await statusOf(frame, '#settings-status')).toMatch(/^The API token was rejected\./);
+    await frame.click('#tab-metrics');
+    await frame.click('#browse-form button[type="submit"]');
+    expect(await statusOf(frame, '#metrics-status')).toMatch(/token/);
+    expect(leaks(await sidebarStrings(frame), token)).toEqual([]);
+
+    await page.reload();
+    frame = await sidebar();
+    await frame.waitForFunction((end) => document.querySelector('#token-status')?.textContent?.endsWith(`ending in ${end}.`), token.slice(-4));
+    expect(leaks(await sidebarStrings(frame), token)).toEqual([]);
+    // The last four characters appear only in the line that says the token is set.
+    expect((await sidebarStrings(frame)).filter((text) => text.includes(token.slice(-4)) && text.length < 200)).toEqual([`A token is set, ending in ${token.slice(-4)}.`]);
+
+    const bodies = await replies.bodies();
+    expect(bodies.some((body) => body.includes(token.slice(-4)))).toBe(true); // the replies were seen
+    expect(leaks(bodies, token)).toEqual([]);
+    await settings(frame, workbench.token);
+  });
+
+  it('is not sent back while the add-in uses it', async () => {
+    const replies = recordReplies();
+    const frame = await sidebar();
+    await settings(frame, workbench.token);
+    await frame.click('#test-connection');
+    expect(await statusOf(frame, '#settings-status')).toMatch(/^Connected\./);
+    await frame.click('#tab-metrics');
+    await frame.click('#browse-form button[type="submit"]');
+    expect(await statusOf(frame, '#metrics-status')).toMatch(/^\d+ metrics loaded\.$/);
+    const bodies = await replies.bodies();
+    expect(bodies.length).toBeGreaterThanOrEqual(3); // saveSettings, testConnection, listMetrics
+    expect(bodies.filter((body) => body.includes(workbench.token))).toEqual([]);
+    expect((await sidebarStrings(frame)).filter((text) => text.includes(workbench.token))).toEqual([]);
+  });
+});
+
 describe('the add-on menu', () => {
   /** Clicks a menu item and returns the sidebar frame once a new sidebar page has replaced the old one. */
   async function menu(caption: string): Promise<Frame> {
