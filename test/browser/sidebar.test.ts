@@ -240,3 +240,75 @@ describe('the add-on menu', () => {
     expect(await fresh.isHidden('#panel-settings')).toBe(true);
   });
 });
+
+describe('the layout', () => {
+  /** Where a tab's status line is, seen from the sidebar's viewport, with the tab scrolled to `to`. */
+  function statusPlace(frame: Frame, selector: string, to: 'top' | 'bottom'): Promise<{ top: number; bottom: number; height: number; viewport: number; scrollable: boolean; onTop: boolean }> {
+    return frame.evaluate(([s, where]) => {
+      window.scrollTo(0, where === 'top' ? 0 : document.documentElement.scrollHeight);
+      const status = document.querySelector(s)!;
+      const box = status.getBoundingClientRect();
+      // The element a click at the line's middle reaches: the line itself, not something drawn over it.
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return {
+        top: box.top,
+        bottom: box.bottom,
+        height: box.height,
+        viewport: window.innerHeight,
+        scrollable: document.documentElement.scrollHeight > window.innerHeight + 50,
+        onTop: hit === status || status.contains(hit),
+      };
+    }, [selector, to] as const);
+  }
+
+  it("keeps each tab's status line in view at the bottom, however far the tab scrolls", async () => {
+    await page.setViewportSize({ width: 1280, height: 560 });
+    const frame = await sidebar();
+    await settings(frame, workbench.token);
+    await frame.click('#test-connection');
+    await statusOf(frame, '#settings-status');
+    await frame.click('#tab-metrics');
+    await frame.click('#browse-form button[type="submit"]');
+    await statusOf(frame, '#metrics-status');
+    await frame.click('#tab-export');
+    await frame.click('#export-use-selection');
+    await statusOf(frame, '#export-status');
+    await frame.click('#tab-portfolio');
+    await frame.waitForFunction(() => !document.querySelector('#panel-portfolio[aria-busy]'));
+    await frame.click('#audit-build');
+    await statusOf(frame, '#portfolio-status');
+
+    for (const tab of ['metrics', 'export', 'portfolio', 'settings']) {
+      await frame.click(`#tab-${tab}`);
+      for (const to of ['top', 'bottom'] as const) {
+        const place = await statusPlace(frame, `#${tab}-status`, to);
+        expect({ tab, to, height: place.height > 0, inView: place.top >= 0 && place.bottom <= place.viewport, onTop: place.onTop }).toEqual({ tab, to, height: true, inView: true, onTop: true });
+        // Scrolled to the top of a tab taller than the sidebar, the line sits at the sidebar's bottom edge.
+        if (to === 'top' && place.scrollable) expect(place.viewport - place.bottom).toBeLessThan(2);
+      }
+    }
+    // The Metrics tab, with its list loaded, runs well past the bottom of this sidebar.
+    await frame.click('#tab-metrics');
+    expect((await statusPlace(frame, '#metrics-status', 'top')).scrollable).toBe(true);
+  });
+
+  it('fits every tab in the 300 px sidebar, with nothing wider than it', async () => {
+    const frame = await sidebar();
+    // A metric whose name has no place to break, listed in the Metrics tab and in the Export tab's menu.
+    await settings(frame, workbench.token);
+    await frame.click('#tab-metrics');
+    await frame.fill('#new-name', `Recurring_revenue_of_the_whole_portfolio_in_the_reporting_currency_${Date.now()}`);
+    await frame.click('#create-form button[type="submit"]');
+    expect(await statusOf(frame, '#metrics-status')).toMatch(/^Created "Recurring_revenue/);
+    for (const tab of ['metrics', 'export', 'portfolio', 'settings']) {
+      await frame.click(`#tab-${tab}`);
+      const widths = await frame.evaluate((id) => {
+        const panel = document.getElementById(`panel-${id}`)!;
+        const wider = Array.from(panel.querySelectorAll<HTMLElement>('*')).filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => e.id || e.tagName);
+        return { page: document.documentElement.scrollWidth, viewport: window.innerWidth, wider };
+      }, tab);
+      expect({ tab, wider: widths.wider, overflows: widths.page > widths.viewport }).toEqual({ tab, wider: [], overflows: false });
+      expect(widths.viewport).toBe(300);
+    }
+  });
+});
