@@ -35,11 +35,26 @@ function mountTabs(onShow: (panelId: string) => void): (panelId: string) => void
   };
 }
 
+/** Settles once `panel` has no work under way: while it has, busy() keeps its buttons disabled, and a click on them does nothing. */
+function whenIdle(panel: HTMLElement): Promise<void> {
+  if (!panel.hasAttribute('aria-busy')) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (panel.hasAttribute('aria-busy')) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe(panel, { attributes: true, attributeFilter: ['aria-busy'] });
+  });
+}
+
 let exporter: { show(): void } | undefined;
 let portfolio: { show(): void } | undefined;
 const showPanel = mountTabs((panelId) => {
-  if (panelId === 'panel-export') exporter?.show();
-  if (panelId === 'panel-portfolio') portfolio?.show();
+  // These panels load the default company's metrics and tags, so they wait for the saved settings
+  // (a tab opened by a menu item is shown before they have arrived).
+  if (panelId === 'panel-export') void settings.loaded.then(() => exporter?.show());
+  if (panelId === 'panel-portfolio') void settings.loaded.then(() => portfolio?.show());
 });
 const settings = mountSettings();
 const metrics = mountMetrics(() => settings.companyId());
@@ -52,7 +67,12 @@ window.addEventListener('addin:open-tab', (event) => {
   const tab = (event as CustomEvent<string>).detail;
   if (tab === 'export') {
     showPanel('panel-export');
-    byId<HTMLButtonElement>('export-use-selection').click();
+    // Reading the selection waits for the tab's own loading, which disables the button meanwhile.
+    void settings.loaded.then(async () => {
+      const panel = byId<HTMLElement>('panel-export');
+      await whenIdle(panel);
+      byId<HTMLButtonElement>('export-use-selection').click();
+    });
   }
   if (tab === 'portfolio') showPanel('panel-portfolio');
 });

@@ -8,6 +8,8 @@ export interface SettingsPanel {
   /** The default company, for the other panels. */
   companyId(): string;
   onChange(listener: (settings: SettingsSummary) => void): void;
+  /** Settles once the saved settings have been read (or failed to be), so panels that need the company can start. */
+  loaded: Promise<void>;
 }
 
 export function mountSettings(): SettingsPanel {
@@ -60,15 +62,16 @@ export function mountSettings(): SettingsPanel {
     });
   });
 
-  void busy(panel, status, 'Loading settings…', async () => {
+  const loaded = busy(panel, status, 'Loading settings…', async () => {
     const result = await server.getSettings();
     if (!result.ok) return say(status, result.error, 'error');
     show(result.value);
     say(status, '');
-  });
+  }).then(() => undefined);
 
   return {
     companyId: () => companyInput.value.trim(),
     onChange: (listener) => listeners.push(listener),
+    loaded,
   };
 }

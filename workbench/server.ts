@@ -44,11 +44,18 @@ async function main(): Promise<void> {
     .replace('{{COMPANY}}', emulator.companyId)
     .replace('{{EMULATOR}}', emulator.url);
   const shim = readFileSync(path.join(__dirname, 'script-run-shim.js'), 'utf8');
-  const sidebar = (): string => readFileSync(path.join(DIST, 'Sidebar.html'), 'utf8').replace('<head>', () => `<head><script>${shim}</script>`);
+  // google.script.run goes first, before the sidebar's own script uses it.
+  const withShim = (html: string): string => html.replace('<head>', () => `<head><script>${shim}</script>`);
 
   const app = Fastify();
   app.get('/', (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
-  app.get('/sidebar', (_request, reply) => reply.type('text/html; charset=utf-8').send(sidebar()));
+  // Without `shown`, the sidebar as "Open sidebar" shows it; with it, a sidebar a menu item showed (its tab script included).
+  app.get<{ Querystring: { shown?: string } }>('/sidebar', (request, reply) => {
+    const shown = request.query.shown;
+    const html = shown === undefined ? readFileSync(path.join(DIST, 'Sidebar.html'), 'utf8') : workbench.shownSidebarHtml(Number(shown));
+    if (html === undefined) return reply.status(404).type('text/plain; charset=utf-8').send(`No sidebar number ${shown} was shown. Use a button of the add-on menu to show one.`);
+    return reply.type('text/html; charset=utf-8').send(withShim(html));
+  });
   app.post<{ Params: { name: string }; Body: unknown[] }>('/rpc/:name', (request) => workbench.callServer(request.params.name, Array.isArray(request.body) ? request.body : []));
   app.get<{ Querystring: { sheet?: string } }>('/api/grid', (request) => workbench.view(request.query.sheet));
   app.post<{ Body: { sheet: string; a1: string; input: string } }>('/api/cell', (request) => {
@@ -64,8 +71,8 @@ async function main(): Promise<void> {
     return workbench.view(request.body.sheet);
   });
   app.post<{ Body: { functionName: string } }>('/api/menu', (request) => {
-    workbench.runMenuItem(request.body.functionName);
-    return workbench.view();
+    const sidebar = workbench.runMenuItem(request.body.functionName);
+    return { view: workbench.view(), sidebar };
   });
   app.setErrorHandler((error, _request, reply) => {
     void reply.status(400).send({ error: error instanceof Error ? error.message : String(error) });

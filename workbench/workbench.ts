@@ -26,6 +26,13 @@ export interface GridView {
   menu: Array<{ caption: string; functionName: string }>;
 }
 
+/** A sidebar the script showed, as the page loads it in place of the one beside the grid. */
+export interface ShownSidebar {
+  /** Its place among the sidebars shown so far: the page loads it from /sidebar?shown=INDEX. */
+  index: number;
+  title: string;
+}
+
 export interface WorkbenchOptions {
   codePath: string;
   distDir: string;
@@ -79,12 +86,24 @@ export class Workbench {
     }
   }
 
-  /** A menu item, as the add-on menu runs it. */
-  runMenuItem(functionName: string): void {
+  /**
+   * A menu item, as the add-on menu runs it. Sheets shows one sidebar at a time, so a sidebar the
+   * function shows is returned for the page to put in place of the current one.
+   */
+  runMenuItem(functionName: string): ShownSidebar | null {
     const known = this.menu().some((item) => item.functionName === functionName);
-    if (!known) throw new Error(`No menu item runs ${functionName}.`);
+    if (!known) throw new Error(`No menu item runs ${functionName}. Use one of the buttons in the add-on menu.`);
+    const shownBefore = this.runtime.ui.sidebars.length;
     this.runtime.run(functionName);
     this.#evaluatePending();
+    const index = this.runtime.ui.sidebars.length - 1;
+    if (index < shownBefore) return null;
+    return { index, title: this.runtime.ui.sidebars[index]!.title };
+  }
+
+  /** The page of a sidebar the script showed (see runMenuItem), or undefined for an index never shown. */
+  shownSidebarHtml(index: number): string | undefined {
+    return this.runtime.ui.sidebars[index]?.html;
   }
 
   /** Typing into a cell: a formula calling the add-in runs as a custom function; anything else is an entry. */

@@ -117,3 +117,198 @@ it('evaluates add-in formulas typed into the grid', async () => {
   await page.press('#formula', 'Enter');
   await page.waitForFunction(() => /^\d+$/.test(document.querySelector('td[data-a1="H1"]')?.textContent ?? ''));
 });
+
+describe('the token, once saved', () => {
+  /** Every RPC reply body the page receives from now on, read when `bodies` is called. */
+  function recordReplies(): { bodies(): Promise<string[]> } {
+    const replies: Array<Promise<string>> = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/rpc/')) replies.push(response.text());
+    });
+    return { bodies: () => Promise.all(replies) };
+  }
+
+  /** All the sidebar holds as text: text nodes, every attribute, and the live value of every field. */
+  function sidebarStrings(frame: Frame): Promise<string[]> {
+    return frame.evaluate(() => {
+      const strings: string[] = [document.documentElement.outerHTML, document.body.innerText];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) strings.push(node.nodeValue ?? '');
+      for (const element of Array.from(document.querySelectorAll('*'))) {
+        for (const attribute of Array.from(element.attributes)) strings.push(attribute.value);
+        if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) strings.push(element.value);
+      }
+      return strings;
+    });
+  }
+
+  /** The failures: each string holding the token, or a run of 6 of its characters other than the last 4 shown. */
+  function leaks(strings: string[], token: string): string[] {
+    const pieces = Array.from({ length: token.length - 5 }, (_, i) => token.slice(i, i + 6)).filter((piece) => !token.slice(-4).includes(piece));
+    return strings.filter((text) => pieces.some((piece) => text.includes(piece))).map((text) => text.slice(0, 200));
+  }
+
+  it('never reaches the page: not in a reply, the text, an attribute or a field, before or after a reload', async () => {
+    // A token unlike any text of the page, so any run of its characters found there is a leak; the API rejects it,
+    // which also walks the error paths.
+    const token = `Zq${Date.now().toString(36)}LeakProbe9x${Math.random().toString(36).slice(2, 10)}`;
+    const replies = recordReplies();
+    let frame = await sidebar();
+    expect(await settings(frame, token)).toBe(`A token is set, ending in ${token.slice(-4)}.`);
+    await frame.click('#test-connection');
+    expect(await statusOf(frame, '#settings-status')).toMatch(/^The API token was rejected\./);
+    await frame.click('#tab-metrics');
+    await frame.click('#browse-form button[type="submit"]');
+    expect(await statusOf(frame, '#metrics-status')).toMatch(/token/);
+    expect(leaks(await sidebarStrings(frame), token)).toEqual([]);
+
+    await page.reload();
+    frame = await sidebar();
+    await frame.waitForFunction((end) => document.querySelector('#token-status')?.textContent?.endsWith(`ending in ${end}.`), token.slice(-4));
+    expect(leaks(await sidebarStrings(frame), token)).toEqual([]);
+    // The last four characters appear only in the line that says the token is set.
+    expect((await sidebarStrings(frame)).filter((text) => text.includes(token.slice(-4)) && text.length < 200)).toEqual([`A token is set, ending in ${token.slice(-4)}.`]);
+
+    const bodies = await replies.bodies();
+    expect(bodies.some((body) => body.includes(token.slice(-4)))).toBe(true); // the replies were seen
+    expect(leaks(bodies, token)).toEqual([]);
+    await settings(frame, workbench.token);
+  });
+
+  it('is not sent back while the add-in uses it', async () => {
+    const replies = recordReplies();
+    const frame = await sidebar();
+    await settings(frame, workbench.token);
+    await frame.click('#test-connection');
+    expect(await statusOf(frame, '#settings-status')).toMatch(/^Connected\./);
+    await frame.click('#tab-metrics');
+    await frame.click('#browse-form button[type="submit"]');
+    expect(await statusOf(frame, '#metrics-status')).toMatch(/^\d+ metrics loaded\.$/);
+    const bodies = await replies.bodies();
+    expect(bodies.length).toBeGreaterThanOrEqual(3); // saveSettings, testConnection, listMetrics
+    expect(bodies.filter((body) => body.includes(workbench.token))).toEqual([]);
+    expect((await sidebarStrings(frame)).filter((text) => text.includes(workbench.token))).toEqual([]);
+  });
+});
+
+describe('the add-on menu', () => {
+  /** Clicks a menu item and returns the sidebar frame once a new sidebar page has replaced the old one. */
+  async function menu(caption: string): Promise<Frame> {
+    const iframe = (await page.$('iframe#sidebar'))!;
+    const before = await iframe.evaluate((frame) => (frame as HTMLIFrameElement).src);
+    await page.click(`#menu button:text-is("${caption}")`);
+    await page.waitForFunction((old) => (document.querySelector('iframe#sidebar') as HTMLIFrameElement).src !== old, before);
+    const frame = (await iframe.contentFrame())!;
+    // The sidebar's script has run once its settings have loaded (whichever tab is shown).
+    await frame.waitForFunction(() => document.querySelector('#settings-status')?.className === 'status info' && document.querySelector('#settings-status')?.textContent === '');
+    return frame;
+  }
+
+  it('Export selection replaces the sidebar with one on the Export tab, the selection read', async () => {
+    await settings(await sidebar(), workbench.token);
+    await page.evaluate(async (text) => {
+      await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'J1', text }) });
+    }, 'Month\tValue\n2024-01-01\t10\n2024-02-01\t20');
+    await page.reload();
+    await page.click('td[data-a1="J1"]');
+    await page.waitForSelector('td.active[data-a1="J1"]');
+    await page.click('td[data-a1="K3"]', { modifiers: ['Shift'] });
+    await page.waitForSelector('td.selected[data-a1="K3"]');
+
+    const frame = await menu('Export selection');
+    await frame.waitForSelector('#tab-export[aria-selected="true"]');
+    expect(await frame.isHidden('#panel-metrics')).toBe(true);
+    expect(await statusOf(frame, '#export-status')).toBe('Sheet1!J1:K3: 3 rows, 2 columns.');
+    expect(await frame.inputValue('#export-range')).toBe('Sheet1!J1:K3');
+    // One sidebar: the shown one took the place of the first.
+    expect(await page.$$('iframe')).toHaveLength(1);
+  });
+
+  it('Build portfolio audit replaces the sidebar with one on the Portfolio tab', async () => {
+    await sidebar();
+    const frame = await menu('Build portfolio audit');
+    await frame.waitForSelector('#tab-portfolio[aria-selected="true"]');
+    expect(await frame.isVisible('#audit-build')).toBe(true);
+    expect(await frame.isHidden('#panel-metrics')).toBe(true);
+  });
+
+  it('Open sidebar shows a fresh sidebar on its first tab', async () => {
+    const frame = await sidebar();
+    await frame.click('#tab-settings');
+    const fresh = await menu('Open sidebar');
+    await fresh.waitForSelector('#tab-metrics[aria-selected="true"]');
+    expect(await fresh.isHidden('#panel-settings')).toBe(true);
+  });
+});
+
+describe('the layout', () => {
+  /** Where a tab's status line is, seen from the sidebar's viewport, with the tab scrolled to `to`. */
+  function statusPlace(frame: Frame, selector: string, to: 'top' | 'bottom'): Promise<{ top: number; bottom: number; height: number; viewport: number; scrollable: boolean; onTop: boolean }> {
+    return frame.evaluate(([s, where]) => {
+      window.scrollTo(0, where === 'top' ? 0 : document.documentElement.scrollHeight);
+      const status = document.querySelector(s)!;
+      const box = status.getBoundingClientRect();
+      // The element a click at the line's middle reaches: the line itself, not something drawn over it.
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return {
+        top: box.top,
+        bottom: box.bottom,
+        height: box.height,
+        viewport: window.innerHeight,
+        scrollable: document.documentElement.scrollHeight > window.innerHeight + 50,
+        onTop: hit === status || status.contains(hit),
+      };
+    }, [selector, to] as const);
+  }
+
+  it("keeps each tab's status line in view at the bottom, however far the tab scrolls", async () => {
+    await page.setViewportSize({ width: 1280, height: 560 });
+    const frame = await sidebar();
+    await settings(frame, workbench.token);
+    await frame.click('#test-connection');
+    await statusOf(frame, '#settings-status');
+    await frame.click('#tab-metrics');
+    await frame.click('#browse-form button[type="submit"]');
+    await statusOf(frame, '#metrics-status');
+    await frame.click('#tab-export');
+    await frame.click('#export-use-selection');
+    await statusOf(frame, '#export-status');
+    await frame.click('#tab-portfolio');
+    await frame.waitForFunction(() => !document.querySelector('#panel-portfolio[aria-busy]'));
+    await frame.click('#audit-build');
+    await statusOf(frame, '#portfolio-status');
+
+    for (const tab of ['metrics', 'export', 'portfolio', 'settings']) {
+      await frame.click(`#tab-${tab}`);
+      for (const to of ['top', 'bottom'] as const) {
+        const place = await statusPlace(frame, `#${tab}-status`, to);
+        expect({ tab, to, height: place.height > 0, inView: place.top >= 0 && place.bottom <= place.viewport, onTop: place.onTop }).toEqual({ tab, to, height: true, inView: true, onTop: true });
+        // Scrolled to the top of a tab taller than the sidebar, the line sits at the sidebar's bottom edge.
+        if (to === 'top' && place.scrollable) expect(place.viewport - place.bottom).toBeLessThan(2);
+      }
+    }
+    // The Metrics tab, with its list loaded, runs well past the bottom of this sidebar.
+    await frame.click('#tab-metrics');
+    expect((await statusPlace(frame, '#metrics-status', 'top')).scrollable).toBe(true);
+  });
+
+  it('fits every tab in the 300 px sidebar, with nothing wider than it', async () => {
+    const frame = await sidebar();
+    // A metric whose name has no place to break, listed in the Metrics tab and in the Export tab's menu.
+    await settings(frame, workbench.token);
+    await frame.click('#tab-metrics');
+    await frame.fill('#new-name', `Recurring_revenue_of_the_whole_portfolio_in_the_reporting_currency_${Date.now()}`);
+    await frame.click('#create-form button[type="submit"]');
+    expect(await statusOf(frame, '#metrics-status')).toMatch(/^Created "Recurring_revenue/);
+    for (const tab of ['metrics', 'export', 'portfolio', 'settings']) {
+      await frame.click(`#tab-${tab}`);
+      const widths = await frame.evaluate((id) => {
+        const panel = document.getElementById(`panel-${id}`)!;
+        const wider = Array.from(panel.querySelectorAll<HTMLElement>('*')).filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => e.id || e.tagName);
+        return { page: document.documentElement.scrollWidth, viewport: window.innerWidth, wider };
+      }, tab);
+      expect({ tab, wider: widths.wider, overflows: widths.page > widths.viewport }).toEqual({ tab, wider: [], overflows: false });
+      expect(widths.viewport).toBe(300);
+    }
+  });
+});
