@@ -5,7 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { authenticate, rateLimitKey } from './access';
 import { Clock } from './clock';
 import { loadContract, type Contract } from './contract';
-import { buildDemoState, buildEmptyState, DEMO_IDS, DEMO_TOKEN } from './demo-data';
+import { buildDemoState, buildEmptyState, DEMO_IDS, DEMO_TOKEN, demoIdentity } from './demo-data';
 import { ApiError, notEmulated, parameterInvalid, rateLimitExceeded, unauthorized } from './errors';
 import { FaultInjector, NO_FAULTS, type FaultSettings } from './faults';
 import type { EmulatorContext, OperationInput, OperationId, RegisterOperation } from './operation';
@@ -81,15 +81,17 @@ function splitUrl(url: string): { path: string; query: string } {
 
 /** Builds (but does not start) an emulator. */
 export function buildEmulator(options: EmulatorOptions = {}): Emulator {
-  const token = options.token ?? DEMO_TOKEN;
-  const companyId = options.companyId ?? DEMO_IDS.fund;
   const startEmpty = options.empty ?? false;
-  const initialState = (empty: boolean) =>
-    empty ? buildEmptyState({ fundId: companyId, token }) : buildDemoState({ fundId: companyId, token });
+  const stateFor = (empty: boolean, identity: { token: string; companyId: string }) =>
+    empty ? buildEmptyState({ fundId: identity.companyId, token: identity.token }) : buildDemoState({ fundId: identity.companyId, token: identity.token });
 
   const contract = loadContract(options.contractPath);
   const clock = new Clock();
-  const store = new Store(initialState(startEmpty), options.dataFile);
+  const requested = { token: options.token ?? DEMO_TOKEN, companyId: options.companyId ?? DEMO_IDS.fund };
+  const store = new Store(stateFor(startEmpty, requested), options.dataFile);
+  // A loaded data file wins over the flags: the token and fund that work are the file's, and a reset keeps them.
+  const { token, companyId } = (store.loadedFromFile ? demoIdentity(store.state) : null) ?? requested;
+  const initialState = (empty: boolean) => stateFor(empty, { token, companyId });
   const rateLimiter = new RateLimiter(
     {
       limit: options.rateLimit ?? DEFAULT_RATE_LIMIT.limit,

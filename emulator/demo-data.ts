@@ -86,6 +86,17 @@ export function buildEmptyState(options: DemoOptions = {}): EmulatorState {
   return state;
 }
 
+/**
+ * The demo user's token and fund in a state (e.g. one loaded from `--data FILE`): the demo user's
+ * first token and first company, else the first user's. Null when the state has no user with both.
+ */
+export function demoIdentity(state: EmulatorState): { token: string; companyId: string } | null {
+  const user = state.users.find((candidate) => candidate.id === DEMO_IDS.demoUser) ?? state.users[0];
+  const token = user?.tokens[0];
+  const companyId = user?.company_ids[0];
+  return token !== undefined && companyId !== undefined ? { token, companyId } : null;
+}
+
 /** The full demo: a fund with a dozen portfolio companies and years of data, a startup, and a fund the token cannot see. */
 export function buildDemoState(options: DemoOptions = {}): EmulatorState {
   const fundId = options.fundId ?? DEMO_IDS.fund;

@@ -6,6 +6,8 @@ import type { EmulatorState, UserRecord } from './records';
 /** Holds the emulator's state and, when given a file, writes it after every change. */
 export class Store {
   state: EmulatorState;
+  /** True when the state came from an existing data file rather than `initial`. */
+  readonly loadedFromFile: boolean;
 
   /**
    * @param initial the state to start from when there is no data file (or it does not exist yet)
@@ -14,8 +16,10 @@ export class Store {
   constructor(initial: EmulatorState, private readonly dataFile?: string) {
     if (dataFile && existsSync(dataFile)) {
       this.state = JSON.parse(readFileSync(dataFile, 'utf8')) as EmulatorState;
+      this.loadedFromFile = true;
     } else {
       this.state = initial;
+      this.loadedFromFile = false;
       this.persist();
     }
   }

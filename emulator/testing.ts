@@ -51,6 +51,12 @@ export interface ProcessOptions {
   failRate?: number;
   dropRate?: number;
   seed?: number;
+  /** Up to this many random milliseconds more per response (`--jitter`). */
+  jitterMs?: number;
+  /** The next N API requests answer 429 (`--force-429`). */
+  force429?: number;
+  /** The next N API requests answer 503 (`--force-503`). */
+  force503?: number;
   /** How long to wait for the ready line (default 20 s). */
   startTimeoutMs?: number;
 }
@@ -109,6 +115,9 @@ function flagsOf(options: ProcessOptions): string[] {
   add('fail-rate', options.failRate);
   add('drop-rate', options.dropRate);
   add('seed', options.seed);
+  add('jitter', options.jitterMs);
+  add('force-429', options.force429);
+  add('force-503', options.force503);
   if (options.empty) flags.push('--empty');
   if (options.retryAfter) flags.push('--retry-after');
   return flags;

@@ -1,7 +1,11 @@
 // The command line, run as a child process the way other suites start it.
 
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { buildEmptyState } from '../demo-data';
+import { seededRandom } from '../random';
 import { startEmulatorProcess } from '../testing';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -66,10 +70,85 @@ describe('emulator CLI', () => {
     }
   });
 
+  it('refuses a --company that is not a UUID with a clear message and exit code 2', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--company', 'acme'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('--company must be a UUID (like c0000000-0000-4000-8000-000000000001), not "acme"; pass a UUID or leave the flag out for the default.\n');
+  });
+
+  it('prints the token and company of a loaded --data file, not the defaults', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'emulator-cli-'));
+    const file = path.join(folder, 'state.json');
+    const fileCompany = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
+    writeFileSync(file, JSON.stringify(buildEmptyState({ fundId: fileCompany, token: 'file-token' })));
+    const emulator = await startEmulatorProcess({ dataFile: file });
+    try {
+      expect(emulator.token).toBe('file-token');
+      expect(emulator.companyId).toBe(fileCompany);
+      const answer = await fetch(`${emulator.url}/metrics?company_id=${fileCompany}`, { headers: { authorization: 'Bearer file-token' } });
+      expect(answer.status).toBe(200);
+      await emulator.control.reset();
+      const afterReset = await fetch(`${emulator.url}/metrics?company_id=${fileCompany}`, { headers: { authorization: 'Bearer file-token' } });
+      expect(afterReset.status).toBe(200);
+    } finally {
+      await emulator.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('answers the next N requests 429 with --force-429, then 503 with --force-503, then normally', async () => {
+    const emulator = await startEmulatorProcess({ empty: true, force429: 2, force503: 1 });
+    try {
+      const url = `${emulator.url}/metrics?company_id=${emulator.companyId}`;
+      const headers = { authorization: `Bearer ${emulator.token}` };
+      const answers: Array<{ status: number; body: string }> = [];
+      for (let i = 0; i < 4; i++) {
+        const response = await fetch(url, { headers });
+        answers.push({ status: response.status, body: await response.text() });
+      }
+      expect(answers.map((answer) => answer.status)).toEqual([429, 429, 503, 200]);
+      expect(JSON.parse(answers[0]!.body)).toEqual({ errors: [{ type: 'rate_limit_exceeded', message: expect.any(String) }] });
+      expect(answers[2]!.body).toBe('Service Unavailable');
+      const log = await emulator.control.requests();
+      expect(log.map((entry) => entry.fault ?? null)).toEqual(['429', '429', '5xx', null]);
+    } finally {
+      await emulator.stop();
+    }
+  });
+
+  it('delays responses by a random 0..MS with --jitter', async () => {
+    const emulator = await startEmulatorProcess({ empty: true, jitterMs: 400 });
+    try {
+      expect((await emulator.control.faults({})).jitterMs).toBe(400);
+      const url = `${emulator.url}/metrics?company_id=${emulator.companyId}`;
+      const headers = { authorization: `Bearer ${emulator.token}` };
+      // The fault generator is seeded (default seed 1) and only jitter draws from it here, so the delays are known.
+      const draw = seededRandom(1);
+      const expectedDelayMs = [0, 1, 2, 3, 4].reduce((sum) => sum + Math.round(draw() * 400), 0);
+      const started = Date.now();
+      for (let i = 0; i < 5; i++) expect((await fetch(url, { headers })).status).toBe(200);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(expectedDelayMs - 5);
+      expect(expectedDelayMs).toBeGreaterThan(0);
+    } finally {
+      await emulator.stop();
+    }
+  });
+
+  it('refuses a --force-429 that is not a whole number, exit code 2', async () => {
+    const { child } = runCli(['--port', '0', '--force-429', '1.5']);
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
+  });
+
   it('lists every flag in --help', async () => {
     const { child, output } = runCli(['--help']);
     await new Promise((resolve) => child.once('exit', resolve));
-    for (const flag of ['--port', '--token', '--company', '--rate-limit', '--rate-window', '--retry-after', '--latency', '--fail-rate', '--drop-rate', '--seed', '--data', '--empty', '--help']) {
+    for (const flag of ['--port', '--token', '--company', '--rate-limit', '--rate-window', '--retry-after', '--latency', '--fail-rate', '--drop-rate', '--seed', '--jitter', '--force-429', '--force-503', '--data', '--empty', '--help']) {
       expect(output()).toContain(flag);
     }
   });
