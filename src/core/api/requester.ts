@@ -101,10 +101,21 @@ export class Requester {
     // After a 429 without Retry-After the server's window is unknown: one request probes it, so a wave
     // of ten does not meet ten refusals (each of which the server counts) while the window lasts.
     let probe = false;
+    // Halved each time fetchAll fails a whole wave for one lost connection, so a flaky link ends in
+    // waves small enough to pass; a wave of one then fails alone and counts against its own retries.
+    let waveCap = maxWave;
 
     while (queue.length > 0) {
-      const wanted = probe ? 1 : Math.min(queue.length, maxWave);
-      const granted = this.options.budget ? this.options.budget.take(wanted, deadline) : wanted;
+      const wanted = probe ? 1 : Math.min(queue.length, waveCap);
+      let granted: number;
+      try {
+        granted = this.options.budget ? this.options.budget.take(wanted, deadline) : wanted;
+      } catch (error) {
+        // The rate limit would outlast the execution: what was answered stays answered, the rest is told why.
+        if (!(error instanceof TimeBudgetError)) throw error;
+        for (const pending of queue) results[pending.index] = { ok: false, error };
+        break;
+      }
       const wave = queue.slice(0, granted);
       const rest = queue.slice(granted);
       const responses = wave.length === 1 ? [this.fetchOne(wave[0]!.request)] : this.options.transport.fetchAll(wave.map((p) => p.request));
@@ -114,6 +125,7 @@ export class Requester {
       let rateLimited = false;
       let windowUnknown = false;
       let lastError: Error | undefined;
+      let waveDropped = false;
       wave.forEach((pending, i) => {
         const response = responses[i] ?? new NetworkError('No response in fetchAll result.', pending.request.url);
         if (response instanceof FetchRefusedError) {
@@ -144,10 +156,15 @@ export class Requester {
         }
         waitMs = Math.max(waitMs, decision.delayMs);
         lastError = error;
-        again.push({ ...pending, attempt: pending.attempt + 1 });
+        // One lost connection failed the whole wave: no request in it is known to be at fault, so none
+        // spends a retry on it; the smaller waves that follow bound how often that can happen.
+        const shared = response instanceof NetworkError && response.waveSize > 1;
+        if (shared) waveDropped = true;
+        again.push({ ...pending, attempt: shared ? pending.attempt : pending.attempt + 1 });
       });
 
       probe = windowUnknown;
+      if (waveDropped) waveCap = Math.max(1, Math.floor(wave.length / 2));
       if (again.length > 0) {
         const now = this.options.clock.now();
         const tooLong = waitMs > this.policy.maxRetryAfterMs || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs > deadline;
@@ -157,6 +174,8 @@ export class Requester {
             ? new TimeBudgetError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds, lastError)
             : lastError ?? new Error('Retry budget exhausted.');
           for (const pending of again) results[pending.index] = { ok: false, error: giveUp };
+          // The user's other executions must hold back too, even though this one cannot wait it out.
+          if (rateLimited) this.options.budget?.blockUntil(now + waitMs);
           queue = rest;
           continue;
         }
