@@ -3,7 +3,7 @@ import { RequestBudget } from '../../src/core/api/rate-budget';
 import { Requester } from '../../src/core/api/requester';
 import { FetchRefusedError, NetworkError } from '../../src/core/api/transport';
 import { CountingMutex, MemoryCache } from '../support/memory-cache';
-import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
+import { FakeClock, ScriptedTransport, SlowTransport, type Step } from '../support/scripted-transport';
 
 const BASE = 'https://api.test/v1';
 const TOKEN = 'secret-token-abcd1234';
@@ -266,6 +266,36 @@ describe('Requester', () => {
     }
     expect(caught).toBeInstanceOf(TimeBudgetError);
     expect((caught as TimeBudgetError).retryAfterSeconds).toBe(540);
+  });
+
+  it('starts no request without time left for the longest round trip seen so far', () => {
+    const clock = new FakeClock();
+    const ok = { status: 200, body: {} };
+    const transport = new SlowTransport([{ match: 'GET /v1/a', reply: ok }, { match: 'GET /v1/b', reply: ok }], clock, 8000);
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, deadline: clock.now() + 20_000 });
+    r.send({ method: 'GET', path: '/a' });
+    r.send({ method: 'GET', path: '/b' });
+    // 4 s left, and the last answers took 8 s: the third request is not sent.
+    let caught: unknown;
+    try {
+      r.send({ method: 'GET', path: '/c' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(TimeBudgetError);
+    expect(userMessage(caught)).toBe("This run is close to Apps Script's time limit (4 s left, and an answer can take 8 s), so 1 request was not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.");
+    expect(transport.sent).toHaveLength(2);
+    transport.assertDone();
+  });
+
+  it('needs at least 2 s left before a first request, however fast the answers', () => {
+    const clock = new FakeClock();
+    const transport = new ScriptedTransport([]);
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, deadline: clock.now() + 1999 });
+    const settled = r.sendAllSettled([{ method: 'GET', path: '/a' }, { method: 'GET', path: '/b' }]);
+    expect(settled.map((s) => !s.ok && s.error)).toEqual([expect.any(TimeBudgetError), expect.any(TimeBudgetError)]);
+    expect(userMessage((settled[0] as { error: Error }).error)).toMatch(/\(1 s left, and an answer can take 2 s\), so 2 requests were not sent/);
+    expect(transport.sent).toHaveLength(0);
   });
 
   it('refuses to start without a token, with the place to set one', () => {

@@ -43,6 +43,12 @@ export interface WaitEvent {
   ms: number;
 }
 
+/**
+ * No wave starts with less time left than this: Apps Script ends an execution mid-request (a custom
+ * function at 30 s, anything else at 6 minutes), which would lose the answers and any report.
+ */
+export const MIN_ROUND_TRIP_MS = 2000;
+
 interface Pending {
   index: number;
   request: HttpRequest;
@@ -52,6 +58,8 @@ interface Pending {
 export class Requester {
   private readonly policy: RetryPolicy;
   private readonly baseUrl: string;
+  /** The slowest wave so far in this execution: the next one may well take as long. */
+  private longestRoundTripMs = 0;
 
   constructor(private readonly options: RequesterOptions) {
     if (!options.token) throw new ConfigError(`No API token is set. Open ${SETTINGS_HINT} and paste your API token.`);
@@ -106,6 +114,11 @@ export class Requester {
     let waveCap = maxWave;
 
     while (queue.length > 0) {
+      const tooLate = this.refuseWithoutTime(queue.length);
+      if (tooLate) {
+        for (const pending of queue) results[pending.index] = { ok: false, error: tooLate };
+        break;
+      }
       const wanted = probe ? 1 : Math.min(queue.length, waveCap);
       let granted: number;
       try {
@@ -118,7 +131,9 @@ export class Requester {
       }
       const wave = queue.slice(0, granted);
       const rest = queue.slice(granted);
+      const sentAt = this.options.clock.now();
       const responses = wave.length === 1 ? [this.fetchOne(wave[0]!.request)] : this.options.transport.fetchAll(wave.map((p) => p.request));
+      this.longestRoundTripMs = Math.max(this.longestRoundTripMs, this.options.clock.now() - sentAt);
 
       const again: Pending[] = [];
       let waitMs = 0;
@@ -187,6 +202,18 @@ export class Requester {
       queue = [...again, ...rest];
     }
     return results.map((r) => r ?? { ok: false, error: new Error('A request was left without an outcome.') });
+  }
+
+  /** A TimeBudgetError when less time is left than the longest round trip seen (at least 2 s). */
+  private refuseWithoutTime(unsent: number): TimeBudgetError | undefined {
+    const needMs = Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
+    const leftMs = this.remainingMs();
+    if (leftMs >= needMs) return undefined;
+    const requests = unsent === 1 ? '1 request was' : `${unsent} requests were`;
+    return new TimeBudgetError(
+      `This run is close to Apps Script's time limit (${Math.max(0, Math.floor(leftMs / 1000))} s left, and an answer can take ${Math.ceil(needMs / 1000)} s), so ${requests} not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.`,
+      undefined,
+    );
   }
 
   private fetchOne(request: HttpRequest): HttpResponse | NetworkError | FetchRefusedError {
