@@ -11,8 +11,10 @@ export type Reply =
   | { refused: RefusalReason; message: string };
 
 export interface Step {
-  /** e.g. 'GET /data_points?metric_id=…&page=1' matched against method + path + query. */
+  /** e.g. 'GET /data_points?metric_id=…&page=1', matched exactly against method + path + decoded query. */
   match: string | RegExp;
+  /** Match a string as a prefix instead, for requests whose query the test does not spell out. */
+  prefix?: boolean;
   reply: Reply;
 }
 
@@ -48,7 +50,7 @@ export class ScriptedTransport implements Transport {
   private take(request: HttpRequest): HttpResponse | FetchRefusedError | 'network-error' | 'drop-wave' {
     this.sent.push(request);
     const line = `${request.method} ${decodeURIComponent(request.url.replace(/^https?:\/\/[^/]+/, ''))}`;
-    const index = this.steps.findIndex((step) => (typeof step.match === 'string' ? line === step.match || line.startsWith(`${step.match}`) : step.match.test(line)));
+    const index = this.steps.findIndex((step) => (typeof step.match === 'string' ? line === step.match || (step.prefix === true && line.startsWith(step.match)) : step.match.test(line)));
     if (index < 0) throw new Error(`Unexpected request: ${line}`);
     const [step] = this.steps.splice(index, 1);
     const reply = step!.reply;

@@ -70,7 +70,7 @@ describe('Requester', () => {
   });
 
   it('backs off exponentially from about 2 s when a 429 has no Retry-After', () => {
-    const { r, clock } = requester([
+    const { r, clock, transport } = requester([
       { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } } },
       { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } } },
       { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } } },
@@ -79,6 +79,8 @@ describe('Requester', () => {
     r.send({ method: 'GET', path: '/metrics' });
     // Equal jitter with random() = 0.5: three quarters of 2 s, 4 s, 8 s.
     expect(clock.sleeps).toEqual([1500, 3000, 6000]);
+    expect(transport.sent).toHaveLength(4);
+    transport.assertDone();
   });
 
   it('retries a 429 on POST, since the server did not act on it', () => {
@@ -122,6 +124,7 @@ describe('Requester', () => {
     ]);
     expect(r.send({ method: 'PUT', path: '/metrics/m/data_points', body: {} }).status).toBe(200);
     expect(transport.sent).toHaveLength(3);
+    transport.assertDone();
   });
 
   it('gives up with a clear sentence when waiting would pass the deadline', () => {
@@ -137,6 +140,7 @@ describe('Requester', () => {
     expect(caught).toBeInstanceOf(TimeBudgetError);
     expect(userMessage(caught)).toBe('The API\'s rate limit was reached. Try again in 60 seconds.');
     expect(clock.sleeps).toEqual([]);
+    expect(transport.sent).toHaveLength(1);
   });
 
   it('stops after the total wait budget is spent', () => {
@@ -196,6 +200,7 @@ describe('Requester', () => {
     r.sendAll(Array.from({ length: 6 }, (_, i) => ({ method: 'GET' as const, path: '/x', query: { page: i + 1 } })));
     // Four fit the window at once; the rest wait until the first second leaves it.
     expect(transport.waves).toEqual([4, 2]);
+    expect(transport.sent).toHaveLength(6);
     expect(clock.sleeps).toEqual([61_000]);
   });
 
