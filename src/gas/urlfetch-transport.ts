@@ -45,16 +45,11 @@ function sendAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | F
     const refused = refusalOf(thrown, requests[0]!);
     // Refused as a whole (a quota): nothing of the wave was sent.
     if (refused) return requests.map((request) => new FetchRefusedError(refused.message, request.url, refused.reason));
-    // fetchAll throws as a whole when any one connection fails. Find out which, one by one;
-    // a POST is not sent twice, since the server may already have acted on it.
-    return requests.map((request) => {
-      if (request.method === 'POST') return new NetworkError('The connection failed during a batch; the request may or may not have been processed.', request.url);
-      try {
-        return toResponse(UrlFetchApp.fetch(request.url, toParams(request)));
-      } catch (error) {
-        return toFailure(error, request);
-      }
-    });
+    // fetchAll throws as a whole when any one connection fails, and keeps the answers of the others:
+    // every request of the wave may or may not have been processed. The requester decides what goes
+    // again (in smaller waves, and never a POST), each through the rate budget.
+    const cause = toNetworkError(thrown, requests[0]!).message;
+    return requests.map((request) => new NetworkError(`A connection failed during a batch of ${requests.length} requests (${cause}); this request may or may not have been processed.`, request.url, requests.length));
   }
 }
 
@@ -107,6 +102,6 @@ function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResp
 }
 
 function toNetworkError(error: unknown, request: HttpRequest): NetworkError {
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = withoutQueries(error instanceof Error ? error.message : String(error));
   return new NetworkError(`Could not reach ${request.url.replace(/\?.*$/, '')}: ${detail}`, request.url);
 }

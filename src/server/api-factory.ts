@@ -8,8 +8,11 @@ import { userCache, userMutex } from '../gas/cache-and-lock';
 import { createUrlFetchTransport } from '../gas/urlfetch-transport';
 import { readCredentials } from '../gas/user-settings';
 
+/** Apps Script ends any execution other than a custom function after 6 minutes. */
+const ORDINARY_EXECUTION_MS = 6 * 60_000;
+
 export interface ExecutionLimits {
-  /** Absolute time by which API work must end (ms since epoch). */
+  /** Absolute time by which API work must end (ms since epoch); 6 minutes from now when not given. */
   deadline?: number;
   /** Longest total wait for retries and the rate limit. */
   maxTotalWaitMs?: number;
@@ -25,7 +28,7 @@ export function createClientForExecution(limits: ExecutionLimits = {}): ApiClien
     transport: createUrlFetchTransport(),
     clock: appsScriptClock,
     budget,
-    deadline: limits.deadline,
+    deadline: limits.deadline ?? Date.now() + ORDINARY_EXECUTION_MS,
     retry: limits.maxTotalWaitMs === undefined ? undefined : { maxTotalWaitMs: limits.maxTotalWaitMs },
     onWait: limits.onWait,
   });

@@ -5,12 +5,16 @@ import { FetchRefusedError, NetworkError, type Clock, type HttpRequest, type Htt
 export type Reply =
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | 'network-error'
+  /** This connection drops inside a fetchAll, which then fails the whole wave, as UrlFetchApp does. */
+  | 'drop-wave'
   /** Apps Script refuses to send it (a quota, a size limit), with its message. */
   | { refused: RefusalReason; message: string };
 
 export interface Step {
-  /** e.g. 'GET /data_points?metric_id=…&page=1' matched against method + path + query. */
+  /** e.g. 'GET /data_points?metric_id=…&page=1', matched exactly against method + path + decoded query. */
   match: string | RegExp;
+  /** Match a string as a prefix instead, for requests whose query the test does not spell out. */
+  prefix?: boolean;
   reply: Reply;
 }
 
@@ -26,17 +30,16 @@ export class ScriptedTransport implements Transport {
 
   fetch(request: HttpRequest): HttpResponse {
     const reply = this.take(request);
-    if (reply === 'network-error') throw new NetworkError('connection reset', request.url);
+    if (reply === 'network-error' || reply === 'drop-wave') throw new NetworkError('connection reset', request.url);
     if (reply instanceof FetchRefusedError) throw reply;
     return reply;
   }
 
   fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | FetchRefusedError> {
     this.waves.push(requests.length);
-    return requests.map((request) => {
-      const reply = this.take(request);
-      return reply === 'network-error' ? new NetworkError('connection reset', request.url) : reply;
-    });
+    const replies = requests.map((request) => this.take(request));
+    if (replies.includes('drop-wave')) return requests.map((request) => new NetworkError('connection reset during fetchAll', request.url, requests.length));
+    return replies.map((reply, i) => (reply === 'network-error' || reply === 'drop-wave' ? new NetworkError('connection reset', requests[i]!.url) : reply));
   }
 
   /** Fails the test if scripted steps were never used. */
@@ -44,14 +47,14 @@ export class ScriptedTransport implements Transport {
     if (this.steps.length) throw new Error(`Unused scripted steps: ${this.steps.map((s) => String(s.match)).join(', ')}`);
   }
 
-  private take(request: HttpRequest): HttpResponse | FetchRefusedError | 'network-error' {
+  private take(request: HttpRequest): HttpResponse | FetchRefusedError | 'network-error' | 'drop-wave' {
     this.sent.push(request);
     const line = `${request.method} ${decodeURIComponent(request.url.replace(/^https?:\/\/[^/]+/, ''))}`;
-    const index = this.steps.findIndex((step) => (typeof step.match === 'string' ? line === step.match || line.startsWith(`${step.match}`) : step.match.test(line)));
+    const index = this.steps.findIndex((step) => (typeof step.match === 'string' ? line === step.match || (step.prefix === true && line.startsWith(step.match)) : step.match.test(line)));
     if (index < 0) throw new Error(`Unexpected request: ${line}`);
     const [step] = this.steps.splice(index, 1);
     const reply = step!.reply;
-    if (reply === 'network-error') return reply;
+    if (reply === 'network-error' || reply === 'drop-wave') return reply;
     if ('refused' in reply) return new FetchRefusedError(reply.message, request.url, reply.refused);
     return { status: reply.status, headers: reply.headers ?? {}, body: reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body) };
   }

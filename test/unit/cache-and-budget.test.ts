@@ -45,6 +45,23 @@ describe('ChunkedCache', () => {
     expect(new ChunkedCache(memory, gen).get(long1)).toBe('v');
   });
 
+  it('keeps two keys just under the limit apart, chunks included, and every stored key within 250 characters', () => {
+    const memory = new MemoryCache();
+    const cache = new ChunkedCache(memory, gen);
+    const stem = 'k'.repeat(245);
+    cache.put(`${stem}A`, 'first', 60);
+    cache.put(`${stem}B`, 'second', 60);
+    expect(cache.get(`${stem}A`)).toBe('first');
+    expect(cache.get(`${stem}B`)).toBe('second');
+    // A series key of 45 metric ids is far over the limit; its manifest and chunks are all hashed.
+    const seriesKey = Array.from({ length: 45 }, (_, i) => `0b000000-0000-4000-8000-${String(i).padStart(12, '0')}`).join(',');
+    const big = 'é'.repeat(100_000);
+    cache.put(seriesKey, big, 60);
+    expect(cache.get(seriesKey)).toBe(big);
+    expect(memory.store.size).toBe(2 + 2 + 4);
+    expect([...memory.store.keys()].every((key) => key.length <= 250)).toBe(true);
+  });
+
   it('splits text on character boundaries within the byte limit', () => {
     const parts = splitByBytes('a😀b😀c', 5);
     expect(parts.join('')).toBe('a😀b😀c');

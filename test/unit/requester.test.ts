@@ -3,7 +3,7 @@ import { RequestBudget } from '../../src/core/api/rate-budget';
 import { Requester } from '../../src/core/api/requester';
 import { FetchRefusedError, NetworkError } from '../../src/core/api/transport';
 import { CountingMutex, MemoryCache } from '../support/memory-cache';
-import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
+import { FakeClock, ScriptedTransport, SlowTransport, type Step } from '../support/scripted-transport';
 
 const BASE = 'https://api.test/v1';
 const TOKEN = 'secret-token-abcd1234';
@@ -70,7 +70,7 @@ describe('Requester', () => {
   });
 
   it('backs off exponentially from about 2 s when a 429 has no Retry-After', () => {
-    const { r, clock } = requester([
+    const { r, clock, transport } = requester([
       { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } } },
       { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } } },
       { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } } },
@@ -79,6 +79,8 @@ describe('Requester', () => {
     r.send({ method: 'GET', path: '/metrics' });
     // Equal jitter with random() = 0.5: three quarters of 2 s, 4 s, 8 s.
     expect(clock.sleeps).toEqual([1500, 3000, 6000]);
+    expect(transport.sent).toHaveLength(4);
+    transport.assertDone();
   });
 
   it('retries a 429 on POST, since the server did not act on it', () => {
@@ -122,6 +124,7 @@ describe('Requester', () => {
     ]);
     expect(r.send({ method: 'PUT', path: '/metrics/m/data_points', body: {} }).status).toBe(200);
     expect(transport.sent).toHaveLength(3);
+    transport.assertDone();
   });
 
   it('gives up with a clear sentence when waiting would pass the deadline', () => {
@@ -137,6 +140,7 @@ describe('Requester', () => {
     expect(caught).toBeInstanceOf(TimeBudgetError);
     expect(userMessage(caught)).toBe('The API\'s rate limit was reached. Try again in 60 seconds.');
     expect(clock.sleeps).toEqual([]);
+    expect(transport.sent).toHaveLength(1);
   });
 
   it('stops after the total wait budget is spent', () => {
@@ -196,7 +200,107 @@ describe('Requester', () => {
     r.sendAll(Array.from({ length: 6 }, (_, i) => ({ method: 'GET' as const, path: '/x', query: { page: i + 1 } })));
     // Four fit the window at once; the rest wait until the first second leaves it.
     expect(transport.waves).toEqual([4, 2]);
+    expect(transport.sent).toHaveLength(6);
     expect(clock.sleeps).toEqual([61_000]);
+  });
+
+  it('sends a wave that fetchAll failed for one lost connection again in halves, each request through the budget', () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock);
+    const ok = (n: number) => ({ status: 200, body: { n } });
+    const steps: Step[] = [
+      { match: 'GET /v1/x?page=1', reply: ok(1) },
+      { match: 'GET /v1/x?page=2', reply: 'drop-wave' },
+      { match: 'GET /v1/x?page=3', reply: ok(3) },
+      { match: 'GET /v1/x?page=4', reply: ok(4) },
+      ...[1, 2, 3, 4].map((page) => ({ match: `GET /v1/x?page=${page}`, reply: ok(page) })),
+    ];
+    const transport = new ScriptedTransport(steps);
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, retry: { random: () => 0.5 } });
+    const results = r.sendAll<{ n: number }>([1, 2, 3, 4].map((page) => ({ method: 'GET' as const, path: '/x', query: { page } })));
+    expect(results.map((x) => x.data.n)).toEqual([1, 2, 3, 4]);
+    expect(transport.waves).toEqual([4, 2, 2]);
+    expect(transport.sent).toHaveLength(8);
+    expect(budget.used()).toBe(8);
+    // A lost connection backs off from about 0.5 s (three quarters of it with random() = 0.5).
+    expect(clock.sleeps).toEqual([375]);
+    transport.assertDone();
+  });
+
+  it('never sends a POST again after fetchAll failed its wave, and says it may have been processed', () => {
+    const { r, transport, clock } = requester([
+      { match: 'POST /v1/contacts', reply: { status: 201, body: { contact: { id: 'a' } } } },
+      { match: 'POST /v1/contacts', reply: 'drop-wave' },
+    ]);
+    const settled = r.sendAllSettled([{ method: 'POST', path: '/contacts', body: { n: 1 } }, { method: 'POST', path: '/contacts', body: { n: 2 } }]);
+    expect(settled.map((s) => (s.ok ? 'ok' : s.error.name))).toEqual(['NetworkError', 'NetworkError']);
+    expect(transport.sent).toHaveLength(2);
+    expect(transport.waves).toEqual([2]);
+    expect(clock.sleeps).toEqual([]);
+    transport.assertDone();
+  });
+
+  it('keeps the answers already received when the rate budget runs out mid-send', () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock, { limit: 3, windowMs: 60_000 });
+    const steps: Step[] = [1, 2, 3].map((page) => ({ match: `GET /v1/x?page=${page}`, reply: { status: 200, body: { n: page } } }));
+    const transport = new ScriptedTransport(steps);
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, deadline: clock.now() + 20_000 });
+    const settled = r.sendAllSettled<{ n: number }>([1, 2, 3, 4, 5].map((page) => ({ method: 'GET' as const, path: '/x', query: { page } })));
+    expect(settled.slice(0, 3)).toEqual([1, 2, 3].map((n) => ({ ok: true, result: { status: 200, data: { n } } })));
+    expect(settled.slice(3).map((s) => !s.ok && s.error)).toEqual([expect.any(TimeBudgetError), expect.any(TimeBudgetError)]);
+    expect(userMessage((settled[3] as { error: Error }).error)).toBe('The add-in has used its budget of 3 API requests per minute. Try again in 61 seconds.');
+    expect(transport.sent).toHaveLength(3);
+    transport.assertDone();
+  });
+
+  it('holds the user\'s other executions back for a Retry-After too long to wait in this one', () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock);
+    const transport = new ScriptedTransport([{ match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '600' } } }]);
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, deadline: clock.now() + 25_000 });
+    expect(() => r.send({ method: 'GET', path: '/metrics' })).toThrow(TimeBudgetError);
+    expect(transport.sent).toHaveLength(1);
+    // Another execution of the same user, a minute later, is told to wait the rest of the ten minutes.
+    clock.advance(60_000);
+    let caught: unknown;
+    try {
+      budget.take(1, clock.now() + 30_000);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(TimeBudgetError);
+    expect((caught as TimeBudgetError).retryAfterSeconds).toBe(540);
+  });
+
+  it('starts no request without time left for the longest round trip seen so far', () => {
+    const clock = new FakeClock();
+    const ok = { status: 200, body: {} };
+    const transport = new SlowTransport([{ match: 'GET /v1/a', reply: ok }, { match: 'GET /v1/b', reply: ok }], clock, 8000);
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, deadline: clock.now() + 20_000 });
+    r.send({ method: 'GET', path: '/a' });
+    r.send({ method: 'GET', path: '/b' });
+    // 4 s left, and the last answers took 8 s: the third request is not sent.
+    let caught: unknown;
+    try {
+      r.send({ method: 'GET', path: '/c' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(TimeBudgetError);
+    expect(userMessage(caught)).toBe("This run is close to Apps Script's time limit (4 s left, and an answer can take 8 s), so 1 request was not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.");
+    expect(transport.sent).toHaveLength(2);
+    transport.assertDone();
+  });
+
+  it('needs at least 2 s left before a first request, however fast the answers', () => {
+    const clock = new FakeClock();
+    const transport = new ScriptedTransport([]);
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, deadline: clock.now() + 1999 });
+    const settled = r.sendAllSettled([{ method: 'GET', path: '/a' }, { method: 'GET', path: '/b' }]);
+    expect(settled.map((s) => !s.ok && s.error)).toEqual([expect.any(TimeBudgetError), expect.any(TimeBudgetError)]);
+    expect(userMessage((settled[0] as { error: Error }).error)).toMatch(/\(1 s left, and an answer can take 2 s\), so 2 requests were not sent/);
+    expect(transport.sent).toHaveLength(0);
   });
 
   it('refuses to start without a token, with the place to set one', () => {

@@ -43,6 +43,12 @@ export interface WaitEvent {
   ms: number;
 }
 
+/**
+ * No wave starts with less time left than this: Apps Script ends an execution mid-request (a custom
+ * function at 30 s, anything else at 6 minutes), which would lose the answers and any report.
+ */
+export const MIN_ROUND_TRIP_MS = 2000;
+
 interface Pending {
   index: number;
   request: HttpRequest;
@@ -52,6 +58,8 @@ interface Pending {
 export class Requester {
   private readonly policy: RetryPolicy;
   private readonly baseUrl: string;
+  /** The slowest wave so far in this execution: the next one may well take as long. */
+  private longestRoundTripMs = 0;
 
   constructor(private readonly options: RequesterOptions) {
     if (!options.token) throw new ConfigError(`No API token is set. Open ${SETTINGS_HINT} and paste your API token.`);
@@ -101,19 +109,38 @@ export class Requester {
     // After a 429 without Retry-After the server's window is unknown: one request probes it, so a wave
     // of ten does not meet ten refusals (each of which the server counts) while the window lasts.
     let probe = false;
+    // Halved each time fetchAll fails a whole wave for one lost connection, so a flaky link ends in
+    // waves small enough to pass; a wave of one then fails alone and counts against its own retries.
+    let waveCap = maxWave;
 
     while (queue.length > 0) {
-      const wanted = probe ? 1 : Math.min(queue.length, maxWave);
-      const granted = this.options.budget ? this.options.budget.take(wanted, deadline) : wanted;
+      const tooLate = this.refuseWithoutTime(queue.length);
+      if (tooLate) {
+        for (const pending of queue) results[pending.index] = { ok: false, error: tooLate };
+        break;
+      }
+      const wanted = probe ? 1 : Math.min(queue.length, waveCap);
+      let granted: number;
+      try {
+        granted = this.options.budget ? this.options.budget.take(wanted, deadline) : wanted;
+      } catch (error) {
+        // The rate limit would outlast the execution: what was answered stays answered, the rest is told why.
+        if (!(error instanceof TimeBudgetError)) throw error;
+        for (const pending of queue) results[pending.index] = { ok: false, error };
+        break;
+      }
       const wave = queue.slice(0, granted);
       const rest = queue.slice(granted);
+      const sentAt = this.options.clock.now();
       const responses = wave.length === 1 ? [this.fetchOne(wave[0]!.request)] : this.options.transport.fetchAll(wave.map((p) => p.request));
+      this.longestRoundTripMs = Math.max(this.longestRoundTripMs, this.options.clock.now() - sentAt);
 
       const again: Pending[] = [];
       let waitMs = 0;
       let rateLimited = false;
       let windowUnknown = false;
       let lastError: Error | undefined;
+      let waveDropped = false;
       wave.forEach((pending, i) => {
         const response = responses[i] ?? new NetworkError('No response in fetchAll result.', pending.request.url);
         if (response instanceof FetchRefusedError) {
@@ -144,10 +171,15 @@ export class Requester {
         }
         waitMs = Math.max(waitMs, decision.delayMs);
         lastError = error;
-        again.push({ ...pending, attempt: pending.attempt + 1 });
+        // One lost connection failed the whole wave: no request in it is known to be at fault, so none
+        // spends a retry on it; the smaller waves that follow bound how often that can happen.
+        const shared = response instanceof NetworkError && response.waveSize > 1;
+        if (shared) waveDropped = true;
+        again.push({ ...pending, attempt: shared ? pending.attempt : pending.attempt + 1 });
       });
 
       probe = windowUnknown;
+      if (waveDropped) waveCap = Math.max(1, Math.floor(wave.length / 2));
       if (again.length > 0) {
         const now = this.options.clock.now();
         const tooLong = waitMs > this.policy.maxRetryAfterMs || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs > deadline;
@@ -157,6 +189,8 @@ export class Requester {
             ? new TimeBudgetError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds, lastError)
             : lastError ?? new Error('Retry budget exhausted.');
           for (const pending of again) results[pending.index] = { ok: false, error: giveUp };
+          // The user's other executions must hold back too, even though this one cannot wait it out.
+          if (rateLimited) this.options.budget?.blockUntil(now + waitMs);
           queue = rest;
           continue;
         }
@@ -168,6 +202,18 @@ export class Requester {
       queue = [...again, ...rest];
     }
     return results.map((r) => r ?? { ok: false, error: new Error('A request was left without an outcome.') });
+  }
+
+  /** A TimeBudgetError when less time is left than the longest round trip seen (at least 2 s). */
+  private refuseWithoutTime(unsent: number): TimeBudgetError | undefined {
+    const needMs = Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
+    const leftMs = this.remainingMs();
+    if (leftMs >= needMs) return undefined;
+    const requests = unsent === 1 ? '1 request was' : `${unsent} requests were`;
+    return new TimeBudgetError(
+      `This run is close to Apps Script's time limit (${Math.max(0, Math.floor(leftMs / 1000))} s left, and an answer can take ${Math.ceil(needMs / 1000)} s), so ${requests} not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.`,
+      undefined,
+    );
   }
 
   private fetchOne(request: HttpRequest): HttpResponse | NetworkError | FetchRefusedError {

@@ -11,6 +11,8 @@ export interface RetryPolicy {
   idempotentMethods: readonly HttpMethod[];
   /** First backoff when the server gives no Retry-After; doubles per attempt. */
   baseDelayMs: number;
+  /** First backoff after a lost connection: a dropped socket usually works again at once. */
+  networkBaseDelayMs: number;
   /** Largest single backoff we choose ourselves. */
   maxDelayMs: number;
   /** Largest Retry-After we honour before giving up with a clear error instead. */
@@ -26,6 +28,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   retryStatuses: [408, 429, 500, 502, 503, 504],
   idempotentMethods: ['GET', 'PUT', 'DELETE'],
   baseDelayMs: 2000,
+  networkBaseDelayMs: 500,
   maxDelayMs: 60_000,
   maxRetryAfterMs: 5 * 60_000,
   maxTotalWaitMs: 5 * 60_000,
@@ -46,18 +49,18 @@ export type RetryDecision = { retry: false } | { retry: true; delayMs: number; f
 export function decideRetry(policy: RetryPolicy, method: HttpMethod, outcome: Outcome, attempt: number, nowMs: number): RetryDecision {
   if (attempt >= policy.maxRetries) return { retry: false };
   if (outcome.kind === 'network') {
-    return policy.idempotentMethods.includes(method) ? backoff(policy, attempt) : { retry: false };
+    return policy.idempotentMethods.includes(method) ? backoff(policy, attempt, policy.networkBaseDelayMs) : { retry: false };
   }
   const { status } = outcome;
   if (!policy.retryStatuses.includes(status)) return { retry: false };
   if (status !== 429 && !policy.idempotentMethods.includes(method)) return { retry: false };
   const serverDelay = status === 429 || status === 503 ? parseRetryAfter(outcome.retryAfter, nowMs) : undefined;
   if (serverDelay !== undefined) return { retry: true, delayMs: serverDelay, fromServer: true };
-  return backoff(policy, attempt);
+  return backoff(policy, attempt, policy.baseDelayMs);
 }
 
-function backoff(policy: RetryPolicy, attempt: number): RetryDecision {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+function backoff(policy: RetryPolicy, attempt: number, baseDelayMs: number): RetryDecision {
+  const ceiling = Math.min(policy.maxDelayMs, baseDelayMs * 2 ** attempt);
   // "Equal jitter": at least half the ceiling, so concurrent callers spread out without retrying too early.
   const delayMs = Math.round(ceiling / 2 + (policy.random() * ceiling) / 2);
   return { retry: true, delayMs, fromServer: false };

@@ -23,6 +23,11 @@ export class NetworkError extends Error {
   constructor(
     message: string,
     readonly url: string,
+    /**
+     * How many requests failed together: UrlFetchApp.fetchAll throws for the whole wave when one
+     * connection drops, so no one knows which request it was. 1 when this request alone failed.
+     */
+    readonly waveSize = 1,
   ) {
     super(message);
   }
@@ -50,8 +55,9 @@ export interface Transport {
   /** Sends one request; throws NetworkError when no response came back, FetchRefusedError when it was not sent. */
   fetch(request: HttpRequest): HttpResponse;
   /**
-   * Sends the requests concurrently. One failed connection must not hide the others'
-   * responses, so a failure is returned in its slot rather than thrown.
+   * Sends the requests concurrently; failures are returned in their slots rather than thrown. When the
+   * platform fails the whole call for one lost connection, every slot holds a NetworkError whose
+   * `waveSize` says so.
    */
   fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | FetchRefusedError>;
 }

@@ -63,9 +63,12 @@ export class ChunkedCache {
   }
 }
 
+/**
+ * Each chunk key is made whole and then shortened, never cut: cutting a key near the limit would drop the
+ * generation or the key's own last characters, and two values would share chunks.
+ */
 function chunkKeys(key: string, manifest: Manifest): string[] {
-  const base = safeKey(`${key}#${manifest.generation}`);
-  return Array.from({ length: manifest.chunks }, (_, i) => `${base.slice(0, MAX_KEY - 6)}#${i}`);
+  return Array.from({ length: manifest.chunks }, (_, i) => safeKey(`${key}#${manifest.generation}#${i}`));
 }
 
 /** Keys over the limit are replaced by a readable prefix plus a hash of the whole key. */

@@ -53,7 +53,7 @@ const ROWS: unknown[][] = [
 describe('creating contacts', () => {
   it('lists the company\'s contact lists through the client and sends one POST per row, with list names resolved to ids', () => {
     const { client, transport, deadline } = harness([
-      { match: `GET /contact_lists?company_id=${FUND}`, reply: { status: 200, body: { contact_lists: LISTS, meta: { page: 1, total_pages: 1, total: 3 } } } },
+      { match: `GET /contact_lists?company_id=${FUND}&page=1`, reply: { status: 200, body: { contact_lists: LISTS, meta: { page: 1, total_pages: 1, total: 3 } } } },
       post(created(NEW_IDS[0]!, 'ann@example.com')),
       post(created(NEW_IDS[1]!, 'bob@example.com')),
       post(created(NEW_IDS[2]!, 'cy@example.com')),

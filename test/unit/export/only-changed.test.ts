@@ -44,7 +44,7 @@ describe('only what changed', () => {
     const state = prepare(dates.map((date, i) => [date, i]), longSpec({ metricId: USERS, onlyChanged: true }));
     const existing = dates.map((date, i): [string, string | null] => [date, String(i)]);
     const inRange = (start: string, end: string) => existing.filter(([date]) => date >= start && date <= end);
-    const refused = { match: `GET /data_points?metric_id=${USERS}&page_size=100&start_date=${dates[CHUNK]}`, reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '300' } } };
+    const refused = { match: `GET /data_points?metric_id=${USERS}&page_size=100&start_date=${dates[CHUNK]}&`, prefix: true, reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '300' } } };
     const first = harness([...existingPages(USERS, dates[0]!, dates[CHUNK - 1]!, inRange(dates[0]!, dates[CHUNK - 1]!)), refused]);
     const { state: partial, progress } = first.step(state);
     first.transport.assertDone();
@@ -101,7 +101,7 @@ describe('only what changed', () => {
   it('fails the metric\'s rows when its existing points cannot be read, naming the API\'s answer', () => {
     const state = prepare([['2024-01-01', 1], ['2024-02-01', 2]], longSpec({ onlyChanged: true }));
     const { step } = harness([
-      { match: `GET /data_points?metric_id=${REVENUE}`, reply: errorReply(400, 'parameter_invalid', 'metric_id', `names no metric this token can see: ${REVENUE}`) },
+      { match: `GET /data_points?metric_id=${REVENUE}&page_size=100&`, prefix: true, reply: errorReply(400, 'parameter_invalid', 'metric_id', `names no metric this token can see: ${REVENUE}`) },
     ]);
     const { state: done } = step(state);
     const reason = `not sent: the metric's existing data points could not be read: the API refused the request (HTTP 400, "metric_id": names no metric this token can see: ${REVENUE})`;

@@ -85,7 +85,7 @@ function checkPlan(state: ExportState, expectedItems: number): void {
 
 /** Runs the export to the end against an API that stores everything and holds nothing yet. */
 function sendAll(state: ExportState): ExportState {
-  const reads: Step[] = state.metrics.filter((m) => m.phase === 'diff').map((m) => ({ match: `GET /data_points?metric_id=${m.id}`, reply: pointsPage(m.id, []) }));
+  const reads: Step[] = state.metrics.filter((m) => m.phase === 'diff').map((m) => ({ match: `GET /data_points?metric_id=${m.id}&page_size=100&`, prefix: true, reply: pointsPage(m.id, []) }));
   const pendingItems = state.items.filter((item) => item.outcome === 'pending').length;
   // At most this many PUTs: every pending item's batch, whatever the diff decides.
   const writes: Step[] = Array.from({ length: Math.ceil(pendingItems / MAX_UPSERT_ITEMS) + state.metrics.length }, () => ({ match: /^PUT \/metrics\/[^/]+\/data_points$/, reply: stored }));

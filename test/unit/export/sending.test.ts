@@ -58,10 +58,11 @@ describe('sending', () => {
     // retried requests carry the very batch that was refused.
     expect(sent.slice(0, 3).map((batch) => batch.dataPoints[0]!.date)).toEqual(['2010-01-01', '2014-03-01', '2018-05-01']);
     expect(sent.slice(3)).toEqual([sent[1], sent[1], sent[1], sent[1]]);
-    // 7 s from Retry-After; then equal-jitter backoff for the second batch's later attempts, of 4 s, 8 s
-    // and 16 s ceilings (the 503 and the lost connection are retries, the 429 a rate-limit wait).
-    expect(clock.sleeps).toEqual([7000, 3000, 6000, 12000]);
-    expect(done.counters).toMatchObject({ rateLimitWaitMs: 13_000, retryWaitMs: 15_000, upserts: 3 });
+    // 7 s from Retry-After; then equal-jitter backoff for the second batch's later attempts, of 4 s and 8 s
+    // ceilings (the 503 a retry, the 429 a rate-limit wait), and of 4 s for the lost connection, whose
+    // backoff starts from 0.5 s rather than 2 s (8 × 0.5 s at its fourth attempt).
+    expect(clock.sleeps).toEqual([7000, 3000, 6000, 3000]);
+    expect(done.counters).toMatchObject({ rateLimitWaitMs: 13_000, retryWaitMs: 6_000, upserts: 3 });
     expect(progress).toMatchObject({ status: 'done', itemsDone: 150, itemsTotal: 150, waitedForRateLimitMs: 13_000 });
     expect(buildReport(done).totals).toMatchObject({ written: 150, failed: 0, pending: 0 });
     expectAccountedFor(done);
