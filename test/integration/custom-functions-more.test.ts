@@ -8,7 +8,7 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import { CODE_PATH, DIST } from '../support/built-bundle';
 import { FileCache, startExecution, type ExecutionRequest, type ExecutionResult } from '../support/concurrent-execution';
-import { startStack, OWNER, type Stack } from '../support/stack';
+import { startStack, OWNER, type Rpc, type Stack } from '../support/stack';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
@@ -94,4 +94,51 @@ describe('cells that need the same series at once', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(7000);
     expect(markers(cache)).toEqual([]);
   }, 60_000);
+});
+
+describe('saving settings', () => {
+  const SETTINGS_GENERATION = 'METRICS_CACHE_SETTINGS_GENERATION';
+
+  it('checks every field first: when one is wrong, nothing is saved', () => {
+    const rt = stack.runtime();
+    const props = rt.properties.user(OWNER);
+    const before = props.getProperties();
+    for (const update of [
+      { token: 'tok_live_new_0123456789', baseUrl: 'http://api.example.com' },
+      { token: 'tok_live_new_0123456789', defaultCompanyId: 'not-an-id' },
+      { token: 'two words', baseUrl: 'https://api.example.com', defaultCompanyId: DEMO_IDS.startup },
+    ]) {
+      const result = rt.callServer('saveSettings', [update]) as Rpc<unknown>;
+      expect(result.ok).toBe(false);
+      expect(props.getProperties()).toEqual(before);
+    }
+  });
+
+  it('stops cached answers of the old token or base URL at once, and keeps them when neither changed', async () => {
+    const rt = stack.runtime();
+    const props = rt.properties.user(OWNER);
+    const metric = M.monthlyRecurringRevenue;
+    const first = rt.runCustomFunction('METRIC_VALUES', [metric]);
+    expect(await stack.takeRequests()).toHaveLength(1);
+
+    // Saving the same token and base URL (with a new default company) keeps the cache.
+    expect(rt.callServer('saveSettings', [{ token: stack.emulator.token, baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.startup }])).toMatchObject({ ok: true });
+    expect(props.getProperty(SETTINGS_GENERATION)).toBeNull();
+    expect(rt.runCustomFunction('METRIC_VALUES', [metric])).toEqual(first);
+    expect(await stack.takeRequests()).toHaveLength(0);
+
+    // Another address of the same server: a new environment as far as the add-in knows, so it asks again.
+    const otherAddress = stack.emulator.url.replace('127.0.0.1', 'localhost');
+    expect(otherAddress).not.toBe(stack.emulator.url);
+    expect(rt.callServer('saveSettings', [{ baseUrl: otherAddress }])).toMatchObject({ ok: true });
+    const generation = props.getProperty(SETTINGS_GENERATION);
+    expect(generation).not.toBeNull();
+    expect(rt.runCustomFunction('METRIC_VALUES', [metric])).toEqual(first);
+    expect(await stack.takeRequests()).toHaveLength(1);
+
+    // Another token: the old account's answer is not shown; this one is rejected by the API.
+    expect(rt.callServer('saveSettings', [{ token: 'tok_live_someone_else_1234' }])).toMatchObject({ ok: true });
+    expect(props.getProperty(SETTINGS_GENERATION)).not.toBe(generation);
+    expect(() => rt.runCustomFunction('METRIC_VALUES', [metric])).toThrow(/^The API token was rejected\./);
+  });
 });
