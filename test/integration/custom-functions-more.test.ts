@@ -142,3 +142,48 @@ describe('saving settings', () => {
     expect(() => rt.runCustomFunction('METRIC_VALUES', [metric])).toThrow(/^The API token was rejected\./);
   });
 });
+
+describe('Refresh data', () => {
+  it('makes Sheets run every add-in formula again, and the formulas bring the value changed on the platform', async () => {
+    // Sheets recalculates a formula the script writes: the evaluator notes it, and the test then runs
+    // exactly those formulas, as Sheets would after the menu item returns.
+    const recalculate: Array<{ formula: string; cell: string; sheet: string }> = [];
+    const rt = stack.runtime({
+      formulaEvaluator: (formula, at) => {
+        recalculate.push({ formula, cell: at.a1, sheet: at.sheetName });
+        return 'Loading…';
+      },
+    });
+    const metric = M.headcount;
+    const date = state.data_points.filter((p) => p.metric_id === metric && p.value !== null).map((p) => p.date).sort().at(-1)!;
+    const single = `=METRIC_VALUE("${metric}", "${date}")`;
+    const table = `=METRIC_VALUES("${metric}", "${date}", "${date}")`;
+    rt.spreadsheet.insertSheet('Model');
+    const cells = [
+      { formula: single, cell: 'B2', sheet: 'Sheet1' },
+      { formula: table, cell: 'D5', sheet: 'Model' },
+    ];
+    for (const { formula, cell, sheet } of cells) expect(rt.evaluateFormula(formula, { cell, sheet })).toMatchObject({ ok: true });
+    rt.spreadsheet.getSheetByName('Sheet1')!.getRange('A1').setFormula('=SUM(1, 2)');
+    recalculate.length = 0;
+    const model = rt.spreadsheet.getSheetByName('Model')!;
+    const sheet1 = rt.spreadsheet.getSheetByName('Sheet1')!;
+    expect(sheet1.getRange('B2').getValue()).toBe(valueOn(metric, date));
+    const changed = Number(valueOn(metric, date)) + 1234;
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: metric, date, value: String(changed) }] });
+
+    // Recalculated without a refresh, the cached answer still shows the old value.
+    rt.evaluateFormula(single, { cell: 'B2', sheet: 'Sheet1' });
+    expect(sheet1.getRange('B2').getValue()).toBe(valueOn(metric, date));
+    await stack.takeRequests();
+
+    rt.run('onOpen', [{ authMode: 'FULL' }]);
+    rt.run(rt.ui.menuFunction('Refresh data')!);
+    expect(recalculate.map((r) => `${r.sheet}!${r.cell} ${r.formula}`).sort()).toEqual(cells.map((c) => `${c.sheet}!${c.cell} ${c.formula}`).sort());
+    for (const { formula, cell, sheet } of recalculate) expect(rt.evaluateFormula(formula, { cell, sheet })).toMatchObject({ ok: true });
+    expect(sheet1.getRange('B2').getValue()).toBe(changed);
+    expect(model.getRange('E5').getValue()).toBe(changed);
+    expect(sheet1.getRange('A1').getFormula()).toBe('=SUM(1, 2)');
+    expect((await stack.takeRequests()).filter((r) => r.path === '/data_points')).toHaveLength(2);
+  });
+});
