@@ -187,3 +187,50 @@ describe('Refresh data', () => {
     expect((await stack.takeRequests()).filter((r) => r.path === '/data_points')).toHaveLength(2);
   });
 });
+
+describe('values as a person reads them', () => {
+  it('shows rich text property values as plain text, keeping their line breaks', async () => {
+    const richText = new Set(state.portfolio_properties.filter((p) => p.data_type === 'rich_text').map((p) => p.id));
+    const existing = state.portfolio_property_values.find((v) => richText.has(v.portfolio_property_id))!;
+    const [profile, property] = [existing.portfolio_company_profile_id, state.portfolio_properties.find((p) => p.id === existing.portfolio_property_id)!];
+    await stack.emulator.control.fixtures({ portfolio_property_values: [{ ...existing, value: '<p>Strong <em>team</em> &amp; market.</p><p>Risks:</p><ul><li>churn</li><li>pricing</li></ul>' }] });
+    const rt = stack.runtime();
+    const rows = rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [profile]) as unknown[][];
+    expect(rows.find((r) => r[3] === property.id)).toEqual([property.name, 'Strong team & market.\nRisks:\n• churn\n• pricing', 'rich_text', property.id]);
+  });
+
+  it('gives a metric named twice in a range two columns, from one request for it', async () => {
+    const rt = stack.runtime();
+    const metric = M.monthlyRecurringRevenue;
+    const rows = rt.runCustomFunction('METRIC_VALUES', [[[metric], [M.headcount], [metric]], '2024-01-01', '2024-03-31']) as unknown[][];
+    const name = state.metrics.find((m) => m.id === metric)!.name;
+    expect(rows[0]).toEqual(['Date', name, state.metrics.find((m) => m.id === M.headcount)!.name, name]);
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows.slice(1)) expect(row[3]).toBe(row[1]);
+    expect(rows.slice(1).map((r) => r[1])).toEqual(['2024-01-01', '2024-02-01', '2024-03-01'].map((d) => valueOn(metric, d)));
+    const series = (await stack.takeRequests()).filter((r) => r.path === '/data_points');
+    expect(series).toHaveLength(1);
+    expect(series[0]!.query.match(/metric_id\[\]=/g)).toHaveLength(2);
+  });
+
+  it('keeps the header row when there are no data points, and says so in the row below', () => {
+    const rt = stack.runtime();
+    const name = state.metrics.find((m) => m.id === M.monthlyRecurringRevenue)!.name;
+    expect(rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue, '1990-01-01', '1990-12-31', 'headers'])).toEqual([
+      ['Date', name],
+      ['No data points between 1990-01-01 and 1990-12-31.', ''],
+    ]);
+    expect(rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue, '1990-01-01', '1990-12-31'])).toEqual([['No data points between 1990-01-01 and 1990-12-31.']]);
+  });
+
+  it('gives every value as the API\'s exact decimal text with "text"', async () => {
+    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Exact', frequency: 'monthly', unit: 'USD' }] })).metrics;
+    const values = ['12345678901234567890.123456789', '0.10', '7', '-0.000000000000000001'];
+    await stack.emulator.control.fixtures({ data_points: values.map((value, i) => ({ metric_id: metric!.id, date: `2024-0${i + 1}-01`, value })) });
+    const rt = stack.runtime();
+    const rows = rt.runCustomFunction('METRIC_VALUES', [metric!.id, '', '', 'text']) as unknown[][];
+    expect(rows.map((r) => r[1])).toEqual(values);
+    const numbers = rt.runCustomFunction('METRIC_VALUES', [metric!.id]) as unknown[][];
+    expect(numbers.map((r) => r[1])).toEqual(values.map(Number));
+  });
+});
