@@ -18,8 +18,8 @@ declare const global: Record<string, unknown>;
  * @param {string|string[][]} metric_id The metric's id, or a range of metric ids.
  * @param {Date|string} [start_date] First date to include: a date cell or text like "2024-01-01".
  * @param {Date|string} [end_date] Last date to include: a date cell or text like "2024-12-31".
- * @param {string} [options] Words separated by commas: "headers" adds a header row (on by default for several metrics), "exclude_blank" drops blank values, "text" gives values as exact decimal text.
- * @return {any[][]} Rows of date and value, oldest first.
+ * @param {string} [options] Words separated by commas: "headers" adds a header row (on by default for several metrics), "exclude_blank" drops blank values, "text" gives every value as the API's exact decimal text.
+ * @return {any[][]} Rows of date and value, oldest first (values are text with "text").
  * @customfunction
  * @example =METRIC_VALUES("123e4567-e89b-12d3-a456-426614174000", "2024-01-01", "2024-12-31", "headers")
  */
@@ -33,7 +33,7 @@ global.METRIC_VALUES = function (metric_id: unknown, start_date: unknown, end_da
  *
  * @param {string|string[][]} metric_id The metric's id (or a column of ids).
  * @param {Date|string|string[][]} period The period's start date, or a label: "2024-03", "2024-Q1", "FY2024" or "Q3 FY2024" (fiscal years follow the portfolio company's fiscal year end month). A row of periods fills a row.
- * @return {number} The value of the data point of the period that starts there; empty when there is none.
+ * @return {number|any[][]} The value of the data point of the period that starts there (empty when there is none); a grid of values for ranges.
  * @customfunction
  * @example =METRIC_VALUE("123e4567-e89b-12d3-a456-426614174000", "2024-Q1")
  */
@@ -47,7 +47,7 @@ global.METRIC_VALUE = function (metric_id: unknown, period: unknown) {
  * @param {string} metric_id The metric's id.
  * @param {Date|string} [as_of] Latest date to consider: a date cell or text like "2024-06-30"; today when left out.
  * @param {string} [options] "with_date" returns the value's date and the value side by side.
- * @return {number} The latest value (or its date and value).
+ * @return {number|any[][]} The latest value, or with "with_date" one row of its date and value.
  * @customfunction
  * @example =METRIC_LATEST("123e4567-e89b-12d3-a456-426614174000", TODAY(), "with_date")
  */
@@ -105,7 +105,7 @@ global.PORTFOLIO_PROPERTIES = function (company_id: unknown) {
 };
 
 /**
- * The property values of one portfolio company, as a person reads them: option labels, lists joined, numbers, dates and booleans as such.
+ * The property values of one portfolio company, as a person reads them: option labels, lists joined, numbers, dates and booleans as such, rich text as plain text with its line breaks.
  *
  * @param {string} portfolio_company_profile_id The portfolio company profile's id.
  * @param {string} [company_id] The fund's company id, for the property names; the default company from settings when left out.

@@ -12,6 +12,8 @@ export const BASE_URL_KEY = 'METRICS_API_BASE_URL';
 export const COMPANY_KEY = 'METRICS_DEFAULT_COMPANY_ID';
 /** Requests per seconds, like "500/300": for when the operator changes the API's limit. */
 export const RATE_LIMIT_KEY = 'METRICS_API_RATE_LIMIT';
+/** Part of every cache key; changes with the token or base URL, so answers of the old account or environment stop. */
+export const SETTINGS_GENERATION_KEY = 'METRICS_CACHE_SETTINGS_GENERATION';
 
 function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
@@ -27,6 +29,37 @@ export function readSettingsSummary(): SettingsSummary {
     baseUrl: props[BASE_URL_KEY] ?? null,
     defaultCompanyId: props[COMPANY_KEY] ?? null,
   };
+}
+
+export function readSettingsGeneration(): string {
+  return store().getProperty(SETTINGS_GENERATION_KEY) ?? '0';
+}
+
+/**
+ * Saves a checked update in one write, and starts a new settings generation when the token or
+ * the base URL changes: answers cached with the old ones must not be shown for the new ones.
+ */
+export function saveCheckedSettings(update: { token?: string | null; baseUrl?: string; defaultCompanyId?: string | null }): void {
+  const props = store().getProperties();
+  const changes: Record<string, string> = {};
+  const deletions: string[] = [];
+  let credentialsChanged = false;
+  if (update.token !== undefined) {
+    if (update.token === null) deletions.push(TOKEN_KEY);
+    else changes[TOKEN_KEY] = update.token;
+    credentialsChanged ||= (update.token ?? undefined) !== props[TOKEN_KEY];
+  }
+  if (update.baseUrl !== undefined) {
+    changes[BASE_URL_KEY] = update.baseUrl;
+    credentialsChanged ||= update.baseUrl !== props[BASE_URL_KEY];
+  }
+  if (update.defaultCompanyId !== undefined) {
+    if (update.defaultCompanyId === null) deletions.push(COMPANY_KEY);
+    else changes[COMPANY_KEY] = update.defaultCompanyId;
+  }
+  if (credentialsChanged) changes[SETTINGS_GENERATION_KEY] = Utilities.getUuid().slice(0, 8);
+  if (Object.keys(changes).length) store().setProperties(changes);
+  for (const key of deletions) store().deleteProperty(key);
 }
 
 export function saveToken(input: string): void {

@@ -10,7 +10,7 @@ import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache } from '../gas/cache-and-lock';
 import { readCacheGeneration } from '../gas/document-settings';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
-import { readSettingsSummary } from '../gas/user-settings';
+import { readSettingsGeneration, readSettingsSummary } from '../gas/user-settings';
 import { createClientForExecution } from './api-factory';
 
 /** Apps Script stops a custom function at 30 s; API work must end well before, leaving time to return cells. */
@@ -21,7 +21,8 @@ export function createFormulaContext(): FormulaContext {
   const cache = userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
   const deadline = started + CUSTOM_FUNCTION_API_BUDGET_MS;
-  const generation = readCacheGeneration();
+  // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).
+  const generation = `${readCacheGeneration()}.${readSettingsGeneration()}`;
   let client: ApiClient | undefined;
   let defaultCompanyId: string | null | undefined;
   return {

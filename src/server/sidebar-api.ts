@@ -9,7 +9,8 @@ import { isIsoDate } from '../core/validate/dates';
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, writeFormula, writeTable } from '../gas/sheet-io';
 import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
-import { readSettingsSummary, removeToken, saveBaseUrl, saveDefaultCompanyId, saveToken } from '../gas/user-settings';
+import { readSettingsSummary, saveCheckedSettings } from '../gas/user-settings';
+import { validateBaseUrl, validateToken } from '../core/settings/base-url';
 import type { ConnectionReport, MetricSummary, RpcResult, ServerApi } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
 import * as exporter from './export-api';
@@ -75,13 +76,13 @@ function optionalIsoDate(value: string | null, what: string): string | undefined
 export const sidebarApi: ServerApi = {
   getSettings: () => attempt(readSettingsSummary),
 
+  // Every field is checked before anything is saved: a wrong one must not leave a half-saved mix.
   saveSettings: (update) => attempt(() => {
-    if (update.removeToken) removeToken();
-    else if (update.token !== undefined && update.token !== '') saveToken(update.token);
-    if (update.baseUrl !== undefined) saveBaseUrl(update.baseUrl);
-    if (update.defaultCompanyId !== undefined) {
-      saveDefaultCompanyId(update.defaultCompanyId ? requireUuid(update.defaultCompanyId, 'The default company id') : null);
-    }
+    const token = update.removeToken ? null : update.token !== undefined && update.token !== '' ? validateToken(update.token) : undefined;
+    const baseUrl = update.baseUrl !== undefined ? validateBaseUrl(update.baseUrl) : undefined;
+    const defaultCompanyId = update.defaultCompanyId === undefined ? undefined
+      : update.defaultCompanyId ? requireUuid(update.defaultCompanyId, 'The default company id') : null;
+    saveCheckedSettings({ token, baseUrl, defaultCompanyId });
     return readSettingsSummary();
   }),
 

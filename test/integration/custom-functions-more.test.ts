@@ -8,7 +8,7 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import { CODE_PATH, DIST } from '../support/built-bundle';
 import { FileCache, startExecution, type ExecutionRequest, type ExecutionResult } from '../support/concurrent-execution';
-import { startStack, OWNER, type Stack } from '../support/stack';
+import { startStack, OWNER, type Rpc, type Stack } from '../support/stack';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
@@ -94,4 +94,143 @@ describe('cells that need the same series at once', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(7000);
     expect(markers(cache)).toEqual([]);
   }, 60_000);
+});
+
+describe('saving settings', () => {
+  const SETTINGS_GENERATION = 'METRICS_CACHE_SETTINGS_GENERATION';
+
+  it('checks every field first: when one is wrong, nothing is saved', () => {
+    const rt = stack.runtime();
+    const props = rt.properties.user(OWNER);
+    const before = props.getProperties();
+    for (const update of [
+      { token: 'tok_live_new_0123456789', baseUrl: 'http://api.example.com' },
+      { token: 'tok_live_new_0123456789', defaultCompanyId: 'not-an-id' },
+      { token: 'two words', baseUrl: 'https://api.example.com', defaultCompanyId: DEMO_IDS.startup },
+    ]) {
+      const result = rt.callServer('saveSettings', [update]) as Rpc<unknown>;
+      expect(result.ok).toBe(false);
+      expect(props.getProperties()).toEqual(before);
+    }
+  });
+
+  it('stops cached answers of the old token or base URL at once, and keeps them when neither changed', async () => {
+    const rt = stack.runtime();
+    const props = rt.properties.user(OWNER);
+    const metric = M.monthlyRecurringRevenue;
+    const first = rt.runCustomFunction('METRIC_VALUES', [metric]);
+    expect(await stack.takeRequests()).toHaveLength(1);
+
+    // Saving the same token and base URL (with a new default company) keeps the cache.
+    expect(rt.callServer('saveSettings', [{ token: stack.emulator.token, baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.startup }])).toMatchObject({ ok: true });
+    expect(props.getProperty(SETTINGS_GENERATION)).toBeNull();
+    expect(rt.runCustomFunction('METRIC_VALUES', [metric])).toEqual(first);
+    expect(await stack.takeRequests()).toHaveLength(0);
+
+    // Another address of the same server: a new environment as far as the add-in knows, so it asks again.
+    const otherAddress = stack.emulator.url.replace('127.0.0.1', 'localhost');
+    expect(otherAddress).not.toBe(stack.emulator.url);
+    expect(rt.callServer('saveSettings', [{ baseUrl: otherAddress }])).toMatchObject({ ok: true });
+    const generation = props.getProperty(SETTINGS_GENERATION);
+    expect(generation).not.toBeNull();
+    expect(rt.runCustomFunction('METRIC_VALUES', [metric])).toEqual(first);
+    expect(await stack.takeRequests()).toHaveLength(1);
+
+    // Another token: the old account's answer is not shown; this one is rejected by the API.
+    expect(rt.callServer('saveSettings', [{ token: 'tok_live_someone_else_1234' }])).toMatchObject({ ok: true });
+    expect(props.getProperty(SETTINGS_GENERATION)).not.toBe(generation);
+    expect(() => rt.runCustomFunction('METRIC_VALUES', [metric])).toThrow(/^The API token was rejected\./);
+  });
+});
+
+describe('Refresh data', () => {
+  it('makes Sheets run every add-in formula again, and the formulas bring the value changed on the platform', async () => {
+    // Sheets recalculates a formula the script writes: the evaluator notes it, and the test then runs
+    // exactly those formulas, as Sheets would after the menu item returns.
+    const recalculate: Array<{ formula: string; cell: string; sheet: string }> = [];
+    const rt = stack.runtime({
+      formulaEvaluator: (formula, at) => {
+        recalculate.push({ formula, cell: at.a1, sheet: at.sheetName });
+        return 'Loading…';
+      },
+    });
+    const metric = M.headcount;
+    const date = state.data_points.filter((p) => p.metric_id === metric && p.value !== null).map((p) => p.date).sort().at(-1)!;
+    const single = `=METRIC_VALUE("${metric}", "${date}")`;
+    const table = `=METRIC_VALUES("${metric}", "${date}", "${date}")`;
+    rt.spreadsheet.insertSheet('Model');
+    const cells = [
+      { formula: single, cell: 'B2', sheet: 'Sheet1' },
+      { formula: table, cell: 'D5', sheet: 'Model' },
+    ];
+    for (const { formula, cell, sheet } of cells) expect(rt.evaluateFormula(formula, { cell, sheet })).toMatchObject({ ok: true });
+    rt.spreadsheet.getSheetByName('Sheet1')!.getRange('A1').setFormula('=SUM(1, 2)');
+    recalculate.length = 0;
+    const model = rt.spreadsheet.getSheetByName('Model')!;
+    const sheet1 = rt.spreadsheet.getSheetByName('Sheet1')!;
+    expect(sheet1.getRange('B2').getValue()).toBe(valueOn(metric, date));
+    const changed = Number(valueOn(metric, date)) + 1234;
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: metric, date, value: String(changed) }] });
+
+    // Recalculated without a refresh, the cached answer still shows the old value.
+    rt.evaluateFormula(single, { cell: 'B2', sheet: 'Sheet1' });
+    expect(sheet1.getRange('B2').getValue()).toBe(valueOn(metric, date));
+    await stack.takeRequests();
+
+    rt.run('onOpen', [{ authMode: 'FULL' }]);
+    rt.run(rt.ui.menuFunction('Refresh data')!);
+    expect(recalculate.map((r) => `${r.sheet}!${r.cell} ${r.formula}`).sort()).toEqual(cells.map((c) => `${c.sheet}!${c.cell} ${c.formula}`).sort());
+    for (const { formula, cell, sheet } of recalculate) expect(rt.evaluateFormula(formula, { cell, sheet })).toMatchObject({ ok: true });
+    expect(sheet1.getRange('B2').getValue()).toBe(changed);
+    expect(model.getRange('E5').getValue()).toBe(changed);
+    expect(sheet1.getRange('A1').getFormula()).toBe('=SUM(1, 2)');
+    expect((await stack.takeRequests()).filter((r) => r.path === '/data_points')).toHaveLength(2);
+  });
+});
+
+describe('values as a person reads them', () => {
+  it('shows rich text property values as plain text, keeping their line breaks', async () => {
+    const richText = new Set(state.portfolio_properties.filter((p) => p.data_type === 'rich_text').map((p) => p.id));
+    const existing = state.portfolio_property_values.find((v) => richText.has(v.portfolio_property_id))!;
+    const [profile, property] = [existing.portfolio_company_profile_id, state.portfolio_properties.find((p) => p.id === existing.portfolio_property_id)!];
+    await stack.emulator.control.fixtures({ portfolio_property_values: [{ ...existing, value: '<p>Strong <em>team</em> &amp; market.</p><p>Risks:</p><ul><li>churn</li><li>pricing</li></ul>' }] });
+    const rt = stack.runtime();
+    const rows = rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [profile]) as unknown[][];
+    expect(rows.find((r) => r[3] === property.id)).toEqual([property.name, 'Strong team & market.\nRisks:\n• churn\n• pricing', 'rich_text', property.id]);
+  });
+
+  it('gives a metric named twice in a range two columns, from one request for it', async () => {
+    const rt = stack.runtime();
+    const metric = M.monthlyRecurringRevenue;
+    const rows = rt.runCustomFunction('METRIC_VALUES', [[[metric], [M.headcount], [metric]], '2024-01-01', '2024-03-31']) as unknown[][];
+    const name = state.metrics.find((m) => m.id === metric)!.name;
+    expect(rows[0]).toEqual(['Date', name, state.metrics.find((m) => m.id === M.headcount)!.name, name]);
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows.slice(1)) expect(row[3]).toBe(row[1]);
+    expect(rows.slice(1).map((r) => r[1])).toEqual(['2024-01-01', '2024-02-01', '2024-03-01'].map((d) => valueOn(metric, d)));
+    const series = (await stack.takeRequests()).filter((r) => r.path === '/data_points');
+    expect(series).toHaveLength(1);
+    expect(series[0]!.query.match(/metric_id\[\]=/g)).toHaveLength(2);
+  });
+
+  it('keeps the header row when there are no data points, and says so in the row below', () => {
+    const rt = stack.runtime();
+    const name = state.metrics.find((m) => m.id === M.monthlyRecurringRevenue)!.name;
+    expect(rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue, '1990-01-01', '1990-12-31', 'headers'])).toEqual([
+      ['Date', name],
+      ['No data points between 1990-01-01 and 1990-12-31.', ''],
+    ]);
+    expect(rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue, '1990-01-01', '1990-12-31'])).toEqual([['No data points between 1990-01-01 and 1990-12-31.']]);
+  });
+
+  it('gives every value as the API\'s exact decimal text with "text"', async () => {
+    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Exact', frequency: 'monthly', unit: 'USD' }] })).metrics;
+    const values = ['12345678901234567890.123456789', '0.10', '7', '-0.000000000000000001'];
+    await stack.emulator.control.fixtures({ data_points: values.map((value, i) => ({ metric_id: metric!.id, date: `2024-0${i + 1}-01`, value })) });
+    const rt = stack.runtime();
+    const rows = rt.runCustomFunction('METRIC_VALUES', [metric!.id, '', '', 'text']) as unknown[][];
+    expect(rows.map((r) => r[1])).toEqual(values);
+    const numbers = rt.runCustomFunction('METRIC_VALUES', [metric!.id]) as unknown[][];
+    expect(numbers.map((r) => r[1])).toEqual(values.map(Number));
+  });
 });

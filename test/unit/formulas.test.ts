@@ -139,3 +139,12 @@ describe('PORTFOLIO_PROPERTY_VALUES', () => {
     expect(portfolioPropertyValues(ctx, PROFILE, '')).toEqual([['Property', 'Value', 'Data type', 'Property id'], ['Stage', 'Seed', 'select', 'p1']]);
   });
 });
+
+describe('rich text values', () => {
+  it('are plain text with their line breaks, tags dropped and entities decoded', () => {
+    expect(readableValue('<p>First line &amp; more</p>\n<p>Second <b>line</b><br>third</p><ul><li>One</li><li>Two &lt;3&#33;</li></ul>', 'rich_text', TZ))
+      .toBe('First line & more\nSecond line\nthird\n• One\n• Two <3!');
+    expect(readableValue('<p>=SUM(A1)</p>', 'rich_text', TZ)).toBe('=SUM(A1)');
+    expect(readableValue('plain &nbsp; text', 'rich_text', TZ)).toBe('plain text');
+  });
+});

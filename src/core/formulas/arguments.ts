@@ -9,12 +9,12 @@ export function isBlank(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
-/** One id, or a range of ids with blank cells skipped, in the order given, without repeats. */
+/** One id, or a range of ids with blank cells skipped, in the order given; an id given twice is kept twice. */
 export function readIdList(input: unknown, what: string): string[] {
   const cells = Array.isArray(input) ? (input as unknown[][]).flat() : [input];
   const ids = cells.filter((cell) => !isBlank(cell)).map((cell) => requireUuid(cell, what));
   if (ids.length === 0) throw new InputError(`${what} is missing: give an id, or a range of ids.`);
-  return [...new Set(ids)];
+  return ids;
 }
 
 export function readId(input: unknown, what: string): string {

@@ -8,6 +8,7 @@ import { isIsoDate } from '../validate/dates';
 import { companyOrDefault, isBlank, optionalText, readId } from './arguments';
 import type { FormulaContext } from './formula-context';
 import { listMetricsCached, listProfilesCached } from './metric-directory';
+import { richTextToPlain } from './rich-text';
 import type { SheetCell } from './metric-formulas';
 
 /** An API date-time as a Date cell; unparseable text is shown as it came. */
@@ -48,7 +49,7 @@ export function portfolioProperties(ctx: FormulaContext, companyArg: unknown): S
   return [['Name', 'Id', 'Data type', 'Auto-calculated'], ...rows];
 }
 
-/** A property value as a person reads it: option labels, lists joined, numbers, dates and booleans as such. */
+/** A property value as a person reads it: option labels, lists joined, numbers, dates and booleans as such, rich text as plain text. */
 export function readableValue(value: PortfolioPropertyValue['value'], dataType: string | undefined, timeZone: string): SheetCell {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.map(String).join(', ');
@@ -56,6 +57,7 @@ export function readableValue(value: PortfolioPropertyValue['value'], dataType: 
   if (dataType === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   if (dataType === 'date' && isIsoDate(value)) return midnightIn(value, timeZone);
   if (dataType === 'number' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (dataType === 'rich_text') return richTextToPlain(value);
   return value;
 }
 

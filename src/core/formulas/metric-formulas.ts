@@ -34,13 +34,16 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
   const end = optionalDate(ctx, endArg, 'The end date');
   if (start && end && start > end) throw new InputError(`The start date ${start} is after the end date ${end}.`);
   const options = parseTableOptions(optionsArg, { headers: ids.length > 1 });
-  const points = loadPoints(ctx, ids, start, end, options.excludeBlank);
+  // Each metric is asked for once, however many of its columns the table has.
+  const points = loadPoints(ctx, [...new Set(ids)], start, end, options.excludeBlank);
   const names = options.headers ? ids.map((id) => findMetric(ctx, id)?.name ?? id) : ids;
   const rows = shapeSeries(points, ids, names, options);
   const dataRows = options.headers ? rows.length - 1 : rows.length;
   if (dataRows === 0) {
-    const range = start || end ? ` between ${start ?? 'the first'} and ${end ?? 'the last'} date` : '';
-    return [[`No data points${range}.`]];
+    const range = start && end ? ` between ${start} and ${end}` : start ? ` from ${start} on` : end ? ` up to ${end}` : '';
+    const message = `No data points${range}.`;
+    // With headers the table keeps its header row, so formulas that refer to it still find it.
+    return options.headers ? [rows[0]!, [message, ...ids.map(() => '')]] : [[message]];
   }
   const dateCell = midnightMaker(ctx.timeZone);
   return rows.map((row, i) => (options.headers && i === 0 ? row : [dateCell(row[0] as string), ...row.slice(1)]));

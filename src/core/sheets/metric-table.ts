@@ -36,7 +36,7 @@ export function parseTableOptions(input: unknown, defaults: Partial<TableOptions
   return options;
 }
 
-/** A value as a cell shows it: a number when a double holds it exactly or text was not asked for. */
+/** A value as a cell shows it: the API's exact decimal text when text was asked for, else a number. */
 export function toCell(value: string | null | undefined, asText: boolean): Cell {
   if (value === null || value === undefined || value === '') return null;
   if (asText) return value;
@@ -49,11 +49,13 @@ export function toCell(value: string | null | undefined, asText: boolean): Cell 
  * With several metrics the table is wide: one column per metric, in the order asked for.
  */
 export function shapeSeries(points: readonly DataPoint[], metricIds: readonly string[], headerNames: readonly string[], options: TableOptions): Cell[][] {
-  const column = new Map(metricIds.map((id, i) => [id, i]));
+  // A metric named twice gets both its columns: the person laid the table out that way.
+  const columns = new Map<string, number[]>();
+  metricIds.forEach((id, i) => columns.set(id, [...(columns.get(id) ?? []), i]));
   const byDate = new Map<string, Cell[]>();
   for (const point of points) {
-    const index = column.get(point.metric_id);
-    if (index === undefined) continue;
+    const indexes = columns.get(point.metric_id);
+    if (indexes === undefined) continue;
     const cell = toCell(point.value, options.text);
     if (options.excludeBlank && cell === null) continue;
     let row = byDate.get(point.date);
@@ -61,7 +63,7 @@ export function shapeSeries(points: readonly DataPoint[], metricIds: readonly st
       row = new Array<Cell>(metricIds.length).fill(null);
       byDate.set(point.date, row);
     }
-    row[index] = cell;
+    for (const index of indexes) row[index] = cell;
   }
   const dates = [...byDate.keys()].sort();
   const rows: Cell[][] = dates.map((date) => [date, ...(byDate.get(date) ?? [])]);
