@@ -107,10 +107,10 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): void } {
         say(status, '');
       });
     });
-    resumeBox.replaceChildren(
-      el('p', { class: 'hint' }, `The export of ${handle.range} stopped with ${handle.progress.itemsDone} of ${handle.progress.itemsTotal} done. Resuming sends only what was not confirmed.`),
-      button,
-    );
+    const parts: HTMLElement[] = [el('p', { class: 'hint' }, `The export of ${handle.range} stopped with ${handle.progress.itemsDone} of ${handle.progress.itemsTotal} done. Resuming sends only what was not confirmed.`)];
+    const problem = handle.report?.problem ?? handle.progress.problem;
+    if (problem) parts.push(el('p', { class: 'status error' }, problem));
+    resumeBox.replaceChildren(...parts, button);
   }
 
   byId<HTMLButtonElement>('export-use-selection').addEventListener('click', () => {
@@ -159,12 +159,20 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): void } {
     show() {
       if (shown) return;
       shown = true;
-      void busy(panel, status, 'Loading…', async () => {
-        await fillMetrics();
-        const unfinished = unwrap(await server.findUnfinishedExport());
-        if (unfinished) offerResume(unfinished);
-        say(status, '');
-      });
+      void (async () => {
+        // The offer comes from the user's cache, not the API, so it is made first: an API that still
+        // refuses requests (listing the metrics can wait a minute, then fail) must not hide it.
+        const unfinished = await server.findUnfinishedExport();
+        if (unfinished.ok && unfinished.value) offerResume(unfinished.value);
+        // Not busy(): it would disable the Resume button while the metrics load.
+        say(status, 'Loading the metrics…');
+        try {
+          await fillMetrics();
+          say(status, unfinished.ok ? '' : unfinished.error, unfinished.ok ? 'info' : 'error');
+        } catch (error) {
+          say(status, `The metrics could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'error');
+        }
+      })();
     },
   };
 }

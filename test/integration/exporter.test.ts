@@ -430,3 +430,39 @@ it('guesses two columns as wide when the second header names one of the company\
   // A two-column header cannot be checked without a company: the sentence says what to do.
   expect(rt.callServer('readExportSelection', [''])).toEqual({ ok: false, error: "Enter the company id on the Metrics tab first: a two-column selection is wide only if its header names one of the company's metrics." });
 });
+
+it('pauses after 15 minutes in which the API accepted nothing, is offered again while the API still refuses, and resumes with only the rows left', async () => {
+  const metricId = await newMetric('Storm', 'daily');
+  const rt = runtime();
+  const rows = daily(300);
+  const range = fill(rt, rows);
+  await stack.emulator.control.rateLimit({ limit: 3, windowSeconds: 300, retryAfter: true, freshWindow: true });
+  const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
+  // The listing and two PUTs fit the window; from then on every request is refused, window after window.
+  const first = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
+  expect(first.progress).toMatchObject({ status: 'running', itemsDone: 100 });
+  await stack.emulator.control.faults({ next429: 1_000 });
+  await stack.takeRequests();
+  const paused = await drive(rt, first);
+  expect(paused.progress.status).toBe('paused');
+  expect(paused.report!.problem).toBe('The API refused every request for 15 minutes because of its rate limit, so the export paused with 200 rows left. Resume sends only those once the API accepts requests again.');
+  expect(paused.report!.totals).toMatchObject({ written: 100, pending: 200 });
+  const refused = await stack.takeRequests();
+  expect(refused.length).toBeGreaterThan(0);
+  expect(refused.every((r) => r.status === 429)).toBe(true);
+  expect(rt.spreadsheet.getActiveSheet().getRange('C102').getValue()).toMatch(/^not sent: export paused \(The API refused every request for 15 minutes/);
+
+  // The sidebar reopens while the API still refuses: the offer comes from the user's cache, with no request.
+  const offered = ok<ExportHandle | null>(rt.callServer('findUnfinishedExport', []));
+  expect(offered).toMatchObject({ exportId: started.exportId, progress: { status: 'paused', itemsDone: 100, itemsTotal: 300 } });
+  expect(await stack.takeRequests()).toEqual([]);
+
+  await stack.emulator.control.faults({ next429: 0 });
+  await stack.emulator.control.rateLimit({ limit: 500, windowSeconds: 300, retryAfter: true, freshWindow: true });
+  const done = await drive(rt, ok(rt.callServer('resumeExport', [started.exportId])));
+  expect(done.report!.totals).toMatchObject({ written: 300, pending: 0 });
+  const puts = (await stack.takeRequests()).filter((r) => r.method === 'PUT');
+  expect(puts.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+  expect(await storedPoints(metricId)).toEqual(rows.slice(1).map(([date, value]) => [date, String(Number(value))]));
+  expect(rt.spreadsheet.getActiveSheet().getRange('C102').getValue()).toBe('written');
+});

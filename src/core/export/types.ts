@@ -151,6 +151,11 @@ export type ExportState = {
   problem?: string;
   /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
   notBefore?: number;
+  /**
+   * When the API began refusing everything for the rate limit (ms since epoch): the first step since
+   * the last accepted request that ended waiting for it. Cleared by any accepted request and by a resume.
+   */
+  rateLimitedSince?: number;
 };
 
 export type ExportTotals = Record<RowOutcome, number>;

@@ -1,0 +1,89 @@
+// A 429 storm: an API that accepts nothing for three rate windows pauses the export, and Resume sends only what is left.
+
+import { resumeExport } from '../../../src/core/export/export-state';
+import { buildReport } from '../../../src/core/export/report';
+import { RATE_LIMIT_STORM_MS } from '../../../src/core/export/run-step';
+import type { ExportState } from '../../../src/core/export/types';
+import { FakeClock } from '../../support/scripted-transport';
+import { errorReply, harness, longSpec, periodDates, prepare, put, puts, sentBatches, USERS } from './export-fixtures';
+
+const WINDOW_MS = 5 * 60_000;
+const rows = periodDates('2024-01-01', 120, 'daily').map((date, i) => [date, i]);
+const refusal = () => put(USERS, { ...errorReply(429, 'rate_limit_exceeded'), headers: { 'retry-after': String(WINDOW_MS / 1000) } });
+/** A wave of `count` batches, every one refused for the rate limit. */
+const refused = (count = 1) => Array.from({ length: count }, refusal);
+
+/** Runs one step as the sidebar would after waiting out the rate limit, on a fresh client per execution. */
+function stepAfterWait(state: ExportState, clock: FakeClock, replies: Parameters<typeof harness>[0]) {
+  const wait = state.notBefore === undefined ? 0 : Math.max(0, state.notBefore - clock.now());
+  clock.advance(wait);
+  const run = harness(replies, { clock, stepMs: 60_000 });
+  const result = run.step(state);
+  run.transport.assertDone();
+  return { ...result, sent: sentBatches(run.transport) };
+}
+
+describe('a 429 storm', () => {
+  it('pauses once the API has accepted nothing for 15 minutes, saying how many rows are left', () => {
+    expect(RATE_LIMIT_STORM_MS).toBe(3 * WINDOW_MS);
+    const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
+    // The first batch goes through, then every request is refused.
+    let { state, progress } = stepAfterWait(prepare(rows, longSpec({ metricId: USERS })), clock, [put(USERS), ...refused(2)]);
+    expect(progress).toMatchObject({ status: 'running', itemsDone: 50, waitingForRateLimitMs: WINDOW_MS });
+    const stormStart = clock.now();
+    for (let window = 1; window <= 2; window++) {
+      ({ state, progress } = stepAfterWait(state, clock, refused(2)));
+      expect(progress.status).toBe('running');
+      expect(clock.now() - stormStart).toBe(window * WINDOW_MS);
+    }
+    ({ state, progress } = stepAfterWait(state, clock, refused(2)));
+    expect(clock.now() - stormStart).toBe(RATE_LIMIT_STORM_MS);
+    expect(progress).toEqual({
+      status: 'paused',
+      itemsDone: 50,
+      itemsTotal: 120,
+      batchesDone: 1,
+      batchesTotal: 3,
+      problem: 'The API refused every request for 15 minutes because of its rate limit, so the export paused with 70 rows left. Resume sends only those once the API accepts requests again.',
+    });
+    expect(state.notBefore).toBeUndefined();
+    const report = buildReport(state);
+    expect(report.totals).toMatchObject({ written: 50, pending: 70 });
+    expect(report.summary).toBe('120 rows read: 50 written (stored; the API does not say which were new and which updated), 70 not sent (export paused).');
+
+    // Resume sends only the 70 rows left, and the storm clock starts over.
+    const resumed = resumeExport(state);
+    expect(resumed).toMatchObject({ status: 'running' });
+    expect(resumed.rateLimitedSince).toBeUndefined();
+    const done = stepAfterWait(resumed, clock, puts(USERS, 2));
+    expect(done.progress.status).toBe('done');
+    expect(done.sent.map((batch) => batch.dataPoints.length)).toEqual([50, 20]);
+    expect(done.sent[0]!.dataPoints[0]!.date).toBe(rows[50]![0]);
+    expect(buildReport(done.state).totals).toMatchObject({ written: 120, pending: 0 });
+  });
+
+  it('starts the 15 minutes over whenever the API accepts a request', () => {
+    const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
+    let { state, progress } = stepAfterWait(prepare(rows, longSpec({ metricId: USERS })), clock, refused());
+    ({ state } = stepAfterWait(state, clock, refused()));
+    expect(state.rateLimitedSince).toBeDefined();
+    // Ten minutes in, one request is accepted: the storm counts again from the refusal that followed it.
+    ({ state } = stepAfterWait(state, clock, [put(USERS), ...refused(2)]));
+    expect(state.rateLimitedSince).toBe(clock.now());
+    for (let window = 1; window <= 2; window++) {
+      ({ state, progress } = stepAfterWait(state, clock, refused(2)));
+      expect(progress.status).toBe('running');
+    }
+    ({ state, progress } = stepAfterWait(state, clock, refused(2)));
+    expect(progress.status).toBe('paused');
+    expect(progress.problem).toMatch(/paused with 70 rows left\./);
+  });
+
+  it('counts the values left in the wide layout', () => {
+    const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
+    const wide = prepare([['Date', 'Daily Active Users'], ['2024-01-01', 1]], { layout: 'wide', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false });
+    let result = stepAfterWait(wide, clock, refused());
+    for (let window = 0; window < 3; window++) result = stepAfterWait(result.state, clock, refused());
+    expect(result.progress.problem).toMatch(/paused with 1 value left\./);
+  });
+});
