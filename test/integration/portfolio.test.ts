@@ -1,5 +1,6 @@
 // The portfolio audit, its write-back, profile and contact imports, and notes, against the emulator.
 
+import fc from 'fast-check';
 import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import type { GasRuntime } from '../../gas-runtime';
@@ -357,5 +358,45 @@ describe('pushes and imports left unfinished', () => {
     const posts = (await stack.emulator.control.requests()).filter((r) => r.method === 'POST');
     expect(posts).toHaveLength(1);
     expect((posts[0]!.body as { portfolio_company_profile: { name: string } }).portfolio_company_profile.name).toBe('Orion Labs');
+  });
+});
+
+describe('ids from the page', () => {
+  /** Anything JSON can carry where an id belongs, biased toward near-misses of a UUID and path tricks. */
+  const notAnId = fc.oneof(
+    fc.jsonValue(),
+    fc.string(),
+    fc.uuid().map((id) => `${id}x`),
+    fc.uuid().map((id) => id.slice(1)),
+    fc.uuid().map((id) => `${id}/../../companies`),
+    fc.uuid().map((id) => `${id}?company_id=${DEMO_IDS.otherFund}`),
+    fc.constantFrom('', ' ', '../', '%2e%2e%2f', 'null', '00000000-0000-0000-0000-00000000000g'),
+  ).filter((value) => typeof value !== 'string' || !/^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i.test(value));
+
+  it('refuses every id that is not a UUID with a sentence, before any request reaches the API', async () => {
+    const rt = stack.runtime();
+    rt.spreadsheet.getSheetByName('Sheet1')!.getRange('A1:B2').setValues([['Name', 'Currency'], ['Fuzz Co', 'EUR']]);
+    await stack.emulator.control.clearRequests();
+    const calls: Array<(id: unknown) => [string, unknown[]]> = [
+      (id) => ['buildAudit', [id]],
+      (id) => ['insertPortfolioNotes', [id]],
+      (id) => ['listNoteTags', [id]],
+      (id) => ['startImport', [{ kind: 'profiles', companyId: id, range: 'Sheet1!A1:B2' }]],
+      (id) => ['continueAuditPush', [id]],
+      (id) => ['cancelAuditPush', [id]],
+      (id) => ['resumeImport', [id]],
+    ];
+    fc.assert(
+      fc.property(notAnId, fc.nat({ max: calls.length - 1 }), (id, which) => {
+        const [name, args] = calls[which]!(id);
+        const answer = rt.callServer(name, args) as { ok: boolean; error?: string };
+        expect(answer.ok).toBe(false);
+        // One or more sentences ending in a full stop, with nothing of the machinery in them.
+        expect(answer.error).toMatch(/^[A-Z][^\n]*\.$/);
+        expect(answer.error).not.toMatch(/TypeError|undefined|stack|at Object\./);
+      }),
+      { numRuns: 120 },
+    );
+    expect(await stack.emulator.control.requests()).toEqual([]);
   });
 });
