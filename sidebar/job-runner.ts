@@ -16,7 +16,14 @@ export interface JobView<H> {
   resume(handle: H): Promise<RpcResult<H>>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * After Cancel, how long the page waits for the step that was running to answer. A step runs for about
+ * 20 seconds and stops at its next group of requests once it sees the cancel, so this is ample; a step
+ * that still has not answered (a lost connection) must not keep the page waiting for ever.
+ */
+export const CANCEL_WAIT_MS = 45_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function unwrap<T>(result: RpcResult<T>): T {
   if (!result.ok) throw new Error(result.error);
@@ -26,50 +33,72 @@ function unwrap<T>(result: RpcResult<T>): T {
 /** Runs the job to its end inside `container`; returns the last handle. */
 export async function runJob<H>(container: HTMLElement, first: H, view: JobView<H>): Promise<H> {
   let handle = first;
-  let cancelled = false;
+  let cancelSent: Promise<RpcResult<H>> | null = null;
+  let onCancel: () => void = () => undefined;
+  const cancelPressed = new Promise<void>((resolve) => {
+    onCancel = resolve;
+  });
   const bar = createProgress(view.label, () => {
-    cancelled = true;
+    // At once, not after the step: the server's cancel mark stops the running step at its next group of requests.
+    cancelSent ??= view.cancel(handle);
+    onCancel();
   });
   container.replaceChildren(bar.root);
+  let stepStillRunning = false;
   for (;;) {
     const state = view.progress(handle);
     bar.update(state.done, state.total);
-    if (view.report(handle)) break;
-    if (cancelled) {
-      handle = unwrap(await view.cancel(handle));
-      break;
-    }
+    if (view.report(handle) || cancelSent) break;
     if (state.waitMs) {
-      for (let left = Math.ceil(state.waitMs / 1000); left > 0 && !cancelled; left--) {
+      for (let left = Math.ceil(state.waitMs / 1000); left > 0 && !cancelSent; left--) {
         bar.waiting(left);
         await sleep(1000);
       }
       continue;
     }
-    handle = unwrap(await view.next(handle));
+    const step = view.next(handle);
+    const afterCancel = cancelPressed.then(() => Promise.race([step, sleep(CANCEL_WAIT_MS).then(() => null)]));
+    const answer = await Promise.race([step, afterCancel]);
+    if (answer === null) {
+      stepStillRunning = true;
+      break;
+    }
+    handle = unwrap(answer);
+  }
+  if (cancelSent && !view.report(handle)) {
+    unwrap(await cancelSent);
+    // Asked again now the step has answered: the first answer may predate the step's last checkpoint.
+    handle = unwrap(await view.cancel(handle));
   }
   const report = view.report(handle);
   const status = view.progress(handle).status;
-  bar.finish(status === 'done' ? 'Finished.' : status === 'cancelled' ? 'Cancelled: it can be resumed.' : 'Paused: see the problem below.', status === 'done' && !report?.problem ? 'success' : 'error');
+  const ending = status === 'done' ? 'Finished.'
+    : status === 'cancelled' ? 'Cancelled: it can be resumed.'
+      : status === 'running' || stepStillRunning ? 'Cancelled: the step that was running stops at its next group of requests. Open the Portfolio tab again to resume what was not confirmed.'
+        : 'Paused: see the problem below.';
+  bar.finish(ending, status === 'done' && !report?.problem ? 'success' : 'error');
   if (report) {
     container.append(el('p', { class: `status ${status === 'done' ? 'success' : 'error'}` }, report.summary));
     if (report.problem) container.append(el('p', { class: 'status error' }, report.problem));
     if (report.problems.length) container.append(el('ul', { class: 'problems', 'aria-label': 'Rows or cells not stored' }, ...report.problems.map((p) => el('li', {}, p))));
   }
-  if (status !== 'done') {
-    const button = el('button', { type: 'button', class: 'action' }, 'Resume');
-    button.addEventListener('click', () => {
-      button.disabled = true;
-      void view.resume(handle).then((result) => {
-        if (!result.ok) {
-          container.append(el('p', { class: 'status error' }, result.error));
-          button.disabled = false;
-          return;
-        }
-        void runJob(container, result.value, view);
-      });
-    });
-    container.append(el('p', { class: 'hint' }, 'Resuming sends only what was not confirmed.'), button);
-  }
+  if (status !== 'done' && status !== 'running') container.append(...resumeOffer(container, handle, view));
   return handle;
+}
+
+/** A Resume button that runs the job again from what was not confirmed, in `container`. */
+export function resumeOffer<H>(container: HTMLElement, handle: H, view: JobView<H>, hint = 'Resuming sends only what was not confirmed.'): HTMLElement[] {
+  const button = el('button', { type: 'button', class: 'action' }, 'Resume');
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    void view.resume(handle).then((result) => {
+      if (!result.ok) {
+        container.append(el('p', { class: 'status error' }, result.error));
+        button.disabled = false;
+        return;
+      }
+      void runJob(container, result.value, view);
+    });
+  });
+  return [el('p', { class: 'hint' }, hint), button];
 }

@@ -1,9 +1,38 @@
 // Portfolio tools: the property audit and its push, profile and contact imports, notes.
 
 import { busy, byId, el, say } from './dom';
-import { runJob } from './job-runner';
+import { resumeOffer, runJob, type JobView } from './job-runner';
 import { server } from './server';
 import type { AuditPushHandle, ImportHandle, ImportKind, RpcResult } from '../src/shared/rpc';
+
+const PUSH_VIEW: JobView<AuditPushHandle> = {
+  label: 'Pushing changed cells',
+  progress: (h) => ({ done: h.progress.cellsDone, total: h.progress.cellsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
+  report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: [...h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`), ...h.report.notes] },
+  next: (h) => server.continueAuditPush(h.pushId),
+  cancel: (h) => server.cancelAuditPush(h.pushId),
+  resume: (h) => server.resumeAuditPush(h.pushId),
+};
+
+const IMPORT_LABELS: Record<ImportKind, string> = { profiles: 'Importing profiles', contacts: 'Importing contacts' };
+
+function importView(kind: ImportKind, range: string): JobView<ImportHandle> {
+  return {
+    label: `${IMPORT_LABELS[kind]} from ${range}`,
+    progress: (h) => ({ done: h.progress.rowsDone, total: h.progress.rowsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
+    report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `Row ${p.sheetRow}${p.label ? ` (${p.label})` : ''}: ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
+    next: (h) => server.continueImport(h.importId),
+    cancel: (h) => server.cancelImport(h.importId),
+    resume: (h) => server.resumeImport(h.importId),
+  };
+}
+
+/** How an unfinished job ended, in the user's words. */
+function howItStopped(status: string): string {
+  if (status === 'cancelled') return 'was cancelled';
+  if (status === 'paused') return 'paused on a problem';
+  return 'stopped when the sidebar closed';
+}
 
 function unwrap<T>(result: RpcResult<T>): T {
   if (!result.ok) throw new Error(result.error);
@@ -27,33 +56,39 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
   byId<HTMLButtonElement>('audit-push').addEventListener('click', () => {
     void busy(panel, status, 'Comparing the audit sheet with what was built…', async () => {
       say(status, '');
-      await runJob<AuditPushHandle>(results, unwrap(await server.startAuditPush(null)), {
-        label: 'Pushing changed cells',
-        progress: (h) => ({ done: h.progress.cellsDone, total: h.progress.cellsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
-        report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: [...h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`), ...h.report.notes] },
-        next: (h) => server.continueAuditPush(h.pushId),
-        cancel: (h) => server.cancelAuditPush(h.pushId),
-        resume: (h) => server.resumeAuditPush(h.pushId),
-      });
+      await runJob<AuditPushHandle>(results, unwrap(await server.startAuditPush(null)), PUSH_VIEW);
     });
   });
 
-  function importFromSelection(kind: ImportKind, label: string): void {
+  function importFromSelection(kind: ImportKind): void {
     void busy(panel, status, 'Reading the selection…', async () => {
       const range = unwrap(await server.activeRange());
       say(status, '');
-      await runJob<ImportHandle>(results, unwrap(await server.startImport({ kind, companyId: companyId(), range })), {
-        label: `${label} from ${range}`,
-        progress: (h) => ({ done: h.progress.rowsDone, total: h.progress.rowsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
-        report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `Row ${p.sheetRow}${p.label ? ` (${p.label})` : ''}: ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
-        next: (h) => server.continueImport(h.importId),
-        cancel: (h) => server.cancelImport(h.importId),
-        resume: (h) => server.resumeImport(h.importId),
-      });
+      await runJob<ImportHandle>(results, unwrap(await server.startImport({ kind, companyId: companyId(), range })), importView(kind, range));
     });
   }
-  byId<HTMLButtonElement>('import-profiles').addEventListener('click', () => importFromSelection('profiles', 'Importing profiles'));
-  byId<HTMLButtonElement>('import-contacts').addEventListener('click', () => importFromSelection('contacts', 'Importing contacts'));
+  byId<HTMLButtonElement>('import-profiles').addEventListener('click', () => importFromSelection('profiles'));
+  byId<HTMLButtonElement>('import-contacts').addEventListener('click', () => importFromSelection('contacts'));
+
+  /** Pushes and imports of the last six hours that did not finish, each offered with Resume. */
+  const unfinishedBox = el('div', { class: 'unfinished', 'aria-label': 'Unfinished pushes and imports' });
+  results.before(unfinishedBox);
+  async function offerUnfinished(): Promise<void> {
+    const jobs = unwrap(await server.findUnfinishedPortfolioJobs());
+    const offers: HTMLElement[] = [];
+    const offer = <H>(handle: H, view: JobView<H>, text: string): void => {
+      const box = el('div', { class: 'resume-offer' });
+      box.append(...resumeOffer(box, handle, view, `${text} Resuming sends only what was not confirmed.`));
+      offers.push(box);
+    };
+    for (const push of jobs.pushes) {
+      offer(push, PUSH_VIEW, `The push of changed cells of "${push.sheetName}" ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${push.progress.cellsTotal} cells done.`);
+    }
+    for (const job of jobs.imports) {
+      offer(job, importView(job.kind, job.range), `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${job.progress.rowsTotal} rows done.`);
+    }
+    unfinishedBox.replaceChildren(...offers);
+  }
 
   byId<HTMLFormElement>('note-form').addEventListener('submit', (event) => {
     event.preventDefault();
@@ -77,8 +112,13 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
   });
 
   let shown = false;
+  let offered = false;
   return {
     show() {
+      if (!offered) {
+        offered = true;
+        void offerUnfinished().catch((error: unknown) => say(status, error instanceof Error ? error.message : String(error), 'error'));
+      }
       if (shown || !companyId()) return;
       shown = true;
       void busy(panel, status, 'Loading note tags…', async () => {

@@ -376,6 +376,13 @@ global.resumeAuditPush = function (pushId: Parameters<typeof sidebarApi.resumeAu
 };
 
 /**
+ * Sidebar: pushes and imports of this spreadsheet from the last six hours that did not finish, to resume.
+ */
+global.findUnfinishedPortfolioJobs = function () {
+  return sidebarApi.findUnfinishedPortfolioJobs();
+};
+
+/**
  * Sidebar: inserts the values of metrics at the active cell, as a live formula or a snapshot.
  * @param {Object} request Metric ids, dates, mode and headers.
  */

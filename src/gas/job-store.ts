@@ -4,9 +4,20 @@ import { ChunkedCache } from '../core/cache/chunked-cache';
 import { userCache } from './cache-and-lock';
 
 const SIX_HOURS = 6 * 60 * 60;
+/** Apps Script ends any execution after six minutes, so a step's running mark outlives no step. */
+const LONGEST_EXECUTION_SECONDS = 6 * 60;
+/** Jobs remembered per spreadsheet: enough for a morning's pushes and imports, small enough for one cache value. */
+const REMEMBERED_JOBS = 20;
+
+/** A job of this spreadsheet the sidebar may offer to resume. */
+export type RememberedJob = { kind: string; id: string; startedAt: number };
 
 function cache(): ChunkedCache {
   return new ChunkedCache(userCache(), () => Utilities.getUuid().slice(0, 8));
+}
+
+function indexKey(): string {
+  return `portfolio-jobs:${SpreadsheetApp.getActiveSpreadsheet().getId()}`;
 }
 
 export function newJobId(): string {
@@ -22,7 +33,7 @@ export function saveJob<T>(kind: string, id: string, job: T): void {
   cache().put(`${kind}:${id}`, JSON.stringify(job), SIX_HOURS);
 }
 
-/** A cancel pressed while a step runs is seen by that step before its next row. */
+/** A cancel pressed while a step runs is seen by that step before its next group of requests. */
 export function requestJobCancel(kind: string, id: string): void {
   userCache().put(`${kind}-cancel:${id}`, '1', SIX_HOURS);
 }
@@ -33,4 +44,45 @@ export function jobCancelRequested(kind: string, id: string): boolean {
 
 export function clearJobCancel(kind: string, id: string): void {
   userCache().remove(`${kind}-cancel:${id}`);
+}
+
+/**
+ * Runs one step of a job with a mark saying so. A cancel that arrives meanwhile must not save the state
+ * it read (the step saves a newer one at its next checkpoint), and a job with a step running is not
+ * offered for resuming.
+ */
+export function whileStepRuns<T>(kind: string, id: string, step: () => T): T {
+  userCache().put(`${kind}-step:${id}`, '1', LONGEST_EXECUTION_SECONDS);
+  try {
+    return step();
+  } finally {
+    userCache().remove(`${kind}-step:${id}`);
+  }
+}
+
+export function stepRunning(kind: string, id: string): boolean {
+  return userCache().get(`${kind}-step:${id}`) === '1';
+}
+
+/** Remembers (again) a job of this spreadsheet, so the sidebar can offer it when it opens, for six hours. */
+export function rememberJob(kind: string, id: string, nowMs: number): void {
+  const others = rememberedJobs(nowMs).filter((job) => !(job.kind === kind && job.id === id));
+  const jobs = [...others, { kind, id, startedAt: nowMs }].slice(-REMEMBERED_JOBS);
+  userCache().put(indexKey(), JSON.stringify(jobs), SIX_HOURS);
+}
+
+/** Jobs of this spreadsheet remembered in the last six hours, oldest first; each may have ended since. */
+export function rememberedJobs(nowMs: number): RememberedJob[] {
+  const text = userCache().get(indexKey());
+  if (!text) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.filter((job): job is RememberedJob => typeof job === 'object' && job !== null
+    && typeof (job as RememberedJob).kind === 'string' && typeof (job as RememberedJob).id === 'string'
+    && typeof (job as RememberedJob).startedAt === 'number' && nowMs - (job as RememberedJob).startedAt < SIX_HOURS * 1000);
 }

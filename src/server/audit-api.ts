@@ -21,7 +21,7 @@ import {
 import { WaitLog } from '../core/export';
 import { requireUuid } from '../core/validate/uuid';
 import { loadSnapshot, readSheetValues, saveSnapshot, writeAuditSheet } from '../gas/audit-sheet';
-import { clearJobCancel, jobCancelRequested, loadJob, newJobId, requestJobCancel, saveJob } from '../gas/job-store';
+import { clearJobCancel, jobCancelRequested, loadJob, newJobId, rememberedJobs, rememberJob, requestJobCancel, saveJob, stepRunning, whileStepRuns } from '../gas/job-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -103,34 +103,43 @@ export function startPush(sheetName: string | null): AuditPushHandle {
   const stored: StoredPush = { sheetName: name, state: prepare(name) };
   const pushId = newJobId();
   saveJob(JOB, pushId, stored);
+  if (stored.state.status === 'running') rememberJob(JOB, pushId, Date.now());
   return handle(pushId, stored);
 }
 
 export function continuePush(pushId: string): AuditPushHandle {
   const stored = load(pushId);
   if (stored.state.status === 'running') {
-    const deadline = Date.now() + STEP_BUDGET_MS;
-    const waits = new WaitLog();
-    const client = createClientForExecution({ deadline, onWait: waits.onWait });
-    stored.state = runAuditPushStep(stored.state, client, {
-      deadline,
-      marginMs: STEP_MARGIN_MS,
-      waitLog: waits,
-      shouldStop: () => jobCancelRequested(JOB, pushId),
-      onCheckpoint: (state) => {
-        saveJob(JOB, pushId, { ...stored, state });
-        recordConfirmed(stored.sheetName, state);
-      },
-    }).state;
-    saveJob(JOB, pushId, stored);
-    recordConfirmed(stored.sheetName, stored.state);
+    whileStepRuns(JOB, pushId, () => {
+      const deadline = Date.now() + STEP_BUDGET_MS;
+      const waits = new WaitLog();
+      const client = createClientForExecution({ deadline, onWait: waits.onWait });
+      stored.state = runAuditPushStep(stored.state, client, {
+        deadline,
+        marginMs: STEP_MARGIN_MS,
+        waitLog: waits,
+        shouldStop: () => jobCancelRequested(JOB, pushId),
+        onCheckpoint: (state) => {
+          saveJob(JOB, pushId, { ...stored, state });
+          recordConfirmed(stored.sheetName, state);
+        },
+      }).state;
+      saveJob(JOB, pushId, stored);
+      recordConfirmed(stored.sheetName, stored.state);
+    });
   }
   return handle(pushId, stored);
 }
 
+/**
+ * Marks the push cancelled. A step running meanwhile sees the mark before its next group of requests and
+ * saves the cancelled state itself: saving here the state read before its last checkpoint would undo that
+ * checkpoint, so the state is left as it is and the sidebar asks again once the step has answered.
+ */
 export function cancelPush(pushId: string): AuditPushHandle {
   requestJobCancel(JOB, pushId);
   const stored = load(pushId);
+  if (stepRunning(JOB, pushId)) return handle(pushId, stored);
   stored.state = cancelAuditPush(stored.state);
   saveJob(JOB, pushId, stored);
   return handle(pushId, stored);
@@ -145,5 +154,17 @@ export function resumePush(pushId: string): AuditPushHandle {
   clearJobCancel(JOB, pushId);
   stored.state = resumeAuditPush(stored.state);
   saveJob(JOB, pushId, stored);
+  rememberJob(JOB, pushId, Date.now());
   return handle(pushId, stored);
+}
+
+/** Pushes of this spreadsheet from the last six hours that did not finish (cancelled, paused, or left running) and have no step running now. */
+export function unfinishedPushes(): AuditPushHandle[] {
+  const unfinished: AuditPushHandle[] = [];
+  for (const job of rememberedJobs(Date.now())) {
+    if (job.kind !== JOB || stepRunning(JOB, job.id)) continue;
+    const stored = loadJob<StoredPush>(JOB, job.id);
+    if (stored && stored.state.status !== 'done') unfinished.push(handle(job.id, stored));
+  }
+  return unfinished;
 }

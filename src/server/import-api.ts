@@ -21,7 +21,7 @@ import {
   STATUS_HEADER as IMPORT_STATUS_HEADER,
 } from '../core/directory';
 import { requireUuid } from '../core/validate/uuid';
-import { clearJobCancel, jobCancelRequested, loadJob, newJobId, requestJobCancel, saveJob } from '../gas/job-store';
+import { clearJobCancel, jobCancelRequested, loadJob, newJobId, rememberedJobs, rememberJob, requestJobCancel, saveJob, stepRunning, whileStepRuns } from '../gas/job-store';
 import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas/sheet-io';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -107,6 +107,7 @@ export function startImport(request: ImportRequest): ImportHandle {
   }
   const importId = newJobId();
   saveJob(JOB, importId, stored);
+  if (stored.state.status === 'running') rememberJob(JOB, importId, Date.now());
   return handle(importId, stored);
 }
 
@@ -119,27 +120,35 @@ function load(importId: string): StoredImport {
 export function continueImport(importId: string): ImportHandle {
   const stored = load(importId);
   if (stored.state.status === 'running') {
-    const deadline = Date.now() + STEP_BUDGET_MS;
-    const client = createClientForExecution({ deadline });
-    const base = { deadline, marginMs: STEP_MARGIN_MS, shouldStop: () => jobCancelRequested(JOB, importId) };
-    const checkpoint = (next: StoredImport, written: RowWrite | null): void => {
-      saveJob(JOB, importId, next);
-      if (written) writeRow(next, written);
-    };
-    if (stored.kind === 'profiles') {
-      stored.state = runProfilesImportStep(stored.state, client, { ...base, onCheckpoint: (state, written) => checkpoint({ ...stored, state }, written) }).state;
-    } else {
-      stored.state = runContactsImportStep(stored.state, client, { ...base, onCheckpoint: (state, written) => checkpoint({ ...stored, state }, written) }).state;
-    }
-    saveJob(JOB, importId, stored);
-    if (stored.state.status !== 'running') writeAll(stored);
+    whileStepRuns(JOB, importId, () => {
+      const deadline = Date.now() + STEP_BUDGET_MS;
+      const client = createClientForExecution({ deadline });
+      const base = { deadline, marginMs: STEP_MARGIN_MS, shouldStop: () => jobCancelRequested(JOB, importId) };
+      const checkpoint = (next: StoredImport, written: RowWrite | null): void => {
+        saveJob(JOB, importId, next);
+        if (written) writeRow(next, written);
+      };
+      if (stored.kind === 'profiles') {
+        stored.state = runProfilesImportStep(stored.state, client, { ...base, onCheckpoint: (state, written) => checkpoint({ ...stored, state }, written) }).state;
+      } else {
+        stored.state = runContactsImportStep(stored.state, client, { ...base, onCheckpoint: (state, written) => checkpoint({ ...stored, state }, written) }).state;
+      }
+      saveJob(JOB, importId, stored);
+      if (stored.state.status !== 'running') writeAll(stored);
+    });
   }
   return handle(importId, stored);
 }
 
+/**
+ * Marks the import cancelled. A step running meanwhile sees the mark before its next row and saves the
+ * cancelled state itself; saving here what was read before its last checkpoint would undo that row, so
+ * the state is left as it is and the sidebar asks again once the step has answered.
+ */
 export function cancel(importId: string): ImportHandle {
   requestJobCancel(JOB, importId);
   const stored = load(importId);
+  if (stepRunning(JOB, importId)) return handle(importId, stored);
   if (stored.kind === 'profiles') stored.state = cancelImport(stored.state);
   else stored.state = cancelImport(stored.state);
   saveJob(JOB, importId, stored);
@@ -153,5 +162,17 @@ export function resume(importId: string): ImportHandle {
   if (stored.kind === 'profiles') stored.state = resumeImport(stored.state);
   else stored.state = resumeImport(stored.state);
   saveJob(JOB, importId, stored);
+  rememberJob(JOB, importId, Date.now());
   return handle(importId, stored);
+}
+
+/** Imports of this spreadsheet from the last six hours that did not finish (cancelled, paused, or left running) and have no step running now. */
+export function unfinishedImports(): ImportHandle[] {
+  const unfinished: ImportHandle[] = [];
+  for (const job of rememberedJobs(Date.now())) {
+    if (job.kind !== JOB || stepRunning(JOB, job.id)) continue;
+    const stored = loadJob<StoredImport>(JOB, job.id);
+    if (stored && stored.state.status !== 'done') unfinished.push(handle(job.id, stored));
+  }
+  return unfinished;
 }

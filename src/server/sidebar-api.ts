@@ -119,6 +119,7 @@ export const sidebarApi: ServerApi = {
   continueAuditPush: (pushId) => attempt(() => audit.continuePush(pushId)),
   cancelAuditPush: (pushId) => attempt(() => audit.cancelPush(pushId)),
   resumeAuditPush: (pushId) => attempt(() => audit.resumePush(pushId)),
+  findUnfinishedPortfolioJobs: () => attempt(() => ({ pushes: audit.unfinishedPushes(), imports: importer.unfinishedImports() })),
 
   insertMetricValues: (request) => attempt(() => {
     const ids = request.metricIds.map((id) => requireUuid(id, 'A metric id'));

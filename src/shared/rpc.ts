@@ -176,6 +176,12 @@ export type AuditPushOutcome = {
   problem: string | null;
 };
 
+/** Pushes and imports of this spreadsheet from the last six hours that did not finish, oldest first, to offer with Resume. */
+export type UnfinishedPortfolioJobs = {
+  pushes: AuditPushHandle[];
+  imports: ImportHandle[];
+};
+
 /** Failures come back as data the page renders, not as exceptions that lose everything but a message. */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -207,6 +213,7 @@ export interface ServerApi {
   continueAuditPush(pushId: string): RpcResult<AuditPushHandle>;
   cancelAuditPush(pushId: string): RpcResult<AuditPushHandle>;
   resumeAuditPush(pushId: string): RpcResult<AuditPushHandle>;
+  findUnfinishedPortfolioJobs(): RpcResult<UnfinishedPortfolioJobs>;
 }
 
 /** Compile-time guard: every parameter and result of ServerApi is JSON-safe. */

@@ -39,3 +39,45 @@ it('builds the audit of the demo fund, and pushes one edited cell', async () => 
   await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-audit.png') });
   await session.page.screenshot({ path: path.join(ROOT, 'test-artifacts', 'workbench-audit.png') });
 });
+
+/** The sidebar frame as it is now (the Portfolio tab may be open, so the Metrics panel hidden). */
+async function currentSidebar(): Promise<Frame> {
+  const frame = (await (await session.page.waitForSelector('iframe#sidebar')).contentFrame())!;
+  await frame.waitForSelector('#tab-portfolio');
+  return frame;
+}
+
+it('offers a push left unfinished with Resume when the Portfolio tab opens again, and resumes it', async () => {
+  let frame = await currentSidebar();
+  const target = await session.page.evaluate((profileId) => {
+    const cells = Array.from(document.querySelectorAll<HTMLTableCellElement>('td'));
+    const header = cells.find((td) => td.textContent === 'Headquarters')!;
+    const column = header.dataset.a1!.replace(/\d+$/, '');
+    const row = cells.find((td) => td.textContent === profileId && td.dataset.a1!.startsWith('A'))!.dataset.a1!.slice(1);
+    return `${column}${row}`;
+  }, DEMO_IDS.profile(5));
+  await session.page.click(`td[data-a1="${target}"]`);
+  await session.page.waitForSelector(`td.active[data-a1="${target}"]`);
+  await session.page.fill('#formula', 'Gdansk');
+  await session.page.press('#formula', 'Enter');
+  await session.page.waitForFunction((a1) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent === 'Gdansk', target);
+
+  // Started and cancelled through the page's own google.script.run, then the sidebar closes.
+  const status = await frame.evaluate(() => new Promise<string>((resolve, reject) => {
+    type Run = { withSuccessHandler(f: (v: unknown) => void): Run; withFailureHandler(f: (e: Error) => void): Run; [name: string]: unknown };
+    const run = (window as unknown as { google: { script: { run: Run } } }).google.script.run;
+    const call = (name: string, arg: unknown) => new Promise<{ ok: boolean; value: { pushId: string; progress: { status: string } } }>((done, fail) => {
+      (run.withSuccessHandler((v) => done(v as never)).withFailureHandler(fail)[name] as (a: unknown) => void)(arg);
+    });
+    call('startAuditPush', null).then((started) => call('cancelAuditPush', started.value.pushId)).then((cancelled) => resolve(cancelled.value.progress.status), reject);
+  }));
+  expect(status).toBe('cancelled');
+  await session.page.reload();
+  frame = await currentSidebar();
+  await frame.click('#tab-portfolio');
+  await frame.waitForSelector('.resume-offer button');
+  expect(await frame.textContent('.resume-offer .hint')).toBe('The push of changed cells of "Portfolio audit" was cancelled with 0 of 1 cells done. Resuming sends only what was not confirmed.');
+  await frame.click('.resume-offer button');
+  await frame.waitForFunction(() => document.querySelector('.resume-offer .progress-text')?.textContent === 'Finished.');
+  expect(await frame.textContent('.resume-offer > .status')).toMatch(/^\d+ cells compared: 1 (created|updated), \d+ unchanged\.$/);
+});

@@ -1,9 +1,10 @@
 // The portfolio audit, its write-back, profile and contact imports, and notes, against the emulator.
 
+import fc from 'fast-check';
 import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import type { GasRuntime } from '../../gas-runtime';
-import type { AuditPushHandle, ImportHandle } from '../../src/shared/rpc';
+import type { AuditPushHandle, ImportHandle, UnfinishedPortfolioJobs } from '../../src/shared/rpc';
 import { ok, startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -299,5 +300,103 @@ describe('imports and notes', () => {
     const row = values.findIndex((r) => r.includes(FORMULA_TEXT));
     expect(row).toBeGreaterThan(0);
     expect(rt.spreadsheet.getActiveSheet().getRange(row + 1, values[row]!.indexOf(FORMULA_TEXT) + 1).getFormula()).toBe('');
+  });
+});
+
+describe('pushes and imports left unfinished', () => {
+  const unfinished = (rt: GasRuntime) => ok<UnfinishedPortfolioJobs>(rt.callServer('findUnfinishedPortfolioJobs', []));
+
+  it('offers a cancelled push and an import left when the sidebar closed, until they finish, and for six hours', async () => {
+    const rt = stack.runtime();
+    expect(unfinished(rt)).toEqual({ pushes: [], imports: [] });
+    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+    const grid = auditGrid(rt);
+    const headquarters = propertyNamed('Headquarters');
+    grid.cell(DEMO_IDS.profile(2), headquarters.id).setValue('Oslo');
+    grid.cell(DEMO_IDS.profile(3), headquarters.id).setValue('Porto');
+    const pushed = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
+    ok(rt.callServer('cancelAuditPush', [pushed.pushId]));
+    const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
+    sheet.getRange('A1:B3').setValues([['Name', 'Currency'], ['Orion Labs', 'EUR'], ['Vega Systems', 'chf']]);
+    // Started, then the sidebar closed before its first step.
+    const imported = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B3' }]));
+
+    const offered = unfinished(rt);
+    expect(offered.pushes.map((h) => [h.pushId, h.progress.status, h.progress.cellsDone, h.progress.cellsTotal])).toEqual([[pushed.pushId, 'cancelled', 0, 2]]);
+    expect(offered.imports.map((h) => [h.importId, h.kind, h.progress.status, h.progress.rowsDone, h.progress.rowsTotal])).toEqual([[imported.importId, 'profiles', 'running', 0, 2]]);
+
+    // Resumed from the offer, each runs to its end and is offered no more.
+    let push = ok<AuditPushHandle>(rt.callServer('resumeAuditPush', [offered.pushes[0]!.pushId]));
+    for (let i = 0; !push.report && i < 20; i++) push = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [push.pushId]));
+    expect(push.report!.totals).toMatchObject({ failed: 0, pending: 0 });
+    let job = ok<ImportHandle>(rt.callServer('resumeImport', [offered.imports[0]!.importId]));
+    for (let i = 0; !job.report && i < 20; i++) job = ok<ImportHandle>(rt.callServer('continueImport', [job.importId]));
+    expect(job.report!.totals).toMatchObject({ created: 2, failed: 0 });
+    expect(unfinished(rt)).toEqual({ pushes: [], imports: [] });
+    const after = await stack.emulator.control.state();
+    expect(after.portfolio_company_profiles.filter((p) => ['Orion Labs', 'Vega Systems'].includes(p.name)).map((p) => p.currency).sort()).toEqual(['CHF', 'EUR']);
+
+    // Cancelled again, an unfinished job is offered for six hours and then no more.
+    grid.cell(DEMO_IDS.profile(2), headquarters.id).setValue('Bergen');
+    const later = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
+    ok(rt.callServer('cancelAuditPush', [later.pushId]));
+    rt.clock.advance(5 * 60 * 60 * 1000);
+    expect(unfinished(rt).pushes.map((h) => h.pushId)).toEqual([later.pushId]);
+    rt.clock.advance(60 * 60 * 1000 + 1000);
+    expect(unfinished(rt)).toEqual({ pushes: [], imports: [] });
+  });
+
+  it('refuses a profile currency that is not an ISO 4217 code in use before sending, naming the cell', async () => {
+    const rt = stack.runtime();
+    const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
+    sheet.getRange('B2:C4').setValues([['Name', 'Currency'], ['Orion Labs', 'EUR'], ['Vega Systems', 'USS']]);
+    await stack.emulator.control.clearRequests();
+    let job = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!B2:C4' }]));
+    for (let i = 0; !job.report && i < 20; i++) job = ok<ImportHandle>(rt.callServer('continueImport', [job.importId]));
+    expect(job.report!.totals).toMatchObject({ created: 1, failed: 1 });
+    expect(job.report!.problems).toEqual([expect.objectContaining({ sheetRow: 4, outcome: 'failed', reason: 'the currency "USS" in C4 is not an ISO 4217 code in use: correct it to a current code, like USD, EUR or GBP' })]);
+    const posts = (await stack.emulator.control.requests()).filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(1);
+    expect((posts[0]!.body as { portfolio_company_profile: { name: string } }).portfolio_company_profile.name).toBe('Orion Labs');
+  });
+});
+
+describe('ids from the page', () => {
+  /** Anything JSON can carry where an id belongs, biased toward near-misses of a UUID and path tricks. */
+  const notAnId = fc.oneof(
+    fc.jsonValue(),
+    fc.string(),
+    fc.uuid().map((id) => `${id}x`),
+    fc.uuid().map((id) => id.slice(1)),
+    fc.uuid().map((id) => `${id}/../../companies`),
+    fc.uuid().map((id) => `${id}?company_id=${DEMO_IDS.otherFund}`),
+    fc.constantFrom('', ' ', '../', '%2e%2e%2f', 'null', '00000000-0000-0000-0000-00000000000g'),
+  ).filter((value) => typeof value !== 'string' || !/^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i.test(value));
+
+  it('refuses every id that is not a UUID with a sentence, before any request reaches the API', async () => {
+    const rt = stack.runtime();
+    rt.spreadsheet.getSheetByName('Sheet1')!.getRange('A1:B2').setValues([['Name', 'Currency'], ['Fuzz Co', 'EUR']]);
+    await stack.emulator.control.clearRequests();
+    const calls: Array<(id: unknown) => [string, unknown[]]> = [
+      (id) => ['buildAudit', [id]],
+      (id) => ['insertPortfolioNotes', [id]],
+      (id) => ['listNoteTags', [id]],
+      (id) => ['startImport', [{ kind: 'profiles', companyId: id, range: 'Sheet1!A1:B2' }]],
+      (id) => ['continueAuditPush', [id]],
+      (id) => ['cancelAuditPush', [id]],
+      (id) => ['resumeImport', [id]],
+    ];
+    fc.assert(
+      fc.property(notAnId, fc.nat({ max: calls.length - 1 }), (id, which) => {
+        const [name, args] = calls[which]!(id);
+        const answer = rt.callServer(name, args) as { ok: boolean; error?: string };
+        expect(answer.ok).toBe(false);
+        // One or more sentences ending in a full stop, with nothing of the machinery in them.
+        expect(answer.error).toMatch(/^[A-Z][^\n]*\.$/);
+        expect(answer.error).not.toMatch(/TypeError|undefined|stack|at Object\./);
+      }),
+      { numRuns: 120 },
+    );
+    expect(await stack.emulator.control.requests()).toEqual([]);
   });
 });
