@@ -75,10 +75,12 @@ export function startEmulatorProcess(options: ProcessOptions = {}): Promise<Runn
   return new Promise((resolve, reject) => {
     let output = '';
     let errors = '';
+    // Generous: on a busy 2-core machine several suites start processes (tsx compiles on start) at once,
+    // well inside jest's 60 s hook timeout.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`emulator did not start in time.\nstdout: ${output}\nstderr: ${errors}`));
-    }, options.startTimeoutMs ?? 20_000);
+    }, options.startTimeoutMs ?? 45_000);
     child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();

@@ -20,10 +20,12 @@ export function startWorkbench(extraArgs: string[] = []): Promise<RunningWorkben
   return new Promise((resolve, reject) => {
     let output = '';
     let errors = '';
+    // Generous: on a busy 2-core machine several suites start processes (tsx compiles on start) at once,
+    // well inside jest's 60 s hook timeout.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`the workbench did not start.\n${output}\n${errors}`));
-    }, 30_000);
+    }, 50_000);
     child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
