@@ -57,7 +57,7 @@ export interface ProcessOptions {
   force429?: number;
   /** The next N API requests answer 503 (`--force-503`). */
   force503?: number;
-  /** How long to wait for the ready line (default 20 s). */
+  /** How long to wait for the ready line (default 45 s). */
   startTimeoutMs?: number;
 }
 

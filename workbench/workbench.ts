@@ -3,6 +3,7 @@
 
 import { createGasRuntime, CustomFunctionError, ServerCallError, type GasRuntime } from '../gas-runtime';
 import type { FormulaLocation } from '../gas-runtime';
+import { SyncHttpClient } from '../gas-runtime/sync-http';
 
 export const OWNER = 'analyst@example.com';
 
@@ -53,9 +54,26 @@ interface PendingFormula {
 export class Workbench {
   readonly runtime: GasRuntime;
   readonly #pending: PendingFormula[] = [];
+  /** Virtual time the add-in's sleeps added: the runtime and the emulator are both this far ahead of real time. */
+  #slept = 0;
 
   constructor(options: WorkbenchOptions) {
+    const clockClient = new SyncHttpClient();
     this.runtime = createGasRuntime({
+      // A sleep moves the runtime's clock without waiting; the emulator's clock moves with it, so its rate
+      // window sees the time the add-in believes has passed (as in the tests' stack).
+      onSleep: (ms: number) => {
+        this.#slept += ms;
+        clockClient.sendAll([{
+          url: `${options.apiBaseUrl}/__emulator/clock`,
+          method: 'POST',
+          headers: [['content-type', 'application/json']],
+          body: new TextEncoder().encode(JSON.stringify({ advanceMs: ms })),
+          followRedirects: false,
+          rejectUnauthorized: true,
+          timeoutMs: 5000,
+        }]);
+      },
       code: { path: options.codePath },
       files: options.distDir,
       owner: OWNER,
@@ -73,8 +91,19 @@ export class Workbench {
     this.runtime.run('onOpen', [{ authMode: 'LIMITED' }], { authMode: 'LIMITED' });
   }
 
+  /**
+   * The runtime's clock stands still between executions (right for tests); a person at the workbench
+   * lives in real time, so before each execution the clock catches up with it. Without this a rate-limit
+   * wait the sidebar shows would never end.
+   */
+  #catchUp(): void {
+    const lag = Date.now() + this.#slept - this.runtime.clock.now();
+    if (lag > 0) this.runtime.clock.advance(lag);
+  }
+
   /** A google.script.run call from the sidebar; failures come back as data, as the page expects. */
   callServer(name: string, args: unknown[]): { ok: true; value: unknown } | { ok: false; error: string } {
+    this.#catchUp();
     try {
       const value = this.runtime.callServer(name, args);
       this.#evaluatePending();
@@ -94,6 +123,7 @@ export class Workbench {
     const known = this.menu().some((item) => item.functionName === functionName);
     if (!known) throw new Error(`No menu item runs ${functionName}. Use one of the buttons in the add-on menu.`);
     const shownBefore = this.runtime.ui.sidebars.length;
+    this.#catchUp();
     this.runtime.run(functionName);
     this.#evaluatePending();
     const index = this.runtime.ui.sidebars.length - 1;
@@ -110,6 +140,7 @@ export class Workbench {
   enter(sheetName: string, a1: string, input: string): void {
     const sheet = this.#sheet(sheetName);
     if (input.trim().startsWith('=')) {
+      this.#catchUp();
       this.runtime.evaluateFormula(input.trim(), { sheet: sheet.getName(), cell: a1 });
     } else {
       sheet.getRange(a1).setValue(input);

@@ -1,0 +1,50 @@
+// The workbench lives in real time: its runtime's clock catches up between executions, and the add-in's
+// sleeps move the emulator's clock too, so a rate-limit wait shown in the sidebar ends as it would in Sheets.
+
+import { setTimeout as delay } from 'node:timers/promises';
+import { startEmulatorProcess, type RunningEmulator } from '../../emulator/testing';
+import { Workbench } from '../../workbench/workbench';
+import { DIST, CODE_PATH, ensureBuilt } from '../support/built-bundle';
+
+let emulator: RunningEmulator;
+let workbench: Workbench;
+
+beforeAll(async () => {
+  ensureBuilt();
+  emulator = await startEmulatorProcess();
+  workbench = new Workbench({ codePath: CODE_PATH, distDir: DIST, apiBaseUrl: emulator.url, companyId: emulator.companyId, token: emulator.token });
+});
+afterAll(() => emulator?.stop());
+
+async function emulatorOffset(): Promise<number> {
+  const response = await fetch(`${emulator.url}/__emulator/clock`);
+  return ((await response.json()) as { offsetMs: number }).offsetMs;
+}
+
+it('moves the runtime clock by the real time that passed between two sidebar calls', async () => {
+  workbench.callServer('getSettings', []);
+  const before = workbench.runtime.clock.now();
+  await delay(400);
+  const answer = workbench.callServer('getSettings', []);
+  expect(answer.ok).toBe(true);
+  expect(workbench.runtime.clock.now() - before).toBeGreaterThanOrEqual(400);
+});
+
+it("moves the emulator's clock by the add-in's sleeps, keeping both clocks together", async () => {
+  const state = await emulator.control.state();
+  const metric = state.metrics.find((m) => m.company_id === emulator.companyId);
+  if (!metric) throw new Error('the demo data has no metric of the default company');
+  await emulator.control.faults({ next429: 1 });
+  expect(await emulatorOffset()).toBe(0);
+
+  workbench.enter(workbench.view().sheet, 'A1', `=METRIC_VALUES("${metric.id}")`);
+
+  // The 429 carried no Retry-After, so the client backed off (about 2 s, virtual) and then succeeded.
+  const offset = await emulatorOffset();
+  expect(offset).toBeGreaterThan(500);
+  const [date, value] = workbench.view().rows[0]!.map((cell) => cell.display);
+  expect(date).toMatch(/^\d{1,2}\/\d{1,2}\/\d{4}$/);
+  expect(value).toMatch(/^-?\d/);
+  const skew = workbench.runtime.clock.now() - (Date.now() + offset);
+  expect(Math.abs(skew)).toBeLessThan(2_000);
+});
