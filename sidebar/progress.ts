@@ -22,7 +22,8 @@ export function createProgress(label: string, onCancel?: () => void): ProgressVi
   cancel.addEventListener('click', () => {
     cancelled = true;
     cancel.disabled = true;
-    text.textContent = 'Cancelling after the current step…';
+    // The server stops at its next group of requests; those already sent still count in the report.
+    text.textContent = 'Cancelling once the requests under way are answered…';
     onCancel?.();
   });
   return {
