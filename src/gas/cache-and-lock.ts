@@ -1,6 +1,6 @@
 // CacheService and LockService behind the core's KeyValueCache and Mutex.
 
-import type { KeyValueCache, Mutex } from '../core/cache/key-value-cache';
+import { LockUnavailableError, type KeyValueCache, type Mutex } from '../core/cache/key-value-cache';
 
 const LOCK_WAIT_MS = 5000;
 
@@ -21,19 +21,18 @@ export function wrapCache(cache: GoogleAppsScript.Cache.Cache): KeyValueCache {
 }
 
 /**
- * The user's lock. When it cannot be had within a few seconds the work runs unlocked:
- * what it guards is pacing, where the server's own 429 is the backstop, and failing a
- * formula for a busy lock would be worse than a rare extra request.
+ * The user's lock. When it cannot be had within 5 s, LockUnavailableError: work that needs it must not
+ * run unguarded. The rate budget catches that and counts without the lock (see RequestBudget).
  */
 export function userMutex(): Mutex {
   return {
     withLock<T>(fn: () => T): T {
       const lock = LockService.getUserLock();
-      const held = lock.tryLock(LOCK_WAIT_MS);
+      if (!lock.tryLock(LOCK_WAIT_MS)) throw new LockUnavailableError(LOCK_WAIT_MS);
       try {
         return fn();
       } finally {
-        if (held) lock.releaseLock();
+        lock.releaseLock();
       }
     },
   };

@@ -3,6 +3,7 @@
 import { createUrlFetchTransport } from '../../src/gas/urlfetch-transport';
 import { readCredentials, readSettingsSummary, saveBaseUrl, saveToken, removeToken, TOKEN_KEY, BASE_URL_KEY } from '../../src/gas/user-settings';
 import { userMutex, wrapCache } from '../../src/gas/cache-and-lock';
+import { LockUnavailableError } from '../../src/core/cache/key-value-cache';
 import { FetchRefusedError, NetworkError } from '../../src/core/api/transport';
 import { userMessage } from '../../src/core/api/errors';
 
@@ -154,13 +155,16 @@ describe('cache and lock', () => {
     expect(calls).toEqual(['get a', 'getAll a,b', 'put a 60', 'putAll 30', 'remove a', 'removeAll a']);
   });
 
-  it('releases the lock it took, even when the work throws, and runs unlocked if it cannot get it', () => {
+  it('releases the lock it took, even when the work throws, and refuses to run the work if the lock stays busy for 5 s', () => {
     const events: string[] = [];
     let available = true;
-    g['LockService'] = { getUserLock: () => ({ tryLock: () => (events.push('try'), available), releaseLock: () => events.push('release') }) };
+    g['LockService'] = { getUserLock: () => ({ tryLock: (ms: number) => (events.push(`try ${ms}`), available), releaseLock: () => events.push('release') }) };
     expect(() => userMutex().withLock(() => { throw new Error('boom'); })).toThrow('boom');
     available = false;
-    expect(userMutex().withLock(() => 42)).toBe(42);
-    expect(events).toEqual(['try', 'release', 'try']);
+    let ran = false;
+    expect(() => userMutex().withLock(() => (ran = true))).toThrow(LockUnavailableError);
+    expect(() => userMutex().withLock(() => 42)).toThrow('Another run of the add-in for this account held its lock for 5 seconds. Wait a moment and try again.');
+    expect(ran).toBe(false);
+    expect(events).toEqual(['try 5000', 'release', 'try 5000', 'try 5000']);
   });
 });

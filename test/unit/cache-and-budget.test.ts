@@ -1,6 +1,7 @@
 import { ChunkedCache, fnv1a64, safeKey, splitByBytes } from '../../src/core/cache/chunked-cache';
 import { parseRateLimit, RequestBudget } from '../../src/core/api/rate-budget';
 import { TimeBudgetError } from '../../src/core/api/errors';
+import { LockUnavailableError } from '../../src/core/cache/key-value-cache';
 import { CountingMutex, MemoryCache } from '../support/memory-cache';
 import { FakeClock } from '../support/scripted-transport';
 
@@ -87,6 +88,17 @@ describe('RequestBudget', () => {
     const second = new RequestBudget(cache, new CountingMutex(), clock, { limit: 5, windowMs: 60_000 });
     expect(second.used()).toBe(5);
     expect(() => second.take(1, clock.now() + 1000)).toThrow(TimeBudgetError);
+  });
+
+  it('counts without the lock when it stays busy, rather than failing the work', () => {
+    const clock = new FakeClock();
+    const busy = { withLock: (): never => { throw new LockUnavailableError(5000); } };
+    const budget = new RequestBudget(new MemoryCache(), busy, clock, { limit: 5, windowMs: 60_000 });
+    expect(budget.take(3, clock.now() + 1000)).toBe(3);
+    expect(budget.take(3, clock.now() + 1000)).toBe(2);
+    expect(budget.used()).toBe(5);
+    budget.blockUntil(clock.now() + 30_000);
+    expect(() => budget.take(1, clock.now() + 1000)).toThrow(TimeBudgetError);
   });
 
   it('holds every execution back after the server refused with 429', () => {

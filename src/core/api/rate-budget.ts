@@ -4,7 +4,7 @@
 
 import { ConfigError, TimeBudgetError } from './errors';
 import type { Clock } from './transport';
-import type { KeyValueCache, Mutex } from '../cache/key-value-cache';
+import { LockUnavailableError, type KeyValueCache, type Mutex } from '../cache/key-value-cache';
 
 export interface RateLimit {
   /** Requests allowed per window. The API documents 500. */
@@ -60,7 +60,7 @@ export class RequestBudget {
    */
   take(wanted: number, deadline: number): number {
     for (;;) {
-      const { granted, waitMs } = this.mutex.withLock(() => this.tryTake(wanted));
+      const { granted, waitMs } = this.locked(() => this.tryTake(wanted));
       if (granted > 0) return granted;
       const now = this.clock.now();
       if (now + waitMs > deadline) {
@@ -76,7 +76,7 @@ export class RequestBudget {
 
   /** Records that the server refused us until `untilMs`, so every execution of this user waits too. */
   blockUntil(untilMs: number): void {
-    this.mutex.withLock(() => {
+    this.locked(() => {
       const state = this.read();
       if (untilMs > state.blockedUntil) this.write({ ...state, blockedUntil: untilMs });
     });
@@ -85,6 +85,19 @@ export class RequestBudget {
   /** Requests recorded in the current window, for progress displays and tests. */
   used(): number {
     return this.prune(this.read()).log.reduce((sum, [, count]) => sum + count, 0);
+  }
+
+  /**
+   * Under the user's lock, or without it when the lock stays busy: at worst two executions write the log
+   * at once and a request goes unlogged, and the server's 429 catches that; failing the work would be worse.
+   */
+  private locked<T>(fn: () => T): T {
+    try {
+      return this.mutex.withLock(fn);
+    } catch (error) {
+      if (error instanceof LockUnavailableError) return fn();
+      throw error;
+    }
   }
 
   private tryTake(wanted: number): { granted: number; waitMs: number } {

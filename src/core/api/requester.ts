@@ -182,7 +182,9 @@ export class Requester {
       if (waveDropped) waveCap = Math.max(1, Math.floor(wave.length / 2));
       if (again.length > 0) {
         const now = this.options.clock.now();
-        const tooLong = waitMs > this.policy.maxRetryAfterMs || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs > deadline;
+        // A wait that leaves no time for the round trip after it is as useless as one past the deadline.
+        const roundTripMs = Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
+        const tooLong = waitMs > this.policy.maxRetryAfterMs || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs + roundTripMs > deadline;
         if (tooLong) {
           const seconds = Math.ceil(waitMs / 1000);
           const giveUp = rateLimited
