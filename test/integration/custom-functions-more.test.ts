@@ -234,3 +234,32 @@ describe('values as a person reads them', () => {
     expect(numbers.map((r) => r[1])).toEqual(values.map(Number));
   });
 });
+
+describe('periods', () => {
+  it('reads FY2024 Q3, Q3-FY2024 and FY24 like Q3 FY2024 and FY2024', () => {
+    const rt = stack.runtime();
+    const metric = state.metrics.find((m) => m.frequency === 'monthly' && m.portfolio_company_profile_id && state.portfolio_company_profiles.find((p) => p.id === m.portfolio_company_profile_id)?.fiscal_year_end_month === 3 && state.data_points.some((p) => p.metric_id === m.id && p.date === '2023-10-01' && p.value !== null))!;
+    expect(metric).toBeDefined();
+    for (const label of ['FY2024 Q3', 'Q3-FY2024', 'Q3 FY24']) expect(rt.runCustomFunction('METRIC_VALUE', [metric.id, label])).toBe(valueOn(metric.id, '2023-10-01'));
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric.id, 'FY24'])).toBe(valueOn(metric.id, '2023-04-01'));
+  });
+
+  it('explains a fiscal period that does not start on a period start of the metric', async () => {
+    const fixtures = await stack.emulator.control.fixtures({ portfolio_company_profiles: [{ company_id: DEMO_IDS.fund, name: 'February Co', fiscal_year_end_month: 2 }] });
+    const profile = fixtures.portfolio_company_profiles[0]!;
+    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Quarterly bookings', frequency: 'quarterly', unit: 'USD', portfolio_company_profile_id: profile.id }] })).metrics;
+    const rt = stack.runtime();
+    expect(() => rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024'])).toThrow(
+      '"FY2024" starts on 2023-03-01, as the fiscal year ends in February, but "Quarterly bookings" is a quarterly metric whose periods start on 1 January, 1 April, 1 July and 1 October: none starts there. Give the period\'s first date, or a calendar label like 2024-Q1.',
+    );
+  });
+
+  it('without a default company, judges the period days from the series and asks for the company when a date does not fit', () => {
+    const rt = stack.runtime({ defaultCompany: null });
+    const metric = M.monthlyRecurringRevenue;
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric, '2024-03-01'])).toBe(valueOn(metric, '2024-03-01'));
+    expect(() => rt.runCustomFunction('METRIC_VALUE', [metric, '2024-03-15'])).toThrow(
+      '2024-03-15 is not a day this metric\'s data points fall on: judging by its data they fall on the first of each month. Choose the metric\'s company as the default company in the add-in\'s settings, so the add-in knows its frequency, or give a date its points fall on.',
+    );
+  });
+});

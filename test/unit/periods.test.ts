@@ -1,4 +1,4 @@
-import { parsePeriodLabel, periodStart } from '../../src/core/sheets/periods';
+import { inferPeriods, parsePeriodLabel, periodStart } from '../../src/core/sheets/periods';
 
 describe('periodStart', () => {
   it.each([
@@ -42,5 +42,30 @@ describe('parsePeriodLabel', () => {
 
   it.each(['2024-13', '2024-02-30', 'Q5 2024', 'FY', 'March 2024', ''])('refuses %p with the forms it accepts', (label) => {
     expect(() => parsePeriodLabel(label, null)).toThrow(/is not a period: use a date, 2024-03, 2024-Q1, FY2024 or Q3 FY2024\./);
+  });
+});
+
+describe('more fiscal labels, and periods judged from a series', () => {
+  it.each([
+    ['FY2024 Q3', 3, '2023-10-01'],
+    ['Q3-FY2024', 3, '2023-10-01'],
+    ['fy2024-q1', null, '2024-01-01'],
+    ['FY24', 6, '2023-07-01'],
+    ['Q2 FY99', 12, '2099-04-01'],
+  ] as const)('%s with fiscal year end month %s starts on %s', (label, endMonth, start) => {
+    expect(parsePeriodLabel(label, endMonth).start).toBe(start);
+  });
+
+  it('infers month, quarter, year and week starts from at least three dates', () => {
+    expect(inferPeriods(['2024-01-01', '2024-02-01'])).toBeUndefined();
+    const monthly = inferPeriods(['2024-01-01', '2024-02-01', '2024-04-01'])!;
+    expect([monthly.words, monthly.fits('2024-03-01'), monthly.fits('2024-03-15')]).toEqual(['the first of each month', true, false]);
+    const quarterly = inferPeriods(['2024-02-01', '2024-05-01', '2024-08-01'])!;
+    expect([quarterly.words, quarterly.fits('2024-11-01'), quarterly.fits('2024-03-01')]).toEqual(['1 February, 1 May, 1 August and 1 November', true, false]);
+    const yearly = inferPeriods(['2021-01-01', '2022-01-01', '2023-01-01'])!;
+    expect([yearly.words, yearly.fits('2024-01-01'), yearly.fits('2024-04-01')]).toEqual(['1 January', true, false]);
+    const weekly = inferPeriods(['2024-01-01', '2024-01-08', '2024-01-22'])!;
+    expect([weekly.words, weekly.fits('2024-01-15'), weekly.fits('2024-01-16')]).toEqual(['Mondays', true, false]);
+    expect(inferPeriods(['2024-01-01', '2024-01-02', '2024-01-03'])).toBeUndefined(); // daily: any date fits
   });
 });

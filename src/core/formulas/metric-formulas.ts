@@ -3,7 +3,7 @@
 import { InputError } from '../api/errors';
 import type { DataPoint } from '../api/types';
 import { parseTableOptions, shapeSeries, toCell, type Cell } from '../sheets/metric-table';
-import { parsePeriodLabel, periodStart } from '../sheets/periods';
+import { inferPeriods, parsePeriodLabel, periodStart, periodStartsInWords } from '../sheets/periods';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate } from '../validate/dates';
 import { isBlank, optionalDate, readId, readIdList } from './arguments';
@@ -49,28 +49,40 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
   return rows.map((row, i) => (options.headers && i === 0 ? row : [dateCell(row[0] as string), ...row.slice(1)]));
 }
 
-/** A period cell: a Date cell, or a label like 2024-03, 2024-Q1, FY2024, Q3 FY2024. */
-function periodStartOf(ctx: FormulaContext, metricId: string, period: unknown): string {
+interface PeriodCell {
+  start: string;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** A period cell: a Date cell, or a label like 2024-03, 2024-Q1, FY2024, Q3 FY2024, FY2024 Q3 or FY24. */
+function periodStartOf(ctx: FormulaContext, metricId: string, period: unknown): PeriodCell {
   if (isBlank(period)) throw new InputError('The period is missing: give a date or a label like 2024-03, 2024-Q1, FY2024 or Q3 FY2024.');
-  if (typeof period !== 'string') return toIsoDate(period, 'The period', ctx.timeZone, ctx.formatDate);
+  if (typeof period !== 'string') return { start: toIsoDate(period, 'The period', ctx.timeZone, ctx.formatDate) };
   const text = period.trim();
-  if (isIsoDate(text)) return text;
-  const fiscal = /FY/i.test(text);
-  let endMonth: number | null = null;
-  if (fiscal) {
-    const metric = findMetric(ctx, metricId);
-    if (!metric) {
-      throw new InputError(`To read fiscal periods the add-in needs metric ${metricId}'s company: choose it as the default company in the add-in's settings.`);
-    }
-    if (metric.portfolio_company_profile_id) {
-      endMonth = findProfile(ctx, metric.company_id, metric.portfolio_company_profile_id)?.fiscal_year_end_month ?? null;
-    }
+  if (isIsoDate(text)) return { start: text };
+  if (!/FY/i.test(text)) return { start: parsePeriodLabel(text, null).start };
+  const metric = findMetric(ctx, metricId);
+  if (!metric) {
+    throw new InputError(`To read fiscal periods the add-in needs metric ${metricId}'s company: choose it as the default company in the add-in's settings.`);
   }
-  return parsePeriodLabel(text, endMonth).start;
+  let endMonth: number | null = null;
+  if (metric.portfolio_company_profile_id) {
+    endMonth = findProfile(ctx, metric.company_id, metric.portfolio_company_profile_id)?.fiscal_year_end_month ?? null;
+  }
+  const start = parsePeriodLabel(text, endMonth).start;
+  // A fiscal year that does not end with a calendar quarter starts its quarters off the metric's own.
+  const expected = periodStart(start, metric.frequency);
+  if (expected !== undefined && expected !== start) {
+    throw new InputError(
+      `"${text}" starts on ${start}, as the fiscal year ends in ${MONTHS[(endMonth ?? 12) - 1]}, but "${metric.name}" is a ${metric.frequency} metric whose periods start on ${periodStartsInWords(metric.frequency)}: none starts there. Give the period's first date, or a calendar label like 2024-Q1.`,
+    );
+  }
+  return { start };
 }
 
 function oneValue(ctx: FormulaContext, metricId: string, period: unknown): SheetCell {
-  const start = periodStartOf(ctx, metricId, period);
+  const { start } = periodStartOf(ctx, metricId, period);
   const series = loadWholeSeries(ctx, metricId);
   if (series.has(start)) return toCell(series.get(start), false) ?? '';
   // No point there: say so when the date cannot start a period of this metric, else leave it blank.
@@ -78,6 +90,15 @@ function oneValue(ctx: FormulaContext, metricId: string, period: unknown): Sheet
   const expected = metric ? periodStart(start, metric.frequency) : undefined;
   if (metric && expected && expected !== start) {
     throw new InputError(`${start} does not start a ${metric.frequency} period of "${metric.name}": its period starts on ${expected}.`);
+  }
+  if (!metric) {
+    // Without the metric's record its frequency is unknown: judge by the dates its points fall on.
+    const inferred = inferPeriods([...series.keys()].sort());
+    if (inferred && !inferred.fits(start)) {
+      throw new InputError(
+        `${start} is not a day this metric's data points fall on: judging by its data they fall on ${inferred.words}. Choose the metric's company as the default company in the add-in's settings, so the add-in knows its frequency, or give a date its points fall on.`,
+      );
+    }
   }
   return '';
 }

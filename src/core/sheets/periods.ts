@@ -61,6 +61,8 @@ export interface LabelledPeriod {
   start: string;
   /** What the label means, in words, for error messages. */
   description: string;
+  /** Whether the label names a fiscal period (its start depends on the fiscal year end month). */
+  fiscal?: boolean;
 }
 
 /**
@@ -69,7 +71,7 @@ export interface LabelledPeriod {
  * month, the fiscal year is the calendar year.
  *
  *   2024-03-15 → that day      2024-03 → March 2024      2024-Q1 → January 2024
- *   FY2024 → first month of fiscal 2024                  Q3 FY2024 → its third quarter
+ *   FY2024 (or FY24) → first month of fiscal 2024        Q3 FY2024, Q3-FY2024, FY2024 Q3 → its third quarter
  */
 export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | null | undefined): LabelledPeriod {
   const text = label.trim().toUpperCase().replace(/\s+/g, ' ');
@@ -85,14 +87,17 @@ export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | nul
     const year = Number(yearFirst ? match[1] : match[2]);
     const quarter = Number(yearFirst ? match[2] : match[1]);
     return { start: formatIso({ year, month: (quarter - 1) * 3 + 1, day: 1 }), description: `calendar quarter ${quarter} of ${year}` };
-  } else if ((match = /^(?:Q([1-4]) ?)?FY ?(\d{2}|\d{4})$/.exec(text))) {
-    const quarter = match[1] ? Number(match[1]) : undefined;
-    const year = fiscalYearNumber(match[2]!);
+  } else if ((match = /^(?:Q([1-4])[ -]?)?FY ?(\d{2}|\d{4})$/.exec(text)) || (match = /^FY ?(\d{2}|\d{4})[ -]?Q([1-4])$/.exec(text))) {
+    const yearFirst = /Q[1-4]$/.test(text);
+    const quarterText = yearFirst ? match[2] : match[1];
+    const quarter = quarterText ? Number(quarterText) : undefined;
+    const year = fiscalYearNumber((yearFirst ? match[1] : match[2])!);
     const start = fiscalYearStart(year, fiscalYearEndMonth);
     const begin = quarter ? addMonths(start.year, start.month, (quarter - 1) * 3) : start;
     return {
       start: formatIso({ ...begin, day: 1 }),
       description: `${quarter ? `Q${quarter} of ` : ''}fiscal year ${year}${fiscalYearEndMonth && fiscalYearEndMonth !== 12 ? ` (ending in month ${fiscalYearEndMonth})` : ''}`,
+      fiscal: true,
     };
   }
   throw new InputError(`"${label}" is not a period: use a date, 2024-03, 2024-Q1, FY2024 or Q3 FY2024.`);
@@ -107,4 +112,66 @@ function fiscalYearStart(fiscalYear: number, endMonth: number | null | undefined
   const end = endMonth && endMonth >= 1 && endMonth <= 12 ? endMonth : 12;
   // The fiscal year ends in `end` of `fiscalYear`; it started the month after, one year before.
   return addMonths(fiscalYear, end, -11);
+}
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** The days a frequency's periods start on, in words: "1 January, April, July and October". */
+export function periodStartsInWords(frequency: string): string | undefined {
+  switch (frequency) {
+    case 'daily':
+      return 'every day';
+    case 'weekly':
+      return 'Mondays';
+    case 'monthly':
+      return 'the first of each month';
+    case 'quarterly':
+      return '1 January, 1 April, 1 July and 1 October';
+    case 'annually':
+      return '1 January';
+    default:
+      return undefined;
+  }
+}
+
+/** How a series' dates are spaced, judged from its points, for when the metric's frequency is unknown. */
+export interface InferredPeriods {
+  fits(date: string): boolean;
+  /** The days its points fall on, in words. */
+  words: string;
+}
+
+function dayNumber(date: string): number {
+  const { year, month, day } = parseIso(date);
+  return Date.UTC(year, month - 1, day) / 86_400_000;
+}
+
+/**
+ * The pattern of a series' dates (at least 3 of them): month starts (every month, quarter or year
+ * from the months seen), or one weekday. Undefined when the dates show no such pattern, or could be
+ * any day.
+ */
+export function inferPeriods(dates: readonly string[]): InferredPeriods | undefined {
+  if (dates.length < 3) return undefined;
+  const parts = dates.map(parseIso);
+  if (parts.every((d) => d.day === 1)) {
+    const months = new Set(parts.map((d) => d.month));
+    const remainders = new Set(parts.map((d) => (d.month - 1) % 3));
+    if (months.size === 1) {
+      const month = [...months][0]!;
+      return { fits: (date) => parseIso(date).day === 1 && parseIso(date).month === month, words: `1 ${MONTH_NAMES[month - 1]}` };
+    }
+    if (remainders.size === 1) {
+      const first = [...remainders][0]!;
+      const names = [0, 3, 6, 9].map((offset) => `1 ${MONTH_NAMES[first + offset]}`);
+      return { fits: (date) => parseIso(date).day === 1 && (parseIso(date).month - 1) % 3 === first, words: `${names.slice(0, 3).join(', ')} and ${names[3]}` };
+    }
+    return { fits: (date) => parseIso(date).day === 1, words: 'the first of each month' };
+  }
+  const days = dates.map(dayNumber);
+  if (days.every((n) => (((n - days[0]!) % 7) + 7) % 7 === 0)) {
+    const weekday = new Date(Date.UTC(parts[0]!.year, parts[0]!.month - 1, parts[0]!.day)).toLocaleDateString('en-GB', { weekday: 'long', timeZone: 'UTC' });
+    return { fits: (date) => (((dayNumber(date) - days[0]!) % 7) + 7) % 7 === 0, words: `${weekday}s` };
+  }
+  return undefined;
 }
