@@ -13,6 +13,11 @@ describe('UUIDs', () => {
   it('refuses non-strings', () => {
     expect(isUuid(42)).toBe(false);
     expect(() => requireUuid(undefined, 'The company id')).toThrow('The company id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is empty.');
+    // From the page any JSON can arrive; String() of some of it throws, which must not replace the sentence.
+    expect(() => requireUuid([{ toString: '' }], 'The company id')).toThrow('The company id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is a list.');
+    expect(() => requireUuid({ toString: 1 }, 'The company id')).toThrow(/but it is an object\.$/);
+    expect(() => requireUuid(new Date(2024, 0, 1), 'The metric id')).toThrow(/but it is a date\.$/);
+    expect(() => requireUuid(42, 'The metric id')).toThrow(/but it is "42"\.$/);
   });
 });
 

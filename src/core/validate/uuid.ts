@@ -15,6 +15,16 @@ export function isUuid(value: unknown): value is string {
 export function requireUuid(value: unknown, what: string): string {
   const text = typeof value === 'string' ? value.trim() : value;
   if (isUuid(text)) return text.toLowerCase();
-  const shown = value === undefined || value === null || value === '' ? 'empty' : `"${String(value).slice(0, 60)}"`;
-  throw new InputError(`${what} must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is ${shown}.`);
+  throw new InputError(`${what} must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is ${describe(value)}.`);
+}
+
+/**
+ * What the value was, for the message. Only text and numbers are quoted: anything else may come from the
+ * page as any JSON, and String() of an object whose `toString` is not a function throws.
+ */
+function describe(value: unknown): string {
+  if (value === undefined || value === null || value === '') return 'empty';
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return `"${String(value).slice(0, 60)}"`;
+  if (Object.prototype.toString.call(value) === '[object Date]') return 'a date';
+  return Array.isArray(value) ? 'a list' : 'an object';
 }
