@@ -10,7 +10,7 @@ import type { ExportHandle, ExportOutcome, ExportRequest, RpcResult } from '../s
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function mountExport(metricsPanel: MetricsPanel): { show(): void } {
+export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void> } {
   const panel = byId<HTMLElement>('panel-export');
   const status = byId<HTMLElement>('export-status');
   const rangeInput = byId<HTMLInputElement>('export-range');
@@ -154,12 +154,11 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): void } {
     });
   });
 
-  let shown = false;
+  let loading: Promise<void> | undefined;
   return {
+    /** Loads the tab once; the promise settles when its first load has (a menu item waits for it). */
     show() {
-      if (shown) return;
-      shown = true;
-      void (async () => {
+      loading ??= (async () => {
         // The offer comes from the user's cache, not the API, so it is made first: an API that still
         // refuses requests (listing the metrics can wait a minute, then fail) must not hide it.
         const unfinished = await server.findUnfinishedExport();
@@ -173,6 +172,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): void } {
           say(status, `The metrics could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'error');
         }
       })();
+      return loading;
     },
   };
 }

@@ -48,7 +48,7 @@ function whenIdle(panel: HTMLElement): Promise<void> {
   });
 }
 
-let exporter: { show(): void } | undefined;
+let exporter: { show(): Promise<void> } | undefined;
 let portfolio: { show(): void } | undefined;
 const showPanel = mountTabs((panelId) => {
   // These panels load the default company's metrics and tags, so they wait for the saved settings
@@ -67,10 +67,11 @@ window.addEventListener('addin:open-tab', (event) => {
   const tab = (event as CustomEvent<string>).detail;
   if (tab === 'export') {
     showPanel('panel-export');
-    // Reading the selection waits for the tab's own loading, which disables the button meanwhile.
+    // Reading the selection waits for the tab's first load, whose status line would otherwise replace
+    // what the selection read.
     void settings.loaded.then(async () => {
-      const panel = byId<HTMLElement>('panel-export');
-      await whenIdle(panel);
+      await exporter?.show();
+      await whenIdle(byId<HTMLElement>('panel-export'));
       byId<HTMLButtonElement>('export-use-selection').click();
     });
   }

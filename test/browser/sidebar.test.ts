@@ -192,6 +192,11 @@ describe('the token, once saved', () => {
 });
 
 describe('the add-on menu', () => {
+  async function emulatorFaults(settings: Record<string, unknown>): Promise<void> {
+    const response = await fetch(`${workbench.emulatorUrl}/__emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+    if (!response.ok) throw new Error(`the emulator refused the faults: ${await response.text()}`);
+  }
+
   /** Clicks a menu item and returns the sidebar frame once a new sidebar page has replaced the old one. */
   async function menu(caption: string): Promise<Frame> {
     const iframe = (await page.$('iframe#sidebar'))!;
@@ -215,10 +220,21 @@ describe('the add-on menu', () => {
     await page.click('td[data-a1="K3"]', { modifiers: ['Shift'] });
     await page.waitForSelector('td.selected[data-a1="K3"]');
 
-    const frame = await menu('Export selection');
-    await frame.waitForSelector('#tab-export[aria-selected="true"]');
-    expect(await frame.isHidden('#panel-metrics')).toBe(true);
-    expect(await statusOf(frame, '#export-status')).toBe('Sheet1!J1:K3: 3 rows, 2 columns.');
+    // A slow API: the tab's first load (its metrics) ends after the selection could be read, and must not
+    // overwrite what the selection read (it did, when the machine was busy).
+    await emulatorFaults({ latencyMs: 1500 });
+    let frame: Frame;
+    try {
+      frame = await menu('Export selection');
+      await frame.waitForSelector('#tab-export[aria-selected="true"]');
+      expect(await frame.isHidden('#panel-metrics')).toBe(true);
+      expect(await statusOf(frame, '#export-status')).toBe('Sheet1!J1:K3: 3 rows, 2 columns.');
+    } finally {
+      await emulatorFaults({ reset: true });
+    }
+    // Settled: the metrics load is over, and the status line still says what the selection read.
+    await frame.waitForFunction(() => (document.querySelector('#export-metric') as HTMLSelectElement).options.length > 1);
+    expect(await frame.textContent('#export-status')).toBe('Sheet1!J1:K3: 3 rows, 2 columns.');
     expect(await frame.inputValue('#export-range')).toBe('Sheet1!J1:K3');
     // One sidebar: the shown one took the place of the first.
     expect(await page.$$('iframe')).toHaveLength(1);
