@@ -1,6 +1,7 @@
 // Helpers for tests: start the emulator as a child process (or in-process for its own suite) and drive its control API.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import { buildEmulator, type EmulatorOptions } from './app';
 import type { FaultSettings } from './faults';
@@ -137,16 +138,30 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * One control call on a connection of its own. Not fetch: its pooled keep-alive socket may sit idle while a
+ * test or bench blocks the event loop with synchronous fetches for over a minute, and the server closes it;
+ * reusing it then failed with "fetch failed" (control calls such as clock moves must not be retried blindly).
+ */
+function controlRequest(method: string, url: string, body?: unknown): Promise<{ status: number; text: string }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, agent: false, headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
 function running(url: string, token: string, companyId: string, stop: () => Promise<unknown>): RunningEmulator {
   const call = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
-    const init: RequestInit = { method };
-    if (body !== undefined) {
-      init.headers = { 'content-type': 'application/json' };
-      init.body = JSON.stringify(body);
-    }
-    const response = await fetch(`${url}/__emulator/${route}`, init);
-    const text = await response.text();
-    if (!response.ok) throw new Error(`control ${method} ${route} answered ${response.status}: ${text}`);
+    const { status, text } = await controlRequest(method, `${url}/__emulator/${route}`, body);
+    if (status < 200 || status > 299) throw new Error(`control ${method} ${route} answered ${status}: ${text}`);
     return (text ? JSON.parse(text) : undefined) as T;
   };
   return {
