@@ -1,9 +1,11 @@
-// The exporter's sidebar flow in Chromium on the workbench: select, preview, export with progress, re-export.
+// The exporter's sidebar flow in Chromium on the workbench: select, preview, export with progress, re-export,
+// and the long-work flow: a wait for the rate limit, cancel, and resume from the reopened Export tab.
 
 import type { Frame } from 'playwright-core';
 import { useWorkbenchPage } from '../support/browser';
 import path from 'node:path';
 import { ROOT } from '../support/built-bundle';
+import type { LoggedRequest } from '../../emulator/request-log';
 
 jest.setTimeout(90_000);
 
@@ -63,4 +65,101 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
   await side.click('#export-form button[type="submit"]');
   await side.waitForFunction(() => /unchanged/.test(document.querySelector('#export-results > .status')?.textContent ?? ''));
   expect(await side.textContent('#export-results > .status')).toMatch(/^24 rows read: 24 unchanged/);
+});
+
+/** The dates a logged PUT of data points carried. */
+function datesSent(request: LoggedRequest): string[] {
+  const body = request.body as { data_points?: Array<{ date: string }> } | undefined;
+  return (body?.data_points ?? []).map((point) => point.date);
+}
+
+it('waits out the rate limit with a moving progress bar, is cancelled, and resumes from the Export tab without writing a row twice', async () => {
+  const { control } = session.workbench;
+  // A fresh page: this test does not depend on the tab another test left open.
+  await session.page.reload();
+  const frame = await sidebar();
+  await frame.click('#browse-form button[type="submit"]');
+  await settled(frame, '#metrics-status');
+  await frame.fill('#new-name', 'Daily, exported in steps');
+  await frame.selectOption('#new-frequency', 'daily');
+  await frame.click('#create-form button[type="submit"]');
+  expect(await settled(frame, '#metrics-status')).toBe('Created "Daily, exported in steps".');
+
+  // 900 days (18 batches of 50) pasted at E1 beside the other test's range, and selected. Within the
+  // sheet's 1,000 rows: the workbench's grid view fails on a sheet a paste had to lengthen.
+  const start = Date.UTC(2020, 0, 1);
+  const sheetRows = Array.from({ length: 900 }, (_, i) => ({ date: new Date(start + i * 86_400_000).toISOString().slice(0, 10), value: `${i * 3}.25` }));
+  await session.page.evaluate(async (text) => {
+    const post = (route: string, body: unknown) => fetch(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await post('/api/paste', { sheet: 'Sheet1', a1: 'E1', text });
+    await post('/api/select', { sheet: 'Sheet1', a1: 'E1:F901' });
+  }, ['Day\tValue', ...sheetRows.map((row) => `${row.date}\t${row.value}`)].join('\n'));
+
+  await frame.click('#tab-export');
+  await frame.click('#export-use-selection');
+  expect(await settled(frame, '#export-status')).toBe('Sheet1!E1:F901: 901 rows, 2 columns.');
+  const metricId = await frame.waitForFunction(() => Array.from(document.querySelectorAll<HTMLOptionElement>('#export-metric option')).find((o) => o.textContent?.startsWith('Daily, exported in steps'))?.value);
+  const id = (await metricId.jsonValue())!;
+  await frame.selectOption('#export-metric', id);
+  await frame.click('#export-preview');
+  await frame.waitForSelector('table.preview');
+  expect(await frame.textContent('#export-results .status')).toBe('900 rows read: 900 to send, 0 skipped, 0 failed.');
+
+  // A tiny limit whose window outlasts a step: the first batch and one wave go, the next wave is refused
+  // with a Retry-After the step cannot wait out, so the sidebar waits between steps.
+  await control.clearRequests();
+  await control.rateLimit({ limit: 12, windowSeconds: 45, retryAfter: true, freshWindow: true });
+  await frame.click('#export-form button[type="submit"]');
+  await frame.waitForFunction(() => /^Waiting \d+ s for the API's rate limit…$/.test(document.querySelector('.progress-text')?.textContent ?? ''));
+  const bar = await frame.$eval('.progress progress', (element) => ({ value: (element as HTMLProgressElement).value, max: (element as HTMLProgressElement).max }));
+  expect(bar.max).toBe(900);
+  expect(bar.value).toBeGreaterThan(0);
+  expect(bar.value).toBeLessThan(900);
+  const confirmedBeforeCancel = bar.value;
+  const left = 900 - confirmedBeforeCancel;
+  const beforeCancel = await control.requests();
+  await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-export-waiting.png') });
+
+  await frame.click('.progress button.cancel');
+  await frame.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Cancelled: what was not sent can be resumed.');
+  expect(await frame.textContent('#export-results > .status')).toBe(
+    `900 rows read: ${confirmedBeforeCancel} written (stored; the API does not say which were new and which updated), ${left} not sent (export cancelled).`,
+  );
+
+  // The API accepts requests again; the sidebar is closed and opened, and the Export tab offers the rest.
+  await control.rateLimit({ limit: 500, windowSeconds: 300, retryAfter: false });
+  await session.page.reload();
+  const reopened = await sidebar();
+  await reopened.click('#tab-export');
+  await reopened.waitForSelector('#export-resume button');
+  expect(await reopened.textContent('#export-resume .hint')).toBe(`The export of Sheet1!E1:F901 stopped with ${confirmedBeforeCancel} of 900 done. Resuming sends only what was not confirmed.`);
+  await reopened.click('#export-resume button');
+  await reopened.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
+  expect(await reopened.textContent('#export-results > .status')).toBe('900 rows read: 900 written (stored; the API does not say which were new and which updated).');
+
+  // Every row stored once: 18 accepted PUTs in all, and none after the cancel repeats a row confirmed before it.
+  const puts = (await control.requests()).filter((request) => request.method === 'PUT' && request.path.endsWith(`/metrics/${id}/data_points`));
+  const stored = puts.filter((request) => request.status < 300);
+  expect(stored).toHaveLength(18);
+  const storedDates = stored.flatMap(datesSent);
+  expect(new Set(storedDates).size).toBe(900);
+  expect(storedDates).toHaveLength(900);
+  const confirmedDates = new Set(beforeCancel.filter((request) => request.method === 'PUT' && request.status < 300).flatMap(datesSent));
+  expect(confirmedDates.size).toBe(confirmedBeforeCancel);
+  const resent = puts.slice(beforeCancel.filter((request) => request.method === 'PUT').length).flatMap(datesSent).filter((date) => confirmedDates.has(date));
+  expect(resent).toEqual([]);
+
+  // The emulator holds exactly the sheet.
+  const points = (await control.state()).data_points.filter((point) => point.metric_id === id);
+  expect(new Map(points.map((point) => [point.date, point.value]))).toEqual(new Map(sheetRows.map((row) => [row.date, row.value])));
+  expect(points).toHaveLength(900);
+
+  // And the status column beside the range says so, row by row.
+  const statusColumn = await session.page.evaluate(async () => {
+    const grid = (await (await fetch('/api/grid?sheet=Sheet1')).json()) as { rows?: Array<Array<{ display: string }>> };
+    if (!grid.rows) throw new Error(`The workbench gave no grid: ${JSON.stringify(grid).slice(0, 500)}`);
+    return grid.rows.slice(0, 901).map((row) => row[6]?.display);
+  });
+  expect(statusColumn[0]).toBe('Export status');
+  expect(new Set(statusColumn.slice(1))).toEqual(new Set(['written']));
 });

@@ -3,12 +3,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ROOT, ensureBuilt } from './built-bundle';
+import type { EmulatorControl } from '../../emulator/testing';
+import type { LoggedRequest } from '../../emulator/request-log';
+import type { RateLimitSettings } from '../../emulator/rate-limit';
+import type { EmulatorState } from '../../emulator/records';
+
+/** The parts of the emulator's control API that browser tests use, on the workbench's own emulator. */
+export type WorkbenchEmulatorControl = Pick<EmulatorControl, 'rateLimit' | 'requests' | 'clearRequests' | 'state'>;
 
 export interface RunningWorkbench {
   url: string;
   emulatorUrl: string;
   token: string;
   companyId: string;
+  /** The control API of the emulator the workbench started (its ready line names it). */
+  control: WorkbenchEmulatorControl;
   stop(): Promise<void>;
 }
 
@@ -32,13 +41,36 @@ export function startWorkbench(extraArgs: string[] = []): Promise<RunningWorkben
       const match = READY.exec(output);
       if (!match) return;
       clearTimeout(timer);
-      resolve({ url: match[1]!, emulatorUrl: match[2]!, token: match[3]!, companyId: match[4]!, stop: () => stop(child) });
+      resolve({ url: match[1]!, emulatorUrl: match[2]!, token: match[3]!, companyId: match[4]!, control: controlAt(match[2]!), stop: () => stop(child) });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`the workbench exited with code ${String(code)}.\n${errors}`));
     });
   });
+}
+
+/** The emulator's control routes (/__emulator/…) over HTTP, as emulator/testing.ts calls them. */
+function controlAt(emulatorUrl: string): WorkbenchEmulatorControl {
+  const call = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+    const init: RequestInit = { method };
+    if (body !== undefined) {
+      init.headers = { 'content-type': 'application/json' };
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(`${emulatorUrl}/__emulator/${route}`, init);
+    const text = await response.text();
+    if (!response.ok) throw new Error(`control ${method} ${route} answered ${response.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  return {
+    rateLimit: (settings) => call<RateLimitSettings>('POST', 'rate-limit', settings),
+    requests: async () => (await call<{ requests: LoggedRequest[] }>('GET', 'requests')).requests,
+    clearRequests: async () => {
+      await call('DELETE', 'requests');
+    },
+    state: () => call<EmulatorState>('GET', 'state'),
+  };
 }
 
 function stop(child: ChildProcess): Promise<void> {
