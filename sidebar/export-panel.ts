@@ -164,14 +164,14 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
         const unfinished = await server.findUnfinishedExport();
         if (unfinished.ok && unfinished.value) offerResume(unfinished.value);
         // Not busy(): it would disable the Resume button while the metrics load.
-        const loading = 'Loading the metrics…';
-        say(status, loading);
+        const loadingText = 'Loading the metrics…';
+        say(status, loadingText);
         try {
           await fillMetrics();
           // Not busy() either means Use selection (run at once by the Export selection menu item) may
           // have reported meanwhile: its word stands, unless there is an error to show.
           if (!unfinished.ok) say(status, unfinished.error, 'error');
-          else if (status.textContent === loading) say(status, '');
+          else if (status.textContent === loadingText) say(status, '');
         } catch (error) {
           say(status, `The metrics could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'error');
         }
