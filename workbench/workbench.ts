@@ -171,8 +171,9 @@ export class Workbench {
   view(sheetName?: string): GridView {
     const spreadsheet = this.runtime.spreadsheet;
     const sheet = sheetName ? this.#sheet(sheetName) : spreadsheet.getActiveSheet();
-    const rowsShown = Math.max(sheet.getLastRow() + 5, 30);
-    const columnsShown = Math.max(sheet.getLastColumn() + 2, 8);
+    // A few empty rows and columns past the data, but never past the sheet: a paste grows it only to fit.
+    const rowsShown = Math.min(Math.max(sheet.getLastRow() + 5, 30), sheet.getMaxRows());
+    const columnsShown = Math.min(Math.max(sheet.getLastColumn() + 2, 8), sheet.getMaxColumns());
     const range = sheet.getRange(1, 1, rowsShown, columnsShown);
     const display = range.getDisplayValues();
     const formulas = range.getFormulas();

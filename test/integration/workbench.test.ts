@@ -1,5 +1,5 @@
-// The workbench lives in real time: its runtime's clock catches up between executions, and the add-in's
-// sleeps move the emulator's clock too, so a rate-limit wait shown in the sidebar ends as it would in Sheets.
+// The workbench as a person uses it. It lives in real time: its runtime's clock catches up between executions
+// and the add-in's sleeps move the emulator's clock too, so a rate-limit wait shown in the sidebar ends as in Sheets.
 
 import { setTimeout as delay } from 'node:timers/promises';
 import { startEmulatorProcess, type RunningEmulator } from '../../emulator/testing';
@@ -47,4 +47,13 @@ it("moves the emulator's clock by the add-in's sleeps, keeping both clocks toget
   expect(value).toMatch(/^-?\d/);
   const skew = workbench.runtime.clock.now() - (Date.now() + offset);
   expect(Math.abs(skew)).toBeLessThan(2_000);
+});
+
+it('shows a sheet filled to its last row, where a paste past row 1,000 grew it only to fit', () => {
+  const sheet = workbench.view().sheet;
+  const rows = Array.from({ length: 1_005 }, (_, i) => `r${i + 1}\t${i + 1}`).join('\n');
+  workbench.paste(sheet, 'D1', rows);
+  const view = workbench.view(sheet);
+  expect(view.rows).toHaveLength(1_005);
+  expect(view.rows[1_004]![4]!.display).toBe('1005');
 });
