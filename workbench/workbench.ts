@@ -3,7 +3,7 @@
 
 import { createGasRuntime, CustomFunctionError, ServerCallError, type GasRuntime } from '../gas-runtime';
 import type { FormulaLocation } from '../gas-runtime';
-import { SyncHttpClient } from '../gas-runtime/sync-http';
+import { emulatorClockMover } from '../emulator/testing';
 
 export const OWNER = 'analyst@example.com';
 
@@ -58,21 +58,13 @@ export class Workbench {
   #slept = 0;
 
   constructor(options: WorkbenchOptions) {
-    const clockClient = new SyncHttpClient();
+    const emulatorClock = emulatorClockMover(options.apiBaseUrl);
     this.runtime = createGasRuntime({
       // A sleep moves the runtime's clock without waiting; the emulator's clock moves with it, so its rate
       // window sees the time the add-in believes has passed (as in the tests' stack).
       onSleep: (ms: number) => {
         this.#slept += ms;
-        clockClient.sendAll([{
-          url: `${options.apiBaseUrl}/__emulator/clock`,
-          method: 'POST',
-          headers: [['content-type', 'application/json']],
-          body: new TextEncoder().encode(JSON.stringify({ advanceMs: ms })),
-          followRedirects: false,
-          rejectUnauthorized: true,
-          timeoutMs: 5000,
-        }]);
+        emulatorClock.advance(ms);
       },
       code: { path: options.codePath },
       files: options.distDir,

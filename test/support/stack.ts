@@ -2,8 +2,7 @@
 // talking over loopback HTTP to the API emulator in a child process.
 
 import { createGasRuntime, type GasRuntime, type GasRuntimeOptions } from '../../gas-runtime';
-import { SyncHttpClient } from '../../gas-runtime/sync-http';
-import { startEmulatorProcess, type ProcessOptions, type RunningEmulator } from '../../emulator/testing';
+import { emulatorClockMover, startEmulatorProcess, type ProcessOptions, type RunningEmulator } from '../../emulator/testing';
 import { DIST, CODE_PATH, ensureBuilt } from './built-bundle';
 import type { ExportHandle } from '../../src/shared/rpc';
 
@@ -21,26 +20,15 @@ export interface Stack {
 export async function startStack(emulatorOptions: ProcessOptions = {}): Promise<Stack> {
   ensureBuilt();
   const emulator = await startEmulatorProcess(emulatorOptions);
-  const clockClient = new SyncHttpClient();
   const runtimes: GasRuntime[] = [];
   /** The runtime's sleeps are virtual; moving the emulator's clock with them keeps its rate window in step. */
-  const advanceEmulatorClock = (ms: number): void => {
-    clockClient.sendAll([{
-      url: `${emulator.url}/__emulator/clock`,
-      method: 'POST',
-      headers: [['content-type', 'application/json']],
-      body: new TextEncoder().encode(JSON.stringify({ advanceMs: ms })),
-      followRedirects: false,
-      rejectUnauthorized: true,
-      timeoutMs: 5000,
-    }]);
-  };
+  const emulatorClock = emulatorClockMover(emulator.url);
   await emulator.control.clearRequests();
   return {
     emulator,
     runtime(options = {}) {
       const { token = emulator.token, defaultCompany = emulator.companyId, ...runtimeOptions } = options;
-      const rt = createGasRuntime({ code: { path: CODE_PATH }, files: DIST, owner: OWNER, onSleep: advanceEmulatorClock, ...runtimeOptions });
+      const rt = createGasRuntime({ code: { path: CODE_PATH }, files: DIST, owner: OWNER, onSleep: emulatorClock.advance, ...runtimeOptions });
       const props = rt.properties.user(OWNER);
       props.setProperty('METRICS_API_BASE_URL', emulator.url);
       if (token) props.setProperty('METRICS_API_TOKEN', token);
@@ -55,7 +43,7 @@ export async function startStack(emulatorOptions: ProcessOptions = {}): Promise<
     },
     async stop() {
       await Promise.all(runtimes.map((rt) => rt.close()));
-      await clockClient.close();
+      await emulatorClock.close();
       await emulator.stop();
     },
   };
