@@ -11,6 +11,22 @@ jest.setTimeout(90_000);
 const session = useWorkbenchPage(['--preset-token'], { width: 1400, height: 1000 });
 const sidebar = (): Promise<Frame> => session.sidebar();
 
+/** Types a city into the Headquarters cell of the audit row of demo profile `n`, as a person would in the grid. */
+async function typeHeadquarters(n: number, city: string): Promise<void> {
+  const target = await session.page.evaluate((profileId) => {
+    const cells = Array.from(document.querySelectorAll<HTMLTableCellElement>('td'));
+    const header = cells.find((td) => td.textContent === 'Headquarters')!;
+    const column = header.dataset.a1!.replace(/\d+$/, '');
+    const row = cells.find((td) => td.textContent === profileId && td.dataset.a1!.startsWith('A'))!.dataset.a1!.slice(1);
+    return `${column}${row}`;
+  }, DEMO_IDS.profile(n));
+  await session.page.click(`td[data-a1="${target}"]`);
+  await session.page.waitForSelector(`td.active[data-a1="${target}"]`);
+  await session.page.fill('#formula', city);
+  await session.page.press('#formula', 'Enter');
+  await session.page.waitForFunction(([a1, text]) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent === text, [target, city] as const);
+}
+
 it('builds the audit of the demo fund, and pushes one edited cell', async () => {
   const frame = await sidebar();
   await frame.click('#tab-portfolio');
@@ -20,18 +36,7 @@ it('builds the audit of the demo fund, and pushes one edited cell', async () => 
 
   // The grid now shows the audit sheet; find Headquarters of the fourth company.
   await session.page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Portfolio audit');
-  const target = await session.page.evaluate((profileId) => {
-    const cells = Array.from(document.querySelectorAll<HTMLTableCellElement>('td'));
-    const header = cells.find((td) => td.textContent === 'Headquarters')!;
-    const column = header.dataset.a1!.replace(/\d+$/, '');
-    const row = cells.find((td) => td.textContent === profileId && td.dataset.a1!.startsWith('A'))!.dataset.a1!.slice(1);
-    return `${column}${row}`;
-  }, DEMO_IDS.profile(4));
-  await session.page.click(`td[data-a1="${target}"]`);
-  await session.page.waitForSelector(`td.active[data-a1="${target}"]`);
-  await session.page.fill('#formula', 'Lisbon');
-  await session.page.press('#formula', 'Enter');
-  await session.page.waitForFunction((a1) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent === 'Lisbon', target);
+  await typeHeadquarters(4, 'Lisbon');
 
   await frame.click('#audit-push');
   await frame.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
@@ -49,18 +54,7 @@ async function currentSidebar(): Promise<Frame> {
 
 it('offers a push left unfinished with Resume when the Portfolio tab opens again, and resumes it', async () => {
   let frame = await currentSidebar();
-  const target = await session.page.evaluate((profileId) => {
-    const cells = Array.from(document.querySelectorAll<HTMLTableCellElement>('td'));
-    const header = cells.find((td) => td.textContent === 'Headquarters')!;
-    const column = header.dataset.a1!.replace(/\d+$/, '');
-    const row = cells.find((td) => td.textContent === profileId && td.dataset.a1!.startsWith('A'))!.dataset.a1!.slice(1);
-    return `${column}${row}`;
-  }, DEMO_IDS.profile(5));
-  await session.page.click(`td[data-a1="${target}"]`);
-  await session.page.waitForSelector(`td.active[data-a1="${target}"]`);
-  await session.page.fill('#formula', 'Gdansk');
-  await session.page.press('#formula', 'Enter');
-  await session.page.waitForFunction((a1) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent === 'Gdansk', target);
+  await typeHeadquarters(5, 'Gdansk');
 
   // Started and cancelled through the page's own google.script.run, then the sidebar closes.
   const status = await frame.evaluate(() => new Promise<string>((resolve, reject) => {
