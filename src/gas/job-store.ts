@@ -86,3 +86,17 @@ export function rememberedJobs(nowMs: number): RememberedJob[] {
     && typeof (job as RememberedJob).kind === 'string' && typeof (job as RememberedJob).id === 'string'
     && typeof (job as RememberedJob).startedAt === 'number' && nowMs - (job as RememberedJob).startedAt < SIX_HOURS * 1000);
 }
+
+/**
+ * Jobs of one kind remembered in the last six hours that did not finish (cancelled, paused, or left
+ * running) and have no step running now, with their stored state.
+ */
+export function unfinishedJobs<T extends { state: { status: string } }>(kind: string, nowMs: number): Array<{ id: string; stored: T }> {
+  const unfinished: Array<{ id: string; stored: T }> = [];
+  for (const job of rememberedJobs(nowMs)) {
+    if (job.kind !== kind || stepRunning(kind, job.id)) continue;
+    const stored = loadJob<T>(kind, job.id);
+    if (stored && stored.state.status !== 'done') unfinished.push({ id: job.id, stored });
+  }
+  return unfinished;
+}

@@ -21,7 +21,7 @@ import {
 import { WaitLog } from '../core/export';
 import { requireUuid } from '../core/validate/uuid';
 import { loadSnapshot, readSheetValues, saveSnapshot, writeAuditSheet } from '../gas/audit-sheet';
-import { clearJobCancel, jobCancelRequested, loadJob, newJobId, rememberedJobs, rememberJob, requestJobCancel, saveJob, stepRunning, whileStepRuns } from '../gas/job-store';
+import { clearJobCancel, jobCancelRequested, loadJob, newJobId, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -160,11 +160,5 @@ export function resumePush(pushId: string): AuditPushHandle {
 
 /** Pushes of this spreadsheet from the last six hours that did not finish (cancelled, paused, or left running) and have no step running now. */
 export function unfinishedPushes(): AuditPushHandle[] {
-  const unfinished: AuditPushHandle[] = [];
-  for (const job of rememberedJobs(Date.now())) {
-    if (job.kind !== JOB || stepRunning(JOB, job.id)) continue;
-    const stored = loadJob<StoredPush>(JOB, job.id);
-    if (stored && stored.state.status !== 'done') unfinished.push(handle(job.id, stored));
-  }
-  return unfinished;
+  return unfinishedJobs<StoredPush>(JOB, Date.now()).map(({ id, stored }) => handle(id, stored));
 }

@@ -21,7 +21,7 @@ import {
   STATUS_HEADER as IMPORT_STATUS_HEADER,
 } from '../core/directory';
 import { requireUuid } from '../core/validate/uuid';
-import { clearJobCancel, jobCancelRequested, loadJob, newJobId, rememberedJobs, rememberJob, requestJobCancel, saveJob, stepRunning, whileStepRuns } from '../gas/job-store';
+import { clearJobCancel, jobCancelRequested, loadJob, newJobId, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas/sheet-io';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -168,11 +168,5 @@ export function resume(importId: string): ImportHandle {
 
 /** Imports of this spreadsheet from the last six hours that did not finish (cancelled, paused, or left running) and have no step running now. */
 export function unfinishedImports(): ImportHandle[] {
-  const unfinished: ImportHandle[] = [];
-  for (const job of rememberedJobs(Date.now())) {
-    if (job.kind !== JOB || stepRunning(JOB, job.id)) continue;
-    const stored = loadJob<StoredImport>(JOB, job.id);
-    if (stored && stored.state.status !== 'done') unfinished.push(handle(job.id, stored));
-  }
-  return unfinished;
+  return unfinishedJobs<StoredImport>(JOB, Date.now()).map(({ id, stored }) => handle(id, stored));
 }
