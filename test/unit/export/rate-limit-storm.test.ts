@@ -86,4 +86,20 @@ describe('a 429 storm', () => {
     for (let window = 0; window < 3; window++) result = stepAfterWait(result.state, clock, refused());
     expect(result.progress.problem).toMatch(/paused with 1 value left\./);
   });
+
+  it('is not started by steps that end for want of time: those are not the rate limit', () => {
+    const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
+    let state = prepare(rows, longSpec({ metricId: USERS }));
+    // Each step has less time than one round trip needs, so it sends nothing, for 20 minutes.
+    for (let step = 0; step < 4; step++) {
+      const run = harness([], { clock, stepMs: 1_000 });
+      const result = run.step(state);
+      state = result.state;
+      expect(result.progress.status).toBe('running');
+      expect(state.rateLimitedSince).toBeUndefined();
+      clock.advance(WINDOW_MS);
+    }
+    expect(buildReport(state).totals).toMatchObject({ pending: 120 });
+  });
 });
+
