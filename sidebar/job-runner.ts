@@ -66,15 +66,16 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
     handle = unwrap(answer);
   }
   if (cancelSent && !view.report(handle)) {
-    unwrap(await cancelSent);
-    // Asked again now the step has answered: the first answer may predate the step's last checkpoint.
+    // Only its arrival matters: whatever the first cancel answered (even a failure), it is asked again
+    // now the step has answered, since that first answer may predate the step's last checkpoint.
+    await cancelSent.catch(() => undefined);
     handle = unwrap(await view.cancel(handle));
   }
   const report = view.report(handle);
   const status = view.progress(handle).status;
   const ending = status === 'done' ? 'Finished.'
     : status === 'cancelled' ? 'Cancelled: it can be resumed.'
-      : status === 'running' || stepStillRunning ? 'Cancelled: the step that was running stops at its next group of requests. Open the Portfolio tab again to resume what was not confirmed.'
+      : status === 'running' || stepStillRunning ? 'Cancelled: the step that was running stops at its next group of requests. Close and reopen the sidebar to be offered Resume for what was not confirmed.'
         : 'Paused: see the problem below.';
   bar.finish(ending, status === 'done' && !report?.problem ? 'success' : 'error');
   if (report) {
