@@ -68,7 +68,8 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
   if (cancelSent && !view.report(handle)) {
     // Only its arrival matters: whatever the first cancel answered (even a failure), it is asked again
     // now the step has answered, since that first answer may predate the step's last checkpoint.
-    await cancelSent.catch(() => undefined);
+    // (The cast: TypeScript narrows cancelSent to null, not seeing the click handler assign it.)
+    await (cancelSent as Promise<RpcResult<H>>).catch(() => undefined);
     handle = unwrap(await view.cancel(handle));
   }
   const report = view.report(handle);
