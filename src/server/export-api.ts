@@ -43,12 +43,9 @@ const PROBLEMS_SHOWN = 50;
 export function readExportSelection(companyId: string): ExportSelection {
   const address = activeSelection();
   const read = readRange(address);
-  const guess = guessLayout(read.values, () => {
-    if (!isUuid(typeof companyId === 'string' ? companyId.trim() : companyId)) {
-      throw new InputError("Enter the company id on the Metrics tab first: a two-column selection is wide only if its header names one of the company's metrics.");
-    }
-    return listCompanyMetrics(companyId);
-  });
+  // Without a company the guess goes by the shape alone: it only pre-fills the form,
+  // and the preview shows what was read, so it must not stop the Export selection menu item.
+  const guess = guessLayout(read.values, () => (isUuid(typeof companyId === 'string' ? companyId.trim() : companyId) ? listCompanyMetrics(companyId) : []));
   return {
     range: address,
     rows: read.values.length,
