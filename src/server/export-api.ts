@@ -22,6 +22,7 @@ import {
 } from '../core/export';
 import { isUuid, requireUuid } from '../core/validate/uuid';
 import { cancelRequested, clearCancel, latestExportId, loadExport, markExported, newExportId, requestCancel, saveExport, wasExported, type StoredExport } from '../gas/export-store';
+import { stepRunning, whileStepRuns } from '../gas/job-store';
 import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
@@ -35,6 +36,8 @@ const STEP_BUDGET_MS = 20_000;
 /** No new wave starts in the step's last seconds. */
 const STEP_MARGIN_MS = 5_000;
 const PROBLEMS_SHOWN = 50;
+/** The job-store kind whose step mark an export's steps set (its keys are the export store's `export…` keys). */
+const STEP_KIND = 'export';
 
 /**
  * Reads the active selection to pre-fill the exporter. The company's metrics are read only when the
@@ -145,6 +148,10 @@ export function startExport(request: ExportRequest): ExportHandle {
 }
 
 export function continueExport(exportId: string): ExportHandle {
+  return whileStepRuns(STEP_KIND, exportId, () => runStep(exportId));
+}
+
+function runStep(exportId: string): ExportHandle {
   const stored = load(exportId);
   if (stored.state.status !== 'running') return handle(exportId, stored);
   const deadline = Date.now() + STEP_BUDGET_MS;
@@ -166,6 +173,9 @@ export function continueExport(exportId: string): ExportHandle {
 export function cancel(exportId: string): ExportHandle {
   requestCancel(exportId);
   const stored = load(exportId);
+  // A step under way sees the cancel between waves and saves a newer state than this one, with its
+  // status column: saving or writing this one meanwhile would show rows as unsent that it confirms.
+  if (stepRunning(STEP_KIND, exportId)) return handle(exportId, stored);
   stored.state = cancelExport(stored.state);
   saveExport(exportId, stored);
   stopped(exportId, stored);

@@ -5,7 +5,7 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { GasRuntime } from '../../gas-runtime';
 import type { ExportHandle, ExportRequest } from '../../src/shared/rpc';
 import type { ExportSpec } from '../../src/core/export';
-import { driveExport, ok, startStack, type Stack } from '../support/stack';
+import { driveExport, ok, OWNER, startStack, type Stack } from '../support/stack';
 
 const drive = (rt: GasRuntime, handle: ExportHandle) => driveExport(stack, rt, handle);
 
@@ -151,6 +151,26 @@ it('resumes an export cut off by the rate limit and by a closed sidebar, writing
   const puts = (await stack.takeRequests()).filter((r) => r.method === 'PUT' && r.status === 200);
   expect(puts).toHaveLength(20); // every batch stored once
   expect(await storedPoints(metricId)).toEqual(rows.slice(1).map(([date, value]) => [date, String(Number(value))]));
+});
+
+it('leaves the state to a step under way when cancel arrives meanwhile; that step stops and writes the status column', async () => {
+  const metricId = await newMetric('Seats cancelled mid-step', 'daily');
+  const rt = runtime();
+  const range = fill(rt, daily(120));
+  const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
+  // Another execution is running a step of this export (the mark its step sets), when the cancel comes.
+  const userCache = rt.cache.user(OWNER);
+  userCache.put(`export-step:${started.exportId}`, '1', 360);
+  const during = ok<ExportHandle>(rt.callServer('cancelExport', [started.exportId]));
+  expect(during.progress.status).toBe('running');
+  expect(rt.spreadsheet.getActiveSheet().getRange('C2:C121').getValues().flat().every((cell) => cell === '')).toBe(true);
+  // That step sees the cancel before its next wave and saves the final state, status column included.
+  userCache.remove(`export-step:${started.exportId}`);
+  const stopped = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
+  expect(stopped.progress.status).toBe('cancelled');
+  expect(stopped.report!.totals).toMatchObject({ pending: 120 });
+  expect(rt.spreadsheet.getActiveSheet().getRange('C2').getValue()).toMatch(/not sent/);
+  expect((await stack.takeRequests()).filter((r) => r.method === 'PUT')).toEqual([]);
 });
 
 it('refuses to resume when the sheet changed since the export started', async () => {
