@@ -185,18 +185,17 @@ export class Requester {
         // A wait that leaves no time for the round trip after it is as useless as one past the deadline.
         const roundTripMs = Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
         const tooLong = waitMs > this.policy.maxRetryAfterMs || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs + roundTripMs > deadline;
+        // The user's other executions hold back too, even when this one cannot wait it out.
+        if (rateLimited) this.options.budget?.blockUntil(now + waitMs);
         if (tooLong) {
           const seconds = Math.ceil(waitMs / 1000);
           const giveUp = rateLimited
             ? new TimeBudgetError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds, lastError)
             : lastError ?? new Error('Retry budget exhausted.');
           for (const pending of again) results[pending.index] = { ok: false, error: giveUp };
-          // The user's other executions must hold back too, even though this one cannot wait it out.
-          if (rateLimited) this.options.budget?.blockUntil(now + waitMs);
           queue = rest;
           continue;
         }
-        if (rateLimited) this.options.budget?.blockUntil(now + waitMs);
         this.options.onWait?.({ reason: rateLimited ? 'rate_limit' : 'retry', ms: waitMs });
         this.options.clock.sleep(waitMs);
         waitedMs += waitMs;

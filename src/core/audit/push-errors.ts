@@ -2,6 +2,7 @@
 
 import { ApiError, ConfigError, TimeBudgetError, userMessage } from '../api/errors';
 import { FetchRefusedError, NetworkError } from '../api/transport';
+import { asReason } from '../export/places';
 
 export type PushFailure =
   /** The rate limit: the cell goes again after the wait. Not a failure of the data. */
@@ -21,7 +22,7 @@ export function classifyPushFailure(error: unknown): PushFailure {
   if (error instanceof TimeBudgetError) return wait(error.message, error.retryAfterSeconds);
   if (error instanceof NetworkError) return { kind: 'transient', message: userMessage(error) };
   // Apps Script did not send it (a quota, a size limit): the cell fails with that reason, the others go on.
-  if (error instanceof FetchRefusedError) return { kind: 'cell', reason: `not sent: ${userMessage(error).replace(/\.$/, '')}` };
+  if (error instanceof FetchRefusedError) return { kind: 'cell', reason: `not sent: ${asReason(userMessage(error))}` };
   if (error instanceof ApiError) {
     if (error.status === 429) return wait(userMessage(error), error.retryAfterSeconds);
     if (error.status === 401) return { kind: 'push', message: userMessage(error) };
