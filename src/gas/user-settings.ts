@@ -62,23 +62,6 @@ export function saveCheckedSettings(update: { token?: string | null; baseUrl?: s
   for (const key of deletions) store().deleteProperty(key);
 }
 
-export function saveToken(input: string): void {
-  store().setProperty(TOKEN_KEY, validateToken(input));
-}
-
-export function removeToken(): void {
-  store().deleteProperty(TOKEN_KEY);
-}
-
-export function saveBaseUrl(input: string): void {
-  store().setProperty(BASE_URL_KEY, validateBaseUrl(input));
-}
-
-export function saveDefaultCompanyId(companyId: string | null): void {
-  if (companyId) store().setProperty(COMPANY_KEY, companyId);
-  else store().deleteProperty(COMPANY_KEY);
-}
-
 /**
  * The credentials for one execution. In a custom function Apps Script returns the spreadsheet
  * owner's user properties: editors' formulas spend the owner's token (see README, "Sharing").

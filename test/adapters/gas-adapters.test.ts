@@ -1,7 +1,8 @@
 // The Apps Script adapters against small fakes of the services they wrap.
 
 import { createUrlFetchTransport } from '../../src/gas/urlfetch-transport';
-import { readCredentials, readSettingsSummary, saveBaseUrl, saveToken, removeToken, TOKEN_KEY, BASE_URL_KEY } from '../../src/gas/user-settings';
+import { readCredentials, readSettingsGeneration, readSettingsSummary, saveCheckedSettings, TOKEN_KEY, BASE_URL_KEY } from '../../src/gas/user-settings';
+import { validateBaseUrl, validateToken } from '../../src/core/settings/base-url';
 import { userMutex, wrapCache } from '../../src/gas/cache-and-lock';
 import { LockUnavailableError } from '../../src/core/cache/key-value-cache';
 import { FetchRefusedError, NetworkError } from '../../src/core/api/transport';
@@ -111,24 +112,32 @@ describe('user settings', () => {
       getProperties: () => ({ ...props }),
       getProperty: (k: string) => props[k] ?? null,
       setProperty: (k: string, v: string) => { props[k] = v; return store; },
+      setProperties: (all: Record<string, string>) => { Object.assign(props, all); return store; },
       deleteProperty: (k: string) => { delete props[k]; return store; },
     };
     g['PropertiesService'] = { getUserProperties: () => store };
+    let uuids = 0;
+    g['Utilities'] = { getUuid: () => `0000000${++uuids}-0000-4000-8000-000000000000` };
   });
 
   it('stores the token under METRICS_API_TOKEN and shows only its last four characters', () => {
-    saveToken('  tok_live_0123456789abcd ');
+    saveCheckedSettings({ token: validateToken('  tok_live_0123456789abcd ') });
     expect(props[TOKEN_KEY]).toBe('tok_live_0123456789abcd');
     const summary = readSettingsSummary();
     expect(summary).toEqual({ tokenSet: true, tokenLast4: 'abcd', baseUrl: null, defaultCompanyId: null });
     expect(JSON.stringify(summary)).not.toContain('tok_live');
-    removeToken();
+    // A new token starts a new settings generation (answers cached with the old one stop counting).
+    const generation = readSettingsGeneration();
+    saveCheckedSettings({ token: 'tok_live_0123456789abcd' });
+    expect(readSettingsGeneration()).toBe(generation);
+    saveCheckedSettings({ token: null });
     expect(readSettingsSummary().tokenSet).toBe(false);
+    expect(readSettingsGeneration()).not.toBe(generation);
   });
 
   it('validates the base URL before storing it under METRICS_API_BASE_URL', () => {
-    expect(() => saveBaseUrl('http://api.example.com')).toThrow(/https/);
-    saveBaseUrl('https://api.example.com/v1/');
+    expect(() => validateBaseUrl('http://api.example.com')).toThrow(/https/);
+    saveCheckedSettings({ baseUrl: validateBaseUrl('https://api.example.com/v1/') });
     expect(props[BASE_URL_KEY]).toBe('https://api.example.com/v1');
   });
 

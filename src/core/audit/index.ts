@@ -10,7 +10,6 @@ export {
   isPushComplete,
   prepareAuditPush,
   resumeAuditPush,
-  sameAuditPush,
   sameUnconfirmedCells,
   AUTO_CALCULATED_REASON,
   NOT_IN_AUDIT_REASON,

@@ -259,8 +259,6 @@ export type AuditPushCounters = {
 export type AuditPushState = {
   version: 1;
   companyId: string;
-  /** Hash of what is to be sent: a resume compares it with a fresh read to see whether the sheet changed. */
-  fingerprint: string;
   status: AuditPushStatus;
   profiles: AuditProfile[];
   properties: Array<{ id: string; name: string; dataType: string }>;

@@ -2,7 +2,6 @@
 // into the body its property's type demands, planned as a push that steps send (run-push-step.ts).
 
 import { InputError } from '../api/errors';
-import { fnv1a64 } from '../cache/chunked-cache';
 import { joinAnd } from '../export/places';
 import { intlDateFormatter, type DateFormatter } from '../validate/dates';
 import { encodeKey, isHashedKey, keyOfCell, shownValue } from './cell-values';
@@ -113,7 +112,6 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
   const state: AuditPushState = {
     version: 1,
     companyId: read.companyId,
-    fingerprint: '',
     status: 'running',
     profiles,
     properties,
@@ -123,7 +121,6 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
     ignoredRows: [...read.ignoredRows],
     counters: { steps: 0, stepsWithoutProgress: 0, requests: 0, rateLimitWaitMs: 0, retryWaitMs: 0 },
   };
-  state.fingerprint = pushFingerprint(state);
   if (isPushComplete(state)) state.status = 'done';
   return state;
 }
@@ -141,14 +138,6 @@ export function cancelAuditPush(state: AuditPushState): AuditPushState {
 /** Lets a cancelled or paused push run again; confirmed cells are never sent again. */
 export function resumeAuditPush(state: AuditPushState): AuditPushState {
   return resumeWaveJob(state, isPushComplete);
-}
-
-/**
- * Whether a fresh prepareAuditPush of the sheet plans what this state planned: if not, the sheet was
- * edited since, and resuming would send what the user no longer has.
- */
-export function sameAuditPush(state: AuditPushState, fresh: AuditPushState): boolean {
-  return state.fingerprint === fresh.fingerprint;
 }
 
 /**
@@ -193,15 +182,3 @@ function groupCells(cells: readonly AuditSheetCell[]): AuditSheetCell[][] {
   return [...groups.values()];
 }
 
-/** A hash of every planned cell and its outcome: equal for two reads of an unedited sheet. */
-function pushFingerprint(state: AuditPushState): string {
-  const parts = state.items.map((item) => [
-    state.profiles[item.profile]?.id ?? '',
-    state.properties[item.property]?.id ?? '',
-    item.outcome,
-    item.key,
-    item.write ?? null,
-    item.reason ?? '',
-  ]);
-  return fnv1a64(JSON.stringify([state.companyId, state.cellsCompared, parts]));
-}
