@@ -115,7 +115,9 @@ describe('METRIC_VALUES', () => {
   it('recovers from a 429 in the middle of a pull, with Retry-After and without', async () => {
     for (const retryAfter of [true, false]) {
       await stack.emulator.control.reset();
-      await stack.emulator.control.rateLimit({ limit: 3, windowSeconds: 10, retryAfter, freshWindow: true });
+      // A 5 s window: backoffs without Retry-After (equal jitter from 2 s: at least 1, 2, 4 s) outlast it by
+      // the third try, well inside a custom function's 30 s; a 10 s window left that to the jitter's luck.
+      await stack.emulator.control.rateLimit({ limit: 3, windowSeconds: 5, retryAfter, freshWindow: true });
       await stack.emulator.control.clearRequests();
       const rt = stack.runtime();
       const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, '2024-01-01', '2024-12-31']) as unknown[][];
