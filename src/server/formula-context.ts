@@ -7,7 +7,7 @@ import { SeriesCache } from '../core/series/series-cache';
 import { SingleFlight } from '../core/series/single-flight';
 import type { ApiClient } from '../core/api/client';
 import { appsScriptClock } from '../gas/apps-script-clock';
-import { userCache } from '../gas/cache-and-lock';
+import { userCache, userMutex } from '../gas/cache-and-lock';
 import { readCacheGeneration } from '../gas/document-settings';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { readSettingsGeneration, readSettingsSummary } from '../gas/user-settings';
@@ -29,7 +29,7 @@ export function createFormulaContext(): FormulaContext {
     timeZone: spreadsheetTimeZone(),
     formatDate: appsScriptDateFormatter,
     client: () => (client ??= createClientForExecution({ deadline })),
-    series: new SeriesCache(chunked, generation, new SingleFlight(cache, appsScriptClock, deadline)),
+    series: new SeriesCache(chunked, generation, new SingleFlight(cache, appsScriptClock, deadline, userMutex())),
     records: new RecordsCache(chunked, generation),
     // Read only when a formula needs it (names, fiscal years): most cells are answered from the cache.
     get defaultCompanyId() {

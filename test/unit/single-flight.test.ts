@@ -1,5 +1,6 @@
 // SingleFlight on its own: who fetches, who waits, and when a waiter takes over.
 
+import { LockUnavailableError, type Mutex } from '../../src/core/cache/key-value-cache';
 import { LOADING_MARKER_TTL_SECONDS, SingleFlight } from '../../src/core/series/single-flight';
 import { MemoryCache } from '../support/memory-cache';
 import { FakeClock } from '../support/scripted-transport';
@@ -41,5 +42,35 @@ describe('SingleFlight', () => {
     const clock = new FakeClock(0);
     const answer = new SingleFlight(cache, clock, 25_000).run('k', () => null, () => `mine at ${clock.now()}`);
     expect(answer).toBe('mine at 14500');
+  });
+
+  it('claims the marker under the user\'s lock (CacheService has no atomic add), and without it when the lock stays busy', () => {
+    const cache = new MemoryCache();
+    const clock = new FakeClock(0);
+    let locked = false;
+    const lockedAt: Array<[string, boolean]> = [];
+    const get = cache.get.bind(cache);
+    const put = cache.put.bind(cache);
+    cache.get = (key) => { lockedAt.push(['get', locked]); return get(key); };
+    cache.put = (key, value, ttl) => { lockedAt.push(['put', locked]); put(key, value, ttl); };
+    const mutex: Mutex = { withLock: (fn) => { locked = true; try { return fn(); } finally { locked = false; } } };
+    expect(new SingleFlight(cache, clock, 25_000, mutex).run('k', () => null, () => 'fetched')).toBe('fetched');
+    expect(lockedAt).toEqual([['get', true], ['put', true]]);
+
+    const busy: Mutex = { withLock: () => { throw new LockUnavailableError(5_000); } };
+    lockedAt.length = 0;
+    expect(new SingleFlight(cache, clock, 25_000, busy).run('k', () => null, () => 'fetched anyway')).toBe('fetched anyway');
+    expect(lockedAt).toEqual([['get', false], ['put', false]]);
+  });
+
+  it('waits under the lock too when another execution holds the marker, and does not fetch', () => {
+    const cache = new MemoryCache();
+    cache.put('load:k', '{"since":0}', 30);
+    const clock = new FakeClock(0);
+    let stored: string | null = null;
+    const sleep = clock.sleep.bind(clock);
+    clock.sleep = (ms) => { sleep(ms); stored = 'theirs'; };
+    const mutex: Mutex = { withLock: (fn) => fn() };
+    expect(new SingleFlight(cache, clock, 25_000, mutex).run('k', () => stored, () => { throw new Error('must not fetch'); })).toBe('theirs');
   });
 });

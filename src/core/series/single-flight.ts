@@ -3,7 +3,7 @@
 
 import type { Clock } from '../api/transport';
 import { safeKey } from '../cache/chunked-cache';
-import type { KeyValueCache } from '../cache/key-value-cache';
+import { LockUnavailableError, type KeyValueCache, type Mutex } from '../cache/key-value-cache';
 
 /** How long a loading marker lives: past a custom function's 30 s, so a killed fetcher's marker goes by itself. */
 export const LOADING_MARKER_TTL_SECONDS = 30;
@@ -12,17 +12,14 @@ export const TAKE_OVER_BEFORE_DEADLINE_MS = 10_000;
 /** How often a waiting execution looks in the cache for the answer. */
 export const POLL_INTERVAL_MS = 500;
 
-/** What a loading marker holds: when the fetch started, and no data. */
-interface LoadingMarker {
-  since: number;
-}
-
 export class SingleFlight {
   constructor(
     private readonly cache: KeyValueCache,
     private readonly clock: Clock,
     /** The absolute time by which this execution's API work must end (ms since the epoch). */
     private readonly deadline: number,
+    /** The user's lock: CacheService has no atomic add, so the marker is claimed under it. */
+    private readonly mutex?: Mutex,
   ) {}
 
   /**
@@ -34,21 +31,47 @@ export class SingleFlight {
     const cached = read();
     if (cached !== null) return cached;
     const markerKey = safeKey(`load:${key}`);
-    if (this.cache.get(markerKey) !== null) {
+    if (!this.claim(markerKey)) {
+      // Another execution is loading: wait for its answer, or take over near this execution's deadline.
       while (this.clock.now() + POLL_INTERVAL_MS < this.deadline - TAKE_OVER_BEFORE_DEADLINE_MS) {
         this.clock.sleep(POLL_INTERVAL_MS);
         const answer = read();
         if (answer !== null) return answer;
-        // The fetcher gave up (its marker is gone and no answer came): no point waiting longer.
+        // The fetcher gave up (its marker is gone and no answer came): no point waiting longer, and its
+        // error is likely every waiter's, so they do not queue behind one another to meet it.
         if (this.cache.get(markerKey) === null) break;
       }
+      this.putMarker(markerKey);
     }
-    const marker: LoadingMarker = { since: this.clock.now() };
-    this.cache.put(markerKey, JSON.stringify(marker), LOADING_MARKER_TTL_SECONDS);
     try {
       return load();
     } finally {
       this.cache.remove(markerKey);
     }
+  }
+
+  /**
+   * Puts the loading marker unless another execution's is there. Under the lock, so that of the cells
+   * Sheets starts together only one claims it; without the lock (busy for long) the check and the put
+   * are apart, and at worst two executions fetch.
+   */
+  private claim(markerKey: string): boolean {
+    const claimNow = (): boolean => {
+      if (this.cache.get(markerKey) !== null) return false;
+      this.putMarker(markerKey);
+      return true;
+    };
+    if (!this.mutex) return claimNow();
+    try {
+      return this.mutex.withLock(claimNow);
+    } catch (error) {
+      if (error instanceof LockUnavailableError) return claimNow();
+      throw error;
+    }
+  }
+
+  /** The marker holds when the fetch started, and no data. */
+  private putMarker(markerKey: string): void {
+    this.cache.put(markerKey, JSON.stringify({ since: this.clock.now() }), LOADING_MARKER_TTL_SECONDS);
   }
 }
