@@ -1,7 +1,8 @@
-// Step-driven jobs (imports, audit pushes) wait between steps in the user's cache, for six hours.
+// Step-driven jobs (exports, imports, audit pushes) wait between steps in the user's cache, for six hours.
 
 import { ChunkedCache } from '../core/cache/chunked-cache';
-import { userCache } from './cache-and-lock';
+import { InputError } from '../core/api/errors';
+import { userCache, userMutex } from './cache-and-lock';
 
 const SIX_HOURS = 6 * 60 * 60;
 /** Apps Script ends any execution after six minutes, so a step's running mark outlives no step. */
@@ -52,11 +53,22 @@ export function clearJobCancel(kind: string, id: string): void {
  * offered for resuming.
  */
 export function whileStepRuns<T>(kind: string, id: string, step: () => T): T {
-  userCache().put(`${kind}-step:${id}`, '1', LONGEST_EXECUTION_SECONDS);
+  const mark = `${kind}-step:${id}`;
+  // Checked and set under the user's lock: two sidebars driving one job would send its rows twice
+  // (a POST of an import cannot be taken back).
+  const claimed = userMutex().withLock(() => {
+    if (userCache().get(mark) === '1') return false;
+    userCache().put(mark, '1', LONGEST_EXECUTION_SECONDS);
+    return true;
+  });
+  if (!claimed) {
+    const what = { export: 'export', 'audit-push': 'push', import: 'import' }[kind] ?? 'job';
+    throw new InputError(`This ${what} is already running from another sidebar or window. Follow it there, or cancel it there and resume it here.`);
+  }
   try {
     return step();
   } finally {
-    userCache().remove(`${kind}-step:${id}`);
+    userCache().remove(mark);
   }
 }
 

@@ -164,6 +164,8 @@ it('leaves the state to a step under way when cancel arrives meanwhile; that ste
   const during = ok<ExportHandle>(rt.callServer('cancelExport', [started.exportId]));
   expect(during.progress.status).toBe('running');
   expect(rt.spreadsheet.getActiveSheet().getRange('C2:C121').getValues().flat().every((cell) => cell === '')).toBe(true);
+  // A second sidebar cannot drive a step of it meanwhile.
+  expect(rt.callServer('continueExport', [started.exportId])).toEqual({ ok: false, error: 'This export is already running from another sidebar or window. Follow it there, or cancel it there and resume it here.' });
   // That step sees the cancel before its next wave and saves the final state, status column included.
   userCache.remove(`export-step:${started.exportId}`);
   const stopped = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
