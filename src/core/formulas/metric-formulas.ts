@@ -3,7 +3,7 @@
 import { InputError } from '../api/errors';
 import type { DataPoint } from '../api/types';
 import { parseTableOptions, shapeSeries, toCell, type Cell } from '../sheets/metric-table';
-import { inferPeriods, parsePeriodLabel, periodStart, periodStartsInWords } from '../sheets/periods';
+import { inferPeriods, MONTH_NAMES, parsePeriodLabel, periodStart, periodStartsInWords } from '../sheets/periods';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate } from '../validate/dates';
 import { isBlank, optionalDate, readId, readIdList } from './arguments';
@@ -53,8 +53,6 @@ interface PeriodCell {
   start: string;
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
 /** A period cell: a Date cell, or a label like 2024-03, 2024-Q1, FY2024, Q3 FY2024, FY2024 Q3 or FY24. */
 function periodStartOf(ctx: FormulaContext, metricId: string, period: unknown): PeriodCell {
   if (isBlank(period)) throw new InputError('The period is missing: give a date or a label like 2024-03, 2024-Q1, FY2024 or Q3 FY2024.');
@@ -75,7 +73,7 @@ function periodStartOf(ctx: FormulaContext, metricId: string, period: unknown): 
   const expected = periodStart(start, metric.frequency);
   if (expected !== undefined && expected !== start) {
     throw new InputError(
-      `"${text}" starts on ${start}, as the fiscal year ends in ${MONTHS[(endMonth ?? 12) - 1]}, but "${metric.name}" is a ${metric.frequency} metric whose periods start on ${periodStartsInWords(metric.frequency)}: none starts there. Give the period's first date, or a calendar label like 2024-Q1.`,
+      `"${text}" starts on ${start}, as the fiscal year ends in ${MONTH_NAMES[(endMonth ?? 12) - 1]}, but "${metric.name}" is a ${metric.frequency} metric whose periods start on ${periodStartsInWords(metric.frequency)}: none starts there. Give the period's first date, or a calendar label like 2024-Q1.`,
     );
   }
   return { start };

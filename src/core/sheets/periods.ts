@@ -114,7 +114,7 @@ function fiscalYearStart(fiscalYear: number, endMonth: number | null | undefined
   return addMonths(fiscalYear, end, -11);
 }
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** The days a frequency's periods start on, in words: "1 January, April, July and October". */
 export function periodStartsInWords(frequency: string): string | undefined {
