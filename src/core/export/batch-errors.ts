@@ -6,8 +6,11 @@ import { asReason, quote } from './places';
 import type { ExportItemState } from './types';
 
 export type Failure =
-  /** The rate limit: the same batch goes again after the wait. Not a failure of the data. */
-  | { kind: 'wait'; retryAfterMs?: number; message: string }
+  /**
+   * The rate limit, or (outOfTime) too little of the step's time left for a round trip: the same batch goes
+   * again later. Not a failure of the data.
+   */
+  | { kind: 'wait'; retryAfterMs?: number; message: string; outOfTime?: true }
   /** 5xx, lost connections, or a retry budget spent: the batch stays pending for the next step. */
   | { kind: 'transient'; message: string }
   /** Nothing can proceed until the user acts (token rejected, settings missing): the export pauses. */
@@ -23,7 +26,9 @@ export type Failure =
  */
 export function classifyFailure(error: unknown): Failure {
   if (error instanceof TimeBudgetError) {
-    return { kind: 'wait', message: error.message, ...(error.retryAfterSeconds !== undefined ? { retryAfterMs: error.retryAfterSeconds * 1000 } : {}) };
+    // Without seconds to wait it is the execution's time running out, not the rate limit.
+    if (error.retryAfterSeconds === undefined) return { kind: 'wait', message: error.message, outOfTime: true };
+    return { kind: 'wait', message: error.message, retryAfterMs: error.retryAfterSeconds * 1000 };
   }
   if (error instanceof NetworkError) return { kind: 'transient', message: userMessage(error) };
   if (error instanceof FetchRefusedError) return { kind: 'batch', reason: `not sent: ${asReason(userMessage(error))}` };

@@ -56,7 +56,8 @@ export function runExportStep(state: ExportState, client: ApiClient, options: Ex
       return attempt;
     },
     effectOf: (failure: Failure): WaveFailureEffect => {
-      rateLimited = failure.kind === 'wait';
+      // A step that ran out of time was not refused: it must not count towards the 429 storm.
+      rateLimited = failure.kind === 'wait' && !failure.outOfTime;
       return failure.kind === 'export' ? { kind: 'pause', message: failure.message } : failure.kind === 'metric' || failure.kind === 'batch' ? { kind: 'none' } : failure;
     },
     progress: exportProgress,
