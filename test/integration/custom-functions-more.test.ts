@@ -8,20 +8,15 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import { CODE_PATH, DIST } from '../support/built-bundle';
 import { FileCache, startExecution, type ExecutionRequest, type ExecutionResult } from '../support/concurrent-execution';
-import { startStack, OWNER, type Rpc, type Stack } from '../support/stack';
+import { useStack, OWNER, type Rpc, type Stack } from '../support/stack';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
 let state: EmulatorState;
 
+useStack((started) => (stack = started));
 beforeAll(async () => {
-  stack = await startStack();
   state = await stack.emulator.control.state();
-});
-afterAll(() => stack.stop());
-beforeEach(async () => {
-  await stack.emulator.control.reset();
-  await stack.emulator.control.clearRequests();
 });
 
 /** The emulator's own value of a metric on a date: what a cell must show, computed independently. */

@@ -3,20 +3,15 @@
 import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import { CustomFunctionError } from '../../gas-runtime';
-import { startStack, OWNER, type Stack } from '../support/stack';
+import { useStack, OWNER, type Stack } from '../support/stack';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
 let state: EmulatorState;
 
+useStack((started) => (stack = started));
 beforeAll(async () => {
-  stack = await startStack();
   state = await stack.emulator.control.state();
-});
-afterAll(() => stack.stop());
-beforeEach(async () => {
-  await stack.emulator.control.reset();
-  await stack.emulator.control.clearRequests();
 });
 
 /** The emulator's own points of a metric, oldest first: what a sheet must show, computed independently. */

@@ -5,7 +5,7 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { GasRuntime } from '../../gas-runtime';
 import type { ExportHandle, ExportRequest } from '../../src/shared/rpc';
 import type { ExportSpec } from '../../src/core/export';
-import { driveExport, ok, OWNER, startStack, type Stack } from '../support/stack';
+import { driveExport, ok, OWNER, useStack, type Stack } from '../support/stack';
 
 const drive = (rt: GasRuntime, handle: ExportHandle) => driveExport(stack, rt, handle);
 
@@ -17,14 +17,7 @@ const FAR_TIME_ZONE = 'Pacific/Auckland';
 const runtime = (): GasRuntime => stack.runtime({ timeZone: FAR_TIME_ZONE });
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
-beforeEach(async () => {
-  await stack.emulator.control.reset();
-  await stack.emulator.control.clearRequests();
-});
+useStack((started) => (stack = started));
 
 
 async function newMetric(name: string, frequency: string): Promise<string> {

@@ -5,17 +5,10 @@
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle, ImportHandle } from '../../src/shared/rpc';
-import { ok, startStack, type Stack } from '../support/stack';
+import { ok, useStack, type Stack } from '../support/stack';
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
-beforeEach(async () => {
-  await stack.emulator.control.reset();
-  await stack.emulator.control.clearRequests();
-});
+useStack((started) => (stack = started));
 
 type Faults = Parameters<Stack['emulator']['control']['faults']>[0];
 type Waiting = { report: unknown; progress: { waitingForRateLimitMs?: number } };

@@ -5,17 +5,10 @@
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { CustomFunctionError, type GasRuntime } from '../../gas-runtime';
 import type { ExportHandle } from '../../src/shared/rpc';
-import { driveExport, ok, startStack, type Stack } from '../support/stack';
+import { driveExport, ok, useStack, type Stack } from '../support/stack';
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
-beforeEach(async () => {
-  await stack.emulator.control.reset();
-  await stack.emulator.control.clearRequests();
-});
+useStack((started) => (stack = started));
 
 
 async function series(metricId: string): Promise<Array<[string, number | null]>> {

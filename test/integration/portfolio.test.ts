@@ -5,17 +5,12 @@ import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle, ImportHandle, UnfinishedPortfolioJobs } from '../../src/shared/rpc';
-import { ok, startStack, type Stack } from '../support/stack';
+import { ok, useStack, type Stack } from '../support/stack';
 
 let stack: Stack;
 let state: EmulatorState;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.stop());
+useStack((started) => (stack = started));
 beforeEach(async () => {
-  await stack.emulator.control.reset();
-  await stack.emulator.control.clearRequests();
   state = await stack.emulator.control.state();
 });
 

@@ -71,3 +71,21 @@ export async function driveExport(stack: Stack, rt: GasRuntime, handle: ExportHa
   }
   return handle;
 }
+
+/**
+ * A test file's stack: started once before its tests, stopped after them, and reset before each test
+ * (demo data, no faults, an empty request log). `onStart` receives it, for the file's own `stack`.
+ */
+export function useStack(onStart: (stack: Stack) => void, emulatorOptions: ProcessOptions = {}): void {
+  let started: Stack | undefined;
+  beforeAll(async () => {
+    started = await startStack(emulatorOptions);
+    onStart(started);
+  });
+  afterAll(() => started?.stop());
+  beforeEach(async () => {
+    await started!.emulator.control.reset();
+    await started!.emulator.control.clearRequests();
+  });
+}
+
