@@ -30,6 +30,14 @@ function attempt<T>(body: () => T): RpcResult<T> {
   }
 }
 
+/**
+ * A job id from the page, checked before it becomes part of a cache key: the add-in makes them with
+ * Utilities.getUuid(), and anything else (say 300 characters) would reach CacheService's key limit.
+ */
+function jobId(id: unknown, kind: 'export' | 'import' | 'push'): string {
+  return requireUuid(id, `The ${kind} id`);
+}
+
 function client() {
   return createClientForExecution({ maxTotalWaitMs: SIDEBAR_WAIT_MS });
 }
@@ -101,24 +109,24 @@ export const sidebarApi: ServerApi = {
   readExportSelection: (companyId) => attempt(() => exporter.readExportSelection(companyId)),
   previewExport: (request) => attempt(() => exporter.preview(request)),
   startExport: (request) => attempt(() => exporter.startExport(request)),
-  continueExport: (exportId) => attempt(() => exporter.continueExport(exportId)),
-  cancelExport: (exportId) => attempt(() => exporter.cancel(exportId)),
-  resumeExport: (exportId) => attempt(() => exporter.resume(exportId)),
+  continueExport: (exportId) => attempt(() => exporter.continueExport(jobId(exportId, 'export'))),
+  cancelExport: (exportId) => attempt(() => exporter.cancel(jobId(exportId, 'export'))),
+  resumeExport: (exportId) => attempt(() => exporter.resume(jobId(exportId, 'export'))),
   findUnfinishedExport: () => attempt(exporter.findUnfinished),
 
   activeRange: () => attempt(activeSelection),
   startImport: (request) => attempt(() => importer.startImport(request)),
-  continueImport: (importId) => attempt(() => importer.continueImport(importId)),
-  cancelImport: (importId) => attempt(() => importer.cancel(importId)),
-  resumeImport: (importId) => attempt(() => importer.resume(importId)),
+  continueImport: (importId) => attempt(() => importer.continueImport(jobId(importId, 'import'))),
+  cancelImport: (importId) => attempt(() => importer.cancel(jobId(importId, 'import'))),
+  resumeImport: (importId) => attempt(() => importer.resume(jobId(importId, 'import'))),
   listNoteTags: (companyId) => attempt(() => notes.listNoteTags(companyId)),
   addNoteToSelectedContacts: (request) => attempt(() => notes.addNoteToSelectedContacts(request)),
   insertPortfolioNotes: (profileId) => attempt(() => notes.insertPortfolioNotes(profileId)),
   buildAudit: (companyId) => attempt(() => audit.buildAudit(companyId)),
   startAuditPush: (sheetName) => attempt(() => audit.startPush(sheetName)),
-  continueAuditPush: (pushId) => attempt(() => audit.continuePush(pushId)),
-  cancelAuditPush: (pushId) => attempt(() => audit.cancelPush(pushId)),
-  resumeAuditPush: (pushId) => attempt(() => audit.resumePush(pushId)),
+  continueAuditPush: (pushId) => attempt(() => audit.continuePush(jobId(pushId, 'push'))),
+  cancelAuditPush: (pushId) => attempt(() => audit.cancelPush(jobId(pushId, 'push'))),
+  resumeAuditPush: (pushId) => attempt(() => audit.resumePush(jobId(pushId, 'push'))),
   findUnfinishedPortfolioJobs: () => attempt(() => ({ pushes: audit.unfinishedPushes(), imports: importer.unfinishedImports() })),
 
   insertMetricValues: (request) => attempt(() => {

@@ -3,6 +3,7 @@
 // again, and the snapshot the server records leaves only the refused cells for a fresh push.
 
 import fc from 'fast-check';
+import { PROPERTY_SEED, seeded } from '../../support/property-seed';
 import { createApiClient } from '../../../src/core/api/client';
 import { NetworkError, type HttpRequest, type HttpResponse, type Transport } from '../../../src/core/api/transport';
 import { buildAuditPushReport } from '../../../src/core/audit/push-report';
@@ -72,7 +73,7 @@ const edits = fc.array(
   { minLength: 1, maxLength: 9 },
 );
 
-it('accounts for every cell, never resends a confirmed one, and leaves only refused cells for a fresh push', () => {
+it(`accounts for every cell, never resends a confirmed one, and leaves only refused cells for a fresh push (seed ${PROPERTY_SEED})`, () => {
   fc.assert(
     fc.property(edits, fc.array(fault, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 4 }), (cells, faults, waveSize) => {
       const sheet = readBack(model.values);
@@ -106,6 +107,6 @@ it('accounts for every cell, never resends a confirmed one, and leaves only refu
       const fresh = preparePush(sheet, recorded, schema);
       expect(fresh.items.filter((item) => item.outcome === 'pending')).toHaveLength(report.totals.failed);
     }),
-    { numRuns: 100 },
+    seeded(100),
   );
 });

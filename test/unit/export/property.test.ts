@@ -2,6 +2,7 @@
 // and nothing invalid is ever planned or sent.
 
 import fc from 'fast-check';
+import { PROPERTY_SEED, seeded } from '../../support/property-seed';
 import { MAX_UPSERT_ITEMS } from '../../../src/core/api/types';
 import { buildReport } from '../../../src/core/export/report';
 import type { ExportSpec, ExportState } from '../../../src/core/export/types';
@@ -104,7 +105,7 @@ function sendAll(state: ExportState): ExportState {
 }
 
 describe('exporting any range', () => {
-  it('long layout: never throws, accounts for every row once, and plans and sends only valid points', () => {
+  it(`long layout: never throws, accounts for every row once, and plans and sends only valid points (seed ${PROPERTY_SEED})`, () => {
     fc.assert(
       fc.property(specArb('long'), fc.array(fc.tuple(dateCellArb, valueCellArb), { maxLength: 120 }), (spec, rows) => {
         const values = spec.hasHeaderRow ? [['Date', 'Value'], ...rows] : rows;
@@ -113,11 +114,11 @@ describe('exporting any range', () => {
         checkPlan(state, dataRows.filter((row) => !row.every(blank)).length);
         sendAll(state);
       }),
-      { numRuns: 150 },
+      seeded(150),
     );
   });
 
-  it('wide layout: never throws, accounts for every cell once, and plans and sends only valid points', () => {
+  it(`wide layout: never throws, accounts for every cell once, and plans and sends only valid points (seed ${PROPERTY_SEED})`, () => {
     fc.assert(
       fc.property(
         specArb('wide'),
@@ -137,7 +138,7 @@ describe('exporting any range', () => {
           sendAll(state);
         },
       ),
-      { numRuns: 150 },
+      seeded(150),
     );
   });
 });
