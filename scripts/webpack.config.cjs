@@ -3,18 +3,23 @@
 // needs on custom functions; every other file goes through esbuild, which is much faster.
 
 const path = require('node:path');
+const webpack = require('webpack');
 const GasPlugin = require('gas-webpack-plugin');
 
 const root = path.resolve(__dirname, '..');
 const entry = path.join(root, 'src', 'main.ts');
 
-module.exports = {
+/**
+ * @param {{ outDir?: string, apiBaseUrlPrefix?: string | null }} [options] where Code.js goes (dist/ by
+ *   default), and the urlFetchWhitelist prefix of `--api-base-url` (null: a plain build, any base URL).
+ */
+module.exports = ({ outDir = path.join(root, 'dist'), apiBaseUrlPrefix = null } = {}) => ({
   mode: 'production',
   context: root,
   entry,
   devtool: false,
   target: ['web', 'es2019'],
-  output: { path: path.join(root, 'dist'), filename: 'Code.js', clean: false },
+  output: { path: outDir, filename: 'Code.js', clean: false },
   resolve: { extensions: ['.ts', '.js'] },
   module: {
     rules: [
@@ -39,5 +44,9 @@ module.exports = {
   // Minification would strip the JSDoc from the generated top-level declarations.
   optimization: { minimize: false, concatenateModules: true },
   performance: { hints: false },
-  plugins: [new GasPlugin({ comment: true, include: [entry] })],
-};
+  plugins: [
+    // The one place src/ learns the build's allowlist: src/gas/user-settings.ts reads it.
+    new webpack.DefinePlugin({ __API_BASE_URL_PREFIX__: JSON.stringify(apiBaseUrlPrefix) }),
+    new GasPlugin({ comment: true, include: [entry] }),
+  ],
+});

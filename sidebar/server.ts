@@ -4,6 +4,7 @@
 // message bridge this add-in does not use, and this is the whole of what we need from it.
 
 import type { ServerApi } from '../src/shared/rpc';
+import { explainServerFailure } from './server-failure';
 
 interface ScriptRun {
   withSuccessHandler(handler: (value: unknown) => void): ScriptRun;
@@ -19,7 +20,8 @@ export const server = new Proxy({} as Promised<ServerApi>, {
   get(_target, name) {
     return (...args: unknown[]) =>
       new Promise((resolve, reject) => {
-        const run = google.script.run.withSuccessHandler(resolve).withFailureHandler(reject);
+        // Every tab's calls fail through here, so every tab gets the same sentence for a platform failure.
+        const run = google.script.run.withSuccessHandler(resolve).withFailureHandler((error) => reject(new Error(explainServerFailure(error))));
         const fn = run[String(name)];
         if (typeof fn !== 'function') {
           reject(new Error(`The server has no function ${String(name)}.`));

@@ -45,11 +45,11 @@ global.METRIC_VALUE = function (metric_id: unknown, period: unknown) {
  * The latest non-blank value of a metric on or before a date, for dashboards where periods report late.
  *
  * @param {string} metric_id The metric's id.
- * @param {Date|string} [as_of] Latest date to consider: a date cell or text like "2024-06-30"; today when left out.
+ * @param {Date|string} [as_of] Latest date to consider: a typed date cell or text like "2024-06-30"; leave it empty for today (never a volatile function: Sheets does not allow one as an argument).
  * @param {string} [options] "with_date" returns the value's date and the value side by side.
  * @return {number|any[][]} The latest value, or with "with_date" one row of its date and value.
  * @customfunction
- * @example =METRIC_LATEST("123e4567-e89b-12d3-a456-426614174000", TODAY(), "with_date")
+ * @example =METRIC_LATEST("123e4567-e89b-12d3-a456-426614174000", "2024-06-30", "with_date")
  */
 global.METRIC_LATEST = function (metric_id: unknown, as_of: unknown, options: unknown) {
   return customFunctions.METRIC_LATEST(metric_id, as_of, options);

@@ -3,6 +3,7 @@
 import { ConfigError } from '../core/api/errors';
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../core/api/rate-budget';
 import { tokenHint, validateBaseUrl, validateToken } from '../core/settings/base-url';
+import { requireUnderPrefix } from '../core/settings/url-allowlist';
 import { SETTINGS_HINT } from '../core/product';
 import type { SettingsSummary } from '../shared/rpc';
 
@@ -14,6 +15,24 @@ export const COMPANY_KEY = 'METRICS_DEFAULT_COMPANY_ID';
 export const RATE_LIMIT_KEY = 'METRICS_API_RATE_LIMIT';
 /** Part of every cache key; changes with the token or base URL, so answers of the old account or environment stop. */
 export const SETTINGS_GENERATION_KEY = 'METRICS_CACHE_SETTINGS_GENERATION';
+
+// Replaced by webpack's DefinePlugin: the https:// prefix of `npm run build -- --api-base-url`, or null.
+// Absent outside the bundle (unit tests of this adapter), hence the typeof.
+declare const __API_BASE_URL_PREFIX__: string | null | undefined;
+
+/**
+ * The one urlFetchWhitelist prefix this build's manifest carries, or null for a plain build (workbench,
+ * tests), which allows any base URL validateBaseUrl accepts, loopback included. Read here and nowhere else.
+ */
+export const ALLOWED_BASE_URL_PREFIX: string | null = typeof __API_BASE_URL_PREFIX__ === 'string' ? __API_BASE_URL_PREFIX__ : null;
+
+/**
+ * validateBaseUrl, then the build's allowlist: Apps Script refuses every fetch outside the manifest's
+ * urlFetchWhitelist, so a base URL outside it could only ever fail; refuse it with a sentence instead.
+ */
+export function checkBaseUrl(input: string): string {
+  return requireUnderPrefix(validateBaseUrl(input), ALLOWED_BASE_URL_PREFIX);
+}
 
 function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
@@ -74,5 +93,12 @@ export function readCredentials(): { token: string; baseUrl: string; rateLimit: 
   if (!baseUrl) throw new ConfigError(`No API base URL is set. Open ${SETTINGS_HINT} and enter the API's address.`);
   // Re-validated on read: a property set by an admin script skipped the sidebar's checks.
   const rateLimit = props[RATE_LIMIT_KEY] ? parseRateLimit(props[RATE_LIMIT_KEY]) : DEFAULT_RATE_LIMIT;
-  return { token, baseUrl: validateBaseUrl(baseUrl), rateLimit };
+  let checked: string;
+  try {
+    checked = checkBaseUrl(baseUrl);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(`${error.message} Open ${SETTINGS_HINT} and change the base URL.`);
+    throw error;
+  }
+  return { token, baseUrl: checked, rateLimit };
 }

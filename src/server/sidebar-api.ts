@@ -9,8 +9,8 @@ import { isIsoDate } from '../core/validate/dates';
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, writeFormula, writeTable } from '../gas/sheet-io';
 import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
-import { readSettingsSummary, saveCheckedSettings } from '../gas/user-settings';
-import { validateBaseUrl, validateToken } from '../core/settings/base-url';
+import { checkBaseUrl, readSettingsSummary, saveCheckedSettings } from '../gas/user-settings';
+import { validateToken } from '../core/settings/base-url';
 import type { ConnectionReport, MetricSummary, RpcResult, ServerApi } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
 import * as exporter from './export-api';
@@ -87,7 +87,7 @@ export const sidebarApi: ServerApi = {
   // Every field is checked before anything is saved: a wrong one must not leave a half-saved mix.
   saveSettings: (update) => attempt(() => {
     const token = update.removeToken ? null : update.token !== undefined && update.token !== '' ? validateToken(update.token) : undefined;
-    const baseUrl = update.baseUrl !== undefined ? validateBaseUrl(update.baseUrl) : undefined;
+    const baseUrl = update.baseUrl !== undefined ? checkBaseUrl(update.baseUrl) : undefined;
     const defaultCompanyId = update.defaultCompanyId === undefined ? undefined
       : update.defaultCompanyId ? requireUuid(update.defaultCompanyId, 'The default company id') : null;
     saveCheckedSettings({ token, baseUrl, defaultCompanyId });
