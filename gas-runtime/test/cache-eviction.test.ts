@@ -57,7 +57,7 @@ describe('cache eviction mode', () => {
     expect(rt.cache.stats().script).toMatchObject({ items: 10, bytes: 1000, peakItems: 10, peakBytes: 1000, evicted: 5, dropped: 0 });
   });
 
-  it('counts a rewritten entry as written now', () => {
+  it('counts a rewritten entry as written now (seed 1, budget 300 bytes)', () => {
     const rt = runtime({ seed: 1, byteBudget: 300 });
     rt.cache.script().put('x1', 'v'.repeat(98));
     rt.cache.script().put('x2', 'v'.repeat(98));
