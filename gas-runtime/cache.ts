@@ -1,7 +1,7 @@
 // CacheService: string caches per user, document and script, expiring on the virtual clock, with Apps Script's limits.
 
 import type { RuntimeClock } from './clock';
-import { GasError } from './errors';
+import { GasError, GasRuntimeUsageError } from './errors';
 import type { Execution } from './execution';
 import {
   CACHE_ITEMS_KEPT_ON_OVERFLOW,
@@ -15,6 +15,78 @@ import {
 interface Entry {
   value: string;
   expiresAt: number;
+  /** UTF-8 bytes of key and value: what a byte budget counts. */
+  bytes: number;
+  /** Order of writing, so a byte budget evicts the entries written longest ago first. */
+  written: number;
+}
+
+/**
+ * Makes caches lose entries as Apps Script may: "The specified expiration time is only a suggestion;
+ * cached data may be removed before this time if a lot of data is cached", and the service is "not
+ * guaranteed to persist". Off unless a test switches it on; deterministic for a seed.
+ */
+export interface CacheEvictionOptions {
+  /** Seed of the PRNG deciding which entries are lost; print it in the test's name. */
+  seed: number;
+  /** Chance (0–1) that each entry is lost at the start of every execution and at every cache call; default 0. */
+  dropRate?: number;
+  /** Total UTF-8 bytes (keys and values) each cache holds; writing past it evicts the entries written longest ago first. */
+  byteBudget?: number;
+}
+
+/** What one cache held: now, at its fullest, and what it lost. */
+export interface CacheStats {
+  items: number;
+  bytes: number;
+  peakItems: number;
+  peakBytes: number;
+  /** Entries lost to random drops (eviction mode). */
+  dropped: number;
+  /** Entries evicted by the item cap or the byte budget. */
+  evicted: number;
+}
+
+export interface CacheStatsReport {
+  user: Record<string, CacheStats>;
+  document: CacheStats;
+  script: CacheStats;
+}
+
+/** mulberry32: a small, fast PRNG, so that a seed replays the same losses. */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One PRNG for every cache of a runtime: the losses depend only on the seed and the order of calls. */
+export class CacheEviction {
+  readonly dropRate: number;
+  readonly byteBudget: number | null;
+  readonly #random: () => number;
+
+  constructor(options: CacheEvictionOptions) {
+    const { seed, dropRate = 0, byteBudget } = options;
+    if (!Number.isInteger(seed)) throw new GasRuntimeUsageError(`cacheEviction.seed must be an integer, not ${seed}.`, 'INVALID_OPTION');
+    if (!(dropRate >= 0 && dropRate <= 1)) throw new GasRuntimeUsageError(`cacheEviction.dropRate must be between 0 and 1, not ${dropRate}.`, 'INVALID_OPTION');
+    if (byteBudget !== undefined && !(Number.isInteger(byteBudget) && byteBudget > 0)) {
+      throw new GasRuntimeUsageError(`cacheEviction.byteBudget must be a positive whole number of bytes, not ${byteBudget}.`, 'INVALID_OPTION');
+    }
+    this.dropRate = dropRate;
+    this.byteBudget = byteBudget ?? null;
+    this.#random = mulberry32(seed);
+  }
+
+  /** Whether the next entry looked at is lost. */
+  loses(): boolean {
+    return this.dropRate > 0 && this.#random() < this.dropRate;
+  }
 }
 
 function checkKey(key: unknown): string {
@@ -46,11 +118,92 @@ function ttlSeconds(expirationInSeconds: unknown): number {
 export class Cache {
   static readonly gasName = 'Cache';
   readonly #entries = new Map<string, Entry>();
+  #written = 0;
+  #peakItems = 0;
+  #peakBytes = 0;
+  #dropped = 0;
+  #evicted = 0;
 
-  constructor(readonly _clock: RuntimeClock) {}
+  constructor(
+    readonly _clock: RuntimeClock,
+    readonly _eviction: CacheEviction | null = null,
+  ) {}
 
   get(key: string): string | null {
     const name = checkKey(key);
+    this._loseSome();
+    return this.#read(name);
+  }
+
+  getAll(keys: string[]): Record<string, string> {
+    if (!Array.isArray(keys)) throw new GasError('Invalid argument: keys');
+    const names = keys.map(checkKey);
+    this._loseSome();
+    const found: Record<string, string> = {};
+    for (const name of names) {
+      const value = this.#read(name);
+      if (value !== null) found[name] = value;
+    }
+    return found;
+  }
+
+  put(key: string, value: string, expirationInSeconds?: number): void {
+    const entries: Array<[string, string]> = [[checkKey(key), checkValue(value)]];
+    const ttl = ttlSeconds(expirationInSeconds);
+    this._loseSome();
+    this.#store(entries, ttl);
+  }
+
+  putAll(values: Record<string, string>, expirationInSeconds?: number): void {
+    if (typeof values !== 'object' || values === null) throw new GasError('Invalid argument: values');
+    const checked = Object.entries(values).map(([key, value]): [string, string] => [checkKey(key), checkValue(value)]);
+    const ttl = ttlSeconds(expirationInSeconds);
+    this._loseSome();
+    this.#store(checked, ttl);
+  }
+
+  remove(key: string): void {
+    const name = checkKey(key);
+    this._loseSome();
+    this.#entries.delete(name);
+  }
+
+  removeAll(keys: string[]): void {
+    if (!Array.isArray(keys)) throw new GasError('Invalid argument: keys');
+    const names = keys.map(checkKey);
+    this._loseSome();
+    for (const name of names) this.#entries.delete(name);
+  }
+
+  /** Empties the cache (a test's reset; Apps Script has no such method). */
+  _clear(): void {
+    this.#entries.clear();
+  }
+
+  /** Live keys, for tests. Reading them loses nothing. */
+  _keys(): string[] {
+    const now = this._clock.now();
+    return [...this.#entries].filter(([, entry]) => entry.expiresAt > now).map(([key]) => key);
+  }
+
+  /** Live entries, their bytes, the peaks and the losses. */
+  _stats(): CacheStats {
+    const { items, bytes } = this.#live();
+    return { items, bytes, peakItems: this.#peakItems, peakBytes: this.#peakBytes, dropped: this.#dropped, evicted: this.#evicted };
+  }
+
+  /** In eviction mode, each entry is lost with the drop rate's chance (at an execution's start and at each cache call). */
+  _loseSome(): void {
+    if (!this._eviction || this._eviction.dropRate === 0) return;
+    for (const key of [...this.#entries.keys()]) {
+      if (this._eviction.loses()) {
+        this.#entries.delete(key);
+        this.#dropped++;
+      }
+    }
+  }
+
+  #read(name: string): string | null {
     const entry = this.#entries.get(name);
     if (!entry) return null;
     if (entry.expiresAt <= this._clock.now()) {
@@ -60,57 +213,58 @@ export class Cache {
     return entry.value;
   }
 
-  getAll(keys: string[]): Record<string, string> {
-    if (!Array.isArray(keys)) throw new GasError('Invalid argument: keys');
-    const found: Record<string, string> = {};
-    for (const key of keys) {
-      const value = this.get(key);
-      if (value !== null) found[String(key)] = value;
-    }
-    return found;
-  }
-
-  put(key: string, value: string, expirationInSeconds?: number): void {
-    this.#store([[checkKey(key), checkValue(value)]], ttlSeconds(expirationInSeconds));
-  }
-
-  putAll(values: Record<string, string>, expirationInSeconds?: number): void {
-    if (typeof values !== 'object' || values === null) throw new GasError('Invalid argument: values');
-    const checked = Object.entries(values).map(([key, value]): [string, string] => [checkKey(key), checkValue(value)]);
-    this.#store(checked, ttlSeconds(expirationInSeconds));
-  }
-
-  remove(key: string): void {
-    this.#entries.delete(checkKey(key));
-  }
-
-  removeAll(keys: string[]): void {
-    if (!Array.isArray(keys)) throw new GasError('Invalid argument: keys');
-    for (const key of keys) this.#entries.delete(checkKey(key));
-  }
-
-  /** Empties the cache (a test's reset; Apps Script has no such method). */
-  _clear(): void {
-    this.#entries.clear();
-  }
-
-  /** Live keys, for tests. */
-  _keys(): string[] {
-    const now = this._clock.now();
-    return [...this.#entries].filter(([, entry]) => entry.expiresAt > now).map(([key]) => key);
-  }
-
   #store(entries: Array<[string, string]>, ttl: number): void {
     const expiresAt = this._clock.now() + ttl * 1000;
-    for (const [key, value] of entries) this.#entries.set(key, { value, expiresAt });
+    for (const [key, value] of entries) {
+      // A rewritten key counts as written now: delete first so the map's order is the order of writing.
+      this.#entries.delete(key);
+      this.#entries.set(key, { value, expiresAt, bytes: Buffer.byteLength(key, 'utf8') + Buffer.byteLength(value, 'utf8'), written: this.#written++ });
+    }
     if (this.#entries.size > MAX_CACHE_ITEMS) this.#evict();
+    const budget = this._eviction?.byteBudget ?? null;
+    if (budget !== null) this.#evictOverBudget(budget);
+    const { items, bytes } = this.#live();
+    this.#peakItems = Math.max(this.#peakItems, items);
+    this.#peakBytes = Math.max(this.#peakBytes, bytes);
   }
 
   /** Over the item cap, Apps Script keeps the 900 entries farthest from expiration. */
   #evict(): void {
     const kept = [...this.#entries].sort((a, b) => b[1].expiresAt - a[1].expiresAt).slice(0, CACHE_ITEMS_KEPT_ON_OVERFLOW);
+    this.#evicted += this.#entries.size - kept.length;
     this.#entries.clear();
+    // Back in order of writing, which the byte budget relies on.
+    kept.sort((a, b) => a[1].written - b[1].written);
     for (const [key, entry] of kept) this.#entries.set(key, entry);
+  }
+
+  /** Past the byte budget, the entries written longest ago go first (expired ones before any). */
+  #evictOverBudget(budget: number): void {
+    const now = this._clock.now();
+    let total = 0;
+    for (const [key, entry] of [...this.#entries]) {
+      if (entry.expiresAt <= now) this.#entries.delete(key);
+      else total += entry.bytes;
+    }
+    // The map iterates in order of writing (see #store), so its first keys are the oldest.
+    for (const [key, entry] of [...this.#entries]) {
+      if (total <= budget) break;
+      this.#entries.delete(key);
+      total -= entry.bytes;
+      this.#evicted++;
+    }
+  }
+
+  #live(): { items: number; bytes: number } {
+    const now = this._clock.now();
+    let items = 0;
+    let bytes = 0;
+    for (const entry of this.#entries.values()) {
+      if (entry.expiresAt <= now) continue;
+      items++;
+      bytes += entry.bytes;
+    }
+    return { items, bytes };
   }
 }
 
@@ -120,15 +274,21 @@ export class CacheStores {
   readonly #document: Cache;
   readonly #script: Cache;
 
-  constructor(readonly _clock: RuntimeClock) {
-    this.#document = new Cache(_clock);
-    this.#script = new Cache(_clock);
+  readonly #eviction: CacheEviction | null;
+
+  constructor(
+    readonly _clock: RuntimeClock,
+    eviction?: CacheEvictionOptions,
+  ) {
+    this.#eviction = eviction === undefined ? null : new CacheEviction(eviction);
+    this.#document = new Cache(_clock, this.#eviction);
+    this.#script = new Cache(_clock, this.#eviction);
   }
 
   user(email: string): Cache {
     let cache = this.#users.get(email);
     if (!cache) {
-      cache = new Cache(this._clock);
+      cache = new Cache(this._clock, this.#eviction);
       this.#users.set(email, cache);
     }
     return cache;
@@ -140,6 +300,22 @@ export class CacheStores {
 
   script(): Cache {
     return this.#script;
+  }
+
+  /** Per cache: live items and bytes, their peaks, and what was dropped or evicted. */
+  stats(): CacheStatsReport {
+    return {
+      user: Object.fromEntries([...this.#users].map(([email, cache]) => [email, cache._stats()])),
+      document: this.#document._stats(),
+      script: this.#script._stats(),
+    };
+  }
+
+  /** An execution starts: in eviction mode, entries were lost since the last one (in a fixed order of caches). */
+  _executionStarted(): void {
+    for (const [, cache] of [...this.#users].sort(([a], [b]) => a.localeCompare(b))) cache._loseSome();
+    this.#document._loseSome();
+    this.#script._loseSome();
   }
 
   /** Empties every cache. */

@@ -2,13 +2,19 @@
 
 import { types } from 'node:util';
 import { CustomFunctionError } from './errors';
+import { MAX_CELL_CHARACTERS } from './limits';
 
 /** A value a cell can hold; '' is an empty cell. */
 export type CellOutput = string | number | boolean | Date;
 
 function toCell(value: unknown): CellOutput {
   if (value === undefined || value === null) return '';
-  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    // Sheets' limit holds for results too; the cell's error code for it is *unverified* (#ERROR! with the entry message).
+    if (value.length > MAX_CELL_CHARACTERS) throw new CustomFunctionError(`Your input contains more than the maximum of ${MAX_CELL_CHARACTERS} characters in a single cell.`);
+    return value;
+  }
+  if (typeof value === 'boolean') return value;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new CustomFunctionError('The result is not a finite number.', '#NUM!');
     return value;

@@ -28,9 +28,18 @@ export const MAX_CACHE_TTL_SECONDS = 21_600;
 export const MAX_CACHE_ITEMS = 1000;
 export const CACHE_ITEMS_KEPT_ON_OVERFLOW = 900;
 
-/** A cell holds at most 50,000 characters. */
+/** "Your input contains more than the maximum of 50000 characters in a single cell." */
 export const MAX_CELL_CHARACTERS = 50_000;
 
 /** A new sheet's grid. */
 export const DEFAULT_SHEET_ROWS = 1000;
 export const DEFAULT_SHEET_COLUMNS = 26;
+
+/** "URL Fetch calls: 20,000 / day" (consumer accounts; Google Workspace accounts: 100,000). */
+export const DEFAULT_URL_FETCH_DAILY_QUOTA = 20_000;
+export const WORKSPACE_URL_FETCH_DAILY_QUOTA = 100_000;
+/** "Quotas are per user and reset 24 hours after the first request." */
+export const URL_FETCH_QUOTA_WINDOW_MS = 24 * 60 * 60_000;
+
+/** A list rule (requireValueInList) holds at most 500 items; Sheets suggests "List from a range" instead. */
+export const MAX_LIST_VALIDATION_ITEMS = 500;

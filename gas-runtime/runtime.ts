@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { types } from 'node:util';
 import vm from 'node:vm';
-import { CacheStores, type Cache } from './cache';
+import { CacheStores, type Cache, type CacheEvictionOptions, type CacheStatsReport } from './cache';
 import { VirtualClock, type RuntimeClock } from './clock';
 import { asMatrix, toCellResult, type CellOutput } from './custom-function-values';
 import { AuthMode, type AuthModeName } from './enums';
@@ -19,7 +19,7 @@ import {
 } from './errors';
 import { Execution, type ExecutionKind, type ExecutionRecord } from './execution';
 import { parseFormulaCall } from './formula-call';
-import { DEFAULT_FETCH_TIMEOUT_MS } from './limits';
+import { DEFAULT_FETCH_TIMEOUT_MS, DEFAULT_URL_FETCH_DAILY_QUOTA } from './limits';
 import { LockTable } from './lock';
 import type { LogEntry, LogLevel, LogSink } from './logging';
 import { Membrane } from './membrane';
@@ -38,6 +38,7 @@ import { Spreadsheet, unknownFormula, type FormulaEvaluator } from './spreadshee
 import { Ui, UiRecorder } from './spreadsheet/ui';
 import { SyncHttpClient } from './sync-http';
 import { isValidTimeZone } from './time-zone';
+import { UrlFetchAllowlist, UrlFetchQuota } from './url-fetch-limits';
 
 export interface GasRuntimeOptions {
   /** The built bundle (e.g. dist/Code.js), as source text or a path to read. */
@@ -75,6 +76,12 @@ export interface GasRuntimeOptions {
   oauthScopes?: readonly string[];
   /** Receives every Logger.log and console.* line as it is written (they are kept in rt.logs either way). */
   onLog?: LogSink;
+  /** Caches lose entries early, as Apps Script allows (seeded random drops, a byte budget); default: off. */
+  cacheEviction?: CacheEvictionOptions;
+  /** UrlFetch requests per user per 24 hours; default 20,000 (consumer accounts; 100,000 for Workspace). */
+  urlFetchDailyQuota?: number;
+  /** URL prefixes UrlFetchApp may fetch; default: the `urlFetchWhitelist` of an appsscript.json beside the bundle, else any URL. */
+  urlFetchWhitelist?: readonly string[];
 }
 
 /** Auth modes an ordinary execution can have; custom functions always run in CUSTOM_FUNCTION. */
@@ -135,11 +142,11 @@ function describe(error: unknown): { name: string; message: string } {
 }
 
 /** The appsscript.json beside the bundle, if `code` is a path and there is one. */
-function readManifest(code: GasRuntimeOptions['code']): { timeZone?: unknown; oauthScopes?: unknown } | undefined {
+function readManifest(code: GasRuntimeOptions['code']): { timeZone?: unknown; oauthScopes?: unknown; urlFetchWhitelist?: unknown } | undefined {
   if (typeof code === 'string') return undefined;
   const manifest = path.join(path.dirname(code.path), 'appsscript.json');
   if (!existsSync(manifest)) return undefined;
-  return JSON.parse(readFileSync(manifest, 'utf8')) as { timeZone?: unknown; oauthScopes?: unknown };
+  return JSON.parse(readFileSync(manifest, 'utf8')) as { timeZone?: unknown; oauthScopes?: unknown; urlFetchWhitelist?: unknown };
 }
 
 /** The manifest's scopes; a malformed list is a misconfiguration, not "no scopes". */
@@ -163,7 +170,8 @@ export class GasRuntime {
   readonly executions: ExecutionRecord[] = [];
   readonly logs: LogEntry[] = [];
   readonly properties: { user(email: string): Properties; document(): Properties; script(): Properties };
-  readonly cache: { user(email: string): Cache; document(): Cache; script(): Cache; clear(): void };
+  readonly cache: { user(email: string): Cache; document(): Cache; script(): Cache; clear(): void; stats(): CacheStatsReport };
+  readonly urlFetchQuota: UrlFetchQuota;
   readonly locks: LockTable;
 
   readonly #options: GasRuntimeOptions;
@@ -206,7 +214,10 @@ export class GasRuntime {
       evaluator: options.formulaEvaluator ?? unknownFormula,
     });
     const propertyStores = new PropertyStores();
-    const cacheStores = new CacheStores(this.clock);
+    const cacheStores = new CacheStores(this.clock, options.cacheEviction);
+    this.urlFetchQuota = new UrlFetchQuota(options.urlFetchDailyQuota ?? DEFAULT_URL_FETCH_DAILY_QUOTA, this.clock);
+    const whitelist = options.urlFetchWhitelist ?? manifest?.urlFetchWhitelist;
+    const whitelistSource = options.urlFetchWhitelist === undefined ? 'appsscript.json' : 'urlFetchWhitelist option';
     this.properties = propertyStores;
     this.cache = cacheStores;
     this.locks = new LockTable(this.clock);
@@ -221,6 +232,8 @@ export class GasRuntime {
       scriptTimeZone,
       scriptId,
       fetchTimeoutMs: options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
+      urlFetchQuota: this.urlFetchQuota,
+      urlFetchAllowlist: whitelist === undefined ? null : new UrlFetchAllowlist(whitelist, whitelistSource),
       onSleep: options.onSleep,
       log: (level, message) => this.#log(level, message),
     };

@@ -14,6 +14,7 @@ import { SpreadsheetAppStandIn } from './spreadsheet/spreadsheet-app';
 import type { Ui } from './spreadsheet/ui';
 import type { SyncHttpClient } from './sync-http';
 import { UrlFetchAppStandIn } from './url-fetch';
+import type { UrlFetchAllowlist, UrlFetchQuota } from './url-fetch-limits';
 import { UtilitiesService, type SleepListener } from './utilities';
 
 /** ScriptApp, as far as the add-in needs it: the AuthMode enum and the script's id. */
@@ -67,15 +68,24 @@ export interface SharedState {
   scriptTimeZone: string;
   scriptId: string;
   fetchTimeoutMs: number;
+  urlFetchQuota: UrlFetchQuota;
+  urlFetchAllowlist: UrlFetchAllowlist | null;
   onSleep: SleepListener | undefined;
   log: (level: LogLevel, message: string) => void;
 }
 
 /** The global objects of one execution, already wrapped for the script. */
 export function createGlobals(shared: SharedState, execution: Execution, membrane: Membrane): Record<string, unknown> {
+  // Every execution starts here: in eviction mode, the caches lost entries since the last one.
+  shared.caches._executionStarted();
   const services: Record<string, object> = {
     SpreadsheetApp: new SpreadsheetAppStandIn(shared.spreadsheet, shared.ui),
-    UrlFetchApp: new UrlFetchAppStandIn(shared.http, execution, { timeoutMs: shared.fetchTimeoutMs, scriptId: shared.scriptId }),
+    UrlFetchApp: new UrlFetchAppStandIn(shared.http, execution, {
+      timeoutMs: shared.fetchTimeoutMs,
+      scriptId: shared.scriptId,
+      quota: shared.urlFetchQuota,
+      allowlist: shared.urlFetchAllowlist,
+    }),
     PropertiesService: new PropertiesServiceStandIn(shared.properties, execution),
     CacheService: new CacheServiceStandIn(shared.caches, execution),
     LockService: new LockServiceStandIn(shared.locks, execution),

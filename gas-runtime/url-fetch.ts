@@ -7,6 +7,7 @@ import type { Execution } from './execution';
 import { MAX_URL_LENGTH } from './limits';
 import { assertNotServedByThisThread } from './same-thread-server';
 import { signatureError } from './signature';
+import type { UrlFetchAllowlist, UrlFetchQuota } from './url-fetch-limits';
 import type { HttpRequestSpec, HttpResult, NetworkFailureKind, SyncHttpClient } from './sync-http';
 
 /** The request options UrlFetchApp reads (URLFetchRequestOptions). */
@@ -125,6 +126,10 @@ export interface UrlFetchOptions {
   /** Gives up on a request after this long (Apps Script: about 60 s). */
   timeoutMs: number;
   scriptId: string;
+  /** The daily quota, shared by every execution of the runtime. */
+  quota: UrlFetchQuota;
+  /** The manifest's urlFetchWhitelist; null when it has none (every URL may be fetched). */
+  allowlist: UrlFetchAllowlist | null;
 }
 
 /** UrlFetchApp as one execution sees it: each request counts toward the execution's fetch count and its time. */
@@ -237,6 +242,10 @@ export class UrlFetchAppStandIn {
   #send(requests: PreparedRequest[]): HTTPResponse[] {
     if (requests.length === 0) return [];
     const execution = this._execution;
+    // Refused before anything is sent, so a refused request costs no quota.
+    for (const request of requests) this._options.allowlist?.check(request.url);
+    // Custom functions count against the owner, as their user stores do (*unverified*; the stricter reading).
+    this._options.quota.charge(execution.storeUser, requests.length);
     for (const request of requests) assertNotServedByThisThread(new URL(request.spec.url));
     execution.urlFetchCount += requests.length;
     // Apps Script ends the execution at its limit even mid-request, so no request may outlive it.

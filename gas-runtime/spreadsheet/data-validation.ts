@@ -3,6 +3,7 @@
 import { types } from 'node:util';
 import { EnumNamespace, enumName } from '../enums';
 import { GasError } from '../errors';
+import { MAX_LIST_VALIDATION_ITEMS } from '../limits';
 import { signatureError } from '../signature';
 
 export const DataValidationCriteria = new EnumNamespace('DataValidationCriteria', [
@@ -179,5 +180,18 @@ export class DataValidationBuilder {
   build(): DataValidation {
     if (this.#state.criteria === null) throw new GasError('You must specify a criteria for this data validation rule.');
     return new DataValidation({ ...this.#state, values: [...this.#state.values] });
+  }
+}
+
+/**
+ * Sheets refuses to apply a list rule of more than 500 items. The rule builds; the refusal comes when a
+ * range is given it (setDataValidation/setDataValidations): which of the two throws in Apps Script is
+ * *unverified* (public reports quote the message from scripts that set rules, not where it arose).
+ */
+export function checkRuleApplies(rule: DataValidation | null): void {
+  if (!(rule instanceof DataValidation) || rule._state.criteria !== 'VALUE_IN_LIST') return;
+  const items = rule._state.values[0];
+  if (Array.isArray(items) && items.length > MAX_LIST_VALIDATION_ITEMS) {
+    throw new GasError(`The data validation rule has more items than the limit of ${MAX_LIST_VALIDATION_ITEMS}. Use the "List from a range" criteria instead.`);
   }
 }

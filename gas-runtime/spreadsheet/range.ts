@@ -5,7 +5,7 @@ import { signatureError } from '../signature';
 import { formatA1 } from './a1';
 import { clearContent, clearFormat } from './cell';
 import { DEFAULT_BACKGROUND, normalizeColor } from './colors';
-import { DataValidation } from './data-validation';
+import { DataValidation, checkRuleApplies } from './data-validation';
 import { Filter } from './filter';
 import { AUTOMATIC_FORMAT } from './number-format';
 import type { CellValue, Sheet } from './sheet';
@@ -219,12 +219,15 @@ export class Range {
 
   setDataValidation(rule: DataValidation | null): Range {
     if (rule !== null && !(rule instanceof DataValidation)) throw signatureError('SpreadsheetApp.Range.setDataValidation', [rule]);
+    checkRuleApplies(rule);
     this.#each((row, column) => this.#setValidation(row, column, rule));
     return this;
   }
 
   setDataValidations(rules: Array<Array<DataValidation | null>>): Range {
     this.#checkMatrix(rules, 'setDataValidations');
+    // Every rule is checked before any cell changes: a refused call leaves the range as it was.
+    for (const row of rules) for (const rule of row) checkRuleApplies(rule ?? null);
     this.#each((row, column, i, j) => this.#setValidation(row, column, (rules[i] as Array<DataValidation | null>)[j] ?? null));
     return this;
   }

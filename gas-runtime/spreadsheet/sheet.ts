@@ -376,7 +376,7 @@ export class Sheet {
       return;
     }
     const text = String(input);
-    if (text.length > MAX_CELL_CHARACTERS) throw new GasError(`Your input contains more than the maximum of ${MAX_CELL_CHARACTERS} characters in a single cell.`);
+    checkCellLength(text);
     if (cell.format === PLAIN_TEXT_FORMAT) {
       cell.value = text;
       return;
@@ -392,6 +392,7 @@ export class Sheet {
 
   /** Stores a formula and the value the spreadsheet's formula evaluator gives it. */
   _writeFormula(row: number, column: number, formula: string): void {
+    checkCellLength(formula);
     const cell = this._cellForWrite(row, column);
     clearContent(cell);
     cell.formula = formula;
@@ -456,4 +457,9 @@ export class Sheet {
   #compact(): void {
     for (const [row, cells] of [...this.#rows]) for (const column of [...cells.keys()]) this._forgetIfBlank(row, column);
   }
+}
+
+/** "Your input contains more than the maximum of 50000 characters in a single cell." A formula's text counts as the cell's input. */
+function checkCellLength(text: string): void {
+  if (text.length > MAX_CELL_CHARACTERS) throw new GasError(`Your input contains more than the maximum of ${MAX_CELL_CHARACTERS} characters in a single cell.`);
 }

@@ -71,6 +71,24 @@ describe('METRIC_VALUES', () => {
     expect(second.transport.sent).toHaveLength(0);
   });
 
+  it('looks every name of a wide table up in one listing, even when the cache keeps nothing', () => {
+    // CacheService may drop an entry as soon as it is put: the listing must not be fetched once per name.
+    class ForgetfulCache extends MemoryCache {
+      override get(): string | null {
+        return null;
+      }
+    }
+    const { ctx, transport } = context(
+      [
+        { match: `GET /data_points?metric_id[]=${REVENUE}&metric_id[]=${CHURN}&page_size=100&page=1`, reply: page('data_points', [point(REVENUE, '2024-01-01', '10')]) },
+        { match: `GET /metrics?company_id=${COMPANY}&page=1`, reply: metricsList },
+      ],
+      new ForgetfulCache(),
+    );
+    expect(metricValues(ctx, [[REVENUE], [CHURN]], '', '', '')[0]).toEqual(['Date', 'Revenue', 'Churn']);
+    expect(transport.sent.filter((request) => request.url.includes('/metrics'))).toHaveLength(1);
+  });
+
   it('refuses a start after the end, and unknown options', () => {
     const { ctx } = context([]);
     expect(() => metricValues(ctx, REVENUE, '2024-02-01', '2024-01-01', '')).toThrow('The start date 2024-02-01 is after the end date 2024-01-01.');
