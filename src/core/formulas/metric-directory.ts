@@ -1,6 +1,6 @@
 // Finds a metric's record (name, frequency, profile) by id: the API lists metrics only by company.
 
-import type { Metric, PortfolioCompanyProfile } from '../api/types';
+import type { Metric, PortfolioCompanyProfile, PortfolioProperty } from '../api/types';
 import { ApiError } from '../api/errors';
 import type { FormulaContext } from './formula-context';
 
@@ -9,12 +9,15 @@ export function listMetricsCached(ctx: FormulaContext, companyId: string, profil
 }
 
 /**
- * The metric with this id among the default company's metrics (one cached listing serves every
- * formula), or undefined when there is no default company or the metric is not in it.
+ * The metric with this id among the metrics of the companies formulas here may read (one cached
+ * listing per company serves every formula), or undefined when it is in none of them.
  */
 export function findMetric(ctx: FormulaContext, metricId: string): Metric | undefined {
-  if (!ctx.defaultCompanyId) return undefined;
-  return listMetricsCached(ctx, ctx.defaultCompanyId).find((metric) => metric.id === metricId);
+  for (const companyId of ctx.allowedCompanyIds) {
+    const metric = listMetricsCached(ctx, companyId).find((m) => m.id === metricId);
+    if (metric) return metric;
+  }
+  return undefined;
 }
 
 /** A profile of a fund, from the cached listing; undefined outside the investor product. */
@@ -29,4 +32,8 @@ export function findProfile(ctx: FormulaContext, companyId: string, profileId: s
 
 export function listProfilesCached(ctx: FormulaContext, companyId: string): PortfolioCompanyProfile[] {
   return ctx.records.getOrLoad(`profiles:${companyId}`, () => ctx.client().portfolio.listProfiles(companyId));
+}
+
+export function listPropertiesCached(ctx: FormulaContext, companyId: string): PortfolioProperty[] {
+  return ctx.records.getOrLoad(`properties:${companyId}`, () => ctx.client().portfolio.listProperties(companyId));
 }

@@ -8,6 +8,7 @@ import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate } from '../validate/dates';
 import { isBlank, optionalDate, readId, readIdList } from './arguments';
 import { deadlineGuard, type FormulaContext } from './formula-context';
+import { requireMetricAccess } from './formula-access';
 import { findMetric, findProfile } from './metric-directory';
 
 export type SheetCell = Cell | Date | boolean;
@@ -34,9 +35,12 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
   const end = optionalDate(ctx, endArg, 'The end date');
   if (start && end && start > end) throw new InputError(`The start date ${start} is after the end date ${end}.`);
   const options = parseTableOptions(optionsArg, { headers: ids.length > 1 });
+  const unique = [...new Set(ids)];
+  // Checked before any data point is read, even from the cache: the owner's list may have shrunk.
+  const records = requireMetricAccess(ctx, unique);
   // Each metric is asked for once, however many of its columns the table has.
-  const points = loadPoints(ctx, [...new Set(ids)], start, end, options.excludeBlank);
-  const names = options.headers ? ids.map((id) => findMetric(ctx, id)?.name ?? id) : ids;
+  const points = loadPoints(ctx, unique, start, end, options.excludeBlank);
+  const names = options.headers ? ids.map((id) => records.get(id)?.name ?? id) : ids;
   const rows = shapeSeries(points, ids, names, options);
   const dataRows = options.headers ? rows.length - 1 : rows.length;
   if (dataRows === 0) {
@@ -80,6 +84,7 @@ function periodStartOf(ctx: FormulaContext, metricId: string, period: unknown): 
 }
 
 function oneValue(ctx: FormulaContext, metricId: string, period: unknown): SheetCell {
+  requireMetricAccess(ctx, [metricId]);
   const { start } = periodStartOf(ctx, metricId, period);
   const series = loadWholeSeries(ctx, metricId);
   if (series.has(start)) return toCell(series.get(start), false) ?? '';
@@ -128,6 +133,7 @@ export function metricLatest(ctx: FormulaContext, metricIdArg: unknown, asOfArg:
   const asOf = optionalDate(ctx, asOfArg, 'The as-of date') ?? ctx.formatDate(new Date(ctx.now()), ctx.timeZone);
   const options = typeof optionsArg === 'string' ? optionsArg.toLowerCase().split(/[\s,;]+/).filter(Boolean) : [];
   for (const word of options) if (word !== 'with_date') throw new InputError(`Unknown option "${word}". Known option: with_date.`);
+  requireMetricAccess(ctx, [id]);
   let latest: string | undefined;
   const series = loadWholeSeries(ctx, id);
   for (const [date, value] of series) {
