@@ -8,18 +8,6 @@ export function listMetricsCached(ctx: FormulaContext, companyId: string, profil
   return ctx.records.getOrLoad(`metrics:${companyId}:${profileId ?? ''}`, () => ctx.client().metrics.list(companyId, { portfolioCompanyProfileId: profileId }));
 }
 
-/**
- * The metric with this id among the metrics of the companies formulas here may read (one cached
- * listing per company serves every formula), or undefined when it is in none of them.
- */
-export function findMetric(ctx: FormulaContext, metricId: string): Metric | undefined {
-  for (const companyId of ctx.allowedCompanyIds) {
-    const metric = listMetricsCached(ctx, companyId).find((m) => m.id === metricId);
-    if (metric) return metric;
-  }
-  return undefined;
-}
-
 /** A profile of a fund, from the cached listing; undefined outside the investor product. */
 export function findProfile(ctx: FormulaContext, companyId: string, profileId: string): PortfolioCompanyProfile | undefined {
   try {
