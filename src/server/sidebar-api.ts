@@ -76,8 +76,9 @@ function optionalIsoDate(value: string | null, what: string): string | undefined
 }
 
 function settingsForPage(): SettingsSummary {
+  const stored = readSettingsSummary();
   const isOwner = callerIsOwner();
-  return { ...readSettingsSummary(), isOwner, sharingNote: sharingNote(isOwner, isOwner === false ? spreadsheetOwnerEmail() : null) };
+  return { ...stored, isOwner, sharingNote: sharingNote(isOwner, isOwner === false ? spreadsheetOwnerEmail() : null) };
 }
 
 function formulaAccess(): FormulaAccess {
