@@ -1,6 +1,7 @@
 // Settings: the token (never shown again once saved), the base URL, the default company, a connection test.
 
 import { busy, byId, say } from './dom';
+import { mountFormulaAccess } from './formula-access-panel';
 import { server } from './server';
 import type { SettingsSummary } from '../src/shared/rpc';
 
@@ -21,6 +22,7 @@ export function mountSettings(): SettingsPanel {
   const companyInput = byId<HTMLInputElement>('company-id');
   const removeButton = byId<HTMLButtonElement>('remove-token');
   const status = byId<HTMLElement>('settings-status');
+  const sharingNote = byId<HTMLElement>('sharing-note');
   const listeners: Array<(s: SettingsSummary) => void> = [];
 
   function show(settings: SettingsSummary): void {
@@ -30,6 +32,9 @@ export function mountSettings(): SettingsPanel {
     removeButton.hidden = !settings.tokenSet;
     baseUrlInput.value = settings.baseUrl ?? '';
     companyInput.value = settings.defaultCompanyId ?? '';
+    // Only for someone who may not own the spreadsheet: whose connection formulas here use.
+    sharingNote.textContent = settings.sharingNote ?? '';
+    sharingNote.hidden = !settings.sharingNote;
     listeners.forEach((listener) => listener(settings));
   }
 
@@ -68,6 +73,8 @@ export function mountSettings(): SettingsPanel {
     show(result.value);
     say(status, '');
   }).then(() => undefined);
+
+  mountFormulaAccess(() => companyInput.value.trim());
 
   return {
     companyId: () => companyInput.value.trim(),

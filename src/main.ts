@@ -389,3 +389,16 @@ global.findUnfinishedPortfolioJobs = function () {
 global.insertMetricValues = function (request: Parameters<typeof sidebarApi.insertMetricValues>[0]) {
   return sidebarApi.insertMetricValues(request);
 };
+
+/** Sidebar: the companies whose data formulas in this spreadsheet may read, and whether the caller owns it. */
+global.getFormulaAccess = function () {
+  return sidebarApi.getFormulaAccess();
+};
+
+/**
+ * Sidebar: replaces the companies formulas in this spreadsheet may read (the owner only).
+ * @param {string[]} companyIds The companies' ids.
+ */
+global.setFormulaAccess = function (companyIds: Parameters<typeof sidebarApi.setFormulaAccess>[0]) {
+  return sidebarApi.setFormulaAccess(companyIds);
+};

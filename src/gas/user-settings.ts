@@ -1,10 +1,12 @@
 // The add-in's settings in the user's properties. The token is read here and handed only to the client.
 
-import { ConfigError } from '../core/api/errors';
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../core/api/rate-budget';
 import { tokenHint, validateBaseUrl, validateToken } from '../core/settings/base-url';
+import { ConfigError } from '../core/api/errors';
 import { requireUnderPrefix } from '../core/settings/url-allowlist';
 import { SETTINGS_HINT } from '../core/product';
+import { normalizeCompanyIds, parseFormulaAccess, withCompany } from '../core/formulas/formula-access';
+import { missingCredential, type CredentialsOf } from '../core/settings/credential-sentences';
 import type { SettingsSummary } from '../shared/rpc';
 
 /** Documented names, so an admin script can set them for a user. */
@@ -13,6 +15,11 @@ export const BASE_URL_KEY = 'METRICS_API_BASE_URL';
 export const COMPANY_KEY = 'METRICS_DEFAULT_COMPANY_ID';
 /** Requests per seconds, like "500/300": for when the operator changes the API's limit. */
 export const RATE_LIMIT_KEY = 'METRICS_API_RATE_LIMIT';
+/**
+ * Followed by the spreadsheet's id: the JSON list of company ids formulas in that spreadsheet may read.
+ * Only the owner's copy counts, as custom functions read only the owner's user properties.
+ */
+export const FORMULA_ACCESS_KEY_PREFIX = 'METRICS_FORMULA_ACCESS_';
 /** Part of every cache key; changes with the token or base URL, so answers of the old account or environment stop. */
 export const SETTINGS_GENERATION_KEY = 'METRICS_CACHE_SETTINGS_GENERATION';
 
@@ -39,7 +46,7 @@ function store(): GoogleAppsScript.Properties.Properties {
 }
 
 /** What the sidebar may see: never the token itself. */
-export function readSettingsSummary(): SettingsSummary {
+export function readSettingsSummary(): Omit<SettingsSummary, 'isOwner' | 'sharingNote'> {
   const props = store().getProperties();
   const token = props[TOKEN_KEY];
   return {
@@ -83,14 +90,15 @@ export function saveCheckedSettings(update: { token?: string | null; baseUrl?: s
 
 /**
  * The credentials for one execution. In a custom function Apps Script returns the spreadsheet
- * owner's user properties: editors' formulas spend the owner's token (see README, "Sharing").
+ * owner's user properties: editors' formulas spend the owner's token (see README, "Sharing"), and
+ * `of` says so, for the sentence when one is missing.
  */
-export function readCredentials(): { token: string; baseUrl: string; rateLimit: RateLimit } {
+export function readCredentials(of: CredentialsOf = 'caller'): { token: string; baseUrl: string; rateLimit: RateLimit } {
   const props = store().getProperties();
   const token = props[TOKEN_KEY];
   const baseUrl = props[BASE_URL_KEY];
-  if (!token) throw new ConfigError(`No API token is set. Open ${SETTINGS_HINT} and paste your API token.`);
-  if (!baseUrl) throw new ConfigError(`No API base URL is set. Open ${SETTINGS_HINT} and enter the API's address.`);
+  if (!token) throw missingCredential('token', of);
+  if (!baseUrl) throw missingCredential('baseUrl', of);
   // Re-validated on read: a property set by an admin script skipped the sidebar's checks.
   const rateLimit = props[RATE_LIMIT_KEY] ? parseRateLimit(props[RATE_LIMIT_KEY]) : DEFAULT_RATE_LIMIT;
   let checked: string;
@@ -101,4 +109,32 @@ export function readCredentials(): { token: string; baseUrl: string; rateLimit: 
     throw error;
   }
   return { token, baseUrl: checked, rateLimit };
+}
+
+function formulaAccessKey(): string {
+  return FORMULA_ACCESS_KEY_PREFIX + SpreadsheetApp.getActiveSpreadsheet().getId();
+}
+
+/**
+ * The companies formulas in the active spreadsheet may read, from the properties of whoever runs
+ * this: in a custom function the owner's, in the sidebar the caller's (which formulas read only when
+ * the caller is the owner). Without a stored list, the default company.
+ */
+export function readFormulaAccess(): string[] {
+  const props = store().getProperties();
+  return parseFormulaAccess(props[formulaAccessKey()], props[COMPANY_KEY] ?? null);
+}
+
+/** Stores the list (already checked ids) for the active spreadsheet, replacing the default. */
+export function saveFormulaAccess(companyIds: readonly string[]): string[] {
+  const ids = normalizeCompanyIds(companyIds);
+  store().setProperty(formulaAccessKey(), JSON.stringify(ids));
+  return ids;
+}
+
+/** Adds one company to the active spreadsheet's list (the default company stays when no list was stored). */
+export function addFormulaAccess(companyId: string): string[] {
+  const current = readFormulaAccess();
+  const next = withCompany(current, companyId);
+  return next.length === current.length ? current : saveFormulaAccess(next);
 }

@@ -3,6 +3,7 @@
 import { createApiClient, type ApiClient } from '../core/api/client';
 import { RequestBudget } from '../core/api/rate-budget';
 import type { WaitEvent } from '../core/api/requester';
+import type { CredentialsOf } from '../core/settings/credential-sentences';
 import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache, userMutex } from '../gas/cache-and-lock';
 import { createUrlFetchTransport } from '../gas/urlfetch-transport';
@@ -17,14 +18,18 @@ export interface ExecutionLimits {
   /** Longest total wait for retries and the rate limit. */
   maxTotalWaitMs?: number;
   onWait?: (event: WaitEvent) => void;
+  /** A custom function reads the spreadsheet owner's settings; anything else the caller's. */
+  credentialsOf?: CredentialsOf;
 }
 
 export function createClientForExecution(limits: ExecutionLimits = {}): ApiClient {
-  const { token, baseUrl, rateLimit } = readCredentials();
+  const credentialsOf = limits.credentialsOf ?? 'caller';
+  const { token, baseUrl, rateLimit } = readCredentials(credentialsOf);
   const budget = new RequestBudget(userCache(), userMutex(), appsScriptClock, rateLimit);
   return createApiClient({
     baseUrl,
     token,
+    credentialsOf,
     transport: createUrlFetchTransport(),
     clock: appsScriptClock,
     budget,

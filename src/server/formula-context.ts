@@ -10,7 +10,7 @@ import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache, userMutex } from '../gas/cache-and-lock';
 import { readCacheGeneration } from '../gas/document-settings';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
-import { readSettingsGeneration, readSettingsSummary } from '../gas/user-settings';
+import { readFormulaAccess, readSettingsGeneration, readSettingsSummary } from '../gas/user-settings';
 import { createClientForExecution } from './api-factory';
 
 /** Apps Script stops a custom function at 30 s; API work must end well before, leaving time to return cells. */
@@ -25,16 +25,22 @@ export function createFormulaContext(): FormulaContext {
   const generation = `${readCacheGeneration()}.${readSettingsGeneration()}`;
   let client: ApiClient | undefined;
   let defaultCompanyId: string | null | undefined;
+  let allowedCompanyIds: string[] | undefined;
   return {
     timeZone: spreadsheetTimeZone(),
     formatDate: appsScriptDateFormatter,
-    client: () => (client ??= createClientForExecution({ deadline })),
+    // Custom functions read the spreadsheet owner's settings, so a missing token is the owner's to set.
+    client: () => (client ??= createClientForExecution({ deadline, credentialsOf: 'spreadsheet-owner' })),
     series: new SeriesCache(chunked, generation, new SingleFlight(cache, appsScriptClock, deadline, userMutex())),
     records: new RecordsCache(chunked, generation),
     // Read only when a formula needs it (names, fiscal years): most cells are answered from the cache.
     get defaultCompanyId() {
       if (defaultCompanyId === undefined) defaultCompanyId = readSettingsSummary().defaultCompanyId;
       return defaultCompanyId;
+    },
+    // The owner's list: Apps Script hands a custom function the owner's user properties only.
+    get allowedCompanyIds() {
+      return (allowedCompanyIds ??= readFormulaAccess());
     },
     now: () => Date.now(),
   };

@@ -9,9 +9,11 @@ import { isIsoDate } from '../core/validate/dates';
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, writeFormula, writeTable } from '../gas/sheet-io';
 import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
-import { checkBaseUrl, readSettingsSummary, saveCheckedSettings } from '../gas/user-settings';
+import { addFormulaAccess, checkBaseUrl, readFormulaAccess, readSettingsSummary, saveCheckedSettings, saveFormulaAccess } from '../gas/user-settings';
+import { callerIsOwner, spreadsheetOwnerEmail } from '../gas/ownership';
+import { formulaAccessRefusal, sharingNote } from '../core/settings/sharing-note';
 import { validateToken } from '../core/settings/base-url';
-import type { ConnectionReport, MetricSummary, RpcResult, ServerApi } from '../shared/rpc';
+import type { ConnectionReport, FormulaAccess, MetricSummary, RpcResult, ServerApi, SettingsSummary } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
 import * as exporter from './export-api';
 import * as importer from './import-api';
@@ -81,8 +83,32 @@ function optionalIsoDate(value: string | null, what: string): string | undefined
   return value;
 }
 
+function settingsForPage(): SettingsSummary {
+  const stored = readSettingsSummary();
+  const isOwner = callerIsOwner();
+  return { ...stored, isOwner, sharingNote: sharingNote(isOwner, isOwner === false ? spreadsheetOwnerEmail() : null) };
+}
+
+function formulaAccess(): FormulaAccess {
+  const isOwner = callerIsOwner();
+  // A non-owner's sidebar reads only their own properties, not the owner's list formulas use.
+  return { companyIds: isOwner === false ? [] : readFormulaAccess(), isOwner };
+}
+
+/**
+ * Unknown ownership (null) is allowed: this writes the caller's own user properties, which formulas
+ * read only when the caller is in fact the owner, so a non-owner's list has no effect on formulas.
+ */
+function setFormulaAccess(companyIds: unknown): FormulaAccess {
+  if (!Array.isArray(companyIds)) throw new InputError('Give the company ids as a list.');
+  const ids = companyIds.map((id: unknown) => requireUuid(id, 'A company id'));
+  const isOwner = callerIsOwner();
+  if (isOwner === false) throw new InputError(formulaAccessRefusal(spreadsheetOwnerEmail()));
+  return { companyIds: saveFormulaAccess(ids), isOwner };
+}
+
 export const sidebarApi: ServerApi = {
-  getSettings: () => attempt(readSettingsSummary),
+  getSettings: () => attempt(settingsForPage),
 
   // Every field is checked before anything is saved: a wrong one must not leave a half-saved mix.
   saveSettings: (update) => attempt(() => {
@@ -91,7 +117,7 @@ export const sidebarApi: ServerApi = {
     const defaultCompanyId = update.defaultCompanyId === undefined ? undefined
       : update.defaultCompanyId ? requireUuid(update.defaultCompanyId, 'The default company id') : null;
     saveCheckedSettings({ token, baseUrl, defaultCompanyId });
-    return readSettingsSummary();
+    return settingsForPage();
   }),
 
   testConnection: (companyId) => attempt(() => testConnection(companyId)),
@@ -127,6 +153,9 @@ export const sidebarApi: ServerApi = {
   continueAuditPush: (pushId) => attempt(() => audit.continuePush(jobId(pushId, 'push'))),
   cancelAuditPush: (pushId) => attempt(() => audit.cancelPush(jobId(pushId, 'push'))),
   resumeAuditPush: (pushId) => attempt(() => audit.resumePush(jobId(pushId, 'push'))),
+  getFormulaAccess: () => attempt(formulaAccess),
+  setFormulaAccess: (companyIds) => attempt(() => setFormulaAccess(companyIds)),
+
   findUnfinishedPortfolioJobs: () => attempt(() => ({ pushes: audit.unfinishedPushes(), imports: importer.unfinishedImports() })),
 
   insertMetricValues: (request) => attempt(() => {
@@ -136,9 +165,17 @@ export const sidebarApi: ServerApi = {
     const end = optionalIsoDate(request.endDate, 'The end date');
     const anchor = activeAnchor();
     if (request.mode === 'formula') {
+      const companyId = requireUuid(request.companyId, 'The company id');
       const formula = metricValuesFormula({ metricIds: ids, startDate: start, endDate: end, headers: request.headers || ids.length > 1 });
       const range = writeFormula(anchor, formula);
-      return { range: `${anchor.sheetName}!${range}`, rows: 0, message: `Inserted ${formula} at ${anchor.sheetName}!${range}. It updates with "Refresh data".` };
+      // The owner's insert is their decision to let formulas here read this company. Unknown ownership
+      // writes the caller's own list, which counts only if they are the owner.
+      let access = '';
+      if (callerIsOwner() !== false) {
+        const before = readFormulaAccess();
+        if (addFormulaAccess(companyId).length > before.length) access = ` Formulas in this spreadsheet may now read company ${companyId}'s data.`;
+      }
+      return { range: `${anchor.sheetName}!${range}`, rows: 0, message: `Inserted ${formula} at ${anchor.sheetName}!${range}. It updates with "Refresh data".${access}` };
     }
     const api = client();
     const points = api.dataPoints.list(ids, { startDate: start, endDate: end });

@@ -16,6 +16,16 @@ export type SettingsSummary = {
   tokenLast4: string | null;
   baseUrl: string | null;
   defaultCompanyId: string | null;
+  /** Whether the caller owns the spreadsheet; null when Apps Script does not say (Shared Drives, blank emails). */
+  isOwner: boolean | null;
+  /** For anyone but the known owner: whose connection formulas here use. */
+  sharingNote: string | null;
+};
+
+/** The companies whose data formulas in this spreadsheet may read (the owner's list; empty for a known non-owner, who cannot read it). */
+export type FormulaAccess = {
+  companyIds: string[];
+  isOwner: boolean | null;
 };
 
 export type SettingsUpdate = {
@@ -214,6 +224,8 @@ export interface ServerApi {
   cancelAuditPush(pushId: string): RpcResult<AuditPushHandle>;
   resumeAuditPush(pushId: string): RpcResult<AuditPushHandle>;
   findUnfinishedPortfolioJobs(): RpcResult<UnfinishedPortfolioJobs>;
+  getFormulaAccess(): RpcResult<FormulaAccess>;
+  setFormulaAccess(companyIds: string[]): RpcResult<FormulaAccess>;
 }
 
 /** Compile-time guard: every parameter and result of ServerApi is JSON-safe. */

@@ -8,7 +8,7 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import { CODE_PATH, DIST } from '../support/built-bundle';
 import { FileCache, startExecution, type ExecutionRequest, type ExecutionResult } from '../support/concurrent-execution';
-import { useStack, OWNER, type Rpc, type Stack } from '../support/stack';
+import { grantFormulaAccess, useStack, OWNER, type Rpc, type Stack } from '../support/stack';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
@@ -50,11 +50,18 @@ describe('cells that need the same series at once', () => {
     args,
   });
   const markers = (cache: FileCache) => cache._keys().filter((key) => key.startsWith('load:'));
+  /** Caches the access check's metric listing in the shared cache, so the slowed answer below is the series. */
+  const warmAccessListing = async () => {
+    const warm = await startExecution(execution('METRICS', [stack.emulator.companyId])).result;
+    expect(warm).toMatchObject({ ok: true, urlFetchCount: 1 });
+    await stack.emulator.control.clearRequests();
+  };
 
   it('are answered by one fetch: the first execution fetches, the others wait for its answer in the cache', async () => {
     const metric = M.monthlyRecurringRevenue;
     const months = state.data_points.filter((p) => p.metric_id === metric && p.value !== null).map((p) => p.date).sort().slice(-5);
     expect(months).toHaveLength(5);
+    await warmAccessListing();
     // The fetcher's answer is slow, so the other cells start while it is still loading.
     await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 6000 } });
     const cache = new FileCache(cacheDir);
@@ -75,6 +82,7 @@ describe('cells that need the same series at once', () => {
   it('are answered even when the fetching execution dies: a waiting one takes over 10 s before its deadline', async () => {
     const metric = M.headcount;
     const date = state.data_points.filter((p) => p.metric_id === metric && p.value !== null).map((p) => p.date).sort()[0]!;
+    await warmAccessListing();
     await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 40_000 } });
     const cache = new FileCache(cacheDir);
     const fetcher = startExecution(execution('METRIC_VALUE', [metric, date]));
@@ -112,9 +120,11 @@ describe('saving settings', () => {
   it('stops cached answers of the old token or base URL at once, and keeps them when neither changed', async () => {
     const rt = stack.runtime();
     const props = rt.properties.user(OWNER);
+    // A stored list: the default company changes below, and without a list access would follow it.
+    grantFormulaAccess(rt, [DEMO_IDS.fund]);
     const metric = M.monthlyRecurringRevenue;
     const first = rt.runCustomFunction('METRIC_VALUES', [metric]);
-    expect(await stack.takeRequests()).toHaveLength(1);
+    expect((await stack.takeRequests()).map((r) => r.path)).toEqual(['/metrics', '/data_points']); // the access listing, then the series
 
     // Saving the same token and base URL (with a new default company) keeps the cache.
     expect(rt.callServer('saveSettings', [{ token: stack.emulator.token, baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.startup }])).toMatchObject({ ok: true });
@@ -129,7 +139,7 @@ describe('saving settings', () => {
     const generation = props.getProperty(SETTINGS_GENERATION);
     expect(generation).not.toBeNull();
     expect(rt.runCustomFunction('METRIC_VALUES', [metric])).toEqual(first);
-    expect(await stack.takeRequests()).toHaveLength(1);
+    expect((await stack.takeRequests()).map((r) => r.path)).toEqual(['/metrics', '/data_points']);
 
     // Another token: the old account's answer is not shown; this one is rejected by the API.
     expect(rt.callServer('saveSettings', [{ token: 'tok_live_someone_else_1234' }])).toMatchObject({ ok: true });
@@ -249,12 +259,16 @@ describe('periods', () => {
     );
   });
 
-  it('without a default company, judges the period days from the series and asks for the company when a date does not fit', () => {
+  it('without a default company or a list, formulas may read no company: the owner is told how to allow one', async () => {
     const rt = stack.runtime({ defaultCompany: null });
     const metric = M.monthlyRecurringRevenue;
-    expect(rt.runCustomFunction('METRIC_VALUE', [metric, '2024-03-01'])).toBe(valueOn(metric, '2024-03-01'));
-    expect(() => rt.runCustomFunction('METRIC_VALUE', [metric, '2024-03-15'])).toThrow(
-      '2024-03-15 is not a day this metric\'s data points fall on: judging by its data they fall on the first of each month. Choose the metric\'s company as the default company in the add-in\'s settings, so the add-in knows its frequency, or give a date its points fall on.',
+    expect(() => rt.runCustomFunction('METRIC_VALUE', [metric, '2024-03-01'])).toThrow(
+      `Formulas in this spreadsheet may not read metric ${metric}: it is not a metric of any company the spreadsheet's owner allowed (none yet). The spreadsheet's owner can allow a company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
     );
+    expect(await stack.takeRequests()).toEqual([]);
+    grantFormulaAccess(rt, [DEMO_IDS.fund]);
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric, '2024-03-01'])).toBe(valueOn(metric, '2024-03-01'));
+    // The metric's record, from the access listing, says where its periods start.
+    expect(() => rt.runCustomFunction('METRIC_VALUE', [metric, '2024-03-15'])).toThrow('2024-03-15 does not start a monthly period');
   });
 });

@@ -3,7 +3,7 @@
 import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import { CustomFunctionError } from '../../gas-runtime';
-import { useStack, OWNER, type Stack } from '../support/stack';
+import { grantFormulaAccess, useStack, OWNER, type Stack } from '../support/stack';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
@@ -38,23 +38,24 @@ function errorOf(run: () => unknown): string {
 }
 
 describe('METRIC_VALUES', () => {
-  it('gives a monthly series oldest first, numbers and blanks, in one request', async () => {
+  it('gives a monthly series oldest first, numbers and blanks, in one series request after the access check\'s listing', async () => {
     const rt = stack.runtime();
     const rows = rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue]) as unknown[][];
     expect(rows.map((r) => [day(r[0], 'America/New_York'), r[1] === '' ? null : r[1]])).toEqual(expectedSeries(M.monthlyRecurringRevenue));
     const requests = await stack.takeRequests();
-    expect(requests).toHaveLength(1);
-    expect(requests[0]!.query).toContain('page_size=100');
+    expect(requests.map((r) => r.path)).toEqual(['/metrics', '/data_points']);
+    expect(requests[0]!.query).toBe(`company_id=${stack.emulator.companyId}&page=1`);
+    expect(requests[1]!.query).toContain('page_size=100');
   });
 
-  it('reads a year of daily points in 4 requests, and a repeated call in 0', async () => {
+  it('reads a year of daily points in 4 requests (and the access listing), and a repeated call in 0', async () => {
     const rt = stack.runtime();
     const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, '2024-01-01', '2024-12-31']) as unknown[][];
     const expected = expectedSeries(M.dailyActiveUsers, '2024-01-01', '2024-12-31');
     expect(expected).toHaveLength(366);
     expect(rows.map((r) => [day(r[0], 'America/New_York'), r[1] === '' ? null : r[1]])).toEqual(expected);
     expect(expected.some(([, v]) => v === null)).toBe(true); // blanks stay blank, never 0
-    expect(await stack.takeRequests()).toHaveLength(4);
+    expect((await stack.takeRequests()).map((r) => r.path)).toEqual(['/metrics', ...Array(4).fill('/data_points')]);
 
     rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, '2024-01-01', '2024-12-31']);
     expect(await stack.takeRequests()).toHaveLength(0);
@@ -69,7 +70,7 @@ describe('METRIC_VALUES', () => {
     const first = rt.runCustomFunction('METRIC_VALUES', [metric!.id, '', '', 'text']) as unknown[][];
     expect(first).toHaveLength(3653);
     expect(first[0]![1]).toBe('1000000.123456789');
-    expect(await stack.takeRequests()).toHaveLength(37);
+    expect((await stack.takeRequests()).filter((r) => r.path === '/data_points')).toHaveLength(37);
     const cache = rt.cache.user(OWNER);
     const chunks = cache._keys().filter((key) => /#\d+$/.test(key));
     expect(chunks.length).toBeGreaterThan(1);
@@ -103,7 +104,7 @@ describe('METRIC_VALUES', () => {
     const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, start, end]) as unknown[][];
     expect(day(rows[0]![0], timeZone)).toBe('2024-03-01');
     expect(day(rows[rows.length - 1]![0], timeZone)).toBe('2024-03-31');
-    const [request] = await stack.takeRequests();
+    const [request] = (await stack.takeRequests()).filter((r) => r.path === '/data_points');
     expect(request!.query).toContain('start_date=2024-03-01&end_date=2024-03-31');
   });
 
@@ -112,12 +113,15 @@ describe('METRIC_VALUES', () => {
       await stack.emulator.control.reset();
       // A 5 s window: backoffs without Retry-After (equal jitter from 2 s: at least 1, 2, 4 s) outlast it by
       // the third try, well inside a custom function's 30 s; a 10 s window left that to the jitter's luck.
-      await stack.emulator.control.rateLimit({ limit: 3, windowSeconds: 5, retryAfter, freshWindow: true });
+      // One more than before: the access check's metric listing comes first.
+      await stack.emulator.control.rateLimit({ limit: 4, windowSeconds: 5, retryAfter, freshWindow: true });
       await stack.emulator.control.clearRequests();
       const rt = stack.runtime();
       const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, '2024-01-01', '2024-12-31']) as unknown[][];
       expect(rows).toHaveLength(366);
-      const requests = await stack.takeRequests();
+      const all = await stack.takeRequests();
+      expect(all.filter((r) => r.path === '/metrics').map((r) => r.status)).toEqual([200]);
+      const requests = all.filter((r) => r.path === '/data_points');
       // Page 1, then pages 2-4 together: the window allows two of them, the third is refused and
       // sent again after the wait (more than once when a backoff without Retry-After ends early).
       const refused = requests.filter((r) => r.status === 429);
@@ -133,7 +137,9 @@ describe('METRIC_VALUES', () => {
     const rt = stack.runtime();
     const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers]) as unknown[][];
     expect(rows.map((r) => [day(r[0], 'America/New_York'), r[1] === '' ? null : r[1]])).toEqual(expectedSeries(M.dailyActiveUsers));
-    const requests = await stack.takeRequests();
+    const all = await stack.takeRequests();
+    expect(all.filter((r) => r.path === '/metrics' && r.status === 200)).toHaveLength(1);
+    const requests = all.filter((r) => r.path === '/data_points');
     const pages = Math.ceil(expectedSeries(M.dailyActiveUsers).length / 100);
     // Every page answered exactly once; every other request was a fault that the client retried.
     expect(requests.filter((r) => r.status === 200)).toHaveLength(pages);
@@ -142,8 +148,10 @@ describe('METRIC_VALUES', () => {
   });
 
   it('stops before Apps Script\'s 30-second limit with a sentence, never a partial table', async () => {
-    await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 11_000 } });
     const rt = stack.runtime();
+    rt.runCustomFunction('METRICS', [stack.emulator.companyId]); // the access check's listing, cached: the slow answer is page 1
+    await stack.emulator.control.clearRequests();
+    await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 11_000 } });
     const message = errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers]));
     expect(message).toMatch(/more than a formula can read within Apps Script's 30-second limit\. Narrow the date range/);
     expect(await stack.takeRequests()).toHaveLength(1);
@@ -202,7 +210,10 @@ describe('lists', () => {
     expect(expected.length).toBeGreaterThan(25);
     expect(notes[0]).toEqual(['Name', 'Content', 'Created at', 'Id']);
     expect(notes.slice(1).map((r) => r[3]).sort()).toEqual(expected.map((n) => n.id).sort());
-    expect((await stack.takeRequests()).map((r) => r.query)).toEqual([
+    const requests = await stack.takeRequests();
+    // The access check: the profile is one of the allowed fund's (its listing, once per cache period).
+    expect(requests.filter((r) => r.path === '/portfolio_company_profiles').map((r) => r.query)).toContain(`company_id=${DEMO_IDS.fund}&page=1`);
+    expect(requests.filter((r) => r.path === '/portfolio_notes').map((r) => r.query)).toEqual([
       `portfolio_company_profile_id=${DEMO_IDS.profile(1)}&page=1`,
       `portfolio_company_profile_id=${DEMO_IDS.profile(1)}&page=2`,
     ]);
@@ -236,11 +247,10 @@ describe('lists', () => {
 
 describe('errors a user can act on', () => {
   it.each([
-    ['no token', { token: null }, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue], /^No API token is set\. Open Extensions › Portfolio Metrics › Open sidebar › Settings/],
+    ['no token', { token: null }, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue], /^Formulas in this spreadsheet use its owner's API connection, and the owner has not set an API token\. The owner can set it in Extensions › Portfolio Metrics › Open sidebar › Settings/],
     ['a rejected token', { token: 'wrong-token-1234' }, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue], /^The API token was rejected\./],
-    ['no access to a company', {}, 'METRICS', [DEMO_IDS.otherFund], /^This API token has no access to that company or record\./],
-    ['a portfolio list of a startup', {}, 'PORTFOLIO_COMPANIES', [DEMO_IDS.startup], /portfolio data exists only for investor \(fund\) companies/],
-    ['an unknown metric', {}, 'METRIC_VALUES', ['00000000-0000-4000-8000-00000000dead'], /^Metric not found: no metric with that id is visible to this token\. Check the id\.$/],
+    ['a company the owner did not allow', {}, 'METRICS', [DEMO_IDS.otherFund], new RegExp(`^Formulas in this spreadsheet may not read the data of company ${DEMO_IDS.otherFund}: the spreadsheet's owner has not allowed that company\\. The spreadsheet's owner can allow a company in the add-in's Settings › Formula access`)],
+    ['an unknown metric', {}, 'METRIC_VALUES', ['00000000-0000-4000-8000-00000000dead'], /^Formulas in this spreadsheet may not read metric 00000000-0000-4000-8000-00000000dead: it is not a metric of any company the spreadsheet's owner allowed \(1 company\)\./],
     ['an id that is not a UUID', {}, 'METRIC_VALUES', ['../metrics?x=1'], /^The metric id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is "\.\.\/metrics\?x=1"\.$/],
     ['a date that is not a date', {}, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue, '31/12/2024'], /^The start date must be a date cell or text like 2024-01-31, but it is "31\/12\/2024"\.$/],
     ['a period that is not a period', {}, 'METRIC_VALUE', [DEMO_IDS.metrics.monthlyRecurringRevenue, 'March'], /^"March" is not a period: use a date, 2024-03, 2024-Q1, FY2024 or Q3 FY2024\.$/],
@@ -251,8 +261,18 @@ describe('errors a user can act on', () => {
     expect(text).not.toContain(stack.emulator.token);
   });
 
+  it.each([
+    ['no access to a company', 'METRICS', DEMO_IDS.otherFund, /^This API token has no access to that company or record\./],
+    ['a portfolio list of a startup', 'PORTFOLIO_COMPANIES', DEMO_IDS.startup, /portfolio data exists only for investor \(fund\) companies/],
+  ] as const)('%s, once the owner allowed it', (_label, name, companyId, message) => {
+    const rt = stack.runtime();
+    grantFormulaAccess(rt, [stack.emulator.companyId, companyId]);
+    expect(errorOf(() => rt.runCustomFunction(name, [companyId]))).toMatch(message);
+  });
+
   it('says when to try again while rate limited', async () => {
-    await stack.emulator.control.rateLimit({ limit: 1, windowSeconds: 300, retryAfter: true, freshWindow: true });
+    // Two: the first formula's access listing and series; the second's listing is cached.
+    await stack.emulator.control.rateLimit({ limit: 2, windowSeconds: 300, retryAfter: true, freshWindow: true });
     const rt = stack.runtime();
     rt.runCustomFunction('METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue]);
     const text = errorOf(() => rt.runCustomFunction('METRIC_VALUES', [DEMO_IDS.metrics.headcount]));

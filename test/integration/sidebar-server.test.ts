@@ -57,7 +57,7 @@ describe('settings', () => {
   it('never returns the token, only that it is set and its last four characters', () => {
     const rt = stack.runtime({ token: null });
     const saved = rt.callServer('saveSettings', [{ token: 'tok_live_ABCDEFGHIJKLmnop', baseUrl: stack.emulator.url }]) as Rpc<Record<string, unknown>>;
-    expect(saved).toEqual({ ok: true, value: { tokenSet: true, tokenLast4: 'mnop', baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.fund } });
+    expect(saved).toEqual({ ok: true, value: { tokenSet: true, tokenLast4: 'mnop', baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.fund, isOwner: true, sharingNote: null } });
     expect(JSON.stringify(rt.callServer('getSettings', []))).not.toContain('tok_live');
     expect(rt.properties.user(OWNER).getProperty('METRICS_API_TOKEN')).toBe('tok_live_ABCDEFGHIJKLmnop');
   });

@@ -8,10 +8,29 @@ import type { ExportHandle } from '../../src/shared/rpc';
 
 export const OWNER = 'owner@example.com';
 
+/** A user's settings in their user properties; the base URL always points at the emulator. */
+export interface UserSettings {
+  /** Default: the emulator's token; null for none. */
+  token?: string | null;
+  /** Default: the emulator's company; null for none. */
+  defaultCompany?: string | null;
+}
+
+export type StackRuntimeOptions = Partial<GasRuntimeOptions> & UserSettings & {
+  /**
+   * The active user's own settings, when `activeUser` is not the owner (the top-level token and
+   * defaultCompany are the owner's): with none given the active user has no properties at all.
+   */
+  activeUserSettings?: UserSettings;
+};
+
 export interface Stack {
   emulator: RunningEmulator;
-  /** A fresh runtime (empty caches and properties) with the owner's settings pointing at the emulator. */
-  runtime(options?: Partial<GasRuntimeOptions> & { token?: string | null; defaultCompany?: string | null }): GasRuntime;
+  /**
+   * A fresh runtime (empty caches and properties) with the owner's settings pointing at the emulator.
+   * `owner` and `activeUser` may differ: custom functions then read the owner's properties, the sidebar the active user's.
+   */
+  runtime(options?: StackRuntimeOptions): GasRuntime;
   /** API requests the emulator saw since the last call (method, path and decoded query). */
   takeRequests(): Promise<Array<{ method: string; path: string; query: string; status: number }>>;
   stop(): Promise<void>;
@@ -27,12 +46,19 @@ export async function startStack(emulatorOptions: ProcessOptions = {}): Promise<
   return {
     emulator,
     runtime(options = {}) {
-      const { token = emulator.token, defaultCompany = emulator.companyId, ...runtimeOptions } = options;
-      const rt = createGasRuntime({ code: { path: CODE_PATH }, files: DIST, owner: OWNER, onSleep: emulatorClock.advance, ...runtimeOptions });
-      const props = rt.properties.user(OWNER);
-      props.setProperty('METRICS_API_BASE_URL', emulator.url);
-      if (token) props.setProperty('METRICS_API_TOKEN', token);
-      if (defaultCompany) props.setProperty('METRICS_DEFAULT_COMPANY_ID', defaultCompany);
+      const { token, defaultCompany, activeUserSettings, ...runtimeOptions } = options;
+      const owner = runtimeOptions.owner ?? OWNER;
+      const rt = createGasRuntime({ code: { path: CODE_PATH }, files: DIST, owner, onSleep: emulatorClock.advance, ...runtimeOptions });
+      const put = (user: string, settings: UserSettings): void => {
+        const props = rt.properties.user(user);
+        props.setProperty('METRICS_API_BASE_URL', emulator.url);
+        const { token: userToken = emulator.token, defaultCompany: company = emulator.companyId } = settings;
+        if (userToken) props.setProperty('METRICS_API_TOKEN', userToken);
+        if (company) props.setProperty('METRICS_DEFAULT_COMPANY_ID', company);
+      };
+      put(owner, { token, defaultCompany });
+      const activeUser = runtimeOptions.activeUser;
+      if (activeUser && activeUser !== owner && activeUserSettings) put(activeUser, activeUserSettings);
       runtimes.push(rt);
       return rt;
     },
@@ -57,6 +83,14 @@ export function ok<T>(result: unknown): T {
   const rpc = result as Rpc<T>;
   if (!rpc.ok) throw new Error(`server call failed: ${rpc.error}`);
   return rpc.value;
+}
+
+/**
+ * Lets formulas in the runtime's spreadsheet read these companies, as the owner does in Settings ›
+ * Formula access (the owner's own sidebar call, so through the add-in's own checks).
+ */
+export function grantFormulaAccess(rt: GasRuntime, companyIds: string[], owner = OWNER): void {
+  ok(rt.callServer('setFormulaAccess', [companyIds], { user: owner }));
 }
 
 /** Drives an export as the sidebar does: steps until it ends, waiting out the rate limit on both clocks. */

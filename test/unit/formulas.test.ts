@@ -30,6 +30,7 @@ function context(steps: Step[], cache = new MemoryCache()) {
     series: new SeriesCache(chunked, '0'),
     records: new RecordsCache(chunked, '0'),
     defaultCompanyId: COMPANY,
+    allowedCompanyIds: [COMPANY],
     now: () => clock.now(),
   };
   return { ctx, transport, cache };
@@ -42,11 +43,15 @@ const metricsList = page('metrics', [
   { id: CHURN, name: 'Churn', frequency: 'quarterly', unit: 'percent', company_id: COMPANY, portfolio_company_profile_id: null },
 ]);
 
+/** The access check's listing of the allowed company: every metric formula reads it (once per cache period). */
+const listing = { match: `GET /metrics?company_id=${COMPANY}&page=1`, reply: metricsList };
+const profilesOfCompany = { match: `GET /portfolio_company_profiles?company_id=${COMPANY}&page=1`, reply: page('portfolio_company_profiles', [{ id: PROFILE, name: 'Acme', company_id: COMPANY, fiscal_year_end_month: 3, website_url: null, currency: null, primary_contact_id: null, created_at: '2020-01-01T00:00:00Z' }]) };
+
 const dateText = (cell: unknown) => intlDateFormatter(cell as Date, TZ);
 
 describe('METRIC_VALUES', () => {
   it('answers oldest first with numbers and blanks, whatever order the API used', () => {
-    const { ctx } = context([{ match: `GET /data_points?metric_id=${REVENUE}&page_size=100&start_date=2024-01-01&page=1`, reply: page('data_points', [point(REVENUE, '2024-03-01', '30.5'), point(REVENUE, '2024-02-01', null), point(REVENUE, '2024-01-01', '10')]) }]);
+    const { ctx } = context([listing, { match: `GET /data_points?metric_id=${REVENUE}&page_size=100&start_date=2024-01-01&page=1`, reply: page('data_points', [point(REVENUE, '2024-03-01', '30.5'), point(REVENUE, '2024-02-01', null), point(REVENUE, '2024-01-01', '10')]) }]);
     const rows = metricValues(ctx, REVENUE, '2024-01-01', '', '');
     expect(rows.map((r) => [dateText(r[0]), r[1]])).toEqual([['2024-01-01', 10], ['2024-02-01', null], ['2024-03-01', 30.5]]);
   });
@@ -64,7 +69,7 @@ describe('METRIC_VALUES', () => {
 
   it('serves a repeated call from the cache with no request', () => {
     const cache = new MemoryCache();
-    const steps = [{ match: `GET /data_points?metric_id=${REVENUE}&page_size=100&page=1`, reply: page('data_points', [point(REVENUE, '2024-01-01', '1')]) }];
+    const steps = [listing, { match: `GET /data_points?metric_id=${REVENUE}&page_size=100&page=1`, reply: page('data_points', [point(REVENUE, '2024-01-01', '1')]) }];
     metricValues(context(steps, cache).ctx, REVENUE, '', '', '');
     const second = context([], cache);
     expect(metricValues(second.ctx, REVENUE, '', '', 'text')[0]![1]).toBe('1');
@@ -101,7 +106,7 @@ describe('METRIC_VALUE', () => {
   const profiles = { match: `GET /portfolio_company_profiles?company_id=${COMPANY}&page=1`, reply: page('portfolio_company_profiles', [{ id: PROFILE, name: 'Acme', company_id: COMPANY, fiscal_year_end_month: 3, website_url: null, currency: null, primary_contact_id: null, created_at: '2020-01-01T00:00:00Z' }]) };
 
   it('reads a month label, a Date cell in the spreadsheet time zone, and a blank as an empty cell', () => {
-    const { ctx } = context([series]);
+    const { ctx } = context([series, listing]);
     expect(metricValue(ctx, REVENUE, '2024-03')).toBe(3);
     expect(metricValue(ctx, REVENUE, new Date('2024-03-01T05:00:00Z'))).toBe(3);
     expect(metricValue(ctx, REVENUE, '2024-01')).toBe('');
@@ -132,7 +137,7 @@ describe('METRIC_VALUE', () => {
 
 describe('METRIC_LATEST', () => {
   it('skips blanks and later dates, and can give the date too', () => {
-    const { ctx } = context([{ match: `GET /data_points?metric_id=${REVENUE}&page_size=100&page=1`, reply: page('data_points', [point(REVENUE, '2024-05-01', null), point(REVENUE, '2024-04-01', '7'), point(REVENUE, '2024-09-01', '9')]) }]);
+    const { ctx } = context([listing, { match: `GET /data_points?metric_id=${REVENUE}&page_size=100&page=1`, reply: page('data_points', [point(REVENUE, '2024-05-01', null), point(REVENUE, '2024-04-01', '7'), point(REVENUE, '2024-09-01', '9')]) }]);
     expect(metricLatest(ctx, REVENUE, '', '')).toBe(7); // today is 2024-07-15
     const [[date, value]] = metricLatest(ctx, REVENUE, '2024-12-31', 'with_date') as unknown[][] as [[Date, number]];
     expect([dateText(date), value]).toEqual(['2024-09-01', 9]);
@@ -151,6 +156,7 @@ describe('PORTFOLIO_PROPERTY_VALUES', () => {
 
   it('needs the fund for property names, and takes the default company', () => {
     const { ctx } = context([
+      profilesOfCompany,
       { match: `GET /portfolio_properties?company_id=${COMPANY}&page=1`, reply: page('portfolio_properties', [{ id: 'p1', name: 'Stage', data_type: 'select', company_id: COMPANY }]) },
       { match: `GET /portfolio_property_values?portfolio_company_profile_id=${PROFILE}&page=1`, reply: page('portfolio_property_values', [{ id: 'v', value: 'Seed', portfolio_property_id: 'p1', portfolio_company_profile_id: PROFILE, portfolio_property_option_id: 'o', portfolio_property_option_ids: ['o'] }]) },
     ]);

@@ -1,7 +1,7 @@
 // The one layer every API call goes through: URL and auth, the request budget, retries, error parsing.
 
-import { ApiError, ConfigError, TimeBudgetError, type ErrorItem } from './errors';
-import { SETTINGS_HINT } from '../product';
+import { ApiError, TimeBudgetError, type ErrorItem } from './errors';
+import { missingCredential, type CredentialsOf } from '../settings/credential-sentences';
 import { encodeQuery, type Query } from './query';
 import type { RequestBudget } from './rate-budget';
 import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type Outcome, type RetryPolicy } from './retry-policy';
@@ -25,6 +25,8 @@ export type Settled<T> = { ok: true; result: ApiResult<T> } | { ok: false; error
 export interface RequesterOptions {
   baseUrl: string;
   token: string;
+  /** Whose settings the token came from, for the sentence when it is missing; default the caller's. */
+  credentialsOf?: CredentialsOf;
   transport: Transport;
   clock: Clock;
   /** Shared pacing under the rate limit; without it requests are sent as fast as asked. */
@@ -62,7 +64,7 @@ export class Requester {
   private longestRoundTripMs = 0;
 
   constructor(private readonly options: RequesterOptions) {
-    if (!options.token) throw new ConfigError(`No API token is set. Open ${SETTINGS_HINT} and paste your API token.`);
+    if (!options.token) throw missingCredential('token', options.credentialsOf ?? 'caller');
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   }

@@ -17,6 +17,11 @@ export interface FormulaContext {
   records: RecordsCache;
   /** The company the user chose in settings, where a formula needs one it was not given. */
   defaultCompanyId: string | null;
+  /**
+   * The companies whose data formulas in this spreadsheet may read, as the spreadsheet's owner
+   * decided (see formula-access.ts); lower-case ids.
+   */
+  readonly allowedCompanyIds: readonly string[];
   now(): number;
 }
 

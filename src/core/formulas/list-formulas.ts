@@ -1,13 +1,14 @@
 // METRICS, CONTACT_LISTS and the portfolio lists: every page, a header row, values as a person reads them.
 
 import { ApiError, InputError } from '../api/errors';
-import type { PortfolioProperty, PortfolioPropertyValue } from '../api/types';
+import type { PortfolioPropertyValue } from '../api/types';
 import { isAutoCalculated } from '../portfolio/auto-calculated';
 import { midnightIn } from '../sheets/time-zone';
 import { isIsoDate } from '../validate/dates';
 import { companyOrDefault, isBlank, optionalText, readId } from './arguments';
 import type { FormulaContext } from './formula-context';
-import { listMetricsCached, listProfilesCached } from './metric-directory';
+import { requireCompanyAccess, requireProfileAccess, requirePropertyAccess } from './formula-access';
+import { listMetricsCached, listProfilesCached, listPropertiesCached } from './metric-directory';
 import { richTextToPlain } from './rich-text';
 import type { SheetCell } from './metric-formulas';
 
@@ -21,30 +22,31 @@ function dateTime(value: string | null | undefined): SheetCell {
 export function metrics(ctx: FormulaContext, companyArg: unknown, profileArg: unknown): SheetCell[][] {
   const companyId = readId(companyArg, 'The company id');
   const profileId = isBlank(profileArg) ? undefined : readId(profileArg, 'The portfolio company profile id');
+  // The API refuses a profile filter that is not one of this company's profiles: the company is the whole check.
+  requireCompanyAccess(ctx, companyId);
   const rows = listMetricsCached(ctx, companyId, profileId).map((m): SheetCell[] => [m.name, m.id, m.frequency, m.unit, m.portfolio_company_profile_id ?? '']);
   return [['Name', 'Id', 'Frequency', 'Unit', 'Portfolio company profile id'], ...rows];
 }
 
 export function contactLists(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
   const companyId = readId(companyArg, 'The company id');
+  requireCompanyAccess(ctx, companyId);
   const lists = ctx.records.getOrLoad(`contact_lists:${companyId}`, () => ctx.client().contacts.listLists(companyId));
   return [['Name', 'Id'], ...lists.map((l): SheetCell[] => [l.name, l.id])];
 }
 
 export function portfolioCompanies(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
   const companyId = readId(companyArg, 'The company id');
+  requireCompanyAccess(ctx, companyId);
   const rows = listProfilesCached(ctx, companyId).map((p): SheetCell[] => [
     p.name, p.id, p.website_url ?? '', p.currency ?? '', p.fiscal_year_end_month ?? '', p.primary_contact_id ?? '', dateTime(p.created_at),
   ]);
   return [['Name', 'Id', 'Website', 'Currency', 'Fiscal year end month', 'Primary contact id', 'Created at'], ...rows];
 }
 
-function listPropertiesCached(ctx: FormulaContext, companyId: string): PortfolioProperty[] {
-  return ctx.records.getOrLoad(`properties:${companyId}`, () => ctx.client().portfolio.listProperties(companyId));
-}
-
 export function portfolioProperties(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
   const companyId = readId(companyArg, 'The company id');
+  requireCompanyAccess(ctx, companyId);
   const rows = listPropertiesCached(ctx, companyId).map((p): SheetCell[] => [p.name, p.id, p.data_type, isAutoCalculated(p.name)]);
   return [['Name', 'Id', 'Data type', 'Auto-calculated'], ...rows];
 }
@@ -64,6 +66,7 @@ export function readableValue(value: PortfolioPropertyValue['value'], dataType: 
 export function portfolioPropertyValues(ctx: FormulaContext, profileArg: unknown, companyArg: unknown): SheetCell[][] {
   const profileId = readId(profileArg, 'The portfolio company profile id');
   const companyId = companyOrDefault(ctx, companyArg, 'The fund\'s company id');
+  requireProfileAccess(ctx, profileId, companyId);
   const properties = new Map(listPropertiesCached(ctx, companyId).map((p) => [p.id, p]));
   const values = ctx.records.getOrLoad(`property_values:${profileId}`, () => ctx.client().portfolio.listValues(profileId));
   const rows = values.map((v): SheetCell[] => {
@@ -76,12 +79,14 @@ export function portfolioPropertyValues(ctx: FormulaContext, profileArg: unknown
 export function portfolioPropertyOptions(ctx: FormulaContext, propertyArg: unknown, labelArg: unknown): SheetCell[][] {
   const propertyId = readId(propertyArg, 'The portfolio property id');
   const label = optionalText(labelArg, 'The label');
+  requirePropertyAccess(ctx, propertyId);
   const options = ctx.records.getOrLoad(`options:${propertyId}:${label ?? ''}`, () => ctx.client().portfolio.listOptions(propertyId, label));
   return [['Label', 'Id'], ...options.map((o): SheetCell[] => [o.label, o.id])];
 }
 
 export function portfolioNotes(ctx: FormulaContext, profileArg: unknown): SheetCell[][] {
   const profileId = readId(profileArg, 'The portfolio company profile id');
+  requireProfileAccess(ctx, profileId);
   const notes = ctx.records.getOrLoad(`portfolio_notes:${profileId}`, () => ctx.client().portfolio.listNotes(profileId));
   return [['Name', 'Content', 'Created at', 'Id'], ...notes.map((n): SheetCell[] => [n.name ?? '', n.content ?? '', dateTime(n.created_at), String(n.id ?? '')])];
 }

@@ -1,20 +1,11 @@
 // Finds a metric's record (name, frequency, profile) by id: the API lists metrics only by company.
 
-import type { Metric, PortfolioCompanyProfile } from '../api/types';
+import type { Metric, PortfolioCompanyProfile, PortfolioProperty } from '../api/types';
 import { ApiError } from '../api/errors';
 import type { FormulaContext } from './formula-context';
 
 export function listMetricsCached(ctx: FormulaContext, companyId: string, profileId?: string): Metric[] {
   return ctx.records.getOrLoad(`metrics:${companyId}:${profileId ?? ''}`, () => ctx.client().metrics.list(companyId, { portfolioCompanyProfileId: profileId }));
-}
-
-/**
- * The metric with this id among the default company's metrics (one cached listing serves every
- * formula), or undefined when there is no default company or the metric is not in it.
- */
-export function findMetric(ctx: FormulaContext, metricId: string): Metric | undefined {
-  if (!ctx.defaultCompanyId) return undefined;
-  return listMetricsCached(ctx, ctx.defaultCompanyId).find((metric) => metric.id === metricId);
 }
 
 /** A profile of a fund, from the cached listing; undefined outside the investor product. */
@@ -29,4 +20,8 @@ export function findProfile(ctx: FormulaContext, companyId: string, profileId: s
 
 export function listProfilesCached(ctx: FormulaContext, companyId: string): PortfolioCompanyProfile[] {
   return ctx.records.getOrLoad(`profiles:${companyId}`, () => ctx.client().portfolio.listProfiles(companyId));
+}
+
+export function listPropertiesCached(ctx: FormulaContext, companyId: string): PortfolioProperty[] {
+  return ctx.records.getOrLoad(`properties:${companyId}`, () => ctx.client().portfolio.listProperties(companyId));
 }

@@ -1,14 +1,15 @@
 // METRIC_VALUES, METRIC_VALUE and METRIC_LATEST: data points as cells.
 
 import { InputError } from '../api/errors';
-import type { DataPoint } from '../api/types';
+import type { DataPoint, Metric } from '../api/types';
 import { parseTableOptions, shapeSeries, toCell, type Cell } from '../sheets/metric-table';
-import { inferPeriods, MONTH_NAMES, parsePeriodLabel, periodStart, periodStartsInWords } from '../sheets/periods';
+import { MONTH_NAMES, parsePeriodLabel, periodStart, periodStartsInWords } from '../sheets/periods';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate } from '../validate/dates';
 import { isBlank, optionalDate, readId, readIdList } from './arguments';
 import { deadlineGuard, type FormulaContext } from './formula-context';
-import { findMetric, findProfile } from './metric-directory';
+import { requireMetricAccess } from './formula-access';
+import { findProfile } from './metric-directory';
 
 export type SheetCell = Cell | Date | boolean;
 
@@ -34,9 +35,12 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
   const end = optionalDate(ctx, endArg, 'The end date');
   if (start && end && start > end) throw new InputError(`The start date ${start} is after the end date ${end}.`);
   const options = parseTableOptions(optionsArg, { headers: ids.length > 1 });
+  const unique = [...new Set(ids)];
+  // Checked before any data point is read, even from the cache: the owner's list may have shrunk.
+  const records = requireMetricAccess(ctx, unique);
   // Each metric is asked for once, however many of its columns the table has.
-  const points = loadPoints(ctx, [...new Set(ids)], start, end, options.excludeBlank);
-  const names = options.headers ? ids.map((id) => findMetric(ctx, id)?.name ?? id) : ids;
+  const points = loadPoints(ctx, unique, start, end, options.excludeBlank);
+  const names = options.headers ? ids.map((id) => records.get(id)?.name ?? id) : ids;
   const rows = shapeSeries(points, ids, names, options);
   const dataRows = options.headers ? rows.length - 1 : rows.length;
   if (dataRows === 0) {
@@ -54,16 +58,12 @@ interface PeriodCell {
 }
 
 /** A period cell: a Date cell, or a label like 2024-03, 2024-Q1, FY2024, Q3 FY2024, FY2024 Q3 or FY24. */
-function periodStartOf(ctx: FormulaContext, metricId: string, period: unknown): PeriodCell {
+function periodStartOf(ctx: FormulaContext, metric: Metric, period: unknown): PeriodCell {
   if (isBlank(period)) throw new InputError('The period is missing: give a date or a label like 2024-03, 2024-Q1, FY2024 or Q3 FY2024.');
   if (typeof period !== 'string') return { start: toIsoDate(period, 'The period', ctx.timeZone, ctx.formatDate) };
   const text = period.trim();
   if (isIsoDate(text)) return { start: text };
   if (!/FY/i.test(text)) return { start: parsePeriodLabel(text, null).start };
-  const metric = findMetric(ctx, metricId);
-  if (!metric) {
-    throw new InputError(`To read fiscal periods the add-in needs metric ${metricId}'s company: choose it as the default company in the add-in's settings.`);
-  }
   let endMonth: number | null = null;
   if (metric.portfolio_company_profile_id) {
     endMonth = findProfile(ctx, metric.company_id, metric.portfolio_company_profile_id)?.fiscal_year_end_month ?? null;
@@ -80,23 +80,15 @@ function periodStartOf(ctx: FormulaContext, metricId: string, period: unknown): 
 }
 
 function oneValue(ctx: FormulaContext, metricId: string, period: unknown): SheetCell {
-  const { start } = periodStartOf(ctx, metricId, period);
+  // The access check finds the metric's record in an allowed company's listing, or refuses.
+  const metric = requireMetricAccess(ctx, [metricId]).get(metricId)!;
+  const { start } = periodStartOf(ctx, metric, period);
   const series = loadWholeSeries(ctx, metricId);
   if (series.has(start)) return toCell(series.get(start), false) ?? '';
   // No point there: say so when the date cannot start a period of this metric, else leave it blank.
-  const metric = findMetric(ctx, metricId);
-  const expected = metric ? periodStart(start, metric.frequency) : undefined;
-  if (metric && expected && expected !== start) {
+  const expected = periodStart(start, metric.frequency);
+  if (expected && expected !== start) {
     throw new InputError(`${start} does not start a ${metric.frequency} period of "${metric.name}": its period starts on ${expected}.`);
-  }
-  if (!metric) {
-    // Without the metric's record its frequency is unknown: judge by the dates its points fall on.
-    const inferred = inferPeriods([...series.keys()].sort());
-    if (inferred && !inferred.fits(start)) {
-      throw new InputError(
-        `${start} is not a day this metric's data points fall on: judging by its data they fall on ${inferred.words}. Choose the metric's company as the default company in the add-in's settings, so the add-in knows its frequency, or give a date its points fall on.`,
-      );
-    }
   }
   return '';
 }
@@ -128,6 +120,7 @@ export function metricLatest(ctx: FormulaContext, metricIdArg: unknown, asOfArg:
   const asOf = optionalDate(ctx, asOfArg, 'The as-of date') ?? ctx.formatDate(new Date(ctx.now()), ctx.timeZone);
   const options = typeof optionsArg === 'string' ? optionsArg.toLowerCase().split(/[\s,;]+/).filter(Boolean) : [];
   for (const word of options) if (word !== 'with_date') throw new InputError(`Unknown option "${word}". Known option: with_date.`);
+  requireMetricAccess(ctx, [id]);
   let latest: string | undefined;
   const series = loadWholeSeries(ctx, id);
   for (const [date, value] of series) {
