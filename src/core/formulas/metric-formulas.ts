@@ -1,9 +1,10 @@
 // METRIC_VALUES, METRIC_VALUE and METRIC_LATEST: data points as cells.
 
 import { InputError } from '../api/errors';
-import type { DataPoint } from '../api/types';
+import type { DataPoint, Metric } from '../api/types';
 import { parseTableOptions, shapeSeries, toCell, type Cell } from '../sheets/metric-table';
-import { inferPeriods, MONTH_NAMES, parsePeriodLabel, periodStart, periodStartsInWords } from '../sheets/periods';
+import { aggregate, AGGREGATE_CHOICES, readAggregate, type Aggregate } from '../sheets/period-aggregate';
+import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate } from '../validate/dates';
 import { isBlank, optionalDate, readId, readIdList } from './arguments';
@@ -49,42 +50,60 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
   return rows.map((row, i) => (options.headers && i === 0 ? row : [dateCell(row[0] as string), ...row.slice(1)]));
 }
 
-interface PeriodCell {
-  start: string;
+/** A period argument as read: a day, or a labelled month, quarter or year. */
+interface PeriodCell extends LabelledPeriod {
+  /** The label as the person wrote it, for messages; undefined for a date. */
+  label?: string;
 }
 
 /** A period cell: a Date cell, or a label like 2024-03, 2024-Q1, FY2024, Q3 FY2024, FY2024 Q3 or FY24. */
-function periodStartOf(ctx: FormulaContext, metricId: string, period: unknown): PeriodCell {
+function readPeriod(ctx: FormulaContext, metric: Metric | undefined, metricId: string, period: unknown): PeriodCell {
   if (isBlank(period)) throw new InputError('The period is missing: give a date or a label like 2024-03, 2024-Q1, FY2024 or Q3 FY2024.');
-  if (typeof period !== 'string') return { start: toIsoDate(period, 'The period', ctx.timeZone, ctx.formatDate) };
+  if (typeof period !== 'string') {
+    const start = toIsoDate(period, 'The period', ctx.timeZone, ctx.formatDate);
+    return { start, end: start, span: 'day', description: start };
+  }
   const text = period.trim();
-  if (isIsoDate(text)) return { start: text };
-  if (!/FY/i.test(text)) return { start: parsePeriodLabel(text, null).start };
-  const metric = findMetric(ctx, metricId);
+  if (isIsoDate(text)) return { start: text, end: text, span: 'day', description: text };
+  if (!/FY/i.test(text)) return { ...parsePeriodLabel(text, null), label: text };
   if (!metric) {
     throw new InputError(`To read fiscal periods the add-in needs metric ${metricId}'s company: choose it as the default company in the add-in's settings.`);
   }
-  let endMonth: number | null = null;
-  if (metric.portfolio_company_profile_id) {
-    endMonth = findProfile(ctx, metric.company_id, metric.portfolio_company_profile_id)?.fiscal_year_end_month ?? null;
-  }
-  const start = parsePeriodLabel(text, endMonth).start;
-  // A fiscal year that does not end with a calendar quarter starts its quarters off the metric's own.
-  const expected = periodStart(start, metric.frequency);
-  if (expected !== undefined && expected !== start) {
-    throw new InputError(
-      `"${text}" starts on ${start}, as the fiscal year ends in ${MONTH_NAMES[(endMonth ?? 12) - 1]}, but "${metric.name}" is a ${metric.frequency} metric whose periods start on ${periodStartsInWords(metric.frequency)}: none starts there. Give the period's first date, or a calendar label like 2024-Q1.`,
-    );
-  }
-  return { start };
+  return { ...parsePeriodLabel(text, fiscalYearEndMonth(ctx, metric)), label: text };
 }
 
-function oneValue(ctx: FormulaContext, metricId: string, period: unknown): SheetCell {
-  const { start } = periodStartOf(ctx, metricId, period);
-  const series = loadWholeSeries(ctx, metricId);
+function fiscalYearEndMonth(ctx: FormulaContext, metric: Metric): number | null {
+  if (!metric.portfolio_company_profile_id) return null;
+  return findProfile(ctx, metric.company_id, metric.portfolio_company_profile_id)?.fiscal_year_end_month ?? null;
+}
+
+/** A fiscal period must start where one of the metric's periods starts, or its periods do not fit inside it. */
+function requireFiscalFit(ctx: FormulaContext, metric: Metric, period: PeriodCell): void {
+  const expected = periodStart(period.start, metric.frequency);
+  if (!period.fiscal || expected === undefined || expected === period.start) return;
+  throw new InputError(
+    `"${period.label}" starts on ${period.start}, as the fiscal year ends in ${MONTH_NAMES[(fiscalYearEndMonth(ctx, metric) ?? 12) - 1]}, but "${metric.name}" is a ${metric.frequency} metric whose periods start on ${periodStartsInWords(metric.frequency)}: none starts there. Give the period's first date, or a calendar label like 2024-Q1.`,
+  );
+}
+
+/** A label of one period of this frequency inside `period`, for the error that suggests one. */
+function ownLabelExample(period: PeriodCell, frequency: string): string {
+  const first = periodStartsWithin(period.start, period.end, frequency)[0] ?? period.start;
+  if (frequency === 'monthly') return first.slice(0, 7);
+  if (frequency === 'quarterly') return `${first.slice(0, 4)}-Q${Math.floor((Number(first.slice(5, 7)) - 1) / 3) + 1}`;
+  return first;
+}
+
+function coarserLabelError(metric: Metric, period: PeriodCell): InputError {
+  return new InputError(
+    `"${period.label}" is ${period.description}, longer than one period of "${metric.name}", a ${metric.frequency} metric. Give an aggregate as the third argument to combine its ${metric.frequency} values: ${AGGREGATE_CHOICES}; or give a label of one ${metric.frequency} period, like ${ownLabelExample(period, metric.frequency)}.`,
+  );
+}
+
+/** The value of the data point dated `start`, or an empty cell, or an error when no period of the metric starts there. */
+function valueAt(ctx: FormulaContext, metric: Metric | undefined, series: Map<string, string | null>, start: string): SheetCell {
   if (series.has(start)) return toCell(series.get(start), false) ?? '';
   // No point there: say so when the date cannot start a period of this metric, else leave it blank.
-  const metric = findMetric(ctx, metricId);
   const expected = metric ? periodStart(start, metric.frequency) : undefined;
   if (metric && expected && expected !== start) {
     throw new InputError(`${start} does not start a ${metric.frequency} period of "${metric.name}": its period starts on ${expected}.`);
@@ -102,22 +121,73 @@ function oneValue(ctx: FormulaContext, metricId: string, period: unknown): Sheet
 }
 
 /**
- * One value per metric and period. Either argument may also be a range: a column of ids against
- * a row of periods gives the whole grid from one formula.
+ * Without the metric's record (no default company, or the metric is not in it), a label is longer
+ * than the metric's periods when the series has, or its pattern allows, more than one point inside it.
+ * An aggregate then needs the record too: without the frequency the add-in cannot tell which of the
+ * label's periods are missing, and a partial sum would look like the period's figure.
  */
-export function metricValue(ctx: FormulaContext, metricIdArg: unknown, periodArg: unknown): SheetCell | SheetCell[][] {
+function refuseLongLabelWithoutFrequency(series: Map<string, string | null>, period: PeriodCell, aggregate: Aggregate | undefined): void {
+  const dates = [...series.keys()].sort();
+  const inferred = inferPeriods(dates);
+  const inside = dates.filter((date) => date >= period.start && date <= period.end).length;
+  let fitting = 0;
+  if (inferred) for (let day = period.start; day <= period.end && fitting < 2; day = addDays(day, 1)) if (inferred.fits(day)) fitting++;
+  if (Math.max(inside, fitting) <= 1 && !aggregate) return;
+  const pattern = inferred ? ` (judging by its data its points fall on ${inferred.words})` : '';
+  throw new InputError(
+    `"${period.label}" is ${period.description}${aggregate ? '' : ', which may hold several periods of this metric'}${pattern}. To ${aggregate ? `take the ${aggregate} of its periods` : 'read it'} the add-in needs the metric's frequency: choose the metric's company as the default company in the add-in's settings${aggregate ? '' : `, then give an aggregate: ${AGGREGATE_CHOICES}; or give a date its points fall on`}.`,
+  );
+}
+
+function oneValue(ctx: FormulaContext, metricId: string, periodArg: unknown, aggregateArg: Aggregate | undefined): SheetCell {
+  // A date needs the metric's record only to explain a missing point; a label needs its frequency.
+  const labelled = typeof periodArg === 'string' && !isIsoDate(periodArg.trim()) && !isBlank(periodArg);
+  const metric = labelled ? findMetric(ctx, metricId) : undefined;
+  const period = readPeriod(ctx, metric, metricId, periodArg);
+  const series = loadWholeSeries(ctx, metricId);
+  if (period.span === 'day') return valueAt(ctx, findMetricIfMissing(ctx, metricId, series, period.start), series, period.start);
+  const periodMonths = metric ? frequencyMonths(metric.frequency) : undefined;
+  if (!metric || periodMonths === undefined) {
+    refuseLongLabelWithoutFrequency(series, period, aggregateArg);
+    return valueAt(ctx, metric, series, period.start);
+  }
+  if (SPAN_MONTHS[period.span] <= periodMonths) {
+    // The metric's own period (or a shorter label, read as the period that starts there): any aggregate of one period is its value.
+    requireFiscalFit(ctx, metric, period);
+    return valueAt(ctx, metric, series, period.start);
+  }
+  // Weeks belong to the period they start in; every other frequency must tile the label's period,
+  // which no aggregate can mend, so that is said first.
+  if (metric.frequency !== 'weekly') requireFiscalFit(ctx, metric, period);
+  if (!aggregateArg) throw coarserLabelError(metric, period);
+  const starts = periodStartsWithin(period.start, period.end, metric.frequency);
+  return aggregate(aggregateArg, starts.map((date) => ({ date, value: series.get(date) })));
+}
+
+/** The metric's record, looked up only when a date has no point (to explain why), as before labels needed it. */
+function findMetricIfMissing(ctx: FormulaContext, metricId: string, series: Map<string, string | null>, start: string): Metric | undefined {
+  return series.has(start) ? undefined : findMetric(ctx, metricId);
+}
+
+/**
+ * One value per metric and period. Either argument may also be a range: a column of ids against
+ * a row of periods gives the whole grid from one formula, the aggregate applied to every cell.
+ */
+export function metricValue(ctx: FormulaContext, metricIdArg: unknown, periodArg: unknown, aggregateArg?: unknown): SheetCell | SheetCell[][] {
+  const how = readAggregate(aggregateArg);
+  const value = (id: unknown, period: unknown): SheetCell => oneValue(ctx, readId(id, 'The metric id'), period, how);
   const idRange = Array.isArray(metricIdArg);
   const periodRange = Array.isArray(periodArg);
-  if (!idRange && !periodRange) return oneValue(ctx, readId(metricIdArg, 'The metric id'), periodArg);
+  if (!idRange && !periodRange) return value(metricIdArg, periodArg);
   if (!idRange) {
-    const id = readId(metricIdArg, 'The metric id');
-    return (periodArg as unknown[][]).map((row) => row.map((period) => (isBlank(period) ? '' : oneValue(ctx, id, period))));
+    readId(metricIdArg, 'The metric id');
+    return (periodArg as unknown[][]).map((row) => row.map((period) => (isBlank(period) ? '' : value(metricIdArg, period))));
   }
   const ids = metricIdArg as unknown[][];
-  if (!periodRange) return ids.map((row) => row.map((id) => (isBlank(id) ? '' : oneValue(ctx, readId(id, 'The metric id'), periodArg))));
+  if (!periodRange) return ids.map((row) => row.map((id) => (isBlank(id) ? '' : value(id, periodArg))));
   const periods = periodArg as unknown[][];
   if (ids.every((row) => row.length === 1) && periods.length === 1) {
-    return ids.map(([id]) => periods[0]!.map((period) => (isBlank(id) || isBlank(period) ? '' : oneValue(ctx, readId(id, 'The metric id'), period))));
+    return ids.map(([id]) => periods[0]!.map((period) => (isBlank(id) || isBlank(period) ? '' : value(id, period))));
   }
   throw new InputError('With two ranges, give the metric ids as a column and the periods as a row.');
 }
