@@ -57,7 +57,7 @@ interface PeriodCell extends LabelledPeriod {
 }
 
 /** A period cell: a Date cell, or a label like 2024-03, 2024-Q1, FY2024, Q3 FY2024, FY2024 Q3 or FY24. */
-function readPeriod(ctx: FormulaContext, metric: Metric | undefined, metricId: string, period: unknown): PeriodCell {
+function readPeriod(ctx: FormulaContext, metricId: string, period: unknown): PeriodCell {
   if (isBlank(period)) throw new InputError('The period is missing: give a date or a label like 2024-03, 2024-Q1, FY2024 or Q3 FY2024.');
   if (typeof period !== 'string') {
     const start = toIsoDate(period, 'The period', ctx.timeZone, ctx.formatDate);
@@ -66,6 +66,7 @@ function readPeriod(ctx: FormulaContext, metric: Metric | undefined, metricId: s
   const text = period.trim();
   if (isIsoDate(text)) return { start: text, end: text, span: 'day', description: text };
   if (!/FY/i.test(text)) return { ...parsePeriodLabel(text, null), label: text };
+  const metric = findMetric(ctx, metricId);
   if (!metric) {
     throw new InputError(`To read fiscal periods the add-in needs metric ${metricId}'s company: choose it as the default company in the add-in's settings.`);
   }
@@ -101,7 +102,7 @@ function coarserLabelError(metric: Metric, period: PeriodCell): InputError {
 }
 
 /** The value of the data point dated `start`, or an empty cell, or an error when no period of the metric starts there. */
-function valueAt(ctx: FormulaContext, metric: Metric | undefined, series: Map<string, string | null>, start: string): SheetCell {
+function valueAt(metric: Metric | undefined, series: Map<string, string | null>, start: string): SheetCell {
   if (series.has(start)) return toCell(series.get(start), false) ?? '';
   // No point there: say so when the date cannot start a period of this metric, else leave it blank.
   const expected = metric ? periodStart(start, metric.frequency) : undefined;
@@ -126,7 +127,7 @@ function valueAt(ctx: FormulaContext, metric: Metric | undefined, series: Map<st
  * An aggregate then needs the record too: without the frequency the add-in cannot tell which of the
  * label's periods are missing, and a partial sum would look like the period's figure.
  */
-function refuseLongLabelWithoutFrequency(series: Map<string, string | null>, period: PeriodCell, aggregate: Aggregate | undefined): void {
+function refuseLongLabelWithoutFrequency(metric: Metric | undefined, series: Map<string, string | null>, period: PeriodCell, aggregate: Aggregate | undefined): void {
   const dates = [...series.keys()].sort();
   const inferred = inferPeriods(dates);
   const inside = dates.filter((date) => date >= period.start && date <= period.end).length;
@@ -134,32 +135,43 @@ function refuseLongLabelWithoutFrequency(series: Map<string, string | null>, per
   if (inferred) for (let day = period.start; day <= period.end && fitting < 2; day = addDays(day, 1)) if (inferred.fits(day)) fitting++;
   if (Math.max(inside, fitting) <= 1 && !aggregate) return;
   const pattern = inferred ? ` (judging by its data its points fall on ${inferred.words})` : '';
+  if (metric) {
+    // Listed, but with a frequency the API does not document: nothing the settings can change.
+    throw new InputError(
+      `"${period.label}" is ${period.description}, and "${metric.name}" is a ${metric.frequency} metric, a frequency the add-in cannot divide periods by${pattern}. Give the date of one of its data points.`,
+    );
+  }
   throw new InputError(
     `"${period.label}" is ${period.description}${aggregate ? '' : ', which may hold several periods of this metric'}${pattern}. To ${aggregate ? `take the ${aggregate} of its periods` : 'read it'} the add-in needs the metric's frequency: choose the metric's company as the default company in the add-in's settings${aggregate ? '' : `, then give an aggregate: ${AGGREGATE_CHOICES}; or give a date its points fall on`}.`,
   );
 }
 
 function oneValue(ctx: FormulaContext, metricId: string, periodArg: unknown, aggregateArg: Aggregate | undefined): SheetCell {
-  // A date needs the metric's record only to explain a missing point; a label needs its frequency.
-  const labelled = typeof periodArg === 'string' && !isIsoDate(periodArg.trim()) && !isBlank(periodArg);
-  const metric = labelled ? findMetric(ctx, metricId) : undefined;
-  const period = readPeriod(ctx, metric, metricId, periodArg);
-  const series = loadWholeSeries(ctx, metricId);
-  if (period.span === 'day') return valueAt(ctx, findMetricIfMissing(ctx, metricId, series, period.start), series, period.start);
+  const period = readPeriod(ctx, metricId, periodArg);
+  if (period.span === 'day') {
+    // A date needs the metric's record only to explain a missing point.
+    const series = loadWholeSeries(ctx, metricId);
+    return valueAt(findMetricIfMissing(ctx, metricId, series, period.start), series, period.start);
+  }
+  // A label needs the metric's frequency, and a label that cannot be read is refused before the series is fetched.
+  const metric = findMetric(ctx, metricId);
   const periodMonths = metric ? frequencyMonths(metric.frequency) : undefined;
   if (!metric || periodMonths === undefined) {
-    refuseLongLabelWithoutFrequency(series, period, aggregateArg);
-    return valueAt(ctx, metric, series, period.start);
+    const series = loadWholeSeries(ctx, metricId);
+    refuseLongLabelWithoutFrequency(metric, series, period, aggregateArg);
+    return valueAt(metric, series, period.start);
   }
   if (SPAN_MONTHS[period.span] <= periodMonths) {
     // The metric's own period (or a shorter label, read as the period that starts there): any aggregate of one period is its value.
     requireFiscalFit(ctx, metric, period);
-    return valueAt(ctx, metric, series, period.start);
+    return valueAt(metric, loadWholeSeries(ctx, metricId), period.start);
   }
   // Weeks belong to the period they start in; every other frequency must tile the label's period,
   // which no aggregate can mend, so that is said first.
   if (metric.frequency !== 'weekly') requireFiscalFit(ctx, metric, period);
   if (!aggregateArg) throw coarserLabelError(metric, period);
+  // The whole series holds every period inside the label's: no request beyond a single value's.
+  const series = loadWholeSeries(ctx, metricId);
   const starts = periodStartsWithin(period.start, period.end, metric.frequency);
   return aggregate(aggregateArg, starts.map((date) => ({ date, value: series.get(date) })));
 }
