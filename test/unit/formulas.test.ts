@@ -186,6 +186,16 @@ describe('METRIC_VALUE over a period longer than the metric\'s', () => {
     expect(metricValue(ctx, REVENUE, '2024-Q3', 'last')).toBe(''); // no point at all
   });
 
+  it('gives an empty cell for last when the last month is blank, and for first when the first is, never a neighbour\'s value', () => {
+    const blankEnds = { match: `GET /data_points?metric_id=${REVENUE}&page_size=100&page=1`, reply: page('data_points', [
+      point(REVENUE, '2024-01-01', '1'), point(REVENUE, '2024-02-01', '2'), point(REVENUE, '2024-03-01', null),
+      point(REVENUE, '2024-04-01', null), point(REVENUE, '2024-05-01', '5'), point(REVENUE, '2024-06-01', '6'),
+    ]) };
+    const { ctx } = context([blankEnds, list]);
+    expect([metricValue(ctx, REVENUE, '2024-Q1', 'first'), metricValue(ctx, REVENUE, '2024-Q1', 'last')]).toEqual([1, '']);
+    expect([metricValue(ctx, REVENUE, '2024-Q2', 'first'), metricValue(ctx, REVENUE, '2024-Q2', 'last')]).toEqual(['', 6]);
+  });
+
   it('returns the period\'s own value when the aggregate is given with a label of the metric\'s own period', () => {
     const { ctx } = context([months, list]);
     for (const how of ['sum', 'average', 'first', 'last']) expect(metricValue(ctx, REVENUE, '2024-01', how)).toBe(141.6666666666666);
