@@ -30,15 +30,18 @@ global.METRIC_VALUES = function (metric_id: unknown, start_date: unknown, end_da
 /**
  * One value of a metric for a period, for models with one cell per metric and period.
  * Cells of the same metric share one cached series, so a whole model costs one fetch per metric.
+ * A period longer than the metric's own (a quarter or fiscal year of a monthly metric, a year of a quarterly one,
+ * a month of a weekly or daily one) needs an aggregate; without one it is an error that says so.
  *
  * @param {string|string[][]} metric_id The metric's id (or a column of ids).
  * @param {Date|string|string[][]} period The period's start date, or a label: "2024-03", "2024-Q1", "FY2024" or "Q3 FY2024" (fiscal years follow the portfolio company's fiscal year end month). A row of periods fills a row.
- * @return {number|any[][]} The value of the data point of the period that starts there (empty when there is none); a grid of values for ranges.
+ * @param {string} [aggregate] For a period longer than the metric's own: "sum", "average", "first" or "last" of the metric's periods inside it (weeks count in the period they start in). Empty when any of them is blank or missing (for "first" and "last": when the first or last one is). Sums are exact; an average is rounded once, to what a number holds.
+ * @return {number|any[][]} The value of the data point of the period that starts there, or the aggregate (empty when there is none); a grid of values for ranges.
  * @customfunction
- * @example =METRIC_VALUE("123e4567-e89b-12d3-a456-426614174000", "2024-Q1")
+ * @example =METRIC_VALUE("123e4567-e89b-12d3-a456-426614174000", "2024-Q1", "sum")
  */
-global.METRIC_VALUE = function (metric_id: unknown, period: unknown) {
-  return customFunctions.METRIC_VALUE(metric_id, period);
+global.METRIC_VALUE = function (metric_id: unknown, period: unknown, aggregate: unknown) {
+  return customFunctions.METRIC_VALUE(metric_id, period, aggregate);
 };
 
 /**

@@ -19,7 +19,7 @@ function run<T>(formula: (ctx: FormulaContext) => T): T {
 export const customFunctions = {
   METRIC_VALUES: (metricId: unknown, startDate: unknown, endDate: unknown, options: unknown) =>
     run((ctx) => series.metricValues(ctx, metricId, startDate, endDate, options)),
-  METRIC_VALUE: (metricId: unknown, period: unknown) => run((ctx) => series.metricValue(ctx, metricId, period)),
+  METRIC_VALUE: (metricId: unknown, period: unknown, aggregate: unknown) => run((ctx) => series.metricValue(ctx, metricId, period, aggregate)),
   METRIC_LATEST: (metricId: unknown, asOf: unknown, options: unknown) => run((ctx) => series.metricLatest(ctx, metricId, asOf, options)),
   METRICS: (companyId: unknown, profileId: unknown) => run((ctx) => lists.metrics(ctx, companyId, profileId)),
   CONTACT_LISTS: (companyId: unknown) => run((ctx) => lists.contactLists(ctx, companyId)),

@@ -6,6 +6,7 @@ import { metricValuesFormula } from '../core/sheets/formula-text';
 import { parseTableOptions, shapeSeries } from '../core/sheets/metric-table';
 import { midnightMaker } from '../core/sheets/time-zone';
 import { isIsoDate } from '../core/validate/dates';
+import { readUnit } from '../core/validate/unit';
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, writeFormula, writeTable } from '../gas/sheet-io';
 import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
@@ -127,8 +128,7 @@ export const sidebarApi: ServerApi = {
   createMetric: (input) => attempt(() => {
     const name = input.name.trim();
     if (!name) throw new InputError('Give the new metric a name.');
-    const unit = input.unit.trim();
-    if (!/^(number|percent|[A-Z]{3})$/.test(unit)) throw new InputError('The unit must be number, percent, or a currency code like USD.');
+    const unit = readUnit(input.unit);
     return summary(client().metrics.create({ company_id: requireUuid(input.companyId, 'The company id'), name, frequency: input.frequency, unit }));
   }),
 

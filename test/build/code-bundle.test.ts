@@ -37,7 +37,7 @@ describe('dist/Code.js', () => {
 
   it('writes each entry point as a top-level `function NAME(params)` declaration', () => {
     expect(code).toMatch(/^function METRIC_VALUES\(metric_id, start_date, end_date, options\) \{$/m);
-    expect(code).toMatch(/^function METRIC_VALUE\(metric_id, period\) \{$/m);
+    expect(code).toMatch(/^function METRIC_VALUE\(metric_id, period, aggregate\) \{$/m);
     expect(code).toMatch(/^function onOpen\(e\) \{$/m);
     expect(code).toMatch(/^function onInstall\(e\) \{$/m);
   });

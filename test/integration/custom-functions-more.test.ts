@@ -245,8 +245,8 @@ describe('periods', () => {
     const rt = stack.runtime();
     const metric = state.metrics.find((m) => m.frequency === 'monthly' && m.portfolio_company_profile_id && state.portfolio_company_profiles.find((p) => p.id === m.portfolio_company_profile_id)?.fiscal_year_end_month === 3 && state.data_points.some((p) => p.metric_id === m.id && p.date === '2023-10-01' && p.value !== null))!;
     expect(metric).toBeDefined();
-    for (const label of ['FY2024 Q3', 'Q3-FY2024', 'Q3 FY24']) expect(rt.runCustomFunction('METRIC_VALUE', [metric.id, label])).toBe(valueOn(metric.id, '2023-10-01'));
-    expect(rt.runCustomFunction('METRIC_VALUE', [metric.id, 'FY24'])).toBe(valueOn(metric.id, '2023-04-01'));
+    for (const label of ['FY2024 Q3', 'Q3-FY2024', 'Q3 FY24']) expect(rt.runCustomFunction('METRIC_VALUE', [metric.id, label, 'first'])).toBe(valueOn(metric.id, '2023-10-01'));
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric.id, 'FY24', 'first'])).toBe(valueOn(metric.id, '2023-04-01'));
   });
 
   it('explains a fiscal period that does not start on a period start of the metric', async () => {

@@ -186,10 +186,13 @@ describe('METRIC_VALUE and METRIC_LATEST', () => {
     const rt = stack.runtime();
     const metric = state.metrics.find((m) => m.frequency === 'monthly' && m.portfolio_company_profile_id && state.portfolio_company_profiles.find((p) => p.id === m.portfolio_company_profile_id)?.fiscal_year_end_month === 3 && state.data_points.some((p) => p.metric_id === m.id && p.date === '2023-04-01'));
     expect(metric).toBeDefined();
+    // A fiscal year of a monthly metric is longer than its months: "first" reads its first month.
     const april2023 = new Map(expectedSeries(metric!.id)).get('2023-04-01');
-    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024'])).toBe(april2023 ?? '');
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024', 'first'])).toBe(april2023 ?? '');
     const october2023 = new Map(expectedSeries(metric!.id)).get('2023-10-01');
-    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'Q3 FY2024'])).toBe(october2023 ?? '');
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'Q3 FY2024', 'first'])).toBe(october2023 ?? '');
+    const march2024 = new Map(expectedSeries(metric!.id)).get('2024-03-01');
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024', 'last'])).toBe(march2024 ?? '');
   });
 
   it('gives the latest non-blank value on or before a date, with its date on request', () => {
@@ -199,6 +202,133 @@ describe('METRIC_VALUE and METRIC_LATEST', () => {
     expect(rt.runCustomFunction('METRIC_LATEST', [M.dailyActiveUsers, '2024-06-30'])).toBe(value);
     const [[cell, withDate]] = rt.runCustomFunction('METRIC_LATEST', [M.dailyActiveUsers, '2024-06-30', 'with_date']) as unknown[][] as [[Date, number]];
     expect([day(cell, 'America/New_York'), withDate]).toEqual([date, value]);
+  });
+});
+
+describe('METRIC_VALUE over a period longer than the metric\'s', () => {
+  /** The exact sum of the emulator's stored decimal texts, as a number: written apart from the add-in's own arithmetic. */
+  function exactSum(texts: string[]): number {
+    const scale = Math.max(0, ...texts.map((t) => (t.split('.')[1] ?? '').length));
+    const total = texts.reduce((sum, t) => {
+      const [whole, fraction = ''] = t.replace('-', '').split('.') as [string, string?];
+      const units = BigInt(whole + fraction.padEnd(scale, '0'));
+      return sum + (t.startsWith('-') ? -units : units);
+    }, 0n);
+    const negative = total < 0n;
+    const digits = (negative ? -total : total).toString().padStart(scale + 1, '0');
+    return Number(`${negative ? '-' : ''}${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale) || '0'}`);
+  }
+  /** The stored values of a metric on these dates; undefined when one is missing or blank. */
+  function storedValues(metricId: string, dates: string[]): string[] | undefined {
+    const values = dates.map((date) => state.data_points.find((p) => p.metric_id === metricId && p.date === date)?.value);
+    return values.every((v): v is string => typeof v === 'string') ? values : undefined;
+  }
+  const quarterMonths = (year: number, quarter: number) => [0, 1, 2].map((i) => `${year}-${String((quarter - 1) * 3 + 1 + i).padStart(2, '0')}-01`);
+
+  it('refuses a quarter of a monthly metric without an aggregate, naming the label, "monthly" and the choices, before any series request', async () => {
+    const rt = stack.runtime();
+    const text = errorOf(() => rt.runCustomFunction('METRIC_VALUE', [M.monthlyRecurringRevenue, '2024-Q1']));
+    expect(text).toBe('"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Monthly Recurring Revenue", a monthly metric. Give an aggregate as the third argument to combine its monthly values: "sum", "average", "first" or "last"; or give a label of one monthly period, like 2024-01.');
+    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [M.monthlyRecurringRevenue, '2024-Q1', 'total']))).toBe('Unknown aggregate "total": use "sum", "average", "first" or "last".');
+    expect((await stack.takeRequests()).map((r) => r.path)).toEqual(['/metrics']);
+  });
+
+  it('with "sum" gives the exact sum of the quarter\'s three stored months, and asks for no more than a single month does', async () => {
+    const plain = stack.runtime();
+    const january = plain.runCustomFunction('METRIC_VALUE', [M.monthlyRecurringRevenue, '2024-01']);
+    expect(january).toBe(Number(storedValues(M.monthlyRecurringRevenue, ['2024-01-01'])![0]));
+    const single = await stack.takeRequests();
+
+    const rt = stack.runtime();
+    const values = storedValues(M.monthlyRecurringRevenue, quarterMonths(2024, 1))!;
+    expect(values).toHaveLength(3);
+    expect(rt.runCustomFunction('METRIC_VALUE', [M.monthlyRecurringRevenue, '2024-Q1', 'sum'])).toBe(exactSum(values));
+    expect(rt.runCustomFunction('METRIC_VALUE', [M.monthlyRecurringRevenue, '2024-Q1', 'first'])).toBe(Number(values[0]));
+    expect(rt.runCustomFunction('METRIC_VALUE', [M.monthlyRecurringRevenue, '2024-Q1', 'last'])).toBe(Number(values[2]));
+    const aggregated = await stack.takeRequests();
+    // The same requests: the metric's whole series (no date window that could cut the quarter) and its record.
+    expect(aggregated.map((r) => `${r.path}?${r.query}`)).toEqual(single.map((r) => `${r.path}?${r.query}`));
+    const series = aggregated.filter((r) => r.path === '/data_points');
+    expect(series).toHaveLength(1);
+    expect(series[0]!.query).not.toMatch(/start_date|end_date/);
+  });
+
+  it('gives an empty cell for a quarter with a blank month, never a partial sum', () => {
+    const rt = stack.runtime();
+    const blank = state.data_points.find((p) => p.metric_id === M.netBurn && p.value === null && p.date >= '2020-01-01')!;
+    expect(blank).toBeDefined();
+    const [year, month] = blank.date.split('-').map(Number) as [number, number];
+    const quarter = Math.floor((month - 1) / 3) + 1;
+    expect(storedValues(M.netBurn, quarterMonths(year, quarter))).toBeUndefined();
+    expect(rt.runCustomFunction('METRIC_VALUE', [M.netBurn, `${year}-Q${quarter}`, 'sum'])).toBe('');
+    expect(rt.runCustomFunction('METRIC_VALUE', [M.netBurn, `${year}-Q${quarter}`, 'average'])).toBe('');
+  });
+
+  it('fills a grid of ids against quarters with the aggregate applied to every cell, one series per metric', async () => {
+    const rt = stack.runtime();
+    const ids = [M.monthlyRecurringRevenue, M.netBurn, M.cashBalance];
+    const quarters = [1, 2, 3, 4].map((q) => `2023-Q${q}`);
+    const grid = rt.runCustomFunction('METRIC_VALUE', [ids.map((id) => [id]), [quarters], 'sum']) as unknown[][];
+    expect(grid).toEqual(ids.map((id) => [1, 2, 3, 4].map((q) => {
+      const values = storedValues(id, quarterMonths(2023, q));
+      return values ? exactSum(values) : '';
+    })));
+    expect(grid.flat()).toContain(''); // Net Burn has a blank month in 2023
+    const series = (await stack.takeRequests()).filter((r) => r.path === '/data_points');
+    expect(series).toHaveLength(ids.length);
+  });
+
+  it('averages the days of a daily metric and sums the weeks that start in a month', () => {
+    const rt = stack.runtime();
+    const days = Array.from({ length: 31 }, (_, i) => `2024-03-${String(i + 1).padStart(2, '0')}`);
+    const revenue = storedValues(M.dailyRevenue, days)!;
+    // Two-decimal values: the exact sum in cents and the day count are exact doubles, so one division rounds as the add-in must.
+    const cents = exactSum(revenue) * 100;
+    expect(Number.isInteger(Math.round(cents))).toBe(true);
+    expect(rt.runCustomFunction('METRIC_VALUE', [M.dailyRevenue, '2024-03', 'average'])).toBe(Math.round(cents) / (100 * 31));
+    const mondays = days.filter((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 1);
+    expect(mondays).toEqual(['2024-03-04', '2024-03-11', '2024-03-18', '2024-03-25']);
+    expect(rt.runCustomFunction('METRIC_VALUE', [M.weeklySignups, '2024-03', 'sum'])).toBe(exactSum(storedValues(M.weeklySignups, mondays)!));
+    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [M.weeklySignups, '2024-03']))).toMatch(/^"2024-03" is the month 2024-03, longer than one period of "Weekly Signups", a weekly metric\. /);
+  });
+
+  it('refuses FY2024 of a quarterly metric without an aggregate; with "last" gives the quarter the fiscal year ends with', async () => {
+    const fixtures = await stack.emulator.control.fixtures({ portfolio_company_profiles: [{ company_id: DEMO_IDS.fund, name: 'June Co', fiscal_year_end_month: 6 }] });
+    const profile = fixtures.portfolio_company_profiles[0]!;
+    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Quarterly orders', frequency: 'quarterly', unit: 'usd', portfolio_company_profile_id: profile.id }] })).metrics;
+    const quarters = ['2023-04-01', '2023-07-01', '2023-10-01', '2024-01-01', '2024-04-01', '2024-07-01'];
+    const stored = (await stack.emulator.control.fixtures({ data_points: quarters.map((date, i) => ({ metric_id: metric!.id, date, value: `${i + 1}00.${i + 1}` })) })).data_points;
+    const valueOf = (date: string) => stored.find((p) => p.date === date)!.value as string;
+    const rt = stack.runtime();
+    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024']))).toBe(
+      '"FY2024" is fiscal year 2024 (ending in June), longer than one period of "Quarterly orders", a quarterly metric. Give an aggregate as the third argument to combine its quarterly values: "sum", "average", "first" or "last"; or give a label of one quarterly period, like 2023-Q3.',
+    );
+    // A June year end: FY2024 runs July 2023 to June 2024, so its last quarter starts in April 2024.
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024', 'last'])).toBe(Number(valueOf('2024-04-01')));
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024', 'first'])).toBe(Number(valueOf('2023-07-01')));
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024', 'sum'])).toBe(exactSum(['2023-07-01', '2023-10-01', '2024-01-01', '2024-04-01'].map(valueOf)));
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'Q4 FY2024', 'sum'])).toBe(Number(valueOf('2024-04-01'))); // its own period
+  });
+});
+
+describe('lists with nothing to list', () => {
+  it('PORTFOLIO_PROPERTY_OPTIONS on a number property says it has no options, and why', () => {
+    const rt = stack.runtime();
+    const property = state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.data_type === 'number')!;
+    expect(property).toBeDefined();
+    expect(rt.runCustomFunction('PORTFOLIO_PROPERTY_OPTIONS', [property.id])).toEqual([
+      ['Label', 'Id'],
+      [`No options: "${property.name}" is a number property, and only select and multiselect properties have options.`, ''],
+    ]);
+  });
+
+  it('METRICS of a portfolio company without metrics says so under its header row', async () => {
+    const [profile] = (await stack.emulator.control.fixtures({ portfolio_company_profiles: [{ company_id: DEMO_IDS.fund, name: 'No Metrics Co' }] })).portfolio_company_profiles;
+    const rt = stack.runtime();
+    expect(rt.runCustomFunction('METRICS', [DEMO_IDS.fund, profile!.id])).toEqual([
+      ['Name', 'Id', 'Frequency', 'Unit', 'Portfolio company profile id'],
+      ['No metrics: this portfolio company has none in this fund.', '', '', '', ''],
+    ]);
   });
 });
 

@@ -85,6 +85,14 @@ describe('metric browser', () => {
     const state = await stack.emulator.control.state();
     expect(state.metrics.find((m) => m.name === 'Bookings')).toMatchObject({ frequency: 'monthly', unit: 'EUR', company_id: DEMO_IDS.fund });
     expect(rt.callServer('createMetric', [{ companyId: DEMO_IDS.fund, name: 'X', frequency: 'monthly', unit: 'dollars' }])).toEqual({ ok: false, error: 'The unit must be number, percent, or a currency code like USD.' });
+    // Units are matched without regard to case: nobody means another unit by "usd".
+    expect(rt.callServer('createMetric', [{ companyId: DEMO_IDS.fund, name: 'Lower-case units', frequency: 'monthly', unit: ' usd ' }])).toMatchObject({ ok: true });
+    expect(rt.callServer('createMetric', [{ companyId: DEMO_IDS.fund, name: 'Percent in capitals', frequency: 'monthly', unit: 'Percent' }])).toMatchObject({ ok: true });
+    expect(rt.callServer('createMetric', [{ companyId: DEMO_IDS.fund, name: 'Y', frequency: 'monthly', unit: 'uss' }])).toEqual({ ok: false, error: 'USS is not an ISO 4217 currency code in use: the unit must be number, percent, or a currency code like USD.' });
+    const after = await stack.emulator.control.state();
+    expect(after.metrics.find((m) => m.name === 'Lower-case units')!.unit).toBe('USD');
+    expect(after.metrics.find((m) => m.name === 'Percent in capitals')!.unit).toBe('percent');
+    expect(after.metrics.some((m) => m.name === 'Y' || m.name === 'X')).toBe(false);
   });
 
   it('writes a snapshot that keeps formula-like names as text and never overwrites cells', async () => {

@@ -111,7 +111,7 @@ describe('checks', () => {
       { match: `GET /portfolio_notes?portfolio_company_profile_id=${PROFILE}&page=1`, reply: page('portfolio_notes', []) },
     ]);
     expect(requireProfileAccess(ctx, PROFILE).name).toBe('Acme');
-    expect(portfolioNotes(ctx, PROFILE)).toEqual([['Name', 'Content', 'Created at', 'Id']]);
+    expect(portfolioNotes(ctx, PROFILE)).toEqual([['Name', 'Content', 'Created at', 'Id'], ['No portfolio notes: this portfolio company has none yet.', '', '', '']]);
   });
 
   it('refuse a profile that is not of the fund given, and a profile or property of no allowed fund', () => {

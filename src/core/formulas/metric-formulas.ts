@@ -3,7 +3,8 @@
 import { InputError } from '../api/errors';
 import type { DataPoint, Metric } from '../api/types';
 import { parseTableOptions, shapeSeries, toCell, type Cell } from '../sheets/metric-table';
-import { MONTH_NAMES, parsePeriodLabel, periodStart, periodStartsInWords } from '../sheets/periods';
+import { aggregate, AGGREGATE_CHOICES, readAggregate, type Aggregate } from '../sheets/period-aggregate';
+import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate } from '../validate/dates';
 import { isBlank, optionalDate, readId, readIdList } from './arguments';
@@ -35,10 +36,10 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
   const end = optionalDate(ctx, endArg, 'The end date');
   if (start && end && start > end) throw new InputError(`The start date ${start} is after the end date ${end}.`);
   const options = parseTableOptions(optionsArg, { headers: ids.length > 1 });
+  // Each metric is asked for once, however many of its columns the table has.
   const unique = [...new Set(ids)];
   // Checked before any data point is read, even from the cache: the owner's list may have shrunk.
   const records = requireMetricAccess(ctx, unique);
-  // Each metric is asked for once, however many of its columns the table has.
   const points = loadPoints(ctx, unique, start, end, options.excludeBlank);
   const names = options.headers ? ids.map((id) => records.get(id)?.name ?? id) : ids;
   const rows = shapeSeries(points, ids, names, options);
@@ -53,37 +54,55 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
   return rows.map((row, i) => (options.headers && i === 0 ? row : [dateCell(row[0] as string), ...row.slice(1)]));
 }
 
-interface PeriodCell {
-  start: string;
+/** A period argument as read: a day, or a labelled month, quarter or year. */
+interface PeriodCell extends LabelledPeriod {
+  /** The label as the person wrote it, for messages; undefined for a date. */
+  label?: string;
 }
 
 /** A period cell: a Date cell, or a label like 2024-03, 2024-Q1, FY2024, Q3 FY2024, FY2024 Q3 or FY24. */
-function periodStartOf(ctx: FormulaContext, metric: Metric, period: unknown): PeriodCell {
+function readPeriod(ctx: FormulaContext, metric: Metric, period: unknown): PeriodCell {
   if (isBlank(period)) throw new InputError('The period is missing: give a date or a label like 2024-03, 2024-Q1, FY2024 or Q3 FY2024.');
-  if (typeof period !== 'string') return { start: toIsoDate(period, 'The period', ctx.timeZone, ctx.formatDate) };
+  if (typeof period !== 'string') {
+    const start = toIsoDate(period, 'The period', ctx.timeZone, ctx.formatDate);
+    return { start, end: start, span: 'day', description: start };
+  }
   const text = period.trim();
-  if (isIsoDate(text)) return { start: text };
-  if (!/FY/i.test(text)) return { start: parsePeriodLabel(text, null).start };
-  let endMonth: number | null = null;
-  if (metric.portfolio_company_profile_id) {
-    endMonth = findProfile(ctx, metric.company_id, metric.portfolio_company_profile_id)?.fiscal_year_end_month ?? null;
-  }
-  const start = parsePeriodLabel(text, endMonth).start;
-  // A fiscal year that does not end with a calendar quarter starts its quarters off the metric's own.
-  const expected = periodStart(start, metric.frequency);
-  if (expected !== undefined && expected !== start) {
-    throw new InputError(
-      `"${text}" starts on ${start}, as the fiscal year ends in ${MONTH_NAMES[(endMonth ?? 12) - 1]}, but "${metric.name}" is a ${metric.frequency} metric whose periods start on ${periodStartsInWords(metric.frequency)}: none starts there. Give the period's first date, or a calendar label like 2024-Q1.`,
-    );
-  }
-  return { start };
+  if (isIsoDate(text)) return { start: text, end: text, span: 'day', description: text };
+  if (!/FY/i.test(text)) return { ...parsePeriodLabel(text, null), label: text };
+  return { ...parsePeriodLabel(text, fiscalYearEndMonth(ctx, metric)), label: text };
 }
 
-function oneValue(ctx: FormulaContext, metricId: string, period: unknown): SheetCell {
-  // The access check finds the metric's record in an allowed company's listing, or refuses.
-  const metric = requireMetricAccess(ctx, [metricId]).get(metricId)!;
-  const { start } = periodStartOf(ctx, metric, period);
-  const series = loadWholeSeries(ctx, metricId);
+function fiscalYearEndMonth(ctx: FormulaContext, metric: Metric): number | null {
+  if (!metric.portfolio_company_profile_id) return null;
+  return findProfile(ctx, metric.company_id, metric.portfolio_company_profile_id)?.fiscal_year_end_month ?? null;
+}
+
+/** A fiscal period must start where one of the metric's periods starts, or its periods do not fit inside it. */
+function requireFiscalFit(ctx: FormulaContext, metric: Metric, period: PeriodCell): void {
+  const expected = periodStart(period.start, metric.frequency);
+  if (!period.fiscal || expected === undefined || expected === period.start) return;
+  throw new InputError(
+    `"${period.label}" starts on ${period.start}, as the fiscal year ends in ${MONTH_NAMES[(fiscalYearEndMonth(ctx, metric) ?? 12) - 1]}, but "${metric.name}" is a ${metric.frequency} metric whose periods start on ${periodStartsInWords(metric.frequency)}: none starts there. Give the period's first date, or a calendar label like 2024-Q1.`,
+  );
+}
+
+/** A label of one period of this frequency inside `period`, for the error that suggests one. */
+function ownLabelExample(period: PeriodCell, frequency: string): string {
+  const first = periodStartsWithin(period.start, period.end, frequency)[0] ?? period.start;
+  if (frequency === 'monthly') return first.slice(0, 7);
+  if (frequency === 'quarterly') return `${first.slice(0, 4)}-Q${Math.floor((Number(first.slice(5, 7)) - 1) / 3) + 1}`;
+  return first;
+}
+
+function coarserLabelError(metric: Metric, period: PeriodCell): InputError {
+  return new InputError(
+    `"${period.label}" is ${period.description}, longer than one period of "${metric.name}", a ${metric.frequency} metric. Give an aggregate as the third argument to combine its ${metric.frequency} values: ${AGGREGATE_CHOICES}; or give a label of one ${metric.frequency} period, like ${ownLabelExample(period, metric.frequency)}.`,
+  );
+}
+
+/** The value of the data point dated `start`, or an empty cell, or an error when no period of the metric starts there. */
+function valueAt(metric: Metric, series: Map<string, string | null>, start: string): SheetCell {
   if (series.has(start)) return toCell(series.get(start), false) ?? '';
   // No point there: say so when the date cannot start a period of this metric, else leave it blank.
   const expected = periodStart(start, metric.frequency);
@@ -94,22 +113,69 @@ function oneValue(ctx: FormulaContext, metricId: string, period: unknown): Sheet
 }
 
 /**
- * One value per metric and period. Either argument may also be a range: a column of ids against
- * a row of periods gives the whole grid from one formula.
+ * A metric listed with a frequency the API does not document: a label is longer than its periods when
+ * the series has, or its pattern allows, more than one point inside it, and no aggregate can know which
+ * of the label's periods are missing, so a partial sum would look like the period's figure.
  */
-export function metricValue(ctx: FormulaContext, metricIdArg: unknown, periodArg: unknown): SheetCell | SheetCell[][] {
+function refuseLongLabelWithoutFrequency(metric: Metric, series: Map<string, string | null>, period: PeriodCell, aggregate: Aggregate | undefined): void {
+  const dates = [...series.keys()].sort();
+  const inferred = inferPeriods(dates);
+  const inside = dates.filter((date) => date >= period.start && date <= period.end).length;
+  let fitting = 0;
+  if (inferred) for (let day = period.start; day <= period.end && fitting < 2; day = addDays(day, 1)) if (inferred.fits(day)) fitting++;
+  if (Math.max(inside, fitting) <= 1 && !aggregate) return;
+  const pattern = inferred ? ` (judging by its data its points fall on ${inferred.words})` : '';
+  throw new InputError(
+    `"${period.label}" is ${period.description}, and "${metric.name}" has the frequency "${metric.frequency}", which the add-in cannot divide periods by${pattern}. Give the date of one of its data points.`,
+  );
+}
+
+function oneValue(ctx: FormulaContext, metricId: string, periodArg: unknown, aggregateArg: Aggregate | undefined): SheetCell {
+  // The access check finds the metric's record in an allowed company's listing, or refuses.
+  const metric = requireMetricAccess(ctx, [metricId]).get(metricId)!;
+  const period = readPeriod(ctx, metric, periodArg);
+  if (period.span === 'day') return valueAt(metric, loadWholeSeries(ctx, metricId), period.start);
+  // A label that cannot be read is refused before the series is fetched.
+  const periodMonths = frequencyMonths(metric.frequency);
+  if (periodMonths === undefined) {
+    const series = loadWholeSeries(ctx, metricId);
+    refuseLongLabelWithoutFrequency(metric, series, period, aggregateArg);
+    return valueAt(metric, series, period.start);
+  }
+  if (SPAN_MONTHS[period.span] <= periodMonths) {
+    // The metric's own period (or a shorter label, read as the period that starts there): any aggregate of one period is its value.
+    requireFiscalFit(ctx, metric, period);
+    return valueAt(metric, loadWholeSeries(ctx, metricId), period.start);
+  }
+  // Weeks belong to the period they start in; every other frequency must tile the label's period,
+  // which no aggregate can mend, so that is said first.
+  if (metric.frequency !== 'weekly') requireFiscalFit(ctx, metric, period);
+  if (!aggregateArg) throw coarserLabelError(metric, period);
+  // The whole series holds every period inside the label's: no request beyond a single value's.
+  const series = loadWholeSeries(ctx, metricId);
+  const starts = periodStartsWithin(period.start, period.end, metric.frequency);
+  return aggregate(aggregateArg, starts.map((date) => ({ date, value: series.get(date) })));
+}
+
+/**
+ * One value per metric and period. Either argument may also be a range: a column of ids against
+ * a row of periods gives the whole grid from one formula, the aggregate applied to every cell.
+ */
+export function metricValue(ctx: FormulaContext, metricIdArg: unknown, periodArg: unknown, aggregateArg?: unknown): SheetCell | SheetCell[][] {
+  const how = readAggregate(aggregateArg);
+  const value = (id: unknown, period: unknown): SheetCell => oneValue(ctx, readId(id, 'The metric id'), period, how);
   const idRange = Array.isArray(metricIdArg);
   const periodRange = Array.isArray(periodArg);
-  if (!idRange && !periodRange) return oneValue(ctx, readId(metricIdArg, 'The metric id'), periodArg);
+  if (!idRange && !periodRange) return value(metricIdArg, periodArg);
   if (!idRange) {
-    const id = readId(metricIdArg, 'The metric id');
-    return (periodArg as unknown[][]).map((row) => row.map((period) => (isBlank(period) ? '' : oneValue(ctx, id, period))));
+    readId(metricIdArg, 'The metric id');
+    return (periodArg as unknown[][]).map((row) => row.map((period) => (isBlank(period) ? '' : value(metricIdArg, period))));
   }
   const ids = metricIdArg as unknown[][];
-  if (!periodRange) return ids.map((row) => row.map((id) => (isBlank(id) ? '' : oneValue(ctx, readId(id, 'The metric id'), periodArg))));
+  if (!periodRange) return ids.map((row) => row.map((id) => (isBlank(id) ? '' : value(id, periodArg))));
   const periods = periodArg as unknown[][];
   if (ids.every((row) => row.length === 1) && periods.length === 1) {
-    return ids.map(([id]) => periods[0]!.map((period) => (isBlank(id) || isBlank(period) ? '' : oneValue(ctx, readId(id, 'The metric id'), period))));
+    return ids.map(([id]) => periods[0]!.map((period) => (isBlank(id) || isBlank(period) ? '' : value(id, period))));
   }
   throw new InputError('With two ranges, give the metric ids as a column and the periods as a row.');
 }

@@ -56,9 +56,15 @@ export function periodStart(date: string, frequency: string): string | undefined
   }
 }
 
+/** How long a label's period is: a single day, or a month, quarter or year of days. */
+export type LabelSpan = 'day' | 'month' | 'quarter' | 'year';
+
 export interface LabelledPeriod {
   /** First day of the period the label names. */
   start: string;
+  /** Last day of the period the label names (the start itself for a date). */
+  end: string;
+  span: LabelSpan;
   /** What the label means, in words, for error messages. */
   description: string;
   /** Whether the label names a fiscal period (its start depends on the fiscal year end month). */
@@ -70,23 +76,26 @@ export interface LabelledPeriod {
  * March year end runs April 2023 to March 2024), the common convention; with no fiscal year end
  * month, the fiscal year is the calendar year.
  *
- *   2024-03-15 → that day      2024-03 → March 2024      2024-Q1 → January 2024
- *   FY2024 (or FY24) → first month of fiscal 2024        Q3 FY2024, Q3-FY2024, FY2024 Q3 → its third quarter
+ *   2024-03-15 → that day      2024-03 → March 2024      2024-Q1 → January to March 2024
+ *   FY2024 (or FY24) → fiscal 2024        Q3 FY2024, Q3-FY2024, FY2024 Q3 → its third quarter
+ *
+ * Gives the first and last day and the span, so a caller can tell a label longer than a metric's periods.
  */
 export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | null | undefined): LabelledPeriod {
   const text = label.trim().toUpperCase().replace(/\s+/g, ' ');
   let match: RegExpExecArray | null;
   if ((match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text))) {
     const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    if (month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)) return { start: text, description: text };
+    if (month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)) return { start: text, end: text, span: 'day', description: text };
   } else if ((match = /^(\d{4})-(\d{2})$/.exec(text))) {
     const [year, month] = [Number(match[1]), Number(match[2])];
-    if (month >= 1 && month <= 12) return { start: formatIso({ year, month, day: 1 }), description: `the month ${text}` };
+    if (month >= 1 && month <= 12) return { start: formatIso({ year, month, day: 1 }), end: monthsEnd(year, month, 1), span: 'month', description: `the month ${text}` };
   } else if ((match = /^(\d{4})-?Q([1-4])$/.exec(text)) || (match = /^Q([1-4])[ -]?(\d{4})$/.exec(text))) {
     const yearFirst = /^\d{4}/.test(text);
     const year = Number(yearFirst ? match[1] : match[2]);
     const quarter = Number(yearFirst ? match[2] : match[1]);
-    return { start: formatIso({ year, month: (quarter - 1) * 3 + 1, day: 1 }), description: `calendar quarter ${quarter} of ${year}` };
+    const month = (quarter - 1) * 3 + 1;
+    return { start: formatIso({ year, month, day: 1 }), end: monthsEnd(year, month, 3), span: 'quarter', description: `calendar quarter ${quarter} of ${year}` };
   } else if ((match = /^(?:Q([1-4])[ -]?)?FY ?(\d{2}|\d{4})$/.exec(text)) || (match = /^FY ?(\d{2}|\d{4})[ -]?Q([1-4])$/.exec(text))) {
     const yearFirst = /Q[1-4]$/.test(text);
     const quarterText = yearFirst ? match[2] : match[1];
@@ -96,11 +105,19 @@ export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | nul
     const begin = quarter ? addMonths(start.year, start.month, (quarter - 1) * 3) : start;
     return {
       start: formatIso({ ...begin, day: 1 }),
-      description: `${quarter ? `Q${quarter} of ` : ''}fiscal year ${year}${fiscalYearEndMonth && fiscalYearEndMonth !== 12 ? ` (ending in month ${fiscalYearEndMonth})` : ''}`,
+      end: monthsEnd(begin.year, begin.month, quarter ? 3 : 12),
+      span: quarter ? 'quarter' : 'year',
+      description: `${quarter ? `Q${quarter} of ` : ''}fiscal year ${year}${fiscalYearEndMonth && fiscalYearEndMonth >= 1 && fiscalYearEndMonth < 12 ? ` (ending in ${MONTH_NAMES[fiscalYearEndMonth - 1]})` : ''}`,
       fiscal: true,
     };
   }
   throw new InputError(`"${label}" is not a period: use a date, 2024-03, 2024-Q1, FY2024 or Q3 FY2024.`);
+}
+
+/** The last day of `months` months that start on the first of year-month. */
+function monthsEnd(year: number, month: number, months: number): string {
+  const last = addMonths(year, month, months - 1);
+  return formatIso({ ...last, day: daysInMonth(last.year, last.month) });
 }
 
 /** "24" means 2024: two-digit fiscal years are always this century in practice. */
@@ -112,6 +129,53 @@ function fiscalYearStart(fiscalYear: number, endMonth: number | null | undefined
   const end = endMonth && endMonth >= 1 && endMonth <= 12 ? endMonth : 12;
   // The fiscal year ends in `end` of `fiscalYear`; it started the month after, one year before.
   return addMonths(fiscalYear, end, -11);
+}
+
+/** A date `days` later (or earlier), across months and years. */
+export function addDays(date: string, days: number): string {
+  const d = parseIso(date);
+  return new Date(Date.UTC(d.year, d.month - 1, d.day + days)).toISOString().slice(0, 10);
+}
+
+/**
+ * How many months one period of a frequency covers (0 for days and weeks, which are shorter than
+ * any month), or undefined for a frequency the add-in does not know.
+ */
+export function frequencyMonths(frequency: string): number | undefined {
+  return ({ daily: 0, weekly: 0, monthly: 1, quarterly: 3, annually: 12 } as Record<string, number>)[frequency];
+}
+
+export const SPAN_MONTHS: Record<LabelSpan, number> = { day: 0, month: 1, quarter: 3, year: 12 };
+
+/**
+ * The starts of a frequency's periods that fall from `start` to `end` (both included), oldest first.
+ * A week belongs to the month, quarter or year it starts in, so a period's weeks are the Mondays inside it.
+ */
+export function periodStartsWithin(start: string, end: string, frequency: string): string[] {
+  const first = periodStart(start, frequency);
+  if (first === undefined) return [];
+  const starts: string[] = [];
+  let date = first < start ? nextPeriodStart(first, frequency) : first;
+  while (date <= end) {
+    starts.push(date);
+    date = nextPeriodStart(date, frequency);
+  }
+  return starts;
+}
+
+/** The start of the period after the one that starts on `start`. */
+function nextPeriodStart(start: string, frequency: string): string {
+  const d = parseIso(start);
+  switch (frequency) {
+    case 'daily':
+      return addDays(start, 1);
+    case 'weekly':
+      return addDays(start, 7);
+    default: {
+      const next = addMonths(d.year, d.month, frequencyMonths(frequency) ?? 1);
+      return formatIso({ ...next, day: 1 });
+    }
+  }
 }
 
 export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
