@@ -65,6 +65,8 @@ export interface RangeRead {
   column: number;
   values: unknown[][];
   displayValues: string[][];
+  /** A cell showing "12%" holds 0.12: only its format says it is a percentage. */
+  numberFormats: string[][];
 }
 
 /** The active selection's address, like Sheet1!A1:C20. */
@@ -89,6 +91,7 @@ export function readRange(address: string): RangeRead {
     column: range.getColumn(),
     values: range.getValues(),
     displayValues: range.getDisplayValues(),
+    numberFormats: range.getNumberFormats(),
   };
 }
 
