@@ -93,6 +93,8 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
   byId<HTMLFormElement>('note-form').addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(panel, status, 'Adding the note…', async () => {
+      // The report below is of an earlier import or push: left in place, it would read as this note's.
+      results.replaceChildren();
       const report = unwrap(await server.addNoteToSelectedContacts({
         content: byId<HTMLTextAreaElement>('note-content').value,
         noteTagId: tagSelect.value || null,
@@ -106,6 +108,7 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
   byId<HTMLFormElement>('notes-form').addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(panel, status, 'Reading the notes…', async () => {
+      results.replaceChildren();
       const written = unwrap(await server.insertPortfolioNotes(byId<HTMLInputElement>('notes-profile').value.trim()));
       say(status, written.message, 'success');
     });
