@@ -1,7 +1,7 @@
 // The range exporter: read the selection, preview, then drive the export step by step with a
 // progress bar, a cancel button, waits for the rate limit shown as such, and a report at the end.
 
-import { busy, byId, el, say } from './dom';
+import { busy, byId, countOf, el, say } from './dom';
 import { createProgress, type ProgressView } from './progress';
 import { server } from './server';
 import type { MetricsPanel } from './metrics-panel';
@@ -123,7 +123,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       layoutChanged();
       // The long layout needs its metric before a preview can check periods.
       if (wideRadio.checked || metricSelect.value) await previewNow();
-      say(status, `${selection.range}: ${selection.rows} rows, ${selection.columns} columns${selection.previouslyExported ? ', exported before' : ''}.`, 'success');
+      say(status, `${selection.range}: ${countOf(selection.rows, 'row')}, ${countOf(selection.columns, 'column')}${selection.previouslyExported ? ', exported before' : ''}.`, 'success');
     });
   });
 

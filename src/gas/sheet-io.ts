@@ -1,6 +1,7 @@
 // Reading and writing the active spreadsheet for the sidebar: the only place it writes cells.
 
 import { InputError } from '../core/api/errors';
+import { countOf } from '../core/export/places';
 import { asSafeCell, asSafeRows } from '../core/sheets/cell-safety';
 
 export interface CellAnchor {
@@ -30,7 +31,10 @@ function requireEmpty(range: GoogleAppsScript.Spreadsheet.Range): void {
   const formulas = range.getFormulas();
   const busy = values.some((row, r) => row.some((value, c) => value !== '' || formulas[r]?.[c] !== ''));
   if (busy) {
-    throw new InputError(`The cells ${range.getA1Notation()} are not all empty. Select an empty cell with room for ${range.getNumRows()} rows and ${range.getNumColumns()} columns.`);
+    const rows = range.getNumRows();
+    const columns = range.getNumColumns();
+    if (rows === 1 && columns === 1) throw new InputError(`The cell ${range.getA1Notation()} is not empty. Select an empty cell.`);
+    throw new InputError(`The cells ${range.getA1Notation()} are not all empty. Select an empty cell with room for ${countOf(rows, 'row')} and ${countOf(columns, 'column')}.`);
   }
 }
 
