@@ -45,3 +45,8 @@ export async function busy<T>(panel: HTMLElement, status: HTMLElement, label: st
     panel.removeAttribute('aria-busy');
   }
 }
+
+/** A count with its noun in agreement: "1 row", "2 rows". */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}

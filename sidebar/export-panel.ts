@@ -1,11 +1,11 @@
 // The range exporter: read the selection, preview, then drive the export step by step with a
 // progress bar, a cancel button, waits for the rate limit shown as such, and a report at the end.
 
-import { busy, byId, el, say } from './dom';
+import { busy, byId, countOf, el, say } from './dom';
 import { createProgress, type ProgressView } from './progress';
 import { server } from './server';
 import type { MetricsPanel } from './metrics-panel';
-import type { ExportSpec } from '../src/core/export';
+import type { ExportPreview, ExportSpec } from '../src/core/export';
 import type { ExportHandle, ExportOutcome, ExportRequest, RpcResult } from '../src/shared/rpc';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -123,19 +123,41 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       layoutChanged();
       // The long layout needs its metric before a preview can check periods.
       if (wideRadio.checked || metricSelect.value) await previewNow();
-      say(status, `${selection.range}: ${selection.rows} rows, ${selection.columns} columns${selection.previouslyExported ? ', exported before' : ''}.`, 'success');
+      say(status, `${selection.range}: ${countOf(selection.rows, 'row')}, ${countOf(selection.columns, 'column')}${selection.previouslyExported ? ', exported before' : ''}.`, 'success');
     });
   });
 
+  /** A table cell whose whole text is also its title, so a reader can always see all of it. */
+  function textCell(text: string, className?: string): HTMLTableCellElement {
+    return el('td', { title: text, class: className }, text);
+  }
+
+  /**
+   * What one preview row sends: the date and the exact value text, each whole on its own line; or the
+   * outcome and why it will not be sent.
+   */
+  function sendsCell(item: ExportPreview['sample'][number]): HTMLTableCellElement {
+    if (item.outcome !== 'pending') return textCell(`${item.outcome}${item.reason ? `: ${item.reason}` : ''}`, 'sends');
+    const date = item.date ?? '';
+    const value = item.value ?? '';
+    return el('td', { class: 'sends', title: `${date} ${value}` }, el('span', { class: 'sent-date' }, `→ ${date}`), el('span', { class: 'sent-value' }, value));
+  }
+
   async function previewNow(): Promise<void> {
     const preview = unwrap(await server.previewExport(request()));
-    const rows = preview.sample.map((item) => el('tr', {}, el('td', {}, item.cell), el('td', {}, item.shownDate ?? ''), el('td', {}, item.shownValue ?? ''), el('td', {}, item.outcome === 'pending' ? `→ ${item.date ?? ''} ${item.value ?? ''}` : `${item.outcome}${item.reason ? `: ${item.reason}` : ''}`)));
+    const rows = preview.sample.map((item) => el('tr', {}, textCell(item.cell), textCell(item.shownDate ?? '', 'shown-date'), textCell(item.shownValue ?? '', 'shown-value'), sendsCell(item)));
+    const shows = (item: ExportPreview['problems'][number]): string => (item.shownValue === null || item.shownValue === '' ? '' : ` (shows ${item.shownValue})`);
     const parts: HTMLElement[] = [
       el('p', { class: 'status success' }, preview.summary),
       el('p', { class: 'hint' }, preview.columns.map((c) => `${c.letter}: ${c.metricName ?? c.error ?? c.header}`).join(' · ')),
-      el('table', { class: 'preview', 'aria-label': 'First rows as read' }, el('tr', {}, el('th', {}, 'Cell'), el('th', {}, 'Date'), el('th', {}, 'Value'), el('th', {}, 'Sends')), ...rows),
+      el(
+        'table',
+        { class: 'preview', 'aria-label': 'First rows as read' },
+        el('tr', {}, el('th', { class: 'col-cell' }, 'Cell'), el('th', { class: 'col-date', title: 'The date cell as the sheet shows it' }, 'Date'), el('th', { class: 'col-value', title: 'The value cell as the sheet shows it' }, 'Shows'), el('th', { class: 'col-sends', title: 'The date and the exact value text sent to the API' }, 'Sends')),
+        ...rows,
+      ),
     ];
-    if (preview.problems.length) parts.push(el('ul', { class: 'problems', 'aria-label': 'Rows that will not be sent' }, ...preview.problems.map((item) => el('li', {}, `${item.cell}: ${item.outcome}: ${item.reason ?? ''}`))));
+    if (preview.problems.length) parts.push(el('ul', { class: 'problems', 'aria-label': 'Rows that will not be sent' }, ...preview.problems.map((item) => el('li', {}, `${item.cell}${shows(item)}: ${item.outcome}: ${item.reason ?? ''}`))));
     results.replaceChildren(...parts);
   }
 

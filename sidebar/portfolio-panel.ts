@@ -1,6 +1,6 @@
 // Portfolio tools: the property audit and its push, profile and contact imports, notes.
 
-import { busy, byId, el, say } from './dom';
+import { busy, byId, countOf, el, say } from './dom';
 import { resumeOffer, runJob, type JobView } from './job-runner';
 import { server } from './server';
 import type { AuditPushHandle, ImportHandle, ImportKind, RpcResult } from '../src/shared/rpc';
@@ -82,10 +82,10 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
       offers.push(box);
     };
     for (const push of jobs.pushes) {
-      offer(push, PUSH_VIEW, `The push of changed cells of "${push.sheetName}" ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${push.progress.cellsTotal} cells done.`);
+      offer(push, PUSH_VIEW, `The push of changed cells of "${push.sheetName}" ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${countOf(push.progress.cellsTotal, 'cell')} done.`);
     }
     for (const job of jobs.imports) {
-      offer(job, importView(job.kind, job.range), `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${job.progress.rowsTotal} rows done.`);
+      offer(job, importView(job.kind, job.range), `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${countOf(job.progress.rowsTotal, 'row')} done.`);
     }
     unfinishedBox.replaceChildren(...offers);
   }
@@ -93,6 +93,8 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
   byId<HTMLFormElement>('note-form').addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(panel, status, 'Adding the note…', async () => {
+      // The report below is of an earlier import or push: left in place, it would read as this note's.
+      results.replaceChildren();
       const report = unwrap(await server.addNoteToSelectedContacts({
         content: byId<HTMLTextAreaElement>('note-content').value,
         noteTagId: tagSelect.value || null,
@@ -106,6 +108,7 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
   byId<HTMLFormElement>('notes-form').addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(panel, status, 'Reading the notes…', async () => {
+      results.replaceChildren();
       const written = unwrap(await server.insertPortfolioNotes(byId<HTMLInputElement>('notes-profile').value.trim()));
       say(status, written.message, 'success');
     });

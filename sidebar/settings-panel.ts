@@ -28,7 +28,7 @@ export function mountSettings(): SettingsPanel {
   function show(settings: SettingsSummary): void {
     tokenInput.value = '';
     tokenInput.placeholder = settings.tokenSet ? 'Type a new token to replace it' : 'Paste your API token';
-    tokenStatus.textContent = settings.tokenSet ? `A token is set${settings.tokenLast4 ? `, ending in ${settings.tokenLast4}` : ''}.` : 'No token is set.';
+    tokenStatus.textContent = settings.tokenSet ? `A token is set${settings.tokenLast4 ? ` (ends in …${settings.tokenLast4})` : ''}.` : 'No token is set.';
     removeButton.hidden = !settings.tokenSet;
     baseUrlInput.value = settings.baseUrl ?? '';
     companyInput.value = settings.defaultCompanyId ?? '';

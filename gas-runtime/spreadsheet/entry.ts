@@ -42,7 +42,9 @@ export function parseEntry(text: string): ParsedEntry {
   const percent = PERCENT.exec(trimmed);
   if (percent) {
     const digits = percent[1] ?? '0';
-    return { kind: 'value', value: Number(digits) / 100, format: digits.includes('.') ? '0.00%' : '0%' };
+    // The typed decimal read with its point moved, not divided as a double: 12.3 / 100 is 0.12300000000000001,
+    // while the entry means 0.123, the double nearest to it (unverified: the reference shows only 12%).
+    return { kind: 'value', value: Number(`${digits}e-2`), format: digits.includes('.') ? '0.00%' : '0%' };
   }
   const currency = CURRENCY.exec(trimmed);
   if (currency) {

@@ -17,6 +17,15 @@ describe('values written with setValue/setValues', () => {
     expect(range.getDisplayValues()).toEqual([['12.5', '1,234', '12%', 'TRUE', 'FALSE', '007', 'plain text', '  ']]);
   });
 
+  it('reads a typed percentage as the decimal it names, not a double divided by 100', () => {
+    const rt = runtime();
+    const range = sheetOf(rt).getRange('A1:C1');
+    range.setValues([['12.3%', '7%', '14.5%']]);
+    expect(range.getValues()).toEqual([[0.123, 0.07, 0.145]]);
+    expect(range.getNumberFormats()).toEqual([['0.00%', '0%', '0.00%']]);
+    expect(range.getDisplayValues()).toEqual([['12.30%', '7%', '14.50%']]);
+  });
+
   it('turns text starting with = (or +/- that is not a number) into a formula', () => {
     const rt = runtime();
     const sheet = sheetOf(rt);

@@ -1,6 +1,7 @@
 // Reading and writing the active spreadsheet for the sidebar: the only place it writes cells.
 
 import { InputError } from '../core/api/errors';
+import { countOf } from '../core/export/places';
 import { asSafeCell, asSafeRows } from '../core/sheets/cell-safety';
 
 export interface CellAnchor {
@@ -30,7 +31,10 @@ function requireEmpty(range: GoogleAppsScript.Spreadsheet.Range): void {
   const formulas = range.getFormulas();
   const busy = values.some((row, r) => row.some((value, c) => value !== '' || formulas[r]?.[c] !== ''));
   if (busy) {
-    throw new InputError(`The cells ${range.getA1Notation()} are not all empty. Select an empty cell with room for ${range.getNumRows()} rows and ${range.getNumColumns()} columns.`);
+    const rows = range.getNumRows();
+    const columns = range.getNumColumns();
+    if (rows === 1 && columns === 1) throw new InputError(`The cell ${range.getA1Notation()} is not empty. Select an empty cell.`);
+    throw new InputError(`The cells ${range.getA1Notation()} are not all empty. Select an empty cell with room for ${countOf(rows, 'row')} and ${countOf(columns, 'column')}.`);
   }
 }
 
@@ -65,6 +69,8 @@ export interface RangeRead {
   column: number;
   values: unknown[][];
   displayValues: string[][];
+  /** A cell showing "12%" holds 0.12: only its format says it is a percentage. */
+  numberFormats: string[][];
 }
 
 /** The active selection's address, like Sheet1!A1:C20. */
@@ -89,6 +95,7 @@ export function readRange(address: string): RangeRead {
     column: range.getColumn(),
     values: range.getValues(),
     displayValues: range.getDisplayValues(),
+    numberFormats: range.getNumberFormats(),
   };
 }
 
@@ -159,21 +166,23 @@ export function columnIsEmpty(sheetName: string, row: number, column: number, ro
   return sheet.getRange(row, column, rows, 1).getValues().every((cells) => cells[0] === '');
 }
 
-/** The selected rows' cells in one column, and the sheet's first row (the headers). */
-export function selectedRowsOf(): { sheetName: string; header: unknown[]; rows: number[]; cellsAt(column: number): unknown[] } {
+/**
+ * The active selection's rows, and the sheet's rows from 1 to the selection's first row (where its
+ * header row is looked for: the table holding the selection may start anywhere above it).
+ */
+export function selectedRowsOf(): { sheetName: string; firstRow: number; lastRow: number; rowsToSelection: unknown[][]; cellsAt(column: number, fromRow: number): unknown[] } {
   const range = SpreadsheetApp.getActiveSpreadsheet().getActiveRange();
   if (!range) throw new InputError('Select the rows of the contacts first.');
   const sheet = range.getSheet();
   const lastColumn = Math.max(sheet.getLastColumn(), 1);
-  const header = sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? [];
-  const first = Math.max(range.getRow(), 2);
-  const last = range.getRow() + range.getNumRows() - 1;
-  const rows = Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+  const firstRow = range.getRow();
+  const lastRow = firstRow + range.getNumRows() - 1;
   return {
     sheetName: sheet.getName(),
-    header,
-    rows,
-    cellsAt: (column) => (rows.length ? sheet.getRange(first, column, rows.length, 1).getValues().map((cells) => cells[0]) : []),
+    firstRow,
+    lastRow,
+    rowsToSelection: sheet.getRange(1, 1, firstRow, lastColumn).getValues(),
+    cellsAt: (column, fromRow) => (fromRow <= lastRow ? sheet.getRange(fromRow, column, lastRow - fromRow + 1, 1).getValues().map((cells) => cells[0]) : []),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   serializeSnapshot,
   type AuditPushState,
 } from '../core/audit';
+import { countOf } from '../core/export/places';
 import { WaitLog } from '../core/export';
 import { requireUuid } from '../core/validate/uuid';
 import { loadSnapshot, readSheetValues, saveSnapshot, writeAuditSheet } from '../gas/audit-sheet';
@@ -47,7 +48,7 @@ export function buildAudit(companyId: string): AuditBuildReport {
     properties: summary.columns.length,
     overall: summary.overall,
     blanks: summary.blanks.length,
-    message: `Built "${AUDIT_SHEET}": ${summary.profiles.length} companies × ${summary.columns.length} properties, ${share} (${summary.blanks.length} blank cells highlighted).`,
+    message: `Built "${AUDIT_SHEET}": ${countOf(summary.profiles.length, 'company', 'companies')} × ${countOf(summary.columns.length, 'property', 'properties')}, ${share} (${countOf(summary.blanks.length, 'blank cell')} highlighted).`,
   };
 }
 

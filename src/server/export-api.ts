@@ -23,7 +23,7 @@ import {
 import { isUuid, requireUuid } from '../core/validate/uuid';
 import { cancelRequested, clearCancel, latestExportId, loadExport, markExported, newExportId, requestCancel, saveExport, wasExported, type StoredExport } from '../gas/export-store';
 import { stepRunning, whileStepRuns } from '../gas/job-store';
-import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type StatusColumnPlace } from '../gas/sheet-io';
+import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type RangeRead, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -61,15 +61,14 @@ export function readExportSelection(companyId: string): ExportSelection {
 
 function listCompanyMetrics(companyId: string): MetricRef[] {
   const id = requireUuid(companyId, 'The company id');
-  return createClientForExecution({ maxTotalWaitMs: 60_000 }).metrics.list(id).map(({ id, name, frequency }) => ({ id, name, frequency }));
+  return createClientForExecution({ maxTotalWaitMs: 60_000 }).metrics.list(id).map(({ id, name, frequency, unit }) => ({ id, name, frequency, unit }));
 }
 
-function prepare(request: ExportRequest, metrics: readonly MetricRef[]): ExportState {
+function prepare(request: ExportRequest, metrics: readonly MetricRef[], read: RangeRead = readRange(request.range)): ExportState {
   const spec = parseExportSpec(request.spec);
-  const read = readRange(request.range);
   if (read.values.length === 0) throw new InputError('The range is empty.');
   return prepareExport({
-    range: { values: read.values, displayValues: read.displayValues, origin: { row: read.row, column: read.column } },
+    range: { values: read.values, displayValues: read.displayValues, numberFormats: read.numberFormats, origin: { row: read.row, column: read.column } },
     spec,
     metrics,
     timeZone: spreadsheetTimeZone(),
@@ -78,8 +77,10 @@ function prepare(request: ExportRequest, metrics: readonly MetricRef[]): ExportS
 }
 
 export function preview(request: ExportRequest): ExportPreview {
-  const state = prepare(request, listCompanyMetrics(request.companyId));
-  return previewExport(state, readRange(request.range).displayValues);
+  // One read for both: what the preview shows beside each value is the cell the value was read from.
+  const read = readRange(request.range);
+  const state = prepare(request, listCompanyMetrics(request.companyId), read);
+  return previewExport(state, read.displayValues);
 }
 
 function outcomeOf(stored: StoredExport): ExportOutcome {

@@ -1,7 +1,7 @@
 // Notes from the sheet: one note to the contacts of the selected rows, and a profile's portfolio notes into cells.
 
 import { InputError } from '../core/api/errors';
-import { findContactIdColumn, planContactNote, portfolioNotesTable, sendContactNote, type ContactNoteReport } from '../core/directory';
+import { findContactHeader, planContactNote, portfolioNotesTable, sendContactNote, type ContactNoteReport } from '../core/directory';
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, selectedRowsOf, writeTable } from '../gas/sheet-io';
 import type { ContactNoteRequest, InsertReport, NoteTagSummary } from '../shared/rpc';
@@ -14,14 +14,15 @@ export function listNoteTags(companyId: string): NoteTagSummary[] {
 
 /**
  * The note goes once to every contact whose id is in a selected row, under a "Contact id" (or "Id")
- * header in the sheet's first row, as the contact import writes them.
+ * header, as the contact import writes them: in the selection's first row, or the header row of the
+ * table holding the selection, wherever it starts.
  */
 export function addNoteToSelectedContacts(request: ContactNoteRequest): ContactNoteReport {
   const selection = selectedRowsOf();
-  const column = findContactIdColumn(selection.header);
-  if (!column) throw new InputError('The sheet has no "Contact id" column in its first row: import the contacts first, or add the column.');
-  if (!selection.rows.length) throw new InputError('Select the rows of the contacts (below the header row).');
-  const cells = selection.cellsAt(column).map((cell, i) => ({ sheetRow: selection.rows[i]!, cell }));
+  const { headerRow, column } = findContactHeader(selection.rowsToSelection);
+  const fromRow = Math.max(selection.firstRow, headerRow + 1);
+  if (fromRow > selection.lastRow) throw new InputError('Select the rows of the contacts (below the header row).');
+  const cells = selection.cellsAt(column, fromRow).map((cell, i) => ({ sheetRow: fromRow + i, cell }));
   const plan = planContactNote({ content: request.content, noteTagId: request.noteTagId, skipRowsWithoutId: request.skipRowsWithoutId }, cells);
   // A POST is never retried blindly: the client does not repeat it after a lost answer.
   return sendContactNote(plan, createClientForExecution({ maxTotalWaitMs: 60_000 }));

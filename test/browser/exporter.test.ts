@@ -6,6 +6,7 @@ import { useWorkbenchPage } from '../support/browser';
 import path from 'node:path';
 import { ROOT } from '../support/built-bundle';
 import type { LoggedRequest } from '../../emulator/request-log';
+import { DEMO_IDS } from '../../emulator/demo-data';
 
 jest.setTimeout(90_000);
 
@@ -162,4 +163,49 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   });
   expect(statusColumn[0]).toBe('Export status');
   expect(new Set(statusColumn.slice(1))).toEqual(new Set(['written']));
+});
+
+it('previews a 12% cell as the sheet shows it beside the 12 it sends, both whole in the 300 px sidebar, and stores 12', async () => {
+  // Typed as a user types it: the sheet holds 0.12 under a percent format and shows 12%.
+  // At H1, clear of the other tests' ranges (A:C, E:G).
+  await session.page.evaluate(async (text) => {
+    const post = (route: string, body: unknown) => fetch(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await post('/api/paste', { sheet: 'Sheet1', a1: 'H1', text });
+    await post('/api/select', { sheet: 'Sheet1', a1: 'H1:I3' });
+  }, 'Month\tMargin\n2031-03-01\t12%\n2031-04-01\t12.3%');
+  await session.page.reload();
+
+  const side = await sidebar();
+  await side.click('#tab-export');
+  await side.click('#export-use-selection');
+  await settled(side, '#export-status');
+  await side.selectOption('#export-metric', DEMO_IDS.metrics.grossMarginHtml); // the demo's percent metric
+  await side.click('#export-preview');
+  await side.waitForSelector('table.preview td.shown-value');
+  const rows = await side.$$eval('table.preview tr', (trs) =>
+    trs.slice(1).map((tr) => {
+      const cell = (selector: string) => tr.querySelector<HTMLElement>(selector)!;
+      // Cut text shows as an overflow: the cell's content is wider than the cell, or the cell runs past the page.
+      const whole = (element: HTMLElement) => element.scrollWidth <= element.clientWidth && element.getBoundingClientRect().right <= document.documentElement.clientWidth;
+      const sends = cell('td.sends');
+      return {
+        shows: cell('td.shown-value').textContent,
+        sends: sends.querySelector('.sent-value')?.textContent,
+        date: sends.querySelector('.sent-date')?.textContent,
+        title: sends.title,
+        whole: [cell('td.shown-value'), sends, ...Array.from(sends.querySelectorAll<HTMLElement>('span'))].every(whole),
+      };
+    }),
+  );
+  expect(await side.evaluate(() => document.documentElement.clientWidth)).toBeLessThanOrEqual(300);
+  expect(rows).toEqual([
+    { shows: '12%', sends: '12', date: '→ 2031-03-01', title: '2031-03-01 12', whole: true },
+    { shows: '12.30%', sends: '12.3', date: '→ 2031-04-01', title: '2031-04-01 12.3', whole: true },
+  ]);
+
+  await side.click('#export-form button[type="submit"]');
+  await side.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
+  const state = await session.workbench.control.state();
+  const stored = state.data_points.filter((p) => p.metric_id === DEMO_IDS.metrics.grossMarginHtml && p.date >= '2031-01-01').map((p) => [p.date, p.value]).sort();
+  expect(stored).toEqual([['2031-03-01', '12'], ['2031-04-01', '12.3']]);
 });

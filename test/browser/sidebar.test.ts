@@ -51,7 +51,7 @@ async function cell(a1: string): Promise<string> {
 
 it('saves a token, shows only its end, and tests the connection', async () => {
   const frame = await sidebar();
-  expect(await settings(frame, workbench.token)).toBe(`A token is set, ending in ${workbench.token.slice(-4)}.`);
+  expect(await settings(frame, workbench.token)).toBe(`A token is set (ends in …${workbench.token.slice(-4)}).`);
   expect(await frame.inputValue('#token')).toBe(''); // never sent back to the page
   await frame.click('#test-connection');
   expect(await statusOf(frame, '#settings-status')).toMatch(/^Connected\. This token sees \d+ metrics of company .+, and it is a fund with 12 portfolio companies\.$/);
@@ -154,7 +154,7 @@ describe('the token, once saved', () => {
     const token = `Zq${Date.now().toString(36)}LeakProbe9x${Math.random().toString(36).slice(2, 10)}`;
     const replies = recordReplies();
     let frame = await sidebar();
-    expect(await settings(frame, token)).toBe(`A token is set, ending in ${token.slice(-4)}.`);
+    expect(await settings(frame, token)).toBe(`A token is set (ends in …${token.slice(-4)}).`);
     await frame.click('#test-connection');
     expect(await statusOf(frame, '#settings-status')).toMatch(/^The API token was rejected\./);
     await frame.click('#tab-metrics');
@@ -164,10 +164,10 @@ describe('the token, once saved', () => {
 
     await page.reload();
     frame = await sidebar();
-    await frame.waitForFunction((end) => document.querySelector('#token-status')?.textContent?.endsWith(`ending in ${end}.`), token.slice(-4));
+    await frame.waitForFunction((end) => document.querySelector('#token-status')?.textContent?.endsWith(`(ends in …${end}).`), token.slice(-4));
     expect(leaks(await sidebarStrings(frame), token)).toEqual([]);
     // The last four characters appear only in the line that says the token is set.
-    expect((await sidebarStrings(frame)).filter((text) => text.includes(token.slice(-4)) && text.length < 200)).toEqual([`A token is set, ending in ${token.slice(-4)}.`]);
+    expect((await sidebarStrings(frame)).filter((text) => text.includes(token.slice(-4)) && text.length < 200)).toEqual([`A token is set (ends in …${token.slice(-4)}).`]);
 
     const bodies = await replies.bodies();
     expect(bodies.some((body) => body.includes(token.slice(-4)))).toBe(true); // the replies were seen

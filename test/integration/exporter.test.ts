@@ -236,6 +236,36 @@ it('gives every validation case its reason, before anything is sent', async () =
   expect(done.report!.problems.find((p) => p.cell === 'B8')!.reason).toMatch(/duplicate date 2024-07-01: row 9 wins/);
 });
 
+describe('percent cells', () => {
+  const MARGIN = DEMO_IDS.metrics.grossMarginHtml; // unit percent: the demo holds 62.3 for 62.3 %
+  const MRR = DEMO_IDS.metrics.monthlyRecurringRevenue; // unit USD
+
+  it('sends 12% typed into a cell to the demo\'s percent metric as 12, and 12.3% as 12.3', async () => {
+    const rt = runtime();
+    // Typed as a user types them: the runtime stores 0.12 and 0.123 under a percent format, as Sheets does.
+    const range = fill(rt, [['Date', 'Margin'], ['2031-01-01', '12%'], ['2031-02-01', '12.3%']]);
+    const sheet = rt.spreadsheet.getActiveSheet();
+    expect(sheet.getRange('B2:B3').getValues().flat()).toEqual([0.12, 0.123]);
+    expect(sheet.getRange('B2:B3').getDisplayValues().flat()).toEqual(['12%', '12.30%']);
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId: MARGIN })])));
+    expect(done.report!.totals).toMatchObject({ written: 2, failed: 0 });
+    const stored = (await storedPoints(MARGIN)).filter(([date]) => date >= '2031-01-01');
+    expect(stored).toEqual([['2031-01-01', '12'], ['2031-02-01', '12.3']]);
+  });
+
+  it('refuses a percent cell for a USD metric, naming the unit, and sends nothing', async () => {
+    const rt = runtime();
+    const range = fill(rt, [['Date', 'MRR'], ['2031-01-01', '12%']]);
+    const before = await storedPoints(MRR);
+    await stack.takeRequests();
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId: MRR })])));
+    expect(done.report!.totals).toMatchObject({ failed: 1, written: 0 });
+    expect(done.report!.problems[0]).toMatchObject({ cell: 'B2', reason: expect.stringMatching(/^the cell is formatted as a percentage but the metric's unit is "USD", not percent/) });
+    expect((await stack.takeRequests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
+    expect(await storedPoints(MRR)).toEqual(before);
+  });
+});
+
 it('never sends to an id that is not a UUID', async () => {
   const rt = runtime();
   const range = fill(rt, daily(3));

@@ -286,6 +286,36 @@ describe('imports and notes', () => {
     expect([...stored.contact_ids].sort()).toEqual([ada.id, sheet.getRange('F4').getValue()].sort());
   });
 
+  it('finds the "Contact id" header of a contacts table that starts at row 5, selected with or without its header', async () => {
+    const rt = stack.runtime();
+    const sheet = rt.spreadsheet.getActiveSheet();
+    const [ann, bob, cy] = [DEMO_IDS.contact(1), DEMO_IDS.contact(2), DEMO_IDS.contact(3)];
+    // The user's own lines above, a blank row 4, then the table at B5:D8.
+    sheet.getRange('A1:B2').setValues([['Board contacts', ''], ['Id', 'kept by the fund team']]);
+    sheet.getRange('B5:D8').setValues([['Email', 'Name', 'Contact id'], ['ann@example.com', 'Ann', ann], ['bob@example.com', 'Bob', bob], ['cy@example.com', 'Cy', cy]]);
+    await stack.emulator.control.clearRequests();
+    const notesBefore = (await stack.emulator.control.state()).notes.length;
+
+    rt.spreadsheet.setActiveRange(sheet.getRange('C6:C7'));
+    expect(ok(rt.callServer('addNoteToSelectedContacts', [{ content: 'Inside the table.' }]))).toMatchObject({ outcome: 'created', contactCount: 2 });
+    rt.spreadsheet.setActiveRange(sheet.getRange('B5:D8'));
+    expect(ok(rt.callServer('addNoteToSelectedContacts', [{ content: 'With the header.' }]))).toMatchObject({ outcome: 'created', contactCount: 3 });
+
+    const notes = (await stack.emulator.control.state()).notes.slice(notesBefore);
+    expect(notes.map((note) => [note.content, [...note.contact_ids].sort()])).toEqual([
+      ['Inside the table.', [ann, bob].sort()],
+      ['With the header.', [ann, bob, cy].sort()],
+    ]);
+
+    // Row 2's "Id" is above the blank row that ends the table: a table without the column is refused, nothing sent.
+    sheet.getRange('D5').setValue('Phone');
+    await stack.emulator.control.clearRequests();
+    rt.spreadsheet.setActiveRange(sheet.getRange('C6:C7'));
+    const refused = rt.callServer('addNoteToSelectedContacts', [{ content: 'Nowhere.' }]) as { ok: boolean; error?: string };
+    expect(refused).toEqual({ ok: false, error: expect.stringContaining('There is no "Contact id" column in the first row of the table holding the selection (row 5)') });
+    expect((await stack.emulator.control.requests()).filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
   it('reads a company\'s portfolio notes into cells, keeping formula-like text as text', () => {
     const rt = stack.runtime();
     const note = state.portfolio_notes.find((n) => n.content === FORMULA_TEXT)!;

@@ -109,6 +109,11 @@ describe('metric browser', () => {
     expect(sheet.getRange('C4').getDisplayValue()).toBe('2024-01-01');
 
     const again = rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metric!.id], startDate: null, endDate: null, mode: 'snapshot', headers: true }]) as Rpc<unknown>;
-    expect(again).toEqual({ ok: false, error: expect.stringMatching(/^The cells C3:D4 are not all empty\./) });
+    expect(again).toEqual({ ok: false, error: 'The cells C3:D4 are not all empty. Select an empty cell with room for 2 rows and 2 columns.' });
+    // The counts agree with their nouns: one row is "1 row", and one cell is a cell.
+    const oneRow = rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metric!.id], startDate: null, endDate: null, mode: 'snapshot', headers: false }]) as Rpc<unknown>;
+    expect(oneRow).toEqual({ ok: false, error: 'The cells C3:D3 are not all empty. Select an empty cell with room for 1 row and 2 columns.' });
+    const formula = rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metric!.id], startDate: null, endDate: null, mode: 'formula', headers: true }]) as Rpc<unknown>;
+    expect(formula).toEqual({ ok: false, error: 'The cell C3 is not empty. Select an empty cell.' });
   });
 });

@@ -1,6 +1,7 @@
 // One note for the contacts selected in a sheet: the POST /notes body from their id cells, sent once, with a report.
 
 import type { ApiClient } from '../api/client';
+import { InputError } from '../api/errors';
 import type { NoteInput } from '../api/types';
 import { joinAnd, quote } from '../export/places';
 import { isUuid } from '../validate/uuid';
@@ -76,6 +77,36 @@ export function findContactIdColumn(headerRow: readonly unknown[]): number | nul
     if (index >= 0) return index + 1;
   }
   return null;
+}
+
+/** Where a selection's contact ids are: the header row (1-based sheet row) and its "Contact id" column. */
+export type ContactHeader = { headerRow: number; column: number };
+
+/**
+ * Finds the header row of the contacts a selection holds: the selection's first row when it is the
+ * header, else the header row of the table the selection sits in, wherever that table starts (a
+ * contacts table pasted at row 5 is as good as one at row 1). Going up from the selection's first row,
+ * the first row with a "Contact id" (or "Id") header is the one; an empty row ends the table, so a
+ * header of another table above it is never taken. `rows` are the sheet's rows 1 to the selection's
+ * first row, each from column 1. Throws an InputError naming where the table starts when no header is found.
+ */
+export function findContactHeader(rows: ReadonlyArray<ReadonlyArray<unknown>>): ContactHeader {
+  const first = rows.length;
+  for (let row = first; row >= 1; row--) {
+    const cells = rows[row - 1] ?? [];
+    if (cells.every(isBlankCell)) {
+      if (row === first) throw new InputError(`Row ${first}, where the selection starts, is empty: select the rows of the contacts, with or without their header row.`);
+      throw noHeader(row + 1, first);
+    }
+    const column = findContactIdColumn(cells);
+    if (column !== null) return { headerRow: row, column };
+  }
+  throw noHeader(1, first);
+}
+
+function noHeader(tableStart: number, first: number): InputError {
+  const where = tableStart === first ? `the selection's first row (row ${first})` : `the first row of the table holding the selection (row ${tableStart})`;
+  return new InputError(`There is no "Contact id" column in ${where}: select rows of a contacts table whose header row has "Contact id" (the contact import adds it), or add the column.`);
 }
 
 /**

@@ -32,6 +32,7 @@ export { cancelImport, importProgress, resumeImport, ROW_MARGIN_MS, type ImportS
 export { CLEAR_MARK } from './cell-text';
 export { STATUS_HEADER } from './range-header';
 export {
+  findContactHeader,
   findContactIdColumn,
   planContactNote,
   sendContactNote,

@@ -56,6 +56,11 @@ export function formatCount(count: number): string {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** A count with its noun in agreement: "1 row", "2 rows", "1,000 rows". */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(count)} ${count === 1 ? singular : plural}`;
+}
+
 /** Cell text quoted in a reason, cut short so one odd cell cannot flood the report. */
 export function quote(text: string): string {
   return `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`;

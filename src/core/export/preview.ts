@@ -45,7 +45,7 @@ export function previewExport(state: ExportState, displayValues?: RangeInput['di
     problems: state.items
       .filter((item) => item.outcome === 'skipped' || item.outcome === 'failed')
       .slice(0, limit)
-      .map((item) => reportItem(state, item, places)),
+      .map((item) => ({ ...reportItem(state, item, places), shownDate: shown(item.row, 1), shownValue: shown(item.row, item.column) })),
     summary: state.items.length === 0 ? `0 ${noun} read: nothing to export.` : `${formatCount(state.items.length)} ${noun} read: ${counts.join(', ')}.`,
   };
 }

@@ -23,6 +23,8 @@ export type ReadCell = {
   column: number;
   dateCell: unknown;
   valueCell: unknown;
+  /** The value cell's number format, when the range's formats were read. */
+  valueFormat?: string;
   target: ColumnTarget;
 };
 
@@ -62,7 +64,10 @@ export function readRange(range: RangeInput, spec: ExportSpec, metrics: readonly
     }
     rowsRead++;
     for (const column of columns) {
-      cells.push({ row: r + 1, column: column.column, dateCell: row[0], valueCell: row[column.column - 1], target: column.target });
+      const cell: ReadCell = { row: r + 1, column: column.column, dateCell: row[0], valueCell: row[column.column - 1], target: column.target };
+      const format = range.numberFormats?.[r]?.[column.column - 1];
+      if (format !== undefined) cell.valueFormat = format;
+      cells.push(cell);
     }
   }
   return { columns, cells, rowCount: rows.length, rowsRead, emptyRows };

@@ -38,8 +38,11 @@ export type RowOutcome = 'created' | 'updated' | 'written' | 'unchanged' | 'skip
 
 export const ROW_OUTCOMES: readonly RowOutcome[] = ['created', 'updated', 'written', 'unchanged', 'skipped', 'failed', 'pending'];
 
-/** A metric as name resolution and period checks need it: the API's Metric, or the sidebar's summary of one. */
-export type MetricRef = Pick<Metric, 'id' | 'name' | 'frequency'>;
+/**
+ * A metric as name resolution, period and unit checks need it: the API's Metric, or the sidebar's summary
+ * of one. Its unit decides what a percent-formatted cell sends (see percent.ts).
+ */
+export type MetricRef = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'>;
 
 /**
  * The cells of the range, as Range.getValues() returns them (numbers, strings, booleans, Date objects, '' for
@@ -49,6 +52,11 @@ export type RangeInput = {
   values: ReadonlyArray<ReadonlyArray<unknown>>;
   /** Range.getDisplayValues(), when read: the preview shows what the user sees beside what will be sent. */
   displayValues?: ReadonlyArray<ReadonlyArray<string>>;
+  /**
+   * Range.getNumberFormats(): a cell showing "12%" holds 0.12, and only its format says the analyst meant
+   * 12 percentage points. Without it no number cell is read as a percentage.
+   */
+  numberFormats?: ReadonlyArray<ReadonlyArray<string>>;
   /** Sheet row and column (1-based) of the range's top-left cell, so reasons name rows as the sheet numbers them. */
   origin?: SheetPosition;
 };
@@ -205,6 +213,9 @@ export type ExportProgress = {
   problem?: string;
 };
 
+/** An item as the preview shows it: the date and value cells as the sheet displays them (getDisplayValues), beside what is sent. */
+export type ExportPreviewItem = ExportReportItem & { shownDate: string | null; shownValue: string | null };
+
 /** What the sidebar shows before anything is sent. */
 export type ExportPreview = {
   layout: ExportLayout;
@@ -224,8 +235,8 @@ export type ExportPreview = {
     error: string | null;
   }>;
   /** The first items in sheet order, with what each cell shows beside what will be sent. */
-  sample: Array<ExportReportItem & { shownDate: string | null; shownValue: string | null }>;
+  sample: ExportPreviewItem[];
   /** The first skipped or failed items, so problems show even when the sample is clean. */
-  problems: ExportReportItem[];
+  problems: ExportPreviewItem[];
   summary: string;
 };

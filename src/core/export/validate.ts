@@ -3,6 +3,7 @@
 import { periodStart } from '../sheets/periods';
 import { isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
 import { toDecimal } from '../validate/decimal';
+import { fractionToPoints, isPercentFormat, isPercentUnit, percentTextToPoints } from './percent';
 import { asReason, quote, type PlaceNamer } from './places';
 import { isBlankCell, type ReadCell, type ReadResult } from './read-range';
 import type { ExportSpec, MetricRef } from './types';
@@ -64,7 +65,7 @@ function checkCell(cell: ReadCell, spec: ExportSpec, dates: DateReading): Checke
   const date = readDate(cell.dateCell, dates);
   if ('reason' in date) return { ...item, reason: date.reason };
   item.date = date.date;
-  const value = readValue(cell.valueCell);
+  const value = readValue(cell.valueCell, metric, cell.valueFormat);
   if ('reason' in value) return { ...item, reason: value.reason };
   item.value = value.value;
   const period = checkPeriod(date.date, metric.frequency, spec.offPeriod);
@@ -89,16 +90,31 @@ export function readDate(cell: unknown, dates: DateReading): { date: string } | 
   return { date: text };
 }
 
-/** A number cell as its exact decimal, or decimal text; "1,234", "12%", booleans and errors are refused. */
-export function readValue(cell: unknown): { value: string } | { reason: string } {
+/**
+ * A number cell as its exact decimal, or decimal text; "1,234", booleans and errors are refused. A
+ * percentage (a number cell with a percent format, or text like "12%") goes only to a metric whose unit
+ * is `percent`, as the percentage points the cell shows: 0.12 formatted as 12% sends 12. To any other
+ * unit it is refused: 0.12 or 12 would both be a guess at what the analyst meant.
+ */
+export function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format?: string): { value: string } | { reason: string } {
   const error = sheetError(cell);
   if (error) return { reason: `the cell shows the error ${error}` };
   if (isDateCell(cell)) return { reason: 'the value is a date, not a number' };
+  const percent = isPercentUnit(metric.unit);
+  const points = typeof cell === 'string' ? percentTextToPoints(cell) : undefined;
+  if (points !== undefined) {
+    if (!percent) return { reason: `the value ${quote((cell as string).trim())} is a percentage but ${unitOf(metric, 'without the % sign')}` };
+    return { value: points };
+  }
   let value: string;
   try {
     value = toDecimal(cell, 'the value');
   } catch (caught) {
     return { reason: asReason(caught instanceof Error ? caught.message : String(caught)) };
+  }
+  if (typeof cell === 'number' && isPercentFormat(format, cell)) {
+    if (!percent) return { reason: `the cell is formatted as a percentage but ${unitOf(metric, 'and format the cell as a number')}` };
+    value = fractionToPoints(value);
   }
   // toDecimal already gives this form; checked again because nothing else may reach the API.
   if (!API_DECIMAL.test(value)) return { reason: `the value ${quote(value)} cannot be sent as a decimal` };
@@ -149,6 +165,14 @@ function markDuplicates(items: CheckedItem[], spec: ExportSpec, places: PlaceNam
       }
     }
   }
+}
+
+/** The end of a percentage's refusal: what the metric holds, and the two ways out. */
+function unitOf(metric: Pick<MetricRef, 'unit'>, fix: string): string {
+  // Typed as a string, but an export stored before units were read has none.
+  const unit = typeof metric.unit === 'string' ? metric.unit.trim() : '';
+  const holds = unit === '' ? "the metric's unit is not known" : `the metric's unit is ${quote(unit)}`;
+  return `${holds}, not percent: type the number the metric holds ${fix}, or choose a metric whose unit is percent`;
 }
 
 function sheetError(cell: unknown): string | undefined {

@@ -1,6 +1,6 @@
 // A note for the contacts selected in a sheet: one POST /notes, content null in the answer is no failure.
 
-import { findContactIdColumn, planContactNote, sendContactNote, type ContactIdCell } from '../../../src/core/directory/contact-notes';
+import { findContactHeader, findContactIdColumn, planContactNote, sendContactNote, type ContactIdCell } from '../../../src/core/directory/contact-notes';
 import type { Reply, Step } from '../../support/scripted-transport';
 import { errorReply, harness, NEW_IDS, TAG } from './directory-fixtures';
 
@@ -91,5 +91,40 @@ describe('a note to selected contacts', () => {
     expect(findContactIdColumn(['Email', 'First name', 'Contact id', 'Import status'])).toBe(3);
     expect(findContactIdColumn(['ID', 'Email'])).toBe(1);
     expect(findContactIdColumn(['Email'])).toBeNull();
+  });
+
+  describe('the header row of the selected contacts', () => {
+    // A contacts table pasted at row 5 (B5:D8), below notes of the user's own and a blank row 4.
+    const sheet: unknown[][] = [
+      ['Board contacts', '', '', ''],
+      ['Id', 'owned by the fund team', '', ''],
+      ['', 'updated weekly', '', ''],
+      ['', '', '', ''],
+      ['', 'Email', 'Name', 'Contact id'],
+      ['', 'ann@example.com', 'Ann', ANN],
+      ['', 'bob@example.com', 'Bob', BOB],
+      ['', 'cy@example.com', 'Cy', CY],
+    ];
+    const upTo = (row: number) => sheet.slice(0, row);
+
+    it('is the selection\'s first row when it is the header', () => {
+      expect(findContactHeader(upTo(5))).toEqual({ headerRow: 5, column: 4 });
+    });
+
+    it('is the header row of the table holding the selection, wherever it starts', () => {
+      expect(findContactHeader(upTo(7))).toEqual({ headerRow: 5, column: 4 });
+      expect(findContactHeader(upTo(6))).toEqual({ headerRow: 5, column: 4 });
+    });
+
+    it('is never a header above the empty row that ends the table, and the error says where the table starts', () => {
+      // The same sheet with no "Contact id" in the table: row 2's "Id" belongs to the notes above row 4.
+      const withoutIds = sheet.map((row, i) => (i === 4 ? ['', 'Email', 'Name', 'Phone'] : row));
+      expect(() => findContactHeader(withoutIds.slice(0, 7))).toThrow(
+        'There is no "Contact id" column in the first row of the table holding the selection (row 5): select rows of a contacts table whose header row has "Contact id" (the contact import adds it), or add the column.',
+      );
+      expect(() => findContactHeader(withoutIds.slice(0, 5))).toThrow('There is no "Contact id" column in the selection\'s first row (row 5)');
+      expect(() => findContactHeader([['Email'], ['ann@example.com']])).toThrow('in the first row of the table holding the selection (row 1)');
+      expect(() => findContactHeader(upTo(4))).toThrow('Row 4, where the selection starts, is empty');
+    });
   });
 });

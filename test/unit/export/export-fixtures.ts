@@ -21,18 +21,22 @@ export const CHURN_A = '0b000000-0000-4000-8000-000000000007';
 export const CHURN_B = '0b000000-0000-4000-8000-000000000008';
 export const BURN = '0b000000-0000-4000-8000-000000000009';
 
+export const MARGIN = '0b000000-0000-4000-8000-00000000000a';
+
 export const METRICS: MetricRef[] = [
-  { id: REVENUE, name: 'Revenue', frequency: 'monthly' },
-  { id: USERS, name: 'Daily Active Users', frequency: 'daily' },
-  { id: HEADCOUNT, name: 'Headcount', frequency: 'quarterly' },
-  { id: SIGNUPS, name: 'Weekly Signups', frequency: 'weekly' },
+  { id: REVENUE, name: 'Revenue', frequency: 'monthly', unit: 'USD' },
+  { id: USERS, name: 'Daily Active Users', frequency: 'daily', unit: 'number' },
+  { id: HEADCOUNT, name: 'Headcount', frequency: 'quarterly', unit: 'number' },
+  { id: SIGNUPS, name: 'Weekly Signups', frequency: 'weekly', unit: 'number' },
   // A live account returned this frequency, which the API document does not list.
-  { id: AUDITED, name: 'Audited Revenue', frequency: 'annually' },
-  { id: PARTNERS, name: 'Partners', frequency: 'fortnightly' },
+  { id: AUDITED, name: 'Audited Revenue', frequency: 'annually', unit: 'USD' },
+  { id: PARTNERS, name: 'Partners', frequency: 'fortnightly', unit: 'number' },
   // Two metrics may share a name; a header naming it is ambiguous.
-  { id: CHURN_A, name: 'Churn', frequency: 'monthly' },
-  { id: CHURN_B, name: 'Churn', frequency: 'monthly' },
-  { id: BURN, name: 'Net Burn', frequency: 'monthly' },
+  { id: CHURN_A, name: 'Churn', frequency: 'monthly', unit: 'percent' },
+  { id: CHURN_B, name: 'Churn', frequency: 'monthly', unit: 'percent' },
+  { id: BURN, name: 'Net Burn', frequency: 'monthly', unit: 'EUR' },
+  // Units are matched without regard to case: the API document spells it `percent`.
+  { id: MARGIN, name: 'Gross Margin', frequency: 'monthly', unit: 'Percent' },
 ];
 
 /** A long-layout spec that sends everything (no diff) unless told otherwise. */
