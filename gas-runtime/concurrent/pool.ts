@@ -157,6 +157,9 @@ export class WorkerPool {
   }
 
   async #start(worker: PoolWorker, pending: PendingJob): Promise<void> {
+    // An idle worker must not keep Node alive (as the HTTP worker); a busy one must, or an awaited execution could be cut short.
+    worker.worker.ref();
+    worker.port.ref();
     // Reserve the worker before awaiting its start-up, so no other job takes it.
     worker.job = { pending, id: 0, startedAt: 0, handles: new HostHandles(), around: (call) => call() };
     try {
@@ -195,6 +198,8 @@ export class WorkerPool {
   #finish(worker: PoolWorker): void {
     const job = worker.job;
     worker.job = null;
+    worker.worker.unref();
+    worker.port.unref();
     if (job && job.id !== 0) this.#host.locks._releaseAll(job.id);
     this.#running--;
     this.#dispatch();
