@@ -64,7 +64,8 @@ export type UsageErrorCode =
   | 'FORMULA_NOT_SUPPORTED'
   | 'HTML_FILES_NOT_CONFIGURED'
   | 'HTTP_WORKER_FAILED'
-  | 'INVALID_OPTION';
+  | 'INVALID_OPTION'
+  | 'EXECUTIONS_RUNNING';
 
 /** The runtime was used in a way it cannot honour; fix the test or the configuration, not the script. */
 export class GasRuntimeUsageError extends Error {

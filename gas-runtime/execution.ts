@@ -19,6 +19,13 @@ export interface ExecutionInit {
   clock: VirtualClock;
   /** The manifest's `oauthScopes`, or null when it declares none (Apps Script then grants what the code needs). */
   oauthScopes: ReadonlySet<string> | null;
+  /** Virtual start time, when the host started the execution for a worker thread; default: now. */
+  startedAt?: number;
+  /**
+   * Whether sleeps and lock waits take real time. Concurrent executions wait for real: a jump of the
+   * shared clock would age every other execution running at the same time.
+   */
+  realWaits?: boolean;
 }
 
 /** What the log keeps of an execution. */
@@ -28,12 +35,16 @@ export interface ExecutionRecord {
   kind: ExecutionKind;
   authMode: AuthModeName;
   user: string;
+  /** Virtual time the execution was asked for, ms since the epoch: before `startedAt` when it waited for a free slot. */
+  queuedAt: number;
   /** Virtual time at the start, ms since the epoch. */
   startedAt: number;
   /** Virtual duration in ms: real time spent running plus sleeps and lock waits. */
   durationMs: number;
   /** Requests sent through UrlFetchApp (each request of a fetchAll counts). */
   urlFetchCount: number;
+  /** Virtual ms spent in LockService waiting for a lock another execution (or a simulated holder) held. */
+  lockWaitMs: number;
   outcome: 'completed' | 'failed' | 'timed-out';
   /** The error's message when the execution failed. */
   error?: string;
@@ -49,7 +60,9 @@ export class Execution {
   readonly startedAt: number;
   readonly limitMs: number;
   readonly oauthScopes: ReadonlySet<string> | null;
+  readonly realWaits: boolean;
   urlFetchCount = 0;
+  lockWaitMs = 0;
   /** Set once the limit was exceeded: Apps Script ends the execution even if the script catches the error. */
   timedOut = false;
   /**
@@ -68,7 +81,8 @@ export class Execution {
     this.owner = init.owner;
     this.oauthScopes = init.oauthScopes;
     this.#clock = init.clock;
-    this.startedAt = init.clock.now();
+    this.startedAt = init.startedAt ?? init.clock.now();
+    this.realWaits = init.realWaits ?? false;
     this.limitMs = init.kind === 'custom-function' ? CUSTOM_FUNCTION_LIMIT_MS : ORDINARY_EXECUTION_LIMIT_MS;
   }
 
@@ -79,6 +93,10 @@ export class Execution {
   /** The user whose user-scoped stores this execution reads: in a custom function, the spreadsheet's owner. */
   get storeUser(): string {
     return this.isCustomFunction ? this.owner : this.user;
+  }
+
+  now(): number {
+    return this.#clock.now();
   }
 
   elapsedMs(): number {
@@ -101,9 +119,18 @@ export class Execution {
     }
   }
 
-  /** Advances the virtual clock (a sleep or a wait), then checks the limit. */
+  /** A sleep or a wait: advances the virtual clock, or blocks the thread for real in a concurrent execution; then checks the limit. */
   wait(ms: number): void {
-    this.#clock.advance(ms);
+    if (this.realWaits) sleepForReal(ms);
+    else this.#clock.advance(ms);
     this.checkTime();
   }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks this thread for `ms` of real time (a worker thread's execution; never the host's event loop). */
+export function sleepForReal(ms: number): void {
+  const until = performance.now() + ms;
+  for (let left = ms; left > 0; left = until - performance.now()) Atomics.wait(sleeper, 0, 0, left);
 }

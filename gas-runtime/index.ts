@@ -2,6 +2,8 @@
 
 export { createGasRuntime, GasRuntime } from './runtime';
 export type { EvaluateFormulaOptions, FormulaOutcome, GasRuntimeOptions, RunAuthMode, RunOptions, UserOption } from './runtime';
+export type { ConcurrencyOptions, ExecutionTimes, RecalculatedCell, RecalculationCell } from './runtime';
+export { DEFAULT_MAX_CONCURRENT } from './runtime';
 export { CustomFunctionError, GasRuntimeUsageError, ScriptError, ServerCallError, EXCEEDED_MAXIMUM_EXECUTION_TIME } from './errors';
 export type { CellErrorCode, UsageErrorCode } from './errors';
 export type { ExecutionRecord, ExecutionKind } from './execution';

@@ -1,5 +1,5 @@
-// LockService: user, document and script locks. Executions here run one at a time, so a lock is only
-// ever contended by the same execution or by a holder a test simulates with `rt.locks.hold`.
+// LockService: user, document and script locks. A lock is contended by a holder a test simulates with
+// `rt.locks.hold`, or, when executions run concurrently in worker threads, by another execution.
 
 import type { RuntimeClock } from './clock';
 import { GasError } from './errors';
@@ -9,8 +9,20 @@ export type LockScope = 'user' | 'document' | 'script';
 
 type Holder = { kind: 'execution'; executionId: number } | { kind: 'simulated'; until: number };
 
+/** The table's answer to one attempt: taken, or held by someone else (a simulated holder says until when). */
+export type LockAnswer = { acquired: true } | { acquired: false; simulatedUntil: number | null };
+
+/** What a Lock needs of the table: the host's LockTable, or a worker thread's remote view of it. */
+export interface LockArbiter {
+  _tryAcquire(key: string, executionId: number): LockAnswer;
+  _release(key: string, executionId: number): void;
+}
+
+/** Real ms a waiting concurrent execution sleeps between two attempts. */
+export const LOCK_POLL_MS = 5;
+
 /** Who holds each lock, across executions. */
-export class LockTable {
+export class LockTable implements LockArbiter {
   readonly #holders = new Map<string, Holder>();
 
   constructor(readonly _clock: RuntimeClock) {}
@@ -37,8 +49,13 @@ export class LockTable {
     return holder ?? null;
   }
 
-  _acquire(key: string, executionId: number): void {
-    this.#holders.set(key, { kind: 'execution', executionId });
+  _tryAcquire(key: string, executionId: number): LockAnswer {
+    const holder = this._holderOf(key);
+    if (holder === null || (holder.kind === 'execution' && holder.executionId === executionId)) {
+      this.#holders.set(key, { kind: 'execution', executionId });
+      return { acquired: true };
+    }
+    return { acquired: false, simulatedUntil: holder.kind === 'simulated' ? holder.until : null };
   }
 
   _release(key: string, executionId: number): void {
@@ -54,7 +71,7 @@ export class LockTable {
   }
 }
 
-function lockKey(scope: LockScope, user: string): string {
+export function lockKey(scope: LockScope, user: string): string {
   return scope === 'user' ? `user:${user}` : scope;
 }
 
@@ -64,30 +81,44 @@ export class Lock {
   #held = false;
 
   constructor(
-    readonly _table: LockTable,
+    readonly _table: LockArbiter,
     readonly _key: string,
     readonly _execution: Execution,
   ) {}
 
   /**
-   * Takes the lock if it can within `timeoutInMillis`; waiting for a simulated holder advances the
-   * virtual clock. The same execution taking a lock it already holds succeeds at once.
+   * Takes the lock if it can within `timeoutInMillis`. The same execution taking a lock it already
+   * holds succeeds at once. A sequential execution waits for a simulated holder on the virtual clock
+   * (no other execution can hold a lock then); a concurrent one tries again every few real ms until
+   * the lock is free or its timeout has passed.
    */
   tryLock(timeoutInMillis: number): boolean {
     const timeout = Math.max(0, Number(timeoutInMillis) || 0);
     if (this.#held) return true;
-    const holder = this._table._holderOf(this._key);
-    if (holder?.kind === 'simulated') {
-      const waitMs = holder.until - this._table._clock.now();
+    const execution = this._execution;
+    const first = this._table._tryAcquire(this._key, execution.id);
+    if (first.acquired) return (this.#held = true);
+    const started = execution.now();
+    try {
+      if (execution.realWaits) {
+        for (;;) {
+          const left = started + timeout - execution.now();
+          if (left <= 0) return false;
+          execution.wait(Math.min(LOCK_POLL_MS, left));
+          if (this._table._tryAcquire(this._key, execution.id).acquired) return (this.#held = true);
+        }
+      }
+      const waitMs = first.simulatedUntil === null ? Infinity : first.simulatedUntil - started;
       if (waitMs > timeout) {
-        this._execution.wait(timeout);
+        execution.wait(timeout);
         return false;
       }
-      this._execution.wait(waitMs);
+      execution.wait(waitMs);
+      if (!this._table._tryAcquire(this._key, execution.id).acquired) throw new Error('lock still held after its simulated holder ended');
+      return (this.#held = true);
+    } finally {
+      execution.lockWaitMs += execution.now() - started;
     }
-    this._table._acquire(this._key, this._execution.id);
-    this.#held = true;
-    return true;
   }
 
   waitLock(timeoutInMillis: number): void {
@@ -110,7 +141,7 @@ export class LockServiceStandIn {
   static readonly gasName = 'LockService';
 
   constructor(
-    readonly _table: LockTable,
+    readonly _table: LockArbiter,
     readonly _execution: Execution,
   ) {}
 

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { types } from 'node:util';
 import vm from 'node:vm';
-import { CacheStores, type Cache, type CacheEvictionOptions, type CacheStatsReport } from './cache';
+import { CacheServiceStandIn, CacheStores, type Cache, type CacheEvictionOptions, type CacheStatsReport } from './cache';
 import { VirtualClock, type RuntimeClock } from './clock';
 import { asMatrix, toCellResult, type CellOutput } from './custom-function-values';
 import { AuthMode, type AuthModeName } from './enums';
@@ -17,13 +17,13 @@ import {
   ScriptError,
   ServerCallError,
 } from './errors';
-import { Execution, type ExecutionKind, type ExecutionRecord } from './execution';
+import { Execution, sleepForReal, type ExecutionKind, type ExecutionRecord } from './execution';
 import { parseFormulaCall } from './formula-call';
 import { DEFAULT_FETCH_TIMEOUT_MS, DEFAULT_URL_FETCH_DAILY_QUOTA } from './limits';
-import { LockTable } from './lock';
+import { LockTable, type LockArbiter } from './lock';
 import type { LogEntry, LogLevel, LogSink } from './logging';
 import { Membrane } from './membrane';
-import { PropertyStores, type Properties } from './properties';
+import { PropertiesServiceStandIn, PropertyStores, type Properties } from './properties';
 import { createRealm, type Realm } from './realm';
 import { copyServerArguments, copyServerResult } from './script-run';
 import { createGlobals, type SharedState } from './services';
@@ -37,6 +37,10 @@ import type { Sheet } from './spreadsheet/sheet';
 import { Spreadsheet, unknownFormula, type FormulaEvaluator } from './spreadsheet/spreadsheet';
 import { Ui, UiRecorder } from './spreadsheet/ui';
 import { SyncHttpClient } from './sync-http';
+import type { JobKind, JobOutcome, JobRequest, JobResult } from './concurrent/protocol';
+import { WorkerPool, type FinishedJob, type PendingJob } from './concurrent/pool';
+import { SpreadsheetAppStandIn } from './spreadsheet/spreadsheet-app';
+import type { Range } from './spreadsheet/range';
 import { isValidTimeZone } from './time-zone';
 import { UrlFetchAllowlist, UrlFetchQuota } from './url-fetch-limits';
 
@@ -105,6 +109,43 @@ export interface EvaluateFormulaOptions {
 }
 
 export type FormulaOutcome = { ok: true; values: CellOutput[][] } | { ok: false; error: CellError };
+
+/** "Simultaneous executions: 30 / user" (quotas page). */
+export const DEFAULT_MAX_CONCURRENT = 30;
+
+export interface ConcurrencyOptions {
+  /** How many executions run at once; the rest wait in a queue. Default 30, Apps Script's quota per user. */
+  maxConcurrent?: number;
+  /** Real ms each execution spends starting before the bundle loads; it counts on the execution's clock. Default 0. */
+  startupMs?: number;
+}
+
+export interface RecalculationCell {
+  formula: string;
+  /** The cell the formula sits in (A1 notation). */
+  cell: string;
+  /** Default: the active sheet. */
+  sheet?: string;
+  user?: string;
+}
+
+/** When an execution was asked for, started and ended, on the virtual clock (ms since the epoch). */
+export interface ExecutionTimes {
+  queuedAt: number;
+  startedAt: number;
+  finishedAt: number;
+}
+
+export type RecalculatedCell = FormulaOutcome & ExecutionTimes & { cell: string; sheet: string };
+
+/** A worker thread's runtime: the host's clock, locks and services, reached from that thread. */
+export interface WorkerSide {
+  filename: string;
+  clock: SharedArrayBuffer;
+  locks: LockArbiter;
+  hostServices: (execution: Execution) => Record<string, object>;
+  log: (level: LogLevel, message: string, time: number, functionName: string) => void;
+}
 
 /** Execution failures, before each entry point turns them into its own error type. */
 interface Failure {
@@ -184,8 +225,13 @@ export class GasRuntime {
   #http: SyncHttpClient | null = null;
   #current: Execution | null = null;
   #nextExecutionId = 1;
+  readonly #scriptTimeZone: string;
+  readonly #worker: WorkerSide | null;
+  #pool: WorkerPool | null = null;
 
-  constructor(options: GasRuntimeOptions) {
+  /** `worker` is for gas-runtime's own worker threads (concurrent/worker.ts); tests and tools leave it out. */
+  constructor(options: GasRuntimeOptions, worker?: WorkerSide) {
+    this.#worker = worker ?? null;
     this.#options = options;
     const timeZone = options.timeZone ?? 'America/New_York';
     const manifest = readManifest(options.code);
@@ -196,11 +242,12 @@ export class GasRuntime {
       if (!isValidTimeZone(zone)) throw new GasRuntimeUsageError(`Unknown time zone: ${zone}`, 'INVALID_OPTION');
     }
     const source = typeof options.code === 'string' ? options.code : readFileSync(options.code.path, 'utf8');
-    const filename = typeof options.code === 'string' ? 'Code.js' : options.code.path;
+    const filename = worker?.filename ?? (typeof options.code === 'string' ? 'Code.js' : options.code.path);
+    this.#scriptTimeZone = scriptTimeZone;
     this.#script = new vm.Script(source, { filename });
     this.#owner = options.owner ?? 'owner@example.com';
     this.#activeUser = options.activeUser ?? this.#owner;
-    this.#clock = new VirtualClock((options.startTime ?? new Date()).getTime());
+    this.#clock = new VirtualClock((options.startTime ?? new Date()).getTime(), worker?.clock);
     this.clock = { now: () => this.#clock.now(), advance: (ms) => this.#clock.advance(ms) };
 
     this.ui = new UiRecorder();
@@ -226,7 +273,8 @@ export class GasRuntime {
       ui: new Ui(this.ui),
       properties: propertyStores,
       caches: cacheStores,
-      locks: this.locks,
+      locks: worker?.locks ?? this.locks,
+      ...(worker ? { hostServices: worker.hostServices } : {}),
       http: () => (this.#http ??= new SyncHttpClient()),
       filesDirectory: options.files,
       scriptTimeZone,
@@ -245,14 +293,7 @@ export class GasRuntime {
    */
   runCustomFunction(name: string, args: unknown[] = [], options: UserOption = {}): CellOutput | CellOutput[][] {
     const user = options.user ?? this.#activeUser;
-    const outcome = this.#execute(name, 'custom-function', 'CUSTOM_FUNCTION', user, (scope) => {
-      // Sheets matches function names without regard to case and never calls private (_) ones.
-      const match = [...scope.functions.keys()].find((candidate) => candidate.toUpperCase() === name.toUpperCase() && !candidate.endsWith('_'));
-      const fn = match === undefined ? undefined : scope.functions.get(match);
-      if (!fn) throw new NotStarted(new CustomFunctionError(`Unknown function: '${name}'.`, '#NAME?'));
-      const result = this.#call(scope, fn, args.map((arg) => scope.membrane.toScript(arg)));
-      return toCellResult(scope.membrane.toHost(result));
-    });
+    const outcome = this.#execute(name, 'custom-function', 'CUSTOM_FUNCTION', user, this.#customFunctionBody(name, args));
     if (outcome.ok) return outcome.value;
     if (outcome.failure.cause instanceof CustomFunctionError) throw outcome.failure.cause;
     throw new CustomFunctionError(outcome.failure.message);
@@ -285,13 +326,28 @@ export class GasRuntime {
   callServer(name: string, args: unknown[] = [], options: UserOption = {}): unknown {
     const copied = copyServerArguments(args);
     const user = options.user ?? this.#activeUser;
-    const outcome = this.#execute(name, 'server-call', 'FULL', user, (scope) => {
+    const outcome = this.#execute(name, 'server-call', 'FULL', user, this.#serverCallBody(name, copied));
+    if (outcome.ok) return outcome.value;
+    throw new ServerCallError(outcome.failure.message);
+  }
+
+  #customFunctionBody(name: string, args: unknown[]): (scope: ExecutionScope) => CellOutput | CellOutput[][] {
+    return (scope) => {
+      // Sheets matches function names without regard to case and never calls private (_) ones.
+      const match = [...scope.functions.keys()].find((candidate) => candidate.toUpperCase() === name.toUpperCase() && !candidate.endsWith('_'));
+      const fn = match === undefined ? undefined : scope.functions.get(match);
+      if (!fn) throw new NotStarted(new CustomFunctionError(`Unknown function: '${name}'.`, '#NAME?'));
+      const result = this.#call(scope, fn, args.map((arg) => scope.membrane.toScript(arg)));
+      return toCellResult(scope.membrane.toHost(result));
+    };
+  }
+
+  #serverCallBody(name: string, copied: unknown[]): (scope: ExecutionScope) => unknown {
+    return (scope) => {
       const fn = name.endsWith('_') ? undefined : scope.functions.get(name);
       if (!fn) throw new NotStarted(new ServerCallError(`google.script.run.${name} is not a function`));
       return copyServerResult(this.#call(scope, fn, copied.map((arg) => scope.membrane.toScript(arg))));
-    });
-    if (outcome.ok) return outcome.value;
-    throw new ServerCallError(outcome.failure.message);
+    };
   }
 
   /**
@@ -300,21 +356,7 @@ export class GasRuntime {
    * right and down. Returns the values, or the error the cell shows (#ERROR!, #NAME?, #REF!).
    */
   evaluateFormula(formula: string, options: EvaluateFormulaOptions): FormulaOutcome {
-    const call = parseFormulaCall(formula);
-    const sheet = options.sheet === undefined ? this.spreadsheet.getActiveSheet() : this.spreadsheet.getSheetByName(options.sheet);
-    if (!sheet) throw new GasRuntimeUsageError(`No sheet named ${options.sheet}.`, 'INVALID_OPTION');
-    const anchor = sheet._rangeFromA1(options.cell);
-    if (anchor.getNumRows() !== 1 || anchor.getNumColumns() !== 1) throw new GasRuntimeUsageError(`${options.cell} is not a single cell.`, 'INVALID_OPTION');
-    const row = anchor.getRow();
-    const column = anchor.getColumn();
-    const args = call.args.map((arg) => {
-      if (arg.kind === 'omitted') return undefined;
-      if (arg.kind === 'literal') return arg.value;
-      if (arg.kind === 'array') return arg.rows.length === 1 && arg.rows[0]!.length === 1 ? arg.rows[0]![0] : arg.rows;
-      const range = sheet._rangeFromA1(arg.a1);
-      return range.getNumRows() === 1 && range.getNumColumns() === 1 ? range.getValue() : range.getValues();
-    });
-
+    const { call, sheet, anchor, row, column, args } = this.#readFormula(formula, options);
     const selection = this.spreadsheet._selection();
     // In a custom function, getActiveRange() is the cell that called it.
     this.spreadsheet._activate(sheet, anchor);
@@ -330,6 +372,188 @@ export class GasRuntime {
     return this.#writeSpill(sheet, row, column, formula, asMatrix(result));
   }
 
+  /** Parses a formula in its cell and reads its arguments from the grid (a single cell as a value, a range as rows). */
+  #readFormula(formula: string, options: EvaluateFormulaOptions) {
+    const call = parseFormulaCall(formula);
+    const sheet = options.sheet === undefined ? this.spreadsheet.getActiveSheet() : this.spreadsheet.getSheetByName(options.sheet);
+    if (!sheet) throw new GasRuntimeUsageError(`No sheet named ${options.sheet}.`, 'INVALID_OPTION');
+    const anchor = sheet._rangeFromA1(options.cell);
+    if (anchor.getNumRows() !== 1 || anchor.getNumColumns() !== 1) throw new GasRuntimeUsageError(`${options.cell} is not a single cell.`, 'INVALID_OPTION');
+    const args = call.args.map((arg) => {
+      if (arg.kind === 'omitted') return undefined;
+      if (arg.kind === 'literal') return arg.value;
+      if (arg.kind === 'array') return arg.rows.length === 1 && arg.rows[0]!.length === 1 ? arg.rows[0]![0] : arg.rows;
+      const range = sheet._rangeFromA1(arg.a1);
+      return range.getNumRows() === 1 && range.getNumColumns() === 1 ? range.getValue() : range.getValues();
+    });
+    return { call, sheet, anchor, row: anchor.getRow(), column: anchor.getColumn(), args };
+  }
+
+  /**
+   * Recalculates cells as Sheets does: "Each time a custom function is used in a spreadsheet, Sheets
+   * makes a separate call to the Apps Script server", so the cells' executions run at the same time,
+   * each in a worker thread, at most `maxConcurrent` at once (the rest queued). Every argument is read
+   * from the grid when the recalculation starts; each result is written (spilled) into the grid when
+   * its execution ends. Resolves with each cell's outcome and times, in the order given.
+   */
+  async recalculate(cells: RecalculationCell[], options: ConcurrencyOptions = {}): Promise<RecalculatedCell[]> {
+    const concurrency = this.#concurrency(options);
+    const read = cells.map((cell) => ({ cell, ...this.#readFormula(cell.formula, { cell: cell.cell, sheet: cell.sheet, user: cell.user }) }));
+    return Promise.all(
+      read.map(async ({ cell, call, sheet, anchor, row, column, args }) => {
+        const done = await this.#submit({ functionName: call.functionName, kind: 'custom-function', user: cell.user ?? this.#activeUser, args, cell: anchor, ...concurrency });
+        const result = this.#customFunctionResult(done.result.outcome);
+        const written = result instanceof CustomFunctionError
+          ? this.#writeFormulaError(sheet, row, column, cell.formula, { code: result.code, message: result.message })
+          : this.#writeSpill(sheet, row, column, cell.formula, asMatrix(result));
+        return { ...written, cell: cell.cell, sheet: sheet.getName(), queuedAt: done.queuedAt, startedAt: done.startedAt, finishedAt: done.finishedAt };
+      }),
+    );
+  }
+
+  /** runCustomFunction in a worker thread, beside other concurrent executions; rejects with CustomFunctionError as it throws. */
+  async runCustomFunctionAsync(name: string, args: unknown[] = [], options: UserOption & ConcurrencyOptions = {}): Promise<CellOutput | CellOutput[][]> {
+    const done = await this.#submit({ functionName: name, kind: 'custom-function', user: options.user ?? this.#activeUser, args, ...this.#concurrency(options) });
+    const result = this.#customFunctionResult(done.result.outcome);
+    if (result instanceof CustomFunctionError) throw result;
+    return result;
+  }
+
+  /**
+   * callServer in a worker thread: google.script.run calls from a page run beside each other (and
+   * beside a recalculation), so one call sees what another writes to the shared cache while it runs.
+   * Same copy rules and errors as callServer (rejects with ServerCallError).
+   */
+  async callServerAsync(name: string, args: unknown[] = [], options: UserOption & ConcurrencyOptions = {}): Promise<unknown> {
+    const copied = copyServerArguments(args);
+    const done = await this.#submit({ functionName: name, kind: 'server-call', user: options.user ?? this.#activeUser, args: copied, ...this.#concurrency(options) });
+    const { outcome } = done.result;
+    if (outcome.ok) return outcome.value;
+    throw new ServerCallError(outcome.message);
+  }
+
+  /** Resolves once no concurrent execution is queued or running (synchronous calls are refused until then). */
+  async idle(): Promise<void> {
+    await this.#pool?.idle();
+  }
+
+  #concurrency(options: ConcurrencyOptions): { maxConcurrent: number; startupMs: number } {
+    const maxConcurrent = options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
+    const startupMs = options.startupMs ?? 0;
+    if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new GasRuntimeUsageError(`maxConcurrent must be a positive integer, not ${maxConcurrent}.`, 'INVALID_OPTION');
+    if (!Number.isFinite(startupMs) || startupMs < 0) throw new GasRuntimeUsageError(`startupMs must be a finite number of ms ≥ 0, not ${startupMs}.`, 'INVALID_OPTION');
+    return { maxConcurrent, startupMs };
+  }
+
+  #customFunctionResult(outcome: JobOutcome): CellOutput | CellOutput[][] | CustomFunctionError {
+    if (outcome.ok) return outcome.value as CellOutput | CellOutput[][];
+    return new CustomFunctionError(outcome.message, (outcome.cellCode as CellError['code'] | undefined) ?? '#ERROR!');
+  }
+
+  /** Queues one concurrent execution; records it as the synchronous entry points do, and surfaces a usage error the same way. */
+  async #submit(spec: { functionName: string; kind: JobKind; user: string; args: unknown[]; maxConcurrent: number; startupMs: number; cell?: Range }): Promise<FinishedJob> {
+    if (this.#current) throw new GasRuntimeUsageError('A concurrent execution cannot start from inside an execution.', 'INVALID_OPTION');
+    this.#pool ??= this.#createPool();
+    const done = await this.#pool.run(spec);
+    const { result } = done;
+    if (result.logged) {
+      const { outcome } = result;
+      this.executions.push({
+        id: done.id,
+        functionName: spec.functionName,
+        kind: spec.kind,
+        authMode: spec.kind === 'custom-function' ? 'CUSTOM_FUNCTION' : 'FULL',
+        user: spec.user,
+        queuedAt: done.queuedAt,
+        startedAt: done.startedAt,
+        durationMs: result.durationMs,
+        urlFetchCount: result.urlFetchCount,
+        lockWaitMs: result.lockWaitMs,
+        outcome: outcome.ok ? 'completed' : outcome.timedOut ? 'timed-out' : 'failed',
+        ...(outcome.ok ? {} : { error: outcome.message }),
+      });
+    }
+    if (result.usageError) throw new GasRuntimeUsageError(result.usageError.message, result.usageError.code);
+    return done;
+  }
+
+  #createPool(): WorkerPool {
+    const source = typeof this.#options.code === 'string' ? this.#options.code : readFileSync(this.#options.code.path, 'utf8');
+    return new WorkerPool({
+      init: {
+        clock: this.#clock._buffer,
+        source,
+        filename: typeof this.#options.code === 'string' ? 'Code.js' : this.#options.code.path,
+        files: this.#options.files,
+        timeZone: this.spreadsheet.getSpreadsheetTimeZone(),
+        scriptTimeZone: this.#scriptTimeZone,
+        owner: this.#owner,
+        activeUser: this.#activeUser,
+        scriptId: this.#shared.scriptId,
+        fetchTimeoutMs: this.#shared.fetchTimeoutMs,
+        oauthScopes: this.#oauthScopes === null ? null : [...this.#oauthScopes],
+      },
+      locks: this.locks,
+      clockStart: () => this.#clock._start(),
+      clockStop: () => this.#clock._stop(),
+      now: () => this.#clock.now(),
+      nextExecutionId: () => this.#nextExecutionId++,
+      begin: (job: PendingJob, id: number, startedAt: number) => {
+        const kind = job.kind;
+        const execution = new Execution({
+          id,
+          functionName: job.functionName,
+          kind,
+          authMode: kind === 'custom-function' ? 'CUSTOM_FUNCTION' : 'FULL',
+          user: job.user,
+          owner: this.#owner,
+          clock: this.#clock,
+          oauthScopes: this.#oauthScopes,
+          startedAt,
+          realWaits: true,
+        });
+        const cell = job.cell as Range | undefined;
+        return {
+          services: {
+            SpreadsheetApp: new SpreadsheetAppStandIn(this.spreadsheet, this.#shared.ui),
+            PropertiesService: new PropertiesServiceStandIn(this.#shared.properties, execution),
+            CacheService: new CacheServiceStandIn(this.#shared.caches, execution),
+          },
+          // The host serves one call at a time, so the custom function's cell is its active range exactly while its call runs.
+          around: <T>(run: () => T): T => {
+            if (!cell) return run();
+            const selection = this.spreadsheet._selection();
+            this.spreadsheet._activate(cell.getSheet(), cell);
+            try {
+              return run();
+            } finally {
+              this.spreadsheet._activate(selection.sheet, selection.range);
+            }
+          },
+        };
+      },
+      log: (level, message, time, functionName) => this.#pushLog({ level, message, time, functionName }),
+    });
+  }
+
+  /** In a worker thread (concurrent/worker.ts): runs one execution the host started and reports what the host records. */
+  _runJob(job: JobRequest): JobResult {
+    const kind: ExecutionKind = job.kind;
+    const body = kind === 'custom-function' ? this.#customFunctionBody(job.functionName, job.args) : this.#serverCallBody(job.functionName, job.args);
+    const { outcome, execution, logged } = this.#executeRaw(job.functionName, kind, kind === 'custom-function' ? 'CUSTOM_FUNCTION' : 'FULL', job.user, body, true, job);
+    const cause = outcome.ok ? null : outcome.failure.cause;
+    return {
+      logged,
+      durationMs: execution.elapsedMs(),
+      urlFetchCount: execution.urlFetchCount,
+      lockWaitMs: execution.lockWaitMs,
+      outcome: outcome.ok
+        ? { ok: true, value: outcome.value }
+        : { ok: false, name: outcome.failure.name, message: outcome.failure.message, timedOut: outcome.failure.timedOut, ...(cause instanceof CustomFunctionError ? { cellCode: cause.code, message: cause.message } : {}) },
+      ...(execution.usageError ? { usageError: { message: execution.usageError.message, code: execution.usageError.code } } : {}),
+    };
+  }
+
   /** The bundle's top-level function names (the bundle is loaded once to find them; that load is not logged). */
   functionNames(): string[] {
     const outcome = this.#execute('(load)', 'run', 'FULL', this.#activeUser, (scope) => [...scope.functions.keys()], { log: false });
@@ -337,15 +561,27 @@ export class GasRuntime {
     throw new ScriptError(outcome.failure.message, outcome.failure.name, '(load)', { cause: outcome.failure.cause });
   }
 
-  /** Ends the HTTP worker, if one was started. The runtime stays usable; the next fetch starts a new worker. */
+  /**
+   * Ends the HTTP worker and the threads of concurrent executions, if any were started (after any
+   * still queued or running end). The runtime stays usable; the next fetch or concurrent execution starts new ones.
+   */
   async close(): Promise<void> {
     const http = this.#http;
     this.#http = null;
-    await http?.close();
+    const pool = this.#pool;
+    this.#pool = null;
+    await pool?.idle();
+    await Promise.all([http?.close(), pool?.close()]);
   }
 
   #log(level: LogLevel, message: string): void {
-    const entry: LogEntry = { level, message, time: this.#clock.now(), functionName: this.#current?.functionName ?? '' };
+    const time = this.#clock.now();
+    const functionName = this.#current?.functionName ?? '';
+    if (this.#worker) this.#worker.log(level, message, time, functionName);
+    else this.#pushLog({ level, message, time, functionName });
+  }
+
+  #pushLog(entry: LogEntry): void {
     this.logs.push(entry);
     this.#options.onLog?.(entry);
   }
@@ -387,13 +623,62 @@ export class GasRuntime {
     body: (scope: ExecutionScope) => T,
     options: { log: boolean } = { log: true },
   ): { ok: true; value: T } | { ok: false; failure: Failure } {
+    if (this.#pool && this.#pool.inFlight > 0) {
+      // It would block the thread that answers the concurrent executions' calls.
+      throw new GasRuntimeUsageError('Concurrent executions are running; await them (or rt.idle()) before a synchronous call.', 'EXECUTIONS_RUNNING');
+    }
+    const { outcome, execution, logged } = this.#executeRaw(functionName, kind, authMode, user, body, options.log, null);
+    if (logged) {
+      this.executions.push({
+        id: execution.id,
+        functionName,
+        kind,
+        authMode,
+        user,
+        queuedAt: execution.startedAt,
+        startedAt: execution.startedAt,
+        durationMs: execution.elapsedMs(),
+        urlFetchCount: execution.urlFetchCount,
+        lockWaitMs: execution.lockWaitMs,
+        outcome: outcome.ok ? 'completed' : outcome.failure.timedOut ? 'timed-out' : 'failed',
+        ...(outcome.ok ? {} : { error: outcome.failure.message }),
+      });
+    }
+    if (execution.usageError) throw execution.usageError;
+    return outcome;
+  }
+
+  /**
+   * The execution itself. `job` is set in a worker thread: the host chose the id and start time, the
+   * host's clock runs, the host releases the locks, and waits are real.
+   */
+  #executeRaw<T>(
+    functionName: string,
+    kind: ExecutionKind,
+    authMode: AuthModeName,
+    user: string,
+    body: (scope: ExecutionScope) => T,
+    log: boolean,
+    job: JobRequest | null,
+  ): { outcome: { ok: true; value: T } | { ok: false; failure: Failure }; execution: Execution; logged: boolean } {
     if (this.#current) throw new GasRuntimeUsageError('Executions run one at a time; a runtime call was made from inside an execution.', 'INVALID_OPTION');
-    const execution = new Execution({ id: this.#nextExecutionId++, functionName, kind, authMode, user, owner: this.#owner, clock: this.#clock, oauthScopes: this.#oauthScopes });
+    const execution = new Execution({
+      id: job?.id ?? this.#nextExecutionId++,
+      functionName,
+      kind,
+      authMode,
+      user,
+      owner: this.#owner,
+      clock: this.#clock,
+      oauthScopes: this.#oauthScopes,
+      ...(job ? { startedAt: job.startedAt, realWaits: true } : {}),
+    });
     this.#current = execution;
-    this.#clock._start();
+    if (!job) this.#clock._start();
     let outcome: { ok: true; value: T } | { ok: false; failure: Failure };
-    let logged = options.log;
+    let logged = log;
     try {
+      if (job && job.startupMs > 0) sleepForReal(job.startupMs);
       const scope = this.#load(execution);
       outcome = { ok: true, value: body(scope) };
     } catch (error) {
@@ -406,30 +691,17 @@ export class GasRuntime {
         outcome = { ok: false, failure: { name, message, timedOut, cause: error } };
       }
     } finally {
-      this.#clock._stop();
-      this.locks._releaseAll(execution.id);
+      if (!job) {
+        this.#clock._stop();
+        this.locks._releaseAll(execution.id);
+      }
       this.#current = null;
     }
     // Apps Script stops an execution at its limit wherever it is; one that ran past it did not finish.
     if (outcome.ok && (execution.timedOut || execution.elapsedMs() > execution.limitMs)) {
       outcome = { ok: false, failure: { name: 'Error', message: EXCEEDED_MAXIMUM_EXECUTION_TIME, timedOut: true, cause: null } };
     }
-    if (logged) {
-      this.executions.push({
-        id: execution.id,
-        functionName,
-        kind,
-        authMode,
-        user,
-        startedAt: execution.startedAt,
-        durationMs: execution.elapsedMs(),
-        urlFetchCount: execution.urlFetchCount,
-        outcome: outcome.ok ? 'completed' : outcome.failure.timedOut ? 'timed-out' : 'failed',
-        ...(outcome.ok ? {} : { error: outcome.failure.message }),
-      });
-    }
-    if (execution.usageError) throw execution.usageError;
-    return outcome;
+    return { outcome, execution, logged };
   }
 
   #load(execution: Execution): ExecutionScope {

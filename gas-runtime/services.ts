@@ -4,7 +4,7 @@ import { CacheServiceStandIn, type CacheStores } from './cache';
 import { AuthMode } from './enums';
 import type { Execution } from './execution';
 import { HtmlServiceStandIn } from './html';
-import { LockServiceStandIn, type LockTable } from './lock';
+import { LockServiceStandIn, type LockArbiter } from './lock';
 import { ConsoleStandIn, LoggerStandIn, type LogLevel } from './logging';
 import type { Membrane } from './membrane';
 import { PropertiesServiceStandIn, type PropertyStores } from './properties';
@@ -62,7 +62,12 @@ export interface SharedState {
   ui: Ui;
   properties: PropertyStores;
   caches: CacheStores;
-  locks: LockTable;
+  locks: LockArbiter;
+  /**
+   * In a worker thread: the services whose state the host owns (SpreadsheetApp, PropertiesService,
+   * CacheService), as remote objects forwarding to stand-ins the host made for this execution.
+   */
+  hostServices?: (execution: Execution) => Record<string, object>;
   http: () => SyncHttpClient;
   filesDirectory: string | undefined;
   scriptTimeZone: string;
@@ -96,6 +101,7 @@ export function createGlobals(shared: SharedState, execution: Execution, membran
     Logger: new LoggerStandIn(shared.log),
     console: new ConsoleStandIn(shared.log),
   };
+  if (shared.hostServices) Object.assign(services, shared.hostServices(execution));
   for (const name of UNMODELLED_SERVICES) services[name] = new UnmodelledService(name);
   return Object.fromEntries(Object.entries(services).map(([name, service]) => [name, membrane.wrap(service)]));
 }

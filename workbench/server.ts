@@ -58,8 +58,8 @@ async function main(): Promise<void> {
   });
   app.post<{ Params: { name: string }; Body: unknown[] }>('/rpc/:name', (request) => workbench.callServer(request.params.name, Array.isArray(request.body) ? request.body : []));
   app.get<{ Querystring: { sheet?: string } }>('/api/grid', (request) => workbench.view(request.query.sheet));
-  app.post<{ Body: { sheet: string; a1: string; input: string } }>('/api/cell', (request) => {
-    workbench.enter(request.body.sheet, request.body.a1, request.body.input);
+  app.post<{ Body: { sheet: string; a1: string; input: string } }>('/api/cell', async (request) => {
+    await workbench.enter(request.body.sheet, request.body.a1, request.body.input);
     return workbench.view(request.body.sheet);
   });
   app.post<{ Body: { sheet: string; a1: string; text: string } }>('/api/paste', (request) => {
@@ -70,8 +70,8 @@ async function main(): Promise<void> {
     workbench.select(request.body.sheet, request.body.a1);
     return workbench.view(request.body.sheet);
   });
-  app.post<{ Body: { functionName: string } }>('/api/menu', (request) => {
-    const sidebar = workbench.runMenuItem(request.body.functionName);
+  app.post<{ Body: { functionName: string } }>('/api/menu', async (request) => {
+    const sidebar = await workbench.runMenuItem(request.body.functionName);
     return { view: workbench.view(), sidebar };
   });
   app.setErrorHandler((error, _request, reply) => {

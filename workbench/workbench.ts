@@ -1,7 +1,7 @@
 // The workbench's state: the built add-in in the Node runtime for Apps Script, its spreadsheet,
 // and what a person does to it (type into cells, select, use the menu, call from the sidebar).
 
-import { createGasRuntime, CustomFunctionError, ServerCallError, type GasRuntime } from '../gas-runtime';
+import { createGasRuntime, ServerCallError, type GasRuntime } from '../gas-runtime';
 import type { FormulaLocation } from '../gas-runtime';
 import { emulatorClockMover } from '../emulator/testing';
 
@@ -93,15 +93,18 @@ export class Workbench {
     if (lag > 0) this.runtime.clock.advance(lag);
   }
 
-  /** A google.script.run call from the sidebar; failures come back as data, as the page expects. */
-  callServer(name: string, args: unknown[]): { ok: true; value: unknown } | { ok: false; error: string } {
+  /**
+   * A google.script.run call from the sidebar, in a worker thread beside any other call under way (as
+   * Google runs them), so a cancel reaches a step while it runs. Failures come back as data, as the page expects.
+   */
+  async callServer(name: string, args: unknown[]): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
     this.#catchUp();
     try {
-      const value = this.runtime.callServer(name, args);
-      this.#evaluatePending();
+      const value = await this.runtime.callServerAsync(name, args);
+      await this.#evaluatePending();
       return { ok: true, value };
     } catch (error) {
-      this.#evaluatePending();
+      await this.#evaluatePending();
       if (error instanceof ServerCallError) return { ok: false, error: error.message };
       throw error;
     }
@@ -111,13 +114,15 @@ export class Workbench {
    * A menu item, as the add-on menu runs it. Sheets shows one sidebar at a time, so a sidebar the
    * function shows is returned for the page to put in place of the current one.
    */
-  runMenuItem(functionName: string): ShownSidebar | null {
+  async runMenuItem(functionName: string): Promise<ShownSidebar | null> {
     const known = this.menu().some((item) => item.functionName === functionName);
     if (!known) throw new Error(`No menu item runs ${functionName}. Use one of the buttons in the add-on menu.`);
+    // Menu items still run on the host thread (a sidebar they show is an HtmlOutput, which does not cross threads): after the calls under way.
+    await this.runtime.idle();
     const shownBefore = this.runtime.ui.sidebars.length;
     this.#catchUp();
     this.runtime.run(functionName);
-    this.#evaluatePending();
+    await this.#evaluatePending();
     const index = this.runtime.ui.sidebars.length - 1;
     if (index < shownBefore) return null;
     return { index, title: this.runtime.ui.sidebars[index]!.title };
@@ -129,11 +134,11 @@ export class Workbench {
   }
 
   /** Typing into a cell: a formula calling the add-in runs as a custom function; anything else is an entry. */
-  enter(sheetName: string, a1: string, input: string): void {
+  async enter(sheetName: string, a1: string, input: string): Promise<void> {
     const sheet = this.#sheet(sheetName);
     if (input.trim().startsWith('=')) {
       this.#catchUp();
-      this.runtime.evaluateFormula(input.trim(), { sheet: sheet.getName(), cell: a1 });
+      await this.runtime.recalculate([{ formula: input.trim(), sheet: sheet.getName(), cell: a1 }]);
     } else {
       sheet.getRange(a1).setValue(input);
     }
@@ -197,14 +202,11 @@ export class Workbench {
     return sheet;
   }
 
-  #evaluatePending(): void {
+  /** The formulas a call wrote, recalculated together as Sheets recalculates them. */
+  async #evaluatePending(): Promise<void> {
     while (this.#pending.length) {
-      const { sheet, a1, formula } = this.#pending.shift()!;
-      try {
-        this.runtime.evaluateFormula(formula, { sheet, cell: a1 });
-      } catch (error) {
-        if (!(error instanceof CustomFunctionError)) throw error;
-      }
+      const cells = this.#pending.splice(0).map(({ sheet, a1, formula }) => ({ sheet, cell: a1, formula }));
+      await this.runtime.recalculate(cells);
     }
   }
 }

@@ -64,19 +64,23 @@ describe('cells that need the same series at once', () => {
     await warmAccessListing();
     // The fetcher's answer is slow, so the other cells start while it is still loading.
     await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 6000 } });
-    const cache = new FileCache(cacheDir);
-    const fetcher = startExecution(execution('METRIC_VALUE', [metric, months[0]]));
-    await until(() => markers(cache).length === 1, 'the loading marker');
-    const waiters = [
-      ...months.slice(1).map((month) => startExecution(execution('METRIC_VALUE', [metric, month]))),
-      startExecution(execution('METRIC_LATEST', [metric, months[4]])),
+    const rt = stack.runtime();
+    // Six cells recalculated together, as Sheets runs them: one execution each, at the same time.
+    const cells = [
+      ...months.map((month, i) => ({ formula: `=METRIC_VALUE("${metric}", "${month}")`, cell: `A${i + 1}` })),
+      { formula: `=METRIC_LATEST("${metric}", "${months[4]}")`, cell: 'A6' },
     ];
-    const results: ExecutionResult[] = await Promise.all([fetcher, ...waiters].map((e) => e.result));
-    expect(results.map((r) => (r.ok ? r.value : r.message))).toEqual([...months.map((m) => valueOn(metric, m)), valueOn(metric, months[4]!)]);
-    expect(results.map((r) => r.urlFetchCount)).toEqual([1, 0, 0, 0, 0, 0]);
+    const outcomes = await rt.recalculate(cells);
+    const expected = [...months.map((m) => valueOn(metric, m)), valueOn(metric, months[4]!)];
+    expect(outcomes.map((o) => (o.ok ? o.values[0]![0] : o.error.message))).toEqual(expected);
+    expect(rt.spreadsheet.getActiveSheet().getRange('A1:A6').getValues().map(([v]) => v)).toEqual(expected);
+    // They really overlapped: every cell started before the first one ended.
+    const firstEnd = Math.min(...outcomes.map((o) => o.finishedAt));
+    expect(outcomes.every((o) => o.startedAt < firstEnd)).toBe(true);
+    expect(rt.executions.map((e) => e.urlFetchCount).sort()).toEqual([0, 0, 0, 0, 0, 1]);
     const requests = await stack.takeRequests();
     expect(requests.filter((r) => r.path === '/data_points')).toHaveLength(1);
-    expect(markers(cache)).toEqual([]);
+    expect(rt.cache.user(OWNER)._keys().filter((key) => key.startsWith('load:'))).toEqual([]);
   }, 60_000);
 
   it('are answered even when the fetching execution dies: a waiting one takes over 10 s before its deadline', async () => {

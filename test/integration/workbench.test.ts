@@ -1,5 +1,6 @@
-// The workbench as a person uses it. It lives in real time: its runtime's clock catches up between executions
-// and the add-in's sleeps move the emulator's clock too, so a rate-limit wait shown in the sidebar ends as in Sheets.
+// The workbench as a person uses it. It lives in real time: its runtime's clock catches up between executions.
+// Sidebar calls and formulas run as concurrent executions, whose sleeps take real time, so the emulator's
+// clock needs no moving and a rate-limit wait shown in the sidebar ends as in Sheets.
 
 import { setTimeout as delay } from 'node:timers/promises';
 import { startEmulatorProcess, type RunningEmulator } from '../../emulator/testing';
@@ -14,7 +15,10 @@ beforeAll(async () => {
   emulator = await startEmulatorProcess();
   workbench = new Workbench({ codePath: CODE_PATH, distDir: DIST, apiBaseUrl: emulator.url, companyId: emulator.companyId, token: emulator.token });
 });
-afterAll(() => emulator?.stop());
+afterAll(async () => {
+  await workbench?.runtime.close();
+  await emulator?.stop();
+});
 
 async function emulatorOffset(): Promise<number> {
   const response = await fetch(`${emulator.url}/__emulator/clock`);
@@ -22,26 +26,30 @@ async function emulatorOffset(): Promise<number> {
 }
 
 it('moves the runtime clock by the real time that passed between two sidebar calls', async () => {
-  workbench.callServer('getSettings', []);
+  await workbench.callServer('getSettings', []);
   const before = workbench.runtime.clock.now();
   await delay(400);
-  const answer = workbench.callServer('getSettings', []);
+  const answer = await workbench.callServer('getSettings', []);
   expect(answer.ok).toBe(true);
   expect(workbench.runtime.clock.now() - before).toBeGreaterThanOrEqual(400);
 });
 
-it("moves the emulator's clock by the add-in's sleeps, keeping both clocks together", async () => {
+it("waits out a 429 for real in a formula's execution, keeping the runtime's clock and the emulator's together", async () => {
   const state = await emulator.control.state();
   const metric = state.metrics.find((m) => m.company_id === emulator.companyId);
   if (!metric) throw new Error('the demo data has no metric of the default company');
   await emulator.control.faults({ next429: 1 });
   expect(await emulatorOffset()).toBe(0);
 
-  workbench.enter(workbench.view().sheet, 'A1', `=METRIC_VALUES("${metric.id}")`);
+  await workbench.enter(workbench.view().sheet, 'A1', `=METRIC_VALUES("${metric.id}")`);
 
-  // The 429 carried no Retry-After, so the client backed off (about 2 s, virtual) and then succeeded.
+  // The 429 carried no Retry-After, so the client backed off (a real sleep in a concurrent execution) and then succeeded.
   const offset = await emulatorOffset();
-  expect(offset).toBeGreaterThan(500);
+  expect(offset).toBe(0);
+  const execution = workbench.runtime.executions.at(-1)!;
+  expect(execution).toMatchObject({ functionName: 'METRIC_VALUES', outcome: 'completed' });
+  expect(execution.urlFetchCount).toBeGreaterThanOrEqual(2);
+  expect(execution.durationMs).toBeGreaterThan(500);
   const [date, value] = workbench.view().rows[0]!.map((cell) => cell.display);
   expect(date).toMatch(/^\d{1,2}\/\d{1,2}\/\d{4}$/);
   expect(value).toMatch(/^-?\d/);

@@ -1,0 +1,68 @@
+// Messages between the host's GasRuntime and the worker threads that run its concurrent executions.
+
+import type { LogLevel } from '../logging';
+import type { LockAnswer } from '../lock';
+import type { UsageErrorCode } from '../errors';
+import type { WireError } from './wire';
+
+/** What a worker needs to build its own runtime over the host's state. */
+export interface WorkerInit {
+  rpcPort: import('node:worker_threads').MessagePort;
+  /** Int32Array[1]: the host stores 1 and notifies once a reply is posted. */
+  signal: SharedArrayBuffer;
+  clock: SharedArrayBuffer;
+  source: string;
+  filename: string;
+  files: string | undefined;
+  timeZone: string;
+  scriptTimeZone: string;
+  owner: string;
+  activeUser: string;
+  scriptId: string;
+  fetchTimeoutMs: number;
+  oauthScopes: string[] | null;
+}
+
+export type JobKind = 'custom-function' | 'server-call';
+
+/** One execution the host started; the worker runs it in a fresh context. */
+export interface JobRequest {
+  id: number;
+  functionName: string;
+  kind: JobKind;
+  user: string;
+  args: unknown[];
+  startedAt: number;
+  /** Real ms the worker waits before loading the bundle, as Apps Script spends starting an execution. */
+  startupMs: number;
+  /** SpreadsheetApp, PropertiesService and CacheService made on the host for this execution, as handles. */
+  services: Record<string, unknown>;
+}
+
+export type JobOutcome =
+  | { ok: true; value: unknown }
+  | { ok: false; name: string; message: string; timedOut: boolean; cellCode?: string };
+
+export interface JobResult {
+  /** False when the function did not exist: nothing ran, as the synchronous entry points leave no record. */
+  logged: boolean;
+  durationMs: number;
+  urlFetchCount: number;
+  lockWaitMs: number;
+  outcome: JobOutcome;
+  usageError?: { message: string; code: UsageErrorCode };
+}
+
+/** Worker to host, on the RPC port, in the order the worker sent them. */
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'startup-failed'; error: WireError }
+  | { type: 'call'; handle: number; member: string; args: unknown[] }
+  | { type: 'get'; handle: number; member: string }
+  | { type: 'lock'; action: 'try' | 'release'; key: string }
+  | { type: 'log'; level: LogLevel; message: string; time: number; functionName: string }
+  | { type: 'done'; result: JobResult }
+  | { type: 'crashed'; error: WireError };
+
+export type Reply = { ok: true; value: unknown } | { ok: false; error: WireError };
+export type { LockAnswer };

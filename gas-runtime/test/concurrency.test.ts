@@ -1,0 +1,142 @@
+// Concurrent executions: recalculations and sidebar calls running at once in worker threads, sharing
+// the host's spreadsheet, cache, properties and locks.
+
+import { createGasRuntime, GasRuntimeUsageError, type GasRuntime } from '../index';
+import { fixture } from './support/fixtures';
+
+const OWNER = 'owner@example.com';
+const EDITOR = 'editor@example.com';
+
+let rt: GasRuntime;
+beforeEach(() => {
+  rt = createGasRuntime({ code: fixture('concurrency'), owner: OWNER, activeUser: OWNER, startTime: new Date('2024-03-01T12:00:00Z') });
+});
+afterEach(() => rt.close());
+
+/** Waits (real time, polling the host's state) until `condition` holds. */
+async function until(condition: () => boolean, what: string, timeoutMs = 40_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const events = (): string[] => (rt.cache.script().get('events') ?? '').split('|').filter(Boolean);
+
+/** The most executions running at one instant, from the start and finish times the runtime reports. */
+function maxOverlap(spans: Array<{ startedAt: number; finishedAt: number }>): number {
+  return Math.max(...spans.map((a) => spans.filter((b) => b.startedAt <= a.startedAt && a.startedAt < b.finishedAt).length));
+}
+
+describe('a recalculation', () => {
+  it('runs at most maxConcurrent cells at once, queues the rest, and writes every cell into the grid', async () => {
+    const cells = Array.from({ length: 60 }, (_, i) => ({ formula: `=HELD_CELL("c${i}")`, cell: `B${i + 1}` }));
+    const started = () => rt.cache.script()._keys().filter((key) => key.startsWith('started-')).length;
+    const recalculation = rt.recalculate(cells, { maxConcurrent: 30 });
+    await until(() => started() === 30, '30 cells running');
+    // Room for a 31st to start, were the limit not kept.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(started()).toBe(30);
+    rt.cache.script().put('release', 'yes');
+    const outcomes = await recalculation;
+
+    expect(maxOverlap(outcomes)).toBe(30);
+    const queued = outcomes.filter((o) => o.startedAt >= Math.min(...outcomes.map((x) => x.finishedAt)));
+    expect(queued).toHaveLength(30);
+    expect(outcomes.every((o) => o.queuedAt <= o.startedAt && o.startedAt <= o.finishedAt)).toBe(true);
+    const sheet = rt.spreadsheet.getActiveSheet();
+    expect(sheet.getRange('B1:B60').getValues().map(([v]) => v)).toEqual(cells.map((_, i) => `c${i}@B${i + 1}`));
+    expect(sheet.getRange('B7').getFormula()).toBe('=HELD_CELL("c6")');
+    expect(rt.executions.map((e) => e.id).sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(rt.executions.every((e) => e.kind === 'custom-function' && e.outcome === 'completed')).toBe(true);
+  }, 120_000);
+
+  it('counts the start-up cost in each execution’s duration', async () => {
+    const [cell] = await rt.recalculate([{ formula: '=ELAPSED()', cell: 'A1' }], { startupMs: 300 });
+    expect(cell).toMatchObject({ ok: true, values: [['ok']] });
+    expect(rt.executions[0]!.durationMs).toBeGreaterThanOrEqual(300);
+    expect(cell!.finishedAt - cell!.startedAt).toBeGreaterThanOrEqual(300);
+  });
+});
+
+describe('the user lock between concurrent executions', () => {
+  it('makes the second wait until the first releases it', async () => {
+    const first = rt.callServerAsync('lockedStep', ['A', 10_000]);
+    await until(() => events().includes('A:in'), 'A holding the lock');
+    const second = rt.callServerAsync('lockedStep', ['B', 10_000]);
+    await until(() => events().includes('B:trying'), 'B trying');
+    rt.cache.script().putAll({ 'go-A': 'yes', 'go-B': 'yes' });
+    expect(await Promise.all([first, second])).toEqual(['done', 'done']);
+    expect(events()).toEqual(['A:trying', 'A:in', 'B:trying', 'A:out', 'B:in', 'B:out']);
+    const [a, b] = rt.executions.sort((x, y) => x.id - y.id);
+    expect(a!.lockWaitMs).toBe(0);
+    expect(b!.lockWaitMs).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('times the second out with Apps Script’s error while the first holds it', async () => {
+    const first = rt.callServerAsync('lockedStep', ['A', 10_000]);
+    await until(() => events().includes('A:in'), 'A holding the lock');
+    const second = await rt.callServerAsync('lockedStep', ['B', 300]);
+    expect(second).toBe('Exception: Lock timeout: another process was holding the lock for too long.');
+    rt.cache.script().put('go-A', 'yes');
+    expect(await first).toBe('done');
+    expect(events()).toEqual(['A:trying', 'A:in', 'B:trying', 'B:Lock timeout: another process was holding the lock for too long.', 'A:out']);
+    expect(rt.executions.find((e) => e.id === 2)!.lockWaitMs).toBeGreaterThanOrEqual(300);
+  }, 60_000);
+});
+
+describe('shared state', () => {
+  it('lets one execution read what another, running at the same time, put in the user cache', async () => {
+    const results = await Promise.all([
+      rt.callServerAsync('handshake', ['ping', 'pong']),
+      rt.runCustomFunctionAsync('HANDSHAKE', ['pong', 'ping']),
+    ]);
+    expect(results).toEqual(['met', 'met']);
+  }, 60_000);
+
+  it('gives a custom function the owner’s cache, properties and lock, and a server call the active user’s', async () => {
+    rt.cache.user(OWNER).put('who', 'owner-cache');
+    rt.cache.user(EDITOR).put('who', 'editor-cache');
+    rt.properties.user(OWNER).setProperty('who', 'owner-props');
+    rt.properties.user(EDITOR).setProperty('who', 'editor-props');
+    // The editor holds the editor's user lock while the others look.
+    const holder = rt.callServerAsync('holdUserLock', [], { user: EDITOR });
+    const [inCell, inSidebar] = await Promise.all([
+      rt.runCustomFunctionAsync('WHOSE_STORES', [], { user: EDITOR }),
+      rt.callServerAsync('whoseStores', [], { user: EDITOR }),
+    ]);
+    rt.cache.script().put('release', 'yes');
+    expect(await holder).toBe('released');
+    expect(rt.cache.script().get('holding')).toBe(EDITOR);
+    expect(inCell).toBe('owner-cache owner-props true');
+    expect(inSidebar).toBe('editor-cache editor-props false');
+  }, 60_000);
+});
+
+describe('sidebar calls beside each other', () => {
+  it('ends a step that loops until a cancel appears when a second call sets it', async () => {
+    const step = rt.callServerAsync('workUntilCancelled');
+    await until(() => rt.cache.user(OWNER).get('working') === 'yes', 'the step running');
+    expect(await rt.callServerAsync('cancelWork')).toBe('sent');
+    expect(await step).toBe('cancelled');
+  }, 60_000);
+
+  it('refuses a synchronous call while concurrent executions run', async () => {
+    const step = rt.callServerAsync('workUntilCancelled');
+    await until(() => rt.cache.user(OWNER).get('working') === 'yes', 'the step running');
+    let refusal: unknown;
+    try {
+      rt.callServer('cancelWork');
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(GasRuntimeUsageError);
+    expect((refusal as GasRuntimeUsageError).code).toBe('EXECUTIONS_RUNNING');
+    expect(() => rt.run('cancelWork')).toThrow(GasRuntimeUsageError);
+    rt.cache.user(OWNER).put('cancel', 'yes');
+    expect(await step).toBe('cancelled');
+    await rt.idle();
+    expect(rt.callServer('cancelWork')).toBe('sent');
+  }, 60_000);
+});
