@@ -23,6 +23,8 @@ export function createFormulaContext(): FormulaContext {
   const deadline = started + CUSTOM_FUNCTION_API_BUDGET_MS;
   // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).
   const generation = `${readCacheGeneration()}.${readSettingsGeneration()}`;
+  // One flight for series and lists alike: cells Sheets starts together fetch each once.
+  const flight = new SingleFlight(cache, appsScriptClock, deadline, userMutex());
   let client: ApiClient | undefined;
   let defaultCompanyId: string | null | undefined;
   let allowedCompanyIds: string[] | undefined;
@@ -31,8 +33,8 @@ export function createFormulaContext(): FormulaContext {
     formatDate: appsScriptDateFormatter,
     // Custom functions read the spreadsheet owner's settings, so a missing token is the owner's to set.
     client: () => (client ??= createClientForExecution({ deadline, credentialsOf: 'spreadsheet-owner' })),
-    series: new SeriesCache(chunked, generation, new SingleFlight(cache, appsScriptClock, deadline, userMutex())),
-    records: new RecordsCache(chunked, generation),
+    series: new SeriesCache(chunked, generation, flight),
+    records: new RecordsCache(chunked, generation, flight),
     // Read only when a formula needs it (names, fiscal years): most cells are answered from the cache.
     get defaultCompanyId() {
       if (defaultCompanyId === undefined) defaultCompanyId = readSettingsSummary().defaultCompanyId;

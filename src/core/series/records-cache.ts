@@ -1,6 +1,7 @@
 // Lists of records (metrics, profiles, properties…) cached per user, arguments and generation.
 
 import { ChunkedCache } from '../cache/chunked-cache';
+import type { SingleFlight } from './single-flight';
 
 export const RECORDS_TTL_SECONDS = 30 * 60;
 
@@ -11,15 +12,23 @@ export class RecordsCache {
   constructor(
     private readonly cache: ChunkedCache,
     private readonly generation: string,
+    /**
+     * Shares one load among executions that need the same list at once: every cell of a recalculation
+     * checks formula access against the same metric listing, and Sheets runs them in parallel.
+     */
+    private readonly flight?: SingleFlight,
   ) {}
 
-  /** The cached value for `key`, or what `load` returns, stored for next time. */
+  /** The cached value for `key`, or what `load` returns, stored for next time (loaded once for concurrent cells). */
   getOrLoad<T>(key: string, load: () => T): T {
-    const cached = this.get<T>(key);
-    if (cached !== undefined) return cached;
-    const value = load();
-    this.put(key, value);
-    return value;
+    const loadAndStore = (): T => {
+      const value = load();
+      this.put(key, value);
+      return value;
+    };
+    if (!this.flight) return this.get<T>(key) ?? loadAndStore();
+    // The flight's "nothing cached" is null; a cached list is never undefined.
+    return this.flight.run(`rec:${this.generation}:${key}`, () => this.get<T>(key) ?? null, loadAndStore) as T;
   }
 
   /** The cached value for `key`, or undefined. */
