@@ -1,5 +1,7 @@
 // Building the page from data: text goes in as text nodes, never as HTML.
 
+import { showOutcome, type Outcome, type Tone } from './outcome';
+
 type Attributes = Record<string, string | boolean | undefined>;
 
 /** Creates an element; `children` strings become text nodes, so API strings can never become markup. */
@@ -23,23 +25,27 @@ export function byId<T extends HTMLElement>(id: string): T {
 }
 
 /** A status line that screen readers announce. */
-export function say(target: HTMLElement, text: string, kind: 'error' | 'success' | 'info' = 'info'): void {
+export function say(target: HTMLElement, text: string, kind: Tone | 'info' = 'info'): void {
   target.textContent = text;
   target.className = `status ${kind}`;
 }
 
-/** Disables the controls of a panel while its work runs, and reports a thrown error in its status line. */
-export async function busy<T>(panel: HTMLElement, status: HTMLElement, label: string, work: () => Promise<T>): Promise<T | undefined> {
+/**
+ * Disables the controls of a panel while its work runs. The work ends by returning its Outcome, which
+ * goes into the status line with its report brought into view (see showOutcome); a thrown error goes
+ * into the status line as an error.
+ */
+export async function busy(panel: HTMLElement, status: HTMLElement, label: string, work: () => Promise<Outcome | void>): Promise<void> {
   const controls = Array.from(panel.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement>('button, input, select'));
   const wasDisabled = controls.map((c) => c.disabled);
   controls.forEach((c) => (c.disabled = true));
   panel.setAttribute('aria-busy', 'true');
   say(status, label);
   try {
-    return await work();
+    const outcome = await work();
+    if (outcome) showOutcome(status, outcome);
   } catch (error) {
-    say(status, error instanceof Error ? error.message : String(error), 'error');
-    return undefined;
+    showOutcome(status, { line: error instanceof Error ? error.message : String(error), tone: 'error' });
   } finally {
     controls.forEach((c, i) => (c.disabled = wasDisabled[i] ?? false));
     panel.removeAttribute('aria-busy');

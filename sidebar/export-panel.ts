@@ -2,6 +2,7 @@
 // progress bar, a cancel button, waits for the rate limit shown as such, and a report at the end.
 
 import { busy, byId, countOf, el, say } from './dom';
+import { jobLine, toneOf, type Outcome, type Tone } from './outcome';
 import { createProgress, type ProgressView } from './progress';
 import { server } from './server';
 import type { MetricsPanel } from './metrics-panel';
@@ -54,7 +55,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     return result.value;
   }
 
-  function showReport(outcome: ExportOutcome, kind: 'success' | 'error'): void {
+  function showReport(outcome: ExportOutcome, kind: Tone): void {
     const list = outcome.problems.map((item) => el('li', {}, `${item.cell}: ${item.outcome}${item.reason ? `: ${item.reason}` : ''}`));
     const parts: HTMLElement[] = [el('p', { class: `status ${kind}` }, outcome.summary)];
     if (outcome.problem) parts.push(el('p', { class: 'status error' }, outcome.problem));
@@ -63,8 +64,8 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     results.replaceChildren(...parts);
   }
 
-  /** Calls continueExport until the export ends, waiting out the rate limit between steps. */
-  async function drive(first: ExportHandle): Promise<void> {
+  /** Calls continueExport until the export ends, waiting out the rate limit between steps; returns how it ended. */
+  async function drive(first: ExportHandle): Promise<Outcome> {
     let handle = first;
     let cancelled = false;
     const progress: ProgressView = createProgress(`Exporting ${handle.range}`, () => {
@@ -91,21 +92,20 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       handle = unwrap(await server.continueExport(handle.exportId));
     }
     const report = handle.report;
-    if (!report) return;
+    if (!report) return { line: 'The export stopped without a report.', tone: 'error' };
     const ended = { done: 'Finished.', cancelled: 'Cancelled: what was not sent can be resumed.', paused: 'Paused: see the problem below.', running: '' }[handle.progress.status];
-    progress.finish(ended, handle.progress.status === 'done' && !report.problem ? 'success' : 'error');
-    showReport(report, handle.progress.status === 'done' ? 'success' : 'error');
+    const tone = toneOf({ failed: report.totals.failed, notSent: report.totals.pending }, handle.progress.status === 'paused' || Boolean(report.problem));
+    progress.finish(ended, tone);
+    showReport(report, tone);
     results.prepend(progress.root);
     if (handle.progress.status !== 'done') offerResume(handle);
+    return { line: jobLine(handle.progress.status, report.summary), tone, report: results };
   }
 
   function offerResume(handle: ExportHandle): void {
     const button = el('button', { type: 'button', class: 'action' }, 'Resume');
     button.addEventListener('click', () => {
-      void busy(panel, status, 'Resuming…', async () => {
-        await drive(unwrap(await server.resumeExport(handle.exportId)));
-        say(status, '');
-      });
+      void busy(panel, status, 'Resuming…', async () => drive(unwrap(await server.resumeExport(handle.exportId))));
     });
     const parts: HTMLElement[] = [el('p', { class: 'hint' }, `The export of ${handle.range} stopped with ${handle.progress.itemsDone} of ${handle.progress.itemsTotal} done. Resuming sends only what was not confirmed.`)];
     const problem = handle.report?.problem ?? handle.progress.problem;
@@ -122,8 +122,9 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       onlyChanged.checked = selection.previouslyExported;
       layoutChanged();
       // The long layout needs its metric before a preview can check periods.
-      if (wideRadio.checked || metricSelect.value) await previewNow();
-      say(status, `${selection.range}: ${countOf(selection.rows, 'row')}, ${countOf(selection.columns, 'column')}${selection.previouslyExported ? ', exported before' : ''}.`, 'success');
+      const previewed = wideRadio.checked || metricSelect.value ? await previewNow() : null;
+      const read = `${selection.range}: ${countOf(selection.rows, 'row')}, ${countOf(selection.columns, 'column')}${selection.previouslyExported ? ', exported before' : ''}.`;
+      return previewed ? { ...previewed, line: `${read} ${previewed.line}` } : { line: read, tone: 'success' };
     });
   });
 
@@ -143,12 +144,13 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     return el('td', { class: 'sends', title: `${date} ${value}` }, el('span', { class: 'sent-date' }, `→ ${date}`), el('span', { class: 'sent-value' }, value));
   }
 
-  async function previewNow(): Promise<void> {
+  async function previewNow(): Promise<Outcome> {
     const preview = unwrap(await server.previewExport(request()));
     const rows = preview.sample.map((item) => el('tr', {}, textCell(item.cell), textCell(item.shownDate ?? '', 'shown-date'), textCell(item.shownValue ?? '', 'shown-value'), sendsCell(item)));
     const shows = (item: ExportPreview['problems'][number]): string => (item.shownValue === null || item.shownValue === '' ? '' : ` (shows ${item.shownValue})`);
+    const summaryLine = el('p', { class: 'status' }, preview.summary);
     const parts: HTMLElement[] = [
-      el('p', { class: 'status success' }, preview.summary),
+      summaryLine,
       el('p', { class: 'hint' }, preview.columns.map((c) => `${c.letter}: ${c.metricName ?? c.error ?? c.header}`).join(' · ')),
       el(
         'table',
@@ -159,20 +161,21 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     ];
     if (preview.problems.length) parts.push(el('ul', { class: 'problems', 'aria-label': 'Rows that will not be sent' }, ...preview.problems.map((item) => el('li', {}, `${item.cell}${shows(item)}: ${item.outcome}: ${item.reason ?? ''}`))));
     results.replaceChildren(...parts);
+    // Nothing is sent yet, so rows that would fail are a warning to fix first, not an error.
+    const tone: Tone = preview.failed > 0 ? 'warning' : 'success';
+    summaryLine.className = `status ${tone}`;
+    return { line: preview.summary, tone, report: results };
   }
 
   byId<HTMLButtonElement>('export-preview').addEventListener('click', () => {
-    void busy(panel, status, 'Reading the range…', async () => {
-      await previewNow();
-      say(status, '');
-    });
+    void busy(panel, status, 'Reading the range…', previewNow);
   });
 
   byId<HTMLFormElement>('export-form').addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(panel, status, 'Checking every row…', async () => {
       say(status, '');
-      await drive(unwrap(await server.startExport(request())));
+      return drive(unwrap(await server.startExport(request())));
     });
   });
 

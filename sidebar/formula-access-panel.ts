@@ -2,6 +2,7 @@
 // list counts (formulas read the owner's properties), so a known non-owner is told so instead.
 
 import { busy, byId, el, say } from './dom';
+import type { Outcome } from './outcome';
 import { server } from './server';
 import type { FormulaAccess, RpcResult } from '../src/shared/rpc';
 
@@ -34,11 +35,11 @@ export function mountFormulaAccess(defaultCompanyId: () => string): void {
   }
 
   function save(companyIds: string[], done: string): void {
-    void busy(section, status, 'Saving…', async () => {
+    void busy(section, status, 'Saving…', async (): Promise<Outcome> => {
       const result: RpcResult<FormulaAccess> = await server.setFormulaAccess(companyIds);
-      if (!result.ok) return say(status, result.error, 'error');
+      if (!result.ok) return { line: result.error, tone: 'error' };
       show(result.value);
-      say(status, done, 'success');
+      return { line: done, tone: 'success' };
     });
   }
 

@@ -2,6 +2,7 @@
 // steps until it ends, waits out the rate limit as a wait, cancels on request, then shows the report.
 
 import { el } from './dom';
+import { jobLine, toneOf, type Outcome, type Shortfall } from './outcome';
 import { createProgress } from './progress';
 import type { RpcResult } from '../src/shared/rpc';
 
@@ -10,6 +11,8 @@ export interface JobView<H> {
   progress(handle: H): { done: number; total: number; status: string; waitMs?: number };
   /** Null while the job runs. */
   report(handle: H): { summary: string; problems: string[]; problem: string | null } | null;
+  /** What did not go as asked, from the report's totals: it decides the report's colour. */
+  shortfall(handle: H): Shortfall;
   next(handle: H): Promise<RpcResult<H>>;
   cancel(handle: H): Promise<RpcResult<H>>;
   /** Continues a cancelled or paused job with what was not confirmed. */
@@ -30,8 +33,14 @@ function unwrap<T>(result: RpcResult<T>): T {
   return result.value;
 }
 
-/** Runs the job to its end inside `container`; returns the last handle. */
-export async function runJob<H>(container: HTMLElement, first: H, view: JobView<H>): Promise<H> {
+/**
+ * Runs an action of the panel (busy() with its status line): a Resume offered at the end of a job runs
+ * through it, so its outcome reaches the status line like the first run's.
+ */
+export type ActionRunner = (label: string, work: () => Promise<Outcome>) => void;
+
+/** Runs the job to its end inside `container`; returns how it ended, with `container` as its report. */
+export async function runJob<H>(container: HTMLElement, first: H, view: JobView<H>, run: ActionRunner): Promise<Outcome> {
   let handle = first;
   let cancelSent: Promise<RpcResult<H>> | null = null;
   let onCancel: () => void = () => undefined;
@@ -78,29 +87,23 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
     : status === 'cancelled' ? 'Cancelled: it can be resumed.'
       : status === 'running' || stepStillRunning ? 'Cancelled: the step that was running stops at its next group of requests. Close and reopen the sidebar to be offered Resume for what was not confirmed.'
         : 'Paused: see the problem below.';
-  bar.finish(ending, status === 'done' && !report?.problem ? 'success' : 'error');
+  const tone = toneOf(view.shortfall(handle), status === 'paused' || Boolean(report?.problem));
+  bar.finish(ending, tone);
   if (report) {
-    container.append(el('p', { class: `status ${status === 'done' ? 'success' : 'error'}` }, report.summary));
+    container.append(el('p', { class: `status ${tone}` }, report.summary));
     if (report.problem) container.append(el('p', { class: 'status error' }, report.problem));
     if (report.problems.length) container.append(el('ul', { class: 'problems', 'aria-label': 'Rows or cells not stored' }, ...report.problems.map((p) => el('li', {}, p))));
   }
-  if (status !== 'done' && status !== 'running') container.append(...resumeOffer(container, handle, view));
-  return handle;
+  if (status !== 'done' && status !== 'running') container.append(...resumeOffer(container, handle, view, run));
+  const line = report ? jobLine(stepStillRunning ? 'cancelled' : status, report.summary) : ending;
+  return { line, tone, report: container };
 }
 
 /** A Resume button that runs the job again from what was not confirmed, in `container`. */
-export function resumeOffer<H>(container: HTMLElement, handle: H, view: JobView<H>, hint = 'Resuming sends only what was not confirmed.'): HTMLElement[] {
+export function resumeOffer<H>(container: HTMLElement, handle: H, view: JobView<H>, run: ActionRunner, hint = 'Resuming sends only what was not confirmed.'): HTMLElement[] {
   const button = el('button', { type: 'button', class: 'action' }, 'Resume');
   button.addEventListener('click', () => {
-    button.disabled = true;
-    void view.resume(handle).then((result) => {
-      if (!result.ok) {
-        container.append(el('p', { class: 'status error' }, result.error));
-        button.disabled = false;
-        return;
-      }
-      void runJob(container, result.value, view);
-    });
+    run('Resuming…', async () => runJob(container, unwrap(await view.resume(handle)), view, run));
   });
   return [el('p', { class: 'hint' }, hint), button];
 }

@@ -1,6 +1,7 @@
 // The metric browser: list a company's metrics, search them, insert their values, create one.
 
-import { busy, byId, el, say } from './dom';
+import { busy, byId, el } from './dom';
+import type { Outcome } from './outcome';
 import { server } from './server';
 import type { MetricSummary, NewMetric } from '../src/shared/rpc';
 
@@ -49,16 +50,16 @@ export function mountMetrics(defaultCompany: () => string): MetricsPanel {
     count.textContent = metrics.length ? `${chosen.size} of ${metrics.length} chosen` : '';
   }
 
-  async function load(): Promise<void> {
+  async function load(): Promise<Outcome> {
     const companyId = companyInput.value.trim();
-    if (!companyId) return say(status, 'Enter a company id, or set a default company in Settings.', 'error');
+    if (!companyId) return { line: 'Enter a company id, or set a default company in Settings.', tone: 'error' };
     const result = await server.listMetrics(companyId);
-    if (!result.ok) return say(status, result.error, 'error');
+    if (!result.ok) return { line: result.error, tone: 'error' };
     metrics = result.value;
     loadedFor = companyId;
     chosen.clear();
     render();
-    say(status, `${metrics.length} metric${metrics.length === 1 ? '' : 's'} loaded.`, 'success');
+    return { line: `${metrics.length} metric${metrics.length === 1 ? '' : 's'} loaded.`, tone: 'success' };
   }
 
   byId<HTMLFormElement>('browse-form').addEventListener('submit', (event) => {
@@ -70,8 +71,8 @@ export function mountMetrics(defaultCompany: () => string): MetricsPanel {
   byId<HTMLFormElement>('insert-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const mode = (byId<HTMLInputElement>('mode-formula').checked ? 'formula' : 'snapshot') as 'formula' | 'snapshot';
-    void busy(panel, status, mode === 'formula' ? 'Inserting the formula…' : 'Fetching values…', async () => {
-      if (!chosen.size) return say(status, 'Choose one or more metrics first.', 'error');
+    void busy(panel, status, mode === 'formula' ? 'Inserting the formula…' : 'Fetching values…', async (): Promise<Outcome> => {
+      if (!chosen.size) return { line: 'Choose one or more metrics first.', tone: 'error' };
       const result = await server.insertMetricValues({
         companyId: companyInput.value.trim(),
         metricIds: metrics.filter((m) => chosen.has(m.id)).map((m) => m.id),
@@ -80,14 +81,14 @@ export function mountMetrics(defaultCompany: () => string): MetricsPanel {
         mode,
         headers: byId<HTMLInputElement>('insert-headers').checked,
       });
-      if (!result.ok) return say(status, result.error, 'error');
-      say(status, result.value.message, 'success');
+      if (!result.ok) return { line: result.error, tone: 'error' };
+      return { line: result.value.message, tone: 'success' };
     });
   });
 
   byId<HTMLFormElement>('create-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    void busy(panel, status, 'Creating the metric…', async () => {
+    void busy(panel, status, 'Creating the metric…', async (): Promise<Outcome> => {
       const input: NewMetric = {
         companyId: companyInput.value.trim(),
         name: byId<HTMLInputElement>('new-name').value,
@@ -95,12 +96,12 @@ export function mountMetrics(defaultCompany: () => string): MetricsPanel {
         unit: byId<HTMLInputElement>('new-unit').value,
       };
       const result = await server.createMetric(input);
-      if (!result.ok) return say(status, result.error, 'error');
+      if (!result.ok) return { line: result.error, tone: 'error' };
       metrics = [...metrics, result.value];
       chosen.add(result.value.id);
       byId<HTMLInputElement>('new-name').value = '';
       render();
-      say(status, `Created "${result.value.name}".`, 'success');
+      return { line: `Created "${result.value.name}".`, tone: 'success' };
     });
   });
 

@@ -1,7 +1,7 @@
 // Portfolio tools: the property audit and its push, profile and contact imports, notes.
 
 import { busy, byId, countOf, el, say } from './dom';
-import { resumeOffer, runJob, type JobView } from './job-runner';
+import { resumeOffer, runJob, type ActionRunner, type JobView } from './job-runner';
 import { server } from './server';
 import type { AuditPushHandle, ImportHandle, ImportKind, RpcResult } from '../src/shared/rpc';
 
@@ -9,6 +9,8 @@ const PUSH_VIEW: JobView<AuditPushHandle> = {
   label: 'Pushing changed cells',
   progress: (h) => ({ done: h.progress.cellsDone, total: h.progress.cellsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
   report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: [...h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`), ...h.report.notes] },
+  // A skipped cell is an edit the push declined to send (auto-calculated, or not in the audit): a refusal.
+  shortfall: (h) => ({ failed: h.report?.totals.failed, refused: h.report?.totals.skipped, notSent: h.report?.totals.pending }),
   next: (h) => server.continueAuditPush(h.pushId),
   cancel: (h) => server.cancelAuditPush(h.pushId),
   resume: (h) => server.resumeAuditPush(h.pushId),
@@ -21,6 +23,8 @@ function importView(kind: ImportKind, range: string): JobView<ImportHandle> {
     label: `${IMPORT_LABELS[kind]} from ${range}`,
     progress: (h) => ({ done: h.progress.rowsDone, total: h.progress.rowsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
     report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `Row ${p.sheetRow}${p.label ? ` (${p.label})` : ''}: ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
+    // A skipped contact row was created before (its id cell is filled): not a refusal.
+    shortfall: (h) => ({ failed: h.report?.totals['failed'], unknown: h.report?.totals['unknown'], notSent: h.report?.totals['pending'] }),
     next: (h) => server.continueImport(h.importId),
     cancel: (h) => server.cancelImport(h.importId),
     resume: (h) => server.resumeImport(h.importId),
@@ -44,19 +48,20 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
   const status = byId<HTMLElement>('portfolio-status');
   const results = byId<HTMLElement>('portfolio-results');
   const tagSelect = byId<HTMLSelectElement>('note-tag');
+  const run: ActionRunner = (label, work) => void busy(panel, status, label, work);
 
   byId<HTMLButtonElement>('audit-build').addEventListener('click', () => {
     void busy(panel, status, 'Reading every profile, property and value…', async () => {
       const built = unwrap(await server.buildAudit(companyId()));
       results.replaceChildren();
-      say(status, built.message, 'success');
+      return { line: built.message, tone: 'success' };
     });
   });
 
   byId<HTMLButtonElement>('audit-push').addEventListener('click', () => {
     void busy(panel, status, 'Comparing the audit sheet with what was built…', async () => {
       say(status, '');
-      await runJob<AuditPushHandle>(results, unwrap(await server.startAuditPush(null)), PUSH_VIEW);
+      return runJob<AuditPushHandle>(results, unwrap(await server.startAuditPush(null)), PUSH_VIEW, run);
     });
   });
 
@@ -64,7 +69,7 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
     void busy(panel, status, 'Reading the selection…', async () => {
       const range = unwrap(await server.activeRange());
       say(status, '');
-      await runJob<ImportHandle>(results, unwrap(await server.startImport({ kind, companyId: companyId(), range })), importView(kind, range));
+      return runJob<ImportHandle>(results, unwrap(await server.startImport({ kind, companyId: companyId(), range })), importView(kind, range), run);
     });
   }
   byId<HTMLButtonElement>('import-profiles').addEventListener('click', () => importFromSelection('profiles'));
@@ -78,7 +83,7 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
     const offers: HTMLElement[] = [];
     const offer = <H>(handle: H, view: JobView<H>, text: string): void => {
       const box = el('div', { class: 'resume-offer' });
-      box.append(...resumeOffer(box, handle, view, `${text} Resuming sends only what was not confirmed.`));
+      box.append(...resumeOffer(box, handle, view, run, `${text} Resuming sends only what was not confirmed.`));
       offers.push(box);
     };
     for (const push of jobs.pushes) {
@@ -100,8 +105,8 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
         noteTagId: tagSelect.value || null,
         skipRowsWithoutId: byId<HTMLInputElement>('note-skip').checked,
       }));
-      say(status, report.summary, report.outcome === 'created' ? 'success' : 'error');
       if (report.outcome === 'created') byId<HTMLTextAreaElement>('note-content').value = '';
+      return { line: report.summary, tone: report.outcome === 'created' ? 'success' : 'error' };
     });
   });
 
@@ -110,7 +115,7 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
     void busy(panel, status, 'Reading the notes…', async () => {
       results.replaceChildren();
       const written = unwrap(await server.insertPortfolioNotes(byId<HTMLInputElement>('notes-profile').value.trim()));
-      say(status, written.message, 'success');
+      return { line: written.message, tone: 'success' };
     });
   });
 

@@ -1,6 +1,7 @@
 // The progress bar that long work shares (export, audit push): progress, waits, cancel, final report.
 
 import { el } from './dom';
+import type { Tone } from './outcome';
 
 export interface ProgressView {
   /** Work done so far, e.g. rows confirmed of rows to send. */
@@ -8,7 +9,7 @@ export interface ProgressView {
   /** A pause that is not slowness: waiting out the API's rate limit. */
   waiting(seconds: number): void;
   /** Ends the run with a summary; the cancel button goes away. */
-  finish(summary: string, kind: 'success' | 'error'): void;
+  finish(summary: string, kind: Tone): void;
   readonly cancelled: boolean;
   readonly root: HTMLElement;
 }

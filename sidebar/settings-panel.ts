@@ -1,6 +1,7 @@
 // Settings: the token (never shown again once saved), the base URL, the default company, a connection test.
 
 import { busy, byId, say } from './dom';
+import type { Outcome } from './outcome';
 import { mountFormulaAccess } from './formula-access-panel';
 import { server } from './server';
 import type { SettingsSummary } from '../src/shared/rpc';
@@ -40,30 +41,30 @@ export function mountSettings(): SettingsPanel {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void busy(panel, status, 'Saving…', async () => {
+    void busy(panel, status, 'Saving…', async (): Promise<Outcome> => {
       const result = await server.saveSettings({ token: tokenInput.value || undefined, baseUrl: baseUrlInput.value.trim(), defaultCompanyId: companyInput.value.trim() || null });
-      if (!result.ok) return say(status, result.error, 'error');
+      if (!result.ok) return { line: result.error, tone: 'error' };
       show(result.value);
-      say(status, 'Saved.', 'success');
+      return { line: 'Saved.', tone: 'success' };
     });
   });
 
   removeButton.addEventListener('click', () => {
-    void busy(panel, status, 'Removing the token…', async () => {
+    void busy(panel, status, 'Removing the token…', async (): Promise<Outcome> => {
       const result = await server.saveSettings({ removeToken: true });
-      if (!result.ok) return say(status, result.error, 'error');
+      if (!result.ok) return { line: result.error, tone: 'error' };
       show(result.value);
-      say(status, 'The token was removed.', 'success');
+      return { line: 'The token was removed.', tone: 'success' };
     });
   });
 
   byId<HTMLButtonElement>('test-connection').addEventListener('click', () => {
-    void busy(panel, status, 'Testing the connection…', async () => {
+    void busy(panel, status, 'Testing the connection…', async (): Promise<Outcome> => {
       const companyId = companyInput.value.trim();
-      if (!companyId) return say(status, 'Enter a company id to test the connection with.', 'error');
+      if (!companyId) return { line: 'Enter a company id to test the connection with.', tone: 'error' };
       const result = await server.testConnection(companyId);
-      if (!result.ok) return say(status, result.error, 'error');
-      say(status, result.value.message, result.value.ok ? 'success' : 'error');
+      if (!result.ok) return { line: result.error, tone: 'error' };
+      return { line: result.value.message, tone: result.value.ok ? 'success' : 'error' };
     });
   });
 

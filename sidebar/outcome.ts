@@ -1,0 +1,58 @@
+// How every action of every tab ends: a one-line summary in the tab's status line, coloured by what
+// happened, and the action's report (when it has one) brought into view. One function does it for all
+// tabs, so no panel can end an action with an empty status line or a report below the fold.
+
+export type Tone = 'success' | 'warning' | 'error';
+
+export type Outcome = {
+  /** One line for the tab's status line. */
+  line: string;
+  tone: Tone;
+  /** The report the action wrote, to scroll into view; absent when the status line is the whole answer. */
+  report?: HTMLElement | null;
+};
+
+/** What did not go as asked, counted from a job's totals. */
+export type Shortfall = {
+  /** Refused by the API, or by the add-in's checks before sending. */
+  failed?: number;
+  /** Edits the add-in declined to send (an auto-calculated property, a cell not in the audit). */
+  refused?: number;
+  /** No clear answer: may have been stored. */
+  unknown?: number;
+  /** Left unsent because the job was cancelled or paused. */
+  notSent?: number;
+};
+
+/**
+ * Green only when nothing failed, was refused or is unknown and nothing was left unsent. Anything
+ * refused or failed is an error (red) even when the rest was stored, since those rows need the
+ * analyst's attention; work merely left unsent (a cancel) is a warning.
+ */
+export function toneOf(shortfall: Shortfall, stoppedOnProblem = false): Tone {
+  if (stoppedOnProblem || (shortfall.failed ?? 0) + (shortfall.refused ?? 0) + (shortfall.unknown ?? 0) > 0) return 'error';
+  if ((shortfall.notSent ?? 0) > 0) return 'warning';
+  return 'success';
+}
+
+/** A job's status line: its summary, after how it stopped when it did not run to its end. */
+export function jobLine(status: string, summary: string): string {
+  if (status === 'done') return summary;
+  if (status === 'paused') return `Paused. ${summary}`;
+  return `Cancelled. ${summary}`;
+}
+
+/**
+ * Writes the outcome in `status` and scrolls the report's top to the top of the sidebar. Scrolls this
+ * document only (not Element.scrollIntoView, which would also scroll the frames that hold the sidebar:
+ * Sheets' own page, or the workbench's).
+ */
+export function showOutcome(status: HTMLElement, outcome: Outcome): void {
+  status.textContent = outcome.line;
+  status.className = `status ${outcome.tone}`;
+  const report = outcome.report;
+  if (!report || !report.isConnected) return;
+  const scroller = document.scrollingElement ?? document.documentElement;
+  // A little room above, so the report does not start flush against the edge.
+  scroller.scrollTop += report.getBoundingClientRect().top - 8;
+}
