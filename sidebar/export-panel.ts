@@ -61,7 +61,28 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     if (outcome.problem) parts.push(el('p', { class: 'status error' }, outcome.problem));
     if (outcome.statusRange) parts.push(el('p', { class: 'hint' }, `Each row's outcome is in ${outcome.statusRange}.`));
     if (list.length) parts.push(el('ul', { class: 'problems', 'aria-label': 'Rows not sent' }, ...list));
+    const offer = refreshOffer(outcome.writtenMetricIds);
+    if (offer) parts.push(offer);
     results.replaceChildren(...parts);
+  }
+
+  /**
+   * After an export that stored something: formulas reading those metrics show the new values when
+   * they next run (the export dropped their cached series); the button makes them run now.
+   */
+  function refreshOffer(metricIds: string[]): HTMLElement | null {
+    if (metricIds.length === 0) return null;
+    const written = metricIds.length === 1 ? 'the metric written' : `the ${metricIds.length} metrics written`;
+    const button = el('button', { type: 'button', class: 'action', id: 'export-refresh-formulas' }, 'Refresh those formulas');
+    const said = el('p', { class: 'hint', id: 'export-refresh-result' }, `Formulas reading ${written} show the new values when they next run; this runs them now.`);
+    button.addEventListener('click', () => {
+      void busy(panel, status, 'Refreshing formulas…', async () => {
+        const report = unwrap(await server.refreshFormulasFor(metricIds));
+        said.textContent = report.message;
+        say(status, report.message, 'success');
+      });
+    });
+    return el('div', { class: 'refresh-offer' }, said, button);
   }
 
   /** Calls continueExport until the export ends, waiting out the rate limit between steps; returns how it ended. */
@@ -93,6 +114,9 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     }
     const report = handle.report;
     if (!report) return { line: 'The export stopped without a report.', tone: 'error' };
+    // The store's answer, re-read by the server once the export stopped: the next export of this range
+    // from this open sidebar sends only what changed, as one started from Use selection would.
+    if (report.rangeExportedBefore && handle.range === rangeInput.value.trim()) onlyChanged.checked = true;
     const ended = { done: 'Finished.', cancelled: 'Cancelled: what was not sent can be resumed.', paused: 'Paused: see the problem below.', running: '' }[handle.progress.status];
     const tone = toneOf({ failed: report.totals.failed, notSent: report.totals.pending }, handle.progress.status === 'paused' || Boolean(report.problem));
     progress.finish(ended, tone);
@@ -151,6 +175,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     const summaryLine = el('p', { class: 'status' }, preview.summary);
     const parts: HTMLElement[] = [
       summaryLine,
+      ...(preview.problem ? [el('p', { class: 'status error' }, `${preview.problem} The export compares the rest itself.`)] : []),
       el('p', { class: 'hint' }, preview.columns.map((c) => `${c.letter}: ${c.metricName ?? c.error ?? c.header}`).join(' · ')),
       el(
         'table',

@@ -276,6 +276,14 @@ global.findUnfinishedExport = function () {
 };
 
 /**
+ * Sidebar: rewrites the add-in formulas that read these metrics, so they show what an export wrote.
+ * @param {string[]} metricIds The metrics written.
+ */
+global.refreshFormulasFor = function (metricIds: Parameters<typeof sidebarApi.refreshFormulasFor>[0]) {
+  return sidebarApi.refreshFormulasFor(metricIds);
+};
+
+/**
  * Sidebar: the address of the active selection, like Sheet1!A1:C20.
  */
 global.activeRange = function () {

@@ -1,5 +1,7 @@
 // Per-spreadsheet state in document properties: readable by every user's custom functions.
 
+import { dropEpochs, parseEpochs, type SeriesEpochs } from '../core/series/series-epochs';
+
 const CACHE_GENERATION_KEY = 'METRICS_CACHE_GENERATION';
 
 /** Part of every cache key; the Refresh menu item changes it so formulas fetch fresh data. */
@@ -11,4 +13,41 @@ export function startNewCacheGeneration(): string {
   const generation = Date.now().toString(36);
   PropertiesService.getDocumentProperties().setProperty(CACHE_GENERATION_KEY, generation);
   return generation;
+}
+
+const SERIES_EPOCHS_KEY = 'METRICS_SERIES_EPOCHS';
+/** Long enough for an export's step to finish the property's read and write. */
+const EPOCHS_LOCK_MS = 5000;
+
+/** Which metrics' cached series were dropped lately (see series-epochs.ts): read by formulas. */
+export function readSeriesEpochs(): SeriesEpochs {
+  return parseEpochs(PropertiesService.getDocumentProperties().getProperty(SERIES_EPOCHS_KEY));
+}
+
+/**
+ * Drops the cached series of these metrics for every formula of the spreadsheet, whoever's cache they
+ * run with: the one function every writer of data points calls after the API confirmed a write. Under
+ * the document lock, as two exports ending together would otherwise lose one's drop. Without the lock,
+ * or when too many metrics were dropped lately, it starts a new cache generation instead: every formula
+ * fetches again, which costs requests but never shows old data.
+ */
+export function dropCachedSeries(metricIds: readonly string[]): void {
+  if (metricIds.length === 0) return;
+  const lock = LockService.getDocumentLock();
+  if (!lock || !lock.tryLock(EPOCHS_LOCK_MS)) {
+    startNewCacheGeneration();
+    return;
+  }
+  try {
+    const properties = PropertiesService.getDocumentProperties();
+    const next = dropEpochs(parseEpochs(properties.getProperty(SERIES_EPOCHS_KEY)), metricIds, Date.now());
+    if (next) {
+      properties.setProperty(SERIES_EPOCHS_KEY, JSON.stringify(next));
+    } else {
+      startNewCacheGeneration();
+      properties.deleteProperty(SERIES_EPOCHS_KEY);
+    }
+  } finally {
+    lock.releaseLock();
+  }
 }

@@ -11,6 +11,7 @@ import {
   parseExportSpec,
   prepareExport,
   previewExport,
+  readStoredPoints,
   resumeExport,
   runExportStep,
   sameExport,
@@ -19,10 +20,12 @@ import {
   type ExportPreview,
   type ExportState,
   type MetricRef,
+  type RowOutcome,
 } from '../core/export';
 import { isUuid, requireUuid } from '../core/validate/uuid';
-import { cancelRequested, clearCancel, latestExportId, loadExport, markExported, newExportId, requestCancel, saveExport, wasExported, type StoredExport } from '../gas/export-store';
+import { cancelRequested, clearCancel, latestExportId, loadExport, markExported, newExportId, requestCancel, saveExport, savePreviewReads, takePreviewReads, wasExported, type StoredExport } from '../gas/export-store';
 import { stepRunning, whileStepRuns } from '../gas/job-store';
+import { dropCachedSeries, readSeriesEpochs } from '../gas/document-settings';
 import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type RangeRead, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
@@ -76,16 +79,35 @@ function prepare(request: ExportRequest, metrics: readonly MetricRef[], read: Ra
   });
 }
 
+/** A preview reads the stored points for this long at most: a person is waiting. */
+const PREVIEW_READ_MS = 60_000;
+
 export function preview(request: ExportRequest): ExportPreview {
   // One read for both: what the preview shows beside each value is the cell the value was read from.
   const read = readRange(request.range);
-  const state = prepare(request, listCompanyMetrics(request.companyId), read);
-  return previewExport(state, read.displayValues);
+  const prepared = prepare(request, listCompanyMetrics(request.companyId), read);
+  if (!prepared.spec.onlyChanged || isComplete(prepared)) return previewExport(prepared, read.displayValues);
+  // The epochs before the reads: a write during them then makes the export read again.
+  const epochs = readSeriesEpochs();
+  const deadline = Date.now() + PREVIEW_READ_MS;
+  const compared = readStoredPoints(prepared, createClientForExecution({ deadline, maxTotalWaitMs: PREVIEW_READ_MS }), deadline);
+  savePreviewReads(request.range, compared.state, epochs);
+  return previewExport(compared.state, read.displayValues, undefined, compared.problem ?? null);
+}
+
+/** Outcomes of items the API confirmed storing. */
+const STORED: ReadonlySet<RowOutcome> = new Set<RowOutcome>(['created', 'updated', 'written']);
+
+/** Metrics with at least one value the API confirmed storing: their cached series are out of date. */
+function writtenMetricIds(state: ExportState): string[] {
+  return [...confirmedByMetric(state).keys()];
 }
 
 function outcomeOf(stored: StoredExport): ExportOutcome {
   const report = buildReport(stored.state);
   return {
+    writtenMetricIds: writtenMetricIds(stored.state),
+    rangeExportedBefore: wasExported(stored.request.range),
     summary: report.summary,
     totals: report.totals,
     itemsRead: report.itemsRead,
@@ -135,7 +157,9 @@ function load(exportId: string): StoredExport {
 
 export function startExport(request: ExportRequest): ExportHandle {
   const metrics = listCompanyMetrics(request.companyId);
-  const state = prepare(request, metrics);
+  const prepared = prepare(request, metrics);
+  // A preview of this very read (same fingerprint) moments ago compared it with what is stored already.
+  const state = (prepared.spec.onlyChanged && takePreviewReads(request.range, prepared.fingerprint, readSeriesEpochs())) || prepared;
   // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
   if (request.writeStatus) requireStatusColumnFree(statusPlace(request), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
   const exportId = newExportId();
@@ -165,10 +189,24 @@ function runStep(exportId: string): ExportHandle {
     shouldStop: () => cancelRequested(exportId),
     onCheckpoint: (checkpoint) => saveExport(exportId, { ...stored, state: checkpoint }),
   });
+  // Dropped after every step that stored something, not only at the end: a sidebar closed midway
+  // leaves the export unfinished, and formulas must not show what was there before its first steps.
+  const before = confirmedByMetric(stored.state);
+  const after = confirmedByMetric(state);
   stored.state = state;
   saveExport(exportId, stored);
+  dropCachedSeries([...after].filter(([id, count]) => count > (before.get(id) ?? 0)).map(([id]) => id));
   stopped(exportId, stored);
   return handle(exportId, stored);
+}
+
+/** How many items of each metric the API confirmed storing. */
+function confirmedByMetric(state: ExportState): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of state.items) {
+    if (item.metric !== null && STORED.has(item.outcome)) counts.set(state.metrics[item.metric]!.id, (counts.get(state.metrics[item.metric]!.id) ?? 0) + 1);
+  }
+  return counts;
 }
 
 export function cancel(exportId: string): ExportHandle {

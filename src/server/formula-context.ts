@@ -8,7 +8,8 @@ import { SingleFlight } from '../core/series/single-flight';
 import type { ApiClient } from '../core/api/client';
 import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache, userMutex } from '../gas/cache-and-lock';
-import { readCacheGeneration } from '../gas/document-settings';
+import { readCacheGeneration, readSeriesEpochs } from '../gas/document-settings';
+import type { SeriesEpochs } from '../core/series/series-epochs';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { readFormulaAccess, readSettingsGeneration, readSettingsSummary } from '../gas/user-settings';
 import { createClientForExecution } from './api-factory';
@@ -28,12 +29,14 @@ export function createFormulaContext(): FormulaContext {
   let client: ApiClient | undefined;
   let defaultCompanyId: string | null | undefined;
   let allowedCompanyIds: string[] | undefined;
+  let epochs: SeriesEpochs | undefined;
   return {
     timeZone: spreadsheetTimeZone(),
     formatDate: appsScriptDateFormatter,
     // Custom functions read the spreadsheet owner's settings, so a missing token is the owner's to set.
     client: () => (client ??= createClientForExecution({ deadline, credentialsOf: 'spreadsheet-owner' })),
-    series: new SeriesCache(chunked, generation, flight),
+    // The metrics a writer dropped since (see dropCachedSeries), read once, and only by a cell that reads a series.
+    series: new SeriesCache(chunked, generation, flight, () => (epochs ??= readSeriesEpochs())),
     records: new RecordsCache(chunked, generation, flight),
     // Read only when a formula needs it (names, fiscal years): most cells are answered from the cache.
     get defaultCompanyId() {

@@ -1,6 +1,9 @@
 // The "Refresh data" menu item: every add-in formula in the spreadsheet fetches fresh values.
 
-import { findAddinFormulas } from '../core/formulas/names';
+import { InputError } from '../core/api/errors';
+import { findAddinFormulas, type FormulaCell } from '../core/formulas/names';
+import { formulasReadingMetrics } from '../core/formulas/reads-metrics';
+import { isUuid } from '../core/validate/uuid';
 import { startNewCacheGeneration } from '../gas/document-settings';
 
 /**
@@ -10,14 +13,38 @@ import { startNewCacheGeneration } from '../gas/document-settings';
  */
 export function refreshAllFormulas(): number {
   startNewCacheGeneration();
+  return rewriteFormulas((formulas) => findAddinFormulas(formulas));
+}
+
+/** Most metric ids one call accepts: an export writes a few dozen at most. */
+const MAX_METRIC_IDS = 500;
+
+/**
+ * Rewrites only the formulas that read these metrics' series (see formulasReadingMetrics for which),
+ * so Sheets runs them again. It does not drop any cache: the writer did that when the API confirmed
+ * the write (dropCachedSeries), and a formula run again reads past the dropped entries.
+ */
+export function refreshFormulasFor(metricIds: unknown): number {
+  if (!Array.isArray(metricIds) || metricIds.length > MAX_METRIC_IDS || !metricIds.every((id) => isUuid(id))) {
+    throw new InputError(`The metric ids must be a list of at most ${MAX_METRIC_IDS} ids.`);
+  }
+  const ids = metricIds as string[];
+  return rewriteFormulas((formulas, values) => formulasReadingMetrics(formulas, ids, (row, column) => values[row - 1]?.[column - 1]));
+}
+
+function rewriteFormulas(pick: (formulas: string[][], values: unknown[][]) => FormulaCell[]): number {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const pending: Array<{ range: GoogleAppsScript.Spreadsheet.Range; formula: string }> = [];
   for (const sheet of spreadsheet.getSheets()) {
     const data = sheet.getDataRange();
-    for (const cell of findAddinFormulas(data.getFormulas())) {
+    // getDataRange starts at A1, so a reference's row and column index the grid as they are.
+    const formulas = data.getFormulas();
+    const values = formulas.some((row) => row.some((formula) => formula !== '')) ? data.getValues() : [];
+    for (const cell of pick(formulas, values)) {
       pending.push({ range: sheet.getRange(data.getRow() + cell.row - 1, data.getColumn() + cell.column - 1), formula: cell.formula });
     }
   }
+  if (pending.length === 0) return 0;
   for (const { range } of pending) range.clearContent();
   SpreadsheetApp.flush();
   for (const { range, formula } of pending) range.setFormula(formula);

@@ -17,6 +17,7 @@ import { validateToken } from '../core/settings/base-url';
 import type { ConnectionReport, FormulaAccess, MetricSummary, RpcResult, ServerApi, SettingsSummary } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
 import * as exporter from './export-api';
+import { refreshFormulasFor } from './refresh';
 import * as importer from './import-api';
 import * as notes from './notes-api';
 import * as audit from './audit-api';
@@ -139,6 +140,12 @@ export const sidebarApi: ServerApi = {
   cancelExport: (exportId) => attempt(() => exporter.cancel(jobId(exportId, 'export'))),
   resumeExport: (exportId) => attempt(() => exporter.resume(jobId(exportId, 'export'))),
   findUnfinishedExport: () => attempt(exporter.findUnfinished),
+  refreshFormulasFor: (metricIds) =>
+    attempt(() => {
+      const formulas = refreshFormulasFor(metricIds);
+      const message = formulas === 0 ? 'No formula here reads those metrics.' : `${plural(formulas, 'formula')} refreshed: they now show the values the API holds.`;
+      return { formulas, message };
+    }),
 
   activeRange: () => attempt(activeSelection),
   startImport: (request) => attempt(() => importer.startImport(request)),

@@ -123,6 +123,16 @@ export type ExportOutcome = {
   problem: string | null;
   /** Where the status column was written, when it was. */
   statusRange: string | null;
+  /** Metrics the API confirmed storing values of: formulas reading them can be refreshed (refreshFormulasFor). */
+  writtenMetricIds: string[];
+  /** Whether the store now remembers the range as exported: "only what changed" then defaults on. */
+  rangeExportedBefore: boolean;
+};
+
+/** What refreshFormulasFor rewrote. */
+export type FormulaRefreshReport = {
+  formulas: number;
+  message: string;
 };
 
 export type ImportKind = 'profiles' | 'contacts';
@@ -210,6 +220,7 @@ export interface ServerApi {
   cancelExport(exportId: string): RpcResult<ExportHandle>;
   resumeExport(exportId: string): RpcResult<ExportHandle>;
   findUnfinishedExport(): RpcResult<ExportHandle | null>;
+  refreshFormulasFor(metricIds: string[]): RpcResult<FormulaRefreshReport>;
   activeRange(): RpcResult<string>;
   startImport(request: ImportRequest): RpcResult<ImportHandle>;
   continueImport(importId: string): RpcResult<ImportHandle>;

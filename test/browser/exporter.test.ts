@@ -58,14 +58,31 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
   expect(await session.page.textContent('td[data-a1="C2"]')).toBe('written');
   await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-export.png') });
 
-  // Again: the range was exported before, so only what changed is sent: nothing.
+  // The export wrote: the report offers to refresh the formulas reading the metric.
+  expect(await side.isVisible('#export-refresh-formulas')).toBe(true);
+  await side.click('#export-refresh-formulas');
+  await side.waitForFunction(() => /formula/.test(document.querySelector('#export-refresh-result')?.textContent ?? '') && !/next run/.test(document.querySelector('#export-refresh-result')?.textContent ?? ''));
+  expect(await side.textContent('#export-refresh-result')).toBe('No formula here reads those metrics.');
+
+  // Again from the same open sidebar, without Use selection: the range was exported before, so the option is on.
+  expect(await side.isChecked('#export-only-changed')).toBe(true);
+  const { control } = session.workbench;
+  await control.clearRequests();
+  await side.click('#export-form button[type="submit"]');
+  await side.waitForFunction(() => /unchanged/.test(document.querySelector('#export-results > .status')?.textContent ?? ''));
+  expect(await side.textContent('#export-results > .status')).toMatch(/^24 rows read: 24 unchanged/);
+  expect((await control.requests()).filter((request) => request.method === 'PUT')).toHaveLength(0);
+  // Nothing written, so nothing to refresh.
+  expect(await side.$('#export-refresh-formulas')).toBeNull();
+
+  // And from Use selection, with a preview that counts as the export does.
   await side.click('#export-use-selection');
   await settled(side, '#export-status');
   expect(await side.isChecked('#export-only-changed')).toBe(true);
   await side.selectOption('#export-metric', metricId);
-  await side.click('#export-form button[type="submit"]');
-  await side.waitForFunction(() => /unchanged/.test(document.querySelector('#export-results > .status')?.textContent ?? ''));
-  expect(await side.textContent('#export-results > .status')).toMatch(/^24 rows read: 24 unchanged/);
+  await side.click('#export-preview');
+  await side.waitForSelector('table.preview');
+  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 24 unchanged, 0 to create, 0 to update, 0 skipped, 0 failed.');
 });
 
 /** The dates a logged PUT of data points carried. */

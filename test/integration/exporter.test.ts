@@ -5,7 +5,7 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { GasRuntime } from '../../gas-runtime';
 import type { ExportHandle, ExportRequest } from '../../src/shared/rpc';
 import type { ExportSpec } from '../../src/core/export';
-import { driveExport, ok, OWNER, useStack, type Stack } from '../support/stack';
+import { driveExport, grantFormulaAccess, ok, OWNER, useStack, type Stack } from '../support/stack';
 
 const drive = (rt: GasRuntime, handle: ExportHandle) => driveExport(stack, rt, handle);
 
@@ -511,4 +511,103 @@ it('pauses after 15 minutes in which the API accepted nothing, is offered again 
   expect(puts.map((r) => r.status)).toEqual([200, 200, 200, 200]);
   expect(await storedPoints(metricId)).toEqual(rows.slice(1).map(([date, value]) => [date, String(Number(value))]));
   expect(rt.spreadsheet.getActiveSheet().getRange('C102').getValue()).toBe('written');
+});
+
+describe('only what changed, as the preview shows it', () => {
+  const dataPointReads = (requests: Array<{ method: string; path: string }>) => requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
+
+  it('previews the counts the export then reports, and the export reuses the preview\'s reads', async () => {
+    const metricId = await newMetric('Trials', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(250));
+    const first = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
+    // Exported once, the range is remembered: the sidebar that ran it ticks "only what changed" from this.
+    expect(first.report!.rangeExportedBefore).toBe(true);
+    rt.spreadsheet.getActiveSheet().getRange('B3').setValue('123.25');
+    await stack.takeRequests();
+
+    const preview = ok<{ compared: unknown; summary: string; toSend: number }>(rt.callServer('previewExport', [request(range, { metricId, onlyChanged: true }, false)]));
+    expect(preview.compared).toEqual({ unchanged: 249, toCreate: 0, toUpdate: 1, notCompared: 0 });
+    expect(preview.summary).toBe('250 rows read: 249 unchanged, 0 to create, 1 to update, 0 skipped, 0 failed.');
+    const previewRequests = await stack.takeRequests();
+    expect(dataPointReads(previewRequests).length).toBeGreaterThan(0);
+    expect(previewRequests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)])));
+    expect(done.report!.totals).toMatchObject({ unchanged: 249, created: 0, updated: 1, written: 0, failed: 0 });
+    const exportRequests = await stack.takeRequests();
+    expect(dataPointReads(exportRequests)).toHaveLength(0); // the preview's reads, not new ones
+    expect(exportRequests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+
+    // Again, with no preview: the reads are made again (the preview's were used once), and nothing is sent.
+    const again = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)])));
+    expect(again.report!.totals).toMatchObject({ unchanged: 250, updated: 0, created: 0 });
+    const againRequests = await stack.takeRequests();
+    expect(dataPointReads(againRequests).length).toBeGreaterThan(0);
+    expect(againRequests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+  });
+
+  it('reads again when the preview is older than the records cache period, or its metric was written since', async () => {
+    const metricId = await newMetric('Leads', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(20));
+    await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
+    ok(rt.callServer('previewExport', [request(range, { metricId, onlyChanged: true }, false)]));
+    rt.clock.advance(31 * 60_000);
+    await stack.takeRequests();
+    await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)])));
+    expect(dataPointReads(await stack.takeRequests()).length).toBeGreaterThan(0);
+
+    // Another export writes to the metric between the preview and this export: the preview's reads are stale.
+    ok(rt.callServer('previewExport', [request(range, { metricId, onlyChanged: true }, false)]));
+    const other = fill(rt, [['Date', 'Value'], ['2022-01-01', '777']]);
+    await drive(rt, ok(rt.callServer('startExport', [request(other, { metricId }, false)])));
+    fill(rt, daily(20));
+    await stack.takeRequests();
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)])));
+    expect(dataPointReads(await stack.takeRequests()).length).toBeGreaterThan(0);
+    expect(done.report!.totals).toMatchObject({ updated: 1, unchanged: 19 });
+  });
+});
+
+describe('formulas after an export', () => {
+  const mrr = DEMO_IDS.metrics.startupMrr;
+
+  it('show the exported value in a new cell, and only the formulas reading the written metric are refreshed', async () => {
+    const rt = stack.runtime({ timeZone: FAR_TIME_ZONE, formulaEvaluator: () => 'rewritten' });
+    grantFormulaAccess(rt, [DEMO_IDS.startup]);
+    const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
+    sheet.getRange('H1').setValue(mrr);
+    expect(rt.evaluateFormula(`=METRIC_VALUE("${mrr}", "2025-06")`, { cell: 'A1' })).toMatchObject({ ok: true });
+    const before = sheet.getRange('A1').getValue();
+    expect(before).not.toBe(70000);
+    rt.evaluateFormula(`=METRIC_VALUE(H1, "2025-06")`, { cell: 'A2' });
+    rt.evaluateFormula(`=METRIC_VALUE("${DEMO_IDS.metrics.headcount}", "2024-Q1")`, { cell: 'A3' });
+    const headcount = sheet.getRange('A3').getValue();
+
+    sheet.getRange('D1:E2').setValues([['Month', 'MRR'], ['2025-06-01', 70000]]);
+    const done = await drive(rt, ok(rt.callServer('startExport', [{ companyId: DEMO_IDS.startup, range: 'Sheet1!D1:E2', spec: { ...SPEC, metricId: mrr }, writeStatus: false }])));
+    expect(done.report!.totals).toMatchObject({ written: 1 });
+    expect(done.report!.writtenMetricIds).toEqual([mrr]);
+    expect((await storedPoints(mrr)).find(([date]) => date === '2025-06-01')).toEqual(['2025-06-01', '70000']);
+
+    await stack.takeRequests();
+    rt.evaluateFormula(`=METRIC_VALUE("${mrr}", "2025-06")`, { cell: 'B1' });
+    expect(sheet.getRange('B1').getValue()).toBe(70000);
+    const reads = (await stack.takeRequests()).filter((r) => r.method === 'GET' && r.path === '/data_points');
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((r) => r.query.includes(mrr))).toBe(true);
+
+    const refreshed = ok<{ formulas: number; message: string }>(rt.callServer('refreshFormulasFor', [[mrr]]));
+    expect(refreshed).toEqual({ formulas: 3, message: '3 formulas refreshed: they now show the values the API holds.' });
+    // Rewritten: the two naming MRR and the one whose cell H1 holds it. Not the headcount formula.
+    expect(['A1', 'A2', 'B1'].map((a1) => sheet.getRange(a1).getValue())).toEqual(['rewritten', 'rewritten', 'rewritten']);
+    expect(sheet.getRange('A3').getValue()).toBe(headcount);
+    expect(sheet.getRange('A3').getFormula()).toBe(`=METRIC_VALUE("${DEMO_IDS.metrics.headcount}", "2024-Q1")`);
+  });
+
+  it('refuses a list of metric ids that is not one', () => {
+    const rt = runtime();
+    expect(rt.callServer('refreshFormulasFor', [['not-an-id']])).toEqual({ ok: false, error: 'The metric ids must be a list of at most 500 ids.' });
+  });
 });

@@ -8,22 +8,35 @@ import type { ExportPreview, ExportState, RangeInput } from './types';
  * A preview of a prepared export. With the range's display values, each sample item shows the cells as
  * the user sees them ("12%", "3/1/2024") beside what will be sent, so a misread column is caught early.
  */
-export function previewExport(state: ExportState, displayValues?: RangeInput['displayValues'], limit = 10): ExportPreview {
+export function previewExport(state: ExportState, displayValues?: RangeInput['displayValues'], limit = 10, problem: string | null = null): ExportPreview {
   const places = placeNamer(state.spec.layout, state.origin);
   const shown = (row: number, column: number): string | null => displayValues?.[row - 1]?.[column - 1] ?? null;
   const toSend = state.items.filter((item) => item.outcome === 'pending').length;
   const skipped = state.items.filter((item) => item.outcome === 'skipped').length;
   const failed = state.items.filter((item) => item.outcome === 'failed').length;
   const noun = state.spec.layout === 'long' ? (state.items.length === 1 ? 'row' : 'rows') : state.items.length === 1 ? 'value' : 'values';
-  const counts = [`${formatCount(toSend)} to send`, `${formatCount(skipped)} skipped`, `${formatCount(failed)} failed`];
+  // "Only what changed" with the stored points read: the words and counts of the export's report.
+  const compared = state.spec.onlyChanged ? compare(state) : null;
+  const counts = compared
+    ? [
+        `${formatCount(compared.unchanged)} unchanged`,
+        `${formatCount(compared.toCreate)} to create`,
+        `${formatCount(compared.toUpdate)} to update`,
+        ...(compared.notCompared ? [`${formatCount(compared.notCompared)} not compared yet`] : []),
+        `${formatCount(skipped)} skipped`,
+        `${formatCount(failed)} failed`,
+      ]
+    : [`${formatCount(toSend)} to send`, `${formatCount(skipped)} skipped`, `${formatCount(failed)} failed`];
   return {
     layout: state.spec.layout,
     rowsRead: state.rowsRead,
     itemsRead: state.items.length,
     emptyRows: state.emptyRows,
     toSend,
+    compared,
     skipped,
     failed,
+    problem,
     columns: state.columns.map((column) => {
       const metric = column.metric === null ? undefined : state.metrics[column.metric];
       return {
@@ -39,6 +52,7 @@ export function previewExport(state: ExportState, displayValues?: RangeInput['di
       ...reportItem(state, item, places),
       // Before sending, a pending item is one that will be sent: no "not sent" reason yet.
       ...(item.outcome === 'pending' ? { reason: null } : {}),
+      ...(item.outcome === 'unchanged' ? { reason: 'already stored' } : {}),
       shownDate: shown(item.row, 1),
       shownValue: shown(item.row, item.column),
     })),
@@ -48,4 +62,20 @@ export function previewExport(state: ExportState, displayValues?: RangeInput['di
       .map((item) => ({ ...reportItem(state, item, places), shownDate: shown(item.row, 1), shownValue: shown(item.row, item.column) })),
     summary: state.items.length === 0 ? `0 ${noun} read: nothing to export.` : `${formatCount(state.items.length)} ${noun} read: ${counts.join(', ')}.`,
   };
+}
+
+/** Items compared with the stored points: unchanged, or planned as created or updated; the rest not yet compared. */
+function compare(state: ExportState): NonNullable<ExportPreview['compared']> {
+  let unchanged = 0;
+  let toCreate = 0;
+  let toUpdate = 0;
+  let notCompared = 0;
+  for (const item of state.items) {
+    if (item.outcome === 'unchanged') unchanged++;
+    else if (item.outcome !== 'pending') continue;
+    else if (item.planned === 'created') toCreate++;
+    else if (item.planned === 'updated') toUpdate++;
+    else notCompared++;
+  }
+  return { unchanged, toCreate, toUpdate, notCompared };
 }

@@ -103,6 +103,28 @@ export function exportProgress(state: ExportState, nowMs: number): ExportProgres
   return progress;
 }
 
+/**
+ * For a preview: the reads "only what changed" makes before sending, and nothing else, so the preview
+ * counts what the export will. Reads until every metric is compared, the deadline nears, or a
+ * temporary failure (the rate limit, a 5xx): then the rest stays to be compared, by the export, and the
+ * failure's sentence is returned. A refused metric's items fail as the export would fail them. The
+ * state returned can start the export as it is (its reads are not repeated).
+ */
+export function readStoredPoints(state: ExportState, client: ApiClient, deadline: number, now: () => number = () => client.requester.now()): { state: ExportState; problem?: string } {
+  const next = cloneExportState(state);
+  for (;;) {
+    const metric = next.metrics.findIndex((candidate) => candidate.phase === 'diff');
+    if (metric < 0) break;
+    if (now() >= deadline) return { state: next, problem: 'The preview ran out of time before comparing every value with what is stored.' };
+    const attempt = readExisting(next, metric, client);
+    // readExisting settles a refused metric itself (its items fail): what is left is worth trying again later.
+    const failure = attempt.failure;
+    if (failure) return { state: next, problem: failure.kind === 'metric' ? refusalSentence(failure.error) : failure.kind === 'batch' ? failure.reason : failure.message };
+  }
+  if (isComplete(next)) next.status = 'done';
+  return { state: next };
+}
+
 /** Reads the existing points of one metric over its items' dates, then plans only the items that differ. */
 function readExisting(state: ExportState, metric: number, client: ApiClient): Attempt {
   const metricState = state.metrics[metric];

@@ -223,8 +223,15 @@ export type ExportPreview = {
   itemsRead: number;
   emptyRows: number;
   toSend: number;
+  /**
+   * With "only what changed", once the stored points were read: the counts the export will report, as
+   * unchanged, created and updated. Null when not compared (the option off, or the reads cut short).
+   */
+  compared: { unchanged: number; toCreate: number; toUpdate: number; notCompared: number } | null;
   skipped: number;
   failed: number;
+  /** Why the stored points could not all be read, when they could not. */
+  problem: string | null;
   columns: Array<{
     /** The column's letter in the sheet. */
     letter: string;

@@ -20,7 +20,7 @@ function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: string,
   return ctx.series.getOrLoad(key, () => {
     const client = ctx.client();
     return client.dataPoints.list(ids, { startDate: start, endDate: end, excludeBlank, beforeRemainingPages: deadlineGuard(client) });
-  });
+  }, ids);
 }
 
 /** A metric's whole series, shared by every METRIC_VALUE and METRIC_LATEST cell of that metric. */

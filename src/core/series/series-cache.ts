@@ -3,6 +3,7 @@
 import type { DataPoint } from '../api/types';
 import { ChunkedCache } from '../cache/chunked-cache';
 import type { SingleFlight } from './single-flight';
+import { epochKeyPart, type SeriesEpochs } from './series-epochs';
 
 /** Compact on purpose: ten years of daily points must fit a few 100 KB cache entries. */
 type StoredPoint = [metricId: number, date: string, value: string | null];
@@ -21,21 +22,29 @@ export class SeriesCache {
     private readonly generation: string,
     /** Shares one fetch among executions that need the same series at once; without it each fetches. */
     private readonly flight?: SingleFlight,
+    /**
+     * Which metrics had their series dropped since (see series-epochs.ts), read when first needed: a
+     * series is keyed by its metrics' epochs, so a drop makes every entry of those metrics unreachable.
+     */
+    private readonly epochs: () => SeriesEpochs = () => ({}),
   ) {}
 
-  /** The cached series for `key`, or what `load` returns (stored for next time), fetched once for concurrent cells. */
-  getOrLoad(key: string, load: () => DataPoint[]): DataPoint[] {
+  /**
+   * The cached series for `key`, or what `load` returns (stored for next time), fetched once for
+   * concurrent cells. `metricIds` are the metrics the series holds: their drops make it stale.
+   */
+  getOrLoad(key: string, load: () => DataPoint[], metricIds: readonly string[] = []): DataPoint[] {
     const loadAndStore = (): DataPoint[] => {
       const points = load();
-      this.put(key, points);
+      this.put(key, points, metricIds);
       return points;
     };
-    if (!this.flight) return this.get(key) ?? loadAndStore();
-    return this.flight.run(this.key(key), () => this.get(key), loadAndStore);
+    if (!this.flight) return this.get(key, metricIds) ?? loadAndStore();
+    return this.flight.run(this.key(key, metricIds), () => this.get(key, metricIds), loadAndStore);
   }
 
-  get(key: string): DataPoint[] | null {
-    const text = this.cache.get(this.key(key));
+  get(key: string, metricIds: readonly string[] = []): DataPoint[] | null {
+    const text = this.cache.get(this.key(key, metricIds));
     if (text === null) return null;
     try {
       const stored = JSON.parse(text) as StoredSeries;
@@ -45,7 +54,7 @@ export class SeriesCache {
     }
   }
 
-  put(key: string, points: readonly DataPoint[]): void {
+  put(key: string, points: readonly DataPoint[], metricIds: readonly string[] = []): void {
     const ids: string[] = [];
     const index = new Map<string, number>();
     const stored: StoredPoint[] = points.map((p) => {
@@ -56,10 +65,10 @@ export class SeriesCache {
       }
       return [i, p.date, p.value ?? null];
     });
-    this.cache.put(this.key(key), JSON.stringify({ ids, points: stored }), SERIES_TTL_SECONDS);
+    this.cache.put(this.key(key, metricIds), JSON.stringify({ ids, points: stored }), SERIES_TTL_SECONDS);
   }
 
-  private key(key: string): string {
-    return `dp:${this.generation}:${key}`;
+  private key(key: string, metricIds: readonly string[]): string {
+    return `dp:${this.generation}:${epochKeyPart(this.epochs(), metricIds)}${key}`;
   }
 }

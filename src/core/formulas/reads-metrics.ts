@@ -1,0 +1,47 @@
+// Which of the add-in's formulas read given metrics' series: the ones to rewrite after a write to them.
+
+import { findAddinFormulas, type FormulaCell } from './names';
+
+/** The functions that read data points; the others list records, which a data point write does not change. */
+const SERIES_CALL = /(^|[^A-Z0-9_.])(METRIC_VALUES|METRIC_VALUE|METRIC_LATEST)\s*\(/i;
+
+/**
+ * A single-cell reference on the formula's own sheet (B2, $B$2). Not one that starts or ends a range
+ * (B2:C3), names another sheet (Other!B2), or calls a function (LOG10().
+ */
+const CELL_REFERENCE = /(?<![A-Za-z0-9_!$.:'"])\$?([A-Z]{1,3})\$?([1-9][0-9]*)(?![A-Za-z0-9_(!:])/gi;
+
+/** The formula with its string literals emptied: "A1" in quotes is text, not a reference. */
+function withoutStrings(formula: string): string {
+  return formula.replace(/"(?:[^"]|"")*"/g, '""');
+}
+
+function columnNumber(letters: string): number {
+  return [...letters.toUpperCase()].reduce((n, letter) => n * 26 + letter.charCodeAt(0) - 64, 0);
+}
+
+/**
+ * The formula cells of one sheet's grid that read one of `metricIds`: those whose text names an id,
+ * and those whose single-cell references on the same sheet hold one (=METRIC_VALUE(A2, "2025-06") with
+ * the id in A2). References to ranges, other sheets or named ranges are not followed, and a formula
+ * that reads an id through them is left alone: Refresh data reaches it.
+ * `valueAt(row, column)` is the 1-based cell's value in the same grid, or undefined outside it.
+ */
+export function formulasReadingMetrics(
+  formulas: readonly (readonly string[])[],
+  metricIds: readonly string[],
+  valueAt: (row: number, column: number) => unknown,
+): FormulaCell[] {
+  const ids = new Set(metricIds.map((id) => id.trim().toLowerCase()).filter((id) => id !== ''));
+  if (ids.size === 0) return [];
+  const mentions = (text: string): boolean => [...ids].some((id) => text.toLowerCase().includes(id));
+  return findAddinFormulas(formulas).filter(({ formula }) => {
+    if (!SERIES_CALL.test(formula)) return false;
+    if (mentions(formula)) return true;
+    for (const match of withoutStrings(formula).matchAll(CELL_REFERENCE)) {
+      const value = valueAt(Number(match[2]), columnNumber(match[1]!));
+      if (typeof value === 'string' && ids.has(value.trim().toLowerCase())) return true;
+    }
+    return false;
+  });
+}
