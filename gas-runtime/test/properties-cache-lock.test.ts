@@ -27,6 +27,20 @@ describe('PropertiesService', () => {
     expect(rt.run('setLargeProperty', [9 * 1024 + 1])).toBe('Exception: Argument too large: value');
   });
 
+  it('counts the 9 kB of a value in UTF-8 bytes, not characters', () => {
+    // 4,700 "é" are 4,700 characters but 9,400 bytes: the stricter reading of "9kB / val".
+    expect(runtime().run('fillDocumentProperties', [1, 4700, 'é'])).toEqual({ stored: 0, error: 'Exception: Argument too large: value' });
+    expect(runtime().run('fillDocumentProperties', [1, 4600, 'é'])).toEqual({ stored: 1, error: null });
+  });
+
+  it('refuses a write that takes a store past 500 kB with Apps Script’s quota error', () => {
+    // 9,000-byte values: 56 fit in 500 kB (512,000 bytes with keys), the 57th does not.
+    expect(runtime().run('fillDocumentProperties', [80, 9000, 'a'])).toEqual({
+      stored: 56,
+      error: 'Exception: You have exceeded the property storage quota. Please remove some properties and try again.',
+    });
+  });
+
   it('gives a custom function the spreadsheet owner’s user properties, whoever recalculates', () => {
     const rt = runtime();
     rt.properties.user(OWNER).setProperty('token', 'owner-token');
