@@ -42,7 +42,7 @@ import { WorkerPool, type FinishedJob, type PendingJob } from './concurrent/pool
 import { SpreadsheetAppStandIn } from './spreadsheet/spreadsheet-app';
 import type { Range } from './spreadsheet/range';
 import { isValidTimeZone } from './time-zone';
-import { UrlFetchAllowlist, UrlFetchQuota } from './url-fetch-limits';
+import { UrlFetchAllowlist, UrlFetchQuota, type UrlFetchQuotaCharger } from './url-fetch-limits';
 
 export interface GasRuntimeOptions {
   /** The built bundle (e.g. dist/Code.js), as source text or a path to read. */
@@ -144,6 +144,8 @@ export interface WorkerSide {
   clock: SharedArrayBuffer;
   locks: LockArbiter;
   hostServices: (execution: Execution) => Record<string, object>;
+  /** The host's daily quota. */
+  urlFetchQuota: UrlFetchQuotaCharger;
   log: (level: LogLevel, message: string, time: number, functionName: string) => void;
 }
 
@@ -280,7 +282,7 @@ export class GasRuntime {
       scriptTimeZone,
       scriptId,
       fetchTimeoutMs: options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
-      urlFetchQuota: this.urlFetchQuota,
+      urlFetchQuota: worker?.urlFetchQuota ?? this.urlFetchQuota,
       urlFetchAllowlist: whitelist === undefined ? null : new UrlFetchAllowlist(whitelist, whitelistSource),
       onSleep: options.onSleep,
       log: (level, message) => this.#log(level, message),
@@ -492,8 +494,10 @@ export class GasRuntime {
         scriptId: this.#shared.scriptId,
         fetchTimeoutMs: this.#shared.fetchTimeoutMs,
         oauthScopes: this.#oauthScopes === null ? null : [...this.#oauthScopes],
+        urlFetchWhitelist: this.#shared.urlFetchAllowlist === null ? null : [...this.#shared.urlFetchAllowlist.prefixes],
       },
       locks: this.locks,
+      urlFetchQuota: this.urlFetchQuota,
       clockStart: () => this.#clock._start(),
       clockStop: () => this.#clock._stop(),
       now: () => this.#clock.now(),
@@ -513,6 +517,8 @@ export class GasRuntime {
           realWaits: true,
         });
         const cell = job.cell as Range | undefined;
+        // The execution starts: in eviction mode the host's caches (the ones its CacheService reaches) lose entries now, as at a synchronous start.
+        this.#shared.caches._executionStarted();
         return {
           services: {
             SpreadsheetApp: new SpreadsheetAppStandIn(this.spreadsheet, this.#shared.ui),

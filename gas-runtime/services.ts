@@ -14,7 +14,7 @@ import { SpreadsheetAppStandIn } from './spreadsheet/spreadsheet-app';
 import type { Ui } from './spreadsheet/ui';
 import type { SyncHttpClient } from './sync-http';
 import { UrlFetchAppStandIn } from './url-fetch';
-import type { UrlFetchAllowlist, UrlFetchQuota } from './url-fetch-limits';
+import type { UrlFetchAllowlist, UrlFetchQuotaCharger } from './url-fetch-limits';
 import { UtilitiesService, type SleepListener } from './utilities';
 
 /** ScriptApp, as far as the add-in needs it: the AuthMode enum and the script's id. */
@@ -73,7 +73,8 @@ export interface SharedState {
   scriptTimeZone: string;
   scriptId: string;
   fetchTimeoutMs: number;
-  urlFetchQuota: UrlFetchQuota;
+  /** In a worker thread, the host's quota: it is per user across executions. */
+  urlFetchQuota: UrlFetchQuotaCharger;
   urlFetchAllowlist: UrlFetchAllowlist | null;
   onSleep: SleepListener | undefined;
   log: (level: LogLevel, message: string) => void;
@@ -81,8 +82,9 @@ export interface SharedState {
 
 /** The global objects of one execution, already wrapped for the script. */
 export function createGlobals(shared: SharedState, execution: Execution, membrane: Membrane): Record<string, unknown> {
-  // Every execution starts here: in eviction mode, the caches lost entries since the last one.
-  shared.caches._executionStarted();
+  // Every execution starts here: in eviction mode, the caches lost entries since the last one. In a worker
+  // thread the caches the script uses are the host's, and the host applied the drop when it started the execution.
+  if (!shared.hostServices) shared.caches._executionStarted();
   const services: Record<string, object> = {
     SpreadsheetApp: new SpreadsheetAppStandIn(shared.spreadsheet, shared.ui),
     UrlFetchApp: new UrlFetchAppStandIn(shared.http, execution, {

@@ -79,12 +79,17 @@ function splitOrigin(url: string): { scheme: string; host: string; rest: string 
   return { scheme: match[1]!.toLowerCase(), host: match[2]!.toLowerCase(), rest: match[3]! };
 }
 
+/** What UrlFetchApp needs of the quota: the host's UrlFetchQuota, or a worker thread's view of it. */
+export interface UrlFetchQuotaCharger {
+  charge(user: string, count: number): void;
+}
+
 /**
  * "URL Fetch calls: 20,000 / day" for consumer accounts, 100,000 for Workspace; "Quotas are per user and
  * reset 24 hours after the first request" (developers.google.com/apps-script/guides/services/quotas).
  * Counted on the virtual clock, so a test moves past a day with rt.clock.advance.
  */
-export class UrlFetchQuota {
+export class UrlFetchQuota implements UrlFetchQuotaCharger {
   readonly #windows = new Map<string, { startedAt: number; used: number }>();
 
   constructor(

@@ -7,7 +7,7 @@ import type { Execution } from './execution';
 import { MAX_URL_LENGTH } from './limits';
 import { assertNotServedByThisThread } from './same-thread-server';
 import { signatureError } from './signature';
-import type { UrlFetchAllowlist, UrlFetchQuota } from './url-fetch-limits';
+import type { UrlFetchAllowlist, UrlFetchQuotaCharger } from './url-fetch-limits';
 import type { HttpRequestSpec, HttpResult, NetworkFailureKind, SyncHttpClient } from './sync-http';
 
 /** The request options UrlFetchApp reads (URLFetchRequestOptions). */
@@ -126,8 +126,8 @@ export interface UrlFetchOptions {
   /** Gives up on a request after this long (Apps Script: about 60 s). */
   timeoutMs: number;
   scriptId: string;
-  /** The daily quota, shared by every execution of the runtime. */
-  quota: UrlFetchQuota;
+  /** The daily quota, shared by every execution of the runtime (in a worker thread, counted on the host). */
+  quota: UrlFetchQuotaCharger;
   /** The manifest's urlFetchWhitelist; null when it has none (every URL may be fetched). */
   allowlist: UrlFetchAllowlist | null;
 }

@@ -108,7 +108,10 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
           progress.waiting(left);
           await sleep(1000);
         }
-        continue;
+        // The handle still names the wait it was given: asking for a step is what ends the wait (a step
+        // the server finds still early just answers with the time left). Going round with this handle
+        // would count the same wait down again, for ever.
+        if (cancelled) continue;
       }
       handle = unwrap(await server.continueExport(handle.exportId));
     }

@@ -63,7 +63,9 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
         bar.waiting(left);
         await sleep(1000);
       }
-      continue;
+      // The handle still names the wait it was given: the next step ends it (a step the server finds
+      // still early answers with the time left); going round with this handle would wait again for ever.
+      if (cancelSent) continue;
     }
     const step = view.next(handle);
     const afterCancel = cancelPressed.then(() => Promise.race([step, sleep(CANCEL_WAIT_MS).then(() => null)]));

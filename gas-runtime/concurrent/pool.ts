@@ -8,6 +8,7 @@ import path from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { LockTable } from '../lock';
 import type { LogLevel } from '../logging';
+import type { UrlFetchQuotaCharger } from '../url-fetch-limits';
 import { GasRuntimeUsageError } from '../errors';
 import type { JobKind, JobRequest, JobResult, Reply, WorkerInit, WorkerMessage } from './protocol';
 import { errorToWire, HostHandles, wireToError } from './wire';
@@ -16,6 +17,7 @@ import { errorToWire, HostHandles, wireToError } from './wire';
 export interface PoolHost {
   init: Omit<WorkerInit, 'rpcPort' | 'signal'>;
   locks: LockTable;
+  urlFetchQuota: UrlFetchQuotaCharger;
   clockStart(): void;
   clockStop(): void;
   now(): number;
@@ -266,13 +268,17 @@ export class WorkerPool {
     }
   }
 
-  #answer(pooled: PoolWorker, message: Extract<WorkerMessage, { type: 'call' | 'get' | 'lock' }>): Reply {
+  #answer(pooled: PoolWorker, message: Extract<WorkerMessage, { type: 'call' | 'get' | 'lock' | 'url-fetch-quota' }>): Reply {
     const job = pooled.job;
     if (!job) return { ok: false, error: { name: 'Error', message: 'gas-runtime: a call arrived from a worker with no execution' } };
     try {
       if (message.type === 'lock') {
         const value = message.action === 'try' ? this.#host.locks._tryAcquire(message.key, job.id) : this.#host.locks._release(message.key, job.id);
         return { ok: true, value: value ?? null };
+      }
+      if (message.type === 'url-fetch-quota') {
+        this.#host.urlFetchQuota.charge(message.user, message.count);
+        return { ok: true, value: null };
       }
       const target = job.handles.object(message.handle) as Record<string, unknown>;
       const value = job.around(() => {

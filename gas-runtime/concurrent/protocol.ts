@@ -21,6 +21,8 @@ export interface WorkerInit {
   scriptId: string;
   fetchTimeoutMs: number;
   oauthScopes: string[] | null;
+  /** The host's urlFetchWhitelist prefixes (already checked there), so a worker refuses what a synchronous execution refuses. */
+  urlFetchWhitelist: string[] | null;
 }
 
 export type JobKind = 'custom-function' | 'server-call';
@@ -60,6 +62,8 @@ export type WorkerMessage =
   | { type: 'call'; handle: number; member: string; args: unknown[] }
   | { type: 'get'; handle: number; member: string }
   | { type: 'lock'; action: 'try' | 'release'; key: string }
+  /** Counts requests against the host's daily quota, which is per user across every execution. */
+  | { type: 'url-fetch-quota'; user: string; count: number }
   | { type: 'log'; level: LogLevel; message: string; time: number; functionName: string }
   | { type: 'done'; result: JobResult }
   | { type: 'crashed'; error: WireError };

@@ -57,11 +57,13 @@ try {
       scriptId: init.scriptId,
       fetchTimeoutMs: init.fetchTimeoutMs,
       ...(init.oauthScopes ? { oauthScopes: init.oauthScopes } : {}),
+      ...(init.urlFetchWhitelist ? { urlFetchWhitelist: init.urlFetchWhitelist } : {}),
     },
     {
       filename: init.filename,
       clock: init.clock,
       locks,
+      urlFetchQuota: { charge: (user, count) => void request({ type: 'url-fetch-quota', user, count }) },
       hostServices: (_execution: Execution) => {
         if (!current) throw new Error('gas-runtime: services asked for outside an execution');
         const { job, remote } = current;

@@ -1,8 +1,12 @@
 // Concurrent executions: recalculations and sidebar calls running at once in worker threads, sharing
 // the host's spreadsheet, cache, properties and locks.
 
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createGasRuntime, GasRuntimeUsageError, type GasRuntime } from '../index';
-import { fixture } from './support/fixtures';
+import { fixture, FIXTURES } from './support/fixtures';
+import { startTestServer } from './support/test-server';
 
 const OWNER = 'owner@example.com';
 const EDITOR = 'editor@example.com';
@@ -138,5 +142,82 @@ describe('sidebar calls beside each other', () => {
     expect(await step).toBe('cancelled');
     await rt.idle();
     expect(rt.callServer('cancelWork')).toBe('sent');
+  }, 60_000);
+});
+
+describe('the runtime\u2019s limits in concurrent executions', () => {
+  const OVER_QUOTA = 'Service invoked too many times for one day: urlfetch.';
+  const others: GasRuntime[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(others.splice(0).map((other) => other.close()));
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('counts every execution\u2019s fetches against the user\u2019s one daily quota, refusing those past it', async () => {
+    const server = await startTestServer();
+    try {
+      const limited = createGasRuntime({ code: fixture('fetch'), owner: OWNER, urlFetchDailyQuota: 5, startTime: new Date('2024-03-01T12:00:00Z') });
+      others.push(limited);
+      const url = `${server.url}/status/200`;
+      // Eight executions at once, two fetches each: sixteen asked for, five allowed in all.
+      const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => limited.callServerAsync('fetchEachTimed', [[url, url]])));
+      const refusals = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      expect(refusals.map((o) => (o.reason as Error).message)).toEqual(Array(refusals.length).fill(OVER_QUOTA));
+      expect((await server.stats()).requests).toBe(5);
+      expect(limited.urlFetchQuota.used(OWNER)).toBe(5);
+      expect(limited.executions.reduce((sum, e) => sum + e.urlFetchCount, 0)).toBe(5);
+      // At most two executions got both their fetches through; every other one was refused (at its first or second fetch).
+      expect(outcomes.filter((o) => o.status === 'fulfilled').length).toBeLessThanOrEqual(2);
+      expect(refusals.length).toBeGreaterThanOrEqual(6);
+      // Once spent, a later concurrent custom function (counted against the owner) is refused too, and a synchronous one.
+      await expect(limited.runCustomFunctionAsync('FETCH_TEXT', [url], { user: EDITOR })).rejects.toThrow(OVER_QUOTA);
+      expect(() => limited.runCustomFunction('FETCH_TEXT', [url])).toThrow(OVER_QUOTA);
+      expect((await server.stats()).requests).toBe(5);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('refuses a URL outside the manifest\u2019s allowlist in a concurrent execution as in a synchronous one', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gas-concurrent-allowlist-'));
+    dirs.push(dir);
+    copyFileSync(path.join(FIXTURES, 'fetch.js'), path.join(dir, 'Code.js'));
+    writeFileSync(path.join(dir, 'appsscript.json'), JSON.stringify({ timeZone: 'Etc/UTC', urlFetchWhitelist: ['https://api.example.com/v1/'] }));
+    const listed = createGasRuntime({ code: { path: path.join(dir, 'Code.js') }, owner: OWNER, fetchTimeoutMs: 500 });
+    others.push(listed);
+    // Port 9 on loopback: were it sent, it would fail with a network error, not the refusal.
+    const url = 'http://127.0.0.1:9/v1/data';
+    const refusal = `Request to ${url} failed because the URL has not been whitelisted in the script manifest.`;
+    const sequential = listed.run('fetchFailure', [url]);
+    expect(sequential).toMatchObject({ name: 'Exception', message: refusal });
+    const [fromSidebar, fromCell] = await Promise.allSettled([
+      listed.callServerAsync('fetchFailure', [url]),
+      listed.runCustomFunctionAsync('FETCH_TEXT', [url]),
+    ]);
+    expect(fromSidebar).toEqual({ status: 'fulfilled', value: sequential });
+    expect(fromCell).toMatchObject({ status: 'rejected', reason: { message: refusal } });
+    expect(listed.urlFetchQuota.used(OWNER)).toBe(0);
+  }, 60_000);
+
+  it('drops cache entries at each concurrent execution\u2019s start, as many as the same starts made one after another (seed 7, drop rate 0.5)', async () => {
+    const seeded = () => {
+      const other = createGasRuntime({ code: fixture('limits'), cacheEviction: { seed: 7, dropRate: 0.5 }, startTime: new Date('2024-03-01T12:00:00Z') });
+      others.push(other);
+      // One putAll draws once, on the empty cache; _keys() and stats() draw nothing.
+      other.cache.script().putAll(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, 'v'])));
+      return other;
+    };
+    const sequential = seeded();
+    for (let i = 0; i < 3; i++) sequential.run('noop');
+    const expected = sequential.cache.stats().script;
+    expect(expected.dropped).toBeGreaterThan(0);
+    expect(expected.items).toBeGreaterThan(0);
+
+    const concurrent = seeded();
+    // Executions that make no cache call: every loss happens at a start, whatever order the three start in.
+    await Promise.all([0, 1, 2].map(() => concurrent.callServerAsync('noop')));
+    expect(concurrent.cache.stats().script).toEqual(expected);
+    expect(concurrent.cache.script()._keys()).toHaveLength(40 - expected.dropped);
   }, 60_000);
 });

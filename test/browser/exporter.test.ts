@@ -123,10 +123,11 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   await frame.waitForSelector('table.preview');
   expect(await frame.textContent('#export-results .status')).toBe('900 rows read: 900 to send, 0 skipped, 0 failed.');
 
-  // A tiny limit whose window outlasts a step: the first batch and one wave go, the next wave is refused
-  // with a Retry-After the step cannot wait out, so the sidebar waits between steps.
+  // A tiny limit whose window outlasts a step (25 s against the step's 20 s budget): the first batch and one
+  // wave go, the next wave is refused with a Retry-After the step cannot wait out, so the sidebar waits
+  // between steps. The window is short because that Retry-After is waited out in real time after the resume.
   await control.clearRequests();
-  await control.rateLimit({ limit: 12, windowSeconds: 45, retryAfter: true, freshWindow: true });
+  await control.rateLimit({ limit: 12, windowSeconds: 25, retryAfter: true, freshWindow: true });
   await frame.click('#export-form button[type="submit"]');
   await frame.waitForFunction(() => /^Waiting \d+ s for the API's rate limit…$/.test(document.querySelector('.progress-text')?.textContent ?? ''));
   const bar = await frame.$eval('.progress progress', (element) => ({ value: (element as HTMLProgressElement).value, max: (element as HTMLProgressElement).max }));
@@ -152,7 +153,9 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   await reopened.waitForSelector('#export-resume button');
   expect(await reopened.textContent('#export-resume .hint')).toBe(`The export of Sheet1!E1:F901 stopped with ${confirmedBeforeCancel} of 900 done. Resuming sends only what was not confirmed.`);
   await reopened.click('#export-resume button');
-  await reopened.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
+  // The 429's Retry-After still holds back the user's executions (README, "The API client"): the sidebar counts
+  // the rest of it down in real time (concurrent executions sleep for real), then the steps go on.
+  await reopened.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.', undefined, { timeout: 50_000 });
   expect(await reopened.textContent('#export-results > .status')).toBe('900 rows read: 900 written (stored; the API does not say which were new and which updated).');
 
   // Every row stored once: 18 accepted PUTs in all, and none after the cancel repeats a row confirmed before it.
