@@ -59,7 +59,7 @@ const showPanel = mountTabs((panelId) => {
 const settings = mountSettings();
 const metrics = mountMetrics(() => settings.companyId());
 exporter = mountExport(metrics);
-portfolio = mountPortfolio(() => metrics.companyId());
+portfolio = mountPortfolio(() => metrics.companyId(), settings.loaded);
 settings.onChange((s) => metrics.setCompany(s.defaultCompanyId ?? ''));
 
 // A menu item may open the sidebar on a given tab (see showSidebar on the server).

@@ -43,16 +43,24 @@ function unwrap<T>(result: RpcResult<T>): T {
   return result.value;
 }
 
-export function mountPortfolio(companyId: () => string): { show(): void } {
+/**
+ * `settingsLoaded` settles once the settings (and so the default company) have arrived: calls run side by
+ * side, so an action clicked before then would otherwise send an empty company.
+ */
+export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<unknown> = Promise.resolve()): { show(): void } {
   const panel = byId<HTMLElement>('panel-portfolio');
   const status = byId<HTMLElement>('portfolio-status');
   const results = byId<HTMLElement>('portfolio-results');
   const tagSelect = byId<HTMLSelectElement>('note-tag');
   const run: ActionRunner = (label, work) => void busy(panel, status, label, work);
+  const company = async (): Promise<string> => {
+    await settingsLoaded.catch(() => undefined);
+    return companyId();
+  };
 
   byId<HTMLButtonElement>('audit-build').addEventListener('click', () => {
     void busy(panel, status, 'Reading every profile, property and value…', async () => {
-      const built = unwrap(await server.buildAudit(companyId()));
+      const built = unwrap(await server.buildAudit(await company()));
       results.replaceChildren();
       return { line: built.message, tone: 'success' };
     });
@@ -69,7 +77,7 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
     void busy(panel, status, 'Reading the selection…', async () => {
       const range = unwrap(await server.activeRange());
       say(status, '');
-      return runJob<ImportHandle>(results, unwrap(await server.startImport({ kind, companyId: companyId(), range })), importView(kind, range), run);
+      return runJob<ImportHandle>(results, unwrap(await server.startImport({ kind, companyId: await company(), range })), importView(kind, range), run);
     });
   }
   byId<HTMLButtonElement>('import-profiles').addEventListener('click', () => importFromSelection('profiles'));
@@ -129,11 +137,12 @@ export function mountPortfolio(companyId: () => string): { show(): void } {
       }
       if (shown || !companyId()) return;
       shown = true;
-      void busy(panel, status, 'Loading note tags…', async () => {
-        const tags = unwrap(await server.listNoteTags(companyId()));
+      // A quiet load, not a busy action: google.script.run calls run side by side, and as an action it would
+      // lock the panel and, ending after an audit build the user started meanwhile, overwrite its status.
+      void server.listNoteTags(companyId()).then((result) => {
+        const tags = unwrap(result);
         tagSelect.replaceChildren(el('option', { value: '' }, 'No tag'), ...tags.map((t) => el('option', { value: t.id }, t.name)));
-        say(status, '');
-      });
+      }).catch((error: unknown) => say(status, `Note tags could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'error'));
     },
   };
 }
