@@ -189,7 +189,14 @@
     var height = scroller.clientHeight || 600;
     var first = Math.max(1, rowAt(top) - OVERSCAN);
     var last = Math.min(shape.maxRows, rowAt(top + height) + OVERSCAN);
-    for (var p = Math.floor((first - 1) / PAGE); p <= Math.floor((last - 1) / PAGE); p++) ensurePage(p);
+    var firstPage = Math.floor((first - 1) / PAGE), lastPage = Math.floor((last - 1) / PAGE);
+    for (var p = firstPage; p <= lastPage; p++) ensurePage(p);
+    // Once what is in view is here, the pages either side, so scrolling on does not wait for the server
+    // (asked earlier, they would queue ahead of the page in view).
+    if (loading.size === 0) {
+      if (firstPage > 0) ensurePage(firstPage - 1);
+      if ((lastPage + 1) * PAGE < shape.maxRows) ensurePage(lastPage + 1);
+    }
     var hidden = new Set(shape.hiddenRows);
     var box = selectionBox(shape.selection);
     var nodes = [spacer(offsets[first - 1])];

@@ -53,7 +53,8 @@ export interface GridCell {
 export interface CellPage {
   sheet: string;
   row: number;
-  rows: GridCell[][];
+  /** null for a cell with nothing to draw: most of a sheet, and most of a page's bytes otherwise. */
+  rows: Array<Array<GridCell | null>>;
 }
 
 export function sheetShape(workbench: Workbench, sheetName?: string): SheetShape {
@@ -95,9 +96,9 @@ export function cellPage(workbench: Workbench, sheetName: string, row: number, c
   if (!Number.isInteger(count) || count < 1 || count > MAX_PAGE_ROWS) throw new Error(`Ask for 1 to ${MAX_PAGE_ROWS} rows at a time, not ${String(count)}.`);
   const last = Math.min(sheet.getMaxRows(), row + count - 1);
   const rules = conditionalBackgrounds(sheet);
-  const rows: GridCell[][] = [];
+  const rows: Array<Array<GridCell | null>> = [];
   for (let r = row; r <= last; r++) {
-    const cells: GridCell[] = [];
+    const cells: Array<GridCell | null> = [];
     for (let c = 1; c <= sheet.getMaxColumns(); c++) cells.push(gridCell(sheet, r, c, rules));
     rows.push(cells);
   }
@@ -114,13 +115,13 @@ export function growSheet(workbench: Workbench, sheetName: string, rows: number,
   if (columns > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), columns);
 }
 
-function gridCell(sheet: Sheet, row: number, column: number, rules: ConditionalBackground[]): GridCell {
+function gridCell(sheet: Sheet, row: number, column: number, rules: ConditionalBackground[]): GridCell | null {
   const cell = sheet._cell(row, column);
   const out: GridCell = { d: sheet._display(row, column) };
   const conditional = rules.find((rule) => rule.applies(row, column, cell));
   const background = conditional?.background ?? cell?.background;
   if (background && background !== '#ffffff') out.bg = background;
-  if (!cell) return out;
+  if (!cell) return out.bg ? out : null;
   if (cell.formula) out.f = cell.formula;
   if (cell.note) out.note = cell.note;
   if (cell.error) out.error = cell.error.message;

@@ -33,8 +33,8 @@ function shape(): Promise<Shape> {
 /** What the server stores for a cell (the runtime's sheet), read through the grid's own route. */
 async function stored(sheet: string, row: number, column: number): Promise<GridCell> {
   return session.page.evaluate(async ([s, r, c]) => {
-    const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent(s)}&row=${r}&count=1`)).json()) as { rows: GridCell[][] };
-    return page.rows[0]![c - 1]!;
+    const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent(s)}&row=${r}&count=1`)).json()) as { rows: Array<Array<GridCell | null>> };
+    return page.rows[0]![c - 1] ?? { d: '' };
   }, [sheet, row, column] as const);
 }
 
