@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulatorProcess } from '../emulator/testing';
 import { Workbench } from './workbench';
+import { registerGridRoutes } from './grid-routes';
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
@@ -74,11 +75,24 @@ async function main(): Promise<void> {
     const sidebar = await workbench.runMenuItem(request.body.functionName);
     return { view: workbench.view(), sidebar };
   });
+  registerGridRoutes(app, workbench);
   app.setErrorHandler((error, _request, reply) => {
     void reply.status(400).send({ error: error instanceof Error ? error.message : String(error) });
   });
 
-  const address = await app.listen({ port: Number(flags.port), host: '127.0.0.1' });
+  let address: string;
+  try {
+    address = await app.listen({ port: Number(flags.port), host: '127.0.0.1' });
+  } catch (error) {
+    // The emulator child started first; left running it would hold its port and outlive us.
+    await workbench.runtime.close();
+    await emulator.stop();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(`Port ${flags.port} on 127.0.0.1 is in use by another program: stop it, or start the workbench on another port with npm start -- --port ${Number(flags.port) + 1}.`);
+      process.exit(1);
+    }
+    throw error;
+  }
   console.log(`Workbench on ${address} (emulator ${emulator.url}, token ${emulator.token}, company ${emulator.companyId})`);
 
   const stop = async (): Promise<void> => {

@@ -63,6 +63,11 @@ export function formatGeneral(value: number): string {
     return `${trimmed}E${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
   }
   const rounded = Number(value.toPrecision(15));
+  // At most ten decimals (1/3 shows 0.3333333333), but toFixed's text carries the binary expansion
+  // (39919496.93 → "39919496.9299999997"): the shortest text that reads back as the rounded number is what
+  // Sheets shows. Below 1e-6 JavaScript's shortest text is exponential, so those keep toFixed's digits.
+  const decimals = Number(rounded.toFixed(10));
+  if (Math.abs(decimals) >= 1e-6) return String(decimals);
   return rounded.toFixed(10).replace(/\.?0+$/, '');
 }
 

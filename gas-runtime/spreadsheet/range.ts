@@ -246,7 +246,7 @@ export class Range {
     this.#each((row, column) => {
       const cell = this._sheet._cell(row, column);
       if (!cell) return;
-      if (!selective || only.contentsOnly) clearContent(cell);
+      if (!selective || only.contentsOnly) this._sheet._clearContent(row, column);
       if (!selective || only.formatOnly) clearFormat(cell);
       if (only.commentsOnly) delete cell.note;
       if (only.validationsOnly) delete cell.validation;
@@ -311,8 +311,7 @@ export class Range {
   #writeFormula(row: number, column: number, formula: unknown): void {
     const text = formula === null || formula === undefined ? '' : String(formula);
     if (text === '') {
-      const cell = this._sheet._cell(row, column);
-      if (cell) clearContent(cell);
+      this._sheet._clearContent(row, column);
       this._sheet._forgetIfBlank(row, column);
     } else if (text.startsWith('=')) this._sheet._writeFormula(row, column, text);
     else this._sheet._write(row, column, text);

@@ -359,7 +359,7 @@ export class Sheet {
   /** Writes a value as setValue does: strings are read like a user's entry unless the cell is plain text. */
   _write(row: number, column: number, input: unknown): void {
     const cell = this._cellForWrite(row, column);
-    clearContent(cell);
+    this._clearContent(row, column);
     if (input === null || input === undefined || input === '') {
       this._forgetIfBlank(row, column);
       return;
@@ -394,7 +394,7 @@ export class Sheet {
   _writeFormula(row: number, column: number, formula: string): void {
     checkCellLength(formula);
     const cell = this._cellForWrite(row, column);
-    clearContent(cell);
+    this._clearContent(row, column);
     cell.formula = formula;
     const result = this._spreadsheet._evaluate(formula, this, row, column);
     if (result.kind === 'error') {
@@ -407,6 +407,23 @@ export class Sheet {
       if (isAutomaticFormat(cell.format)) cell.format = cell.value % 1 === 0 ? DEFAULT_DATE_FORMAT : DEFAULT_DATE_TIME_FORMAT;
     } else {
       cell.value = value === null || value === '' ? null : (value as string | number | boolean);
+    }
+  }
+
+  /**
+   * Clears a cell's content; a formula's array result goes with it, as in Sheets, where deleting or
+   * overwriting the formula that spilled empties the cells its result filled.
+   */
+  _clearContent(row: number, column: number): void {
+    const cell = this._cell(row, column);
+    if (!cell) return;
+    const anchor = cell.formula !== null ? `${row}:${column}` : null;
+    clearContent(cell);
+    if (anchor === null) return;
+    for (const [r, c, other] of this._entries()) {
+      if (other.spilledFrom !== anchor) continue;
+      clearContent(other);
+      this._forgetIfBlank(r, c);
     }
   }
 

@@ -45,6 +45,25 @@ describe('evaluateFormula', () => {
     expect(sheet.getRange('A2').getValue()).toBe('');
   });
 
+  it('empties the cells an array result filled when its formula is cleared or overwritten, as Sheets does', () => {
+    const rt = runtime();
+    const sheet = rt.spreadsheet.getActiveSheet();
+    rt.evaluateFormula('=CUSTOM_ROWS(3)', { cell: 'A1' });
+    sheet.getRange('A1').setValue('');
+    expect(sheet.getRange('A1:B3').getValues()).toEqual([['', ''], ['', ''], ['', '']]);
+    expect(sheet.getLastRow()).toBe(0);
+    rt.evaluateFormula('=CUSTOM_ROWS(2)', { cell: 'A1' });
+    sheet.getRange('A1').setValue('typed');
+    expect(sheet.getRange('A1:B2').getValues()).toEqual([['typed', ''], ['', '']]);
+    rt.evaluateFormula('=CUSTOM_ROWS(2)', { cell: 'D1' });
+    sheet.getRange('D1').clearContent();
+    expect(sheet.getRange('D1:E2').getValues()).toEqual([['', ''], ['', '']]);
+    // Clearing a cell the result spilled into leaves the formula and the rest of its result alone.
+    rt.evaluateFormula('=CUSTOM_ROWS(2)', { cell: 'G1' });
+    sheet.getRange('H2').setValue('');
+    expect(sheet.getRange('G1:G2').getValues()).toEqual([['row 1'], ['row 2']]);
+  });
+
   it('refuses a result that would need more rows than the sheet has', () => {
     const rt = runtime();
     expect(rt.evaluateFormula('=CUSTOM_ROWS(5)', { cell: 'A998' })).toEqual({

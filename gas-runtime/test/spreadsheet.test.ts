@@ -17,6 +17,13 @@ describe('values written with setValue/setValues', () => {
     expect(range.getDisplayValues()).toEqual([['12.5', '1,234', '12%', 'TRUE', 'FALSE', '007', 'plain text', '  ']]);
   });
 
+  it('show a number under the automatic format as its shortest text, not its binary expansion', () => {
+    const rt = runtime();
+    const range = sheetOf(rt).getRange('A1:E1');
+    range.setValues([[39919496.93, 0.1 + 0.2, 1234567.5, 0.000000123, -64203.32]]);
+    expect(range.getDisplayValues()).toEqual([['39919496.93', '0.3', '1234567.5', '0.000000123', '-64203.32']]);
+  });
+
   it('reads a typed percentage as the decimal it names, not a double divided by 100', () => {
     const rt = runtime();
     const range = sheetOf(rt).getRange('A1:C1');

@@ -1,0 +1,379 @@
+// The workbench's grid: draws only the rows in view (and a margin), fetched from the server in pages of
+// PAGE rows, so 20,000 rows scroll and select as fast as 20. The server says what each cell shows
+// (display value, error message, conditional background, checkbox or dropdown); this file only draws it.
+(function () {
+  var PAGE = 200;
+  var ROW_HEIGHT = 23; // 22 px cell + its bottom border
+  var OVERSCAN = 15;
+  var shape = null;
+  var pages = new Map(); // page index -> rows of cells, for the current shape's sheet
+  var loading = new Map(); // page index -> promise
+  var generation = 0; // bumped whenever the cells may have changed: older answers are dropped
+  var offsets = null; // offsets[r] = top of row r+1, in px; offsets[maxRows] = total height
+  var hiddenColumns = new Set();
+  var shownToasts = 0;
+  var scheduled = false;
+
+  var scroller = document.getElementById('sheet-scroll');
+  var cols = document.getElementById('grid-cols');
+  var head = document.getElementById('grid-head');
+  var body = document.getElementById('grid-body');
+  var formula = document.getElementById('formula');
+  var cellName = document.getElementById('cell-name');
+  var cellError = document.getElementById('cell-error');
+
+  function columnName(index) {
+    var name = '';
+    for (var n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+    return name;
+  }
+
+  function position(a1) {
+    var m = /^([A-Z]+)(\d+)$/.exec(a1);
+    var column = 0;
+    for (var i = 0; i < m[1].length; i++) column = column * 26 + (m[1].charCodeAt(i) - 64);
+    return { row: Number(m[2]), column: column };
+  }
+
+  function selectionBox(selection) {
+    var parts = selection.split(':');
+    var a = position(parts[0]), b = position(parts[1] || parts[0]);
+    return { top: Math.min(a.row, b.row), bottom: Math.max(a.row, b.row), left: Math.min(a.column, b.column), right: Math.max(a.column, b.column) };
+  }
+
+  function call(method, url, body) {
+    return fetch(url, { method: method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined })
+      .then(function (response) { return response.json(); })
+      .then(function (data) { if (data && data.error) throw new Error(data.error); return data; });
+  }
+
+  function toast(text) {
+    var box = document.getElementById('toast');
+    box.textContent = text;
+    box.style.display = 'block';
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(function () { box.style.display = 'none'; }, 4000);
+  }
+
+  /** A new shape; `changed` says the cells may differ from the pages held. */
+  function setShape(next, changed) {
+    var otherSheet = !shape || shape.sheet !== next.sheet;
+    var resized = !shape || otherSheet || shape.maxRows !== next.maxRows || shape.maxColumns !== next.maxColumns ||
+      String(shape.hiddenRows) !== String(next.hiddenRows) || JSON.stringify(shape.tallRows) !== JSON.stringify(next.tallRows) ||
+      String(shape.hiddenColumns) !== String(next.hiddenColumns);
+    if (changed || otherSheet) { pages.clear(); loading.clear(); generation++; }
+    shape = next;
+    if (resized) layout();
+    if (otherSheet) scroller.scrollTop = 0;
+    renderTabs();
+    renderMenu();
+    if (shape.toasts.length > shownToasts) toast(shape.toasts[shape.toasts.length - 1]);
+    shownToasts = shape.toasts.length;
+    draw();
+  }
+
+  /** Row offsets and the column header, after the sheet's size or hidden rows changed. */
+  function layout() {
+    var hidden = new Set(shape.hiddenRows);
+    offsets = new Float64Array(shape.maxRows + 1);
+    for (var r = 0; r < shape.maxRows; r++) {
+      var height = hidden.has(r + 1) ? 0 : ROW_HEIGHT * (shape.tallRows[r + 1] || 1);
+      offsets[r + 1] = offsets[r] + height;
+    }
+    hiddenColumns = new Set(shape.hiddenColumns);
+    var colNodes = [document.createElement('col')];
+    colNodes[0].style.width = '46px';
+    var tr = document.createElement('tr');
+    var corner = document.createElement('th');
+    corner.className = 'row';
+    tr.appendChild(corner);
+    for (var c = 1; c <= shape.maxColumns; c++) {
+      var col = document.createElement('col');
+      col.style.width = hiddenColumns.has(c) ? '0' : '100px';
+      colNodes.push(col);
+      var th = document.createElement('th');
+      th.textContent = columnName(c - 1);
+      if (hiddenColumns.has(c)) th.className = 'hidden-column';
+      else if (hiddenColumns.has(c - 1)) th.className = 'after-hidden';
+      tr.appendChild(th);
+    }
+    cols.replaceChildren.apply(cols, colNodes);
+    // table-layout: fixed honours the columns' widths only when the table's own width is set.
+    cols.parentNode.style.width = (46 + 100 * (shape.maxColumns - hiddenColumns.size)) + 'px';
+    head.replaceChildren(tr);
+  }
+
+  /** The first row whose bottom is below y (binary search over offsets). */
+  function rowAt(y) {
+    var lo = 1, hi = shape.maxRows;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (offsets[mid] <= y) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  function scheduleDraw() {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(function () { scheduled = false; draw(); });
+  }
+
+  function ensurePage(index) {
+    if (pages.has(index) || loading.has(index)) return;
+    var asked = generation;
+    var sheet = shape.sheet;
+    var promise = call('GET', '/api/grid/cells?sheet=' + encodeURIComponent(sheet) + '&row=' + (index * PAGE + 1) + '&count=' + PAGE)
+      .then(function (page) {
+        if (asked !== generation || !shape || shape.sheet !== sheet) return;
+        loading.delete(index);
+        pages.set(index, page.rows);
+        draw();
+      })
+      .catch(function (e) { loading.delete(index); toast(e.message); });
+    loading.set(index, promise);
+  }
+
+  function cellAt(row, column) {
+    var page = pages.get(Math.floor((row - 1) / PAGE));
+    if (!page) return null;
+    var cells = page[(row - 1) % PAGE];
+    return cells ? cells[column - 1] || null : null;
+  }
+
+  function drawCell(td, cell, row, column, box, active) {
+    var a1 = columnName(column - 1) + row;
+    td.dataset.a1 = a1;
+    var classes = [];
+    // Kept in the row (a cell left out would shift the rest into the wrong column), drawn at no width.
+    if (hiddenColumns.has(column)) classes.push('hidden-column');
+    if (cell) {
+      if (cell.f) td.dataset.formula = cell.f;
+      var tip = [cell.error, cell.note].filter(Boolean).join('\n');
+      if (tip) td.title = tip;
+      if (cell.bg) td.style.background = cell.bg;
+      if (cell.bold) classes.push('bold');
+      if (cell.error) classes.push('formula-error');
+      else if (cell.align === 'right') classes.push('number');
+      else if (cell.align === 'center') classes.push('center');
+      if (cell.control && cell.control.kind === 'checkbox') {
+        classes.push('checkbox');
+        var box1 = document.createElement('input');
+        box1.type = 'checkbox';
+        box1.checked = cell.control.checked;
+        box1.setAttribute('aria-label', 'Checkbox ' + a1);
+        td.appendChild(box1);
+      } else if (cell.control && cell.control.kind === 'list') {
+        classes.push('dropdown');
+        var chip = document.createElement('span');
+        chip.className = 'chip';
+        chip.textContent = cell.d;
+        var arrow = document.createElement('button');
+        arrow.type = 'button';
+        arrow.className = 'arrow';
+        arrow.textContent = '▾';
+        arrow.setAttribute('aria-label', 'Choose a value for ' + a1);
+        td.appendChild(chip);
+        td.appendChild(arrow);
+      } else td.textContent = cell.d;
+    }
+    if (a1 === active) classes.push('active');
+    if (box && row >= box.top && row <= box.bottom && column >= box.left && column <= box.right) classes.push('selected');
+    if (classes.length) td.className = classes.join(' ');
+  }
+
+  /** Draws the rows in view; asks for the pages that hold them. */
+  function draw() {
+    if (!shape) return;
+    var top = scroller.scrollTop;
+    var height = scroller.clientHeight || 600;
+    var first = Math.max(1, rowAt(top) - OVERSCAN);
+    var last = Math.min(shape.maxRows, rowAt(top + height) + OVERSCAN);
+    var firstPage = Math.floor((first - 1) / PAGE), lastPage = Math.floor((last - 1) / PAGE);
+    for (var p = firstPage; p <= lastPage; p++) ensurePage(p);
+    // Once what is in view is here, the pages either side, so scrolling on does not wait for the server
+    // (asked earlier, they would queue ahead of the page in view).
+    if (loading.size === 0) {
+      if (firstPage > 0) ensurePage(firstPage - 1);
+      if ((lastPage + 1) * PAGE < shape.maxRows) ensurePage(lastPage + 1);
+    }
+    var hidden = new Set(shape.hiddenRows);
+    var box = selectionBox(shape.selection);
+    var nodes = [spacer(offsets[first - 1])];
+    for (var r = first; r <= last; r++) {
+      var tr = document.createElement('tr');
+      var lines = shape.tallRows[r] || 1;
+      tr.style.height = (ROW_HEIGHT * lines) + 'px';
+      if (hidden.has(r)) tr.className = 'hidden';
+      else if (lines > 1) tr.className = 'tall';
+      var th = document.createElement('th');
+      th.className = 'row';
+      th.textContent = String(r);
+      tr.appendChild(th);
+      for (var c = 1; c <= shape.maxColumns; c++) {
+        var td = document.createElement('td');
+        drawCell(td, cellAt(r, c), r, c, box, shape.active);
+        tr.appendChild(td);
+      }
+      nodes.push(tr);
+    }
+    nodes.push(spacer(offsets[shape.maxRows] - offsets[last]));
+    body.replaceChildren.apply(body, nodes);
+    showActive();
+  }
+
+  function spacer(px) {
+    var tr = document.createElement('tr');
+    tr.className = 'spacer';
+    var td = document.createElement('td');
+    td.colSpan = shape.maxColumns + 1;
+    td.style.height = px + 'px';
+    tr.appendChild(td);
+    return tr;
+  }
+
+  /** The bar: the active cell's name, its formula (or value), and its error message when it has one. */
+  function showActive() {
+    var at = position(shape.active);
+    var cell = cellAt(at.row, at.column);
+    if (cellName.textContent !== shape.active || showActive.cell !== cell) {
+      cellName.textContent = shape.active;
+      if (document.activeElement !== formula) formula.value = cell ? (cell.f || cell.d) : '';
+      cellError.textContent = cell && cell.error ? cell.error : '';
+      cellError.title = cellError.textContent;
+      showActive.cell = cell;
+    }
+  }
+
+  function renderTabs() {
+    var tabs = document.getElementById('tabs');
+    tabs.replaceChildren.apply(tabs, shape.sheets.map(function (name) {
+      var button = document.createElement('button');
+      button.textContent = name;
+      button.setAttribute('role', 'tab');
+      button.setAttribute('aria-selected', String(name === shape.sheet));
+      button.addEventListener('click', function () { act('/api/grid/select', { sheet: name, a1: 'A1' }, false); });
+      return button;
+    }));
+  }
+
+  function renderMenu() {
+    var menu = document.getElementById('menu');
+    if (menu.dataset.items === JSON.stringify(shape.menu)) return;
+    menu.dataset.items = JSON.stringify(shape.menu);
+    menu.replaceChildren.apply(menu, shape.menu.map(function (item) {
+      var button = document.createElement('button');
+      button.textContent = item.caption;
+      button.addEventListener('click', function () {
+        call('POST', '/api/grid/menu', { functionName: item.functionName }).then(function (result) {
+          setShape(result.shape, true);
+          // Sheets shows one sidebar at a time: one the item showed replaces the one beside the grid.
+          if (result.sidebar) {
+            document.getElementById('sidebar-title').textContent = result.sidebar.title;
+            document.getElementById('sidebar').src = '/sidebar?shown=' + result.sidebar.index;
+          }
+        }).catch(function (e) { toast(e.message); });
+      });
+      return button;
+    }));
+  }
+
+  /** Posts an action that answers with the sheet's shape; `changed` when it may have changed cells. */
+  function act(url, body, changed) {
+    return call('POST', url, body).then(function (next) { setShape(next, changed); }).catch(function (e) { toast(e.message); });
+  }
+
+  function closeDropdown() {
+    var list = document.getElementById('dropdown-list');
+    if (list) list.remove();
+  }
+
+  function openDropdown(td, values) {
+    closeDropdown();
+    var list = document.createElement('div');
+    list.id = 'dropdown-list';
+    list.setAttribute('role', 'listbox');
+    values.forEach(function (value) {
+      var option = document.createElement('button');
+      option.type = 'button';
+      option.setAttribute('role', 'option');
+      option.textContent = value;
+      option.addEventListener('click', function () {
+        closeDropdown();
+        act('/api/grid/cell', { sheet: shape.sheet, a1: td.dataset.a1, input: value }, true);
+      });
+      list.appendChild(option);
+    });
+    var rect = td.getBoundingClientRect();
+    var outer = scroller.getBoundingClientRect();
+    list.style.left = (rect.left - outer.left + scroller.scrollLeft) + 'px';
+    list.style.top = (rect.bottom - outer.top + scroller.scrollTop) + 'px';
+    scroller.appendChild(list);
+  }
+
+  // Click selects a cell; shift-click extends the selection from the active cell. A checkbox toggles its
+  // value and a dropdown's arrow lists the rule's values, as in Sheets.
+  body.addEventListener('click', function (event) {
+    var td = event.target.closest('td');
+    if (!td || !td.dataset.a1) return;
+    var a1 = td.dataset.a1;
+    var at = position(a1);
+    var cell = cellAt(at.row, at.column);
+    if (event.target.matches('input[type="checkbox"]') && cell && cell.control) {
+      event.preventDefault();
+      var next = cell.control.checked ? cell.control.uncheckedValue : cell.control.checkedValue;
+      call('POST', '/api/grid/select', { sheet: shape.sheet, a1: a1 })
+        .then(function () { return act('/api/grid/cell', { sheet: shape.sheet, a1: a1, input: next }, true); });
+      return;
+    }
+    if (event.target.matches('button.arrow') && cell && cell.control) {
+      openDropdown(td, cell.control.values);
+      act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false);
+      return;
+    }
+    closeDropdown();
+    if (event.shiftKey) {
+      var a = position(shape.active), b = at;
+      a1 = columnName(Math.min(a.column, b.column) - 1) + Math.min(a.row, b.row) + ':' + columnName(Math.max(a.column, b.column) - 1) + Math.max(a.row, b.row);
+    }
+    act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false);
+  });
+
+  scroller.addEventListener('scroll', scheduleDraw);
+  window.addEventListener('resize', scheduleDraw);
+
+  document.getElementById('add-rows').addEventListener('click', function () {
+    act('/api/grid/grow', { sheet: shape.sheet, rows: Number(document.getElementById('add-rows-count').value) }, true);
+  });
+  document.getElementById('add-columns').addEventListener('click', function () {
+    act('/api/grid/grow', { sheet: shape.sheet, columns: Number(document.getElementById('add-columns-count').value) }, true);
+  });
+
+  // Pasting tab-separated text (as copied from a spreadsheet) enters it from the active cell.
+  document.addEventListener('paste', function (event) {
+    if (document.activeElement === formula) return;
+    var text = event.clipboardData && event.clipboardData.getData('text/plain');
+    if (!text) return;
+    event.preventDefault();
+    act('/api/grid/paste', { sheet: shape.sheet, a1: shape.active, text: text }, true);
+  });
+
+  formula.addEventListener('keydown', function (event) {
+    if (event.key !== 'Enter') return;
+    act('/api/grid/cell', { sheet: shape.sheet, a1: shape.active, input: formula.value }, true).then(function () { formula.blur(); showActive.cell = undefined; showActive(); });
+  });
+
+  window.addEventListener('message', function (event) {
+    // After a server call, show the active sheet: the script may have activated another (a new audit, say).
+    if (event.data && event.data.type === 'workbench:changed') call('GET', '/api/grid/sheet').then(function (next) { setShape(next, true); });
+  });
+
+  // For tests and the benchmark: the grid's state, and a way to wait until what is in view is drawn.
+  window.workbenchGrid = {
+    shape: function () { return shape; },
+    settled: function () { return loading.size === 0 && !scheduled; },
+    reload: function () { return call('GET', '/api/grid/sheet').then(function (next) { setShape(next, true); }); },
+  };
+
+  call('GET', '/api/grid/sheet').then(function (next) { setShape(next, true); });
+})();
