@@ -17,8 +17,9 @@ export function registerGridRoutes(app: FastifyInstance, workbench: Workbench): 
     workbench.select(request.body.sheet, request.body.a1);
     return sheetShape(workbench, request.body.sheet);
   });
-  app.post<{ Body: { sheet: string; a1: string; input: string } }>('/api/grid/cell', (request) => {
-    workbench.enter(request.body.sheet, request.body.a1, request.body.input);
+  // Entering a formula runs it as a recalculation (concurrent executions): answer once its value is in the grid.
+  app.post<{ Body: { sheet: string; a1: string; input: string } }>('/api/grid/cell', async (request) => {
+    await workbench.enter(request.body.sheet, request.body.a1, request.body.input);
     return sheetShape(workbench, request.body.sheet);
   });
   app.post<{ Body: { sheet: string; a1: string; text: string } }>('/api/grid/paste', (request) => {
@@ -29,8 +30,8 @@ export function registerGridRoutes(app: FastifyInstance, workbench: Workbench): 
     growSheet(workbench, request.body.sheet, request.body.rows ?? 0, request.body.columns ?? 0);
     return sheetShape(workbench, request.body.sheet);
   });
-  app.post<{ Body: { functionName: string } }>('/api/grid/menu', (request) => {
-    const sidebar = workbench.runMenuItem(request.body.functionName);
+  app.post<{ Body: { functionName: string } }>('/api/grid/menu', async (request) => {
+    const sidebar = await workbench.runMenuItem(request.body.functionName);
     return { shape: sheetShape(workbench), sidebar };
   });
 }

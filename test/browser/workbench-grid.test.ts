@@ -92,6 +92,8 @@ describe('the portfolio audit', () => {
     highlighted = Number(/\((\d+) blank cells highlighted\)/.exec(status)?.[1]);
     await session.page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Portfolio audit');
     await session.page.waitForSelector('td[data-a1="B2"]');
+    // The grid draws a sheet first and fills its cells as their page arrives.
+    await session.page.waitForFunction((id) => document.querySelector('td[data-a1="A3"]')?.textContent === id, DEMO_IDS.profile(1));
   });
 
   it('hides the id row and the id column', async () => {
