@@ -3,6 +3,7 @@
 
 import { busy, byId, countOf, el, say } from './dom';
 import { jobLine, toneOf, type Outcome, type Tone } from './outcome';
+import { awaitStep, readProgress } from './job-runner';
 import { createProgress, type ProgressView } from './progress';
 import { server } from './server';
 import type { MetricsPanel } from './metrics-panel';
@@ -85,7 +86,10 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     return el('div', { class: 'refresh-offer' }, said, button);
   }
 
-  /** Calls continueExport until the export ends, waiting out the rate limit between steps; returns how it ended. */
+  /**
+   * Calls continueExport until the export ends, waiting out the rate limit between steps, the bar moving
+   * with every wave meanwhile (awaitStep); returns how it ended.
+   */
   async function drive(first: ExportHandle): Promise<Outcome> {
     let handle = first;
     let cancelled = false;
@@ -113,7 +117,10 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
         // would count the same wait down again, for ever.
         if (cancelled) continue;
       }
-      handle = unwrap(await server.continueExport(handle.exportId));
+      const exportId = handle.exportId;
+      const step = server.continueExport(exportId);
+      const watch = () => readProgress(server.getJobProgress('export', exportId), (p) => ('itemsDone' in p ? p : null));
+      handle = unwrap(await awaitStep(step, watch, (live) => progress.update(live.itemsDone, live.itemsTotal)));
     }
     const report = handle.report;
     if (!report) return { line: 'The export stopped without a report.', tone: 'error' };

@@ -4,7 +4,7 @@
 import { el } from './dom';
 import { jobLine, toneOf, type Outcome, type Shortfall } from './outcome';
 import { createProgress } from './progress';
-import type { RpcResult } from '../src/shared/rpc';
+import type { JobProgress, RpcResult } from '../src/shared/rpc';
 
 export interface JobView<H> {
   label: string;
@@ -14,6 +14,8 @@ export interface JobView<H> {
   /** What did not go as asked, from the report's totals: it decides the report's colour. */
   shortfall(handle: H): Shortfall;
   next(handle: H): Promise<RpcResult<H>>;
+  /** What the running step has done so far (getJobProgress), or null when it has not said yet. */
+  watch(handle: H): Promise<{ done: number; total: number } | null>;
   cancel(handle: H): Promise<RpcResult<H>>;
   /** Continues a cancelled or paused job with what was not confirmed. */
   resume(handle: H): Promise<RpcResult<H>>;
@@ -27,6 +29,35 @@ export interface JobView<H> {
 export const CANCEL_WAIT_MS = 45_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How often the page reads a running step's progress. */
+export const PROGRESS_POLL_MS = 1000;
+
+/**
+ * Awaits a step while reading the progress it publishes after every wave, about once a second, so the bar
+ * moves while the step runs: on Google every google.script.run call is an execution of its own, so a read
+ * runs beside the step. One read at a time; a read that fails or finds nothing changes nothing, and none
+ * is shown once the step has answered (its answer is newer).
+ */
+export async function awaitStep<T, P>(step: Promise<T>, read: () => Promise<P | null>, show: (progress: P) => void, intervalMs = PROGRESS_POLL_MS): Promise<T> {
+  let answered = false;
+  const ended = step.then(() => { answered = true; }, () => { answered = true; });
+  void (async () => {
+    while (!answered) {
+      await Promise.race([sleep(intervalMs), ended]);
+      if (answered) return;
+      const progress = await read().catch(() => null);
+      if (!answered && progress) show(progress);
+    }
+  })();
+  return step;
+}
+
+/** A job's progress as getJobProgress answers it, when it is of the shape `pick` recognises. */
+export async function readProgress<P>(answer: Promise<RpcResult<JobProgress | null>>, pick: (progress: JobProgress) => P | null): Promise<P | null> {
+  const result = await answer;
+  return result.ok && result.value ? pick(result.value) : null;
+}
 
 function unwrap<T>(result: RpcResult<T>): T {
   if (!result.ok) throw new Error(result.error);
@@ -67,7 +98,7 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
       // still early answers with the time left); going round with this handle would wait again for ever.
       if (cancelSent) continue;
     }
-    const step = view.next(handle);
+    const step = awaitStep(view.next(handle), () => view.watch(handle), (live) => bar.update(live.done, live.total));
     const afterCancel = cancelPressed.then(() => Promise.race([step, sleep(CANCEL_WAIT_MS).then(() => null)]));
     const answer = await Promise.race([step, afterCancel]);
     if (answer === null) {

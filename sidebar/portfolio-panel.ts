@@ -1,7 +1,7 @@
 // Portfolio tools: the property audit and its push, profile and contact imports, notes.
 
 import { busy, byId, countOf, el, say } from './dom';
-import { resumeOffer, runJob, type ActionRunner, type JobView } from './job-runner';
+import { readProgress, resumeOffer, runJob, type ActionRunner, type JobView } from './job-runner';
 import { server } from './server';
 import type { AuditPushHandle, ImportHandle, ImportKind, RpcResult } from '../src/shared/rpc';
 
@@ -12,6 +12,7 @@ const PUSH_VIEW: JobView<AuditPushHandle> = {
   // A skipped cell is an edit the push declined to send (auto-calculated, or not in the audit): a refusal.
   shortfall: (h) => ({ failed: h.report?.totals.failed, refused: h.report?.totals.skipped, notSent: h.report?.totals.pending }),
   next: (h) => server.continueAuditPush(h.pushId),
+  watch: (h) => readProgress(server.getJobProgress('push', h.pushId), (p) => ('cellsDone' in p ? { done: p.cellsDone, total: p.cellsTotal } : null)),
   cancel: (h) => server.cancelAuditPush(h.pushId),
   resume: (h) => server.resumeAuditPush(h.pushId),
 };
@@ -26,6 +27,7 @@ function importView(kind: ImportKind, range: string): JobView<ImportHandle> {
     // A skipped contact row was created before (its id cell is filled): not a refusal.
     shortfall: (h) => ({ failed: h.report?.totals['failed'], unknown: h.report?.totals['unknown'], notSent: h.report?.totals['pending'] }),
     next: (h) => server.continueImport(h.importId),
+    watch: (h) => readProgress(server.getJobProgress('import', h.importId), (p) => ('rowsDone' in p ? { done: p.rowsDone, total: p.rowsTotal } : null)),
     cancel: (h) => server.cancelImport(h.importId),
     resume: (h) => server.resumeImport(h.importId),
   };

@@ -35,7 +35,9 @@ export function createProgress(label: string, onCancel?: () => void): ProgressVi
     update(done, total, note) {
       bar.max = Math.max(total, 1);
       bar.value = Math.min(done, total);
-      text.textContent = `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}${note ? ` · ${note}` : ''}`;
+      // The bar still moves after Cancel (the wave under way is answered), but the text must keep saying so.
+      const said = cancelled ? 'cancelling once the requests under way are answered…' : note;
+      text.textContent = `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}${said ? ` · ${said}` : ''}`;
     },
     waiting(seconds) {
       text.textContent = `Waiting ${seconds} s for the API's rate limit…`;

@@ -394,6 +394,15 @@ global.findUnfinishedPortfolioJobs = function () {
 };
 
 /**
+ * Sidebar: what a job's running step has done so far (read-only), for the progress bar while the step runs.
+ * @param {string} kind "export", "push" or "import".
+ * @param {string} jobId The job's id.
+ */
+global.getJobProgress = function (kind: Parameters<typeof sidebarApi.getJobProgress>[0], jobId: Parameters<typeof sidebarApi.getJobProgress>[1]) {
+  return sidebarApi.getJobProgress(kind, jobId);
+};
+
+/**
  * Sidebar: inserts the values of metrics at the active cell, as a live formula or a snapshot.
  * @param {Object} request Metric ids, dates, mode and headers.
  */

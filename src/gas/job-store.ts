@@ -48,6 +48,33 @@ export function clearJobCancel(kind: string, id: string): void {
 }
 
 /**
+ * How long a step's published progress lives. A step publishes after every wave (each well under a
+ * minute: UrlFetchApp gives up on a request after 60 s), so an entry older than this belongs to a step
+ * that has ended; the page then has the step's own answer.
+ */
+const PROGRESS_TTL_SECONDS = 90;
+
+/**
+ * Publishes a running step's progress, for the page to read while the step has not answered yet
+ * (readJobProgress). One small entry per job, rewritten after every wave: the page polls it, and the
+ * job's state itself (large, chunked) is not what a poll should read.
+ */
+export function publishJobProgress<P>(kind: string, id: string, progress: P): void {
+  userCache().put(`${kind}-progress:${id}`, JSON.stringify(progress), PROGRESS_TTL_SECONDS);
+}
+
+/** The progress the job's running step last published, or null when none is (no step ran lately). */
+export function readJobProgress<P>(kind: string, id: string): P | null {
+  const text = userCache().get(`${kind}-progress:${id}`);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as P;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Runs one step of a job with a mark saying so. A cancel that arrives meanwhile must not save the state
  * it read (the step saves a newer one at its next checkpoint), and a job with a step running is not
  * offered for resuming.

@@ -16,13 +16,14 @@ import {
   runAuditPushStep,
   sameUnconfirmedCells,
   serializeSnapshot,
+  type AuditPushProgress,
   type AuditPushState,
 } from '../core/audit';
 import { countOf } from '../core/export/places';
 import { WaitLog } from '../core/export';
 import { requireUuid } from '../core/validate/uuid';
 import { loadSnapshot, readSheetValues, saveSnapshot, writeAuditSheet } from '../gas/audit-sheet';
-import { clearJobCancel, jobCancelRequested, loadJob, newJobId, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
+import { clearJobCancel, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -123,13 +124,20 @@ export function continuePush(pushId: string): AuditPushHandle {
         onCheckpoint: (state) => {
           saveJob(JOB, pushId, { ...stored, state });
           recordConfirmed(stored.sheetName, state);
+          publishJobProgress(JOB, pushId, auditPushProgress(state, Date.now()));
         },
       }).state;
       saveJob(JOB, pushId, stored);
       recordConfirmed(stored.sheetName, stored.state);
+      publishJobProgress(JOB, pushId, auditPushProgress(stored.state, Date.now()));
     });
   }
   return handle(pushId, stored);
+}
+
+/** What the push's running step last published (after each of its waves), for the bar while the step runs. */
+export function liveProgress(pushId: string): AuditPushProgress | null {
+  return readJobProgress<AuditPushProgress>(JOB, pushId);
 }
 
 /**

@@ -18,13 +18,14 @@ import {
   STATUS_HEADER,
   WaitLog,
   type ExportPreview,
+  type ExportProgress,
   type ExportState,
   type MetricRef,
   type RowOutcome,
 } from '../core/export';
 import { isUuid, requireUuid } from '../core/validate/uuid';
 import { cancelRequested, clearCancel, latestExportId, loadExport, markExported, newExportId, requestCancel, saveExport, savePreviewReads, takePreviewReads, wasExported, type StoredExport } from '../gas/export-store';
-import { stepRunning, whileStepRuns } from '../gas/job-store';
+import { publishJobProgress, readJobProgress, stepRunning, whileStepRuns } from '../gas/job-store';
 import { dropCachedSeries, readSeriesEpochs } from '../gas/document-settings';
 import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type RangeRead, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
@@ -32,8 +33,8 @@ import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from
 import { createClientForExecution } from './api-factory';
 
 /**
- * One step's budget. Far inside the 6-minute limit on purpose: the sidebar's progress bar moves only
- * between steps, and a short step loses little if the sidebar is closed.
+ * One step's budget. Far inside the 6-minute limit on purpose: a short step loses little if the sidebar
+ * is closed. (The progress bar does not wait for it: the step publishes its progress after every wave.)
  */
 const STEP_BUDGET_MS = 20_000;
 /** No new wave starts in the step's last seconds. */
@@ -187,7 +188,10 @@ function runStep(exportId: string): ExportHandle {
     marginMs: STEP_MARGIN_MS,
     waitLog: waits,
     shouldStop: () => cancelRequested(exportId),
-    onCheckpoint: (checkpoint) => saveExport(exportId, { ...stored, state: checkpoint }),
+    onCheckpoint: (checkpoint) => {
+      saveExport(exportId, { ...stored, state: checkpoint });
+      publishJobProgress(STEP_KIND, exportId, exportProgress(checkpoint, Date.now()));
+    },
   });
   // Dropped after every step that stored something, not only at the end: a sidebar closed midway
   // leaves the export unfinished, and formulas must not show what was there before its first steps.
@@ -197,7 +201,14 @@ function runStep(exportId: string): ExportHandle {
   saveExport(exportId, stored);
   dropCachedSeries([...after].filter(([id, count]) => count > (before.get(id) ?? 0)).map(([id]) => id));
   stopped(exportId, stored);
-  return handle(exportId, stored);
+  const answer = handle(exportId, stored);
+  publishJobProgress(STEP_KIND, exportId, answer.progress);
+  return answer;
+}
+
+/** What the export's running step last published (after each of its waves), for the bar while the step runs. */
+export function liveProgress(exportId: string): ExportProgress | null {
+  return readJobProgress<ExportProgress>(STEP_KIND, exportId);
 }
 
 /** How many items of each metric the API confirmed storing. */

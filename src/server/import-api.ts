@@ -13,6 +13,7 @@ import {
   runContactsImportStep,
   runProfilesImportStep,
   type ContactsImportState,
+  type ImportProgress,
   type ImportReport,
   type ProfilesImportState,
   type RowWrite,
@@ -21,7 +22,7 @@ import {
   STATUS_HEADER as IMPORT_STATUS_HEADER,
 } from '../core/directory';
 import { requireUuid } from '../core/validate/uuid';
-import { clearJobCancel, jobCancelRequested, loadJob, newJobId, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
+import { clearJobCancel, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas/sheet-io';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -49,9 +50,12 @@ function outcome(stored: StoredImport): ImportOutcome {
   };
 }
 
+function progressOf(stored: StoredImport): ImportProgress {
+  return stored.kind === 'profiles' ? importProgress(stored.state, Date.now()) : importProgress(stored.state, Date.now());
+}
+
 function handle(importId: string, stored: StoredImport): ImportHandle {
-  const progress = stored.kind === 'profiles' ? importProgress(stored.state, Date.now()) : importProgress(stored.state, Date.now());
-  return { importId, kind: stored.kind, range: stored.request.range, progress, report: stored.state.status === 'running' ? null : outcome(stored) };
+  return { importId, kind: stored.kind, range: stored.request.range, progress: progressOf(stored), report: stored.state.status === 'running' ? null : outcome(stored) };
 }
 
 /** Writes a row's id and status where the import said, as soon as the row settles. */
@@ -127,6 +131,7 @@ export function continueImport(importId: string): ImportHandle {
       const checkpoint = (next: StoredImport, written: RowWrite | null): void => {
         saveJob(JOB, importId, next);
         if (written) writeRow(next, written);
+        publishJobProgress(JOB, importId, progressOf(next));
       };
       if (stored.kind === 'profiles') {
         stored.state = runProfilesImportStep(stored.state, client, { ...base, onCheckpoint: (state, written) => checkpoint({ ...stored, state }, written) }).state;
@@ -135,9 +140,15 @@ export function continueImport(importId: string): ImportHandle {
       }
       saveJob(JOB, importId, stored);
       if (stored.state.status !== 'running') writeAll(stored);
+      publishJobProgress(JOB, importId, progressOf(stored));
     });
   }
   return handle(importId, stored);
+}
+
+/** What the import's running step last published (after each of its rows), for the bar while the step runs. */
+export function liveProgress(importId: string): ImportProgress | null {
+  return readJobProgress<ImportProgress>(JOB, importId);
 }
 
 /**

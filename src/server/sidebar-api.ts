@@ -14,7 +14,7 @@ import { addFormulaAccess, checkBaseUrl, readFormulaAccess, readSettingsSummary,
 import { callerIsOwner, spreadsheetOwnerEmail } from '../gas/ownership';
 import { formulaAccessRefusal, sharingNote } from '../core/settings/sharing-note';
 import { validateToken } from '../core/settings/base-url';
-import type { ConnectionReport, FormulaAccess, MetricSummary, RpcResult, ServerApi, SettingsSummary } from '../shared/rpc';
+import type { ConnectionReport, FormulaAccess, JobProgress, MetricSummary, RpcResult, ServerApi, SettingsSummary } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
 import * as exporter from './export-api';
 import { refreshFormulasFor } from './refresh';
@@ -40,6 +40,14 @@ function attempt<T>(body: () => T): RpcResult<T> {
  */
 function jobId(id: unknown, kind: 'export' | 'import' | 'push'): string {
   return requireUuid(id, `The ${kind} id`);
+}
+
+/** The kind and id checked (the kind is one of three, the id a UUID) before either becomes part of a cache key. */
+function jobProgress(kind: unknown, id: unknown): JobProgress | null {
+  if (kind === 'export') return exporter.liveProgress(jobId(id, 'export'));
+  if (kind === 'push') return audit.liveProgress(jobId(id, 'push'));
+  if (kind === 'import') return importer.liveProgress(jobId(id, 'import'));
+  throw new InputError('The job kind must be "export", "push" or "import".');
 }
 
 function client() {
@@ -163,6 +171,7 @@ export const sidebarApi: ServerApi = {
   getFormulaAccess: () => attempt(formulaAccess),
   setFormulaAccess: (companyIds) => attempt(() => setFormulaAccess(companyIds)),
 
+  getJobProgress: (kind, id) => attempt(() => jobProgress(kind, id)),
   findUnfinishedPortfolioJobs: () => attempt(() => ({ pushes: audit.unfinishedPushes(), imports: importer.unfinishedImports() })),
 
   insertMetricValues: (request) => attempt(() => {

@@ -202,6 +202,12 @@ export type UnfinishedPortfolioJobs = {
   imports: ImportHandle[];
 };
 
+/** The step-driven jobs whose running step publishes its progress (getJobProgress). */
+export type JobKind = 'export' | 'push' | 'import';
+
+/** A job's progress as its handle carries it: ExportHandle's, AuditPushHandle's or ImportHandle's `progress`. */
+export type JobProgress = ExportProgress | AuditPushProgress | ImportProgress;
+
 /** Failures come back as data the page renders, not as exceptions that lose everything but a message. */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -235,6 +241,11 @@ export interface ServerApi {
   cancelAuditPush(pushId: string): RpcResult<AuditPushHandle>;
   resumeAuditPush(pushId: string): RpcResult<AuditPushHandle>;
   findUnfinishedPortfolioJobs(): RpcResult<UnfinishedPortfolioJobs>;
+  /**
+   * Read-only: the progress a job's running step published after its last wave, so the page can move
+   * the bar while the step runs; null when no step published lately (the step's own answer then says).
+   */
+  getJobProgress(kind: JobKind, jobId: string): RpcResult<JobProgress | null>;
   getFormulaAccess(): RpcResult<FormulaAccess>;
   setFormulaAccess(companyIds: string[]): RpcResult<FormulaAccess>;
 }
