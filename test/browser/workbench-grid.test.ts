@@ -117,8 +117,9 @@ describe('the portfolio audit', () => {
     const memo = await session.page.$$eval('td', (tds) => tds.filter((td) => (td.textContent ?? '').includes('\n')).map((td) => ({ a1: td.dataset.a1!, lines: td.textContent!.split('\n').length, height: td.getBoundingClientRect().height })));
     expect(memo.length).toBeGreaterThan(0);
     for (const cell of memo) expect(cell.height).toBeGreaterThanOrEqual(cell.lines * 22);
-    // The audit writes a rich_text property's HTML source into its cell; Sheets shows a cell's text as it is.
-    const thesis = (await session.page.getAttribute('td:text-matches("^<p>")', 'data-a1'))!;
+    // A rich_text property's HTML reaches the audit as the text a person reads, never as tags.
+    expect(await session.page.$$eval('td', (tds) => tds.filter((td) => /<\/?(p|em)>/.test(td.textContent ?? '')).length)).toBe(0);
+    const thesis = (await session.page.getAttribute('td:text-matches("compounds data advantages\\.$")', 'data-a1'))!;
     const { row, column } = place(thesis);
     expect(await text(thesis)).toBe((await stored('Portfolio audit', row, column)).d);
   });

@@ -1,6 +1,7 @@
 // Cells of the audit sheet: a stored value as a person reads it, and the key a cell is compared by.
 
 import { fnv1a64 } from '../cache/chunked-cache';
+import { richTextToPlain } from '../formulas/rich-text';
 import { midnightIn } from '../sheets/time-zone';
 import { isIsoDate, type DateFormatter } from '../validate/dates';
 import { isExactAsDouble, normaliseDecimal, numberToDecimal } from '../validate/decimal';
@@ -62,6 +63,12 @@ function logicalCell(stored: AuditStoredValue | undefined, property: AuditProper
       // Boolean was a member of the value type once; an older answer may still carry one.
       if (typeof (value as unknown) === 'boolean') return value as unknown as boolean;
       return textOf(value);
+    case 'rich_text': {
+      // The API's HTML as a person reads it (as PORTFOLIO_PROPERTY_VALUES shows it), never its tags: a cell
+      // is plain text. An edited cell is pushed as that plain text; an unedited one is not pushed at all.
+      const text = textOf(value);
+      return typeof text === 'string' ? richTextToPlain(text) : text;
+    }
     default:
       return textOf(value);
   }

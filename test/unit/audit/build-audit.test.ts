@@ -1,5 +1,6 @@
 // The audit sheet of a fund: values as a person reads them, hidden ids, completeness, formatting and the snapshot.
 
+import { cellForValue } from '../../../src/core/audit/cell-values';
 import { buildAuditModel } from '../../../src/core/audit/build-audit';
 import { serializeSnapshot } from '../../../src/core/audit/snapshot';
 import type { AuditData } from '../../../src/core/audit/types';
@@ -174,5 +175,13 @@ describe('the audit sheet model', () => {
       values: { [PROFILE.aurora]: { [PROPERTY.sector]: { value: 'Retired label', optionIds: [OPTION.energy] } } },
     };
     expect(buildAuditModel(data, { timeZone: TZ }).values[2]![2]).toBe('Retired label');
+  });
+});
+
+describe('a rich_text property in the audit', () => {
+  it('shows the HTML as the text a person reads, with its line breaks, never its tags', () => {
+    const property = { id: 'p', name: 'Investment thesis', dataType: 'rich_text', autoCalculated: false } as unknown as Parameters<typeof cellForValue>[1];
+    const cell = cellForValue({ value: '<p>Aurora <em>compounds</em> data &amp; reach.</p><p>Second line.</p>', optionIds: [] } as unknown as Parameters<typeof cellForValue>[0], property, [], 'UTC');
+    expect(cell).toEqual({ logical: 'Aurora compounds data & reach.\nSecond line.', written: 'Aurora compounds data & reach.\nSecond line.' });
   });
 });
