@@ -100,6 +100,20 @@ export function loadSeriesOf(ctx: FormulaContext, metricIds: readonly string[]):
   return byMetric;
 }
 
+/**
+ * A grid cell's value, or the sentence of why it has none: in a grid of companies each may keep its
+ * metrics differently (a monthly one here, a quarterly one there), and one company's mismatch must not
+ * blank everyone's row.
+ */
+function cellOrMessage(value: () => SheetCell): SheetCell {
+  try {
+    return value();
+  } catch (error) {
+    if (error instanceof InputError) return error.message;
+    throw error;
+  }
+}
+
 function seriesGetter(series: Map<string, Map<string, string | null>>): (metric: Metric) => () => Map<string, string | null> {
   return (metric) => () => series.get(metric.id.toLowerCase()) ?? new Map();
 }
@@ -168,7 +182,7 @@ export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg
   return resolved.map((row) => row.map((cell): SheetCell => {
     if ('blank' in cell) return '';
     if ('message' in cell) return cell.message!;
-    return valueOfMetric(ctx, cell.metric!, cell.period, how, series(cell.metric!));
+    return cellOrMessage(() => valueOfMetric(ctx, cell.metric!, cell.period, how, series(cell.metric!)));
   }));
 }
 
@@ -197,7 +211,8 @@ function header(period: unknown): SheetCell {
 /**
  * One row per portfolio company (its name first), one column per period, under a header row. A company
  * with no metric of the name has an empty row and is named in a final note row; one with two has the
- * error, naming both ids, in its cells.
+ * error, naming both ids, in its cells; a period that does not fit a company's metric (a quarter of a
+ * monthly one) has the reason in that cell.
  */
 export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsArg: unknown, fundArg: unknown): SheetCell[][] {
   if (Array.isArray(nameArg)) throw new InputError('The metric name must be one cell, not a range: =PORTFOLIO_VALUE fills a grid of several names.');
@@ -219,7 +234,7 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
   for (const row of rows) {
     if ('message' in row) table.push([row.profile.name, ...periods.map(() => row.message!)]);
     else if (!row.metric) table.push([row.profile.name, ...periods.map(() => '')]);
-    else table.push([row.profile.name, ...periods.map((period) => valueOfMetric(ctx, row.metric!, period, undefined, series(row.metric!)))]);
+    else table.push([row.profile.name, ...periods.map((period) => cellOrMessage(() => valueOfMetric(ctx, row.metric!, period, undefined, series(row.metric!))))]);
   }
   if (directory.profiles.length === 0) table.push(['No portfolio companies: this fund has none yet.', ...periods.map(() => '')]);
   const missing = rows.filter((row) => !('message' in row) && !row.metric).map((row) => row.profile.name);
