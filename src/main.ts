@@ -156,7 +156,7 @@ global.PORTFOLIO_NOTES = function (portfolio_company_profile_id: unknown) {
  * @param {string} [aggregate] For a period longer than the metric's own: "sum", "average", "first" or "last", as for METRIC_VALUE.
  * @return {number|any[][]} The value (empty when blank), or a grid of values for ranges.
  * @customfunction
- * @example =PORTFOLIO_VALUE("Acme Robotics", "Revenue", "2024-Q1", "sum")
+ * @example =PORTFOLIO_VALUE("Aurora Robotics", "Monthly Recurring Revenue", "2024-Q1", "sum")
  */
 global.PORTFOLIO_VALUE = function (company: unknown, metric_name: unknown, period: unknown, aggregate: unknown) {
   return customFunctions.PORTFOLIO_VALUE(company, metric_name, period, aggregate);
@@ -167,12 +167,12 @@ global.PORTFOLIO_VALUE = function (company: unknown, metric_name: unknown, perio
  * A company without a metric of that name has an empty row and is named in a final note row; a company with two
  * metrics of that name shows an error naming both ids.
  *
- * @param {string} metric_name The metric's name (trimmed, any case), like "Revenue".
+ * @param {string} metric_name The metric's name (trimmed, any case), like "Net Burn".
  * @param {Date|string|string[][]} periods A period label or date, or a row of them ("2024-Q1", "FY2024": fiscal years per company).
  * @param {string} [fund_company_id] The fund's company id; the default company from settings when left out.
  * @return {any[][]} A header row (Company, then the periods), one row per portfolio company, and a note row for companies without the metric.
  * @customfunction
- * @example =PORTFOLIO_METRIC("Revenue", B1:I1)
+ * @example =PORTFOLIO_METRIC("Net Burn", B1:I1)
  */
 global.PORTFOLIO_METRIC = function (metric_name: unknown, periods: unknown, fund_company_id: unknown) {
   return customFunctions.PORTFOLIO_METRIC(metric_name, periods, fund_company_id);
@@ -188,7 +188,7 @@ global.PORTFOLIO_METRIC = function (metric_name: unknown, periods: unknown, fund
  * @param {string} [fund_company_id] The fund's company id; the default company from settings when left out.
  * @return {any[][]} A header row (Company, Metric, the periods, Reported, Blank, No such metric), then the rows described above.
  * @customfunction
- * @example =PORTFOLIO_COVERAGE({"Revenue","Cash"}, "2024-Q1", "2024-Q4")
+ * @example =PORTFOLIO_COVERAGE({"Monthly Recurring Revenue","Net Burn"}, "2024-01", "2024-06")
  */
 global.PORTFOLIO_COVERAGE = function (metric_names: unknown, start_period: unknown, end_period: unknown, fund_company_id: unknown) {
   return customFunctions.PORTFOLIO_COVERAGE(metric_names, start_period, end_period, fund_company_id);

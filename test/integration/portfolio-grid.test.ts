@@ -257,3 +257,20 @@ describe('a grid of 50 companies × 5 metrics × 8 quarters', () => {
     expect(await stack.takeRequests()).toEqual([]);
   });
 });
+
+describe("the README's examples on the demo fund", () => {
+  it('answer with the demo data: the value of Aurora Robotics, the Net Burn table, the coverage', async () => {
+    const state = await stack.emulator.control.state();
+    const rt = stack.runtime();
+    const mrr = state.metrics.find((m) => m.name === 'Monthly Recurring Revenue')!;
+    const q1 = ['2024-01-01', '2024-02-01', '2024-03-01'].map((date) => state.data_points.find((p) => p.metric_id === mrr.id && p.date === date)?.value);
+    const value = rt.runCustomFunction('PORTFOLIO_VALUE', ['Aurora Robotics', 'Monthly Recurring Revenue', '2024-Q1', 'sum']);
+    expect(value).toBe(q1.every((v) => v) ? Number(q1.reduce((sum, v) => sum + Number(v), 0).toFixed(2)) : '');
+    const burn = rt.runCustomFunction('PORTFOLIO_METRIC', ['Net Burn', [['2024-01', '2024-02', '2024-03']]]) as unknown[][];
+    expect(burn[0]).toEqual(['Company', '2024-01', '2024-02', '2024-03']);
+    expect(burn.at(-1)![0]).toMatch(/^No metric named "Net Burn": Aurora Robotics, Cobalt Payments/);
+    const coverage = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Monthly Recurring Revenue', 'Net Burn', 'Cash Balance']], '2024-01', '2024-06']) as unknown[][];
+    expect(coverage[1]!.slice(0, 2)).toEqual(['Aurora Robotics', 'Monthly Recurring Revenue']);
+    expect(coverage.at(-3)![0]).toBe('All companies');
+  });
+});
