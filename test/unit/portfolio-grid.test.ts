@@ -75,6 +75,11 @@ describe('PORTFOLIO_METRIC', () => {
     const warm = context([], cache);
     expect(portfolioMetric(warm.ctx, 'Revenue', '2024-Q2', FUND).slice(1)).toEqual(table.slice(1).map((row, i) => (i === 0 ? [row[0], String(row[1]).replace('"REVENUE"', '"Revenue"')] : i === 25 ? ['No metric named "Revenue": Company 2.', ''] : row)));
     expect(warm.transport.sent).toHaveLength(0);
+    // The same metrics named in another order (companies bottom up, by PORTFOLIO_VALUE) find the same cached read.
+    const reversed = profiles.map((p) => [p.name]).reverse();
+    const grid = portfolioValue(warm.ctx, reversed, 'Revenue', [['2024-Q2']]) as unknown[][];
+    expect(grid.reverse().slice(2).map(([value]) => value)).toEqual(table.slice(3, 26).map((row) => row[1]));
+    expect(warm.transport.sent).toHaveLength(0);
   });
 
   it('refuses a fund the owner has not allowed, before any request', () => {
