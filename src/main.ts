@@ -146,6 +146,55 @@ global.PORTFOLIO_NOTES = function (portfolio_company_profile_id: unknown) {
 };
 
 /**
+ * One value of a portfolio company's metric, by the company's name and the metric's name, from the default fund.
+ * Ranges fill grids: a column of companies against a row of periods, or against a row of metric names with one period.
+ * In a grid, a company without a metric of that name (or with two) shows why in its cell; the series of every cell come in one batched read.
+ *
+ * @param {string|string[][]} company The portfolio company's name (trimmed, any case) or profile id, or a column of them.
+ * @param {string|string[][]} metric_name The metric's name (trimmed, any case), like "Revenue", or a row of names.
+ * @param {Date|string|string[][]} period A start date or a label: "2024-03", "2024-Q1", "FY2024" or "Q3 FY2024" (fiscal years follow that company's fiscal year end month), or a row of them.
+ * @param {string} [aggregate] For a period longer than the metric's own: "sum", "average", "first" or "last", as for METRIC_VALUE.
+ * @return {number|any[][]} The value (empty when blank), or a grid of values for ranges.
+ * @customfunction
+ * @example =PORTFOLIO_VALUE("Aurora Robotics", "Monthly Recurring Revenue", "2024-Q1", "sum")
+ */
+global.PORTFOLIO_VALUE = function (company: unknown, metric_name: unknown, period: unknown, aggregate: unknown) {
+  return customFunctions.PORTFOLIO_VALUE(company, metric_name, period, aggregate);
+};
+
+/**
+ * One metric across every portfolio company of a fund, by name: one row per company, one column per period.
+ * A company without a metric of that name has an empty row and is named in a final note row; a company with two
+ * metrics of that name shows an error naming both ids.
+ *
+ * @param {string} metric_name The metric's name (trimmed, any case), like "Net Burn".
+ * @param {Date|string|string[][]} periods A period label or date, or a row of them ("2024-Q1", "FY2024": fiscal years per company).
+ * @param {string} [fund_company_id] The fund's company id; the default company from settings when left out.
+ * @return {any[][]} A header row (Company, then the periods), one row per portfolio company, and a note row for companies without the metric.
+ * @customfunction
+ * @example =PORTFOLIO_METRIC("Net Burn", B1:I1)
+ */
+global.PORTFOLIO_METRIC = function (metric_name: unknown, periods: unknown, fund_company_id: unknown) {
+  return customFunctions.PORTFOLIO_METRIC(metric_name, periods, fund_company_id);
+};
+
+/**
+ * Who has reported: for every portfolio company and metric name, each period as "reported", "blank" (a null or empty
+ * point, or none) or "no such metric", with counts per row, per company ("All metrics" rows) and per period ("All companies" rows).
+ *
+ * @param {string|string[][]} metric_names A metric name, or a range of names.
+ * @param {string} start_period The first period: a calendar label like "2024-01", "2024-Q1" or "2024" (its length sets the columns').
+ * @param {string} end_period The last period, a label of the same length.
+ * @param {string} [fund_company_id] The fund's company id; the default company from settings when left out.
+ * @return {any[][]} A header row (Company, Metric, the periods, Reported, Blank, No such metric), then the rows described above.
+ * @customfunction
+ * @example =PORTFOLIO_COVERAGE({"Monthly Recurring Revenue","Net Burn"}, "2024-01", "2024-06")
+ */
+global.PORTFOLIO_COVERAGE = function (metric_names: unknown, start_period: unknown, end_period: unknown, fund_company_id: unknown) {
+  return customFunctions.PORTFOLIO_COVERAGE(metric_names, start_period, end_period, fund_company_id);
+};
+
+/**
  * Adds the add-in's menu when the spreadsheet opens.
  * @param {GoogleAppsScript.Events.SheetsOnOpen} e The open event.
  */

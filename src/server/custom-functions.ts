@@ -3,6 +3,7 @@
 import { userMessage } from '../core/api/errors';
 import * as lists from '../core/formulas/list-formulas';
 import * as series from '../core/formulas/metric-formulas';
+import * as grid from '../core/formulas/portfolio-grid';
 import type { FormulaContext } from '../core/formulas/formula-context';
 import type { CustomFunctionName } from '../core/formulas/names';
 import { createFormulaContext } from './formula-context';
@@ -28,4 +29,9 @@ export const customFunctions = {
   PORTFOLIO_PROPERTY_VALUES: (profileId: unknown, companyId: unknown) => run((ctx) => lists.portfolioPropertyValues(ctx, profileId, companyId)),
   PORTFOLIO_PROPERTY_OPTIONS: (propertyId: unknown, label: unknown) => run((ctx) => lists.portfolioPropertyOptions(ctx, propertyId, label)),
   PORTFOLIO_NOTES: (profileId: unknown) => run((ctx) => lists.portfolioNotes(ctx, profileId)),
+  PORTFOLIO_VALUE: (company: unknown, metricName: unknown, period: unknown, aggregate: unknown) =>
+    run((ctx) => grid.portfolioValue(ctx, company, metricName, period, aggregate)),
+  PORTFOLIO_METRIC: (metricName: unknown, periods: unknown, fundId: unknown) => run((ctx) => grid.portfolioMetric(ctx, metricName, periods, fundId)),
+  PORTFOLIO_COVERAGE: (metricNames: unknown, startPeriod: unknown, endPeriod: unknown, fundId: unknown) =>
+    run((ctx) => grid.portfolioCoverage(ctx, metricNames, startPeriod, endPeriod, fundId)),
 } satisfies Record<CustomFunctionName, (...args: never[]) => unknown>;

@@ -14,8 +14,8 @@ import { findProfile } from './metric-directory';
 
 export type SheetCell = Cell | Date | boolean;
 
-/** The data points of the ids over the range, from the cache or else from the API (all pages). */
-function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: string, end?: string, excludeBlank = false): DataPoint[] {
+/** The data points of the ids over the range, from the cache or else from the API (all pages, 20 ids a request, fetched together). */
+export function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: string, end?: string, excludeBlank = false): DataPoint[] {
   const key = `${ids.join(',')}|${start ?? ''}|${end ?? ''}|${excludeBlank ? 'x' : ''}`;
   return ctx.series.getOrLoad(key, () => {
     const client = ctx.client();
@@ -133,26 +133,35 @@ function refuseLongLabelWithoutFrequency(metric: Metric, series: Map<string, str
 function oneValue(ctx: FormulaContext, metricId: string, periodArg: unknown, aggregateArg: Aggregate | undefined): SheetCell {
   // The access check finds the metric's record in an allowed company's listing, or refuses.
   const metric = requireMetricAccess(ctx, [metricId]).get(metricId)!;
+  return valueOfMetric(ctx, metric, periodArg, aggregateArg, () => loadWholeSeries(ctx, metricId));
+}
+
+/**
+ * One value of a metric whose record is known (and whose reading is allowed) for a period. `seriesOf`
+ * gives its whole series by date; it is called only once the period has been read, so a label that
+ * cannot be read costs no request.
+ */
+export function valueOfMetric(ctx: FormulaContext, metric: Metric, periodArg: unknown, aggregateArg: Aggregate | undefined, seriesOf: () => Map<string, string | null>): SheetCell {
   const period = readPeriod(ctx, metric, periodArg);
-  if (period.span === 'day') return valueAt(metric, loadWholeSeries(ctx, metricId), period.start);
+  if (period.span === 'day') return valueAt(metric, seriesOf(), period.start);
   // A label that cannot be read is refused before the series is fetched.
   const periodMonths = frequencyMonths(metric.frequency);
   if (periodMonths === undefined) {
-    const series = loadWholeSeries(ctx, metricId);
+    const series = seriesOf();
     refuseLongLabelWithoutFrequency(metric, series, period, aggregateArg);
     return valueAt(metric, series, period.start);
   }
   if (SPAN_MONTHS[period.span] <= periodMonths) {
     // The metric's own period (or a shorter label, read as the period that starts there): any aggregate of one period is its value.
     requireFiscalFit(ctx, metric, period);
-    return valueAt(metric, loadWholeSeries(ctx, metricId), period.start);
+    return valueAt(metric, seriesOf(), period.start);
   }
   // Weeks belong to the period they start in; every other frequency must tile the label's period,
   // which no aggregate can mend, so that is said first.
   if (metric.frequency !== 'weekly') requireFiscalFit(ctx, metric, period);
   if (!aggregateArg) throw coarserLabelError(metric, period);
   // The whole series holds every period inside the label's: no request beyond a single value's.
-  const series = loadWholeSeries(ctx, metricId);
+  const series = seriesOf();
   const starts = periodStartsWithin(period.start, period.end, metric.frequency);
   return aggregate(aggregateArg, starts.map((date) => ({ date, value: series.get(date) })));
 }

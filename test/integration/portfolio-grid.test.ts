@@ -1,0 +1,276 @@
+// The fund's grid on the built add-in against the emulator: PORTFOLIO_VALUE, PORTFOLIO_METRIC and
+// PORTFOLIO_COVERAGE over a fixture fund made for them (demo data stays as other tests expect it).
+
+import { useStack, type Stack } from '../support/stack';
+
+let stack: Stack;
+useStack((started) => (stack = started));
+
+interface Fund {
+  fundId: string;
+  profile: Record<string, string>;
+  metric: Record<string, string>;
+}
+
+const QUARTERS_2024 = ['2024-01-01', '2024-04-01', '2024-07-01', '2024-10-01'];
+const MONTHS_2024 = Array.from({ length: 12 }, (_, i) => `2024-${String(i + 1).padStart(2, '0')}-01`);
+
+/**
+ * Seven companies: overlapping names, one with two metrics named Revenue, one without Revenue,
+ * fiscal years ending in December, March, June and September (and one with none), quarterly and
+ * monthly metrics, null points pre-created as the live service does, values as it sends them.
+ */
+async function createFund(): Promise<Fund> {
+  const control = stack.emulator.control;
+  const { companies } = await control.fixtures({ companies: [{ name: 'Grid Fund', kind: 'investor' }] });
+  const fundId = companies[0]!.id;
+  const companySpecs: Array<[string, string, number | null]> = [
+    ['alpha', 'Alpha Labs', 12], ['beta', 'Beta Works', 3], ['gamma', 'Gamma Co', 6], ['delta', 'Delta Inc', 12],
+    ['epsilon', 'Epsilon', 9], ['zeta', 'Zeta', 12], ['eta', 'Eta', null],
+  ];
+  const profiles = (await control.fixtures({
+    portfolio_company_profiles: companySpecs.map(([, name, fiscal]) => ({ company_id: fundId, name, fiscal_year_end_month: fiscal })),
+  })).portfolio_company_profiles;
+  const profile = Object.fromEntries(companySpecs.map(([key], i) => [key, profiles[i]!.id]));
+  const metricSpecs: Array<[string, string, string, string]> = [
+    ['alphaRevenue', 'alpha', 'Revenue', 'quarterly'], ['alphaCash', 'alpha', 'Cash', 'monthly'],
+    ['betaRevenue', 'beta', 'revenue ', 'monthly'], ['betaCash', 'beta', 'Cash', 'quarterly'],
+    ['gammaRevenue1', 'gamma', 'Revenue', 'quarterly'], ['gammaRevenue2', 'gamma', ' REVENUE', 'quarterly'],
+    ['deltaCash', 'delta', 'Cash', 'monthly'],
+    ['epsilonRevenue', 'epsilon', 'Revenue', 'quarterly'],
+    ['zetaRevenue', 'zeta', 'Revenue', 'quarterly'], ['zetaHeadcount', 'zeta', 'Headcount', 'monthly'],
+    ['etaRevenue', 'eta', 'Revenue', 'quarterly'],
+  ];
+  const metrics = (await control.fixtures({
+    metrics: metricSpecs.map(([, company, name, frequency]) => ({ company_id: fundId, portfolio_company_profile_id: profile[company], name, frequency, unit: 'USD' })),
+  })).metrics;
+  const metric = Object.fromEntries(metricSpecs.map(([key], i) => [key, metrics[i]!.id]));
+  const points: Array<{ metric_id: string; date: string; value: string | null }> = [];
+  const series = (key: string, dates: string[], value: (i: number) => string | null) => dates.forEach((date, i) => points.push({ metric_id: metric[key]!, date, value: value(i) }));
+  series('alphaRevenue', QUARTERS_2024, (i) => `${100 + i}.0`);
+  series('alphaCash', MONTHS_2024, (i) => (i === 4 ? null : `${50 + i}`));
+  series('betaRevenue', MONTHS_2024, (i) => (i === 1 ? '141.6666666666666' : `${10 + i}.5`));
+  series('betaCash', QUARTERS_2024, (i) => `${7 + i}`);
+  series('gammaRevenue1', QUARTERS_2024, () => '1');
+  series('gammaRevenue2', QUARTERS_2024, () => '2');
+  series('deltaCash', MONTHS_2024, () => '9');
+  // Pre-created and never filled after Q2, as the live service does.
+  series('epsilonRevenue', QUARTERS_2024, (i) => (i < 2 ? `${300 + i}` : null));
+  series('zetaRevenue', QUARTERS_2024, (i) => `${400 + i}`);
+  series('zetaHeadcount', MONTHS_2024, (i) => `${20 + i}`);
+  series('etaRevenue', QUARTERS_2024, (i) => (i === 3 ? '' : `${500 + i}`));
+  await control.fixtures({ data_points: points });
+  return { fundId, profile, metric };
+}
+
+function runtimeFor(fund: Fund) {
+  // The fund is the owner's default company, so formula access allows it.
+  return stack.runtime({ defaultCompany: fund.fundId });
+}
+
+const countBy = (requests: Array<{ path: string }>, path: string) => requests.filter((r) => r.path === path).length;
+
+describe('PORTFOLIO_VALUE', () => {
+  it('reads one value by company name (any case, trimmed) or profile id, with fiscal labels per company', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['  alpha labs ', 'revenue', '2024-Q2'])).toBe(101);
+    expect(rt.runCustomFunction('PORTFOLIO_VALUE', [fund.profile.alpha, 'Revenue', '2024-04-01'])).toBe(101);
+    // Beta's fiscal year ends in March: Q1 FY2025 is April to June 2024, its monthly revenue 13.5 + 14.5 + 15.5.
+    expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Beta Works', 'Revenue', 'Q1 FY2025', 'sum'])).toBe(43.5);
+    // Alpha's fiscal year is the calendar year: Q1 FY2024 is its 2024-Q1.
+    expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Revenue', 'Q1 FY2024'])).toBe(100);
+    // Epsilon's ends in September: FY2024 Q4 is July to September 2024, a null point pre-created.
+    expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Epsilon', 'Revenue', 'Q4 FY2024'])).toBe('');
+    expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Epsilon', 'Revenue', 'Q3 FY2024'])).toBe(301);
+    expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Beta Works', 'Revenue', '2024-02'])).toBe(141.6666666666666);
+  });
+
+  it('says which name is missing, and names both ids of a duplicated metric name', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    expect(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Delta Inc', 'Revenue', '2024-Q1'])).toThrow('"Delta Inc" has no metric named "Revenue".');
+    expect(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Omega', 'Revenue', '2024-Q1'])).toThrow(`No portfolio company of fund ${fund.fundId} is named "Omega"`);
+    expect(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Gamma Co', 'Revenue', '2024-Q1'])).toThrow(
+      `"Gamma Co" has 2 metrics named "Revenue": ${fund.metric.gammaRevenue1} and ${fund.metric.gammaRevenue2}.`,
+    );
+  });
+
+  it('fills a grid of companies against periods, and of companies against metric names, in one batched read, none warm', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    await stack.takeRequests();
+    const companies = [['Alpha Labs'], ['Beta Works'], ['Gamma Co'], ['Delta Inc'], ['Epsilon'], ['Zeta'], ['Eta']];
+    const grid = rt.runCustomFunction('PORTFOLIO_VALUE', [companies, 'Revenue', [['2024-Q1', '2024-Q3', '2024-Q4']], 'sum']);
+    expect(grid).toEqual([
+      [100, 102, 103],
+      [164.6666666666666, 52.5, 61.5],
+      [1, 1, 1].map(() => `"Gamma Co" has 2 metrics named "Revenue": ${fund.metric.gammaRevenue1} and ${fund.metric.gammaRevenue2}. Read the one you mean with METRIC_VALUE and its id.`),
+      ['No metric "Revenue"', 'No metric "Revenue"', 'No metric "Revenue"'],
+      [300, '', ''],
+      [400, 402, 403],
+      [500, 502, ''],
+    ]);
+    const cold = await stack.takeRequests();
+    // Two listings, then every series in one request (7 ids, fewer than 20, one page).
+    expect(countBy(cold, '/metrics')).toBe(1);
+    expect(countBy(cold, '/portfolio_company_profiles')).toBe(1);
+    expect(countBy(cold, '/data_points')).toBe(1);
+    expect(cold).toHaveLength(3);
+    const byName = rt.runCustomFunction('PORTFOLIO_VALUE', [[['Alpha Labs'], ['Delta Inc'], ['Zeta']], [['Revenue', 'Cash', 'Headcount']], '2024-Q1', 'last']);
+    expect(byName).toEqual([
+      [100, 52, 'No metric "Headcount"'],
+      ['No metric "Revenue"', 9, 'No metric "Headcount"'],
+      [400, 'No metric "Cash"', 22],
+    ]);
+    // A new set of metrics: one series request, no listing.
+    expect((await stack.takeRequests()).map((r) => r.path)).toEqual(['/data_points']);
+    // Warm: the same grids again cost nothing.
+    rt.runCustomFunction('PORTFOLIO_VALUE', [companies, 'Revenue', [['2024-Q1', '2024-Q3', '2024-Q4']], 'sum']);
+    rt.runCustomFunction('PORTFOLIO_VALUE', [[['Alpha Labs'], ['Delta Inc'], ['Zeta']], [['Revenue', 'Cash', 'Headcount']], '2024-Q1', 'last']);
+    expect(await stack.takeRequests()).toEqual([]);
+  });
+});
+
+describe('PORTFOLIO_METRIC', () => {
+  it('gives one row per company, a header, empty rows and a note for companies without the metric, and the duplicate error', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    const table = rt.runCustomFunction('PORTFOLIO_METRIC', [' Revenue', [['2024-Q1', '2024-Q2', 'Q4 FY2024']]]) as unknown[][];
+    const dup = `"Gamma Co" has 2 metrics named "Revenue": ${fund.metric.gammaRevenue1} and ${fund.metric.gammaRevenue2}. Read the one you mean with METRIC_VALUE and its id.`;
+    expect(table[0]).toEqual(['Company', '2024-Q1', '2024-Q2', 'Q4 FY2024']);
+    expect(table.slice(1, 8).map((row) => row[0])).toEqual(['Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Epsilon', 'Zeta', 'Eta']);
+    expect(table[1]).toEqual(['Alpha Labs', 100, 101, 103]);
+    expect(table[3]).toEqual(['Gamma Co', dup, dup, dup]);
+    expect(table[4]).toEqual(['Delta Inc', '', '', '']);
+    // Epsilon's FY2024 ends in September: its Q4 is 2024-Q3, a pre-created null.
+    expect(table[5]).toEqual(['Epsilon', 300, 301, '']);
+    expect(table[6]).toEqual(['Zeta', 400, 401, 403]);
+    // Eta has no fiscal year end: the calendar year.
+    expect(table[7]).toEqual(['Eta', 500, 501, '']);
+    expect(table[8]).toEqual(['No metric named "Revenue": Delta Inc.', '', '', '']);
+    expect(table).toHaveLength(9);
+  });
+
+  it("says in the cell why a period does not fit one company's metric, and fills the others", async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    const quarter = rt.runCustomFunction('PORTFOLIO_METRIC', ['Cash', '2024-Q1']) as unknown[][];
+    // Alpha's and Delta's Cash are monthly: a quarter needs an aggregate, which this function has not.
+    expect(quarter[1]![1]).toMatch(/^"2024-Q1" is .*longer than one period of "Cash", a monthly metric\. Give an aggregate/);
+    expect(quarter[2]).toEqual(['Beta Works', 7]);
+    const months = rt.runCustomFunction('PORTFOLIO_METRIC', ['Cash', [['2024-04', '2024-05', '2024-06']], fund.fundId]) as unknown[][];
+    expect(months.slice(1)).toEqual([
+      ['Alpha Labs', 53, '', 55],
+      // Beta's Cash is quarterly: April starts its Q2; no period of it starts in May or June.
+      ['Beta Works', 8, '2024-05-01 does not start a quarterly period of "Cash": its period starts on 2024-04-01.', '2024-06-01 does not start a quarterly period of "Cash": its period starts on 2024-04-01.'],
+      ['Gamma Co', '', '', ''], ['Delta Inc', 9, 9, 9], ['Epsilon', '', '', ''], ['Zeta', '', '', ''], ['Eta', '', '', ''],
+      ['No metric named "Cash": Gamma Co, Epsilon, Zeta, Eta.', '', '', ''],
+    ]);
+  });
+});
+
+describe('PORTFOLIO_COVERAGE', () => {
+  it('marks reported, blank and missing per company, metric and period, with counts', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    await stack.takeRequests();
+    const table = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Cash']], '2024-Q2', '2024-Q4']) as unknown[][];
+    const dup = `"Gamma Co" has 2 metrics named "Revenue": ${fund.metric.gammaRevenue1} and ${fund.metric.gammaRevenue2}. Read the one you mean with METRIC_VALUE and its id.`;
+    expect(table[0]).toEqual(['Company', 'Metric', '2024-Q2', '2024-Q3', '2024-Q4', 'Reported', 'Blank', 'No such metric']);
+    const R = 'reported', B = 'blank', N = 'no such metric';
+    expect(table.slice(1, 15)).toEqual([
+      ['Alpha Labs', 'Revenue', R, R, R, 3, 0, 0],
+      // Alpha's monthly Cash has a null point in May: its Q2 is blank.
+      ['Alpha Labs', 'Cash', B, R, R, 2, 1, 0],
+      ['Beta Works', 'Revenue', R, R, R, 3, 0, 0],
+      ['Beta Works', 'Cash', R, R, R, 3, 0, 0],
+      ['Gamma Co', 'Revenue', dup, dup, dup, 0, 0, 0],
+      ['Gamma Co', 'Cash', N, N, N, 0, 0, 3],
+      ['Delta Inc', 'Revenue', N, N, N, 0, 0, 3],
+      ['Delta Inc', 'Cash', R, R, R, 3, 0, 0],
+      ['Epsilon', 'Revenue', R, B, B, 1, 2, 0],
+      ['Epsilon', 'Cash', N, N, N, 0, 0, 3],
+      ['Zeta', 'Revenue', R, R, R, 3, 0, 0],
+      ['Zeta', 'Cash', N, N, N, 0, 0, 3],
+      // An empty-string value is blank as much as a null one.
+      ['Eta', 'Revenue', R, R, B, 2, 1, 0],
+      ['Eta', 'Cash', N, N, N, 0, 0, 3],
+    ]);
+    expect(table.slice(15, 22)).toEqual([
+      ['Alpha Labs', 'All metrics', 1, 2, 2, 5, 1, 0],
+      ['Beta Works', 'All metrics', 2, 2, 2, 6, 0, 0],
+      ['Gamma Co', 'All metrics', 0, 0, 0, 0, 0, 3],
+      ['Delta Inc', 'All metrics', 1, 1, 1, 3, 0, 3],
+      ['Epsilon', 'All metrics', 1, 0, 0, 1, 2, 3],
+      ['Zeta', 'All metrics', 1, 1, 1, 3, 0, 3],
+      ['Eta', 'All metrics', 1, 1, 0, 2, 1, 3],
+    ]);
+    expect(table.slice(22)).toEqual([
+      ['All companies', R, 7, 7, 6, 20, '', ''],
+      ['All companies', B, 1, 1, 2, '', 4, ''],
+      ['All companies', N, 5, 5, 5, '', '', 15],
+    ]);
+    const cold = await stack.takeRequests();
+    expect(cold.map((r) => r.path).sort()).toEqual(['/data_points', '/metrics', '/portfolio_company_profiles']);
+    // The request asked for the eight metrics the table needs, and no other.
+    const asked = cold.find((r) => r.path === '/data_points')!.query.match(/metric_id\[\]=[0-9a-f-]+/g)!.map((q) => q.slice(12)).sort();
+    expect(asked).toEqual([fund.metric.alphaRevenue, fund.metric.alphaCash, fund.metric.betaRevenue, fund.metric.betaCash, fund.metric.deltaCash, fund.metric.epsilonRevenue, fund.metric.zetaRevenue, fund.metric.etaRevenue].sort());
+    rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Cash']], '2024-Q2', '2024-Q4']);
+    expect(await stack.takeRequests()).toEqual([]);
+  });
+});
+
+describe('a grid of 50 companies × 5 metrics × 8 quarters', () => {
+  it('costs the listings plus ceil(250 / 20) × pages series requests cold, and none warm', async () => {
+    const control = stack.emulator.control;
+    const { companies } = await control.fixtures({ companies: [{ name: 'Big Fund', kind: 'investor' }] });
+    const fundId = companies[0]!.id;
+    const profiles = (await control.fixtures({ portfolio_company_profiles: Array.from({ length: 50 }, (_, i) => ({ company_id: fundId, name: `Company ${i + 1}`, fiscal_year_end_month: (i % 12) + 1 })) })).portfolio_company_profiles;
+    const names = ['Revenue', 'Cash', 'Burn', 'Headcount', 'ARR'];
+    const metrics = (await control.fixtures({ metrics: profiles.flatMap((p) => names.map((name) => ({ company_id: fundId, portfolio_company_profile_id: p.id, name, frequency: 'quarterly' }))) })).metrics;
+    const quarters = ['2023-01-01', '2023-04-01', '2023-07-01', '2023-10-01', ...QUARTERS_2024];
+    await control.fixtures({ data_points: metrics.flatMap((m, i) => quarters.map((date, q) => ({ metric_id: m.id, date, value: q === 7 && i % 3 === 0 ? null : `${i}.${q}` }))) });
+    const rt = stack.runtime({ defaultCompany: fundId });
+    await stack.takeRequests();
+    const periods = [['2023-Q1', '2023-Q2', '2023-Q3', '2023-Q4', '2024-Q1', '2024-Q2', '2024-Q3', '2024-Q4']];
+    const tables = names.map((name) => rt.runCustomFunction('PORTFOLIO_METRIC', [name, periods]) as unknown[][]);
+    const coverage = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[names], '2023-Q1', '2024-Q4']) as unknown[][];
+    expect(tables[0]![1]).toEqual(['Company 1', 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, '']);
+    expect(tables[4]![50]).toEqual(['Company 50', ...quarters.map((_, q) => (q === 7 && 249 % 3 === 0 ? '' : Number(`249.${q}`)))]);
+    expect(coverage.at(-3)).toEqual(['All companies', 'reported', ...quarters.map((_, q) => (q === 7 ? 250 - 84 : 250)), 2000 - 84, '', '']);
+    const cold = await stack.takeRequests();
+    // The listings: 250 metrics at the emulator's 25 a page, 50 profiles at 25.
+    expect(countBy(cold, '/metrics')).toBe(10);
+    expect(countBy(cold, '/portfolio_company_profiles')).toBe(2);
+    const series = cold.filter((r) => r.path === '/data_points');
+    for (const request of series) expect((request.query.match(/metric_id\[\]=/g) ?? []).length).toBeLessThanOrEqual(20);
+    // 12 requests of 20 ids hold 160 points (2 pages), the 13th of 10 ids 80 (1 page).
+    const coverageRequests = series.slice(-25);
+    expect(coverageRequests.filter((r) => /(^|&)page=1(&|$)/.test(r.query))).toHaveLength(Math.ceil(250 / 20));
+    expect(coverageRequests.filter((r) => /(^|&)page=2(&|$)/.test(r.query))).toHaveLength(12);
+    // Each PORTFOLIO_METRIC: 20 + 20 + 10 ids, 2 + 2 + 1 pages.
+    expect(series).toHaveLength(5 * 5 + 25);
+    // Warm: every table again, no request.
+    for (const name of names) rt.runCustomFunction('PORTFOLIO_METRIC', [name, periods]);
+    rt.runCustomFunction('PORTFOLIO_COVERAGE', [[names], '2023-Q1', '2024-Q4']);
+    expect(await stack.takeRequests()).toEqual([]);
+  });
+});
+
+describe("the README's examples on the demo fund", () => {
+  it('answer with the demo data: the value of Aurora Robotics, the Net Burn table, the coverage', async () => {
+    const state = await stack.emulator.control.state();
+    const rt = stack.runtime();
+    const mrr = state.metrics.find((m) => m.name === 'Monthly Recurring Revenue')!;
+    const q1 = ['2024-01-01', '2024-02-01', '2024-03-01'].map((date) => state.data_points.find((p) => p.metric_id === mrr.id && p.date === date)?.value);
+    const value = rt.runCustomFunction('PORTFOLIO_VALUE', ['Aurora Robotics', 'Monthly Recurring Revenue', '2024-Q1', 'sum']);
+    expect(value).toBe(q1.every((v) => v) ? Number(q1.reduce((sum, v) => sum + Number(v), 0).toFixed(2)) : '');
+    const burn = rt.runCustomFunction('PORTFOLIO_METRIC', ['Net Burn', [['2024-01', '2024-02', '2024-03']]]) as unknown[][];
+    expect(burn[0]).toEqual(['Company', '2024-01', '2024-02', '2024-03']);
+    expect(burn.at(-1)![0]).toMatch(/^No metric named "Net Burn": Aurora Robotics, Cobalt Payments/);
+    const coverage = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Monthly Recurring Revenue', 'Net Burn', 'Cash Balance']], '2024-01', '2024-06']) as unknown[][];
+    expect(coverage[1]!.slice(0, 2)).toEqual(['Aurora Robotics', 'Monthly Recurring Revenue']);
+    expect(coverage.at(-3)![0]).toBe('All companies');
+  });
+});

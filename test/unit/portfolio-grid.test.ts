@@ -1,0 +1,136 @@
+// The fund's grid against a scripted API: name resolution from every page of the listings, batched
+// series reads, the access check, and the layouts.
+
+import { createApiClient, type ApiClient } from '../../src/core/api/client';
+import { ChunkedCache } from '../../src/core/cache/chunked-cache';
+import type { FormulaContext } from '../../src/core/formulas/formula-context';
+import { portfolioCoverage, portfolioMetric, portfolioValue } from '../../src/core/formulas/portfolio-grid';
+import { RecordsCache } from '../../src/core/series/records-cache';
+import { SeriesCache } from '../../src/core/series/series-cache';
+import { intlDateFormatter } from '../../src/core/validate/dates';
+import { MemoryCache } from '../support/memory-cache';
+import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
+
+const FUND = '0a000000-0000-4000-8000-000000000001';
+const OTHER_FUND = '0a000000-0000-4000-8000-000000000002';
+const id = (kind: string, n: number) => `0${kind}000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+function context(steps: Step[], cache = new MemoryCache(), allowed = [FUND]) {
+  const transport = new ScriptedTransport(steps);
+  const clock = new FakeClock(Date.UTC(2024, 6, 15, 12));
+  let client: ApiClient | undefined;
+  let n = 0;
+  const chunked = new ChunkedCache(cache, () => `g${++n}`);
+  const ctx: FormulaContext = {
+    timeZone: 'UTC',
+    formatDate: intlDateFormatter,
+    client: () => (client ??= createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport, clock })),
+    series: new SeriesCache(chunked, '0'),
+    records: new RecordsCache(chunked, '0'),
+    defaultCompanyId: FUND,
+    allowedCompanyIds: allowed,
+    now: () => clock.now(),
+  };
+  return { ctx, transport, cache };
+}
+
+const page = (key: string, items: unknown[], n = 1, pages = 1) => ({ status: 200, body: { [key]: items, meta: { page: n, total_pages: pages, total: items.length } } });
+
+/** 25 companies, each with Revenue (quarterly); company 1 also has "revenue " (a duplicate), company 2 none. */
+const profiles = Array.from({ length: 25 }, (_, i) => ({ id: id('c', i + 1), name: `Company ${i + 1}`, company_id: FUND, fiscal_year_end_month: i === 3 ? 3 : 12 }));
+const metrics = profiles.flatMap((p, i) => (i === 1 ? [] : [{ id: id('b', i + 1), name: 'Revenue', frequency: 'quarterly', unit: 'USD', company_id: FUND, portfolio_company_profile_id: p.id }]))
+  .concat([{ id: id('b', 99), name: 'revenue ', frequency: 'quarterly', unit: 'USD', company_id: FUND, portfolio_company_profile_id: profiles[0]!.id }])
+  // The fund's own metric has no profile: no company's row shows it.
+  .concat([{ id: id('b', 98), name: 'Revenue', frequency: 'quarterly', unit: 'USD', company_id: FUND, portfolio_company_profile_id: null as unknown as string }]);
+
+/** The listings over two pages each: every page is read. */
+const listingSteps: Step[] = [
+  { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', profiles.slice(0, 20), 1, 2) },
+  { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=2`, reply: page('portfolio_company_profiles', profiles.slice(20), 2, 2) },
+  { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(0, 20), 1, 2) },
+  { match: `GET /metrics?company_id=${FUND}&page=2`, reply: page('metrics', metrics.slice(20), 2, 2) },
+];
+
+/** The 23 single Revenue metrics (not company 1's two, not company 2's none), sorted: two requests of ≤ 20 ids. */
+const revenueIds = metrics.filter((m) => m.portfolio_company_profile_id && m.portfolio_company_profile_id !== profiles[0]!.id).map((m) => m.id).sort();
+const seriesSteps = (date: string): Step[] => [
+  { match: `GET /data_points?${revenueIds.slice(0, 20).map((m) => `metric_id[]=${m}`).join('&')}&page_size=100&page=1`, reply: page('data_points', revenueIds.slice(0, 20).map((m, i) => ({ id: `p${i}`, metric_id: m, date, value: `${i}.0` }))) },
+  { match: `GET /data_points?${revenueIds.slice(20).map((m) => `metric_id[]=${m}`).join('&')}&page_size=100&page=1`, reply: page('data_points', revenueIds.slice(20).map((m, i) => ({ id: `q${i}`, metric_id: m, date, value: i === 0 ? null : `${20 + i}` }))) },
+];
+
+describe('PORTFOLIO_METRIC', () => {
+  it('reads every page of both listings once, then the series 20 ids a request, fetched together; none warm', () => {
+    const { ctx, transport, cache } = context([...listingSteps, ...seriesSteps('2024-04-01')]);
+    const table = portfolioMetric(ctx, 'REVENUE', [['2024-Q2']], '');
+    transport.assertDone();
+    expect(transport.sent).toHaveLength(6);
+    // The two series requests went in one wave.
+    expect(transport.waves.at(-1)).toBe(2);
+    expect(table[0]).toEqual(['Company', '2024-Q2']);
+    expect(table[1]).toEqual(['Company 1', `"Company 1" has 2 metrics named "REVENUE": ${id('b', 1)} and ${id('b', 99)}. Read the one you mean with METRIC_VALUE and its id.`]);
+    expect(table[2]).toEqual(['Company 2', '']);
+    expect(table[3]).toEqual(['Company 3', revenueIds.indexOf(id('b', 3)) < 20 ? revenueIds.indexOf(id('b', 3)) : '']);
+    expect(table.at(-1)).toEqual(['No metric named "REVENUE": Company 2.', '']);
+    expect(table).toHaveLength(27);
+    const warm = context([], cache);
+    expect(portfolioMetric(warm.ctx, 'Revenue', '2024-Q2', FUND).slice(1)).toEqual(table.slice(1).map((row, i) => (i === 0 ? [row[0], String(row[1]).replace('"REVENUE"', '"Revenue"')] : i === 25 ? ['No metric named "Revenue": Company 2.', ''] : row)));
+    expect(warm.transport.sent).toHaveLength(0);
+    // The same metrics named in another order (companies bottom up, by PORTFOLIO_VALUE) find the same cached read.
+    const reversed = profiles.map((p) => [p.name]).reverse();
+    const grid = portfolioValue(warm.ctx, reversed, 'Revenue', [['2024-Q2']]) as unknown[][];
+    expect(grid.reverse().slice(2).map(([value]) => value)).toEqual(table.slice(3, 26).map((row) => row[1]));
+    expect(warm.transport.sent).toHaveLength(0);
+  });
+
+  it('refuses a fund the owner has not allowed, before any request', () => {
+    const { ctx, transport } = context([]);
+    expect(() => portfolioMetric(ctx, 'Revenue', '2024-Q2', OTHER_FUND)).toThrow(`Formulas in this spreadsheet may not read the data of company ${OTHER_FUND}`);
+    expect(transport.sent).toHaveLength(0);
+  });
+
+  it('refuses an unreadable period label before any request', () => {
+    const { ctx, transport } = context([]);
+    expect(() => portfolioMetric(ctx, 'Revenue', [['2024-Q5']], '')).toThrow();
+    expect(transport.sent).toHaveLength(0);
+  });
+});
+
+describe('PORTFOLIO_VALUE', () => {
+  it('finds a company by name or id, and tells two companies of one name apart by their ids', () => {
+    const twins = [...profiles.slice(0, 2), { ...profiles[2]!, name: ' company 1' }];
+    const { ctx } = context([
+      { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', twins) },
+      { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(0, 3)) },
+      { match: `GET /data_points?metric_id=${id('b', 3)}&page_size=100&page=1`, reply: page('data_points', [{ id: 'p', metric_id: id('b', 3), date: '2024-01-01', value: '12.0' }]) },
+    ]);
+    expect(() => portfolioValue(ctx, 'COMPANY 1', 'Revenue', '2024-Q1')).toThrow(`2 portfolio companies of fund ${FUND} are named "COMPANY 1": ${id('c', 1)}, ${id('c', 3)}. Give the profile id of the one you mean.`);
+    expect(portfolioValue(ctx, id('c', 3).toUpperCase(), 'Revenue', '2024-Q1')).toBe(12);
+    expect(() => portfolioValue(ctx, 'Company 2', 'Revenue', '2024-Q1')).toThrow('"Company 2" has no metric named "Revenue".');
+  });
+
+  it('refuses two ranges that are not a column of companies and a row', () => {
+    const { ctx } = context(listingSteps);
+    expect(() => portfolioValue(ctx, [['Company 1', 'Company 3']], 'Revenue', [['2024-Q1', '2024-Q2']])).toThrow('With two ranges, give the companies as a column');
+  });
+});
+
+describe('PORTFOLIO_COVERAGE', () => {
+  it('refuses fiscal labels and mismatched lengths, before any request', () => {
+    const { ctx, transport } = context([]);
+    expect(() => portfolioCoverage(ctx, 'Revenue', 'FY2024', 'FY2025', '')).toThrow('is a fiscal label');
+    expect(() => portfolioCoverage(ctx, 'Revenue', '2024-Q1', '2024-12', '')).toThrow('must be of one length');
+    expect(() => portfolioCoverage(ctx, 'Revenue', '2024-Q3', '2024-Q1', '')).toThrow('is before the start period');
+    expect(transport.sent).toHaveLength(0);
+  });
+
+  it('judges a quarterly metric in monthly columns by the quarter that holds each month', () => {
+    const { ctx } = context([
+      { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', profiles.slice(2, 3)) },
+      { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(1, 2)) },
+      { match: `GET /data_points?metric_id=${id('b', 3)}&page_size=100&page=1`, reply: page('data_points', [{ id: 'p', metric_id: id('b', 3), date: '2024-01-01', value: '1' }, { id: 'q', metric_id: id('b', 3), date: '2024-04-01', value: null }]) },
+    ]);
+    const table = portfolioCoverage(ctx, 'Revenue', '2024-02', '2024-05', '');
+    expect(table[0]).toEqual(['Company', 'Metric', '2024-02', '2024-03', '2024-04', '2024-05', 'Reported', 'Blank', 'No such metric']);
+    expect(table[1]).toEqual(['Company 3', 'Revenue', 'reported', 'reported', 'blank', 'blank', 2, 2, 0]);
+  });
+});
