@@ -229,6 +229,14 @@ global.listMetrics = function (companyId: string) {
 };
 
 /**
+ * Sidebar: each metric's latest value with its source, for the metric browser (read-only).
+ * @param {string[]} metricIds The metrics' ids.
+ */
+global.latestMetricValues = function (metricIds: string[]) {
+  return sidebarApi.latestMetricValues(metricIds);
+};
+
+/**
  * Sidebar: creates a metric (POST /metrics).
  * @param {Object} input Company id, name, frequency and unit.
  */

@@ -3,7 +3,8 @@
 
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
-import { useStack, type Stack } from '../support/stack';
+import type { LatestValue } from '../../src/shared/rpc';
+import { ok, useStack, type Stack } from '../support/stack';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
@@ -91,7 +92,7 @@ describe('METRIC_SOURCE', () => {
     // The latest month whose value the AI inbox read, from the emulator's own records.
     const aiMonth = state.data_points.filter((p) => p.metric_id === metric && p.source.source_type === 'ai_inbox').map((p) => p.date).sort().at(-1)!;
     expect(rt.runCustomFunction('METRIC_SOURCE', [metric, aiMonth.slice(0, 7)])).toEqual([expectedSource(metric, aiMonth)]);
-    expect(rt.runCustomFunction('METRIC_SOURCE', [metric, aiMonth.slice(0, 7)])[0][0]).toBe('ai_inbox (review)');
+    expect((rt.runCustomFunction('METRIC_SOURCE', [metric, aiMonth.slice(0, 7)]) as unknown[][])[0]![0]).toBe('ai_inbox (review)');
     expect(rt.runCustomFunction('METRIC_SOURCE', [metric, '2024-06'])).toEqual([expectedSource(metric, '2024-06-01')]);
     let requests = await stack.takeRequests();
     expect(sourcedQueries(requests)).toHaveLength(1);
@@ -108,5 +109,30 @@ describe('METRIC_SOURCE', () => {
     const rt = stack.runtime();
     expect(() => rt.runCustomFunction('METRIC_SOURCE', [M.monthlyRecurringRevenue, '2024-Q2'])).toThrow('each of its periods has its own source');
     expect((await stack.takeRequests()).filter((r) => r.path === '/data_points')).toHaveLength(0);
+  });
+});
+
+describe('the metric browser\'s latest values (latestMetricValues)', () => {
+  it('gives each metric\'s newest non-blank value with its source, reading the demo\'s past whole histories only for metrics with nothing recent', async () => {
+    const rt = stack.runtime();
+    const ids = [M.monthlyRecurringRevenue, M.netBurn, M.cashBalance];
+    const values = ok<LatestValue[]>(rt.callServer('latestMetricValues', [ids]));
+    const expected = ids.map((metricId) => {
+      const newest = state.data_points
+        .filter((p) => p.metric_id === metricId && p.value !== null && p.value !== '')
+        .sort((a, b) => b.date.localeCompare(a.date))[0]!;
+      const [type, label, link] = expectedSource(metricId, newest.date);
+      return { metricId, date: newest.date, value: newest.value, source: { type, label, link: link || null, review: newest.source.source_type === 'ai_inbox' } };
+    });
+    expect(values).toEqual(expected);
+    const requests = (await stack.takeRequests()).filter((r) => r.path === '/data_points');
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.every((r) => r.query.includes('include_source=true') && r.query.includes('exclude_blank=true'))).toBe(true);
+  });
+
+  it('refuses an id that is not a UUID before any request', async () => {
+    const rt = stack.runtime();
+    expect(rt.callServer('latestMetricValues', [['not-an-id']])).toEqual({ ok: false, error: expect.stringContaining('A metric id') });
+    expect(await stack.takeRequests()).toHaveLength(0);
   });
 });
