@@ -8,6 +8,7 @@ import { metricSource, metricValue, metricValues } from '../../src/core/formulas
 import { RecordsCache } from '../../src/core/series/records-cache';
 import { SeriesCache } from '../../src/core/series/series-cache';
 import { sourceCells } from '../../src/core/sheets/source-cells';
+import { latestValues, safeAppUrl } from '../../src/core/series/latest-values';
 import { intlDateFormatter } from '../../src/core/validate/dates';
 import { MemoryCache } from '../support/memory-cache';
 import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
@@ -141,5 +142,21 @@ describe('METRIC_SOURCE', () => {
     expect(() => metricSource(ctx, REVENUE, '2024-06-15')).toThrow('2024-06-15 does not start a monthly period of "Revenue": its period starts on 2024-06-01.');
     expect(() => metricSource(ctx, REVENUE, '2024-Q1')).toThrow('"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Revenue", a monthly metric, and each of its periods has its own source. Give a label of one monthly period, like 2024-01.');
     expect(() => metricSource(ctx, REVENUE, [['2024-01']])).toThrow('The period must be one cell, not a range.');
+  });
+});
+
+describe('the metric browser\'s latest values', () => {
+  it('takes each metric\'s newest non-blank point, in the order asked, and passes only https links to the page', () => {
+    const points = [
+      { id: '1', metric_id: REVENUE, date: '2024-01-01', value: '10', source: { source_type: 'ai_inbox', label: 'AI inbox: a.pdf', app_url: link(1) } },
+      { id: '2', metric_id: REVENUE, date: '2024-02-01', value: '', source: { source_type: 'user_provided', label: 'Blank' } },
+      { id: '3', metric_id: CHURN, date: '2024-01-01', value: '2.5', source: { source_type: 'user_provided', label: 'Dana', app_url: 'javascript:alert(1)' } },
+    ];
+    expect(latestValues(points, [CHURN, REVENUE, COMPANY])).toEqual([
+      { metricId: CHURN, date: '2024-01-01', value: '2.5', source: { type: 'user_provided', label: 'Dana', link: null, review: false } },
+      { metricId: REVENUE, date: '2024-01-01', value: '10', source: { type: 'ai_inbox (review)', label: 'AI inbox: a.pdf', link: link(1), review: true } },
+      { metricId: COMPANY, date: null, value: null, source: null },
+    ]);
+    expect(['http://app.test/x', 'data:text/html,x', 'https://', 'https://app.test/ok'].map((url) => safeAppUrl(url))).toEqual([null, null, null, 'https://app.test/ok']);
   });
 });
