@@ -3,7 +3,7 @@
 import { busy, byId, el } from './dom';
 import type { Outcome } from './outcome';
 import { server } from './server';
-import type { MetricSummary, NewMetric } from '../src/shared/rpc';
+import type { LatestValue, MetricSummary, NewMetric } from '../src/shared/rpc';
 
 export interface MetricsPanel {
   setCompany(id: string): void;
@@ -21,7 +21,10 @@ export function mountMetrics(defaultCompany: () => string): MetricsPanel {
   const list = byId<HTMLUListElement>('metric-list');
   const count = byId<HTMLElement>('metric-count');
   const status = byId<HTMLElement>('metrics-status');
+  const latestStatus = byId<HTMLElement>('metric-latest-status');
   let metrics: MetricSummary[] = [];
+  /** Each loaded metric's latest value and source, once they arrive (after the list, which does not wait for them). */
+  let latest = new Map<string, LatestValue>();
   let loadedFor = '';
   const chosen = new Set<string>();
 
@@ -38,12 +41,42 @@ export function mountMetrics(defaultCompany: () => string): MetricsPanel {
         });
         return el('li', { class: 'metric' },
           box,
-          el('label', { for: `metric-${metric.id}` }, el('span', { class: 'metric-name' }, metric.name), el('span', { class: 'metric-meta' }, `${metric.frequency} · ${metric.unit}`)));
+          el('label', { for: `metric-${metric.id}` }, el('span', { class: 'metric-name' }, metric.name), el('span', { class: 'metric-meta' }, `${metric.frequency} · ${metric.unit}`), latestLine(latest.get(metric.id))));
       }),
     );
     if (!metrics.length) list.replaceChildren(el('li', { class: 'empty' }, 'No metrics loaded.'));
     else if (!shown.length) list.replaceChildren(el('li', { class: 'empty' }, `No metric name contains "${search.value.trim()}".`));
     updateCount();
+  }
+
+  /** "Latest 60327.71 on 2024-06-01 · user_provided: Entered by … · Open", the type marked when it needs review. */
+  function latestLine(value: LatestValue | undefined): HTMLElement | null {
+    if (!value) return null;
+    if (value.date === null) return el('span', { class: 'metric-latest' }, 'No value yet.');
+    const source = value.source;
+    return el('span', { class: 'metric-latest' },
+      `Latest ${value.value} on ${value.date}`,
+      source ? ' · ' : null,
+      source ? el('span', { class: source.review ? 'source-type review' : 'source-type', title: source.review ? 'Read by the AI inbox from a document: check it before it goes into a report.' : undefined }, source.type) : null,
+      source ? `: ${source.label}` : null,
+      source?.link ? ' · ' : null,
+      // The server passes only https links; the page opens them outside the sidebar's frame.
+      source?.link ? el('a', { href: source.link, target: '_blank', rel: 'noopener noreferrer' }, 'Open') : null);
+  }
+
+  async function loadLatest(ids: string[], companyId: string): Promise<void> {
+    latestStatus.textContent = 'Reading the latest values and their sources…';
+    const result = await server.latestMetricValues(ids);
+    // A later Load for another company wins: its list is what the page shows now.
+    if (loadedFor !== companyId) return;
+    if (!result.ok) {
+      latestStatus.textContent = `Latest values could not be read: ${result.error}`;
+      return;
+    }
+    latest = new Map(result.value.map((value) => [value.metricId, value] as const));
+    const review = result.value.filter((value) => value.source?.review).length;
+    latestStatus.textContent = review ? `${review} latest value${review === 1 ? ' was' : 's were'} read by the AI inbox: marked "(review)".` : '';
+    render();
   }
 
   function updateCount(): void {
@@ -57,8 +90,10 @@ export function mountMetrics(defaultCompany: () => string): MetricsPanel {
     if (!result.ok) return { line: result.error, tone: 'error' };
     metrics = result.value;
     loadedFor = companyId;
+    latest = new Map();
     chosen.clear();
     render();
+    if (metrics.length) void loadLatest(metrics.map((m) => m.id), companyId);
     return { line: `${metrics.length} metric${metrics.length === 1 ? '' : 's'} loaded.`, tone: 'success' };
   }
 

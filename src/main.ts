@@ -18,8 +18,8 @@ declare const global: Record<string, unknown>;
  * @param {string|string[][]} metric_id The metric's id, or a range of metric ids.
  * @param {Date|string} [start_date] First date to include: a date cell or text like "2024-01-01".
  * @param {Date|string} [end_date] Last date to include: a date cell or text like "2024-12-31".
- * @param {string} [options] Words separated by commas: "headers" adds a header row (on by default for several metrics), "exclude_blank" drops blank values, "text" gives every value as the API's exact decimal text.
- * @return {any[][]} Rows of date and value, oldest first (values are text with "text").
+ * @param {string} [options] Words separated by commas: "headers" adds a header row (on by default for several metrics), "exclude_blank" drops blank values, "text" gives every value as the API's exact decimal text, "source" follows each value with where it came from: source type (ai_inbox, update_request, user_provided, unknown; "ai_inbox (review)" for values an AI read, to check), label and link into the web application, with a header row naming each column.
+ * @return {any[][]} Rows of date and value, oldest first (values are text with "text"; with "source", each value is followed by its source type, label and link).
  * @customfunction
  * @example =METRIC_VALUES("123e4567-e89b-12d3-a456-426614174000", "2024-01-01", "2024-12-31", "headers")
  */
@@ -56,6 +56,22 @@ global.METRIC_VALUE = function (metric_id: unknown, period: unknown, aggregate: 
  */
 global.METRIC_LATEST = function (metric_id: unknown, as_of: unknown, options: unknown) {
   return customFunctions.METRIC_LATEST(metric_id, as_of, options);
+};
+
+/**
+ * Where one value of a metric came from: its source type, label and link into the web application, as one row.
+ * The type is ai_inbox, update_request, user_provided or unknown (or a newer type, shown as the API sends it);
+ * a value an AI read from a document shows "ai_inbox (review)": check it before a report goes out.
+ * Cells of the same metric share one cached series with sources, fetched apart from METRIC_VALUE's.
+ *
+ * @param {string} metric_id The metric's id.
+ * @param {Date|string} period The period's start date, or a label of one of the metric's own periods: "2024-03" for a monthly metric, "2024-Q1" for a quarterly one ("Q3 FY2024" follows the portfolio company's fiscal year end month).
+ * @return {any[][]} One row: source type, label and link; empty cells when the period has no data point.
+ * @customfunction
+ * @example =METRIC_SOURCE("123e4567-e89b-12d3-a456-426614174000", "2024-06")
+ */
+global.METRIC_SOURCE = function (metric_id: unknown, period: unknown) {
+  return customFunctions.METRIC_SOURCE(metric_id, period);
 };
 
 /**
@@ -259,6 +275,14 @@ global.testConnection = function (companyId: string) {
  */
 global.listMetrics = function (companyId: string) {
   return sidebarApi.listMetrics(companyId);
+};
+
+/**
+ * Sidebar: each metric's latest value with its source, for the metric browser (read-only).
+ * @param {string[]} metricIds The metrics' ids.
+ */
+global.latestMetricValues = function (metricIds: string[]) {
+  return sidebarApi.latestMetricValues(metricIds);
 };
 
 /**

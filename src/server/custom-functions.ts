@@ -22,6 +22,7 @@ export const customFunctions = {
     run((ctx) => series.metricValues(ctx, metricId, startDate, endDate, options)),
   METRIC_VALUE: (metricId: unknown, period: unknown, aggregate: unknown) => run((ctx) => series.metricValue(ctx, metricId, period, aggregate)),
   METRIC_LATEST: (metricId: unknown, asOf: unknown, options: unknown) => run((ctx) => series.metricLatest(ctx, metricId, asOf, options)),
+  METRIC_SOURCE: (metricId: unknown, period: unknown) => run((ctx) => series.metricSource(ctx, metricId, period)),
   METRICS: (companyId: unknown, profileId: unknown) => run((ctx) => lists.metrics(ctx, companyId, profileId)),
   CONTACT_LISTS: (companyId: unknown) => run((ctx) => lists.contactLists(ctx, companyId)),
   PORTFOLIO_COMPANIES: (companyId: unknown) => run((ctx) => lists.portfolioCompanies(ctx, companyId)),

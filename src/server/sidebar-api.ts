@@ -22,6 +22,7 @@ import * as importer from './import-api';
 import * as notes from './notes-api';
 import * as audit from './audit-api';
 import { activeSelection } from '../gas/sheet-io';
+import { latestMetricValues } from './latest-api';
 
 /** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
 const SIDEBAR_WAIT_MS = 60_000;
@@ -133,6 +134,8 @@ export const sidebarApi: ServerApi = {
   testConnection: (companyId) => attempt(() => testConnection(companyId)),
 
   listMetrics: (companyId) => attempt(() => client().metrics.list(requireUuid(companyId, 'The company id')).map(summary)),
+
+  latestMetricValues: (metricIds) => attempt(() => latestMetricValues(client(), metricIds)),
 
   createMetric: (input) => attempt(() => {
     const name = input.name.trim();

@@ -208,6 +208,23 @@ export type JobKind = 'export' | 'push' | 'import';
 /** A job's progress as its handle carries it: ExportHandle's, AuditPushHandle's or ImportHandle's `progress`. */
 export type JobProgress = ExportProgress | AuditPushProgress | ImportProgress;
 
+/** A metric's newest non-blank value and where it came from, for the metric browser. */
+export type LatestValue = {
+  metricId: string;
+  /** YYYY-MM-DD; null when the metric has no value up to today. */
+  date: string | null;
+  /** The API's exact decimal text. */
+  value: string | null;
+  source: {
+    /** As in METRIC_SOURCE's cells: "ai_inbox (review)" for a value an AI read, else the API's type. */
+    type: string;
+    label: string;
+    /** The link into the web application, only when it is https. */
+    link: string | null;
+    review: boolean;
+  } | null;
+};
+
 /** Failures come back as data the page renders, not as exceptions that lose everything but a message. */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -218,6 +235,8 @@ export interface ServerApi {
   testConnection(companyId: string): RpcResult<ConnectionReport>;
   listMetrics(companyId: string): RpcResult<MetricSummary[]>;
   createMetric(input: NewMetric): RpcResult<MetricSummary>;
+  /** Read-only: each metric's latest value with its source (include_source=true), for the metric browser. */
+  latestMetricValues(metricIds: string[]): RpcResult<LatestValue[]>;
   insertMetricValues(request: InsertRequest): RpcResult<InsertReport>;
   readExportSelection(companyId: string): RpcResult<ExportSelection>;
   previewExport(request: ExportRequest): RpcResult<ExportPreview>;

@@ -97,7 +97,7 @@ describe('METRIC_VALUES', () => {
   it('refuses a start after the end, and unknown options', () => {
     const { ctx } = context([]);
     expect(() => metricValues(ctx, REVENUE, '2024-02-01', '2024-01-01', '')).toThrow('The start date 2024-02-01 is after the end date 2024-01-01.');
-    expect(() => metricValues(ctx, REVENUE, '', '', 'headrs')).toThrow('Unknown option "headrs". Known options: headers, exclude_blank, text.');
+    expect(() => metricValues(ctx, REVENUE, '', '', 'headrs')).toThrow('Unknown option "headrs". Known options: headers, exclude_blank, text, source.');
   });
 });
 

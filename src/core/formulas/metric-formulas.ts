@@ -1,8 +1,9 @@
-// METRIC_VALUES, METRIC_VALUE and METRIC_LATEST: data points as cells.
+// METRIC_VALUES, METRIC_VALUE, METRIC_LATEST and METRIC_SOURCE: data points as cells.
 
 import { InputError } from '../api/errors';
 import type { DataPoint, Metric } from '../api/types';
 import { parseTableOptions, shapeSeries, toCell, type Cell } from '../sheets/metric-table';
+import { sourceCells } from '../sheets/source-cells';
 import { aggregate, AGGREGATE_CHOICES, readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
@@ -14,12 +15,18 @@ import { findProfile } from './metric-directory';
 
 export type SheetCell = Cell | Date | boolean;
 
-/** The data points of the ids over the range, from the cache or else from the API (all pages, 20 ids a request, fetched together). */
-export function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: string, end?: string, excludeBlank = false): DataPoint[] {
-  const key = `${ids.join(',')}|${start ?? ''}|${end ?? ''}|${excludeBlank ? 'x' : ''}`;
+/**
+ * The data points of the ids over the range, from the cache or else from the API (all pages, 20 ids a
+ * request, fetched together).
+ * A series with sources is cached apart from the same series without (its key ends in "|s"): cells
+ * that do not show sources never pay for include_source's larger answers, and a sourced cell never
+ * finds a plain entry that lacks them.
+ */
+export function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: string, end?: string, excludeBlank = false, includeSource = false): DataPoint[] {
+  const key = `${ids.join(',')}|${start ?? ''}|${end ?? ''}|${excludeBlank ? 'x' : ''}${includeSource ? '|s' : ''}`;
   return ctx.series.getOrLoad(key, () => {
     const client = ctx.client();
-    return client.dataPoints.list(ids, { startDate: start, endDate: end, excludeBlank, beforeRemainingPages: deadlineGuard(client) });
+    return client.dataPoints.list(ids, { startDate: start, endDate: end, excludeBlank, includeSource, beforeRemainingPages: deadlineGuard(client) });
   }, ids);
 }
 
@@ -40,7 +47,7 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
   const unique = [...new Set(ids)];
   // Checked before any data point is read, even from the cache: the owner's list may have shrunk.
   const records = requireMetricAccess(ctx, unique);
-  const points = loadPoints(ctx, unique, start, end, options.excludeBlank);
+  const points = loadPoints(ctx, unique, start, end, options.excludeBlank, options.source);
   const names = options.headers ? ids.map((id) => records.get(id)?.name ?? id) : ids;
   const rows = shapeSeries(points, ids, names, options);
   const dataRows = options.headers ? rows.length - 1 : rows.length;
@@ -48,7 +55,7 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
     const range = start && end ? ` between ${start} and ${end}` : start ? ` from ${start} on` : end ? ` up to ${end}` : '';
     const message = `No data points${range}.`;
     // With headers the table keeps its header row, so formulas that refer to it still find it.
-    return options.headers ? [rows[0]!, [message, ...ids.map(() => '')]] : [[message]];
+    return options.headers ? [rows[0]!, [message, ...rows[0]!.slice(1).map(() => '')]] : [[message]];
   }
   const dateCell = midnightMaker(ctx.timeZone);
   return rows.map((row, i) => (options.headers && i === 0 ? row : [dateCell(row[0] as string), ...row.slice(1)]));
@@ -104,12 +111,16 @@ function coarserLabelError(metric: Metric, period: PeriodCell): InputError {
 /** The value of the data point dated `start`, or an empty cell, or an error when no period of the metric starts there. */
 function valueAt(metric: Metric, series: Map<string, string | null>, start: string): SheetCell {
   if (series.has(start)) return toCell(series.get(start), false) ?? '';
-  // No point there: say so when the date cannot start a period of this metric, else leave it blank.
+  requirePeriodStart(metric, start);
+  return '';
+}
+
+/** For a date with no point: say so when the date cannot start a period of this metric, else it is simply blank. */
+function requirePeriodStart(metric: Metric, start: string): void {
   const expected = periodStart(start, metric.frequency);
   if (expected && expected !== start) {
     throw new InputError(`${start} does not start a ${metric.frequency} period of "${metric.name}": its period starts on ${expected}.`);
   }
-  return '';
 }
 
 /**
@@ -204,4 +215,38 @@ export function metricLatest(ctx: FormulaContext, metricIdArg: unknown, asOfArg:
   if (latest === undefined) return options.includes('with_date') ? [['', '']] : '';
   const value = toCell(series.get(latest), false) ?? '';
   return options.includes('with_date') ? [[midnightIn(latest, ctx.timeZone), value]] : value;
+}
+
+/**
+ * Where one value came from: one row of source type, label and link (see source-cells.ts), read from
+ * the metric's whole series with sources, which every METRIC_SOURCE cell of the metric shares. Only one
+ * period of the metric's own: a quarter of a monthly metric has three values, each with its own source.
+ */
+export function metricSource(ctx: FormulaContext, metricIdArg: unknown, periodArg: unknown): SheetCell[][] {
+  const metricId = readId(metricIdArg, 'The metric id');
+  if (Array.isArray(periodArg)) throw new InputError('The period must be one cell, not a range.');
+  const metric = requireMetricAccess(ctx, [metricId]).get(metricId)!;
+  const period = readPeriod(ctx, metric, periodArg);
+  let points: Map<string, DataPoint> | undefined;
+  const loadSeries = (): Map<string, DataPoint> =>
+    (points ??= new Map(loadPoints(ctx, [metricId], undefined, undefined, false, true).map((p) => [p.date, p] as const)));
+  if (period.span !== 'day') {
+    const periodMonths = frequencyMonths(metric.frequency);
+    if (periodMonths === undefined) {
+      const values = new Map([...loadSeries()].map(([date, point]) => [date, point.value ?? null] as const));
+      refuseLongLabelWithoutFrequency(metric, values, period, undefined);
+    } else if (SPAN_MONTHS[period.span] > periodMonths) {
+      throw new InputError(
+        `"${period.label}" is ${period.description}, longer than one period of "${metric.name}", a ${metric.frequency} metric, and each of its periods has its own source. Give a label of one ${metric.frequency} period, like ${ownLabelExample(period, metric.frequency)}.`,
+      );
+    } else {
+      requireFiscalFit(ctx, metric, period);
+    }
+  }
+  const point = loadSeries().get(period.start);
+  if (!point) {
+    requirePeriodStart(metric, period.start);
+    return [['', '', '']];
+  }
+  return [sourceCells(point.source).map((cell) => cell ?? '')];
 }

@@ -3,7 +3,7 @@
 import { findAddinFormulas, type FormulaCell } from './names';
 
 /** The functions that read data points; the others list records, which a data point write does not change. */
-const SERIES_CALL = /(^|[^A-Z0-9_.])(METRIC_VALUES|METRIC_VALUE|METRIC_LATEST)\s*\(/i;
+const SERIES_CALL = /(^|[^A-Z0-9_.])(METRIC_VALUES|METRIC_VALUE|METRIC_LATEST|METRIC_SOURCE)\s*\(/i;
 
 /**
  * A single-cell reference on the formula's own sheet (B2, $B$2). Not one that starts or ends a range

@@ -5,11 +5,17 @@ import { ChunkedCache } from '../cache/chunked-cache';
 import type { SingleFlight } from './single-flight';
 import { epochKeyPart, type SeriesEpochs } from './series-epochs';
 
-/** Compact on purpose: ten years of daily points must fit a few 100 KB cache entries. */
-type StoredPoint = [metricId: number, date: string, value: string | null];
+/**
+ * Compact on purpose: ten years of daily points must fit a few 100 KB cache entries. A series fetched
+ * with sources stores each distinct source once (most points of a metric share a handful of labels)
+ * and gives its points the source's index.
+ */
+type StoredPoint = [metricId: number, date: string, value: string | null, source?: number];
+type StoredSource = [type: string, label: string, appUrl: string | null];
 interface StoredSeries {
   ids: string[];
   points: StoredPoint[];
+  sources?: StoredSource[];
 }
 
 /** Long enough for a working session; the Refresh menu item starts a new generation at once. */
@@ -48,7 +54,12 @@ export class SeriesCache {
     if (text === null) return null;
     try {
       const stored = JSON.parse(text) as StoredSeries;
-      return stored.points.map(([index, date, value]) => ({ id: '', metric_id: stored.ids[index] ?? '', date, value }));
+      return stored.points.map(([index, date, value, sourceIndex]) => {
+        const point: DataPoint = { id: '', metric_id: stored.ids[index] ?? '', date, value };
+        const source = sourceIndex === undefined ? undefined : stored.sources?.[sourceIndex];
+        if (source) point.source = source[2] === null ? { source_type: source[0], label: source[1] } : { source_type: source[0], label: source[1], app_url: source[2] };
+        return point;
+      });
     } catch {
       return null;
     }
@@ -57,15 +68,26 @@ export class SeriesCache {
   put(key: string, points: readonly DataPoint[], metricIds: readonly string[] = []): void {
     const ids: string[] = [];
     const index = new Map<string, number>();
+    const sources: StoredSource[] = [];
+    const sourceIndex = new Map<string, number>();
     const stored: StoredPoint[] = points.map((p) => {
       let i = index.get(p.metric_id);
       if (i === undefined) {
         i = ids.push(p.metric_id) - 1;
         index.set(p.metric_id, i);
       }
-      return [i, p.date, p.value ?? null];
+      if (!p.source) return [i, p.date, p.value ?? null];
+      const source: StoredSource = [p.source.source_type, p.source.label, p.source.app_url ?? null];
+      const sourceKey = JSON.stringify(source);
+      let s = sourceIndex.get(sourceKey);
+      if (s === undefined) {
+        s = sources.push(source) - 1;
+        sourceIndex.set(sourceKey, s);
+      }
+      return [i, p.date, p.value ?? null, s];
     });
-    this.cache.put(this.key(key, metricIds), JSON.stringify({ ids, points: stored }), SERIES_TTL_SECONDS);
+    const series: StoredSeries = sources.length ? { ids, points: stored, sources } : { ids, points: stored };
+    this.cache.put(this.key(key, metricIds), JSON.stringify(series), SERIES_TTL_SECONDS);
   }
 
   private key(key: string, metricIds: readonly string[]): string {

@@ -3,6 +3,7 @@
 import type { DataPoint } from '../api/types';
 import { isExactAsDouble } from '../validate/decimal';
 import { InputError } from '../api/errors';
+import { SOURCE_HEADINGS, sourceCells } from './source-cells';
 
 export type Cell = string | number | null;
 
@@ -11,6 +12,11 @@ export interface TableOptions {
   excludeBlank: boolean;
   /** Values as the API's exact decimal text rather than numbers. */
   text: boolean;
+  /**
+   * Each value followed by its source's type, label and link (the API's include_source); a header row
+   * always comes with it, since four columns per metric cannot be told apart without one.
+   */
+  source: boolean;
 }
 
 const OPTION_NAMES: Record<string, keyof TableOptions> = {
@@ -18,6 +24,7 @@ const OPTION_NAMES: Record<string, keyof TableOptions> = {
   header: 'headers',
   exclude_blank: 'excludeBlank',
   text: 'text',
+  source: 'source',
 };
 
 /**
@@ -25,14 +32,15 @@ const OPTION_NAMES: Record<string, keyof TableOptions> = {
  * "headers, exclude_blank". An unknown word is an error, not ignored, so a typo is visible.
  */
 export function parseTableOptions(input: unknown, defaults: Partial<TableOptions> = {}): TableOptions {
-  const options: TableOptions = { headers: false, excludeBlank: false, text: false, ...defaults };
+  const options: TableOptions = { headers: false, excludeBlank: false, text: false, source: false, ...defaults };
   if (input === undefined || input === null || input === '') return options;
   if (typeof input !== 'string') throw new InputError(`Options must be text like "headers, exclude_blank", not ${String(input)}.`);
   for (const word of input.split(/[\s,;]+/).filter(Boolean)) {
     const key = OPTION_NAMES[word.toLowerCase()];
-    if (!key) throw new InputError(`Unknown option "${word}". Known options: headers, exclude_blank, text.`);
+    if (!key) throw new InputError(`Unknown option "${word}". Known options: headers, exclude_blank, text, source.`);
     options[key] = true;
   }
+  if (options.source) options.headers = true;
   return options;
 }
 
@@ -47,11 +55,13 @@ export function toCell(value: string | null | undefined, asText: boolean): Cell 
 /**
  * Rows of [date, value per metric], oldest first whatever order the API answered in.
  * With several metrics the table is wide: one column per metric, in the order asked for.
+ * With `source`, each value column is followed by its source's type, label and link.
  */
 export function shapeSeries(points: readonly DataPoint[], metricIds: readonly string[], headerNames: readonly string[], options: TableOptions): Cell[][] {
   // A metric named twice gets both its columns: the person laid the table out that way.
   const columns = new Map<string, number[]>();
   metricIds.forEach((id, i) => columns.set(id, [...(columns.get(id) ?? []), i]));
+  const width = options.source ? 1 + SOURCE_HEADINGS.length : 1;
   const byDate = new Map<string, Cell[]>();
   for (const point of points) {
     const indexes = columns.get(point.metric_id);
@@ -60,14 +70,18 @@ export function shapeSeries(points: readonly DataPoint[], metricIds: readonly st
     if (options.excludeBlank && cell === null) continue;
     let row = byDate.get(point.date);
     if (!row) {
-      row = new Array<Cell>(metricIds.length).fill(null);
+      row = new Array<Cell>(metricIds.length * width).fill(null);
       byDate.set(point.date, row);
     }
-    for (const index of indexes) row[index] = cell;
+    const cells = options.source ? [cell, ...sourceCells(point.source)] : [cell];
+    for (const index of indexes) row.splice(index * width, width, ...cells);
   }
   const dates = [...byDate.keys()].sort();
   const rows: Cell[][] = dates.map((date) => [date, ...(byDate.get(date) ?? [])]);
-  if (options.headers) rows.unshift(['Date', ...headerNames]);
+  if (options.headers) {
+    const headings = options.source ? headerNames.flatMap((name) => [name, ...SOURCE_HEADINGS.map((h) => `${name} ${h}`)]) : headerNames;
+    rows.unshift(['Date', ...headings]);
+  }
   return rows;
 }
 
