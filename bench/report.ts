@@ -1,6 +1,6 @@
 // The benchmark's output: a markdown table for people, bench/results.json for machines.
 
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import type { BenchConfig } from './harness';
 import { REAL_RATE_LIMIT } from './harness';
@@ -91,11 +91,37 @@ export function writeResults(file: string, input: { date: Date; config: BenchCon
       scenarios: config.only.length > 0 ? config.only : 'all',
       processes: input.serial ? 'one' : 'the add-in and the baseline in parallel, each with its own emulator',
     },
-    scenarios: input.results,
-    bundle: input.bundle,
+    scenarios: keptScenarios(file, input.results, config),
+    bundle: input.bundle ?? keptBundle(file),
     totalRealMs: Math.round(input.realMs),
   };
   // Four significant digits are more than any figure here can claim.
   const rounded = (_key: string, value: unknown): unknown => (typeof value === 'number' && !Number.isInteger(value) ? Number(value.toPrecision(4)) : value);
   writeFileSync(file, `${JSON.stringify(json, rounded, 2)}\n`);
+}
+
+interface StoredResults {
+  date?: string;
+  scenarios?: Array<ScenarioResult & { measuredOn?: string }>;
+  bundle?: BundleFigures | null;
+}
+
+function stored(file: string): StoredResults {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StoredResults) : {};
+}
+
+/**
+ * A run of some scenarios (--only) keeps the other scenarios' figures from the file, each marked with
+ * the date of the run that measured it, so one scenario can be run alone without losing the rest.
+ */
+function keptScenarios(file: string, results: ScenarioResult[], config: BenchConfig): Array<ScenarioResult & { measuredOn?: string }> {
+  if (config.only.length === 0) return results;
+  const previous = stored(file);
+  const ran = new Set(results.map((r) => r.id));
+  const kept = (previous.scenarios ?? []).filter((s) => !ran.has(s.id)).map((s) => ({ ...s, measuredOn: s.measuredOn ?? previous.date?.slice(0, 10) }));
+  return [...kept, ...results];
+}
+
+function keptBundle(file: string): BundleFigures | null {
+  return stored(file).bundle ?? null;
 }

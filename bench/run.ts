@@ -4,7 +4,7 @@
 // The add-in's runs and the baseline's run in separate processes, each with its own emulator (and so its
 // own clock and rate window), mostly at once: the baseline's sequential requests take most of the real time.
 //
-// Flags: --latency MS (80), --rate-limit N (125), --rate-window S (75), --only pull,model,export,audit,bundle,
+// Flags: --latency MS (80), --rate-limit N (125), --rate-window S (75), --only pull,model,concurrent,export,audit,bundle,
 // --serial (one process, one emulator: quieter figures, slower run).
 
 import { spawn } from 'node:child_process';
@@ -16,6 +16,7 @@ import { mergeResults, type ScenarioResult } from './figures';
 import { bundleTable, configLine, formatMs, scenarioTable, writeResults } from './report';
 import { auditScenarios } from './scenarios/audit';
 import { bundleFigures, type BundleFigures } from './scenarios/bundle';
+import { concurrentScenarios } from './scenarios/concurrent';
 import { exportScenarios } from './scenarios/export';
 import { modelSheetScenarios } from './scenarios/model-sheet';
 import { pullScenarios } from './scenarios/pull';
@@ -25,6 +26,7 @@ type ScenarioRunner = (bench: Bench, sides: readonly Side[]) => Promise<Scenario
 const SCENARIOS: Record<string, ScenarioRunner> = {
   pull: pullScenarios,
   model: modelSheetScenarios,
+  concurrent: concurrentScenarios,
   export: exportScenarios,
   audit: auditScenarios,
 };
@@ -41,10 +43,10 @@ interface Part {
  * latency and its sleeps, the exports by rate windows, neither by the CPU.
  */
 const PHASES: Array<Record<string, Part>> = [
-  { 'addin-cpu': { sides: ['addin'], scenarios: ['pull', 'model'] } },
+  { 'addin-cpu': { sides: ['addin'], scenarios: ['pull', 'model', 'concurrent'] } },
   {
     'addin-rest': { sides: ['addin'], scenarios: ['export', 'audit'] },
-    'baseline-model': { sides: ['baseline'], scenarios: ['model'] },
+    'baseline-model': { sides: ['baseline'], scenarios: ['model', 'concurrent'] },
     'baseline-rest': { sides: ['baseline'], scenarios: ['pull', 'export', 'audit'] },
   },
 ];

@@ -1,7 +1,7 @@
 // SingleFlight on its own: who fetches, who waits, and when a waiter takes over.
 
 import { LockUnavailableError, type Mutex } from '../../src/core/cache/key-value-cache';
-import { LOADING_MARKER_TTL_SECONDS, SingleFlight } from '../../src/core/series/single-flight';
+import { FAST_POLL_FOR_MS, FAST_POLL_INTERVAL_MS, LOADING_MARKER_TTL_SECONDS, POLL_INTERVAL_MS, SingleFlight } from '../../src/core/series/single-flight';
 import { MemoryCache } from '../support/memory-cache';
 import { FakeClock } from '../support/scripted-transport';
 
@@ -34,6 +34,60 @@ describe('SingleFlight', () => {
     const answer = new SingleFlight(cache, clock, 25_000).run('k', () => stored, () => { throw new Error('must not fetch'); });
     expect(answer).toBe('theirs');
     expect(clock.now()).toBe(1000);
+  });
+
+  it('reads an answer that lands during a short fetch within one fast poll, not half a second later', () => {
+    const cache = new MemoryCache();
+    cache.put('load:k', '{"since":0}', 30);
+    const clock = new FakeClock(0);
+    let stored: string | null = null;
+    const sleep = clock.sleep.bind(clock);
+    // The other execution's answer lands 150 ms into the wait (two round trips of a fast network).
+    clock.sleep = (ms) => { sleep(ms); if (clock.now() >= 150) stored = 'theirs'; };
+    const answer = new SingleFlight(cache, clock, 25_000).run('k', () => stored, () => { throw new Error('must not fetch'); });
+    expect(answer).toBe('theirs');
+    expect(clock.now()).toBe(2 * FAST_POLL_INTERVAL_MS);
+  });
+
+  it('polls fast only for the first 2 s of a wait, then every 500 ms, so a slow fetch costs few cache reads', () => {
+    const cache = new MemoryCache();
+    cache.put('load:k', '{"since":0}', 30);
+    const clock = new FakeClock(0);
+    const sleeps: number[] = [];
+    const sleep = clock.sleep.bind(clock);
+    clock.sleep = (ms) => { sleeps.push(ms); sleep(ms); };
+    let reads = 0;
+    new SingleFlight(cache, clock, 25_000).run('k', () => { reads++; return null; }, () => 'mine');
+    const fast = FAST_POLL_FOR_MS / FAST_POLL_INTERVAL_MS;
+    expect(sleeps.slice(0, fast)).toEqual(Array(fast).fill(FAST_POLL_INTERVAL_MS));
+    expect(new Set(sleeps.slice(fast))).toEqual(new Set([POLL_INTERVAL_MS]));
+    // 2 s at 100 ms, then 500 ms until 10 s before the deadline (14.5 s), plus the first look.
+    expect(reads).toBe(1 + fast + (14_500 - FAST_POLL_FOR_MS) / POLL_INTERVAL_MS);
+  });
+
+  it('takes the answer that landed between its read and its look at the marker, rather than fetching again', () => {
+    const cache = new MemoryCache();
+    cache.put('load:k', '{"since":0}', 30);
+    const clock = new FakeClock(0);
+    let reads = 0;
+    // The fetcher stores its answer and removes its marker just after this waiter's first poll read.
+    const read = (): string | null => {
+      reads++;
+      if (reads === 2) { cache.remove('load:k'); return null; }
+      return reads > 2 ? 'theirs' : null;
+    };
+    expect(new SingleFlight(cache, clock, 25_000).run('k', read, () => { throw new Error('must not fetch'); })).toBe('theirs');
+    expect(clock.now()).toBe(FAST_POLL_INTERVAL_MS);
+  });
+
+  it('takes the answer that landed between its first read and its claim, rather than fetching again', () => {
+    const cache = new MemoryCache();
+    const clock = new FakeClock(0);
+    let reads = 0;
+    // Another execution's fetch ends (answer stored, marker removed) just after this one's first read.
+    const read = (): string | null => (++reads === 1 ? null : 'theirs');
+    expect(new SingleFlight(cache, clock, 25_000).run('k', read, () => { throw new Error('must not fetch'); })).toBe('theirs');
+    expect(cache.get('load:k')).toBeNull();
   });
 
   it('fetches itself when the answer is still missing 10 s before its deadline', () => {
