@@ -495,3 +495,27 @@ global.getFormulaAccess = function () {
 global.setFormulaAccess = function (companyIds: Parameters<typeof sidebarApi.setFormulaAccess>[0]) {
   return sidebarApi.setFormulaAccess(companyIds);
 };
+
+/**
+ * Sidebar: the fund's distinct metric names, with how many portfolio companies have each.
+ * @param {string} companyId The fund's company id.
+ */
+global.listFundMetricNames = function (companyId: Parameters<typeof sidebarApi.listFundMetricNames>[0]) {
+  return sidebarApi.listFundMetricNames(companyId);
+};
+
+/**
+ * Sidebar: inserts a PORTFOLIO_METRIC or PORTFOLIO_COVERAGE formula, or its values, at the active cell.
+ * @param {Object} request The fund, metric names, periods and mode.
+ */
+global.insertPortfolioGrid = function (request: Parameters<typeof sidebarApi.insertPortfolioGrid>[0]) {
+  return sidebarApi.insertPortfolioGrid(request);
+};
+
+/**
+ * Sidebar: builds the "Reporting coverage" sheet of a fund.
+ * @param {Object} request The fund, metric names, start and end periods.
+ */
+global.buildCoverageSheet = function (request: Parameters<typeof sidebarApi.buildCoverageSheet>[0]) {
+  return sidebarApi.buildCoverageSheet(request);
+};

@@ -17,11 +17,20 @@ import { createClientForExecution } from './api-factory';
 /** Apps Script stops a custom function at 30 s; API work must end well before, leaving time to return cells. */
 const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
 
-export function createFormulaContext(): FormulaContext {
+/**
+ * The sidebar's grid builder reads through the same caches as the custom functions (the fund's listings
+ * and batched series), but as the caller, for the fund the caller chose there, with a person's longer wait.
+ */
+export interface SidebarReading {
+  fundId: string;
+  budgetMs: number;
+}
+
+export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   const started = Date.now();
   const cache = userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
-  const deadline = started + CUSTOM_FUNCTION_API_BUDGET_MS;
+  const deadline = started + (sidebar?.budgetMs ?? CUSTOM_FUNCTION_API_BUDGET_MS);
   // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).
   const generation = `${readCacheGeneration()}.${readSettingsGeneration()}`;
   // One flight for series and lists alike: cells Sheets starts together fetch each once.
@@ -34,7 +43,7 @@ export function createFormulaContext(): FormulaContext {
     timeZone: spreadsheetTimeZone(),
     formatDate: appsScriptDateFormatter,
     // Custom functions read the spreadsheet owner's settings, so a missing token is the owner's to set.
-    client: () => (client ??= createClientForExecution({ deadline, credentialsOf: 'spreadsheet-owner' })),
+    client: () => (client ??= createClientForExecution({ deadline, credentialsOf: sidebar ? 'caller' : 'spreadsheet-owner' })),
     // The metrics a writer dropped since (see dropCachedSeries), read once, and only by a cell that reads a series.
     series: new SeriesCache(chunked, generation, flight, () => (epochs ??= readSeriesEpochs())),
     records: new RecordsCache(chunked, generation, flight),
@@ -45,7 +54,7 @@ export function createFormulaContext(): FormulaContext {
     },
     // The owner's list: Apps Script hands a custom function the owner's user properties only.
     get allowedCompanyIds() {
-      return (allowedCompanyIds ??= readFormulaAccess());
+      return (allowedCompanyIds ??= sidebar ? [sidebar.fundId.toLowerCase()] : readFormulaAccess());
     },
     now: () => Date.now(),
   };

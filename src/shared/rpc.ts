@@ -225,6 +225,41 @@ export type LatestValue = {
   } | null;
 };
 
+/** A distinct metric name of a fund's portfolio companies (trimmed, any case) and how many companies have one. */
+export type FundMetricName = { name: string; companies: number };
+
+/** The grid builder's insert at the active cell: a PORTFOLIO_METRIC / PORTFOLIO_COVERAGE formula, or its values now. */
+export type PortfolioGridRequest = {
+  /** The fund. */
+  companyId: string;
+  kind: 'metric' | 'coverage';
+  /** One name for PORTFOLIO_METRIC, one or more for PORTFOLIO_COVERAGE. */
+  metricNames: string[];
+  /** PORTFOLIO_METRIC's period labels; empty for every calendar period from start to end. */
+  periods: string[];
+  /** Calendar labels like 2024-01, 2024-Q1 or 2024, both included; null when the list is given. */
+  startPeriod: string | null;
+  endPeriod: string | null;
+  mode: 'formula' | 'snapshot';
+};
+
+export type CoverageSheetRequest = {
+  companyId: string;
+  metricNames: string[];
+  startPeriod: string;
+  endPeriod: string;
+};
+
+export type CoverageSheetReport = {
+  sheetName: string;
+  companies: number;
+  metrics: number;
+  periods: number;
+  /** Company-metric-period cells with a null, empty or missing point (highlighted). */
+  blanks: number;
+  message: string;
+};
+
 /** Failures come back as data the page renders, not as exceptions that lose everything but a message. */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -267,6 +302,10 @@ export interface ServerApi {
   getJobProgress(kind: JobKind, jobId: string): RpcResult<JobProgress | null>;
   getFormulaAccess(): RpcResult<FormulaAccess>;
   setFormulaAccess(companyIds: string[]): RpcResult<FormulaAccess>;
+  /** Read-only: the fund's distinct metric names, from the cached listings the PORTFOLIO_* functions read. */
+  listFundMetricNames(companyId: string): RpcResult<FundMetricName[]>;
+  insertPortfolioGrid(request: PortfolioGridRequest): RpcResult<InsertReport>;
+  buildCoverageSheet(request: CoverageSheetRequest): RpcResult<CoverageSheetReport>;
 }
 
 /** Compile-time guard: every parameter and result of ServerApi is JSON-safe. */

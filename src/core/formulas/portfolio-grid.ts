@@ -269,7 +269,7 @@ function labelOf(start: string, span: LabelSpan): string {
 }
 
 /** The calendar periods from the start label's to the end label's, both included, of the start label's length. */
-function coverageColumns(startArg: unknown, endArg: unknown): Column[] {
+export function coverageColumns(startArg: unknown, endArg: unknown): Column[] {
   const read = (value: unknown, what: string) => {
     if (typeof value !== 'string' || isBlank(value)) throw new InputError(`${what} must be a calendar label like 2024-01, 2024-Q1 or 2024.`);
     if (/FY/i.test(value)) throw new InputError(`${what} "${value.trim()}" is a fiscal label: coverage columns are calendar periods shared by every company, so give a label like 2024-Q1.`);

@@ -1,0 +1,131 @@
+// The sidebar's grid builder: the fund's distinct metric names, the formulas it inserts, and the
+// "Reporting coverage" sheet's layout, all from the same directory and tables the custom functions use.
+
+import { InputError } from '../api/errors';
+import { isUuid } from '../validate/uuid';
+import { BLANK, coverageColumns, normalName, type FundDirectory } from './portfolio-grid';
+import type { SheetCell } from './metric-formulas';
+
+export type FundMetricName = { name: string; companies: number };
+
+/**
+ * Every distinct metric name of the fund's portfolio companies (matched as the functions match them:
+ * trimmed, without regard to case), with how many companies have one; most companies first. A name
+ * is shown as most of its companies spell it (the first such, alphabetically, on a tie), so the
+ * inserted formula reads as the fund writes it.
+ */
+export function fundMetricNames(directory: FundDirectory): FundMetricName[] {
+  const byKey = new Map<string, { companies: number; spellings: Map<string, number> }>();
+  for (const byName of directory.metrics.values()) {
+    for (const [key, metrics] of byName) {
+      const entry = byKey.get(key) ?? { companies: 0, spellings: new Map<string, number>() };
+      entry.companies += 1;
+      const spelling = metrics[0]!.name.trim();
+      entry.spellings.set(spelling, (entry.spellings.get(spelling) ?? 0) + 1);
+      byKey.set(key, entry);
+    }
+  }
+  const names = [...byKey.values()].map(({ companies, spellings }) => {
+    const [name] = [...spellings].sort(([a, n], [b, m]) => m - n || (a < b ? -1 : a > b ? 1 : 0))[0]!;
+    return { name, companies };
+  });
+  return names.sort((a, b) => b.companies - a.companies || normalName(a.name).localeCompare(normalName(b.name)));
+}
+
+/** A text argument of a formula: quotes doubled, so no name can end its string early. */
+function text(value: string): string {
+  return `"${value.replace(/"/g, '""')}"`;
+}
+
+/** Row array literal {"a","b"}; one item as itself. */
+function row(values: readonly string[]): string {
+  return values.length === 1 ? text(values[0]!) : `{${values.map(text).join(',')}}`;
+}
+
+export type GridChoice = {
+  kind: 'metric' | 'coverage';
+  fundId: string;
+  metricNames: string[];
+  /** The periods as a list; when empty, every calendar period from start to end. */
+  periods: string[];
+  startPeriod: string | null;
+  endPeriod: string | null;
+};
+
+function cleanNames(names: readonly string[]): string[] {
+  const clean = names.map((name) => String(name).trim()).filter((name) => name !== '');
+  if (clean.length === 0) throw new InputError('Choose at least one metric name.');
+  return clean;
+}
+
+/** The period labels a PORTFOLIO_METRIC choice names: its list, or every calendar period from start to end. */
+export function choicePeriods(choice: GridChoice): string[] {
+  const listed = choice.periods.map((p) => String(p).trim()).filter((p) => p !== '');
+  if (listed.length > 0) return listed;
+  if (!choice.startPeriod || !choice.endPeriod) throw new InputError('Give the periods: a start and an end label (like 2024-Q1 and 2024-Q4), or a list.');
+  return coverageColumns(choice.startPeriod, choice.endPeriod).map((column) => column.label);
+}
+
+/**
+ * =PORTFOLIO_METRIC("name", {"2024-Q1","2024-Q2"}, "fund") or =PORTFOLIO_COVERAGE({"a","b"}, "start", "end", "fund").
+ * Array literals use the comma between columns, the en-US syntax setFormula reads (*unverified* for
+ * spreadsheets in locales that write formulas with semicolons; Apps Script documents setFormula in A1
+ * notation only).
+ */
+export function gridFormula(choice: GridChoice): string {
+  if (!isUuid(choice.fundId)) throw new InputError('The fund\'s company id is not an id: give it in the Metrics tab.');
+  const names = cleanNames(choice.metricNames);
+  if (choice.kind === 'metric') {
+    if (names.length > 1) throw new InputError('PORTFOLIO_METRIC shows one metric: choose one name (or build the coverage of several).');
+    return `=PORTFOLIO_METRIC(${text(names[0]!)}, ${row(choicePeriods(choice))}, ${text(choice.fundId)})`;
+  }
+  if (!choice.startPeriod || !choice.endPeriod) throw new InputError('Give the coverage\'s start and end periods, like 2024-01 and 2024-06.');
+  // Checked here too, so a wrong label is refused before a formula is written.
+  coverageColumns(choice.startPeriod, choice.endPeriod);
+  return `=PORTFOLIO_COVERAGE(${row(names)}, ${text(choice.startPeriod.trim())}, ${text(choice.endPeriod.trim())}, ${text(choice.fundId)})`;
+}
+
+/** A range of the sheet, 1-based. */
+export type SheetRange = { row: number; column: number; numRows: number; numColumns: number };
+
+export type CoverageSheetModel = {
+  values: SheetCell[][];
+  /** The header row is frozen, and the company and metric columns. */
+  frozenRows: number;
+  frozenColumns: number;
+  /** The header row. */
+  bold: SheetRange;
+  /** The filter covers the whole table. */
+  filter: SheetRange;
+  /** Status cells reading "blank" are highlighted (a conditional rule, so a re-sort keeps it right). */
+  blankHighlight: { range: SheetRange; text: string; background: string };
+  companies: number;
+  metrics: number;
+  periods: number;
+  /** Company-metric-period cells that are blank. */
+  blanks: number;
+};
+
+export const BLANK_BACKGROUND = '#fce8b2';
+
+/** The sheet of a PORTFOLIO_COVERAGE table (as the function returns it): its formats beside its values. */
+export function coverageSheetModel(table: SheetCell[][], companies: number, metricNames: number): CoverageSheetModel {
+  const width = table[0]!.length;
+  const periods = width - 5;
+  // The first block: one row per company and name, right under the header.
+  const pairRows = companies * metricNames;
+  const blanks = table.slice(1, 1 + pairRows).reduce((n, r) => n + r.slice(2, 2 + periods).filter((c) => c === BLANK).length, 0);
+  const all: SheetRange = { row: 1, column: 1, numRows: table.length, numColumns: width };
+  return {
+    values: table,
+    frozenRows: 1,
+    frozenColumns: 2,
+    bold: { row: 1, column: 1, numRows: 1, numColumns: width },
+    filter: all,
+    blankHighlight: { range: { row: 2, column: 3, numRows: Math.max(table.length - 1, 1), numColumns: Math.max(periods, 1) }, text: BLANK, background: BLANK_BACKGROUND },
+    companies,
+    metrics: metricNames,
+    periods,
+    blanks,
+  };
+}

@@ -1,0 +1,36 @@
+// The "Reporting coverage" sheet: the core's coverage table with its formats, in a sheet of its own.
+
+import type { CoverageSheetModel, SheetRange } from '../core/formulas/grid-builder';
+import { asSafeRows } from '../core/sheets/cell-safety';
+
+function rangeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet, r: SheetRange): GoogleAppsScript.Spreadsheet.Range {
+  return sheet.getRange(r.row, r.column, r.numRows, r.numColumns);
+}
+
+/** Replaces an earlier coverage in that sheet (its filter, rules and values), never another sheet's data. */
+export function writeCoverageSheet(sheetName: string, model: CoverageSheetModel): GoogleAppsScript.Spreadsheet.Sheet {
+  const book = SpreadsheetApp.getActiveSpreadsheet();
+  const existing = book.getSheetByName(sheetName);
+  const sheet = existing ?? book.insertSheet(sheetName);
+  if (existing) {
+    existing.getFilter()?.remove();
+    existing.setConditionalFormatRules([]);
+    existing.clear();
+  }
+  const rows = model.values.length;
+  const columns = model.values[0]!.length;
+  if (rows > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), rows - sheet.getMaxRows());
+  if (columns > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), columns - sheet.getMaxColumns());
+  // Company and metric names are API text: one reading "=…" stays text.
+  sheet.getRange(1, 1, rows, columns).setValues(asSafeRows(model.values as Array<Array<string | number | boolean | Date | null>>));
+  sheet.setFrozenRows(model.frozenRows);
+  sheet.setFrozenColumns(model.frozenColumns);
+  rangeOf(sheet, model.bold).setFontWeight('bold');
+  const { range, text, background } = model.blankHighlight;
+  sheet.setConditionalFormatRules([
+    SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo(text).setBackground(background).setRanges([rangeOf(sheet, range)]).build(),
+  ]);
+  rangeOf(sheet, model.filter).createFilter();
+  sheet.activate();
+  return sheet;
+}

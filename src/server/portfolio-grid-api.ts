@@ -1,0 +1,90 @@
+// The sidebar's grid builder: the fund's metric names, a PORTFOLIO_METRIC / PORTFOLIO_COVERAGE formula or
+// its values at the active cell, and the "Reporting coverage" sheet. Values come from the same core
+// functions, listings and series caches the custom functions use, so the sheet and the formula agree.
+
+import { InputError } from '../core/api/errors';
+import { countOf } from '../core/export/places';
+import { choicePeriods, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
+import { fundDirectory, portfolioCoverage, portfolioMetric } from '../core/formulas/portfolio-grid';
+import { requireUuid } from '../core/validate/uuid';
+import { writeCoverageSheet } from '../gas/coverage-sheet';
+import { activeAnchor, writeFormula, writeTable } from '../gas/sheet-io';
+import { addFormulaAccess, readFormulaAccess } from '../gas/user-settings';
+import { callerIsOwner } from '../gas/ownership';
+import type { CoverageSheetReport, CoverageSheetRequest, InsertReport, PortfolioGridRequest } from '../shared/rpc';
+import { createFormulaContext } from './formula-context';
+
+export const COVERAGE_SHEET = 'Reporting coverage';
+
+/** A person is waiting, but a cold fund of many companies takes longer than a cell's 25 s. */
+const SIDEBAR_BUDGET_MS = 120_000;
+
+function context(fundId: string) {
+  return createFormulaContext({ fundId, budgetMs: SIDEBAR_BUDGET_MS });
+}
+
+function strings(value: unknown, what: string): string[] {
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw new InputError(`${what} must be a list.`);
+  return value.map((item) => String(item));
+}
+
+function choiceOf(request: PortfolioGridRequest): GridChoice {
+  if (request.kind !== 'metric' && request.kind !== 'coverage') throw new InputError('The grid is "metric" or "coverage".');
+  return {
+    kind: request.kind,
+    fundId: requireUuid(request.companyId, "The fund's company id"),
+    metricNames: strings(request.metricNames, 'The metric names'),
+    periods: strings(request.periods, 'The periods'),
+    startPeriod: request.startPeriod ? String(request.startPeriod) : null,
+    endPeriod: request.endPeriod ? String(request.endPeriod) : null,
+  };
+}
+
+export function listFundMetricNames(companyId: string): FundMetricName[] {
+  const fundId = requireUuid(companyId, "The fund's company id");
+  return fundMetricNames(fundDirectory(context(fundId), fundId));
+}
+
+export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport {
+  const choice = choiceOf(request);
+  // The formula is built (and so checked) first, in both modes: a snapshot is what that formula shows now.
+  const formula = gridFormula(choice);
+  const anchor = activeAnchor();
+  if (request.mode === 'formula') {
+    const range = writeFormula(anchor, formula);
+    // As the Metrics tab's insert: the owner's insert lets formulas here read the fund.
+    let access = '';
+    if (callerIsOwner() !== false) {
+      const before = readFormulaAccess();
+      if (addFormulaAccess(choice.fundId).length > before.length) access = ` Formulas in this spreadsheet may now read company ${choice.fundId}'s data.`;
+    }
+    return { range: `${anchor.sheetName}!${range}`, rows: 0, message: `Inserted ${formula} at ${anchor.sheetName}!${range}. It updates with "Refresh data".${access}` };
+  }
+  const ctx = context(choice.fundId);
+  const table = choice.kind === 'metric'
+    ? portfolioMetric(ctx, choice.metricNames[0], [choicePeriods(choice)], choice.fundId)
+    : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId);
+  // The Metrics tab's snapshot path: only into empty cells, formula-like text kept as text.
+  const range = writeTable(anchor, table as Array<Array<string | number | boolean | Date | null>>);
+  const rows = table.length - 1;
+  return { range: `${anchor.sheetName}!${range}`, rows, message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.` };
+}
+
+export function buildCoverageSheet(request: CoverageSheetRequest): CoverageSheetReport {
+  const fundId = requireUuid(request.companyId, "The fund's company id");
+  const names = strings(request.metricNames, 'The metric names').map((n) => n.trim()).filter((n) => n !== '');
+  if (names.length === 0) throw new InputError('Choose at least one metric name.');
+  const ctx = context(fundId);
+  const table = portfolioCoverage(ctx, [names], request.startPeriod, request.endPeriod, fundId);
+  const model = coverageSheetModel(table, fundDirectory(ctx, fundId).profiles.length, names.length);
+  writeCoverageSheet(COVERAGE_SHEET, model);
+  return {
+    sheetName: COVERAGE_SHEET,
+    companies: model.companies,
+    metrics: model.metrics,
+    periods: model.periods,
+    blanks: model.blanks,
+    message: `Built "${COVERAGE_SHEET}": ${countOf(model.companies, 'company', 'companies')} × ${countOf(model.metrics, 'metric')} × ${countOf(model.periods, 'period')} (${countOf(model.blanks, 'blank cell')} highlighted).`,
+  };
+}

@@ -1,0 +1,204 @@
+// The sidebar's grid builder on the built add-in against the emulator: the fund's metric names, the
+// PORTFOLIO_METRIC / PORTFOLIO_COVERAGE insert (formula or snapshot) and the "Reporting coverage" sheet,
+// over a fixture fund (demo data stays as other tests expect it).
+
+import type { GasRuntime } from '../../gas-runtime';
+import { ok, useStack, type Rpc, type Stack } from '../support/stack';
+
+let stack: Stack;
+useStack((started) => (stack = started));
+
+const QUARTERS_2024 = ['2024-01-01', '2024-04-01', '2024-07-01', '2024-10-01'];
+const MONTHS_2024 = Array.from({ length: 12 }, (_, i) => `2024-${String(i + 1).padStart(2, '0')}-01`);
+
+interface Fund {
+  fundId: string;
+  metric: Record<string, string>;
+}
+
+/**
+ * Four companies: Revenue spelt three ways (and twice at Gamma), Cash at two, Headcount at one, Delta
+ * without Revenue; null and empty points pre-created, as the live service does.
+ */
+async function createFund(): Promise<Fund> {
+  const control = stack.emulator.control;
+  const { companies } = await control.fixtures({ companies: [{ name: 'Builder Fund', kind: 'investor' }] });
+  const fundId = companies[0]!.id;
+  const names = ['Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc'];
+  const profiles = (await control.fixtures({ portfolio_company_profiles: names.map((name) => ({ company_id: fundId, name, fiscal_year_end_month: 12 })) })).portfolio_company_profiles;
+  const [alpha, beta, gamma, delta] = profiles.map((p) => p.id);
+  const specs: Array<[string, string, string, string]> = [
+    ['alphaRevenue', alpha!, 'Revenue', 'quarterly'], ['alphaCash', alpha!, 'Cash', 'monthly'],
+    ['betaRevenue', beta!, 'revenue ', 'quarterly'], ['betaHeadcount', beta!, 'Headcount', 'monthly'],
+    ['gammaRevenue1', gamma!, 'Revenue', 'quarterly'], ['gammaRevenue2', gamma!, ' REVENUE', 'quarterly'],
+    ['deltaCash', delta!, 'Cash', 'monthly'],
+  ];
+  const metrics = (await control.fixtures({
+    metrics: specs.map(([, profile, name, frequency]) => ({ company_id: fundId, portfolio_company_profile_id: profile, name, frequency, unit: 'USD' })),
+  })).metrics;
+  const metric = Object.fromEntries(specs.map(([key], i) => [key, metrics[i]!.id]));
+  const points: Array<{ metric_id: string; date: string; value: string | null }> = [];
+  const series = (key: string, dates: string[], value: (i: number) => string | null) => dates.forEach((date, i) => points.push({ metric_id: metric[key]!, date, value: value(i) }));
+  series('alphaRevenue', QUARTERS_2024, (i) => (i === 2 ? null : `${100 + i}.0`));
+  series('alphaCash', MONTHS_2024, (i) => `${50 + i}`);
+  series('betaRevenue', QUARTERS_2024, (i) => (i === 3 ? '' : '141.6666666666666'));
+  series('betaHeadcount', MONTHS_2024, (i) => `${20 + i}`);
+  series('gammaRevenue1', QUARTERS_2024, () => '1');
+  series('gammaRevenue2', QUARTERS_2024, () => '2');
+  series('deltaCash', MONTHS_2024, (i) => (i >= 6 ? null : '9'));
+  await control.fixtures({ data_points: points });
+  return { fundId, metric };
+}
+
+const countBy = (requests: Array<{ path: string }>, path: string) => requests.filter((r) => r.path === path).length;
+
+function runtimeFor(fund: Fund): GasRuntime {
+  return stack.runtime({ defaultCompany: fund.fundId });
+}
+
+function selectCell(rt: GasRuntime, a1: string) {
+  const sheet = rt.spreadsheet.getActiveSheet();
+  rt.spreadsheet.setActiveRange(sheet.getRange(a1));
+  return sheet;
+}
+
+describe('listFundMetricNames', () => {
+  it('lists the distinct names with how many companies have each, from the listings the functions then share', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    await stack.takeRequests();
+    const names = ok(rt.callServer('listFundMetricNames', [fund.fundId]));
+    // Gamma's two Revenues count once; the spelling most companies use is shown.
+    expect(names).toEqual([{ name: 'Revenue', companies: 3 }, { name: 'Cash', companies: 2 }, { name: 'Headcount', companies: 1 }]);
+    const cold = await stack.takeRequests();
+    expect(countBy(cold, '/metrics')).toBe(1);
+    expect(countBy(cold, '/portfolio_company_profiles')).toBe(1);
+    expect(cold).toHaveLength(2);
+    // A formula of that fund then reads no listing again: only its series.
+    rt.runCustomFunction('PORTFOLIO_METRIC', ['Cash', '2024-03']);
+    const formula = await stack.takeRequests();
+    expect(formula.map((r) => r.path)).toEqual(['/data_points']);
+    expect(ok(rt.callServer('listFundMetricNames', [fund.fundId]))).toEqual(names);
+    expect(await stack.takeRequests()).toHaveLength(0);
+  });
+
+  it('refuses a fund id that is not an id before any request', async () => {
+    const rt = stack.runtime();
+    await stack.takeRequests();
+    expect(rt.callServer('listFundMetricNames', ['../metrics'])).toMatchObject({ ok: false });
+    expect(await stack.takeRequests()).toHaveLength(0);
+  });
+});
+
+describe('insertPortfolioGrid', () => {
+  it('inserts a PORTFOLIO_METRIC formula with the periods from start to end, quotes doubled', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    const sheet = selectCell(rt, 'B2');
+    const report = ok<{ range: string }>(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'metric', metricNames: ['Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q3', mode: 'formula' }]));
+    expect(report.range).toBe('Sheet1!B2');
+    expect(sheet.getRange('B2').getFormula()).toBe(`=PORTFOLIO_METRIC("Revenue", {"2024-Q1","2024-Q2","2024-Q3"}, "${fund.fundId}")`);
+    selectCell(rt, 'B20');
+    ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Say "hi"', 'Cash'], periods: [], startPeriod: '2024-01', endPeriod: '2024-06', mode: 'formula' }]));
+    expect(sheet.getRange('B20').getFormula()).toBe(`=PORTFOLIO_COVERAGE({"Say ""hi""","Cash"}, "2024-01", "2024-06", "${fund.fundId}")`);
+    // A wrong label is refused before anything is written.
+    selectCell(rt, 'B30');
+    expect(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Cash'], periods: [], startPeriod: 'Q1 FY2024', endPeriod: '2024-Q2', mode: 'formula' }])).toMatchObject({ ok: false });
+    expect(sheet.getRange('B30').getFormula()).toBe('');
+  });
+
+  it('writes a snapshot equal to what the function shows, only into empty cells', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    const sheet = selectCell(rt, 'C3');
+    await stack.takeRequests();
+    const request = { companyId: fund.fundId, kind: 'metric', metricNames: ['revenue'], periods: ['2024-Q1', '2024-Q3', '2024-Q4'], startPeriod: null, endPeriod: null, mode: 'snapshot' };
+    const report = ok<{ range: string; rows: number }>(rt.callServer('insertPortfolioGrid', [request]));
+    expect(report).toMatchObject({ range: 'Sheet1!C3:F8', rows: 5 });
+    const cold = await stack.takeRequests();
+    expect(countBy(cold, '/data_points')).toBe(1);
+    const written = sheet.getRange('C3:F8').getValues();
+    const duplicate = `"Gamma Co" has 2 metrics named "revenue": ${fund.metric.gammaRevenue1} and ${fund.metric.gammaRevenue2}. Read the one you mean with METRIC_VALUE and its id.`;
+    expect(written).toEqual([
+      ['Company', '2024-Q1', '2024-Q3', '2024-Q4'],
+      ['Alpha Labs', 100, '', 103],
+      ['Beta Works', 141.6666666666666, 141.6666666666666, ''],
+      ['Gamma Co', duplicate, duplicate, duplicate],
+      ['Delta Inc', '', '', ''],
+      ['No metric named "revenue": Delta Inc.', '', '', ''],
+    ]);
+    // The same table as the custom function's, read from the same (now warm) cache.
+    expect(rt.runCustomFunction('PORTFOLIO_METRIC', ['revenue', [['2024-Q1', '2024-Q3', '2024-Q4']]])).toEqual(written);
+    expect(await stack.takeRequests()).toHaveLength(0);
+    expect(rt.callServer('insertPortfolioGrid', [request])).toEqual({ ok: false, error: 'The cells C3:F8 are not all empty. Select an empty cell with room for 6 rows and 4 columns.' });
+    expect(rt.callServer('insertPortfolioGrid', [{ ...request, metricNames: ['Revenue', 'Cash'] }])).toMatchObject({ ok: false, error: expect.stringContaining('one name') });
+  });
+});
+
+describe('buildCoverageSheet', () => {
+  it('builds "Reporting coverage" from the emulator\'s points: blanks highlighted, filtered, header frozen; warm rebuild asks nothing', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    await stack.takeRequests();
+    const request = { companyId: fund.fundId, metricNames: ['Revenue', 'Cash'], startPeriod: '2024-Q1', endPeriod: '2024-Q4' };
+    const report = ok<{ blanks: number; companies: number; message: string }>(rt.callServer('buildCoverageSheet', [request]));
+    const cold = await stack.takeRequests();
+    expect(countBy(cold, '/metrics')).toBe(1);
+    expect(countBy(cold, '/portfolio_company_profiles')).toBe(1);
+    expect(countBy(cold, '/data_points')).toBe(1);
+    const sheet = rt.spreadsheet.getSheetByName('Reporting coverage')!;
+    const values = sheet.getDataRange().getValues();
+    expect(values[0]).toEqual(['Company', 'Metric', '2024-Q1', '2024-Q2', '2024-Q3', '2024-Q4', 'Reported', 'Blank', 'No such metric']);
+    // Each status against the emulator's own points: reported when every period in the column has a value.
+    const state = await stack.emulator.control.state();
+    const filled = (metricId: string, from: string, to: string) => state.data_points
+      .filter((p) => p.metric_id === metricId && p.date >= from && p.date <= to)
+      .every((p) => p.value !== null && p.value !== '');
+    const quarters: Array<[string, string]> = [['2024-01-01', '2024-03-31'], ['2024-04-01', '2024-06-30'], ['2024-07-01', '2024-09-30'], ['2024-10-01', '2024-12-31']];
+    const expected = (metricId: string | undefined) => quarters.map(([from, to]) => (metricId === undefined ? 'no such metric' : filled(metricId, from, to) ? 'reported' : 'blank'));
+    const row = (company: string, metric: string) => values.find((r) => r[0] === company && r[1] === metric)!.slice(2, 6);
+    expect(row('Alpha Labs', 'Revenue')).toEqual(expected(fund.metric.alphaRevenue));
+    expect(row('Alpha Labs', 'Cash')).toEqual(expected(fund.metric.alphaCash));
+    expect(row('Beta Works', 'Revenue')).toEqual(expected(fund.metric.betaRevenue));
+    expect(row('Beta Works', 'Cash')).toEqual(expected(undefined));
+    expect(row('Delta Inc', 'Cash')).toEqual(expected(fund.metric.deltaCash));
+    expect(row('Delta Inc', 'Revenue')).toEqual(expected(undefined));
+    expect(row('Gamma Co', 'Revenue').every((cell) => String(cell).includes(fund.metric.gammaRevenue2!))).toBe(true);
+    const blanks = values.slice(1, 9).flatMap((r) => r.slice(2, 6)).filter((c) => c === 'blank').length;
+    expect(blanks).toBe(4);
+    expect(report).toMatchObject({ companies: 4, blanks });
+    // The same table the function returns.
+    expect(rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Cash']], '2024-Q1', '2024-Q4'])).toEqual(values);
+    expect(sheet.getFrozenRows()).toBe(1);
+    expect(sheet.getFrozenColumns()).toBe(2);
+    expect(sheet.getFilter()!.getRange().getA1Notation()).toBe(`A1:I${values.length}`);
+    const rules = sheet.getConditionalFormatRules();
+    expect(rules).toHaveLength(1);
+    const condition = rules[0]!.getBooleanCondition()!;
+    expect(String(condition.getCriteriaType())).toBe('TEXT_EQUAL_TO');
+    expect(condition.getCriteriaValues()).toEqual(['blank']);
+    expect(condition.getBackground()).toBe('#fce8b2');
+    expect((rules[0]!.getRanges() as Array<{ getA1Notation(): string }>).map((r) => r.getA1Notation())).toEqual([`C2:F${values.length}`]);
+    expect(sheet.getRange('A1').getFontWeight()).toBe('bold');
+
+    // A rebuild replaces the sheet (one filter, one rule) from the warm cache; other names read only their series.
+    await stack.takeRequests();
+    ok(rt.callServer('buildCoverageSheet', [request]));
+    expect(await stack.takeRequests()).toHaveLength(0);
+    ok(rt.callServer('buildCoverageSheet', [{ ...request, metricNames: ['Cash'] }]));
+    expect((await stack.takeRequests()).map((r) => r.path)).toEqual(['/data_points']);
+    expect(sheet.getConditionalFormatRules()).toHaveLength(1);
+    expect(sheet.getDataRange().getValues()[0]![1]).toBe('Metric');
+    expect(sheet.getDataRange().getNumRows()).toBe(1 + 4 + 4 + 3);
+  });
+
+  it('refuses fiscal labels, before any request', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    await stack.takeRequests();
+    const result = rt.callServer('buildCoverageSheet', [{ companyId: fund.fundId, metricNames: ['Cash'], startPeriod: 'Q1 FY2024', endPeriod: 'Q4 FY2024' }]) as Rpc<unknown>;
+    expect(result).toMatchObject({ ok: false, error: expect.stringContaining('fiscal label') });
+    expect(await stack.takeRequests()).toHaveLength(0);
+    expect(rt.spreadsheet.getSheetByName('Reporting coverage')).toBeNull();
+  });
+});
