@@ -75,6 +75,44 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
     });
   });
 
+  // The fund grid: names from the cached listings the PORTFOLIO_* functions read.
+  const namesBox = byId<HTMLElement>('grid-names');
+  const chosenNames = (): string[] => Array.from(namesBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')).map((box) => box.value);
+  const field = (id: string): string => byId<HTMLInputElement>(id).value.trim();
+  byId<HTMLButtonElement>('grid-load').addEventListener('click', () => {
+    void busy(panel, status, "Reading the fund's metric names…", async () => {
+      const names = unwrap(await server.listFundMetricNames(await company()));
+      namesBox.replaceChildren(...names.map((n, i) => {
+        const id = `grid-name-${i}`;
+        return el('div', { class: 'choice' }, el('input', { type: 'checkbox', id, value: n.name }), el('label', { for: id }, `${n.name} (${countOf(n.companies, 'company', 'companies')})`));
+      }));
+      return { line: `${countOf(names.length, 'metric name')} across the fund's companies.`, tone: 'success' };
+    });
+  });
+  byId<HTMLButtonElement>('grid-insert').addEventListener('click', () => {
+    void busy(panel, status, 'Inserting…', async () => {
+      results.replaceChildren();
+      const periods = field('grid-periods').split(',').map((p) => p.trim()).filter((p) => p !== '');
+      const written = unwrap(await server.insertPortfolioGrid({
+        companyId: await company(),
+        kind: byId<HTMLInputElement>('grid-kind-coverage').checked ? 'coverage' : 'metric',
+        metricNames: chosenNames(),
+        periods,
+        startPeriod: field('grid-start') || null,
+        endPeriod: field('grid-end') || null,
+        mode: byId<HTMLInputElement>('grid-mode-snapshot').checked ? 'snapshot' : 'formula',
+      }));
+      return { line: written.message, tone: 'success' };
+    });
+  });
+  byId<HTMLButtonElement>('grid-coverage').addEventListener('click', () => {
+    void busy(panel, status, 'Reading every company\'s metrics and points…', async () => {
+      results.replaceChildren();
+      const built = unwrap(await server.buildCoverageSheet({ companyId: await company(), metricNames: chosenNames(), startPeriod: field('grid-start'), endPeriod: field('grid-end') }));
+      return { line: built.message, tone: 'success' };
+    });
+  });
+
   function importFromSelection(kind: ImportKind): void {
     void busy(panel, status, 'Reading the selection…', async () => {
       const range = unwrap(await server.activeRange());
