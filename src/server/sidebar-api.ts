@@ -23,6 +23,7 @@ import * as notes from './notes-api';
 import * as audit from './audit-api';
 import { activeSelection } from '../gas/sheet-io';
 import { latestMetricValues } from './latest-api';
+import * as freeze from './freeze';
 
 /** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
 const SIDEBAR_WAIT_MS = 60_000;
@@ -173,6 +174,8 @@ export const sidebarApi: ServerApi = {
   resumeAuditPush: (pushId) => attempt(() => audit.resumePush(jobId(pushId, 'push'))),
   getFormulaAccess: () => attempt(formulaAccess),
   setFormulaAccess: (companyIds) => attempt(() => setFormulaAccess(companyIds)),
+  freezeSelection: () => attempt(freeze.freezeSelection),
+  thawSelection: () => attempt(freeze.thawSelection),
 
   getJobProgress: (kind, id) => attempt(() => jobProgress(kind, id)),
   findUnfinishedPortfolioJobs: () => attempt(() => ({ pushes: audit.unfinishedPushes(), imports: importer.unfinishedImports() })),
