@@ -4,7 +4,7 @@
 // top-level declarations it generates.
 
 import { customFunctions } from './server/custom-functions';
-import { addMenu, refreshData, showSidebar } from './server/menu';
+import { addMenu, freezeSelectionFromMenu, refreshData, showSidebar, thawSelectionFromMenu } from './server/menu';
 import { sidebarApi } from './server/sidebar-api';
 
 // Module scope shadows Node's typing of `global`; in the bundle it is webpack's global object.
@@ -231,6 +231,16 @@ global.onInstall = function (e: unknown) {
 /** Menu: refreshes every add-in formula in the spreadsheet with fresh data. */
 global.refreshData = function () {
   refreshData();
+};
+
+/** Menu: the selected add-in formulas become values, with a note on each frozen range. */
+global.freezeSelectionFromMenu = function () {
+  freezeSelectionFromMenu();
+};
+
+/** Menu: the frozen ranges in the selection get their formulas back. */
+global.thawSelectionFromMenu = function () {
+  thawSelectionFromMenu();
 };
 
 /** Opens the sidebar (menu item). */
@@ -518,4 +528,14 @@ global.insertPortfolioGrid = function (request: Parameters<typeof sidebarApi.ins
  */
 global.buildCoverageSheet = function (request: Parameters<typeof sidebarApi.buildCoverageSheet>[0]) {
   return sidebarApi.buildCoverageSheet(request);
+};
+
+/** Sidebar: the selected add-in formulas become values, with a note on each frozen range. */
+global.freezeSelection = function () {
+  return sidebarApi.freezeSelection();
+};
+
+/** Sidebar: the frozen ranges in the selection get their formulas back, unless typed into since. */
+global.thawSelection = function () {
+  return sidebarApi.thawSelection();
 };

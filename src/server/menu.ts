@@ -1,6 +1,7 @@
 // The add-on menu and the sidebar: what onOpen and onInstall set up.
 
 import { ADDIN_NAME } from '../core/product';
+import { freezeSelection, thawSelection } from './freeze';
 import { refreshAllFormulas } from './refresh';
 
 /**
@@ -14,6 +15,9 @@ export function addMenu(): void {
     .addItem('Refresh data', 'refreshData')
     .addItem('Export selection', 'showExporter')
     .addItem('Build portfolio audit', 'showAudit')
+    .addSeparator()
+    .addItem('Freeze selection (values only)', 'freezeSelectionFromMenu')
+    .addItem('Make selection live', 'thawSelectionFromMenu')
     .addToUi();
 }
 
@@ -23,6 +27,16 @@ export function refreshData(): void {
     count ? `Refreshed ${count} formula${count === 1 ? '' : 's'} with fresh data.` : 'No add-in formulas to refresh in this spreadsheet.',
     ADDIN_NAME,
   );
+}
+
+/** The menu's Freeze: the report's sentence in a toast (a sentence, as a refusal is one too). */
+export function freezeSelectionFromMenu(): void {
+  SpreadsheetApp.getActiveSpreadsheet().toast(freezeSelection().message, ADDIN_NAME);
+}
+
+/** The menu's Make live: a range a person typed into is refused with the cells named, in the toast. */
+export function thawSelectionFromMenu(): void {
+  SpreadsheetApp.getActiveSpreadsheet().toast(thawSelection().message, ADDIN_NAME);
 }
 
 /** Opens the sidebar, on a given tab when a menu item asks for one. */

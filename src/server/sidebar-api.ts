@@ -24,6 +24,7 @@ import * as audit from './audit-api';
 import { activeSelection } from '../gas/sheet-io';
 import { latestMetricValues } from './latest-api';
 import * as grid from './portfolio-grid-api';
+import * as freeze from './freeze';
 
 /** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
 const SIDEBAR_WAIT_MS = 60_000;
@@ -174,6 +175,8 @@ export const sidebarApi: ServerApi = {
   resumeAuditPush: (pushId) => attempt(() => audit.resumePush(jobId(pushId, 'push'))),
   getFormulaAccess: () => attempt(formulaAccess),
   setFormulaAccess: (companyIds) => attempt(() => setFormulaAccess(companyIds)),
+  freezeSelection: () => attempt(freeze.freezeSelection),
+  thawSelection: () => attempt(freeze.thawSelection),
 
   listFundMetricNames: (companyId) => attempt(() => grid.listFundMetricNames(companyId)),
   insertPortfolioGrid: (request) => attempt(() => grid.insertPortfolioGrid(request)),

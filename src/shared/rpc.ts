@@ -306,7 +306,25 @@ export interface ServerApi {
   listFundMetricNames(companyId: string): RpcResult<FundMetricName[]>;
   insertPortfolioGrid(request: PortfolioGridRequest): RpcResult<InsertReport>;
   buildCoverageSheet(request: CoverageSheetRequest): RpcResult<CoverageSheetReport>;
+  /** The selected add-in formulas become values, each frozen range with a note (see README, "Freeze and Make live"). */
+  freezeSelection(): RpcResult<FreezeReport>;
+  /** The frozen ranges the selection touches get their formulas back, unless a person typed into them since. */
+  thawSelection(): RpcResult<ThawReport>;
 }
+
+/** What Freeze did: the ranges now values (a formula's cell and its spilled result), those left live and why. */
+export type FreezeReport = {
+  frozen: Array<{ range: string; formula: string }>;
+  left: Array<{ range: string; reason: string }>;
+  message: string;
+};
+
+/** What Make live did: the ranges live again, and those left frozen with the cells a person typed into. */
+export type ThawReport = {
+  thawed: string[];
+  refused: Array<{ range: string; cells: string[] }>;
+  message: string;
+};
 
 /** Compile-time guard: every parameter and result of ServerApi is JSON-safe. */
 type JsonSafe<T> = T extends Json ? true : false;

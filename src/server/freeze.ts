@@ -1,0 +1,173 @@
+// Freeze and Make live: the selected add-in formulas become values (a shared copy then stops
+// recalculating and spending the owner's connection), and come back on request.
+
+import { InputError } from '../core/api/errors';
+import { findAddinFormulas } from '../core/formulas/names';
+import {
+  FROZEN_KEY_PREFIX, MAX_FROZEN_CELLS, MAX_RECORD_BYTES, MAX_STORE_BYTES,
+  apiHost, changedCells, decodeRecord, fingerprints, frozenKey, frozenNote, listCells, type FrozenRecord,
+} from '../core/formulas/freeze';
+import { ADDIN_NAME } from '../core/product';
+import { readSettingsSummary } from '../gas/user-settings';
+import type { FreezeReport, ThawReport } from '../shared/rpc';
+
+type Range = GoogleAppsScript.Spreadsheet.Range;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** What a cell showing an error gives getValues: such a cell is left live, as freezing it would keep nothing worth keeping. */
+const ERROR_VALUE = /^#(ERROR!|REF!|NAME\?|N\/A|VALUE!|DIV\/0!|NUM!|NULL!)$/;
+
+/** Two people freezing at once would each rewrite the store from what they read. */
+const LOCK_WAIT_MS = 10_000;
+
+function isEmpty(value: unknown): boolean {
+  return value === '' || value === null || value === undefined;
+}
+
+function byteLength(text: string): number {
+  return Utilities.newBlob(text).getBytes().length;
+}
+
+function withDocumentLock<T>(body: () => T): T {
+  const lock = LockService.getDocumentLock();
+  if (!lock.tryLock(LOCK_WAIT_MS)) throw new InputError('Someone else is freezing or thawing formulas in this spreadsheet. Try again in a moment.');
+  try {
+    return body();
+  } finally {
+    lock.releaseLock();
+  }
+}
+
+function a1(sheet: Sheet, row: number, column: number, rows = 1, columns = 1): string {
+  return sheet.getRange(row, column, rows, columns).getA1Notation();
+}
+
+/**
+ * The selected add-in formulas become the values they show, each with a note naming the formula,
+ * the time and the API host. Apps Script has no call that gives an array formula's extent, so each
+ * formula's spill is found as Sheets shows it: the formula is cleared, and the cells that empty with
+ * it are its result (see README, "Freeze and Make live").
+ */
+export function freezeSelection(): FreezeReport {
+  return withDocumentLock(() => {
+    const selection = SpreadsheetApp.getActiveRange();
+    const sheet = selection.getSheet();
+    const anchors = findAddinFormulas(selection.getFormulas()).map((cell) => ({
+      row: selection.getRow() + cell.row - 1,
+      column: selection.getColumn() + cell.column - 1,
+      formula: cell.formula,
+    }));
+    const props = PropertiesService.getDocumentProperties();
+    let storeBytes = Object.entries(props.getProperties()).reduce((sum, [key, value]) => sum + byteLength(key) + byteLength(value), 0);
+    const host = apiHost(readSettingsSummary().baseUrl);
+    const frozenAt = new Date().toISOString();
+    const frozen: FreezeReport['frozen'] = [];
+    const left: FreezeReport['left'] = [];
+
+    for (const { row, column, formula } of anchors) {
+      const cell = sheet.getRange(row, column);
+      const shown = cell.getValue();
+      if (typeof shown === 'string' && ERROR_VALUE.test(shown)) {
+        left.push({ range: cell.getA1Notation(), reason: `it shows ${shown}` });
+        continue;
+      }
+      const region = sheet.getRange(row, column, Math.max(1, sheet.getLastRow() - row + 1), Math.max(1, sheet.getLastColumn() - column + 1));
+      const before = region.getValues();
+      const priorNote = cell.getNote();
+      cell.clearContent();
+      SpreadsheetApp.flush();
+      const after = region.getValues();
+      let height = 1;
+      let width = 1;
+      before.forEach((cells, i) => cells.forEach((value, j) => {
+        if (!isEmpty(value) && isEmpty(after[i]![j])) {
+          height = Math.max(height, i + 1);
+          width = Math.max(width, j + 1);
+        }
+      }));
+      const values = before.slice(0, height).map((cells) => cells.slice(0, width));
+      const range = a1(sheet, row, column, height, width);
+      const record: FrozenRecord = { v: 1, sheetId: sheet.getSheetId(), range, formula, frozenAt, host, priorNote, cells: fingerprints(values) };
+      const key = frozenKey(record.sheetId, range);
+      const text = JSON.stringify(record);
+      const bytes = byteLength(key) + byteLength(text);
+      const refusal = height * width > MAX_FROZEN_CELLS
+        ? `its result has ${height * width} cells, more than the ${MAX_FROZEN_CELLS} one frozen range may hold`
+        : byteLength(text) > MAX_RECORD_BYTES
+          ? 'its formula is too long to record in the 9 kB a document property holds'
+          : storeBytes + bytes > MAX_STORE_BYTES
+            ? 'this spreadsheet\'s document properties are full (500 kB); make some frozen ranges live first'
+            : null;
+      if (refusal) {
+        // Put the formula back as it was: it recalculates once, as after any edit.
+        cell.setFormula(formula);
+        left.push({ range, reason: refusal });
+        continue;
+      }
+      sheet.getRange(row, column, height, width).setValues(values);
+      cell.setNote(frozenNote(ADDIN_NAME, record));
+      props.setProperty(key, text);
+      storeBytes += bytes;
+      frozen.push({ range, formula });
+    }
+    return { frozen, left, message: freezeMessage(frozen, left) };
+  });
+}
+
+function freezeMessage(frozen: FreezeReport['frozen'], left: FreezeReport['left']): string {
+  const parts: string[] = [];
+  if (frozen.length) parts.push(`Froze ${frozen.length} formula${frozen.length === 1 ? '' : 's'} into values: ${listCells(frozen.map((f) => f.range))}.`);
+  for (const { range, reason } of left) parts.push(`Left ${range} live: ${reason}.`);
+  if (!parts.length) parts.push(`The selection holds no ${ADDIN_NAME} formula to freeze.`);
+  return parts.join(' ');
+}
+
+function intersects(a: Range, b: Range): boolean {
+  return a.getRow() <= b.getLastRow() && b.getRow() <= a.getLastRow() && a.getColumn() <= b.getLastColumn() && b.getColumn() <= a.getLastColumn();
+}
+
+/**
+ * Puts back the formulas of the frozen ranges the selection touches, from the document properties
+ * (the note is for people, who may edit it). A range a person typed into since is left frozen, and
+ * the answer names its changed cells: putting the formula back would overwrite them.
+ */
+export function thawSelection(): ThawReport {
+  return withDocumentLock(() => {
+    const selection = SpreadsheetApp.getActiveRange();
+    const sheet = selection.getSheet();
+    const props = PropertiesService.getDocumentProperties();
+    const prefix = `${FROZEN_KEY_PREFIX}${sheet.getSheetId()}!`;
+    const thawed: string[] = [];
+    const refused: ThawReport['refused'] = [];
+    for (const [key, text] of Object.entries(props.getProperties())) {
+      if (!key.startsWith(prefix)) continue;
+      const record = decodeRecord(text);
+      if (!record) continue;
+      const range = sheet.getRange(record.range);
+      if (!intersects(range, selection)) continue;
+      const changed = changedCells(record, range.getValues());
+      if (changed.length) {
+        refused.push({ range: record.range, cells: changed.map(({ row, column }) => a1(sheet, range.getRow() + row - 1, range.getColumn() + column - 1)) });
+        continue;
+      }
+      const anchor = sheet.getRange(range.getRow(), range.getColumn());
+      // The frozen values would block the array result (#REF!): they go first.
+      range.clearContent();
+      anchor.setFormula(record.formula);
+      anchor.setNote(record.priorNote || null);
+      props.deleteProperty(key);
+      thawed.push(record.range);
+    }
+    return { thawed, refused, message: thawMessage(thawed, refused) };
+  });
+}
+
+function thawMessage(thawed: string[], refused: ThawReport['refused']): string {
+  const parts: string[] = [];
+  if (thawed.length) parts.push(`Made ${thawed.length} range${thawed.length === 1 ? '' : 's'} live again: ${listCells(thawed)}.`);
+  for (const { range, cells } of refused) {
+    parts.push(`Left ${range} frozen: ${listCells(cells)} changed after freezing, and the formula would overwrite ${cells.length === 1 ? 'it' : 'them'}. Clear ${cells.length === 1 ? 'that cell' : 'those cells'} (or put back the frozen value${cells.length === 1 ? '' : 's'}), then try again.`);
+  }
+  if (!parts.length) parts.push(`The selection holds no range frozen by ${ADDIN_NAME}.`);
+  return parts.join(' ');
+}
