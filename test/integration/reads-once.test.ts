@@ -2,7 +2,8 @@
 // cache and properties calls and by the emulator's request log, on the built bundle.
 
 import type { CacheCalls, GasRuntime, PropertiesCalls } from '../../gas-runtime';
-import { useStack, OWNER, type Stack } from '../support/stack';
+import type { ExportHandle } from '../../src/shared/rpc';
+import { driveExport, ok, useStack, OWNER, type Stack } from '../support/stack';
 
 let stack: Stack;
 useStack((started) => (stack = started));
@@ -76,5 +77,45 @@ describe('a grid formula reads each cached series once per execution', () => {
     expect(reads(warm.cache)).toBeLessThanOrEqual(seriesReads + 10);
     expect(warm.cache.getAll).toBeLessThanOrEqual(IDS + 1);
     expect(warm.cache.put + warm.cache.putAll + warm.cache.remove + warm.cache.removeAll).toBe(0);
+  });
+});
+
+describe('an export reads the metric listing once', () => {
+  it('asks GET /metrics once across listMetrics, readExportSelection, previewExport, startExport and its steps', async () => {
+    const [metricId] = await tenMetrics();
+    const rt = stack.runtime();
+    const sheet = rt.spreadsheet.getActiveSheet();
+    // Two columns under a header that names the metric: the selection's guess needs the listing.
+    sheet.getRange('A1:B3').setValues([['Date', 'Grid metric 0'], ['2030-01-01', '5'], ['2030-02-01', '6']]);
+    rt.spreadsheet.setActiveRange(sheet.getRange('A1:B3'));
+    const company = stack.emulator.companyId;
+    const request = { companyId: company, range: 'Sheet1!A1:B3', spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId }, writeStatus: true };
+
+    const listed = ok<Array<{ id: string }>>(rt.callServer('listMetrics', [company]));
+    expect(listed.map((m) => m.id)).toContain(metricId);
+    ok(rt.callServer('readExportSelection', [company]));
+    ok(rt.callServer('previewExport', [request]));
+    const done = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request])));
+    expect(done.report?.totals).toMatchObject({ failed: 0 });
+
+    const requests = await stack.takeRequests();
+    expect(requests.filter((r) => r.path === '/metrics' && r.method === 'GET')).toHaveLength(1);
+    // The real work reached the API: the two values are stored.
+    const state = await stack.emulator.control.state();
+    expect(state.data_points.filter((p) => p.metric_id === metricId && p.date >= '2030-01-01').map((p) => [p.date, Number(p.value)]).sort()).toEqual([['2030-01-01', 5], ['2030-02-01', 6]]);
+  });
+
+  it('fetches the listing again after the sidebar creates a metric, so the new one can be exported', async () => {
+    const rt = stack.runtime();
+    const company = stack.emulator.companyId;
+    ok(rt.callServer('listMetrics', [company]));
+    const created = ok<{ id: string }>(rt.callServer('createMetric', [{ companyId: company, name: 'Made just now', frequency: 'monthly', unit: 'number' }]));
+    const sheet = rt.spreadsheet.getActiveSheet();
+    sheet.getRange('A1:B2').setValues([['Date', 'Value'], ['2030-01-01', '7']]);
+    const request = { companyId: company, range: 'Sheet1!A1:B2', spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId: created.id }, writeStatus: false };
+    const done = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request])));
+    expect(done.report?.totals).toMatchObject({ failed: 0 });
+    const state = await stack.emulator.control.state();
+    expect(state.data_points.filter((p) => p.metric_id === created.id).map((p) => p.value)).toHaveLength(1);
   });
 });
