@@ -47,6 +47,15 @@ export interface CacheStats {
   evicted: number;
 }
 
+/** How often each method of one cache was called: what a test of "no call wasted" counts. */
+export type CacheCalls = Record<'get' | 'getAll' | 'put' | 'putAll' | 'remove' | 'removeAll', number>;
+
+export interface CacheCallsReport {
+  user: Record<string, CacheCalls>;
+  document: CacheCalls;
+  script: CacheCalls;
+}
+
 export interface CacheStatsReport {
   user: Record<string, CacheStats>;
   document: CacheStats;
@@ -123,6 +132,7 @@ export class Cache {
   #peakBytes = 0;
   #dropped = 0;
   #evicted = 0;
+  readonly #calls: CacheCalls = { get: 0, getAll: 0, put: 0, putAll: 0, remove: 0, removeAll: 0 };
 
   constructor(
     readonly _clock: RuntimeClock,
@@ -130,12 +140,14 @@ export class Cache {
   ) {}
 
   get(key: string): string | null {
+    this.#calls.get++;
     const name = checkKey(key);
     this._loseSome();
     return this.#read(name);
   }
 
   getAll(keys: string[]): Record<string, string> {
+    this.#calls.getAll++;
     if (!Array.isArray(keys)) throw new GasError('Invalid argument: keys');
     const names = keys.map(checkKey);
     this._loseSome();
@@ -148,6 +160,7 @@ export class Cache {
   }
 
   put(key: string, value: string, expirationInSeconds?: number): void {
+    this.#calls.put++;
     const entries: Array<[string, string]> = [[checkKey(key), checkValue(value)]];
     const ttl = ttlSeconds(expirationInSeconds);
     this._loseSome();
@@ -155,6 +168,7 @@ export class Cache {
   }
 
   putAll(values: Record<string, string>, expirationInSeconds?: number): void {
+    this.#calls.putAll++;
     if (typeof values !== 'object' || values === null) throw new GasError('Invalid argument: values');
     const checked = Object.entries(values).map(([key, value]): [string, string] => [checkKey(key), checkValue(value)]);
     const ttl = ttlSeconds(expirationInSeconds);
@@ -163,12 +177,14 @@ export class Cache {
   }
 
   remove(key: string): void {
+    this.#calls.remove++;
     const name = checkKey(key);
     this._loseSome();
     this.#entries.delete(name);
   }
 
   removeAll(keys: string[]): void {
+    this.#calls.removeAll++;
     if (!Array.isArray(keys)) throw new GasError('Invalid argument: keys');
     const names = keys.map(checkKey);
     this._loseSome();
@@ -190,6 +206,11 @@ export class Cache {
   _stats(): CacheStats {
     const { items, bytes } = this.#live();
     return { items, bytes, peakItems: this.#peakItems, peakBytes: this.#peakBytes, dropped: this.#dropped, evicted: this.#evicted };
+  }
+
+  /** Calls of each method so far, refused ones included (a copy). */
+  _calls(): CacheCalls {
+    return { ...this.#calls };
   }
 
   /** In eviction mode, each entry is lost with the drop rate's chance (at an execution's start and at each cache call). */
@@ -308,6 +329,15 @@ export class CacheStores {
       user: Object.fromEntries([...this.#users].map(([email, cache]) => [email, cache._stats()])),
       document: this.#document._stats(),
       script: this.#script._stats(),
+    };
+  }
+
+  /** Per cache: how often each method was called since the runtime started. */
+  calls(): CacheCallsReport {
+    return {
+      user: Object.fromEntries([...this.#users].map(([email, cache]) => [email, cache._calls()])),
+      document: this.#document._calls(),
+      script: this.#script._calls(),
     };
   }
 

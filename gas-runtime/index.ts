@@ -14,8 +14,8 @@ export type { FormulaEvaluator, FormulaLocation, FormulaResult, Spreadsheet } fr
 export type { Sheet, CellValue } from './spreadsheet/sheet';
 export type { Range } from './spreadsheet/range';
 export type { UiRecorder, MenuRecord, MenuEntry, HtmlRecord, DialogRecord, AlertRecord, PromptRecord, ToastRecord } from './spreadsheet/ui';
-export type { Properties } from './properties';
-export type { Cache, CacheEvictionOptions, CacheStats, CacheStatsReport } from './cache';
+export type { Properties, PropertiesCalls, PropertiesCallsReport } from './properties';
+export type { Cache, CacheCalls, CacheCallsReport, CacheEvictionOptions, CacheStats, CacheStatsReport } from './cache';
 export type { UrlFetchQuota } from './url-fetch-limits';
 export type { LockTable, LockScope } from './lock';
 export { formatDate } from './format-date';

@@ -13,42 +13,69 @@ function byteLength(text: string): number {
  * `rt.properties`; scripts reach it through PropertiesService. Values are always strings: anything
  * else is stringified as Apps Script does.
  */
+/** How often each method of one store was called: what a test of "no call wasted" counts. */
+export type PropertiesCalls = Record<'getProperty' | 'getProperties' | 'getKeys' | 'setProperty' | 'setProperties' | 'deleteProperty' | 'deleteAllProperties', number>;
+
+export interface PropertiesCallsReport {
+  user: Record<string, PropertiesCalls>;
+  document: PropertiesCalls;
+  script: PropertiesCalls;
+}
+
 export class Properties {
   static readonly gasName = 'Properties';
   readonly #values = new Map<string, string>();
+  readonly #calls: PropertiesCalls = { getProperty: 0, getProperties: 0, getKeys: 0, setProperty: 0, setProperties: 0, deleteProperty: 0, deleteAllProperties: 0 };
 
   getProperty(key: string): string | null {
+    this.#calls.getProperty++;
     return this.#values.get(String(key)) ?? null;
   }
 
   getProperties(): Record<string, string> {
+    this.#calls.getProperties++;
     return Object.fromEntries(this.#values);
   }
 
   getKeys(): string[] {
+    this.#calls.getKeys++;
     return [...this.#values.keys()];
   }
 
   setProperty(key: string, value: unknown): Properties {
+    this.#calls.setProperty++;
     this.#write(new Map([[String(key), String(value)]]), false);
     return this;
   }
 
   /** Sets several properties at once; with `deleteAllOthers`, the store ends up holding exactly these. */
   setProperties(properties: Record<string, unknown>, deleteAllOthers = false): Properties {
+    this.#calls.setProperties++;
     if (typeof properties !== 'object' || properties === null) throw new GasError('Invalid argument: properties');
     this.#write(new Map(Object.entries(properties).map(([key, value]) => [key, String(value)])), deleteAllOthers);
     return this;
   }
 
   deleteProperty(key: string): Properties {
+    this.#calls.deleteProperty++;
     this.#values.delete(String(key));
     return this;
   }
 
   deleteAllProperties(): Properties {
+    this.#calls.deleteAllProperties++;
     this.#values.clear();
     return this;
+  }
+
+  /** A refused write through a read-only view is still a call. */
+  _countRefused(method: 'setProperty' | 'setProperties' | 'deleteProperty' | 'deleteAllProperties'): void {
+    this.#calls[method]++;
+  }
+
+  /** Calls of each method so far, from this store or through a read-only view of it (a copy). */
+  _calls(): PropertiesCalls {
+    return { ...this.#calls };
   }
 
   /** Checks every limit before changing anything, so a failed write leaves the store as it was. */
@@ -89,18 +116,22 @@ export class ReadOnlyProperties {
   }
 
   setProperty(): never {
+    this._store._countRefused('setProperty');
     throw new GasError('You do not have permission to call setProperty');
   }
 
   setProperties(): never {
+    this._store._countRefused('setProperties');
     throw new GasError('You do not have permission to call setProperties');
   }
 
   deleteProperty(): never {
+    this._store._countRefused('deleteProperty');
     throw new GasError('You do not have permission to call deleteProperty');
   }
 
   deleteAllProperties(): never {
+    this._store._countRefused('deleteAllProperties');
     throw new GasError('You do not have permission to call deleteAllProperties');
   }
 }
@@ -127,6 +158,15 @@ export class PropertyStores {
 
   script(): Properties {
     return this.#script;
+  }
+
+  /** Per store: how often each method was called since the runtime started. */
+  calls(): PropertiesCallsReport {
+    return {
+      user: Object.fromEntries([...this.#users].map(([email, store]) => [email, store._calls()])),
+      document: this.#document._calls(),
+      script: this.#script._calls(),
+    };
   }
 }
 

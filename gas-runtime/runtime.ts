@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { types } from 'node:util';
 import vm from 'node:vm';
-import { CacheServiceStandIn, CacheStores, type Cache, type CacheEvictionOptions, type CacheStatsReport } from './cache';
+import { CacheServiceStandIn, CacheStores, type Cache, type CacheCallsReport, type CacheEvictionOptions, type CacheStatsReport } from './cache';
 import { VirtualClock, type RuntimeClock } from './clock';
 import { asMatrix, toCellResult, type CellOutput } from './custom-function-values';
 import { AuthMode, type AuthModeName } from './enums';
@@ -23,7 +23,7 @@ import { DEFAULT_FETCH_TIMEOUT_MS, DEFAULT_URL_FETCH_DAILY_QUOTA } from './limit
 import { LockTable, type LockArbiter } from './lock';
 import type { LogEntry, LogLevel, LogSink } from './logging';
 import { Membrane } from './membrane';
-import { PropertiesServiceStandIn, PropertyStores, type Properties } from './properties';
+import { PropertiesServiceStandIn, PropertyStores, type Properties, type PropertiesCallsReport } from './properties';
 import { createRealm, type Realm } from './realm';
 import { copyServerArguments, copyServerResult } from './script-run';
 import { createGlobals, type SharedState } from './services';
@@ -212,8 +212,8 @@ export class GasRuntime {
   readonly clock: RuntimeClock;
   readonly executions: ExecutionRecord[] = [];
   readonly logs: LogEntry[] = [];
-  readonly properties: { user(email: string): Properties; document(): Properties; script(): Properties };
-  readonly cache: { user(email: string): Cache; document(): Cache; script(): Cache; clear(): void; stats(): CacheStatsReport };
+  readonly properties: { user(email: string): Properties; document(): Properties; script(): Properties; calls(): PropertiesCallsReport };
+  readonly cache: { user(email: string): Cache; document(): Cache; script(): Cache; clear(): void; stats(): CacheStatsReport; calls(): CacheCallsReport };
   readonly urlFetchQuota: UrlFetchQuota;
   readonly locks: LockTable;
 

@@ -56,6 +56,18 @@ describe('PropertiesService', () => {
     expect(rt.properties.user(OWNER).getProperty('token')).toBe('y');
     expect(rt.properties.user(EDITOR).getProperty('token')).toBeNull();
   });
+
+  it('counts the calls of each method per store, refused writes and a custom function’s owner store included', () => {
+    const rt = runtime();
+    rt.run('propertyRoundTrip');
+    expect(rt.properties.calls().script).toEqual({ getProperty: 2, getProperties: 1, getKeys: 1, setProperty: 2, setProperties: 1, deleteProperty: 1, deleteAllProperties: 0 });
+    expect(() => rt.runCustomFunction('WRITE_TOKEN', ['x'], { user: EDITOR })).toThrow(CustomFunctionError);
+    rt.runCustomFunction('READ_TOKEN', [], { user: EDITOR });
+    // The editor's formulas read and write the owner's store: the calls are the owner's store's.
+    expect(rt.properties.calls().user[OWNER]).toMatchObject({ getProperty: 1, setProperty: 1 });
+    expect(rt.properties.calls().user[EDITOR]).toBeUndefined();
+    expect(rt.properties.calls().document.getProperty).toBe(0);
+  });
 });
 
 describe('CacheService', () => {
@@ -100,6 +112,14 @@ describe('CacheService', () => {
     expect(rt.runCustomFunction('USER_CACHE_GET', ['k'], { user: EDITOR })).toBe('owner');
     rt.cache.clear();
     expect(rt.runCustomFunction('USER_CACHE_GET', ['k'])).toBe('');
+  });
+
+  it('counts the calls of each method per cache', () => {
+    const rt = runtime();
+    rt.run('cacheAll');
+    rt.runCustomFunction('USER_CACHE_GET', ['a'], { user: EDITOR });
+    expect(rt.cache.calls().user[OWNER]).toEqual({ get: 1, getAll: 1, put: 0, putAll: 1, remove: 1, removeAll: 0 });
+    expect(rt.cache.calls().script).toEqual({ get: 0, getAll: 0, put: 0, putAll: 0, remove: 0, removeAll: 0 });
   });
 });
 

@@ -45,9 +45,19 @@ function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
 }
 
+/**
+ * All of the user's properties in one read. An execution that needs several settings (a custom function
+ * needs the generation, the credentials and the formula access list) reads them once and hands the
+ * snapshot to the readers below, instead of each reading the store again.
+ */
+export type UserProperties = Readonly<Record<string, string>>;
+
+export function readUserProperties(): UserProperties {
+  return store().getProperties();
+}
+
 /** What the sidebar may see: never the token itself. */
-export function readSettingsSummary(): Omit<SettingsSummary, 'isOwner' | 'sharingNote'> {
-  const props = store().getProperties();
+export function readSettingsSummary(props: UserProperties = readUserProperties()): Omit<SettingsSummary, 'isOwner' | 'sharingNote'> {
   const token = props[TOKEN_KEY];
   return {
     tokenSet: Boolean(token),
@@ -57,8 +67,8 @@ export function readSettingsSummary(): Omit<SettingsSummary, 'isOwner' | 'sharin
   };
 }
 
-export function readSettingsGeneration(): string {
-  return store().getProperty(SETTINGS_GENERATION_KEY) ?? '0';
+export function readSettingsGeneration(props?: UserProperties): string {
+  return (props ? props[SETTINGS_GENERATION_KEY] : store().getProperty(SETTINGS_GENERATION_KEY)) ?? '0';
 }
 
 /**
@@ -93,8 +103,7 @@ export function saveCheckedSettings(update: { token?: string | null; baseUrl?: s
  * owner's user properties: editors' formulas spend the owner's token (see README, "Sharing"), and
  * `of` says so, for the sentence when one is missing.
  */
-export function readCredentials(of: CredentialsOf = 'caller'): { token: string; baseUrl: string; rateLimit: RateLimit } {
-  const props = store().getProperties();
+export function readCredentials(of: CredentialsOf = 'caller', props: UserProperties = readUserProperties()): { token: string; baseUrl: string; rateLimit: RateLimit } {
   const token = props[TOKEN_KEY];
   const baseUrl = props[BASE_URL_KEY];
   if (!token) throw missingCredential('token', of);
@@ -120,8 +129,7 @@ function formulaAccessKey(): string {
  * this: in a custom function the owner's, in the sidebar the caller's (which formulas read only when
  * the caller is the owner). Without a stored list, the default company.
  */
-export function readFormulaAccess(): string[] {
-  const props = store().getProperties();
+export function readFormulaAccess(props: UserProperties = readUserProperties()): string[] {
   return parseFormulaAccess(props[formulaAccessKey()], props[COMPANY_KEY] ?? null);
 }
 

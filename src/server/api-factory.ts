@@ -7,7 +7,7 @@ import type { CredentialsOf } from '../core/settings/credential-sentences';
 import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache, userMutex } from '../gas/cache-and-lock';
 import { createUrlFetchTransport } from '../gas/urlfetch-transport';
-import { readCredentials } from '../gas/user-settings';
+import { readCredentials, type UserProperties } from '../gas/user-settings';
 
 /** Apps Script ends any execution other than a custom function after 6 minutes. */
 const ORDINARY_EXECUTION_MS = 6 * 60_000;
@@ -20,11 +20,13 @@ export interface ExecutionLimits {
   onWait?: (event: WaitEvent) => void;
   /** A custom function reads the spreadsheet owner's settings; anything else the caller's. */
   credentialsOf?: CredentialsOf;
+  /** The user's properties when the execution read them already; read here otherwise. */
+  userProperties?: UserProperties;
 }
 
 export function createClientForExecution(limits: ExecutionLimits = {}): ApiClient {
   const credentialsOf = limits.credentialsOf ?? 'caller';
-  const { token, baseUrl, rateLimit } = readCredentials(credentialsOf);
+  const { token, baseUrl, rateLimit } = readCredentials(credentialsOf, limits.userProperties);
   const budget = new RequestBudget(userCache(), userMutex(), appsScriptClock, rateLimit);
   return createApiClient({
     baseUrl,

@@ -31,6 +31,7 @@ import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn,
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
+import { listMetricsKept } from './metric-listing';
 
 /**
  * One step's budget. Far inside the 6-minute limit on purpose: a short step loses little if the sidebar
@@ -65,7 +66,9 @@ export function readExportSelection(companyId: string): ExportSelection {
 
 function listCompanyMetrics(companyId: string): MetricRef[] {
   const id = requireUuid(companyId, 'The company id');
-  return createClientForExecution({ maxTotalWaitMs: 60_000 }).metrics.list(id).map(({ id, name, frequency, unit }) => ({ id, name, frequency, unit }));
+  // The listing the sidebar fetched when the company was picked, kept for the cache period: the
+  // selection's guess, the preview and the start would otherwise each fetch it again.
+  return listMetricsKept(id, () => createClientForExecution({ maxTotalWaitMs: 60_000 })).map(({ id, name, frequency, unit }) => ({ id, name, frequency, unit }));
 }
 
 function prepare(request: ExportRequest, metrics: readonly MetricRef[], read: RangeRead = readRange(request.range)): ExportState {
@@ -124,8 +127,7 @@ function handle(exportId: string, stored: StoredExport): ExportHandle {
 }
 
 /** The column right of the request's range, over its rows: where its status column goes. */
-function statusPlace(request: ExportRequest): StatusColumnPlace {
-  const read = readRange(request.range);
+function statusPlace(request: ExportRequest, read: RangeRead = readRange(request.range)): StatusColumnPlace {
   const width = read.values[0]?.length ?? 1;
   return { sheetName: read.sheetName, row: read.row, column: read.column + width, rows: read.values.length };
 }
@@ -135,12 +137,12 @@ function statusPlace(request: ExportRequest): StatusColumnPlace {
  * column always says what the report says. A column the user has typed into since the start is left
  * alone, and the report says so.
  */
-function stopped(exportId: string, stored: StoredExport): void {
+function stopped(exportId: string, stored: StoredExport, read?: RangeRead): void {
   if (stored.state.status === 'running') return;
   markExported(stored.request.range);
   if (stored.request.writeStatus) {
     try {
-      stored.statusRange = writeStatusColumn(statusPlace(stored.request), buildReport(stored.state).statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
+      stored.statusRange = writeStatusColumn(statusPlace(stored.request, read), buildReport(stored.state).statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
       delete stored.statusProblem;
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
@@ -158,17 +160,19 @@ function load(exportId: string): StoredExport {
 
 export function startExport(request: ExportRequest): ExportHandle {
   const metrics = listCompanyMetrics(request.companyId);
-  const prepared = prepare(request, metrics);
+  // One read of the range for the whole call: the rows to send, and the status column's place.
+  const read = readRange(request.range);
+  const prepared = prepare(request, metrics, read);
   // A preview of this very read (same fingerprint) moments ago compared it with what is stored already.
   const state = (prepared.spec.onlyChanged && takePreviewReads(request.range, prepared.fingerprint, readSeriesEpochs())) || prepared;
   // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
-  if (request.writeStatus) requireStatusColumnFree(statusPlace(request), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
+  if (request.writeStatus) requireStatusColumnFree(statusPlace(request, read), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
   const exportId = newExportId();
   const stored: StoredExport = { request, metrics, state, statusRange: null };
   saveExport(exportId, stored);
   if (isComplete(state)) {
     stored.state = { ...state, status: 'done' };
-    stopped(exportId, stored);
+    stopped(exportId, stored, read);
   }
   return handle(exportId, stored);
 }

@@ -11,7 +11,7 @@ import { userCache, userMutex } from '../gas/cache-and-lock';
 import { readCacheGeneration, readSeriesEpochs } from '../gas/document-settings';
 import type { SeriesEpochs } from '../core/series/series-epochs';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
-import { readFormulaAccess, readSettingsGeneration, readSettingsSummary } from '../gas/user-settings';
+import { readFormulaAccess, readSettingsGeneration, readSettingsSummary, readUserProperties } from '../gas/user-settings';
 import { createClientForExecution } from './api-factory';
 
 /** Apps Script stops a custom function at 30 s; API work must end well before, leaving time to return cells. */
@@ -31,8 +31,11 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   const cache = userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
   const deadline = started + (sidebar?.budgetMs ?? CUSTOM_FUNCTION_API_BUDGET_MS);
+  // Read once for the whole execution: the generation, the credentials and the formula access list all
+  // come from it (a grid of cells is one execution; each read was a call to PropertiesService).
+  const userProperties = readUserProperties();
   // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).
-  const generation = `${readCacheGeneration()}.${readSettingsGeneration()}`;
+  const generation = `${readCacheGeneration()}.${readSettingsGeneration(userProperties)}`;
   // One flight for series and lists alike: cells Sheets starts together fetch each once.
   const flight = new SingleFlight(cache, appsScriptClock, deadline, userMutex());
   let client: ApiClient | undefined;
@@ -43,18 +46,18 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
     timeZone: spreadsheetTimeZone(),
     formatDate: appsScriptDateFormatter,
     // Custom functions read the spreadsheet owner's settings, so a missing token is the owner's to set.
-    client: () => (client ??= createClientForExecution({ deadline, credentialsOf: sidebar ? 'caller' : 'spreadsheet-owner' })),
+    client: () => (client ??= createClientForExecution({ deadline, credentialsOf: sidebar ? 'caller' : 'spreadsheet-owner', userProperties })),
     // The metrics a writer dropped since (see dropCachedSeries), read once, and only by a cell that reads a series.
     series: new SeriesCache(chunked, generation, flight, () => (epochs ??= readSeriesEpochs())),
     records: new RecordsCache(chunked, generation, flight),
     // Read only when a formula needs it (names, fiscal years): most cells are answered from the cache.
     get defaultCompanyId() {
-      if (defaultCompanyId === undefined) defaultCompanyId = readSettingsSummary().defaultCompanyId;
+      if (defaultCompanyId === undefined) defaultCompanyId = readSettingsSummary(userProperties).defaultCompanyId;
       return defaultCompanyId;
     },
     // The owner's list: Apps Script hands a custom function the owner's user properties only.
     get allowedCompanyIds() {
-      return (allowedCompanyIds ??= sidebar ? [sidebar.fundId.toLowerCase()] : readFormulaAccess());
+      return (allowedCompanyIds ??= sidebar ? [sidebar.fundId.toLowerCase()] : readFormulaAccess(userProperties));
     },
     now: () => Date.now(),
   };

@@ -25,6 +25,7 @@ import { activeSelection } from '../gas/sheet-io';
 import { latestMetricValues } from './latest-api';
 import * as grid from './portfolio-grid-api';
 import * as freeze from './freeze';
+import { forgetMetricListing, listMetricsFresh } from './metric-listing';
 
 /** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
 const SIDEBAR_WAIT_MS = 60_000;
@@ -135,7 +136,8 @@ export const sidebarApi: ServerApi = {
 
   testConnection: (companyId) => attempt(() => testConnection(companyId)),
 
-  listMetrics: (companyId) => attempt(() => client().metrics.list(requireUuid(companyId, 'The company id')).map(summary)),
+  // Kept for the cache period: the exporter's steps that follow read it instead of fetching it again.
+  listMetrics: (companyId) => attempt(() => listMetricsFresh(client(), requireUuid(companyId, 'The company id')).map(summary)),
 
   latestMetricValues: (metricIds) => attempt(() => latestMetricValues(client(), metricIds)),
 
@@ -143,7 +145,10 @@ export const sidebarApi: ServerApi = {
     const name = input.name.trim();
     if (!name) throw new InputError('Give the new metric a name.');
     const unit = readUnit(input.unit);
-    return summary(client().metrics.create({ company_id: requireUuid(input.companyId, 'The company id'), name, frequency: input.frequency, unit }));
+    const companyId = requireUuid(input.companyId, 'The company id');
+    const created = summary(client().metrics.create({ company_id: companyId, name, frequency: input.frequency, unit }));
+    forgetMetricListing(companyId);
+    return created;
   }),
 
   readExportSelection: (companyId) => attempt(() => exporter.readExportSelection(companyId)),

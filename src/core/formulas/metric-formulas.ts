@@ -30,10 +30,21 @@ export function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: 
   }, ids);
 }
 
+/**
+ * Each series' points by date, made once per points array: the series cache hands a grid's cells the
+ * same array for the whole execution, and 50 periods of a metric need not index it 50 times.
+ */
+const byDateOf = new WeakMap<readonly DataPoint[], Map<string, string | null>>();
+
 /** A metric's whole series, shared by every METRIC_VALUE and METRIC_LATEST cell of that metric. */
 function loadWholeSeries(ctx: FormulaContext, metricId: string): Map<string, string | null> {
-  const byDate = new Map<string, string | null>();
-  for (const point of loadPoints(ctx, [metricId])) byDate.set(point.date, point.value ?? null);
+  const points = loadPoints(ctx, [metricId]);
+  let byDate = byDateOf.get(points);
+  if (!byDate) {
+    byDate = new Map();
+    for (const point of points) byDate.set(point.date, point.value ?? null);
+    byDateOf.set(points, byDate);
+  }
   return byDate;
 }
 

@@ -46,6 +46,13 @@ export class RecordsCache {
     }
   }
 
+  /** Forgets `key`, here and in the cache: the next reader loads it again. */
+  remove(key: string): void {
+    const fullKey = `rec:${this.generation}:${key}`;
+    this.cache.remove(fullKey);
+    this.seen.delete(fullKey);
+  }
+
   /** Stores a value for `key`, replacing what was there. */
   put(key: string, value: unknown): void {
     const fullKey = `rec:${this.generation}:${key}`;

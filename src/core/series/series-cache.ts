@@ -22,6 +22,13 @@ interface StoredSeries {
 export const SERIES_TTL_SECONDS = 30 * 60;
 
 export class SeriesCache {
+  /**
+   * What this execution has read or stored already, by full key: a grid formula asks for each metric's
+   * series once per cell, and reading the cache each time was a manifest and a chunk read per cell. A
+   * drop by a writer during the execution is not seen, as it would not be by a read a moment earlier.
+   */
+  private readonly seen = new Map<string, DataPoint[]>();
+
   constructor(
     private readonly cache: ChunkedCache,
     /** Changes when the user asks for fresh data (see the Refresh menu item); part of every key. */
@@ -50,16 +57,21 @@ export class SeriesCache {
   }
 
   get(key: string, metricIds: readonly string[] = []): DataPoint[] | null {
-    const text = this.cache.get(this.key(key, metricIds));
+    const fullKey = this.key(key, metricIds);
+    const seen = this.seen.get(fullKey);
+    if (seen) return seen;
+    const text = this.cache.get(fullKey);
     if (text === null) return null;
     try {
       const stored = JSON.parse(text) as StoredSeries;
-      return stored.points.map(([index, date, value, sourceIndex]) => {
+      const points = stored.points.map(([index, date, value, sourceIndex]) => {
         const point: DataPoint = { id: '', metric_id: stored.ids[index] ?? '', date, value };
         const source = sourceIndex === undefined ? undefined : stored.sources?.[sourceIndex];
         if (source) point.source = source[2] === null ? { source_type: source[0], label: source[1] } : { source_type: source[0], label: source[1], app_url: source[2] };
         return point;
       });
+      this.seen.set(fullKey, points);
+      return points;
     } catch {
       return null;
     }
@@ -87,7 +99,9 @@ export class SeriesCache {
       return [i, p.date, p.value ?? null, s];
     });
     const series: StoredSeries = sources.length ? { ids, points: stored, sources } : { ids, points: stored };
-    this.cache.put(this.key(key, metricIds), JSON.stringify(series), SERIES_TTL_SECONDS);
+    const fullKey = this.key(key, metricIds);
+    this.cache.put(fullKey, JSON.stringify(series), SERIES_TTL_SECONDS);
+    this.seen.set(fullKey, [...points]);
   }
 
   private key(key: string, metricIds: readonly string[]): string {

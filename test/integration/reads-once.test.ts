@@ -1,0 +1,121 @@
+// No call wasted (issue 17, items 3 and 4): a grid formula and an export, counted by the runtime's
+// cache and properties calls and by the emulator's request log, on the built bundle.
+
+import type { CacheCalls, GasRuntime, PropertiesCalls } from '../../gas-runtime';
+import type { ExportHandle } from '../../src/shared/rpc';
+import { driveExport, ok, useStack, OWNER, type Stack } from '../support/stack';
+
+let stack: Stack;
+useStack((started) => (stack = started));
+
+const IDS = 10;
+const PERIODS = 50;
+
+/** The first `n` month labels from January 2020: 2020-01, 2020-02… */
+function months(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `${2020 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`);
+}
+
+/** Ten monthly metrics of the default company, each with a value in every one of the 50 months. */
+async function tenMetrics(): Promise<string[]> {
+  const { metrics } = await stack.emulator.control.fixtures({
+    metrics: Array.from({ length: IDS }, (_, i) => ({ company_id: stack.emulator.companyId, name: `Grid metric ${i}`, frequency: 'monthly', unit: 'USD' })),
+  });
+  await stack.emulator.control.fixtures({
+    data_points: metrics.flatMap((metric, m) => months(PERIODS).map((month, p) => ({ metric_id: metric.id, date: `${month}-01`, value: String(m * 1000 + p) }))),
+  });
+  await stack.emulator.control.clearRequests();
+  return metrics.map((metric) => metric.id);
+}
+
+function minus<K extends string>(after: Record<K, number>, before: Record<K, number> | undefined): Record<K, number> {
+  return Object.fromEntries(Object.entries(after).map(([key, n]) => [key, (n as number) - (before?.[key as K] ?? 0)])) as Record<K, number>;
+}
+
+/** The owner's cache and user properties calls (and the document's properties) one run makes. */
+function counted<T>(rt: GasRuntime, run: () => T): { value: T; cache: CacheCalls; userProperties: PropertiesCalls; documentProperties: PropertiesCalls } {
+  const cacheBefore = rt.cache.calls().user[OWNER];
+  const propsBefore = rt.properties.calls();
+  const value = run();
+  const propsAfter = rt.properties.calls();
+  return {
+    value,
+    cache: minus(rt.cache.calls().user[OWNER]!, cacheBefore),
+    userProperties: minus(propsAfter.user[OWNER]!, propsBefore.user[OWNER]),
+    documentProperties: minus(propsAfter.document, propsBefore.document),
+  };
+}
+
+const reads = (calls: CacheCalls): number => calls.get + calls.getAll;
+
+describe('a grid formula reads each cached series once per execution', () => {
+  it(`fills ${IDS} ids × ${PERIODS} periods with one listing and one series request per metric cold, and ≤ ${IDS} cache reads beyond the series' warm`, async () => {
+    const ids = await tenMetrics();
+    const rt = stack.runtime();
+    const periods = months(PERIODS);
+    const grid = (): unknown[][] => rt.runCustomFunction('METRIC_VALUE', [ids.map((id) => [id]), [periods]]) as unknown[][];
+    const expected = ids.map((_, m) => periods.map((_, p) => m * 1000 + p));
+
+    const cold = counted(rt, grid);
+    expect(cold.value).toEqual(expected);
+    const requests = await stack.takeRequests();
+    expect(requests.filter((r) => r.path === '/metrics')).toHaveLength(1);
+    expect(requests.filter((r) => r.path === '/data_points')).toHaveLength(IDS);
+    expect(requests).toHaveLength(1 + IDS);
+    // One read of the user's properties for settings, credentials and formula access alike.
+    expect(cold.userProperties).toMatchObject({ getProperty: 0, getProperties: 1, getKeys: 0 });
+    // Cold, each series and the listing is looked for, claimed and stored once: a bounded number of
+    // calls per fetched list, never one per cell (500 cells would be 1,000 reads).
+    expect(reads(cold.cache)).toBeLessThanOrEqual(6 * (IDS + 1));
+
+    const warm = counted(rt, grid);
+    expect(warm.value).toEqual(expected);
+    expect(await stack.takeRequests()).toHaveLength(0);
+    expect(warm.userProperties).toMatchObject({ getProperty: 0, getProperties: 1, getKeys: 0 });
+    // Each series' chunks are one manifest get and one getAll; beyond them at most 10 reads (the listing's two).
+    const seriesReads = 2 * IDS;
+    expect(reads(warm.cache)).toBeLessThanOrEqual(seriesReads + 10);
+    expect(warm.cache.getAll).toBeLessThanOrEqual(IDS + 1);
+    expect(warm.cache.put + warm.cache.putAll + warm.cache.remove + warm.cache.removeAll).toBe(0);
+  });
+});
+
+describe('an export reads the metric listing once', () => {
+  it('asks GET /metrics once across listMetrics, readExportSelection, previewExport, startExport and its steps', async () => {
+    const [metricId] = await tenMetrics();
+    const rt = stack.runtime();
+    const sheet = rt.spreadsheet.getActiveSheet();
+    // Two columns under a header that names the metric: the selection's guess needs the listing.
+    sheet.getRange('A1:B3').setValues([['Date', 'Grid metric 0'], ['2030-01-01', '5'], ['2030-02-01', '6']]);
+    rt.spreadsheet.setActiveRange(sheet.getRange('A1:B3'));
+    const company = stack.emulator.companyId;
+    const request = { companyId: company, range: 'Sheet1!A1:B3', spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId }, writeStatus: true };
+
+    const listed = ok<Array<{ id: string }>>(rt.callServer('listMetrics', [company]));
+    expect(listed.map((m) => m.id)).toContain(metricId);
+    ok(rt.callServer('readExportSelection', [company]));
+    ok(rt.callServer('previewExport', [request]));
+    const done = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request])));
+    expect(done.report?.totals).toMatchObject({ failed: 0 });
+
+    const requests = await stack.takeRequests();
+    expect(requests.filter((r) => r.path === '/metrics' && r.method === 'GET')).toHaveLength(1);
+    // The real work reached the API: the two values are stored.
+    const state = await stack.emulator.control.state();
+    expect(state.data_points.filter((p) => p.metric_id === metricId && p.date >= '2030-01-01').map((p) => [p.date, Number(p.value)]).sort()).toEqual([['2030-01-01', 5], ['2030-02-01', 6]]);
+  });
+
+  it('fetches the listing again after the sidebar creates a metric, so the new one can be exported', async () => {
+    const rt = stack.runtime();
+    const company = stack.emulator.companyId;
+    ok(rt.callServer('listMetrics', [company]));
+    const created = ok<{ id: string }>(rt.callServer('createMetric', [{ companyId: company, name: 'Made just now', frequency: 'monthly', unit: 'number' }]));
+    const sheet = rt.spreadsheet.getActiveSheet();
+    sheet.getRange('A1:B2').setValues([['Date', 'Value'], ['2030-01-01', '7']]);
+    const request = { companyId: company, range: 'Sheet1!A1:B2', spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId: created.id }, writeStatus: false };
+    const done = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request])));
+    expect(done.report?.totals).toMatchObject({ failed: 0 });
+    const state = await stack.emulator.control.state();
+    expect(state.data_points.filter((p) => p.metric_id === created.id).map((p) => p.value)).toHaveLength(1);
+  });
+});
