@@ -57,7 +57,7 @@ const showPanel = mountTabs((panelId) => {
   if (panelId === 'panel-portfolio') void settings.loaded.then(() => portfolio?.show());
 });
 const settings = mountSettings();
-const metrics = mountMetrics(() => settings.companyId());
+const metrics = mountMetrics(() => settings.companyId(), settings.loaded);
 exporter = mountExport(metrics);
 portfolio = mountPortfolio(() => metrics.companyId(), settings.loaded);
 settings.onChange((s) => metrics.setCompany(s.defaultCompanyId ?? ''));

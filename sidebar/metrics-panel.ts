@@ -14,9 +14,17 @@ export interface MetricsPanel {
   ensureLoaded(): Promise<MetricSummary[]>;
 }
 
-export function mountMetrics(defaultCompany: () => string): MetricsPanel {
+/**
+ * `settingsLoaded` settles once the settings (and so the default company) have arrived: google.script.run
+ * calls run side by side, so an action clicked before then would otherwise read an empty company field.
+ */
+export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promise<unknown> = Promise.resolve()): MetricsPanel {
   const panel = byId<HTMLElement>('panel-metrics');
   const companyInput = byId<HTMLInputElement>('browse-company');
+  const company = async (): Promise<string> => {
+    await settingsLoaded.catch(() => undefined);
+    return companyInput.value.trim();
+  };
   const search = byId<HTMLInputElement>('metric-search');
   const list = byId<HTMLUListElement>('metric-list');
   const count = byId<HTMLElement>('metric-count');
@@ -84,7 +92,7 @@ export function mountMetrics(defaultCompany: () => string): MetricsPanel {
   }
 
   async function load(): Promise<Outcome> {
-    const companyId = companyInput.value.trim();
+    const companyId = await company();
     if (!companyId) return { line: 'Enter a company id, or set a default company in Settings.', tone: 'error' };
     const result = await server.listMetrics(companyId);
     if (!result.ok) return { line: result.error, tone: 'error' };
@@ -109,7 +117,7 @@ export function mountMetrics(defaultCompany: () => string): MetricsPanel {
     void busy(panel, status, mode === 'formula' ? 'Inserting the formula…' : 'Fetching values…', async (): Promise<Outcome> => {
       if (!chosen.size) return { line: 'Choose one or more metrics first.', tone: 'error' };
       const result = await server.insertMetricValues({
-        companyId: companyInput.value.trim(),
+        companyId: await company(),
         metricIds: metrics.filter((m) => chosen.has(m.id)).map((m) => m.id),
         startDate: byId<HTMLInputElement>('insert-start').value || null,
         endDate: byId<HTMLInputElement>('insert-end').value || null,
@@ -125,7 +133,7 @@ export function mountMetrics(defaultCompany: () => string): MetricsPanel {
     event.preventDefault();
     void busy(panel, status, 'Creating the metric…', async (): Promise<Outcome> => {
       const input: NewMetric = {
-        companyId: companyInput.value.trim(),
+        companyId: await company(),
         name: byId<HTMLInputElement>('new-name').value,
         frequency: byId<HTMLSelectElement>('new-frequency').value as NewMetric['frequency'],
         unit: byId<HTMLInputElement>('new-unit').value,
@@ -148,7 +156,7 @@ export function mountMetrics(defaultCompany: () => string): MetricsPanel {
     companyId: () => companyInput.value.trim(),
     metrics: () => metrics,
     async ensureLoaded() {
-      const companyId = companyInput.value.trim();
+      const companyId = await company();
       if (metrics.length && loadedFor === companyId) return metrics;
       const result = await server.listMetrics(companyId);
       if (!result.ok) throw new Error(result.error);

@@ -58,11 +58,13 @@ describe(`the add-in while the cache loses entries (seed ${SEED})`, () => {
     expect(rt.cache.stats().user[OWNER]!.dropped).toBeGreaterThan(0);
   }, 120_000);
 
-  it('reads a chunked ten-year series whole or fetches it again, never a part (drop rate 0.01)', async () => {
+  it('reads a chunked ten-year series whole or fetches it again, never a part (drop rate 0.02)', async () => {
     const { id, expected } = await tenYearSeries();
-    const rt = stack.runtime({ cacheEviction: { seed: SEED, dropRate: 0.01 } });
+    const rt = stack.runtime({ cacheEviction: { seed: SEED, dropRate: 0.02 } });
     const perRun: number[] = [];
-    for (let run = 0; run < 8; run++) {
+    // Runs until a run found the series whole and a later one had lost some of it (at most 40): how many cache
+    // calls a run makes changes with the add-in, and with it which run the seeded losses hit.
+    for (let run = 0; run < 40 && !(perRun.slice(1).includes(0) && perRun.slice(1).includes(37)); run++) {
       const rows = rt.runCustomFunction('METRIC_VALUES', [id, '', '', 'text']) as unknown[][];
       expect(rows.map((row) => row[1])).toEqual(expected);
       perRun.push((await stack.takeRequests()).filter((r) => r.path === '/data_points').length);

@@ -17,7 +17,7 @@ describe('menu', () => {
       const rt = stack.runtime();
       rt.run('onOpen', [{ authMode }], { authMode });
       const items = rt.ui.menus.flatMap((m) => m.entries).flatMap((e) => (e.kind === 'item' ? [e.functionName] : []));
-      expect(items).toEqual(['showSidebar', 'refreshData', 'showExporter', 'showAudit']);
+      expect(items).toEqual(['showSidebar', 'refreshData', 'showExporter', 'showAudit', 'freezeSelectionFromMenu', 'thawSelectionFromMenu']);
     }
     const rt = stack.runtime();
     rt.run('onInstall', [{ authMode: 'FULL' }], { authMode: 'FULL' });
