@@ -47,6 +47,11 @@ export interface EmulatorOptions {
   checkResponses?: boolean;
   /** Contract to load (default contract/openapi.yaml). */
   contractPath?: string;
+  /**
+   * How a request is held for its injected latency (default: a real timer). The emulator's own tests pass one
+   * that records the holds and returns at once, so latency and jitter are asserted without reading a clock.
+   */
+  hold?: (ms: number) => Promise<void>;
 }
 
 /** A built emulator: its server and every part a test or the control API may reach. */
@@ -86,6 +91,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
     empty ? buildEmptyState({ fundId: identity.companyId, token: identity.token }) : buildDemoState({ fundId: identity.companyId, token: identity.token });
 
   const contract = loadContract(options.contractPath);
+  const hold = options.hold ?? ((ms: number) => sleep(ms));
   const clock = new Clock();
   const requested = { token: options.token ?? DEMO_TOKEN, companyId: options.companyId ?? DEMO_IDS.fund };
   const store = new Store(stateFor(startEmpty, requested), options.dataFile);
@@ -158,7 +164,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
     if (routeKind(request) === 'control') return;
     arrivals.set(request, clock.isoNow());
     const delay = faults.delayFor();
-    if (delay > 0) await sleep(delay);
+    if (delay > 0) await hold(delay);
 
     // Injected faults stand for the network and the proxy in front of the service, so they are not counted.
     const outcome = faults.decide();
