@@ -103,6 +103,22 @@ describe('faults', () => {
     expect((await emulator.control.requests()).map((r) => r.status)).toEqual([200, 200]);
   });
 
+  it('lets a held answer go at once when released, and says how many it held', async () => {
+    // The default hold, a real timer: this test fails by timing out if the release does not end it.
+    const real = await startConformanceEmulator();
+    try {
+      await real.control.faults({ slowNext: { count: 1, delayMs: 600_000 } });
+      const answer = get(real, '/metrics', `company_id=${DEMO_IDS.fund}`);
+      let released = 0;
+      while (released === 0) released = await real.control.release();
+      expect(released).toBe(1);
+      expect((await answer).status).toBe(200);
+      expect(await real.control.release()).toBe(0);
+    } finally {
+      await real.stop();
+    }
+  });
+
   it('refuses unknown fault settings', async () => {
     await expect(emulator.control.faults({ failRate: 2 })).rejects.toThrow(/between 0 and 1/);
   });
