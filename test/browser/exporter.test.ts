@@ -19,6 +19,8 @@ async function settled(frame: Frame, selector: string): Promise<string> {
 }
 
 it('exports a pasted range with progress and a report, then re-exports it as unchanged', async () => {
+  // A fresh page: this test does not depend on the tab another test left open.
+  await session.page.reload();
   const frame = await sidebar();
   // A new monthly metric to export into.
   await frame.click('#browse-form button[type="submit"]');
