@@ -26,7 +26,9 @@ beforeEach(async () => {
   const selected = await fetch(`${workbench.url}/api/select`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1' }) });
   if (!selected.ok) throw new Error(`the workbench did not select Sheet1: ${await selected.text()}`);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(workbench.url);
+  // Until the network is quiet: the grid re-reads the sheet after each of the sidebar's first calls, and a click
+  // on a cell it is redrawing is lost.
+  await page.goto(workbench.url, { waitUntil: 'networkidle' });
 });
 afterEach(() => page.close());
 
@@ -222,7 +224,7 @@ describe('the add-on menu', () => {
     await page.evaluate(async (text) => {
       await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'J1', text }) });
     }, 'Month\tValue\n2024-01-01\t10\n2024-02-01\t20');
-    await page.reload();
+    await page.reload({ waitUntil: 'networkidle' });
     await page.click('td[data-a1="J1"]');
     await page.waitForSelector('td.active[data-a1="J1"]');
     await page.click('td[data-a1="K3"]', { modifiers: ['Shift'] });
