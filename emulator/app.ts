@@ -1,6 +1,5 @@
 // Builds the emulator: a Fastify server whose routes, validation and errors follow contract/openapi.yaml.
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { authenticate, rateLimitKey } from './access';
 import { Clock } from './clock';
@@ -47,6 +46,11 @@ export interface EmulatorOptions {
   checkResponses?: boolean;
   /** Contract to load (default contract/openapi.yaml). */
   contractPath?: string;
+  /**
+   * How a request is held for its injected latency (default: a real timer). The emulator's own tests pass one
+   * that records the holds and returns at once, so latency and jitter are asserted without reading a clock.
+   */
+  hold?: (ms: number) => Promise<void>;
 }
 
 /** A built emulator: its server and every part a test or the control API may reach. */
@@ -60,8 +64,13 @@ export interface Emulator {
   requestLog: RequestLog;
   token: string;
   companyId: string;
-  /** Back to the start-up state: data (demo or empty), faults, rate counts, clock offset and request log. */
+  /** Back to the start-up state: data (demo or empty), faults, rate counts, clock offset and request log; held requests go on. */
   reset(empty?: boolean): void;
+  /**
+   * Ends every injected delay now (the requests go on to their answers) and says how many were held: a test moves
+   * a runtime's virtual clock while one answer is held, then lets it go, instead of waiting out a real delay.
+   */
+  releaseHeld(): number;
 }
 
 type RouteKind = 'api' | 'not-emulated' | 'control';
@@ -86,6 +95,20 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
     empty ? buildEmptyState({ fundId: identity.companyId, token: identity.token }) : buildDemoState({ fundId: identity.companyId, token: identity.token });
 
   const contract = loadContract(options.contractPath);
+  // Requests held for their latency right now, each with its early release (for POST /__emulator/release).
+  const holding = new Set<() => void>();
+  const hold =
+    options.hold ??
+    ((ms: number) =>
+      new Promise<void>((resolve) => {
+        const release = (): void => {
+          clearTimeout(timer);
+          holding.delete(release);
+          resolve();
+        };
+        const timer = setTimeout(release, ms);
+        holding.add(release);
+      }));
   const clock = new Clock();
   const requested = { token: options.token ?? DEMO_TOKEN, companyId: options.companyId ?? DEMO_IDS.fund };
   const store = new Store(stateFor(startEmpty, requested), options.dataFile);
@@ -145,6 +168,12 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
       rateLimiter.configure(startupRateLimit);
       faults.reset();
       clock.resetOffset();
+      emulator.releaseHeld();
+    },
+    releaseHeld() {
+      const held = [...holding];
+      held.forEach((release) => release());
+      return held.length;
     },
   };
 
@@ -158,7 +187,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
     if (routeKind(request) === 'control') return;
     arrivals.set(request, clock.isoNow());
     const delay = faults.delayFor();
-    if (delay > 0) await sleep(delay);
+    if (delay > 0) await hold(delay);
 
     // Injected faults stand for the network and the proxy in front of the service, so they are not counted.
     const outcome = faults.decide();

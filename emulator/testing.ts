@@ -19,6 +19,8 @@ export interface EmulatorControl {
   faults(settings: Partial<FaultSettings> | { reset: true }): Promise<FaultSettings>;
   requests(): Promise<LoggedRequest[]>;
   clearRequests(): Promise<void>;
+  /** Ends the delay of every request held now (latency, jitter, slowNext); answers how many there were. */
+  release(): Promise<number>;
   /** Moves the emulator's clock (and so its rate window) forward. */
   advanceClock(ms: number): Promise<void>;
   /**
@@ -198,6 +200,7 @@ function running(url: string, token: string, companyId: string, stop: () => Prom
       clearRequests: async () => {
         await call('DELETE', 'requests');
       },
+      release: async () => (await call<{ released: number }>('POST', 'release')).released,
       advanceClock: async (ms) => {
         await call('POST', 'clock', { advanceMs: ms });
       },

@@ -50,6 +50,8 @@ export function registerControlRoutes(app: FastifyInstance, emulator: Emulator):
     return emulator.faults.settings();
   });
 
+  app.post('/__emulator/release', { config }, async () => ({ released: emulator.releaseHeld() }));
+
   const clockState = () => ({ now: emulator.clock.isoNow(), offsetMs: emulator.clock.offset() });
   app.get('/__emulator/clock', { config }, async () => clockState());
   app.post('/__emulator/clock', { config }, async (request, reply) => {

@@ -12,6 +12,8 @@ beforeAll(async () => {
   emulator = await startConformanceEmulator();
 });
 afterAll(() => emulator.stop());
+// Every test starts from the demo data: jest --randomize runs them in any order.
+beforeEach(() => emulator.control.reset());
 
 describe('control API', () => {
   it('reports health with the token and company', async () => {

@@ -5,32 +5,51 @@ import type { RunningEmulator } from '../testing';
 import { get, startConformanceEmulator } from './helpers';
 
 let emulator: RunningEmulator;
+/** Every hold the emulator asked for, in order: latency is read from here, never from a clock. */
+const holds: number[] = [];
 beforeAll(async () => {
-  emulator = await startConformanceEmulator();
+  emulator = await startConformanceEmulator({
+    hold: async (ms) => {
+      holds.push(ms);
+    },
+  });
 });
 afterAll(() => emulator.stop());
-beforeEach(() => emulator.control.reset());
+beforeEach(async () => {
+  await emulator.control.reset();
+  holds.length = 0;
+});
 
 const metrics = () => get(emulator, '/metrics', `company_id=${DEMO_IDS.fund}`);
-
-async function timed<T>(action: () => Promise<T>): Promise<{ result: T; ms: number }> {
-  const started = performance.now();
-  const result = await action();
-  return { result, ms: performance.now() - started };
-}
 
 describe('faults', () => {
   it('adds a fixed latency to API responses but not to the control API', async () => {
     await emulator.control.faults({ latencyMs: 250 });
-    expect((await timed(metrics)).ms).toBeGreaterThanOrEqual(240);
-    expect((await timed(() => emulator.control.requests())).ms).toBeLessThan(200);
+    expect((await metrics()).status).toBe(200);
+    expect(holds).toEqual([250]);
+    await emulator.control.requests();
+    await emulator.control.faults({});
+    expect(holds).toEqual([250]);
   });
 
-  it('adds jitter within its bound', async () => {
-    await emulator.control.faults({ latencyMs: 50, jitterMs: 100 });
-    const { ms } = await timed(metrics);
-    expect(ms).toBeGreaterThanOrEqual(45);
-    expect(ms).toBeLessThan(400);
+  it('adds jitter within its bound, drawn per request and replayed by its seed', async () => {
+    const run = async () => {
+      await emulator.control.reset();
+      holds.length = 0;
+      await emulator.control.faults({ latencyMs: 50, jitterMs: 100, seed: 42 });
+      for (let i = 0; i < 30; i += 1) expect((await metrics()).status).toBe(200);
+      return [...holds];
+    };
+    const first = await run();
+    expect(first).toHaveLength(30);
+    for (const ms of first) {
+      expect(ms).toBeGreaterThanOrEqual(50);
+      expect(ms).toBeLessThanOrEqual(150);
+    }
+    // Jitter at all: 30 draws over 101 values are far from one value (without jitter every hold is 50).
+    expect(new Set(first).size).toBeGreaterThan(10);
+    expect(Math.max(...first) - Math.min(...first)).toBeGreaterThan(50);
+    expect(await run()).toEqual(first);
   });
 
   it('answers 503 with a plain-text body for the failing share', async () => {
@@ -78,8 +97,26 @@ describe('faults', () => {
 
   it('delays only the next N responses by the given time', async () => {
     await emulator.control.faults({ slowNext: { count: 1, delayMs: 300 } });
-    expect((await timed(metrics)).ms).toBeGreaterThanOrEqual(290);
-    expect((await timed(metrics)).ms).toBeLessThan(250);
+    await metrics();
+    await metrics();
+    expect(holds).toEqual([300]);
+    expect((await emulator.control.requests()).map((r) => r.status)).toEqual([200, 200]);
+  });
+
+  it('lets a held answer go at once when released, and says how many it held', async () => {
+    // The default hold, a real timer: this test fails by timing out if the release does not end it.
+    const real = await startConformanceEmulator();
+    try {
+      await real.control.faults({ slowNext: { count: 1, delayMs: 600_000 } });
+      const answer = get(real, '/metrics', `company_id=${DEMO_IDS.fund}`);
+      let released = 0;
+      while (released === 0) released = await real.control.release();
+      expect(released).toBe(1);
+      expect((await answer).status).toBe(200);
+      expect(await real.control.release()).toBe(0);
+    } finally {
+      await real.stop();
+    }
   });
 
   it('refuses unknown fault settings', async () => {

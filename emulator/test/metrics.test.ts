@@ -9,6 +9,8 @@ beforeAll(async () => {
   emulator = await startConformanceEmulator();
 });
 afterAll(() => emulator.stop());
+// Every test starts from the demo data: jest --randomize runs them in any order.
+beforeEach(() => emulator.control.reset());
 
 const fund = DEMO_IDS.fund;
 

@@ -9,7 +9,6 @@ import { ROOT } from '../support/built-bundle';
 jest.setTimeout(90_000);
 
 const session = useWorkbenchPage(['--preset-token'], { width: 1400, height: 1000 });
-const sidebar = (): Promise<Frame> => session.sidebar();
 
 /** Types a city into the Headquarters cell of the audit row of demo profile `n`, as a person would in the grid. */
 async function typeHeadquarters(n: number, city: string): Promise<void> {
@@ -27,20 +26,43 @@ async function typeHeadquarters(n: number, city: string): Promise<void> {
   await session.page.waitForFunction(([a1, text]) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent === text, [target, city] as const);
 }
 
-it('builds the audit of the demo fund, and pushes one edited cell', async () => {
-  const frame = await sidebar();
+/** What the emulator holds for demo profile `n`'s Headquarters: the oracle, read apart from the add-in. */
+async function storedHeadquarters(n: number): Promise<{ exists: boolean; value: string | null }> {
+  const state = await session.workbench.control.state();
+  const property = state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Headquarters')!;
+  const stored = state.portfolio_property_values.find((v) => v.portfolio_property_id === property.id && v.portfolio_company_profile_id === DEMO_IDS.profile(n));
+  return { exists: stored !== undefined, value: stored?.value ?? null };
+}
+
+/** The one PUT a push of one cell sends, as the emulator logged it. */
+async function pushedValues(): Promise<unknown[]> {
+  const puts = (await session.workbench.control.requests()).filter((r) => r.method === 'PUT' && r.status >= 200 && r.status < 300);
+  return puts.map((r) => (r.body as { portfolio_property_value?: { value?: unknown } }).portfolio_property_value?.value);
+}
+
+/** Builds the audit through the sidebar, as each test needs it whatever ran before (jest --randomize). */
+async function buildAudit(): Promise<Frame> {
+  const frame = await currentSidebar();
   await frame.click('#tab-portfolio');
   await frame.click('#audit-build');
   await frame.waitForFunction(() => /success/.test(document.querySelector('#portfolio-status')?.className ?? ''));
   expect(await frame.textContent('#portfolio-status')).toMatch(/^Built "Portfolio audit": 12 companies × 15 properties, \d+% complete \(\d+ blank cells highlighted\)\.$/);
-
-  // The grid now shows the audit sheet; find Headquarters of the fourth company.
   await session.page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Portfolio audit');
+  return frame;
+}
+
+it('builds the audit of the demo fund, and pushes one edited cell', async () => {
+  const frame = await buildAudit();
+  // The grid now shows the audit sheet; find Headquarters of the fourth company.
   await typeHeadquarters(4, 'Lisbon');
+  const before = await storedHeadquarters(4);
+  await session.workbench.control.clearRequests();
 
   await frame.click('#audit-push');
   await frame.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
-  expect(await frame.textContent('#portfolio-results > .status')).toMatch(/^\d+ cells compared: 1 (created|updated), \d+ unchanged\.$/);
+  expect(await frame.textContent('#portfolio-results > .status')).toMatch(new RegExp(`^\\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`));
+  expect(await pushedValues()).toEqual(['Lisbon']);
+  expect(await storedHeadquarters(4)).toEqual({ exists: true, value: 'Lisbon' });
   await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-audit.png') });
   await session.page.screenshot({ path: path.join(ROOT, 'test-artifacts', 'workbench-audit.png') });
 });
@@ -53,8 +75,11 @@ async function currentSidebar(): Promise<Frame> {
 }
 
 it('offers a push left unfinished with Resume when the Portfolio tab opens again, and resumes it', async () => {
+  // A fresh audit, so that the Gdansk cell is the only one changed whatever ran before.
+  await buildAudit();
   let frame = await currentSidebar();
   await typeHeadquarters(5, 'Gdansk');
+  const before = await storedHeadquarters(5);
 
   // Started and cancelled through the page's own google.script.run, then the sidebar closes.
   const status = await frame.evaluate(() => new Promise<string>((resolve, reject) => {
@@ -71,7 +96,10 @@ it('offers a push left unfinished with Resume when the Portfolio tab opens again
   await frame.click('#tab-portfolio');
   await frame.waitForSelector('.resume-offer button');
   expect(await frame.textContent('.resume-offer .hint')).toBe('The push of changed cells of "Portfolio audit" was cancelled with 0 of 1 cell done. Resuming sends only what was not confirmed.');
+  await session.workbench.control.clearRequests();
   await frame.click('.resume-offer button');
   await frame.waitForFunction(() => document.querySelector('.resume-offer .progress-text')?.textContent === 'Finished.');
-  expect(await frame.textContent('.resume-offer > .status')).toMatch(/^\d+ cells compared: 1 (created|updated), \d+ unchanged\.$/);
+  expect(await frame.textContent('.resume-offer > .status')).toMatch(new RegExp(`^\\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`));
+  expect(await pushedValues()).toEqual(['Gdansk']);
+  expect(await storedHeadquarters(5)).toEqual({ exists: true, value: 'Gdansk' });
 });

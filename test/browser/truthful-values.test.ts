@@ -23,7 +23,7 @@ async function paste(a1: string, rows: string[][]): Promise<void> {
   await session.page.evaluate(async ([at, tsv]) => {
     await fetch('/api/grid/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: at, text: tsv }) });
   }, [a1, rows.map((row) => row.join('\t')).join('\n')] as const);
-  await session.page.reload();
+  await session.page.reload({ waitUntil: 'networkidle' }); // quiet: a click on a cell the grid is redrawing is lost
   await session.page.waitForSelector(`td[data-a1="${a1}"]`);
 }
 

@@ -115,11 +115,15 @@ describe('cells that need the same series at once', () => {
     await fetcher.kill(); // as Apps Script ends an execution, its marker stays behind
     await stack.emulator.control.faults({ reset: true }); // whether or not its request got out, the next one is not slowed
     expect(markers(cache)).toHaveLength(1);
-    const started = Date.now();
-    const waiter = await startExecution(execution('METRIC_VALUE', [metric, date])).result;
-    expect(waiter).toEqual({ ok: true, value: valueOn(metric, date), urlFetchCount: 1 });
-    // Its polls sleep for real and count on its clock too: 15 s of its budget is at least 7 s of real time.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(7000);
+    // Alone, the waiter sleeps on its own clock only, and its polls are counted rather than timed.
+    const waiter = await startExecution({ ...execution('METRIC_VALUE', [metric, date]), realSleeps: false }).result;
+    expect(waiter).toMatchObject({ ok: true, value: valueOn(metric, date), urlFetchCount: 1 });
+    // It polled (never fetching) until 10 s of its 25 s were left: at most 14.5 s of half-second polls, and
+    // nearly all of them (what is missing is the real time its reads took, well under 4.5 s).
+    expect(new Set(waiter.sleeps)).toEqual(new Set([500]));
+    const slept = waiter.sleeps.reduce((a, b) => a + b, 0);
+    expect(slept).toBeGreaterThanOrEqual(10_000);
+    expect(slept).toBeLessThanOrEqual(14_500);
     expect(markers(cache)).toEqual([]);
   }, 60_000);
 });

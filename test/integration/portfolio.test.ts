@@ -20,6 +20,17 @@ const propertyNamed = (name: string) => fundProperties().find((p) => p.name === 
 const optionsOf = (propertyId: string) => state.portfolio_property_options.filter((o) => o.portfolio_property_id === propertyId);
 
 /** The audit sheet's grid, as a person sees it, and where each profile and property sits. */
+/** Polls until `read` gives a value; gives up (failing the test) after 30 s of real time, a bound no assertion reads. */
+async function until<T>(read: () => Promise<T | null>, what: string): Promise<T> {
+  const giveUp = Date.now() + 30_000;
+  for (;;) {
+    const value = await read();
+    if (value !== null) return value;
+    if (Date.now() > giveUp) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function auditGrid(rt: GasRuntime) {
   const sheet = rt.spreadsheet.getSheetByName('Portfolio audit')!;
   const values = sheet.getDataRange().getValues();
@@ -173,11 +184,22 @@ describe('the portfolio audit', () => {
       expected.set(`${profile.id}/${founded.id}`, day);
       expected.set(`${profile.id}/${headquarters.id}`, `Office ${index}`);
     });
-    // One answer of the first wave comes slowly enough that the step has no time for a second one (20 s budget, 5 s margin).
+    // One answer of the first wave is held while the step's clock moves a minute on (virtual time, as a slow API
+    // would spend it), so the step has no time for a second wave, whatever its budget.
     const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
-    await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 15_500 } });
-    const first = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [started.pushId]));
+    await stack.emulator.control.clearRequests();
+    await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 600_000 } });
+    const stepping = rt.callServerAsync('continueAuditPush', [started.pushId]);
+    const firstWave = await until(async () => {
+      const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
+      return puts.length >= 24 ? puts : null;
+    }, 'the first wave but its held answer');
+    rt.clock.advance(60_000);
+    expect(await stack.emulator.control.release()).toBe(1);
+    const first = ok<AuditPushHandle>(await stepping);
+    expect(firstWave).toHaveLength(24);
     expect(first.progress).toMatchObject({ status: 'running', cellsDone: 25, cellsTotal: 36 });
+    expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toHaveLength(25);
     const cancelled = ok<AuditPushHandle>(rt.callServer('cancelAuditPush', [started.pushId]));
     expect(cancelled.report!.totals).toMatchObject({ pending: 11 });
 

@@ -24,6 +24,21 @@ export async function sidebarFrame(page: Page): Promise<Frame> {
 }
 
 /**
+ * Shows `sheet` in the grid on a freshly loaded page, whichever sheet and sidebar tab an earlier test left: tests
+ * run in any order (jest --randomize), so each one that needs a sheet says which.
+ */
+export async function showSheet(page: Page, sheet: string): Promise<void> {
+  await page.evaluate(async (name) => {
+    const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: name, a1: 'A1' }) });
+    if (!response.ok) throw new Error(`the workbench did not select ${name}: ${await response.text()}`);
+  }, sheet);
+  // Until the network is quiet: the grid re-reads the sheet (blank until its cells arrive) after each of the
+  // sidebar's first server calls, and a test reading cells before then would read that blank.
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.waitForFunction((name) => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === name, sheet);
+}
+
+/**
  * One workbench and one page for a whole test file: registers the hooks that start and stop them.
  * The returned object's fields are set once beforeAll has run.
  */

@@ -17,11 +17,17 @@ export interface ExecutionRequest {
   settings: Record<string, string>;
   functionName: string;
   args: unknown[];
+  /**
+   * Whether Utilities.sleep also lets real time pass (default true): executions that overlap need it, or a waiting
+   * one outruns the one fetching. An execution running alone sleeps on its virtual clock only.
+   */
+  realSleeps?: boolean;
 }
 
+/** `sleeps`: every Utilities.sleep of the execution, in ms, so a test counts its polls instead of timing them. */
 export type ExecutionResult =
-  | { ok: true; value: unknown; urlFetchCount: number }
-  | { ok: false; message: string; urlFetchCount: number };
+  | { ok: true; value: unknown; urlFetchCount: number; sleeps: number[] }
+  | { ok: false; message: string; urlFetchCount: number; sleeps: number[] };
 
 interface StoredEntry {
   key: string;

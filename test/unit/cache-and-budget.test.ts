@@ -1,7 +1,7 @@
 import { ChunkedCache, fnv1a64, safeKey, splitByBytes } from '../../src/core/cache/chunked-cache';
 import { parseRateLimit, RequestBudget } from '../../src/core/api/rate-budget';
 import { TimeBudgetError } from '../../src/core/api/errors';
-import { LockUnavailableError } from '../../src/core/cache/key-value-cache';
+import { LockUnavailableError, type KeyValueCache } from '../../src/core/cache/key-value-cache';
 import { CountingMutex, MemoryCache } from '../support/memory-cache';
 import { FakeClock } from '../support/scripted-transport';
 
@@ -28,11 +28,35 @@ describe('ChunkedCache', () => {
   });
 
   it('never mixes chunks of two writes: each write has its own generation', () => {
+    const first = 'a'.repeat(200_000); // 3 chunks
+    const second = 'b'.repeat(100_000); // 2 chunks: a reader of the first manifest would find a blend under shared keys
     const memory = new MemoryCache();
-    const cache = new ChunkedCache(memory, gen);
-    cache.put('k', 'a'.repeat(200_000), 60);
-    cache.put('k', 'b'.repeat(200_000), 60);
-    expect(cache.get('k')).toBe('b'.repeat(200_000));
+    new ChunkedCache(memory, gen).put('k', first, 60);
+    // Another execution writes the key between this reader's manifest read and its chunk read, as two
+    // executions of one user interleave on CacheService.
+    let interleaved = false;
+    const reader: KeyValueCache = {
+      get: (key) => memory.get(key),
+      getAll: (keys) => {
+        if (!interleaved) {
+          interleaved = true;
+          new ChunkedCache(memory, gen).put('k', second, 60);
+        }
+        return memory.getAll(keys);
+      },
+      put: (key, value, ttl) => memory.put(key, value, ttl),
+      putAll: (values, ttl) => memory.putAll(values, ttl),
+      remove: (key) => memory.remove(key),
+      removeAll: (keys) => memory.removeAll(keys),
+    };
+    const read = new ChunkedCache(reader, gen).get('k');
+    expect(interleaved).toBe(true);
+    // The value before the write or after it, never a blend of the two.
+    expect(read === first || read === second).toBe(true);
+    // A write whose manifest never landed (the execution ended after its chunks) leaves the old value whole.
+    const failing: KeyValueCache = { ...reader, getAll: (keys) => memory.getAll(keys), put: () => { throw new Error('Service invoked too many times: cache'); } };
+    expect(() => new ChunkedCache(failing, gen).put('k', first, 60)).toThrow(/too many times/);
+    expect(new ChunkedCache(memory, gen).get('k')).toBe(second);
   });
 
   it('shortens keys over 250 characters with a hash, keeping distinct keys apart', () => {
@@ -70,10 +94,26 @@ describe('ChunkedCache', () => {
   });
 });
 
+describe('MemoryCache, the unit tests\' CacheService', () => {
+  it('expires entries on the clock the test moves, with CacheService\'s TTL bounds', () => {
+    const clock = new FakeClock(0);
+    const memory = new MemoryCache(clock);
+    memory.put('short', 'a', 60);
+    memory.put('rounded', 'b', 0.5); // under a second lives a second, as CacheService clamps it
+    clock.advance(999);
+    expect(memory.getAll(['short', 'rounded'])).toEqual({ short: 'a', rounded: 'b' });
+    clock.advance(1);
+    expect(memory.get('rounded')).toBeNull();
+    clock.advance(59_000);
+    expect([memory.get('short'), memory.store.size]).toEqual([null, 0]);
+    expect(() => memory.put('long', 'c', 21_601)).toThrow('ttl over 6 hours');
+  });
+});
+
 describe('RequestBudget', () => {
   it('grants up to the limit and then waits for the window to slide', () => {
     const clock = new FakeClock();
-    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock, { limit: 10, windowMs: 10_000 });
+    const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock, { limit: 10, windowMs: 10_000 });
     expect(budget.take(8, Infinity)).toBe(8);
     expect(budget.take(8, Infinity)).toBe(2);
     expect(clock.sleeps).toEqual([]);
@@ -82,8 +122,8 @@ describe('RequestBudget', () => {
   });
 
   it('is shared through the cache by every execution of the user', () => {
-    const cache = new MemoryCache();
     const clock = new FakeClock();
+    const cache = new MemoryCache(clock);
     new RequestBudget(cache, new CountingMutex(), clock, { limit: 5, windowMs: 60_000 }).take(5, Infinity);
     const second = new RequestBudget(cache, new CountingMutex(), clock, { limit: 5, windowMs: 60_000 });
     expect(second.used()).toBe(5);
@@ -93,7 +133,7 @@ describe('RequestBudget', () => {
   it('counts without the lock when it stays busy, rather than failing the work', () => {
     const clock = new FakeClock();
     const busy = { withLock: (): never => { throw new LockUnavailableError(5000); } };
-    const budget = new RequestBudget(new MemoryCache(), busy, clock, { limit: 5, windowMs: 60_000 });
+    const budget = new RequestBudget(new MemoryCache(clock), busy, clock, { limit: 5, windowMs: 60_000 });
     expect(budget.take(3, clock.now() + 1000)).toBe(3);
     expect(budget.take(3, clock.now() + 1000)).toBe(2);
     expect(budget.used()).toBe(5);
@@ -102,8 +142,8 @@ describe('RequestBudget', () => {
   });
 
   it('holds every execution back after the server refused with 429', () => {
-    const cache = new MemoryCache();
     const clock = new FakeClock();
+    const cache = new MemoryCache(clock);
     const budget = new RequestBudget(cache, new CountingMutex(), clock);
     budget.blockUntil(clock.now() + 30_000);
     expect(budget.take(1, Infinity)).toBe(1);
@@ -118,7 +158,7 @@ describe('RequestBudget', () => {
 
   it('names the window in words and counts seconds in the singular when it is one', () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1, 0, 0, 0, 500));
-    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock, { limit: 1, windowMs: 45_000 });
+    const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock, { limit: 1, windowMs: 45_000 });
     budget.take(1, Infinity);
     clock.advance(45_000);
     expect(() => budget.take(1, clock.now() + 10)).toThrow('The add-in has used its budget of 1 API requests per 45 seconds. Try again in 1 second.');
@@ -126,7 +166,7 @@ describe('RequestBudget', () => {
 
   it('says how long to wait when the deadline comes first', () => {
     const clock = new FakeClock();
-    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock, { limit: 1, windowMs: 300_000 });
+    const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock, { limit: 1, windowMs: 300_000 });
     budget.take(1, Infinity);
     expect(() => budget.take(1, clock.now() + 25_000)).toThrow('The add-in has used its budget of 1 API requests per 5 minutes. Try again in 301 seconds.');
   });

@@ -192,7 +192,7 @@ describe('Requester', () => {
 
   it('paces waves by the shared request budget', () => {
     const clock = new FakeClock();
-    const cache = new MemoryCache();
+    const cache = new MemoryCache(clock);
     const budget = new RequestBudget(cache, new CountingMutex(), clock, { limit: 4, windowMs: 60_000 });
     const steps: Step[] = Array.from({ length: 6 }, (_, i) => ({ match: `GET /v1/x?page=${i + 1}`, reply: { status: 200, body: {} } }));
     const transport = new ScriptedTransport(steps);
@@ -206,7 +206,7 @@ describe('Requester', () => {
 
   it('sends a wave that fetchAll failed for one lost connection again in halves, each request through the budget', () => {
     const clock = new FakeClock();
-    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock);
+    const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock);
     const ok = (n: number) => ({ status: 200, body: { n } });
     const steps: Step[] = [
       { match: 'GET /v1/x?page=1', reply: ok(1) },
@@ -242,7 +242,7 @@ describe('Requester', () => {
 
   it('keeps the answers already received when the rate budget runs out mid-send', () => {
     const clock = new FakeClock();
-    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock, { limit: 3, windowMs: 60_000 });
+    const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock, { limit: 3, windowMs: 60_000 });
     const steps: Step[] = [1, 2, 3].map((page) => ({ match: `GET /v1/x?page=${page}`, reply: { status: 200, body: { n: page } } }));
     const transport = new ScriptedTransport(steps);
     const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, deadline: clock.now() + 20_000 });
@@ -256,7 +256,7 @@ describe('Requester', () => {
 
   it('holds the user\'s other executions back for a Retry-After too long to wait in this one', () => {
     const clock = new FakeClock();
-    const budget = new RequestBudget(new MemoryCache(), new CountingMutex(), clock);
+    const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock);
     const transport = new ScriptedTransport([{ match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '600' } } }]);
     const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, deadline: clock.now() + 25_000 });
     expect(() => r.send({ method: 'GET', path: '/metrics' })).toThrow(TimeBudgetError);

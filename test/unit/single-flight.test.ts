@@ -7,8 +7,8 @@ import { FakeClock } from '../support/scripted-transport';
 
 describe('SingleFlight', () => {
   it('fetches when nothing is cached or loading, marking the key while it loads and clearing the mark after', () => {
-    const cache = new MemoryCache();
     const clock = new FakeClock(1_000_000);
+    const cache = new MemoryCache(clock);
     const ttls: number[] = [];
     const put = cache.put.bind(cache);
     cache.put = (key, value, ttl) => { ttls.push(ttl); put(key, value, ttl); };
@@ -24,9 +24,9 @@ describe('SingleFlight', () => {
   });
 
   it('waits for the answer of the execution that is loading, without fetching', () => {
-    const cache = new MemoryCache();
-    cache.put('load:k', '{"since":0}', 30);
     const clock = new FakeClock(0);
+    const cache = new MemoryCache(clock);
+    cache.put('load:k', '{"since":0}', 30);
     let stored: string | null = null;
     const sleep = clock.sleep.bind(clock);
     // The other execution's answer lands after two polls.
@@ -91,16 +91,26 @@ describe('SingleFlight', () => {
   });
 
   it('fetches itself when the answer is still missing 10 s before its deadline', () => {
-    const cache = new MemoryCache();
-    cache.put('load:k', '{"since":0}', 30);
     const clock = new FakeClock(0);
+    const cache = new MemoryCache(clock);
+    cache.put('load:k', '{"since":0}', 30);
     const answer = new SingleFlight(cache, clock, 25_000).run('k', () => null, () => `mine at ${clock.now()}`);
     expect(answer).toBe('mine at 14500');
   });
 
-  it('claims the marker under the user\'s lock (CacheService has no atomic add), and without it when the lock stays busy', () => {
-    const cache = new MemoryCache();
+  it('stops waiting once a killed fetcher\'s marker expires, and fetches at once', () => {
     const clock = new FakeClock(0);
+    const cache = new MemoryCache(clock);
+    cache.put('load:k', '{"since":0}', LOADING_MARKER_TTL_SECONDS);
+    clock.advance(20_000); // this execution started 20 s after the fetcher, which was killed
+    const answer = new SingleFlight(cache, clock, clock.now() + 25_000).run('k', () => null, () => `mine at ${clock.now()}`);
+    // The marker goes at 30 s (its TTL), well before this execution's take-over point at 34.5 s.
+    expect(answer).toBe(`mine at ${LOADING_MARKER_TTL_SECONDS * 1000}`);
+  });
+
+  it('claims the marker under the user\'s lock (CacheService has no atomic add), and without it when the lock stays busy', () => {
+    const clock = new FakeClock(0);
+    const cache = new MemoryCache(clock);
     let locked = false;
     const lockedAt: Array<[string, boolean]> = [];
     const get = cache.get.bind(cache);
@@ -118,9 +128,9 @@ describe('SingleFlight', () => {
   });
 
   it('waits under the lock too when another execution holds the marker, and does not fetch', () => {
-    const cache = new MemoryCache();
-    cache.put('load:k', '{"since":0}', 30);
     const clock = new FakeClock(0);
+    const cache = new MemoryCache(clock);
+    cache.put('load:k', '{"since":0}', 30);
     let stored: string | null = null;
     const sleep = clock.sleep.bind(clock);
     clock.sleep = (ms) => { sleep(ms); stored = 'theirs'; };
