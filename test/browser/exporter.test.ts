@@ -19,8 +19,9 @@ async function settled(frame: Frame, selector: string): Promise<string> {
 }
 
 it('exports a pasted range with progress and a report, then re-exports it as unchanged', async () => {
-  // A fresh page: this test does not depend on the tab another test left open.
-  await session.page.reload();
+  // A fresh page: this test does not depend on the tab another test left open. Loaded until the network is quiet:
+  // a Create clicked before the sidebar's settings arrive is sent without the default company.
+  await session.page.reload({ waitUntil: 'networkidle' });
   const frame = await sidebar();
   // A new monthly metric to export into.
   await frame.click('#browse-form button[type="submit"]');
@@ -95,8 +96,9 @@ function datesSent(request: LoggedRequest): string[] {
 
 it('waits out the rate limit with a moving progress bar, is cancelled, and resumes from the Export tab without writing a row twice', async () => {
   const { control } = session.workbench;
-  // A fresh page: this test does not depend on the tab another test left open.
-  await session.page.reload();
+  // A fresh page: this test does not depend on the tab another test left open. Loaded until the network is quiet:
+  // a Create clicked before the sidebar's settings arrive is sent without the default company.
+  await session.page.reload({ waitUntil: 'networkidle' });
   const frame = await sidebar();
   await frame.click('#browse-form button[type="submit"]');
   await settled(frame, '#metrics-status');

@@ -170,8 +170,7 @@ describe('the portfolio audit', () => {
 
 describe('a 20,000-row sheet', () => {
   it('takes a 20,000-row paste, selects with a shift-click at its far end, and grows by 1000 rows and 26 columns', async () => {
-    await session.page.click('.tabs button:text-is("Sheet1")');
-    await session.page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Sheet1');
+    await showSheet(session.page, 'Sheet1');
     await session.page.evaluate(async () => {
       const lines = Array.from({ length: 20_000 }, (_, i) => `r${i + 1}\t${i + 1}`);
       const response = await fetch('/api/grid/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'J1', text: lines.join('\n') }) });
