@@ -59,6 +59,11 @@ it('a push with failures says so in a non-green status line, with the report in 
 
   // Where the audit put Employees (a number property) and Headquarters, and the rows of profiles 1 to 3.
   await session.page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Portfolio audit');
+  // The grid draws the sheet first and fills its cells as their page arrives.
+  await session.page.waitForFunction((id) => {
+    const texts = Array.from(document.querySelectorAll('td'), (td) => td.textContent);
+    return texts.includes(id) && texts.includes('Employees') && texts.includes('Headquarters');
+  }, DEMO_IDS.profile(3));
   const cells = await session.page.evaluate((profiles) => {
     const tds = Array.from(document.querySelectorAll<HTMLTableCellElement>('td'));
     const column = (name: string) => tds.find((td) => td.textContent === name)!.dataset.a1!.replace(/\d+$/, '');
