@@ -12,6 +12,11 @@ const session = useWorkbenchPage(['--preset-token'], { width: 1400, height: 1000
 
 /** Types a city into the Headquarters cell of the audit row of demo profile `n`, as a person would in the grid. */
 async function typeHeadquarters(n: number, city: string): Promise<void> {
+  // The grid draws the sheet first and fills its cells as their page arrives.
+  await session.page.waitForFunction((profileId) => {
+    const texts = Array.from(document.querySelectorAll('td'), (td) => td.textContent);
+    return texts.includes(profileId) && texts.includes('Headquarters');
+  }, DEMO_IDS.profile(n));
   const target = await session.page.evaluate((profileId) => {
     const cells = Array.from(document.querySelectorAll<HTMLTableCellElement>('td'));
     const header = cells.find((td) => td.textContent === 'Headquarters')!;
