@@ -1,20 +1,15 @@
 // Formula access, the sharing line and the missing-credential sentences, against a scripted API.
 
-import { createApiClient, type ApiClient } from '../../src/core/api/client';
-import { ChunkedCache } from '../../src/core/cache/chunked-cache';
 import {
   FormulaAccessError, parseFormulaAccess, requireCompanyAccess, requireMetricAccess, requireProfileAccess, requirePropertyAccess, withCompany,
 } from '../../src/core/formulas/formula-access';
-import type { FormulaContext } from '../../src/core/formulas/formula-context';
 import { contactLists, portfolioNotes } from '../../src/core/formulas/list-formulas';
 import { metricValues } from '../../src/core/formulas/metric-formulas';
 import { missingCredentialSentence } from '../../src/core/settings/credential-sentences';
 import { formulaAccessRefusal, sharingNote } from '../../src/core/settings/sharing-note';
-import { RecordsCache } from '../../src/core/series/records-cache';
-import { SeriesCache } from '../../src/core/series/series-cache';
-import { intlDateFormatter } from '../../src/core/validate/dates';
 import { MemoryCache } from '../support/memory-cache';
-import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
+import { scriptedFormulaContext } from '../support/formula-context';
+import { type Step } from '../support/scripted-transport';
 
 const FUND = '0a000000-0000-4000-8000-000000000001';
 const STARTUP = '0a000000-0000-4000-8000-000000000002';
@@ -32,22 +27,7 @@ const startupMetrics: Step = { match: `GET /metrics?company_id=${STARTUP}&page=1
 const forbidden = (path: string, company: string): Step => ({ match: `GET ${path}?company_id=${company}&page=1`, reply: { status: 403, body: { errors: [{ type: 'forbidden' }] } } });
 
 function context(allowed: string[], steps: Step[], cache = new MemoryCache()) {
-  const transport = new ScriptedTransport(steps);
-  const clock = new FakeClock(Date.UTC(2024, 6, 15, 12));
-  let client: ApiClient | undefined;
-  let n = 0;
-  const chunked = new ChunkedCache(cache, () => `g${++n}`);
-  const ctx: FormulaContext = {
-    timeZone: 'UTC',
-    formatDate: intlDateFormatter,
-    client: () => (client ??= createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport, clock })),
-    series: new SeriesCache(chunked, '0'),
-    records: new RecordsCache(chunked, '0'),
-    defaultCompanyId: allowed[0] ?? null,
-    allowedCompanyIds: allowed,
-    now: () => clock.now(),
-  };
-  return { ctx, transport, cache };
+  return scriptedFormulaContext({ steps, cache, timeZone: 'UTC', defaultCompanyId: allowed[0] ?? null, allowedCompanyIds: allowed });
 }
 
 describe('the stored list', () => {

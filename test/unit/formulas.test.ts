@@ -1,15 +1,11 @@
 // The core formulas against a scripted API: shapes, caching, periods and errors.
 
-import { createApiClient, type ApiClient } from '../../src/core/api/client';
-import { ChunkedCache } from '../../src/core/cache/chunked-cache';
-import type { FormulaContext } from '../../src/core/formulas/formula-context';
 import { metricLatest, metricValue, metricValues } from '../../src/core/formulas/metric-formulas';
 import { contactLists, metrics, portfolioNotes, portfolioPropertyOptions, portfolioPropertyValues, readableValue } from '../../src/core/formulas/list-formulas';
-import { RecordsCache } from '../../src/core/series/records-cache';
-import { SeriesCache } from '../../src/core/series/series-cache';
 import { intlDateFormatter } from '../../src/core/validate/dates';
 import { MemoryCache } from '../support/memory-cache';
-import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
+import { scriptedFormulaContext } from '../support/formula-context';
+import { type Step } from '../support/scripted-transport';
 
 const COMPANY = '0a000000-0000-4000-8000-000000000001';
 const REVENUE = '0b000000-0000-4000-8000-000000000001';
@@ -18,22 +14,7 @@ const PROFILE = '0c000000-0000-4000-8000-000000000001';
 const TZ = 'America/New_York';
 
 function context(steps: Step[], cache = new MemoryCache()) {
-  const transport = new ScriptedTransport(steps);
-  const clock = new FakeClock(Date.UTC(2024, 6, 15, 12));
-  let client: ApiClient | undefined;
-  let n = 0;
-  const chunked = new ChunkedCache(cache, () => `g${++n}`);
-  const ctx: FormulaContext = {
-    timeZone: TZ,
-    formatDate: intlDateFormatter,
-    client: () => (client ??= createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport, clock })),
-    series: new SeriesCache(chunked, '0'),
-    records: new RecordsCache(chunked, '0'),
-    defaultCompanyId: COMPANY,
-    allowedCompanyIds: [COMPANY],
-    now: () => clock.now(),
-  };
-  return { ctx, transport, cache };
+  return scriptedFormulaContext({ steps, cache, timeZone: TZ, defaultCompanyId: COMPANY, allowedCompanyIds: [COMPANY] });
 }
 
 const point = (metric_id: string, date: string, value: string | null) => ({ id: `${metric_id}-${date}`, metric_id, date, value });

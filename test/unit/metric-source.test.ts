@@ -1,17 +1,13 @@
 // Provenance in cells: METRIC_VALUES(…, "source") and METRIC_SOURCE against a scripted API, and the
 // series cache that keeps a series with sources apart from one without.
 
-import { createApiClient, type ApiClient } from '../../src/core/api/client';
-import { ChunkedCache } from '../../src/core/cache/chunked-cache';
-import type { FormulaContext } from '../../src/core/formulas/formula-context';
 import { metricSource, metricValue, metricValues } from '../../src/core/formulas/metric-formulas';
-import { RecordsCache } from '../../src/core/series/records-cache';
-import { SeriesCache } from '../../src/core/series/series-cache';
 import { sourceCells } from '../../src/core/sheets/source-cells';
 import { latestValues, safeAppUrl } from '../../src/core/series/latest-values';
 import { intlDateFormatter } from '../../src/core/validate/dates';
 import { MemoryCache } from '../support/memory-cache';
-import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
+import { scriptedFormulaContext } from '../support/formula-context';
+import { type Step } from '../support/scripted-transport';
 
 const COMPANY = '0a000000-0000-4000-8000-000000000001';
 const REVENUE = '0b000000-0000-4000-8000-000000000001';
@@ -19,22 +15,7 @@ const CHURN = '0b000000-0000-4000-8000-000000000002';
 const TZ = 'Europe/Berlin';
 
 function context(steps: Step[], cache = new MemoryCache()) {
-  const transport = new ScriptedTransport(steps);
-  const clock = new FakeClock(Date.UTC(2024, 6, 15, 12));
-  let client: ApiClient | undefined;
-  let n = 0;
-  const chunked = new ChunkedCache(cache, () => `g${++n}`);
-  const ctx: FormulaContext = {
-    timeZone: TZ,
-    formatDate: intlDateFormatter,
-    client: () => (client ??= createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport, clock })),
-    series: new SeriesCache(chunked, '0'),
-    records: new RecordsCache(chunked, '0'),
-    defaultCompanyId: COMPANY,
-    allowedCompanyIds: [COMPANY],
-    now: () => clock.now(),
-  };
-  return { ctx, transport, cache };
+  return scriptedFormulaContext({ steps, cache, timeZone: TZ, defaultCompanyId: COMPANY, allowedCompanyIds: [COMPANY] });
 }
 
 const page = (key: string, items: unknown[]) => ({ status: 200, body: { [key]: items, meta: { page: 1, total_pages: items.length ? 1 : 0, total: items.length } } });

@@ -1,37 +1,17 @@
 // The fund's grid against a scripted API: name resolution from every page of the listings, batched
 // series reads, the access check, and the layouts.
 
-import { createApiClient, type ApiClient } from '../../src/core/api/client';
-import { ChunkedCache } from '../../src/core/cache/chunked-cache';
-import type { FormulaContext } from '../../src/core/formulas/formula-context';
 import { portfolioCoverage, portfolioMetric, portfolioValue } from '../../src/core/formulas/portfolio-grid';
-import { RecordsCache } from '../../src/core/series/records-cache';
-import { SeriesCache } from '../../src/core/series/series-cache';
-import { intlDateFormatter } from '../../src/core/validate/dates';
 import { MemoryCache } from '../support/memory-cache';
-import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
+import { scriptedFormulaContext } from '../support/formula-context';
+import { type Step } from '../support/scripted-transport';
 
 const FUND = '0a000000-0000-4000-8000-000000000001';
 const OTHER_FUND = '0a000000-0000-4000-8000-000000000002';
 const id = (kind: string, n: number) => `0${kind}000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 function context(steps: Step[], cache = new MemoryCache(), allowed = [FUND]) {
-  const transport = new ScriptedTransport(steps);
-  const clock = new FakeClock(Date.UTC(2024, 6, 15, 12));
-  let client: ApiClient | undefined;
-  let n = 0;
-  const chunked = new ChunkedCache(cache, () => `g${++n}`);
-  const ctx: FormulaContext = {
-    timeZone: 'UTC',
-    formatDate: intlDateFormatter,
-    client: () => (client ??= createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport, clock })),
-    series: new SeriesCache(chunked, '0'),
-    records: new RecordsCache(chunked, '0'),
-    defaultCompanyId: FUND,
-    allowedCompanyIds: allowed,
-    now: () => clock.now(),
-  };
-  return { ctx, transport, cache };
+  return scriptedFormulaContext({ steps, cache, timeZone: 'UTC', defaultCompanyId: FUND, allowedCompanyIds: allowed });
 }
 
 const page = (key: string, items: unknown[], n = 1, pages = 1) => ({ status: 200, body: { [key]: items, meta: { page: n, total_pages: pages, total: items.length } } });
