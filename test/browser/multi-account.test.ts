@@ -3,28 +3,21 @@
 // exactly as the workbench answers a server call that failed (Playwright's page.route): no test hook in the
 // add-in, the workbench or the runtime, and the page's real google.script.run shim hands it to the failure handler.
 
-import type { Browser, Frame, Page } from 'playwright-core';
-import { launchBrowser, sidebarFrame } from '../support/browser';
-import { startWorkbench, type RunningWorkbench } from '../support/workbench-process';
+import type { Frame, Page } from 'playwright-core';
+import { sidebarFrame, useWorkbenchFreshPages } from '../support/browser';
+import type { RunningWorkbench } from '../support/workbench-process';
 import { MULTI_ACCOUNT_ADVICE } from '../../sidebar/server-failure';
 
 jest.setTimeout(90_000);
 
 let workbench: RunningWorkbench;
-let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  [workbench, browser] = await Promise.all([startWorkbench(), launchBrowser()]);
+// A blank page: each test routes its failing call before it opens the workbench.
+useWorkbenchFreshPages({ viewport: { width: 1280, height: 900 }, goto: false }, (w, p) => {
+  workbench = w;
+  page = p;
 });
-afterAll(async () => {
-  await browser?.close();
-  await workbench?.stop();
-});
-beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-});
-afterEach(() => page.close());
 
 /** Makes google.script.run's call of `name` fail with `message`, as Google's front end fails it. */
 async function failCall(name: string, message: string): Promise<void> {

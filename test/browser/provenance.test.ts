@@ -2,30 +2,21 @@
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DEMO_IDS } from '../../emulator/demo-data';
-import { launchBrowser, sidebarFrame } from '../support/browser';
+import { sidebarFrame, useWorkbenchFreshPages } from '../support/browser';
 import { ROOT } from '../support/built-bundle';
-import { startWorkbench, type RunningWorkbench } from '../support/workbench-process';
+import type { RunningWorkbench } from '../support/workbench-process';
 
 jest.setTimeout(90_000);
 
 let workbench: RunningWorkbench;
-let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  [workbench, browser] = await Promise.all([startWorkbench(), launchBrowser()]);
+useWorkbenchFreshPages({ viewport: { width: 1280, height: 900 } }, (w, p) => {
+  workbench = w;
+  page = p;
 });
-afterAll(async () => {
-  await browser?.close();
-  await workbench?.stop();
-});
-beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(workbench.url);
-});
-afterEach(() => page.close());
 
 it('lists each metric with its latest value and source, the AI inbox\'s marked for review, and an https link to open it', async () => {
   const frame = await sidebarFrame(page);

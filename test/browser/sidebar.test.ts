@@ -2,35 +2,34 @@
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { DEMO_IDS, HTML_METRIC_NAME } from '../../emulator/demo-data';
-import { launchBrowser, sidebarFrame } from '../support/browser';
+import { sidebarFrame, useWorkbenchFreshPages } from '../support/browser';
 import { ROOT } from '../support/built-bundle';
-import { startWorkbench, type RunningWorkbench } from '../support/workbench-process';
+import type { RunningWorkbench } from '../support/workbench-process';
 
 jest.setTimeout(90_000);
 
 let workbench: RunningWorkbench;
-let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  [workbench, browser] = await Promise.all([startWorkbench(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await workbench?.stop();
-});
-beforeEach(async () => {
-  // Each test starts on Sheet1, whichever sheet an earlier test left active (an audit build shows its own sheet).
-  const selected = await fetch(`${workbench.url}/api/select`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1' }) });
-  if (!selected.ok) throw new Error(`the workbench did not select Sheet1: ${await selected.text()}`);
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  // Until the network is quiet: the grid re-reads the sheet after each of the sidebar's first calls, and a click
-  // on a cell it is redrawing is lost.
-  await page.goto(workbench.url, { waitUntil: 'networkidle' });
-});
-afterEach(() => page.close());
+useWorkbenchFreshPages(
+  {
+    viewport: { width: 1280, height: 900 },
+    // Each test starts on Sheet1, whichever sheet an earlier test left active (an audit build shows its own sheet).
+    beforePage: async (w) => {
+      const selected = await fetch(`${w.url}/api/select`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1' }) });
+      if (!selected.ok) throw new Error(`the workbench did not select Sheet1: ${await selected.text()}`);
+    },
+    // Until the network is quiet: the grid re-reads the sheet after each of the sidebar's first calls, and a click
+    // on a cell it is redrawing is lost.
+    goto: 'networkidle',
+  },
+  (w, p) => {
+    workbench = w;
+    page = p;
+  },
+);
 
 const sidebar = (): Promise<Frame> => sidebarFrame(page);
 

@@ -60,3 +60,36 @@ export function useWorkbenchPage(args: string[], viewport: { width: number; heig
   });
   return session;
 }
+
+export interface FreshPageOptions {
+  viewport: { width: number; height: number };
+  /** Run before each page opens (e.g. put the workbench back on a sheet). */
+  beforePage?: (workbench: RunningWorkbench) => Promise<void>;
+  /** Open the workbench's address, and how long to wait: default 'load'; false leaves the page blank. */
+  goto?: 'load' | 'networkidle' | false;
+}
+
+/**
+ * One workbench and one browser for a whole test file, and a fresh page for each test (closed after it): the
+ * hooks that start and stop them. `onPage` receives each test's workbench and page.
+ */
+export function useWorkbenchFreshPages(options: FreshPageOptions, onPage: (workbench: RunningWorkbench, page: Page) => void, args: string[] = []): void {
+  let browser: Browser | undefined;
+  let workbench: RunningWorkbench | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    [workbench, browser] = await Promise.all([startWorkbench(args), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await workbench?.stop();
+  });
+  beforeEach(async () => {
+    await options.beforePage?.(workbench!);
+    page = await browser!.newPage({ viewport: options.viewport });
+    const goto = options.goto ?? 'load';
+    if (goto) await page.goto(workbench!.url, { waitUntil: goto });
+    onPage(workbench!, page);
+  });
+  afterEach(() => page?.close());
+}
