@@ -8,13 +8,9 @@ import type { GasRuntime, RecalculatedCell } from '../../gas-runtime';
 import type { Bench, Measured, Side } from '../harness';
 import { benchClientsSource } from '../clients';
 import { floorRow, measuredRow, type Row, type ScenarioResult } from '../figures';
-import { createModelMetrics, type ModelData } from '../fixtures';
+import { createModelMetrics } from '../fixtures';
+import { CELLS, CUSTOM_FUNCTION_LIMIT_MS, HISTORY_MONTHS, METRICS, MODEL_MONTHS, modelCells, type Cell } from './model-sheet';
 
-const METRICS = 10;
-/** Each metric's history: 10 years of months, of which the model shows the last 50. */
-const HISTORY_MONTHS = 120;
-const MODEL_MONTHS = 50;
-const CELLS = METRICS * MODEL_MONTHS;
 /** "Simultaneous executions 30 / user" (quotas page). */
 const MAX_CONCURRENT = 30;
 /**
@@ -24,23 +20,8 @@ const MAX_CONCURRENT = 30;
  * of the 300-500 ms usually seen. The floor scales with it, so the targets' ratios hardly depend on it.
  */
 export const STARTUP_MS = 400;
-const CUSTOM_FUNCTION_LIMIT_MS = 30_000;
 /** A series' pages at 100 points: each metric's whole history, as the add-in fetches it. */
 const PAGES_PER_SERIES = Math.ceil(HISTORY_MONTHS / 100);
-
-interface Cell {
-  metricId: string;
-  /** The cell's period label, 2024-03. */
-  label: string;
-  expected: number;
-}
-
-function modelCells(model: ModelData): Cell[] {
-  return model.metricIds.flatMap((metricId, m) => {
-    const dates = [...model.values[m]!.keys()].slice(-MODEL_MONTHS);
-    return dates.map((date) => ({ metricId, label: date.slice(0, 7), expected: model.values[m]!.get(date)! }));
-  });
-}
 
 /** Column letters of a 1-based column index. */
 function columnName(column: number): string {

@@ -6,21 +6,21 @@ import { benchClientsSource } from '../clients';
 import { floorRow, measuredRow, pagesOf, paginatedRoundTrips, pendingRow, type Row, type ScenarioResult } from '../figures';
 import { createModelMetrics, type ModelData } from '../fixtures';
 
-const METRICS = 10;
+export const METRICS = 10;
 /** Each metric's history: 10 years of months, of which the model shows the last 50. */
-const HISTORY_MONTHS = 120;
-const MODEL_MONTHS = 50;
-const CELLS = METRICS * MODEL_MONTHS;
-const CUSTOM_FUNCTION_LIMIT_MS = 30_000;
+export const HISTORY_MONTHS = 120;
+export const MODEL_MONTHS = 50;
+export const CELLS = METRICS * MODEL_MONTHS;
+export const CUSTOM_FUNCTION_LIMIT_MS = 30_000;
 
-interface Cell {
+export interface Cell {
   metricId: string;
   /** The cell's period label, 2024-03. */
   label: string;
   expected: number;
 }
 
-function modelCells(model: ModelData): Cell[] {
+export function modelCells(model: ModelData): Cell[] {
   return model.metricIds.flatMap((metricId, m) => {
     const dates = [...model.values[m]!.keys()].slice(-MODEL_MONTHS);
     return dates.map((date) => ({ metricId, label: date.slice(0, 7), expected: model.values[m]!.get(date)! }));
