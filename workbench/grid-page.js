@@ -311,8 +311,23 @@
     scroller.appendChild(list);
   }
 
-  // Click selects a cell; shift-click extends the selection from the active cell. A checkbox toggles its
-  // value and a dropdown's arrow lists the rule's values, as in Sheets.
+  // Pressing the mouse on a cell selects it, as in Sheets (on mousedown, not click: a click needs the press and
+  // the release on one element, and a cell redrawn between them, as the grid does after a sidebar call, would
+  // lose it); with shift it extends the selection from the active cell.
+  body.addEventListener('mousedown', function (event) {
+    if (event.button !== 0 || event.target.matches('input[type="checkbox"], button.arrow')) return;
+    var td = event.target.closest('td');
+    if (!td || !td.dataset.a1) return;
+    var a1 = td.dataset.a1;
+    closeDropdown();
+    if (event.shiftKey) {
+      var a = position(shape.active), b = position(a1);
+      a1 = columnName(Math.min(a.column, b.column) - 1) + Math.min(a.row, b.row) + ':' + columnName(Math.max(a.column, b.column) - 1) + Math.max(a.row, b.row);
+    }
+    act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false);
+  });
+
+  // A checkbox toggles its value and a dropdown's arrow lists the rule's values, as in Sheets.
   body.addEventListener('click', function (event) {
     var td = event.target.closest('td');
     if (!td || !td.dataset.a1) return;
@@ -329,14 +344,7 @@
     if (event.target.matches('button.arrow') && cell && cell.control) {
       openDropdown(td, cell.control.values);
       act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false);
-      return;
     }
-    closeDropdown();
-    if (event.shiftKey) {
-      var a = position(shape.active), b = at;
-      a1 = columnName(Math.min(a.column, b.column) - 1) + Math.min(a.row, b.row) + ':' + columnName(Math.max(a.column, b.column) - 1) + Math.max(a.row, b.row);
-    }
-    act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false);
   });
 
   scroller.addEventListener('scroll', scheduleDraw);
