@@ -58,7 +58,7 @@ it('saves a token, shows only its end, and tests the connection', async () => {
   expect(await settings(frame, workbench.token)).toBe(`A token is set (ends in …${workbench.token.slice(-4)}).`);
   expect(await frame.inputValue('#token')).toBe(''); // never sent back to the page
   await frame.click('#test-connection');
-  expect(await statusOf(frame, '#settings-status')).toMatch(/^Connected\. This token sees \d+ metrics of company .+, and it is a fund with 12 portfolio companies\.$/);
+  expect(await statusOf(frame, '#settings-status')).toMatch(/^Connected\. This token sees \d+ metrics of company .+, and it is a fund with 32 portfolio companies\.$/);
   mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
   await (await page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-settings.png') });
 });
