@@ -58,6 +58,17 @@ describe('Requester', () => {
     expect(transport.sent).toHaveLength(1);
   });
 
+  it('says which collection a refused request was about, whatever the base URL\'s own path', () => {
+    const { r } = requester([{ match: 'GET /v1/portfolio_company_profiles', reply: { status: 403, body: { errors: [{ type: 'forbidden' }] } } }]);
+    let caught: unknown;
+    try {
+      r.send({ method: 'GET', path: '/portfolio_company_profiles' });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ApiError).about).toBe('portfolio_company_profiles');
+  });
+
   it('sleeps for Retry-After seconds on 429 and retries the same request', () => {
     const { r, clock, transport } = requester([
       { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '7' } } },

@@ -54,6 +54,8 @@ export const MIN_ROUND_TRIP_MS = 2000;
 interface Pending {
   index: number;
   request: HttpRequest;
+  /** The collection the request is about: the API's paths start with it (/portfolio_notes/{id}). */
+  about: string;
   attempt: number;
 }
 
@@ -104,7 +106,7 @@ export class Requester {
    */
   sendAllSettled<T>(requests: readonly ApiRequest[]): Array<Settled<T>> {
     const results: Array<Settled<T> | undefined> = new Array(requests.length);
-    let queue: Pending[] = requests.map((request, index) => ({ index, request: this.toHttp(request), attempt: 0 }));
+    let queue: Pending[] = requests.map((request, index) => ({ index, request: this.toHttp(request), about: request.path.split('/')[1] ?? '', attempt: 0 }));
     let waitedMs = 0;
     const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
     const maxWave = this.maxWave;
@@ -161,7 +163,7 @@ export class Requester {
           }
           return;
         }
-        const error = response instanceof NetworkError ? response : toApiError(response, pending.request, this.options.clock.now());
+        const error = response instanceof NetworkError ? response : toApiError(response, pending, this.options.clock.now());
         const decision = decideRetry(this.policy, pending.request.method, outcome, pending.attempt, this.options.clock.now());
         if (!decision.retry) {
           results[pending.index] = { ok: false, error };
@@ -255,7 +257,7 @@ function parseBody<T>(response: HttpResponse, request: HttpRequest): T {
   }
 }
 
-function toApiError(response: HttpResponse, request: HttpRequest, nowMs: number): ApiError {
+function toApiError(response: HttpResponse, { request, about }: Pending, nowMs: number): ApiError {
   let errors: ErrorItem[] = [];
   try {
     const parsed = JSON.parse(response.body) as { errors?: unknown };
@@ -267,5 +269,5 @@ function toApiError(response: HttpResponse, request: HttpRequest, nowMs: number)
   }
   const retryAfterMs = parseRetryAfter(response.headers['retry-after'], nowMs);
   const seconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-  return new ApiError(response.status, errors, request.method, pathOf(request), seconds);
+  return new ApiError(response.status, errors, request.method, pathOf(request), seconds, about);
 }

@@ -27,8 +27,6 @@ export class ApiError extends AddinError {
   readonly type: string;
   readonly field: string | undefined;
   readonly apiMessage: string | undefined;
-  /** The collection the request was about ("portfolio_company_profiles"), the first segment of its path. */
-  readonly about: string;
   constructor(
     readonly status: number,
     readonly errors: ErrorItem[],
@@ -36,6 +34,8 @@ export class ApiError extends AddinError {
     readonly path: string,
     /** Seconds the server (or our backoff) says to wait, for 429 and 503. */
     readonly retryAfterSeconds?: number,
+    /** The collection the request was about ("portfolio_company_profiles"), '' when not known. */
+    readonly about = '',
   ) {
     const first = errors[0];
     const type = first?.type ?? codeForStatus(status);
@@ -44,7 +44,6 @@ export class ApiError extends AddinError {
     this.code = knownCode(type) ?? codeForStatus(status);
     this.field = first?.field;
     this.apiMessage = first?.message;
-    this.about = path.split(/[/?]/)[1] ?? '';
   }
 }
 
