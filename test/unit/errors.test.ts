@@ -7,6 +7,7 @@ import {
   shortReason, userSentence, type ReasonSubject,
 } from '../../src/core/errors';
 import { explainPortfolioForbidden } from '../../src/core/formulas/list-formulas';
+import { classifyFailure } from '../../src/core/jobs/classify-failure';
 
 const api = (status: number, errors: classes.ErrorItem[] = [], path = '/metrics/m1/data_points', retryAfterSeconds?: number) =>
   new ApiError(status, errors, 'PUT', path, retryAfterSeconds);
@@ -131,5 +132,34 @@ describe('the error classes', () => {
     expect(userSentence(fundOnly)).toBe("This token cannot read that fund's portfolio: portfolio data exists only for investor (fund) companies the token can access. Check the company id.");
     const metrics = new ApiError(403, [], 'GET', '/v1/metrics', undefined, 'metrics');
     expect(explainPortfolioForbidden(metrics)).toBe(metrics);
+  });
+});
+
+describe('classifyFailure, the one classifier of the jobs that write', () => {
+  // [error, export, push, import]: a PUT job sends an unknown outcome again; an import's POST must not be.
+  it.each<[string, unknown, string, string, string]>([
+    ['rate limited', rateLimited, 'wait', 'wait', 'wait'],
+    ['out of time', outOfTime, 'wait', 'wait', 'wait'],
+    ['429', limited, 'wait', 'wait', 'wait'],
+    ['lost connection', network, 'unknown', 'unknown', 'unknown'],
+    ['5xx', serverError, 'unknown', 'unknown', 'unknown'],
+    ['unreadable 2xx', unreadable, 'unknown', 'unknown', 'unknown'],
+    ['Apps Script refused to send', refused('daily_quota'), 'refused', 'refused', 'refused'],
+    ['422', invalid, 'refused', 'refused', 'refused'],
+    ['token rejected', unauthorized, 'stop', 'stop', 'stop'],
+    ['settings missing', config, 'stop', 'stop', 'stop'],
+    ['an id the client refused', input, 'stop', 'stop', 'refused'],
+    ['a bug', new TypeError('x is undefined'), 'stop', 'stop', 'unknown'],
+  ])('%s', (_, error, ...kinds) => {
+    expect((['export', 'push', 'import'] as const).map((job) => classifyFailure(error, job).kind)).toEqual(kinds);
+  });
+
+  it('words a refusal for its job, and keeps the ApiError only for the API\'s own refusals', () => {
+    expect(classifyFailure(forbidden, 'export')).toEqual({ kind: 'refused', reason: shortReason(forbidden, 'metric'), error: forbidden });
+    expect(classifyFailure(forbidden, 'push')).toEqual({ kind: 'refused', reason: shortReason(forbidden, 'property value'), error: forbidden });
+    expect(classifyFailure(forbidden, 'import')).toEqual({ kind: 'refused', reason: shortReason(forbidden, 'record'), error: forbidden });
+    expect(classifyFailure(new TypeError('x is undefined'), 'push')).toEqual({ kind: 'stop', message: 'The push stopped on an unexpected error: x is undefined' });
+    expect(classifyFailure(outOfTime, 'push')).toEqual({ kind: 'wait', message: outOfTime.message, outOfTime: true });
+    expect(classifyFailure(limited, 'import')).toEqual({ kind: 'wait', message: userSentence(limited), retryAfterMs: 30_000 });
   });
 });
