@@ -1,7 +1,7 @@
 // Everything an audit reads from the API, in as few round trips as the lists allow.
 
+import { ApiError } from '../errors';
 import type { ApiClient } from '../api/client';
-import { ApiError } from '../api/errors';
 import type { ApiRequest, Requester } from '../api/requester';
 import type { PortfolioCompanyProfile, PortfolioProperty, PortfolioPropertyOption, PortfolioPropertyValue } from '../api/types';
 import { isAutoCalculated } from '../portfolio/auto-calculated';

@@ -3,11 +3,11 @@
 import type { ApiClient } from '../api/client';
 import type { ApiRequest, Settled } from '../api/requester';
 import type { PortfolioPropertyValue } from '../api/types';
-import { classifyPushFailure, worsePushFailure, type PushFailure } from './push-errors';
+import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
 import { cloneAuditPushState, isPushComplete } from './write-back';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
 import type { WaveStepOptions } from '../jobs/step-options';
-import { runWaveStep, type WaveFailureEffect } from '../jobs/wave-step';
+import { runWaveStep } from '../jobs/wave-step';
 
 /** No wave starts with less than this left before the deadline: a wave of PUTs can take many seconds. */
 export const PUSH_STEP_MARGIN_MS = 30_000;
@@ -39,7 +39,7 @@ export function runAuditPushStep(state: AuditPushState, client: ApiClient, optio
     maxStepsWithoutProgress: MAX_PUSH_STEPS_WITHOUT_PROGRESS,
     isComplete: isPushComplete,
     wave: (job, waveSize) => sendWave(job, waveSize, client),
-    effectOf: (failure: PushFailure): WaveFailureEffect => (failure.kind === 'push' ? { kind: 'pause', message: failure.message } : failure.kind === 'cell' ? { kind: 'none' } : failure),
+    effectOf: waveEffect,
     progress: auditPushProgress,
   });
 }
@@ -69,18 +69,18 @@ export function upsertRequest(state: AuditPushState, item: AuditPushItem): ApiRe
   };
 }
 
-function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): { progressed: boolean; failure?: PushFailure } {
+function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): { progressed: boolean; failure?: Failure } {
   const wave = state.items.filter((item) => item.outcome === 'pending').slice(0, waveSize);
   state.counters.requests += wave.length;
   let settled: Array<Settled<PutAnswer>>;
   try {
     settled = client.requester.sendAllSettled<PutAnswer>(wave.map((item) => upsertRequest(state, item)));
   } catch (error) {
-    // The budget refused to wait that long (TimeBudgetError) before any answer: the whole wave is still pending.
-    return { progressed: false, failure: classifyPushFailure(error) };
+    // The budget refused to wait that long (RateLimitedError, OutOfTimeError) before any answer: the whole wave is still pending.
+    return { progressed: false, failure: classifyFailure(error, 'push') };
   }
   let progressed = false;
-  let failure: PushFailure | undefined;
+  let failure: Failure | undefined;
   wave.forEach((item, position) => {
     const result = settled[position];
     if (result?.ok) {
@@ -91,15 +91,15 @@ function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): {
       progressed = true;
       return;
     }
-    const classified = classifyPushFailure(result ? result.error : new Error('The client returned no outcome for a cell.'));
-    if (classified.kind === 'cell') {
+    const classified = classifyFailure(result ? result.error : new Error('The client returned no outcome for a cell.'), 'push');
+    if (classified.kind === 'refused') {
       item.outcome = 'failed';
       item.reason = classified.reason;
       delete item.write;
       progressed = true;
       return;
     }
-    failure = worsePushFailure(failure, classified);
+    failure = worseFailure(failure, classified);
   });
   return failure ? { progressed, failure } : { progressed };
 }
