@@ -5,7 +5,7 @@
 // add-in's settings; a fund of 500 companies × 100 properties with non-ASCII text needs about 584 KB of
 // snapshot. A sheet holds 50,000 characters a cell and millions of cells, and reads back in one getValues.
 
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
 import { CELL_MAX_CHARACTERS } from '../core/audit';
 
 const STORE_PREFIX = 'Audit store ';
