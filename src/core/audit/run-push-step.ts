@@ -1,8 +1,8 @@
 // One step of a push: concurrent waves of PUT /portfolio_property_values until nothing is pending or time is nearly up.
 
 import type { ApiClient } from '../api/client';
-import type { ApiRequest, Settled } from '../api/requester';
-import type { PortfolioPropertyValue } from '../api/types';
+import type { Settled } from '../api/requester';
+import type { PortfolioPropertyValue, PortfolioPropertyValueInput } from '../api/types';
 import { classifyPushFailure, worsePushFailure, type PushFailure } from './push-errors';
 import { cloneAuditPushState, isPushComplete } from './write-back';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
@@ -22,8 +22,6 @@ export const MAX_PUSH_STEPS_WITHOUT_PROGRESS = 3;
 export type AuditPushStepOptions = WaveStepOptions<AuditPushState>;
 
 export type AuditPushStepResult = { state: AuditPushState; progress: AuditPushProgress };
-
-type PutAnswer = { portfolio_property_value: PortfolioPropertyValue };
 
 /**
  * Runs one step: waves of pending cells, one PUT each, until none is pending or less than the margin is
@@ -57,24 +55,20 @@ export function auditPushProgress(state: AuditPushState, nowMs: number): AuditPu
   return progress;
 }
 
-/** The request PortfolioResource.upsertValue sends, body and all. */
-export function upsertRequest(state: AuditPushState, item: AuditPushItem): ApiRequest {
+/** What PortfolioResource.upsertValues sends for one pending cell. */
+function upsertInput(state: AuditPushState, item: AuditPushItem): PortfolioPropertyValueInput {
   const propertyId = state.properties[item.property]?.id;
   const profileId = state.profiles[item.profile]?.id;
   if (!propertyId || !profileId || !item.write) throw new Error('A pending cell has no property, profile or value to send.');
-  return {
-    method: 'PUT',
-    path: '/portfolio_property_values',
-    body: { portfolio_property_value: { portfolio_property_id: propertyId, portfolio_company_profile_id: profileId, ...item.write } },
-  };
+  return { portfolio_property_id: propertyId, portfolio_company_profile_id: profileId, ...item.write };
 }
 
 function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): { progressed: boolean; failure?: PushFailure } {
   const wave = state.items.filter((item) => item.outcome === 'pending').slice(0, waveSize);
   state.counters.requests += wave.length;
-  let settled: Array<Settled<PutAnswer>>;
+  let settled: Array<Settled<PortfolioPropertyValue>>;
   try {
-    settled = client.requester.sendAllSettled<PutAnswer>(wave.map((item) => upsertRequest(state, item)));
+    settled = client.portfolio.upsertValues(wave.map((item) => upsertInput(state, item)));
   } catch (error) {
     // The budget refused to wait that long (TimeBudgetError) before any answer: the whole wave is still pending.
     return { progressed: false, failure: classifyPushFailure(error) };
