@@ -20,7 +20,6 @@ export {
   runAuditPushStep,
   DEFAULT_PUSH_WAVE_SIZE,
   MAX_PUSH_STEPS_WITHOUT_PROGRESS,
-  PUSH_STEP_MARGIN_MS,
   type AuditPushStepOptions,
   type AuditPushStepResult,
 } from './run-push-step';

@@ -9,8 +9,6 @@ import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
 import type { WaveStepOptions } from '../jobs/step-options';
 import { runWaveStep, type WaveFailureEffect } from '../jobs/wave-step';
 
-/** No wave starts with less than this left before the deadline: a wave of PUTs can take many seconds. */
-export const PUSH_STEP_MARGIN_MS = 30_000;
 /**
  * Cells sent together in one wave. Each wave is one sendAllSettled (which the requester paces under the
  * rate budget) followed by a checkpoint, so a killed step loses at most one wave's answers.
@@ -32,7 +30,6 @@ export type AuditPushStepResult = { state: AuditPushState; progress: AuditPushPr
  */
 export function runAuditPushStep(state: AuditPushState, client: ApiClient, options: AuditPushStepOptions): AuditPushStepResult {
   return runWaveStep(cloneAuditPushState(state), client, options, {
-    marginMs: PUSH_STEP_MARGIN_MS,
     waveSize: DEFAULT_PUSH_WAVE_SIZE,
     maxStepsWithoutProgress: MAX_PUSH_STEPS_WITHOUT_PROGRESS,
     isComplete: isPushComplete,
