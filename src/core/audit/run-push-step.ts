@@ -13,9 +13,9 @@ import { runWaveStep, type WaveFailureEffect } from '../jobs/wave-step';
  * Cells sent together in one wave. Each wave is one sendAllSettled (which the requester paces under the
  * rate budget) followed by a checkpoint, so a killed step loses at most one wave's answers.
  */
-export const DEFAULT_PUSH_WAVE_SIZE = 25;
+const DEFAULT_PUSH_WAVE_SIZE = 25;
 /** Steps in a row that end on a temporary failure without progress before the push pauses. */
-export const MAX_PUSH_STEPS_WITHOUT_PROGRESS = 3;
+const MAX_PUSH_STEPS_WITHOUT_PROGRESS = 3;
 
 export type AuditPushStepOptions = WaveStepOptions<AuditPushState>;
 

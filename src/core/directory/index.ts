@@ -44,5 +44,5 @@ export {
   type ContactNoteRow,
   type ContactNoteRowOutcome,
 } from './contact-notes';
-export { noteContent, portfolioNotesTable, PORTFOLIO_NOTES_HEADER, type PortfolioNoteCell } from './portfolio-notes-table';
+export { portfolioNotesTable, type PortfolioNoteCell } from './portfolio-notes-table';
 export type { ColumnTarget, ImportProgress, ImportReport, ImportReportRow, ImportStatus, RowWrite } from './types';

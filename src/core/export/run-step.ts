@@ -12,9 +12,9 @@ import type { WaveStepOptions } from '../jobs/step-options';
 import { runWaveStep, type WaveAttempt, type WaveFailureEffect } from '../jobs/wave-step';
 
 /** Batches sent together in one wave (see pickWave). */
-export const DEFAULT_WAVE_SIZE = 10;
+const DEFAULT_WAVE_SIZE = 10;
 /** Steps in a row that end on a temporary failure without progress before the export pauses. */
-export const MAX_STEPS_WITHOUT_PROGRESS = 3;
+const MAX_STEPS_WITHOUT_PROGRESS = 3;
 /**
  * An API that accepts nothing for this long pauses the export: three of its 5-minute rate windows, so a
  * limit shared with other clients has had time to free up, and a storm that will not end stops costing
