@@ -1,7 +1,7 @@
 // Step-driven jobs (exports, imports, audit pushes) wait between steps in the user's cache, for six hours.
 
+import { InputError } from '../core/errors';
 import { ChunkedCache } from '../core/cache/chunked-cache';
-import { InputError } from '../core/api/errors';
 import { userCache, userMutex } from './cache-and-lock';
 
 const SIX_HOURS = 6 * 60 * 60;

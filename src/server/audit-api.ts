@@ -1,6 +1,6 @@
 // The portfolio audit: build the sheet from the API, then push the edited cells back, step by step.
 
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
 import {
   applySnapshotUpdates,
   auditPushProgress,

@@ -1,6 +1,6 @@
 // The "Refresh data" menu item: every add-in formula in the spreadsheet fetches fresh values.
 
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
 import { findAddinFormulas, type FormulaCell } from '../core/formulas/names';
 import { formulasReadingMetrics } from '../core/formulas/reads-metrics';
 import { isUuid } from '../core/validate/uuid';

@@ -1,6 +1,6 @@
 // The functions the sidebar calls, typed by ServerApi; failures come back as data.
 
-import { ApiError, InputError, userMessage } from '../core/api/errors';
+import { ApiError, InputError, userSentence } from '../core/errors';
 import type { Metric } from '../core/api/types';
 import { metricValuesFormula } from '../core/sheets/formula-text';
 import { parseTableOptions, shapeSeries } from '../core/sheets/metric-table';
@@ -34,7 +34,7 @@ function attempt<T>(body: () => T): RpcResult<T> {
   try {
     return { ok: true, value: body() };
   } catch (error) {
-    return { ok: false, error: userMessage(error) };
+    return { ok: false, error: userSentence(error) };
   }
 }
 
@@ -79,7 +79,7 @@ function testConnection(companyId: string): ConnectionReport {
   try {
     metrics = api.metrics.list(id);
   } catch (error) {
-    return { ok: false, message: userMessage(error) };
+    return { ok: false, message: userSentence(error) };
   }
   let portfolio: string;
   try {

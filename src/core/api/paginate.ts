@@ -1,6 +1,6 @@
 // One pagination helper for every list: page 1 reveals total_pages, the rest come together.
 
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import type { ApiRequest, Requester } from './requester';
 
 export interface PageOptions {

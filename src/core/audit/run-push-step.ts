@@ -3,11 +3,11 @@
 import type { ApiClient } from '../api/client';
 import type { Settled } from '../api/requester';
 import type { PortfolioPropertyValue, PortfolioPropertyValueInput } from '../api/types';
-import { classifyPushFailure, worsePushFailure, type PushFailure } from './push-errors';
+import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
 import { cloneAuditPushState, isPushComplete } from './write-back';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
 import type { WaveStepOptions } from '../jobs/step-options';
-import { runWaveStep, type WaveFailureEffect } from '../jobs/wave-step';
+import { runWaveStep } from '../jobs/wave-step';
 
 /**
  * Cells sent together in one wave. Each wave is one sendAllSettled (which the requester paces under the
@@ -34,7 +34,7 @@ export function runAuditPushStep(state: AuditPushState, client: ApiClient, optio
     maxStepsWithoutProgress: MAX_PUSH_STEPS_WITHOUT_PROGRESS,
     isComplete: isPushComplete,
     wave: (job, waveSize) => sendWave(job, waveSize, client),
-    effectOf: (failure: PushFailure): WaveFailureEffect => (failure.kind === 'push' ? { kind: 'pause', message: failure.message } : failure.kind === 'cell' ? { kind: 'none' } : failure),
+    effectOf: waveEffect,
     progress: auditPushProgress,
   });
 }
@@ -60,18 +60,18 @@ function upsertInput(state: AuditPushState, item: AuditPushItem): PortfolioPrope
   return { portfolio_property_id: propertyId, portfolio_company_profile_id: profileId, ...item.write };
 }
 
-function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): { progressed: boolean; failure?: PushFailure } {
+function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): { progressed: boolean; failure?: Failure } {
   const wave = state.items.filter((item) => item.outcome === 'pending').slice(0, waveSize);
   state.counters.requests += wave.length;
   let settled: Array<Settled<PortfolioPropertyValue>>;
   try {
     settled = client.portfolio.upsertValues(wave.map((item) => upsertInput(state, item)));
   } catch (error) {
-    // The budget refused to wait that long (TimeBudgetError) before any answer: the whole wave is still pending.
-    return { progressed: false, failure: classifyPushFailure(error) };
+    // The budget refused to wait that long (RateLimitedError, OutOfTimeError) before any answer: the whole wave is still pending.
+    return { progressed: false, failure: classifyFailure(error, 'push') };
   }
   let progressed = false;
-  let failure: PushFailure | undefined;
+  let failure: Failure | undefined;
   wave.forEach((item, position) => {
     const result = settled[position];
     if (result?.ok) {
@@ -82,15 +82,15 @@ function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): {
       progressed = true;
       return;
     }
-    const classified = classifyPushFailure(result ? result.error : new Error('The client returned no outcome for a cell.'));
-    if (classified.kind === 'cell') {
+    const classified = classifyFailure(result ? result.error : new Error('The client returned no outcome for a cell.'), 'push');
+    if (classified.kind === 'refused') {
       item.outcome = 'failed';
       item.reason = classified.reason;
       delete item.write;
       progressed = true;
       return;
     }
-    failure = worsePushFailure(failure, classified);
+    failure = worseFailure(failure, classified);
   });
   return failure ? { progressed, failure } : { progressed };
 }

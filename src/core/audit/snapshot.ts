@@ -1,6 +1,6 @@
 // The original values write-back compares against: compact JSON the server stores beside the audit sheet.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { KEY_SEPARATOR } from './cell-values';
 import type { AuditSnapshot, AuditSnapshotUpdate } from './types';
 

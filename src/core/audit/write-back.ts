@@ -1,7 +1,7 @@
 // Write-back of an edited audit sheet: the cells that changed since the audit was built, each checked and turned
 // into the body its property's type demands, planned as a push that steps send (run-push-step.ts).
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { joinAnd } from '../export/places';
 import { intlDateFormatter, type DateFormatter } from '../validate/dates';
 import { encodeKey, isHashedKey, keyOfCell, shownValue } from './cell-values';

@@ -1,9 +1,10 @@
 // One step of an export: read existing points and send batches until the step's time is nearly up.
 
+import { type ApiError } from '../errors';
 import type { ApiClient } from '../api/client';
 import type { DataPoint } from '../api/types';
-import type { ApiError } from '../api/errors';
-import { classifyFailure, mapRefusal, refusalSentence, worseFailure, type Failure } from './batch-errors';
+import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
+import { mapRefusal } from './batch-errors';
 import { applyDiff, nextDiffChunk } from './diff';
 import { cloneExportState, isComplete, itemsOf } from './export-state';
 import { formatCount, placeNamer, type PlaceNamer } from './places';
@@ -55,7 +56,7 @@ export function runExportStep(state: ExportState, client: ApiClient, options: Ex
     effectOf: (failure: Failure): WaveFailureEffect => {
       // A step that ran out of time was not refused: it must not count towards the 429 storm.
       rateLimited = failure.kind === 'wait' && !failure.outOfTime;
-      return failure.kind === 'export' ? { kind: 'pause', message: failure.message } : failure.kind === 'metric' || failure.kind === 'batch' ? { kind: 'none' } : failure;
+      return waveEffect(failure);
     },
     progress: exportProgress,
   });
@@ -116,7 +117,7 @@ export function readStoredPoints(state: ExportState, client: ApiClient, deadline
     const attempt = readExisting(next, metric, client);
     // readExisting settles a refused metric itself (its items fail): what is left is worth trying again later.
     const failure = attempt.failure;
-    if (failure) return { state: next, problem: failure.kind === 'metric' ? refusalSentence(failure.error) : failure.kind === 'batch' ? failure.reason : failure.message };
+    if (failure) return { state: next, problem: failure.kind === 'refused' ? failure.reason : failure.message };
   }
   if (isComplete(next)) next.status = 'done';
   return { state: next };
@@ -135,12 +136,12 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
   try {
     points = client.dataPoints.list(metricState.id, { startDate: chunk.startDate, endDate: chunk.endDate });
   } catch (error) {
-    const failure = classifyFailure(error);
-    if (failure.kind !== 'metric' && failure.kind !== 'batch') return { progressed: false, failure };
+    const failure = classifyFailure(error, 'export');
+    if (failure.kind !== 'refused') return { progressed: false, failure };
     const pending = itemsOf(state, metric);
-    const reason = failure.kind === 'batch'
-      ? `${failure.reason} (while reading the metric's existing data points)`
-      : `not sent: the metric's existing data points could not be read: ${refusalSentence(failure.error)}`;
+    const reason = failure.error
+      ? `not sent: the metric's existing data points could not be read: ${failure.reason}`
+      : `${failure.reason} (while reading the metric's existing data points)`;
     for (const index of pending) fail(state, index, reason);
     metricState.phase = 'stopped';
     return { progressed: true };
@@ -182,7 +183,7 @@ export function pickWave(state: ExportState, waveSize: number): number[] {
 
 function sendWave(state: ExportState, waveSize: number, client: ApiClient, places: PlaceNamer): Attempt {
   const wave = pickWave(state, waveSize);
-  if (wave.length === 0) return { progressed: false, failure: { kind: 'export', message: 'The export has batches it cannot send.' } };
+  if (wave.length === 0) return { progressed: false, failure: { kind: 'stop', message: 'The export has batches it cannot send.' } };
   const requests = wave.map((index) => {
     const batch = state.batches[index]!;
     return {
@@ -195,8 +196,8 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
   try {
     settled = client.dataPoints.upsertMany(requests);
   } catch (error) {
-    // The budget refused to wait that long (TimeBudgetError) before any answer: the whole wave is still pending.
-    return { progressed: false, failure: classifyFailure(error) };
+    // The budget refused to wait that long (RateLimitedError, OutOfTimeError) before any answer: the whole wave is still pending.
+    return { progressed: false, failure: classifyFailure(error, 'export') };
   }
   let progressed = false;
   let failure: Failure | undefined;
@@ -209,13 +210,13 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
       progressed = true;
       return;
     }
-    const classified = classifyFailure(result ? result.error : new Error('The client returned no outcome for a batch.'));
-    if (classified.kind === 'metric') {
+    const classified = classifyFailure(result ? result.error : new Error('The client returned no outcome for a batch.'), 'export');
+    if (classified.kind === 'refused' && classified.error) {
       refused.push({ batchIndex, error: classified.error });
       progressed = true;
       return;
     }
-    if (classified.kind === 'batch') {
+    if (classified.kind === 'refused') {
       // Nothing was sent: this batch fails with Apps Script's reason, and the metric's others go on.
       state.batches[batchIndex]!.status = 'not_sent';
       for (const index of state.batches[batchIndex]!.items) fail(state, index, classified.reason);

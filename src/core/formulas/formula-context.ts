@@ -1,7 +1,7 @@
 // What a custom function needs, handed in: the core's formulas know no Apps Script global.
 
+import { InputError } from '../errors';
 import type { ApiClient } from '../api/client';
-import { InputError } from '../api/errors';
 import type { PageMeta } from '../api/paginate';
 import { MAX_WAVE } from '../api/requester';
 import type { RecordsCache } from '../series/records-cache';

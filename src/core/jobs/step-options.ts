@@ -7,7 +7,7 @@ export type WaveStepOptions<State> = {
    * Absolute time (ms since epoch) by which the step must have returned; Apps Script allows 6 minutes per
    * execution, and the server gives a step far less so the progress bar moves. Create the client with the
    * same `deadline`, so that its own waits for the rate limit also stop in time (they end in a
-   * TimeBudgetError, and the work stays pending).
+   * RateLimitedError, and the work stays pending).
    */
   deadline: number;
   /**

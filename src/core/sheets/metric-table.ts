@@ -1,7 +1,7 @@
 // Data points shaped into what a cell range shows: oldest first, one column per metric, blanks stay blank.
 
+import { InputError } from '../errors';
 import type { DataPoint } from '../api/types';
-import { InputError } from '../api/errors';
 import { SOURCE_HEADINGS, sourceCells } from './source-cells';
 
 export type Cell = string | number | null;

@@ -2,10 +2,11 @@
 // fails, throttles and loses answers at random: every cell ends accounted for, no confirmed cell is sent
 // again, and the snapshot the server records leaves only the refused cells for a fresh push.
 
+import { NetworkError } from '../../../src/core/errors';
 import fc from 'fast-check';
 import { PROPERTY_SEED, seeded } from '../../support/property-seed';
 import { createApiClient } from '../../../src/core/api/client';
-import { NetworkError, type HttpRequest, type HttpResponse, type Transport } from '../../../src/core/api/transport';
+import { type HttpRequest, type HttpResponse, type Transport } from '../../../src/core/api/transport';
 import { buildAuditPushReport } from '../../../src/core/audit/push-report';
 import { runAuditPushStep } from '../../../src/core/audit/run-push-step';
 import { applySnapshotUpdates } from '../../../src/core/audit/snapshot';

@@ -1,6 +1,6 @@
 // GET /data_points and PUT /metrics/{metric_id}/data_points.
 
-import { InputError } from '../errors';
+import { InputError } from '../../errors';
 import { readLists, type ListRead, type PageOptions } from '../paginate';
 import { fillPath } from '../query';
 import type { ApiRequest, Requester, Settled } from '../requester';
