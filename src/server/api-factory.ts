@@ -40,3 +40,8 @@ export function createClientForExecution(limits: ExecutionLimits = {}): ApiClien
     onWait: limits.onWait,
   });
 }
+
+/** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
+export function sidebarClient(): ApiClient {
+  return createClientForExecution({ maxTotalWaitMs: 60_000 });
+}

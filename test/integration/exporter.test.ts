@@ -612,6 +612,6 @@ describe('formulas after an export', () => {
 
   it('refuses a list of metric ids that is not one', () => {
     const rt = runtime();
-    expect(rt.callServer('refreshFormulasFor', [['not-an-id']])).toEqual({ ok: false, error: 'The metric ids must be a list of at most 500 ids.' });
+    expect(rt.callServer('refreshFormulasFor', [['not-an-id']])).toEqual({ ok: false, error: 'A metric id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is "not-an-id".' });
   });
 });
