@@ -48,7 +48,7 @@ const SCOPES: Partial<Record<Capability, readonly string[]>> = {
 const REFUSED_IN_CUSTOM_FUNCTIONS = new Set(['CalendarApp', 'DocumentApp', 'DriveApp', 'FormApp', 'GmailApp', 'MailApp', 'SlidesApp']);
 
 /** Classes of the spreadsheet model whose mutating methods need write access. */
-const DOCUMENT_CLASSES = new Set(['Spreadsheet', 'Sheet', 'Range', 'Filter']);
+const DOCUMENT_CLASSES = new Set(['Spreadsheet', 'Sheet', 'Range', 'Filter', 'Protection']);
 /** Method names that change the document (or its selection, or show something). */
 const WRITE_METHOD = /^(set|clear|insert|delete|append|hide|show|unhide|activate|autoResize|create|remove|toast|merge|sort|copy|move|rename|duplicate|add|protect|trim|randomize|flush)/;
 

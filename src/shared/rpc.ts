@@ -169,6 +169,8 @@ export type AuditBuildReport = {
   /** Filled custom cells of all custom cells. */
   overall: Completeness;
   blanks: number;
+  /** Values longer than a cell holds, shown cut with a mark and never pushed; `length` is the full value's. */
+  cut: Array<{ cell: string; company: string; property: string; length: number }>;
   message: string;
 };
 

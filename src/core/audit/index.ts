@@ -2,8 +2,9 @@
 
 export { loadAuditData, loadAuditSchema } from './load-audit-data';
 export { buildAuditModel, BLANK_BACKGROUND, type AuditBuildOptions } from './build-audit';
-export { AUDIT_MARKER_PREFIX } from './layout';
+export { AUDIT_MARKER_PREFIX, cellName } from './layout';
 export { readAuditSheet } from './read-sheet';
+export { CELL_MAX_CHARACTERS, fitCell, isCutText, LIST_RULE_MAX_ITEMS } from './sheet-limits';
 export { applySnapshotUpdates, parseSnapshot, serializeSnapshot } from './snapshot';
 export {
   cancelAuditPush,
@@ -12,6 +13,7 @@ export {
   resumeAuditPush,
   sameUnconfirmedCells,
   AUTO_CALCULATED_REASON,
+  CUT_VALUE_REASON,
   NOT_IN_AUDIT_REASON,
   type AuditPushInput,
 } from './write-back';
