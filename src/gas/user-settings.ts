@@ -2,7 +2,7 @@
 
 import { ConfigError } from '../core/errors';
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../core/api/rate-budget';
-import { tokenHint, validateBaseUrl, validateToken } from '../core/settings/base-url';
+import { tokenHint, validateBaseUrl } from '../core/settings/base-url';
 import { requireUnderPrefix } from '../core/settings/url-allowlist';
 import { SETTINGS_HINT } from '../core/product';
 import { normalizeCompanyIds, parseFormulaAccess, withCompany } from '../core/formulas/formula-access';

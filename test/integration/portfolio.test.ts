@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { PROPERTY_SEED, seeded } from '../support/property-seed';
 import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
+import { DEFAULT_PAGE_SIZE } from '../../emulator/pagination';
 import type { EmulatorState } from '../../emulator/records';
 import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle, ImportHandle, UnfinishedPortfolioJobs } from '../../src/shared/rpc';
@@ -40,6 +41,24 @@ function auditGrid(rt: GasRuntime) {
   return { sheet, values, display, column, row, cell: (profileId: string, propertyId: string) => sheet.getRange(row(profileId), column(propertyId)) };
 }
 
+/** Every page a paginated list of `count` items takes (page 1 even when it is empty). */
+const pagesOf = (path: string, query: string, count: number) =>
+  Array.from({ length: Math.max(1, Math.ceil(count / DEFAULT_PAGE_SIZE)) }, (_, i) => `GET ${path}?${query}&page=${i + 1}`);
+
+/** What reading the fund's properties and their options asks of the API, one line a request. */
+function schemaReads(): string[] {
+  const properties = fundProperties();
+  return [
+    ...pagesOf('/portfolio_properties', `company_id=${DEMO_IDS.fund}`, properties.length),
+    ...properties.filter((p) => p.data_type === 'select' || p.data_type === 'multiselect').map((p) => `GET /portfolio_property_options?portfolio_property_id=${p.id}`),
+  ];
+}
+
+/** The requests the emulator saw since the last call, one line each, sorted: the order within a wave is not the add-in's to fix. */
+async function requestLines(): Promise<string[]> {
+  return (await stack.takeRequests()).map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ''}`).sort();
+}
+
 async function push(rt: GasRuntime): Promise<AuditPushHandle> {
   let handle = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
   for (let i = 0; !handle.report && i < 20; i++) handle = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [handle.pushId]));
@@ -47,10 +66,18 @@ async function push(rt: GasRuntime): Promise<AuditPushHandle> {
 }
 
 describe('the portfolio audit', () => {
-  it('shows every profile and property with labels, joined lists and completeness as the API holds them', () => {
+  it('shows every profile and property with labels, joined lists and completeness as the API holds them', async () => {
     const rt = stack.runtime();
+    await stack.takeRequests();
     const built = ok<{ profiles: number; properties: number; overall: { filled: number; total: number } }>(rt.callServer('buildAudit', [DEMO_IDS.fund]));
     const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
+    // Each list read once, every page of it, and nothing else.
+    expect(await requestLines()).toEqual([
+      ...pagesOf('/portfolio_company_profiles', `company_id=${DEMO_IDS.fund}`, profiles.length),
+      ...schemaReads(),
+      ...profiles.flatMap((profile) => pagesOf('/portfolio_property_values', `portfolio_company_profile_id=${profile.id}`,
+        state.portfolio_property_values.filter((v) => v.portfolio_company_profile_id === profile.id).length)),
+    ].sort());
     expect(built.profiles).toBe(profiles.length);
     expect(built.properties).toBe(fundProperties().length);
     const grid = auditGrid(rt);
@@ -119,6 +146,8 @@ describe('the portfolio audit', () => {
     expect(done.progress.status).toBe('done');
     const requests = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
     expect(requests).toHaveLength(5);
+    // The push reads the schema afresh, once, then sends one PUT a cell.
+    expect(await requestLines()).toEqual([...schemaReads(), ...Array<string>(5).fill('PUT /portfolio_property_values')].sort());
     const bodies = new Map(requests.map((r) => {
       const body = (r.body as { portfolio_property_value: Record<string, unknown> }).portfolio_property_value;
       return [body['portfolio_property_id'] as string, body];

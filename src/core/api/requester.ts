@@ -34,8 +34,6 @@ export interface RequesterOptions {
   retry?: Partial<RetryPolicy>;
   /** Absolute time (ms since epoch) by which every call must have finished: a custom function has 30 s. */
   deadline?: number;
-  /** Most requests sent in one fetchAll. */
-  maxWave?: number;
   /** Told about every wait, so long work can show "waiting for the rate limit". */
   onWait?: (event: WaitEvent) => void;
 }
@@ -44,6 +42,9 @@ export interface WaitEvent {
   reason: 'rate_limit' | 'retry';
   ms: number;
 }
+
+/** Most requests sent in one fetchAll, before the rate budget cuts a wave smaller. */
+export const MAX_WAVE = 50;
 
 /**
  * No wave starts with less time left than this: Apps Script ends an execution mid-request (a custom
@@ -80,11 +81,6 @@ export class Requester {
     return (this.options.deadline ?? Number.POSITIVE_INFINITY) - this.options.clock.now();
   }
 
-  /** Most requests sent together in one wave. */
-  get maxWave(): number {
-    return Math.max(1, this.options.maxWave ?? 50);
-  }
-
   send<T>(request: ApiRequest): ApiResult<T> {
     const [settled] = this.sendAllSettled<T>([request]);
     if (!settled) throw new Error('No result for a request that was sent.');
@@ -109,13 +105,12 @@ export class Requester {
     let queue: Pending[] = requests.map((request, index) => ({ index, request: this.toHttp(request), about: request.path.split('/')[1] ?? '', attempt: 0 }));
     let waitedMs = 0;
     const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
-    const maxWave = this.maxWave;
     // After a 429 without Retry-After the server's window is unknown: one request probes it, so a wave
     // of ten does not meet ten refusals (each of which the server counts) while the window lasts.
     let probe = false;
     // Halved each time fetchAll fails a whole wave for one lost connection, so a flaky link ends in
     // waves small enough to pass; a wave of one then fails alone and counts against its own retries.
-    let waveCap = maxWave;
+    let waveCap = MAX_WAVE;
 
     while (queue.length > 0) {
       const tooLate = this.refuseWithoutTime(queue.length);

@@ -29,7 +29,7 @@ export type AuditBuildOptions = {
 };
 
 /** Grey of read-only (auto-calculated) columns. */
-export const READ_ONLY_BACKGROUND = '#efefef';
+const READ_ONLY_BACKGROUND = '#efefef';
 /** Light yellow of blank editable cells. */
 export const BLANK_BACKGROUND = '#fff2cc';
 const LABELS_IN_HELP = 12;

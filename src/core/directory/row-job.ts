@@ -4,12 +4,6 @@ import type { ApiClient } from '../api/client';
 import type { ImportJob, ImportProgress, ImportRowBase, RowWrite } from './types';
 import { cancelJob, cloneJob } from '../jobs/job-state';
 
-/**
- * No row starts with less than this left before the deadline. One write is one request, but
- * UrlFetchApp may take up to a minute to give up on a server that does not answer.
- */
-export const ROW_MARGIN_MS = 15_000;
-
 export type ImportStepOptions<State> = {
   /**
    * Absolute time (ms since epoch) by which the step must have returned. Apps Script allows 6 minutes
@@ -17,9 +11,8 @@ export type ImportStepOptions<State> = {
    * stop in time too.
    */
   deadline: number;
-  /** The clock; defaults to the client's. */
-  now?: () => number;
-  marginMs?: number;
+  /** No row starts with less than this left before the deadline (picked by the server with the deadline). */
+  marginMs: number;
   /** Checked before every row: true cancels (a cancel pressed in the sidebar while this step runs). */
   shouldStop?: () => boolean;
   /**
@@ -64,7 +57,7 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
   sender: RowSender<State>,
 ): ImportStepResult<State> {
   const next = cloneJob(state);
-  const now = options.now ?? (() => client.requester.now());
+  const now = (): number => client.now();
   const settledInterrupted = settleInterrupted(next, sender);
   if (settledInterrupted !== undefined) options.onCheckpoint?.(next, sender.write(next, settledInterrupted));
   if (next.status !== 'running' || (next.notBefore !== undefined && now() < next.notBefore)) {
@@ -73,8 +66,8 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
   delete next.notBefore;
   delete next.problem;
   next.counters.steps++;
-  const deadline = Math.min(options.deadline, now() + client.requester.remainingMs());
-  const marginMs = options.marginMs ?? ROW_MARGIN_MS;
+  const deadline = Math.min(options.deadline, now() + client.remainingMs());
+  const marginMs = options.marginMs;
 
   for (;;) {
     const index = nextPending(next);

@@ -12,12 +12,10 @@ import type { ExportProgress, ExportState } from './types';
 import type { WaveStepOptions } from '../jobs/step-options';
 import { runWaveStep, type WaveAttempt, type WaveFailureEffect } from '../jobs/wave-step';
 
-/** No wave starts with less than this left before the deadline: a wave of PUTs can take many seconds. */
-export const STEP_MARGIN_MS = 30_000;
 /** Batches sent together in one wave (see pickWave). */
-export const DEFAULT_WAVE_SIZE = 10;
+const DEFAULT_WAVE_SIZE = 10;
 /** Steps in a row that end on a temporary failure without progress before the export pauses. */
-export const MAX_STEPS_WITHOUT_PROGRESS = 3;
+const MAX_STEPS_WITHOUT_PROGRESS = 3;
 /**
  * An API that accepts nothing for this long pauses the export: three of its 5-minute rate windows, so a
  * limit shared with other clients has had time to free up, and a storm that will not end stops costing
@@ -41,12 +39,11 @@ type Attempt = WaveAttempt<Failure>;
 export function runExportStep(state: ExportState, client: ApiClient, options: ExportStepOptions): ExportStepResult {
   const next = cloneExportState(state);
   const places = placeNamer(next.spec.layout, next.origin);
-  const now = options.now ?? (() => client.requester.now());
+  const now = (): number => client.now();
   const stepStart = now();
   let answered = false;
   let rateLimited = false;
   const result = runWaveStep(next, client, options, {
-    marginMs: STEP_MARGIN_MS,
     waveSize: DEFAULT_WAVE_SIZE,
     maxStepsWithoutProgress: MAX_STEPS_WITHOUT_PROGRESS,
     isComplete,
@@ -111,12 +108,12 @@ export function exportProgress(state: ExportState, nowMs: number): ExportProgres
  * failure's sentence is returned. A refused metric's items fail as the export would fail them. The
  * state returned can start the export as it is (its reads are not repeated).
  */
-export function readStoredPoints(state: ExportState, client: ApiClient, deadline: number, now: () => number = () => client.requester.now()): { state: ExportState; problem?: string } {
+export function readStoredPoints(state: ExportState, client: ApiClient, deadline: number): { state: ExportState; problem?: string } {
   const next = cloneExportState(state);
   for (;;) {
     const metric = next.metrics.findIndex((candidate) => candidate.phase === 'diff');
     if (metric < 0) break;
-    if (now() >= deadline) return { state: next, problem: 'The preview ran out of time before comparing every value with what is stored.' };
+    if (client.now() >= deadline) return { state: next, problem: 'The preview ran out of time before comparing every value with what is stored.' };
     const attempt = readExisting(next, metric, client);
     // readExisting settles a refused metric itself (its items fail): what is left is worth trying again later.
     const failure = attempt.failure;

@@ -4,7 +4,7 @@ import { InputError } from '../errors';
 import type { ExportLayout, ExportSpec } from './types';
 
 /** The defaults the sidebar starts with: blanks skipped, duplicates and off-period dates refused, only changes sent. */
-export function defaultExportSpec(layout: ExportLayout): ExportSpec {
+function defaultExportSpec(layout: ExportLayout): ExportSpec {
   return { layout, hasHeaderRow: layout === 'wide', skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: true };
 }
 

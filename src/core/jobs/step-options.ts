@@ -10,10 +10,11 @@ export type WaveStepOptions<State> = {
    * RateLimitedError, and the work stays pending).
    */
   deadline: number;
-  /** The clock; defaults to the client's. */
-  now?: () => number;
-  /** No wave starts with less than this left before the deadline. */
-  marginMs?: number;
+  /**
+   * No wave starts with less than this left before the deadline: the server picks it with the
+   * deadline, since a wave of PUTs can take seconds.
+   */
+  marginMs: number;
   waveSize?: number;
   /** The log whose `onWait` was given to the client, to report waits for the rate limit. */
   waitLog?: WaitLog;

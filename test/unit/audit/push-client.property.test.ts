@@ -87,7 +87,7 @@ it(`accounts for every cell, never resends a confirmed one, and leaves only refu
         if (state.status === 'paused') state = resumeAuditPush(state);
         const api = createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport: store, clock, deadline: clock.now() + 270_000, retry: { random: () => 0.5, maxRetries: 2 } });
         if (state.notBefore !== undefined && clock.now() < state.notBefore) clock.sleep(state.notBefore - clock.now());
-        state = runAuditPushStep(state, api, { deadline: clock.now() + 270_000, waveSize }).state;
+        state = runAuditPushStep(state, api, { deadline: clock.now() + 270_000, marginMs: 30_000, waveSize }).state;
       }
       expect(state.status).toBe('done');
       const report = buildAuditPushReport(state);
