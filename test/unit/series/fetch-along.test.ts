@@ -6,6 +6,9 @@ import { SeriesCache, wholeSeriesKey, MAX_COMPANIONS } from '../../../src/core/s
 import { SingleFlight } from '../../../src/core/series/single-flight';
 import { metricIdsReadWhole } from '../../../src/core/formulas/reads-metrics';
 import type { DataPoint } from '../../../src/core/api/types';
+import { MAX_PREFETCH_PAGES, metricValue } from '../../../src/core/formulas/metric-formulas';
+import { scriptedFormulaContext } from '../../support/formula-context';
+import type { Step } from '../../support/scripted-transport';
 import { MemoryCache } from '../../support/memory-cache';
 import { FakeClock } from '../../support/scripted-transport';
 
@@ -72,5 +75,29 @@ describe('fetching the sheet\'s metrics along', () => {
     expect(calls).toEqual([[A, B], [A]]);
     expect(series.get(wholeSeriesKey(B), [B])).toBeNull();
     expect([...cache.store.keys()].filter((key) => key.startsWith('load:'))).toEqual([]);
+  });
+});
+
+describe('METRIC_VALUE fetching along', () => {
+  const COMPANY = 'c0000000-0000-4000-8000-000000000001';
+  const listing = { status: 200, body: { metrics: [A, B].map((id) => ({ id, name: id, frequency: 'monthly', unit: 'USD', company_id: COMPANY, portfolio_company_profile_id: null })), meta: { page: 1, total_pages: 1, total: 2 } } };
+  function withFlight(steps: Step[], sheetIds: string[]) {
+    const { ctx, transport, cache } = scriptedFormulaContext({ steps, timeZone: 'UTC', defaultCompanyId: COMPANY, allowedCompanyIds: [COMPANY] });
+    const clock = new FakeClock(0);
+    let n = 0;
+    ctx.series = new SeriesCache(new ChunkedCache(cache, () => `s${n++}`), '0', new SingleFlight(cache, clock, Number.MAX_SAFE_INTEGER));
+    ctx.recalculationMetricIds = () => sheetIds;
+    return { ctx, transport };
+  }
+
+  it(`gives up fetching along past ${MAX_PREFETCH_PAGES} pages and fetches its own metric alone; a metric not in an allowed listing never goes along`, () => {
+    const { ctx, transport } = withFlight([
+      { match: 'GET /metrics?company_id=', prefix: true, reply: listing },
+      { match: `GET /data_points?metric_id[]=${A}&metric_id[]=${B}&page_size=100&page=1`, reply: { status: 200, body: { data_points: [], meta: { page: 1, total_pages: MAX_PREFETCH_PAGES + 1, total: 3100 } } } },
+      { match: `GET /data_points?metric_id=${A}&page_size=100&page=1`, reply: { status: 200, body: { data_points: [point(A, '2024-03-01', '7')], meta: { page: 1, total_pages: 1, total: 1 } } } },
+    ], [A, C, B]);
+    expect(metricValue(ctx, A, '2024-03')).toBe(7);
+    expect(transport.sent.map((r) => r.url.replace('https://api.test', ''))).toHaveLength(3);
+    expect(transport.sent.some((r) => r.url.includes(C))).toBe(false);
   });
 });
