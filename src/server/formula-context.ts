@@ -11,6 +11,7 @@ import { userCache, userMutex } from '../gas/cache-and-lock';
 import { readCacheGeneration, readSeriesEpochs } from '../gas/document-settings';
 import type { SeriesEpochs } from '../core/series/series-epochs';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import { readRecalculationMetricIds } from '../gas/recalculation-sheet';
 import { readFormulaAccess, readSettingsGeneration, readSettingsSummary, readUserProperties } from '../gas/user-settings';
 import { createClientForExecution } from './api-factory';
 
@@ -24,6 +25,15 @@ const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
 export interface SidebarReading {
   fundId: string;
   budgetMs: number;
+}
+
+/** The sheet's metric ids, or none when the sheet cannot be read: fetching along is a saving, never a cell's failure. */
+function sheetMetricIdsOrNone(): string[] {
+  try {
+    return readRecalculationMetricIds();
+  } catch {
+    return [];
+  }
 }
 
 export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
@@ -42,6 +52,7 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   let defaultCompanyId: string | null | undefined;
   let allowedCompanyIds: string[] | undefined;
   let epochs: SeriesEpochs | undefined;
+  let recalculationMetricIds: string[] | undefined;
   return {
     timeZone: spreadsheetTimeZone(),
     formatDate: appsScriptDateFormatter,
@@ -60,5 +71,7 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
       return (allowedCompanyIds ??= sidebar ? [sidebar.fundId.toLowerCase()] : readFormulaAccess(userProperties));
     },
     now: () => Date.now(),
+    // Only a cell about to fetch reads the sheet, once; the sidebar's grid builder recalculates no sheet.
+    ...(sidebar ? {} : { recalculationMetricIds: () => (recalculationMetricIds ??= sheetMetricIdsOrNone()) }),
   };
 }

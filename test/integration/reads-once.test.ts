@@ -3,6 +3,7 @@
 
 import type { CacheCalls, GasRuntime, PropertiesCalls } from '../../gas-runtime';
 import type { ExportHandle } from '../../src/shared/rpc';
+import { DEMO_IDS } from '../../emulator/demo-data';
 import { driveExport, ok, useStack, OWNER, type Stack } from '../support/stack';
 import { DEMO_FUND_LISTING_PAGES } from '../support/demo-fund';
 
@@ -48,6 +49,70 @@ function counted<T>(rt: GasRuntime, run: () => T): { value: T; cache: CacheCalls
 }
 
 const reads = (calls: CacheCalls): number => calls.get + calls.getAll;
+
+describe('a recalculation of one cell per value fetches the sheet\'s series together (issue 17, item 2)', () => {
+  const MONTHS = 3;
+
+  /** The formulas in their cells first, as Sheets has them while their values load; then every cell at once. */
+  async function recalculateSheet(rt: GasRuntime, cells: Array<{ formula: string; cell: string }>, maxConcurrent: number): Promise<unknown[]> {
+    const sheet = rt.spreadsheet.getActiveSheet();
+    for (const { formula, cell } of cells) sheet.getRange(cell).setFormula(formula);
+    const outcomes = await rt.recalculate(cells, { maxConcurrent });
+    return outcomes.map((o) => (o.ok ? o.values[0]![0] : o.error.message));
+  }
+
+  it(`recalculates ${IDS} metrics × ${MONTHS} months with the listing and one multi-id series request cold, and none warm`, async () => {
+    const ids = await tenMetrics();
+    const rt = stack.runtime();
+    const periods = months(MONTHS);
+    // Sheet order: a metric's cells together, as a model's rows are; a column of ids, referenced.
+    rt.spreadsheet.getActiveSheet().getRange(1, 1, IDS, 1).setValues(ids.map((id) => [id]));
+    const cells = ids.flatMap((id, m) => periods.map((period, p) => ({
+      formula: m % 2 === 0 ? `=METRIC_VALUE("${id}", "${period}")` : `=METRIC_VALUE($A$${m + 1}, "${period}")`,
+      cell: `${String.fromCharCode(66 + p)}${m + 1}`,
+    })));
+    const expected = ids.flatMap((_, m) => periods.map((_, p) => m * 1000 + p));
+
+    // Each metric's cells start together and the next metric's only as a slot frees, as in the bench's
+    // model sheet: cells of two metrics starting at the same instant may each fetch their own series
+    // before one claims the other's (at most one fetch per metric still), which would make the count
+    // depend on timing.
+    expect(await recalculateSheet(rt, cells, MONTHS)).toEqual(expected);
+    const cold = await stack.takeRequests();
+    const series = cold.filter((r) => r.path === '/data_points');
+    // 10 metrics × 50 points at 100 a page: 5 pages of one request naming every id (per metric: 10 pages).
+    expect(series).toHaveLength(5);
+    for (const request of series) for (const id of ids) expect(request.query).toContain(id);
+    expect(cold.filter((r) => r.path === '/metrics').map((r) => r.query)).toEqual([`company_id=${stack.emulator.companyId}&page=1`]);
+    expect(cold).toHaveLength(series.length + 1);
+    expect(rt.executions.filter((e) => e.urlFetchCount > 0)).toHaveLength(1);
+    expect(rt.cache.user(OWNER)._keys().filter((key) => key.startsWith('load:'))).toEqual([]);
+
+    expect(await recalculateSheet(rt, cells, 30)).toEqual(expected);
+    expect(await stack.takeRequests()).toEqual([]);
+  }, 60_000);
+
+  it('never fetches along a metric the owner did not allow, and refuses its cells as before', async () => {
+    const ids = await tenMetrics();
+    const { metrics: [foreign] } = await stack.emulator.control.fixtures({
+      metrics: [{ company_id: DEMO_IDS.otherFund, name: 'Not allowed', frequency: 'monthly', unit: 'USD' }],
+    });
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: foreign!.id, date: '2020-01-01', value: '99' }] });
+    await stack.emulator.control.clearRequests();
+    const rt = stack.runtime();
+    const cells = [
+      { formula: `=METRIC_VALUE("${foreign!.id}", "2020-01")`, cell: 'B1' },
+      ...ids.map((id, m) => ({ formula: `=METRIC_VALUE("${id}", "2020-01")`, cell: `B${m + 2}` })),
+    ];
+    // One at a time, so that the refused cell runs first and the next one fetches for the sheet.
+    const shown = await recalculateSheet(rt, cells, 1);
+    expect(shown[0]).toMatch(new RegExp(`^Formulas in this spreadsheet may not read metric ${foreign!.id}: it is not a metric of any company`));
+    expect(shown.slice(1)).toEqual(ids.map((_, m) => m * 1000));
+    const requests = await stack.takeRequests();
+    expect(requests.filter((r) => r.path === '/data_points' && r.query.includes(foreign!.id))).toEqual([]);
+    expect(requests.filter((r) => r.path === '/data_points')).toHaveLength(5);
+  }, 60_000);
+});
 
 describe('a grid formula reads each cached series once per execution', () => {
   it(`fills ${IDS} ids × ${PERIODS} periods with one listing and one series request per metric cold, and ≤ ${IDS} cache reads beyond the series' warm`, async () => {

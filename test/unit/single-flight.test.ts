@@ -120,12 +120,49 @@ describe('SingleFlight', () => {
     cache.put = (key, value, ttl) => { lockedAt.push(['put', locked]); put(key, value, ttl); };
     const mutex: Mutex = { withLock: (fn) => { locked = true; try { return fn(); } finally { locked = false; } } };
     expect(new SingleFlight(cache, clock, 25_000, mutex).run('k', () => null, () => 'fetched')).toBe('fetched');
-    expect(lockedAt).toEqual([['get', true], ['put', true]]);
+    // The first look, outside the lock, finds no marker; the claim looks again under it.
+    expect(lockedAt).toEqual([['get', false], ['get', true], ['put', true]]);
 
     const busy: Mutex = { withLock: () => { throw new LockUnavailableError(5_000); } };
     lockedAt.length = 0;
     expect(new SingleFlight(cache, clock, 25_000, busy).run('k', () => null, () => 'fetched anyway')).toBe('fetched anyway');
-    expect(lockedAt).toEqual([['get', false], ['put', false]]);
+    expect(lockedAt).toEqual([['get', false], ['get', false], ['put', false]]);
+  });
+
+  it('does not take the lock when another execution\'s marker is already there: it waits', () => {
+    const clock = new FakeClock(0);
+    const cache = new MemoryCache(clock);
+    cache.put('load:k', '{"since":0}', 30);
+    let stored: string | null = null;
+    const sleep = clock.sleep.bind(clock);
+    clock.sleep = (ms) => { sleep(ms); stored = 'theirs'; };
+    let locks = 0;
+    const mutex: Mutex = { withLock: (fn) => { locks++; return fn(); } };
+    expect(new SingleFlight(cache, clock, 25_000, mutex).run('k', () => stored, () => { throw new Error('must not fetch'); })).toBe('theirs');
+    expect(locks).toBe(0);
+  });
+
+  it('claims other keys for a loading execution, one lock for all, skipping those held or answered, and releases them', () => {
+    const clock = new FakeClock(0);
+    const cache = new MemoryCache(clock);
+    cache.put('load:held', '{"since":0}', 30);
+    let locks = 0;
+    const mutex: Mutex = { withLock: (fn) => { locks++; return fn(); } };
+    const flight = new SingleFlight(cache, clock, 25_000, mutex);
+    const claimed = flight.claimMany(['free', 'held', 'answered', 'other'], (key) => key === 'answered');
+    expect(claimed).toEqual(['free', 'other']);
+    expect(locks).toBe(1);
+    expect(cache.get('load:free')).not.toBeNull();
+    expect(cache.get('load:answered')).toBeNull();
+    // A waiter of a claimed key waits for the claimer's answer instead of fetching.
+    let stored: string | null = null;
+    const sleep = clock.sleep.bind(clock);
+    clock.sleep = (ms) => { sleep(ms); stored = 'claimer stored it'; };
+    expect(new SingleFlight(cache, clock, 25_000, mutex).run('free', () => stored, () => { throw new Error('must not fetch'); })).toBe('claimer stored it');
+    flight.release(claimed);
+    expect(cache.get('load:free')).toBeNull();
+    expect(cache.get('load:other')).toBeNull();
+    expect(cache.get('load:held')).not.toBeNull();
   });
 
   it('waits under the lock too when another execution holds the marker, and does not fetch', () => {

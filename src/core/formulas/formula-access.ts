@@ -21,7 +21,7 @@ import { ApiError, FormulaAccessError } from '../errors';
 import type { Metric, PortfolioCompanyProfile, PortfolioProperty } from '../api/types';
 import { isUuid } from '../validate/uuid';
 import type { FormulaContext } from './formula-context';
-import { listMetricsCached, listProfilesCached, listPropertiesCached } from './metric-directory';
+import { cachedMetricListing, listMetricsCached, listProfilesCached, listPropertiesCached } from './metric-directory';
 
 function plural(n: number): string {
   return n === 0 ? 'none yet' : n === 1 ? '1 company' : `${n} companies`;
@@ -102,6 +102,19 @@ export function requireMetricAccess(ctx: FormulaContext, metricIds: readonly str
     if (!found.has(id.toLowerCase())) throw new FormulaAccessError(`metric ${id}`, `it is not a metric of any company the spreadsheet's owner allowed (${plural(ctx.allowedCompanyIds.length)})`);
   }
   return found;
+}
+
+/**
+ * Those of `metricIds` found in the metric listings of allowed companies that this execution's cache
+ * already holds (lower case, in the order given); it sends no request, so a metric whose company's
+ * listing was not read is left out, never let in.
+ */
+export function allowedAmongListed(ctx: FormulaContext, metricIds: readonly string[]): string[] {
+  const listed = new Set<string>();
+  for (const companyId of ctx.allowedCompanyIds) {
+    for (const metric of cachedMetricListing(ctx, companyId) ?? []) listed.add(metric.id.toLowerCase());
+  }
+  return metricIds.map((id) => id.toLowerCase()).filter((id) => listed.has(id));
 }
 
 /** The profile, from the fund's listing when a fund is given, else from each allowed company's. */

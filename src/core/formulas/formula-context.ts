@@ -24,6 +24,11 @@ export interface FormulaContext {
    */
   readonly allowedCompanyIds: readonly string[];
   now(): number;
+  /**
+   * The metric ids the formulas of the calling cell's sheet read whole (see metricIdsReadWhole), read
+   * only by an execution about to fetch a series; absent where no sheet is being recalculated.
+   */
+  recalculationMetricIds?(): readonly string[];
 }
 
 /**

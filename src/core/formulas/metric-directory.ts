@@ -4,8 +4,17 @@ import { ApiError } from '../errors';
 import type { Metric, PortfolioCompanyProfile, PortfolioProperty } from '../api/types';
 import type { FormulaContext } from './formula-context';
 
+function metricListingKey(companyId: string, profileId?: string): string {
+  return `metrics:${companyId}:${profileId ?? ''}`;
+}
+
 export function listMetricsCached(ctx: FormulaContext, companyId: string, profileId?: string): Metric[] {
-  return ctx.records.getOrLoad(`metrics:${companyId}:${profileId ?? ''}`, () => ctx.client().metrics.list(companyId, { portfolioCompanyProfileId: profileId }));
+  return ctx.records.getOrLoad(metricListingKey(companyId, profileId), () => ctx.client().metrics.list(companyId, { portfolioCompanyProfileId: profileId }));
+}
+
+/** A company's whole metric listing if the cache holds it, else undefined (no request). */
+export function cachedMetricListing(ctx: FormulaContext, companyId: string): Metric[] | undefined {
+  return ctx.records.get<Metric[]>(metricListingKey(companyId));
 }
 
 /** A profile of a fund, from the cached listing; undefined outside the investor product. */

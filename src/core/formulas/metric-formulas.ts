@@ -10,7 +10,7 @@ import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate } from '../validate/dates';
 import { isBlank, optionalDate, readId, readIdList } from './arguments';
 import { deadlineGuard, type FormulaContext } from './formula-context';
-import { requireMetricAccess } from './formula-access';
+import { allowedAmongListed, requireMetricAccess } from './formula-access';
 import { findProfile } from './metric-directory';
 
 export type SheetCell = Cell | Date | boolean;
@@ -36,9 +36,38 @@ export function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: 
  */
 const byDateOf = new WeakMap<readonly DataPoint[], Map<string, string | null>>();
 
-/** A metric's whole series, shared by every METRIC_VALUE and METRIC_LATEST cell of that metric. */
+/**
+ * Most pages a fetch of several metrics' whole series may take (100 points each) before it gives up
+ * and fetches its own metric alone: 20 monthly metrics of 10 years are 24, and a fetch of 30 pages is
+ * two round trips (page 1, then the rest at once), well inside a custom function's time.
+ */
+export const MAX_PREFETCH_PAGES = 30;
+
+/**
+ * The metrics the other formulas of this recalculation read whole that formulas here may read, judged
+ * by the listings the access check has already read (no request): their data is never fetched unless
+ * the owner allowed it.
+ */
+function allowedCompanions(ctx: FormulaContext): string[] {
+  const wanted = ctx.recalculationMetricIds?.() ?? [];
+  return wanted.length === 0 ? [] : allowedAmongListed(ctx, wanted);
+}
+
+/**
+ * A metric's whole series, shared by every METRIC_VALUE and METRIC_LATEST cell of that metric; the
+ * execution that fetches it fetches the sheet's other allowed metrics along (see getOrLoadWhole).
+ */
 function loadWholeSeries(ctx: FormulaContext, metricId: string): Map<string, string | null> {
-  const points = loadPoints(ctx, [metricId]);
+  const points = ctx.series.getOrLoadWhole(metricId, (ids) => {
+    const client = ctx.client();
+    const guard = deadlineGuard(client);
+    return client.dataPoints.list(ids, {
+      beforeRemainingPages: (meta, firstPageMs) => {
+        if (ids.length > 1 && meta.total_pages > MAX_PREFETCH_PAGES) throw new InputError(`${meta.total_pages} pages are too many to fetch along.`);
+        guard(meta, firstPageMs);
+      },
+    });
+  }, () => allowedCompanions(ctx));
   let byDate = byDateOf.get(points);
   if (!byDate) {
     byDate = new Map();

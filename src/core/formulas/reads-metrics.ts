@@ -45,3 +45,28 @@ export function formulasReadingMetrics(
     return false;
   });
 }
+
+/** The functions that read a metric's whole series (the cache entry every cell of the metric shares). */
+const WHOLE_SERIES_CALL = /(^|[^A-Z0-9_.])(METRIC_VALUE|METRIC_LATEST)\s*\(/i;
+const UUID_IN_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The metric ids that the grid's METRIC_VALUE and METRIC_LATEST formulas read whole, each once, lower
+ * case, in sheet order (row by row): ids written in the formula's text, and ids in its single-cell
+ * references on the same sheet (as formulasReadingMetrics follows them). What a recalculation of this
+ * sheet is about to ask for, so the first cell that fetches can fetch them together. An id named
+ * here that no formula reads costs a little data, never a value shown: every cell still checks access.
+ */
+export function metricIdsReadWhole(formulas: readonly (readonly string[])[], valueAt: (row: number, column: number) => unknown): string[] {
+  const ids = new Set<string>();
+  for (const { formula } of findAddinFormulas(formulas)) {
+    if (!WHOLE_SERIES_CALL.test(formula)) continue;
+    for (const match of formula.matchAll(UUID_IN_TEXT)) ids.add(match[0].toLowerCase());
+    for (const match of withoutStrings(formula).matchAll(CELL_REFERENCE)) {
+      const value = valueAt(Number(match[2]), columnNumber(match[1]!));
+      if (typeof value === 'string' && UUID.test(value.trim())) ids.add(value.trim().toLowerCase());
+    }
+  }
+  return [...ids];
+}

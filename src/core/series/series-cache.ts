@@ -18,6 +18,17 @@ interface StoredSeries {
   sources?: StoredSource[];
 }
 
+/**
+ * Other metrics one fetch may take along: the API client sends 20 ids a request (Apps Script's 2 kB
+ * URL), so the metric and 19 companions are one multi-id request, paged together.
+ */
+export const MAX_COMPANIONS = 19;
+
+/** The key of a metric's whole series, as loadPoints names it (ids|start|end|blank flag). */
+export function wholeSeriesKey(metricId: string): string {
+  return `${metricId}|||`;
+}
+
 /** Long enough for a working session; the Refresh menu item starts a new generation at once. */
 export const SERIES_TTL_SECONDS = 30 * 60;
 
@@ -54,6 +65,52 @@ export class SeriesCache {
     };
     if (!this.flight) return this.get(key, metricIds) ?? loadAndStore();
     return this.flight.run(this.key(key, metricIds), () => this.get(key, metricIds), loadAndStore);
+  }
+
+  /**
+   * A metric's whole series (every date, blanks kept, no sources: what METRIC_VALUE and METRIC_LATEST
+   * share), from the cache or else loaded once for concurrent cells. On a miss the loading execution
+   * also takes `companions()` (other metrics about to be asked for) that are neither cached nor being
+   * loaded, and `loadMany` fetches them all at once: a recalculation's first fetch brings every series
+   * its cells need, instead of each metric's first cells waiting for a fetch of their own. Each series
+   * is stored apart, as a fetch of it alone would store it. When loading them together fails (too many
+   * pages, any error), this metric is loaded alone and the companions' waiters fetch for themselves.
+   */
+  getOrLoadWhole(metricId: string, loadMany: (ids: readonly string[]) => DataPoint[], companions: () => readonly string[] = () => []): DataPoint[] {
+    const key = wholeSeriesKey(metricId);
+    const loadAndStore = (): DataPoint[] => {
+      const claimed = this.flight ? this.claimCompanions(metricId, companions()) : [];
+      const ids = [metricId, ...claimed.map((c) => c.id)];
+      try {
+        let points: DataPoint[];
+        try {
+          points = loadMany(ids);
+        } catch (error) {
+          if (claimed.length === 0) throw error;
+          points = loadMany([metricId]);
+          this.put(key, points, [metricId]);
+          return points;
+        }
+        const byMetric = new Map<string, DataPoint[]>(ids.map((id) => [id.toLowerCase(), []]));
+        for (const point of points) byMetric.get(point.metric_id.toLowerCase())?.push(point);
+        for (const id of ids) this.put(wholeSeriesKey(id), byMetric.get(id.toLowerCase())!, [id]);
+        return byMetric.get(metricId.toLowerCase())!;
+      } finally {
+        this.flight?.release(claimed.map((c) => c.fullKey));
+      }
+    };
+    if (!this.flight) return this.get(key, [metricId]) ?? loadAndStore();
+    return this.flight.run(this.key(key, [metricId]), () => this.get(key, [metricId]), loadAndStore);
+  }
+
+  /** The companions this execution may load: at most MAX_COMPANIONS, not this metric, claimed in the flight. */
+  private claimCompanions(metricId: string, wanted: readonly string[]): Array<{ id: string; fullKey: string }> {
+    const candidates = [...new Set(wanted)].filter((id) => id.toLowerCase() !== metricId.toLowerCase()).slice(0, MAX_COMPANIONS)
+      .map((id) => ({ id, fullKey: this.key(wholeSeriesKey(id), [id]) }));
+    if (candidates.length === 0 || !this.flight) return [];
+    const byKey = new Map(candidates.map((c) => [c.fullKey, c]));
+    const claimed = this.flight.claimMany([...byKey.keys()], (fullKey) => this.cache.get(fullKey) !== null);
+    return claimed.map((fullKey) => byKey.get(fullKey)!);
   }
 
   get(key: string, metricIds: readonly string[] = []): DataPoint[] | null {
