@@ -508,6 +508,9 @@ export class GasRuntime {
   async recalculate(cells: RecalculationCell[], options: ConcurrencyOptions = {}): Promise<RecalculatedCell[]> {
     const concurrency = this.#concurrency(options);
     const read = cells.map((cell) => ({ cell, ...this.#readFormula(cell.formula, { cell: cell.cell, sheet: cell.sheet, user: cell.user }) }));
+    // Sheets holds each cell's formula while its value loads ("Loading…"), so an execution that reads its
+    // sheet's formulas sees every cell of the recalculation, not only those already finished.
+    for (const { cell, sheet, row, column } of read) this.#placePendingFormula(sheet, row, column, cell.formula);
     return Promise.all(
       read.map(async ({ cell, call, sheet, anchor, row, column, args }) => {
         const done = await this.#submit({ functionName: call.functionName, kind: 'custom-function', user: cell.user ?? this.#activeUser, args, cell: anchor, ...concurrency });
@@ -834,6 +837,15 @@ export class GasRuntime {
       if (!before.has(name) && typeof value === 'function') functions.set(name, value as (...args: unknown[]) => unknown);
     }
     return { realm, membrane, execution, functions };
+  }
+
+  /** A cell whose formula is in place and whose value has not arrived yet (a different formula's spill goes). */
+  #placePendingFormula(sheet: Sheet, row: number, column: number, formula: string): void {
+    if (sheet._cell(row, column)?.formula === formula) return;
+    this.#clearSpill(sheet, row, column);
+    const cell = sheet._cellForWrite(row, column);
+    clearContent(cell);
+    cell.formula = formula;
   }
 
   #writeFormulaError(sheet: Sheet, row: number, column: number, formula: string, error: CellError): FormulaOutcome {

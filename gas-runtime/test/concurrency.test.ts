@@ -56,6 +56,13 @@ describe('a recalculation', () => {
     expect(rt.executions.every((e) => e.kind === 'custom-function' && e.outcome === 'completed')).toBe(true);
   }, 120_000);
 
+  it('holds every cell’s formula in the grid while the values load, as Sheets does', async () => {
+    const cells = ['A1', 'A2', 'A3'].map((cell) => ({ formula: '=SIBLING_FORMULAS()', cell }));
+    const done = await rt.recalculate(cells, { maxConcurrent: 1 });
+    // The first cell runs alone (one at a time), yet it already sees the two cells still waiting.
+    expect(done.map((cell) => cell.values)).toEqual(Array(3).fill([['=SIBLING_FORMULAS() =SIBLING_FORMULAS() =SIBLING_FORMULAS()']]));
+  });
+
   it('counts the start-up cost in each execution’s duration', async () => {
     const [cell] = await rt.recalculate([{ formula: '=ELAPSED()', cell: 'A1' }], { startupMs: 300 });
     expect(cell).toMatchObject({ ok: true, values: [['ok']] });
