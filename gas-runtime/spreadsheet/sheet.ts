@@ -31,6 +31,7 @@ export class Sheet {
   readonly #hiddenColumns = new Set<number>();
   readonly #columnWidths = new Map<number, number>();
   #filter: Filter | null = null;
+  #hidden = false;
   #conditionalFormatRules: ConditionalFormatRule[] = [];
 
   constructor(
@@ -165,6 +166,28 @@ export class Sheet {
     if (!Number.isInteger(columns) || columns < 0 || columns > this.#maxColumns) throw new GasError('Invalid argument: columns');
     this.#frozenColumns = columns;
     return this;
+  }
+
+  /** "Hides this sheet. Has no effect if the sheet is already hidden. If this method is called on the only visible sheet, it throws an exception." */
+  hideSheet(): Sheet {
+    if (this.#hidden) return this;
+    if (!this._spreadsheet.getSheets().some((sheet) => sheet !== this && !sheet.isSheetHidden())) {
+      // The reference says only "throws an exception"; the text is ours (*unverified*).
+      throw new GasError("Sorry, it is not possible to hide all sheets. At least one sheet must remain visible.");
+    }
+    this.#hidden = true;
+    return this;
+  }
+
+  /** "Makes the sheet visible. Has no effect if the sheet is already visible." */
+  showSheet(): Sheet {
+    this.#hidden = false;
+    return this;
+  }
+
+  /** "Returns true if the sheet is currently hidden." */
+  isSheetHidden(): boolean {
+    return this.#hidden;
   }
 
   hideColumns(columnIndex: number, numColumns = 1): void {

@@ -118,7 +118,8 @@ export class Spreadsheet {
   deleteSheet(sheet: Sheet): void {
     const index = this.#sheets.indexOf(sheet);
     if (index < 0) throw new GasError('Sheet not found');
-    if (this.#sheets.length === 1) throw new GasError('Sorry, it is not possible to delete all non-hidden sheets. At least one sheet must remain visible.');
+    // The message names non-hidden sheets: a hidden sheet does not count as the one that must remain.
+    if (!this.#sheets.some((other) => other !== sheet && !other.isSheetHidden())) throw new GasError('Sorry, it is not possible to delete all non-hidden sheets. At least one sheet must remain visible.');
     this.#sheets.splice(index, 1);
     if (this.#activeSheet === sheet) this._activate(this.#sheets[0] as Sheet, null);
   }
