@@ -539,3 +539,13 @@ global.freezeSelection = function () {
 global.thawSelection = function () {
   return sidebarApi.thawSelection();
 };
+
+/** Sidebar: the spreadsheet's snapshot tables, with their definitions. */
+global.listSnapshots = function () {
+  return sidebarApi.listSnapshots();
+};
+
+/** Sidebar: writes every snapshot table again with your own connection; changed values go to the Changes sheet. */
+global.refreshSnapshots = function () {
+  return sidebarApi.refreshSnapshots();
+};

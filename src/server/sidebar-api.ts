@@ -3,13 +3,10 @@
 import { ApiError, InputError, userMessage } from '../core/api/errors';
 import type { Metric } from '../core/api/types';
 import { metricValuesFormula } from '../core/sheets/formula-text';
-import { parseTableOptions, shapeSeries } from '../core/sheets/metric-table';
-import { midnightMaker } from '../core/sheets/time-zone';
 import { isIsoDate } from '../core/validate/dates';
 import { readUnit } from '../core/validate/unit';
 import { requireUuid } from '../core/validate/uuid';
-import { activeAnchor, writeFormula, writeTable } from '../gas/sheet-io';
-import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import { activeAnchor, writeFormula } from '../gas/sheet-io';
 import { addFormulaAccess, checkBaseUrl, readFormulaAccess, readSettingsSummary, saveCheckedSettings, saveFormulaAccess } from '../gas/user-settings';
 import { callerIsOwner, spreadsheetOwnerEmail } from '../gas/ownership';
 import { formulaAccessRefusal, sharingNote } from '../core/settings/sharing-note';
@@ -25,6 +22,7 @@ import { activeSelection } from '../gas/sheet-io';
 import { latestMetricValues } from './latest-api';
 import * as grid from './portfolio-grid-api';
 import * as freeze from './freeze';
+import * as snapshots from './snapshots';
 import { forgetMetricListing, listMetricsFresh } from './metric-listing';
 
 /** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
@@ -182,6 +180,8 @@ export const sidebarApi: ServerApi = {
   setFormulaAccess: (companyIds) => attempt(() => setFormulaAccess(companyIds)),
   freezeSelection: () => attempt(freeze.freezeSelection),
   thawSelection: () => attempt(freeze.thawSelection),
+  listSnapshots: () => attempt(snapshots.listSnapshots),
+  refreshSnapshots: () => attempt(() => snapshots.refreshAllSnapshots('sidebar')),
 
   listFundMetricNames: (companyId) => attempt(() => grid.listFundMetricNames(companyId)),
   insertPortfolioGrid: (request) => attempt(() => grid.insertPortfolioGrid(request)),
@@ -209,21 +209,6 @@ export const sidebarApi: ServerApi = {
       }
       return { range: `${anchor.sheetName}!${range}`, rows: 0, message: `Inserted ${formula} at ${anchor.sheetName}!${range}. It updates with "Refresh data".${access}` };
     }
-    const api = client();
-    const points = api.dataPoints.list(ids, { startDate: start, endDate: end });
-    if (points.length === 0) throw new InputError('These metrics have no data points in that range: nothing was written.');
-    const timeZone = spreadsheetTimeZone();
-    const headers = request.headers || ids.length > 1;
-    let names = ids;
-    if (headers) {
-      const byId = new Map(api.metrics.list(requireUuid(request.companyId, 'The company id')).map((m) => [m.id, m.name] as const));
-      names = ids.map((id) => byId.get(id) ?? id);
-    }
-    const rows = shapeSeries(points, ids, names, parseTableOptions('', { headers }));
-    const dateCell = midnightMaker(timeZone);
-    const cells = rows.map((row, i) => (headers && i === 0 ? row : [dateCell(row[0] as string), ...row.slice(1)]));
-    const range = writeTable(anchor, cells, [0]);
-    const dataRows = rows.length - (headers ? 1 : 0);
-    return { range: `${anchor.sheetName}!${range}`, rows: dataRows, message: `Wrote ${plural(dataRows, 'row')} of values to ${anchor.sheetName}!${range}.` };
+    return snapshots.insertMetricSnapshot(request);
   }),
 };

@@ -310,7 +310,50 @@ export interface ServerApi {
   freezeSelection(): RpcResult<FreezeReport>;
   /** The frozen ranges the selection touches get their formulas back, unless a person typed into them since. */
   thawSelection(): RpcResult<ThawReport>;
+  /** Read-only: the spreadsheet's snapshot tables (the record kept in a hidden sheet). */
+  listSnapshots(): RpcResult<SnapshotSummary[]>;
+  /** Writes every snapshot again with the caller's connection, refusing where a person typed; changed values go to the Changes sheet. */
+  refreshSnapshots(): RpcResult<SnapshotRefreshReport>;
 }
+
+/** A snapshot table of this spreadsheet, as the sidebar lists it (see README, "Snapshot tables"). */
+export type SnapshotSummary = {
+  id: string;
+  /** Like Sheet1!A1:C13, as last written; the bare range when its sheet was deleted. */
+  range: string;
+  sheetExists: boolean;
+  companyId: string;
+  metricIds: string[];
+  startDate: string | null;
+  endDate: string | null;
+  headers: boolean;
+  /** ISO 8601. */
+  insertedAt: string;
+  refreshedAt: string | null;
+};
+
+/** One snapshot's refresh: rewritten (with or without changed values), refused (the cells a person typed into, or that a grown table needs), or failed. */
+export type SnapshotRefreshOutcome = {
+  id: string;
+  range: string;
+  status: 'refreshed' | 'unchanged' | 'refused' | 'failed';
+  /** Values that changed (rows appended to the Changes sheet). */
+  changes: number;
+  /** For a refusal: the cells in the way, like B5. */
+  cells: string[];
+  message: string;
+};
+
+/** What refreshAllSnapshots did, per snapshot; `problem` is a failure before any snapshot (the lock, a missing token). */
+export type SnapshotRefreshReport = {
+  origin: 'sidebar' | 'schedule';
+  outcomes: SnapshotRefreshOutcome[];
+  changes: number;
+  /** The Changes sheet's name when rows were appended. */
+  changesSheet: string | null;
+  problem: string | null;
+  message: string;
+};
 
 /** What Freeze did: the ranges now values (a formula's cell and its spilled result), those left live and why. */
 export type FreezeReport = {

@@ -1,0 +1,272 @@
+// Snapshot tables: "Snapshot of today's values" records what it wrote (see gas/snapshot-store.ts), the
+// sidebar lists the spreadsheet's snapshots, and a refresh writes each again in its range with the
+// caller's own connection, refusing where a person typed, and appends what changed to the Changes sheet.
+
+import { InputError, userMessage } from '../core/api/errors';
+import type { ApiClient } from '../core/api/client';
+import type { DataPoint, Metric } from '../core/api/types';
+import { changedCells, fingerprints, listCells } from '../core/formulas/freeze';
+import { metricValuesCells } from '../core/formulas/metric-formulas';
+import { asSafeRows } from '../core/sheets/cell-safety';
+import { parseTableOptions } from '../core/sheets/metric-table';
+import { sourceCells } from '../core/sheets/source-cells';
+import { sourceText, type ChangeRow } from '../core/snapshots/changes';
+import { readTable, tableChanges, type SnapshotDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
+import { isIsoDate } from '../core/validate/dates';
+import { requireUuid } from '../core/validate/uuid';
+import { appendChanges } from '../gas/changes-sheet';
+import { activeAnchor, quoteSheetName, writeTable } from '../gas/sheet-io';
+import { readSnapshots, saveSnapshot } from '../gas/snapshot-store';
+import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import type { InsertReport, InsertRequest, SnapshotRefreshOutcome, SnapshotRefreshReport, SnapshotSummary } from '../shared/rpc';
+import { createClientForExecution } from './api-factory';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+type Row = Array<string | number | boolean | Date | null>;
+
+/** Two refreshes (or an insert and a refresh) at once would each rewrite the store from what they read. */
+const LOCK_WAIT_MS = 10_000;
+
+function withDocumentLock<T>(body: () => T): T {
+  const lock = LockService.getDocumentLock();
+  if (!lock.tryLock(LOCK_WAIT_MS)) throw new InputError('Someone else is inserting or refreshing snapshots in this spreadsheet. Try again in a moment.');
+  try {
+    return body();
+  } finally {
+    lock.releaseLock();
+  }
+}
+
+function optionalIsoDate(value: string | null, what: string): string | null {
+  if (value === null || value === '') return null;
+  if (!isIsoDate(value)) throw new InputError(`${what} must be a date like 2024-01-31.`);
+  return value;
+}
+
+function plural(n: number, singular: string): string {
+  return `${n} ${n === 1 ? singular : `${singular}s`}`;
+}
+
+/** The table METRIC_VALUES would show for the definition, shaped by the formula's own function. */
+function buildTable(definition: SnapshotDefinition, points: readonly DataPoint[], metrics: readonly Metric[]): { rows: Row[]; names: string[] } {
+  const byId = new Map(metrics.map((m) => [m.id, m.name] as const));
+  const names = definition.metricIds.map((id) => byId.get(id) ?? id);
+  const options = parseTableOptions('', { headers: definition.options.headers });
+  const cells = metricValuesCells(points, definition.metricIds, options.headers ? names : definition.metricIds, options, spreadsheetTimeZone(),
+    definition.startDate ?? undefined, definition.endDate ?? undefined);
+  const width = Math.max(...cells.map((row) => row.length));
+  return { rows: cells.map((row) => Array.from({ length: width }, (_, i) => (row[i] ?? '') as Row[number])), names };
+}
+
+/**
+ * "Snapshot of today's values": the values METRIC_VALUES would show, written at the active cell (only into
+ * empty cells), and recorded so that "Refresh snapshots" can write them again.
+ */
+export function insertMetricSnapshot(request: InsertRequest): InsertReport {
+  const ids = request.metricIds.map((id) => requireUuid(id, 'A metric id'));
+  if (ids.length === 0) throw new InputError('Choose at least one metric.');
+  const companyId = requireUuid(request.companyId, 'The company id');
+  const startDate = optionalIsoDate(request.startDate, 'The start date');
+  const endDate = optionalIsoDate(request.endDate, 'The end date');
+  const anchor = activeAnchor();
+  const api = createClientForExecution({ maxTotalWaitMs: 60_000 });
+  const points = api.dataPoints.list(ids, { startDate: startDate ?? undefined, endDate: endDate ?? undefined });
+  if (points.length === 0) throw new InputError('These metrics have no data points in that range: nothing was written.');
+  const headers = request.headers || ids.length > 1;
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(anchor.sheetName)!;
+  const definition: SnapshotDefinition = {
+    v: 1, id: Utilities.getUuid(), kind: 'metric_values', companyId, metricIds: ids, startDate, endDate, options: { headers },
+    sheetId: sheet.getSheetId(), range: '', insertedAt: new Date().toISOString(), refreshedAt: null,
+  };
+  const { rows } = buildTable(definition, points, headers ? api.metrics.list(companyId) : []);
+  return withDocumentLock(() => {
+    const range = writeTable(anchor, rows, [0]);
+    definition.range = range;
+    saveSnapshot({ definition, cells: fingerprints(sheet.getRange(range).getValues()) });
+    const dataRows = rows.length - (headers ? 1 : 0);
+    return {
+      range: `${quoteSheetName(anchor.sheetName)}!${range}`,
+      rows: dataRows,
+      message: `Wrote ${plural(dataRows, 'row')} of values to ${quoteSheetName(anchor.sheetName)}!${range}. "Refresh snapshots" in this tab writes them again with the values the API holds then.`,
+    };
+  });
+}
+
+function sheetById(id: number): Sheet | null {
+  return SpreadsheetApp.getActiveSpreadsheet().getSheets().find((sheet) => sheet.getSheetId() === id) ?? null;
+}
+
+function where(definition: SnapshotDefinition, sheet: Sheet | null): string {
+  return sheet ? `${quoteSheetName(sheet.getName())}!${definition.range}` : definition.range;
+}
+
+function summaryOf(record: SnapshotRecord): SnapshotSummary {
+  const d = record.definition;
+  const sheet = sheetById(d.sheetId);
+  return {
+    id: d.id, range: where(d, sheet), sheetExists: sheet !== null, companyId: d.companyId, metricIds: d.metricIds,
+    startDate: d.startDate, endDate: d.endDate, headers: d.options.headers, insertedAt: d.insertedAt, refreshedAt: d.refreshedAt,
+  };
+}
+
+/** The spreadsheet's snapshots, in the order they were inserted. */
+export function listSnapshots(): SnapshotSummary[] {
+  return readSnapshots().map(summaryOf);
+}
+
+function isDate(value: unknown): value is Date {
+  // Dates from the Apps Script membrane are not always `instanceof Date` here.
+  return Object.prototype.toString.call(value) === '[object Date]';
+}
+
+/** A first-column cell as its period's first day; null for the "No data points" sentence. */
+function periodReader(timeZone: string): (cell: unknown) => string | null {
+  return (cell) => {
+    if (isDate(cell)) return Utilities.formatDate(cell, timeZone, 'yyyy-MM-dd');
+    return typeof cell === 'string' && isIsoDate(cell) ? cell : null;
+  };
+}
+
+function a1(sheet: Sheet, row: number, column: number): string {
+  return sheet.getRange(row, column).getA1Notation();
+}
+
+interface RefreshContext {
+  client: ApiClient;
+  metricsOf: (companyId: string) => Metric[];
+  time: string;
+  refresh: string;
+  timeZone: string;
+}
+
+function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: SnapshotRefreshOutcome; changes: ChangeRow[] } {
+  const d = record.definition;
+  const sheet = sheetById(d.sheetId);
+  const range = where(d, sheet);
+  const base = { id: d.id, range, changes: 0, cells: [] as string[] };
+  if (!sheet) {
+    return { outcome: { ...base, status: 'failed', message: `The sheet of snapshot ${d.range} was deleted: there is nothing to refresh.` }, changes: [] };
+  }
+  const old = sheet.getRange(d.range);
+  const oldValues = old.getValues();
+  const typed = changedCells(record, oldValues).map(({ row, column }) => a1(sheet, old.getRow() + row - 1, old.getColumn() + column - 1));
+  if (typed.length) {
+    return {
+      outcome: {
+        ...base, status: 'refused', cells: typed,
+        message: `Left ${range} as it was: ${listCells(typed)} changed since the snapshot was last written, and refreshing would overwrite ${typed.length === 1 ? 'it' : 'them'}. Move what you typed elsewhere and clear ${typed.length === 1 ? 'that cell' : 'those cells'} (or put back the snapshot's value${typed.length === 1 ? '' : 's'}), then refresh again.`,
+      },
+      changes: [],
+    };
+  }
+  const unique = [...new Set(d.metricIds)];
+  // With sources, so each Changes row can say where its new value came from; the table itself shows values only.
+  const points = ctx.client.dataPoints.list(unique, { startDate: d.startDate ?? undefined, endDate: d.endDate ?? undefined, includeSource: true });
+  const { rows, names } = buildTable(d, points, ctx.metricsOf(d.companyId));
+  const width = rows[0]!.length;
+  const target = sheet.getRange(old.getRow(), old.getColumn(), rows.length, width);
+  // A table that grew may only take cells that are empty now.
+  const inOld = (r: number, c: number): boolean => r <= old.getLastRow() && c <= old.getLastColumn();
+  const grown: string[] = [];
+  if (target.getLastRow() <= sheet.getMaxRows() && target.getLastColumn() <= sheet.getMaxColumns()) {
+    const values = target.getValues();
+    const formulas = target.getFormulas();
+    values.forEach((cells, i) => cells.forEach((value, j) => {
+      const r = target.getRow() + i;
+      const c = target.getColumn() + j;
+      if (!inOld(r, c) && (value !== '' || formulas[i]![j] !== '')) grown.push(a1(sheet, r, c));
+    }));
+  }
+  if (grown.length) {
+    return {
+      outcome: {
+        ...base, status: 'refused', cells: grown,
+        message: `Left ${range} as it was: the table now has ${plural(rows.length, 'row')} and ${plural(width, 'column')}, and ${listCells(grown)} beside it ${grown.length === 1 ? 'is' : 'are'} not empty. Move ${grown.length === 1 ? 'that cell' : 'those cells'} out of the way, then refresh again.`,
+      },
+      changes: [],
+    };
+  }
+  if (target.getLastRow() > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), target.getLastRow() - sheet.getMaxRows());
+  if (target.getLastColumn() > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), target.getLastColumn() - sheet.getMaxColumns());
+
+  const sources = new Map<string, string>();
+  for (const point of points) {
+    const [type, label] = sourceCells(point.source);
+    sources.set(`${point.metric_id}|${point.date}`, sourceText(type, label));
+  }
+  const periodOf = periodReader(ctx.timeZone);
+  const written = sheet.getRange(target.getRow(), target.getColumn(), rows.length, width);
+  const changes = tableChanges(readTable(oldValues, d, periodOf), readTable(rows, d, periodOf), {
+    names, time: ctx.time, refresh: ctx.refresh, range: `${quoteSheetName(sheet.getName())}!${written.getA1Notation()}`,
+    sourceOf: (column, period) => sources.get(`${d.metricIds[column]}|${period}`) ?? '',
+  });
+  // The old table's cells go first: a table that shrank leaves none of its old values behind.
+  old.clearContent();
+  // Metric names are API text: one reading "=…" stays text, as writeTable keeps it at insert.
+  written.setValues(asSafeRows(rows));
+  sheet.getRange(written.getRow(), written.getColumn(), rows.length, 1).setNumberFormat('yyyy-mm-dd');
+  const definition: SnapshotDefinition = { ...d, range: written.getA1Notation(), refreshedAt: ctx.time };
+  saveSnapshot({ definition, cells: fingerprints(written.getValues()) });
+  const newRange = `${quoteSheetName(sheet.getName())}!${definition.range}`;
+  return {
+    outcome: {
+      ...base, range: newRange, status: changes.length ? 'refreshed' : 'unchanged', changes: changes.length,
+      message: changes.length ? `Refreshed ${newRange}: ${plural(changes.length, 'value')} changed.` : `Refreshed ${newRange}: no value changed.`,
+    },
+    changes,
+  };
+}
+
+function reportMessage(outcomes: readonly SnapshotRefreshOutcome[], changes: number, changesSheet: string | null): string {
+  if (outcomes.length === 0) return 'This spreadsheet has no snapshots to refresh. Insert one with "Snapshot of today\'s values".';
+  const refreshed = outcomes.filter((o) => o.status === 'refreshed' || o.status === 'unchanged').length;
+  const parts = [`Refreshed ${refreshed} of ${plural(outcomes.length, 'snapshot')}; ${plural(changes, 'value')} changed${changesSheet && changes ? ` (listed in "${changesSheet}")` : ''}.`];
+  for (const o of outcomes) if (o.status === 'refused' || o.status === 'failed') parts.push(o.message);
+  return parts.join(' ');
+}
+
+/**
+ * Writes every snapshot of the spreadsheet again, with the connection of whoever runs this (the caller's
+ * user properties: the person who clicked, or the user whose trigger runs it), and appends the values that
+ * changed to the Changes sheet. Never throws: each snapshot's failure is in its outcome, and a failure
+ * before any snapshot (the lock, a missing token) is the report's `problem`. Failures are not written to
+ * the Changes sheet here: the sidebar shows them; a scheduler records them with appendChanges.
+ */
+export function refreshAllSnapshots(origin: 'sidebar' | 'schedule'): SnapshotRefreshReport {
+  const refresh = `Refresh snapshots (${origin})`;
+  try {
+    return withDocumentLock(() => {
+      const records = readSnapshots();
+      const outcomes: SnapshotRefreshOutcome[] = [];
+      const changes: ChangeRow[] = [];
+      if (records.length) {
+        const client = createClientForExecution({ credentialsOf: 'caller', maxTotalWaitMs: 60_000 });
+        const listings = new Map<string, Metric[]>();
+        const ctx: RefreshContext = {
+          client,
+          metricsOf: (companyId) => listings.get(companyId) ?? (listings.set(companyId, client.metrics.list(companyId)), listings.get(companyId)!),
+          time: new Date().toISOString(),
+          refresh,
+          timeZone: spreadsheetTimeZone(),
+        };
+        for (const record of records) {
+          try {
+            const one = refreshOne(record, ctx);
+            outcomes.push(one.outcome);
+            changes.push(...one.changes);
+          } catch (error) {
+            const sheet = sheetById(record.definition.sheetId);
+            const range = where(record.definition, sheet);
+            outcomes.push({ id: record.definition.id, range, status: 'failed', changes: 0, cells: [], message: `Could not refresh ${range}: ${userMessage(error)}` });
+          }
+        }
+      }
+      const changesSheet = appendChanges(changes);
+      const total = changes.length;
+      return { origin, outcomes, changes: total, changesSheet, problem: null, message: reportMessage(outcomes, total, changesSheet) };
+    });
+  } catch (error) {
+    const problem = userMessage(error);
+    return { origin, outcomes: [], changes: 0, changesSheet: null, problem, message: problem };
+  }
+}
