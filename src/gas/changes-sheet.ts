@@ -35,6 +35,8 @@ export function appendChanges(rows: readonly ChangeRow[]): string | null {
   });
   const first = Math.max(sheet.getLastRow(), 1) + 1;
   if (first + cells.length - 1 > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), first + cells.length - 1 - sheet.getMaxRows());
+  // The period stays the text it is ("2024-03-01"), as the metric's own label would: not a date Sheets guesses.
+  sheet.getRange(first, 3, cells.length, 1).setNumberFormat('@');
   sheet.getRange(first, 1, cells.length, CHANGES_HEADER.length).setValues(asSafeRows(cells));
   sheet.getRange(first, 1, cells.length, 1).setNumberFormat('yyyy-mm-dd hh:mm:ss');
   return sheet.getName();
