@@ -8,17 +8,19 @@ export type { ChangeRow } from '../core/snapshots/changes';
 
 /**
  * The sheet, created on first use with a bold, frozen header. insertSheet makes the new sheet active, and
- * a refresh must not move the person away from where they are working, so the active sheet is put back.
+ * a refresh must not move the person away from where they are working, so the selection is put back.
  */
 function changesSheet(): GoogleAppsScript.Spreadsheet.Sheet {
   const book = SpreadsheetApp.getActiveSpreadsheet();
   const existing = book.getSheetByName(CHANGES_SHEET);
   if (existing) return existing;
+  const selection = book.getActiveRange();
   const active = book.getActiveSheet();
   const sheet = book.insertSheet(CHANGES_SHEET, book.getNumSheets());
   sheet.getRange(1, 1, 1, CHANGES_HEADER.length).setValues([[...CHANGES_HEADER]]).setFontWeight('bold');
   sheet.setFrozenRows(1);
-  book.setActiveSheet(active);
+  if (selection) book.setActiveRange(selection);
+  else book.setActiveSheet(active);
   return sheet;
 }
 

@@ -27,12 +27,14 @@ function storeSheet(create: boolean): Sheet | null {
     return existing;
   }
   if (!create) return null;
+  const selection = book.getActiveRange();
   const active = book.getActiveSheet();
   const sheet = book.insertSheet(SNAPSHOT_SHEET, book.getNumSheets());
   sheet.getRange(1, 1, 1, HEADER.length).setValues([HEADER]);
   sheet.hideSheet();
-  // insertSheet activated it; the person stays where they were.
-  book.setActiveSheet(active);
+  // insertSheet activated it; the person stays where they were, selection included.
+  if (selection) book.setActiveRange(selection);
+  else book.setActiveSheet(active);
   return sheet;
 }
 

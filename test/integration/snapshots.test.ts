@@ -82,6 +82,7 @@ describe('snapshot tables', () => {
     const store = s.rt.spreadsheet.getSheetByName('Portfolio Metrics snapshots')!;
     expect(store.isSheetHidden()).toBe(true);
     expect(s.rt.spreadsheet.getActiveSheet().getName()).toBe('Sheet1');
+    expect(s.rt.spreadsheet.getActiveRange().getA1Notation()).toBe('B2');
     // Every call spent the editor's own connection.
     const requests = await stack.takeRequests();
     expect(requests.length).toBeGreaterThan(0);
