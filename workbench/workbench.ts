@@ -186,7 +186,8 @@ export class Workbench {
     const active = onThisSheet ? spreadsheet.getActiveRange().getCell(1, 1).getA1Notation() : 'A1';
     const selection = onThisSheet ? spreadsheet.getActiveRange().getA1Notation() : 'A1';
     return {
-      sheets: spreadsheet.getSheets().map((s) => s.getName()),
+      // Sheets shows no tab for a hidden sheet.
+      sheets: spreadsheet.getSheets().filter((s) => !s.isSheetHidden()).map((s) => s.getName()),
       sheet: sheet.getName(),
       active,
       selection,
