@@ -49,7 +49,7 @@ describe('menu', () => {
     expect(rewritten).toEqual([formula]);
     rt.evaluateFormula(formula, { cell: 'A1' }); // Sheets re-runs the rewritten formula
     expect(sheet.getRange('A1').getValue()).toBe(999);
-    expect(rt.ui.toasts.at(-1)!.message).toBe('Refreshed 1 formula with fresh data.');
+    expect(rt.ui.toasts.at(-1)!.message).toBe('Refreshed 1 formula with fresh data. 1 cached value changed: see the "Changes" sheet.');
   });
 });
 

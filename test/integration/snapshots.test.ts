@@ -175,3 +175,46 @@ describe('snapshot tables', () => {
     expect(asOwner.outcomes).toEqual([expect.objectContaining({ status: 'failed' })]);
   });
 });
+
+describe('Refresh data', () => {
+  it('appends the cached values a fresh read replaced, and the formulas run again on that read', async () => {
+    const s = await setup();
+    // The owner's spreadsheet and connection, as custom functions use them.
+    const rt = stack.runtime();
+    const sheet = rt.spreadsheet.getActiveSheet();
+    const single = `=METRIC_VALUE("${s.revenue}", "2024-02")`;
+    const table = `=METRIC_VALUES("${s.revenue}", "2024-01-01", "2024-04-30")`;
+    expect(rt.evaluateFormula(single, { cell: 'A1' })).toMatchObject({ ok: true });
+    expect(rt.evaluateFormula(table, { cell: 'C1' })).toMatchObject({ ok: true });
+    // Written, never run: nothing of churn is cached, so nothing of it can be compared.
+    sheet.getRange('A3').setFormula(`=METRIC_VALUE("${s.churn}", "2024-02")`);
+    await stack.emulator.control.fixtures({
+      data_points: [
+        { metric_id: s.revenue, date: '2024-02-01', value: '555', source: { source_type: 'update_request', label: 'Restated' } },
+        { metric_id: s.churn, date: '2024-02-01', value: '9' },
+        // A new period is not a cached value replaced.
+        { metric_id: s.revenue, date: '2024-05-01', value: '104' },
+      ],
+    });
+    await stack.takeRequests();
+    rt.run('onOpen', [{ authMode: 'FULL' }]);
+    rt.run(rt.ui.menuFunction('Refresh data')!);
+    expect(rt.ui.toasts.at(-1)!.message).toBe('Refreshed 3 formulas with fresh data. 1 cached value changed: see the "Changes" sheet.');
+    const rows = changesRows(rt);
+    expect(rows[0]).toEqual(CHANGES_HEADER);
+    expect(rows.slice(1).map((row) => row.slice(1))).toEqual([
+      ['Snap revenue', '2024-02-01', 101, 555, 'update_request: Restated', 'Refresh data', 'Sheet1!A1 and Sheet1!C1', ''],
+    ]);
+    // One fresh read per cached series (the whole series and the table's range), with the owner's token here.
+    const reads = (await stack.takeRequests()).filter((r) => r.path === '/data_points');
+    expect(reads).toHaveLength(2);
+    // The formulas, run again, find that read in the new generation instead of fetching it again.
+    expect(rt.evaluateFormula(single, { cell: 'A1' })).toMatchObject({ ok: true });
+    expect(sheet.getRange('A1').getValue()).toBe(555);
+    expect(rt.evaluateFormula(table, { cell: 'C1' })).toMatchObject({ ok: true });
+    expect((await stack.takeRequests()).filter((r) => r.path === '/data_points')).toEqual([]);
+    // A second refresh with nothing restated appends nothing.
+    rt.run(rt.ui.menuFunction('Refresh data')!);
+    expect(changesRows(rt)).toHaveLength(2);
+  });
+});
