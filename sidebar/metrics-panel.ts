@@ -135,8 +135,10 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
   /** "Sheet1!B2:D6 · Revenue, Churn · 2024-01-01 to 2024-04-30 · refreshed 2024-05-02 10:14", names when the metrics are loaded. */
   function snapshotLine(snapshot: SnapshotSummary): HTMLElement {
     const names = snapshot.metricIds.map((id) => metrics.find((m) => m.id === id)?.name);
-    const what = names.every((n) => n) ? names.join(', ') : `${snapshot.metricIds.length} metric${snapshot.metricIds.length === 1 ? '' : 's'}`;
-    const dates = snapshot.startDate || snapshot.endDate ? `${snapshot.startDate ?? 'start'} to ${snapshot.endDate ?? 'today'}` : 'all dates';
+    const what = snapshot.kind === 'portfolio_metric' ? `${snapshot.metricName ?? ''} across the fund`
+      : names.every((n) => n) ? names.join(', ') : `${snapshot.metricIds.length} metric${snapshot.metricIds.length === 1 ? '' : 's'}`;
+    const dates = snapshot.kind === 'portfolio_metric' ? snapshot.periods.join(', ')
+      : snapshot.startDate || snapshot.endDate ? `${snapshot.startDate ?? 'start'} to ${snapshot.endDate ?? 'today'}` : 'all dates';
     const when = snapshot.refreshedAt ? `refreshed ${snapshot.refreshedAt.slice(0, 16).replace('T', ' ')} UTC` : `inserted ${snapshot.insertedAt.slice(0, 16).replace('T', ' ')} UTC`;
     return el('li', { class: 'snapshot' },
       el('span', { class: 'metric-name' }, snapshot.range),

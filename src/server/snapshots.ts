@@ -7,19 +7,21 @@ import type { ApiClient } from '../core/api/client';
 import type { DataPoint, Metric } from '../core/api/types';
 import { changedCells, fingerprints, listCells } from '../core/formulas/freeze';
 import { metricValuesCells } from '../core/formulas/metric-formulas';
+import { portfolioMetric } from '../core/formulas/portfolio-grid';
 import { asSafeRows } from '../core/sheets/cell-safety';
 import { parseTableOptions } from '../core/sheets/metric-table';
 import { sourceCells } from '../core/sheets/source-cells';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
-import { readTable, tableChanges, type SnapshotDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
+import { readGrid, readTable, tableChanges, type SnapshotDefinition, type SnapshotRecord, type TableReading } from '../core/snapshots/snapshot';
 import { isIsoDate } from '../core/validate/dates';
 import { requireUuid } from '../core/validate/uuid';
 import { appendChanges } from '../gas/changes-sheet';
-import { activeAnchor, quoteSheetName, writeTable } from '../gas/sheet-io';
+import { activeAnchor, quoteSheetName, writeTable, type CellAnchor } from '../gas/sheet-io';
 import { readSnapshots, saveSnapshot } from '../gas/snapshot-store';
 import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { InsertReport, InsertRequest, SnapshotRefreshOutcome, SnapshotRefreshReport, SnapshotSummary } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
+import { createFormulaContext } from './formula-context';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Row = Array<string | number | boolean | Date | null>;
@@ -92,6 +94,25 @@ export function insertMetricSnapshot(request: InsertRequest): InsertReport {
   });
 }
 
+/** The sidebar waits for a portfolio grid as its insert does (see portfolio-grid-api.ts). */
+const SIDEBAR_BUDGET_MS = 120_000;
+
+/**
+ * Records a PORTFOLIO_METRIC snapshot the Portfolio tab wrote at `range` (A1 on the anchor's sheet), so
+ * that "Refresh snapshots" writes it again.
+ */
+export function recordPortfolioSnapshot(anchor: CellAnchor, range: string, choice: { fundId: string; metricName: string; periods: string[] }): void {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(anchor.sheetName)!;
+  withDocumentLock(() => saveSnapshot({
+    definition: {
+      v: 1, id: Utilities.getUuid(), kind: 'portfolio_metric', companyId: choice.fundId, metricIds: [], startDate: null, endDate: null,
+      options: { headers: true }, metricName: choice.metricName, periods: choice.periods,
+      sheetId: sheet.getSheetId(), range, insertedAt: new Date().toISOString(), refreshedAt: null,
+    },
+    cells: fingerprints(sheet.getRange(range).getValues()),
+  }));
+}
+
 function sheetById(id: number): Sheet | null {
   return SpreadsheetApp.getActiveSpreadsheet().getSheets().find((sheet) => sheet.getSheetId() === id) ?? null;
 }
@@ -104,8 +125,9 @@ function summaryOf(record: SnapshotRecord): SnapshotSummary {
   const d = record.definition;
   const sheet = sheetById(d.sheetId);
   return {
-    id: d.id, range: where(d, sheet), sheetExists: sheet !== null, companyId: d.companyId, metricIds: d.metricIds,
-    startDate: d.startDate, endDate: d.endDate, headers: d.options.headers, insertedAt: d.insertedAt, refreshedAt: d.refreshedAt,
+    id: d.id, kind: d.kind, range: where(d, sheet), sheetExists: sheet !== null, companyId: d.companyId, metricIds: d.metricIds,
+    startDate: d.startDate, endDate: d.endDate, headers: d.options.headers, metricName: d.metricName ?? null, periods: d.periods ?? [],
+    insertedAt: d.insertedAt, refreshedAt: d.refreshedAt,
   };
 }
 
@@ -139,6 +161,43 @@ interface RefreshContext {
   timeZone: string;
 }
 
+interface Rebuilt {
+  rows: Row[];
+  before: TableReading;
+  after: TableReading;
+  names: string[];
+  sourceOf: (column: number, period: string) => string;
+  /** The first column holds dates (a METRIC_VALUES table). */
+  dateColumn: boolean;
+}
+
+/** The snapshot's table as its formula would show it now, read fresh with the caller's connection, and both tables read for comparing. */
+function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshContext, periodOf: (cell: unknown) => string | null): Rebuilt {
+  if (d.kind === 'portfolio_metric') {
+    // The PORTFOLIO_METRIC function itself, through a context that reads past the caches (and as the caller, for the fund).
+    const fresh = createFormulaContext({ fundId: d.companyId, budgetMs: SIDEBAR_BUDGET_MS, fresh: true });
+    const table = portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId) as Row[];
+    const width = Math.max(...table.map((row) => row.length));
+    const rows = table.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
+    // The grid reads no sources: PORTFOLIO_METRIC does not show them.
+    return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', dateColumn: false };
+  }
+  const unique = [...new Set(d.metricIds)];
+  // With sources, so each Changes row can say where its new value came from; the table itself shows values only.
+  const points = ctx.client.dataPoints.list(unique, { startDate: d.startDate ?? undefined, endDate: d.endDate ?? undefined, includeSource: true });
+  const { rows, names } = buildTable(d, points, ctx.metricsOf(d.companyId));
+  const sources = new Map<string, string>();
+  for (const point of points) {
+    const [type, label] = sourceCells(point.source);
+    sources.set(`${point.metric_id}|${point.date}`, sourceText(type, label));
+  }
+  return {
+    rows, names, dateColumn: true,
+    before: readTable(oldValues, d, periodOf), after: readTable(rows, d, periodOf),
+    sourceOf: (column, period) => sources.get(`${d.metricIds[column]}|${period}`) ?? '',
+  };
+}
+
 function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: SnapshotRefreshOutcome; changes: ChangeRow[] } {
   const d = record.definition;
   const sheet = sheetById(d.sheetId);
@@ -159,10 +218,8 @@ function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: Sna
       changes: [],
     };
   }
-  const unique = [...new Set(d.metricIds)];
-  // With sources, so each Changes row can say where its new value came from; the table itself shows values only.
-  const points = ctx.client.dataPoints.list(unique, { startDate: d.startDate ?? undefined, endDate: d.endDate ?? undefined, includeSource: true });
-  const { rows, names } = buildTable(d, points, ctx.metricsOf(d.companyId));
+  const periodOf = periodReader(ctx.timeZone);
+  const { rows, before, after, names, sourceOf, dateColumn } = rebuild(d, oldValues, ctx, periodOf);
   const width = rows[0]!.length;
   const target = sheet.getRange(old.getRow(), old.getColumn(), rows.length, width);
   // A table that grew may only take cells that are empty now.
@@ -189,22 +246,15 @@ function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: Sna
   if (target.getLastRow() > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), target.getLastRow() - sheet.getMaxRows());
   if (target.getLastColumn() > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), target.getLastColumn() - sheet.getMaxColumns());
 
-  const sources = new Map<string, string>();
-  for (const point of points) {
-    const [type, label] = sourceCells(point.source);
-    sources.set(`${point.metric_id}|${point.date}`, sourceText(type, label));
-  }
-  const periodOf = periodReader(ctx.timeZone);
   const written = sheet.getRange(target.getRow(), target.getColumn(), rows.length, width);
-  const changes = tableChanges(readTable(oldValues, d, periodOf), readTable(rows, d, periodOf), {
-    names, time: ctx.time, refresh: ctx.refresh, range: `${quoteSheetName(sheet.getName())}!${written.getA1Notation()}`,
-    sourceOf: (column, period) => sources.get(`${d.metricIds[column]}|${period}`) ?? '',
+  const changes = tableChanges(before, after, {
+    names, time: ctx.time, refresh: ctx.refresh, range: `${quoteSheetName(sheet.getName())}!${written.getA1Notation()}`, sourceOf,
   });
   // The old table's cells go first: a table that shrank leaves none of its old values behind.
   old.clearContent();
   // Metric names are API text: one reading "=…" stays text, as writeTable keeps it at insert.
   written.setValues(asSafeRows(rows));
-  sheet.getRange(written.getRow(), written.getColumn(), rows.length, 1).setNumberFormat('yyyy-mm-dd');
+  if (dateColumn) sheet.getRange(written.getRow(), written.getColumn(), rows.length, 1).setNumberFormat('yyyy-mm-dd');
   const definition: SnapshotDefinition = { ...d, range: written.getA1Notation(), refreshedAt: ctx.time };
   saveSnapshot({ definition, cells: fingerprints(written.getValues()) });
   const newRange = `${quoteSheetName(sheet.getName())}!${definition.range}`;

@@ -319,6 +319,8 @@ export interface ServerApi {
 /** A snapshot table of this spreadsheet, as the sidebar lists it (see README, "Snapshot tables"). */
 export type SnapshotSummary = {
   id: string;
+  /** A METRIC_VALUES table (the Metrics tab) or a PORTFOLIO_METRIC grid (the Portfolio tab). */
+  kind: 'metric_values' | 'portfolio_metric';
   /** Like Sheet1!A1:C13, as last written; the bare range when its sheet was deleted. */
   range: string;
   sheetExists: boolean;
@@ -327,6 +329,9 @@ export type SnapshotSummary = {
   startDate: string | null;
   endDate: string | null;
   headers: boolean;
+  /** portfolio_metric: the metric's name and its period columns; null and [] for a METRIC_VALUES table. */
+  metricName: string | null;
+  periods: string[];
   /** ISO 8601. */
   insertedAt: string;
   refreshedAt: string | null;

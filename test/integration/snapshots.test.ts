@@ -76,8 +76,8 @@ describe('snapshot tables', () => {
 
     const listed = ok<SnapshotSummary[]>(s.rt.callServer('listSnapshots', []));
     expect(listed).toEqual([{
-      id: expect.any(String), range: 'Sheet1!B2:D6', sheetExists: true, companyId: DEMO_IDS.fund, metricIds: [s.revenue, s.churn],
-      startDate: '2024-01-01', endDate: '2024-04-30', headers: true, insertedAt: expect.any(String), refreshedAt: null,
+      id: expect.any(String), kind: 'metric_values', range: 'Sheet1!B2:D6', sheetExists: true, companyId: DEMO_IDS.fund, metricIds: [s.revenue, s.churn],
+      startDate: '2024-01-01', endDate: '2024-04-30', headers: true, metricName: null, periods: [], insertedAt: expect.any(String), refreshedAt: null,
     }]);
     const store = s.rt.spreadsheet.getSheetByName('Portfolio Metrics snapshots')!;
     expect(store.isSheetHidden()).toBe(true);
@@ -173,6 +173,35 @@ describe('snapshot tables', () => {
     // The owner refreshing spends the owner's (here unknown) token: the failure is per snapshot.
     const asOwner = ok<SnapshotRefreshReport>(s.rt.callServer('refreshSnapshots', [], { user: OWNER }));
     expect(asOwner.outcomes).toEqual([expect.objectContaining({ status: 'failed' })]);
+  });
+});
+
+describe('a portfolio grid snapshot', () => {
+  it('is recorded, and refreshed past the warm cache with a change per company and period', async () => {
+    const control = stack.emulator.control;
+    const fundId = (await control.fixtures({ companies: [{ name: 'Snapshot Fund', kind: 'investor' }] })).companies[0]!.id;
+    const profiles = (await control.fixtures({ portfolio_company_profiles: ['Alpha', 'Beta'].map((name) => ({ company_id: fundId, name, fiscal_year_end_month: 12 })) })).portfolio_company_profiles;
+    const metrics = (await control.fixtures({
+      metrics: profiles.map((p) => ({ company_id: fundId, portfolio_company_profile_id: p.id, name: 'ARR', frequency: 'monthly', unit: 'USD' })),
+    })).metrics;
+    await control.fixtures({ data_points: metrics.flatMap((m, i) => MONTHS.slice(0, 2).map((date, j) => ({ metric_id: m.id, date, value: String(10 * (i + 1) + j) }))) });
+    const rt = stack.runtime({ defaultCompany: fundId });
+    const sheet = rt.spreadsheet.getActiveSheet();
+    rt.spreadsheet.setActiveRange(sheet.getRange('B2'));
+    const request = { companyId: fundId, kind: 'metric', metricNames: ['ARR'], periods: ['2024-01', '2024-02'], startPeriod: null, endPeriod: null, mode: 'snapshot' };
+    expect(ok<InsertReport>(rt.callServer('insertPortfolioGrid', [request])).range).toBe('Sheet1!B2:D4');
+    expect(sheet.getRange('B2:D4').getValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', 10, 11], ['Beta', 20, 21]]);
+    expect(ok<SnapshotSummary[]>(rt.callServer('listSnapshots', []))).toEqual([expect.objectContaining({
+      kind: 'portfolio_metric', range: 'Sheet1!B2:D4', companyId: fundId, metricIds: [], metricName: 'ARR', periods: ['2024-01', '2024-02'],
+    })]);
+
+    // The insert left the fund's series in the user's cache: a refresh answered from it would see nothing new.
+    await control.fixtures({ data_points: [{ metric_id: metrics[1]!.id, date: '2024-02-01', value: '27' }] });
+    const report = ok<SnapshotRefreshReport>(rt.callServer('refreshSnapshots', []));
+    expect(report.outcomes).toEqual([expect.objectContaining({ status: 'refreshed', changes: 1 })]);
+    expect(sheet.getRange('B2:D4').getValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', 10, 11], ['Beta', 20, 27]]);
+    expect(sheet.getRange('C3').getNumberFormat()).not.toBe('yyyy-mm-dd');
+    expect(changesRows(rt).slice(1).map((row) => row.slice(1, 8))).toEqual([['ARR · Beta', '2024-02', 21, 27, '', 'Refresh snapshots (sidebar)', 'Sheet1!B2:D4']]);
   });
 });
 

@@ -3,18 +3,26 @@
 
 import type { ChangeValueRow } from './changes';
 
-/** What "Insert as snapshot" wrote, enough to write it again: the METRIC_VALUES arguments and where the table is. */
+/**
+ * What "Insert as snapshot" wrote, enough to write it again: the formula's arguments and where the table is.
+ * `metric_values` is the Metrics tab's METRIC_VALUES table; `portfolio_metric` the Portfolio tab's
+ * PORTFOLIO_METRIC grid (one row per portfolio company, one column per period).
+ */
 export interface SnapshotDefinition {
   v: 1;
   id: string;
-  kind: 'metric_values';
-  /** The company whose metric names head the columns. */
+  kind: 'metric_values' | 'portfolio_metric';
+  /** The company whose metric names head the columns; the fund, for a portfolio grid. */
   companyId: string;
+  /** metric_values: the metrics, one column each ([] for a portfolio grid). */
   metricIds: string[];
-  /** YYYY-MM-DD, or null for no bound. */
+  /** metric_values: YYYY-MM-DD, or null for no bound. */
   startDate: string | null;
   endDate: string | null;
   options: { headers: boolean };
+  /** portfolio_metric: the metric's name and the period labels of its columns. */
+  metricName?: string;
+  periods?: string[];
   /** The sheet's id (a rename keeps it) and the table's A1 range on it, as last written. */
   sheetId: number;
   range: string;
@@ -32,11 +40,14 @@ export function decodeDefinition(text: unknown): SnapshotDefinition | null {
   if (typeof text !== 'string' || !text) return null;
   try {
     const d = JSON.parse(text) as Partial<SnapshotDefinition>;
-    if (d.v !== 1 || d.kind !== 'metric_values' || typeof d.id !== 'string' || typeof d.companyId !== 'string' || typeof d.range !== 'string' ||
+    if (d.v !== 1 || (d.kind !== 'metric_values' && d.kind !== 'portfolio_metric') || typeof d.id !== 'string' || typeof d.companyId !== 'string' || typeof d.range !== 'string' ||
       typeof d.sheetId !== 'number' || !Array.isArray(d.metricIds) || !d.metricIds.every((id) => typeof id === 'string')) return null;
+    const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((item) => typeof item === 'string');
+    if (d.kind === 'portfolio_metric' && (typeof d.metricName !== 'string' || !strings(d.periods))) return null;
     return {
-      v: 1, kind: 'metric_values', id: d.id, companyId: d.companyId, metricIds: d.metricIds, startDate: d.startDate ?? null, endDate: d.endDate ?? null,
+      v: 1, kind: d.kind, id: d.id, companyId: d.companyId, metricIds: d.metricIds, startDate: d.startDate ?? null, endDate: d.endDate ?? null,
       options: { headers: Boolean(d.options?.headers) }, sheetId: d.sheetId, range: d.range, insertedAt: String(d.insertedAt ?? ''), refreshedAt: d.refreshedAt ?? null,
+      ...(d.kind === 'portfolio_metric' ? { metricName: d.metricName, periods: d.periods } : {}),
     };
   } catch {
     return null;
@@ -56,8 +67,24 @@ function shown(value: unknown): string | number | null {
 }
 
 export interface TableReading {
-  /** The value cells of a table by period and metric column (0-based), with its period's key. */
-  values: Map<string, { period: string; column: number; value: unknown }>;
+  /** The value cells of a table by period and metric column (0-based), with its period's key; `metric` names the value when the column does not. */
+  values: Map<string, { period: string; column: number; value: unknown; metric?: string }>;
+}
+
+/**
+ * Reads a PORTFOLIO_METRIC grid: a header row of periods, then one row per company. Values match by company
+ * name and period label, so a company added to (or gone from) the fund moves no other row's values.
+ */
+export function readGrid(rows: readonly (readonly unknown[])[], metricName: string): TableReading {
+  const values: TableReading['values'] = new Map();
+  const header = rows[0] ?? [];
+  rows.slice(1).forEach((row) => {
+    const company = String(row[0] ?? '');
+    for (let j = 1; j < header.length; j++) {
+      values.set(`${company}|${j}`, { period: String(header[j] ?? ''), column: j - 1, value: row[j], metric: `${metricName} · ${company}` });
+    }
+  });
+  return { values };
 }
 
 /**
@@ -93,9 +120,9 @@ export function tableChanges(
     const old = before.values.get(key);
     const now = after.values.get(key);
     if (comparable(old?.value) === comparable(now?.value)) continue;
-    const { period, column } = (now ?? old)!;
+    const { period, column, metric } = (now ?? old)!;
     changes.push({
-      kind: 'change', column, time: describe.time, metric: describe.names[column] ?? '', period,
+      kind: 'change', column, time: describe.time, metric: metric ?? describe.names[column] ?? '', period,
       oldValue: shown(old?.value), newValue: shown(now?.value),
       source: now && shown(now.value) !== null ? describe.sourceOf(column, period) : '',
       refresh: describe.refresh, range: describe.range,
