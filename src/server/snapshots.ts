@@ -221,19 +221,19 @@ function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: Sna
   const periodOf = periodReader(ctx.timeZone);
   const { rows, before, after, names, sourceOf, dateColumn } = rebuild(d, oldValues, ctx, periodOf);
   const width = rows[0]!.length;
-  const target = sheet.getRange(old.getRow(), old.getColumn(), rows.length, width);
-  // A table that grew may only take cells that are empty now.
+  const lastRow = old.getRow() + rows.length - 1;
+  const lastColumn = old.getColumn() + width - 1;
+  // A table that grew may only take cells that are empty now; past the grid's edge there are none (rows are added below).
   const inOld = (r: number, c: number): boolean => r <= old.getLastRow() && c <= old.getLastColumn();
   const grown: string[] = [];
-  if (target.getLastRow() <= sheet.getMaxRows() && target.getLastColumn() <= sheet.getMaxColumns()) {
-    const values = target.getValues();
-    const formulas = target.getFormulas();
-    values.forEach((cells, i) => cells.forEach((value, j) => {
-      const r = target.getRow() + i;
-      const c = target.getColumn() + j;
-      if (!inOld(r, c) && (value !== '' || formulas[i]![j] !== '')) grown.push(a1(sheet, r, c));
-    }));
-  }
+  const inGrid = sheet.getRange(old.getRow(), old.getColumn(), Math.min(lastRow, sheet.getMaxRows()) - old.getRow() + 1, Math.min(lastColumn, sheet.getMaxColumns()) - old.getColumn() + 1);
+  const values = inGrid.getValues();
+  const formulas = inGrid.getFormulas();
+  values.forEach((cells, i) => cells.forEach((value, j) => {
+    const r = inGrid.getRow() + i;
+    const c = inGrid.getColumn() + j;
+    if (!inOld(r, c) && (value !== '' || formulas[i]![j] !== '')) grown.push(a1(sheet, r, c));
+  }));
   if (grown.length) {
     return {
       outcome: {
@@ -243,10 +243,10 @@ function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: Sna
       changes: [],
     };
   }
-  if (target.getLastRow() > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), target.getLastRow() - sheet.getMaxRows());
-  if (target.getLastColumn() > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), target.getLastColumn() - sheet.getMaxColumns());
+  if (lastRow > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), lastRow - sheet.getMaxRows());
+  if (lastColumn > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), lastColumn - sheet.getMaxColumns());
 
-  const written = sheet.getRange(target.getRow(), target.getColumn(), rows.length, width);
+  const written = sheet.getRange(old.getRow(), old.getColumn(), rows.length, width);
   const changes = tableChanges(before, after, {
     names, time: ctx.time, refresh: ctx.refresh, range: `${quoteSheetName(sheet.getName())}!${written.getA1Notation()}`, sourceOf,
   });

@@ -145,6 +145,26 @@ describe('snapshot tables', () => {
     expect((await stack.takeRequests()).filter((r) => r.path === '/data_points')).toEqual([]);
   });
 
+  it('grows into empty cells below, to the grid\'s edge and past it, and refuses to cover a cell a person filled', async () => {
+    const s = await setup();
+    const sheet = s.rt.spreadsheet.getSheetByName('Sheet1')!;
+    // Five rows at the bottom of a 1,000-row sheet: header and four months, to row 1000.
+    expect(insertSnapshot(s, 'B996', null, null).range).toBe('Sheet1!B996:D1000');
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: s.revenue, date: '2024-05-01', value: '104' }] });
+    const grown = refresh(s.rt);
+    expect(grown.outcomes).toEqual([expect.objectContaining({ status: 'refreshed', range: 'Sheet1!B996:D1001', changes: 1 })]);
+    expect(sheet.getMaxRows()).toBe(1001);
+    expect(sheet.getRange('B1001:D1001').getDisplayValues()).toEqual([['2024-05-01', '104', '']]);
+    // A person adds rows and writes below the table; the next month would need that cell.
+    sheet.insertRowsAfter(1001, 10);
+    sheet.getRange('C1002').setValue('note');
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: s.revenue, date: '2024-06-01', value: '105' }] });
+    const refused = refresh(s.rt);
+    expect(refused.outcomes).toEqual([expect.objectContaining({ status: 'refused', cells: ['C1002'] })]);
+    expect(refused.outcomes[0]!.message).toBe('Left Sheet1!B996:D1001 as it was: the table now has 7 rows and 3 columns, and C1002 beside it is not empty. Move that cell out of the way, then refresh again.');
+    expect(sheet.getRange('B1002:D1002').getValues()).toEqual([['', 'note', '']]);
+  });
+
   it('reports each snapshot\'s failure and refreshes the others', async () => {
     const s = await setup();
     const other = s.rt.spreadsheet.insertSheet('Other');
