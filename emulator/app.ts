@@ -229,6 +229,8 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
       time: arrivals.get(request) ?? clock.isoNow(),
     };
     if (request.body !== undefined) entry.body = request.body;
+    const user = users.get(request);
+    if (user) entry.userId = user.id;
     const fault = faultsApplied.get(request);
     if (fault) entry.fault = fault;
     requestLog.add(entry);

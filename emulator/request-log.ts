@@ -12,6 +12,8 @@ export interface LoggedRequest {
   time: string;
   /** The parsed JSON body, when there was one. */
   body?: unknown;
+  /** The id of the user whose token authenticated the request (tests assert whose connection was used); absent when none did. */
+  userId?: string;
   /** The injected fault that answered instead of the service, if any. */
   fault?: 'drop' | '5xx' | '429';
 }

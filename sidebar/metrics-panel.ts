@@ -3,7 +3,7 @@
 import { busy, byId, el } from './dom';
 import type { Outcome } from './outcome';
 import { server } from './server';
-import type { LatestValue, MetricSummary, NewMetric } from '../src/shared/rpc';
+import type { LatestValue, MetricSummary, NewMetric, SnapshotRefreshReport, SnapshotSummary } from '../src/shared/rpc';
 
 export interface MetricsPanel {
   setCompany(id: string): void;
@@ -125,7 +125,48 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
         headers: byId<HTMLInputElement>('insert-headers').checked,
       });
       if (!result.ok) return { line: result.error, tone: 'error' };
+      if (mode === 'snapshot') await showSnapshots();
       return { line: result.value.message, tone: 'success' };
+    });
+  });
+
+  const snapshotList = byId<HTMLUListElement>('snapshot-list');
+
+  /** "Sheet1!B2:D6 · Revenue, Churn · 2024-01-01 to 2024-04-30 · refreshed 2024-05-02 10:14", names when the metrics are loaded. */
+  function snapshotLine(snapshot: SnapshotSummary): HTMLElement {
+    const names = snapshot.metricIds.map((id) => metrics.find((m) => m.id === id)?.name);
+    const what = snapshot.kind === 'portfolio_metric' ? `${snapshot.metricName ?? ''} across the fund`
+      : names.every((n) => n) ? names.join(', ') : `${snapshot.metricIds.length} metric${snapshot.metricIds.length === 1 ? '' : 's'}`;
+    const dates = snapshot.kind === 'portfolio_metric' ? snapshot.periods.join(', ')
+      : snapshot.startDate || snapshot.endDate ? `${snapshot.startDate ?? 'start'} to ${snapshot.endDate ?? 'today'}` : 'all dates';
+    const when = snapshot.refreshedAt ? `refreshed ${snapshot.refreshedAt.slice(0, 16).replace('T', ' ')} UTC` : `inserted ${snapshot.insertedAt.slice(0, 16).replace('T', ' ')} UTC`;
+    return el('li', { class: 'snapshot' },
+      el('span', { class: 'metric-name' }, snapshot.range),
+      el('span', { class: 'metric-meta' }, `${what} · ${dates} · ${snapshot.sheetExists ? when : 'its sheet was deleted'}`));
+  }
+
+  async function showSnapshots(): Promise<SnapshotSummary[]> {
+    const result = await server.listSnapshots();
+    if (!result.ok) throw new Error(result.error);
+    snapshotList.replaceChildren(...(result.value.length ? result.value.map(snapshotLine) : [el('li', { class: 'empty' }, 'No snapshots in this spreadsheet.')]));
+    return result.value;
+  }
+
+  byId<HTMLButtonElement>('list-snapshots').addEventListener('click', () => {
+    void busy(panel, status, 'Reading the snapshots…', async (): Promise<Outcome> => {
+      const listed = await showSnapshots();
+      return { line: `${listed.length} snapshot${listed.length === 1 ? '' : 's'} in this spreadsheet.`, tone: 'success', report: snapshotList };
+    });
+  });
+
+  byId<HTMLButtonElement>('refresh-snapshots').addEventListener('click', () => {
+    void busy(panel, status, 'Refreshing snapshots…', async (): Promise<Outcome> => {
+      const result = await server.refreshSnapshots();
+      if (!result.ok) return { line: result.error, tone: 'error' };
+      const report: SnapshotRefreshReport = result.value;
+      await showSnapshots().catch(() => undefined);
+      const tone = report.problem ? 'error' : report.outcomes.some((o) => o.status === 'refused' || o.status === 'failed') ? 'warning' : 'success';
+      return { line: report.message, tone, report: snapshotList };
     });
   });
 

@@ -300,3 +300,5 @@ global.insertPortfolioGrid = sidebar.insertPortfolioGrid;
 global.buildCoverageSheet = sidebar.buildCoverageSheet;
 global.freezeSelection = sidebar.freezeSelection;
 global.thawSelection = sidebar.thawSelection;
+global.listSnapshots = sidebar.listSnapshots;
+global.refreshSnapshots = sidebar.refreshSnapshots;

@@ -21,13 +21,13 @@ describe('control API', () => {
     expect(health).toEqual({ status: 'ok', token: DEMO_TOKEN, companyId: DEMO_IDS.fund, now: expect.any(String) });
   });
 
-  it('logs API requests with method, path, query, status, time and body, and clears the log', async () => {
+  it('logs API requests with method, path, query, status, time, body and the user whose token was used, and clears the log', async () => {
     await emulator.control.clearRequests();
     await get(emulator, '/metrics', `company_id=${DEMO_IDS.fund}&page=1`);
     await call(emulator, 'POST', '/metrics', { body: { metric: { name: 'Logged', frequency: 'daily', unit: 'number', company_id: DEMO_IDS.startup } } });
     const log = await emulator.control.requests();
     expect(log).toEqual([
-      { method: 'GET', path: '/metrics', query: `company_id=${DEMO_IDS.fund}&page=1`, status: 200, time: expect.any(String) },
+      { method: 'GET', path: '/metrics', query: `company_id=${DEMO_IDS.fund}&page=1`, status: 200, time: expect.any(String), userId: DEMO_IDS.demoUser },
       expect.objectContaining({ method: 'POST', path: '/metrics', query: '', status: 201, body: { metric: expect.objectContaining({ name: 'Logged' }) } }),
     ]);
     await emulator.control.clearRequests();

@@ -33,8 +33,8 @@ export class Sheet {
   readonly #hiddenColumns = new Set<number>();
   readonly #columnWidths = new Map<number, number>();
   #filter: Filter | null = null;
-  #conditionalFormatRules: ConditionalFormatRule[] = [];
   #hidden = false;
+  #conditionalFormatRules: ConditionalFormatRule[] = [];
   #protection: Protection | null = null;
 
   constructor(

@@ -187,6 +187,20 @@ describe('ranges', () => {
     expect([data.getFrozenRows(), data.isColumnHiddenByUser(3), data.isColumnHiddenByUser(4), data.getColumnWidth(1), data.getFilter()?.getRange().getA1Notation()]).toEqual([1, true, false, 240, 'A1:C5']);
     expect(rt.spreadsheet.getRange("'Data'!B2").getSheet()).toBe(data);
   });
+
+  it('hide a sheet while another stays visible, and refuse to hide or delete the last visible one', () => {
+    const rt = runtime();
+    const first = rt.spreadsheet.getSheets()[0]!;
+    const store = rt.spreadsheet.insertSheet('Store');
+    expect(() => first.hideSheet().hideSheet()).not.toThrow();
+    expect([first.isSheetHidden(), store.isSheetHidden()]).toEqual([true, false]);
+    expect(() => store.hideSheet()).toThrow('it is not possible to hide all sheets');
+    expect(() => rt.spreadsheet.deleteSheet(store)).toThrow('it is not possible to delete all non-hidden sheets');
+    expect(store.isSheetHidden()).toBe(false);
+    first.showSheet();
+    expect(store.hideSheet().isSheetHidden()).toBe(true);
+    expect(rt.spreadsheet.getSheets()).toHaveLength(2);
+  });
 });
 
 describe('a script’s view of the spreadsheet', () => {

@@ -1,6 +1,7 @@
 // Builds a custom function's context from Apps Script's services.
 
 import { ChunkedCache } from '../core/cache/chunked-cache';
+import { executionCache } from '../core/cache/execution-cache';
 import type { FormulaContext } from '../core/formulas/formula-context';
 import { RecordsCache } from '../core/series/records-cache';
 import { SeriesCache } from '../core/series/series-cache';
@@ -25,6 +26,8 @@ const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
 export interface SidebarReading {
   fundId: string;
   budgetMs: number;
+  /** Read past the user's cache (and leave it as it was): a snapshot refresh must see what the API holds now. */
+  fresh?: boolean;
 }
 
 /** The sheet's metric ids, or none when the sheet cannot be read: fetching along is a saving, never a cell's failure. */
@@ -38,7 +41,7 @@ function sheetMetricIdsOrNone(): string[] {
 
 export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   const started = Date.now();
-  const cache = userCache();
+  const cache = sidebar?.fresh ? executionCache() : userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
   const deadline = started + (sidebar?.budgetMs ?? CUSTOM_FUNCTION_API_BUDGET_MS);
   // Read once for the whole execution: the generation, the credentials and the formula access list all
@@ -47,7 +50,7 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).
   const generation = `${readCacheGeneration()}.${readSettingsGeneration(userProperties)}`;
   // One flight for series and lists alike: cells Sheets starts together fetch each once.
-  const flight = new SingleFlight(cache, appsScriptClock, deadline, userMutex());
+  const flight = new SingleFlight(cache, appsScriptClock, deadline, sidebar?.fresh ? undefined : userMutex());
   let client: ApiClient | undefined;
   let defaultCompanyId: string | null | undefined;
   let allowedCompanyIds: string[] | undefined;

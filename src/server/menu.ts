@@ -2,7 +2,7 @@
 
 import { ADDIN_NAME } from '../core/product';
 import { freezeSelection, thawSelection } from './freeze';
-import { refreshAllFormulas } from './refresh';
+import { refreshAllFormulasWithChanges } from './refresh';
 
 /**
  * Adds the menu. Runs in every auth mode: in AuthMode.NONE (add-on installed but not yet used
@@ -22,9 +22,10 @@ export function addMenu(): void {
 }
 
 export function refreshData(): void {
-  const count = refreshAllFormulas();
+  const { formulas: count, changes } = refreshAllFormulasWithChanges();
+  const changed = changes ? ` ${changes} cached value${changes === 1 ? '' : 's'} changed: see the "Changes" sheet.` : '';
   SpreadsheetApp.getActiveSpreadsheet().toast(
-    count ? `Refreshed ${count} formula${count === 1 ? '' : 's'} with fresh data.` : 'No add-in formulas to refresh in this spreadsheet.',
+    (count ? `Refreshed ${count} formula${count === 1 ? '' : 's'} with fresh data.` : 'No add-in formulas to refresh in this spreadsheet.') + changed,
     ADDIN_NAME,
   );
 }

@@ -13,6 +13,7 @@ import { addFormulaAccess, readFormulaAccess } from '../gas/user-settings';
 import { callerIsOwner } from '../gas/ownership';
 import type { CoverageSheetReport, CoverageSheetRequest, InsertReport, PortfolioGridRequest } from '../shared/rpc';
 import { createFormulaContext } from './formula-context';
+import { recordPortfolioSnapshot } from './snapshots';
 
 export const COVERAGE_SHEET = 'Reporting coverage';
 
@@ -67,6 +68,8 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
     : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId);
   // The Metrics tab's snapshot path: only into empty cells, formula-like text kept as text.
   const range = writeTable(anchor, table as Array<Array<string | number | boolean | Date | null>>);
+  // A PORTFOLIO_METRIC snapshot is recorded for "Refresh snapshots"; a coverage table of statuses and totals is not.
+  if (choice.kind === 'metric') recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName: choice.metricNames[0]!, periods: choicePeriods(choice) });
   const rows = table.length - 1;
   return { range: `${anchor.sheetName}!${range}`, rows, message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.` };
 }

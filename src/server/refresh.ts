@@ -1,12 +1,27 @@
 // The "Refresh data" menu item: every add-in formula in the spreadsheet fetches fresh values.
 
-import { InputError } from '../core/errors';
+import { InputError, userSentence } from '../core/errors';
+import type { DataPoint, Metric } from '../core/api/types';
+import { cachedSeriesReads, type CachedSeriesRead } from '../core/formulas/cached-series';
+import { listCells } from '../core/formulas/freeze';
 import { plural } from '../core/product';
 import type { FormulaRefreshReport } from '../shared/rpc';
 import { findAddinFormulas, type FormulaCell } from '../core/formulas/names';
 import { formulasReadingMetrics } from '../core/formulas/reads-metrics';
+import { sourceCells } from '../core/sheets/source-cells';
+import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { isUuid } from '../core/validate/uuid';
+import { appendChanges } from '../gas/changes-sheet';
 import { startNewCacheGeneration } from '../gas/document-settings';
+import { quoteSheetName } from '../gas/sheet-io';
+import { createClientForExecution } from './api-factory';
+import { createFormulaContext } from './formula-context';
+
+/** What "Refresh data" did: the formulas rewritten, and the cached values a fresh read replaced (rows appended to Changes). */
+export interface FormulaRefresh {
+  formulas: number;
+  changes: number;
+}
 
 /**
  * Sheets re-runs a custom function only when its arguments change, and our cache would answer
@@ -14,8 +29,114 @@ import { startNewCacheGeneration } from '../gas/document-settings';
  * before counts), then clear and rewrite each add-in formula, which makes Sheets run it again.
  */
 export function refreshAllFormulas(): number {
+  return refreshAllFormulasWithChanges().formulas;
+}
+
+/**
+ * Refresh data, and the Changes rows of what it replaced: each series the formulas read that this user's
+ * cache holds (see cachedSeriesReads for which can be found) is read again, with this user's connection,
+ * before the formulas run again; a value whose date the cached series had and whose value differs now gets a
+ * row. The fresh read goes into the new generation's cache, where the formulas, run again, find it instead of
+ * fetching it once more (when the user is the owner, whose cache custom functions use). A failed read is a
+ * failure row: the formulas are refreshed regardless.
+ */
+export function refreshAllFormulasWithChanges(): FormulaRefresh {
+  // Both read the generation that is about to end.
+  const before = cachedSeriesBefore();
+  const nameOf = before.length ? metricNames() : (id: string) => id;
   startNewCacheGeneration();
-  return rewriteFormulas((formulas) => findAddinFormulas(formulas));
+  const rows = before.length ? compareWithFreshReads(before, nameOf) : [];
+  const formulas = rewriteFormulas((grid) => findAddinFormulas(grid));
+  appendChanges(rows);
+  return { formulas, changes: rows.filter((row) => row.kind === 'change').length };
+}
+
+interface CachedBefore {
+  read: CachedSeriesRead;
+  points: DataPoint[];
+  /** Where the formulas that read it are, like Model!B2. */
+  where: string;
+}
+
+/** The series the formulas read, as the current generation of this user's cache holds them (read before it changes). */
+function cachedSeriesBefore(): CachedBefore[] {
+  const ctx = createFormulaContext();
+  const found: CachedBefore[] = [];
+  const places = new Map<string, string[]>();
+  const reads = new Map<string, CachedSeriesRead>();
+  for (const sheet of SpreadsheetApp.getActiveSpreadsheet().getSheets()) {
+    const data = sheet.getDataRange();
+    const grid = data.getFormulas();
+    if (!grid.some((row) => row.some((f) => f !== ''))) continue;
+    const values = data.getValues();
+    for (const read of cachedSeriesReads(grid, (row, column) => values[row - 1]?.[column - 1])) {
+      const cells = read.cells.map((cell: FormulaCell) => `${quoteSheetName(sheet.getName())}!${sheet.getRange(cell.row, cell.column).getA1Notation()}`);
+      places.set(read.key, [...(places.get(read.key) ?? []), ...cells]);
+      if (!reads.has(read.key)) reads.set(read.key, read);
+    }
+  }
+  for (const read of reads.values()) {
+    const points = ctx.series.get(read.key, read.ids);
+    if (points) found.push({ read, points, where: listCells(places.get(read.key) ?? []) });
+  }
+  return found;
+}
+
+/** Metric names from the listings this user's cache holds (the formulas' access checks keep them); the id otherwise. */
+function metricNames(): (id: string) => string {
+  const ctx = createFormulaContext();
+  const names = new Map<string, string>();
+  for (const companyId of ctx.allowedCompanyIds) {
+    for (const metric of ctx.records.get<Metric[]>(`metrics:${companyId}:`) ?? []) names.set(metric.id, metric.name);
+  }
+  return (id) => names.get(id) ?? id;
+}
+
+function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: string) => string): ChangeRow[] {
+  const time = new Date().toISOString();
+  const refresh = 'Refresh data';
+  const rows: ChangeRow[] = [];
+  // The new generation's cache, for the formulas that run again next.
+  const fresh = createFormulaContext();
+  let client: ReturnType<typeof createClientForExecution> | undefined;
+  for (const { read, points, where } of before) {
+    try {
+      client ??= createClientForExecution({ credentialsOf: 'caller', maxTotalWaitMs: 60_000 });
+      // With sources, so each row can say where its new value came from (a larger answer, once, for a menu
+      // click); the cache entry keeps the shape the formula stores, without them when it had none.
+      const now = client.dataPoints.list(read.ids, { startDate: read.start, endDate: read.end, excludeBlank: read.excludeBlank, includeSource: true });
+      fresh.series.put(read.key, read.includeSource ? now : now.map(({ source: _source, ...point }) => point), read.ids);
+      const nowByKey = new Map(now.map((p) => [`${p.metric_id}|${p.date}`, p] as const));
+      for (const old of points) {
+        const point = nowByKey.get(`${old.metric_id}|${old.date}`);
+        const oldValue = old.value ?? null;
+        const newValue = point?.value ?? null;
+        if ((oldValue ?? '') === (newValue ?? '')) continue;
+        const [type, label] = sourceCells(point?.source);
+        rows.push({
+          kind: 'change', time, metric: nameOf(old.metric_id), period: old.date,
+          oldValue: cellValue(oldValue), newValue: cellValue(newValue), source: newValue === null ? '' : sourceText(type, label), refresh, range: where,
+        });
+      }
+    } catch (error) {
+      rows.push({ kind: 'failure', time, refresh, range: where, problem: `Could not compare the cached values with the API's: ${userSentence(error)}` });
+    }
+  }
+  // A metric read by several formulas (a whole series and its sourced twin) reports each change once.
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const key = row.kind === 'change' ? `${row.metric}|${row.period}|${row.oldValue}|${row.newValue}` : `${row.range}|${row.problem}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The API's decimal text as a cell shows it: a number when it is one. */
+function cellValue(value: string | null): string | number | null {
+  if (value === null || value === '') return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : value;
 }
 
 /** Most metric ids one call accepts: an export writes a few dozen at most. */

@@ -22,6 +22,7 @@ import * as grid from './portfolio-grid-api';
 import { refreshFormulasReport } from './refresh';
 import { serve } from './serve';
 import * as settings from './settings-api';
+import * as snapshots from './snapshots';
 import { sidebarClient } from './api-factory';
 
 // Settings
@@ -158,3 +159,11 @@ export const freezeSelection = serve([], freeze.freezeSelection);
 
 /** The frozen ranges the selection touches get their formulas back, unless a person typed into them since. */
 export const thawSelection = serve([], freeze.thawSelection);
+
+// Snapshots
+
+/** Read-only: the spreadsheet's snapshot tables (the record kept in a hidden sheet). */
+export const listSnapshots = serve([], snapshots.listSnapshots);
+
+/** Writes every snapshot again with the caller's connection, refusing where a person typed; changed values go to the Changes sheet. */
+export const refreshSnapshots = serve([], () => snapshots.refreshAllSnapshots('sidebar'));

@@ -261,6 +261,50 @@ export type CoverageSheetReport = {
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 
+/** A snapshot table of this spreadsheet, as the sidebar lists it (see README, "Snapshot tables"). */
+export type SnapshotSummary = {
+  id: string;
+  /** A METRIC_VALUES table (the Metrics tab) or a PORTFOLIO_METRIC grid (the Portfolio tab). */
+  kind: 'metric_values' | 'portfolio_metric';
+  /** Like Sheet1!A1:C13, as last written; the bare range when its sheet was deleted. */
+  range: string;
+  sheetExists: boolean;
+  companyId: string;
+  metricIds: string[];
+  startDate: string | null;
+  endDate: string | null;
+  headers: boolean;
+  /** portfolio_metric: the metric's name and its period columns; null and [] for a METRIC_VALUES table. */
+  metricName: string | null;
+  periods: string[];
+  /** ISO 8601. */
+  insertedAt: string;
+  refreshedAt: string | null;
+};
+
+/** One snapshot's refresh: rewritten (with or without changed values), refused (the cells a person typed into, or that a grown table needs), or failed. */
+export type SnapshotRefreshOutcome = {
+  id: string;
+  range: string;
+  status: 'refreshed' | 'unchanged' | 'refused' | 'failed';
+  /** Values that changed (rows appended to the Changes sheet). */
+  changes: number;
+  /** For a refusal: the cells in the way, like B5. */
+  cells: string[];
+  message: string;
+};
+
+/** What refreshAllSnapshots did, per snapshot; `problem` is a failure before any snapshot (the lock, a missing token). */
+export type SnapshotRefreshReport = {
+  origin: 'sidebar' | 'schedule';
+  outcomes: SnapshotRefreshOutcome[];
+  changes: number;
+  /** The Changes sheet's name when rows were appended. */
+  changesSheet: string | null;
+  problem: string | null;
+  message: string;
+};
+
 /** What Freeze did: the ranges now values (a formula's cell and its spilled result), those left live and why. */
 export type FreezeReport = {
   frozen: Array<{ range: string; formula: string }>;

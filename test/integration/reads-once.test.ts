@@ -5,7 +5,7 @@ import type { CacheCalls, GasRuntime, PropertiesCalls } from '../../gas-runtime'
 import type { ExportHandle } from '../../src/shared/rpc';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { driveExport, ok, useStack, OWNER, type Stack } from '../support/stack';
-import { DEMO_FUND_LISTING_PAGES } from '../support/demo-fund';
+import { DEMO_FUND_LISTING_PAGES, demoFundListingQueries } from '../support/demo-fund';
 
 let stack: Stack;
 useStack((started) => (stack = started));
@@ -83,8 +83,8 @@ describe('a recalculation of one cell per value fetches the sheet\'s series toge
     // 10 metrics × 50 points at 100 a page: 5 pages of one request naming every id (per metric: 10 pages).
     expect(series).toHaveLength(5);
     for (const request of series) for (const id of ids) expect(request.query).toContain(id);
-    expect(cold.filter((r) => r.path === '/metrics').map((r) => r.query)).toEqual([`company_id=${stack.emulator.companyId}&page=1`]);
-    expect(cold).toHaveLength(series.length + 1);
+    expect(cold.filter((r) => r.path === '/metrics').map((r) => `${r.path}?${r.query}`)).toEqual(demoFundListingQueries(stack.emulator.companyId));
+    expect(cold).toHaveLength(series.length + DEMO_FUND_LISTING_PAGES);
     expect(rt.executions.filter((e) => e.urlFetchCount > 0)).toHaveLength(1);
     expect(rt.cache.user(OWNER)._keys().filter((key) => key.startsWith('load:'))).toEqual([]);
 

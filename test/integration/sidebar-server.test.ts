@@ -49,7 +49,7 @@ describe('menu', () => {
     expect(rewritten).toEqual([formula]);
     rt.evaluateFormula(formula, { cell: 'A1' }); // Sheets re-runs the rewritten formula
     expect(sheet.getRange('A1').getValue()).toBe(999);
-    expect(rt.ui.toasts.at(-1)!.message).toBe('Refreshed 1 formula with fresh data.');
+    expect(rt.ui.toasts.at(-1)!.message).toBe('Refreshed 1 formula with fresh data. 1 cached value changed: see the "Changes" sheet.');
   });
 });
 
@@ -102,7 +102,7 @@ describe('metric browser', () => {
     const sheet = rt.spreadsheet.getActiveSheet();
     rt.spreadsheet.setActiveRange(sheet.getRange('C3'));
     const result = rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metric!.id], startDate: null, endDate: null, mode: 'snapshot', headers: true }]) as Rpc<{ range: string }>;
-    expect(result).toEqual({ ok: true, value: { range: 'Sheet1!C3:D4', rows: 1, message: 'Wrote 1 row of values to Sheet1!C3:D4.' } });
+    expect(result).toEqual({ ok: true, value: { range: 'Sheet1!C3:D4', rows: 1, message: 'Wrote 1 row of values to Sheet1!C3:D4. "Refresh snapshots" in this tab writes them again with the values the API holds then.' } });
     expect(sheet.getRange('D3').getValue()).toBe(FORMULA_TEXT);
     expect(sheet.getRange('D3').getFormula()).toBe('');
     expect(sheet.getRange('D4').getValue()).toBe(-5);

@@ -32,7 +32,7 @@ export interface Stack {
    */
   runtime(options?: StackRuntimeOptions): GasRuntime;
   /** API requests the emulator saw since the last call (method, path and decoded query). */
-  takeRequests(): Promise<Array<{ method: string; path: string; query: string; status: number }>>;
+  takeRequests(): Promise<Array<{ method: string; path: string; query: string; status: number; userId?: string }>>;
   stop(): Promise<void>;
 }
 
@@ -65,7 +65,7 @@ export async function startStack(emulatorOptions: ProcessOptions = {}): Promise<
     async takeRequests() {
       const requests = await emulator.control.requests();
       await emulator.control.clearRequests();
-      return requests.map((r) => ({ method: r.method, path: r.path, query: decodeURIComponent(r.query ?? ''), status: r.status }));
+      return requests.map((r) => ({ method: r.method, path: r.path, query: decodeURIComponent(r.query ?? ''), status: r.status, ...(r.userId ? { userId: r.userId } : {}) }));
     },
     async stop() {
       await Promise.all(runtimes.map((rt) => rt.close()));

@@ -2,7 +2,7 @@
 
 import { InputError } from '../errors';
 import type { DataPoint, Metric } from '../api/types';
-import { parseTableOptions, shapeSeries, toCell, type Cell } from '../sheets/metric-table';
+import { parseTableOptions, shapeSeries, toCell, type Cell, type TableOptions } from '../sheets/metric-table';
 import { sourceCells } from '../sheets/source-cells';
 import { aggregate, AGGREGATE_CHOICES, readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
@@ -89,6 +89,16 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
   const records = requireMetricAccess(ctx, unique);
   const points = loadPoints(ctx, unique, start, end, options.excludeBlank, options.source);
   const names = options.headers ? ids.map((id) => records.get(id)?.name ?? id) : ids;
+  return metricValuesCells(points, ids, names, options, ctx.timeZone, start, end);
+}
+
+/**
+ * METRIC_VALUES' array from its points: the one shaping the formula and a snapshot share (the sidebar's
+ * "Snapshot of today's values" and its refresh), so a snapshot holds what the formula would show.
+ */
+export function metricValuesCells(
+  points: readonly DataPoint[], ids: readonly string[], names: readonly string[], options: TableOptions, timeZone: string, start?: string, end?: string,
+): SheetCell[][] {
   const rows = shapeSeries(points, ids, names, options);
   const dataRows = options.headers ? rows.length - 1 : rows.length;
   if (dataRows === 0) {
@@ -97,7 +107,7 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
     // With headers the table keeps its header row, so formulas that refer to it still find it.
     return options.headers ? [rows[0]!, [message, ...rows[0]!.slice(1).map(() => '')]] : [[message]];
   }
-  const dateCell = midnightMaker(ctx.timeZone);
+  const dateCell = midnightMaker(timeZone);
   return rows.map((row, i) => (options.headers && i === 0 ? row : [dateCell(row[0] as string), ...row.slice(1)]));
 }
 

@@ -3,7 +3,7 @@
 import { findAddinFormulas, type FormulaCell } from './names';
 
 /** The functions that read data points; the others list records, which a data point write does not change. */
-const SERIES_CALL = /(^|[^A-Z0-9_.])(METRIC_VALUES|METRIC_VALUE|METRIC_LATEST|METRIC_SOURCE)\s*\(/i;
+export const SERIES_CALL = /(^|[^A-Z0-9_.])(METRIC_VALUES|METRIC_VALUE|METRIC_LATEST|METRIC_SOURCE)\s*\(/i;
 
 /**
  * A single-cell reference on the formula's own sheet (B2, $B$2). Not one that starts or ends a range
@@ -38,11 +38,7 @@ export function formulasReadingMetrics(
   return findAddinFormulas(formulas).filter(({ formula }) => {
     if (!SERIES_CALL.test(formula)) return false;
     if (mentions(formula)) return true;
-    for (const match of withoutStrings(formula).matchAll(CELL_REFERENCE)) {
-      const value = valueAt(Number(match[2]), columnNumber(match[1]!));
-      if (typeof value === 'string' && ids.has(value.trim().toLowerCase())) return true;
-    }
-    return false;
+    return referencedValues(formula, valueAt).some((value) => typeof value === 'string' && ids.has(value.trim().toLowerCase()));
   });
 }
 
@@ -63,10 +59,14 @@ export function metricIdsReadWhole(formulas: readonly (readonly string[])[], val
   for (const { formula } of findAddinFormulas(formulas)) {
     if (!WHOLE_SERIES_CALL.test(formula)) continue;
     for (const match of formula.matchAll(UUID_IN_TEXT)) ids.add(match[0].toLowerCase());
-    for (const match of withoutStrings(formula).matchAll(CELL_REFERENCE)) {
-      const value = valueAt(Number(match[2]), columnNumber(match[1]!));
+    for (const value of referencedValues(formula, valueAt)) {
       if (typeof value === 'string' && UUID.test(value.trim())) ids.add(value.trim().toLowerCase());
     }
   }
   return [...ids];
+}
+
+/** The values of the single-cell references on the formula's own sheet (see CELL_REFERENCE), in order. */
+export function referencedValues(formula: string, valueAt: (row: number, column: number) => unknown): unknown[] {
+  return [...withoutStrings(formula).matchAll(CELL_REFERENCE)].map((match) => valueAt(Number(match[2]), columnNumber(match[1]!)));
 }

@@ -1,0 +1,16 @@
+// A cache that lives for one execution: for reads that must not be answered from (or fill) the user's
+// cache, such as a snapshot refresh, while going through the same loading code as the formulas.
+
+import type { KeyValueCache } from './key-value-cache';
+
+export function executionCache(): KeyValueCache {
+  const entries = new Map<string, string>();
+  return {
+    get: (key) => entries.get(key) ?? null,
+    getAll: (keys) => Object.fromEntries(keys.flatMap((key) => (entries.has(key) ? [[key, entries.get(key)!]] : []))),
+    put: (key, value) => void entries.set(key, value),
+    putAll: (values) => Object.entries(values).forEach(([key, value]) => entries.set(key, value)),
+    remove: (key) => void entries.delete(key),
+    removeAll: (keys) => keys.forEach((key) => entries.delete(key)),
+  };
+}

@@ -1,0 +1,50 @@
+// The rows of the "Changes" sheet: a value that changed, or a refresh that failed. Pure; the writer is
+// src/gas/changes-sheet.ts (appendChanges), shared by snapshot refreshes, "Refresh data" and the scheduler.
+
+/** A value a refresh replaced with another. */
+export interface ChangeValueRow {
+  kind: 'change';
+  /** ISO 8601: when the refresh read the new value. */
+  time: string;
+  /** The metric's name (its id when the name is unknown). */
+  metric: string;
+  /** The period's first day, YYYY-MM-DD. */
+  period: string;
+  /** Blank is null: a value that appeared, or went blank, is a change. */
+  oldValue: string | number | null;
+  newValue: string | number | null;
+  /** Where the new value came from ("user_provided: Entered by …"); empty for a blank. */
+  source: string;
+  /** What refreshed it: "Refresh snapshots (sidebar)", "Refresh snapshots (schedule)", "Refresh data". */
+  refresh: string;
+  /** The table or formula cell, like Sheet1!A1:C13. */
+  range: string;
+}
+
+/** A refresh that wrote nothing, and why (the scheduler records its failures here too). */
+export interface ChangeFailureRow {
+  kind: 'failure';
+  time: string;
+  refresh: string;
+  range: string;
+  /** The sentence a person reads: what failed and what to do. */
+  problem: string;
+}
+
+export type ChangeRow = ChangeValueRow | ChangeFailureRow;
+
+export const CHANGES_SHEET = 'Changes';
+
+export const CHANGES_HEADER = ['Time', 'Metric', 'Period', 'Old value', 'New value', 'Source', 'Refresh', 'Range', 'Problem'] as const;
+
+/** A row as the sheet holds it, in CHANGES_HEADER's order; the time stays ISO text for the adapter to turn into a date cell. */
+export function changeCells(row: ChangeRow): Array<string | number | null> {
+  if (row.kind === 'failure') return [row.time, null, null, null, null, null, row.refresh, row.range, row.problem];
+  return [row.time, row.metric, row.period, row.oldValue, row.newValue, row.source || null, row.refresh, row.range, null];
+}
+
+/** "user_provided: Board pack Q2" from a source's type and label cells (see core/sheets/source-cells). */
+export function sourceText(type: unknown, label: unknown): string {
+  const parts = [type, label].filter((part) => part !== null && part !== undefined && part !== '').map(String);
+  return parts.join(': ');
+}

@@ -1,0 +1,83 @@
+// Where snapshots keep their definitions: a hidden sheet of the spreadsheet, one row per snapshot.
+//
+// Not developer metadata: Google attaches it to "rows, columns, sheets, or a spreadsheet"
+// (developers.google.com/sheets/api/guides/metadata), not to a table's range, and the runtime does not
+// model it. Not document properties (where frozen ranges live): "9 kB / val" holds the fingerprints of
+// about 900 cells, a snapshot of a few metrics over ten years has more. A hidden sheet's cell holds
+// 50,000 characters and a row as many cells as needed, and the record travels with File › Make a copy.
+
+import { InputError } from '../core/errors';
+import { ADDIN_NAME } from '../core/product';
+import { decodeDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
+
+export const SNAPSHOT_SHEET = `${ADDIN_NAME} snapshots`;
+const HEADER = ['Snapshot id', 'Definition', 'Cells last written (fingerprints)'];
+/** A fingerprint chunk per cell, under the 50,000 characters a cell holds. */
+const CHUNK = 49_000;
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+function storeSheet(create: boolean): Sheet | null {
+  const book = SpreadsheetApp.getActiveSpreadsheet();
+  const existing = book.getSheetByName(SNAPSHOT_SHEET);
+  if (existing) {
+    if (existing.getRange(1, 1).getValue() !== HEADER[0]) {
+      throw new InputError(`The sheet "${SNAPSHOT_SHEET}" is not ${ADDIN_NAME}'s record of snapshots. Rename it, then try again.`);
+    }
+    return existing;
+  }
+  if (!create) return null;
+  const selection = book.getActiveRange();
+  const active = book.getActiveSheet();
+  const sheet = book.insertSheet(SNAPSHOT_SHEET, book.getNumSheets());
+  sheet.getRange(1, 1, 1, HEADER.length).setValues([HEADER]);
+  sheet.hideSheet();
+  // insertSheet activated it; the person stays where they were, selection included.
+  if (selection) book.setActiveRange(selection);
+  else book.setActiveSheet(active);
+  return sheet;
+}
+
+interface StoredRow {
+  row: number;
+  record: SnapshotRecord;
+}
+
+function readRows(sheet: Sheet): StoredRow[] {
+  const last = sheet.getLastRow();
+  if (last < 2) return [];
+  const values = sheet.getRange(2, 1, last - 1, Math.max(sheet.getLastColumn(), 3)).getValues();
+  const rows: StoredRow[] = [];
+  values.forEach((cells, i) => {
+    const definition = decodeDefinition(cells[1]);
+    // A row a person damaged is skipped, not fatal to every other snapshot.
+    if (!definition || definition.id !== cells[0]) return;
+    rows.push({ row: i + 2, record: { definition, cells: cells.slice(2).map((c) => String(c ?? '')).join('') } });
+  });
+  return rows;
+}
+
+export function readSnapshots(): SnapshotRecord[] {
+  const sheet = storeSheet(false);
+  return sheet ? readRows(sheet).map((r) => r.record) : [];
+}
+
+function chunks(text: string): string[] {
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i += CHUNK) parts.push(text.slice(i, i + CHUNK));
+  return parts.length ? parts : [''];
+}
+
+/** Adds the snapshot's row, or rewrites it (found by id); leftover chunk cells of a larger record are cleared. */
+export function saveSnapshot(record: SnapshotRecord): void {
+  const sheet = storeSheet(true)!;
+  const found = readRows(sheet).find((r) => r.record.definition.id === record.definition.id);
+  const row = found ? found.row : Math.max(sheet.getLastRow(), 1) + 1;
+  const cells = [record.definition.id, JSON.stringify(record.definition), ...chunks(record.cells)];
+  if (cells.length > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), cells.length - sheet.getMaxColumns());
+  if (row > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), row - sheet.getMaxRows());
+  const width = Math.max(sheet.getLastColumn(), cells.length);
+  const padded = Array.from({ length: width }, (_, i) => cells[i] ?? '');
+  // Plain text: a definition or fingerprint must never be read as a number, date or formula.
+  sheet.getRange(row, 1, 1, width).setNumberFormat('@').setValues([padded]);
+}

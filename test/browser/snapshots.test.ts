@@ -1,0 +1,73 @@
+// Snapshot tables in Chromium on the workbench: insert a snapshot from the Metrics tab, restate a value
+// in the emulator, click "Refresh snapshots", and find the new value in the table and the change in the
+// Changes sheet (the runtime's cells, and the emulator's own record of the value).
+
+import type { Frame } from 'playwright-core';
+import { useWorkbenchPage } from '../support/browser';
+
+jest.setTimeout(90_000);
+
+const session = useWorkbenchPage(['--preset-token'], { width: 1400, height: 1000 });
+
+async function finalStatus(frame: Frame): Promise<string> {
+  await frame.waitForFunction(() => {
+    const panel = document.querySelector('#panel-metrics')!;
+    return !panel.hasAttribute('aria-busy') && /\b(success|warning|error)\b/.test(document.querySelector('#metrics-status')!.className);
+  });
+  return (await frame.textContent('#metrics-status')) ?? '';
+}
+
+type GridCell = { d: string } | null;
+
+async function sheetRows(sheet: string, count: number): Promise<string[][]> {
+  return session.page.evaluate(async ([name, n]) => {
+    const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent(name)}&row=1&count=${n}`)).json()) as { rows: Array<Array<GridCell>> };
+    return page.rows.map((row) => row.map((cell) => cell?.d ?? ''));
+  }, [sheet, count] as const);
+}
+
+it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restated value in its cell and in the Changes sheet', async () => {
+  const { workbench, page } = session;
+  const created = await workbench.control.fixtures({ metrics: [{ company_id: workbench.companyId, name: 'Browser snapshot metric', frequency: 'monthly', unit: 'number' }] });
+  const metric = created.metrics[0]!.id;
+  await workbench.control.fixtures({ data_points: ['2024-01-01', '2024-02-01', '2024-03-01'].map((date, i) => ({ metric_id: metric, date, value: String(10 + i) })) });
+  // An empty corner of Sheet1, on a page loaded until the grid has its cells.
+  await page.evaluate(async () => {
+    const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'M2' }) });
+    if (!response.ok) throw new Error(await response.text());
+  });
+  await page.reload({ waitUntil: 'networkidle' });
+  const frame = await session.sidebar();
+
+  await frame.click('#browse-form button[type="submit"]');
+  expect(await finalStatus(frame)).toMatch(/metrics? loaded\.$/);
+  await frame.check(`#metric-${metric}`);
+  await frame.check('#mode-snapshot');
+  await frame.check('#insert-headers');
+  await frame.fill('#insert-start', '2024-01-01');
+  await frame.fill('#insert-end', '2024-03-31');
+  await frame.click('#insert-form button[type="submit"]');
+  expect(await finalStatus(frame)).toMatch(/^Wrote 3 rows of values to Sheet1!M2:N5\./);
+  expect(await frame.textContent('#snapshot-list')).toContain('Sheet1!M2:N5');
+  expect(await frame.textContent('#snapshot-list')).toContain('Browser snapshot metric · 2024-01-01 to 2024-03-31');
+
+  await workbench.control.fixtures({ data_points: [{ metric_id: metric, date: '2024-02-01', value: '77', source: { source_type: 'update_request', label: 'Browser restatement' } }] });
+  await frame.click('#refresh-snapshots');
+  expect(await finalStatus(frame)).toBe('Refreshed 1 of 1 snapshot; 1 value changed (listed in "Changes").');
+  expect(await frame.getAttribute('#metrics-status', 'class')).toContain('success');
+  expect(await frame.textContent('#snapshot-list')).toContain('refreshed');
+
+  // The emulator's value is what the table and the Changes row show.
+  const held = (await workbench.control.state()).data_points.find((p) => p.metric_id === metric && p.date === '2024-02-01')!;
+  expect(held.value).toBe('77');
+  const table = await sheetRows('Sheet1', 5);
+  expect(table.map((row) => row.slice(12, 14))).toEqual([['', ''], ['Date', 'Browser snapshot metric'], ['2024-01-01', '10'], ['2024-02-01', held.value], ['2024-03-01', '12']]);
+  const changes = await sheetRows('Changes', 3);
+  expect(changes[0]!.slice(0, 8)).toEqual(['Time', 'Metric', 'Period', 'Old value', 'New value', 'Source', 'Refresh', 'Range']);
+  expect(changes[1]!.slice(1, 8)).toEqual(['Browser snapshot metric', '2024-02-01', '11', held.value, 'update_request: Browser restatement', 'Refresh snapshots (sidebar)', 'Sheet1!M2:N5']);
+  expect(changes[2]!.every((cell) => cell === '')).toBe(true);
+  // The person stays on their sheet, and the record's hidden sheet has no tab.
+  const tabs = await page.locator('.tabs button').allTextContents();
+  expect(tabs).toContain('Changes');
+  expect(tabs).not.toContain('Portfolio Metrics snapshots');
+});
