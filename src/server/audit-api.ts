@@ -23,7 +23,7 @@ import { countOf } from '../core/export/places';
 import { WaitLog } from '../core/export';
 import { requireUuid } from '../core/validate/uuid';
 import { loadSnapshot, readSheetValues, saveSnapshot, writeAuditSheet } from '../gas/audit-sheet';
-import { clearJobCancel, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
+import { clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -104,8 +104,11 @@ export function startPush(sheetName: string | null): AuditPushHandle {
   const name = sheetName ?? AUDIT_SHEET;
   const stored: StoredPush = { sheetName: name, state: prepare(name) };
   const pushId = newJobId();
-  saveJob(JOB, pushId, stored);
-  if (stored.state.status === 'running') rememberJob(JOB, pushId, Date.now());
+  // A push with nothing to send is finished at once, and leaves nothing stored.
+  if (stored.state.status !== 'done') {
+    saveJob(JOB, pushId, stored);
+    rememberJob(JOB, pushId, Date.now());
+  }
   return handle(pushId, stored);
 }
 
@@ -127,9 +130,14 @@ export function continuePush(pushId: string): AuditPushHandle {
           publishJobProgress(JOB, pushId, auditPushProgress(state, Date.now()));
         },
       }).state;
-      saveJob(JOB, pushId, stored);
       recordConfirmed(stored.sheetName, stored.state);
-      publishJobProgress(JOB, pushId, auditPushProgress(stored.state, Date.now()));
+      // A finished push leaves nothing behind; a cancelled or paused one stays for Resume.
+      if (stored.state.status === 'done') {
+        forgetJob(JOB, pushId);
+      } else {
+        saveJob(JOB, pushId, stored);
+        publishJobProgress(JOB, pushId, auditPushProgress(stored.state, Date.now()));
+      }
     });
   }
   return handle(pushId, stored);
@@ -162,8 +170,12 @@ export function resumePush(pushId: string): AuditPushHandle {
   }
   clearJobCancel(JOB, pushId);
   stored.state = resumeAuditPush(stored.state);
-  saveJob(JOB, pushId, stored);
-  rememberJob(JOB, pushId, Date.now());
+  if (stored.state.status === 'done') {
+    forgetJob(JOB, pushId);
+  } else {
+    saveJob(JOB, pushId, stored);
+    rememberJob(JOB, pushId, Date.now());
+  }
   return handle(pushId, stored);
 }
 
