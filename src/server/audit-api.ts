@@ -20,6 +20,7 @@ import {
   type AuditPushState,
 } from '../core/audit';
 import { countOf } from '../core/export/places';
+import { needsProbe } from '../core/jobs/wave-step';
 import { WaitLog } from '../core/export';
 import { requireUuid } from '../core/validate/uuid';
 import { loadSnapshot, readSheetValues, saveSnapshot, writeAuditSheet } from '../gas/audit-sheet';
@@ -118,7 +119,7 @@ export function continuePush(pushId: string): AuditPushHandle {
     whileStepRuns(JOB, pushId, () => {
       const deadline = Date.now() + STEP_BUDGET_MS;
       const waits = new WaitLog();
-      const client = createClientForExecution({ deadline, onWait: waits.onWait });
+      const client = createClientForExecution({ deadline, onWait: waits.onWait, noRateLimitRetries: needsProbe(stored.state) });
       stored.state = runAuditPushStep(stored.state, client, {
         deadline,
         marginMs: STEP_MARGIN_MS,

@@ -25,6 +25,7 @@ import {
 import { isUuid, requireUuid } from '../core/validate/uuid';
 import { cancelRequested, clearCancel, forgetExport, latestExportId, loadExportRecord, markExported, newExportId, rememberExport, requestCancel, saveExport, saveExportRecord, savePreviewReads, takePreviewReads, wasExported, type StoredExport, type StoredExportRecord } from '../gas/export-store';
 import { countOutcomes } from '../core/export/report';
+import { needsProbe } from '../core/jobs/wave-step';
 import { CODE_OUTCOMES, expandExport } from '../core/export/compact';
 import { publishJobProgress, readJobProgress, stepRunning, whileStepRuns } from '../gas/job-store';
 import { dropCachedSeries, readSeriesEpochs } from '../gas/document-settings';
@@ -245,7 +246,7 @@ function runStep(exportId: string): ExportHandle {
   if (stored.state.status !== 'running') return handle(exportId, stored);
   const deadline = Date.now() + STEP_BUDGET_MS;
   const waits = new WaitLog();
-  const client = createClientForExecution({ deadline, onWait: waits.onWait });
+  const client = createClientForExecution({ deadline, onWait: waits.onWait, noRateLimitRetries: needsProbe(stored.state) });
   const { state } = runExportStep(stored.state, client, {
     deadline,
     marginMs: STEP_MARGIN_MS,

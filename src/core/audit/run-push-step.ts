@@ -1,7 +1,9 @@
 // One step of a push: concurrent waves of PUT /portfolio_property_values until nothing is pending or time is nearly up.
 
 import type { ApiClient } from '../api/client';
+import { TimeBudgetError } from '../api/errors';
 import type { ApiRequest, Settled } from '../api/requester';
+import { countOf } from '../export/places';
 import type { PortfolioPropertyValue } from '../api/types';
 import { classifyPushFailure, worsePushFailure, type PushFailure } from './push-errors';
 import { cloneAuditPushState, isPushComplete } from './write-back';
@@ -25,6 +27,19 @@ export type AuditPushStepResult = { state: AuditPushState; progress: AuditPushPr
 
 type PutAnswer = { portfolio_property_value: PortfolioPropertyValue };
 
+/** A push failure, told apart (as the export's are) when it is the step's own time running out, not the rate limit. */
+type WaveFailure = PushFailure | { kind: 'wait'; message: string; outOfTime: true };
+
+/** The requester's refusal to start a request without time for its round trip names no wait: that is not the rate limit. */
+function outOfTime(error: unknown): boolean {
+  return error instanceof TimeBudgetError && error.retryAfterSeconds === undefined;
+}
+
+function classify(error: unknown): WaveFailure {
+  const failure = classifyPushFailure(error);
+  return failure.kind === 'wait' && outOfTime(error) ? { kind: 'wait', message: failure.message, outOfTime: true } : failure;
+}
+
 /**
  * Runs one step: waves of pending cells, one PUT each, until none is pending or less than the margin is
  * left. 201 counts as created, 200 as updated. A refusal (400, 403, 422, …) fails its cell with the API's
@@ -39,8 +54,12 @@ export function runAuditPushStep(state: AuditPushState, client: ApiClient, optio
     maxStepsWithoutProgress: MAX_PUSH_STEPS_WITHOUT_PROGRESS,
     isComplete: isPushComplete,
     wave: (job, waveSize) => sendWave(job, waveSize, client),
-    effectOf: (failure: PushFailure): WaveFailureEffect => (failure.kind === 'push' ? { kind: 'pause', message: failure.message } : failure.kind === 'cell' ? { kind: 'none' } : failure),
+    effectOf: (failure: WaveFailure): WaveFailureEffect => (failure.kind === 'push' ? { kind: 'pause', message: failure.message } : failure.kind === 'cell' ? { kind: 'none' } : failure),
     progress: auditPushProgress,
+    stormSentence: (job, minutes) => {
+      const left = job.items.filter((item) => item.outcome === 'pending').length;
+      return `The API refused every request for ${minutes} minutes because of its rate limit, so the push paused with ${countOf(left, 'cell')} left. Resume sends only those once the API accepts requests again.`;
+    },
   });
 }
 
@@ -69,7 +88,7 @@ export function upsertRequest(state: AuditPushState, item: AuditPushItem): ApiRe
   };
 }
 
-function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): { progressed: boolean; failure?: PushFailure } {
+function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): { progressed: boolean; failure?: WaveFailure } {
   const wave = state.items.filter((item) => item.outcome === 'pending').slice(0, waveSize);
   state.counters.requests += wave.length;
   let settled: Array<Settled<PutAnswer>>;
@@ -77,10 +96,11 @@ function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): {
     settled = client.requester.sendAllSettled<PutAnswer>(wave.map((item) => upsertRequest(state, item)));
   } catch (error) {
     // The budget refused to wait that long (TimeBudgetError) before any answer: the whole wave is still pending.
-    return { progressed: false, failure: classifyPushFailure(error) };
+    return { progressed: false, failure: classify(error) };
   }
   let progressed = false;
   let failure: PushFailure | undefined;
+  let allOutOfTime = true;
   wave.forEach((item, position) => {
     const result = settled[position];
     if (result?.ok) {
@@ -91,7 +111,8 @@ function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): {
       progressed = true;
       return;
     }
-    const classified = classifyPushFailure(result ? result.error : new Error('The client returned no outcome for a cell.'));
+    const error = result ? result.error : new Error('The client returned no outcome for a cell.');
+    const classified = classifyPushFailure(error);
     if (classified.kind === 'cell') {
       item.outcome = 'failed';
       item.reason = classified.reason;
@@ -99,8 +120,10 @@ function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): {
       progressed = true;
       return;
     }
+    allOutOfTime &&= outOfTime(error);
     failure = worsePushFailure(failure, classified);
   });
+  if (failure?.kind === 'wait' && allOutOfTime) return { progressed, failure: { kind: 'wait', message: failure.message, outOfTime: true } };
   return failure ? { progressed, failure } : { progressed };
 }
 

@@ -22,6 +22,7 @@ export type CompactExportState = {
   problem?: string;
   notBefore?: number;
   rateLimitedSince?: number;
+  retry?: { backoffMs: number };
 };
 
 type Code = { outcome: ExportItemState['outcome']; planned?: ExportItemState['planned'] };
@@ -82,6 +83,7 @@ export function compactExport(state: ExportState, fresh: ExportState): CompactEx
   if (state.problem !== undefined) compact.problem = state.problem;
   if (state.notBefore !== undefined) compact.notBefore = state.notBefore;
   if (state.rateLimitedSince !== undefined) compact.rateLimitedSince = state.rateLimitedSince;
+  if (state.retry !== undefined) compact.retry = { ...state.retry };
   return compact;
 }
 
@@ -96,6 +98,8 @@ export function expandExport(fresh: ExportState, compact: CompactExportState): E
   delete state.problem;
   delete state.notBefore;
   delete state.rateLimitedSince;
+  delete state.retry;
+  if (compact.retry !== undefined) state.retry = { ...compact.retry };
   if (compact.problem !== undefined) state.problem = compact.problem;
   if (compact.notBefore !== undefined) state.notBefore = compact.notBefore;
   if (compact.rateLimitedSince !== undefined) state.rateLimitedSince = compact.rateLimitedSince;
