@@ -21,6 +21,7 @@ import {
   PROFILE_ID_HEADER,
   STATUS_HEADER as IMPORT_STATUS_HEADER,
 } from '../core/directory';
+import { needsProbe } from '../core/jobs/rate-limit-state';
 import { requireUuid } from '../core/validate/uuid';
 import { clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas/sheet-io';
@@ -129,7 +130,7 @@ export function continueImport(importId: string): ImportHandle {
   if (stored.state.status === 'running') {
     whileStepRuns(JOB, importId, () => {
       const deadline = Date.now() + STEP_BUDGET_MS;
-      const client = createClientForExecution({ deadline });
+      const client = createClientForExecution({ deadline, noRateLimitRetries: needsProbe(stored.state) });
       const base = { deadline, marginMs: STEP_MARGIN_MS, shouldStop: () => jobCancelRequested(JOB, importId) };
       const checkpoint = (next: StoredImport, written: RowWrite | null): void => {
         saveJob(JOB, importId, next);

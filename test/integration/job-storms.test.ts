@@ -5,7 +5,7 @@
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { LoggedRequest } from '../../emulator/request-log';
 import type { GasRuntime } from '../../gas-runtime';
-import type { ExportHandle, ExportRequest } from '../../src/shared/rpc';
+import type { AuditPushHandle, ExportHandle, ExportRequest, ImportHandle } from '../../src/shared/rpc';
 import { driveExport, ok, OWNER, useStack, type Stack } from '../support/stack';
 
 jest.setTimeout(240_000);
@@ -103,6 +103,50 @@ function refusals(requests: LoggedRequest[]): number[] {
   return requests.filter((r) => r.status === 429).map((r) => Date.parse(r.time)).sort((a, b) => a - b);
 }
 
+/**
+ * The step the storm met first may have sent a whole wave (at most `wave` requests, before any 429 was
+ * known); from then on one refused request at a time, each interval at least as long as the one before,
+ * about log2(15 min / 2 s) of them while the backoff grows and then one per 5 minutes: far from the
+ * hundreds a step-by-step restart of the backoff cost.
+ */
+function expectOnePerInterval(kind: string, requests: LoggedRequest[], wave: number): void {
+  const refused = refusals(requests);
+  const gaps = refused.slice(1).map((time, i) => time - refused[i]!);
+  // eslint-disable-next-line no-console -- what the storm cost
+  console.log(`${kind} in a 15-minute storm: ${refused.length} refused requests, gaps ${gaps.map((gap) => Math.round(gap / 1000)).join(', ')} s`);
+  expect(refused.length).toBeGreaterThan(2);
+  const firstWave = refused.filter((time) => time === refused[0]).length;
+  expect(firstWave).toBeLessThanOrEqual(wave);
+  const later = gaps.slice(firstWave - 1);
+  for (const gap of later) expect(gap).toBeGreaterThan(0);
+  // 1 s of slack: the emulator's clock also moves with real time between requests.
+  later.slice(1).forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(later[i]! - 1_000));
+  expect(refused.length - firstWave).toBeLessThanOrEqual(20);
+}
+
+type Waiting = { report: unknown; progress: { status: string; problem?: string; waitingForRateLimitMs?: number } };
+
+/** Steps a job as the sidebar does, waiting out the rate limit on both clocks; resumes a storm pause a minute later. */
+async function driveThroughStorm<H extends Waiting>(rt: GasRuntime, first: H, next: (handle: H) => unknown, resume: (handle: H) => unknown): Promise<H> {
+  let handle = first;
+  for (let step = 0; step < 200; step++) {
+    if (handle.report && handle.progress.status === 'paused' && /refused every request for 15 minutes/.test(handle.progress.problem ?? '')) {
+      rt.clock.advance(60_000);
+      await stack.emulator.control.advanceClock(60_000);
+      handle = ok<H>(resume(handle));
+      continue;
+    }
+    if (handle.report) break;
+    const wait = handle.progress.waitingForRateLimitMs;
+    if (wait) {
+      rt.clock.advance(wait);
+      await stack.emulator.control.advanceClock(wait);
+    }
+    handle = ok<H>(next(handle));
+  }
+  return handle;
+}
+
 it('rides out a 15-minute 429 storm with one refused request per backoff interval across steps, then sends the rest once', async () => {
   const metricId = await newMetric('Export in a storm');
   const rt = stack.runtime();
@@ -129,22 +173,62 @@ it('rides out a 15-minute 429 storm with one refused request per backoff interva
   expect(handle.progress.status).toBe('done');
 
   const requests = await stack.emulator.control.requests();
-  const refused = refusals(requests);
-  const gaps = refused.slice(1).map((time, i) => time - refused[i]!);
-  // eslint-disable-next-line no-console -- what the storm cost
-  console.log(`15-minute storm: ${refused.length} refused requests, gaps ${gaps.map((gap) => Math.round(gap / 1000)).join(', ')} s`);
-  // The step the storm met first had sent the wave the budget allowed (one metric's batches, 10 at most);
-  // from then on one request at a time, each interval at least as long as the one before.
-  const firstWave = refused.filter((time) => time === refused[0]).length;
-  expect(firstWave).toBeLessThanOrEqual(10);
-  const later = gaps.slice(firstWave - 1);
-  for (const gap of later) expect(gap).toBeGreaterThan(0);
-  later.slice(1).forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(later[i]! - 1_000));
-  // About log2(15 min / 1 s) refusals while the backoff grows, then one per 5 minutes: far from the
-  // hundreds a step-by-step restart of the backoff cost.
-  expect(refused.length - firstWave).toBeLessThanOrEqual(20);
+  expectOnePerInterval('export', requests, 10);
   const dates = confirmedDates(requests);
   expect(new Set(dates).size).toBe(dates.length);
   expect(await storedValues(metricId)).toEqual(rows.slice(1).map(([date, value]) => [date, String(Number(value))]));
   expect(leftovers(rt, handle.exportId)).toEqual([]);
+});
+
+it('gives the audit push the same: one refused request per growing interval, every cell stored once', async () => {
+  const rt = stack.runtime();
+  ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+  const sheet = rt.spreadsheet.getSheetByName('Portfolio audit')!;
+  const values = sheet.getDataRange().getValues();
+  const state = await stack.emulator.control.state();
+  const property = state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Headquarters')!;
+  const column = values[0]!.indexOf(property.id) + 1;
+  const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
+  profiles.forEach((profile, index) => sheet.getRange(values.findIndex((r) => r[0] === profile.id) + 1, column).setValue(`Storm harbour ${index}`));
+  // The first step gets one PUT through; from then on the storm, with no Retry-After.
+  const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
+  await stack.emulator.control.rateLimit({ limit: 1, windowSeconds: 300, retryAfter: false, freshWindow: true });
+  await stack.emulator.control.clearRequests();
+  const first = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [started.pushId]));
+  await stack.emulator.control.rateLimit({ limit: 500, windowSeconds: 300, retryAfter: false, freshWindow: true });
+  await stack.emulator.control.faults({ throttleForMs: STORM_MS });
+  await stack.emulator.control.clearRequests();
+  const done = await driveThroughStorm(rt, first, (h) => rt.callServer('continueAuditPush', [h.pushId]), (h) => rt.callServer('resumeAuditPush', [h.pushId]));
+  expect(done.progress).toMatchObject({ status: 'done', cellsDone: profiles.length, cellsTotal: profiles.length });
+  const requests = await stack.emulator.control.requests();
+  expectOnePerInterval('audit push', requests, 25);
+  // No confirmed PUT repeated: each cell's value was stored by exactly one accepted PUT.
+  const confirmed = requests.filter((r) => r.method === 'PUT' && r.status >= 200 && r.status < 300).map((r) => JSON.stringify(r.body));
+  expect(new Set(confirmed).size).toBe(confirmed.length);
+  const after = await stack.emulator.control.state();
+  for (const [index, profile] of profiles.entries()) {
+    const stored = after.portfolio_property_values.filter((v) => v.portfolio_company_profile_id === profile.id && v.portfolio_property_id === property.id);
+    expect(stored.map((v) => v.value)).toEqual([`Storm harbour ${index}`]);
+  }
+  expect(leftovers(rt, done.pushId)).toEqual([]);
+});
+
+it('gives the profile import the same: one refused POST per growing interval, none created twice', async () => {
+  const rt = stack.runtime();
+  const names = Array.from({ length: 6 }, (_, i) => `Storm Co ${i}`);
+  const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
+  sheet.getRange(1, 1, names.length + 1, 2).setValues([['Name', 'Currency'], ...names.map((name) => [name, 'USD'])]);
+  const started = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: `Sheet1!A1:B${names.length + 1}` }]));
+  await stack.emulator.control.rateLimit({ limit: 500, windowSeconds: 300, retryAfter: false, freshWindow: true });
+  await stack.emulator.control.faults({ throttleForMs: STORM_MS });
+  await stack.emulator.control.clearRequests();
+  const done = await driveThroughStorm(rt, started, (h) => rt.callServer('continueImport', [h.importId]), (h) => rt.callServer('resumeImport', [h.importId]));
+  expect(done.progress).toMatchObject({ status: 'done', rowsDone: names.length });
+  const requests = await stack.emulator.control.requests();
+  expectOnePerInterval('profile import', requests, 1);
+  const posts = requests.filter((r) => r.method === 'POST' && r.status === 201);
+  expect(posts).toHaveLength(names.length);
+  const after = await stack.emulator.control.state();
+  for (const name of names) expect(after.portfolio_company_profiles.filter((p) => p.name === name)).toHaveLength(1);
+  expect(leftovers(rt, done.importId)).toEqual([]);
 });

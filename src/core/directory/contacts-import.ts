@@ -2,7 +2,7 @@
 
 import type { ApiClient } from '../api/client';
 import { buildImportReport, pendingReason, statusText, type RowDescriber } from './import-report';
-import { cloneJob, runImportStep, settleInterrupted, type ImportStepOptions, type ImportStepResult, type RowResult, type RowSender } from './row-job';
+import { cloneJob, runImportStep, settleInterrupted, withTimeOf, type ImportStepOptions, type ImportStepResult, type RowResult, type RowSender } from './row-job';
 import { CONTACT_ROW_OUTCOMES, MAYBE_CREATED_MARK, type ContactRowOutcome, type ContactRowState, type ContactsImportState } from './contacts-plan';
 import type { ImportReport, RowWrite } from './types';
 import { classifyWriteFailure, type WriteFailure } from './write-failure';
@@ -50,7 +50,7 @@ const CONTACT_SENDER: RowSender<ContactsImportState> = {
       delete row.body;
       return { go: true };
     } catch (error) {
-      return onFailure(state, row, classifyWriteFailure(error));
+      return withTimeOf(onFailure(state, row, classifyWriteFailure(error)), error);
     }
   },
 

@@ -3,7 +3,7 @@
 import type { ApiClient } from '../api/client';
 import { quote } from '../export/places';
 import { buildImportReport, statusText, pendingReason, type RowDescriber } from './import-report';
-import { cloneJob, runImportStep, settleInterrupted, type ImportStepOptions, type ImportStepResult, type RowResult, type RowSender } from './row-job';
+import { cloneJob, runImportStep, settleInterrupted, withTimeOf, type ImportStepOptions, type ImportStepResult, type RowResult, type RowSender } from './row-job';
 import { PROFILE_ROW_OUTCOMES, type ProfileRowOutcome, type ProfileRowState, type ProfilesImportState } from './profiles-plan';
 import type { ImportReport, RowWrite } from './types';
 import { classifyWriteFailure, type WriteFailure } from './write-failure';
@@ -57,7 +57,7 @@ const PROFILE_SENDER: RowSender<ProfilesImportState> = {
       }
       return { go: true };
     } catch (error) {
-      return onFailure(state, row, classifyWriteFailure(error));
+      return withTimeOf(onFailure(state, row, classifyWriteFailure(error)), error);
     }
   },
 

@@ -2,7 +2,18 @@
 
 import type { ApiClient } from '../api/client';
 import type { ImportJob, ImportProgress, ImportRowBase, RowWrite } from './types';
+import { TimeBudgetError } from '../api/errors';
 import { cancelJob, cloneJob } from '../jobs/job-state';
+import { settleRateLimit } from '../jobs/rate-limit-state';
+import { countOf } from '../export/places';
+
+/**
+ * Marks a wait that is the step's time running out (the requester's refusal to start a request without
+ * time for its round trip names no wait), so it is not counted as the rate limit.
+ */
+export function withTimeOf(result: RowResult, error: unknown): RowResult {
+  return !result.go && result.kind === 'wait' && error instanceof TimeBudgetError && error.retryAfterSeconds === undefined ? { ...result, outOfTime: true } : result;
+}
 
 /**
  * No row starts with less than this left before the deadline. One write is one request, but
@@ -35,8 +46,8 @@ export type ImportStepResult<State> = { state: State; progress: ImportProgress }
 /** What sending one row did to the run. */
 export type RowResult =
   | { go: true }
-  /** The row is still pending; try again after the wait. */
-  | { go: false; kind: 'wait'; retryAfterMs?: number; message: string }
+  /** The row is still pending; try again after the wait (outOfTime: the step's time ran out, not the rate limit). */
+  | { go: false; kind: 'wait'; retryAfterMs?: number; message: string; outOfTime?: true }
   /** Stop and let the user look (the row is settled, or still pending and safe to resend). */
   | { go: false; kind: 'pause'; message: string };
 
@@ -75,6 +86,9 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
   next.counters.steps++;
   const deadline = Math.min(options.deadline, now() + client.requester.remainingMs());
   const marginMs = options.marginMs ?? ROW_MARGIN_MS;
+  const stepStart = now();
+  let answered = false;
+  let wait: { retryAfterMs?: number; outOfTime?: true } | undefined;
 
   for (;;) {
     const index = nextPending(next);
@@ -93,16 +107,22 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
     const result = sender.send(next, index, client);
     delete next.inFlight;
     const settled = next.rows[index]?.outcome !== 'pending';
+    // A row settled, or sent on, was answered by the API with something other than the rate limit.
+    if (result.go || settled) answered = true;
     options.onCheckpoint?.(next, settled ? sender.write(next, index) : null);
     if (result.go) continue;
     next.problem = result.message;
-    if (result.kind === 'wait') {
-      if (result.retryAfterMs !== undefined) next.notBefore = now() + result.retryAfterMs;
-    } else {
-      next.status = 'paused';
-    }
+    if (result.kind === 'wait') wait = result;
+    else next.status = 'paused';
     break;
   }
+  settleRateLimit(next, {
+    wait,
+    answered,
+    stepStart,
+    nowMs: now(),
+    stormSentence: (minutes) => `The API refused every request for ${minutes} minutes because of its rate limit, so the import paused with ${countOf(next.rows.filter((row) => row.outcome === 'pending').length, 'row')} left. Resume sends only those once the API accepts requests again.`,
+  });
 
   if (nextPending(next) < 0 && next.status !== 'paused') {
     next.status = 'done';
@@ -149,6 +169,8 @@ export function resumeImport<State extends ImportJob<ImportRowBase>>(state: Stat
     next.status = nextPending(next) < 0 && next.inFlight === undefined ? 'done' : 'running';
     delete next.problem;
     delete next.notBefore;
+    // The user's word that the API may accept requests again: the storm clock starts over.
+    delete next.rateLimitedSince;
   }
   return next;
 }

@@ -1,6 +1,8 @@
 // What every resumable job (export, audit push, import) does to its state between steps.
 
-export type JobStatus = 'running' | 'done' | 'cancelled' | 'paused';
+import type { JobStatus } from './rate-limit-state';
+
+export type { JobStatus };
 
 /** States are plain JSON, so a deep copy through JSON is exact; the caller's state is never changed. */
 export function cloneJob<S>(state: S): S {

@@ -3,43 +3,15 @@
 
 import type { ApiClient } from '../api/client';
 import { drainWaitsInto } from '../export/wait-log';
+import { settleRateLimit, type RateLimitState } from './rate-limit-state';
 import type { WaveStepOptions } from './step-options';
 
+export { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, needsProbe, RATE_LIMIT_STORM_MS } from './rate-limit-state';
+
 /** What every wave-by-wave job keeps between steps. */
-export type WaveJobState = {
-  status: 'running' | 'done' | 'cancelled' | 'paused';
-  problem?: string;
-  notBefore?: number;
+export type WaveJobState = RateLimitState & {
   counters: { steps: number; stepsWithoutProgress: number; rateLimitWaitMs: number; retryWaitMs: number };
-  /**
-   * The rate limit's backoff, carried from step to step (each may run in another execution): set by a
-   * refusal for the rate limit, cleared by the first request the API answers otherwise. While it is set a
-   * step opens with one request (the probe) and its client does not retry a 429 itself, so at most one
-   * refused request falls in each backoff interval.
-   */
-  retry?: { backoffMs: number };
-  /**
-   * When the API began refusing everything for the rate limit (ms since epoch): the first step since
-   * the last accepted request that ended waiting for it. Cleared by any accepted request and by a resume.
-   */
-  rateLimitedSince?: number;
 };
-
-/** First backoff of our own after a refusal that named no wait; doubled after each refused probe. */
-export const FIRST_BACKOFF_MS = 4_000;
-/** The backoff grows no further than the API's rate window (5 minutes): by then the window has turned. */
-export const MAX_BACKOFF_MS = 5 * 60_000;
-/**
- * An API that accepts nothing for this long pauses the job: three of its 5-minute rate windows, so a
- * limit shared with other clients has had time to free up, and a storm that will not end stops costing
- * the user a sidebar left open (the Apps Script quota for UrlFetch counts every refused call too).
- */
-export const RATE_LIMIT_STORM_MS = 15 * 60_000;
-
-/** Whether the next step opens with a probe: its client must then leave 429s to the job (noRateLimitRetries). */
-export function needsProbe(state: Pick<WaveJobState, 'retry' | 'status'>): boolean {
-  return state.status === 'running' && state.retry !== undefined;
-}
 
 /**
  * What a failed wave means for the whole job: wait for the rate limit, try again next step (a transient
@@ -115,35 +87,16 @@ export function runWaveStep<S extends WaveJobState, F, P extends { waitedForRate
   }
 
   if (effect.kind !== 'none') next.problem = effect.message;
-  const rateLimited = effect.kind === 'wait' && !effect.outOfTime;
-  if (effect.kind === 'wait' && rateLimited) {
-    // A wait the server named is its window's own: kept as it is. One we choose grows until a request succeeds.
-    const backoffMs = next.retry ? Math.min(MAX_BACKOFF_MS, next.retry.backoffMs * 2) : Math.max(FIRST_BACKOFF_MS, effect.retryAfterMs ?? 0);
-    next.retry = { backoffMs };
-    next.notBefore = now() + (effect.retryAfterMs ?? backoffMs);
-  } else if (effect.kind === 'wait' && effect.retryAfterMs !== undefined) {
-    next.notBefore = now() + effect.retryAfterMs;
-  }
   if (effect.kind === 'pause') next.status = 'paused';
   if (progressed) next.counters.stepsWithoutProgress = 0;
   else if (effect.kind === 'transient' && ++next.counters.stepsWithoutProgress >= job.maxStepsWithoutProgress) next.status = 'paused';
-  // The storm starts at the first refusal after the last accepted request: inside this step when it
-  // also accepted something, else no later than the step's start.
-  if (rateLimited && next.status === 'running') {
-    if (progressed) next.rateLimitedSince = now();
-    else {
-      next.rateLimitedSince ??= stepStart;
-      if (now() - next.rateLimitedSince >= RATE_LIMIT_STORM_MS) {
-        next.status = 'paused';
-        next.problem = job.stormSentence(next, Math.round(RATE_LIMIT_STORM_MS / 60_000));
-        delete next.notBefore;
-        delete next.rateLimitedSince;
-        delete next.retry;
-      }
-    }
-  } else if (progressed) {
-    delete next.rateLimitedSince;
-  }
+  settleRateLimit(next, {
+    wait: effect.kind === 'wait' ? effect : undefined,
+    answered: progressed,
+    stepStart,
+    nowMs: now(),
+    stormSentence: (minutes) => job.stormSentence(next, minutes),
+  });
   if (job.isComplete(next)) {
     next.status = 'done';
     delete next.notBefore;
