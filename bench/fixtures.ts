@@ -121,3 +121,42 @@ export async function createFund(emulator: RunningEmulator, profiles: number, pr
   const selectProperties = optionIds.filter((ids) => ids.length > 0).length;
   return { companyId, profiles, properties, selectProperties, options: selectProperties * 5, values: values.length };
 }
+
+/** Quarter starts of the grid fund's series: 2023-Q1..2024-Q4 reported, 2025-Q1 and Q2 pre-created null. */
+export const GRID_QUARTERS = [
+  '2023-01-01', '2023-04-01', '2023-07-01', '2023-10-01', '2024-01-01', '2024-04-01', '2024-07-01', '2024-10-01', '2025-01-01', '2025-04-01',
+];
+
+/** A fund of companies with one quarterly metric of each name, for the grid by name. */
+export interface GridFund {
+  fundId: string;
+  companies: string[];
+  names: string[];
+  metricId(company: number, name: number): string;
+  /** The value the API holds for quarter `q` of GRID_QUARTERS (float text), or null for a blank point. */
+  value(company: number, name: number, q: number): string | null;
+}
+
+/**
+ * As a live fund holds them: a null point pre-created for every quarter (the last two never filled, and
+ * one company in seven skipped 2024-Q4), values as float text ("12.0", "141.6666666666666").
+ */
+export async function createGridFund(emulator: RunningEmulator, companies: number, names: string[]): Promise<GridFund> {
+  const fundId = randomUUID();
+  const profileIds = Array.from({ length: companies }, () => randomUUID());
+  const ids = profileIds.map(() => names.map(() => randomUUID()));
+  const companyNames = profileIds.map((_, c) => `Grid company ${c + 1}`);
+  const value = (c: number, n: number, q: number): string | null => {
+    if (q >= 8 || (q === 7 && c % 7 === 3)) return null;
+    const whole = 100 + c * 10 + n;
+    // Thirds give the 16-digit float text the service sends; whole numbers its "N.0".
+    return n % 2 === 0 ? `${whole + q}.0` : String(Number(((whole * 3 + q) / 3).toPrecision(16)));
+  };
+  await emulator.control.fixtures({
+    companies: [{ id: fundId, name: 'Grid Benchmark Fund', kind: 'investor' }],
+    portfolio_company_profiles: profileIds.map((id, c) => ({ id, company_id: fundId, name: companyNames[c], fiscal_year_end_month: (c % 12) + 1 })),
+    metrics: profileIds.flatMap((profileId, c) => names.map((name, n) => ({ id: ids[c]![n], company_id: fundId, portfolio_company_profile_id: profileId, name, frequency: 'quarterly', unit: 'USD' }))),
+    data_points: profileIds.flatMap((_, c) => names.flatMap((__, n) => GRID_QUARTERS.map((date, q) => ({ metric_id: ids[c]![n], date, value: value(c, n, q) })))),
+  });
+  return { fundId, companies: companyNames, names, metricId: (c, n) => ids[c]![n]!, value };
+}

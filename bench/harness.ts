@@ -76,10 +76,12 @@ export class Bench {
 
   /**
    * A fresh runtime (empty cache, properties set) running the add-in as built, warmed up. `rateBudget`
-   * sets the user's METRICS_API_RATE_LIMIT setting, as a user whose API limit changed would.
+   * sets the user's METRICS_API_RATE_LIMIT setting, as a user whose API limit changed would;
+   * `defaultCompany` the settings' default company (the emulator's fund when left out).
    */
-  addinRuntime(options: { rateBudget?: string } = {}): Promise<GasRuntime> {
-    const rt = this.stack.runtime();
+  addinRuntime(options: { rateBudget?: string; defaultCompany?: string } = {}): Promise<GasRuntime> {
+    // A scenario with a fund of its own (the grid) makes it the default company, which formula access allows.
+    const rt = this.stack.runtime(options.defaultCompany ? { defaultCompany: options.defaultCompany } : {});
     if (options.rateBudget) rt.properties.user(OWNER).setProperty('METRICS_API_RATE_LIMIT', options.rateBudget);
     return this.warmUp(rt);
   }

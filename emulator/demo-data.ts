@@ -54,8 +54,13 @@ export const DEMO_IDS = {
     startupCustomers: demoId('e0000000', 24),
     otherFundRevenue: demoId('e0000000', 31),
   },
-  /** Profiles 1..12 of the fund are `profile(1)`..`profile(12)`; 13 belongs to Blue Harbor. */
+  /**
+   * Profiles 1..12 and 14..33 of the fund are `profile(n)`; 13 belongs to Blue Harbor. 14 is named
+   * "Cirrus Systems" and 32 "Cirrus Systems " (two different companies; see PORTFOLIO_GROWTH).
+   */
   profile: (n: number): string => demoId('b0000000', n),
+  /** The grown fund's metrics (see PORTFOLIO_GROWTH), numbered from 1 in the order they are listed. */
+  grownMetric: (n: number): string => demoId('e0000000', 100 + n),
   contact: (n: number): string => demoId('c1000000', n),
   contactList: (n: number): string => demoId('c2000000', n),
   noteTag: (n: number): string => demoId('c3000000', n),
@@ -113,6 +118,7 @@ export function buildDemoState(options: DemoOptions = {}): EmulatorState {
   addContacts(state, fundId);
   addProfiles(state, fundId);
   addMetrics(state, fundId);
+  addGrownMetrics(state, fundId);
   addPortfolioNotes(state);
   addProperties(state, fundId);
   return state;
@@ -222,6 +228,20 @@ function addProfiles(state: EmulatorState, fundId: string): void {
     fiscal_year_end_month: null,
     created_at: '2019-03-01T12:00:00.000Z',
   });
+  // The grown fund (profiles 14 on) comes after Blue Harbor's 13, so every earlier id and position stays.
+  PORTFOLIO_GROWTH.filter((company) => company.profile >= FIRST_GROWTH_PROFILE).forEach((company, index) => {
+    const n = company.profile;
+    state.portfolio_company_profiles.push({
+      id: DEMO_IDS.profile(n),
+      company_id: fundId,
+      name: company.name,
+      website_url: n % 6 === 0 ? null : `https://${company.name.trim().toLowerCase().replace(/\s+/g, '-')}-${n}.example.com`,
+      currency: company.currency,
+      primary_contact_id: null,
+      fiscal_year_end_month: company.fiscalYearEnd,
+      created_at: `${company.since.slice(0, 4)}-${String((index % 12) + 1).padStart(2, '0')}-20T12:00:00.000Z`,
+    });
+  });
 }
 
 interface MetricPlan {
@@ -296,6 +316,165 @@ function addMetrics(state: EmulatorState, fundId: string): void {
       state.data_points.push(point);
     });
   });
+}
+
+// --- The grown fund --------------------------------------------------------------------------
+//
+// What a fund analyst meets on a live account (issue 18): 32 portfolio companies whose metrics share a few
+// names (Revenue, MRR, Cash, Headcount, Net Burn…) under different ids, spelt with other cases and spaces
+// now and then, one company with two metrics of one name, two companies of one name (Cirrus Systems, profiles
+// 14 and 32), fiscal years ending in
+// different months, monthly and quarterly metrics, a null point pre-created for every period whether or
+// not the company reported it (PLATFORM.md: "A null data point is pre-created for every period, reported or
+// not"), and values as float text ("12.0", "141.6666666666666"). Everything here comes after the records
+// above, so their ids, positions and values stay as they were.
+
+interface GrownMetric {
+  name: string;
+  frequency: 'monthly' | 'quarterly';
+  unit: string;
+  base: number;
+  /** money: cents; count: whole numbers ("42.0"); twelfths: a yearly whole number / 12; thirds: n / 3. */
+  kind: 'money' | 'count' | 'twelfths' | 'thirds';
+}
+
+interface GrownCompany {
+  /** Profile number: 5..12 are profiles above that had no metrics, 14 on are new. */
+  profile: number;
+  name: string;
+  fiscalYearEnd: number | null;
+  currency: string | null;
+  /** First period the company's metrics exist (and are pre-created) from. */
+  since: string;
+  /** Share of periods the company skipped (their points stay null). */
+  missRate: number;
+  /** Last period it reported; later points stay null (a company that stopped sending updates). */
+  stoppedAfter?: string;
+  metrics: GrownMetric[];
+}
+
+/** Points are pre-created up to here (the rest of 2025), reported ones end at DEMO_LAST_DAY. */
+const DEMO_PRECREATED_UNTIL = '2025-12-31';
+/** The fund's profiles number 1..12, then Blue Harbor's 13, then these. */
+const FIRST_GROWTH_PROFILE = 14;
+
+const revenueQ = (base: number): GrownMetric => ({ name: 'Revenue', frequency: 'quarterly', unit: 'USD', base, kind: 'money' });
+const revenueM = (base: number): GrownMetric => ({ name: 'Revenue', frequency: 'monthly', unit: 'USD', base, kind: 'money' });
+const mrr = (base: number): GrownMetric => ({ name: 'MRR', frequency: 'monthly', unit: 'USD', base, kind: 'twelfths' });
+const cashM = (base: number): GrownMetric => ({ name: 'Cash', frequency: 'monthly', unit: 'USD', base, kind: 'money' });
+const cashQ = (base: number): GrownMetric => ({ name: 'Cash', frequency: 'quarterly', unit: 'USD', base, kind: 'money' });
+const headcountQ = (base: number): GrownMetric => ({ name: 'Headcount', frequency: 'quarterly', unit: 'number', base, kind: 'count' });
+const headcountM = (base: number): GrownMetric => ({ name: 'Headcount', frequency: 'monthly', unit: 'number', base, kind: 'count' });
+const burn = (base: number): GrownMetric => ({ name: 'Net Burn', frequency: 'monthly', unit: 'USD', base, kind: 'money' });
+const margin = (base: number): GrownMetric => ({ name: 'Gross Margin', frequency: 'quarterly', unit: 'percent', base, kind: 'thirds' });
+const customers = (base: number): GrownMetric => ({ name: 'Customers', frequency: 'quarterly', unit: 'number', base, kind: 'count' });
+
+/** Profiles 5..12 gain metrics (Lumen Analytics, just onboarded, has none); 14..33 are new companies. */
+const PORTFOLIO_GROWTH: GrownCompany[] = [
+  { profile: 14, name: 'Cirrus Systems', fiscalYearEnd: 12, currency: 'USD', since: '2022-01-01', missRate: 0.05, metrics: [revenueQ(2_400_000), mrr(780_000), cashM(18_000_000), headcountQ(85), burn(420_000)] },
+  { profile: 15, name: 'Orchid Therapeutics', fiscalYearEnd: 6, currency: 'GBP', since: '2022-01-01', missRate: 0.1, metrics: [cashM(42_000_000), burn(1_900_000), headcountQ(64)] },
+  { profile: 16, name: 'Pinnacle Retail', fiscalYearEnd: 1, currency: 'USD', since: '2022-01-01', missRate: 0.05,
+    // Revenue twice: a monthly one, and a quarterly one someone created later instead of finding the first.
+    metrics: [revenueM(1_100_000), cashQ(9_500_000), headcountQ(210), margin(38), revenueQ(3_300_000)] },
+  { profile: 17, name: 'Quasar Semiconductors', fiscalYearEnd: 9, currency: 'USD', since: '2022-01-01', missRate: 0.08, metrics: [revenueQ(12_000_000), cashQ(55_000_000), headcountQ(340), margin(52)] },
+  { profile: 18, name: 'Redwood Fintech', fiscalYearEnd: 12, currency: 'USD', since: '2022-01-01', missRate: 0, metrics: [revenueM(650_000), mrr(600_000), cashM(24_000_000), headcountM(120), burn(900_000)] },
+  { profile: 19, name: 'Sable Games', fiscalYearEnd: 3, currency: 'EUR', since: '2022-07-01', missRate: 0.15,
+    metrics: [revenueQ(1_800_000), cashQ(7_000_000), headcountQ(48), { name: 'Monthly Active Users', frequency: 'monthly', unit: 'number', base: 240_000, kind: 'count' }] },
+  { profile: 20, name: 'Tidal Water', fiscalYearEnd: null, currency: 'USD', since: '2022-01-01', missRate: 0.1, stoppedAfter: '2024-09-30', metrics: [revenueQ(900_000), cashQ(3_200_000), headcountQ(22)] },
+  { profile: 21, name: 'Umbra Vision', fiscalYearEnd: 12, currency: 'EUR', since: '2023-01-01', missRate: 0.05,
+    // A trailing space, as names typed into the web application keep them.
+    metrics: [revenueQ(1_500_000), mrr(420_000), cashM(11_000_000), { ...headcountQ(40), name: 'Headcount ' }, burn(380_000)] },
+  { profile: 22, name: 'Vertex Materials', fiscalYearEnd: 6, currency: 'USD', since: '2022-01-01', missRate: 0.12, metrics: [revenueQ(4_200_000), cashQ(16_000_000), headcountQ(150), burn(700_000)] },
+  { profile: 23, name: 'Willow Care', fiscalYearEnd: 3, currency: 'GBP', since: '2022-01-01', missRate: 0.05, metrics: [revenueM(480_000), cashM(6_500_000), headcountQ(95), customers(1_200)] },
+  { profile: 24, name: 'Xylo Music', fiscalYearEnd: 12, currency: 'USD', since: '2022-01-01', missRate: 0.1, stoppedAfter: '2024-12-31',
+    metrics: [{ ...revenueQ(1_200_000), name: 'revenue' }, mrr(330_000), cashM(5_000_000), headcountQ(36)] },
+  { profile: 25, name: 'Yarrow Farms', fiscalYearEnd: 9, currency: 'USD', since: '2022-01-01', missRate: 0.2, metrics: [revenueQ(2_800_000), cashQ(4_400_000), margin(27)] },
+  { profile: 26, name: 'Zephyr Drones', fiscalYearEnd: 12, currency: 'USD', since: '2023-04-01', missRate: 0.05, metrics: [revenueQ(700_000), cashM(13_000_000), headcountQ(58), burn(650_000)] },
+  { profile: 27, name: 'Atlas Freight', fiscalYearEnd: null, currency: 'USD', since: '2022-01-01', missRate: 0.08, metrics: [revenueM(2_100_000), cashM(21_000_000), headcountQ(260)] },
+  { profile: 28, name: 'Beacon Insurance', fiscalYearEnd: 12, currency: 'USD', since: '2022-01-01', missRate: 0.05, metrics: [revenueQ(6_400_000), cashQ(80_000_000), headcountQ(180), customers(42_000)] },
+  { profile: 29, name: 'Cinder Studios', fiscalYearEnd: 4, currency: 'USD', since: '2022-01-01', missRate: 0.1, metrics: [revenueQ(1_000_000), mrr(250_000), cashM(4_100_000), headcountQ(30)] },
+  { profile: 30, name: 'Delta Grid', fiscalYearEnd: 6, currency: 'EUR', since: '2022-01-01', missRate: 0.05, metrics: [revenueQ(5_600_000), cashQ(33_000_000), headcountQ(140), burn(1_200_000)] },
+  { profile: 31, name: 'Ember Batteries', fiscalYearEnd: 12, currency: 'USD', since: '2023-01-01', missRate: 0.05, metrics: [cashM(60_000_000), burn(2_600_000), headcountQ(110)] },
+  // A second, different company of the same name as the add-in reads names (trimmed, any case): another
+  // profile, its own fiscal year and metrics. The trailing space is what lets the service hold both, as its
+  // names are unique per fund compared without regard to case (contract x-decision) but not trimmed
+  // (*unverified*: whether the live service trims names before that check).
+  { profile: 32, name: 'Cirrus Systems ', fiscalYearEnd: 6, currency: 'USD', since: '2024-01-01', missRate: 0.05, metrics: [revenueQ(350_000), cashQ(2_000_000), headcountQ(12)] },
+  { profile: 33, name: 'Foxglove Pharma', fiscalYearEnd: 3, currency: 'GBP', since: '2025-01-01', missRate: 0, metrics: [cashQ(25_000_000), burn(1_400_000)] },
+  // Profiles of the first twelve that had no metrics: names and fiscal years as above, metrics added.
+  { profile: 5, name: 'Evergreen Foods', fiscalYearEnd: 6, currency: null, since: '2022-01-01', missRate: 0.1, metrics: [revenueM(900_000), cashQ(8_000_000), headcountQ(75), margin(31)] },
+  { profile: 6, name: 'Fjord Logistics', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.05, metrics: [revenueQ(3_100_000), cashM(12_000_000), headcountM(130), burn(500_000)] },
+  { profile: 7, name: 'Granite Security', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.05, metrics: [revenueQ(2_000_000), mrr(680_000), cashM(15_000_000), headcountQ(90)] },
+  { profile: 8, name: 'Helix Bio', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.1, metrics: [cashM(36_000_000), burn(1_700_000), headcountQ(55)] },
+  { profile: 9, name: 'Ion Mobility', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.15, metrics: [revenueQ(1_400_000), cashQ(9_000_000), headcountQ(70), burn(600_000)] },
+  { profile: 10, name: 'Juniper Learning', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.05, metrics: [revenueM(300_000), mrr(290_000), cashM(3_800_000), headcountQ(44), customers(3_500)] },
+  { profile: 11, name: 'Kestrel Aerospace', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.1, metrics: [revenueQ(7_500_000), cashQ(48_000_000), headcountQ(320)] },
+];
+
+/**
+ * A number as the live service sends it: Ruby's Float#to_s as seen there, "12.0" for a whole number,
+ * else the shortest text, cut to 16 significant digits ("141.6666666666666"; *unverified*: whether the
+ * service cuts or rounds the 17th digit, the one sample cuts).
+ */
+export function liveFloatText(value: number): string {
+  if (Number.isInteger(value)) return `${value}.0`;
+  const text = String(value);
+  const digits = text.replace(/^-?0*\.?0*/, '').replace('.', '');
+  if (digits.length <= 16) return text;
+  const cut = text.length - (digits.length - 16);
+  return text.slice(0, cut).replace(/0+$/, '');
+}
+
+function grownValue(metric: GrownMetric, level: number): string {
+  switch (metric.kind) {
+    case 'count':
+      return liveFloatText(Math.round(level));
+    case 'twelfths':
+      return liveFloatText(Math.round(level * 12) / 12);
+    case 'thirds':
+      return liveFloatText(Math.round(level * 3) / 3);
+    default:
+      return liveFloatText(Math.round(level * 100) / 100);
+  }
+}
+
+function addGrownMetrics(state: EmulatorState, fundId: string): void {
+  let metricNumber = 0;
+  for (const company of PORTFOLIO_GROWTH) {
+    // Whether the company reported a month is one draw for all its metrics: an update covers them all.
+    const reports = seededRandom(5000 + company.profile);
+    const skipped = new Set<string>();
+    for (const month of periodStarts('monthly', company.since, DEMO_PRECREATED_UNTIL)) {
+      if (reports() < company.missRate || month > DEMO_LAST_DAY || (company.stoppedAfter !== undefined && month > company.stoppedAfter)) skipped.add(month);
+    }
+    for (const plan of company.metrics) {
+      metricNumber += 1;
+      const metric: MetricRecord = {
+        id: DEMO_IDS.grownMetric(metricNumber),
+        name: plan.name,
+        frequency: plan.frequency,
+        unit: plan.unit,
+        company_id: fundId,
+        portfolio_company_profile_id: DEMO_IDS.profile(company.profile),
+        created_at: `${company.since}T09:${String(metricNumber % 60).padStart(2, '0')}:00.000Z`,
+      };
+      state.metrics.push(metric);
+      const random = seededRandom(1000 + metricNumber);
+      let level = plan.base;
+      periodStarts(plan.frequency, company.since, DEMO_PRECREATED_UNTIL).forEach((date, position) => {
+        level = Math.max(1, level * (1 + (random() - 0.42) * (plan.kind === 'thirds' ? 0.02 : 0.06)));
+        const id = demoId('d0000000', state.data_points.length + 1);
+        state.data_points.push({
+          id,
+          metric_id: metric.id,
+          date,
+          // Pre-created for every period; a period the company did not report keeps its null.
+          value: skipped.has(date) ? null : grownValue(plan, level),
+          source: demoSource(metric, position, id),
+        });
+      });
+    }
+  }
 }
 
 function demoSource(metric: MetricRecord, position: number, pointId: string): DataPointSourceRecord {

@@ -17,7 +17,6 @@ import type {
   PropertyValueRecord,
   UserRecord,
 } from './records';
-import { byId } from './store';
 
 /** A fixture record that cannot be added, with the reason. */
 export class FixtureError extends Error {}
@@ -61,14 +60,19 @@ export function applyFixtures(state: EmulatorState, input: unknown, defaultToken
     portfolio_property_values: [],
   };
   const context: BuildContext = { state, defaultToken, now };
-  for (const key of ORDER) {
-    const items = body[key];
-    if (items === undefined) continue;
-    if (!Array.isArray(items)) throw new FixtureError(`${key} must be an array`);
-    items.forEach((item: unknown, index) => {
-      if (!item || typeof item !== 'object') throw new FixtureError(`${key}[${index}] must be an object`);
-      BUILDERS[key](item as Loose, context, result, `${key}[${index}]`);
-    });
+  indexes = new Map();
+  try {
+    for (const key of ORDER) {
+      const items = body[key];
+      if (items === undefined) continue;
+      if (!Array.isArray(items)) throw new FixtureError(`${key} must be an array`);
+      items.forEach((item: unknown, index) => {
+        if (!item || typeof item !== 'object') throw new FixtureError(`${key}[${index}] must be an object`);
+        BUILDERS[key](item as Loose, context, result, `${key}[${index}]`);
+      });
+    }
+  } finally {
+    indexes = null;
   }
   return result;
 }
@@ -108,18 +112,56 @@ function textList(item: Loose, key: string, where: string): string[] {
   return value as string[];
 }
 
+// Positions by key in the collections, kept only while one applyFixtures call runs (nothing else changes
+// the state then): seeding tens of thousands of records was quadratic with a scan per lookup.
+type Positions = Map<string, number>;
+// `any`: one map per key function, over records of any collection
+type KeyOf = (record: any) => string;
+let indexes: Map<unknown[], Map<KeyOf, Positions>> | null = null;
+
+function positionsOf<T>(records: T[], keyOf: (record: T) => string): Positions {
+  const build = (): Positions => new Map(records.map((record, index) => [keyOf(record), index]));
+  if (!indexes) return build();
+  let byKey = indexes.get(records);
+  if (!byKey) indexes.set(records, (byKey = new Map()));
+  let positions = byKey.get(keyOf);
+  if (!positions) byKey.set(keyOf, (positions = build()));
+  return positions;
+}
+
+function append<T>(records: T[], record: T): void {
+  records.push(record);
+  for (const [keyOf, positions] of indexes?.get(records) ?? []) positions.set(keyOf(record), records.length - 1);
+}
+
+const idOf = (record: { id: string }): string => record.id;
+const pointKey = (point: DataPointRecord): string => `${point.metric_id}|${point.date}`;
+const valueKey = (value: PropertyValueRecord): string => `${value.portfolio_property_id}|${value.portfolio_company_profile_id}`;
+
 function reference<T extends { id: string }>(records: T[], id: string, where: string, what: string): T {
-  const record = byId(records, id);
+  const index = positionsOf(records, idOf).get(id);
+  const record = index === undefined ? undefined : records[index];
   if (!record) throw new FixtureError(`${where}: no ${what} ${id}`);
   return record;
 }
 
 /** Adds or replaces by id. */
 function put<T extends { id: string }>(records: T[], record: T, added: T[]): void {
-  const index = records.findIndex((existing) => existing.id === record.id);
-  if (index === -1) records.push(record);
-  else records[index] = record;
+  const index = positionsOf(records, idOf).get(record.id);
+  if (index === undefined) append(records, record);
+  else {
+    records[index] = record;
+    indexes?.delete(records); // its other keys may differ: rebuilt on next use (rare in bulk seeding)
+  }
   added.push(record);
+}
+
+/** Removes the record kept under `key`, so its replacement goes last as before; returns it. */
+function takeOut<T>(records: T[], keyOf: (record: T) => string, key: string): T | undefined {
+  const index = positionsOf(records, keyOf).get(key);
+  if (index === undefined) return undefined;
+  indexes?.delete(records); // later positions moved
+  return records.splice(index, 1)[0];
 }
 
 const BUILDERS: Record<(typeof ORDER)[number], Builder> = {
@@ -220,7 +262,7 @@ const BUILDERS: Record<(typeof ORDER)[number], Builder> = {
     if (raw !== undefined && raw !== null && typeof raw !== 'string' && typeof raw !== 'number') {
       throw new FixtureError(`${where}.value must be a string, a number or null`);
     }
-    const existing = state.data_points.find((point) => point.metric_id === metric.id && point.date === date);
+    const existing = takeOut(state.data_points, pointKey, `${metric.id}|${date}`);
     const source = (item.source ?? {}) as Loose;
     const point: DataPointRecord = {
       id: text(item, 'id', where, existing?.id ?? randomUUID()),
@@ -233,7 +275,6 @@ const BUILDERS: Record<(typeof ORDER)[number], Builder> = {
         app_url: nullableText(source, 'app_url', `${where}.source`),
       },
     };
-    if (existing) state.data_points.splice(state.data_points.indexOf(existing), 1);
     put(state.data_points, point, result.data_points);
   },
   portfolio_notes(item, { state, now }, result, where) {
@@ -271,9 +312,7 @@ const BUILDERS: Record<(typeof ORDER)[number], Builder> = {
     const optionIds = single !== null ? [single] : textList(item, 'portfolio_property_option_ids', where);
     optionIds.forEach((id) => reference(state.portfolio_property_options, id, where, 'option'));
     const raw = item.value;
-    const existing = state.portfolio_property_values.find(
-      (value) => value.portfolio_property_id === property.id && value.portfolio_company_profile_id === profile.id,
-    );
+    const existing = takeOut(state.portfolio_property_values, valueKey, `${property.id}|${profile.id}`);
     const record: PropertyValueRecord = {
       id: text(item, 'id', where, existing?.id ?? randomUUID()),
       portfolio_property_id: property.id,
@@ -281,7 +320,6 @@ const BUILDERS: Record<(typeof ORDER)[number], Builder> = {
       value: raw === undefined || raw === null ? null : String(raw),
       option_ids: optionIds,
     };
-    if (existing) state.portfolio_property_values.splice(state.portfolio_property_values.indexOf(existing), 1);
     put(state.portfolio_property_values, record, result.portfolio_property_values);
   },
 };

@@ -65,3 +65,11 @@ export function enumName<Name extends string>(namespace: EnumNamespace<Name>, va
 
 export const AuthMode = new EnumNamespace('AuthMode', ['NONE', 'CUSTOM_FUNCTION', 'LIMITED', 'FULL'] as const);
 export type AuthModeName = 'NONE' | 'CUSTOM_FUNCTION' | 'LIMITED' | 'FULL';
+
+/** ScriptApp.EventType: "An enumeration denoting the type of triggered event." */
+export const EventType = new EnumNamespace('EventType', ['CLOCK', 'ON_OPEN', 'ON_EDIT', 'ON_FORM_SUBMIT', 'ON_CHANGE', 'ON_EVENT_UPDATED'] as const);
+/** ScriptApp.TriggerSource: "the source of the event that causes the trigger to fire". */
+export const TriggerSource = new EnumNamespace('TriggerSource', ['SPREADSHEETS', 'CLOCK', 'FORMS', 'DOCUMENTS', 'CALENDAR'] as const);
+/** ScriptApp.WeekDay (Base.Weekday), Sunday first as in Java's calendar. */
+export const WeekDay = new EnumNamespace('Weekday', ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const);
+export type WeekDayName = 'SUNDAY' | 'MONDAY' | 'TUESDAY' | 'WEDNESDAY' | 'THURSDAY' | 'FRIDAY' | 'SATURDAY';

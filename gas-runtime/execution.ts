@@ -6,7 +6,7 @@ import { EXCEEDED_MAXIMUM_EXECUTION_TIME, GasError, type GasRuntimeUsageError } 
 import { CUSTOM_FUNCTION_LIMIT_MS, ORDINARY_EXECUTION_LIMIT_MS } from './limits';
 
 /** How the execution was started. */
-export type ExecutionKind = 'custom-function' | 'run' | 'server-call';
+export type ExecutionKind = 'custom-function' | 'run' | 'server-call' | 'trigger';
 
 export interface ExecutionInit {
   id: number;

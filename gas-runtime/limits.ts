@@ -43,3 +43,10 @@ export const URL_FETCH_QUOTA_WINDOW_MS = 24 * 60 * 60_000;
 
 /** A list rule (requireValueInList) holds at most 500 items; Sheets suggests "List from a range" instead. */
 export const MAX_LIST_VALIDATION_ITEMS = 500;
+
+/** "Triggers: 20 / user / script" (quotas page). */
+export const MAX_TRIGGERS_PER_USER = 20;
+/** ClockTriggerBuilder.everyMinutes: "n must be 1, 5, 10, 15 or 30." */
+export const EVERY_MINUTES_VALUES: readonly number[] = [1, 5, 10, 15, 30];
+/** nearMinute: "the minute at which the trigger runs (plus or minus 15 minutes)". */
+export const NEAR_MINUTE_WINDOW_MS = 15 * 60_000;

@@ -12,12 +12,13 @@ import type { AuthModeName } from './enums';
 import { GasError } from './errors';
 import type { Execution } from './execution';
 
-type Capability = 'menu' | 'ui' | 'document-read' | 'document-write' | 'other-documents' | 'properties' | 'cache' | 'lock' | 'urlfetch';
+type Capability = 'menu' | 'ui' | 'document-read' | 'document-write' | 'other-documents' | 'properties' | 'cache' | 'lock' | 'urlfetch' | 'triggers';
 
 const ALLOWED: Record<AuthModeName, ReadonlySet<Capability>> = {
   NONE: new Set<Capability>(['menu']),
   LIMITED: new Set<Capability>(['menu', 'ui', 'document-read', 'document-write', 'properties', 'cache', 'lock']),
-  FULL: new Set<Capability>(['menu', 'ui', 'document-read', 'document-write', 'other-documents', 'properties', 'cache', 'lock', 'urlfetch']),
+  // Managing triggers needs the user's authorization (script.scriptapp), so only FULL may: simple triggers and custom functions cannot.
+  FULL: new Set<Capability>(['menu', 'ui', 'document-read', 'document-write', 'other-documents', 'properties', 'cache', 'lock', 'urlfetch', 'triggers']),
   CUSTOM_FUNCTION: new Set<Capability>(['document-read', 'properties', 'cache', 'lock', 'urlfetch']),
 };
 
@@ -25,6 +26,7 @@ const SCOPE_SPREADSHEETS = 'https://www.googleapis.com/auth/spreadsheets';
 const SCOPE_CURRENT_ONLY = 'https://www.googleapis.com/auth/spreadsheets.currentonly';
 const SCOPE_EXTERNAL_REQUEST = 'https://www.googleapis.com/auth/script.external_request';
 const SCOPE_CONTAINER_UI = 'https://www.googleapis.com/auth/script.container.ui';
+const SCOPE_SCRIPTAPP = 'https://www.googleapis.com/auth/script.scriptapp';
 
 /** The scopes a capability needs; any one of a list is enough (currentonly or the full spreadsheets scope). */
 const SCOPES: Partial<Record<Capability, readonly string[]>> = {
@@ -34,6 +36,8 @@ const SCOPES: Partial<Record<Capability, readonly string[]>> = {
   'other-documents': [SCOPE_SPREADSHEETS],
   menu: [SCOPE_CONTAINER_UI],
   ui: [SCOPE_CONTAINER_UI],
+  // ScriptApp.newTrigger, getProjectTriggers, getUserTriggers, deleteTrigger and every Trigger method list only this scope.
+  triggers: [SCOPE_SCRIPTAPP],
 };
 
 /**
@@ -44,7 +48,7 @@ const SCOPES: Partial<Record<Capability, readonly string[]>> = {
 const REFUSED_IN_CUSTOM_FUNCTIONS = new Set(['CalendarApp', 'DocumentApp', 'DriveApp', 'FormApp', 'GmailApp', 'MailApp', 'SlidesApp']);
 
 /** Classes of the spreadsheet model whose mutating methods need write access. */
-const DOCUMENT_CLASSES = new Set(['Spreadsheet', 'Sheet', 'Range', 'Filter']);
+const DOCUMENT_CLASSES = new Set(['Spreadsheet', 'Sheet', 'Range', 'Filter', 'Protection']);
 /** Method names that change the document (or its selection, or show something). */
 const WRITE_METHOD = /^(set|clear|insert|delete|append|hide|show|unhide|activate|autoResize|create|remove|toast|merge|sort|copy|move|rename|duplicate|add|protect|trim|randomize|flush)/;
 
@@ -60,6 +64,12 @@ function capabilityOf(className: string, member: string): Capability | null {
       return 'lock';
     case 'Menu':
       return 'menu';
+    case 'ScriptApp':
+      return member === 'newTrigger' || member === 'getProjectTriggers' || member === 'getUserTriggers' || member === 'deleteTrigger' ? 'triggers' : null;
+    case 'TriggerBuilder':
+    case 'ClockTriggerBuilder':
+    case 'Trigger':
+      return 'triggers';
     case 'Ui':
       return member === 'createMenu' || member === 'createAddonMenu' ? 'menu' : 'ui';
     case 'SpreadsheetApp':

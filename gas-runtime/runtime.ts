@@ -43,6 +43,8 @@ import { SpreadsheetAppStandIn } from './spreadsheet/spreadsheet-app';
 import type { Range } from './spreadsheet/range';
 import { isValidTimeZone } from './time-zone';
 import { UrlFetchAllowlist, UrlFetchQuota, type UrlFetchQuotaCharger } from './url-fetch-limits';
+import { ScriptAppStandIn } from './services';
+import { clockEvent, TriggerTable, type TriggerRecord } from './triggers';
 
 export interface GasRuntimeOptions {
   /** The built bundle (e.g. dist/Code.js), as source text or a path to read. */
@@ -86,6 +88,39 @@ export interface GasRuntimeOptions {
   urlFetchDailyQuota?: number;
   /** URL prefixes UrlFetchApp may fetch; default: the `urlFetchWhitelist` of an appsscript.json beside the bundle, else any URL. */
   urlFetchWhitelist?: readonly string[];
+  /**
+   * The script runs as an Editor add-on, so the add-on trigger rules apply (one trigger of each type per user
+   * per document, time-driven at most hourly). Default true: this runtime exists for an add-on; false models a
+   * bound or standalone script.
+   */
+  addOn?: boolean;
+}
+
+/** One run of a time-driven trigger, as `rt.triggers.runDue()` and `advance()` report it. */
+export interface TriggerRun {
+  triggerUid: string;
+  handlerFunction: string;
+  /** The trigger's owner, whom it ran as. */
+  user: string;
+  /** When the run was due (virtual ms); it started then or, after a clock jump, at the time of the call. */
+  scheduledAt: number;
+  ok: boolean;
+  /** The handler's error message when it failed (an exception, a timeout, a missing function). */
+  error?: string;
+  execution: ExecutionRecord;
+}
+
+/** Time-driven triggers as tests see and drive them. */
+export interface TriggerControls {
+  /** The live triggers of every user, oldest first, with each one's owner, schedule and next run. */
+  list(): TriggerRecord[];
+  /**
+   * Runs every trigger due at the clock's current time, each once, earliest first, as its owner in FULL
+   * mode; runs missed during a clock jump collapse into one. A failing handler is recorded, not thrown.
+   */
+  runDue(): TriggerRun[];
+  /** Moves the clock forward by `ms`, stopping at each due run on the way (the clock reads its due time) and running it. */
+  advance(ms: number): TriggerRun[];
 }
 
 /** Auth modes an ordinary execution can have; custom functions always run in CUSTOM_FUNCTION. */
@@ -216,6 +251,7 @@ export class GasRuntime {
   readonly cache: { user(email: string): Cache; document(): Cache; script(): Cache; clear(): void; stats(): CacheStatsReport; calls(): CacheCallsReport };
   readonly urlFetchQuota: UrlFetchQuota;
   readonly locks: LockTable;
+  readonly triggers: TriggerControls;
 
   readonly #options: GasRuntimeOptions;
   readonly #script: vm.Script;
@@ -228,6 +264,7 @@ export class GasRuntime {
   #current: Execution | null = null;
   #nextExecutionId = 1;
   readonly #scriptTimeZone: string;
+  readonly #triggerTable: TriggerTable;
   readonly #worker: WorkerSide | null;
   #pool: WorkerPool | null = null;
 
@@ -270,6 +307,12 @@ export class GasRuntime {
     this.properties = propertyStores;
     this.cache = cacheStores;
     this.locks = new LockTable(this.clock);
+    this.#triggerTable = new TriggerTable(scriptId, options.addOn ?? true, this.clock);
+    this.triggers = {
+      list: () => this.#triggerTable.list(),
+      runDue: () => this.#runDueTriggers(),
+      advance: (ms) => this.#advanceThroughTriggers(ms),
+    };
     this.#shared = {
       spreadsheet: this.spreadsheet,
       ui: new Ui(this.ui),
@@ -286,6 +329,70 @@ export class GasRuntime {
       urlFetchAllowlist: whitelist === undefined ? null : new UrlFetchAllowlist(whitelist, whitelistSource),
       onSleep: options.onSleep,
       log: (level, message) => this.#log(level, message),
+      triggers: this.#triggerTable,
+    };
+  }
+
+  /** Shorthand for `rt.triggers.runDue()`. */
+  runDueTriggers(): TriggerRun[] {
+    return this.#runDueTriggers();
+  }
+
+  #runDueTriggers(): TriggerRun[] {
+    const now = this.#clock.now();
+    const due = this.#triggerTable._entries().filter((entry) => entry.nextRunAt <= now).sort((a, b) => a.nextRunAt - b.nextRunAt);
+    const runs: TriggerRun[] = [];
+    for (const entry of due) {
+      // A handler may delete another due trigger (or itself) before its turn.
+      if (this.#triggerTable._find(entry.uniqueId) !== entry) continue;
+      const scheduledAt = entry.nextRunAt;
+      this.#triggerTable._reschedule(entry, now);
+      runs.push(this.#runTrigger(entry, scheduledAt));
+    }
+    return runs;
+  }
+
+  #advanceThroughTriggers(ms: number): TriggerRun[] {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`The clock only moves forward by a finite number of milliseconds, not ${ms}.`);
+    const target = this.#clock.now() + ms;
+    const runs: TriggerRun[] = [];
+    for (;;) {
+      const next = [...this.#triggerTable._entries()].sort((a, b) => a.nextRunAt - b.nextRunAt)[0];
+      if (!next || next.nextRunAt > target) break;
+      const scheduledAt = next.nextRunAt;
+      const now = this.#clock.now();
+      if (scheduledAt > now) this.#clock.advance(scheduledAt - now);
+      this.#triggerTable._step(next);
+      runs.push(this.#runTrigger(next, scheduledAt));
+    }
+    const now = this.#clock.now();
+    if (target > now) this.#clock.advance(target - now);
+    return runs;
+  }
+
+  /**
+   * One trigger run: "Installable triggers always run under the account of the person who created them"
+   * (installable triggers guide), in AuthMode.FULL, with the time-driven event object. The handler's failure
+   * is the run's outcome, never thrown: Apps Script records it in the executions log (and add-ons "don't
+   * automatically send the user an email", editor add-on triggers guide).
+   */
+  #runTrigger(entry: TriggerRecord, scheduledAt: number): TriggerRun {
+    const name = entry.handlerFunction;
+    const event = clockEvent(entry, this.#clock.now());
+    const outcome = this.#execute(name, 'trigger', 'FULL', entry.owner, (scope) => {
+      const fn = name.endsWith('_') ? undefined : scope.functions.get(name);
+      if (!fn) throw new ScriptError(`Script function not found: ${name}`, 'Exception', name);
+      this.#call(scope, fn, [scope.membrane.toScript(event)]);
+    });
+    const execution = this.executions[this.executions.length - 1]!;
+    return {
+      triggerUid: entry.uniqueId,
+      handlerFunction: name,
+      user: entry.owner,
+      scheduledAt,
+      ok: outcome.ok,
+      ...(outcome.ok ? {} : { error: outcome.failure.message }),
+      execution,
     };
   }
 
@@ -522,6 +629,8 @@ export class GasRuntime {
         return {
           services: {
             SpreadsheetApp: new SpreadsheetAppStandIn(this.spreadsheet, this.#shared.ui),
+            // Triggers live on the host, so a sidebar call served concurrently sees and creates the same ones.
+            ScriptApp: new ScriptAppStandIn(this.#shared.scriptId, { table: this.#triggerTable, execution, spreadsheet: this.spreadsheet, scriptTimeZone: this.#scriptTimeZone }),
             PropertiesService: new PropertiesServiceStandIn(this.#shared.properties, execution),
             CacheService: new CacheServiceStandIn(this.#shared.caches, execution),
           },

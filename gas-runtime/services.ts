@@ -1,7 +1,7 @@
 // The globals one execution sees: every stand-in service, built for that execution and wrapped by its membrane.
 
 import { CacheServiceStandIn, type CacheStores } from './cache';
-import { AuthMode } from './enums';
+import { AuthMode, EventType, TriggerSource, WeekDay } from './enums';
 import type { Execution } from './execution';
 import { HtmlServiceStandIn } from './html';
 import { LockServiceStandIn, type LockArbiter } from './lock';
@@ -13,19 +13,39 @@ import type { Spreadsheet } from './spreadsheet/spreadsheet';
 import { SpreadsheetAppStandIn } from './spreadsheet/spreadsheet-app';
 import type { Ui } from './spreadsheet/ui';
 import type { SyncHttpClient } from './sync-http';
+import { deleteTrigger, newTrigger, projectTriggers, userTriggers, type TriggerBuilderStandIn, type TriggerContext, type TriggerStandIn, type TriggerTable } from './triggers';
 import { UrlFetchAppStandIn } from './url-fetch';
 import type { UrlFetchAllowlist, UrlFetchQuotaCharger } from './url-fetch-limits';
 import { UtilitiesService, type SleepListener } from './utilities';
 
-/** ScriptApp, as far as the add-in needs it: the AuthMode enum and the script's id. */
+/** ScriptApp, as far as the add-in needs it: its enums, the script's id and time-driven triggers (triggers.ts). */
 export class ScriptAppStandIn {
   static readonly gasName = 'ScriptApp';
   readonly AuthMode = AuthMode;
+  readonly EventType = EventType;
+  readonly TriggerSource = TriggerSource;
+  readonly WeekDay = WeekDay;
 
-  constructor(readonly _scriptId: string) {}
+  constructor(readonly _scriptId: string, readonly _triggers: TriggerContext) {}
 
   getScriptId(): string {
     return this._scriptId;
+  }
+
+  newTrigger(functionName: unknown): TriggerBuilderStandIn {
+    return newTrigger(this._triggers, functionName);
+  }
+
+  getProjectTriggers(): TriggerStandIn[] {
+    return projectTriggers(this._triggers);
+  }
+
+  getUserTriggers(document: unknown): TriggerStandIn[] {
+    return userTriggers(this._triggers, document);
+  }
+
+  deleteTrigger(trigger: unknown): void {
+    deleteTrigger(this._triggers, trigger);
   }
 }
 
@@ -78,6 +98,8 @@ export interface SharedState {
   urlFetchAllowlist: UrlFetchAllowlist | null;
   onSleep: SleepListener | undefined;
   log: (level: LogLevel, message: string) => void;
+  /** Installable triggers; in a worker thread ScriptApp is the host's (hostServices), so this is never reached there. */
+  triggers: TriggerTable;
 }
 
 /** The global objects of one execution, already wrapped for the script. */
@@ -99,7 +121,7 @@ export function createGlobals(shared: SharedState, execution: Execution, membran
     Utilities: new UtilitiesService(execution, shared.onSleep),
     Session: new SessionStandIn(execution, shared.scriptTimeZone, shared.scriptId),
     HtmlService: new HtmlServiceStandIn(shared.filesDirectory, membrane.realm),
-    ScriptApp: new ScriptAppStandIn(shared.scriptId),
+    ScriptApp: new ScriptAppStandIn(shared.scriptId, { table: shared.triggers, execution, spreadsheet: shared.spreadsheet, scriptTimeZone: shared.scriptTimeZone }),
     Logger: new LoggerStandIn(shared.log),
     console: new ConsoleStandIn(shared.log),
   };

@@ -1,9 +1,9 @@
-// A typed, promise-based wrapper over google.script.run. The names and types come from ServerApi,
-// which the server implements, so a rename breaks the build rather than the page.
+// A typed, promise-based wrapper over google.script.run. The names and types come from ServerApi, the type of
+// src/server/sidebar-api.ts itself, so a rename or a changed shape breaks the build rather than the page.
 // Hand-written instead of gas-client: that package also bundles a UUID library and a dev-server
 // message bridge this add-in does not use, and this is the whole of what we need from it.
 
-import type { ServerApi } from '../src/shared/rpc';
+import type { ServerApi } from '../src/shared/server-api';
 import { explainServerFailure } from './server-failure';
 
 interface ScriptRun {

@@ -2,10 +2,15 @@
 // This file is compiled by TypeScript itself (not esbuild) so that the JSDoc below survives into
 // dist/Code.js, where Sheets reads it for autocomplete and gas-webpack-plugin copies it onto the
 // top-level declarations it generates.
+// The sidebar's functions (google.script.run) are written and documented in src/server/sidebar-api.ts; the
+// last lines give each its name, one line each: gas-webpack-plugin declares a top-level function only for a
+// `global.name = …` it reads in this file (its autoGlobalExports skips `export const` and drops the JSDoc of
+// `export function`), so a loop over the module's exports would declare none. Every export there has its line
+// here and every line an export: test/build/server-surface.test.ts.
 
 import { customFunctions } from './server/custom-functions';
 import { addMenu, freezeSelectionFromMenu, refreshData, showSidebar, thawSelectionFromMenu } from './server/menu';
-import { sidebarApi } from './server/sidebar-api';
+import * as sidebar from './server/sidebar-api';
 
 // Module scope shadows Node's typing of `global`; in the bundle it is webpack's global object.
 declare const global: Record<string, unknown>;
@@ -258,284 +263,40 @@ global.showExporter = function () {
   showSidebar('export');
 };
 
-/** Sidebar: the settings as the page may see them (never the token). */
-global.getSettings = function () {
-  return sidebarApi.getSettings();
-};
-
-/**
- * Sidebar: saves a new token, base URL or default company.
- * @param {Object} update The fields to change.
- */
-global.saveSettings = function (update: Parameters<typeof sidebarApi.saveSettings>[0]) {
-  return sidebarApi.saveSettings(update);
-};
-
-/**
- * Sidebar: checks that the token and base URL work for a company.
- * @param {string} companyId The company to list metrics of.
- */
-global.testConnection = function (companyId: string) {
-  return sidebarApi.testConnection(companyId);
-};
-
-/**
- * Sidebar: every metric of a company, for the metric browser.
- * @param {string} companyId The company's id.
- */
-global.listMetrics = function (companyId: string) {
-  return sidebarApi.listMetrics(companyId);
-};
-
-/**
- * Sidebar: each metric's latest value with its source, for the metric browser (read-only).
- * @param {string[]} metricIds The metrics' ids.
- */
-global.latestMetricValues = function (metricIds: string[]) {
-  return sidebarApi.latestMetricValues(metricIds);
-};
-
-/**
- * Sidebar: creates a metric (POST /metrics).
- * @param {Object} input Company id, name, frequency and unit.
- */
-global.createMetric = function (input: Parameters<typeof sidebarApi.createMetric>[0]) {
-  return sidebarApi.createMetric(input);
-};
-
-/**
- * Sidebar: reads the active selection to pre-fill the exporter.
- * @param {string} companyId The company whose metric names a two-column header may give (then the layout is wide).
- */
-global.readExportSelection = function (companyId: Parameters<typeof sidebarApi.readExportSelection>[0]) {
-  return sidebarApi.readExportSelection(companyId);
-};
-
-/**
- * Sidebar: what an export of a range would send, skip and refuse, before anything is sent.
- * @param {Object} request The company, range and export options.
- */
-global.previewExport = function (request: Parameters<typeof sidebarApi.previewExport>[0]) {
-  return sidebarApi.previewExport(request);
-};
-
-/**
- * Sidebar: validates a range and stores its export, ready for its first step.
- * @param {Object} request The company, range and export options.
- */
-global.startExport = function (request: Parameters<typeof sidebarApi.startExport>[0]) {
-  return sidebarApi.startExport(request);
-};
-
-/**
- * Sidebar: runs one step of an export (well inside Apps Script's time limit).
- * @param {string} exportId The export's id.
- */
-global.continueExport = function (exportId: Parameters<typeof sidebarApi.continueExport>[0]) {
-  return sidebarApi.continueExport(exportId);
-};
-
-/**
- * Sidebar: stops an export after the current wave; it can be resumed.
- * @param {string} exportId The export's id.
- */
-global.cancelExport = function (exportId: Parameters<typeof sidebarApi.cancelExport>[0]) {
-  return sidebarApi.cancelExport(exportId);
-};
-
-/**
- * Sidebar: resumes an interrupted export with what was not confirmed.
- * @param {string} exportId The export's id.
- */
-global.resumeExport = function (exportId: Parameters<typeof sidebarApi.resumeExport>[0]) {
-  return sidebarApi.resumeExport(exportId);
-};
-
-/**
- * Sidebar: the last export of this spreadsheet, if it did not finish.
- */
-global.findUnfinishedExport = function () {
-  return sidebarApi.findUnfinishedExport();
-};
-
-/**
- * Sidebar: rewrites the add-in formulas that read these metrics, so they show what an export wrote.
- * @param {string[]} metricIds The metrics written.
- */
-global.refreshFormulasFor = function (metricIds: Parameters<typeof sidebarApi.refreshFormulasFor>[0]) {
-  return sidebarApi.refreshFormulasFor(metricIds);
-};
-
-/**
- * Sidebar: the address of the active selection, like Sheet1!A1:C20.
- */
-global.activeRange = function () {
-  return sidebarApi.activeRange();
-};
-
-/**
- * Sidebar: validates a range of profiles or contacts and stores the import, ready for its first step.
- * @param {Object} request The kind, company and range.
- */
-global.startImport = function (request: Parameters<typeof sidebarApi.startImport>[0]) {
-  return sidebarApi.startImport(request);
-};
-
-/**
- * Sidebar: runs one step of an import, writing ids and statuses into the sheet as rows settle.
- * @param {string} importId The import's id.
- */
-global.continueImport = function (importId: Parameters<typeof sidebarApi.continueImport>[0]) {
-  return sidebarApi.continueImport(importId);
-};
-
-/**
- * Sidebar: stops an import before its next row; it can be resumed.
- * @param {string} importId The import's id.
- */
-global.cancelImport = function (importId: Parameters<typeof sidebarApi.cancelImport>[0]) {
-  return sidebarApi.cancelImport(importId);
-};
-
-/**
- * Sidebar: resumes a cancelled or paused import.
- * @param {string} importId The import's id.
- */
-global.resumeImport = function (importId: Parameters<typeof sidebarApi.resumeImport>[0]) {
-  return sidebarApi.resumeImport(importId);
-};
-
-/**
- * Sidebar: the note tags of a company.
- * @param {string} companyId The company's id.
- */
-global.listNoteTags = function (companyId: Parameters<typeof sidebarApi.listNoteTags>[0]) {
-  return sidebarApi.listNoteTags(companyId);
-};
-
-/**
- * Sidebar: adds one note to the contacts of the selected rows.
- * @param {Object} request The note's content and tag.
- */
-global.addNoteToSelectedContacts = function (request: Parameters<typeof sidebarApi.addNoteToSelectedContacts>[0]) {
-  return sidebarApi.addNoteToSelectedContacts(request);
-};
-
-/**
- * Sidebar: writes a portfolio company's notes at the active cell.
- * @param {string} profileId The portfolio company profile's id.
- */
-global.insertPortfolioNotes = function (profileId: Parameters<typeof sidebarApi.insertPortfolioNotes>[0]) {
-  return sidebarApi.insertPortfolioNotes(profileId);
-};
-
-/**
- * Sidebar: builds the portfolio audit sheet of a fund.
- * @param {string} companyId The fund's company id.
- */
-global.buildAudit = function (companyId: Parameters<typeof sidebarApi.buildAudit>[0]) {
-  return sidebarApi.buildAudit(companyId);
-};
-
-/**
- * Sidebar: compares the audit sheet with its snapshot and prepares the push of changed cells.
- * @param {string} sheetName The audit sheet, or null for the default one.
- */
-global.startAuditPush = function (sheetName: Parameters<typeof sidebarApi.startAuditPush>[0]) {
-  return sidebarApi.startAuditPush(sheetName);
-};
-
-/**
- * Sidebar: runs one step of an audit push.
- * @param {string} pushId The push's id.
- */
-global.continueAuditPush = function (pushId: Parameters<typeof sidebarApi.continueAuditPush>[0]) {
-  return sidebarApi.continueAuditPush(pushId);
-};
-
-/**
- * Sidebar: stops an audit push; it can be resumed.
- * @param {string} pushId The push's id.
- */
-global.cancelAuditPush = function (pushId: Parameters<typeof sidebarApi.cancelAuditPush>[0]) {
-  return sidebarApi.cancelAuditPush(pushId);
-};
-
-/**
- * Sidebar: resumes an audit push with the cells not confirmed.
- * @param {string} pushId The push's id.
- */
-global.resumeAuditPush = function (pushId: Parameters<typeof sidebarApi.resumeAuditPush>[0]) {
-  return sidebarApi.resumeAuditPush(pushId);
-};
-
-/**
- * Sidebar: pushes and imports of this spreadsheet from the last six hours that did not finish, to resume.
- */
-global.findUnfinishedPortfolioJobs = function () {
-  return sidebarApi.findUnfinishedPortfolioJobs();
-};
-
-/**
- * Sidebar: what a job's running step has done so far (read-only), for the progress bar while the step runs.
- * @param {string} kind "export", "push" or "import".
- * @param {string} jobId The job's id.
- */
-global.getJobProgress = function (kind: Parameters<typeof sidebarApi.getJobProgress>[0], jobId: Parameters<typeof sidebarApi.getJobProgress>[1]) {
-  return sidebarApi.getJobProgress(kind, jobId);
-};
-
-/**
- * Sidebar: inserts the values of metrics at the active cell, as a live formula or a snapshot.
- * @param {Object} request Metric ids, dates, mode and headers.
- */
-global.insertMetricValues = function (request: Parameters<typeof sidebarApi.insertMetricValues>[0]) {
-  return sidebarApi.insertMetricValues(request);
-};
-
-/** Sidebar: the companies whose data formulas in this spreadsheet may read, and whether the caller owns it. */
-global.getFormulaAccess = function () {
-  return sidebarApi.getFormulaAccess();
-};
-
-/**
- * Sidebar: replaces the companies formulas in this spreadsheet may read (the owner only).
- * @param {string[]} companyIds The companies' ids.
- */
-global.setFormulaAccess = function (companyIds: Parameters<typeof sidebarApi.setFormulaAccess>[0]) {
-  return sidebarApi.setFormulaAccess(companyIds);
-};
-
-/**
- * Sidebar: the fund's distinct metric names, with how many portfolio companies have each.
- * @param {string} companyId The fund's company id.
- */
-global.listFundMetricNames = function (companyId: Parameters<typeof sidebarApi.listFundMetricNames>[0]) {
-  return sidebarApi.listFundMetricNames(companyId);
-};
-
-/**
- * Sidebar: inserts a PORTFOLIO_METRIC or PORTFOLIO_COVERAGE formula, or its values, at the active cell.
- * @param {Object} request The fund, metric names, periods and mode.
- */
-global.insertPortfolioGrid = function (request: Parameters<typeof sidebarApi.insertPortfolioGrid>[0]) {
-  return sidebarApi.insertPortfolioGrid(request);
-};
-
-/**
- * Sidebar: builds the "Reporting coverage" sheet of a fund.
- * @param {Object} request The fund, metric names, start and end periods.
- */
-global.buildCoverageSheet = function (request: Parameters<typeof sidebarApi.buildCoverageSheet>[0]) {
-  return sidebarApi.buildCoverageSheet(request);
-};
-
-/** Sidebar: the selected add-in formulas become values, with a note on each frozen range. */
-global.freezeSelection = function () {
-  return sidebarApi.freezeSelection();
-};
-
-/** Sidebar: the frozen ranges in the selection get their formulas back, unless typed into since. */
-global.thawSelection = function () {
-  return sidebarApi.thawSelection();
-};
+global.getSettings = sidebar.getSettings;
+global.saveSettings = sidebar.saveSettings;
+global.testConnection = sidebar.testConnection;
+global.listMetrics = sidebar.listMetrics;
+global.latestMetricValues = sidebar.latestMetricValues;
+global.createMetric = sidebar.createMetric;
+global.readExportSelection = sidebar.readExportSelection;
+global.previewExport = sidebar.previewExport;
+global.startExport = sidebar.startExport;
+global.continueExport = sidebar.continueExport;
+global.cancelExport = sidebar.cancelExport;
+global.resumeExport = sidebar.resumeExport;
+global.findUnfinishedExport = sidebar.findUnfinishedExport;
+global.refreshFormulasFor = sidebar.refreshFormulasFor;
+global.activeRange = sidebar.activeRange;
+global.startImport = sidebar.startImport;
+global.continueImport = sidebar.continueImport;
+global.cancelImport = sidebar.cancelImport;
+global.resumeImport = sidebar.resumeImport;
+global.listNoteTags = sidebar.listNoteTags;
+global.addNoteToSelectedContacts = sidebar.addNoteToSelectedContacts;
+global.insertPortfolioNotes = sidebar.insertPortfolioNotes;
+global.buildAudit = sidebar.buildAudit;
+global.startAuditPush = sidebar.startAuditPush;
+global.continueAuditPush = sidebar.continueAuditPush;
+global.cancelAuditPush = sidebar.cancelAuditPush;
+global.resumeAuditPush = sidebar.resumeAuditPush;
+global.findUnfinishedPortfolioJobs = sidebar.findUnfinishedPortfolioJobs;
+global.getJobProgress = sidebar.getJobProgress;
+global.insertMetricValues = sidebar.insertMetricValues;
+global.getFormulaAccess = sidebar.getFormulaAccess;
+global.setFormulaAccess = sidebar.setFormulaAccess;
+global.listFundMetricNames = sidebar.listFundMetricNames;
+global.insertPortfolioGrid = sidebar.insertPortfolioGrid;
+global.buildCoverageSheet = sidebar.buildCoverageSheet;
+global.freezeSelection = sidebar.freezeSelection;
+global.thawSelection = sidebar.thawSelection;

@@ -73,7 +73,8 @@ export function sheetShape(workbench: Workbench, sheetName?: string): SheetShape
     tallRows[row] = Math.max(tallRows[row] ?? 1, lines);
   }
   return {
-    sheets: spreadsheet.getSheets().map((s) => s.getName()),
+    // Sheets draws no tab for a hidden sheet (the audit keeps its snapshot in one).
+    sheets: spreadsheet.getSheets().filter((s) => !s.isSheetHidden()).map((s) => s.getName()),
     sheet: sheet.getName(),
     active: onThisSheet ? activeRange.getCell(1, 1).getA1Notation() : 'A1',
     selection: onThisSheet ? activeRange.getA1Notation() : 'A1',

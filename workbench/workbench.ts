@@ -186,7 +186,7 @@ export class Workbench {
     const active = onThisSheet ? spreadsheet.getActiveRange().getCell(1, 1).getA1Notation() : 'A1';
     const selection = onThisSheet ? spreadsheet.getActiveRange().getA1Notation() : 'A1';
     return {
-      sheets: spreadsheet.getSheets().map((s) => s.getName()),
+      sheets: spreadsheet.getSheets().filter((s) => !s.isSheetHidden()).map((s) => s.getName()),
       sheet: sheet.getName(),
       active,
       selection,

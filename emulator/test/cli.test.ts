@@ -28,7 +28,7 @@ describe('emulator CLI', () => {
       expect(emulator.companyId).toBe(COMPANY);
       const answer = await fetch(`${emulator.url}/portfolio_company_profiles?company_id=${COMPANY}`, { headers: { authorization: 'Bearer cli-token' } });
       expect(answer.status).toBe(200);
-      expect(((await answer.json()) as { meta: { total: number } }).meta.total).toBe(12);
+      expect(((await answer.json()) as { meta: { total: number } }).meta.total).toBe(32);
       const demoToken = await fetch(`${emulator.url}/metrics?company_id=${COMPANY}`, { headers: { authorization: 'Bearer demo-token' } });
       expect(demoToken.status).toBe(401);
       await emulator.control.fixtures({ companies: [{ name: 'Over HTTP' }] });

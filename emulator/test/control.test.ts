@@ -81,7 +81,7 @@ describe('reset', () => {
     await call(emulator, 'POST', '/metrics', { body: { metric: { name: 'Temporary', frequency: 'daily', unit: 'number', company_id: DEMO_IDS.fund } } });
     await emulator.control.reset();
     const answer = await get(emulator, '/metrics', `company_id=${DEMO_IDS.fund}`);
-    expect(answer.body.meta.total).toBe(11);
+    expect(answer.body.meta.total).toBe(114);
   });
 
   it('empties everything but the fund and its token on request', async () => {
@@ -103,7 +103,8 @@ describe('persistence with a data file', () => {
       const created = await call(first, 'POST', '/metrics', { body: { metric: { name: 'Persisted', frequency: 'weekly', unit: 'percent', company_id: DEMO_IDS.fund } } });
       await first.stop();
       const second = await startEmulatorInProcess({ dataFile });
-      const listed = await get(second, '/metrics', `company_id=${DEMO_IDS.fund}`);
+      // The demo fund's 114 metrics fill pages 1..5 of 25; the one created comes last.
+      const listed = await get(second, '/metrics', `company_id=${DEMO_IDS.fund}&page=5`);
       expect(listed.body.metrics.map((m: { id: string }) => m.id)).toContain(created.body.metric.id);
       await second.stop();
     } finally {

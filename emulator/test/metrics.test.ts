@@ -18,7 +18,7 @@ describe('GET /metrics', () => {
   it('lists the fund metrics with meta, without created_at', async () => {
     const answer = await get(emulator, '/metrics', `company_id=${fund}`);
     expect(answer.status).toBe(200);
-    expect(answer.body.meta).toEqual({ total: 11, total_pages: 1, page: 1 });
+    expect(answer.body.meta).toEqual({ total: 114, total_pages: 5, page: 1 });
     expect(answer.body.metrics[0]).toEqual({
       id: DEMO_IDS.metrics.dailyActiveUsers,
       name: 'Daily Active Users',

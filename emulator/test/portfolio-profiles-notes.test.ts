@@ -18,16 +18,22 @@ const update = (id: string, profile: Record<string, unknown>) =>
   call(emulator, 'PUT', `/portfolio_company_profiles/${id}`, { body: { portfolio_company_profile: profile } });
 
 describe('GET /portfolio_company_profiles', () => {
-  it('lists the dozen demo profiles with every field present', async () => {
+  it('lists the 32 demo profiles of the fund, 25 a page, with every field present', async () => {
     const answer = await get(emulator, '/portfolio_company_profiles', `company_id=${fund}`);
     expect(answer.status).toBe(200);
-    expect(answer.body.meta).toEqual({ total: 12, total_pages: 1, page: 1 });
+    expect(answer.body.meta).toEqual({ total: 32, total_pages: 2, page: 1 });
     expect(answer.body.portfolio_company_profiles[1]).toEqual({
       id: DEMO_IDS.profile(2), name: 'Bluebird Health', website_url: 'https://bluebird-health.example.com', currency: 'EUR',
       created_at: '2018-02-15T12:00:00.000Z', company_id: fund, primary_contact_id: DEMO_IDS.contact(3), fiscal_year_end_month: 3,
     });
     const months = answer.body.portfolio_company_profiles.map((p: { fiscal_year_end_month: number | null }) => p.fiscal_year_end_month);
-    expect(months).toEqual([12, 3, null, null, 6, null, null, null, null, null, null, null]);
+    // The first twelve, then (after Blue Harbor's 13) the grown fund's 14 on, fiscal years ending in many months.
+    expect(months).toEqual([12, 3, null, null, 6, null, null, null, null, null, null, null, 12, 6, 1, 9, 12, 3, null, 12, 6, 3, 12, 9, 12]);
+    const second = await get(emulator, '/portfolio_company_profiles', `company_id=${fund}&page=2`);
+    // Two companies the add-in reads as one name (trimmed, any case), which the service holds as two.
+    expect(second.body.portfolio_company_profiles.map((p: { name: string }) => p.name)).toEqual(
+      ['Atlas Freight', 'Beacon Insurance', 'Cinder Studios', 'Delta Grid', 'Ember Batteries', 'Cirrus Systems ', 'Foxglove Pharma'],
+    );
   });
 
   it('answers 403 for a startup company, which has no investor product', async () => {

@@ -9,6 +9,8 @@ import { clearContent, emptyCell, hasContent, isBlankCell, type Cell } from './c
 import type { ConditionalFormatRule } from './conditional-format';
 import { parseEntry } from './entry';
 import type { Filter } from './filter';
+import { Protection, ProtectionType } from './protection';
+import { enumName } from '../enums';
 import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_TIME_FORMAT, PLAIN_TEXT_FORMAT, displayValue, isAutomaticFormat, isDateFormat } from './number-format';
 import { Range } from './range';
 import { dateToSerial, serialToDate } from './serial-date';
@@ -32,6 +34,8 @@ export class Sheet {
   readonly #columnWidths = new Map<number, number>();
   #filter: Filter | null = null;
   #conditionalFormatRules: ConditionalFormatRule[] = [];
+  #hidden = false;
+  #protection: Protection | null = null;
 
   constructor(
     readonly _spreadsheet: Spreadsheet,
@@ -193,6 +197,47 @@ export class Sheet {
 
   isRowHiddenByUser(rowPosition: number): boolean {
     return this.#hiddenRows.has(rowPosition);
+  }
+
+  /**
+   * "Hides this sheet. Has no effect if the sheet is already hidden. If this method is called on the only
+   * visible sheet, it throws an exception." (Sheet.hideSheet reference; the message is ours, *unverified*).
+   * Sheets shows another sheet when the active one is hidden.
+   */
+  hideSheet(): Sheet {
+    if (this.#hidden) return this;
+    if (!this._spreadsheet.getSheets().some((sheet) => sheet !== this && !sheet.isSheetHidden())) {
+      throw new GasError('Sorry, it is not possible to hide all sheets. At least one sheet must remain visible.');
+    }
+    this.#hidden = true;
+    this._spreadsheet._sheetHidden(this);
+    return this;
+  }
+
+  showSheet(): Sheet {
+    this.#hidden = false;
+    return this;
+  }
+
+  isSheetHidden(): boolean {
+    return this.#hidden;
+  }
+
+  /** "If the sheet is already protected, this method returns an object representing the existing protection settings." */
+  protect(): Protection {
+    this.#protection ??= new Protection(this);
+    return this.#protection;
+  }
+
+  /** Only sheet protections exist here (Range.protect is not modelled), so RANGE finds none. */
+  getProtections(type: unknown): Protection[] {
+    const name = enumName(ProtectionType, type);
+    if (!name) throw signatureError('SpreadsheetApp.Sheet.getProtections', [type]);
+    return name === 'SHEET' && this.#protection ? [this.#protection] : [];
+  }
+
+  _removeProtection(protection: Protection): void {
+    if (this.#protection === protection) this.#protection = null;
   }
 
   getFilter(): Filter | null {

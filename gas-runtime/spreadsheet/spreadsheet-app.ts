@@ -3,6 +3,7 @@
 import { GasError } from '../errors';
 import { BooleanCriteria, ConditionalFormatRuleBuilder } from './conditional-format';
 import { DataValidationBuilder, DataValidationCriteria } from './data-validation';
+import { ProtectionType } from './protection';
 import type { Range } from './range';
 import type { Sheet } from './sheet';
 import type { Spreadsheet } from './spreadsheet';
@@ -12,6 +13,7 @@ export class SpreadsheetAppStandIn {
   static readonly gasName = 'SpreadsheetApp';
   readonly DataValidationCriteria = DataValidationCriteria;
   readonly BooleanCriteria = BooleanCriteria;
+  readonly ProtectionType = ProtectionType;
 
   constructor(
     readonly _spreadsheet: Spreadsheet,

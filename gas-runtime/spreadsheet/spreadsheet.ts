@@ -118,9 +118,11 @@ export class Spreadsheet {
   deleteSheet(sheet: Sheet): void {
     const index = this.#sheets.indexOf(sheet);
     if (index < 0) throw new GasError('Sheet not found');
-    if (this.#sheets.length === 1) throw new GasError('Sorry, it is not possible to delete all non-hidden sheets. At least one sheet must remain visible.');
+    if (!this.#sheets.some((other) => other !== sheet && !other.isSheetHidden())) {
+      throw new GasError('Sorry, it is not possible to delete all non-hidden sheets. At least one sheet must remain visible.');
+    }
     this.#sheets.splice(index, 1);
-    if (this.#activeSheet === sheet) this._activate(this.#sheets[0] as Sheet, null);
+    if (this.#activeSheet === sheet) this._activate(this.#firstVisible(), null);
   }
 
   getActiveSheet(): Sheet {
@@ -167,6 +169,15 @@ export class Spreadsheet {
   /** The current selection exactly (null when none), so the runtime can restore it after a custom function. */
   _selection(): { sheet: Sheet; range: Range | null } {
     return { sheet: this.#activeSheet, range: this.#activeRange };
+  }
+
+  /** A hidden sheet is not shown, so the first visible one becomes active in its place. */
+  _sheetHidden(sheet: Sheet): void {
+    if (this.#activeSheet === sheet) this._activate(this.#firstVisible(), null);
+  }
+
+  #firstVisible(): Sheet {
+    return this.#sheets.find((sheet) => !sheet.isSheetHidden()) ?? (this.#sheets[0] as Sheet);
   }
 
   _sheetNamedOrThrow(name: string): Sheet {

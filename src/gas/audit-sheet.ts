@@ -1,10 +1,6 @@
-// The audit sheet in the spreadsheet: laid out as the core's model says, and its snapshot kept in
-// document properties (in pieces under the 9 KB a value may hold).
+// The audit sheet in the spreadsheet, laid out as the core's model says (its snapshot: audit-store.ts).
 
 import type { AuditSheetModel, GridRange } from '../core/audit';
-
-const SNAPSHOT_KEY = 'METRICS_AUDIT_SNAPSHOT';
-const PIECE = 8000;
 
 function spreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
   return SpreadsheetApp.getActiveSpreadsheet();
@@ -14,8 +10,15 @@ function rangeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet, grid: GridRange): Go
   return sheet.getRange(grid.row, grid.column, grid.numRows, grid.numColumns);
 }
 
-/** Writes the model into a sheet of its own, replacing an earlier audit there (never another sheet's data). */
-export function writeAuditSheet(sheetName: string, model: AuditSheetModel): GoogleAppsScript.Spreadsheet.Sheet {
+/**
+ * Writes the model into a sheet of its own, replacing an earlier audit there (never another sheet's data).
+ * `labelsRange` gives the column a dropdown over 500 labels reads (the staged store's).
+ */
+export function writeAuditSheet(
+  sheetName: string,
+  model: AuditSheetModel,
+  labelsRange: (propertyId: string) => GoogleAppsScript.Spreadsheet.Range | null,
+): GoogleAppsScript.Spreadsheet.Sheet {
   const existing = spreadsheet().getSheetByName(sheetName);
   const sheet = existing ?? spreadsheet().insertSheet(sheetName);
   if (existing) {
@@ -42,9 +45,15 @@ export function writeAuditSheet(sheetName: string, model: AuditSheetModel): Goog
   for (const range of formatting.bold) rangeOf(sheet, range).setFontWeight('bold');
   for (const validation of formatting.validations) {
     const builder = SpreadsheetApp.newDataValidation();
-    const rule = validation.kind === 'list'
-      ? builder.requireValueInList(validation.labels, true).setAllowInvalid(validation.allowInvalid).setHelpText(validation.helpText).build()
-      : builder.requireCheckbox().build();
+    let rule: GoogleAppsScript.Spreadsheet.DataValidation;
+    if (validation.kind === 'checkbox') {
+      rule = builder.requireCheckbox().build();
+    } else {
+      const source = validation.kind === 'listFromRange' ? labelsRange(validation.propertyId) : null;
+      if (validation.kind === 'listFromRange' && !source) throw new Error(`No labels were stored for the dropdown of ${validation.propertyId}.`);
+      const criteria = source ? builder.requireValueInRange(source, true) : builder.requireValueInList(validation.labels, true);
+      rule = criteria.setAllowInvalid(validation.allowInvalid).setHelpText(validation.helpText).build();
+    }
     rangeOf(sheet, validation.range).setDataValidation(rule);
   }
   for (const range of formatting.readOnly.ranges) rangeOf(sheet, range).setBackground(formatting.readOnly.background);
@@ -64,35 +73,4 @@ export function writeAuditSheet(sheetName: string, model: AuditSheetModel): Goog
 export function readSheetValues(sheetName: string): unknown[][] | null {
   const sheet = spreadsheet().getSheetByName(sheetName);
   return sheet ? sheet.getDataRange().getValues() : null;
-}
-
-/** The snapshot of an audit sheet, by the sheet's id (a rename keeps it). */
-export function saveSnapshot(sheetName: string, text: string): void {
-  const sheet = spreadsheet().getSheetByName(sheetName);
-  if (!sheet) return;
-  const key = `${SNAPSHOT_KEY}_${sheet.getSheetId()}`;
-  const props = PropertiesService.getDocumentProperties();
-  const old = Number(props.getProperty(`${key}_n`) ?? '0');
-  const pieces: Record<string, string> = {};
-  let n = 0;
-  for (let i = 0; i < text.length; i += PIECE, n++) pieces[`${key}_${n}`] = text.slice(i, i + PIECE);
-  pieces[`${key}_n`] = String(n);
-  props.setProperties(pieces);
-  for (let i = n; i < old; i++) props.deleteProperty(`${key}_${i}`);
-}
-
-export function loadSnapshot(sheetName: string): string | null {
-  const sheet = spreadsheet().getSheetByName(sheetName);
-  if (!sheet) return null;
-  const key = `${SNAPSHOT_KEY}_${sheet.getSheetId()}`;
-  const props = PropertiesService.getDocumentProperties().getProperties();
-  const n = Number(props[`${key}_n`] ?? 'NaN');
-  if (!Number.isInteger(n)) return null;
-  const parts: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const part = props[`${key}_${i}`];
-    if (part === undefined) return null;
-    parts.push(part);
-  }
-  return parts.join('');
 }

@@ -1,6 +1,7 @@
 // CacheService and LockService behind the core's KeyValueCache and Mutex.
 
-import { LockUnavailableError, type KeyValueCache, type Mutex } from '../core/cache/key-value-cache';
+import { LockUnavailableError } from '../core/errors';
+import { type KeyValueCache, type Mutex } from '../core/cache/key-value-cache';
 
 const LOCK_WAIT_MS = 5000;
 

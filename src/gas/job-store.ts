@@ -2,7 +2,7 @@
 // into pieces a property accepts, with a copy in the user's cache that may be lost at any time (issue 16).
 
 import { PiecedStore } from '../core/jobs/pieced-store';
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
 import { userCache, userMutex } from './cache-and-lock';
 
 const SIX_HOURS = 6 * 60 * 60;

@@ -1,6 +1,6 @@
 // Reading and writing the active spreadsheet for the sidebar: the only place it writes cells.
 
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
 import { asSafeCell, asSafeRows } from '../core/sheets/cell-safety';
 

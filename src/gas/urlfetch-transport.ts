@@ -1,6 +1,7 @@
 // The Transport over UrlFetchApp: the only place the add-in touches the network.
 
-import { FetchRefusedError, NetworkError, type HttpRequest, type HttpResponse, type RefusalReason, type Transport } from '../core/api/transport';
+import { FetchRefusedError, NetworkError, type RefusalReason } from '../core/errors';
+import { type HttpRequest, type HttpResponse, type Transport } from '../core/api/transport';
 
 type FetchParams = GoogleAppsScript.URL_Fetch.URLFetchRequestOptions;
 

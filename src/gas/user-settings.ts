@@ -1,8 +1,8 @@
 // The add-in's settings in the user's properties. The token is read here and handed only to the client.
 
+import { ConfigError } from '../core/errors';
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../core/api/rate-budget';
-import { tokenHint, validateBaseUrl, validateToken } from '../core/settings/base-url';
-import { ConfigError } from '../core/api/errors';
+import { tokenHint, validateBaseUrl } from '../core/settings/base-url';
 import { requireUnderPrefix } from '../core/settings/url-allowlist';
 import { SETTINGS_HINT } from '../core/product';
 import { normalizeCompanyIds, parseFormulaAccess, withCompany } from '../core/formulas/formula-access';

@@ -47,6 +47,11 @@ export function createClientForExecution(limits: ExecutionLimits = {}): ApiClien
   });
 }
 
+/** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
+export function sidebarClient(): ApiClient {
+  return createClientForExecution({ maxTotalWaitMs: 60_000 });
+}
+
 function retryOf(limits: ExecutionLimits): Partial<RetryPolicy> | undefined {
   const retry: Partial<RetryPolicy> = {};
   if (limits.maxTotalWaitMs !== undefined) retry.maxTotalWaitMs = limits.maxTotalWaitMs;

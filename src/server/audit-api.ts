@@ -1,11 +1,12 @@
 // The portfolio audit: build the sheet from the API, then push the edited cells back, step by step.
 
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
 import {
   applySnapshotUpdates,
   auditPushProgress,
   buildAuditModel,
   buildAuditPushReport,
+  cellName,
   cancelAuditPush,
   loadAuditData,
   loadAuditSchema,
@@ -23,7 +24,8 @@ import { countOf } from '../core/export/places';
 import { needsProbe } from '../core/jobs/wave-step';
 import { WaitLog } from '../core/export';
 import { requireUuid } from '../core/validate/uuid';
-import { loadSnapshot, readSheetValues, saveSnapshot, writeAuditSheet } from '../gas/audit-sheet';
+import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
+import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
 import { clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
@@ -40,17 +42,29 @@ export function buildAudit(companyId: string): AuditBuildReport {
   const id = requireUuid(companyId, 'The fund\'s company id');
   const client = createClientForExecution({ maxTotalWaitMs: 120_000 });
   const model = buildAuditModel(loadAuditData(client, id), { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter });
-  writeAuditSheet(AUDIT_SHEET, model);
-  saveSnapshot(AUDIT_SHEET, serializeSnapshot(model.snapshot));
+  // The store first: if it cannot be written, the earlier audit and its snapshot are still whole.
+  const longLists = model.summary.formatting.validations.flatMap((rule) => (rule.kind === 'listFromRange' ? [{ propertyId: rule.propertyId, labels: rule.labels }] : []));
+  const store = stageAuditStore(serializeSnapshot(model.snapshot), longLists, model.summary.layout.rows * model.summary.layout.columns);
+  let sheet: GoogleAppsScript.Spreadsheet.Sheet;
+  try {
+    sheet = writeAuditSheet(AUDIT_SHEET, model, store.labelsRange);
+  } catch (error) {
+    store.discard();
+    throw error;
+  }
+  store.commit(sheet);
   const { summary } = model;
   const share = summary.overall.share === null ? 'nothing to fill' : `${Math.round(summary.overall.share * 100)}% complete`;
+  const cut = summary.cut.map((cell) => ({ cell: cellName(cell.row, cell.column), company: cell.name, property: cell.propertyName, length: cell.length }));
+  const cutNote = cut.length === 0 ? '' : ` ${countOf(cut.length, 'value')} longer than a cell holds (50,000 characters) ${cut.length === 1 ? 'is' : 'are'} shown cut, marked "[cut: …]", and never pushed: edit ${cut.length === 1 ? 'it' : 'them'} in the app.`;
   return {
     sheetName: AUDIT_SHEET,
     profiles: summary.profiles.length,
     properties: summary.columns.length,
     overall: summary.overall,
     blanks: summary.blanks.length,
-    message: `Built "${AUDIT_SHEET}": ${countOf(summary.profiles.length, 'company', 'companies')} × ${countOf(summary.columns.length, 'property', 'properties')}, ${share} (${countOf(summary.blanks.length, 'blank cell')} highlighted).`,
+    cut,
+    message: `Built "${AUDIT_SHEET}": ${countOf(summary.profiles.length, 'company', 'companies')} × ${countOf(summary.columns.length, 'property', 'properties')}, ${share} (${countOf(summary.blanks.length, 'blank cell')} highlighted).${cutNote}`,
   };
 }
 

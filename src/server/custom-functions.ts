@@ -1,6 +1,6 @@
 // The custom functions' bodies: build the context, run the core formula, fail with a sentence.
 
-import { userMessage } from '../core/api/errors';
+import { userSentence } from '../core/errors';
 import * as lists from '../core/formulas/list-formulas';
 import * as series from '../core/formulas/metric-formulas';
 import * as grid from '../core/formulas/portfolio-grid';
@@ -13,7 +13,7 @@ function run<T>(formula: (ctx: FormulaContext) => T): T {
   try {
     return formula(createFormulaContext());
   } catch (error) {
-    throw new Error(userMessage(lists.explainPortfolioForbidden(error)));
+    throw new Error(userSentence(lists.explainPortfolioForbidden(error)));
   }
 }
 

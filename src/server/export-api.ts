@@ -1,7 +1,7 @@
 // The range exporter's server functions: prepare from the sheet, then steps the sidebar drives,
 // each well inside Apps Script's 6-minute limit, with the state saved after every wave.
 
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
 import {
   buildReport,
   cancelExport,

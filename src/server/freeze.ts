@@ -1,7 +1,7 @@
 // Freeze and Make live: the selected add-in formulas become values (a shared copy then stops
 // recalculating and spending the owner's connection), and come back on request.
 
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
 import { findAddinFormulas } from '../core/formulas/names';
 import {
   FROZEN_KEY_PREFIX, MAX_FROZEN_CELLS, MAX_RECORD_BYTES, MAX_STORE_BYTES,

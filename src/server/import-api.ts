@@ -1,7 +1,7 @@
 // Profiles and contacts imported from a range, one row at a time, step by step; each settled row's
 // id and status are written into the sheet at once, so even an interrupted run leaves its ids.
 
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
 import {
   buildContactsImportReport,
   buildProfilesImportReport,

@@ -1,7 +1,7 @@
 // The metric browser's latest values: include_source=true reads, 20 metrics to a request.
 
+import { InputError } from '../core/errors';
 import type { ApiClient } from '../core/api/client';
-import { InputError } from '../core/api/errors';
 import { addDays } from '../core/sheets/periods';
 import { LATEST_LOOKBACK_DAYS, latestValues } from '../core/series/latest-values';
 import { requireUuid } from '../core/validate/uuid';

@@ -1,6 +1,6 @@
 // Notes from the sheet: one note to the contacts of the selected rows, and a profile's portfolio notes into cells.
 
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
 import { findContactHeader, planContactNote, portfolioNotesTable, sendContactNote, type ContactNoteReport } from '../core/directory';
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, selectedRowsOf, writeTable } from '../gas/sheet-io';

@@ -2,7 +2,7 @@
 // its values at the active cell, and the "Reporting coverage" sheet. Values come from the same core
 // functions, listings and series caches the custom functions use, so the sheet and the formula agree.
 
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
 import { choicePeriods, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
 import { fundDirectory, portfolioCoverage, portfolioMetric } from '../core/formulas/portfolio-grid';

@@ -1,6 +1,8 @@
 // The "Refresh data" menu item: every add-in formula in the spreadsheet fetches fresh values.
 
-import { InputError } from '../core/api/errors';
+import { InputError } from '../core/errors';
+import { plural } from '../core/product';
+import type { FormulaRefreshReport } from '../shared/rpc';
 import { findAddinFormulas, type FormulaCell } from '../core/formulas/names';
 import { formulasReadingMetrics } from '../core/formulas/reads-metrics';
 import { isUuid } from '../core/validate/uuid';
@@ -30,6 +32,13 @@ export function refreshFormulasFor(metricIds: unknown): number {
   }
   const ids = metricIds as string[];
   return rewriteFormulas((formulas, values) => formulasReadingMetrics(formulas, ids, (row, column) => values[row - 1]?.[column - 1]));
+}
+
+/** refreshFormulasFor, in the sentence the exporter shows after an export. */
+export function refreshFormulasReport(metricIds: string[]): FormulaRefreshReport {
+  const formulas = refreshFormulasFor(metricIds);
+  const message = formulas === 0 ? 'No formula here reads those metrics.' : `${plural(formulas, 'formula')} refreshed: they now show the values the API holds.`;
+  return { formulas, message };
 }
 
 function rewriteFormulas(pick: (formulas: string[][], values: unknown[][]) => FormulaCell[]): number {

@@ -1,229 +1,160 @@
-// The functions the sidebar calls, typed by ServerApi; failures come back as data.
+// The sidebar's server functions: every export of this module is one, and nothing else is exported.
+// ServerApi (src/shared/rpc.ts) is this module's type, the page's `server` wrapper follows from it, and
+// src/main.ts gives each export its top-level name for google.script.run (test/build/server-surface.test.ts
+// checks both ways). Each goes through serve(): the page's ids checked, failures returned as data.
+// Scripts outside the project call these names: add functions, never rename one or change its shape.
 
-import { ApiError, InputError, userMessage } from '../core/api/errors';
-import type { Metric } from '../core/api/types';
-import { metricValuesFormula } from '../core/sheets/formula-text';
-import { parseTableOptions, shapeSeries } from '../core/sheets/metric-table';
-import { midnightMaker } from '../core/sheets/time-zone';
-import { isIsoDate } from '../core/validate/dates';
-import { readUnit } from '../core/validate/unit';
-import { requireUuid } from '../core/validate/uuid';
-import { activeAnchor, writeFormula, writeTable } from '../gas/sheet-io';
-import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
-import { addFormulaAccess, checkBaseUrl, readFormulaAccess, readSettingsSummary, saveCheckedSettings, saveFormulaAccess } from '../gas/user-settings';
-import { callerIsOwner, spreadsheetOwnerEmail } from '../gas/ownership';
-import { formulaAccessRefusal, sharingNote } from '../core/settings/sharing-note';
-import { validateToken } from '../core/settings/base-url';
-import type { ConnectionReport, FormulaAccess, JobProgress, MetricSummary, RpcResult, ServerApi, SettingsSummary } from '../shared/rpc';
-import { createClientForExecution } from './api-factory';
-import * as exporter from './export-api';
-import { refreshFormulasFor } from './refresh';
-import * as importer from './import-api';
-import * as notes from './notes-api';
-import * as audit from './audit-api';
+import { InputError } from '../core/errors';
+import type { SettingsChange } from '../core/settings/settings-update';
+import type {
+  ContactNoteRequest, CoverageSheetRequest, ExportRequest, ImportRequest, InsertRequest, JobKind, JobProgress, NewMetric, PortfolioGridRequest,
+} from '../shared/rpc';
 import { activeSelection } from '../gas/sheet-io';
-import { latestMetricValues } from './latest-api';
-import * as grid from './portfolio-grid-api';
+import * as audit from './audit-api';
+import * as exporter from './export-api';
 import * as freeze from './freeze';
-import { forgetMetricListing, listMetricsFresh } from './metric-listing';
+import * as importer from './import-api';
+import { insertMetricValues as insertValues } from './insert-values';
+import { latestMetricValues as latestValues } from './latest-api';
+import * as metrics from './metrics-api';
+import * as notes from './notes-api';
+import * as grid from './portfolio-grid-api';
+import { refreshFormulasReport } from './refresh';
+import { serve } from './serve';
+import * as settings from './settings-api';
+import { sidebarClient } from './api-factory';
 
-/** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
-const SIDEBAR_WAIT_MS = 60_000;
+// Settings
 
-function attempt<T>(body: () => T): RpcResult<T> {
-  try {
-    return { ok: true, value: body() };
-  } catch (error) {
-    return { ok: false, error: userMessage(error) };
-  }
-}
+/** The settings as the page may see them (never the token). */
+export const getSettings = serve([], settings.settingsForPage);
+
+/** Saves a new token, base URL or default company; every field is checked before anything is saved. */
+export const saveSettings = serve(['update'], (update: SettingsChange) => settings.saveSettings(update));
+
+/** Checks that the token and base URL work for a company: what the token sees, in one sentence. */
+export const testConnection = serve(['companyId'], (companyId: string) => settings.testConnection(companyId));
+
+/** The companies whose data formulas in this spreadsheet may read, and whether the caller owns it. */
+export const getFormulaAccess = serve([], settings.formulaAccess);
+
+/** Replaces the companies formulas in this spreadsheet may read (the owner only). */
+export const setFormulaAccess = serve(['companyIds'], (companyIds: string[]) => settings.setFormulaAccess(companyIds));
+
+// Metrics
+
+/** Every metric of a company, for the metric browser. */
+export const listMetrics = serve(['companyId'], (companyId: string) => metrics.listMetrics(companyId));
+
+/** Creates a metric (POST /metrics). */
+export const createMetric = serve(['input'], (input: NewMetric) => metrics.createMetric(input));
+
+/** Read-only: each metric's latest value with its source (include_source=true), for the metric browser. */
+export const latestMetricValues = serve(['metricIds'], (metricIds: string[]) => latestValues(sidebarClient(), metricIds));
+
+/** Inserts the values of metrics at the active cell, as a live formula or a snapshot. */
+export const insertMetricValues = serve(['request'], (request: InsertRequest) => insertValues(request));
+
+// Export
 
 /**
- * A job id from the page, checked before it becomes part of a cache key: the add-in makes them with
- * Utilities.getUuid(), and anything else (say 300 characters) would reach CacheService's key limit.
+ * Reads the active selection to pre-fill the exporter. `company` is not an id by serve's rule: anything
+ * else than one only turns off the guess from the company's metric names (export-api), so it never
+ * stops the Export selection menu item.
  */
-function jobId(id: unknown, kind: 'export' | 'import' | 'push'): string {
-  return requireUuid(id, `The ${kind} id`);
-}
+export const readExportSelection = serve(['company'], (company: string) => exporter.readExportSelection(company));
 
-/** The kind and id checked (the kind is one of three, the id a UUID) before either becomes part of a cache key. */
-function jobProgress(kind: unknown, id: unknown): JobProgress | null {
-  if (kind === 'export') return exporter.liveProgress(jobId(id, 'export'));
-  if (kind === 'push') return audit.liveProgress(jobId(id, 'push'));
-  if (kind === 'import') return importer.liveProgress(jobId(id, 'import'));
+/** What an export of a range would send, skip and refuse, before anything is sent. */
+export const previewExport = serve(['request'], (request: ExportRequest) => exporter.preview(request));
+
+/** Validates a range and stores its export, ready for its first step. */
+export const startExport = serve(['request'], (request: ExportRequest) => exporter.startExport(request));
+
+/** Runs one step of an export (well inside Apps Script's time limit). */
+export const continueExport = serve(['exportId'], (exportId: string) => exporter.continueExport(exportId));
+
+/** Stops an export after the current wave; it can be resumed. */
+export const cancelExport = serve(['exportId'], (exportId: string) => exporter.cancel(exportId));
+
+/** Resumes an interrupted export with what was not confirmed. */
+export const resumeExport = serve(['exportId'], (exportId: string) => exporter.resume(exportId));
+
+/** The last export of this spreadsheet, if it did not finish. */
+export const findUnfinishedExport = serve([], exporter.findUnfinished);
+
+/** Rewrites the add-in formulas that read these metrics, so they show what an export wrote. */
+export const refreshFormulasFor = serve(['metricIds'], (metricIds: string[]) => refreshFormulasReport(metricIds));
+
+/** The address of the active selection, like Sheet1!A1:C20. */
+export const activeRange = serve([], activeSelection);
+
+// Import and notes
+
+/** Validates a range of profiles or contacts and stores the import, ready for its first step. */
+export const startImport = serve(['request'], (request: ImportRequest) => importer.startImport(request));
+
+/** Runs one step of an import, writing ids and statuses into the sheet as rows settle. */
+export const continueImport = serve(['importId'], (importId: string) => importer.continueImport(importId));
+
+/** Stops an import before its next row; it can be resumed. */
+export const cancelImport = serve(['importId'], (importId: string) => importer.cancel(importId));
+
+/** Resumes a cancelled or paused import. */
+export const resumeImport = serve(['importId'], (importId: string) => importer.resume(importId));
+
+/** The note tags of a company. */
+export const listNoteTags = serve(['companyId'], (companyId: string) => notes.listNoteTags(companyId));
+
+/** Adds one note to the contacts of the selected rows. */
+export const addNoteToSelectedContacts = serve(['request'], (request: ContactNoteRequest) => notes.addNoteToSelectedContacts(request));
+
+/** Writes a portfolio company's notes at the active cell. */
+export const insertPortfolioNotes = serve(['portfolioCompanyProfileId'], (profileId: string) => notes.insertPortfolioNotes(profileId));
+
+// Portfolio audit
+
+/** Builds the portfolio audit sheet of a fund. */
+export const buildAudit = serve(['fundCompanyId'], (companyId: string) => audit.buildAudit(companyId));
+
+/** Compares the audit sheet (null: the default one) with its snapshot and prepares the push of changed cells. */
+export const startAuditPush = serve(['sheetName'], (sheetName: string | null) => audit.startPush(sheetName));
+
+/** Runs one step of an audit push. */
+export const continueAuditPush = serve(['pushId'], (pushId: string) => audit.continuePush(pushId));
+
+/** Stops an audit push; it can be resumed. */
+export const cancelAuditPush = serve(['pushId'], (pushId: string) => audit.cancelPush(pushId));
+
+/** Resumes an audit push with the cells not confirmed. */
+export const resumeAuditPush = serve(['pushId'], (pushId: string) => audit.resumePush(pushId));
+
+/** Pushes and imports of this spreadsheet from the last six hours that did not finish, to resume. */
+export const findUnfinishedPortfolioJobs = serve([], () => ({ pushes: audit.unfinishedPushes(), imports: importer.unfinishedImports() }));
+
+/**
+ * Read-only: the progress a job's running step published after its last wave, so the page can move
+ * the bar while the step runs; null when no step published lately (the step's own answer then says).
+ */
+export const getJobProgress = serve(['kind', 'jobId'], (kind: JobKind, jobId: string): JobProgress | null => {
+  if (kind === 'export') return exporter.liveProgress(jobId);
+  if (kind === 'push') return audit.liveProgress(jobId);
+  if (kind === 'import') return importer.liveProgress(jobId);
   throw new InputError('The job kind must be "export", "push" or "import".');
-}
+});
 
-function client() {
-  return createClientForExecution({ maxTotalWaitMs: SIDEBAR_WAIT_MS });
-}
+// Portfolio grids and Freeze
 
-function summary(metric: Metric): MetricSummary {
-  return {
-    id: metric.id,
-    name: metric.name,
-    frequency: metric.frequency,
-    unit: metric.unit,
-    portfolioCompanyProfileId: metric.portfolio_company_profile_id ?? null,
-  };
-}
+/** Read-only: the fund's distinct metric names, from the cached listings the PORTFOLIO_* functions read. */
+export const listFundMetricNames = serve(['fundCompanyId'], (companyId: string) => grid.listFundMetricNames(companyId));
 
-function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${n} ${n === 1 ? singular : pluralForm}`;
-}
+/** Inserts a PORTFOLIO_METRIC or PORTFOLIO_COVERAGE formula, or its values, at the active cell. */
+export const insertPortfolioGrid = serve(['request'], (request: PortfolioGridRequest) => grid.insertPortfolioGrid(request));
 
-function testConnection(companyId: string): ConnectionReport {
-  const id = requireUuid(companyId, 'The company id');
-  const api = client();
-  let metrics: Metric[];
-  try {
-    metrics = api.metrics.list(id);
-  } catch (error) {
-    return { ok: false, message: userMessage(error) };
-  }
-  let portfolio: string;
-  try {
-    portfolio = `it is a fund with ${plural(api.portfolio.listProfiles(id).length, 'portfolio company', 'portfolio companies')}`;
-  } catch (error) {
-    if (!(error instanceof ApiError && error.code === 'forbidden')) throw error;
-    portfolio = 'it has no portfolio data (not a fund, or not visible to this token)';
-  }
-  return { ok: true, message: `Connected. This token sees ${plural(metrics.length, 'metric')} of company ${id}, and ${portfolio}.`, metricCount: metrics.length };
-}
+/** Builds the "Reporting coverage" sheet of a fund. */
+export const buildCoverageSheet = serve(['request'], (request: CoverageSheetRequest) => grid.buildCoverageSheet(request));
 
-function optionalIsoDate(value: string | null, what: string): string | undefined {
-  if (value === null || value === '') return undefined;
-  if (!isIsoDate(value)) throw new InputError(`${what} must be a date like 2024-01-31.`);
-  return value;
-}
+/** The selected add-in formulas become values, each frozen range with a note (see README, "Freeze and Make live"). */
+export const freezeSelection = serve([], freeze.freezeSelection);
 
-function settingsForPage(): SettingsSummary {
-  const stored = readSettingsSummary();
-  const isOwner = callerIsOwner();
-  return { ...stored, isOwner, sharingNote: sharingNote(isOwner, isOwner === false ? spreadsheetOwnerEmail() : null) };
-}
-
-function formulaAccess(): FormulaAccess {
-  const isOwner = callerIsOwner();
-  // A non-owner's sidebar reads only their own properties, not the owner's list formulas use.
-  return { companyIds: isOwner === false ? [] : readFormulaAccess(), isOwner };
-}
-
-/**
- * Unknown ownership (null) is allowed: this writes the caller's own user properties, which formulas
- * read only when the caller is in fact the owner, so a non-owner's list has no effect on formulas.
- */
-function setFormulaAccess(companyIds: unknown): FormulaAccess {
-  if (!Array.isArray(companyIds)) throw new InputError('Give the company ids as a list.');
-  const ids = companyIds.map((id: unknown) => requireUuid(id, 'A company id'));
-  const isOwner = callerIsOwner();
-  if (isOwner === false) throw new InputError(formulaAccessRefusal(spreadsheetOwnerEmail()));
-  return { companyIds: saveFormulaAccess(ids), isOwner };
-}
-
-export const sidebarApi: ServerApi = {
-  getSettings: () => attempt(settingsForPage),
-
-  // Every field is checked before anything is saved: a wrong one must not leave a half-saved mix.
-  saveSettings: (update) => attempt(() => {
-    const token = update.removeToken ? null : update.token !== undefined && update.token !== '' ? validateToken(update.token) : undefined;
-    const baseUrl = update.baseUrl !== undefined ? checkBaseUrl(update.baseUrl) : undefined;
-    const defaultCompanyId = update.defaultCompanyId === undefined ? undefined
-      : update.defaultCompanyId ? requireUuid(update.defaultCompanyId, 'The default company id') : null;
-    saveCheckedSettings({ token, baseUrl, defaultCompanyId });
-    return settingsForPage();
-  }),
-
-  testConnection: (companyId) => attempt(() => testConnection(companyId)),
-
-  // Kept for the cache period: the exporter's steps that follow read it instead of fetching it again.
-  listMetrics: (companyId) => attempt(() => listMetricsFresh(client(), requireUuid(companyId, 'The company id')).map(summary)),
-
-  latestMetricValues: (metricIds) => attempt(() => latestMetricValues(client(), metricIds)),
-
-  createMetric: (input) => attempt(() => {
-    const name = input.name.trim();
-    if (!name) throw new InputError('Give the new metric a name.');
-    const unit = readUnit(input.unit);
-    const companyId = requireUuid(input.companyId, 'The company id');
-    const created = summary(client().metrics.create({ company_id: companyId, name, frequency: input.frequency, unit }));
-    forgetMetricListing(companyId);
-    return created;
-  }),
-
-  readExportSelection: (companyId) => attempt(() => exporter.readExportSelection(companyId)),
-  previewExport: (request) => attempt(() => exporter.preview(request)),
-  startExport: (request) => attempt(() => exporter.startExport(request)),
-  continueExport: (exportId) => attempt(() => exporter.continueExport(jobId(exportId, 'export'))),
-  cancelExport: (exportId) => attempt(() => exporter.cancel(jobId(exportId, 'export'))),
-  resumeExport: (exportId) => attempt(() => exporter.resume(jobId(exportId, 'export'))),
-  findUnfinishedExport: () => attempt(exporter.findUnfinished),
-  refreshFormulasFor: (metricIds) =>
-    attempt(() => {
-      const formulas = refreshFormulasFor(metricIds);
-      const message = formulas === 0 ? 'No formula here reads those metrics.' : `${plural(formulas, 'formula')} refreshed: they now show the values the API holds.`;
-      return { formulas, message };
-    }),
-
-  activeRange: () => attempt(activeSelection),
-  startImport: (request) => attempt(() => importer.startImport(request)),
-  continueImport: (importId) => attempt(() => importer.continueImport(jobId(importId, 'import'))),
-  cancelImport: (importId) => attempt(() => importer.cancel(jobId(importId, 'import'))),
-  resumeImport: (importId) => attempt(() => importer.resume(jobId(importId, 'import'))),
-  listNoteTags: (companyId) => attempt(() => notes.listNoteTags(companyId)),
-  addNoteToSelectedContacts: (request) => attempt(() => notes.addNoteToSelectedContacts(request)),
-  insertPortfolioNotes: (profileId) => attempt(() => notes.insertPortfolioNotes(profileId)),
-  buildAudit: (companyId) => attempt(() => audit.buildAudit(companyId)),
-  startAuditPush: (sheetName) => attempt(() => audit.startPush(sheetName)),
-  continueAuditPush: (pushId) => attempt(() => audit.continuePush(jobId(pushId, 'push'))),
-  cancelAuditPush: (pushId) => attempt(() => audit.cancelPush(jobId(pushId, 'push'))),
-  resumeAuditPush: (pushId) => attempt(() => audit.resumePush(jobId(pushId, 'push'))),
-  getFormulaAccess: () => attempt(formulaAccess),
-  setFormulaAccess: (companyIds) => attempt(() => setFormulaAccess(companyIds)),
-  freezeSelection: () => attempt(freeze.freezeSelection),
-  thawSelection: () => attempt(freeze.thawSelection),
-
-  listFundMetricNames: (companyId) => attempt(() => grid.listFundMetricNames(companyId)),
-  insertPortfolioGrid: (request) => attempt(() => grid.insertPortfolioGrid(request)),
-  buildCoverageSheet: (request) => attempt(() => grid.buildCoverageSheet(request)),
-
-  getJobProgress: (kind, id) => attempt(() => jobProgress(kind, id)),
-  findUnfinishedPortfolioJobs: () => attempt(() => ({ pushes: audit.unfinishedPushes(), imports: importer.unfinishedImports() })),
-
-  insertMetricValues: (request) => attempt(() => {
-    const ids = request.metricIds.map((id) => requireUuid(id, 'A metric id'));
-    if (ids.length === 0) throw new InputError('Choose at least one metric.');
-    const start = optionalIsoDate(request.startDate, 'The start date');
-    const end = optionalIsoDate(request.endDate, 'The end date');
-    const anchor = activeAnchor();
-    if (request.mode === 'formula') {
-      const companyId = requireUuid(request.companyId, 'The company id');
-      const formula = metricValuesFormula({ metricIds: ids, startDate: start, endDate: end, headers: request.headers || ids.length > 1 });
-      const range = writeFormula(anchor, formula);
-      // The owner's insert is their decision to let formulas here read this company. Unknown ownership
-      // writes the caller's own list, which counts only if they are the owner.
-      let access = '';
-      if (callerIsOwner() !== false) {
-        const before = readFormulaAccess();
-        if (addFormulaAccess(companyId).length > before.length) access = ` Formulas in this spreadsheet may now read company ${companyId}'s data.`;
-      }
-      return { range: `${anchor.sheetName}!${range}`, rows: 0, message: `Inserted ${formula} at ${anchor.sheetName}!${range}. It updates with "Refresh data".${access}` };
-    }
-    const api = client();
-    const points = api.dataPoints.list(ids, { startDate: start, endDate: end });
-    if (points.length === 0) throw new InputError('These metrics have no data points in that range: nothing was written.');
-    const timeZone = spreadsheetTimeZone();
-    const headers = request.headers || ids.length > 1;
-    let names = ids;
-    if (headers) {
-      const byId = new Map(api.metrics.list(requireUuid(request.companyId, 'The company id')).map((m) => [m.id, m.name] as const));
-      names = ids.map((id) => byId.get(id) ?? id);
-    }
-    const rows = shapeSeries(points, ids, names, parseTableOptions('', { headers }));
-    const dateCell = midnightMaker(timeZone);
-    const cells = rows.map((row, i) => (headers && i === 0 ? row : [dateCell(row[0] as string), ...row.slice(1)]));
-    const range = writeTable(anchor, cells, [0]);
-    const dataRows = rows.length - (headers ? 1 : 0);
-    return { range: `${anchor.sheetName}!${range}`, rows: dataRows, message: `Wrote ${plural(dataRows, 'row')} of values to ${anchor.sheetName}!${range}.` };
-  }),
-};
+/** The frozen ranges the selection touches get their formulas back, unless a person typed into them since. */
+export const thawSelection = serve([], freeze.thawSelection);

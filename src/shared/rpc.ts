@@ -2,6 +2,8 @@
 
 import type { ExportLayout, ExportPreview, ExportProgress, ExportReport, ExportReportItem, ExportSpec } from '../core/export';
 import type { ContactNoteReport, ImportProgress } from '../core/directory';
+import type { ConnectionReport } from '../core/settings/connection';
+import type { SettingsChange } from '../core/settings/settings-update';
 import type { AuditPushProgress, AuditPushReport, AuditPushReportItem, Completeness } from '../core/audit';
 
 /**
@@ -28,20 +30,10 @@ export type FormulaAccess = {
   isOwner: boolean | null;
 };
 
-export type SettingsUpdate = {
-  /** A new token; absent leaves it unchanged. */
-  token?: string;
-  removeToken?: boolean;
-  baseUrl?: string;
-  defaultCompanyId?: string | null;
-};
+/** A settings change: the rule of what may be saved is core/settings/settings-update's. */
+export type SettingsUpdate = SettingsChange;
 
-export type ConnectionReport = {
-  ok: boolean;
-  /** One sentence: what the token can see, or the exact problem and what to do. */
-  message: string;
-  metricCount?: number;
-};
+export type { ConnectionReport };
 
 export type MetricSummary = {
   id: string;
@@ -177,6 +169,8 @@ export type AuditBuildReport = {
   /** Filled custom cells of all custom cells. */
   overall: Completeness;
   blanks: number;
+  /** Values longer than a cell holds, shown cut with a mark and never pushed; `length` is the full value's. */
+  cut: Array<{ cell: string; company: string; property: string; length: number }>;
   message: string;
 };
 
@@ -260,57 +254,12 @@ export type CoverageSheetReport = {
   message: string;
 };
 
-/** Failures come back as data the page renders, not as exceptions that lose everything but a message. */
+/**
+ * Failures come back as data the page renders, not as exceptions that lose everything but a message.
+ * The functions themselves, and so ServerApi, are src/server/sidebar-api.ts's (see server-api.ts).
+ */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** Every function the sidebar may call, with its parameters and result. */
-export interface ServerApi {
-  getSettings(): RpcResult<SettingsSummary>;
-  saveSettings(update: SettingsUpdate): RpcResult<SettingsSummary>;
-  testConnection(companyId: string): RpcResult<ConnectionReport>;
-  listMetrics(companyId: string): RpcResult<MetricSummary[]>;
-  createMetric(input: NewMetric): RpcResult<MetricSummary>;
-  /** Read-only: each metric's latest value with its source (include_source=true), for the metric browser. */
-  latestMetricValues(metricIds: string[]): RpcResult<LatestValue[]>;
-  insertMetricValues(request: InsertRequest): RpcResult<InsertReport>;
-  readExportSelection(companyId: string): RpcResult<ExportSelection>;
-  previewExport(request: ExportRequest): RpcResult<ExportPreview>;
-  startExport(request: ExportRequest): RpcResult<ExportHandle>;
-  continueExport(exportId: string): RpcResult<ExportHandle>;
-  cancelExport(exportId: string): RpcResult<ExportHandle>;
-  resumeExport(exportId: string): RpcResult<ExportHandle>;
-  findUnfinishedExport(): RpcResult<ExportHandle | null>;
-  refreshFormulasFor(metricIds: string[]): RpcResult<FormulaRefreshReport>;
-  activeRange(): RpcResult<string>;
-  startImport(request: ImportRequest): RpcResult<ImportHandle>;
-  continueImport(importId: string): RpcResult<ImportHandle>;
-  cancelImport(importId: string): RpcResult<ImportHandle>;
-  resumeImport(importId: string): RpcResult<ImportHandle>;
-  listNoteTags(companyId: string): RpcResult<NoteTagSummary[]>;
-  addNoteToSelectedContacts(request: ContactNoteRequest): RpcResult<ContactNoteReport>;
-  insertPortfolioNotes(profileId: string): RpcResult<InsertReport>;
-  buildAudit(companyId: string): RpcResult<AuditBuildReport>;
-  startAuditPush(sheetName: string | null): RpcResult<AuditPushHandle>;
-  continueAuditPush(pushId: string): RpcResult<AuditPushHandle>;
-  cancelAuditPush(pushId: string): RpcResult<AuditPushHandle>;
-  resumeAuditPush(pushId: string): RpcResult<AuditPushHandle>;
-  findUnfinishedPortfolioJobs(): RpcResult<UnfinishedPortfolioJobs>;
-  /**
-   * Read-only: the progress a job's running step published after its last wave, so the page can move
-   * the bar while the step runs; null when no step published lately (the step's own answer then says).
-   */
-  getJobProgress(kind: JobKind, jobId: string): RpcResult<JobProgress | null>;
-  getFormulaAccess(): RpcResult<FormulaAccess>;
-  setFormulaAccess(companyIds: string[]): RpcResult<FormulaAccess>;
-  /** Read-only: the fund's distinct metric names, from the cached listings the PORTFOLIO_* functions read. */
-  listFundMetricNames(companyId: string): RpcResult<FundMetricName[]>;
-  insertPortfolioGrid(request: PortfolioGridRequest): RpcResult<InsertReport>;
-  buildCoverageSheet(request: CoverageSheetRequest): RpcResult<CoverageSheetReport>;
-  /** The selected add-in formulas become values, each frozen range with a note (see README, "Freeze and Make live"). */
-  freezeSelection(): RpcResult<FreezeReport>;
-  /** The frozen ranges the selection touches get their formulas back, unless a person typed into them since. */
-  thawSelection(): RpcResult<ThawReport>;
-}
 
 /** What Freeze did: the ranges now values (a formula's cell and its spilled result), those left live and why. */
 export type FreezeReport = {
@@ -325,12 +274,3 @@ export type ThawReport = {
   refused: Array<{ range: string; cells: string[] }>;
   message: string;
 };
-
-/** Compile-time guard: every parameter and result of ServerApi is JSON-safe. */
-type JsonSafe<T> = T extends Json ? true : false;
-type AllJsonSafe = {
-  [K in keyof ServerApi]: JsonSafe<ReturnType<ServerApi[K]>> extends true
-    ? Parameters<ServerApi[K]> extends Json[] ? true : false
-    : false;
-}[keyof ServerApi];
-export const RPC_TYPES_ARE_JSON_SAFE: AllJsonSafe = true;

@@ -1,12 +1,10 @@
 // The Apps Script adapters against small fakes of the services they wrap.
 
+import { LockUnavailableError, FetchRefusedError, NetworkError, userSentence } from '../../src/core/errors';
 import { createUrlFetchTransport } from '../../src/gas/urlfetch-transport';
 import { readCredentials, readSettingsGeneration, readSettingsSummary, saveCheckedSettings, TOKEN_KEY, BASE_URL_KEY } from '../../src/gas/user-settings';
 import { validateBaseUrl, validateToken } from '../../src/core/settings/base-url';
 import { userMutex, wrapCache } from '../../src/gas/cache-and-lock';
-import { LockUnavailableError } from '../../src/core/cache/key-value-cache';
-import { FetchRefusedError, NetworkError } from '../../src/core/api/transport';
-import { userMessage } from '../../src/core/api/errors';
 
 type Globals = Record<string, unknown>;
 const g = globalThis as unknown as Globals;
@@ -52,8 +50,8 @@ describe('UrlFetchApp transport', () => {
     }
     expect(caught).toBeInstanceOf(FetchRefusedError);
     expect((caught as FetchRefusedError).reason).toBe(reason);
-    expect(userMessage(caught)).toMatch(sentence);
-    expect(userMessage(caught)).not.toContain('secret');
+    expect(userSentence(caught)).toMatch(sentence);
+    expect(userSentence(caught)).not.toContain('secret');
   });
 
   it('refuses a URL over 2 kB itself, and still sends the rest of the wave', () => {

@@ -51,7 +51,7 @@ async function buildAudit(): Promise<Frame> {
   await frame.click('#tab-portfolio');
   await frame.click('#audit-build');
   await frame.waitForFunction(() => /success/.test(document.querySelector('#portfolio-status')?.className ?? ''));
-  expect(await frame.textContent('#portfolio-status')).toMatch(/^Built "Portfolio audit": 12 companies × 15 properties, \d+% complete \(\d+ blank cells highlighted\)\.$/);
+  expect(await frame.textContent('#portfolio-status')).toMatch(/^Built "Portfolio audit": 32 companies × 15 properties, \d+% complete \(\d+ blank cells highlighted\)\.$/);
   await session.page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Portfolio audit');
   return frame;
 }

@@ -4,6 +4,7 @@ import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import { CustomFunctionError } from '../../gas-runtime';
 import { grantFormulaAccess, useStack, OWNER, type Stack } from '../support/stack';
+import { DEMO_FUND_LISTING, DEMO_FUND_LISTING_PAGES } from '../support/demo-fund';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
@@ -43,9 +44,9 @@ describe('METRIC_VALUES', () => {
     const rows = rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue]) as unknown[][];
     expect(rows.map((r) => [day(r[0], 'America/New_York'), r[1] === '' ? null : r[1]])).toEqual(expectedSeries(M.monthlyRecurringRevenue));
     const requests = await stack.takeRequests();
-    expect(requests.map((r) => r.path)).toEqual(['/metrics', '/data_points']);
+    expect(requests.map((r) => r.path)).toEqual([...DEMO_FUND_LISTING, '/data_points']);
     expect(requests[0]!.query).toBe(`company_id=${stack.emulator.companyId}&page=1`);
-    expect(requests[1]!.query).toContain('page_size=100');
+    expect(requests[DEMO_FUND_LISTING_PAGES]!.query).toContain('page_size=100');
   });
 
   it('reads a year of daily points in 4 requests (and the access listing), and a repeated call in 0', async () => {
@@ -55,7 +56,7 @@ describe('METRIC_VALUES', () => {
     expect(expected).toHaveLength(366);
     expect(rows.map((r) => [day(r[0], 'America/New_York'), r[1] === '' ? null : r[1]])).toEqual(expected);
     expect(expected.some(([, v]) => v === null)).toBe(true); // blanks stay blank, never 0
-    expect((await stack.takeRequests()).map((r) => r.path)).toEqual(['/metrics', ...Array(4).fill('/data_points')]);
+    expect((await stack.takeRequests()).map((r) => r.path)).toEqual([...DEMO_FUND_LISTING, ...Array(4).fill('/data_points')]);
 
     rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, '2024-01-01', '2024-12-31']);
     expect(await stack.takeRequests()).toHaveLength(0);
@@ -92,7 +93,7 @@ describe('METRIC_VALUES', () => {
     const series = requests.filter((r) => r.path === '/data_points');
     expect(series).toHaveLength(1);
     expect(series[0]!.query).toContain(`metric_id[]=${M.monthlyRecurringRevenue}&metric_id[]=${M.headcount}`);
-    expect(requests.filter((r) => r.path === '/metrics')).toHaveLength(1); // the names, once
+    expect(requests.filter((r) => r.path === '/metrics')).toHaveLength(DEMO_FUND_LISTING_PAGES); // the names, once
   });
 
   it('reads Date-cell arguments in the spreadsheet\'s time zone, not UTC', async () => {
@@ -113,14 +114,14 @@ describe('METRIC_VALUES', () => {
       await stack.emulator.control.reset();
       // A 5 s window: backoffs without Retry-After (equal jitter from 2 s: at least 1, 2, 4 s) outlast it by
       // the third try, well inside a custom function's 30 s; a 10 s window left that to the jitter's luck.
-      // One more than before: the access check's metric listing comes first.
-      await stack.emulator.control.rateLimit({ limit: 4, windowSeconds: 5, retryAfter, freshWindow: true });
+      // The access check's metric listing comes first: its pages more than before.
+      await stack.emulator.control.rateLimit({ limit: 3 + DEMO_FUND_LISTING_PAGES, windowSeconds: 5, retryAfter, freshWindow: true });
       await stack.emulator.control.clearRequests();
       const rt = stack.runtime();
       const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers, '2024-01-01', '2024-12-31']) as unknown[][];
       expect(rows).toHaveLength(366);
       const all = await stack.takeRequests();
-      expect(all.filter((r) => r.path === '/metrics').map((r) => r.status)).toEqual([200]);
+      expect(all.filter((r) => r.path === '/metrics').map((r) => r.status)).toEqual(Array(DEMO_FUND_LISTING_PAGES).fill(200));
       const requests = all.filter((r) => r.path === '/data_points');
       // Page 1, then pages 2-4 together: the window allows two of them, the third is refused and
       // sent again after the wait (more than once when a backoff without Retry-After ends early).
@@ -133,12 +134,16 @@ describe('METRIC_VALUES', () => {
   });
 
   it('keeps exact results with latency, 503s and dropped connections', async () => {
-    await stack.emulator.control.faults({ latencyMs: 40, failRate: 0.3, dropRate: 0.1, seed: 7 });
     const rt = stack.runtime();
+    // The access check's listing first, without faults: the seeded faults then fall on the series' pages
+    // alone, whatever the demo fund's listing holds.
+    rt.runCustomFunction('METRICS', [stack.emulator.companyId]);
+    await stack.takeRequests();
+    await stack.emulator.control.faults({ latencyMs: 40, failRate: 0.3, dropRate: 0.1, seed: 7 });
     const rows = rt.runCustomFunction('METRIC_VALUES', [M.dailyActiveUsers]) as unknown[][];
     expect(rows.map((r) => [day(r[0], 'America/New_York'), r[1] === '' ? null : r[1]])).toEqual(expectedSeries(M.dailyActiveUsers));
     const all = await stack.takeRequests();
-    expect(all.filter((r) => r.path === '/metrics' && r.status === 200)).toHaveLength(1);
+    expect(all.filter((r) => r.path === '/metrics')).toHaveLength(0);
     const requests = all.filter((r) => r.path === '/data_points');
     const pages = Math.ceil(expectedSeries(M.dailyActiveUsers).length / 100);
     // Every page answered exactly once; every other request was a fault that the client retried.
@@ -230,7 +235,7 @@ describe('METRIC_VALUE over a period longer than the metric\'s', () => {
     const text = errorOf(() => rt.runCustomFunction('METRIC_VALUE', [M.monthlyRecurringRevenue, '2024-Q1']));
     expect(text).toBe('"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Monthly Recurring Revenue", a monthly metric. Give an aggregate as the third argument to combine its monthly values: "sum", "average", "first" or "last"; or give a label of one monthly period, like 2024-01.');
     expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [M.monthlyRecurringRevenue, '2024-Q1', 'total']))).toBe('Unknown aggregate "total": use "sum", "average", "first" or "last".');
-    expect((await stack.takeRequests()).map((r) => r.path)).toEqual(['/metrics']);
+    expect((await stack.takeRequests()).map((r) => r.path)).toEqual(DEMO_FUND_LISTING);
   });
 
   it('with "sum" gives the exact sum of the quarter\'s three stored months, and asks for no more than a single month does', async () => {
@@ -401,8 +406,8 @@ describe('errors a user can act on', () => {
   });
 
   it('says when to try again while rate limited', async () => {
-    // Two: the first formula's access listing and series; the second's listing is cached.
-    await stack.emulator.control.rateLimit({ limit: 2, windowSeconds: 300, retryAfter: true, freshWindow: true });
+    // The first formula's access listing (every page) and series; the second's listing is cached.
+    await stack.emulator.control.rateLimit({ limit: DEMO_FUND_LISTING_PAGES + 1, windowSeconds: 300, retryAfter: true, freshWindow: true });
     const rt = stack.runtime();
     rt.runCustomFunction('METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue]);
     const text = errorOf(() => rt.runCustomFunction('METRIC_VALUES', [DEMO_IDS.metrics.headcount]));

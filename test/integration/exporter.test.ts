@@ -6,6 +6,7 @@ import type { GasRuntime } from '../../gas-runtime';
 import type { ExportHandle, ExportRequest } from '../../src/shared/rpc';
 import type { ExportSpec } from '../../src/core/export';
 import { driveExport, grantFormulaAccess, ok, OWNER, useStack, type Stack } from '../support/stack';
+import { DEMO_FUND_LISTING, DEMO_FUND_LISTING_PAGES } from '../support/demo-fund';
 
 const drive = (rt: GasRuntime, handle: ExportHandle) => driveExport(stack, rt, handle);
 
@@ -64,7 +65,7 @@ it('sends 1,000 rows in 20 PUTs, stores exactly the sheet, and writes every row\
   expect(done.report!.summary).toMatch(/^1,000 rows read: 1,000 written/);
   const requests = await stack.takeRequests();
   expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(20);
-  expect(requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual(['/metrics']); // names and frequencies, once
+  expect(requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual(DEMO_FUND_LISTING); // names and frequencies, once
   expect(await storedPoints(metricId)).toEqual(rows.slice(1).map(([date, value]) => [date, String(Number(value))]));
   expect(done.report!.statusRange).toBe('Sheet1!C1:C1001');
   const status = rt.spreadsheet.getActiveSheet().getRange('C1:C3').getValues().flat();
@@ -122,7 +123,8 @@ it('resumes an export cut off by the rate limit and by a closed sidebar, writing
   const rt = runtime();
   const rows = daily(1000);
   const range = fill(rt, rows);
-  await stack.emulator.control.rateLimit({ limit: 8, windowSeconds: 120, retryAfter: true, freshWindow: true });
+  // The listing's pages, then 7 PUTs.
+  await stack.emulator.control.rateLimit({ limit: DEMO_FUND_LISTING_PAGES + 7, windowSeconds: 120, retryAfter: true, freshWindow: true });
   await stack.takeRequests();
 
   const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
@@ -411,7 +413,8 @@ describe('the status column', () => {
     const metricId = await newMetric('Status rewrites', 'daily');
     const rt = runtime();
     const range = fill(rt, daily(120));
-    await stack.emulator.control.rateLimit({ limit: 2, windowSeconds: 120, retryAfter: true, freshWindow: true });
+    // The listing's pages, then 1 PUT.
+    await stack.emulator.control.rateLimit({ limit: DEMO_FUND_LISTING_PAGES + 1, windowSeconds: 120, retryAfter: true, freshWindow: true });
     const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
     const first = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
     expect(first.progress.itemsDone).toBe(50);
@@ -483,7 +486,8 @@ it('pauses after 15 minutes in which the API accepted nothing, is offered again 
   const rt = runtime();
   const rows = daily(300);
   const range = fill(rt, rows);
-  await stack.emulator.control.rateLimit({ limit: 3, windowSeconds: 300, retryAfter: true, freshWindow: true });
+  // The listing's pages, then 2 PUTs.
+  await stack.emulator.control.rateLimit({ limit: DEMO_FUND_LISTING_PAGES + 2, windowSeconds: 300, retryAfter: true, freshWindow: true });
   const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
   // The listing and two PUTs fit the window; from then on every request is refused, window after window.
   const first = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
@@ -609,6 +613,6 @@ describe('formulas after an export', () => {
 
   it('refuses a list of metric ids that is not one', () => {
     const rt = runtime();
-    expect(rt.callServer('refreshFormulasFor', [['not-an-id']])).toEqual({ ok: false, error: 'The metric ids must be a list of at most 500 ids.' });
+    expect(rt.callServer('refreshFormulasFor', [['not-an-id']])).toEqual({ ok: false, error: 'A metric id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is "not-an-id".' });
   });
 });

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { PROPERTY_SEED, seeded } from '../support/property-seed';
 import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
+import { DEFAULT_PAGE_SIZE } from '../../emulator/pagination';
 import type { EmulatorState } from '../../emulator/records';
 import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle, ImportHandle, UnfinishedPortfolioJobs } from '../../src/shared/rpc';
@@ -40,6 +41,24 @@ function auditGrid(rt: GasRuntime) {
   return { sheet, values, display, column, row, cell: (profileId: string, propertyId: string) => sheet.getRange(row(profileId), column(propertyId)) };
 }
 
+/** Every page a paginated list of `count` items takes (page 1 even when it is empty). */
+const pagesOf = (path: string, query: string, count: number) =>
+  Array.from({ length: Math.max(1, Math.ceil(count / DEFAULT_PAGE_SIZE)) }, (_, i) => `GET ${path}?${query}&page=${i + 1}`);
+
+/** What reading the fund's properties and their options asks of the API, one line a request. */
+function schemaReads(): string[] {
+  const properties = fundProperties();
+  return [
+    ...pagesOf('/portfolio_properties', `company_id=${DEMO_IDS.fund}`, properties.length),
+    ...properties.filter((p) => p.data_type === 'select' || p.data_type === 'multiselect').map((p) => `GET /portfolio_property_options?portfolio_property_id=${p.id}`),
+  ];
+}
+
+/** The requests the emulator saw since the last call, one line each, sorted: the order within a wave is not the add-in's to fix. */
+async function requestLines(): Promise<string[]> {
+  return (await stack.takeRequests()).map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ''}`).sort();
+}
+
 async function push(rt: GasRuntime): Promise<AuditPushHandle> {
   let handle = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
   for (let i = 0; !handle.report && i < 20; i++) handle = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [handle.pushId]));
@@ -47,10 +66,18 @@ async function push(rt: GasRuntime): Promise<AuditPushHandle> {
 }
 
 describe('the portfolio audit', () => {
-  it('shows every profile and property with labels, joined lists and completeness as the API holds them', () => {
+  it('shows every profile and property with labels, joined lists and completeness as the API holds them', async () => {
     const rt = stack.runtime();
+    await stack.takeRequests();
     const built = ok<{ profiles: number; properties: number; overall: { filled: number; total: number } }>(rt.callServer('buildAudit', [DEMO_IDS.fund]));
     const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
+    // Each list read once, every page of it, and nothing else.
+    expect(await requestLines()).toEqual([
+      ...pagesOf('/portfolio_company_profiles', `company_id=${DEMO_IDS.fund}`, profiles.length),
+      ...schemaReads(),
+      ...profiles.flatMap((profile) => pagesOf('/portfolio_property_values', `portfolio_company_profile_id=${profile.id}`,
+        state.portfolio_property_values.filter((v) => v.portfolio_company_profile_id === profile.id).length)),
+    ].sort());
     expect(built.profiles).toBe(profiles.length);
     expect(built.properties).toBe(fundProperties().length);
     const grid = auditGrid(rt);
@@ -119,6 +146,8 @@ describe('the portfolio audit', () => {
     expect(done.progress.status).toBe('done');
     const requests = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
     expect(requests).toHaveLength(5);
+    // The push reads the schema afresh, once, then sends one PUT a cell.
+    expect(await requestLines()).toEqual([...schemaReads(), ...Array<string>(5).fill('PUT /portfolio_property_values')].sort());
     const bodies = new Map(requests.map((r) => {
       const body = (r.body as { portfolio_property_value: Record<string, unknown> }).portfolio_property_value;
       return [body['portfolio_property_id'] as string, body];
@@ -173,7 +202,9 @@ describe('the portfolio audit', () => {
     const headquarters = propertyNamed('Headquarters');
     const stage = propertyNamed('Stage');
     const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
-    // 36 cells: more than one wave of 25, so a step can end with some confirmed and some not.
+    // 3 cells a company (96 for the demo fund's 32): more than one wave of 25, so a step can end with some confirmed and some not.
+    const cells = profiles.length * 3;
+    const rest = cells - 25;
     const expected = new Map<string, string>();
     profiles.forEach((profile, index) => {
       const day = `2010-0${1 + (index % 9)}-1${index % 10}`;
@@ -198,17 +229,17 @@ describe('the portfolio audit', () => {
     expect(await stack.emulator.control.release()).toBe(1);
     const first = ok<AuditPushHandle>(await stepping);
     expect(firstWave).toHaveLength(24);
-    expect(first.progress).toMatchObject({ status: 'running', cellsDone: 25, cellsTotal: 36 });
+    expect(first.progress).toMatchObject({ status: 'running', cellsDone: 25, cellsTotal: cells });
     expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toHaveLength(25);
     const cancelled = ok<AuditPushHandle>(rt.callServer('cancelAuditPush', [started.pushId]));
-    expect(cancelled.report!.totals).toMatchObject({ pending: 11 });
+    expect(cancelled.report!.totals).toMatchObject({ pending: rest });
 
-    // A fresh push (not a resume) sends only the 11 cells not confirmed.
+    // A fresh push (not a resume) sends only the cells not confirmed.
     await stack.emulator.control.clearRequests();
     const fresh = await push(rt);
-    expect(fresh.progress).toMatchObject({ status: 'done', cellsTotal: 11 });
+    expect(fresh.progress).toMatchObject({ status: 'done', cellsTotal: rest });
     const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
-    expect(puts).toHaveLength(11);
+    expect(puts).toHaveLength(rest);
     const after = await stack.emulator.control.state();
     for (const [key, value] of expected) {
       const [profileId, propertyId] = key.split('/');

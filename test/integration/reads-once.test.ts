@@ -4,6 +4,7 @@
 import type { CacheCalls, GasRuntime, PropertiesCalls } from '../../gas-runtime';
 import type { ExportHandle } from '../../src/shared/rpc';
 import { driveExport, ok, useStack, OWNER, type Stack } from '../support/stack';
+import { DEMO_FUND_LISTING_PAGES } from '../support/demo-fund';
 
 let stack: Stack;
 useStack((started) => (stack = started));
@@ -59,9 +60,10 @@ describe('a grid formula reads each cached series once per execution', () => {
     const cold = counted(rt, grid);
     expect(cold.value).toEqual(expected);
     const requests = await stack.takeRequests();
-    expect(requests.filter((r) => r.path === '/metrics')).toHaveLength(1);
+    // The listing's pages once (the demo fund's metrics fill several pages of 25).
+    expect(requests.filter((r) => r.path === '/metrics')).toHaveLength(DEMO_FUND_LISTING_PAGES);
     expect(requests.filter((r) => r.path === '/data_points')).toHaveLength(IDS);
-    expect(requests).toHaveLength(1 + IDS);
+    expect(requests).toHaveLength(DEMO_FUND_LISTING_PAGES + IDS);
     // One read of the user's properties for settings, credentials and formula access alike.
     expect(cold.userProperties).toMatchObject({ getProperty: 0, getProperties: 1, getKeys: 0 });
     // Cold, each series and the listing is looked for, claimed and stored once: a bounded number of
@@ -99,7 +101,7 @@ describe('an export reads the metric listing once', () => {
     expect(done.report?.totals).toMatchObject({ failed: 0 });
 
     const requests = await stack.takeRequests();
-    expect(requests.filter((r) => r.path === '/metrics' && r.method === 'GET')).toHaveLength(1);
+    expect(requests.filter((r) => r.path === '/metrics' && r.method === 'GET')).toHaveLength(DEMO_FUND_LISTING_PAGES); // every page, once
     // The real work reached the API: the two values are stored.
     const state = await stack.emulator.control.state();
     expect(state.data_points.filter((p) => p.metric_id === metricId && p.date >= '2030-01-01').map((p) => [p.date, Number(p.value)]).sort()).toEqual([['2030-01-01', 5], ['2030-02-01', 6]]);

@@ -1,9 +1,10 @@
 // Many metrics in one series read: ids go 20 to a request (Apps Script refuses URLs over 2 kB), and
 // the requests are read together, every page 1 in one wave, every other page in a second.
 
+import { NetworkError } from '../../src/core/errors';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { createApiClient } from '../../src/core/api/client';
-import { NetworkError, type HttpRequest, type HttpResponse, type Transport } from '../../src/core/api/transport';
+import { type HttpRequest, type HttpResponse, type Transport } from '../../src/core/api/transport';
 import { SyncHttpClient } from '../../gas-runtime/sync-http';
 import { startStack, type Stack } from '../support/stack';
 

@@ -6,6 +6,7 @@ import type { GasRuntime } from '../../gas-runtime';
 import { CustomFunctionError } from '../../gas-runtime';
 import type { ExportHandle, FormulaAccess, SettingsSummary } from '../../src/shared/rpc';
 import { grantFormulaAccess, ok, OWNER, useStack, type Rpc, type Stack } from '../support/stack';
+import { DEMO_FUND_LISTING, demoFundListingQueries } from '../support/demo-fund';
 
 const EDITOR = 'editor@example.org';
 const M = DEMO_IDS.metrics;
@@ -72,7 +73,7 @@ describe('an owner with a token and an editor without one', () => {
     const rows = rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue], { user: EDITOR }) as unknown[][];
     const state = await stack.emulator.control.state();
     expect(rows).toHaveLength(state.data_points.filter((p) => p.metric_id === M.monthlyRecurringRevenue).length);
-    expect((await stack.takeRequests()).map((r) => [r.path, r.status])).toEqual([['/metrics', 200], ['/data_points', 200]]);
+    expect((await stack.takeRequests()).map((r) => [r.path, r.status])).toEqual([...DEMO_FUND_LISTING.map((path) => [path, 200]), ['/data_points', 200]]);
 
     expect(await editorExportProblem(rt)).toBe('No API token is set. Open Extensions › Portfolio Metrics › Open sidebar › Settings and paste your API token.');
     expect(ok<SettingsSummary>(rt.callServer('getSettings', [], { user: EDITOR }))).toMatchObject({ tokenSet: false, isOwner: false });
@@ -89,7 +90,7 @@ describe('formula access', () => {
     );
     expect(errorOf(() => rt.runCustomFunction('METRICS', [DEMO_IDS.startup], { user: EDITOR }))).toContain(`may not read the data of company ${DEMO_IDS.startup}`);
     // Only the default company's listing was read; no data point of the refused metric.
-    expect((await stack.takeRequests()).map((r) => `${r.path}?${r.query}`)).toEqual([`/metrics?company_id=${DEMO_IDS.fund}&page=1`]);
+    expect((await stack.takeRequests()).map((r) => `${r.path}?${r.query}`)).toEqual(demoFundListingQueries());
 
     expect(ok<FormulaAccess>(rt.callServer('getFormulaAccess', [], { user: OWNER }))).toEqual({ companyIds: [DEMO_IDS.fund], isOwner: true });
     const granted = ok<FormulaAccess>(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund, DEMO_IDS.startup.toUpperCase()]], { user: OWNER }));

@@ -117,3 +117,53 @@ describe('metric browser', () => {
     expect(formula).toEqual({ ok: false, error: 'The cell C3 is not empty. Select an empty cell.' });
   });
 });
+
+describe('ids from the page', () => {
+  // A 300-character id would overflow CacheService's 250-character key ("Argument too large: key") or ride
+  // into a URL: serve() must refuse each kind with a sentence naming it, before any request or cache key.
+  const long = 'x'.repeat(300);
+  const cases: Array<[string, unknown[], RegExp]> = [
+    ['continueExport', [long], /^The export id must be an id like /],
+    ['cancelExport', [long], /^The export id must be an id like /],
+    ['resumeExport', [long], /^The export id must be an id like /],
+    ['continueImport', [long], /^The import id must be an id like /],
+    ['cancelImport', [long], /^The import id must be an id like /],
+    ['resumeImport', [long], /^The import id must be an id like /],
+    ['continueAuditPush', [long], /^The push id must be an id like /],
+    ['cancelAuditPush', [long], /^The push id must be an id like /],
+    ['resumeAuditPush', [long], /^The push id must be an id like /],
+    ['getJobProgress', ['export', long], /^The job id must be an id like /],
+    ['testConnection', [long], /^The company id must be an id like /],
+    ['listMetrics', [long], /^The company id must be an id like /],
+    ['listNoteTags', [long], /^The company id must be an id like /],
+    ['buildAudit', [long], /^The fund company id must be an id like /],
+    ['listFundMetricNames', [long], /^The fund company id must be an id like /],
+    ['insertPortfolioNotes', [long], /^The portfolio company profile id must be an id like /],
+    ['latestMetricValues', [[DEMO_IDS.metrics.headcount, long]], /^A metric id must be an id like /],
+    ['refreshFormulasFor', [[long]], /^A metric id must be an id like /],
+    ['setFormulaAccess', [[long]], /^A company id must be an id like /],
+    ['saveSettings', [{ defaultCompanyId: long }], /^The default company id must be an id like /],
+    ['createMetric', [{ companyId: long, name: 'Churn', frequency: 'monthly', unit: '%' }], /^The company id must be an id like /],
+    ['insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [long], startDate: null, endDate: null, mode: 'snapshot', headers: false }], /^A metric id must be an id like /],
+    ['previewExport', [{ companyId: long, range: 'Sheet1!A1:B3', spec: { layout: 'wide', hasHeaderRow: true }, writeStatus: false }], /^The company id must be an id like /],
+    ['startExport', [{ companyId: long, range: 'Sheet1!A1:B3', spec: { layout: 'wide', hasHeaderRow: true }, writeStatus: false }], /^The company id must be an id like /],
+    ['startImport', [{ kind: 'profiles', companyId: long, range: 'Sheet1!A1:B3' }], /^The company id must be an id like /],
+    ['addNoteToSelectedContacts', [{ content: 'Met at the fair', noteTagId: long, skipRowsWithoutId: true }], /^The note tag id must be an id like /],
+    ['insertPortfolioGrid', [{ companyId: long, kind: 'metric', metricNames: ['Revenue'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, mode: 'formula' }], /^The company id must be an id like /],
+    ['buildCoverageSheet', [{ companyId: long, metricNames: ['Revenue'], startPeriod: '2024-01', endPeriod: '2024-03' }], /^The company id must be an id like /],
+  ];
+
+  it.each(cases)('%s refuses a 300-character id with a sentence, sending nothing', async (name, args, sentence) => {
+    const rt = stack.runtime();
+    await stack.takeRequests();
+    const answer = rt.callServer(name, args) as Rpc<unknown>;
+    expect(answer).toEqual({ ok: false, error: expect.stringMatching(sentence) });
+    expect(await stack.takeRequests()).toEqual([]);
+  });
+
+  it('takes a well-formed id in any case and with stray spaces, as the UUID it is', () => {
+    const rt = stack.runtime();
+    const answer = rt.callServer('listMetrics', [`  ${DEMO_IDS.fund.toUpperCase()} `]) as Rpc<unknown[]>;
+    expect(answer.ok).toBe(true);
+  });
+});

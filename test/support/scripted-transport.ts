@@ -1,6 +1,7 @@
 // A fake transport that refuses the unexpected: every request must match the next scripted step.
 
-import { FetchRefusedError, NetworkError, type Clock, type HttpRequest, type HttpResponse, type RefusalReason, type Transport } from '../../src/core/api/transport';
+import { FetchRefusedError, NetworkError, type RefusalReason } from '../../src/core/errors';
+import { type Clock, type HttpRequest, type HttpResponse, type Transport } from '../../src/core/api/transport';
 
 export type Reply =
   | { status: number; body?: unknown; headers?: Record<string, string> }

@@ -1,7 +1,7 @@
+import { RateLimitedError, LockUnavailableError } from '../../src/core/errors';
 import { ChunkedCache, fnv1a64, safeKey, splitByBytes } from '../../src/core/cache/chunked-cache';
 import { parseRateLimit, RequestBudget } from '../../src/core/api/rate-budget';
-import { TimeBudgetError } from '../../src/core/api/errors';
-import { LockUnavailableError, type KeyValueCache } from '../../src/core/cache/key-value-cache';
+import { type KeyValueCache } from '../../src/core/cache/key-value-cache';
 import { CountingMutex, MemoryCache } from '../support/memory-cache';
 import { FakeClock } from '../support/scripted-transport';
 
@@ -127,7 +127,7 @@ describe('RequestBudget', () => {
     new RequestBudget(cache, new CountingMutex(), clock, { limit: 5, windowMs: 60_000 }).take(5, Infinity);
     const second = new RequestBudget(cache, new CountingMutex(), clock, { limit: 5, windowMs: 60_000 });
     expect(second.used()).toBe(5);
-    expect(() => second.take(1, clock.now() + 1000)).toThrow(TimeBudgetError);
+    expect(() => second.take(1, clock.now() + 1000)).toThrow(RateLimitedError);
   });
 
   it('counts without the lock when it stays busy, rather than failing the work', () => {
@@ -138,7 +138,7 @@ describe('RequestBudget', () => {
     expect(budget.take(3, clock.now() + 1000)).toBe(2);
     expect(budget.used()).toBe(5);
     budget.blockUntil(clock.now() + 30_000);
-    expect(() => budget.take(1, clock.now() + 1000)).toThrow(TimeBudgetError);
+    expect(() => budget.take(1, clock.now() + 1000)).toThrow(RateLimitedError);
   });
 
   it('holds every execution back after the server refused with 429', () => {

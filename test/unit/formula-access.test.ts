@@ -1,7 +1,8 @@
 // Formula access, the sharing line and the missing-credential sentences, against a scripted API.
 
+import { FormulaAccessError } from '../../src/core/errors';
 import {
-  FormulaAccessError, parseFormulaAccess, requireCompanyAccess, requireMetricAccess, requireProfileAccess, requirePropertyAccess, withCompany,
+  parseFormulaAccess, requireCompanyAccess, requireMetricAccess, requireProfileAccess, requirePropertyAccess, withCompany,
 } from '../../src/core/formulas/formula-access';
 import { contactLists, portfolioNotes } from '../../src/core/formulas/list-formulas';
 import { metricValues } from '../../src/core/formulas/metric-formulas';

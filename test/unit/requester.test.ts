@@ -1,7 +1,6 @@
-import { ApiError, TimeBudgetError, userMessage } from '../../src/core/api/errors';
+import { ApiError, FetchRefusedError, NetworkError, OutOfTimeError, RateLimitedError, userSentence } from '../../src/core/errors';
 import { RequestBudget } from '../../src/core/api/rate-budget';
 import { Requester } from '../../src/core/api/requester';
-import { FetchRefusedError, NetworkError } from '../../src/core/api/transport';
 import { CountingMutex, MemoryCache } from '../support/memory-cache';
 import { FakeClock, ScriptedTransport, SlowTransport, type Step } from '../support/scripted-transport';
 
@@ -42,8 +41,8 @@ describe('Requester', () => {
     expect(caught).toBeInstanceOf(ApiError);
     expect((caught as ApiError).code).toBe(code);
     expect((caught as ApiError).status).toBe(status);
-    expect(userMessage(caught)).toContain(sentence);
-    expect(userMessage(caught)).not.toContain(TOKEN);
+    expect(userSentence(caught)).toContain(sentence);
+    expect(userSentence(caught)).not.toContain(TOKEN);
   });
 
   it('maps a 404 to record_missing, naming the path, and does not retry it', () => {
@@ -55,8 +54,19 @@ describe('Requester', () => {
       caught = error;
     }
     expect((caught as ApiError).code).toBe('record_missing');
-    expect(userMessage(caught)).toBe('Not found: the API has no record at /v1/metrics/x/data_points: Metric not found. Check the id.');
+    expect(userSentence(caught)).toBe('Not found: the API has no record at /v1/metrics/x/data_points: Metric not found. Check the id.');
     expect(transport.sent).toHaveLength(1);
+  });
+
+  it('says which collection a refused request was about, whatever the base URL\'s own path', () => {
+    const { r } = requester([{ match: 'GET /v1/portfolio_company_profiles', reply: { status: 403, body: { errors: [{ type: 'forbidden' }] } } }]);
+    let caught: unknown;
+    try {
+      r.send({ method: 'GET', path: '/portfolio_company_profiles' });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ApiError).about).toBe('portfolio_company_profiles');
   });
 
   it('sleeps for Retry-After seconds on 429 and retries the same request', () => {
@@ -110,7 +120,7 @@ describe('Requester', () => {
     const settled = r.sendAllSettled<{ n: number }>([1, 2].map((page) => ({ method: 'GET' as const, path: '/x', query: { page } })));
     expect(settled[0]).toEqual({ ok: false, error: expect.any(FetchRefusedError) });
     expect(settled[1]).toEqual({ ok: true, result: { status: 200, data: { n: 2 } } });
-    expect(userMessage((settled[0] as { error: Error }).error)).toBe("Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.");
+    expect(userSentence((settled[0] as { error: Error }).error)).toBe("Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.");
     expect(transport.sent).toHaveLength(2);
     expect(clock.sleeps).toEqual([]);
     transport.assertDone();
@@ -137,8 +147,8 @@ describe('Requester', () => {
     } catch (error) {
       caught = error;
     }
-    expect(caught).toBeInstanceOf(TimeBudgetError);
-    expect(userMessage(caught)).toBe('The API\'s rate limit was reached. Try again in 60 seconds.');
+    expect(caught).toBeInstanceOf(RateLimitedError);
+    expect(userSentence(caught)).toBe('The API\'s rate limit was reached. Try again in 60 seconds.');
     expect(clock.sleeps).toEqual([]);
     expect(transport.sent).toHaveLength(1);
   });
@@ -248,8 +258,8 @@ describe('Requester', () => {
     const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, deadline: clock.now() + 20_000 });
     const settled = r.sendAllSettled<{ n: number }>([1, 2, 3, 4, 5].map((page) => ({ method: 'GET' as const, path: '/x', query: { page } })));
     expect(settled.slice(0, 3)).toEqual([1, 2, 3].map((n) => ({ ok: true, result: { status: 200, data: { n } } })));
-    expect(settled.slice(3).map((s) => !s.ok && s.error)).toEqual([expect.any(TimeBudgetError), expect.any(TimeBudgetError)]);
-    expect(userMessage((settled[3] as { error: Error }).error)).toBe('The add-in has used its budget of 3 API requests per minute. Try again in 61 seconds.');
+    expect(settled.slice(3).map((s) => !s.ok && s.error)).toEqual([expect.any(RateLimitedError), expect.any(RateLimitedError)]);
+    expect(userSentence((settled[3] as { error: Error }).error)).toBe('The add-in has used its budget of 3 API requests per minute. Try again in 61 seconds.');
     expect(transport.sent).toHaveLength(3);
     transport.assertDone();
   });
@@ -259,7 +269,7 @@ describe('Requester', () => {
     const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock);
     const transport = new ScriptedTransport([{ match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '600' } } }]);
     const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, deadline: clock.now() + 25_000 });
-    expect(() => r.send({ method: 'GET', path: '/metrics' })).toThrow(TimeBudgetError);
+    expect(() => r.send({ method: 'GET', path: '/metrics' })).toThrow(RateLimitedError);
     expect(transport.sent).toHaveLength(1);
     // Another execution of the same user, a minute later, is told to wait the rest of the ten minutes.
     clock.advance(60_000);
@@ -269,8 +279,8 @@ describe('Requester', () => {
     } catch (error) {
       caught = error;
     }
-    expect(caught).toBeInstanceOf(TimeBudgetError);
-    expect((caught as TimeBudgetError).retryAfterSeconds).toBe(540);
+    expect(caught).toBeInstanceOf(RateLimitedError);
+    expect((caught as RateLimitedError).retryAfterSeconds).toBe(540);
   });
 
   it('starts no request without time left for the longest round trip seen so far', () => {
@@ -287,8 +297,8 @@ describe('Requester', () => {
     } catch (error) {
       caught = error;
     }
-    expect(caught).toBeInstanceOf(TimeBudgetError);
-    expect(userMessage(caught)).toBe("This run is close to Apps Script's time limit (4 s left, and an answer can take 8 s), so 1 request was not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.");
+    expect(caught).toBeInstanceOf(OutOfTimeError);
+    expect(userSentence(caught)).toBe("This run is close to Apps Script's time limit (4 s left, and an answer can take 8 s), so 1 request was not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.");
     expect(transport.sent).toHaveLength(2);
     transport.assertDone();
   });
@@ -298,8 +308,8 @@ describe('Requester', () => {
     const transport = new ScriptedTransport([]);
     const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, deadline: clock.now() + 1999 });
     const settled = r.sendAllSettled([{ method: 'GET', path: '/a' }, { method: 'GET', path: '/b' }]);
-    expect(settled.map((s) => !s.ok && s.error)).toEqual([expect.any(TimeBudgetError), expect.any(TimeBudgetError)]);
-    expect(userMessage((settled[0] as { error: Error }).error)).toMatch(/\(1 s left, and an answer can take 2 s\), so 2 requests were not sent/);
+    expect(settled.map((s) => !s.ok && s.error)).toEqual([expect.any(OutOfTimeError), expect.any(OutOfTimeError)]);
+    expect(userSentence((settled[0] as { error: Error }).error)).toMatch(/\(1 s left, and an answer can take 2 s\), so 2 requests were not sent/);
     expect(transport.sent).toHaveLength(0);
   });
 

@@ -1,6 +1,7 @@
 // SingleFlight on its own: who fetches, who waits, and when a waiter takes over.
 
-import { LockUnavailableError, type Mutex } from '../../src/core/cache/key-value-cache';
+import { LockUnavailableError } from '../../src/core/errors';
+import { type Mutex } from '../../src/core/cache/key-value-cache';
 import { FAST_POLL_FOR_MS, FAST_POLL_INTERVAL_MS, LOADING_MARKER_TTL_SECONDS, POLL_INTERVAL_MS, SingleFlight } from '../../src/core/series/single-flight';
 import { MemoryCache } from '../support/memory-cache';
 import { FakeClock } from '../support/scripted-transport';

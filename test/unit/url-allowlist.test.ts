@@ -1,6 +1,6 @@
 // The build's urlFetchWhitelist prefix (--api-base-url) and the add-in's check of a base URL against it.
 
-import { ConfigError } from '../../src/core/api/errors';
+import { ConfigError } from '../../src/core/errors';
 import { validateBaseUrl } from '../../src/core/settings/base-url';
 import { isUnderPrefix, parseAllowlistPrefix, requireUnderPrefix } from '../../src/core/settings/url-allowlist';
 

@@ -14,12 +14,22 @@ export class ApiClient {
   readonly notes: NotesResource;
   readonly portfolio: PortfolioResource;
 
-  constructor(readonly requester: Requester) {
+  constructor(private readonly requester: Requester) {
     this.metrics = new MetricsResource(requester);
     this.dataPoints = new DataPointsResource(requester);
     this.contacts = new ContactsResource(requester);
     this.notes = new NotesResource(requester);
     this.portfolio = new PortfolioResource(requester);
+  }
+
+  /** The clock the client waits on: a virtual one in tests, so steps and their deadlines agree with it. */
+  now(): number {
+    return this.requester.now();
+  }
+
+  /** Time left before the deadline the client was created with (Infinity without one). */
+  remainingMs(): number {
+    return this.requester.remainingMs();
   }
 }
 

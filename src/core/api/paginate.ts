@@ -1,6 +1,6 @@
 // One pagination helper for every list: page 1 reveals total_pages, the rest come together.
 
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import type { ApiRequest, Requester } from './requester';
 
 export interface PageOptions {
@@ -18,40 +18,45 @@ export interface PageMeta {
   page: number;
 }
 
-/**
- * Reads every page of a list. Page 1 is fetched alone because only it reveals `total_pages`;
- * pages 2..N then go in one sendAll, which the requester splits into concurrent waves the
- * rate budget allows. Two round trips at most, whatever the length of the list.
- */
+/** A list to read: its request without a page, and the key its items come under. */
+export interface ListRead {
+  request: ApiRequest;
+  key: string;
+  /** The API sends this list whole, without `page` or `meta` (the options of a property). */
+  whole?: boolean;
+}
+
+/** Reads every page of one list; see readLists. */
 export function fetchAllPages<T>(requester: Requester, request: ApiRequest, key: string, options: PageOptions = {}): T[] {
-  return fetchAllPagesOfEach<T>(requester, [request], key, options)[0] ?? [];
+  return (readLists(requester, [{ request, key }], options)[0] ?? []) as T[];
 }
 
 /**
- * Reads every page of several lists at once, one result per request in order: the page 1 of every list
- * go together, then every remaining page of every list together. Still two waves, however many lists.
+ * Reads every page of several lists at once, one result per list in order. Page 1 is fetched alone
+ * because only it reveals `total_pages`: the page 1 of every list (and every whole list) go in one
+ * sendAll, then every remaining page of every list in a second one, which the requester splits into
+ * the concurrent waves the rate budget allows. Two round trips at most, however many and long the lists.
  */
-export function fetchAllPagesOfEach<T>(requester: Requester, requests: readonly ApiRequest[], key: string, options: PageOptions = {}): T[][] {
-  if (requests.length === 0) return [];
+export function readLists(requester: Requester, lists: readonly ListRead[], options: PageOptions = {}): unknown[][] {
+  if (lists.length === 0) return [];
   const started = requester.now();
-  const firsts = requester.sendAll<Record<string, unknown>>(requests.map((request) => withPage(request, 1)));
-  const lists = firsts.map((first, i) => readPage<T>(first.data, key, requests[i]!));
-  const items = lists.map((list) => list.items);
+  const firsts = requester.sendAll<Record<string, unknown>>(lists.map((list) => (list.whole ? list.request : withPage(list.request, 1))));
+  const pages = firsts.map((first, i) => readPage(first.data, lists[i]!));
+  const items = pages.map((page) => page.items);
   const rest: ApiRequest[] = [];
   const owners: number[] = [];
-  lists.forEach(({ meta }, i) => {
+  pages.forEach(({ meta }, i) => {
     for (let page = 2; page <= meta.total_pages; page++) {
-      rest.push(withPage(requests[i]!, page));
+      rest.push(withPage(lists[i]!.request, page));
       owners.push(i);
     }
   });
   if (rest.length === 0) return items;
-  const total = lists.reduce((sum, { meta }) => sum + (Number(meta.total) || 0), 0);
+  const total = pages.reduce((sum, { meta }) => sum + (Number(meta.total) || 0), 0);
   options.beforeRemainingPages?.({ total, total_pages: rest.length + 1, page: 1 }, requester.now() - started);
-  const pages = requester.sendAll<Record<string, unknown>>(rest);
-  pages.forEach((page, j) => {
+  requester.sendAll<Record<string, unknown>>(rest).forEach((page, j) => {
     const owner = owners[j]!;
-    items[owner]!.push(...readPage<T>(page.data, key, requests[owner]!).items);
+    items[owner]!.push(...readPage(page.data, lists[owner]!).items);
   });
   return items;
 }
@@ -60,11 +65,12 @@ function withPage(request: ApiRequest, page: number): ApiRequest {
   return { ...request, query: { ...request.query, page } };
 }
 
-function readPage<T>(body: Record<string, unknown>, key: string, request: ApiRequest): { items: T[]; meta: PageMeta } {
+function readPage(body: Record<string, unknown>, { key, whole, request }: ListRead): { items: unknown[]; meta: PageMeta } {
   const items = body[key];
-  const meta = body['meta'] as Partial<PageMeta> | undefined;
+  const meta = whole && Array.isArray(items) ? { total: items.length, total_pages: 1, page: 1 } : (body['meta'] as Partial<PageMeta> | undefined);
   if (!Array.isArray(items) || !meta || typeof meta.total_pages !== 'number') {
-    throw new ApiError(200, [{ type: 'unexpected_response', message: `the list had no "${key}" array or no meta.total_pages` }], request.method, request.path);
+    const problem = whole ? `the answer had no "${key}" array` : `the list had no "${key}" array or no meta.total_pages`;
+    throw new ApiError(200, [{ type: 'unexpected_response', message: problem }], request.method, request.path);
   }
-  return { items: items as T[], meta: meta as PageMeta };
+  return { items: [...items] as unknown[], meta: meta as PageMeta };
 }

@@ -2,9 +2,9 @@
 // The log lives in a cache shared by one user's concurrent executions (a sheet recalculating
 // fifty formulas runs fifty executions at once), guarded by that user's lock.
 
-import { ConfigError, TimeBudgetError } from './errors';
+import { ConfigError, RateLimitedError, LockUnavailableError } from '../errors';
 import type { Clock } from './transport';
-import { LockUnavailableError, type KeyValueCache, type Mutex } from '../cache/key-value-cache';
+import { type KeyValueCache, type Mutex } from '../cache/key-value-cache';
 
 export interface RateLimit {
   /** Requests allowed per window. The API documents 500. */
@@ -56,7 +56,7 @@ export class RequestBudget {
    * Reserves up to `wanted` requests and returns how many it granted (at least 1),
    * sleeping first when the window is full. Sliding-window accounting keeps us under
    * both a fixed-window and a sliding-window server, whichever the API really runs.
-   * Throws TimeBudgetError when the wait would pass `deadline` (ms since epoch).
+   * Throws RateLimitedError when the wait would pass `deadline` (ms since epoch).
    */
   take(wanted: number, deadline: number): number {
     for (;;) {
@@ -65,7 +65,7 @@ export class RequestBudget {
       const now = this.clock.now();
       if (now + waitMs > deadline) {
         const seconds = Math.ceil(waitMs / 1000);
-        throw new TimeBudgetError(
+        throw new RateLimitedError(
           `The add-in has used its budget of ${this.rateLimit.limit} API requests per ${describeWindow(this.rateLimit.windowMs)}. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
           seconds,
         );

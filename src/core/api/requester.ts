@@ -1,11 +1,11 @@
 // The one layer every API call goes through: URL and auth, the request budget, retries, error parsing.
 
-import { ApiError, TimeBudgetError, type ErrorItem } from './errors';
+import { ApiError, FetchRefusedError, NetworkError, OutOfTimeError, RateLimitedError, type ErrorItem } from '../errors';
 import { missingCredential, type CredentialsOf } from '../settings/credential-sentences';
 import { encodeQuery, type Query } from './query';
 import type { RequestBudget } from './rate-budget';
 import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type Outcome, type RetryPolicy } from './retry-policy';
-import { FetchRefusedError, NetworkError, type Clock, type HttpMethod, type HttpRequest, type HttpResponse, type Transport } from './transport';
+import { type Clock, type HttpMethod, type HttpRequest, type HttpResponse, type Transport } from './transport';
 
 export interface ApiRequest {
   method: HttpMethod;
@@ -34,8 +34,6 @@ export interface RequesterOptions {
   retry?: Partial<RetryPolicy>;
   /** Absolute time (ms since epoch) by which every call must have finished: a custom function has 30 s. */
   deadline?: number;
-  /** Most requests sent in one fetchAll. */
-  maxWave?: number;
   /** Told about every wait, so long work can show "waiting for the rate limit". */
   onWait?: (event: WaitEvent) => void;
 }
@@ -44,6 +42,9 @@ export interface WaitEvent {
   reason: 'rate_limit' | 'retry';
   ms: number;
 }
+
+/** Most requests sent in one fetchAll, before the rate budget cuts a wave smaller. */
+export const MAX_WAVE = 50;
 
 /**
  * No wave starts with less time left than this: Apps Script ends an execution mid-request (a custom
@@ -54,6 +55,8 @@ export const MIN_ROUND_TRIP_MS = 2000;
 interface Pending {
   index: number;
   request: HttpRequest;
+  /** The collection the request is about: the API's paths start with it (/portfolio_notes/{id}). */
+  about: string;
   attempt: number;
 }
 
@@ -78,11 +81,6 @@ export class Requester {
     return (this.options.deadline ?? Number.POSITIVE_INFINITY) - this.options.clock.now();
   }
 
-  /** Most requests sent together in one wave. */
-  get maxWave(): number {
-    return Math.max(1, this.options.maxWave ?? 50);
-  }
-
   send<T>(request: ApiRequest): ApiResult<T> {
     const [settled] = this.sendAllSettled<T>([request]);
     if (!settled) throw new Error('No result for a request that was sent.');
@@ -104,16 +102,15 @@ export class Requester {
    */
   sendAllSettled<T>(requests: readonly ApiRequest[]): Array<Settled<T>> {
     const results: Array<Settled<T> | undefined> = new Array(requests.length);
-    let queue: Pending[] = requests.map((request, index) => ({ index, request: this.toHttp(request), attempt: 0 }));
+    let queue: Pending[] = requests.map((request, index) => ({ index, request: this.toHttp(request), about: request.path.split('/')[1] ?? '', attempt: 0 }));
     let waitedMs = 0;
     const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
-    const maxWave = this.maxWave;
     // After a 429 without Retry-After the server's window is unknown: one request probes it, so a wave
     // of ten does not meet ten refusals (each of which the server counts) while the window lasts.
     let probe = false;
     // Halved each time fetchAll fails a whole wave for one lost connection, so a flaky link ends in
     // waves small enough to pass; a wave of one then fails alone and counts against its own retries.
-    let waveCap = maxWave;
+    let waveCap = MAX_WAVE;
 
     while (queue.length > 0) {
       const tooLate = this.refuseWithoutTime(queue.length);
@@ -127,7 +124,7 @@ export class Requester {
         granted = this.options.budget ? this.options.budget.take(wanted, deadline) : wanted;
       } catch (error) {
         // The rate limit would outlast the execution: what was answered stays answered, the rest is told why.
-        if (!(error instanceof TimeBudgetError)) throw error;
+        if (!(error instanceof RateLimitedError)) throw error;
         for (const pending of queue) results[pending.index] = { ok: false, error };
         break;
       }
@@ -161,7 +158,7 @@ export class Requester {
           }
           return;
         }
-        const error = response instanceof NetworkError ? response : toApiError(response, pending.request, this.options.clock.now());
+        const error = response instanceof NetworkError ? response : toApiError(response, pending, this.options.clock.now());
         const decision = decideRetry(this.policy, pending.request.method, outcome, pending.attempt, this.options.clock.now());
         if (!decision.retry) {
           results[pending.index] = { ok: false, error };
@@ -192,7 +189,7 @@ export class Requester {
         if (tooLong) {
           const seconds = Math.ceil(waitMs / 1000);
           const giveUp = rateLimited
-            ? new TimeBudgetError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds, lastError)
+            ? new RateLimitedError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds, lastError)
             : lastError ?? new Error('Retry budget exhausted.');
           for (const pending of again) results[pending.index] = { ok: false, error: giveUp };
           queue = rest;
@@ -207,15 +204,14 @@ export class Requester {
     return results.map((r) => r ?? { ok: false, error: new Error('A request was left without an outcome.') });
   }
 
-  /** A TimeBudgetError when less time is left than the longest round trip seen (at least 2 s). */
-  private refuseWithoutTime(unsent: number): TimeBudgetError | undefined {
+  /** An OutOfTimeError when less time is left than the longest round trip seen (at least 2 s). */
+  private refuseWithoutTime(unsent: number): OutOfTimeError | undefined {
     const needMs = Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
     const leftMs = this.remainingMs();
     if (leftMs >= needMs) return undefined;
     const requests = unsent === 1 ? '1 request was' : `${unsent} requests were`;
-    return new TimeBudgetError(
+    return new OutOfTimeError(
       `This run is close to Apps Script's time limit (${Math.max(0, Math.floor(leftMs / 1000))} s left, and an answer can take ${Math.ceil(needMs / 1000)} s), so ${requests} not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.`,
-      undefined,
     );
   }
 
@@ -256,7 +252,7 @@ function parseBody<T>(response: HttpResponse, request: HttpRequest): T {
   }
 }
 
-function toApiError(response: HttpResponse, request: HttpRequest, nowMs: number): ApiError {
+function toApiError(response: HttpResponse, { request, about }: Pending, nowMs: number): ApiError {
   let errors: ErrorItem[] = [];
   try {
     const parsed = JSON.parse(response.body) as { errors?: unknown };
@@ -268,5 +264,5 @@ function toApiError(response: HttpResponse, request: HttpRequest, nowMs: number)
   }
   const retryAfterMs = parseRetryAfter(response.headers['retry-after'], nowMs);
   const seconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-  return new ApiError(response.status, errors, request.method, pathOf(request), seconds);
+  return new ApiError(response.status, errors, request.method, pathOf(request), seconds, about);
 }

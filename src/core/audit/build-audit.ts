@@ -2,9 +2,10 @@
 
 import { columnLetters } from '../export/places';
 import { intlDateFormatter, type DateFormatter } from '../validate/dates';
-import { cellForValue, encodeKey, isTextColumn, keyOfCell, KEY_SEPARATOR } from './cell-values';
+import { cellForValue, encodeKey, isTextColumn, keyOfCell, KEY_SEPARATOR, type WrittenCell } from './cell-values';
 import { AUDIT_MARKER_PREFIX, AUTO_SUFFIX, HEADERS, NAME_MARKER, SUMMARY_MARKERS, auditLayout, gridRange } from './layout';
 import { auditOrder } from './load-audit-data';
+import { fitCell, LIST_RULE_MAX_ITEMS } from './sheet-limits';
 import type {
   AuditCell,
   AuditColumnSummary,
@@ -15,6 +16,7 @@ import type {
   AuditRowSummary,
   AuditSheetModel,
   AuditSnapshot,
+  AuditSummary,
   AuditValidation,
   Completeness,
 } from './types';
@@ -27,7 +29,7 @@ export type AuditBuildOptions = {
 };
 
 /** Grey of read-only (auto-calculated) columns. */
-export const READ_ONLY_BACKGROUND = '#efefef';
+const READ_ONLY_BACKGROUND = '#efefef';
 /** Light yellow of blank editable cells. */
 export const BLANK_BACKGROUND = '#fff2cc';
 const LABELS_IN_HELP = 12;
@@ -72,6 +74,7 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
   const filledByColumn = properties.map(() => 0);
   const rows: AuditRowSummary[] = [];
   const blanks: Array<{ row: number; column: number }> = [];
+  const cut: AuditSummary['cut'] = [];
   data.profiles.forEach((profile, index) => {
     const row = layout.firstProfileRow + index;
     put(row, layout.idColumn, profile.id);
@@ -81,7 +84,9 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
     let filledCustom = 0;
     properties.forEach((property, position) => {
       const column = layout.firstPropertyColumn + position;
-      const cell = cellForValue(stored[property.id], property, data.options[property.id] ?? [], timeZone);
+      const cell = fitted(cellForValue(stored[property.id], property, data.options[property.id] ?? [], timeZone), (length) => {
+        cut.push({ profileId: profile.id, name: profile.name, propertyId: property.id, propertyName: property.name, row, column, length });
+      });
       put(row, column, cell.written);
       const key = keyOfCell(cell.logical, timeZone, formatDate);
       rowKeys.push(encodeKey(key));
@@ -125,6 +130,7 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
     profiles: data.profiles.map((profile) => profile.id),
     properties: properties.map((property) => property.id),
     rows: keys.map((row) => row.join(KEY_SEPARATOR)),
+    ...(cut.length > 0 ? { cut: cut.map((cell) => `${cell.profileId}/${cell.propertyId}`) } : {}),
   };
   const filledCustom = rows.reduce((sum, row) => sum + row.filled, 0);
   return {
@@ -137,10 +143,23 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
       profiles: rows,
       overall: completeness(filledCustom, custom * data.profiles.length),
       blanks,
+      cut,
       formatting: formattingOf(layout, columns, custom),
     },
     snapshot,
   };
+}
+
+/**
+ * A cell cut to what Sheets holds (fitCell), reporting the full length. The snapshot then keys the cut
+ * text, so an untouched cut cell is unchanged, and write-back skips an edited one that still has the mark.
+ */
+function fitted(cell: WrittenCell, onCut: (length: number) => void): WrittenCell {
+  if (typeof cell.logical !== 'string') return cell;
+  const fit = fitCell(cell.logical);
+  if (!fit.cut) return cell;
+  onCut(cell.logical.length);
+  return { logical: fit.text, written: cell.written === cell.logical ? fit.text : `'${fit.text}` };
 }
 
 function headerOf(property: AuditProperty): string {
@@ -166,11 +185,13 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
       if (column.dataType === 'date') numberFormats.push({ range: dataRows(column.column), format: 'yyyy-mm-dd' });
       if (column.autoCalculated) continue;
       if (column.dataType === 'boolean') validations.push({ kind: 'checkbox', range: dataRows(column.column) });
+      // Over 500 labels Sheets refuses a list rule: the dropdown reads them from a range instead.
+      const kind = column.labels.length > LIST_RULE_MAX_ITEMS ? 'listFromRange' : 'list';
       if (column.dataType === 'select' && column.labels.length > 0) {
-        validations.push({ kind: 'list', range: dataRows(column.column), labels: column.labels, allowInvalid: false, helpText: `Pick one of the labels of ${column.name}.` });
+        validations.push({ kind, propertyId: column.propertyId, range: dataRows(column.column), labels: column.labels, allowInvalid: false, helpText: `Pick one of the labels of ${column.name}.` });
       }
       if (column.dataType === 'multiselect' && column.labels.length > 0) {
-        validations.push({ kind: 'list', range: dataRows(column.column), labels: column.labels, allowInvalid: true, helpText: multiselectHelp(column) });
+        validations.push({ kind, propertyId: column.propertyId, range: dataRows(column.column), labels: column.labels, allowInvalid: true, helpText: multiselectHelp(column) });
       }
     }
     numberFormats.push({ range: gridRange(layout.firstProfileRow, layout.summaryColumns.share, profiles, 1), format: '0%' });

@@ -1,6 +1,6 @@
 // A cell turned into the form PUT /portfolio_property_values demands for its property's data type, or the reason it cannot be.
 
-import { InputError } from '../api/errors';
+import { InputError, shortReason } from '../errors';
 import { toIsoDate, type DateFormatter } from '../validate/dates';
 import { normaliseDecimal, numberToDecimal, toDecimal } from '../validate/decimal';
 import { quote } from '../export/places';
@@ -69,7 +69,7 @@ export function cellWrite(cell: unknown, property: AuditProperty, context: Write
         return blank ? clear() : value(textOf(cell, context));
     }
   } catch (error) {
-    if (error instanceof InputError) return { ok: false, reason: asReason(error.message) };
+    if (error instanceof InputError) return { ok: false, reason: shortReason(error) };
     throw error;
   }
 }
@@ -130,10 +130,4 @@ function decimalValue(text: string): string {
   const normal = normaliseDecimal(text) ?? text;
   if (!normal.includes('.')) return normal;
   return normal.replace(/0+$/, '').replace(/\.$/, '');
-}
-
-/** Error messages are sentences; reasons follow "failed: ", so they start in lower case and drop the period. */
-function asReason(message: string): string {
-  const text = message.replace(/\.$/, '');
-  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -1,9 +1,10 @@
 // The portfolio audit's public surface, for the server and the sidebar's types.
 
 export { loadAuditData, loadAuditSchema } from './load-audit-data';
-export { buildAuditModel, BLANK_BACKGROUND, READ_ONLY_BACKGROUND, type AuditBuildOptions } from './build-audit';
-export { AUDIT_MARKER_PREFIX } from './layout';
+export { buildAuditModel, BLANK_BACKGROUND, type AuditBuildOptions } from './build-audit';
+export { AUDIT_MARKER_PREFIX, cellName } from './layout';
 export { readAuditSheet } from './read-sheet';
+export { CELL_MAX_CHARACTERS, fitCell, isCutText, LIST_RULE_MAX_ITEMS } from './sheet-limits';
 export { applySnapshotUpdates, parseSnapshot, serializeSnapshot } from './snapshot';
 export {
   cancelAuditPush,
@@ -12,15 +13,13 @@ export {
   resumeAuditPush,
   sameUnconfirmedCells,
   AUTO_CALCULATED_REASON,
+  CUT_VALUE_REASON,
   NOT_IN_AUDIT_REASON,
   type AuditPushInput,
 } from './write-back';
 export {
   auditPushProgress,
   runAuditPushStep,
-  DEFAULT_PUSH_WAVE_SIZE,
-  MAX_PUSH_STEPS_WITHOUT_PROGRESS,
-  PUSH_STEP_MARGIN_MS,
   type AuditPushStepOptions,
   type AuditPushStepResult,
 } from './run-push-step';

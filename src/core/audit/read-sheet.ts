@@ -1,6 +1,6 @@
 // The audit sheet read back: every (profile, property) cell by the hidden ids that travel with its row and column.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { isUuid } from '../validate/uuid';
 import { isBlank } from './cell-writes';
 import { AUDIT_MARKER_PREFIX, NAME_MARKER } from './layout';

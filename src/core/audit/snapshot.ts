@@ -1,8 +1,14 @@
 // The original values write-back compares against: compact JSON the server stores beside the audit sheet.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { KEY_SEPARATOR } from './cell-values';
 import type { AuditSnapshot, AuditSnapshotUpdate } from './types';
+
+/** Whether the audit wrote this (profile, property) cell cut to fit (see AuditSnapshot.cut). */
+export function snapshotCut(snapshot: AuditSnapshot): (profileId: string, propertyId: string) => boolean {
+  const cut = new Set((snapshot.cut ?? []).map((id) => id.toLowerCase()));
+  return (profileId, propertyId) => cut.has(`${profileId}/${propertyId}`.toLowerCase());
+}
 
 /** Looks up a (profile, property) cell's stored key; undefined when the audit did not have that cell. */
 export type SnapshotLookup = (profileId: string, propertyId: string) => string | undefined;
@@ -58,6 +64,7 @@ export function parseSnapshot(text: string): AuditSnapshot {
   const candidate = parsed as Partial<AuditSnapshot> | null;
   const valid = candidate !== null && typeof candidate === 'object' && candidate.v === 1 && typeof candidate.companyId === 'string'
     && isStringList(candidate.profiles) && isStringList(candidate.properties) && isStringList(candidate.rows)
+    && (candidate.cut === undefined || isStringList(candidate.cut))
     && candidate.rows.length === candidate.profiles.length
     && candidate.rows.every((row) => row.split(KEY_SEPARATOR).length === Math.max(1, (candidate.properties as string[]).length));
   if (!valid) throw new InputError('The audit\'s original values are not in a form this version of the add-in reads. Build the audit again.');

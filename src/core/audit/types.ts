@@ -109,7 +109,12 @@ export type AuditValidation =
    * multiselect: the same dropdown with setAllowInvalid(true): Sheets' list rule holds one item per cell,
    * so several labels ("B2B, SaaS") are typed, and such a cell shows the warning marker whose text is helpText.
    */
-  | { kind: 'list'; range: GridRange; labels: string[]; allowInvalid: boolean; helpText: string }
+  | { kind: 'list'; propertyId: string; range: GridRange; labels: string[]; allowInvalid: boolean; helpText: string }
+  /**
+   * The same dropdown for more than 500 labels, which Sheets refuses in a list rule: the server writes the
+   * labels down one column of a hidden sheet and builds requireValueInRange(thatColumn, true).
+   */
+  | { kind: 'listFromRange'; propertyId: string; range: GridRange; labels: string[]; allowInvalid: boolean; helpText: string }
   /**
    * boolean: requireCheckbox(). Never Range.insertCheckboxes(): it sets every cell to FALSE, which would
    * turn each blank into a change to "false".
@@ -157,6 +162,11 @@ export type AuditSummary = {
   overall: Completeness;
   /** Blank cells of the custom (editable) columns, 1-based sheet positions, row by row. */
   blanks: Array<{ row: number; column: number }>;
+  /**
+   * Values longer than a cell holds (50,000 characters), written cut with a visible mark (sheet-limits.ts);
+   * `length` is the full value's. Write-back never sends a cell that still has the mark.
+   */
+  cut: Array<{ profileId: string; name: string; propertyId: string; propertyName: string; row: number; column: number; length: number }>;
   formatting: AuditFormatting;
 };
 
@@ -176,6 +186,11 @@ export type AuditSnapshot = {
   properties: string[];
   /** rows[profile] = the keys of that profile's cells joined with '|'. */
   rows: string[];
+  /**
+   * Cells the audit wrote cut (values over 50,000 characters), as "profileId/propertyId": write-back never
+   * sends them, whatever was typed there, since the sheet never held the whole value. Absent when none.
+   */
+  cut?: string[];
 };
 
 /**

@@ -1,13 +1,14 @@
 // Write-back of an edited audit sheet: the cells that changed since the audit was built, each checked and turned
 // into the body its property's type demands, planned as a push that steps send (run-push-step.ts).
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { joinAnd } from '../export/places';
 import { intlDateFormatter, type DateFormatter } from '../validate/dates';
 import { encodeKey, isHashedKey, keyOfCell, shownValue } from './cell-values';
 import { cellWrite, sameWrite, type WriteContext } from './cell-writes';
 import { cellName } from './layout';
-import { snapshotLookup } from './snapshot';
+import { snapshotCut, snapshotLookup } from './snapshot';
+import { isCutText } from './sheet-limits';
 import type { AuditProfile, AuditProperty, AuditPushItem, AuditPushState, AuditSchema, AuditSheetCell, AuditSheetRead, AuditSnapshot } from './types';
 import { cancelJob, cloneJob, resumeWaveJob } from '../jobs/job-state';
 
@@ -26,6 +27,7 @@ export type AuditPushInput = {
 
 export const AUTO_CALCULATED_REASON = 'auto-calculated by the platform: edits here are not sent';
 export const NOT_IN_AUDIT_REASON = 'not part of the audit when it was built: build the audit again to edit it';
+export const CUT_VALUE_REASON = 'the audit shows this value cut to fit a cell (50,000 characters), and sending the cell would lose the rest: edit it in the app';
 
 /**
  * Compares every cell of the sheet with the snapshot and plans what to send; nothing is sent. A cell
@@ -41,6 +43,7 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
     throw new InputError('This audit sheet belongs to another fund than the original values stored with it. Build the audit again.');
   }
   const original = snapshotLookup(snapshot);
+  const wasCut = snapshotCut(snapshot);
   const propertiesById = new Map(schema.properties.map((property) => [property.id.toLowerCase(), property]));
   const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
 
@@ -97,6 +100,9 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
     } else if (property.autoCalculated) {
       item.outcome = 'skipped';
       item.reason = AUTO_CALCULATED_REASON;
+    } else if (wasCut(first.profileId, first.propertyId) || isCutText(first.value)) {
+      item.outcome = 'skipped';
+      item.reason = CUT_VALUE_REASON;
     } else {
       const write = cellWrite(first.value, property, context);
       if (write.ok) {

@@ -13,11 +13,3 @@ export interface Mutex {
   /** Runs fn while holding the lock; throws LockUnavailableError when the lock cannot be had in reasonable time. */
   withLock<T>(fn: () => T): T;
 }
-
-/** Another execution of the same user held the lock for longer than we wait. */
-export class LockUnavailableError extends Error {
-  override readonly name = 'LockUnavailableError';
-  constructor(waitedMs: number) {
-    super(`Another run of the add-in for this account held its lock for ${Math.round(waitedMs / 1000)} seconds. Wait a moment and try again.`);
-  }
-}

@@ -1,13 +1,13 @@
 // One note for the contacts selected in a sheet: the POST /notes body from their id cells, sent once, with a report.
 
+import { InputError } from '../errors';
 import type { ApiClient } from '../api/client';
-import { InputError } from '../api/errors';
 import type { NoteInput } from '../api/types';
 import { joinAnd, quote } from '../export/places';
 import { isUuid } from '../validate/uuid';
 import { isBlankCell, shown } from './cell-text';
 import { normaliseHeader } from './range-header';
-import { classifyWriteFailure } from './write-failure';
+import { classifyFailure } from '../jobs/classify-failure';
 
 /** What the sidebar sends: the note as typed, and the tag chosen. */
 export type ContactNoteDraft = {
@@ -166,7 +166,7 @@ export function sendContactNote(plan: ContactNotePlan, client: ApiClient): Conta
     const note = client.notes.create(plan.body);
     return report('created', null, `Note added to ${contactCount(count)}.`, note.id);
   } catch (error) {
-    const failure = classifyWriteFailure(error);
+    const failure = classifyFailure(error, 'import');
     switch (failure.kind) {
       case 'refused':
         return report('failed', failure.reason, `Not added: ${failure.reason}.`);

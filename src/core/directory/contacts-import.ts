@@ -2,10 +2,10 @@
 
 import type { ApiClient } from '../api/client';
 import { buildImportReport, pendingReason, statusText, type RowDescriber } from './import-report';
-import { cloneJob, runImportStep, settleInterrupted, withTimeOf, type ImportStepOptions, type ImportStepResult, type RowResult, type RowSender } from './row-job';
+import { cloneJob, runImportStep, settleInterrupted, type ImportStepOptions, type ImportStepResult, type RowResult, type RowSender } from './row-job';
 import { CONTACT_ROW_OUTCOMES, MAYBE_CREATED_MARK, type ContactRowOutcome, type ContactRowState, type ContactsImportState } from './contacts-plan';
 import type { ImportReport, RowWrite } from './types';
-import { classifyWriteFailure, type WriteFailure } from './write-failure';
+import { classifyFailure, type Failure } from '../jobs/classify-failure';
 
 export { CONTACT_ID_HEADER, CONTACT_ROW_OUTCOMES, MAYBE_CREATED_MARK, prepareContactsImport, resolveLists } from './contacts-plan';
 export type { ContactRowOutcome, ContactRowState, ContactsImportInput, ContactsImportState } from './contacts-plan';
@@ -50,7 +50,7 @@ const CONTACT_SENDER: RowSender<ContactsImportState> = {
       delete row.body;
       return { go: true };
     } catch (error) {
-      return withTimeOf(onFailure(state, row, classifyWriteFailure(error)), error);
+      return onFailure(state, row, classifyFailure(error, 'import'));
     }
   },
 
@@ -66,7 +66,7 @@ const CONTACT_SENDER: RowSender<ContactsImportState> = {
   },
 };
 
-function onFailure(state: ContactsImportState, row: ContactRowState, failure: WriteFailure): RowResult {
+function onFailure(state: ContactsImportState, row: ContactRowState, failure: Failure): RowResult {
   switch (failure.kind) {
     case 'refused':
       row.outcome = 'failed';
@@ -74,7 +74,7 @@ function onFailure(state: ContactsImportState, row: ContactRowState, failure: Wr
       delete row.body;
       return { go: true };
     case 'wait':
-      return { go: false, kind: 'wait', message: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}) };
+      return { go: false, kind: 'wait', message: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}), ...(failure.outOfTime ? { outOfTime: true as const } : {}) };
     case 'stop':
       return { go: false, kind: 'pause', message: failure.message };
     case 'unknown': {
@@ -93,7 +93,7 @@ function markUnknown(row: ContactRowState, reason: string): void {
   delete row.body;
 }
 
-function refusalHint(failure: Extract<WriteFailure, { kind: 'refused' }>): string {
+function refusalHint(failure: Extract<Failure, { kind: 'refused' }>): string {
   const { error } = failure;
   if (error?.status === 422 && error.field === 'email') return ': a contact with this email may already exist in this company';
   if (error?.status === 422 && error.field === 'contact_list_ids') return ': a contact list is not one of this company\'s';

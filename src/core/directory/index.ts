@@ -28,7 +28,7 @@ export {
   type ContactsImportState,
   type ContactsImportStepOptions,
 } from './contacts-import';
-export { cancelImport, importProgress, resumeImport, ROW_MARGIN_MS, type ImportStepResult } from './row-job';
+export { cancelImport, importProgress, resumeImport, type ImportStepResult } from './row-job';
 export { CLEAR_MARK } from './cell-text';
 export { STATUS_HEADER } from './range-header';
 export {
@@ -44,5 +44,5 @@ export {
   type ContactNoteRow,
   type ContactNoteRowOutcome,
 } from './contact-notes';
-export { noteContent, portfolioNotesTable, PORTFOLIO_NOTES_HEADER, type PortfolioNoteCell } from './portfolio-notes-table';
+export { portfolioNotesTable, type PortfolioNoteCell } from './portfolio-notes-table';
 export type { ColumnTarget, ImportProgress, ImportReport, ImportReportRow, ImportStatus, RowWrite } from './types';

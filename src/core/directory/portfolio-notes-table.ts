@@ -8,7 +8,7 @@ import type { PortfolioNote } from '../api/types';
  */
 export type PortfolioNoteCell = string | Date;
 
-export const PORTFOLIO_NOTES_HEADER: readonly string[] = ['Name', 'Content', 'Created at', 'Id'];
+const PORTFOLIO_NOTES_HEADER: readonly string[] = ['Name', 'Content', 'Created at', 'Id'];
 
 /**
  * One row per note, in the API's order (newest first), under a header row; no notes gives the header
@@ -24,7 +24,7 @@ export function portfolioNotesTable(notes: readonly PortfolioNote[]): PortfolioN
  * shape. A null `content` means the note has no text, so it is an empty cell, not a cue to read the
  * old field, which would show text the service no longer stands behind.
  */
-export function noteContent(note: PortfolioNote): string {
+function noteContent(note: PortfolioNote): string {
   // The generated type marks content as always present; a service still on the old shape leaves it out.
   const content = (note as Partial<Pick<PortfolioNote, 'content'>>).content;
   if (content === undefined) return note.plaintext_content ?? '';

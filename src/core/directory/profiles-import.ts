@@ -3,10 +3,10 @@
 import type { ApiClient } from '../api/client';
 import { quote } from '../export/places';
 import { buildImportReport, statusText, pendingReason, type RowDescriber } from './import-report';
-import { cloneJob, runImportStep, settleInterrupted, withTimeOf, type ImportStepOptions, type ImportStepResult, type RowResult, type RowSender } from './row-job';
+import { cloneJob, runImportStep, settleInterrupted, type ImportStepOptions, type ImportStepResult, type RowResult, type RowSender } from './row-job';
 import { PROFILE_ROW_OUTCOMES, type ProfileRowOutcome, type ProfileRowState, type ProfilesImportState } from './profiles-plan';
 import type { ImportReport, RowWrite } from './types';
-import { classifyWriteFailure, type WriteFailure } from './write-failure';
+import { classifyFailure, type Failure } from '../jobs/classify-failure';
 
 export { prepareProfilesImport, PROFILE_ID_HEADER, PROFILE_ROW_OUTCOMES } from './profiles-plan';
 export type { ProfileFieldName, ProfileRowOutcome, ProfileRowState, ProfilesImportInput, ProfilesImportState } from './profiles-plan';
@@ -57,7 +57,7 @@ const PROFILE_SENDER: RowSender<ProfilesImportState> = {
       }
       return { go: true };
     } catch (error) {
-      return withTimeOf(onFailure(state, row, classifyWriteFailure(error)), error);
+      return onFailure(state, row, classifyFailure(error, 'import'));
     }
   },
 
@@ -72,14 +72,14 @@ const PROFILE_SENDER: RowSender<ProfilesImportState> = {
   },
 };
 
-function onFailure(state: ProfilesImportState, row: ProfileRowState, failure: WriteFailure): RowResult {
+function onFailure(state: ProfilesImportState, row: ProfileRowState, failure: Failure): RowResult {
   const place = `row ${state.origin.row + row.row - 1} (${quote(row.name)})`;
   switch (failure.kind) {
     case 'refused':
       fail(row, failure.reason + refusalHint(failure));
       return { go: true };
     case 'wait':
-      return { go: false, kind: 'wait', message: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}) };
+      return { go: false, kind: 'wait', message: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}), ...(failure.outOfTime ? { outOfTime: true as const } : {}) };
     case 'stop':
       return { go: false, kind: 'pause', message: failure.message };
     case 'unknown':
@@ -92,7 +92,7 @@ function onFailure(state: ProfilesImportState, row: ProfileRowState, failure: Wr
 }
 
 /** What the API's refusal means for a profile, where a field says it. */
-function refusalHint(failure: Extract<WriteFailure, { kind: 'refused' }>): string {
+function refusalHint(failure: Extract<Failure, { kind: 'refused' }>): string {
   const { error } = failure;
   if (!error) return '';
   if (error.status === 422 && error.field === 'name') return ': another profile of this fund has this name (names are compared without regard to case)';

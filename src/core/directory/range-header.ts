@@ -1,6 +1,6 @@
 // The header row of an import range: which column holds which field, by name, without regard to case.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { columnLetters, joinAnd, quote } from '../export/places';
 import { isBlankCell } from './cell-text';
 import type { ColumnTarget, RangeInput, SheetPosition } from './types';

@@ -2,24 +2,9 @@
 
 import type { ApiClient } from '../api/client';
 import type { ImportJob, ImportProgress, ImportRowBase, RowWrite } from './types';
-import { TimeBudgetError } from '../api/errors';
 import { cancelJob, cloneJob } from '../jobs/job-state';
 import { settleRateLimit } from '../jobs/rate-limit-state';
 import { countOf } from '../export/places';
-
-/**
- * Marks a wait that is the step's time running out (the requester's refusal to start a request without
- * time for its round trip names no wait), so it is not counted as the rate limit.
- */
-export function withTimeOf(result: RowResult, error: unknown): RowResult {
-  return !result.go && result.kind === 'wait' && error instanceof TimeBudgetError && error.retryAfterSeconds === undefined ? { ...result, outOfTime: true } : result;
-}
-
-/**
- * No row starts with less than this left before the deadline. One write is one request, but
- * UrlFetchApp may take up to a minute to give up on a server that does not answer.
- */
-export const ROW_MARGIN_MS = 15_000;
 
 export type ImportStepOptions<State> = {
   /**
@@ -28,9 +13,8 @@ export type ImportStepOptions<State> = {
    * stop in time too.
    */
   deadline: number;
-  /** The clock; defaults to the client's. */
-  now?: () => number;
-  marginMs?: number;
+  /** No row starts with less than this left before the deadline (picked by the server with the deadline). */
+  marginMs: number;
   /** Checked before every row: true cancels (a cancel pressed in the sidebar while this step runs). */
   shouldStop?: () => boolean;
   /**
@@ -75,7 +59,7 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
   sender: RowSender<State>,
 ): ImportStepResult<State> {
   const next = cloneJob(state);
-  const now = options.now ?? (() => client.requester.now());
+  const now = (): number => client.now();
   const settledInterrupted = settleInterrupted(next, sender);
   if (settledInterrupted !== undefined) options.onCheckpoint?.(next, sender.write(next, settledInterrupted));
   if (next.status !== 'running' || (next.notBefore !== undefined && now() < next.notBefore)) {
@@ -84,8 +68,8 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
   delete next.notBefore;
   delete next.problem;
   next.counters.steps++;
-  const deadline = Math.min(options.deadline, now() + client.requester.remainingMs());
-  const marginMs = options.marginMs ?? ROW_MARGIN_MS;
+  const deadline = Math.min(options.deadline, now() + client.remainingMs());
+  const marginMs = options.marginMs;
   const stepStart = now();
   let answered = false;
   let wait: { retryAfterMs?: number; outOfTime?: true } | undefined;

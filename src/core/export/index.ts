@@ -1,8 +1,8 @@
 // The range exporter's public surface, for the server and the sidebar's types.
 
-export { defaultExportSpec, parseExportSpec } from './spec';
+export { parseExportSpec } from './spec';
 export { cancelExport, isComplete, prepareExport, resumeExport, sameExport, type ExportInput } from './export-state';
-export { exportProgress, readStoredPoints, runExportStep, DEFAULT_WAVE_SIZE, MAX_STEPS_WITHOUT_PROGRESS, STEP_MARGIN_MS, type ExportStepOptions, type ExportStepResult } from './run-step';
+export { exportProgress, readStoredPoints, runExportStep, type ExportStepOptions, type ExportStepResult } from './run-step';
 export { buildReport, STATUS_HEADER } from './report';
 export { previewExport } from './preview';
 export { WaitLog } from './wait-log';

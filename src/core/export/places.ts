@@ -65,8 +65,3 @@ export function countOf(count: number, singular: string, plural = `${singular}s`
 export function quote(text: string): string {
   return `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`;
 }
-
-/** Reused error messages are sentences; reasons follow "failed: " so they drop the final period. */
-export function asReason(message: string): string {
-  return message.replace(/\.$/, '');
-}

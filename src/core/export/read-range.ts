@@ -1,7 +1,7 @@
 // Turns a range's cells into export items: long = [date, value] rows of one metric; wide = a date
 // column and one column per metric, each named in the header row by its id or its exact name.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { isUuid } from '../validate/uuid';
 import { quote } from './places';
 import type { ExportSpec, MetricRef, RangeInput } from './types';

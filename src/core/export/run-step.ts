@@ -1,22 +1,21 @@
 // One step of an export: read existing points and send batches until the step's time is nearly up.
 
+import { type ApiError } from '../errors';
 import type { ApiClient } from '../api/client';
 import type { DataPoint } from '../api/types';
-import type { ApiError } from '../api/errors';
-import { classifyFailure, mapRefusal, refusalSentence, worseFailure, type Failure } from './batch-errors';
+import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
+import { mapRefusal } from './batch-errors';
 import { applyDiff, nextDiffChunk } from './diff';
 import { cloneExportState, isComplete, itemsOf } from './export-state';
 import { formatCount, placeNamer, type PlaceNamer } from './places';
 import type { ExportProgress, ExportState } from './types';
 import type { WaveStepOptions } from '../jobs/step-options';
-import { RATE_LIMIT_STORM_MS, runWaveStep, type WaveAttempt, type WaveFailureEffect } from '../jobs/wave-step';
+import { RATE_LIMIT_STORM_MS, runWaveStep, type WaveAttempt } from '../jobs/wave-step';
 
-/** No wave starts with less than this left before the deadline: a wave of PUTs can take many seconds. */
-export const STEP_MARGIN_MS = 30_000;
 /** Batches sent together in one wave (see pickWave). */
-export const DEFAULT_WAVE_SIZE = 10;
+const DEFAULT_WAVE_SIZE = 10;
 /** Steps in a row that end on a temporary failure without progress before the export pauses. */
-export const MAX_STEPS_WITHOUT_PROGRESS = 3;
+const MAX_STEPS_WITHOUT_PROGRESS = 3;
 /** An API that accepts nothing for this long pauses the export (the engine's, for every kind of job). */
 export { RATE_LIMIT_STORM_MS };
 
@@ -37,7 +36,6 @@ export function runExportStep(state: ExportState, client: ApiClient, options: Ex
   const next = cloneExportState(state);
   const places = placeNamer(next.spec.layout, next.origin);
   return runWaveStep(next, client, options, {
-    marginMs: STEP_MARGIN_MS,
     waveSize: DEFAULT_WAVE_SIZE,
     maxStepsWithoutProgress: MAX_STEPS_WITHOUT_PROGRESS,
     isComplete,
@@ -45,7 +43,7 @@ export function runExportStep(state: ExportState, client: ApiClient, options: Ex
       const toRead = job.metrics.findIndex((metric) => metric.phase === 'diff');
       return toRead >= 0 ? readExisting(job, toRead, client) : sendWave(job, waveSize, client, places);
     },
-    effectOf: (failure: Failure): WaveFailureEffect => (failure.kind === 'export' ? { kind: 'pause', message: failure.message } : failure.kind === 'metric' || failure.kind === 'batch' ? { kind: 'none' } : failure),
+    effectOf: waveEffect,
     progress: exportProgress,
     stormSentence: (job, minutes) => {
       const left = job.items.filter((item) => item.outcome === 'pending').length;
@@ -76,16 +74,16 @@ export function exportProgress(state: ExportState, nowMs: number): ExportProgres
  * failure's sentence is returned. A refused metric's items fail as the export would fail them. The
  * state returned can start the export as it is (its reads are not repeated).
  */
-export function readStoredPoints(state: ExportState, client: ApiClient, deadline: number, now: () => number = () => client.requester.now()): { state: ExportState; problem?: string } {
+export function readStoredPoints(state: ExportState, client: ApiClient, deadline: number): { state: ExportState; problem?: string } {
   const next = cloneExportState(state);
   for (;;) {
     const metric = next.metrics.findIndex((candidate) => candidate.phase === 'diff');
     if (metric < 0) break;
-    if (now() >= deadline) return { state: next, problem: 'The preview ran out of time before comparing every value with what is stored.' };
+    if (client.now() >= deadline) return { state: next, problem: 'The preview ran out of time before comparing every value with what is stored.' };
     const attempt = readExisting(next, metric, client);
     // readExisting settles a refused metric itself (its items fail): what is left is worth trying again later.
     const failure = attempt.failure;
-    if (failure) return { state: next, problem: failure.kind === 'metric' ? refusalSentence(failure.error) : failure.kind === 'batch' ? failure.reason : failure.message };
+    if (failure) return { state: next, problem: failure.kind === 'refused' ? failure.reason : failure.message };
   }
   if (isComplete(next)) next.status = 'done';
   return { state: next };
@@ -104,12 +102,12 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
   try {
     points = client.dataPoints.list(metricState.id, { startDate: chunk.startDate, endDate: chunk.endDate });
   } catch (error) {
-    const failure = classifyFailure(error);
-    if (failure.kind !== 'metric' && failure.kind !== 'batch') return { progressed: false, failure };
+    const failure = classifyFailure(error, 'export');
+    if (failure.kind !== 'refused') return { progressed: false, failure };
     const pending = itemsOf(state, metric);
-    const reason = failure.kind === 'batch'
-      ? `${failure.reason} (while reading the metric's existing data points)`
-      : `not sent: the metric's existing data points could not be read: ${refusalSentence(failure.error)}`;
+    const reason = failure.error
+      ? `not sent: the metric's existing data points could not be read: ${failure.reason}`
+      : `${failure.reason} (while reading the metric's existing data points)`;
     for (const index of pending) fail(state, index, reason);
     metricState.phase = 'stopped';
     return { progressed: true };
@@ -151,7 +149,7 @@ export function pickWave(state: ExportState, waveSize: number): number[] {
 
 function sendWave(state: ExportState, waveSize: number, client: ApiClient, places: PlaceNamer): Attempt {
   const wave = pickWave(state, waveSize);
-  if (wave.length === 0) return { progressed: false, failure: { kind: 'export', message: 'The export has batches it cannot send.' } };
+  if (wave.length === 0) return { progressed: false, failure: { kind: 'stop', message: 'The export has batches it cannot send.' } };
   const requests = wave.map((index) => {
     const batch = state.batches[index]!;
     return {
@@ -164,8 +162,8 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
   try {
     settled = client.dataPoints.upsertMany(requests);
   } catch (error) {
-    // The budget refused to wait that long (TimeBudgetError) before any answer: the whole wave is still pending.
-    return { progressed: false, failure: classifyFailure(error) };
+    // The budget refused to wait that long (RateLimitedError, OutOfTimeError) before any answer: the whole wave is still pending.
+    return { progressed: false, failure: classifyFailure(error, 'export') };
   }
   let progressed = false;
   let failure: Failure | undefined;
@@ -178,13 +176,13 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
       progressed = true;
       return;
     }
-    const classified = classifyFailure(result ? result.error : new Error('The client returned no outcome for a batch.'));
-    if (classified.kind === 'metric') {
+    const classified = classifyFailure(result ? result.error : new Error('The client returned no outcome for a batch.'), 'export');
+    if (classified.kind === 'refused' && classified.error) {
       refused.push({ batchIndex, error: classified.error });
       progressed = true;
       return;
     }
-    if (classified.kind === 'batch') {
+    if (classified.kind === 'refused') {
       // Nothing was sent: this batch fails with Apps Script's reason, and the metric's others go on.
       state.batches[batchIndex]!.status = 'not_sent';
       for (const index of state.batches[batchIndex]!.items) fail(state, index, classified.reason);

@@ -1,10 +1,10 @@
 // The export's options as the sidebar sends them: checked at the boundary, defaults filled in.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import type { ExportLayout, ExportSpec } from './types';
 
 /** The defaults the sidebar starts with: blanks skipped, duplicates and off-period dates refused, only changes sent. */
-export function defaultExportSpec(layout: ExportLayout): ExportSpec {
+function defaultExportSpec(layout: ExportLayout): ExportSpec {
   return { layout, hasHeaderRow: layout === 'wide', skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: true };
 }
 

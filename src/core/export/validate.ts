@@ -1,10 +1,11 @@
 // Validation of every item before anything is sent, each refusal with a reason the user can act on.
 
+import { shortReason } from '../errors';
 import { periodStart } from '../sheets/periods';
 import { isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
 import { toDecimal } from '../validate/decimal';
 import { fractionToPoints, isPercentFormat, isPercentUnit, percentTextToPoints } from './percent';
-import { asReason, quote, type PlaceNamer } from './places';
+import { quote, type PlaceNamer } from './places';
 import { isBlankCell, type ReadCell, type ReadResult } from './read-range';
 import type { ExportSpec, MetricRef } from './types';
 
@@ -82,7 +83,7 @@ export function readDate(cell: unknown, dates: DateReading): { date: string } | 
   try {
     text = toIsoDate(cell, 'the date', dates.timeZone, dates.formatDate);
   } catch (caught) {
-    return { reason: asReason(caught instanceof Error ? caught.message : String(caught)) };
+    return { reason: shortReason(caught) };
   }
   if (isDateCell(cell) && text === SHEETS_EPOCH_DAY) return { reason: 'the date cell holds only a time of day, not a date' };
   // Years before 1000 are typing slips, and two-digit years would be read as 19xx by Date.UTC in the period rules.
@@ -110,7 +111,7 @@ export function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format
   try {
     value = toDecimal(cell, 'the value');
   } catch (caught) {
-    return { reason: asReason(caught instanceof Error ? caught.message : String(caught)) };
+    return { reason: shortReason(caught) };
   }
   if (typeof cell === 'number' && isPercentFormat(format, cell)) {
     if (!percent) return { reason: `the cell is formatted as a percentage but ${unitOf(metric, 'and format the cell as a number')}` };

@@ -1,6 +1,6 @@
 // Reading custom-function arguments: a cell arrives as a value, a range as rows of values.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { toIsoDate } from '../validate/dates';
 import { requireUuid } from '../validate/uuid';
 import type { FormulaContext } from './formula-context';

@@ -17,7 +17,7 @@
 // - a portfolio property id: it is in the GET /portfolio_properties listing of an allowed fund.
 // Companies that are not funds answer 403 on the portfolio listings: they hold no profiles or properties.
 
-import { ApiError, InputError } from '../api/errors';
+import { ApiError, FormulaAccessError } from '../errors';
 import type { Metric, PortfolioCompanyProfile, PortfolioProperty } from '../api/types';
 import { isUuid } from '../validate/uuid';
 import type { FormulaContext } from './formula-context';
@@ -25,16 +25,6 @@ import { listMetricsCached, listProfilesCached, listPropertiesCached } from './m
 
 function plural(n: number): string {
   return n === 0 ? 'none yet' : n === 1 ? '1 company' : `${n} companies`;
-}
-
-const HOW_TO_ALLOW =
-  "The spreadsheet's owner can allow a company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.";
-
-/** Formulas may not read this; the sentence says what was asked for and how the owner allows it. */
-export class FormulaAccessError extends InputError {
-  constructor(what: string, why: string) {
-    super(`Formulas in this spreadsheet may not read ${what}: ${why}. ${HOW_TO_ALLOW}`);
-  }
 }
 
 const NOT_ALLOWED = "the spreadsheet's owner has not allowed that company";

@@ -1,8 +1,9 @@
 // What a custom function needs, handed in: the core's formulas know no Apps Script global.
 
+import { InputError } from '../errors';
 import type { ApiClient } from '../api/client';
-import { InputError } from '../api/errors';
 import type { PageMeta } from '../api/paginate';
+import { MAX_WAVE } from '../api/requester';
 import type { RecordsCache } from '../series/records-cache';
 import type { SeriesCache } from '../series/series-cache';
 import type { DateFormatter } from '../validate/dates';
@@ -31,9 +32,9 @@ export interface FormulaContext {
  */
 export function deadlineGuard(client: ApiClient): (meta: PageMeta, firstPageMs: number) => void {
   return (meta, firstPageMs) => {
-    const waves = Math.ceil((meta.total_pages - 1) / client.requester.maxWave);
+    const waves = Math.ceil((meta.total_pages - 1) / MAX_WAVE);
     const estimateMs = waves * Math.max(firstPageMs, 100) * 1.5 + 500;
-    if (estimateMs > client.requester.remainingMs()) {
+    if (estimateMs > client.remainingMs()) {
       throw new InputError(
         `This holds ${meta.total} records over ${meta.total_pages} pages, more than a formula can read within Apps Script's 30-second limit. Narrow the date range, or split it over several formulas.`,
       );

@@ -1,7 +1,7 @@
 // The sidebar's grid builder: the fund's distinct metric names, the formulas it inserts, and the
 // "Reporting coverage" sheet's layout, all from the same directory and tables the custom functions use.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { isUuid } from '../validate/uuid';
 import { BLANK, coverageColumns, normalName, type FundDirectory } from './portfolio-grid';
 import type { SheetCell } from './metric-formulas';

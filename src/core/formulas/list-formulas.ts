@@ -1,6 +1,6 @@
 // METRICS, CONTACT_LISTS and the portfolio lists: every page, a header row, values as a person reads them.
 
-import { ApiError, InputError } from '../api/errors';
+import { ApiError, InputError } from '../errors';
 import type { PortfolioProperty, PortfolioPropertyValue } from '../api/types';
 import { isAutoCalculated } from '../portfolio/auto-calculated';
 import { midnightIn } from '../sheets/time-zone';
@@ -128,7 +128,7 @@ export function portfolioNotes(ctx: FormulaContext, profileArg: unknown): SheetC
 
 /** 403 on a portfolio list usually means a startup company: say so rather than "no access". */
 export function explainPortfolioForbidden(error: unknown): unknown {
-  if (error instanceof ApiError && error.code === 'forbidden' && /\/portfolio_/.test(error.path)) {
+  if (error instanceof ApiError && error.code === 'forbidden' && error.about.startsWith('portfolio_')) {
     return new InputError('This token cannot read that fund\'s portfolio: portfolio data exists only for investor (fund) companies the token can access. Check the company id.');
   }
   return error;

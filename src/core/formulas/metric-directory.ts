@@ -1,7 +1,7 @@
 // Finds a metric's record (name, frequency, profile) by id: the API lists metrics only by company.
 
+import { ApiError } from '../errors';
 import type { Metric, PortfolioCompanyProfile, PortfolioProperty } from '../api/types';
-import { ApiError } from '../api/errors';
 import type { FormulaContext } from './formula-context';
 
 export function listMetricsCached(ctx: FormulaContext, companyId: string, profileId?: string): Metric[] {

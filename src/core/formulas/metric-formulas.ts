@@ -1,6 +1,6 @@
 // METRIC_VALUES, METRIC_VALUE, METRIC_LATEST and METRIC_SOURCE: data points as cells.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import type { DataPoint, Metric } from '../api/types';
 import { parseTableOptions, shapeSeries, toCell, type Cell } from '../sheets/metric-table';
 import { sourceCells } from '../sheets/source-cells';

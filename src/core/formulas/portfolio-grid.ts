@@ -5,7 +5,7 @@
 // series of every metric a formula needs then come in one batched read (20 ids a request, pages
 // fetched together), cached under the sorted ids so a recalculation asks nothing.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import type { DataPoint, Metric, PortfolioCompanyProfile } from '../api/types';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { formatIso, parseIso, parsePeriodLabel, periodStart, periodStartsWithin, type LabelSpan } from '../sheets/periods';

@@ -3,7 +3,7 @@
 
 import { splitByBytes } from '../cache/chunked-cache';
 import type { KeyValueCache } from '../cache/key-value-cache';
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 
 /** What the store needs of PropertiesService: one value per key, a batch write, a delete. */
 export interface PropertyStore {

@@ -7,13 +7,14 @@ export type WaveStepOptions<State> = {
    * Absolute time (ms since epoch) by which the step must have returned; Apps Script allows 6 minutes per
    * execution, and the server gives a step far less so the progress bar moves. Create the client with the
    * same `deadline`, so that its own waits for the rate limit also stop in time (they end in a
-   * TimeBudgetError, and the work stays pending).
+   * RateLimitedError, and the work stays pending).
    */
   deadline: number;
-  /** The clock; defaults to the client's. */
-  now?: () => number;
-  /** No wave starts with less than this left before the deadline. */
-  marginMs?: number;
+  /**
+   * No wave starts with less than this left before the deadline: the server picks it with the
+   * deadline, since a wave of PUTs can take seconds.
+   */
+  marginMs: number;
   waveSize?: number;
   /** The log whose `onWait` was given to the client, to report waits for the rate limit. */
   waitLog?: WaitLog;

@@ -28,7 +28,6 @@ export type WaveFailureEffect =
 export type WaveAttempt<F> = { progressed: boolean; failure?: F };
 
 export type WaveJob<S, F, P> = {
-  marginMs: number;
   waveSize: number;
   maxStepsWithoutProgress: number;
   isComplete(state: S): boolean;
@@ -47,7 +46,7 @@ export function runWaveStep<S extends WaveJobState, F, P extends { waitedForRate
   options: WaveStepOptions<S>,
   job: WaveJob<S, F, P>,
 ): { state: S; progress: P } {
-  const now = options.now ?? (() => client.requester.now());
+  const now = (): number => client.now();
   if (next.status !== 'running' || (next.notBefore !== undefined && now() < next.notBefore)) {
     return { state: next, progress: job.progress(next, now()) };
   }
@@ -55,8 +54,8 @@ export function runWaveStep<S extends WaveJobState, F, P extends { waitedForRate
   delete next.problem;
   next.counters.steps++;
 
-  const deadline = Math.min(options.deadline, now() + client.requester.remainingMs());
-  const marginMs = options.marginMs ?? job.marginMs;
+  const deadline = Math.min(options.deadline, now() + client.remainingMs());
+  const marginMs = options.marginMs;
   const waveSize = Math.max(1, Math.floor(options.waveSize ?? job.waveSize));
   const stepStart = now();
   let progressed = false;

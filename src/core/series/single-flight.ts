@@ -1,9 +1,10 @@
 // One fetch for many cells: when Sheets recalculates hundreds of cells of one metric at once, the
 // first execution fetches the series and the others wait for its answer in the user's cache.
 
+import { LockUnavailableError } from '../errors';
 import type { Clock } from '../api/transport';
 import { safeKey } from '../cache/chunked-cache';
-import { LockUnavailableError, type KeyValueCache, type Mutex } from '../cache/key-value-cache';
+import { type KeyValueCache, type Mutex } from '../cache/key-value-cache';
 
 /** How long a loading marker lives: past a custom function's 30 s, so a killed fetcher's marker goes by itself. */
 export const LOADING_MARKER_TTL_SECONDS = 30;

@@ -1,6 +1,6 @@
 // Where the token may be sent: HTTPS anywhere, plain HTTP only to this machine (the emulator).
 
-import { ConfigError } from '../api/errors';
+import { ConfigError } from '../errors';
 
 const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 

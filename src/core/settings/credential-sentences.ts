@@ -1,6 +1,6 @@
 // The one place that says a token or base URL is missing, in words that fit whoever reads them.
 
-import { ConfigError } from '../api/errors';
+import { ConfigError } from '../errors';
 import { SETTINGS_HINT } from '../product';
 
 /**

@@ -7,7 +7,7 @@
 // https://www.google.com is not), path matching is case-sensitive, and a URL matches when it "is identical
 // to the prefix or a child of the prefix".
 
-import { ConfigError } from '../api/errors';
+import { ConfigError } from '../errors';
 
 /**
  * The allowlist prefix for `input`, normalised to end with `/` (scheme and host in lower case), or a

@@ -1,8 +1,8 @@
 // Formulas the sidebar writes into cells, from validated ids and dates only.
 
+import { InputError } from '../errors';
 import { requireUuid } from '../validate/uuid';
 import { isIsoDate } from '../validate/dates';
-import { InputError } from '../api/errors';
 
 export interface MetricValuesFormula {
   metricIds: readonly string[];

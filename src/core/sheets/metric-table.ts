@@ -1,8 +1,7 @@
 // Data points shaped into what a cell range shows: oldest first, one column per metric, blanks stay blank.
 
+import { InputError } from '../errors';
 import type { DataPoint } from '../api/types';
-import { isExactAsDouble } from '../validate/decimal';
-import { InputError } from '../api/errors';
 import { SOURCE_HEADINGS, sourceCells } from './source-cells';
 
 export type Cell = string | number | null;
@@ -83,9 +82,4 @@ export function shapeSeries(points: readonly DataPoint[], metricIds: readonly st
     rows.unshift(['Date', ...headings]);
   }
   return rows;
-}
-
-/** Whether any value in the series would lose digits as a number: such cells deserve the "text" option. */
-export function hasInexactValues(points: readonly DataPoint[]): boolean {
-  return points.some((p) => typeof p.value === 'string' && p.value !== '' && !isExactAsDouble(p.value));
 }

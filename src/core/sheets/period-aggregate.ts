@@ -1,6 +1,6 @@
 // One figure for a period longer than a metric's own: the sum, average, first or last of its periods.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { normaliseDecimal } from '../validate/decimal';
 
 export const AGGREGATES = ['sum', 'average', 'first', 'last'] as const;

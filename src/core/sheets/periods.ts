@@ -1,6 +1,6 @@
 // Calendar periods of a metric, and the period labels finance teams write ("2024-Q1", "Q3 FY2024").
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { daysInMonth } from '../validate/dates';
 
 /** Frequencies the API documents; others (a live account returned "annually") are handled where known. */

@@ -1,6 +1,6 @@
 // Dates where a cell meets the API: always YYYY-MM-DD, read in the spreadsheet's time zone.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 
 /** Formats a Date as YYYY-MM-DD in a time zone; Apps Script passes Utilities.formatDate, tests use Intl. */
 export type DateFormatter = (date: Date, timeZone: string) => string;

@@ -1,6 +1,6 @@
 // Values travel as exact decimal text: a double never decides what the API stores.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 
 const DECIMAL_TEXT = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 

@@ -1,6 +1,6 @@
 // A metric's unit as the API documents it: number, percent, or an ISO 4217 currency code.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 import { isCurrencyCode, replacementOf } from './currency-codes';
 
 /**

@@ -1,6 +1,6 @@
 // An id that is not a UUID never reaches a URL.
 
-import { InputError } from '../api/errors';
+import { InputError } from '../errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -154,6 +154,9 @@ export function loadSteps(): Step[] {
   ];
 }
 
+/** No wave starts with less than this left before the step's deadline, unless a test says otherwise. */
+export const STEP_MARGIN_MS = 30_000;
+
 export function client(steps: Step[], options: { clock?: FakeClock; deadlineMs?: number; retry?: Partial<RetryPolicy>; transport?: ScriptedTransport; waits?: WaitLog } = {}) {
   const clock = options.clock ?? new FakeClock(Date.UTC(2025, 0, 6, 9));
   const transport = options.transport ?? new ScriptedTransport(steps);
@@ -166,7 +169,7 @@ export function client(steps: Step[], options: { clock?: FakeClock; deadlineMs?:
     clock,
     waits,
     deadline,
-    step: (state: AuditPushState, stepOptions: Partial<AuditPushStepOptions> = {}) => runAuditPushStep(state, api, { deadline, waitLog: waits, ...stepOptions }),
+    step: (state: AuditPushState, stepOptions: Partial<AuditPushStepOptions> = {}) => runAuditPushStep(state, api, { deadline, marginMs: STEP_MARGIN_MS, waitLog: waits, ...stepOptions }),
   };
 }
 

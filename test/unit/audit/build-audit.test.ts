@@ -99,9 +99,10 @@ describe('the audit sheet model', () => {
       ['O3:O5', '0%'], ['C9:L9', '0%'],
     ]);
     expect(formatting.validations).toEqual([
-      { kind: 'list', range: expect.objectContaining({ a1: 'C3:C5' }), labels: ['Fintech', 'Healthcare', 'Energy'], allowInvalid: false, helpText: 'Pick one of the labels of Sector.' },
+      { kind: 'list', propertyId: PROPERTY.sector, range: expect.objectContaining({ a1: 'C3:C5' }), labels: ['Fintech', 'Healthcare', 'Energy'], allowInvalid: false, helpText: 'Pick one of the labels of Sector.' },
       {
         kind: 'list',
+        propertyId: PROPERTY.tags,
         range: expect.objectContaining({ a1: 'D3:D5' }),
         labels: ['B2B', 'SaaS', 'Hardware, IoT', 'Hardware', 'AI'],
         allowInvalid: true,

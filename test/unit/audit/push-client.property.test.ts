@@ -2,10 +2,11 @@
 // fails, throttles and loses answers at random: every cell ends accounted for, no confirmed cell is sent
 // again, and the snapshot the server records leaves only the refused cells for a fresh push.
 
+import { NetworkError } from '../../../src/core/errors';
 import fc from 'fast-check';
 import { PROPERTY_SEED, seeded } from '../../support/property-seed';
 import { createApiClient } from '../../../src/core/api/client';
-import { NetworkError, type HttpRequest, type HttpResponse, type Transport } from '../../../src/core/api/transport';
+import { type HttpRequest, type HttpResponse, type Transport } from '../../../src/core/api/transport';
 import { buildAuditPushReport } from '../../../src/core/audit/push-report';
 import { runAuditPushStep } from '../../../src/core/audit/run-push-step';
 import { applySnapshotUpdates } from '../../../src/core/audit/snapshot';
@@ -86,7 +87,7 @@ it(`accounts for every cell, never resends a confirmed one, and leaves only refu
         if (state.status === 'paused') state = resumeAuditPush(state);
         const api = createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport: store, clock, deadline: clock.now() + 270_000, retry: { random: () => 0.5, maxRetries: 2 } });
         if (state.notBefore !== undefined && clock.now() < state.notBefore) clock.sleep(state.notBefore - clock.now());
-        state = runAuditPushStep(state, api, { deadline: clock.now() + 270_000, waveSize }).state;
+        state = runAuditPushStep(state, api, { deadline: clock.now() + 270_000, marginMs: 30_000, waveSize }).state;
       }
       expect(state.status).toBe('done');
       const report = buildAuditPushReport(state);

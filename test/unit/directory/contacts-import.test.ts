@@ -14,7 +14,7 @@ import type { ContactNoteReport } from '../../../src/core/directory/contact-note
 import type { ProfilesImportReport, ProfilesImportState } from '../../../src/core/directory/profiles-import';
 import { MemoryCache } from '../../support/memory-cache';
 import { FakeClock, type Reply, type Step } from '../../support/scripted-transport';
-import { BOARD, CheckpointLog, errorReply, FUND, harness, INVESTORS, LISTS, NEW_IDS, sentBodies, SlowTransport } from './directory-fixtures';
+import { BOARD, CheckpointLog, errorReply, FUND, harness, INVESTORS, LISTS, NEW_IDS, ROW_MARGIN_MS, sentBodies, SlowTransport } from './directory-fixtures';
 
 const HEADER = ['Email', 'First name', 'Last name', 'Title', 'Contact lists', 'Contact id'];
 
@@ -60,7 +60,7 @@ describe('creating contacts', () => {
     ]);
     const state = prepareContactsImport({ range: { values: [HEADER, ...ROWS] }, companyId: FUND, contactLists: client.contacts.listLists(FUND) });
     const log = new CheckpointLog<ContactsImportState>();
-    const { state: done, progress } = runContactsImportStep(state, client, { deadline, onCheckpoint: log.onCheckpoint });
+    const { state: done, progress } = runContactsImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline, onCheckpoint: log.onCheckpoint });
 
     transport.assertDone();
     expect(transport.waves).toEqual([]);
@@ -85,12 +85,12 @@ describe('creating contacts', () => {
   it('creates nothing twice on a re-run: rows whose ids were written back are skipped', () => {
     const first = harness([post(created(NEW_IDS[0]!, 'ann@example.com')), post(created(NEW_IDS[1]!, 'bob@example.com')), post(created(NEW_IDS[2]!, 'cy@example.com'))]);
     const log = new CheckpointLog<ContactsImportState>();
-    runContactsImportStep(prepare(ROWS), first.client, { deadline: first.deadline, onCheckpoint: log.onCheckpoint });
+    runContactsImportStep(prepare(ROWS), first.client, { marginMs: ROW_MARGIN_MS, deadline: first.deadline, onCheckpoint: log.onCheckpoint });
 
     const sheet = applyWrites(ROWS, log);
     const rerun = prepare([...sheet, ['dee@example.com']]);
     const second = harness([post(created(NEW_IDS[3]!, 'dee@example.com'))]);
-    const { state: done } = runContactsImportStep(rerun, second.client, { deadline: second.deadline });
+    const { state: done } = runContactsImportStep(rerun, second.client, { marginMs: ROW_MARGIN_MS, deadline: second.deadline });
 
     second.transport.assertDone();
     expect(sentBodies(second.transport, 'POST')).toHaveLength(1);
@@ -102,7 +102,7 @@ describe('creating contacts', () => {
 
   it('fails a 422 duplicate email on its row with the API\'s message, and goes on', () => {
     const { client, deadline } = harness([post(errorReply(422, 'attribute_invalid', 'email', 'has already been taken')), post(created(NEW_IDS[1]!, 'bob@example.com')), post(created(NEW_IDS[2]!, 'cy@example.com'))]);
-    const report = buildContactsImportReport(runContactsImportStep(prepare(ROWS), client, { deadline }).state);
+    const report = buildContactsImportReport(runContactsImportStep(prepare(ROWS), client, { marginMs: ROW_MARGIN_MS, deadline }).state);
     expect(report.rows[0]).toMatchObject({
       outcome: 'failed',
       reason: 'the API refused it: email has already been taken (HTTP 422): a contact with this email may already exist in this company',
@@ -119,7 +119,7 @@ describe('a POST without a clear answer', () => {
   ])('is not retried after %s: the row is unknown, its id cell gets the check mark, and the import pauses', (_, reply, message) => {
     const log = new CheckpointLog<ContactsImportState>();
     const { client, transport, deadline, clock } = harness([post(created(NEW_IDS[0]!, 'ann@example.com')), post(reply as Reply)]);
-    const { state: paused, progress } = runContactsImportStep(prepare(ROWS), client, { deadline, onCheckpoint: log.onCheckpoint });
+    const { state: paused, progress } = runContactsImportStep(prepare(ROWS), client, { marginMs: ROW_MARGIN_MS, deadline, onCheckpoint: log.onCheckpoint });
 
     expect(sentBodies(transport, 'POST')).toHaveLength(2);
     expect(clock.sleeps).toEqual([]);
@@ -147,13 +147,13 @@ describe('interruptions', () => {
     const reply = (i: number) => post(created(`0c100000-0000-4000-8000-00000000000${i}`, `person${i}@example.com`));
     // Each POST takes 20 s; the step has 100 s and starts no row with less than 15 s left, so it creates 5 and stops.
     const first = harness([], { clock, stepMs: 100_000, transport: new SlowTransport([0, 1, 2, 3, 4].map(reply), clock, 20_000) });
-    const { state: partial, progress } = runContactsImportStep(prepare(rows), first.client, { deadline: first.deadline });
+    const { state: partial, progress } = runContactsImportStep(prepare(rows), first.client, { marginMs: ROW_MARGIN_MS, deadline: first.deadline });
     first.transport.assertDone();
     expect(progress).toEqual({ status: 'running', rowsDone: 5, rowsTotal: 10 });
     expect(buildContactsImportReport(partial).rows[5]!.status).toBe('not sent yet');
 
     const second = harness([5, 6, 7, 8, 9].map(reply), { clock });
-    const { state: done } = runContactsImportStep(throughCache(partial), second.client, { deadline: second.deadline });
+    const { state: done } = runContactsImportStep(throughCache(partial), second.client, { marginMs: ROW_MARGIN_MS, deadline: second.deadline });
     second.transport.assertDone();
     const emails = [...sentBodies(first.transport, 'POST'), ...sentBodies(second.transport, 'POST')].map((sent) => (sent.body['contact'] as { email: string }).email);
     expect(emails).toEqual(rows.map(([email]) => email));
@@ -164,14 +164,14 @@ describe('interruptions', () => {
   it('marks the row whose POST was in flight when the execution died as unknown, and resumes with the next', () => {
     const log = new CheckpointLog<ContactsImportState>();
     const killed = harness([post(created(NEW_IDS[0]!, 'ann@example.com')), post(created(NEW_IDS[1]!, 'bob@example.com')), post(created(NEW_IDS[2]!, 'cy@example.com'))]);
-    runContactsImportStep(prepare(ROWS), killed.client, { deadline: killed.deadline, onCheckpoint: log.onCheckpoint });
+    runContactsImportStep(prepare(ROWS), killed.client, { marginMs: ROW_MARGIN_MS, deadline: killed.deadline, onCheckpoint: log.onCheckpoint });
     // Saved after Ann was created and just before Bob's POST: the last thing a killed execution left.
     const saved = log.saved[2]!;
     expect(saved).toMatchObject({ inFlight: 1, rows: [{ outcome: 'created' }, { outcome: 'pending' }, { outcome: 'pending' }] });
 
     const resumedLog = new CheckpointLog<ContactsImportState>();
     const next = harness([post(created(NEW_IDS[2]!, 'cy@example.com'))]);
-    const { state: done } = runContactsImportStep(throughCache(saved), next.client, { deadline: next.deadline, onCheckpoint: resumedLog.onCheckpoint });
+    const { state: done } = runContactsImportStep(throughCache(saved), next.client, { marginMs: ROW_MARGIN_MS, deadline: next.deadline, onCheckpoint: resumedLog.onCheckpoint });
     next.transport.assertDone();
     expect(resumedLog.writes.map((write) => [write.sheetRow, write.idText])).toEqual([[3, MAYBE_CREATED_MARK], [4, NEW_IDS[2]]]);
     expect(buildContactsImportReport(done).totals).toEqual({ created: 2, skipped: 0, failed: 0, unknown: 1, pending: 0 });
@@ -181,7 +181,7 @@ describe('interruptions', () => {
     let stop = false;
     const first = harness([post(created(NEW_IDS[0]!, 'ann@example.com'))]);
     const { state: cancelled } = runContactsImportStep(prepare(ROWS), first.client, {
-      deadline: first.deadline,
+      marginMs: ROW_MARGIN_MS, deadline: first.deadline,
       shouldStop: () => stop,
       onCheckpoint: (_, written) => {
         if (written) stop = true;
@@ -193,7 +193,7 @@ describe('interruptions', () => {
     expect(report.rows[1]!.status).toBe('not sent: import cancelled');
 
     const second = harness([post(created(NEW_IDS[1]!, 'bob@example.com')), post(created(NEW_IDS[2]!, 'cy@example.com'))]);
-    const { state: done } = runContactsImportStep(resumeImport(cancelImport(cancelled)), second.client, { deadline: second.deadline });
+    const { state: done } = runContactsImportStep(resumeImport(cancelImport(cancelled)), second.client, { marginMs: ROW_MARGIN_MS, deadline: second.deadline });
     second.transport.assertDone();
     expect(done.status).toBe('done');
   });
@@ -201,20 +201,20 @@ describe('interruptions', () => {
   it('waits out the rate limit when it asks for longer than the step has, then sends the same row', () => {
     const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
     const first = harness([post({ ...errorReply(429, 'rate_limit_exceeded'), headers: { 'retry-after': '600' } })], { clock, stepMs: 60_000 });
-    const { state: waiting, progress } = runContactsImportStep(prepare(ROWS.slice(0, 1)), first.client, { deadline: first.deadline });
+    const { state: waiting, progress } = runContactsImportStep(prepare(ROWS.slice(0, 1)), first.client, { marginMs: ROW_MARGIN_MS, deadline: first.deadline });
     expect(progress).toMatchObject({ status: 'running', rowsDone: 0, waitingForRateLimitMs: 600_000 });
     expect(waiting.rows[0]!.outcome).toBe('pending');
 
     clock.advance(600_000);
     const later = harness([post(created(NEW_IDS[0]!, 'ann@example.com'))], { clock });
-    expect(runContactsImportStep(waiting, later.client, { deadline: later.deadline }).state.status).toBe('done');
+    expect(runContactsImportStep(waiting, later.client, { marginMs: ROW_MARGIN_MS, deadline: later.deadline }).state.status).toBe('done');
   });
 });
 
 describe('what crosses google.script.run', () => {
   it('is plain JSON: states and reports survive the trip and type-check against Json', () => {
     const { client, deadline } = harness([post(created(NEW_IDS[0]!, 'ann@example.com'))]);
-    const { state, progress } = runContactsImportStep(prepare(ROWS.slice(0, 1)), client, { deadline });
+    const { state, progress } = runContactsImportStep(prepare(ROWS.slice(0, 1)), client, { marginMs: ROW_MARGIN_MS, deadline });
     const report = buildContactsImportReport(state);
     // Compile-time: a Date or a class instance in any of these would fail here.
     const sent: Json[] = [state, report, progress];

@@ -1,6 +1,6 @@
 // Contacts: emails, duplicates, list names and id cells checked before anything is sent.
 
-import { InputError } from '../../../src/core/api/errors';
+import { InputError } from '../../../src/core/errors';
 import { buildContactsImportReport, prepareContactsImport, type ContactsImportState } from '../../../src/core/directory/contacts-import';
 import { emailProblem } from '../../../src/core/directory/email';
 import { BOARD, FUND, INVESTORS, LISTS, NEW_IDS } from './directory-fixtures';

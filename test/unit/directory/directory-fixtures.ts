@@ -50,6 +50,9 @@ export type Harness = {
 };
 
 /** A client for one step, as the server builds one per execution: the same deadline for the client and the step. */
+/** The margin the import steps here run with: rows stop this long before the deadline. */
+export const ROW_MARGIN_MS = 15_000;
+
 export function harness(steps: Step[], options: { clock?: FakeClock; stepMs?: number; transport?: ScriptedTransport } = {}): Harness {
   const clock = options.clock ?? new FakeClock(Date.UTC(2025, 0, 6, 9));
   const transport = options.transport ?? new ScriptedTransport(steps);

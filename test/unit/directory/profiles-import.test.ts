@@ -9,7 +9,7 @@ import {
 import { resumeImport } from '../../../src/core/directory/row-job';
 import type { PortfolioCompanyProfile } from '../../../src/core/api/types';
 import type { Reply, Step } from '../../support/scripted-transport';
-import { ACME, BETA, CheckpointLog, errorReply, EXISTING, FUND, harness, NEW_IDS, profile, sentBodies } from './directory-fixtures';
+import { ACME, BETA, CheckpointLog, errorReply, EXISTING, FUND, harness, NEW_IDS, profile, ROW_MARGIN_MS, sentBodies } from './directory-fixtures';
 
 const HEADER = ['Name', 'Website', 'Currency', 'Primary contact id', 'Fiscal year end month', 'Profile id'];
 const COBALT = '0a000000-0000-4000-8000-000000000003';
@@ -34,7 +34,7 @@ describe('creating and updating profiles', () => {
     ]);
     const log = new CheckpointLog<ProfilesImportState>();
     const { client, transport, deadline } = harness([post(created(NEW_IDS[0]!, 'Gamma')), put(ACME, updated(ACME, 'Acme Robotics')), put(BETA, updated(BETA, 'Beta Biosciences'))]);
-    const { state: done, progress } = runProfilesImportStep(state, client, { deadline, onCheckpoint: log.onCheckpoint });
+    const { state: done, progress } = runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline, onCheckpoint: log.onCheckpoint });
 
     transport.assertDone();
     expect(sentBodies(transport, 'POST')).toEqual([
@@ -70,7 +70,7 @@ describe('creating and updating profiles', () => {
     const state = prepare([['Acme Robotics', 'https://acme.example', 'usd', '', 12], ['Beta Bio', '', 'EUR']]);
     expect(state.status).toBe('done');
     const { client, transport, deadline } = harness([]);
-    const { state: done } = runProfilesImportStep(state, client, { deadline });
+    const { state: done } = runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline });
     expect(transport.sent).toHaveLength(0);
     expect(buildProfilesImportReport(done).summary).toBe('2 rows read: 2 unchanged.');
   });
@@ -83,7 +83,7 @@ describe('creating and updating profiles', () => {
   it('writes ids into a new column when the range has none', () => {
     const state = prepare([['Gamma']], { header: ['Name'] });
     const { client, deadline } = harness([post(created(NEW_IDS[0]!, 'Gamma'))]);
-    const report = buildProfilesImportReport(runProfilesImportStep(state, client, { deadline }).state);
+    const report = buildProfilesImportReport(runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline }).state);
     expect(report.idColumn).toEqual({ column: 2, header: 'Profile id', isNew: true });
     expect(report.statusColumn).toEqual({ column: 3, header: 'Import status', isNew: true });
     expect(report.rows[0]!.idText).toBe(NEW_IDS[0]);
@@ -97,7 +97,7 @@ describe('failures on their rows', () => {
       post(errorReply(422, 'attribute_invalid', 'name', 'has already been taken')),
       post(created(NEW_IDS[1]!, 'Eta')),
     ]);
-    const { state: done } = runProfilesImportStep(state, client, { deadline });
+    const { state: done } = runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline });
 
     transport.assertDone();
     const report = buildProfilesImportReport(done);
@@ -114,7 +114,7 @@ describe('failures on their rows', () => {
   it('reports an id the API no longer knows (400 on field id) on its row', () => {
     const state = prepare([['Acme Robotics', '', 'CHF']]);
     const { client, deadline } = harness([put(ACME, errorReply(400, 'parameter_invalid', 'id', `names no portfolio company profile: ${ACME}`))]);
-    const report = buildProfilesImportReport(runProfilesImportStep(state, client, { deadline }).state);
+    const report = buildProfilesImportReport(runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline }).state);
     expect(report.rows[0]!.reason).toBe(
       `the API refused it: id names no portfolio company profile: ${ACME} (HTTP 400): the profile no longer exists; clear the id cell to create it again`,
     );
@@ -123,7 +123,7 @@ describe('failures on their rows', () => {
   it('never repeats a POST that lost its connection: the row fails saying it may exist, and the import pauses', () => {
     const state = prepare([['Gamma'], ['Delta']]);
     const { client, transport, deadline, clock } = harness([post('network-error')]);
-    const { state: paused, progress } = runProfilesImportStep(state, client, { deadline });
+    const { state: paused, progress } = runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline });
 
     expect(transport.sent).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
@@ -139,7 +139,7 @@ describe('failures on their rows', () => {
 
     // Resuming goes on with the rest; Gamma is not sent again.
     const resumed = harness([post(created(NEW_IDS[1]!, 'Delta'))]);
-    const { state: done } = runProfilesImportStep(resumeImport(paused), resumed.client, { deadline: resumed.deadline });
+    const { state: done } = runProfilesImportStep(resumeImport(paused), resumed.client, { marginMs: ROW_MARGIN_MS, deadline: resumed.deadline });
     resumed.transport.assertDone();
     expect(buildProfilesImportReport(done).totals).toEqual({ created: 1, updated: 0, unchanged: 0, failed: 1, pending: 0 });
 
@@ -151,7 +151,7 @@ describe('failures on their rows', () => {
   it('sends a PUT again after a lost connection, since an update is idempotent', () => {
     const state = prepare([['Acme Robotics', '', 'CHF']]);
     const { client, transport, deadline } = harness([put(ACME, 'network-error'), put(ACME, updated(ACME, 'Acme Robotics'))]);
-    const { state: done } = runProfilesImportStep(state, client, { deadline });
+    const { state: done } = runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline });
     expect(sentBodies(transport, 'PUT')).toHaveLength(2);
     expect(done.rows[0]!.outcome).toBe('updated');
   });
@@ -159,12 +159,12 @@ describe('failures on their rows', () => {
   it('pauses on a rejected token with the row still pending, and sends it on resume', () => {
     const state = prepare([['Gamma']]);
     const first = harness([post(errorReply(401, 'unauthorized'))]);
-    const { state: paused } = runProfilesImportStep(state, first.client, { deadline: first.deadline });
+    const { state: paused } = runProfilesImportStep(state, first.client, { marginMs: ROW_MARGIN_MS, deadline: first.deadline });
     expect(paused).toMatchObject({ status: 'paused', rows: [{ outcome: 'pending' }] });
     expect(paused.problem).toMatch(/^The API token was rejected/);
 
     const second = harness([post(created(NEW_IDS[0]!, 'Gamma'))]);
-    const { state: done } = runProfilesImportStep(resumeImport(paused), second.client, { deadline: second.deadline });
+    const { state: done } = runProfilesImportStep(resumeImport(paused), second.client, { marginMs: ROW_MARGIN_MS, deadline: second.deadline });
     expect(done.rows[0]).toMatchObject({ outcome: 'created', profileId: NEW_IDS[0] });
   });
 
@@ -172,13 +172,13 @@ describe('failures on their rows', () => {
     const log = new CheckpointLog<ProfilesImportState>();
     const state = prepare([['Gamma'], ['Delta']]);
     const killed = harness([post(created(NEW_IDS[0]!, 'Gamma'))]);
-    runProfilesImportStep(state, killed.client, { deadline: killed.deadline, onCheckpoint: log.onCheckpoint });
+    runProfilesImportStep(state, killed.client, { marginMs: ROW_MARGIN_MS, deadline: killed.deadline, onCheckpoint: log.onCheckpoint });
     // The state saved just before the first POST is all a killed execution leaves behind.
     const saved = log.saved[0]!;
     expect(saved.inFlight).toBe(0);
 
     const next = harness([post(created(NEW_IDS[1]!, 'Delta'))]);
-    const { state: done } = runProfilesImportStep(saved, next.client, { deadline: next.deadline });
+    const { state: done } = runProfilesImportStep(saved, next.client, { marginMs: ROW_MARGIN_MS, deadline: next.deadline });
     next.transport.assertDone();
     expect(sentBodies(next.transport, 'POST').map((sent) => (sent.body['portfolio_company_profile'] as { name: string }).name)).toEqual(['Delta']);
     expect(done.rows[0]!.reason).toMatch(/^the import stopped while it was being sent, so it may have been created/);

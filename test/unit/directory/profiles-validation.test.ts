@@ -1,6 +1,6 @@
 // Profiles: every row is read and checked before anything is sent, each refusal with a reason the user can act on.
 
-import { InputError } from '../../../src/core/api/errors';
+import { InputError } from '../../../src/core/errors';
 import { buildProfilesImportReport, prepareProfilesImport, type ProfilesImportState } from '../../../src/core/directory/profiles-import';
 import { ACME, BETA, EXISTING, FUND, JANE, profile } from './directory-fixtures';
 

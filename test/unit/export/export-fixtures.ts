@@ -76,6 +76,8 @@ export type Harness = {
 };
 
 export const STEP_MS = 270_000;
+/** No wave starts with less than this left before the step's deadline, unless a test says otherwise. */
+export const STEP_MARGIN_MS = 30_000;
 
 /**
  * A client for one step, as the server builds one per execution: the same deadline for the client and
@@ -92,7 +94,7 @@ export function harness(steps: Step[], options: { clock?: FakeClock; stepMs?: nu
     transport,
     clock,
     waits,
-    step: (state, stepOptions = {}) => runExportStep(state, client, { deadline, waitLog: waits, ...stepOptions }),
+    step: (state, stepOptions = {}) => runExportStep(state, client, { deadline, marginMs: STEP_MARGIN_MS, waitLog: waits, ...stepOptions }),
   };
 }
 

@@ -1,7 +1,7 @@
 // A 429 storm: an API that accepts nothing for three rate windows pauses the export, and Resume sends only what is left.
 
-import { TimeBudgetError } from '../../../src/core/api/errors';
-import { classifyFailure } from '../../../src/core/export/batch-errors';
+import { OutOfTimeError, RateLimitedError } from '../../../src/core/errors';
+import { classifyFailure } from '../../../src/core/jobs/classify-failure';
 import { resumeExport } from '../../../src/core/export/export-state';
 import { buildReport } from '../../../src/core/export/report';
 import { RATE_LIMIT_STORM_MS } from '../../../src/core/export/run-step';
@@ -135,7 +135,7 @@ describe('a 429 storm', () => {
   });
 
   it('tells a step that ran out of time from the rate limit: only the latter counts towards the storm', () => {
-    expect(classifyFailure(new TimeBudgetError('This run is close to Apps Script\'s time limit.', undefined))).toEqual({ kind: 'wait', message: 'This run is close to Apps Script\'s time limit.', outOfTime: true });
-    expect(classifyFailure(new TimeBudgetError('The API\'s rate limit was reached. Try again in 15 seconds.', 15))).toEqual({ kind: 'wait', message: 'The API\'s rate limit was reached. Try again in 15 seconds.', retryAfterMs: 15_000 });
+    expect(classifyFailure(new OutOfTimeError('This run is close to Apps Script\'s time limit.'), 'export')).toEqual({ kind: 'wait', message: 'This run is close to Apps Script\'s time limit.', outOfTime: true });
+    expect(classifyFailure(new RateLimitedError('The API\'s rate limit was reached. Try again in 15 seconds.', 15), 'export')).toEqual({ kind: 'wait', message: 'The API\'s rate limit was reached. Try again in 15 seconds.', retryAfterMs: 15_000 });
   });
 });

@@ -1,7 +1,7 @@
 // Compact, durable job state (issue 16, items 3 and 4): pieces a property accepts, nothing left behind,
 // a cache copy whose loss costs nothing, and an export's state small enough for the user's properties.
 
-import { InputError } from '../../../src/core/api/errors';
+import { InputError } from '../../../src/core/errors';
 import { ChunkedCache } from '../../../src/core/cache/chunked-cache';
 import { compactExport, expandExport } from '../../../src/core/export/compact';
 import { JOB_MAX_BYTES, PiecedStore, utf8Bytes, type PropertyStore } from '../../../src/core/jobs/pieced-store';

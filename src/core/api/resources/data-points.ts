@@ -1,7 +1,7 @@
 // GET /data_points and PUT /metrics/{metric_id}/data_points.
 
-import { InputError } from '../errors';
-import { fetchAllPagesOfEach, type PageOptions } from '../paginate';
+import { InputError } from '../../errors';
+import { readLists, type ListRead, type PageOptions } from '../paginate';
 import { fillPath } from '../query';
 import type { ApiRequest, Requester, Settled } from '../requester';
 import { MAX_DATA_POINT_PAGE_SIZE, MAX_SERIES_IDS_PER_REQUEST, MAX_UPSERT_ITEMS, type DataPoint, type DataPointInput } from '../types';
@@ -32,28 +32,29 @@ export class DataPointsResource {
     // and the requests are read together (every page 1, then every other page).
     const chunks: string[][] = [];
     for (let i = 0; i < ids.length; i += MAX_SERIES_IDS_PER_REQUEST) chunks.push(ids.slice(i, i + MAX_SERIES_IDS_PER_REQUEST));
-    const requests: ApiRequest[] = chunks.map((chunk) => ({
-      method: 'GET',
-      path: '/data_points',
-      query: {
-        // One id goes plain; several go in the array form, which the server reads Rails-style.
-        metric_id: chunk.length === 1 ? chunk[0] : chunk,
-        page_size: MAX_DATA_POINT_PAGE_SIZE,
-        start_date: options.startDate,
-        end_date: options.endDate,
-        exclude_blank: options.excludeBlank ? 'true' : undefined,
-        include_source: options.includeSource ? 'true' : undefined,
+    const lists: ListRead[] = chunks.map((chunk) => ({
+      key: 'data_points',
+      request: {
+        method: 'GET',
+        path: '/data_points',
+        query: {
+          // One id goes plain; several go in the array form, which the server reads Rails-style.
+          metric_id: chunk.length === 1 ? chunk[0] : chunk,
+          page_size: MAX_DATA_POINT_PAGE_SIZE,
+          start_date: options.startDate,
+          end_date: options.endDate,
+          exclude_blank: options.excludeBlank ? 'true' : undefined,
+          include_source: options.includeSource ? 'true' : undefined,
+        },
       },
     }));
-    return fetchAllPagesOfEach<DataPoint>(this.requester, requests, 'data_points', options).flat();
+    return readLists(this.requester, lists, options).flat() as DataPoint[];
   }
 
-  /** Creates or updates up to 50 data points of one metric, matched by date. PUT is idempotent, so it is retried. */
-  upsert(metricId: string, dataPoints: readonly DataPointInput[]): DataPoint[] {
-    return this.requester.send<{ data_points: DataPoint[] }>(upsertRequest(metricId, dataPoints)).data.data_points;
-  }
-
-  /** Several upserts sent concurrently (by the budget's waves), each with its own outcome. */
+  /**
+   * Upserts of up to 50 data points of one metric each, matched by date, sent concurrently (by the
+   * budget's waves), each with its own outcome. PUT is idempotent, so each is retried.
+   */
   upsertMany(batches: ReadonlyArray<{ metricId: string; dataPoints: readonly DataPointInput[] }>): Array<Settled<{ data_points: DataPoint[] }>> {
     return this.requester.sendAllSettled<{ data_points: DataPoint[] }>(batches.map((b) => upsertRequest(b.metricId, b.dataPoints)));
   }

@@ -1,8 +1,8 @@
 // The investor product's endpoints: profiles, portfolio notes, properties, values and options.
 
-import { fetchAllPages } from '../paginate';
+import { fetchAllPages, readLists, type ListRead } from '../paginate';
 import { fillPath } from '../query';
-import type { ApiResult, Requester } from '../requester';
+import type { ApiRequest, Requester, Settled } from '../requester';
 import type {
   PortfolioCompanyProfile,
   PortfolioCompanyProfileInput,
@@ -14,15 +14,31 @@ import type {
 } from '../types';
 import { requireUuid } from '../../validate/uuid';
 
+/** Each list once, so a batch read asks exactly what the single read does. */
+const profilesOf = (companyId: string): ListRead => ({
+  key: 'portfolio_company_profiles',
+  request: { method: 'GET', path: '/portfolio_company_profiles', query: { company_id: requireUuid(companyId, 'The company id') } },
+});
+const propertiesOf = (companyId: string): ListRead => ({
+  key: 'portfolio_properties',
+  request: { method: 'GET', path: '/portfolio_properties', query: { company_id: requireUuid(companyId, 'The company id') } },
+});
+const valuesOf = (profileId: string): ListRead => ({
+  key: 'portfolio_property_values',
+  request: { method: 'GET', path: '/portfolio_property_values', query: { portfolio_company_profile_id: requireUuid(profileId, 'The portfolio company profile id') } },
+});
+/** Not paginated: the API sends every option (matching `label` case-insensitively, when given) at once. */
+const optionsOf = (propertyId: string, label?: string): ListRead => ({
+  key: 'portfolio_property_options',
+  whole: true,
+  request: { method: 'GET', path: '/portfolio_property_options', query: { portfolio_property_id: requireUuid(propertyId, 'The portfolio property id'), label } },
+});
+
 export class PortfolioResource {
   constructor(private readonly requester: Requester) {}
 
   listProfiles(companyId: string): PortfolioCompanyProfile[] {
-    return fetchAllPages<PortfolioCompanyProfile>(this.requester, {
-      method: 'GET',
-      path: '/portfolio_company_profiles',
-      query: { company_id: requireUuid(companyId, 'The company id') },
-    }, 'portfolio_company_profiles');
+    return this.readOne<PortfolioCompanyProfile>(profilesOf(companyId));
   }
 
   /** Creates a profile; never retried blindly (the name is unique, a repeat would fail or duplicate). */
@@ -50,49 +66,58 @@ export class PortfolioResource {
     }, 'portfolio_notes');
   }
 
-  getNote(noteId: string): PortfolioNote {
-    return this.requester.send<{ portfolio_note: PortfolioNote }>({
-      method: 'GET',
-      path: fillPath('/portfolio_notes/{id}', { id: requireUuid(noteId, 'The portfolio note id') }),
-    }).data.portfolio_note;
-  }
-
   /** Custom properties and, in the same listing, the auto-calculated investment properties. */
   listProperties(companyId: string): PortfolioProperty[] {
-    return fetchAllPages<PortfolioProperty>(this.requester, {
-      method: 'GET',
-      path: '/portfolio_properties',
-      query: { company_id: requireUuid(companyId, 'The company id') },
-    }, 'portfolio_properties');
+    return this.readOne<PortfolioProperty>(propertiesOf(companyId));
+  }
+
+  /** A fund's profiles and its properties read together: two round trips at most, whatever their length. */
+  listProfilesAndProperties(companyId: string): { profiles: PortfolioCompanyProfile[]; properties: PortfolioProperty[] } {
+    const [profiles = [], properties = []] = readLists(this.requester, [profilesOf(companyId), propertiesOf(companyId)]);
+    return { profiles: profiles as PortfolioCompanyProfile[], properties: properties as PortfolioProperty[] };
   }
 
   listValues(profileId: string): PortfolioPropertyValue[] {
-    return fetchAllPages<PortfolioPropertyValue>(this.requester, {
-      method: 'GET',
-      path: '/portfolio_property_values',
-      query: { portfolio_company_profile_id: requireUuid(profileId, 'The portfolio company profile id') },
-    }, 'portfolio_property_values');
+    return this.readOne<PortfolioPropertyValue>(valuesOf(profileId));
   }
 
-  /** Creates (201) or updates (200) the value of one property for one profile. */
-  upsertValue(input: PortfolioPropertyValueInput): ApiResult<PortfolioPropertyValue> {
-    const body = {
-      portfolio_property_value: {
-        ...input,
-        portfolio_property_id: requireUuid(input.portfolio_property_id, 'The portfolio property id'),
-        portfolio_company_profile_id: requireUuid(input.portfolio_company_profile_id, 'The portfolio company profile id'),
-      },
-    };
-    const result = this.requester.send<{ portfolio_property_value: PortfolioPropertyValue }>({ method: 'PUT', path: '/portfolio_property_values', body });
-    return { status: result.status, data: result.data.portfolio_property_value };
-  }
-
-  /** Options of a select or multiselect property; not paginated. `label` matches case-insensitively. */
+  /** Options of a select or multiselect property. */
   listOptions(propertyId: string, label?: string): PortfolioPropertyOption[] {
-    return this.requester.send<{ portfolio_property_options: PortfolioPropertyOption[] }>({
-      method: 'GET',
-      path: '/portfolio_property_options',
-      query: { portfolio_property_id: requireUuid(propertyId, 'The portfolio property id'), label },
-    }).data.portfolio_property_options;
+    return this.readOne<PortfolioPropertyOption>(optionsOf(propertyId, label));
+  }
+
+  /**
+   * Every value of each profile and every option of each property, one list per id in order, read
+   * together: the first page of every list in one concurrent sendAll, then the further pages of the
+   * values in a second (only when a profile has more than one page). Two round trips at most.
+   */
+  listValuesAndOptions(profileIds: readonly string[], propertyIds: readonly string[]): { values: PortfolioPropertyValue[][]; options: PortfolioPropertyOption[][] } {
+    const lists = readLists(this.requester, [...profileIds.map((id) => valuesOf(id)), ...propertyIds.map((id) => optionsOf(id))]);
+    return { values: lists.slice(0, profileIds.length) as PortfolioPropertyValue[][], options: lists.slice(profileIds.length) as PortfolioPropertyOption[][] };
+  }
+
+  /**
+   * Creates (201) or updates (200) the value of one property for one profile, a PUT per input, sent
+   * concurrently (in the waves the budget allows); each input has its own outcome, in order.
+   */
+  upsertValues(inputs: readonly PortfolioPropertyValueInput[]): Array<Settled<PortfolioPropertyValue>> {
+    const requests = inputs.map((input): ApiRequest => ({
+      method: 'PUT',
+      path: '/portfolio_property_values',
+      body: {
+        portfolio_property_value: {
+          ...input,
+          portfolio_property_id: requireUuid(input.portfolio_property_id, 'The portfolio property id'),
+          portfolio_company_profile_id: requireUuid(input.portfolio_company_profile_id, 'The portfolio company profile id'),
+        },
+      },
+    }));
+    return this.requester.sendAllSettled<{ portfolio_property_value: PortfolioPropertyValue }>(requests).map((settled) =>
+      settled.ok ? { ok: true, result: { status: settled.result.status, data: settled.result.data.portfolio_property_value } } : settled,
+    );
+  }
+
+  private readOne<T>(list: ListRead): T[] {
+    return (readLists(this.requester, [list])[0] ?? []) as T[];
   }
 }

@@ -1,0 +1,146 @@
+// Every failure the add-in raises is one of these classes; ./sentences turns them into words.
+
+/** What every failure of the add-in is, so a catch can tell ours from a bug. */
+export abstract class AddinError extends Error {}
+
+export interface ErrorItem {
+  type: string;
+  field?: string;
+  message?: string;
+}
+
+/** Machine-readable kinds, so callers branch on codes rather than message text. */
+export type ApiErrorCode =
+  | 'parameter_invalid'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'record_missing'
+  | 'attribute_invalid'
+  | 'rate_limit_exceeded'
+  | 'server_error'
+  | 'unexpected_response';
+
+/** The API answered with an error status. */
+export class ApiError extends AddinError {
+  override readonly name = 'ApiError';
+  readonly code: ApiErrorCode;
+  readonly type: string;
+  readonly field: string | undefined;
+  readonly apiMessage: string | undefined;
+  constructor(
+    readonly status: number,
+    readonly errors: ErrorItem[],
+    readonly method: string,
+    readonly path: string,
+    /** Seconds the server (or our backoff) says to wait, for 429 and 503. */
+    readonly retryAfterSeconds?: number,
+    /** The collection the request was about ("portfolio_company_profiles"), '' when not known. */
+    readonly about = '',
+  ) {
+    const first = errors[0];
+    const type = first?.type ?? codeForStatus(status);
+    super(`${method} ${path} failed with HTTP ${status} (${type}${first?.field ? `, field ${first.field}` : ''}${first?.message ? `: ${first.message}` : ''})`);
+    this.type = type;
+    this.code = knownCode(type) ?? codeForStatus(status);
+    this.field = first?.field;
+    this.apiMessage = first?.message;
+  }
+}
+
+/** The request never produced a response: refused, reset, timed out or unresolvable. */
+export class NetworkError extends AddinError {
+  override readonly name = 'NetworkError';
+  constructor(
+    message: string,
+    readonly url: string,
+    /**
+     * How many requests failed together: UrlFetchApp.fetchAll throws for the whole wave when one
+     * connection drops, so no one knows which request it was. 1 when this request alone failed.
+     */
+    readonly waveSize = 1,
+  ) {
+    super(message);
+  }
+}
+
+/** Why Apps Script would not send a request. */
+export type RefusalReason = 'daily_quota' | 'url_too_long' | 'payload_too_large' | 'other';
+
+/**
+ * Apps Script refused to send the request (its daily URL-fetch quota, its 2 kB URL limit, a payload too
+ * large): nothing reached the server. Never retried, since the same request would be refused again.
+ */
+export class FetchRefusedError extends AddinError {
+  override readonly name = 'FetchRefusedError';
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly reason: RefusalReason,
+  ) {
+    super(message);
+  }
+}
+
+/** The rate limit (the server's or our own budget) asks for a wait longer than this execution can afford. */
+export class RateLimitedError extends AddinError {
+  override readonly name = 'RateLimitedError';
+  constructor(
+    message: string,
+    /** How long to wait before trying again. */
+    readonly retryAfterSeconds: number,
+    readonly underlying?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Too little of this execution's time is left for a round trip: nothing was sent, run it again. */
+export class OutOfTimeError extends AddinError {
+  override readonly name = 'OutOfTimeError';
+}
+
+/** The add-in is not set up: no token, no base URL, or one that is not allowed. */
+export class ConfigError extends AddinError {
+  override readonly name = 'ConfigError';
+}
+
+/** A value from a cell or an argument that cannot be sent to the API. */
+export class InputError extends AddinError {
+  override readonly name = 'InputError';
+}
+
+const HOW_TO_ALLOW =
+  "The spreadsheet's owner can allow a company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.";
+
+/** Formulas may not read this; the sentence says what was asked for and how the owner allows it. */
+export class FormulaAccessError extends InputError {
+  constructor(what: string, why: string) {
+    super(`Formulas in this spreadsheet may not read ${what}: ${why}. ${HOW_TO_ALLOW}`);
+  }
+}
+
+/** Another execution of the same user held the lock for longer than we wait. */
+export class LockUnavailableError extends AddinError {
+  override readonly name = 'LockUnavailableError';
+  constructor(readonly waitedMs: number) {
+    super(`Another run of the add-in for this account held its lock for ${Math.round(waitedMs / 1000)} seconds. Wait a moment and try again.`);
+  }
+}
+
+const KNOWN: readonly ApiErrorCode[] = ['parameter_invalid', 'unauthorized', 'forbidden', 'record_missing', 'attribute_invalid', 'rate_limit_exceeded'];
+
+function knownCode(type: string): ApiErrorCode | undefined {
+  return (KNOWN as readonly string[]).includes(type) ? (type as ApiErrorCode) : undefined;
+}
+
+function codeForStatus(status: number): ApiErrorCode {
+  switch (status) {
+    case 400: return 'parameter_invalid';
+    case 401: return 'unauthorized';
+    case 403: return 'forbidden';
+    case 404: return 'record_missing';
+    case 422: return 'attribute_invalid';
+    case 429: return 'rate_limit_exceeded';
+    default: return status >= 500 ? 'server_error' : 'unexpected_response';
+  }
+}

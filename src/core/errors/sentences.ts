@@ -1,0 +1,122 @@
+// The only two sentence-makers: what a user reads (a cell, the sidebar, a paused job) and the short
+// reason a report shows after "failed: " (lower case first, no final period).
+// Neither ever includes the token: no error the add-in builds carries it.
+
+import { SETTINGS_HINT } from '../product';
+import { ApiError, FetchRefusedError, NetworkError, type ErrorItem } from './classes';
+
+/** The sentence a user reads for any error, saying what to do next. */
+export function userSentence(error: unknown): string {
+  if (error instanceof ApiError) {
+    const field = error.field ? ` "${error.field}"` : '';
+    const detail = error.apiMessage ? `: ${error.apiMessage}` : '';
+    switch (error.code) {
+      case 'unauthorized':
+        return `The API token was rejected. Open ${SETTINGS_HINT} and set a new token (the platform's API support issues them).`;
+      case 'forbidden':
+        return 'This API token has no access to that company or record. Check the id, or ask an admin of the company for access.';
+      case 'record_missing':
+        return `Not found: the API has no record at ${error.path}${detail}. Check the id.`;
+      case 'parameter_invalid': {
+        // The API answers 400 on these fields when the id names nothing this token can see.
+        const missing = error.field ? NOT_FOUND_FIELDS[error.field] : undefined;
+        if (missing) return `${missing} not found: no ${missing.toLowerCase()} with that id is visible to this token. Check the id.`;
+        return `The API rejected the parameter${field}${detail}.`;
+      }
+      case 'attribute_invalid':
+        return `The API refused the value of${field || ' a field'}${detail}.`;
+      case 'rate_limit_exceeded':
+        return `The API's rate limit was reached. Try again in ${error.retryAfterSeconds ?? 60} seconds.`;
+      case 'server_error':
+        return `The API had a temporary problem (HTTP ${error.status}). Try again in a minute.`;
+      case 'unexpected_response':
+        return `The API answered HTTP ${error.status}, which the add-in does not expect${detail}. Try again, and report it if it persists.`;
+    }
+  }
+  if (error instanceof NetworkError) {
+    const host = /^[a-z]+:\/\/([^/?#]+)/i.exec(error.url)?.[1] ?? error.url;
+    return `Could not reach the API at ${host}. Check the base URL in the add-in's settings and try again.`;
+  }
+  if (error instanceof FetchRefusedError) {
+    switch (error.reason) {
+      case 'daily_quota':
+        return "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.";
+      case 'url_too_long':
+        return 'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.';
+      case 'payload_too_large':
+        return 'Apps Script refused to send a request that is too large, so nothing was sent. Select fewer rows at a time.';
+      case 'other':
+        return `Apps Script refused to send the request (${error.message}), so nothing was sent. Try again later, and report it if it persists.`;
+    }
+  }
+  // Every other class is built with its sentence.
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * What a refusal by the API was about, which decides its words: a metric of an export, a fund's property
+ * value of an audit push, a record (contact, profile, note) of an import.
+ */
+export type ReasonSubject = 'metric' | 'property value' | 'record';
+
+/**
+ * The short reason a report shows for a failed item: "the API refused the value: must be a decimal
+ * number". Also takes one item of an API refusal (its message, else its type).
+ */
+export function shortReason(error: unknown, subject: ReasonSubject = 'record'): string {
+  if (error instanceof FetchRefusedError) return `not sent: ${clause(userSentence(error))}`;
+  if (error instanceof ApiError) {
+    const detail = error.apiMessage ? clause(error.apiMessage) : undefined;
+    if (subject === 'metric') {
+      if (error.status === 404) return `the API has no such metric${detail ? ` (${detail})` : ''}`;
+      if (error.status === 403) return 'this API token has no access to the metric';
+      const field = error.field ? `, "${error.field.length > 60 ? `${error.field.slice(0, 60)}…` : error.field}"` : '';
+      return `the API refused the request (HTTP ${error.status}${field}${detail ? `: ${detail}` : ''})`;
+    }
+    const named = error.errors.filter((item) => item.message || item.field);
+    if (subject === 'record') {
+      const items = named.map((item) => [item.field, item.message ? clause(item.message) : 'is not valid'].filter(Boolean).join(' '));
+      return `the API refused it: ${items.length > 0 ? items.join('; ') : lowerFirst(clause(userSentence(error)))} (HTTP ${error.status})`;
+    }
+    // Every 422 problem names its field: "the API refused the value: must be a decimal number, e.g. 1250.5".
+    if (error.status === 422 && named.length > 0) {
+      return error.errors
+        .map((item) => `the API refused the ${item.field ? FIELD_WORDS[item.field] ?? item.field : 'value'}${item.message ? `: ${clause(item.message)}` : ''}`)
+        .join('; ');
+    }
+    const suffix = detail ? `: ${detail}` : '';
+    if (error.status === 403) return `this API token has no access to this fund's property values (HTTP 403${suffix})`;
+    return `the API refused the request (HTTP ${error.status}${error.field ? `, field ${error.field}` : ''}${suffix})`;
+  }
+  if (error instanceof Error) return lowerFirst(clause(error.message));
+  if (isErrorItem(error)) return clause(error.message ?? error.type);
+  return clause(String(error));
+}
+
+const NOT_FOUND_FIELDS: Record<string, string> = {
+  metric_id: 'Metric',
+  portfolio_company_profile_id: 'Portfolio company profile',
+  portfolio_property_id: 'Portfolio property',
+};
+
+/** A property value's body fields in the words of a reason. */
+const FIELD_WORDS: Record<string, string> = {
+  value: 'value',
+  portfolio_property_option_id: 'option',
+  portfolio_property_option_ids: 'options',
+  portfolio_property_id: 'property',
+  portfolio_company_profile_id: 'company profile',
+};
+
+/** A sentence as a clause that follows "failed: ": no final period. */
+function clause(text: string): string {
+  return text.replace(/\.$/, '');
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+function isErrorItem(value: unknown): value is ErrorItem {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}

@@ -1,0 +1,73 @@
+// What a failed request means for a job that writes (an export, an audit push, an import), in four
+// kinds: retry later (wait), refused, unknown whether stored, stop.
+
+import { ApiError, ConfigError, FetchRefusedError, InputError, NetworkError, OutOfTimeError, RateLimitedError, shortReason, userSentence, type ReasonSubject } from '../errors';
+import type { WaveFailureEffect } from './wave-step';
+
+export type JobKind = 'export' | 'push' | 'import';
+
+export type Failure =
+  /**
+   * The rate limit, or (outOfTime) too little of the step's time left for a round trip: the server did
+   * not act, so the same request goes again later. Not a failure of the data.
+   */
+  | { kind: 'wait'; retryAfterMs?: number; message: string; outOfTime?: true }
+  /**
+   * A definite refusal (4xx other than 401, 408 and 429, with the ApiError), or Apps Script's refusal to
+   * send (without): nothing was stored; this item fails with the reason, the others go on.
+   */
+  | { kind: 'refused'; reason: string; error?: ApiError }
+  /**
+   * The request may have reached the server and acted (a lost connection, a 5xx, a 408, a 2xx whose
+   * body could not be read): a PUT may be sent again next step, a POST must not be sent again blindly.
+   */
+  | { kind: 'unknown'; message: string }
+  /** Nothing can go on until the user acts (token rejected, settings missing). */
+  | { kind: 'stop'; message: string };
+
+const SUBJECT: Record<JobKind, ReasonSubject> = { export: 'metric', push: 'property value', import: 'record' };
+
+/**
+ * Sorts a failure. The requester has already retried what is safe (a 429 for every method; 5xx and lost
+ * connections for PUT only), so whatever arrives here is final for this step.
+ */
+export function classifyFailure(error: unknown, job: JobKind): Failure {
+  if (error instanceof OutOfTimeError) return { kind: 'wait', message: error.message, outOfTime: true };
+  if (error instanceof RateLimitedError) return { kind: 'wait', message: error.message, retryAfterMs: error.retryAfterSeconds * 1000 };
+  if (error instanceof NetworkError) return { kind: 'unknown', message: userSentence(error) };
+  // Apps Script did not send it (a quota, a size limit): this item fails with that reason, the others go on.
+  if (error instanceof FetchRefusedError) return { kind: 'refused', reason: shortReason(error) };
+  if (error instanceof ApiError) {
+    if (error.status === 429) {
+      return { kind: 'wait', message: userSentence(error), ...(error.retryAfterSeconds !== undefined ? { retryAfterMs: error.retryAfterSeconds * 1000 } : {}) };
+    }
+    if (error.status === 401) return { kind: 'stop', message: userSentence(error) };
+    if (error.status >= 400 && error.status < 500 && error.status !== 408) return { kind: 'refused', reason: shortReason(error, SUBJECT[job]), error };
+    return { kind: 'unknown', message: userSentence(error) };
+  }
+  if (error instanceof ConfigError) return { kind: 'stop', message: error.message };
+  // The client's own checks of an import's ids, raised before anything is sent.
+  if (error instanceof InputError && job === 'import') return { kind: 'refused', reason: shortReason(error) };
+  const message = `The ${job} stopped on an unexpected error: ${userSentence(error)}`;
+  // An error of no known kind may have come after a POST went out; a PUT job stops rather than loop on a bug.
+  return job === 'import' ? { kind: 'unknown', message } : { kind: 'stop', message };
+}
+
+/** Of several failures in one wave, the one that decides what happens next. */
+export function worseFailure(a: Failure | undefined, b: Failure): Failure {
+  if (!a) return b;
+  const rank = { refused: 0, unknown: 1, wait: 2, stop: 3 } as const;
+  if (rank[b.kind] !== rank[a.kind]) return rank[b.kind] > rank[a.kind] ? b : a;
+  if (a.kind === 'wait' && b.kind === 'wait') return (b.retryAfterMs ?? 0) > (a.retryAfterMs ?? 0) ? b : a;
+  return a;
+}
+
+/** A wave's failure for a PUT job, whose unknown outcomes are safe to send again next step. */
+export function waveEffect(failure: Failure): WaveFailureEffect {
+  switch (failure.kind) {
+    case 'stop': return { kind: 'pause', message: failure.message };
+    case 'refused': return { kind: 'none' };
+    case 'unknown': return { kind: 'transient', message: failure.message };
+    case 'wait': return failure;
+  }
+}

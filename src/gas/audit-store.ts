@@ -1,0 +1,169 @@
+// Where an audit keeps what its sheet cannot show: the snapshot write-back compares against, and the labels of
+// dropdowns over 500 items. One hidden, warning-only protected sheet per audit sheet, named by that sheet's id.
+//
+// Why a sheet and not document properties: properties hold 9 KB a value and 500 KB a store, shared with the
+// add-in's settings; a fund of 500 companies × 100 properties with non-ASCII text needs about 584 KB of
+// snapshot. A sheet holds 50,000 characters a cell and millions of cells, and reads back in one getValues.
+
+import { InputError } from '../core/errors';
+import { CELL_MAX_CHARACTERS } from '../core/audit';
+
+const STORE_PREFIX = 'Audit store ';
+const STAGING_PREFIX = `${STORE_PREFIX}(new) `;
+/** Older versions kept the snapshot in document properties, in pieces under this prefix. */
+const LEGACY_KEY = 'METRICS_AUDIT_SNAPSHOT';
+/** Under a cell's 50,000 characters with room to spare; a piece never ends inside a surrogate pair. */
+const PIECE = 45_000;
+/** "Up to 10 million cells" per spreadsheet (Google Sheets help, "Files you can store in Google Drive"). */
+const SPREADSHEET_MAX_CELLS = 10_000_000;
+/** Column A: snapshot pieces; B1: how many; C onwards: one column of labels per long dropdown. */
+const FIRST_LABEL_COLUMN = 3;
+
+function spreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
+  return SpreadsheetApp.getActiveSpreadsheet();
+}
+
+function storeName(sheetId: number): string {
+  return `${STORE_PREFIX}${sheetId}`;
+}
+
+/** Cuts text into pieces a cell holds, never between the two halves of a surrogate pair. */
+export function snapshotPieces(text: string): string[] {
+  const pieces: string[] = [];
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(text.length, start + PIECE);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
+  return pieces.length > 0 ? pieces : [''];
+}
+
+/** A store written beside the audit before the audit sheet is: committed once the sheet is written, else discarded. */
+export type StagedAuditStore = {
+  /** The column of labels a long dropdown reads (requireValueInRange); null for a property not staged. */
+  labelsRange(propertyId: string): GoogleAppsScript.Spreadsheet.Range | null;
+  /** Names the store after the written audit sheet, replacing its earlier store, and removes orphans. */
+  commit(auditSheet: GoogleAppsScript.Spreadsheet.Sheet): void;
+  discard(): void;
+};
+
+/**
+ * Writes the snapshot and the long dropdowns' labels into a new hidden sheet, before the audit sheet is
+ * touched: a store that cannot be written (the spreadsheet's cell limit) fails the build while the
+ * earlier audit and its store are still whole. `auditCells` is what the audit sheet will need.
+ */
+export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ propertyId: string; labels: readonly string[] }>, auditCells: number): StagedAuditStore {
+  const pieces = snapshotPieces(text);
+  if (pieces.some((piece) => piece.length > CELL_MAX_CHARACTERS)) throw new Error('A snapshot piece is longer than a cell holds.');
+  const rows = Math.max(pieces.length, ...labelLists.map((list) => list.labels.length + 1), 1);
+  const columns = FIRST_LABEL_COLUMN - 1 + labelLists.length;
+  const book = spreadsheet();
+  const used = book.getSheets().reduce((sum, sheet) => sum + sheet.getMaxRows() * sheet.getMaxColumns(), 0);
+  const needed = Math.max(rows, 1000) * Math.max(columns, 26) + auditCells;
+  if (used + needed > SPREADSHEET_MAX_CELLS) {
+    throw new InputError(`The audit needs about ${needed.toLocaleString('en-US')} cells, and this spreadsheet already has ${used.toLocaleString('en-US')} of the 10,000,000 Sheets allows. Remove sheets you no longer need, or audit in a new spreadsheet.`);
+  }
+
+  const sheet = book.insertSheet(`${STAGING_PREFIX}${Utilities.getUuid()}`, book.getNumSheets());
+  try {
+    sheet.hideSheet();
+    sheet.protect().setDescription('Kept by Portfolio Metrics: the audit\'s original values. Edits here break Push.').setWarningOnly(true);
+    if (rows > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), rows - sheet.getMaxRows());
+    if (columns > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), columns - sheet.getMaxColumns());
+    // Plain text first, so a piece or a label starting with "=" or a digit stays the text it is.
+    sheet.getRange(1, 1, sheet.getMaxRows(), columns).setNumberFormat('@');
+    writePieces(sheet, pieces, 0);
+    const ranges = new Map<string, GoogleAppsScript.Spreadsheet.Range>();
+    labelLists.forEach((list, index) => {
+      const column = FIRST_LABEL_COLUMN + index;
+      sheet.getRange(1, column).setValue(list.propertyId);
+      const range = sheet.getRange(2, column, list.labels.length, 1);
+      range.setValues(list.labels.map((label) => [label]));
+      ranges.set(list.propertyId, range);
+    });
+    return {
+      labelsRange: (propertyId) => ranges.get(propertyId) ?? null,
+      commit(auditSheet) {
+        const name = storeName(auditSheet.getSheetId());
+        const earlier = book.getSheetByName(name);
+        if (earlier) book.deleteSheet(earlier);
+        sheet.setName(name);
+        removeOrphans(auditSheet.getSheetId());
+      },
+      discard() {
+        book.deleteSheet(sheet);
+      },
+    };
+  } catch (error) {
+    book.deleteSheet(sheet);
+    throw error;
+  }
+}
+
+/** Column A from A1 and the count in B1, in one setValues, so a reader never sees new pieces under an old count. */
+function writePieces(sheet: GoogleAppsScript.Spreadsheet.Sheet, pieces: readonly string[], previous: number): void {
+  const rows = Math.max(pieces.length, previous);
+  if (rows > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), rows - sheet.getMaxRows());
+  const values = Array.from({ length: rows }, (_, i) => [pieces[i] ?? '', i === 0 ? String(pieces.length) : '']);
+  sheet.getRange(1, 1, rows, 2).setNumberFormat('@').setValues(values);
+}
+
+/** Store sheets whose audit sheet is gone, stores a failed build left, and legacy property pieces of this sheet or of gone sheets. */
+function removeOrphans(currentSheetId: number): void {
+  const book = spreadsheet();
+  const ids = new Set(book.getSheets().map((sheet) => sheet.getSheetId()));
+  for (const sheet of book.getSheets()) {
+    const name = sheet.getName();
+    if (name.startsWith(STAGING_PREFIX)) {
+      book.deleteSheet(sheet);
+      continue;
+    }
+    const id = name.startsWith(STORE_PREFIX) ? Number(name.slice(STORE_PREFIX.length)) : NaN;
+    if (Number.isInteger(id) && !ids.has(id)) book.deleteSheet(sheet);
+  }
+  const props = PropertiesService.getDocumentProperties();
+  for (const key of props.getKeys()) {
+    const match = new RegExp(`^${LEGACY_KEY}_(\\d+)_`).exec(key);
+    if (match && (Number(match[1]) === currentSheetId || !ids.has(Number(match[1])))) props.deleteProperty(key);
+  }
+}
+
+function storeOf(sheetName: string): { audit: GoogleAppsScript.Spreadsheet.Sheet; store: GoogleAppsScript.Spreadsheet.Sheet | null } | null {
+  const audit = spreadsheet().getSheetByName(sheetName);
+  return audit ? { audit, store: spreadsheet().getSheetByName(storeName(audit.getSheetId())) } : null;
+}
+
+/** Replaces the snapshot of an audit sheet (found by its id, so a renamed sheet keeps it), after a push. */
+export function saveSnapshot(sheetName: string, text: string): void {
+  const found = storeOf(sheetName);
+  if (!found?.store) return;
+  const previous = Number(found.store.getRange(1, 2).getValue()) || 0;
+  writePieces(found.store, snapshotPieces(text), previous);
+}
+
+/** The snapshot of an audit sheet; null when it has none (or its store was damaged). */
+export function loadSnapshot(sheetName: string): string | null {
+  const found = storeOf(sheetName);
+  if (!found) return null;
+  if (!found.store) return loadLegacySnapshot(found.audit.getSheetId());
+  const count = Number(found.store.getRange(1, 2).getValue());
+  if (!Number.isInteger(count) || count < 1 || count > found.store.getMaxRows()) return null;
+  return found.store.getRange(1, 1, count, 1).getValues().map((row) => String(row[0])).join('');
+}
+
+/** An audit built by an older version, whose snapshot is in document properties: it can still be pushed. */
+function loadLegacySnapshot(sheetId: number): string | null {
+  const key = `${LEGACY_KEY}_${sheetId}`;
+  const props = PropertiesService.getDocumentProperties().getProperties();
+  const n = Number(props[`${key}_n`] ?? 'NaN');
+  if (!Number.isInteger(n)) return null;
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const part = props[`${key}_${i}`];
+    if (part === undefined) return null;
+    parts.push(part);
+  }
+  return parts.join('');
+}

@@ -1,0 +1,21 @@
+// The one wrapper every sidebar function goes through: ids checked, then the body, failures as data.
+
+import { userSentence } from '../core/errors';
+import { checkPageIds } from '../core/validate/page-ids';
+import type { RpcResult } from '../shared/rpc';
+
+/**
+ * A sidebar function from its parameters' names and its body. The names are what checkPageIds judges
+ * (`exportId` is an id, `sheetName` is not), one per parameter, so the compiler refuses a missing one.
+ * Failures, the id checks' included, come back as data the page renders, not as exceptions that lose
+ * everything but a message.
+ */
+export function serve<P extends unknown[], R>(names: { readonly [K in keyof P]: string }, body: (...args: P) => R): (...args: P) => RpcResult<R> {
+  return (...args: P) => {
+    try {
+      return { ok: true, value: body(...(checkPageIds(names as readonly string[], args) as P)) };
+    } catch (error) {
+      return { ok: false, error: userSentence(error) };
+    }
+  };
+}

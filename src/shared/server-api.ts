@@ -1,0 +1,20 @@
+// The type of the surface between the sidebar and the server, taken from the server module itself.
+// Apart from rpc.ts because this reaches src/server (and through it Apps Script's types): the pure core,
+// which reads rpc.ts's records, must not see it.
+
+import type { Json } from './rpc';
+
+/**
+ * Every function the sidebar may call, with its parameters and result: the exports of
+ * src/server/sidebar-api.ts, whose parameter annotations are the one statement of each shape.
+ */
+export type ServerApi = typeof import('../server/sidebar-api');
+
+/** Compile-time guard: every parameter and result of ServerApi is JSON-safe (Dates and class instances do not cross google.script.run). */
+type JsonSafe<T> = T extends Json ? true : false;
+type AllJsonSafe = {
+  [K in keyof ServerApi]: JsonSafe<ReturnType<ServerApi[K]>> extends true
+    ? Parameters<ServerApi[K]> extends Json[] ? true : false
+    : false;
+}[keyof ServerApi];
+export const RPC_TYPES_ARE_JSON_SAFE: AllJsonSafe = true;

@@ -1,0 +1,177 @@
+// The audit at a fund's scale on the built add-in against the emulator: 500 companies × 100 properties of
+// non-ASCII text, a select of 600 options and a value of 60,000 characters.
+
+import { randomUUID } from 'node:crypto';
+import type { GasRuntime } from '../../gas-runtime';
+import type { AuditBuildReport, AuditPushHandle } from '../../src/shared/rpc';
+import { ok, startStack, type Stack } from '../support/stack';
+
+const PROFILES = 500;
+const PROPERTIES = 100;
+const OPTIONS = 600;
+const LONG = 60_000;
+const AUDIT = 'Portfolio audit';
+const STORE = /^Audit store (\d+)$/;
+
+// SKIPPED until Build audit runs as a job (issue 16, item 5): one buildAudit of this fund needs about 2,100
+// reads, and the add-in's own client budget (500 requests per 5 minutes) refuses the build in one execution
+// ("The add-in has used its budget of 500 API requests per 5 minutes"). Unskip once startAuditBuild exists and
+// drive the build through it; the assertions below have not yet passed.
+const describeAtScale = describe.skip;
+
+let stack: Stack;
+const fund = randomUUID();
+const profiles = Array.from({ length: PROFILES }, (_, i) => ({ id: randomUUID(), name: `Société ${i} — 株式会社` }));
+const region = { id: randomUUID(), name: 'Région', data_type: 'select' };
+const memo = { id: randomUUID(), name: 'Mémo', data_type: 'text' };
+const texts = Array.from({ length: PROPERTIES - 2 }, (_, i) => ({ id: randomUUID(), name: `Propriété ${i}`, data_type: 'string' }));
+const options = Array.from({ length: OPTIONS }, (_, i) => ({ id: randomUUID(), label: `Région ${i} · Ω` }));
+const longMemo = 'Ünïcødé 株式会社 '.repeat(LONG / 15).slice(0, LONG);
+
+/** A non-ASCII value, short (kept verbatim in the snapshot) or long (hashed), for each cell. */
+function textValue(profile: number, property: number): string {
+  return (profile + property) % 2 === 0 ? `Zürich ${profile}·${property}` : `Société Générale d'Électricité ${profile}/${property} — 東京`;
+}
+
+describeAtScale('the audit at a fund\'s scale', () => {
+beforeAll(async () => {
+  // One execution reads about 2,100 pages; reading them over several rate windows is the build job's work, not this test's.
+  stack = await startStack({ rateLimit: 100_000 });
+  const control = stack.emulator.control;
+  await control.fixtures({
+    companies: [{ id: fund, name: 'Fonds Européen', kind: 'investor' }],
+    portfolio_company_profiles: profiles.map((p) => ({ ...p, company_id: fund })),
+    portfolio_properties: [region, memo, ...texts].map((p) => ({ ...p, company_id: fund })),
+    portfolio_property_options: options.map((o) => ({ ...o, portfolio_property_id: region.id })),
+  });
+  const values: Array<Record<string, unknown>> = [];
+  profiles.forEach((profile, p) => {
+    values.push({ portfolio_company_profile_id: profile.id, portfolio_property_id: region.id, portfolio_property_option_id: options[p % OPTIONS]!.id });
+    values.push({ portfolio_company_profile_id: profile.id, portfolio_property_id: memo.id, value: p === 0 ? longMemo : `Mémo ${p}` });
+    texts.forEach((property, q) => values.push({ portfolio_company_profile_id: profile.id, portfolio_property_id: property.id, value: textValue(p, q) }));
+  });
+  // The control API takes bodies of up to 1 MB.
+  for (let start = 0; start < values.length; start += 4_000) await control.fixtures({ portfolio_property_values: values.slice(start, start + 4_000) });
+}, 240_000);
+afterAll(() => stack?.stop());
+
+function build(rt: GasRuntime): AuditBuildReport {
+  return ok<AuditBuildReport>(rt.callServer('buildAudit', [fund]));
+}
+
+async function push(rt: GasRuntime, sheetName: string | null = null): Promise<AuditPushHandle> {
+  let handle = ok<AuditPushHandle>(rt.callServer('startAuditPush', [sheetName]));
+  for (let i = 0; !handle.report && i < 20; i++) handle = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [handle.pushId]));
+  return handle;
+}
+
+function cellOf(rt: GasRuntime, sheetName: string, profileId: string, propertyId: string) {
+  const sheet = rt.spreadsheet.getSheetByName(sheetName)!;
+  const values = sheet.getDataRange().getValues();
+  return sheet.getRange(values.findIndex((row) => row[0] === profileId) + 1, values[0]!.indexOf(propertyId) + 1);
+}
+
+/** Bytes of every document property, keys and values, in UTF-8, as the runtime counts its 500 KB. */
+function documentPropertyBytes(rt: GasRuntime): number {
+  const all = rt.properties.document().getProperties();
+  return Object.entries(all).reduce((sum, [key, value]) => sum + Buffer.byteLength(key) + Buffer.byteLength(value), 0);
+}
+
+/** Every audit store: hidden, protected with a warning, and named by the id of a sheet that exists. */
+function stores(rt: GasRuntime): Array<{ id: number; owner: string | undefined }> {
+  const sheets = rt.spreadsheet.getSheets();
+  return sheets.filter((sheet) => /^Audit store /.test(sheet.getName())).map((store) => {
+    expect(store.getName()).toMatch(STORE);
+    expect(store.isSheetHidden()).toBe(true);
+    expect(store.getProtections('SHEET' as never).map((p) => p.isWarningOnly())).toEqual([true]);
+    const id = Number(STORE.exec(store.getName())![1]);
+    return { id, owner: sheets.find((sheet) => sheet.getSheetId() === id)?.getName() };
+  });
+}
+
+function storedSnapshot(rt: GasRuntime, sheetName: string): { profiles: string[]; properties: string[]; rows: string[]; cut?: string[] } {
+  const id = rt.spreadsheet.getSheetByName(sheetName)!.getSheetId();
+  const store = rt.spreadsheet.getSheetByName(`Audit store ${id}`)!;
+  const count = Number(store.getRange(1, 2).getValue());
+  return JSON.parse(store.getRange(1, 1, count, 1).getValues().map((row) => String(row[0])).join(''));
+}
+
+async function storedValue(profileId: string, propertyId: string): Promise<string | null | undefined> {
+  const state = await stack.emulator.control.state();
+  return state.portfolio_property_values.find((v) => v.portfolio_company_profile_id === profileId && v.portfolio_property_id === propertyId)?.value;
+}
+
+it('builds 500 companies × 100 properties, pushes an edit and rebuilds, keeping the snapshot out of the 500 KB property store and leaving no orphan', async () => {
+  const rt = stack.runtime();
+  const built = build(rt);
+  expect([built.profiles, built.properties]).toEqual([PROFILES, PROPERTIES]);
+  const snapshot = storedSnapshot(rt, AUDIT);
+  expect([snapshot.profiles.length, snapshot.properties.length, snapshot.rows.length]).toEqual([PROFILES, PROPERTIES, PROFILES]);
+  // The snapshot is far past what document properties hold; none of it is there.
+  expect(Buffer.byteLength(JSON.stringify(snapshot))).toBeGreaterThan(500 * 1024);
+  expect(rt.properties.document().getKeys().filter((key) => key.startsWith('METRICS_AUDIT_SNAPSHOT'))).toEqual([]);
+  expect(documentPropertyBytes(rt)).toBeLessThan(9 * 1024);
+  expect(stores(rt)).toEqual([{ id: rt.spreadsheet.getSheetByName(AUDIT)!.getSheetId(), owner: AUDIT }]);
+
+  const [profile, property] = [profiles[7]!, texts[3]!];
+  cellOf(rt, AUDIT, profile.id, property.id).setValue('Genève — édité');
+  await stack.emulator.control.clearRequests();
+  const pushed = await push(rt);
+  expect(pushed.report!.totals).toMatchObject({ updated: 1, failed: 0 });
+  expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toHaveLength(1);
+  expect(await storedValue(profile.id, property.id)).toBe('Genève — édité');
+
+  // Rebuilt in place: the same sheet, one store, the pushed value shown, nothing left to push.
+  build(rt);
+  expect(stores(rt)).toEqual([{ id: rt.spreadsheet.getSheetByName(AUDIT)!.getSheetId(), owner: AUDIT }]);
+  expect(cellOf(rt, AUDIT, profile.id, property.id).getValue()).toBe('Genève — édité');
+  expect((await push(rt)).report!.totals).toMatchObject({ updated: 0, created: 0, failed: 0 });
+
+  // Renamed, the audit keeps its snapshot (by the sheet's id) and still pushes.
+  rt.spreadsheet.getSheetByName(AUDIT)!.setName('Audit de mars');
+  cellOf(rt, 'Audit de mars', profile.id, property.id).setValue('Genève — encore');
+  expect((await push(rt, 'Audit de mars')).report!.totals).toMatchObject({ updated: 1, failed: 0 });
+  expect(await storedValue(profile.id, property.id)).toBe('Genève — encore');
+
+  // A rebuild beside the renamed audit: each store belongs to a sheet. Once the renamed one is deleted, the next build leaves one store.
+  build(rt);
+  expect(stores(rt).map((store) => store.owner).sort()).toEqual([AUDIT, 'Audit de mars']);
+  rt.spreadsheet.deleteSheet(rt.spreadsheet.getSheetByName('Audit de mars')!);
+  build(rt);
+  expect(stores(rt)).toEqual([{ id: rt.spreadsheet.getSheetByName(AUDIT)!.getSheetId(), owner: AUDIT }]);
+  expect(documentPropertyBytes(rt)).toBeLessThan(9 * 1024);
+}, 600_000);
+
+it('gives a select of 600 options a dropdown that reads its labels from a range on the hidden store', () => {
+  const rt = stack.runtime();
+  build(rt);
+  const rule = cellOf(rt, AUDIT, profiles[3]!.id, region.id).getDataValidation()!;
+  expect(String(rule.getCriteriaType())).toBe('VALUE_IN_RANGE');
+  const source = rule.getCriteriaValues()[0] as { getValues(): unknown[][]; getSheet(): { getName(): string; isSheetHidden(): boolean } };
+  expect(source.getSheet().getName()).toMatch(STORE);
+  expect(source.getSheet().isSheetHidden()).toBe(true);
+  expect(source.getValues().map((row) => row[0])).toEqual(options.map((o) => o.label));
+  expect(cellOf(rt, AUDIT, profiles[3]!.id, region.id).getValue()).toBe(options[3]!.label);
+}, 300_000);
+
+it('shows a 60,000-character value cut with a visible mark, lists it in the report, and never pushes it', async () => {
+  const rt = stack.runtime();
+  const built = build(rt);
+  const cell = cellOf(rt, AUDIT, profiles[0]!.id, memo.id);
+  expect(built.cut).toEqual([{ cell: cell.getA1Notation(), company: profiles[0]!.name, property: memo.name, length: LONG }]);
+  expect(built.message).toContain('shown cut');
+  const shown = cell.getValue() as string;
+  expect(shown.length).toBeLessThanOrEqual(50_000);
+  expect(longMemo.startsWith(shown.slice(0, 40_000))).toBe(true);
+  expect(shown).toMatch(/… \[cut: 60000 characters in all; edit this value in the app\]$/);
+
+  // Untouched, it is not sent; edited, it is skipped with the reason; the API keeps all 60,000 characters.
+  cell.setValue(`Ajouté: ${shown}`.slice(0, 50_000 - 1) + 'x');
+  await stack.emulator.control.clearRequests();
+  const pushed = await push(rt);
+  expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toEqual([]);
+  expect(pushed.report!.problems.map((p) => [p.cell, p.outcome])).toEqual([[cell.getA1Notation(), 'skipped']]);
+  expect(pushed.report!.problems[0]!.reason).toMatch(/cut to fit a cell/);
+  expect(await storedValue(profiles[0]!.id, memo.id)).toBe(longMemo);
+}, 300_000);
+});

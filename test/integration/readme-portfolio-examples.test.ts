@@ -1,0 +1,56 @@
+// The README's examples of PORTFOLIO_VALUE, PORTFOLIO_METRIC and PORTFOLIO_COVERAGE, run as written on the
+// built add-in against the demo fund `npm start` serves: each documented value is asserted here, so a change
+// to the demo data or to the functions that moves one fails this test before it misleads a reader.
+
+import { DEMO_IDS } from '../../emulator/demo-data';
+import { useStack, type Stack } from '../support/stack';
+
+let stack: Stack;
+useStack((started) => (stack = started));
+
+const errorOf = (run: () => unknown): string => {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  throw new Error('expected an error');
+};
+
+describe("the README's fund grid examples on the demo fund", () => {
+  it('PORTFOLIO_VALUE: a month, float text, a sum, a fiscal quarter, a pre-created blank, and the two duplicates', () => {
+    const rt = stack.runtime();
+    const value = (...args: unknown[]) => rt.runCustomFunction('PORTFOLIO_VALUE', args);
+    expect(value('Redwood Fintech', 'MRR', '2024-06')).toBe(632739.25);
+    expect(value('redwood fintech ', 'mrr', '2024-01')).toBe(600493.6666666666);
+    expect(value('Redwood Fintech', 'Revenue', '2024-Q2', 'sum')).toBe(2726007.39);
+    // Quasar's fiscal year ends in September: Q1 FY2025 is October to December 2024.
+    expect(value('Quasar Semiconductors', 'Revenue', 'Q1 FY2025')).toBe(13393612.22);
+    expect(value('Tidal Water', 'Revenue', '2024-Q4')).toBe('');
+    expect(errorOf(() => value('Pinnacle Retail', 'Revenue', '2024-Q1'))).toBe(
+      `"Pinnacle Retail" has 2 metrics named "Revenue": ${DEMO_IDS.grownMetric(9)} and ${DEMO_IDS.grownMetric(13)}. Read the one you mean with METRIC_VALUE and its id.`,
+    );
+    expect(errorOf(() => value('Cirrus Systems', 'Revenue', '2024-Q1'))).toBe(
+      `2 portfolio companies of fund ${DEMO_IDS.fund} are named "Cirrus Systems": ${DEMO_IDS.profile(14)}, ${DEMO_IDS.profile(32)}. Give the profile id of the one you mean.`,
+    );
+    expect(value(DEMO_IDS.profile(14), 'Revenue', '2024-Q1')).toBe(2519341.45);
+  });
+
+  it('PORTFOLIO_METRIC: MRR across the fund, Redwood Fintech\'s row and the note row of companies without it', () => {
+    const rt = stack.runtime();
+    const table = rt.runCustomFunction('PORTFOLIO_METRIC', ['MRR', [['2024-04', '2024-05', '2024-06']]]) as unknown[][];
+    expect(table[0]).toEqual(['Company', '2024-04', '2024-05', '2024-06']);
+    expect(table).toHaveLength(1 + 32 + 1);
+    expect(table.find((row) => row[0] === 'Redwood Fintech')).toEqual(['Redwood Fintech', 633679.8333333334, 629619.0833333334, 632739.25]);
+    expect(table.find((row) => row[0] === 'Aurora Robotics')).toEqual(['Aurora Robotics', '', '', '']);
+    expect(table.at(-1)![0]).toMatch(/^No metric named "MRR": Aurora Robotics, Bluebird Health, Cobalt Payments, /);
+  });
+
+  it('PORTFOLIO_COVERAGE: Tidal Water stopped reporting after 2024-Q3', () => {
+    const rt = stack.runtime();
+    const table = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Cash']], '2024-Q3', '2025-Q2']) as unknown[][];
+    expect(table[0]).toEqual(['Company', 'Metric', '2024-Q3', '2024-Q4', '2025-Q1', '2025-Q2', 'Reported', 'Blank', 'No such metric']);
+    expect(table.find((row) => row[0] === 'Tidal Water' && row[1] === 'Revenue')).toEqual(['Tidal Water', 'Revenue', 'reported', 'blank', 'blank', 'blank', 1, 3, 0]);
+    expect(table.find((row) => row[0] === 'Aurora Robotics' && row[1] === 'Cash')).toEqual(['Aurora Robotics', 'Cash', 'no such metric', 'no such metric', 'no such metric', 'no such metric', 0, 0, 4]);
+  });
+});
