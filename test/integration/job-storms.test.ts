@@ -6,7 +6,7 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { LoggedRequest } from '../../emulator/request-log';
 import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle, ExportHandle, ExportRequest, ImportHandle } from '../../src/shared/rpc';
-import { driveExport, ok, OWNER, useStack, type Stack } from '../support/stack';
+import { driveExport, ok, OWNER, useStack, waitOnBothClocks, type Stack } from '../support/stack';
 
 jest.setTimeout(240_000);
 
@@ -131,17 +131,12 @@ async function driveThroughStorm<H extends Waiting>(rt: GasRuntime, first: H, ne
   let handle = first;
   for (let step = 0; step < 200; step++) {
     if (handle.report && handle.progress.status === 'paused' && /refused every request for 15 minutes/.test(handle.progress.problem ?? '')) {
-      rt.clock.advance(60_000);
-      await stack.emulator.control.advanceClock(60_000);
+      await waitOnBothClocks(stack, rt, 60_000);
       handle = ok<H>(resume(handle));
       continue;
     }
     if (handle.report) break;
-    const wait = handle.progress.waitingForRateLimitMs;
-    if (wait) {
-      rt.clock.advance(wait);
-      await stack.emulator.control.advanceClock(wait);
-    }
+    await waitOnBothClocks(stack, rt, handle.progress.waitingForRateLimitMs);
     handle = ok<H>(next(handle));
   }
   return handle;
@@ -166,8 +161,7 @@ it('rides out a 15-minute 429 storm with one refused request per backoff interva
   if (handle.progress.status === 'paused') {
     // The storm pause (15 minutes of refusals): the user resumes a minute later.
     expect(handle.progress.problem).toMatch(/refused every request for 15 minutes/);
-    rt.clock.advance(60_000);
-    await stack.emulator.control.advanceClock(60_000);
+    await waitOnBothClocks(stack, rt, 60_000);
     handle = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('resumeExport', [handle.exportId])), 200);
   }
   expect(handle.progress.status).toBe('done');
