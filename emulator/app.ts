@@ -124,7 +124,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
     clock,
   );
   const startupRateLimit = { ...rateLimiter.settings };
-  const faults = new FaultInjector({ ...NO_FAULTS, ...options.faults });
+  const faults = new FaultInjector({ ...NO_FAULTS, ...options.faults }, () => clock.now());
   const requestLog = new RequestLog();
   const context: EmulatorContext = { store, clock };
 

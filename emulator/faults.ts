@@ -19,6 +19,11 @@ export interface FaultSettings {
   next5xx: number;
   /** The next `count` API responses are delayed by `delayMs` more. */
   slowNext: { count: number; delayMs: number };
+  /**
+   * Every API request answers 429 for this long (ms on the emulator's clock) from when it is set: a storm
+   * of a given length, however few or many requests meet it. 0 ends one.
+   */
+  throttleForMs: number;
 }
 
 export const NO_FAULTS: FaultSettings = {
@@ -30,6 +35,7 @@ export const NO_FAULTS: FaultSettings = {
   next429: 0,
   next5xx: 0,
   slowNext: { count: 0, delayMs: 0 },
+  throttleForMs: 0,
 };
 
 /** What happens to one API request before it reaches the emulated service. */
@@ -39,8 +45,10 @@ export type FaultOutcome = 'pass' | 'drop' | 'fail' | 'throttle';
 export class FaultInjector {
   private current: FaultSettings;
   private random: () => number;
+  /** When the storm set by throttleForMs ends (emulator clock, ms). */
+  private throttleUntil = 0;
 
-  constructor(private readonly initial: FaultSettings) {
+  constructor(private readonly initial: FaultSettings, private readonly now: () => number = Date.now) {
     this.current = structuredClone(initial);
     this.random = seededRandom(initial.seed);
   }
@@ -58,12 +66,14 @@ export class FaultInjector {
       slowNext: { ...this.current.slowNext, ...settings.slowNext },
     };
     if (settings.seed !== undefined) this.random = seededRandom(settings.seed);
+    if (settings.throttleForMs !== undefined) this.throttleUntil = this.now() + settings.throttleForMs;
   }
 
   /** Back to the start-up settings and seed. */
   reset(): void {
     this.current = structuredClone(this.initial);
     this.random = seededRandom(this.initial.seed);
+    this.throttleUntil = 0;
   }
 
   /** How long to hold this request: fixed latency, jitter, and a pending slow response. */
@@ -79,6 +89,7 @@ export class FaultInjector {
 
   /** Forced runs first, then the random shares; both draws happen on every request so runs replay exactly. */
   decide(): FaultOutcome {
+    if (this.now() < this.throttleUntil) return 'throttle';
     if (this.current.next429 > 0) {
       this.current.next429 -= 1;
       return 'throttle';
@@ -101,7 +112,7 @@ export function readFaultSettings(input: unknown): Partial<FaultSettings> | stri
   if (!input || typeof input !== 'object' || Array.isArray(input)) return 'body must be a JSON object';
   const source = input as Record<string, unknown>;
   const result: Partial<FaultSettings> = {};
-  const numbers = ['latencyMs', 'jitterMs', 'failRate', 'dropRate', 'seed', 'next429', 'next5xx'] as const;
+  const numbers = ['latencyMs', 'jitterMs', 'failRate', 'dropRate', 'seed', 'next429', 'next5xx', 'throttleForMs'] as const;
   for (const key of Object.keys(source)) {
     if (key !== 'slowNext' && !(numbers as readonly string[]).includes(key)) return `unknown fault setting: ${key}`;
   }

@@ -3,7 +3,7 @@
 
 import { busy, byId, countOf, el, say } from './dom';
 import { jobLine, toneOf, type Outcome, type Tone } from './outcome';
-import { awaitStep, readProgress } from './job-runner';
+import { awaitStep, CANCEL_WAIT_MS, readProgress } from './job-runner';
 import { createProgress, type ProgressView } from './progress';
 import { server } from './server';
 import type { MetricsPanel } from './metrics-panel';
@@ -93,8 +93,13 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
   async function drive(first: ExportHandle): Promise<Outcome> {
     let handle = first;
     let cancelled = false;
+    let onCancel: () => void = () => undefined;
+    const cancelPressed = new Promise<void>((resolve) => {
+      onCancel = resolve;
+    });
     const progress: ProgressView = createProgress(`Exporting ${handle.range}`, () => {
       cancelled = true;
+      onCancel();
       void server.cancelExport(handle.exportId);
     });
     results.replaceChildren(progress.root);
@@ -118,9 +123,16 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
         if (cancelled) continue;
       }
       const exportId = handle.exportId;
-      const step = server.continueExport(exportId);
-      const watch = () => readProgress(server.getJobProgress('export', exportId), (p) => ('itemsDone' in p ? p : null));
-      handle = unwrap(await awaitStep(step, watch, (live) => progress.update(live.itemsDone, live.itemsTotal)));
+      const step = awaitStep(server.continueExport(exportId), () => readProgress(server.getJobProgress('export', exportId), (p) => ('itemsDone' in p ? p : null)), (live) => progress.update(live.itemsDone, live.itemsTotal));
+      // After Cancel the page waits for the running step as long as the other jobs' runner does, no longer:
+      // a step that never answers (a lost connection) must not keep the page waiting for ever.
+      const afterCancel = cancelPressed.then(() => Promise.race([step, sleep(CANCEL_WAIT_MS).then(() => null)]));
+      const answer = await Promise.race([step, afterCancel]);
+      if (answer === null) {
+        progress.finish('Cancelled: the step that was running stops at its next group of requests. Close and reopen the sidebar to be offered Resume for what was not confirmed.', 'warning');
+        return { line: 'Export cancelled; its last step had not answered yet.', tone: 'warning', report: results };
+      }
+      handle = unwrap(answer);
     }
     const report = handle.report;
     if (!report) return { line: 'The export stopped without a report.', tone: 'error' };

@@ -32,6 +32,15 @@ interface Driven {
   steps: number;
   waitedMs: number;
   stalled: boolean;
+  /** The user cache's peak bytes and items since the runtime started (rt.cache.stats()), read after every step. */
+  peakCacheBytes: number;
+  peakCacheItems: number;
+}
+
+/** The largest peak of any user's cache so far: the job state must not be what fills it (issue 16). */
+function cachePeaks(rt: GasRuntime): { bytes: number; items: number } {
+  const users = Object.values(rt.cache.stats().user);
+  return { bytes: Math.max(0, ...users.map((stats) => stats.peakBytes)), items: Math.max(0, ...users.map((stats) => stats.peakItems)) };
 }
 
 /** Drives an export as the sidebar does: steps until it ends, waiting on both clocks when it asks to. */
@@ -40,8 +49,12 @@ async function drive(bench: Bench, rt: GasRuntime, request: ExportRequest): Prom
   let steps = 0;
   let waitedMs = 0;
   let withoutProgress = 0;
+  const peaks = () => {
+    const { bytes, items } = cachePeaks(rt);
+    return { peakCacheBytes: bytes, peakCacheItems: items };
+  };
   while (!handle.report) {
-    if (withoutProgress >= STALL_STEPS) return { handle, steps, waitedMs, stalled: true };
+    if (withoutProgress >= STALL_STEPS) return { handle, steps, waitedMs, stalled: true, ...peaks() };
     const wait = handle.progress.waitingForRateLimitMs;
     if (wait) {
       await bench.wait(rt, wait);
@@ -52,7 +65,7 @@ async function drive(bench: Bench, rt: GasRuntime, request: ExportRequest): Prom
     steps++;
     withoutProgress = handle.progress.itemsDone > before ? 0 : withoutProgress + 1;
   }
-  return { handle, steps, waitedMs, stalled: false };
+  return { handle, steps, waitedMs, stalled: false, ...peaks() };
 }
 
 function request(bench: Bench, range: string, metricId: string, onlyChanged: boolean): ExportRequest {
@@ -112,10 +125,12 @@ export async function exportScenarios(bench: Bench, sides: readonly Side[]): Pro
     const stored = await storedCounts(bench);
     const storedNote = (metricId: string, rows: number): string => (stored.get(metricId) === rows ? '' : `the API holds ${stored.get(metricId) ?? 0} points, not ${rows}. `);
     for (const run of runs) {
-      exportRows.push(measuredRow(run.label, run.first, `${storedNote(run.metricId, ROWS)}${outcomeNote(run.first, ROWS, 'written')}; ${throughput(ROWS, run.first.simMs).toLocaleString('en-US')} rows/5 min`, {
+      exportRows.push(measuredRow(run.label, run.first, `${storedNote(run.metricId, ROWS)}${outcomeNote(run.first, ROWS, 'written')}; ${throughput(ROWS, run.first.simMs).toLocaleString('en-US')} rows/5 min; peak user cache ${Math.round(run.first.value.peakCacheBytes / 1024)} KB in ${run.first.value.peakCacheItems} items`, {
         throughputRowsPer5Min: throughput(ROWS, run.first.simMs),
         steps: run.first.value.steps,
         waitedBetweenStepsMs: run.first.value.waitedMs,
+        peakUserCacheBytes: run.first.value.peakCacheBytes,
+        peakUserCacheItems: run.first.value.peakCacheItems,
       }));
       againRows.push(measuredRow(run.label, run.again, `${outcomeNote(run.again, ROWS, 'unchanged')}; ${run.again.byMethod['GET'] ?? 0} GET, ${run.again.byMethod['PUT'] ?? 0} PUT`, {
         gets: run.again.byMethod['GET'] ?? 0,

@@ -1,15 +1,16 @@
-// Where exports wait between steps: the user's cache (chunked) for the state and for a preview's reads,
-// the user's properties for which ranges were exported before. An export can be resumed for six hours,
-// CacheService's longest.
+// Where exports wait between steps: the job store (the user's properties, compact) for the state, the
+// user's cache (chunked) for a preview's reads, the user's properties for which ranges were exported
+// before. An export can be resumed for six hours.
 
 import { ChunkedCache } from '../core/cache/chunked-cache';
 import type { ExportState, MetricRef } from '../core/export';
+import { compactExport, type CompactExportState } from '../core/export/compact';
+import { clearJobCancel, forgetJob, jobCancelRequested, loadJob, rememberedJobs, rememberJob, requestJobCancel, saveJob } from './job-store';
 import { RECORDS_TTL_SECONDS } from '../core/series/records-cache';
 import type { SeriesEpochs } from '../core/series/series-epochs';
 import type { ExportRequest } from '../shared/rpc';
 import { userCache } from './cache-and-lock';
 
-const SIX_HOURS = 6 * 60 * 60;
 
 export interface StoredExport {
   request: ExportRequest;
@@ -20,6 +21,13 @@ export interface StoredExport {
   /** Why the status column could not be written when the export last stopped (the user typed into it). */
   statusProblem?: string;
 }
+
+/** What is kept between steps: the state without the rows' values (see compactExport). */
+export interface StoredExportRecord extends Omit<StoredExport, 'state'> {
+  state: CompactExportState;
+}
+
+const KIND = 'export';
 
 function cache(): ChunkedCache {
   return new ChunkedCache(userCache(), () => Utilities.getUuid().slice(0, 8));
@@ -33,32 +41,47 @@ export function newExportId(): string {
   return Utilities.getUuid();
 }
 
-export function loadExport(exportId: string): StoredExport | null {
-  const text = cache().get(`export:${exportId}`);
-  return text ? (JSON.parse(text) as StoredExport) : null;
+export function loadExportRecord(exportId: string): StoredExportRecord | null {
+  const record = loadJob<StoredExportRecord>(KIND, exportId);
+  return record && record.state?.version === 2 ? record : null;
 }
 
-export function saveExport(exportId: string, stored: StoredExport): void {
-  cache().put(`export:${exportId}`, JSON.stringify(stored), SIX_HOURS);
-  userCache().put(`export-latest:${spreadsheetId()}`, exportId, SIX_HOURS);
+/** Saves the export's state in the user's properties; `fresh` is the range's read it was expanded from. */
+export function saveExport(exportId: string, stored: StoredExport, fresh: ExportState): void {
+  const record: StoredExportRecord = { ...stored, state: compactExport(stored.state, fresh) };
+  saveJob(KIND, exportId, record);
 }
 
-/** The last export started from this spreadsheet by this user, if it is still stored. */
+export function saveExportRecord(exportId: string, record: StoredExportRecord): void {
+  saveJob(KIND, exportId, record);
+}
+
+/** The last unfinished export started from this spreadsheet by this user, if it is still stored. */
 export function latestExportId(): string | null {
-  return userCache().get(`export-latest:${spreadsheetId()}`);
+  const exports = rememberedJobs(Date.now()).filter((job) => job.kind === KIND);
+  return exports.length ? exports[exports.length - 1]!.id : null;
+}
+
+export function rememberExport(exportId: string): void {
+  rememberJob(KIND, exportId, Date.now());
+}
+
+/** A finished export leaves nothing stored. */
+export function forgetExport(exportId: string): void {
+  forgetJob(KIND, exportId);
 }
 
 /** A cancel pressed while a step runs is seen by that step between waves. */
 export function requestCancel(exportId: string): void {
-  userCache().put(`export-cancel:${exportId}`, '1', SIX_HOURS);
+  requestJobCancel(KIND, exportId);
 }
 
 export function cancelRequested(exportId: string): boolean {
-  return userCache().get(`export-cancel:${exportId}`) === '1';
+  return jobCancelRequested(KIND, exportId);
 }
 
 export function clearCancel(exportId: string): void {
-  userCache().remove(`export-cancel:${exportId}`);
+  clearJobCancel(KIND, exportId);
 }
 
 /** Where earlier versions remembered exported ranges, for every user of the spreadsheet: still read. */

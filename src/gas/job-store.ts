@@ -1,24 +1,39 @@
-// Step-driven jobs (exports, imports, audit pushes) wait between steps in the user's cache, for six hours.
+// Step-driven jobs (exports, imports, audit pushes) wait between steps in the user's properties, cut
+// into pieces a property accepts, with a copy in the user's cache that may be lost at any time (issue 16).
 
+import { PiecedStore } from '../core/jobs/pieced-store';
 import { InputError } from '../core/errors';
-import { ChunkedCache } from '../core/cache/chunked-cache';
 import { userCache, userMutex } from './cache-and-lock';
 
 const SIX_HOURS = 6 * 60 * 60;
 /** Apps Script ends any execution after six minutes, so a step's running mark outlives no step. */
 const LONGEST_EXECUTION_SECONDS = 6 * 60;
-/** Jobs remembered per spreadsheet: enough for a morning's pushes and imports, small enough for one cache value. */
-const REMEMBERED_JOBS = 20;
+/**
+ * Jobs remembered for this user, all spreadsheets together: enough for a morning's pushes and imports,
+ * few enough that their states stay well inside the 500 KB the user's properties hold in all.
+ */
+const REMEMBERED_JOBS = 12;
+/** The durable index of remembered jobs, in the user's properties. */
+const INDEX_KEY = 'JOBS_INDEX';
 
 /** A job of this spreadsheet the sidebar may offer to resume. */
 export type RememberedJob = { kind: string; id: string; startedAt: number };
+type IndexEntry = RememberedJob & { spreadsheet: string };
 
-function cache(): ChunkedCache {
-  return new ChunkedCache(userCache(), () => Utilities.getUuid().slice(0, 8));
+function properties(): GoogleAppsScript.Properties.Properties {
+  return PropertiesService.getUserProperties();
 }
 
-function indexKey(): string {
-  return `portfolio-jobs:${SpreadsheetApp.getActiveSpreadsheet().getId()}`;
+function store(): PiecedStore {
+  return new PiecedStore(properties(), userCache(), () => Utilities.getUuid().slice(0, 8), SIX_HOURS);
+}
+
+function stateKey(kind: string, id: string): string {
+  return `job:${kind}:${id}`;
+}
+
+function spreadsheetId(): string {
+  return SpreadsheetApp.getActiveSpreadsheet().getId();
 }
 
 export function newJobId(): string {
@@ -26,25 +41,48 @@ export function newJobId(): string {
 }
 
 export function loadJob<T>(kind: string, id: string): T | null {
-  const text = cache().get(`${kind}:${id}`);
+  const text = store().get(stateKey(kind, id));
   return text ? (JSON.parse(text) as T) : null;
 }
 
 export function saveJob<T>(kind: string, id: string, job: T): void {
-  cache().put(`${kind}:${id}`, JSON.stringify(job), SIX_HOURS);
+  store().put(stateKey(kind, id), JSON.stringify(job));
 }
 
-/** A cancel pressed while a step runs is seen by that step before its next group of requests. */
+/**
+ * A finished job leaves nothing behind: its state, cancel mark, step mark, published progress and
+ * index entry all go. (Cancelled and paused jobs stay, for Resume, until they fall out of the index.)
+ */
+export function forgetJob(kind: string, id: string): void {
+  store().remove(stateKey(kind, id));
+  properties().deleteProperty(cancelKey(kind, id));
+  properties().deleteProperty(stepKey(kind, id));
+  userCache().remove(`${kind}-progress:${id}`);
+  writeIndex(readIndex().filter((job) => !(job.kind === kind && job.id === id)));
+}
+
+function cancelKey(kind: string, id: string): string {
+  return `job-cancel:${kind}:${id}`;
+}
+
+function stepKey(kind: string, id: string): string {
+  return `job-step:${kind}:${id}`;
+}
+
+/**
+ * A cancel pressed while a step runs is seen by that step before its next group of requests. Kept in the
+ * properties: a cancel lost with a cache entry would let the step send on.
+ */
 export function requestJobCancel(kind: string, id: string): void {
-  userCache().put(`${kind}-cancel:${id}`, '1', SIX_HOURS);
+  properties().setProperty(cancelKey(kind, id), '1');
 }
 
 export function jobCancelRequested(kind: string, id: string): boolean {
-  return userCache().get(`${kind}-cancel:${id}`) === '1';
+  return properties().getProperty(cancelKey(kind, id)) === '1';
 }
 
 export function clearJobCancel(kind: string, id: string): void {
-  userCache().remove(`${kind}-cancel:${id}`);
+  properties().deleteProperty(cancelKey(kind, id));
 }
 
 /**
@@ -80,12 +118,13 @@ export function readJobProgress<P>(kind: string, id: string): P | null {
  * offered for resuming.
  */
 export function whileStepRuns<T>(kind: string, id: string, step: () => T): T {
-  const mark = `${kind}-step:${id}`;
+  const mark = stepKey(kind, id);
   // Checked and set under the user's lock: two sidebars driving one job would send its rows twice
-  // (a POST of an import cannot be taken back).
+  // (a POST of an import cannot be taken back). Kept in the properties, so an evicted cache entry cannot
+  // let a second step start; the mark holds its own end, as an execution killed mid-step never removes it.
   const claimed = userMutex().withLock(() => {
-    if (userCache().get(mark) === '1') return false;
-    userCache().put(mark, '1', LONGEST_EXECUTION_SECONDS);
+    if (stepRunning(kind, id)) return false;
+    properties().setProperty(mark, String(Date.now() + LONGEST_EXECUTION_SECONDS * 1000));
     return true;
   });
   if (!claimed) {
@@ -95,35 +134,56 @@ export function whileStepRuns<T>(kind: string, id: string, step: () => T): T {
   try {
     return step();
   } finally {
-    userCache().remove(mark);
+    properties().deleteProperty(mark);
   }
 }
 
 export function stepRunning(kind: string, id: string): boolean {
-  return userCache().get(`${kind}-step:${id}`) === '1';
+  const until = Number(properties().getProperty(stepKey(kind, id)) ?? '0');
+  return until > Date.now();
 }
 
-/** Remembers (again) a job of this spreadsheet, so the sidebar can offer it when it opens, for six hours. */
-export function rememberJob(kind: string, id: string, nowMs: number): void {
-  const others = rememberedJobs(nowMs).filter((job) => !(job.kind === kind && job.id === id));
-  const jobs = [...others, { kind, id, startedAt: nowMs }].slice(-REMEMBERED_JOBS);
-  userCache().put(indexKey(), JSON.stringify(jobs), SIX_HOURS);
-}
-
-/** Jobs of this spreadsheet remembered in the last six hours, oldest first; each may have ended since. */
-export function rememberedJobs(nowMs: number): RememberedJob[] {
-  const text = userCache().get(indexKey());
-  if (!text) return [];
+function readIndex(): IndexEntry[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(properties().getProperty(INDEX_KEY) ?? '[]');
   } catch {
     return [];
   }
   if (!Array.isArray(parsed)) return [];
-  return parsed.filter((job): job is RememberedJob => typeof job === 'object' && job !== null
-    && typeof (job as RememberedJob).kind === 'string' && typeof (job as RememberedJob).id === 'string'
-    && typeof (job as RememberedJob).startedAt === 'number' && nowMs - (job as RememberedJob).startedAt < SIX_HOURS * 1000);
+  return parsed.filter((job): job is IndexEntry => typeof job === 'object' && job !== null
+    && typeof (job as IndexEntry).kind === 'string' && typeof (job as IndexEntry).id === 'string'
+    && typeof (job as IndexEntry).spreadsheet === 'string' && typeof (job as IndexEntry).startedAt === 'number');
+}
+
+function writeIndex(jobs: IndexEntry[]): void {
+  if (jobs.length) properties().setProperty(INDEX_KEY, JSON.stringify(jobs));
+  else properties().deleteProperty(INDEX_KEY);
+}
+
+/**
+ * Remembers (again) a job of this spreadsheet, so the sidebar can offer it when it opens, for six hours.
+ * Jobs older than that, or past the newest REMEMBERED_JOBS, are forgotten with their state: properties
+ * do not expire by themselves.
+ */
+export function rememberJob(kind: string, id: string, nowMs: number): void {
+  const spreadsheet = spreadsheetId();
+  const all = readIndex().filter((job) => !(job.kind === kind && job.id === id));
+  const kept = [...all, { kind, id, startedAt: nowMs, spreadsheet }];
+  const live = kept.filter((job) => nowMs - job.startedAt < SIX_HOURS * 1000).slice(-REMEMBERED_JOBS);
+  for (const gone of kept.filter((job) => !live.includes(job))) {
+    store().remove(stateKey(gone.kind, gone.id));
+    properties().deleteProperty(cancelKey(gone.kind, gone.id));
+  }
+  writeIndex(live);
+}
+
+/** Jobs of this spreadsheet remembered in the last six hours, oldest first; each may have ended since. */
+export function rememberedJobs(nowMs: number): RememberedJob[] {
+  const spreadsheet = spreadsheetId();
+  return readIndex()
+    .filter((job) => job.spreadsheet === spreadsheet && nowMs - job.startedAt < SIX_HOURS * 1000)
+    .map(({ kind, id, startedAt }) => ({ kind, id, startedAt }));
 }
 
 /**

@@ -3,6 +3,7 @@
 import { createApiClient, type ApiClient } from '../core/api/client';
 import { RequestBudget } from '../core/api/rate-budget';
 import type { WaitEvent } from '../core/api/requester';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../core/api/retry-policy';
 import type { CredentialsOf } from '../core/settings/credential-sentences';
 import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache, userMutex } from '../gas/cache-and-lock';
@@ -22,6 +23,11 @@ export interface ExecutionLimits {
   credentialsOf?: CredentialsOf;
   /** The user's properties when the execution read them already; read here otherwise. */
   userProperties?: UserProperties;
+  /**
+   * A 429 is answered at once, not retried after a wait: a job whose backoff runs across steps
+   * (needsProbe) waits between steps instead, so no refusal falls inside its backoff interval.
+   */
+  noRateLimitRetries?: boolean;
 }
 
 export function createClientForExecution(limits: ExecutionLimits = {}): ApiClient {
@@ -36,7 +42,7 @@ export function createClientForExecution(limits: ExecutionLimits = {}): ApiClien
     clock: appsScriptClock,
     budget,
     deadline: limits.deadline ?? Date.now() + ORDINARY_EXECUTION_MS,
-    retry: limits.maxTotalWaitMs === undefined ? undefined : { maxTotalWaitMs: limits.maxTotalWaitMs },
+    retry: retryOf(limits),
     onWait: limits.onWait,
   });
 }
@@ -44,4 +50,11 @@ export function createClientForExecution(limits: ExecutionLimits = {}): ApiClien
 /** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
 export function sidebarClient(): ApiClient {
   return createClientForExecution({ maxTotalWaitMs: 60_000 });
+}
+
+function retryOf(limits: ExecutionLimits): Partial<RetryPolicy> | undefined {
+  const retry: Partial<RetryPolicy> = {};
+  if (limits.maxTotalWaitMs !== undefined) retry.maxTotalWaitMs = limits.maxTotalWaitMs;
+  if (limits.noRateLimitRetries) retry.retryStatuses = DEFAULT_RETRY_POLICY.retryStatuses.filter((status) => status !== 429);
+  return Object.keys(retry).length ? retry : undefined;
 }

@@ -21,11 +21,12 @@ import {
   type AuditPushState,
 } from '../core/audit';
 import { countOf } from '../core/export/places';
+import { needsProbe } from '../core/jobs/wave-step';
 import { WaitLog } from '../core/export';
 import { requireUuid } from '../core/validate/uuid';
 import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
 import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
-import { clearJobCancel, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
+import { clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -118,8 +119,11 @@ export function startPush(sheetName: string | null): AuditPushHandle {
   const name = sheetName ?? AUDIT_SHEET;
   const stored: StoredPush = { sheetName: name, state: prepare(name) };
   const pushId = newJobId();
-  saveJob(JOB, pushId, stored);
-  if (stored.state.status === 'running') rememberJob(JOB, pushId, Date.now());
+  // A push with nothing to send is finished at once, and leaves nothing stored.
+  if (stored.state.status !== 'done') {
+    saveJob(JOB, pushId, stored);
+    rememberJob(JOB, pushId, Date.now());
+  }
   return handle(pushId, stored);
 }
 
@@ -129,7 +133,7 @@ export function continuePush(pushId: string): AuditPushHandle {
     whileStepRuns(JOB, pushId, () => {
       const deadline = Date.now() + STEP_BUDGET_MS;
       const waits = new WaitLog();
-      const client = createClientForExecution({ deadline, onWait: waits.onWait });
+      const client = createClientForExecution({ deadline, onWait: waits.onWait, noRateLimitRetries: needsProbe(stored.state) });
       stored.state = runAuditPushStep(stored.state, client, {
         deadline,
         marginMs: STEP_MARGIN_MS,
@@ -141,9 +145,14 @@ export function continuePush(pushId: string): AuditPushHandle {
           publishJobProgress(JOB, pushId, auditPushProgress(state, Date.now()));
         },
       }).state;
-      saveJob(JOB, pushId, stored);
       recordConfirmed(stored.sheetName, stored.state);
-      publishJobProgress(JOB, pushId, auditPushProgress(stored.state, Date.now()));
+      // A finished push leaves nothing behind; a cancelled or paused one stays for Resume.
+      if (stored.state.status === 'done') {
+        forgetJob(JOB, pushId);
+      } else {
+        saveJob(JOB, pushId, stored);
+        publishJobProgress(JOB, pushId, auditPushProgress(stored.state, Date.now()));
+      }
     });
   }
   return handle(pushId, stored);
@@ -176,8 +185,12 @@ export function resumePush(pushId: string): AuditPushHandle {
   }
   clearJobCancel(JOB, pushId);
   stored.state = resumeAuditPush(stored.state);
-  saveJob(JOB, pushId, stored);
-  rememberJob(JOB, pushId, Date.now());
+  if (stored.state.status === 'done') {
+    forgetJob(JOB, pushId);
+  } else {
+    saveJob(JOB, pushId, stored);
+    rememberJob(JOB, pushId, Date.now());
+  }
   return handle(pushId, stored);
 }
 

@@ -14,7 +14,6 @@ import {
   readStoredPoints,
   resumeExport,
   runExportStep,
-  sameExport,
   STATUS_HEADER,
   WaitLog,
   type ExportPreview,
@@ -24,7 +23,10 @@ import {
   type RowOutcome,
 } from '../core/export';
 import { isUuid, requireUuid } from '../core/validate/uuid';
-import { cancelRequested, clearCancel, latestExportId, loadExport, markExported, newExportId, requestCancel, saveExport, savePreviewReads, takePreviewReads, wasExported, type StoredExport } from '../gas/export-store';
+import { cancelRequested, clearCancel, forgetExport, latestExportId, loadExportRecord, markExported, newExportId, rememberExport, requestCancel, saveExport, saveExportRecord, savePreviewReads, takePreviewReads, wasExported, type StoredExport, type StoredExportRecord } from '../gas/export-store';
+import { countOutcomes } from '../core/export/report';
+import { needsProbe } from '../core/jobs/wave-step';
+import { CODE_OUTCOMES, expandExport } from '../core/export/compact';
 import { publishJobProgress, readJobProgress, stepRunning, whileStepRuns } from '../gas/job-store';
 import { dropCachedSeries, readSeriesEpochs } from '../gas/document-settings';
 import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type RangeRead, type StatusColumnPlace } from '../gas/sheet-io';
@@ -137,7 +139,7 @@ function statusPlace(request: ExportRequest, read: RangeRead = readRange(request
  * column always says what the report says. A column the user has typed into since the start is left
  * alone, and the report says so.
  */
-function stopped(exportId: string, stored: StoredExport, read?: RangeRead): void {
+function stopped(exportId: string, stored: StoredExport, fresh: ExportState, read?: RangeRead): void {
   if (stored.state.status === 'running') return;
   markExported(stored.request.range);
   if (stored.request.writeStatus) {
@@ -149,13 +151,60 @@ function stopped(exportId: string, stored: StoredExport, read?: RangeRead): void
       stored.statusProblem = error.message;
     }
   }
-  saveExport(exportId, stored);
+  // A finished export leaves nothing behind; a cancelled or paused one stays for Resume.
+  if (stored.state.status === 'done') forgetExport(exportId);
+  else saveExport(exportId, stored, fresh);
 }
 
-function load(exportId: string): StoredExport {
-  const stored = loadExport(exportId);
-  if (!stored) throw new InputError('This export is no longer stored (exports can be resumed for six hours). Start it again: with "only what changed", rows already sent are not sent twice.');
-  return stored;
+const NOT_STORED = 'This export is no longer stored (exports can be resumed for six hours). Start it again: with "only what changed", rows already sent are not sent twice.';
+const RANGE_CHANGED = 'The range changed since this export started, so it cannot be continued as it was: nothing more was sent. Start a new export; with "only what changed" on, rows already stored are not sent again.';
+
+type Loaded = { stored: StoredExport; fresh: ExportState } | { changed: StoredExportRecord };
+
+/**
+ * The stored export with its rows read again from the sheet: the state keeps no copy of them. A range
+ * whose read no longer has the export's fingerprint is not this export any more, and nothing of it is sent.
+ */
+function loadAny(exportId: string): Loaded {
+  const record = loadExportRecord(exportId);
+  if (!record) throw new InputError(NOT_STORED);
+  const fresh = prepare(record.request, record.metrics);
+  const state = expandExport(fresh, record.state);
+  return state ? { stored: { ...record, state }, fresh } : { changed: record };
+}
+
+function load(exportId: string): { stored: StoredExport; fresh: ExportState } {
+  const loaded = loadAny(exportId);
+  if ('changed' in loaded) throw new InputError(RANGE_CHANGED);
+  return loaded;
+}
+
+/** An export's progress from its stored outcome codes alone, without reading its range. */
+function recordProgress(record: StoredExportRecord): ExportProgress {
+  const done = [...record.state.codes].filter((code) => (CODE_OUTCOMES[code] ?? 'pending') !== 'pending').length;
+  const progress: ExportProgress = { status: record.state.status, itemsDone: done, itemsTotal: record.state.codes.length, batchesDone: 0, batchesTotal: 0 };
+  if (record.state.problem) progress.problem = record.state.problem;
+  return progress;
+}
+
+/** An export whose range changed, told from its stored outcome codes alone. */
+function changedHandle(exportId: string, record: StoredExportRecord): ExportHandle {
+  const outcomes = [...record.state.codes].map((code) => CODE_OUTCOMES[code] ?? 'pending');
+  return {
+    exportId,
+    range: record.request.range,
+    progress: { ...recordProgress(record), problem: RANGE_CHANGED },
+    report: record.state.status === 'running' ? null : {
+      summary: RANGE_CHANGED,
+      totals: countOutcomes(outcomes),
+      itemsRead: outcomes.length,
+      problems: [],
+      problem: RANGE_CHANGED,
+      statusRange: null,
+      writtenMetricIds: [],
+      rangeExportedBefore: wasExported(record.request.range),
+    },
+  };
 }
 
 export function startExport(request: ExportRequest): ExportHandle {
@@ -169,10 +218,12 @@ export function startExport(request: ExportRequest): ExportHandle {
   if (request.writeStatus) requireStatusColumnFree(statusPlace(request, read), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
   const exportId = newExportId();
   const stored: StoredExport = { request, metrics, state, statusRange: null };
-  saveExport(exportId, stored);
   if (isComplete(state)) {
     stored.state = { ...state, status: 'done' };
-    stopped(exportId, stored, read);
+    stopped(exportId, stored, prepared, read);
+  } else {
+    saveExport(exportId, stored, prepared);
+    rememberExport(exportId);
   }
   return handle(exportId, stored);
 }
@@ -182,18 +233,27 @@ export function continueExport(exportId: string): ExportHandle {
 }
 
 function runStep(exportId: string): ExportHandle {
-  const stored = load(exportId);
+  const loaded = loadAny(exportId);
+  if ('changed' in loaded) {
+    // Reported, not sent: the export pauses, and its stored outcomes stay as they were.
+    if (loaded.changed.state.status === 'running') {
+      loaded.changed.state = { ...loaded.changed.state, status: 'paused', problem: RANGE_CHANGED };
+      saveExportRecord(exportId, loaded.changed);
+    }
+    return changedHandle(exportId, loaded.changed);
+  }
+  const { stored, fresh } = loaded;
   if (stored.state.status !== 'running') return handle(exportId, stored);
   const deadline = Date.now() + STEP_BUDGET_MS;
   const waits = new WaitLog();
-  const client = createClientForExecution({ deadline, onWait: waits.onWait });
+  const client = createClientForExecution({ deadline, onWait: waits.onWait, noRateLimitRetries: needsProbe(stored.state) });
   const { state } = runExportStep(stored.state, client, {
     deadline,
     marginMs: STEP_MARGIN_MS,
     waitLog: waits,
     shouldStop: () => cancelRequested(exportId),
     onCheckpoint: (checkpoint) => {
-      saveExport(exportId, { ...stored, state: checkpoint });
+      saveExport(exportId, { ...stored, state: checkpoint }, fresh);
       publishJobProgress(STEP_KIND, exportId, exportProgress(checkpoint, Date.now()));
     },
   });
@@ -202,11 +262,11 @@ function runStep(exportId: string): ExportHandle {
   const before = confirmedByMetric(stored.state);
   const after = confirmedByMetric(state);
   stored.state = state;
-  saveExport(exportId, stored);
   dropCachedSeries([...after].filter(([id, count]) => count > (before.get(id) ?? 0)).map(([id]) => id));
-  stopped(exportId, stored);
+  if (state.status === 'running') saveExport(exportId, stored, fresh);
+  else stopped(exportId, stored, fresh);
   const answer = handle(exportId, stored);
-  publishJobProgress(STEP_KIND, exportId, answer.progress);
+  if (state.status === 'running') publishJobProgress(STEP_KIND, exportId, answer.progress);
   return answer;
 }
 
@@ -226,13 +286,26 @@ function confirmedByMetric(state: ExportState): Map<string, number> {
 
 export function cancel(exportId: string): ExportHandle {
   requestCancel(exportId);
-  const stored = load(exportId);
   // A step under way sees the cancel between waves and saves a newer state than this one, with its
   // status column: saving or writing this one meanwhile would show rows as unsent that it confirms.
+  // Asked before the range is read again (which takes a while): the answer is then what the step last published.
+  if (stepRunning(STEP_KIND, exportId)) {
+    const record = loadExportRecord(exportId);
+    if (!record) throw new InputError(NOT_STORED);
+    return { exportId, range: record.request.range, progress: readJobProgress<ExportProgress>(STEP_KIND, exportId) ?? recordProgress(record), report: null };
+  }
+  const loaded = loadAny(exportId);
+  if ('changed' in loaded) {
+    if (loaded.changed.state.status !== 'done') {
+      loaded.changed.state = { ...loaded.changed.state, status: 'cancelled' };
+      saveExportRecord(exportId, loaded.changed);
+    }
+    return changedHandle(exportId, loaded.changed);
+  }
+  const { stored, fresh } = loaded;
   if (stepRunning(STEP_KIND, exportId)) return handle(exportId, stored);
   stored.state = cancelExport(stored.state);
-  saveExport(exportId, stored);
-  stopped(exportId, stored);
+  stopped(exportId, stored, fresh);
   return handle(exportId, stored);
 }
 
@@ -241,21 +314,31 @@ export function cancel(exportId: string): ExportHandle {
  * again first: if the sheet changed since, resuming would send what the user no longer has.
  */
 export function resume(exportId: string): ExportHandle {
-  const stored = load(exportId);
-  const fresh = prepare(stored.request, stored.metrics);
-  if (!sameExport(stored.state, fresh)) {
-    throw new InputError('The range changed since this export started, so it cannot be resumed as it was. Start a new export; with "only what changed" on, rows already stored are not sent again.');
-  }
+  const { stored, fresh } = load(exportId);
   clearCancel(exportId);
   stored.state = resumeExport(stored.state);
-  saveExport(exportId, stored);
+  if (stored.state.status === 'done') {
+    stopped(exportId, stored, fresh);
+  } else {
+    saveExport(exportId, stored, fresh);
+    rememberExport(exportId);
+  }
   return handle(exportId, stored);
 }
 
 export function findUnfinished(): ExportHandle | null {
   const exportId = latestExportId();
   if (!exportId) return null;
-  const stored = loadExport(exportId);
-  if (!stored || stored.state.status === 'done') return null;
-  return handle(exportId, stored);
+  const loaded = (() => {
+    try {
+      return loadAny(exportId);
+    } catch (error) {
+      // A range deleted or renamed since: nothing to offer.
+      if (error instanceof InputError) return null;
+      throw error;
+    }
+  })();
+  if (!loaded) return null;
+  if ('changed' in loaded) return loaded.changed.state.status === 'done' ? null : changedHandle(exportId, loaded.changed);
+  return loaded.stored.state.status === 'done' ? null : handle(exportId, loaded.stored);
 }

@@ -21,8 +21,9 @@ import {
   PROFILE_ID_HEADER,
   STATUS_HEADER as IMPORT_STATUS_HEADER,
 } from '../core/directory';
+import { needsProbe } from '../core/jobs/rate-limit-state';
 import { requireUuid } from '../core/validate/uuid';
-import { clearJobCancel, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
+import { clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas/sheet-io';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
@@ -110,8 +111,11 @@ export function startImport(request: ImportRequest): ImportHandle {
     }
   }
   const importId = newJobId();
-  saveJob(JOB, importId, stored);
-  if (stored.state.status === 'running') rememberJob(JOB, importId, Date.now());
+  // An import with nothing to send is finished at once, and leaves nothing stored.
+  if (stored.state.status !== 'done') {
+    saveJob(JOB, importId, stored);
+    rememberJob(JOB, importId, Date.now());
+  }
   return handle(importId, stored);
 }
 
@@ -126,7 +130,7 @@ export function continueImport(importId: string): ImportHandle {
   if (stored.state.status === 'running') {
     whileStepRuns(JOB, importId, () => {
       const deadline = Date.now() + STEP_BUDGET_MS;
-      const client = createClientForExecution({ deadline });
+      const client = createClientForExecution({ deadline, noRateLimitRetries: needsProbe(stored.state) });
       const base = { deadline, marginMs: STEP_MARGIN_MS, shouldStop: () => jobCancelRequested(JOB, importId) };
       const checkpoint = (next: StoredImport, written: RowWrite | null): void => {
         saveJob(JOB, importId, next);
@@ -138,9 +142,14 @@ export function continueImport(importId: string): ImportHandle {
       } else {
         stored.state = runContactsImportStep(stored.state, client, { ...base, onCheckpoint: (state, written) => checkpoint({ ...stored, state }, written) }).state;
       }
-      saveJob(JOB, importId, stored);
       if (stored.state.status !== 'running') writeAll(stored);
-      publishJobProgress(JOB, importId, progressOf(stored));
+      // A finished import leaves nothing behind; a cancelled or paused one stays for Resume.
+      if (stored.state.status === 'done') {
+        forgetJob(JOB, importId);
+      } else {
+        saveJob(JOB, importId, stored);
+        publishJobProgress(JOB, importId, progressOf(stored));
+      }
     });
   }
   return handle(importId, stored);
@@ -172,8 +181,12 @@ export function resume(importId: string): ImportHandle {
   clearJobCancel(JOB, importId);
   if (stored.kind === 'profiles') stored.state = resumeImport(stored.state);
   else stored.state = resumeImport(stored.state);
-  saveJob(JOB, importId, stored);
-  rememberJob(JOB, importId, Date.now());
+  if (stored.state.status === 'done') {
+    forgetJob(JOB, importId);
+  } else {
+    saveJob(JOB, importId, stored);
+    rememberJob(JOB, importId, Date.now());
+  }
   return handle(importId, stored);
 }
 

@@ -153,16 +153,17 @@ it('leaves the state to a step under way when cancel arrives meanwhile; that ste
   const rt = runtime();
   const range = fill(rt, daily(120));
   const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
-  // Another execution is running a step of this export (the mark its step sets), when the cancel comes.
-  const userCache = rt.cache.user(OWNER);
-  userCache.put(`export-step:${started.exportId}`, '1', 360);
+  // Another execution is running a step of this export (the mark its step sets, in the user's
+  // properties: its end time), when the cancel comes.
+  const userProperties = rt.properties.user(OWNER);
+  userProperties.setProperty(`job-step:export:${started.exportId}`, String(rt.clock.now() + 360_000));
   const during = ok<ExportHandle>(rt.callServer('cancelExport', [started.exportId]));
   expect(during.progress.status).toBe('running');
   expect(rt.spreadsheet.getActiveSheet().getRange('C2:C121').getValues().flat().every((cell) => cell === '')).toBe(true);
   // A second sidebar cannot drive a step of it meanwhile.
   expect(rt.callServer('continueExport', [started.exportId])).toEqual({ ok: false, error: 'This export is already running from another sidebar or window. Follow it there, or cancel it there and resume it here.' });
   // That step sees the cancel before its next wave and saves the final state, status column included.
-  userCache.remove(`export-step:${started.exportId}`);
+  userProperties.deleteProperty(`job-step:export:${started.exportId}`);
   const stopped = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
   expect(stopped.progress.status).toBe('cancelled');
   expect(stopped.report!.totals).toMatchObject({ pending: 120 });

@@ -96,14 +96,17 @@ export function grantFormulaAccess(rt: GasRuntime, companyIds: string[], owner =
 /** Drives an export as the sidebar does: steps until it ends, waiting out the rate limit on both clocks. */
 export async function driveExport(stack: Stack, rt: GasRuntime, handle: ExportHandle, maxSteps = 50): Promise<ExportHandle> {
   for (let step = 0; !handle.report && step < maxSteps; step++) {
-    const wait = handle.progress.waitingForRateLimitMs;
-    if (wait) {
-      rt.clock.advance(wait);
-      await stack.emulator.control.advanceClock(wait);
-    }
+    await waitOnBothClocks(stack, rt, handle.progress.waitingForRateLimitMs);
     handle = ok<ExportHandle>(rt.callServer('continueExport', [handle.exportId]));
   }
   return handle;
+}
+
+/** Waits out a wait a job asked for, on the runtime's clock and the emulator's (its rate window). */
+export async function waitOnBothClocks(stack: Stack, rt: GasRuntime, waitMs: number | undefined): Promise<void> {
+  if (!waitMs) return;
+  rt.clock.advance(waitMs);
+  await stack.emulator.control.advanceClock(waitMs);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ApiClient } from '../api/client';
 import type { Settled } from '../api/requester';
 import type { PortfolioPropertyValue, PortfolioPropertyValueInput } from '../api/types';
 import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
+import { countOf } from '../export/places';
 import { cloneAuditPushState, isPushComplete } from './write-back';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
 import type { WaveStepOptions } from '../jobs/step-options';
@@ -36,6 +37,10 @@ export function runAuditPushStep(state: AuditPushState, client: ApiClient, optio
     wave: (job, waveSize) => sendWave(job, waveSize, client),
     effectOf: waveEffect,
     progress: auditPushProgress,
+    stormSentence: (job, minutes) => {
+      const left = job.items.filter((item) => item.outcome === 'pending').length;
+      return `The API refused every request for ${minutes} minutes because of its rate limit, so the push paused with ${countOf(left, 'cell')} left. Resume sends only those once the API accepts requests again.`;
+    },
   });
 }
 

@@ -287,6 +287,10 @@ export type AuditPushState = {
   problem?: string;
   /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
   notBefore?: number;
+  /** When the API began refusing everything for the rate limit (see WaveJobState.rateLimitedSince). */
+  rateLimitedSince?: number;
+  /** The rate limit's backoff carried across steps (see WaveJobState.retry). */
+  retry?: { backoffMs: number };
 };
 
 export type AuditPushProgress = {

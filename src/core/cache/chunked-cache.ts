@@ -45,7 +45,9 @@ export class ChunkedCache {
     return parts.join('');
   }
 
+  /** Removes the chunks of the value it replaces once the new manifest is in place: no write leaves chunks behind. */
   put(key: string, value: string, ttlSeconds: number): void {
+    const old = this.manifestOf(key);
     const manifest: Manifest = { generation: this.newGeneration(), chunks: 0 };
     const chunks = splitByBytes(value, CHUNK_BYTES);
     manifest.chunks = chunks.length;
@@ -56,10 +58,24 @@ export class ChunkedCache {
     });
     if (keys.length) this.cache.putAll(entries, ttlSeconds);
     this.cache.put(safeKey(key), JSON.stringify(manifest), ttlSeconds);
+    if (old && old.chunks > 0) this.cache.removeAll(chunkKeys(key, old));
   }
 
   remove(key: string): void {
+    const old = this.manifestOf(key);
     this.cache.remove(safeKey(key));
+    if (old && old.chunks > 0) this.cache.removeAll(chunkKeys(key, old));
+  }
+
+  private manifestOf(key: string): Manifest | null {
+    const text = this.cache.get(safeKey(key));
+    if (text === null) return null;
+    try {
+      const manifest = JSON.parse(text) as Manifest;
+      return typeof manifest.generation === 'string' && Number.isInteger(manifest.chunks) && manifest.chunks >= 0 ? manifest : null;
+    } catch {
+      return null;
+    }
   }
 }
 

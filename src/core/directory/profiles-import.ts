@@ -79,7 +79,7 @@ function onFailure(state: ProfilesImportState, row: ProfileRowState, failure: Fa
       fail(row, failure.reason + refusalHint(failure));
       return { go: true };
     case 'wait':
-      return { go: false, kind: 'wait', message: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}) };
+      return { go: false, kind: 'wait', message: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}), ...(failure.outOfTime ? { outOfTime: true as const } : {}) };
     case 'stop':
       return { go: false, kind: 'pause', message: failure.message };
     case 'unknown':

@@ -3,6 +3,8 @@
 import type { ApiClient } from '../api/client';
 import type { ImportJob, ImportProgress, ImportRowBase, RowWrite } from './types';
 import { cancelJob, cloneJob } from '../jobs/job-state';
+import { settleRateLimit } from '../jobs/rate-limit-state';
+import { countOf } from '../export/places';
 
 export type ImportStepOptions<State> = {
   /**
@@ -28,8 +30,8 @@ export type ImportStepResult<State> = { state: State; progress: ImportProgress }
 /** What sending one row did to the run. */
 export type RowResult =
   | { go: true }
-  /** The row is still pending; try again after the wait. */
-  | { go: false; kind: 'wait'; retryAfterMs?: number; message: string }
+  /** The row is still pending; try again after the wait (outOfTime: the step's time ran out, not the rate limit). */
+  | { go: false; kind: 'wait'; retryAfterMs?: number; message: string; outOfTime?: true }
   /** Stop and let the user look (the row is settled, or still pending and safe to resend). */
   | { go: false; kind: 'pause'; message: string };
 
@@ -68,6 +70,9 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
   next.counters.steps++;
   const deadline = Math.min(options.deadline, now() + client.remainingMs());
   const marginMs = options.marginMs;
+  const stepStart = now();
+  let answered = false;
+  let wait: { retryAfterMs?: number; outOfTime?: true } | undefined;
 
   for (;;) {
     const index = nextPending(next);
@@ -86,16 +91,22 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
     const result = sender.send(next, index, client);
     delete next.inFlight;
     const settled = next.rows[index]?.outcome !== 'pending';
+    // A row settled, or sent on, was answered by the API with something other than the rate limit.
+    if (result.go || settled) answered = true;
     options.onCheckpoint?.(next, settled ? sender.write(next, index) : null);
     if (result.go) continue;
     next.problem = result.message;
-    if (result.kind === 'wait') {
-      if (result.retryAfterMs !== undefined) next.notBefore = now() + result.retryAfterMs;
-    } else {
-      next.status = 'paused';
-    }
+    if (result.kind === 'wait') wait = result;
+    else next.status = 'paused';
     break;
   }
+  settleRateLimit(next, {
+    wait,
+    answered,
+    stepStart,
+    nowMs: now(),
+    stormSentence: (minutes) => `The API refused every request for ${minutes} minutes because of its rate limit, so the import paused with ${countOf(next.rows.filter((row) => row.outcome === 'pending').length, 'row')} left. Resume sends only those once the API accepts requests again.`,
+  });
 
   if (nextPending(next) < 0 && next.status !== 'paused') {
     next.status = 'done';
@@ -142,6 +153,8 @@ export function resumeImport<State extends ImportJob<ImportRowBase>>(state: Stat
     next.status = nextPending(next) < 0 && next.inFlight === undefined ? 'done' : 'running';
     delete next.problem;
     delete next.notBefore;
+    // The user's word that the API may accept requests again: the storm clock starts over.
+    delete next.rateLimitedSince;
   }
   return next;
 }

@@ -1,7 +1,8 @@
 // The directory imports' typed boundary: JSON-safe records (no Dates, no class instances) that cross
-// google.script.run and are stored in CacheService between the steps of one import.
+// google.script.run and are stored between the steps of one import.
 
 import type { SheetPosition } from '../export/types';
+import type { RateLimitState } from '../jobs/rate-limit-state';
 
 export type { RangeInput, SheetPosition } from '../export/types';
 
@@ -35,7 +36,7 @@ export type ImportRowBase = {
 };
 
 /** What every import keeps between steps, whatever its rows are. */
-export type ImportJob<Row extends ImportRowBase> = {
+export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' | 'rateLimitedSince'> & {
   status: ImportStatus;
   origin: SheetPosition;
   /** Rows in the range, header included: the status column has this many entries. */

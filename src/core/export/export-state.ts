@@ -105,10 +105,7 @@ export function cancelExport(state: ExportState): ExportState {
 
 /** Lets a cancelled or paused export run again; it continues with the batches not confirmed. */
 export function resumeExport(state: ExportState): ExportState {
-  const next = resumeWaveJob(state, isComplete);
-  // A resume is the user's word that the API may accept requests again: the storm clock starts over.
-  delete next.rateLimitedSince;
-  return next;
+  return resumeWaveJob(state, isComplete);
 }
 
 /**

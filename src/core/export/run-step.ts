@@ -10,18 +10,14 @@ import { cloneExportState, isComplete, itemsOf } from './export-state';
 import { formatCount, placeNamer, type PlaceNamer } from './places';
 import type { ExportProgress, ExportState } from './types';
 import type { WaveStepOptions } from '../jobs/step-options';
-import { runWaveStep, type WaveAttempt, type WaveFailureEffect } from '../jobs/wave-step';
+import { RATE_LIMIT_STORM_MS, runWaveStep, type WaveAttempt } from '../jobs/wave-step';
 
 /** Batches sent together in one wave (see pickWave). */
 const DEFAULT_WAVE_SIZE = 10;
 /** Steps in a row that end on a temporary failure without progress before the export pauses. */
 const MAX_STEPS_WITHOUT_PROGRESS = 3;
-/**
- * An API that accepts nothing for this long pauses the export: three of its 5-minute rate windows, so a
- * limit shared with other clients has had time to free up, and a storm that will not end stops costing
- * the user a sidebar left open (the Apps Script quota for UrlFetch counts every refused call too).
- */
-export const RATE_LIMIT_STORM_MS = 15 * 60_000;
+/** An API that accepts nothing for this long pauses the export (the engine's, for every kind of job). */
+export { RATE_LIMIT_STORM_MS };
 
 export type ExportStepOptions = WaveStepOptions<ExportState>;
 
@@ -39,52 +35,22 @@ type Attempt = WaveAttempt<Failure>;
 export function runExportStep(state: ExportState, client: ApiClient, options: ExportStepOptions): ExportStepResult {
   const next = cloneExportState(state);
   const places = placeNamer(next.spec.layout, next.origin);
-  const now = (): number => client.now();
-  const stepStart = now();
-  let answered = false;
-  let rateLimited = false;
-  const result = runWaveStep(next, client, options, {
+  return runWaveStep(next, client, options, {
     waveSize: DEFAULT_WAVE_SIZE,
     maxStepsWithoutProgress: MAX_STEPS_WITHOUT_PROGRESS,
     isComplete,
     wave: (job, waveSize) => {
       const toRead = job.metrics.findIndex((metric) => metric.phase === 'diff');
-      const attempt = toRead >= 0 ? readExisting(job, toRead, client) : sendWave(job, waveSize, client, places);
-      answered ||= attempt.progressed;
-      return attempt;
+      return toRead >= 0 ? readExisting(job, toRead, client) : sendWave(job, waveSize, client, places);
     },
-    effectOf: (failure: Failure): WaveFailureEffect => {
-      // A step that ran out of time was not refused: it must not count towards the 429 storm.
-      rateLimited = failure.kind === 'wait' && !failure.outOfTime;
-      return waveEffect(failure);
-    },
+    effectOf: waveEffect,
     progress: exportProgress,
+    stormSentence: (job, minutes) => {
+      const left = job.items.filter((item) => item.outcome === 'pending').length;
+      const noun = job.spec.layout === 'long' ? (left === 1 ? 'row' : 'rows') : left === 1 ? 'value' : 'values';
+      return `The API refused every request for ${minutes} minutes because of its rate limit, so the export paused with ${formatCount(left)} ${noun} left. Resume sends only those once the API accepts requests again.`;
+    },
   });
-  // The storm starts at the first refusal after the last accepted request: inside this step when it
-  // also accepted something, else no later than the step's start.
-  if (rateLimited && result.state.status === 'running') {
-    if (answered) result.state.rateLimitedSince = now();
-    else if (pauseIfStorm(result.state, stepStart, now())) return { state: result.state, progress: exportProgress(result.state, now()) };
-  } else if (answered) {
-    delete result.state.rateLimitedSince;
-  }
-  return result;
-}
-
-/**
- * A step that accepted nothing and ended waiting for the rate limit: once the storm has lasted
- * RATE_LIMIT_STORM_MS the export pauses, saying what is left, for Resume to send.
- */
-function pauseIfStorm(state: ExportState, stepStart: number, nowMs: number): boolean {
-  state.rateLimitedSince ??= stepStart;
-  if (nowMs - state.rateLimitedSince < RATE_LIMIT_STORM_MS) return false;
-  const left = state.items.filter((item) => item.outcome === 'pending').length;
-  const noun = state.spec.layout === 'long' ? (left === 1 ? 'row' : 'rows') : left === 1 ? 'value' : 'values';
-  state.status = 'paused';
-  state.problem = `The API refused every request for ${Math.round(RATE_LIMIT_STORM_MS / 60_000)} minutes because of its rate limit, so the export paused with ${formatCount(left)} ${noun} left. Resume sends only those once the API accepts requests again.`;
-  delete state.notBefore;
-  delete state.rateLimitedSince;
-  return true;
 }
 
 /** What the progress bar shows: items with a final outcome of all items, and any wait the rate limit asked for. */

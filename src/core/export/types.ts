@@ -164,6 +164,8 @@ export type ExportState = {
    * the last accepted request that ended waiting for it. Cleared by any accepted request and by a resume.
    */
   rateLimitedSince?: number;
+  /** The rate limit's backoff carried across steps (see WaveJobState.retry). */
+  retry?: { backoffMs: number };
 };
 
 export type ExportTotals = Record<RowOutcome, number>;

@@ -3,13 +3,13 @@
 
 import type { ApiClient } from '../api/client';
 import { drainWaitsInto } from '../export/wait-log';
+import { settleRateLimit, type RateLimitState } from './rate-limit-state';
 import type { WaveStepOptions } from './step-options';
 
+export { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, needsProbe, RATE_LIMIT_STORM_MS } from './rate-limit-state';
+
 /** What every wave-by-wave job keeps between steps. */
-export type WaveJobState = {
-  status: 'running' | 'done' | 'cancelled' | 'paused';
-  problem?: string;
-  notBefore?: number;
+export type WaveJobState = RateLimitState & {
   counters: { steps: number; stepsWithoutProgress: number; rateLimitWaitMs: number; retryWaitMs: number };
 };
 
@@ -19,7 +19,8 @@ export type WaveJobState = {
  * (the wave already marked its own items).
  */
 export type WaveFailureEffect =
-  | { kind: 'wait'; retryAfterMs?: number; message: string }
+  /** outOfTime: the step's own time ran out (not the rate limit): no backoff, no storm. */
+  | { kind: 'wait'; retryAfterMs?: number; message: string; outOfTime?: true }
   | { kind: 'transient'; message: string }
   | { kind: 'pause'; message: string }
   | { kind: 'none' };
@@ -34,6 +35,8 @@ export type WaveJob<S, F, P> = {
   wave(state: S, waveSize: number): WaveAttempt<F>;
   effectOf(failure: F): WaveFailureEffect;
   progress(state: S, nowMs: number): P;
+  /** The sentence of a job paused by a 429 storm, naming what is left for Resume to send. */
+  stormSentence(state: S, stormMinutes: number): string;
 };
 
 /** Runs one step on `next` (a copy the caller made), and returns it with the progress to show. */
@@ -54,9 +57,12 @@ export function runWaveStep<S extends WaveJobState, F, P extends { waitedForRate
   const deadline = Math.min(options.deadline, now() + client.remainingMs());
   const marginMs = options.marginMs;
   const waveSize = Math.max(1, Math.floor(options.waveSize ?? job.waveSize));
+  const stepStart = now();
   let progressed = false;
   let effect: WaveFailureEffect = { kind: 'none' };
   let waitedForRateLimitMs = 0;
+  // After a 429 the first wave of a step is one request: a whole wave would meet a whole wave of refusals.
+  let probing = next.retry !== undefined;
 
   while (!job.isComplete(next)) {
     if (options.shouldStop?.()) {
@@ -64,9 +70,14 @@ export function runWaveStep<S extends WaveJobState, F, P extends { waitedForRate
       break;
     }
     if (now() + marginMs > deadline) break;
-    const attempt = job.wave(next, waveSize);
+    const attempt = job.wave(next, probing ? 1 : waveSize);
+    probing = false;
     waitedForRateLimitMs += drainWaitsInto(next.counters, options.waitLog);
-    progressed ||= attempt.progressed;
+    if (attempt.progressed) {
+      // The API answered something other than the rate limit: its window is open again.
+      progressed = true;
+      delete next.retry;
+    }
     options.onCheckpoint?.(next);
     if (attempt.failure !== undefined) {
       effect = job.effectOf(attempt.failure);
@@ -75,13 +86,21 @@ export function runWaveStep<S extends WaveJobState, F, P extends { waitedForRate
   }
 
   if (effect.kind !== 'none') next.problem = effect.message;
-  if (effect.kind === 'wait' && effect.retryAfterMs !== undefined) next.notBefore = now() + effect.retryAfterMs;
   if (effect.kind === 'pause') next.status = 'paused';
   if (progressed) next.counters.stepsWithoutProgress = 0;
   else if (effect.kind === 'transient' && ++next.counters.stepsWithoutProgress >= job.maxStepsWithoutProgress) next.status = 'paused';
+  settleRateLimit(next, {
+    wait: effect.kind === 'wait' ? effect : undefined,
+    answered: progressed,
+    stepStart,
+    nowMs: now(),
+    stormSentence: (minutes) => job.stormSentence(next, minutes),
+  });
   if (job.isComplete(next)) {
     next.status = 'done';
     delete next.notBefore;
+    delete next.retry;
+    delete next.rateLimitedSince;
   }
   const progress = job.progress(next, now());
   if (waitedForRateLimitMs > 0) progress.waitedForRateLimitMs = waitedForRateLimitMs;

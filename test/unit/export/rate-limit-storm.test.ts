@@ -33,12 +33,13 @@ describe('a 429 storm', () => {
     let { state, progress } = stepAfterWait(prepare(rows, longSpec({ metricId: USERS })), clock, [put(USERS), ...refused(2)]);
     expect(progress).toMatchObject({ status: 'running', itemsDone: 50, waitingForRateLimitMs: WINDOW_MS });
     const stormStart = clock.now();
+    // Each later step opens with one request, the probe: a refused probe is the step's only request.
     for (let window = 1; window <= 2; window++) {
-      ({ state, progress } = stepAfterWait(state, clock, refused(2)));
+      ({ state, progress } = stepAfterWait(state, clock, refused(1)));
       expect(progress.status).toBe('running');
       expect(clock.now() - stormStart).toBe(window * WINDOW_MS);
     }
-    ({ state, progress } = stepAfterWait(state, clock, refused(2)));
+    ({ state, progress } = stepAfterWait(state, clock, refused(1)));
     expect(clock.now() - stormStart).toBe(RATE_LIMIT_STORM_MS);
     expect(progress).toEqual({
       status: 'paused',
@@ -69,16 +70,45 @@ describe('a 429 storm', () => {
     let { state, progress } = stepAfterWait(prepare(rows, longSpec({ metricId: USERS })), clock, refused());
     ({ state } = stepAfterWait(state, clock, refused()));
     expect(state.rateLimitedSince).toBeDefined();
-    // Ten minutes in, one request is accepted: the storm counts again from the refusal that followed it.
+    // Ten minutes in, the probe is accepted: the storm counts again from the refusal that followed it.
     ({ state } = stepAfterWait(state, clock, [put(USERS), ...refused(2)]));
     expect(state.rateLimitedSince).toBe(clock.now());
     for (let window = 1; window <= 2; window++) {
-      ({ state, progress } = stepAfterWait(state, clock, refused(2)));
+      ({ state, progress } = stepAfterWait(state, clock, refused(1)));
       expect(progress.status).toBe('running');
     }
-    ({ state, progress } = stepAfterWait(state, clock, refused(2)));
+    ({ state, progress } = stepAfterWait(state, clock, refused(1)));
     expect(progress.status).toBe('paused');
     expect(progress.problem).toMatch(/paused with 70 rows left\./);
+  });
+
+  it('carries the backoff across steps: each step after a 429 sends one probe, and the backoff doubles until a request is accepted', () => {
+    const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
+    // Refusals that name no wait: the backoff is the job's own.
+    const bare = () => put(USERS, errorReply(429, 'rate_limit_exceeded'));
+    const client = { retry: { retryStatuses: [408, 500, 502, 503, 504] } };
+    let state = prepare(rows, longSpec({ metricId: USERS }));
+    const intervals: number[] = [];
+    let last: number | undefined;
+    for (let step = 0; step < 6; step++) {
+      const wait = state.notBefore === undefined ? 0 : Math.max(0, state.notBefore - clock.now());
+      clock.advance(wait);
+      if (last !== undefined) intervals.push(clock.now() - last);
+      last = clock.now();
+      // A client that leaves 429s to the job, as the server builds one for a step whose state carries a
+      // backoff (the first step's would retry inside the step; its first request goes alone all the same).
+      const run = harness([bare()], { clock, stepMs: 60_000, ...client });
+      state = run.step(state).state;
+      run.transport.assertDone();
+    }
+    expect(intervals).toEqual([4_000, 8_000, 16_000, 32_000, 64_000]);
+    // One accepted request ends it: the step after the probe goes on with whole waves.
+    clock.advance(state.notBefore! - clock.now());
+    const run = harness([put(USERS), put(USERS), put(USERS)], { clock, stepMs: 60_000, ...client });
+    const done = run.step(state);
+    run.transport.assertDone();
+    expect(done.state.retry).toBeUndefined();
+    expect(done.progress.status).toBe('done');
   });
 
   it('counts the values left in the wide layout', () => {

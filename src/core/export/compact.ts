@@ -1,0 +1,131 @@
+// What an export keeps between steps: no copy of the rows' values (the range is read again each step and
+// must still have the fingerprint it had), one outcome code per item, and reasons only where the API or
+// a step gave one that a fresh read of the sheet would not give again.
+
+import { planBatches } from './plan';
+import type { ExportCounters, ExportItemState, ExportState, ExportStatus } from './types';
+
+export type CompactExportState = {
+  version: 2;
+  /** planFingerprint of the range as prepared at the start: a read with another one is another export. */
+  fingerprint: string;
+  status: ExportStatus;
+  /** One character per item, see CODES. */
+  codes: string;
+  /** One character per metric: d(iff), s(end), x (stopped). */
+  phases: string;
+  /** Distinct reasons, referred to by index from `reasonOf`. */
+  reasons: string[];
+  /** Item index → index into `reasons`, only for items whose reason a fresh read would not give. */
+  reasonOf: Record<string, number>;
+  counters: ExportCounters;
+  problem?: string;
+  notBefore?: number;
+  rateLimitedSince?: number;
+  retry?: { backoffMs: number };
+};
+
+type Code = { outcome: ExportItemState['outcome']; planned?: ExportItemState['planned'] };
+
+const CODES: Record<string, Code> = {
+  p: { outcome: 'pending' },
+  c: { outcome: 'pending', planned: 'created' },
+  u: { outcome: 'pending', planned: 'updated' },
+  w: { outcome: 'pending', planned: 'written' },
+  C: { outcome: 'created' },
+  U: { outcome: 'updated' },
+  W: { outcome: 'written' },
+  N: { outcome: 'unchanged' },
+  S: { outcome: 'skipped' },
+  F: { outcome: 'failed' },
+};
+
+/** Each code's outcome, for a report of a stored export without its rows. */
+export const CODE_OUTCOMES: Readonly<Record<string, ExportItemState['outcome']>> = Object.fromEntries(Object.entries(CODES).map(([code, value]) => [code, value.outcome]));
+
+function codeOf(item: ExportItemState): string {
+  if (item.outcome === 'pending') return item.planned === undefined ? 'p' : item.planned[0]!;
+  return { created: 'C', updated: 'U', written: 'W', unchanged: 'N', skipped: 'S', failed: 'F' }[item.outcome];
+}
+
+const PHASES = { diff: 'd', send: 's', stopped: 'x' } as const;
+const PHASE_OF: Record<string, 'diff' | 'send' | 'stopped'> = { d: 'diff', s: 'send', x: 'stopped' };
+
+/**
+ * The state to store. `fresh` is the range as prepared from the sheet (the same read the state came
+ * from): reasons it gives itself (validation's) are not stored again.
+ */
+export function compactExport(state: ExportState, fresh: ExportState): CompactExportState {
+  const reasons: string[] = [];
+  const reasonIndex = new Map<string, number>();
+  const reasonOf: Record<string, number> = {};
+  let codes = '';
+  state.items.forEach((item, index) => {
+    codes += codeOf(item);
+    if (item.reason === undefined || item.reason === fresh.items[index]?.reason) return;
+    let at = reasonIndex.get(item.reason);
+    if (at === undefined) {
+      at = reasons.push(item.reason) - 1;
+      reasonIndex.set(item.reason, at);
+    }
+    reasonOf[index] = at;
+  });
+  const compact: CompactExportState = {
+    version: 2,
+    fingerprint: state.fingerprint,
+    status: state.status,
+    codes,
+    phases: state.metrics.map((metric) => PHASES[metric.phase]).join(''),
+    reasons,
+    reasonOf,
+    counters: { ...state.counters },
+  };
+  if (state.problem !== undefined) compact.problem = state.problem;
+  if (state.notBefore !== undefined) compact.notBefore = state.notBefore;
+  if (state.rateLimitedSince !== undefined) compact.rateLimitedSince = state.rateLimitedSince;
+  if (state.retry !== undefined) compact.retry = { ...state.retry };
+  return compact;
+}
+
+/**
+ * The full state again, from a fresh read of the range and what was stored; null when the read is not
+ * the export that was stored (the sheet changed: its rows must not be sent as they now are). Batches are
+ * planned again from the items: a confirmed item is never pending again, so nothing confirmed is resent.
+ */
+export function expandExport(fresh: ExportState, compact: CompactExportState): ExportState | null {
+  if (fresh.fingerprint !== compact.fingerprint || fresh.items.length !== compact.codes.length || fresh.metrics.length !== compact.phases.length) return null;
+  const state: ExportState = { ...fresh, status: compact.status, counters: { ...compact.counters }, batches: [] };
+  delete state.problem;
+  delete state.notBefore;
+  delete state.rateLimitedSince;
+  delete state.retry;
+  if (compact.retry !== undefined) state.retry = { ...compact.retry };
+  if (compact.problem !== undefined) state.problem = compact.problem;
+  if (compact.notBefore !== undefined) state.notBefore = compact.notBefore;
+  if (compact.rateLimitedSince !== undefined) state.rateLimitedSince = compact.rateLimitedSince;
+  state.metrics = fresh.metrics.map((metric, index) => ({ ...metric, phase: PHASE_OF[compact.phases[index]!] ?? metric.phase }));
+  state.items = fresh.items.map((freshItem, index) => {
+    const code = CODES[compact.codes[index]!];
+    if (!code) throw new Error(`Unknown outcome code in a stored export: ${compact.codes[index]}`);
+    const item: ExportItemState = { ...freshItem, outcome: code.outcome };
+    delete item.planned;
+    if (code.planned !== undefined) item.planned = code.planned;
+    const stored = compact.reasonOf[index];
+    if (stored !== undefined) item.reason = compact.reasons[stored]!;
+    else if (code.outcome !== freshItem.outcome) delete item.reason;
+    return item;
+  });
+  state.metrics.forEach((_, metric) => {
+    const confirmed: number[] = [];
+    const planned: number[] = [];
+    state.items.forEach((item, index) => {
+      if (item.metric !== metric) return;
+      if (item.outcome === 'created' || item.outcome === 'updated' || item.outcome === 'written') confirmed.push(index);
+      else if (item.outcome === 'pending' && item.planned !== undefined) planned.push(index);
+    });
+    // Confirmed batches first: pickWave takes a metric with one as proven, and sends its batches in waves.
+    state.batches.push(...planBatches(metric, confirmed).map((batch) => ({ ...batch, status: 'confirmed' as const })));
+    state.batches.push(...planBatches(metric, planned));
+  });
+  return state;
+}

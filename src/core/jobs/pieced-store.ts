@@ -1,0 +1,150 @@
+// A job's state kept where Apps Script keeps it (the user's properties), cut into pieces each property
+// accepts, with a cache copy that may be lost at any moment without losing anything.
+
+import { splitByBytes } from '../cache/chunked-cache';
+import type { KeyValueCache } from '../cache/key-value-cache';
+import { InputError } from '../errors';
+
+/** What the store needs of PropertiesService: one value per key, a batch write, a delete. */
+export interface PropertyStore {
+  getProperty(key: string): string | null;
+  setProperties(values: Record<string, string>): void;
+  deleteProperty(key: string): void;
+}
+
+/**
+ * "Properties value size 9kB / val" (quotas page), counted in UTF-8 bytes (the stricter reading,
+ * *unverified*): a piece stays under it with room for the runtime's own accounting of the key.
+ */
+export const PIECE_BYTES = 8 * 1024;
+/**
+ * "Properties total storage 500kB / property store": one job may take this much, so a job can never
+ * fill the user's store and lock out the token and settings kept beside it.
+ */
+export const JOB_MAX_BYTES = 300 * 1024;
+
+type Manifest = { g: string; n: number };
+
+/** UTF-8 length without TextEncoder (the pure core runs in Apps Script too). */
+export function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function pieceKey(key: string, manifest: Manifest, index: number): string {
+  return `${key}#${manifest.g}#${index}`;
+}
+
+function parseManifest(text: string | null): Manifest | null {
+  if (text === null) return null;
+  try {
+    const parsed = JSON.parse(text) as Manifest;
+    return typeof parsed.g === 'string' && Number.isInteger(parsed.n) && parsed.n >= 0 ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Properties are the truth; the cache holds a copy keyed by the write's generation, so a copy can only
+ * ever be the value the manifest names (a stale copy is never read), and a lost copy costs only reads.
+ */
+export class PiecedStore {
+  constructor(
+    private readonly properties: PropertyStore,
+    private readonly cache: KeyValueCache | null,
+    private readonly newGeneration: () => string,
+    private readonly cacheTtlSeconds: number,
+  ) {}
+
+  get(key: string): string | null {
+    const manifest = parseManifest(this.properties.getProperty(key));
+    if (!manifest) return null;
+    const copyKey = `${key}#${manifest.g}`;
+    const copy = this.cacheGet(copyKey);
+    if (copy !== null) return copy;
+    const parts: string[] = [];
+    for (let i = 0; i < manifest.n; i++) {
+      const part = this.properties.getProperty(pieceKey(key, manifest, i));
+      // A piece missing means a write was cut short between its pieces and its manifest's removal: no value.
+      if (part === null) return null;
+      parts.push(part);
+    }
+    const value = parts.join('');
+    this.cachePut(copyKey, value);
+    return value;
+  }
+
+  /**
+   * New pieces first, then the manifest that points at them, then the old pieces go: a reader sees
+   * the old value or the new one, and no write leaves pieces behind (an execution killed between
+   * the manifest and the removal leaves old pieces that the next write of the key removes).
+   */
+  put(key: string, value: string): void {
+    const bytes = utf8Bytes(value);
+    if (bytes > JOB_MAX_BYTES) {
+      throw new InputError(`This job's state needs ${Math.ceil(bytes / 1024)} KB, more than the ${JOB_MAX_BYTES / 1024} KB it may keep in your Apps Script properties. Split the range and run it in parts.`);
+    }
+    const old = parseManifest(this.properties.getProperty(key));
+    const manifest: Manifest = { g: this.newGeneration(), n: 0 };
+    const pieces = value === '' ? [] : splitByBytes(value, PIECE_BYTES);
+    manifest.n = pieces.length;
+    const entries: Record<string, string> = {};
+    pieces.forEach((piece, i) => {
+      entries[pieceKey(key, manifest, i)] = piece;
+    });
+    if (pieces.length) this.properties.setProperties(entries);
+    this.properties.setProperties({ [key]: JSON.stringify(manifest) });
+    if (old) this.removePieces(key, old);
+    this.cachePut(`${key}#${manifest.g}`, value);
+  }
+
+  remove(key: string): void {
+    const old = parseManifest(this.properties.getProperty(key));
+    this.properties.deleteProperty(key);
+    if (old) this.removePieces(key, old);
+  }
+
+  private removePieces(key: string, manifest: Manifest): void {
+    for (let i = 0; i < manifest.n; i++) this.properties.deleteProperty(pieceKey(key, manifest, i));
+    this.cacheRemove(`${key}#${manifest.g}`);
+  }
+
+  // The copy is worth trying, never worth failing for: a cache refusing a value (too large) costs reads only.
+  private cacheGet(key: string): string | null {
+    if (!this.cache) return null;
+    try {
+      return this.cache.get(key);
+    } catch {
+      return null;
+    }
+  }
+
+  private cachePut(key: string, value: string): void {
+    // CacheService refuses values over 100 KB: a larger state is read from the properties.
+    if (!this.cache || utf8Bytes(value) > 90 * 1024) return;
+    try {
+      this.cache.put(key, value, this.cacheTtlSeconds);
+    } catch {
+      // see cacheGet
+    }
+  }
+
+  private cacheRemove(key: string): void {
+    if (!this.cache) return;
+    try {
+      this.cache.remove(key);
+    } catch {
+      // see cacheGet
+    }
+  }
+}

@@ -1,0 +1,85 @@
+// What every job (a wave-by-wave export or push, a row-by-row import) keeps about the rate limit between
+// steps, and what the end of a step does to it: the backoff carried across steps, and the storm pause.
+
+export type JobStatus = 'running' | 'done' | 'cancelled' | 'paused';
+
+export type RateLimitState = {
+  status: JobStatus;
+  problem?: string;
+  /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
+  notBefore?: number;
+  /**
+   * The rate limit's backoff, carried from step to step (each may run in another execution): set by a
+   * refusal for the rate limit, cleared by the first request the API answers otherwise. While it is set a
+   * step opens with one request (the probe) and its client does not retry a 429 itself, so at most one
+   * refused request falls in each backoff interval.
+   */
+  retry?: { backoffMs: number };
+  /**
+   * When the API began refusing everything for the rate limit (ms since epoch): the first step since
+   * the last accepted request that ended waiting for it. Cleared by any accepted request and by a resume.
+   */
+  rateLimitedSince?: number;
+};
+
+/** First backoff of our own after a refusal that named no wait; doubled after each refused probe. */
+export const FIRST_BACKOFF_MS = 4_000;
+/** The backoff grows no further than the API's rate window (5 minutes): by then the window has turned. */
+export const MAX_BACKOFF_MS = 5 * 60_000;
+/**
+ * An API that accepts nothing for this long pauses the job: three of its 5-minute rate windows, so a
+ * limit shared with other clients has had time to free up, and a storm that will not end stops costing
+ * the user a sidebar left open (the Apps Script quota for UrlFetch counts every refused call too).
+ */
+export const RATE_LIMIT_STORM_MS = 15 * 60_000;
+
+/** Whether the next step opens with a probe: its client must then leave 429s to the job (noRateLimitRetries). */
+export function needsProbe(state: Pick<RateLimitState, 'retry' | 'status'>): boolean {
+  return state.status === 'running' && state.retry !== undefined;
+}
+
+/** A step's last wait: outOfTime when the step's own time ran out, which is not the rate limit. */
+export type StepWait = { retryAfterMs?: number; outOfTime?: true };
+
+/**
+ * The end of a step, for the rate limit: a refusal sets (or grows) the backoff and the time before the
+ * next step, an answer clears them, and 15 minutes without one pause the job with the kind's sentence.
+ * `answered`: the API answered at least one request of the step with something other than a 429.
+ */
+export function settleRateLimit(
+  state: RateLimitState,
+  step: { wait: StepWait | undefined; answered: boolean; stepStart: number; nowMs: number; stormSentence: (minutes: number) => string },
+): void {
+  const { wait, answered, stepStart, nowMs } = step;
+  if (answered) delete state.retry;
+  const rateLimited = wait !== undefined && !wait.outOfTime;
+  if (rateLimited) {
+    // A wait the server named is its window's own: kept as it is. One we choose grows until a request succeeds.
+    const backoffMs = state.retry ? Math.min(MAX_BACKOFF_MS, state.retry.backoffMs * 2) : Math.max(FIRST_BACKOFF_MS, wait.retryAfterMs ?? 0);
+    state.retry = { backoffMs };
+    state.notBefore = nowMs + (wait.retryAfterMs ?? backoffMs);
+  } else if (wait?.retryAfterMs !== undefined) {
+    state.notBefore = nowMs + wait.retryAfterMs;
+  }
+  // The storm starts at the first refusal after the last accepted request: inside this step when it
+  // also accepted something, else no later than the step's start.
+  if (rateLimited && state.status === 'running') {
+    if (answered) state.rateLimitedSince = nowMs;
+    else {
+      state.rateLimitedSince ??= stepStart;
+      if (nowMs - state.rateLimitedSince >= RATE_LIMIT_STORM_MS) {
+        state.status = 'paused';
+        state.problem = step.stormSentence(Math.round(RATE_LIMIT_STORM_MS / 60_000));
+        delete state.notBefore;
+        delete state.rateLimitedSince;
+        delete state.retry;
+      }
+    }
+  } else if (answered) {
+    delete state.rateLimitedSince;
+  }
+  if (state.status === 'done' || state.status === 'cancelled') {
+    delete state.retry;
+    delete state.rateLimitedSince;
+  }
+}
