@@ -143,13 +143,20 @@ export class LockServiceStandIn {
   constructor(
     readonly _table: LockArbiter,
     readonly _execution: Execution,
+    /** False in an add-on's time-driven trigger, where no document is open (see getDocumentLock). */
+    readonly _hasActiveDocument: boolean = true,
   ) {}
 
   getUserLock(): Lock {
     return new Lock(this._table, lockKey('user', this._execution.storeUser), this._execution);
   }
 
-  getDocumentLock(): Lock {
+  /**
+   * A lock "of the current document": an add-on's time-driven trigger has none open, so null there, as
+   * getDocumentProperties is (the reference is silent on triggers: the stricter reading, *unverified*).
+   */
+  getDocumentLock(): Lock | null {
+    if (!this._hasActiveDocument) return null;
     return new Lock(this._table, lockKey('document', ''), this._execution);
   }
 

@@ -177,6 +177,8 @@ export class PropertiesServiceStandIn {
   constructor(
     readonly _stores: PropertyStores,
     readonly _execution: Execution,
+    /** False in an add-on's time-driven trigger, where no document is open (see getDocumentProperties). */
+    readonly _hasActiveDocument: boolean = true,
   ) {}
 
   /**
@@ -189,8 +191,13 @@ export class PropertiesServiceStandIn {
     return execution.isCustomFunction && execution.user !== execution.owner ? new ReadOnlyProperties(store) : store;
   }
 
-  getDocumentProperties(): Properties {
-    return this._stores.document();
+  /**
+   * "Gets a property store … that all users can access within the open document … When document properties
+   * are not available this method returns null" (PropertiesService reference): an add-on's time-driven trigger
+   * has no open document, so null there (the stricter reading, *unverified*).
+   */
+  getDocumentProperties(): Properties | null {
+    return this._hasActiveDocument ? this._stores.document() : null;
   }
 
   getScriptProperties(): Properties {

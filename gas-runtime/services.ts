@@ -107,17 +107,19 @@ export function createGlobals(shared: SharedState, execution: Execution, membran
   // Every execution starts here: in eviction mode, the caches lost entries since the last one. In a worker
   // thread the caches the script uses are the host's, and the host applied the drop when it started the execution.
   if (!shared.hostServices) shared.caches._executionStarted();
+  // An add-on's time-driven trigger runs with no document open (see SpreadsheetAppStandIn); a bound script's has its container.
+  const hasActiveDocument = !(execution.kind === 'trigger' && shared.triggers._addOn);
   const services: Record<string, object> = {
-    SpreadsheetApp: new SpreadsheetAppStandIn(shared.spreadsheet, shared.ui),
+    SpreadsheetApp: new SpreadsheetAppStandIn(shared.spreadsheet, shared.ui, hasActiveDocument),
     UrlFetchApp: new UrlFetchAppStandIn(shared.http, execution, {
       timeoutMs: shared.fetchTimeoutMs,
       scriptId: shared.scriptId,
       quota: shared.urlFetchQuota,
       allowlist: shared.urlFetchAllowlist,
     }),
-    PropertiesService: new PropertiesServiceStandIn(shared.properties, execution),
+    PropertiesService: new PropertiesServiceStandIn(shared.properties, execution, hasActiveDocument),
     CacheService: new CacheServiceStandIn(shared.caches, execution),
-    LockService: new LockServiceStandIn(shared.locks, execution),
+    LockService: new LockServiceStandIn(shared.locks, execution, hasActiveDocument),
     Utilities: new UtilitiesService(execution, shared.onSleep),
     Session: new SessionStandIn(execution, shared.scriptTimeZone, shared.scriptId),
     HtmlService: new HtmlServiceStandIn(shared.filesDirectory, membrane.realm),

@@ -3,7 +3,7 @@
 import { busy, byId, el } from './dom';
 import type { Outcome } from './outcome';
 import { server } from './server';
-import type { LatestValue, MetricSummary, NewMetric, SnapshotRefreshReport, SnapshotSummary } from '../src/shared/rpc';
+import type { LatestValue, MetricSummary, NewMetric, SnapshotRefreshReport, SnapshotRefreshScheduleView, SnapshotSummary } from '../src/shared/rpc';
 
 export interface MetricsPanel {
   setCompany(id: string): void;
@@ -155,6 +155,7 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
   byId<HTMLButtonElement>('list-snapshots').addEventListener('click', () => {
     void busy(panel, status, 'Reading the snapshots…', async (): Promise<Outcome> => {
       const listed = await showSnapshots();
+      await readSchedule();
       return { line: `${listed.length} snapshot${listed.length === 1 ? '' : 's'} in this spreadsheet.`, tone: 'success', report: snapshotList };
     });
   });
@@ -167,6 +168,40 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
       await showSnapshots().catch(() => undefined);
       const tone = report.problem ? 'error' : report.outcomes.some((o) => o.status === 'refused' || o.status === 'failed') ? 'warning' : 'success';
       return { line: report.message, tone, report: snapshotList };
+    });
+  });
+
+  const scheduleStatus = byId<HTMLParagraphElement>('schedule-status');
+  const frequency = byId<HTMLSelectElement>('schedule-frequency');
+
+  /** The person's own schedule (each user's trigger is theirs alone), its last run and outcome. */
+  function showSchedule(view: SnapshotRefreshScheduleView): void {
+    scheduleStatus.textContent = view.message;
+    scheduleStatus.dataset.state = view.schedule ? (view.schedule.lastRun?.status ?? 'scheduled') : 'off';
+    if (view.schedule) frequency.value = view.schedule.frequency;
+  }
+
+  async function readSchedule(): Promise<void> {
+    const result = await server.getSnapshotRefreshSchedule();
+    if (result.ok) showSchedule(result.value);
+    else scheduleStatus.textContent = result.error;
+  }
+
+  byId<HTMLButtonElement>('schedule-refresh').addEventListener('click', () => {
+    void busy(panel, status, 'Scheduling the refresh…', async (): Promise<Outcome> => {
+      const result = await server.scheduleSnapshotRefresh(frequency.value);
+      if (!result.ok) return { line: result.error, tone: 'error' };
+      showSchedule(result.value);
+      return { line: result.value.message, tone: 'success' };
+    });
+  });
+
+  byId<HTMLButtonElement>('cancel-refresh').addEventListener('click', () => {
+    void busy(panel, status, 'Turning the scheduled refresh off…', async (): Promise<Outcome> => {
+      const result = await server.cancelSnapshotRefresh();
+      if (!result.ok) return { line: result.error, tone: 'error' };
+      showSchedule(result.value);
+      return { line: result.value.message, tone: 'success' };
     });
   });
 

@@ -11,6 +11,7 @@
 import { customFunctions } from './server/custom-functions';
 import { addMenu, freezeSelectionFromMenu, refreshData, showSidebar, thawSelectionFromMenu } from './server/menu';
 import * as sidebar from './server/sidebar-api';
+import { runScheduledSnapshotRefresh } from './server/snapshot-schedule';
 
 // Module scope shadows Node's typing of `global`; in the bundle it is webpack's global object.
 declare const global: Record<string, unknown>;
@@ -248,6 +249,14 @@ global.thawSelectionFromMenu = function () {
   thawSelectionFromMenu();
 };
 
+/**
+ * Time-driven trigger: refreshes the snapshots of the spreadsheet its owner scheduled, with the owner's connection.
+ * @param {GoogleAppsScript.Events.TimeDriven} e The time-driven event (its triggerUid finds the schedule).
+ */
+global.runScheduledSnapshotRefresh = function (e: unknown) {
+  runScheduledSnapshotRefresh(e as { triggerUid?: unknown } | undefined);
+};
+
 /** Opens the sidebar (menu item). */
 global.showSidebar = function () {
   showSidebar();
@@ -302,3 +311,6 @@ global.freezeSelection = sidebar.freezeSelection;
 global.thawSelection = sidebar.thawSelection;
 global.listSnapshots = sidebar.listSnapshots;
 global.refreshSnapshots = sidebar.refreshSnapshots;
+global.getSnapshotRefreshSchedule = sidebar.getSnapshotRefreshSchedule;
+global.scheduleSnapshotRefresh = sidebar.scheduleSnapshotRefresh;
+global.cancelSnapshotRefresh = sidebar.cancelSnapshotRefresh;

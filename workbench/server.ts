@@ -59,6 +59,8 @@ async function main(): Promise<void> {
   });
   app.post<{ Params: { name: string }; Body: unknown[] }>('/rpc/:name', (request) => workbench.callServer(request.params.name, Array.isArray(request.body) ? request.body : []));
   app.get<{ Querystring: { sheet?: string } }>('/api/grid', (request) => workbench.view(request.query.sheet));
+  // Read-only: the time-driven triggers the add-in made (a scheduled refresh), as Apps Script's triggers page lists them.
+  app.get('/api/triggers', () => workbench.runtime.triggers.list().map((t) => ({ uniqueId: t.uniqueId, handlerFunction: t.handlerFunction, owner: t.owner, documentId: t.documentId })));
   app.post<{ Body: { sheet: string; a1: string; input: string } }>('/api/cell', async (request) => {
     await workbench.enter(request.body.sheet, request.body.a1, request.body.input);
     return workbench.view(request.body.sheet);

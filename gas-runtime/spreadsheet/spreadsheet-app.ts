@@ -18,34 +18,47 @@ export class SpreadsheetAppStandIn {
   constructor(
     readonly _spreadsheet: Spreadsheet,
     readonly _ui: Ui,
+    /**
+     * False in an add-on's time-driven trigger: no document is open, so nothing is active ("A timed trigger
+     * will receive null when it calls SpreadsheetApp.getActiveSpreadsheet(), since there is no Sheets instance
+     * attached to it. Instead, you need to open the spreadsheet by URL or ID", github.com/mogsdad/SheetConverter/issues/2).
+     */
+    readonly _hasActiveDocument: boolean = true,
   ) {}
 
-  getActive(): Spreadsheet {
-    return this._spreadsheet;
+  getActive(): Spreadsheet | null {
+    return this._hasActiveDocument ? this._spreadsheet : null;
   }
 
-  getActiveSpreadsheet(): Spreadsheet {
-    return this._spreadsheet;
+  getActiveSpreadsheet(): Spreadsheet | null {
+    return this._hasActiveDocument ? this._spreadsheet : null;
   }
 
-  getActiveSheet(): Sheet {
-    return this._spreadsheet.getActiveSheet();
+  getActiveSheet(): Sheet | null {
+    return this._hasActiveDocument ? this._spreadsheet.getActiveSheet() : null;
   }
 
-  getActiveRange(): Range {
-    return this._spreadsheet.getActiveRange();
+  getActiveRange(): Range | null {
+    return this._hasActiveDocument ? this._spreadsheet.getActiveRange() : null;
   }
 
-  getCurrentCell(): Range {
-    return this._spreadsheet.getActiveCell();
+  getCurrentCell(): Range | null {
+    return this._hasActiveDocument ? this._spreadsheet.getActiveCell() : null;
   }
 
   setActiveSheet(sheet: Sheet): Sheet {
+    this.#requireActiveDocument('setActiveSheet');
     return this._spreadsheet.setActiveSheet(sheet);
   }
 
   setActiveRange(range: Range): Range {
+    this.#requireActiveDocument('setActiveRange');
     return this._spreadsheet.setActiveRange(range);
+  }
+
+  /** With no document open there is nothing to activate (the message is ours, *unverified*). */
+  #requireActiveDocument(member: string): void {
+    if (!this._hasActiveDocument) throw new GasError(`SpreadsheetApp.${member}: there is no active spreadsheet in this execution (a time-driven trigger of an add-on opens the spreadsheet by id).`);
   }
 
   getUi(): Ui {

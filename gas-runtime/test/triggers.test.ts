@@ -194,3 +194,27 @@ describe('running time-driven triggers', () => {
     expect(() => rt.triggers.advance(HOUR)).not.toThrow();
   });
 });
+
+describe('what a time-driven trigger of an add-on sees', () => {
+  function seen(rt: ReturnType<typeof runtime>) {
+    rt.properties.user('owner@example.com').setProperty('SHEET_ID', rt.spreadsheet.getId());
+    rt.run('scheduleHandler', ['whatATriggerSees']);
+    const [run] = rt.triggers.advance(HOUR);
+    expect(run!.ok).toBe(true);
+    return JSON.parse(rt.properties.script().getProperty('seen')!) as Record<string, unknown>;
+  }
+
+  it('has no active spreadsheet, document properties or document lock, and opens the spreadsheet by id', () => {
+    expect(seen(runtime())).toEqual({ active: null, activeSheet: null, documentProperties: null, documentLock: null, opened: 'Sheet1' });
+  });
+
+  it('cannot open it by id with spreadsheets.currentonly alone: openById needs the spreadsheets scope', () => {
+    const scopes = ['https://www.googleapis.com/auth/script.scriptapp', 'https://www.googleapis.com/auth/spreadsheets.currentonly'];
+    expect(seen(runtime({ oauthScopes: scopes })).opened).toMatch(/^Exception: Specified permissions are not sufficient to call SpreadsheetApp\.openById/);
+    expect(seen(runtime({ oauthScopes: [...scopes, 'https://www.googleapis.com/auth/spreadsheets'] })).opened).toBe('Sheet1');
+  });
+
+  it('in a bound script (addOn: false) sees its container as before', () => {
+    expect(seen(runtime({ addOn: false }))).toEqual({ active: 'active', activeSheet: 'sheet', documentProperties: 'store', documentLock: 'lock', opened: 'Sheet1' });
+  });
+});

@@ -10,8 +10,7 @@ export type { ChangeRow } from '../core/snapshots/changes';
  * The sheet, created on first use with a bold, frozen header. insertSheet makes the new sheet active, and
  * a refresh must not move the person away from where they are working, so the selection is put back.
  */
-function changesSheet(): GoogleAppsScript.Spreadsheet.Sheet {
-  const book = SpreadsheetApp.getActiveSpreadsheet();
+function changesSheet(book: GoogleAppsScript.Spreadsheet.Spreadsheet): GoogleAppsScript.Spreadsheet.Sheet {
   const existing = book.getSheetByName(CHANGES_SHEET);
   if (existing) return existing;
   const selection = book.getActiveRange();
@@ -27,10 +26,11 @@ function changesSheet(): GoogleAppsScript.Spreadsheet.Sheet {
 /**
  * Appends the rows below the sheet's last row; nothing (not even the sheet) when there are none. Metric names,
  * sources and problems are API or person text: one reading "=…" stays text. Returns the sheet's name, or null.
+ * `book` is the active spreadsheet unless a scheduled refresh opened one by id.
  */
-export function appendChanges(rows: readonly ChangeRow[]): string | null {
+export function appendChanges(rows: readonly ChangeRow[], book: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): string | null {
   if (rows.length === 0) return null;
-  const sheet = changesSheet();
+  const sheet = changesSheet(book);
   const cells = rows.map((row) => {
     const [time, ...rest] = changeCells(row);
     return [new Date(String(time)), ...rest];

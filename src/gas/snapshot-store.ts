@@ -16,9 +16,10 @@ const HEADER = ['Snapshot id', 'Definition', 'Cells last written (fingerprints)'
 const CHUNK = 49_000;
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+/** The spreadsheet: the active one, or the one a scheduled refresh opened by id (a time-driven trigger has no active one). */
+type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
-function storeSheet(create: boolean): Sheet | null {
-  const book = SpreadsheetApp.getActiveSpreadsheet();
+function storeSheet(create: boolean, book: Book): Sheet | null {
   const existing = book.getSheetByName(SNAPSHOT_SHEET);
   if (existing) {
     if (existing.getRange(1, 1).getValue() !== HEADER[0]) {
@@ -57,8 +58,8 @@ function readRows(sheet: Sheet): StoredRow[] {
   return rows;
 }
 
-export function readSnapshots(): SnapshotRecord[] {
-  const sheet = storeSheet(false);
+export function readSnapshots(book: Book = SpreadsheetApp.getActiveSpreadsheet()): SnapshotRecord[] {
+  const sheet = storeSheet(false, book);
   return sheet ? readRows(sheet).map((r) => r.record) : [];
 }
 
@@ -69,8 +70,8 @@ function chunks(text: string): string[] {
 }
 
 /** Adds the snapshot's row, or rewrites it (found by id); leftover chunk cells of a larger record are cleared. */
-export function saveSnapshot(record: SnapshotRecord): void {
-  const sheet = storeSheet(true)!;
+export function saveSnapshot(record: SnapshotRecord, book: Book = SpreadsheetApp.getActiveSpreadsheet()): void {
+  const sheet = storeSheet(true, book)!;
   const found = readRows(sheet).find((r) => r.record.definition.id === record.definition.id);
   const row = found ? found.row : Math.max(sheet.getLastRow(), 1) + 1;
   const cells = [record.definition.id, JSON.stringify(record.definition), ...chunks(record.cells)];

@@ -2,8 +2,8 @@
 
 import type { DateFormatter } from '../core/validate/dates';
 
-export function spreadsheetTimeZone(): string {
-  return SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+export function spreadsheetTimeZone(book: GoogleAppsScript.Spreadsheet.Spreadsheet = SpreadsheetApp.getActiveSpreadsheet()): string {
+  return book.getSpreadsheetTimeZone();
 }
 
 export const appsScriptDateFormatter: DateFormatter = (date, timeZone) => Utilities.formatDate(date, timeZone, 'yyyy-MM-dd');

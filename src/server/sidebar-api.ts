@@ -23,6 +23,7 @@ import { refreshFormulasReport } from './refresh';
 import { serve } from './serve';
 import * as settings from './settings-api';
 import * as snapshots from './snapshots';
+import * as snapshotSchedule from './snapshot-schedule';
 import { sidebarClient } from './api-factory';
 
 // Settings
@@ -167,3 +168,12 @@ export const listSnapshots = serve([], snapshots.listSnapshots);
 
 /** Writes every snapshot again with the caller's connection, refusing where a person typed; changed values go to the Changes sheet. */
 export const refreshSnapshots = serve([], () => snapshots.refreshAllSnapshots('sidebar'));
+
+/** Read-only: the caller's scheduled refresh of this spreadsheet's snapshots, with its last run. */
+export const getSnapshotRefreshSchedule = serve([], snapshotSchedule.getSnapshotRefreshSchedule);
+
+/** Schedules the caller's refresh ('hourly', 'daily' or 'weekly'), replacing their earlier one here. */
+export const scheduleSnapshotRefresh = serve(['frequency'], (frequency: string) => snapshotSchedule.scheduleSnapshotRefresh(frequency));
+
+/** Turns the caller's scheduled refresh of this spreadsheet off. */
+export const cancelSnapshotRefresh = serve([], snapshotSchedule.cancelSnapshotRefresh);

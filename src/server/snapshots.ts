@@ -25,12 +25,17 @@ import { createFormulaContext } from './formula-context';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Row = Array<string | number | boolean | Date | null>;
+/** The active spreadsheet, or the one a scheduled refresh opened by id: a time-driven trigger has no active one. */
+type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 /** Two refreshes (or an insert and a refresh) at once would each rewrite the store from what they read. */
 const LOCK_WAIT_MS = 10_000;
 
 function withDocumentLock<T>(body: () => T): T {
-  const lock = LockService.getDocumentLock();
+  // A time-driven trigger has no current document, so no document lock (gas-runtime README, "what a trigger
+  // sees"): scheduled runs then exclude each other with the script lock. They do not exclude a sidebar
+  // refresh of the same spreadsheet at that moment (see README, "Scheduled refresh").
+  const lock = LockService.getDocumentLock() ?? LockService.getScriptLock();
   if (!lock.tryLock(LOCK_WAIT_MS)) throw new InputError('Someone else is inserting or refreshing snapshots in this spreadsheet. Try again in a moment.');
   try {
     return body();
@@ -50,11 +55,11 @@ function plural(n: number, singular: string): string {
 }
 
 /** The table METRIC_VALUES would show for the definition, shaped by the formula's own function. */
-function buildTable(definition: SnapshotDefinition, points: readonly DataPoint[], metrics: readonly Metric[]): { rows: Row[]; names: string[] } {
+function buildTable(definition: SnapshotDefinition, points: readonly DataPoint[], metrics: readonly Metric[], timeZone: string): { rows: Row[]; names: string[] } {
   const byId = new Map(metrics.map((m) => [m.id, m.name] as const));
   const names = definition.metricIds.map((id) => byId.get(id) ?? id);
   const options = parseTableOptions('', { headers: definition.options.headers });
-  const cells = metricValuesCells(points, definition.metricIds, options.headers ? names : definition.metricIds, options, spreadsheetTimeZone(),
+  const cells = metricValuesCells(points, definition.metricIds, options.headers ? names : definition.metricIds, options, timeZone,
     definition.startDate ?? undefined, definition.endDate ?? undefined);
   const width = Math.max(...cells.map((row) => row.length));
   return { rows: cells.map((row) => Array.from({ length: width }, (_, i) => (row[i] ?? '') as Row[number])), names };
@@ -80,7 +85,7 @@ export function insertMetricSnapshot(request: InsertRequest): InsertReport {
     v: 1, id: Utilities.getUuid(), kind: 'metric_values', companyId, metricIds: ids, startDate, endDate, options: { headers },
     sheetId: sheet.getSheetId(), range: '', insertedAt: new Date().toISOString(), refreshedAt: null,
   };
-  const { rows } = buildTable(definition, points, headers ? api.metrics.list(companyId) : []);
+  const { rows } = buildTable(definition, points, headers ? api.metrics.list(companyId) : [], spreadsheetTimeZone());
   return withDocumentLock(() => {
     const range = writeTable(anchor, rows, [0]);
     definition.range = range;
@@ -113,8 +118,8 @@ export function recordPortfolioSnapshot(anchor: CellAnchor, range: string, choic
   }));
 }
 
-function sheetById(id: number): Sheet | null {
-  return SpreadsheetApp.getActiveSpreadsheet().getSheets().find((sheet) => sheet.getSheetId() === id) ?? null;
+function sheetById(id: number, book: Book = SpreadsheetApp.getActiveSpreadsheet()): Sheet | null {
+  return book.getSheets().find((sheet) => sheet.getSheetId() === id) ?? null;
 }
 
 function where(definition: SnapshotDefinition, sheet: Sheet | null): string {
@@ -154,6 +159,8 @@ function a1(sheet: Sheet, row: number, column: number): string {
 }
 
 interface RefreshContext {
+  book: Book;
+  origin: 'sidebar' | 'schedule';
   client: ApiClient;
   metricsOf: (companyId: string) => Metric[];
   time: string;
@@ -174,6 +181,11 @@ interface Rebuilt {
 /** The snapshot's table as its formula would show it now, read fresh with the caller's connection, and both tables read for comparing. */
 function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshContext, periodOf: (cell: unknown) => string | null): Rebuilt {
   if (d.kind === 'portfolio_metric') {
+    if (ctx.origin === 'schedule') {
+      // Its function reads the spreadsheet's cache generation and formula access, which live with the open
+      // document: a time-driven trigger has none (document properties are null there).
+      throw new InputError('A portfolio grid is refreshed from the sidebar only (Refresh snapshots): a scheduled refresh has no open document to read its settings from.');
+    }
     // The PORTFOLIO_METRIC function itself, through a context that reads past the caches (and as the caller, for the fund).
     const fresh = createFormulaContext({ fundId: d.companyId, budgetMs: SIDEBAR_BUDGET_MS, fresh: true });
     const table = portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId) as Row[];
@@ -185,7 +197,7 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
   const unique = [...new Set(d.metricIds)];
   // With sources, so each Changes row can say where its new value came from; the table itself shows values only.
   const points = ctx.client.dataPoints.list(unique, { startDate: d.startDate ?? undefined, endDate: d.endDate ?? undefined, includeSource: true });
-  const { rows, names } = buildTable(d, points, ctx.metricsOf(d.companyId));
+  const { rows, names } = buildTable(d, points, ctx.metricsOf(d.companyId), ctx.timeZone);
   const sources = new Map<string, string>();
   for (const point of points) {
     const [type, label] = sourceCells(point.source);
@@ -200,7 +212,7 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
 
 function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: SnapshotRefreshOutcome; changes: ChangeRow[] } {
   const d = record.definition;
-  const sheet = sheetById(d.sheetId);
+  const sheet = sheetById(d.sheetId, ctx.book);
   const range = where(d, sheet);
   const base = { id: d.id, range, changes: 0, cells: [] as string[] };
   if (!sheet) {
@@ -256,7 +268,7 @@ function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: Sna
   written.setValues(asSafeRows(rows));
   if (dateColumn) sheet.getRange(written.getRow(), written.getColumn(), rows.length, 1).setNumberFormat('yyyy-mm-dd');
   const definition: SnapshotDefinition = { ...d, range: written.getA1Notation(), refreshedAt: ctx.time };
-  saveSnapshot({ definition, cells: fingerprints(written.getValues()) });
+  saveSnapshot({ definition, cells: fingerprints(written.getValues()) }, ctx.book);
   const newRange = `${quoteSheetName(sheet.getName())}!${definition.range}`;
   return {
     outcome: {
@@ -282,22 +294,24 @@ function reportMessage(outcomes: readonly SnapshotRefreshOutcome[], changes: num
  * before any snapshot (the lock, a missing token) is the report's `problem`. Failures are not written to
  * the Changes sheet here: the sidebar shows them; a scheduler records them with appendChanges.
  */
-export function refreshAllSnapshots(origin: 'sidebar' | 'schedule'): SnapshotRefreshReport {
+export function refreshAllSnapshots(origin: 'sidebar' | 'schedule', book: Book = SpreadsheetApp.getActiveSpreadsheet()): SnapshotRefreshReport {
   const refresh = `Refresh snapshots (${origin})`;
   try {
     return withDocumentLock(() => {
-      const records = readSnapshots();
+      const records = readSnapshots(book);
       const outcomes: SnapshotRefreshOutcome[] = [];
       const changes: ChangeRow[] = [];
       if (records.length) {
         const client = createClientForExecution({ credentialsOf: 'caller', maxTotalWaitMs: 60_000 });
         const listings = new Map<string, Metric[]>();
         const ctx: RefreshContext = {
+          book,
+          origin,
           client,
           metricsOf: (companyId) => listings.get(companyId) ?? (listings.set(companyId, client.metrics.list(companyId)), listings.get(companyId)!),
           time: new Date().toISOString(),
           refresh,
-          timeZone: spreadsheetTimeZone(),
+          timeZone: spreadsheetTimeZone(book),
         };
         for (const record of records) {
           try {
@@ -305,13 +319,13 @@ export function refreshAllSnapshots(origin: 'sidebar' | 'schedule'): SnapshotRef
             outcomes.push(one.outcome);
             changes.push(...one.changes);
           } catch (error) {
-            const sheet = sheetById(record.definition.sheetId);
+            const sheet = sheetById(record.definition.sheetId, book);
             const range = where(record.definition, sheet);
             outcomes.push({ id: record.definition.id, range, status: 'failed', changes: 0, cells: [], message: `Could not refresh ${range}: ${userSentence(error)}` });
           }
         }
       }
-      const changesSheet = appendChanges(changes);
+      const changesSheet = appendChanges(changes, book);
       const total = changes.length;
       return { origin, outcomes, changes: total, changesSheet, problem: null, message: reportMessage(outcomes, total, changesSheet) };
     });

@@ -305,6 +305,22 @@ export type SnapshotRefreshReport = {
   message: string;
 };
 
+/**
+ * The caller's scheduled refresh of this spreadsheet's snapshots (README, "Scheduled refresh"): `schedule` is
+ * null when there is none. Each user schedules (and sees) only their own: a trigger runs as the person who made it.
+ */
+export type SnapshotRefreshScheduleView = {
+  schedule: {
+    frequency: 'hourly' | 'daily' | 'weekly';
+    /** ISO 8601. */
+    scheduledAt: string;
+    /** False when the trigger is gone (removed on the Apps Script triggers page): nothing will run. */
+    active: boolean;
+    lastRun: { at: string; status: 'ok' | 'partial' | 'failed'; message: string } | null;
+  } | null;
+  message: string;
+};
+
 /** What Freeze did: the ranges now values (a formula's cell and its spilled result), those left live and why. */
 export type FreezeReport = {
   frozen: Array<{ range: string; formula: string }>;

@@ -71,3 +71,28 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
   expect(tabs).toContain('Changes');
   expect(tabs).not.toContain('Portfolio Metrics snapshots');
 });
+
+it('schedules a refresh from the sidebar and turns it off: one trigger of the person, then none', async () => {
+  const { page } = session;
+  await page.reload({ waitUntil: 'networkidle' });
+  const frame = await session.sidebar();
+  const triggers = (): Promise<Array<{ handlerFunction: string; owner: string }>> => page.evaluate(async () => (await fetch('/api/triggers')).json());
+  expect(await triggers()).toEqual([]);
+
+  await frame.selectOption('#schedule-frequency', 'daily');
+  await frame.click('#schedule-refresh');
+  expect(await finalStatus(frame)).toMatch(/^Your snapshots here are refreshed every day with your connection\. It has not run yet\.$/);
+  expect(await frame.textContent('#schedule-status')).toMatch(/refreshed every day/);
+  expect(await triggers()).toEqual([expect.objectContaining({ handlerFunction: 'runScheduledSnapshotRefresh' })]);
+
+  // Rescheduling replaces it: still one.
+  await frame.selectOption('#schedule-frequency', 'hourly');
+  await frame.click('#schedule-refresh');
+  expect(await finalStatus(frame)).toMatch(/refreshed every hour/);
+  expect(await triggers()).toHaveLength(1);
+
+  await frame.click('#cancel-refresh');
+  expect(await finalStatus(frame)).toMatch(/^Scheduled refresh is off/);
+  expect(await frame.getAttribute('#schedule-status', 'data-state')).toBe('off');
+  expect(await triggers()).toEqual([]);
+});

@@ -96,7 +96,9 @@ describe('dist/Sidebar.html and dist/appsscript.json', () => {
     expect([...manifest.oauthScopes].sort()).toEqual([
       'https://www.googleapis.com/auth/script.container.ui',
       'https://www.googleapis.com/auth/script.external_request',
-      'https://www.googleapis.com/auth/spreadsheets.currentonly',
+      'https://www.googleapis.com/auth/script.scriptapp',
+      // Not spreadsheets.currentonly: a scheduled refresh's trigger has no active spreadsheet and opens it by id (SECURITY.md).
+      'https://www.googleapis.com/auth/spreadsheets',
     ]);
   });
 });

@@ -9,7 +9,11 @@ import { ROOT, readBuiltCode } from '../support/built-bundle';
 import { CUSTOM_FUNCTION_NAMES } from '../../src/core/formulas/names';
 
 /** The functions Apps Script itself calls by name (simple and installable add-on triggers, web app entry points). */
-const TRIGGER_NAMES = new Set(['onOpen', 'onInstall', 'onEdit', 'onSelectionChange', 'onChange', 'onFormSubmit', 'doGet', 'doPost']);
+const TRIGGER_NAMES = new Set([
+  'onOpen', 'onInstall', 'onEdit', 'onSelectionChange', 'onChange', 'onFormSubmit', 'doGet', 'doPost',
+  // The scheduled refresh's time-driven trigger (src/server/snapshot-schedule.ts, SCHEDULED_REFRESH_HANDLER).
+  'runScheduledSnapshotRefresh',
+]);
 
 function parse(file: string, kind: ts.ScriptKind, text = readFileSync(path.join(ROOT, file), 'utf8')): ts.SourceFile {
   return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);

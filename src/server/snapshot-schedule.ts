@@ -1,0 +1,132 @@
+// Scheduled refresh of the spreadsheet's snapshots: one time-driven trigger per user per spreadsheet (the
+// add-on rule), running refreshAllSnapshots with its owner's connection. A time-driven trigger of an add-on
+// has no active spreadsheet, so the schedule keeps the spreadsheet's id (in the owner's user properties, the
+// one store a trigger reads) and the run opens it by id, which needs the `spreadsheets` scope (SECURITY.md).
+
+import { userSentence } from '../core/errors';
+import type { ChangeRow } from '../core/snapshots/changes';
+import { decodeSchedule, requireFrequency, runOutcome, SCHEDULE_KEY_PREFIX, scheduleKey, type SnapshotRefreshFrequency, type SnapshotSchedule } from '../core/snapshots/schedule';
+import { appendChanges } from '../gas/changes-sheet';
+import type { SnapshotRefreshScheduleView } from '../shared/rpc';
+import { refreshAllSnapshots } from './snapshots';
+
+/** The global in src/main.ts that the trigger runs. */
+export const SCHEDULED_REFRESH_HANDLER = 'runScheduledSnapshotRefresh';
+
+const REFRESH = 'Refresh snapshots (schedule)';
+
+type Trigger = GoogleAppsScript.Script.Trigger;
+
+function ours(trigger: Trigger): boolean {
+  return trigger.getHandlerFunction() === SCHEDULED_REFRESH_HANDLER && trigger.getEventType() === ScriptApp.EventType.CLOCK;
+}
+
+/** The caller's refresh triggers in the active spreadsheet (getUserTriggers lists only the caller's). */
+function myTriggersHere(): Trigger[] {
+  return ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet()).filter(ours);
+}
+
+function readSchedule(spreadsheetId: string): SnapshotSchedule | null {
+  return decodeSchedule(PropertiesService.getUserProperties().getProperty(scheduleKey(spreadsheetId)));
+}
+
+function writeSchedule(schedule: SnapshotSchedule): void {
+  PropertiesService.getUserProperties().setProperty(scheduleKey(schedule.spreadsheetId), JSON.stringify(schedule));
+}
+
+const EVERY: Record<SnapshotRefreshFrequency, string> = { hourly: 'every hour', daily: 'every day', weekly: 'every week' };
+
+function view(schedule: SnapshotSchedule | null, active: boolean): SnapshotRefreshScheduleView {
+  if (!schedule) return { schedule: null, message: 'Snapshots are refreshed only when someone clicks "Refresh snapshots".' };
+  const last = schedule.lastRun;
+  const lastText = last ? ` Last run ${last.at.slice(0, 16).replace('T', ' ')} UTC: ${last.status === 'ok' ? 'done' : last.status === 'partial' ? 'partly done' : 'failed'}. ${last.message}` : ' It has not run yet.';
+  const message = active
+    ? `Your snapshots here are refreshed ${EVERY[schedule.frequency]} with your connection.${lastText}`
+    : `Your ${schedule.frequency} refresh's trigger is gone (removed outside the add-on): nothing runs. Schedule it again or turn it off.${lastText}`;
+  return { schedule: { frequency: schedule.frequency, scheduledAt: schedule.scheduledAt, active, lastRun: last }, message };
+}
+
+/** The caller's schedule for this spreadsheet. */
+export function getSnapshotRefreshSchedule(): SnapshotRefreshScheduleView {
+  const schedule = readSchedule(SpreadsheetApp.getActiveSpreadsheet().getId());
+  return view(schedule, schedule !== null && myTriggersHere().some((t) => t.getUniqueId() === schedule.triggerUid));
+}
+
+/**
+ * Schedules (or reschedules) the caller's refresh of this spreadsheet's snapshots. An add-on may have one
+ * time-driven trigger per user per document, so the caller's earlier one is deleted first: rescheduling
+ * replaces it. Daily runs come at this hour, weekly ones on this weekday (the runtime's and Apps Script's
+ * defaults for everyDays/everyWeeks), in the script's time zone.
+ */
+export function scheduleSnapshotRefresh(frequency: unknown): SnapshotRefreshScheduleView {
+  const chosen = requireFrequency(frequency);
+  const book = SpreadsheetApp.getActiveSpreadsheet();
+  for (const trigger of myTriggersHere()) ScriptApp.deleteTrigger(trigger);
+  const builder = ScriptApp.newTrigger(SCHEDULED_REFRESH_HANDLER).timeBased();
+  const trigger = (chosen === 'hourly' ? builder.everyHours(1) : chosen === 'daily' ? builder.everyDays(1) : builder.everyWeeks(1)).create();
+  const previous = readSchedule(book.getId());
+  const schedule: SnapshotSchedule = {
+    v: 1, spreadsheetId: book.getId(), frequency: chosen, triggerUid: trigger.getUniqueId(), scheduledAt: new Date().toISOString(),
+    lastRun: previous?.lastRun ?? null,
+  };
+  writeSchedule(schedule);
+  return view(schedule, true);
+}
+
+/** Turns the caller's scheduled refresh of this spreadsheet off: its trigger and its record go. */
+export function cancelSnapshotRefresh(): SnapshotRefreshScheduleView {
+  for (const trigger of myTriggersHere()) ScriptApp.deleteTrigger(trigger);
+  PropertiesService.getUserProperties().deleteProperty(scheduleKey(SpreadsheetApp.getActiveSpreadsheet().getId()));
+  return { schedule: null, message: 'Scheduled refresh is off: snapshots are refreshed only when someone clicks "Refresh snapshots".' };
+}
+
+/** The schedule whose trigger fired: the event's triggerUid among the owner's schedules. */
+function scheduleOfTrigger(triggerUid: string): SnapshotSchedule | null {
+  const all = PropertiesService.getUserProperties().getProperties();
+  for (const [key, text] of Object.entries(all)) {
+    if (!key.startsWith(SCHEDULE_KEY_PREFIX)) continue;
+    const schedule = decodeSchedule(text);
+    if (schedule?.triggerUid === triggerUid) return schedule;
+  }
+  return null;
+}
+
+/**
+ * The trigger's handler: refreshes the snapshots of the schedule's spreadsheet with the owner's connection
+ * (the trigger runs as its owner), appends what changed to the Changes sheet and, as no one is watching,
+ * every failure too, and records the run as the schedule's last outcome for the sidebar. Never throws for a
+ * failure it can record: Apps Script tells an add-on's user nothing of a failed trigger.
+ */
+export function runScheduledSnapshotRefresh(event: { triggerUid?: unknown } | undefined): void {
+  const triggerUid = String(event?.triggerUid ?? '');
+  const schedule = scheduleOfTrigger(triggerUid);
+  if (!schedule) {
+    // A trigger whose record was removed (or never saved) would run forever for nothing.
+    for (const trigger of ScriptApp.getProjectTriggers()) if (trigger.getUniqueId() === triggerUid) ScriptApp.deleteTrigger(trigger);
+    return;
+  }
+  const at = new Date().toISOString();
+  let book: GoogleAppsScript.Spreadsheet.Spreadsheet;
+  try {
+    book = SpreadsheetApp.openById(schedule.spreadsheetId);
+  } catch (error) {
+    // No spreadsheet to write a Changes row into: the sidebar's last run is the only record.
+    writeSchedule({ ...schedule, lastRun: { at, status: 'failed', message: `Could not open the spreadsheet: ${userSentence(error)}` } });
+    return;
+  }
+  const report = refreshAllSnapshots('schedule', book);
+  const failures: ChangeRow[] = [];
+  if (report.problem !== null) failures.push({ kind: 'failure', time: at, refresh: REFRESH, range: '', problem: report.problem });
+  for (const outcome of report.outcomes) {
+    if (outcome.status === 'failed' || outcome.status === 'refused') failures.push({ kind: 'failure', time: at, refresh: REFRESH, range: outcome.range, problem: outcome.message });
+  }
+  let lastRun = runOutcome(report, at);
+  try {
+    appendChanges(failures, book);
+  } catch (error) {
+    lastRun = { ...lastRun, message: `${lastRun.message} The failures could not be written to the Changes sheet: ${userSentence(error)}` };
+  }
+  // Read again: the owner may have rescheduled or cancelled while this ran.
+  const current = readSchedule(schedule.spreadsheetId);
+  if (current?.triggerUid === schedule.triggerUid) writeSchedule({ ...current, lastRun });
+}
