@@ -98,13 +98,10 @@ function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: str
   const rows: ChangeRow[] = [];
   // The new generation's cache, for the formulas that run again next.
   const fresh = createFormulaContext();
-  let client: ReturnType<typeof createClientForExecution> | undefined;
+  const readNow = freshReader(before.map((b) => b.read));
   for (const { read, points, where } of before) {
     try {
-      client ??= createClientForExecution({ credentialsOf: 'caller', maxTotalWaitMs: 60_000 });
-      // With sources, so each row can say where its new value came from (a larger answer, once, for a menu
-      // click); the cache entry keeps the shape the formula stores, without them when it had none.
-      const now = client.dataPoints.list(read.ids, { startDate: read.start, endDate: read.end, excludeBlank: read.excludeBlank, includeSource: true });
+      const now = readNow(read);
       fresh.series.put(read.key, read.includeSource ? now : now.map(({ source: _source, ...point }) => point), read.ids);
       const nowByKey = new Map(now.map((p) => [`${p.metric_id}|${p.date}`, p] as const));
       for (const old of points) {
@@ -130,6 +127,42 @@ function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: str
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * Reads the series again, with sources, so each row can say where its new value came from (a larger answer,
+ * once, for a menu click); the cache entry keeps the shape the formula stores, without them when it had none.
+ * Single-metric reads of one window go together, 20 ids a request, as a recalculation's first cell fetches
+ * them: ten metrics of two pages each cost the pages of their points together, not twenty requests. A failed
+ * batch fails each of its reads (a failure row each); reads of several metrics go alone.
+ */
+function freshReader(reads: readonly CachedSeriesRead[]): (read: CachedSeriesRead) => DataPoint[] {
+  let client: ReturnType<typeof createClientForExecution> | undefined;
+  const api = () => (client ??= createClientForExecution({ credentialsOf: 'caller', maxTotalWaitMs: 60_000 }));
+  const windowOf = (read: CachedSeriesRead) => `${read.start ?? ''}|${read.end ?? ''}|${read.excludeBlank}`;
+  const listOf = (ids: readonly string[], read: CachedSeriesRead) =>
+    api().dataPoints.list(ids, { startDate: read.start, endDate: read.end, excludeBlank: read.excludeBlank, includeSource: true });
+  const batches = new Map<string, { ids: Set<string>; read: CachedSeriesRead; result?: DataPoint[] | { error: unknown } }>();
+  for (const read of reads) {
+    if (read.ids.length !== 1) continue;
+    const batch = batches.get(windowOf(read)) ?? { ids: new Set<string>(), read };
+    batch.ids.add(read.ids[0]!.toLowerCase());
+    batches.set(windowOf(read), batch);
+  }
+  return (read) => {
+    const batch = read.ids.length === 1 ? batches.get(windowOf(read)) : undefined;
+    if (!batch) return listOf(read.ids, read);
+    if (!batch.result) {
+      try {
+        batch.result = listOf([...batch.ids], batch.read);
+      } catch (error) {
+        batch.result = { error };
+      }
+    }
+    if (!Array.isArray(batch.result)) throw batch.result.error;
+    const id = read.ids[0]!.toLowerCase();
+    return batch.result.filter((point) => point.metric_id.toLowerCase() === id);
+  };
 }
 
 /** The API's decimal text as a cell shows it: a number when it is one. */

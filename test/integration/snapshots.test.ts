@@ -266,4 +266,24 @@ describe('Refresh data', () => {
     rt.run(rt.ui.menuFunction('Refresh data')!);
     expect(changesRows(rt)).toHaveLength(2);
   });
+
+  it('reads the whole series of several metrics again in one request, and still tells each metric its changes', async () => {
+    const s = await setup();
+    const rt = stack.runtime();
+    for (const [cell, id] of [['A1', s.revenue], ['A2', s.churn]] as const) {
+      expect(rt.evaluateFormula(`=METRIC_VALUE("${id}", "2024-02")`, { cell })).toMatchObject({ ok: true });
+    }
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: s.churn, date: '2024-02-01', value: '9' }] });
+    await stack.takeRequests();
+    rt.run('onOpen', [{ authMode: 'FULL' }]);
+    rt.run(rt.ui.menuFunction('Refresh data')!);
+    const reads = (await stack.takeRequests()).filter((r) => r.path === '/data_points');
+    expect(reads).toHaveLength(1);
+    for (const id of [s.revenue, s.churn]) expect(decodeURIComponent(reads[0]!.query)).toContain(id);
+    expect(changesRows(rt).slice(1).map((row) => [row[1], row[2], row[4]])).toEqual([['Snap churn', '2024-02-01', 9]]);
+    // Each formula, run again, finds its own metric's points in the new generation.
+    expect(rt.evaluateFormula(`=METRIC_VALUE("${s.churn}", "2024-02")`, { cell: 'A2' })).toMatchObject({ ok: true });
+    expect(rt.spreadsheet.getActiveSheet().getRange('A2').getValue()).toBe(9);
+    expect((await stack.takeRequests()).filter((r) => r.path === '/data_points')).toEqual([]);
+  });
 });
