@@ -23,11 +23,10 @@ import { countOf } from '../core/export/places';
 import { requireUuid } from '../core/validate/uuid';
 import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
 import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
-import { loadJob, saveJob } from '../gas/job-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
-import { startJob, type JobKind, type StepContext } from './jobs-api';
+import { keptAsIs, startJob, type JobKind, type StepContext } from './jobs-api';
 
 export const AUDIT_SHEET = 'Portfolio audit';
 
@@ -122,13 +121,9 @@ function step(stored: StoredPush, { client, deadline, marginMs, waitLog, shouldS
 
 /** Audit pushes as one kind of job (jobs-api). */
 export const pushJob: JobKind<StoredPush, AuditPushState, AuditPushHandle, AuditPushProgress> = {
-  store: 'audit-push',
+  ...keptAsIs<StoredPush, AuditPushState>('audit-push'),
   marginMs: 5_000,
   notStored: 'This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.',
-  load: (id) => loadJob<StoredPush>('audit-push', id),
-  save: (id, stored) => saveJob('audit-push', id, stored),
-  state: (stored) => stored.state,
-  withState: (stored, state) => ({ ...stored, state }),
   handle,
   progress: (stored) => auditPushProgress(stored.state, Date.now()),
   resumeState: resumeAuditPush,

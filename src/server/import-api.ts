@@ -21,11 +21,10 @@ import {
   STATUS_HEADER as IMPORT_STATUS_HEADER,
 } from '../core/directory';
 import { requireUuid } from '../core/validate/uuid';
-import { loadJob, saveJob } from '../gas/job-store';
 import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas/sheet-io';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
-import { startJob, type JobKind, type StepContext } from './jobs-api';
+import { keptAsIs, startJob, type JobKind, type StepContext } from './jobs-api';
 
 type StoredImport =
   | { kind: 'profiles'; request: ImportRequest; sheetName: string; state: ProfilesImportState }
@@ -125,13 +124,9 @@ type ImportState = StoredImport['state'];
 
 /** Imports as one kind of job (jobs-api). */
 export const importJob: JobKind<StoredImport, ImportState, ImportHandle, ImportProgress> = {
-  store: 'import',
+  ...keptAsIs<StoredImport, ImportState>('import'),
   marginMs: 3_000,
   notStored: 'This import is no longer stored (imports can be resumed for six hours). Run it again: rows with ids are not created twice.',
-  load: (id) => loadJob<StoredImport>('import', id),
-  save: (id, stored) => saveJob('import', id, stored),
-  state: (stored) => stored.state,
-  withState: (stored, state) => ({ ...stored, state } as StoredImport),
   handle,
   progress: progressOf,
   resumeState: (state) => resumeImport<ImportState>(state),

@@ -9,8 +9,8 @@ import { WaitLog } from '../core/export/wait-log';
 import { cancelJob as cancelled } from '../core/jobs/job-state';
 import { needsProbe, type RateLimitState } from '../core/jobs/rate-limit-state';
 import {
-  clearJobCancel, forgetJob, jobCancelRequested, newJobId, publishJobProgress, readJobProgress, rememberedJobs, rememberJob, requestJobCancel,
-  stepRunning, whileStepRuns,
+  clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberedJobs, rememberJob, requestJobCancel,
+  saveJob, stepRunning, whileStepRuns,
 } from '../gas/job-store';
 import { createClientForExecution } from './api-factory';
 
@@ -77,6 +77,11 @@ function stop<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: 
 
 /** Keeps a new job for its steps (or ends it at once when there is nothing to send) and returns its handle. */
 export function startJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, job: J, id: string = newJobId()): H {
+  return keep(kind, id, job);
+}
+
+/** A job that runs is kept (again) for its next steps and offered for six hours; one that does not, stops. */
+function keep<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: string, job: J): H {
   if (kind.state(job).status === 'running') {
     kind.save(id, job);
     rememberJob(kind.store, id, Date.now());
@@ -138,14 +143,7 @@ export function resumeJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, S,
   const job = requireJob(kind, id);
   kind.checkResume?.(job);
   clearJobCancel(kind.store, id);
-  const next = kind.withState(job, kind.resumeState(kind.state(job)));
-  if (kind.state(next).status === 'running') {
-    kind.save(id, next);
-    rememberJob(kind.store, id, Date.now());
-  } else {
-    stop(kind, id, next);
-  }
-  return kind.handle(id, next);
+  return keep(kind, id, kind.withState(job, kind.resumeState(kind.state(job))));
 }
 
 /**
@@ -167,6 +165,20 @@ export function unfinishedJobs<J, S extends RateLimitState, H, P>(kind: JobKind<
     if (job !== null && kind.state(job).status !== 'done') handles.push(kind.handle(id, job));
   }
   return handles;
+}
+
+/**
+ * The store's side of a kind whose job is kept as it is, `{ state, … }` (a push, an import): no part of it
+ * is read again from the sheet.
+ */
+export function keptAsIs<J extends { state: S }, S extends RateLimitState>(store: string): Pick<JobKind<J, S, unknown, unknown>, 'store' | 'load' | 'save' | 'state' | 'withState'> {
+  return {
+    store,
+    load: (id) => loadJob<J>(store, id),
+    save: (id, job) => saveJob(store, id, job),
+    state: (job) => job.state,
+    withState: (job, state) => ({ ...job, state }),
+  };
 }
 
 /** What the job's running step last published (after each of its waves), for the bar while the step runs. */
