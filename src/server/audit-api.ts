@@ -20,6 +20,8 @@ import {
   type AuditPushState,
 } from '../core/audit';
 import { countOf } from '../core/export/places';
+import { fnv1a64 } from '../core/cache/chunked-cache';
+import { fingerprints } from '../core/formulas/freeze';
 import { requireUuid } from '../core/validate/uuid';
 import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
 import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
@@ -30,7 +32,17 @@ import { keptAsIs, startJob, type JobKind, type StepContext } from './jobs-api';
 
 export const AUDIT_SHEET = 'Portfolio audit';
 
-type StoredPush = { sheetName: string; state: AuditPushState };
+/**
+ * `sheet`: a fingerprint of the audit sheet's values when the push was prepared, so a resume can tell the
+ * sheet unchanged without preparing the push again (which reads the fund's schema: a request the rate
+ * limit may refuse before the resumed push's first probe). Absent on pushes stored by earlier versions.
+ */
+type StoredPush = { sheetName: string; state: AuditPushState; sheet?: string };
+
+/** The sheet's values as one short hash, each cell in the canonical form Freeze compares by. */
+function sheetFingerprint(values: readonly (readonly unknown[])[] | null): string | null {
+  return values ? fnv1a64(fingerprints(values)) : null;
+}
 
 export function buildAudit(companyId: string): AuditBuildReport {
   const id = requireUuid(companyId, 'The fund\'s company id');
@@ -62,8 +74,7 @@ export function buildAudit(companyId: string): AuditBuildReport {
   };
 }
 
-function prepare(sheetName: string): AuditPushState {
-  const values = readSheetValues(sheetName);
+function prepare(sheetName: string, values = readSheetValues(sheetName)): AuditPushState {
   const snapshotText = loadSnapshot(sheetName);
   if (!values || !snapshotText) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
   const read = readAuditSheet(values);
@@ -130,7 +141,9 @@ export const pushJob: JobKind<StoredPush, AuditPushState, AuditPushHandle, Audit
   step,
   // Resumes with the cells not confirmed, if the sheet still holds what was being pushed.
   checkResume: (stored) => {
-    if (!sameUnconfirmedCells(stored.state, prepare(stored.sheetName))) {
+    const values = readSheetValues(stored.sheetName);
+    const same = stored.sheet !== undefined ? sheetFingerprint(values) === stored.sheet : sameUnconfirmedCells(stored.state, prepare(stored.sheetName, values));
+    if (!same) {
       throw new InputError('The audit sheet changed since this push started. Push again: cells already stored are not sent twice.');
     }
   },
@@ -139,5 +152,7 @@ export const pushJob: JobKind<StoredPush, AuditPushState, AuditPushHandle, Audit
 export function startPush(sheetName: string | null): AuditPushHandle {
   const name = sheetName ?? AUDIT_SHEET;
   // A push with nothing to send is finished at once, and leaves nothing stored.
-  return startJob(pushJob, { sheetName: name, state: prepare(name) });
+  const values = readSheetValues(name);
+  const sheet = sheetFingerprint(values);
+  return startJob(pushJob, { sheetName: name, state: prepare(name, values), ...(sheet !== null ? { sheet } : {}) });
 }
