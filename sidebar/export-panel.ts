@@ -2,15 +2,12 @@
 // progress bar, a cancel button, waits for the rate limit shown as such, and a report at the end.
 
 import { busy, byId, countOf, el, say } from './dom';
-import { jobLine, toneOf, type Outcome, type Tone } from './outcome';
-import { awaitStep, CANCEL_WAIT_MS, readProgress } from './job-runner';
-import { createProgress, type ProgressView } from './progress';
+import type { Outcome, Tone } from './outcome';
+import { readProgress, runJob, type ActionRunner, type JobView } from './job-runner';
 import { server } from './server';
 import type { MetricsPanel } from './metrics-panel';
 import type { ExportPreview, ExportSpec } from '../src/core/export';
 import type { ExportHandle, ExportOutcome, ExportRequest, RpcResult } from '../src/shared/rpc';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void> } {
   const panel = byId<HTMLElement>('panel-export');
@@ -56,15 +53,13 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     return result.value;
   }
 
-  function showReport(outcome: ExportOutcome, kind: Tone): void {
-    const list = outcome.problems.map((item) => el('li', {}, `${item.cell}: ${item.outcome}${item.reason ? `: ${item.reason}` : ''}`));
-    const parts: HTMLElement[] = [el('p', { class: `status ${kind}` }, outcome.summary)];
-    if (outcome.problem) parts.push(el('p', { class: 'status error' }, outcome.problem));
+  /** What the export adds below its report: where each row's outcome went, and the formula refresh. */
+  function extras(outcome: ExportOutcome): HTMLElement[] {
+    const parts: HTMLElement[] = [];
     if (outcome.statusRange) parts.push(el('p', { class: 'hint' }, `Each row's outcome is in ${outcome.statusRange}.`));
-    if (list.length) parts.push(el('ul', { class: 'problems', 'aria-label': 'Rows not sent' }, ...list));
     const offer = refreshOffer(outcome.writtenMetricIds);
     if (offer) parts.push(offer);
-    results.replaceChildren(...parts);
+    return parts;
   }
 
   /**
@@ -86,73 +81,44 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     return el('div', { class: 'refresh-offer' }, said, button);
   }
 
-  /**
-   * Calls continueExport until the export ends, waiting out the rate limit between steps, the bar moving
-   * with every wave meanwhile (awaitStep); returns how it ended.
-   */
-  async function drive(first: ExportHandle): Promise<Outcome> {
-    let handle = first;
-    let cancelled = false;
-    let onCancel: () => void = () => undefined;
-    const cancelPressed = new Promise<void>((resolve) => {
-      onCancel = resolve;
-    });
-    const progress: ProgressView = createProgress(`Exporting ${handle.range}`, () => {
-      cancelled = true;
-      onCancel();
-      void server.cancelExport(handle.exportId);
-    });
-    results.replaceChildren(progress.root);
+  /** The export as the jobs' runner drives it (job-runner): its Resume goes in its own box above the form. */
+  function exportView(range: string): JobView<ExportHandle> {
+    return {
+      label: `Exporting ${range}`,
+      progress: (h) => ({
+        done: h.progress.itemsDone,
+        total: h.progress.itemsTotal,
+        status: h.progress.status,
+        waitMs: h.progress.waitingForRateLimitMs,
+        note: h.progress.waitedForRateLimitMs ? `waited ${Math.round(h.progress.waitedForRateLimitMs / 1000)} s for the rate limit` : undefined,
+      }),
+      report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((item) => `${item.cell}: ${item.outcome}${item.reason ? `: ${item.reason}` : ''}`) },
+      shortfall: (h) => ({ failed: h.report?.totals.failed, notSent: h.report?.totals.pending }),
+      next: (h) => server.continueExport(h.exportId),
+      watch: (h) => readProgress(server.getJobProgress('export', h.exportId), (p) => ('itemsDone' in p ? { done: p.itemsDone, total: p.itemsTotal } : null)),
+      cancel: (h) => server.cancelExport(h.exportId),
+      resume: (h) => server.resumeExport(h.exportId),
+      extras: (h) => (h.report ? extras(h.report) : []),
+      // The store's answer, re-read by the server once the export stopped: the next export of this range
+      // from this open sidebar sends only what changed, as one started from Use selection would.
+      ended: (h) => {
+        if (h.report?.rangeExportedBefore && h.range === rangeInput.value.trim()) onlyChanged.checked = true;
+      },
+      offerResume,
+    };
+  }
+
+  const run: ActionRunner = (label, work) => void busy(panel, status, label, work);
+
+  /** Runs the export to its end with the jobs' runner; returns how it ended. */
+  function drive(first: ExportHandle): Promise<Outcome> {
     resumeBox.replaceChildren();
-    for (;;) {
-      progress.update(handle.progress.itemsDone, handle.progress.itemsTotal, handle.progress.waitedForRateLimitMs ? `waited ${Math.round(handle.progress.waitedForRateLimitMs / 1000)} s for the rate limit` : undefined);
-      if (handle.report) break;
-      if (cancelled) {
-        handle = unwrap(await server.cancelExport(handle.exportId));
-        break;
-      }
-      const wait = handle.progress.waitingForRateLimitMs;
-      if (wait) {
-        for (let left = Math.ceil(wait / 1000); left > 0 && !cancelled; left--) {
-          progress.waiting(left);
-          await sleep(1000);
-        }
-        // The handle still names the wait it was given: asking for a step is what ends the wait (a step
-        // the server finds still early just answers with the time left). Going round with this handle
-        // would count the same wait down again, for ever.
-        if (cancelled) continue;
-      }
-      const exportId = handle.exportId;
-      const step = awaitStep(server.continueExport(exportId), () => readProgress(server.getJobProgress('export', exportId), (p) => ('itemsDone' in p ? p : null)), (live) => progress.update(live.itemsDone, live.itemsTotal));
-      // After Cancel the page waits for the running step as long as the other jobs' runner does, no longer:
-      // a step that never answers (a lost connection) must not keep the page waiting for ever.
-      const afterCancel = cancelPressed.then(() => Promise.race([step, sleep(CANCEL_WAIT_MS).then(() => null)]));
-      const answer = await Promise.race([step, afterCancel]);
-      if (answer === null) {
-        progress.finish('Cancelled: the step that was running stops at its next group of requests. Close and reopen the sidebar to be offered Resume for what was not confirmed.', 'warning');
-        return { line: 'Export cancelled; its last step had not answered yet.', tone: 'warning', report: results };
-      }
-      handle = unwrap(answer);
-    }
-    const report = handle.report;
-    if (!report) return { line: 'The export stopped without a report.', tone: 'error' };
-    // The store's answer, re-read by the server once the export stopped: the next export of this range
-    // from this open sidebar sends only what changed, as one started from Use selection would.
-    if (report.rangeExportedBefore && handle.range === rangeInput.value.trim()) onlyChanged.checked = true;
-    const ended = { done: 'Finished.', cancelled: 'Cancelled: what was not sent can be resumed.', paused: 'Paused: see the problem below.', running: '' }[handle.progress.status];
-    const tone = toneOf({ failed: report.totals.failed, notSent: report.totals.pending }, handle.progress.status === 'paused' || Boolean(report.problem));
-    progress.finish(ended, tone);
-    showReport(report, tone);
-    results.prepend(progress.root);
-    if (handle.progress.status !== 'done') offerResume(handle);
-    return { line: jobLine(handle.progress.status, report.summary), tone, report: results };
+    return runJob(results, first, exportView(first.range), run);
   }
 
   function offerResume(handle: ExportHandle): void {
     const button = el('button', { type: 'button', class: 'action' }, 'Resume');
-    button.addEventListener('click', () => {
-      void busy(panel, status, 'Resuming…', async () => drive(unwrap(await server.resumeExport(handle.exportId))));
-    });
+    button.addEventListener('click', () => run('Resuming…', async () => drive(unwrap(await server.resumeExport(handle.exportId)))));
     const parts: HTMLElement[] = [el('p', { class: 'hint' }, `The export of ${handle.range} stopped with ${handle.progress.itemsDone} of ${handle.progress.itemsTotal} done. Resuming sends only what was not confirmed.`)];
     const problem = handle.report?.problem ?? handle.progress.problem;
     if (problem) parts.push(el('p', { class: 'status error' }, problem));

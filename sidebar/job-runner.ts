@@ -1,4 +1,4 @@
-// Drives a step-by-step server job (an import, an audit push) with the shared progress bar:
+// Drives a step-by-step server job (an export, an import, an audit push) with the shared progress bar:
 // steps until it ends, waits out the rate limit as a wait, cancels on request, then shows the report.
 
 import { el } from './dom';
@@ -8,7 +8,8 @@ import type { JobProgress, RpcResult } from '../src/shared/rpc';
 
 export interface JobView<H> {
   label: string;
-  progress(handle: H): { done: number; total: number; status: string; waitMs?: number };
+  /** note: a line beside the counts (the export's time waited for the rate limit). */
+  progress(handle: H): { done: number; total: number; status: string; waitMs?: number; note?: string };
   /** Null while the job runs. */
   report(handle: H): { summary: string; problems: string[]; problem: string | null } | null;
   /** What did not go as asked, from the report's totals: it decides the report's colour. */
@@ -19,6 +20,12 @@ export interface JobView<H> {
   cancel(handle: H): Promise<RpcResult<H>>;
   /** Continues a cancelled or paused job with what was not confirmed. */
   resume(handle: H): Promise<RpcResult<H>>;
+  /** What the kind adds below its report (the export's status column and formula refresh). */
+  extras?(handle: H): HTMLElement[];
+  /** Called once the job has ended with a report, before it is shown. */
+  ended?(handle: H): void;
+  /** Offers Resume somewhere of the kind's own instead of under the report. */
+  offerResume?(handle: H): void;
 }
 
 /**
@@ -87,7 +94,7 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
   let stepStillRunning = false;
   for (;;) {
     const state = view.progress(handle);
-    bar.update(state.done, state.total);
+    bar.update(state.done, state.total, state.note);
     if (view.report(handle) || cancelSent) break;
     if (state.waitMs) {
       for (let left = Math.ceil(state.waitMs / 1000); left > 0 && !cancelSent; left--) {
@@ -115,9 +122,10 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
     handle = unwrap(await view.cancel(handle));
   }
   const report = view.report(handle);
+  if (report) view.ended?.(handle);
   const status = view.progress(handle).status;
   const ending = status === 'done' ? 'Finished.'
-    : status === 'cancelled' ? 'Cancelled: it can be resumed.'
+    : status === 'cancelled' ? 'Cancelled: what was not sent can be resumed.'
       : status === 'running' || stepStillRunning ? 'Cancelled: the step that was running stops at its next group of requests. Close and reopen the sidebar to be offered Resume for what was not confirmed.'
         : 'Paused: see the problem below.';
   const tone = toneOf(view.shortfall(handle), status === 'paused' || Boolean(report?.problem));
@@ -126,8 +134,12 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
     container.append(el('p', { class: `status ${tone}` }, report.summary));
     if (report.problem) container.append(el('p', { class: 'status error' }, report.problem));
     if (report.problems.length) container.append(el('ul', { class: 'problems', 'aria-label': 'Rows or cells not stored' }, ...report.problems.map((p) => el('li', {}, p))));
+    container.append(...(view.extras?.(handle) ?? []));
   }
-  if (status !== 'done' && status !== 'running') container.append(...resumeOffer(container, handle, view, run));
+  if (status !== 'done' && status !== 'running') {
+    if (view.offerResume) view.offerResume(handle);
+    else container.append(...resumeOffer(container, handle, view, run));
+  }
   const line = report ? jobLine(stepStillRunning ? 'cancelled' : status, report.summary) : ending;
   return { line, tone, report: container };
 }

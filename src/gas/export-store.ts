@@ -5,7 +5,7 @@
 import { ChunkedCache } from '../core/cache/chunked-cache';
 import type { ExportState, MetricRef } from '../core/export';
 import { compactExport, type CompactExportState } from '../core/export/compact';
-import { clearJobCancel, forgetJob, jobCancelRequested, loadJob, rememberedJobs, rememberJob, requestJobCancel, saveJob } from './job-store';
+import { loadJob, saveJob } from './job-store';
 import { RECORDS_TTL_SECONDS } from '../core/series/records-cache';
 import type { SeriesEpochs } from '../core/series/series-epochs';
 import type { ExportRequest } from '../shared/rpc';
@@ -37,10 +37,6 @@ function spreadsheetId(): string {
   return SpreadsheetApp.getActiveSpreadsheet().getId();
 }
 
-export function newExportId(): string {
-  return Utilities.getUuid();
-}
-
 export function loadExportRecord(exportId: string): StoredExportRecord | null {
   const record = loadJob<StoredExportRecord>(KIND, exportId);
   return record && record.state?.version === 2 ? record : null;
@@ -54,34 +50,6 @@ export function saveExport(exportId: string, stored: StoredExport, fresh: Export
 
 export function saveExportRecord(exportId: string, record: StoredExportRecord): void {
   saveJob(KIND, exportId, record);
-}
-
-/** The last unfinished export started from this spreadsheet by this user, if it is still stored. */
-export function latestExportId(): string | null {
-  const exports = rememberedJobs(Date.now()).filter((job) => job.kind === KIND);
-  return exports.length ? exports[exports.length - 1]!.id : null;
-}
-
-export function rememberExport(exportId: string): void {
-  rememberJob(KIND, exportId, Date.now());
-}
-
-/** A finished export leaves nothing stored. */
-export function forgetExport(exportId: string): void {
-  forgetJob(KIND, exportId);
-}
-
-/** A cancel pressed while a step runs is seen by that step between waves. */
-export function requestCancel(exportId: string): void {
-  requestJobCancel(KIND, exportId);
-}
-
-export function cancelRequested(exportId: string): boolean {
-  return jobCancelRequested(KIND, exportId);
-}
-
-export function clearCancel(exportId: string): void {
-  clearJobCancel(KIND, exportId);
 }
 
 /** Where earlier versions remembered exported ranges, for every user of the spreadsheet: still read. */

@@ -185,17 +185,3 @@ export function rememberedJobs(nowMs: number): RememberedJob[] {
     .filter((job) => job.spreadsheet === spreadsheet && nowMs - job.startedAt < SIX_HOURS * 1000)
     .map(({ kind, id, startedAt }) => ({ kind, id, startedAt }));
 }
-
-/**
- * Jobs of one kind remembered in the last six hours that did not finish (cancelled, paused, or left
- * running) and have no step running now, with their stored state.
- */
-export function unfinishedJobs<T extends { state: { status: string } }>(kind: string, nowMs: number): Array<{ id: string; stored: T }> {
-  const unfinished: Array<{ id: string; stored: T }> = [];
-  for (const job of rememberedJobs(nowMs)) {
-    if (job.kind !== kind || stepRunning(kind, job.id)) continue;
-    const stored = loadJob<T>(kind, job.id);
-    if (stored && stored.state.status !== 'done') unfinished.push({ id: job.id, stored });
-  }
-  return unfinished;
-}

@@ -7,7 +7,6 @@ import {
   buildAuditModel,
   buildAuditPushReport,
   cellName,
-  cancelAuditPush,
   loadAuditData,
   loadAuditSchema,
   parseSnapshot,
@@ -21,22 +20,29 @@ import {
   type AuditPushState,
 } from '../core/audit';
 import { countOf } from '../core/export/places';
-import { needsProbe } from '../core/jobs/wave-step';
-import { WaitLog } from '../core/export';
+import { fnv1a64 } from '../core/cache/chunked-cache';
+import { fingerprints } from '../core/formulas/freeze';
 import { requireUuid } from '../core/validate/uuid';
 import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
 import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
-import { clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
+import { keptAsIs, startJob, type JobKind, type StepContext } from './jobs-api';
 
 export const AUDIT_SHEET = 'Portfolio audit';
-const STEP_BUDGET_MS = 20_000;
-const STEP_MARGIN_MS = 5_000;
-const JOB = 'audit-push';
 
-type StoredPush = { sheetName: string; state: AuditPushState };
+/**
+ * `sheet`: a fingerprint of the audit sheet's values when the push was prepared, so a resume can tell the
+ * sheet unchanged without preparing the push again (which reads the fund's schema: a request the rate
+ * limit may refuse before the resumed push's first probe). Absent on pushes stored by earlier versions.
+ */
+type StoredPush = { sheetName: string; state: AuditPushState; sheet?: string };
+
+/** The sheet's values as one short hash, each cell in the canonical form Freeze compares by. */
+function sheetFingerprint(values: readonly (readonly unknown[])[] | null): string | null {
+  return values ? fnv1a64(fingerprints(values)) : null;
+}
 
 export function buildAudit(companyId: string): AuditBuildReport {
   const id = requireUuid(companyId, 'The fund\'s company id');
@@ -68,8 +74,7 @@ export function buildAudit(companyId: string): AuditBuildReport {
   };
 }
 
-function prepare(sheetName: string): AuditPushState {
-  const values = readSheetValues(sheetName);
+function prepare(sheetName: string, values = readSheetValues(sheetName)): AuditPushState {
   const snapshotText = loadSnapshot(sheetName);
   if (!values || !snapshotText) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
   const read = readAuditSheet(values);
@@ -109,92 +114,45 @@ function recordConfirmed(sheetName: string, state: AuditPushState): void {
   if (next !== text) saveSnapshot(sheetName, next);
 }
 
-function load(pushId: string): StoredPush {
-  const stored = loadJob<StoredPush>(JOB, pushId);
-  if (!stored) throw new InputError('This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.');
-  return stored;
+/** A push step: each checkpoint also gives the snapshot the cells it confirmed. */
+function step(stored: StoredPush, { client, deadline, marginMs, waitLog, shouldStop, checkpoint }: StepContext<StoredPush>): StoredPush {
+  const { state } = runAuditPushStep(stored.state, client, {
+    deadline,
+    marginMs,
+    waitLog,
+    shouldStop,
+    onCheckpoint: (next) => {
+      checkpoint({ ...stored, state: next });
+      recordConfirmed(stored.sheetName, next);
+    },
+  });
+  recordConfirmed(stored.sheetName, state);
+  return { ...stored, state };
 }
+
+/** Audit pushes as one kind of job (jobs-api). */
+export const pushJob: JobKind<StoredPush, AuditPushState, AuditPushHandle, AuditPushProgress> = {
+  ...keptAsIs<StoredPush, AuditPushState>('audit-push'),
+  marginMs: 5_000,
+  notStored: 'This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.',
+  handle,
+  progress: (stored) => auditPushProgress(stored.state, Date.now()),
+  resumeState: resumeAuditPush,
+  step,
+  // Resumes with the cells not confirmed, if the sheet still holds what was being pushed.
+  checkResume: (stored) => {
+    const values = readSheetValues(stored.sheetName);
+    const same = stored.sheet !== undefined ? sheetFingerprint(values) === stored.sheet : sameUnconfirmedCells(stored.state, prepare(stored.sheetName, values));
+    if (!same) {
+      throw new InputError('The audit sheet changed since this push started. Push again: cells already stored are not sent twice.');
+    }
+  },
+};
 
 export function startPush(sheetName: string | null): AuditPushHandle {
   const name = sheetName ?? AUDIT_SHEET;
-  const stored: StoredPush = { sheetName: name, state: prepare(name) };
-  const pushId = newJobId();
   // A push with nothing to send is finished at once, and leaves nothing stored.
-  if (stored.state.status !== 'done') {
-    saveJob(JOB, pushId, stored);
-    rememberJob(JOB, pushId, Date.now());
-  }
-  return handle(pushId, stored);
-}
-
-export function continuePush(pushId: string): AuditPushHandle {
-  const stored = load(pushId);
-  if (stored.state.status === 'running') {
-    whileStepRuns(JOB, pushId, () => {
-      const deadline = Date.now() + STEP_BUDGET_MS;
-      const waits = new WaitLog();
-      const client = createClientForExecution({ deadline, onWait: waits.onWait, noRateLimitRetries: needsProbe(stored.state) });
-      stored.state = runAuditPushStep(stored.state, client, {
-        deadline,
-        marginMs: STEP_MARGIN_MS,
-        waitLog: waits,
-        shouldStop: () => jobCancelRequested(JOB, pushId),
-        onCheckpoint: (state) => {
-          saveJob(JOB, pushId, { ...stored, state });
-          recordConfirmed(stored.sheetName, state);
-          publishJobProgress(JOB, pushId, auditPushProgress(state, Date.now()));
-        },
-      }).state;
-      recordConfirmed(stored.sheetName, stored.state);
-      // A finished push leaves nothing behind; a cancelled or paused one stays for Resume.
-      if (stored.state.status === 'done') {
-        forgetJob(JOB, pushId);
-      } else {
-        saveJob(JOB, pushId, stored);
-        publishJobProgress(JOB, pushId, auditPushProgress(stored.state, Date.now()));
-      }
-    });
-  }
-  return handle(pushId, stored);
-}
-
-/** What the push's running step last published (after each of its waves), for the bar while the step runs. */
-export function liveProgress(pushId: string): AuditPushProgress | null {
-  return readJobProgress<AuditPushProgress>(JOB, pushId);
-}
-
-/**
- * Marks the push cancelled. A step running meanwhile sees the mark before its next group of requests and
- * saves the cancelled state itself: saving here the state read before its last checkpoint would undo that
- * checkpoint, so the state is left as it is and the sidebar asks again once the step has answered.
- */
-export function cancelPush(pushId: string): AuditPushHandle {
-  requestJobCancel(JOB, pushId);
-  const stored = load(pushId);
-  if (stepRunning(JOB, pushId)) return handle(pushId, stored);
-  stored.state = cancelAuditPush(stored.state);
-  saveJob(JOB, pushId, stored);
-  return handle(pushId, stored);
-}
-
-/** Resumes with the cells not confirmed, if the sheet still holds what was being pushed. */
-export function resumePush(pushId: string): AuditPushHandle {
-  const stored = load(pushId);
-  if (!sameUnconfirmedCells(stored.state, prepare(stored.sheetName))) {
-    throw new InputError('The audit sheet changed since this push started. Push again: cells already stored are not sent twice.');
-  }
-  clearJobCancel(JOB, pushId);
-  stored.state = resumeAuditPush(stored.state);
-  if (stored.state.status === 'done') {
-    forgetJob(JOB, pushId);
-  } else {
-    saveJob(JOB, pushId, stored);
-    rememberJob(JOB, pushId, Date.now());
-  }
-  return handle(pushId, stored);
-}
-
-/** Pushes of this spreadsheet from the last six hours that did not finish (cancelled, paused, or left running) and have no step running now. */
-export function unfinishedPushes(): AuditPushHandle[] {
-  return unfinishedJobs<StoredPush>(JOB, Date.now()).map(({ id, stored }) => handle(id, stored));
+  const values = readSheetValues(name);
+  const sheet = sheetFingerprint(values);
+  return startJob(pushJob, { sheetName: name, state: prepare(name, values), ...(sheet !== null ? { sheet } : {}) });
 }

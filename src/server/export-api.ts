@@ -4,7 +4,6 @@
 import { InputError } from '../core/errors';
 import {
   buildReport,
-  cancelExport,
   exportProgress,
   guessLayout,
   isComplete,
@@ -15,7 +14,6 @@ import {
   resumeExport,
   runExportStep,
   STATUS_HEADER,
-  WaitLog,
   type ExportPreview,
   type ExportProgress,
   type ExportState,
@@ -23,28 +21,19 @@ import {
   type RowOutcome,
 } from '../core/export';
 import { isUuid, requireUuid } from '../core/validate/uuid';
-import { cancelRequested, clearCancel, forgetExport, latestExportId, loadExportRecord, markExported, newExportId, rememberExport, requestCancel, saveExport, saveExportRecord, savePreviewReads, takePreviewReads, wasExported, type StoredExport, type StoredExportRecord } from '../gas/export-store';
+import { loadExportRecord, markExported, saveExport, saveExportRecord, savePreviewReads, takePreviewReads, wasExported, type StoredExport, type StoredExportRecord } from '../gas/export-store';
 import { countOutcomes } from '../core/export/report';
-import { needsProbe } from '../core/jobs/wave-step';
-import { CODE_OUTCOMES, expandExport } from '../core/export/compact';
-import { publishJobProgress, readJobProgress, stepRunning, whileStepRuns } from '../gas/job-store';
+import { CODE_OUTCOMES, compactExport, expandExport, type CompactExportState } from '../core/export/compact';
+import { readJobProgress } from '../gas/job-store';
 import { dropCachedSeries, readSeriesEpochs } from '../gas/document-settings';
 import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type RangeRead, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
+import { startJob, unfinishedJobs, type JobKind, type StepContext } from './jobs-api';
 import { listMetricsKept } from './metric-listing';
 
-/**
- * One step's budget. Far inside the 6-minute limit on purpose: a short step loses little if the sidebar
- * is closed. (The progress bar does not wait for it: the step publishes its progress after every wave.)
- */
-const STEP_BUDGET_MS = 20_000;
-/** No new wave starts in the step's last seconds. */
-const STEP_MARGIN_MS = 5_000;
 const PROBLEMS_SHOWN = 50;
-/** The job-store kind whose step mark an export's steps set (its keys are the export store's `export…` keys). */
-const STEP_KIND = 'export';
 
 /**
  * Reads the active selection to pre-fill the exporter. The company's metrics are read only when the
@@ -139,44 +128,36 @@ function statusPlace(request: ExportRequest, read: RangeRead = readRange(request
  * column always says what the report says. A column the user has typed into since the start is left
  * alone, and the report says so.
  */
-function stopped(exportId: string, stored: StoredExport, fresh: ExportState, read?: RangeRead): void {
-  if (stored.state.status === 'running') return;
+function stopped(stored: StoredExport, read?: RangeRead): void {
   markExported(stored.request.range);
-  if (stored.request.writeStatus) {
-    try {
-      stored.statusRange = writeStatusColumn(statusPlace(stored.request, read), buildReport(stored.state).statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
-      delete stored.statusProblem;
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      stored.statusProblem = error.message;
-    }
+  if (!stored.request.writeStatus) return;
+  try {
+    stored.statusRange = writeStatusColumn(statusPlace(stored.request, read), buildReport(stored.state).statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
+    delete stored.statusProblem;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    stored.statusProblem = error.message;
   }
-  // A finished export leaves nothing behind; a cancelled or paused one stays for Resume.
-  if (stored.state.status === 'done') forgetExport(exportId);
-  else saveExport(exportId, stored, fresh);
 }
 
 const NOT_STORED = 'This export is no longer stored (exports can be resumed for six hours). Start it again: with "only what changed", rows already sent are not sent twice.';
 const RANGE_CHANGED = 'The range changed since this export started, so it cannot be continued as it was: nothing more was sent. Start a new export; with "only what changed" on, rows already stored are not sent again.';
 
-type Loaded = { stored: StoredExport; fresh: ExportState } | { changed: StoredExportRecord };
-
 /**
- * The stored export with its rows read again from the sheet: the state keeps no copy of them. A range
- * whose read no longer has the export's fingerprint is not this export any more, and nothing of it is sent.
+ * An export as a job: its record with its rows read again from the sheet (the record keeps no copy of
+ * them), or its record alone when the range no longer has the export's fingerprint: that is not this
+ * export any more, and nothing of it is sent. `read`: the range's read a start already made.
  */
-function loadAny(exportId: string): Loaded {
+type ExportJob =
+  | { record: StoredExportRecord; stored: StoredExport; fresh: ExportState; read?: RangeRead }
+  | { record: StoredExportRecord; stored: null; fresh: null };
+
+function loadExport(exportId: string): ExportJob | null {
   const record = loadExportRecord(exportId);
-  if (!record) throw new InputError(NOT_STORED);
+  if (!record) return null;
   const fresh = prepare(record.request, record.metrics);
   const state = expandExport(fresh, record.state);
-  return state ? { stored: { ...record, state }, fresh } : { changed: record };
-}
-
-function load(exportId: string): { stored: StoredExport; fresh: ExportState } {
-  const loaded = loadAny(exportId);
-  if ('changed' in loaded) throw new InputError(RANGE_CHANGED);
-  return loaded;
+  return state ? { record, stored: { ...record, state }, fresh } : { record, stored: null, fresh: null };
 }
 
 /** An export's progress from its stored outcome codes alone, without reading its range. */
@@ -216,63 +197,27 @@ export function startExport(request: ExportRequest): ExportHandle {
   const state = (prepared.spec.onlyChanged && takePreviewReads(request.range, prepared.fingerprint, readSeriesEpochs())) || prepared;
   // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
   if (request.writeStatus) requireStatusColumnFree(statusPlace(request, read), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
-  const exportId = newExportId();
-  const stored: StoredExport = { request, metrics, state, statusRange: null };
-  if (isComplete(state)) {
-    stored.state = { ...state, status: 'done' };
-    stopped(exportId, stored, prepared, read);
-  } else {
-    saveExport(exportId, stored, prepared);
-    rememberExport(exportId);
-  }
-  return handle(exportId, stored);
+  const stored: StoredExport = { request, metrics, state: isComplete(state) ? { ...state, status: 'done' } : state, statusRange: null };
+  return startJob(exportJob, { record: { ...stored, state: compactExport(stored.state, prepared) }, stored, fresh: prepared, read });
 }
 
-export function continueExport(exportId: string): ExportHandle {
-  return whileStepRuns(STEP_KIND, exportId, () => runStep(exportId));
-}
-
-function runStep(exportId: string): ExportHandle {
-  const loaded = loadAny(exportId);
-  if ('changed' in loaded) {
-    // Reported, not sent: the export pauses, and its stored outcomes stay as they were.
-    if (loaded.changed.state.status === 'running') {
-      loaded.changed.state = { ...loaded.changed.state, status: 'paused', problem: RANGE_CHANGED };
-      saveExportRecord(exportId, loaded.changed);
-    }
-    return changedHandle(exportId, loaded.changed);
-  }
-  const { stored, fresh } = loaded;
-  if (stored.state.status !== 'running') return handle(exportId, stored);
-  const deadline = Date.now() + STEP_BUDGET_MS;
-  const waits = new WaitLog();
-  const client = createClientForExecution({ deadline, onWait: waits.onWait, noRateLimitRetries: needsProbe(stored.state) });
+/** One step: waves of batches, and the cached series of every metric it stored something of dropped. */
+function step(job: ExportJob, { client, deadline, marginMs, waitLog, shouldStop, checkpoint }: StepContext<ExportJob>): ExportJob {
+  if (!job.stored) return job;
+  const { stored } = job;
   const { state } = runExportStep(stored.state, client, {
     deadline,
-    marginMs: STEP_MARGIN_MS,
-    waitLog: waits,
-    shouldStop: () => cancelRequested(exportId),
-    onCheckpoint: (checkpoint) => {
-      saveExport(exportId, { ...stored, state: checkpoint }, fresh);
-      publishJobProgress(STEP_KIND, exportId, exportProgress(checkpoint, Date.now()));
-    },
+    marginMs,
+    waitLog,
+    shouldStop,
+    onCheckpoint: (next) => checkpoint({ ...job, stored: { ...stored, state: next } }),
   });
   // Dropped after every step that stored something, not only at the end: a sidebar closed midway
   // leaves the export unfinished, and formulas must not show what was there before its first steps.
   const before = confirmedByMetric(stored.state);
   const after = confirmedByMetric(state);
-  stored.state = state;
   dropCachedSeries([...after].filter(([id, count]) => count > (before.get(id) ?? 0)).map(([id]) => id));
-  if (state.status === 'running') saveExport(exportId, stored, fresh);
-  else stopped(exportId, stored, fresh);
-  const answer = handle(exportId, stored);
-  if (state.status === 'running') publishJobProgress(STEP_KIND, exportId, answer.progress);
-  return answer;
-}
-
-/** What the export's running step last published (after each of its waves), for the bar while the step runs. */
-export function liveProgress(exportId: string): ExportProgress | null {
-  return readJobProgress<ExportProgress>(STEP_KIND, exportId);
+  return { ...job, stored: { ...stored, state } };
 }
 
 /** How many items of each metric the API confirmed storing. */
@@ -284,61 +229,44 @@ function confirmedByMetric(state: ExportState): Map<string, number> {
   return counts;
 }
 
-export function cancel(exportId: string): ExportHandle {
-  requestCancel(exportId);
-  // A step under way sees the cancel between waves and saves a newer state than this one, with its
-  // status column: saving or writing this one meanwhile would show rows as unsent that it confirms.
-  // Asked before the range is read again (which takes a while): the answer is then what the step last published.
-  if (stepRunning(STEP_KIND, exportId)) {
-    const record = loadExportRecord(exportId);
+/** Exports as one kind of job (jobs-api). */
+export const exportJob: JobKind<ExportJob, ExportState | CompactExportState, ExportHandle, ExportProgress> = {
+  store: 'export',
+  marginMs: 5_000,
+  notStored: NOT_STORED,
+  load: loadExport,
+  save: (id, job) => (job.stored ? saveExport(id, job.stored, job.fresh) : saveExportRecord(id, job.record)),
+  state: (job) => job.stored?.state ?? job.record.state,
+  withState: (job, state) => (job.stored
+    ? { ...job, stored: { ...job.stored, state: state as ExportState } }
+    : { ...job, record: { ...job.record, state: state as CompactExportState } }),
+  handle: (id, job) => (job.stored ? handle(id, job.stored) : changedHandle(id, job.record)),
+  progress: (job) => (job.stored ? exportProgress(job.stored.state, Date.now()) : recordProgress(job.record)),
+  resumeState: (state) => ('items' in state ? resumeExport(state) : state),
+  step,
+  // Reported, not sent: the export pauses, and its stored outcomes stay as they were.
+  beforeStep: (id, job) => {
+    if (job.stored) return null;
+    const record = { ...job.record, state: { ...job.record.state, status: 'paused' as const, problem: RANGE_CHANGED } };
+    saveExportRecord(id, record);
+    return changedHandle(id, record);
+  },
+  // The range is read again first: if the sheet changed since, resuming would send what the user no longer has.
+  checkResume: (job) => {
+    if (!job.stored) throw new InputError(RANGE_CHANGED);
+  },
+  stopped: (_id, job) => {
+    if (job.stored) stopped(job.stored, job.read);
+  },
+  // Asked before the range is read again (which takes a while): the answer is what the step last published.
+  whileRunning: (id) => {
+    const record = loadExportRecord(id);
     if (!record) throw new InputError(NOT_STORED);
-    return { exportId, range: record.request.range, progress: readJobProgress<ExportProgress>(STEP_KIND, exportId) ?? recordProgress(record), report: null };
-  }
-  const loaded = loadAny(exportId);
-  if ('changed' in loaded) {
-    if (loaded.changed.state.status !== 'done') {
-      loaded.changed.state = { ...loaded.changed.state, status: 'cancelled' };
-      saveExportRecord(exportId, loaded.changed);
-    }
-    return changedHandle(exportId, loaded.changed);
-  }
-  const { stored, fresh } = loaded;
-  if (stepRunning(STEP_KIND, exportId)) return handle(exportId, stored);
-  stored.state = cancelExport(stored.state);
-  stopped(exportId, stored, fresh);
-  return handle(exportId, stored);
-}
+    return { exportId: id, range: record.request.range, progress: readJobProgress<ExportProgress>('export', id) ?? recordProgress(record), report: null };
+  },
+};
 
-/**
- * Continues a cancelled, paused or interrupted export with what was not confirmed. The range is read
- * again first: if the sheet changed since, resuming would send what the user no longer has.
- */
-export function resume(exportId: string): ExportHandle {
-  const { stored, fresh } = load(exportId);
-  clearCancel(exportId);
-  stored.state = resumeExport(stored.state);
-  if (stored.state.status === 'done') {
-    stopped(exportId, stored, fresh);
-  } else {
-    saveExport(exportId, stored, fresh);
-    rememberExport(exportId);
-  }
-  return handle(exportId, stored);
-}
-
+/** The last export of this spreadsheet, if it did not finish. */
 export function findUnfinished(): ExportHandle | null {
-  const exportId = latestExportId();
-  if (!exportId) return null;
-  const loaded = (() => {
-    try {
-      return loadAny(exportId);
-    } catch (error) {
-      // A range deleted or renamed since: nothing to offer.
-      if (error instanceof InputError) return null;
-      throw error;
-    }
-  })();
-  if (!loaded) return null;
-  if ('changed' in loaded) return loaded.changed.state.status === 'done' ? null : changedHandle(exportId, loaded.changed);
-  return loaded.stored.state.status === 'done' ? null : handle(exportId, loaded.stored);
+  return unfinishedJobs(exportJob).pop() ?? null;
 }

@@ -5,7 +5,6 @@ import { InputError } from '../core/errors';
 import {
   buildContactsImportReport,
   buildProfilesImportReport,
-  cancelImport,
   importProgress,
   prepareContactsImport,
   prepareProfilesImport,
@@ -21,16 +20,11 @@ import {
   PROFILE_ID_HEADER,
   STATUS_HEADER as IMPORT_STATUS_HEADER,
 } from '../core/directory';
-import { needsProbe } from '../core/jobs/rate-limit-state';
 import { requireUuid } from '../core/validate/uuid';
-import { clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas/sheet-io';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
-
-const STEP_BUDGET_MS = 20_000;
-const STEP_MARGIN_MS = 3_000;
-const JOB = 'import';
+import { keptAsIs, startJob, type JobKind, type StepContext } from './jobs-api';
 
 type StoredImport =
   | { kind: 'profiles'; request: ImportRequest; sheetName: string; state: ProfilesImportState }
@@ -110,87 +104,32 @@ export function startImport(request: ImportRequest): ImportHandle {
       throw new InputError(`The import writes a "${target.header}" column right of the range, but that column is not empty. Clear it, or add a "${target.header}" column to the range.`);
     }
   }
-  const importId = newJobId();
   // An import with nothing to send is finished at once, and leaves nothing stored.
-  if (stored.state.status !== 'done') {
-    saveJob(JOB, importId, stored);
-    rememberJob(JOB, importId, Date.now());
-  }
-  return handle(importId, stored);
+  return startJob(importJob, stored);
 }
 
-function load(importId: string): StoredImport {
-  const stored = loadJob<StoredImport>(JOB, importId);
-  if (!stored) throw new InputError('This import is no longer stored (imports can be resumed for six hours). Run it again: rows with ids are not created twice.');
-  return stored;
+/** A step of the import: each settled row's id and status go into the sheet as it settles. */
+function step(stored: StoredImport, { client, deadline, marginMs, shouldStop, checkpoint }: StepContext<StoredImport>): StoredImport {
+  const save = (next: StoredImport, written: RowWrite | null): void => {
+    checkpoint(next);
+    if (written) writeRow(next, written);
+  };
+  const options = { deadline, marginMs, shouldStop };
+  return stored.kind === 'profiles'
+    ? { ...stored, state: runProfilesImportStep(stored.state, client, { ...options, onCheckpoint: (state, written) => save({ ...stored, state }, written) }).state }
+    : { ...stored, state: runContactsImportStep(stored.state, client, { ...options, onCheckpoint: (state, written) => save({ ...stored, state }, written) }).state };
 }
 
-export function continueImport(importId: string): ImportHandle {
-  const stored = load(importId);
-  if (stored.state.status === 'running') {
-    whileStepRuns(JOB, importId, () => {
-      const deadline = Date.now() + STEP_BUDGET_MS;
-      const client = createClientForExecution({ deadline, noRateLimitRetries: needsProbe(stored.state) });
-      const base = { deadline, marginMs: STEP_MARGIN_MS, shouldStop: () => jobCancelRequested(JOB, importId) };
-      const checkpoint = (next: StoredImport, written: RowWrite | null): void => {
-        saveJob(JOB, importId, next);
-        if (written) writeRow(next, written);
-        publishJobProgress(JOB, importId, progressOf(next));
-      };
-      if (stored.kind === 'profiles') {
-        stored.state = runProfilesImportStep(stored.state, client, { ...base, onCheckpoint: (state, written) => checkpoint({ ...stored, state }, written) }).state;
-      } else {
-        stored.state = runContactsImportStep(stored.state, client, { ...base, onCheckpoint: (state, written) => checkpoint({ ...stored, state }, written) }).state;
-      }
-      if (stored.state.status !== 'running') writeAll(stored);
-      // A finished import leaves nothing behind; a cancelled or paused one stays for Resume.
-      if (stored.state.status === 'done') {
-        forgetJob(JOB, importId);
-      } else {
-        saveJob(JOB, importId, stored);
-        publishJobProgress(JOB, importId, progressOf(stored));
-      }
-    });
-  }
-  return handle(importId, stored);
-}
+type ImportState = StoredImport['state'];
 
-/** What the import's running step last published (after each of its rows), for the bar while the step runs. */
-export function liveProgress(importId: string): ImportProgress | null {
-  return readJobProgress<ImportProgress>(JOB, importId);
-}
-
-/**
- * Marks the import cancelled. A step running meanwhile sees the mark before its next row and saves the
- * cancelled state itself; saving here what was read before its last checkpoint would undo that row, so
- * the state is left as it is and the sidebar asks again once the step has answered.
- */
-export function cancel(importId: string): ImportHandle {
-  requestJobCancel(JOB, importId);
-  const stored = load(importId);
-  if (stepRunning(JOB, importId)) return handle(importId, stored);
-  if (stored.kind === 'profiles') stored.state = cancelImport(stored.state);
-  else stored.state = cancelImport(stored.state);
-  saveJob(JOB, importId, stored);
-  writeAll(stored);
-  return handle(importId, stored);
-}
-
-export function resume(importId: string): ImportHandle {
-  const stored = load(importId);
-  clearJobCancel(JOB, importId);
-  if (stored.kind === 'profiles') stored.state = resumeImport(stored.state);
-  else stored.state = resumeImport(stored.state);
-  if (stored.state.status === 'done') {
-    forgetJob(JOB, importId);
-  } else {
-    saveJob(JOB, importId, stored);
-    rememberJob(JOB, importId, Date.now());
-  }
-  return handle(importId, stored);
-}
-
-/** Imports of this spreadsheet from the last six hours that did not finish (cancelled, paused, or left running) and have no step running now. */
-export function unfinishedImports(): ImportHandle[] {
-  return unfinishedJobs<StoredImport>(JOB, Date.now()).map(({ id, stored }) => handle(id, stored));
-}
+/** Imports as one kind of job (jobs-api). */
+export const importJob: JobKind<StoredImport, ImportState, ImportHandle, ImportProgress> = {
+  ...keptAsIs<StoredImport, ImportState>('import'),
+  marginMs: 3_000,
+  notStored: 'This import is no longer stored (imports can be resumed for six hours). Run it again: rows with ids are not created twice.',
+  handle,
+  progress: progressOf,
+  resumeState: (state) => resumeImport<ImportState>(state),
+  step,
+  stopped: (_id, stored) => writeAll(stored),
+};

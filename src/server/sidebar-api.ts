@@ -14,6 +14,7 @@ import * as audit from './audit-api';
 import * as exporter from './export-api';
 import * as freeze from './freeze';
 import * as importer from './import-api';
+import * as jobs from './jobs-api';
 import { insertMetricValues as insertValues } from './insert-values';
 import { latestMetricValues as latestValues } from './latest-api';
 import * as metrics from './metrics-api';
@@ -73,13 +74,13 @@ export const previewExport = serve(['request'], (request: ExportRequest) => expo
 export const startExport = serve(['request'], (request: ExportRequest) => exporter.startExport(request));
 
 /** Runs one step of an export (well inside Apps Script's time limit). */
-export const continueExport = serve(['exportId'], (exportId: string) => exporter.continueExport(exportId));
+export const continueExport = serve(['exportId'], (exportId: string) => jobs.continueJob(exporter.exportJob, exportId));
 
 /** Stops an export after the current wave; it can be resumed. */
-export const cancelExport = serve(['exportId'], (exportId: string) => exporter.cancel(exportId));
+export const cancelExport = serve(['exportId'], (exportId: string) => jobs.cancelJob(exporter.exportJob, exportId));
 
 /** Resumes an interrupted export with what was not confirmed. */
-export const resumeExport = serve(['exportId'], (exportId: string) => exporter.resume(exportId));
+export const resumeExport = serve(['exportId'], (exportId: string) => jobs.resumeJob(exporter.exportJob, exportId));
 
 /** The last export of this spreadsheet, if it did not finish. */
 export const findUnfinishedExport = serve([], exporter.findUnfinished);
@@ -96,13 +97,13 @@ export const activeRange = serve([], activeSelection);
 export const startImport = serve(['request'], (request: ImportRequest) => importer.startImport(request));
 
 /** Runs one step of an import, writing ids and statuses into the sheet as rows settle. */
-export const continueImport = serve(['importId'], (importId: string) => importer.continueImport(importId));
+export const continueImport = serve(['importId'], (importId: string) => jobs.continueJob(importer.importJob, importId));
 
 /** Stops an import before its next row; it can be resumed. */
-export const cancelImport = serve(['importId'], (importId: string) => importer.cancel(importId));
+export const cancelImport = serve(['importId'], (importId: string) => jobs.cancelJob(importer.importJob, importId));
 
 /** Resumes a cancelled or paused import. */
-export const resumeImport = serve(['importId'], (importId: string) => importer.resume(importId));
+export const resumeImport = serve(['importId'], (importId: string) => jobs.resumeJob(importer.importJob, importId));
 
 /** The note tags of a company. */
 export const listNoteTags = serve(['companyId'], (companyId: string) => notes.listNoteTags(companyId));
@@ -122,25 +123,25 @@ export const buildAudit = serve(['fundCompanyId'], (companyId: string) => audit.
 export const startAuditPush = serve(['sheetName'], (sheetName: string | null) => audit.startPush(sheetName));
 
 /** Runs one step of an audit push. */
-export const continueAuditPush = serve(['pushId'], (pushId: string) => audit.continuePush(pushId));
+export const continueAuditPush = serve(['pushId'], (pushId: string) => jobs.continueJob(audit.pushJob, pushId));
 
 /** Stops an audit push; it can be resumed. */
-export const cancelAuditPush = serve(['pushId'], (pushId: string) => audit.cancelPush(pushId));
+export const cancelAuditPush = serve(['pushId'], (pushId: string) => jobs.cancelJob(audit.pushJob, pushId));
 
 /** Resumes an audit push with the cells not confirmed. */
-export const resumeAuditPush = serve(['pushId'], (pushId: string) => audit.resumePush(pushId));
+export const resumeAuditPush = serve(['pushId'], (pushId: string) => jobs.resumeJob(audit.pushJob, pushId));
 
 /** Pushes and imports of this spreadsheet from the last six hours that did not finish, to resume. */
-export const findUnfinishedPortfolioJobs = serve([], () => ({ pushes: audit.unfinishedPushes(), imports: importer.unfinishedImports() }));
+export const findUnfinishedPortfolioJobs = serve([], () => ({ pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob) }));
 
 /**
  * Read-only: the progress a job's running step published after its last wave, so the page can move
  * the bar while the step runs; null when no step published lately (the step's own answer then says).
  */
 export const getJobProgress = serve(['kind', 'jobId'], (kind: JobKind, jobId: string): JobProgress | null => {
-  if (kind === 'export') return exporter.liveProgress(jobId);
-  if (kind === 'push') return audit.liveProgress(jobId);
-  if (kind === 'import') return importer.liveProgress(jobId);
+  if (kind === 'export') return jobs.liveProgress(exporter.exportJob, jobId);
+  if (kind === 'push') return jobs.liveProgress(audit.pushJob, jobId);
+  if (kind === 'import') return jobs.liveProgress(importer.importJob, jobId);
   throw new InputError('The job kind must be "export", "push" or "import".');
 });
 

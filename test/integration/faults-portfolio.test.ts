@@ -77,6 +77,48 @@ describe('the audit push', () => {
     await expectStoredOnce(expected);
   });
 
+  it('resumes a push cancelled in a 429 storm without a request before its first probe (issue 16, item 4)', async () => {
+    const rt = stack.runtime();
+    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+    const sheet = rt.spreadsheet.getSheetByName('Portfolio audit')!;
+    const values = sheet.getDataRange().getValues();
+    const state = await stack.emulator.control.state();
+    const property = state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Headquarters')!;
+    const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
+    const expected = new Map<string, string>();
+    profiles.forEach((profile, index) => {
+      sheet.getRange(values.findIndex((r) => r[0] === profile.id) + 1, values[0]!.indexOf(property.id) + 1).setValue(`Calm harbour ${index}`);
+      expected.set(`${profile.id}/${property.id}`, `Calm harbour ${index}`);
+    });
+    const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
+    await stack.emulator.control.faults({ throttleForMs: 10 * 60_000 });
+    const refused = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [started.pushId]));
+    expect(refused.progress).toMatchObject({ status: 'running', cellsDone: 0 });
+    expect(ok<AuditPushHandle>(rt.callServer('cancelAuditPush', [started.pushId])).progress.status).toBe('cancelled');
+
+    await stack.emulator.control.clearRequests();
+    const resumed = ok<AuditPushHandle>(rt.callServer('resumeAuditPush', [started.pushId]));
+    expect(resumed.progress.status).toBe('running');
+    // The sheet is checked against its fingerprint, not by preparing the push again from the fund's schema.
+    expect(await stack.emulator.control.requests()).toEqual([]);
+    await waitOnBothClocks(stack, rt, resumed.progress.waitingForRateLimitMs);
+    const probed = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [started.pushId]));
+    expect(probed.progress.status).toBe('running');
+    expect((await stack.emulator.control.requests()).map((r) => [r.method, r.status])).toEqual([['PUT', 429]]);
+
+    // An edit since the cancel is still caught, by the same fingerprint.
+    ok(rt.callServer('cancelAuditPush', [started.pushId]));
+    const cell = sheet.getRange(values.findIndex((r) => r[0] === profiles[0]!.id) + 1, values[0]!.indexOf(property.id) + 1);
+    cell.setValue('Edited meanwhile');
+    expect(rt.callServer('resumeAuditPush', [started.pushId])).toMatchObject({ ok: false, error: expect.stringMatching(/audit sheet changed/) });
+    cell.setValue('Calm harbour 0');
+
+    await stack.emulator.control.faults({ throttleForMs: 0 });
+    const done = await drive(rt, ok<AuditPushHandle>(rt.callServer('resumeAuditPush', [started.pushId])), (h) => rt.callServer('continueAuditPush', [h.pushId]));
+    expect(done.progress).toMatchObject({ status: 'done', cellsDone: expected.size });
+    await expectStoredOnce(expected);
+  });
+
   it('pauses on a 503 storm that does not end, with every cell confirmed or still pending, and a resume finishes it', async () => {
     const { rt, done, expected } = await pushWith({ next5xx: 100_000 });
     expect(done.progress.status).toBe('paused');

@@ -1,0 +1,187 @@
+// Starts, steps, cancels, resumes and lists the step-by-step jobs of every kind (export, audit push,
+// import) over one store (gas/job-store). A kind says only how to load, save and describe its job and how
+// to run one step of it; what happens around the step (the step mark, the cancel mark, a checkpoint after
+// every wave, a finished job leaving nothing behind, the probe after a 429) is written here once.
+
+import type { ApiClient } from '../core/api/client';
+import { InputError } from '../core/errors';
+import { WaitLog } from '../core/export/wait-log';
+import { cancelJob as cancelled } from '../core/jobs/job-state';
+import { needsProbe, type RateLimitState } from '../core/jobs/rate-limit-state';
+import {
+  clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberedJobs, rememberJob, requestJobCancel,
+  saveJob, stepRunning, whileStepRuns,
+} from '../gas/job-store';
+import { createClientForExecution } from './api-factory';
+
+/**
+ * One step's budget. Far inside Apps Script's 6-minute limit on purpose: a short step loses little if the
+ * sidebar is closed, and the progress bar does not wait for it (the step publishes after every wave).
+ */
+const STEP_BUDGET_MS = 20_000;
+
+/** What a kind's step is given: its client, its time, and the checkpoint to call after every wave. */
+export type StepContext<J> = {
+  client: ApiClient;
+  deadline: number;
+  marginMs: number;
+  waitLog: WaitLog;
+  shouldStop: () => boolean;
+  /** Saves the job and publishes its progress: a killed step loses nothing saved before. */
+  checkpoint: (job: J) => void;
+};
+
+/**
+ * One kind of job. J is what the kind loads (its stored record, read again from the sheet where the
+ * record keeps no copy of it), S the state inside it, H the handle the page gets, P the progress.
+ */
+export interface JobKind<J, S extends RateLimitState, H, P> {
+  /** The job store's kind: the keys of its state, cancel mark and step mark. */
+  store: string;
+  /** No new wave starts in the step's last this-many milliseconds. */
+  marginMs: number;
+  /** The sentence when the job is no longer stored. */
+  notStored: string;
+  /** The job as stored, ready to step; null when it is no longer stored. */
+  load(id: string): J | null;
+  save(id: string, job: J): void;
+  state(job: J): S;
+  withState(job: J, state: S): J;
+  handle(id: string, job: J): H;
+  progress(job: J): P;
+  /** Lets a cancelled or paused job run again (the state's own rule of what is left). */
+  resumeState(state: S): S;
+  step(job: J, context: StepContext<J>): J;
+  /** Refuses (InputError) a job that cannot step as it was started; may pause it and return its handle instead. */
+  beforeStep?(id: string, job: J): H | null;
+  /** Refuses (InputError) to resume a job whose sheet no longer holds what it was sending. */
+  checkResume?(job: J): void;
+  /** Whenever the job stops (finished, cancelled, paused): what the kind writes into the sheet. */
+  stopped?(id: string, job: J): void;
+  /** The handle while another execution's step runs, without reading what that step is changing. */
+  whileRunning?(id: string): H;
+}
+
+function requireJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: string): J {
+  const job = kind.load(id);
+  if (job === null) throw new InputError(kind.notStored);
+  return job;
+}
+
+/** A stopped job: the kind's sheet writes, then gone when finished, kept for Resume otherwise. */
+function stop<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: string, job: J): void {
+  kind.stopped?.(id, job);
+  if (kind.state(job).status === 'done') forgetJob(kind.store, id);
+  else kind.save(id, job);
+}
+
+/** Keeps a new job for its steps (or ends it at once when there is nothing to send) and returns its handle. */
+export function startJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, job: J, id: string = newJobId()): H {
+  return keep(kind, id, job);
+}
+
+/** A job that runs is kept (again) for its next steps and offered for six hours; one that does not, stops. */
+function keep<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: string, job: J): H {
+  if (kind.state(job).status === 'running') {
+    kind.save(id, job);
+    rememberJob(kind.store, id, Date.now());
+  } else {
+    stop(kind, id, job);
+  }
+  return kind.handle(id, job);
+}
+
+/** One step, under the job's step mark: two sidebars never send the same items. */
+export function continueJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: string): H {
+  return whileStepRuns(kind.store, id, () => {
+    let job = requireJob(kind, id);
+    if (kind.state(job).status !== 'running') return kind.handle(id, job);
+    const refused = kind.beforeStep?.(id, job);
+    if (refused) return refused;
+    const deadline = Date.now() + STEP_BUDGET_MS;
+    const waitLog = new WaitLog();
+    // After a 429 the step opens with one probe: its client leaves 429s to the job.
+    const client = createClientForExecution({ deadline, onWait: waitLog.onWait, noRateLimitRetries: needsProbe(kind.state(job)) });
+    job = kind.step(job, {
+      client,
+      deadline,
+      marginMs: kind.marginMs,
+      waitLog,
+      shouldStop: () => jobCancelRequested(kind.store, id),
+      checkpoint: (checkpoint) => {
+        kind.save(id, checkpoint);
+        publishJobProgress(kind.store, id, kind.progress(checkpoint));
+      },
+    });
+    if (kind.state(job).status === 'running') {
+      kind.save(id, job);
+      publishJobProgress(kind.store, id, kind.progress(job));
+    } else {
+      stop(kind, id, job);
+    }
+    return kind.handle(id, job);
+  });
+}
+
+/**
+ * Marks the job cancelled. A step running meanwhile sees the mark before its next group of requests and
+ * saves the cancelled state itself: saving here the state read before its last checkpoint would undo that
+ * checkpoint, so the state is left as it is and the sidebar asks again once the step has answered.
+ */
+export function cancelJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: string): H {
+  requestJobCancel(kind.store, id);
+  if (stepRunning(kind.store, id)) return kind.whileRunning?.(id) ?? kind.handle(id, requireJob(kind, id));
+  const job = requireJob(kind, id);
+  if (kind.state(job).status === 'done') return kind.handle(id, job);
+  const next = kind.withState(job, cancelled(kind.state(job)));
+  stop(kind, id, next);
+  return kind.handle(id, next);
+}
+
+/** Continues a cancelled, paused or interrupted job with what was not confirmed. */
+export function resumeJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: string): H {
+  const job = requireJob(kind, id);
+  kind.checkResume?.(job);
+  clearJobCancel(kind.store, id);
+  return keep(kind, id, kind.withState(job, kind.resumeState(kind.state(job))));
+}
+
+/**
+ * Jobs of one kind of this spreadsheet from the last six hours that did not finish (cancelled, paused,
+ * or left running) and have no step running now, oldest first. One whose sheet is gone is not offered.
+ */
+export function unfinishedJobs<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>): H[] {
+  const handles: H[] = [];
+  for (const { kind: store, id } of rememberedJobs(Date.now())) {
+    if (store !== kind.store || stepRunning(store, id)) continue;
+    let job: J | null;
+    try {
+      job = kind.load(id);
+    } catch (error) {
+      // A range or sheet deleted or renamed since: nothing to offer.
+      if (error instanceof InputError) continue;
+      throw error;
+    }
+    if (job !== null && kind.state(job).status !== 'done') handles.push(kind.handle(id, job));
+  }
+  return handles;
+}
+
+/**
+ * The store's side of a kind whose job is kept as it is, `{ state, … }` (a push, an import): no part of it
+ * is read again from the sheet.
+ */
+export function keptAsIs<J extends { state: S }, S extends RateLimitState>(store: string): Pick<JobKind<J, S, unknown, unknown>, 'store' | 'load' | 'save' | 'state' | 'withState'> {
+  return {
+    store,
+    load: (id) => loadJob<J>(store, id),
+    save: (id, job) => saveJob(store, id, job),
+    state: (job) => job.state,
+    withState: (job, state) => ({ ...job, state }),
+  };
+}
+
+/** What the job's running step last published (after each of its waves), for the bar while the step runs. */
+export function liveProgress<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: string): P | null {
+  return readJobProgress<P>(kind.store, id);
+}
