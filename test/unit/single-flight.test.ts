@@ -6,6 +6,14 @@ import { FAST_POLL_FOR_MS, FAST_POLL_INTERVAL_MS, LOADING_MARKER_TTL_SECONDS, PO
 import { MemoryCache } from '../support/memory-cache';
 import { FakeClock } from '../support/scripted-transport';
 
+/** What another execution stores while this one sleeps: the first sleep makes `answer` appear. */
+function answeredWhileAsleep(clock: FakeClock, answer: string): () => string | null {
+  let stored: string | null = null;
+  const sleep = clock.sleep.bind(clock);
+  clock.sleep = (ms) => { sleep(ms); stored = answer; };
+  return () => stored;
+}
+
 describe('SingleFlight', () => {
   it('fetches when nothing is cached or loading, marking the key while it loads and clearing the mark after', () => {
     const clock = new FakeClock(1_000_000);
@@ -133,12 +141,10 @@ describe('SingleFlight', () => {
     const clock = new FakeClock(0);
     const cache = new MemoryCache(clock);
     cache.put('load:k', '{"since":0}', 30);
-    let stored: string | null = null;
-    const sleep = clock.sleep.bind(clock);
-    clock.sleep = (ms) => { sleep(ms); stored = 'theirs'; };
+    const stored = answeredWhileAsleep(clock, 'theirs');
     let locks = 0;
     const mutex: Mutex = { withLock: (fn) => { locks++; return fn(); } };
-    expect(new SingleFlight(cache, clock, 25_000, mutex).run('k', () => stored, () => { throw new Error('must not fetch'); })).toBe('theirs');
+    expect(new SingleFlight(cache, clock, 25_000, mutex).run('k', stored, () => { throw new Error('must not fetch'); })).toBe('theirs');
     expect(locks).toBe(0);
   });
 
@@ -155,10 +161,8 @@ describe('SingleFlight', () => {
     expect(cache.get('load:free')).not.toBeNull();
     expect(cache.get('load:answered')).toBeNull();
     // A waiter of a claimed key waits for the claimer's answer instead of fetching.
-    let stored: string | null = null;
-    const sleep = clock.sleep.bind(clock);
-    clock.sleep = (ms) => { sleep(ms); stored = 'claimer stored it'; };
-    expect(new SingleFlight(cache, clock, 25_000, mutex).run('free', () => stored, () => { throw new Error('must not fetch'); })).toBe('claimer stored it');
+    const stored = answeredWhileAsleep(clock, 'claimer stored it');
+    expect(new SingleFlight(cache, clock, 25_000, mutex).run('free', stored, () => { throw new Error('must not fetch'); })).toBe('claimer stored it');
     flight.release(claimed);
     expect(cache.get('load:free')).toBeNull();
     expect(cache.get('load:other')).toBeNull();
@@ -169,10 +173,8 @@ describe('SingleFlight', () => {
     const clock = new FakeClock(0);
     const cache = new MemoryCache(clock);
     cache.put('load:k', '{"since":0}', 30);
-    let stored: string | null = null;
-    const sleep = clock.sleep.bind(clock);
-    clock.sleep = (ms) => { sleep(ms); stored = 'theirs'; };
+    const stored = answeredWhileAsleep(clock, 'theirs');
     const mutex: Mutex = { withLock: (fn) => fn() };
-    expect(new SingleFlight(cache, clock, 25_000, mutex).run('k', () => stored, () => { throw new Error('must not fetch'); })).toBe('theirs');
+    expect(new SingleFlight(cache, clock, 25_000, mutex).run('k', stored, () => { throw new Error('must not fetch'); })).toBe('theirs');
   });
 });
