@@ -6,6 +6,7 @@
 
 import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';
+import { carryJobFields, indexReasons } from '../jobs/compact-state';
 import type { DateFormatter } from '../validate/dates';
 import { encodeKey, keyOfCell, shownValue } from './cell-values';
 import { cellWrite } from './cell-writes';
@@ -127,20 +128,8 @@ export function compactNewPush(state: AuditPushState, read: AuditSheetRead, fing
 
 /** The push to store, with the parts that never change after its start carried over. */
 export function compactPush(state: AuditPushState, kept: Pick<CompactPushState, 'fingerprint' | 'cells' | 'schema'>): CompactPushState {
-  const reasons: string[] = [];
-  const reasonIndex = new Map<string, number>();
-  const reasonOf: Record<string, number> = {};
-  let codes = '';
-  state.items.forEach((item, index) => {
-    codes += codeOf(item);
-    if (item.reason === undefined || item.outcome === 'pending') return;
-    let at = reasonIndex.get(item.reason);
-    if (at === undefined) {
-      at = reasons.push(item.reason) - 1;
-      reasonIndex.set(item.reason, at);
-    }
-    reasonOf[index] = at;
-  });
+  const codes = state.items.map(codeOf).join('');
+  const { reasons, reasonOf } = indexReasons(state.items, (item) => (item.outcome === 'pending' ? undefined : item.reason));
   const compact: CompactPushState = {
     version: 2,
     fingerprint: kept.fingerprint,
@@ -156,10 +145,7 @@ export function compactPush(state: AuditPushState, kept: Pick<CompactPushState, 
     reasonOf,
     schema: kept.schema,
   };
-  if (state.problem !== undefined) compact.problem = state.problem;
-  if (state.notBefore !== undefined) compact.notBefore = state.notBefore;
-  if (state.rateLimitedSince !== undefined) compact.rateLimitedSince = state.rateLimitedSince;
-  if (state.retry !== undefined) compact.retry = { ...state.retry };
+  carryJobFields(state, compact);
   return compact;
 }
 
@@ -224,9 +210,6 @@ export function expandPush(
     ignoredRows: [...compact.ignoredRows],
     counters: { ...compact.counters },
   };
-  if (compact.problem !== undefined) state.problem = compact.problem;
-  if (compact.notBefore !== undefined) state.notBefore = compact.notBefore;
-  if (compact.rateLimitedSince !== undefined) state.rateLimitedSince = compact.rateLimitedSince;
-  if (compact.retry !== undefined) state.retry = { ...compact.retry };
+  carryJobFields(compact, state);
   return state;
 }
