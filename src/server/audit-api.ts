@@ -14,35 +14,45 @@ import {
   readAuditSheet,
   resumeAuditPush,
   runAuditPushStep,
-  sameUnconfirmedCells,
   serializeSnapshot,
+  compactNewPush,
+  compactPush,
+  expandPush,
+  sheetFingerprint,
+  PUSH_CODES,
+  type CompactPushState,
   type AuditPushProgress,
   type AuditPushState,
 } from '../core/audit';
 import { countOf } from '../core/export/places';
-import { fnv1a64 } from '../core/cache/chunked-cache';
-import { fingerprints } from '../core/formulas/freeze';
+import { AUDIT_CELL_OUTCOMES, type AuditPushTotals, type AuditSchema, type AuditSheetRead } from '../core/audit/types';
+import { jobProgress } from '../core/jobs/progress';
+import { loadJob, readJobProgress, saveJob } from '../gas/job-store';
 import { requireUuid } from '../core/validate/uuid';
 import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
 import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
-import { keptAsIs, startJob, type JobKind, type StepContext } from './jobs-api';
+import { startJob, type JobKind, type StepContext } from './jobs-api';
 
 export const AUDIT_SHEET = 'Portfolio audit';
 
-/**
- * `sheet`: a fingerprint of the audit sheet's values when the push was prepared, so a resume can tell the
- * sheet unchanged without preparing the push again (which reads the fund's schema: a request the rate
- * limit may refuse before the resumed push's first probe). Absent on pushes stored by earlier versions.
- */
-type StoredPush = { sheetName: string; state: AuditPushState; sheet?: string };
+/** A push as it steps: its state, rebuilt from the sheet each time it is loaded. */
+type StoredPush = { sheetName: string; state: AuditPushState };
 
-/** The sheet's values as one short hash, each cell in the canonical form Freeze compares by. */
-function sheetFingerprint(values: readonly (readonly unknown[])[] | null): string | null {
-  return values ? fnv1a64(fingerprints(values)) : null;
-}
+/** A push as it is kept between steps: no copy of the cells (see compactPush). */
+type PushRecord = { sheetName: string; state: CompactPushState };
+
+/**
+ * A push as a job: its record with its cells read again from the audit sheet, or its record alone when the
+ * sheet no longer has the push's fingerprint (or is gone): that is not this push any more, and nothing of
+ * it is sent.
+ */
+type PushJob = { record: PushRecord; stored: StoredPush | null };
+
+const PUSH_STORE = 'audit-push';
+const SHEET_CHANGED = 'The audit sheet changed since this push started. Push again: cells already stored are not sent twice.';
 
 export function buildAudit(companyId: string): AuditBuildReport {
   const id = requireUuid(companyId, 'The fund\'s company id');
@@ -74,13 +84,13 @@ export function buildAudit(companyId: string): AuditBuildReport {
   };
 }
 
-function prepare(sheetName: string, values = readSheetValues(sheetName)): AuditPushState {
+function prepare(sheetName: string, values: unknown[][] | null): { state: AuditPushState; read: AuditSheetRead; schema: AuditSchema } {
   const snapshotText = loadSnapshot(sheetName);
   if (!values || !snapshotText) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
   const read = readAuditSheet(values);
   const snapshot = parseSnapshot(snapshotText);
   const schema = loadAuditSchema(createClientForExecution({ maxTotalWaitMs: 60_000 }), snapshot.companyId);
-  return prepareAuditPush({ read, snapshot, schema, timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter });
+  return { state: prepareAuditPush({ read, snapshot, schema, timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter }), read, schema };
 }
 
 function outcome(stored: StoredPush): AuditPushOutcome {
@@ -130,22 +140,76 @@ function step(stored: StoredPush, { client, deadline, marginMs, waitLog, shouldS
   return { ...stored, state };
 }
 
+function loadPush(pushId: string): PushJob | null {
+  const record = loadJob<PushRecord>(PUSH_STORE, pushId);
+  // A push stored by an earlier version kept its cells' values: not resumed (the snapshot already has what it confirmed).
+  if (!record || record.state?.version !== 2) return null;
+  const values = readSheetValues(record.sheetName);
+  let read: AuditSheetRead | null = null;
+  try {
+    read = values ? readAuditSheet(values) : null;
+  } catch (error) {
+    // The sheet's hidden id row is gone: not the push's sheet.
+    if (!(error instanceof InputError)) throw error;
+  }
+  const state = values && read ? expandPush(record.state, read, sheetFingerprint(values), { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter }) : null;
+  return { record, stored: state ? { sheetName: record.sheetName, state } : null };
+}
+
+function savePush(pushId: string, job: PushJob): void {
+  saveJob(PUSH_STORE, pushId, job.stored ? { ...job.record, state: compactPush(job.stored.state, job.record.state) } : job.record);
+}
+
+/** A push's progress from its stored outcome codes alone, without reading its sheet. */
+function recordProgress(record: PushRecord): AuditPushProgress {
+  const planned = [...record.state.codes].map((code) => PUSH_CODES[code]).filter((code) => code?.planned);
+  return jobProgress(record.state, Date.now(), { cellsDone: planned.filter((code) => code!.outcome !== 'pending').length, cellsTotal: planned.length });
+}
+
+/** A push whose sheet changed, told from its stored outcome codes alone. */
+function changedHandle(pushId: string, record: PushRecord): AuditPushHandle {
+  const totals = Object.fromEntries(AUDIT_CELL_OUTCOMES.map((outcome) => [outcome, 0])) as AuditPushTotals;
+  for (const code of record.state.codes) totals[PUSH_CODES[code]?.outcome ?? 'pending']++;
+  totals.unchanged = record.state.unchanged;
+  return {
+    pushId,
+    sheetName: record.sheetName,
+    progress: { ...recordProgress(record), problem: SHEET_CHANGED },
+    report: record.state.status === 'running' ? null : { summary: SHEET_CHANGED, totals, problems: [], notes: [], problem: SHEET_CHANGED },
+  };
+}
+
 /** Audit pushes as one kind of job (jobs-api). */
-export const pushJob: JobKind<StoredPush, AuditPushState, AuditPushHandle, AuditPushProgress> = {
-  ...keptAsIs<StoredPush, AuditPushState>('audit-push'),
+export const pushJob: JobKind<PushJob, AuditPushState | CompactPushState, AuditPushHandle, AuditPushProgress> = {
+  store: PUSH_STORE,
   marginMs: 5_000,
   notStored: 'This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.',
-  handle,
-  progress: (stored) => auditPushProgress(stored.state, Date.now()),
-  resumeState: resumeAuditPush,
-  step,
-  // Resumes with the cells not confirmed, if the sheet still holds what was being pushed.
-  checkResume: (stored) => {
-    const values = readSheetValues(stored.sheetName);
-    const same = stored.sheet !== undefined ? sheetFingerprint(values) === stored.sheet : sameUnconfirmedCells(stored.state, prepare(stored.sheetName, values));
-    if (!same) {
-      throw new InputError('The audit sheet changed since this push started. Push again: cells already stored are not sent twice.');
-    }
+  load: loadPush,
+  save: savePush,
+  state: (job) => job.stored?.state ?? job.record.state,
+  withState: (job, state) => ('items' in state && job.stored
+    ? { ...job, stored: { ...job.stored, state } }
+    : { ...job, record: { ...job.record, state: state as CompactPushState } }),
+  handle: (id, job) => (job.stored ? handle(id, job.stored) : changedHandle(id, job.record)),
+  progress: (job) => (job.stored ? auditPushProgress(job.stored.state, Date.now()) : recordProgress(job.record)),
+  resumeState: (state) => ('items' in state ? resumeAuditPush(state) : state),
+  step: (job, context) => (job.stored ? { ...job, stored: step(job.stored, { ...context, checkpoint: (stored) => context.checkpoint({ ...job, stored }) }) } : job),
+  // Reported, not sent: the push pauses, and its stored outcomes stay as they were.
+  beforeStep: (id, job) => {
+    if (job.stored) return null;
+    const record = { ...job.record, state: { ...job.record.state, status: 'paused' as const, problem: SHEET_CHANGED } };
+    saveJob(PUSH_STORE, id, record);
+    return changedHandle(id, record);
+  },
+  // The sheet was read again on load: if it changed since, resuming would send what the user no longer has.
+  checkResume: (job) => {
+    if (!job.stored) throw new InputError(SHEET_CHANGED);
+  },
+  // Asked before the sheet is read again: the answer is what the step last published.
+  whileRunning: (id) => {
+    const record = loadJob<PushRecord>(PUSH_STORE, id);
+    if (!record || record.state?.version !== 2) throw new InputError(pushJob.notStored);
+    return { pushId: id, sheetName: record.sheetName, progress: readJobProgress<AuditPushProgress>(PUSH_STORE, id) ?? recordProgress(record), report: null };
   },
 };
 
@@ -153,6 +217,7 @@ export function startPush(sheetName: string | null): AuditPushHandle {
   const name = sheetName ?? AUDIT_SHEET;
   // A push with nothing to send is finished at once, and leaves nothing stored.
   const values = readSheetValues(name);
-  const sheet = sheetFingerprint(values);
-  return startJob(pushJob, { sheetName: name, state: prepare(name, values), ...(sheet !== null ? { sheet } : {}) });
+  const { state, read, schema } = prepare(name, values);
+  const record: PushRecord = { sheetName: name, state: compactNewPush(state, read, sheetFingerprint(values!), schema) };
+  return startJob(pushJob, { record, stored: { sheetName: name, state } });
 }

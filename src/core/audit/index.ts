@@ -11,7 +11,6 @@ export {
   isPushComplete,
   prepareAuditPush,
   resumeAuditPush,
-  sameUnconfirmedCells,
   AUTO_CALCULATED_REASON,
   CUT_VALUE_REASON,
   NOT_IN_AUDIT_REASON,
@@ -24,6 +23,7 @@ export {
   type AuditPushStepResult,
 } from './run-push-step';
 export { buildAuditPushReport } from './push-report';
+export { compactNewPush, compactPush, expandPush, sheetFingerprint, PUSH_CODES, type CompactPushState } from './compact-push';
 export type {
   AuditCell,
   AuditCellOutcome,

@@ -1,6 +1,7 @@
 // The push's report: every changed cell's outcome and reason, totals that add up, one sentence, and the snapshot refresh.
 
 import { formatCount, joinAnd } from '../export/places';
+import { outcomeParts, pendingReason as jobPendingReason } from '../jobs/progress';
 import { cellName } from './layout';
 import {
   AUDIT_CELL_OUTCOMES,
@@ -56,14 +57,7 @@ function reportItem(state: AuditPushState, item: AuditPushItem): AuditPushReport
 
 /** Why a pending cell has not been sent, by the push's status. */
 export function pendingReason(state: AuditPushState): string {
-  switch (state.status) {
-    case 'cancelled':
-      return 'not sent: push cancelled';
-    case 'paused':
-      return `not sent: push paused${state.problem ? ` (${state.problem.replace(/\.$/, '')})` : ''}`;
-    default:
-      return 'not sent yet';
-  }
+  return jobPendingReason(state, 'push');
 }
 
 /** "1,250 cells compared: 3 created, 2 updated, 1,243 unchanged, 2 failed." Counts of zero are left out. */
@@ -71,14 +65,7 @@ function summarise(state: AuditPushState, totals: AuditPushTotals): string {
   const compared = `${formatCount(state.cellsCompared)} ${state.cellsCompared === 1 ? 'cell' : 'cells'} compared`;
   if (state.cellsCompared === 0) return `${compared}: the sheet has no audit cells.`;
   if (state.items.length === 0) return `${compared}: nothing changed, so nothing was sent.`;
-  const parts: string[] = [];
-  for (const outcome of AUDIT_CELL_OUTCOMES) {
-    const count = totals[outcome];
-    if (count === 0) continue;
-    const n = formatCount(count);
-    if (outcome === 'pending') parts.push(state.status === 'cancelled' ? `${n} not sent (push cancelled)` : state.status === 'paused' ? `${n} not sent (push paused)` : `${n} not sent yet`);
-    else parts.push(`${n} ${outcome}`);
-  }
+  const parts = outcomeParts(AUDIT_CELL_OUTCOMES, totals, state, 'push');
   return `${compared}: ${parts.join(', ')}.`;
 }
 

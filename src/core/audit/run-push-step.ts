@@ -8,6 +8,7 @@ import { countOf } from '../export/places';
 import { cloneAuditPushState, isPushComplete } from './write-back';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
 import type { WaveStepOptions } from '../jobs/step-options';
+import { jobProgress } from '../jobs/progress';
 import { runWaveStep } from '../jobs/wave-step';
 
 /**
@@ -47,14 +48,7 @@ export function runAuditPushStep(state: AuditPushState, client: ApiClient, optio
 /** What the progress bar shows: cells to send with a final outcome, and any wait the rate limit asked for. */
 export function auditPushProgress(state: AuditPushState, nowMs: number): AuditPushProgress {
   const planned = state.items.filter((item) => item.planned);
-  const progress: AuditPushProgress = {
-    status: state.status,
-    cellsDone: planned.filter((item) => item.outcome !== 'pending').length,
-    cellsTotal: planned.length,
-  };
-  if (state.status === 'running' && state.notBefore !== undefined && state.notBefore > nowMs) progress.waitingForRateLimitMs = state.notBefore - nowMs;
-  if (state.problem) progress.problem = state.problem;
-  return progress;
+  return jobProgress(state, nowMs, { cellsDone: planned.filter((item) => item.outcome !== 'pending').length, cellsTotal: planned.length });
 }
 
 /** What PortfolioResource.upsertValues sends for one pending cell. */

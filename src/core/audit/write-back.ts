@@ -146,20 +146,6 @@ export function resumeAuditPush(state: AuditPushState): AuditPushState {
   return resumeWaveJob(state, isPushComplete);
 }
 
-/**
- * Whether a fresh prepareAuditPush of the sheet plans the cells this state has not had confirmed, with the
- * same values. The snapshot takes each confirmed cell at once (see audit-api.ts), so a fresh plan no longer
- * holds them; any other difference means the sheet was edited since, and resuming would send what the user
- * no longer has.
- */
-export function sameUnconfirmedCells(state: AuditPushState, fresh: AuditPushState): boolean {
-  const cells = (push: AuditPushState) => push.items
-    .filter((item) => item.outcome !== 'created' && item.outcome !== 'updated')
-    .map((item) => `${push.profiles[item.profile]?.id ?? ''}/${push.properties[item.property]?.id ?? ''}/${item.key}`)
-    .sort();
-  return state.companyId === fresh.companyId && JSON.stringify(cells(state)) === JSON.stringify(cells(fresh));
-}
-
 export const cloneAuditPushState: (state: AuditPushState) => AuditPushState = cloneJob;
 
 /**
@@ -177,7 +163,7 @@ function equivalent(cell: unknown, stored: string, property: AuditProperty, cont
  * Cells by (profile, property), in sheet order. A row or a column copied by the user puts the same pair
  * in several cells: agreeing copies count once, disagreeing ones fail together.
  */
-function groupCells(cells: readonly AuditSheetCell[]): AuditSheetCell[][] {
+export function groupCells(cells: readonly AuditSheetCell[]): AuditSheetCell[][] {
   const groups = new Map<string, AuditSheetCell[]>();
   for (const cell of cells) {
     const id = `${cell.profileId}/${cell.propertyId}`;

@@ -1,6 +1,7 @@
 // An import's report: every row's outcome and reason, totals that add up, one sentence, and the sheet texts.
 
 import { formatCount } from '../export/places';
+import { outcomeParts, pendingReason as jobPendingReason } from '../jobs/progress';
 import type { ImportJob, ImportReport, ImportReportRow, ImportRowBase, ImportStatus } from './types';
 
 /** How one kind of import describes its rows; the shape of the report is shared. */
@@ -54,14 +55,7 @@ export function buildImportReport<Row extends ImportRowBase & { reason?: string 
 
 /** Why a pending row has not been sent, by the import's status. */
 export function pendingReason(state: Pick<ImportJob<ImportRowBase>, 'status' | 'problem'>): string {
-  switch (state.status) {
-    case 'cancelled':
-      return 'not sent: import cancelled';
-    case 'paused':
-      return `not sent: import paused${state.problem ? ` (${state.problem.replace(/\.$/, '')})` : ''}`;
-    default:
-      return 'not sent yet';
-  }
+  return jobPendingReason(state, 'import');
 }
 
 /**
@@ -79,16 +73,7 @@ export function statusText(outcome: string, reason: string | null, note: string 
 function summarise<Row extends ImportRowBase, Outcome extends string>(state: ImportJob<Row>, totals: Record<Outcome, number>, describe: RowDescriber<Row, Outcome>): string {
   const read = `${formatCount(state.rowsRead)} ${state.rowsRead === 1 ? 'row' : 'rows'} read`;
   if (state.rowsRead === 0) return `${read}: nothing to import.`;
-  const parts: string[] = [];
-  for (const outcome of describe.outcomes) {
-    const count = totals[outcome];
-    if (count === 0) continue;
-    const n = formatCount(count);
-    const phrase = describe.phrase?.(outcome, n, state.status);
-    if (phrase) parts.push(phrase);
-    else if (outcome === 'pending') parts.push(state.status === 'cancelled' ? `${n} not sent (import cancelled)` : state.status === 'paused' ? `${n} not sent (import paused)` : `${n} not sent yet`);
-    else parts.push(`${n} ${outcome}`);
-  }
+  const parts = outcomeParts(describe.outcomes, totals, state, 'import', (outcome, n) => describe.phrase?.(outcome, n, state.status));
   return `${read}: ${parts.join(', ')}.`;
 }
 

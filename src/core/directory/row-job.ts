@@ -5,6 +5,7 @@ import type { ImportJob, ImportProgress, ImportRowBase, RowWrite } from './types
 import { cancelJob, cloneJob } from '../jobs/job-state';
 import { settleRateLimit } from '../jobs/rate-limit-state';
 import { countOf } from '../export/places';
+import { jobProgress } from '../jobs/progress';
 
 export type ImportStepOptions<State> = {
   /**
@@ -131,14 +132,7 @@ export function settleInterrupted<Row extends ImportRowBase, State extends Impor
 
 /** What the progress bar shows: rows with a final outcome, and any wait the rate limit asked for. */
 export function importProgress<Row extends ImportRowBase>(state: ImportJob<Row>, nowMs: number): ImportProgress {
-  const progress: ImportProgress = {
-    status: state.status,
-    rowsDone: state.rows.filter((row) => row.outcome !== 'pending').length,
-    rowsTotal: state.rows.length,
-  };
-  if (state.status === 'running' && state.notBefore !== undefined && state.notBefore > nowMs) progress.waitingForRateLimitMs = state.notBefore - nowMs;
-  if (state.problem) progress.problem = state.problem;
-  return progress;
+  return jobProgress(state, nowMs, { rowsDone: state.rows.filter((row) => row.outcome !== 'pending').length, rowsTotal: state.rows.length });
 }
 
 /** Stops an import between steps; pending rows stay pending, so a resume sends only those. */

@@ -2,6 +2,7 @@
 // must still have the fingerprint it had), one outcome code per item, and reasons only where the API or
 // a step gave one that a fresh read of the sheet would not give again.
 
+import { carryJobFields, indexReasons } from '../jobs/compact-state';
 import { planBatches } from './plan';
 import type { ExportCounters, ExportItemState, ExportState, ExportStatus } from './types';
 
@@ -56,20 +57,9 @@ const PHASE_OF: Record<string, 'diff' | 'send' | 'stopped'> = { d: 'diff', s: 's
  * from): reasons it gives itself (validation's) are not stored again.
  */
 export function compactExport(state: ExportState, fresh: ExportState): CompactExportState {
-  const reasons: string[] = [];
-  const reasonIndex = new Map<string, number>();
-  const reasonOf: Record<string, number> = {};
-  let codes = '';
-  state.items.forEach((item, index) => {
-    codes += codeOf(item);
-    if (item.reason === undefined || item.reason === fresh.items[index]?.reason) return;
-    let at = reasonIndex.get(item.reason);
-    if (at === undefined) {
-      at = reasons.push(item.reason) - 1;
-      reasonIndex.set(item.reason, at);
-    }
-    reasonOf[index] = at;
-  });
+  const codes = state.items.map(codeOf).join('');
+  // Reasons a fresh read gives itself (validation's) are not stored again.
+  const { reasons, reasonOf } = indexReasons(state.items, (item, index) => (item.reason === fresh.items[index]?.reason ? undefined : item.reason));
   const compact: CompactExportState = {
     version: 2,
     fingerprint: state.fingerprint,
@@ -80,10 +70,7 @@ export function compactExport(state: ExportState, fresh: ExportState): CompactEx
     reasonOf,
     counters: { ...state.counters },
   };
-  if (state.problem !== undefined) compact.problem = state.problem;
-  if (state.notBefore !== undefined) compact.notBefore = state.notBefore;
-  if (state.rateLimitedSince !== undefined) compact.rateLimitedSince = state.rateLimitedSince;
-  if (state.retry !== undefined) compact.retry = { ...state.retry };
+  carryJobFields(state, compact);
   return compact;
 }
 
@@ -95,14 +82,7 @@ export function compactExport(state: ExportState, fresh: ExportState): CompactEx
 export function expandExport(fresh: ExportState, compact: CompactExportState): ExportState | null {
   if (fresh.fingerprint !== compact.fingerprint || fresh.items.length !== compact.codes.length || fresh.metrics.length !== compact.phases.length) return null;
   const state: ExportState = { ...fresh, status: compact.status, counters: { ...compact.counters }, batches: [] };
-  delete state.problem;
-  delete state.notBefore;
-  delete state.rateLimitedSince;
-  delete state.retry;
-  if (compact.retry !== undefined) state.retry = { ...compact.retry };
-  if (compact.problem !== undefined) state.problem = compact.problem;
-  if (compact.notBefore !== undefined) state.notBefore = compact.notBefore;
-  if (compact.rateLimitedSince !== undefined) state.rateLimitedSince = compact.rateLimitedSince;
+  carryJobFields(compact, state);
   state.metrics = fresh.metrics.map((metric, index) => ({ ...metric, phase: PHASE_OF[compact.phases[index]!] ?? metric.phase }));
   state.items = fresh.items.map((freshItem, index) => {
     const code = CODES[compact.codes[index]!];

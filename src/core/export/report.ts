@@ -1,6 +1,7 @@
 // The export's report: every item's outcome and reason, totals that add up, one summary sentence, and a status column.
 
 import { formatCount, placeNamer, type PlaceNamer } from './places';
+import { outcomeParts, pendingReason as jobPendingReason } from '../jobs/progress';
 import { ROW_OUTCOMES, type ExportItemState, type ExportReport, type ExportReportItem, type ExportState, type ExportTotals, type RowOutcome } from './types';
 
 /** Heads the status column when the range has a header row. */
@@ -49,14 +50,7 @@ export function countOutcomes(outcomes: readonly RowOutcome[]): ExportTotals {
 
 /** Why a pending item has not been sent, by the export's status. */
 export function pendingReason(state: ExportState): string {
-  switch (state.status) {
-    case 'cancelled':
-      return 'not sent: export cancelled';
-    case 'paused':
-      return `not sent: export paused${state.problem ? ` (${state.problem.replace(/\.$/, '')})` : ''}`;
-    default:
-      return 'not sent yet';
-  }
+  return jobPendingReason(state, 'export');
 }
 
 /**
@@ -69,15 +63,7 @@ export function summarise(state: ExportState, totals: ExportTotals): string {
     ? `${formatCount(itemsRead)} ${itemsRead === 1 ? 'row' : 'rows'} read`
     : `${formatCount(itemsRead)} ${itemsRead === 1 ? 'value' : 'values'} read (${formatCount(state.rowsRead)} ${state.rowsRead === 1 ? 'row' : 'rows'} × ${formatCount(state.columns.length)} metric ${state.columns.length === 1 ? 'column' : 'columns'})`;
   if (itemsRead === 0) return `${read}: nothing to export.`;
-  const parts: string[] = [];
-  for (const outcome of ROW_OUTCOMES) {
-    const count = totals[outcome];
-    if (count === 0) continue;
-    const n = formatCount(count);
-    if (outcome === 'written') parts.push(`${n} written (stored; the API does not say which were new and which updated)`);
-    else if (outcome === 'pending') parts.push(state.status === 'cancelled' ? `${n} not sent (export cancelled)` : state.status === 'paused' ? `${n} not sent (export paused)` : `${n} not sent yet`);
-    else parts.push(`${n} ${outcome}`);
-  }
+  const parts = outcomeParts(ROW_OUTCOMES, totals, state, 'export', (outcome, n) => (outcome === 'written' ? `${n} written (stored; the API does not say which were new and which updated)` : undefined));
   return `${read}: ${parts.join(', ')}.`;
 }
 

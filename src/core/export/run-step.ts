@@ -10,6 +10,7 @@ import { cloneExportState, isComplete, itemsOf } from './export-state';
 import { formatCount, placeNamer, type PlaceNamer } from './places';
 import type { ExportProgress, ExportState } from './types';
 import type { WaveStepOptions } from '../jobs/step-options';
+import { jobProgress } from '../jobs/progress';
 import { RATE_LIMIT_STORM_MS, runWaveStep, type WaveAttempt } from '../jobs/wave-step';
 
 /** Batches sent together in one wave (see pickWave). */
@@ -55,16 +56,12 @@ export function runExportStep(state: ExportState, client: ApiClient, options: Ex
 
 /** What the progress bar shows: items with a final outcome of all items, and any wait the rate limit asked for. */
 export function exportProgress(state: ExportState, nowMs: number): ExportProgress {
-  const progress: ExportProgress = {
-    status: state.status,
+  return jobProgress(state, nowMs, {
     itemsDone: state.items.filter((item) => item.outcome !== 'pending').length,
     itemsTotal: state.items.length,
     batchesDone: state.batches.filter((batch) => batch.status !== 'pending').length,
     batchesTotal: state.batches.length,
-  };
-  if (state.status === 'running' && state.notBefore !== undefined && state.notBefore > nowMs) progress.waitingForRateLimitMs = state.notBefore - nowMs;
-  if (state.problem) progress.problem = state.problem;
-  return progress;
+  });
 }
 
 /**

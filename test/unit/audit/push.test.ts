@@ -3,7 +3,10 @@
 import { buildAuditPushReport } from '../../../src/core/audit/push-report';
 import { applySnapshotUpdates, parseSnapshot, serializeSnapshot } from '../../../src/core/audit/snapshot';
 import type { AuditPushState } from '../../../src/core/audit/types';
-import { cancelAuditPush, resumeAuditPush, sameUnconfirmedCells } from '../../../src/core/audit/write-back';
+import { cancelAuditPush, resumeAuditPush } from '../../../src/core/audit/write-back';
+import { compactNewPush, compactPush, expandPush, sheetFingerprint } from '../../../src/core/audit/compact-push';
+import { readAuditSheet } from '../../../src/core/audit/read-sheet';
+import { intlDateFormatter } from '../../../src/core/validate/dates';
 import { midnightIn } from '../../../src/core/sheets/time-zone';
 import { FakeClock } from '../../support/scripted-transport';
 import {
@@ -236,27 +239,31 @@ describe('pushing changes', () => {
     }
   });
 
-  it('tells a resume whether the sheet changed since the push was prepared', () => {
-    const original = preparePush(editedSheet(), model, schema);
-    expect(sameUnconfirmedCells(original, preparePush(editedSheet(), model, schema))).toBe(true);
-    const changed = editedSheet();
-    edit(changed, PROFILE.aurora, PROPERTY.headquarters, 'Hamburg');
-    expect(sameUnconfirmedCells(original, preparePush(changed, model, schema))).toBe(false);
-  });
+  it('stores a push without its cells\' values and gets the same state back from the sheet (compact-push)', () => {
+    const sheet = editedSheet();
+    edit(sheet, PROFILE.aurora, PROPERTY.employees, 'many');
+    const read = readAuditSheet(sheet);
+    const original = preparePush(sheet, model, schema);
+    expect(buildAuditPushReport(original).totals).toMatchObject({ pending: 8, failed: 1 });
+    const compact = compactNewPush(original, read, sheetFingerprint(sheet), schema);
+    const text = JSON.stringify(compact);
+    // No value, display text or key of a cell; of the options only the ones the pending writes name.
+    for (const typed of ['Munich', 'bluebird.example.com', '1250.5', '2016-07-04']) expect(text).not.toContain(typed);
+    expect(Object.values(compact.schema.options).flat().map((option) => option.id).sort()).toEqual([OPTION.healthcare, OPTION.b2b, OPTION.hardwareIot, OPTION.ai, OPTION.energy].sort());
+    expect(expandPush(compact, read, sheetFingerprint(sheet), { timeZone: TZ, formatDate: intlDateFormatter })).toEqual(original);
 
-  it('lets a push resume once the snapshot took its confirmed cells, unless a cell not confirmed was edited since', () => {
-    // Three cells confirmed, then cancelled: the server has already written them into the snapshot.
+    // Three cells confirmed, then cancelled: what is stored brings back exactly that state, reasons and all.
     let waves = 0;
-    const { state: partial } = client(EIGHT_ANSWERS.slice(0, 3)).step(preparePush(editedSheet(), model, schema), { waveSize: 3, onCheckpoint: () => waves++, shouldStop: () => waves > 0 });
-    expect(partial.status).toBe('cancelled');
-    expect(buildAuditPushReport(partial).totals).toMatchObject({ updated: 3, pending: 5 });
-    const recorded = { ...model, snapshot: applySnapshotUpdates(model.snapshot, buildAuditPushReport(partial).snapshotUpdates) };
-    const fresh = preparePush(editedSheet(), recorded, schema);
-    expect(fresh.items).toHaveLength(5);
-    expect(sameUnconfirmedCells(partial, fresh)).toBe(true);
+    const { state: partial } = client(EIGHT_ANSWERS.slice(0, 3)).step(original, { waveSize: 3, onCheckpoint: () => waves++, shouldStop: () => waves > 0 });
+    expect(buildAuditPushReport(partial).totals).toMatchObject({ updated: 3, pending: 5, failed: 1 });
+    const stored = compactPush(partial, compact);
+    expect(stored.codes).toBe('UUfUppppp');
+    expect(expandPush(stored, readAuditSheet(sheet), sheetFingerprint(sheet), { timeZone: TZ, formatDate: intlDateFormatter })).toEqual(partial);
+
+    // A sheet edited since is not the push's sheet: nothing of it is rebuilt to be sent.
     const changed = editedSheet();
     edit(changed, PROFILE.cobalt, PROPERTY.sector, 'Healthcare');
-    expect(sameUnconfirmedCells(partial, preparePush(changed, recorded, schema))).toBe(false);
+    expect(expandPush(stored, readAuditSheet(changed), sheetFingerprint(changed), { timeZone: TZ, formatDate: intlDateFormatter })).toBeNull();
   });
 
   it('does not change the state it was given', () => {

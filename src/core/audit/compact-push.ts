@@ -1,0 +1,215 @@
+// What a push keeps between steps: no copy of the cells' values, display text or keys (the audit sheet is
+// read again each step and must still have the fingerprint it had), which cells changed, one outcome code
+// per changed cell, reasons only where a cell failed or was skipped, and of the fund's schema only what
+// the pending cells need to be turned into their writes again, so a step (and a Resume) asks the API
+// nothing before its first PUT.
+
+import { fnv1a64 } from '../cache/chunked-cache';
+import { fingerprints } from '../formulas/freeze';
+import { carryJobFields, indexReasons } from '../jobs/compact-state';
+import type { DateFormatter } from '../validate/dates';
+import { encodeKey, keyOfCell, shownValue } from './cell-values';
+import { cellWrite } from './cell-writes';
+import type { AuditOption, AuditProfile, AuditPushItem, AuditPushState, AuditSchema, AuditSheetRead, AuditWrite } from './types';
+import { groupCells } from './write-back';
+
+/** The properties of the changed cells, and the options their pending writes name. */
+export type PushSchema = {
+  /** [id, name, dataType] of every property a changed cell belongs to. */
+  properties: Array<[string, string, string]>;
+  /** By property id: only the options some pending cell's write names, enough to resolve its labels again. */
+  options: Record<string, AuditOption[]>;
+};
+
+export type CompactPushState = Pick<AuditPushState, 'companyId' | 'status' | 'cellsCompared' | 'unchanged' | 'ignoredRows' | 'counters' | 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'> & {
+  version: 2;
+  /** sheetFingerprint of the audit sheet as prepared: a read with another one is not this push's sheet. */
+  fingerprint: string;
+  /**
+   * Which (profile, property) groups of the read (groupCells order) changed, ascending, as runs
+   * "start+length" in base 36 joined by ','; one item a group, in this order.
+   */
+  cells: string;
+  /** One character per changed cell, see CODES. */
+  codes: string;
+  /** Distinct reasons, referred to by index from `reasonOf`. */
+  reasons: string[];
+  /** Item index → index into `reasons`, for cells that failed or were skipped. */
+  reasonOf: Record<string, number>;
+  schema: PushSchema;
+};
+
+type Code = { outcome: AuditPushItem['outcome']; planned: boolean };
+
+const CODES: Record<string, Code> = {
+  p: { outcome: 'pending', planned: true },
+  C: { outcome: 'created', planned: true },
+  U: { outcome: 'updated', planned: true },
+  /** Refused by the API. */
+  F: { outcome: 'failed', planned: true },
+  /** Refused before sending (validation, a conflict, a property gone). */
+  f: { outcome: 'failed', planned: false },
+  S: { outcome: 'skipped', planned: false },
+};
+
+/** Each code's outcome and whether it was to be sent, for a push whose sheet changed. */
+export const PUSH_CODES: Readonly<Record<string, Code>> = CODES;
+
+function codeOf(item: AuditPushItem): string {
+  switch (item.outcome) {
+    case 'pending': return 'p';
+    case 'created': return 'C';
+    case 'updated': return 'U';
+    case 'skipped': return 'S';
+    case 'failed': return item.planned ? 'F' : 'f';
+  }
+}
+
+/** The audit sheet's values as one short hash, each cell in the canonical form Freeze compares by. */
+export function sheetFingerprint(values: readonly (readonly unknown[])[]): string {
+  return fnv1a64(fingerprints(values));
+}
+
+function encodeRuns(indexes: readonly number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < indexes.length;) {
+    const start = indexes[i]!;
+    let length = 1;
+    while (indexes[i + length] === start + length) length++;
+    runs.push(length === 1 ? start.toString(36) : `${start.toString(36)}+${length.toString(36)}`);
+    i += length;
+  }
+  return runs.join(',');
+}
+
+function decodeRuns(text: string): number[] {
+  const indexes: number[] = [];
+  if (text === '') return indexes;
+  for (const run of text.split(',')) {
+    const [start, length] = run.split('+').map((part) => parseInt(part, 36));
+    for (let i = 0; i < (length ?? 1); i++) indexes.push(start! + i);
+  }
+  return indexes;
+}
+
+/** The ids an item's write names. */
+function optionIds(write: AuditWrite | undefined): string[] {
+  if (!write) return [];
+  if ('portfolio_property_option_id' in write) return write.portfolio_property_option_id ? [write.portfolio_property_option_id] : [];
+  if ('portfolio_property_option_ids' in write) return write.portfolio_property_option_ids;
+  return [];
+}
+
+/**
+ * The push as stored at its start: `read` is the sheet it was prepared from (with `fingerprint`), `schema`
+ * the fund's schema it was prepared with.
+ */
+export function compactNewPush(state: AuditPushState, read: AuditSheetRead, fingerprint: string, schema: AuditSchema): CompactPushState {
+  const groupOf = new Map(groupCells(read.cells).map((group, index) => [`${group[0]!.row}/${group[0]!.column}`, index]));
+  const indexes = state.items.map((item) => {
+    const index = groupOf.get(`${item.row}/${item.column}`);
+    if (index === undefined) throw new Error('A changed cell is not a cell of the read it was prepared from.');
+    return index;
+  });
+  const properties = new Map(schema.properties.map((property) => [property.id.toLowerCase(), property]));
+  const pushSchema: PushSchema = { properties: state.properties.map((property) => [property.id, property.name, property.dataType]), options: {} };
+  for (const item of state.items) {
+    const ids = optionIds(item.write);
+    if (ids.length === 0) continue;
+    const propertyId = state.properties[item.property]!.id;
+    const known = pushSchema.options[propertyId] ?? (pushSchema.options[propertyId] = []);
+    for (const id of ids) {
+      const option = (schema.options[propertyId] ?? schema.options[properties.get(propertyId)?.id ?? ''] ?? []).find((candidate) => candidate.id === id);
+      if (option && !known.some((candidate) => candidate.id === id)) known.push(option);
+    }
+  }
+  return compactPush(state, { fingerprint, cells: encodeRuns(indexes), schema: pushSchema });
+}
+
+/** The push to store, with the parts that never change after its start carried over. */
+export function compactPush(state: AuditPushState, kept: Pick<CompactPushState, 'fingerprint' | 'cells' | 'schema'>): CompactPushState {
+  const codes = state.items.map(codeOf).join('');
+  const { reasons, reasonOf } = indexReasons(state.items, (item) => (item.outcome === 'pending' ? undefined : item.reason));
+  const compact: CompactPushState = {
+    version: 2,
+    fingerprint: kept.fingerprint,
+    companyId: state.companyId,
+    status: state.status,
+    cellsCompared: state.cellsCompared,
+    unchanged: state.unchanged,
+    ignoredRows: [...state.ignoredRows],
+    counters: { ...state.counters },
+    cells: kept.cells,
+    codes,
+    reasons,
+    reasonOf,
+    schema: kept.schema,
+  };
+  carryJobFields(state, compact);
+  return compact;
+}
+
+/**
+ * The full state again, from a fresh read of the sheet (whose values have `fingerprint`) and what was
+ * stored; null when the read is not the push's sheet (it changed: its cells must not be sent as they now
+ * are). A confirmed cell's code never turns pending again, so nothing confirmed is resent.
+ */
+export function expandPush(
+  compact: CompactPushState,
+  read: AuditSheetRead,
+  fingerprint: string,
+  dates: { timeZone: string; formatDate: DateFormatter },
+): AuditPushState | null {
+  const indexes = decodeRuns(compact.cells);
+  const groups = groupCells(read.cells);
+  if (fingerprint !== compact.fingerprint || read.companyId !== compact.companyId || indexes.length !== compact.codes.length || indexes.some((index) => index >= groups.length)) return null;
+  const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
+  const schema = new Map(compact.schema.properties.map(([id, name, dataType], position) => [id, { id, name, dataType, position }]));
+  const profiles: AuditProfile[] = [];
+  const profileIndex = new Map<string, number>();
+  const properties: AuditPushState['properties'] = [];
+  const propertyIndex = new Map<string, number>();
+  const items = indexes.map((groupIndex, index): AuditPushItem => {
+    const first = groups[groupIndex]![0]!;
+    const code = CODES[compact.codes[index]!];
+    if (!code) throw new Error(`Unknown outcome code in a stored push: ${compact.codes[index]}`);
+    const property = schema.get(first.propertyId) ?? { id: first.propertyId, name: '', dataType: '', position: -1 };
+    let profile = profileIndex.get(first.profileId);
+    if (profile === undefined) profileIndex.set(first.profileId, (profile = profiles.push({ id: first.profileId, name: names.get(first.profileId) ?? '' }) - 1));
+    let propertyAt = propertyIndex.get(property.id);
+    if (propertyAt === undefined) propertyIndex.set(property.id, (propertyAt = properties.push({ id: property.id, name: property.name, dataType: property.dataType }) - 1));
+    const item: AuditPushItem = {
+      profile,
+      property: propertyAt,
+      row: first.row,
+      column: first.column,
+      shown: shownValue(first.value, dates.timeZone, dates.formatDate),
+      key: encodeKey(keyOfCell(first.value, dates.timeZone, dates.formatDate)),
+      outcome: code.outcome,
+      planned: code.planned,
+    };
+    const reason = compact.reasonOf[index];
+    if (reason !== undefined) item.reason = compact.reasons[reason]!;
+    if (code.outcome === 'pending') {
+      const write = cellWrite(first.value, { id: property.id, name: property.name, dataType: property.dataType, autoCalculated: false }, { options: compact.schema.options[property.id] ?? [], ...dates });
+      // The same cell with the same options wrote the same body at the start: a refusal now is a bug, not the user's.
+      if (!write.ok) throw new Error(`A pending cell no longer converts to its write: ${write.reason}`);
+      item.write = write.write;
+    }
+    return item;
+  });
+  const state: AuditPushState = {
+    version: 1,
+    companyId: compact.companyId,
+    status: compact.status,
+    profiles,
+    properties,
+    cellsCompared: compact.cellsCompared,
+    unchanged: compact.unchanged,
+    items,
+    ignoredRows: [...compact.ignoredRows],
+    counters: { ...compact.counters },
+  };
+  carryJobFields(compact, state);
+  return state;
+}

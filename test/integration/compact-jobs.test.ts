@@ -1,0 +1,186 @@
+// Pushes and imports keep compact state (issue 16, items 1, 2 and 4), on the built bundle: no copy of the
+// cells or rows, so thousands of them fit the job store, and with the cache losing entries between and
+// during steps (and cleared between them) nothing is sent twice, Resume is found again, nothing is left.
+
+import { randomUUID } from 'node:crypto';
+import type { LoggedRequest } from '../../emulator/request-log';
+import type { GasRuntime } from '../../gas-runtime';
+import type { AuditPushHandle, ImportHandle, UnfinishedPortfolioJobs } from '../../src/shared/rpc';
+import { ok, OWNER, useStack, waitOnBothClocks, type Stack } from '../support/stack';
+
+jest.setTimeout(600_000);
+
+let stack: Stack;
+useStack((started) => (stack = started));
+
+/** "Properties total storage 500kB / property store": one job may take 300 KB of it (pieced-store.ts). */
+const JOB_MAX_BYTES = 300 * 1024;
+
+/** Everything in the owner's user properties, in UTF-8 bytes of keys and values. */
+function propertyBytes(rt: GasRuntime): number {
+  return Object.entries(rt.properties.user(OWNER).getProperties()).reduce((sum, [key, value]) => sum + Buffer.byteLength(key) + Buffer.byteLength(value), 0);
+}
+
+/** The job's own keys in the owner's properties and cache: a finished job leaves none. */
+function leftovers(rt: GasRuntime, jobId: string): string[] {
+  const properties = Object.keys(rt.properties.user(OWNER).getProperties()).filter((key) => key.includes(jobId) || key === 'JOBS_INDEX');
+  const cached = rt.cache.user(OWNER)._keys().filter((key) => key.includes(jobId));
+  return [...properties, ...cached];
+}
+
+type Handle = { report: unknown; progress: { status: string; waitingForRateLimitMs?: number } };
+
+/**
+ * Steps a job as the sidebar does. Every fourth step the sidebar is closed and opened again with the
+ * cache cleared: the job must be offered again from the properties alone. Returns the last handle and the
+ * peak of the user properties' bytes after any step.
+ */
+async function drive<H extends Handle>(rt: GasRuntime, first: H, next: (handle: H) => unknown, offered: () => string[], id: (handle: H) => string, maxSteps: number): Promise<{ handle: H; steps: number; peakBytes: number }> {
+  let handle = first;
+  let peakBytes = propertyBytes(rt);
+  let steps = 0;
+  while (!handle.report && steps < maxSteps) {
+    if (steps % 4 === 3) {
+      rt.cache.clear();
+      expect(offered()).toContain(id(handle));
+    }
+    await waitOnBothClocks(stack, rt, handle.progress.waitingForRateLimitMs);
+    handle = ok<H>(next(handle));
+    peakBytes = Math.max(peakBytes, propertyBytes(rt));
+    steps++;
+  }
+  return { handle, steps, peakBytes };
+}
+
+function unfinished(rt: GasRuntime): UnfinishedPortfolioJobs {
+  return ok<UnfinishedPortfolioJobs>(rt.callServer('findUnfinishedPortfolioJobs', []));
+}
+
+/** Accepted PUTs of property values, as "profile/property". */
+function confirmedCells(requests: LoggedRequest[]): string[] {
+  return requests
+    .filter((r) => r.method === 'PUT' && r.status >= 200 && r.status < 300 && r.path.endsWith('/portfolio_property_values'))
+    .map((r) => (r.body as { portfolio_property_value: { portfolio_company_profile_id: string; portfolio_property_id: string } }).portfolio_property_value)
+    .map((v) => `${v.portfolio_company_profile_id}/${v.portfolio_property_id}`);
+}
+
+it('pushes 5,000 changed cells within the job store, with the cache losing entries: every cell stored once, Resume found after the cache is cleared, nothing left behind', async () => {
+  const seed = 1617;
+  // eslint-disable-next-line no-console -- a failing run replays from its seed
+  console.log(`cache eviction seed ${seed}`);
+  const PROFILES = 100;
+  const PROPERTIES = 50;
+  const fund = randomUUID();
+  const profiles = Array.from({ length: PROFILES }, (_, i) => ({ id: randomUUID(), name: `Société ${i}`, company_id: fund }));
+  const properties = Array.from({ length: PROPERTIES }, (_, i) => ({ id: randomUUID(), name: `Propriété ${i}`, data_type: 'string', company_id: fund }));
+  await stack.emulator.control.fixtures({ companies: [{ id: fund, name: 'Fonds compact', kind: 'investor' }], portfolio_company_profiles: profiles, portfolio_properties: properties });
+  const rt = stack.runtime({ defaultCompany: fund, cacheEviction: { seed, dropRate: 0.3, byteBudget: 256 * 1024 } });
+  ok(rt.callServer('buildAudit', [fund]));
+
+  // Every cell edited, with text that is neither short nor ASCII: a copy of it would not fit 300 KB.
+  const sheet = rt.spreadsheet.getSheetByName('Portfolio audit')!;
+  const grid = sheet.getDataRange().getValues();
+  const columnOf = new Map(properties.map((p) => [p.id, grid[0]!.indexOf(p.id)]));
+  const rowOf = new Map(profiles.map((p) => [p.id, grid.findIndex((line) => line[0] === p.id)]));
+  const expected = new Map<string, string>();
+  for (const [p, profile] of profiles.entries()) {
+    for (const [q, property] of properties.entries()) {
+      const text = `Siège de la société n° ${p} — propriété ${q} · 東京都千代田区`;
+      grid[rowOf.get(profile.id)!]![columnOf.get(property.id)!] = text;
+      expected.set(`${profile.id}/${property.id}`, text);
+    }
+  }
+  sheet.getDataRange().setValues(grid);
+  await stack.emulator.control.clearRequests();
+
+  const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
+  expect(started.progress).toMatchObject({ status: 'running', cellsDone: 0, cellsTotal: 5_000 });
+  const { handle, steps, peakBytes } = await drive(
+    rt, started,
+    (h) => rt.callServer('continueAuditPush', [h.pushId]),
+    () => unfinished(rt).pushes.map((push) => push.pushId),
+    (h) => h.pushId,
+    400,
+  );
+  // eslint-disable-next-line no-console -- the figure issue 16 asks for
+  console.log(`5,000-cell push: ${steps} steps, peak user properties ${peakBytes} bytes`);
+  expect(handle.progress).toMatchObject({ status: 'done', cellsDone: 5_000, cellsTotal: 5_000 });
+  expect(handle.report!.totals).toMatchObject({ updated: 0, created: 5_000, failed: 0, pending: 0 });
+  expect(steps).toBeGreaterThan(3);
+  // The state is a fingerprint and an outcome code a cell: far under a job's share of the store.
+  expect(peakBytes).toBeLessThan(64 * 1024);
+  expect(peakBytes).toBeLessThan(JOB_MAX_BYTES);
+
+  const requests = await stack.emulator.control.requests();
+  const cells = confirmedCells(requests);
+  expect(cells).toHaveLength(5_000);
+  expect(new Set(cells).size).toBe(5_000);
+  const state = await stack.emulator.control.state();
+  const stored = state.portfolio_property_values.filter((v) => expected.has(`${v.portfolio_company_profile_id}/${v.portfolio_property_id}`));
+  expect(stored).toHaveLength(5_000);
+  for (const value of stored) expect(value.value).toBe(expected.get(`${value.portfolio_company_profile_id}/${value.portfolio_property_id}`));
+  expect(leftovers(rt, handle.pushId)).toEqual([]);
+});
+
+it('pauses a push whose sheet was edited between steps instead of sending the cells as they now are, and refuses to resume it', async () => {
+  const rt = stack.runtime();
+  ok(rt.callServer('buildAudit', [stack.emulator.companyId]));
+  const sheet = rt.spreadsheet.getSheetByName('Portfolio audit')!;
+  const grid = sheet.getDataRange().getValues();
+  const state = await stack.emulator.control.state();
+  const property = state.portfolio_properties.find((p) => p.company_id === stack.emulator.companyId && p.name === 'Headquarters')!;
+  const column = grid[0]!.indexOf(property.id) + 1;
+  const rows = grid.flatMap((line, index) => (typeof line[0] === 'string' && /^[0-9a-f-]{36}$/.test(line[0]) ? [index + 1] : []));
+  rows.forEach((row, i) => sheet.getRange(row, column).setValue(`Edited ${i}`));
+  const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
+  expect(started.progress.status).toBe('running');
+  sheet.getRange(rows[0]!, column).setValue('Edited again');
+  await stack.emulator.control.clearRequests();
+  const next = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [started.pushId]));
+  expect(next.progress).toMatchObject({ status: 'paused', problem: expect.stringMatching(/audit sheet changed/) });
+  expect(next.report!.summary).toMatch(/audit sheet changed/);
+  expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toEqual([]);
+  expect(rt.callServer('resumeAuditPush', [started.pushId])).toMatchObject({ ok: false, error: expect.stringMatching(/audit sheet changed/) });
+});
+
+// SKIPPED until the import's state is compact too (issue 16, item 2, not done): today a 2,000-row contact
+// import keeps every row's request body and needs 605 KB, so startImport refuses it ("This job's state needs
+// 605 KB, more than the 300 KB it may keep"). Unskip once it keeps outcome codes and reads its rows again.
+it.skip('imports 2,000 contacts within the job store, with the cache losing entries: each created once, Resume found after the cache is cleared, nothing left behind', async () => {
+  const seed = 1618;
+  // eslint-disable-next-line no-console -- a failing run replays from its seed
+  console.log(`cache eviction seed ${seed}`);
+  const ROWS = 2_000;
+  const rt = stack.runtime({ cacheEviction: { seed, dropRate: 0.3, byteBudget: 256 * 1024 } });
+  const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
+  if (sheet.getMaxRows() < ROWS + 1) sheet.insertRowsAfter(sheet.getMaxRows(), ROWS + 1 - sheet.getMaxRows());
+  const emails = Array.from({ length: ROWS }, (_, i) => `contact.${i}.${seed}@exemple-societe.example.com`);
+  sheet.getRange(1, 1, ROWS + 1, 4).setValues([['Email', 'First name', 'Last name', 'Title'], ...emails.map((email, i) => [email, `Prénom ${i}`, `Nom de famille ${i}`, 'Directrice générale déléguée'])]);
+  await stack.emulator.control.clearRequests();
+
+  const started = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'contacts', companyId: stack.emulator.companyId, range: `Sheet1!A1:D${ROWS + 1}` }]));
+  expect(started.progress).toMatchObject({ status: 'running', rowsDone: 0, rowsTotal: ROWS });
+  const { handle, steps, peakBytes } = await drive(
+    rt, started,
+    (h) => rt.callServer('continueImport', [h.importId]),
+    () => unfinished(rt).imports.map((i) => i.importId),
+    (h) => h.importId,
+    400,
+  );
+  // eslint-disable-next-line no-console -- the figure issue 16 asks for
+  console.log(`2,000-row import: ${steps} steps, peak user properties ${peakBytes} bytes`);
+  expect(handle.progress).toMatchObject({ status: 'done', rowsDone: ROWS });
+  expect(handle.report!.totals).toMatchObject({ created: ROWS, failed: 0, pending: 0 });
+  expect(peakBytes).toBeLessThan(JOB_MAX_BYTES);
+
+  const requests = await stack.emulator.control.requests();
+  const posted = requests.filter((r) => r.method === 'POST' && r.status === 201 && r.path.endsWith('/contacts')).map((r) => (r.body as { contact: { email: string } }).contact.email);
+  expect(posted).toHaveLength(ROWS);
+  expect(new Set(posted).size).toBe(ROWS);
+  const state = await stack.emulator.control.state();
+  for (const email of emails.slice(0, 50)) expect(state.contacts.filter((c) => c.email === email)).toHaveLength(1);
+  // Every row's id went into the sheet as it settled.
+  const ids = sheet.getRange(2, 5, ROWS, 1).getValues().map(([id]) => id);
+  expect(ids.every((id) => typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id))).toBe(true);
+  expect(leftovers(rt, handle.importId)).toEqual([]);
+});
