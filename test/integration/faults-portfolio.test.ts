@@ -6,6 +6,7 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle, ImportHandle } from '../../src/shared/rpc';
 import { ok, useStack, waitOnBothClocks, type Stack } from '../support/stack';
+import { editDemoHeadquarters } from '../support/audit-edits';
 
 let stack: Stack;
 useStack((started) => (stack = started));
@@ -79,17 +80,7 @@ describe('the audit push', () => {
 
   it('resumes a push cancelled in a 429 storm without a request before its first probe (issue 16, item 4)', async () => {
     const rt = stack.runtime();
-    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
-    const sheet = rt.spreadsheet.getSheetByName('Portfolio audit')!;
-    const values = sheet.getDataRange().getValues();
-    const state = await stack.emulator.control.state();
-    const property = state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Headquarters')!;
-    const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
-    const expected = new Map<string, string>();
-    profiles.forEach((profile, index) => {
-      sheet.getRange(values.findIndex((r) => r[0] === profile.id) + 1, values[0]!.indexOf(property.id) + 1).setValue(`Calm harbour ${index}`);
-      expected.set(`${profile.id}/${property.id}`, `Calm harbour ${index}`);
-    });
+    const { profiles, expected, cellOf } = await editDemoHeadquarters(stack, rt, (_, index) => `Calm harbour ${index}`);
     const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
     await stack.emulator.control.faults({ throttleForMs: 10 * 60_000 });
     const refused = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [started.pushId]));
@@ -108,7 +99,7 @@ describe('the audit push', () => {
 
     // An edit since the cancel is still caught, by the same fingerprint.
     ok(rt.callServer('cancelAuditPush', [started.pushId]));
-    const cell = sheet.getRange(values.findIndex((r) => r[0] === profiles[0]!.id) + 1, values[0]!.indexOf(property.id) + 1);
+    const cell = cellOf(profiles[0]!.id);
     cell.setValue('Edited meanwhile');
     expect(rt.callServer('resumeAuditPush', [started.pushId])).toMatchObject({ ok: false, error: expect.stringMatching(/audit sheet changed/) });
     cell.setValue('Calm harbour 0');

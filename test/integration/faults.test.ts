@@ -6,6 +6,7 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import { CustomFunctionError, type GasRuntime } from '../../gas-runtime';
 import type { ExportHandle } from '../../src/shared/rpc';
 import { driveExport, ok, useStack, type Stack } from '../support/stack';
+import { editDemoHeadquarters } from '../support/audit-edits';
 
 let stack: Stack;
 useStack((started) => (stack = started));
@@ -85,14 +86,7 @@ describe('the exporter', () => {
 describe('the audit push', () => {
   it('stores exactly the edited cells through a 429 storm, 5xx bursts and drops: nothing lost, nothing doubled', async () => {
     const rt = stack.runtime();
-    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
-    const sheet = rt.spreadsheet.getSheetByName('Portfolio audit')!;
-    const values = sheet.getDataRange().getValues();
-    const state = await stack.emulator.control.state();
-    const headquarters = state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Headquarters')!;
-    const column = values[0]!.indexOf(headquarters.id) + 1;
-    const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
-    for (const profile of profiles) sheet.getRange(values.findIndex((r) => r[0] === profile.id) + 1, column).setValue(`City of ${profile.name}`);
+    const { profiles, property: headquarters } = await editDemoHeadquarters(stack, rt, (profile) => `City of ${profile.name}`);
 
     let handle = ok<{ pushId: string; report: unknown; progress: { status: string; waitingForRateLimitMs?: number } }>(rt.callServer('startAuditPush', [null]));
     await stack.emulator.control.faults({ next429: 5, failRate: 0.2, dropRate: 0.1, seed: 3 });

@@ -7,6 +7,7 @@ import type { LoggedRequest } from '../../emulator/request-log';
 import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle, ExportHandle, ExportRequest, ImportHandle } from '../../src/shared/rpc';
 import { driveExport, ok, OWNER, useStack, waitOnBothClocks, type Stack } from '../support/stack';
+import { editDemoHeadquarters } from '../support/audit-edits';
 
 jest.setTimeout(240_000);
 
@@ -176,14 +177,7 @@ it('rides out a 15-minute 429 storm with one refused request per backoff interva
 
 it('gives the audit push the same: one refused request per growing interval, every cell stored once', async () => {
   const rt = stack.runtime();
-  ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
-  const sheet = rt.spreadsheet.getSheetByName('Portfolio audit')!;
-  const values = sheet.getDataRange().getValues();
-  const state = await stack.emulator.control.state();
-  const property = state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Headquarters')!;
-  const column = values[0]!.indexOf(property.id) + 1;
-  const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
-  profiles.forEach((profile, index) => sheet.getRange(values.findIndex((r) => r[0] === profile.id) + 1, column).setValue(`Storm harbour ${index}`));
+  const { profiles, property } = await editDemoHeadquarters(stack, rt, (_, index) => `Storm harbour ${index}`);
   // The first step gets one PUT through; from then on the storm, with no Retry-After.
   const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
   await stack.emulator.control.rateLimit({ limit: 1, windowSeconds: 300, retryAfter: false, freshWindow: true });
