@@ -17,6 +17,7 @@ import {
   runAuditPushStep,
   sameUnconfirmedCells,
   serializeSnapshot,
+  type AuditData,
   type AuditPushProgress,
   type AuditPushState,
 } from '../core/audit';
@@ -41,7 +42,12 @@ type StoredPush = { sheetName: string; state: AuditPushState };
 export function buildAudit(companyId: string): AuditBuildReport {
   const id = requireUuid(companyId, 'The fund\'s company id');
   const client = createClientForExecution({ maxTotalWaitMs: 120_000 });
-  const model = buildAuditModel(loadAuditData(client, id), { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter });
+  return writeAudit(loadAuditData(client, id));
+}
+
+/** Writes the audit sheet and its store from what was read (by buildAudit, or by the build job's steps). */
+export function writeAudit(data: AuditData): AuditBuildReport {
+  const model = buildAuditModel(data, { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter });
   // The store first: if it cannot be written, the earlier audit and its snapshot are still whole.
   const longLists = model.summary.formatting.validations.flatMap((rule) => (rule.kind === 'listFromRange' ? [{ propertyId: rule.propertyId, labels: rule.labels }] : []));
   const store = stageAuditStore(serializeSnapshot(model.snapshot), longLists, model.summary.layout.rows * model.summary.layout.columns);

@@ -11,6 +11,7 @@ import type {
 } from '../shared/rpc';
 import { activeSelection } from '../gas/sheet-io';
 import * as audit from './audit-api';
+import * as auditBuild from './audit-build-api';
 import * as exporter from './export-api';
 import * as freeze from './freeze';
 import * as importer from './import-api';
@@ -117,6 +118,18 @@ export const insertPortfolioNotes = serve(['portfolioCompanyProfileId'], (profil
 /** Builds the portfolio audit sheet of a fund. */
 export const buildAudit = serve(['fundCompanyId'], (companyId: string) => audit.buildAudit(companyId));
 
+/** Starts building the audit as a job (a fund too large for one execution): continueAuditBuild reads it in steps. */
+export const startAuditBuild = serve(['fundCompanyId'], (companyId: string) => auditBuild.startBuild(companyId));
+
+/** Runs one step of an audit build; the step that reads the last page writes the sheet and answers its report. */
+export const continueAuditBuild = serve(['buildId'], (buildId: string) => auditBuild.continueBuild(buildId));
+
+/** Stops an audit build before its next wave of reads; it can be resumed. */
+export const cancelAuditBuild = serve(['buildId'], (buildId: string) => auditBuild.cancelBuild(buildId));
+
+/** Resumes an audit build with the pages not read yet. */
+export const resumeAuditBuild = serve(['buildId'], (buildId: string) => auditBuild.resumeBuild(buildId));
+
 /** Compares the audit sheet (null: the default one) with its snapshot and prepares the push of changed cells. */
 export const startAuditPush = serve(['sheetName'], (sheetName: string | null) => audit.startPush(sheetName));
 
@@ -140,7 +153,8 @@ export const getJobProgress = serve(['kind', 'jobId'], (kind: JobKind, jobId: st
   if (kind === 'export') return exporter.liveProgress(jobId);
   if (kind === 'push') return audit.liveProgress(jobId);
   if (kind === 'import') return importer.liveProgress(jobId);
-  throw new InputError('The job kind must be "export", "push" or "import".');
+  if (kind === 'build') return auditBuild.liveBuildProgress(jobId);
+  throw new InputError('The job kind must be "export", "push", "import" or "build".');
 });
 
 // Portfolio grids and Freeze

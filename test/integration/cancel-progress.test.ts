@@ -20,7 +20,7 @@ const LATENCY_MS = 120;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function done(progress: JobProgress): number {
-  return 'itemsDone' in progress ? progress.itemsDone : 'cellsDone' in progress ? progress.cellsDone : progress.rowsDone;
+  return 'itemsDone' in progress ? progress.itemsDone : 'cellsDone' in progress ? progress.cellsDone : 'pagesRead' in progress ? progress.pagesRead : progress.rowsDone;
 }
 
 type MidStep<H> = {
