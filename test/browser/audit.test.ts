@@ -64,12 +64,30 @@ it('builds the audit of the demo fund, and pushes one edited cell', async () => 
   await session.workbench.control.clearRequests();
 
   await frame.click('#audit-push');
-  await frame.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
+  // The build's own bar (it runs as a job too) said Finished. already: wait for the push's.
+  await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-label')?.textContent === 'Pushing changed cells'
+    && document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.');
   expect(await frame.textContent('#portfolio-results > .status')).toMatch(new RegExp(`^\\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`));
   expect(await pushedValues()).toEqual(['Lisbon']);
   expect(await storedHeadquarters(4)).toEqual({ exists: true, value: 'Lisbon' });
   await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-audit.png') });
   await session.page.screenshot({ path: path.join(ROOT, 'test-artifacts', 'workbench-audit.png') });
+});
+
+it('builds the audit through the build job: the bar finishes at every page, each read once', async () => {
+  await session.workbench.control.clearRequests();
+  await buildAudit();
+  const frame = await currentSidebar();
+  expect(await frame.textContent('#portfolio-results .progress-text')).toBe('Finished.');
+  const pages = (await session.workbench.control.requests())
+    .filter((r) => r.method === 'GET' && r.status === 200 && /^\/portfolio_(company_profiles|properties|property_values|property_options)$/.test(r.path))
+    .map((r) => `${r.path}?${r.query}`);
+  // Profiles, properties, each of the 32 profiles' values, and the options of the selects.
+  expect(pages.length).toBeGreaterThan(34);
+  expect(new Set(pages).size).toBe(pages.length);
+  // The job runner's bar, at its end: the build ran as a job, not as one buildAudit call.
+  expect(await frame.textContent('#portfolio-results .progress-label')).toBe('Reading every profile, property and value');
+  expect(await frame.$eval('#portfolio-results progress', (bar) => [(bar as HTMLProgressElement).value, (bar as HTMLProgressElement).max])).toEqual([pages.length, pages.length]);
 });
 
 /** The sidebar frame as it is now (the Portfolio tab may be open, so the Metrics panel hidden). */
