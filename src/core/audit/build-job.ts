@@ -128,14 +128,14 @@ function readWave(state: AuditBuildState, waveSize: number, client: ApiClient, s
   try {
     answers = client.portfolio.readListPages(wave.map(({ key, page }) => ({ list: listOf(state, key), page })));
   } catch (error) {
-    return { progressed: false, failure: classifyFailure(error, 'push') };
+    return { progressed: false, failure: classifyFailure(error, 'build') };
   }
   const read: Array<{ list: string; page: number; items: unknown[]; totalPages: number }> = [];
   let failure: Failure | undefined;
   wave.forEach(({ key, page }, i) => {
     const answer = answers[i];
     if (answer?.ok) read.push({ list: key, page, items: compact(key, answer.items), totalPages: answer.totalPages });
-    else failure = worseFailure(failure, classifyFailure(answer ? answer.error : new Error('The client returned no page.'), 'push'));
+    else failure = worseFailure(failure, classifyFailure(answer ? answer.error : new Error('The client returned no page.'), 'build'));
   });
   // The pages first, then the state that says they are kept: a step killed between the two reads them again.
   if (read.length > 0) sink.put(read);
