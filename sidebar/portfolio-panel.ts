@@ -140,7 +140,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   byId<HTMLButtonElement>('import-profiles').addEventListener('click', () => importFromSelection('profiles'));
   byId<HTMLButtonElement>('import-contacts').addEventListener('click', () => importFromSelection('contacts'));
 
-  /** Pushes and imports of the last six hours that did not finish, each offered with Resume. */
+  /** Pushes, imports and audit builds of the last six hours that did not finish, each offered with Resume. */
   const unfinishedBox = el('div', { class: 'unfinished', 'aria-label': 'Unfinished pushes and imports' });
   results.before(unfinishedBox);
   async function offerUnfinished(): Promise<void> {
@@ -156,6 +156,11 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
     }
     for (const job of jobs.imports) {
       offer(job, importView(job.kind, job.range), `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${countOf(job.progress.rowsTotal, 'row')} done.`);
+    }
+    for (const build of jobs.builds) {
+      const box = el('div', { class: 'resume-offer' });
+      box.append(...resumeOffer(box, build, BUILD_VIEW, run, `The audit build ${howItStopped(build.progress.status)} with ${build.progress.pagesRead} of ${countOf(build.progress.pagesTotal, 'page')} read. Resuming reads only the pages not read.`));
+      offers.push(box);
     }
     unfinishedBox.replaceChildren(...offers);
   }

@@ -15,7 +15,7 @@ import {
 import { WaitLog } from '../core/export';
 import { needsProbe } from '../core/jobs/wave-step';
 import { openBuildSheet, removeBuildSheet } from '../gas/audit-build-sheet';
-import { clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, whileStepRuns } from '../gas/job-store';
+import { clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberJob, requestJobCancel, saveJob, stepRunning, unfinishedJobs, whileStepRuns } from '../gas/job-store';
 import type { AuditBuildHandle, AuditBuildReport } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
 import { writeAudit } from './audit-api';
@@ -114,4 +114,9 @@ export function resumeBuild(buildId: string): AuditBuildHandle {
   saveJob<StoredBuild>(JOB, buildId, { state });
   rememberJob(JOB, buildId, Date.now());
   return handle(buildId, state);
+}
+
+/** Builds of this spreadsheet from the last six hours that did not finish and have no step running now, for Resume. */
+export function unfinishedBuilds(): AuditBuildHandle[] {
+  return unfinishedJobs<StoredBuild>(JOB, Date.now()).map(({ id, stored }) => handle(id, stored.state));
 }

@@ -142,8 +142,8 @@ export const cancelAuditPush = serve(['pushId'], (pushId: string) => audit.cance
 /** Resumes an audit push with the cells not confirmed. */
 export const resumeAuditPush = serve(['pushId'], (pushId: string) => audit.resumePush(pushId));
 
-/** Pushes and imports of this spreadsheet from the last six hours that did not finish, to resume. */
-export const findUnfinishedPortfolioJobs = serve([], () => ({ pushes: audit.unfinishedPushes(), imports: importer.unfinishedImports() }));
+/** Pushes, imports and audit builds of this spreadsheet from the last six hours that did not finish, to resume. */
+export const findUnfinishedPortfolioJobs = serve([], () => ({ pushes: audit.unfinishedPushes(), imports: importer.unfinishedImports(), builds: auditBuild.unfinishedBuilds() }));
 
 /**
  * Read-only: the progress a job's running step published after its last wave, so the page can move

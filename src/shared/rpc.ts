@@ -202,6 +202,8 @@ export type AuditPushOutcome = {
 export type UnfinishedPortfolioJobs = {
   pushes: AuditPushHandle[];
   imports: ImportHandle[];
+  /** Audit builds cancelled, paused or left running (added with the build job; older callers ignore it). */
+  builds: AuditBuildHandle[];
 };
 
 /** The step-driven jobs whose running step publishes its progress (getJobProgress). */

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { LoggedRequest } from '../../emulator/request-log';
 import type { GasRuntime } from '../../gas-runtime';
-import type { AuditBuildHandle, AuditBuildReport, JobProgress } from '../../src/shared/rpc';
+import type { AuditBuildHandle, AuditBuildReport, JobProgress, UnfinishedPortfolioJobs } from '../../src/shared/rpc';
 import { ok, OWNER, useStack, waitOnBothClocks, type Stack } from '../support/stack';
 
 jest.setTimeout(240_000);
@@ -158,6 +158,9 @@ it('resumes after every cache entry is lost between and during steps (eviction m
   expect(handles.at(-1)!.progress.pagesRead).toBeGreaterThan(0);
   ok(rt.callServer('cancelAuditBuild', [started.buildId]));
   rt.cache.clear();
+  // The sidebar, reopened, offers it from the properties alone.
+  const offered = ok<UnfinishedPortfolioJobs>(rt.callServer('findUnfinishedPortfolioJobs', [])).builds;
+  expect(offered.map((h) => [h.buildId, h.progress.status, h.progress.pagesRead])).toEqual([[started.buildId, 'cancelled', handles.at(-1)!.progress.pagesRead]]);
   const resumed = ok<AuditBuildHandle>(rt.callServer('resumeAuditBuild', [started.buildId]));
   expect(resumed.progress.pagesRead).toBe(handles.at(-1)!.progress.pagesRead);
   handles = await drive(rt, resumed, 100, () => rt.cache.clear());
@@ -168,6 +171,7 @@ it('resumes after every cache entry is lost between and during steps (eviction m
   expect(pagesAnswered(requests)).toHaveLength(done.progress.pagesRead);
   expect(rt.spreadsheet.getSheetByName(AUDIT)!.getDataRange().getValues()).toEqual(expected);
   expect(leftovers(rt, started.buildId)).toEqual([]);
+  expect(ok<UnfinishedPortfolioJobs>(rt.callServer('findUnfinishedPortfolioJobs', [])).builds).toEqual([]);
 });
 
 it('rides out a 15-minute 429 storm with one refused request per backoff interval across steps, then reads the rest once', async () => {
