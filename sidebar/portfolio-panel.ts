@@ -27,8 +27,10 @@ const BUILD_VIEW: JobView<AuditBuildHandle> = {
   report: (h) => (h.report
     // The message names any value shown cut; they are not cells left unstored, so no list of problems.
     ? { summary: h.report.message, problem: null, problems: [] }
-    : h.progress.problem && h.progress.status !== 'running' ? { summary: 'The audit was not written.', problem: h.progress.problem, problems: [] } : null),
-  shortfall: () => ({}),
+    // A build that stopped (here or from another sidebar) ends the runner too, saying how far it got.
+    : h.progress.status === 'running' ? null
+      : { summary: `The audit was not written: ${h.progress.pagesRead} of ${countOf(h.progress.pagesTotal, 'page')} read.`, problem: h.progress.problem ?? null, problems: [] }),
+  shortfall: (h) => ({ notSent: h.report ? 0 : h.progress.pagesTotal - h.progress.pagesRead }),
   next: (h) => server.continueAuditBuild(h.buildId),
   watch: (h) => readProgress(server.getJobProgress('build', h.buildId), (p) => ('pagesRead' in p ? { done: p.pagesRead, total: p.pagesTotal } : null)),
   cancel: (h) => server.cancelAuditBuild(h.buildId),

@@ -90,6 +90,33 @@ it('builds the audit through the build job: the bar finishes at every page, each
   expect(await frame.$eval('#portfolio-results progress', (bar) => [(bar as HTMLProgressElement).value, (bar as HTMLProgressElement).max])).toEqual([pages.length, pages.length]);
 });
 
+it('cancels a build from its bar before its next wave of reads, offers Resume, and resumes it to the sheet', async () => {
+  const frame = await currentSidebar();
+  await frame.click('#tab-portfolio');
+  // Each request held 2 s: the first wave (profiles and properties) is under way when Cancel is pressed.
+  await session.workbench.control.faults({ latencyMs: 2_000 });
+  await session.workbench.control.clearRequests();
+  try {
+    await frame.click('#audit-build');
+    await frame.waitForSelector('#portfolio-results .progress .cancel');
+    await frame.click('#portfolio-results .progress .cancel');
+    await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-text')?.textContent === 'Cancelled: it can be resumed.', undefined, { timeout: 30_000 });
+  } finally {
+    await session.workbench.control.faults({ reset: true });
+  }
+  expect(await frame.textContent('#portfolio-results > .status')).toMatch(/^The audit was not written: \d+ of \d+ pages read\.$/);
+  const readBeforeResume = (await session.workbench.control.requests()).filter((r) => r.method === 'GET' && r.status === 200 && r.path.startsWith('/portfolio_')).length;
+  // The first wave only: the profiles and the properties.
+  expect(readBeforeResume).toBeLessThanOrEqual(2);
+
+  await frame.click('#portfolio-results button.action');
+  await frame.waitForFunction(() => /success/.test(document.querySelector('#portfolio-status')?.className ?? ''));
+  expect(await frame.textContent('#portfolio-status')).toMatch(/^Built "Portfolio audit": 32 companies × 15 properties/);
+  const pages = (await session.workbench.control.requests())
+    .filter((r) => r.method === 'GET' && r.status === 200 && r.path.startsWith('/portfolio_')).map((r) => `${r.path}?${r.query}`);
+  expect(new Set(pages).size).toBe(pages.length);
+});
+
 /** The sidebar frame as it is now (the Portfolio tab may be open, so the Metrics panel hidden). */
 async function currentSidebar(): Promise<Frame> {
   const frame = (await (await session.page.waitForSelector('iframe#sidebar')).contentFrame())!;
