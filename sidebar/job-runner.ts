@@ -26,7 +26,11 @@ export interface JobView<H> {
   ended?(handle: H): void;
   /** Offers Resume somewhere of the kind's own instead of under the report. */
   offerResume?(handle: H): void;
+  /** What a cancelled job keeps for Resume, and what Resume does (a job that sends, by default). */
+  whatResumes?: { cancelled: string; hint: string };
 }
+
+const SENDS = { cancelled: 'Cancelled: what was not sent can be resumed.', hint: 'Resuming sends only what was not confirmed.' };
 
 /**
  * After Cancel, how long the page waits for the step that was running to answer. A step runs for about
@@ -125,7 +129,7 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
   if (report) view.ended?.(handle);
   const status = view.progress(handle).status;
   const ending = status === 'done' ? 'Finished.'
-    : status === 'cancelled' ? 'Cancelled: what was not sent can be resumed.'
+    : status === 'cancelled' ? (view.whatResumes ?? SENDS).cancelled
       : status === 'running' || stepStillRunning ? 'Cancelled: the step that was running stops at its next group of requests. Close and reopen the sidebar to be offered Resume for what was not confirmed.'
         : 'Paused: see the problem below.';
   const tone = toneOf(view.shortfall(handle), status === 'paused' || Boolean(report?.problem));
@@ -138,14 +142,14 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
   }
   if (status !== 'done' && status !== 'running') {
     if (view.offerResume) view.offerResume(handle);
-    else container.append(...resumeOffer(container, handle, view, run));
+    else container.append(...resumeOffer(container, handle, view, run, (view.whatResumes ?? SENDS).hint));
   }
   const line = report ? jobLine(stepStillRunning ? 'cancelled' : status, report.summary) : ending;
   return { line, tone, report: container };
 }
 
 /** A Resume button that runs the job again from what was not confirmed, in `container`. */
-export function resumeOffer<H>(container: HTMLElement, handle: H, view: JobView<H>, run: ActionRunner, hint = 'Resuming sends only what was not confirmed.'): HTMLElement[] {
+export function resumeOffer<H>(container: HTMLElement, handle: H, view: JobView<H>, run: ActionRunner, hint = SENDS.hint): HTMLElement[] {
   const button = el('button', { type: 'button', class: 'action' }, 'Resume');
   button.addEventListener('click', () => {
     run('Resuming…', async () => runJob(container, unwrap(await view.resume(handle)), view, run));

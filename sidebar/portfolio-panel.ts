@@ -3,7 +3,7 @@
 import { busy, byId, countOf, el, say } from './dom';
 import { readProgress, resumeOffer, runJob, type ActionRunner, type JobView } from './job-runner';
 import { server } from './server';
-import type { AuditPushHandle, ImportHandle, ImportKind, RpcResult } from '../src/shared/rpc';
+import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, RpcResult } from '../src/shared/rpc';
 
 const PUSH_VIEW: JobView<AuditPushHandle> = {
   label: 'Pushing changed cells',
@@ -15,6 +15,28 @@ const PUSH_VIEW: JobView<AuditPushHandle> = {
   watch: (h) => readProgress(server.getJobProgress('push', h.pushId), (p) => ('cellsDone' in p ? { done: p.cellsDone, total: p.cellsTotal } : null)),
   cancel: (h) => server.cancelAuditPush(h.pushId),
   resume: (h) => server.resumeAuditPush(h.pushId),
+};
+
+/**
+ * Build audit always runs as a job, whatever the fund's size: a small fund is read in one step, and one path
+ * means a large fund is never refused half way by the rate budget (about 2,100 reads for 500 × 100).
+ */
+const BUILD_VIEW: JobView<AuditBuildHandle> = {
+  label: 'Reading every profile, property and value',
+  progress: (h) => ({ done: h.progress.pagesRead, total: h.progress.pagesTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
+  report: (h) => (h.report
+    // The message names any value shown cut; they are not cells left unstored, so no list of problems.
+    ? { summary: h.report.message, problem: null, problems: [] }
+    // A build that stopped (here or from another sidebar) ends the runner too, saying how far it got.
+    : h.progress.status === 'running' ? null
+      : { summary: `The audit was not written: ${h.progress.pagesRead} of ${countOf(h.progress.pagesTotal, 'page')} read.`, problem: h.progress.problem ?? null, problems: [] }),
+  shortfall: (h) => ({ notSent: h.report ? 0 : h.progress.pagesTotal - h.progress.pagesRead }),
+  next: (h) => server.continueAuditBuild(h.buildId),
+  watch: (h) => readProgress(server.getJobProgress('build', h.buildId), (p) => ('pagesRead' in p ? { done: p.pagesRead, total: p.pagesTotal } : null)),
+  cancel: (h) => server.cancelAuditBuild(h.buildId),
+  resume: (h) => server.resumeAuditBuild(h.buildId),
+  // A build reads: nothing of it was sent.
+  whatResumes: { cancelled: 'Cancelled: it can be resumed.', hint: 'Resuming reads only the pages not read.' },
 };
 
 const IMPORT_LABELS: Record<ImportKind, string> = { profiles: 'Importing profiles', contacts: 'Importing contacts' };
@@ -62,9 +84,8 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
 
   byId<HTMLButtonElement>('audit-build').addEventListener('click', () => {
     void busy(panel, status, 'Reading every profile, property and value…', async () => {
-      const built = unwrap(await server.buildAudit(await company()));
-      results.replaceChildren();
-      return { line: built.message, tone: 'success' };
+      say(status, '');
+      return runJob<AuditBuildHandle>(results, unwrap(await server.startAuditBuild(await company())), BUILD_VIEW, run);
     });
   });
 
@@ -123,7 +144,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   byId<HTMLButtonElement>('import-profiles').addEventListener('click', () => importFromSelection('profiles'));
   byId<HTMLButtonElement>('import-contacts').addEventListener('click', () => importFromSelection('contacts'));
 
-  /** Pushes and imports of the last six hours that did not finish, each offered with Resume. */
+  /** Pushes, imports and audit builds of the last six hours that did not finish, each offered with Resume. */
   const unfinishedBox = el('div', { class: 'unfinished', 'aria-label': 'Unfinished pushes and imports' });
   results.before(unfinishedBox);
   async function offerUnfinished(): Promise<void> {
@@ -139,6 +160,11 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
     }
     for (const job of jobs.imports) {
       offer(job, importView(job.kind, job.range), `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${countOf(job.progress.rowsTotal, 'row')} done.`);
+    }
+    for (const build of jobs.builds) {
+      const box = el('div', { class: 'resume-offer' });
+      box.append(...resumeOffer(box, build, BUILD_VIEW, run, `The audit build ${howItStopped(build.progress.status)} with ${build.progress.pagesRead} of ${countOf(build.progress.pagesTotal, 'page')} read. Resuming reads only the pages not read.`));
+      offers.push(box);
     }
     unfinishedBox.replaceChildren(...offers);
   }

@@ -128,7 +128,7 @@ export function whileStepRuns<T>(kind: string, id: string, step: () => T): T {
     return true;
   });
   if (!claimed) {
-    const what = { export: 'export', 'audit-push': 'push', import: 'import' }[kind] ?? 'job';
+    const what = { export: 'export', 'audit-push': 'push', import: 'import', 'audit-build': 'audit build' }[kind] ?? 'job';
     throw new InputError(`This ${what} is already running from another sidebar or window. Follow it there, or cancel it there and resume it here.`);
   }
   try {

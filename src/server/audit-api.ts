@@ -21,6 +21,7 @@ import {
   sheetFingerprint,
   PUSH_CODES,
   type CompactPushState,
+  type AuditData,
   type AuditPushProgress,
   type AuditPushState,
 } from '../core/audit';
@@ -57,7 +58,12 @@ const SHEET_CHANGED = 'The audit sheet changed since this push started. Push aga
 export function buildAudit(companyId: string): AuditBuildReport {
   const id = requireUuid(companyId, 'The fund\'s company id');
   const client = createClientForExecution({ maxTotalWaitMs: 120_000 });
-  const model = buildAuditModel(loadAuditData(client, id), { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter });
+  return writeAudit(loadAuditData(client, id));
+}
+
+/** Writes the audit sheet and its store from what was read (by buildAudit, or by the build job's steps). */
+export function writeAudit(data: AuditData): AuditBuildReport {
+  const model = buildAuditModel(data, { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter });
   // The store first: if it cannot be written, the earlier audit and its snapshot are still whole.
   const longLists = model.summary.formatting.validations.flatMap((rule) => (rule.kind === 'listFromRange' ? [{ propertyId: rule.propertyId, labels: rule.labels }] : []));
   const store = stageAuditStore(serializeSnapshot(model.snapshot), longLists, model.summary.layout.rows * model.summary.layout.columns);

@@ -22,6 +22,8 @@ const STEP_BUDGET_MS = 20_000;
 
 /** What a kind's step is given: its client, its time, and the checkpoint to call after every wave. */
 export type StepContext<J> = {
+  /** The job's id (a kind that keeps something beside the store, like the build's sheet, finds it by it). */
+  id: string;
   client: ApiClient;
   deadline: number;
   marginMs: number;
@@ -103,6 +105,7 @@ export function continueJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, 
     // After a 429 the step opens with one probe: its client leaves 429s to the job.
     const client = createClientForExecution({ deadline, onWait: waitLog.onWait, noRateLimitRetries: needsProbe(kind.state(job)) });
     job = kind.step(job, {
+      id,
       client,
       deadline,
       marginMs: kind.marginMs,

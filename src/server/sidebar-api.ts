@@ -11,6 +11,7 @@ import type {
 } from '../shared/rpc';
 import { activeSelection } from '../gas/sheet-io';
 import * as audit from './audit-api';
+import * as auditBuild from './audit-build-api';
 import * as exporter from './export-api';
 import * as freeze from './freeze';
 import * as importer from './import-api';
@@ -119,6 +120,18 @@ export const insertPortfolioNotes = serve(['portfolioCompanyProfileId'], (profil
 /** Builds the portfolio audit sheet of a fund. */
 export const buildAudit = serve(['fundCompanyId'], (companyId: string) => audit.buildAudit(companyId));
 
+/** Starts building the audit as a job (a fund too large for one execution): continueAuditBuild reads it in steps. */
+export const startAuditBuild = serve(['fundCompanyId'], (companyId: string) => auditBuild.startBuild(companyId));
+
+/** Runs one step of an audit build; the step that reads the last page writes the sheet and answers its report. */
+export const continueAuditBuild = serve(['buildId'], (buildId: string) => jobs.continueJob(auditBuild.buildJob, buildId));
+
+/** Stops an audit build before its next wave of reads; it can be resumed. */
+export const cancelAuditBuild = serve(['buildId'], (buildId: string) => jobs.cancelJob(auditBuild.buildJob, buildId));
+
+/** Resumes an audit build with the pages not read yet. */
+export const resumeAuditBuild = serve(['buildId'], (buildId: string) => jobs.resumeJob(auditBuild.buildJob, buildId));
+
 /** Compares the audit sheet (null: the default one) with its snapshot and prepares the push of changed cells. */
 export const startAuditPush = serve(['sheetName'], (sheetName: string | null) => audit.startPush(sheetName));
 
@@ -131,8 +144,10 @@ export const cancelAuditPush = serve(['pushId'], (pushId: string) => jobs.cancel
 /** Resumes an audit push with the cells not confirmed. */
 export const resumeAuditPush = serve(['pushId'], (pushId: string) => jobs.resumeJob(audit.pushJob, pushId));
 
-/** Pushes and imports of this spreadsheet from the last six hours that did not finish, to resume. */
-export const findUnfinishedPortfolioJobs = serve([], () => ({ pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob) }));
+/** Pushes, imports and audit builds of this spreadsheet from the last six hours that did not finish, to resume. */
+export const findUnfinishedPortfolioJobs = serve([], () => ({
+  pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob),
+}));
 
 /**
  * Read-only: the progress a job's running step published after its last wave, so the page can move
@@ -142,7 +157,8 @@ export const getJobProgress = serve(['kind', 'jobId'], (kind: JobKind, jobId: st
   if (kind === 'export') return jobs.liveProgress(exporter.exportJob, jobId);
   if (kind === 'push') return jobs.liveProgress(audit.pushJob, jobId);
   if (kind === 'import') return jobs.liveProgress(importer.importJob, jobId);
-  throw new InputError('The job kind must be "export", "push" or "import".');
+  if (kind === 'build') return jobs.liveProgress(auditBuild.buildJob, jobId);
+  throw new InputError('The job kind must be "export", "push", "import" or "build".');
 });
 
 // Portfolio grids and Freeze

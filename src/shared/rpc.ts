@@ -5,6 +5,7 @@ import type { ContactNoteReport, ImportProgress } from '../core/directory';
 import type { ConnectionReport } from '../core/settings/connection';
 import type { SettingsChange } from '../core/settings/settings-update';
 import type { AuditPushProgress, AuditPushReport, AuditPushReportItem, Completeness } from '../core/audit';
+import type { AuditBuildProgress } from '../core/audit/build-job';
 
 /**
  * What crosses google.script.run: Dates and class instances do not survive it, so the types refuse them.
@@ -174,6 +175,13 @@ export type AuditBuildReport = {
   message: string;
 };
 
+/** A build of the audit run as a job (startAuditBuild): `report` once the sheet is written, else null. */
+export type AuditBuildHandle = {
+  buildId: string;
+  progress: AuditBuildProgress;
+  report: AuditBuildReport | null;
+};
+
 export type AuditPushHandle = {
   pushId: string;
   sheetName: string;
@@ -194,13 +202,15 @@ export type AuditPushOutcome = {
 export type UnfinishedPortfolioJobs = {
   pushes: AuditPushHandle[];
   imports: ImportHandle[];
+  /** Audit builds cancelled, paused or left running (added with the build job; older callers ignore it). */
+  builds: AuditBuildHandle[];
 };
 
 /** The step-driven jobs whose running step publishes its progress (getJobProgress). */
-export type JobKind = 'export' | 'push' | 'import';
+export type JobKind = 'export' | 'push' | 'import' | 'build';
 
 /** A job's progress as its handle carries it: ExportHandle's, AuditPushHandle's or ImportHandle's `progress`. */
-export type JobProgress = ExportProgress | AuditPushProgress | ImportProgress;
+export type JobProgress = ExportProgress | AuditPushProgress | ImportProgress | AuditBuildProgress;
 
 /** A metric's newest non-blank value and where it came from, for the metric browser. */
 export type LatestValue = {

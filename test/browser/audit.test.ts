@@ -64,12 +64,57 @@ it('builds the audit of the demo fund, and pushes one edited cell', async () => 
   await session.workbench.control.clearRequests();
 
   await frame.click('#audit-push');
-  await frame.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
+  // The build's own bar (it runs as a job too) said Finished. already: wait for the push's.
+  await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-label')?.textContent === 'Pushing changed cells'
+    && document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.');
   expect(await frame.textContent('#portfolio-results > .status')).toMatch(new RegExp(`^\\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`));
   expect(await pushedValues()).toEqual(['Lisbon']);
   expect(await storedHeadquarters(4)).toEqual({ exists: true, value: 'Lisbon' });
   await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-audit.png') });
   await session.page.screenshot({ path: path.join(ROOT, 'test-artifacts', 'workbench-audit.png') });
+});
+
+it('builds the audit through the build job: the bar finishes at every page, each read once', async () => {
+  await session.workbench.control.clearRequests();
+  await buildAudit();
+  const frame = await currentSidebar();
+  expect(await frame.textContent('#portfolio-results .progress-text')).toBe('Finished.');
+  const pages = (await session.workbench.control.requests())
+    .filter((r) => r.method === 'GET' && r.status === 200 && /^\/portfolio_(company_profiles|properties|property_values|property_options)$/.test(r.path))
+    .map((r) => `${r.path}?${r.query}`);
+  // Profiles, properties, each of the 32 profiles' values, and the options of the selects.
+  expect(pages.length).toBeGreaterThan(34);
+  expect(new Set(pages).size).toBe(pages.length);
+  // The job runner's bar, at its end: the build ran as a job, not as one buildAudit call.
+  expect(await frame.textContent('#portfolio-results .progress-label')).toBe('Reading every profile, property and value');
+  expect(await frame.$eval('#portfolio-results progress', (bar) => [(bar as HTMLProgressElement).value, (bar as HTMLProgressElement).max])).toEqual([pages.length, pages.length]);
+});
+
+it('cancels a build from its bar before its next wave of reads, offers Resume, and resumes it to the sheet', async () => {
+  const frame = await currentSidebar();
+  await frame.click('#tab-portfolio');
+  // Each request held 2 s: the first wave (profiles and properties) is under way when Cancel is pressed.
+  await session.workbench.control.faults({ latencyMs: 2_000 });
+  await session.workbench.control.clearRequests();
+  try {
+    await frame.click('#audit-build');
+    await frame.waitForSelector('#portfolio-results .progress .cancel');
+    await frame.click('#portfolio-results .progress .cancel');
+    await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-text')?.textContent === 'Cancelled: it can be resumed.', undefined, { timeout: 30_000 });
+  } finally {
+    await session.workbench.control.faults({ reset: true });
+  }
+  expect(await frame.textContent('#portfolio-results > .status')).toMatch(/^The audit was not written: \d+ of \d+ pages read\.$/);
+  const readBeforeResume = (await session.workbench.control.requests()).filter((r) => r.method === 'GET' && r.status === 200 && r.path.startsWith('/portfolio_')).length;
+  // The first wave only: the profiles and the properties.
+  expect(readBeforeResume).toBeLessThanOrEqual(2);
+
+  await frame.click('#portfolio-results button.action');
+  await frame.waitForFunction(() => /success/.test(document.querySelector('#portfolio-status')?.className ?? ''));
+  expect(await frame.textContent('#portfolio-status')).toMatch(/^Built "Portfolio audit": 32 companies × 15 properties/);
+  const pages = (await session.workbench.control.requests())
+    .filter((r) => r.method === 'GET' && r.status === 200 && r.path.startsWith('/portfolio_')).map((r) => `${r.path}?${r.query}`);
+  expect(new Set(pages).size).toBe(pages.length);
 });
 
 /** The sidebar frame as it is now (the Portfolio tab may be open, so the Metrics panel hidden). */

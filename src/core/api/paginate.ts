@@ -61,11 +61,11 @@ export function readLists(requester: Requester, lists: readonly ListRead[], opti
   return items;
 }
 
-function withPage(request: ApiRequest, page: number): ApiRequest {
+export function withPage(request: ApiRequest, page: number): ApiRequest {
   return { ...request, query: { ...request.query, page } };
 }
 
-function readPage(body: Record<string, unknown>, { key, whole, request }: ListRead): { items: unknown[]; meta: PageMeta } {
+export function readPage(body: Record<string, unknown>, { key, whole, request }: ListRead): { items: unknown[]; meta: PageMeta } {
   const items = body[key];
   const meta = whole && Array.isArray(items) ? { total: items.length, total_pages: 1, page: 1 } : (body['meta'] as Partial<PageMeta> | undefined);
   if (!Array.isArray(items) || !meta || typeof meta.total_pages !== 'number') {

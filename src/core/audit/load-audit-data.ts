@@ -17,15 +17,36 @@ import type { AuditData, AuditOption, AuditProfile, AuditProperty, AuditSchema, 
 export function loadAuditData(client: ApiClient, companyId: string): AuditData {
   const fundId = requireUuid(companyId, 'The company id');
   const listed = client.portfolio.listProfilesAndProperties(fundId);
-  const profiles = listed.profiles.map(toProfile);
-  const properties = auditOrder(listed.properties.map(toProperty));
+  const { profileIds, optionPropertyIds } = auditReadsOf(listed.profiles, listed.properties);
+  const read = client.portfolio.listValuesAndOptions(profileIds, optionPropertyIds);
+  return auditDataOf(fundId, { ...listed, ...read });
+}
+
+/** What the profiles and properties lists call for next: every profile's values, and the options of every select and multiselect property. */
+export function auditReadsOf(profiles: readonly PortfolioCompanyProfile[], properties: readonly PortfolioProperty[]): { profileIds: string[]; optionPropertyIds: string[] } {
+  return {
+    profileIds: profiles.map((profile) => toProfile(profile).id),
+    optionPropertyIds: auditOrder(properties.map(toProperty)).filter(hasOptions).map((property) => property.id),
+  };
+}
+
+/**
+ * The audit's data from its lists as the API sent them: `values` one list per profile and `options` one
+ * per select or multiselect property, in the order auditReadsOf names them. Shared by the one-execution
+ * read above and the build job, which reads the same lists a page at a time over several steps.
+ */
+export function auditDataOf(
+  companyId: string,
+  lists: { profiles: readonly PortfolioCompanyProfile[]; properties: readonly PortfolioProperty[]; values: ReadonlyArray<readonly PortfolioPropertyValue[]>; options: ReadonlyArray<readonly PortfolioPropertyOption[]> },
+): AuditData {
+  const profiles = lists.profiles.map(toProfile);
+  const properties = auditOrder(lists.properties.map(toProperty));
   const withOptions = properties.filter(hasOptions);
-  const read = client.portfolio.listValuesAndOptions(profiles.map((profile) => profile.id), withOptions.map((property) => property.id));
   const values: AuditData['values'] = {};
   profiles.forEach((profile, index) => {
-    values[profile.id] = storedValues(read.values[index] ?? [], properties);
+    values[profile.id] = storedValues(lists.values[index] ?? [], properties);
   });
-  return { companyId: fundId, profiles, properties, options: optionsById(withOptions, read.options), values };
+  return { companyId, profiles, properties, options: optionsById(withOptions, lists.options), values };
 }
 
 /**
@@ -73,7 +94,7 @@ function storedValues(items: readonly PortfolioPropertyValue[], properties: read
   return byProperty;
 }
 
-function optionsById(properties: readonly AuditProperty[], lists: readonly PortfolioPropertyOption[][]): Record<string, AuditOption[]> {
+function optionsById(properties: readonly AuditProperty[], lists: ReadonlyArray<readonly PortfolioPropertyOption[]>): Record<string, AuditOption[]> {
   const options: Record<string, AuditOption[]> = {};
   properties.forEach((property, index) => {
     options[property.id] = (lists[index] ?? []).map((option) => ({ id: option.id.toLowerCase(), label: option.label }));

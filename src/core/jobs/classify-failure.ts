@@ -4,7 +4,8 @@
 import { ApiError, ConfigError, FetchRefusedError, InputError, NetworkError, OutOfTimeError, RateLimitedError, shortReason, userSentence, type ReasonSubject } from '../errors';
 import type { WaveFailureEffect } from './wave-step';
 
-export type JobKind = 'export' | 'push' | 'import';
+/** `build`: the audit build's reads (GETs), which, like a PUT, are safe to send again. */
+export type JobKind = 'export' | 'push' | 'import' | 'build';
 
 export type Failure =
   /**
@@ -25,7 +26,7 @@ export type Failure =
   /** Nothing can go on until the user acts (token rejected, settings missing). */
   | { kind: 'stop'; message: string };
 
-const SUBJECT: Record<JobKind, ReasonSubject> = { export: 'metric', push: 'property value', import: 'record' };
+const SUBJECT: Record<JobKind, ReasonSubject> = { export: 'metric', push: 'property value', import: 'record', build: 'record' };
 
 /**
  * Sorts a failure. The requester has already retried what is safe (a 429 for every method; 5xx and lost

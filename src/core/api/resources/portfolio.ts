@@ -1,6 +1,6 @@
 // The investor product's endpoints: profiles, portfolio notes, properties, values and options.
 
-import { fetchAllPages, readLists, type ListRead } from '../paginate';
+import { fetchAllPages, readLists, readPage, withPage, type ListRead } from '../paginate';
 import { fillPath } from '../query';
 import type { ApiRequest, Requester, Settled } from '../requester';
 import type {
@@ -33,6 +33,24 @@ const optionsOf = (propertyId: string, label?: string): ListRead => ({
   whole: true,
   request: { method: 'GET', path: '/portfolio_property_options', query: { portfolio_property_id: requireUuid(propertyId, 'The portfolio property id'), label } },
 });
+
+/** One of the lists an audit reads, named so a job can keep it in its state and read it a page at a time. */
+export type AuditList =
+  | { kind: 'profiles' | 'properties'; companyId: string }
+  | { kind: 'values'; profileId: string }
+  | { kind: 'options'; propertyId: string };
+
+/** One page of a list as readListPages answers it: its items and the list's page count, or why not. */
+export type PageRead = { ok: true; items: unknown[]; totalPages: number } | { ok: false; error: Error };
+
+function auditListRead(list: AuditList): ListRead {
+  switch (list.kind) {
+    case 'profiles': return profilesOf(list.companyId);
+    case 'properties': return propertiesOf(list.companyId);
+    case 'values': return valuesOf(list.profileId);
+    case 'options': return optionsOf(list.propertyId);
+  }
+}
 
 export class PortfolioResource {
   constructor(private readonly requester: Requester) {}
@@ -115,6 +133,25 @@ export class PortfolioResource {
     return this.requester.sendAllSettled<{ portfolio_property_value: PortfolioPropertyValue }>(requests).map((settled) =>
       settled.ok ? { ok: true, result: { status: settled.result.status, data: settled.result.data.portfolio_property_value } } : settled,
     );
+  }
+
+  /**
+   * Single pages of the audit's lists, sent together (the requester paces them under the budget and
+   * retries by its policy), each with its own outcome in order: a job reading a fund over several steps
+   * keeps what was answered and asks again only for what was not. A whole list (the options) ignores `page`.
+   */
+  readListPages(pages: ReadonlyArray<{ list: AuditList; page: number }>): PageRead[] {
+    const reads = pages.map(({ list }) => auditListRead(list));
+    const requests = pages.map(({ page }, i) => (reads[i]!.whole ? reads[i]!.request : withPage(reads[i]!.request, page)));
+    return this.requester.sendAllSettled<Record<string, unknown>>(requests).map((settled, i): PageRead => {
+      if (!settled.ok) return settled;
+      try {
+        const { items, meta } = readPage(settled.result.data, reads[i]!);
+        return { ok: true, items, totalPages: Math.max(1, meta.total_pages) };
+      } catch (error) {
+        return { ok: false, error: error as Error };
+      }
+    });
   }
 
   private readOne<T>(list: ListRead): T[] {
