@@ -123,18 +123,9 @@ describe('ids from the page', () => {
   // into a URL: serve() must refuse each kind with a sentence naming it, before any request or cache key.
   const long = 'x'.repeat(300);
   const cases: Array<[string, unknown[], RegExp]> = [
-    ['continueExport', [long], /^The export id must be an id like /],
-    ['cancelExport', [long], /^The export id must be an id like /],
-    ['resumeExport', [long], /^The export id must be an id like /],
-    ['continueImport', [long], /^The import id must be an id like /],
-    ['cancelImport', [long], /^The import id must be an id like /],
-    ['resumeImport', [long], /^The import id must be an id like /],
-    ['continueAuditPush', [long], /^The push id must be an id like /],
-    ['cancelAuditPush', [long], /^The push id must be an id like /],
-    ['resumeAuditPush', [long], /^The push id must be an id like /],
-    ['continueAuditBuild', [long], /^The build id must be an id like /],
-    ['cancelAuditBuild', [long], /^The build id must be an id like /],
-    ['resumeAuditBuild', [long], /^The build id must be an id like /],
+    // Every job kind's continue, cancel and resume.
+    ...[['Export', 'export'], ['Import', 'import'], ['AuditPush', 'push'], ['AuditBuild', 'build']].flatMap(([kind, noun]) =>
+      ['continue', 'cancel', 'resume'].map((verb): [string, unknown[], RegExp] => [`${verb}${kind}`, [long], new RegExp(`^The ${noun} id must be an id like `)])),
     ['startAuditBuild', [long], /^The fund company id must be an id like /],
     ['getJobProgress', ['export', long], /^The job id must be an id like /],
     ['testConnection', [long], /^The company id must be an id like /],
