@@ -52,6 +52,20 @@ async function drive<H extends Handle>(rt: GasRuntime, first: H, next: (handle: 
   return { handle, steps, peakBytes };
 }
 
+/** A runtime whose user cache loses entries as `seed` draws them, the seed printed so a failing run replays. */
+function evictingRuntime(seed: number, defaultCompany?: string): GasRuntime {
+  // eslint-disable-next-line no-console -- a failing run replays from its seed
+  console.log(`cache eviction seed ${seed}`);
+  return stack.runtime({ ...(defaultCompany ? { defaultCompany } : {}), cacheEviction: { seed, dropRate: 0.3, byteBudget: 256 * 1024 } });
+}
+
+/** Sheet1 with room for a header and `rows` rows below it. */
+function sheetWithRows(rt: GasRuntime, rows: number) {
+  const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
+  if (sheet.getMaxRows() < rows + 1) sheet.insertRowsAfter(sheet.getMaxRows(), rows + 1 - sheet.getMaxRows());
+  return sheet;
+}
+
 function unfinished(rt: GasRuntime): UnfinishedPortfolioJobs {
   return ok<UnfinishedPortfolioJobs>(rt.callServer('findUnfinishedPortfolioJobs', []));
 }
@@ -66,15 +80,13 @@ function confirmedCells(requests: LoggedRequest[]): string[] {
 
 it('pushes 5,000 changed cells within the job store, with the cache losing entries: every cell stored once, Resume found after the cache is cleared, nothing left behind', async () => {
   const seed = 1617;
-  // eslint-disable-next-line no-console -- a failing run replays from its seed
-  console.log(`cache eviction seed ${seed}`);
   const PROFILES = 100;
   const PROPERTIES = 50;
   const fund = randomUUID();
   const profiles = Array.from({ length: PROFILES }, (_, i) => ({ id: randomUUID(), name: `Société ${i}`, company_id: fund }));
   const properties = Array.from({ length: PROPERTIES }, (_, i) => ({ id: randomUUID(), name: `Propriété ${i}`, data_type: 'string', company_id: fund }));
   await stack.emulator.control.fixtures({ companies: [{ id: fund, name: 'Fonds compact', kind: 'investor' }], portfolio_company_profiles: profiles, portfolio_properties: properties });
-  const rt = stack.runtime({ defaultCompany: fund, cacheEviction: { seed, dropRate: 0.3, byteBudget: 256 * 1024 } });
+  const rt = evictingRuntime(seed, fund);
   ok(rt.callServer('buildAudit', [fund]));
 
   // Every cell edited, with text that is neither short nor ASCII: a copy of it would not fit 300 KB.
@@ -147,12 +159,9 @@ it('pauses a push whose sheet was edited between steps instead of sending the ce
 // startImport refused it ("This job's state needs 605 KB, more than the 300 KB it may keep").
 it('imports 2,000 contacts within the job store, with the cache losing entries: each created once, Resume found after the cache is cleared, nothing left behind', async () => {
   const seed = 1618;
-  // eslint-disable-next-line no-console -- a failing run replays from its seed
-  console.log(`cache eviction seed ${seed}`);
   const ROWS = 2_000;
-  const rt = stack.runtime({ cacheEviction: { seed, dropRate: 0.3, byteBudget: 256 * 1024 } });
-  const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
-  if (sheet.getMaxRows() < ROWS + 1) sheet.insertRowsAfter(sheet.getMaxRows(), ROWS + 1 - sheet.getMaxRows());
+  const rt = evictingRuntime(seed);
+  const sheet = sheetWithRows(rt, ROWS);
   const emails = Array.from({ length: ROWS }, (_, i) => `contact.${i}.${seed}@exemple-societe.example.com`);
   sheet.getRange(1, 1, ROWS + 1, 4).setValues([['Email', 'First name', 'Last name', 'Title'], ...emails.map((email, i) => [email, `Prénom ${i}`, `Nom de famille ${i}`, 'Directrice générale déléguée'])]);
   await stack.emulator.control.clearRequests();
@@ -188,8 +197,6 @@ it('imports 2,000 contacts within the job store, with the cache losing entries: 
 
 it('imports 1,000 profiles, a quarter of them updates, within the job store with the cache losing entries: each created or updated once, Resume found after the cache is cleared, nothing left behind', async () => {
   const seed = 1619;
-  // eslint-disable-next-line no-console -- a failing run replays from its seed
-  console.log(`cache eviction seed ${seed}`);
   const ROWS = 1_000;
   const UPDATES = 250;
   const fund = randomUUID();
@@ -197,9 +204,8 @@ it('imports 1,000 profiles, a quarter of them updates, within the job store with
   // Profiles no row names: the state keeps none of them.
   const others = Array.from({ length: 300 }, (_, i) => ({ id: randomUUID(), name: `Autre société ${i}`, company_id: fund }));
   await stack.emulator.control.fixtures({ companies: [{ id: fund, name: 'Fonds des profils', kind: 'investor' }], portfolio_company_profiles: [...existing, ...others] });
-  const rt = stack.runtime({ defaultCompany: fund, cacheEviction: { seed, dropRate: 0.3, byteBudget: 256 * 1024 } });
-  const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
-  if (sheet.getMaxRows() < ROWS + 1) sheet.insertRowsAfter(sheet.getMaxRows(), ROWS + 1 - sheet.getMaxRows());
+  const rt = evictingRuntime(seed, fund);
+  const sheet = sheetWithRows(rt, ROWS);
   const names = Array.from({ length: ROWS }, (_, i) => (i < UPDATES ? existing[i]!.name : `Nouvelle société ${i} — Zürich`));
   const website = (i: number): string => `https://societe-${i}.example.com/presentation`;
   sheet.getRange(1, 1, ROWS + 1, 3).setValues([['Name', 'Website', 'Currency'], ...names.map((name, i) => [name, website(i), 'chf'])]);
@@ -244,8 +250,7 @@ it('imports 1,000 profiles, a quarter of them updates, within the job store with
 it('pauses an import whose range was edited between steps instead of sending its rows as they now are, and refuses to resume it', async () => {
   const ROWS = 1_500;
   const rt = stack.runtime();
-  const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
-  if (sheet.getMaxRows() < ROWS + 1) sheet.insertRowsAfter(sheet.getMaxRows(), ROWS + 1 - sheet.getMaxRows());
+  const sheet = sheetWithRows(rt, ROWS);
   sheet.getRange(1, 1, ROWS + 1, 2).setValues([['Email', 'First name'], ...Array.from({ length: ROWS }, (_, i) => [`edited.${i}@example.com`, `Nom ${i}`])]);
   const started = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'contacts', companyId: stack.emulator.companyId, range: `Sheet1!A1:B${ROWS + 1}` }]));
   expect(started.progress.status).toBe('running');

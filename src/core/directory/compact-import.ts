@@ -8,7 +8,7 @@ import type { ContactList, PortfolioCompanyProfile } from '../api/types';
 import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';
 import { InputError } from '../errors';
-import { carryJobFields, indexReasons } from '../jobs/compact-state';
+import { carryJobFields, decodeRuns, encodeRuns, indexReasons } from '../jobs/compact-state';
 import { MAYBE_CREATED_MARK, prepareContactsImport, type ContactRowOutcome, type ContactsImportState } from './contacts-plan';
 import { prepareProfilesImport, type ProfileRowOutcome, type ProfilesImportState } from './profiles-plan';
 import type { ImportCounters, ImportJob, ImportRowBase, ImportStatus, RangeInput } from './types';
@@ -108,28 +108,6 @@ function unpackId(packed: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-function encodeRuns(indexes: readonly number[]): string {
-  const runs: string[] = [];
-  for (let i = 0; i < indexes.length;) {
-    const start = indexes[i]!;
-    let length = 1;
-    while (indexes[i + length] === start + length) length++;
-    runs.push(length === 1 ? start.toString(36) : `${start.toString(36)}+${length.toString(36)}`);
-    i += length;
-  }
-  return runs.join(',');
-}
-
-function decodeRuns(text: string): Set<number> {
-  const indexes = new Set<number>();
-  if (text === '') return indexes;
-  for (const run of text.split(',')) {
-    const [start, length] = run.split('+').map((part) => parseInt(part, 36));
-    for (let i = 0; i < (length ?? 1); i++) indexes.add(start! + i);
-  }
-  return indexes;
-}
-
 /** The id column's cell of a data row, 1-based row in the range; '' where the range has no id column. */
 function idCell(range: RangeInput, state: ImportJob<ImportRowBase>, row: number): unknown {
   return state.idColumn.isNew ? '' : range.values[row - 1]?.[state.idColumn.column - 1];
@@ -207,7 +185,7 @@ export function compactProfilesImport(state: ProfilesImportState, kept: Pick<Com
  */
 function asAtStart(range: RangeInput, compact: Kept, idColumn: number | null, settledRows: ReadonlySet<number>): RangeInput {
   if (idColumn === null) return range;
-  const blank = decodeRuns(compact.blankIds);
+  const blank = new Set(decodeRuns(compact.blankIds));
   const values = range.values.map((line, index) => (blank.has(index + 1) && settledRows.has(index + 1) ? line.map((cell, column) => (column === idColumn - 1 ? '' : cell)) : line));
   const displayValues = range.displayValues?.map((line, index) => (blank.has(index + 1) && settledRows.has(index + 1) ? line.map((cell, column) => (column === idColumn - 1 ? '' : cell)) : line));
   return { ...range, values, ...(displayValues ? { displayValues } : {}) };
