@@ -9,8 +9,8 @@ import { WaitLog } from '../core/export/wait-log';
 import { cancelJob as cancelled } from '../core/jobs/job-state';
 import { needsProbe, type RateLimitState } from '../core/jobs/rate-limit-state';
 import {
-  clearJobCancel, forgetJob, jobCancelRequested, newJobId, publishJobProgress, readJobProgress, rememberedJobs, rememberJob, requestJobCancel,
-  stepRunning, whileStepRuns,
+  clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberedJobs, rememberJob, requestJobCancel,
+  saveJob, stepRunning, whileStepRuns,
 } from '../gas/job-store';
 import { createClientForExecution } from './api-factory';
 
@@ -165,6 +165,20 @@ export function unfinishedJobs<J, S extends RateLimitState, H, P>(kind: JobKind<
     if (job !== null && kind.state(job).status !== 'done') handles.push(kind.handle(id, job));
   }
   return handles;
+}
+
+/**
+ * The store's side of a kind whose job is kept as it is, `{ state, … }` (a push, an import): no part of it
+ * is read again from the sheet.
+ */
+export function keptAsIs<J extends { state: S }, S extends RateLimitState>(store: string): Pick<JobKind<J, S, unknown, unknown>, 'store' | 'load' | 'save' | 'state' | 'withState'> {
+  return {
+    store,
+    load: (id) => loadJob<J>(store, id),
+    save: (id, job) => saveJob(store, id, job),
+    state: (job) => job.state,
+    withState: (job, state) => ({ ...job, state }),
+  };
 }
 
 /** What the job's running step last published (after each of its waves), for the bar while the step runs. */
