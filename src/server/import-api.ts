@@ -17,18 +17,48 @@ import {
   type ProfilesImportState,
   type RowWrite,
   CONTACT_ID_HEADER,
+  CONTACT_ROW_OUTCOMES,
+  PROFILE_ROW_OUTCOMES,
   PROFILE_ID_HEADER,
   STATUS_HEADER as IMPORT_STATUS_HEADER,
 } from '../core/directory';
+import {
+  compactContactsImport,
+  compactNewContactsImport,
+  compactNewProfilesImport,
+  compactProfilesImport,
+  expandContactsImport,
+  expandProfilesImport,
+  IMPORT_CODE_OUTCOMES,
+  type CompactImport,
+} from '../core/directory/compact-import';
+import { jobProgress } from '../core/jobs/progress';
 import { requireUuid } from '../core/validate/uuid';
+import { loadJob, readJobProgress, saveJob } from '../gas/job-store';
 import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas/sheet-io';
+import type { ContactList, PortfolioCompanyProfile } from '../core/api/types';
+import type { RangeInput } from '../core/directory/types';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
-import { keptAsIs, startJob, type JobKind, type StepContext } from './jobs-api';
+import { startJob, type JobKind, type StepContext } from './jobs-api';
 
+/** An import as it steps: its state, planned again from its range each time it is loaded. */
 type StoredImport =
   | { kind: 'profiles'; request: ImportRequest; sheetName: string; state: ProfilesImportState }
   | { kind: 'contacts'; request: ImportRequest; sheetName: string; state: ContactsImportState };
+
+/** An import as it is kept between steps: no copy of the rows (see core/directory/compact-import). */
+type ImportRecord = { kind: ImportRequest['kind']; request: ImportRequest; sheetName: string; state: CompactImport };
+
+/**
+ * An import as a job: its record with its rows read and planned again from the range, or its record alone
+ * when the range's input no longer has the import's fingerprint (or is gone): that is not this import any
+ * more, and nothing of it is sent.
+ */
+type ImportJobRecord = { record: ImportRecord; stored: StoredImport | null };
+
+const IMPORT_STORE = 'import';
+const RANGE_CHANGED = 'The range changed since this import started. Run the import again: rows with ids are not created twice.';
 
 function report(stored: StoredImport): ImportReport<string> {
   return stored.kind === 'profiles' ? buildProfilesImportReport(stored.state) : buildContactsImportReport(stored.state);
@@ -91,21 +121,31 @@ function withOwnColumns(address: string): string {
 export function startImport(request: ImportRequest): ImportHandle {
   const companyId = requireUuid(request.companyId, 'The company id');
   request = { ...request, range: withOwnColumns(request.range) };
-  const read = readRange(request.range);
-  if (read.values.length < 2) throw new InputError('Select a header row and at least one row to import.');
-  const range = { values: read.values, displayValues: read.displayValues, origin: { row: read.row, column: read.column } };
+  const { sheetName, range } = rangeInput(request.range);
+  if (range.values.length < 2) throw new InputError('Select a header row and at least one row to import.');
   const client = createClientForExecution({ maxTotalWaitMs: 60_000 });
-  const stored: StoredImport = request.kind === 'profiles'
-    ? { kind: 'profiles', request, sheetName: read.sheetName, state: prepareProfilesImport({ range, companyId, existingProfiles: client.portfolio.listProfiles(companyId) }) }
-    : { kind: 'contacts', request, sheetName: read.sheetName, state: prepareContactsImport({ range, companyId, contactLists: client.contacts.listLists(companyId) }) };
+  const job = request.kind === 'profiles' ? newProfilesImport(request, sheetName, range, client.portfolio.listProfiles(companyId)) : newContactsImport(request, sheetName, range, client.contacts.listLists(companyId));
+  const { row, column } = range.origin!;
   // New id and status columns go right of the range: never over someone's data.
-  for (const target of [stored.state.idColumn, stored.state.statusColumn]) {
-    if (target.isNew && !columnIsEmpty(read.sheetName, read.row, read.column + target.column - 1, read.values.length)) {
+  for (const target of [job.stored!.state.idColumn, job.stored!.state.statusColumn]) {
+    if (target.isNew && !columnIsEmpty(sheetName, row, column + target.column - 1, range.values.length)) {
       throw new InputError(`The import writes a "${target.header}" column right of the range, but that column is not empty. Clear it, or add a "${target.header}" column to the range.`);
     }
   }
   // An import with nothing to send is finished at once, and leaves nothing stored.
-  return startJob(importJob, stored);
+  return startJob(importJob, job);
+}
+
+/** A new profile import: its record keeps of the fund's profiles only those its rows matched. */
+function newProfilesImport(request: ImportRequest, sheetName: string, range: RangeInput, existingProfiles: PortfolioCompanyProfile[]): ImportJobRecord {
+  const state = prepareProfilesImport({ range, companyId: request.companyId, existingProfiles });
+  return { record: { kind: 'profiles', request, sheetName, state: compactNewProfilesImport(state, range, existingProfiles) }, stored: { kind: 'profiles', request, sheetName, state } };
+}
+
+/** A new contact import: its record keeps of the company's lists only those its rows name. */
+function newContactsImport(request: ImportRequest, sheetName: string, range: RangeInput, contactLists: ContactList[]): ImportJobRecord {
+  const state = prepareContactsImport({ range, companyId: request.companyId, contactLists });
+  return { record: { kind: 'contacts', request, sheetName, state: compactNewContactsImport(state, range, contactLists) }, stored: { kind: 'contacts', request, sheetName, state } };
 }
 
 /** A step of the import: each settled row's id and status go into the sheet as it settles. */
@@ -122,14 +162,92 @@ function step(stored: StoredImport, { client, deadline, marginMs, shouldStop, ch
 
 type ImportState = StoredImport['state'];
 
+function rangeInput(address: string): { sheetName: string; range: RangeInput } {
+  const read = readRange(address);
+  return { sheetName: read.sheetName, range: { values: read.values, displayValues: read.displayValues, origin: { row: read.row, column: read.column } } };
+}
+
+function loadImport(importId: string): ImportJobRecord | null {
+  const record = loadJob<ImportRecord>(IMPORT_STORE, importId);
+  // An import stored by an earlier version kept its rows: not resumed (the sheet already has the ids it created).
+  if (!record || record.state?.version !== 2) return null;
+  const { range } = rangeInput(record.request.range);
+  const { state } = record;
+  const stored: StoredImport | null = state.kind === 'profiles'
+    ? nullOr(expandProfilesImport(state, range), (expanded) => ({ kind: 'profiles', request: record.request, sheetName: record.sheetName, state: expanded }))
+    : nullOr(expandContactsImport(state, range), (expanded) => ({ kind: 'contacts', request: record.request, sheetName: record.sheetName, state: expanded }));
+  return { record, stored };
+}
+
+function nullOr<T, U>(value: T | null, then: (value: T) => U): U | null {
+  return value === null ? null : then(value);
+}
+
+/** The record to keep for a stepped import: its new outcomes, over the parts kept from its start. */
+function compactOf(record: ImportRecord, stored: StoredImport): CompactImport {
+  const kept = record.state;
+  if (stored.kind === 'profiles' && kept.kind === 'profiles') return compactProfilesImport(stored.state, kept);
+  if (stored.kind === 'contacts' && kept.kind === 'contacts') return compactContactsImport(stored.state, kept);
+  throw new Error('An import changed its kind between steps.');
+}
+
+function saveImport(importId: string, job: ImportJobRecord): void {
+  saveJob(IMPORT_STORE, importId, job.stored ? { ...job.record, state: compactOf(job.record, job.stored) } : job.record);
+}
+
+/** An import's progress from its stored outcome codes alone, without reading its range. */
+function recordProgress(record: ImportRecord): ImportProgress {
+  const outcomes = [...record.state.codes].map((code) => IMPORT_CODE_OUTCOMES[code] ?? 'pending');
+  return jobProgress(record.state, Date.now(), { rowsDone: outcomes.filter((outcome) => outcome !== 'pending').length, rowsTotal: outcomes.length });
+}
+
+/** An import whose range changed, told from its stored outcome codes alone. */
+function changedHandle(importId: string, record: ImportRecord): ImportHandle {
+  const outcomes = record.kind === 'profiles' ? PROFILE_ROW_OUTCOMES : CONTACT_ROW_OUTCOMES;
+  const totals: Record<string, number> = Object.fromEntries(outcomes.map((outcome) => [outcome, 0]));
+  for (const code of record.state.codes) totals[IMPORT_CODE_OUTCOMES[code] ?? 'pending']!++;
+  return {
+    importId,
+    kind: record.kind,
+    range: record.request.range,
+    progress: { ...recordProgress(record), problem: RANGE_CHANGED },
+    report: record.state.status === 'running' ? null : { summary: RANGE_CHANGED, totals: totals as ImportOutcome['totals'], problems: [], problem: RANGE_CHANGED },
+  };
+}
+
 /** Imports as one kind of job (jobs-api). */
-export const importJob: JobKind<StoredImport, ImportState, ImportHandle, ImportProgress> = {
-  ...keptAsIs<StoredImport, ImportState>('import'),
+export const importJob: JobKind<ImportJobRecord, ImportState | CompactImport, ImportHandle, ImportProgress> = {
+  store: IMPORT_STORE,
   marginMs: 3_000,
   notStored: 'This import is no longer stored (imports can be resumed for six hours). Run it again: rows with ids are not created twice.',
-  handle,
-  progress: progressOf,
-  resumeState: (state) => resumeImport<ImportState>(state),
-  step,
-  stopped: (_id, stored) => writeAll(stored),
+  load: loadImport,
+  save: saveImport,
+  state: (job) => job.stored?.state ?? job.record.state,
+  withState: (job, state) => ('rows' in state && job.stored
+    ? { ...job, stored: { ...job.stored, state } as StoredImport }
+    : { ...job, record: { ...job.record, state: state as CompactImport } }),
+  handle: (id, job) => (job.stored ? handle(id, job.stored) : changedHandle(id, job.record)),
+  progress: (job) => (job.stored ? progressOf(job.stored) : recordProgress(job.record)),
+  resumeState: (state) => ('rows' in state ? resumeImport<ImportState>(state) : state),
+  step: (job, context) => (job.stored ? { ...job, stored: step(job.stored, { ...context, checkpoint: (stored) => context.checkpoint({ ...job, stored }) }) } : job),
+  // Reported, not sent: the import pauses, and its stored outcomes stay as they were.
+  beforeStep: (id, job) => {
+    if (job.stored) return null;
+    const record: ImportRecord = { ...job.record, state: { ...job.record.state, status: 'paused', problem: RANGE_CHANGED } };
+    saveJob(IMPORT_STORE, id, record);
+    return changedHandle(id, record);
+  },
+  // The range was read again on load: if it changed since, resuming would send what the user no longer has.
+  checkResume: (job) => {
+    if (!job.stored) throw new InputError(RANGE_CHANGED);
+  },
+  // Asked before the range is read again: the answer is what the step last published.
+  whileRunning: (id) => {
+    const record = loadJob<ImportRecord>(IMPORT_STORE, id);
+    if (!record || record.state?.version !== 2) throw new InputError(importJob.notStored);
+    return { importId: id, kind: record.kind, range: record.request.range, progress: readJobProgress<ImportProgress>(IMPORT_STORE, id) ?? recordProgress(record), report: null };
+  },
+  stopped: (_id, job) => {
+    if (job.stored) writeAll(job.stored);
+  },
 };

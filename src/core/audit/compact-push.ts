@@ -6,7 +6,7 @@
 
 import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';
-import { carryJobFields, indexReasons } from '../jobs/compact-state';
+import { carryJobFields, decodeRuns, encodeRuns, indexReasons } from '../jobs/compact-state';
 import type { DateFormatter } from '../validate/dates';
 import { encodeKey, keyOfCell, shownValue } from './cell-values';
 import { cellWrite } from './cell-writes';
@@ -68,28 +68,6 @@ function codeOf(item: AuditPushItem): string {
 /** The audit sheet's values as one short hash, each cell in the canonical form Freeze compares by. */
 export function sheetFingerprint(values: readonly (readonly unknown[])[]): string {
   return fnv1a64(fingerprints(values));
-}
-
-function encodeRuns(indexes: readonly number[]): string {
-  const runs: string[] = [];
-  for (let i = 0; i < indexes.length;) {
-    const start = indexes[i]!;
-    let length = 1;
-    while (indexes[i + length] === start + length) length++;
-    runs.push(length === 1 ? start.toString(36) : `${start.toString(36)}+${length.toString(36)}`);
-    i += length;
-  }
-  return runs.join(',');
-}
-
-function decodeRuns(text: string): number[] {
-  const indexes: number[] = [];
-  if (text === '') return indexes;
-  for (const run of text.split(',')) {
-    const [start, length] = run.split('+').map((part) => parseInt(part, 36));
-    for (let i = 0; i < (length ?? 1); i++) indexes.push(start! + i);
-  }
-  return indexes;
 }
 
 /** The ids an item's write names. */

@@ -1,4 +1,4 @@
-// What every compact job state (export, audit push) stores the same way: reasons once each, referred to
+// What every compact job state (export, audit push, import) stores the same way: reasons once each, referred to
 // by item, and the job's fields that are neither items nor counters.
 
 import type { RateLimitState } from './rate-limit-state';
@@ -33,4 +33,28 @@ export function carryJobFields(from: JobFields, to: JobFields): void {
   if (from.notBefore !== undefined) to.notBefore = from.notBefore;
   if (from.rateLimitedSince !== undefined) to.rateLimitedSince = from.rateLimitedSince;
   if (from.retry !== undefined) to.retry = { ...from.retry };
+}
+
+/** Ascending indexes as runs "start+length" in base 36 joined by ',': a long run of rows costs a few characters. */
+export function encodeRuns(indexes: readonly number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < indexes.length;) {
+    const start = indexes[i]!;
+    let length = 1;
+    while (indexes[i + length] === start + length) length++;
+    runs.push(length === 1 ? start.toString(36) : `${start.toString(36)}+${length.toString(36)}`);
+    i += length;
+  }
+  return runs.join(',');
+}
+
+/** The indexes encodeRuns wrote. */
+export function decodeRuns(text: string): number[] {
+  const indexes: number[] = [];
+  if (text === '') return indexes;
+  for (const run of text.split(',')) {
+    const [start, length] = run.split('+').map((part) => parseInt(part, 36));
+    for (let i = 0; i < (length ?? 1); i++) indexes.push(start! + i);
+  }
+  return indexes;
 }

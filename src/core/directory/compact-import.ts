@@ -1,0 +1,287 @@
+// What an import keeps between steps: no copy of the rows' values or request bodies (the range is read
+// again each step and its input columns must still have the fingerprint they had), one outcome code per
+// row, the ids it created, reasons only for rows that failed, were skipped or may have been created, and
+// of the API's data only what planning the pending rows again needs (the contact lists they name, the
+// profiles they matched), so a step (and a Resume) asks the API nothing before its first write.
+
+import type { ContactList, PortfolioCompanyProfile } from '../api/types';
+import { fnv1a64 } from '../cache/chunked-cache';
+import { fingerprints } from '../formulas/freeze';
+import { InputError } from '../errors';
+import { carryJobFields, decodeRuns, encodeRuns, indexReasons } from '../jobs/compact-state';
+import { MAYBE_CREATED_MARK, prepareContactsImport, type ContactRowOutcome, type ContactsImportState } from './contacts-plan';
+import { prepareProfilesImport, type ProfileRowOutcome, type ProfilesImportState } from './profiles-plan';
+import type { ImportCounters, ImportJob, ImportRowBase, ImportStatus, RangeInput } from './types';
+
+type Kept = {
+  version: 2;
+  companyId: string;
+  /** rangeFingerprint of the range as prepared: a read with another one is not this import's input. */
+  fingerprint: string;
+  /**
+   * Data rows (1-based in the range) whose id cell was blank at the start, as runs "start+length" in base
+   * 36: the cells this import may write an id into, read as blank again when its rows are planned anew.
+   */
+  blankIds: string;
+  status: ImportStatus;
+  /** One character per planned row, see CONTACT_CODES / PROFILE_CODES. */
+  codes: string;
+  /** Ids the import created, in row order, for the rows whose code is C (see packId). */
+  ids: string[];
+  /** Distinct reasons, referred to by row index from `reasonOf`. */
+  reasons: string[];
+  /** Row index → index into `reasons`, for settled rows that have one. */
+  reasonOf: Record<string, number>;
+  counters: ImportCounters;
+  inFlight?: number;
+  problem?: string;
+  notBefore?: number;
+  rateLimitedSince?: number;
+  retry?: { backoffMs: number };
+};
+
+export type CompactContactsImport = Kept & {
+  kind: 'contacts';
+  /** [id, name] of the lists the pending rows named at the start: enough to resolve them again. */
+  lists: Array<[string, string]>;
+};
+
+/** A profile as planning compares a row with it: [id, name, website_url, currency, primary_contact_id, fiscal_year_end_month]. */
+type KeptProfile = [string, string, string | null, string | null, string | null, number | null];
+
+export type CompactProfilesImport = Kept & {
+  kind: 'profiles';
+  /** The profiles rows matched at the start, as they were then: an update's body is planned against them again. */
+  profiles: KeptProfile[];
+};
+
+export type CompactImport = CompactContactsImport | CompactProfilesImport;
+
+const CONTACT_CODES: Record<string, ContactRowOutcome> = { p: 'pending', C: 'created', S: 'skipped', F: 'failed', K: 'unknown' };
+/** c and u: pending creation and update, so a row planned anew to do something else is not sent. */
+const PROFILE_CODES: Record<string, ProfileRowOutcome> = { c: 'pending', u: 'pending', C: 'created', U: 'updated', N: 'unchanged', F: 'failed' };
+
+/** Each code's outcome, for a report of a stored import whose range changed. */
+export const IMPORT_CODE_OUTCOMES: Readonly<Record<string, string>> = { ...CONTACT_CODES, ...PROFILE_CODES };
+
+/**
+ * The range's input as one short hash: values and display texts of every column but the id and status
+ * columns the import writes (1-based within the range; a column past the range's width leaves nothing out).
+ */
+export function rangeFingerprint(range: RangeInput, writtenColumns: readonly number[]): string {
+  const keep = (row: ReadonlyArray<unknown>): unknown[] => row.filter((_, index) => !writtenColumns.includes(index + 1));
+  const display = (range.displayValues ?? []).map(keep);
+  return fnv1a64(`${range.values.length}|${fingerprints(range.values.map(keep))}|${fingerprints(display)}`);
+}
+
+function writtenColumns(state: ImportJob<ImportRowBase>): number[] {
+  return [state.idColumn.column, state.statusColumn.column];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * A lower-case UUID in 22 characters (each 3 hex digits as 2 of 64, the last 2 as 2), any other id as
+ * itself after "=": 2,000 created ids then take about 50 KB of the store, not 80. Written by hand: Apps
+ * Script has no Buffer.
+ */
+function packId(id: string): string {
+  if (!UUID.test(id)) return `=${id}`;
+  const hex = id.replace(/-/g, '');
+  let packed = '';
+  for (let i = 0; i < hex.length; i += 3) {
+    const value = parseInt(hex.slice(i, i + 3), 16);
+    packed += DIGITS[value >> 6]! + DIGITS[value & 63]!;
+  }
+  return packed;
+}
+
+function unpackId(packed: string): string {
+  if (packed.startsWith('=')) return packed.slice(1);
+  let hex = '';
+  for (let i = 0; i < packed.length; i += 2) {
+    const value = DIGITS.indexOf(packed[i]!) * 64 + DIGITS.indexOf(packed[i + 1]!);
+    hex += value.toString(16).padStart(i + 2 < packed.length ? 3 : 2, '0');
+  }
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The id column's cell of a data row, 1-based row in the range; '' where the range has no id column. */
+function idCell(range: RangeInput, state: ImportJob<ImportRowBase>, row: number): unknown {
+  return state.idColumn.isNew ? '' : range.values[row - 1]?.[state.idColumn.column - 1];
+}
+
+function isBlank(cell: unknown): boolean {
+  return cell === '' || cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
+}
+
+type RowFields = ImportRowBase & { reason?: string };
+
+function keptParts<Row extends RowFields>(state: ImportJob<Row> & { companyId: string }, codes: string, ids: string[], kept: Pick<Kept, 'fingerprint' | 'blankIds'>): Kept {
+  const { reasons, reasonOf } = indexReasons(state.rows, (row) => (row.outcome === 'pending' ? undefined : row.reason));
+  const compact: Kept = {
+    version: 2,
+    companyId: state.companyId,
+    fingerprint: kept.fingerprint,
+    blankIds: kept.blankIds,
+    status: state.status,
+    codes,
+    ids,
+    reasons,
+    reasonOf,
+    counters: { ...state.counters },
+  };
+  if (state.inFlight !== undefined) compact.inFlight = state.inFlight;
+  carryJobFields(state, compact);
+  return compact;
+}
+
+/** What an import keeps of its range at the start: its fingerprint, and which id cells were blank. */
+function startParts(state: ImportJob<ImportRowBase>, range: RangeInput): Pick<Kept, 'fingerprint' | 'blankIds'> {
+  return {
+    fingerprint: rangeFingerprint(range, writtenColumns(state)),
+    blankIds: encodeRuns(state.rows.map((row) => row.row).filter((row) => isBlank(idCell(range, state, row)))),
+  };
+}
+
+/** A contact import as stored at its start, from the range it was prepared from and the company's lists. */
+export function compactNewContactsImport(state: ContactsImportState, range: RangeInput, lists: readonly ContactList[]): CompactContactsImport {
+  const named = new Set(state.rows.flatMap((row) => (row.outcome === 'pending' ? row.body?.contact_list_ids ?? [] : [])));
+  const kept = lists.filter((list) => named.has(list.id.toLowerCase())).map((list): [string, string] => [list.id, list.name]);
+  return compactContactsImport(state, { ...startParts(state, range), lists: kept });
+}
+
+/** The contact import to store, with the parts that never change after its start carried over. */
+export function compactContactsImport(state: ContactsImportState, kept: Pick<CompactContactsImport, 'fingerprint' | 'blankIds' | 'lists'>): CompactContactsImport {
+  const codes = state.rows.map((row) => ({ pending: 'p', created: 'C', skipped: 'S', failed: 'F', unknown: 'K' })[row.outcome]).join('');
+  const ids = state.rows.flatMap((row) => (row.outcome === 'created' ? [packId(row.contactId ?? row.idText ?? '')] : []));
+  return { ...keptParts(state, codes, ids, kept), kind: 'contacts', lists: kept.lists };
+}
+
+/** A profile import as stored at its start, from the range it was prepared from and the fund's profiles. */
+export function compactNewProfilesImport(state: ProfilesImportState, range: RangeInput, existing: readonly PortfolioCompanyProfile[]): CompactProfilesImport {
+  const matched = new Set(state.rows.flatMap((row) => (row.outcome !== 'failed' && row.profileId ? [row.profileId.toLowerCase()] : [])));
+  const profiles = existing
+    .filter((profile) => matched.has(profile.id.toLowerCase()))
+    .map((p): KeptProfile => [p.id, p.name, p.website_url, p.currency, p.primary_contact_id, p.fiscal_year_end_month]);
+  return compactProfilesImport(state, { ...startParts(state, range), profiles });
+}
+
+/** The profile import to store, with the parts that never change after its start carried over. */
+export function compactProfilesImport(state: ProfilesImportState, kept: Pick<CompactProfilesImport, 'fingerprint' | 'blankIds' | 'profiles'>): CompactProfilesImport {
+  const codes = state.rows.map((row) => (row.outcome === 'pending'
+    ? (row.action === 'update' ? 'u' : 'c')
+    : ({ created: 'C', updated: 'U', unchanged: 'N', failed: 'F' } as const)[row.outcome])).join('');
+  const ids = state.rows.flatMap((row) => (row.outcome === 'created' ? [packId(row.profileId ?? '')] : []));
+  return { ...keptParts(state, codes, ids, kept), kind: 'profiles', profiles: kept.profiles };
+}
+
+/**
+ * The range as it was at the start, as far as planning reads it: the id cells this import may have
+ * written since (blank at the start, and settled now) are blank again. A pending row's id cell is read as
+ * it is now: one typed into since the start plans the row anew, and a row planned otherwise is not sent.
+ */
+function asAtStart(range: RangeInput, compact: Kept, idColumn: number | null, settledRows: ReadonlySet<number>): RangeInput {
+  if (idColumn === null) return range;
+  const blank = new Set(decodeRuns(compact.blankIds));
+  const values = range.values.map((line, index) => (blank.has(index + 1) && settledRows.has(index + 1) ? line.map((cell, column) => (column === idColumn - 1 ? '' : cell)) : line));
+  const displayValues = range.displayValues?.map((line, index) => (blank.has(index + 1) && settledRows.has(index + 1) ? line.map((cell, column) => (column === idColumn - 1 ? '' : cell)) : line));
+  return { ...range, values, ...(displayValues ? { displayValues } : {}) };
+}
+
+/** The job's own fields from what was stored, on a state planned anew. */
+function restoreJob<Row extends RowFields>(state: ImportJob<Row>, compact: Kept): void {
+  state.status = compact.status;
+  state.counters = { ...compact.counters };
+  delete state.inFlight;
+  if (compact.inFlight !== undefined) state.inFlight = compact.inFlight;
+  carryJobFields(compact, state);
+}
+
+/**
+ * Plans the range again (read afresh) and lays the stored outcomes over it; null when the read is not the
+ * import that was stored (its input changed, or a pending row is now planned otherwise): its rows must not
+ * be sent as they now are.
+ */
+function replan<Row extends RowFields, State extends ImportJob<Row>>(
+  range: RangeInput,
+  compact: Kept,
+  codes: Record<string, string>,
+  plan: (range: RangeInput) => State,
+  samePending: (fresh: Row, code: string) => boolean,
+  settle: (row: Row, outcome: string, id: string | undefined) => void,
+): State | null {
+  const first = planned(plan, range);
+  if (first === null || rangeFingerprint(range, writtenColumns(first)) !== compact.fingerprint || first.rows.length !== compact.codes.length) return null;
+  const settledRows = new Set(first.rows.filter((_, index) => codes[compact.codes[index]!] !== 'pending').map((row) => row.row));
+  const state = first.idColumn.isNew ? first : planned(plan, asAtStart(range, compact, first.idColumn.column, settledRows));
+  if (state === null || state.rows.length !== compact.codes.length) return null;
+  restoreJob(state, compact);
+  let created = 0;
+  for (const [index, row] of state.rows.entries()) {
+    const code = compact.codes[index]!;
+    const outcome = codes[code];
+    if (outcome === undefined) throw new Error(`Unknown outcome code in a stored import: ${code}`);
+    if (outcome === 'pending') {
+      if (!samePending(row, code)) return null;
+      continue;
+    }
+    const id = outcome === 'created' ? unpackId(compact.ids[created++] ?? '') : undefined;
+    settle(row, outcome, id);
+    delete row.reason;
+    const reason = compact.reasonOf[index];
+    if (reason !== undefined) row.reason = compact.reasons[reason]!;
+  }
+  return state;
+}
+
+/** A plan of the range, or null when it no longer reads as an import (its header was edited away). */
+function planned<State>(plan: (range: RangeInput) => State, range: RangeInput): State | null {
+  try {
+    return plan(range);
+  } catch (error) {
+    if (error instanceof InputError) return null;
+    throw error;
+  }
+}
+
+/** The contact import again, from a fresh read of its range; null when the range changed (see replan). */
+export function expandContactsImport(compact: CompactContactsImport, range: RangeInput): ContactsImportState | null {
+  // Resolving a list reads only its id and name.
+  const contactLists = compact.lists.map(([id, name]) => ({ id, name, company_id: compact.companyId }) as ContactList);
+  return replan<ContactsImportState['rows'][number], ContactsImportState>(
+    range, compact, CONTACT_CODES,
+    (input) => prepareContactsImport({ range: input, companyId: compact.companyId, contactLists }),
+    (row) => row.outcome === 'pending',
+    (row, outcome, id) => {
+      row.outcome = outcome as ContactRowOutcome;
+      delete row.body;
+      delete row.idText;
+      delete row.contactId;
+      if (id !== undefined) row.contactId = row.idText = id;
+      if (outcome === 'unknown') row.idText = MAYBE_CREATED_MARK;
+    },
+  );
+}
+
+/** The profile import again, from a fresh read of its range; null when the range changed (see replan). */
+export function expandProfilesImport(compact: CompactProfilesImport, range: RangeInput): ProfilesImportState | null {
+  // Matching and planning read only these fields of a profile.
+  const existingProfiles = compact.profiles.map(([id, name, website, currency, contact, month]) => ({
+    id, name, company_id: compact.companyId, website_url: website, currency, primary_contact_id: contact, fiscal_year_end_month: month,
+  }) as PortfolioCompanyProfile);
+  return replan<ProfilesImportState['rows'][number], ProfilesImportState>(
+    range, compact, PROFILE_CODES,
+    (input) => prepareProfilesImport({ range: input, companyId: compact.companyId, existingProfiles }),
+    (row, code) => row.outcome === 'pending' && row.action === (code === 'u' ? 'update' : 'create'),
+    (row, outcome, id) => {
+      row.outcome = outcome as ProfileRowOutcome;
+      delete row.body;
+      delete row.action;
+      if (outcome === 'failed') delete row.changed;
+      if (id !== undefined) row.profileId = id;
+    },
+  );
+}
