@@ -28,14 +28,14 @@ import {
 import { countOf } from '../core/export/places';
 import { AUDIT_CELL_OUTCOMES, type AuditPushTotals, type AuditSchema, type AuditSheetRead } from '../core/audit/types';
 import { jobProgress } from '../core/jobs/progress';
-import { loadJob, readJobProgress, saveJob } from '../gas/job-store';
+import { loadJob, saveJob } from '../gas/job-store';
 import { requireUuid } from '../core/validate/uuid';
 import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
 import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
-import { startJob, type JobKind, type StepContext } from './jobs-api';
+import { rereadKind, startJob, type JobKind, type StepContext } from './jobs-api';
 
 export const AUDIT_SHEET = 'Portfolio audit';
 
@@ -53,6 +53,7 @@ type PushRecord = { sheetName: string; state: CompactPushState };
 type PushJob = { record: PushRecord; stored: StoredPush | null };
 
 const PUSH_STORE = 'audit-push';
+const PUSH_NOT_STORED = 'This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.';
 const SHEET_CHANGED = 'The audit sheet changed since this push started. Push again: cells already stored are not sent twice.';
 
 export function buildAudit(companyId: string): AuditBuildReport {
@@ -189,34 +190,23 @@ function changedHandle(pushId: string, record: PushRecord): AuditPushHandle {
 export const pushJob: JobKind<PushJob, AuditPushState | CompactPushState, AuditPushHandle, AuditPushProgress> = {
   store: PUSH_STORE,
   marginMs: 5_000,
-  notStored: 'This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.',
+  notStored: PUSH_NOT_STORED,
   load: loadPush,
   save: savePush,
-  state: (job) => job.stored?.state ?? job.record.state,
-  withState: (job, state) => ('items' in state && job.stored
-    ? { ...job, stored: { ...job.stored, state } }
-    : { ...job, record: { ...job.record, state: state as CompactPushState } }),
-  handle: (id, job) => (job.stored ? handle(id, job.stored) : changedHandle(id, job.record)),
-  progress: (job) => (job.stored ? auditPushProgress(job.stored.state, Date.now()) : recordProgress(job.record)),
-  resumeState: (state) => ('items' in state ? resumeAuditPush(state) : state),
-  step: (job, context) => (job.stored ? { ...job, stored: step(job.stored, { ...context, checkpoint: (stored) => context.checkpoint({ ...job, stored }) }) } : job),
-  // Reported, not sent: the push pauses, and its stored outcomes stay as they were.
-  beforeStep: (id, job) => {
-    if (job.stored) return null;
-    const record = { ...job.record, state: { ...job.record.state, status: 'paused' as const, problem: SHEET_CHANGED } };
-    saveJob(PUSH_STORE, id, record);
-    return changedHandle(id, record);
-  },
-  // The sheet was read again on load: if it changed since, resuming would send what the user no longer has.
-  checkResume: (job) => {
-    if (!job.stored) throw new InputError(SHEET_CHANGED);
-  },
-  // Asked before the sheet is read again: the answer is what the step last published.
-  whileRunning: (id) => {
-    const record = loadJob<PushRecord>(PUSH_STORE, id);
-    if (!record || record.state?.version !== 2) throw new InputError(pushJob.notStored);
-    return { pushId: id, sheetName: record.sheetName, progress: readJobProgress<AuditPushProgress>(PUSH_STORE, id) ?? recordProgress(record), report: null };
-  },
+  ...rereadKind<PushRecord, StoredPush, AuditPushState, CompactPushState, AuditPushHandle, AuditPushProgress>({
+    store: PUSH_STORE,
+    notStored: PUSH_NOT_STORED,
+    changed: SHEET_CHANGED,
+    version: 2,
+    isRebuilt: (state): state is AuditPushState => 'items' in state,
+    handle,
+    progress: (stored) => auditPushProgress(stored.state, Date.now()),
+    resume: resumeAuditPush,
+    step,
+    recordHandle: changedHandle,
+    recordProgress,
+    runningHandle: (pushId, record, progress) => ({ pushId, sheetName: record.sheetName, progress, report: null }),
+  }),
 };
 
 export function startPush(sheetName: string | null): AuditPushHandle {

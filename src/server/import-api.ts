@@ -34,13 +34,13 @@ import {
 } from '../core/directory/compact-import';
 import { jobProgress } from '../core/jobs/progress';
 import { requireUuid } from '../core/validate/uuid';
-import { loadJob, readJobProgress, saveJob } from '../gas/job-store';
+import { loadJob, saveJob } from '../gas/job-store';
 import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas/sheet-io';
 import type { ContactList, PortfolioCompanyProfile } from '../core/api/types';
 import type { RangeInput } from '../core/directory/types';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
-import { startJob, type JobKind, type StepContext } from './jobs-api';
+import { rereadKind, startJob, type JobKind, type StepContext } from './jobs-api';
 
 /** An import as it steps: its state, planned again from its range each time it is loaded. */
 type StoredImport =
@@ -58,6 +58,7 @@ type ImportRecord = { kind: ImportRequest['kind']; request: ImportRequest; sheet
 type ImportJobRecord = { record: ImportRecord; stored: StoredImport | null };
 
 const IMPORT_STORE = 'import';
+const IMPORT_NOT_STORED = 'This import is no longer stored (imports can be resumed for six hours). Run it again: rows with ids are not created twice.';
 const RANGE_CHANGED = 'The range changed since this import started. Run the import again: rows with ids are not created twice.';
 
 function report(stored: StoredImport): ImportReport<string> {
@@ -219,34 +220,23 @@ function changedHandle(importId: string, record: ImportRecord): ImportHandle {
 export const importJob: JobKind<ImportJobRecord, ImportState | CompactImport, ImportHandle, ImportProgress> = {
   store: IMPORT_STORE,
   marginMs: 3_000,
-  notStored: 'This import is no longer stored (imports can be resumed for six hours). Run it again: rows with ids are not created twice.',
+  notStored: IMPORT_NOT_STORED,
   load: loadImport,
   save: saveImport,
-  state: (job) => job.stored?.state ?? job.record.state,
-  withState: (job, state) => ('rows' in state && job.stored
-    ? { ...job, stored: { ...job.stored, state } as StoredImport }
-    : { ...job, record: { ...job.record, state: state as CompactImport } }),
-  handle: (id, job) => (job.stored ? handle(id, job.stored) : changedHandle(id, job.record)),
-  progress: (job) => (job.stored ? progressOf(job.stored) : recordProgress(job.record)),
-  resumeState: (state) => ('rows' in state ? resumeImport<ImportState>(state) : state),
-  step: (job, context) => (job.stored ? { ...job, stored: step(job.stored, { ...context, checkpoint: (stored) => context.checkpoint({ ...job, stored }) }) } : job),
-  // Reported, not sent: the import pauses, and its stored outcomes stay as they were.
-  beforeStep: (id, job) => {
-    if (job.stored) return null;
-    const record: ImportRecord = { ...job.record, state: { ...job.record.state, status: 'paused', problem: RANGE_CHANGED } };
-    saveJob(IMPORT_STORE, id, record);
-    return changedHandle(id, record);
-  },
-  // The range was read again on load: if it changed since, resuming would send what the user no longer has.
-  checkResume: (job) => {
-    if (!job.stored) throw new InputError(RANGE_CHANGED);
-  },
-  // Asked before the range is read again: the answer is what the step last published.
-  whileRunning: (id) => {
-    const record = loadJob<ImportRecord>(IMPORT_STORE, id);
-    if (!record || record.state?.version !== 2) throw new InputError(importJob.notStored);
-    return { importId: id, kind: record.kind, range: record.request.range, progress: readJobProgress<ImportProgress>(IMPORT_STORE, id) ?? recordProgress(record), report: null };
-  },
+  ...rereadKind<ImportRecord, StoredImport, ImportState, CompactImport, ImportHandle, ImportProgress>({
+    store: IMPORT_STORE,
+    notStored: IMPORT_NOT_STORED,
+    changed: RANGE_CHANGED,
+    version: 2,
+    isRebuilt: (state): state is ImportState => 'rows' in state,
+    handle,
+    progress: progressOf,
+    resume: (state) => resumeImport<ImportState>(state),
+    step,
+    recordHandle: changedHandle,
+    recordProgress,
+    runningHandle: (importId, record, progress) => ({ importId, kind: record.kind, range: record.request.range, progress, report: null }),
+  }),
   stopped: (_id, job) => {
     if (job.stored) writeAll(job.stored);
   },

@@ -188,3 +188,65 @@ export function keptAsIs<J extends { state: S }, S extends RateLimitState>(store
 export function liveProgress<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: string): P | null {
   return readJobProgress<P>(kind.store, id);
 }
+
+/**
+ * A job whose stored record keeps no copy of what it sends, rebuilt from its sheet on every load: `stored` is
+ * that rebuilt job, null when the sheet no longer matches the record (it is not this job any more: nothing of
+ * it is sent). The audit push and the import are such kinds; the export keeps its own shape.
+ */
+export type RereadJob<R, X> = { record: R; stored: X | null };
+
+/** What a kind of RereadJob supplies: the rebuilt job's side and the record's side. */
+export interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, H, P> {
+  store: string;
+  notStored: string;
+  /** Why a job whose sheet changed pauses and is not resumed. */
+  changed: string;
+  /** The record's version this code reads: older records are no longer stored. */
+  version: C['version'];
+  isRebuilt(state: S | C): state is S;
+  handle(id: string, stored: X): H;
+  progress(stored: X): P;
+  resume(state: S): S;
+  step(stored: X, context: StepContext<X>): X;
+  /** The record alone (the sheet changed): its handle and progress, from its stored outcome codes. */
+  recordHandle(id: string, record: R): H;
+  recordProgress(record: R): P;
+  /** The handle while a step runs, from the record and the progress that step last published. */
+  runningHandle(id: string, record: R, progress: P): H;
+}
+
+/** The parts of a RereadJob kind that are the same for every such kind. */
+export function rereadKind<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, H, P>(
+  spec: RereadSpec<R, X, S, C, H, P>,
+): Pick<JobKind<RereadJob<R, X>, S | C, H, P>, 'state' | 'withState' | 'handle' | 'progress' | 'resumeState' | 'step' | 'beforeStep' | 'checkResume' | 'whileRunning'> {
+  return {
+    state: (job) => job.stored?.state ?? job.record.state,
+    withState: (job, state) => (spec.isRebuilt(state) && job.stored
+      ? { ...job, stored: { ...job.stored, state } }
+      : { ...job, record: { ...job.record, state: state as C } }),
+    handle: (id, job) => (job.stored ? spec.handle(id, job.stored) : spec.recordHandle(id, job.record)),
+    progress: (job) => (job.stored ? spec.progress(job.stored) : spec.recordProgress(job.record)),
+    resumeState: (state) => (spec.isRebuilt(state) ? spec.resume(state) : state),
+    step: (job, context) => (job.stored
+      ? { ...job, stored: spec.step(job.stored, { ...context, checkpoint: (stored) => context.checkpoint({ ...job, stored }) }) }
+      : job),
+    // Reported, not sent: the job pauses, and its stored outcomes stay as they were.
+    beforeStep: (id, job) => {
+      if (job.stored) return null;
+      const record = { ...job.record, state: { ...job.record.state, status: 'paused' as const, problem: spec.changed } };
+      saveJob(spec.store, id, record);
+      return spec.recordHandle(id, record);
+    },
+    // The sheet was read again on load: if it changed since, resuming would send what the user no longer has.
+    checkResume: (job) => {
+      if (!job.stored) throw new InputError(spec.changed);
+    },
+    // Asked before the sheet is read again: the answer is what the step last published.
+    whileRunning: (id) => {
+      const record = loadJob<R>(spec.store, id);
+      if (!record || record.state?.version !== spec.version) throw new InputError(spec.notStored);
+      return spec.runningHandle(id, record, readJobProgress<P>(spec.store, id) ?? spec.recordProgress(record));
+    },
+  };
+}
