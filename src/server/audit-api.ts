@@ -187,15 +187,13 @@ function changedHandle(pushId: string, record: PushRecord): AuditPushHandle {
 }
 
 /** Audit pushes as one kind of job (jobs-api). */
-export const pushJob: JobKind<PushJob, AuditPushState | CompactPushState, AuditPushHandle, AuditPushProgress> = {
-  store: PUSH_STORE,
-  marginMs: 5_000,
-  notStored: PUSH_NOT_STORED,
-  load: loadPush,
-  save: savePush,
-  ...rereadKind<PushRecord, StoredPush, AuditPushState, CompactPushState, AuditPushHandle, AuditPushProgress>({
+export const pushJob: JobKind<PushJob, AuditPushState | CompactPushState, AuditPushHandle, AuditPushProgress> =
+  rereadKind<PushRecord, StoredPush, AuditPushState, CompactPushState, AuditPushHandle, AuditPushProgress>({
     store: PUSH_STORE,
+    marginMs: 5_000,
     notStored: PUSH_NOT_STORED,
+    load: loadPush,
+    save: savePush,
     changed: SHEET_CHANGED,
     version: 2,
     isRebuilt: (state): state is AuditPushState => 'items' in state,
@@ -206,8 +204,7 @@ export const pushJob: JobKind<PushJob, AuditPushState | CompactPushState, AuditP
     recordHandle: changedHandle,
     recordProgress,
     runningHandle: (pushId, record, progress) => ({ pushId, sheetName: record.sheetName, progress, report: null }),
-  }),
-};
+  });
 
 export function startPush(sheetName: string | null): AuditPushHandle {
   const name = sheetName ?? AUDIT_SHEET;

@@ -217,15 +217,13 @@ function changedHandle(importId: string, record: ImportRecord): ImportHandle {
 }
 
 /** Imports as one kind of job (jobs-api). */
-export const importJob: JobKind<ImportJobRecord, ImportState | CompactImport, ImportHandle, ImportProgress> = {
-  store: IMPORT_STORE,
-  marginMs: 3_000,
-  notStored: IMPORT_NOT_STORED,
-  load: loadImport,
-  save: saveImport,
-  ...rereadKind<ImportRecord, StoredImport, ImportState, CompactImport, ImportHandle, ImportProgress>({
+export const importJob: JobKind<ImportJobRecord, ImportState | CompactImport, ImportHandle, ImportProgress> =
+  rereadKind<ImportRecord, StoredImport, ImportState, CompactImport, ImportHandle, ImportProgress>({
     store: IMPORT_STORE,
+    marginMs: 3_000,
     notStored: IMPORT_NOT_STORED,
+    load: loadImport,
+    save: saveImport,
     changed: RANGE_CHANGED,
     version: 2,
     isRebuilt: (state): state is ImportState => 'rows' in state,
@@ -236,8 +234,7 @@ export const importJob: JobKind<ImportJobRecord, ImportState | CompactImport, Im
     recordHandle: changedHandle,
     recordProgress,
     runningHandle: (importId, record, progress) => ({ importId, kind: record.kind, range: record.request.range, progress, report: null }),
-  }),
-  stopped: (_id, job) => {
-    if (job.stored) writeAll(job.stored);
-  },
-};
+    stopped: (_id, job) => {
+      if (job.stored) writeAll(job.stored);
+    },
+  });

@@ -197,9 +197,8 @@ export function liveProgress<J, S extends RateLimitState, H, P>(kind: JobKind<J,
 export type RereadJob<R, X> = { record: R; stored: X | null };
 
 /** What a kind of RereadJob supplies: the rebuilt job's side and the record's side. */
-export interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, H, P> {
-  store: string;
-  notStored: string;
+export interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, H, P>
+  extends Pick<JobKind<RereadJob<R, X>, S | C, H, P>, 'store' | 'marginMs' | 'notStored' | 'load' | 'save' | 'stopped'> {
   /** Why a job whose sheet changed pauses and is not resumed. */
   changed: string;
   /** The record's version this code reads: older records are no longer stored. */
@@ -216,11 +215,17 @@ export interface RereadSpec<R extends { state: C }, X extends { state: S }, S ex
   runningHandle(id: string, record: R, progress: P): H;
 }
 
-/** The parts of a RereadJob kind that are the same for every such kind. */
+/** A RereadJob kind: what is the same for every such kind, around what the spec supplies. */
 export function rereadKind<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, H, P>(
   spec: RereadSpec<R, X, S, C, H, P>,
-): Pick<JobKind<RereadJob<R, X>, S | C, H, P>, 'state' | 'withState' | 'handle' | 'progress' | 'resumeState' | 'step' | 'beforeStep' | 'checkResume' | 'whileRunning'> {
+): JobKind<RereadJob<R, X>, S | C, H, P> {
   return {
+    store: spec.store,
+    marginMs: spec.marginMs,
+    notStored: spec.notStored,
+    load: spec.load,
+    save: spec.save,
+    stopped: spec.stopped,
     state: (job) => job.stored?.state ?? job.record.state,
     withState: (job, state) => (spec.isRebuilt(state) && job.stored
       ? { ...job, stored: { ...job.stored, state } }
