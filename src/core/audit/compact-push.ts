@@ -6,7 +6,7 @@
 
 import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';
-import { carryJobFields, decodeRuns, encodeRuns, indexReasons } from '../jobs/compact-state';
+import { carryJobFields, compactRecord, decodeRuns, encodeRuns } from '../jobs/compact-state';
 import type { DateFormatter } from '../validate/dates';
 import { encodeKey, keyOfCell, shownValue } from './cell-values';
 import { cellWrite } from './cell-writes';
@@ -106,21 +106,12 @@ export function compactNewPush(state: AuditPushState, read: AuditSheetRead, fing
 
 /** The push to store, with the parts that never change after its start carried over. */
 export function compactPush(state: AuditPushState, kept: Pick<CompactPushState, 'fingerprint' | 'cells' | 'schema'>): CompactPushState {
-  const codes = state.items.map(codeOf).join('');
-  const { reasons, reasonOf } = indexReasons(state.items, (item) => (item.outcome === 'pending' ? undefined : item.reason));
   const compact: CompactPushState = {
-    version: 2,
-    fingerprint: kept.fingerprint,
-    companyId: state.companyId,
-    status: state.status,
+    ...compactRecord(state, state.items, kept.fingerprint, state.items.map(codeOf).join('')),
     cellsCompared: state.cellsCompared,
     unchanged: state.unchanged,
     ignoredRows: [...state.ignoredRows],
-    counters: { ...state.counters },
     cells: kept.cells,
-    codes,
-    reasons,
-    reasonOf,
     schema: kept.schema,
   };
   carryJobFields(state, compact);

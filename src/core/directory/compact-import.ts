@@ -8,7 +8,7 @@ import type { ContactList, PortfolioCompanyProfile } from '../api/types';
 import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';
 import { InputError } from '../errors';
-import { carryJobFields, decodeRuns, encodeRuns, indexReasons } from '../jobs/compact-state';
+import { carryJobFields, compactRecord, decodeRuns, encodeRuns } from '../jobs/compact-state';
 import { MAYBE_CREATED_MARK, prepareContactsImport, type ContactRowOutcome, type ContactsImportState } from './contacts-plan';
 import { prepareProfilesImport, type ProfileRowOutcome, type ProfilesImportState } from './profiles-plan';
 import type { ImportCounters, ImportJob, ImportRowBase, ImportStatus, RangeInput } from './types';
@@ -120,18 +120,10 @@ function isBlank(cell: unknown): boolean {
 type RowFields = ImportRowBase & { reason?: string };
 
 function keptParts<Row extends RowFields>(state: ImportJob<Row> & { companyId: string }, codes: string, ids: string[], kept: Pick<Kept, 'fingerprint' | 'blankIds'>): Kept {
-  const { reasons, reasonOf } = indexReasons(state.rows, (row) => (row.outcome === 'pending' ? undefined : row.reason));
   const compact: Kept = {
-    version: 2,
-    companyId: state.companyId,
-    fingerprint: kept.fingerprint,
+    ...compactRecord(state, state.rows, kept.fingerprint, codes),
     blankIds: kept.blankIds,
-    status: state.status,
-    codes,
     ids,
-    reasons,
-    reasonOf,
-    counters: { ...state.counters },
   };
   if (state.inFlight !== undefined) compact.inFlight = state.inFlight;
   carryJobFields(state, compact);

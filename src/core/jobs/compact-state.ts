@@ -23,6 +23,28 @@ export function indexReasons<T>(items: readonly T[], reasonOf: (item: T, index: 
 
 type JobFields = Pick<RateLimitState, 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'>;
 
+/**
+ * What a compact push or import record starts with, the same for both: its format, company, sheet
+ * fingerprint, status, counters, one outcome code per item, and the reasons of the items that have one and
+ * are no longer pending (once each).
+ */
+export function compactRecord<S extends { companyId: string; status: RateLimitState['status']; counters: object }, T extends { outcome: string; reason?: string }>(
+  state: S,
+  items: readonly T[],
+  fingerprint: string,
+  codes: string,
+) {
+  return {
+    version: 2 as const,
+    companyId: state.companyId,
+    fingerprint,
+    status: state.status,
+    counters: { ...state.counters } as S['counters'],
+    codes,
+    ...indexReasons(items, (item) => (item.outcome === 'pending' ? undefined : item.reason)),
+  };
+}
+
 /** Sets `to`'s problem and rate-limit fields to `from`'s, leaving out (and removing) the absent ones. */
 export function carryJobFields(from: JobFields, to: JobFields): void {
   delete to.problem;
