@@ -35,22 +35,30 @@ type Handle = { report: unknown; progress: { status: string; waitingForRateLimit
  * cache cleared: the job must be offered again from the properties alone. Returns the last handle and the
  * peak of the user properties' bytes after any step.
  */
-async function drive<H extends Handle>(rt: GasRuntime, first: H, next: (handle: H) => unknown, offered: () => string[], id: (handle: H) => string, maxSteps: number): Promise<{ handle: H; steps: number; peakBytes: number }> {
+async function drive<H extends Handle>(rt: GasRuntime, first: H, kind: Stepper<H>, label: string): Promise<{ handle: H; steps: number; peakBytes: number }> {
+  const maxSteps = 400;
   let handle = first;
   let peakBytes = propertyBytes(rt);
   let steps = 0;
   while (!handle.report && steps < maxSteps) {
     if (steps % 4 === 3) {
       rt.cache.clear();
-      expect(offered()).toContain(id(handle));
+      expect(kind.offered(rt)).toContain(kind.id(handle));
     }
     await waitOnBothClocks(stack, rt, handle.progress.waitingForRateLimitMs);
-    handle = ok<H>(next(handle));
+    handle = ok<H>(rt.callServer(kind.next, [kind.id(handle)]));
     peakBytes = Math.max(peakBytes, propertyBytes(rt));
     steps++;
   }
+  // eslint-disable-next-line no-console -- the figure issue 16 asks for
+  console.log(`${label}: ${steps} steps, peak user properties ${peakBytes} bytes`);
   return { handle, steps, peakBytes };
 }
+
+/** How the sidebar steps a kind of job, and finds it among the unfinished jobs it offers. */
+type Stepper<H> = { next: string; id: (handle: H) => string; offered: (rt: GasRuntime) => string[] };
+const PUSH: Stepper<AuditPushHandle> = { next: 'continueAuditPush', id: (h) => h.pushId, offered: (rt) => unfinished(rt).pushes.map((push) => push.pushId) };
+const IMPORT: Stepper<ImportHandle> = { next: 'continueImport', id: (h) => h.importId, offered: (rt) => unfinished(rt).imports.map((i) => i.importId) };
 
 /** A runtime whose user cache loses entries as `seed` draws them, the seed printed so a failing run replays. */
 function evictingRuntime(seed: number, defaultCompany?: string): GasRuntime {
@@ -107,15 +115,7 @@ it('pushes 5,000 changed cells within the job store, with the cache losing entri
 
   const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
   expect(started.progress).toMatchObject({ status: 'running', cellsDone: 0, cellsTotal: 5_000 });
-  const { handle, steps, peakBytes } = await drive(
-    rt, started,
-    (h) => rt.callServer('continueAuditPush', [h.pushId]),
-    () => unfinished(rt).pushes.map((push) => push.pushId),
-    (h) => h.pushId,
-    400,
-  );
-  // eslint-disable-next-line no-console -- the figure issue 16 asks for
-  console.log(`5,000-cell push: ${steps} steps, peak user properties ${peakBytes} bytes`);
+  const { handle, steps, peakBytes } = await drive(rt, started, PUSH, '5,000-cell push');
   expect(handle.progress).toMatchObject({ status: 'done', cellsDone: 5_000, cellsTotal: 5_000 });
   expect(handle.report!.totals).toMatchObject({ updated: 0, created: 5_000, failed: 0, pending: 0 });
   expect(steps).toBeGreaterThan(3);
@@ -168,15 +168,7 @@ it('imports 2,000 contacts within the job store, with the cache losing entries: 
 
   const started = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'contacts', companyId: stack.emulator.companyId, range: `Sheet1!A1:D${ROWS + 1}` }]));
   expect(started.progress).toMatchObject({ status: 'running', rowsDone: 0, rowsTotal: ROWS });
-  const { handle, steps, peakBytes } = await drive(
-    rt, started,
-    (h) => rt.callServer('continueImport', [h.importId]),
-    () => unfinished(rt).imports.map((i) => i.importId),
-    (h) => h.importId,
-    400,
-  );
-  // eslint-disable-next-line no-console -- the figure issue 16 asks for
-  console.log(`2,000-row import: ${steps} steps, peak user properties ${peakBytes} bytes`);
+  const { handle, steps, peakBytes } = await drive(rt, started, IMPORT, '2,000-row import');
   expect(handle.progress).toMatchObject({ status: 'done', rowsDone: ROWS });
   expect(handle.report!.totals).toMatchObject({ created: ROWS, failed: 0, pending: 0 });
   // Codes, a fingerprint and 2,000 created ids (22 characters each): well under a job's share of the store.
@@ -213,15 +205,7 @@ it('imports 1,000 profiles, a quarter of them updates, within the job store with
 
   const started = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: fund, range: `Sheet1!A1:C${ROWS + 1}` }]));
   expect(started.progress).toMatchObject({ status: 'running', rowsDone: 0, rowsTotal: ROWS });
-  const { handle, steps, peakBytes } = await drive(
-    rt, started,
-    (h) => rt.callServer('continueImport', [h.importId]),
-    () => unfinished(rt).imports.map((i) => i.importId),
-    (h) => h.importId,
-    400,
-  );
-  // eslint-disable-next-line no-console -- the figure issue 16 asks for
-  console.log(`1,000-row profile import: ${steps} steps, peak user properties ${peakBytes} bytes`);
+  const { handle, steps, peakBytes } = await drive(rt, started, IMPORT, '1,000-row profile import');
   expect(handle.progress).toMatchObject({ status: 'done', rowsDone: ROWS });
   expect(handle.report!.totals).toMatchObject({ created: ROWS - UPDATES, updated: UPDATES, failed: 0, pending: 0 });
   expect(steps).toBeGreaterThan(3);
