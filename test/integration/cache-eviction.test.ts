@@ -4,17 +4,13 @@
 
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
-import { useStack, OWNER, type Stack } from '../support/stack';
+import { useStackWithState, OWNER, type Stack } from '../support/stack';
 
 const SEED = 20_261_123;
 const M = DEMO_IDS.metrics;
 let stack: Stack;
 let state: EmulatorState;
-
-useStack((started) => (stack = started));
-beforeAll(async () => {
-  state = await stack.emulator.control.state();
-});
+useStackWithState((started, demo) => ((stack = started), (state = demo)));
 
 function expectedSeries(metricId: string): Map<string, number | null> {
   return new Map(state.data_points.filter((p) => p.metric_id === metricId).map((p) => [p.date, p.value === null ? null : Number(p.value)]));

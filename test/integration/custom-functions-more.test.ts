@@ -8,17 +8,13 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import { CODE_PATH, DIST } from '../support/built-bundle';
 import { FileCache, startExecution, type ExecutionRequest, type ExecutionResult } from '../support/concurrent-execution';
-import { grantFormulaAccess, useStack, OWNER, type Rpc, type Stack } from '../support/stack';
+import { grantFormulaAccess, useStackWithState, OWNER, type Rpc, type Stack } from '../support/stack';
 import { DEMO_FUND_LISTING, DEMO_FUND_LISTING_PAGES } from '../support/demo-fund';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
 let state: EmulatorState;
-
-useStack((started) => (stack = started));
-beforeAll(async () => {
-  state = await stack.emulator.control.state();
-});
+useStackWithState((started, demo) => ((stack = started), (state = demo)));
 
 /** The emulator's own value of a metric on a date: what a cell must show, computed independently. */
 function valueOn(metricId: string, date: string): number | '' {

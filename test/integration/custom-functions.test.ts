@@ -2,18 +2,14 @@
 
 import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
-import { CustomFunctionError } from '../../gas-runtime';
-import { grantFormulaAccess, useStack, OWNER, type Stack } from '../support/stack';
+import { grantFormulaAccess, useStackWithState, OWNER, type Stack } from '../support/stack';
+import { errorOf } from '../support/formula-errors';
 import { DEMO_FUND_LISTING, DEMO_FUND_LISTING_PAGES } from '../support/demo-fund';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
 let state: EmulatorState;
-
-useStack((started) => (stack = started));
-beforeAll(async () => {
-  state = await stack.emulator.control.state();
-});
+useStackWithState((started, demo) => ((stack = started), (state = demo)));
 
 /** The emulator's own points of a metric, oldest first: what a sheet must show, computed independently. */
 function expectedSeries(metricId: string, start = '0000-00-00', end = '9999-99-99'): Array<[string, number | null]> {
@@ -26,16 +22,6 @@ function expectedSeries(metricId: string, start = '0000-00-00', end = '9999-99-9
 /** A Date cell shown as the spreadsheet shows it: its day in the spreadsheet's time zone. */
 function day(cell: unknown, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(cell as Date);
-}
-
-function errorOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CustomFunctionError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the formula to fail');
 }
 
 describe('METRIC_VALUES', () => {

@@ -6,16 +6,12 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import type { GasRuntime } from '../../gas-runtime';
 import type { FreezeReport, ThawReport } from '../../src/shared/rpc';
-import { ok, useStack, type Stack } from '../support/stack';
+import { ok, useStackWithState, type Stack } from '../support/stack';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
 let state: EmulatorState;
-
-useStack((started) => (stack = started));
-beforeAll(async () => {
-  state = await stack.emulator.control.state();
-});
+useStackWithState((started, demo) => ((stack = started), (state = demo)));
 
 function valueOn(metricId: string, date: string): number {
   const point = state.data_points.find((p) => p.metric_id === metricId && p.date === date);

@@ -4,16 +4,12 @@
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import type { LatestValue } from '../../src/shared/rpc';
-import { ok, useStack, type Stack } from '../support/stack';
+import { ok, useStackWithState, type Stack } from '../support/stack';
 
 const M = DEMO_IDS.metrics;
 let stack: Stack;
 let state: EmulatorState;
-
-useStack((started) => (stack = started));
-beforeAll(async () => {
-  state = await stack.emulator.control.state();
-});
+useStackWithState((started, demo) => ((stack = started), (state = demo)));
 
 /** The emulator's own point of a metric on a date. */
 function storedPoint(metricId: string, date: string) {

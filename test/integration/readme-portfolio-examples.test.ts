@@ -4,18 +4,10 @@
 
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { useStack, type Stack } from '../support/stack';
+import { errorOf } from '../support/formula-errors';
 
 let stack: Stack;
 useStack((started) => (stack = started));
-
-const errorOf = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  throw new Error('expected an error');
-};
 
 describe("the README's fund grid examples on the demo fund", () => {
   it('PORTFOLIO_VALUE: a month, float text, a sum, a fiscal quarter, a pre-created blank, and the two duplicates', () => {

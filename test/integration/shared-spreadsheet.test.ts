@@ -3,9 +3,9 @@
 
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { GasRuntime } from '../../gas-runtime';
-import { CustomFunctionError } from '../../gas-runtime';
 import type { ExportHandle, FormulaAccess, SettingsSummary } from '../../src/shared/rpc';
 import { grantFormulaAccess, ok, OWNER, useStack, type Rpc, type Stack } from '../support/stack';
+import { errorOf } from '../support/formula-errors';
 import { DEMO_FUND_LISTING, demoFundListingQueries } from '../support/demo-fund';
 
 const EDITOR = 'editor@example.org';
@@ -14,16 +14,6 @@ const ACCESS_KEY_PREFIX = 'METRICS_FORMULA_ACCESS_';
 
 let stack: Stack;
 useStack((started) => (stack = started));
-
-function errorOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(CustomFunctionError);
-    return (error as Error).message;
-  }
-  throw new Error('expected the formula to fail');
-}
 
 function accessKey(rt: GasRuntime): string {
   return ACCESS_KEY_PREFIX + rt.spreadsheet.getId();

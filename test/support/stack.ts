@@ -3,6 +3,7 @@
 
 import { createGasRuntime, type GasRuntime, type GasRuntimeOptions } from '../../gas-runtime';
 import { emulatorClockMover, startEmulatorProcess, type ProcessOptions, type RunningEmulator } from '../../emulator/testing';
+import type { EmulatorState } from '../../emulator/records';
 import { DIST, CODE_PATH, ensureBuilt } from './built-bundle';
 import type { ExportHandle } from '../../src/shared/rpc';
 
@@ -124,5 +125,12 @@ export function useStack(onStart: (stack: Stack) => void, emulatorOptions: Proce
     await started!.emulator.control.reset();
     await started!.emulator.control.clearRequests();
   });
+}
+
+/** useStack, and the emulator's state as every test starts (its demo data, read once from the emulator). */
+export function useStackWithState(onStart: (stack: Stack, state: EmulatorState) => void, emulatorOptions: ProcessOptions = {}): void {
+  let stack: Stack;
+  useStack((started) => (stack = started), emulatorOptions);
+  beforeAll(async () => onStart(stack, await stack.emulator.control.state()));
 }
 
