@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGasRuntime, CustomFunctionError, GasRuntimeUsageError, ScriptError } from '../index';
-import { startTestServer, type TestServer } from './support/test-server';
+import { useTestServer, type TestServer } from './support/test-server';
 
 const SPREADSHEETS = 'https://www.googleapis.com/auth/spreadsheets';
 const CURRENT_ONLY = 'https://www.googleapis.com/auth/spreadsheets.currentonly';
@@ -33,13 +33,7 @@ function refusal(call: string, scopes: string): string {
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+useTestServer((started) => (server = started));
 
 describe('the manifest oauthScopes', () => {
   it('refuse SpreadsheetApp.openById without the spreadsheets scope', () => {

@@ -6,18 +6,15 @@ import path from 'node:path';
 import { createGasRuntime, GasRuntimeUsageError, type GasRuntime } from '../index';
 import { UrlFetchAllowlist } from '../url-fetch-limits';
 import { FIXTURES } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/test-server';
+import { useTestServer, type TestServer } from './support/test-server';
 
 let server: TestServer;
 const dirs: string[] = [];
 const runtimes: GasRuntime[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
+useTestServer((started) => (server = started));
 afterAll(async () => {
   await Promise.all(runtimes.map((rt) => rt.close()));
-  await server.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 beforeEach(async () => {

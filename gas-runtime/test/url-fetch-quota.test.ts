@@ -2,7 +2,7 @@
 
 import { createGasRuntime, type GasRuntime } from '../index';
 import { fixture } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/test-server';
+import { useTestServer, type TestServer } from './support/test-server';
 
 const OVER_QUOTA = 'Service invoked too many times for one day: urlfetch.';
 const OWNER = 'owner@example.com';
@@ -10,15 +10,9 @@ const EDITOR = 'editor@example.com';
 let server: TestServer;
 let rt: GasRuntime;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(async () => {
+useTestServer((started) => (server = started));
+beforeEach(() => {
   rt = createGasRuntime({ code: fixture('fetch'), owner: OWNER, urlFetchDailyQuota: 3, startTime: new Date('2024-03-01T12:00:00Z') });
-  await server.resetStats();
 });
 afterEach(async () => {
   await rt.close();

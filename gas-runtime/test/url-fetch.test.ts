@@ -2,22 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGasRuntime, CustomFunctionError, type GasRuntime } from '../index';
 import { fixture } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/test-server';
+import { useTestServer, type TestServer } from './support/test-server';
 
 let server: TestServer;
 let rt: GasRuntime;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
+useTestServer((started) => (server = started));
 
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(async () => {
+beforeEach(() => {
   rt = createGasRuntime({ code: fixture('fetch'), fetchTimeoutMs: 500 });
-  await server.resetStats();
 });
 
 afterEach(async () => {

@@ -49,3 +49,18 @@ export async function startTestServer(): Promise<TestServer> {
     },
   };
 }
+
+/** One test server for a test file: started before its tests (given to `onStart`), its counts reset before each, closed after. */
+export function useTestServer(onStart: (server: TestServer) => void): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer();
+    onStart(server);
+  });
+  beforeEach(async () => {
+    await server?.resetStats();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+}
