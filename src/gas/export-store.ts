@@ -1,55 +1,15 @@
-// Where exports wait between steps: the job store (the user's properties, compact) for the state, the
-// user's cache (chunked) for a preview's reads, the user's properties for which ranges were exported
-// before. An export can be resumed for six hours.
+// What an export keeps beside its job (gas/job-store): a preview's reads in the user's cache (chunked),
+// and which ranges were exported before in the user's properties.
 
 import { ChunkedCache } from '../core/cache/chunked-cache';
-import type { ExportState, MetricRef } from '../core/export';
-import { compactExport, type CompactExportState } from '../core/export/compact';
-import { loadJob, saveJob } from './job-store';
+import type { ExportState } from '../core/export';
 import { RECORDS_TTL_SECONDS } from '../core/series/records-cache';
 import type { SeriesEpochs } from '../core/series/series-epochs';
-import type { ExportRequest } from '../shared/rpc';
 import { userCache } from './cache-and-lock';
-
-
-export interface StoredExport {
-  request: ExportRequest;
-  /** The company's metrics as read at the start: a resume re-reads the sheet, not the API. */
-  metrics: MetricRef[];
-  state: ExportState;
-  statusRange: string | null;
-  /** Why the status column could not be written when the export last stopped (the user typed into it). */
-  statusProblem?: string;
-}
-
-/** What is kept between steps: the state without the rows' values (see compactExport). */
-export interface StoredExportRecord extends Omit<StoredExport, 'state'> {
-  state: CompactExportState;
-}
-
-const KIND = 'export';
+import { spreadsheetId } from './job-store';
 
 function cache(): ChunkedCache {
   return new ChunkedCache(userCache(), () => Utilities.getUuid().slice(0, 8));
-}
-
-function spreadsheetId(): string {
-  return SpreadsheetApp.getActiveSpreadsheet().getId();
-}
-
-export function loadExportRecord(exportId: string): StoredExportRecord | null {
-  const record = loadJob<StoredExportRecord>(KIND, exportId);
-  return record && record.state?.version === 2 ? record : null;
-}
-
-/** Saves the export's state in the user's properties; `fresh` is the range's read it was expanded from. */
-export function saveExport(exportId: string, stored: StoredExport, fresh: ExportState): void {
-  const record: StoredExportRecord = { ...stored, state: compactExport(stored.state, fresh) };
-  saveJob(KIND, exportId, record);
-}
-
-export function saveExportRecord(exportId: string, record: StoredExportRecord): void {
-  saveJob(KIND, exportId, record);
 }
 
 /** Where earlier versions remembered exported ranges, for every user of the spreadsheet: still read. */
@@ -105,7 +65,7 @@ export function markExported(range: string): void {
  * period, as the metrics listing it relies on is cached that long too. A write to one of its metrics
  * meanwhile (any writer's dropCachedSeries) makes them stale sooner.
  */
-export const PREVIEW_READS_TTL_SECONDS = RECORDS_TTL_SECONDS;
+const PREVIEW_READS_TTL_SECONDS = RECORDS_TTL_SECONDS;
 
 interface StoredPreviewReads {
   state: ExportState;

@@ -32,7 +32,7 @@ function stateKey(kind: string, id: string): string {
   return `job:${kind}:${id}`;
 }
 
-function spreadsheetId(): string {
+export function spreadsheetId(): string {
   return SpreadsheetApp.getActiveSpreadsheet().getId();
 }
 

@@ -26,16 +26,15 @@ import {
   type AuditPushState,
 } from '../core/audit';
 import { countOf } from '../core/export/places';
-import { AUDIT_CELL_OUTCOMES, type AuditPushTotals, type AuditSchema, type AuditSheetRead } from '../core/audit/types';
+import { AUDIT_CELL_OUTCOMES, type AuditSchema, type AuditSheetRead } from '../core/audit/types';
 import { jobProgress } from '../core/jobs/progress';
-import { loadJob, saveJob } from '../gas/job-store';
 import { requireUuid } from '../core/validate/uuid';
 import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
 import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
-import { rereadKind, startJob, type JobKind, type StepContext } from './jobs-api';
+import { rereadKind, startJob, tallyCodes } from './jobs-api';
 
 export const AUDIT_SHEET = 'Portfolio audit';
 
@@ -45,15 +44,6 @@ type StoredPush = { sheetName: string; state: AuditPushState };
 /** A push as it is kept between steps: no copy of the cells (see compactPush). */
 type PushRecord = { sheetName: string; state: CompactPushState };
 
-/**
- * A push as a job: its record with its cells read again from the audit sheet, or its record alone when the
- * sheet no longer has the push's fingerprint (or is gone): that is not this push any more, and nothing of
- * it is sent.
- */
-type PushJob = { record: PushRecord; stored: StoredPush | null };
-
-const PUSH_STORE = 'audit-push';
-const PUSH_NOT_STORED = 'This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.';
 const SHEET_CHANGED = 'The audit sheet changed since this push started. Push again: cells already stored are not sent twice.';
 
 export function buildAudit(companyId: string): AuditBuildReport {
@@ -111,11 +101,6 @@ function outcome(stored: StoredPush): AuditPushOutcome {
   };
 }
 
-function handle(pushId: string, stored: StoredPush): AuditPushHandle {
-  const progress = auditPushProgress(stored.state, Date.now());
-  return { pushId, sheetName: stored.sheetName, progress, report: stored.state.status === 'running' ? null : outcome(stored) };
-}
-
 /**
  * The snapshot takes every confirmed cell as soon as it is confirmed (at each checkpoint, not only when the
  * push ends), so a fresh push after a cancel, a pause or a closed sidebar sends only what was not
@@ -131,80 +116,57 @@ function recordConfirmed(sheetName: string, state: AuditPushState): void {
   if (next !== text) saveSnapshot(sheetName, next);
 }
 
-/** A push step: each checkpoint also gives the snapshot the cells it confirmed. */
-function step(stored: StoredPush, { client, deadline, marginMs, waitLog, shouldStop, checkpoint }: StepContext<StoredPush>): StoredPush {
-  const { state } = runAuditPushStep(stored.state, client, {
-    deadline,
-    marginMs,
-    waitLog,
-    shouldStop,
-    onCheckpoint: (next) => {
-      checkpoint({ ...stored, state: next });
-      recordConfirmed(stored.sheetName, next);
-    },
-  });
-  recordConfirmed(stored.sheetName, state);
-  return { ...stored, state };
-}
-
-function loadPush(pushId: string): PushJob | null {
-  const record = loadJob<PushRecord>(PUSH_STORE, pushId);
-  // A push stored by an earlier version kept its cells' values: not resumed (the snapshot already has what it confirmed).
-  if (!record || record.state?.version !== 2) return null;
-  const values = readSheetValues(record.sheetName);
-  let read: AuditSheetRead | null = null;
-  try {
-    read = values ? readAuditSheet(values) : null;
-  } catch (error) {
-    // The sheet's hidden id row is gone: not the push's sheet.
-    if (!(error instanceof InputError)) throw error;
-  }
-  const state = values && read ? expandPush(record.state, read, sheetFingerprint(values), { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter }) : null;
-  return { record, stored: state ? { sheetName: record.sheetName, state } : null };
-}
-
-function savePush(pushId: string, job: PushJob): void {
-  saveJob(PUSH_STORE, pushId, job.stored ? { ...job.record, state: compactPush(job.stored.state, job.record.state) } : job.record);
-}
-
-/** A push's progress from its stored outcome codes alone, without reading its sheet. */
-function recordProgress(record: PushRecord): AuditPushProgress {
-  const planned = [...record.state.codes].map((code) => PUSH_CODES[code]).filter((code) => code?.planned);
-  return jobProgress(record.state, Date.now(), { cellsDone: planned.filter((code) => code!.outcome !== 'pending').length, cellsTotal: planned.length });
-}
-
-/** A push whose sheet changed, told from its stored outcome codes alone. */
-function changedHandle(pushId: string, record: PushRecord): AuditPushHandle {
-  const totals = Object.fromEntries(AUDIT_CELL_OUTCOMES.map((outcome) => [outcome, 0])) as AuditPushTotals;
-  for (const code of record.state.codes) totals[PUSH_CODES[code]?.outcome ?? 'pending']++;
-  totals.unchanged = record.state.unchanged;
-  return {
-    pushId,
-    sheetName: record.sheetName,
-    progress: { ...recordProgress(record), problem: SHEET_CHANGED },
-    report: record.state.status === 'running' ? null : { summary: SHEET_CHANGED, totals, problems: [], notes: [], problem: SHEET_CHANGED },
-  };
-}
-
 /** Audit pushes as one kind of job (jobs-api). */
-export const pushJob: JobKind<PushJob, AuditPushState | CompactPushState, AuditPushHandle, AuditPushProgress> =
-  rereadKind<PushRecord, StoredPush, AuditPushState, CompactPushState, AuditPushHandle, AuditPushProgress>({
-    store: PUSH_STORE,
-    marginMs: 5_000,
-    notStored: PUSH_NOT_STORED,
-    load: loadPush,
-    save: savePush,
-    changed: SHEET_CHANGED,
-    version: 2,
-    isRebuilt: (state): state is AuditPushState => 'items' in state,
-    handle,
-    progress: (stored) => auditPushProgress(stored.state, Date.now()),
-    resume: resumeAuditPush,
-    step,
-    recordHandle: changedHandle,
-    recordProgress,
-    runningHandle: (pushId, record, progress) => ({ pushId, sheetName: record.sheetName, progress, report: null }),
-  });
+export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, CompactPushState, Pick<AuditPushHandle, 'pushId' | 'sheetName'>, AuditPushProgress, AuditPushOutcome>({
+  store: 'audit-push',
+  marginMs: 5_000,
+  notStored: 'This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.',
+  changed: SHEET_CHANGED,
+  // A push stored by an earlier version kept its cells' values: not resumed (the snapshot already has what it confirmed).
+  version: 2,
+  rebuild: (record) => {
+    const values = readSheetValues(record.sheetName);
+    let read: AuditSheetRead | null = null;
+    try {
+      read = values ? readAuditSheet(values) : null;
+    } catch (error) {
+      // The sheet's hidden id row is gone: not the push's sheet.
+      if (!(error instanceof InputError)) throw error;
+    }
+    const state = values && read ? expandPush(record.state, read, sheetFingerprint(values), { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter }) : null;
+    return state && { sheetName: record.sheetName, state };
+  },
+  compact: (stored, record) => ({ ...record, state: compactPush(stored.state, record.state) }),
+  isRebuilt: (state): state is AuditPushState => 'items' in state,
+  head: (pushId, job) => ({ pushId, sheetName: job.sheetName }),
+  progress: (stored) => auditPushProgress(stored.state, Date.now()),
+  outcome,
+  resume: resumeAuditPush,
+  /** A push step: each checkpoint also gives the snapshot the cells it confirmed. */
+  step: (stored, context) => {
+    const { state } = runAuditPushStep(stored.state, context.client, {
+      ...context,
+      onCheckpoint: (next) => {
+        context.checkpoint(next);
+        recordConfirmed(stored.sheetName, next);
+      },
+    });
+    recordConfirmed(stored.sheetName, state);
+    return state;
+  },
+  /** A push's progress from its stored outcome codes alone, without reading its sheet. */
+  recordProgress: (record) => {
+    const planned = [...record.state.codes].map((code) => PUSH_CODES[code]).filter((code) => code?.planned);
+    return jobProgress(record.state, Date.now(), { cellsDone: planned.filter((code) => code!.outcome !== 'pending').length, cellsTotal: planned.length });
+  },
+  changedOutcome: (record) => ({
+    summary: SHEET_CHANGED,
+    totals: { ...tallyCodes(AUDIT_CELL_OUTCOMES, record.state.codes, (code) => PUSH_CODES[code]?.outcome ?? 'pending'), unchanged: record.state.unchanged },
+    problems: [],
+    notes: [],
+    problem: SHEET_CHANGED,
+  }),
+});
 
 export function startPush(sheetName: string | null): AuditPushHandle {
   const name = sheetName ?? AUDIT_SHEET;

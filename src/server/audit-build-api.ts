@@ -12,10 +12,10 @@ import {
   type AuditBuildState,
 } from '../core/audit/build-job';
 import { openBuildSheet, removeBuildSheet } from '../gas/audit-build-sheet';
-import { newJobId } from '../gas/job-store';
+import { loadJob, newJobId, saveJob } from '../gas/job-store';
 import type { AuditBuildHandle, AuditBuildReport } from '../shared/rpc';
 import { writeAudit } from './audit-api';
-import { keptAsIs, startJob, type JobKind } from './jobs-api';
+import { startJob, type JobKind } from './jobs-api';
 
 /**
  * What is stored between steps is the state (which pages of which lists are read); the pages themselves
@@ -25,7 +25,11 @@ import { keptAsIs, startJob, type JobKind } from './jobs-api';
 type BuildJob = { state: AuditBuildState; report?: AuditBuildReport };
 
 export const buildJob: JobKind<BuildJob, AuditBuildState, AuditBuildHandle, AuditBuildProgress> = {
-  ...keptAsIs<BuildJob, AuditBuildState>('audit-build'),
+  store: 'audit-build',
+  load: (id) => loadJob<BuildJob>('audit-build', id),
+  save: (id, job) => saveJob('audit-build', id, job),
+  state: (job) => job.state,
+  withState: (job, state) => ({ ...job, state }),
   // No wave of reads starts with less than this left: a wave of 50 pages takes seconds.
   marginMs: 5_000,
   notStored: 'This audit build is no longer stored (builds can be resumed for six hours). Build the audit again.',

@@ -21,16 +21,15 @@ import {
   type RowOutcome,
 } from '../core/export';
 import { isUuid, requireUuid } from '../core/validate/uuid';
-import { loadExportRecord, markExported, saveExport, saveExportRecord, savePreviewReads, takePreviewReads, wasExported, type StoredExport, type StoredExportRecord } from '../gas/export-store';
-import { countOutcomes } from '../core/export/report';
+import { markExported, savePreviewReads, takePreviewReads, wasExported } from '../gas/export-store';
 import { CODE_OUTCOMES, compactExport, expandExport, type CompactExportState } from '../core/export/compact';
-import { readJobProgress } from '../gas/job-store';
+import { ROW_OUTCOMES } from '../core/export/types';
 import { dropCachedSeries, readSeriesEpochs } from '../gas/document-settings';
 import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type RangeRead, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
-import { startJob, unfinishedJobs, type JobKind, type StepContext } from './jobs-api';
+import { rereadKind, startJob, tallyCodes, unfinishedJobs } from './jobs-api';
 import { listMetricsKept } from './metric-listing';
 
 const PROBLEMS_SHOWN = 50;
@@ -93,15 +92,36 @@ export function preview(request: ExportRequest): ExportPreview {
 /** Outcomes of items the API confirmed storing. */
 const STORED: ReadonlySet<RowOutcome> = new Set<RowOutcome>(['created', 'updated', 'written']);
 
-/** Metrics with at least one value the API confirmed storing: their cached series are out of date. */
-function writtenMetricIds(state: ExportState): string[] {
-  return [...confirmedByMetric(state).keys()];
+/** How many items of each metric the API confirmed storing. */
+function confirmedByMetric(state: ExportState): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of state.items) {
+    if (item.metric !== null && STORED.has(item.outcome)) counts.set(state.metrics[item.metric]!.id, (counts.get(state.metrics[item.metric]!.id) ?? 0) + 1);
+  }
+  return counts;
 }
+
+interface StoredExport {
+  request: ExportRequest;
+  /** The company's metrics as read at the start: a resume re-reads the sheet, not the API. */
+  metrics: MetricRef[];
+  state: ExportState;
+  statusRange: string | null;
+  /** Why the status column could not be written when the export last stopped (the user typed into it). */
+  statusProblem?: string;
+}
+
+/** What is kept between steps: the state without the rows' values (see compactExport). */
+type ExportRecord = Omit<StoredExport, 'state'> & { state: CompactExportState };
+
+/** An export as it steps: `fresh` is the range's read it was expanded from, `read` the one a start already made. */
+type ExportRun = StoredExport & { fresh: ExportState; read?: RangeRead };
 
 function outcomeOf(stored: StoredExport): ExportOutcome {
   const report = buildReport(stored.state);
   return {
-    writtenMetricIds: writtenMetricIds(stored.state),
+    // Metrics with at least one value the API confirmed storing: their cached series are out of date.
+    writtenMetricIds: [...confirmedByMetric(stored.state).keys()],
     rangeExportedBefore: wasExported(stored.request.range),
     summary: report.summary,
     totals: report.totals,
@@ -110,11 +130,6 @@ function outcomeOf(stored: StoredExport): ExportOutcome {
     problem: [report.problem, stored.statusProblem].filter((text): text is string => !!text).join(' ') || null,
     statusRange: stored.statusProblem ? null : stored.statusRange,
   };
-}
-
-function handle(exportId: string, stored: StoredExport): ExportHandle {
-  const ended = stored.state.status !== 'running';
-  return { exportId, range: stored.request.range, progress: exportProgress(stored.state, Date.now()), report: ended ? outcomeOf(stored) : null };
 }
 
 /** The column right of the request's range, over its rows: where its status column goes. */
@@ -128,11 +143,11 @@ function statusPlace(request: ExportRequest, read: RangeRead = readRange(request
  * column always says what the report says. A column the user has typed into since the start is left
  * alone, and the report says so.
  */
-function stopped(stored: StoredExport, read?: RangeRead): void {
+function stopped(stored: ExportRun): void {
   markExported(stored.request.range);
   if (!stored.request.writeStatus) return;
   try {
-    stored.statusRange = writeStatusColumn(statusPlace(stored.request, read), buildReport(stored.state).statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
+    stored.statusRange = writeStatusColumn(statusPlace(stored.request, stored.read), buildReport(stored.state).statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
     delete stored.statusProblem;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
@@ -140,53 +155,7 @@ function stopped(stored: StoredExport, read?: RangeRead): void {
   }
 }
 
-const NOT_STORED = 'This export is no longer stored (exports can be resumed for six hours). Start it again: with "only what changed", rows already sent are not sent twice.';
 const RANGE_CHANGED = 'The range changed since this export started, so it cannot be continued as it was: nothing more was sent. Start a new export; with "only what changed" on, rows already stored are not sent again.';
-
-/**
- * An export as a job: its record with its rows read again from the sheet (the record keeps no copy of
- * them), or its record alone when the range no longer has the export's fingerprint: that is not this
- * export any more, and nothing of it is sent. `read`: the range's read a start already made.
- */
-type ExportJob =
-  | { record: StoredExportRecord; stored: StoredExport; fresh: ExportState; read?: RangeRead }
-  | { record: StoredExportRecord; stored: null; fresh: null };
-
-function loadExport(exportId: string): ExportJob | null {
-  const record = loadExportRecord(exportId);
-  if (!record) return null;
-  const fresh = prepare(record.request, record.metrics);
-  const state = expandExport(fresh, record.state);
-  return state ? { record, stored: { ...record, state }, fresh } : { record, stored: null, fresh: null };
-}
-
-/** An export's progress from its stored outcome codes alone, without reading its range. */
-function recordProgress(record: StoredExportRecord): ExportProgress {
-  const done = [...record.state.codes].filter((code) => (CODE_OUTCOMES[code] ?? 'pending') !== 'pending').length;
-  const progress: ExportProgress = { status: record.state.status, itemsDone: done, itemsTotal: record.state.codes.length, batchesDone: 0, batchesTotal: 0 };
-  if (record.state.problem) progress.problem = record.state.problem;
-  return progress;
-}
-
-/** An export whose range changed, told from its stored outcome codes alone. */
-function changedHandle(exportId: string, record: StoredExportRecord): ExportHandle {
-  const outcomes = [...record.state.codes].map((code) => CODE_OUTCOMES[code] ?? 'pending');
-  return {
-    exportId,
-    range: record.request.range,
-    progress: { ...recordProgress(record), problem: RANGE_CHANGED },
-    report: record.state.status === 'running' ? null : {
-      summary: RANGE_CHANGED,
-      totals: countOutcomes(outcomes),
-      itemsRead: outcomes.length,
-      problems: [],
-      problem: RANGE_CHANGED,
-      statusRange: null,
-      writtenMetricIds: [],
-      rangeExportedBefore: wasExported(record.request.range),
-    },
-  };
-}
 
 export function startExport(request: ExportRequest): ExportHandle {
   const metrics = listCompanyMetrics(request.companyId);
@@ -198,73 +167,55 @@ export function startExport(request: ExportRequest): ExportHandle {
   // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
   if (request.writeStatus) requireStatusColumnFree(statusPlace(request, read), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
   const stored: StoredExport = { request, metrics, state: isComplete(state) ? { ...state, status: 'done' } : state, statusRange: null };
-  return startJob(exportJob, { record: { ...stored, state: compactExport(stored.state, prepared) }, stored, fresh: prepared, read });
-}
-
-/** One step: waves of batches, and the cached series of every metric it stored something of dropped. */
-function step(job: ExportJob, { client, deadline, marginMs, waitLog, shouldStop, checkpoint }: StepContext<ExportJob>): ExportJob {
-  if (!job.stored) return job;
-  const { stored } = job;
-  const { state } = runExportStep(stored.state, client, {
-    deadline,
-    marginMs,
-    waitLog,
-    shouldStop,
-    onCheckpoint: (next) => checkpoint({ ...job, stored: { ...stored, state: next } }),
-  });
-  // Dropped after every step that stored something, not only at the end: a sidebar closed midway
-  // leaves the export unfinished, and formulas must not show what was there before its first steps.
-  const before = confirmedByMetric(stored.state);
-  const after = confirmedByMetric(state);
-  dropCachedSeries([...after].filter(([id, count]) => count > (before.get(id) ?? 0)).map(([id]) => id));
-  return { ...job, stored: { ...stored, state } };
-}
-
-/** How many items of each metric the API confirmed storing. */
-function confirmedByMetric(state: ExportState): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const item of state.items) {
-    if (item.metric !== null && STORED.has(item.outcome)) counts.set(state.metrics[item.metric]!.id, (counts.get(state.metrics[item.metric]!.id) ?? 0) + 1);
-  }
-  return counts;
+  return startJob(exportJob, { record: { ...stored, state: compactExport(stored.state, prepared) }, stored: { ...stored, fresh: prepared, read } });
 }
 
 /** Exports as one kind of job (jobs-api). */
-export const exportJob: JobKind<ExportJob, ExportState | CompactExportState, ExportHandle, ExportProgress> = {
+export const exportJob = rereadKind<ExportRecord, ExportRun, ExportState, CompactExportState, { exportId: string; range: string }, ExportProgress, ExportOutcome>({
   store: 'export',
   marginMs: 5_000,
-  notStored: NOT_STORED,
-  load: loadExport,
-  save: (id, job) => (job.stored ? saveExport(id, job.stored, job.fresh) : saveExportRecord(id, job.record)),
-  state: (job) => job.stored?.state ?? job.record.state,
-  withState: (job, state) => (job.stored
-    ? { ...job, stored: { ...job.stored, state: state as ExportState } }
-    : { ...job, record: { ...job.record, state: state as CompactExportState } }),
-  handle: (id, job) => (job.stored ? handle(id, job.stored) : changedHandle(id, job.record)),
-  progress: (job) => (job.stored ? exportProgress(job.stored.state, Date.now()) : recordProgress(job.record)),
-  resumeState: (state) => ('items' in state ? resumeExport(state) : state),
-  step,
-  // Reported, not sent: the export pauses, and its stored outcomes stay as they were.
-  beforeStep: (id, job) => {
-    if (job.stored) return null;
-    const record = { ...job.record, state: { ...job.record.state, status: 'paused' as const, problem: RANGE_CHANGED } };
-    saveExportRecord(id, record);
-    return changedHandle(id, record);
+  notStored: 'This export is no longer stored (exports can be resumed for six hours). Start it again: with "only what changed", rows already sent are not sent twice.',
+  changed: RANGE_CHANGED,
+  version: 2,
+  rebuild: (record) => {
+    const fresh = prepare(record.request, record.metrics);
+    const state = expandExport(fresh, record.state);
+    return state && { ...record, state, fresh };
   },
-  // The range is read again first: if the sheet changed since, resuming would send what the user no longer has.
-  checkResume: (job) => {
-    if (!job.stored) throw new InputError(RANGE_CHANGED);
+  compact: ({ fresh, read, ...stored }) => ({ ...stored, state: compactExport(stored.state, fresh) }),
+  isRebuilt: (state): state is ExportState => 'items' in state,
+  head: (exportId, job) => ({ exportId, range: job.request.range }),
+  progress: (stored) => exportProgress(stored.state, Date.now()),
+  outcome: outcomeOf,
+  resume: resumeExport,
+  /** One step: waves of batches, and the cached series of every metric it stored something of dropped. */
+  step: (stored, context) => {
+    const { state } = runExportStep(stored.state, context.client, { ...context, onCheckpoint: context.checkpoint });
+    // Dropped after every step that stored something, not only at the end: a sidebar closed midway
+    // leaves the export unfinished, and formulas must not show what was there before its first steps.
+    const before = confirmedByMetric(stored.state);
+    dropCachedSeries([...confirmedByMetric(state)].filter(([id, count]) => count > (before.get(id) ?? 0)).map(([id]) => id));
+    return state;
   },
-  stopped: (_id, job) => {
-    if (job.stored) stopped(job.stored, job.read);
+  /** An export's progress from its stored outcome codes alone, without reading its range. */
+  recordProgress: (record) => {
+    const done = [...record.state.codes].filter((code) => (CODE_OUTCOMES[code] ?? 'pending') !== 'pending').length;
+    const progress: ExportProgress = { status: record.state.status, itemsDone: done, itemsTotal: record.state.codes.length, batchesDone: 0, batchesTotal: 0 };
+    if (record.state.problem) progress.problem = record.state.problem;
+    return progress;
   },
-  // Asked before the range is read again (which takes a while): the answer is what the step last published.
-  whileRunning: (id) => {
-    const record = loadExportRecord(id);
-    if (!record) throw new InputError(NOT_STORED);
-    return { exportId: id, range: record.request.range, progress: readJobProgress<ExportProgress>('export', id) ?? recordProgress(record), report: null };
-  },
-};
+  changedOutcome: (record) => ({
+    summary: RANGE_CHANGED,
+    totals: tallyCodes(ROW_OUTCOMES, record.state.codes, (code) => CODE_OUTCOMES[code] ?? 'pending'),
+    itemsRead: record.state.codes.length,
+    problems: [],
+    problem: RANGE_CHANGED,
+    statusRange: null,
+    writtenMetricIds: [],
+    rangeExportedBefore: wasExported(record.request.range),
+  }),
+  stopped,
+});
 
 /** The last export of this spreadsheet, if it did not finish. */
 export function findUnfinished(): ExportHandle | null {

@@ -34,31 +34,23 @@ import {
 } from '../core/directory/compact-import';
 import { jobProgress } from '../core/jobs/progress';
 import { requireUuid } from '../core/validate/uuid';
-import { loadJob, saveJob } from '../gas/job-store';
 import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas/sheet-io';
 import type { ContactList, PortfolioCompanyProfile } from '../core/api/types';
 import type { RangeInput } from '../core/directory/types';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
-import { rereadKind, startJob, type JobKind, type StepContext } from './jobs-api';
+import { rereadKind, startJob, tallyCodes, type RereadJob } from './jobs-api';
 
 /** An import as it steps: its state, planned again from its range each time it is loaded. */
 type StoredImport =
   | { kind: 'profiles'; request: ImportRequest; sheetName: string; state: ProfilesImportState }
   | { kind: 'contacts'; request: ImportRequest; sheetName: string; state: ContactsImportState };
 
+type ImportState = StoredImport['state'];
+
 /** An import as it is kept between steps: no copy of the rows (see core/directory/compact-import). */
-type ImportRecord = { kind: ImportRequest['kind']; request: ImportRequest; sheetName: string; state: CompactImport };
+type ImportRecord = Omit<StoredImport, 'state'> & { state: CompactImport };
 
-/**
- * An import as a job: its record with its rows read and planned again from the range, or its record alone
- * when the range's input no longer has the import's fingerprint (or is gone): that is not this import any
- * more, and nothing of it is sent.
- */
-type ImportJobRecord = { record: ImportRecord; stored: StoredImport | null };
-
-const IMPORT_STORE = 'import';
-const IMPORT_NOT_STORED = 'This import is no longer stored (imports can be resumed for six hours). Run it again: rows with ids are not created twice.';
 const RANGE_CHANGED = 'The range changed since this import started. Run the import again: rows with ids are not created twice.';
 
 function report(stored: StoredImport): ImportReport<string> {
@@ -76,19 +68,10 @@ function outcome(stored: StoredImport): ImportOutcome {
   };
 }
 
-function progressOf(stored: StoredImport): ImportProgress {
-  return stored.kind === 'profiles' ? importProgress(stored.state, Date.now()) : importProgress(stored.state, Date.now());
-}
-
-function handle(importId: string, stored: StoredImport): ImportHandle {
-  return { importId, kind: stored.kind, range: stored.request.range, progress: progressOf(stored), report: stored.state.status === 'running' ? null : outcome(stored) };
-}
-
 /** Writes a row's id and status where the import said, as soon as the row settles. */
-function writeRow(stored: StoredImport, written: RowWrite): void {
-  const { origin, idColumn, statusColumn } = stored.state;
-  if (written.idText !== null) writeText(stored.sheetName, written.sheetRow, origin.column + idColumn.column - 1, written.idText);
-  writeText(stored.sheetName, written.sheetRow, origin.column + statusColumn.column - 1, written.status);
+function writeRow(sheetName: string, { origin, idColumn, statusColumn }: ImportState, written: RowWrite): void {
+  if (written.idText !== null) writeText(sheetName, written.sheetRow, origin.column + idColumn.column - 1, written.idText);
+  writeText(sheetName, written.sheetRow, origin.column + statusColumn.column - 1, written.status);
 }
 
 /** Headers of the columns the import adds, and every row's final id and status, once it has ended. */
@@ -138,103 +121,73 @@ export function startImport(request: ImportRequest): ImportHandle {
 }
 
 /** A new profile import: its record keeps of the fund's profiles only those its rows matched. */
-function newProfilesImport(request: ImportRequest, sheetName: string, range: RangeInput, existingProfiles: PortfolioCompanyProfile[]): ImportJobRecord {
+function newProfilesImport(request: ImportRequest, sheetName: string, range: RangeInput, existingProfiles: PortfolioCompanyProfile[]): RereadJob<ImportRecord, StoredImport> {
   const state = prepareProfilesImport({ range, companyId: request.companyId, existingProfiles });
   return { record: { kind: 'profiles', request, sheetName, state: compactNewProfilesImport(state, range, existingProfiles) }, stored: { kind: 'profiles', request, sheetName, state } };
 }
 
 /** A new contact import: its record keeps of the company's lists only those its rows name. */
-function newContactsImport(request: ImportRequest, sheetName: string, range: RangeInput, contactLists: ContactList[]): ImportJobRecord {
+function newContactsImport(request: ImportRequest, sheetName: string, range: RangeInput, contactLists: ContactList[]): RereadJob<ImportRecord, StoredImport> {
   const state = prepareContactsImport({ range, companyId: request.companyId, contactLists });
   return { record: { kind: 'contacts', request, sheetName, state: compactNewContactsImport(state, range, contactLists) }, stored: { kind: 'contacts', request, sheetName, state } };
 }
-
-/** A step of the import: each settled row's id and status go into the sheet as it settles. */
-function step(stored: StoredImport, { client, deadline, marginMs, shouldStop, checkpoint }: StepContext<StoredImport>): StoredImport {
-  const save = (next: StoredImport, written: RowWrite | null): void => {
-    checkpoint(next);
-    if (written) writeRow(next, written);
-  };
-  const options = { deadline, marginMs, shouldStop };
-  return stored.kind === 'profiles'
-    ? { ...stored, state: runProfilesImportStep(stored.state, client, { ...options, onCheckpoint: (state, written) => save({ ...stored, state }, written) }).state }
-    : { ...stored, state: runContactsImportStep(stored.state, client, { ...options, onCheckpoint: (state, written) => save({ ...stored, state }, written) }).state };
-}
-
-type ImportState = StoredImport['state'];
 
 function rangeInput(address: string): { sheetName: string; range: RangeInput } {
   const read = readRange(address);
   return { sheetName: read.sheetName, range: { values: read.values, displayValues: read.displayValues, origin: { row: read.row, column: read.column } } };
 }
 
-function loadImport(importId: string): ImportJobRecord | null {
-  const record = loadJob<ImportRecord>(IMPORT_STORE, importId);
-  // An import stored by an earlier version kept its rows: not resumed (the sheet already has the ids it created).
-  if (!record || record.state?.version !== 2) return null;
-  const { range } = rangeInput(record.request.range);
-  const { state } = record;
-  const stored: StoredImport | null = state.kind === 'profiles'
-    ? nullOr(expandProfilesImport(state, range), (expanded) => ({ kind: 'profiles', request: record.request, sheetName: record.sheetName, state: expanded }))
-    : nullOr(expandContactsImport(state, range), (expanded) => ({ kind: 'contacts', request: record.request, sheetName: record.sheetName, state: expanded }));
-  return { record, stored };
-}
-
-function nullOr<T, U>(value: T | null, then: (value: T) => U): U | null {
-  return value === null ? null : then(value);
-}
-
-/** The record to keep for a stepped import: its new outcomes, over the parts kept from its start. */
-function compactOf(record: ImportRecord, stored: StoredImport): CompactImport {
-  const kept = record.state;
-  if (stored.kind === 'profiles' && kept.kind === 'profiles') return compactProfilesImport(stored.state, kept);
-  if (stored.kind === 'contacts' && kept.kind === 'contacts') return compactContactsImport(stored.state, kept);
-  throw new Error('An import changed its kind between steps.');
-}
-
-function saveImport(importId: string, job: ImportJobRecord): void {
-  saveJob(IMPORT_STORE, importId, job.stored ? { ...job.record, state: compactOf(job.record, job.stored) } : job.record);
-}
-
-/** An import's progress from its stored outcome codes alone, without reading its range. */
-function recordProgress(record: ImportRecord): ImportProgress {
-  const outcomes = [...record.state.codes].map((code) => IMPORT_CODE_OUTCOMES[code] ?? 'pending');
-  return jobProgress(record.state, Date.now(), { rowsDone: outcomes.filter((outcome) => outcome !== 'pending').length, rowsTotal: outcomes.length });
-}
-
-/** An import whose range changed, told from its stored outcome codes alone. */
-function changedHandle(importId: string, record: ImportRecord): ImportHandle {
-  const outcomes = record.kind === 'profiles' ? PROFILE_ROW_OUTCOMES : CONTACT_ROW_OUTCOMES;
-  const totals: Record<string, number> = Object.fromEntries(outcomes.map((outcome) => [outcome, 0]));
-  for (const code of record.state.codes) totals[IMPORT_CODE_OUTCOMES[code] ?? 'pending']!++;
-  return {
-    importId,
-    kind: record.kind,
-    range: record.request.range,
-    progress: { ...recordProgress(record), problem: RANGE_CHANGED },
-    report: record.state.status === 'running' ? null : { summary: RANGE_CHANGED, totals: totals as ImportOutcome['totals'], problems: [], problem: RANGE_CHANGED },
-  };
-}
-
 /** Imports as one kind of job (jobs-api). */
-export const importJob: JobKind<ImportJobRecord, ImportState | CompactImport, ImportHandle, ImportProgress> =
-  rereadKind<ImportRecord, StoredImport, ImportState, CompactImport, ImportHandle, ImportProgress>({
-    store: IMPORT_STORE,
-    marginMs: 3_000,
-    notStored: IMPORT_NOT_STORED,
-    load: loadImport,
-    save: saveImport,
-    changed: RANGE_CHANGED,
-    version: 2,
-    isRebuilt: (state): state is ImportState => 'rows' in state,
-    handle,
-    progress: progressOf,
-    resume: (state) => resumeImport<ImportState>(state),
-    step,
-    recordHandle: changedHandle,
-    recordProgress,
-    runningHandle: (importId, record, progress) => ({ importId, kind: record.kind, range: record.request.range, progress, report: null }),
-    stopped: (_id, job) => {
-      if (job.stored) writeAll(job.stored);
-    },
-  });
+export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, CompactImport, Pick<ImportHandle, 'importId' | 'kind' | 'range'>, ImportProgress, ImportOutcome>({
+  store: 'import',
+  marginMs: 3_000,
+  notStored: 'This import is no longer stored (imports can be resumed for six hours). Run it again: rows with ids are not created twice.',
+  changed: RANGE_CHANGED,
+  // An import stored by an earlier version kept its rows: not resumed (the sheet already has the ids it created).
+  version: 2,
+  rebuild: (record) => {
+    const { range } = rangeInput(record.request.range);
+    const { state, ...kept } = record;
+    if (state.kind === 'profiles') {
+      const expanded = expandProfilesImport(state, range);
+      return expanded && { ...kept, kind: 'profiles', state: expanded };
+    }
+    const expanded = expandContactsImport(state, range);
+    return expanded && { ...kept, kind: 'contacts', state: expanded };
+  },
+  // The new outcomes, over the parts kept from the start.
+  compact: (stored, record) => {
+    const kept = record.state;
+    if (stored.kind === 'profiles' && kept.kind === 'profiles') return { ...record, state: compactProfilesImport(stored.state, kept) };
+    if (stored.kind === 'contacts' && kept.kind === 'contacts') return { ...record, state: compactContactsImport(stored.state, kept) };
+    throw new Error('An import changed its kind between steps.');
+  },
+  isRebuilt: (state): state is ImportState => 'rows' in state,
+  head: (importId, job) => ({ importId, kind: job.kind, range: job.request.range }),
+  progress: (stored) => importProgress<ImportState['rows'][number]>(stored.state, Date.now()),
+  outcome,
+  resume: (state) => resumeImport<ImportState>(state),
+  /** A step of the import: each settled row's id and status go into the sheet as it settles. */
+  step: (stored, context) => {
+    const options = {
+      ...context,
+      onCheckpoint: (state: ImportState, written: RowWrite | null): void => {
+        context.checkpoint(state);
+        if (written) writeRow(stored.sheetName, state, written);
+      },
+    };
+    return stored.kind === 'profiles' ? runProfilesImportStep(stored.state, context.client, options).state : runContactsImportStep(stored.state, context.client, options).state;
+  },
+  /** An import's progress from its stored outcome codes alone, without reading its range. */
+  recordProgress: (record) => {
+    const outcomes = [...record.state.codes].map((code) => IMPORT_CODE_OUTCOMES[code] ?? 'pending');
+    return jobProgress(record.state, Date.now(), { rowsDone: outcomes.filter((outcome) => outcome !== 'pending').length, rowsTotal: outcomes.length });
+  },
+  changedOutcome: (record) => ({
+    summary: RANGE_CHANGED,
+    totals: tallyCodes<string>(record.kind === 'profiles' ? PROFILE_ROW_OUTCOMES : CONTACT_ROW_OUTCOMES, record.state.codes, (code) => IMPORT_CODE_OUTCOMES[code] ?? 'pending'),
+    problems: [],
+    problem: RANGE_CHANGED,
+  }),
+  stopped: writeAll,
+});

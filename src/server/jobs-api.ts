@@ -77,13 +77,11 @@ function stop<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: 
   else kind.save(id, job);
 }
 
-/** Keeps a new job for its steps (or ends it at once when there is nothing to send) and returns its handle. */
+/**
+ * Keeps a new or resumed job for its next steps and offers it for six hours, and returns its handle. One
+ * that does not run (a new job with nothing to send) stops at once.
+ */
 export function startJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, job: J, id: string = newJobId()): H {
-  return keep(kind, id, job);
-}
-
-/** A job that runs is kept (again) for its next steps and offered for six hours; one that does not, stops. */
-function keep<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: string, job: J): H {
   if (kind.state(job).status === 'running') {
     kind.save(id, job);
     rememberJob(kind.store, id, Date.now());
@@ -146,7 +144,7 @@ export function resumeJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, S,
   const job = requireJob(kind, id);
   kind.checkResume?.(job);
   clearJobCancel(kind.store, id);
-  return keep(kind, id, kind.withState(job, kind.resumeState(kind.state(job))));
+  return startJob(kind, kind.withState(job, kind.resumeState(kind.state(job))), id);
 }
 
 /**
@@ -170,20 +168,6 @@ export function unfinishedJobs<J, S extends RateLimitState, H, P>(kind: JobKind<
   return handles;
 }
 
-/**
- * The store's side of a kind whose job is kept as it is, `{ state, … }` (a push, an import): no part of it
- * is read again from the sheet.
- */
-export function keptAsIs<J extends { state: S }, S extends RateLimitState>(store: string): Pick<JobKind<J, S, unknown, unknown>, 'store' | 'load' | 'save' | 'state' | 'withState'> {
-  return {
-    store,
-    load: (id) => loadJob<J>(store, id),
-    save: (id, job) => saveJob(store, id, job),
-    state: (job) => job.state,
-    withState: (job, state) => ({ ...job, state }),
-  };
-}
-
 /** What the job's running step last published (after each of its waves), for the bar while the step runs. */
 export function liveProgress<J, S extends RateLimitState, H, P>(kind: JobKind<J, S, H, P>, id: string): P | null {
   return readJobProgress<P>(kind.store, id);
@@ -192,66 +176,101 @@ export function liveProgress<J, S extends RateLimitState, H, P>(kind: JobKind<J,
 /**
  * A job whose stored record keeps no copy of what it sends, rebuilt from its sheet on every load: `stored` is
  * that rebuilt job, null when the sheet no longer matches the record (it is not this job any more: nothing of
- * it is sent). The audit push and the import are such kinds; the export keeps its own shape.
+ * it is sent). The export, the audit push and the import are such kinds.
  */
 export type RereadJob<R, X> = { record: R; stored: X | null };
 
 /** What a kind of RereadJob supplies: the rebuilt job's side and the record's side. */
-export interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, H, P>
-  extends Pick<JobKind<RereadJob<R, X>, S | C, H, P>, 'store' | 'marginMs' | 'notStored' | 'load' | 'save' | 'stopped'> {
+export interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, Head, P, O>
+  extends Pick<JobKind<RereadJob<R, X>, S | C, Head, P>, 'store' | 'marginMs' | 'notStored'> {
   /** Why a job whose sheet changed pauses and is not resumed. */
   changed: string;
-  /** The record's version this code reads: older records are no longer stored. */
+  /** The record's version this code reads: older records kept what they sent, and are no longer stored. */
   version: C['version'];
+  /** The job read again from its sheet; null when the sheet no longer has the record's fingerprint. */
+  rebuild(record: R): X | null;
+  /** The record to keep for a stepped job: its new outcomes, over the parts kept from its start. */
+  compact(stored: X, record: R): R;
   isRebuilt(state: S | C): state is S;
-  handle(id: string, stored: X): H;
+  /** What every handle of the job carries besides its progress and report: its id and where it is. */
+  head(id: string, job: R | X): Head;
   progress(stored: X): P;
+  outcome(stored: X): O;
   resume(state: S): S;
-  step(stored: X, context: StepContext<X>): X;
-  /** The record alone (the sheet changed): its handle and progress, from its stored outcome codes. */
-  recordHandle(id: string, record: R): H;
+  /** One step; its checkpoint takes the state after every wave (or row). */
+  step(stored: X, context: StepContext<S>): S;
+  /** The record alone (the sheet changed): its progress and report, from its stored outcome codes. */
   recordProgress(record: R): P;
-  /** The handle while a step runs, from the record and the progress that step last published. */
-  runningHandle(id: string, record: R, progress: P): H;
+  changedOutcome(record: R): O;
+  /** Whenever the rebuilt job stops (finished, cancelled, paused): what the kind writes into the sheet. */
+  stopped?(stored: X): void;
 }
 
+type RereadHandle<Head, P, O> = Head & { progress: P; report: O | null };
+
 /** A RereadJob kind: what is the same for every such kind, around what the spec supplies. */
-export function rereadKind<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, H, P>(
-  spec: RereadSpec<R, X, S, C, H, P>,
-): JobKind<RereadJob<R, X>, S | C, H, P> {
+export function rereadKind<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, Head, P, O>(
+  spec: RereadSpec<R, X, S, C, Head, P, O>,
+): JobKind<RereadJob<R, X>, S | C, RereadHandle<Head, P, O>, P> {
+  const loadRecord = (id: string): R | null => {
+    const record = loadJob<R>(spec.store, id);
+    return record?.state?.version === spec.version ? record : null;
+  };
+  const recordHandle = (id: string, record: R): RereadHandle<Head, P, O> => ({
+    ...spec.head(id, record),
+    progress: { ...spec.recordProgress(record), problem: spec.changed },
+    report: record.state.status === 'running' ? null : spec.changedOutcome(record),
+  });
   return {
     store: spec.store,
     marginMs: spec.marginMs,
     notStored: spec.notStored,
-    load: spec.load,
-    save: spec.save,
-    stopped: spec.stopped,
+    load: (id) => {
+      const record = loadRecord(id);
+      return record && { record, stored: spec.rebuild(record) };
+    },
+    save: (id, job) => saveJob(spec.store, id, job.stored ? spec.compact(job.stored, job.record) : job.record),
     state: (job) => job.stored?.state ?? job.record.state,
     withState: (job, state) => (spec.isRebuilt(state) && job.stored
       ? { ...job, stored: { ...job.stored, state } }
       : { ...job, record: { ...job.record, state: state as C } }),
-    handle: (id, job) => (job.stored ? spec.handle(id, job.stored) : spec.recordHandle(id, job.record)),
+    handle: (id, job) => (job.stored
+      ? { ...spec.head(id, job.stored), progress: spec.progress(job.stored), report: job.stored.state.status === 'running' ? null : spec.outcome(job.stored) }
+      : recordHandle(id, job.record)),
     progress: (job) => (job.stored ? spec.progress(job.stored) : spec.recordProgress(job.record)),
     resumeState: (state) => (spec.isRebuilt(state) ? spec.resume(state) : state),
-    step: (job, context) => (job.stored
-      ? { ...job, stored: spec.step(job.stored, { ...context, checkpoint: (stored) => context.checkpoint({ ...job, stored }) }) }
-      : job),
+    step: (job, context) => {
+      const { stored } = job;
+      if (!stored) return job;
+      const state = spec.step(stored, { ...context, checkpoint: (next) => context.checkpoint({ ...job, stored: { ...stored, state: next } }) });
+      return { ...job, stored: { ...stored, state } };
+    },
     // Reported, not sent: the job pauses, and its stored outcomes stay as they were.
     beforeStep: (id, job) => {
       if (job.stored) return null;
       const record = { ...job.record, state: { ...job.record.state, status: 'paused' as const, problem: spec.changed } };
       saveJob(spec.store, id, record);
-      return spec.recordHandle(id, record);
+      return recordHandle(id, record);
     },
     // The sheet was read again on load: if it changed since, resuming would send what the user no longer has.
     checkResume: (job) => {
       if (!job.stored) throw new InputError(spec.changed);
     },
-    // Asked before the sheet is read again: the answer is what the step last published.
+    stopped: (_id, job) => {
+      if (job.stored) spec.stopped?.(job.stored);
+    },
+    // Asked before the sheet is read again (which takes a while): the answer is what the step last published.
     whileRunning: (id) => {
-      const record = loadJob<R>(spec.store, id);
-      if (!record || record.state?.version !== spec.version) throw new InputError(spec.notStored);
-      return spec.runningHandle(id, record, readJobProgress<P>(spec.store, id) ?? spec.recordProgress(record));
+      const record = loadRecord(id);
+      if (!record) throw new InputError(spec.notStored);
+      return { ...spec.head(id, record), progress: readJobProgress<P>(spec.store, id) ?? spec.recordProgress(record), report: null };
     },
   };
+}
+
+/** Counts stored outcome codes by outcome, every outcome of `outcomes` present (zero when none has it). */
+export function tallyCodes<O extends string>(outcomes: readonly O[], codes: Iterable<string>, outcomeOf: (code: string) => O): Record<O, number> {
+  const totals = Object.fromEntries(outcomes.map((outcome) => [outcome, 0])) as Record<O, number>;
+  for (const code of codes) totals[outcomeOf(code)]++;
+  return totals;
 }
