@@ -17,7 +17,7 @@ const REMEMBERED_JOBS = 12;
 const INDEX_KEY = 'JOBS_INDEX';
 
 /** A job of this spreadsheet the sidebar may offer to resume. */
-export type RememberedJob = { kind: string; id: string; startedAt: number };
+type RememberedJob = { kind: string; id: string; startedAt: number };
 type IndexEntry = RememberedJob & { spreadsheet: string };
 
 function properties(): GoogleAppsScript.Properties.Properties {
@@ -151,9 +151,8 @@ function readIndex(): IndexEntry[] {
     return [];
   }
   if (!Array.isArray(parsed)) return [];
-  return parsed.filter((job): job is IndexEntry => typeof job === 'object' && job !== null
-    && typeof (job as IndexEntry).kind === 'string' && typeof (job as IndexEntry).id === 'string'
-    && typeof (job as IndexEntry).spreadsheet === 'string' && typeof (job as IndexEntry).startedAt === 'number');
+  return parsed.filter((job: Partial<IndexEntry> | null): job is IndexEntry => typeof job === 'object' && job !== null
+    && typeof job.kind === 'string' && typeof job.id === 'string' && typeof job.spreadsheet === 'string' && typeof job.startedAt === 'number');
 }
 
 function writeIndex(jobs: IndexEntry[]): void {

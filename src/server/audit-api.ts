@@ -36,7 +36,7 @@ import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../sha
 import { createClientForExecution } from './api-factory';
 import { rereadKind, startJob, tallyCodes } from './jobs-api';
 
-export const AUDIT_SHEET = 'Portfolio audit';
+const AUDIT_SHEET = 'Portfolio audit';
 
 /** A push as it steps: its state, rebuilt from the sheet each time it is loaded. */
 type StoredPush = { sheetName: string; state: AuditPushState };

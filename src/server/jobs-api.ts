@@ -21,7 +21,7 @@ import { createClientForExecution } from './api-factory';
 const STEP_BUDGET_MS = 20_000;
 
 /** What a kind's step is given: its client, its time, and the checkpoint to call after every wave. */
-export type StepContext<J> = {
+type StepContext<J> = {
   /** The job's id (a kind that keeps something beside the store, like the build's sheet, finds it by it). */
   id: string;
   client: ApiClient;
@@ -102,24 +102,14 @@ export function continueJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, 
     const waitLog = new WaitLog();
     // After a 429 the step opens with one probe: its client leaves 429s to the job.
     const client = createClientForExecution({ deadline, onWait: waitLog.onWait, noRateLimitRetries: needsProbe(kind.state(job)) });
-    job = kind.step(job, {
-      id,
-      client,
-      deadline,
-      marginMs: kind.marginMs,
-      waitLog,
-      shouldStop: () => jobCancelRequested(kind.store, id),
-      checkpoint: (checkpoint) => {
-        kind.save(id, checkpoint);
-        publishJobProgress(kind.store, id, kind.progress(checkpoint));
-      },
-    });
-    if (kind.state(job).status === 'running') {
-      kind.save(id, job);
-      publishJobProgress(kind.store, id, kind.progress(job));
-    } else {
-      stop(kind, id, job);
-    }
+    const checkpoint = (next: J): void => {
+      kind.save(id, next);
+      publishJobProgress(kind.store, id, kind.progress(next));
+    };
+    const shouldStop = (): boolean => jobCancelRequested(kind.store, id);
+    job = kind.step(job, { id, client, deadline, marginMs: kind.marginMs, waitLog, shouldStop, checkpoint });
+    if (kind.state(job).status === 'running') checkpoint(job);
+    else stop(kind, id, job);
     return kind.handle(id, job);
   });
 }
@@ -181,7 +171,7 @@ export function liveProgress<J, S extends RateLimitState, H, P>(kind: JobKind<J,
 export type RereadJob<R, X> = { record: R; stored: X | null };
 
 /** What a kind of RereadJob supplies: the rebuilt job's side and the record's side. */
-export interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, Head, P, O>
+interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, Head, P, O>
   extends Pick<JobKind<RereadJob<R, X>, S | C, Head, P>, 'store' | 'marginMs' | 'notStored'> {
   /** Why a job whose sheet changed pauses and is not resumed. */
   changed: string;
