@@ -137,7 +137,6 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
     return state && { sheetName: record.sheetName, state };
   },
   compact: (stored, record) => ({ ...record, state: compactPush(stored.state, record.state) }),
-  isRebuilt: (state): state is AuditPushState => 'items' in state,
   head: (pushId, job) => ({ pushId, sheetName: job.sheetName }),
   progress: (stored) => auditPushProgress(stored.state, Date.now()),
   outcome,

@@ -183,7 +183,6 @@ export const exportJob = rereadKind<ExportRecord, ExportRun, ExportState, Compac
     return state && { ...record, state, fresh };
   },
   compact: ({ fresh, read, ...stored }) => ({ ...stored, state: compactExport(stored.state, fresh) }),
-  isRebuilt: (state): state is ExportState => 'items' in state,
   head: (exportId, job) => ({ exportId, range: job.request.range }),
   progress: (stored) => exportProgress(stored.state, Date.now()),
   outcome: outcomeOf,

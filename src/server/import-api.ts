@@ -162,7 +162,6 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
     if (stored.kind === 'contacts' && kept.kind === 'contacts') return { ...record, state: compactContactsImport(stored.state, kept) };
     throw new Error('An import changed its kind between steps.');
   },
-  isRebuilt: (state): state is ImportState => 'rows' in state,
   head: (importId, job) => ({ importId, kind: job.kind, range: job.request.range }),
   progress: (stored) => importProgress<ImportState['rows'][number]>(stored.state, Date.now()),
   outcome,

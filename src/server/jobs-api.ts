@@ -171,7 +171,7 @@ export function liveProgress<J, S extends RateLimitState, H, P>(kind: JobKind<J,
 export type RereadJob<R, X> = { record: R; stored: X | null };
 
 /** What a kind of RereadJob supplies: the rebuilt job's side and the record's side. */
-interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, Head, P, O>
+interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number; codes: string }, Head, P, O>
   extends Pick<JobKind<RereadJob<R, X>, S | C, Head, P>, 'store' | 'marginMs' | 'notStored'> {
   /** Why a job whose sheet changed pauses and is not resumed. */
   changed: string;
@@ -181,7 +181,6 @@ interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends R
   rebuild(record: R): X | null;
   /** The record to keep for a stepped job: its new outcomes, over the parts kept from its start. */
   compact(stored: X, record: R): R;
-  isRebuilt(state: S | C): state is S;
   /** What every handle of the job carries besides its progress and report: its id and where it is. */
   head(id: string, job: R | X): Head;
   progress(stored: X): P;
@@ -199,13 +198,15 @@ interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends R
 type RereadHandle<Head, P, O> = Head & { progress: P; report: O | null };
 
 /** A RereadJob kind: what is the same for every such kind, around what the spec supplies. */
-export function rereadKind<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number }, Head, P, O>(
+export function rereadKind<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number; codes: string }, Head, P, O>(
   spec: RereadSpec<R, X, S, C, Head, P, O>,
 ): JobKind<RereadJob<R, X>, S | C, RereadHandle<Head, P, O>, P> {
   const loadRecord = (id: string): R | null => {
     const record = loadJob<R>(spec.store, id);
     return record?.state?.version === spec.version ? record : null;
   };
+  // Only the record's compact state keeps its items' outcomes as codes.
+  const isRebuilt = (state: S | C): state is S => !('codes' in state);
   const recordHandle = (id: string, record: R): RereadHandle<Head, P, O> => ({
     ...spec.head(id, record),
     progress: { ...spec.recordProgress(record), problem: spec.changed },
@@ -221,14 +222,14 @@ export function rereadKind<R extends { state: C }, X extends { state: S }, S ext
     },
     save: (id, job) => saveJob(spec.store, id, job.stored ? spec.compact(job.stored, job.record) : job.record),
     state: (job) => job.stored?.state ?? job.record.state,
-    withState: (job, state) => (spec.isRebuilt(state) && job.stored
+    withState: (job, state) => (isRebuilt(state) && job.stored
       ? { ...job, stored: { ...job.stored, state } }
       : { ...job, record: { ...job.record, state: state as C } }),
     handle: (id, job) => (job.stored
       ? { ...spec.head(id, job.stored), progress: spec.progress(job.stored), report: job.stored.state.status === 'running' ? null : spec.outcome(job.stored) }
       : recordHandle(id, job.record)),
     progress: (job) => (job.stored ? spec.progress(job.stored) : spec.recordProgress(job.record)),
-    resumeState: (state) => (spec.isRebuilt(state) ? spec.resume(state) : state),
+    resumeState: (state) => (isRebuilt(state) ? spec.resume(state) : state),
     step: (job, context) => {
       const { stored } = job;
       if (!stored) return job;
