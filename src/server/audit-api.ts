@@ -126,14 +126,16 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
   version: 2,
   rebuild: (record) => {
     const values = readSheetValues(record.sheetName);
-    let read: AuditSheetRead | null = null;
+    if (!values) return null;
+    let read: AuditSheetRead;
     try {
-      read = values ? readAuditSheet(values) : null;
+      read = readAuditSheet(values);
     } catch (error) {
       // The sheet's hidden id row is gone: not the push's sheet.
-      if (!(error instanceof InputError)) throw error;
+      if (error instanceof InputError) return null;
+      throw error;
     }
-    const state = values && read ? expandPush(record.state, read, sheetFingerprint(values), { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter }) : null;
+    const state = expandPush(record.state, read, sheetFingerprint(values), { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter });
     return state && { sheetName: record.sheetName, state };
   },
   compact: (stored, record) => ({ ...record, state: compactPush(stored.state, record.state) }),
