@@ -151,6 +151,8 @@ it('pauses a push whose sheet was edited between steps instead of sending the ce
   const next = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [started.pushId]));
   expect(next.progress).toMatchObject({ status: 'paused', problem: expect.stringMatching(/audit sheet changed/) });
   expect(next.report!.summary).toMatch(/audit sheet changed/);
+  // Told from the stored outcome codes alone: every edited cell still pending.
+  expect(next.report!.totals).toMatchObject({ pending: rows.length, created: 0, failed: 0 });
   expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toEqual([]);
   expect(rt.callServer('resumeAuditPush', [started.pushId])).toMatchObject({ ok: false, error: expect.stringMatching(/audit sheet changed/) });
 });
@@ -249,6 +251,7 @@ it('pauses an import whose range was edited between steps instead of sending its
   const next = ok<ImportHandle>(rt.callServer('continueImport', [started.importId]));
   expect(next.progress).toMatchObject({ status: 'paused', rowsDone: sent, problem: expect.stringMatching(/range changed/) });
   expect(next.report!.summary).toMatch(/range changed/);
+  expect(next.report!.totals).toMatchObject({ created: sent, pending: ROWS - sent, failed: 0 });
   expect((await stack.emulator.control.requests()).filter((r) => r.method === 'POST')).toEqual([]);
   expect(rt.callServer('resumeImport', [started.importId])).toMatchObject({ ok: false, error: expect.stringMatching(/range changed/) });
   // Put back as it was, the import is its own again and goes on with the rows it had not sent.

@@ -178,6 +178,8 @@ it('refuses to resume when the sheet changed since the export started', async ()
   const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
   rt.callServer('cancelExport', [started.exportId]);
   rt.spreadsheet.getActiveSheet().getRange('B2').setValue('999');
+  // Told from the stored outcome codes alone: nothing was sent.
+  expect(ok<ExportHandle>(rt.callServer('continueExport', [started.exportId])).report).toMatchObject({ summary: expect.stringMatching(/^The range changed/), totals: { pending: 10, created: 0 }, itemsRead: 10 });
   expect(rt.callServer('resumeExport', [started.exportId])).toEqual({ ok: false, error: expect.stringMatching(/^The range changed since this export started/) });
 });
 
