@@ -1,6 +1,8 @@
 // Freeze and thaw: what a frozen range records, its note, and which of its cells a person changed since.
 // Pure: the adapter (src/server/freeze.ts) reads and writes the grid and the document properties.
 
+import { isDateCell } from '../audit/cell-values';
+
 /** Document property key prefix of a frozen range's record. */
 export const FROZEN_KEY_PREFIX = 'FROZEN_RANGE:';
 
@@ -30,15 +32,16 @@ export function frozenKey(sheetId: number, range: string): string {
   return `${FROZEN_KEY_PREFIX}${sheetId}!${range}`;
 }
 
+export function isBlank(value: unknown): boolean {
+  return value === '' || value === null || value === undefined;
+}
+
 /** A cell value as getValues gives it, in a form that says its type: 1 and "1" differ, as do a date and its serial. */
 function canonical(value: unknown): string {
-  if (value instanceof Date) return `d:${value.getTime()}`;
+  if (isDateCell(value)) return `d:${value.getTime()}`;
   if (typeof value === 'number') return `n:${value}`;
   if (typeof value === 'boolean') return `b:${value}`;
-  if (value === null || value === undefined || value === '') return 'e:';
-  // Dates from another realm (the Apps Script membrane) are not `instanceof Date` here.
-  if (Object.prototype.toString.call(value) === '[object Date]') return `d:${(value as Date).getTime()}`;
-  return `s:${String(value)}`;
+  return isBlank(value) ? 'e:' : `s:${String(value)}`;
 }
 
 /**
@@ -68,8 +71,7 @@ export function changedCells(record: Pick<FrozenRecord, 'cells'>, values: readon
   const changed: Array<{ row: number; column: number }> = [];
   let index = 0;
   values.forEach((row, i) => row.forEach((value, j) => {
-    const typed = value !== '' && value !== null && value !== undefined;
-    if (typed && record.cells.slice(index * 7, index * 7 + 7) !== cellFingerprint(value)) changed.push({ row: i + 1, column: j + 1 });
+    if (!isBlank(value) && record.cells.slice(index * 7, index * 7 + 7) !== cellFingerprint(value)) changed.push({ row: i + 1, column: j + 1 });
     index++;
   }));
   return changed;
