@@ -1,4 +1,4 @@
-// The "Refresh data" menu item: every add-in formula in the spreadsheet fetches fresh values.
+// "Refresh data" (every add-in formula fetches fresh values) and the exporter's refresh of the formulas it affected.
 
 import { InputError, userSentence } from '../core/errors';
 import type { DataPoint, Metric } from '../core/api/types';
@@ -8,7 +8,6 @@ import { plural } from '../core/product';
 import type { FormulaRefreshReport } from '../shared/rpc';
 import { findAddinFormulas, type FormulaCell } from '../core/formulas/names';
 import { formulasReadingMetrics } from '../core/formulas/reads-metrics';
-import { sourceCells } from '../core/sheets/source-cells';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { isUuid } from '../core/validate/uuid';
 import { appendChanges } from '../gas/changes-sheet';
@@ -17,30 +16,18 @@ import { quoteSheetName } from '../gas/sheet-io';
 import { createClientForExecution } from './api-factory';
 import { createFormulaContext } from './formula-context';
 
-/** What "Refresh data" did: the formulas rewritten, and the cached values a fresh read replaced (rows appended to Changes). */
-export interface FormulaRefresh {
-  formulas: number;
-  changes: number;
-}
-
 /**
- * Sheets re-runs a custom function only when its arguments change, and our cache would answer
- * it anyway. So: start a new cache generation (every cache key includes it, so nothing cached
- * before counts), then clear and rewrite each add-in formula, which makes Sheets run it again.
+ * The "Refresh data" menu item. Sheets re-runs a custom function only when its arguments change, and our
+ * cache would answer it anyway. So: start a new cache generation (every cache key includes it, so nothing
+ * cached before counts), then clear and rewrite each add-in formula, which makes Sheets run it again.
+ *
+ * Before that, each series the formulas read that this user's cache holds (see cachedSeriesReads for which
+ * can be found) is read again with this user's connection; a value whose date the cached series had and
+ * whose value differs now gets a Changes row. The fresh read goes into the new generation's cache, where the
+ * formulas, run again, find it instead of fetching it once more (when the user is the owner, whose cache
+ * custom functions use). A failed read is a failure row: the formulas are refreshed regardless.
  */
-export function refreshAllFormulas(): number {
-  return refreshAllFormulasWithChanges().formulas;
-}
-
-/**
- * Refresh data, and the Changes rows of what it replaced: each series the formulas read that this user's
- * cache holds (see cachedSeriesReads for which can be found) is read again, with this user's connection,
- * before the formulas run again; a value whose date the cached series had and whose value differs now gets a
- * row. The fresh read goes into the new generation's cache, where the formulas, run again, find it instead of
- * fetching it once more (when the user is the owner, whose cache custom functions use). A failed read is a
- * failure row: the formulas are refreshed regardless.
- */
-export function refreshAllFormulasWithChanges(): FormulaRefresh {
+export function refreshAllFormulasWithChanges(): { formulas: number; changes: number } {
   // Both read the generation that is about to end.
   const before = cachedSeriesBefore();
   const nameOf = before.length ? metricNames() : (id: string) => id;
@@ -109,10 +96,9 @@ function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: str
         const oldValue = old.value ?? null;
         const newValue = point?.value ?? null;
         if ((oldValue ?? '') === (newValue ?? '')) continue;
-        const [type, label] = sourceCells(point?.source);
         rows.push({
           kind: 'change', time, metric: nameOf(old.metric_id), period: old.date,
-          oldValue: cellValue(oldValue), newValue: cellValue(newValue), source: newValue === null ? '' : sourceText(type, label), refresh, range: where,
+          oldValue: cellValue(oldValue), newValue: cellValue(newValue), source: newValue === null ? '' : sourceText(point?.source), refresh, range: where,
         });
       }
     } catch (error) {

@@ -1,6 +1,9 @@
 // The rows of the "Changes" sheet: a value that changed, or a refresh that failed. Pure; the writer is
 // src/gas/changes-sheet.ts (appendChanges), shared by snapshot refreshes, "Refresh data" and the scheduler.
 
+import type { DataPoint } from '../api/types';
+import { sourceCells } from '../sheets/source-cells';
+
 /** A value a refresh replaced with another. */
 export interface ChangeValueRow {
   kind: 'change';
@@ -43,8 +46,8 @@ export function changeCells(row: ChangeRow): Array<string | number | null> {
   return [row.time, row.metric, row.period, row.oldValue, row.newValue, row.source || null, row.refresh, row.range, null];
 }
 
-/** "user_provided: Board pack Q2" from a source's type and label cells (see core/sheets/source-cells). */
-export function sourceText(type: unknown, label: unknown): string {
-  const parts = [type, label].filter((part) => part !== null && part !== undefined && part !== '').map(String);
-  return parts.join(': ');
+/** Where a value came from, like "user_provided: Board pack Q2": the source's type and label cells (see core/sheets/source-cells). */
+export function sourceText(source: DataPoint['source'] | undefined): string {
+  const [type, label] = sourceCells(source);
+  return [type, label].filter((part) => part !== null && part !== '').map(String).join(': ');
 }
