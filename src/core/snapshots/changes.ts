@@ -40,10 +40,11 @@ export const CHANGES_SHEET = 'Changes';
 
 export const CHANGES_HEADER = ['Time', 'Metric', 'Period', 'Old value', 'New value', 'Source', 'Refresh', 'Range', 'Problem'] as const;
 
-/** A row as the sheet holds it, in CHANGES_HEADER's order; the time stays ISO text for the adapter to turn into a date cell. */
-export function changeCells(row: ChangeRow): Array<string | number | null> {
-  if (row.kind === 'failure') return [row.time, null, null, null, null, null, row.refresh, row.range, row.problem];
-  return [row.time, row.metric, row.period, row.oldValue, row.newValue, row.source || null, row.refresh, row.range, null];
+/** A row as the sheet holds it, in CHANGES_HEADER's order. */
+export function changeCells(row: ChangeRow): Array<Date | string | number | null> {
+  const time = new Date(row.time);
+  if (row.kind === 'failure') return [time, null, null, null, null, null, row.refresh, row.range, row.problem];
+  return [time, row.metric, row.period, row.oldValue, row.newValue, row.source || null, row.refresh, row.range, null];
 }
 
 /** Where a value came from, like "user_provided: Board pack Q2": the source's type and label cells (see core/sheets/source-cells). */
