@@ -5,25 +5,22 @@
 
 import { userSentence } from '../core/errors';
 import type { ChangeRow } from '../core/snapshots/changes';
-import { decodeSchedule, requireFrequency, runOutcome, SCHEDULE_KEY_PREFIX, scheduleKey, type SnapshotRefreshFrequency, type SnapshotSchedule } from '../core/snapshots/schedule';
+import {
+  decodeSchedule, requireFrequency, runOutcome, SCHEDULE_KEY_PREFIX, scheduleKey, type ScheduledRun, type SnapshotRefreshFrequency, type SnapshotSchedule,
+} from '../core/snapshots/schedule';
 import { appendChanges } from '../gas/changes-sheet';
 import type { SnapshotRefreshScheduleView } from '../shared/rpc';
 import { refreshAllSnapshots } from './snapshots';
 
 /** The global in src/main.ts that the trigger runs. */
-export const SCHEDULED_REFRESH_HANDLER = 'runScheduledSnapshotRefresh';
+const SCHEDULED_REFRESH_HANDLER = 'runScheduledSnapshotRefresh';
 
 const REFRESH = 'Refresh snapshots (schedule)';
 
-type Trigger = GoogleAppsScript.Script.Trigger;
-
-function ours(trigger: Trigger): boolean {
-  return trigger.getHandlerFunction() === SCHEDULED_REFRESH_HANDLER && trigger.getEventType() === ScriptApp.EventType.CLOCK;
-}
-
 /** The caller's refresh triggers in the active spreadsheet (getUserTriggers lists only the caller's). */
-function myTriggersHere(): Trigger[] {
-  return ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet()).filter(ours);
+function myTriggersHere(): GoogleAppsScript.Script.Trigger[] {
+  return ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet())
+    .filter((trigger) => trigger.getHandlerFunction() === SCHEDULED_REFRESH_HANDLER && trigger.getEventType() === ScriptApp.EventType.CLOCK);
 }
 
 function readSchedule(spreadsheetId: string): SnapshotSchedule | null {
@@ -35,15 +32,16 @@ function writeSchedule(schedule: SnapshotSchedule): void {
 }
 
 const EVERY: Record<SnapshotRefreshFrequency, string> = { hourly: 'every hour', daily: 'every day', weekly: 'every week' };
+const DONE: Record<ScheduledRun['status'], string> = { ok: 'done', partial: 'partly done', failed: 'failed' };
 
 function view(schedule: SnapshotSchedule | null, active: boolean): SnapshotRefreshScheduleView {
   if (!schedule) return { schedule: null, message: 'Snapshots are refreshed only when someone clicks "Refresh snapshots".' };
-  const last = schedule.lastRun;
-  const lastText = last ? ` Last run ${last.at.slice(0, 16).replace('T', ' ')} UTC: ${last.status === 'ok' ? 'done' : last.status === 'partial' ? 'partly done' : 'failed'}. ${last.message}` : ' It has not run yet.';
+  const { frequency, scheduledAt, lastRun } = schedule;
+  const lastText = lastRun ? ` Last run ${lastRun.at.slice(0, 16).replace('T', ' ')} UTC: ${DONE[lastRun.status]}. ${lastRun.message}` : ' It has not run yet.';
   const message = active
-    ? `Your snapshots here are refreshed ${EVERY[schedule.frequency]} with your connection.${lastText}`
-    : `Your ${schedule.frequency} refresh's trigger is gone (removed outside the add-on): nothing runs. Schedule it again or turn it off.${lastText}`;
-  return { schedule: { frequency: schedule.frequency, scheduledAt: schedule.scheduledAt, active, lastRun: last }, message };
+    ? `Your snapshots here are refreshed ${EVERY[frequency]} with your connection.${lastText}`
+    : `Your ${frequency} refresh's trigger is gone (removed outside the add-on): nothing runs. Schedule it again or turn it off.${lastText}`;
+  return { schedule: { frequency, scheduledAt, active, lastRun }, message };
 }
 
 /** The caller's schedule for this spreadsheet. */
@@ -82,13 +80,9 @@ export function cancelSnapshotRefresh(): SnapshotRefreshScheduleView {
 
 /** The schedule whose trigger fired: the event's triggerUid among the owner's schedules. */
 function scheduleOfTrigger(triggerUid: string): SnapshotSchedule | null {
-  const all = PropertiesService.getUserProperties().getProperties();
-  for (const [key, text] of Object.entries(all)) {
-    if (!key.startsWith(SCHEDULE_KEY_PREFIX)) continue;
-    const schedule = decodeSchedule(text);
-    if (schedule?.triggerUid === triggerUid) return schedule;
-  }
-  return null;
+  const all = Object.entries(PropertiesService.getUserProperties().getProperties());
+  const schedules = all.filter(([key]) => key.startsWith(SCHEDULE_KEY_PREFIX)).map(([, text]) => decodeSchedule(text));
+  return schedules.find((schedule) => schedule?.triggerUid === triggerUid) ?? null;
 }
 
 /**
@@ -115,11 +109,10 @@ export function runScheduledSnapshotRefresh(event: { triggerUid?: unknown } | un
     return;
   }
   const report = refreshAllSnapshots('schedule', book);
-  const failures: ChangeRow[] = [];
-  if (report.problem !== null) failures.push({ kind: 'failure', time: at, refresh: REFRESH, range: '', problem: report.problem });
-  for (const outcome of report.outcomes) {
-    if (outcome.status === 'failed' || outcome.status === 'refused') failures.push({ kind: 'failure', time: at, refresh: REFRESH, range: outcome.range, problem: outcome.message });
-  }
+  const failures = [
+    ...(report.problem === null ? [] : [{ range: '', problem: report.problem }]),
+    ...report.outcomes.filter((o) => o.status === 'failed' || o.status === 'refused').map((o) => ({ range: o.range, problem: o.message })),
+  ].map((failure): ChangeRow => ({ kind: 'failure', time: at, refresh: REFRESH, ...failure }));
   let lastRun = runOutcome(report, at);
   try {
     appendChanges(failures, book);
