@@ -33,7 +33,7 @@ export function refreshAllFormulasWithChanges(): { formulas: number; changes: nu
   const nameOf = before.length ? metricNames() : (id: string) => id;
   startNewCacheGeneration();
   const rows = before.length ? compareWithFreshReads(before, nameOf) : [];
-  const formulas = rewriteFormulas((grid) => findAddinFormulas(grid));
+  const formulas = rewriteFormulas(findAddinFormulas);
   appendChanges(rows);
   return { formulas, changes: rows.filter((row) => row.kind === 'change').length };
 }
@@ -48,25 +48,19 @@ interface CachedBefore {
 /** The series the formulas read, as the current generation of this user's cache holds them (read before it changes). */
 function cachedSeriesBefore(): CachedBefore[] {
   const ctx = createFormulaContext();
-  const found: CachedBefore[] = [];
   const places = new Map<string, string[]>();
   const reads = new Map<string, CachedSeriesRead>();
-  for (const sheet of SpreadsheetApp.getActiveSpreadsheet().getSheets()) {
-    const data = sheet.getDataRange();
-    const grid = data.getFormulas();
-    if (!grid.some((row) => row.some((f) => f !== ''))) continue;
-    const values = data.getValues();
-    for (const read of cachedSeriesReads(grid, (row, column) => values[row - 1]?.[column - 1])) {
-      const cells = read.cells.map((cell: FormulaCell) => `${quoteSheetName(sheet.getName())}!${sheet.getRange(cell.row, cell.column).getA1Notation()}`);
+  for (const { sheet, formulas, valueAt } of sheetsWithFormulas()) {
+    for (const read of cachedSeriesReads(formulas, valueAt)) {
+      const cells = read.cells.map((cell) => `${quoteSheetName(sheet.getName())}!${sheet.getRange(cell.row, cell.column).getA1Notation()}`);
       places.set(read.key, [...(places.get(read.key) ?? []), ...cells]);
       if (!reads.has(read.key)) reads.set(read.key, read);
     }
   }
-  for (const read of reads.values()) {
+  return [...reads.values()].flatMap((read) => {
     const points = ctx.series.get(read.key, read.ids);
-    if (points) found.push({ read, points, where: listCells(places.get(read.key) ?? []) });
-  }
-  return found;
+    return points ? [{ read, points, where: listCells(places.get(read.key) ?? []) }] : [];
+  });
 }
 
 /** Metric names from the listings this user's cache holds (the formulas' access checks keep them); the id otherwise. */
@@ -170,8 +164,7 @@ export function refreshFormulasFor(metricIds: unknown): number {
   if (!Array.isArray(metricIds) || metricIds.length > MAX_METRIC_IDS || !metricIds.every((id) => isUuid(id))) {
     throw new InputError(`The metric ids must be a list of at most ${MAX_METRIC_IDS} ids.`);
   }
-  const ids = metricIds as string[];
-  return rewriteFormulas((formulas, values) => formulasReadingMetrics(formulas, ids, (row, column) => values[row - 1]?.[column - 1]));
+  return rewriteFormulas((formulas, valueAt) => formulasReadingMetrics(formulas, metricIds as string[], valueAt));
 }
 
 /** refreshFormulasFor, in the sentence the exporter shows after an export. */
@@ -181,18 +174,24 @@ export function refreshFormulasReport(metricIds: string[]): FormulaRefreshReport
   return { formulas, message };
 }
 
-function rewriteFormulas(pick: (formulas: string[][], values: unknown[][]) => FormulaCell[]): number {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const pending: Array<{ range: GoogleAppsScript.Spreadsheet.Range; formula: string }> = [];
-  for (const sheet of spreadsheet.getSheets()) {
+/**
+ * Each sheet that holds a formula, with its formulas and values. getDataRange starts at A1, so a reference's
+ * row and column index both grids as they are.
+ */
+function sheetsWithFormulas(): Array<{ sheet: GoogleAppsScript.Spreadsheet.Sheet; formulas: string[][]; valueAt: (row: number, column: number) => unknown }> {
+  return SpreadsheetApp.getActiveSpreadsheet().getSheets().flatMap((sheet) => {
     const data = sheet.getDataRange();
-    // getDataRange starts at A1, so a reference's row and column index the grid as they are.
     const formulas = data.getFormulas();
-    const values = formulas.some((row) => row.some((formula) => formula !== '')) ? data.getValues() : [];
-    for (const cell of pick(formulas, values)) {
-      pending.push({ range: sheet.getRange(data.getRow() + cell.row - 1, data.getColumn() + cell.column - 1), formula: cell.formula });
-    }
-  }
+    if (!formulas.some((row) => row.some((formula) => formula !== ''))) return [];
+    const values = data.getValues();
+    return [{ sheet, formulas, valueAt: (row: number, column: number) => values[row - 1]?.[column - 1] }];
+  });
+}
+
+/** Clears the picked formulas and writes them again, which makes Sheets run them again. */
+function rewriteFormulas(pick: (formulas: string[][], valueAt: (row: number, column: number) => unknown) => FormulaCell[]): number {
+  const pending = sheetsWithFormulas().flatMap(({ sheet, formulas, valueAt }) =>
+    pick(formulas, valueAt).map((cell) => ({ range: sheet.getRange(cell.row, cell.column), formula: cell.formula })));
   if (pending.length === 0) return 0;
   for (const { range } of pending) range.clearContent();
   SpreadsheetApp.flush();
