@@ -6,7 +6,7 @@ import { InputError } from '../core/errors';
 import { findAddinFormulas } from '../core/formulas/names';
 import {
   FROZEN_KEY_PREFIX, MAX_FROZEN_CELLS, MAX_RECORD_BYTES, MAX_STORE_BYTES,
-  apiHost, changedCells, decodeRecord, fingerprints, frozenKey, frozenNote, isBlank, listCells, type FrozenRecord,
+  apiHost, changedCells, decodeRecord, fingerprints, frozenNote, isBlank, listCells, type FrozenRecord,
 } from '../core/formulas/freeze';
 import { ADDIN_NAME, plural } from '../core/product';
 import { readSettingsSummary } from '../gas/user-settings';
@@ -89,7 +89,7 @@ export function freezeSelection(): FreezeReport {
       const target = sheet.getRange(row, column, height, width);
       const range = target.getA1Notation();
       const record: FrozenRecord = { v: 1, sheetId: sheet.getSheetId(), range, formula, frozenAt, host, priorNote, cells: fingerprints(values) };
-      const key = frozenKey(record.sheetId, range);
+      const key = `${FROZEN_KEY_PREFIX}${record.sheetId}!${range}`;
       const text = JSON.stringify(record);
       const bytes = byteLength(key) + byteLength(text);
       const refusal = height * width > MAX_FROZEN_CELLS
@@ -106,7 +106,7 @@ export function freezeSelection(): FreezeReport {
         continue;
       }
       target.setValues(values);
-      cell.setNote(frozenNote(ADDIN_NAME, record));
+      cell.setNote(frozenNote(record));
       props.setProperty(key, text);
       storeBytes += bytes;
       frozen.push({ range, formula });

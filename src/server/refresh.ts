@@ -8,6 +8,7 @@ import { plural } from '../core/product';
 import type { FormulaRefreshReport } from '../shared/rpc';
 import { findAddinFormulas, type FormulaCell } from '../core/formulas/names';
 import { formulasReadingMetrics } from '../core/formulas/reads-metrics';
+import { toCell } from '../core/sheets/metric-table';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { isUuid } from '../core/validate/uuid';
 import { appendChanges } from '../gas/changes-sheet';
@@ -92,7 +93,7 @@ function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: str
         if ((oldValue ?? '') === (newValue ?? '')) continue;
         rows.push({
           kind: 'change', time, metric: nameOf(old.metric_id), period: old.date,
-          oldValue: cellValue(oldValue), newValue: cellValue(newValue), source: newValue === null ? '' : sourceText(point?.source), refresh, range: where,
+          oldValue: toCell(oldValue, false), newValue: toCell(newValue, false), source: newValue === null ? '' : sourceText(point?.source), refresh, range: where,
         });
       }
     } catch (error) {
@@ -143,13 +144,6 @@ function freshReader(reads: readonly CachedSeriesRead[]): (read: CachedSeriesRea
     const id = read.ids[0]!.toLowerCase();
     return batch.result.filter((point) => point.metric_id.toLowerCase() === id);
   };
-}
-
-/** The API's decimal text as a cell shows it: a number when it is one. */
-function cellValue(value: string | null): string | number | null {
-  if (value === null || value === '') return null;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : value;
 }
 
 /** Most metric ids one call accepts: an export writes a few dozen at most. */

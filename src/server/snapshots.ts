@@ -13,7 +13,7 @@ import { plural } from '../core/product';
 import { asSafeRows } from '../core/sheets/cell-safety';
 import { parseTableOptions } from '../core/sheets/metric-table';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
-import { readGrid, readTable, tableChanges, type SnapshotDefinition, type SnapshotRecord, type TableReading } from '../core/snapshots/snapshot';
+import { readGrid, readTable, tableChanges, type SnapshotDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
 import { isIsoDate } from '../core/validate/dates';
 import { requireUuid } from '../core/validate/uuid';
 import { appendChanges } from '../gas/changes-sheet';
@@ -129,14 +129,6 @@ export function listSnapshots(): SnapshotSummary[] {
   });
 }
 
-/** A first-column cell as its period's first day; null for the "No data points" sentence. */
-function periodReader(timeZone: string): (cell: unknown) => string | null {
-  return (cell) => {
-    if (isDateCell(cell)) return Utilities.formatDate(cell, timeZone, 'yyyy-MM-dd');
-    return typeof cell === 'string' && isIsoDate(cell) ? cell : null;
-  };
-}
-
 interface RefreshContext {
   book: Book;
   origin: 'sidebar' | 'schedule';
@@ -147,18 +139,11 @@ interface RefreshContext {
   timeZone: string;
 }
 
-interface Rebuilt {
-  rows: Row[];
-  before: TableReading;
-  after: TableReading;
-  names: string[];
-  sourceOf: (column: number, period: string) => string;
-  /** The first column holds dates (a METRIC_VALUES table). */
-  dateColumn: boolean;
-}
-
-/** The snapshot's table as its formula would show it now, read fresh with the caller's connection, and both tables read for comparing. */
-function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshContext): Rebuilt {
+/**
+ * The snapshot's table as its formula would show it now, read fresh with the caller's connection, both tables
+ * read for comparing, and whether its first column holds dates (a METRIC_VALUES table).
+ */
+function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshContext) {
   if (d.kind === 'portfolio_metric') {
     if (ctx.origin === 'schedule') {
       // Its function reads the spreadsheet's cache generation and formula access, which live with the open
@@ -175,11 +160,12 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
   const points = ctx.client.dataPoints.list([...new Set(d.metricIds)], { startDate: d.startDate ?? undefined, endDate: d.endDate ?? undefined, includeSource: true });
   const { rows, names } = buildTable(d, points, ctx.metricsOf(d.companyId), ctx.timeZone);
   const sources = new Map(points.map((point) => [`${point.metric_id}|${point.date}`, sourceText(point.source)] as const));
-  const periodOf = periodReader(ctx.timeZone);
+  // A first-column cell as its period's first day; null for the "No data points" sentence.
+  const periodOf = (cell: unknown) => (isDateCell(cell) ? Utilities.formatDate(cell, ctx.timeZone, 'yyyy-MM-dd') : typeof cell === 'string' && isIsoDate(cell) ? cell : null);
   return {
     rows, names, dateColumn: true,
     before: readTable(oldValues, d, periodOf), after: readTable(rows, d, periodOf),
-    sourceOf: (column, period) => sources.get(`${d.metricIds[column]}|${period}`) ?? '',
+    sourceOf: (column: number, period: string) => sources.get(`${d.metricIds[column]}|${period}`) ?? '',
   };
 }
 

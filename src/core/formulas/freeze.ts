@@ -2,8 +2,9 @@
 // Pure: the adapter (src/server/freeze.ts) reads and writes the grid and the document properties.
 
 import { isDateCell } from '../audit/cell-values';
+import { ADDIN_NAME } from '../product';
 
-/** Document property key prefix of a frozen range's record. */
+/** A frozen range's record is the document property FROZEN_RANGE:<sheet id>!<range>. */
 export const FROZEN_KEY_PREFIX = 'FROZEN_RANGE:';
 
 /** Apps Script's "Properties value size: 9 kB / val"; a record is kept under it with room for its JSON. */
@@ -26,10 +27,6 @@ export interface FrozenRecord {
   priorNote: string;
   /** One 7-character fingerprint per cell, row by row: what the cell held when frozen. */
   cells: string;
-}
-
-export function frozenKey(sheetId: number, range: string): string {
-  return `${FROZEN_KEY_PREFIX}${sheetId}!${range}`;
 }
 
 export function isBlank(value: unknown): boolean {
@@ -78,9 +75,9 @@ export function changedCells(record: Pick<FrozenRecord, 'cells'>, values: readon
 }
 
 /** The note a frozen range's first cell carries, for people: the store, not the note, is what Make live reads. */
-export function frozenNote(addinName: string, record: Pick<FrozenRecord, 'formula' | 'frozenAt' | 'host' | 'range'>): string {
+export function frozenNote(record: FrozenRecord): string {
   return [
-    `Frozen by ${addinName}: the values of ${record.range} as of ${record.frozenAt}, no longer recalculated.`,
+    `Frozen by ${ADDIN_NAME}: the values of ${record.range} as of ${record.frozenAt}, no longer recalculated.`,
     `Formula: ${record.formula}`,
     `API host: ${record.host}`,
     `Select it and use "Make selection live" to put the formula back.`,

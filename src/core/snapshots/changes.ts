@@ -24,13 +24,9 @@ export interface ChangeValueRow {
   range: string;
 }
 
-/** A refresh that wrote nothing, and why (the scheduler records its failures here too). */
-export interface ChangeFailureRow {
+/** A refresh that wrote nothing, and the sentence a person reads: what failed and what to do. */
+export interface ChangeFailureRow extends Pick<ChangeValueRow, 'time' | 'refresh' | 'range'> {
   kind: 'failure';
-  time: string;
-  refresh: string;
-  range: string;
-  /** The sentence a person reads: what failed and what to do. */
   problem: string;
 }
 
