@@ -4,7 +4,6 @@
 import { CHANGES_HEADER, CHANGES_SHEET, changeCells, type ChangeRow } from '../core/snapshots/changes';
 import { asSafeRows } from '../core/sheets/cell-safety';
 
-/** The active spreadsheet, or the one a scheduled refresh opened by id (a time-driven trigger has no active one). */
 type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 /** A new last sheet. insertSheet makes it active, and a refresh must not move the person away from where they work. */

@@ -1,10 +1,8 @@
-// Where snapshots keep their definitions: a hidden sheet of the spreadsheet, one row per snapshot.
-//
-// Not developer metadata: Google attaches it to "rows, columns, sheets, or a spreadsheet"
-// (developers.google.com/sheets/api/guides/metadata), not to a table's range, and the runtime does not
-// model it. Not document properties (where frozen ranges live): "9 kB / val" holds the fingerprints of
-// about 900 cells, a snapshot of a few metrics over ten years has more. A hidden sheet's cell holds
-// 50,000 characters and a row as many cells as needed, and the record travels with File › Make a copy.
+// Where snapshots keep their definitions: a hidden sheet, one row per snapshot. Not developer metadata:
+// Google attaches it to "rows, columns, sheets, or a spreadsheet" (developers.google.com/sheets/api/guides/metadata),
+// not to a range, and the runtime does not model it. Not document properties: "9 kB / val" holds the
+// fingerprints of about 900 cells. A cell holds 50,000 characters, a row as many cells as needed, and the
+// sheet travels with File › Make a copy.
 
 import { InputError } from '../core/errors';
 import { ADDIN_NAME } from '../core/product';
@@ -34,7 +32,7 @@ function storeSheet(create: boolean, book: Book): Sheet | null {
   return sheet;
 }
 
-/** The stored records and their rows; a row a person damaged is skipped, not fatal to every other snapshot. */
+/** A row a person damaged is skipped, not fatal to every other snapshot. */
 function readRows(sheet: Sheet): Array<{ row: number; record: SnapshotRecord }> {
   const last = sheet.getLastRow();
   if (last < 2) return [];

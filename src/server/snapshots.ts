@@ -1,6 +1,5 @@
-// Snapshot tables: "Snapshot of today's values" records what it wrote (see gas/snapshot-store.ts), the
-// sidebar lists the spreadsheet's snapshots, and a refresh writes each again in its range with the
-// caller's own connection, refusing where a person typed, and appends what changed to the Changes sheet.
+// Snapshot tables: an insert records what it wrote (gas/snapshot-store.ts), and a refresh writes each again
+// with the caller's own connection, refusing where a person typed, and appends what changed to Changes.
 
 import { InputError, userSentence } from '../core/errors';
 import type { ApiClient } from '../core/api/client';
@@ -15,32 +14,25 @@ import { parseTableOptions } from '../core/sheets/metric-table';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { readGrid, readTable, tableChanges, type SnapshotDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
 import { isIsoDate } from '../core/validate/dates';
-import { requireUuid } from '../core/validate/uuid';
 import { appendChanges } from '../gas/changes-sheet';
-import { activeAnchor, quoteSheetName, writeTable, type CellAnchor } from '../gas/sheet-io';
+import { quoteSheetName, writeTable, type CellAnchor } from '../gas/sheet-io';
 import { readSnapshots, saveSnapshot } from '../gas/snapshot-store';
 import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
-import type { InsertReport, InsertRequest, SnapshotRefreshOutcome, SnapshotRefreshReport, SnapshotSummary } from '../shared/rpc';
+import type { InsertReport, SnapshotRefreshOutcome, SnapshotRefreshReport, SnapshotSummary } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
 import { typedCells, withDocumentLock } from './freeze';
 import { createFormulaContext } from './formula-context';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Row = Array<string | number | boolean | Date | null>;
-/** The active spreadsheet, or the one a scheduled refresh opened by id: a time-driven trigger has no active one. */
+/** A scheduled refresh opens the spreadsheet by id: a time-driven trigger has no active one. */
 type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
-/** What a snapshot's kind records, besides where and when (which recordSnapshot adds). */
+/** A snapshot's formula arguments: its definition but for where and when. */
 type Arguments = Omit<SnapshotDefinition, 'v' | 'id' | 'sheetId' | 'range' | 'insertedAt' | 'refreshedAt'>;
 
 /** Two refreshes (or an insert and a refresh) at once would each rewrite the store from what they read. */
 function withSnapshotLock<T>(body: () => T): T {
   return withDocumentLock('inserting or refreshing snapshots', body);
-}
-
-function optionalIsoDate(value: string | null, what: string): string | null {
-  if (value === null || value === '') return null;
-  if (!isIsoDate(value)) throw new InputError(`${what} must be a date like 2024-01-31.`);
-  return value;
 }
 
 /** Rows padded with '' to the longest, as one setValues needs. */
@@ -49,7 +41,7 @@ function rectangular(table: readonly (readonly unknown[])[]): Row[] {
   return table.map((row) => Array.from({ length: width }, (_, i) => (row[i] ?? '') as Row[number]));
 }
 
-/** The table METRIC_VALUES would show for the definition, shaped by the formula's own function. */
+/** The table METRIC_VALUES would show, shaped by the formula's own function. */
 function buildTable(definition: Arguments, points: readonly DataPoint[], metrics: readonly Metric[], timeZone: string): { rows: Row[]; names: string[] } {
   const byId = new Map(metrics.map((m) => [m.id, m.name] as const));
   const names = definition.metricIds.map((id) => byId.get(id) ?? id);
@@ -68,21 +60,17 @@ function recordSnapshot(sheet: Sheet, range: string, args: Arguments): void {
 }
 
 /**
- * "Snapshot of today's values": the values METRIC_VALUES would show, written at the active cell (only into
- * empty cells), and recorded so that "Refresh snapshots" can write them again.
+ * "Snapshot of today's values" (arguments checked by insertMetricValues): the values METRIC_VALUES would show,
+ * written at `anchor` (only into empty cells), and recorded so that "Refresh snapshots" can write them again.
  */
-export function insertMetricSnapshot(request: InsertRequest): InsertReport {
-  const ids = request.metricIds.map((id) => requireUuid(id, 'A metric id'));
-  if (ids.length === 0) throw new InputError('Choose at least one metric.');
-  const companyId = requireUuid(request.companyId, 'The company id');
-  const startDate = optionalIsoDate(request.startDate, 'The start date');
-  const endDate = optionalIsoDate(request.endDate, 'The end date');
-  const anchor = activeAnchor();
+export function insertMetricSnapshot(
+  anchor: CellAnchor, request: { metricIds: string[]; companyId: string; startDate?: string; endDate?: string; headers: boolean },
+): InsertReport {
+  const { metricIds, companyId, startDate, endDate, headers } = request;
   const api = createClientForExecution({ maxTotalWaitMs: 60_000 });
-  const points = api.dataPoints.list(ids, { startDate: startDate ?? undefined, endDate: endDate ?? undefined });
+  const points = api.dataPoints.list(metricIds, { startDate, endDate });
   if (points.length === 0) throw new InputError('These metrics have no data points in that range: nothing was written.');
-  const headers = request.headers || ids.length > 1;
-  const args: Arguments = { kind: 'metric_values', companyId, metricIds: ids, startDate, endDate, options: { headers } };
+  const args: Arguments = { kind: 'metric_values', companyId, metricIds, startDate: startDate ?? null, endDate: endDate ?? null, options: { headers } };
   const { rows } = buildTable(args, points, headers ? api.metrics.list(companyId) : [], spreadsheetTimeZone());
   return withSnapshotLock(() => {
     const range = writeTable(anchor, rows, [0]);
@@ -150,13 +138,13 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
       // document: a time-driven trigger has none (document properties are null there).
       throw new InputError('A portfolio grid is refreshed from the sidebar only (Refresh snapshots): a scheduled refresh has no open document to read its settings from.');
     }
-    // The PORTFOLIO_METRIC function itself, through a context that reads past the caches (and as the caller, for the fund).
+    // The function itself, reading past the caches, as the caller.
     const fresh = createFormulaContext({ fundId: d.companyId, budgetMs: SIDEBAR_BUDGET_MS, fresh: true });
     const rows = rectangular(portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId));
     // The grid reads no sources: PORTFOLIO_METRIC does not show them.
     return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', dateColumn: false };
   }
-  // With sources, so each Changes row can say where its new value came from; the table itself shows values only.
+  // With sources for the Changes rows; the table itself shows values only.
   const points = ctx.client.dataPoints.list([...new Set(d.metricIds)], { startDate: d.startDate ?? undefined, endDate: d.endDate ?? undefined, includeSource: true });
   const { rows, names } = buildTable(d, points, ctx.metricsOf(d.companyId), ctx.timeZone);
   const sources = new Map(points.map((point) => [`${point.metric_id}|${point.date}`, sourceText(point.source)] as const));
@@ -233,11 +221,10 @@ function reportMessage(outcomes: readonly SnapshotRefreshOutcome[], changes: num
 }
 
 /**
- * Writes every snapshot of the spreadsheet again, with the connection of whoever runs this (the caller's
- * user properties: the person who clicked, or the user whose trigger runs it), and appends the values that
- * changed to the Changes sheet. Never throws: each snapshot's failure is in its outcome, and a failure
- * before any snapshot (the lock, a missing token) is the report's `problem`. Failures are not written to
- * the Changes sheet here: the sidebar shows them; a scheduler records them with appendChanges.
+ * Writes every snapshot again with the connection of whoever runs this (who clicked, or whose trigger runs)
+ * and appends the values that changed to the Changes sheet. Never throws: each snapshot's failure is in its
+ * outcome, and a failure before any (the lock, a missing token) is the report's `problem`. Failures are not
+ * written to Changes here: the sidebar shows them; a scheduler records them.
  */
 export function refreshAllSnapshots(origin: 'sidebar' | 'schedule', book: Book = SpreadsheetApp.getActiveSpreadsheet()): SnapshotRefreshReport {
   try {
