@@ -45,10 +45,9 @@ export function typedCells(range: Range, record: Pick<FrozenRecord, 'cells'>, va
 }
 
 /**
- * The selected add-in formulas become the values they show, each with a note naming the formula,
- * the time and the API host. Apps Script has no call that gives an array formula's extent, so each
- * formula's spill is found as Sheets shows it: the formula is cleared, and the cells that empty with
- * it are its result (see README, "Freeze and Make live").
+ * The selected add-in formulas become the values they show, with a note naming the formula, time and API
+ * host. Apps Script gives no array formula's extent, so the formula is cleared, and the cells that empty
+ * with it are its result (see README, "Freeze and Make live").
  */
 export function freezeSelection(): FreezeReport {
   return withDocumentLock('freezing or thawing formulas', () => {
@@ -122,9 +121,8 @@ function intersects(a: Range, b: Range): boolean {
 }
 
 /**
- * Puts back the formulas of the frozen ranges the selection touches, from the document properties
- * (the note is for people, who may edit it). A range a person typed into since is left frozen, and
- * the answer names its changed cells: putting the formula back would overwrite them.
+ * Puts back the formulas of the frozen ranges the selection touches, from the document properties (people
+ * may edit the note). A range typed into since is left frozen, and the answer names the changed cells.
  */
 export function thawSelection(): ThawReport {
   return withDocumentLock('freezing or thawing formulas', () => {

@@ -18,15 +18,14 @@ import { createClientForExecution } from './api-factory';
 import { createFormulaContext } from './formula-context';
 
 /**
- * The "Refresh data" menu item. Sheets re-runs a custom function only when its arguments change, and our
- * cache would answer it anyway. So: start a new cache generation (every cache key includes it, so nothing
- * cached before counts), then clear and rewrite each add-in formula, which makes Sheets run it again.
+ * "Refresh data". Sheets re-runs a custom function only when its arguments change, and our cache would answer
+ * it anyway. So: start a new cache generation (every cache key includes it), then clear and rewrite each
+ * add-in formula, which makes Sheets run it again.
  *
- * Before that, each series the formulas read that this user's cache holds (see cachedSeriesReads for which
- * can be found) is read again with this user's connection; a value whose date the cached series had and
- * whose value differs now gets a Changes row. The fresh read goes into the new generation's cache, where the
- * formulas, run again, find it instead of fetching it once more (when the user is the owner, whose cache
- * custom functions use). A failed read is a failure row: the formulas are refreshed regardless.
+ * Before that, each series the formulas read that this user's cache holds is read again; a cached value that
+ * differs now gets a Changes row (a failed read, a failure row). The fresh read goes into the new generation's
+ * cache, where the formulas find it instead of fetching it again (when the user is the owner, whose cache
+ * custom functions use).
  */
 export function refreshAllFormulasWithChanges(): { formulas: number; changes: number } {
   // Both read the generation that is about to end.
@@ -39,15 +38,8 @@ export function refreshAllFormulasWithChanges(): { formulas: number; changes: nu
   return { formulas, changes: rows.filter((row) => row.kind === 'change').length };
 }
 
-interface CachedBefore {
-  read: CachedSeriesRead;
-  points: DataPoint[];
-  /** Where the formulas that read it are, like Model!B2. */
-  where: string;
-}
-
-/** The series the formulas read, as the current generation of this user's cache holds them (read before it changes). */
-function cachedSeriesBefore(): CachedBefore[] {
+/** The series the formulas read, as the ending generation of this user's cache holds them, and where those formulas are. */
+function cachedSeriesBefore(): Array<{ read: CachedSeriesRead; points: DataPoint[]; where: string }> {
   const ctx = createFormulaContext();
   const places = new Map<string, string[]>();
   const reads = new Map<string, CachedSeriesRead>();
@@ -64,7 +56,7 @@ function cachedSeriesBefore(): CachedBefore[] {
   });
 }
 
-/** Metric names from the listings this user's cache holds (the formulas' access checks keep them); the id otherwise. */
+/** Metric names from the listings the formulas' access checks cached; the id otherwise. */
 function metricNames(): (id: string) => string {
   const ctx = createFormulaContext();
   const names = new Map<string, string>();
@@ -74,7 +66,7 @@ function metricNames(): (id: string) => string {
   return (id) => names.get(id) ?? id;
 }
 
-function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: string) => string): ChangeRow[] {
+function compareWithFreshReads(before: ReturnType<typeof cachedSeriesBefore>, nameOf: (id: string) => string): ChangeRow[] {
   const time = new Date().toISOString();
   const refresh = 'Refresh data';
   const rows: ChangeRow[] = [];
@@ -84,6 +76,7 @@ function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: str
   for (const { read, points, where } of before) {
     try {
       const now = readNow(read);
+      // The shape the formula stores: without sources when it had none.
       fresh.series.put(read.key, read.includeSource ? now : now.map(({ source: _source, ...point }) => point), read.ids);
       const nowByKey = new Map(now.map((p) => [`${p.metric_id}|${p.date}`, p] as const));
       for (const old of points) {
@@ -111,11 +104,10 @@ function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: str
 }
 
 /**
- * Reads the series again, with sources, so each row can say where its new value came from (a larger answer,
- * once, for a menu click); the cache entry keeps the shape the formula stores, without them when it had none.
- * Single-metric reads of one window go together, 20 ids a request, as a recalculation's first cell fetches
- * them: ten metrics of two pages each cost the pages of their points together, not twenty requests. A failed
- * batch fails each of its reads (a failure row each); reads of several metrics go alone.
+ * Reads the series again, with sources, so each row can say where its new value came from. Single-metric
+ * reads of one window go together, 20 ids a request, as a recalculation's first cell fetches them: ten
+ * metrics of two pages each cost the pages of their points together, not twenty requests. A failed batch
+ * fails each of its reads; reads of several metrics go alone.
  */
 function freshReader(reads: readonly CachedSeriesRead[]): (read: CachedSeriesRead) => DataPoint[] {
   let client: ReturnType<typeof createClientForExecution> | undefined;
@@ -150,9 +142,8 @@ function freshReader(reads: readonly CachedSeriesRead[]): (read: CachedSeriesRea
 const MAX_METRIC_IDS = 500;
 
 /**
- * Rewrites only the formulas that read these metrics' series (see formulasReadingMetrics for which),
- * so Sheets runs them again. It does not drop any cache: the writer did that when the API confirmed
- * the write (dropCachedSeries), and a formula run again reads past the dropped entries.
+ * Rewrites only the formulas that read these metrics' series, so Sheets runs them again. It drops no cache:
+ * the writer did when the API confirmed the write (dropCachedSeries).
  */
 export function refreshFormulasFor(metricIds: unknown): number {
   if (!Array.isArray(metricIds) || metricIds.length > MAX_METRIC_IDS || !metricIds.every((id) => isUuid(id))) {
@@ -168,10 +159,7 @@ export function refreshFormulasReport(metricIds: string[]): FormulaRefreshReport
   return { formulas, message };
 }
 
-/**
- * Each sheet that holds a formula, with its formulas and values. getDataRange starts at A1, so a reference's
- * row and column index both grids as they are.
- */
+/** Each sheet that holds a formula, with its grids from A1 (getDataRange starts there), so a reference indexes them as it is. */
 function sheetsWithFormulas(): Array<{ sheet: GoogleAppsScript.Spreadsheet.Sheet; formulas: string[][]; valueAt: (row: number, column: number) => unknown }> {
   return SpreadsheetApp.getActiveSpreadsheet().getSheets().flatMap((sheet) => {
     const data = sheet.getDataRange();

@@ -1,7 +1,6 @@
-// Scheduled refresh of the spreadsheet's snapshots: one time-driven trigger per user per spreadsheet (the
-// add-on rule), running refreshAllSnapshots with its owner's connection. A time-driven trigger of an add-on
-// has no active spreadsheet, so the schedule keeps the spreadsheet's id (in the owner's user properties, the
-// one store a trigger reads) and the run opens it by id, which needs the `spreadsheets` scope (SECURITY.md).
+// Scheduled refresh of snapshots: one time-driven trigger per user per spreadsheet (the add-on rule), running
+// refreshAllSnapshots as its owner. Such a trigger has no active spreadsheet, so the schedule keeps its id (in
+// the owner's user properties, the one store a trigger reads) and opens it by id (`spreadsheets` scope, SECURITY.md).
 
 import { userSentence } from '../core/errors';
 import type { ChangeRow } from '../core/snapshots/changes';
@@ -51,10 +50,9 @@ export function getSnapshotRefreshSchedule(): SnapshotRefreshScheduleView {
 }
 
 /**
- * Schedules (or reschedules) the caller's refresh of this spreadsheet's snapshots. An add-on may have one
- * time-driven trigger per user per document, so the caller's earlier one is deleted first: rescheduling
- * replaces it. Daily runs come at this hour, weekly ones on this weekday (the runtime's and Apps Script's
- * defaults for everyDays/everyWeeks), in the script's time zone.
+ * Schedules (or reschedules) the caller's refresh here. An add-on may have one time-driven trigger per user
+ * per document, so the caller's earlier one is deleted first. Daily runs come at this hour, weekly ones on
+ * this weekday (the defaults of everyDays/everyWeeks), in the script's time zone.
  */
 export function scheduleSnapshotRefresh(frequency: unknown): SnapshotRefreshScheduleView {
   const chosen = requireFrequency(frequency);
@@ -71,7 +69,7 @@ export function scheduleSnapshotRefresh(frequency: unknown): SnapshotRefreshSche
   return view(schedule, true);
 }
 
-/** Turns the caller's scheduled refresh of this spreadsheet off: its trigger and its record go. */
+/** Turns the caller's scheduled refresh here off: its trigger and its record go. */
 export function cancelSnapshotRefresh(): SnapshotRefreshScheduleView {
   for (const trigger of myTriggersHere()) ScriptApp.deleteTrigger(trigger);
   PropertiesService.getUserProperties().deleteProperty(scheduleKey(SpreadsheetApp.getActiveSpreadsheet().getId()));
@@ -86,10 +84,9 @@ function scheduleOfTrigger(triggerUid: string): SnapshotSchedule | null {
 }
 
 /**
- * The trigger's handler: refreshes the snapshots of the schedule's spreadsheet with the owner's connection
- * (the trigger runs as its owner), appends what changed to the Changes sheet and, as no one is watching,
- * every failure too, and records the run as the schedule's last outcome for the sidebar. Never throws for a
- * failure it can record: Apps Script tells an add-on's user nothing of a failed trigger.
+ * The trigger's handler: refreshes the schedule's spreadsheet as its owner, appends to Changes what changed
+ * and, as no one is watching, every failure, and records the run's outcome for the sidebar. Never throws for
+ * a failure it can record: Apps Script tells an add-on's user nothing of a failed trigger.
  */
 export function runScheduledSnapshotRefresh(event: { triggerUid?: unknown } | undefined): void {
   const triggerUid = String(event?.triggerUid ?? '');

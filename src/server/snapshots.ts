@@ -31,9 +31,7 @@ type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Arguments = Omit<SnapshotDefinition, 'v' | 'id' | 'sheetId' | 'range' | 'insertedAt' | 'refreshedAt'>;
 
 /** Two refreshes (or an insert and a refresh) at once would each rewrite the store from what they read. */
-function withSnapshotLock<T>(body: () => T): T {
-  return withDocumentLock('inserting or refreshing snapshots', body);
-}
+const BUSY = 'inserting or refreshing snapshots';
 
 /** Rows padded with '' to the longest, as one setValues needs. */
 function rectangular(table: readonly (readonly unknown[])[]): Row[] {
@@ -51,8 +49,9 @@ function buildTable(definition: Arguments, points: readonly DataPoint[], metrics
   return { rows: rectangular(cells), names };
 }
 
-/** Records the table just written at `range`, so that "Refresh snapshots" writes it again. */
-function recordSnapshot(sheet: Sheet, range: string, args: Arguments): void {
+/** Records the table just written at `range` on the sheet, so that "Refresh snapshots" writes it again. */
+function recordSnapshot(sheetName: string, range: string, args: Arguments): void {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName)!;
   saveSnapshot({
     definition: { v: 1, id: Utilities.getUuid(), ...args, sheetId: sheet.getSheetId(), range, insertedAt: new Date().toISOString(), refreshedAt: null },
     cells: fingerprints(sheet.getRange(range).getValues()),
@@ -72,9 +71,9 @@ export function insertMetricSnapshot(
   if (points.length === 0) throw new InputError('These metrics have no data points in that range: nothing was written.');
   const args: Arguments = { kind: 'metric_values', companyId, metricIds, startDate: startDate ?? null, endDate: endDate ?? null, options: { headers } };
   const { rows } = buildTable(args, points, headers ? api.metrics.list(companyId) : [], spreadsheetTimeZone());
-  return withSnapshotLock(() => {
+  return withDocumentLock(BUSY, () => {
     const range = writeTable(anchor, rows, [0]);
-    recordSnapshot(SpreadsheetApp.getActiveSpreadsheet().getSheetByName(anchor.sheetName)!, range, args);
+    recordSnapshot(anchor.sheetName, range, args);
     const dataRows = rows.length - (headers ? 1 : 0);
     const where = `${quoteSheetName(anchor.sheetName)}!${range}`;
     return {
@@ -90,8 +89,7 @@ const SIDEBAR_BUDGET_MS = 120_000;
 
 /** Records a PORTFOLIO_METRIC grid the Portfolio tab wrote at `range` (A1 on the anchor's sheet). */
 export function recordPortfolioSnapshot(anchor: CellAnchor, range: string, choice: { fundId: string; metricName: string; periods: string[] }): void {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(anchor.sheetName)!;
-  withSnapshotLock(() => recordSnapshot(sheet, range, {
+  withDocumentLock(BUSY, () => recordSnapshot(anchor.sheetName, range, {
     kind: 'portfolio_metric', companyId: choice.fundId, metricIds: [], startDate: null, endDate: null,
     options: { headers: true }, metricName: choice.metricName, periods: choice.periods,
   }));
@@ -123,7 +121,6 @@ interface RefreshContext {
   client: ApiClient;
   metricsOf: (companyId: string) => Metric[];
   time: string;
-  refresh: string;
   timeZone: string;
 }
 
@@ -196,7 +193,7 @@ function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: Sna
 
   const written = sheet.getRange(old.getRow(), old.getColumn(), rows.length, width);
   const newRange = `${quoteSheetName(sheet.getName())}!${written.getA1Notation()}`;
-  const changes = tableChanges(before, after, { names, time: ctx.time, refresh: ctx.refresh, range: newRange, sourceOf });
+  const changes = tableChanges(before, after, { names, time: ctx.time, refresh: `Refresh snapshots (${ctx.origin})`, range: newRange, sourceOf });
   // The old table's cells go first: a table that shrank leaves none of its old values behind.
   old.clearContent();
   // Metric names are API text: one reading "=…" stays text, as writeTable keeps it at insert.
@@ -228,7 +225,7 @@ function reportMessage(outcomes: readonly SnapshotRefreshOutcome[], changes: num
  */
 export function refreshAllSnapshots(origin: 'sidebar' | 'schedule', book: Book = SpreadsheetApp.getActiveSpreadsheet()): SnapshotRefreshReport {
   try {
-    return withSnapshotLock(() => {
+    return withDocumentLock(BUSY, () => {
       const records = readSnapshots(book);
       const outcomes: SnapshotRefreshOutcome[] = [];
       const changes: ChangeRow[] = [];
@@ -241,7 +238,6 @@ export function refreshAllSnapshots(origin: 'sidebar' | 'schedule', book: Book =
           client,
           metricsOf: (companyId) => listings.get(companyId) ?? (listings.set(companyId, client.metrics.list(companyId)), listings.get(companyId)!),
           time: new Date().toISOString(),
-          refresh: `Refresh snapshots (${origin})`,
           timeZone: spreadsheetTimeZone(book),
         };
         for (const record of records) {

@@ -1,5 +1,5 @@
-// Freeze and thaw: what a frozen range records, its note, and which of its cells a person changed since.
-// Pure: the adapter (src/server/freeze.ts) reads and writes the grid and the document properties.
+// Freeze and thaw: what a frozen range records, its note, and which of its cells a person changed since
+// (snapshot tables keep the same fingerprints). Pure: src/server/freeze.ts reads and writes the grid.
 
 import { isDateCell } from '../audit/cell-values';
 import { ADDIN_NAME } from '../product';
@@ -42,9 +42,8 @@ function canonical(value: unknown): string {
 }
 
 /**
- * FNV-1a (32-bit) of the cell's canonical form, base 36, padded to 7 characters. A person's edit
- * matches the frozen fingerprint by chance about once in four billion: the values themselves would
- * not fit the 9 kB a property holds for a table of a few hundred cells.
+ * FNV-1a (32-bit) of the canonical form, base 36, 7 characters: an edit matches by chance once in four
+ * billion, and the values themselves would not fit the 9 kB a property holds.
  */
 export function cellFingerprint(value: unknown): string {
   const text = canonical(value);
@@ -61,8 +60,8 @@ export function fingerprints(values: readonly (readonly unknown[])[]): string {
 }
 
 /**
- * The cells (1-based offsets inside the range, row by row) a person typed into since freezing: not
- * empty and not what was frozen. An emptied cell holds nothing the formula would overwrite.
+ * The cells (1-based, inside the range) a person typed into since: not empty and not what was recorded.
+ * An emptied cell holds nothing a rewrite would overwrite.
  */
 export function changedCells(record: Pick<FrozenRecord, 'cells'>, values: readonly (readonly unknown[])[]): Array<{ row: number; column: number }> {
   const changed: Array<{ row: number; column: number }> = [];
@@ -84,7 +83,7 @@ export function frozenNote(record: FrozenRecord): string {
   ].join('\n');
 }
 
-/** The host of a base URL, never its path or query (where nothing secret belongs, but nothing else is needed). */
+/** The host of a base URL, never its user info, path or query. */
 export function apiHost(baseUrl: string | null): string {
   if (!baseUrl) return 'not set';
   const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*@)?([^/?#]+)/i.exec(baseUrl);

@@ -1,5 +1,5 @@
 // The rows of the "Changes" sheet: a value that changed, or a refresh that failed. Pure; the writer is
-// src/gas/changes-sheet.ts (appendChanges), shared by snapshot refreshes, "Refresh data" and the scheduler.
+// gas/changes-sheet.ts, shared by snapshot refreshes, "Refresh data" and the scheduler.
 
 import type { DataPoint } from '../api/types';
 import { sourceCells } from '../sheets/source-cells';
@@ -18,7 +18,7 @@ export interface ChangeValueRow {
   newValue: string | number | null;
   /** Where the new value came from ("user_provided: Entered by …"); empty for a blank. */
   source: string;
-  /** What refreshed it: "Refresh snapshots (sidebar)", "Refresh snapshots (schedule)", "Refresh data". */
+  /** "Refresh snapshots (sidebar)", "Refresh snapshots (schedule)" or "Refresh data". */
   refresh: string;
   /** The table or formula cell, like Sheet1!A1:C13. */
   range: string;

@@ -1,5 +1,5 @@
-// A user's scheduled refresh of one spreadsheet's snapshots: what is kept in that user's properties, and how
-// a run's report reads as its last outcome. Pure; the trigger and the store are src/server/snapshot-schedule.ts.
+// A user's scheduled snapshot refresh of one spreadsheet: its record, and a run's outcome. Pure; the trigger
+// and the store are src/server/snapshot-schedule.ts.
 
 import type { SnapshotRefreshReport, SnapshotRefreshScheduleView } from '../../shared/rpc';
 import { InputError } from '../errors';

@@ -1,12 +1,10 @@
-// Snapshot tables: what a snapshot records about itself, and what changed between two of its writes.
-// Pure: the adapters (src/gas/snapshot-store.ts, src/server/snapshots.ts) read and write the grid.
+// Snapshot tables: what a snapshot records about itself, and what changed between two of its writes. Pure.
 
 import type { ChangeValueRow } from './changes';
 
 /**
- * What "Insert as snapshot" wrote, enough to write it again: the formula's arguments and where the table is.
- * `metric_values` is the Metrics tab's METRIC_VALUES table; `portfolio_metric` the Portfolio tab's
- * PORTFOLIO_METRIC grid (one row per portfolio company, one column per period).
+ * Enough to write a snapshot again: the formula's arguments and where the table is. `metric_values` is the
+ * Metrics tab's METRIC_VALUES table; `portfolio_metric` the Portfolio tab's PORTFOLIO_METRIC grid.
  */
 export interface SnapshotDefinition {
   v: 1;
@@ -97,10 +95,7 @@ export function readTable(rows: readonly (readonly unknown[])[], definition: Pic
   return values;
 }
 
-/**
- * The Changes rows between what a snapshot showed and what it shows now: one per period and metric column
- * whose value differs (a value that appeared or went blank counts), periods in order.
- */
+/** The Changes rows between two readings: one per value that differs, appeared or went blank, periods in order. */
 export function tableChanges(
   before: TableReading, after: TableReading, describe: { names: readonly string[]; sourceOf: (column: number, period: string) => string; time: string; refresh: string; range: string },
 ): ChangeValueRow[] {
