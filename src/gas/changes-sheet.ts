@@ -17,9 +17,8 @@ export function insertSheetAtEnd(book: Book, name: string): GoogleAppsScript.Spr
 }
 
 /**
- * Appends the rows below the sheet's last row, creating the sheet (bold, frozen header) on first use; nothing
- * when there are none. Metric names, sources and problems are API or person text: one reading "=…" stays
- * text. Returns the sheet's name, or null.
+ * Appends the rows, creating the sheet on first use; nothing when there are none. Metric names, sources and
+ * problems are API or person text: one reading "=…" stays text. Returns the sheet's name, or null.
  */
 export function appendChanges(rows: readonly ChangeRow[], book: Book = SpreadsheetApp.getActiveSpreadsheet()): string | null {
   if (rows.length === 0) return null;

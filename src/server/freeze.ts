@@ -14,7 +14,7 @@ import type { FreezeReport, ThawReport } from '../shared/rpc';
 
 type Range = GoogleAppsScript.Spreadsheet.Range;
 
-/** What a cell showing an error gives getValues: such a cell is left live, as freezing it would keep nothing worth keeping. */
+/** What getValues gives for a cell showing an error: it is left live, as freezing it would keep nothing worth keeping. */
 const ERROR_VALUE = /^#(ERROR!|REF!|NAME\?|N\/A|VALUE!|DIV\/0!|NUM!|NULL!)$/;
 
 /** Two people at once would each rewrite the store from what they read. */

@@ -38,21 +38,19 @@ export function refreshAllFormulasWithChanges(): { formulas: number; changes: nu
   return { formulas, changes: rows.filter((row) => row.kind === 'change').length };
 }
 
-/** The series the formulas read, as the ending generation of this user's cache holds them, and where those formulas are. */
+/** The series the formulas read as the ending generation of this user's cache holds them, and where those formulas are. */
 function cachedSeriesBefore(): Array<{ read: CachedSeriesRead; points: DataPoint[]; where: string }> {
   const ctx = createFormulaContext();
-  const places = new Map<string, string[]>();
-  const reads = new Map<string, CachedSeriesRead>();
+  const byKey = new Map<string, { read: CachedSeriesRead; cells: string[] }>();
   for (const { sheet, formulas, valueAt } of sheetsWithFormulas()) {
     for (const read of cachedSeriesReads(formulas, valueAt)) {
-      const cells = read.cells.map((cell) => `${quoteSheetName(sheet.getName())}!${sheet.getRange(cell.row, cell.column).getA1Notation()}`);
-      places.set(read.key, [...(places.get(read.key) ?? []), ...cells]);
-      if (!reads.has(read.key)) reads.set(read.key, read);
+      if (!byKey.has(read.key)) byKey.set(read.key, { read, cells: [] });
+      byKey.get(read.key)!.cells.push(...read.cells.map((cell) => `${quoteSheetName(sheet.getName())}!${sheet.getRange(cell.row, cell.column).getA1Notation()}`));
     }
   }
-  return [...reads.values()].flatMap((read) => {
+  return [...byKey.values()].flatMap(({ read, cells }) => {
     const points = ctx.series.get(read.key, read.ids);
-    return points ? [{ read, points, where: listCells(places.get(read.key) ?? []) }] : [];
+    return points ? [{ read, points, where: listCells(cells) }] : [];
   });
 }
 

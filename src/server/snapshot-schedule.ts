@@ -56,14 +56,13 @@ export function getSnapshotRefreshSchedule(): SnapshotRefreshScheduleView {
  */
 export function scheduleSnapshotRefresh(frequency: unknown): SnapshotRefreshScheduleView {
   const chosen = requireFrequency(frequency);
-  const book = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheetId = SpreadsheetApp.getActiveSpreadsheet().getId();
   for (const trigger of myTriggersHere()) ScriptApp.deleteTrigger(trigger);
   const builder = ScriptApp.newTrigger(SCHEDULED_REFRESH_HANDLER).timeBased();
   const trigger = (chosen === 'hourly' ? builder.everyHours(1) : chosen === 'daily' ? builder.everyDays(1) : builder.everyWeeks(1)).create();
-  const previous = readSchedule(book.getId());
   const schedule: SnapshotSchedule = {
-    v: 1, spreadsheetId: book.getId(), frequency: chosen, triggerUid: trigger.getUniqueId(), scheduledAt: new Date().toISOString(),
-    lastRun: previous?.lastRun ?? null,
+    v: 1, spreadsheetId, frequency: chosen, triggerUid: trigger.getUniqueId(), scheduledAt: new Date().toISOString(),
+    lastRun: readSchedule(spreadsheetId)?.lastRun ?? null,
   };
   writeSchedule(schedule);
   return view(schedule, true);

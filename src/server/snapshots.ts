@@ -122,12 +122,11 @@ interface RefreshContext {
   metricsOf: (companyId: string) => Metric[];
   time: string;
   timeZone: string;
+  /** Changes rows of the snapshots written so far. */
+  changes: ChangeRow[];
 }
 
-/**
- * The snapshot's table as its formula would show it now, read fresh with the caller's connection, both tables
- * read for comparing, and whether its first column holds dates (a METRIC_VALUES table).
- */
+/** The table as its formula would show it now (read fresh, as the caller), both tables read for comparing, and whether column A holds dates. */
 function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshContext) {
   if (d.kind === 'portfolio_metric') {
     if (ctx.origin === 'schedule') {
@@ -154,21 +153,18 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
   };
 }
 
-function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: SnapshotRefreshOutcome; changes: ChangeRow[] } {
+function refreshOne(record: SnapshotRecord, ctx: RefreshContext): SnapshotRefreshOutcome {
   const d = record.definition;
   const sheet = sheetById(d.sheetId, ctx.book);
   const range = where(d, sheet);
-  const base = { id: d.id, range, changes: 0, cells: [] as string[] };
-  const refused = (cells: string[], message: string) => ({ outcome: { ...base, status: 'refused' as const, cells, message }, changes: [] });
-  if (!sheet) {
-    return { outcome: { ...base, status: 'failed', message: `The sheet of snapshot ${d.range} was deleted: there is nothing to refresh.` }, changes: [] };
-  }
+  const left = (status: 'refused' | 'failed', message: string, cells: string[] = []): SnapshotRefreshOutcome => ({ id: d.id, range, status, changes: 0, cells, message });
+  if (!sheet) return left('failed', `The sheet of snapshot ${d.range} was deleted: there is nothing to refresh.`);
   const old = sheet.getRange(d.range);
   const oldValues = old.getValues();
   const typed = typedCells(old, record, oldValues);
   if (typed.length) {
     const one = typed.length === 1;
-    return refused(typed, `Left ${range} as it was: ${listCells(typed)} changed since the snapshot was last written, and refreshing would overwrite ${one ? 'it' : 'them'}. Move what you typed elsewhere and clear ${one ? 'that cell' : 'those cells'} (or put back the snapshot's value${one ? '' : 's'}), then refresh again.`);
+    return left('refused', `Left ${range} as it was: ${listCells(typed)} changed since the snapshot was last written, and refreshing would overwrite ${one ? 'it' : 'them'}. Move what you typed elsewhere and clear ${one ? 'that cell' : 'those cells'} (or put back the snapshot's value${one ? '' : 's'}), then refresh again.`, typed);
   }
   const { rows, before, after, names, sourceOf, dateColumn } = rebuild(d, oldValues, ctx);
   const width = rows[0]!.length;
@@ -186,7 +182,7 @@ function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: Sna
   }));
   if (grown.length) {
     const one = grown.length === 1;
-    return refused(grown, `Left ${range} as it was: the table now has ${plural(rows.length, 'row')} and ${plural(width, 'column')}, and ${listCells(grown)} beside it ${one ? 'is' : 'are'} not empty. Move ${one ? 'that cell' : 'those cells'} out of the way, then refresh again.`);
+    return left('refused', `Left ${range} as it was: the table now has ${plural(rows.length, 'row')} and ${plural(width, 'column')}, and ${listCells(grown)} beside it ${one ? 'is' : 'are'} not empty. Move ${one ? 'that cell' : 'those cells'} out of the way, then refresh again.`, grown);
   }
   if (lastRow > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), lastRow - sheet.getMaxRows());
   if (lastColumn > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), lastColumn - sheet.getMaxColumns());
@@ -200,12 +196,10 @@ function refreshOne(record: SnapshotRecord, ctx: RefreshContext): { outcome: Sna
   written.setValues(asSafeRows(rows));
   if (dateColumn) sheet.getRange(written.getRow(), written.getColumn(), rows.length, 1).setNumberFormat('yyyy-mm-dd');
   saveSnapshot({ definition: { ...d, range: written.getA1Notation(), refreshedAt: ctx.time }, cells: fingerprints(written.getValues()) }, ctx.book);
+  ctx.changes.push(...changes);
   return {
-    outcome: {
-      ...base, range: newRange, status: changes.length ? 'refreshed' : 'unchanged', changes: changes.length,
-      message: `Refreshed ${newRange}: ${changes.length ? `${plural(changes.length, 'value')} changed` : 'no value changed'}.`,
-    },
-    changes,
+    id: d.id, range: newRange, status: changes.length ? 'refreshed' : 'unchanged', changes: changes.length, cells: [],
+    message: `Refreshed ${newRange}: ${changes.length ? `${plural(changes.length, 'value')} changed` : 'no value changed'}.`,
   };
 }
 
@@ -239,12 +233,11 @@ export function refreshAllSnapshots(origin: 'sidebar' | 'schedule', book: Book =
           metricsOf: (companyId) => listings.get(companyId) ?? (listings.set(companyId, client.metrics.list(companyId)), listings.get(companyId)!),
           time: new Date().toISOString(),
           timeZone: spreadsheetTimeZone(book),
+          changes,
         };
         for (const record of records) {
           try {
-            const one = refreshOne(record, ctx);
-            outcomes.push(one.outcome);
-            changes.push(...one.changes);
+            outcomes.push(refreshOne(record, ctx));
           } catch (error) {
             const range = where(record.definition, sheetById(record.definition.sheetId, book));
             outcomes.push({ id: record.definition.id, range, status: 'failed', changes: 0, cells: [], message: `Could not refresh ${range}: ${userSentence(error)}` });

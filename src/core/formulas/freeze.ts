@@ -17,7 +17,7 @@ export const MAX_FROZEN_CELLS = 900;
 export interface FrozenRecord {
   v: 1;
   sheetId: number;
-  /** The frozen range on its sheet, A1 notation without the sheet name: the formula's cell and its spill. */
+  /** A1 without the sheet name: the formula's cell and its spill. */
   range: string;
   formula: string;
   frozenAt: string;

@@ -61,7 +61,7 @@ function shown(value: unknown): string | number | null {
   return typeof value === 'number' ? value : String(value);
 }
 
-/** A table's value cells by a key that matches them across writes; `metric` names the value when the column does not. */
+/** Value cells by a key that matches them across writes; `metric` names the value when the column does not. */
 export type TableReading = Map<string, { period: string; column: number; value: unknown; metric?: string }>;
 
 /**
