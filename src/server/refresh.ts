@@ -19,13 +19,11 @@ import { createFormulaContext } from './formula-context';
 
 /**
  * "Refresh data". Sheets re-runs a custom function only when its arguments change, and our cache would answer
- * it anyway. So: start a new cache generation (every cache key includes it), then clear and rewrite each
- * add-in formula, which makes Sheets run it again.
+ * it anyway. So: start a new cache generation (every cache key includes it), then rewrite each add-in formula.
  *
  * Before that, each series the formulas read that this user's cache holds is read again; a cached value that
  * differs now gets a Changes row (a failed read, a failure row). The fresh read goes into the new generation's
- * cache, where the formulas find it instead of fetching it again (when the user is the owner, whose cache
- * custom functions use).
+ * cache, where the formulas find it (when the user is the owner, whose cache custom functions use).
  */
 export function refreshAllFormulasWithChanges(): { formulas: number; changes: number } {
   // Both read the generation that is about to end.

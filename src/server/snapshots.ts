@@ -130,8 +130,7 @@ interface RefreshContext {
 function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshContext) {
   if (d.kind === 'portfolio_metric') {
     if (ctx.origin === 'schedule') {
-      // Its function reads the spreadsheet's cache generation and formula access, which live with the open
-      // document: a time-driven trigger has none (document properties are null there).
+      // Its function reads the cache generation and formula access from document properties, null in a time-driven trigger.
       throw new InputError('A portfolio grid is refreshed from the sidebar only (Refresh snapshots): a scheduled refresh has no open document to read its settings from.');
     }
     // The function itself, reading past the caches, as the caller.
