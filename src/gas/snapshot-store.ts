@@ -1,22 +1,20 @@
-// Where snapshots keep their definitions: a hidden sheet of the spreadsheet, one row per snapshot.
-//
-// Not developer metadata: Google attaches it to "rows, columns, sheets, or a spreadsheet"
-// (developers.google.com/sheets/api/guides/metadata), not to a table's range, and the runtime does not
-// model it. Not document properties (where frozen ranges live): "9 kB / val" holds the fingerprints of
-// about 900 cells, a snapshot of a few metrics over ten years has more. A hidden sheet's cell holds
-// 50,000 characters and a row as many cells as needed, and the record travels with File › Make a copy.
+// Where snapshots keep their definitions: a hidden sheet, one row per snapshot. Not developer metadata:
+// Google attaches it to "rows, columns, sheets, or a spreadsheet" (developers.google.com/sheets/api/guides/metadata),
+// not to a range, and the runtime does not model it. Not document properties: "9 kB / val" holds the
+// fingerprints of about 900 cells. A cell holds 50,000 characters, a row as many cells as needed, and the
+// sheet travels with File › Make a copy.
 
 import { InputError } from '../core/errors';
 import { ADDIN_NAME } from '../core/product';
 import { decodeDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
+import { insertSheetAtEnd } from './changes-sheet';
 
-export const SNAPSHOT_SHEET = `${ADDIN_NAME} snapshots`;
+const SNAPSHOT_SHEET = `${ADDIN_NAME} snapshots`;
 const HEADER = ['Snapshot id', 'Definition', 'Cells last written (fingerprints)'];
 /** A fingerprint chunk per cell, under the 50,000 characters a cell holds. */
 const CHUNK = 49_000;
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
-/** The spreadsheet: the active one, or the one a scheduled refresh opened by id (a time-driven trigger has no active one). */
 type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 function storeSheet(create: boolean, book: Book): Sheet | null {
@@ -28,34 +26,21 @@ function storeSheet(create: boolean, book: Book): Sheet | null {
     return existing;
   }
   if (!create) return null;
-  const selection = book.getActiveRange();
-  const active = book.getActiveSheet();
-  const sheet = book.insertSheet(SNAPSHOT_SHEET, book.getNumSheets());
+  const sheet = insertSheetAtEnd(book, SNAPSHOT_SHEET);
   sheet.getRange(1, 1, 1, HEADER.length).setValues([HEADER]);
   sheet.hideSheet();
-  // insertSheet activated it; the person stays where they were, selection included.
-  if (selection) book.setActiveRange(selection);
-  else book.setActiveSheet(active);
   return sheet;
 }
 
-interface StoredRow {
-  row: number;
-  record: SnapshotRecord;
-}
-
-function readRows(sheet: Sheet): StoredRow[] {
+/** A row a person damaged is skipped, not fatal to every other snapshot. */
+function readRows(sheet: Sheet): Array<{ row: number; record: SnapshotRecord }> {
   const last = sheet.getLastRow();
   if (last < 2) return [];
-  const values = sheet.getRange(2, 1, last - 1, Math.max(sheet.getLastColumn(), 3)).getValues();
-  const rows: StoredRow[] = [];
-  values.forEach((cells, i) => {
+  return sheet.getRange(2, 1, last - 1, Math.max(sheet.getLastColumn(), 3)).getValues().flatMap((cells, i) => {
     const definition = decodeDefinition(cells[1]);
-    // A row a person damaged is skipped, not fatal to every other snapshot.
-    if (!definition || definition.id !== cells[0]) return;
-    rows.push({ row: i + 2, record: { definition, cells: cells.slice(2).map((c) => String(c ?? '')).join('') } });
+    if (!definition || definition.id !== cells[0]) return [];
+    return [{ row: i + 2, record: { definition, cells: cells.slice(2).map((c) => String(c ?? '')).join('') } }];
   });
-  return rows;
 }
 
 export function readSnapshots(book: Book = SpreadsheetApp.getActiveSpreadsheet()): SnapshotRecord[] {
@@ -73,7 +58,7 @@ function chunks(text: string): string[] {
 export function saveSnapshot(record: SnapshotRecord, book: Book = SpreadsheetApp.getActiveSpreadsheet()): void {
   const sheet = storeSheet(true, book)!;
   const found = readRows(sheet).find((r) => r.record.definition.id === record.definition.id);
-  const row = found ? found.row : Math.max(sheet.getLastRow(), 1) + 1;
+  const row = found?.row ?? Math.max(sheet.getLastRow(), 1) + 1;
   const cells = [record.definition.id, JSON.stringify(record.definition), ...chunks(record.cells)];
   if (cells.length > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), cells.length - sheet.getMaxColumns());
   if (row > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), row - sheet.getMaxRows());

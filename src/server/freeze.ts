@@ -1,36 +1,36 @@
 // Freeze and Make live: the selected add-in formulas become values (a shared copy then stops
-// recalculating and spending the owner's connection), and come back on request.
+// recalculating and spending the owner's connection), and come back on request. Snapshot tables
+// (snapshots.ts) share the lock and the check for cells a person typed into.
 
 import { InputError } from '../core/errors';
 import { findAddinFormulas } from '../core/formulas/names';
 import {
   FROZEN_KEY_PREFIX, MAX_FROZEN_CELLS, MAX_RECORD_BYTES, MAX_STORE_BYTES,
-  apiHost, changedCells, decodeRecord, fingerprints, frozenKey, frozenNote, listCells, type FrozenRecord,
+  apiHost, changedCells, decodeRecord, fingerprints, frozenNote, isBlank, listCells, type FrozenRecord,
 } from '../core/formulas/freeze';
-import { ADDIN_NAME } from '../core/product';
+import { ADDIN_NAME, plural } from '../core/product';
 import { readSettingsSummary } from '../gas/user-settings';
 import type { FreezeReport, ThawReport } from '../shared/rpc';
 
 type Range = GoogleAppsScript.Spreadsheet.Range;
-type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-/** What a cell showing an error gives getValues: such a cell is left live, as freezing it would keep nothing worth keeping. */
+/** What getValues gives for a cell showing an error: it is left live, as freezing it would keep nothing worth keeping. */
 const ERROR_VALUE = /^#(ERROR!|REF!|NAME\?|N\/A|VALUE!|DIV\/0!|NUM!|NULL!)$/;
 
-/** Two people freezing at once would each rewrite the store from what they read. */
+/** Two people at once would each rewrite the store from what they read. */
 const LOCK_WAIT_MS = 10_000;
-
-function isEmpty(value: unknown): boolean {
-  return value === '' || value === null || value === undefined;
-}
 
 function byteLength(text: string): number {
   return Utilities.newBlob(text).getBytes().length;
 }
 
-function withDocumentLock<T>(body: () => T): T {
-  const lock = LockService.getDocumentLock();
-  if (!lock.tryLock(LOCK_WAIT_MS)) throw new InputError('Someone else is freezing or thawing formulas in this spreadsheet. Try again in a moment.');
+/** Runs `body` holding the document's lock; `busy` says what someone else is doing when it is taken. */
+export function withDocumentLock<T>(busy: string, body: () => T): T {
+  // A time-driven trigger has no current document, so no document lock (gas-runtime README, "what a trigger
+  // sees"): scheduled runs then exclude each other with the script lock. They do not exclude a sidebar
+  // refresh of the same spreadsheet at that moment (see README, "Scheduled refresh").
+  const lock = LockService.getDocumentLock() ?? LockService.getScriptLock();
+  if (!lock.tryLock(LOCK_WAIT_MS)) throw new InputError(`Someone else is ${busy} in this spreadsheet. Try again in a moment.`);
   try {
     return body();
   } finally {
@@ -38,25 +38,21 @@ function withDocumentLock<T>(body: () => T): T {
   }
 }
 
-function a1(sheet: Sheet, row: number, column: number, rows = 1, columns = 1): string {
-  return sheet.getRange(row, column, rows, columns).getA1Notation();
+/** The cells of `range`, like B5, that a person typed into since `record` was written (see changedCells). */
+export function typedCells(range: Range, record: Pick<FrozenRecord, 'cells'>, values: unknown[][] = range.getValues()): string[] {
+  const sheet = range.getSheet();
+  return changedCells(record, values).map(({ row, column }) => sheet.getRange(range.getRow() + row - 1, range.getColumn() + column - 1).getA1Notation());
 }
 
 /**
- * The selected add-in formulas become the values they show, each with a note naming the formula,
- * the time and the API host. Apps Script has no call that gives an array formula's extent, so each
- * formula's spill is found as Sheets shows it: the formula is cleared, and the cells that empty with
- * it are its result (see README, "Freeze and Make live").
+ * The selected add-in formulas become the values they show, with a note naming the formula, time and API
+ * host. Apps Script gives no array formula's extent, so the formula is cleared, and the cells that empty
+ * with it are its result (see README, "Freeze and Make live").
  */
 export function freezeSelection(): FreezeReport {
-  return withDocumentLock(() => {
+  return withDocumentLock('freezing or thawing formulas', () => {
     const selection = SpreadsheetApp.getActiveRange();
     const sheet = selection.getSheet();
-    const anchors = findAddinFormulas(selection.getFormulas()).map((cell) => ({
-      row: selection.getRow() + cell.row - 1,
-      column: selection.getColumn() + cell.column - 1,
-      formula: cell.formula,
-    }));
     const props = PropertiesService.getDocumentProperties();
     let storeBytes = Object.entries(props.getProperties()).reduce((sum, [key, value]) => sum + byteLength(key) + byteLength(value), 0);
     const host = apiHost(readSettingsSummary().baseUrl);
@@ -64,7 +60,10 @@ export function freezeSelection(): FreezeReport {
     const frozen: FreezeReport['frozen'] = [];
     const left: FreezeReport['left'] = [];
 
-    for (const { row, column, formula } of anchors) {
+    for (const found of findAddinFormulas(selection.getFormulas())) {
+      const row = selection.getRow() + found.row - 1;
+      const column = selection.getColumn() + found.column - 1;
+      const formula = found.formula;
       const cell = sheet.getRange(row, column);
       const shown = cell.getValue();
       if (typeof shown === 'string' && ERROR_VALUE.test(shown)) {
@@ -80,15 +79,16 @@ export function freezeSelection(): FreezeReport {
       let height = 1;
       let width = 1;
       before.forEach((cells, i) => cells.forEach((value, j) => {
-        if (!isEmpty(value) && isEmpty(after[i]![j])) {
+        if (!isBlank(value) && isBlank(after[i]![j])) {
           height = Math.max(height, i + 1);
           width = Math.max(width, j + 1);
         }
       }));
       const values = before.slice(0, height).map((cells) => cells.slice(0, width));
-      const range = a1(sheet, row, column, height, width);
+      const target = sheet.getRange(row, column, height, width);
+      const range = target.getA1Notation();
       const record: FrozenRecord = { v: 1, sheetId: sheet.getSheetId(), range, formula, frozenAt, host, priorNote, cells: fingerprints(values) };
-      const key = frozenKey(record.sheetId, range);
+      const key = `${FROZEN_KEY_PREFIX}${record.sheetId}!${range}`;
       const text = JSON.stringify(record);
       const bytes = byteLength(key) + byteLength(text);
       const refusal = height * width > MAX_FROZEN_CELLS
@@ -104,22 +104,16 @@ export function freezeSelection(): FreezeReport {
         left.push({ range, reason: refusal });
         continue;
       }
-      sheet.getRange(row, column, height, width).setValues(values);
-      cell.setNote(frozenNote(ADDIN_NAME, record));
+      target.setValues(values);
+      cell.setNote(frozenNote(record));
       props.setProperty(key, text);
       storeBytes += bytes;
       frozen.push({ range, formula });
     }
-    return { frozen, left, message: freezeMessage(frozen, left) };
+    const parts = frozen.length ? [`Froze ${plural(frozen.length, 'formula')} into values: ${listCells(frozen.map((f) => f.range))}.`] : [];
+    for (const { range, reason } of left) parts.push(`Left ${range} live: ${reason}.`);
+    return { frozen, left, message: parts.join(' ') || `The selection holds no ${ADDIN_NAME} formula to freeze.` };
   });
-}
-
-function freezeMessage(frozen: FreezeReport['frozen'], left: FreezeReport['left']): string {
-  const parts: string[] = [];
-  if (frozen.length) parts.push(`Froze ${frozen.length} formula${frozen.length === 1 ? '' : 's'} into values: ${listCells(frozen.map((f) => f.range))}.`);
-  for (const { range, reason } of left) parts.push(`Left ${range} live: ${reason}.`);
-  if (!parts.length) parts.push(`The selection holds no ${ADDIN_NAME} formula to freeze.`);
-  return parts.join(' ');
 }
 
 function intersects(a: Range, b: Range): boolean {
@@ -127,12 +121,11 @@ function intersects(a: Range, b: Range): boolean {
 }
 
 /**
- * Puts back the formulas of the frozen ranges the selection touches, from the document properties
- * (the note is for people, who may edit it). A range a person typed into since is left frozen, and
- * the answer names its changed cells: putting the formula back would overwrite them.
+ * Puts back the formulas of the frozen ranges the selection touches, from the document properties (people
+ * may edit the note). A range typed into since is left frozen, and the answer names the changed cells.
  */
 export function thawSelection(): ThawReport {
-  return withDocumentLock(() => {
+  return withDocumentLock('freezing or thawing formulas', () => {
     const selection = SpreadsheetApp.getActiveRange();
     const sheet = selection.getSheet();
     const props = PropertiesService.getDocumentProperties();
@@ -140,14 +133,13 @@ export function thawSelection(): ThawReport {
     const thawed: string[] = [];
     const refused: ThawReport['refused'] = [];
     for (const [key, text] of Object.entries(props.getProperties())) {
-      if (!key.startsWith(prefix)) continue;
-      const record = decodeRecord(text);
+      const record = key.startsWith(prefix) ? decodeRecord(text) : null;
       if (!record) continue;
       const range = sheet.getRange(record.range);
       if (!intersects(range, selection)) continue;
-      const changed = changedCells(record, range.getValues());
-      if (changed.length) {
-        refused.push({ range: record.range, cells: changed.map(({ row, column }) => a1(sheet, range.getRow() + row - 1, range.getColumn() + column - 1)) });
+      const cells = typedCells(range, record);
+      if (cells.length) {
+        refused.push({ range: record.range, cells });
         continue;
       }
       const anchor = sheet.getRange(range.getRow(), range.getColumn());
@@ -158,16 +150,11 @@ export function thawSelection(): ThawReport {
       props.deleteProperty(key);
       thawed.push(record.range);
     }
-    return { thawed, refused, message: thawMessage(thawed, refused) };
+    const parts = thawed.length ? [`Made ${plural(thawed.length, 'range')} live again: ${listCells(thawed)}.`] : [];
+    for (const { range, cells } of refused) {
+      const one = cells.length === 1;
+      parts.push(`Left ${range} frozen: ${listCells(cells)} changed after freezing, and the formula would overwrite ${one ? 'it' : 'them'}. Clear ${one ? 'that cell' : 'those cells'} (or put back the frozen value${one ? '' : 's'}), then try again.`);
+    }
+    return { thawed, refused, message: parts.join(' ') || `The selection holds no range frozen by ${ADDIN_NAME}.` };
   });
-}
-
-function thawMessage(thawed: string[], refused: ThawReport['refused']): string {
-  const parts: string[] = [];
-  if (thawed.length) parts.push(`Made ${thawed.length} range${thawed.length === 1 ? '' : 's'} live again: ${listCells(thawed)}.`);
-  for (const { range, cells } of refused) {
-    parts.push(`Left ${range} frozen: ${listCells(cells)} changed after freezing, and the formula would overwrite ${cells.length === 1 ? 'it' : 'them'}. Clear ${cells.length === 1 ? 'that cell' : 'those cells'} (or put back the frozen value${cells.length === 1 ? '' : 's'}), then try again.`);
-  }
-  if (!parts.length) parts.push(`The selection holds no range frozen by ${ADDIN_NAME}.`);
-  return parts.join(' ');
 }

@@ -22,9 +22,10 @@ export function insertMetricValues(request: InsertRequest): InsertReport {
   const start = optionalIsoDate(request.startDate, 'The start date');
   const end = optionalIsoDate(request.endDate, 'The end date');
   const anchor = activeAnchor();
+  const companyId = requireUuid(request.companyId, 'The company id');
+  const headers = request.headers || ids.length > 1;
   if (request.mode === 'formula') {
-    const companyId = requireUuid(request.companyId, 'The company id');
-    const formula = metricValuesFormula({ metricIds: ids, startDate: start, endDate: end, headers: request.headers || ids.length > 1 });
+    const formula = metricValuesFormula({ metricIds: ids, startDate: start, endDate: end, headers });
     const range = writeFormula(anchor, formula);
     // The owner's insert is their decision to let formulas here read this company. Unknown ownership
     // writes the caller's own list, which counts only if they are the owner.
@@ -35,5 +36,5 @@ export function insertMetricValues(request: InsertRequest): InsertReport {
     }
     return { range: `${anchor.sheetName}!${range}`, rows: 0, message: `Inserted ${formula} at ${anchor.sheetName}!${range}. It updates with "Refresh data".${access}` };
   }
-  return insertMetricSnapshot(request);
+  return insertMetricSnapshot(anchor, { metricIds: ids, companyId, startDate: start, endDate: end, headers });
 }

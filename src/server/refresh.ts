@@ -1,4 +1,4 @@
-// The "Refresh data" menu item: every add-in formula in the spreadsheet fetches fresh values.
+// "Refresh data" (every add-in formula fetches fresh values) and the exporter's refresh of the formulas it affected.
 
 import { InputError, userSentence } from '../core/errors';
 import type { DataPoint, Metric } from '../core/api/types';
@@ -8,7 +8,7 @@ import { plural } from '../core/product';
 import type { FormulaRefreshReport } from '../shared/rpc';
 import { findAddinFormulas, type FormulaCell } from '../core/formulas/names';
 import { formulasReadingMetrics } from '../core/formulas/reads-metrics';
-import { sourceCells } from '../core/sheets/source-cells';
+import { toCell } from '../core/sheets/metric-table';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { isUuid } from '../core/validate/uuid';
 import { appendChanges } from '../gas/changes-sheet';
@@ -17,72 +17,42 @@ import { quoteSheetName } from '../gas/sheet-io';
 import { createClientForExecution } from './api-factory';
 import { createFormulaContext } from './formula-context';
 
-/** What "Refresh data" did: the formulas rewritten, and the cached values a fresh read replaced (rows appended to Changes). */
-export interface FormulaRefresh {
-  formulas: number;
-  changes: number;
-}
-
 /**
- * Sheets re-runs a custom function only when its arguments change, and our cache would answer
- * it anyway. So: start a new cache generation (every cache key includes it, so nothing cached
- * before counts), then clear and rewrite each add-in formula, which makes Sheets run it again.
+ * "Refresh data". Sheets re-runs a custom function only when its arguments change, and our cache would answer
+ * it anyway. So: start a new cache generation (every cache key includes it), then rewrite each add-in formula.
+ *
+ * Before that, each series the formulas read that this user's cache holds is read again; a cached value that
+ * differs now gets a Changes row (a failed read, a failure row). The fresh read goes into the new generation's
+ * cache, where the formulas find it (when the user is the owner, whose cache custom functions use).
  */
-export function refreshAllFormulas(): number {
-  return refreshAllFormulasWithChanges().formulas;
-}
-
-/**
- * Refresh data, and the Changes rows of what it replaced: each series the formulas read that this user's
- * cache holds (see cachedSeriesReads for which can be found) is read again, with this user's connection,
- * before the formulas run again; a value whose date the cached series had and whose value differs now gets a
- * row. The fresh read goes into the new generation's cache, where the formulas, run again, find it instead of
- * fetching it once more (when the user is the owner, whose cache custom functions use). A failed read is a
- * failure row: the formulas are refreshed regardless.
- */
-export function refreshAllFormulasWithChanges(): FormulaRefresh {
+export function refreshAllFormulasWithChanges(): { formulas: number; changes: number } {
   // Both read the generation that is about to end.
   const before = cachedSeriesBefore();
   const nameOf = before.length ? metricNames() : (id: string) => id;
   startNewCacheGeneration();
   const rows = before.length ? compareWithFreshReads(before, nameOf) : [];
-  const formulas = rewriteFormulas((grid) => findAddinFormulas(grid));
+  const formulas = rewriteFormulas(findAddinFormulas);
   appendChanges(rows);
   return { formulas, changes: rows.filter((row) => row.kind === 'change').length };
 }
 
-interface CachedBefore {
-  read: CachedSeriesRead;
-  points: DataPoint[];
-  /** Where the formulas that read it are, like Model!B2. */
-  where: string;
-}
-
-/** The series the formulas read, as the current generation of this user's cache holds them (read before it changes). */
-function cachedSeriesBefore(): CachedBefore[] {
+/** The series the formulas read as the ending generation of this user's cache holds them, and where those formulas are. */
+function cachedSeriesBefore(): Array<{ read: CachedSeriesRead; points: DataPoint[]; where: string }> {
   const ctx = createFormulaContext();
-  const found: CachedBefore[] = [];
-  const places = new Map<string, string[]>();
-  const reads = new Map<string, CachedSeriesRead>();
-  for (const sheet of SpreadsheetApp.getActiveSpreadsheet().getSheets()) {
-    const data = sheet.getDataRange();
-    const grid = data.getFormulas();
-    if (!grid.some((row) => row.some((f) => f !== ''))) continue;
-    const values = data.getValues();
-    for (const read of cachedSeriesReads(grid, (row, column) => values[row - 1]?.[column - 1])) {
-      const cells = read.cells.map((cell: FormulaCell) => `${quoteSheetName(sheet.getName())}!${sheet.getRange(cell.row, cell.column).getA1Notation()}`);
-      places.set(read.key, [...(places.get(read.key) ?? []), ...cells]);
-      if (!reads.has(read.key)) reads.set(read.key, read);
+  const byKey = new Map<string, { read: CachedSeriesRead; cells: string[] }>();
+  for (const { sheet, formulas, valueAt } of sheetsWithFormulas()) {
+    for (const read of cachedSeriesReads(formulas, valueAt)) {
+      if (!byKey.has(read.key)) byKey.set(read.key, { read, cells: [] });
+      byKey.get(read.key)!.cells.push(...read.cells.map((cell) => `${quoteSheetName(sheet.getName())}!${sheet.getRange(cell.row, cell.column).getA1Notation()}`));
     }
   }
-  for (const read of reads.values()) {
+  return [...byKey.values()].flatMap(({ read, cells }) => {
     const points = ctx.series.get(read.key, read.ids);
-    if (points) found.push({ read, points, where: listCells(places.get(read.key) ?? []) });
-  }
-  return found;
+    return points ? [{ read, points, where: listCells(cells) }] : [];
+  });
 }
 
-/** Metric names from the listings this user's cache holds (the formulas' access checks keep them); the id otherwise. */
+/** Metric names from the listings the formulas' access checks cached; the id otherwise. */
 function metricNames(): (id: string) => string {
   const ctx = createFormulaContext();
   const names = new Map<string, string>();
@@ -92,7 +62,7 @@ function metricNames(): (id: string) => string {
   return (id) => names.get(id) ?? id;
 }
 
-function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: string) => string): ChangeRow[] {
+function compareWithFreshReads(before: ReturnType<typeof cachedSeriesBefore>, nameOf: (id: string) => string): ChangeRow[] {
   const time = new Date().toISOString();
   const refresh = 'Refresh data';
   const rows: ChangeRow[] = [];
@@ -102,6 +72,7 @@ function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: str
   for (const { read, points, where } of before) {
     try {
       const now = readNow(read);
+      // The shape the formula stores: without sources when it had none.
       fresh.series.put(read.key, read.includeSource ? now : now.map(({ source: _source, ...point }) => point), read.ids);
       const nowByKey = new Map(now.map((p) => [`${p.metric_id}|${p.date}`, p] as const));
       for (const old of points) {
@@ -109,10 +80,9 @@ function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: str
         const oldValue = old.value ?? null;
         const newValue = point?.value ?? null;
         if ((oldValue ?? '') === (newValue ?? '')) continue;
-        const [type, label] = sourceCells(point?.source);
         rows.push({
           kind: 'change', time, metric: nameOf(old.metric_id), period: old.date,
-          oldValue: cellValue(oldValue), newValue: cellValue(newValue), source: newValue === null ? '' : sourceText(type, label), refresh, range: where,
+          oldValue: toCell(oldValue, false), newValue: toCell(newValue, false), source: newValue === null ? '' : sourceText(point?.source), refresh, range: where,
         });
       }
     } catch (error) {
@@ -130,11 +100,10 @@ function compareWithFreshReads(before: readonly CachedBefore[], nameOf: (id: str
 }
 
 /**
- * Reads the series again, with sources, so each row can say where its new value came from (a larger answer,
- * once, for a menu click); the cache entry keeps the shape the formula stores, without them when it had none.
- * Single-metric reads of one window go together, 20 ids a request, as a recalculation's first cell fetches
- * them: ten metrics of two pages each cost the pages of their points together, not twenty requests. A failed
- * batch fails each of its reads (a failure row each); reads of several metrics go alone.
+ * Reads the series again, with sources, so each row can say where its new value came from. Single-metric
+ * reads of one window go together, 20 ids a request, as a recalculation's first cell fetches them: ten
+ * metrics of two pages each cost the pages of their points together, not twenty requests. A failed batch
+ * fails each of its reads; reads of several metrics go alone.
  */
 function freshReader(reads: readonly CachedSeriesRead[]): (read: CachedSeriesRead) => DataPoint[] {
   let client: ReturnType<typeof createClientForExecution> | undefined;
@@ -165,27 +134,18 @@ function freshReader(reads: readonly CachedSeriesRead[]): (read: CachedSeriesRea
   };
 }
 
-/** The API's decimal text as a cell shows it: a number when it is one. */
-function cellValue(value: string | null): string | number | null {
-  if (value === null || value === '') return null;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : value;
-}
-
 /** Most metric ids one call accepts: an export writes a few dozen at most. */
 const MAX_METRIC_IDS = 500;
 
 /**
- * Rewrites only the formulas that read these metrics' series (see formulasReadingMetrics for which),
- * so Sheets runs them again. It does not drop any cache: the writer did that when the API confirmed
- * the write (dropCachedSeries), and a formula run again reads past the dropped entries.
+ * Rewrites only the formulas that read these metrics' series, so Sheets runs them again. It drops no cache:
+ * the writer did when the API confirmed the write (dropCachedSeries).
  */
 export function refreshFormulasFor(metricIds: unknown): number {
   if (!Array.isArray(metricIds) || metricIds.length > MAX_METRIC_IDS || !metricIds.every((id) => isUuid(id))) {
     throw new InputError(`The metric ids must be a list of at most ${MAX_METRIC_IDS} ids.`);
   }
-  const ids = metricIds as string[];
-  return rewriteFormulas((formulas, values) => formulasReadingMetrics(formulas, ids, (row, column) => values[row - 1]?.[column - 1]));
+  return rewriteFormulas((formulas, valueAt) => formulasReadingMetrics(formulas, metricIds as string[], valueAt));
 }
 
 /** refreshFormulasFor, in the sentence the exporter shows after an export. */
@@ -195,18 +155,21 @@ export function refreshFormulasReport(metricIds: string[]): FormulaRefreshReport
   return { formulas, message };
 }
 
-function rewriteFormulas(pick: (formulas: string[][], values: unknown[][]) => FormulaCell[]): number {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const pending: Array<{ range: GoogleAppsScript.Spreadsheet.Range; formula: string }> = [];
-  for (const sheet of spreadsheet.getSheets()) {
+/** Each sheet that holds a formula, with its grids from A1 (getDataRange starts there), so a reference indexes them as it is. */
+function sheetsWithFormulas(): Array<{ sheet: GoogleAppsScript.Spreadsheet.Sheet; formulas: string[][]; valueAt: (row: number, column: number) => unknown }> {
+  return SpreadsheetApp.getActiveSpreadsheet().getSheets().flatMap((sheet) => {
     const data = sheet.getDataRange();
-    // getDataRange starts at A1, so a reference's row and column index the grid as they are.
     const formulas = data.getFormulas();
-    const values = formulas.some((row) => row.some((formula) => formula !== '')) ? data.getValues() : [];
-    for (const cell of pick(formulas, values)) {
-      pending.push({ range: sheet.getRange(data.getRow() + cell.row - 1, data.getColumn() + cell.column - 1), formula: cell.formula });
-    }
-  }
+    if (!formulas.some((row) => row.some((formula) => formula !== ''))) return [];
+    const values = data.getValues();
+    return [{ sheet, formulas, valueAt: (row: number, column: number) => values[row - 1]?.[column - 1] }];
+  });
+}
+
+/** Clears the picked formulas and writes them again, which makes Sheets run them again. */
+function rewriteFormulas(pick: (formulas: string[][], valueAt: (row: number, column: number) => unknown) => FormulaCell[]): number {
+  const pending = sheetsWithFormulas().flatMap(({ sheet, formulas, valueAt }) =>
+    pick(formulas, valueAt).map((cell) => ({ range: sheet.getRange(cell.row, cell.column), formula: cell.formula })));
   if (pending.length === 0) return 0;
   for (const { range } of pending) range.clearContent();
   SpreadsheetApp.flush();

@@ -1,29 +1,25 @@
-// Scheduled refresh of the spreadsheet's snapshots: one time-driven trigger per user per spreadsheet (the
-// add-on rule), running refreshAllSnapshots with its owner's connection. A time-driven trigger of an add-on
-// has no active spreadsheet, so the schedule keeps the spreadsheet's id (in the owner's user properties, the
-// one store a trigger reads) and the run opens it by id, which needs the `spreadsheets` scope (SECURITY.md).
+// Scheduled refresh of snapshots: one time-driven trigger per user per spreadsheet (the add-on rule), running
+// refreshAllSnapshots as its owner. Such a trigger has no active spreadsheet, so the schedule keeps its id (in
+// the owner's user properties, the one store a trigger reads) and opens it by id (`spreadsheets` scope, SECURITY.md).
 
 import { userSentence } from '../core/errors';
 import type { ChangeRow } from '../core/snapshots/changes';
-import { decodeSchedule, requireFrequency, runOutcome, SCHEDULE_KEY_PREFIX, scheduleKey, type SnapshotRefreshFrequency, type SnapshotSchedule } from '../core/snapshots/schedule';
+import {
+  decodeSchedule, requireFrequency, runOutcome, SCHEDULE_KEY_PREFIX, scheduleKey, type ScheduledRun, type SnapshotRefreshFrequency, type SnapshotSchedule,
+} from '../core/snapshots/schedule';
 import { appendChanges } from '../gas/changes-sheet';
 import type { SnapshotRefreshScheduleView } from '../shared/rpc';
 import { refreshAllSnapshots } from './snapshots';
 
 /** The global in src/main.ts that the trigger runs. */
-export const SCHEDULED_REFRESH_HANDLER = 'runScheduledSnapshotRefresh';
+const SCHEDULED_REFRESH_HANDLER = 'runScheduledSnapshotRefresh';
 
 const REFRESH = 'Refresh snapshots (schedule)';
 
-type Trigger = GoogleAppsScript.Script.Trigger;
-
-function ours(trigger: Trigger): boolean {
-  return trigger.getHandlerFunction() === SCHEDULED_REFRESH_HANDLER && trigger.getEventType() === ScriptApp.EventType.CLOCK;
-}
-
 /** The caller's refresh triggers in the active spreadsheet (getUserTriggers lists only the caller's). */
-function myTriggersHere(): Trigger[] {
-  return ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet()).filter(ours);
+function myTriggersHere(): GoogleAppsScript.Script.Trigger[] {
+  return ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet())
+    .filter((trigger) => trigger.getHandlerFunction() === SCHEDULED_REFRESH_HANDLER && trigger.getEventType() === ScriptApp.EventType.CLOCK);
 }
 
 function readSchedule(spreadsheetId: string): SnapshotSchedule | null {
@@ -35,15 +31,16 @@ function writeSchedule(schedule: SnapshotSchedule): void {
 }
 
 const EVERY: Record<SnapshotRefreshFrequency, string> = { hourly: 'every hour', daily: 'every day', weekly: 'every week' };
+const DONE: Record<ScheduledRun['status'], string> = { ok: 'done', partial: 'partly done', failed: 'failed' };
 
 function view(schedule: SnapshotSchedule | null, active: boolean): SnapshotRefreshScheduleView {
   if (!schedule) return { schedule: null, message: 'Snapshots are refreshed only when someone clicks "Refresh snapshots".' };
-  const last = schedule.lastRun;
-  const lastText = last ? ` Last run ${last.at.slice(0, 16).replace('T', ' ')} UTC: ${last.status === 'ok' ? 'done' : last.status === 'partial' ? 'partly done' : 'failed'}. ${last.message}` : ' It has not run yet.';
+  const { frequency, scheduledAt, lastRun } = schedule;
+  const lastText = lastRun ? ` Last run ${lastRun.at.slice(0, 16).replace('T', ' ')} UTC: ${DONE[lastRun.status]}. ${lastRun.message}` : ' It has not run yet.';
   const message = active
-    ? `Your snapshots here are refreshed ${EVERY[schedule.frequency]} with your connection.${lastText}`
-    : `Your ${schedule.frequency} refresh's trigger is gone (removed outside the add-on): nothing runs. Schedule it again or turn it off.${lastText}`;
-  return { schedule: { frequency: schedule.frequency, scheduledAt: schedule.scheduledAt, active, lastRun: last }, message };
+    ? `Your snapshots here are refreshed ${EVERY[frequency]} with your connection.${lastText}`
+    : `Your ${frequency} refresh's trigger is gone (removed outside the add-on): nothing runs. Schedule it again or turn it off.${lastText}`;
+  return { schedule: { frequency, scheduledAt, active, lastRun }, message };
 }
 
 /** The caller's schedule for this spreadsheet. */
@@ -53,27 +50,25 @@ export function getSnapshotRefreshSchedule(): SnapshotRefreshScheduleView {
 }
 
 /**
- * Schedules (or reschedules) the caller's refresh of this spreadsheet's snapshots. An add-on may have one
- * time-driven trigger per user per document, so the caller's earlier one is deleted first: rescheduling
- * replaces it. Daily runs come at this hour, weekly ones on this weekday (the runtime's and Apps Script's
- * defaults for everyDays/everyWeeks), in the script's time zone.
+ * Schedules (or reschedules) the caller's refresh here. An add-on may have one time-driven trigger per user
+ * per document, so the caller's earlier one is deleted first. Daily runs come at this hour, weekly ones on
+ * this weekday (the defaults of everyDays/everyWeeks), in the script's time zone.
  */
 export function scheduleSnapshotRefresh(frequency: unknown): SnapshotRefreshScheduleView {
   const chosen = requireFrequency(frequency);
-  const book = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheetId = SpreadsheetApp.getActiveSpreadsheet().getId();
   for (const trigger of myTriggersHere()) ScriptApp.deleteTrigger(trigger);
   const builder = ScriptApp.newTrigger(SCHEDULED_REFRESH_HANDLER).timeBased();
   const trigger = (chosen === 'hourly' ? builder.everyHours(1) : chosen === 'daily' ? builder.everyDays(1) : builder.everyWeeks(1)).create();
-  const previous = readSchedule(book.getId());
   const schedule: SnapshotSchedule = {
-    v: 1, spreadsheetId: book.getId(), frequency: chosen, triggerUid: trigger.getUniqueId(), scheduledAt: new Date().toISOString(),
-    lastRun: previous?.lastRun ?? null,
+    v: 1, spreadsheetId, frequency: chosen, triggerUid: trigger.getUniqueId(), scheduledAt: new Date().toISOString(),
+    lastRun: readSchedule(spreadsheetId)?.lastRun ?? null,
   };
   writeSchedule(schedule);
   return view(schedule, true);
 }
 
-/** Turns the caller's scheduled refresh of this spreadsheet off: its trigger and its record go. */
+/** Turns the caller's scheduled refresh here off: its trigger and its record go. */
 export function cancelSnapshotRefresh(): SnapshotRefreshScheduleView {
   for (const trigger of myTriggersHere()) ScriptApp.deleteTrigger(trigger);
   PropertiesService.getUserProperties().deleteProperty(scheduleKey(SpreadsheetApp.getActiveSpreadsheet().getId()));
@@ -82,20 +77,15 @@ export function cancelSnapshotRefresh(): SnapshotRefreshScheduleView {
 
 /** The schedule whose trigger fired: the event's triggerUid among the owner's schedules. */
 function scheduleOfTrigger(triggerUid: string): SnapshotSchedule | null {
-  const all = PropertiesService.getUserProperties().getProperties();
-  for (const [key, text] of Object.entries(all)) {
-    if (!key.startsWith(SCHEDULE_KEY_PREFIX)) continue;
-    const schedule = decodeSchedule(text);
-    if (schedule?.triggerUid === triggerUid) return schedule;
-  }
-  return null;
+  const all = Object.entries(PropertiesService.getUserProperties().getProperties());
+  const schedules = all.filter(([key]) => key.startsWith(SCHEDULE_KEY_PREFIX)).map(([, text]) => decodeSchedule(text));
+  return schedules.find((schedule) => schedule?.triggerUid === triggerUid) ?? null;
 }
 
 /**
- * The trigger's handler: refreshes the snapshots of the schedule's spreadsheet with the owner's connection
- * (the trigger runs as its owner), appends what changed to the Changes sheet and, as no one is watching,
- * every failure too, and records the run as the schedule's last outcome for the sidebar. Never throws for a
- * failure it can record: Apps Script tells an add-on's user nothing of a failed trigger.
+ * The trigger's handler: refreshes the schedule's spreadsheet as its owner, appends to Changes what changed
+ * and, as no one is watching, every failure, and records the run's outcome for the sidebar. Never throws for
+ * a failure it can record: Apps Script tells an add-on's user nothing of a failed trigger.
  */
 export function runScheduledSnapshotRefresh(event: { triggerUid?: unknown } | undefined): void {
   const triggerUid = String(event?.triggerUid ?? '');
@@ -115,11 +105,10 @@ export function runScheduledSnapshotRefresh(event: { triggerUid?: unknown } | un
     return;
   }
   const report = refreshAllSnapshots('schedule', book);
-  const failures: ChangeRow[] = [];
-  if (report.problem !== null) failures.push({ kind: 'failure', time: at, refresh: REFRESH, range: '', problem: report.problem });
-  for (const outcome of report.outcomes) {
-    if (outcome.status === 'failed' || outcome.status === 'refused') failures.push({ kind: 'failure', time: at, refresh: REFRESH, range: outcome.range, problem: outcome.message });
-  }
+  const failures = [
+    ...(report.problem === null ? [] : [{ range: '', problem: report.problem }]),
+    ...report.outcomes.filter((o) => o.status === 'failed' || o.status === 'refused').map((o) => ({ range: o.range, problem: o.message })),
+  ].map((failure): ChangeRow => ({ kind: 'failure', time: at, refresh: REFRESH, ...failure }));
   let lastRun = runOutcome(report, at);
   try {
     appendChanges(failures, book);

@@ -1,7 +1,10 @@
-// Freeze and thaw: what a frozen range records, its note, and which of its cells a person changed since.
-// Pure: the adapter (src/server/freeze.ts) reads and writes the grid and the document properties.
+// Freeze and thaw: what a frozen range records, its note, and which of its cells a person changed since
+// (snapshot tables keep the same fingerprints). Pure: src/server/freeze.ts reads and writes the grid.
 
-/** Document property key prefix of a frozen range's record. */
+import { isDateCell } from '../audit/cell-values';
+import { ADDIN_NAME } from '../product';
+
+/** A frozen range's record is the document property FROZEN_RANGE:<sheet id>!<range>. */
 export const FROZEN_KEY_PREFIX = 'FROZEN_RANGE:';
 
 /** Apps Script's "Properties value size: 9 kB / val"; a record is kept under it with room for its JSON. */
@@ -14,7 +17,7 @@ export const MAX_FROZEN_CELLS = 900;
 export interface FrozenRecord {
   v: 1;
   sheetId: number;
-  /** The frozen range on its sheet, A1 notation without the sheet name: the formula's cell and its spill. */
+  /** A1 without the sheet name: the formula's cell and its spill. */
   range: string;
   formula: string;
   frozenAt: string;
@@ -26,25 +29,21 @@ export interface FrozenRecord {
   cells: string;
 }
 
-export function frozenKey(sheetId: number, range: string): string {
-  return `${FROZEN_KEY_PREFIX}${sheetId}!${range}`;
+export function isBlank(value: unknown): boolean {
+  return value === '' || value === null || value === undefined;
 }
 
 /** A cell value as getValues gives it, in a form that says its type: 1 and "1" differ, as do a date and its serial. */
 function canonical(value: unknown): string {
-  if (value instanceof Date) return `d:${value.getTime()}`;
+  if (isDateCell(value)) return `d:${value.getTime()}`;
   if (typeof value === 'number') return `n:${value}`;
   if (typeof value === 'boolean') return `b:${value}`;
-  if (value === null || value === undefined || value === '') return 'e:';
-  // Dates from another realm (the Apps Script membrane) are not `instanceof Date` here.
-  if (Object.prototype.toString.call(value) === '[object Date]') return `d:${(value as Date).getTime()}`;
-  return `s:${String(value)}`;
+  return isBlank(value) ? 'e:' : `s:${String(value)}`;
 }
 
 /**
- * FNV-1a (32-bit) of the cell's canonical form, base 36, padded to 7 characters. A person's edit
- * matches the frozen fingerprint by chance about once in four billion: the values themselves would
- * not fit the 9 kB a property holds for a table of a few hundred cells.
+ * FNV-1a (32-bit) of the canonical form, base 36, 7 characters: an edit matches by chance once in four
+ * billion, and the values themselves would not fit the 9 kB a property holds.
  */
 export function cellFingerprint(value: unknown): string {
   const text = canonical(value);
@@ -61,31 +60,30 @@ export function fingerprints(values: readonly (readonly unknown[])[]): string {
 }
 
 /**
- * The cells (1-based offsets inside the range, row by row) a person typed into since freezing: not
- * empty and not what was frozen. An emptied cell holds nothing the formula would overwrite.
+ * The cells (1-based, inside the range) a person typed into since: not empty and not what was recorded.
+ * An emptied cell holds nothing a rewrite would overwrite.
  */
 export function changedCells(record: Pick<FrozenRecord, 'cells'>, values: readonly (readonly unknown[])[]): Array<{ row: number; column: number }> {
   const changed: Array<{ row: number; column: number }> = [];
   let index = 0;
   values.forEach((row, i) => row.forEach((value, j) => {
-    const typed = value !== '' && value !== null && value !== undefined;
-    if (typed && record.cells.slice(index * 7, index * 7 + 7) !== cellFingerprint(value)) changed.push({ row: i + 1, column: j + 1 });
+    if (!isBlank(value) && record.cells.slice(index * 7, index * 7 + 7) !== cellFingerprint(value)) changed.push({ row: i + 1, column: j + 1 });
     index++;
   }));
   return changed;
 }
 
 /** The note a frozen range's first cell carries, for people: the store, not the note, is what Make live reads. */
-export function frozenNote(addinName: string, record: Pick<FrozenRecord, 'formula' | 'frozenAt' | 'host' | 'range'>): string {
+export function frozenNote(record: FrozenRecord): string {
   return [
-    `Frozen by ${addinName}: the values of ${record.range} as of ${record.frozenAt}, no longer recalculated.`,
+    `Frozen by ${ADDIN_NAME}: the values of ${record.range} as of ${record.frozenAt}, no longer recalculated.`,
     `Formula: ${record.formula}`,
     `API host: ${record.host}`,
     `Select it and use "Make selection live" to put the formula back.`,
   ].join('\n');
 }
 
-/** The host of a base URL, never its path or query (where nothing secret belongs, but nothing else is needed). */
+/** The host of a base URL, never its user info, path or query. */
 export function apiHost(baseUrl: string | null): string {
   if (!baseUrl) return 'not set';
   const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*@)?([^/?#]+)/i.exec(baseUrl);

@@ -1,5 +1,8 @@
 // The rows of the "Changes" sheet: a value that changed, or a refresh that failed. Pure; the writer is
-// src/gas/changes-sheet.ts (appendChanges), shared by snapshot refreshes, "Refresh data" and the scheduler.
+// gas/changes-sheet.ts, shared by snapshot refreshes, "Refresh data" and the scheduler.
+
+import type { DataPoint } from '../api/types';
+import { sourceCells } from '../sheets/source-cells';
 
 /** A value a refresh replaced with another. */
 export interface ChangeValueRow {
@@ -15,19 +18,15 @@ export interface ChangeValueRow {
   newValue: string | number | null;
   /** Where the new value came from ("user_provided: Entered by …"); empty for a blank. */
   source: string;
-  /** What refreshed it: "Refresh snapshots (sidebar)", "Refresh snapshots (schedule)", "Refresh data". */
+  /** "Refresh snapshots (sidebar)", "Refresh snapshots (schedule)" or "Refresh data". */
   refresh: string;
   /** The table or formula cell, like Sheet1!A1:C13. */
   range: string;
 }
 
-/** A refresh that wrote nothing, and why (the scheduler records its failures here too). */
-export interface ChangeFailureRow {
+/** A refresh that wrote nothing, and the sentence a person reads: what failed and what to do. */
+export interface ChangeFailureRow extends Pick<ChangeValueRow, 'time' | 'refresh' | 'range'> {
   kind: 'failure';
-  time: string;
-  refresh: string;
-  range: string;
-  /** The sentence a person reads: what failed and what to do. */
   problem: string;
 }
 
@@ -37,14 +36,15 @@ export const CHANGES_SHEET = 'Changes';
 
 export const CHANGES_HEADER = ['Time', 'Metric', 'Period', 'Old value', 'New value', 'Source', 'Refresh', 'Range', 'Problem'] as const;
 
-/** A row as the sheet holds it, in CHANGES_HEADER's order; the time stays ISO text for the adapter to turn into a date cell. */
-export function changeCells(row: ChangeRow): Array<string | number | null> {
-  if (row.kind === 'failure') return [row.time, null, null, null, null, null, row.refresh, row.range, row.problem];
-  return [row.time, row.metric, row.period, row.oldValue, row.newValue, row.source || null, row.refresh, row.range, null];
+/** A row as the sheet holds it, in CHANGES_HEADER's order. */
+export function changeCells(row: ChangeRow): Array<Date | string | number | null> {
+  const time = new Date(row.time);
+  if (row.kind === 'failure') return [time, null, null, null, null, null, row.refresh, row.range, row.problem];
+  return [time, row.metric, row.period, row.oldValue, row.newValue, row.source || null, row.refresh, row.range, null];
 }
 
-/** "user_provided: Board pack Q2" from a source's type and label cells (see core/sheets/source-cells). */
-export function sourceText(type: unknown, label: unknown): string {
-  const parts = [type, label].filter((part) => part !== null && part !== undefined && part !== '').map(String);
-  return parts.join(': ');
+/** Where a value came from, like "user_provided: Board pack Q2": the source's type and label cells (see core/sheets/source-cells). */
+export function sourceText(source: DataPoint['source'] | undefined): string {
+  const [type, label] = sourceCells(source);
+  return [type, label].filter((part) => part !== null && part !== '').map(String).join(': ');
 }

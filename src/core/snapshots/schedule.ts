@@ -1,10 +1,18 @@
-// A user's scheduled refresh of one spreadsheet's snapshots: what is kept in that user's properties, and how
-// a run's report reads as its last outcome. Pure; the trigger and the store are src/server/snapshot-schedule.ts.
+// A user's scheduled snapshot refresh of one spreadsheet: its record, and a run's outcome. Pure; the trigger
+// and the store are src/server/snapshot-schedule.ts.
 
+import type { SnapshotRefreshReport, SnapshotRefreshScheduleView } from '../../shared/rpc';
 import { InputError } from '../errors';
 
-export const SNAPSHOT_REFRESH_FREQUENCIES = ['hourly', 'daily', 'weekly'] as const;
-export type SnapshotRefreshFrequency = (typeof SNAPSHOT_REFRESH_FREQUENCIES)[number];
+type ScheduleView = NonNullable<SnapshotRefreshScheduleView['schedule']>;
+export type SnapshotRefreshFrequency = ScheduleView['frequency'];
+export type ScheduledRun = NonNullable<ScheduleView['lastRun']>;
+
+const FREQUENCIES: readonly SnapshotRefreshFrequency[] = ['hourly', 'daily', 'weekly'];
+
+function isFrequency(value: unknown): value is SnapshotRefreshFrequency {
+  return (FREQUENCIES as readonly unknown[]).includes(value);
+}
 
 /** The user's property per spreadsheet: a trigger runs for its owner, who may schedule several spreadsheets. */
 export const SCHEDULE_KEY_PREFIX = 'METRICS_SNAPSHOT_SCHEDULE_';
@@ -13,28 +21,16 @@ export function scheduleKey(spreadsheetId: string): string {
   return SCHEDULE_KEY_PREFIX + spreadsheetId;
 }
 
-export interface ScheduledRun {
-  /** ISO 8601. */
-  at: string;
-  /** ok: every snapshot written; partial: some left as they were or failed; failed: none written (the problem before any). */
-  status: 'ok' | 'partial' | 'failed';
-  message: string;
-}
-
-export interface SnapshotSchedule {
+export interface SnapshotSchedule extends Omit<ScheduleView, 'active'> {
   v: 1;
   /** A time-driven trigger has no active spreadsheet: the run opens this one by id. */
   spreadsheetId: string;
-  frequency: SnapshotRefreshFrequency;
   /** The trigger's getUniqueId(); its event's triggerUid finds this record. */
   triggerUid: string;
-  /** ISO 8601. */
-  scheduledAt: string;
-  lastRun: ScheduledRun | null;
 }
 
 export function requireFrequency(value: unknown): SnapshotRefreshFrequency {
-  if (typeof value === 'string' && (SNAPSHOT_REFRESH_FREQUENCIES as readonly string[]).includes(value)) return value as SnapshotRefreshFrequency;
+  if (isFrequency(value)) return value;
   throw new InputError('Choose how often to refresh: hourly, daily or weekly.');
 }
 
@@ -43,16 +39,19 @@ export function decodeSchedule(text: string | null): SnapshotSchedule | null {
   if (!text) return null;
   try {
     const value = JSON.parse(text) as Partial<SnapshotSchedule>;
-    if (value.v !== 1 || typeof value.spreadsheetId !== 'string' || typeof value.triggerUid !== 'string' || typeof value.scheduledAt !== 'string') return null;
-    if (!(SNAPSHOT_REFRESH_FREQUENCIES as readonly string[]).includes(value.frequency as string)) return null;
-    return { v: 1, spreadsheetId: value.spreadsheetId, frequency: value.frequency!, triggerUid: value.triggerUid, scheduledAt: value.scheduledAt, lastRun: value.lastRun ?? null };
+    const { spreadsheetId, frequency, triggerUid, scheduledAt } = value;
+    if (value.v !== 1 || typeof spreadsheetId !== 'string' || typeof triggerUid !== 'string' || typeof scheduledAt !== 'string' || !isFrequency(frequency)) return null;
+    return { v: 1, spreadsheetId, frequency, triggerUid, scheduledAt, lastRun: value.lastRun ?? null };
   } catch {
     return null;
   }
 }
 
-/** What a run's report comes to, for the sidebar's "last run" line. */
-export function runOutcome(report: { problem: string | null; outcomes: ReadonlyArray<{ status: string }>; message: string }, at: string): ScheduledRun {
+/**
+ * A run's report as the sidebar's "last run" line: ok when every snapshot was written, partial when some were
+ * left as they were or failed, failed when none was (or a problem came before any).
+ */
+export function runOutcome(report: Pick<SnapshotRefreshReport, 'problem' | 'outcomes' | 'message'>, at: string): ScheduledRun {
   if (report.problem !== null) return { at, status: 'failed', message: report.problem };
   const written = report.outcomes.filter((o) => o.status === 'refreshed' || o.status === 'unchanged').length;
   if (report.outcomes.length > 0 && written === 0) return { at, status: 'failed', message: report.message };

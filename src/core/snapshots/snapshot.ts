@@ -1,12 +1,10 @@
-// Snapshot tables: what a snapshot records about itself, and what changed between two of its writes.
-// Pure: the adapters (src/gas/snapshot-store.ts, src/server/snapshots.ts) read and write the grid.
+// Snapshot tables: what a snapshot records about itself, and what changed between two of its writes. Pure.
 
 import type { ChangeValueRow } from './changes';
 
 /**
- * What "Insert as snapshot" wrote, enough to write it again: the formula's arguments and where the table is.
- * `metric_values` is the Metrics tab's METRIC_VALUES table; `portfolio_metric` the Portfolio tab's
- * PORTFOLIO_METRIC grid (one row per portfolio company, one column per period).
+ * Enough to write a snapshot again: the formula's arguments and where the table is. `metric_values` is the
+ * Metrics tab's METRIC_VALUES table; `portfolio_metric` the Portfolio tab's PORTFOLIO_METRIC grid.
  */
 export interface SnapshotDefinition {
   v: 1;
@@ -36,96 +34,83 @@ export interface SnapshotRecord {
   cells: string;
 }
 
+function isStrings(list: unknown): list is string[] {
+  return Array.isArray(list) && list.every((item) => typeof item === 'string');
+}
+
 export function decodeDefinition(text: unknown): SnapshotDefinition | null {
   if (typeof text !== 'string' || !text) return null;
   try {
     const d = JSON.parse(text) as Partial<SnapshotDefinition>;
+    const portfolio = d.kind === 'portfolio_metric';
     if (d.v !== 1 || (d.kind !== 'metric_values' && d.kind !== 'portfolio_metric') || typeof d.id !== 'string' || typeof d.companyId !== 'string' || typeof d.range !== 'string' ||
-      typeof d.sheetId !== 'number' || !Array.isArray(d.metricIds) || !d.metricIds.every((id) => typeof id === 'string')) return null;
-    const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((item) => typeof item === 'string');
-    if (d.kind === 'portfolio_metric' && (typeof d.metricName !== 'string' || !strings(d.periods))) return null;
+      typeof d.sheetId !== 'number' || !isStrings(d.metricIds) || (portfolio && (typeof d.metricName !== 'string' || !isStrings(d.periods)))) return null;
     return {
       v: 1, kind: d.kind, id: d.id, companyId: d.companyId, metricIds: d.metricIds, startDate: d.startDate ?? null, endDate: d.endDate ?? null,
       options: { headers: Boolean(d.options?.headers) }, sheetId: d.sheetId, range: d.range, insertedAt: String(d.insertedAt ?? ''), refreshedAt: d.refreshedAt ?? null,
-      ...(d.kind === 'portfolio_metric' ? { metricName: d.metricName, periods: d.periods } : {}),
+      ...(portfolio ? { metricName: d.metricName, periods: d.periods } : {}),
     };
   } catch {
     return null;
   }
 }
 
-/** A cell as the comparison sees it: '' and null are both blank; numbers and text keep their type. */
-function comparable(value: unknown): string {
-  if (value === '' || value === null || value === undefined) return '';
-  if (typeof value === 'number') return `n:${value}`;
-  return `s:${String(value)}`;
-}
-
+/** A cell as a Changes row shows it: '' and null are both blank; numbers and text keep their type. */
 function shown(value: unknown): string | number | null {
   if (value === '' || value === null || value === undefined) return null;
   return typeof value === 'number' ? value : String(value);
 }
 
-export interface TableReading {
-  /** The value cells of a table by period and metric column (0-based), with its period's key; `metric` names the value when the column does not. */
-  values: Map<string, { period: string; column: number; value: unknown; metric?: string }>;
-}
+/** Value cells by a key that matches them across writes; `metric` names the value when the column does not. */
+export type TableReading = Map<string, { period: string; column: number; value: unknown; metric?: string }>;
 
 /**
  * Reads a PORTFOLIO_METRIC grid: a header row of periods, then one row per company. Values match by company
  * name and period label, so a company added to (or gone from) the fund moves no other row's values.
  */
 export function readGrid(rows: readonly (readonly unknown[])[], metricName: string): TableReading {
-  const values: TableReading['values'] = new Map();
+  const values: TableReading = new Map();
   const header = rows[0] ?? [];
-  rows.slice(1).forEach((row) => {
+  for (const row of rows.slice(1)) {
     const company = String(row[0] ?? '');
     for (let j = 1; j < header.length; j++) {
       values.set(`${company}|${j}`, { period: String(header[j] ?? ''), column: j - 1, value: row[j], metric: `${metricName} · ${company}` });
     }
-  });
-  return { values };
+  }
+  return values;
 }
 
 /**
- * Reads a METRIC_VALUES table (a snapshot's cells, old or new) into its values by period and metric
- * column. `periodOf` turns the first column's cell (a date, or the "No data points" sentence) into the
- * period's text, so the old cells read back from the sheet and the new ones match by period, not by row:
- * a restated table may gain or lose rows.
+ * Reads a METRIC_VALUES table by period and metric column (0-based). `periodOf` turns the first column's cell
+ * into the period's text (null for the "No data points" row), so old and new cells match by period, not by
+ * row: a restated table may gain or lose rows.
  */
 export function readTable(rows: readonly (readonly unknown[])[], definition: Pick<SnapshotDefinition, 'metricIds' | 'options'>, periodOf: (cell: unknown) => string | null): TableReading {
-  const values: TableReading['values'] = new Map();
+  const values: TableReading = new Map();
   rows.forEach((row, i) => {
-    if (definition.options.headers && i === 0) return;
-    const period = periodOf(row[0]);
-    // The "No data points" row holds no value.
+    const period = definition.options.headers && i === 0 ? null : periodOf(row[0]);
     if (period === null) return;
-    for (let column = 0; column < definition.metricIds.length; column++) {
-      values.set(`${period}|${column}`, { period, column, value: row[column + 1] });
-    }
+    definition.metricIds.forEach((_, column) => values.set(`${period}|${column}`, { period, column, value: row[column + 1] }));
   });
-  return { values };
+  return values;
 }
 
-/**
- * The Changes rows between what a snapshot showed and what it shows now: one per period and metric column
- * whose value differs (a value that appeared or went blank counts), periods in order.
- */
+/** The Changes rows between two readings: one per value that differs, appeared or went blank, periods in order. */
 export function tableChanges(
   before: TableReading, after: TableReading, describe: { names: readonly string[]; sourceOf: (column: number, period: string) => string; time: string; refresh: string; range: string },
 ): ChangeValueRow[] {
-  const keys = [...new Set([...before.values.keys(), ...after.values.keys()])];
   const changes: Array<ChangeValueRow & { column: number }> = [];
-  for (const key of keys) {
-    const old = before.values.get(key);
-    const now = after.values.get(key);
-    if (comparable(old?.value) === comparable(now?.value)) continue;
+  for (const key of new Set([...before.keys(), ...after.keys()])) {
+    const old = before.get(key);
+    const now = after.get(key);
+    const oldValue = shown(old?.value);
+    const newValue = shown(now?.value);
+    // By type too: the number 1 and the text "1" differ.
+    if (oldValue === newValue) continue;
     const { period, column, metric } = (now ?? old)!;
     changes.push({
-      kind: 'change', column, time: describe.time, metric: metric ?? describe.names[column] ?? '', period,
-      oldValue: shown(old?.value), newValue: shown(now?.value),
-      source: now && shown(now.value) !== null ? describe.sourceOf(column, period) : '',
-      refresh: describe.refresh, range: describe.range,
+      kind: 'change', column, time: describe.time, metric: metric ?? describe.names[column] ?? '', period, oldValue, newValue,
+      source: newValue !== null ? describe.sourceOf(column, period) : '', refresh: describe.refresh, range: describe.range,
     });
   }
   changes.sort((a, b) => (a.period < b.period ? -1 : a.period > b.period ? 1 : a.column - b.column));
