@@ -9,10 +9,14 @@ export function isBlank(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
-/** One id, or a range of ids with blank cells skipped, in the order given; an id given twice is kept twice. */
+/** One cell as itself, or a range's cells row by row, blank cells skipped. */
+export function nonBlankCells(input: unknown): unknown[] {
+  return (Array.isArray(input) ? (input as unknown[][]).flat() : [input]).filter((cell) => !isBlank(cell));
+}
+
+/** One id, or a range of ids, in the order given; an id given twice is kept twice. */
 export function readIdList(input: unknown, what: string): string[] {
-  const cells = Array.isArray(input) ? (input as unknown[][]).flat() : [input];
-  const ids = cells.filter((cell) => !isBlank(cell)).map((cell) => requireUuid(cell, what));
+  const ids = nonBlankCells(input).map((cell) => requireUuid(cell, what));
   if (ids.length === 0) throw new InputError(`${what} is missing: give an id, or a range of ids.`);
   return ids;
 }

@@ -3,10 +3,7 @@
 import { InputError } from '../errors';
 import { daysInMonth } from '../validate/dates';
 
-/** Frequencies the API documents; others (a live account returned "annually") are handled where known. */
-export type Frequency = 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'annually';
-
-export interface YearMonthDay {
+interface YearMonthDay {
   year: number;
   month: number;
   day: number;
@@ -27,33 +24,51 @@ function addMonths(year: number, month: number, months: number): { year: number;
   return { year: Math.floor(index / 12), month: (index % 12) + 1 };
 }
 
-/** Day of the week, 0 = Monday … 6 = Sunday (ISO weeks start on Monday). */
-function isoWeekday(date: YearMonthDay): number {
-  return (new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay() + 6) % 7;
+/**
+ * The frequencies the API documents (others, like the "annually" a live account returned before it was
+ * documented, are handled where known): how many months one period covers (0 for days and weeks, shorter
+ * than any month), the days of a shorter one, and the days its periods start on, in words.
+ */
+const FREQUENCIES = new Map<string, { months: number; days?: number; startsOn: string }>([
+  ['daily', { months: 0, days: 1, startsOn: 'every day' }],
+  ['weekly', { months: 0, days: 7, startsOn: 'Mondays' }],
+  ['monthly', { months: 1, startsOn: 'the first of each month' }],
+  ['quarterly', { months: 3, startsOn: '1 January, 1 April, 1 July and 1 October' }],
+  ['annually', { months: 12, startsOn: '1 January' }],
+]);
+
+/** How many months one period of a frequency covers, or undefined for a frequency the add-in does not know. */
+export function frequencyMonths(frequency: string): number | undefined {
+  return FREQUENCIES.get(frequency)?.months;
+}
+
+/** The days a frequency's periods start on, in words: "1 January, 1 April, 1 July and 1 October". */
+export function periodStartsInWords(frequency: string): string | undefined {
+  return FREQUENCIES.get(frequency)?.startsOn;
 }
 
 /**
- * The start of the calendar period that holds `date`, for a frequency. Weeks start on Monday,
+ * The start of the calendar period that holds `date`, for a frequency. Weeks start on Monday (ISO weeks),
  * quarters in January, April, July and October. An unknown frequency returns undefined.
  */
 export function periodStart(date: string, frequency: string): string | undefined {
+  const months = frequencyMonths(frequency);
+  if (months === undefined) return undefined;
+  if (frequency === 'daily') return date;
   const d = parseIso(date);
-  switch (frequency) {
-    case 'daily':
-      return date;
-    case 'weekly': {
-      const start = new Date(Date.UTC(d.year, d.month - 1, d.day - isoWeekday(d)));
-      return start.toISOString().slice(0, 10);
-    }
-    case 'monthly':
-      return formatIso({ ...d, day: 1 });
-    case 'quarterly':
-      return formatIso({ year: d.year, month: d.month - ((d.month - 1) % 3), day: 1 });
-    case 'annually':
-      return formatIso({ year: d.year, month: 1, day: 1 });
-    default:
-      return undefined;
+  if (frequency === 'weekly') {
+    const daysSinceMonday = (new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay() + 6) % 7;
+    return addDays(date, -daysSinceMonday);
   }
+  return formatIso({ year: d.year, month: d.month - ((d.month - 1) % months), day: 1 });
+}
+
+/** The start of the period after the one that starts on `start`. */
+export function nextPeriodStart(start: string, frequency: string): string {
+  const { months = 1, days } = FREQUENCIES.get(frequency) ?? {};
+  if (days !== undefined) return addDays(start, days);
+  const { year, month } = parseIso(start);
+  return formatIso({ ...addMonths(year, month, months), day: 1 });
 }
 
 /** How long a label's period is: a single day, or a month, quarter or year of days. */
@@ -137,15 +152,14 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.UTC(d.year, d.month - 1, d.day + days)).toISOString().slice(0, 10);
 }
 
-/**
- * How many months one period of a frequency covers (0 for days and weeks, which are shorter than
- * any month), or undefined for a frequency the add-in does not know.
- */
-export function frequencyMonths(frequency: string): number | undefined {
-  return ({ daily: 0, weekly: 0, monthly: 1, quarterly: 3, annually: 12 } as Record<string, number>)[frequency];
-}
-
 export const SPAN_MONTHS: Record<LabelSpan, number> = { day: 0, month: 1, quarter: 3, year: 12 };
+
+/** A calendar label of the period of that span starting on `start`: 2024-03, 2024-Q1, 2024, or the date itself. */
+export function periodLabel(start: string, span: LabelSpan): string {
+  if (span === 'month') return start.slice(0, 7);
+  if (span === 'quarter') return `${start.slice(0, 4)}-Q${Math.floor((Number(start.slice(5, 7)) - 1) / 3) + 1}`;
+  return span === 'year' ? start.slice(0, 4) : start;
+}
 
 /**
  * The starts of a frequency's periods that fall from `start` to `end` (both included), oldest first.
@@ -163,43 +177,10 @@ export function periodStartsWithin(start: string, end: string, frequency: string
   return starts;
 }
 
-/** The start of the period after the one that starts on `start`. */
-function nextPeriodStart(start: string, frequency: string): string {
-  const d = parseIso(start);
-  switch (frequency) {
-    case 'daily':
-      return addDays(start, 1);
-    case 'weekly':
-      return addDays(start, 7);
-    default: {
-      const next = addMonths(d.year, d.month, frequencyMonths(frequency) ?? 1);
-      return formatIso({ ...next, day: 1 });
-    }
-  }
-}
-
 export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** The days a frequency's periods start on, in words: "1 January, April, July and October". */
-export function periodStartsInWords(frequency: string): string | undefined {
-  switch (frequency) {
-    case 'daily':
-      return 'every day';
-    case 'weekly':
-      return 'Mondays';
-    case 'monthly':
-      return 'the first of each month';
-    case 'quarterly':
-      return '1 January, 1 April, 1 July and 1 October';
-    case 'annually':
-      return '1 January';
-    default:
-      return undefined;
-  }
-}
-
 /** How a series' dates are spaced, judged from its points, for when the metric's frequency is unknown. */
-export interface InferredPeriods {
+interface InferredPeriods {
   fits(date: string): boolean;
   /** The days its points fall on, in words. */
   words: string;
@@ -233,9 +214,11 @@ export function inferPeriods(dates: readonly string[]): InferredPeriods | undefi
     return { fits: (date) => parseIso(date).day === 1, words: 'the first of each month' };
   }
   const days = dates.map(dayNumber);
-  if (days.every((n) => (((n - days[0]!) % 7) + 7) % 7 === 0)) {
-    const weekday = new Date(Date.UTC(parts[0]!.year, parts[0]!.month - 1, parts[0]!.day)).toLocaleDateString('en-GB', { weekday: 'long', timeZone: 'UTC' });
-    return { fits: (date) => (((dayNumber(date) - days[0]!) % 7) + 7) % 7 === 0, words: `${weekday}s` };
+  // A remainder of -0 (an earlier date) is 0 too.
+  const sameWeekday = (day: number): boolean => (day - days[0]!) % 7 === 0;
+  if (days.every(sameWeekday)) {
+    const weekday = new Date(days[0]! * 86_400_000).toLocaleDateString('en-GB', { weekday: 'long', timeZone: 'UTC' });
+    return { fits: (date) => sameWeekday(dayNumber(date)), words: `${weekday}s` };
   }
   return undefined;
 }
