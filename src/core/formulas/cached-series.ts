@@ -4,8 +4,9 @@
 import { InputError } from '../errors';
 import { parseTableOptions } from '../sheets/metric-table';
 import { isIsoDate } from '../validate/dates';
+import { isUuid } from '../validate/uuid';
 import { findAddinFormulas, type FormulaCell } from './names';
-import { referencedValues, SERIES_CALL } from './reads-metrics';
+import { metricIdsIn, SERIES_CALL } from './reads-metrics';
 
 export interface CachedSeriesRead {
   /** The series cache key loadPoints uses (without the generation and epochs the cache adds). */
@@ -19,8 +20,6 @@ export interface CachedSeriesRead {
   cells: FormulaCell[];
 }
 
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-const UUID_ONLY = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
 /** METRIC_VALUES whose arguments are all text: the one form whose range key can be known from the text alone. */
 const LITERAL_VALUES = /METRIC_VALUES\s*\(\s*"([^"]*)"(?:\s*,\s*"([^"]*)")?(?:\s*,\s*"([^"]*)")?(?:\s*,\s*"([^"]*)")?\s*\)/gi;
 
@@ -45,15 +44,13 @@ export function cachedSeriesReads(formulas: readonly (readonly string[])[], valu
   };
   for (const cell of findAddinFormulas(formulas)) {
     if (!SERIES_CALL.test(cell.formula)) continue;
-    const named = (cell.formula.match(UUID) ?? []).map((id) => id.toLowerCase());
-    const referenced = referencedValues(cell.formula, valueAt).filter((v): v is string => typeof v === 'string' && UUID_ONLY.test(v)).map((v) => v.trim().toLowerCase());
-    for (const id of new Set([...named, ...referenced])) {
+    for (const id of metricIdsIn(cell.formula, valueAt)) {
       add(cell, [id], undefined, undefined, false, false);
       add(cell, [id], undefined, undefined, false, true);
     }
     for (const match of cell.formula.matchAll(LITERAL_VALUES)) {
       const [, id, start, end, options] = match;
-      if (!id || !UUID_ONLY.test(id)) continue;
+      if (!id || !isUuid(id.trim())) continue;
       if ((start && !isIsoDate(start)) || (end && !isIsoDate(end))) continue;
       try {
         const parsed = parseTableOptions(options ?? '');
