@@ -63,6 +63,10 @@ export class SeriesCache {
       this.put(key, points, metricIds);
       return points;
     };
+    return this.cachedOrLoaded(key, metricIds, loadAndStore);
+  }
+
+  private cachedOrLoaded(key: string, metricIds: readonly string[], loadAndStore: () => DataPoint[]): DataPoint[] {
     if (!this.flight) return this.get(key, metricIds) ?? loadAndStore();
     return this.flight.run(this.key(key, metricIds), () => this.get(key, metricIds), loadAndStore);
   }
@@ -99,8 +103,7 @@ export class SeriesCache {
         this.flight?.release(claimed.map((c) => c.fullKey));
       }
     };
-    if (!this.flight) return this.get(key, [metricId]) ?? loadAndStore();
-    return this.flight.run(this.key(key, [metricId]), () => this.get(key, [metricId]), loadAndStore);
+    return this.cachedOrLoaded(key, [metricId], loadAndStore);
   }
 
   /** The companions this execution may load: at most MAX_COMPANIONS, not this metric, claimed in the flight. */
@@ -124,7 +127,7 @@ export class SeriesCache {
       const points = stored.points.map(([index, date, value, sourceIndex]) => {
         const point: DataPoint = { id: '', metric_id: stored.ids[index] ?? '', date, value };
         const source = sourceIndex === undefined ? undefined : stored.sources?.[sourceIndex];
-        if (source) point.source = source[2] === null ? { source_type: source[0], label: source[1] } : { source_type: source[0], label: source[1], app_url: source[2] };
+        if (source) point.source = { source_type: source[0], label: source[1], ...(source[2] === null ? {} : { app_url: source[2] }) };
         return point;
       });
       this.seen.set(fullKey, points);
@@ -136,24 +139,14 @@ export class SeriesCache {
 
   put(key: string, points: readonly DataPoint[], metricIds: readonly string[] = []): void {
     const ids: string[] = [];
-    const index = new Map<string, number>();
+    const idPositions = new Map<string, number>();
     const sources: StoredSource[] = [];
-    const sourceIndex = new Map<string, number>();
-    const stored: StoredPoint[] = points.map((p) => {
-      let i = index.get(p.metric_id);
-      if (i === undefined) {
-        i = ids.push(p.metric_id) - 1;
-        index.set(p.metric_id, i);
-      }
-      if (!p.source) return [i, p.date, p.value ?? null];
+    const sourcePositions = new Map<string, number>();
+    const stored = points.map((p): StoredPoint => {
+      const id = intern(ids, idPositions, p.metric_id, p.metric_id);
+      if (!p.source) return [id, p.date, p.value ?? null];
       const source: StoredSource = [p.source.source_type, p.source.label, p.source.app_url ?? null];
-      const sourceKey = JSON.stringify(source);
-      let s = sourceIndex.get(sourceKey);
-      if (s === undefined) {
-        s = sources.push(source) - 1;
-        sourceIndex.set(sourceKey, s);
-      }
-      return [i, p.date, p.value ?? null, s];
+      return [id, p.date, p.value ?? null, intern(sources, sourcePositions, JSON.stringify(source), source)];
     });
     const series: StoredSeries = sources.length ? { ids, points: stored, sources } : { ids, points: stored };
     const fullKey = this.key(key, metricIds);
@@ -164,4 +157,11 @@ export class SeriesCache {
   private key(key: string, metricIds: readonly string[]): string {
     return `dp:${this.generation}:${epochKeyPart(this.epochs(), metricIds)}${key}`;
   }
+}
+
+/** The position of `key`'s item in `list`, appending `item` the first time. */
+function intern<T>(list: T[], positions: Map<string, number>, key: string, item: T): number {
+  let position = positions.get(key);
+  if (position === undefined) positions.set(key, (position = list.push(item) - 1));
+  return position;
 }
