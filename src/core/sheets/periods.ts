@@ -25,9 +25,8 @@ function addMonths(year: number, month: number, months: number): { year: number;
 }
 
 /**
- * The frequencies the API documents (others, like the "annually" a live account returned before it was
- * documented, are handled where known): how many months one period covers (0 for days and weeks, shorter
- * than any month), the days of a shorter one, and the days its periods start on, in words.
+ * The frequencies the API documents, and "annually", which a live account returned: the months a period
+ * covers (0 for days and weeks), the days of a shorter one, and the days periods start on, in words.
  */
 const FREQUENCIES = new Map<string, { months: number; days?: number; startsOn: string }>([
   ['daily', { months: 0, days: 1, startsOn: 'every day' }],
@@ -37,20 +36,16 @@ const FREQUENCIES = new Map<string, { months: number; days?: number; startsOn: s
   ['annually', { months: 12, startsOn: '1 January' }],
 ]);
 
-/** How many months one period of a frequency covers, or undefined for a frequency the add-in does not know. */
+/** Undefined for a frequency the add-in does not know. */
 export function frequencyMonths(frequency: string): number | undefined {
   return FREQUENCIES.get(frequency)?.months;
 }
 
-/** The days a frequency's periods start on, in words: "1 January, 1 April, 1 July and 1 October". */
 export function periodStartsInWords(frequency: string): string | undefined {
   return FREQUENCIES.get(frequency)?.startsOn;
 }
 
-/**
- * The start of the calendar period that holds `date`, for a frequency. Weeks start on Monday (ISO weeks),
- * quarters in January, April, July and October. An unknown frequency returns undefined.
- */
+/** The start of the calendar period that holds `date` (ISO weeks start on Monday); undefined for an unknown frequency. */
 export function periodStart(date: string, frequency: string): string | undefined {
   const months = frequencyMonths(frequency);
   if (months === undefined) return undefined;
@@ -104,13 +99,12 @@ export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | nul
     if (month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)) return { start: text, end: text, span: 'day', description: text };
   } else if ((match = /^(\d{4})-(\d{2})$/.exec(text))) {
     const [year, month] = [Number(match[1]), Number(match[2])];
-    if (month >= 1 && month <= 12) return { start: formatIso({ year, month, day: 1 }), end: monthsEnd(year, month, 1), span: 'month', description: `the month ${text}` };
+    if (month >= 1 && month <= 12) return { ...monthsFrom({ year, month }, 1), span: 'month', description: `the month ${text}` };
   } else if ((match = /^(\d{4})-?Q([1-4])$/.exec(text)) || (match = /^Q([1-4])[ -]?(\d{4})$/.exec(text))) {
     const yearFirst = /^\d{4}/.test(text);
     const year = Number(yearFirst ? match[1] : match[2]);
     const quarter = Number(yearFirst ? match[2] : match[1]);
-    const month = (quarter - 1) * 3 + 1;
-    return { start: formatIso({ year, month, day: 1 }), end: monthsEnd(year, month, 3), span: 'quarter', description: `calendar quarter ${quarter} of ${year}` };
+    return { ...monthsFrom({ year, month: (quarter - 1) * 3 + 1 }, 3), span: 'quarter', description: `calendar quarter ${quarter} of ${year}` };
   } else if ((match = /^(?:Q([1-4])[ -]?)?FY ?(\d{2}|\d{4})$/.exec(text)) || (match = /^FY ?(\d{2}|\d{4})[ -]?Q([1-4])$/.exec(text))) {
     const yearFirst = /Q[1-4]$/.test(text);
     const quarterText = yearFirst ? match[2] : match[1];
@@ -119,8 +113,7 @@ export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | nul
     const start = fiscalYearStart(year, fiscalYearEndMonth);
     const begin = quarter ? addMonths(start.year, start.month, (quarter - 1) * 3) : start;
     return {
-      start: formatIso({ ...begin, day: 1 }),
-      end: monthsEnd(begin.year, begin.month, quarter ? 3 : 12),
+      ...monthsFrom(begin, quarter ? 3 : 12),
       span: quarter ? 'quarter' : 'year',
       description: `${quarter ? `Q${quarter} of ` : ''}fiscal year ${year}${fiscalYearEndMonth && fiscalYearEndMonth >= 1 && fiscalYearEndMonth < 12 ? ` (ending in ${MONTH_NAMES[fiscalYearEndMonth - 1]})` : ''}`,
       fiscal: true,
@@ -129,10 +122,10 @@ export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | nul
   throw new InputError(`"${label}" is not a period: use a date, 2024-03, 2024-Q1, FY2024 or Q3 FY2024.`);
 }
 
-/** The last day of `months` months that start on the first of year-month. */
-function monthsEnd(year: number, month: number, months: number): string {
+/** The first and last day of `months` months from the first of year-month. */
+function monthsFrom({ year, month }: { year: number; month: number }, months: number): { start: string; end: string } {
   const last = addMonths(year, month, months - 1);
-  return formatIso({ ...last, day: daysInMonth(last.year, last.month) });
+  return { start: formatIso({ year, month, day: 1 }), end: formatIso({ ...last, day: daysInMonth(last.year, last.month) }) };
 }
 
 /** "24" means 2024: two-digit fiscal years are always this century in practice. */
