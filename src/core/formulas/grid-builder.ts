@@ -2,11 +2,12 @@
 // "Reporting coverage" sheet's layout, all from the same directory and tables the custom functions use.
 
 import { InputError } from '../errors';
+import type { FundMetricName, PortfolioGridRequest } from '../../shared/rpc';
 import { isUuid } from '../validate/uuid';
 import { BLANK, coverageColumns, normalName, type FundDirectory } from './portfolio-grid';
 import type { SheetCell } from './metric-formulas';
 
-export type FundMetricName = { name: string; companies: number };
+export type { FundMetricName };
 
 /**
  * Every distinct metric name of the fund's portfolio companies (matched as the functions match them:
@@ -42,15 +43,7 @@ function row(values: readonly string[]): string {
   return values.length === 1 ? text(values[0]!) : `{${values.map(text).join(',')}}`;
 }
 
-export type GridChoice = {
-  kind: 'metric' | 'coverage';
-  fundId: string;
-  metricNames: string[];
-  /** The periods as a list; when empty, every calendar period from start to end. */
-  periods: string[];
-  startPeriod: string | null;
-  endPeriod: string | null;
-};
+export type GridChoice = Omit<PortfolioGridRequest, 'companyId' | 'mode'> & { fundId: string };
 
 function cleanNames(names: readonly string[]): string[] {
   const clean = names.map((name) => String(name).trim()).filter((name) => name !== '');
@@ -88,44 +81,31 @@ export function gridFormula(choice: GridChoice): string {
 /** A range of the sheet, 1-based. */
 export type SheetRange = { row: number; column: number; numRows: number; numColumns: number };
 
-export type CoverageSheetModel = {
-  values: SheetCell[][];
-  /** The header row is frozen, and the company and metric columns. */
-  frozenRows: number;
-  frozenColumns: number;
-  /** The header row. */
-  bold: SheetRange;
-  /** The filter covers the whole table. */
-  filter: SheetRange;
-  /** Status cells reading "blank" are highlighted (a conditional rule, so a re-sort keeps it right). */
-  blankHighlight: { range: SheetRange; text: string; background: string };
-  companies: number;
-  metrics: number;
-  periods: number;
-  /** Company-metric-period cells that are blank. */
-  blanks: number;
-};
+export type CoverageSheetModel = ReturnType<typeof coverageSheetModel>;
 
 export const BLANK_BACKGROUND = '#fce8b2';
 
 /** The sheet of a PORTFOLIO_COVERAGE table (as the function returns it): its formats beside its values. */
-export function coverageSheetModel(table: SheetCell[][], companies: number, metricNames: number): CoverageSheetModel {
+export function coverageSheetModel(table: SheetCell[][], companies: number, metricNames: number) {
   const width = table[0]!.length;
   const periods = width - 5;
   // The first block: one row per company and name, right under the header.
   const pairRows = companies * metricNames;
   const blanks = table.slice(1, 1 + pairRows).reduce((n, r) => n + r.slice(2, 2 + periods).filter((c) => c === BLANK).length, 0);
-  const all: SheetRange = { row: 1, column: 1, numRows: table.length, numColumns: width };
+  const range = (numRows: number, numColumns: number, row = 1, column = 1): SheetRange => ({ row, column, numRows, numColumns });
   return {
     values: table,
+    // The header row is frozen, and the company and metric columns.
     frozenRows: 1,
     frozenColumns: 2,
-    bold: { row: 1, column: 1, numRows: 1, numColumns: width },
-    filter: all,
-    blankHighlight: { range: { row: 2, column: 3, numRows: Math.max(table.length - 1, 1), numColumns: Math.max(periods, 1) }, text: BLANK, background: BLANK_BACKGROUND },
+    bold: range(1, width),
+    filter: range(table.length, width),
+    // A conditional rule, so a re-sort keeps it right.
+    blankHighlight: { range: range(Math.max(table.length - 1, 1), Math.max(periods, 1), 2, 3), text: BLANK, background: BLANK_BACKGROUND },
     companies,
     metrics: metricNames,
     periods,
+    /** Company-metric-period cells that are blank. */
     blanks,
   };
 }

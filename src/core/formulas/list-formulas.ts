@@ -38,26 +38,28 @@ export function metrics(ctx: FormulaContext, companyArg: unknown, profileArg: un
     profileId ? 'No metrics: this portfolio company has none in this fund.' : 'No metrics: this company has none yet.');
 }
 
-export function contactLists(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
+/** The company id argument, once formulas here may read that company's data. */
+function allowedCompany(ctx: FormulaContext, companyArg: unknown): string {
   const companyId = readId(companyArg, 'The company id');
   requireCompanyAccess(ctx, companyId);
+  return companyId;
+}
+
+export function contactLists(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
+  const companyId = allowedCompany(ctx, companyArg);
   const lists = ctx.records.getOrLoad(`contact_lists:${companyId}`, () => ctx.client().contacts.listLists(companyId));
   return listTable(['Name', 'Id'], lists.map((l): SheetCell[] => [l.name, l.id]), () => 'No contact lists: this company has none yet.');
 }
 
 export function portfolioCompanies(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
-  const companyId = readId(companyArg, 'The company id');
-  requireCompanyAccess(ctx, companyId);
-  const rows = listProfilesCached(ctx, companyId).map((p): SheetCell[] => [
+  const rows = listProfilesCached(ctx, allowedCompany(ctx, companyArg)).map((p): SheetCell[] => [
     p.name, p.id, p.website_url ?? '', p.currency ?? '', p.fiscal_year_end_month ?? '', p.primary_contact_id ?? '', dateTime(p.created_at),
   ]);
   return listTable(['Name', 'Id', 'Website', 'Currency', 'Fiscal year end month', 'Primary contact id', 'Created at'], rows, () => 'No portfolio companies: this fund has none yet.');
 }
 
 export function portfolioProperties(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
-  const companyId = readId(companyArg, 'The company id');
-  requireCompanyAccess(ctx, companyId);
-  const rows = listPropertiesCached(ctx, companyId).map((p): SheetCell[] => [p.name, p.id, p.data_type, isAutoCalculated(p.name)]);
+  const rows = listPropertiesCached(ctx, allowedCompany(ctx, companyArg)).map((p): SheetCell[] => [p.name, p.id, p.data_type, isAutoCalculated(p.name)]);
   return listTable(['Name', 'Id', 'Data type', 'Auto-calculated'], rows, () => 'No portfolio properties: this fund has none.');
 }
 
