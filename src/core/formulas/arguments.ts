@@ -14,6 +14,20 @@ export function nonBlankCells(input: unknown): unknown[] {
   return (Array.isArray(input) ? (input as unknown[][]).flat() : [input]).filter((cell) => !isBlank(cell));
 }
 
+/**
+ * The arguments of a function whose arguments may be ranges, one tuple per cell of its result: a single
+ * range maps cell by cell (the other arguments as given); two fill a grid of the first argument's
+ * column against the other's row, or are refused with `twoRanges`.
+ */
+export function argumentGrid(args: readonly unknown[], twoRanges: string): unknown[][][] {
+  const ranges = args.flatMap((arg, i) => (Array.isArray(arg) ? [i] : []));
+  const withCell = (tuple: readonly unknown[], i: number, cell: unknown) => tuple.map((arg, j) => (j === i ? cell : arg));
+  if (ranges.length === 1) return (args[ranges[0]!] as unknown[][]).map((row) => row.map((cell) => withCell(args, ranges[0]!, cell)));
+  const [column, across] = ranges.map((i) => args[i] as unknown[][]);
+  if (ranges.length !== 2 || ranges[0] !== 0 || !column!.every((row) => row.length === 1) || across!.length !== 1) throw new InputError(twoRanges);
+  return column!.map(([first]) => across![0]!.map((cell) => withCell(withCell(args, 0, first), ranges[1]!, cell)));
+}
+
 /** One id, or a range of ids, in the order given; an id given twice is kept twice. */
 export function readIdList(input: unknown, what: string): string[] {
   const ids = nonBlankCells(input).map((cell) => requireUuid(cell, what));

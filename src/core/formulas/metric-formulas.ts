@@ -8,7 +8,7 @@ import { aggregate, AGGREGATE_CHOICES, readAggregate, type Aggregate } from '../
 import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate } from '../validate/dates';
-import { isBlank, optionalDate, readId, readIdList } from './arguments';
+import { argumentGrid, isBlank, optionalDate, readId, readIdList } from './arguments';
 import { seriesKey } from './cached-series';
 import { deadlineGuard, type FormulaContext } from './formula-context';
 import { allowedAmongListed, requireMetricAccess } from './formula-access';
@@ -202,20 +202,12 @@ export function metricValue(ctx: FormulaContext, metricIdArg: unknown, periodArg
     const metric = requireMetricAccess(ctx, [id]).get(id)!;
     return valueOfMetric(ctx, metric, period, how, () => loadWholeSeries(ctx, id));
   };
-  const idRange = Array.isArray(metricIdArg);
-  const periodRange = Array.isArray(periodArg);
-  if (!idRange && !periodRange) return value(metricIdArg, periodArg);
-  if (!idRange) {
-    readId(metricIdArg, 'The metric id');
-    return (periodArg as unknown[][]).map((row) => row.map((period) => (isBlank(period) ? '' : value(metricIdArg, period))));
-  }
-  const ids = metricIdArg as unknown[][];
-  if (!periodRange) return ids.map((row) => row.map((id) => (isBlank(id) ? '' : value(id, periodArg))));
-  const periods = periodArg as unknown[][];
-  if (ids.every((row) => row.length === 1) && periods.length === 1) {
-    return ids.map(([id]) => periods[0]!.map((period) => (isBlank(id) || isBlank(period) ? '' : value(id, period))));
-  }
-  throw new InputError('With two ranges, give the metric ids as a column and the periods as a row.');
+  const args = [metricIdArg, periodArg];
+  if (!args.some(Array.isArray)) return value(metricIdArg, periodArg);
+  if (!Array.isArray(metricIdArg)) readId(metricIdArg, 'The metric id');
+  // A blank cell of a range is a blank result; a blank argument given alone is refused as missing.
+  const grid = argumentGrid(args, 'With two ranges, give the metric ids as a column and the periods as a row.');
+  return grid.map((row) => row.map(([id, period]) => ([id, period].some((cell, i) => Array.isArray(args[i]) && isBlank(cell)) ? '' : value(id, period))));
 }
 
 /** The latest non-blank value on or before a date (today by default); "with_date" returns the date too. */

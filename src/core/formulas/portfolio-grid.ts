@@ -1,15 +1,13 @@
 // PORTFOLIO_VALUE, PORTFOLIO_METRIC and PORTFOLIO_COVERAGE: a fund's metrics by company and metric name.
 //
-// Names are resolved against two cached listings of the fund (its profiles and its metrics, every page,
-// read once per cache period and shared by every cell through the RecordsCache's single flight); the
-// series of every metric a formula needs then come in one batched read (20 ids a request, pages
-// fetched together), cached under the sorted ids so a recalculation asks nothing.
+// Names are resolved against the fund's cached profile and metric listings (read once per cache period,
+// shared by every cell); the series of every metric a formula needs then come in one batched read.
 
 import { InputError } from '../errors';
 import type { Metric, PortfolioCompanyProfile } from '../api/types';
 import { readAggregate } from '../sheets/period-aggregate';
 import { addDays, nextPeriodStart, parsePeriodLabel, periodLabel, periodStart, periodStartsWithin, type LabelSpan } from '../sheets/periods';
-import { isBlank, nonBlankCells } from './arguments';
+import { argumentGrid, isBlank, nonBlankCells } from './arguments';
 import { requireCompanyAccess } from './formula-access';
 import type { FormulaContext } from './formula-context';
 import { listMetricsCached, listProfilesCached } from './metric-directory';
@@ -87,11 +85,12 @@ function readName(value: unknown, what: string): string {
 }
 
 /**
- * The whole series of every metric in one batched read, as each metric's values by date. The ids are
+ * The whole series of every metric found (names not found, as undefined or a message, are skipped) in
+ * one batched read, as each metric's values by date. The ids are
  * sorted, so the same grid finds its cached answer whatever order its cells name them in.
  */
-function loadSeriesOf(ctx: FormulaContext, metrics: ReadonlyArray<Metric | undefined>): (metric: Metric) => Map<string, string | null> {
-  const ids = [...new Set(metrics.flatMap((metric) => (metric ? [metric.id.toLowerCase()] : [])))].sort();
+function loadSeriesOf(ctx: FormulaContext, metrics: ReadonlyArray<Metric | string | undefined>): (metric: Metric) => Map<string, string | null> {
+  const ids = [...new Set(metrics.flatMap((metric) => (typeof metric === 'object' ? [metric.id.toLowerCase()] : [])))].sort();
   const byMetric = new Map<string, Map<string, string | null>>(ids.map((id) => [id, new Map()]));
   if (ids.length > 0) for (const point of loadPoints(ctx, ids)) byMetric.get(point.metric_id.toLowerCase())?.set(point.date, point.value ?? null);
   return (metric) => byMetric.get(metric.id.toLowerCase()) ?? new Map();
@@ -113,13 +112,6 @@ function orMessage<T>(value: () => T): T | string {
 
 // --- PORTFOLIO_VALUE ---------------------------------------------------------------------------
 
-type Grid = unknown[][];
-
-/** One argument as a grid: a single value is a 1 × 1 grid. */
-function asGrid(value: unknown): Grid {
-  return Array.isArray(value) ? (value as Grid) : [[value]];
-}
-
 /**
  * One value per company, metric name and period, of the default fund. Ranges fill grids: a column of
  * companies against a row of periods (or a row of metric names with one period); a single range of
@@ -128,8 +120,7 @@ function asGrid(value: unknown): Grid {
 export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg: unknown, periodArg: unknown, aggregateArg?: unknown): SheetCell | SheetCell[][] {
   const how = readAggregate(aggregateArg);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, undefined));
-  const ranges = [companyArg, nameArg, periodArg].filter(Array.isArray) as Grid[];
-  if (ranges.length === 0) {
+  if (![companyArg, nameArg, periodArg].some(Array.isArray)) {
     const company = findCompany(directory, companyArg);
     const name = readName(nameArg, 'The metric name');
     const metric = findMetric(directory, company, name);
@@ -137,24 +128,10 @@ export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg
     // A single cell reads the metric's own series, the one METRIC_VALUE cells of that metric share.
     return valueOfMetric(ctx, metric, periodArg, how, () => loadSeriesOf(ctx, [metric])(metric));
   }
-  // The cells as (company, name, period), in the result's shape.
-  let cells: Array<Array<[unknown, unknown, unknown]>>;
-  if (ranges.length === 1) {
-    cells = ranges[0]!.map((row) => row.map((cell) => [
-      Array.isArray(companyArg) ? cell : companyArg,
-      Array.isArray(nameArg) ? cell : nameArg,
-      Array.isArray(periodArg) ? cell : periodArg,
-    ]));
-  } else {
-    const companies = asGrid(companyArg);
-    const columnOfCompanies = Array.isArray(companyArg) && companies.every((row) => row.length === 1);
-    const namesAcross = Array.isArray(nameArg);
-    const across = namesAcross !== Array.isArray(periodArg) ? asGrid(namesAcross ? nameArg : periodArg) : undefined;
-    if (!columnOfCompanies || !across || across.length !== 1) {
-      throw new InputError('With two ranges, give the companies as a column and either the periods or the metric names as a row (with one period for names, one name for periods).');
-    }
-    cells = companies.map(([company]) => across[0]!.map((item): [unknown, unknown, unknown] => (namesAcross ? [company, item, periodArg] : [company, nameArg, item])));
-  }
+  const cells = argumentGrid(
+    [companyArg, nameArg, periodArg],
+    'With two ranges, give the companies as a column and either the periods or the metric names as a row (with one period for names, one name for periods).',
+  );
   // Resolve every name first, so the series come in one read; a blank or unresolved cell is its text.
   const resolved = cells.map((row) => row.map(([company, name, period]): string | { metric: Metric; period: unknown } => {
     if (isBlank(company) || isBlank(name) || isBlank(period)) return '';
@@ -163,7 +140,7 @@ export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg
     const metric = orMessage(() => findMetric(directory, profile, text));
     return metric === undefined ? `No metric "${text.trim()}"` : typeof metric === 'string' ? metric : { metric, period };
   }));
-  const series = loadSeriesOf(ctx, resolved.flat().map((cell) => (typeof cell === 'string' ? undefined : cell.metric)));
+  const series = loadSeriesOf(ctx, resolved.flat().map((cell) => (typeof cell === 'string' ? cell : cell.metric)));
   return resolved.map((row) => row.map((cell) => (typeof cell === 'string' ? cell : orMessage(() => valueOfMetric(ctx, cell.metric, cell.period, how, () => series(cell.metric))))));
 }
 
@@ -197,7 +174,7 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
   for (const period of periods) if (typeof period === 'string' && !/FY/i.test(period)) parsePeriodLabel(period.trim(), null);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
   const rows = directory.profiles.map((profile) => ({ profile, metric: orMessage(() => findMetric(directory, profile, name)) }));
-  const series = loadSeriesOf(ctx, rows.map(({ metric }) => (typeof metric === 'string' ? undefined : metric)));
+  const series = loadSeriesOf(ctx, rows.map(({ metric }) => metric));
   const table: SheetCell[][] = [['Company', ...periods.map(header)]];
   for (const { profile, metric } of rows) {
     const cell = (period: unknown): SheetCell => {
@@ -277,7 +254,7 @@ export function portfolioCoverage(ctx: FormulaContext, namesArg: unknown, startA
   const columns = coverageColumns(startArg, endArg);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
   const pairs = directory.profiles.flatMap((profile) => names.map((name) => ({ profile, name, metric: orMessage(() => findMetric(directory, profile, name)) })));
-  const series = loadSeriesOf(ctx, pairs.map(({ metric }) => (typeof metric === 'string' ? undefined : metric)));
+  const series = loadSeriesOf(ctx, pairs.map(({ metric }) => metric));
   const statuses = pairs.map(({ metric }) => columns.map((column) => {
     if (typeof metric === 'string') return metric;
     return metric ? status(metric, series(metric), column) : NO_METRIC;
