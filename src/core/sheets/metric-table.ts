@@ -52,9 +52,8 @@ export function toCell(value: string | null | undefined, asText: boolean): Cell 
 }
 
 /**
- * Rows of [date, value per metric], oldest first whatever order the API answered in.
- * With several metrics the table is wide: one column per metric, in the order asked for.
- * With `source`, each value column is followed by its source's type, label and link.
+ * Rows of [date, value per metric], oldest first whatever order the API answered in, one column per
+ * metric in the order asked for (with `source`, each followed by its source's type, label and link).
  */
 export function shapeSeries(points: readonly DataPoint[], metricIds: readonly string[], headerNames: readonly string[], options: TableOptions): Cell[][] {
   // A metric named twice gets both its columns: the person laid the table out that way.
