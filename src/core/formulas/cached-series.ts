@@ -5,17 +5,21 @@ import { InputError } from '../errors';
 import { parseTableOptions } from '../sheets/metric-table';
 import { isIsoDate } from '../validate/dates';
 import { isUuid } from '../validate/uuid';
-import { findAddinFormulas, type FormulaCell } from './names';
+import { findAddinFormulas, type CellValueAt, type FormulaCell, type FormulaGrid } from './names';
 import { metricIdsIn, SERIES_CALL } from './reads-metrics';
 
-export interface CachedSeriesRead {
-  /** The series cache key loadPoints uses (without the generation and epochs the cache adds). */
-  key: string;
-  ids: string[];
+/** A series as loadPoints reads it. */
+export interface SeriesRange {
+  ids: readonly string[];
   start?: string;
   end?: string;
   excludeBlank: boolean;
   includeSource: boolean;
+}
+
+export interface CachedSeriesRead extends SeriesRange {
+  /** The series cache key loadPoints uses (without the generation and epochs the cache adds). */
+  key: string;
   /** The formulas that read it, 1-based in the grid. */
   cells: FormulaCell[];
 }
@@ -23,8 +27,7 @@ export interface CachedSeriesRead {
 /** METRIC_VALUES whose arguments are all text: the one form whose range key can be known from the text alone. */
 const LITERAL_VALUES = /METRIC_VALUES\s*\(\s*"([^"]*)"(?:\s*,\s*"([^"]*)")?(?:\s*,\s*"([^"]*)")?(?:\s*,\s*"([^"]*)")?\s*\)/gi;
 
-/** loadPoints' key (see core/formulas/metric-formulas.ts). */
-export function seriesKey(ids: readonly string[], start: string | undefined, end: string | undefined, excludeBlank: boolean, includeSource: boolean): string {
+export function seriesKey({ ids, start, end, excludeBlank, includeSource }: SeriesRange): string {
   return `${ids.join(',')}|${start ?? ''}|${end ?? ''}|${excludeBlank ? 'x' : ''}${includeSource ? '|s' : ''}`;
 }
 
@@ -34,27 +37,26 @@ export function seriesKey(ids: readonly string[], start: string | undefined, end
  * names or reads from a single-cell reference on its sheet; and the range of a METRIC_VALUES whose
  * arguments are all text. A METRIC_VALUES reading its dates or ids from cells or ranges is not found.
  */
-export function cachedSeriesReads(formulas: readonly (readonly string[])[], valueAt: (row: number, column: number) => unknown): CachedSeriesRead[] {
+export function cachedSeriesReads(formulas: FormulaGrid, valueAt: CellValueAt): CachedSeriesRead[] {
   const reads = new Map<string, CachedSeriesRead>();
-  const add = (cell: FormulaCell, ids: string[], start: string | undefined, end: string | undefined, excludeBlank: boolean, includeSource: boolean): void => {
-    const key = seriesKey(ids, start, end, excludeBlank, includeSource);
-    const read = reads.get(key) ?? { key, ids, start, end, excludeBlank, includeSource, cells: [] };
+  const add = (cell: FormulaCell, range: SeriesRange): void => {
+    const key = seriesKey(range);
+    const read = reads.get(key) ?? { ...range, key, cells: [] };
     if (!read.cells.includes(cell)) read.cells.push(cell);
     reads.set(key, read);
   };
   for (const cell of findAddinFormulas(formulas)) {
     if (!SERIES_CALL.test(cell.formula)) continue;
     for (const id of metricIdsIn(cell.formula, valueAt)) {
-      add(cell, [id], undefined, undefined, false, false);
-      add(cell, [id], undefined, undefined, false, true);
+      for (const includeSource of [false, true]) add(cell, { ids: [id], excludeBlank: false, includeSource });
     }
     for (const match of cell.formula.matchAll(LITERAL_VALUES)) {
       const [, id, start, end, options] = match;
       if (!id || !isUuid(id.trim())) continue;
       if ((start && !isIsoDate(start)) || (end && !isIsoDate(end))) continue;
       try {
-        const parsed = parseTableOptions(options ?? '');
-        add(cell, [id.trim().toLowerCase()], start || undefined, end || undefined, parsed.excludeBlank, parsed.source);
+        const { excludeBlank, source } = parseTableOptions(options ?? '');
+        add(cell, { ids: [id.trim().toLowerCase()], start: start || undefined, end: end || undefined, excludeBlank, includeSource: source });
       } catch (error) {
         // An unknown option makes the formula an error: it read no series.
         if (!(error instanceof InputError)) throw error;

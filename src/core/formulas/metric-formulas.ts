@@ -22,7 +22,7 @@ export type SheetCell = Cell | Date | boolean;
  * that do not show sources never pay for include_source's larger answers.
  */
 export function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: string, end?: string, excludeBlank = false, includeSource = false): DataPoint[] {
-  return ctx.series.getOrLoad(seriesKey(ids, start, end, excludeBlank, includeSource), () => {
+  return ctx.series.getOrLoad(seriesKey({ ids, start, end, excludeBlank, includeSource }), () => {
     const client = ctx.client();
     return client.dataPoints.list(ids, { startDate: start, endDate: end, excludeBlank, includeSource, beforeRemainingPages: deadlineGuard(client) });
   }, ids);

@@ -26,14 +26,20 @@ export function callOf(names: readonly CustomFunctionName[]): RegExp {
 
 const CALL = callOf(CUSTOM_FUNCTION_NAMES);
 
+/** A sheet's formulas as Range.getFormulas returns them. */
+export type FormulaGrid = readonly (readonly string[])[];
+
+/** The value of a 1-based cell of the same grid, or undefined outside it. */
+export type CellValueAt = (row: number, column: number) => unknown;
+
 export interface FormulaCell {
   row: number;
   column: number;
   formula: string;
 }
 
-/** The add-in's formulas (refreshing them brings fresh data) in a grid of formulas as Range.getFormulas returns it, 1-based. */
-export function findAddinFormulas(formulas: readonly (readonly string[])[]): FormulaCell[] {
+/** The add-in's formulas (refreshing them brings fresh data), 1-based. */
+export function findAddinFormulas(formulas: FormulaGrid): FormulaCell[] {
   const found: FormulaCell[] = [];
   formulas.forEach((row, r) => row.forEach((formula, c) => {
     if (formula?.startsWith('=') && CALL.test(formula)) found.push({ row: r + 1, column: c + 1, formula });

@@ -1,7 +1,7 @@
 // Which of the add-in's formulas read given metrics' series: the ones to rewrite after a write to them.
 
 import { isUuid } from '../validate/uuid';
-import { callOf, findAddinFormulas, type FormulaCell } from './names';
+import { callOf, findAddinFormulas, type CellValueAt, type FormulaCell, type FormulaGrid } from './names';
 
 /** The functions that read data points; the others list records, which a data point write does not change. */
 export const SERIES_CALL = callOf(['METRIC_VALUES', 'METRIC_VALUE', 'METRIC_LATEST', 'METRIC_SOURCE']);
@@ -29,13 +29,8 @@ function columnNumber(letters: string): number {
  * and those whose single-cell references on the same sheet hold one (=METRIC_VALUE(A2, "2025-06") with
  * the id in A2). References to ranges, other sheets or named ranges are not followed, and a formula
  * that reads an id through them is left alone: Refresh data reaches it.
- * `valueAt(row, column)` is the 1-based cell's value in the same grid, or undefined outside it.
  */
-export function formulasReadingMetrics(
-  formulas: readonly (readonly string[])[],
-  metricIds: readonly string[],
-  valueAt: (row: number, column: number) => unknown,
-): FormulaCell[] {
+export function formulasReadingMetrics(formulas: FormulaGrid, metricIds: readonly string[], valueAt: CellValueAt): FormulaCell[] {
   const ids = new Set(metricIds.map((id) => id.trim().toLowerCase()).filter((id) => id !== ''));
   if (ids.size === 0) return [];
   const mentions = (text: string): boolean => [...ids].some((id) => text.toLowerCase().includes(id));
@@ -53,18 +48,18 @@ export function formulasReadingMetrics(
  * sheet is about to ask for, so the first cell that fetches can fetch them together. An id named
  * here that no formula reads costs a little data, never a value shown: every cell still checks access.
  */
-export function metricIdsReadWhole(formulas: readonly (readonly string[])[], valueAt: (row: number, column: number) => unknown): string[] {
+export function metricIdsReadWhole(formulas: FormulaGrid, valueAt: CellValueAt): string[] {
   const calls = findAddinFormulas(formulas).filter(({ formula }) => WHOLE_SERIES_CALL.test(formula));
   return [...new Set(calls.flatMap(({ formula }) => metricIdsIn(formula, valueAt)))];
 }
 
 /** The ids a formula names in its text or holds in its single-cell references (see CELL_REFERENCE), lower case, each once. */
-export function metricIdsIn(formula: string, valueAt: (row: number, column: number) => unknown): string[] {
+export function metricIdsIn(formula: string, valueAt: CellValueAt): string[] {
   const referenced = referencedValues(formula, valueAt).filter((value): value is string => typeof value === 'string' && isUuid(value.trim()));
   return [...new Set([...(formula.match(UUID_IN_TEXT) ?? []), ...referenced].map((id) => id.trim().toLowerCase()))];
 }
 
 /** The values of the single-cell references on the formula's own sheet (see CELL_REFERENCE), in order. */
-function referencedValues(formula: string, valueAt: (row: number, column: number) => unknown): unknown[] {
+function referencedValues(formula: string, valueAt: CellValueAt): unknown[] {
   return [...withoutStrings(formula).matchAll(CELL_REFERENCE)].map((match) => valueAt(Number(match[2]), columnNumber(match[1]!)));
 }
