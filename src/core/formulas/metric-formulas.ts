@@ -32,16 +32,14 @@ export function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: 
 const byDateOf = new WeakMap<readonly DataPoint[], Map<string, string | null>>();
 
 /**
- * Most pages a fetch of several metrics' whole series may take (100 points each) before it gives up
- * and fetches its own metric alone: 20 monthly metrics of 10 years are 24, and a fetch of 30 pages is
- * two round trips (page 1, then the rest at once), well inside a custom function's time.
+ * Most pages (100 points each) a fetch of several metrics' whole series may take before it fetches its
+ * own metric alone: 20 monthly metrics of 10 years are 24, and 30 pages are two round trips.
  */
 export const MAX_PREFETCH_PAGES = 30;
 
 /**
- * A metric's whole series, shared by every METRIC_VALUE and METRIC_LATEST cell of that metric. The
- * execution that fetches it fetches along the metrics the sheet's other formulas read whole, only those
- * the access check's listings already allow (no request), so data is never fetched unless allowed.
+ * A metric's whole series, shared by its METRIC_VALUE and METRIC_LATEST cells. Its fetch takes along the
+ * metrics the sheet's other formulas read whole that the listings already read allow: never unallowed data.
  */
 function loadWholeSeries(ctx: FormulaContext, metricId: string): Map<string, string | null> {
   const companions = (): string[] => {
@@ -137,11 +135,10 @@ function requirePeriodStart(metric: Metric, start: string): void {
 }
 
 /**
- * Whether `period` is read as one period of the metric (the point dated its start); false when it is
- * longer than the metric's periods. Throws when a fiscal label does not fit the metric's periods, and,
- * for a metric listed with a frequency the API does not document, when the label holds more than one
- * of its points or its pattern allows more (or an aggregate is asked for): no aggregate can know which
- * of the label's periods are missing, so a partial sum would look like the period's figure.
+ * Whether `period` is one period of the metric (the point dated its start); false when it is longer.
+ * Throws when a fiscal label does not fit the metric's periods, and, for a frequency the API does not
+ * document, when the label holds (or its points' pattern allows) several points or an aggregate is
+ * asked for: no aggregate can know which periods are missing, and a partial sum would look whole.
  */
 function isOnePeriod(ctx: FormulaContext, metric: Metric, period: PeriodCell, datesOf: () => Iterable<string>, how: Aggregate | undefined): boolean {
   if (period.span === 'day') return true;
@@ -164,9 +161,8 @@ function isOnePeriod(ctx: FormulaContext, metric: Metric, period: PeriodCell, da
 }
 
 /**
- * One value of a metric whose record is known (and whose reading is allowed) for a period. `seriesOf`
- * gives its whole series by date; it is called only once the period has been read, so a label that
- * cannot be read costs no request.
+ * One value of an allowed metric for a period. `seriesOf` (its whole series by date) is called only once
+ * the period has been read, so a label that cannot be read costs no request.
  */
 export function valueOfMetric(ctx: FormulaContext, metric: Metric, periodArg: unknown, how: Aggregate | undefined, seriesOf: () => Map<string, string | null>): SheetCell {
   const period = readPeriod(ctx, metric, periodArg);
@@ -228,9 +224,9 @@ export function metricLatest(ctx: FormulaContext, metricIdArg: unknown, asOfArg:
 }
 
 /**
- * Where one value came from: one row of source type, label and link (see source-cells.ts), read from
- * the metric's whole series with sources, which every METRIC_SOURCE cell of the metric shares. Only one
- * period of the metric's own: a quarter of a monthly metric has three values, each with its own source.
+ * Where one value came from: a row of source type, label and link, from the metric's whole series with
+ * sources (shared by its METRIC_SOURCE cells). Only for one period of its own: a quarter of a monthly
+ * metric has three sources.
  */
 export function metricSource(ctx: FormulaContext, metricIdArg: unknown, periodArg: unknown): SheetCell[][] {
   const metricId = readId(metricIdArg, 'The metric id');

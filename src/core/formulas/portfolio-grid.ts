@@ -19,7 +19,6 @@ export function normalName(name: string): string {
   return name.trim().toLowerCase();
 }
 
-/** The fund's portfolio companies and their metrics, from the two cached listings. */
 export interface FundDirectory {
   fundId: string;
   profiles: PortfolioCompanyProfile[];
@@ -113,9 +112,8 @@ function orMessage<T>(value: () => T): T | string {
 // --- PORTFOLIO_VALUE ---------------------------------------------------------------------------
 
 /**
- * One value per company, metric name and period, of the default fund. Ranges fill grids: a column of
- * companies against a row of periods (or a row of metric names with one period); a single range of
- * any of the three maps cell by cell.
+ * One value per company, metric name and period, of the default fund. A range of any of the three maps
+ * cell by cell; a column of companies against a row of periods (or of names) fills a grid.
  */
 export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg: unknown, periodArg: unknown, aggregateArg?: unknown): SheetCell | SheetCell[][] {
   const how = readAggregate(aggregateArg);
@@ -160,10 +158,9 @@ function header(period: unknown): SheetCell {
 const NO_COMPANIES = 'No portfolio companies: this fund has none yet.';
 
 /**
- * One row per portfolio company (its name first), one column per period, under a header row. A company
- * with no metric of the name has an empty row and is named in a final note row; one with two has the
- * error, naming both ids, in its cells; a period that does not fit a company's metric (a quarter of a
- * monthly one) has the reason in that cell.
+ * One row per portfolio company, one column per period, under a header row. A company with no metric of
+ * the name has an empty row and is named in a final note row; one with two has the error naming both ids
+ * in its cells; a period that does not fit a company's metric has the reason in that cell.
  */
 export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsArg: unknown, fundArg: unknown): SheetCell[][] {
   if (Array.isArray(nameArg)) throw new InputError('The metric name must be one cell, not a range: =PORTFOLIO_VALUE fills a grid of several names.');
@@ -227,10 +224,9 @@ export function coverageColumns(startArg: unknown, endArg: unknown): Column[] {
 }
 
 /**
- * A metric's status in a column: reported when every one of its periods that starts inside the column
- * has a value; blank when one has a null or empty point, or no point at all. A metric whose period is
- * longer than the column (a quarterly metric in monthly columns) is judged by the period that holds the
- * column's first day.
+ * Reported when every period of the metric that starts inside the column has a value, else blank. A
+ * metric whose period is longer than the column (quarterly in monthly columns) is judged by the period
+ * that holds the column's first day.
  */
 function status(metric: Metric, series: Map<string, string | null>, column: Column): string {
   let starts = periodStartsWithin(column.start, column.end, metric.frequency);
@@ -239,15 +235,10 @@ function status(metric: Metric, series: Map<string, string | null>, column: Colu
 }
 
 /**
- * Who reported what. Three blocks under one header row (Company, Metric, one column per period, then
- * Reported, Blank, No such metric):
- * 1. one row per company and metric name: "reported", "blank" or "no such metric" per period, and the
- *    row's counts;
- * 2. one row per company, metric "All metrics": per period, how many of the metrics it reported; then
- *    the company's counts over every metric and period;
- * 3. three rows "All companies" / "reported", "blank", "no such metric": per period, how many
- *    company-metric pairs are so, and the totals.
- * A company with two metrics of one name is listed with the error naming both ids in that row's cells.
+ * Who reported what: under a header row (Company, Metric, a column per period, Reported, Blank, No such
+ * metric), one row per company and name with each period's status (or the error naming both ids of two
+ * metrics of one name) and the row's counts; one "All metrics" row per company with how many it reported
+ * per period and its counts; then one "All companies" row per status with its counts per period and total.
  */
 export function portfolioCoverage(ctx: FormulaContext, namesArg: unknown, startArg: unknown, endArg: unknown, fundArg: unknown): SheetCell[][] {
   const names = readNames(namesArg);

@@ -6,9 +6,8 @@ import type { SingleFlight } from './single-flight';
 import { epochKeyPart, type SeriesEpochs } from './series-epochs';
 
 /**
- * Compact on purpose: ten years of daily points must fit a few 100 KB cache entries. A series fetched
- * with sources stores each distinct source once (most points of a metric share a handful of labels)
- * and gives its points the source's index.
+ * Compact: ten years of daily points must fit a few 100 KB cache entries. Each distinct source is stored
+ * once (a metric's points share a handful of labels), its points giving its index.
  */
 type StoredPoint = [metricId: number, date: string, value: string | null, source?: number];
 type StoredSource = [type: string, label: string, appUrl: string | null];
@@ -29,14 +28,14 @@ export function wholeSeriesKey(metricId: string): string {
   return `${metricId}|||`;
 }
 
-/** Long enough for a working session; the Refresh menu item starts a new generation at once. */
+/** A working session; the Refresh menu item starts a new generation at once. */
 export const SERIES_TTL_SECONDS = 30 * 60;
 
 export class SeriesCache {
   /**
-   * What this execution has read or stored already, by full key: a grid formula asks for each metric's
-   * series once per cell, and reading the cache each time was a manifest and a chunk read per cell. A
-   * drop by a writer during the execution is not seen, as it would not be by a read a moment earlier.
+   * What this execution has read or stored, by full key: a grid formula asks for each metric's series
+   * once per cell, and each cache read is a manifest and a chunk. A drop by a writer meanwhile is not
+   * seen, as it would not be by a read a moment earlier.
    */
   private readonly seen = new Map<string, DataPoint[]>();
 
@@ -46,17 +45,11 @@ export class SeriesCache {
     private readonly generation: string,
     /** Shares one fetch among executions that need the same series at once; without it each fetches. */
     private readonly flight?: SingleFlight,
-    /**
-     * Which metrics had their series dropped since (see series-epochs.ts), read when first needed: a
-     * series is keyed by its metrics' epochs, so a drop makes every entry of those metrics unreachable.
-     */
+    /** Which metrics had their series dropped (see series-epochs.ts), read when first needed: part of the keys. */
     private readonly epochs: () => SeriesEpochs = () => ({}),
   ) {}
 
-  /**
-   * The cached series for `key`, or what `load` returns (stored for next time), fetched once for
-   * concurrent cells. `metricIds` are the metrics the series holds: their drops make it stale.
-   */
+  /** The cached series, or `load`'s (stored, fetched once for concurrent cells); `metricIds` are those it holds. */
   getOrLoad(key: string, load: () => DataPoint[], metricIds: readonly string[] = []): DataPoint[] {
     const loadAndStore = (): DataPoint[] => {
       const points = load();
@@ -72,13 +65,11 @@ export class SeriesCache {
   }
 
   /**
-   * A metric's whole series (every date, blanks kept, no sources: what METRIC_VALUE and METRIC_LATEST
-   * share), from the cache or else loaded once for concurrent cells. On a miss the loading execution
-   * also takes `companions()` (other metrics about to be asked for) that are neither cached nor being
-   * loaded, and `loadMany` fetches them all at once: a recalculation's first fetch brings every series
-   * its cells need, instead of each metric's first cells waiting for a fetch of their own. Each series
-   * is stored apart, as a fetch of it alone would store it. When loading them together fails (too many
-   * pages, any error), this metric is loaded alone and the companions' waiters fetch for themselves.
+   * A metric's whole series (blanks kept, no sources), cached or loaded once for concurrent cells. On a
+   * miss the loader also takes `companions()` (metrics about to be asked for) that are neither cached
+   * nor being loaded, and `loadMany` fetches all at once, so a recalculation's first fetch brings every
+   * series its cells need. Each is stored as a fetch of it alone would store it. When the fetch together
+   * fails (too many pages, any error), this metric is loaded alone and the companions' waiters fetch.
    */
   getOrLoadWhole(metricId: string, loadMany: (ids: readonly string[]) => DataPoint[], companions: () => readonly string[] = () => []): DataPoint[] {
     const key = wholeSeriesKey(metricId);
