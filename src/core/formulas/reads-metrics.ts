@@ -42,24 +42,22 @@ export function formulasReadingMetrics(formulas: FormulaGrid, metricIds: readonl
 }
 
 /**
- * The metric ids that the grid's METRIC_VALUE and METRIC_LATEST formulas read whole, each once, lower
- * case, in sheet order (row by row): ids written in the formula's text, and ids in its single-cell
- * references on the same sheet (as formulasReadingMetrics follows them). What a recalculation of this
- * sheet is about to ask for, so the first cell that fetches can fetch them together. An id named
- * here that no formula reads costs a little data, never a value shown: every cell still checks access.
+ * The metric ids the grid's METRIC_VALUE and METRIC_LATEST formulas read whole, each once, in sheet
+ * order: what a recalculation of this sheet is about to ask for, so its first fetch can take them all.
+ * An id here that no formula reads costs a little data, never a value shown: each cell checks access.
  */
 export function metricIdsReadWhole(formulas: FormulaGrid, valueAt: CellValueAt): string[] {
   const calls = findAddinFormulas(formulas).filter(({ formula }) => WHOLE_SERIES_CALL.test(formula));
   return [...new Set(calls.flatMap(({ formula }) => metricIdsIn(formula, valueAt)))];
 }
 
-/** The ids a formula names in its text or holds in its single-cell references (see CELL_REFERENCE), lower case, each once. */
+/** The ids a formula names in its text or holds in its single-cell references, lower case, each once. */
 export function metricIdsIn(formula: string, valueAt: CellValueAt): string[] {
   const referenced = referencedValues(formula, valueAt).filter((value): value is string => typeof value === 'string' && isUuid(value.trim()));
   return [...new Set([...(formula.match(UUID_IN_TEXT) ?? []), ...referenced].map((id) => id.trim().toLowerCase()))];
 }
 
-/** The values of the single-cell references on the formula's own sheet (see CELL_REFERENCE), in order. */
+/** The values of the formula's single-cell references (see CELL_REFERENCE), in order. */
 function referencedValues(formula: string, valueAt: CellValueAt): unknown[] {
   return [...withoutStrings(formula).matchAll(CELL_REFERENCE)].map((match) => valueAt(Number(match[2]), columnNumber(match[1]!)));
 }

@@ -66,30 +66,23 @@ export function nextPeriodStart(start: string, frequency: string): string {
   return formatIso({ ...addMonths(year, month, months), day: 1 });
 }
 
-/** How long a label's period is: a single day, or a month, quarter or year of days. */
 export type LabelSpan = 'day' | 'month' | 'quarter' | 'year';
 
+/** A label's period: its first and last day, its span, what it means in words (for errors) and whether it is fiscal. */
 export interface LabelledPeriod {
-  /** First day of the period the label names. */
   start: string;
-  /** Last day of the period the label names (the start itself for a date). */
   end: string;
   span: LabelSpan;
-  /** What the label means, in words, for error messages. */
   description: string;
-  /** Whether the label names a fiscal period (its start depends on the fiscal year end month). */
   fiscal?: boolean;
 }
 
 /**
- * Reads a period label. A fiscal year is named by the calendar year it ends in (FY2024 with a
- * March year end runs April 2023 to March 2024), the common convention; with no fiscal year end
- * month, the fiscal year is the calendar year.
+ * Reads a period label. A fiscal year is named by the calendar year it ends in (FY2024 with a March
+ * year end runs April 2023 to March 2024), the common convention; with no year end month, the calendar year.
  *
  *   2024-03-15 → that day      2024-03 → March 2024      2024-Q1 → January to March 2024
  *   FY2024 (or FY24) → fiscal 2024        Q3 FY2024, Q3-FY2024, FY2024 Q3 → its third quarter
- *
- * Gives the first and last day and the span, so a caller can tell a label longer than a metric's periods.
  */
 export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | null | undefined): LabelledPeriod {
   const text = label.trim().toUpperCase().replace(/\s+/g, ' ');
@@ -139,7 +132,7 @@ function fiscalYearStart(fiscalYear: number, endMonth: number | null | undefined
   return addMonths(fiscalYear, end, -11);
 }
 
-/** A date `days` later (or earlier), across months and years. */
+/** A date `days` later (or earlier). */
 export function addDays(date: string, days: number): string {
   const d = parseIso(date);
   return new Date(Date.UTC(d.year, d.month - 1, d.day + days)).toISOString().slice(0, 10);
@@ -185,26 +178,19 @@ function dayNumber(date: string): number {
 }
 
 /**
- * The pattern of a series' dates (at least 3 of them): month starts (every month, quarter or year
- * from the months seen), or one weekday. Undefined when the dates show no such pattern, or could be
- * any day.
+ * The pattern of a series' dates (at least 3): month starts (every month, quarter or year, from the
+ * months seen), or one weekday; undefined for no such pattern.
  */
 export function inferPeriods(dates: readonly string[]): InferredPeriods | undefined {
   if (dates.length < 3) return undefined;
   const parts = dates.map(parseIso);
   if (parts.every((d) => d.day === 1)) {
-    const months = new Set(parts.map((d) => d.month));
-    const remainders = new Set(parts.map((d) => (d.month - 1) % 3));
-    if (months.size === 1) {
-      const month = [...months][0]!;
-      return { fits: (date) => parseIso(date).day === 1 && parseIso(date).month === month, words: `1 ${MONTH_NAMES[month - 1]}` };
-    }
-    if (remainders.size === 1) {
-      const first = [...remainders][0]!;
-      const names = [0, 3, 6, 9].map((offset) => `1 ${MONTH_NAMES[first + offset]}`);
-      return { fits: (date) => parseIso(date).day === 1 && (parseIso(date).month - 1) % 3 === first, words: `${names.slice(0, 3).join(', ')} and ${names[3]}` };
-    }
-    return { fits: (date) => parseIso(date).day === 1, words: 'the first of each month' };
+    // The longest step (a year, a quarter, a month) that every month seen keeps to.
+    const step = [12, 3, 1].find((months) => new Set(parts.map((d) => (d.month - 1) % months)).size === 1)!;
+    const first = (parts[0]!.month - 1) % step;
+    const names = [0, 3, 6, 9].map((offset) => `1 ${MONTH_NAMES[first + offset]}`);
+    const words = step === 12 ? names[0]! : step === 3 ? `${names.slice(0, 3).join(', ')} and ${names[3]}` : 'the first of each month';
+    return { fits: (date) => parseIso(date).day === 1 && (parseIso(date).month - 1) % step === first, words };
   }
   const days = dates.map(dayNumber);
   // A remainder of -0 (an earlier date) is 0 too.
