@@ -11,11 +11,11 @@
 // without metrics is in no metric listing. Companies that are not funds answer 403 on the portfolio
 // listings: they hold no profiles or properties.
 
-import { ApiError, FormulaAccessError } from '../errors';
+import { FormulaAccessError } from '../errors';
 import type { Metric, PortfolioCompanyProfile, PortfolioProperty } from '../api/types';
 import { isUuid } from '../validate/uuid';
 import type { FormulaContext } from './formula-context';
-import { cachedMetricListing, listMetricsCached, listProfilesCached, listPropertiesCached } from './metric-directory';
+import { cachedMetricListing, listMetricsCached, listProfilesCached, listPropertiesCached, unlessForbidden } from './metric-directory';
 
 /** Why an id is refused: "it is not a metric of any company the spreadsheet's owner allowed (2 companies)". */
 function notAmongAllowed(ctx: FormulaContext, what: string): string {
@@ -56,13 +56,9 @@ export function withCompany(ids: readonly string[], companyId: string): string[]
  */
 function portfolioListing<T>(ctx: FormulaContext, companyId: string, load: () => T[]): T[] {
   if (ctx.records.get<boolean>(`no_portfolio:${companyId}`) === true) return [];
-  try {
-    return load();
-  } catch (error) {
-    if (!(error instanceof ApiError && error.code === 'forbidden')) throw error;
-    ctx.records.put(`no_portfolio:${companyId}`, true);
-    return [];
-  }
+  const listing = unlessForbidden(load);
+  if (!listing) ctx.records.put(`no_portfolio:${companyId}`, true);
+  return listing ?? [];
 }
 
 /** Throws unless formulas here may read this company's data. */

@@ -1,14 +1,14 @@
 // METRICS, CONTACT_LISTS and the portfolio lists: every page, a header row, values as a person reads them.
 
 import { ApiError, InputError } from '../errors';
-import type { PortfolioProperty, PortfolioPropertyValue } from '../api/types';
+import type { PortfolioPropertyValue } from '../api/types';
 import { isAutoCalculated } from '../portfolio/auto-calculated';
 import { midnightIn } from '../sheets/time-zone';
 import { isIsoDate } from '../validate/dates';
 import { companyOrDefault, isBlank, optionalText, readId } from './arguments';
 import type { FormulaContext } from './formula-context';
 import { requireCompanyAccess, requireProfileAccess, requirePropertyAccess } from './formula-access';
-import { listMetricsCached, listProfilesCached, listPropertiesCached } from './metric-directory';
+import { listMetricsCached, listProfilesCached, listPropertiesCached, unlessForbidden } from './metric-directory';
 import { richTextToPlain } from './rich-text';
 import type { SheetCell } from './metric-formulas';
 
@@ -104,15 +104,9 @@ const OPTION_TYPES = ['select', 'multiselect'];
  * property that has options costs no extra request).
  */
 function whyNoOptions(ctx: FormulaContext, propertyId: string, label: string | undefined): string {
-  let property: PortfolioProperty | undefined;
-  if (ctx.defaultCompanyId) {
-    try {
-      property = listPropertiesCached(ctx, ctx.defaultCompanyId).find((p) => p.id === propertyId);
-    } catch (error) {
-      // A default company that is not a fund has no properties to name: fall back to the general sentence.
-      if (!(error instanceof ApiError && error.code === 'forbidden')) throw error;
-    }
-  }
+  const fundId = ctx.defaultCompanyId;
+  // A default company that is not a fund has no properties to name: the general sentence says it.
+  const property = fundId ? unlessForbidden(() => listPropertiesCached(ctx, fundId).find((p) => p.id === propertyId)) : undefined;
   if (property && !OPTION_TYPES.includes(property.data_type)) {
     return `No options: "${property.name}" is a ${property.data_type} property, and only select and multiselect properties have options.`;
   }
