@@ -10,9 +10,9 @@ import { metricIdsReadWhole, withoutStrings } from '../core/formulas/reads-metri
 const MAX_SCANNED_CELLS = 50_000;
 
 /**
- * The metric ids the METRIC_VALUE and METRIC_LATEST formulas of the calling cell's sheet read whole.
- * In a custom function the active range is the calling cell; Sheets lets a custom function read the
- * spreadsheet ("read only (can use most get*() methods, but not set*())", custom functions guide).
+ * The metric ids the calling cell's sheet reads whole. In a custom function the active range is the
+ * calling cell, and it may read the spreadsheet ("read only (can use most get*() methods, but not
+ * set*())", custom functions guide).
  */
 export function readRecalculationMetricIds(): string[] {
   const sheet = SpreadsheetApp.getActiveRange().getSheet();

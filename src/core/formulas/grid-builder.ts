@@ -10,10 +10,9 @@ import type { SheetCell } from './metric-formulas';
 export type { FundMetricName };
 
 /**
- * Every distinct metric name of the fund's portfolio companies (matched as the functions match them:
- * trimmed, without regard to case), with how many companies have one; most companies first. A name
- * is shown as most of its companies spell it (the first such, alphabetically, on a tie), so the
- * inserted formula reads as the fund writes it.
+ * Every distinct metric name of the fund's companies (matched as the functions match them), with how
+ * many companies have one, most first. A name is spelt as most of its companies spell it (on a tie the
+ * first alphabetically), so the inserted formula reads as the fund writes it.
  */
 export function fundMetricNames(directory: FundDirectory): FundMetricName[] {
   const byKey = new Map<string, { companies: number; spellings: Map<string, number> }>();
@@ -45,15 +44,13 @@ function row(values: readonly string[]): string {
 
 export type GridChoice = Omit<PortfolioGridRequest, 'companyId' | 'mode'> & { fundId: string };
 
-function cleanNames(names: readonly string[]): string[] {
-  const clean = names.map((name) => String(name).trim()).filter((name) => name !== '');
-  if (clean.length === 0) throw new InputError('Choose at least one metric name.');
-  return clean;
+function trimmed(items: readonly string[]): string[] {
+  return items.map((item) => String(item).trim()).filter((item) => item !== '');
 }
 
 /** The period labels a PORTFOLIO_METRIC choice names: its list, or every calendar period from start to end. */
 export function choicePeriods(choice: GridChoice): string[] {
-  const listed = choice.periods.map((p) => String(p).trim()).filter((p) => p !== '');
+  const listed = trimmed(choice.periods);
   if (listed.length > 0) return listed;
   if (!choice.startPeriod || !choice.endPeriod) throw new InputError('Give the periods: a start and an end label (like 2024-Q1 and 2024-Q4), or a list.');
   return coverageColumns(choice.startPeriod, choice.endPeriod).map((column) => column.label);
@@ -67,7 +64,8 @@ export function choicePeriods(choice: GridChoice): string[] {
  */
 export function gridFormula(choice: GridChoice): string {
   if (!isUuid(choice.fundId)) throw new InputError('The fund\'s company id is not an id: give it in the Metrics tab.');
-  const names = cleanNames(choice.metricNames);
+  const names = trimmed(choice.metricNames);
+  if (names.length === 0) throw new InputError('Choose at least one metric name.');
   if (choice.kind === 'metric') {
     if (names.length > 1) throw new InputError('PORTFOLIO_METRIC shows one metric: choose one name (or build the coverage of several).');
     return `=PORTFOLIO_METRIC(${text(names[0]!)}, ${row(choicePeriods(choice))}, ${text(choice.fundId)})`;

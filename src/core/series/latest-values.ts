@@ -5,9 +5,9 @@ import type { LatestValue } from '../../shared/rpc';
 import { REVIEW_MARK } from '../sheets/source-cells';
 
 /**
- * How far back the browser looks first: a year and a quarter, so a quarterly metric that reports a
- * quarter late is found there, and a company with a hundred metrics is not read back to its first year
- * to show one number each. Only the metrics with nothing in it are then read over their whole history.
+ * How far back the browser looks first: a year and a quarter, so a quarterly metric reported a quarter
+ * late is found, and a hundred metrics are not read back to their first year to show one number each.
+ * Only the metrics with nothing in it are then read over their whole history.
  */
 export const LATEST_LOOKBACK_DAYS = 460;
 
