@@ -1,5 +1,5 @@
 // Which cached series the add-in's formulas read, so "Refresh data" can compare what the cache held with
-// a fresh read and list the values it replaces (the Changes sheet). Pure: keys as loadPoints makes them.
+// a fresh read and list the values it replaces (the Changes sheet).
 
 import { InputError } from '../errors';
 import { parseTableOptions } from '../sheets/metric-table';
@@ -32,10 +32,9 @@ export function seriesKey({ ids, start, end, excludeBlank, includeSource }: Seri
 }
 
 /**
- * The series the grid's formulas read that can be found in the cache: each metric's whole series (what
- * METRIC_VALUE and METRIC_LATEST share, and METRIC_SOURCE's with sources), for every id a series formula
- * names or reads from a single-cell reference on its sheet; and the range of a METRIC_VALUES whose
- * arguments are all text. A METRIC_VALUES reading its dates or ids from cells or ranges is not found.
+ * The series the grid's formulas read that can be found in the cache: the whole series, with and without
+ * sources, of every id a series formula names or holds in a single-cell reference; and the range of a
+ * METRIC_VALUES whose arguments are all text (one reading them from cells or ranges is not found).
  */
 export function cachedSeriesReads(formulas: FormulaGrid, valueAt: CellValueAt): CachedSeriesRead[] {
   const reads = new Map<string, CachedSeriesRead>();

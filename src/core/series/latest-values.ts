@@ -2,7 +2,7 @@
 
 import type { DataPoint } from '../api/types';
 import type { LatestValue } from '../../shared/rpc';
-import { REVIEW_MARK } from '../sheets/source-cells';
+import { needsReview, REVIEW_MARK } from '../sheets/source-cells';
 
 /**
  * How far back the browser looks first: a year and a quarter, so a quarterly metric reported a quarter
@@ -32,18 +32,9 @@ export function latestValues(points: readonly DataPoint[], metricIds: readonly s
     const point = newest.get(metricId);
     if (!point) return { metricId, date: null, value: null, source: null };
     const source = point.source;
-    return {
-      metricId,
-      date: point.date,
-      value: point.value ?? null,
-      source: source
-        ? {
-            type: source.source_type === 'ai_inbox' ? `${source.source_type}${REVIEW_MARK}` : source.source_type,
-            label: source.label,
-            link: safeAppUrl(source.app_url),
-            review: source.source_type === 'ai_inbox',
-          }
-        : null,
-    };
+    if (!source) return { metricId, date: point.date, value: point.value ?? null, source: null };
+    const review = needsReview(source.source_type);
+    const type = review ? `${source.source_type}${REVIEW_MARK}` : source.source_type;
+    return { metricId, date: point.date, value: point.value ?? null, source: { type, label: source.label, link: safeAppUrl(source.app_url), review } };
   });
 }

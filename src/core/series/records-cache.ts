@@ -12,10 +12,7 @@ export class RecordsCache {
   constructor(
     private readonly cache: ChunkedCache,
     private readonly generation: string,
-    /**
-     * Shares one load among executions that need the same list at once: every cell of a recalculation
-     * checks formula access against the same metric listing, and Sheets runs them in parallel.
-     */
+    /** Shares one load among the cells of a recalculation, which Sheets runs in parallel, all checking one listing. */
     private readonly flight?: SingleFlight,
   ) {}
 

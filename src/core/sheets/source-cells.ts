@@ -9,8 +9,10 @@ import type { Cell } from './metric-table';
  */
 export const REVIEW_MARK = ' (review)';
 
-/** The source types whose values a person should check before a report goes out. */
-const NEEDS_REVIEW = new Set(['ai_inbox']);
+/** Whether a person should check the source type's values before a report goes out. */
+export function needsReview(type: string | null): boolean {
+  return type === 'ai_inbox';
+}
 
 /** The headings of a value's three source columns. */
 export const SOURCE_HEADINGS = ['source type', 'source label', 'source link'] as const;
@@ -23,7 +25,7 @@ export function sourceCells(source: DataPoint['source'] | undefined): [Cell, Cel
   if (!source) return [null, null, null];
   const type = source.source_type || null;
   return [
-    type !== null && NEEDS_REVIEW.has(type) ? `${type}${REVIEW_MARK}` : type,
+    needsReview(type) ? `${type}${REVIEW_MARK}` : type,
     source.label || null,
     source.app_url || null,
   ];
