@@ -6,7 +6,7 @@
 import { InputError } from '../errors';
 import type { Metric, PortfolioCompanyProfile } from '../api/types';
 import { readAggregate } from '../sheets/period-aggregate';
-import { addDays, nextPeriodStart, parsePeriodLabel, periodLabel, periodStart, periodStartsWithin, type LabelSpan } from '../sheets/periods';
+import { addDays, nextPeriodStart, parsePeriodLabel, periodLabel, periodStart, periodStartsWithin, type LabelledPeriod, type LabelSpan } from '../sheets/periods';
 import { argumentGrid, isBlank, nonBlankCells } from './arguments';
 import { requireCompanyAccess } from './formula-access';
 import type { FormulaContext } from './formula-context';
@@ -84,8 +84,7 @@ function readName(value: unknown, what: string): string {
 }
 
 /**
- * The whole series of every metric found (names not found, as undefined or a message, are skipped) in
- * one batched read, as each metric's values by date. The ids are
+ * The series of every metric found (names not found are skipped) in one read, by date. The ids are
  * sorted, so the same grid finds its cached answer whatever order its cells name them in.
  */
 function loadSeriesOf(ctx: FormulaContext, metrics: ReadonlyArray<Metric | string | undefined>): (metric: Metric) => Map<string, string | null> {
@@ -93,6 +92,12 @@ function loadSeriesOf(ctx: FormulaContext, metrics: ReadonlyArray<Metric | strin
   const byMetric = new Map<string, Map<string, string | null>>(ids.map((id) => [id, new Map()]));
   if (ids.length > 0) for (const point of loadPoints(ctx, ids)) byMetric.get(point.metric_id.toLowerCase())?.set(point.date, point.value ?? null);
   return (metric) => byMetric.get(metric.id.toLowerCase()) ?? new Map();
+}
+
+/** Each company's metric of each name (or the error naming two of one name), and their series in one read. */
+function metricsNamed(ctx: FormulaContext, directory: FundDirectory, names: readonly string[]) {
+  const pairs = directory.profiles.flatMap((profile) => names.map((name) => ({ profile, name, metric: orMessage(() => findMetric(directory, profile, name)) })));
+  return { pairs, series: loadSeriesOf(ctx, pairs.map(({ metric }) => metric)) };
 }
 
 /**
@@ -108,8 +113,6 @@ function orMessage<T>(value: () => T): T | string {
     throw error;
   }
 }
-
-// --- PORTFOLIO_VALUE ---------------------------------------------------------------------------
 
 /**
  * One value per company, metric name and period, of the default fund. A range of any of the three maps
@@ -142,8 +145,6 @@ export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg
   return resolved.map((row) => row.map((cell) => (typeof cell === 'string' ? cell : orMessage(() => valueOfMetric(ctx, cell.metric, cell.period, how, () => series(cell.metric))))));
 }
 
-// --- PORTFOLIO_METRIC --------------------------------------------------------------------------
-
 function readNames(value: unknown): string[] {
   const names = nonBlankCells(value).map((cell) => readName(cell, 'A metric name'));
   if (names.length === 0) throw new InputError('The metric name is missing: give one like "Revenue", or a range of them.');
@@ -170,8 +171,7 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
   // Unreadable labels are refused before any request (the fiscal year is each company's, read later).
   for (const period of periods) if (typeof period === 'string' && !/FY/i.test(period)) parsePeriodLabel(period.trim(), null);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
-  const rows = directory.profiles.map((profile) => ({ profile, metric: orMessage(() => findMetric(directory, profile, name)) }));
-  const series = loadSeriesOf(ctx, rows.map(({ metric }) => metric));
+  const { pairs: rows, series } = metricsNamed(ctx, directory, [name]);
   const table: SheetCell[][] = [['Company', ...periods.map(header)]];
   for (const { profile, metric } of rows) {
     const cell = (period: unknown): SheetCell => {
@@ -187,18 +187,12 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
   return table;
 }
 
-// --- PORTFOLIO_COVERAGE ------------------------------------------------------------------------
-
 const REPORTED = 'reported';
 export const BLANK = 'blank';
 const NO_METRIC = 'no such metric';
 const STATUSES = [REPORTED, BLANK, NO_METRIC];
 
-interface Column {
-  label: string;
-  start: string;
-  end: string;
-}
+type Column = Pick<LabelledPeriod, 'start' | 'end'> & { label: string };
 
 const SPAN_FREQUENCY: Partial<Record<LabelSpan, string>> = { month: 'monthly', quarter: 'quarterly', year: 'annually' };
 
@@ -244,8 +238,7 @@ export function portfolioCoverage(ctx: FormulaContext, namesArg: unknown, startA
   const names = readNames(namesArg);
   const columns = coverageColumns(startArg, endArg);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
-  const pairs = directory.profiles.flatMap((profile) => names.map((name) => ({ profile, name, metric: orMessage(() => findMetric(directory, profile, name)) })));
-  const series = loadSeriesOf(ctx, pairs.map(({ metric }) => metric));
+  const { pairs, series } = metricsNamed(ctx, directory, names);
   const statuses = pairs.map(({ metric }) => columns.map((column) => {
     if (typeof metric === 'string') return metric;
     return metric ? status(metric, series(metric), column) : NO_METRIC;
