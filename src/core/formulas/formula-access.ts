@@ -30,14 +30,12 @@ function notAmongAllowed(ctx: FormulaContext, what: string): string {
  */
 export function parseFormulaAccess(stored: string | null | undefined, defaultCompanyId: string | null): string[] {
   if (stored === null || stored === undefined) return defaultCompanyId && isUuid(defaultCompanyId) ? [defaultCompanyId.toLowerCase()] : [];
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(stored);
+    const parsed: unknown = JSON.parse(stored);
+    return Array.isArray(parsed) ? normalizeCompanyIds(parsed.filter(isUuid)) : [];
   } catch {
     return [];
   }
-  if (!Array.isArray(parsed)) return [];
-  return normalizeCompanyIds(parsed.filter(isUuid));
 }
 
 /** Lower case, each once, in the order first given. */
@@ -66,10 +64,7 @@ export function requireCompanyAccess(ctx: FormulaContext, companyId: string): vo
   if (!ctx.allowedCompanyIds.includes(companyId.toLowerCase())) throw new FormulaAccessError(`the data of company ${companyId}`, "the spreadsheet's owner has not allowed that company");
 }
 
-/**
- * The records of these metrics, each found in an allowed company's listing; throws for the first that
- * is in none. Listings are read lazily, in the list's order, and only until every id is found.
- */
+/** The records of these metrics from the allowed companies' listings, read in order until all are found, or throws. */
 export function requireMetricAccess(ctx: FormulaContext, metricIds: readonly string[]): Map<string, Metric> {
   const wanted = new Set(metricIds.map((id) => id.toLowerCase()));
   const found = new Map<string, Metric>();
@@ -87,9 +82,8 @@ export function requireMetricAccess(ctx: FormulaContext, metricIds: readonly str
 }
 
 /**
- * Those of `metricIds` found in the metric listings of allowed companies that this execution's cache
- * already holds (lower case, in the order given); it sends no request, so a metric whose company's
- * listing was not read is left out, never let in.
+ * Those of `metricIds` (lower case, in order) in the allowed companies' metric listings the cache holds:
+ * no request, so a metric whose company's listing was not read is left out, never let in.
  */
 export function allowedAmongListed(ctx: FormulaContext, metricIds: readonly string[]): string[] {
   const listed = new Set<string>();

@@ -99,9 +99,8 @@ export function portfolioPropertyOptions(ctx: FormulaContext, propertyArg: unkno
 const OPTION_TYPES = ['select', 'multiselect'];
 
 /**
- * Why a property lists no options. The options endpoint knows only the property's id, so its name and
- * data type come from the default company's property list (read only on this empty path, so a
- * property that has options costs no extra request).
+ * Why a property lists no options. Its name and data type come from the default company's property list
+ * (the options endpoint knows only its id), read only on this empty path.
  */
 function whyNoOptions(ctx: FormulaContext, propertyId: string, label: string | undefined): string {
   const fundId = ctx.defaultCompanyId;

@@ -129,9 +129,7 @@ function ownLabelExample(period: PeriodCell, frequency: string): string {
 /** For a date with no point: say so when the date cannot start a period of this metric, else it is simply blank. */
 function requirePeriodStart(metric: Metric, start: string): void {
   const expected = periodStart(start, metric.frequency);
-  if (expected && expected !== start) {
-    throw new InputError(`${start} does not start a ${metric.frequency} period of "${metric.name}": its period starts on ${expected}.`);
-  }
+  if (expected && expected !== start) throw new InputError(`${start} does not start a ${metric.frequency} period of "${metric.name}": its period starts on ${expected}.`);
 }
 
 /**

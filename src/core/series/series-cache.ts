@@ -102,9 +102,8 @@ export class SeriesCache {
     const candidates = [...new Set(wanted)].filter((id) => id.toLowerCase() !== metricId.toLowerCase()).slice(0, MAX_COMPANIONS)
       .map((id) => ({ id, fullKey: this.key(wholeSeriesKey(id), [id]) }));
     if (candidates.length === 0 || !this.flight) return [];
-    const byKey = new Map(candidates.map((c) => [c.fullKey, c]));
-    const claimed = this.flight.claimMany([...byKey.keys()], (fullKey) => this.cache.get(fullKey) !== null);
-    return claimed.map((fullKey) => byKey.get(fullKey)!);
+    const claimed = new Set(this.flight.claimMany(candidates.map((c) => c.fullKey), (fullKey) => this.cache.get(fullKey) !== null));
+    return candidates.filter((c) => claimed.has(c.fullKey));
   }
 
   get(key: string, metricIds: readonly string[] = []): DataPoint[] | null {

@@ -18,9 +18,8 @@ export type SeriesEpochs = Record<string, string>;
 export const EPOCH_KEEP_MS = 35 * 60_000;
 
 /**
- * Most metrics remembered at once: a document property holds 9 KB, and an entry takes about 50 bytes.
- * Past it the writer starts a new cache generation instead (every formula fetches again), which is
- * coarser but never stale.
+ * Most metrics remembered: a document property holds 9 KB, an entry about 50 bytes. Past it the writer
+ * starts a new cache generation instead, coarser but never stale.
  */
 export const MAX_EPOCHS = 150;
 

@@ -75,10 +75,9 @@ export class SingleFlight {
   }
 
   /**
-   * For an execution already loading under run(): claims the markers of these other keys that no one
-   * else holds and whose answer `read` does not find (one lock for all), so that their waiters wait for
-   * this execution's answer instead of fetching. Returns the keys claimed; the caller must release them
-   * (see release) once their answers are stored or it gave up.
+   * For an execution loading under run(): claims (under one lock) the markers of these other keys that
+   * no one holds and whose answer `read` does not find, so their waiters wait for this execution. The
+   * caller must release the keys returned once their answers are stored or it gave up.
    */
   claimMany(keys: readonly string[], read: (key: string) => boolean): string[] {
     return this.underLock(() => keys.filter((key) => {
@@ -94,9 +93,8 @@ export class SingleFlight {
   }
 
   /**
-   * Puts the loading marker unless another execution's is there. Under the lock, so that of the cells
-   * Sheets starts together only one claims it; without the lock (busy for long) the check and the put
-   * are apart, and at worst two executions fetch.
+   * Puts the marker unless another's is there, under the lock so only one of the cells Sheets starts
+   * together claims it; without the lock (busy for long) at worst two executions fetch.
    */
   private claim(markerKey: string): boolean {
     // A marker already there settles it without the lock: 30 cells starting together (the bench's

@@ -11,10 +11,7 @@ export interface TableOptions {
   excludeBlank: boolean;
   /** Values as the API's exact decimal text rather than numbers. */
   text: boolean;
-  /**
-   * Each value followed by its source's type, label and link (the API's include_source); a header row
-   * always comes with it, since four columns per metric cannot be told apart without one.
-   */
+  /** Each value followed by its source's type, label and link; with headers, as four columns each need names. */
   source: boolean;
 }
 
@@ -26,10 +23,7 @@ const OPTION_NAMES: Record<string, keyof TableOptions> = {
   source: 'source',
 };
 
-/**
- * Options as a formula gives them: one text of comma- or space-separated words, like
- * "headers, exclude_blank". An unknown word is an error, not ignored, so a typo is visible.
- */
+/** Words like "headers, exclude_blank"; an unknown one is an error, not ignored, so a typo is visible. */
 export function parseTableOptions(input: unknown, defaults: Partial<TableOptions> = {}): TableOptions {
   const options: TableOptions = { headers: false, excludeBlank: false, text: false, source: false, ...defaults };
   if (input === undefined || input === null || input === '') return options;

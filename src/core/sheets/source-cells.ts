@@ -17,10 +17,7 @@ export function needsReview(type: string | null): boolean {
 /** The headings of a value's three source columns. */
 export const SOURCE_HEADINGS = ['source type', 'source label', 'source link'] as const;
 
-/**
- * [type, label, link] of a data point's source; three empty cells when there is no point, or the API
- * sent no source. A type the API document does not list is shown as it came (the enum grows).
- */
+/** [type, label, link] of a source, empty when there is none; a type the API does not list shows as it came (the enum grows). */
 export function sourceCells(source: DataPoint['source'] | undefined): [Cell, Cell, Cell] {
   if (!source) return [null, null, null];
   const type = source.source_type || null;
