@@ -33,7 +33,7 @@ export function metrics(ctx: FormulaContext, companyArg: unknown, profileArg: un
   const profileId = isBlank(profileArg) ? undefined : readId(profileArg, 'The portfolio company profile id');
   // The API refuses a profile filter that is not one of this company's profiles: the company is the whole check.
   requireCompanyAccess(ctx, companyId);
-  const rows = listMetricsCached(ctx, companyId, profileId).map((m): SheetCell[] => [m.name, m.id, m.frequency, m.unit, m.portfolio_company_profile_id ?? '']);
+  const rows = listMetricsCached(ctx, companyId, profileId).map((m) => [m.name, m.id, m.frequency, m.unit, m.portfolio_company_profile_id ?? '']);
   return listTable(['Name', 'Id', 'Frequency', 'Unit', 'Portfolio company profile id'], rows, () =>
     profileId ? 'No metrics: this portfolio company has none in this fund.' : 'No metrics: this company has none yet.');
 }
@@ -48,18 +48,18 @@ function allowedCompany(ctx: FormulaContext, companyArg: unknown): string {
 export function contactLists(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
   const companyId = allowedCompany(ctx, companyArg);
   const lists = ctx.records.getOrLoad(`contact_lists:${companyId}`, () => ctx.client().contacts.listLists(companyId));
-  return listTable(['Name', 'Id'], lists.map((l): SheetCell[] => [l.name, l.id]), () => 'No contact lists: this company has none yet.');
+  return listTable(['Name', 'Id'], lists.map((l) => [l.name, l.id]), () => 'No contact lists: this company has none yet.');
 }
 
 export function portfolioCompanies(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
-  const rows = listProfilesCached(ctx, allowedCompany(ctx, companyArg)).map((p): SheetCell[] => [
+  const rows = listProfilesCached(ctx, allowedCompany(ctx, companyArg)).map((p) => [
     p.name, p.id, p.website_url ?? '', p.currency ?? '', p.fiscal_year_end_month ?? '', p.primary_contact_id ?? '', dateTime(p.created_at),
   ]);
   return listTable(['Name', 'Id', 'Website', 'Currency', 'Fiscal year end month', 'Primary contact id', 'Created at'], rows, () => 'No portfolio companies: this fund has none yet.');
 }
 
 export function portfolioProperties(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
-  const rows = listPropertiesCached(ctx, allowedCompany(ctx, companyArg)).map((p): SheetCell[] => [p.name, p.id, p.data_type, isAutoCalculated(p.name)]);
+  const rows = listPropertiesCached(ctx, allowedCompany(ctx, companyArg)).map((p) => [p.name, p.id, p.data_type, isAutoCalculated(p.name)]);
   return listTable(['Name', 'Id', 'Data type', 'Auto-calculated'], rows, () => 'No portfolio properties: this fund has none.');
 }
 
@@ -81,7 +81,7 @@ export function portfolioPropertyValues(ctx: FormulaContext, profileArg: unknown
   requireProfileAccess(ctx, profileId, companyId);
   const properties = new Map(listPropertiesCached(ctx, companyId).map((p) => [p.id, p]));
   const values = ctx.records.getOrLoad(`property_values:${profileId}`, () => ctx.client().portfolio.listValues(profileId));
-  const rows = values.map((v): SheetCell[] => {
+  const rows = values.map((v) => {
     const property = properties.get(v.portfolio_property_id);
     return [property?.name ?? v.portfolio_property_id, readableValue(v.value, property?.data_type, ctx.timeZone), property?.data_type ?? '', v.portfolio_property_id];
   });
@@ -93,7 +93,7 @@ export function portfolioPropertyOptions(ctx: FormulaContext, propertyArg: unkno
   const label = optionalText(labelArg, 'The label');
   requirePropertyAccess(ctx, propertyId);
   const options = ctx.records.getOrLoad(`options:${propertyId}:${label ?? ''}`, () => ctx.client().portfolio.listOptions(propertyId, label));
-  return listTable(['Label', 'Id'], options.map((o): SheetCell[] => [o.label, o.id]), () => whyNoOptions(ctx, propertyId, label));
+  return listTable(['Label', 'Id'], options.map((o) => [o.label, o.id]), () => whyNoOptions(ctx, propertyId, label));
 }
 
 const OPTION_TYPES = ['select', 'multiselect'];
@@ -118,7 +118,7 @@ export function portfolioNotes(ctx: FormulaContext, profileArg: unknown): SheetC
   const profileId = readId(profileArg, 'The portfolio company profile id');
   requireProfileAccess(ctx, profileId);
   const notes = ctx.records.getOrLoad(`portfolio_notes:${profileId}`, () => ctx.client().portfolio.listNotes(profileId));
-  return listTable(['Name', 'Content', 'Created at', 'Id'], notes.map((n): SheetCell[] => [n.name ?? '', n.content ?? '', dateTime(n.created_at), String(n.id ?? '')]), () => 'No portfolio notes: this portfolio company has none yet.');
+  return listTable(['Name', 'Content', 'Created at', 'Id'], notes.map((n) => [n.name ?? '', n.content ?? '', dateTime(n.created_at), String(n.id ?? '')]), () => 'No portfolio notes: this portfolio company has none yet.');
 }
 
 /** 403 on a portfolio list usually means a startup company: say so rather than "no access". */

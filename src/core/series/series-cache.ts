@@ -75,16 +75,14 @@ export class SeriesCache {
     const key = wholeSeriesKey(metricId);
     const loadAndStore = (): DataPoint[] => {
       const claimed = this.flight ? this.claimCompanions(metricId, companions()) : [];
-      const ids = [metricId, ...claimed.map((c) => c.id)];
       try {
+        let ids = [metricId, ...claimed.map((c) => c.id)];
         let points: DataPoint[];
         try {
           points = loadMany(ids);
         } catch (error) {
           if (claimed.length === 0) throw error;
-          points = loadMany([metricId]);
-          this.put(key, points, [metricId]);
-          return points;
+          points = loadMany((ids = [metricId]));
         }
         const byMetric = new Map<string, DataPoint[]>(ids.map((id) => [id.toLowerCase(), []]));
         for (const point of points) byMetric.get(point.metric_id.toLowerCase())?.push(point);

@@ -2,6 +2,7 @@
 
 import { InputError } from '../errors';
 import { normaliseDecimal } from '../validate/decimal';
+import { toCell } from './metric-table';
 
 const AGGREGATES = ['sum', 'average', 'first', 'last'] as const;
 export type Aggregate = (typeof AGGREGATES)[number];
@@ -76,10 +77,8 @@ export function aggregate(how: Aggregate, periods: ReadonlyArray<{ date: string;
   if (periods.length === 0) return '';
   const filled = (v: string | null | undefined): v is string => v !== null && v !== undefined && v.trim() !== '';
   if (how === 'first' || how === 'last') {
-    const one = periods[how === 'first' ? 0 : periods.length - 1]!;
-    if (!filled(one.value)) return '';
-    const number = Number(one.value);
-    return Number.isFinite(number) ? number : one.value;
+    const { value } = periods[how === 'first' ? 0 : periods.length - 1]!;
+    return filled(value) ? toCell(value, false)! : '';
   }
   if (!periods.every((p) => filled(p.value))) return '';
   const sum = sumDecimals(periods as ReadonlyArray<{ date: string; value: string }>);
