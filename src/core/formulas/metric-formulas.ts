@@ -211,14 +211,12 @@ export function metricLatest(ctx: FormulaContext, metricIdArg: unknown, asOfArg:
   const options = typeof optionsArg === 'string' ? optionsArg.toLowerCase().split(/[\s,;]+/).filter(Boolean) : [];
   for (const word of options) if (word !== 'with_date') throw new InputError(`Unknown option "${word}". Known option: with_date.`);
   requireMetricAccess(ctx, [id]);
-  let latest: string | undefined;
   const series = loadWholeSeries(ctx, id);
-  for (const [date, value] of series) {
-    if (value !== null && value !== '' && date <= asOf && (latest === undefined || date > latest)) latest = date;
-  }
-  if (latest === undefined) return options.includes('with_date') ? [['', '']] : '';
+  const latest = [...series.keys()].filter((date) => date <= asOf && (series.get(date) ?? '') !== '').sort().pop();
+  const withDate = options.includes('with_date');
+  if (latest === undefined) return withDate ? [['', '']] : '';
   const value = toCell(series.get(latest), false) ?? '';
-  return options.includes('with_date') ? [[midnightIn(latest, ctx.timeZone), value]] : value;
+  return withDate ? [[midnightIn(latest, ctx.timeZone), value]] : value;
 }
 
 /**
