@@ -15,9 +15,8 @@ export function nonBlankCells(input: unknown): unknown[] {
 }
 
 /**
- * The arguments of a function whose arguments may be ranges, one tuple per cell of its result: a single
- * range maps cell by cell (the other arguments as given); two fill a grid of the first argument's
- * column against the other's row, or are refused with `twoRanges`.
+ * Arguments that may be ranges, as one tuple per cell of the result: one range maps cell by cell; two
+ * fill a grid of the first argument's column against the other's row, or are refused with `twoRanges`.
  */
 export function argumentGrid(args: readonly unknown[], twoRanges: string): unknown[][][] {
   const ranges = args.flatMap((arg, i) => (Array.isArray(arg) ? [i] : []));

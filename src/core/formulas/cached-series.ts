@@ -51,8 +51,7 @@ export function cachedSeriesReads(formulas: FormulaGrid, valueAt: CellValueAt): 
     }
     for (const match of cell.formula.matchAll(LITERAL_VALUES)) {
       const [, id, start, end, options] = match;
-      if (!id || !isUuid(id.trim())) continue;
-      if ((start && !isIsoDate(start)) || (end && !isIsoDate(end))) continue;
+      if (!id || !isUuid(id.trim()) || (start && !isIsoDate(start)) || (end && !isIsoDate(end))) continue;
       try {
         const { excludeBlank, source } = parseTableOptions(options ?? '');
         add(cell, { ids: [id.trim().toLowerCase()], start: start || undefined, end: end || undefined, excludeBlank, includeSource: source });

@@ -40,9 +40,7 @@ export interface FormulaCell {
 
 /** The add-in's formulas (refreshing them brings fresh data), 1-based. */
 export function findAddinFormulas(formulas: FormulaGrid): FormulaCell[] {
-  const found: FormulaCell[] = [];
-  formulas.forEach((row, r) => row.forEach((formula, c) => {
-    if (formula?.startsWith('=') && CALL.test(formula)) found.push({ row: r + 1, column: c + 1, formula });
-  }));
-  return found;
+  return formulas.flatMap((row, r) =>
+    row.flatMap((formula, c) => (formula?.startsWith('=') && CALL.test(formula) ? [{ row: r + 1, column: c + 1, formula }] : [])),
+  );
 }

@@ -25,10 +25,9 @@ function columnNumber(letters: string): number {
 }
 
 /**
- * The formula cells of one sheet's grid that read one of `metricIds`: those whose text names an id,
- * and those whose single-cell references on the same sheet hold one (=METRIC_VALUE(A2, "2025-06") with
- * the id in A2). References to ranges, other sheets or named ranges are not followed, and a formula
- * that reads an id through them is left alone: Refresh data reaches it.
+ * The formula cells of one sheet that read one of `metricIds`: by naming it, or through a single-cell
+ * reference on the sheet that holds it. Ranges, other sheets and named ranges are not followed: Refresh
+ * data reaches those formulas.
  */
 export function formulasReadingMetrics(formulas: FormulaGrid, metricIds: readonly string[], valueAt: CellValueAt): FormulaCell[] {
   const ids = new Set(metricIds.map((id) => id.trim().toLowerCase()).filter((id) => id !== ''));

@@ -3,11 +3,8 @@
 import { InputError } from '../errors';
 import { daysInMonth } from '../validate/dates';
 
-interface YearMonthDay {
-  year: number;
-  month: number;
-  day: number;
-}
+type YearMonth = { year: number; month: number };
+type YearMonthDay = YearMonth & { day: number };
 
 export function parseIso(date: string): YearMonthDay {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
@@ -19,7 +16,7 @@ export function formatIso({ year, month, day }: YearMonthDay): string {
 }
 
 /** Adds months to a month start, crossing years. */
-function addMonths(year: number, month: number, months: number): { year: number; month: number } {
+function addMonths(year: number, month: number, months: number): YearMonth {
   const index = year * 12 + (month - 1) + months;
   return { year: Math.floor(index / 12), month: (index % 12) + 1 };
 }
@@ -116,7 +113,7 @@ export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | nul
 }
 
 /** The first and last day of `months` months from the first of year-month. */
-function monthsFrom({ year, month }: { year: number; month: number }, months: number): { start: string; end: string } {
+function monthsFrom({ year, month }: YearMonth, months: number): { start: string; end: string } {
   const last = addMonths(year, month, months - 1);
   return { start: formatIso({ year, month, day: 1 }), end: formatIso({ ...last, day: daysInMonth(last.year, last.month) }) };
 }
@@ -126,7 +123,7 @@ function fiscalYearNumber(text: string): number {
   return text.length === 2 ? 2000 + Number(text) : Number(text);
 }
 
-function fiscalYearStart(fiscalYear: number, endMonth: number | null | undefined): { year: number; month: number } {
+function fiscalYearStart(fiscalYear: number, endMonth: number | null | undefined): YearMonth {
   const end = endMonth && endMonth >= 1 && endMonth <= 12 ? endMonth : 12;
   // The fiscal year ends in `end` of `fiscalYear`; it started the month after, one year before.
   return addMonths(fiscalYear, end, -11);
