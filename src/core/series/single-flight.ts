@@ -40,7 +40,8 @@ export class SingleFlight {
     const cached = read();
     if (cached !== null) return cached;
     const markerKey = markerOf(key);
-    if (!this.claim(markerKey)) {
+    const claimed = this.claim(markerKey);
+    if (!claimed) {
       // Another execution is loading: wait for its answer, or take over near this execution's deadline.
       const waitStarted = this.clock.now();
       const interval = (): number => (this.clock.now() - waitStarted < FAST_POLL_FOR_MS ? FAST_POLL_INTERVAL_MS : POLL_INTERVAL_MS);
@@ -58,17 +59,11 @@ export class SingleFlight {
         }
       }
       this.putMarker(markerKey);
-    } else {
-      // The answer may have landed (and its marker gone) between the first read and the claim: without
-      // this look the bench's model sheet fetched 2 to 4 of its 10 metrics twice.
-      const landed = read();
-      if (landed !== null) {
-        this.cache.remove(markerKey);
-        return landed;
-      }
     }
     try {
-      return load();
+      // A claimed answer may have landed (and its marker gone) between the first read and the claim:
+      // without this look the bench's model sheet fetched 2 to 4 of its 10 metrics twice.
+      return (claimed ? read() : null) ?? load();
     } finally {
       this.cache.remove(markerKey);
     }
