@@ -1,15 +1,12 @@
 // Formula access: the companies whose data formulas in one spreadsheet may read, as its owner decided.
 //
 // Editors' formulas spend the owner's token (custom functions read the owner's user properties), so
-// without this list anyone who can edit a shared spreadsheet could read every company the owner's
-// token sees. The list lives in the owner's user properties; an editor's sidebar writes only the
-// editor's own properties, which formulas never read, so an editor cannot widen it.
+// without this list any editor of a shared spreadsheet could read every company the token sees. The list
+// lives in the owner's user properties, which an editor's sidebar never writes, so no editor can widen it.
 //
-// Each check is the cheapest sound one: the cached listings of the allowed companies only (a warm cache
-// sends nothing), the same listings formulas read for names and frequencies. A fund's metric listing
-// holds its portfolio companies' metrics too; a profile is looked up in the profile listing, as one
-// without metrics is in no metric listing. Companies that are not funds answer 403 on the portfolio
-// listings: they hold no profiles or properties.
+// Each check reads only the allowed companies' cached listings (a warm cache sends nothing). A fund's
+// metric listing holds its portfolio companies' metrics; a profile is found in the profile listing (one
+// without metrics is in no metric listing); companies that are not funds answer 403 on portfolio listings.
 
 import { FormulaAccessError } from '../errors';
 import type { Metric, PortfolioCompanyProfile, PortfolioProperty } from '../api/types';

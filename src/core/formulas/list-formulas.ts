@@ -19,10 +19,7 @@ function dateTime(value: string | null | undefined): SheetCell {
   return Number.isNaN(time) ? value : new Date(time);
 }
 
-/**
- * A list with its header row; an empty list keeps the header (formulas that refer to it still find it)
- * and says why it is empty in the row below, where a bare header row would look like a failed read.
- */
+/** An empty list keeps its header (formulas that refer to it still find it) and says why below, not like a failed read. */
 function listTable(header: SheetCell[], rows: SheetCell[][], whyEmpty: () => string): SheetCell[][] {
   if (rows.length > 0) return [header, ...rows];
   return [header, [whyEmpty(), ...header.slice(1).map(() => '')]];

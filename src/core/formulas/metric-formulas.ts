@@ -17,9 +17,8 @@ import { findProfile } from './metric-directory';
 export type SheetCell = Cell | Date | boolean;
 
 /**
- * The data points of the ids over the range, from the cache or else from the API (all pages, 20 ids a
- * request, fetched together). A series with sources is cached apart from the same series without: cells
- * that do not show sources never pay for include_source's larger answers.
+ * The data points of the ids over the range, cached or else fetched (all pages). A series with sources
+ * is cached apart, so cells that show none never pay for include_source's larger answers.
  */
 export function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: string, end?: string, excludeBlank = false, includeSource = false): DataPoint[] {
   return ctx.series.getOrLoad(seriesKey({ ids, start, end, excludeBlank, includeSource }), () => {
@@ -76,10 +75,7 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
   return metricValuesCells(points, ids, names, options, ctx.timeZone, start, end);
 }
 
-/**
- * METRIC_VALUES' array from its points, shared with the sidebar's snapshots (and their refresh), so a
- * snapshot holds what the formula would show.
- */
+/** METRIC_VALUES' array from its points, shared with snapshots so they hold what the formula would show. */
 export function metricValuesCells(
   points: readonly DataPoint[], ids: readonly string[], names: readonly string[], options: TableOptions, timeZone: string, start?: string, end?: string,
 ): SheetCell[][] {

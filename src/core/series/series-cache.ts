@@ -33,9 +33,8 @@ export const SERIES_TTL_SECONDS = 30 * 60;
 
 export class SeriesCache {
   /**
-   * What this execution has read or stored, by full key: a grid formula asks for each metric's series
-   * once per cell, and each cache read is a manifest and a chunk. A drop by a writer meanwhile is not
-   * seen, as it would not be by a read a moment earlier.
+   * What this execution has read or stored: a grid asks for a series once per cell, and each cache read is
+   * a manifest and a chunk. A drop meanwhile is not seen, as by a read a moment earlier.
    */
   private readonly seen = new Map<string, DataPoint[]>();
 

@@ -1,5 +1,5 @@
-// One fetch for many cells: when Sheets recalculates hundreds of cells of one metric at once, the
-// first execution fetches the series and the others wait for its answer in the user's cache.
+// One fetch for many cells: when Sheets recalculates hundreds of cells of one metric at once, the first
+// execution fetches and the others wait for its answer in the user's cache.
 
 import { LockUnavailableError } from '../errors';
 import type { Clock } from '../api/transport';
@@ -16,7 +16,7 @@ export const TAKE_OVER_BEFORE_DEADLINE_MS = 10_000;
  * sheet, twice the last cell's floor).
  */
 export const FAST_POLL_INTERVAL_MS = 100;
-/** How long a waiter polls fast: past this, the fetch is a slow one (paging, 429s) and reads would be wasted. */
+/** How long a waiter polls fast: past this the fetch is slow (paging, 429s) and reads would be wasted. */
 export const FAST_POLL_FOR_MS = 2_000;
 /** How often a waiting execution looks in the cache after the first FAST_POLL_FOR_MS. */
 export const POLL_INTERVAL_MS = 500;
