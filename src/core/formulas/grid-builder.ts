@@ -87,9 +87,8 @@ export const BLANK_BACKGROUND = '#fce8b2';
 export function coverageSheetModel(table: SheetCell[][], companies: number, metricNames: number) {
   const width = table[0]!.length;
   const periods = width - 5;
-  // The first block: one row per company and name, right under the header.
-  const pairRows = companies * metricNames;
-  const blanks = table.slice(1, 1 + pairRows).reduce((n, r) => n + r.slice(2, 2 + periods).filter((c) => c === BLANK).length, 0);
+  // The first block, right under the header, has one row per company and name.
+  const blanks = table.slice(1, 1 + companies * metricNames).reduce((n, r) => n + r.slice(2, 2 + periods).filter((c) => c === BLANK).length, 0);
   const range = (numRows: number, numColumns: number, row = 1, column = 1): SheetRange => ({ row, column, numRows, numColumns });
   return {
     values: table,

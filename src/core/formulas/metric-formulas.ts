@@ -27,7 +27,7 @@ export function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: 
   }, ids);
 }
 
-/** Each series' values by date, made once per points array: 50 periods of a metric need not index it 50 times. */
+/** Each series' values by date, made once per points array (the cache hands every cell the same one). */
 const byDateOf = new WeakMap<readonly DataPoint[], Map<string, string | null>>();
 
 /**

@@ -101,9 +101,8 @@ function metricsNamed(ctx: FormulaContext, directory: FundDirectory, names: read
 }
 
 /**
- * What `value` gives, or the sentence of the InputError it throws: in a grid of companies each may keep
- * its metrics differently (a monthly one here, two of one name there), and one company's mismatch must
- * not blank everyone's row.
+ * What `value` gives, or its InputError's sentence: companies keep their metrics differently (monthly
+ * here, two of one name there), and one company's mismatch must not blank everyone's row.
  */
 function orMessage<T>(value: () => T): T | string {
   try {

@@ -5,9 +5,8 @@ import type { LatestValue } from '../../shared/rpc';
 import { needsReview, REVIEW_MARK } from '../sheets/source-cells';
 
 /**
- * How far back the browser looks first: a year and a quarter, so a quarterly metric reported a quarter
- * late is found, and a hundred metrics are not read back to their first year to show one number each.
- * Only the metrics with nothing in it are then read over their whole history.
+ * How far back the browser looks first: a year and a quarter finds a quarterly metric reported late, and
+ * a hundred metrics are not read back to their first year; only those with nothing in it are read whole.
  */
 export const LATEST_LOOKBACK_DAYS = 460;
 

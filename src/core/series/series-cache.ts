@@ -17,10 +17,7 @@ interface StoredSeries {
   sources?: StoredSource[];
 }
 
-/**
- * Other metrics one fetch may take along: the API client sends 20 ids a request (Apps Script's 2 kB
- * URL), so the metric and 19 companions are one multi-id request, paged together.
- */
+/** Other metrics one fetch may take along: the client sends 20 ids a request (Apps Script's 2 kB URL). */
 export const MAX_COMPANIONS = 19;
 
 /** The key of a metric's whole series, as loadPoints names it (ids|start|end|blank flag). */

@@ -1,10 +1,10 @@
-// Which metrics' cached series were dropped, and when: updated by every writer of data points, read
-// into every formula's series key.
+// Which metrics' cached series were dropped, and when: updated by every writer of data points, part of
+// every formula's series key.
 //
-// CacheService cannot list or delete keys by prefix, and formulas run with the spreadsheet owner's
-// cache, which another user's execution cannot reach. So a drop gives the metric a new epoch, part of
-// every series key that includes it, and the old entries are never read again. The epochs live in the
-// document properties, so an editor's export reaches the owner's formulas too.
+// CacheService cannot list or delete keys by prefix, and formulas run with the owner's cache, which
+// another user's execution cannot reach. So a drop gives the metric a new epoch, part of every key of its
+// series, and old entries are never read again. Epochs live in the document properties, so an editor's
+// export reaches the owner's formulas too.
 
 /** metric id (lower case) → the drop's time in base 36: short, and different for every drop. */
 export type SeriesEpochs = Record<string, string>;

@@ -69,7 +69,7 @@ export function shapeSeries(points: readonly DataPoint[], metricIds: readonly st
     for (const index of indexes) row.splice(index * width, width, ...cells);
   }
   const dates = [...byDate.keys()].sort();
-  const rows: Cell[][] = dates.map((date) => [date, ...(byDate.get(date) ?? [])]);
+  const rows: Cell[][] = dates.map((date) => [date, ...byDate.get(date)!]);
   if (options.headers) {
     const headings = options.source ? headerNames.flatMap((name) => [name, ...SOURCE_HEADINGS.map((h) => `${name} ${h}`)]) : headerNames;
     rows.unshift(['Date', ...headings]);

@@ -21,10 +21,7 @@ function addMonths(year: number, month: number, months: number): YearMonth {
   return { year: Math.floor(index / 12), month: (index % 12) + 1 };
 }
 
-/**
- * The frequencies the API documents, and "annually", which a live account returned: the months a period
- * covers (0 for days and weeks), the days of a shorter one, and the days periods start on, in words.
- */
+/** The API's frequencies and "annually", which a live account returned: a period's months (or days), and its starts in words. */
 const FREQUENCIES = new Map<string, { months: number; days?: number; startsOn: string }>([
   ['daily', { months: 0, days: 1, startsOn: 'every day' }],
   ['weekly', { months: 0, days: 7, startsOn: 'Mondays' }],

@@ -3,10 +3,7 @@
 import type { DataPoint } from '../api/types';
 import type { Cell } from './metric-table';
 
-/**
- * Values an AI read out of a document have not been checked by a person: the type cell says so, in
- * the cell itself (not a colour or a note), so the mark survives copying, filtering and COUNTIF.
- */
+/** Values an AI read that no person has checked: marked in the type cell itself (not a colour), so it survives copying and COUNTIF. */
 export const REVIEW_MARK = ' (review)';
 
 /** Whether a person should check the source type's values before a report goes out. */

@@ -1,9 +1,8 @@
 // Date cells for a spreadsheet: midnight in its time zone, which is what Sheets shows as that day.
 
 /**
- * The instant of midnight starting `isoDate` in `timeZone`: Sheets shows a returned Date in the
- * spreadsheet's time zone, so it reads as the plain date. Intl (which Apps Script's V8 has) keeps the
- * pure core free of Utilities.parseDate.
+ * Midnight starting `isoDate` in `timeZone`, which Sheets shows as the plain date. Intl (Apps Script's V8
+ * has it) keeps the pure core free of Utilities.parseDate.
  */
 export function midnightIn(isoDate: string, timeZone: string): Date {
   return midnightMaker(timeZone)(isoDate);
