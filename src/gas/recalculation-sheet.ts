@@ -1,18 +1,18 @@
 // What the sheet being recalculated is about to ask for: read by the custom function that fetches first.
 
-import { metricIdsReadWhole } from '../core/formulas/reads-metrics';
+import { metricIdsReadWhole, withoutStrings } from '../core/formulas/reads-metrics';
 
 /**
  * Most cells of the calling sheet read to find its metric ids: getFormulas and getValues of a sheet
- * this size stay well under a second; a bigger sheet's cells fetch each metric on its own, as before.
- * Google publishes no cost per cell read (*unverified*: the stricter, smaller bound).
+ * this size stay well under a second; a bigger sheet's cells fetch each metric on their own. Google
+ * publishes no cost per cell read (*unverified*: the stricter, smaller bound).
  */
-export const MAX_SCANNED_CELLS = 50_000;
+const MAX_SCANNED_CELLS = 50_000;
 
 /**
- * The metric ids the METRIC_VALUE and METRIC_LATEST formulas of the calling cell's sheet read whole.
- * In a custom function the active range is the calling cell; Sheets lets a custom function read the
- * spreadsheet ("read only (can use most get*() methods, but not set*())", custom functions guide).
+ * The metric ids the calling cell's sheet reads whole. In a custom function the active range is the
+ * calling cell, and it may read the spreadsheet ("read only (can use most get*() methods, but not
+ * set*())", custom functions guide).
  */
 export function readRecalculationMetricIds(): string[] {
   const sheet = SpreadsheetApp.getActiveRange().getSheet();
@@ -20,6 +20,6 @@ export function readRecalculationMetricIds(): string[] {
   if (data.getNumRows() * data.getNumColumns() > MAX_SCANNED_CELLS) return [];
   const formulas = data.getFormulas();
   // getDataRange starts at A1, so a reference's row and column index the grid as they are.
-  const values = formulas.some((row) => row.some((formula) => /[A-Z]\$?[0-9]/i.test(formula.replace(/"(?:[^"]|"")*"/g, '')))) ? data.getValues() : [];
+  const values = formulas.some((row) => row.some((formula) => /[A-Z]\$?[0-9]/i.test(withoutStrings(formula)))) ? data.getValues() : [];
   return metricIdsReadWhole(formulas, (row, column) => values[row - 1]?.[column - 1]);
 }

@@ -104,6 +104,12 @@ describe('METRIC_VALUE', () => {
     expect(metricValue(ctx, REVENUE, 'FY2024', 'sum')).toBe(''); // most of its months have no point: never a partial sum
   });
 
+  it('leaves a blank cell of a range blank, but refuses a blank period given alone', () => {
+    const { ctx } = context([series, listing]);
+    expect(metricValue(ctx, [[REVENUE], ['']], '2024-03')).toEqual([[3], ['']]);
+    expect(() => metricValue(ctx, [[REVENUE]], '')).toThrow('The period is missing');
+  });
+
   it('says when a date does not start a period of the metric', () => {
     const { ctx } = context([series, { match: `GET /metrics?company_id=${COMPANY}&page=1`, reply: metricsList }]);
     expect(() => metricValue(ctx, REVENUE, '2024-03-31')).toThrow('2024-03-31 does not start a monthly period of "Revenue": its period starts on 2024-03-01.');

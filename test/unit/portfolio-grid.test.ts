@@ -91,6 +91,8 @@ describe('PORTFOLIO_VALUE', () => {
   it('refuses two ranges that are not a column of companies and a row', () => {
     const { ctx } = context(listingSteps);
     expect(() => portfolioValue(ctx, [['Company 1', 'Company 3']], 'Revenue', [['2024-Q1', '2024-Q2']])).toThrow('With two ranges, give the companies as a column');
+    // The column must be the companies': a column of names against a row of periods is refused too.
+    expect(() => portfolioValue(ctx, 'Company 1', [['Revenue'], ['Churn']], [['2024-Q1', '2024-Q2']])).toThrow('With two ranges, give the companies as a column');
   });
 });
 

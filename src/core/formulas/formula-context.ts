@@ -18,22 +18,16 @@ export interface FormulaContext {
   records: RecordsCache;
   /** The company the user chose in settings, where a formula needs one it was not given. */
   defaultCompanyId: string | null;
-  /**
-   * The companies whose data formulas in this spreadsheet may read, as the spreadsheet's owner
-   * decided (see formula-access.ts); lower-case ids.
-   */
+  /** The companies formulas here may read, as the spreadsheet's owner decided (formula-access.ts); lower case. */
   readonly allowedCompanyIds: readonly string[];
   now(): number;
-  /**
-   * The metric ids the formulas of the calling cell's sheet read whole (see metricIdsReadWhole), read
-   * only by an execution about to fetch a series; absent where no sheet is being recalculated.
-   */
+  /** The metric ids the calling cell's sheet reads whole (metricIdsReadWhole), read only before a fetch. */
   recalculationMetricIds?(): readonly string[];
 }
 
 /**
- * Throws before pages 2..N are fetched when they cannot arrive before the deadline: a clear
- * error beats Apps Script killing the formula at 30 s, and a partial table would be wrong.
+ * Throws before pages 2..N are fetched when they cannot arrive before the deadline: a clear error beats
+ * Apps Script killing the formula at 30 s, and a partial table would be wrong.
  */
 export function deadlineGuard(client: ApiClient): (meta: PageMeta, firstPageMs: number) => void {
   return (meta, firstPageMs) => {

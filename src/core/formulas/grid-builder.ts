@@ -2,17 +2,17 @@
 // "Reporting coverage" sheet's layout, all from the same directory and tables the custom functions use.
 
 import { InputError } from '../errors';
+import type { FundMetricName, PortfolioGridRequest } from '../../shared/rpc';
 import { isUuid } from '../validate/uuid';
 import { BLANK, coverageColumns, normalName, type FundDirectory } from './portfolio-grid';
 import type { SheetCell } from './metric-formulas';
 
-export type FundMetricName = { name: string; companies: number };
+export type { FundMetricName };
 
 /**
- * Every distinct metric name of the fund's portfolio companies (matched as the functions match them:
- * trimmed, without regard to case), with how many companies have one; most companies first. A name
- * is shown as most of its companies spell it (the first such, alphabetically, on a tie), so the
- * inserted formula reads as the fund writes it.
+ * Every distinct metric name of the fund's companies (matched as the functions match them), with how
+ * many companies have one, most first. A name is spelt as most of its companies spell it (on a tie the
+ * first alphabetically), so the inserted formula reads as the fund writes it.
  */
 export function fundMetricNames(directory: FundDirectory): FundMetricName[] {
   const byKey = new Map<string, { companies: number; spellings: Map<string, number> }>();
@@ -42,25 +42,15 @@ function row(values: readonly string[]): string {
   return values.length === 1 ? text(values[0]!) : `{${values.map(text).join(',')}}`;
 }
 
-export type GridChoice = {
-  kind: 'metric' | 'coverage';
-  fundId: string;
-  metricNames: string[];
-  /** The periods as a list; when empty, every calendar period from start to end. */
-  periods: string[];
-  startPeriod: string | null;
-  endPeriod: string | null;
-};
+export type GridChoice = Omit<PortfolioGridRequest, 'companyId' | 'mode'> & { fundId: string };
 
-function cleanNames(names: readonly string[]): string[] {
-  const clean = names.map((name) => String(name).trim()).filter((name) => name !== '');
-  if (clean.length === 0) throw new InputError('Choose at least one metric name.');
-  return clean;
+function trimmed(items: readonly string[]): string[] {
+  return items.map((item) => String(item).trim()).filter((item) => item !== '');
 }
 
 /** The period labels a PORTFOLIO_METRIC choice names: its list, or every calendar period from start to end. */
 export function choicePeriods(choice: GridChoice): string[] {
-  const listed = choice.periods.map((p) => String(p).trim()).filter((p) => p !== '');
+  const listed = trimmed(choice.periods);
   if (listed.length > 0) return listed;
   if (!choice.startPeriod || !choice.endPeriod) throw new InputError('Give the periods: a start and an end label (like 2024-Q1 and 2024-Q4), or a list.');
   return coverageColumns(choice.startPeriod, choice.endPeriod).map((column) => column.label);
@@ -74,7 +64,8 @@ export function choicePeriods(choice: GridChoice): string[] {
  */
 export function gridFormula(choice: GridChoice): string {
   if (!isUuid(choice.fundId)) throw new InputError('The fund\'s company id is not an id: give it in the Metrics tab.');
-  const names = cleanNames(choice.metricNames);
+  const names = trimmed(choice.metricNames);
+  if (names.length === 0) throw new InputError('Choose at least one metric name.');
   if (choice.kind === 'metric') {
     if (names.length > 1) throw new InputError('PORTFOLIO_METRIC shows one metric: choose one name (or build the coverage of several).');
     return `=PORTFOLIO_METRIC(${text(names[0]!)}, ${row(choicePeriods(choice))}, ${text(choice.fundId)})`;
@@ -88,44 +79,30 @@ export function gridFormula(choice: GridChoice): string {
 /** A range of the sheet, 1-based. */
 export type SheetRange = { row: number; column: number; numRows: number; numColumns: number };
 
-export type CoverageSheetModel = {
-  values: SheetCell[][];
-  /** The header row is frozen, and the company and metric columns. */
-  frozenRows: number;
-  frozenColumns: number;
-  /** The header row. */
-  bold: SheetRange;
-  /** The filter covers the whole table. */
-  filter: SheetRange;
-  /** Status cells reading "blank" are highlighted (a conditional rule, so a re-sort keeps it right). */
-  blankHighlight: { range: SheetRange; text: string; background: string };
-  companies: number;
-  metrics: number;
-  periods: number;
-  /** Company-metric-period cells that are blank. */
-  blanks: number;
-};
+export type CoverageSheetModel = ReturnType<typeof coverageSheetModel>;
 
 export const BLANK_BACKGROUND = '#fce8b2';
 
 /** The sheet of a PORTFOLIO_COVERAGE table (as the function returns it): its formats beside its values. */
-export function coverageSheetModel(table: SheetCell[][], companies: number, metricNames: number): CoverageSheetModel {
+export function coverageSheetModel(table: SheetCell[][], companies: number, metricNames: number) {
   const width = table[0]!.length;
   const periods = width - 5;
-  // The first block: one row per company and name, right under the header.
-  const pairRows = companies * metricNames;
-  const blanks = table.slice(1, 1 + pairRows).reduce((n, r) => n + r.slice(2, 2 + periods).filter((c) => c === BLANK).length, 0);
-  const all: SheetRange = { row: 1, column: 1, numRows: table.length, numColumns: width };
+  // The first block, right under the header, has one row per company and name.
+  const blanks = table.slice(1, 1 + companies * metricNames).reduce((n, r) => n + r.slice(2, 2 + periods).filter((c) => c === BLANK).length, 0);
+  const range = (numRows: number, numColumns: number, row = 1, column = 1): SheetRange => ({ row, column, numRows, numColumns });
   return {
     values: table,
+    // The header row is frozen, and the company and metric columns.
     frozenRows: 1,
     frozenColumns: 2,
-    bold: { row: 1, column: 1, numRows: 1, numColumns: width },
-    filter: all,
-    blankHighlight: { range: { row: 2, column: 3, numRows: Math.max(table.length - 1, 1), numColumns: Math.max(periods, 1) }, text: BLANK, background: BLANK_BACKGROUND },
+    bold: range(1, width),
+    filter: range(table.length, width),
+    // A conditional rule, so a re-sort keeps it right.
+    blankHighlight: { range: range(Math.max(table.length - 1, 1), Math.max(periods, 1), 2, 3), text: BLANK, background: BLANK_BACKGROUND },
     companies,
     metrics: metricNames,
     periods,
+    /** Company-metric-period cells that are blank. */
     blanks,
   };
 }

@@ -1,14 +1,14 @@
 // METRICS, CONTACT_LISTS and the portfolio lists: every page, a header row, values as a person reads them.
 
 import { ApiError, InputError } from '../errors';
-import type { PortfolioProperty, PortfolioPropertyValue } from '../api/types';
+import type { PortfolioPropertyValue } from '../api/types';
 import { isAutoCalculated } from '../portfolio/auto-calculated';
 import { midnightIn } from '../sheets/time-zone';
 import { isIsoDate } from '../validate/dates';
 import { companyOrDefault, isBlank, optionalText, readId } from './arguments';
 import type { FormulaContext } from './formula-context';
 import { requireCompanyAccess, requireProfileAccess, requirePropertyAccess } from './formula-access';
-import { listMetricsCached, listProfilesCached, listPropertiesCached } from './metric-directory';
+import { listMetricsCached, listProfilesCached, listPropertiesCached, unlessForbidden } from './metric-directory';
 import { richTextToPlain } from './rich-text';
 import type { SheetCell } from './metric-formulas';
 
@@ -19,10 +19,7 @@ function dateTime(value: string | null | undefined): SheetCell {
   return Number.isNaN(time) ? value : new Date(time);
 }
 
-/**
- * A list with its header row; an empty list keeps the header (formulas that refer to it still find it)
- * and says why it is empty in the row below, where a bare header row would look like a failed read.
- */
+/** An empty list keeps its header (formulas that refer to it still find it) and says why below, not like a failed read. */
 function listTable(header: SheetCell[], rows: SheetCell[][], whyEmpty: () => string): SheetCell[][] {
   if (rows.length > 0) return [header, ...rows];
   return [header, [whyEmpty(), ...header.slice(1).map(() => '')]];
@@ -33,31 +30,33 @@ export function metrics(ctx: FormulaContext, companyArg: unknown, profileArg: un
   const profileId = isBlank(profileArg) ? undefined : readId(profileArg, 'The portfolio company profile id');
   // The API refuses a profile filter that is not one of this company's profiles: the company is the whole check.
   requireCompanyAccess(ctx, companyId);
-  const rows = listMetricsCached(ctx, companyId, profileId).map((m): SheetCell[] => [m.name, m.id, m.frequency, m.unit, m.portfolio_company_profile_id ?? '']);
+  const rows = listMetricsCached(ctx, companyId, profileId).map((m) => [m.name, m.id, m.frequency, m.unit, m.portfolio_company_profile_id ?? '']);
   return listTable(['Name', 'Id', 'Frequency', 'Unit', 'Portfolio company profile id'], rows, () =>
     profileId ? 'No metrics: this portfolio company has none in this fund.' : 'No metrics: this company has none yet.');
 }
 
-export function contactLists(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
+/** The company id argument, once formulas here may read that company's data. */
+function allowedCompany(ctx: FormulaContext, companyArg: unknown): string {
   const companyId = readId(companyArg, 'The company id');
   requireCompanyAccess(ctx, companyId);
+  return companyId;
+}
+
+export function contactLists(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
+  const companyId = allowedCompany(ctx, companyArg);
   const lists = ctx.records.getOrLoad(`contact_lists:${companyId}`, () => ctx.client().contacts.listLists(companyId));
-  return listTable(['Name', 'Id'], lists.map((l): SheetCell[] => [l.name, l.id]), () => 'No contact lists: this company has none yet.');
+  return listTable(['Name', 'Id'], lists.map((l) => [l.name, l.id]), () => 'No contact lists: this company has none yet.');
 }
 
 export function portfolioCompanies(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
-  const companyId = readId(companyArg, 'The company id');
-  requireCompanyAccess(ctx, companyId);
-  const rows = listProfilesCached(ctx, companyId).map((p): SheetCell[] => [
+  const rows = listProfilesCached(ctx, allowedCompany(ctx, companyArg)).map((p) => [
     p.name, p.id, p.website_url ?? '', p.currency ?? '', p.fiscal_year_end_month ?? '', p.primary_contact_id ?? '', dateTime(p.created_at),
   ]);
   return listTable(['Name', 'Id', 'Website', 'Currency', 'Fiscal year end month', 'Primary contact id', 'Created at'], rows, () => 'No portfolio companies: this fund has none yet.');
 }
 
 export function portfolioProperties(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
-  const companyId = readId(companyArg, 'The company id');
-  requireCompanyAccess(ctx, companyId);
-  const rows = listPropertiesCached(ctx, companyId).map((p): SheetCell[] => [p.name, p.id, p.data_type, isAutoCalculated(p.name)]);
+  const rows = listPropertiesCached(ctx, allowedCompany(ctx, companyArg)).map((p) => [p.name, p.id, p.data_type, isAutoCalculated(p.name)]);
   return listTable(['Name', 'Id', 'Data type', 'Auto-calculated'], rows, () => 'No portfolio properties: this fund has none.');
 }
 
@@ -79,7 +78,7 @@ export function portfolioPropertyValues(ctx: FormulaContext, profileArg: unknown
   requireProfileAccess(ctx, profileId, companyId);
   const properties = new Map(listPropertiesCached(ctx, companyId).map((p) => [p.id, p]));
   const values = ctx.records.getOrLoad(`property_values:${profileId}`, () => ctx.client().portfolio.listValues(profileId));
-  const rows = values.map((v): SheetCell[] => {
+  const rows = values.map((v) => {
     const property = properties.get(v.portfolio_property_id);
     return [property?.name ?? v.portfolio_property_id, readableValue(v.value, property?.data_type, ctx.timeZone), property?.data_type ?? '', v.portfolio_property_id];
   });
@@ -91,26 +90,19 @@ export function portfolioPropertyOptions(ctx: FormulaContext, propertyArg: unkno
   const label = optionalText(labelArg, 'The label');
   requirePropertyAccess(ctx, propertyId);
   const options = ctx.records.getOrLoad(`options:${propertyId}:${label ?? ''}`, () => ctx.client().portfolio.listOptions(propertyId, label));
-  return listTable(['Label', 'Id'], options.map((o): SheetCell[] => [o.label, o.id]), () => whyNoOptions(ctx, propertyId, label));
+  return listTable(['Label', 'Id'], options.map((o) => [o.label, o.id]), () => whyNoOptions(ctx, propertyId, label));
 }
 
 const OPTION_TYPES = ['select', 'multiselect'];
 
 /**
- * Why a property lists no options. The options endpoint knows only the property's id, so its name and
- * data type come from the default company's property list (read only on this empty path, so a
- * property that has options costs no extra request).
+ * Why a property lists no options. Its name and data type come from the default company's property list
+ * (the options endpoint knows only its id), read only on this empty path.
  */
 function whyNoOptions(ctx: FormulaContext, propertyId: string, label: string | undefined): string {
-  let property: PortfolioProperty | undefined;
-  if (ctx.defaultCompanyId) {
-    try {
-      property = listPropertiesCached(ctx, ctx.defaultCompanyId).find((p) => p.id === propertyId);
-    } catch (error) {
-      // A default company that is not a fund has no properties to name: fall back to the general sentence.
-      if (!(error instanceof ApiError && error.code === 'forbidden')) throw error;
-    }
-  }
+  const fundId = ctx.defaultCompanyId;
+  // A default company that is not a fund has no properties to name: the general sentence says it.
+  const property = fundId ? unlessForbidden(() => listPropertiesCached(ctx, fundId).find((p) => p.id === propertyId)) : undefined;
   if (property && !OPTION_TYPES.includes(property.data_type)) {
     return `No options: "${property.name}" is a ${property.data_type} property, and only select and multiselect properties have options.`;
   }
@@ -123,7 +115,7 @@ export function portfolioNotes(ctx: FormulaContext, profileArg: unknown): SheetC
   const profileId = readId(profileArg, 'The portfolio company profile id');
   requireProfileAccess(ctx, profileId);
   const notes = ctx.records.getOrLoad(`portfolio_notes:${profileId}`, () => ctx.client().portfolio.listNotes(profileId));
-  return listTable(['Name', 'Content', 'Created at', 'Id'], notes.map((n): SheetCell[] => [n.name ?? '', n.content ?? '', dateTime(n.created_at), String(n.id ?? '')]), () => 'No portfolio notes: this portfolio company has none yet.');
+  return listTable(['Name', 'Content', 'Created at', 'Id'], notes.map((n) => [n.name ?? '', n.content ?? '', dateTime(n.created_at), String(n.id ?? '')]), () => 'No portfolio notes: this portfolio company has none yet.');
 }
 
 /** 403 on a portfolio list usually means a startup company: say so rather than "no access". */

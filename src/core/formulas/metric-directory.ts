@@ -17,14 +17,19 @@ export function cachedMetricListing(ctx: FormulaContext, companyId: string): Met
   return ctx.records.get<Metric[]>(metricListingKey(companyId));
 }
 
-/** A profile of a fund, from the cached listing; undefined outside the investor product. */
-export function findProfile(ctx: FormulaContext, companyId: string, profileId: string): PortfolioCompanyProfile | undefined {
+/** What `read` gives, or undefined when the API answers 403 (a company that is not a fund has no portfolio). */
+export function unlessForbidden<T>(read: () => T): T | undefined {
   try {
-    return listProfilesCached(ctx, companyId).find((profile) => profile.id === profileId);
+    return read();
   } catch (error) {
     if (error instanceof ApiError && error.code === 'forbidden') return undefined;
     throw error;
   }
+}
+
+/** A profile of a fund, from the cached listing; undefined outside the investor product. */
+export function findProfile(ctx: FormulaContext, companyId: string, profileId: string): PortfolioCompanyProfile | undefined {
+  return unlessForbidden(() => listProfilesCached(ctx, companyId).find((profile) => profile.id === profileId));
 }
 
 export function listProfilesCached(ctx: FormulaContext, companyId: string): PortfolioCompanyProfile[] {

@@ -19,12 +19,18 @@ export const CUSTOM_FUNCTION_NAMES = [
 
 export type CustomFunctionName = (typeof CUSTOM_FUNCTION_NAMES)[number];
 
-const CALL = new RegExp(`(^|[^A-Z0-9_.])(${CUSTOM_FUNCTION_NAMES.join('|')})\\s*\\(`, 'i');
-
-/** Whether a formula calls one of the add-in's functions (so refreshing it brings fresh data). */
-export function callsAddinFunction(formula: string): boolean {
-  return formula.startsWith('=') && CALL.test(formula);
+/** A call of one of these functions in a formula's text (not a longer name that ends in one, nor a method). */
+export function callOf(names: readonly CustomFunctionName[]): RegExp {
+  return new RegExp(`(^|[^A-Z0-9_.])(${names.join('|')})\\s*\\(`, 'i');
 }
+
+const CALL = callOf(CUSTOM_FUNCTION_NAMES);
+
+/** A sheet's formulas as Range.getFormulas returns them. */
+export type FormulaGrid = readonly (readonly string[])[];
+
+/** The value of a 1-based cell of the same grid, or undefined outside it. */
+export type CellValueAt = (row: number, column: number) => unknown;
 
 export interface FormulaCell {
   row: number;
@@ -32,11 +38,9 @@ export interface FormulaCell {
   formula: string;
 }
 
-/** The add-in's formulas in a grid of formulas (as Range.getFormulas returns), 1-based positions. */
-export function findAddinFormulas(formulas: readonly (readonly string[])[]): FormulaCell[] {
-  const found: FormulaCell[] = [];
-  formulas.forEach((row, r) => row.forEach((formula, c) => {
-    if (formula && callsAddinFunction(formula)) found.push({ row: r + 1, column: c + 1, formula });
-  }));
-  return found;
+/** The add-in's formulas (refreshing them brings fresh data), 1-based. */
+export function findAddinFormulas(formulas: FormulaGrid): FormulaCell[] {
+  return formulas.flatMap((row, r) =>
+    row.flatMap((formula, c) => (formula?.startsWith('=') && CALL.test(formula) ? [{ row: r + 1, column: c + 1, formula }] : [])),
+  );
 }

@@ -1,28 +1,24 @@
 // PORTFOLIO_VALUE, PORTFOLIO_METRIC and PORTFOLIO_COVERAGE: a fund's metrics by company and metric name.
 //
-// Names are resolved against two cached listings of the fund (its profiles and its metrics, every page,
-// read once per cache period and shared by every cell through the RecordsCache's single flight); the
-// series of every metric a formula needs then come in one batched read (20 ids a request, pages
-// fetched together), cached under the sorted ids so a recalculation asks nothing.
+// Names are resolved against the fund's cached profile and metric listings (read once per cache period,
+// shared by every cell); the series of every metric a formula needs then come in one batched read.
 
 import { InputError } from '../errors';
-import type { DataPoint, Metric, PortfolioCompanyProfile } from '../api/types';
-import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
-import { formatIso, parseIso, parsePeriodLabel, periodStart, periodStartsWithin, type LabelSpan } from '../sheets/periods';
-import { isBlank } from './arguments';
+import type { Metric, PortfolioCompanyProfile } from '../api/types';
+import { readAggregate } from '../sheets/period-aggregate';
+import { addDays, nextPeriodStart, parsePeriodLabel, periodLabel, periodStart, periodStartsWithin, type LabelledPeriod, type LabelSpan } from '../sheets/periods';
+import { argumentGrid, isBlank, nonBlankCells } from './arguments';
 import { requireCompanyAccess } from './formula-access';
 import type { FormulaContext } from './formula-context';
 import { listMetricsCached, listProfilesCached } from './metric-directory';
 import { loadPoints, valueOfMetric, type SheetCell } from './metric-formulas';
 import { isUuid } from '../validate/uuid';
-import { toCell } from '../sheets/metric-table';
 
 /** A name as matched: trimmed, without regard to case. */
 export function normalName(name: string): string {
   return name.trim().toLowerCase();
 }
 
-/** The fund's portfolio companies and their metrics, from the two cached listings. */
 export interface FundDirectory {
   fundId: string;
   profiles: PortfolioCompanyProfile[];
@@ -58,7 +54,7 @@ function fundOrDefault(ctx: FormulaContext, value: unknown): string {
 }
 
 /** A portfolio company given by profile id or by name (trimmed, without regard to case). */
-export function findCompany(directory: FundDirectory, value: unknown): PortfolioCompanyProfile {
+function findCompany(directory: FundDirectory, value: unknown): PortfolioCompanyProfile {
   if (isBlank(value)) throw new InputError('The company is missing: give a portfolio company\'s name or profile id.');
   if (Array.isArray(value)) throw new InputError('The company must be one cell here, not a range.');
   const text = String(value).trim();
@@ -73,7 +69,7 @@ export function findCompany(directory: FundDirectory, value: unknown): Portfolio
 }
 
 /** The company's metric of that name: the one, none (undefined), or an error naming both ids. */
-export function findMetric(directory: FundDirectory, company: PortfolioCompanyProfile, name: string): Metric | undefined {
+function findMetric(directory: FundDirectory, company: PortfolioCompanyProfile, name: string): Metric | undefined {
   const found = directory.metrics.get(company.id.toLowerCase())?.get(normalName(name)) ?? [];
   if (found.length > 1) {
     throw new InputError(`"${company.name}" has ${found.length} metrics named "${name.trim()}": ${found.map((m) => m.id).join(' and ')}. Read the one you mean with METRIC_VALUE and its id.`);
@@ -88,24 +84,27 @@ function readName(value: unknown, what: string): string {
 }
 
 /**
- * The whole series of every metric, by id then date, in one batched read. The ids are sorted, so the
- * same grid finds its cached answer whatever order its cells name them in.
+ * The series of every metric found (names not found are skipped) in one read, by date. The ids are
+ * sorted, so the same grid finds its cached answer whatever order its cells name them in.
  */
-export function loadSeriesOf(ctx: FormulaContext, metricIds: readonly string[]): Map<string, Map<string, string | null>> {
-  const ids = [...new Set(metricIds.map((id) => id.toLowerCase()))].sort();
+function loadSeriesOf(ctx: FormulaContext, metrics: ReadonlyArray<Metric | string | undefined>): (metric: Metric) => Map<string, string | null> {
+  const ids = [...new Set(metrics.flatMap((metric) => (typeof metric === 'object' ? [metric.id.toLowerCase()] : [])))].sort();
   const byMetric = new Map<string, Map<string, string | null>>(ids.map((id) => [id, new Map()]));
-  if (ids.length === 0) return byMetric;
-  const points: DataPoint[] = loadPoints(ctx, ids);
-  for (const point of points) byMetric.get(point.metric_id.toLowerCase())?.set(point.date, point.value ?? null);
-  return byMetric;
+  if (ids.length > 0) for (const point of loadPoints(ctx, ids)) byMetric.get(point.metric_id.toLowerCase())?.set(point.date, point.value ?? null);
+  return (metric) => byMetric.get(metric.id.toLowerCase()) ?? new Map();
+}
+
+/** Each company's metric of each name (or the error naming two of one name), and their series in one read. */
+function metricsNamed(ctx: FormulaContext, directory: FundDirectory, names: readonly string[]) {
+  const pairs = directory.profiles.flatMap((profile) => names.map((name) => ({ profile, name, metric: orMessage(() => findMetric(directory, profile, name)) })));
+  return { pairs, series: loadSeriesOf(ctx, pairs.map(({ metric }) => metric)) };
 }
 
 /**
- * A grid cell's value, or the sentence of why it has none: in a grid of companies each may keep its
- * metrics differently (a monthly one here, a quarterly one there), and one company's mismatch must not
- * blank everyone's row.
+ * What `value` gives, or its InputError's sentence: companies keep their metrics differently (monthly
+ * here, two of one name there), and one company's mismatch must not blank everyone's row.
  */
-function cellOrMessage(value: () => SheetCell): SheetCell {
+function orMessage<T>(value: () => T): T | string {
   try {
     return value();
   } catch (error) {
@@ -114,91 +113,39 @@ function cellOrMessage(value: () => SheetCell): SheetCell {
   }
 }
 
-function seriesGetter(series: Map<string, Map<string, string | null>>): (metric: Metric) => () => Map<string, string | null> {
-  return (metric) => () => series.get(metric.id.toLowerCase()) ?? new Map();
-}
-
-// --- PORTFOLIO_VALUE ---------------------------------------------------------------------------
-
-type Grid = unknown[][];
-
-/** One argument as a grid: a single value is a 1 × 1 grid. */
-function asGrid(value: unknown): Grid {
-  return Array.isArray(value) ? (value as Grid) : [[value]];
-}
-
 /**
- * One value per company, metric name and period, of the default fund. Ranges fill grids: a column of
- * companies against a row of periods (or a row of metric names with one period); a single range of
- * any of the three maps cell by cell.
+ * One value per company, metric name and period, of the default fund. A range of any of the three maps
+ * cell by cell; a column of companies against a row of periods (or of names) fills a grid.
  */
 export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg: unknown, periodArg: unknown, aggregateArg?: unknown): SheetCell | SheetCell[][] {
-  const how: Aggregate | undefined = readAggregate(aggregateArg);
+  const how = readAggregate(aggregateArg);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, undefined));
-  const ranges = [companyArg, nameArg, periodArg].filter(Array.isArray).length;
-  if (ranges === 0) {
+  if (![companyArg, nameArg, periodArg].some(Array.isArray)) {
     const company = findCompany(directory, companyArg);
     const name = readName(nameArg, 'The metric name');
     const metric = findMetric(directory, company, name);
     if (!metric) throw new InputError(`"${company.name}" has no metric named "${name.trim()}".`);
     // A single cell reads the metric's own series, the one METRIC_VALUE cells of that metric share.
-    return valueOfMetric(ctx, metric, periodArg, how, () => seriesGetter(loadSeriesOf(ctx, [metric.id]))(metric)());
+    return valueOfMetric(ctx, metric, periodArg, how, () => loadSeriesOf(ctx, [metric])(metric));
   }
-  // The cells as (company, name, period), in the result's shape.
-  let cells: Array<Array<[unknown, unknown, unknown]>>;
-  if (ranges === 1) {
-    const [range] = [companyArg, nameArg, periodArg].filter(Array.isArray) as Grid[];
-    cells = range!.map((row) => row.map((cell) => [
-      Array.isArray(companyArg) ? cell : companyArg,
-      Array.isArray(nameArg) ? cell : nameArg,
-      Array.isArray(periodArg) ? cell : periodArg,
-    ]));
-  } else {
-    const companies = asGrid(companyArg);
-    const columnOfCompanies = Array.isArray(companyArg) && companies.every((row) => row.length === 1);
-    const across = Array.isArray(nameArg) && !Array.isArray(periodArg) ? asGrid(nameArg) : Array.isArray(periodArg) && !Array.isArray(nameArg) ? asGrid(periodArg) : undefined;
-    if (!columnOfCompanies || !across || across.length !== 1) {
-      throw new InputError('With two ranges, give the companies as a column and either the periods or the metric names as a row (with one period for names, one name for periods).');
-    }
-    const namesAcross = Array.isArray(nameArg);
-    cells = companies.map(([company]) => across[0]!.map((item): [unknown, unknown, unknown] => (namesAcross ? [company, item, periodArg] : [company, nameArg, item])));
-  }
-  // Resolve every name first, so the series come in one read.
-  const resolved = cells.map((row) => row.map(([company, name, period]) => {
-    if (isBlank(company) || isBlank(name) || isBlank(period)) return { blank: true as const };
+  const cells = argumentGrid(
+    [companyArg, nameArg, periodArg],
+    'With two ranges, give the companies as a column and either the periods or the metric names as a row (with one period for names, one name for periods).',
+  );
+  // Resolve every name first, so the series come in one read; a blank or unresolved cell is its text.
+  const resolved = cells.map((row) => row.map(([company, name, period]): string | { metric: Metric; period: unknown } => {
+    if (isBlank(company) || isBlank(name) || isBlank(period)) return '';
     const profile = findCompany(directory, company);
     const text = readName(name, 'The metric name');
-    try {
-      const metric = findMetric(directory, profile, text);
-      return metric ? { metric, period } : { message: `No metric "${text.trim()}"` };
-    } catch (error) {
-      // Two metrics of one name: that cell says so, the rest of the grid still answers.
-      if (error instanceof InputError) return { message: error.message };
-      throw error;
-    }
+    const metric = orMessage(() => findMetric(directory, profile, text));
+    return metric === undefined ? `No metric "${text.trim()}"` : typeof metric === 'string' ? metric : { metric, period };
   }));
-  const ids = resolved.flat().flatMap((cell) => ('metric' in cell && cell.metric ? [cell.metric.id] : []));
-  const series = seriesGetter(loadSeriesOf(ctx, ids));
-  return resolved.map((row) => row.map((cell): SheetCell => {
-    if ('blank' in cell) return '';
-    if ('message' in cell) return cell.message!;
-    return cellOrMessage(() => valueOfMetric(ctx, cell.metric!, cell.period, how, series(cell.metric!)));
-  }));
-}
-
-// --- PORTFOLIO_METRIC --------------------------------------------------------------------------
-
-/** The period cells of a row range or one cell, blanks skipped. */
-function readPeriods(value: unknown): unknown[] {
-  const cells = Array.isArray(value) ? (value as Grid).flat() : [value];
-  const periods = cells.filter((cell) => !isBlank(cell));
-  if (periods.length === 0) throw new InputError('The periods are missing: give a label like 2024-Q1, or a row of them.');
-  return periods;
+  const series = loadSeriesOf(ctx, resolved.flat().map((cell) => (typeof cell === 'string' ? cell : cell.metric)));
+  return resolved.map((row) => row.map((cell) => (typeof cell === 'string' ? cell : orMessage(() => valueOfMetric(ctx, cell.metric, cell.period, how, () => series(cell.metric))))));
 }
 
 function readNames(value: unknown): string[] {
-  const cells = Array.isArray(value) ? (value as Grid).flat() : [value];
-  const names = cells.filter((cell) => !isBlank(cell)).map((cell) => readName(cell, 'A metric name'));
+  const names = nonBlankCells(value).map((cell) => readName(cell, 'A metric name'));
   if (names.length === 0) throw new InputError('The metric name is missing: give one like "Revenue", or a range of them.');
   return names;
 }
@@ -208,65 +155,45 @@ function header(period: unknown): SheetCell {
   return period instanceof Date || typeof period === 'number' || typeof period === 'boolean' ? (period as SheetCell) : String(period).trim();
 }
 
+const NO_COMPANIES = 'No portfolio companies: this fund has none yet.';
+
 /**
- * One row per portfolio company (its name first), one column per period, under a header row. A company
- * with no metric of the name has an empty row and is named in a final note row; one with two has the
- * error, naming both ids, in its cells; a period that does not fit a company's metric (a quarter of a
- * monthly one) has the reason in that cell.
+ * One row per portfolio company, one column per period, under a header row. A company with no metric of
+ * the name has an empty row and is named in a final note row; one with two has the error naming both ids
+ * in its cells; a period that does not fit a company's metric has the reason in that cell.
  */
 export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsArg: unknown, fundArg: unknown): SheetCell[][] {
   if (Array.isArray(nameArg)) throw new InputError('The metric name must be one cell, not a range: =PORTFOLIO_VALUE fills a grid of several names.');
   const name = readName(nameArg, 'The metric name');
-  const periods = readPeriods(periodsArg);
+  const periods = nonBlankCells(periodsArg);
+  if (periods.length === 0) throw new InputError('The periods are missing: give a label like 2024-Q1, or a row of them.');
   // Unreadable labels are refused before any request (the fiscal year is each company's, read later).
   for (const period of periods) if (typeof period === 'string' && !/FY/i.test(period)) parsePeriodLabel(period.trim(), null);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
-  const rows = directory.profiles.map((profile) => {
-    try {
-      return { profile, metric: findMetric(directory, profile, name) };
-    } catch (error) {
-      if (error instanceof InputError) return { profile, message: error.message };
-      throw error;
-    }
-  });
-  const series = seriesGetter(loadSeriesOf(ctx, rows.flatMap((row) => (row.metric ? [row.metric.id] : []))));
+  const { pairs: rows, series } = metricsNamed(ctx, directory, [name]);
   const table: SheetCell[][] = [['Company', ...periods.map(header)]];
-  for (const row of rows) {
-    if ('message' in row) table.push([row.profile.name, ...periods.map(() => row.message!)]);
-    else if (!row.metric) table.push([row.profile.name, ...periods.map(() => '')]);
-    else table.push([row.profile.name, ...periods.map((period) => cellOrMessage(() => valueOfMetric(ctx, row.metric!, period, undefined, series(row.metric!))))]);
+  for (const { profile, metric } of rows) {
+    const cell = (period: unknown): SheetCell => {
+      if (typeof metric !== 'object') return metric ?? '';
+      return orMessage(() => valueOfMetric(ctx, metric, period, undefined, () => series(metric)));
+    };
+    table.push([profile.name, ...periods.map(cell)]);
   }
-  if (directory.profiles.length === 0) table.push(['No portfolio companies: this fund has none yet.', ...periods.map(() => '')]);
-  const missing = rows.filter((row) => !('message' in row) && !row.metric).map((row) => row.profile.name);
-  if (missing.length > 0) table.push([`No metric named "${name.trim()}": ${missing.join(', ')}.`, ...periods.map(() => '')]);
+  const note = (text: string): SheetCell[] => [text, ...periods.map(() => '')];
+  if (directory.profiles.length === 0) table.push(note(NO_COMPANIES));
+  const missing = rows.filter((row) => row.metric === undefined).map((row) => row.profile.name);
+  if (missing.length > 0) table.push(note(`No metric named "${name.trim()}": ${missing.join(', ')}.`));
   return table;
 }
 
-// --- PORTFOLIO_COVERAGE ------------------------------------------------------------------------
-
-export const REPORTED = 'reported';
+const REPORTED = 'reported';
 export const BLANK = 'blank';
-export const NO_METRIC = 'no such metric';
+const NO_METRIC = 'no such metric';
+const STATUSES = [REPORTED, BLANK, NO_METRIC];
 
-interface Column {
-  label: string;
-  start: string;
-  end: string;
-}
+type Column = Pick<LabelledPeriod, 'start' | 'end'> & { label: string };
 
-const STEP_MONTHS: Partial<Record<LabelSpan, number>> = { month: 1, quarter: 3, year: 12 };
-
-function addMonths(date: string, months: number): string {
-  const { year, month } = parseIso(date);
-  const index = year * 12 + month - 1 + months;
-  return formatIso({ year: Math.floor(index / 12), month: (index % 12) + 1, day: 1 });
-}
-
-function labelOf(start: string, span: LabelSpan): string {
-  if (span === 'month') return start.slice(0, 7);
-  if (span === 'quarter') return `${start.slice(0, 4)}-Q${Math.floor((Number(start.slice(5, 7)) - 1) / 3) + 1}`;
-  return start.slice(0, 4);
-}
+const SPAN_FREQUENCY: Partial<Record<LabelSpan, string>> = { month: 'monthly', quarter: 'quarterly', year: 'annually' };
 
 /** The calendar periods from the start label's to the end label's, both included, of the start label's length. */
 export function coverageColumns(startArg: unknown, endArg: unknown): Column[] {
@@ -277,87 +204,57 @@ export function coverageColumns(startArg: unknown, endArg: unknown): Column[] {
   };
   const first = read(startArg, 'The start period');
   const last = read(endArg, 'The end period');
-  const step = STEP_MONTHS[first.span];
-  if (step === undefined) throw new InputError(`The start period must be a month, quarter or year label like 2024-01, 2024-Q1 or 2024, not ${first.description}.`);
+  const frequency = SPAN_FREQUENCY[first.span];
+  if (frequency === undefined) throw new InputError(`The start period must be a month, quarter or year label like 2024-01, 2024-Q1 or 2024, not ${first.description}.`);
   if (last.span !== first.span) throw new InputError(`The start and end periods must be of one length: ${first.description} and ${last.description}.`);
   if (last.start < first.start) throw new InputError(`The end period ${String(endArg).trim()} is before the start period ${String(startArg).trim()}.`);
   const columns: Column[] = [];
-  for (let start = first.start; start <= last.start; start = addMonths(start, step)) {
+  for (let start = first.start; start <= last.start; start = nextPeriodStart(start, frequency)) {
     if (columns.length >= 240) throw new InputError('That is more than 240 periods: narrow the range.');
-    columns.push({ label: labelOf(start, first.span), start, end: previousDay(addMonths(start, step)) });
+    columns.push({ label: periodLabel(start, first.span), start, end: addDays(nextPeriodStart(start, frequency), -1) });
   }
   return columns;
 }
 
-function previousDay(date: string): string {
-  const time = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) - 86_400_000;
-  return new Date(time).toISOString().slice(0, 10);
-}
-
 /**
- * A metric's status in a column: reported when every one of its periods that starts inside the column
- * has a value; blank when one has a null or empty point, or no point at all. A metric whose period is
- * longer than the column (a quarterly metric in monthly columns) is judged by the period that holds the
- * column's first day.
+ * Reported when every period of the metric that starts inside the column has a value, else blank. A
+ * metric whose period is longer than the column (quarterly in monthly columns) is judged by the period
+ * that holds the column's first day.
  */
 function status(metric: Metric, series: Map<string, string | null>, column: Column): string {
   let starts = periodStartsWithin(column.start, column.end, metric.frequency);
-  if (starts.length === 0) {
-    const holding = periodStart(column.start, metric.frequency);
-    starts = holding ? [holding] : [column.start];
-  }
-  const filled = (date: string) => {
-    const cell = toCell(series.get(date), false);
-    return cell !== null && cell !== undefined && cell !== '';
-  };
-  return starts.every(filled) ? REPORTED : BLANK;
+  if (starts.length === 0) starts = [periodStart(column.start, metric.frequency) ?? column.start];
+  return starts.every((date) => (series.get(date) ?? '') !== '') ? REPORTED : BLANK;
 }
 
 /**
- * Who reported what. Three blocks under one header row (Company, Metric, one column per period, then
- * Reported, Blank, No such metric):
- * 1. one row per company and metric name: "reported", "blank" or "no such metric" per period, and the
- *    row's counts;
- * 2. one row per company, metric "All metrics": per period, how many of the metrics it reported; then
- *    the company's counts over every metric and period;
- * 3. three rows "All companies" / "reported", "blank", "no such metric": per period, how many
- *    company-metric pairs are so, and the totals.
- * A company with two metrics of one name is listed with the error naming both ids in that row's cells.
+ * Who reported what: under a header row (Company, Metric, a column per period, Reported, Blank, No such
+ * metric), one row per company and name with each period's status (or the error naming both ids of two
+ * metrics of one name) and the row's counts; one "All metrics" row per company with how many it reported
+ * per period and its counts; then one "All companies" row per status with its counts per period and total.
  */
 export function portfolioCoverage(ctx: FormulaContext, namesArg: unknown, startArg: unknown, endArg: unknown, fundArg: unknown): SheetCell[][] {
   const names = readNames(namesArg);
   const columns = coverageColumns(startArg, endArg);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
-  type Pair = { profile: PortfolioCompanyProfile; name: string; metric?: Metric; message?: string };
-  const pairs: Pair[] = directory.profiles.flatMap((profile) => names.map((name): Pair => {
-    try {
-      return { profile, name, metric: findMetric(directory, profile, name) };
-    } catch (error) {
-      if (error instanceof InputError) return { profile, name, message: error.message };
-      throw error;
-    }
-  }));
-  const series = loadSeriesOf(ctx, pairs.flatMap((pair) => (pair.metric ? [pair.metric.id] : [])));
-  const statuses = pairs.map((pair) => columns.map((column) => {
-    if (pair.message) return pair.message;
-    if (!pair.metric) return NO_METRIC;
-    return status(pair.metric, series.get(pair.metric.id.toLowerCase()) ?? new Map(), column);
+  const { pairs, series } = metricsNamed(ctx, directory, names);
+  const statuses = pairs.map(({ metric }) => columns.map((column) => {
+    if (typeof metric === 'string') return metric;
+    return metric ? status(metric, series(metric), column) : NO_METRIC;
   }));
   const count = (cells: readonly string[], what: string) => cells.filter((cell) => cell === what).length;
+  const counts = (cells: readonly string[]) => STATUSES.map((what) => count(cells, what));
+  const column = (rows: readonly string[][], c: number) => rows.map((row) => row[c]!);
   const table: SheetCell[][] = [['Company', 'Metric', ...columns.map((c) => c.label), 'Reported', 'Blank', 'No such metric']];
-  pairs.forEach((pair, i) => {
-    const row = statuses[i]!;
-    table.push([pair.profile.name, pair.name.trim(), ...row, count(row, REPORTED), count(row, BLANK), count(row, NO_METRIC)]);
-  });
+  pairs.forEach((pair, i) => table.push([pair.profile.name, pair.name.trim(), ...statuses[i]!, ...counts(statuses[i]!)]));
   directory.profiles.forEach((profile, p) => {
     const rows = statuses.slice(p * names.length, (p + 1) * names.length);
-    const all = rows.flat();
-    table.push([profile.name, 'All metrics', ...columns.map((_, c) => count(rows.map((row) => row[c]!), REPORTED)), count(all, REPORTED), count(all, BLANK), count(all, NO_METRIC)]);
+    table.push([profile.name, 'All metrics', ...columns.map((_, c) => count(column(rows, c), REPORTED)), ...counts(rows.flat())]);
   });
   const every = statuses.flat();
-  for (const what of [REPORTED, BLANK, NO_METRIC]) {
-    table.push(['All companies', what, ...columns.map((_, c) => count(statuses.map((row) => row[c]!), what)), what === REPORTED ? count(every, what) : '', what === BLANK ? count(every, what) : '', what === NO_METRIC ? count(every, what) : '']);
+  for (const what of STATUSES) {
+    table.push(['All companies', what, ...columns.map((_, c) => count(column(statuses, c), what)), ...STATUSES.map((other) => (other === what ? count(every, what) : ''))]);
   }
-  if (directory.profiles.length === 0) table.push(['No portfolio companies: this fund has none yet.', '', ...columns.map(() => ''), '', '', '']);
+  if (directory.profiles.length === 0) table.push([NO_COMPANIES, '', ...columns.map(() => ''), '', '', '']);
   return table;
 }

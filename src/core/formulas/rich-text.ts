@@ -13,9 +13,8 @@ function decodeEntities(text: string): string {
 }
 
 /**
- * HTML as plain text: tags dropped, entities decoded, and a line break where a paragraph, a line
- * break, a heading or a list item ends, so the cell keeps the text's lines (list items get "• ").
- * Not an HTML parser: the result is only ever shown as text, never rendered.
+ * HTML as plain text: tags dropped, entities decoded, a line break where a paragraph, line break, heading
+ * or list item ("• ") ends. Not an HTML parser: the result is only shown as text, never rendered.
  */
 export function richTextToPlain(html: string): string {
   const text = html

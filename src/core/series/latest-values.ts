@@ -2,12 +2,11 @@
 
 import type { DataPoint } from '../api/types';
 import type { LatestValue } from '../../shared/rpc';
-import { REVIEW_MARK } from '../sheets/source-cells';
+import { needsReview, REVIEW_MARK } from '../sheets/source-cells';
 
 /**
- * How far back the browser looks first: a year and a quarter, so a quarterly metric that reports a
- * quarter late is found there, and a company with a hundred metrics is not read back to its first year
- * to show one number each. Only the metrics with nothing in it are then read over their whole history.
+ * How far back the browser looks first: a year and a quarter finds a quarterly metric reported late, and
+ * a hundred metrics are not read back to their first year; only those with nothing in it are read whole.
  */
 export const LATEST_LOOKBACK_DAYS = 460;
 
@@ -32,18 +31,9 @@ export function latestValues(points: readonly DataPoint[], metricIds: readonly s
     const point = newest.get(metricId);
     if (!point) return { metricId, date: null, value: null, source: null };
     const source = point.source;
-    return {
-      metricId,
-      date: point.date,
-      value: point.value ?? null,
-      source: source
-        ? {
-            type: source.source_type === 'ai_inbox' ? `${source.source_type}${REVIEW_MARK}` : source.source_type,
-            label: source.label,
-            link: safeAppUrl(source.app_url),
-            review: source.source_type === 'ai_inbox',
-          }
-        : null,
-    };
+    if (!source) return { metricId, date: point.date, value: point.value ?? null, source: null };
+    const review = needsReview(source.source_type);
+    const type = review ? `${source.source_type}${REVIEW_MARK}` : source.source_type;
+    return { metricId, date: point.date, value: point.value ?? null, source: { type, label: source.label, link: safeAppUrl(source.app_url), review } };
   });
 }

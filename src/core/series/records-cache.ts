@@ -12,10 +12,7 @@ export class RecordsCache {
   constructor(
     private readonly cache: ChunkedCache,
     private readonly generation: string,
-    /**
-     * Shares one load among executions that need the same list at once: every cell of a recalculation
-     * checks formula access against the same metric listing, and Sheets runs them in parallel.
-     */
+    /** Shares one load among the cells of a recalculation, which Sheets runs in parallel, all checking one listing. */
     private readonly flight?: SingleFlight,
   ) {}
 
@@ -28,12 +25,12 @@ export class RecordsCache {
     };
     if (!this.flight) return this.get<T>(key) ?? loadAndStore();
     // The flight's "nothing cached" is null; a cached list is never undefined.
-    return this.flight.run(`rec:${this.generation}:${key}`, () => this.get<T>(key) ?? null, loadAndStore) as T;
+    return this.flight.run(this.fullKey(key), () => this.get<T>(key) ?? null, loadAndStore) as T;
   }
 
-  /** The cached value for `key`, or undefined. */
+  /** The cached value for `key`, or undefined (a corrupt entry too, so it is reloaded). */
   get<T>(key: string): T | undefined {
-    const fullKey = `rec:${this.generation}:${key}`;
+    const fullKey = this.fullKey(key);
     if (this.seen.has(fullKey)) return this.seen.get(fullKey) as T;
     const text = this.cache.get(fullKey);
     if (text === null) return undefined;
@@ -42,21 +39,22 @@ export class RecordsCache {
       this.seen.set(fullKey, parsed);
       return parsed;
     } catch {
-      return undefined; // A corrupt entry is reloaded.
+      return undefined;
     }
   }
 
   /** Forgets `key`, here and in the cache: the next reader loads it again. */
   remove(key: string): void {
-    const fullKey = `rec:${this.generation}:${key}`;
-    this.cache.remove(fullKey);
-    this.seen.delete(fullKey);
+    this.cache.remove(this.fullKey(key));
+    this.seen.delete(this.fullKey(key));
   }
 
-  /** Stores a value for `key`, replacing what was there. */
   put(key: string, value: unknown): void {
-    const fullKey = `rec:${this.generation}:${key}`;
-    this.cache.put(fullKey, JSON.stringify(value), RECORDS_TTL_SECONDS);
-    this.seen.set(fullKey, value);
+    this.cache.put(this.fullKey(key), JSON.stringify(value), RECORDS_TTL_SECONDS);
+    this.seen.set(this.fullKey(key), value);
+  }
+
+  private fullKey(key: string): string {
+    return `rec:${this.generation}:${key}`;
   }
 }

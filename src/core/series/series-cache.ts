@@ -6,9 +6,8 @@ import type { SingleFlight } from './single-flight';
 import { epochKeyPart, type SeriesEpochs } from './series-epochs';
 
 /**
- * Compact on purpose: ten years of daily points must fit a few 100 KB cache entries. A series fetched
- * with sources stores each distinct source once (most points of a metric share a handful of labels)
- * and gives its points the source's index.
+ * Compact: ten years of daily points must fit a few 100 KB cache entries. Each distinct source is stored
+ * once (a metric's points share a handful of labels), its points giving its index.
  */
 type StoredPoint = [metricId: number, date: string, value: string | null, source?: number];
 type StoredSource = [type: string, label: string, appUrl: string | null];
@@ -18,10 +17,7 @@ interface StoredSeries {
   sources?: StoredSource[];
 }
 
-/**
- * Other metrics one fetch may take along: the API client sends 20 ids a request (Apps Script's 2 kB
- * URL), so the metric and 19 companions are one multi-id request, paged together.
- */
+/** Other metrics one fetch may take along: the client sends 20 ids a request (Apps Script's 2 kB URL). */
 export const MAX_COMPANIONS = 19;
 
 /** The key of a metric's whole series, as loadPoints names it (ids|start|end|blank flag). */
@@ -29,14 +25,13 @@ export function wholeSeriesKey(metricId: string): string {
   return `${metricId}|||`;
 }
 
-/** Long enough for a working session; the Refresh menu item starts a new generation at once. */
+/** A working session; the Refresh menu item starts a new generation at once. */
 export const SERIES_TTL_SECONDS = 30 * 60;
 
 export class SeriesCache {
   /**
-   * What this execution has read or stored already, by full key: a grid formula asks for each metric's
-   * series once per cell, and reading the cache each time was a manifest and a chunk read per cell. A
-   * drop by a writer during the execution is not seen, as it would not be by a read a moment earlier.
+   * What this execution has read or stored: a grid asks for a series once per cell, and each cache read is
+   * a manifest and a chunk. A drop meanwhile is not seen, as by a read a moment earlier.
    */
   private readonly seen = new Map<string, DataPoint[]>();
 
@@ -46,50 +41,44 @@ export class SeriesCache {
     private readonly generation: string,
     /** Shares one fetch among executions that need the same series at once; without it each fetches. */
     private readonly flight?: SingleFlight,
-    /**
-     * Which metrics had their series dropped since (see series-epochs.ts), read when first needed: a
-     * series is keyed by its metrics' epochs, so a drop makes every entry of those metrics unreachable.
-     */
+    /** Which metrics had their series dropped (see series-epochs.ts), read when first needed: part of the keys. */
     private readonly epochs: () => SeriesEpochs = () => ({}),
   ) {}
 
-  /**
-   * The cached series for `key`, or what `load` returns (stored for next time), fetched once for
-   * concurrent cells. `metricIds` are the metrics the series holds: their drops make it stale.
-   */
+  /** The cached series, or `load`'s (stored, fetched once for concurrent cells); `metricIds` are those it holds. */
   getOrLoad(key: string, load: () => DataPoint[], metricIds: readonly string[] = []): DataPoint[] {
     const loadAndStore = (): DataPoint[] => {
       const points = load();
       this.put(key, points, metricIds);
       return points;
     };
+    return this.cachedOrLoaded(key, metricIds, loadAndStore);
+  }
+
+  private cachedOrLoaded(key: string, metricIds: readonly string[], loadAndStore: () => DataPoint[]): DataPoint[] {
     if (!this.flight) return this.get(key, metricIds) ?? loadAndStore();
     return this.flight.run(this.key(key, metricIds), () => this.get(key, metricIds), loadAndStore);
   }
 
   /**
-   * A metric's whole series (every date, blanks kept, no sources: what METRIC_VALUE and METRIC_LATEST
-   * share), from the cache or else loaded once for concurrent cells. On a miss the loading execution
-   * also takes `companions()` (other metrics about to be asked for) that are neither cached nor being
-   * loaded, and `loadMany` fetches them all at once: a recalculation's first fetch brings every series
-   * its cells need, instead of each metric's first cells waiting for a fetch of their own. Each series
-   * is stored apart, as a fetch of it alone would store it. When loading them together fails (too many
-   * pages, any error), this metric is loaded alone and the companions' waiters fetch for themselves.
+   * A metric's whole series (blanks kept, no sources), cached or loaded once for concurrent cells. On a
+   * miss the loader also takes `companions()` (metrics about to be asked for) that are neither cached
+   * nor being loaded, and `loadMany` fetches all at once, so a recalculation's first fetch brings every
+   * series its cells need. Each is stored as a fetch of it alone would store it. When the fetch together
+   * fails (too many pages, any error), this metric is loaded alone and the companions' waiters fetch.
    */
   getOrLoadWhole(metricId: string, loadMany: (ids: readonly string[]) => DataPoint[], companions: () => readonly string[] = () => []): DataPoint[] {
     const key = wholeSeriesKey(metricId);
     const loadAndStore = (): DataPoint[] => {
       const claimed = this.flight ? this.claimCompanions(metricId, companions()) : [];
-      const ids = [metricId, ...claimed.map((c) => c.id)];
       try {
+        let ids = [metricId, ...claimed.map((c) => c.id)];
         let points: DataPoint[];
         try {
           points = loadMany(ids);
         } catch (error) {
           if (claimed.length === 0) throw error;
-          points = loadMany([metricId]);
-          this.put(key, points, [metricId]);
-          return points;
+          points = loadMany((ids = [metricId]));
         }
         const byMetric = new Map<string, DataPoint[]>(ids.map((id) => [id.toLowerCase(), []]));
         for (const point of points) byMetric.get(point.metric_id.toLowerCase())?.push(point);
@@ -99,8 +88,7 @@ export class SeriesCache {
         this.flight?.release(claimed.map((c) => c.fullKey));
       }
     };
-    if (!this.flight) return this.get(key, [metricId]) ?? loadAndStore();
-    return this.flight.run(this.key(key, [metricId]), () => this.get(key, [metricId]), loadAndStore);
+    return this.cachedOrLoaded(key, [metricId], loadAndStore);
   }
 
   /** The companions this execution may load: at most MAX_COMPANIONS, not this metric, claimed in the flight. */
@@ -108,9 +96,8 @@ export class SeriesCache {
     const candidates = [...new Set(wanted)].filter((id) => id.toLowerCase() !== metricId.toLowerCase()).slice(0, MAX_COMPANIONS)
       .map((id) => ({ id, fullKey: this.key(wholeSeriesKey(id), [id]) }));
     if (candidates.length === 0 || !this.flight) return [];
-    const byKey = new Map(candidates.map((c) => [c.fullKey, c]));
-    const claimed = this.flight.claimMany([...byKey.keys()], (fullKey) => this.cache.get(fullKey) !== null);
-    return claimed.map((fullKey) => byKey.get(fullKey)!);
+    const claimed = new Set(this.flight.claimMany(candidates.map((c) => c.fullKey), (fullKey) => this.cache.get(fullKey) !== null));
+    return candidates.filter((c) => claimed.has(c.fullKey));
   }
 
   get(key: string, metricIds: readonly string[] = []): DataPoint[] | null {
@@ -124,7 +111,7 @@ export class SeriesCache {
       const points = stored.points.map(([index, date, value, sourceIndex]) => {
         const point: DataPoint = { id: '', metric_id: stored.ids[index] ?? '', date, value };
         const source = sourceIndex === undefined ? undefined : stored.sources?.[sourceIndex];
-        if (source) point.source = source[2] === null ? { source_type: source[0], label: source[1] } : { source_type: source[0], label: source[1], app_url: source[2] };
+        if (source) point.source = { source_type: source[0], label: source[1], ...(source[2] === null ? {} : { app_url: source[2] }) };
         return point;
       });
       this.seen.set(fullKey, points);
@@ -136,24 +123,14 @@ export class SeriesCache {
 
   put(key: string, points: readonly DataPoint[], metricIds: readonly string[] = []): void {
     const ids: string[] = [];
-    const index = new Map<string, number>();
+    const idPositions = new Map<string, number>();
     const sources: StoredSource[] = [];
-    const sourceIndex = new Map<string, number>();
-    const stored: StoredPoint[] = points.map((p) => {
-      let i = index.get(p.metric_id);
-      if (i === undefined) {
-        i = ids.push(p.metric_id) - 1;
-        index.set(p.metric_id, i);
-      }
-      if (!p.source) return [i, p.date, p.value ?? null];
+    const sourcePositions = new Map<string, number>();
+    const stored = points.map((p): StoredPoint => {
+      const id = intern(ids, idPositions, p.metric_id, p.metric_id);
+      if (!p.source) return [id, p.date, p.value ?? null];
       const source: StoredSource = [p.source.source_type, p.source.label, p.source.app_url ?? null];
-      const sourceKey = JSON.stringify(source);
-      let s = sourceIndex.get(sourceKey);
-      if (s === undefined) {
-        s = sources.push(source) - 1;
-        sourceIndex.set(sourceKey, s);
-      }
-      return [i, p.date, p.value ?? null, s];
+      return [id, p.date, p.value ?? null, intern(sources, sourcePositions, JSON.stringify(source), source)];
     });
     const series: StoredSeries = sources.length ? { ids, points: stored, sources } : { ids, points: stored };
     const fullKey = this.key(key, metricIds);
@@ -164,4 +141,11 @@ export class SeriesCache {
   private key(key: string, metricIds: readonly string[]): string {
     return `dp:${this.generation}:${epochKeyPart(this.epochs(), metricIds)}${key}`;
   }
+}
+
+/** The position of `key`'s item in `list`, appending `item` the first time. */
+function intern<T>(list: T[], positions: Map<string, number>, key: string, item: T): number {
+  let position = positions.get(key);
+  if (position === undefined) positions.set(key, (position = list.push(item) - 1));
+  return position;
 }

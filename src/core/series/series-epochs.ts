@@ -1,27 +1,25 @@
-// Which metrics' cached series were dropped, and when: the one record every writer of data points
-// (the exporter now; later the audit push and imports) updates, and every formula's series key reads.
+// Which metrics' cached series were dropped, and when: updated by every writer of data points, part of
+// every formula's series key.
 //
-// CacheService cannot list or delete keys by prefix, and formulas run with the spreadsheet owner's
-// cache, which another user's execution cannot reach. So a drop does not delete entries: it gives the
-// metric a new epoch, which is part of every series key that includes the metric, and the old entries
-// are never read again. The epochs live with the spreadsheet (document properties), so an editor's
+// CacheService cannot list or delete keys by prefix, and formulas run with the owner's cache, which
+// another user's execution cannot reach. So a drop gives the metric a new epoch, part of every key of its
+// series, and old entries are never read again. Epochs live in the document properties, so an editor's
 // export reaches the owner's formulas too.
 
 /** metric id (lower case) → the drop's time in base 36: short, and different for every drop. */
 export type SeriesEpochs = Record<string, string>;
 
 /**
- * An epoch can be forgotten once every series entry stored before its drop has expired: entries live
- * SERIES_TTL_SECONDS (30 minutes; not imported, as series-cache.ts imports this file, and a unit test
- * holds the two together), and a fetch that read the old epoch stores within a custom function's 30 s.
- * Forgetting it makes readers miss once more (their key loses the epoch), never read older data.
+ * An epoch can be forgotten once every entry stored before its drop has expired: entries live
+ * SERIES_TTL_SECONDS (30 minutes; a unit test holds the two together, as series-cache.ts imports this
+ * file), and a fetch that read the old epoch stores within a custom function's 30 s. Forgetting it makes
+ * readers miss once more, never read older data.
  */
 export const EPOCH_KEEP_MS = 35 * 60_000;
 
 /**
- * Most metrics remembered at once: a document property holds 9 KB, and an entry takes about 50 bytes.
- * Past it the writer starts a new cache generation instead (every formula fetches again), which is
- * coarser but never stale.
+ * Most metrics remembered: a document property holds 9 KB, an entry about 50 bytes. Past it the writer
+ * starts a new cache generation instead, coarser but never stale.
  */
 export const MAX_EPOCHS = 150;
 

@@ -1,5 +1,5 @@
-// One fetch for many cells: when Sheets recalculates hundreds of cells of one metric at once, the
-// first execution fetches the series and the others wait for its answer in the user's cache.
+// One fetch for many cells: when Sheets recalculates hundreds of cells of one metric at once, the first
+// execution fetches and the others wait for its answer in the user's cache.
 
 import { LockUnavailableError } from '../errors';
 import type { Clock } from '../api/transport';
@@ -11,13 +11,12 @@ export const LOADING_MARKER_TTL_SECONDS = 30;
 /** A waiting execution fetches itself when this little of its own time is left: enough for one fetch. */
 export const TAKE_OVER_BEFORE_DEADLINE_MS = 10_000;
 /**
- * How often a waiting execution looks in the cache for the answer at first. A fetch of a series or a
- * listing takes one or two round trips (a few hundred ms), and Sheets starts up to 30 cells at once:
- * polling every 500 ms from the start made every cell of a metric wait about 500 ms past the answer,
- * which in the bench's concurrent model sheet doubled the last cell's time over its floor.
+ * How often a waiter looks for the answer at first: a fetch takes a few hundred ms, and polling every
+ * 500 ms from the start kept each cell waiting ~500 ms past the answer (in the bench's concurrent model
+ * sheet, twice the last cell's floor).
  */
 export const FAST_POLL_INTERVAL_MS = 100;
-/** How long a waiter polls fast: past this, the fetch is a slow one (paging, 429s) and reads would be wasted. */
+/** How long a waiter polls fast: past this the fetch is slow (paging, 429s) and reads would be wasted. */
 export const FAST_POLL_FOR_MS = 2_000;
 /** How often a waiting execution looks in the cache after the first FAST_POLL_FOR_MS. */
 export const POLL_INTERVAL_MS = 500;
@@ -40,8 +39,9 @@ export class SingleFlight {
   run<T>(key: string, read: () => T | null, load: () => T): T {
     const cached = read();
     if (cached !== null) return cached;
-    const markerKey = safeKey(`load:${key}`);
-    if (!this.claim(markerKey)) {
+    const markerKey = markerOf(key);
+    const claimed = this.claim(markerKey);
+    if (!claimed) {
       // Another execution is loading: wait for its answer, or take over near this execution's deadline.
       const waitStarted = this.clock.now();
       const interval = (): number => (this.clock.now() - waitStarted < FAST_POLL_FOR_MS ? FAST_POLL_INTERVAL_MS : POLL_INTERVAL_MS);
@@ -51,61 +51,49 @@ export class SingleFlight {
         if (answer !== null) return answer;
         if (this.cache.get(markerKey) === null) {
           // The fetcher may have stored its answer and removed its marker between the two reads above
-          // (with 100 ms polls the bench's model sheet met that window for 3 of 10 metrics and fetched
-          // them twice): look once more before concluding it gave up.
+          // (the bench's model sheet fetched 3 of 10 metrics twice): look once more.
           const landed = read();
           if (landed !== null) return landed;
-          // The fetcher gave up (its marker is gone and no answer came): no point waiting longer, and its
-          // error is likely every waiter's, so they do not queue behind one another to meet it.
+          // The fetcher gave up: its error is likely every waiter's, so they need not queue to meet it.
           break;
         }
       }
       this.putMarker(markerKey);
-    } else {
-      // The answer may have landed (and its fetcher's marker gone) between the first read and the
-      // claim: without this look the bench's model sheet fetched 2 to 4 of its 10 metrics twice.
-      const landed = read();
-      if (landed !== null) {
-        this.cache.remove(markerKey);
-        return landed;
-      }
     }
     try {
-      return load();
+      // A claimed answer may have landed (and its marker gone) between the first read and the claim:
+      // without this look the bench's model sheet fetched 2 to 4 of its 10 metrics twice.
+      return (claimed ? read() : null) ?? load();
     } finally {
       this.cache.remove(markerKey);
     }
   }
 
   /**
-   * For an execution already loading under run(): claims the markers of these other keys that no one
-   * else holds and whose answer `read` does not find (one lock for all), so that their waiters wait for
-   * this execution's answer instead of fetching. Returns the keys claimed; the caller must release them
-   * (see release) once their answers are stored or it gave up.
+   * For an execution loading under run(): claims (under one lock) the markers of these other keys that
+   * no one holds and whose answer `read` does not find, so their waiters wait for this execution. The
+   * caller must release the keys returned once their answers are stored or it gave up.
    */
   claimMany(keys: readonly string[], read: (key: string) => boolean): string[] {
-    const claimNow = (): string[] => keys.filter((key) => {
-      const markerKey = safeKey(`load:${key}`);
-      if (this.cache.get(markerKey) !== null || read(key)) return false;
-      this.putMarker(markerKey);
+    return this.underLock(() => keys.filter((key) => {
+      if (this.cache.get(markerOf(key)) !== null || read(key)) return false;
+      this.putMarker(markerOf(key));
       return true;
-    });
-    return this.underLock(claimNow);
+    }));
   }
 
   /** Removes the markers of keys claimed by claimMany: their waiters then read the answer, or fetch. */
   release(keys: readonly string[]): void {
-    for (const key of keys) this.cache.remove(safeKey(`load:${key}`));
+    for (const key of keys) this.cache.remove(markerOf(key));
   }
 
   /**
-   * Puts the loading marker unless another execution's is there. Under the lock, so that of the cells
-   * Sheets starts together only one claims it; without the lock (busy for long) the check and the put
-   * are apart, and at worst two executions fetch.
+   * Puts the marker unless another's is there, under the lock so only one of the cells Sheets starts
+   * together claims it; without the lock (busy for long) at worst two executions fetch.
    */
   private claim(markerKey: string): boolean {
-    // A marker already there settles it without the lock: in the bench's concurrent model sheet every
-    // cell took the lock for each claim, and 30 cells starting together waited 0.2 to 1.6 s each for it.
+    // A marker already there settles it without the lock: 30 cells starting together (the bench's
+    // model sheet) waited 0.2 to 1.6 s each for it.
     if (this.cache.get(markerKey) !== null) return false;
     return this.underLock(() => {
       if (this.cache.get(markerKey) !== null) return false;
@@ -128,4 +116,8 @@ export class SingleFlight {
   private putMarker(markerKey: string): void {
     this.cache.put(markerKey, JSON.stringify({ since: this.clock.now() }), LOADING_MARKER_TTL_SECONDS);
   }
+}
+
+function markerOf(key: string): string {
+  return safeKey(`load:${key}`);
 }

@@ -12,9 +12,8 @@ export interface MetricValuesFormula {
 }
 
 /**
- * =METRIC_VALUES("id", "start", "end", "options"), with several ids as an array literal column
- * {"a";"b"}. Every piece is a validated UUID or date, so nothing needs quoting and nothing can
- * break out of its string.
+ * =METRIC_VALUES("id", "start", "end", "options"), several ids as a column {"a";"b"}. Every piece is a
+ * validated UUID or date, so nothing can break out of its string.
  */
 export function metricValuesFormula(spec: MetricValuesFormula): string {
   const ids = spec.metricIds.map((id) => requireUuid(id, 'A metric id'));

@@ -11,10 +11,7 @@ export interface TableOptions {
   excludeBlank: boolean;
   /** Values as the API's exact decimal text rather than numbers. */
   text: boolean;
-  /**
-   * Each value followed by its source's type, label and link (the API's include_source); a header row
-   * always comes with it, since four columns per metric cannot be told apart without one.
-   */
+  /** Each value followed by its source's type, label and link; with headers, as four columns each need names. */
   source: boolean;
 }
 
@@ -26,10 +23,7 @@ const OPTION_NAMES: Record<string, keyof TableOptions> = {
   source: 'source',
 };
 
-/**
- * Options as a formula gives them: one text of comma- or space-separated words, like
- * "headers, exclude_blank". An unknown word is an error, not ignored, so a typo is visible.
- */
+/** Words like "headers, exclude_blank"; an unknown one is an error, not ignored, so a typo is visible. */
 export function parseTableOptions(input: unknown, defaults: Partial<TableOptions> = {}): TableOptions {
   const options: TableOptions = { headers: false, excludeBlank: false, text: false, source: false, ...defaults };
   if (input === undefined || input === null || input === '') return options;
@@ -52,9 +46,8 @@ export function toCell(value: string | null | undefined, asText: boolean): Cell 
 }
 
 /**
- * Rows of [date, value per metric], oldest first whatever order the API answered in.
- * With several metrics the table is wide: one column per metric, in the order asked for.
- * With `source`, each value column is followed by its source's type, label and link.
+ * Rows of [date, value per metric], oldest first whatever order the API answered in, one column per
+ * metric in the order asked for (with `source`, each followed by its source's type, label and link).
  */
 export function shapeSeries(points: readonly DataPoint[], metricIds: readonly string[], headerNames: readonly string[], options: TableOptions): Cell[][] {
   // A metric named twice gets both its columns: the person laid the table out that way.
@@ -76,7 +69,7 @@ export function shapeSeries(points: readonly DataPoint[], metricIds: readonly st
     for (const index of indexes) row.splice(index * width, width, ...cells);
   }
   const dates = [...byDate.keys()].sort();
-  const rows: Cell[][] = dates.map((date) => [date, ...(byDate.get(date) ?? [])]);
+  const rows: Cell[][] = dates.map((date) => [date, ...byDate.get(date)!]);
   if (options.headers) {
     const headings = options.source ? headerNames.flatMap((name) => [name, ...SOURCE_HEADINGS.map((h) => `${name} ${h}`)]) : headerNames;
     rows.unshift(['Date', ...headings]);

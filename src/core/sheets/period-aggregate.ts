@@ -2,13 +2,14 @@
 
 import { InputError } from '../errors';
 import { normaliseDecimal } from '../validate/decimal';
+import { toCell } from './metric-table';
 
-export const AGGREGATES = ['sum', 'average', 'first', 'last'] as const;
+const AGGREGATES = ['sum', 'average', 'first', 'last'] as const;
 export type Aggregate = (typeof AGGREGATES)[number];
 
 export const AGGREGATE_CHOICES = '"sum", "average", "first" or "last"';
 
-/** The aggregate argument: blank for none, else one of the four words in any case. */
+/** Blank for none, else one of the four words in any case. */
 export function readAggregate(value: unknown): Aggregate | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (Array.isArray(value)) throw new InputError(`The aggregate must be one cell, not a range: ${AGGREGATE_CHOICES}.`);
@@ -30,10 +31,6 @@ function exact(text: string, date: string): Exact {
   return { units: BigInt(whole + fraction), scale: fraction.length };
 }
 
-function rescale(value: Exact, scale: number): bigint {
-  return value.units * 10n ** BigInt(scale - value.scale);
-}
-
 /** Decimal text of units / 10^scale, e.g. (-5n, 1) → "-0.5". */
 function toText(units: bigint, scale: number): string {
   const negative = units < 0n;
@@ -46,7 +43,7 @@ function toText(units: bigint, scale: number): string {
 export function sumDecimals(values: ReadonlyArray<{ date: string; value: string }>): string {
   const parsed = values.map(({ date, value }) => exact(value, date));
   const scale = Math.max(0, ...parsed.map((p) => p.scale));
-  const total = parsed.reduce((sum, p) => sum + rescale(p, scale), 0n);
+  const total = parsed.reduce((sum, p) => sum + p.units * 10n ** BigInt(scale - p.scale), 0n);
   return toText(total, scale);
 }
 
@@ -54,9 +51,8 @@ export function sumDecimals(values: ReadonlyArray<{ date: string; value: string 
 const QUOTIENT_DIGITS = 40;
 
 /**
- * The decimal text of `sum / count` to 40 significant digits, truncated, with a last digit 1 added when
- * digits were cut, so the number read from it rounds the way the exact quotient does (but for a
- * quotient within 10^-40 of a halfway point between two numbers).
+ * `sum / count` to 40 significant digits, truncated, with a last digit 1 when digits were cut, so the
+ * number read from it rounds as the exact quotient does (but within 10^-40 of a halfway point).
  */
 export function divideDecimal(sum: string, count: number): string {
   const value = exact(sum, 'the sum');
@@ -73,19 +69,16 @@ export function divideDecimal(sum: string, count: number): string {
 }
 
 /**
- * One figure for a period from the values of the metric's periods inside it, oldest first.
- * sum and average need every period's value: a missing or blank one gives an empty cell, never a
- * partial sum. first and last read only the first or last period: empty when that one is missing or
- * blank (the add-in never falls back to a neighbour, which would be another period's figure).
+ * One figure from the values of the metric's periods inside a period, oldest first. sum and average
+ * need every value: a missing or blank one gives an empty cell, never a partial sum. first and last
+ * read only that period: empty when it is missing or blank (a neighbour's would be another period's).
  */
 export function aggregate(how: Aggregate, periods: ReadonlyArray<{ date: string; value: string | null | undefined }>): number | string {
   if (periods.length === 0) return '';
   const filled = (v: string | null | undefined): v is string => v !== null && v !== undefined && v.trim() !== '';
   if (how === 'first' || how === 'last') {
-    const one = periods[how === 'first' ? 0 : periods.length - 1]!;
-    if (!filled(one.value)) return '';
-    const number = Number(one.value);
-    return Number.isFinite(number) ? number : one.value;
+    const { value } = periods[how === 'first' ? 0 : periods.length - 1]!;
+    return filled(value) ? toCell(value, false)! : '';
   }
   if (!periods.every((p) => filled(p.value))) return '';
   const sum = sumDecimals(periods as ReadonlyArray<{ date: string; value: string }>);

@@ -3,14 +3,8 @@
 import { InputError } from '../errors';
 import { daysInMonth } from '../validate/dates';
 
-/** Frequencies the API documents; others (a live account returned "annually") are handled where known. */
-export type Frequency = 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'annually';
-
-export interface YearMonthDay {
-  year: number;
-  month: number;
-  day: number;
-}
+type YearMonth = { year: number; month: number };
+type YearMonthDay = YearMonth & { day: number };
 
 export function parseIso(date: string): YearMonthDay {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
@@ -22,64 +16,67 @@ export function formatIso({ year, month, day }: YearMonthDay): string {
 }
 
 /** Adds months to a month start, crossing years. */
-function addMonths(year: number, month: number, months: number): { year: number; month: number } {
+function addMonths(year: number, month: number, months: number): YearMonth {
   const index = year * 12 + (month - 1) + months;
   return { year: Math.floor(index / 12), month: (index % 12) + 1 };
 }
 
-/** Day of the week, 0 = Monday … 6 = Sunday (ISO weeks start on Monday). */
-function isoWeekday(date: YearMonthDay): number {
-  return (new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay() + 6) % 7;
+/** The API's frequencies and "annually", which a live account returned: a period's months (or days), and its starts in words. */
+const FREQUENCIES = new Map<string, { months: number; days?: number; startsOn: string }>([
+  ['daily', { months: 0, days: 1, startsOn: 'every day' }],
+  ['weekly', { months: 0, days: 7, startsOn: 'Mondays' }],
+  ['monthly', { months: 1, startsOn: 'the first of each month' }],
+  ['quarterly', { months: 3, startsOn: '1 January, 1 April, 1 July and 1 October' }],
+  ['annually', { months: 12, startsOn: '1 January' }],
+]);
+
+/** Undefined for a frequency the add-in does not know. */
+export function frequencyMonths(frequency: string): number | undefined {
+  return FREQUENCIES.get(frequency)?.months;
 }
 
-/**
- * The start of the calendar period that holds `date`, for a frequency. Weeks start on Monday,
- * quarters in January, April, July and October. An unknown frequency returns undefined.
- */
+export function periodStartsInWords(frequency: string): string | undefined {
+  return FREQUENCIES.get(frequency)?.startsOn;
+}
+
+/** The start of the calendar period that holds `date` (ISO weeks start on Monday); undefined for an unknown frequency. */
 export function periodStart(date: string, frequency: string): string | undefined {
+  const months = frequencyMonths(frequency);
+  if (months === undefined) return undefined;
+  if (frequency === 'daily') return date;
   const d = parseIso(date);
-  switch (frequency) {
-    case 'daily':
-      return date;
-    case 'weekly': {
-      const start = new Date(Date.UTC(d.year, d.month - 1, d.day - isoWeekday(d)));
-      return start.toISOString().slice(0, 10);
-    }
-    case 'monthly':
-      return formatIso({ ...d, day: 1 });
-    case 'quarterly':
-      return formatIso({ year: d.year, month: d.month - ((d.month - 1) % 3), day: 1 });
-    case 'annually':
-      return formatIso({ year: d.year, month: 1, day: 1 });
-    default:
-      return undefined;
+  if (frequency === 'weekly') {
+    const daysSinceMonday = (new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay() + 6) % 7;
+    return addDays(date, -daysSinceMonday);
   }
+  return formatIso({ year: d.year, month: d.month - ((d.month - 1) % months), day: 1 });
 }
 
-/** How long a label's period is: a single day, or a month, quarter or year of days. */
+/** The start of the period after the one that starts on `start`. */
+export function nextPeriodStart(start: string, frequency: string): string {
+  const { months = 1, days } = FREQUENCIES.get(frequency) ?? {};
+  if (days !== undefined) return addDays(start, days);
+  const { year, month } = parseIso(start);
+  return formatIso({ ...addMonths(year, month, months), day: 1 });
+}
+
 export type LabelSpan = 'day' | 'month' | 'quarter' | 'year';
 
+/** A label's period: its first and last day, its span, what it means in words (for errors) and whether it is fiscal. */
 export interface LabelledPeriod {
-  /** First day of the period the label names. */
   start: string;
-  /** Last day of the period the label names (the start itself for a date). */
   end: string;
   span: LabelSpan;
-  /** What the label means, in words, for error messages. */
   description: string;
-  /** Whether the label names a fiscal period (its start depends on the fiscal year end month). */
   fiscal?: boolean;
 }
 
 /**
- * Reads a period label. A fiscal year is named by the calendar year it ends in (FY2024 with a
- * March year end runs April 2023 to March 2024), the common convention; with no fiscal year end
- * month, the fiscal year is the calendar year.
+ * Reads a period label. A fiscal year is named by the calendar year it ends in (FY2024 with a March
+ * year end runs April 2023 to March 2024), the common convention; with no year end month, the calendar year.
  *
  *   2024-03-15 → that day      2024-03 → March 2024      2024-Q1 → January to March 2024
  *   FY2024 (or FY24) → fiscal 2024        Q3 FY2024, Q3-FY2024, FY2024 Q3 → its third quarter
- *
- * Gives the first and last day and the span, so a caller can tell a label longer than a metric's periods.
  */
 export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | null | undefined): LabelledPeriod {
   const text = label.trim().toUpperCase().replace(/\s+/g, ' ');
@@ -89,13 +86,12 @@ export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | nul
     if (month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)) return { start: text, end: text, span: 'day', description: text };
   } else if ((match = /^(\d{4})-(\d{2})$/.exec(text))) {
     const [year, month] = [Number(match[1]), Number(match[2])];
-    if (month >= 1 && month <= 12) return { start: formatIso({ year, month, day: 1 }), end: monthsEnd(year, month, 1), span: 'month', description: `the month ${text}` };
+    if (month >= 1 && month <= 12) return { ...monthsFrom({ year, month }, 1), span: 'month', description: `the month ${text}` };
   } else if ((match = /^(\d{4})-?Q([1-4])$/.exec(text)) || (match = /^Q([1-4])[ -]?(\d{4})$/.exec(text))) {
     const yearFirst = /^\d{4}/.test(text);
     const year = Number(yearFirst ? match[1] : match[2]);
     const quarter = Number(yearFirst ? match[2] : match[1]);
-    const month = (quarter - 1) * 3 + 1;
-    return { start: formatIso({ year, month, day: 1 }), end: monthsEnd(year, month, 3), span: 'quarter', description: `calendar quarter ${quarter} of ${year}` };
+    return { ...monthsFrom({ year, month: (quarter - 1) * 3 + 1 }, 3), span: 'quarter', description: `calendar quarter ${quarter} of ${year}` };
   } else if ((match = /^(?:Q([1-4])[ -]?)?FY ?(\d{2}|\d{4})$/.exec(text)) || (match = /^FY ?(\d{2}|\d{4})[ -]?Q([1-4])$/.exec(text))) {
     const yearFirst = /Q[1-4]$/.test(text);
     const quarterText = yearFirst ? match[2] : match[1];
@@ -104,8 +100,7 @@ export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | nul
     const start = fiscalYearStart(year, fiscalYearEndMonth);
     const begin = quarter ? addMonths(start.year, start.month, (quarter - 1) * 3) : start;
     return {
-      start: formatIso({ ...begin, day: 1 }),
-      end: monthsEnd(begin.year, begin.month, quarter ? 3 : 12),
+      ...monthsFrom(begin, quarter ? 3 : 12),
       span: quarter ? 'quarter' : 'year',
       description: `${quarter ? `Q${quarter} of ` : ''}fiscal year ${year}${fiscalYearEndMonth && fiscalYearEndMonth >= 1 && fiscalYearEndMonth < 12 ? ` (ending in ${MONTH_NAMES[fiscalYearEndMonth - 1]})` : ''}`,
       fiscal: true,
@@ -114,10 +109,10 @@ export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | nul
   throw new InputError(`"${label}" is not a period: use a date, 2024-03, 2024-Q1, FY2024 or Q3 FY2024.`);
 }
 
-/** The last day of `months` months that start on the first of year-month. */
-function monthsEnd(year: number, month: number, months: number): string {
+/** The first and last day of `months` months from the first of year-month. */
+function monthsFrom({ year, month }: YearMonth, months: number): { start: string; end: string } {
   const last = addMonths(year, month, months - 1);
-  return formatIso({ ...last, day: daysInMonth(last.year, last.month) });
+  return { start: formatIso({ year, month, day: 1 }), end: formatIso({ ...last, day: daysInMonth(last.year, last.month) }) };
 }
 
 /** "24" means 2024: two-digit fiscal years are always this century in practice. */
@@ -125,27 +120,26 @@ function fiscalYearNumber(text: string): number {
   return text.length === 2 ? 2000 + Number(text) : Number(text);
 }
 
-function fiscalYearStart(fiscalYear: number, endMonth: number | null | undefined): { year: number; month: number } {
+function fiscalYearStart(fiscalYear: number, endMonth: number | null | undefined): YearMonth {
   const end = endMonth && endMonth >= 1 && endMonth <= 12 ? endMonth : 12;
   // The fiscal year ends in `end` of `fiscalYear`; it started the month after, one year before.
   return addMonths(fiscalYear, end, -11);
 }
 
-/** A date `days` later (or earlier), across months and years. */
+/** A date `days` later (or earlier). */
 export function addDays(date: string, days: number): string {
   const d = parseIso(date);
   return new Date(Date.UTC(d.year, d.month - 1, d.day + days)).toISOString().slice(0, 10);
 }
 
-/**
- * How many months one period of a frequency covers (0 for days and weeks, which are shorter than
- * any month), or undefined for a frequency the add-in does not know.
- */
-export function frequencyMonths(frequency: string): number | undefined {
-  return ({ daily: 0, weekly: 0, monthly: 1, quarterly: 3, annually: 12 } as Record<string, number>)[frequency];
-}
-
 export const SPAN_MONTHS: Record<LabelSpan, number> = { day: 0, month: 1, quarter: 3, year: 12 };
+
+/** A calendar label of the period of that span starting on `start`: 2024-03, 2024-Q1, 2024, or the date itself. */
+export function periodLabel(start: string, span: LabelSpan): string {
+  if (span === 'month') return start.slice(0, 7);
+  if (span === 'quarter') return `${start.slice(0, 4)}-Q${Math.floor((Number(start.slice(5, 7)) - 1) / 3) + 1}`;
+  return span === 'year' ? start.slice(0, 4) : start;
+}
 
 /**
  * The starts of a frequency's periods that fall from `start` to `end` (both included), oldest first.
@@ -163,43 +157,10 @@ export function periodStartsWithin(start: string, end: string, frequency: string
   return starts;
 }
 
-/** The start of the period after the one that starts on `start`. */
-function nextPeriodStart(start: string, frequency: string): string {
-  const d = parseIso(start);
-  switch (frequency) {
-    case 'daily':
-      return addDays(start, 1);
-    case 'weekly':
-      return addDays(start, 7);
-    default: {
-      const next = addMonths(d.year, d.month, frequencyMonths(frequency) ?? 1);
-      return formatIso({ ...next, day: 1 });
-    }
-  }
-}
-
 export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** The days a frequency's periods start on, in words: "1 January, April, July and October". */
-export function periodStartsInWords(frequency: string): string | undefined {
-  switch (frequency) {
-    case 'daily':
-      return 'every day';
-    case 'weekly':
-      return 'Mondays';
-    case 'monthly':
-      return 'the first of each month';
-    case 'quarterly':
-      return '1 January, 1 April, 1 July and 1 October';
-    case 'annually':
-      return '1 January';
-    default:
-      return undefined;
-  }
-}
-
 /** How a series' dates are spaced, judged from its points, for when the metric's frequency is unknown. */
-export interface InferredPeriods {
+interface InferredPeriods {
   fits(date: string): boolean;
   /** The days its points fall on, in words. */
   words: string;
@@ -211,31 +172,26 @@ function dayNumber(date: string): number {
 }
 
 /**
- * The pattern of a series' dates (at least 3 of them): month starts (every month, quarter or year
- * from the months seen), or one weekday. Undefined when the dates show no such pattern, or could be
- * any day.
+ * The pattern of a series' dates (at least 3): month starts (every month, quarter or year, from the
+ * months seen), or one weekday; undefined for no such pattern.
  */
 export function inferPeriods(dates: readonly string[]): InferredPeriods | undefined {
   if (dates.length < 3) return undefined;
   const parts = dates.map(parseIso);
   if (parts.every((d) => d.day === 1)) {
-    const months = new Set(parts.map((d) => d.month));
-    const remainders = new Set(parts.map((d) => (d.month - 1) % 3));
-    if (months.size === 1) {
-      const month = [...months][0]!;
-      return { fits: (date) => parseIso(date).day === 1 && parseIso(date).month === month, words: `1 ${MONTH_NAMES[month - 1]}` };
-    }
-    if (remainders.size === 1) {
-      const first = [...remainders][0]!;
-      const names = [0, 3, 6, 9].map((offset) => `1 ${MONTH_NAMES[first + offset]}`);
-      return { fits: (date) => parseIso(date).day === 1 && (parseIso(date).month - 1) % 3 === first, words: `${names.slice(0, 3).join(', ')} and ${names[3]}` };
-    }
-    return { fits: (date) => parseIso(date).day === 1, words: 'the first of each month' };
+    // The longest step (a year, a quarter, a month) that every month seen keeps to.
+    const step = [12, 3, 1].find((months) => new Set(parts.map((d) => (d.month - 1) % months)).size === 1)!;
+    const first = (parts[0]!.month - 1) % step;
+    const names = [0, 3, 6, 9].map((offset) => `1 ${MONTH_NAMES[first + offset]}`);
+    const words = step === 12 ? names[0]! : step === 3 ? `${names.slice(0, 3).join(', ')} and ${names[3]}` : 'the first of each month';
+    return { fits: (date) => parseIso(date).day === 1 && (parseIso(date).month - 1) % step === first, words };
   }
   const days = dates.map(dayNumber);
-  if (days.every((n) => (((n - days[0]!) % 7) + 7) % 7 === 0)) {
-    const weekday = new Date(Date.UTC(parts[0]!.year, parts[0]!.month - 1, parts[0]!.day)).toLocaleDateString('en-GB', { weekday: 'long', timeZone: 'UTC' });
-    return { fits: (date) => (((dayNumber(date) - days[0]!) % 7) + 7) % 7 === 0, words: `${weekday}s` };
+  // A remainder of -0 (an earlier date) is 0 too.
+  const sameWeekday = (day: number): boolean => (day - days[0]!) % 7 === 0;
+  if (days.every(sameWeekday)) {
+    const weekday = new Date(days[0]! * 86_400_000).toLocaleDateString('en-GB', { weekday: 'long', timeZone: 'UTC' });
+    return { fits: (date) => sameWeekday(dayNumber(date)), words: `${weekday}s` };
   }
   return undefined;
 }

@@ -3,27 +3,23 @@
 import type { DataPoint } from '../api/types';
 import type { Cell } from './metric-table';
 
-/**
- * Values an AI read out of a document have not been checked by a person: the type cell says so, in
- * the cell itself (not a colour or a note), so the mark survives copying, filtering and COUNTIF.
- */
+/** Values an AI read that no person has checked: marked in the type cell itself (not a colour), so it survives copying and COUNTIF. */
 export const REVIEW_MARK = ' (review)';
 
-/** The source types whose values a person should check before a report goes out. */
-const NEEDS_REVIEW = new Set(['ai_inbox']);
+/** Whether a person should check the source type's values before a report goes out. */
+export function needsReview(type: string | null): boolean {
+  return type === 'ai_inbox';
+}
 
 /** The headings of a value's three source columns. */
 export const SOURCE_HEADINGS = ['source type', 'source label', 'source link'] as const;
 
-/**
- * [type, label, link] of a data point's source; three empty cells when there is no point, or the API
- * sent no source. A type the API document does not list is shown as it came (the enum grows).
- */
+/** [type, label, link] of a source, empty when there is none; a type the API does not list shows as it came (the enum grows). */
 export function sourceCells(source: DataPoint['source'] | undefined): [Cell, Cell, Cell] {
   if (!source) return [null, null, null];
   const type = source.source_type || null;
   return [
-    type !== null && NEEDS_REVIEW.has(type) ? `${type}${REVIEW_MARK}` : type,
+    needsReview(type) ? `${type}${REVIEW_MARK}` : type,
     source.label || null,
     source.app_url || null,
   ];

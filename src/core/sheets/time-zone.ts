@@ -1,18 +1,14 @@
 // Date cells for a spreadsheet: midnight in its time zone, which is what Sheets shows as that day.
 
 /**
- * The instant of midnight starting `isoDate` in `timeZone`. Sheets displays a returned Date in the
- * spreadsheet's time zone, so midnight there reads as the plain date. Written with Intl, which
- * Apps Script's V8 runtime has, so the pure core needs no Utilities.parseDate.
+ * Midnight starting `isoDate` in `timeZone`, which Sheets shows as the plain date. Intl (Apps Script's V8
+ * has it) keeps the pure core free of Utilities.parseDate.
  */
 export function midnightIn(isoDate: string, timeZone: string): Date {
   return midnightMaker(timeZone)(isoDate);
 }
 
-/**
- * midnightIn for many dates of one time zone: building an Intl.DateTimeFormat is what costs (it was
- * most of the time of a ten-year METRIC_VALUES), so a table makes one and reuses it for every row.
- */
+/** midnightIn for many dates: building the Intl.DateTimeFormat was most of a ten-year METRIC_VALUES' time. */
 export function midnightMaker(timeZone: string): (isoDate: string) => Date {
   const format = new Intl.DateTimeFormat('en-US', {
     timeZone,
