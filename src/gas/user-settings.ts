@@ -140,9 +140,11 @@ export function saveFormulaAccess(companyIds: readonly string[]): string[] {
   return ids;
 }
 
-/** Adds one company to the active spreadsheet's list (the default company stays when no list was stored). */
-export function addFormulaAccess(companyId: string): string[] {
+/** Adds one company to the active spreadsheet's list (the default company stays when no list was stored); false when it was on it. */
+export function addFormulaAccess(companyId: string): boolean {
   const current = readFormulaAccess();
   const next = withCompany(current, companyId);
-  return next.length === current.length ? current : saveFormulaAccess(next);
+  if (next.length === current.length) return false;
+  saveFormulaAccess(next);
+  return true;
 }

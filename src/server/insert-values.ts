@@ -5,8 +5,8 @@ import { metricValuesFormula } from '../core/sheets/formula-text';
 import { isIsoDate } from '../core/validate/dates';
 import { requireUuid } from '../core/validate/uuid';
 import { callerIsOwner } from '../gas/ownership';
-import { activeAnchor, writeFormula } from '../gas/sheet-io';
-import { addFormulaAccess, readFormulaAccess } from '../gas/user-settings';
+import { activeAnchor, writeFormula, type CellAnchor } from '../gas/sheet-io';
+import { addFormulaAccess } from '../gas/user-settings';
 import type { InsertReport, InsertRequest } from '../shared/rpc';
 import { insertMetricSnapshot } from './snapshots';
 
@@ -16,24 +16,25 @@ function optionalIsoDate(value: string | null, what: string): string | undefined
   return value;
 }
 
+/**
+ * Writes a live formula at the anchor (the Metrics and Portfolio tabs alike). The owner's insert is their
+ * decision to let formulas here read this company; unknown ownership writes the caller's own list, which
+ * counts only if they are the owner.
+ */
+export function insertFormula(anchor: CellAnchor, formula: string, companyId: string): InsertReport {
+  const range = `${anchor.sheetName}!${writeFormula(anchor, formula)}`;
+  const access = callerIsOwner() !== false && addFormulaAccess(companyId) ? ` Formulas in this spreadsheet may now read company ${companyId}'s data.` : '';
+  return { range, rows: 0, message: `Inserted ${formula} at ${range}. It updates with "Refresh data".${access}` };
+}
+
 export function insertMetricValues(request: InsertRequest): InsertReport {
   const ids = request.metricIds.map((id) => requireUuid(id, 'A metric id'));
   if (ids.length === 0) throw new InputError('Choose at least one metric.');
   const start = optionalIsoDate(request.startDate, 'The start date');
   const end = optionalIsoDate(request.endDate, 'The end date');
   const anchor = activeAnchor();
-  if (request.mode === 'formula') {
-    const companyId = requireUuid(request.companyId, 'The company id');
-    const formula = metricValuesFormula({ metricIds: ids, startDate: start, endDate: end, headers: request.headers || ids.length > 1 });
-    const range = writeFormula(anchor, formula);
-    // The owner's insert is their decision to let formulas here read this company. Unknown ownership
-    // writes the caller's own list, which counts only if they are the owner.
-    let access = '';
-    if (callerIsOwner() !== false) {
-      const before = readFormulaAccess();
-      if (addFormulaAccess(companyId).length > before.length) access = ` Formulas in this spreadsheet may now read company ${companyId}'s data.`;
-    }
-    return { range: `${anchor.sheetName}!${range}`, rows: 0, message: `Inserted ${formula} at ${anchor.sheetName}!${range}. It updates with "Refresh data".${access}` };
-  }
-  return insertMetricSnapshot(request);
+  if (request.mode !== 'formula') return insertMetricSnapshot(request);
+  const companyId = requireUuid(request.companyId, 'The company id');
+  const formula = metricValuesFormula({ metricIds: ids, startDate: start, endDate: end, headers: request.headers || ids.length > 1 });
+  return insertFormula(anchor, formula, companyId);
 }

@@ -8,14 +8,13 @@ import { choicePeriods, coverageSheetModel, fundMetricNames, gridFormula, type F
 import { fundDirectory, portfolioCoverage, portfolioMetric } from '../core/formulas/portfolio-grid';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';
-import { activeAnchor, writeFormula, writeTable } from '../gas/sheet-io';
-import { addFormulaAccess, readFormulaAccess } from '../gas/user-settings';
-import { callerIsOwner } from '../gas/ownership';
+import { activeAnchor, writeTable } from '../gas/sheet-io';
 import type { CoverageSheetReport, CoverageSheetRequest, InsertReport, PortfolioGridRequest } from '../shared/rpc';
 import { createFormulaContext } from './formula-context';
+import { insertFormula } from './insert-values';
 import { recordPortfolioSnapshot } from './snapshots';
 
-export const COVERAGE_SHEET = 'Reporting coverage';
+const COVERAGE_SHEET = 'Reporting coverage';
 
 /** A person is waiting, but a cold fund of many companies takes longer than a cell's 25 s. */
 const SIDEBAR_BUDGET_MS = 120_000;
@@ -52,16 +51,7 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
   // The formula is built (and so checked) first, in both modes: a snapshot is what that formula shows now.
   const formula = gridFormula(choice);
   const anchor = activeAnchor();
-  if (request.mode === 'formula') {
-    const range = writeFormula(anchor, formula);
-    // As the Metrics tab's insert: the owner's insert lets formulas here read the fund.
-    let access = '';
-    if (callerIsOwner() !== false) {
-      const before = readFormulaAccess();
-      if (addFormulaAccess(choice.fundId).length > before.length) access = ` Formulas in this spreadsheet may now read company ${choice.fundId}'s data.`;
-    }
-    return { range: `${anchor.sheetName}!${range}`, rows: 0, message: `Inserted ${formula} at ${anchor.sheetName}!${range}. It updates with "Refresh data".${access}` };
-  }
+  if (request.mode === 'formula') return insertFormula(anchor, formula, choice.fundId);
   const ctx = context(choice.fundId);
   const table = choice.kind === 'metric'
     ? portfolioMetric(ctx, choice.metricNames[0], [choicePeriods(choice)], choice.fundId)
@@ -82,12 +72,13 @@ export function buildCoverageSheet(request: CoverageSheetRequest): CoverageSheet
   const table = portfolioCoverage(ctx, [names], request.startPeriod, request.endPeriod, fundId);
   const model = coverageSheetModel(table, fundDirectory(ctx, fundId).profiles.length, names.length);
   writeCoverageSheet(COVERAGE_SHEET, model);
+  const { companies, metrics, periods, blanks } = model;
   return {
     sheetName: COVERAGE_SHEET,
-    companies: model.companies,
-    metrics: model.metrics,
-    periods: model.periods,
-    blanks: model.blanks,
-    message: `Built "${COVERAGE_SHEET}": ${countOf(model.companies, 'company', 'companies')} × ${countOf(model.metrics, 'metric')} × ${countOf(model.periods, 'period')} (${countOf(model.blanks, 'blank cell')} highlighted).`,
+    companies,
+    metrics,
+    periods,
+    blanks,
+    message: `Built "${COVERAGE_SHEET}": ${countOf(companies, 'company', 'companies')} × ${countOf(metrics, 'metric')} × ${countOf(periods, 'period')} (${countOf(blanks, 'blank cell')} highlighted).`,
   };
 }
