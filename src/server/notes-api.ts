@@ -5,10 +5,10 @@ import { findContactHeader, planContactNote, portfolioNotesTable, sendContactNot
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, selectedRowsOf, writeTable } from '../gas/sheet-io';
 import type { ContactNoteRequest, InsertReport, NoteTagSummary } from '../shared/rpc';
-import { createClientForExecution } from './api-factory';
+import { sidebarClient } from './api-factory';
 
 export function listNoteTags(companyId: string): NoteTagSummary[] {
-  const tags = createClientForExecution({ maxTotalWaitMs: 60_000 }).notes.listTags(requireUuid(companyId, 'The company id'));
+  const tags = sidebarClient().notes.listTags(requireUuid(companyId, 'The company id'));
   return tags.map((tag) => ({ id: tag.id, name: tag.name }));
 }
 
@@ -25,12 +25,12 @@ export function addNoteToSelectedContacts(request: ContactNoteRequest): ContactN
   const cells = selection.cellsAt(column, fromRow).map((cell, i) => ({ sheetRow: fromRow + i, cell }));
   const plan = planContactNote({ content: request.content, noteTagId: request.noteTagId, skipRowsWithoutId: request.skipRowsWithoutId }, cells);
   // A POST is never retried blindly: the client does not repeat it after a lost answer.
-  return sendContactNote(plan, createClientForExecution({ maxTotalWaitMs: 60_000 }));
+  return sendContactNote(plan, sidebarClient());
 }
 
 export function insertPortfolioNotes(profileId: string): InsertReport {
   const id = requireUuid(profileId, 'The portfolio company profile id');
-  const notes = createClientForExecution({ maxTotalWaitMs: 60_000 }).portfolio.listNotes(id);
+  const notes = sidebarClient().portfolio.listNotes(id);
   const anchor = activeAnchor();
   const rows = portfolioNotesTable(notes);
   const range = writeTable(anchor, rows);
