@@ -1,11 +1,12 @@
 // The surface between the sidebar and the server: names and JSON-safe types, shared by both sides.
 
-import type { ExportLayout, ExportPreview, ExportProgress, ExportReport, ExportReportItem, ExportSpec } from '../core/export';
-import type { ContactNoteReport, ImportProgress } from '../core/directory';
-import type { ConnectionReport } from '../core/settings/connection';
-import type { SettingsChange } from '../core/settings/settings-update';
+import type { ExportLayout, ExportProgress, ExportReport, ExportReportItem, ExportSpec } from '../core/export';
+import type { ImportProgress } from '../core/directory';
 import type { AuditPushProgress, AuditPushReport, AuditPushReportItem, Completeness } from '../core/audit';
 import type { AuditBuildProgress } from '../core/audit/build-job';
+import type { CoverageSheetModel } from '../core/formulas/grid-builder';
+import type { SnapshotDefinition } from '../core/snapshots/snapshot';
+import type { ScheduledRun, SnapshotSchedule } from '../core/snapshots/schedule';
 
 /**
  * What crosses google.script.run: Dates and class instances do not survive it, so the types refuse them.
@@ -30,11 +31,6 @@ export type FormulaAccess = {
   companyIds: string[];
   isOwner: boolean | null;
 };
-
-/** A settings change: the rule of what may be saved is core/settings/settings-update's. */
-export type SettingsUpdate = SettingsChange;
-
-export type { ConnectionReport };
 
 export type MetricSummary = {
   id: string;
@@ -97,23 +93,22 @@ export type ExportRequest = {
   writeStatus: boolean;
 };
 
-/** Where an export stands, as the sidebar shows it. */
-export type ExportHandle = {
-  exportId: string;
-  range: string;
-  progress: ExportProgress;
-  /** Present once the export has ended, been cancelled, or paused. */
-  report: ExportOutcome | null;
+/** Where a job stands, as the sidebar shows it: `report` once it has ended, been cancelled, or paused. */
+type JobHandle<Progress, Report> = { progress: Progress; report: Report | null };
+
+/** A job's report, without the per-item list (which stays on the server; an export's goes to the status column). */
+type JobOutcome<Totals, Problem> = {
+  summary: string;
+  totals: Totals;
+  /** The items that failed or were skipped (an export's first ones), with their reasons. */
+  problems: Problem[];
+  problem: string | null;
 };
 
-/** The report, without the per-row list (which stays on the server and goes to the status column). */
-export type ExportOutcome = {
-  summary: string;
-  totals: ExportReport['totals'];
+export type ExportHandle = JobHandle<ExportProgress, ExportOutcome> & { exportId: string; range: string };
+
+export type ExportOutcome = JobOutcome<ExportReport['totals'], ExportReportItem> & {
   itemsRead: number;
-  /** The first problems, for the sidebar to list. */
-  problems: ExportReportItem[];
-  problem: string | null;
   /** Where the status column was written, when it was. */
   statusRange: string | null;
   /** Metrics the API confirmed storing values of: formulas reading them can be refreshed (refreshFormulasFor). */
@@ -137,23 +132,11 @@ export type ImportRequest = {
   range: string;
 };
 
-/** Where an import stands; ids and statuses are written into the sheet as rows settle. */
-export type ImportHandle = {
-  importId: string;
-  kind: ImportKind;
-  range: string;
-  progress: ImportProgress;
-  /** Present once the import has ended, been cancelled, or paused. */
-  report: ImportOutcome | null;
-};
+/** Ids and statuses are written into the sheet as rows settle. */
+export type ImportHandle = JobHandle<ImportProgress, ImportOutcome> & { importId: string; kind: ImportKind; range: string };
 
-export type ImportOutcome = {
-  summary: string;
-  totals: Record<string, number>;
-  /** Rows that failed, were skipped or are unknown, with their reasons. */
-  problems: Array<{ sheetRow: number; label: string; outcome: string; reason: string | null }>;
-  problem: string | null;
-};
+/** Its problems are the rows that failed, were skipped or are unknown. */
+export type ImportOutcome = JobOutcome<Record<string, number>, { sheetRow: number; label: string; outcome: string; reason: string | null }>;
 
 export type NoteTagSummary = { id: string; name: string };
 
@@ -175,28 +158,12 @@ export type AuditBuildReport = {
   message: string;
 };
 
-/** A build of the audit run as a job (startAuditBuild): `report` once the sheet is written, else null. */
-export type AuditBuildHandle = {
-  buildId: string;
-  progress: AuditBuildProgress;
-  report: AuditBuildReport | null;
-};
+/** A build of the audit run as a job (startAuditBuild): `report` once the sheet is written. */
+export type AuditBuildHandle = JobHandle<AuditBuildProgress, AuditBuildReport> & { buildId: string };
 
-export type AuditPushHandle = {
-  pushId: string;
-  sheetName: string;
-  progress: AuditPushProgress;
-  report: AuditPushOutcome | null;
-};
+export type AuditPushHandle = JobHandle<AuditPushProgress, AuditPushOutcome> & { pushId: string; sheetName: string };
 
-export type AuditPushOutcome = {
-  summary: string;
-  totals: AuditPushReport['totals'];
-  /** Cells that failed or were skipped, with their reasons. */
-  problems: AuditPushReportItem[];
-  notes: string[];
-  problem: string | null;
-};
+export type AuditPushOutcome = JobOutcome<AuditPushReport['totals'], AuditPushReportItem> & { notes: string[] };
 
 /** Pushes and imports of this spreadsheet from the last six hours that did not finish, oldest first, to offer with Resume. */
 export type UnfinishedPortfolioJobs = {
@@ -207,7 +174,7 @@ export type UnfinishedPortfolioJobs = {
 };
 
 /** The step-driven jobs whose running step publishes its progress (getJobProgress). */
-export type JobKind = 'export' | 'push' | 'import' | 'build';
+export type { JobKind } from '../core/jobs/classify-failure';
 
 /** A job's progress as its handle carries it: ExportHandle's, AuditPushHandle's or ImportHandle's `progress`. */
 export type JobProgress = ExportProgress | AuditPushProgress | ImportProgress | AuditBuildProgress;
@@ -228,9 +195,6 @@ export type LatestValue = {
     review: boolean;
   } | null;
 };
-
-/** A distinct metric name of a fund's portfolio companies (trimmed, any case) and how many companies have one. */
-export type FundMetricName = { name: string; companies: number };
 
 /** The grid builder's insert at the active cell: a PORTFOLIO_METRIC / PORTFOLIO_COVERAGE formula, or its values now. */
 export type PortfolioGridRequest = {
@@ -254,15 +218,8 @@ export type CoverageSheetRequest = {
   endPeriod: string;
 };
 
-export type CoverageSheetReport = {
-  sheetName: string;
-  companies: number;
-  metrics: number;
-  periods: number;
-  /** Company-metric-period cells with a null, empty or missing point (highlighted). */
-  blanks: number;
-  message: string;
-};
+/** Its blanks are the company-metric-period cells with a null, empty or missing point (highlighted). */
+export type CoverageSheetReport = Pick<CoverageSheetModel, 'companies' | 'metrics' | 'periods' | 'blanks'> & { sheetName: string; message: string };
 
 /**
  * Failures come back as data the page renders, not as exceptions that lose everything but a message.
@@ -270,26 +227,15 @@ export type CoverageSheetReport = {
  */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-
 /** A snapshot table of this spreadsheet, as the sidebar lists it (see README, "Snapshot tables"). */
-export type SnapshotSummary = {
-  id: string;
-  /** A METRIC_VALUES table (the Metrics tab) or a PORTFOLIO_METRIC grid (the Portfolio tab). */
-  kind: 'metric_values' | 'portfolio_metric';
+export type SnapshotSummary = Pick<SnapshotDefinition, 'id' | 'kind' | 'companyId' | 'metricIds' | 'startDate' | 'endDate' | 'insertedAt' | 'refreshedAt'> & {
   /** Like Sheet1!A1:C13, as last written; the bare range when its sheet was deleted. */
   range: string;
   sheetExists: boolean;
-  companyId: string;
-  metricIds: string[];
-  startDate: string | null;
-  endDate: string | null;
   headers: boolean;
   /** portfolio_metric: the metric's name and its period columns; null and [] for a METRIC_VALUES table. */
   metricName: string | null;
   periods: string[];
-  /** ISO 8601. */
-  insertedAt: string;
-  refreshedAt: string | null;
 };
 
 /** One snapshot's refresh: rewritten (with or without changed values), refused (the cells a person typed into, or that a grown table needs), or failed. */
@@ -320,14 +266,11 @@ export type SnapshotRefreshReport = {
  * null when there is none. Each user schedules (and sees) only their own: a trigger runs as the person who made it.
  */
 export type SnapshotRefreshScheduleView = {
-  schedule: {
-    frequency: 'hourly' | 'daily' | 'weekly';
-    /** ISO 8601. */
-    scheduledAt: string;
+  schedule: (Pick<SnapshotSchedule, 'frequency' | 'scheduledAt'> & {
     /** False when the trigger is gone (removed on the Apps Script triggers page): nothing will run. */
     active: boolean;
-    lastRun: { at: string; status: 'ok' | 'partial' | 'failed'; message: string } | null;
-  } | null;
+    lastRun: Pick<ScheduledRun, 'at' | 'status' | 'message'> | null;
+  }) | null;
   message: string;
 };
 
