@@ -7,6 +7,7 @@ import { requireUnderPrefix } from '../core/settings/url-allowlist';
 import { SETTINGS_HINT } from '../core/product';
 import { normalizeCompanyIds, parseFormulaAccess, withCompany } from '../core/formulas/formula-access';
 import { missingCredential, type CredentialsOf } from '../core/settings/credential-sentences';
+import type { CheckedSettings } from '../core/settings/settings-update';
 import type { SettingsSummary } from '../shared/rpc';
 
 /** Documented names, so an admin script can set them for a user. */
@@ -67,33 +68,25 @@ export function readSettingsSummary(props: UserProperties = readUserProperties()
   };
 }
 
-export function readSettingsGeneration(props?: UserProperties): string {
-  return (props ? props[SETTINGS_GENERATION_KEY] : store().getProperty(SETTINGS_GENERATION_KEY)) ?? '0';
+export function readSettingsGeneration(props: UserProperties = readUserProperties()): string {
+  return props[SETTINGS_GENERATION_KEY] ?? '0';
 }
 
 /**
  * Saves a checked update in one write, and starts a new settings generation when the token or
  * the base URL changes: answers cached with the old ones must not be shown for the new ones.
  */
-export function saveCheckedSettings(update: { token?: string | null; baseUrl?: string; defaultCompanyId?: string | null }): void {
+export function saveCheckedSettings(update: CheckedSettings): void {
   const props = store().getProperties();
+  const fields: Array<[string, string | null | undefined]> = [[TOKEN_KEY, update.token], [BASE_URL_KEY, update.baseUrl], [COMPANY_KEY, update.defaultCompanyId]];
   const changes: Record<string, string> = {};
   const deletions: string[] = [];
-  let credentialsChanged = false;
-  if (update.token !== undefined) {
-    if (update.token === null) deletions.push(TOKEN_KEY);
-    else changes[TOKEN_KEY] = update.token;
-    credentialsChanged ||= (update.token ?? undefined) !== props[TOKEN_KEY];
+  for (const [key, value] of fields) {
+    if (value === null) deletions.push(key);
+    else if (value !== undefined) changes[key] = value;
   }
-  if (update.baseUrl !== undefined) {
-    changes[BASE_URL_KEY] = update.baseUrl;
-    credentialsChanged ||= update.baseUrl !== props[BASE_URL_KEY];
-  }
-  if (update.defaultCompanyId !== undefined) {
-    if (update.defaultCompanyId === null) deletions.push(COMPANY_KEY);
-    else changes[COMPANY_KEY] = update.defaultCompanyId;
-  }
-  if (credentialsChanged) changes[SETTINGS_GENERATION_KEY] = Utilities.getUuid().slice(0, 8);
+  const changed = (key: string, value: string | null | undefined) => value !== undefined && (value ?? undefined) !== props[key];
+  if (changed(TOKEN_KEY, update.token) || changed(BASE_URL_KEY, update.baseUrl)) changes[SETTINGS_GENERATION_KEY] = Utilities.getUuid().slice(0, 8);
   if (Object.keys(changes).length) store().setProperties(changes);
   for (const key of deletions) store().deleteProperty(key);
 }
