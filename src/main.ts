@@ -1,12 +1,9 @@
 // The add-in's public surface: every top-level function Apps Script sees is assigned here, and nothing else.
-// This file is compiled by TypeScript itself (not esbuild) so that the JSDoc below survives into
-// dist/Code.js, where Sheets reads it for autocomplete and gas-webpack-plugin copies it onto the
-// top-level declarations it generates.
-// The sidebar's functions (google.script.run) are written and documented in src/server/sidebar-api.ts; the
-// last lines give each its name, one line each: gas-webpack-plugin declares a top-level function only for a
-// `global.name = …` it reads in this file (its autoGlobalExports skips `export const` and drops the JSDoc of
-// `export function`), so a loop over the module's exports would declare none. Every export there has its line
-// here and every line an export: test/build/server-surface.test.ts.
+// Compiled by TypeScript itself (not esbuild) so the JSDoc survives into dist/Code.js, where Sheets reads it
+// for autocomplete and gas-webpack-plugin copies it onto the top-level declarations it generates.
+// gas-webpack-plugin declares a function only for a `global.name = …` line in this file (autoGlobalExports skips
+// `export const`), so each sidebar function (src/server/sidebar-api.ts) has its line at the end, as
+// test/build/server-surface.test.ts checks.
 
 import { customFunctions } from './server/custom-functions';
 import { addMenu, freezeSelectionFromMenu, refreshData, showSidebar, thawSelectionFromMenu } from './server/menu';
@@ -235,19 +232,13 @@ global.onInstall = function (e: unknown) {
 };
 
 /** Menu: refreshes every add-in formula in the spreadsheet with fresh data. */
-global.refreshData = function () {
-  refreshData();
-};
+global.refreshData = refreshData;
 
 /** Menu: the selected add-in formulas become values, with a note on each frozen range. */
-global.freezeSelectionFromMenu = function () {
-  freezeSelectionFromMenu();
-};
+global.freezeSelectionFromMenu = freezeSelectionFromMenu;
 
 /** Menu: the frozen ranges in the selection get their formulas back. */
-global.thawSelectionFromMenu = function () {
-  thawSelectionFromMenu();
-};
+global.thawSelectionFromMenu = thawSelectionFromMenu;
 
 /**
  * Time-driven trigger: refreshes the snapshots of the spreadsheet its owner scheduled, with the owner's connection.
