@@ -43,10 +43,7 @@ export const setFormulaAccess = serve(['companyIds'], settings.setFormulaAccess)
 
 // Metrics
 
-/** Every metric of a company, for the metric browser. */
 export const listMetrics = serve(['companyId'], metrics.listMetrics);
-
-/** Creates a metric (POST /metrics). */
 export const createMetric = serve(['input'], metrics.createMetric);
 
 /** Read-only: each metric's latest value with its source (include_source=true), for the metric browser. */
@@ -55,7 +52,9 @@ export const latestMetricValues = serve(['metricIds'], latestValues);
 /** Inserts the values of metrics at the active cell, as a live formula or a snapshot. */
 export const insertMetricValues = serve(['request'], insertValues);
 
-// Export
+// Export. Every job (export, import, audit build and push) starts, then runs in steps well inside Apps Script's
+// time limit; cancel stops it after the current wave (an import before its next row), and resume sends what was
+// not confirmed (a build: the pages not read yet). The build's last step writes the sheet and answers its report.
 
 /**
  * Reads the active selection to pre-fill the exporter. `company` is not an id by serve's rule: anything
@@ -67,16 +66,9 @@ export const readExportSelection = serve(['company'], exporter.readExportSelecti
 /** What an export of a range would send, skip and refuse, before anything is sent. */
 export const previewExport = serve(['request'], exporter.preview);
 
-/** Validates a range and stores its export, ready for its first step. */
 export const startExport = serve(['request'], exporter.startExport);
-
-/** Runs one step of an export (well inside Apps Script's time limit). */
 export const continueExport = serve(['exportId'], (exportId: string) => jobs.continueJob(exporter.exportJob, exportId));
-
-/** Stops an export after the current wave; it can be resumed. */
 export const cancelExport = serve(['exportId'], (exportId: string) => jobs.cancelJob(exporter.exportJob, exportId));
-
-/** Resumes an interrupted export with what was not confirmed. */
 export const resumeExport = serve(['exportId'], (exportId: string) => jobs.resumeJob(exporter.exportJob, exportId));
 
 /** The last export of this spreadsheet, if it did not finish. */
@@ -90,54 +82,30 @@ export const activeRange = serve([], activeSelection);
 
 // Import and notes
 
-/** Validates a range of profiles or contacts and stores the import, ready for its first step. */
 export const startImport = serve(['request'], importer.startImport);
-
-/** Runs one step of an import, writing ids and statuses into the sheet as rows settle. */
 export const continueImport = serve(['importId'], (importId: string) => jobs.continueJob(importer.importJob, importId));
-
-/** Stops an import before its next row; it can be resumed. */
 export const cancelImport = serve(['importId'], (importId: string) => jobs.cancelJob(importer.importJob, importId));
-
-/** Resumes a cancelled or paused import. */
 export const resumeImport = serve(['importId'], (importId: string) => jobs.resumeJob(importer.importJob, importId));
-
-/** The note tags of a company. */
 export const listNoteTags = serve(['companyId'], notes.listNoteTags);
-
-/** Adds one note to the contacts of the selected rows. */
 export const addNoteToSelectedContacts = serve(['request'], notes.addNoteToSelectedContacts);
-
-/** Writes a portfolio company's notes at the active cell. */
 export const insertPortfolioNotes = serve(['portfolioCompanyProfileId'], notes.insertPortfolioNotes);
 
 // Portfolio audit
 
-/** Builds the portfolio audit sheet of a fund. */
 export const buildAudit = serve(['fundCompanyId'], audit.buildAudit);
 
 /** Starts building the audit as a job (a fund too large for one execution): continueAuditBuild reads it in steps. */
 export const startAuditBuild = serve(['fundCompanyId'], auditBuild.startBuild);
 
-/** Runs one step of an audit build; the step that reads the last page writes the sheet and answers its report. */
 export const continueAuditBuild = serve(['buildId'], (buildId: string) => jobs.continueJob(auditBuild.buildJob, buildId));
-
-/** Stops an audit build before its next wave of reads; it can be resumed. */
 export const cancelAuditBuild = serve(['buildId'], (buildId: string) => jobs.cancelJob(auditBuild.buildJob, buildId));
-
-/** Resumes an audit build with the pages not read yet. */
 export const resumeAuditBuild = serve(['buildId'], (buildId: string) => jobs.resumeJob(auditBuild.buildJob, buildId));
 
 /** Compares the audit sheet (null: the default one) with its snapshot and prepares the push of changed cells. */
 export const startAuditPush = serve(['sheetName'], audit.startPush);
 
-/** Runs one step of an audit push. */
 export const continueAuditPush = serve(['pushId'], (pushId: string) => jobs.continueJob(audit.pushJob, pushId));
-
-/** Stops an audit push; it can be resumed. */
 export const cancelAuditPush = serve(['pushId'], (pushId: string) => jobs.cancelJob(audit.pushJob, pushId));
-
-/** Resumes an audit push with the cells not confirmed. */
 export const resumeAuditPush = serve(['pushId'], (pushId: string) => jobs.resumeJob(audit.pushJob, pushId));
 
 /** Pushes, imports and audit builds of this spreadsheet from the last six hours that did not finish, to resume. */
@@ -165,7 +133,6 @@ export const listFundMetricNames = serve(['fundCompanyId'], grid.listFundMetricN
 /** Inserts a PORTFOLIO_METRIC or PORTFOLIO_COVERAGE formula, or its values, at the active cell. */
 export const insertPortfolioGrid = serve(['request'], grid.insertPortfolioGrid);
 
-/** Builds the "Reporting coverage" sheet of a fund. */
 export const buildCoverageSheet = serve(['request'], grid.buildCoverageSheet);
 
 /** The selected add-in formulas become values, each frozen range with a note (see README, "Freeze and Make live"). */
@@ -188,5 +155,4 @@ export const getSnapshotRefreshSchedule = serve([], snapshotSchedule.getSnapshot
 /** Schedules the caller's refresh ('hourly', 'daily' or 'weekly'), replacing their earlier one here. */
 export const scheduleSnapshotRefresh = serve(['frequency'], (frequency: string) => snapshotSchedule.scheduleSnapshotRefresh(frequency));
 
-/** Turns the caller's scheduled refresh of this spreadsheet off. */
 export const cancelSnapshotRefresh = serve([], snapshotSchedule.cancelSnapshotRefresh);
