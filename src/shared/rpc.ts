@@ -2,6 +2,7 @@
 
 import type { ExportLayout, ExportProgress, ExportReport, ExportReportItem, ExportSpec } from '../core/export';
 import type { ImportProgress } from '../core/directory';
+import type { Metric, MetricInput } from '../core/api/types';
 import type { AuditPushProgress, AuditPushReport, AuditPushReportItem, Completeness } from '../core/audit';
 import type { AuditBuildProgress } from '../core/audit/build-job';
 import type { CoverageSheetModel } from '../core/formulas/grid-builder';
@@ -27,26 +28,12 @@ export type SettingsSummary = {
 };
 
 /** The companies whose data formulas in this spreadsheet may read (the owner's list; empty for a known non-owner, who cannot read it). */
-export type FormulaAccess = {
-  companyIds: string[];
-  isOwner: boolean | null;
-};
+export type FormulaAccess = Pick<SettingsSummary, 'isOwner'> & { companyIds: string[] };
 
-export type MetricSummary = {
-  id: string;
-  name: string;
-  /** As the API sends it: daily, weekly, monthly, quarterly, or a newer value shown as it is. */
-  frequency: string;
-  unit: string;
-  portfolioCompanyProfileId: string | null;
-};
+/** `frequency` as the API sends it: daily, weekly, monthly, quarterly, or a newer value shown as it is. */
+export type MetricSummary = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'> & { portfolioCompanyProfileId: string | null };
 
-export type NewMetric = {
-  companyId: string;
-  name: string;
-  frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly';
-  unit: string;
-};
+export type NewMetric = Pick<MetricInput, 'name' | 'frequency' | 'unit'> & { companyId: string };
 
 export type InsertRequest = {
   /** The company the metrics belong to, for their names in the header row. */
@@ -221,10 +208,7 @@ export type CoverageSheetRequest = {
 /** Its blanks are the company-metric-period cells with a null, empty or missing point (highlighted). */
 export type CoverageSheetReport = Pick<CoverageSheetModel, 'companies' | 'metrics' | 'periods' | 'blanks'> & { sheetName: string; message: string };
 
-/**
- * Failures come back as data the page renders, not as exceptions that lose everything but a message.
- * The functions themselves, and so ServerApi, are src/server/sidebar-api.ts's (see server-api.ts).
- */
+/** What every sidebar function answers (src/server/serve.ts); ServerApi itself is in server-api.ts. */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** A snapshot table of this spreadsheet, as the sidebar lists it (see README, "Snapshot tables"). */
