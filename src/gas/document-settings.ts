@@ -4,14 +4,18 @@ import { dropEpochs, parseEpochs, type SeriesEpochs } from '../core/series/serie
 
 const CACHE_GENERATION_KEY = 'METRICS_CACHE_GENERATION';
 
+function documentProperties(): GoogleAppsScript.Properties.Properties {
+  return PropertiesService.getDocumentProperties();
+}
+
 /** Part of every cache key; the Refresh menu item changes it so formulas fetch fresh data. */
 export function readCacheGeneration(): string {
-  return PropertiesService.getDocumentProperties().getProperty(CACHE_GENERATION_KEY) ?? '0';
+  return documentProperties().getProperty(CACHE_GENERATION_KEY) ?? '0';
 }
 
 export function startNewCacheGeneration(): string {
   const generation = Date.now().toString(36);
-  PropertiesService.getDocumentProperties().setProperty(CACHE_GENERATION_KEY, generation);
+  documentProperties().setProperty(CACHE_GENERATION_KEY, generation);
   return generation;
 }
 
@@ -21,7 +25,7 @@ const EPOCHS_LOCK_MS = 5000;
 
 /** Which metrics' cached series were dropped lately (see series-epochs.ts): read by formulas. */
 export function readSeriesEpochs(): SeriesEpochs {
-  return parseEpochs(PropertiesService.getDocumentProperties().getProperty(SERIES_EPOCHS_KEY));
+  return parseEpochs(documentProperties().getProperty(SERIES_EPOCHS_KEY));
 }
 
 /**
@@ -39,7 +43,7 @@ export function dropCachedSeries(metricIds: readonly string[]): void {
     return;
   }
   try {
-    const properties = PropertiesService.getDocumentProperties();
+    const properties = documentProperties();
     const next = dropEpochs(parseEpochs(properties.getProperty(SERIES_EPOCHS_KEY)), metricIds, Date.now());
     if (next) {
       properties.setProperty(SERIES_EPOCHS_KEY, JSON.stringify(next));

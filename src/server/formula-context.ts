@@ -23,7 +23,7 @@ const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
  * The sidebar's grid builder reads through the same caches as the custom functions (the fund's listings
  * and batched series), but as the caller, for the fund the caller chose there, with a person's longer wait.
  */
-export interface SidebarReading {
+interface SidebarReading {
   fundId: string;
   budgetMs: number;
   /** Read past the user's cache (and leave it as it was): a snapshot refresh must see what the API holds now. */
@@ -40,12 +40,10 @@ function sheetMetricIdsOrNone(): string[] {
 }
 
 export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
-  const started = Date.now();
   const cache = sidebar?.fresh ? executionCache() : userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
-  const deadline = started + (sidebar?.budgetMs ?? CUSTOM_FUNCTION_API_BUDGET_MS);
-  // Read once for the whole execution: the generation, the credentials and the formula access list all
-  // come from it (a grid of cells is one execution; each read was a call to PropertiesService).
+  const deadline = Date.now() + (sidebar?.budgetMs ?? CUSTOM_FUNCTION_API_BUDGET_MS);
+  // One PropertiesService read for the generation, the credentials and the formula access list of a whole grid of cells.
   const userProperties = readUserProperties();
   // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).
   const generation = `${readCacheGeneration()}.${readSettingsGeneration(userProperties)}`;
@@ -66,8 +64,7 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
     records: new RecordsCache(chunked, generation, flight),
     // Read only when a formula needs it (names, fiscal years): most cells are answered from the cache.
     get defaultCompanyId() {
-      if (defaultCompanyId === undefined) defaultCompanyId = readSettingsSummary(userProperties).defaultCompanyId;
-      return defaultCompanyId;
+      return (defaultCompanyId ??= readSettingsSummary(userProperties).defaultCompanyId);
     },
     // The owner's list: Apps Script hands a custom function the owner's user properties only.
     get allowedCompanyIds() {
