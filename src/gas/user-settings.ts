@@ -16,28 +16,19 @@ export const BASE_URL_KEY = 'METRICS_API_BASE_URL';
 export const COMPANY_KEY = 'METRICS_DEFAULT_COMPANY_ID';
 /** Requests per seconds, like "500/300": for when the operator changes the API's limit. */
 export const RATE_LIMIT_KEY = 'METRICS_API_RATE_LIMIT';
-/**
- * Followed by the spreadsheet's id: the JSON list of company ids formulas in that spreadsheet may read.
- * Only the owner's copy counts, as custom functions read only the owner's user properties.
- */
+/** Followed by the spreadsheet's id: the JSON list of company ids formulas there may read (the owner's copy counts). */
 export const FORMULA_ACCESS_KEY_PREFIX = 'METRICS_FORMULA_ACCESS_';
 /** Part of every cache key; changes with the token or base URL, so answers of the old account or environment stop. */
 export const SETTINGS_GENERATION_KEY = 'METRICS_CACHE_SETTINGS_GENERATION';
 
-// Replaced by webpack's DefinePlugin: the https:// prefix of `npm run build -- --api-base-url`, or null.
-// Absent outside the bundle (unit tests of this adapter), hence the typeof.
+// Replaced by webpack's DefinePlugin with the prefix of `npm run build -- --api-base-url`, or null; absent
+// outside the bundle (unit tests of this adapter), hence the typeof.
 declare const __API_BASE_URL_PREFIX__: string | null | undefined;
 
-/**
- * The one urlFetchWhitelist prefix this build's manifest carries, or null for a plain build (workbench,
- * tests), which allows any base URL validateBaseUrl accepts, loopback included. Read here and nowhere else.
- */
+/** The manifest's one urlFetchWhitelist prefix, or null for a plain build (workbench, tests): any base URL validateBaseUrl accepts. */
 export const ALLOWED_BASE_URL_PREFIX: string | null = typeof __API_BASE_URL_PREFIX__ === 'string' ? __API_BASE_URL_PREFIX__ : null;
 
-/**
- * validateBaseUrl, then the build's allowlist: Apps Script refuses every fetch outside the manifest's
- * urlFetchWhitelist, so a base URL outside it could only ever fail; refuse it with a sentence instead.
- */
+/** validateBaseUrl, then the build's allowlist: Apps Script refuses every fetch outside it, so say so at once. */
 export function checkBaseUrl(input: string): string {
   return requireUnderPrefix(validateBaseUrl(input), ALLOWED_BASE_URL_PREFIX);
 }
@@ -46,11 +37,7 @@ function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
 }
 
-/**
- * All of the user's properties in one read. An execution that needs several settings (a custom function
- * needs the generation, the credentials and the formula access list) reads them once and hands the
- * snapshot to the readers below, instead of each reading the store again.
- */
+/** All of the user's properties in one read, for an execution that needs several settings to hand to the readers below. */
 export type UserProperties = Readonly<Record<string, string>>;
 
 export function readUserProperties(): UserProperties {
@@ -92,9 +79,8 @@ export function saveCheckedSettings(update: CheckedSettings): void {
 }
 
 /**
- * The credentials for one execution. In a custom function Apps Script returns the spreadsheet
- * owner's user properties: editors' formulas spend the owner's token (see README, "Sharing"), and
- * `of` says so, for the sentence when one is missing.
+ * The credentials for one execution. A custom function gets the spreadsheet owner's user properties (editors'
+ * formulas spend the owner's token, README "Sharing"): `of` says so, for the sentence when one is missing.
  */
 export function readCredentials(of: CredentialsOf = 'caller', props: UserProperties = readUserProperties()): { token: string; baseUrl: string; rateLimit: RateLimit } {
   const token = props[TOKEN_KEY];
@@ -118,9 +104,8 @@ function formulaAccessKey(): string {
 }
 
 /**
- * The companies formulas in the active spreadsheet may read, from the properties of whoever runs
- * this: in a custom function the owner's, in the sidebar the caller's (which formulas read only when
- * the caller is the owner). Without a stored list, the default company.
+ * The companies formulas in the active spreadsheet may read (without a stored list, the default company), from
+ * the runner's properties: in a custom function the owner's, in the sidebar the caller's.
  */
 export function readFormulaAccess(props: UserProperties = readUserProperties()): string[] {
   return parseFormulaAccess(props[formulaAccessKey()], props[COMPANY_KEY] ?? null);

@@ -18,6 +18,8 @@ import { createClientForExecution } from './api-factory';
 
 /** Apps Script stops a custom function at 30 s; API work must end well before, leaving time to return cells. */
 const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
+/** A person is waiting, but a cold fund of many companies takes longer than a cell's 25 s. */
+const SIDEBAR_BUDGET_MS = 120_000;
 
 /**
  * The sidebar's grid builder reads through the same caches as the custom functions (the fund's listings
@@ -25,7 +27,7 @@ const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
  */
 interface SidebarReading {
   fundId: string;
-  budgetMs: number;
+  budgetMs?: number;
   /** Read past the user's cache (and leave it as it was): a snapshot refresh must see what the API holds now. */
   fresh?: boolean;
 }
@@ -42,7 +44,7 @@ function sheetMetricIdsOrNone(): string[] {
 export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   const cache = sidebar?.fresh ? executionCache() : userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
-  const deadline = Date.now() + (sidebar?.budgetMs ?? CUSTOM_FUNCTION_API_BUDGET_MS);
+  const deadline = Date.now() + (sidebar ? sidebar.budgetMs ?? SIDEBAR_BUDGET_MS : CUSTOM_FUNCTION_API_BUDGET_MS);
   // One PropertiesService read for the generation, the credentials and the formula access list of a whole grid of cells.
   const userProperties = readUserProperties();
   // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).

@@ -16,13 +16,6 @@ import { recordPortfolioSnapshot } from './snapshots';
 
 const COVERAGE_SHEET = 'Reporting coverage';
 
-/** A person is waiting, but a cold fund of many companies takes longer than a cell's 25 s. */
-const SIDEBAR_BUDGET_MS = 120_000;
-
-function context(fundId: string) {
-  return createFormulaContext({ fundId, budgetMs: SIDEBAR_BUDGET_MS });
-}
-
 function strings(value: unknown, what: string): string[] {
   if (value === null || value === undefined) return [];
   if (!Array.isArray(value)) throw new InputError(`${what} must be a list.`);
@@ -43,7 +36,7 @@ function choiceOf(request: PortfolioGridRequest): GridChoice {
 
 export function listFundMetricNames(companyId: string): FundMetricName[] {
   const fundId = requireUuid(companyId, "The fund's company id");
-  return fundMetricNames(fundDirectory(context(fundId), fundId));
+  return fundMetricNames(fundDirectory(createFormulaContext({ fundId }), fundId));
 }
 
 export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport {
@@ -52,7 +45,7 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
   const formula = gridFormula(choice);
   const anchor = activeAnchor();
   if (request.mode === 'formula') return insertFormula(anchor, formula, choice.fundId);
-  const ctx = context(choice.fundId);
+  const ctx = createFormulaContext({ fundId: choice.fundId });
   const table = choice.kind === 'metric'
     ? portfolioMetric(ctx, choice.metricNames[0], [choicePeriods(choice)], choice.fundId)
     : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId);
@@ -68,7 +61,7 @@ export function buildCoverageSheet(request: CoverageSheetRequest): CoverageSheet
   const fundId = requireUuid(request.companyId, "The fund's company id");
   const names = strings(request.metricNames, 'The metric names').map((n) => n.trim()).filter((n) => n !== '');
   if (names.length === 0) throw new InputError('Choose at least one metric name.');
-  const ctx = context(fundId);
+  const ctx = createFormulaContext({ fundId });
   const table = portfolioCoverage(ctx, [names], request.startPeriod, request.endPeriod, fundId);
   const model = coverageSheetModel(table, fundDirectory(ctx, fundId).profiles.length, names.length);
   writeCoverageSheet(COVERAGE_SHEET, model);

@@ -99,9 +99,6 @@ export function insertMetricSnapshot(request: InsertRequest): InsertReport {
   });
 }
 
-/** The sidebar waits for a portfolio grid as its insert does (see portfolio-grid-api.ts). */
-const SIDEBAR_BUDGET_MS = 120_000;
-
 /**
  * Records a PORTFOLIO_METRIC snapshot the Portfolio tab wrote at `range` (A1 on the anchor's sheet), so
  * that "Refresh snapshots" writes it again.
@@ -187,7 +184,7 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
       throw new InputError('A portfolio grid is refreshed from the sidebar only (Refresh snapshots): a scheduled refresh has no open document to read its settings from.');
     }
     // The PORTFOLIO_METRIC function itself, through a context that reads past the caches (and as the caller, for the fund).
-    const fresh = createFormulaContext({ fundId: d.companyId, budgetMs: SIDEBAR_BUDGET_MS, fresh: true });
+    const fresh = createFormulaContext({ fundId: d.companyId, fresh: true });
     const table = portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId) as Row[];
     const width = Math.max(...table.map((row) => row.length));
     const rows = table.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
