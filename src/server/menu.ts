@@ -1,6 +1,6 @@
 // The add-on menu and the sidebar: what onOpen and onInstall set up.
 
-import { ADDIN_NAME } from '../core/product';
+import { ADDIN_NAME, plural } from '../core/product';
 import { freezeSelection, thawSelection } from './freeze';
 import { refreshAllFormulasWithChanges } from './refresh';
 
@@ -27,8 +27,8 @@ function toast(message: string): void {
 
 export function refreshData(): void {
   const { formulas: count, changes } = refreshAllFormulasWithChanges();
-  const changed = changes ? ` ${changes} cached value${changes === 1 ? '' : 's'} changed: see the "Changes" sheet.` : '';
-  toast((count ? `Refreshed ${count} formula${count === 1 ? '' : 's'} with fresh data.` : 'No add-in formulas to refresh in this spreadsheet.') + changed);
+  const changed = changes ? ` ${plural(changes, 'cached value')} changed: see the "Changes" sheet.` : '';
+  toast((count ? `Refreshed ${plural(count, 'formula')} with fresh data.` : 'No add-in formulas to refresh in this spreadsheet.') + changed);
 }
 
 /** The menu's Freeze: the report's sentence in a toast (a sentence, as a refusal is one too). */

@@ -2,6 +2,7 @@
 
 import { InputError } from '../core/errors';
 import { findContactHeader, planContactNote, portfolioNotesTable, sendContactNote, type ContactNoteReport } from '../core/directory';
+import { plural } from '../core/product';
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, selectedRowsOf, writeTable } from '../gas/sheet-io';
 import type { ContactNoteRequest, InsertReport, NoteTagSummary } from '../shared/rpc';
@@ -23,7 +24,7 @@ export function addNoteToSelectedContacts(request: ContactNoteRequest): ContactN
   const fromRow = Math.max(selection.firstRow, headerRow + 1);
   if (fromRow > selection.lastRow) throw new InputError('Select the rows of the contacts (below the header row).');
   const cells = selection.cellsAt(column, fromRow).map((cell, i) => ({ sheetRow: fromRow + i, cell }));
-  const plan = planContactNote({ content: request.content, noteTagId: request.noteTagId, skipRowsWithoutId: request.skipRowsWithoutId }, cells);
+  const plan = planContactNote(request, cells);
   // A POST is never retried blindly: the client does not repeat it after a lost answer.
   return sendContactNote(plan, sidebarClient());
 }
@@ -35,5 +36,5 @@ export function insertPortfolioNotes(profileId: string): InsertReport {
   const rows = portfolioNotesTable(notes);
   const range = writeTable(anchor, rows);
   const count = rows.length - 1;
-  return { range: `${anchor.sheetName}!${range}`, rows: count, message: `Wrote ${count} note${count === 1 ? '' : 's'} to ${anchor.sheetName}!${range}.` };
+  return { range: `${anchor.sheetName}!${range}`, rows: count, message: `Wrote ${plural(count, 'note')} to ${anchor.sheetName}!${range}.` };
 }

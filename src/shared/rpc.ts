@@ -1,7 +1,7 @@
 // The surface between the sidebar and the server: names and JSON-safe types, shared by both sides.
 
 import type { ExportLayout, ExportProgress, ExportReport, ExportReportItem, ExportSpec } from '../core/export';
-import type { ImportProgress } from '../core/directory';
+import type { ContactNoteDraft, ImportProgress } from '../core/directory';
 import type { Metric, MetricInput } from '../core/api/types';
 import type { AuditPushProgress, AuditPushReport, AuditPushReportItem, Completeness } from '../core/audit';
 import type { AuditBuildProgress } from '../core/audit/build-job';
@@ -127,11 +127,7 @@ export type ImportOutcome = JobOutcome<Record<string, number>, { sheetRow: numbe
 
 export type NoteTagSummary = { id: string; name: string };
 
-export type ContactNoteRequest = {
-  content: string;
-  noteTagId: string | null;
-  skipRowsWithoutId: boolean;
-};
+export type ContactNoteRequest = Required<ContactNoteDraft>;
 
 export type AuditBuildReport = {
   sheetName: string;
