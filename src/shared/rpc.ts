@@ -1,7 +1,7 @@
 // The surface between the sidebar and the server: names and JSON-safe types, shared by both sides.
 
 import type { ExportLayout, ExportProgress, ExportReport, ExportReportItem, ExportSpec } from '../core/export';
-import type { ContactNoteDraft, ImportProgress } from '../core/directory';
+import type { ContactNoteDraft, ImportProgress, ImportReportRow } from '../core/directory';
 import type { Metric, MetricInput } from '../core/api/types';
 import type { AuditPushProgress, AuditPushReport, AuditPushReportItem, Completeness } from '../core/audit';
 import type { AuditBuildProgress } from '../core/audit/build-job';
@@ -123,7 +123,7 @@ export type ImportRequest = {
 export type ImportHandle = JobHandle<ImportProgress, ImportOutcome> & { importId: string; kind: ImportKind; range: string };
 
 /** Its problems are the rows that failed, were skipped or are unknown. */
-export type ImportOutcome = JobOutcome<Record<string, number>, { sheetRow: number; label: string; outcome: string; reason: string | null }>;
+export type ImportOutcome = JobOutcome<Record<string, number>, Pick<ImportReportRow<string>, 'sheetRow' | 'label' | 'outcome' | 'reason'>>;
 
 export type NoteTagSummary = { id: string; name: string };
 
