@@ -8,14 +8,8 @@ import type { MetricSummary, NewMetric } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 import { forgetMetricListing, listMetricsFresh } from './metric-listing';
 
-function summary(metric: Metric): MetricSummary {
-  return {
-    id: metric.id,
-    name: metric.name,
-    frequency: metric.frequency,
-    unit: metric.unit,
-    portfolioCompanyProfileId: metric.portfolio_company_profile_id ?? null,
-  };
+function summary({ id, name, frequency, unit, portfolio_company_profile_id }: Metric): MetricSummary {
+  return { id, name, frequency, unit, portfolioCompanyProfileId: portfolio_company_profile_id ?? null };
 }
 
 /** Kept for the cache period: the exporter's steps that follow read it instead of fetching it again. */

@@ -35,7 +35,6 @@ export const saveSettings = serve(['update'], settings.saveSettings);
 /** Checks that the token and base URL work for a company: what the token sees, in one sentence. */
 export const testConnection = serve(['companyId'], settings.testConnection);
 
-/** The companies whose data formulas in this spreadsheet may read, and whether the caller owns it. */
 export const getFormulaAccess = serve([], settings.formulaAccess);
 
 /** Replaces the companies formulas in this spreadsheet may read (the owner only). */
@@ -49,7 +48,6 @@ export const createMetric = serve(['input'], metrics.createMetric);
 /** Read-only: each metric's latest value with its source (include_source=true), for the metric browser. */
 export const latestMetricValues = serve(['metricIds'], latestValues);
 
-/** Inserts the values of metrics at the active cell, as a live formula or a snapshot. */
 export const insertMetricValues = serve(['request'], insertValues);
 
 // Export. Every job (export, import, audit build and push) starts, then runs in steps well inside Apps Script's
@@ -108,7 +106,6 @@ export const continueAuditPush = serve(['pushId'], (pushId: string) => jobs.cont
 export const cancelAuditPush = serve(['pushId'], (pushId: string) => jobs.cancelJob(audit.pushJob, pushId));
 export const resumeAuditPush = serve(['pushId'], (pushId: string) => jobs.resumeJob(audit.pushJob, pushId));
 
-/** Pushes, imports and audit builds of this spreadsheet from the last six hours that did not finish, to resume. */
 export const findUnfinishedPortfolioJobs = serve([], () => ({
   pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob),
 }));
@@ -130,9 +127,7 @@ export const getJobProgress = serve(['kind', 'jobId'], (kind: JobKind, jobId: st
 /** Read-only: the fund's distinct metric names, from the cached listings the PORTFOLIO_* functions read. */
 export const listFundMetricNames = serve(['fundCompanyId'], grid.listFundMetricNames);
 
-/** Inserts a PORTFOLIO_METRIC or PORTFOLIO_COVERAGE formula, or its values, at the active cell. */
 export const insertPortfolioGrid = serve(['request'], grid.insertPortfolioGrid);
-
 export const buildCoverageSheet = serve(['request'], grid.buildCoverageSheet);
 
 /** The selected add-in formulas become values, each frozen range with a note (see README, "Freeze and Make live"). */

@@ -5,7 +5,7 @@ import type { ContactNoteDraft, ImportProgress, ImportReportRow } from '../core/
 import type { Metric, MetricInput } from '../core/api/types';
 import type { AuditPushProgress, AuditPushReport, AuditPushReportItem, Completeness } from '../core/audit';
 import type { AuditBuildProgress } from '../core/audit/build-job';
-import type { CoverageSheetModel } from '../core/formulas/grid-builder';
+import type { CoverageSheetModel, GridChoice } from '../core/formulas/grid-builder';
 import type { SnapshotDefinition } from '../core/snapshots/snapshot';
 import type { ScheduledRun, SnapshotSchedule } from '../core/snapshots/schedule';
 
@@ -104,7 +104,6 @@ export type ExportOutcome = JobOutcome<ExportReport['totals'], ExportReportItem>
   rangeExportedBefore: boolean;
 };
 
-/** What refreshFormulasFor rewrote. */
 export type FormulaRefreshReport = {
   formulas: number;
   message: string;
@@ -159,7 +158,7 @@ export type UnfinishedPortfolioJobs = {
 /** The step-driven jobs whose running step publishes its progress (getJobProgress). */
 export type { JobKind } from '../core/jobs/classify-failure';
 
-/** A job's progress as its handle carries it: ExportHandle's, AuditPushHandle's or ImportHandle's `progress`. */
+/** A job's progress as its handle carries it. */
 export type JobProgress = ExportProgress | AuditPushProgress | ImportProgress | AuditBuildProgress;
 
 /** A metric's newest non-blank value and where it came from, for the metric browser. */
@@ -179,27 +178,14 @@ export type LatestValue = {
   } | null;
 };
 
-/** The grid builder's insert at the active cell: a PORTFOLIO_METRIC / PORTFOLIO_COVERAGE formula, or its values now. */
-export type PortfolioGridRequest = {
-  /** The fund. */
-  companyId: string;
-  kind: 'metric' | 'coverage';
-  /** One name for PORTFOLIO_METRIC, one or more for PORTFOLIO_COVERAGE. */
-  metricNames: string[];
-  /** PORTFOLIO_METRIC's period labels; empty for every calendar period from start to end. */
-  periods: string[];
-  /** Calendar labels like 2024-01, 2024-Q1 or 2024, both included; null when the list is given. */
-  startPeriod: string | null;
-  endPeriod: string | null;
-  mode: 'formula' | 'snapshot';
-};
+/**
+ * The grid builder's insert at the active cell: a PORTFOLIO_METRIC (one metric name) or PORTFOLIO_COVERAGE (one
+ * or more) formula, or its values now. Start and end are calendar labels like 2024-01, 2024-Q1 or 2024, both
+ * included; null when the list of periods is given. `companyId` is the fund's.
+ */
+export type PortfolioGridRequest = Omit<GridChoice, 'fundId'> & { companyId: string; mode: 'formula' | 'snapshot' };
 
-export type CoverageSheetRequest = {
-  companyId: string;
-  metricNames: string[];
-  startPeriod: string;
-  endPeriod: string;
-};
+export type CoverageSheetRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames'> & { startPeriod: string; endPeriod: string };
 
 /** Its blanks are the company-metric-period cells with a null, empty or missing point (highlighted). */
 export type CoverageSheetReport = Pick<CoverageSheetModel, 'companies' | 'metrics' | 'periods' | 'blanks'> & { sheetName: string; message: string };
