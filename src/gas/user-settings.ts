@@ -13,13 +13,13 @@ import type { SettingsSummary } from '../shared/rpc';
 /** Documented names, so an admin script can set them for a user. */
 export const TOKEN_KEY = 'METRICS_API_TOKEN';
 export const BASE_URL_KEY = 'METRICS_API_BASE_URL';
-export const COMPANY_KEY = 'METRICS_DEFAULT_COMPANY_ID';
+const COMPANY_KEY = 'METRICS_DEFAULT_COMPANY_ID';
 /** Requests per seconds, like "500/300": for when the operator changes the API's limit. */
-export const RATE_LIMIT_KEY = 'METRICS_API_RATE_LIMIT';
+const RATE_LIMIT_KEY = 'METRICS_API_RATE_LIMIT';
 /** Followed by the spreadsheet's id: the JSON list of company ids formulas there may read (the owner's copy counts). */
-export const FORMULA_ACCESS_KEY_PREFIX = 'METRICS_FORMULA_ACCESS_';
+const FORMULA_ACCESS_KEY_PREFIX = 'METRICS_FORMULA_ACCESS_';
 /** Part of every cache key; changes with the token or base URL, so answers of the old account or environment stop. */
-export const SETTINGS_GENERATION_KEY = 'METRICS_CACHE_SETTINGS_GENERATION';
+const SETTINGS_GENERATION_KEY = 'METRICS_CACHE_SETTINGS_GENERATION';
 
 // Replaced by webpack's DefinePlugin with the prefix of `npm run build -- --api-base-url`, or null; absent
 // outside the bundle (unit tests of this adapter), hence the typeof.

@@ -4,7 +4,7 @@
 
 import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
-import { choicePeriods, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
+import { choicePeriods, cleanNames, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
 import { fundDirectory, portfolioCoverage, portfolioMetric } from '../core/formulas/portfolio-grid';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';
@@ -59,8 +59,7 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
 
 export function buildCoverageSheet(request: CoverageSheetRequest): CoverageSheetReport {
   const fundId = requireUuid(request.companyId, "The fund's company id");
-  const names = strings(request.metricNames, 'The metric names').map((n) => n.trim()).filter((n) => n !== '');
-  if (names.length === 0) throw new InputError('Choose at least one metric name.');
+  const names = cleanNames(strings(request.metricNames, 'The metric names'));
   const ctx = createFormulaContext({ fundId });
   const table = portfolioCoverage(ctx, [names], request.startPeriod, request.endPeriod, fundId);
   const model = coverageSheetModel(table, fundDirectory(ctx, fundId).profiles.length, names.length);

@@ -14,7 +14,6 @@ import * as freeze from './freeze';
 import * as importer from './import-api';
 import * as jobs from './jobs-api';
 import { insertMetricValues as insertValues } from './insert-values';
-import { latestMetricValues as latestValues } from './latest-api';
 import * as metrics from './metrics-api';
 import * as notes from './notes-api';
 import * as grid from './portfolio-grid-api';
@@ -46,7 +45,7 @@ export const listMetrics = serve(['companyId'], metrics.listMetrics);
 export const createMetric = serve(['input'], metrics.createMetric);
 
 /** Read-only: each metric's latest value with its source (include_source=true), for the metric browser. */
-export const latestMetricValues = serve(['metricIds'], latestValues);
+export const latestMetricValues = serve(['metricIds'], metrics.latestMetricValues);
 
 export const insertMetricValues = serve(['request'], insertValues);
 

@@ -52,7 +52,7 @@ export type GridChoice = {
   endPeriod: string | null;
 };
 
-function cleanNames(names: readonly string[]): string[] {
+export function cleanNames(names: readonly string[]): string[] {
   const clean = names.map((name) => String(name).trim()).filter((name) => name !== '');
   if (clean.length === 0) throw new InputError('Choose at least one metric name.');
   return clean;
