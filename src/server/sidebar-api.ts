@@ -1,7 +1,5 @@
-// The sidebar's server functions: every export of this module is one, and nothing else is exported.
-// ServerApi (src/shared/rpc.ts) is this module's type, the page's `server` wrapper follows from it, and
-// src/main.ts gives each export its top-level name for google.script.run (test/build/server-surface.test.ts
-// checks both ways). Each goes through serve(): the page's ids checked, failures returned as data.
+// The sidebar's server functions, each through serve(), and nothing else: ServerApi (src/shared/server-api.ts)
+// is this module's type, and src/main.ts gives each export its top-level name (test/build/server-surface.test.ts).
 // Scripts outside the project call these names: add functions, never rename one or change its shape.
 
 import { InputError } from '../core/errors';
@@ -54,9 +52,8 @@ export const insertMetricValues = serve(['request'], insertValues);
 // not confirmed (a build: the pages not read yet). The build's last step writes the sheet and answers its report.
 
 /**
- * Reads the active selection to pre-fill the exporter. `company` is not an id by serve's rule: anything
- * else than one only turns off the guess from the company's metric names (export-api), so it never
- * stops the Export selection menu item.
+ * Reads the active selection to pre-fill the exporter. `company` is no id by serve's rule: a non-id only turns
+ * off the guess from the company's metric names, so it never stops the Export selection menu item.
  */
 export const readExportSelection = serve(['company'], exporter.readExportSelection);
 

@@ -1,13 +1,9 @@
-// The type of the surface between the sidebar and the server, taken from the server module itself.
-// Apart from rpc.ts because this reaches src/server (and through it Apps Script's types): the pure core,
-// which reads rpc.ts's records, must not see it.
+// The type of the surface between the sidebar and the server, taken from the server module itself: apart from
+// rpc.ts because it reaches src/server (and Apps Script's types), which the pure core, reading rpc.ts, must not see.
 
 import type { Json } from './rpc';
 
-/**
- * Every function the sidebar may call, with its parameters and result: the exports of
- * src/server/sidebar-api.ts, whose parameter annotations are the one statement of each shape.
- */
+/** Every function the sidebar may call, with its parameters and result: the exports of src/server/sidebar-api.ts. */
 export type ServerApi = typeof import('../server/sidebar-api');
 
 /** Compile-time guard: every parameter and result of ServerApi is JSON-safe (Dates and class instances do not cross google.script.run). */
