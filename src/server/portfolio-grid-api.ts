@@ -50,7 +50,7 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
     ? portfolioMetric(ctx, choice.metricNames[0], [choicePeriods(choice)], choice.fundId)
     : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId);
   // The Metrics tab's snapshot path: only into empty cells, formula-like text kept as text.
-  const range = writeTable(anchor, table as Array<Array<string | number | boolean | Date | null>>);
+  const range = writeTable(anchor, table);
   // A PORTFOLIO_METRIC snapshot is recorded for "Refresh snapshots"; a coverage table of statuses and totals is not.
   if (choice.kind === 'metric') recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName: choice.metricNames[0]!, periods: choicePeriods(choice) });
   const rows = table.length - 1;
