@@ -247,9 +247,7 @@ global.thawSelectionFromMenu = thawSelectionFromMenu;
  * Time-driven trigger: refreshes the snapshots of the spreadsheet its owner scheduled, with the owner's connection.
  * @param {GoogleAppsScript.Events.TimeDriven} e The time-driven event (its triggerUid finds the schedule).
  */
-global.runScheduledSnapshotRefresh = function (e: unknown) {
-  runScheduledSnapshotRefresh(e as { triggerUid?: unknown } | undefined);
-};
+global.runScheduledSnapshotRefresh = runScheduledSnapshotRefresh;
 
 /** Opens the sidebar (menu item). */
 global.showSidebar = function () {
