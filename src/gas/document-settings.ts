@@ -29,11 +29,9 @@ export function readSeriesEpochs(): SeriesEpochs {
 }
 
 /**
- * Drops the cached series of these metrics for every formula of the spreadsheet, whoever's cache they
- * run with: the one function every writer of data points calls after the API confirmed a write. Under
- * the document lock, as two exports ending together would otherwise lose one's drop. Without the lock,
- * or when too many metrics were dropped lately, it starts a new cache generation instead: every formula
- * fetches again, which costs requests but never shows old data.
+ * Drops the cached series of these metrics for every formula here, whoever's cache they use: every writer of data
+ * points calls this once the API confirmed. Under the document lock, or two exports ending together would lose one's
+ * drop; without it, or after too many drops, a new cache generation: more requests, but never old data.
  */
 export function dropCachedSeries(metricIds: readonly string[]): void {
   if (metricIds.length === 0) return;

@@ -23,10 +23,7 @@ interface ExecutionLimits {
   credentialsOf?: CredentialsOf;
   /** The user's properties when the execution read them already; read here otherwise. */
   userProperties?: UserProperties;
-  /**
-   * A 429 is answered at once, not retried after a wait: a job whose backoff runs across steps
-   * (needsProbe) waits between steps instead, so no refusal falls inside its backoff interval.
-   */
+  /** A 429 is answered at once: a job backing off across steps (needsProbe) waits between them, never inside its backoff. */
   noRateLimitRetries?: boolean;
 }
 

@@ -21,10 +21,7 @@ const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
 /** A person is waiting, but a cold fund of many companies takes longer than a cell's 25 s. */
 const SIDEBAR_BUDGET_MS = 120_000;
 
-/**
- * The sidebar's grid builder reads through the same caches as the custom functions (the fund's listings
- * and batched series), but as the caller, for the fund the caller chose there, with a person's longer wait.
- */
+/** The sidebar reads a fund through the custom functions' caches, but as the caller, with a person's longer wait. */
 interface SidebarReading {
   fundId: string;
   budgetMs?: number;

@@ -17,9 +17,8 @@ function optionalIsoDate(value: string | null, what: string): string | undefined
 }
 
 /**
- * Writes a live formula at the anchor (the Metrics and Portfolio tabs alike). The owner's insert is their
- * decision to let formulas here read this company; unknown ownership writes the caller's own list, which
- * counts only if they are the owner.
+ * Writes a live formula at the anchor (Metrics and Portfolio tabs). The owner's insert lets formulas here read the
+ * company; unknown ownership writes the caller's own list, which counts only if they are the owner.
  */
 export function insertFormula(anchor: CellAnchor, formula: string, companyId: string): InsertReport {
   const range = `${anchor.sheetName}!${writeFormula(anchor, formula)}`;

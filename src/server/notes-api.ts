@@ -14,9 +14,8 @@ export function listNoteTags(companyId: string): NoteTagSummary[] {
 }
 
 /**
- * The note goes once to every contact whose id is in a selected row, under a "Contact id" (or "Id")
- * header, as the contact import writes them: in the selection's first row, or the header row of the
- * table holding the selection, wherever it starts.
+ * Once to every contact whose id is in a selected row, under a "Contact id" (or "Id") header as the contact import
+ * writes it: in the selection's first row, or the header row of the table holding the selection.
  */
 export function addNoteToSelectedContacts(request: ContactNoteRequest): ContactNoteReport {
   const selection = selectedRowsOf();
