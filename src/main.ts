@@ -1,9 +1,7 @@
 // The add-in's public surface: every top-level function Apps Script sees is assigned here, and nothing else.
-// Compiled by TypeScript itself (not esbuild) so the JSDoc survives into dist/Code.js, where Sheets reads it
-// for autocomplete and gas-webpack-plugin copies it onto the top-level declarations it generates.
-// gas-webpack-plugin declares a function only for a `global.name = …` line in this file (autoGlobalExports skips
-// `export const`), so each sidebar function (src/server/sidebar-api.ts) has its line at the end, as
-// test/build/server-surface.test.ts checks.
+// Compiled by TypeScript (not esbuild) so the JSDoc survives into dist/Code.js, where Sheets reads it for
+// autocomplete. gas-webpack-plugin declares a function only for a `global.name = …` line here (it skips
+// `export const`), so each sidebar function has its line at the end (test/build/server-surface.test.ts).
 
 import * as lists from './core/formulas/list-formulas';
 import * as series from './core/formulas/metric-formulas';

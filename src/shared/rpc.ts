@@ -60,10 +60,7 @@ export type ExportSelection = {
   range: string;
   rows: number;
   columns: number;
-  /**
-   * A guess: more than two columns are wide; two are long, unless the second header is a metric's id or
-   * the exact name of one of the company's metrics: then wide.
-   */
+  /** A guess: more than two columns are wide; two are long, unless the second header is a metric's id or exact name. */
   layout: ExportLayout;
   /** A guess: the first row holds text where the rest holds dates. */
   hasHeaderRow: boolean;
@@ -147,7 +144,7 @@ export type AuditPushHandle = JobHandle<AuditPushProgress, AuditPushOutcome> & {
 
 export type AuditPushOutcome = JobOutcome<AuditPushReport['totals'], AuditPushReportItem> & { notes: string[] };
 
-/** Pushes and imports of this spreadsheet from the last six hours that did not finish, oldest first, to offer with Resume. */
+/** Jobs of this spreadsheet from the last six hours that did not finish, oldest first, to offer with Resume. */
 export type UnfinishedPortfolioJobs = {
   pushes: AuditPushHandle[];
   imports: ImportHandle[];
@@ -204,7 +201,7 @@ export type SnapshotSummary = Pick<SnapshotDefinition, 'id' | 'kind' | 'companyI
   periods: string[];
 };
 
-/** One snapshot's refresh: rewritten (with or without changed values), refused (the cells a person typed into, or that a grown table needs), or failed. */
+/** One snapshot's refresh; refused: a person typed into its cells, or a grown table needs cells that are not empty. */
 export type SnapshotRefreshOutcome = {
   id: string;
   range: string;
@@ -228,8 +225,8 @@ export type SnapshotRefreshReport = {
 };
 
 /**
- * The caller's scheduled refresh of this spreadsheet's snapshots (README, "Scheduled refresh"): `schedule` is
- * null when there is none. Each user schedules (and sees) only their own: a trigger runs as the person who made it.
+ * The caller's scheduled refresh of this spreadsheet's snapshots (README, "Scheduled refresh"), null when none:
+ * each user sees only their own, as a trigger runs as the person who made it.
  */
 export type SnapshotRefreshScheduleView = {
   schedule: (Pick<SnapshotSchedule, 'frequency' | 'scheduledAt'> & {
