@@ -59,10 +59,7 @@ export function readSettingsGeneration(props: UserProperties = readUserPropertie
   return props[SETTINGS_GENERATION_KEY] ?? '0';
 }
 
-/**
- * Saves a checked update in one write, and starts a new settings generation when the token or
- * the base URL changes: answers cached with the old ones must not be shown for the new ones.
- */
+/** Saves a checked update in one write; a new token or base URL starts a new settings generation (no old answers). */
 export function saveCheckedSettings(update: CheckedSettings): void {
   const props = store().getProperties();
   const fields: Array<[string, string | null | undefined]> = [[TOKEN_KEY, update.token], [BASE_URL_KEY, update.baseUrl], [COMPANY_KEY, update.defaultCompanyId]];
