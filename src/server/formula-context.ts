@@ -42,7 +42,7 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   const cache = sidebar?.fresh ? executionCache() : userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
   const deadline = Date.now() + (sidebar ? sidebar.budgetMs ?? SIDEBAR_BUDGET_MS : CUSTOM_FUNCTION_API_BUDGET_MS);
-  // One PropertiesService read for the generation, the credentials and the formula access list of a whole grid of cells.
+  // One PropertiesService read for a whole grid of cells: generation, credentials and formula access.
   const userProperties = readUserProperties();
   // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).
   const generation = `${readCacheGeneration()}.${readSettingsGeneration(userProperties)}`;

@@ -1,6 +1,5 @@
-// The sidebar's grid builder: the fund's metric names, a PORTFOLIO_METRIC / PORTFOLIO_COVERAGE formula or
-// its values at the active cell, and the "Reporting coverage" sheet. Values come from the same core
-// functions, listings and series caches the custom functions use, so the sheet and the formula agree.
+// The sidebar's grid builder: the fund's metric names, a PORTFOLIO_METRIC / PORTFOLIO_COVERAGE formula or its values,
+// and the "Reporting coverage" sheet, all read as the custom functions read them, so the sheet and formula agree.
 
 import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
