@@ -25,7 +25,7 @@ const SETTINGS_GENERATION_KEY = 'METRICS_CACHE_SETTINGS_GENERATION';
 // outside the bundle (unit tests of this adapter), hence the typeof.
 declare const __API_BASE_URL_PREFIX__: string | null | undefined;
 
-/** The manifest's one urlFetchWhitelist prefix, or null for a plain build (workbench, tests): any base URL validateBaseUrl accepts. */
+/** The manifest's urlFetchWhitelist prefix, or null for a plain build (workbench, tests): any valid base URL. */
 export const ALLOWED_BASE_URL_PREFIX: string | null = typeof __API_BASE_URL_PREFIX__ === 'string' ? __API_BASE_URL_PREFIX__ : null;
 
 /** validateBaseUrl, then the build's allowlist: Apps Script refuses every fetch outside it, so say so at once. */
@@ -62,7 +62,11 @@ export function readSettingsGeneration(props: UserProperties = readUserPropertie
 /** Saves a checked update in one write; a new token or base URL starts a new settings generation (no old answers). */
 export function saveCheckedSettings(update: CheckedSettings): void {
   const props = store().getProperties();
-  const fields: Array<[string, string | null | undefined]> = [[TOKEN_KEY, update.token], [BASE_URL_KEY, update.baseUrl], [COMPANY_KEY, update.defaultCompanyId]];
+  const fields: Array<[string, string | null | undefined]> = [
+    [TOKEN_KEY, update.token],
+    [BASE_URL_KEY, update.baseUrl],
+    [COMPANY_KEY, update.defaultCompanyId],
+  ];
   const changes: Record<string, string> = {};
   const deletions: string[] = [];
   for (const [key, value] of fields) {
@@ -70,7 +74,9 @@ export function saveCheckedSettings(update: CheckedSettings): void {
     else if (value !== undefined) changes[key] = value;
   }
   const changed = (key: string, value: string | null | undefined) => value !== undefined && (value ?? undefined) !== props[key];
-  if (changed(TOKEN_KEY, update.token) || changed(BASE_URL_KEY, update.baseUrl)) changes[SETTINGS_GENERATION_KEY] = Utilities.getUuid().slice(0, 8);
+  if (changed(TOKEN_KEY, update.token) || changed(BASE_URL_KEY, update.baseUrl)) {
+    changes[SETTINGS_GENERATION_KEY] = Utilities.getUuid().slice(0, 8);
+  }
   if (Object.keys(changes).length) store().setProperties(changes);
   for (const key of deletions) store().deleteProperty(key);
 }

@@ -22,7 +22,8 @@ function optionalIsoDate(value: string | null, what: string): string | undefined
  */
 export function insertFormula(anchor: CellAnchor, formula: string, companyId: string): InsertReport {
   const range = `${anchor.sheetName}!${writeFormula(anchor, formula)}`;
-  const access = callerIsOwner() !== false && addFormulaAccess(companyId) ? ` Formulas in this spreadsheet may now read company ${companyId}'s data.` : '';
+  const added = callerIsOwner() !== false && addFormulaAccess(companyId);
+  const access = added ? ` Formulas in this spreadsheet may now read company ${companyId}'s data.` : '';
   return { range, rows: 0, message: `Inserted ${formula} at ${range}. It updates with "Refresh data".${access}` };
 }
 
