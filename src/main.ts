@@ -1,14 +1,12 @@
 // The add-in's public surface: every top-level function Apps Script sees is assigned here, and nothing else.
-// This file is compiled by TypeScript itself (not esbuild) so that the JSDoc below survives into
-// dist/Code.js, where Sheets reads it for autocomplete and gas-webpack-plugin copies it onto the
-// top-level declarations it generates.
-// The sidebar's functions (google.script.run) are written and documented in src/server/sidebar-api.ts; the
-// last lines give each its name, one line each: gas-webpack-plugin declares a top-level function only for a
-// `global.name = …` it reads in this file (its autoGlobalExports skips `export const` and drops the JSDoc of
-// `export function`), so a loop over the module's exports would declare none. Every export there has its line
-// here and every line an export: test/build/server-surface.test.ts.
+// Compiled by TypeScript (not esbuild) so the JSDoc survives into dist/Code.js, where Sheets reads it for
+// autocomplete. gas-webpack-plugin declares a function only for a `global.name = …` line here (it skips
+// `export const`), so each sidebar function has its line at the end (test/build/server-surface.test.ts).
 
-import { customFunctions } from './server/custom-functions';
+import * as lists from './core/formulas/list-formulas';
+import * as series from './core/formulas/metric-formulas';
+import * as grid from './core/formulas/portfolio-grid';
+import { runFormula } from './server/custom-functions';
 import { addMenu, freezeSelectionFromMenu, refreshData, showSidebar, thawSelectionFromMenu } from './server/menu';
 import * as sidebar from './server/sidebar-api';
 import { runScheduledSnapshotRefresh } from './server/snapshot-schedule';
@@ -30,7 +28,7 @@ declare const global: Record<string, unknown>;
  * @example =METRIC_VALUES("123e4567-e89b-12d3-a456-426614174000", "2024-01-01", "2024-12-31", "headers")
  */
 global.METRIC_VALUES = function (metric_id: unknown, start_date: unknown, end_date: unknown, options: unknown) {
-  return customFunctions.METRIC_VALUES(metric_id, start_date, end_date, options);
+  return runFormula(series.metricValues, metric_id, start_date, end_date, options);
 };
 
 /**
@@ -47,7 +45,7 @@ global.METRIC_VALUES = function (metric_id: unknown, start_date: unknown, end_da
  * @example =METRIC_VALUE("123e4567-e89b-12d3-a456-426614174000", "2024-Q1", "sum")
  */
 global.METRIC_VALUE = function (metric_id: unknown, period: unknown, aggregate: unknown) {
-  return customFunctions.METRIC_VALUE(metric_id, period, aggregate);
+  return runFormula(series.metricValue, metric_id, period, aggregate);
 };
 
 /**
@@ -61,7 +59,7 @@ global.METRIC_VALUE = function (metric_id: unknown, period: unknown, aggregate: 
  * @example =METRIC_LATEST("123e4567-e89b-12d3-a456-426614174000", "2024-06-30", "with_date")
  */
 global.METRIC_LATEST = function (metric_id: unknown, as_of: unknown, options: unknown) {
-  return customFunctions.METRIC_LATEST(metric_id, as_of, options);
+  return runFormula(series.metricLatest, metric_id, as_of, options);
 };
 
 /**
@@ -77,7 +75,7 @@ global.METRIC_LATEST = function (metric_id: unknown, as_of: unknown, options: un
  * @example =METRIC_SOURCE("123e4567-e89b-12d3-a456-426614174000", "2024-06")
  */
 global.METRIC_SOURCE = function (metric_id: unknown, period: unknown) {
-  return customFunctions.METRIC_SOURCE(metric_id, period);
+  return runFormula(series.metricSource, metric_id, period);
 };
 
 /**
@@ -90,7 +88,7 @@ global.METRIC_SOURCE = function (metric_id: unknown, period: unknown) {
  * @example =METRICS("123e4567-e89b-12d3-a456-426614174000")
  */
 global.METRICS = function (company_id: unknown, portfolio_company_profile_id: unknown) {
-  return customFunctions.METRICS(company_id, portfolio_company_profile_id);
+  return runFormula(lists.metrics, company_id, portfolio_company_profile_id);
 };
 
 /**
@@ -102,7 +100,7 @@ global.METRICS = function (company_id: unknown, portfolio_company_profile_id: un
  * @example =CONTACT_LISTS("123e4567-e89b-12d3-a456-426614174000")
  */
 global.CONTACT_LISTS = function (company_id: unknown) {
-  return customFunctions.CONTACT_LISTS(company_id);
+  return runFormula(lists.contactLists, company_id);
 };
 
 /**
@@ -114,7 +112,7 @@ global.CONTACT_LISTS = function (company_id: unknown) {
  * @example =PORTFOLIO_COMPANIES("123e4567-e89b-12d3-a456-426614174000")
  */
 global.PORTFOLIO_COMPANIES = function (company_id: unknown) {
-  return customFunctions.PORTFOLIO_COMPANIES(company_id);
+  return runFormula(lists.portfolioCompanies, company_id);
 };
 
 /**
@@ -126,7 +124,7 @@ global.PORTFOLIO_COMPANIES = function (company_id: unknown) {
  * @example =PORTFOLIO_PROPERTIES("123e4567-e89b-12d3-a456-426614174000")
  */
 global.PORTFOLIO_PROPERTIES = function (company_id: unknown) {
-  return customFunctions.PORTFOLIO_PROPERTIES(company_id);
+  return runFormula(lists.portfolioProperties, company_id);
 };
 
 /**
@@ -139,7 +137,7 @@ global.PORTFOLIO_PROPERTIES = function (company_id: unknown) {
  * @example =PORTFOLIO_PROPERTY_VALUES("123e4567-e89b-12d3-a456-426614174000")
  */
 global.PORTFOLIO_PROPERTY_VALUES = function (portfolio_company_profile_id: unknown, company_id: unknown) {
-  return customFunctions.PORTFOLIO_PROPERTY_VALUES(portfolio_company_profile_id, company_id);
+  return runFormula(lists.portfolioPropertyValues, portfolio_company_profile_id, company_id);
 };
 
 /**
@@ -152,7 +150,7 @@ global.PORTFOLIO_PROPERTY_VALUES = function (portfolio_company_profile_id: unkno
  * @example =PORTFOLIO_PROPERTY_OPTIONS("123e4567-e89b-12d3-a456-426614174000", "Series A")
  */
 global.PORTFOLIO_PROPERTY_OPTIONS = function (portfolio_property_id: unknown, label: unknown) {
-  return customFunctions.PORTFOLIO_PROPERTY_OPTIONS(portfolio_property_id, label);
+  return runFormula(lists.portfolioPropertyOptions, portfolio_property_id, label);
 };
 
 /**
@@ -164,7 +162,7 @@ global.PORTFOLIO_PROPERTY_OPTIONS = function (portfolio_property_id: unknown, la
  * @example =PORTFOLIO_NOTES("123e4567-e89b-12d3-a456-426614174000")
  */
 global.PORTFOLIO_NOTES = function (portfolio_company_profile_id: unknown) {
-  return customFunctions.PORTFOLIO_NOTES(portfolio_company_profile_id);
+  return runFormula(lists.portfolioNotes, portfolio_company_profile_id);
 };
 
 /**
@@ -181,7 +179,7 @@ global.PORTFOLIO_NOTES = function (portfolio_company_profile_id: unknown) {
  * @example =PORTFOLIO_VALUE("Aurora Robotics", "Monthly Recurring Revenue", "2024-Q1", "sum")
  */
 global.PORTFOLIO_VALUE = function (company: unknown, metric_name: unknown, period: unknown, aggregate: unknown) {
-  return customFunctions.PORTFOLIO_VALUE(company, metric_name, period, aggregate);
+  return runFormula(grid.portfolioValue, company, metric_name, period, aggregate);
 };
 
 /**
@@ -197,7 +195,7 @@ global.PORTFOLIO_VALUE = function (company: unknown, metric_name: unknown, perio
  * @example =PORTFOLIO_METRIC("Net Burn", B1:I1)
  */
 global.PORTFOLIO_METRIC = function (metric_name: unknown, periods: unknown, fund_company_id: unknown) {
-  return customFunctions.PORTFOLIO_METRIC(metric_name, periods, fund_company_id);
+  return runFormula(grid.portfolioMetric, metric_name, periods, fund_company_id);
 };
 
 /**
@@ -213,7 +211,7 @@ global.PORTFOLIO_METRIC = function (metric_name: unknown, periods: unknown, fund
  * @example =PORTFOLIO_COVERAGE({"Monthly Recurring Revenue","Net Burn"}, "2024-01", "2024-06")
  */
 global.PORTFOLIO_COVERAGE = function (metric_names: unknown, start_period: unknown, end_period: unknown, fund_company_id: unknown) {
-  return customFunctions.PORTFOLIO_COVERAGE(metric_names, start_period, end_period, fund_company_id);
+  return runFormula(grid.portfolioCoverage, metric_names, start_period, end_period, fund_company_id);
 };
 
 /**
@@ -235,27 +233,19 @@ global.onInstall = function (e: unknown) {
 };
 
 /** Menu: refreshes every add-in formula in the spreadsheet with fresh data. */
-global.refreshData = function () {
-  refreshData();
-};
+global.refreshData = refreshData;
 
 /** Menu: the selected add-in formulas become values, with a note on each frozen range. */
-global.freezeSelectionFromMenu = function () {
-  freezeSelectionFromMenu();
-};
+global.freezeSelectionFromMenu = freezeSelectionFromMenu;
 
 /** Menu: the frozen ranges in the selection get their formulas back. */
-global.thawSelectionFromMenu = function () {
-  thawSelectionFromMenu();
-};
+global.thawSelectionFromMenu = thawSelectionFromMenu;
 
 /**
  * Time-driven trigger: refreshes the snapshots of the spreadsheet its owner scheduled, with the owner's connection.
  * @param {GoogleAppsScript.Events.TimeDriven} e The time-driven event (its triggerUid finds the schedule).
  */
-global.runScheduledSnapshotRefresh = function (e: unknown) {
-  runScheduledSnapshotRefresh(e as { triggerUid?: unknown } | undefined);
-};
+global.runScheduledSnapshotRefresh = runScheduledSnapshotRefresh;
 
 /** Opens the sidebar (menu item). */
 global.showSidebar = function () {

@@ -21,10 +21,7 @@ export function wrapCache(cache: GoogleAppsScript.Cache.Cache): KeyValueCache {
   };
 }
 
-/**
- * The user's lock. When it cannot be had within 5 s, LockUnavailableError: work that needs it must not
- * run unguarded. The rate budget catches that and counts without the lock (see RequestBudget).
- */
+/** The user's lock, or LockUnavailableError after 5 s: work must not run unguarded (RequestBudget catches it). */
 export function userMutex(): Mutex {
   return {
     withLock<T>(fn: () => T): T {

@@ -22,7 +22,7 @@ export function writeCoverageSheet(sheetName: string, model: CoverageSheetModel)
   if (rows > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), rows - sheet.getMaxRows());
   if (columns > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), columns - sheet.getMaxColumns());
   // Company and metric names are API text: one reading "=…" stays text.
-  sheet.getRange(1, 1, rows, columns).setValues(asSafeRows(model.values as Array<Array<string | number | boolean | Date | null>>));
+  sheet.getRange(1, 1, rows, columns).setValues(asSafeRows(model.values));
   sheet.setFrozenRows(model.frozenRows);
   sheet.setFrozenColumns(model.frozenColumns);
   rangeOf(sheet, model.bold).setFontWeight('bold');

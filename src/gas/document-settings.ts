@@ -4,14 +4,18 @@ import { dropEpochs, parseEpochs, type SeriesEpochs } from '../core/series/serie
 
 const CACHE_GENERATION_KEY = 'METRICS_CACHE_GENERATION';
 
+function documentProperties(): GoogleAppsScript.Properties.Properties {
+  return PropertiesService.getDocumentProperties();
+}
+
 /** Part of every cache key; the Refresh menu item changes it so formulas fetch fresh data. */
 export function readCacheGeneration(): string {
-  return PropertiesService.getDocumentProperties().getProperty(CACHE_GENERATION_KEY) ?? '0';
+  return documentProperties().getProperty(CACHE_GENERATION_KEY) ?? '0';
 }
 
 export function startNewCacheGeneration(): string {
   const generation = Date.now().toString(36);
-  PropertiesService.getDocumentProperties().setProperty(CACHE_GENERATION_KEY, generation);
+  documentProperties().setProperty(CACHE_GENERATION_KEY, generation);
   return generation;
 }
 
@@ -21,15 +25,13 @@ const EPOCHS_LOCK_MS = 5000;
 
 /** Which metrics' cached series were dropped lately (see series-epochs.ts): read by formulas. */
 export function readSeriesEpochs(): SeriesEpochs {
-  return parseEpochs(PropertiesService.getDocumentProperties().getProperty(SERIES_EPOCHS_KEY));
+  return parseEpochs(documentProperties().getProperty(SERIES_EPOCHS_KEY));
 }
 
 /**
- * Drops the cached series of these metrics for every formula of the spreadsheet, whoever's cache they
- * run with: the one function every writer of data points calls after the API confirmed a write. Under
- * the document lock, as two exports ending together would otherwise lose one's drop. Without the lock,
- * or when too many metrics were dropped lately, it starts a new cache generation instead: every formula
- * fetches again, which costs requests but never shows old data.
+ * Drops the cached series of these metrics for every formula here, whoever's cache they use: every writer of data
+ * points calls this once the API confirmed. Under the document lock, or two exports ending together would lose one's
+ * drop; without it, or after too many drops, a new cache generation: more requests, but never old data.
  */
 export function dropCachedSeries(metricIds: readonly string[]): void {
   if (metricIds.length === 0) return;
@@ -39,7 +41,7 @@ export function dropCachedSeries(metricIds: readonly string[]): void {
     return;
   }
   try {
-    const properties = PropertiesService.getDocumentProperties();
+    const properties = documentProperties();
     const next = dropEpochs(parseEpochs(properties.getProperty(SERIES_EPOCHS_KEY)), metricIds, Date.now());
     if (next) {
       properties.setProperty(SERIES_EPOCHS_KEY, JSON.stringify(next));

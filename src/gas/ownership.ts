@@ -5,9 +5,7 @@
  * in a Shared Drive, and an email may be blank across domains or for consumer accounts.
  */
 export function spreadsheetOwnerEmail(): string | null {
-  const owner = SpreadsheetApp.getActiveSpreadsheet().getOwner();
-  const email = owner ? owner.getEmail() : '';
-  return email ? email : null;
+  return SpreadsheetApp.getActiveSpreadsheet().getOwner()?.getEmail() || null;
 }
 
 /**

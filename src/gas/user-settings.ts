@@ -7,36 +7,28 @@ import { requireUnderPrefix } from '../core/settings/url-allowlist';
 import { SETTINGS_HINT } from '../core/product';
 import { normalizeCompanyIds, parseFormulaAccess, withCompany } from '../core/formulas/formula-access';
 import { missingCredential, type CredentialsOf } from '../core/settings/credential-sentences';
+import type { CheckedSettings } from '../core/settings/settings-update';
 import type { SettingsSummary } from '../shared/rpc';
 
 /** Documented names, so an admin script can set them for a user. */
 export const TOKEN_KEY = 'METRICS_API_TOKEN';
 export const BASE_URL_KEY = 'METRICS_API_BASE_URL';
-export const COMPANY_KEY = 'METRICS_DEFAULT_COMPANY_ID';
+const COMPANY_KEY = 'METRICS_DEFAULT_COMPANY_ID';
 /** Requests per seconds, like "500/300": for when the operator changes the API's limit. */
-export const RATE_LIMIT_KEY = 'METRICS_API_RATE_LIMIT';
-/**
- * Followed by the spreadsheet's id: the JSON list of company ids formulas in that spreadsheet may read.
- * Only the owner's copy counts, as custom functions read only the owner's user properties.
- */
-export const FORMULA_ACCESS_KEY_PREFIX = 'METRICS_FORMULA_ACCESS_';
+const RATE_LIMIT_KEY = 'METRICS_API_RATE_LIMIT';
+/** Followed by the spreadsheet's id: the JSON list of company ids formulas there may read (the owner's copy counts). */
+const FORMULA_ACCESS_KEY_PREFIX = 'METRICS_FORMULA_ACCESS_';
 /** Part of every cache key; changes with the token or base URL, so answers of the old account or environment stop. */
-export const SETTINGS_GENERATION_KEY = 'METRICS_CACHE_SETTINGS_GENERATION';
+const SETTINGS_GENERATION_KEY = 'METRICS_CACHE_SETTINGS_GENERATION';
 
-// Replaced by webpack's DefinePlugin: the https:// prefix of `npm run build -- --api-base-url`, or null.
-// Absent outside the bundle (unit tests of this adapter), hence the typeof.
+// Replaced by webpack's DefinePlugin with the prefix of `npm run build -- --api-base-url`, or null; absent
+// outside the bundle (unit tests of this adapter), hence the typeof.
 declare const __API_BASE_URL_PREFIX__: string | null | undefined;
 
-/**
- * The one urlFetchWhitelist prefix this build's manifest carries, or null for a plain build (workbench,
- * tests), which allows any base URL validateBaseUrl accepts, loopback included. Read here and nowhere else.
- */
+/** The manifest's urlFetchWhitelist prefix, or null for a plain build (workbench, tests): any valid base URL. */
 export const ALLOWED_BASE_URL_PREFIX: string | null = typeof __API_BASE_URL_PREFIX__ === 'string' ? __API_BASE_URL_PREFIX__ : null;
 
-/**
- * validateBaseUrl, then the build's allowlist: Apps Script refuses every fetch outside the manifest's
- * urlFetchWhitelist, so a base URL outside it could only ever fail; refuse it with a sentence instead.
- */
+/** validateBaseUrl, then the build's allowlist: Apps Script refuses every fetch outside it, so say so at once. */
 export function checkBaseUrl(input: string): string {
   return requireUnderPrefix(validateBaseUrl(input), ALLOWED_BASE_URL_PREFIX);
 }
@@ -45,11 +37,7 @@ function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
 }
 
-/**
- * All of the user's properties in one read. An execution that needs several settings (a custom function
- * needs the generation, the credentials and the formula access list) reads them once and hands the
- * snapshot to the readers below, instead of each reading the store again.
- */
+/** All of the user's properties in one read, for an execution that needs several settings to hand to the readers below. */
 export type UserProperties = Readonly<Record<string, string>>;
 
 export function readUserProperties(): UserProperties {
@@ -67,41 +55,35 @@ export function readSettingsSummary(props: UserProperties = readUserProperties()
   };
 }
 
-export function readSettingsGeneration(props?: UserProperties): string {
-  return (props ? props[SETTINGS_GENERATION_KEY] : store().getProperty(SETTINGS_GENERATION_KEY)) ?? '0';
+export function readSettingsGeneration(props: UserProperties = readUserProperties()): string {
+  return props[SETTINGS_GENERATION_KEY] ?? '0';
 }
 
-/**
- * Saves a checked update in one write, and starts a new settings generation when the token or
- * the base URL changes: answers cached with the old ones must not be shown for the new ones.
- */
-export function saveCheckedSettings(update: { token?: string | null; baseUrl?: string; defaultCompanyId?: string | null }): void {
+/** Saves a checked update in one write; a new token or base URL starts a new settings generation (no old answers). */
+export function saveCheckedSettings(update: CheckedSettings): void {
   const props = store().getProperties();
+  const fields: Array<[string, string | null | undefined]> = [
+    [TOKEN_KEY, update.token],
+    [BASE_URL_KEY, update.baseUrl],
+    [COMPANY_KEY, update.defaultCompanyId],
+  ];
   const changes: Record<string, string> = {};
   const deletions: string[] = [];
-  let credentialsChanged = false;
-  if (update.token !== undefined) {
-    if (update.token === null) deletions.push(TOKEN_KEY);
-    else changes[TOKEN_KEY] = update.token;
-    credentialsChanged ||= (update.token ?? undefined) !== props[TOKEN_KEY];
+  for (const [key, value] of fields) {
+    if (value === null) deletions.push(key);
+    else if (value !== undefined) changes[key] = value;
   }
-  if (update.baseUrl !== undefined) {
-    changes[BASE_URL_KEY] = update.baseUrl;
-    credentialsChanged ||= update.baseUrl !== props[BASE_URL_KEY];
+  const changed = (key: string, value: string | null | undefined) => value !== undefined && (value ?? undefined) !== props[key];
+  if (changed(TOKEN_KEY, update.token) || changed(BASE_URL_KEY, update.baseUrl)) {
+    changes[SETTINGS_GENERATION_KEY] = Utilities.getUuid().slice(0, 8);
   }
-  if (update.defaultCompanyId !== undefined) {
-    if (update.defaultCompanyId === null) deletions.push(COMPANY_KEY);
-    else changes[COMPANY_KEY] = update.defaultCompanyId;
-  }
-  if (credentialsChanged) changes[SETTINGS_GENERATION_KEY] = Utilities.getUuid().slice(0, 8);
   if (Object.keys(changes).length) store().setProperties(changes);
   for (const key of deletions) store().deleteProperty(key);
 }
 
 /**
- * The credentials for one execution. In a custom function Apps Script returns the spreadsheet
- * owner's user properties: editors' formulas spend the owner's token (see README, "Sharing"), and
- * `of` says so, for the sentence when one is missing.
+ * The credentials for one execution. A custom function gets the spreadsheet owner's user properties (editors'
+ * formulas spend the owner's token, README "Sharing"): `of` says so, for the sentence when one is missing.
  */
 export function readCredentials(of: CredentialsOf = 'caller', props: UserProperties = readUserProperties()): { token: string; baseUrl: string; rateLimit: RateLimit } {
   const token = props[TOKEN_KEY];
@@ -125,9 +107,8 @@ function formulaAccessKey(): string {
 }
 
 /**
- * The companies formulas in the active spreadsheet may read, from the properties of whoever runs
- * this: in a custom function the owner's, in the sidebar the caller's (which formulas read only when
- * the caller is the owner). Without a stored list, the default company.
+ * The companies formulas in the active spreadsheet may read (without a stored list, the default company), from
+ * the runner's properties: in a custom function the owner's, in the sidebar the caller's.
  */
 export function readFormulaAccess(props: UserProperties = readUserProperties()): string[] {
   return parseFormulaAccess(props[formulaAccessKey()], props[COMPANY_KEY] ?? null);
@@ -140,9 +121,11 @@ export function saveFormulaAccess(companyIds: readonly string[]): string[] {
   return ids;
 }
 
-/** Adds one company to the active spreadsheet's list (the default company stays when no list was stored). */
-export function addFormulaAccess(companyId: string): string[] {
+/** Adds one company to the active spreadsheet's list (the default company stays when no list was stored); false when it was on it. */
+export function addFormulaAccess(companyId: string): boolean {
   const current = readFormulaAccess();
   const next = withCompany(current, companyId);
-  return next.length === current.length ? current : saveFormulaAccess(next);
+  if (next.length === current.length) return false;
+  saveFormulaAccess(next);
+  return true;
 }

@@ -3,7 +3,7 @@
 import { createApiClient, type ApiClient } from '../core/api/client';
 import { RequestBudget } from '../core/api/rate-budget';
 import type { WaitEvent } from '../core/api/requester';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../core/api/retry-policy';
+import { DEFAULT_RETRY_POLICY } from '../core/api/retry-policy';
 import type { CredentialsOf } from '../core/settings/credential-sentences';
 import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache, userMutex } from '../gas/cache-and-lock';
@@ -13,7 +13,7 @@ import { readCredentials, type UserProperties } from '../gas/user-settings';
 /** Apps Script ends any execution other than a custom function after 6 minutes. */
 const ORDINARY_EXECUTION_MS = 6 * 60_000;
 
-export interface ExecutionLimits {
+interface ExecutionLimits {
   /** Absolute time by which API work must end (ms since epoch); 6 minutes from now when not given. */
   deadline?: number;
   /** Longest total wait for retries and the rate limit. */
@@ -23,26 +23,25 @@ export interface ExecutionLimits {
   credentialsOf?: CredentialsOf;
   /** The user's properties when the execution read them already; read here otherwise. */
   userProperties?: UserProperties;
-  /**
-   * A 429 is answered at once, not retried after a wait: a job whose backoff runs across steps
-   * (needsProbe) waits between steps instead, so no refusal falls inside its backoff interval.
-   */
+  /** A 429 is answered at once: a job backing off across steps (needsProbe) waits between them, never inside its backoff. */
   noRateLimitRetries?: boolean;
 }
 
 export function createClientForExecution(limits: ExecutionLimits = {}): ApiClient {
   const credentialsOf = limits.credentialsOf ?? 'caller';
   const { token, baseUrl, rateLimit } = readCredentials(credentialsOf, limits.userProperties);
-  const budget = new RequestBudget(userCache(), userMutex(), appsScriptClock, rateLimit);
   return createApiClient({
     baseUrl,
     token,
     credentialsOf,
     transport: createUrlFetchTransport(),
     clock: appsScriptClock,
-    budget,
+    budget: new RequestBudget(userCache(), userMutex(), appsScriptClock, rateLimit),
     deadline: limits.deadline ?? Date.now() + ORDINARY_EXECUTION_MS,
-    retry: retryOf(limits),
+    retry: {
+      ...(limits.maxTotalWaitMs !== undefined && { maxTotalWaitMs: limits.maxTotalWaitMs }),
+      ...(limits.noRateLimitRetries && { retryStatuses: DEFAULT_RETRY_POLICY.retryStatuses.filter((status) => status !== 429) }),
+    },
     onWait: limits.onWait,
   });
 }
@@ -50,11 +49,4 @@ export function createClientForExecution(limits: ExecutionLimits = {}): ApiClien
 /** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
 export function sidebarClient(): ApiClient {
   return createClientForExecution({ maxTotalWaitMs: 60_000 });
-}
-
-function retryOf(limits: ExecutionLimits): Partial<RetryPolicy> | undefined {
-  const retry: Partial<RetryPolicy> = {};
-  if (limits.maxTotalWaitMs !== undefined) retry.maxTotalWaitMs = limits.maxTotalWaitMs;
-  if (limits.noRateLimitRetries) retry.retryStatuses = DEFAULT_RETRY_POLICY.retryStatuses.filter((status) => status !== 429);
-  return Object.keys(retry).length ? retry : undefined;
 }

@@ -18,14 +18,13 @@ import { createClientForExecution } from './api-factory';
 
 /** Apps Script stops a custom function at 30 s; API work must end well before, leaving time to return cells. */
 const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
+/** A person is waiting, but a cold fund of many companies takes longer than a cell's 25 s. */
+const SIDEBAR_BUDGET_MS = 120_000;
 
-/**
- * The sidebar's grid builder reads through the same caches as the custom functions (the fund's listings
- * and batched series), but as the caller, for the fund the caller chose there, with a person's longer wait.
- */
-export interface SidebarReading {
+/** The sidebar reads a fund through the custom functions' caches, but as the caller, with a person's longer wait. */
+interface SidebarReading {
   fundId: string;
-  budgetMs: number;
+  budgetMs?: number;
   /** Read past the user's cache (and leave it as it was): a snapshot refresh must see what the API holds now. */
   fresh?: boolean;
 }
@@ -40,12 +39,10 @@ function sheetMetricIdsOrNone(): string[] {
 }
 
 export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
-  const started = Date.now();
   const cache = sidebar?.fresh ? executionCache() : userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
-  const deadline = started + (sidebar?.budgetMs ?? CUSTOM_FUNCTION_API_BUDGET_MS);
-  // Read once for the whole execution: the generation, the credentials and the formula access list all
-  // come from it (a grid of cells is one execution; each read was a call to PropertiesService).
+  const deadline = Date.now() + (sidebar ? sidebar.budgetMs ?? SIDEBAR_BUDGET_MS : CUSTOM_FUNCTION_API_BUDGET_MS);
+  // One PropertiesService read for a whole grid of cells: generation, credentials and formula access.
   const userProperties = readUserProperties();
   // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).
   const generation = `${readCacheGeneration()}.${readSettingsGeneration(userProperties)}`;
@@ -66,8 +63,7 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
     records: new RecordsCache(chunked, generation, flight),
     // Read only when a formula needs it (names, fiscal years): most cells are answered from the cache.
     get defaultCompanyId() {
-      if (defaultCompanyId === undefined) defaultCompanyId = readSettingsSummary(userProperties).defaultCompanyId;
-      return defaultCompanyId;
+      return (defaultCompanyId ??= readSettingsSummary(userProperties).defaultCompanyId);
     },
     // The owner's list: Apps Script hands a custom function the owner's user properties only.
     get allowedCompanyIds() {

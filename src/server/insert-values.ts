@@ -5,8 +5,8 @@ import { metricValuesFormula } from '../core/sheets/formula-text';
 import { isIsoDate } from '../core/validate/dates';
 import { requireUuid } from '../core/validate/uuid';
 import { callerIsOwner } from '../gas/ownership';
-import { activeAnchor, writeFormula } from '../gas/sheet-io';
-import { addFormulaAccess, readFormulaAccess } from '../gas/user-settings';
+import { activeAnchor, writeFormula, type CellAnchor } from '../gas/sheet-io';
+import { addFormulaAccess } from '../gas/user-settings';
 import type { InsertReport, InsertRequest } from '../shared/rpc';
 import { insertMetricSnapshot } from './snapshots';
 
@@ -14,6 +14,17 @@ function optionalIsoDate(value: string | null, what: string): string | undefined
   if (value === null || value === '') return undefined;
   if (!isIsoDate(value)) throw new InputError(`${what} must be a date like 2024-01-31.`);
   return value;
+}
+
+/**
+ * Writes a live formula at the anchor (Metrics and Portfolio tabs). The owner's insert lets formulas here read the
+ * company; unknown ownership writes the caller's own list, which counts only if they are the owner.
+ */
+export function insertFormula(anchor: CellAnchor, formula: string, companyId: string): InsertReport {
+  const range = `${anchor.sheetName}!${writeFormula(anchor, formula)}`;
+  const added = callerIsOwner() !== false && addFormulaAccess(companyId);
+  const access = added ? ` Formulas in this spreadsheet may now read company ${companyId}'s data.` : '';
+  return { range, rows: 0, message: `Inserted ${formula} at ${range}. It updates with "Refresh data".${access}` };
 }
 
 export function insertMetricValues(request: InsertRequest): InsertReport {
@@ -24,17 +35,6 @@ export function insertMetricValues(request: InsertRequest): InsertReport {
   const anchor = activeAnchor();
   const companyId = requireUuid(request.companyId, 'The company id');
   const headers = request.headers || ids.length > 1;
-  if (request.mode === 'formula') {
-    const formula = metricValuesFormula({ metricIds: ids, startDate: start, endDate: end, headers });
-    const range = writeFormula(anchor, formula);
-    // The owner's insert is their decision to let formulas here read this company. Unknown ownership
-    // writes the caller's own list, which counts only if they are the owner.
-    let access = '';
-    if (callerIsOwner() !== false) {
-      const before = readFormulaAccess();
-      if (addFormulaAccess(companyId).length > before.length) access = ` Formulas in this spreadsheet may now read company ${companyId}'s data.`;
-    }
-    return { range: `${anchor.sheetName}!${range}`, rows: 0, message: `Inserted ${formula} at ${anchor.sheetName}!${range}. It updates with "Refresh data".${access}` };
-  }
-  return insertMetricSnapshot(anchor, { metricIds: ids, companyId, startDate: start, endDate: end, headers });
+  if (request.mode !== 'formula') return insertMetricSnapshot(anchor, { metricIds: ids, companyId, startDate: start, endDate: end, headers });
+  return insertFormula(anchor, metricValuesFormula({ metricIds: ids, startDate: start, endDate: end, headers }), companyId);
 }

@@ -1,6 +1,6 @@
 // The add-on menu and the sidebar: what onOpen and onInstall set up.
 
-import { ADDIN_NAME } from '../core/product';
+import { ADDIN_NAME, plural } from '../core/product';
 import { freezeSelection, thawSelection } from './freeze';
 import { refreshAllFormulasWithChanges } from './refresh';
 
@@ -21,23 +21,24 @@ export function addMenu(): void {
     .addToUi();
 }
 
+function toast(message: string): void {
+  SpreadsheetApp.getActiveSpreadsheet().toast(message, ADDIN_NAME);
+}
+
 export function refreshData(): void {
   const { formulas: count, changes } = refreshAllFormulasWithChanges();
-  const changed = changes ? ` ${changes} cached value${changes === 1 ? '' : 's'} changed: see the "Changes" sheet.` : '';
-  SpreadsheetApp.getActiveSpreadsheet().toast(
-    (count ? `Refreshed ${count} formula${count === 1 ? '' : 's'} with fresh data.` : 'No add-in formulas to refresh in this spreadsheet.') + changed,
-    ADDIN_NAME,
-  );
+  const changed = changes ? ` ${plural(changes, 'cached value')} changed: see the "Changes" sheet.` : '';
+  toast((count ? `Refreshed ${plural(count, 'formula')} with fresh data.` : 'No add-in formulas to refresh in this spreadsheet.') + changed);
 }
 
 /** The menu's Freeze: the report's sentence in a toast (a sentence, as a refusal is one too). */
 export function freezeSelectionFromMenu(): void {
-  SpreadsheetApp.getActiveSpreadsheet().toast(freezeSelection().message, ADDIN_NAME);
+  toast(freezeSelection().message);
 }
 
 /** The menu's Make live: a range a person typed into is refused with the cells named, in the toast. */
 export function thawSelectionFromMenu(): void {
-  SpreadsheetApp.getActiveSpreadsheet().toast(thawSelection().message, ADDIN_NAME);
+  toast(thawSelection().message);
 }
 
 /** Opens the sidebar, on a given tab when a menu item asks for one. */

@@ -1,6 +1,5 @@
-// A company's metric listing (GET /metrics, every page) kept in the user's cache for the cache period,
-// shared by the sidebar, the exporter and formulas: an export asked for it four times (the sidebar's
-// list, the selection's guess, the preview and the start) for two requests of real work.
+// A company's metric listing (GET /metrics, every page) kept in the user's cache, shared by the sidebar, the
+// exporter and formulas: an export asked for it four times (list, guess, preview, start) for two real requests.
 
 import type { ApiClient } from '../core/api/client';
 import type { Metric } from '../core/api/types';
@@ -20,10 +19,7 @@ function listingKey(companyId: string): string {
   return `metrics:${companyId.toLowerCase()}:`;
 }
 
-/**
- * Fetched now, and kept for the steps that follow: the sidebar lists a company's metrics when the person
- * picks it, so what the exporter then reads is as fresh as what they see.
- */
+/** Fetched now and kept, when the person picks the company: what the exporter then reads is as fresh as what they see. */
 export function listMetricsFresh(client: ApiClient, companyId: string): Metric[] {
   const metrics = client.metrics.list(companyId);
   listingCache().put(listingKey(companyId), metrics);

@@ -1,21 +1,18 @@
-// The metrics tab's server side: a company's metrics for the browser, and a new metric.
+// The metrics tab's server side: a company's metrics for the browser, a new metric, and their latest values.
 
 import { InputError } from '../core/errors';
 import type { Metric } from '../core/api/types';
+import { addDays } from '../core/sheets/periods';
+import { LATEST_LOOKBACK_DAYS, latestValues } from '../core/series/latest-values';
 import { readUnit } from '../core/validate/unit';
 import { requireUuid } from '../core/validate/uuid';
-import type { MetricSummary, NewMetric } from '../shared/rpc';
+import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import type { LatestValue, MetricSummary, NewMetric } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 import { forgetMetricListing, listMetricsFresh } from './metric-listing';
 
-function summary(metric: Metric): MetricSummary {
-  return {
-    id: metric.id,
-    name: metric.name,
-    frequency: metric.frequency,
-    unit: metric.unit,
-    portfolioCompanyProfileId: metric.portfolio_company_profile_id ?? null,
-  };
+function summary({ id, name, frequency, unit, portfolio_company_profile_id }: Metric): MetricSummary {
+  return { id, name, frequency, unit, portfolioCompanyProfileId: portfolio_company_profile_id ?? null };
 }
 
 /** Kept for the cache period: the exporter's steps that follow read it instead of fetching it again. */
@@ -32,4 +29,23 @@ export function createMetric(input: NewMetric): MetricSummary {
   const created = summary(sidebarClient().metrics.create({ company_id: companyId, name, frequency: input.frequency, unit }));
   forgetMetricListing(companyId);
   return created;
+}
+
+/**
+ * include_source=true reads, 20 metrics to a request. Not through the formulas' series cache: that cache is the
+ * spreadsheet owner's and keyed by formula ranges, while this runs as whoever opened the sidebar, once per "Load".
+ * Latest means on or before today in the spreadsheet's time zone, as METRIC_LATEST reads it.
+ */
+export function latestMetricValues(metricIds: string[]): LatestValue[] {
+  const api = sidebarClient();
+  if (!Array.isArray(metricIds)) throw new InputError('Give the metric ids as a list.');
+  const ids = [...new Set(metricIds.map((id) => requireUuid(id, 'A metric id')))];
+  if (ids.length === 0) return [];
+  const today = appsScriptDateFormatter(new Date(), spreadsheetTimeZone());
+  const options = { endDate: today, excludeBlank: true, includeSource: true };
+  const recent = api.dataPoints.list(ids, { ...options, startDate: addDays(today, -LATEST_LOOKBACK_DAYS) });
+  const found = new Set(recent.map((point) => point.metric_id));
+  const older = ids.filter((id) => !found.has(id));
+  const points = older.length ? [...recent, ...api.dataPoints.list(older, options)] : recent;
+  return latestValues(points, ids);
 }

@@ -2,20 +2,20 @@
 
 import { InputError } from '../core/errors';
 import { findContactHeader, planContactNote, portfolioNotesTable, sendContactNote, type ContactNoteReport } from '../core/directory';
+import { plural } from '../core/product';
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, selectedRowsOf, writeTable } from '../gas/sheet-io';
 import type { ContactNoteRequest, InsertReport, NoteTagSummary } from '../shared/rpc';
-import { createClientForExecution } from './api-factory';
+import { sidebarClient } from './api-factory';
 
 export function listNoteTags(companyId: string): NoteTagSummary[] {
-  const tags = createClientForExecution({ maxTotalWaitMs: 60_000 }).notes.listTags(requireUuid(companyId, 'The company id'));
+  const tags = sidebarClient().notes.listTags(requireUuid(companyId, 'The company id'));
   return tags.map((tag) => ({ id: tag.id, name: tag.name }));
 }
 
 /**
- * The note goes once to every contact whose id is in a selected row, under a "Contact id" (or "Id")
- * header, as the contact import writes them: in the selection's first row, or the header row of the
- * table holding the selection, wherever it starts.
+ * Once to every contact whose id is in a selected row, under a "Contact id" (or "Id") header as the contact import
+ * writes it: in the selection's first row, or the header row of the table holding the selection.
  */
 export function addNoteToSelectedContacts(request: ContactNoteRequest): ContactNoteReport {
   const selection = selectedRowsOf();
@@ -23,17 +23,17 @@ export function addNoteToSelectedContacts(request: ContactNoteRequest): ContactN
   const fromRow = Math.max(selection.firstRow, headerRow + 1);
   if (fromRow > selection.lastRow) throw new InputError('Select the rows of the contacts (below the header row).');
   const cells = selection.cellsAt(column, fromRow).map((cell, i) => ({ sheetRow: fromRow + i, cell }));
-  const plan = planContactNote({ content: request.content, noteTagId: request.noteTagId, skipRowsWithoutId: request.skipRowsWithoutId }, cells);
+  const plan = planContactNote(request, cells);
   // A POST is never retried blindly: the client does not repeat it after a lost answer.
-  return sendContactNote(plan, createClientForExecution({ maxTotalWaitMs: 60_000 }));
+  return sendContactNote(plan, sidebarClient());
 }
 
 export function insertPortfolioNotes(profileId: string): InsertReport {
   const id = requireUuid(profileId, 'The portfolio company profile id');
-  const notes = createClientForExecution({ maxTotalWaitMs: 60_000 }).portfolio.listNotes(id);
+  const notes = sidebarClient().portfolio.listNotes(id);
   const anchor = activeAnchor();
   const rows = portfolioNotesTable(notes);
   const range = writeTable(anchor, rows);
   const count = rows.length - 1;
-  return { range: `${anchor.sheetName}!${range}`, rows: count, message: `Wrote ${count} note${count === 1 ? '' : 's'} to ${anchor.sheetName}!${range}.` };
+  return { range: `${anchor.sheetName}!${range}`, rows: count, message: `Wrote ${plural(count, 'note')} to ${anchor.sheetName}!${range}.` };
 }

@@ -1,28 +1,19 @@
-// The sidebar's grid builder: the fund's metric names, a PORTFOLIO_METRIC / PORTFOLIO_COVERAGE formula or
-// its values at the active cell, and the "Reporting coverage" sheet. Values come from the same core
-// functions, listings and series caches the custom functions use, so the sheet and the formula agree.
+// The sidebar's grid builder: the fund's metric names, a PORTFOLIO_METRIC / PORTFOLIO_COVERAGE formula or its values,
+// and the "Reporting coverage" sheet, all read as the custom functions read them, so the sheet and formula agree.
 
 import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
-import { choicePeriods, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
+import { choicePeriods, cleanNames, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
 import { fundDirectory, portfolioCoverage, portfolioMetric } from '../core/formulas/portfolio-grid';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';
-import { activeAnchor, writeFormula, writeTable } from '../gas/sheet-io';
-import { addFormulaAccess, readFormulaAccess } from '../gas/user-settings';
-import { callerIsOwner } from '../gas/ownership';
+import { activeAnchor, writeTable } from '../gas/sheet-io';
 import type { CoverageSheetReport, CoverageSheetRequest, InsertReport, PortfolioGridRequest } from '../shared/rpc';
 import { createFormulaContext } from './formula-context';
+import { insertFormula } from './insert-values';
 import { recordPortfolioSnapshot } from './snapshots';
 
-export const COVERAGE_SHEET = 'Reporting coverage';
-
-/** A person is waiting, but a cold fund of many companies takes longer than a cell's 25 s. */
-const SIDEBAR_BUDGET_MS = 120_000;
-
-function context(fundId: string) {
-  return createFormulaContext({ fundId, budgetMs: SIDEBAR_BUDGET_MS });
-}
+const COVERAGE_SHEET = 'Reporting coverage';
 
 function strings(value: unknown, what: string): string[] {
   if (value === null || value === undefined) return [];
@@ -44,7 +35,7 @@ function choiceOf(request: PortfolioGridRequest): GridChoice {
 
 export function listFundMetricNames(companyId: string): FundMetricName[] {
   const fundId = requireUuid(companyId, "The fund's company id");
-  return fundMetricNames(fundDirectory(context(fundId), fundId));
+  return fundMetricNames(fundDirectory(createFormulaContext({ fundId }), fundId));
 }
 
 export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport {
@@ -52,22 +43,13 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
   // The formula is built (and so checked) first, in both modes: a snapshot is what that formula shows now.
   const formula = gridFormula(choice);
   const anchor = activeAnchor();
-  if (request.mode === 'formula') {
-    const range = writeFormula(anchor, formula);
-    // As the Metrics tab's insert: the owner's insert lets formulas here read the fund.
-    let access = '';
-    if (callerIsOwner() !== false) {
-      const before = readFormulaAccess();
-      if (addFormulaAccess(choice.fundId).length > before.length) access = ` Formulas in this spreadsheet may now read company ${choice.fundId}'s data.`;
-    }
-    return { range: `${anchor.sheetName}!${range}`, rows: 0, message: `Inserted ${formula} at ${anchor.sheetName}!${range}. It updates with "Refresh data".${access}` };
-  }
-  const ctx = context(choice.fundId);
+  if (request.mode === 'formula') return insertFormula(anchor, formula, choice.fundId);
+  const ctx = createFormulaContext({ fundId: choice.fundId });
   const table = choice.kind === 'metric'
     ? portfolioMetric(ctx, choice.metricNames[0], [choicePeriods(choice)], choice.fundId)
     : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId);
   // The Metrics tab's snapshot path: only into empty cells, formula-like text kept as text.
-  const range = writeTable(anchor, table as Array<Array<string | number | boolean | Date | null>>);
+  const range = writeTable(anchor, table);
   // A PORTFOLIO_METRIC snapshot is recorded for "Refresh snapshots"; a coverage table of statuses and totals is not.
   if (choice.kind === 'metric') recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName: choice.metricNames[0]!, periods: choicePeriods(choice) });
   const rows = table.length - 1;
@@ -76,18 +58,18 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
 
 export function buildCoverageSheet(request: CoverageSheetRequest): CoverageSheetReport {
   const fundId = requireUuid(request.companyId, "The fund's company id");
-  const names = strings(request.metricNames, 'The metric names').map((n) => n.trim()).filter((n) => n !== '');
-  if (names.length === 0) throw new InputError('Choose at least one metric name.');
-  const ctx = context(fundId);
+  const names = cleanNames(strings(request.metricNames, 'The metric names'));
+  const ctx = createFormulaContext({ fundId });
   const table = portfolioCoverage(ctx, [names], request.startPeriod, request.endPeriod, fundId);
   const model = coverageSheetModel(table, fundDirectory(ctx, fundId).profiles.length, names.length);
   writeCoverageSheet(COVERAGE_SHEET, model);
+  const { companies, metrics, periods, blanks } = model;
   return {
     sheetName: COVERAGE_SHEET,
-    companies: model.companies,
-    metrics: model.metrics,
-    periods: model.periods,
-    blanks: model.blanks,
-    message: `Built "${COVERAGE_SHEET}": ${countOf(model.companies, 'company', 'companies')} × ${countOf(model.metrics, 'metric')} × ${countOf(model.periods, 'period')} (${countOf(model.blanks, 'blank cell')} highlighted).`,
+    companies,
+    metrics,
+    periods,
+    blanks,
+    message: `Built "${COVERAGE_SHEET}": ${countOf(companies, 'company', 'companies')} × ${countOf(metrics, 'metric')} × ${countOf(periods, 'period')} (${countOf(blanks, 'blank cell')} highlighted).`,
   };
 }

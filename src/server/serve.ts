@@ -5,10 +5,9 @@ import { checkPageIds } from '../core/validate/page-ids';
 import type { RpcResult } from '../shared/rpc';
 
 /**
- * A sidebar function from its parameters' names and its body. The names are what checkPageIds judges
- * (`exportId` is an id, `sheetName` is not), one per parameter, so the compiler refuses a missing one.
- * Failures, the id checks' included, come back as data the page renders, not as exceptions that lose
- * everything but a message.
+ * A sidebar function from its parameters' names (one each: the compiler refuses a missing one), which checkPageIds
+ * judges (`exportId` is an id, `sheetName` is not), and its body. Failures, the id checks' included, come back as
+ * data the page renders, not as exceptions that lose everything but a message.
  */
 export function serve<P extends unknown[], R>(names: { readonly [K in keyof P]: string }, body: (...args: P) => R): (...args: P) => RpcResult<R> {
   return (...args: P) => {

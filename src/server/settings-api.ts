@@ -32,9 +32,8 @@ export function formulaAccess(): FormulaAccess {
 }
 
 /**
- * Unknown ownership (null) is allowed: this writes the caller's own user properties, which formulas
- * read only when the caller is in fact the owner, so a non-owner's list has no effect on formulas.
- * The ids themselves were checked by the sidebar's wrapper (serve).
+ * Unknown ownership (null) is allowed: this writes the caller's own user properties, which formulas read only
+ * when the caller is the owner. The ids themselves were checked by serve.
  */
 export function setFormulaAccess(companyIds: string[]): FormulaAccess {
   if (!Array.isArray(companyIds)) throw new InputError('Give the company ids as a list.');

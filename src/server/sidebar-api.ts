@@ -1,14 +1,9 @@
-// The sidebar's server functions: every export of this module is one, and nothing else is exported.
-// ServerApi (src/shared/rpc.ts) is this module's type, the page's `server` wrapper follows from it, and
-// src/main.ts gives each export its top-level name for google.script.run (test/build/server-surface.test.ts
-// checks both ways). Each goes through serve(): the page's ids checked, failures returned as data.
+// The sidebar's server functions, each through serve(), and nothing else: ServerApi (src/shared/server-api.ts)
+// is this module's type, and src/main.ts gives each export its top-level name (test/build/server-surface.test.ts).
 // Scripts outside the project call these names: add functions, never rename one or change its shape.
 
 import { InputError } from '../core/errors';
-import type { SettingsChange } from '../core/settings/settings-update';
-import type {
-  ContactNoteRequest, CoverageSheetRequest, ExportRequest, ImportRequest, InsertRequest, JobKind, JobProgress, NewMetric, PortfolioGridRequest,
-} from '../shared/rpc';
+import type { JobKind, JobProgress } from '../shared/rpc';
 import { activeSelection } from '../gas/sheet-io';
 import * as audit from './audit-api';
 import * as auditBuild from './audit-build-api';
@@ -17,7 +12,6 @@ import * as freeze from './freeze';
 import * as importer from './import-api';
 import * as jobs from './jobs-api';
 import { insertMetricValues as insertValues } from './insert-values';
-import { latestMetricValues as latestValues } from './latest-api';
 import * as metrics from './metrics-api';
 import * as notes from './notes-api';
 import * as grid from './portfolio-grid-api';
@@ -26,7 +20,6 @@ import { serve } from './serve';
 import * as settings from './settings-api';
 import * as snapshots from './snapshots';
 import * as snapshotSchedule from './snapshot-schedule';
-import { sidebarClient } from './api-factory';
 
 // Settings
 
@@ -34,117 +27,81 @@ import { sidebarClient } from './api-factory';
 export const getSettings = serve([], settings.settingsForPage);
 
 /** Saves a new token, base URL or default company; every field is checked before anything is saved. */
-export const saveSettings = serve(['update'], (update: SettingsChange) => settings.saveSettings(update));
+export const saveSettings = serve(['update'], settings.saveSettings);
 
 /** Checks that the token and base URL work for a company: what the token sees, in one sentence. */
-export const testConnection = serve(['companyId'], (companyId: string) => settings.testConnection(companyId));
+export const testConnection = serve(['companyId'], settings.testConnection);
 
-/** The companies whose data formulas in this spreadsheet may read, and whether the caller owns it. */
 export const getFormulaAccess = serve([], settings.formulaAccess);
 
 /** Replaces the companies formulas in this spreadsheet may read (the owner only). */
-export const setFormulaAccess = serve(['companyIds'], (companyIds: string[]) => settings.setFormulaAccess(companyIds));
+export const setFormulaAccess = serve(['companyIds'], settings.setFormulaAccess);
 
 // Metrics
 
-/** Every metric of a company, for the metric browser. */
-export const listMetrics = serve(['companyId'], (companyId: string) => metrics.listMetrics(companyId));
-
-/** Creates a metric (POST /metrics). */
-export const createMetric = serve(['input'], (input: NewMetric) => metrics.createMetric(input));
+export const listMetrics = serve(['companyId'], metrics.listMetrics);
+export const createMetric = serve(['input'], metrics.createMetric);
 
 /** Read-only: each metric's latest value with its source (include_source=true), for the metric browser. */
-export const latestMetricValues = serve(['metricIds'], (metricIds: string[]) => latestValues(sidebarClient(), metricIds));
+export const latestMetricValues = serve(['metricIds'], metrics.latestMetricValues);
 
-/** Inserts the values of metrics at the active cell, as a live formula or a snapshot. */
-export const insertMetricValues = serve(['request'], (request: InsertRequest) => insertValues(request));
+export const insertMetricValues = serve(['request'], insertValues);
 
-// Export
+// Export. Every job (export, import, audit build and push) starts, then runs in steps well inside Apps Script's
+// time limit; cancel stops it after the current wave (an import before its next row), and resume sends what was
+// not confirmed (a build: the pages not read yet). The build's last step writes the sheet and answers its report.
 
 /**
- * Reads the active selection to pre-fill the exporter. `company` is not an id by serve's rule: anything
- * else than one only turns off the guess from the company's metric names (export-api), so it never
- * stops the Export selection menu item.
+ * Reads the active selection to pre-fill the exporter. `company` is no id by serve's rule: a non-id only turns
+ * off the guess from the company's metric names, so it never stops the Export selection menu item.
  */
-export const readExportSelection = serve(['company'], (company: string) => exporter.readExportSelection(company));
+export const readExportSelection = serve(['company'], exporter.readExportSelection);
 
 /** What an export of a range would send, skip and refuse, before anything is sent. */
-export const previewExport = serve(['request'], (request: ExportRequest) => exporter.preview(request));
+export const previewExport = serve(['request'], exporter.preview);
 
-/** Validates a range and stores its export, ready for its first step. */
-export const startExport = serve(['request'], (request: ExportRequest) => exporter.startExport(request));
-
-/** Runs one step of an export (well inside Apps Script's time limit). */
+export const startExport = serve(['request'], exporter.startExport);
 export const continueExport = serve(['exportId'], (exportId: string) => jobs.continueJob(exporter.exportJob, exportId));
-
-/** Stops an export after the current wave; it can be resumed. */
 export const cancelExport = serve(['exportId'], (exportId: string) => jobs.cancelJob(exporter.exportJob, exportId));
-
-/** Resumes an interrupted export with what was not confirmed. */
 export const resumeExport = serve(['exportId'], (exportId: string) => jobs.resumeJob(exporter.exportJob, exportId));
 
 /** The last export of this spreadsheet, if it did not finish. */
 export const findUnfinishedExport = serve([], exporter.findUnfinished);
 
 /** Rewrites the add-in formulas that read these metrics, so they show what an export wrote. */
-export const refreshFormulasFor = serve(['metricIds'], (metricIds: string[]) => refreshFormulasReport(metricIds));
+export const refreshFormulasFor = serve(['metricIds'], refreshFormulasReport);
 
 /** The address of the active selection, like Sheet1!A1:C20. */
 export const activeRange = serve([], activeSelection);
 
 // Import and notes
 
-/** Validates a range of profiles or contacts and stores the import, ready for its first step. */
-export const startImport = serve(['request'], (request: ImportRequest) => importer.startImport(request));
-
-/** Runs one step of an import, writing ids and statuses into the sheet as rows settle. */
+export const startImport = serve(['request'], importer.startImport);
 export const continueImport = serve(['importId'], (importId: string) => jobs.continueJob(importer.importJob, importId));
-
-/** Stops an import before its next row; it can be resumed. */
 export const cancelImport = serve(['importId'], (importId: string) => jobs.cancelJob(importer.importJob, importId));
-
-/** Resumes a cancelled or paused import. */
 export const resumeImport = serve(['importId'], (importId: string) => jobs.resumeJob(importer.importJob, importId));
-
-/** The note tags of a company. */
-export const listNoteTags = serve(['companyId'], (companyId: string) => notes.listNoteTags(companyId));
-
-/** Adds one note to the contacts of the selected rows. */
-export const addNoteToSelectedContacts = serve(['request'], (request: ContactNoteRequest) => notes.addNoteToSelectedContacts(request));
-
-/** Writes a portfolio company's notes at the active cell. */
-export const insertPortfolioNotes = serve(['portfolioCompanyProfileId'], (profileId: string) => notes.insertPortfolioNotes(profileId));
+export const listNoteTags = serve(['companyId'], notes.listNoteTags);
+export const addNoteToSelectedContacts = serve(['request'], notes.addNoteToSelectedContacts);
+export const insertPortfolioNotes = serve(['portfolioCompanyProfileId'], notes.insertPortfolioNotes);
 
 // Portfolio audit
 
-/** Builds the portfolio audit sheet of a fund. */
-export const buildAudit = serve(['fundCompanyId'], (companyId: string) => audit.buildAudit(companyId));
+export const buildAudit = serve(['fundCompanyId'], audit.buildAudit);
 
 /** Starts building the audit as a job (a fund too large for one execution): continueAuditBuild reads it in steps. */
-export const startAuditBuild = serve(['fundCompanyId'], (companyId: string) => auditBuild.startBuild(companyId));
+export const startAuditBuild = serve(['fundCompanyId'], auditBuild.startBuild);
 
-/** Runs one step of an audit build; the step that reads the last page writes the sheet and answers its report. */
 export const continueAuditBuild = serve(['buildId'], (buildId: string) => jobs.continueJob(auditBuild.buildJob, buildId));
-
-/** Stops an audit build before its next wave of reads; it can be resumed. */
 export const cancelAuditBuild = serve(['buildId'], (buildId: string) => jobs.cancelJob(auditBuild.buildJob, buildId));
-
-/** Resumes an audit build with the pages not read yet. */
 export const resumeAuditBuild = serve(['buildId'], (buildId: string) => jobs.resumeJob(auditBuild.buildJob, buildId));
 
 /** Compares the audit sheet (null: the default one) with its snapshot and prepares the push of changed cells. */
-export const startAuditPush = serve(['sheetName'], (sheetName: string | null) => audit.startPush(sheetName));
+export const startAuditPush = serve(['sheetName'], audit.startPush);
 
-/** Runs one step of an audit push. */
 export const continueAuditPush = serve(['pushId'], (pushId: string) => jobs.continueJob(audit.pushJob, pushId));
-
-/** Stops an audit push; it can be resumed. */
 export const cancelAuditPush = serve(['pushId'], (pushId: string) => jobs.cancelJob(audit.pushJob, pushId));
-
-/** Resumes an audit push with the cells not confirmed. */
 export const resumeAuditPush = serve(['pushId'], (pushId: string) => jobs.resumeJob(audit.pushJob, pushId));
 
-/** Pushes, imports and audit builds of this spreadsheet from the last six hours that did not finish, to resume. */
 export const findUnfinishedPortfolioJobs = serve([], () => ({
   pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob),
 }));
@@ -164,13 +121,10 @@ export const getJobProgress = serve(['kind', 'jobId'], (kind: JobKind, jobId: st
 // Portfolio grids and Freeze
 
 /** Read-only: the fund's distinct metric names, from the cached listings the PORTFOLIO_* functions read. */
-export const listFundMetricNames = serve(['fundCompanyId'], (companyId: string) => grid.listFundMetricNames(companyId));
+export const listFundMetricNames = serve(['fundCompanyId'], grid.listFundMetricNames);
 
-/** Inserts a PORTFOLIO_METRIC or PORTFOLIO_COVERAGE formula, or its values, at the active cell. */
-export const insertPortfolioGrid = serve(['request'], (request: PortfolioGridRequest) => grid.insertPortfolioGrid(request));
-
-/** Builds the "Reporting coverage" sheet of a fund. */
-export const buildCoverageSheet = serve(['request'], (request: CoverageSheetRequest) => grid.buildCoverageSheet(request));
+export const insertPortfolioGrid = serve(['request'], grid.insertPortfolioGrid);
+export const buildCoverageSheet = serve(['request'], grid.buildCoverageSheet);
 
 /** The selected add-in formulas become values, each frozen range with a note (see README, "Freeze and Make live"). */
 export const freezeSelection = serve([], freeze.freezeSelection);
@@ -192,5 +146,4 @@ export const getSnapshotRefreshSchedule = serve([], snapshotSchedule.getSnapshot
 /** Schedules the caller's refresh ('hourly', 'daily' or 'weekly'), replacing their earlier one here. */
 export const scheduleSnapshotRefresh = serve(['frequency'], (frequency: string) => snapshotSchedule.scheduleSnapshotRefresh(frequency));
 
-/** Turns the caller's scheduled refresh of this spreadsheet off. */
 export const cancelSnapshotRefresh = serve([], snapshotSchedule.cancelSnapshotRefresh);

@@ -84,9 +84,6 @@ export function insertMetricSnapshot(
   });
 }
 
-/** The sidebar waits for a portfolio grid as its insert does (see portfolio-grid-api.ts). */
-const SIDEBAR_BUDGET_MS = 120_000;
-
 /** Records a PORTFOLIO_METRIC grid the Portfolio tab wrote at `range` (A1 on the anchor's sheet). */
 export function recordPortfolioSnapshot(anchor: CellAnchor, range: string, choice: { fundId: string; metricName: string; periods: string[] }): void {
   withDocumentLock(BUSY, () => recordSnapshot(anchor.sheetName, range, {
@@ -134,7 +131,7 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
       throw new InputError('A portfolio grid is refreshed from the sidebar only (Refresh snapshots): a scheduled refresh has no open document to read its settings from.');
     }
     // The function itself, reading past the caches, as the caller.
-    const fresh = createFormulaContext({ fundId: d.companyId, budgetMs: SIDEBAR_BUDGET_MS, fresh: true });
+    const fresh = createFormulaContext({ fundId: d.companyId, fresh: true });
     const rows = rectangular(portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId));
     // The grid reads no sources: PORTFOLIO_METRIC does not show them.
     return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', dateColumn: false };

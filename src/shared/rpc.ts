@@ -1,11 +1,13 @@
 // The surface between the sidebar and the server: names and JSON-safe types, shared by both sides.
 
-import type { ExportLayout, ExportPreview, ExportProgress, ExportReport, ExportReportItem, ExportSpec } from '../core/export';
-import type { ContactNoteReport, ImportProgress } from '../core/directory';
-import type { ConnectionReport } from '../core/settings/connection';
-import type { SettingsChange } from '../core/settings/settings-update';
+import type { ExportLayout, ExportProgress, ExportReport, ExportReportItem, ExportSpec } from '../core/export';
+import type { ContactNoteDraft, ImportProgress, ImportReportRow } from '../core/directory';
+import type { Metric, MetricInput } from '../core/api/types';
 import type { AuditPushProgress, AuditPushReport, AuditPushReportItem, Completeness } from '../core/audit';
 import type { AuditBuildProgress } from '../core/audit/build-job';
+import type { CoverageSheetModel, GridChoice } from '../core/formulas/grid-builder';
+import type { SnapshotDefinition } from '../core/snapshots/snapshot';
+import type { ScheduledRun, SnapshotSchedule } from '../core/snapshots/schedule';
 
 /**
  * What crosses google.script.run: Dates and class instances do not survive it, so the types refuse them.
@@ -26,31 +28,12 @@ export type SettingsSummary = {
 };
 
 /** The companies whose data formulas in this spreadsheet may read (the owner's list; empty for a known non-owner, who cannot read it). */
-export type FormulaAccess = {
-  companyIds: string[];
-  isOwner: boolean | null;
-};
+export type FormulaAccess = Pick<SettingsSummary, 'isOwner'> & { companyIds: string[] };
 
-/** A settings change: the rule of what may be saved is core/settings/settings-update's. */
-export type SettingsUpdate = SettingsChange;
+/** `frequency` as the API sends it: daily, weekly, monthly, quarterly, or a newer value shown as it is. */
+export type MetricSummary = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'> & { portfolioCompanyProfileId: string | null };
 
-export type { ConnectionReport };
-
-export type MetricSummary = {
-  id: string;
-  name: string;
-  /** As the API sends it: daily, weekly, monthly, quarterly, or a newer value shown as it is. */
-  frequency: string;
-  unit: string;
-  portfolioCompanyProfileId: string | null;
-};
-
-export type NewMetric = {
-  companyId: string;
-  name: string;
-  frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly';
-  unit: string;
-};
+export type NewMetric = Pick<MetricInput, 'name' | 'frequency' | 'unit'> & { companyId: string };
 
 export type InsertRequest = {
   /** The company the metrics belong to, for their names in the header row. */
@@ -77,10 +60,7 @@ export type ExportSelection = {
   range: string;
   rows: number;
   columns: number;
-  /**
-   * A guess: more than two columns are wide; two are long, unless the second header is a metric's id or
-   * the exact name of one of the company's metrics: then wide.
-   */
+  /** A guess: more than two columns are wide; two are long, unless the second header is a metric's id or exact name. */
   layout: ExportLayout;
   /** A guess: the first row holds text where the rest holds dates. */
   hasHeaderRow: boolean;
@@ -97,23 +77,22 @@ export type ExportRequest = {
   writeStatus: boolean;
 };
 
-/** Where an export stands, as the sidebar shows it. */
-export type ExportHandle = {
-  exportId: string;
-  range: string;
-  progress: ExportProgress;
-  /** Present once the export has ended, been cancelled, or paused. */
-  report: ExportOutcome | null;
+/** Where a job stands, as the sidebar shows it: `report` once it has ended, been cancelled, or paused. */
+type JobHandle<Progress, Report> = { progress: Progress; report: Report | null };
+
+/** A job's report, without the per-item list (which stays on the server; an export's goes to the status column). */
+type JobOutcome<Totals, Problem> = {
+  summary: string;
+  totals: Totals;
+  /** The items that failed or were skipped (an export's first ones), with their reasons. */
+  problems: Problem[];
+  problem: string | null;
 };
 
-/** The report, without the per-row list (which stays on the server and goes to the status column). */
-export type ExportOutcome = {
-  summary: string;
-  totals: ExportReport['totals'];
+export type ExportHandle = JobHandle<ExportProgress, ExportOutcome> & { exportId: string; range: string };
+
+export type ExportOutcome = JobOutcome<ExportReport['totals'], ExportReportItem> & {
   itemsRead: number;
-  /** The first problems, for the sidebar to list. */
-  problems: ExportReportItem[];
-  problem: string | null;
   /** Where the status column was written, when it was. */
   statusRange: string | null;
   /** Metrics the API confirmed storing values of: formulas reading them can be refreshed (refreshFormulasFor). */
@@ -122,7 +101,6 @@ export type ExportOutcome = {
   rangeExportedBefore: boolean;
 };
 
-/** What refreshFormulasFor rewrote. */
 export type FormulaRefreshReport = {
   formulas: number;
   message: string;
@@ -137,31 +115,15 @@ export type ImportRequest = {
   range: string;
 };
 
-/** Where an import stands; ids and statuses are written into the sheet as rows settle. */
-export type ImportHandle = {
-  importId: string;
-  kind: ImportKind;
-  range: string;
-  progress: ImportProgress;
-  /** Present once the import has ended, been cancelled, or paused. */
-  report: ImportOutcome | null;
-};
+/** Ids and statuses are written into the sheet as rows settle. */
+export type ImportHandle = JobHandle<ImportProgress, ImportOutcome> & { importId: string; kind: ImportKind; range: string };
 
-export type ImportOutcome = {
-  summary: string;
-  totals: Record<string, number>;
-  /** Rows that failed, were skipped or are unknown, with their reasons. */
-  problems: Array<{ sheetRow: number; label: string; outcome: string; reason: string | null }>;
-  problem: string | null;
-};
+/** Its problems are the rows that failed, were skipped or are unknown. */
+export type ImportOutcome = JobOutcome<Record<string, number>, Pick<ImportReportRow<string>, 'sheetRow' | 'label' | 'outcome' | 'reason'>>;
 
 export type NoteTagSummary = { id: string; name: string };
 
-export type ContactNoteRequest = {
-  content: string;
-  noteTagId: string | null;
-  skipRowsWithoutId: boolean;
-};
+export type ContactNoteRequest = Required<ContactNoteDraft>;
 
 export type AuditBuildReport = {
   sheetName: string;
@@ -175,30 +137,14 @@ export type AuditBuildReport = {
   message: string;
 };
 
-/** A build of the audit run as a job (startAuditBuild): `report` once the sheet is written, else null. */
-export type AuditBuildHandle = {
-  buildId: string;
-  progress: AuditBuildProgress;
-  report: AuditBuildReport | null;
-};
+/** A build of the audit run as a job (startAuditBuild): `report` once the sheet is written. */
+export type AuditBuildHandle = JobHandle<AuditBuildProgress, AuditBuildReport> & { buildId: string };
 
-export type AuditPushHandle = {
-  pushId: string;
-  sheetName: string;
-  progress: AuditPushProgress;
-  report: AuditPushOutcome | null;
-};
+export type AuditPushHandle = JobHandle<AuditPushProgress, AuditPushOutcome> & { pushId: string; sheetName: string };
 
-export type AuditPushOutcome = {
-  summary: string;
-  totals: AuditPushReport['totals'];
-  /** Cells that failed or were skipped, with their reasons. */
-  problems: AuditPushReportItem[];
-  notes: string[];
-  problem: string | null;
-};
+export type AuditPushOutcome = JobOutcome<AuditPushReport['totals'], AuditPushReportItem> & { notes: string[] };
 
-/** Pushes and imports of this spreadsheet from the last six hours that did not finish, oldest first, to offer with Resume. */
+/** Jobs of this spreadsheet from the last six hours that did not finish, oldest first, to offer with Resume. */
 export type UnfinishedPortfolioJobs = {
   pushes: AuditPushHandle[];
   imports: ImportHandle[];
@@ -207,9 +153,9 @@ export type UnfinishedPortfolioJobs = {
 };
 
 /** The step-driven jobs whose running step publishes its progress (getJobProgress). */
-export type JobKind = 'export' | 'push' | 'import' | 'build';
+export type { JobKind } from '../core/jobs/classify-failure';
 
-/** A job's progress as its handle carries it: ExportHandle's, AuditPushHandle's or ImportHandle's `progress`. */
+/** A job's progress as its handle carries it. */
 export type JobProgress = ExportProgress | AuditPushProgress | ImportProgress | AuditBuildProgress;
 
 /** A metric's newest non-blank value and where it came from, for the metric browser. */
@@ -229,70 +175,33 @@ export type LatestValue = {
   } | null;
 };
 
-/** A distinct metric name of a fund's portfolio companies (trimmed, any case) and how many companies have one. */
-export type FundMetricName = { name: string; companies: number };
-
-/** The grid builder's insert at the active cell: a PORTFOLIO_METRIC / PORTFOLIO_COVERAGE formula, or its values now. */
-export type PortfolioGridRequest = {
-  /** The fund. */
-  companyId: string;
-  kind: 'metric' | 'coverage';
-  /** One name for PORTFOLIO_METRIC, one or more for PORTFOLIO_COVERAGE. */
-  metricNames: string[];
-  /** PORTFOLIO_METRIC's period labels; empty for every calendar period from start to end. */
-  periods: string[];
-  /** Calendar labels like 2024-01, 2024-Q1 or 2024, both included; null when the list is given. */
-  startPeriod: string | null;
-  endPeriod: string | null;
-  mode: 'formula' | 'snapshot';
-};
-
-export type CoverageSheetRequest = {
-  companyId: string;
-  metricNames: string[];
-  startPeriod: string;
-  endPeriod: string;
-};
-
-export type CoverageSheetReport = {
-  sheetName: string;
-  companies: number;
-  metrics: number;
-  periods: number;
-  /** Company-metric-period cells with a null, empty or missing point (highlighted). */
-  blanks: number;
-  message: string;
-};
-
 /**
- * Failures come back as data the page renders, not as exceptions that lose everything but a message.
- * The functions themselves, and so ServerApi, are src/server/sidebar-api.ts's (see server-api.ts).
+ * The grid builder's insert at the active cell: a PORTFOLIO_METRIC (one metric name) or PORTFOLIO_COVERAGE (one
+ * or more) formula, or its values now. Start and end are calendar labels like 2024-01, 2024-Q1 or 2024, both
+ * included; null when the list of periods is given. `companyId` is the fund's.
  */
+export type PortfolioGridRequest = Omit<GridChoice, 'fundId'> & { companyId: string; mode: 'formula' | 'snapshot' };
+
+export type CoverageSheetRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames'> & { startPeriod: string; endPeriod: string };
+
+/** Its blanks are the company-metric-period cells with a null, empty or missing point (highlighted). */
+export type CoverageSheetReport = Pick<CoverageSheetModel, 'companies' | 'metrics' | 'periods' | 'blanks'> & { sheetName: string; message: string };
+
+/** What every sidebar function answers (src/server/serve.ts); ServerApi itself is in server-api.ts. */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-
 /** A snapshot table of this spreadsheet, as the sidebar lists it (see README, "Snapshot tables"). */
-export type SnapshotSummary = {
-  id: string;
-  /** A METRIC_VALUES table (the Metrics tab) or a PORTFOLIO_METRIC grid (the Portfolio tab). */
-  kind: 'metric_values' | 'portfolio_metric';
+export type SnapshotSummary = Pick<SnapshotDefinition, 'id' | 'kind' | 'companyId' | 'metricIds' | 'startDate' | 'endDate' | 'insertedAt' | 'refreshedAt'> & {
   /** Like Sheet1!A1:C13, as last written; the bare range when its sheet was deleted. */
   range: string;
   sheetExists: boolean;
-  companyId: string;
-  metricIds: string[];
-  startDate: string | null;
-  endDate: string | null;
   headers: boolean;
   /** portfolio_metric: the metric's name and its period columns; null and [] for a METRIC_VALUES table. */
   metricName: string | null;
   periods: string[];
-  /** ISO 8601. */
-  insertedAt: string;
-  refreshedAt: string | null;
 };
 
-/** One snapshot's refresh: rewritten (with or without changed values), refused (the cells a person typed into, or that a grown table needs), or failed. */
+/** One snapshot's refresh; refused: a person typed into its cells, or a grown table needs cells that are not empty. */
 export type SnapshotRefreshOutcome = {
   id: string;
   range: string;
@@ -316,18 +225,15 @@ export type SnapshotRefreshReport = {
 };
 
 /**
- * The caller's scheduled refresh of this spreadsheet's snapshots (README, "Scheduled refresh"): `schedule` is
- * null when there is none. Each user schedules (and sees) only their own: a trigger runs as the person who made it.
+ * The caller's scheduled refresh of this spreadsheet's snapshots (README, "Scheduled refresh"), null when none:
+ * each user sees only their own, as a trigger runs as the person who made it.
  */
 export type SnapshotRefreshScheduleView = {
-  schedule: {
-    frequency: 'hourly' | 'daily' | 'weekly';
-    /** ISO 8601. */
-    scheduledAt: string;
+  schedule: (Pick<SnapshotSchedule, 'frequency' | 'scheduledAt'> & {
     /** False when the trigger is gone (removed on the Apps Script triggers page): nothing will run. */
     active: boolean;
-    lastRun: { at: string; status: 'ok' | 'partial' | 'failed'; message: string } | null;
-  } | null;
+    lastRun: Pick<ScheduledRun, 'at' | 'status' | 'message'> | null;
+  }) | null;
   message: string;
 };
 

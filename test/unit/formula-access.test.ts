@@ -6,7 +6,7 @@ import {
 } from '../../src/core/formulas/formula-access';
 import { contactLists, portfolioNotes } from '../../src/core/formulas/list-formulas';
 import { metricValues } from '../../src/core/formulas/metric-formulas';
-import { missingCredentialSentence } from '../../src/core/settings/credential-sentences';
+import { missingCredential } from '../../src/core/settings/credential-sentences';
 import { formulaAccessRefusal, sharingNote } from '../../src/core/settings/sharing-note';
 import { MemoryCache } from '../support/memory-cache';
 import { scriptedFormulaContext } from '../support/formula-context';
@@ -107,13 +107,13 @@ describe('checks', () => {
 
 describe('sentences', () => {
   it('tell a formula reader that the owner has no token, and the sidebar user that they have none', () => {
-    const owner = missingCredentialSentence('token', 'spreadsheet-owner');
+    const owner = missingCredential('token', 'spreadsheet-owner').message;
     expect(owner).toBe(
       "Formulas in this spreadsheet use its owner's API connection, and the owner has not set an API token. The owner can set it in Extensions › Portfolio Metrics › Open sidebar › Settings; anyone else can make a copy of the spreadsheet (File › Make a copy) and use their own connection there.",
     );
     expect(owner).not.toMatch(/your (API )?token/i);
-    expect(missingCredentialSentence('baseUrl', 'spreadsheet-owner')).toContain("the owner has not set the API's base URL");
-    expect(missingCredentialSentence('token', 'caller')).toBe('No API token is set. Open Extensions › Portfolio Metrics › Open sidebar › Settings and paste your API token.');
+    expect(missingCredential('baseUrl', 'spreadsheet-owner').message).toContain("the owner has not set the API's base URL");
+    expect(missingCredential('token', 'caller').message).toBe('No API token is set. Open Extensions › Portfolio Metrics › Open sidebar › Settings and paste your API token.');
   });
 
   it('say nothing extra to the owner, name a known owner to others, and stay neutral when unknown', () => {

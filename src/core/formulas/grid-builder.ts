@@ -2,12 +2,11 @@
 // "Reporting coverage" sheet's layout, all from the same directory and tables the custom functions use.
 
 import { InputError } from '../errors';
-import type { FundMetricName, PortfolioGridRequest } from '../../shared/rpc';
 import { isUuid } from '../validate/uuid';
 import { BLANK, coverageColumns, normalName, type FundDirectory } from './portfolio-grid';
 import type { SheetCell } from './metric-formulas';
 
-export type { FundMetricName };
+export type FundMetricName = { name: string; companies: number };
 
 /**
  * Every distinct metric name of the fund's companies (matched as the functions match them), with how
@@ -42,10 +41,24 @@ function row(values: readonly string[]): string {
   return values.length === 1 ? text(values[0]!) : `{${values.map(text).join(',')}}`;
 }
 
-export type GridChoice = Omit<PortfolioGridRequest, 'companyId' | 'mode'> & { fundId: string };
+export type GridChoice = {
+  kind: 'metric' | 'coverage';
+  fundId: string;
+  metricNames: string[];
+  /** The periods as a list; when empty, every calendar period from start to end. */
+  periods: string[];
+  startPeriod: string | null;
+  endPeriod: string | null;
+};
 
 function trimmed(items: readonly string[]): string[] {
   return items.map((item) => String(item).trim()).filter((item) => item !== '');
+}
+
+export function cleanNames(names: readonly string[]): string[] {
+  const clean = trimmed(names);
+  if (clean.length === 0) throw new InputError('Choose at least one metric name.');
+  return clean;
 }
 
 /** The period labels a PORTFOLIO_METRIC choice names: its list, or every calendar period from start to end. */
@@ -64,8 +77,7 @@ export function choicePeriods(choice: GridChoice): string[] {
  */
 export function gridFormula(choice: GridChoice): string {
   if (!isUuid(choice.fundId)) throw new InputError('The fund\'s company id is not an id: give it in the Metrics tab.');
-  const names = trimmed(choice.metricNames);
-  if (names.length === 0) throw new InputError('Choose at least one metric name.');
+  const names = cleanNames(choice.metricNames);
   if (choice.kind === 'metric') {
     if (names.length > 1) throw new InputError('PORTFOLIO_METRIC shows one metric: choose one name (or build the coverage of several).');
     return `=PORTFOLIO_METRIC(${text(names[0]!)}, ${row(choicePeriods(choice))}, ${text(choice.fundId)})`;

@@ -11,20 +11,16 @@ import { SETTINGS_HINT } from '../product';
  */
 export type CredentialsOf = 'spreadsheet-owner' | 'caller';
 
-export type MissingCredential = 'token' | 'baseUrl';
+type MissingCredential = 'token' | 'baseUrl';
 
 const COPY_HINT = 'anyone else can make a copy of the spreadsheet (File › Make a copy) and use their own connection there';
 
-export function missingCredentialSentence(what: MissingCredential, of: CredentialsOf): string {
+export function missingCredential(what: MissingCredential, of: CredentialsOf): ConfigError {
   if (of === 'spreadsheet-owner') {
     const missing = what === 'token' ? 'has not set an API token' : "has not set the API's base URL";
-    return `Formulas in this spreadsheet use its owner's API connection, and the owner ${missing}. The owner can set it in ${SETTINGS_HINT}; ${COPY_HINT}.`;
+    return new ConfigError(`Formulas in this spreadsheet use its owner's API connection, and the owner ${missing}. The owner can set it in ${SETTINGS_HINT}; ${COPY_HINT}.`);
   }
-  return what === 'token'
+  return new ConfigError(what === 'token'
     ? `No API token is set. Open ${SETTINGS_HINT} and paste your API token.`
-    : `No API base URL is set. Open ${SETTINGS_HINT} and enter the API's address.`;
-}
-
-export function missingCredential(what: MissingCredential, of: CredentialsOf): ConfigError {
-  return new ConfigError(missingCredentialSentence(what, of));
+    : `No API base URL is set. Open ${SETTINGS_HINT} and enter the API's address.`);
 }

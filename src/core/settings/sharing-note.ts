@@ -1,9 +1,8 @@
 // What the sidebar tells someone who may not own the spreadsheet: whose connection formulas use.
 
 /**
- * null for the owner (nothing extra to say). A known non-owner learns that formulas use the owner's
- * connection and list of companies while their own exports, imports and pushes use theirs; when Apps
- * Script does not say who owns the file (Shared Drives, blank emails) the line is neutral.
+ * null for the owner. A known non-owner learns that formulas use the owner's connection and companies while their
+ * own jobs use theirs; when Apps Script does not say who owns the file (Shared Drives, blank emails), it is neutral.
  */
 export function sharingNote(isOwner: boolean | null, ownerEmail: string | null): string | null {
   if (isOwner === true) return null;

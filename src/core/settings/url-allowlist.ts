@@ -34,10 +34,8 @@ export function parseAllowlistPrefix(input: string): string {
 }
 
 /**
- * Whether requests under `baseUrl` (as validateBaseUrl returns it: no trailing slash) fall under `prefix`.
- * The add-in calls `${baseUrl}/metrics…`, so the base URL matches when it, with a slash, starts with the
- * prefix: https://api.example.com/v1 is under https://api.example.com/ and under https://api.example.com/v1/,
- * but https://api.example.com/v10 is not under https://api.example.com/v1/.
+ * Whether requests under `baseUrl` (`${baseUrl}/metrics…`) fall under `prefix`: the base URL with a slash starts
+ * with it. https://api.example.com/v1 is under https://api.example.com/v1/, https://api.example.com/v10 is not.
  */
 export function isUnderPrefix(baseUrl: string, prefix: string): boolean {
   return `${baseUrl.replace(/\/+$/, '')}/`.startsWith(prefix);

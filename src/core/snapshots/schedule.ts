@@ -1,14 +1,19 @@
 // A user's scheduled snapshot refresh of one spreadsheet: its record, and a run's outcome. Pure; the trigger
 // and the store are src/server/snapshot-schedule.ts.
 
-import type { SnapshotRefreshReport, SnapshotRefreshScheduleView } from '../../shared/rpc';
+import type { SnapshotRefreshReport } from '../../shared/rpc';
 import { InputError } from '../errors';
 
-type ScheduleView = NonNullable<SnapshotRefreshScheduleView['schedule']>;
-export type SnapshotRefreshFrequency = ScheduleView['frequency'];
-export type ScheduledRun = NonNullable<ScheduleView['lastRun']>;
+const FREQUENCIES = ['hourly', 'daily', 'weekly'] as const;
+export type SnapshotRefreshFrequency = (typeof FREQUENCIES)[number];
 
-const FREQUENCIES: readonly SnapshotRefreshFrequency[] = ['hourly', 'daily', 'weekly'];
+export interface ScheduledRun {
+  /** ISO 8601. */
+  at: string;
+  /** ok: every snapshot written; partial: some left as they were or failed; failed: none written (the problem before any). */
+  status: 'ok' | 'partial' | 'failed';
+  message: string;
+}
 
 function isFrequency(value: unknown): value is SnapshotRefreshFrequency {
   return (FREQUENCIES as readonly unknown[]).includes(value);
@@ -21,12 +26,16 @@ export function scheduleKey(spreadsheetId: string): string {
   return SCHEDULE_KEY_PREFIX + spreadsheetId;
 }
 
-export interface SnapshotSchedule extends Omit<ScheduleView, 'active'> {
+export interface SnapshotSchedule {
   v: 1;
   /** A time-driven trigger has no active spreadsheet: the run opens this one by id. */
   spreadsheetId: string;
+  frequency: SnapshotRefreshFrequency;
   /** The trigger's getUniqueId(); its event's triggerUid finds this record. */
   triggerUid: string;
+  /** ISO 8601. */
+  scheduledAt: string;
+  lastRun: ScheduledRun | null;
 }
 
 export function requireFrequency(value: unknown): SnapshotRefreshFrequency {
