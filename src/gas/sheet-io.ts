@@ -11,18 +11,27 @@ export interface CellAnchor {
   a1: string;
 }
 
-export function activeAnchor(): CellAnchor {
+/** The active range, or an InputError saying what to select. */
+function activeRange(selectFirst: string): GoogleAppsScript.Spreadsheet.Range {
   const range = SpreadsheetApp.getActiveSpreadsheet().getActiveRange();
-  if (!range) throw new InputError('Select a cell in the spreadsheet first.');
-  const sheet = range.getSheet();
-  const cell = sheet.getRange(range.getRow(), range.getColumn());
-  return { sheetName: sheet.getName(), row: range.getRow(), column: range.getColumn(), a1: cell.getA1Notation() };
+  if (!range) throw new InputError(selectFirst);
+  return range;
+}
+
+function sheetNamed(name: string, missing = `There is no sheet named "${name}".`): GoogleAppsScript.Spreadsheet.Sheet {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
+  if (!sheet) throw new InputError(missing);
+  return sheet;
+}
+
+export function activeAnchor(): CellAnchor {
+  const range = activeRange('Select a cell in the spreadsheet first.');
+  const cell = range.getSheet().getRange(range.getRow(), range.getColumn());
+  return { sheetName: range.getSheet().getName(), row: range.getRow(), column: range.getColumn(), a1: cell.getA1Notation() };
 }
 
 function sheetOf(anchor: CellAnchor): GoogleAppsScript.Spreadsheet.Sheet {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(anchor.sheetName);
-  if (!sheet) throw new InputError(`The sheet "${anchor.sheetName}" no longer exists.`);
-  return sheet;
+  return sheetNamed(anchor.sheetName, `The sheet "${anchor.sheetName}" no longer exists.`);
 }
 
 /** Refuses to overwrite: a table lands only where every cell it needs is empty. */
@@ -45,11 +54,12 @@ function requireEmpty(range: GoogleAppsScript.Spreadsheet.Range): void {
 export function writeTable(anchor: CellAnchor, rows: ReadonlyArray<ReadonlyArray<string | number | boolean | Date | null>>, dateColumns: readonly number[] = []): string {
   const width = Math.max(...rows.map((r) => r.length));
   const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
-  const range = sheetOf(anchor).getRange(anchor.row, anchor.column, padded.length, width);
+  const sheet = sheetOf(anchor);
+  const range = sheet.getRange(anchor.row, anchor.column, padded.length, width);
   requireEmpty(range);
   range.setValues(asSafeRows(padded));
   for (const column of dateColumns) {
-    sheetOf(anchor).getRange(anchor.row, anchor.column + column, padded.length, 1).setNumberFormat('yyyy-mm-dd');
+    sheet.getRange(anchor.row, anchor.column + column, padded.length, 1).setNumberFormat('yyyy-mm-dd');
   }
   return range.getA1Notation();
 }
@@ -75,8 +85,7 @@ export interface RangeRead {
 
 /** The active selection's address, like Sheet1!A1:C20. */
 export function activeSelection(): string {
-  const range = SpreadsheetApp.getActiveSpreadsheet().getActiveRange();
-  if (!range) throw new InputError('Select the range to export first.');
+  const range = activeRange('Select the range to export first.');
   return `${quoteSheetName(range.getSheet().getName())}!${range.getA1Notation()}`;
 }
 
@@ -85,9 +94,7 @@ export function readRange(address: string): RangeRead {
   const match = /^(?:'((?:[^']|'')+)'|([^!]+))!([A-Z]+\d+(?::[A-Z]+\d+)?)$/i.exec(address.trim());
   if (!match) throw new InputError(`"${address}" is not a range like Sheet1!A1:C20.`);
   const sheetName = match[1] !== undefined ? match[1].replace(/''/g, "'") : match[2]!;
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
-  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
-  const range = sheet.getRange(match[3]!);
+  const range = sheetNamed(sheetName).getRange(match[3]!);
   return {
     sheetName,
     a1: range.getA1Notation(),
@@ -115,9 +122,7 @@ export interface StatusColumnPlace {
 }
 
 function statusTarget(place: StatusColumnPlace): GoogleAppsScript.Spreadsheet.Range {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(place.sheetName);
-  if (!sheet) throw new InputError(`There is no sheet named "${place.sheetName}".`);
-  return sheet.getRange(place.row, place.column, place.rows, 1);
+  return sheetNamed(place.sheetName).getRange(place.row, place.column, place.rows, 1);
 }
 
 /**
@@ -129,13 +134,11 @@ export function requireStatusColumnFree(place: StatusColumnPlace, header: string
   const target = statusTarget(place);
   const current = target.getValues().map((cells) => cells[0]);
   const formulas = target.getFormulas().map((cells) => cells[0]);
-  if (formulas.some((formula) => formula !== '')) {
-    throw new InputError(`The column ${target.getA1Notation()} beside the range holds formulas, so ${then}. Clear it, or turn off "Write each row's outcome beside the range".`);
-  }
+  const refuse = (holds: string) =>
+    new InputError(`The column ${target.getA1Notation()} beside the range ${holds}, so ${then}. Clear it, or turn off "Write each row's outcome beside the range".`);
+  if (formulas.some((formula) => formula !== '')) throw refuse('holds formulas');
   const ours = hasHeaderRow ? current[0] === header : current.every((text) => text === '' || (typeof text === 'string' && STATUS_TEXT.test(text)));
-  if (!ours && current.some((text) => text !== '')) {
-    throw new InputError(`The column ${target.getA1Notation()} beside the range is not empty, so ${then}. Clear it, or turn off "Write each row's outcome beside the range".`);
-  }
+  if (!ours && current.some((text) => text !== '')) throw refuse('is not empty');
 }
 
 /**
@@ -152,18 +155,14 @@ export function writeStatusColumn(place: StatusColumnPlace, texts: readonly stri
 
 /** Writes one text into a cell, kept as text (ids, statuses). */
 export function writeText(sheetName: string, row: number, column: number, text: string): void {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
-  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
-  const cell = sheet.getRange(row, column);
+  const cell = sheetNamed(sheetName).getRange(row, column);
   cell.setNumberFormat('@');
   cell.setValue(asSafeCell(text));
 }
 
 /** Whether the cells of a column over some rows are all empty (before adding a column there). */
 export function columnIsEmpty(sheetName: string, row: number, column: number, rows: number): boolean {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
-  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
-  return sheet.getRange(row, column, rows, 1).getValues().every((cells) => cells[0] === '');
+  return sheetNamed(sheetName).getRange(row, column, rows, 1).getValues().every((cells) => cells[0] === '');
 }
 
 /**
@@ -171,8 +170,7 @@ export function columnIsEmpty(sheetName: string, row: number, column: number, ro
  * header row is looked for: the table holding the selection may start anywhere above it).
  */
 export function selectedRowsOf(): { sheetName: string; firstRow: number; lastRow: number; rowsToSelection: unknown[][]; cellsAt(column: number, fromRow: number): unknown[] } {
-  const range = SpreadsheetApp.getActiveSpreadsheet().getActiveRange();
-  if (!range) throw new InputError('Select the rows of the contacts first.');
+  const range = activeRange('Select the rows of the contacts first.');
   const sheet = range.getSheet();
   const lastColumn = Math.max(sheet.getLastColumn(), 1);
   const firstRow = range.getRow();
@@ -188,9 +186,7 @@ export function selectedRowsOf(): { sheetName: string; firstRow: number; lastRow
 
 /** The address of a block of cells, like 'My sheet'!B2:D9. */
 export function addressOf(sheetName: string, row: number, column: number, numRows: number, numColumns: number): string {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
-  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
-  return `${quoteSheetName(sheetName)}!${sheet.getRange(row, column, numRows, numColumns).getA1Notation()}`;
+  return `${quoteSheetName(sheetName)}!${sheetNamed(sheetName).getRange(row, column, numRows, numColumns).getA1Notation()}`;
 }
 
 /** The text of one cell, '' when empty or outside the sheet. */
