@@ -9,7 +9,7 @@ function page(items: number[], page: number, totalPages: number, total: number) 
 function run(steps: Step[]) {
   const transport = new ScriptedTransport(steps);
   const requester = new Requester({ baseUrl: 'https://api.test', token: 't0ken-value', transport, clock: new FakeClock() });
-  const items = fetchAllPages<number>(requester, { method: 'GET', path: '/things', query: { page_size: 100 } }, 'things');
+  const items = fetchAllPages<number>(requester, { request: { method: 'GET', path: '/things', query: { page_size: 100 } }, key: 'things' });
   transport.assertDone();
   return { items, transport };
 }

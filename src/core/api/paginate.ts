@@ -1,6 +1,8 @@
 // One pagination helper for every list: page 1 reveals total_pages, the rest come together.
 
 import { ApiError } from '../errors';
+import { requireUuid } from '../validate/uuid';
+import type { Query } from './query';
 import type { ApiRequest, Requester } from './requester';
 
 export interface PageOptions {
@@ -26,9 +28,18 @@ export interface ListRead {
   whole?: boolean;
 }
 
+/**
+ * The list at `/{key}` of what one record owns, the id checked first: `owner` names the id's query field,
+ * whose words name it in the sentence ("The portfolio company profile id must be an id like …").
+ */
+export function ownedList(key: string, owner: 'company_id' | 'portfolio_company_profile_id' | 'portfolio_property_id', id: string, more: Query = {}): ListRead {
+  const query = { [owner]: requireUuid(id, `The ${owner.replace(/_/g, ' ')}`), ...more };
+  return { key, request: { method: 'GET', path: `/${key}`, query } };
+}
+
 /** Reads every page of one list; see readLists. */
-export function fetchAllPages<T>(requester: Requester, request: ApiRequest, key: string, options: PageOptions = {}): T[] {
-  return (readLists(requester, [{ request, key }], options)[0] ?? []) as T[];
+export function fetchAllPages<T>(requester: Requester, list: ListRead): T[] {
+  return (readLists(requester, [list])[0] ?? []) as T[];
 }
 
 /**

@@ -88,6 +88,11 @@ export class Requester {
     return settled.result;
   }
 
+  /** Sends `{ [key]: record }` and returns the record the API answers under the same key. */
+  sendRecord<T>(method: HttpMethod, path: string, key: string, record: unknown): T {
+    return this.send<Record<string, T>>({ method, path, body: { [key]: record } }).data[key] as T;
+  }
+
   /** Sends concurrently and throws the first failure, for reads that are all-or-nothing. */
   sendAll<T>(requests: readonly ApiRequest[]): Array<ApiResult<T>> {
     return this.sendAllSettled<T>(requests).map((settled) => {
