@@ -4,12 +4,11 @@
 
 import { ConfigError, RateLimitedError, LockUnavailableError } from '../errors';
 import type { Clock } from './transport';
-import { type KeyValueCache, type Mutex } from '../cache/key-value-cache';
+import type { KeyValueCache, Mutex } from '../cache/key-value-cache';
 
+/** Requests allowed per window (in ms): the API documents 500 per 5 minutes. */
 export interface RateLimit {
-  /** Requests allowed per window. The API documents 500. */
   limit: number;
-  /** The window, in milliseconds. The API documents 5 minutes. */
   windowMs: number;
 }
 
@@ -30,10 +29,7 @@ function describeWindow(ms: number): string {
   return `${seconds} seconds`;
 }
 
-/**
- * Reads a rate limit written as "500/300" (requests per seconds), as an admin may set it when the
- * operator changes the limit; anything else is refused with the form it takes.
- */
+/** Reads a rate limit as an admin sets it when the operator changes it: "500/300" (requests per seconds). */
 export function parseRateLimit(text: string): RateLimit {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   const limit = Number(match?.[1]);
@@ -41,6 +37,7 @@ export function parseRateLimit(text: string): RateLimit {
   if (!match || limit < 1 || seconds < 1) throw new ConfigError(`The rate limit "${text}" is not of the form 500/300 (requests per seconds).`);
   return { limit, windowMs: seconds * 1000 };
 }
+
 /** Longer than any window we use, so the log outlives its oldest entry. */
 const TTL_SECONDS = 6 * 60 * 60;
 
@@ -84,7 +81,7 @@ export class RequestBudget {
 
   /** Requests recorded in the current window, for progress displays and tests. */
   used(): number {
-    return this.prune(this.read()).log.reduce((sum, [, count]) => sum + count, 0);
+    return countOf(this.prune(this.read()));
   }
 
   /**
@@ -104,8 +101,7 @@ export class RequestBudget {
     const now = this.clock.now();
     const state = this.prune(this.read());
     if (state.blockedUntil > now) return { granted: 0, waitMs: state.blockedUntil - now };
-    const used = state.log.reduce((sum, [, count]) => sum + count, 0);
-    const free = this.rateLimit.limit - used;
+    const free = this.rateLimit.limit - countOf(state);
     if (free <= 0) {
       // Wait until enough of the oldest second leaves the window to free one slot.
       const oldest = state.log[0];
@@ -128,14 +124,11 @@ export class RequestBudget {
   }
 
   private read(): BudgetState {
-    const text = this.cache.get(KEY);
-    if (text) {
-      try {
-        const parsed = JSON.parse(text) as Partial<BudgetState>;
-        if (Array.isArray(parsed.log)) return { log: parsed.log, blockedUntil: Number(parsed.blockedUntil) || 0 };
-      } catch {
-        // A corrupt entry is treated as empty: the server's 429 remains the backstop.
-      }
+    try {
+      const parsed = JSON.parse(this.cache.get(KEY) ?? '{}') as Partial<BudgetState>;
+      if (Array.isArray(parsed.log)) return { log: parsed.log, blockedUntil: Number(parsed.blockedUntil) || 0 };
+    } catch {
+      // A corrupt entry is treated as empty: the server's 429 remains the backstop.
     }
     return { log: [], blockedUntil: 0 };
   }
@@ -143,4 +136,8 @@ export class RequestBudget {
   private write(state: BudgetState): void {
     this.cache.put(KEY, JSON.stringify(state), TTL_SECONDS);
   }
+}
+
+function countOf(state: BudgetState): number {
+  return state.log.reduce((sum, [, count]) => sum + count, 0);
 }
