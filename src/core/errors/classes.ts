@@ -1,24 +1,24 @@
 // Every failure the add-in raises is one of these classes; ./sentences turns them into words.
 
+import type { components } from '../api/schema.gen';
+
 /** What every failure of the add-in is, so a catch can tell ours from a bug. */
 export abstract class AddinError extends Error {}
 
-export interface ErrorItem {
-  type: string;
-  field?: string;
-  message?: string;
-}
+export type ErrorItem = components['schemas']['ErrorItem'];
+
+/** The API's error type for each status it documents; any other 5xx is a server_error. */
+const CODE_OF_STATUS = {
+  400: 'parameter_invalid',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'record_missing',
+  422: 'attribute_invalid',
+  429: 'rate_limit_exceeded',
+} as const;
 
 /** Machine-readable kinds, so callers branch on codes rather than message text. */
-export type ApiErrorCode =
-  | 'parameter_invalid'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'record_missing'
-  | 'attribute_invalid'
-  | 'rate_limit_exceeded'
-  | 'server_error'
-  | 'unexpected_response';
+export type ApiErrorCode = (typeof CODE_OF_STATUS)[keyof typeof CODE_OF_STATUS] | 'server_error' | 'unexpected_response';
 
 /** The API answered with an error status. */
 export class ApiError extends AddinError {
@@ -127,20 +127,13 @@ export class LockUnavailableError extends AddinError {
   }
 }
 
-const KNOWN: readonly ApiErrorCode[] = ['parameter_invalid', 'unauthorized', 'forbidden', 'record_missing', 'attribute_invalid', 'rate_limit_exceeded'];
+const KNOWN: readonly string[] = Object.values(CODE_OF_STATUS);
 
 function knownCode(type: string): ApiErrorCode | undefined {
-  return (KNOWN as readonly string[]).includes(type) ? (type as ApiErrorCode) : undefined;
+  return KNOWN.includes(type) ? (type as ApiErrorCode) : undefined;
 }
 
 function codeForStatus(status: number): ApiErrorCode {
-  switch (status) {
-    case 400: return 'parameter_invalid';
-    case 401: return 'unauthorized';
-    case 403: return 'forbidden';
-    case 404: return 'record_missing';
-    case 422: return 'attribute_invalid';
-    case 429: return 'rate_limit_exceeded';
-    default: return status >= 500 ? 'server_error' : 'unexpected_response';
-  }
+  const code: ApiErrorCode | undefined = (CODE_OF_STATUS as Partial<Record<number, ApiErrorCode>>)[status];
+  return code ?? (status >= 500 ? 'server_error' : 'unexpected_response');
 }
