@@ -50,7 +50,7 @@ export const MAX_WAVE = 50;
  * No wave starts with less time left than this: Apps Script ends an execution mid-request (a custom
  * function at 30 s, anything else at 6 minutes), which would lose the answers and any report.
  */
-export const MIN_ROUND_TRIP_MS = 2000;
+const MIN_ROUND_TRIP_MS = 2000;
 
 interface Pending {
   index: number;
@@ -78,14 +78,11 @@ export class Requester {
 
   /** Time left before the deadline this requester was given (Infinity without one). */
   remainingMs(): number {
-    return (this.options.deadline ?? Number.POSITIVE_INFINITY) - this.options.clock.now();
+    return (this.options.deadline ?? Number.POSITIVE_INFINITY) - this.now();
   }
 
   send<T>(request: ApiRequest): ApiResult<T> {
-    const [settled] = this.sendAllSettled<T>([request]);
-    if (!settled) throw new Error('No result for a request that was sent.');
-    if (!settled.ok) throw settled.error;
-    return settled.result;
+    return this.sendAll<T>([request])[0]!;
   }
 
   /** Sends `{ [key]: record }` and returns the record the API answers under the same key. */
@@ -116,11 +113,14 @@ export class Requester {
     // Halved each time fetchAll fails a whole wave for one lost connection, so a flaky link ends in
     // waves small enough to pass; a wave of one then fails alone and counts against its own retries.
     let waveCap = MAX_WAVE;
+    const fail = (pendings: readonly Pending[], error: Error): void => {
+      for (const pending of pendings) results[pending.index] = { ok: false, error };
+    };
 
     while (queue.length > 0) {
       const tooLate = this.refuseWithoutTime(queue.length);
       if (tooLate) {
-        for (const pending of queue) results[pending.index] = { ok: false, error: tooLate };
+        fail(queue, tooLate);
         break;
       }
       const wanted = probe ? 1 : Math.min(queue.length, waveCap);
@@ -130,14 +130,14 @@ export class Requester {
       } catch (error) {
         // The rate limit would outlast the execution: what was answered stays answered, the rest is told why.
         if (!(error instanceof RateLimitedError)) throw error;
-        for (const pending of queue) results[pending.index] = { ok: false, error };
+        fail(queue, error);
         break;
       }
       const wave = queue.slice(0, granted);
       const rest = queue.slice(granted);
-      const sentAt = this.options.clock.now();
+      const sentAt = this.now();
       const responses = wave.length === 1 ? [this.fetchOne(wave[0]!.request)] : this.options.transport.fetchAll(wave.map((p) => p.request));
-      this.longestRoundTripMs = Math.max(this.longestRoundTripMs, this.options.clock.now() - sentAt);
+      this.longestRoundTripMs = Math.max(this.longestRoundTripMs, this.now() - sentAt);
 
       const again: Pending[] = [];
       let waitMs = 0;
@@ -152,10 +152,8 @@ export class Requester {
           results[pending.index] = { ok: false, error: response };
           return;
         }
-        const outcome: Outcome = response instanceof NetworkError
-          ? { kind: 'network' }
-          : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
-        if (!(response instanceof NetworkError) && response.status < 300) {
+        const network = response instanceof NetworkError;
+        if (!network && response.status < 300) {
           try {
             results[pending.index] = { ok: true, result: { status: response.status, data: parseBody<T>(response, pending.request) } };
           } catch (error) {
@@ -163,8 +161,9 @@ export class Requester {
           }
           return;
         }
-        const error = response instanceof NetworkError ? response : toApiError(response, pending, this.options.clock.now());
-        const decision = decideRetry(this.policy, pending.request.method, outcome, pending.attempt, this.options.clock.now());
+        const outcome: Outcome = network ? { kind: 'network' } : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
+        const error = network ? response : toApiError(response, pending, this.now());
+        const decision = decideRetry(this.policy, pending.request.method, outcome, pending.attempt, this.now());
         if (!decision.retry) {
           results[pending.index] = { ok: false, error };
           return;
@@ -177,7 +176,7 @@ export class Requester {
         lastError = error;
         // One lost connection failed the whole wave: no request in it is known to be at fault, so none
         // spends a retry on it; the smaller waves that follow bound how often that can happen.
-        const shared = response instanceof NetworkError && response.waveSize > 1;
+        const shared = network && response.waveSize > 1;
         if (shared) waveDropped = true;
         again.push({ ...pending, attempt: shared ? pending.attempt : pending.attempt + 1 });
       });
@@ -185,10 +184,9 @@ export class Requester {
       probe = windowUnknown;
       if (waveDropped) waveCap = Math.max(1, Math.floor(wave.length / 2));
       if (again.length > 0) {
-        const now = this.options.clock.now();
+        const now = this.now();
         // A wait that leaves no time for the round trip after it is as useless as one past the deadline.
-        const roundTripMs = Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
-        const tooLong = waitMs > this.policy.maxRetryAfterMs || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs + roundTripMs > deadline;
+        const tooLong = waitMs > this.policy.maxRetryAfterMs || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs + this.roundTripMs() > deadline;
         // The user's other executions hold back too, even when this one cannot wait it out.
         if (rateLimited) this.options.budget?.blockUntil(now + waitMs);
         if (tooLong) {
@@ -196,7 +194,7 @@ export class Requester {
           const giveUp = rateLimited
             ? new RateLimitedError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds, lastError)
             : lastError ?? new Error('Retry budget exhausted.');
-          for (const pending of again) results[pending.index] = { ok: false, error: giveUp };
+          fail(again, giveUp);
           queue = rest;
           continue;
         }
@@ -209,9 +207,14 @@ export class Requester {
     return results.map((r) => r ?? { ok: false, error: new Error('A request was left without an outcome.') });
   }
 
-  /** An OutOfTimeError when less time is left than the longest round trip seen (at least 2 s). */
+  /** The longest round trip seen, at least MIN_ROUND_TRIP_MS. */
+  private roundTripMs(): number {
+    return Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
+  }
+
+  /** An OutOfTimeError when less time is left than a round trip needs. */
   private refuseWithoutTime(unsent: number): OutOfTimeError | undefined {
-    const needMs = Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
+    const needMs = this.roundTripMs();
     const leftMs = this.remainingMs();
     if (leftMs >= needMs) return undefined;
     const requests = unsent === 1 ? '1 request was' : `${unsent} requests were`;
