@@ -15,22 +15,18 @@ export function numberToDecimal(value: number): string {
   return normaliseDecimal(String(value)) as string;
 }
 
-/** Decimal text from a cell: "1,234" and "12%" are refused rather than guessed at. */
-export function textToDecimal(text: string, what: string): string {
-  const normalised = normaliseDecimal(text.trim());
-  if (normalised === undefined) {
-    throw new InputError(`${what} must be a number or decimal text like 1234.5, but it is "${text.trim().slice(0, 40)}".`);
-  }
-  return normalised;
-}
-
-/** Accepts a number cell or decimal text and returns the API's decimal string. */
+/** Accepts a number cell or decimal text and returns the API's decimal string: "1,234" and "12%" are refused rather than guessed at. */
 export function toDecimal(value: unknown, what: string): string {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new InputError(`${what} is not a finite number.`);
     return numberToDecimal(value);
   }
-  if (typeof value === 'string') return textToDecimal(value, what);
+  if (typeof value === 'string') {
+    const text = value.trim();
+    const normalised = normaliseDecimal(text);
+    if (normalised !== undefined) return normalised;
+    throw new InputError(`${what} must be a number or decimal text like 1234.5, but it is "${text.slice(0, 40)}".`);
+  }
   throw new InputError(`${what} must be a number, but it is ${value === undefined || value === null || value === '' ? 'empty' : typeof value === 'boolean' ? `the boolean ${value}` : String(value)}.`);
 }
 
@@ -62,13 +58,7 @@ export function normaliseDecimal(text: string): string | undefined {
 /** Whether a double holds the decimal exactly as written, so a cell can show it as a number without loss. */
 export function isExactAsDouble(decimal: string): boolean {
   const parsed = Number(decimal);
-  if (!Number.isFinite(parsed)) return false;
-  return normaliseDecimal(String(parsed)) === stripTrailingFractionZeros(decimal);
-}
-
-function stripTrailingFractionZeros(decimal: string): string {
   const normal = normaliseDecimal(decimal) ?? decimal;
-  if (!normal.includes('.')) return normal === '-0' ? '0' : normal;
-  const trimmed = normal.replace(/0+$/, '').replace(/\.$/, '');
-  return trimmed === '-0' ? '0' : trimmed;
+  const trimmed = normal.includes('.') ? normal.replace(/\.?0+$/, '') : normal;
+  return Number.isFinite(parsed) && normaliseDecimal(String(parsed)) === (trimmed === '-0' ? '0' : trimmed);
 }
