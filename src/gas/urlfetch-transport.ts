@@ -24,7 +24,7 @@ export function createUrlFetchTransport(): Transport {
       try {
         return toResponse(UrlFetchApp.fetch(request.url, toParams(request)));
       } catch (error) {
-        throw toFailure(error, request);
+        throw refusalOf(error, request) ?? toNetworkError(error, request);
       }
     },
     fetchAll(requests) {
@@ -60,29 +60,20 @@ function refuseLongUrl(request: HttpRequest): FetchRefusedError | undefined {
 }
 
 function refusalOf(error: unknown, request: HttpRequest): FetchRefusedError | undefined {
-  const detail = withoutQueries(error instanceof Error ? error.message : String(error));
+  const detail = detailOf(error);
   const match = REFUSALS.find(([pattern]) => pattern.test(detail));
   return match ? new FetchRefusedError(detail, request.url, match[1]) : undefined;
 }
 
-/** What a thrown UrlFetchApp call means: refused by Apps Script, or no answer from the network. */
-function toFailure(error: unknown, request: HttpRequest): NetworkError | FetchRefusedError {
-  return refusalOf(error, request) ?? toNetworkError(error, request);
-}
-
 /** Apps Script's messages may quote the URL; its query names ids, which no message needs. */
-function withoutQueries(text: string): string {
-  return text.replace(/(https?:\/\/[^\s?]*)\?\S*/g, '$1');
+function detailOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/(https?:\/\/[^\s?]*)\?\S*/g, '$1');
 }
 
 function toParams(request: HttpRequest): FetchParams {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (name.toLowerCase() !== 'content-type') headers[name] = value;
-  }
   const params: FetchParams = {
     method: request.method.toLowerCase() as GoogleAppsScript.URL_Fetch.HttpMethod,
-    headers,
+    headers: Object.fromEntries(Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== 'content-type')),
     muteHttpExceptions: true,
     // A redirect would carry the Authorization header to wherever it points.
     followRedirects: false,
@@ -95,14 +86,13 @@ function toParams(request: HttpRequest): FetchParams {
 }
 
 function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResponse {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.getAllHeaders() as Record<string, string | string[]>)) {
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-  }
-  return { status: response.getResponseCode(), headers, body: response.getContentText() };
+  const headers = Object.entries(response.getAllHeaders() as Record<string, string | string[]>).map(([name, value]) => [
+    name.toLowerCase(),
+    Array.isArray(value) ? value.join(', ') : String(value),
+  ]);
+  return { status: response.getResponseCode(), headers: Object.fromEntries(headers), body: response.getContentText() };
 }
 
 function toNetworkError(error: unknown, request: HttpRequest): NetworkError {
-  const detail = withoutQueries(error instanceof Error ? error.message : String(error));
-  return new NetworkError(`Could not reach ${request.url.replace(/\?.*$/, '')}: ${detail}`, request.url);
+  return new NetworkError(`Could not reach ${request.url.replace(/\?.*$/, '')}: ${detailOf(error)}`, request.url);
 }
