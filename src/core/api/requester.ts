@@ -4,7 +4,7 @@ import { ApiError, FetchRefusedError, NetworkError, OutOfTimeError, RateLimitedE
 import { missingCredential, type CredentialsOf } from '../settings/credential-sentences';
 import { encodeQuery, type Query } from './query';
 import type { RequestBudget } from './rate-budget';
-import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type Outcome, type RetryPolicy } from './retry-policy';
+import { DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, decideRetry, parseRetryAfter, type Outcome, type RetryPolicy } from './retry-policy';
 import { type Clock, type HttpMethod, type HttpRequest, type HttpResponse, type Transport } from './transport';
 
 export interface ApiRequest {
@@ -186,7 +186,7 @@ export class Requester {
       if (again.length > 0) {
         const now = this.now();
         // A wait that leaves no time for the round trip after it is as useless as one past the deadline.
-        const tooLong = waitMs > this.policy.maxRetryAfterMs || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs + this.roundTripMs() > deadline;
+        const tooLong = waitMs > MAX_RETRY_AFTER_MS || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs + this.roundTripMs() > deadline;
         // The user's other executions hold back too, even when this one cannot wait it out.
         if (rateLimited) this.options.budget?.blockUntil(now + waitMs);
         if (tooLong) {
