@@ -8,19 +8,13 @@ import { PortfolioResource } from './resources/portfolio';
 import { Requester, type RequesterOptions } from './requester';
 
 export class ApiClient {
-  readonly metrics: MetricsResource;
-  readonly dataPoints: DataPointsResource;
-  readonly contacts: ContactsResource;
-  readonly notes: NotesResource;
-  readonly portfolio: PortfolioResource;
+  readonly metrics = new MetricsResource(this.requester);
+  readonly dataPoints = new DataPointsResource(this.requester);
+  readonly contacts = new ContactsResource(this.requester);
+  readonly notes = new NotesResource(this.requester);
+  readonly portfolio = new PortfolioResource(this.requester);
 
-  constructor(private readonly requester: Requester) {
-    this.metrics = new MetricsResource(requester);
-    this.dataPoints = new DataPointsResource(requester);
-    this.contacts = new ContactsResource(requester);
-    this.notes = new NotesResource(requester);
-    this.portfolio = new PortfolioResource(requester);
-  }
+  constructor(private readonly requester: Requester) {}
 
   /** The clock the client waits on: a virtual one in tests, so steps and their deadlines agree with it. */
   now(): number {
