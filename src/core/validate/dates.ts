@@ -31,7 +31,7 @@ export function daysInMonth(year: number, month: number): number {
  * be YYYY-MM-DD. Anything else is refused with a sentence naming `what`.
  */
 export function toIsoDate(value: unknown, what: string, timeZone: string, format: DateFormatter): string {
-  if (value instanceof Date || isDateLike(value)) {
+  if (isDateLike(value)) {
     const date = value as Date;
     if (Number.isNaN(date.getTime())) throw new InputError(`${what} is not a valid date.`);
     return format(date, timeZone);
@@ -46,6 +46,6 @@ export function toIsoDate(value: unknown, what: string, timeZone: string, format
 }
 
 /** Dates from another realm (an Apps Script cell read in a vm) fail instanceof; check the tag instead. */
-function isDateLike(value: unknown): boolean {
+export function isDateLike(value: unknown): boolean {
   return Object.prototype.toString.call(value) === '[object Date]';
 }

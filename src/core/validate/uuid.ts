@@ -1,6 +1,7 @@
 // An id that is not a UUID never reaches a URL.
 
 import { InputError } from '../errors';
+import { isDateLike } from './dates';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,6 +26,6 @@ export function requireUuid(value: unknown, what: string): string {
 function describe(value: unknown): string {
   if (value === undefined || value === null || value === '') return 'empty';
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return `"${String(value).slice(0, 60)}"`;
-  if (Object.prototype.toString.call(value) === '[object Date]') return 'a date';
+  if (isDateLike(value)) return 'a date';
   return Array.isArray(value) ? 'a list' : 'an object';
 }
