@@ -4,6 +4,7 @@ import { ApiError } from '../errors';
 import { requireUuid } from '../validate/uuid';
 import type { Query } from './query';
 import type { ApiRequest, Requester } from './requester';
+import type { PaginationMeta } from './types';
 
 export interface PageOptions {
   /**
@@ -14,11 +15,7 @@ export interface PageOptions {
   beforeRemainingPages?: (meta: PageMeta, firstPageMs: number) => void;
 }
 
-export interface PageMeta {
-  total: number;
-  total_pages: number;
-  page: number;
-}
+export type PageMeta = PaginationMeta;
 
 /** A list to read: its request without a page, and the key its items come under. */
 export interface ListRead {
@@ -51,14 +48,14 @@ export function fetchAllPages<T>(requester: Requester, list: ListRead): T[] {
 export function readLists(requester: Requester, lists: readonly ListRead[], options: PageOptions = {}): unknown[][] {
   if (lists.length === 0) return [];
   const started = requester.now();
-  const firsts = requester.sendAll<Record<string, unknown>>(lists.map((list) => (list.whole ? list.request : withPage(list.request, 1))));
+  const firsts = requester.sendAll<Record<string, unknown>>(lists.map((list) => pageRequest(list, 1)));
   const pages = firsts.map((first, i) => readPage(first.data, lists[i]!));
   const items = pages.map((page) => page.items);
   const rest: ApiRequest[] = [];
   const owners: number[] = [];
   pages.forEach(({ meta }, i) => {
     for (let page = 2; page <= meta.total_pages; page++) {
-      rest.push(withPage(lists[i]!.request, page));
+      rest.push(pageRequest(lists[i]!, page));
       owners.push(i);
     }
   });
@@ -72,8 +69,9 @@ export function readLists(requester: Requester, lists: readonly ListRead[], opti
   return items;
 }
 
-export function withPage(request: ApiRequest, page: number): ApiRequest {
-  return { ...request, query: { ...request.query, page } };
+/** A list's request for one page; a whole list has no pages and is asked for as it is. */
+export function pageRequest({ request, whole }: ListRead, page: number): ApiRequest {
+  return whole ? request : { ...request, query: { ...request.query, page } };
 }
 
 export function readPage(body: Record<string, unknown>, { key, whole, request }: ListRead): { items: unknown[]; meta: PageMeta } {

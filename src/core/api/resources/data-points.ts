@@ -8,7 +8,7 @@ import { MAX_DATA_POINT_PAGE_SIZE, MAX_SERIES_IDS_PER_REQUEST, MAX_UPSERT_ITEMS,
 import { isIsoDate } from '../../validate/dates';
 import { requireUuid } from '../../validate/uuid';
 
-export interface ListDataPointsOptions extends PageOptions {
+interface ListDataPointsOptions extends PageOptions {
   startDate?: string;
   endDate?: string;
   excludeBlank?: boolean;

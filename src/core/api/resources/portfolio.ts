@@ -1,6 +1,6 @@
 // The investor product's endpoints: profiles, portfolio notes, properties, values and options.
 
-import { fetchAllPages, ownedList, readLists, readPage, withPage, type ListRead } from '../paginate';
+import { fetchAllPages, ownedList, pageRequest, readLists, readPage, type ListRead } from '../paginate';
 import { fillPath } from '../query';
 import type { ApiRequest, Requester, Settled } from '../requester';
 import type {
@@ -121,7 +121,7 @@ export class PortfolioResource {
    */
   readListPages(pages: ReadonlyArray<{ list: AuditList; page: number }>): PageRead[] {
     const reads = pages.map(({ list }) => auditListRead(list));
-    const requests = pages.map(({ page }, i) => (reads[i]!.whole ? reads[i]!.request : withPage(reads[i]!.request, page)));
+    const requests = pages.map(({ page }, i) => pageRequest(reads[i]!, page));
     return this.requester.sendAllSettled<Record<string, unknown>>(requests).map((settled, i): PageRead => {
       if (!settled.ok) return settled;
       try {
