@@ -1,6 +1,5 @@
-// Paces requests under the API's rate limit before the server has to refuse them.
-// The log lives in a cache shared by one user's concurrent executions (a sheet recalculating
-// fifty formulas runs fifty executions at once), guarded by that user's lock.
+// Paces requests under the API's rate limit before the server has to refuse them. The log lives in a cache
+// shared by one user's concurrent executions (fifty formulas recalculating are fifty), under that user's lock.
 
 import { ConfigError, RateLimitedError, LockUnavailableError } from '../errors';
 import type { Clock } from './transport';
@@ -50,10 +49,9 @@ export class RequestBudget {
   ) {}
 
   /**
-   * Reserves up to `wanted` requests and returns how many it granted (at least 1),
-   * sleeping first when the window is full. Sliding-window accounting keeps us under
-   * both a fixed-window and a sliding-window server, whichever the API really runs.
-   * Throws RateLimitedError when the wait would pass `deadline` (ms since epoch).
+   * Grants up to `wanted` requests (at least 1), sleeping first while the window is full, or throws
+   * RateLimitedError when the wait would pass `deadline`. A sliding window keeps us under both a
+   * fixed-window and a sliding-window server, whichever the API really runs.
    */
   take(wanted: number, deadline: number): number {
     for (;;) {
@@ -81,7 +79,7 @@ export class RequestBudget {
 
   /** Requests recorded in the current window, for progress displays and tests. */
   used(): number {
-    return countOf(this.prune(this.read()));
+    return countOf(this.read());
   }
 
   /**
@@ -99,13 +97,13 @@ export class RequestBudget {
 
   private tryTake(wanted: number): { granted: number; waitMs: number } {
     const now = this.clock.now();
-    const state = this.prune(this.read());
+    const state = this.read();
     if (state.blockedUntil > now) return { granted: 0, waitMs: state.blockedUntil - now };
     const free = this.rateLimit.limit - countOf(state);
     if (free <= 0) {
       // Wait until enough of the oldest second leaves the window to free one slot.
       const oldest = state.log[0];
-      const freesAt = oldest ? (oldest[0] + 1) * 1000 + this.rateLimit.windowMs : now;
+      const freesAt = oldest ? this.leavesWindowAt(oldest[0]) : now;
       return { granted: 0, waitMs: Math.max(1, freesAt - now) };
     }
     const granted = Math.min(wanted, free);
@@ -117,16 +115,17 @@ export class RequestBudget {
     return { granted, waitMs: 0 };
   }
 
-  private prune(state: BudgetState): BudgetState {
-    // A second's requests count until the whole second has left the window: conservative by under a second.
-    const now = this.clock.now();
-    return { ...state, log: state.log.filter(([second]) => (second + 1) * 1000 + this.rateLimit.windowMs > now) };
+  /** A second's requests count until the whole second has left the window: conservative by under a second. */
+  private leavesWindowAt(second: number): number {
+    return (second + 1) * 1000 + this.rateLimit.windowMs;
   }
 
+  /** The log of the current window. */
   private read(): BudgetState {
     try {
-      const parsed = JSON.parse(this.cache.get(KEY) ?? '{}') as Partial<BudgetState>;
-      if (Array.isArray(parsed.log)) return { log: parsed.log, blockedUntil: Number(parsed.blockedUntil) || 0 };
+      const { log, blockedUntil } = JSON.parse(this.cache.get(KEY) ?? '{}') as Partial<BudgetState>;
+      const now = this.clock.now();
+      if (Array.isArray(log)) return { log: log.filter(([second]) => this.leavesWindowAt(second) > now), blockedUntil: Number(blockedUntil) || 0 };
     } catch {
       // A corrupt entry is treated as empty: the server's 429 remains the backstop.
     }
