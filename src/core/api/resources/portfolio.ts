@@ -24,7 +24,7 @@ const optionsOf = (propertyId: string, label?: string): ListRead => ({
   whole: true,
 });
 
-/** One of the lists an audit reads, named so a job can keep it in its state and read it a page at a time. */
+/** One of the lists an audit reads, named so a job can keep it in its state and read it page by page. */
 export type AuditList =
   | { kind: 'profiles' | 'properties'; companyId: string }
   | { kind: 'values'; profileId: string }
@@ -83,20 +83,13 @@ export class PortfolioResource {
     return fetchAllPages(this.requester, optionsOf(propertyId, label));
   }
 
-  /**
-   * Every value of each profile and every option of each property, one list per id in order, read
-   * together: the first page of every list in one concurrent sendAll, then the further pages of the
-   * values in a second (only when a profile has more than one page). Two round trips at most.
-   */
+  /** Every value of each profile and every option of each property, one list per id in order: two round trips at most. */
   listValuesAndOptions(profileIds: readonly string[], propertyIds: readonly string[]): { values: PortfolioPropertyValue[][]; options: PortfolioPropertyOption[][] } {
     const lists = readLists(this.requester, [...profileIds.map((id) => valuesOf(id)), ...propertyIds.map((id) => optionsOf(id))]);
     return { values: lists.slice(0, profileIds.length) as PortfolioPropertyValue[][], options: lists.slice(profileIds.length) as PortfolioPropertyOption[][] };
   }
 
-  /**
-   * Creates (201) or updates (200) the value of one property for one profile, a PUT per input, sent
-   * concurrently (in the waves the budget allows); each input has its own outcome, in order.
-   */
+  /** Creates (201) or updates (200) one property's value for one profile, a PUT per input sent together; each has its own outcome. */
   upsertValues(inputs: readonly PortfolioPropertyValueInput[]): Array<Settled<PortfolioPropertyValue>> {
     const requests = inputs.map((input): ApiRequest => ({
       method: 'PUT',
@@ -115,13 +108,12 @@ export class PortfolioResource {
   }
 
   /**
-   * Single pages of the audit's lists, sent together (the requester paces them under the budget and
-   * retries by its policy), each with its own outcome in order: a job reading a fund over several steps
-   * keeps what was answered and asks again only for what was not. A whole list (the options) ignores `page`.
+   * Single pages of the audit's lists sent together, each with its own outcome in order: a job reading a fund
+   * over several steps asks again only for what was not answered. A whole list (the options) ignores `page`.
    */
   readListPages(pages: ReadonlyArray<{ list: AuditList; page: number }>): PageRead[] {
     const reads = pages.map(({ list }) => auditListRead(list));
-    const requests = pages.map(({ page }, i) => pageRequest(reads[i]!, page));
+    const requests = reads.map((read, i) => pageRequest(read, pages[i]!.page));
     return this.requester.sendAllSettled<Record<string, unknown>>(requests).map((settled, i): PageRead => {
       if (!settled.ok) return settled;
       try {
