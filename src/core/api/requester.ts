@@ -192,7 +192,7 @@ export class Requester {
         if (tooLong) {
           const seconds = Math.ceil(waitMs / 1000);
           const giveUp = rateLimited
-            ? new RateLimitedError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds, lastError)
+            ? new RateLimitedError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds)
             : lastError ?? new Error('Retry budget exhausted.');
           fail(again, giveUp);
           queue = rest;

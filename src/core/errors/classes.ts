@@ -24,7 +24,6 @@ export type ApiErrorCode = (typeof CODE_OF_STATUS)[keyof typeof CODE_OF_STATUS] 
 export class ApiError extends AddinError {
   override readonly name = 'ApiError';
   readonly code: ApiErrorCode;
-  readonly type: string;
   readonly field: string | undefined;
   readonly apiMessage: string | undefined;
   constructor(
@@ -40,7 +39,6 @@ export class ApiError extends AddinError {
     const first = errors[0];
     const type = first?.type ?? codeForStatus(status);
     super(`${method} ${path} failed with HTTP ${status} (${type}${first?.field ? `, field ${first.field}` : ''}${first?.message ? `: ${first.message}` : ''})`);
-    this.type = type;
     this.code = knownCode(type) ?? codeForStatus(status);
     this.field = first?.field;
     this.apiMessage = first?.message;
@@ -53,10 +51,7 @@ export class NetworkError extends AddinError {
   constructor(
     message: string,
     readonly url: string,
-    /**
-     * How many requests failed together: UrlFetchApp.fetchAll throws for the whole wave when one
-     * connection drops, so no one knows which request it was. 1 when this request alone failed.
-     */
+    /** How many failed together: fetchAll throws for the whole wave when one connection drops, so none is known to be at fault. */
     readonly waveSize = 1,
   ) {
     super(message);
@@ -88,7 +83,6 @@ export class RateLimitedError extends AddinError {
     message: string,
     /** How long to wait before trying again. */
     readonly retryAfterSeconds: number,
-    readonly underlying?: unknown,
   ) {
     super(message);
   }
@@ -109,20 +103,19 @@ export class InputError extends AddinError {
   override readonly name = 'InputError';
 }
 
-const HOW_TO_ALLOW =
-  "The spreadsheet's owner can allow a company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.";
-
 /** Formulas may not read this; the sentence says what was asked for and how the owner allows it. */
 export class FormulaAccessError extends InputError {
   constructor(what: string, why: string) {
-    super(`Formulas in this spreadsheet may not read ${what}: ${why}. ${HOW_TO_ALLOW}`);
+    super(
+      `Formulas in this spreadsheet may not read ${what}: ${why}. The spreadsheet's owner can allow a company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
+    );
   }
 }
 
 /** Another execution of the same user held the lock for longer than we wait. */
 export class LockUnavailableError extends AddinError {
   override readonly name = 'LockUnavailableError';
-  constructor(readonly waitedMs: number) {
+  constructor(waitedMs: number) {
     super(`Another run of the add-in for this account held its lock for ${Math.round(waitedMs / 1000)} seconds. Wait a moment and try again.`);
   }
 }

@@ -3,7 +3,7 @@
 // Neither ever includes the token: no error the add-in builds carries it.
 
 import { SETTINGS_HINT } from '../product';
-import { ApiError, FetchRefusedError, NetworkError, type ErrorItem } from './classes';
+import { ApiError, FetchRefusedError, NetworkError, type ErrorItem, type RefusalReason } from './classes';
 
 /** The sentence a user reads for any error, saying what to do next. */
 export function userSentence(error: unknown): string {
@@ -38,16 +38,9 @@ export function userSentence(error: unknown): string {
     return `Could not reach the API at ${host}. Check the base URL in the add-in's settings and try again.`;
   }
   if (error instanceof FetchRefusedError) {
-    switch (error.reason) {
-      case 'daily_quota':
-        return "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.";
-      case 'url_too_long':
-        return 'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.';
-      case 'payload_too_large':
-        return 'Apps Script refused to send a request that is too large, so nothing was sent. Select fewer rows at a time.';
-      case 'other':
-        return `Apps Script refused to send the request (${error.message}), so nothing was sent. Try again later, and report it if it persists.`;
-    }
+    return (
+      REFUSED[error.reason] ?? `Apps Script refused to send the request (${error.message}), so nothing was sent. Try again later, and report it if it persists.`
+    );
   }
   // Every other class is built with its sentence.
   return error instanceof Error ? error.message : String(error);
@@ -92,6 +85,12 @@ export function shortReason(error: unknown, subject: ReasonSubject = 'record'): 
   if (isErrorItem(error)) return clause(error.message ?? error.type);
   return clause(String(error));
 }
+
+const REFUSED: Partial<Record<RefusalReason, string>> = {
+  daily_quota: "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.",
+  url_too_long: 'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.',
+  payload_too_large: 'Apps Script refused to send a request that is too large, so nothing was sent. Select fewer rows at a time.',
+};
 
 const NOT_FOUND_FIELDS: Record<string, string> = {
   metric_id: 'Metric',
