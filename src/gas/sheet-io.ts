@@ -47,10 +47,7 @@ function requireEmpty(range: GoogleAppsScript.Spreadsheet.Range): void {
   }
 }
 
-/**
- * Writes a table at the anchor. Text that Sheets would read as a formula is kept as text; the
- * columns listed in `dateColumns` (0-based) get a date format.
- */
+/** Writes a table at the anchor, formula-like text kept as text; `dateColumns` (0-based) get a date format. */
 export function writeTable(anchor: CellAnchor, rows: ReadonlyArray<ReadonlyArray<string | number | boolean | Date | null>>, dateColumns: readonly number[] = []): string {
   const width = Math.max(...rows.map((r) => r.length));
   const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
@@ -85,8 +82,7 @@ export interface RangeRead {
 
 /** The active selection's address, like Sheet1!A1:C20. */
 export function activeSelection(): string {
-  const range = activeRange('Select the range to export first.');
-  return `${quoteSheetName(range.getSheet().getName())}!${range.getA1Notation()}`;
+  return addressOfRange(activeRange('Select the range to export first.'));
 }
 
 /** Reads a range given as Sheet1!A1:C20 (or 'My sheet'!A1:C20). */
@@ -110,6 +106,11 @@ export function quoteSheetName(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
 }
 
+/** A range's address with its sheet, like 'My sheet'!B2:D9. */
+function addressOfRange(range: GoogleAppsScript.Spreadsheet.Range): string {
+  return `${quoteSheetName(range.getSheet().getName())}!${range.getA1Notation()}`;
+}
+
 /** Texts the status column writes: what marks an existing column (without a header row) as an earlier one. */
 const STATUS_TEXT = /^(created|updated|written|unchanged|skipped|failed|pending|not sent)\b/;
 
@@ -126,9 +127,8 @@ function statusTarget(place: StatusColumnPlace): GoogleAppsScript.Spreadsheet.Ra
 }
 
 /**
- * Refuses a status column that would overwrite the user's data: only an empty column or an earlier
- * status column (its header is `header`, or without a header row nothing but outcome texts) may be
- * written. `then` ends the sentence with what was (not) done, so the message fits where it is checked.
+ * Refuses a status column that would overwrite the user's data: only an empty column or an earlier one (headed
+ * `header`, or without a header row holding only outcome texts) may be written. `then` ends the sentence.
  */
 export function requireStatusColumnFree(place: StatusColumnPlace, header: string, hasHeaderRow: boolean, then: string): void {
   const target = statusTarget(place);
@@ -141,16 +141,12 @@ export function requireStatusColumnFree(place: StatusColumnPlace, header: string
   if (!ours && current.some((text) => text !== '')) throw refuse('is not empty');
 }
 
-/**
- * Writes one text per row in the column right of a range, after checking again that it holds no
- * user data (the user may have typed there since the export started). Returns its address.
- */
+/** Writes one text per row beside a range, checking again first (the user may have typed there since). Returns its address. */
 export function writeStatusColumn(place: StatusColumnPlace, texts: readonly string[], header: string, hasHeaderRow: boolean): string {
   requireStatusColumnFree(place, header, hasHeaderRow, 'the status column was not written');
   const target = statusTarget(place);
-  const rows = texts.map((text, i) => [hasHeaderRow && i === 0 ? header : text]);
-  target.setValues(asSafeRows(rows));
-  return `${quoteSheetName(place.sheetName)}!${target.getA1Notation()}`;
+  target.setValues(asSafeRows(texts.map((text, i) => [hasHeaderRow && i === 0 ? header : text])));
+  return addressOfRange(target);
 }
 
 /** Writes one text into a cell, kept as text (ids, statuses). */
@@ -184,9 +180,8 @@ export function selectedRowsOf(): { sheetName: string; firstRow: number; lastRow
   };
 }
 
-/** The address of a block of cells, like 'My sheet'!B2:D9. */
 export function addressOf(sheetName: string, row: number, column: number, numRows: number, numColumns: number): string {
-  return `${quoteSheetName(sheetName)}!${sheetNamed(sheetName).getRange(row, column, numRows, numColumns).getA1Notation()}`;
+  return addressOfRange(sheetNamed(sheetName).getRange(row, column, numRows, numColumns));
 }
 
 /** The text of one cell, '' when empty or outside the sheet. */
