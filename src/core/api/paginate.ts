@@ -8,9 +8,8 @@ import type { PaginationMeta } from './types';
 
 export interface PageOptions {
   /**
-   * Called once page 1 has revealed the size of the list, with how long that page took: a caller
-   * with a deadline throws here, before spending requests on a list it cannot finish in time.
-   * For several lists read together, `meta` adds them up: `total_pages - 1` is the pages still to fetch.
+   * Called once page 1 has revealed the size, with how long it took, so a caller with a deadline can throw before
+   * spending requests on a list it cannot finish. For several lists `meta` adds them up: `total_pages - 1` remain.
    */
   beforeRemainingPages?: (meta: PageMeta, firstPageMs: number) => void;
 }
@@ -25,10 +24,7 @@ export interface ListRead {
   whole?: boolean;
 }
 
-/**
- * The list at `/{key}` of what one record owns, the id checked first: `owner` names the id's query field,
- * whose words name it in the sentence ("The portfolio company profile id must be an id like …").
- */
+/** The list at `/{key}` of what one record owns; the words of `owner` name its id in the sentence if it is not one. */
 export function ownedList(key: string, owner: 'company_id' | 'portfolio_company_profile_id' | 'portfolio_property_id', id: string, more: Query = {}): ListRead {
   const query = { [owner]: requireUuid(id, `The ${owner.replace(/_/g, ' ')}`), ...more };
   return { key, request: { method: 'GET', path: `/${key}`, query } };
@@ -40,10 +36,9 @@ export function fetchAllPages<T>(requester: Requester, list: ListRead): T[] {
 }
 
 /**
- * Reads every page of several lists at once, one result per list in order. Page 1 is fetched alone
- * because only it reveals `total_pages`: the page 1 of every list (and every whole list) go in one
- * sendAll, then every remaining page of every list in a second one, which the requester splits into
- * the concurrent waves the rate budget allows. Two round trips at most, however many and long the lists.
+ * Reads every page of several lists, one result per list in order, in two round trips however long they are:
+ * page 1 of each (only it reveals `total_pages`) in one sendAll, then every other page in a second, which
+ * the requester splits into the waves the rate budget allows.
  */
 export function readLists(requester: Requester, lists: readonly ListRead[], options: PageOptions = {}): unknown[][] {
   if (lists.length === 0) return [];
@@ -51,19 +46,14 @@ export function readLists(requester: Requester, lists: readonly ListRead[], opti
   const firsts = requester.sendAll<Record<string, unknown>>(lists.map((list) => pageRequest(list, 1)));
   const pages = firsts.map((first, i) => readPage(first.data, lists[i]!));
   const items = pages.map((page) => page.items);
-  const rest: ApiRequest[] = [];
-  const owners: number[] = [];
-  pages.forEach(({ meta }, i) => {
-    for (let page = 2; page <= meta.total_pages; page++) {
-      rest.push(pageRequest(lists[i]!, page));
-      owners.push(i);
-    }
-  });
+  const rest = pages.flatMap(({ meta }, owner) =>
+    Array.from({ length: Math.max(0, meta.total_pages - 1) }, (_, i) => ({ owner, request: pageRequest(lists[owner]!, i + 2) })),
+  );
   if (rest.length === 0) return items;
   const total = pages.reduce((sum, { meta }) => sum + (Number(meta.total) || 0), 0);
   options.beforeRemainingPages?.({ total, total_pages: rest.length + 1, page: 1 }, requester.now() - started);
-  requester.sendAll<Record<string, unknown>>(rest).forEach((page, j) => {
-    const owner = owners[j]!;
+  requester.sendAll<Record<string, unknown>>(rest.map(({ request }) => request)).forEach((page, j) => {
+    const { owner } = rest[j]!;
     items[owner]!.push(...readPage(page.data, lists[owner]!).items);
   });
   return items;

@@ -28,10 +28,10 @@ export class DataPointsResource {
     for (const [name, value] of [['start date', options.startDate], ['end date', options.endDate]] as const) {
       if (value !== undefined && !isIsoDate(value)) throw new InputError(`The ${name} must be a date like 2024-01-31.`);
     }
-    // Apps Script refuses URLs over 2 kB: each id costs about 55 characters, so ids go 20 to a request,
-    // and the requests are read together (every page 1, then every other page).
-    const chunks: string[][] = [];
-    for (let i = 0; i < ids.length; i += MAX_SERIES_IDS_PER_REQUEST) chunks.push(ids.slice(i, i + MAX_SERIES_IDS_PER_REQUEST));
+    // Apps Script refuses URLs over 2 kB and each id costs about 55 characters: ids go 20 to a request, read together.
+    const chunks = Array.from({ length: Math.ceil(ids.length / MAX_SERIES_IDS_PER_REQUEST) }, (_, i) =>
+      ids.slice(i * MAX_SERIES_IDS_PER_REQUEST, (i + 1) * MAX_SERIES_IDS_PER_REQUEST),
+    );
     const lists: ListRead[] = chunks.map((chunk) => ({
       key: 'data_points',
       request: {
@@ -51,10 +51,7 @@ export class DataPointsResource {
     return readLists(this.requester, lists, options).flat() as DataPoint[];
   }
 
-  /**
-   * Upserts of up to 50 data points of one metric each, matched by date, sent concurrently (by the
-   * budget's waves), each with its own outcome. PUT is idempotent, so each is retried.
-   */
+  /** Upserts of up to 50 data points of one metric each, matched by date, sent together, each with its own outcome. */
   upsertMany(batches: ReadonlyArray<{ metricId: string; dataPoints: readonly DataPointInput[] }>): Array<Settled<{ data_points: DataPoint[] }>> {
     return this.requester.sendAllSettled<{ data_points: DataPoint[] }>(batches.map((b) => upsertRequest(b.metricId, b.dataPoints)));
   }
