@@ -25,16 +25,16 @@ export type Settled<T> = { ok: true; result: ApiResult<T> } | { ok: false; error
 export interface RequesterOptions {
   baseUrl: string;
   token: string;
-  /** Whose settings the token came from, for the sentence when it is missing; default the caller's. */
+  /** Whose settings the token came from, for the sentence when it is missing (default the caller's). */
   credentialsOf?: CredentialsOf;
   transport: Transport;
   clock: Clock;
   /** Shared pacing under the rate limit; without it requests are sent as fast as asked. */
   budget?: RequestBudget;
   retry?: Partial<RetryPolicy>;
-  /** Absolute time (ms since epoch) by which every call must have finished: a custom function has 30 s. */
+  /** When (ms since epoch) every call must have finished: a custom function has 30 s. */
   deadline?: number;
-  /** Told about every wait, so long work can show "waiting for the rate limit". */
+  /** Told of every wait, so long work can show "waiting for the rate limit". */
   onWait?: (event: WaitEvent) => void;
 }
 
@@ -46,16 +46,13 @@ export interface WaitEvent {
 /** Most requests sent in one fetchAll, before the rate budget cuts a wave smaller. */
 export const MAX_WAVE = 50;
 
-/**
- * No wave starts with less time left than this: Apps Script ends an execution mid-request (a custom
- * function at 30 s, anything else at 6 minutes), which would lose the answers and any report.
- */
+/** No wave starts with less time left: Apps Script ends an execution mid-request (30 s, 6 min), losing the answers. */
 const MIN_ROUND_TRIP_MS = 2000;
 
 interface Pending {
   index: number;
   request: HttpRequest;
-  /** The collection the request is about: the API's paths start with it (/portfolio_notes/{id}). */
+  /** The collection the path starts with (/portfolio_notes/{id}). */
   about: string;
   attempt: number;
 }
@@ -63,7 +60,7 @@ interface Pending {
 export class Requester {
   private readonly policy: RetryPolicy;
   private readonly baseUrl: string;
-  /** The slowest wave so far in this execution: the next one may well take as long. */
+  /** The slowest wave so far: the next may take as long. */
   private longestRoundTripMs = 0;
 
   constructor(private readonly options: RequesterOptions) {
@@ -98,20 +95,17 @@ export class Requester {
     });
   }
 
-  /**
-   * Sends the requests in concurrent waves no larger than the budget grants, retries each
-   * by the policy, and returns every request's own outcome in order.
-   */
+  /** Sends in concurrent waves no larger than the budget grants, retries by the policy, and returns each outcome in order. */
   sendAllSettled<T>(requests: readonly ApiRequest[]): Array<Settled<T>> {
     const results: Array<Settled<T> | undefined> = new Array(requests.length);
     let queue: Pending[] = requests.map((request, index) => ({ index, request: this.toHttp(request), about: request.path.split('/')[1] ?? '', attempt: 0 }));
     let waitedMs = 0;
     const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
-    // After a 429 without Retry-After the server's window is unknown: one request probes it, so a wave
-    // of ten does not meet ten refusals (each of which the server counts) while the window lasts.
+    // After a 429 without Retry-After the window is unknown: one request probes it, rather than a wave
+    // meeting as many refusals (each of which the server counts).
     let probe = false;
-    // Halved each time fetchAll fails a whole wave for one lost connection, so a flaky link ends in
-    // waves small enough to pass; a wave of one then fails alone and counts against its own retries.
+    // Halved each time one lost connection fails a whole fetchAll, so a flaky link ends in waves small enough
+    // to pass; a wave of one fails alone and spends its own retries.
     let waveCap = MAX_WAVE;
     const fail = (pendings: readonly Pending[], error: Error): void => {
       for (const pending of pendings) results[pending.index] = { ok: false, error };
@@ -128,7 +122,7 @@ export class Requester {
       try {
         granted = this.options.budget ? this.options.budget.take(wanted, deadline) : wanted;
       } catch (error) {
-        // The rate limit would outlast the execution: what was answered stays answered, the rest is told why.
+        // The rate limit outlasts the execution: what was answered stays so, the rest is told why.
         if (!(error instanceof RateLimitedError)) throw error;
         fail(queue, error);
         break;
@@ -174,8 +168,8 @@ export class Requester {
         }
         waitMs = Math.max(waitMs, decision.delayMs);
         lastError = error;
-        // One lost connection failed the whole wave: no request in it is known to be at fault, so none
-        // spends a retry on it; the smaller waves that follow bound how often that can happen.
+        // One lost connection failed the whole wave: none is known at fault, so none spends a retry (the
+        // smaller waves that follow bound how often that happens).
         const shared = network && response.waveSize > 1;
         if (shared) waveDropped = true;
         again.push({ ...pending, attempt: shared ? pending.attempt : pending.attempt + 1 });
@@ -261,16 +255,14 @@ function parseBody<T>(response: HttpResponse, request: HttpRequest): T {
 }
 
 function toApiError(response: HttpResponse, { request, about }: Pending, nowMs: number): ApiError {
-  let errors: ErrorItem[] = [];
+  let errors: unknown;
   try {
-    const parsed = JSON.parse(response.body) as { errors?: unknown };
-    if (Array.isArray(parsed.errors)) {
-      errors = parsed.errors.filter((e): e is ErrorItem => typeof e === 'object' && e !== null && typeof (e as ErrorItem).type === 'string');
-    }
+    errors = (JSON.parse(response.body) as { errors?: unknown }).errors;
   } catch {
     // Proxies and load balancers answer 5xx with HTML; the status alone says what happened.
   }
+  const items = Array.isArray(errors) ? errors.filter((e): e is ErrorItem => typeof e === 'object' && e !== null && typeof (e as ErrorItem).type === 'string') : [];
   const retryAfterMs = parseRetryAfter(response.headers['retry-after'], nowMs);
   const seconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-  return new ApiError(response.status, errors, request.method, pathOf(request), seconds, about);
+  return new ApiError(response.status, items, request.method, pathOf(request), seconds, about);
 }
