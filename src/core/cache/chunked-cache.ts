@@ -14,9 +14,8 @@ interface Manifest {
 }
 
 /**
- * Writes the chunks first under keys that carry a fresh generation, then the manifest that
- * points at them: a reader sees the old value or the new one, never a blend. A missing chunk
- * (evicted early) reads as a miss.
+ * Chunks are written first under keys with a fresh generation, then the manifest naming them: a reader sees
+ * the old value or the new, never a blend. A missing chunk (evicted early) reads as a miss.
  */
 export class ChunkedCache {
   constructor(
@@ -79,10 +78,7 @@ export function safeKey(key: string): string {
   return `${key.slice(0, 200)}~${fnv1a64(key)}`;
 }
 
-/**
- * FNV-1a over UTF-16 code units, 64 bits as two 32-bit halves. Hand-written because the pure
- * core has no crypto module; it only needs to keep distinct long keys apart, not resist attack.
- */
+/** FNV-1a over UTF-16 units, 64 bits as two halves: the pure core has no crypto, and it need not resist attack. */
 export function fnv1a64(text: string): string {
   let h1 = 0x811c9dc5;
   let h2 = 0xcbf29ce4;

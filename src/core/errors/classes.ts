@@ -33,7 +33,7 @@ export class ApiError extends AddinError {
     readonly path: string,
     /** Seconds the server (or our backoff) says to wait, for 429 and 503. */
     readonly retryAfterSeconds?: number,
-    /** The collection the request was about ("portfolio_company_profiles"), '' when not known. */
+    /** The collection the request was about ("portfolio_company_profiles"), or ''. */
     readonly about = '',
   ) {
     const first = errors[0];
@@ -58,13 +58,9 @@ export class NetworkError extends AddinError {
   }
 }
 
-/** Why Apps Script would not send a request. */
 export type RefusalReason = 'daily_quota' | 'url_too_long' | 'payload_too_large' | 'other';
 
-/**
- * Apps Script refused to send the request (its daily URL-fetch quota, its 2 kB URL limit, a payload too
- * large): nothing reached the server. Never retried, since the same request would be refused again.
- */
+/** Apps Script refused to send the request (daily quota, 2 kB URL, payload size): never retried, it would be refused again. */
 export class FetchRefusedError extends AddinError {
   override readonly name = 'FetchRefusedError';
   constructor(

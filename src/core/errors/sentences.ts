@@ -46,25 +46,20 @@ export function userSentence(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * What a refusal by the API was about, which decides its words: a metric of an export, a fund's property
- * value of an audit push, a record (contact, profile, note) of an import.
- */
+/** What an API refusal was about, which decides its words: an export's metric, an audit push's value, an import's record. */
 export type ReasonSubject = 'metric' | 'property value' | 'record';
 
-/**
- * The short reason a report shows for a failed item: "the API refused the value: must be a decimal
- * number". Also takes one item of an API refusal (its message, else its type).
- */
+/** The short reason a report shows for a failed item, or for one item of an API refusal (its message, else its type). */
 export function shortReason(error: unknown, subject: ReasonSubject = 'record'): string {
   if (error instanceof FetchRefusedError) return `not sent: ${clause(userSentence(error))}`;
   if (error instanceof ApiError) {
     const detail = error.apiMessage ? clause(error.apiMessage) : undefined;
+    const suffix = detail ? `: ${detail}` : '';
     if (subject === 'metric') {
       if (error.status === 404) return `the API has no such metric${detail ? ` (${detail})` : ''}`;
       if (error.status === 403) return 'this API token has no access to the metric';
       const field = error.field ? `, "${error.field.length > 60 ? `${error.field.slice(0, 60)}…` : error.field}"` : '';
-      return `the API refused the request (HTTP ${error.status}${field}${detail ? `: ${detail}` : ''})`;
+      return `the API refused the request (HTTP ${error.status}${field}${suffix})`;
     }
     const named = error.errors.filter((item) => item.message || item.field);
     if (subject === 'record') {
@@ -77,7 +72,6 @@ export function shortReason(error: unknown, subject: ReasonSubject = 'record'): 
         .map((item) => `the API refused the ${item.field ? FIELD_WORDS[item.field] ?? item.field : 'value'}${item.message ? `: ${clause(item.message)}` : ''}`)
         .join('; ');
     }
-    const suffix = detail ? `: ${detail}` : '';
     if (error.status === 403) return `this API token has no access to this fund's property values (HTTP 403${suffix})`;
     return `the API refused the request (HTTP ${error.status}${error.field ? `, field ${error.field}` : ''}${suffix})`;
   }

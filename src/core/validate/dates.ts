@@ -26,9 +26,8 @@ export function daysInMonth(year: number, month: number): number {
 }
 
 /**
- * A Date cell becomes its calendar day in the spreadsheet's time zone (a Date cell holds
- * midnight there, which is the previous day in UTC west of Greenwich); text must already
- * be YYYY-MM-DD. Anything else is refused with a sentence naming `what`.
+ * A Date cell becomes its day in the spreadsheet's time zone (it holds midnight there, the previous day in UTC
+ * west of Greenwich); text must be YYYY-MM-DD. Anything else is refused with a sentence naming `what`.
  */
 export function toIsoDate(value: unknown, what: string, timeZone: string, format: DateFormatter): string {
   if (isDateLike(value)) {

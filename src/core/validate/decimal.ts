@@ -4,11 +4,7 @@ import { InputError } from '../errors';
 
 const DECIMAL_TEXT = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
-/**
- * The shortest decimal string that reads back as the same double, without exponent,
- * in the API's form `-?\d+(\.\d+)?`. JavaScript's own shortest round-trip digits are used,
- * then any exponent is expanded by moving the point.
- */
+/** The shortest decimal that reads back as the same double (JavaScript's own digits), without exponent: `-?\d+(\.\d+)?`. */
 export function numberToDecimal(value: number): string {
   if (!Number.isFinite(value)) throw new InputError(`${value} is not a number the API can store.`);
   if (Object.is(value, -0)) return '0';
@@ -45,11 +41,10 @@ export function normaliseDecimal(text: string): string | undefined {
   } else if (point > digits.length) {
     digits = digits + '0'.repeat(point - digits.length);
   }
-  let whole = digits.slice(0, point).replace(/^0+(?=\d)/, '');
+  const whole = digits.slice(0, point).replace(/^0+(?=\d)/, '');
   let fraction = digits.slice(point);
   // Trailing zeros are kept from text (they may carry meaning to the user) but not invented by exponents.
   if (exponent) fraction = fraction.replace(/0+$/, '');
-  if (whole === '') whole = '0';
   const isZero = /^0*$/.test(whole + fraction);
   const body = fraction ? `${whole}.${fraction}` : whole;
   return sign === '-' && !isZero ? `-${body}` : body;

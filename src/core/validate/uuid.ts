@@ -9,10 +9,7 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
 
-/**
- * Returns the id in lower case, trimmed (cells often carry a stray space),
- * or throws an InputError naming what was expected.
- */
+/** The id trimmed (cells often carry a stray space) and in lower case, or an InputError naming what was expected. */
 export function requireUuid(value: unknown, what: string): string {
   const text = typeof value === 'string' ? value.trim() : value;
   if (isUuid(text)) return text.toLowerCase();
