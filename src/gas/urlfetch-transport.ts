@@ -46,9 +46,8 @@ function sendAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | F
     const refused = refusalOf(thrown, requests[0]!);
     // Refused as a whole (a quota): nothing of the wave was sent.
     if (refused) return requests.map((request) => new FetchRefusedError(refused.message, request.url, refused.reason));
-    // fetchAll throws as a whole when any one connection fails, and keeps the answers of the others:
-    // every request of the wave may or may not have been processed. The requester decides what goes
-    // again (in smaller waves, and never a POST), each through the rate budget.
+    // fetchAll throws as a whole when any one connection fails, withholding the others' answers: each may
+    // or may not have been processed. The requester decides what goes again (smaller waves, never a POST).
     const cause = toNetworkError(thrown, requests[0]!).message;
     return requests.map((request) => new NetworkError(`A connection failed during a batch of ${requests.length} requests (${cause}); this request may or may not have been processed.`, request.url, requests.length));
   }

@@ -16,7 +16,7 @@ export class ApiClient {
 
   constructor(private readonly requester: Requester) {}
 
-  /** The clock the client waits on: a virtual one in tests, so steps and their deadlines agree with it. */
+  /** The clock the client waits on (virtual in tests), so steps and their deadlines agree with it. */
   now(): number {
     return this.requester.now();
   }

@@ -4,9 +4,8 @@ export type QueryValue = string | number | boolean | undefined | readonly string
 export type Query = Readonly<Record<string, QueryValue>>;
 
 /**
- * Arrays go Rails-style as `key[]=a&key[]=b`: the live service keeps only the last of a bare
- * repeated `key=a&key=b`. Objects go as `key[sub]=v` (deep-object style). Brackets are
- * percent-encoded, which Rails decodes, because UrlFetchApp is strict about raw `[` and `]`.
+ * Arrays go Rails-style as `key[]=a&key[]=b` (the live service keeps only the last of a bare `key=a&key=b`),
+ * objects as `key[sub]=v`. Brackets are percent-encoded (Rails decodes them): UrlFetchApp is strict about raw ones.
  */
 export function encodeQuery(query: Query): string {
   const parts: string[] = [];
@@ -25,10 +24,7 @@ export function encodeQuery(query: Query): string {
   return parts.join('&');
 }
 
-/**
- * Fills `{name}` segments of a path template. Each value is percent-encoded and may not be
- * `.` or `..`, so no id can change which path the request goes to.
- */
+/** Fills `{name}` segments of a path, each value percent-encoded and never `.` or `..`: no id can change the path. */
 export function fillPath(template: string, params: Readonly<Record<string, string>>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];

@@ -7,7 +7,6 @@ type Schemas = components['schemas'];
 export type Metric = Schemas['Metric'];
 export type MetricInput = Schemas['MetricInput'];
 export type DataPoint = Schemas['DataPoint'];
-export type DataPointSource = Schemas['DataPointSource'];
 export type DataPointInput = Schemas['DataPointInput'];
 export type Contact = Schemas['Contact'];
 export type ContactInput = Schemas['ContactInput'];
@@ -23,7 +22,6 @@ export type PortfolioPropertyValue = Schemas['PortfolioPropertyValue'];
 export type PortfolioPropertyValueInput = Schemas['PortfolioPropertyValueInput'];
 export type PortfolioPropertyOption = Schemas['PortfolioPropertyOption'];
 export type PaginationMeta = Schemas['PaginationMeta'];
-export type ErrorBody = Schemas['ErrorBody'];
 
 /** The upsert accepts at most this many data points per request. */
 export const MAX_UPSERT_ITEMS = 50;
