@@ -38,13 +38,11 @@ function sheetOf(anchor: CellAnchor): GoogleAppsScript.Spreadsheet.Sheet {
 function requireEmpty(range: GoogleAppsScript.Spreadsheet.Range): void {
   const values = range.getValues();
   const formulas = range.getFormulas();
-  const busy = values.some((row, r) => row.some((value, c) => value !== '' || formulas[r]?.[c] !== ''));
-  if (busy) {
-    const rows = range.getNumRows();
-    const columns = range.getNumColumns();
-    if (rows === 1 && columns === 1) throw new InputError(`The cell ${range.getA1Notation()} is not empty. Select an empty cell.`);
-    throw new InputError(`The cells ${range.getA1Notation()} are not all empty. Select an empty cell with room for ${countOf(rows, 'row')} and ${countOf(columns, 'column')}.`);
-  }
+  if (!values.some((row, r) => row.some((value, c) => value !== '' || formulas[r]?.[c] !== ''))) return;
+  const rows = range.getNumRows();
+  const columns = range.getNumColumns();
+  if (rows === 1 && columns === 1) throw new InputError(`The cell ${range.getA1Notation()} is not empty. Select an empty cell.`);
+  throw new InputError(`The cells ${range.getA1Notation()} are not all empty. Select an empty cell with room for ${countOf(rows, 'row')} and ${countOf(columns, 'column')}.`);
 }
 
 /** Writes a table at the anchor, formula-like text kept as text; `dateColumns` (0-based) get a date format. */

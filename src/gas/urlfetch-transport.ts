@@ -29,12 +29,11 @@ export function createUrlFetchTransport(): Transport {
     },
     fetchAll(requests) {
       // A URL over the limit would make fetchAll throw for the whole wave: it alone is refused.
-      const results: Array<HttpResponse | NetworkError | FetchRefusedError | undefined> = requests.map((request) => refuseLongUrl(request));
-      const sendable = requests.filter((_, i) => results[i] === undefined);
-      if (sendable.length === 0) return results as FetchRefusedError[];
-      const answers = sendAll(sendable);
+      const refused = requests.map(refuseLongUrl);
+      const sendable = requests.filter((_, i) => !refused[i]);
+      const answers = sendable.length > 0 ? sendAll(sendable) : [];
       let next = 0;
-      return results.map((result) => result ?? answers[next++]!);
+      return refused.map((refusal) => refusal ?? answers[next++]!);
     },
   };
 }
@@ -70,18 +69,14 @@ function detailOf(error: unknown): string {
 }
 
 function toParams(request: HttpRequest): FetchParams {
-  const params: FetchParams = {
+  return {
     method: request.method.toLowerCase() as GoogleAppsScript.URL_Fetch.HttpMethod,
     headers: Object.fromEntries(Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== 'content-type')),
     muteHttpExceptions: true,
     // A redirect would carry the Authorization header to wherever it points.
     followRedirects: false,
+    ...(request.body === undefined ? {} : { payload: request.body, contentType: 'application/json' }),
   };
-  if (request.body !== undefined) {
-    params.payload = request.body;
-    params.contentType = 'application/json';
-  }
-  return params;
 }
 
 function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResponse {
