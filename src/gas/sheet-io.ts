@@ -66,12 +66,8 @@ export function writeFormula(anchor: CellAnchor, formula: string): string {
   return cell.getA1Notation();
 }
 
-export interface RangeRead {
-  sheetName: string;
-  /** Like A1:C20. */
-  a1: string;
-  row: number;
-  column: number;
+/** A range's cells; its `a1` is like A1:C20. */
+export interface RangeRead extends CellAnchor {
   values: unknown[][];
   displayValues: string[][];
   /** A cell showing "12%" holds 0.12: only its format says it is a percentage. */
@@ -113,12 +109,7 @@ function addressOfRange(range: GoogleAppsScript.Spreadsheet.Range): string {
 const STATUS_TEXT = /^(created|updated|written|unchanged|skipped|failed|pending|not sent)\b/;
 
 /** Where a status column goes: the column right of a range, over the range's rows. */
-export interface StatusColumnPlace {
-  sheetName: string;
-  row: number;
-  column: number;
-  rows: number;
-}
+export type StatusColumnPlace = Omit<CellAnchor, 'a1'> & { rows: number };
 
 function statusTarget(place: StatusColumnPlace): GoogleAppsScript.Spreadsheet.Range {
   return sheetNamed(place.sheetName).getRange(place.row, place.column, place.rows, 1);

@@ -63,10 +63,8 @@ function backoff(policy: RetryPolicy, attempt: number, baseDelayMs: number): Ret
 
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
 export function parseRetryAfter(header: string | undefined, nowMs: number): number | undefined {
-  if (header === undefined) return undefined;
-  const text = header.trim();
+  const text = header?.trim() ?? '';
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - nowMs);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }

@@ -17,9 +17,8 @@ function words(stem: string): string {
 /** An `…Id` is a UUID (returned trimmed, lower case), an `…Ids` a list of them; absent (null, undefined, "") is left for the body. */
 function checkNamed(name: string, value: unknown): unknown {
   const match = NOT_IDS.has(name) ? null : ID_NAME.exec(name);
-  if (!match) return value;
+  if (!match || value === undefined || value === null || value === '') return value;
   const what = words(match[1] ?? name);
-  if (value === undefined || value === null || value === '') return value;
   if (match[2] === 'Id') return requireUuid(value, `The ${what} id`);
   if (!Array.isArray(value)) throw new InputError(`The ${what} ids must be a list.`);
   return value.map((item: unknown) => requireUuid(item, `A ${what} id`));
