@@ -77,7 +77,7 @@ export class RequestBudget {
     });
   }
 
-  /** Requests recorded in the current window, for progress displays and tests. */
+  /** Requests in the current window, for tests. */
   used(): number {
     return countOf(this.read());
   }
@@ -120,7 +120,6 @@ export class RequestBudget {
     return (second + 1) * 1000 + this.rateLimit.windowMs;
   }
 
-  /** The log of the current window. */
   private read(): BudgetState {
     try {
       const { log, blockedUntil } = JSON.parse(this.cache.get(KEY) ?? '{}') as Partial<BudgetState>;

@@ -136,7 +136,7 @@ export class Requester {
       const again: Pending[] = [];
       let waitMs = 0;
       let rateLimited = false;
-      let windowUnknown = false;
+      probe = false;
       let lastError: Error | undefined;
       let waveDropped = false;
       wave.forEach((pending, i) => {
@@ -164,7 +164,7 @@ export class Requester {
         }
         if (outcome.kind === 'status' && outcome.status === 429) {
           rateLimited = true;
-          if (!decision.fromServer) windowUnknown = true;
+          if (!decision.fromServer) probe = true;
         }
         waitMs = Math.max(waitMs, decision.delayMs);
         lastError = error;
@@ -175,7 +175,6 @@ export class Requester {
         again.push({ ...pending, attempt: shared ? pending.attempt : pending.attempt + 1 });
       });
 
-      probe = windowUnknown;
       if (waveDropped) waveCap = Math.max(1, Math.floor(wave.length / 2));
       if (again.length > 0) {
         const now = this.now();
@@ -201,12 +200,10 @@ export class Requester {
     return results.map((r) => r ?? { ok: false, error: new Error('A request was left without an outcome.') });
   }
 
-  /** The longest round trip seen, at least MIN_ROUND_TRIP_MS. */
   private roundTripMs(): number {
     return Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
   }
 
-  /** An OutOfTimeError when less time is left than a round trip needs. */
   private refuseWithoutTime(unsent: number): OutOfTimeError | undefined {
     const needMs = this.roundTripMs();
     const leftMs = this.remainingMs();
