@@ -148,11 +148,7 @@ export class Requester {
         }
         const network = response instanceof NetworkError;
         if (!network && response.status < 300) {
-          try {
-            results[pending.index] = { ok: true, result: { status: response.status, data: parseBody<T>(response, pending.request) } };
-          } catch (error) {
-            results[pending.index] = { ok: false, error: error as Error };
-          }
+          results[pending.index] = parseBody<T>(response, pending.request);
           return;
         }
         const outcome: Outcome = network ? { kind: 'network' } : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
@@ -243,11 +239,12 @@ function pathOf(request: HttpRequest): string {
   return match?.[1] ?? request.url;
 }
 
-function parseBody<T>(response: HttpResponse, request: HttpRequest): T {
+function parseBody<T>(response: HttpResponse, request: HttpRequest): Settled<T> {
   try {
-    return JSON.parse(response.body) as T;
+    return { ok: true, result: { status: response.status, data: JSON.parse(response.body) as T } };
   } catch {
-    throw new ApiError(response.status, [{ type: 'unexpected_response', message: 'the response was not JSON' }], request.method, pathOf(request));
+    const error = new ApiError(response.status, [{ type: 'unexpected_response', message: 'the response was not JSON' }], request.method, pathOf(request));
+    return { ok: false, error };
   }
 }
 

@@ -1,16 +1,15 @@
 // POST /contacts and GET /contact_lists.
 
-import { fetchAllPages, ownedList } from '../paginate';
+import { fetchAllPages, ownedList, withCompanyId } from '../paginate';
 import type { Requester } from '../requester';
 import type { Contact, ContactInput, ContactList } from '../types';
-import { requireUuid } from '../../validate/uuid';
 
 export class ContactsResource {
   constructor(private readonly requester: Requester) {}
 
   /** Creates a contact. A POST is never retried after a lost answer: it could create the contact twice. */
   create(input: ContactInput): Contact {
-    return this.requester.sendRecord('POST', '/contacts', 'contact', { ...input, company_id: requireUuid(input.company_id, 'The company id') });
+    return this.requester.sendRecord('POST', '/contacts', 'contact', withCompanyId(input));
   }
 
   listLists(companyId: string): ContactList[] {

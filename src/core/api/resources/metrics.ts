@@ -1,6 +1,6 @@
 // GET /metrics and POST /metrics.
 
-import { fetchAllPages } from '../paginate';
+import { fetchAllPages, withCompanyId } from '../paginate';
 import type { Requester } from '../requester';
 import type { Metric, MetricInput } from '../types';
 import { requireUuid } from '../../validate/uuid';
@@ -19,6 +19,6 @@ export class MetricsResource {
 
   /** Creates a metric. Never retried blindly: a lost answer must not create it twice. */
   create(input: MetricInput): Metric {
-    return this.requester.sendRecord('POST', '/metrics', 'metric', { ...input, company_id: requireUuid(input.company_id, 'The company id') });
+    return this.requester.sendRecord('POST', '/metrics', 'metric', withCompanyId(input));
   }
 }

@@ -1,6 +1,6 @@
 // The investor product's endpoints: profiles, portfolio notes, properties, values and options.
 
-import { fetchAllPages, ownedList, pageRequest, readLists, readPage, type ListRead } from '../paginate';
+import { fetchAllPages, ownedList, pageRequest, readLists, readPage, withCompanyId, type ListRead } from '../paginate';
 import { fillPath } from '../query';
 import type { ApiRequest, Requester, Settled } from '../requester';
 import type {
@@ -126,6 +126,3 @@ export class PortfolioResource {
   }
 }
 
-function withCompanyId(input: PortfolioCompanyProfileInput): PortfolioCompanyProfileInput {
-  return { ...input, company_id: requireUuid(input.company_id, 'The company id') };
-}
