@@ -1,9 +1,10 @@
 // Paces requests under the API's rate limit before the server has to refuse them. The log lives in a cache
-// shared by one user's concurrent executions (fifty formulas recalculating are fifty), under that user's lock.
+// shared by one user's concurrent executions (fifty formulas recalculating are fifty), under that user's lock
+// when it is free: a request left unlogged by two executions writing at once meets the server's 429.
 
-import { ConfigError, RateLimitedError, LockUnavailableError } from '../errors';
+import { ConfigError, RateLimitedError } from '../errors';
 import type { Clock } from './transport';
-import type { KeyValueCache, Mutex } from '../cache/key-value-cache';
+import { withLockIfFree, type KeyValueCache, type Mutex } from '../cache/key-value-cache';
 
 /** Requests allowed per window (in ms): the API documents 500 per 5 minutes. */
 export interface RateLimit {
@@ -55,7 +56,7 @@ export class RequestBudget {
    */
   take(wanted: number, deadline: number): number {
     for (;;) {
-      const { granted, waitMs } = this.locked(() => this.tryTake(wanted));
+      const { granted, waitMs } = withLockIfFree(this.mutex, () => this.tryTake(wanted));
       if (granted > 0) return granted;
       const now = this.clock.now();
       if (now + waitMs > deadline) {
@@ -71,7 +72,7 @@ export class RequestBudget {
 
   /** Records that the server refused us until `untilMs`, so every execution of this user waits too. */
   blockUntil(untilMs: number): void {
-    this.locked(() => {
+    withLockIfFree(this.mutex, () => {
       const state = this.read();
       if (untilMs > state.blockedUntil) this.write({ ...state, blockedUntil: untilMs });
     });
@@ -82,18 +83,6 @@ export class RequestBudget {
     return countOf(this.read());
   }
 
-  /**
-   * Under the user's lock, or without it when the lock stays busy: at worst two executions write the log
-   * at once and a request goes unlogged, and the server's 429 catches that; failing the work would be worse.
-   */
-  private locked<T>(fn: () => T): T {
-    try {
-      return this.mutex.withLock(fn);
-    } catch (error) {
-      if (error instanceof LockUnavailableError) return fn();
-      throw error;
-    }
-  }
 
   private tryTake(wanted: number): { granted: number; waitMs: number } {
     const now = this.clock.now();
