@@ -1,6 +1,6 @@
 // Paces requests under the API's rate limit before the server has to refuse them. The log lives in a cache
 // shared by one user's concurrent executions (fifty formulas recalculating are fifty), under that user's lock
-// when it is free: a request left unlogged by two executions writing at once meets the server's 429.
+// when free: a request left unlogged by a race meets the server's 429.
 
 import { ConfigError, RateLimitedError } from '../errors';
 import type { Clock } from './transport';
