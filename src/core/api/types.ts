@@ -25,7 +25,3 @@ export type PaginationMeta = Schemas['PaginationMeta'];
 
 /** The upsert accepts at most this many data points per request. */
 export const MAX_UPSERT_ITEMS = 50;
-/** GET /data_points pages hold at most this many points. */
-export const MAX_DATA_POINT_PAGE_SIZE = 100;
-/** Metric ids per GET /data_points: 20 keep the URL well under Apps Script's 2 kB limit. */
-export const MAX_SERIES_IDS_PER_REQUEST = 20;

@@ -4,9 +4,14 @@ import { InputError } from '../../errors';
 import { readLists, type ListRead, type PageOptions } from '../paginate';
 import { fillPath } from '../query';
 import type { ApiRequest, Requester, Settled } from '../requester';
-import { MAX_DATA_POINT_PAGE_SIZE, MAX_SERIES_IDS_PER_REQUEST, MAX_UPSERT_ITEMS, type DataPoint, type DataPointInput } from '../types';
+import { MAX_UPSERT_ITEMS, type DataPoint, type DataPointInput } from '../types';
 import { isIsoDate } from '../../validate/dates';
 import { requireUuid } from '../../validate/uuid';
+
+/** GET /data_points pages hold at most this many points. */
+const PAGE_SIZE = 100;
+/** Metric ids per request, read together: each costs about 55 characters, and Apps Script refuses URLs over 2 kB. */
+const IDS_PER_REQUEST = 20;
 
 interface ListDataPointsOptions extends PageOptions {
   startDate?: string;
@@ -28,10 +33,7 @@ export class DataPointsResource {
     for (const [name, value] of [['start date', options.startDate], ['end date', options.endDate]] as const) {
       if (value !== undefined && !isIsoDate(value)) throw new InputError(`The ${name} must be a date like 2024-01-31.`);
     }
-    // Apps Script refuses URLs over 2 kB and each id costs about 55 characters: ids go 20 to a request, read together.
-    const chunks = Array.from({ length: Math.ceil(ids.length / MAX_SERIES_IDS_PER_REQUEST) }, (_, i) =>
-      ids.slice(i * MAX_SERIES_IDS_PER_REQUEST, (i + 1) * MAX_SERIES_IDS_PER_REQUEST),
-    );
+    const chunks = Array.from({ length: Math.ceil(ids.length / IDS_PER_REQUEST) }, (_, i) => ids.slice(i * IDS_PER_REQUEST, (i + 1) * IDS_PER_REQUEST));
     const lists: ListRead[] = chunks.map((chunk) => ({
       key: 'data_points',
       request: {
@@ -40,7 +42,7 @@ export class DataPointsResource {
         query: {
           // One id goes plain; several go in the array form, which the server reads Rails-style.
           metric_id: chunk.length === 1 ? chunk[0] : chunk,
-          page_size: MAX_DATA_POINT_PAGE_SIZE,
+          page_size: PAGE_SIZE,
           start_date: options.startDate,
           end_date: options.endDate,
           exclude_blank: options.excludeBlank ? 'true' : undefined,
