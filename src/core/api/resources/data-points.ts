@@ -33,7 +33,9 @@ export class DataPointsResource {
     for (const [name, value] of [['start date', options.startDate], ['end date', options.endDate]] as const) {
       if (value !== undefined && !isIsoDate(value)) throw new InputError(`The ${name} must be a date like 2024-01-31.`);
     }
-    const chunks = Array.from({ length: Math.ceil(ids.length / IDS_PER_REQUEST) }, (_, i) => ids.slice(i * IDS_PER_REQUEST, (i + 1) * IDS_PER_REQUEST));
+    const chunks = Array.from({ length: Math.ceil(ids.length / IDS_PER_REQUEST) }, (_, i) =>
+      ids.slice(i * IDS_PER_REQUEST, (i + 1) * IDS_PER_REQUEST),
+    );
     const lists: ListRead[] = chunks.map((chunk) => ({
       key: 'data_points',
       request: {
