@@ -11,7 +11,6 @@ export interface CellAnchor {
   a1: string;
 }
 
-/** The active range, or an InputError saying what to select. */
 function activeRange(selectFirst: string): GoogleAppsScript.Spreadsheet.Range {
   const range = SpreadsheetApp.getActiveSpreadsheet().getActiveRange();
   if (!range) throw new InputError(selectFirst);
@@ -145,7 +144,6 @@ export function writeText(sheetName: string, row: number, column: number, text: 
   cell.setValue(asSafeCell(text));
 }
 
-/** Whether the cells of a column over some rows are all empty (before adding a column there). */
 export function columnIsEmpty(sheetName: string, row: number, column: number, rows: number): boolean {
   return sheetNamed(sheetName).getRange(row, column, rows, 1).getValues().every((cells) => cells[0] === '');
 }

@@ -39,7 +39,7 @@ export class ApiError extends AddinError {
     const first = errors[0];
     const type = first?.type ?? codeForStatus(status);
     super(`${method} ${path} failed with HTTP ${status} (${type}${first?.field ? `, field ${first.field}` : ''}${first?.message ? `: ${first.message}` : ''})`);
-    this.code = knownCode(type) ?? codeForStatus(status);
+    this.code = KNOWN.includes(type) ? (type as ApiErrorCode) : codeForStatus(status);
     this.field = first?.field;
     this.apiMessage = first?.message;
   }
@@ -117,10 +117,6 @@ export class LockUnavailableError extends AddinError {
 }
 
 const KNOWN: readonly string[] = Object.values(CODE_OF_STATUS);
-
-function knownCode(type: string): ApiErrorCode | undefined {
-  return KNOWN.includes(type) ? (type as ApiErrorCode) : undefined;
-}
 
 function codeForStatus(status: number): ApiErrorCode {
   const code: ApiErrorCode | undefined = (CODE_OF_STATUS as Partial<Record<number, ApiErrorCode>>)[status];
