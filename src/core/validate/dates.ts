@@ -17,8 +17,7 @@ export function isIsoDate(text: string): boolean {
   const match = ISO_DATE.exec(text);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (month < 1 || month > 12 || day < 1) return false;
-  return day <= daysInMonth(year, month);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
 export function daysInMonth(year: number, month: number): number {
@@ -31,9 +30,8 @@ export function daysInMonth(year: number, month: number): number {
  */
 export function toIsoDate(value: unknown, what: string, timeZone: string, format: DateFormatter): string {
   if (isDateLike(value)) {
-    const date = value as Date;
-    if (Number.isNaN(date.getTime())) throw new InputError(`${what} is not a valid date.`);
-    return format(date, timeZone);
+    if (Number.isNaN(value.getTime())) throw new InputError(`${what} is not a valid date.`);
+    return format(value, timeZone);
   }
   if (typeof value === 'string') {
     const text = value.trim();
@@ -45,6 +43,6 @@ export function toIsoDate(value: unknown, what: string, timeZone: string, format
 }
 
 /** Dates from another realm (an Apps Script cell read in a vm) fail instanceof; check the tag instead. */
-export function isDateLike(value: unknown): boolean {
+export function isDateLike(value: unknown): value is Date {
   return Object.prototype.toString.call(value) === '[object Date]';
 }

@@ -33,8 +33,6 @@ export function checkPageIds(names: readonly string[], args: readonly unknown[])
     const name = names[i];
     if (name !== undefined && ID_NAME.test(name)) return checkNamed(name, arg);
     if (arg === null || typeof arg !== 'object' || Array.isArray(arg)) return arg;
-    const checked: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(arg)) checked[key] = checkNamed(key, value);
-    return checked;
+    return Object.fromEntries(Object.entries(arg).map(([key, value]) => [key, checkNamed(key, value)]));
   });
 }
