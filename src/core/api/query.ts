@@ -9,16 +9,19 @@ export type Query = Readonly<Record<string, QueryValue>>;
  */
 export function encodeQuery(query: Query): string {
   const parts: string[] = [];
+  const add = (name: string, text: string): void => {
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(text)}`);
+  };
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) {
-      for (const item of value as readonly string[]) parts.push(`${encodeURIComponent(`${key}[]`)}=${encodeURIComponent(item)}`);
+      for (const item of value as readonly string[]) add(`${key}[]`, item);
     } else if (typeof value === 'object') {
       for (const [sub, subValue] of Object.entries(value as Record<string, string | undefined>)) {
-        if (subValue !== undefined) parts.push(`${encodeURIComponent(`${key}[${sub}]`)}=${encodeURIComponent(subValue)}`);
+        if (subValue !== undefined) add(`${key}[${sub}]`, subValue);
       }
     } else {
-      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+      add(key, String(value));
     }
   }
   return parts.join('&');

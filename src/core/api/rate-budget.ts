@@ -50,9 +50,8 @@ export class RequestBudget {
   ) {}
 
   /**
-   * Grants up to `wanted` requests (at least 1), sleeping first while the window is full, or throws
-   * RateLimitedError when the wait would pass `deadline`. A sliding window keeps us under both a
-   * fixed-window and a sliding-window server, whichever the API really runs.
+   * Grants up to `wanted` requests (at least 1), sleeping while the window is full, or throws RateLimitedError when
+   * the wait would pass `deadline`. A sliding window keeps us under a fixed-window or sliding-window server alike.
    */
   take(wanted: number, deadline: number): number {
     for (;;) {

@@ -220,7 +220,7 @@ export class Requester {
   }
 
   private toHttp(request: ApiRequest): HttpRequest {
-    const query = request.query ? encodeQuery(request.query) : '';
+    const query = encodeQuery(request.query ?? {});
     const http: HttpRequest = {
       method: request.method,
       url: `${this.baseUrl}${request.path}${query ? `?${query}` : ''}`,

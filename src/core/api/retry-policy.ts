@@ -37,9 +37,8 @@ export type Outcome =
 type RetryDecision = { retry: false } | { retry: true; delayMs: number; fromServer: boolean };
 
 /**
- * Decides whether attempt number `attempt` (0 for the first try) is followed by another.
- * A 429 is retried for every method, POST included: the server refused the request
- * without acting on it, so sending it again cannot create a duplicate.
+ * Whether attempt `attempt` (0 for the first) is followed by another. A 429 is retried for every method, POST
+ * included: the server refused without acting, so a repeat cannot create a duplicate.
  */
 export function decideRetry(policy: RetryPolicy, method: HttpMethod, outcome: Outcome, attempt: number, nowMs: number): RetryDecision {
   if (attempt >= policy.maxRetries) return { retry: false };
@@ -47,8 +46,7 @@ export function decideRetry(policy: RetryPolicy, method: HttpMethod, outcome: Ou
     return IDEMPOTENT_METHODS.includes(method) ? backoff(policy, attempt, NETWORK_BASE_DELAY_MS) : { retry: false };
   }
   const { status } = outcome;
-  if (!policy.retryStatuses.includes(status)) return { retry: false };
-  if (status !== 429 && !IDEMPOTENT_METHODS.includes(method)) return { retry: false };
+  if (!policy.retryStatuses.includes(status) || (status !== 429 && !IDEMPOTENT_METHODS.includes(method))) return { retry: false };
   const serverDelay = status === 429 || status === 503 ? parseRetryAfter(outcome.retryAfter, nowMs) : undefined;
   if (serverDelay !== undefined) return { retry: true, delayMs: serverDelay, fromServer: true };
   return backoff(policy, attempt, BASE_DELAY_MS);

@@ -64,10 +64,7 @@ export class ChunkedCache {
   }
 }
 
-/**
- * Each chunk key is made whole and then shortened, never cut: cutting a key near the limit would drop the
- * generation or the key's own last characters, and two values would share chunks.
- */
+/** Each chunk key is made whole, then shortened by safeKey: cutting it would drop the generation, and values would share chunks. */
 function chunkKeys(key: string, manifest: Manifest): string[] {
   return Array.from({ length: manifest.chunks }, (_, i) => safeKey(`${key}#${manifest.generation}#${i}`));
 }
