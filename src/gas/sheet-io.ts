@@ -129,7 +129,7 @@ export function requireStatusColumnFree(place: StatusColumnPlace, header: string
   if (!ours && current.some((text) => text !== '')) throw refuse('is not empty');
 }
 
-/** Writes one text per row beside a range, checking again first (the user may have typed there since). Returns its address. */
+/** Writes a text per row beside a range, checked again (the user may have typed there since); returns the address. */
 export function writeStatusColumn(place: StatusColumnPlace, texts: readonly string[], header: string, hasHeaderRow: boolean): string {
   requireStatusColumnFree(place, header, hasHeaderRow, 'the status column was not written');
   const target = statusTarget(place);
@@ -148,10 +148,7 @@ export function columnIsEmpty(sheetName: string, row: number, column: number, ro
   return sheetNamed(sheetName).getRange(row, column, rows, 1).getValues().every((cells) => cells[0] === '');
 }
 
-/**
- * The active selection's rows, and the sheet's rows from 1 to the selection's first row (where its
- * header row is looked for: the table holding the selection may start anywhere above it).
- */
+/** The selection's rows, and the rows from 1 down to it: its header row may be anywhere above. */
 export function selectedRowsOf(): { sheetName: string; firstRow: number; lastRow: number; rowsToSelection: unknown[][]; cellsAt(column: number, fromRow: number): unknown[] } {
   const range = activeRange('Select the rows of the contacts first.');
   const sheet = range.getSheet();

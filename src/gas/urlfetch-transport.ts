@@ -3,8 +3,6 @@
 import { FetchRefusedError, NetworkError, type RefusalReason } from '../core/errors';
 import { type HttpRequest, type HttpResponse, type Transport } from '../core/api/transport';
 
-type FetchParams = GoogleAppsScript.URL_Fetch.URLFetchRequestOptions;
-
 /** "URL Fetch URL length: 2 kB / URL": UrlFetchApp throws on a longer one without sending it. */
 const MAX_URL_LENGTH = 2 * 1024;
 
@@ -68,7 +66,7 @@ function detailOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/(https?:\/\/[^\s?]*)\?\S*/g, '$1');
 }
 
-function toParams(request: HttpRequest): FetchParams {
+function toParams(request: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequestOptions {
   return {
     method: request.method.toLowerCase() as GoogleAppsScript.URL_Fetch.HttpMethod,
     headers: Object.fromEntries(Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== 'content-type')),

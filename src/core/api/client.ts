@@ -35,7 +35,7 @@ interface ListDataPointsOptions extends PageOptions {
 
 export class ApiClient {
   readonly metrics = {
-    /** Every metric of a company or fund, all pages; with a profile id, only that portfolio company's (investor product). */
+    /** All pages; with a profile id, only that portfolio company's metrics (investor product). */
     list: (companyId: string, { portfolioCompanyProfileId: profileId }: { portfolioCompanyProfileId?: string } = {}): Metric[] => {
       const query = {
         company_id: requireUuid(companyId, 'The company id'),
@@ -65,7 +65,7 @@ export class ApiClient {
   };
 
   readonly dataPoints = {
-    /** Every point of one or several metrics in the range. Order is the API's (the live service sends newest first): callers sort. */
+    /** The metrics' points in the range, in the API's order (the live service sends newest first): callers sort. */
     list: (metricIds: string | readonly string[], options: ListDataPointsOptions = {}): DataPoint[] => {
       const ids = (typeof metricIds === 'string' ? [metricIds] : metricIds).map((id) => requireUuid(id, 'The metric id'));
       if (ids.length === 0) throw new InputError('No metric id was given.');
@@ -93,7 +93,7 @@ export class ApiClient {
       }));
       return readLists(this.requester, lists, options).flat() as DataPoint[];
     },
-    /** Upserts of up to 50 data points of one metric each, matched by date, sent together, each with its own outcome. */
+    /** Upserts of up to 50 points of one metric each, matched by date, sent together, each with its own outcome. */
     upsertMany: (batches: ReadonlyArray<{ metricId: string; dataPoints: readonly DataPointInput[] }>): Array<Settled<{ data_points: DataPoint[] }>> =>
       this.requester.sendAllSettled<{ data_points: DataPoint[] }>(batches.map((b) => upsertRequest(b.metricId, b.dataPoints))),
   };

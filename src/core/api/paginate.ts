@@ -7,10 +7,7 @@ import type { ApiRequest, Requester } from './requester';
 import type { PaginationMeta } from './types';
 
 export interface PageOptions {
-  /**
-   * Called once page 1 has revealed the size, with how long it took, so a caller with a deadline can throw before
-   * spending requests on a list it cannot finish. For several lists `meta` adds them up: `total_pages - 1` remain.
-   */
+  /** Told the total size and page 1's time, so a caller can throw rather than start pages it cannot finish. */
   beforeRemainingPages?: (meta: PageMeta, firstPageMs: number) => void;
 }
 
@@ -40,11 +37,7 @@ export function fetchAllPages<T>(requester: Requester, list: ListRead): T[] {
   return (readLists(requester, [list])[0] ?? []) as T[];
 }
 
-/**
- * Reads every page of several lists, one result per list in order, in two round trips however long they are:
- * page 1 of each (only it reveals `total_pages`) in one sendAll, then every other page in a second, which
- * the requester splits into the waves the rate budget allows.
- */
+/** All pages of several lists, one result each, in two round trips: every page 1 (with `total_pages`), then the rest. */
 export function readLists(requester: Requester, lists: readonly ListRead[], options: PageOptions = {}): unknown[][] {
   if (lists.length === 0) return [];
   const started = requester.now();

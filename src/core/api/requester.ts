@@ -95,7 +95,7 @@ export class Requester {
     });
   }
 
-  /** Sends in concurrent waves no larger than the budget grants, retries by the policy, and returns each outcome in order. */
+  /** Sends in waves no larger than the budget grants, retries by the policy, and returns each outcome in order. */
   sendAllSettled<T>(requests: readonly ApiRequest[]): Array<Settled<T>> {
     const results: Array<Settled<T> | undefined> = new Array(requests.length);
     let queue: Pending[] = requests.map((request, index) => ({ index, request: this.toHttp(request), about: request.path.split('/')[1] ?? '', attempt: 0 }));

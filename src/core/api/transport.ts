@@ -22,7 +22,7 @@ export interface HttpResponse {
 export interface Transport {
   /** Sends one request; throws NetworkError when no response came back, FetchRefusedError when it was not sent. */
   fetch(request: HttpRequest): HttpResponse;
-  /** Sends concurrently, each failure in its slot; when one lost connection fails the whole call, every slot says so (`waveSize`). */
+  /** Sends concurrently, failures in their slots; when a lost connection fails the call, each says so (`waveSize`). */
   fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | FetchRefusedError>;
 }
 

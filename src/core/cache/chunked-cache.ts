@@ -64,7 +64,7 @@ export class ChunkedCache {
   }
 }
 
-/** Each chunk key is made whole, then shortened by safeKey: cutting it would drop the generation, and values would share chunks. */
+/** Chunk keys are made whole, then shortened by safeKey: cutting would drop the generation and share chunks. */
 function chunkKeys(key: string, manifest: Manifest): string[] {
   return Array.from({ length: manifest.chunks }, (_, i) => safeKey(`${key}#${manifest.generation}#${i}`));
 }

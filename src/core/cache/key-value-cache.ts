@@ -16,7 +16,7 @@ export interface Mutex {
   withLock<T>(fn: () => T): T;
 }
 
-/** Under the lock, or without it when the lock stays busy: for bookkeeping where a rare race costs less than failing. */
+/** Under the lock, or without it when it stays busy: for bookkeeping where a rare race costs less than failing. */
 export function withLockIfFree<T>(mutex: Mutex | undefined, fn: () => T): T {
   try {
     return mutex ? mutex.withLock(fn) : fn();

@@ -51,7 +51,7 @@ export class NetworkError extends AddinError {
   constructor(
     message: string,
     readonly url: string,
-    /** How many failed together: fetchAll throws for the whole wave when one connection drops, so none is known to be at fault. */
+    /** How many failed together: fetchAll fails the whole wave when one connection drops, none known at fault. */
     readonly waveSize = 1,
   ) {
     super(message);
@@ -60,7 +60,7 @@ export class NetworkError extends AddinError {
 
 export type RefusalReason = 'daily_quota' | 'url_too_long' | 'payload_too_large' | 'other';
 
-/** Apps Script refused to send the request (daily quota, 2 kB URL, payload size): never retried, it would be refused again. */
+/** Apps Script would not send it (daily quota, 2 kB URL, payload size): never retried, it would be refused again. */
 export class FetchRefusedError extends AddinError {
   override readonly name = 'FetchRefusedError';
   constructor(

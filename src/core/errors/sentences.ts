@@ -1,6 +1,5 @@
-// The only two sentence-makers: what a user reads (a cell, the sidebar, a paused job) and the short
-// reason a report shows after "failed: " (lower case first, no final period).
-// Neither ever includes the token: no error the add-in builds carries it.
+// The only two sentence-makers: what a user reads (a cell, the sidebar, a paused job) and the short reason a
+// report shows after "failed: " (lower case first, no final period). No error the add-in builds carries the token.
 
 import { SETTINGS_HINT } from '../product';
 import { ApiError, FetchRefusedError, NetworkError, type ErrorItem, type RefusalReason } from './classes';
@@ -46,10 +45,10 @@ export function userSentence(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** What an API refusal was about, which decides its words: an export's metric, an audit push's value, an import's record. */
+/** What an API refusal was about, which picks its words: an export's metric, a push's value, an import's record. */
 export type ReasonSubject = 'metric' | 'property value' | 'record';
 
-/** The short reason a report shows for a failed item, or for one item of an API refusal (its message, else its type). */
+/** The short reason a report shows for a failed item, or for an item of an API refusal (its message, else type). */
 export function shortReason(error: unknown, subject: ReasonSubject = 'record'): string {
   if (error instanceof FetchRefusedError) return `not sent: ${clause(userSentence(error))}`;
   if (error instanceof ApiError) {

@@ -4,14 +4,14 @@ import { InputError } from '../errors';
 
 const DECIMAL_TEXT = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
-/** The shortest decimal that reads back as the same double (JavaScript's own digits), without exponent: `-?\d+(\.\d+)?`. */
+/** The shortest decimal reading back as the same double (JavaScript's digits), without exponent: `-?\d+(\.\d+)?`. */
 export function numberToDecimal(value: number): string {
   if (!Number.isFinite(value)) throw new InputError(`${value} is not a number the API can store.`);
   if (Object.is(value, -0)) return '0';
   return normaliseDecimal(String(value)) as string;
 }
 
-/** Accepts a number cell or decimal text and returns the API's decimal string: "1,234" and "12%" are refused rather than guessed at. */
+/** A number cell or decimal text as the API's decimal string: "1,234" and "12%" are refused rather than guessed at. */
 export function toDecimal(value: unknown, what: string): string {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new InputError(`${what} is not a finite number.`);

@@ -4,7 +4,7 @@
 import { InputError } from '../errors';
 import { requireUuid } from './uuid';
 
-/** Names ending in "Id" that hold no id. Any other `…Id` or `…Ids` is an id, so a new such flag fails closed until listed. */
+/** Names ending in "Id" that hold no id. Any other `…Id`/`…Ids` is one: a new such flag fails closed until listed. */
 const NOT_IDS: ReadonlySet<string> = new Set(['skipRowsWithoutId']);
 
 const ID_NAME = /^(.+?)(Ids?)$/;
@@ -14,7 +14,7 @@ function words(stem: string): string {
   return stem.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
-/** An `…Id` is a UUID (returned trimmed, lower case), an `…Ids` a list of them; absent (null, undefined, "") is left for the body. */
+/** An `…Id` is a UUID (returned trimmed, lower case), an `…Ids` a list of them; absent ones are left for the body. */
 function checkNamed(name: string, value: unknown): unknown {
   const match = NOT_IDS.has(name) ? null : ID_NAME.exec(name);
   if (!match || value === undefined || value === null || value === '') return value;

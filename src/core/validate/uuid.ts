@@ -16,10 +16,7 @@ export function requireUuid(value: unknown, what: string): string {
   throw new InputError(`${what} must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is ${describe(value)}.`);
 }
 
-/**
- * What the value was, for the message. Only text and numbers are quoted: anything else may come from the
- * page as any JSON, and String() of an object whose `toString` is not a function throws.
- */
+/** Only text and numbers are quoted: the page sends any JSON, and String() throws on an object without a toString. */
 function describe(value: unknown): string {
   if (value === undefined || value === null || value === '') return 'empty';
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return `"${String(value).slice(0, 60)}"`;

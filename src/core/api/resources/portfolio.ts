@@ -83,13 +83,13 @@ export class PortfolioResource {
     return fetchAllPages(this.requester, optionsOf(propertyId, label));
   }
 
-  /** Every value of each profile and every option of each property, one list per id in order: two round trips at most. */
+  /** Every value of each profile and option of each property, a list per id in order: two round trips at most. */
   listValuesAndOptions(profileIds: readonly string[], propertyIds: readonly string[]): { values: PortfolioPropertyValue[][]; options: PortfolioPropertyOption[][] } {
     const lists = readLists(this.requester, [...profileIds.map((id) => valuesOf(id)), ...propertyIds.map((id) => optionsOf(id))]);
     return { values: lists.slice(0, profileIds.length) as PortfolioPropertyValue[][], options: lists.slice(profileIds.length) as PortfolioPropertyOption[][] };
   }
 
-  /** Creates (201) or updates (200) one property's value for one profile, a PUT per input sent together; each has its own outcome. */
+  /** Creates (201) or updates (200) a profile's property value: a PUT per input, sent together, each one's outcome. */
   upsertValues(inputs: readonly PortfolioPropertyValueInput[]): Array<Settled<PortfolioPropertyValue>> {
     const requests = inputs.map((input): ApiRequest => ({
       method: 'PUT',
@@ -107,10 +107,7 @@ export class PortfolioResource {
     );
   }
 
-  /**
-   * Single pages of the audit's lists sent together, each with its own outcome in order: a job reading a fund
-   * over several steps asks again only for what was not answered. A whole list (the options) ignores `page`.
-   */
+  /** Single pages of the audit's lists, sent together, each its own outcome: a job asks again only for what failed. */
   readListPages(pages: ReadonlyArray<{ list: AuditList; page: number }>): PageRead[] {
     const reads = pages.map(({ list }) => auditListRead(list));
     const requests = reads.map((read, i) => pageRequest(read, pages[i]!.page));
