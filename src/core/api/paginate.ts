@@ -37,7 +37,7 @@ export function fetchAllPages<T>(requester: Requester, list: ListRead): T[] {
   return (readLists(requester, [list])[0] ?? []) as T[];
 }
 
-/** All pages of several lists, one result each, in two round trips: every page 1 (with `total_pages`), then the rest. */
+/** All pages of several lists, one result each, in two round trips: every page 1 (with `total_pages`), then others. */
 export function readLists(requester: Requester, lists: readonly ListRead[], options: PageOptions = {}): unknown[][] {
   if (lists.length === 0) return [];
   const started = requester.now();
