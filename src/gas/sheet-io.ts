@@ -11,45 +11,49 @@ export interface CellAnchor {
   a1: string;
 }
 
-export function activeAnchor(): CellAnchor {
+function activeRange(selectFirst: string): GoogleAppsScript.Spreadsheet.Range {
   const range = SpreadsheetApp.getActiveSpreadsheet().getActiveRange();
-  if (!range) throw new InputError('Select a cell in the spreadsheet first.');
-  const sheet = range.getSheet();
-  const cell = sheet.getRange(range.getRow(), range.getColumn());
-  return { sheetName: sheet.getName(), row: range.getRow(), column: range.getColumn(), a1: cell.getA1Notation() };
+  if (!range) throw new InputError(selectFirst);
+  return range;
+}
+
+function sheetNamed(name: string, missing = `There is no sheet named "${name}".`): GoogleAppsScript.Spreadsheet.Sheet {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
+  if (!sheet) throw new InputError(missing);
+  return sheet;
+}
+
+export function activeAnchor(): CellAnchor {
+  const range = activeRange('Select a cell in the spreadsheet first.');
+  const cell = range.getSheet().getRange(range.getRow(), range.getColumn());
+  return { sheetName: range.getSheet().getName(), row: range.getRow(), column: range.getColumn(), a1: cell.getA1Notation() };
 }
 
 function sheetOf(anchor: CellAnchor): GoogleAppsScript.Spreadsheet.Sheet {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(anchor.sheetName);
-  if (!sheet) throw new InputError(`The sheet "${anchor.sheetName}" no longer exists.`);
-  return sheet;
+  return sheetNamed(anchor.sheetName, `The sheet "${anchor.sheetName}" no longer exists.`);
 }
 
 /** Refuses to overwrite: a table lands only where every cell it needs is empty. */
 function requireEmpty(range: GoogleAppsScript.Spreadsheet.Range): void {
   const values = range.getValues();
   const formulas = range.getFormulas();
-  const busy = values.some((row, r) => row.some((value, c) => value !== '' || formulas[r]?.[c] !== ''));
-  if (busy) {
-    const rows = range.getNumRows();
-    const columns = range.getNumColumns();
-    if (rows === 1 && columns === 1) throw new InputError(`The cell ${range.getA1Notation()} is not empty. Select an empty cell.`);
-    throw new InputError(`The cells ${range.getA1Notation()} are not all empty. Select an empty cell with room for ${countOf(rows, 'row')} and ${countOf(columns, 'column')}.`);
-  }
+  if (!values.some((row, r) => row.some((value, c) => value !== '' || formulas[r]?.[c] !== ''))) return;
+  const rows = range.getNumRows();
+  const columns = range.getNumColumns();
+  if (rows === 1 && columns === 1) throw new InputError(`The cell ${range.getA1Notation()} is not empty. Select an empty cell.`);
+  throw new InputError(`The cells ${range.getA1Notation()} are not all empty. Select an empty cell with room for ${countOf(rows, 'row')} and ${countOf(columns, 'column')}.`);
 }
 
-/**
- * Writes a table at the anchor. Text that Sheets would read as a formula is kept as text; the
- * columns listed in `dateColumns` (0-based) get a date format.
- */
+/** Writes a table at the anchor, formula-like text kept as text; `dateColumns` (0-based) get a date format. */
 export function writeTable(anchor: CellAnchor, rows: ReadonlyArray<ReadonlyArray<string | number | boolean | Date | null>>, dateColumns: readonly number[] = []): string {
   const width = Math.max(...rows.map((r) => r.length));
   const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
-  const range = sheetOf(anchor).getRange(anchor.row, anchor.column, padded.length, width);
+  const sheet = sheetOf(anchor);
+  const range = sheet.getRange(anchor.row, anchor.column, padded.length, width);
   requireEmpty(range);
   range.setValues(asSafeRows(padded));
   for (const column of dateColumns) {
-    sheetOf(anchor).getRange(anchor.row, anchor.column + column, padded.length, 1).setNumberFormat('yyyy-mm-dd');
+    sheet.getRange(anchor.row, anchor.column + column, padded.length, 1).setNumberFormat('yyyy-mm-dd');
   }
   return range.getA1Notation();
 }
@@ -61,12 +65,8 @@ export function writeFormula(anchor: CellAnchor, formula: string): string {
   return cell.getA1Notation();
 }
 
-export interface RangeRead {
-  sheetName: string;
-  /** Like A1:C20. */
-  a1: string;
-  row: number;
-  column: number;
+/** A range's cells; its `a1` is like A1:C20. */
+export interface RangeRead extends CellAnchor {
   values: unknown[][];
   displayValues: string[][];
   /** A cell showing "12%" holds 0.12: only its format says it is a percentage. */
@@ -75,9 +75,7 @@ export interface RangeRead {
 
 /** The active selection's address, like Sheet1!A1:C20. */
 export function activeSelection(): string {
-  const range = SpreadsheetApp.getActiveSpreadsheet().getActiveRange();
-  if (!range) throw new InputError('Select the range to export first.');
-  return `${quoteSheetName(range.getSheet().getName())}!${range.getA1Notation()}`;
+  return addressOfRange(activeRange('Select the range to export first.'));
 }
 
 /** Reads a range given as Sheet1!A1:C20 (or 'My sheet'!A1:C20). */
@@ -85,9 +83,7 @@ export function readRange(address: string): RangeRead {
   const match = /^(?:'((?:[^']|'')+)'|([^!]+))!([A-Z]+\d+(?::[A-Z]+\d+)?)$/i.exec(address.trim());
   if (!match) throw new InputError(`"${address}" is not a range like Sheet1!A1:C20.`);
   const sheetName = match[1] !== undefined ? match[1].replace(/''/g, "'") : match[2]!;
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
-  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
-  const range = sheet.getRange(match[3]!);
+  const range = sheetNamed(sheetName).getRange(match[3]!);
   return {
     sheetName,
     a1: range.getA1Notation(),
@@ -103,76 +99,58 @@ export function quoteSheetName(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
 }
 
+/** A range's address with its sheet, like 'My sheet'!B2:D9. */
+function addressOfRange(range: GoogleAppsScript.Spreadsheet.Range): string {
+  return `${quoteSheetName(range.getSheet().getName())}!${range.getA1Notation()}`;
+}
+
 /** Texts the status column writes: what marks an existing column (without a header row) as an earlier one. */
 const STATUS_TEXT = /^(created|updated|written|unchanged|skipped|failed|pending|not sent)\b/;
 
 /** Where a status column goes: the column right of a range, over the range's rows. */
-export interface StatusColumnPlace {
-  sheetName: string;
-  row: number;
-  column: number;
-  rows: number;
-}
+export type StatusColumnPlace = Omit<CellAnchor, 'a1'> & { rows: number };
 
 function statusTarget(place: StatusColumnPlace): GoogleAppsScript.Spreadsheet.Range {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(place.sheetName);
-  if (!sheet) throw new InputError(`There is no sheet named "${place.sheetName}".`);
-  return sheet.getRange(place.row, place.column, place.rows, 1);
+  return sheetNamed(place.sheetName).getRange(place.row, place.column, place.rows, 1);
 }
 
 /**
- * Refuses a status column that would overwrite the user's data: only an empty column or an earlier
- * status column (its header is `header`, or without a header row nothing but outcome texts) may be
- * written. `then` ends the sentence with what was (not) done, so the message fits where it is checked.
+ * Refuses a status column that would overwrite the user's data: only an empty column or an earlier one (headed
+ * `header`, or without a header row holding only outcome texts) may be written. `then` ends the sentence.
  */
 export function requireStatusColumnFree(place: StatusColumnPlace, header: string, hasHeaderRow: boolean, then: string): void {
   const target = statusTarget(place);
   const current = target.getValues().map((cells) => cells[0]);
   const formulas = target.getFormulas().map((cells) => cells[0]);
-  if (formulas.some((formula) => formula !== '')) {
-    throw new InputError(`The column ${target.getA1Notation()} beside the range holds formulas, so ${then}. Clear it, or turn off "Write each row's outcome beside the range".`);
-  }
+  const refuse = (holds: string) =>
+    new InputError(`The column ${target.getA1Notation()} beside the range ${holds}, so ${then}. Clear it, or turn off "Write each row's outcome beside the range".`);
+  if (formulas.some((formula) => formula !== '')) throw refuse('holds formulas');
   const ours = hasHeaderRow ? current[0] === header : current.every((text) => text === '' || (typeof text === 'string' && STATUS_TEXT.test(text)));
-  if (!ours && current.some((text) => text !== '')) {
-    throw new InputError(`The column ${target.getA1Notation()} beside the range is not empty, so ${then}. Clear it, or turn off "Write each row's outcome beside the range".`);
-  }
+  if (!ours && current.some((text) => text !== '')) throw refuse('is not empty');
 }
 
-/**
- * Writes one text per row in the column right of a range, after checking again that it holds no
- * user data (the user may have typed there since the export started). Returns its address.
- */
+/** Writes a text per row beside a range, checked again (the user may have typed there since); returns the address. */
 export function writeStatusColumn(place: StatusColumnPlace, texts: readonly string[], header: string, hasHeaderRow: boolean): string {
   requireStatusColumnFree(place, header, hasHeaderRow, 'the status column was not written');
   const target = statusTarget(place);
-  const rows = texts.map((text, i) => [hasHeaderRow && i === 0 ? header : text]);
-  target.setValues(asSafeRows(rows));
-  return `${quoteSheetName(place.sheetName)}!${target.getA1Notation()}`;
+  target.setValues(asSafeRows(texts.map((text, i) => [hasHeaderRow && i === 0 ? header : text])));
+  return addressOfRange(target);
 }
 
 /** Writes one text into a cell, kept as text (ids, statuses). */
 export function writeText(sheetName: string, row: number, column: number, text: string): void {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
-  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
-  const cell = sheet.getRange(row, column);
+  const cell = sheetNamed(sheetName).getRange(row, column);
   cell.setNumberFormat('@');
   cell.setValue(asSafeCell(text));
 }
 
-/** Whether the cells of a column over some rows are all empty (before adding a column there). */
 export function columnIsEmpty(sheetName: string, row: number, column: number, rows: number): boolean {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
-  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
-  return sheet.getRange(row, column, rows, 1).getValues().every((cells) => cells[0] === '');
+  return sheetNamed(sheetName).getRange(row, column, rows, 1).getValues().every((cells) => cells[0] === '');
 }
 
-/**
- * The active selection's rows, and the sheet's rows from 1 to the selection's first row (where its
- * header row is looked for: the table holding the selection may start anywhere above it).
- */
+/** The selection's rows, and the rows from 1 down to it: its header row may be anywhere above. */
 export function selectedRowsOf(): { sheetName: string; firstRow: number; lastRow: number; rowsToSelection: unknown[][]; cellsAt(column: number, fromRow: number): unknown[] } {
-  const range = SpreadsheetApp.getActiveSpreadsheet().getActiveRange();
-  if (!range) throw new InputError('Select the rows of the contacts first.');
+  const range = activeRange('Select the rows of the contacts first.');
   const sheet = range.getSheet();
   const lastColumn = Math.max(sheet.getLastColumn(), 1);
   const firstRow = range.getRow();
@@ -186,11 +164,8 @@ export function selectedRowsOf(): { sheetName: string; firstRow: number; lastRow
   };
 }
 
-/** The address of a block of cells, like 'My sheet'!B2:D9. */
 export function addressOf(sheetName: string, row: number, column: number, numRows: number, numColumns: number): string {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
-  if (!sheet) throw new InputError(`There is no sheet named "${sheetName}".`);
-  return `${quoteSheetName(sheetName)}!${sheet.getRange(row, column, numRows, numColumns).getA1Notation()}`;
+  return addressOfRange(sheetNamed(sheetName).getRange(row, column, numRows, numColumns));
 }
 
 /** The text of one cell, '' when empty or outside the sheet. */

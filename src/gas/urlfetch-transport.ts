@@ -3,8 +3,6 @@
 import { FetchRefusedError, NetworkError, type RefusalReason } from '../core/errors';
 import { type HttpRequest, type HttpResponse, type Transport } from '../core/api/transport';
 
-type FetchParams = GoogleAppsScript.URL_Fetch.URLFetchRequestOptions;
-
 /** "URL Fetch URL length: 2 kB / URL": UrlFetchApp throws on a longer one without sending it. */
 const MAX_URL_LENGTH = 2 * 1024;
 
@@ -24,17 +22,16 @@ export function createUrlFetchTransport(): Transport {
       try {
         return toResponse(UrlFetchApp.fetch(request.url, toParams(request)));
       } catch (error) {
-        throw toFailure(error, request);
+        throw refusalOf(error, request) ?? toNetworkError(error, request);
       }
     },
     fetchAll(requests) {
       // A URL over the limit would make fetchAll throw for the whole wave: it alone is refused.
-      const results: Array<HttpResponse | NetworkError | FetchRefusedError | undefined> = requests.map((request) => refuseLongUrl(request));
-      const sendable = requests.filter((_, i) => results[i] === undefined);
-      if (sendable.length === 0) return results as FetchRefusedError[];
-      const answers = sendAll(sendable);
+      const refused = requests.map(refuseLongUrl);
+      const sendable = requests.filter((_, i) => !refused[i]);
+      const answers = sendable.length > 0 ? sendAll(sendable) : [];
       let next = 0;
-      return results.map((result) => result ?? answers[next++]!);
+      return refused.map((refusal) => refusal ?? answers[next++]!);
     },
   };
 }
@@ -46,9 +43,8 @@ function sendAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | F
     const refused = refusalOf(thrown, requests[0]!);
     // Refused as a whole (a quota): nothing of the wave was sent.
     if (refused) return requests.map((request) => new FetchRefusedError(refused.message, request.url, refused.reason));
-    // fetchAll throws as a whole when any one connection fails, and keeps the answers of the others:
-    // every request of the wave may or may not have been processed. The requester decides what goes
-    // again (in smaller waves, and never a POST), each through the rate budget.
+    // fetchAll throws as a whole when any one connection fails, withholding the others' answers: each may
+    // or may not have been processed. The requester decides what goes again (smaller waves, never a POST).
     const cause = toNetworkError(thrown, requests[0]!).message;
     return requests.map((request) => new NetworkError(`A connection failed during a batch of ${requests.length} requests (${cause}); this request may or may not have been processed.`, request.url, requests.length));
   }
@@ -60,49 +56,35 @@ function refuseLongUrl(request: HttpRequest): FetchRefusedError | undefined {
 }
 
 function refusalOf(error: unknown, request: HttpRequest): FetchRefusedError | undefined {
-  const detail = withoutQueries(error instanceof Error ? error.message : String(error));
+  const detail = detailOf(error);
   const match = REFUSALS.find(([pattern]) => pattern.test(detail));
   return match ? new FetchRefusedError(detail, request.url, match[1]) : undefined;
 }
 
-/** What a thrown UrlFetchApp call means: refused by Apps Script, or no answer from the network. */
-function toFailure(error: unknown, request: HttpRequest): NetworkError | FetchRefusedError {
-  return refusalOf(error, request) ?? toNetworkError(error, request);
-}
-
 /** Apps Script's messages may quote the URL; its query names ids, which no message needs. */
-function withoutQueries(text: string): string {
-  return text.replace(/(https?:\/\/[^\s?]*)\?\S*/g, '$1');
+function detailOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/(https?:\/\/[^\s?]*)\?\S*/g, '$1');
 }
 
-function toParams(request: HttpRequest): FetchParams {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (name.toLowerCase() !== 'content-type') headers[name] = value;
-  }
-  const params: FetchParams = {
+function toParams(request: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequestOptions {
+  return {
     method: request.method.toLowerCase() as GoogleAppsScript.URL_Fetch.HttpMethod,
-    headers,
+    headers: Object.fromEntries(Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== 'content-type')),
     muteHttpExceptions: true,
     // A redirect would carry the Authorization header to wherever it points.
     followRedirects: false,
+    ...(request.body === undefined ? {} : { payload: request.body, contentType: 'application/json' }),
   };
-  if (request.body !== undefined) {
-    params.payload = request.body;
-    params.contentType = 'application/json';
-  }
-  return params;
 }
 
 function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResponse {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.getAllHeaders() as Record<string, string | string[]>)) {
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-  }
-  return { status: response.getResponseCode(), headers, body: response.getContentText() };
+  const headers = Object.entries(response.getAllHeaders() as Record<string, string | string[]>).map(([name, value]) => [
+    name.toLowerCase(),
+    Array.isArray(value) ? value.join(', ') : String(value),
+  ]);
+  return { status: response.getResponseCode(), headers: Object.fromEntries(headers), body: response.getContentText() };
 }
 
 function toNetworkError(error: unknown, request: HttpRequest): NetworkError {
-  const detail = withoutQueries(error instanceof Error ? error.message : String(error));
-  return new NetworkError(`Could not reach ${request.url.replace(/\?.*$/, '')}: ${detail}`, request.url);
+  return new NetworkError(`Could not reach ${request.url.replace(/\?.*$/, '')}: ${detailOf(error)}`, request.url);
 }

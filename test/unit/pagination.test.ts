@@ -1,3 +1,4 @@
+import { createApiClient } from '../../src/core/api/client';
 import { fetchAllPages } from '../../src/core/api/paginate';
 import { Requester } from '../../src/core/api/requester';
 import { FakeClock, ScriptedTransport, type Step } from '../support/scripted-transport';
@@ -9,7 +10,7 @@ function page(items: number[], page: number, totalPages: number, total: number) 
 function run(steps: Step[]) {
   const transport = new ScriptedTransport(steps);
   const requester = new Requester({ baseUrl: 'https://api.test', token: 't0ken-value', transport, clock: new FakeClock() });
-  const items = fetchAllPages<number>(requester, { method: 'GET', path: '/things', query: { page_size: 100 } }, 'things');
+  const items = fetchAllPages<number>(requester, { request: { method: 'GET', path: '/things', query: { page_size: 100 } }, key: 'things' });
   transport.assertDone();
   return { items, transport };
 }
@@ -39,5 +40,16 @@ describe('fetchAllPages', () => {
 
   it('refuses a body without the list or its meta', () => {
     expect(() => run([{ match: 'GET /things?page_size=100&page=1', reply: { status: 200, body: { other: [] } } }])).toThrow(/no "things" array/);
+  });
+});
+
+describe('a list owned by a record', () => {
+  it('checks the owner id before sending, naming it in the words of its field', () => {
+    const transport = new ScriptedTransport([]);
+    const client = createApiClient({ baseUrl: 'https://api.test', token: 't0ken-value', transport, clock: new FakeClock() });
+    expect(() => client.notes.listTags('x')).toThrow('The company id must be an id like');
+    expect(() => client.portfolio.listNotes('x')).toThrow('The portfolio company profile id must be an id like');
+    expect(() => client.portfolio.listOptions('x')).toThrow('The portfolio property id must be an id like');
+    transport.assertDone();
   });
 });

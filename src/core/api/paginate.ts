@@ -1,22 +1,17 @@
 // One pagination helper for every list: page 1 reveals total_pages, the rest come together.
 
 import { ApiError } from '../errors';
+import { requireUuid } from '../validate/uuid';
+import type { Query } from './query';
 import type { ApiRequest, Requester } from './requester';
+import type { PaginationMeta } from './types';
 
 export interface PageOptions {
-  /**
-   * Called once page 1 has revealed the size of the list, with how long that page took: a caller
-   * with a deadline throws here, before spending requests on a list it cannot finish in time.
-   * For several lists read together, `meta` adds them up: `total_pages - 1` is the pages still to fetch.
-   */
+  /** Told the total size and page 1's time, so a caller can throw rather than start pages it cannot finish. */
   beforeRemainingPages?: (meta: PageMeta, firstPageMs: number) => void;
 }
 
-export interface PageMeta {
-  total: number;
-  total_pages: number;
-  page: number;
-}
+export type PageMeta = PaginationMeta;
 
 /** A list to read: its request without a page, and the key its items come under. */
 export interface ListRead {
@@ -26,43 +21,45 @@ export interface ListRead {
   whole?: boolean;
 }
 
-/** Reads every page of one list; see readLists. */
-export function fetchAllPages<T>(requester: Requester, request: ApiRequest, key: string, options: PageOptions = {}): T[] {
-  return (readLists(requester, [{ request, key }], options)[0] ?? []) as T[];
+/** The list at `/{key}` of what one record owns; the words of `owner` name its id in the sentence if it is not one. */
+export function ownedList(key: string, owner: 'company_id' | 'portfolio_company_profile_id' | 'portfolio_property_id', id: string, more: Query = {}): ListRead {
+  const query = { [owner]: requireUuid(id, `The ${owner.replace(/_/g, ' ')}`), ...more };
+  return { key, request: { method: 'GET', path: `/${key}`, query } };
 }
 
-/**
- * Reads every page of several lists at once, one result per list in order. Page 1 is fetched alone
- * because only it reveals `total_pages`: the page 1 of every list (and every whole list) go in one
- * sendAll, then every remaining page of every list in a second one, which the requester splits into
- * the concurrent waves the rate budget allows. Two round trips at most, however many and long the lists.
- */
+/** The input with its company id checked. */
+export function withCompanyId<T extends { company_id: string }>(input: T): T {
+  return { ...input, company_id: requireUuid(input.company_id, 'The company id') };
+}
+
+/** Reads every page of one list; see readLists. */
+export function fetchAllPages<T>(requester: Requester, list: ListRead): T[] {
+  return (readLists(requester, [list])[0] ?? []) as T[];
+}
+
+/** All pages of several lists, one result each, in two round trips: every page 1 (with `total_pages`), then others. */
 export function readLists(requester: Requester, lists: readonly ListRead[], options: PageOptions = {}): unknown[][] {
   if (lists.length === 0) return [];
   const started = requester.now();
-  const firsts = requester.sendAll<Record<string, unknown>>(lists.map((list) => (list.whole ? list.request : withPage(list.request, 1))));
+  const firsts = requester.sendAll<Record<string, unknown>>(lists.map((list) => pageRequest(list, 1)));
   const pages = firsts.map((first, i) => readPage(first.data, lists[i]!));
   const items = pages.map((page) => page.items);
-  const rest: ApiRequest[] = [];
-  const owners: number[] = [];
-  pages.forEach(({ meta }, i) => {
-    for (let page = 2; page <= meta.total_pages; page++) {
-      rest.push(withPage(lists[i]!.request, page));
-      owners.push(i);
-    }
-  });
+  const rest = pages.flatMap(({ meta }, owner) =>
+    Array.from({ length: Math.max(0, meta.total_pages - 1) }, (_, i) => ({ owner, request: pageRequest(lists[owner]!, i + 2) })),
+  );
   if (rest.length === 0) return items;
   const total = pages.reduce((sum, { meta }) => sum + (Number(meta.total) || 0), 0);
   options.beforeRemainingPages?.({ total, total_pages: rest.length + 1, page: 1 }, requester.now() - started);
-  requester.sendAll<Record<string, unknown>>(rest).forEach((page, j) => {
-    const owner = owners[j]!;
+  requester.sendAll<Record<string, unknown>>(rest.map(({ request }) => request)).forEach((page, j) => {
+    const { owner } = rest[j]!;
     items[owner]!.push(...readPage(page.data, lists[owner]!).items);
   });
   return items;
 }
 
-export function withPage(request: ApiRequest, page: number): ApiRequest {
-  return { ...request, query: { ...request.query, page } };
+/** A list's request for one page; a whole list has no pages and is asked for as it is. */
+export function pageRequest({ request, whole }: ListRead, page: number): ApiRequest {
+  return whole ? request : { ...request, query: { ...request.query, page } };
 }
 
 export function readPage(body: Record<string, unknown>, { key, whole, request }: ListRead): { items: unknown[]; meta: PageMeta } {

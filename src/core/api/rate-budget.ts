@@ -1,15 +1,14 @@
-// Paces requests under the API's rate limit before the server has to refuse them.
-// The log lives in a cache shared by one user's concurrent executions (a sheet recalculating
-// fifty formulas runs fifty executions at once), guarded by that user's lock.
+// Paces requests under the API's rate limit before the server has to refuse them. The log lives in a cache
+// shared by one user's concurrent executions (fifty formulas recalculating are fifty), under that user's lock
+// when free: a request left unlogged by a race meets the server's 429.
 
-import { ConfigError, RateLimitedError, LockUnavailableError } from '../errors';
+import { ConfigError, RateLimitedError } from '../errors';
 import type { Clock } from './transport';
-import { type KeyValueCache, type Mutex } from '../cache/key-value-cache';
+import { withLockIfFree, type KeyValueCache, type Mutex } from '../cache/key-value-cache';
 
+/** Requests allowed per window (in ms): the API documents 500 per 5 minutes. */
 export interface RateLimit {
-  /** Requests allowed per window. The API documents 500. */
   limit: number;
-  /** The window, in milliseconds. The API documents 5 minutes. */
   windowMs: number;
 }
 
@@ -30,10 +29,7 @@ function describeWindow(ms: number): string {
   return `${seconds} seconds`;
 }
 
-/**
- * Reads a rate limit written as "500/300" (requests per seconds), as an admin may set it when the
- * operator changes the limit; anything else is refused with the form it takes.
- */
+/** Reads a rate limit as an admin sets it when the operator changes it: "500/300" (requests per seconds). */
 export function parseRateLimit(text: string): RateLimit {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   const limit = Number(match?.[1]);
@@ -41,6 +37,7 @@ export function parseRateLimit(text: string): RateLimit {
   if (!match || limit < 1 || seconds < 1) throw new ConfigError(`The rate limit "${text}" is not of the form 500/300 (requests per seconds).`);
   return { limit, windowMs: seconds * 1000 };
 }
+
 /** Longer than any window we use, so the log outlives its oldest entry. */
 const TTL_SECONDS = 6 * 60 * 60;
 
@@ -53,14 +50,12 @@ export class RequestBudget {
   ) {}
 
   /**
-   * Reserves up to `wanted` requests and returns how many it granted (at least 1),
-   * sleeping first when the window is full. Sliding-window accounting keeps us under
-   * both a fixed-window and a sliding-window server, whichever the API really runs.
-   * Throws RateLimitedError when the wait would pass `deadline` (ms since epoch).
+   * Grants up to `wanted` requests (at least 1), sleeping while the window is full, or throws RateLimitedError when
+   * the wait would pass `deadline`. A sliding window keeps us under a fixed-window or sliding-window server alike.
    */
   take(wanted: number, deadline: number): number {
     for (;;) {
-      const { granted, waitMs } = this.locked(() => this.tryTake(wanted));
+      const { granted, waitMs } = withLockIfFree(this.mutex, () => this.tryTake(wanted));
       if (granted > 0) return granted;
       const now = this.clock.now();
       if (now + waitMs > deadline) {
@@ -76,40 +71,27 @@ export class RequestBudget {
 
   /** Records that the server refused us until `untilMs`, so every execution of this user waits too. */
   blockUntil(untilMs: number): void {
-    this.locked(() => {
+    withLockIfFree(this.mutex, () => {
       const state = this.read();
       if (untilMs > state.blockedUntil) this.write({ ...state, blockedUntil: untilMs });
     });
   }
 
-  /** Requests recorded in the current window, for progress displays and tests. */
+  /** Requests in the current window, for tests. */
   used(): number {
-    return this.prune(this.read()).log.reduce((sum, [, count]) => sum + count, 0);
+    return countOf(this.read());
   }
 
-  /**
-   * Under the user's lock, or without it when the lock stays busy: at worst two executions write the log
-   * at once and a request goes unlogged, and the server's 429 catches that; failing the work would be worse.
-   */
-  private locked<T>(fn: () => T): T {
-    try {
-      return this.mutex.withLock(fn);
-    } catch (error) {
-      if (error instanceof LockUnavailableError) return fn();
-      throw error;
-    }
-  }
 
   private tryTake(wanted: number): { granted: number; waitMs: number } {
     const now = this.clock.now();
-    const state = this.prune(this.read());
+    const state = this.read();
     if (state.blockedUntil > now) return { granted: 0, waitMs: state.blockedUntil - now };
-    const used = state.log.reduce((sum, [, count]) => sum + count, 0);
-    const free = this.rateLimit.limit - used;
+    const free = this.rateLimit.limit - countOf(state);
     if (free <= 0) {
       // Wait until enough of the oldest second leaves the window to free one slot.
       const oldest = state.log[0];
-      const freesAt = oldest ? (oldest[0] + 1) * 1000 + this.rateLimit.windowMs : now;
+      const freesAt = oldest ? this.leavesWindowAt(oldest[0]) : now;
       return { granted: 0, waitMs: Math.max(1, freesAt - now) };
     }
     const granted = Math.min(wanted, free);
@@ -121,21 +103,18 @@ export class RequestBudget {
     return { granted, waitMs: 0 };
   }
 
-  private prune(state: BudgetState): BudgetState {
-    // A second's requests count until the whole second has left the window: conservative by under a second.
-    const now = this.clock.now();
-    return { ...state, log: state.log.filter(([second]) => (second + 1) * 1000 + this.rateLimit.windowMs > now) };
+  /** A second's requests count until the whole second has left the window: conservative by under a second. */
+  private leavesWindowAt(second: number): number {
+    return (second + 1) * 1000 + this.rateLimit.windowMs;
   }
 
   private read(): BudgetState {
-    const text = this.cache.get(KEY);
-    if (text) {
-      try {
-        const parsed = JSON.parse(text) as Partial<BudgetState>;
-        if (Array.isArray(parsed.log)) return { log: parsed.log, blockedUntil: Number(parsed.blockedUntil) || 0 };
-      } catch {
-        // A corrupt entry is treated as empty: the server's 429 remains the backstop.
-      }
+    try {
+      const { log, blockedUntil } = JSON.parse(this.cache.get(KEY) ?? '{}') as Partial<BudgetState>;
+      const now = this.clock.now();
+      if (Array.isArray(log)) return { log: log.filter(([second]) => this.leavesWindowAt(second) > now), blockedUntil: Number(blockedUntil) || 0 };
+    } catch {
+      // A corrupt entry is treated as empty: the server's 429 remains the backstop.
     }
     return { log: [], blockedUntil: 0 };
   }
@@ -143,4 +122,8 @@ export class RequestBudget {
   private write(state: BudgetState): void {
     this.cache.put(KEY, JSON.stringify(state), TTL_SECONDS);
   }
+}
+
+function countOf(state: BudgetState): number {
+  return state.log.reduce((sum, [, count]) => sum + count, 0);
 }

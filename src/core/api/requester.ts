@@ -4,7 +4,7 @@ import { ApiError, FetchRefusedError, NetworkError, OutOfTimeError, RateLimitedE
 import { missingCredential, type CredentialsOf } from '../settings/credential-sentences';
 import { encodeQuery, type Query } from './query';
 import type { RequestBudget } from './rate-budget';
-import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type Outcome, type RetryPolicy } from './retry-policy';
+import { DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, decideRetry, parseRetryAfter, type Outcome, type RetryPolicy } from './retry-policy';
 import { type Clock, type HttpMethod, type HttpRequest, type HttpResponse, type Transport } from './transport';
 
 export interface ApiRequest {
@@ -25,16 +25,16 @@ export type Settled<T> = { ok: true; result: ApiResult<T> } | { ok: false; error
 export interface RequesterOptions {
   baseUrl: string;
   token: string;
-  /** Whose settings the token came from, for the sentence when it is missing; default the caller's. */
+  /** Whose settings the token came from, for the sentence when it is missing (default the caller's). */
   credentialsOf?: CredentialsOf;
   transport: Transport;
   clock: Clock;
   /** Shared pacing under the rate limit; without it requests are sent as fast as asked. */
   budget?: RequestBudget;
   retry?: Partial<RetryPolicy>;
-  /** Absolute time (ms since epoch) by which every call must have finished: a custom function has 30 s. */
+  /** When (ms since epoch) every call must have finished: a custom function has 30 s. */
   deadline?: number;
-  /** Told about every wait, so long work can show "waiting for the rate limit". */
+  /** Told of every wait, so long work can show "waiting for the rate limit". */
   onWait?: (event: WaitEvent) => void;
 }
 
@@ -46,16 +46,13 @@ export interface WaitEvent {
 /** Most requests sent in one fetchAll, before the rate budget cuts a wave smaller. */
 export const MAX_WAVE = 50;
 
-/**
- * No wave starts with less time left than this: Apps Script ends an execution mid-request (a custom
- * function at 30 s, anything else at 6 minutes), which would lose the answers and any report.
- */
-export const MIN_ROUND_TRIP_MS = 2000;
+/** No wave starts with less time left: Apps Script ends an execution mid-request (30 s, 6 min), losing the answers. */
+const MIN_ROUND_TRIP_MS = 2000;
 
 interface Pending {
   index: number;
   request: HttpRequest;
-  /** The collection the request is about: the API's paths start with it (/portfolio_notes/{id}). */
+  /** The collection the path starts with (/portfolio_notes/{id}). */
   about: string;
   attempt: number;
 }
@@ -63,7 +60,7 @@ interface Pending {
 export class Requester {
   private readonly policy: RetryPolicy;
   private readonly baseUrl: string;
-  /** The slowest wave so far in this execution: the next one may well take as long. */
+  /** The slowest wave so far: the next may take as long. */
   private longestRoundTripMs = 0;
 
   constructor(private readonly options: RequesterOptions) {
@@ -78,14 +75,16 @@ export class Requester {
 
   /** Time left before the deadline this requester was given (Infinity without one). */
   remainingMs(): number {
-    return (this.options.deadline ?? Number.POSITIVE_INFINITY) - this.options.clock.now();
+    return (this.options.deadline ?? Number.POSITIVE_INFINITY) - this.now();
   }
 
   send<T>(request: ApiRequest): ApiResult<T> {
-    const [settled] = this.sendAllSettled<T>([request]);
-    if (!settled) throw new Error('No result for a request that was sent.');
-    if (!settled.ok) throw settled.error;
-    return settled.result;
+    return this.sendAll<T>([request])[0]!;
+  }
+
+  /** Sends `{ [key]: record }` and returns the record the API answers under the same key. */
+  sendRecord<T>(method: HttpMethod, path: string, key: string, record: unknown): T {
+    return this.send<Record<string, T>>({ method, path, body: { [key]: record } }).data[key] as T;
   }
 
   /** Sends concurrently and throws the first failure, for reads that are all-or-nothing. */
@@ -96,26 +95,26 @@ export class Requester {
     });
   }
 
-  /**
-   * Sends the requests in concurrent waves no larger than the budget grants, retries each
-   * by the policy, and returns every request's own outcome in order.
-   */
+  /** Sends in waves no larger than the budget grants, retries by the policy, and returns each outcome in order. */
   sendAllSettled<T>(requests: readonly ApiRequest[]): Array<Settled<T>> {
     const results: Array<Settled<T> | undefined> = new Array(requests.length);
     let queue: Pending[] = requests.map((request, index) => ({ index, request: this.toHttp(request), about: request.path.split('/')[1] ?? '', attempt: 0 }));
     let waitedMs = 0;
     const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
-    // After a 429 without Retry-After the server's window is unknown: one request probes it, so a wave
-    // of ten does not meet ten refusals (each of which the server counts) while the window lasts.
+    // After a 429 without Retry-After the window is unknown: one request probes it, rather than a wave
+    // meeting as many refusals (each of which the server counts).
     let probe = false;
-    // Halved each time fetchAll fails a whole wave for one lost connection, so a flaky link ends in
-    // waves small enough to pass; a wave of one then fails alone and counts against its own retries.
+    // Halved each time one lost connection fails a whole fetchAll, so a flaky link ends in waves small enough
+    // to pass; a wave of one fails alone and spends its own retries.
     let waveCap = MAX_WAVE;
+    const fail = (pendings: readonly Pending[], error: Error): void => {
+      for (const pending of pendings) results[pending.index] = { ok: false, error };
+    };
 
     while (queue.length > 0) {
       const tooLate = this.refuseWithoutTime(queue.length);
       if (tooLate) {
-        for (const pending of queue) results[pending.index] = { ok: false, error: tooLate };
+        fail(queue, tooLate);
         break;
       }
       const wanted = probe ? 1 : Math.min(queue.length, waveCap);
@@ -123,21 +122,21 @@ export class Requester {
       try {
         granted = this.options.budget ? this.options.budget.take(wanted, deadline) : wanted;
       } catch (error) {
-        // The rate limit would outlast the execution: what was answered stays answered, the rest is told why.
+        // The rate limit outlasts the execution: what was answered stays so, the rest is told why.
         if (!(error instanceof RateLimitedError)) throw error;
-        for (const pending of queue) results[pending.index] = { ok: false, error };
+        fail(queue, error);
         break;
       }
       const wave = queue.slice(0, granted);
       const rest = queue.slice(granted);
-      const sentAt = this.options.clock.now();
+      const sentAt = this.now();
       const responses = wave.length === 1 ? [this.fetchOne(wave[0]!.request)] : this.options.transport.fetchAll(wave.map((p) => p.request));
-      this.longestRoundTripMs = Math.max(this.longestRoundTripMs, this.options.clock.now() - sentAt);
+      this.longestRoundTripMs = Math.max(this.longestRoundTripMs, this.now() - sentAt);
 
       const again: Pending[] = [];
       let waitMs = 0;
       let rateLimited = false;
-      let windowUnknown = false;
+      probe = false;
       let lastError: Error | undefined;
       let waveDropped = false;
       wave.forEach((pending, i) => {
@@ -147,51 +146,44 @@ export class Requester {
           results[pending.index] = { ok: false, error: response };
           return;
         }
-        const outcome: Outcome = response instanceof NetworkError
-          ? { kind: 'network' }
-          : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
-        if (!(response instanceof NetworkError) && response.status < 300) {
-          try {
-            results[pending.index] = { ok: true, result: { status: response.status, data: parseBody<T>(response, pending.request) } };
-          } catch (error) {
-            results[pending.index] = { ok: false, error: error as Error };
-          }
+        const network = response instanceof NetworkError;
+        if (!network && response.status < 300) {
+          results[pending.index] = parseBody<T>(response, pending.request);
           return;
         }
-        const error = response instanceof NetworkError ? response : toApiError(response, pending, this.options.clock.now());
-        const decision = decideRetry(this.policy, pending.request.method, outcome, pending.attempt, this.options.clock.now());
+        const outcome: Outcome = network ? { kind: 'network' } : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
+        const error = network ? response : toApiError(response, pending, this.now());
+        const decision = decideRetry(this.policy, pending.request.method, outcome, pending.attempt, this.now());
         if (!decision.retry) {
           results[pending.index] = { ok: false, error };
           return;
         }
         if (outcome.kind === 'status' && outcome.status === 429) {
           rateLimited = true;
-          if (!decision.fromServer) windowUnknown = true;
+          if (!decision.fromServer) probe = true;
         }
         waitMs = Math.max(waitMs, decision.delayMs);
         lastError = error;
-        // One lost connection failed the whole wave: no request in it is known to be at fault, so none
-        // spends a retry on it; the smaller waves that follow bound how often that can happen.
-        const shared = response instanceof NetworkError && response.waveSize > 1;
+        // One lost connection failed the whole wave: none is known at fault, so none spends a retry (the
+        // smaller waves that follow bound how often that happens).
+        const shared = network && response.waveSize > 1;
         if (shared) waveDropped = true;
         again.push({ ...pending, attempt: shared ? pending.attempt : pending.attempt + 1 });
       });
 
-      probe = windowUnknown;
       if (waveDropped) waveCap = Math.max(1, Math.floor(wave.length / 2));
       if (again.length > 0) {
-        const now = this.options.clock.now();
+        const now = this.now();
         // A wait that leaves no time for the round trip after it is as useless as one past the deadline.
-        const roundTripMs = Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
-        const tooLong = waitMs > this.policy.maxRetryAfterMs || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs + roundTripMs > deadline;
+        const tooLong = waitMs > MAX_RETRY_AFTER_MS || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs + this.roundTripMs() > deadline;
         // The user's other executions hold back too, even when this one cannot wait it out.
         if (rateLimited) this.options.budget?.blockUntil(now + waitMs);
         if (tooLong) {
           const seconds = Math.ceil(waitMs / 1000);
           const giveUp = rateLimited
-            ? new RateLimitedError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds, lastError)
+            ? new RateLimitedError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds)
             : lastError ?? new Error('Retry budget exhausted.');
-          for (const pending of again) results[pending.index] = { ok: false, error: giveUp };
+          fail(again, giveUp);
           queue = rest;
           continue;
         }
@@ -204,9 +196,12 @@ export class Requester {
     return results.map((r) => r ?? { ok: false, error: new Error('A request was left without an outcome.') });
   }
 
-  /** An OutOfTimeError when less time is left than the longest round trip seen (at least 2 s). */
+  private roundTripMs(): number {
+    return Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
+  }
+
   private refuseWithoutTime(unsent: number): OutOfTimeError | undefined {
-    const needMs = Math.max(MIN_ROUND_TRIP_MS, this.longestRoundTripMs);
+    const needMs = this.roundTripMs();
     const leftMs = this.remainingMs();
     if (leftMs >= needMs) return undefined;
     const requests = unsent === 1 ? '1 request was' : `${unsent} requests were`;
@@ -225,7 +220,7 @@ export class Requester {
   }
 
   private toHttp(request: ApiRequest): HttpRequest {
-    const query = request.query ? encodeQuery(request.query) : '';
+    const query = encodeQuery(request.query ?? {});
     const http: HttpRequest = {
       method: request.method,
       url: `${this.baseUrl}${request.path}${query ? `?${query}` : ''}`,
@@ -244,25 +239,24 @@ function pathOf(request: HttpRequest): string {
   return match?.[1] ?? request.url;
 }
 
-function parseBody<T>(response: HttpResponse, request: HttpRequest): T {
+function parseBody<T>(response: HttpResponse, request: HttpRequest): Settled<T> {
   try {
-    return JSON.parse(response.body) as T;
+    return { ok: true, result: { status: response.status, data: JSON.parse(response.body) as T } };
   } catch {
-    throw new ApiError(response.status, [{ type: 'unexpected_response', message: 'the response was not JSON' }], request.method, pathOf(request));
+    const error = new ApiError(response.status, [{ type: 'unexpected_response', message: 'the response was not JSON' }], request.method, pathOf(request));
+    return { ok: false, error };
   }
 }
 
 function toApiError(response: HttpResponse, { request, about }: Pending, nowMs: number): ApiError {
-  let errors: ErrorItem[] = [];
+  let errors: unknown;
   try {
-    const parsed = JSON.parse(response.body) as { errors?: unknown };
-    if (Array.isArray(parsed.errors)) {
-      errors = parsed.errors.filter((e): e is ErrorItem => typeof e === 'object' && e !== null && typeof (e as ErrorItem).type === 'string');
-    }
+    errors = (JSON.parse(response.body) as { errors?: unknown }).errors;
   } catch {
     // Proxies and load balancers answer 5xx with HTML; the status alone says what happened.
   }
+  const items = Array.isArray(errors) ? errors.filter((e): e is ErrorItem => typeof e === 'object' && e !== null && typeof (e as ErrorItem).type === 'string') : [];
   const retryAfterMs = parseRetryAfter(response.headers['retry-after'], nowMs);
   const seconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-  return new ApiError(response.status, errors, request.method, pathOf(request), seconds, about);
+  return new ApiError(response.status, items, request.method, pathOf(request), seconds, about);
 }

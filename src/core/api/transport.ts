@@ -22,11 +22,7 @@ export interface HttpResponse {
 export interface Transport {
   /** Sends one request; throws NetworkError when no response came back, FetchRefusedError when it was not sent. */
   fetch(request: HttpRequest): HttpResponse;
-  /**
-   * Sends the requests concurrently; failures are returned in their slots rather than thrown. When the
-   * platform fails the whole call for one lost connection, every slot holds a NetworkError whose
-   * `waveSize` says so.
-   */
+  /** Sends concurrently, failures in their slots; when a lost connection fails the call, each says so (`waveSize`). */
   fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | FetchRefusedError>;
 }
 

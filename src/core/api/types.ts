@@ -7,7 +7,6 @@ type Schemas = components['schemas'];
 export type Metric = Schemas['Metric'];
 export type MetricInput = Schemas['MetricInput'];
 export type DataPoint = Schemas['DataPoint'];
-export type DataPointSource = Schemas['DataPointSource'];
 export type DataPointInput = Schemas['DataPointInput'];
 export type Contact = Schemas['Contact'];
 export type ContactInput = Schemas['ContactInput'];
@@ -23,11 +22,6 @@ export type PortfolioPropertyValue = Schemas['PortfolioPropertyValue'];
 export type PortfolioPropertyValueInput = Schemas['PortfolioPropertyValueInput'];
 export type PortfolioPropertyOption = Schemas['PortfolioPropertyOption'];
 export type PaginationMeta = Schemas['PaginationMeta'];
-export type ErrorBody = Schemas['ErrorBody'];
 
 /** The upsert accepts at most this many data points per request. */
 export const MAX_UPSERT_ITEMS = 50;
-/** GET /data_points pages hold at most this many points. */
-export const MAX_DATA_POINT_PAGE_SIZE = 100;
-/** Metric ids per GET /data_points: 20 keep the URL well under Apps Script's 2 kB limit. */
-export const MAX_SERIES_IDS_PER_REQUEST = 20;

@@ -14,9 +14,8 @@ interface Manifest {
 }
 
 /**
- * Writes the chunks first under keys that carry a fresh generation, then the manifest that
- * points at them: a reader sees the old value or the new one, never a blend. A missing chunk
- * (evicted early) reads as a miss.
+ * Chunks are written first under keys with a fresh generation, then the manifest naming them: a reader sees
+ * the old value or the new, never a blend. A missing chunk (evicted early) reads as a miss.
  */
 export class ChunkedCache {
   constructor(
@@ -25,46 +24,32 @@ export class ChunkedCache {
   ) {}
 
   get(key: string): string | null {
-    const manifestText = this.cache.get(safeKey(key));
-    if (manifestText === null) return null;
-    let manifest: Manifest;
-    try {
-      manifest = JSON.parse(manifestText) as Manifest;
-    } catch {
-      return null;
-    }
-    if (typeof manifest.generation !== 'string' || !Number.isInteger(manifest.chunks) || manifest.chunks < 0) return null;
+    const manifest = this.manifestOf(key);
+    if (!manifest) return null;
     const keys = chunkKeys(key, manifest);
     const found = keys.length ? this.cache.getAll(keys) : {};
-    const parts: string[] = [];
-    for (const chunkKey of keys) {
-      const part = found[chunkKey];
-      if (part === undefined) return null;
-      parts.push(part);
-    }
-    return parts.join('');
+    const parts = keys.map((chunkKey) => found[chunkKey]);
+    return parts.every((part) => part !== undefined) ? parts.join('') : null;
   }
 
   /** Removes the chunks of the value it replaces once the new manifest is in place: no write leaves chunks behind. */
   put(key: string, value: string, ttlSeconds: number): void {
     const old = this.manifestOf(key);
-    const manifest: Manifest = { generation: this.newGeneration(), chunks: 0 };
     const chunks = splitByBytes(value, CHUNK_BYTES);
-    manifest.chunks = chunks.length;
-    const keys = chunkKeys(key, manifest);
-    const entries: Record<string, string> = {};
-    chunks.forEach((chunk, i) => {
-      entries[keys[i]!] = chunk;
-    });
-    if (keys.length) this.cache.putAll(entries, ttlSeconds);
+    const manifest: Manifest = { generation: this.newGeneration(), chunks: chunks.length };
+    this.cache.putAll(Object.fromEntries(chunkKeys(key, manifest).map((chunkKey, i) => [chunkKey, chunks[i]!])), ttlSeconds);
     this.cache.put(safeKey(key), JSON.stringify(manifest), ttlSeconds);
-    if (old && old.chunks > 0) this.cache.removeAll(chunkKeys(key, old));
+    this.removeChunks(key, old);
   }
 
   remove(key: string): void {
     const old = this.manifestOf(key);
     this.cache.remove(safeKey(key));
-    if (old && old.chunks > 0) this.cache.removeAll(chunkKeys(key, old));
+    this.removeChunks(key, old);
+  }
+
+  private removeChunks(key: string, manifest: Manifest | null): void {
+    if (manifest?.chunks) this.cache.removeAll(chunkKeys(key, manifest));
   }
 
   private manifestOf(key: string): Manifest | null {
@@ -79,10 +64,7 @@ export class ChunkedCache {
   }
 }
 
-/**
- * Each chunk key is made whole and then shortened, never cut: cutting a key near the limit would drop the
- * generation or the key's own last characters, and two values would share chunks.
- */
+/** Chunk keys are made whole, then shortened by safeKey: cutting would drop the generation and share chunks. */
 function chunkKeys(key: string, manifest: Manifest): string[] {
   return Array.from({ length: manifest.chunks }, (_, i) => safeKey(`${key}#${manifest.generation}#${i}`));
 }
@@ -93,10 +75,7 @@ export function safeKey(key: string): string {
   return `${key.slice(0, 200)}~${fnv1a64(key)}`;
 }
 
-/**
- * FNV-1a over UTF-16 code units, 64 bits as two 32-bit halves. Hand-written because the pure
- * core has no crypto module; it only needs to keep distinct long keys apart, not resist attack.
- */
+/** FNV-1a over UTF-16 units, 64 bits as two halves: the pure core has no crypto, and it need not resist attack. */
 export function fnv1a64(text: string): string {
   let h1 = 0x811c9dc5;
   let h2 = 0xcbf29ce4;
@@ -110,26 +89,33 @@ export function fnv1a64(text: string): string {
 
 /** Splits at character boundaries so that each part's UTF-8 encoding fits `maxBytes`. */
 export function splitByBytes(text: string, maxBytes: number): string[] {
-  if (text === '') return [''];
   const parts: string[] = [];
   let start = 0;
+  let end = 0;
   let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    let size = code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
-    let width = 1;
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      size = 4;
-      width = 2;
-    }
+  for (const char of text) {
+    const size = charBytes(char);
     if (bytes + size > maxBytes) {
-      parts.push(text.slice(start, i));
-      start = i;
+      parts.push(text.slice(start, end));
+      start = end;
       bytes = 0;
     }
     bytes += size;
-    i += width - 1;
+    end += char.length;
   }
   parts.push(text.slice(start));
   return parts;
+}
+
+/** UTF-8 length without TextEncoder (the pure core runs in Apps Script too). */
+export function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (const char of text) bytes += charBytes(char);
+  return bytes;
+}
+
+/** A lone surrogate counts 3, as an encoder writes U+FFFD for it. */
+function charBytes(char: string): number {
+  const code = char.codePointAt(0) ?? 0;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
 }

@@ -1,5 +1,5 @@
-// A cache that lives for one execution: for reads that must not be answered from (or fill) the user's
-// cache, such as a snapshot refresh, while going through the same loading code as the formulas.
+// A cache for one execution: reads that must not use or fill the user's cache (a snapshot refresh) still go
+// through the formulas' loading code.
 
 import type { KeyValueCache } from './key-value-cache';
 

@@ -1,30 +1,29 @@
 // Every failure the add-in raises is one of these classes; ./sentences turns them into words.
 
+import type { components } from '../api/schema.gen';
+
 /** What every failure of the add-in is, so a catch can tell ours from a bug. */
 export abstract class AddinError extends Error {}
 
-export interface ErrorItem {
-  type: string;
-  field?: string;
-  message?: string;
-}
+export type ErrorItem = components['schemas']['ErrorItem'];
+
+/** The API's error type for each status it documents; any other 5xx is a server_error. */
+const CODE_OF_STATUS = {
+  400: 'parameter_invalid',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'record_missing',
+  422: 'attribute_invalid',
+  429: 'rate_limit_exceeded',
+} as const;
 
 /** Machine-readable kinds, so callers branch on codes rather than message text. */
-export type ApiErrorCode =
-  | 'parameter_invalid'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'record_missing'
-  | 'attribute_invalid'
-  | 'rate_limit_exceeded'
-  | 'server_error'
-  | 'unexpected_response';
+export type ApiErrorCode = (typeof CODE_OF_STATUS)[keyof typeof CODE_OF_STATUS] | 'server_error' | 'unexpected_response';
 
 /** The API answered with an error status. */
 export class ApiError extends AddinError {
   override readonly name = 'ApiError';
   readonly code: ApiErrorCode;
-  readonly type: string;
   readonly field: string | undefined;
   readonly apiMessage: string | undefined;
   constructor(
@@ -34,14 +33,13 @@ export class ApiError extends AddinError {
     readonly path: string,
     /** Seconds the server (or our backoff) says to wait, for 429 and 503. */
     readonly retryAfterSeconds?: number,
-    /** The collection the request was about ("portfolio_company_profiles"), '' when not known. */
+    /** The collection the request was about ("portfolio_company_profiles"), or ''. */
     readonly about = '',
   ) {
     const first = errors[0];
     const type = first?.type ?? codeForStatus(status);
     super(`${method} ${path} failed with HTTP ${status} (${type}${first?.field ? `, field ${first.field}` : ''}${first?.message ? `: ${first.message}` : ''})`);
-    this.type = type;
-    this.code = knownCode(type) ?? codeForStatus(status);
+    this.code = KNOWN.includes(type) ? (type as ApiErrorCode) : codeForStatus(status);
     this.field = first?.field;
     this.apiMessage = first?.message;
   }
@@ -53,23 +51,16 @@ export class NetworkError extends AddinError {
   constructor(
     message: string,
     readonly url: string,
-    /**
-     * How many requests failed together: UrlFetchApp.fetchAll throws for the whole wave when one
-     * connection drops, so no one knows which request it was. 1 when this request alone failed.
-     */
+    /** How many failed together: fetchAll fails the whole wave when one connection drops, none known at fault. */
     readonly waveSize = 1,
   ) {
     super(message);
   }
 }
 
-/** Why Apps Script would not send a request. */
 export type RefusalReason = 'daily_quota' | 'url_too_long' | 'payload_too_large' | 'other';
 
-/**
- * Apps Script refused to send the request (its daily URL-fetch quota, its 2 kB URL limit, a payload too
- * large): nothing reached the server. Never retried, since the same request would be refused again.
- */
+/** Apps Script would not send it (daily quota, 2 kB URL, payload size): never retried, it would be refused again. */
 export class FetchRefusedError extends AddinError {
   override readonly name = 'FetchRefusedError';
   constructor(
@@ -88,7 +79,6 @@ export class RateLimitedError extends AddinError {
     message: string,
     /** How long to wait before trying again. */
     readonly retryAfterSeconds: number,
-    readonly underlying?: unknown,
   ) {
     super(message);
   }
@@ -109,38 +99,26 @@ export class InputError extends AddinError {
   override readonly name = 'InputError';
 }
 
-const HOW_TO_ALLOW =
-  "The spreadsheet's owner can allow a company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.";
-
 /** Formulas may not read this; the sentence says what was asked for and how the owner allows it. */
 export class FormulaAccessError extends InputError {
   constructor(what: string, why: string) {
-    super(`Formulas in this spreadsheet may not read ${what}: ${why}. ${HOW_TO_ALLOW}`);
+    super(
+      `Formulas in this spreadsheet may not read ${what}: ${why}. The spreadsheet's owner can allow a company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
+    );
   }
 }
 
 /** Another execution of the same user held the lock for longer than we wait. */
 export class LockUnavailableError extends AddinError {
   override readonly name = 'LockUnavailableError';
-  constructor(readonly waitedMs: number) {
+  constructor(waitedMs: number) {
     super(`Another run of the add-in for this account held its lock for ${Math.round(waitedMs / 1000)} seconds. Wait a moment and try again.`);
   }
 }
 
-const KNOWN: readonly ApiErrorCode[] = ['parameter_invalid', 'unauthorized', 'forbidden', 'record_missing', 'attribute_invalid', 'rate_limit_exceeded'];
-
-function knownCode(type: string): ApiErrorCode | undefined {
-  return (KNOWN as readonly string[]).includes(type) ? (type as ApiErrorCode) : undefined;
-}
+const KNOWN: readonly string[] = Object.values(CODE_OF_STATUS);
 
 function codeForStatus(status: number): ApiErrorCode {
-  switch (status) {
-    case 400: return 'parameter_invalid';
-    case 401: return 'unauthorized';
-    case 403: return 'forbidden';
-    case 404: return 'record_missing';
-    case 422: return 'attribute_invalid';
-    case 429: return 'rate_limit_exceeded';
-    default: return status >= 500 ? 'server_error' : 'unexpected_response';
-  }
+  const code: ApiErrorCode | undefined = (CODE_OF_STATUS as Partial<Record<number, ApiErrorCode>>)[status];
+  return code ?? (status >= 500 ? 'server_error' : 'unexpected_response');
 }

@@ -1,9 +1,8 @@
-// The only two sentence-makers: what a user reads (a cell, the sidebar, a paused job) and the short
-// reason a report shows after "failed: " (lower case first, no final period).
-// Neither ever includes the token: no error the add-in builds carries it.
+// The only two sentence-makers: what a user reads (a cell, the sidebar, a paused job) and the short reason a
+// report shows after "failed: " (lower case first, no final period). No error the add-in builds carries the token.
 
 import { SETTINGS_HINT } from '../product';
-import { ApiError, FetchRefusedError, NetworkError, type ErrorItem } from './classes';
+import { ApiError, FetchRefusedError, NetworkError, type ErrorItem, type RefusalReason } from './classes';
 
 /** The sentence a user reads for any error, saying what to do next. */
 export function userSentence(error: unknown): string {
@@ -38,40 +37,28 @@ export function userSentence(error: unknown): string {
     return `Could not reach the API at ${host}. Check the base URL in the add-in's settings and try again.`;
   }
   if (error instanceof FetchRefusedError) {
-    switch (error.reason) {
-      case 'daily_quota':
-        return "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.";
-      case 'url_too_long':
-        return 'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.';
-      case 'payload_too_large':
-        return 'Apps Script refused to send a request that is too large, so nothing was sent. Select fewer rows at a time.';
-      case 'other':
-        return `Apps Script refused to send the request (${error.message}), so nothing was sent. Try again later, and report it if it persists.`;
-    }
+    return (
+      REFUSED[error.reason] ?? `Apps Script refused to send the request (${error.message}), so nothing was sent. Try again later, and report it if it persists.`
+    );
   }
   // Every other class is built with its sentence.
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * What a refusal by the API was about, which decides its words: a metric of an export, a fund's property
- * value of an audit push, a record (contact, profile, note) of an import.
- */
+/** What an API refusal was about, which picks its words: an export's metric, a push's value, an import's record. */
 export type ReasonSubject = 'metric' | 'property value' | 'record';
 
-/**
- * The short reason a report shows for a failed item: "the API refused the value: must be a decimal
- * number". Also takes one item of an API refusal (its message, else its type).
- */
+/** The short reason a report shows for a failed item, or for an item of an API refusal (its message, else type). */
 export function shortReason(error: unknown, subject: ReasonSubject = 'record'): string {
   if (error instanceof FetchRefusedError) return `not sent: ${clause(userSentence(error))}`;
   if (error instanceof ApiError) {
     const detail = error.apiMessage ? clause(error.apiMessage) : undefined;
+    const suffix = detail ? `: ${detail}` : '';
     if (subject === 'metric') {
       if (error.status === 404) return `the API has no such metric${detail ? ` (${detail})` : ''}`;
       if (error.status === 403) return 'this API token has no access to the metric';
       const field = error.field ? `, "${error.field.length > 60 ? `${error.field.slice(0, 60)}…` : error.field}"` : '';
-      return `the API refused the request (HTTP ${error.status}${field}${detail ? `: ${detail}` : ''})`;
+      return `the API refused the request (HTTP ${error.status}${field}${suffix})`;
     }
     const named = error.errors.filter((item) => item.message || item.field);
     if (subject === 'record') {
@@ -84,7 +71,6 @@ export function shortReason(error: unknown, subject: ReasonSubject = 'record'): 
         .map((item) => `the API refused the ${item.field ? FIELD_WORDS[item.field] ?? item.field : 'value'}${item.message ? `: ${clause(item.message)}` : ''}`)
         .join('; ');
     }
-    const suffix = detail ? `: ${detail}` : '';
     if (error.status === 403) return `this API token has no access to this fund's property values (HTTP 403${suffix})`;
     return `the API refused the request (HTTP ${error.status}${error.field ? `, field ${error.field}` : ''}${suffix})`;
   }
@@ -92,6 +78,12 @@ export function shortReason(error: unknown, subject: ReasonSubject = 'record'): 
   if (isErrorItem(error)) return clause(error.message ?? error.type);
   return clause(String(error));
 }
+
+const REFUSED: Partial<Record<RefusalReason, string>> = {
+  daily_quota: "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.",
+  url_too_long: 'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.',
+  payload_too_large: 'Apps Script refused to send a request that is too large, so nothing was sent. Select fewer rows at a time.',
+};
 
 const NOT_FOUND_FIELDS: Record<string, string> = {
   metric_id: 'Metric',

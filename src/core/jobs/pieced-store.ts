@@ -1,7 +1,7 @@
 // A job's state kept where Apps Script keeps it (the user's properties), cut into pieces each property
 // accepts, with a cache copy that may be lost at any moment without losing anything.
 
-import { splitByBytes } from '../cache/chunked-cache';
+import { splitByBytes, utf8Bytes } from '../cache/chunked-cache';
 import type { KeyValueCache } from '../cache/key-value-cache';
 import { InputError } from '../errors';
 
@@ -24,21 +24,6 @@ export const PIECE_BYTES = 8 * 1024;
 export const JOB_MAX_BYTES = 300 * 1024;
 
 type Manifest = { g: string; n: number };
-
-/** UTF-8 length without TextEncoder (the pure core runs in Apps Script too). */
-export function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 function pieceKey(key: string, manifest: Manifest, index: number): string {
   return `${key}#${manifest.g}#${index}`;

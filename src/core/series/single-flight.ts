@@ -1,10 +1,9 @@
 // One fetch for many cells: when Sheets recalculates hundreds of cells of one metric at once, the first
 // execution fetches and the others wait for its answer in the user's cache.
 
-import { LockUnavailableError } from '../errors';
 import type { Clock } from '../api/transport';
 import { safeKey } from '../cache/chunked-cache';
-import { type KeyValueCache, type Mutex } from '../cache/key-value-cache';
+import { withLockIfFree, type KeyValueCache, type Mutex } from '../cache/key-value-cache';
 
 /** How long a loading marker lives: past a custom function's 30 s, so a killed fetcher's marker goes by itself. */
 export const LOADING_MARKER_TTL_SECONDS = 30;
@@ -75,7 +74,7 @@ export class SingleFlight {
    * caller must release the keys returned once their answers are stored or it gave up.
    */
   claimMany(keys: readonly string[], read: (key: string) => boolean): string[] {
-    return this.underLock(() => keys.filter((key) => {
+    return withLockIfFree(this.mutex, () => keys.filter((key) => {
       if (this.cache.get(markerOf(key)) !== null || read(key)) return false;
       this.putMarker(markerOf(key));
       return true;
@@ -95,21 +94,11 @@ export class SingleFlight {
     // A marker already there settles it without the lock: 30 cells starting together (the bench's
     // model sheet) waited 0.2 to 1.6 s each for it.
     if (this.cache.get(markerKey) !== null) return false;
-    return this.underLock(() => {
+    return withLockIfFree(this.mutex, () => {
       if (this.cache.get(markerKey) !== null) return false;
       this.putMarker(markerKey);
       return true;
     });
-  }
-
-  private underLock<T>(fn: () => T): T {
-    if (!this.mutex) return fn();
-    try {
-      return this.mutex.withLock(fn);
-    } catch (error) {
-      if (error instanceof LockUnavailableError) return fn();
-      throw error;
-    }
   }
 
   /** The marker holds when the fetch started, and no data. */

@@ -1,5 +1,4 @@
-// ISO 4217 currency codes in use, so a profile's currency is checked against the list before it is sent:
-// the API only checks that a currency is three letters, and a typo (USS, EUO) would be stored as it is.
+// ISO 4217 codes in use: the API only checks that a currency is three letters, so a typo (USS) would be stored.
 
 /**
  * ISO 4217 List One (current funds and currencies) as of 2025, after XCG replaced ANG (Curaçao and

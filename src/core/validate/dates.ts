@@ -17,8 +17,7 @@ export function isIsoDate(text: string): boolean {
   const match = ISO_DATE.exec(text);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (month < 1 || month > 12 || day < 1) return false;
-  return day <= daysInMonth(year, month);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
 export function daysInMonth(year: number, month: number): number {
@@ -26,15 +25,13 @@ export function daysInMonth(year: number, month: number): number {
 }
 
 /**
- * A Date cell becomes its calendar day in the spreadsheet's time zone (a Date cell holds
- * midnight there, which is the previous day in UTC west of Greenwich); text must already
- * be YYYY-MM-DD. Anything else is refused with a sentence naming `what`.
+ * A Date cell becomes its day in the spreadsheet's time zone (it holds midnight there, the previous day in UTC
+ * west of Greenwich); text must be YYYY-MM-DD. Anything else is refused with a sentence naming `what`.
  */
 export function toIsoDate(value: unknown, what: string, timeZone: string, format: DateFormatter): string {
-  if (value instanceof Date || isDateLike(value)) {
-    const date = value as Date;
-    if (Number.isNaN(date.getTime())) throw new InputError(`${what} is not a valid date.`);
-    return format(date, timeZone);
+  if (isDateLike(value)) {
+    if (Number.isNaN(value.getTime())) throw new InputError(`${what} is not a valid date.`);
+    return format(value, timeZone);
   }
   if (typeof value === 'string') {
     const text = value.trim();
@@ -46,6 +43,6 @@ export function toIsoDate(value: unknown, what: string, timeZone: string, format
 }
 
 /** Dates from another realm (an Apps Script cell read in a vm) fail instanceof; check the tag instead. */
-function isDateLike(value: unknown): boolean {
+export function isDateLike(value: unknown): value is Date {
   return Object.prototype.toString.call(value) === '[object Date]';
 }

@@ -4,33 +4,25 @@ import { InputError } from '../errors';
 
 const DECIMAL_TEXT = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
-/**
- * The shortest decimal string that reads back as the same double, without exponent,
- * in the API's form `-?\d+(\.\d+)?`. JavaScript's own shortest round-trip digits are used,
- * then any exponent is expanded by moving the point.
- */
+/** The shortest decimal reading back as the same double (JavaScript's digits), without exponent: `-?\d+(\.\d+)?`. */
 export function numberToDecimal(value: number): string {
   if (!Number.isFinite(value)) throw new InputError(`${value} is not a number the API can store.`);
   if (Object.is(value, -0)) return '0';
   return normaliseDecimal(String(value)) as string;
 }
 
-/** Decimal text from a cell: "1,234" and "12%" are refused rather than guessed at. */
-export function textToDecimal(text: string, what: string): string {
-  const normalised = normaliseDecimal(text.trim());
-  if (normalised === undefined) {
-    throw new InputError(`${what} must be a number or decimal text like 1234.5, but it is "${text.trim().slice(0, 40)}".`);
-  }
-  return normalised;
-}
-
-/** Accepts a number cell or decimal text and returns the API's decimal string. */
+/** A number cell or decimal text as the API's decimal string: "1,234" and "12%" are refused rather than guessed at. */
 export function toDecimal(value: unknown, what: string): string {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new InputError(`${what} is not a finite number.`);
     return numberToDecimal(value);
   }
-  if (typeof value === 'string') return textToDecimal(value, what);
+  if (typeof value === 'string') {
+    const text = value.trim();
+    const normalised = normaliseDecimal(text);
+    if (normalised !== undefined) return normalised;
+    throw new InputError(`${what} must be a number or decimal text like 1234.5, but it is "${text.slice(0, 40)}".`);
+  }
   throw new InputError(`${what} must be a number, but it is ${value === undefined || value === null || value === '' ? 'empty' : typeof value === 'boolean' ? `the boolean ${value}` : String(value)}.`);
 }
 
@@ -49,11 +41,10 @@ export function normaliseDecimal(text: string): string | undefined {
   } else if (point > digits.length) {
     digits = digits + '0'.repeat(point - digits.length);
   }
-  let whole = digits.slice(0, point).replace(/^0+(?=\d)/, '');
+  const whole = digits.slice(0, point).replace(/^0+(?=\d)/, '');
   let fraction = digits.slice(point);
   // Trailing zeros are kept from text (they may carry meaning to the user) but not invented by exponents.
   if (exponent) fraction = fraction.replace(/0+$/, '');
-  if (whole === '') whole = '0';
   const isZero = /^0*$/.test(whole + fraction);
   const body = fraction ? `${whole}.${fraction}` : whole;
   return sign === '-' && !isZero ? `-${body}` : body;
@@ -62,13 +53,7 @@ export function normaliseDecimal(text: string): string | undefined {
 /** Whether a double holds the decimal exactly as written, so a cell can show it as a number without loss. */
 export function isExactAsDouble(decimal: string): boolean {
   const parsed = Number(decimal);
-  if (!Number.isFinite(parsed)) return false;
-  return normaliseDecimal(String(parsed)) === stripTrailingFractionZeros(decimal);
-}
-
-function stripTrailingFractionZeros(decimal: string): string {
   const normal = normaliseDecimal(decimal) ?? decimal;
-  if (!normal.includes('.')) return normal === '-0' ? '0' : normal;
-  const trimmed = normal.replace(/0+$/, '').replace(/\.$/, '');
-  return trimmed === '-0' ? '0' : trimmed;
+  const trimmed = normal.includes('.') ? normal.replace(/\.?0+$/, '') : normal;
+  return Number.isFinite(parsed) && normaliseDecimal(String(parsed)) === (trimmed === '-0' ? '0' : trimmed);
 }

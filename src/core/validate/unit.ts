@@ -3,10 +3,7 @@
 import { InputError } from '../errors';
 import { isCurrencyCode, replacementOf } from './currency-codes';
 
-/**
- * The unit in the API's spelling from what a person typed, in any case: "usd" is USD and "Percent"
- * is percent, as nobody means a different unit by a different case.
- */
+/** The unit in the API's spelling from what was typed, in any case ("usd" is USD): nobody means another by case. */
 export function readUnit(text: string): string {
   const trimmed = text.trim();
   const lower = trimmed.toLowerCase();

@@ -2,9 +2,9 @@
 // a cache copy whose loss costs nothing, and an export's state small enough for the user's properties.
 
 import { InputError } from '../../../src/core/errors';
-import { ChunkedCache } from '../../../src/core/cache/chunked-cache';
+import { ChunkedCache, utf8Bytes } from '../../../src/core/cache/chunked-cache';
 import { compactExport, expandExport } from '../../../src/core/export/compact';
-import { JOB_MAX_BYTES, PiecedStore, utf8Bytes, type PropertyStore } from '../../../src/core/jobs/pieced-store';
+import { JOB_MAX_BYTES, PiecedStore, type PropertyStore } from '../../../src/core/jobs/pieced-store';
 import { MemoryCache } from '../../support/memory-cache';
 import { longSpec, periodDates, prepare, USERS } from '../export/export-fixtures';
 

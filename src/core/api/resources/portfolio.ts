@@ -1,6 +1,6 @@
 // The investor product's endpoints: profiles, portfolio notes, properties, values and options.
 
-import { fetchAllPages, readLists, readPage, withPage, type ListRead } from '../paginate';
+import { fetchAllPages, ownedList, pageRequest, readLists, readPage, withCompanyId, type ListRead } from '../paginate';
 import { fillPath } from '../query';
 import type { ApiRequest, Requester, Settled } from '../requester';
 import type {
@@ -15,26 +15,16 @@ import type {
 import { requireUuid } from '../../validate/uuid';
 
 /** Each list once, so a batch read asks exactly what the single read does. */
-const profilesOf = (companyId: string): ListRead => ({
-  key: 'portfolio_company_profiles',
-  request: { method: 'GET', path: '/portfolio_company_profiles', query: { company_id: requireUuid(companyId, 'The company id') } },
-});
-const propertiesOf = (companyId: string): ListRead => ({
-  key: 'portfolio_properties',
-  request: { method: 'GET', path: '/portfolio_properties', query: { company_id: requireUuid(companyId, 'The company id') } },
-});
-const valuesOf = (profileId: string): ListRead => ({
-  key: 'portfolio_property_values',
-  request: { method: 'GET', path: '/portfolio_property_values', query: { portfolio_company_profile_id: requireUuid(profileId, 'The portfolio company profile id') } },
-});
+const profilesOf = (companyId: string): ListRead => ownedList('portfolio_company_profiles', 'company_id', companyId);
+const propertiesOf = (companyId: string): ListRead => ownedList('portfolio_properties', 'company_id', companyId);
+const valuesOf = (profileId: string): ListRead => ownedList('portfolio_property_values', 'portfolio_company_profile_id', profileId);
 /** Not paginated: the API sends every option (matching `label` case-insensitively, when given) at once. */
 const optionsOf = (propertyId: string, label?: string): ListRead => ({
-  key: 'portfolio_property_options',
+  ...ownedList('portfolio_property_options', 'portfolio_property_id', propertyId, { label }),
   whole: true,
-  request: { method: 'GET', path: '/portfolio_property_options', query: { portfolio_property_id: requireUuid(propertyId, 'The portfolio property id'), label } },
 });
 
-/** One of the lists an audit reads, named so a job can keep it in its state and read it a page at a time. */
+/** One of the lists an audit reads, named so a job can keep it in its state and read it page by page. */
 export type AuditList =
   | { kind: 'profiles' | 'properties'; companyId: string }
   | { kind: 'values'; profileId: string }
@@ -56,37 +46,26 @@ export class PortfolioResource {
   constructor(private readonly requester: Requester) {}
 
   listProfiles(companyId: string): PortfolioCompanyProfile[] {
-    return this.readOne<PortfolioCompanyProfile>(profilesOf(companyId));
+    return fetchAllPages(this.requester, profilesOf(companyId));
   }
 
   /** Creates a profile; never retried blindly (the name is unique, a repeat would fail or duplicate). */
   createProfile(input: PortfolioCompanyProfileInput): PortfolioCompanyProfile {
-    return this.requester.send<{ portfolio_company_profile: PortfolioCompanyProfile }>({
-      method: 'POST',
-      path: '/portfolio_company_profiles',
-      body: { portfolio_company_profile: { ...input, company_id: requireUuid(input.company_id, 'The company id') } },
-    }).data.portfolio_company_profile;
+    return this.requester.sendRecord('POST', '/portfolio_company_profiles', 'portfolio_company_profile', withCompanyId(input));
   }
 
   updateProfile(profileId: string, input: PortfolioCompanyProfileInput): PortfolioCompanyProfile {
-    return this.requester.send<{ portfolio_company_profile: PortfolioCompanyProfile }>({
-      method: 'PUT',
-      path: fillPath('/portfolio_company_profiles/{id}', { id: requireUuid(profileId, 'The portfolio company profile id') }),
-      body: { portfolio_company_profile: { ...input, company_id: requireUuid(input.company_id, 'The company id') } },
-    }).data.portfolio_company_profile;
+    const path = fillPath('/portfolio_company_profiles/{id}', { id: requireUuid(profileId, 'The portfolio company profile id') });
+    return this.requester.sendRecord('PUT', path, 'portfolio_company_profile', withCompanyId(input));
   }
 
   listNotes(profileId: string): PortfolioNote[] {
-    return fetchAllPages<PortfolioNote>(this.requester, {
-      method: 'GET',
-      path: '/portfolio_notes',
-      query: { portfolio_company_profile_id: requireUuid(profileId, 'The portfolio company profile id') },
-    }, 'portfolio_notes');
+    return fetchAllPages(this.requester, ownedList('portfolio_notes', 'portfolio_company_profile_id', profileId));
   }
 
   /** Custom properties and, in the same listing, the auto-calculated investment properties. */
   listProperties(companyId: string): PortfolioProperty[] {
-    return this.readOne<PortfolioProperty>(propertiesOf(companyId));
+    return fetchAllPages(this.requester, propertiesOf(companyId));
   }
 
   /** A fund's profiles and its properties read together: two round trips at most, whatever their length. */
@@ -96,28 +75,21 @@ export class PortfolioResource {
   }
 
   listValues(profileId: string): PortfolioPropertyValue[] {
-    return this.readOne<PortfolioPropertyValue>(valuesOf(profileId));
+    return fetchAllPages(this.requester, valuesOf(profileId));
   }
 
   /** Options of a select or multiselect property. */
   listOptions(propertyId: string, label?: string): PortfolioPropertyOption[] {
-    return this.readOne<PortfolioPropertyOption>(optionsOf(propertyId, label));
+    return fetchAllPages(this.requester, optionsOf(propertyId, label));
   }
 
-  /**
-   * Every value of each profile and every option of each property, one list per id in order, read
-   * together: the first page of every list in one concurrent sendAll, then the further pages of the
-   * values in a second (only when a profile has more than one page). Two round trips at most.
-   */
+  /** Every value of each profile and option of each property, a list per id in order: two round trips at most. */
   listValuesAndOptions(profileIds: readonly string[], propertyIds: readonly string[]): { values: PortfolioPropertyValue[][]; options: PortfolioPropertyOption[][] } {
     const lists = readLists(this.requester, [...profileIds.map((id) => valuesOf(id)), ...propertyIds.map((id) => optionsOf(id))]);
     return { values: lists.slice(0, profileIds.length) as PortfolioPropertyValue[][], options: lists.slice(profileIds.length) as PortfolioPropertyOption[][] };
   }
 
-  /**
-   * Creates (201) or updates (200) the value of one property for one profile, a PUT per input, sent
-   * concurrently (in the waves the budget allows); each input has its own outcome, in order.
-   */
+  /** Creates (201) or updates (200) a profile's property value: a PUT per input, sent together, each one's outcome. */
   upsertValues(inputs: readonly PortfolioPropertyValueInput[]): Array<Settled<PortfolioPropertyValue>> {
     const requests = inputs.map((input): ApiRequest => ({
       method: 'PUT',
@@ -135,14 +107,10 @@ export class PortfolioResource {
     );
   }
 
-  /**
-   * Single pages of the audit's lists, sent together (the requester paces them under the budget and
-   * retries by its policy), each with its own outcome in order: a job reading a fund over several steps
-   * keeps what was answered and asks again only for what was not. A whole list (the options) ignores `page`.
-   */
+  /** Single pages of the audit's lists, sent together, each its own outcome: a job asks again only for what failed. */
   readListPages(pages: ReadonlyArray<{ list: AuditList; page: number }>): PageRead[] {
     const reads = pages.map(({ list }) => auditListRead(list));
-    const requests = pages.map(({ page }, i) => (reads[i]!.whole ? reads[i]!.request : withPage(reads[i]!.request, page)));
+    const requests = reads.map((read, i) => pageRequest(read, pages[i]!.page));
     return this.requester.sendAllSettled<Record<string, unknown>>(requests).map((settled, i): PageRead => {
       if (!settled.ok) return settled;
       try {
@@ -153,8 +121,5 @@ export class PortfolioResource {
       }
     });
   }
-
-  private readOne<T>(list: ListRead): T[] {
-    return (readLists(this.requester, [list])[0] ?? []) as T[];
-  }
 }
+
