@@ -2,6 +2,9 @@
 // google.script.run and are stored in CacheService between the steps of one export.
 
 import type { Metric } from '../api/types';
+import type { JobProgressBase } from '../jobs/progress';
+import type { JobStatus, RateLimitState } from '../jobs/rate-limit-state';
+import type { WaveJobState } from '../jobs/wave-step';
 
 export type ExportLayout = 'long' | 'wide';
 
@@ -63,15 +66,7 @@ export type RangeInput = {
 
 export type SheetPosition = { row: number; column: number };
 
-export type ExportStatus =
-  /** More steps are needed (possibly after `notBefore`). */
-  | 'running'
-  /** Every item has its final outcome. */
-  | 'done'
-  /** The user stopped it; resumable. */
-  | 'cancelled'
-  /** A problem the user must act on (token rejected, API down for several steps); resumable. */
-  | 'paused';
+export type ExportStatus = JobStatus;
 
 /**
  * One input item. Long layout: one data row. Wide layout: one (row, metric column) cell.
@@ -124,25 +119,19 @@ export type ExportBatchState = {
   status: 'pending' | 'confirmed' | 'failed' | 'not_sent';
 };
 
-export type ExportCounters = {
-  steps: number;
-  /** Steps in a row that ended on a temporary failure without confirming anything; three pause the export. */
-  stepsWithoutProgress: number;
+export type ExportCounters = WaveJobState['counters'] & {
   /** PUT requests asked of the client (its own retries not counted). */
   upserts: number;
   /** Reads of existing points (one paginated list per metric). */
   reads: number;
-  rateLimitWaitMs: number;
-  retryWaitMs: number;
 };
 
-/** Everything an export needs between steps: JSON-serialisable, stored by the server in chunked CacheService. */
-export type ExportState = {
+/** Everything an export needs between steps (see compact.ts for what is stored of it). */
+export type ExportState = RateLimitState & {
   version: 1;
   spec: ExportSpec;
   /** Hash of the spec and the validated items: a resume compares it with a fresh read to see whether the sheet changed. */
   fingerprint: string;
-  status: ExportStatus;
   origin: SheetPosition;
   /** Rows in the range, header included: the status column has this many entries. */
   rowCount: number;
@@ -155,17 +144,6 @@ export type ExportState = {
   items: ExportItemState[];
   batches: ExportBatchState[];
   counters: ExportCounters;
-  /** The last problem that stopped a step, as a sentence for the user. */
-  problem?: string;
-  /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
-  notBefore?: number;
-  /**
-   * When the API began refusing everything for the rate limit (ms since epoch): the first step since
-   * the last accepted request that ended waiting for it. Cleared by any accepted request and by a resume.
-   */
-  rateLimitedSince?: number;
-  /** The rate limit's backoff carried across steps (see WaveJobState.retry). */
-  retry?: { backoffMs: number };
 };
 
 export type ExportTotals = Record<RowOutcome, number>;
@@ -185,13 +163,17 @@ export type ExportReportItem = {
   note: string | null;
 };
 
-export type ExportReport = {
-  status: ExportStatus;
+/** What the report and the preview both say of what was read. */
+type ExportRead = {
   layout: ExportLayout;
   rowsRead: number;
   /** Items read: rows (long) or cells (wide); the totals add up to it. */
   itemsRead: number;
   emptyRows: number;
+};
+
+export type ExportReport = ExportRead & {
+  status: ExportStatus;
   totals: ExportTotals;
   /** One sentence, like "1,000 rows read: 940 created, 50 updated, 10 skipped." */
   summary: string;
@@ -201,29 +183,21 @@ export type ExportReport = {
   problem: string | null;
 };
 
-export type ExportProgress = {
-  status: ExportStatus;
+export type ExportProgress = JobProgressBase & {
   /** Items with a final outcome (everything but pending). */
   itemsDone: number;
   itemsTotal: number;
   batchesDone: number;
   batchesTotal: number;
-  /** The rate limit asked for this long before the next step can send: show it as a wait, not a failure. */
-  waitingForRateLimitMs?: number;
   /** Time this step spent waiting for the rate limit inside the client. */
   waitedForRateLimitMs?: number;
-  problem?: string;
 };
 
 /** An item as the preview shows it: the date and value cells as the sheet displays them (getDisplayValues), beside what is sent. */
-export type ExportPreviewItem = ExportReportItem & { shownDate: string | null; shownValue: string | null };
+type ExportPreviewItem = ExportReportItem & { shownDate: string | null; shownValue: string | null };
 
 /** What the sidebar shows before anything is sent. */
-export type ExportPreview = {
-  layout: ExportLayout;
-  rowsRead: number;
-  itemsRead: number;
-  emptyRows: number;
+export type ExportPreview = ExportRead & {
   toSend: number;
   /**
    * With "only what changed", once the stored points were read: the counts the export will report, as

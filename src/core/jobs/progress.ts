@@ -2,15 +2,18 @@
 // one function each, so the three kinds cannot drift apart in what a wait, a pause or a cancel reads like.
 
 import { formatCount } from '../export/places';
-import type { JobStatus } from './rate-limit-state';
+import type { RateLimitState } from './rate-limit-state';
 
 /** How a kind names itself in "not sent: push cancelled". */
-export type JobNoun = 'export' | 'push' | 'import';
+type JobNoun = 'export' | 'push' | 'import';
 
-type ProgressSource = { status: JobStatus; notBefore?: number; problem?: string };
+type ProgressSource = Pick<RateLimitState, 'status' | 'notBefore' | 'problem'>;
 
 /** The part of every kind's progress besides its counts. */
-export type JobProgressBase = { status: JobStatus; waitingForRateLimitMs?: number; problem?: string };
+export type JobProgressBase = Pick<RateLimitState, 'status' | 'problem'> & {
+  /** The rate limit asked for this long before the next step can send: shown as a wait, not a failure. */
+  waitingForRateLimitMs?: number;
+};
 
 /**
  * A kind's progress: its own counts (named as its public progress shape names them), the wait the rate

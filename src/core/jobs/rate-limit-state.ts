@@ -1,10 +1,12 @@
 // What every job (a wave-by-wave export or push, a row-by-row import) keeps about the rate limit between
 // steps, and what the end of a step does to it: the backoff carried across steps, and the storm pause.
 
+/** cancelled: the user stopped it; paused: a problem the user must act on. Both are resumable. */
 export type JobStatus = 'running' | 'done' | 'cancelled' | 'paused';
 
 export type RateLimitState = {
   status: JobStatus;
+  /** The last problem that stopped a step, as a sentence for the user. */
   problem?: string;
   /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
   notBefore?: number;
