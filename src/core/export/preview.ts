@@ -1,8 +1,8 @@
 // What the sidebar shows before sending: what was read, which metric each column is, and what is wrong.
 
-import { formatCount, placeNamer } from './places';
+import { countItems, formatCount, placeNamer } from './places';
 import { reportItem } from './report';
-import type { ExportPreview, ExportState, RangeInput } from './types';
+import type { ExportItemState, ExportPreview, ExportState, RangeInput } from './types';
 
 /**
  * A preview of a prepared export. With the range's display values, each sample item shows the cells as
@@ -11,10 +11,10 @@ import type { ExportPreview, ExportState, RangeInput } from './types';
 export function previewExport(state: ExportState, displayValues?: RangeInput['displayValues'], limit = 10, problem: string | null = null): ExportPreview {
   const places = placeNamer(state.spec.layout, state.origin);
   const shown = (row: number, column: number): string | null => displayValues?.[row - 1]?.[column - 1] ?? null;
+  const withShown = (item: ExportItemState) => ({ ...reportItem(state, item, places), shownDate: shown(item.row, 1), shownValue: shown(item.row, item.column) });
   const toSend = state.items.filter((item) => item.outcome === 'pending').length;
   const skipped = state.items.filter((item) => item.outcome === 'skipped').length;
   const failed = state.items.filter((item) => item.outcome === 'failed').length;
-  const noun = state.spec.layout === 'long' ? (state.items.length === 1 ? 'row' : 'rows') : state.items.length === 1 ? 'value' : 'values';
   // "Only what changed" with the stored points read: the words and counts of the export's report.
   const compared = state.spec.onlyChanged ? compare(state) : null;
   const counts = compared
@@ -49,18 +49,16 @@ export function previewExport(state: ExportState, displayValues?: RangeInput['di
       };
     }),
     sample: state.items.slice(0, limit).map((item) => ({
-      ...reportItem(state, item, places),
+      ...withShown(item),
       // Before sending, a pending item is one that will be sent: no "not sent" reason yet.
       ...(item.outcome === 'pending' ? { reason: null } : {}),
       ...(item.outcome === 'unchanged' ? { reason: 'already stored' } : {}),
-      shownDate: shown(item.row, 1),
-      shownValue: shown(item.row, item.column),
     })),
     problems: state.items
       .filter((item) => item.outcome === 'skipped' || item.outcome === 'failed')
       .slice(0, limit)
-      .map((item) => ({ ...reportItem(state, item, places), shownDate: shown(item.row, 1), shownValue: shown(item.row, item.column) })),
-    summary: state.items.length === 0 ? `0 ${noun} read: nothing to export.` : `${formatCount(state.items.length)} ${noun} read: ${counts.join(', ')}.`,
+      .map(withShown),
+    summary: `${countItems(state.spec.layout, state.items.length)} read: ${state.items.length === 0 ? 'nothing to export' : counts.join(', ')}.`,
   };
 }
 
