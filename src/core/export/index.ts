@@ -2,7 +2,7 @@
 
 export { parseExportSpec } from './spec';
 export { cancelExport, isComplete, prepareExport, resumeExport, sameExport, type ExportInput } from './export-state';
-export { exportProgress, readStoredPoints, runExportStep, type ExportStepOptions, type ExportStepResult } from './run-step';
+export { exportProgress, readStoredPoints, runExportStep, type ExportStepOptions } from './run-step';
 export { buildReport, STATUS_HEADER } from './report';
 export { previewExport } from './preview';
 export { WaitLog } from './wait-log';
