@@ -6,7 +6,7 @@ import { planBatches, planFingerprint } from './plan';
 import { readRange } from './read-range';
 import { validateCells } from './validate';
 import type { ExportColumnState, ExportItemState, ExportMetricState, ExportSpec, ExportState, MetricRef, RangeInput } from './types';
-import { cancelJob, cloneJob, resumeWaveJob } from '../jobs/job-state';
+import { cancelJob, resumeWaveJob } from '../jobs/job-state';
 
 export type ExportInput = {
   range: RangeInput;
@@ -47,15 +47,12 @@ export function prepareExport(input: ExportInput): ExportState {
       : { column: column.column, header: column.header, metric: null, error: column.target.error },
   );
 
-  const items: ExportItemState[] = checked.map((item) => {
-    const state: ExportItemState = { row: item.row, column: item.column, metric: item.metric ? indexOf(item.metric) : null, outcome: item.verdict === 'send' ? 'pending' : item.verdict };
-    if (item.date !== undefined) state.date = item.date;
-    if (item.value !== undefined) state.value = item.value;
-    if (item.reason !== undefined) state.reason = item.reason;
-    if (item.note !== undefined) state.note = item.note;
-    if (item.verdict === 'send' && !spec.onlyChanged) state.planned = 'written';
-    return state;
-  });
+  const items = checked.map(({ metric, verdict, ...fields }): ExportItemState => ({
+    ...fields,
+    metric: metric ? indexOf(metric) : null,
+    outcome: verdict === 'send' ? 'pending' : verdict,
+    ...(verdict === 'send' && !spec.onlyChanged ? { planned: 'written' as const } : {}),
+  }));
 
   const state: ExportState = {
     version: 1,
@@ -95,15 +92,9 @@ export function isComplete(state: ExportState): boolean {
   return !state.metrics.some((metric) => metric.phase === 'diff') && !state.batches.some((batch) => batch.status === 'pending');
 }
 
-/**
- * Stops the export between steps. Pending items stay pending (the report says "not sent: export
- * cancelled"), and confirmed batches stay confirmed, so a later resume sends only the rest.
- */
-export function cancelExport(state: ExportState): ExportState {
-  return cancelJob(state);
-}
+/** Stops the export between steps; a later resume sends only what is still pending. */
+export const cancelExport: (state: ExportState) => ExportState = cancelJob;
 
-/** Lets a cancelled or paused export run again; it continues with the batches not confirmed. */
 export function resumeExport(state: ExportState): ExportState {
   return resumeWaveJob(state, isComplete);
 }
@@ -115,5 +106,3 @@ export function resumeExport(state: ExportState): ExportState {
 export function sameExport(state: ExportState, fresh: ExportState): boolean {
   return state.fingerprint === fresh.fingerprint;
 }
-
-export const cloneExportState: (state: ExportState) => ExportState = cloneJob;
