@@ -6,7 +6,7 @@ import { planBatches, planFingerprint } from './plan';
 import { readRange } from './read-range';
 import { validateCells } from './validate';
 import type { ExportColumnState, ExportItemState, ExportMetricState, ExportSpec, ExportState, MetricRef, RangeInput } from './types';
-import { cancelJob, resumeWaveJob } from '../jobs/job-state';
+import { resumeWaveJob } from '../jobs/job-state';
 
 export type ExportInput = {
   range: RangeInput;
@@ -92,17 +92,6 @@ export function isComplete(state: ExportState): boolean {
   return !state.metrics.some((metric) => metric.phase === 'diff') && !state.batches.some((batch) => batch.status === 'pending');
 }
 
-/** Stops the export between steps; a later resume sends only what is still pending. */
-export const cancelExport: (state: ExportState) => ExportState = cancelJob;
-
 export function resumeExport(state: ExportState): ExportState {
   return resumeWaveJob(state, isComplete);
-}
-
-/**
- * Whether a fresh read of the range (prepareExport again) is the export this state was made from:
- * if not, the sheet changed since, and resuming would send what the user no longer has.
- */
-export function sameExport(state: ExportState, fresh: ExportState): boolean {
-  return state.fingerprint === fresh.fingerprint;
 }
