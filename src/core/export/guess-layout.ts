@@ -1,13 +1,13 @@
 // Guesses how a selection is laid out, so "Use selection" pre-fills the exporter's form.
 
-import { resolveHeader } from './read-range';
+import { isDateCell, resolveHeader } from './read-range';
 import type { ExportLayout, MetricRef } from './types';
 
-export type LayoutGuess = { layout: ExportLayout; hasHeaderRow: boolean };
+type LayoutGuess = { layout: ExportLayout; hasHeaderRow: boolean };
 
-/** Date cells (tagged, since cells come from another realm) and YYYY-MM-DD text read as dates. */
+/** Date cells and YYYY-MM-DD text read as dates. */
 function looksLikeDate(cell: unknown): boolean {
-  return Object.prototype.toString.call(cell) === '[object Date]' || (typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell.trim()));
+  return isDateCell(cell) || (typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell.trim()));
 }
 
 /**

@@ -44,6 +44,11 @@ export function isBlankCell(cell: unknown): boolean {
   return cell === '' || cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
 }
 
+/** Dates from another realm (an Apps Script cell read in a vm) fail instanceof; the tag does not. */
+export function isDateCell(cell: unknown): boolean {
+  return Object.prototype.toString.call(cell) === '[object Date]';
+}
+
 /**
  * Reads the items of a range. A row whose every cell is blank is not input (ranges often run past the
  * data), so it is counted as empty rather than reported item by item. Shape problems that make the whole

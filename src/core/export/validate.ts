@@ -6,28 +6,19 @@ import { isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
 import { toDecimal } from '../validate/decimal';
 import { fractionToPoints, isPercentFormat, isPercentUnit, percentTextToPoints } from './percent';
 import { quote, type PlaceNamer } from './places';
-import { isBlankCell, type ReadCell, type ReadResult } from './read-range';
-import type { ExportSpec, MetricRef } from './types';
+import { isBlankCell, isDateCell, type ReadCell, type ReadResult } from './read-range';
+import type { ExportItemState, ExportSpec, MetricRef } from './types';
 
 /** The spreadsheet's time zone and a formatter: Date cells mean a calendar day there, not in UTC. */
-export type DateReading = { timeZone: string; formatDate: DateFormatter };
+type DateReading = { timeZone: string; formatDate: DateFormatter };
 
-export type CheckedItem = {
-  row: number;
-  column: number;
-  metric: MetricRef | null;
-  verdict: 'send' | 'skipped' | 'failed';
-  date?: string;
-  value?: string;
-  reason?: string;
-  note?: string;
-};
+type CheckedItem = Omit<ExportItemState, 'metric' | 'outcome' | 'planned'> & { metric: MetricRef | null; verdict: 'send' | 'skipped' | 'failed' };
 
-export const BLANK_SKIPPED = 'blank value';
+const BLANK_SKIPPED = 'blank value';
 export const BLANK_REFUSED = 'blank value: the API cannot store a blank, and this export does not skip blanks';
 
 /** The API's decimal form; anything sent must match it (contract: DataPointInput.value). */
-export const API_DECIMAL = /^-?\d+(\.\d+)?$/;
+const API_DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /** What getValues() returns for a cell showing a formula error. */
 const SHEET_ERROR = /^#(?:N\/A|REF!|VALUE!|DIV\/0!|NUM!|NAME\?|NULL!|ERROR!|SPILL!|CALC!)/;
@@ -75,7 +66,7 @@ function checkCell(cell: ReadCell, spec: ExportSpec, dates: DateReading): Checke
 }
 
 /** A Date cell read in the spreadsheet's time zone, or YYYY-MM-DD text; nothing else is a date. */
-export function readDate(cell: unknown, dates: DateReading): { date: string } | { reason: string } {
+function readDate(cell: unknown, dates: DateReading): { date: string } | { reason: string } {
   const error = sheetError(cell);
   if (error) return { reason: `the date cell shows the error ${error}` };
   if (isBlankCell(cell)) return { reason: 'the date is empty: give a date cell or text like 2024-01-31' };
@@ -97,7 +88,7 @@ export function readDate(cell: unknown, dates: DateReading): { date: string } | 
  * is `percent`, as the percentage points the cell shows: 0.12 formatted as 12% sends 12. To any other
  * unit it is refused: 0.12 or 12 would both be a guess at what the analyst meant.
  */
-export function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format?: string): { value: string } | { reason: string } {
+function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format?: string): { value: string } | { reason: string } {
   const error = sheetError(cell);
   if (error) return { reason: `the cell shows the error ${error}` };
   if (isDateCell(cell)) return { reason: 'the value is a date, not a number' };
@@ -127,7 +118,7 @@ export function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format
  * refused naming the right one, or moved there with a note: never shifted silently. An unknown
  * frequency cannot be checked, and the note says so.
  */
-export function checkPeriod(date: string, frequency: string, mode: ExportSpec['offPeriod']): { date: string; note?: string } | { reason: string } {
+function checkPeriod(date: string, frequency: string, mode: ExportSpec['offPeriod']): { date: string; note?: string } | { reason: string } {
   const known = frequency.trim().toLowerCase();
   const start = periodStart(date, known);
   if (start === undefined) return { date, note: `the metric's frequency ${quote(frequency)} is unknown to the add-in, so the date was not checked against its periods` };
@@ -179,9 +170,4 @@ function unitOf(metric: Pick<MetricRef, 'unit'>, fix: string): string {
 function sheetError(cell: unknown): string | undefined {
   if (typeof cell !== 'string') return undefined;
   return SHEET_ERROR.exec(cell.trim())?.[0];
-}
-
-/** Dates from another realm (an Apps Script cell read in a vm) fail instanceof; the tag does not. */
-function isDateCell(cell: unknown): boolean {
-  return Object.prototype.toString.call(cell) === '[object Date]';
 }
