@@ -28,14 +28,9 @@ export function jobProgress<C extends object>(state: ProgressSource, nowMs: numb
 
 /** Why a pending item has not been sent, by the job's status. */
 export function pendingReason(state: Pick<ProgressSource, 'status' | 'problem'>, noun: JobNoun): string {
-  switch (state.status) {
-    case 'cancelled':
-      return `not sent: ${noun} cancelled`;
-    case 'paused':
-      return `not sent: ${noun} paused${state.problem ? ` (${state.problem.replace(/\.$/, '')})` : ''}`;
-    default:
-      return 'not sent yet';
-  }
+  if (state.status === 'cancelled') return `not sent: ${noun} cancelled`;
+  if (state.status === 'paused') return `not sent: ${noun} paused${state.problem ? ` (${state.problem.replace(/\.$/, '')})` : ''}`;
+  return 'not sent yet';
 }
 
 /**
@@ -56,7 +51,7 @@ export function outcomeParts<O extends string>(
     const n = formatCount(count);
     const own = phrase?.(outcome, n);
     if (own) parts.push(own);
-    else if (outcome === 'pending') parts.push(state.status === 'cancelled' ? `${n} not sent (${noun} cancelled)` : state.status === 'paused' ? `${n} not sent (${noun} paused)` : `${n} not sent yet`);
+    else if (outcome === 'pending') parts.push(state.status === 'cancelled' || state.status === 'paused' ? `${n} not sent (${noun} ${state.status})` : `${n} not sent yet`);
     else parts.push(`${n} ${outcome}`);
   }
   return parts;
