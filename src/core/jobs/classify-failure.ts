@@ -8,11 +8,8 @@ import type { WaveFailureEffect } from './wave-step';
 export type JobKind = 'export' | 'push' | 'import' | 'build';
 
 export type Failure =
-  /**
-   * The rate limit, or (outOfTime) too little of the step's time left for a round trip: the server did
-   * not act, so the same request goes again later. Not a failure of the data.
-   */
-  | { kind: 'wait'; retryAfterMs?: number; message: string; outOfTime?: true }
+  /** The rate limit, or too little of the step's time left: the server did not act; the same request goes again later. */
+  | Extract<WaveFailureEffect, { kind: 'wait' }>
   /**
    * A definite refusal (4xx other than 401, 408 and 429, with the ApiError), or Apps Script's refusal to
    * send (without): nothing was stored; this item fails with the reason, the others go on.

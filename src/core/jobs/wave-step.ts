@@ -2,7 +2,6 @@
 // a checkpoint after each, and what a failure does to the job. The jobs supply their waves.
 
 import type { ApiClient } from '../api/client';
-import { drainWaitsInto } from '../export/wait-log';
 import { settleRateLimit, type RateLimitState } from './rate-limit-state';
 import type { WaveStepOptions } from './step-options';
 
@@ -72,7 +71,7 @@ export function runWaveStep<S extends WaveJobState, F, P extends { waitedForRate
     if (now() + marginMs > deadline) break;
     const attempt = job.wave(next, probing ? 1 : waveSize);
     probing = false;
-    waitedForRateLimitMs += drainWaitsInto(next.counters, options.waitLog);
+    waitedForRateLimitMs += options.waitLog?.drainInto(next.counters) ?? 0;
     if (attempt.progressed) {
       // The API answered something other than the rate limit: its window is open again.
       progressed = true;
