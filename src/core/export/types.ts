@@ -1,9 +1,8 @@
-// The range exporter's typed boundary: JSON-safe records (no Dates, no class instances) that cross
-// google.script.run and are stored in CacheService between the steps of one export.
+// The range exporter's typed boundary: JSON-safe records (no Dates) that cross google.script.run or are kept between steps.
 
 import type { Metric } from '../api/types';
 import type { JobProgressBase } from '../jobs/progress';
-import type { JobStatus, RateLimitState } from '../jobs/rate-limit-state';
+import type { RateLimitState } from '../jobs/rate-limit-state';
 import type { WaveJobState } from '../jobs/wave-step';
 
 export type ExportLayout = 'long' | 'wide';
@@ -27,61 +26,42 @@ export type ExportSpec = {
 };
 
 /**
- * What happened to one input item.
- *
- * - created / updated: confirmed by the API, and the existing points read first (onlyChanged) say which.
- * - written: confirmed by the API, but not known to be new or updated: existing points were not read
- *   (onlyChanged off), and the upsert's answer does not say which it did.
- * - unchanged: the API already holds this value for this date (onlyChanged), so it was not sent.
- * - skipped: deliberately not sent (a blank value, a duplicate the user let the last row win); has a reason.
- * - failed: refused, by validation or by the API; has a reason.
- * - pending: not confirmed yet (the export is running, was cancelled, or is paused); it is sent on resume.
+ * What happened to one input item. created / updated: confirmed, and the points read first (onlyChanged)
+ * say which; written: confirmed, but the upsert does not say which; unchanged: already stored, not sent;
+ * skipped (a blank, a duplicate the last row wins) and failed have a reason; pending: not confirmed yet.
  */
 export type RowOutcome = 'created' | 'updated' | 'written' | 'unchanged' | 'skipped' | 'failed' | 'pending';
 
 export const ROW_OUTCOMES: readonly RowOutcome[] = ['created', 'updated', 'written', 'unchanged', 'skipped', 'failed', 'pending'];
 
-/**
- * A metric as name resolution, period and unit checks need it: the API's Metric, or the sidebar's summary
- * of one. Its unit decides what a percent-formatted cell sends (see percent.ts).
- */
+/** A metric as name resolution, period and unit checks need it; its unit decides what a percent cell sends. */
 export type MetricRef = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'>;
 
-/**
- * The cells of the range, as Range.getValues() returns them (numbers, strings, booleans, Date objects, '' for
- * blank). Server-side only: it holds Dates, so it never crosses google.script.run.
- */
+/** The range as Range.getValues() returns it. Server-side only: it holds Dates. */
 export type RangeInput = {
   values: ReadonlyArray<ReadonlyArray<unknown>>;
-  /** Range.getDisplayValues(), when read: the preview shows what the user sees beside what will be sent. */
+  /** Range.getDisplayValues(): the preview shows what the user sees beside what will be sent. */
   displayValues?: ReadonlyArray<ReadonlyArray<string>>;
   /**
    * Range.getNumberFormats(): a cell showing "12%" holds 0.12, and only its format says the analyst meant
    * 12 percentage points. Without it no number cell is read as a percentage.
    */
   numberFormats?: ReadonlyArray<ReadonlyArray<string>>;
-  /** Sheet row and column (1-based) of the range's top-left cell, so reasons name rows as the sheet numbers them. */
+  /** The range's top-left cell in the sheet, so reasons name rows as the sheet numbers them. */
   origin?: SheetPosition;
 };
 
 export type SheetPosition = { row: number; column: number };
 
-export type ExportStatus = JobStatus;
-
-/**
- * One input item. Long layout: one data row. Wide layout: one (row, metric column) cell.
- * Rows whose every cell is blank are not input, so they are not items (the report counts them apart).
- */
+/** One input item: a data row (long), or one metric cell of a row (wide). Blank rows are not items. */
 export type ExportItemState = {
-  /** 1-based row offset within the range (the header row, if any, is row 1). */
+  /** 1-based offsets within the range of the value cell (the header row, if any, is row 1). */
   row: number;
-  /** 1-based column offset within the range of the value cell. */
   column: number;
   /** Index into ExportState.metrics; null when the column names no usable metric. */
   metric: number | null;
-  /** YYYY-MM-DD as it will be (or was) sent, once read. */
+  /** YYYY-MM-DD and exact decimal text, as sent. */
   date?: string;
-  /** Exact decimal text as it will be (or was) sent, once read. */
   value?: string;
   outcome: RowOutcome;
   /** What a confirmed send makes of a pending item: created/updated after a diff, written without one. */
@@ -92,10 +72,7 @@ export type ExportItemState = {
   note?: string;
 };
 
-export type ExportMetricState = {
-  id: string;
-  name: string;
-  frequency: string;
+export type ExportMetricState = Pick<MetricRef, 'id' | 'name' | 'frequency'> & {
   /** diff: its existing points are still to be read (onlyChanged); send: its batches are planned; stopped: refused. */
   phase: 'diff' | 'send' | 'stopped';
 };
@@ -106,7 +83,7 @@ export type ExportColumnState = {
   /** The header cell, trimmed (the long layout shows the metric id here). */
   header: string;
   metric: number | null;
-  /** Why the column cannot be exported; every item of the column failed with it. */
+  /** Why every item of the column failed. */
   error?: string;
 };
 
@@ -126,7 +103,7 @@ export type ExportCounters = WaveJobState['counters'] & {
   reads: number;
 };
 
-/** Everything an export needs between steps (see compact.ts for what is stored of it). */
+/** Everything an export needs between steps (compact.ts: what is stored of it). */
 export type ExportState = RateLimitState & {
   version: 1;
   spec: ExportSpec;
@@ -135,9 +112,8 @@ export type ExportState = RateLimitState & {
   origin: SheetPosition;
   /** Rows in the range, header included: the status column has this many entries. */
   rowCount: number;
-  /** Data rows with at least one non-blank cell. */
+  /** Data rows with something in them, and those with nothing. */
   rowsRead: number;
-  /** Data rows with nothing in them: not input, so not items. */
   emptyRows: number;
   columns: ExportColumnState[];
   metrics: ExportMetricState[];
@@ -149,9 +125,7 @@ export type ExportState = RateLimitState & {
 export type ExportTotals = Record<RowOutcome, number>;
 
 /** One item in the report, as a person reads it. */
-export type ExportReportItem = {
-  row: number;
-  column: number;
+export type ExportReportItem = SheetPosition & {
   /** The value cell in A1 notation, like C14. */
   cell: string;
   metricId: string | null;
@@ -173,7 +147,7 @@ type ExportRead = {
 };
 
 export type ExportReport = ExportRead & {
-  status: ExportStatus;
+  status: ExportState['status'];
   totals: ExportTotals;
   /** One sentence, like "1,000 rows read: 940 created, 50 updated, 10 skipped." */
   summary: string;
@@ -199,14 +173,11 @@ type ExportPreviewItem = ExportReportItem & { shownDate: string | null; shownVal
 /** What the sidebar shows before anything is sent. */
 export type ExportPreview = ExportRead & {
   toSend: number;
-  /**
-   * With "only what changed", once the stored points were read: the counts the export will report, as
-   * unchanged, created and updated. Null when not compared (the option off, or the reads cut short).
-   */
+  /** With "only what changed": the counts the export will report once the stored points were read; else null. */
   compared: { unchanged: number; toCreate: number; toUpdate: number; notCompared: number } | null;
   skipped: number;
   failed: number;
-  /** Why the stored points could not all be read, when they could not. */
+  /** Why the stored points could not all be read. */
   problem: string | null;
   columns: Array<{
     /** The column's letter in the sheet. */
