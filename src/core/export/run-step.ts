@@ -1,6 +1,6 @@
 // One step of an export: read existing points and send batches until the step's time is nearly up.
 
-import { type ApiError } from '../errors';
+import type { ApiError } from '../errors';
 import type { ApiClient } from '../api/client';
 import type { DataPoint } from '../api/types';
 import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
@@ -19,11 +19,9 @@ export type ExportStepOptions = WaveStepOptions<ExportState>;
 type Attempt = WaveAttempt<Failure>;
 
 /**
- * Runs one step. First every metric that needs it has its existing points read (onlyChanged); then waves
- * of upserts go out (see pickWave) until nothing is pending or less than the margin is
- * left. A confirmed batch is never sent again. A refusal (404, 422, …) stops that metric only; the rate
- * limit, 5xx and lost connections leave the batch pending for the next step. The given state is not
- * changed: the new one is returned with the progress to show.
+ * Runs one step on a copy of the state: existing points are read first (onlyChanged), then waves of
+ * upserts go out. A refusal (404, 422, …) stops that metric only; the rate limit, 5xx and lost
+ * connections leave the batch pending for the next step. A confirmed batch is never sent again.
  */
 export function runExportStep(state: ExportState, client: ApiClient, options: ExportStepOptions): { state: ExportState; progress: ExportProgress } {
   const next = cloneJob(state);
@@ -46,7 +44,7 @@ export function runExportStep(state: ExportState, client: ApiClient, options: Ex
   });
 }
 
-/** What the progress bar shows: items with a final outcome of all items, and any wait the rate limit asked for. */
+/** What the progress bar shows: items with a final outcome of all items. */
 export function exportProgress(state: ExportState, nowMs: number): ExportProgress {
   return jobProgress(state, nowMs, {
     itemsDone: state.items.filter((item) => item.outcome !== 'pending').length,
@@ -57,10 +55,8 @@ export function exportProgress(state: ExportState, nowMs: number): ExportProgres
 }
 
 /**
- * For a preview: the reads "only what changed" makes before sending, and nothing else, so the preview
- * counts what the export will. Reads until every metric is compared, the deadline nears, or a
- * temporary failure (the rate limit, a 5xx): then the rest stays to be compared, by the export, and the
- * failure's sentence is returned. A refused metric's items fail as the export would fail them. The
+ * For a preview: only the reads "only what changed" makes, so the preview counts what the export will,
+ * until the deadline or a temporary failure (its sentence returned; the export compares the rest). The
  * state returned can start the export as it is (its reads are not repeated).
  */
 export function readStoredPoints(state: ExportState, client: ApiClient, deadline: number): { state: ExportState; problem?: string } {
@@ -104,11 +100,10 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
 }
 
 /**
- * Which batches go in the next wave. A metric sends its first batch alone: a 404 or a 403 (a wrong id, no
- * access) then stops it after one request, not a wave of them. Once one of its batches is confirmed, its
- * later batches go several at a time: upserts of different dates are independent, and an export that
- * fits the rate limit is then bound by round trips, which waves divide by their size. Metrics share a
- * wave round by round in sheet order, so the wide layout's columns progress together.
+ * Which batches go in the next wave. A metric sends its first batch alone, so a 404 or 403 (a wrong id,
+ * no access) stops it after one request; once one is confirmed, the rest go several at a time (upserts
+ * of different dates are independent, and waves divide the round trips). Metrics share a wave round by
+ * round in sheet order, so the wide layout's columns progress together.
  */
 export function pickWave(state: ExportState, waveSize: number): number[] {
   const queues = new Map<number, number[]>();
@@ -149,7 +144,7 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
   try {
     settled = client.dataPoints.upsertMany(requests);
   } catch (error) {
-    // The budget refused to wait that long (RateLimitedError, OutOfTimeError) before any answer: the whole wave is still pending.
+    // The budget refused to wait (RateLimitedError, OutOfTimeError) before any answer: the whole wave is still pending.
     return { progressed: false, failure: classifyFailure(error, 'export') };
   }
   let progressed = false;
@@ -197,7 +192,6 @@ function confirm(state: ExportState, batchIndex: number): void {
   for (const index of batch.items) {
     const item = state.items[index]!;
     item.outcome = item.planned ?? 'written';
-    // Once confirmed, the plan is the outcome: dropping it keeps the stored state small.
     delete item.planned;
     delete item.reason;
   }
@@ -213,10 +207,7 @@ function refuse(state: ExportState, batchIndex: number, error: ApiError, places:
   return batch.items[refusal.culprit]!;
 }
 
-/**
- * Stops a metric after a refusal in `where`: its batches still pending fail. Those sent in the same wave
- * whose answer was lost may or may not be stored, and say so.
- */
+/** Stops a metric after a refusal in `where`: its pending batches fail, saying whether they may be stored. */
 function stopMetric(state: ExportState, metric: number, where: string, unanswered: ReadonlySet<number>): void {
   state.metrics[metric]!.phase = 'stopped';
   state.batches.forEach((other, batchIndex) => {
