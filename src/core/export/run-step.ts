@@ -10,9 +10,8 @@ import { isComplete, itemsOf } from './export-state';
 import { cloneJob } from '../jobs/job-state';
 import { countItems, placeNamer, type PlaceNamer } from './places';
 import type { ExportProgress, ExportState } from './types';
-import type { WaveStepOptions } from '../jobs/step-options';
 import { jobProgress } from '../jobs/progress';
-import { runWaveStep, type WaveAttempt } from '../jobs/wave-step';
+import { runWaveStep, type WaveAttempt, type WaveStepOptions } from '../jobs/wave-step';
 
 export type ExportStepOptions = WaveStepOptions<ExportState>;
 
