@@ -1,6 +1,5 @@
-// What an export keeps between steps: no copy of the rows' values (the range is read again each step and
-// must still have the fingerprint it had), one outcome code per item, and reasons only where the API or
-// a step gave one that a fresh read of the sheet would not give again.
+// What an export keeps between steps: no copy of the rows (the range is read again each step and must keep
+// its fingerprint), one outcome code per item, and only the reasons a fresh read would not give again.
 
 import { carryJobFields, indexReasons } from '../jobs/compact-state';
 import type { RateLimitState } from '../jobs/rate-limit-state';

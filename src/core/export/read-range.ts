@@ -4,23 +4,15 @@
 import { InputError } from '../errors';
 import { isUuid } from '../validate/uuid';
 import { quote } from './places';
-import type { ExportSpec, MetricRef, RangeInput } from './types';
+import type { ExportColumnState, ExportSpec, ExportState, MetricRef, RangeInput, SheetPosition } from './types';
 
 /** What a value column exports to: a metric, or a reason every item of the column fails with. */
-export type ColumnTarget = { metric: MetricRef } | { error: string };
+type ColumnTarget = { metric: MetricRef } | { error: string };
 
-export type ReadColumn = {
-  /** 1-based column offset within the range. */
-  column: number;
-  /** The header cell, trimmed; the long layout shows the chosen metric id. */
-  header: string;
-  target: ColumnTarget;
-};
+type ReadColumn = Pick<ExportColumnState, 'column' | 'header'> & { target: ColumnTarget };
 
 /** One item before validation: the cells it is made of, and where it sits. */
-export type ReadCell = {
-  row: number;
-  column: number;
+export type ReadCell = SheetPosition & {
   dateCell: unknown;
   valueCell: unknown;
   /** The value cell's number format, when the range's formats were read. */
@@ -28,14 +20,7 @@ export type ReadCell = {
   target: ColumnTarget;
 };
 
-export type ReadResult = {
-  columns: ReadColumn[];
-  cells: ReadCell[];
-  /** Rows in the range, header included. */
-  rowCount: number;
-  rowsRead: number;
-  emptyRows: number;
-};
+export type ReadResult = Pick<ExportState, 'rowCount' | 'rowsRead' | 'emptyRows'> & { columns: ReadColumn[]; cells: ReadCell[] };
 
 /** Ids look like this; a header that does but is not one is told so, rather than "no metric is named". */
 const ID_LIKE = /^[0-9a-f]{4,}(?:-[0-9a-f]*){2,}$/i;
