@@ -7,9 +7,8 @@ import { planBatches } from './plan';
 import type { ExportState } from './types';
 
 /**
- * Items compared per read: their dates span about this many periods, 25 pages of 100. Page 1 alone,
- * then the other 24 together, is two round trips per chunk (a 10,000-row re-export reads in 8, not
- * the 40 of 5-page chunks), and a rate limit met midway loses at most one chunk's pages.
+ * Items compared per read: about 25 pages of 100. Page 1 alone, then the other 24 together, is two round
+ * trips per chunk (a 10,000-row re-export reads in 8, not the 40 of 5-page chunks).
  */
 export const DIFF_CHUNK_ITEMS = 2500;
 
@@ -23,8 +22,7 @@ function undiffed(state: ExportState, metric: number): number[] {
 
 /**
  * The next dates of a metric to compare: its earliest not-yet-compared items, at most DIFF_CHUNK_ITEMS.
- * Reading a whole long range at once would lose every page read whenever the rate budget ran out
- * midway, and a large re-export would start over on every step; a chunk loses at most its own pages.
+ * A rate limit met midway loses only this chunk's pages, not every page of a long range read at once.
  */
 export function nextDiffChunk(state: ExportState, metric: number): { indices: number[]; startDate: string; endDate: string } | undefined {
   const all = undiffed(state, metric);
@@ -36,9 +34,8 @@ export function nextDiffChunk(state: ExportState, metric: number): { indices: nu
 }
 
 /**
- * Classifies the metric's pending items against the existing points: same value → unchanged (not sent);
- * another value, or a blank one → updated; no point on that date → created. Then plans batches of the
- * changed items only, in sheet order, and moves the metric on to sending.
+ * Classifies a chunk against the existing points: same value → unchanged (not sent); another or a blank
+ * one → updated; none on that date → created. Then plans batches of the changed items only.
  */
 export function applyDiff(state: ExportState, metric: number, existing: readonly DataPoint[], indices: readonly number[]): void {
   const metricState = state.metrics[metric];

@@ -1,11 +1,10 @@
-// A job's state kept where Apps Script keeps it (the user's properties), cut into pieces each property
-// accepts, with a cache copy that may be lost at any moment without losing anything.
+// A job's state in the user's properties, cut into pieces each property accepts, with a cache copy that
+// may be lost at any moment without losing anything.
 
 import { splitByBytes } from '../cache/chunked-cache';
 import type { KeyValueCache } from '../cache/key-value-cache';
 import { InputError } from '../errors';
 
-/** What the store needs of PropertiesService: one value per key, a batch write, a delete. */
 export interface PropertyStore {
   getProperty(key: string): string | null;
   setProperties(values: Record<string, string>): void;
@@ -85,9 +84,8 @@ export class PiecedStore {
   }
 
   /**
-   * New pieces first, then the manifest that points at them, then the old pieces go: a reader sees
-   * the old value or the new one, and no write leaves pieces behind (an execution killed between
-   * the manifest and the removal leaves old pieces that the next write of the key removes).
+   * New pieces first, then the manifest that points at them, then the old pieces go: a reader sees the
+   * old value or the new one (a write killed before the removal leaves old pieces the next write removes).
    */
   put(key: string, value: string): void {
     const bytes = utf8Bytes(value);
