@@ -1,34 +1,29 @@
-// An export's life outside its steps: prepared from a range, cancelled, resumed, finished.
+// An export's life outside its steps: prepared from a range, resumed, finished.
 
-import type { DateFormatter } from '../validate/dates';
 import { placeNamer } from './places';
 import { planBatches, planFingerprint } from './plan';
 import { readRange } from './read-range';
-import { validateCells } from './validate';
+import { validateCells, type DateReading } from './validate';
 import type { ExportColumnState, ExportItemState, ExportMetricState, ExportSpec, ExportState, MetricRef, RangeInput } from './types';
 import { resumeWaveJob } from '../jobs/job-state';
 
-export type ExportInput = {
+type ExportInput = DateReading & {
   range: RangeInput;
   spec: ExportSpec;
   /** The company's metrics: names in a wide header resolve through them, and their frequencies set the periods. */
   metrics: readonly MetricRef[];
-  /** The spreadsheet's time zone: a Date cell is the calendar day it shows there. */
-  timeZone: string;
-  formatDate: DateFormatter;
 };
 
 /**
- * Reads and validates the range and plans the export; nothing is sent. With onlyChanged off the
- * batches are planned now and each confirmed item will be `written`; with it on, each metric's existing
- * points are read by the first steps, and only the differences are planned. A range whose shape cannot
- * be read throws an InputError; every other problem is an item's reason.
+ * Reads and validates the range and plans the export; nothing is sent. With onlyChanged off the batches
+ * are planned now; with it on, the first steps read each metric's existing points and plan the differences.
+ * A range whose shape cannot be read throws an InputError; every other problem is an item's reason.
  */
 export function prepareExport(input: ExportInput): ExportState {
   const { spec } = input;
   const origin = input.range.origin ?? { row: 1, column: 1 };
   const read = readRange(input.range, spec, input.metrics);
-  const checked = validateCells(read, spec, { timeZone: input.timeZone, formatDate: input.formatDate }, placeNamer(spec.layout, origin));
+  const checked = validateCells(read, spec, input, placeNamer(spec.layout, origin));
 
   const metrics: ExportMetricState[] = [];
   const metricIndex = new Map<string, number>();
@@ -80,11 +75,7 @@ export function prepareExport(input: ExportInput): ExportState {
 
 /** Indexes of a metric's pending items, in sheet order. */
 export function itemsOf(state: ExportState, metric: number): number[] {
-  const indexes: number[] = [];
-  state.items.forEach((item, index) => {
-    if (item.metric === metric && item.outcome === 'pending') indexes.push(index);
-  });
-  return indexes;
+  return state.items.flatMap((item, index) => (item.metric === metric && item.outcome === 'pending' ? [index] : []));
 }
 
 /** Nothing is left to read or send. */

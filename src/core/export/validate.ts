@@ -10,7 +10,7 @@ import { isBlankCell, isDateCell, type ReadCell, type ReadResult } from './read-
 import type { ExportItemState, ExportSpec, MetricRef } from './types';
 
 /** The spreadsheet's time zone and a formatter: Date cells mean a calendar day there, not in UTC. */
-type DateReading = { timeZone: string; formatDate: DateFormatter };
+export type DateReading = { timeZone: string; formatDate: DateFormatter };
 
 type CheckedItem = Omit<ExportItemState, 'metric' | 'outcome' | 'planned'> & { metric: MetricRef | null; verdict: 'send' | 'skipped' | 'failed' };
 
@@ -84,9 +84,8 @@ function readDate(cell: unknown, dates: DateReading): { date: string } | { reaso
 
 /**
  * A number cell as its exact decimal, or decimal text; "1,234", booleans and errors are refused. A
- * percentage (a number cell with a percent format, or text like "12%") goes only to a metric whose unit
- * is `percent`, as the percentage points the cell shows: 0.12 formatted as 12% sends 12. To any other
- * unit it is refused: 0.12 or 12 would both be a guess at what the analyst meant.
+ * percentage (a percent-formatted number, or text like "12%") goes only to a `percent` metric, as the
+ * points the cell shows (0.12 shown as 12% sends 12): for any other unit, 0.12 and 12 are both guesses.
  */
 function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format?: string): { value: string } | { reason: string } {
   const error = sheetError(cell);
@@ -115,8 +114,7 @@ function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format?: stri
 
 /**
  * A data point's date is the start of its calendar period (the spec says so). An off-period date is
- * refused naming the right one, or moved there with a note: never shifted silently. An unknown
- * frequency cannot be checked, and the note says so.
+ * refused naming the right one, or moved there with a note: never silently.
  */
 function checkPeriod(date: string, frequency: string, mode: ExportSpec['offPeriod']): { date: string; note?: string } | { reason: string } {
   const known = frequency.trim().toLowerCase();
@@ -130,9 +128,8 @@ function checkPeriod(date: string, frequency: string, mode: ExportSpec['offPerio
 }
 
 /**
- * Several valid items of one metric on one date (after normalising) cannot all be stored. With
- * last_wins the last in sheet order is sent and the others are skipped naming it; otherwise all fail,
- * each naming the others.
+ * Valid items of one metric on one date (after normalising) cannot all be stored: with last_wins the
+ * last in sheet order is sent and the others are skipped naming it; otherwise all fail, naming the others.
  */
 function markDuplicates(items: CheckedItem[], spec: ExportSpec, places: PlaceNamer): void {
   const groups = new Map<string, CheckedItem[]>();
