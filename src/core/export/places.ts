@@ -13,10 +13,7 @@ export type PlaceNamer = {
   letter(column: number): string;
 };
 
-/**
- * The long layout has one value per row, so a row number says it all; the wide layout has several
- * values per row, so reasons name the cell.
- */
+/** The long layout has one value per row, so reasons name the row; the wide layout's name the cell. */
 export function placeNamer(layout: ExportLayout, origin: Place): PlaceNamer {
   const sheetRow = (place: Place) => origin.row + place.row - 1;
   const letter = (column: number) => columnLetters(origin.column + column - 1);

@@ -21,8 +21,7 @@ export function resumeWaveJob<S extends RateLimitState & { counters: { stepsWith
     next.status = isComplete(next) ? 'done' : 'running';
     next.counters.stepsWithoutProgress = 0;
     delete next.problem;
-    // A resume is the user's word that the API may accept requests again: the storm clock starts over
-    // (the backoff stays: the next step still opens with one probe).
+    // The user's word that the API may accept requests again: the storm clock starts over (the backoff stays).
     delete next.rateLimitedSince;
   }
   return next;

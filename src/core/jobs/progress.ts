@@ -1,5 +1,5 @@
-// What every job kind (export, audit push, import) shows of its progress and says of what it has not sent:
-// one function each, so the three kinds cannot drift apart in what a wait, a pause or a cancel reads like.
+// What every job kind shows of its progress and says of what it has not sent, so the kinds cannot drift
+// apart in what a wait, a pause or a cancel reads like.
 
 import { formatCount } from '../export/places';
 import type { RateLimitState } from './rate-limit-state';
@@ -15,10 +15,7 @@ export type JobProgressBase = Pick<RateLimitState, 'status' | 'problem'> & {
   waitingForRateLimitMs?: number;
 };
 
-/**
- * A kind's progress: its own counts (named as its public progress shape names them), the wait the rate
- * limit asked for while the job still runs, and the problem that stopped its last step.
- */
+/** A kind's progress: its own counts, the wait the rate limit asked for while it runs, and its problem. */
 export function jobProgress<C extends object>(state: ProgressSource, nowMs: number, counts: C): JobProgressBase & C {
   const progress: JobProgressBase & C = { status: state.status, ...counts };
   if (state.status === 'running' && state.notBefore !== undefined && state.notBefore > nowMs) progress.waitingForRateLimitMs = state.notBefore - nowMs;
