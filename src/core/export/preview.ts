@@ -1,7 +1,7 @@
 // What the sidebar shows before sending: what was read, which metric each column is, and what is wrong.
 
 import { countItems, formatCount, placeNamer } from './places';
-import { reportItem } from './report';
+import { countOutcomes, reportItem } from './report';
 import type { ExportItemState, ExportPreview, ExportState, RangeInput } from './types';
 
 /**
@@ -12,21 +12,20 @@ export function previewExport(state: ExportState, displayValues?: RangeInput['di
   const places = placeNamer(state.spec.layout, state.origin);
   const shown = (row: number, column: number): string | null => displayValues?.[row - 1]?.[column - 1] ?? null;
   const withShown = (item: ExportItemState) => ({ ...reportItem(state, item, places), shownDate: shown(item.row, 1), shownValue: shown(item.row, item.column) });
-  const toSend = state.items.filter((item) => item.outcome === 'pending').length;
-  const skipped = state.items.filter((item) => item.outcome === 'skipped').length;
-  const failed = state.items.filter((item) => item.outcome === 'failed').length;
+  const { pending: toSend, skipped, failed, unchanged } = countOutcomes(state.items.map((item) => item.outcome));
+  // A pending item's plan once its stored point was read; none while not compared yet.
+  const planned = (plan: ExportItemState['planned']): number => state.items.filter((item) => item.outcome === 'pending' && item.planned === plan).length;
   // "Only what changed" with the stored points read: the words and counts of the export's report.
-  const compared = state.spec.onlyChanged ? compare(state) : null;
+  const compared = state.spec.onlyChanged ? { unchanged, toCreate: planned('created'), toUpdate: planned('updated'), notCompared: planned(undefined) } : null;
   const counts = compared
     ? [
         `${formatCount(compared.unchanged)} unchanged`,
         `${formatCount(compared.toCreate)} to create`,
         `${formatCount(compared.toUpdate)} to update`,
         ...(compared.notCompared ? [`${formatCount(compared.notCompared)} not compared yet`] : []),
-        `${formatCount(skipped)} skipped`,
-        `${formatCount(failed)} failed`,
       ]
-    : [`${formatCount(toSend)} to send`, `${formatCount(skipped)} skipped`, `${formatCount(failed)} failed`];
+    : [`${formatCount(toSend)} to send`];
+  counts.push(`${formatCount(skipped)} skipped`, `${formatCount(failed)} failed`);
   return {
     layout: state.spec.layout,
     rowsRead: state.rowsRead,
@@ -60,20 +59,4 @@ export function previewExport(state: ExportState, displayValues?: RangeInput['di
       .map(withShown),
     summary: `${countItems(state.spec.layout, state.items.length)} read: ${state.items.length === 0 ? 'nothing to export' : counts.join(', ')}.`,
   };
-}
-
-/** Items compared with the stored points: unchanged, or planned as created or updated; the rest not yet compared. */
-function compare(state: ExportState): NonNullable<ExportPreview['compared']> {
-  let unchanged = 0;
-  let toCreate = 0;
-  let toUpdate = 0;
-  let notCompared = 0;
-  for (const item of state.items) {
-    if (item.outcome === 'unchanged') unchanged++;
-    else if (item.outcome !== 'pending') continue;
-    else if (item.planned === 'created') toCreate++;
-    else if (item.planned === 'updated') toUpdate++;
-    else notCompared++;
-  }
-  return { unchanged, toCreate, toUpdate, notCompared };
 }

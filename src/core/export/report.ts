@@ -53,9 +53,8 @@ export function countOutcomes(outcomes: readonly RowOutcome[]): ExportTotals {
  * what it means, since the upsert does not tell new points from updated ones.
  */
 function summarise(state: ExportState, totals: ExportTotals, itemsRead: number): string {
-  const read = state.spec.layout === 'long'
-    ? `${countItems('long', itemsRead)} read`
-    : `${countItems('wide', itemsRead)} read (${countOf(state.rowsRead, 'row')} × ${countOf(state.columns.length, 'metric column')})`;
+  const { layout } = state.spec;
+  const read = `${countItems(layout, itemsRead)} read${layout === 'wide' ? ` (${countOf(state.rowsRead, 'row')} × ${countOf(state.columns.length, 'metric column')})` : ''}`;
   if (itemsRead === 0) return `${read}: nothing to export.`;
   const parts = outcomeParts(ROW_OUTCOMES, totals, state, 'export', (outcome, n) => (outcome === 'written' ? `${n} written (stored; the API does not say which were new and which updated)` : undefined));
   return `${read}: ${parts.join(', ')}.`;
