@@ -65,9 +65,8 @@ export function compactExport(state: ExportState, fresh: ExportState): CompactEx
 }
 
 /**
- * The full state again, from a fresh read of the range and what was stored; null when the read is not
- * the export that was stored (the sheet changed: its rows must not be sent as they now are). Batches are
- * planned again from the items: a confirmed item is never pending again, so nothing confirmed is resent.
+ * The full state again from a fresh read of the range; null when the sheet changed (its rows must not be
+ * sent as they now are). Batches are planned again: a confirmed item is never pending again, so never resent.
  */
 export function expandExport(fresh: ExportState, compact: CompactExportState): ExportState | null {
   if (fresh.fingerprint !== compact.fingerprint || fresh.items.length !== compact.codes.length || fresh.metrics.length !== compact.phases.length) return null;

@@ -35,9 +35,8 @@ export function isDateCell(cell: unknown): boolean {
 }
 
 /**
- * Reads the items of a range. A row whose every cell is blank is not input (ranges often run past the
- * data), so it is counted as empty rather than reported item by item. Shape problems that make the whole
- * range unreadable throw an InputError; problems of one column fail that column's items.
+ * Reads the items of a range. A blank row is not input (ranges often run past the data): it is counted
+ * as empty. A shape that makes the whole range unreadable throws an InputError; a column's problem fails its items.
  */
 export function readRange(range: RangeInput, spec: ExportSpec, metrics: readonly MetricRef[]): ReadResult {
   const rows = range.values;

@@ -35,7 +35,7 @@ export function needsProbe(state: Pick<RateLimitState, 'retry' | 'status'>): boo
 }
 
 /** A step's last wait: outOfTime when the step's own time ran out, which is not the rate limit. */
-export type StepWait = { retryAfterMs?: number; outOfTime?: true };
+type StepWait = { retryAfterMs?: number; outOfTime?: true };
 
 /**
  * The end of a step, for the rate limit: a refusal sets (or grows) the backoff and the time before the
