@@ -72,7 +72,7 @@ export function readStoredPoints(state: ExportState, client: ApiClient, deadline
   return { state: next };
 }
 
-/** Reads the existing points of one metric over its items' dates, then plans only the items that differ. */
+/** Reads one chunk of a metric's existing points, then plans only the items that differ. */
 function readExisting(state: ExportState, metric: number, client: ApiClient): Attempt {
   const metricState = state.metrics[metric]!;
   const chunk = nextDiffChunk(state, metric);

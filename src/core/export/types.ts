@@ -11,7 +11,7 @@ export type ExportLayout = 'long' | 'wide';
 export type ExportSpec = {
   /** long: a date column and a value column for one metric; wide: a date column and one column per metric. */
   layout: ExportLayout;
-  /** The metric of the long layout's value column; the wide layout names its metrics in the header row. */
+  /** The long layout's metric (the wide layout's header row names its metrics). */
   metricId?: string;
   /** The first row of the range holds headers, not data (the wide layout requires it). */
   hasHeaderRow: boolean;
@@ -19,7 +19,7 @@ export type ExportSpec = {
   skipBlanks: boolean;
   /** Several rows for one date of one metric: fail them all, or keep the last in sheet order. */
   duplicates: 'reject' | 'last_wins';
-  /** A date that is not the start of its metric's period: fail it, or move it to the period start with a note. */
+  /** A date that does not start its metric's period: fail it, or move it to the period start with a note. */
   offPeriod: 'reject' | 'normalise';
   /** Read the metric's existing points first and send only what differs. */
   onlyChanged: boolean;
@@ -64,7 +64,7 @@ export type ExportItemState = {
   date?: string;
   value?: string;
   outcome: RowOutcome;
-  /** What a confirmed send makes of a pending item: created/updated after a diff, written without one. */
+  /** What a confirmed send makes of a pending item (written: sent without a diff). */
   planned?: 'created' | 'updated' | 'written';
   /** Why it was skipped or failed: lower-case, no final period, so it reads after "failed: ". */
   reason?: string;
@@ -167,7 +167,7 @@ export type ExportProgress = JobProgressBase & {
   waitedForRateLimitMs?: number;
 };
 
-/** An item as the preview shows it: the date and value cells as the sheet displays them (getDisplayValues), beside what is sent. */
+/** An item with its date and value cells as the sheet displays them. */
 type ExportPreviewItem = ExportReportItem & { shownDate: string | null; shownValue: string | null };
 
 /** What the sidebar shows before anything is sent. */

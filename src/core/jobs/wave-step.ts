@@ -1,5 +1,5 @@
-// One step of a wave-by-wave job (an export, an audit push): waves until done, cancelled or out of time,
-// a checkpoint after each, and what a failure does to the job. The jobs supply their waves.
+// One step of a wave-by-wave job (export, audit push, audit build): waves until done, cancelled or out of
+// time, a checkpoint after each, and what a failure does to the job. The jobs supply their waves.
 
 import type { ApiClient } from '../api/client';
 import type { WaitLog } from '../export/wait-log';
