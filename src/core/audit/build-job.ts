@@ -8,8 +8,7 @@ import type { PortfolioCompanyProfile, PortfolioProperty, PortfolioPropertyOptio
 import { countOf } from '../export/places';
 import { classifyFailure, worseFailure, type Failure } from '../jobs/classify-failure';
 import { cancelJob, cloneJob, resumeWaveJob } from '../jobs/job-state';
-import type { WaveStepOptions } from '../jobs/step-options';
-import { runWaveStep, type WaveFailureEffect, type WaveJobState } from '../jobs/wave-step';
+import { runWaveStep, type WaveFailureEffect, type WaveJobState, type WaveStepOptions } from '../jobs/wave-step';
 import { requireUuid } from '../validate/uuid';
 import { auditDataOf, auditReadsOf } from './load-audit-data';
 import type { AuditData } from './types';

@@ -7,9 +7,8 @@ import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs
 import { countOf } from '../export/places';
 import { cloneAuditPushState, isPushComplete } from './write-back';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
-import type { WaveStepOptions } from '../jobs/step-options';
 import { jobProgress } from '../jobs/progress';
-import { runWaveStep } from '../jobs/wave-step';
+import { runWaveStep, type WaveStepOptions } from '../jobs/wave-step';
 
 /**
  * Cells sent together in one wave. Each wave is one sendAllSettled (which the requester paces under the

@@ -5,7 +5,7 @@ import type { ExportItemState } from './types';
 
 const ITEM_FIELD = /^data_points\[(\d+)\](?:\.(\w+))?$/;
 
-export type Refusal = {
+type Refusal = {
   /** One reason per item of the batch, in batch order. */
   reasons: string[];
   /** Position in the batch of the item that caused the refusal: the first item when the API names none. */
@@ -25,10 +25,8 @@ export function mapRefusal(error: ApiError, items: readonly ExportItemState[], c
     const item = items[position];
     if (!match || !item) continue;
     const attribute = match[2] ?? 'data point';
-    const shown = attribute === 'date' && item.date !== undefined ? ` ${item.date}` : attribute === 'value' && item.value !== undefined ? ` ${item.value}` : '';
-    const list = byPosition.get(position) ?? [];
-    list.push(`the API refused the ${attribute}${shown}: ${shortReason(problem)}`);
-    byPosition.set(position, list);
+    const shown = attribute === 'date' || attribute === 'value' ? item[attribute] : undefined;
+    byPosition.set(position, [...(byPosition.get(position) ?? []), `the API refused the ${attribute}${shown === undefined ? '' : ` ${shown}`}: ${shortReason(problem)}`]);
   }
   if (byPosition.size === 0) {
     const reason = `not stored: ${shortReason(error, 'metric')}`;

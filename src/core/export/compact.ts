@@ -1,16 +1,15 @@
-// What an export keeps between steps: no copy of the rows' values (the range is read again each step and
-// must still have the fingerprint it had), one outcome code per item, and reasons only where the API or
-// a step gave one that a fresh read of the sheet would not give again.
+// What an export keeps between steps: no copy of the rows (the range is read again each step and must keep
+// its fingerprint), one outcome code per item, and only the reasons a fresh read would not give again.
 
 import { carryJobFields, indexReasons } from '../jobs/compact-state';
+import type { RateLimitState } from '../jobs/rate-limit-state';
 import { planBatches } from './plan';
-import type { ExportCounters, ExportItemState, ExportState, ExportStatus } from './types';
+import type { ExportCounters, ExportItemState, ExportMetricState, ExportState } from './types';
 
-export type CompactExportState = {
+export type CompactExportState = RateLimitState & {
   version: 2;
   /** planFingerprint of the range as prepared at the start: a read with another one is another export. */
   fingerprint: string;
-  status: ExportStatus;
   /** One character per item, see CODES. */
   codes: string;
   /** One character per metric: d(iff), s(end), x (stopped). */
@@ -20,15 +19,10 @@ export type CompactExportState = {
   /** Item index → index into `reasons`, only for items whose reason a fresh read would not give. */
   reasonOf: Record<string, number>;
   counters: ExportCounters;
-  problem?: string;
-  notBefore?: number;
-  rateLimitedSince?: number;
-  retry?: { backoffMs: number };
 };
 
-type Code = { outcome: ExportItemState['outcome']; planned?: ExportItemState['planned'] };
-
-const CODES: Record<string, Code> = {
+/** Lower case: pending, with its plan (p: none yet); upper case: the final outcome. */
+const CODES: Record<string, Pick<ExportItemState, 'outcome' | 'planned'>> = {
   p: { outcome: 'pending' },
   c: { outcome: 'pending', planned: 'created' },
   u: { outcome: 'pending', planned: 'updated' },
@@ -50,24 +44,20 @@ function codeOf(item: ExportItemState): string {
 }
 
 const PHASES = { diff: 'd', send: 's', stopped: 'x' } as const;
-const PHASE_OF: Record<string, 'diff' | 'send' | 'stopped'> = { d: 'diff', s: 'send', x: 'stopped' };
+const PHASE_OF: Record<string, ExportMetricState['phase']> = { d: 'diff', s: 'send', x: 'stopped' };
 
 /**
  * The state to store. `fresh` is the range as prepared from the sheet (the same read the state came
  * from): reasons it gives itself (validation's) are not stored again.
  */
 export function compactExport(state: ExportState, fresh: ExportState): CompactExportState {
-  const codes = state.items.map(codeOf).join('');
-  // Reasons a fresh read gives itself (validation's) are not stored again.
-  const { reasons, reasonOf } = indexReasons(state.items, (item, index) => (item.reason === fresh.items[index]?.reason ? undefined : item.reason));
   const compact: CompactExportState = {
     version: 2,
     fingerprint: state.fingerprint,
     status: state.status,
-    codes,
+    codes: state.items.map(codeOf).join(''),
     phases: state.metrics.map((metric) => PHASES[metric.phase]).join(''),
-    reasons,
-    reasonOf,
+    ...indexReasons(state.items, (item, index) => (item.reason === fresh.items[index]?.reason ? undefined : item.reason)),
     counters: { ...state.counters },
   };
   carryJobFields(state, compact);
@@ -75,9 +65,8 @@ export function compactExport(state: ExportState, fresh: ExportState): CompactEx
 }
 
 /**
- * The full state again, from a fresh read of the range and what was stored; null when the read is not
- * the export that was stored (the sheet changed: its rows must not be sent as they now are). Batches are
- * planned again from the items: a confirmed item is never pending again, so nothing confirmed is resent.
+ * The full state again from a fresh read of the range; null when the sheet changed (its rows must not be
+ * sent as they now are). Batches are planned again: a confirmed item is never pending again, so never resent.
  */
 export function expandExport(fresh: ExportState, compact: CompactExportState): ExportState | null {
   if (fresh.fingerprint !== compact.fingerprint || fresh.items.length !== compact.codes.length || fresh.metrics.length !== compact.phases.length) return null;
@@ -87,9 +76,8 @@ export function expandExport(fresh: ExportState, compact: CompactExportState): E
   state.items = fresh.items.map((freshItem, index) => {
     const code = CODES[compact.codes[index]!];
     if (!code) throw new Error(`Unknown outcome code in a stored export: ${compact.codes[index]}`);
-    const item: ExportItemState = { ...freshItem, outcome: code.outcome };
-    delete item.planned;
-    if (code.planned !== undefined) item.planned = code.planned;
+    const item: ExportItemState = { ...freshItem, ...code };
+    if (code.planned === undefined) delete item.planned;
     const stored = compact.reasonOf[index];
     if (stored !== undefined) item.reason = compact.reasons[stored]!;
     else if (code.outcome !== freshItem.outcome) delete item.reason;

@@ -2,46 +2,42 @@
 
 import type { DataPoint } from '../api/types';
 import { normaliseDecimal } from '../validate/decimal';
+import { itemsOf } from './export-state';
 import { planBatches } from './plan';
 import type { ExportState } from './types';
 
 /**
- * Items compared per read: their dates span about this many periods, 25 pages of 100. Page 1 alone,
- * then the other 24 together, is two round trips per chunk (a 10,000-row re-export reads in 8, not
- * the 40 of 5-page chunks), and a rate limit met midway loses at most one chunk's pages.
+ * Items compared per read: about 25 pages of 100. Page 1 alone, then the other 24 together, is two round
+ * trips per chunk (a 10,000-row re-export reads in 8, not the 40 of 5-page chunks).
  */
 export const DIFF_CHUNK_ITEMS = 2500;
 
-/** A pending item of the metric not yet compared (compared ones have a plan or are unchanged). */
+/** The metric's pending items not yet compared (compared ones have a plan), by date, then in sheet order (a stable sort). */
 function undiffed(state: ExportState, metric: number): number[] {
-  const indices: number[] = [];
-  state.items.forEach((item, index) => {
-    if (item.metric === metric && item.outcome === 'pending' && item.planned === undefined && item.date !== undefined) indices.push(index);
-  });
-  return indices.sort((a, b) => (state.items[a]!.date! < state.items[b]!.date! ? -1 : state.items[a]!.date! > state.items[b]!.date! ? 1 : a - b));
+  const dateOf = (index: number): string | undefined => state.items[index]!.date;
+  return itemsOf(state, metric)
+    .filter((index) => state.items[index]!.planned === undefined && dateOf(index) !== undefined)
+    .sort((a, b) => (dateOf(a)! < dateOf(b)! ? -1 : dateOf(a)! > dateOf(b)! ? 1 : 0));
 }
 
 /**
  * The next dates of a metric to compare: its earliest not-yet-compared items, at most DIFF_CHUNK_ITEMS.
- * Reading a whole long range at once would lose every page read whenever the rate budget ran out
- * midway, and a large re-export would start over on every step; a chunk loses at most its own pages.
+ * A rate limit met midway loses only this chunk's pages, not every page of a long range read at once.
  */
 export function nextDiffChunk(state: ExportState, metric: number): { indices: number[]; startDate: string; endDate: string } | undefined {
   const all = undiffed(state, metric);
   if (all.length === 0) return undefined;
-  let indices = all.slice(0, DIFF_CHUNK_ITEMS);
-  const endDate = state.items[indices[indices.length - 1]!]!.date!;
+  const endDate = state.items[all[Math.min(all.length, DIFF_CHUNK_ITEMS) - 1]!]!.date!;
   // Items sharing the chunk's last date go with it, so no date is compared twice.
-  indices = all.filter((index, position) => position < DIFF_CHUNK_ITEMS || state.items[index]!.date === endDate);
+  const indices = all.filter((index, position) => position < DIFF_CHUNK_ITEMS || state.items[index]!.date === endDate);
   return { indices, startDate: state.items[indices[0]!]!.date!, endDate };
 }
 
 /**
- * Classifies the metric's pending items against the existing points: same value → unchanged (not sent);
- * another value, or a blank one → updated; no point on that date → created. Then plans batches of the
- * changed items only, in sheet order, and moves the metric on to sending.
+ * Classifies a chunk against the existing points: same value → unchanged (not sent); another or a blank
+ * one → updated; none on that date → created. Then plans batches of the changed items only.
  */
-export function applyDiff(state: ExportState, metric: number, existing: readonly DataPoint[], indices?: readonly number[]): void {
+export function applyDiff(state: ExportState, metric: number, existing: readonly DataPoint[], indices: readonly number[]): void {
   const metricState = state.metrics[metric];
   if (!metricState) throw new Error(`No metric ${metric} in the export.`);
   const stored = new Map<string, string | null>();
@@ -50,9 +46,8 @@ export function applyDiff(state: ExportState, metric: number, existing: readonly
     if (point.metric_id.toLowerCase() === metricState.id.toLowerCase()) stored.set(point.date, point.value ?? null);
   }
   const changed: number[] = [];
-  const chunk = indices ?? undiffed(state, metric);
   // Sheet order within the chunk, so batches stay in the order of the rows.
-  [...chunk].sort((a, b) => a - b).forEach((index) => {
+  [...indices].sort((a, b) => a - b).forEach((index) => {
     const item = state.items[index]!;
     if (item.metric !== metric || item.outcome !== 'pending' || item.date === undefined || item.value === undefined) return;
     if (!stored.has(item.date)) {

@@ -1,34 +1,29 @@
-// An export's life outside its steps: prepared from a range, cancelled, resumed, finished.
+// An export's life outside its steps: prepared from a range, resumed, finished.
 
-import type { DateFormatter } from '../validate/dates';
 import { placeNamer } from './places';
 import { planBatches, planFingerprint } from './plan';
 import { readRange } from './read-range';
-import { validateCells } from './validate';
+import { validateCells, type DateReading } from './validate';
 import type { ExportColumnState, ExportItemState, ExportMetricState, ExportSpec, ExportState, MetricRef, RangeInput } from './types';
-import { cancelJob, cloneJob, resumeWaveJob } from '../jobs/job-state';
+import { resumeWaveJob } from '../jobs/job-state';
 
-export type ExportInput = {
+type ExportInput = DateReading & {
   range: RangeInput;
   spec: ExportSpec;
   /** The company's metrics: names in a wide header resolve through them, and their frequencies set the periods. */
   metrics: readonly MetricRef[];
-  /** The spreadsheet's time zone: a Date cell is the calendar day it shows there. */
-  timeZone: string;
-  formatDate: DateFormatter;
 };
 
 /**
- * Reads and validates the range and plans the export; nothing is sent. With onlyChanged off the
- * batches are planned now and each confirmed item will be `written`; with it on, each metric's existing
- * points are read by the first steps, and only the differences are planned. A range whose shape cannot
- * be read throws an InputError; every other problem is an item's reason.
+ * Reads and validates the range and plans the export; nothing is sent. With onlyChanged off the batches
+ * are planned now; with it on, the first steps read each metric's existing points and plan the differences.
+ * A range whose shape cannot be read throws an InputError; every other problem is an item's reason.
  */
 export function prepareExport(input: ExportInput): ExportState {
   const { spec } = input;
   const origin = input.range.origin ?? { row: 1, column: 1 };
   const read = readRange(input.range, spec, input.metrics);
-  const checked = validateCells(read, spec, { timeZone: input.timeZone, formatDate: input.formatDate }, placeNamer(spec.layout, origin));
+  const checked = validateCells(read, spec, input, placeNamer(spec.layout, origin));
 
   const metrics: ExportMetricState[] = [];
   const metricIndex = new Map<string, number>();
@@ -47,15 +42,12 @@ export function prepareExport(input: ExportInput): ExportState {
       : { column: column.column, header: column.header, metric: null, error: column.target.error },
   );
 
-  const items: ExportItemState[] = checked.map((item) => {
-    const state: ExportItemState = { row: item.row, column: item.column, metric: item.metric ? indexOf(item.metric) : null, outcome: item.verdict === 'send' ? 'pending' : item.verdict };
-    if (item.date !== undefined) state.date = item.date;
-    if (item.value !== undefined) state.value = item.value;
-    if (item.reason !== undefined) state.reason = item.reason;
-    if (item.note !== undefined) state.note = item.note;
-    if (item.verdict === 'send' && !spec.onlyChanged) state.planned = 'written';
-    return state;
-  });
+  const items = checked.map(({ metric, verdict, ...fields }): ExportItemState => ({
+    ...fields,
+    metric: metric ? indexOf(metric) : null,
+    outcome: verdict === 'send' ? 'pending' : verdict,
+    ...(verdict === 'send' && !spec.onlyChanged ? { planned: 'written' as const } : {}),
+  }));
 
   const state: ExportState = {
     version: 1,
@@ -83,11 +75,7 @@ export function prepareExport(input: ExportInput): ExportState {
 
 /** Indexes of a metric's pending items, in sheet order. */
 export function itemsOf(state: ExportState, metric: number): number[] {
-  const indexes: number[] = [];
-  state.items.forEach((item, index) => {
-    if (item.metric === metric && item.outcome === 'pending') indexes.push(index);
-  });
-  return indexes;
+  return state.items.flatMap((item, index) => (item.metric === metric && item.outcome === 'pending' ? [index] : []));
 }
 
 /** Nothing is left to read or send. */
@@ -95,25 +83,6 @@ export function isComplete(state: ExportState): boolean {
   return !state.metrics.some((metric) => metric.phase === 'diff') && !state.batches.some((batch) => batch.status === 'pending');
 }
 
-/**
- * Stops the export between steps. Pending items stay pending (the report says "not sent: export
- * cancelled"), and confirmed batches stay confirmed, so a later resume sends only the rest.
- */
-export function cancelExport(state: ExportState): ExportState {
-  return cancelJob(state);
-}
-
-/** Lets a cancelled or paused export run again; it continues with the batches not confirmed. */
 export function resumeExport(state: ExportState): ExportState {
   return resumeWaveJob(state, isComplete);
 }
-
-/**
- * Whether a fresh read of the range (prepareExport again) is the export this state was made from:
- * if not, the sheet changed since, and resuming would send what the user no longer has.
- */
-export function sameExport(state: ExportState, fresh: ExportState): boolean {
-  return state.fingerprint === fresh.fingerprint;
-}
-
-export const cloneExportState: (state: ExportState) => ExportState = cloneJob;

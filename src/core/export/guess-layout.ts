@@ -1,21 +1,19 @@
 // Guesses how a selection is laid out, so "Use selection" pre-fills the exporter's form.
 
-import { resolveHeader } from './read-range';
+import { isDateCell, resolveHeader } from './read-range';
 import type { ExportLayout, MetricRef } from './types';
 
-export type LayoutGuess = { layout: ExportLayout; hasHeaderRow: boolean };
+type LayoutGuess = { layout: ExportLayout; hasHeaderRow: boolean };
 
-/** Date cells (tagged, since cells come from another realm) and YYYY-MM-DD text read as dates. */
+/** Date cells and YYYY-MM-DD text read as dates. */
 function looksLikeDate(cell: unknown): boolean {
-  return Object.prototype.toString.call(cell) === '[object Date]' || (typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell.trim()));
+  return isDateCell(cell) || (typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell.trim()));
 }
 
 /**
- * The header row: the first row holds no date where the second does. Layout: more than two columns are
- * wide; two columns are long (a date column and the values of the metric chosen in the sidebar), unless
- * the second header is a metric's id or the exact name of one of the company's metrics: then the header
- * names the metric of its column, which is the wide layout with one metric. The company's metrics are
- * loaded only for that case, since loading them costs a request.
+ * The header row: the first row holds no date where the second does. More than two columns are wide; two
+ * are long unless the second header names one of the company's metrics (the wide layout with one metric).
+ * The metrics are loaded only for that case, since loading them costs a request.
  */
 export function guessLayout(values: ReadonlyArray<ReadonlyArray<unknown>>, loadMetrics: () => readonly MetricRef[]): LayoutGuess {
   const first = values[0] ?? [];

@@ -4,11 +4,9 @@
 
 import { normaliseDecimal } from '../validate/decimal';
 
-/** The unit of a metric whose values are percentage points (contract: Metric.unit). Compared without case. */
-export const PERCENT_UNIT = 'percent';
-
+/** Whether a metric's values are percentage points (contract: Metric.unit), compared without case. */
 export function isPercentUnit(unit: string | undefined): boolean {
-  return (unit ?? '').trim().toLowerCase() === PERCENT_UNIT;
+  return (unit ?? '').trim().toLowerCase() === 'percent';
 }
 
 /** Splits a format into its sections at ';', leaving quoted text and escaped characters alone. */

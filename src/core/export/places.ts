@@ -1,8 +1,6 @@
 // How reasons name places and counts: "row 14" in the long layout, "cell C14" in the wide one, "1,000".
 
-import type { ExportLayout, SheetPosition } from './types';
-
-export type Place = { row: number; column: number };
+import type { ExportLayout, SheetPosition as Place } from './types';
 
 /** Names cells of the range the way the user sees them in the sheet. */
 export type PlaceNamer = {
@@ -15,11 +13,8 @@ export type PlaceNamer = {
   letter(column: number): string;
 };
 
-/**
- * The long layout has one value per row, so a row number says it all; the wide layout has several
- * values per row, so reasons name the cell.
- */
-export function placeNamer(layout: ExportLayout, origin: SheetPosition): PlaceNamer {
+/** The long layout has one value per row, so reasons name the row; the wide layout's name the cell. */
+export function placeNamer(layout: ExportLayout, origin: Place): PlaceNamer {
   const sheetRow = (place: Place) => origin.row + place.row - 1;
   const letter = (column: number) => columnLetters(origin.column + column - 1);
   const cell = (place: Place) => `${letter(place.column)}${sheetRow(place)}`;
@@ -59,6 +54,11 @@ export function formatCount(count: number): string {
 /** A count with its noun in agreement: "1 row", "2 rows", "1,000 rows". */
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {
   return `${formatCount(count)} ${count === 1 ? singular : plural}`;
+}
+
+/** Items counted as the layout reads them: rows in the long layout, values (cells) in the wide one. */
+export function countItems(layout: ExportLayout, count: number): string {
+  return countOf(count, layout === 'long' ? 'row' : 'value');
 }
 
 /** Cell text quoted in a reason, cut short so one odd cell cannot flood the report. */

@@ -4,10 +4,7 @@ import { MAX_UPSERT_ITEMS } from '../api/types';
 import { fnv1a64 } from '../cache/chunked-cache';
 import type { ExportBatchState, ExportItemState, ExportMetricState, ExportSpec } from './types';
 
-/**
- * Splits one metric's items (indexes into the state's items, already in sheet order) into batches of
- * at most MAX_UPSERT_ITEMS, the API's limit per PUT.
- */
+/** Splits one metric's item indexes (in sheet order) into batches of at most the API's limit per PUT. */
 export function planBatches(metric: number, itemIndexes: readonly number[]): ExportBatchState[] {
   const batches: ExportBatchState[] = [];
   for (let start = 0; start < itemIndexes.length; start += MAX_UPSERT_ITEMS) {

@@ -1,8 +1,8 @@
 // What the sidebar shows before sending: what was read, which metric each column is, and what is wrong.
 
-import { formatCount, placeNamer } from './places';
-import { reportItem } from './report';
-import type { ExportPreview, ExportState, RangeInput } from './types';
+import { countItems, formatCount, placeNamer } from './places';
+import { countOutcomes, reportItem } from './report';
+import type { ExportItemState, ExportPreview, ExportState, RangeInput } from './types';
 
 /**
  * A preview of a prepared export. With the range's display values, each sample item shows the cells as
@@ -11,22 +11,21 @@ import type { ExportPreview, ExportState, RangeInput } from './types';
 export function previewExport(state: ExportState, displayValues?: RangeInput['displayValues'], limit = 10, problem: string | null = null): ExportPreview {
   const places = placeNamer(state.spec.layout, state.origin);
   const shown = (row: number, column: number): string | null => displayValues?.[row - 1]?.[column - 1] ?? null;
-  const toSend = state.items.filter((item) => item.outcome === 'pending').length;
-  const skipped = state.items.filter((item) => item.outcome === 'skipped').length;
-  const failed = state.items.filter((item) => item.outcome === 'failed').length;
-  const noun = state.spec.layout === 'long' ? (state.items.length === 1 ? 'row' : 'rows') : state.items.length === 1 ? 'value' : 'values';
+  const withShown = (item: ExportItemState) => ({ ...reportItem(state, item, places), shownDate: shown(item.row, 1), shownValue: shown(item.row, item.column) });
+  const { pending: toSend, skipped, failed, unchanged } = countOutcomes(state.items.map((item) => item.outcome));
+  // A pending item's plan once its stored point was read; none while not compared yet.
+  const planned = (plan: ExportItemState['planned']): number => state.items.filter((item) => item.outcome === 'pending' && item.planned === plan).length;
   // "Only what changed" with the stored points read: the words and counts of the export's report.
-  const compared = state.spec.onlyChanged ? compare(state) : null;
+  const compared = state.spec.onlyChanged ? { unchanged, toCreate: planned('created'), toUpdate: planned('updated'), notCompared: planned(undefined) } : null;
   const counts = compared
     ? [
         `${formatCount(compared.unchanged)} unchanged`,
         `${formatCount(compared.toCreate)} to create`,
         `${formatCount(compared.toUpdate)} to update`,
         ...(compared.notCompared ? [`${formatCount(compared.notCompared)} not compared yet`] : []),
-        `${formatCount(skipped)} skipped`,
-        `${formatCount(failed)} failed`,
       ]
-    : [`${formatCount(toSend)} to send`, `${formatCount(skipped)} skipped`, `${formatCount(failed)} failed`];
+    : [`${formatCount(toSend)} to send`];
+  counts.push(`${formatCount(skipped)} skipped`, `${formatCount(failed)} failed`);
   return {
     layout: state.spec.layout,
     rowsRead: state.rowsRead,
@@ -49,33 +48,15 @@ export function previewExport(state: ExportState, displayValues?: RangeInput['di
       };
     }),
     sample: state.items.slice(0, limit).map((item) => ({
-      ...reportItem(state, item, places),
+      ...withShown(item),
       // Before sending, a pending item is one that will be sent: no "not sent" reason yet.
       ...(item.outcome === 'pending' ? { reason: null } : {}),
       ...(item.outcome === 'unchanged' ? { reason: 'already stored' } : {}),
-      shownDate: shown(item.row, 1),
-      shownValue: shown(item.row, item.column),
     })),
     problems: state.items
       .filter((item) => item.outcome === 'skipped' || item.outcome === 'failed')
       .slice(0, limit)
-      .map((item) => ({ ...reportItem(state, item, places), shownDate: shown(item.row, 1), shownValue: shown(item.row, item.column) })),
-    summary: state.items.length === 0 ? `0 ${noun} read: nothing to export.` : `${formatCount(state.items.length)} ${noun} read: ${counts.join(', ')}.`,
+      .map(withShown),
+    summary: `${countItems(state.spec.layout, state.items.length)} read: ${state.items.length === 0 ? 'nothing to export' : counts.join(', ')}.`,
   };
-}
-
-/** Items compared with the stored points: unchanged, or planned as created or updated; the rest not yet compared. */
-function compare(state: ExportState): NonNullable<ExportPreview['compared']> {
-  let unchanged = 0;
-  let toCreate = 0;
-  let toUpdate = 0;
-  let notCompared = 0;
-  for (const item of state.items) {
-    if (item.outcome === 'unchanged') unchanged++;
-    else if (item.outcome !== 'pending') continue;
-    else if (item.planned === 'created') toCreate++;
-    else if (item.planned === 'updated') toUpdate++;
-    else notCompared++;
-  }
-  return { unchanged, toCreate, toUpdate, notCompared };
 }

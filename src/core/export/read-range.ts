@@ -4,23 +4,15 @@
 import { InputError } from '../errors';
 import { isUuid } from '../validate/uuid';
 import { quote } from './places';
-import type { ExportSpec, MetricRef, RangeInput } from './types';
+import type { ExportColumnState, ExportSpec, ExportState, MetricRef, RangeInput, SheetPosition } from './types';
 
 /** What a value column exports to: a metric, or a reason every item of the column fails with. */
-export type ColumnTarget = { metric: MetricRef } | { error: string };
+type ColumnTarget = { metric: MetricRef } | { error: string };
 
-export type ReadColumn = {
-  /** 1-based column offset within the range. */
-  column: number;
-  /** The header cell, trimmed; the long layout shows the chosen metric id. */
-  header: string;
-  target: ColumnTarget;
-};
+type ReadColumn = Pick<ExportColumnState, 'column' | 'header'> & { target: ColumnTarget };
 
 /** One item before validation: the cells it is made of, and where it sits. */
-export type ReadCell = {
-  row: number;
-  column: number;
+export type ReadCell = SheetPosition & {
   dateCell: unknown;
   valueCell: unknown;
   /** The value cell's number format, when the range's formats were read. */
@@ -28,14 +20,7 @@ export type ReadCell = {
   target: ColumnTarget;
 };
 
-export type ReadResult = {
-  columns: ReadColumn[];
-  cells: ReadCell[];
-  /** Rows in the range, header included. */
-  rowCount: number;
-  rowsRead: number;
-  emptyRows: number;
-};
+export type ReadResult = Pick<ExportState, 'rowCount' | 'rowsRead' | 'emptyRows'> & { columns: ReadColumn[]; cells: ReadCell[] };
 
 /** Ids look like this; a header that does but is not one is told so, rather than "no metric is named". */
 const ID_LIKE = /^[0-9a-f]{4,}(?:-[0-9a-f]*){2,}$/i;
@@ -44,10 +29,14 @@ export function isBlankCell(cell: unknown): boolean {
   return cell === '' || cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
 }
 
+/** Dates from another realm (an Apps Script cell read in a vm) fail instanceof; the tag does not. */
+export function isDateCell(cell: unknown): boolean {
+  return Object.prototype.toString.call(cell) === '[object Date]';
+}
+
 /**
- * Reads the items of a range. A row whose every cell is blank is not input (ranges often run past the
- * data), so it is counted as empty rather than reported item by item. Shape problems that make the whole
- * range unreadable throw an InputError; problems of one column fail that column's items.
+ * Reads the items of a range. A blank row is not input (ranges often run past the data): it is counted
+ * as empty. A shape that makes the whole range unreadable throws an InputError; a column's problem fails its items.
  */
 export function readRange(range: RangeInput, spec: ExportSpec, metrics: readonly MetricRef[]): ReadResult {
   const rows = range.values;

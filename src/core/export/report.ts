@@ -1,7 +1,7 @@
 // The export's report: every item's outcome and reason, totals that add up, one summary sentence, and a status column.
 
-import { formatCount, placeNamer, type PlaceNamer } from './places';
-import { outcomeParts, pendingReason as jobPendingReason } from '../jobs/progress';
+import { countItems, countOf, placeNamer, type PlaceNamer } from './places';
+import { outcomeParts, pendingReason } from '../jobs/progress';
 import { ROW_OUTCOMES, type ExportItemState, type ExportReport, type ExportReportItem, type ExportState, type ExportTotals, type RowOutcome } from './types';
 
 /** Heads the status column when the range has a header row. */
@@ -19,7 +19,7 @@ export function buildReport(state: ExportState): ExportReport {
     itemsRead: items.length,
     emptyRows: state.emptyRows,
     totals,
-    summary: summarise(state, totals),
+    summary: summarise(state, totals, items.length),
     items,
     statusColumn: statusColumn(state, places),
     problem: state.problem ?? null,
@@ -37,7 +37,7 @@ export function reportItem(state: ExportState, item: ExportItemState, places: Pl
     date: item.date ?? null,
     value: item.value ?? null,
     outcome: item.outcome,
-    reason: item.outcome === 'pending' ? pendingReason(state) : item.reason ?? null,
+    reason: item.outcome === 'pending' ? pendingReason(state, 'export') : item.reason ?? null,
     note: item.note ?? null,
   };
 }
@@ -48,28 +48,21 @@ export function countOutcomes(outcomes: readonly RowOutcome[]): ExportTotals {
   return totals;
 }
 
-/** Why a pending item has not been sent, by the export's status. */
-export function pendingReason(state: ExportState): string {
-  return jobPendingReason(state, 'export');
-}
-
 /**
  * "1,000 rows read: 940 created, 50 updated, 10 skipped." Counts of zero are left out. `written` says
  * what it means, since the upsert does not tell new points from updated ones.
  */
-export function summarise(state: ExportState, totals: ExportTotals): string {
-  const itemsRead = ROW_OUTCOMES.reduce((sum, outcome) => sum + totals[outcome], 0);
-  const read = state.spec.layout === 'long'
-    ? `${formatCount(itemsRead)} ${itemsRead === 1 ? 'row' : 'rows'} read`
-    : `${formatCount(itemsRead)} ${itemsRead === 1 ? 'value' : 'values'} read (${formatCount(state.rowsRead)} ${state.rowsRead === 1 ? 'row' : 'rows'} × ${formatCount(state.columns.length)} metric ${state.columns.length === 1 ? 'column' : 'columns'})`;
+function summarise(state: ExportState, totals: ExportTotals, itemsRead: number): string {
+  const { layout } = state.spec;
+  const read = `${countItems(layout, itemsRead)} read${layout === 'wide' ? ` (${countOf(state.rowsRead, 'row')} × ${countOf(state.columns.length, 'metric column')})` : ''}`;
   if (itemsRead === 0) return `${read}: nothing to export.`;
   const parts = outcomeParts(ROW_OUTCOMES, totals, state, 'export', (outcome, n) => (outcome === 'written' ? `${n} written (stored; the API does not say which were new and which updated)` : undefined));
   return `${read}: ${parts.join(', ')}.`;
 }
 
 /** The text for one item in the status column: "created", "skipped: blank value", "failed: …". */
-export function statusText(state: ExportState, item: ExportItemState): string {
-  if (item.outcome === 'pending') return pendingReason(state);
+function statusText(state: ExportState, item: ExportItemState): string {
+  if (item.outcome === 'pending') return pendingReason(state, 'export');
   if (item.reason) return `${item.outcome}: ${item.reason}`;
   if (item.note) return `${item.outcome} (${item.note})`;
   return item.outcome;
@@ -80,23 +73,13 @@ export function statusText(state: ExportState, item: ExportItemState): string {
  * nothing. A wide row's cells are summed up in one text when they agree, else listed by column letter.
  * Every text starts with a word, so Sheets never reads one as a formula.
  */
-export function statusColumn(state: ExportState, places: PlaceNamer): string[] {
+function statusColumn(state: ExportState, places: PlaceNamer): string[] {
   const byRow = new Map<number, ExportItemState[]>();
-  for (const item of state.items) {
-    const row = byRow.get(item.row);
-    if (row) row.push(item);
-    else byRow.set(item.row, [item]);
-  }
-  const column: string[] = [];
-  for (let row = 1; row <= state.rowCount; row++) {
-    const items = byRow.get(row);
-    if (!items) {
-      column.push(row === 1 && state.spec.hasHeaderRow ? STATUS_HEADER : '');
-      continue;
-    }
+  for (const item of state.items) byRow.set(item.row, [...(byRow.get(item.row) ?? []), item]);
+  return Array.from({ length: state.rowCount }, (_, index) => {
+    const items = byRow.get(index + 1);
+    if (!items) return index === 0 && state.spec.hasHeaderRow ? STATUS_HEADER : '';
     const texts = items.map((item) => statusText(state, item));
-    const [first] = texts;
-    column.push(texts.every((text) => text === first) ? first ?? '' : items.map((item, i) => `${places.letter(item.column)}: ${texts[i]}`).join('; '));
-  }
-  return column;
+    return texts.every((text) => text === texts[0]) ? texts[0]! : items.map((item, i) => `${places.letter(item.column)}: ${texts[i]}`).join('; ');
+  });
 }

@@ -1,44 +1,34 @@
 // One step of an export: read existing points and send batches until the step's time is nearly up.
 
-import { type ApiError } from '../errors';
+import type { ApiError } from '../errors';
 import type { ApiClient } from '../api/client';
 import type { DataPoint } from '../api/types';
 import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
 import { mapRefusal } from './batch-errors';
 import { applyDiff, nextDiffChunk } from './diff';
-import { cloneExportState, isComplete, itemsOf } from './export-state';
-import { formatCount, placeNamer, type PlaceNamer } from './places';
+import { isComplete, itemsOf } from './export-state';
+import { cloneJob } from '../jobs/job-state';
+import { countItems, placeNamer, type PlaceNamer } from './places';
 import type { ExportProgress, ExportState } from './types';
-import type { WaveStepOptions } from '../jobs/step-options';
 import { jobProgress } from '../jobs/progress';
-import { RATE_LIMIT_STORM_MS, runWaveStep, type WaveAttempt } from '../jobs/wave-step';
-
-/** Batches sent together in one wave (see pickWave). */
-const DEFAULT_WAVE_SIZE = 10;
-/** Steps in a row that end on a temporary failure without progress before the export pauses. */
-const MAX_STEPS_WITHOUT_PROGRESS = 3;
-/** An API that accepts nothing for this long pauses the export (the engine's, for every kind of job). */
-export { RATE_LIMIT_STORM_MS };
+import { runWaveStep, type WaveAttempt, type WaveStepOptions } from '../jobs/wave-step';
 
 export type ExportStepOptions = WaveStepOptions<ExportState>;
-
-export type ExportStepResult = { state: ExportState; progress: ExportProgress };
 
 type Attempt = WaveAttempt<Failure>;
 
 /**
- * Runs one step. First every metric that needs it has its existing points read (onlyChanged); then waves
- * of upserts go out (see pickWave) until nothing is pending or less than the margin is
- * left. A confirmed batch is never sent again. A refusal (404, 422, …) stops that metric only; the rate
- * limit, 5xx and lost connections leave the batch pending for the next step. The given state is not
- * changed: the new one is returned with the progress to show.
+ * Runs one step on a copy of the state: existing points are read first (onlyChanged), then waves of
+ * upserts go out. A refusal (404, 422, …) stops that metric only; the rate limit, 5xx and lost
+ * connections leave the batch pending for the next step. A confirmed batch is never sent again.
  */
-export function runExportStep(state: ExportState, client: ApiClient, options: ExportStepOptions): ExportStepResult {
-  const next = cloneExportState(state);
+export function runExportStep(state: ExportState, client: ApiClient, options: ExportStepOptions): { state: ExportState; progress: ExportProgress } {
+  const next = cloneJob(state);
   const places = placeNamer(next.spec.layout, next.origin);
   return runWaveStep(next, client, options, {
-    waveSize: DEFAULT_WAVE_SIZE,
-    maxStepsWithoutProgress: MAX_STEPS_WITHOUT_PROGRESS,
+    // Batches sent together in one wave (see pickWave).
+    waveSize: 10,
+    maxStepsWithoutProgress: 3,
     isComplete,
     wave: (job, waveSize) => {
       const toRead = job.metrics.findIndex((metric) => metric.phase === 'diff');
@@ -47,14 +37,13 @@ export function runExportStep(state: ExportState, client: ApiClient, options: Ex
     effectOf: waveEffect,
     progress: exportProgress,
     stormSentence: (job, minutes) => {
-      const left = job.items.filter((item) => item.outcome === 'pending').length;
-      const noun = job.spec.layout === 'long' ? (left === 1 ? 'row' : 'rows') : left === 1 ? 'value' : 'values';
-      return `The API refused every request for ${minutes} minutes because of its rate limit, so the export paused with ${formatCount(left)} ${noun} left. Resume sends only those once the API accepts requests again.`;
+      const left = countItems(job.spec.layout, job.items.filter((item) => item.outcome === 'pending').length);
+      return `The API refused every request for ${minutes} minutes because of its rate limit, so the export paused with ${left} left. Resume sends only those once the API accepts requests again.`;
     },
   });
 }
 
-/** What the progress bar shows: items with a final outcome of all items, and any wait the rate limit asked for. */
+/** What the progress bar shows: items with a final outcome of all items. */
 export function exportProgress(state: ExportState, nowMs: number): ExportProgress {
   return jobProgress(state, nowMs, {
     itemsDone: state.items.filter((item) => item.outcome !== 'pending').length,
@@ -65,33 +54,30 @@ export function exportProgress(state: ExportState, nowMs: number): ExportProgres
 }
 
 /**
- * For a preview: the reads "only what changed" makes before sending, and nothing else, so the preview
- * counts what the export will. Reads until every metric is compared, the deadline nears, or a
- * temporary failure (the rate limit, a 5xx): then the rest stays to be compared, by the export, and the
- * failure's sentence is returned. A refused metric's items fail as the export would fail them. The
+ * For a preview: only the reads "only what changed" makes, so the preview counts what the export will,
+ * until the deadline or a temporary failure (its sentence returned; the export compares the rest). The
  * state returned can start the export as it is (its reads are not repeated).
  */
 export function readStoredPoints(state: ExportState, client: ApiClient, deadline: number): { state: ExportState; problem?: string } {
-  const next = cloneExportState(state);
+  const next = cloneJob(state);
   for (;;) {
     const metric = next.metrics.findIndex((candidate) => candidate.phase === 'diff');
     if (metric < 0) break;
     if (client.now() >= deadline) return { state: next, problem: 'The preview ran out of time before comparing every value with what is stored.' };
-    const attempt = readExisting(next, metric, client);
     // readExisting settles a refused metric itself (its items fail): what is left is worth trying again later.
-    const failure = attempt.failure;
+    const { failure } = readExisting(next, metric, client);
     if (failure) return { state: next, problem: failure.kind === 'refused' ? failure.reason : failure.message };
   }
   if (isComplete(next)) next.status = 'done';
   return { state: next };
 }
 
-/** Reads the existing points of one metric over its items' dates, then plans only the items that differ. */
+/** Reads one chunk of a metric's existing points, then plans only the items that differ. */
 function readExisting(state: ExportState, metric: number, client: ApiClient): Attempt {
-  const metricState = state.metrics[metric];
+  const metricState = state.metrics[metric]!;
   const chunk = nextDiffChunk(state, metric);
-  if (!metricState || !chunk) {
-    if (metricState) metricState.phase = 'send';
+  if (!chunk) {
+    metricState.phase = 'send';
     return { progressed: true };
   }
   state.counters.reads++;
@@ -101,11 +87,10 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
   } catch (error) {
     const failure = classifyFailure(error, 'export');
     if (failure.kind !== 'refused') return { progressed: false, failure };
-    const pending = itemsOf(state, metric);
     const reason = failure.error
       ? `not sent: the metric's existing data points could not be read: ${failure.reason}`
       : `${failure.reason} (while reading the metric's existing data points)`;
-    for (const index of pending) fail(state, index, reason);
+    for (const index of itemsOf(state, metric)) fail(state, index, reason);
     metricState.phase = 'stopped';
     return { progressed: true };
   }
@@ -114,11 +99,10 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
 }
 
 /**
- * Which batches go in the next wave. A metric sends its first batch alone: a 404 or a 403 (a wrong id, no
- * access) then stops it after one request, not a wave of them. Once one of its batches is confirmed, its
- * later batches go several at a time: upserts of different dates are independent, and an export that
- * fits the rate limit is then bound by round trips, which waves divide by their size. Metrics share a
- * wave round by round in sheet order, so the wide layout's columns progress together.
+ * Which batches go in the next wave. A metric sends its first batch alone, so a 404 or 403 (a wrong id,
+ * no access) stops it after one request; once one is confirmed, the rest go several at a time (upserts
+ * of different dates are independent, and waves divide the round trips). Metrics share a wave round by
+ * round in sheet order, so the wide layout's columns progress together.
  */
 export function pickWave(state: ExportState, waveSize: number): number[] {
   const queues = new Map<number, number[]>();
@@ -159,7 +143,7 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
   try {
     settled = client.dataPoints.upsertMany(requests);
   } catch (error) {
-    // The budget refused to wait that long (RateLimitedError, OutOfTimeError) before any answer: the whole wave is still pending.
+    // The budget refused to wait (RateLimitedError, OutOfTimeError) before any answer: the whole wave is still pending.
     return { progressed: false, failure: classifyFailure(error, 'export') };
   }
   let progressed = false;
@@ -174,20 +158,20 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
       return;
     }
     const classified = classifyFailure(result ? result.error : new Error('The client returned no outcome for a batch.'), 'export');
-    if (classified.kind === 'refused' && classified.error) {
+    if (classified.kind !== 'refused') {
+      unanswered.add(batchIndex);
+      failure = worseFailure(failure, classified);
+      return;
+    }
+    progressed = true;
+    if (classified.error) {
       refused.push({ batchIndex, error: classified.error });
-      progressed = true;
       return;
     }
-    if (classified.kind === 'refused') {
-      // Nothing was sent: this batch fails with Apps Script's reason, and the metric's others go on.
-      state.batches[batchIndex]!.status = 'not_sent';
-      for (const index of state.batches[batchIndex]!.items) fail(state, index, classified.reason);
-      progressed = true;
-      return;
-    }
-    unanswered.add(batchIndex);
-    failure = worseFailure(failure, classified);
+    // Nothing was sent: this batch fails with Apps Script's reason, and the metric's others go on.
+    const batch = state.batches[batchIndex]!;
+    batch.status = 'not_sent';
+    for (const index of batch.items) fail(state, index, classified.reason);
   });
   // Refusals last, once every answer of the wave is known: a batch of the same metric that was confirmed
   // stays confirmed, one whose answer was lost is reported as such, not as "not sent".
@@ -207,7 +191,6 @@ function confirm(state: ExportState, batchIndex: number): void {
   for (const index of batch.items) {
     const item = state.items[index]!;
     item.outcome = item.planned ?? 'written';
-    // Once confirmed, the plan is the outcome: dropping it keeps the stored state small.
     delete item.planned;
     delete item.reason;
   }
@@ -223,10 +206,7 @@ function refuse(state: ExportState, batchIndex: number, error: ApiError, places:
   return batch.items[refusal.culprit]!;
 }
 
-/**
- * Stops a metric after a refusal in `where`: its batches still pending fail. Those sent in the same wave
- * whose answer was lost may or may not be stored, and say so.
- */
+/** Stops a metric after a refusal in `where`: its pending batches fail, saying whether they may be stored. */
 function stopMetric(state: ExportState, metric: number, where: string, unanswered: ReadonlySet<number>): void {
   state.metrics[metric]!.phase = 'stopped';
   state.batches.forEach((other, batchIndex) => {

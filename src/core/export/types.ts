@@ -1,7 +1,9 @@
-// The range exporter's typed boundary: JSON-safe records (no Dates, no class instances) that cross
-// google.script.run and are stored in CacheService between the steps of one export.
+// The range exporter's typed boundary: JSON-safe records (no Dates) that cross google.script.run or are kept between steps.
 
 import type { Metric } from '../api/types';
+import type { JobProgressBase } from '../jobs/progress';
+import type { RateLimitState } from '../jobs/rate-limit-state';
+import type { WaveJobState } from '../jobs/wave-step';
 
 export type ExportLayout = 'long' | 'wide';
 
@@ -9,7 +11,7 @@ export type ExportLayout = 'long' | 'wide';
 export type ExportSpec = {
   /** long: a date column and a value column for one metric; wide: a date column and one column per metric. */
   layout: ExportLayout;
-  /** The metric of the long layout's value column; the wide layout names its metrics in the header row. */
+  /** The long layout's metric (the wide layout's header row names its metrics). */
   metricId?: string;
   /** The first row of the range holds headers, not data (the wide layout requires it). */
   hasHeaderRow: boolean;
@@ -17,79 +19,52 @@ export type ExportSpec = {
   skipBlanks: boolean;
   /** Several rows for one date of one metric: fail them all, or keep the last in sheet order. */
   duplicates: 'reject' | 'last_wins';
-  /** A date that is not the start of its metric's period: fail it, or move it to the period start with a note. */
+  /** A date that does not start its metric's period: fail it, or move it to the period start with a note. */
   offPeriod: 'reject' | 'normalise';
   /** Read the metric's existing points first and send only what differs. */
   onlyChanged: boolean;
 };
 
 /**
- * What happened to one input item.
- *
- * - created / updated: confirmed by the API, and the existing points read first (onlyChanged) say which.
- * - written: confirmed by the API, but not known to be new or updated: existing points were not read
- *   (onlyChanged off), and the upsert's answer does not say which it did.
- * - unchanged: the API already holds this value for this date (onlyChanged), so it was not sent.
- * - skipped: deliberately not sent (a blank value, a duplicate the user let the last row win); has a reason.
- * - failed: refused, by validation or by the API; has a reason.
- * - pending: not confirmed yet (the export is running, was cancelled, or is paused); it is sent on resume.
+ * What happened to one input item. created / updated: confirmed, and the points read first (onlyChanged)
+ * say which; written: confirmed, but the upsert does not say which; unchanged: already stored, not sent;
+ * skipped (a blank, a duplicate the last row wins) and failed have a reason; pending: not confirmed yet.
  */
 export type RowOutcome = 'created' | 'updated' | 'written' | 'unchanged' | 'skipped' | 'failed' | 'pending';
 
 export const ROW_OUTCOMES: readonly RowOutcome[] = ['created', 'updated', 'written', 'unchanged', 'skipped', 'failed', 'pending'];
 
-/**
- * A metric as name resolution, period and unit checks need it: the API's Metric, or the sidebar's summary
- * of one. Its unit decides what a percent-formatted cell sends (see percent.ts).
- */
+/** A metric as name resolution, period and unit checks need it; its unit decides what a percent cell sends. */
 export type MetricRef = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'>;
 
-/**
- * The cells of the range, as Range.getValues() returns them (numbers, strings, booleans, Date objects, '' for
- * blank). Server-side only: it holds Dates, so it never crosses google.script.run.
- */
+/** The range as Range.getValues() returns it. Server-side only: it holds Dates. */
 export type RangeInput = {
   values: ReadonlyArray<ReadonlyArray<unknown>>;
-  /** Range.getDisplayValues(), when read: the preview shows what the user sees beside what will be sent. */
+  /** Range.getDisplayValues(): the preview shows what the user sees beside what will be sent. */
   displayValues?: ReadonlyArray<ReadonlyArray<string>>;
   /**
    * Range.getNumberFormats(): a cell showing "12%" holds 0.12, and only its format says the analyst meant
    * 12 percentage points. Without it no number cell is read as a percentage.
    */
   numberFormats?: ReadonlyArray<ReadonlyArray<string>>;
-  /** Sheet row and column (1-based) of the range's top-left cell, so reasons name rows as the sheet numbers them. */
+  /** The range's top-left cell in the sheet, so reasons name rows as the sheet numbers them. */
   origin?: SheetPosition;
 };
 
 export type SheetPosition = { row: number; column: number };
 
-export type ExportStatus =
-  /** More steps are needed (possibly after `notBefore`). */
-  | 'running'
-  /** Every item has its final outcome. */
-  | 'done'
-  /** The user stopped it; resumable. */
-  | 'cancelled'
-  /** A problem the user must act on (token rejected, API down for several steps); resumable. */
-  | 'paused';
-
-/**
- * One input item. Long layout: one data row. Wide layout: one (row, metric column) cell.
- * Rows whose every cell is blank are not input, so they are not items (the report counts them apart).
- */
+/** One input item: a data row (long), or one metric cell of a row (wide). Blank rows are not items. */
 export type ExportItemState = {
-  /** 1-based row offset within the range (the header row, if any, is row 1). */
+  /** 1-based offsets within the range of the value cell (the header row, if any, is row 1). */
   row: number;
-  /** 1-based column offset within the range of the value cell. */
   column: number;
   /** Index into ExportState.metrics; null when the column names no usable metric. */
   metric: number | null;
-  /** YYYY-MM-DD as it will be (or was) sent, once read. */
+  /** YYYY-MM-DD and exact decimal text, as sent. */
   date?: string;
-  /** Exact decimal text as it will be (or was) sent, once read. */
   value?: string;
   outcome: RowOutcome;
-  /** What a confirmed send makes of a pending item: created/updated after a diff, written without one. */
+  /** What a confirmed send makes of a pending item (written: sent without a diff). */
   planned?: 'created' | 'updated' | 'written';
   /** Why it was skipped or failed: lower-case, no final period, so it reads after "failed: ". */
   reason?: string;
@@ -97,10 +72,7 @@ export type ExportItemState = {
   note?: string;
 };
 
-export type ExportMetricState = {
-  id: string;
-  name: string;
-  frequency: string;
+export type ExportMetricState = Pick<MetricRef, 'id' | 'name' | 'frequency'> & {
   /** diff: its existing points are still to be read (onlyChanged); send: its batches are planned; stopped: refused. */
   phase: 'diff' | 'send' | 'stopped';
 };
@@ -111,7 +83,7 @@ export type ExportColumnState = {
   /** The header cell, trimmed (the long layout shows the metric id here). */
   header: string;
   metric: number | null;
-  /** Why the column cannot be exported; every item of the column failed with it. */
+  /** Why every item of the column failed. */
   error?: string;
 };
 
@@ -124,56 +96,36 @@ export type ExportBatchState = {
   status: 'pending' | 'confirmed' | 'failed' | 'not_sent';
 };
 
-export type ExportCounters = {
-  steps: number;
-  /** Steps in a row that ended on a temporary failure without confirming anything; three pause the export. */
-  stepsWithoutProgress: number;
+export type ExportCounters = WaveJobState['counters'] & {
   /** PUT requests asked of the client (its own retries not counted). */
   upserts: number;
   /** Reads of existing points (one paginated list per metric). */
   reads: number;
-  rateLimitWaitMs: number;
-  retryWaitMs: number;
 };
 
-/** Everything an export needs between steps: JSON-serialisable, stored by the server in chunked CacheService. */
-export type ExportState = {
+/** Everything an export needs between steps (compact.ts: what is stored of it). */
+export type ExportState = RateLimitState & {
   version: 1;
   spec: ExportSpec;
   /** Hash of the spec and the validated items: a resume compares it with a fresh read to see whether the sheet changed. */
   fingerprint: string;
-  status: ExportStatus;
   origin: SheetPosition;
   /** Rows in the range, header included: the status column has this many entries. */
   rowCount: number;
-  /** Data rows with at least one non-blank cell. */
+  /** Data rows with something in them, and those with nothing. */
   rowsRead: number;
-  /** Data rows with nothing in them: not input, so not items. */
   emptyRows: number;
   columns: ExportColumnState[];
   metrics: ExportMetricState[];
   items: ExportItemState[];
   batches: ExportBatchState[];
   counters: ExportCounters;
-  /** The last problem that stopped a step, as a sentence for the user. */
-  problem?: string;
-  /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
-  notBefore?: number;
-  /**
-   * When the API began refusing everything for the rate limit (ms since epoch): the first step since
-   * the last accepted request that ended waiting for it. Cleared by any accepted request and by a resume.
-   */
-  rateLimitedSince?: number;
-  /** The rate limit's backoff carried across steps (see WaveJobState.retry). */
-  retry?: { backoffMs: number };
 };
 
 export type ExportTotals = Record<RowOutcome, number>;
 
 /** One item in the report, as a person reads it. */
-export type ExportReportItem = {
-  row: number;
-  column: number;
+export type ExportReportItem = SheetPosition & {
   /** The value cell in A1 notation, like C14. */
   cell: string;
   metricId: string | null;
@@ -185,13 +137,17 @@ export type ExportReportItem = {
   note: string | null;
 };
 
-export type ExportReport = {
-  status: ExportStatus;
+/** What the report and the preview both say of what was read. */
+type ExportRead = {
   layout: ExportLayout;
   rowsRead: number;
   /** Items read: rows (long) or cells (wide); the totals add up to it. */
   itemsRead: number;
   emptyRows: number;
+};
+
+export type ExportReport = ExportRead & {
+  status: ExportState['status'];
   totals: ExportTotals;
   /** One sentence, like "1,000 rows read: 940 created, 50 updated, 10 skipped." */
   summary: string;
@@ -201,38 +157,27 @@ export type ExportReport = {
   problem: string | null;
 };
 
-export type ExportProgress = {
-  status: ExportStatus;
+export type ExportProgress = JobProgressBase & {
   /** Items with a final outcome (everything but pending). */
   itemsDone: number;
   itemsTotal: number;
   batchesDone: number;
   batchesTotal: number;
-  /** The rate limit asked for this long before the next step can send: show it as a wait, not a failure. */
-  waitingForRateLimitMs?: number;
   /** Time this step spent waiting for the rate limit inside the client. */
   waitedForRateLimitMs?: number;
-  problem?: string;
 };
 
-/** An item as the preview shows it: the date and value cells as the sheet displays them (getDisplayValues), beside what is sent. */
-export type ExportPreviewItem = ExportReportItem & { shownDate: string | null; shownValue: string | null };
+/** An item with its date and value cells as the sheet displays them. */
+type ExportPreviewItem = ExportReportItem & { shownDate: string | null; shownValue: string | null };
 
 /** What the sidebar shows before anything is sent. */
-export type ExportPreview = {
-  layout: ExportLayout;
-  rowsRead: number;
-  itemsRead: number;
-  emptyRows: number;
+export type ExportPreview = ExportRead & {
   toSend: number;
-  /**
-   * With "only what changed", once the stored points were read: the counts the export will report, as
-   * unchanged, created and updated. Null when not compared (the option off, or the reads cut short).
-   */
+  /** With "only what changed": the counts the export will report once the stored points were read; else null. */
   compared: { unchanged: number; toCreate: number; toUpdate: number; notCompared: number } | null;
   skipped: number;
   failed: number;
-  /** Why the stored points could not all be read, when they could not. */
+  /** Why the stored points could not all be read. */
   problem: string | null;
   columns: Array<{
     /** The column's letter in the sheet. */

@@ -6,28 +6,19 @@ import { isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
 import { toDecimal } from '../validate/decimal';
 import { fractionToPoints, isPercentFormat, isPercentUnit, percentTextToPoints } from './percent';
 import { quote, type PlaceNamer } from './places';
-import { isBlankCell, type ReadCell, type ReadResult } from './read-range';
-import type { ExportSpec, MetricRef } from './types';
+import { isBlankCell, isDateCell, type ReadCell, type ReadResult } from './read-range';
+import type { ExportItemState, ExportSpec, MetricRef } from './types';
 
 /** The spreadsheet's time zone and a formatter: Date cells mean a calendar day there, not in UTC. */
 export type DateReading = { timeZone: string; formatDate: DateFormatter };
 
-export type CheckedItem = {
-  row: number;
-  column: number;
-  metric: MetricRef | null;
-  verdict: 'send' | 'skipped' | 'failed';
-  date?: string;
-  value?: string;
-  reason?: string;
-  note?: string;
-};
+type CheckedItem = Omit<ExportItemState, 'metric' | 'outcome' | 'planned'> & { metric: MetricRef | null; verdict: 'send' | 'skipped' | 'failed' };
 
-export const BLANK_SKIPPED = 'blank value';
+const BLANK_SKIPPED = 'blank value';
 export const BLANK_REFUSED = 'blank value: the API cannot store a blank, and this export does not skip blanks';
 
 /** The API's decimal form; anything sent must match it (contract: DataPointInput.value). */
-export const API_DECIMAL = /^-?\d+(\.\d+)?$/;
+const API_DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /** What getValues() returns for a cell showing a formula error. */
 const SHEET_ERROR = /^#(?:N\/A|REF!|VALUE!|DIV\/0!|NUM!|NAME\?|NULL!|ERROR!|SPILL!|CALC!)/;
@@ -75,7 +66,7 @@ function checkCell(cell: ReadCell, spec: ExportSpec, dates: DateReading): Checke
 }
 
 /** A Date cell read in the spreadsheet's time zone, or YYYY-MM-DD text; nothing else is a date. */
-export function readDate(cell: unknown, dates: DateReading): { date: string } | { reason: string } {
+function readDate(cell: unknown, dates: DateReading): { date: string } | { reason: string } {
   const error = sheetError(cell);
   if (error) return { reason: `the date cell shows the error ${error}` };
   if (isBlankCell(cell)) return { reason: 'the date is empty: give a date cell or text like 2024-01-31' };
@@ -93,11 +84,10 @@ export function readDate(cell: unknown, dates: DateReading): { date: string } | 
 
 /**
  * A number cell as its exact decimal, or decimal text; "1,234", booleans and errors are refused. A
- * percentage (a number cell with a percent format, or text like "12%") goes only to a metric whose unit
- * is `percent`, as the percentage points the cell shows: 0.12 formatted as 12% sends 12. To any other
- * unit it is refused: 0.12 or 12 would both be a guess at what the analyst meant.
+ * percentage (a percent-formatted number, or text like "12%") goes only to a `percent` metric, as the
+ * points the cell shows (0.12 shown as 12% sends 12): for any other unit, 0.12 and 12 are both guesses.
  */
-export function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format?: string): { value: string } | { reason: string } {
+function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format?: string): { value: string } | { reason: string } {
   const error = sheetError(cell);
   if (error) return { reason: `the cell shows the error ${error}` };
   if (isDateCell(cell)) return { reason: 'the value is a date, not a number' };
@@ -124,10 +114,9 @@ export function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format
 
 /**
  * A data point's date is the start of its calendar period (the spec says so). An off-period date is
- * refused naming the right one, or moved there with a note: never shifted silently. An unknown
- * frequency cannot be checked, and the note says so.
+ * refused naming the right one, or moved there with a note: never silently.
  */
-export function checkPeriod(date: string, frequency: string, mode: ExportSpec['offPeriod']): { date: string; note?: string } | { reason: string } {
+function checkPeriod(date: string, frequency: string, mode: ExportSpec['offPeriod']): { date: string; note?: string } | { reason: string } {
   const known = frequency.trim().toLowerCase();
   const start = periodStart(date, known);
   if (start === undefined) return { date, note: `the metric's frequency ${quote(frequency)} is unknown to the add-in, so the date was not checked against its periods` };
@@ -139,9 +128,8 @@ export function checkPeriod(date: string, frequency: string, mode: ExportSpec['o
 }
 
 /**
- * Several valid items of one metric on one date (after normalising) cannot all be stored. With
- * last_wins the last in sheet order is sent and the others are skipped naming it; otherwise all fail,
- * each naming the others.
+ * Valid items of one metric on one date (after normalising) cannot all be stored: with last_wins the
+ * last in sheet order is sent and the others are skipped naming it; otherwise all fail, naming the others.
  */
 function markDuplicates(items: CheckedItem[], spec: ExportSpec, places: PlaceNamer): void {
   const groups = new Map<string, CheckedItem[]>();
@@ -179,9 +167,4 @@ function unitOf(metric: Pick<MetricRef, 'unit'>, fix: string): string {
 function sheetError(cell: unknown): string | undefined {
   if (typeof cell !== 'string') return undefined;
   return SHEET_ERROR.exec(cell.trim())?.[0];
-}
-
-/** Dates from another realm (an Apps Script cell read in a vm) fail instanceof; the tag does not. */
-function isDateCell(cell: unknown): boolean {
-  return Object.prototype.toString.call(cell) === '[object Date]';
 }

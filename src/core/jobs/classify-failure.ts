@@ -8,30 +8,18 @@ import type { WaveFailureEffect } from './wave-step';
 export type JobKind = 'export' | 'push' | 'import' | 'build';
 
 export type Failure =
-  /**
-   * The rate limit, or (outOfTime) too little of the step's time left for a round trip: the server did
-   * not act, so the same request goes again later. Not a failure of the data.
-   */
-  | { kind: 'wait'; retryAfterMs?: number; message: string; outOfTime?: true }
-  /**
-   * A definite refusal (4xx other than 401, 408 and 429, with the ApiError), or Apps Script's refusal to
-   * send (without): nothing was stored; this item fails with the reason, the others go on.
-   */
+  /** The rate limit, or too little of the step's time left: the server did not act; the same request goes again later. */
+  | Extract<WaveFailureEffect, { kind: 'wait' }>
+  /** A 4xx other than 401, 408 and 429 (with the ApiError), or Apps Script's refusal to send: nothing was stored. */
   | { kind: 'refused'; reason: string; error?: ApiError }
-  /**
-   * The request may have reached the server and acted (a lost connection, a 5xx, a 408, a 2xx whose
-   * body could not be read): a PUT may be sent again next step, a POST must not be sent again blindly.
-   */
+  /** The server may have acted (a lost connection, a 5xx, a 408): a PUT may be sent again, a POST not blindly. */
   | { kind: 'unknown'; message: string }
   /** Nothing can go on until the user acts (token rejected, settings missing). */
   | { kind: 'stop'; message: string };
 
 const SUBJECT: Record<JobKind, ReasonSubject> = { export: 'metric', push: 'property value', import: 'record', build: 'record' };
 
-/**
- * Sorts a failure. The requester has already retried what is safe (a 429 for every method; 5xx and lost
- * connections for PUT only), so whatever arrives here is final for this step.
- */
+/** Sorts a failure. The requester has already retried what is safe, so what arrives here is final for this step. */
 export function classifyFailure(error: unknown, job: JobKind): Failure {
   if (error instanceof OutOfTimeError) return { kind: 'wait', message: error.message, outOfTime: true };
   if (error instanceof RateLimitedError) return { kind: 'wait', message: error.message, retryAfterMs: error.retryAfterSeconds * 1000 };

@@ -1,5 +1,5 @@
-// What every compact job state (export, audit push, import) stores the same way: reasons once each, referred to
-// by item, and the job's fields that are neither items nor counters.
+// What every compact job state (export, audit push, import) stores the same way: reasons once each, and
+// the job's fields that are neither items nor counters.
 
 import type { RateLimitState } from './rate-limit-state';
 
@@ -23,11 +23,7 @@ export function indexReasons<T>(items: readonly T[], reasonOf: (item: T, index: 
 
 type JobFields = Pick<RateLimitState, 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'>;
 
-/**
- * What a compact push or import record starts with, the same for both: its format, company, sheet
- * fingerprint, status, counters, one outcome code per item, and the reasons of the items that have one and
- * are no longer pending (once each).
- */
+/** What a compact push or import record starts with; only items no longer pending keep their reasons. */
 export function compactRecord<S extends { companyId: string; status: RateLimitState['status']; counters: object }, T extends { outcome: string; reason?: string }>(
   state: S,
   items: readonly T[],

@@ -1,8 +1,6 @@
 // What every resumable job (export, audit push, import) does to its state between steps.
 
-import type { JobStatus } from './rate-limit-state';
-
-export type { JobStatus };
+import type { JobStatus, RateLimitState } from './rate-limit-state';
 
 /** States are plain JSON, so a deep copy through JSON is exact; the caller's state is never changed. */
 export function cloneJob<S>(state: S): S {
@@ -17,14 +15,13 @@ export function cancelJob<S extends { status: JobStatus }>(state: S): S {
 }
 
 /** Lets a cancelled or paused wave job run again; what was confirmed is never sent again. */
-export function resumeWaveJob<S extends { status: JobStatus; problem?: string; rateLimitedSince?: number; counters: { stepsWithoutProgress: number } }>(state: S, isComplete: (state: S) => boolean): S {
+export function resumeWaveJob<S extends RateLimitState & { counters: { stepsWithoutProgress: number } }>(state: S, isComplete: (state: S) => boolean): S {
   const next = cloneJob(state);
   if (next.status === 'cancelled' || next.status === 'paused') {
     next.status = isComplete(next) ? 'done' : 'running';
     next.counters.stepsWithoutProgress = 0;
     delete next.problem;
-    // A resume is the user's word that the API may accept requests again: the storm clock starts over
-    // (the backoff stays: the next step still opens with one probe).
+    // The user's word that the API may accept requests again: the storm clock starts over (the backoff stays).
     delete next.rateLimitedSince;
   }
   return next;

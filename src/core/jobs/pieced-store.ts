@@ -1,11 +1,10 @@
-// A job's state kept where Apps Script keeps it (the user's properties), cut into pieces each property
-// accepts, with a cache copy that may be lost at any moment without losing anything.
+// A job's state in the user's properties, cut into pieces each property accepts, with a cache copy that
+// may be lost at any moment without losing anything.
 
 import { splitByBytes, utf8Bytes } from '../cache/chunked-cache';
 import type { KeyValueCache } from '../cache/key-value-cache';
 import { InputError } from '../errors';
 
-/** What the store needs of PropertiesService: one value per key, a batch write, a delete. */
 export interface PropertyStore {
   getProperty(key: string): string | null;
   setProperties(values: Record<string, string>): void;
@@ -55,8 +54,8 @@ export class PiecedStore {
     const manifest = parseManifest(this.properties.getProperty(key));
     if (!manifest) return null;
     const copyKey = `${key}#${manifest.g}`;
-    const copy = this.cacheGet(copyKey);
-    if (copy !== null) return copy;
+    const copy = this.tryCache((cache) => cache.get(copyKey));
+    if (typeof copy === 'string') return copy;
     const parts: string[] = [];
     for (let i = 0; i < manifest.n; i++) {
       const part = this.properties.getProperty(pieceKey(key, manifest, i));
@@ -70,9 +69,8 @@ export class PiecedStore {
   }
 
   /**
-   * New pieces first, then the manifest that points at them, then the old pieces go: a reader sees
-   * the old value or the new one, and no write leaves pieces behind (an execution killed between
-   * the manifest and the removal leaves old pieces that the next write of the key removes).
+   * New pieces first, then the manifest that points at them, then the old pieces go: a reader sees the
+   * old value or the new one (a write killed before the removal leaves old pieces the next write removes).
    */
   put(key: string, value: string): void {
     const bytes = utf8Bytes(value);
@@ -80,14 +78,9 @@ export class PiecedStore {
       throw new InputError(`This job's state needs ${Math.ceil(bytes / 1024)} KB, more than the ${JOB_MAX_BYTES / 1024} KB it may keep in your Apps Script properties. Split the range and run it in parts.`);
     }
     const old = parseManifest(this.properties.getProperty(key));
-    const manifest: Manifest = { g: this.newGeneration(), n: 0 };
     const pieces = value === '' ? [] : splitByBytes(value, PIECE_BYTES);
-    manifest.n = pieces.length;
-    const entries: Record<string, string> = {};
-    pieces.forEach((piece, i) => {
-      entries[pieceKey(key, manifest, i)] = piece;
-    });
-    if (pieces.length) this.properties.setProperties(entries);
+    const manifest: Manifest = { g: this.newGeneration(), n: pieces.length };
+    if (pieces.length) this.properties.setProperties(Object.fromEntries(pieces.map((piece, i) => [pieceKey(key, manifest, i), piece])));
     this.properties.setProperties({ [key]: JSON.stringify(manifest) });
     if (old) this.removePieces(key, old);
     this.cachePut(`${key}#${manifest.g}`, value);
@@ -101,35 +94,20 @@ export class PiecedStore {
 
   private removePieces(key: string, manifest: Manifest): void {
     for (let i = 0; i < manifest.n; i++) this.properties.deleteProperty(pieceKey(key, manifest, i));
-    this.cacheRemove(`${key}#${manifest.g}`);
-  }
-
-  // The copy is worth trying, never worth failing for: a cache refusing a value (too large) costs reads only.
-  private cacheGet(key: string): string | null {
-    if (!this.cache) return null;
-    try {
-      return this.cache.get(key);
-    } catch {
-      return null;
-    }
+    this.tryCache((cache) => cache.remove(`${key}#${manifest.g}`));
   }
 
   private cachePut(key: string, value: string): void {
     // CacheService refuses values over 100 KB: a larger state is read from the properties.
-    if (!this.cache || utf8Bytes(value) > 90 * 1024) return;
-    try {
-      this.cache.put(key, value, this.cacheTtlSeconds);
-    } catch {
-      // see cacheGet
-    }
+    if (utf8Bytes(value) <= 90 * 1024) this.tryCache((cache) => cache.put(key, value, this.cacheTtlSeconds));
   }
 
-  private cacheRemove(key: string): void {
-    if (!this.cache) return;
+  // The copy is worth trying, never worth failing for: a cache refusing a value (too large) costs reads only.
+  private tryCache<T>(use: (cache: KeyValueCache) => T): T | undefined {
     try {
-      this.cache.remove(key);
+      return this.cache ? use(this.cache) : undefined;
     } catch {
-      // see cacheGet
+      return undefined;
     }
   }
 }

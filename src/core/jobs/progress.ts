@@ -1,21 +1,21 @@
-// What every job kind (export, audit push, import) shows of its progress and says of what it has not sent:
-// one function each, so the three kinds cannot drift apart in what a wait, a pause or a cancel reads like.
+// What every job kind shows of its progress and says of what it has not sent, so the kinds cannot drift
+// apart in what a wait, a pause or a cancel reads like.
 
 import { formatCount } from '../export/places';
-import type { JobStatus } from './rate-limit-state';
+import type { RateLimitState } from './rate-limit-state';
 
 /** How a kind names itself in "not sent: push cancelled". */
-export type JobNoun = 'export' | 'push' | 'import';
+type JobNoun = 'export' | 'push' | 'import';
 
-type ProgressSource = { status: JobStatus; notBefore?: number; problem?: string };
+type ProgressSource = Pick<RateLimitState, 'status' | 'notBefore' | 'problem'>;
 
 /** The part of every kind's progress besides its counts. */
-export type JobProgressBase = { status: JobStatus; waitingForRateLimitMs?: number; problem?: string };
+export type JobProgressBase = Pick<RateLimitState, 'status' | 'problem'> & {
+  /** The rate limit asked for this long before the next step can send: shown as a wait, not a failure. */
+  waitingForRateLimitMs?: number;
+};
 
-/**
- * A kind's progress: its own counts (named as its public progress shape names them), the wait the rate
- * limit asked for while the job still runs, and the problem that stopped its last step.
- */
+/** A kind's progress: its own counts, the wait the rate limit asked for while it runs, and its problem. */
 export function jobProgress<C extends object>(state: ProgressSource, nowMs: number, counts: C): JobProgressBase & C {
   const progress: JobProgressBase & C = { status: state.status, ...counts };
   if (state.status === 'running' && state.notBefore !== undefined && state.notBefore > nowMs) progress.waitingForRateLimitMs = state.notBefore - nowMs;
@@ -25,14 +25,9 @@ export function jobProgress<C extends object>(state: ProgressSource, nowMs: numb
 
 /** Why a pending item has not been sent, by the job's status. */
 export function pendingReason(state: Pick<ProgressSource, 'status' | 'problem'>, noun: JobNoun): string {
-  switch (state.status) {
-    case 'cancelled':
-      return `not sent: ${noun} cancelled`;
-    case 'paused':
-      return `not sent: ${noun} paused${state.problem ? ` (${state.problem.replace(/\.$/, '')})` : ''}`;
-    default:
-      return 'not sent yet';
-  }
+  if (state.status === 'cancelled') return `not sent: ${noun} cancelled`;
+  if (state.status === 'paused') return `not sent: ${noun} paused${state.problem ? ` (${state.problem.replace(/\.$/, '')})` : ''}`;
+  return 'not sent yet';
 }
 
 /**
@@ -53,7 +48,7 @@ export function outcomeParts<O extends string>(
     const n = formatCount(count);
     const own = phrase?.(outcome, n);
     if (own) parts.push(own);
-    else if (outcome === 'pending') parts.push(state.status === 'cancelled' ? `${n} not sent (${noun} cancelled)` : state.status === 'paused' ? `${n} not sent (${noun} paused)` : `${n} not sent yet`);
+    else if (outcome === 'pending') parts.push(state.status === 'cancelled' || state.status === 'paused' ? `${n} not sent (${noun} ${state.status})` : `${n} not sent yet`);
     else parts.push(`${n} ${outcome}`);
   }
   return parts;

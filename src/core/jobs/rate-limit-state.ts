@@ -1,24 +1,21 @@
-// What every job (a wave-by-wave export or push, a row-by-row import) keeps about the rate limit between
-// steps, and what the end of a step does to it: the backoff carried across steps, and the storm pause.
+// What every job keeps about the rate limit between steps: the backoff carried across steps, and the storm pause.
 
+/** cancelled: the user stopped it; paused: a problem the user must act on. Both are resumable. */
 export type JobStatus = 'running' | 'done' | 'cancelled' | 'paused';
 
 export type RateLimitState = {
   status: JobStatus;
+  /** The last problem that stopped a step, as a sentence for the user. */
   problem?: string;
   /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
   notBefore?: number;
   /**
-   * The rate limit's backoff, carried from step to step (each may run in another execution): set by a
-   * refusal for the rate limit, cleared by the first request the API answers otherwise. While it is set a
-   * step opens with one request (the probe) and its client does not retry a 429 itself, so at most one
-   * refused request falls in each backoff interval.
+   * The rate limit's backoff, carried from step to step: set by a 429, cleared by any other answer. While
+   * it is set a step opens with one request (the probe) and its client does not retry a 429 itself, so at
+   * most one refused request falls in each backoff interval.
    */
   retry?: { backoffMs: number };
-  /**
-   * When the API began refusing everything for the rate limit (ms since epoch): the first step since
-   * the last accepted request that ended waiting for it. Cleared by any accepted request and by a resume.
-   */
+  /** When the API began refusing everything for the rate limit; cleared by any accepted request and by a resume. */
   rateLimitedSince?: number;
 };
 
@@ -27,9 +24,8 @@ export const FIRST_BACKOFF_MS = 4_000;
 /** The backoff grows no further than the API's rate window (5 minutes): by then the window has turned. */
 export const MAX_BACKOFF_MS = 5 * 60_000;
 /**
- * An API that accepts nothing for this long pauses the job: three of its 5-minute rate windows, so a
- * limit shared with other clients has had time to free up, and a storm that will not end stops costing
- * the user a sidebar left open (the Apps Script quota for UrlFetch counts every refused call too).
+ * An API that accepts nothing for this long pauses the job: three 5-minute rate windows, so a limit shared
+ * with other clients has had time to free up, and an endless storm stops costing UrlFetch quota.
  */
 export const RATE_LIMIT_STORM_MS = 15 * 60_000;
 
@@ -39,12 +35,11 @@ export function needsProbe(state: Pick<RateLimitState, 'retry' | 'status'>): boo
 }
 
 /** A step's last wait: outOfTime when the step's own time ran out, which is not the rate limit. */
-export type StepWait = { retryAfterMs?: number; outOfTime?: true };
+type StepWait = { retryAfterMs?: number; outOfTime?: true };
 
 /**
  * The end of a step, for the rate limit: a refusal sets (or grows) the backoff and the time before the
- * next step, an answer clears them, and 15 minutes without one pause the job with the kind's sentence.
- * `answered`: the API answered at least one request of the step with something other than a 429.
+ * next step, an answer (`answered`: anything but a 429) clears them, and a storm pauses the job.
  */
 export function settleRateLimit(
   state: RateLimitState,

@@ -1,12 +1,27 @@
-// One step of a wave-by-wave job (an export, an audit push): waves until done, cancelled or out of time,
-// a checkpoint after each, and what a failure does to the job. The jobs supply their waves.
+// One step of a wave-by-wave job (export, audit push, audit build): waves until done, cancelled or out of
+// time, a checkpoint after each, and what a failure does to the job. The jobs supply their waves.
 
 import type { ApiClient } from '../api/client';
-import { drainWaitsInto } from '../export/wait-log';
+import type { WaitLog } from '../export/wait-log';
 import { settleRateLimit, type RateLimitState } from './rate-limit-state';
-import type { WaveStepOptions } from './step-options';
 
-export { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, needsProbe, RATE_LIMIT_STORM_MS } from './rate-limit-state';
+/** What the server gives one step. */
+export type WaveStepOptions<State> = {
+  /**
+   * When (ms since epoch) the step must have returned: far inside Apps Script's 6 minutes, so the progress
+   * bar moves. Give the client the same deadline, so its own waits for the rate limit stop in time too.
+   */
+  deadline: number;
+  /** No wave starts with less than this left before the deadline (a wave of PUTs can take seconds). */
+  marginMs: number;
+  waveSize?: number;
+  /** The log whose `onWait` was given to the client, to report waits for the rate limit. */
+  waitLog?: WaitLog;
+  /** Checked between waves: true cancels (pressed in the sidebar while this step runs). */
+  shouldStop?: () => boolean;
+  /** Called after every wave with the state so far, so the server can save it: a killed step loses nothing. */
+  onCheckpoint?: (state: State) => void;
+};
 
 /** What every wave-by-wave job keeps between steps. */
 export type WaveJobState = RateLimitState & {
@@ -14,9 +29,8 @@ export type WaveJobState = RateLimitState & {
 };
 
 /**
- * What a failed wave means for the whole job: wait for the rate limit, try again next step (a transient
- * failure; too many steps of those in a row pause the job), pause until the user acts, or nothing more
- * (the wave already marked its own items).
+ * What a failed wave means for the whole job: wait for the rate limit, try again next step (too many
+ * transient steps in a row pause the job), pause until the user acts, or nothing (the wave marked its items).
  */
 export type WaveFailureEffect =
   /** outOfTime: the step's own time ran out (not the rate limit): no backoff, no storm. */
@@ -27,7 +41,7 @@ export type WaveFailureEffect =
 
 export type WaveAttempt<F> = { progressed: boolean; failure?: F };
 
-export type WaveJob<S, F, P> = {
+type WaveJob<S, F, P> = {
   waveSize: number;
   maxStepsWithoutProgress: number;
   isComplete(state: S): boolean;
@@ -55,7 +69,6 @@ export function runWaveStep<S extends WaveJobState, F, P extends { waitedForRate
   next.counters.steps++;
 
   const deadline = Math.min(options.deadline, now() + client.remainingMs());
-  const marginMs = options.marginMs;
   const waveSize = Math.max(1, Math.floor(options.waveSize ?? job.waveSize));
   const stepStart = now();
   let progressed = false;
@@ -69,10 +82,10 @@ export function runWaveStep<S extends WaveJobState, F, P extends { waitedForRate
       next.status = 'cancelled';
       break;
     }
-    if (now() + marginMs > deadline) break;
+    if (now() + options.marginMs > deadline) break;
     const attempt = job.wave(next, probing ? 1 : waveSize);
     probing = false;
-    waitedForRateLimitMs += drainWaitsInto(next.counters, options.waitLog);
+    waitedForRateLimitMs += options.waitLog?.drainInto(next.counters) ?? 0;
     if (attempt.progressed) {
       // The API answered something other than the rate limit: its window is open again.
       progressed = true;

@@ -4,7 +4,7 @@ import { OutOfTimeError, RateLimitedError } from '../../../src/core/errors';
 import { classifyFailure } from '../../../src/core/jobs/classify-failure';
 import { resumeExport } from '../../../src/core/export/export-state';
 import { buildReport } from '../../../src/core/export/report';
-import { RATE_LIMIT_STORM_MS } from '../../../src/core/export/run-step';
+import { RATE_LIMIT_STORM_MS } from '../../../src/core/jobs/rate-limit-state';
 import type { ExportState } from '../../../src/core/export/types';
 import { FakeClock } from '../../support/scripted-transport';
 import { errorReply, harness, longSpec, periodDates, prepare, put, puts, sentBatches, USERS } from './export-fixtures';

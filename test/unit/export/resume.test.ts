@@ -1,7 +1,9 @@
 // Steps, deadlines, cancel and resume: no time limit loses work, and no batch is sent twice.
 
 import { ChunkedCache } from '../../../src/core/cache/chunked-cache';
-import { cancelExport, prepareExport, resumeExport, sameExport } from '../../../src/core/export/export-state';
+import { compactExport, expandExport } from '../../../src/core/export/compact';
+import { prepareExport, resumeExport } from '../../../src/core/export/export-state';
+import { cancelJob } from '../../../src/core/jobs/job-state';
 import { buildReport } from '../../../src/core/export/report';
 import type { ExportState } from '../../../src/core/export/types';
 import { intlDateFormatter } from '../../../src/core/validate/dates';
@@ -71,7 +73,7 @@ describe('steps and resume', () => {
     const state = prepare(rows.slice(0, 150), longSpec({ metricId: USERS }));
     const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
     const first = harness([], { clock, stepMs: 45_000, transport: new SlowTransport(puts(USERS, 1), clock, 20_000) });
-    const cancelled = cancelExport(first.step(state).state);
+    const cancelled = cancelJob(first.step(state).state);
 
     const report = buildReport(cancelled);
     expect(report.status).toBe('cancelled');
@@ -115,6 +117,8 @@ describe('steps and resume', () => {
   });
 
   it('tells a resume whether the sheet changed since the export started', () => {
+    // The server's check: a stored export expands only over a fresh read with its fingerprint.
+    const sameExport = (stored: ExportState, fresh: ExportState): boolean => expandExport(fresh, compactExport(stored, stored)) !== null;
     const input = { range: { values: rows.slice(0, 10) }, spec: longSpec({ metricId: USERS }), metrics: METRICS, timeZone: TZ, formatDate: intlDateFormatter };
     const original = prepareExport(input);
     expect(sameExport(original, prepareExport(input))).toBe(true);
