@@ -10,18 +10,25 @@ export function snapshotCut(snapshot: AuditSnapshot): (profileId: string, proper
   return (profileId, propertyId) => cut.has(`${profileId}/${propertyId}`.toLowerCase());
 }
 
-/** Looks up a (profile, property) cell's stored key; undefined when the audit did not have that cell. */
-export type SnapshotLookup = (profileId: string, propertyId: string) => string | undefined;
-
-export function snapshotLookup(snapshot: AuditSnapshot): SnapshotLookup {
+/** The snapshot's keys split into rows, and where a (profile, property) cell's key is in them. */
+function keyGrid(snapshot: AuditSnapshot) {
   const profileIndex = indexOf(snapshot.profiles);
   const propertyIndex = indexOf(snapshot.properties);
   const rows = snapshot.rows.map((row) => row.split(KEY_SEPARATOR));
-  return (profileId, propertyId) => {
-    const row = profileIndex.get(profileId.toLowerCase());
+  const at = (profileId: string, propertyId: string): { keys: string[]; column: number } | undefined => {
+    const keys = rows[profileIndex.get(profileId.toLowerCase()) ?? -1];
     const column = propertyIndex.get(propertyId.toLowerCase());
-    if (row === undefined || column === undefined) return undefined;
-    return rows[row]?.[column] ?? '';
+    return keys && column !== undefined ? { keys, column } : undefined;
+  };
+  return { rows, at };
+}
+
+/** Looks up a (profile, property) cell's stored key; undefined when the audit did not have that cell. */
+export function snapshotLookup(snapshot: AuditSnapshot): (profileId: string, propertyId: string) => string | undefined {
+  const { at } = keyGrid(snapshot);
+  return (profileId, propertyId) => {
+    const cell = at(profileId, propertyId);
+    return cell ? cell.keys[cell.column] ?? '' : undefined;
   };
 }
 
@@ -30,14 +37,10 @@ export function snapshotLookup(snapshot: AuditSnapshot): SnapshotLookup {
  * same sheet finds nothing changed. The given snapshot is not changed.
  */
 export function applySnapshotUpdates(snapshot: AuditSnapshot, updates: readonly AuditSnapshotUpdate[]): AuditSnapshot {
-  const profileIndex = indexOf(snapshot.profiles);
-  const propertyIndex = indexOf(snapshot.properties);
-  const rows = snapshot.rows.map((row) => row.split(KEY_SEPARATOR));
+  const { rows, at } = keyGrid(snapshot);
   for (const update of updates) {
-    const row = profileIndex.get(update.profileId.toLowerCase());
-    const column = propertyIndex.get(update.propertyId.toLowerCase());
-    const keys = row === undefined ? undefined : rows[row];
-    if (keys && column !== undefined) keys[column] = update.key;
+    const cell = at(update.profileId, update.propertyId);
+    if (cell) cell.keys[cell.column] = update.key;
   }
   return { ...snapshot, profiles: [...snapshot.profiles], properties: [...snapshot.properties], rows: rows.map((keys) => keys.join(KEY_SEPARATOR)) };
 }
