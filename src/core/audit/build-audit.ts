@@ -21,7 +21,7 @@ import type {
   Completeness,
 } from './types';
 
-export type AuditBuildOptions = {
+type AuditBuildOptions = {
   /** The spreadsheet's time zone: date cells are midnight there, which Sheets shows as that day. */
   timeZone: string;
   /** Only to key Date cells in the snapshot; Intl by default (the core has no Utilities). */
@@ -31,7 +31,7 @@ export type AuditBuildOptions = {
 /** Grey of read-only (auto-calculated) columns. */
 const READ_ONLY_BACKGROUND = '#efefef';
 /** Light yellow of blank editable cells. */
-export const BLANK_BACKGROUND = '#fff2cc';
+const BLANK_BACKGROUND = '#fff2cc';
 const LABELS_IN_HELP = 12;
 
 /**

@@ -6,8 +6,9 @@ import type { ApiClient } from '../api/client';
 import type { AuditList, PageRead } from '../api/resources/portfolio';
 import type { PortfolioCompanyProfile, PortfolioProperty, PortfolioPropertyOption, PortfolioPropertyValue } from '../api/types';
 import { countOf } from '../export/places';
-import { classifyFailure, worseFailure, type Failure } from '../jobs/classify-failure';
-import { cancelJob, cloneJob, resumeWaveJob } from '../jobs/job-state';
+import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
+import { cloneJob, resumeWaveJob } from '../jobs/job-state';
+import { jobProgress, type JobProgressBase } from '../jobs/progress';
 import type { WaveStepOptions } from '../jobs/step-options';
 import { runWaveStep, type WaveFailureEffect, type WaveJobState } from '../jobs/wave-step';
 import { requireUuid } from '../validate/uuid';
@@ -18,7 +19,7 @@ import type { AuditData } from './types';
  * Pages read together in one wave, then a checkpoint: a killed step reads again at most one wave. The
  * requester splits a wave into the concurrent groups the rate budget grants.
  */
-export const BUILD_WAVE_SIZE = 50;
+const BUILD_WAVE_SIZE = 50;
 /** Steps in a row ending on a temporary failure (5xx, lost connection) without a page read before the build pauses. */
 const MAX_BUILD_STEPS_WITHOUT_PROGRESS = 3;
 
@@ -33,8 +34,6 @@ export interface AuditPageSink {
   read(lists: readonly string[]): Record<string, unknown[]>;
 }
 
-export type AuditBuildStatus = 'running' | 'done' | 'cancelled' | 'paused';
-
 /**
  * The build's state, small whatever the fund: for each list its key and, once page 1 has told the
  * page count, one character per page ('1' read, '0' not yet). About 60 bytes a list: 30 KB for 500 profiles.
@@ -48,16 +47,13 @@ export type AuditBuildState = WaveJobState & {
   planned: boolean;
 };
 
-export type AuditBuildProgress = {
-  status: AuditBuildStatus;
+export type AuditBuildProgress = JobProgressBase & {
   /** Pages read, of all pages known so far (a list whose page 1 has not come counts as one page). */
   pagesRead: number;
   pagesTotal: number;
   /** False until the profiles and properties are read: the total grows once they name the values to read. */
   totalKnown: boolean;
-  waitingForRateLimitMs?: number;
   waitedForRateLimitMs?: number;
-  problem?: string;
 };
 
 const PROFILES = 'profiles';
@@ -156,18 +152,15 @@ function readWave(state: AuditBuildState, waveSize: number, client: ApiClient, s
  * page would show blanks that are not blank.
  */
 function effectOf(failure: Failure): WaveFailureEffect {
-  switch (failure.kind) {
-    case 'wait': return failure;
-    case 'unknown': return { kind: 'transient', message: failure.message };
-    case 'stop': return { kind: 'pause', message: failure.message };
-    case 'refused': return { kind: 'pause', message: `The API refused a read of the audit: ${failure.reason}` };
-  }
+  return failure.kind === 'refused' ? { kind: 'pause', message: `The API refused a read of the audit: ${failure.reason}` } : waveEffect(failure);
 }
 
-export type AuditBuildStepOptions = WaveStepOptions<AuditBuildState> & { sink: AuditPageSink };
-
 /** Runs one step of reads on a copy of `state`: waves of pages until every list is read, the step's time is up, or it is cancelled. */
-export function runAuditBuildStep(state: AuditBuildState, client: ApiClient, options: AuditBuildStepOptions): { state: AuditBuildState; progress: AuditBuildProgress } {
+export function runAuditBuildStep(
+  state: AuditBuildState,
+  client: ApiClient,
+  options: WaveStepOptions<AuditBuildState> & { sink: AuditPageSink },
+): { state: AuditBuildState; progress: AuditBuildProgress } {
   const { sink } = options;
   return runWaveStep(cloneJob(state), client, options, {
     waveSize: BUILD_WAVE_SIZE,
@@ -185,14 +178,11 @@ export function runAuditBuildStep(state: AuditBuildState, client: ApiClient, opt
 
 export function auditBuildProgress(state: AuditBuildState, nowMs: number): AuditBuildProgress {
   const pagesTotal = state.lists.reduce((sum, list) => sum + Math.max(1, list.p.length), 0);
-  const progress: AuditBuildProgress = { status: state.status, pagesRead: state.counters.pagesRead, pagesTotal: Math.max(pagesTotal, state.counters.pagesRead), totalKnown: state.planned && state.lists.every((list) => list.p !== '') };
-  if (state.status === 'running' && state.notBefore !== undefined && state.notBefore > nowMs) progress.waitingForRateLimitMs = state.notBefore - nowMs;
-  if (state.problem) progress.problem = state.problem;
-  return progress;
-}
-
-export function cancelAuditBuild(state: AuditBuildState): AuditBuildState {
-  return cancelJob(state);
+  return jobProgress(state, nowMs, {
+    pagesRead: state.counters.pagesRead,
+    pagesTotal: Math.max(pagesTotal, state.counters.pagesRead),
+    totalKnown: state.planned && state.lists.every((list) => list.p !== ''),
+  });
 }
 
 export function resumeAuditBuild(state: AuditBuildState): AuditBuildState {

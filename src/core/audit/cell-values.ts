@@ -113,7 +113,7 @@ export function keyOfCell(cell: unknown, timeZone: string, formatDate: DateForma
 }
 
 /** Keys this long or shorter are stored as they are; longer ones as a hash. */
-export const VERBATIM_KEY_LENGTH = 16;
+const VERBATIM_KEY_LENGTH = 16;
 /** Separates the keys of one profile in the snapshot; a key containing it is hashed. */
 export const KEY_SEPARATOR = '|';
 

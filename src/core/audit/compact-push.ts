@@ -30,7 +30,7 @@ export type CompactPushState = Pick<AuditPushState, 'companyId' | 'status' | 'ce
    * "start+length" in base 36 joined by ','; one item a group, in this order.
    */
   cells: string;
-  /** One character per changed cell, see CODES. */
+  /** One character per changed cell, see PUSH_CODES. */
   codes: string;
   /** Distinct reasons, referred to by index from `reasonOf`. */
   reasons: string[];
@@ -41,7 +41,8 @@ export type CompactPushState = Pick<AuditPushState, 'companyId' | 'status' | 'ce
 
 type Code = { outcome: AuditPushItem['outcome']; planned: boolean };
 
-const CODES: Record<string, Code> = {
+/** Each code's outcome and whether it was to be sent, also for a push whose sheet changed. */
+export const PUSH_CODES: Readonly<Record<string, Code>> = {
   p: { outcome: 'pending', planned: true },
   C: { outcome: 'created', planned: true },
   U: { outcome: 'updated', planned: true },
@@ -51,9 +52,6 @@ const CODES: Record<string, Code> = {
   f: { outcome: 'failed', planned: false },
   S: { outcome: 'skipped', planned: false },
 };
-
-/** Each code's outcome and whether it was to be sent, for a push whose sheet changed. */
-export const PUSH_CODES: Readonly<Record<string, Code>> = CODES;
 
 function codeOf(item: AuditPushItem): string {
   switch (item.outcome) {
@@ -140,7 +138,7 @@ export function expandPush(
   const propertyIndex = new Map<string, number>();
   const items = indexes.map((groupIndex, index): AuditPushItem => {
     const first = groups[groupIndex]![0]!;
-    const code = CODES[compact.codes[index]!];
+    const code = PUSH_CODES[compact.codes[index]!];
     if (!code) throw new Error(`Unknown outcome code in a stored push: ${compact.codes[index]}`);
     const property = schema.get(first.propertyId) ?? { id: first.propertyId, name: '', dataType: '', position: -1 };
     let profile = profileIndex.get(first.profileId);

@@ -1,7 +1,7 @@
 // The push's report: every changed cell's outcome and reason, totals that add up, one sentence, and the snapshot refresh.
 
 import { formatCount, joinAnd } from '../export/places';
-import { outcomeParts, pendingReason as jobPendingReason } from '../jobs/progress';
+import { outcomeParts, pendingReason } from '../jobs/progress';
 import { cellName } from './layout';
 import {
   AUDIT_CELL_OUTCOMES,
@@ -51,13 +51,8 @@ function reportItem(state: AuditPushState, item: AuditPushItem): AuditPushReport
     propertyName: property?.name ?? '',
     value: item.shown,
     outcome: item.outcome,
-    reason: item.outcome === 'pending' ? pendingReason(state) : item.reason ?? null,
+    reason: item.outcome === 'pending' ? pendingReason(state, 'push') : item.reason ?? null,
   };
-}
-
-/** Why a pending cell has not been sent, by the push's status. */
-export function pendingReason(state: AuditPushState): string {
-  return jobPendingReason(state, 'push');
 }
 
 /** "1,250 cells compared: 3 created, 2 updated, 1,243 unchanged, 2 failed." Counts of zero are left out. */

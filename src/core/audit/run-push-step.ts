@@ -5,9 +5,10 @@ import type { Settled } from '../api/requester';
 import type { PortfolioPropertyValue, PortfolioPropertyValueInput } from '../api/types';
 import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
 import { countOf } from '../export/places';
-import { cloneAuditPushState, isPushComplete } from './write-back';
+import { isPushComplete } from './write-back';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
 import type { WaveStepOptions } from '../jobs/step-options';
+import { cloneJob } from '../jobs/job-state';
 import { jobProgress } from '../jobs/progress';
 import { runWaveStep } from '../jobs/wave-step';
 
@@ -31,7 +32,7 @@ export type AuditPushStepResult = { state: AuditPushState; progress: AuditPushPr
  * confirmed cell is never sent again. The given state is not changed.
  */
 export function runAuditPushStep(state: AuditPushState, client: ApiClient, options: AuditPushStepOptions): AuditPushStepResult {
-  return runWaveStep(cloneAuditPushState(state), client, options, {
+  return runWaveStep(cloneJob(state), client, options, {
     waveSize: DEFAULT_PUSH_WAVE_SIZE,
     maxStepsWithoutProgress: MAX_PUSH_STEPS_WITHOUT_PROGRESS,
     isComplete: isPushComplete,

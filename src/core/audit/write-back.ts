@@ -10,7 +10,7 @@ import { cellName } from './layout';
 import { snapshotCut, snapshotLookup } from './snapshot';
 import { isCutText } from './sheet-limits';
 import type { AuditProfile, AuditProperty, AuditPushItem, AuditPushState, AuditSchema, AuditSheetCell, AuditSheetRead, AuditSnapshot } from './types';
-import { cancelJob, cloneJob, resumeWaveJob } from '../jobs/job-state';
+import { resumeWaveJob } from '../jobs/job-state';
 
 export type AuditPushInput = {
   /** readAuditSheet of the sheet as it is now. */
@@ -136,17 +136,10 @@ export function isPushComplete(state: AuditPushState): boolean {
   return !state.items.some((item) => item.outcome === 'pending');
 }
 
-/** Stops the push between steps; pending cells stay pending and a resume sends only them. */
-export function cancelAuditPush(state: AuditPushState): AuditPushState {
-  return cancelJob(state);
-}
-
 /** Lets a cancelled or paused push run again; confirmed cells are never sent again. */
 export function resumeAuditPush(state: AuditPushState): AuditPushState {
   return resumeWaveJob(state, isPushComplete);
 }
-
-export const cloneAuditPushState: (state: AuditPushState) => AuditPushState = cloneJob;
 
 /**
  * Whether the cell stores what the snapshot's key stored, written another way. Only a verbatim key can
