@@ -1,7 +1,9 @@
-// The portfolio audit's typed boundary: what is loaded from the API, the sheet model the server lays out,
-// the snapshot write-back compares against, and the push state and report. Everything here is a type
-// alias (not an interface) so the RPC layer can check it against Json; the two exceptions that hold Dates
-// (AuditSheetModel.values and AuditSheetRead) say so and stay on the server.
+// The portfolio audit's typed boundary: what is loaded from the API, the sheet model, the snapshot, and the
+// push state and report. Type aliases (not interfaces) so the RPC layer can check them against Json; the two
+// that hold Dates (AuditSheetModel.values and AuditSheetRead) say so and stay on the server.
+
+import type { JobProgressBase } from '../jobs/progress';
+import type { WaveJobState } from '../jobs/wave-step';
 
 /** A property as the audit needs it. `autoCalculated` is decided by name (src/core/portfolio/auto-calculated.ts). */
 export type AuditProperty = {
@@ -54,13 +56,10 @@ export type GridRange = { row: number; column: number; numRows: number; numColum
 export type Completeness = { filled: number; total: number; share: number | null };
 
 /** One property column of the audit sheet. */
-export type AuditColumnSummary = Completeness & {
+export type AuditColumnSummary = Completeness & Pick<AuditProperty, 'name' | 'dataType' | 'autoCalculated'> & {
   propertyId: string;
-  name: string;
   /** The header cell: the name, with " (auto)" for an auto-calculated property. */
   header: string;
-  dataType: string;
-  autoCalculated: boolean;
   /** 1-based sheet column and its letter. */
   column: number;
   letter: string;
@@ -105,16 +104,13 @@ export type AuditLayout = {
 /** A data validation rule for the server to build with SpreadsheetApp.newDataValidation(). */
 export type AuditValidation =
   /**
-   * select: requireValueInList(labels, true), setAllowInvalid(false), setHelpText(helpText).
+   * list (select): requireValueInList(labels, true), setAllowInvalid(false), setHelpText(helpText).
    * multiselect: the same dropdown with setAllowInvalid(true): Sheets' list rule holds one item per cell,
    * so several labels ("B2B, SaaS") are typed, and such a cell shows the warning marker whose text is helpText.
+   * listFromRange: the same dropdown for more than 500 labels, which Sheets refuses in a list rule: the server
+   * writes the labels down one column of a hidden sheet and builds requireValueInRange(thatColumn, true).
    */
-  | { kind: 'list'; propertyId: string; range: GridRange; labels: string[]; allowInvalid: boolean; helpText: string }
-  /**
-   * The same dropdown for more than 500 labels, which Sheets refuses in a list rule: the server writes the
-   * labels down one column of a hidden sheet and builds requireValueInRange(thatColumn, true).
-   */
-  | { kind: 'listFromRange'; propertyId: string; range: GridRange; labels: string[]; allowInvalid: boolean; helpText: string }
+  | { kind: 'list' | 'listFromRange'; propertyId: string; range: GridRange; labels: string[]; allowInvalid: boolean; helpText: string }
   /**
    * boolean: requireCheckbox(). Never Range.insertCheckboxes(): it sets every cell to FALSE, which would
    * turn each blank into a change to "false".
@@ -171,11 +167,8 @@ export type AuditSummary = {
 };
 
 /**
- * What write-back compares against: the cells as the audit wrote them. JSON-safe and compact: ids once,
- * then one string of keys per profile, separated by '|'. A key is '' for blank, the cell's text when it
- * is at most 16 characters (without '|' and not starting with '#'), otherwise '#' and 8 characters of a
- * 48-bit hash, which is enough to tell "changed" from "unchanged". About 14-17 KB for 50 companies × 25
- * properties (see serializeSnapshot).
+ * What write-back compares against: the cells as the audit wrote them, ids once, then one string of keys
+ * (encodeKey) per profile. About 14-17 KB for 50 companies × 25 properties (see serializeSnapshot).
  */
 export type AuditSnapshot = {
   v: 1;
@@ -232,11 +225,9 @@ export type AuditWrite =
  * - failed: refused, by validation before sending or by the API; has a reason.
  * - pending: not confirmed yet; sent by the next step or on resume.
  */
-export type AuditCellOutcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'failed' | 'pending';
+export const AUDIT_CELL_OUTCOMES = ['created', 'updated', 'unchanged', 'skipped', 'failed', 'pending'] as const;
 
-export const AUDIT_CELL_OUTCOMES: readonly AuditCellOutcome[] = ['created', 'updated', 'unchanged', 'skipped', 'failed', 'pending'];
-
-export type AuditPushStatus = 'running' | 'done' | 'cancelled' | 'paused';
+export type AuditCellOutcome = (typeof AUDIT_CELL_OUTCOMES)[number];
 
 /** One cell that differs from the snapshot. Unchanged cells are only counted, to keep the state small. */
 export type AuditPushItem = {
@@ -260,49 +251,27 @@ export type AuditPushItem = {
   reason?: string;
 };
 
-export type AuditPushCounters = {
-  steps: number;
-  /** Steps in a row that ended on a temporary failure without confirming anything; three pause the push. */
-  stepsWithoutProgress: number;
-  /** PUT requests asked of the client (its own retries not counted). */
-  requests: number;
-  rateLimitWaitMs: number;
-  retryWaitMs: number;
-};
-
-/** Everything a push needs between steps: JSON-safe, stored by the server (CacheService, chunked). */
-export type AuditPushState = {
+/** Everything a push needs between steps: JSON-safe, stored by the server. */
+export type AuditPushState = WaveJobState & {
   version: 1;
   companyId: string;
-  status: AuditPushStatus;
   profiles: AuditProfile[];
-  properties: Array<{ id: string; name: string; dataType: string }>;
+  properties: Array<Omit<AuditProperty, 'autoCalculated'>>;
   /** Distinct (profile, property) cells read from the sheet; the report's totals add up to it. */
   cellsCompared: number;
   unchanged: number;
   items: AuditPushItem[];
   ignoredRows: number[];
-  counters: AuditPushCounters;
-  /** The last problem that stopped a step, as a sentence for the user. */
-  problem?: string;
-  /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
-  notBefore?: number;
-  /** When the API began refusing everything for the rate limit (see WaveJobState.rateLimitedSince). */
-  rateLimitedSince?: number;
-  /** The rate limit's backoff carried across steps (see WaveJobState.retry). */
-  retry?: { backoffMs: number };
+  /** requests: PUT requests asked of the client (its own retries not counted). */
+  counters: WaveJobState['counters'] & { requests: number };
 };
 
-export type AuditPushProgress = {
-  status: AuditPushStatus;
+export type AuditPushProgress = JobProgressBase & {
   /** Cells to send that have a final outcome, of all cells to send. */
   cellsDone: number;
   cellsTotal: number;
-  /** The rate limit asked for this long before the next step can send: show it as a wait, not a failure. */
-  waitingForRateLimitMs?: number;
   /** Time this step spent waiting for the rate limit inside the client. */
   waitedForRateLimitMs?: number;
-  problem?: string;
 };
 
 export type AuditPushTotals = Record<AuditCellOutcome, number>;
@@ -318,7 +287,7 @@ export type AuditPushReportItem = {
   propertyName: string;
   /** The cell as it was shown. */
   value: string;
-  outcome: Exclude<AuditCellOutcome, 'unchanged'>;
+  outcome: AuditPushItem['outcome'];
   reason: string | null;
 };
 
@@ -326,7 +295,7 @@ export type AuditPushReportItem = {
 export type AuditSnapshotUpdate = { profileId: string; propertyId: string; key: string };
 
 export type AuditPushReport = {
-  status: AuditPushStatus;
+  status: AuditPushState['status'];
   cellsCompared: number;
   /** Add up to cellsCompared. */
   totals: AuditPushTotals;
