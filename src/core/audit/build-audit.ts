@@ -33,6 +33,7 @@ const READ_ONLY_BACKGROUND = '#efefef';
 /** Light yellow of blank editable cells. */
 const BLANK_BACKGROUND = '#fff2cc';
 const LABELS_IN_HELP = 12;
+const SUMMARY_PARTS = ['filled', 'total', 'share'] as const;
 
 /**
  * Builds the audit sheet of a fund from what loadAuditData read. Nothing is fetched and nothing is
@@ -60,14 +61,12 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
     put(layout.idRow, column, property.id);
     put(layout.headerRow, column, headerOf(property));
   });
-  for (const part of ['filled', 'total', 'share'] as const) {
+  for (const part of SUMMARY_PARTS) {
     put(layout.idRow, layout.summaryColumns[part], SUMMARY_MARKERS[part]);
     put(layout.headerRow, layout.summaryColumns[part], HEADERS[part]);
     put(layout.summaryRows[part], layout.idColumn, SUMMARY_MARKERS[part]);
+    put(layout.summaryRows[part], layout.nameColumn, HEADERS[part]);
   }
-  put(layout.summaryRows.filled, layout.nameColumn, HEADERS.filled);
-  put(layout.summaryRows.total, layout.nameColumn, HEADERS.total);
-  put(layout.summaryRows.share, layout.nameColumn, HEADERS.share);
 
   // One row per profile; the snapshot keys every cell as it is written.
   const keys: string[][] = [];
@@ -100,17 +99,13 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
     keys.push(rowKeys);
     const summary = completeness(filledCustom, custom);
     rows.push({ profileId: profile.id, name: profile.name, row, ...summary });
-    put(row, layout.summaryColumns.filled, summary.filled);
-    put(row, layout.summaryColumns.total, summary.total);
-    put(row, layout.summaryColumns.share, summary.share ?? '');
+    for (const part of SUMMARY_PARTS) put(row, layout.summaryColumns[part], summary[part] ?? '');
   });
 
   const columns: AuditColumnSummary[] = properties.map((property, position) => {
     const column = layout.firstPropertyColumn + position;
     const summary = completeness(filledByColumn[position] ?? 0, data.profiles.length);
-    put(layout.summaryRows.filled, column, summary.filled);
-    put(layout.summaryRows.total, column, summary.total);
-    put(layout.summaryRows.share, column, summary.share ?? '');
+    for (const part of SUMMARY_PARTS) put(layout.summaryRows[part], column, summary[part] ?? '');
     return {
       propertyId: property.id,
       name: property.name,
@@ -185,21 +180,24 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
       if (column.dataType === 'date') numberFormats.push({ range: dataRows(column.column), format: 'yyyy-mm-dd' });
       if (column.autoCalculated) continue;
       if (column.dataType === 'boolean') validations.push({ kind: 'checkbox', range: dataRows(column.column) });
-      // Over 500 labels Sheets refuses a list rule: the dropdown reads them from a range instead.
-      const kind = column.labels.length > LIST_RULE_MAX_ITEMS ? 'listFromRange' : 'list';
-      if (column.dataType === 'select' && column.labels.length > 0) {
-        validations.push({ kind, propertyId: column.propertyId, range: dataRows(column.column), labels: column.labels, allowInvalid: false, helpText: `Pick one of the labels of ${column.name}.` });
-      }
-      if (column.dataType === 'multiselect' && column.labels.length > 0) {
-        validations.push({ kind, propertyId: column.propertyId, range: dataRows(column.column), labels: column.labels, allowInvalid: true, helpText: multiselectHelp(column) });
+      const multiple = column.dataType === 'multiselect';
+      if ((multiple || column.dataType === 'select') && column.labels.length > 0) {
+        validations.push({
+          // Over 500 labels Sheets refuses a list rule: the dropdown reads them from a range instead.
+          kind: column.labels.length > LIST_RULE_MAX_ITEMS ? 'listFromRange' : 'list',
+          propertyId: column.propertyId,
+          range: dataRows(column.column),
+          labels: column.labels,
+          allowInvalid: multiple,
+          helpText: multiple ? multiselectHelp(column) : `Pick one of the labels of ${column.name}.`,
+        });
       }
     }
     numberFormats.push({ range: gridRange(layout.firstProfileRow, layout.summaryColumns.share, profiles, 1), format: '0%' });
   }
   if (columns.length > 0) numberFormats.push({ range: gridRange(layout.summaryRows.share, layout.firstPropertyColumn, 1, columns.length), format: '0%' });
 
-  const autoCount = columns.length - custom;
-  const readOnlyRanges = layout.firstAutoColumn === null ? [] : [gridRange(layout.headerRow, layout.firstAutoColumn, profiles + 1, autoCount)];
+  const readOnlyRanges = layout.firstAutoColumn === null ? [] : [gridRange(layout.headerRow, layout.firstAutoColumn, profiles + 1, columns.length - custom)];
   return {
     numberFormats,
     hiddenRows: [layout.idRow],
