@@ -8,10 +8,9 @@ import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';
 import { carryJobFields, compactRecord, decodeRuns, encodeRuns } from '../jobs/compact-state';
 import type { DateFormatter } from '../validate/dates';
-import { encodeKey, keyOfCell, shownValue } from './cell-values';
 import { cellWrite } from './cell-writes';
-import type { AuditOption, AuditProfile, AuditPushItem, AuditPushState, AuditSchema, AuditSheetRead, AuditWrite } from './types';
-import { groupCells } from './write-back';
+import type { AuditOption, AuditPushItem, AuditPushState, AuditSchema, AuditSheetRead, AuditWrite } from './types';
+import { groupCells, pushItems } from './write-back';
 
 /** The properties of the changed cells, and the options their pending writes name. */
 export type PushSchema = {
@@ -87,7 +86,6 @@ export function compactNewPush(state: AuditPushState, read: AuditSheetRead, fing
     if (index === undefined) throw new Error('A changed cell is not a cell of the read it was prepared from.');
     return index;
   });
-  const properties = new Map(schema.properties.map((property) => [property.id.toLowerCase(), property]));
   const pushSchema: PushSchema = { properties: state.properties.map((property) => [property.id, property.name, property.dataType]), options: {} };
   for (const item of state.items) {
     const ids = optionIds(item.write);
@@ -95,7 +93,7 @@ export function compactNewPush(state: AuditPushState, read: AuditSheetRead, fing
     const propertyId = state.properties[item.property]!.id;
     const known = pushSchema.options[propertyId] ?? (pushSchema.options[propertyId] = []);
     for (const id of ids) {
-      const option = (schema.options[propertyId] ?? schema.options[properties.get(propertyId)?.id ?? ''] ?? []).find((candidate) => candidate.id === id);
+      const option = schema.options[propertyId]?.find((candidate) => candidate.id === id);
       if (option && !known.some((candidate) => candidate.id === id)) known.push(option);
     }
   }
@@ -130,35 +128,18 @@ export function expandPush(
   const indexes = decodeRuns(compact.cells);
   const groups = groupCells(read.cells);
   if (fingerprint !== compact.fingerprint || read.companyId !== compact.companyId || indexes.length !== compact.codes.length || indexes.some((index) => index >= groups.length)) return null;
-  const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
-  const schema = new Map(compact.schema.properties.map(([id, name, dataType], position) => [id, { id, name, dataType, position }]));
-  const profiles: AuditProfile[] = [];
-  const profileIndex = new Map<string, number>();
-  const properties: AuditPushState['properties'] = [];
-  const propertyIndex = new Map<string, number>();
+  const schema = new Map(compact.schema.properties.map(([id, name, dataType]) => [id, { id, name, dataType }]));
+  const listed = pushItems(read, dates);
   const items = indexes.map((groupIndex, index): AuditPushItem => {
     const first = groups[groupIndex]![0]!;
     const code = PUSH_CODES[compact.codes[index]!];
     if (!code) throw new Error(`Unknown outcome code in a stored push: ${compact.codes[index]}`);
-    const property = schema.get(first.propertyId) ?? { id: first.propertyId, name: '', dataType: '', position: -1 };
-    let profile = profileIndex.get(first.profileId);
-    if (profile === undefined) profileIndex.set(first.profileId, (profile = profiles.push({ id: first.profileId, name: names.get(first.profileId) ?? '' }) - 1));
-    let propertyAt = propertyIndex.get(property.id);
-    if (propertyAt === undefined) propertyIndex.set(property.id, (propertyAt = properties.push({ id: property.id, name: property.name, dataType: property.dataType }) - 1));
-    const item: AuditPushItem = {
-      profile,
-      property: propertyAt,
-      row: first.row,
-      column: first.column,
-      shown: shownValue(first.value, dates.timeZone, dates.formatDate),
-      key: encodeKey(keyOfCell(first.value, dates.timeZone, dates.formatDate)),
-      outcome: code.outcome,
-      planned: code.planned,
-    };
+    const property = schema.get(first.propertyId) ?? { id: first.propertyId, name: '', dataType: '' };
+    const item = listed.item(first, property, code.outcome, code.planned);
     const reason = compact.reasonOf[index];
     if (reason !== undefined) item.reason = compact.reasons[reason]!;
     if (code.outcome === 'pending') {
-      const write = cellWrite(first.value, { id: property.id, name: property.name, dataType: property.dataType, autoCalculated: false }, { options: compact.schema.options[property.id] ?? [], ...dates });
+      const write = cellWrite(first.value, { ...property, autoCalculated: false }, { options: compact.schema.options[property.id] ?? [], ...dates });
       // The same cell with the same options wrote the same body at the start: a refusal now is a bug, not the user's.
       if (!write.ok) throw new Error(`A pending cell no longer converts to its write: ${write.reason}`);
       item.write = write.write;
@@ -169,8 +150,8 @@ export function expandPush(
     version: 1,
     companyId: compact.companyId,
     status: compact.status,
-    profiles,
-    properties,
+    profiles: listed.profiles,
+    properties: listed.properties,
     cellsCompared: compact.cellsCompared,
     unchanged: compact.unchanged,
     items,

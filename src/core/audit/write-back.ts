@@ -45,21 +45,7 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
   const original = snapshotLookup(snapshot);
   const wasCut = snapshotCut(snapshot);
   const propertiesById = new Map(schema.properties.map((property) => [property.id.toLowerCase(), property]));
-  const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
-
-  const profiles: AuditProfile[] = [];
-  const profileIndex = new Map<string, number>();
-  const properties: AuditPushState['properties'] = [];
-  const propertyIndex = new Map<string, number>();
-  const indexOf = <T>(list: T[], index: Map<string, number>, id: string, make: () => T): number => {
-    let position = index.get(id);
-    if (position === undefined) {
-      position = list.push(make()) - 1;
-      index.set(id, position);
-    }
-    return position;
-  };
-
+  const listed = pushItems(read, { timeZone, formatDate });
   const items: AuditPushItem[] = [];
   let unchanged = 0;
   for (const group of groupCells(read.cells)) {
@@ -79,16 +65,7 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
       unchanged++;
       continue;
     }
-    const item: AuditPushItem = {
-      profile: indexOf(profiles, profileIndex, first.profileId, () => ({ id: first.profileId, name: names.get(first.profileId) ?? '' })),
-      property: indexOf(properties, propertyIndex, first.propertyId, () => ({ id: first.propertyId, name: property?.name ?? '', dataType: property?.dataType ?? '' })),
-      row: first.row,
-      column: first.column,
-      shown: shownValue(first.value, timeZone, formatDate),
-      key: encodeKey(key),
-      outcome: 'failed',
-      planned: false,
-    };
+    const item = listed.item(first, { id: first.propertyId, name: property?.name ?? '', dataType: property?.dataType ?? '' }, 'failed', false);
     items.push(item);
     if (conflicting) {
       item.reason = `the same company and property appear in ${joinAnd(group.map((cell) => cellName(cell.row, cell.column)))} with different values: keep one`;
@@ -119,8 +96,8 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
     version: 1,
     companyId: read.companyId,
     status: 'running',
-    profiles,
-    properties,
+    profiles: listed.profiles,
+    properties: listed.properties,
     cellsCompared: items.length + unchanged,
     unchanged,
     items,
@@ -150,6 +127,39 @@ function equivalent(cell: unknown, stored: string, property: AuditProperty, cont
   const now = cellWrite(cell, property, context);
   const before = cellWrite(stored, property, context);
   return now.ok && before.ok && sameWrite(now.write, before.write, property.dataType);
+}
+
+/** Builds a push's items from cells of `read`: each profile and property listed once, items refer to them by index. */
+export function pushItems(read: AuditSheetRead, dates: { timeZone: string; formatDate: DateFormatter }) {
+  const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
+  const profiles: AuditProfile[] = [];
+  const properties: AuditPushState['properties'] = [];
+  const profileIndex = listOnce(profiles);
+  const propertyIndex = listOnce(properties);
+  const item = (cell: AuditSheetCell, property: AuditPushState['properties'][number], outcome: AuditPushItem['outcome'], planned: boolean): AuditPushItem => ({
+    profile: profileIndex({ id: cell.profileId, name: names.get(cell.profileId) ?? '' }),
+    property: propertyIndex(property),
+    row: cell.row,
+    column: cell.column,
+    shown: shownValue(cell.value, dates.timeZone, dates.formatDate),
+    key: encodeKey(keyOfCell(cell.value, dates.timeZone, dates.formatDate)),
+    outcome,
+    planned,
+  });
+  return { profiles, properties, item };
+}
+
+/** Adds an entry to `list` the first time its id comes, and gives its index. */
+function listOnce<T extends { id: string }>(list: T[]): (entry: T) => number {
+  const at = new Map<string, number>();
+  return (entry) => {
+    let index = at.get(entry.id);
+    if (index === undefined) {
+      index = list.push(entry) - 1;
+      at.set(entry.id, index);
+    }
+    return index;
+  };
 }
 
 /**
