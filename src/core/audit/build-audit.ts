@@ -197,7 +197,6 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
   }
   if (columns.length > 0) numberFormats.push({ range: gridRange(layout.summaryRows.share, layout.firstPropertyColumn, 1, columns.length), format: '0%' });
 
-  const readOnlyRanges = layout.firstAutoColumn === null ? [] : [gridRange(layout.headerRow, layout.firstAutoColumn, profiles + 1, columns.length - custom)];
   return {
     numberFormats,
     hiddenRows: [layout.idRow],
@@ -210,9 +209,8 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
     ],
     validations,
     readOnly: {
-      ranges: readOnlyRanges,
+      ranges: layout.firstAutoColumn === null ? [] : [gridRange(layout.headerRow, layout.firstAutoColumn, profiles + 1, columns.length - custom)],
       background: READ_ONLY_BACKGROUND,
-      description: 'Auto-calculated by the platform: edits here are not sent.',
     },
     blankHighlight: profiles > 0 && custom > 0
       ? { range: gridRange(layout.firstProfileRow, layout.firstPropertyColumn, profiles, custom), background: BLANK_BACKGROUND }

@@ -19,19 +19,19 @@ export type AuditOption = { id: string; label: string };
 
 export type AuditProfile = { id: string; name: string };
 
-/** A stored value, trimmed to what the audit reads: the API's `value` and the selected option ids. */
+/** A stored value, trimmed to the API's `value` and the selected option ids. */
 export type AuditStoredValue = {
   value: string | number | string[] | null;
   /** select: zero or one id; multiselect: any; other types: none. */
   optionIds: string[];
 };
 
-/** What write-back needs to know about the fund: its properties (custom first) and their options. */
+/** What write-back needs to know about the fund. */
 export type AuditSchema = {
   companyId: string;
   /** Custom properties in the API's order, then the auto-calculated ones. */
   properties: AuditProperty[];
-  /** Options of every select and multiselect property, by property id, in display order. */
+  /** By property id (select and multiselect), in display order. */
   options: Record<string, AuditOption[]>;
 };
 
@@ -55,15 +55,14 @@ export type GridRange = { row: number; column: number; numRows: number; numColum
 /** Filled cells of all cells; share is filled / total (0..1), null when there is nothing to fill. */
 export type Completeness = { filled: number; total: number; share: number | null };
 
-/** One property column of the audit sheet. */
 export type AuditColumnSummary = Completeness & Pick<AuditProperty, 'name' | 'dataType' | 'autoCalculated'> & {
   propertyId: string;
-  /** The header cell: the name, with " (auto)" for an auto-calculated property. */
+  /** The name, with " (auto)" for an auto-calculated property. */
   header: string;
   /** 1-based sheet column and its letter. */
   column: number;
   letter: string;
-  /** Option labels in display order (select and multiselect), else empty. */
+  /** Option labels in display order; empty for other types. */
   labels: string[];
 };
 
@@ -90,13 +89,13 @@ export type AuditLayout = {
   firstPropertyColumn: number;
   /** Equals nameColumn when the fund has no properties. */
   lastPropertyColumn: number;
-  /** The first auto-calculated column; null when there is none. They are the last property columns. */
+  /** The first auto-calculated column (they come last); null when there is none. */
   firstAutoColumn: number | null;
   /** Per-company completeness, right of the properties and inside the filter, so they sort with their rows. */
   summaryColumns: { filled: number; total: number; share: number };
   /** Per-property completeness, below the profiles after one blank row, outside the filter. */
   summaryRows: { filled: number; total: number; share: number };
-  /** Size of the grid (model.values). */
+  /** Size of model.values. */
   rows: number;
   columns: number;
 };
@@ -127,41 +126,33 @@ export type AuditFormatting = {
   numberFormats: Array<{ range: GridRange; format: string }>;
   hiddenRows: number[];
   hiddenColumns: number[];
-  /** setFrozenRows / setFrozenColumns: the header row (and the hidden id row above it), and the name column. */
   frozenRows: number;
   frozenColumns: number;
-  /** setFontWeight('bold'). */
   bold: GridRange[];
   validations: AuditValidation[];
+  /** Auto-calculated columns, grey: write-back skips them whatever is typed there. */
+  readOnly: { ranges: GridRange[]; background: string };
   /**
-   * Auto-calculated columns: setBackground(background); optionally range.protect().setWarningOnly(true)
-   * with `description`. Write-back skips them whatever the protection.
-   */
-  readOnly: { ranges: GridRange[]; background: string; description: string };
-  /**
-   * A conditional format rule whenCellEmpty().setBackground(background) over the custom (editable) cells,
-   * so a cell stops being highlighted the moment it is filled; null without profiles or custom properties.
+   * A whenCellEmpty() conditional format over the editable cells, so a cell stops being highlighted the
+   * moment it is filled; null without profiles or custom properties.
    */
   blankHighlight: { range: GridRange; background: string } | null;
-  /** range.createFilter(): header row to last profile row, id column to last summary column, so ids sort with rows. */
+  /** Header row to last profile row, id column to last summary column, so ids sort with their rows. */
   filter: GridRange;
 };
 
-/** The JSON-safe part of the model: for the sidebar, and for the server's formatting. */
+/** The JSON-safe part of the model. */
 export type AuditSummary = {
   companyId: string;
   timeZone: string;
   layout: AuditLayout;
   columns: AuditColumnSummary[];
   profiles: AuditRowSummary[];
-  /** Over the custom (editable) cells. */
+  /** Over the editable cells. */
   overall: Completeness;
-  /** Blank cells of the custom (editable) columns, 1-based sheet positions, row by row. */
+  /** Blank editable cells, row by row. */
   blanks: Array<{ row: number; column: number }>;
-  /**
-   * Values longer than a cell holds (50,000 characters), written cut with a visible mark (sheet-limits.ts);
-   * `length` is the full value's. Write-back never sends a cell that still has the mark.
-   */
+  /** Values longer than a cell holds, written cut with a visible mark (sheet-limits.ts); `length` is the full value's. */
   cut: Array<{ profileId: string; name: string; propertyId: string; propertyName: string; row: number; column: number; length: number }>;
   formatting: AuditFormatting;
 };
@@ -173,45 +164,40 @@ export type AuditSummary = {
 export type AuditSnapshot = {
   v: 1;
   companyId: string;
-  /** Profile ids, one per entry of rows. */
   profiles: string[];
-  /** Property ids, in the order of the keys within a row. */
+  /** In the order of the keys within a row. */
   properties: string[];
   /** rows[profile] = the keys of that profile's cells joined with '|'. */
   rows: string[];
   /**
-   * Cells the audit wrote cut (values over 50,000 characters), as "profileId/propertyId": write-back never
-   * sends them, whatever was typed there, since the sheet never held the whole value. Absent when none.
+   * Cells the audit wrote cut, as "profileId/propertyId": never sent, whatever was typed there, since the
+   * sheet never held the whole value. Absent when none.
    */
   cut?: string[];
 };
 
-/**
- * The audit sheet to write: `values` is the whole grid, top-left at A1, for one setValues (it holds Date
- * cells, so it never crosses google.script.run); `summary` is JSON-safe; `snapshot` is stored by the server.
- */
+/** The audit sheet to write: `values` (top-left at A1, for one setValues) holds Dates, so it stays on the server. */
 export type AuditSheetModel = {
   values: AuditCell[][];
   summary: AuditSummary;
   snapshot: AuditSnapshot;
 };
 
-/** One (profile, property) cell read back from the sheet. `value` is as getValues() gave it (server-side only). */
+/** One (profile, property) cell read back, `value` as getValues() gave it. */
 export type AuditSheetCell = { profileId: string; propertyId: string; row: number; column: number; value: unknown };
 
 /** The audit sheet as read back, wherever its rows and columns were moved. Server-side only: cells hold Dates. */
 export type AuditSheetRead = {
   companyId: string;
-  /** Rows that carry a profile id, with the name shown, in sheet order. */
+  /** Rows that carry a profile id, in sheet order. */
   rows: Array<{ profileId: string; name: string; row: number }>;
-  /** Property columns by their hidden id, in sheet order. */
   columns: Array<{ propertyId: string; column: number }>;
   cells: AuditSheetCell[];
   /** Rows below the header with something in them but no profile id: not part of the audit, so never sent. */
   ignoredRows: number[];
 };
 
-/** The body of PUT /portfolio_property_values less the two ids: the one form the property's data_type takes. */
+/** The body of PUT /portfolio_property_values less the two ids. */
 export type AuditWrite =
   | { value: string }
   | { portfolio_property_option_id: string | null }
@@ -231,9 +217,8 @@ export type AuditCellOutcome = (typeof AUDIT_CELL_OUTCOMES)[number];
 
 /** One cell that differs from the snapshot. Unchanged cells are only counted, to keep the state small. */
 export type AuditPushItem = {
-  /** Index into AuditPushState.profiles. */
+  /** Indexes into AuditPushState.profiles and .properties. */
   profile: number;
-  /** Index into AuditPushState.properties. */
   property: number;
   /** 1-based sheet position when read. */
   row: number;
@@ -243,7 +228,7 @@ export type AuditPushItem = {
   /** The cell's snapshot key, so a confirmed cell refreshes the snapshot. */
   key: string;
   outcome: Exclude<AuditCellOutcome, 'unchanged'>;
-  /** The form to send; kept while pending. */
+  /** Kept while pending. */
   write?: AuditWrite;
   /** Whether it was to be sent at all (the progress bar counts these). */
   planned: boolean;
@@ -276,18 +261,15 @@ export type AuditPushProgress = JobProgressBase & {
 
 export type AuditPushTotals = Record<AuditCellOutcome, number>;
 
-export type AuditPushReportItem = {
+export type AuditPushReportItem = Pick<AuditPushItem, 'row' | 'column' | 'outcome'> & {
   /** A1 notation of the cell when it was read, like D7. */
   cell: string;
-  row: number;
-  column: number;
   profileId: string;
   profileName: string;
   propertyId: string;
   propertyName: string;
   /** The cell as it was shown. */
   value: string;
-  outcome: AuditPushItem['outcome'];
   reason: string | null;
 };
 
@@ -297,7 +279,7 @@ export type AuditSnapshotUpdate = { profileId: string; propertyId: string; key: 
 export type AuditPushReport = {
   status: AuditPushState['status'];
   cellsCompared: number;
-  /** Add up to cellsCompared. */
+  /** Adds up to cellsCompared. */
   totals: AuditPushTotals;
   /** One sentence, like "1,250 cells compared: 3 created, 2 updated, 1,243 unchanged, 2 failed." */
   summary: string;
@@ -306,6 +288,6 @@ export type AuditPushReport = {
   /** Sentences about what was not compared at all (rows without a profile id). */
   notes: string[];
   problem: string | null;
-  /** Only confirmed cells; empty until something is confirmed. */
+  /** Only confirmed cells. */
   snapshotUpdates: AuditSnapshotUpdate[];
 };
