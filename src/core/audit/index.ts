@@ -4,7 +4,6 @@ export { loadAuditData, loadAuditSchema } from './load-audit-data';
 export { buildAuditModel } from './build-audit';
 export { cellName } from './layout';
 export { readAuditSheet } from './read-sheet';
-export { CELL_MAX_CHARACTERS } from './sheet-limits';
 export { applySnapshotUpdates, parseSnapshot, serializeSnapshot } from './snapshot';
 export { prepareAuditPush, resumeAuditPush } from './write-back';
 export { auditPushProgress, runAuditPushStep } from './run-push-step';
