@@ -139,9 +139,13 @@ function base64Of24Bits(bits: number): string {
   return [18, 12, 6, 0].map((shift) => BASE64URL[(bits >> shift) & 63]).join('');
 }
 
+/** A cell's text as the user sees it: its key, but a checkbox reads TRUE or FALSE. */
+export function cellText(cell: unknown, timeZone: string, formatDate: DateFormatter): string {
+  return typeof cell === 'boolean' ? (cell ? 'TRUE' : 'FALSE') : keyOfCell(cell, timeZone, formatDate);
+}
+
 /** A cell as a short text for reports: what the user sees, cut at 60 characters. */
 export function shownValue(cell: unknown, timeZone: string, formatDate: DateFormatter): string {
-  const key = keyOfCell(cell, timeZone, formatDate);
-  const text = typeof cell === 'boolean' ? (cell ? 'TRUE' : 'FALSE') : key;
+  const text = cellText(cell, timeZone, formatDate);
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

@@ -2,9 +2,9 @@
 
 import { InputError, shortReason } from '../errors';
 import { toIsoDate, type DateFormatter } from '../validate/dates';
-import { normaliseDecimal, numberToDecimal, toDecimal } from '../validate/decimal';
+import { normaliseDecimal, toDecimal } from '../validate/decimal';
 import { quote } from '../export/places';
-import { isDateCell } from './cell-values';
+import { cellText, isDateCell } from './cell-values';
 import { resolveLabel, resolveLabels } from './option-labels';
 import type { AuditOption, AuditProperty, AuditWrite } from './types';
 
@@ -31,34 +31,28 @@ const HTTP_URL = /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/i;
  * before anything is sent.
  */
 export function cellWrite(cell: unknown, property: AuditProperty, context: WriteContext): CellWrite {
-  const blank = isBlank(cell);
+  if (isBlank(cell)) return { ok: true, write: blankWrite(property.dataType) };
   try {
     switch (property.dataType) {
       case 'select': {
-        if (blank) return { ok: true, write: { portfolio_property_option_id: null } };
         const resolved = resolveLabel(textOf(cell, context), context.options, property.name);
         return resolved.ok ? { ok: true, write: { portfolio_property_option_id: resolved.options[0]!.id } } : resolved;
       }
       case 'multiselect': {
-        if (blank) return { ok: true, write: { portfolio_property_option_ids: [] } };
         const resolved = resolveLabels(textOf(cell, context), context.options, property.name);
         return resolved.ok ? { ok: true, write: { portfolio_property_option_ids: resolved.options.map((option) => option.id) } } : resolved;
       }
       case 'number':
-        if (blank) return clear();
         refuseSheetError(cell);
         if (isDateCell(cell)) return { ok: false, reason: 'the cell holds a date, not a number' };
         return value(toDecimal(cell, 'The cell'));
       case 'date':
-        if (blank) return clear();
         refuseSheetError(cell);
         return value(toIsoDate(cell, 'The cell', context.timeZone, context.formatDate));
       case 'boolean':
-        if (blank) return clear();
         refuseSheetError(cell);
         return value(booleanText(cell));
       case 'url': {
-        if (blank) return clear();
         const text = typeof cell === 'string' ? cell.trim() : '';
         if (!HTTP_URL.test(text)) {
           return { ok: false, reason: `the cell must be a web address starting with http:// or https://, but it is ${quote(textOf(cell, context))}` };
@@ -66,7 +60,7 @@ export function cellWrite(cell: unknown, property: AuditProperty, context: Write
         return value(text);
       }
       default:
-        return blank ? clear() : value(textOf(cell, context));
+        return value(textOf(cell, context));
     }
   } catch (error) {
     if (error instanceof InputError) return { ok: false, reason: shortReason(error) };
@@ -97,8 +91,11 @@ export function isBlank(cell: unknown): boolean {
   return cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
 }
 
-function clear(): CellWrite {
-  return { ok: true, write: { value: '' } };
+/** A blank cell clears the value, in the form of the property's type. */
+function blankWrite(dataType: string): AuditWrite {
+  if (dataType === 'select') return { portfolio_property_option_id: null };
+  if (dataType === 'multiselect') return { portfolio_property_option_ids: [] };
+  return { value: '' };
 }
 
 function value(text: string): CellWrite {
@@ -107,11 +104,7 @@ function value(text: string): CellWrite {
 
 /** A cell of a text column as text: Sheets may have made a number, a boolean or a date of what was typed. */
 function textOf(cell: unknown, context: WriteContext): string {
-  if (typeof cell === 'string') return cell;
-  if (typeof cell === 'number') return Number.isFinite(cell) ? numberToDecimal(cell) : String(cell);
-  if (typeof cell === 'boolean') return cell ? 'TRUE' : 'FALSE';
-  if (isDateCell(cell)) return Number.isNaN(cell.getTime()) ? '' : context.formatDate(cell, context.timeZone);
-  return String(cell);
+  return isDateCell(cell) && Number.isNaN(cell.getTime()) ? '' : cellText(cell, context.timeZone, context.formatDate);
 }
 
 function booleanText(cell: unknown): string {
