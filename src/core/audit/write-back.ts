@@ -49,19 +49,15 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
   const items: AuditPushItem[] = [];
   let unchanged = 0;
   for (const group of groupCells(read.cells)) {
-    const [first] = group;
-    if (!first) continue;
+    const first = group[0]!;
     const property = propertiesById.get(first.propertyId);
     const context: WriteContext = { options: schema.options[first.propertyId] ?? [], timeZone, formatDate };
     const keys = group.map((cell) => keyOfCell(cell.value, timeZone, formatDate));
     const stored = original(first.profileId, first.propertyId);
     const conflicting = new Set(keys).size > 1;
     const key = keys[0] ?? '';
-    if (!conflicting && stored !== undefined && (encodeKey(key) === stored || (property && equivalent(first.value, stored, property, context)))) {
-      unchanged++;
-      continue;
-    }
-    if (!conflicting && stored === undefined && key === '') {
+    const same = stored === undefined ? key === '' : encodeKey(key) === stored || (!!property && equivalent(first.value, stored, property, context));
+    if (!conflicting && same) {
       unchanged++;
       continue;
     }
