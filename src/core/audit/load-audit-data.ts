@@ -39,14 +39,10 @@ export function auditDataOf(
   companyId: string,
   lists: { profiles: readonly PortfolioCompanyProfile[]; properties: readonly PortfolioProperty[]; values: ReadonlyArray<readonly PortfolioPropertyValue[]>; options: ReadonlyArray<readonly PortfolioPropertyOption[]> },
 ): AuditData {
+  const schema = schemaOf(companyId, lists.properties, lists.options);
   const profiles = lists.profiles.map(toProfile);
-  const properties = auditOrder(lists.properties.map(toProperty));
-  const withOptions = properties.filter(hasOptions);
-  const values: AuditData['values'] = {};
-  profiles.forEach((profile, index) => {
-    values[profile.id] = storedValues(lists.values[index] ?? [], properties);
-  });
-  return { companyId, profiles, properties, options: optionsById(withOptions, lists.options), values };
+  const values = Object.fromEntries(profiles.map((profile, index) => [profile.id, storedValues(lists.values[index] ?? [], schema.properties)]));
+  return { ...schema, profiles, values };
 }
 
 /**
@@ -56,10 +52,17 @@ export function auditDataOf(
  */
 export function loadAuditSchema(client: ApiClient, companyId: string): AuditSchema {
   const fundId = requireUuid(companyId, 'The company id');
-  const properties = auditOrder(client.portfolio.listProperties(fundId).map(toProperty));
+  const properties = client.portfolio.listProperties(fundId);
+  const { options } = client.portfolio.listValuesAndOptions([], auditReadsOf([], properties).optionPropertyIds);
+  return schemaOf(fundId, properties, options);
+}
+
+/** The properties in audit order, and the options of each select and multiselect from its list (in auditReadsOf's order). */
+function schemaOf(companyId: string, listed: readonly PortfolioProperty[], optionLists: ReadonlyArray<readonly PortfolioPropertyOption[]>): AuditSchema {
+  const properties = auditOrder(listed.map(toProperty));
   const withOptions = properties.filter(hasOptions);
-  const { options } = client.portfolio.listValuesAndOptions([], withOptions.map((property) => property.id));
-  return { companyId: fundId, properties, options: optionsById(withOptions, options) };
+  const options = Object.fromEntries(withOptions.map((property, index) => [property.id, (optionLists[index] ?? []).map(toOption)]));
+  return { companyId, properties, options };
 }
 
 /** Custom properties in the API's order, then the auto-calculated ones: they are known by name, not by position. */
@@ -73,6 +76,10 @@ function hasOptions(property: AuditProperty): boolean {
 
 function toProfile(profile: PortfolioCompanyProfile): AuditProfile {
   return { id: profile.id.toLowerCase(), name: profile.name };
+}
+
+function toOption(option: PortfolioPropertyOption): AuditOption {
+  return { id: option.id.toLowerCase(), label: option.label };
 }
 
 function toProperty(property: PortfolioProperty): AuditProperty {
@@ -92,12 +99,4 @@ function storedValues(items: readonly PortfolioPropertyValue[], properties: read
     byProperty[propertyId] = { value: item.value ?? null, optionIds: optionIds.map((id) => id.toLowerCase()) };
   }
   return byProperty;
-}
-
-function optionsById(properties: readonly AuditProperty[], lists: ReadonlyArray<readonly PortfolioPropertyOption[]>): Record<string, AuditOption[]> {
-  const options: Record<string, AuditOption[]> = {};
-  properties.forEach((property, index) => {
-    options[property.id] = (lists[index] ?? []).map((option) => ({ id: option.id.toLowerCase(), label: option.label }));
-  });
-  return options;
 }
