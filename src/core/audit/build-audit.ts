@@ -21,13 +21,6 @@ import type {
   Completeness,
 } from './types';
 
-type AuditBuildOptions = {
-  /** The spreadsheet's time zone: date cells are midnight there, which Sheets shows as that day. */
-  timeZone: string;
-  /** Only to key Date cells in the snapshot; Intl by default (the core has no Utilities). */
-  formatDate?: DateFormatter;
-};
-
 /** Grey of read-only (auto-calculated) columns. */
 const READ_ONLY_BACKGROUND = '#efefef';
 /** Light yellow of blank editable cells. */
@@ -36,11 +29,10 @@ const LABELS_IN_HELP = 12;
 const SUMMARY_PARTS = ['filled', 'total', 'share'] as const;
 
 /**
- * Builds the audit sheet of a fund from what loadAuditData read. Nothing is fetched and nothing is
- * written: the server writes `values` with one setValues at A1 of a new sheet, after the number formats
- * of `summary.formatting`, then applies the rest of the formatting, and stores `snapshot`.
+ * The audit sheet of a fund, from what loadAuditData read. `timeZone`: the spreadsheet's, date cells are
+ * midnight there; `formatDate` only keys Date cells in the snapshot (Intl by default: the core has no Utilities).
  */
-export function buildAuditModel(data: AuditData, options: AuditBuildOptions): AuditSheetModel {
+export function buildAuditModel(data: AuditData, options: { timeZone: string; formatDate?: DateFormatter }): AuditSheetModel {
   const { timeZone } = options;
   const formatDate = options.formatDate ?? intlDateFormatter;
   const properties = auditOrder(data.properties);
@@ -69,7 +61,7 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
   }
 
   // One row per profile; the snapshot keys every cell as it is written.
-  const keys: string[][] = [];
+  const keys: string[] = [];
   const filledByColumn = properties.map(() => 0);
   const rows: AuditRowSummary[] = [];
   const blanks: Array<{ row: number; column: number }> = [];
@@ -96,7 +88,7 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
         blanks.push({ row, column });
       }
     });
-    keys.push(rowKeys);
+    keys.push(rowKeys.join(KEY_SEPARATOR));
     const summary = completeness(filledCustom, custom);
     rows.push({ profileId: profile.id, name: profile.name, row, ...summary });
     for (const part of SUMMARY_PARTS) put(row, layout.summaryColumns[part], summary[part] ?? '');
@@ -106,12 +98,13 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
     const column = layout.firstPropertyColumn + position;
     const summary = completeness(filledByColumn[position] ?? 0, data.profiles.length);
     for (const part of SUMMARY_PARTS) put(layout.summaryRows[part], column, summary[part] ?? '');
+    const { id: propertyId, name, dataType, autoCalculated } = property;
     return {
-      propertyId: property.id,
-      name: property.name,
+      propertyId,
+      name,
       header: headerOf(property),
-      dataType: property.dataType,
-      autoCalculated: property.autoCalculated,
+      dataType,
+      autoCalculated,
       column,
       letter: columnLetters(column),
       labels: (data.options[property.id] ?? []).map((option) => option.label),
@@ -124,7 +117,7 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
     companyId: data.companyId,
     profiles: data.profiles.map((profile) => profile.id),
     properties: properties.map((property) => property.id),
-    rows: keys.map((row) => row.join(KEY_SEPARATOR)),
+    rows: keys,
     ...(cut.length > 0 ? { cut: cut.map((cell) => `${cell.profileId}/${cell.propertyId}`) } : {}),
   };
   const filledCustom = rows.reduce((sum, row) => sum + row.filled, 0);

@@ -20,7 +20,7 @@ import type { AuditData } from './types';
  * requester splits a wave into the concurrent groups the rate budget grants.
  */
 const BUILD_WAVE_SIZE = 50;
-/** Steps in a row ending on a temporary failure (5xx, lost connection) without a page read before the build pauses. */
+/** Steps in a row ending on a temporary failure without a page read before the build pauses. */
 const MAX_BUILD_STEPS_WITHOUT_PROGRESS = 3;
 
 /**
@@ -143,7 +143,7 @@ function readWave(state: AuditBuildState, waveSize: number, client: ApiClient, s
     state.counters.pagesRead++;
   }
   plan(state, sink);
-  return failure ? { progressed: read.length > 0, failure } : { progressed: read.length > 0 };
+  return { progressed: read.length > 0, failure };
 }
 
 /**
@@ -155,7 +155,7 @@ function effectOf(failure: Failure): WaveFailureEffect {
   return failure.kind === 'refused' ? { kind: 'pause', message: `The API refused a read of the audit: ${failure.reason}` } : waveEffect(failure);
 }
 
-/** Runs one step of reads on a copy of `state`: waves of pages until every list is read, the step's time is up, or it is cancelled. */
+/** Runs one step of reads on a copy of `state`. */
 export function runAuditBuildStep(
   state: AuditBuildState,
   client: ApiClient,

@@ -11,7 +11,7 @@ import type { AuditOption, AuditProperty, AuditWrite } from './types';
 export type CellWrite = { ok: true; write: AuditWrite } | { ok: false; reason: string };
 
 export type WriteContext = {
-  /** The property's options (select and multiselect), in display order. */
+  /** The property's options, in display order. */
   options: readonly AuditOption[];
   timeZone: string;
   formatDate: DateFormatter;
@@ -24,11 +24,9 @@ const SHEET_ERROR = /^#(?:N\/A|REF!|VALUE!|DIV\/0!|NUM!|NAME\?|NULL!|ERROR!|SPIL
 const HTTP_URL = /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/i;
 
 /**
- * The write for one cell (contract: PortfolioPropertyValueInput). `value` text for string, text,
- * rich_text, url, number (exact decimal), date (YYYY-MM-DD), boolean ("true"/"false") and any newer
- * type; the option id for select; the option ids for multiselect. A blank cell clears the value:
- * "" / null / []. Invalid numbers, dates, booleans and URLs and unknown labels are refused here,
- * before anything is sent.
+ * The write for one cell (contract: PortfolioPropertyValueInput): the option id (select), the option ids
+ * (multiselect), else `value` text: numbers as exact decimals, dates as YYYY-MM-DD, booleans as "true" or
+ * "false". Invalid values and unknown labels are refused here, before anything is sent.
  */
 export function cellWrite(cell: unknown, property: AuditProperty, context: WriteContext): CellWrite {
   if (isBlank(cell)) return { ok: true, write: blankWrite(property.dataType) };

@@ -1,8 +1,7 @@
-// What a push keeps between steps: no copy of the cells' values, display text or keys (the audit sheet is
-// read again each step and must still have the fingerprint it had), which cells changed, one outcome code
-// per changed cell, reasons only where a cell failed or was skipped, and of the fund's schema only what
-// the pending cells need to be turned into their writes again, so a step (and a Resume) asks the API
-// nothing before its first PUT.
+// What a push keeps between steps: which cells changed, one outcome code each, reasons where a cell failed or
+// was skipped, and of the fund's schema only what pending cells need to become their writes again (so a step
+// asks the API nothing before its first PUT). No copy of the cells: the sheet is read again each step and
+// must still have the fingerprint it had.
 
 import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';

@@ -21,10 +21,7 @@ export const HEADERS = {
 /** How an auto-calculated property's header is marked. */
 export const AUTO_SUFFIX = ' (auto)';
 
-/**
- * The positions of a grid with `profiles` rows and `properties` columns (`custom` of them editable, first).
- * Fixed rows and columns come first, so the blocks are easy to find: see AuditLayout.
- */
+/** The positions of a grid of `profiles` rows and `properties` columns, `custom` of them editable, first. */
 export function auditLayout(profiles: number, properties: number, custom: number): AuditLayout {
   const lastProfileRow = 2 + profiles;
   const lastPropertyColumn = 2 + properties;
@@ -55,7 +52,6 @@ export function gridRange(row: number, column: number, numRows: number, numColum
   return { row, column, numRows, numColumns, a1 };
 }
 
-/** A1 notation of one cell. */
 export function cellName(row: number, column: number): string {
   return `${columnLetters(column)}${row}`;
 }

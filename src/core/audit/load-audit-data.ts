@@ -22,7 +22,7 @@ export function loadAuditData(client: ApiClient, companyId: string): AuditData {
   return auditDataOf(fundId, { ...listed, ...read });
 }
 
-/** What the profiles and properties lists call for next: every profile's values, and the options of every select and multiselect property. */
+/** What the profiles and properties lists call for next: every profile's values, every select's options. */
 export function auditReadsOf(profiles: readonly PortfolioCompanyProfile[], properties: readonly PortfolioProperty[]): { profileIds: string[]; optionPropertyIds: string[] } {
   return {
     profileIds: profiles.map((profile) => toProfile(profile).id),
@@ -31,9 +31,8 @@ export function auditReadsOf(profiles: readonly PortfolioCompanyProfile[], prope
 }
 
 /**
- * The audit's data from its lists as the API sent them: `values` one list per profile and `options` one
- * per select or multiselect property, in the order auditReadsOf names them. Shared by the one-execution
- * read above and the build job, which reads the same lists a page at a time over several steps.
+ * The audit's data from its lists as the API sent them, `values` and `options` in the order auditReadsOf
+ * names them: for the read above and for the build job, which reads the same lists over several steps.
  */
 export function auditDataOf(
   companyId: string,
@@ -45,11 +44,7 @@ export function auditDataOf(
   return { ...schema, profiles, values };
 }
 
-/**
- * What write-back needs: the fund's properties (every page) and the options of every select and
- * multiselect property, fetched together. Read fresh for a push, so labels added since the audit was
- * built resolve.
- */
+/** What write-back needs, read fresh for a push so labels added since the audit was built resolve. */
 export function loadAuditSchema(client: ApiClient, companyId: string): AuditSchema {
   const fundId = requireUuid(companyId, 'The company id');
   const properties = client.portfolio.listProperties(fundId);
@@ -57,7 +52,7 @@ export function loadAuditSchema(client: ApiClient, companyId: string): AuditSche
   return schemaOf(fundId, properties, options);
 }
 
-/** The properties in audit order, and the options of each select and multiselect from its list (in auditReadsOf's order). */
+/** The properties in audit order, and the options of each select and multiselect (in auditReadsOf's order). */
 function schemaOf(companyId: string, listed: readonly PortfolioProperty[], optionLists: ReadonlyArray<readonly PortfolioPropertyOption[]>): AuditSchema {
   const properties = auditOrder(listed.map(toProperty));
   const withOptions = properties.filter(hasOptions);

@@ -13,11 +13,7 @@ import {
   type AuditSnapshotUpdate,
 } from './types';
 
-/**
- * Builds the report from a state at any point: before, during, after or instead of the sending.
- * `snapshotUpdates` lists the confirmed cells: the server applies them to the stored snapshot
- * (applySnapshotUpdates), so pushing the same sheet again sends nothing.
- */
+/** The report of a push at any point: before, during, after or instead of the sending. */
 export function buildAuditPushReport(state: AuditPushState): AuditPushReport {
   const items = state.items.map((item) => reportItem(state, item));
   const totals = Object.fromEntries(AUDIT_CELL_OUTCOMES.map((outcome) => [outcome, 0])) as AuditPushTotals;

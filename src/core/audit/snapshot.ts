@@ -32,10 +32,7 @@ export function snapshotLookup(snapshot: AuditSnapshot): (profileId: string, pro
   };
 }
 
-/**
- * The snapshot after a push: confirmed cells take the keys they were pushed with, so a second push of the
- * same sheet finds nothing changed. The given snapshot is not changed.
- */
+/** A copy of the snapshot whose confirmed cells have the keys they were pushed with: a second push sends nothing. */
 export function applySnapshotUpdates(snapshot: AuditSnapshot, updates: readonly AuditSnapshotUpdate[]): AuditSnapshot {
   const { rows, at } = keyGrid(snapshot);
   for (const update of updates) {
@@ -46,11 +43,8 @@ export function applySnapshotUpdates(snapshot: AuditSnapshot, updates: readonly 
 }
 
 /**
- * The snapshot as stored text (JSON). Its size, measured by the tests: ids cost 39 characters each
- * (2.9 KB for 50 profiles and 25 properties), every cell its key plus one separator. 50 × 25 cells, all
- * filled with a mix of numbers, dates, short text, labels and long text, serialise to 17.1 KB; with a
- * quarter of them blank, 13.9 KB. That fits one cell of a hidden sheet (50,000 characters), or two or
- * three document properties (9 KB per value, so the text is split; 500 KB in all).
+ * The snapshot as stored text (JSON). Measured by the tests: 50 × 25 cells of mixed values serialise to
+ * 17.1 KB (13.9 KB with a quarter blank; ids cost 39 characters each): one cell of a hidden sheet.
  */
 export function serializeSnapshot(snapshot: AuditSnapshot): string {
   return JSON.stringify(snapshot);

@@ -13,11 +13,10 @@ import type { AuditProfile, AuditProperty, AuditPushItem, AuditPushState, AuditS
 import { resumeWaveJob } from '../jobs/job-state';
 
 export type AuditPushInput = {
-  /** readAuditSheet of the sheet as it is now. */
   read: AuditSheetRead;
-  /** The snapshot stored when the audit was built (or refreshed after the last push). */
+  /** As stored when the audit was built, or refreshed after the last push. */
   snapshot: AuditSnapshot;
-  /** The fund's properties and options, read fresh (loadAuditSchema), so new labels resolve. */
+  /** Read fresh (loadAuditSchema), so new labels resolve. */
   schema: AuditSchema;
   /** The spreadsheet's time zone: a Date cell is the calendar day it shows there. */
   timeZone: string;
@@ -30,11 +29,9 @@ export const NOT_IN_AUDIT_REASON = 'not part of the audit when it was built: bui
 export const CUT_VALUE_REASON = 'the audit shows this value cut to fit a cell (50,000 characters), and sending the cell would lose the rest: edit it in the app';
 
 /**
- * Compares every cell of the sheet with the snapshot and plans what to send; nothing is sent. A cell
- * is unchanged when its key equals the snapshot's, or when it stores the same thing written another way
- * (labels in another case or order, "1.50" for 1.5). A changed cell is skipped when its property is
- * auto-calculated, fails when it cannot be sent as it is (with the reason), and is pending otherwise.
- * Throws an InputError when the sheet is the audit of another fund than the snapshot's.
+ * Compares every cell of the sheet with the snapshot and plans what to send. A cell is unchanged when its
+ * key equals the snapshot's, or when it stores the same thing written another way (labels in another case
+ * or order, "1.50" for 1.5). Throws an InputError when the sheet is another fund's audit than the snapshot's.
  */
 export function prepareAuditPush(input: AuditPushInput): AuditPushState {
   const { read, snapshot, schema, timeZone } = input;
@@ -104,7 +101,6 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
   return state;
 }
 
-/** Nothing is left to send. */
 export function isPushComplete(state: AuditPushState): boolean {
   return !state.items.some((item) => item.outcome === 'pending');
 }
@@ -125,7 +121,7 @@ function equivalent(cell: unknown, stored: string, property: AuditProperty, cont
   return now.ok && before.ok && sameWrite(now.write, before.write, property.dataType);
 }
 
-/** Builds a push's items from cells of `read`: each profile and property listed once, items refer to them by index. */
+/** A push's items from cells of `read`, with each profile and property listed once (items refer to them by index). */
 export function pushItems(read: AuditSheetRead, dates: { timeZone: string; formatDate: DateFormatter }) {
   const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
   const profiles: AuditProfile[] = [];
