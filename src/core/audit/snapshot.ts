@@ -4,12 +4,6 @@ import { InputError } from '../errors';
 import { KEY_SEPARATOR } from './cell-values';
 import type { AuditSnapshot, AuditSnapshotUpdate } from './types';
 
-/** Whether the audit wrote this (profile, property) cell cut to fit (see AuditSnapshot.cut). */
-export function snapshotCut(snapshot: AuditSnapshot): (profileId: string, propertyId: string) => boolean {
-  const cut = new Set((snapshot.cut ?? []).map((id) => id.toLowerCase()));
-  return (profileId, propertyId) => cut.has(`${profileId}/${propertyId}`.toLowerCase());
-}
-
 /** The snapshot's keys split into rows, and where a (profile, property) cell's key is in them. */
 function keyGrid(snapshot: AuditSnapshot) {
   const profileIndex = indexOf(snapshot.profiles);
@@ -23,12 +17,19 @@ function keyGrid(snapshot: AuditSnapshot) {
   return { rows, at };
 }
 
-/** Looks up a (profile, property) cell's stored key; undefined when the audit did not have that cell. */
-export function snapshotLookup(snapshot: AuditSnapshot): (profileId: string, propertyId: string) => string | undefined {
+/**
+ * A (profile, property) cell's stored key, undefined when the audit did not have that cell; and whether the
+ * audit wrote it cut to fit (see AuditSnapshot.cut).
+ */
+export function snapshotCells(snapshot: AuditSnapshot) {
   const { at } = keyGrid(snapshot);
-  return (profileId, propertyId) => {
-    const cell = at(profileId, propertyId);
-    return cell ? cell.keys[cell.column] ?? '' : undefined;
+  const cut = new Set((snapshot.cut ?? []).map((id) => id.toLowerCase()));
+  return {
+    keyOf(profileId: string, propertyId: string): string | undefined {
+      const cell = at(profileId, propertyId);
+      return cell ? cell.keys[cell.column] ?? '' : undefined;
+    },
+    wasCut: (profileId: string, propertyId: string): boolean => cut.has(`${profileId}/${propertyId}`.toLowerCase()),
   };
 }
 

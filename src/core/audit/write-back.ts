@@ -7,7 +7,7 @@ import { intlDateFormatter, type DateFormatter } from '../validate/dates';
 import { encodeKey, isHashedKey, keyOfCell, shownValue } from './cell-values';
 import { cellWrite, sameWrite, type WriteContext } from './cell-writes';
 import { cellName } from './layout';
-import { snapshotCut, snapshotLookup } from './snapshot';
+import { snapshotCells } from './snapshot';
 import { isCutText } from './sheet-limits';
 import type { AuditProfile, AuditProperty, AuditPushItem, AuditPushState, AuditSchema, AuditSheetCell, AuditSheetRead, AuditSnapshot } from './types';
 import { resumeWaveJob } from '../jobs/job-state';
@@ -39,8 +39,7 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
   if (read.companyId !== snapshot.companyId.toLowerCase()) {
     throw new InputError('This audit sheet belongs to another fund than the original values stored with it. Build the audit again.');
   }
-  const original = snapshotLookup(snapshot);
-  const wasCut = snapshotCut(snapshot);
+  const original = snapshotCells(snapshot);
   const propertiesById = new Map(schema.properties.map((property) => [property.id.toLowerCase(), property]));
   const listed = pushItems(read, { timeZone, formatDate });
   const items: AuditPushItem[] = [];
@@ -50,7 +49,7 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
     const property = propertiesById.get(first.propertyId);
     const context: WriteContext = { options: schema.options[first.propertyId] ?? [], timeZone, formatDate };
     const keys = group.map((cell) => keyOfCell(cell.value, timeZone, formatDate));
-    const stored = original(first.profileId, first.propertyId);
+    const stored = original.keyOf(first.profileId, first.propertyId);
     const conflicting = new Set(keys).size > 1;
     const key = keys[0] ?? '';
     const same = stored === undefined ? key === '' : encodeKey(key) === stored || (!!property && equivalent(first.value, stored, property, context));
@@ -70,7 +69,7 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
     } else if (property.autoCalculated) {
       item.outcome = 'skipped';
       item.reason = AUTO_CALCULATED_REASON;
-    } else if (wasCut(first.profileId, first.propertyId) || isCutText(first.value)) {
+    } else if (original.wasCut(first.profileId, first.propertyId) || isCutText(first.value)) {
       item.outcome = 'skipped';
       item.reason = CUT_VALUE_REASON;
     } else {
