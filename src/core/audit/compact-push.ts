@@ -19,23 +19,19 @@ export type PushSchema = {
   options: Record<string, AuditOption[]>;
 };
 
-export type CompactPushState = Pick<AuditPushState, 'companyId' | 'status' | 'cellsCompared' | 'unchanged' | 'ignoredRows' | 'counters' | 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'> & {
-  version: 2;
-  /** sheetFingerprint of the audit sheet as prepared: a read with another one is not this push's sheet. */
-  fingerprint: string;
-  /**
-   * Which (profile, property) groups of the read (groupCells order) changed, ascending, as runs
-   * "start+length" in base 36 joined by ','; one item a group, in this order.
-   */
-  cells: string;
-  /** One character per changed cell, see PUSH_CODES. */
-  codes: string;
-  /** Distinct reasons, referred to by index from `reasonOf`. */
-  reasons: string[];
-  /** Item index → index into `reasons`, for cells that failed or were skipped. */
-  reasonOf: Record<string, number>;
-  schema: PushSchema;
-};
+/**
+ * `fingerprint`: sheetFingerprint of the audit sheet as prepared (a read with another one is not this push's
+ * sheet); `codes`: one character per changed cell, see PUSH_CODES.
+ */
+export type CompactPushState = ReturnType<typeof compactRecord<AuditPushState, AuditPushItem>> &
+  Pick<AuditPushState, 'cellsCompared' | 'unchanged' | 'ignoredRows' | 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'> & {
+    /**
+     * Which (profile, property) groups of the read (groupCells order) changed, ascending, as runs
+     * "start+length" in base 36 joined by ','; one item a group, in this order.
+     */
+    cells: string;
+    schema: PushSchema;
+  };
 
 type Code = { outcome: AuditPushItem['outcome']; planned: boolean };
 
@@ -87,11 +83,9 @@ export function compactNewPush(state: AuditPushState, read: AuditSheetRead, fing
   });
   const pushSchema: PushSchema = { properties: state.properties.map((property) => [property.id, property.name, property.dataType]), options: {} };
   for (const item of state.items) {
-    const ids = optionIds(item.write);
-    if (ids.length === 0) continue;
     const propertyId = state.properties[item.property]!.id;
-    const known = pushSchema.options[propertyId] ?? (pushSchema.options[propertyId] = []);
-    for (const id of ids) {
+    for (const id of optionIds(item.write)) {
+      const known = (pushSchema.options[propertyId] ??= []);
       const option = schema.options[propertyId]?.find((candidate) => candidate.id === id);
       if (option && !known.some((candidate) => candidate.id === id)) known.push(option);
     }
