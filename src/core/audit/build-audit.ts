@@ -12,7 +12,6 @@ import type {
   AuditData,
   AuditFormatting,
   AuditLayout,
-  AuditProperty,
   AuditRowSummary,
   AuditSheetModel,
   AuditSnapshot,
@@ -51,7 +50,7 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
   properties.forEach((property, index) => {
     const column = layout.firstPropertyColumn + index;
     put(layout.idRow, column, property.id);
-    put(layout.headerRow, column, headerOf(property));
+    put(layout.headerRow, column, property.autoCalculated ? `${property.name}${AUTO_SUFFIX}` : property.name);
   });
   for (const part of SUMMARY_PARTS) {
     put(layout.idRow, layout.summaryColumns[part], SUMMARY_MARKERS[part]);
@@ -98,13 +97,11 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
     const column = layout.firstPropertyColumn + position;
     const summary = completeness(filledByColumn[position] ?? 0, data.profiles.length);
     for (const part of SUMMARY_PARTS) put(layout.summaryRows[part], column, summary[part] ?? '');
-    const { id: propertyId, name, dataType, autoCalculated } = property;
     return {
-      propertyId,
-      name,
-      header: headerOf(property),
-      dataType,
-      autoCalculated,
+      propertyId: property.id,
+      name: property.name,
+      dataType: property.dataType,
+      autoCalculated: property.autoCalculated,
       column,
       letter: columnLetters(column),
       labels: (data.options[property.id] ?? []).map((option) => option.label),
@@ -124,8 +121,6 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
   return {
     values: grid,
     summary: {
-      companyId: data.companyId,
-      timeZone,
       layout,
       columns,
       profiles: rows,
@@ -148,10 +143,6 @@ function fitted(cell: WrittenCell, onCut: (length: number) => void): WrittenCell
   if (!fit.cut) return cell;
   onCut(cell.logical.length);
   return { logical: fit.text, written: cell.written === cell.logical ? fit.text : `'${fit.text}` };
-}
-
-function headerOf(property: AuditProperty): string {
-  return property.autoCalculated ? `${property.name}${AUTO_SUFFIX}` : property.name;
 }
 
 function completeness(filled: number, total: number): Completeness {

@@ -49,7 +49,7 @@ export type AuditData = AuditSchema & {
  */
 export type AuditCell = string | number | boolean | Date;
 
-/** A block of the sheet, 1-based, with its A1 notation so the server can call sheet.getRange(a1). */
+/** A block of the sheet, 1-based, with its A1 notation. */
 export type GridRange = { row: number; column: number; numRows: number; numColumns: number; a1: string };
 
 /** Filled cells of all cells; share is filled / total (0..1), null when there is nothing to fill. */
@@ -57,8 +57,6 @@ export type Completeness = { filled: number; total: number; share: number | null
 
 export type AuditColumnSummary = Completeness & Pick<AuditProperty, 'name' | 'dataType' | 'autoCalculated'> & {
   propertyId: string;
-  /** The name, with " (auto)" for an auto-calculated property. */
-  header: string;
   /** 1-based sheet column and its letter. */
   column: number;
   letter: string;
@@ -91,9 +89,9 @@ export type AuditLayout = {
   lastPropertyColumn: number;
   /** The first auto-calculated column (they come last); null when there is none. */
   firstAutoColumn: number | null;
-  /** Per-company completeness, right of the properties and inside the filter, so they sort with their rows. */
+  /** Per-company completeness, inside the filter so it sorts with its rows. */
   summaryColumns: { filled: number; total: number; share: number };
-  /** Per-property completeness, below the profiles after one blank row, outside the filter. */
+  /** Per-property completeness, outside the filter. */
   summaryRows: { filled: number; total: number; share: number };
   /** Size of model.values. */
   rows: number;
@@ -143,8 +141,6 @@ export type AuditFormatting = {
 
 /** The JSON-safe part of the model. */
 export type AuditSummary = {
-  companyId: string;
-  timeZone: string;
   layout: AuditLayout;
   columns: AuditColumnSummary[];
   profiles: AuditRowSummary[];
