@@ -59,7 +59,7 @@ export function snapshotPieces(text: string): string[] {
   return pieces.length > 0 ? pieces : [''];
 }
 
-/** A store written beside the audit before the audit sheet is: committed once the sheet is written, else discarded. */
+/** A store written before the audit sheet: committed once the sheet is written, else discarded. */
 export type StagedAuditStore = {
   /** The column of labels a long dropdown reads (requireValueInRange); null for a property not staged. */
   labelsRange(propertyId: string): GoogleAppsScript.Spreadsheet.Range | null;
@@ -69,9 +69,8 @@ export type StagedAuditStore = {
 };
 
 /**
- * Writes the snapshot and the long dropdowns' labels into a new hidden sheet, before the audit sheet is
- * touched: a store that cannot be written (the spreadsheet's cell limit) fails the build while the
- * earlier audit and its store are still whole. `auditCells` is what the audit sheet will need.
+ * Writes the snapshot and the long dropdowns' labels into a new hidden sheet before the audit sheet is
+ * touched: a store that cannot be written fails the build while the earlier audit and its store are whole.
  */
 export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ propertyId: string; labels: readonly string[] }>, auditCells: number): StagedAuditStore {
   const pieces = snapshotPieces(text);
@@ -125,7 +124,7 @@ function writePieces(sheet: Sheet, pieces: readonly string[], previous: number):
   sheet.getRange(1, 1, rows, 2).setNumberFormat('@').setValues(values);
 }
 
-/** Store sheets whose audit sheet is gone, stores a failed build left, and legacy property pieces of this sheet or of gone sheets. */
+/** Stores of gone audit sheets or of failed builds, and legacy pieces of this sheet or of gone ones. */
 function removeOrphans(currentSheetId: number): void {
   const book = spreadsheet();
   const ids = new Set(book.getSheets().map((sheet) => sheet.getSheetId()));

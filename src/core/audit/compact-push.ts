@@ -47,14 +47,10 @@ export const PUSH_CODES: Readonly<Record<string, Code>> = {
   S: { outcome: 'skipped', planned: false },
 };
 
+const CODE_OF: Record<AuditPushItem['outcome'], string> = { pending: 'p', created: 'C', updated: 'U', skipped: 'S', failed: 'F' };
+
 function codeOf(item: AuditPushItem): string {
-  switch (item.outcome) {
-    case 'pending': return 'p';
-    case 'created': return 'C';
-    case 'updated': return 'U';
-    case 'skipped': return 'S';
-    case 'failed': return item.planned ? 'F' : 'f';
-  }
+  return item.outcome === 'failed' && !item.planned ? 'f' : CODE_OF[item.outcome];
 }
 
 /** The audit sheet's values as one short hash, each cell in the canonical form Freeze compares by. */
