@@ -30,10 +30,9 @@ export function openBuildSheet(buildId: string): AuditPageSink {
 function sinkOn(sheet: GoogleAppsScript.Spreadsheet.Sheet): AuditPageSink {
   return {
     put(pages) {
-      const rows: string[][] = [];
-      for (const { list, page, items } of pages) {
-        snapshotPieces(JSON.stringify(items)).forEach((piece, index) => rows.push([list, String(page), String(index), piece]));
-      }
+      const rows = pages.flatMap(({ list, page, items }) =>
+        snapshotPieces(JSON.stringify(items)).map((piece, index) => [list, String(page), String(index), piece]),
+      );
       if (rows.length === 0) return;
       const first = sheet.getLastRow() + 1;
       const added = first + rows.length - 1 - sheet.getMaxRows();

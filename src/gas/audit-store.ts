@@ -7,9 +7,9 @@ import { InputError } from '../core/errors';
 
 const STORE_PREFIX = 'Audit store ';
 const STAGING_PREFIX = `${STORE_PREFIX}(new) `;
-/** Older versions kept the snapshot in document properties, in pieces under this prefix. */
+/** Older versions kept the snapshot in document property pieces under this prefix. */
 const LEGACY_KEY = 'METRICS_AUDIT_SNAPSHOT';
-/** Under a cell's 50,000 characters with room to spare; a piece never ends inside a surrogate pair. */
+/** Under a cell's 50,000 characters with room to spare. */
 const PIECE = 45_000;
 /** "Up to 10 million cells" per spreadsheet (Google Sheets help, "Files you can store in Google Drive"). */
 const SPREADSHEET_MAX_CELLS = 10_000_000;
@@ -149,7 +149,7 @@ function storeOf(sheetName: string): { audit: Sheet; store: Sheet | null } | nul
   return audit ? { audit, store: spreadsheet().getSheetByName(storeName(audit.getSheetId())) } : null;
 }
 
-/** Replaces the snapshot of an audit sheet (found by its id, so a renamed sheet keeps it), after a push. */
+/** Replaces the snapshot of an audit sheet (found by its id, so a renamed sheet keeps it). */
 export function saveSnapshot(sheetName: string, text: string): void {
   const found = storeOf(sheetName);
   if (!found?.store) return;

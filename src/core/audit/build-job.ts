@@ -23,10 +23,7 @@ const BUILD_WAVE_SIZE = 50;
 /** Steps in a row ending on a temporary failure without a page read before the build pauses. */
 const MAX_BUILD_STEPS_WITHOUT_PROGRESS = 3;
 
-/**
- * Where the pages read are kept between steps. Not the job's state: 500 × 100 values of non-ASCII text
- * are megabytes, past the 500 KB of the user's properties; the server keeps them on a hidden sheet.
- */
+/** Where the pages read are kept between steps: megabytes of them would not fit the job's state. */
 export interface AuditPageSink {
   /** Keeps pages just read; a page written again (a step killed before its checkpoint) replaces the earlier copy. */
   put(pages: ReadonlyArray<{ list: string; page: number; items: unknown[] }>): void;
@@ -95,7 +92,7 @@ function pendingPages(state: AuditBuildState, limit: number): Array<{ key: strin
   return pending;
 }
 
-/** What a page keeps of an item: only what auditDataOf reads, so the sink holds no timestamps or ids it never uses. */
+/** What a page keeps of an item: only what auditDataOf reads. */
 function compact(key: string, items: unknown[]): unknown[] {
   if (key === PROFILES) return (items as PortfolioCompanyProfile[]).map(({ id, name }) => ({ id, name }));
   if (key === PROPERTIES) return (items as PortfolioProperty[]).map(({ id, name, data_type }) => ({ id, name, data_type }));
@@ -108,7 +105,7 @@ function compact(key: string, items: unknown[]): unknown[] {
   }));
 }
 
-/** Once the profiles and the properties are in, the lists they call for: every profile's values, the options of each select. */
+/** Once the profiles and the properties are in, adds the lists they call for. */
 function plan(state: AuditBuildState, sink: AuditPageSink): void {
   if (state.planned || !state.lists.slice(0, 2).every(listComplete)) return;
   const read = sink.read([PROFILES, PROPERTIES]);

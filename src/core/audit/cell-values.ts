@@ -26,11 +26,7 @@ export function isDateCell(value: unknown): value is Date {
  */
 export type WrittenCell = { logical: AuditCell; written: AuditCell };
 
-/**
- * A stored value as a person reads it: the option's label (select), labels joined with ", " in the
- * property's option order (multiselect), a number, a Date at midnight in the spreadsheet's time zone,
- * true/false, or text; '' when there is no value.
- */
+/** A stored value as a person reads it: labels for options, a Date at midnight in `timeZone`; '' for none. */
 export function cellForValue(stored: AuditStoredValue | undefined, property: AuditProperty, options: readonly AuditOption[], timeZone: string): WrittenCell {
   const logical = logicalCell(stored, property, options, timeZone);
   const written = typeof logical === 'string' && logical !== '' && !isTextColumn(property.dataType) ? `'${logical}` : logical;
@@ -98,11 +94,7 @@ function inOptionOrder(labels: readonly string[], options: readonly AuditOption[
   return [...labels].sort((a, b) => position(a) - position(b));
 }
 
-/**
- * The text a cell is compared by, whatever its column: '' for blank (or only spaces), a number as its
- * exact decimal, a boolean as true/false, a Date as its calendar day in the spreadsheet's time zone,
- * text as it is. A cell written by the audit and read back unchanged gives the same key.
- */
+/** The text a cell is compared by: a cell written by the audit and read back unchanged gives the same key. */
 export function keyOfCell(cell: unknown, timeZone: string, formatDate: DateFormatter): string {
   if (cell === null || cell === undefined) return '';
   if (typeof cell === 'string') return cell.trim() === '' ? '' : cell;

@@ -6,8 +6,7 @@
 import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';
 import { carryJobFields, compactRecord, decodeRuns, encodeRuns } from '../jobs/compact-state';
-import type { DateFormatter } from '../validate/dates';
-import { cellWrite } from './cell-writes';
+import { cellWrite, type WriteContext } from './cell-writes';
 import type { AuditOption, AuditPushItem, AuditPushState, AuditSchema, AuditSheetRead, AuditWrite } from './types';
 import { groupCells, pushItems } from './write-back';
 
@@ -112,7 +111,7 @@ export function expandPush(
   compact: CompactPushState,
   read: AuditSheetRead,
   fingerprint: string,
-  dates: { timeZone: string; formatDate: DateFormatter },
+  dates: Omit<WriteContext, 'options'>,
 ): AuditPushState | null {
   const indexes = decodeRuns(compact.cells);
   const groups = groupCells(read.cells);

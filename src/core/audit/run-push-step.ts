@@ -19,14 +19,12 @@ const MAX_PUSH_STEPS_WITHOUT_PROGRESS = 3;
 
 export type AuditPushStepOptions = WaveStepOptions<AuditPushState>;
 
-export type AuditPushStepResult = { state: AuditPushState; progress: AuditPushProgress };
-
 /**
  * Runs one step on a copy of `state`: waves of pending cells, one PUT each. 201 counts as created, 200 as
  * updated. A refusal (400, 403, 422, …) fails its cell with the API's message and the others go on; the rate
  * limit, 5xx and lost connections leave cells pending for a later step; a rejected token pauses the push.
  */
-export function runAuditPushStep(state: AuditPushState, client: ApiClient, options: AuditPushStepOptions): AuditPushStepResult {
+export function runAuditPushStep(state: AuditPushState, client: ApiClient, options: AuditPushStepOptions): { state: AuditPushState; progress: AuditPushProgress } {
   return runWaveStep(cloneJob(state), client, options, {
     waveSize: DEFAULT_PUSH_WAVE_SIZE,
     maxStepsWithoutProgress: MAX_PUSH_STEPS_WITHOUT_PROGRESS,

@@ -35,9 +35,9 @@ export type AuditSchema = {
   options: Record<string, AuditOption[]>;
 };
 
-/** Everything an audit is built from. JSON-safe, so the server may cache it. */
+/** Everything an audit is built from. */
 export type AuditData = AuditSchema & {
-  /** In the API's order (creation order). */
+  /** In the API's (creation) order. */
   profiles: AuditProfile[];
   /** values[profileId][propertyId]; a property without a stored value is absent. */
   values: Record<string, Record<string, AuditStoredValue>>;

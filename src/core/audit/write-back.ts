@@ -121,7 +121,7 @@ function equivalent(cell: unknown, stored: string, property: AuditProperty, cont
 }
 
 /** A push's items from cells of `read`, with each profile and property listed once (items refer to them by index). */
-export function pushItems(read: AuditSheetRead, dates: { timeZone: string; formatDate: DateFormatter }) {
+export function pushItems(read: AuditSheetRead, dates: Omit<WriteContext, 'options'>) {
   const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
   const profiles: AuditProfile[] = [];
   const properties: AuditPushState['properties'] = [];
@@ -161,9 +161,7 @@ export function groupCells(cells: readonly AuditSheetCell[]): AuditSheetCell[][]
   const groups = new Map<string, AuditSheetCell[]>();
   for (const cell of cells) {
     const id = `${cell.profileId}/${cell.propertyId}`;
-    const group = groups.get(id);
-    if (group) group.push(cell);
-    else groups.set(id, [cell]);
+    groups.set(id, [...(groups.get(id) ?? []), cell]);
   }
   return [...groups.values()];
 }
