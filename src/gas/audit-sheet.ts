@@ -30,7 +30,7 @@ export function writeAuditSheet(
   const { layout, formatting } = model.summary;
   ensureSize(sheet, layout.rows, layout.columns);
 
-  // Formats first: plain text keeps API text such as "=IMPORTXML(…)" or "2024-01-01" as text.
+  // Formats first: see AuditFormatting.numberFormats.
   for (const { range, format } of formatting.numberFormats) rangeOf(sheet, range).setNumberFormat(format);
   sheet.getRange(1, 1, layout.rows, layout.columns).setValues(model.values as unknown[][]);
   for (const row of formatting.hiddenRows) sheet.hideRows(row);

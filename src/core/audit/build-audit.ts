@@ -20,9 +20,7 @@ import type {
   Completeness,
 } from './types';
 
-/** Grey of read-only (auto-calculated) columns. */
 const READ_ONLY_BACKGROUND = '#efefef';
-/** Light yellow of blank editable cells. */
 const BLANK_BACKGROUND = '#fff2cc';
 const LABELS_IN_HELP = 12;
 const SUMMARY_PARTS = ['filled', 'total', 'share'] as const;
@@ -117,14 +115,13 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
     rows: keys,
     ...(cut.length > 0 ? { cut: cut.map((cell) => `${cell.profileId}/${cell.propertyId}`) } : {}),
   };
-  const filledCustom = rows.reduce((sum, row) => sum + row.filled, 0);
   return {
     values: grid,
     summary: {
       layout,
       columns,
       profiles: rows,
-      overall: completeness(filledCustom, custom * data.profiles.length),
+      overall: completeness(rows.reduce((sum, row) => sum + row.filled, 0), custom * data.profiles.length),
       blanks,
       cut,
       formatting: formattingOf(layout, columns, custom),

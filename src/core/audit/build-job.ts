@@ -15,10 +15,7 @@ import { requireUuid } from '../validate/uuid';
 import { auditDataOf, auditReadsOf } from './load-audit-data';
 import type { AuditData } from './types';
 
-/**
- * Pages read together in one wave, then a checkpoint: a killed step reads again at most one wave. The
- * requester splits a wave into the concurrent groups the rate budget grants.
- */
+/** Pages read together in one wave, then a checkpoint: a killed step reads again at most one wave. */
 const BUILD_WAVE_SIZE = 50;
 /** Steps in a row ending on a temporary failure without a page read before the build pauses. */
 const MAX_BUILD_STEPS_WITHOUT_PROGRESS = 3;

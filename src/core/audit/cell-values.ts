@@ -20,9 +20,8 @@ export function isDateCell(value: unknown): value is Date {
 }
 
 /**
- * A cell to write: `logical` is what getValues() will give back; `written` is what setValues() is given.
- * They differ only for text in a number, date or boolean column, which gets a leading apostrophe because
- * those columns are not plain text and Sheets would otherwise read the text as a number or a date.
+ * A cell to write: `logical` is what getValues() will give back, `written` what setValues() is given. Text in
+ * a number, date or boolean column is written with an apostrophe, or Sheets would read it as a number or date.
  */
 export type WrittenCell = { logical: AuditCell; written: AuditCell };
 

@@ -77,9 +77,8 @@ export function sameWrite(a: AuditWrite, b: AuditWrite, dataType: string): boole
   }
   if ('portfolio_property_option_id' in a && 'portfolio_property_option_id' in b) return a.portfolio_property_option_id === b.portfolio_property_option_id;
   if ('portfolio_property_option_ids' in a && 'portfolio_property_option_ids' in b) {
-    const left = [...a.portfolio_property_option_ids].sort();
-    const right = [...b.portfolio_property_option_ids].sort();
-    return left.length === right.length && left.every((id, index) => id === right[index]);
+    const sorted = (ids: readonly string[]) => JSON.stringify([...ids].sort());
+    return sorted(a.portfolio_property_option_ids) === sorted(b.portfolio_property_option_ids);
   }
   return false;
 }

@@ -14,7 +14,7 @@ import { groupCells, pushItems } from './write-back';
 export type PushSchema = {
   /** [id, name, dataType] of every property a changed cell belongs to. */
   properties: Array<[string, string, string]>;
-  /** By property id: only the options some pending cell's write names, enough to resolve its labels again. */
+  /** Only the options pending writes name, enough to resolve their labels again. */
   options: Record<string, AuditOption[]>;
 };
 
@@ -34,7 +34,7 @@ export type CompactPushState = ReturnType<typeof compactRecord<AuditPushState, A
 
 type Code = { outcome: AuditPushItem['outcome']; planned: boolean };
 
-/** Each code's outcome and whether it was to be sent, also for a push whose sheet changed. */
+/** Each code's outcome and whether it was to be sent. */
 export const PUSH_CODES: Readonly<Record<string, Code>> = {
   p: { outcome: 'pending', planned: true },
   C: { outcome: 'created', planned: true },
@@ -65,10 +65,7 @@ function optionIds(write: AuditWrite | undefined): string[] {
   return [];
 }
 
-/**
- * The push as stored at its start: `read` is the sheet it was prepared from (with `fingerprint`), `schema`
- * the fund's schema it was prepared with.
- */
+/** The push as stored at its start, from the read (with `fingerprint`) and schema it was prepared with. */
 export function compactNewPush(state: AuditPushState, read: AuditSheetRead, fingerprint: string, schema: AuditSchema): CompactPushState {
   const groupOf = new Map(groupCells(read.cells).map((group, index) => [`${group[0]!.row}/${group[0]!.column}`, index]));
   const indexes = state.items.map((item) => {

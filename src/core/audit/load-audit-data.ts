@@ -7,12 +7,8 @@ import { requireUuid } from '../validate/uuid';
 import type { AuditData, AuditOption, AuditProfile, AuditProperty, AuditSchema, AuditStoredValue } from './types';
 
 /**
- * Reads a fund's profiles, properties, every profile's values (every page) and the options of every
- * select and multiselect property. Round trips, whatever the size of the fund:
- * 1. page 1 of the profiles and of the properties, together;
- * 2. their further pages, together (only when a list has more than one page);
- * 3. page 1 of every profile's values and the options of every select/multiselect property, together;
- * 4. the further pages of the values of profiles with more than one page (only when there are any).
+ * Reads a fund's profiles, properties, every profile's values and every select's options: at most four
+ * round trips whatever the size of the fund (page 1 of each list, then the further pages, together).
  */
 export function loadAuditData(client: ApiClient, companyId: string): AuditData {
   const fundId = requireUuid(companyId, 'The company id');

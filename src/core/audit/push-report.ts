@@ -1,6 +1,6 @@
 // The push's report: every changed cell's outcome and reason, totals that add up, one sentence, and the snapshot refresh.
 
-import { formatCount, joinAnd } from '../export/places';
+import { countOf, joinAnd } from '../export/places';
 import { outcomeParts, pendingReason } from '../jobs/progress';
 import { cellName } from './layout';
 import {
@@ -53,11 +53,10 @@ function reportItem(state: AuditPushState, item: AuditPushItem): AuditPushReport
 
 /** "1,250 cells compared: 3 created, 2 updated, 1,243 unchanged, 2 failed." Counts of zero are left out. */
 function summarise(state: AuditPushState, totals: AuditPushTotals): string {
-  const compared = `${formatCount(state.cellsCompared)} ${state.cellsCompared === 1 ? 'cell' : 'cells'} compared`;
+  const compared = `${countOf(state.cellsCompared, 'cell')} compared`;
   if (state.cellsCompared === 0) return `${compared}: the sheet has no audit cells.`;
   if (state.items.length === 0) return `${compared}: nothing changed, so nothing was sent.`;
-  const parts = outcomeParts(AUDIT_CELL_OUTCOMES, totals, state, 'push');
-  return `${compared}: ${parts.join(', ')}.`;
+  return `${compared}: ${outcomeParts(AUDIT_CELL_OUTCOMES, totals, state, 'push').join(', ')}.`;
 }
 
 function notes(state: AuditPushState): string[] {

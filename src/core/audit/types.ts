@@ -98,7 +98,7 @@ export type AuditLayout = {
   columns: number;
 };
 
-/** A data validation rule for the server to build with SpreadsheetApp.newDataValidation(). */
+/** A data validation rule for SpreadsheetApp.newDataValidation(). */
 export type AuditValidation =
   /**
    * list (select): requireValueInList(labels, true), setAllowInvalid(false), setHelpText(helpText).
@@ -117,9 +117,8 @@ export type AuditValidation =
 /** Everything the server does besides setValues, in this order. */
 export type AuditFormatting = {
   /**
-   * Apply BEFORE setValues. '@' (plain text) on the id and header rows, the id and name columns and every
-   * text-like property column keeps API text as text: a name like "=IMPORTXML(…)" or "2024-01-01" is not
-   * turned into a formula or a date. 'yyyy-mm-dd' on date columns, '0%' on the share cells.
+   * Applied before setValues, so '@' (plain text) on the ids, names and text-like columns keeps API text
+   * such as "=IMPORTXML(…)" or "2024-01-01" from becoming a formula or a date.
    */
   numberFormats: Array<{ range: GridRange; format: string }>;
   hiddenRows: number[];
@@ -172,14 +171,14 @@ export type AuditSnapshot = {
   cut?: string[];
 };
 
-/** The audit sheet to write: `values` (top-left at A1, for one setValues) holds Dates, so it stays on the server. */
+/** The audit sheet to write: `values` (from A1, for one setValues) holds Dates, so it stays on the server. */
 export type AuditSheetModel = {
   values: AuditCell[][];
   summary: AuditSummary;
   snapshot: AuditSnapshot;
 };
 
-/** One (profile, property) cell read back, `value` as getValues() gave it. */
+/** One (profile, property) cell read back. */
 export type AuditSheetCell = { profileId: string; propertyId: string; row: number; column: number; value: unknown };
 
 /** The audit sheet as read back, wherever its rows and columns were moved. Server-side only: cells hold Dates. */
@@ -281,7 +280,7 @@ export type AuditPushReport = {
   summary: string;
   /** Every cell that differed from the snapshot, in sheet order. */
   items: AuditPushReportItem[];
-  /** Sentences about what was not compared at all (rows without a profile id). */
+  /** What was not compared at all (rows without a profile id). */
   notes: string[];
   problem: string | null;
   /** Only confirmed cells. */
