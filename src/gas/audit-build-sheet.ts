@@ -1,34 +1,26 @@
 // The pages an audit build has read, kept between its steps on a hidden sheet of their own (one per build).
 //
-// Why a sheet and not the job store: a fund of 500 companies × 100 properties with non-ASCII text is about
-// 2,100 pages and several MB of JSON, and the user's properties hold 500 KB in all ("Properties total
-// storage 500kB / property store", quotas page), shared with every job and the token; the cache is "not
-// guaranteed to persist". A sheet holds 50,000 characters a cell and survives any eviction; the job's
-// own state (which pages are read, about 30 KB) stays in the job store.
+// Why a sheet and not the job store: 500 companies × 100 properties of non-ASCII text are about 2,100 pages
+// and several MB of JSON, and the user's properties hold 500 KB in all ("Properties total storage 500kB /
+// property store", quotas page), shared with every job and the token; the cache is "not guaranteed to
+// persist". The job's own state (which pages are read, about 30 KB) stays in the job store.
 
 import type { AuditPageSink } from '../core/audit/build-job';
-import { snapshotPieces } from './audit-store';
+import { ensureSize, insertHiddenSheet, snapshotPieces } from './audit-store';
 
 const PREFIX = 'Audit build ';
 /** List, page, piece, text. */
 const COLUMNS = 4;
 
-function book(): GoogleAppsScript.Spreadsheet.Spreadsheet {
-  return SpreadsheetApp.getActiveSpreadsheet();
-}
-
-export function buildSheetName(buildId: string): string {
-  return `${PREFIX}${buildId}`;
+function buildSheet(buildId: string): GoogleAppsScript.Spreadsheet.Sheet | null {
+  return SpreadsheetApp.getActiveSpreadsheet().getSheetByName(`${PREFIX}${buildId}`);
 }
 
 /** Creates the build's hidden sheet (at start), or finds it again (each step). */
 export function openBuildSheet(buildId: string): AuditPageSink {
-  const name = buildSheetName(buildId);
-  let sheet = book().getSheetByName(name);
+  let sheet = buildSheet(buildId);
   if (!sheet) {
-    sheet = book().insertSheet(name, book().getNumSheets());
-    sheet.hideSheet();
-    sheet.protect().setDescription('Kept by Portfolio Metrics while an audit is being built: removed once it is.').setWarningOnly(true);
+    sheet = insertHiddenSheet(`${PREFIX}${buildId}`, 'Kept by Portfolio Metrics while an audit is being built: removed once it is.');
     // Plain text, so JSON starting with a digit or "=" stays the text it is.
     sheet.getRange(1, 1, sheet.getMaxRows(), COLUMNS).setNumberFormat('@');
   }
@@ -38,16 +30,14 @@ export function openBuildSheet(buildId: string): AuditPageSink {
 function sinkOn(sheet: GoogleAppsScript.Spreadsheet.Sheet): AuditPageSink {
   return {
     put(pages) {
-      const rows: string[][] = [];
-      for (const { list, page, items } of pages) {
-        snapshotPieces(JSON.stringify(items)).forEach((piece, index) => rows.push([list, String(page), String(index), piece]));
-      }
+      const rows = pages.flatMap(({ list, page, items }) =>
+        snapshotPieces(JSON.stringify(items)).map((piece, index) => [list, String(page), String(index), piece]),
+      );
       if (rows.length === 0) return;
       const first = sheet.getLastRow() + 1;
-      const needed = first + rows.length - 1;
-      if (needed > sheet.getMaxRows()) {
-        const added = needed - sheet.getMaxRows();
-        sheet.insertRowsAfter(sheet.getMaxRows(), added);
+      const added = first + rows.length - 1 - sheet.getMaxRows();
+      if (added > 0) {
+        ensureSize(sheet, first + rows.length - 1);
         sheet.getRange(sheet.getMaxRows() - added + 1, 1, added, COLUMNS).setNumberFormat('@');
       }
       // One setValues per wave: a killed step leaves whole waves, and a wave read again replaces its pages (see read).
@@ -79,6 +69,6 @@ function sinkOn(sheet: GoogleAppsScript.Spreadsheet.Sheet): AuditPageSink {
 
 /** Removes the build's sheet: a finished build leaves nothing behind. */
 export function removeBuildSheet(buildId: string): void {
-  const sheet = book().getSheetByName(buildSheetName(buildId));
-  if (sheet) book().deleteSheet(sheet);
+  const sheet = buildSheet(buildId);
+  if (sheet) SpreadsheetApp.getActiveSpreadsheet().deleteSheet(sheet);
 }

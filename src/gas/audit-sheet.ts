@@ -1,10 +1,7 @@
 // The audit sheet in the spreadsheet, laid out as the core's model says (its snapshot: audit-store.ts).
 
 import type { AuditSheetModel, GridRange } from '../core/audit';
-
-function spreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
-  return SpreadsheetApp.getActiveSpreadsheet();
-}
+import { ensureSize } from './audit-store';
 
 function rangeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet, grid: GridRange): GoogleAppsScript.Spreadsheet.Range {
   return sheet.getRange(grid.row, grid.column, grid.numRows, grid.numColumns);
@@ -19,8 +16,9 @@ export function writeAuditSheet(
   model: AuditSheetModel,
   labelsRange: (propertyId: string) => GoogleAppsScript.Spreadsheet.Range | null,
 ): GoogleAppsScript.Spreadsheet.Sheet {
-  const existing = spreadsheet().getSheetByName(sheetName);
-  const sheet = existing ?? spreadsheet().insertSheet(sheetName);
+  const book = SpreadsheetApp.getActiveSpreadsheet();
+  const existing = book.getSheetByName(sheetName);
+  const sheet = existing ?? book.insertSheet(sheetName);
   if (existing) {
     existing.getFilter()?.remove();
     existing.setConditionalFormatRules([]);
@@ -30,12 +28,9 @@ export function writeAuditSheet(
     existing.showColumns(1, existing.getMaxColumns());
   }
   const { layout, formatting } = model.summary;
-  const missingRows = layout.rows - sheet.getMaxRows();
-  if (missingRows > 0) sheet.insertRowsAfter(sheet.getMaxRows(), missingRows);
-  const missingColumns = layout.columns - sheet.getMaxColumns();
-  if (missingColumns > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), missingColumns);
+  ensureSize(sheet, layout.rows, layout.columns);
 
-  // Formats first: plain text keeps API text such as "=IMPORTXML(…)" or "2024-01-01" as text.
+  // Formats first: see AuditFormatting.numberFormats.
   for (const { range, format } of formatting.numberFormats) rangeOf(sheet, range).setNumberFormat(format);
   sheet.getRange(1, 1, layout.rows, layout.columns).setValues(model.values as unknown[][]);
   for (const row of formatting.hiddenRows) sheet.hideRows(row);
@@ -71,6 +66,6 @@ export function writeAuditSheet(
 }
 
 export function readSheetValues(sheetName: string): unknown[][] | null {
-  const sheet = spreadsheet().getSheetByName(sheetName);
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
   return sheet ? sheet.getDataRange().getValues() : null;
 }

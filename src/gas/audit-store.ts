@@ -1,26 +1,45 @@
 // Where an audit keeps what its sheet cannot show: the snapshot write-back compares against, and the labels of
-// dropdowns over 500 items. One hidden, warning-only protected sheet per audit sheet, named by that sheet's id.
-//
-// Why a sheet and not document properties: properties hold 9 KB a value and 500 KB a store, shared with the
-// add-in's settings; a fund of 500 companies × 100 properties with non-ASCII text needs about 584 KB of
-// snapshot. A sheet holds 50,000 characters a cell and millions of cells, and reads back in one getValues.
+// dropdowns over 500 items, on one hidden sheet per audit sheet, named by that sheet's id. Not document
+// properties: they hold 9 KB a value and 500 KB in all, and 500 companies × 100 properties of non-ASCII text
+// need about 584 KB of snapshot; a sheet holds 50,000 characters a cell and reads back in one getValues.
 
 import { InputError } from '../core/errors';
-import { CELL_MAX_CHARACTERS } from '../core/audit';
 
 const STORE_PREFIX = 'Audit store ';
 const STAGING_PREFIX = `${STORE_PREFIX}(new) `;
-/** Older versions kept the snapshot in document properties, in pieces under this prefix. */
+/** Older versions kept the snapshot in document property pieces under this prefix. */
 const LEGACY_KEY = 'METRICS_AUDIT_SNAPSHOT';
-/** Under a cell's 50,000 characters with room to spare; a piece never ends inside a surrogate pair. */
+/** Under a cell's 50,000 characters with room to spare. */
 const PIECE = 45_000;
 /** "Up to 10 million cells" per spreadsheet (Google Sheets help, "Files you can store in Google Drive"). */
 const SPREADSHEET_MAX_CELLS = 10_000_000;
 /** Column A: snapshot pieces; B1: how many; C onwards: one column of labels per long dropdown. */
 const FIRST_LABEL_COLUMN = 3;
 
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
 function spreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
   return SpreadsheetApp.getActiveSpreadsheet();
+}
+
+/** A new sheet at the end, hidden and warning-only protected with `description`, which says what it keeps. */
+export function insertHiddenSheet(name: string, description: string): Sheet {
+  const book = spreadsheet();
+  const sheet = book.insertSheet(name, book.getNumSheets());
+  try {
+    sheet.hideSheet();
+    sheet.protect().setDescription(description).setWarningOnly(true);
+  } catch (error) {
+    book.deleteSheet(sheet);
+    throw error;
+  }
+  return sheet;
+}
+
+/** Adds rows and columns at the end until the sheet has at least `rows` × `columns`. */
+export function ensureSize(sheet: Sheet, rows: number, columns = 1): void {
+  if (rows > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), rows - sheet.getMaxRows());
+  if (columns > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), columns - sheet.getMaxColumns());
 }
 
 function storeName(sheetId: number): string {
@@ -40,23 +59,21 @@ export function snapshotPieces(text: string): string[] {
   return pieces.length > 0 ? pieces : [''];
 }
 
-/** A store written beside the audit before the audit sheet is: committed once the sheet is written, else discarded. */
+/** A store written before the audit sheet: committed once the sheet is written, else discarded. */
 export type StagedAuditStore = {
-  /** The column of labels a long dropdown reads (requireValueInRange); null for a property not staged. */
+  /** The column of labels a long dropdown reads; null for a property not staged. */
   labelsRange(propertyId: string): GoogleAppsScript.Spreadsheet.Range | null;
   /** Names the store after the written audit sheet, replacing its earlier store, and removes orphans. */
-  commit(auditSheet: GoogleAppsScript.Spreadsheet.Sheet): void;
+  commit(auditSheet: Sheet): void;
   discard(): void;
 };
 
 /**
- * Writes the snapshot and the long dropdowns' labels into a new hidden sheet, before the audit sheet is
- * touched: a store that cannot be written (the spreadsheet's cell limit) fails the build while the
- * earlier audit and its store are still whole. `auditCells` is what the audit sheet will need.
+ * Writes the snapshot and the long dropdowns' labels into a new hidden sheet before the audit sheet is
+ * touched: a store that cannot be written fails the build while the earlier audit and its store are whole.
  */
 export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ propertyId: string; labels: readonly string[] }>, auditCells: number): StagedAuditStore {
   const pieces = snapshotPieces(text);
-  if (pieces.some((piece) => piece.length > CELL_MAX_CHARACTERS)) throw new Error('A snapshot piece is longer than a cell holds.');
   const rows = Math.max(pieces.length, ...labelLists.map((list) => list.labels.length + 1), 1);
   const columns = FIRST_LABEL_COLUMN - 1 + labelLists.length;
   const book = spreadsheet();
@@ -66,12 +83,9 @@ export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ proper
     throw new InputError(`The audit needs about ${needed.toLocaleString('en-US')} cells, and this spreadsheet already has ${used.toLocaleString('en-US')} of the 10,000,000 Sheets allows. Remove sheets you no longer need, or audit in a new spreadsheet.`);
   }
 
-  const sheet = book.insertSheet(`${STAGING_PREFIX}${Utilities.getUuid()}`, book.getNumSheets());
+  const sheet = insertHiddenSheet(`${STAGING_PREFIX}${Utilities.getUuid()}`, 'Kept by Portfolio Metrics: the audit\'s original values. Edits here break Push.');
   try {
-    sheet.hideSheet();
-    sheet.protect().setDescription('Kept by Portfolio Metrics: the audit\'s original values. Edits here break Push.').setWarningOnly(true);
-    if (rows > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), rows - sheet.getMaxRows());
-    if (columns > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), columns - sheet.getMaxColumns());
+    ensureSize(sheet, rows, columns);
     // Plain text first, so a piece or a label starting with "=" or a digit stays the text it is.
     sheet.getRange(1, 1, sheet.getMaxRows(), columns).setNumberFormat('@');
     writePieces(sheet, pieces, 0);
@@ -103,14 +117,14 @@ export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ proper
 }
 
 /** Column A from A1 and the count in B1, in one setValues, so a reader never sees new pieces under an old count. */
-function writePieces(sheet: GoogleAppsScript.Spreadsheet.Sheet, pieces: readonly string[], previous: number): void {
+function writePieces(sheet: Sheet, pieces: readonly string[], previous: number): void {
   const rows = Math.max(pieces.length, previous);
-  if (rows > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), rows - sheet.getMaxRows());
+  ensureSize(sheet, rows);
   const values = Array.from({ length: rows }, (_, i) => [pieces[i] ?? '', i === 0 ? String(pieces.length) : '']);
   sheet.getRange(1, 1, rows, 2).setNumberFormat('@').setValues(values);
 }
 
-/** Store sheets whose audit sheet is gone, stores a failed build left, and legacy property pieces of this sheet or of gone sheets. */
+/** Stores of gone audit sheets or of failed builds, and legacy pieces of this sheet or of gone ones. */
 function removeOrphans(currentSheetId: number): void {
   const book = spreadsheet();
   const ids = new Set(book.getSheets().map((sheet) => sheet.getSheetId()));
@@ -130,12 +144,12 @@ function removeOrphans(currentSheetId: number): void {
   }
 }
 
-function storeOf(sheetName: string): { audit: GoogleAppsScript.Spreadsheet.Sheet; store: GoogleAppsScript.Spreadsheet.Sheet | null } | null {
+function storeOf(sheetName: string): { audit: Sheet; store: Sheet | null } | null {
   const audit = spreadsheet().getSheetByName(sheetName);
   return audit ? { audit, store: spreadsheet().getSheetByName(storeName(audit.getSheetId())) } : null;
 }
 
-/** Replaces the snapshot of an audit sheet (found by its id, so a renamed sheet keeps it), after a push. */
+/** Replaces the snapshot of an audit sheet (found by its id, so a renamed sheet keeps it). */
 export function saveSnapshot(sheetName: string, text: string): void {
   const found = storeOf(sheetName);
   if (!found?.store) return;

@@ -12,7 +12,6 @@ import type {
   AuditData,
   AuditFormatting,
   AuditLayout,
-  AuditProperty,
   AuditRowSummary,
   AuditSheetModel,
   AuditSnapshot,
@@ -21,25 +20,16 @@ import type {
   Completeness,
 } from './types';
 
-export type AuditBuildOptions = {
-  /** The spreadsheet's time zone: date cells are midnight there, which Sheets shows as that day. */
-  timeZone: string;
-  /** Only to key Date cells in the snapshot; Intl by default (the core has no Utilities). */
-  formatDate?: DateFormatter;
-};
-
-/** Grey of read-only (auto-calculated) columns. */
 const READ_ONLY_BACKGROUND = '#efefef';
-/** Light yellow of blank editable cells. */
-export const BLANK_BACKGROUND = '#fff2cc';
+const BLANK_BACKGROUND = '#fff2cc';
 const LABELS_IN_HELP = 12;
+const SUMMARY_PARTS = ['filled', 'total', 'share'] as const;
 
 /**
- * Builds the audit sheet of a fund from what loadAuditData read. Nothing is fetched and nothing is
- * written: the server writes `values` with one setValues at A1 of a new sheet, after the number formats
- * of `summary.formatting`, then applies the rest of the formatting, and stores `snapshot`.
+ * The audit sheet of a fund, from what loadAuditData read. `timeZone`: the spreadsheet's, date cells are
+ * midnight there; `formatDate` only keys Date cells in the snapshot (Intl by default: the core has no Utilities).
  */
-export function buildAuditModel(data: AuditData, options: AuditBuildOptions): AuditSheetModel {
+export function buildAuditModel(data: AuditData, options: { timeZone: string; formatDate?: DateFormatter }): AuditSheetModel {
   const { timeZone } = options;
   const formatDate = options.formatDate ?? intlDateFormatter;
   const properties = auditOrder(data.properties);
@@ -58,19 +48,17 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
   properties.forEach((property, index) => {
     const column = layout.firstPropertyColumn + index;
     put(layout.idRow, column, property.id);
-    put(layout.headerRow, column, headerOf(property));
+    put(layout.headerRow, column, property.autoCalculated ? `${property.name}${AUTO_SUFFIX}` : property.name);
   });
-  for (const part of ['filled', 'total', 'share'] as const) {
+  for (const part of SUMMARY_PARTS) {
     put(layout.idRow, layout.summaryColumns[part], SUMMARY_MARKERS[part]);
     put(layout.headerRow, layout.summaryColumns[part], HEADERS[part]);
     put(layout.summaryRows[part], layout.idColumn, SUMMARY_MARKERS[part]);
+    put(layout.summaryRows[part], layout.nameColumn, HEADERS[part]);
   }
-  put(layout.summaryRows.filled, layout.nameColumn, HEADERS.filled);
-  put(layout.summaryRows.total, layout.nameColumn, HEADERS.total);
-  put(layout.summaryRows.share, layout.nameColumn, HEADERS.share);
 
   // One row per profile; the snapshot keys every cell as it is written.
-  const keys: string[][] = [];
+  const keys: string[] = [];
   const filledByColumn = properties.map(() => 0);
   const rows: AuditRowSummary[] = [];
   const blanks: Array<{ row: number; column: number }> = [];
@@ -97,24 +85,19 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
         blanks.push({ row, column });
       }
     });
-    keys.push(rowKeys);
+    keys.push(rowKeys.join(KEY_SEPARATOR));
     const summary = completeness(filledCustom, custom);
     rows.push({ profileId: profile.id, name: profile.name, row, ...summary });
-    put(row, layout.summaryColumns.filled, summary.filled);
-    put(row, layout.summaryColumns.total, summary.total);
-    put(row, layout.summaryColumns.share, summary.share ?? '');
+    for (const part of SUMMARY_PARTS) put(row, layout.summaryColumns[part], summary[part] ?? '');
   });
 
   const columns: AuditColumnSummary[] = properties.map((property, position) => {
     const column = layout.firstPropertyColumn + position;
     const summary = completeness(filledByColumn[position] ?? 0, data.profiles.length);
-    put(layout.summaryRows.filled, column, summary.filled);
-    put(layout.summaryRows.total, column, summary.total);
-    put(layout.summaryRows.share, column, summary.share ?? '');
+    for (const part of SUMMARY_PARTS) put(layout.summaryRows[part], column, summary[part] ?? '');
     return {
       propertyId: property.id,
       name: property.name,
-      header: headerOf(property),
       dataType: property.dataType,
       autoCalculated: property.autoCalculated,
       column,
@@ -129,19 +112,16 @@ export function buildAuditModel(data: AuditData, options: AuditBuildOptions): Au
     companyId: data.companyId,
     profiles: data.profiles.map((profile) => profile.id),
     properties: properties.map((property) => property.id),
-    rows: keys.map((row) => row.join(KEY_SEPARATOR)),
+    rows: keys,
     ...(cut.length > 0 ? { cut: cut.map((cell) => `${cell.profileId}/${cell.propertyId}`) } : {}),
   };
-  const filledCustom = rows.reduce((sum, row) => sum + row.filled, 0);
   return {
     values: grid,
     summary: {
-      companyId: data.companyId,
-      timeZone,
       layout,
       columns,
       profiles: rows,
-      overall: completeness(filledCustom, custom * data.profiles.length),
+      overall: completeness(rows.reduce((sum, row) => sum + row.filled, 0), custom * data.profiles.length),
       blanks,
       cut,
       formatting: formattingOf(layout, columns, custom),
@@ -160,10 +140,6 @@ function fitted(cell: WrittenCell, onCut: (length: number) => void): WrittenCell
   if (!fit.cut) return cell;
   onCut(cell.logical.length);
   return { logical: fit.text, written: cell.written === cell.logical ? fit.text : `'${fit.text}` };
-}
-
-function headerOf(property: AuditProperty): string {
-  return property.autoCalculated ? `${property.name}${AUTO_SUFFIX}` : property.name;
 }
 
 function completeness(filled: number, total: number): Completeness {
@@ -185,21 +161,23 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
       if (column.dataType === 'date') numberFormats.push({ range: dataRows(column.column), format: 'yyyy-mm-dd' });
       if (column.autoCalculated) continue;
       if (column.dataType === 'boolean') validations.push({ kind: 'checkbox', range: dataRows(column.column) });
-      // Over 500 labels Sheets refuses a list rule: the dropdown reads them from a range instead.
-      const kind = column.labels.length > LIST_RULE_MAX_ITEMS ? 'listFromRange' : 'list';
-      if (column.dataType === 'select' && column.labels.length > 0) {
-        validations.push({ kind, propertyId: column.propertyId, range: dataRows(column.column), labels: column.labels, allowInvalid: false, helpText: `Pick one of the labels of ${column.name}.` });
-      }
-      if (column.dataType === 'multiselect' && column.labels.length > 0) {
-        validations.push({ kind, propertyId: column.propertyId, range: dataRows(column.column), labels: column.labels, allowInvalid: true, helpText: multiselectHelp(column) });
+      const multiple = column.dataType === 'multiselect';
+      if ((multiple || column.dataType === 'select') && column.labels.length > 0) {
+        validations.push({
+          // Over 500 labels Sheets refuses a list rule: the dropdown reads them from a range instead.
+          kind: column.labels.length > LIST_RULE_MAX_ITEMS ? 'listFromRange' : 'list',
+          propertyId: column.propertyId,
+          range: dataRows(column.column),
+          labels: column.labels,
+          allowInvalid: multiple,
+          helpText: multiple ? multiselectHelp(column) : `Pick one of the labels of ${column.name}.`,
+        });
       }
     }
     numberFormats.push({ range: gridRange(layout.firstProfileRow, layout.summaryColumns.share, profiles, 1), format: '0%' });
   }
   if (columns.length > 0) numberFormats.push({ range: gridRange(layout.summaryRows.share, layout.firstPropertyColumn, 1, columns.length), format: '0%' });
 
-  const autoCount = columns.length - custom;
-  const readOnlyRanges = layout.firstAutoColumn === null ? [] : [gridRange(layout.headerRow, layout.firstAutoColumn, profiles + 1, autoCount)];
   return {
     numberFormats,
     hiddenRows: [layout.idRow],
@@ -212,9 +190,8 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
     ],
     validations,
     readOnly: {
-      ranges: readOnlyRanges,
+      ranges: layout.firstAutoColumn === null ? [] : [gridRange(layout.headerRow, layout.firstAutoColumn, profiles + 1, columns.length - custom)],
       background: READ_ONLY_BACKGROUND,
-      description: 'Auto-calculated by the platform: edits here are not sent.',
     },
     blankHighlight: profiles > 0 && custom > 0
       ? { range: gridRange(layout.firstProfileRow, layout.firstPropertyColumn, profiles, custom), background: BLANK_BACKGROUND }

@@ -6,33 +6,26 @@ import type { ApiClient } from '../api/client';
 import type { AuditList, PageRead } from '../api/resources/portfolio';
 import type { PortfolioCompanyProfile, PortfolioProperty, PortfolioPropertyOption, PortfolioPropertyValue } from '../api/types';
 import { countOf } from '../export/places';
-import { classifyFailure, worseFailure, type Failure } from '../jobs/classify-failure';
-import { cancelJob, cloneJob, resumeWaveJob } from '../jobs/job-state';
+import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
+import { cloneJob, resumeWaveJob } from '../jobs/job-state';
+import { jobProgress, type JobProgressBase } from '../jobs/progress';
 import { runWaveStep, type WaveFailureEffect, type WaveJobState, type WaveStepOptions } from '../jobs/wave-step';
 import { requireUuid } from '../validate/uuid';
 import { auditDataOf, auditReadsOf } from './load-audit-data';
 import type { AuditData } from './types';
 
-/**
- * Pages read together in one wave, then a checkpoint: a killed step reads again at most one wave. The
- * requester splits a wave into the concurrent groups the rate budget grants.
- */
-export const BUILD_WAVE_SIZE = 50;
-/** Steps in a row ending on a temporary failure (5xx, lost connection) without a page read before the build pauses. */
+/** Pages read together in one wave, then a checkpoint: a killed step reads again at most one wave. */
+const BUILD_WAVE_SIZE = 50;
+/** Steps in a row ending on a temporary failure without a page read before the build pauses. */
 const MAX_BUILD_STEPS_WITHOUT_PROGRESS = 3;
 
-/**
- * Where the pages read are kept between steps. Not the job's state: 500 × 100 values of non-ASCII text
- * are megabytes, past the 500 KB of the user's properties; the server keeps them on a hidden sheet.
- */
+/** Where the pages read are kept between steps: megabytes of them would not fit the job's state. */
 export interface AuditPageSink {
   /** Keeps pages just read; a page written again (a step killed before its checkpoint) replaces the earlier copy. */
   put(pages: ReadonlyArray<{ list: string; page: number; items: unknown[] }>): void;
   /** The items of each named list, its pages in order; an absent list has none. */
   read(lists: readonly string[]): Record<string, unknown[]>;
 }
-
-export type AuditBuildStatus = 'running' | 'done' | 'cancelled' | 'paused';
 
 /**
  * The build's state, small whatever the fund: for each list its key and, once page 1 has told the
@@ -47,16 +40,13 @@ export type AuditBuildState = WaveJobState & {
   planned: boolean;
 };
 
-export type AuditBuildProgress = {
-  status: AuditBuildStatus;
+export type AuditBuildProgress = JobProgressBase & {
   /** Pages read, of all pages known so far (a list whose page 1 has not come counts as one page). */
   pagesRead: number;
   pagesTotal: number;
   /** False until the profiles and properties are read: the total grows once they name the values to read. */
   totalKnown: boolean;
-  waitingForRateLimitMs?: number;
   waitedForRateLimitMs?: number;
-  problem?: string;
 };
 
 const PROFILES = 'profiles';
@@ -98,7 +88,7 @@ function pendingPages(state: AuditBuildState, limit: number): Array<{ key: strin
   return pending;
 }
 
-/** What a page keeps of an item: only what auditDataOf reads, so the sink holds no timestamps or ids it never uses. */
+/** What a page keeps of an item: only what auditDataOf reads. */
 function compact(key: string, items: unknown[]): unknown[] {
   if (key === PROFILES) return (items as PortfolioCompanyProfile[]).map(({ id, name }) => ({ id, name }));
   if (key === PROPERTIES) return (items as PortfolioProperty[]).map(({ id, name, data_type }) => ({ id, name, data_type }));
@@ -111,7 +101,7 @@ function compact(key: string, items: unknown[]): unknown[] {
   }));
 }
 
-/** Once the profiles and the properties are in, the lists they call for: every profile's values, the options of each select. */
+/** Once the profiles and the properties are in, adds the lists they call for. */
 function plan(state: AuditBuildState, sink: AuditPageSink): void {
   if (state.planned || !state.lists.slice(0, 2).every(listComplete)) return;
   const read = sink.read([PROFILES, PROPERTIES]);
@@ -146,7 +136,7 @@ function readWave(state: AuditBuildState, waveSize: number, client: ApiClient, s
     state.counters.pagesRead++;
   }
   plan(state, sink);
-  return failure ? { progressed: read.length > 0, failure } : { progressed: read.length > 0 };
+  return { progressed: read.length > 0, failure };
 }
 
 /**
@@ -155,18 +145,15 @@ function readWave(state: AuditBuildState, waveSize: number, client: ApiClient, s
  * page would show blanks that are not blank.
  */
 function effectOf(failure: Failure): WaveFailureEffect {
-  switch (failure.kind) {
-    case 'wait': return failure;
-    case 'unknown': return { kind: 'transient', message: failure.message };
-    case 'stop': return { kind: 'pause', message: failure.message };
-    case 'refused': return { kind: 'pause', message: `The API refused a read of the audit: ${failure.reason}` };
-  }
+  return failure.kind === 'refused' ? { kind: 'pause', message: `The API refused a read of the audit: ${failure.reason}` } : waveEffect(failure);
 }
 
-export type AuditBuildStepOptions = WaveStepOptions<AuditBuildState> & { sink: AuditPageSink };
-
-/** Runs one step of reads on a copy of `state`: waves of pages until every list is read, the step's time is up, or it is cancelled. */
-export function runAuditBuildStep(state: AuditBuildState, client: ApiClient, options: AuditBuildStepOptions): { state: AuditBuildState; progress: AuditBuildProgress } {
+/** Runs one step of reads on a copy of `state`. */
+export function runAuditBuildStep(
+  state: AuditBuildState,
+  client: ApiClient,
+  options: WaveStepOptions<AuditBuildState> & { sink: AuditPageSink },
+): { state: AuditBuildState; progress: AuditBuildProgress } {
   const { sink } = options;
   return runWaveStep(cloneJob(state), client, options, {
     waveSize: BUILD_WAVE_SIZE,
@@ -184,14 +171,11 @@ export function runAuditBuildStep(state: AuditBuildState, client: ApiClient, opt
 
 export function auditBuildProgress(state: AuditBuildState, nowMs: number): AuditBuildProgress {
   const pagesTotal = state.lists.reduce((sum, list) => sum + Math.max(1, list.p.length), 0);
-  const progress: AuditBuildProgress = { status: state.status, pagesRead: state.counters.pagesRead, pagesTotal: Math.max(pagesTotal, state.counters.pagesRead), totalKnown: state.planned && state.lists.every((list) => list.p !== '') };
-  if (state.status === 'running' && state.notBefore !== undefined && state.notBefore > nowMs) progress.waitingForRateLimitMs = state.notBefore - nowMs;
-  if (state.problem) progress.problem = state.problem;
-  return progress;
-}
-
-export function cancelAuditBuild(state: AuditBuildState): AuditBuildState {
-  return cancelJob(state);
+  return jobProgress(state, nowMs, {
+    pagesRead: state.counters.pagesRead,
+    pagesTotal: Math.max(pagesTotal, state.counters.pagesRead),
+    totalKnown: state.planned && state.lists.every((list) => list.p !== ''),
+  });
 }
 
 export function resumeAuditBuild(state: AuditBuildState): AuditBuildState {

@@ -20,17 +20,12 @@ export function isDateCell(value: unknown): value is Date {
 }
 
 /**
- * A cell to write: `logical` is what getValues() will give back; `written` is what setValues() is given.
- * They differ only for text in a number, date or boolean column, which gets a leading apostrophe because
- * those columns are not plain text and Sheets would otherwise read the text as a number or a date.
+ * A cell to write: `logical` is what getValues() will give back, `written` what setValues() is given. Text in
+ * a number, date or boolean column is written with an apostrophe, or Sheets would read it as a number or date.
  */
 export type WrittenCell = { logical: AuditCell; written: AuditCell };
 
-/**
- * A stored value as a person reads it: the option's label (select), labels joined with ", " in the
- * property's option order (multiselect), a number, a Date at midnight in the spreadsheet's time zone,
- * true/false, or text; '' when there is no value.
- */
+/** A stored value as a person reads it: labels for options, a Date at midnight in `timeZone`; '' for none. */
 export function cellForValue(stored: AuditStoredValue | undefined, property: AuditProperty, options: readonly AuditOption[], timeZone: string): WrittenCell {
   const logical = logicalCell(stored, property, options, timeZone);
   const written = typeof logical === 'string' && logical !== '' && !isTextColumn(property.dataType) ? `'${logical}` : logical;
@@ -98,11 +93,7 @@ function inOptionOrder(labels: readonly string[], options: readonly AuditOption[
   return [...labels].sort((a, b) => position(a) - position(b));
 }
 
-/**
- * The text a cell is compared by, whatever its column: '' for blank (or only spaces), a number as its
- * exact decimal, a boolean as true/false, a Date as its calendar day in the spreadsheet's time zone,
- * text as it is. A cell written by the audit and read back unchanged gives the same key.
- */
+/** The text a cell is compared by: a cell written by the audit and read back unchanged gives the same key. */
 export function keyOfCell(cell: unknown, timeZone: string, formatDate: DateFormatter): string {
   if (cell === null || cell === undefined) return '';
   if (typeof cell === 'string') return cell.trim() === '' ? '' : cell;
@@ -113,7 +104,7 @@ export function keyOfCell(cell: unknown, timeZone: string, formatDate: DateForma
 }
 
 /** Keys this long or shorter are stored as they are; longer ones as a hash. */
-export const VERBATIM_KEY_LENGTH = 16;
+const VERBATIM_KEY_LENGTH = 16;
 /** Separates the keys of one profile in the snapshot; a key containing it is hashed. */
 export const KEY_SEPARATOR = '|';
 
@@ -139,9 +130,13 @@ function base64Of24Bits(bits: number): string {
   return [18, 12, 6, 0].map((shift) => BASE64URL[(bits >> shift) & 63]).join('');
 }
 
+/** A cell's text as the user sees it: its key, but a checkbox reads TRUE or FALSE. */
+export function cellText(cell: unknown, timeZone: string, formatDate: DateFormatter): string {
+  return typeof cell === 'boolean' ? (cell ? 'TRUE' : 'FALSE') : keyOfCell(cell, timeZone, formatDate);
+}
+
 /** A cell as a short text for reports: what the user sees, cut at 60 characters. */
 export function shownValue(cell: unknown, timeZone: string, formatDate: DateFormatter): string {
-  const key = keyOfCell(cell, timeZone, formatDate);
-  const text = typeof cell === 'boolean' ? (cell ? 'TRUE' : 'FALSE') : key;
+  const text = cellText(cell, timeZone, formatDate);
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

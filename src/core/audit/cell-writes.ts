@@ -2,16 +2,16 @@
 
 import { InputError, shortReason } from '../errors';
 import { toIsoDate, type DateFormatter } from '../validate/dates';
-import { normaliseDecimal, numberToDecimal, toDecimal } from '../validate/decimal';
+import { normaliseDecimal, toDecimal } from '../validate/decimal';
 import { quote } from '../export/places';
-import { isDateCell } from './cell-values';
+import { cellText, isDateCell } from './cell-values';
 import { resolveLabel, resolveLabels } from './option-labels';
 import type { AuditOption, AuditProperty, AuditWrite } from './types';
 
 export type CellWrite = { ok: true; write: AuditWrite } | { ok: false; reason: string };
 
 export type WriteContext = {
-  /** The property's options (select and multiselect), in display order. */
+  /** The property's options, in display order. */
   options: readonly AuditOption[];
   timeZone: string;
   formatDate: DateFormatter;
@@ -24,41 +24,33 @@ const SHEET_ERROR = /^#(?:N\/A|REF!|VALUE!|DIV\/0!|NUM!|NAME\?|NULL!|ERROR!|SPIL
 const HTTP_URL = /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/i;
 
 /**
- * The write for one cell (contract: PortfolioPropertyValueInput). `value` text for string, text,
- * rich_text, url, number (exact decimal), date (YYYY-MM-DD), boolean ("true"/"false") and any newer
- * type; the option id for select; the option ids for multiselect. A blank cell clears the value:
- * "" / null / []. Invalid numbers, dates, booleans and URLs and unknown labels are refused here,
- * before anything is sent.
+ * The write for one cell (contract: PortfolioPropertyValueInput): the option id (select), the option ids
+ * (multiselect), else `value` text: numbers as exact decimals, dates as YYYY-MM-DD, booleans as "true" or
+ * "false". Invalid values and unknown labels are refused here, before anything is sent.
  */
 export function cellWrite(cell: unknown, property: AuditProperty, context: WriteContext): CellWrite {
-  const blank = isBlank(cell);
+  if (isBlank(cell)) return { ok: true, write: blankWrite(property.dataType) };
   try {
     switch (property.dataType) {
       case 'select': {
-        if (blank) return { ok: true, write: { portfolio_property_option_id: null } };
         const resolved = resolveLabel(textOf(cell, context), context.options, property.name);
         return resolved.ok ? { ok: true, write: { portfolio_property_option_id: resolved.options[0]!.id } } : resolved;
       }
       case 'multiselect': {
-        if (blank) return { ok: true, write: { portfolio_property_option_ids: [] } };
         const resolved = resolveLabels(textOf(cell, context), context.options, property.name);
         return resolved.ok ? { ok: true, write: { portfolio_property_option_ids: resolved.options.map((option) => option.id) } } : resolved;
       }
       case 'number':
-        if (blank) return clear();
         refuseSheetError(cell);
         if (isDateCell(cell)) return { ok: false, reason: 'the cell holds a date, not a number' };
         return value(toDecimal(cell, 'The cell'));
       case 'date':
-        if (blank) return clear();
         refuseSheetError(cell);
         return value(toIsoDate(cell, 'The cell', context.timeZone, context.formatDate));
       case 'boolean':
-        if (blank) return clear();
         refuseSheetError(cell);
         return value(booleanText(cell));
       case 'url': {
-        if (blank) return clear();
         const text = typeof cell === 'string' ? cell.trim() : '';
         if (!HTTP_URL.test(text)) {
           return { ok: false, reason: `the cell must be a web address starting with http:// or https://, but it is ${quote(textOf(cell, context))}` };
@@ -66,7 +58,7 @@ export function cellWrite(cell: unknown, property: AuditProperty, context: Write
         return value(text);
       }
       default:
-        return blank ? clear() : value(textOf(cell, context));
+        return value(textOf(cell, context));
     }
   } catch (error) {
     if (error instanceof InputError) return { ok: false, reason: shortReason(error) };
@@ -85,9 +77,8 @@ export function sameWrite(a: AuditWrite, b: AuditWrite, dataType: string): boole
   }
   if ('portfolio_property_option_id' in a && 'portfolio_property_option_id' in b) return a.portfolio_property_option_id === b.portfolio_property_option_id;
   if ('portfolio_property_option_ids' in a && 'portfolio_property_option_ids' in b) {
-    const left = [...a.portfolio_property_option_ids].sort();
-    const right = [...b.portfolio_property_option_ids].sort();
-    return left.length === right.length && left.every((id, index) => id === right[index]);
+    const sorted = (ids: readonly string[]) => JSON.stringify([...ids].sort());
+    return sorted(a.portfolio_property_option_ids) === sorted(b.portfolio_property_option_ids);
   }
   return false;
 }
@@ -97,8 +88,11 @@ export function isBlank(cell: unknown): boolean {
   return cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
 }
 
-function clear(): CellWrite {
-  return { ok: true, write: { value: '' } };
+/** A blank cell clears the value, in the form of the property's type. */
+function blankWrite(dataType: string): AuditWrite {
+  if (dataType === 'select') return { portfolio_property_option_id: null };
+  if (dataType === 'multiselect') return { portfolio_property_option_ids: [] };
+  return { value: '' };
 }
 
 function value(text: string): CellWrite {
@@ -107,11 +101,7 @@ function value(text: string): CellWrite {
 
 /** A cell of a text column as text: Sheets may have made a number, a boolean or a date of what was typed. */
 function textOf(cell: unknown, context: WriteContext): string {
-  if (typeof cell === 'string') return cell;
-  if (typeof cell === 'number') return Number.isFinite(cell) ? numberToDecimal(cell) : String(cell);
-  if (typeof cell === 'boolean') return cell ? 'TRUE' : 'FALSE';
-  if (isDateCell(cell)) return Number.isNaN(cell.getTime()) ? '' : context.formatDate(cell, context.timeZone);
-  return String(cell);
+  return isDateCell(cell) && Number.isNaN(cell.getTime()) ? '' : cellText(cell, context.timeZone, context.formatDate);
 }
 
 function booleanText(cell: unknown): string {

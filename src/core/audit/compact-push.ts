@@ -1,47 +1,41 @@
-// What a push keeps between steps: no copy of the cells' values, display text or keys (the audit sheet is
-// read again each step and must still have the fingerprint it had), which cells changed, one outcome code
-// per changed cell, reasons only where a cell failed or was skipped, and of the fund's schema only what
-// the pending cells need to be turned into their writes again, so a step (and a Resume) asks the API
-// nothing before its first PUT.
+// What a push keeps between steps: which cells changed, one outcome code each, reasons where a cell failed or
+// was skipped, and of the fund's schema only what pending cells need to become their writes again (so a step
+// asks the API nothing before its first PUT). No copy of the cells: the sheet is read again each step and
+// must still have the fingerprint it had.
 
 import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';
 import { carryJobFields, compactRecord, decodeRuns, encodeRuns } from '../jobs/compact-state';
-import type { DateFormatter } from '../validate/dates';
-import { encodeKey, keyOfCell, shownValue } from './cell-values';
-import { cellWrite } from './cell-writes';
-import type { AuditOption, AuditProfile, AuditPushItem, AuditPushState, AuditSchema, AuditSheetRead, AuditWrite } from './types';
-import { groupCells } from './write-back';
+import { cellWrite, type WriteContext } from './cell-writes';
+import type { AuditOption, AuditPushItem, AuditPushState, AuditSchema, AuditSheetRead, AuditWrite } from './types';
+import { groupCells, pushItems } from './write-back';
 
 /** The properties of the changed cells, and the options their pending writes name. */
 export type PushSchema = {
   /** [id, name, dataType] of every property a changed cell belongs to. */
   properties: Array<[string, string, string]>;
-  /** By property id: only the options some pending cell's write names, enough to resolve its labels again. */
+  /** Only the options pending writes name, enough to resolve their labels again. */
   options: Record<string, AuditOption[]>;
 };
 
-export type CompactPushState = Pick<AuditPushState, 'companyId' | 'status' | 'cellsCompared' | 'unchanged' | 'ignoredRows' | 'counters' | 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'> & {
-  version: 2;
-  /** sheetFingerprint of the audit sheet as prepared: a read with another one is not this push's sheet. */
-  fingerprint: string;
-  /**
-   * Which (profile, property) groups of the read (groupCells order) changed, ascending, as runs
-   * "start+length" in base 36 joined by ','; one item a group, in this order.
-   */
-  cells: string;
-  /** One character per changed cell, see CODES. */
-  codes: string;
-  /** Distinct reasons, referred to by index from `reasonOf`. */
-  reasons: string[];
-  /** Item index → index into `reasons`, for cells that failed or were skipped. */
-  reasonOf: Record<string, number>;
-  schema: PushSchema;
-};
+/**
+ * `fingerprint`: sheetFingerprint of the audit sheet as prepared (a read with another one is not this push's
+ * sheet); `codes`: one character per changed cell, see PUSH_CODES.
+ */
+export type CompactPushState = ReturnType<typeof compactRecord<AuditPushState, AuditPushItem>> &
+  Pick<AuditPushState, 'cellsCompared' | 'unchanged' | 'ignoredRows' | 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'> & {
+    /**
+     * Which (profile, property) groups of the read (groupCells order) changed, ascending, as runs
+     * "start+length" in base 36 joined by ','; one item a group, in this order.
+     */
+    cells: string;
+    schema: PushSchema;
+  };
 
 type Code = { outcome: AuditPushItem['outcome']; planned: boolean };
 
-const CODES: Record<string, Code> = {
+/** Each code's outcome and whether it was to be sent. */
+export const PUSH_CODES: Readonly<Record<string, Code>> = {
   p: { outcome: 'pending', planned: true },
   C: { outcome: 'created', planned: true },
   U: { outcome: 'updated', planned: true },
@@ -52,17 +46,10 @@ const CODES: Record<string, Code> = {
   S: { outcome: 'skipped', planned: false },
 };
 
-/** Each code's outcome and whether it was to be sent, for a push whose sheet changed. */
-export const PUSH_CODES: Readonly<Record<string, Code>> = CODES;
+const CODE_OF: Record<AuditPushItem['outcome'], string> = { pending: 'p', created: 'C', updated: 'U', skipped: 'S', failed: 'F' };
 
 function codeOf(item: AuditPushItem): string {
-  switch (item.outcome) {
-    case 'pending': return 'p';
-    case 'created': return 'C';
-    case 'updated': return 'U';
-    case 'skipped': return 'S';
-    case 'failed': return item.planned ? 'F' : 'f';
-  }
+  return item.outcome === 'failed' && !item.planned ? 'f' : CODE_OF[item.outcome];
 }
 
 /** The audit sheet's values as one short hash, each cell in the canonical form Freeze compares by. */
@@ -78,10 +65,7 @@ function optionIds(write: AuditWrite | undefined): string[] {
   return [];
 }
 
-/**
- * The push as stored at its start: `read` is the sheet it was prepared from (with `fingerprint`), `schema`
- * the fund's schema it was prepared with.
- */
+/** The push as stored at its start, from the read (with `fingerprint`) and schema it was prepared with. */
 export function compactNewPush(state: AuditPushState, read: AuditSheetRead, fingerprint: string, schema: AuditSchema): CompactPushState {
   const groupOf = new Map(groupCells(read.cells).map((group, index) => [`${group[0]!.row}/${group[0]!.column}`, index]));
   const indexes = state.items.map((item) => {
@@ -89,15 +73,12 @@ export function compactNewPush(state: AuditPushState, read: AuditSheetRead, fing
     if (index === undefined) throw new Error('A changed cell is not a cell of the read it was prepared from.');
     return index;
   });
-  const properties = new Map(schema.properties.map((property) => [property.id.toLowerCase(), property]));
   const pushSchema: PushSchema = { properties: state.properties.map((property) => [property.id, property.name, property.dataType]), options: {} };
   for (const item of state.items) {
-    const ids = optionIds(item.write);
-    if (ids.length === 0) continue;
     const propertyId = state.properties[item.property]!.id;
-    const known = pushSchema.options[propertyId] ?? (pushSchema.options[propertyId] = []);
-    for (const id of ids) {
-      const option = (schema.options[propertyId] ?? schema.options[properties.get(propertyId)?.id ?? ''] ?? []).find((candidate) => candidate.id === id);
+    for (const id of optionIds(item.write)) {
+      const known = (pushSchema.options[propertyId] ??= []);
+      const option = schema.options[propertyId]?.find((candidate) => candidate.id === id);
       if (option && !known.some((candidate) => candidate.id === id)) known.push(option);
     }
   }
@@ -127,40 +108,23 @@ export function expandPush(
   compact: CompactPushState,
   read: AuditSheetRead,
   fingerprint: string,
-  dates: { timeZone: string; formatDate: DateFormatter },
+  dates: Omit<WriteContext, 'options'>,
 ): AuditPushState | null {
   const indexes = decodeRuns(compact.cells);
   const groups = groupCells(read.cells);
   if (fingerprint !== compact.fingerprint || read.companyId !== compact.companyId || indexes.length !== compact.codes.length || indexes.some((index) => index >= groups.length)) return null;
-  const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
-  const schema = new Map(compact.schema.properties.map(([id, name, dataType], position) => [id, { id, name, dataType, position }]));
-  const profiles: AuditProfile[] = [];
-  const profileIndex = new Map<string, number>();
-  const properties: AuditPushState['properties'] = [];
-  const propertyIndex = new Map<string, number>();
+  const schema = new Map(compact.schema.properties.map(([id, name, dataType]) => [id, { id, name, dataType }]));
+  const listed = pushItems(read, dates);
   const items = indexes.map((groupIndex, index): AuditPushItem => {
     const first = groups[groupIndex]![0]!;
-    const code = CODES[compact.codes[index]!];
+    const code = PUSH_CODES[compact.codes[index]!];
     if (!code) throw new Error(`Unknown outcome code in a stored push: ${compact.codes[index]}`);
-    const property = schema.get(first.propertyId) ?? { id: first.propertyId, name: '', dataType: '', position: -1 };
-    let profile = profileIndex.get(first.profileId);
-    if (profile === undefined) profileIndex.set(first.profileId, (profile = profiles.push({ id: first.profileId, name: names.get(first.profileId) ?? '' }) - 1));
-    let propertyAt = propertyIndex.get(property.id);
-    if (propertyAt === undefined) propertyIndex.set(property.id, (propertyAt = properties.push({ id: property.id, name: property.name, dataType: property.dataType }) - 1));
-    const item: AuditPushItem = {
-      profile,
-      property: propertyAt,
-      row: first.row,
-      column: first.column,
-      shown: shownValue(first.value, dates.timeZone, dates.formatDate),
-      key: encodeKey(keyOfCell(first.value, dates.timeZone, dates.formatDate)),
-      outcome: code.outcome,
-      planned: code.planned,
-    };
+    const property = schema.get(first.propertyId) ?? { id: first.propertyId, name: '', dataType: '' };
+    const item = listed.item(first, property, code.outcome, code.planned);
     const reason = compact.reasonOf[index];
     if (reason !== undefined) item.reason = compact.reasons[reason]!;
     if (code.outcome === 'pending') {
-      const write = cellWrite(first.value, { id: property.id, name: property.name, dataType: property.dataType, autoCalculated: false }, { options: compact.schema.options[property.id] ?? [], ...dates });
+      const write = cellWrite(first.value, { ...property, autoCalculated: false }, { options: compact.schema.options[property.id] ?? [], ...dates });
       // The same cell with the same options wrote the same body at the start: a refusal now is a bug, not the user's.
       if (!write.ok) throw new Error(`A pending cell no longer converts to its write: ${write.reason}`);
       item.write = write.write;
@@ -171,8 +135,8 @@ export function expandPush(
     version: 1,
     companyId: compact.companyId,
     status: compact.status,
-    profiles,
-    properties,
+    profiles: listed.profiles,
+    properties: listed.properties,
     cellsCompared: compact.cellsCompared,
     unchanged: compact.unchanged,
     items,

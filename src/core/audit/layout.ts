@@ -21,32 +21,23 @@ export const HEADERS = {
 /** How an auto-calculated property's header is marked. */
 export const AUTO_SUFFIX = ' (auto)';
 
-/**
- * The positions of a grid with `profiles` rows and `properties` columns (`custom` of them editable, first).
- * Fixed rows and columns come first, so the blocks are easy to find: see AuditLayout.
- */
+/** The positions of a grid of `profiles` rows and `properties` columns, `custom` of them editable, first. */
 export function auditLayout(profiles: number, properties: number, custom: number): AuditLayout {
-  const idRow = 1;
-  const headerRow = 2;
-  const firstProfileRow = 3;
-  const lastProfileRow = headerRow + profiles;
-  const idColumn = 1;
-  const nameColumn = 2;
-  const firstPropertyColumn = 3;
-  const lastPropertyColumn = nameColumn + properties;
+  const lastProfileRow = 2 + profiles;
+  const lastPropertyColumn = 2 + properties;
   const summaryColumns = { filled: lastPropertyColumn + 1, total: lastPropertyColumn + 2, share: lastPropertyColumn + 3 };
   // One blank row keeps the summary visibly apart from the profiles (and outside the filter).
   const summaryRows = { filled: lastProfileRow + 2, total: lastProfileRow + 3, share: lastProfileRow + 4 };
   return {
-    idRow,
-    headerRow,
-    firstProfileRow,
+    idRow: 1,
+    headerRow: 2,
+    firstProfileRow: 3,
     lastProfileRow,
-    idColumn,
-    nameColumn,
-    firstPropertyColumn,
+    idColumn: 1,
+    nameColumn: 2,
+    firstPropertyColumn: 3,
     lastPropertyColumn,
-    firstAutoColumn: custom < properties ? firstPropertyColumn + custom : null,
+    firstAutoColumn: custom < properties ? 3 + custom : null,
     summaryColumns,
     summaryRows,
     rows: summaryRows.share,
@@ -56,12 +47,11 @@ export function auditLayout(profiles: number, properties: number, custom: number
 
 /** A block of the sheet, with its A1 notation. */
 export function gridRange(row: number, column: number, numRows: number, numColumns: number): GridRange {
-  const start = `${columnLetters(column)}${row}`;
-  const end = `${columnLetters(column + numColumns - 1)}${row + numRows - 1}`;
-  return { row, column, numRows, numColumns, a1: numRows === 1 && numColumns === 1 ? start : `${start}:${end}` };
+  const start = cellName(row, column);
+  const a1 = numRows === 1 && numColumns === 1 ? start : `${start}:${cellName(row + numRows - 1, column + numColumns - 1)}`;
+  return { row, column, numRows, numColumns, a1 };
 }
 
-/** A1 notation of one cell. */
 export function cellName(row: number, column: number): string {
   return `${columnLetters(column)}${row}`;
 }

@@ -7,12 +7,8 @@ import { requireUuid } from '../validate/uuid';
 import type { AuditData, AuditOption, AuditProfile, AuditProperty, AuditSchema, AuditStoredValue } from './types';
 
 /**
- * Reads a fund's profiles, properties, every profile's values (every page) and the options of every
- * select and multiselect property. Round trips, whatever the size of the fund:
- * 1. page 1 of the profiles and of the properties, together;
- * 2. their further pages, together (only when a list has more than one page);
- * 3. page 1 of every profile's values and the options of every select/multiselect property, together;
- * 4. the further pages of the values of profiles with more than one page (only when there are any).
+ * Reads a fund's profiles, properties, every profile's values and every select's options: at most four
+ * round trips whatever the size of the fund (page 1 of each list, then the further pages, together).
  */
 export function loadAuditData(client: ApiClient, companyId: string): AuditData {
   const fundId = requireUuid(companyId, 'The company id');
@@ -22,7 +18,7 @@ export function loadAuditData(client: ApiClient, companyId: string): AuditData {
   return auditDataOf(fundId, { ...listed, ...read });
 }
 
-/** What the profiles and properties lists call for next: every profile's values, and the options of every select and multiselect property. */
+/** What the profiles and properties lists call for next: every profile's values, every select's options. */
 export function auditReadsOf(profiles: readonly PortfolioCompanyProfile[], properties: readonly PortfolioProperty[]): { profileIds: string[]; optionPropertyIds: string[] } {
   return {
     profileIds: profiles.map((profile) => toProfile(profile).id),
@@ -31,35 +27,33 @@ export function auditReadsOf(profiles: readonly PortfolioCompanyProfile[], prope
 }
 
 /**
- * The audit's data from its lists as the API sent them: `values` one list per profile and `options` one
- * per select or multiselect property, in the order auditReadsOf names them. Shared by the one-execution
- * read above and the build job, which reads the same lists a page at a time over several steps.
+ * The audit's data from its lists as the API sent them, `values` and `options` in the order auditReadsOf
+ * names them: for the read above and for the build job, which reads the same lists over several steps.
  */
 export function auditDataOf(
   companyId: string,
   lists: { profiles: readonly PortfolioCompanyProfile[]; properties: readonly PortfolioProperty[]; values: ReadonlyArray<readonly PortfolioPropertyValue[]>; options: ReadonlyArray<readonly PortfolioPropertyOption[]> },
 ): AuditData {
+  const schema = schemaOf(companyId, lists.properties, lists.options);
   const profiles = lists.profiles.map(toProfile);
-  const properties = auditOrder(lists.properties.map(toProperty));
-  const withOptions = properties.filter(hasOptions);
-  const values: AuditData['values'] = {};
-  profiles.forEach((profile, index) => {
-    values[profile.id] = storedValues(lists.values[index] ?? [], properties);
-  });
-  return { companyId, profiles, properties, options: optionsById(withOptions, lists.options), values };
+  const values = Object.fromEntries(profiles.map((profile, index) => [profile.id, storedValues(lists.values[index] ?? [], schema.properties)]));
+  return { ...schema, profiles, values };
 }
 
-/**
- * What write-back needs: the fund's properties (every page) and the options of every select and
- * multiselect property, fetched together. Read fresh for a push, so labels added since the audit was
- * built resolve.
- */
+/** What write-back needs, read fresh for a push so labels added since the audit was built resolve. */
 export function loadAuditSchema(client: ApiClient, companyId: string): AuditSchema {
   const fundId = requireUuid(companyId, 'The company id');
-  const properties = auditOrder(client.portfolio.listProperties(fundId).map(toProperty));
+  const properties = client.portfolio.listProperties(fundId);
+  const { options } = client.portfolio.listValuesAndOptions([], auditReadsOf([], properties).optionPropertyIds);
+  return schemaOf(fundId, properties, options);
+}
+
+/** The properties in audit order, and the options of each select and multiselect (in auditReadsOf's order). */
+function schemaOf(companyId: string, listed: readonly PortfolioProperty[], optionLists: ReadonlyArray<readonly PortfolioPropertyOption[]>): AuditSchema {
+  const properties = auditOrder(listed.map(toProperty));
   const withOptions = properties.filter(hasOptions);
-  const { options } = client.portfolio.listValuesAndOptions([], withOptions.map((property) => property.id));
-  return { companyId: fundId, properties, options: optionsById(withOptions, options) };
+  const options = Object.fromEntries(withOptions.map((property, index) => [property.id, (optionLists[index] ?? []).map(toOption)]));
+  return { companyId, properties, options };
 }
 
 /** Custom properties in the API's order, then the auto-calculated ones: they are known by name, not by position. */
@@ -73,6 +67,10 @@ function hasOptions(property: AuditProperty): boolean {
 
 function toProfile(profile: PortfolioCompanyProfile): AuditProfile {
   return { id: profile.id.toLowerCase(), name: profile.name };
+}
+
+function toOption(option: PortfolioPropertyOption): AuditOption {
+  return { id: option.id.toLowerCase(), label: option.label };
 }
 
 function toProperty(property: PortfolioProperty): AuditProperty {
@@ -92,12 +90,4 @@ function storedValues(items: readonly PortfolioPropertyValue[], properties: read
     byProperty[propertyId] = { value: item.value ?? null, optionIds: optionIds.map((id) => id.toLowerCase()) };
   }
   return byProperty;
-}
-
-function optionsById(properties: readonly AuditProperty[], lists: ReadonlyArray<readonly PortfolioPropertyOption[]>): Record<string, AuditOption[]> {
-  const options: Record<string, AuditOption[]> = {};
-  properties.forEach((property, index) => {
-    options[property.id] = (lists[index] ?? []).map((option) => ({ id: option.id.toLowerCase(), label: option.label }));
-  });
-  return options;
 }

@@ -1,7 +1,7 @@
 // The push's report: every changed cell's outcome and reason, totals that add up, one sentence, and the snapshot refresh.
 
-import { formatCount, joinAnd } from '../export/places';
-import { outcomeParts, pendingReason as jobPendingReason } from '../jobs/progress';
+import { countOf, joinAnd } from '../export/places';
+import { outcomeParts, pendingReason } from '../jobs/progress';
 import { cellName } from './layout';
 import {
   AUDIT_CELL_OUTCOMES,
@@ -13,11 +13,7 @@ import {
   type AuditSnapshotUpdate,
 } from './types';
 
-/**
- * Builds the report from a state at any point: before, during, after or instead of the sending.
- * `snapshotUpdates` lists the confirmed cells: the server applies them to the stored snapshot
- * (applySnapshotUpdates), so pushing the same sheet again sends nothing.
- */
+/** The report of a push at any point: before, during, after or instead of the sending. */
 export function buildAuditPushReport(state: AuditPushState): AuditPushReport {
   const items = state.items.map((item) => reportItem(state, item));
   const totals = Object.fromEntries(AUDIT_CELL_OUTCOMES.map((outcome) => [outcome, 0])) as AuditPushTotals;
@@ -51,22 +47,16 @@ function reportItem(state: AuditPushState, item: AuditPushItem): AuditPushReport
     propertyName: property?.name ?? '',
     value: item.shown,
     outcome: item.outcome,
-    reason: item.outcome === 'pending' ? pendingReason(state) : item.reason ?? null,
+    reason: item.outcome === 'pending' ? pendingReason(state, 'push') : item.reason ?? null,
   };
-}
-
-/** Why a pending cell has not been sent, by the push's status. */
-export function pendingReason(state: AuditPushState): string {
-  return jobPendingReason(state, 'push');
 }
 
 /** "1,250 cells compared: 3 created, 2 updated, 1,243 unchanged, 2 failed." Counts of zero are left out. */
 function summarise(state: AuditPushState, totals: AuditPushTotals): string {
-  const compared = `${formatCount(state.cellsCompared)} ${state.cellsCompared === 1 ? 'cell' : 'cells'} compared`;
+  const compared = `${countOf(state.cellsCompared, 'cell')} compared`;
   if (state.cellsCompared === 0) return `${compared}: the sheet has no audit cells.`;
   if (state.items.length === 0) return `${compared}: nothing changed, so nothing was sent.`;
-  const parts = outcomeParts(AUDIT_CELL_OUTCOMES, totals, state, 'push');
-  return `${compared}: ${parts.join(', ')}.`;
+  return `${compared}: ${outcomeParts(AUDIT_CELL_OUTCOMES, totals, state, 'push').join(', ')}.`;
 }
 
 function notes(state: AuditPushState): string[] {

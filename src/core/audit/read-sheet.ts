@@ -10,13 +10,10 @@ import type { AuditSheetCell, AuditSheetRead } from './types';
 const MARKER_SEARCH = 5;
 
 /**
- * Parses the values of the whole audit sheet (sheet.getDataRange().getValues(), top-left at A1) into
- * (profile id, property id, cell) triples. Nothing depends on positions the user can change: the marker
- * cell names the id row and id column; a property is any column with a property id in the id row; a
- * profile is any row below the header with a profile id in the id column. Sorted or filtered rows and
- * moved columns read the same; blank rows added anywhere are ignored; rows with content but no id are
- * listed in `ignoredRows` (the audit does not create profiles). Throws an InputError when the sheet has
- * no marker: it is not an audit sheet, or its hidden row was deleted.
+ * The whole audit sheet's values (getDataRange().getValues(), top-left at A1) as (profile id, property id,
+ * cell) triples. Nothing depends on positions the user can change: the marker cell names the id row and id
+ * column; a property is any column with an id in the id row, a profile any row below the header with an id
+ * in the id column, so sorted rows and moved columns read the same. Throws an InputError without a marker.
  */
 export function readAuditSheet(values: ReadonlyArray<ReadonlyArray<unknown>>): AuditSheetRead {
   const marker = findMarker(values);

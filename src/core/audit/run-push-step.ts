@@ -5,32 +5,26 @@ import type { Settled } from '../api/requester';
 import type { PortfolioPropertyValue, PortfolioPropertyValueInput } from '../api/types';
 import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
 import { countOf } from '../export/places';
-import { cloneAuditPushState, isPushComplete } from './write-back';
+import { isPushComplete } from './write-back';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
+import { cloneJob } from '../jobs/job-state';
 import { jobProgress } from '../jobs/progress';
 import { runWaveStep, type WaveStepOptions } from '../jobs/wave-step';
 
-/**
- * Cells sent together in one wave. Each wave is one sendAllSettled (which the requester paces under the
- * rate budget) followed by a checkpoint, so a killed step loses at most one wave's answers.
- */
+/** Cells sent together in one wave, then a checkpoint: a killed step loses at most one wave's answers. */
 const DEFAULT_PUSH_WAVE_SIZE = 25;
 /** Steps in a row that end on a temporary failure without progress before the push pauses. */
 const MAX_PUSH_STEPS_WITHOUT_PROGRESS = 3;
 
 export type AuditPushStepOptions = WaveStepOptions<AuditPushState>;
 
-export type AuditPushStepResult = { state: AuditPushState; progress: AuditPushProgress };
-
 /**
- * Runs one step: waves of pending cells, one PUT each, until none is pending or less than the margin is
- * left. 201 counts as created, 200 as updated. A refusal (400, 403, 422, …) fails its cell with the API's
- * message and the others go on; the rate limit, 5xx and lost connections leave cells pending for the next
- * step (after `notBefore` when the rate limit named a wait); a rejected token pauses the push. A
- * confirmed cell is never sent again. The given state is not changed.
+ * Runs one step on a copy of `state`: waves of pending cells, one PUT each. 201 counts as created, 200 as
+ * updated. A refusal (400, 403, 422, …) fails its cell with the API's message and the others go on; the rate
+ * limit, 5xx and lost connections leave cells pending for a later step; a rejected token pauses the push.
  */
-export function runAuditPushStep(state: AuditPushState, client: ApiClient, options: AuditPushStepOptions): AuditPushStepResult {
-  return runWaveStep(cloneAuditPushState(state), client, options, {
+export function runAuditPushStep(state: AuditPushState, client: ApiClient, options: AuditPushStepOptions): { state: AuditPushState; progress: AuditPushProgress } {
+  return runWaveStep(cloneJob(state), client, options, {
     waveSize: DEFAULT_PUSH_WAVE_SIZE,
     maxStepsWithoutProgress: MAX_PUSH_STEPS_WITHOUT_PROGRESS,
     isComplete: isPushComplete,
@@ -44,7 +38,7 @@ export function runAuditPushStep(state: AuditPushState, client: ApiClient, optio
   });
 }
 
-/** What the progress bar shows: cells to send with a final outcome, and any wait the rate limit asked for. */
+/** What the progress bar shows. */
 export function auditPushProgress(state: AuditPushState, nowMs: number): AuditPushProgress {
   const planned = state.items.filter((item) => item.planned);
   return jobProgress(state, nowMs, { cellsDone: planned.filter((item) => item.outcome !== 'pending').length, cellsTotal: planned.length });
@@ -90,6 +84,6 @@ function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): {
     }
     failure = worseFailure(failure, classified);
   });
-  return failure ? { progressed, failure } : { progressed };
+  return { progressed, failure };
 }
 

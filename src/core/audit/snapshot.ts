@@ -4,50 +4,48 @@ import { InputError } from '../errors';
 import { KEY_SEPARATOR } from './cell-values';
 import type { AuditSnapshot, AuditSnapshotUpdate } from './types';
 
-/** Whether the audit wrote this (profile, property) cell cut to fit (see AuditSnapshot.cut). */
-export function snapshotCut(snapshot: AuditSnapshot): (profileId: string, propertyId: string) => boolean {
-  const cut = new Set((snapshot.cut ?? []).map((id) => id.toLowerCase()));
-  return (profileId, propertyId) => cut.has(`${profileId}/${propertyId}`.toLowerCase());
-}
-
-/** Looks up a (profile, property) cell's stored key; undefined when the audit did not have that cell. */
-export type SnapshotLookup = (profileId: string, propertyId: string) => string | undefined;
-
-export function snapshotLookup(snapshot: AuditSnapshot): SnapshotLookup {
+/** The snapshot's keys split into rows, and where a (profile, property) cell's key is in them. */
+function keyGrid(snapshot: AuditSnapshot) {
   const profileIndex = indexOf(snapshot.profiles);
   const propertyIndex = indexOf(snapshot.properties);
   const rows = snapshot.rows.map((row) => row.split(KEY_SEPARATOR));
-  return (profileId, propertyId) => {
-    const row = profileIndex.get(profileId.toLowerCase());
+  const at = (profileId: string, propertyId: string): { keys: string[]; column: number } | undefined => {
+    const keys = rows[profileIndex.get(profileId.toLowerCase()) ?? -1];
     const column = propertyIndex.get(propertyId.toLowerCase());
-    if (row === undefined || column === undefined) return undefined;
-    return rows[row]?.[column] ?? '';
+    return keys && column !== undefined ? { keys, column } : undefined;
   };
+  return { rows, at };
 }
 
 /**
- * The snapshot after a push: confirmed cells take the keys they were pushed with, so a second push of the
- * same sheet finds nothing changed. The given snapshot is not changed.
+ * A (profile, property) cell's stored key, undefined when the audit did not have that cell; and whether the
+ * audit wrote it cut to fit (see AuditSnapshot.cut).
  */
+export function snapshotCells(snapshot: AuditSnapshot) {
+  const { at } = keyGrid(snapshot);
+  const cut = new Set((snapshot.cut ?? []).map((id) => id.toLowerCase()));
+  return {
+    keyOf(profileId: string, propertyId: string): string | undefined {
+      const cell = at(profileId, propertyId);
+      return cell ? cell.keys[cell.column] ?? '' : undefined;
+    },
+    wasCut: (profileId: string, propertyId: string): boolean => cut.has(`${profileId}/${propertyId}`.toLowerCase()),
+  };
+}
+
+/** A copy of the snapshot whose confirmed cells have the keys they were pushed with: a second push sends nothing. */
 export function applySnapshotUpdates(snapshot: AuditSnapshot, updates: readonly AuditSnapshotUpdate[]): AuditSnapshot {
-  const profileIndex = indexOf(snapshot.profiles);
-  const propertyIndex = indexOf(snapshot.properties);
-  const rows = snapshot.rows.map((row) => row.split(KEY_SEPARATOR));
+  const { rows, at } = keyGrid(snapshot);
   for (const update of updates) {
-    const row = profileIndex.get(update.profileId.toLowerCase());
-    const column = propertyIndex.get(update.propertyId.toLowerCase());
-    const keys = row === undefined ? undefined : rows[row];
-    if (keys && column !== undefined) keys[column] = update.key;
+    const cell = at(update.profileId, update.propertyId);
+    if (cell) cell.keys[cell.column] = update.key;
   }
   return { ...snapshot, profiles: [...snapshot.profiles], properties: [...snapshot.properties], rows: rows.map((keys) => keys.join(KEY_SEPARATOR)) };
 }
 
 /**
- * The snapshot as stored text (JSON). Its size, measured by the tests: ids cost 39 characters each
- * (2.9 KB for 50 profiles and 25 properties), every cell its key plus one separator. 50 × 25 cells, all
- * filled with a mix of numbers, dates, short text, labels and long text, serialise to 17.1 KB; with a
- * quarter of them blank, 13.9 KB. That fits one cell of a hidden sheet (50,000 characters), or two or
- * three document properties (9 KB per value, so the text is split; 500 KB in all).
+ * The snapshot as stored text (JSON). Measured by the tests: 50 × 25 cells of mixed values serialise to
+ * 17.1 KB (13.9 KB with a quarter blank; ids cost 39 characters each): one cell of a hidden sheet.
  */
 export function serializeSnapshot(snapshot: AuditSnapshot): string {
   return JSON.stringify(snapshot);

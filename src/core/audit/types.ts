@@ -1,7 +1,9 @@
-// The portfolio audit's typed boundary: what is loaded from the API, the sheet model the server lays out,
-// the snapshot write-back compares against, and the push state and report. Everything here is a type
-// alias (not an interface) so the RPC layer can check it against Json; the two exceptions that hold Dates
-// (AuditSheetModel.values and AuditSheetRead) say so and stay on the server.
+// The portfolio audit's typed boundary: what is loaded from the API, the sheet model, the snapshot, and the
+// push state and report. Type aliases (not interfaces) so the RPC layer can check them against Json; the two
+// that hold Dates (AuditSheetModel.values and AuditSheetRead) say so and stay on the server.
+
+import type { JobProgressBase } from '../jobs/progress';
+import type { WaveJobState } from '../jobs/wave-step';
 
 /** A property as the audit needs it. `autoCalculated` is decided by name (src/core/portfolio/auto-calculated.ts). */
 export type AuditProperty = {
@@ -17,25 +19,25 @@ export type AuditOption = { id: string; label: string };
 
 export type AuditProfile = { id: string; name: string };
 
-/** A stored value, trimmed to what the audit reads: the API's `value` and the selected option ids. */
+/** A stored value, trimmed to the API's `value` and the selected option ids. */
 export type AuditStoredValue = {
   value: string | number | string[] | null;
   /** select: zero or one id; multiselect: any; other types: none. */
   optionIds: string[];
 };
 
-/** What write-back needs to know about the fund: its properties (custom first) and their options. */
+/** What write-back needs to know about the fund. */
 export type AuditSchema = {
   companyId: string;
   /** Custom properties in the API's order, then the auto-calculated ones. */
   properties: AuditProperty[];
-  /** Options of every select and multiselect property, by property id, in display order. */
+  /** By property id (select and multiselect), in display order. */
   options: Record<string, AuditOption[]>;
 };
 
-/** Everything an audit is built from. JSON-safe, so the server may cache it. */
+/** Everything an audit is built from. */
 export type AuditData = AuditSchema & {
-  /** In the API's order (creation order). */
+  /** In the API's (creation) order. */
   profiles: AuditProfile[];
   /** values[profileId][propertyId]; a property without a stored value is absent. */
   values: Record<string, Record<string, AuditStoredValue>>;
@@ -47,24 +49,18 @@ export type AuditData = AuditSchema & {
  */
 export type AuditCell = string | number | boolean | Date;
 
-/** A block of the sheet, 1-based, with its A1 notation so the server can call sheet.getRange(a1). */
+/** A block of the sheet, 1-based, with its A1 notation. */
 export type GridRange = { row: number; column: number; numRows: number; numColumns: number; a1: string };
 
 /** Filled cells of all cells; share is filled / total (0..1), null when there is nothing to fill. */
 export type Completeness = { filled: number; total: number; share: number | null };
 
-/** One property column of the audit sheet. */
-export type AuditColumnSummary = Completeness & {
+export type AuditColumnSummary = Completeness & Pick<AuditProperty, 'name' | 'dataType' | 'autoCalculated'> & {
   propertyId: string;
-  name: string;
-  /** The header cell: the name, with " (auto)" for an auto-calculated property. */
-  header: string;
-  dataType: string;
-  autoCalculated: boolean;
   /** 1-based sheet column and its letter. */
   column: number;
   letter: string;
-  /** Option labels in display order (select and multiselect), else empty. */
+  /** Option labels in display order; empty for other types. */
   labels: string[];
 };
 
@@ -91,30 +87,27 @@ export type AuditLayout = {
   firstPropertyColumn: number;
   /** Equals nameColumn when the fund has no properties. */
   lastPropertyColumn: number;
-  /** The first auto-calculated column; null when there is none. They are the last property columns. */
+  /** The first auto-calculated column (they come last); null when there is none. */
   firstAutoColumn: number | null;
-  /** Per-company completeness, right of the properties and inside the filter, so they sort with their rows. */
+  /** Per-company completeness, inside the filter so it sorts with its rows. */
   summaryColumns: { filled: number; total: number; share: number };
-  /** Per-property completeness, below the profiles after one blank row, outside the filter. */
+  /** Per-property completeness, outside the filter. */
   summaryRows: { filled: number; total: number; share: number };
-  /** Size of the grid (model.values). */
+  /** Size of model.values. */
   rows: number;
   columns: number;
 };
 
-/** A data validation rule for the server to build with SpreadsheetApp.newDataValidation(). */
+/** A data validation rule for SpreadsheetApp.newDataValidation(). */
 export type AuditValidation =
   /**
-   * select: requireValueInList(labels, true), setAllowInvalid(false), setHelpText(helpText).
+   * list (select): requireValueInList(labels, true), setAllowInvalid(false), setHelpText(helpText).
    * multiselect: the same dropdown with setAllowInvalid(true): Sheets' list rule holds one item per cell,
    * so several labels ("B2B, SaaS") are typed, and such a cell shows the warning marker whose text is helpText.
+   * listFromRange: the same dropdown for more than 500 labels, which Sheets refuses in a list rule: the server
+   * writes the labels down one column of a hidden sheet and builds requireValueInRange(thatColumn, true).
    */
-  | { kind: 'list'; propertyId: string; range: GridRange; labels: string[]; allowInvalid: boolean; helpText: string }
-  /**
-   * The same dropdown for more than 500 labels, which Sheets refuses in a list rule: the server writes the
-   * labels down one column of a hidden sheet and builds requireValueInRange(thatColumn, true).
-   */
-  | { kind: 'listFromRange'; propertyId: string; range: GridRange; labels: string[]; allowInvalid: boolean; helpText: string }
+  | { kind: 'list' | 'listFromRange'; propertyId: string; range: GridRange; labels: string[]; allowInvalid: boolean; helpText: string }
   /**
    * boolean: requireCheckbox(). Never Range.insertCheckboxes(): it sets every cell to FALSE, which would
    * turn each blank into a change to "false".
@@ -124,101 +117,82 @@ export type AuditValidation =
 /** Everything the server does besides setValues, in this order. */
 export type AuditFormatting = {
   /**
-   * Apply BEFORE setValues. '@' (plain text) on the id and header rows, the id and name columns and every
-   * text-like property column keeps API text as text: a name like "=IMPORTXML(…)" or "2024-01-01" is not
-   * turned into a formula or a date. 'yyyy-mm-dd' on date columns, '0%' on the share cells.
+   * Applied before setValues, so '@' (plain text) on the ids, names and text-like columns keeps API text
+   * such as "=IMPORTXML(…)" or "2024-01-01" from becoming a formula or a date.
    */
   numberFormats: Array<{ range: GridRange; format: string }>;
   hiddenRows: number[];
   hiddenColumns: number[];
-  /** setFrozenRows / setFrozenColumns: the header row (and the hidden id row above it), and the name column. */
   frozenRows: number;
   frozenColumns: number;
-  /** setFontWeight('bold'). */
   bold: GridRange[];
   validations: AuditValidation[];
+  /** Auto-calculated columns, grey: write-back skips them whatever is typed there. */
+  readOnly: { ranges: GridRange[]; background: string };
   /**
-   * Auto-calculated columns: setBackground(background); optionally range.protect().setWarningOnly(true)
-   * with `description`. Write-back skips them whatever the protection.
-   */
-  readOnly: { ranges: GridRange[]; background: string; description: string };
-  /**
-   * A conditional format rule whenCellEmpty().setBackground(background) over the custom (editable) cells,
-   * so a cell stops being highlighted the moment it is filled; null without profiles or custom properties.
+   * A whenCellEmpty() conditional format over the editable cells, so a cell stops being highlighted the
+   * moment it is filled; null without profiles or custom properties.
    */
   blankHighlight: { range: GridRange; background: string } | null;
-  /** range.createFilter(): header row to last profile row, id column to last summary column, so ids sort with rows. */
+  /** Header row to last profile row, id column to last summary column, so ids sort with their rows. */
   filter: GridRange;
 };
 
-/** The JSON-safe part of the model: for the sidebar, and for the server's formatting. */
+/** The JSON-safe part of the model. */
 export type AuditSummary = {
-  companyId: string;
-  timeZone: string;
   layout: AuditLayout;
   columns: AuditColumnSummary[];
   profiles: AuditRowSummary[];
-  /** Over the custom (editable) cells. */
+  /** Over the editable cells. */
   overall: Completeness;
-  /** Blank cells of the custom (editable) columns, 1-based sheet positions, row by row. */
+  /** Blank editable cells, row by row. */
   blanks: Array<{ row: number; column: number }>;
-  /**
-   * Values longer than a cell holds (50,000 characters), written cut with a visible mark (sheet-limits.ts);
-   * `length` is the full value's. Write-back never sends a cell that still has the mark.
-   */
+  /** Values longer than a cell holds, written cut with a visible mark (sheet-limits.ts); `length` is the full value's. */
   cut: Array<{ profileId: string; name: string; propertyId: string; propertyName: string; row: number; column: number; length: number }>;
   formatting: AuditFormatting;
 };
 
 /**
- * What write-back compares against: the cells as the audit wrote them. JSON-safe and compact: ids once,
- * then one string of keys per profile, separated by '|'. A key is '' for blank, the cell's text when it
- * is at most 16 characters (without '|' and not starting with '#'), otherwise '#' and 8 characters of a
- * 48-bit hash, which is enough to tell "changed" from "unchanged". About 14-17 KB for 50 companies × 25
- * properties (see serializeSnapshot).
+ * What write-back compares against: the cells as the audit wrote them, ids once, then one string of keys
+ * (encodeKey) per profile. About 14-17 KB for 50 companies × 25 properties (see serializeSnapshot).
  */
 export type AuditSnapshot = {
   v: 1;
   companyId: string;
-  /** Profile ids, one per entry of rows. */
   profiles: string[];
-  /** Property ids, in the order of the keys within a row. */
+  /** In the order of the keys within a row. */
   properties: string[];
   /** rows[profile] = the keys of that profile's cells joined with '|'. */
   rows: string[];
   /**
-   * Cells the audit wrote cut (values over 50,000 characters), as "profileId/propertyId": write-back never
-   * sends them, whatever was typed there, since the sheet never held the whole value. Absent when none.
+   * Cells the audit wrote cut, as "profileId/propertyId": never sent, whatever was typed there, since the
+   * sheet never held the whole value. Absent when none.
    */
   cut?: string[];
 };
 
-/**
- * The audit sheet to write: `values` is the whole grid, top-left at A1, for one setValues (it holds Date
- * cells, so it never crosses google.script.run); `summary` is JSON-safe; `snapshot` is stored by the server.
- */
+/** The audit sheet to write: `values` (from A1, for one setValues) holds Dates, so it stays on the server. */
 export type AuditSheetModel = {
   values: AuditCell[][];
   summary: AuditSummary;
   snapshot: AuditSnapshot;
 };
 
-/** One (profile, property) cell read back from the sheet. `value` is as getValues() gave it (server-side only). */
+/** One (profile, property) cell read back. */
 export type AuditSheetCell = { profileId: string; propertyId: string; row: number; column: number; value: unknown };
 
 /** The audit sheet as read back, wherever its rows and columns were moved. Server-side only: cells hold Dates. */
 export type AuditSheetRead = {
   companyId: string;
-  /** Rows that carry a profile id, with the name shown, in sheet order. */
+  /** Rows that carry a profile id, in sheet order. */
   rows: Array<{ profileId: string; name: string; row: number }>;
-  /** Property columns by their hidden id, in sheet order. */
   columns: Array<{ propertyId: string; column: number }>;
   cells: AuditSheetCell[];
   /** Rows below the header with something in them but no profile id: not part of the audit, so never sent. */
   ignoredRows: number[];
 };
 
-/** The body of PUT /portfolio_property_values less the two ids: the one form the property's data_type takes. */
+/** The body of PUT /portfolio_property_values less the two ids. */
 export type AuditWrite =
   | { value: string }
   | { portfolio_property_option_id: string | null }
@@ -232,17 +206,14 @@ export type AuditWrite =
  * - failed: refused, by validation before sending or by the API; has a reason.
  * - pending: not confirmed yet; sent by the next step or on resume.
  */
-export type AuditCellOutcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'failed' | 'pending';
+export const AUDIT_CELL_OUTCOMES = ['created', 'updated', 'unchanged', 'skipped', 'failed', 'pending'] as const;
 
-export const AUDIT_CELL_OUTCOMES: readonly AuditCellOutcome[] = ['created', 'updated', 'unchanged', 'skipped', 'failed', 'pending'];
-
-export type AuditPushStatus = 'running' | 'done' | 'cancelled' | 'paused';
+export type AuditCellOutcome = (typeof AUDIT_CELL_OUTCOMES)[number];
 
 /** One cell that differs from the snapshot. Unchanged cells are only counted, to keep the state small. */
 export type AuditPushItem = {
-  /** Index into AuditPushState.profiles. */
+  /** Indexes into AuditPushState.profiles and .properties. */
   profile: number;
-  /** Index into AuditPushState.properties. */
   property: number;
   /** 1-based sheet position when read. */
   row: number;
@@ -252,7 +223,7 @@ export type AuditPushItem = {
   /** The cell's snapshot key, so a confirmed cell refreshes the snapshot. */
   key: string;
   outcome: Exclude<AuditCellOutcome, 'unchanged'>;
-  /** The form to send; kept while pending. */
+  /** Kept while pending. */
   write?: AuditWrite;
   /** Whether it was to be sent at all (the progress bar counts these). */
   planned: boolean;
@@ -260,65 +231,40 @@ export type AuditPushItem = {
   reason?: string;
 };
 
-export type AuditPushCounters = {
-  steps: number;
-  /** Steps in a row that ended on a temporary failure without confirming anything; three pause the push. */
-  stepsWithoutProgress: number;
-  /** PUT requests asked of the client (its own retries not counted). */
-  requests: number;
-  rateLimitWaitMs: number;
-  retryWaitMs: number;
-};
-
-/** Everything a push needs between steps: JSON-safe, stored by the server (CacheService, chunked). */
-export type AuditPushState = {
+/** Everything a push needs between steps: JSON-safe, stored by the server. */
+export type AuditPushState = WaveJobState & {
   version: 1;
   companyId: string;
-  status: AuditPushStatus;
   profiles: AuditProfile[];
-  properties: Array<{ id: string; name: string; dataType: string }>;
+  properties: Array<Omit<AuditProperty, 'autoCalculated'>>;
   /** Distinct (profile, property) cells read from the sheet; the report's totals add up to it. */
   cellsCompared: number;
   unchanged: number;
   items: AuditPushItem[];
   ignoredRows: number[];
-  counters: AuditPushCounters;
-  /** The last problem that stopped a step, as a sentence for the user. */
-  problem?: string;
-  /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
-  notBefore?: number;
-  /** When the API began refusing everything for the rate limit (see WaveJobState.rateLimitedSince). */
-  rateLimitedSince?: number;
-  /** The rate limit's backoff carried across steps (see WaveJobState.retry). */
-  retry?: { backoffMs: number };
+  /** requests: PUT requests asked of the client (its own retries not counted). */
+  counters: WaveJobState['counters'] & { requests: number };
 };
 
-export type AuditPushProgress = {
-  status: AuditPushStatus;
+export type AuditPushProgress = JobProgressBase & {
   /** Cells to send that have a final outcome, of all cells to send. */
   cellsDone: number;
   cellsTotal: number;
-  /** The rate limit asked for this long before the next step can send: show it as a wait, not a failure. */
-  waitingForRateLimitMs?: number;
   /** Time this step spent waiting for the rate limit inside the client. */
   waitedForRateLimitMs?: number;
-  problem?: string;
 };
 
 export type AuditPushTotals = Record<AuditCellOutcome, number>;
 
-export type AuditPushReportItem = {
+export type AuditPushReportItem = Pick<AuditPushItem, 'row' | 'column' | 'outcome'> & {
   /** A1 notation of the cell when it was read, like D7. */
   cell: string;
-  row: number;
-  column: number;
   profileId: string;
   profileName: string;
   propertyId: string;
   propertyName: string;
   /** The cell as it was shown. */
   value: string;
-  outcome: Exclude<AuditCellOutcome, 'unchanged'>;
   reason: string | null;
 };
 
@@ -326,17 +272,17 @@ export type AuditPushReportItem = {
 export type AuditSnapshotUpdate = { profileId: string; propertyId: string; key: string };
 
 export type AuditPushReport = {
-  status: AuditPushStatus;
+  status: AuditPushState['status'];
   cellsCompared: number;
-  /** Add up to cellsCompared. */
+  /** Adds up to cellsCompared. */
   totals: AuditPushTotals;
   /** One sentence, like "1,250 cells compared: 3 created, 2 updated, 1,243 unchanged, 2 failed." */
   summary: string;
   /** Every cell that differed from the snapshot, in sheet order. */
   items: AuditPushReportItem[];
-  /** Sentences about what was not compared at all (rows without a profile id). */
+  /** What was not compared at all (rows without a profile id). */
   notes: string[];
   problem: string | null;
-  /** Only confirmed cells; empty until something is confirmed. */
+  /** Only confirmed cells. */
   snapshotUpdates: AuditSnapshotUpdate[];
 };

@@ -7,17 +7,16 @@ import { intlDateFormatter, type DateFormatter } from '../validate/dates';
 import { encodeKey, isHashedKey, keyOfCell, shownValue } from './cell-values';
 import { cellWrite, sameWrite, type WriteContext } from './cell-writes';
 import { cellName } from './layout';
-import { snapshotCut, snapshotLookup } from './snapshot';
+import { snapshotCells } from './snapshot';
 import { isCutText } from './sheet-limits';
 import type { AuditProfile, AuditProperty, AuditPushItem, AuditPushState, AuditSchema, AuditSheetCell, AuditSheetRead, AuditSnapshot } from './types';
-import { cancelJob, cloneJob, resumeWaveJob } from '../jobs/job-state';
+import { resumeWaveJob } from '../jobs/job-state';
 
 export type AuditPushInput = {
-  /** readAuditSheet of the sheet as it is now. */
   read: AuditSheetRead;
-  /** The snapshot stored when the audit was built (or refreshed after the last push). */
+  /** As stored when the audit was built, or refreshed after the last push. */
   snapshot: AuditSnapshot;
-  /** The fund's properties and options, read fresh (loadAuditSchema), so new labels resolve. */
+  /** Read fresh (loadAuditSchema), so new labels resolve. */
   schema: AuditSchema;
   /** The spreadsheet's time zone: a Date cell is the calendar day it shows there. */
   timeZone: string;
@@ -30,11 +29,9 @@ export const NOT_IN_AUDIT_REASON = 'not part of the audit when it was built: bui
 export const CUT_VALUE_REASON = 'the audit shows this value cut to fit a cell (50,000 characters), and sending the cell would lose the rest: edit it in the app';
 
 /**
- * Compares every cell of the sheet with the snapshot and plans what to send; nothing is sent. A cell
- * is unchanged when its key equals the snapshot's, or when it stores the same thing written another way
- * (labels in another case or order, "1.50" for 1.5). A changed cell is skipped when its property is
- * auto-calculated, fails when it cannot be sent as it is (with the reason), and is pending otherwise.
- * Throws an InputError when the sheet is the audit of another fund than the snapshot's.
+ * Compares every cell of the sheet with the snapshot and plans what to send. A cell is unchanged when its
+ * key equals the snapshot's, or when it stores the same thing written another way (labels in another case
+ * or order, "1.50" for 1.5). Throws an InputError when the sheet is another fund's audit than the snapshot's.
  */
 export function prepareAuditPush(input: AuditPushInput): AuditPushState {
   const { read, snapshot, schema, timeZone } = input;
@@ -42,53 +39,25 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
   if (read.companyId !== snapshot.companyId.toLowerCase()) {
     throw new InputError('This audit sheet belongs to another fund than the original values stored with it. Build the audit again.');
   }
-  const original = snapshotLookup(snapshot);
-  const wasCut = snapshotCut(snapshot);
+  const original = snapshotCells(snapshot);
   const propertiesById = new Map(schema.properties.map((property) => [property.id.toLowerCase(), property]));
-  const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
-
-  const profiles: AuditProfile[] = [];
-  const profileIndex = new Map<string, number>();
-  const properties: AuditPushState['properties'] = [];
-  const propertyIndex = new Map<string, number>();
-  const indexOf = <T>(list: T[], index: Map<string, number>, id: string, make: () => T): number => {
-    let position = index.get(id);
-    if (position === undefined) {
-      position = list.push(make()) - 1;
-      index.set(id, position);
-    }
-    return position;
-  };
-
+  const listed = pushItems(read, { timeZone, formatDate });
   const items: AuditPushItem[] = [];
   let unchanged = 0;
   for (const group of groupCells(read.cells)) {
-    const [first] = group;
-    if (!first) continue;
+    const first = group[0]!;
     const property = propertiesById.get(first.propertyId);
     const context: WriteContext = { options: schema.options[first.propertyId] ?? [], timeZone, formatDate };
     const keys = group.map((cell) => keyOfCell(cell.value, timeZone, formatDate));
-    const stored = original(first.profileId, first.propertyId);
+    const stored = original.keyOf(first.profileId, first.propertyId);
     const conflicting = new Set(keys).size > 1;
     const key = keys[0] ?? '';
-    if (!conflicting && stored !== undefined && (encodeKey(key) === stored || (property && equivalent(first.value, stored, property, context)))) {
+    const same = stored === undefined ? key === '' : encodeKey(key) === stored || (!!property && equivalent(first.value, stored, property, context));
+    if (!conflicting && same) {
       unchanged++;
       continue;
     }
-    if (!conflicting && stored === undefined && key === '') {
-      unchanged++;
-      continue;
-    }
-    const item: AuditPushItem = {
-      profile: indexOf(profiles, profileIndex, first.profileId, () => ({ id: first.profileId, name: names.get(first.profileId) ?? '' })),
-      property: indexOf(properties, propertyIndex, first.propertyId, () => ({ id: first.propertyId, name: property?.name ?? '', dataType: property?.dataType ?? '' })),
-      row: first.row,
-      column: first.column,
-      shown: shownValue(first.value, timeZone, formatDate),
-      key: encodeKey(key),
-      outcome: 'failed',
-      planned: false,
-    };
+    const item = listed.item(first, { id: first.propertyId, name: property?.name ?? '', dataType: property?.dataType ?? '' }, 'failed', false);
     items.push(item);
     if (conflicting) {
       item.reason = `the same company and property appear in ${joinAnd(group.map((cell) => cellName(cell.row, cell.column)))} with different values: keep one`;
@@ -100,7 +69,7 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
     } else if (property.autoCalculated) {
       item.outcome = 'skipped';
       item.reason = AUTO_CALCULATED_REASON;
-    } else if (wasCut(first.profileId, first.propertyId) || isCutText(first.value)) {
+    } else if (original.wasCut(first.profileId, first.propertyId) || isCutText(first.value)) {
       item.outcome = 'skipped';
       item.reason = CUT_VALUE_REASON;
     } else {
@@ -119,8 +88,8 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
     version: 1,
     companyId: read.companyId,
     status: 'running',
-    profiles,
-    properties,
+    profiles: listed.profiles,
+    properties: listed.properties,
     cellsCompared: items.length + unchanged,
     unchanged,
     items,
@@ -131,22 +100,14 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
   return state;
 }
 
-/** Nothing is left to send. */
 export function isPushComplete(state: AuditPushState): boolean {
   return !state.items.some((item) => item.outcome === 'pending');
-}
-
-/** Stops the push between steps; pending cells stay pending and a resume sends only them. */
-export function cancelAuditPush(state: AuditPushState): AuditPushState {
-  return cancelJob(state);
 }
 
 /** Lets a cancelled or paused push run again; confirmed cells are never sent again. */
 export function resumeAuditPush(state: AuditPushState): AuditPushState {
   return resumeWaveJob(state, isPushComplete);
 }
-
-export const cloneAuditPushState: (state: AuditPushState) => AuditPushState = cloneJob;
 
 /**
  * Whether the cell stores what the snapshot's key stored, written another way. Only a verbatim key can
@@ -159,6 +120,39 @@ function equivalent(cell: unknown, stored: string, property: AuditProperty, cont
   return now.ok && before.ok && sameWrite(now.write, before.write, property.dataType);
 }
 
+/** A push's items from cells of `read`, with each profile and property listed once (items refer to them by index). */
+export function pushItems(read: AuditSheetRead, dates: Omit<WriteContext, 'options'>) {
+  const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
+  const profiles: AuditProfile[] = [];
+  const properties: AuditPushState['properties'] = [];
+  const profileIndex = listOnce(profiles);
+  const propertyIndex = listOnce(properties);
+  const item = (cell: AuditSheetCell, property: AuditPushState['properties'][number], outcome: AuditPushItem['outcome'], planned: boolean): AuditPushItem => ({
+    profile: profileIndex({ id: cell.profileId, name: names.get(cell.profileId) ?? '' }),
+    property: propertyIndex(property),
+    row: cell.row,
+    column: cell.column,
+    shown: shownValue(cell.value, dates.timeZone, dates.formatDate),
+    key: encodeKey(keyOfCell(cell.value, dates.timeZone, dates.formatDate)),
+    outcome,
+    planned,
+  });
+  return { profiles, properties, item };
+}
+
+/** Adds an entry to `list` the first time its id comes, and gives its index. */
+function listOnce<T extends { id: string }>(list: T[]): (entry: T) => number {
+  const at = new Map<string, number>();
+  return (entry) => {
+    let index = at.get(entry.id);
+    if (index === undefined) {
+      index = list.push(entry) - 1;
+      at.set(entry.id, index);
+    }
+    return index;
+  };
+}
+
 /**
  * Cells by (profile, property), in sheet order. A row or a column copied by the user puts the same pair
  * in several cells: agreeing copies count once, disagreeing ones fail together.
@@ -167,9 +161,7 @@ export function groupCells(cells: readonly AuditSheetCell[]): AuditSheetCell[][]
   const groups = new Map<string, AuditSheetCell[]>();
   for (const cell of cells) {
     const id = `${cell.profileId}/${cell.propertyId}`;
-    const group = groups.get(id);
-    if (group) group.push(cell);
-    else groups.set(id, [cell]);
+    groups.set(id, [...(groups.get(id) ?? []), cell]);
   }
   return [...groups.values()];
 }

@@ -3,7 +3,8 @@
 import { buildAuditPushReport } from '../../../src/core/audit/push-report';
 import { applySnapshotUpdates, parseSnapshot, serializeSnapshot } from '../../../src/core/audit/snapshot';
 import type { AuditPushState } from '../../../src/core/audit/types';
-import { cancelAuditPush, resumeAuditPush } from '../../../src/core/audit/write-back';
+import { resumeAuditPush } from '../../../src/core/audit/write-back';
+import { cancelJob } from '../../../src/core/jobs/job-state';
 import { compactNewPush, compactPush, expandPush, sheetFingerprint } from '../../../src/core/audit/compact-push';
 import { readAuditSheet } from '../../../src/core/audit/read-sheet';
 import { intlDateFormatter } from '../../../src/core/validate/dates';
@@ -199,7 +200,7 @@ describe('pushing changes', () => {
   });
 
   it('cancels from outside between steps, keeping what was confirmed', () => {
-    const cancelled = cancelAuditPush(preparePush(editedSheet(), model, schema));
+    const cancelled = cancelJob(preparePush(editedSheet(), model, schema));
     expect(buildAuditPushReport(cancelled).totals).toMatchObject({ pending: 8 });
     expect(client([]).step(cancelled).state.status).toBe('cancelled');
   });
