@@ -28,7 +28,7 @@ export {
   type ContactsImportState,
   type ContactsImportStepOptions,
 } from './contacts-import';
-export { cancelImport, importProgress, resumeImport, type ImportStepResult } from './row-job';
+export { importProgress, resumeImport, type ImportStepResult } from './row-job';
 export { CLEAR_MARK } from './cell-text';
 export { STATUS_HEADER } from './range-header';
 export {

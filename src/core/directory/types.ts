@@ -33,6 +33,8 @@ export type ImportRowBase = {
   /** 1-based row offset within the range; the header row is row 1. */
   row: number;
   outcome: string;
+  /** Why it failed, was skipped, or may have been created. */
+  reason?: string;
 };
 
 /** What every import keeps between steps, whatever its rows are. */
