@@ -5,7 +5,7 @@ import { joinAnd, quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { emailKey, emailProblem } from './email';
-import { newImportJob, readImportRows, type FieldColumn } from './range-header';
+import { markDuplicates, newImportJob, readImportRows, type FieldColumn } from './range-header';
 import type { ImportJob, RangeInput } from './types';
 
 /**
@@ -94,7 +94,14 @@ export function prepareContactsImport(input: ContactsImportInput): ContactsImpor
   const companyId = requireUuid(input.companyId, 'The company id');
   const table = readImportRows(input.range, CONTACT_COLUMNS, 'A contact import', (row, cell) => readRow(row, cell, companyId, input.contactLists));
   const { rows: read, origin } = table;
-  markDuplicateEmails(read, origin.row);
+  // Emails compare without regard to case, as the API's uniqueness does. A row to create that shares its
+  // email with any other (to create, or created before) fails: the API would refuse the second anyway.
+  markDuplicates(
+    read,
+    origin,
+    (row) => (row.email.includes('@') ? emailKey(row.email) : undefined),
+    (row, others) => (row.skip ? undefined : `the email is also on ${others}: each contact can be created once`),
+  );
 
   const rows = read.map(planRow);
   return { version: 1, kind: 'contacts', companyId, ...newImportJob(table, input.range, rows, CONTACT_ID_HEADER) };
@@ -209,28 +216,6 @@ function existingLists(lists: readonly ContactList[]): string {
 
 function joinOr(parts: readonly string[]): string {
   return parts.length <= 1 ? parts[0] ?? '' : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
-}
-
-/**
- * Emails compare without regard to case, as the API's uniqueness does. A row to create that shares its
- * email with any other row (to create, or created before) fails, naming the others: the API would
- * refuse the second anyway, and which row is right is the user's call.
- */
-function markDuplicateEmails(rows: readonly ReadRow[], originRow: number): void {
-  const groups = new Map<string, ReadRow[]>();
-  for (const row of rows) {
-    if (row.email === '' || !row.email.includes('@')) continue;
-    const key = emailKey(row.email);
-    groups.set(key, [...(groups.get(key) ?? []), row]);
-  }
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
-    for (const row of group) {
-      if (row.skip) continue;
-      const others = group.filter((other) => other !== row).map((other) => String(originRow + other.row - 1));
-      row.problems.push(`the email is also on ${others.length === 1 ? 'row' : 'rows'} ${joinAnd(others)}: each contact can be created once`);
-    }
-  }
 }
 
 function planRow(read: ReadRow): ContactRowState {

@@ -1,11 +1,11 @@
 // Reads a profiles range and plans each row: create, update, unchanged or failed, before anything is sent.
 
 import type { PortfolioCompanyProfile, PortfolioCompanyProfileInput } from '../api/types';
-import { joinAnd, quote } from '../export/places';
+import { quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { readContactId, readCurrency, readMonth, readWebsite, type FieldRead } from './profile-fields';
-import { newImportJob, readImportRows, type FieldColumn } from './range-header';
+import { markDuplicates, newImportJob, readImportRows, type FieldColumn } from './range-header';
 import type { ImportJob, RangeInput } from './types';
 
 /**
@@ -104,14 +104,14 @@ export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImpor
   const table = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', (row, cell, address) => readRow(row, cell, address));
   const { rows: read, origin } = table;
 
-  const sheetRow = (row: number) => origin.row + row - 1;
-  markDuplicates(read, (row) => (row.name === '' ? undefined : row.name.toLowerCase()), (row, others) => `the name ${quote(row.name)} is also on ${rowsNamed(others.map(sheetRow))}: a profile can appear once in an import`);
-  markDuplicates(read, (row) => row.id, (_, others) => `the same profile id is also on ${rowsNamed(others.map(sheetRow))}`);
+  markDuplicates(read, origin, (row) => (row.name === '' ? undefined : row.name.toLowerCase()), (row, others) => `the name ${quote(row.name)} is also on ${others}: a profile can appear once in an import`);
+  markDuplicates(read, origin, (row) => row.id, (_, others) => `the same profile id is also on ${others}`);
   matchProfiles(read, input.existingProfiles);
   markDuplicates(
     read.filter((row) => row.problems.length === 0),
+    origin,
     (row) => row.target?.id.toLowerCase(),
-    (row, others) => `${rowsNamed(others.map(sheetRow))} ${others.length === 1 ? 'updates' : 'update'} the same profile ${quote(row.target?.name ?? '')}: a profile can appear once in an import`,
+    (row, others, count) => `${others} ${count === 1 ? 'updates' : 'update'} the same profile ${quote(row.target?.name ?? '')}: a profile can appear once in an import`,
   );
 
   const rows = read.map((row) => planRow(row, companyId));
@@ -148,20 +148,6 @@ function readRow(row: number, cell: (key: ProfileColumn) => unknown, address: (k
     if (field.kind === 'value' && field.note) notes.push(field.note);
   }
   return { row, name, ...(id ? { id } : {}), idCellBlank: isBlankCell(idCell), ...fields, problems, notes };
-}
-
-/** Rows sharing a key all fail, each naming the others: which one is right is the user's call. */
-function markDuplicates(rows: readonly ReadRow[], keyOf: (row: ReadRow) => string | undefined, reason: (row: ReadRow, others: number[]) => string): void {
-  const groups = new Map<string, ReadRow[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    if (key === undefined) continue;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
-  }
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
-    for (const row of group) row.problems.push(reason(row, group.filter((other) => other !== row).map((other) => other.row)));
-  }
 }
 
 /** By id first; else by name, compared without regard to case as the API compares names within a fund. */
@@ -230,8 +216,4 @@ function planRow(read: ReadRow, companyId: string): ProfileRowState {
   const matched = { matchedBy: read.matchedBy ?? 'id', profileId: target.id };
   if (changed.length === 0) return { ...base, ...matched, outcome: 'unchanged' };
   return { ...base, ...matched, action: 'update', body, changed };
-}
-
-function rowsNamed(sheetRows: readonly number[]): string {
-  return `${sheetRows.length === 1 ? 'row' : 'rows'} ${joinAnd(sheetRows.map(String))}`;
 }

@@ -166,3 +166,28 @@ export function newImportJob<Row extends { outcome: string }>(read: ImportRows<'
     counters: { steps: 0, requests: 0 },
   };
 }
+
+/**
+ * Rows sharing a key each get a problem naming the others, like "rows 4 and 7" (`problem` may return
+ * undefined to leave a row be): which one is right is the user's call.
+ */
+export function markDuplicates<Row extends { row: number; problems: string[] }>(
+  rows: readonly Row[],
+  origin: SheetPosition,
+  keyOf: (row: Row) => string | undefined,
+  problem: (row: Row, others: string, count: number) => string | undefined,
+): void {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    for (const row of group) {
+      const others = group.filter((other) => other !== row).map((other) => String(origin.row + other.row - 1));
+      const text = problem(row, `${others.length === 1 ? 'row' : 'rows'} ${joinAnd(others)}`, others.length);
+      if (text !== undefined) row.problems.push(text);
+    }
+  }
+}
