@@ -9,8 +9,8 @@ import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';
 import { InputError } from '../errors';
 import { carryJobFields, compactRecord, decodeRuns, encodeRuns } from '../jobs/compact-state';
-import { MAYBE_CREATED_MARK, prepareContactsImport, type ContactRowOutcome, type ContactsImportState } from './contacts-plan';
-import { prepareProfilesImport, type ProfileRowOutcome, type ProfilesImportState } from './profiles-plan';
+import { MAYBE_CREATED_MARK, prepareContactsImport, type ContactRowOutcome, type ContactsImportState } from './contacts-import';
+import { prepareProfilesImport, type ProfileRowOutcome, type ProfilesImportState } from './profiles-import';
 import type { ImportCounters, ImportJob, ImportRowBase, ImportStatus, RangeInput } from './types';
 
 type Kept = {

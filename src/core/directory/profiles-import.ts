@@ -1,17 +1,228 @@
-// Profiles from a range: each planned row sent as a POST (create) or PUT (update), one at a time, with a report.
+// Profiles from a range: each row planned (create, update, unchanged or failed) before anything is sent, then
+// sent as a POST or PUT, one at a time, with a report.
 
 import type { ApiClient } from '../api/client';
-import { quote } from '../export/places';
+import type { PortfolioCompanyProfile, PortfolioCompanyProfileInput } from '../api/types';
 import type { ApiError } from '../errors';
+import { quote } from '../export/places';
+import { isUuid, requireUuid } from '../validate/uuid';
+import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
+import { readContactId, readCurrency, readMonth, readWebsite, type FieldRead } from './profile-fields';
+import { markDuplicates, newImportJob, readImportRows, type FieldColumn } from './range-header';
 import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './row-job';
-import { PROFILE_ROW_OUTCOMES, type ProfileRowOutcome, type ProfileRowState, type ProfilesImportState } from './profiles-plan';
-import type { ImportReport } from './types';
+import type { ImportJob, ImportReport, RangeInput } from './types';
 
-export { prepareProfilesImport, PROFILE_ID_HEADER, PROFILE_ROW_OUTCOMES } from './profiles-plan';
-export type { ProfileFieldName, ProfileRowOutcome, ProfileRowState, ProfilesImportInput, ProfilesImportState } from './profiles-plan';
+/**
+ * What happened to one row.
+ * - created / updated: confirmed by the API.
+ * - unchanged: the profile already holds every value the row gives, so nothing was sent.
+ * - failed: refused by validation or by the API, or its creation could not be confirmed; has a reason.
+ * - pending: not sent yet.
+ */
+export type ProfileRowOutcome = 'created' | 'updated' | 'unchanged' | 'failed' | 'pending';
+
+export const PROFILE_ROW_OUTCOMES: readonly ProfileRowOutcome[] = ['created', 'updated', 'unchanged', 'failed', 'pending'];
+
+/** The fields of a profile as reasons and notes name them. */
+type ProfileFieldName = 'name' | 'website' | 'currency' | 'primary contact' | 'fiscal year end month';
+
+type ProfileRowState = {
+  row: number;
+  /** The name as it will be (or was) sent; '' when the cell is empty. */
+  name: string;
+  outcome: ProfileRowOutcome;
+  /** What a pending row will do. */
+  action?: 'create' | 'update';
+  /** How the row found its profile, when it updates one (or leaves one unchanged). */
+  matchedBy?: 'id' | 'name';
+  /** The profile updated or left unchanged, or the one created once confirmed. */
+  profileId?: string;
+  /** The request body of a pending row. */
+  body?: PortfolioCompanyProfileInput;
+  /** Fields an update changes. */
+  changed?: ProfileFieldName[];
+  /** The row's id cell is empty (or the range has no id column): the profile's id is written back once known. */
+  writeId: boolean;
+  reason?: string;
+  /** What was tidied up on the way, like a currency upper-cased. */
+  notes?: string[];
+};
+
+export type ProfilesImportState = ImportJob<ProfileRowState> & {
+  version: 1;
+  kind: 'profiles';
+  companyId: string;
+};
+
+type ProfilesImportInput = {
+  range: RangeInput;
+  /** The fund the profiles belong to. */
+  companyId: string;
+  /** The fund's profiles as client.portfolio.listProfiles(companyId) gives them, read just before. */
+  existingProfiles: readonly PortfolioCompanyProfile[];
+};
+
+/** Heads the id column the server adds when the range has none; a later run recognises it. */
+export const PROFILE_ID_HEADER = 'Profile id';
+
+type ProfileColumn = 'name' | 'website' | 'currency' | 'primaryContact' | 'month' | 'id';
+
+/** Headers are normalised first (see normaliseHeader), so "Website URL" and "website_url" match "website url". */
+const PROFILE_COLUMNS: ReadonlyArray<FieldColumn<ProfileColumn>> = [
+  { key: 'name', aliases: ['name'], required: true },
+  { key: 'website', aliases: ['website', 'website url', 'url'] },
+  { key: 'currency', aliases: ['currency'] },
+  { key: 'primaryContact', aliases: ['primary contact id', 'primary contact'] },
+  { key: 'month', aliases: ['fiscal year end month', 'fye month'] },
+  { key: 'id', aliases: ['profile id', 'id'] },
+];
+
+/** One data row, read and checked on its own. */
+type ReadRow = {
+  row: number;
+  name: string;
+  id?: string;
+  idCellBlank: boolean;
+  website: FieldRead<string>;
+  currency: FieldRead<string>;
+  primaryContact: FieldRead<string>;
+  month: FieldRead<number>;
+  problems: string[];
+  notes: string[];
+  target?: PortfolioCompanyProfile;
+  matchedBy?: 'id' | 'name';
+};
+
+/**
+ * Reads and checks the range and plans every row; nothing is sent. The first row names the columns
+ * (a range without a Name column throws an InputError); every other problem is a row's reason, and
+ * all of a row's problems are listed at once, so one pass fixes them.
+ *
+ * A row updates a profile when its id cell names one, or else when its name matches one (without
+ * regard to case); otherwise it creates one. A blank optional cell leaves the field as it is on
+ * update and leaves it out on create; a cell holding just "-" clears the field on update. A row that
+ * would change nothing is `unchanged` and sends nothing.
+ */
+export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImportState {
+  const companyId = requireUuid(input.companyId, 'The company id');
+  const table = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', (row, cell, address) => readRow(row, cell, address));
+  const { rows: read, origin } = table;
+
+  markDuplicates(read, origin, (row) => (row.name === '' ? undefined : row.name.toLowerCase()), (row, others) => `the name ${quote(row.name)} is also on ${others}: a profile can appear once in an import`);
+  markDuplicates(read, origin, (row) => row.id, (_, others) => `the same profile id is also on ${others}`);
+  matchProfiles(read, input.existingProfiles);
+  markDuplicates(
+    read.filter((row) => row.problems.length === 0),
+    origin,
+    (row) => row.target?.id.toLowerCase(),
+    (row, others, count) => `${others} ${count === 1 ? 'updates' : 'update'} the same profile ${quote(row.target?.name ?? '')}: a profile can appear once in an import`,
+  );
+
+  const rows = read.map((row) => planRow(row, companyId));
+  return { version: 1, kind: 'profiles', companyId, ...newImportJob(table, input.range, rows, PROFILE_ID_HEADER) };
+}
+
+function readRow(row: number, cell: (key: ProfileColumn) => unknown, address: (key: ProfileColumn) => string): ReadRow {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const idCell = cell('id');
+  let id: string | undefined;
+  if (!isBlankCell(idCell)) {
+    const text = typeof idCell === 'string' ? idCell.trim() : idCell;
+    if (isUuid(text)) id = text.toLowerCase();
+    else problems.push(`the id cell holds ${shown(idCell)}, which is not a profile id: clear it to match the profile by name, or to create it`);
+  }
+  let name = '';
+  const nameCell = cell('name');
+  if (isBlankCell(nameCell)) problems.push('the name is empty: every profile needs one');
+  else if (isClearMark(nameCell)) problems.push('the name cannot be cleared: every profile needs one');
+  else {
+    const text = cellText(nameCell, 'name');
+    if ('reason' in text) problems.push(text.reason);
+    else name = text.text;
+  }
+  const fields = {
+    website: readWebsite(cell('website')),
+    currency: readCurrency(cell('currency'), address('currency')),
+    primaryContact: readContactId(cell('primaryContact')),
+    month: readMonth(cell('month')),
+  };
+  for (const field of Object.values(fields)) {
+    if (field.kind === 'invalid') problems.push(field.reason);
+    if (field.kind === 'value' && field.note) notes.push(field.note);
+  }
+  return { row, name, ...(id ? { id } : {}), idCellBlank: isBlankCell(idCell), ...fields, problems, notes };
+}
+
+/** By id first; else by name, compared without regard to case as the API compares names within a fund. */
+function matchProfiles(rows: readonly ReadRow[], existing: readonly PortfolioCompanyProfile[]): void {
+  const byId = new Map(existing.map((profile) => [profile.id.toLowerCase(), profile]));
+  const byName = new Map<string, PortfolioCompanyProfile[]>();
+  for (const profile of existing) {
+    const key = profile.name.toLowerCase();
+    byName.set(key, [...(byName.get(key) ?? []), profile]);
+  }
+  for (const row of rows) {
+    if (row.problems.length > 0) continue;
+    const named = byName.get(row.name.toLowerCase()) ?? [];
+    if (row.id !== undefined) {
+      const profile = byId.get(row.id);
+      if (!profile) {
+        row.problems.push(`no profile of this fund has the id ${row.id} (deleted, or of another fund?): clear the id cell to match the profile by name, or to create it`);
+        continue;
+      }
+      const other = named.find((candidate) => candidate.id.toLowerCase() !== row.id);
+      if (other) {
+        row.problems.push(`another profile of this fund is already named ${quote(other.name)} (id ${other.id}): names are unique without regard to case`);
+        continue;
+      }
+      row.target = profile;
+      row.matchedBy = 'id';
+      continue;
+    }
+    const [only] = named;
+    if (named.length > 1) row.problems.push(`${named.length} profiles of this fund are named ${quote(row.name)}: put the id of the one you mean in the id column`);
+    else if (only) {
+      row.target = only;
+      row.matchedBy = 'name';
+    }
+  }
+}
+
+function planRow(read: ReadRow, companyId: string): ProfileRowState {
+  const base: ProfileRowState = { row: read.row, name: read.name, outcome: 'pending', writeId: read.idCellBlank };
+  if (read.notes.length > 0) base.notes = read.notes;
+  if (read.problems.length > 0) return { ...base, outcome: 'failed', reason: read.problems.join('; ') };
+  const target = read.target;
+  if (!target) {
+    const body: PortfolioCompanyProfileInput = { name: read.name, company_id: companyId };
+    if (read.website.kind === 'value') body.website_url = read.website.value;
+    if (read.currency.kind === 'value') body.currency = read.currency.value;
+    if (read.primaryContact.kind === 'value') body.primary_contact_id = read.primaryContact.value;
+    if (read.month.kind === 'value') body.fiscal_year_end_month = read.month.value;
+    return { ...base, action: 'create', body };
+  }
+
+  // Fields left out of a PUT keep their value and null clears one, so the body carries only what changes.
+  const body: PortfolioCompanyProfileInput = { name: read.name, company_id: companyId };
+  const changed: ProfileFieldName[] = [];
+  if (read.name !== target.name) changed.push('name');
+  const diff = <T extends string | number>(field: FieldRead<T>, current: T | null, label: ProfileFieldName, set: (value: T | null) => void) => {
+    if (field.kind === 'value' && field.value !== current) set(field.value);
+    else if (field.kind === 'clear' && current !== null) set(null);
+    else return;
+    changed.push(label);
+  };
+  diff(read.website, target.website_url, 'website', (value) => (body.website_url = value));
+  diff(read.currency, target.currency, 'currency', (value) => (body.currency = value));
+  diff(read.primaryContact, target.primary_contact_id?.toLowerCase() ?? null, 'primary contact', (value) => (body.primary_contact_id = value));
+  diff(read.month, target.fiscal_year_end_month, 'fiscal year end month', (value) => (body.fiscal_year_end_month = value));
+  const matched = { matchedBy: read.matchedBy ?? 'id', profileId: target.id };
+  if (changed.length === 0) return { ...base, ...matched, outcome: 'unchanged' };
+  return { ...base, ...matched, action: 'update', body, changed };
+}
 
 export type ProfilesImportReport = ImportReport<ProfileRowOutcome>;
-export type ProfilesImportStepOptions = ImportStepOptions<ProfilesImportState>;
 
 /**
  * Why a POST that got no clear answer failed. A re-run matches the profile by its name, so it cannot
@@ -25,7 +236,7 @@ const MAYBE_CREATED =
  * fails its row (see MAYBE_CREATED) and pauses the import so the user can look; an update that got none
  * stays pending and is sent again on resume (a PUT is idempotent).
  */
-export function runProfilesImportStep(state: ProfilesImportState, client: ApiClient, options: ProfilesImportStepOptions): ImportStepResult<ProfilesImportState> {
+export function runProfilesImportStep(state: ProfilesImportState, client: ApiClient, options: ImportStepOptions<ProfilesImportState>): ImportStepResult<ProfilesImportState> {
   return runImportStep(state, client, options, PROFILES);
 }
 
