@@ -189,34 +189,30 @@ function matchProfiles(rows: readonly ReadRow[], existing: readonly PortfolioCom
   }
 }
 
+const NO_VALUES = { website_url: null, currency: null, primary_contact_id: null, fiscal_year_end_month: null } as const;
+
 function planRow(read: ReadRow, companyId: string): ProfileRowState {
   const base: ProfileRowState = { row: read.row, name: read.name, outcome: 'pending', writeId: read.idCellBlank };
   if (read.notes.length > 0) base.notes = read.notes;
   if (read.problems.length > 0) return { ...base, outcome: 'failed', reason: read.problems.join('; ') };
+  // Fields left out of a PUT keep their value and null clears one, so the body carries only what changes
+  // (a POST's, what differs from a profile with no values).
   const target = read.target;
-  if (!target) {
-    const body: PortfolioCompanyProfileInput = { name: read.name, company_id: companyId };
-    if (read.website.kind === 'value') body.website_url = read.website.value;
-    if (read.currency.kind === 'value') body.currency = read.currency.value;
-    if (read.primaryContact.kind === 'value') body.primary_contact_id = read.primaryContact.value;
-    if (read.month.kind === 'value') body.fiscal_year_end_month = read.month.value;
-    return { ...base, action: 'create', body };
-  }
-
-  // Fields left out of a PUT keep their value and null clears one, so the body carries only what changes.
+  const current = target ?? NO_VALUES;
   const body: PortfolioCompanyProfileInput = { name: read.name, company_id: companyId };
   const changed: ProfileFieldName[] = [];
-  if (read.name !== target.name) changed.push('name');
-  const diff = <T extends string | number>(field: FieldRead<T>, current: T | null, label: ProfileFieldName, set: (value: T | null) => void) => {
-    if (field.kind === 'value' && field.value !== current) set(field.value);
-    else if (field.kind === 'clear' && current !== null) set(null);
+  if (read.name !== target?.name) changed.push('name');
+  const diff = <T extends string | number>(field: FieldRead<T>, value: T | null, label: ProfileFieldName, set: (value: T | null) => void) => {
+    if (field.kind === 'value' && field.value !== value) set(field.value);
+    else if (field.kind === 'clear' && value !== null) set(null);
     else return;
     changed.push(label);
   };
-  diff(read.website, target.website_url, 'website', (value) => (body.website_url = value));
-  diff(read.currency, target.currency, 'currency', (value) => (body.currency = value));
-  diff(read.primaryContact, target.primary_contact_id?.toLowerCase() ?? null, 'primary contact', (value) => (body.primary_contact_id = value));
-  diff(read.month, target.fiscal_year_end_month, 'fiscal year end month', (value) => (body.fiscal_year_end_month = value));
+  diff(read.website, current.website_url, 'website', (value) => (body.website_url = value));
+  diff(read.currency, current.currency, 'currency', (value) => (body.currency = value));
+  diff(read.primaryContact, current.primary_contact_id?.toLowerCase() ?? null, 'primary contact', (value) => (body.primary_contact_id = value));
+  diff(read.month, current.fiscal_year_end_month, 'fiscal year end month', (value) => (body.fiscal_year_end_month = value));
+  if (!target) return { ...base, action: 'create', body };
   const matched = { matchedBy: read.matchedBy ?? 'id', profileId: target.id };
   if (changed.length === 0) return { ...base, ...matched, outcome: 'unchanged' };
   return { ...base, ...matched, action: 'update', body, changed };
