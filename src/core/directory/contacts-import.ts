@@ -7,7 +7,7 @@ import type { ApiError } from '../errors';
 import { joinAnd, quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
-import { emailKey, emailProblem } from './email';
+import { emailProblem } from './email';
 import { markDuplicates, newImportJob, readImportRows, type FieldColumn } from './range-header';
 import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './row-job';
 import type { ImportJob, ImportReport, RangeInput } from './types';
@@ -103,7 +103,7 @@ export function prepareContactsImport(input: ContactsImportInput): ContactsImpor
   markDuplicates(
     read,
     origin,
-    (row) => (row.email.includes('@') ? emailKey(row.email) : undefined),
+    (row) => (row.email.includes('@') ? row.email.toLowerCase() : undefined),
     (row, others) => (row.skip ? undefined : `the email is also on ${others}: each contact can be created once`),
   );
 

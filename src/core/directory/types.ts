@@ -69,16 +69,7 @@ export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' 
 };
 
 /** What the server writes for one row as soon as it is settled (onCheckpoint). */
-export type RowWrite = {
-  /** 1-based row offset within the range. */
-  row: number;
-  /** The row as the sheet numbers it. */
-  sheetRow: number;
-  /** Text for the id column, or null to leave the cell as it is. */
-  idText: string | null;
-  /** Text for the status column. */
-  status: string;
-};
+export type RowWrite = Pick<ImportReportRow<string>, 'row' | 'sheetRow' | 'idText' | 'status'>;
 
 export type ImportProgress = {
   status: ImportStatus;
