@@ -2,6 +2,7 @@
 // google.script.run and are stored between the steps of one import.
 
 import type { SheetPosition } from '../export/types';
+import type { JobProgressBase } from '../jobs/progress';
 import type { RateLimitState } from '../jobs/rate-limit-state';
 
 export type { RangeInput, SheetPosition } from '../export/types';
@@ -38,7 +39,7 @@ export type ImportRowBase = {
 };
 
 /** What every import keeps between steps, whatever its rows are. */
-export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' | 'rateLimitedSince'> & {
+export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' | 'rateLimitedSince' | 'notBefore' | 'problem'> & {
   status: ImportStatus;
   origin: SheetPosition;
   /** Rows in the range, header included: the status column has this many entries. */
@@ -57,10 +58,6 @@ export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' 
   statusColumn: ColumnTarget;
   rows: Row[];
   counters: ImportCounters;
-  /** The last problem that stopped a step, as a sentence for the user. */
-  problem?: string;
-  /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
-  notBefore?: number;
   /**
    * Index into `rows` of a POST that was about to be sent when the state was saved. If a step finds it
    * still set, the execution died mid-request: the row may have been created, and is marked so.
@@ -71,15 +68,8 @@ export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' 
 /** What the server writes for one row as soon as it is settled (onCheckpoint). */
 export type RowWrite = Pick<ImportReportRow<string>, 'row' | 'sheetRow' | 'idText' | 'status'>;
 
-export type ImportProgress = {
-  status: ImportStatus;
-  /** Rows with a final outcome. */
-  rowsDone: number;
-  rowsTotal: number;
-  /** The rate limit asked for this long before the next step can send: show it as a wait, not a failure. */
-  waitingForRateLimitMs?: number;
-  problem?: string;
-};
+/** `rowsDone`: rows with a final outcome. */
+export type ImportProgress = JobProgressBase & { rowsDone: number; rowsTotal: number };
 
 /** One row of an import's report, as a person reads it. */
 export type ImportReportRow<Outcome extends string> = {
@@ -98,10 +88,7 @@ export type ImportReportRow<Outcome extends string> = {
   idText: string | null;
 };
 
-export type ImportReport<Outcome extends string> = {
-  status: ImportStatus;
-  rowsRead: number;
-  emptyRows: number;
+export type ImportReport<Outcome extends string> = Pick<ImportJob<ImportRowBase>, 'status' | 'rowsRead' | 'emptyRows' | 'idColumn' | 'statusColumn' | 'ignoredColumns'> & {
   /** Adds up to rowsRead. */
   totals: Record<Outcome, number>;
   /** One sentence, like "12 rows read: 5 created, 3 updated, 2 unchanged, 2 failed." */
@@ -109,8 +96,5 @@ export type ImportReport<Outcome extends string> = {
   rows: Array<ImportReportRow<Outcome>>;
   /** One text per range row (header and empty rows included), for the status column. */
   statusTexts: string[];
-  idColumn: ColumnTarget;
-  statusColumn: ColumnTarget;
-  ignoredColumns: string[];
   problem: string | null;
 };
