@@ -74,7 +74,7 @@ export const IMPORT_CODE_OUTCOMES: Readonly<Record<string, string>> = { ...CONTA
  * The range's input as one short hash: values and display texts of every column but the id and status
  * columns the import writes (1-based within the range; a column past the range's width leaves nothing out).
  */
-export function rangeFingerprint(range: RangeInput, writtenColumns: readonly number[]): string {
+function rangeFingerprint(range: RangeInput, writtenColumns: readonly number[]): string {
   const keep = (row: ReadonlyArray<unknown>): unknown[] => row.filter((_, index) => !writtenColumns.includes(index + 1));
   const display = (range.displayValues ?? []).map(keep);
   return fnv1a64(`${range.values.length}|${fingerprints(range.values.map(keep))}|${fingerprints(display)}`);
