@@ -31,7 +31,7 @@ export const CONTACT_ROW_OUTCOMES: readonly ContactRowOutcome[] = ['created', 's
  */
 export const MAYBE_CREATED_MARK = 'check: may have been created';
 
-/** Heads the id column the server adds when the range has none; a later run recognises it. */
+/** Heads the id column the server adds when the range has none (see newImportJob). */
 export const CONTACT_ID_HEADER = 'Contact id';
 
 type ContactRowState = {
@@ -39,7 +39,6 @@ type ContactRowState = {
   /** The address as typed (trimmed); '' when the cell is empty. */
   email: string;
   outcome: ContactRowOutcome;
-  /** The request body of a pending row. */
   body?: ContactInput;
   /** The created contact's id. */
   contactId?: string;
@@ -89,10 +88,9 @@ type ReadRow = {
 };
 
 /**
- * Reads and checks the range and plans every row; nothing is sent. The first row names the columns
- * (a range without an Email column throws an InputError). A row whose id cell is filled is skipped: it
- * was created before (the id was written back) or may have been (the "check" mark), so re-running an
- * import creates nothing twice. Every other row is checked whole, all its problems listed at once.
+ * Plans every row; nothing is sent. A row whose id cell is filled is skipped: it was created before (the
+ * id was written back) or may have been (the "check" mark), so re-running an import creates nothing
+ * twice. Every other row is checked whole, all its problems listed at once.
  */
 export function prepareContactsImport(input: ContactsImportInput): ContactsImportState {
   const companyId = requireUuid(input.companyId, 'The company id');

@@ -81,7 +81,5 @@ function summarise<Row extends ImportRowBase, Outcome extends string>(state: Imp
 /** One text per range row: the header row gets the status column's title, empty rows get nothing. */
 function statusTexts<Row extends ImportRowBase, Outcome extends string>(state: ImportJob<Row>, rows: ReadonlyArray<ImportReportRow<Outcome>>): string[] {
   const byRow = new Map(rows.map((row) => [row.row, row.status]));
-  const texts: string[] = [];
-  for (let row = 1; row <= state.rowCount; row++) texts.push(row === 1 ? state.statusColumn.header : byRow.get(row) ?? '');
-  return texts;
+  return Array.from({ length: state.rowCount }, (_, index) => (index === 0 ? state.statusColumn.header : byRow.get(index + 1) ?? ''));
 }

@@ -37,7 +37,6 @@ type ProfileRowState = {
   matchedBy?: 'id' | 'name';
   /** The profile updated or left unchanged, or the one created once confirmed. */
   profileId?: string;
-  /** The request body of a pending row. */
   body?: PortfolioCompanyProfileInput;
   /** Fields an update changes. */
   changed?: ProfileFieldName[];
@@ -62,12 +61,11 @@ type ProfilesImportInput = {
   existingProfiles: readonly PortfolioCompanyProfile[];
 };
 
-/** Heads the id column the server adds when the range has none; a later run recognises it. */
+/** Heads the id column the server adds when the range has none (see newImportJob). */
 export const PROFILE_ID_HEADER = 'Profile id';
 
 type ProfileColumn = 'name' | 'website' | 'currency' | 'primaryContact' | 'month' | 'id';
 
-/** Headers are normalised first (see normaliseHeader), so "Website URL" and "website_url" match "website url". */
 const PROFILE_COLUMNS: ReadonlyArray<FieldColumn<ProfileColumn>> = [
   { key: 'name', aliases: ['name'], required: true },
   { key: 'website', aliases: ['website', 'website url', 'url'] },
@@ -77,7 +75,6 @@ const PROFILE_COLUMNS: ReadonlyArray<FieldColumn<ProfileColumn>> = [
   { key: 'id', aliases: ['profile id', 'id'] },
 ];
 
-/** One data row, read and checked on its own. */
 type ReadRow = {
   row: number;
   name: string;
@@ -94,10 +91,7 @@ type ReadRow = {
 };
 
 /**
- * Reads and checks the range and plans every row; nothing is sent. The first row names the columns
- * (a range without a Name column throws an InputError); every other problem is a row's reason, and
- * all of a row's problems are listed at once, so one pass fixes them.
- *
+ * Plans every row; nothing is sent. All of a row's problems are listed at once, so one pass fixes them.
  * A row updates a profile when its id cell names one, or else when its name matches one (without
  * regard to case); otherwise it creates one. A blank optional cell leaves the field as it is on
  * update and leaves it out on create; a cell holding just "-" clears the field on update. A row that
@@ -105,7 +99,7 @@ type ReadRow = {
  */
 export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImportState {
   const companyId = requireUuid(input.companyId, 'The company id');
-  const table = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', (row, cell, address) => readRow(row, cell, address));
+  const table = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', readRow);
   const { rows: read, origin } = table;
 
   markDuplicates(read, origin, (row) => (row.name === '' ? undefined : row.name.toLowerCase()), (row, others) => `the name ${quote(row.name)} is also on ${others}: a profile can appear once in an import`);

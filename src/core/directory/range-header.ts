@@ -41,7 +41,7 @@ export function normaliseHeader(cell: unknown): string {
 /**
  * Maps the header row to fields. A missing required column, or two columns naming one field, makes
  * the range unreadable as a whole: an InputError that says what the first row must hold. `what` names
- * the import in that sentence, like "A profile import".
+ * the import in that sentence, like "A profile import"; headers are normalised first (normaliseHeader).
  */
 function readHeader<Key extends string>(header: readonly unknown[], fields: ReadonlyArray<FieldColumn<Key>>, what: string, origin: SheetPosition): HeaderColumns<Key> {
   const columns: Partial<Record<Key, number>> = {};

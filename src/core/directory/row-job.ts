@@ -10,20 +10,15 @@ import { classifyFailure, type Failure } from '../jobs/classify-failure';
 import { buildImportReport, reportRow, type RowDescriber } from './import-report';
 
 export type ImportStepOptions<State> = {
-  /**
-   * Absolute time (ms since epoch) by which the step must have returned. Apps Script allows 6 minutes
-   * per execution; create the client with the same `deadline`, so that its waits for the rate limit
-   * stop in time too.
-   */
+  /** When (ms since epoch) the step must have returned; give the client the same, so its rate-limit waits stop in time. */
   deadline: number;
   /** No row starts with less than this left before the deadline (picked by the server with the deadline). */
   marginMs: number;
   /** Checked before every row: true cancels (a cancel pressed in the sidebar while this step runs). */
   shouldStop?: () => boolean;
   /**
-   * Called with the state to save: before a POST (`written` null: if the execution dies during the
-   * request, the saved state knows which row was in flight) and after every row that was settled,
-   * with what to write into the sheet for it right away (its id and status).
+   * Called with the state to save: before a POST (`written` null, so a state saved by an execution that
+   * died knows the row in flight) and after every settled row, with its id and status to write at once.
    */
   onCheckpoint?: (state: State, written: RowWrite | null) => void;
 };
