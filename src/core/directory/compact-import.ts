@@ -12,9 +12,9 @@ import { isBlankCell } from './cell-text';
 import { carryJobFields, compactRecord, decodeRuns, encodeRuns } from '../jobs/compact-state';
 import { MAYBE_CREATED_MARK, prepareContactsImport, type ContactRowOutcome, type ContactsImportState } from './contacts-import';
 import { prepareProfilesImport, type ProfileRowOutcome, type ProfilesImportState } from './profiles-import';
-import type { ImportCounters, ImportJob, ImportRowBase, ImportStatus, RangeInput } from './types';
+import type { ImportJob, ImportRowBase, RangeInput } from './types';
 
-type Kept = {
+type Kept = Pick<ImportJob<ImportRowBase>, 'status' | 'counters' | 'inFlight' | 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'> & {
   version: 2;
   companyId: string;
   /** rangeFingerprint of the range as prepared: a read with another one is not this import's input. */
@@ -24,7 +24,6 @@ type Kept = {
    * 36: the cells this import may write an id into, read as blank again when its rows are planned anew.
    */
   blankIds: string;
-  status: ImportStatus;
   /** One character per planned row, see CONTACT_CODES / PROFILE_CODES. */
   codes: string;
   /** Ids the import created, in row order, for the rows whose code is C (see packId). */
@@ -33,12 +32,6 @@ type Kept = {
   reasons: string[];
   /** Row index → index into `reasons`, for settled rows that have one. */
   reasonOf: Record<string, number>;
-  counters: ImportCounters;
-  inFlight?: number;
-  problem?: string;
-  notBefore?: number;
-  rateLimitedSince?: number;
-  retry?: { backoffMs: number };
 };
 
 export type CompactContactsImport = Kept & {

@@ -23,12 +23,6 @@ export type ImportStatus =
  */
 export type ColumnTarget = { column: number; header: string; isNew: boolean };
 
-export type ImportCounters = {
-  steps: number;
-  /** Writes (POST or PUT) asked of the client; its own retries of a 429 are not counted. */
-  requests: number;
-};
-
 /** Every row of an import has an outcome; `pending` is the only one that is not final. */
 export type ImportRowBase = {
   /** 1-based row offset within the range; the header row is row 1. */
@@ -57,7 +51,8 @@ export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' 
   /** Where the server may write each row's status (an earlier "Import status" column of the range, or a new one). */
   statusColumn: ColumnTarget;
   rows: Row[];
-  counters: ImportCounters;
+  /** requests: writes (POST or PUT) asked of the client; its own retries of a 429 are not counted. */
+  counters: { steps: number; requests: number };
   /**
    * Index into `rows` of a POST that was about to be sent when the state was saved. If a step finds it
    * still set, the execution died mid-request: the row may have been created, and is marked so.
