@@ -40,7 +40,6 @@ type ContactRowState = {
   email: string;
   outcome: ContactRowOutcome;
   body?: ContactInput;
-  /** The created contact's id. */
   contactId?: string;
   /** What the id column gets: the created id, or MAYBE_CREATED_MARK. */
   idText?: string;
@@ -166,7 +165,8 @@ function resolveLists(cell: unknown, lists: readonly ContactList[]): { ids: stri
   if (isBlankCell(cell) || isClearMark(cell)) return { ids: [], names: [] };
   const text = cellText(cell, 'contact lists');
   if ('reason' in text) return text;
-  const whole = lists.filter((list) => list.name.trim().toLowerCase() === text.text.toLowerCase());
+  const named = (name: string) => lists.filter((list) => list.name.trim().toLowerCase() === name.toLowerCase());
+  const whole = named(text.text);
   const [wholeMatch] = whole;
   if (wholeMatch && whole.length === 1) return { ids: [wholeMatch.id.toLowerCase()], names: [wholeMatch.name] };
 
@@ -186,10 +186,10 @@ function resolveLists(cell: unknown, lists: readonly ContactList[]): { ids: stri
       }
       continue;
     }
-    const named = lists.filter((candidate) => candidate.name.trim().toLowerCase() === token.toLowerCase());
-    const [only] = named;
-    if (only && named.length === 1) add(only);
-    else if (named.length > 1) problems.push(`${named.length} contact lists are named ${quote(token)}: give the id of the one you mean (${named.map((list) => list.id).join(', ')})`);
+    const matches = named(token);
+    const [only] = matches;
+    if (only && matches.length === 1) add(only);
+    else if (matches.length > 1) problems.push(`${matches.length} contact lists are named ${quote(token)}: give the id of the one you mean (${matches.map((list) => list.id).join(', ')})`);
     else unknownNames.push(quote(token));
   }
   if (unknownNames.length > 0) {

@@ -132,7 +132,7 @@ export function importReport<Row extends ImportRowBase, Outcome extends string>(
  * may have been created, so the kind marks it as such instead of sending it again. Returns the row's
  * index when there was one.
  */
-function settleInterrupted<Row extends ImportRowBase>(state: ImportJob<Row>, kind: Pick<ImportKind<Row, string>, 'interrupted'>): number | undefined {
+function settleInterrupted<Row extends ImportRowBase>(state: ImportJob<Row>, kind: ImportKind<Row, string>): number | undefined {
   const index = state.inFlight;
   if (index === undefined) return undefined;
   delete state.inFlight;
