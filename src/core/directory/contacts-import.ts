@@ -63,7 +63,7 @@ type ContactsImportInput = {
 
 type ContactColumn = 'email' | 'firstName' | 'lastName' | 'title' | 'lists' | 'id';
 
-/** Headers are normalised first (see normaliseHeader): "E-mail" is "e mail"; "first_name" and "First-name" are "first name". */
+/** Aliases are normalised headers: "E-mail" is "e mail"; "first_name" and "First-name" are "first name". */
 const CONTACT_COLUMNS: ReadonlyArray<FieldColumn<ContactColumn>> = [
   { key: 'email', aliases: ['email', 'email address', 'e mail', 'e mail address'], required: true },
   { key: 'firstName', aliases: ['first name', 'firstname', 'given name'] },

@@ -89,7 +89,6 @@ function titleOf<Key extends string>(field: FieldColumn<Key>): string {
 
 type ImportRows<Key extends string, Row> = {
   origin: SheetPosition;
-  /** Columns in the range. */
   width: number;
   header: HeaderColumns<Key>;
   rows: Row[];

@@ -38,7 +38,6 @@ export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' 
   origin: SheetPosition;
   /** Rows in the range, header included: the status column has this many entries. */
   rowCount: number;
-  /** Columns in the range. */
   width: number;
   /** Data rows with at least one non-blank cell: the rows of the report. */
   rowsRead: number;
@@ -46,9 +45,8 @@ export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' 
   emptyRows: number;
   /** Headers the import did not recognise, left alone (like "Created at"). */
   ignoredColumns: string[];
-  /** Where ids are written back. */
   idColumn: ColumnTarget;
-  /** Where the server may write each row's status (an earlier "Import status" column of the range, or a new one). */
+  /** An earlier "Import status" column of the range, or a new one. */
   statusColumn: ColumnTarget;
   rows: Row[];
   /** requests: writes (POST or PUT) asked of the client; its own retries of a 429 are not counted. */
@@ -77,7 +75,6 @@ export type ImportReportRow<Outcome extends string> = {
   reason: string | null;
   /** Something the user should know about a row that went through, like a currency upper-cased. */
   note: string | null;
-  /** The text for the status column. */
   status: string;
   /** The text for the id column (an id, or the "check" marker), or null to leave the cell as it is. */
   idText: string | null;
