@@ -188,8 +188,8 @@ function replan<State extends ImportJob<ImportRowBase>>(
   compact: Kept,
   codes: Record<string, string>,
   plan: (range: RangeInput) => State,
-  samePending: (fresh: State['rows'][number], code: string) => boolean,
   settle: (row: State['rows'][number], outcome: string, id: string | undefined) => void,
+  samePending: (fresh: State['rows'][number], code: string) => boolean = () => true,
 ): State | null {
   const first = planned(plan, range);
   if (first === null || rangeFingerprint(range, writtenColumns(first)) !== compact.fingerprint || first.rows.length !== compact.codes.length) return null;
@@ -203,10 +203,11 @@ function replan<State extends ImportJob<ImportRowBase>>(
     const outcome = codes[code];
     if (outcome === undefined) throw new Error(`Unknown outcome code in a stored import: ${code}`);
     if (outcome === 'pending') {
-      if (!samePending(row, code)) return null;
+      if (row.outcome !== 'pending' || !samePending(row, code)) return null;
       continue;
     }
     const id = outcome === 'created' ? unpackId(compact.ids[created++] ?? '') : undefined;
+    row.outcome = outcome;
     settle(row, outcome, id);
     delete row.reason;
     const reason = compact.reasonOf[index];
@@ -232,9 +233,7 @@ export function expandContactsImport(compact: CompactContactsImport, range: Rang
   return replan(
     range, compact, CONTACT_CODES,
     (input) => prepareContactsImport({ range: input, companyId: compact.companyId, contactLists }),
-    (row) => row.outcome === 'pending',
     (row, outcome, id) => {
-      row.outcome = outcome as ContactRowOutcome;
       delete row.body;
       delete row.idText;
       delete row.contactId;
@@ -253,13 +252,12 @@ export function expandProfilesImport(compact: CompactProfilesImport, range: Rang
   return replan(
     range, compact, PROFILE_CODES,
     (input) => prepareProfilesImport({ range: input, companyId: compact.companyId, existingProfiles }),
-    (row, code) => row.outcome === 'pending' && row.action === (code === 'u' ? 'update' : 'create'),
     (row, outcome, id) => {
-      row.outcome = outcome as ProfileRowOutcome;
       delete row.body;
       delete row.action;
       if (outcome === 'failed') delete row.changed;
       if (id !== undefined) row.profileId = id;
     },
+    (row, code) => row.action === (code === 'u' ? 'update' : 'create'),
   );
 }
