@@ -3,19 +3,12 @@
 
 import type { SheetPosition } from '../export/types';
 import type { JobProgressBase } from '../jobs/progress';
-import type { RateLimitState } from '../jobs/rate-limit-state';
+import type { JobStatus, RateLimitState } from '../jobs/rate-limit-state';
 
 export type { RangeInput, SheetPosition } from '../export/types';
 
-export type ImportStatus =
-  /** More steps are needed (possibly after `notBefore`). */
-  | 'running'
-  /** Every row has its final outcome. */
-  | 'done'
-  /** The user stopped it; resumable. */
-  | 'cancelled'
-  /** A problem stopped it (token rejected, a lost connection after a write); resumable once the user has looked. */
-  | 'paused';
+/** `paused`: a problem stopped it (token rejected, a lost connection after a write); resumable, as `cancelled` is. */
+export type ImportStatus = JobStatus;
 
 /**
  * A column of the range, or one the server adds right of it. `column` is 1-based within the range;
