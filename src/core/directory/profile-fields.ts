@@ -41,11 +41,10 @@ export function readWebsite(cell: unknown): FieldRead<string> {
     note = 'https:// added to the website';
   } else if (scheme === undefined) {
     return invalid(`the website ${shown(url)} is not a web address like https://example.com`);
-  } else if (!/^https?$/i.test(scheme)) {
-    return invalid(`the website ${shown(url)} is not a web address: it must start with http:// or https://`);
-  } else {
+  } else if (/^https?$/i.test(scheme)) {
     url = scheme.toLowerCase() + url.slice(scheme.length);
   }
+  // Any other scheme, or http: without the slashes, as typed.
   if (!url.startsWith('http://') && !url.startsWith('https://')) {
     return invalid(`the website ${shown(url)} is not a web address: it must start with http:// or https://`);
   }
