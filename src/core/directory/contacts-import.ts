@@ -48,11 +48,7 @@ type ContactRowState = {
   lists?: string[];
 };
 
-export type ContactsImportState = ImportJob<ContactRowState> & {
-  version: 1;
-  kind: 'contacts';
-  companyId: string;
-};
+export type ContactsImportState = ImportJob<ContactRowState> & { version: 1; kind: 'contacts'; companyId: string };
 
 type ContactsImportInput = {
   range: RangeInput;

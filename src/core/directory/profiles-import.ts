@@ -47,11 +47,7 @@ type ProfileRowState = {
   notes?: string[];
 };
 
-export type ProfilesImportState = ImportJob<ProfileRowState> & {
-  version: 1;
-  kind: 'profiles';
-  companyId: string;
-};
+export type ProfilesImportState = ImportJob<ProfileRowState> & { version: 1; kind: 'profiles'; companyId: string };
 
 type ProfilesImportInput = {
   range: RangeInput;
