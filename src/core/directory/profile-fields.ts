@@ -68,8 +68,8 @@ export function readWebsite(cell: unknown): FieldRead<string> {
  * checks only that it is three letters and would store a typo. Lower case is accepted and upper-cased
  * with a note. `where` is the cell's address (D4), so the reason names the cell to correct.
  */
-export function readCurrency(cell: unknown, where?: string): FieldRead<string> {
-  const at = where ? ` in ${where}` : '';
+export function readCurrency(cell: unknown, where: string): FieldRead<string> {
+  const at = ` in ${where}`;
   if (typeof cell === 'number') return invalid(`the currency${at} is the number ${cell}: give the three-letter code, like USD or EUR`);
   const text = optionalText(cell, 'currency');
   if ('kind' in text) return text;

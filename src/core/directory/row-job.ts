@@ -40,11 +40,9 @@ export type ImportKind<Row extends ImportRowBase, Outcome extends string> = RowD
 };
 
 /**
- * Runs one step: pending rows in sheet order, one request at a time (never together, so an interruption
- * leaves at most the one in flight unsettled), until none is left or the deadline nears. The state is
- * checkpointed before every POST and after every row, so the server can write each settled row's id and
- * status into the sheet at once. A refusal (4xx) fails its row and the import goes on; a request with no
- * clear answer pauses it (the kind marks the row). The given state is not changed.
+ * Runs one step: pending rows in sheet order, one request at a time (so an interruption leaves at most
+ * the one in flight unsettled), until none is left or the deadline nears. A refusal (4xx) fails its row
+ * and the import goes on; a request with no clear answer pauses it. The given state is not changed.
  */
 export function runImportStep<Row extends ImportRowBase, State extends ImportJob<Row>>(
   state: State,
