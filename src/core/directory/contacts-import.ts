@@ -92,12 +92,12 @@ export function prepareContactsImport(input: ContactsImportInput): ContactsImpor
   const table = readImportRows(input.range, CONTACT_COLUMNS, 'A contact import', (row, cell) => readRow(row, cell, companyId, input.contactLists));
   const { rows: read, origin } = table;
   // Emails compare without regard to case, as the API's uniqueness does. A row to create that shares its
-  // email with any other (to create, or created before) fails: the API would refuse the second anyway.
+  // email with any other (to create, or skipped as created before) fails: the API would refuse the second.
   markDuplicates(
     read,
     origin,
     (row) => (row.email.includes('@') ? row.email.toLowerCase() : undefined),
-    (row, others) => (row.skip ? undefined : `the email is also on ${others}: each contact can be created once`),
+    (_, others) => `the email is also on ${others}: each contact can be created once`,
   );
 
   const rows = read.map(planRow);

@@ -152,15 +152,12 @@ export function newImportJob<Row extends { outcome: string }>(read: ImportRows<'
   };
 }
 
-/**
- * Rows sharing a key each get a problem naming the others, like "rows 4 and 7" (`problem` may return
- * undefined to leave a row be): which one is right is the user's call.
- */
+/** Rows sharing a key each get a problem naming the others, like "rows 4 and 7": which one is right is the user's call. */
 export function markDuplicates<Row extends { row: number; problems: string[] }>(
   rows: readonly Row[],
   origin: SheetPosition,
   keyOf: (row: Row) => string | undefined,
-  problem: (row: Row, others: string, count: number) => string | undefined,
+  problem: (row: Row, others: string, count: number) => string,
 ): void {
   const groups = new Map<string, Row[]>();
   for (const row of rows) {
@@ -171,8 +168,7 @@ export function markDuplicates<Row extends { row: number; problems: string[] }>(
     if (group.length < 2) continue;
     for (const row of group) {
       const others = group.filter((other) => other !== row).map((other) => String(origin.row + other.row - 1));
-      const text = problem(row, `${others.length === 1 ? 'row' : 'rows'} ${joinAnd(others)}`, others.length);
-      if (text !== undefined) row.problems.push(text);
+      row.problems.push(problem(row, `${others.length === 1 ? 'row' : 'rows'} ${joinAnd(others)}`, others.length));
     }
   }
 }
