@@ -3,7 +3,6 @@
 
 import type { ApiClient } from '../api/client';
 import type { ContactInput, ContactList } from '../api/types';
-import type { ApiError } from '../errors';
 import { joinAnd, quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
@@ -250,10 +249,15 @@ const CONTACTS: ImportKind<ContactRowState, ContactRowOutcome> = {
     delete row.body;
   },
 
-  refused(row, failure) {
+  fail(row, reason) {
     row.outcome = 'failed';
-    row.reason = failure.reason + refusalHint(failure.error);
+    row.reason = reason;
     delete row.body;
+  },
+
+  refusalHints: {
+    '422 email': ': a contact with this email may already exist in this company',
+    '422 contact_list_ids': ": a contact list is not one of this company's",
   },
 
   unanswered(row, sheetRow) {
@@ -282,10 +286,4 @@ function markUnknown(row: ContactRowState, reason: string): void {
   row.idText = MAYBE_CREATED_MARK;
   row.reason = reason;
   delete row.body;
-}
-
-function refusalHint(error: ApiError | undefined): string {
-  if (error?.status === 422 && error.field === 'email') return ': a contact with this email may already exist in this company';
-  if (error?.status === 422 && error.field === 'contact_list_ids') return ': a contact list is not one of this company\'s';
-  return '';
 }

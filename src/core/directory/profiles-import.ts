@@ -3,7 +3,6 @@
 
 import type { ApiClient } from '../api/client';
 import type { PortfolioCompanyProfile, PortfolioCompanyProfileInput } from '../api/types';
-import type { ApiError } from '../errors';
 import { quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
@@ -243,7 +242,13 @@ const PROFILES: ImportKind<ProfileRowState, ProfileRowOutcome> = {
     delete row.action;
   },
 
-  refused: (row, failure) => fail(row, failure.reason + refusalHint(failure.error)),
+  fail,
+
+  refusalHints: {
+    '422 name': ': another profile of this fund has this name (names are compared without regard to case)',
+    '400 id': ': the profile no longer exists; clear the id cell to create it again',
+    '422 primary_contact_id': ': the primary contact must be a contact of this fund',
+  },
 
   unanswered(row, sheetRow) {
     const place = `row ${sheetRow} (${quote(row.name)})`;
@@ -269,14 +274,6 @@ const PROFILES: ImportKind<ProfileRowState, ProfileRowOutcome> = {
   /** A profile's id goes back into an empty id cell once known, so the next run matches by id (and may rename). */
   idText: (row) => (row.writeId && row.profileId && row.outcome !== 'pending' && row.outcome !== 'failed' ? row.profileId : null),
 };
-
-/** What the API's refusal means for a profile, where a field says it. */
-function refusalHint(error: ApiError | undefined): string {
-  if (error?.status === 422 && error.field === 'name') return ': another profile of this fund has this name (names are compared without regard to case)';
-  if (error?.status === 400 && error.field === 'id') return ': the profile no longer exists; clear the id cell to create it again';
-  if (error?.status === 422 && error.field === 'primary_contact_id') return ': the primary contact must be a contact of this fund';
-  return '';
-}
 
 function fail(row: ProfileRowState, reason: string): void {
   row.outcome = 'failed';

@@ -31,8 +31,10 @@ export type ImportKind<Row extends ImportRowBase, Outcome extends string> = RowD
   isCreate(row: Row): boolean;
   /** Sends the row and records its outcome on it; throws what the client throws. */
   send(row: Row, client: ApiClient): void;
-  /** Fails a row the API refused (4xx); the import goes on. */
-  refused(row: Row, failure: Extract<Failure, { kind: 'refused' }>): void;
+  /** Fails a row (a refusal, 4xx, fails only its row: the import goes on). */
+  fail(row: Row, reason: string): void;
+  /** What the API's refusal means for this kind, by "status field", added to its reason. */
+  refusalHints: Readonly<Record<string, string>>;
   /** Marks a row whose request got no clear answer; returns what the pause message adds about it. */
   unanswered(row: Row, sheetRow: number): string;
   /** Marks a row whose POST was in flight when an execution died. */
@@ -86,7 +88,7 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
       failure = classifyFailure(error, 'import');
     }
     let problem: string | undefined;
-    if (failure?.kind === 'refused') kind.refused(row, failure);
+    if (failure?.kind === 'refused') kind.fail(row, failure.reason + (kind.refusalHints[`${failure.error?.status} ${failure.error?.field}`] ?? ''));
     else if (failure?.kind === 'unknown') problem = `${failure.message} ${kind.unanswered(row, next.origin.row + row.row - 1)}`;
     else if (failure) problem = failure.message;
     delete next.inFlight;
