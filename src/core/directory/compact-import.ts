@@ -173,7 +173,6 @@ function asAtStart(range: RangeInput, compact: Kept, idColumn: number, settledRo
 function restoreJob<Row extends ImportRowBase>(state: ImportJob<Row>, compact: Kept): void {
   state.status = compact.status;
   state.counters = { ...compact.counters };
-  delete state.inFlight;
   if (compact.inFlight !== undefined) state.inFlight = compact.inFlight;
   carryJobFields(compact, state);
 }

@@ -112,12 +112,8 @@ function readRow(row: number, cell: (key: ContactColumn) => unknown, companyId: 
   const skip = skipReason(cell('id'));
   if (skip) return { ...read, ...skip };
 
-  if ('reason' in emailText) read.problems.push(emailText.reason);
-  else if (email === '') read.problems.push('the email is empty: every contact needs one');
-  else {
-    const problem = emailProblem(email);
-    if (problem) read.problems.push(problem);
-  }
+  const problem = 'reason' in emailText ? emailText.reason : email === '' ? 'the email is empty: every contact needs one' : emailProblem(email);
+  if (problem) read.problems.push(problem);
   const body: ContactInput = { email, company_id: companyId };
   const optional: Array<[ContactColumn, 'first_name' | 'last_name' | 'title', string]> = [
     ['firstName', 'first_name', 'first name'],
