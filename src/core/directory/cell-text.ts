@@ -10,13 +10,13 @@ export { isBlankCell };
  * A blank cell cannot mean "clear": blank means "leave as it is", so a row can update one field alone.
  * None of the clearable fields can legitimately be a dash, so the mark is never ambiguous.
  */
-export const CLEAR_MARK = '-';
+const CLEAR_MARK = '-';
 
 /** What getValues() returns for a cell showing a formula error. */
 const SHEET_ERROR = /^#(?:N\/A|REF!|VALUE!|DIV\/0!|NUM!|NAME\?|NULL!|ERROR!|SPILL!|CALC!)/;
 
 /** The error a cell shows, like #N/A, or undefined. */
-export function sheetError(cell: unknown): string | undefined {
+function sheetError(cell: unknown): string | undefined {
   if (typeof cell !== 'string') return undefined;
   return SHEET_ERROR.exec(cell.trim())?.[0];
 }

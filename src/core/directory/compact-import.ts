@@ -8,12 +8,13 @@ import type { ContactList, PortfolioCompanyProfile } from '../api/types';
 import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';
 import { InputError } from '../errors';
+import { isBlankCell } from './cell-text';
 import { carryJobFields, compactRecord, decodeRuns, encodeRuns } from '../jobs/compact-state';
-import { MAYBE_CREATED_MARK, prepareContactsImport, type ContactRowOutcome, type ContactsImportState } from './contacts-plan';
-import { prepareProfilesImport, type ProfileRowOutcome, type ProfilesImportState } from './profiles-plan';
-import type { ImportCounters, ImportJob, ImportRowBase, ImportStatus, RangeInput } from './types';
+import { MAYBE_CREATED_MARK, prepareContactsImport, type ContactRowOutcome, type ContactsImportState } from './contacts-import';
+import { prepareProfilesImport, type ProfileRowOutcome, type ProfilesImportState } from './profiles-import';
+import type { ImportJob, ImportRowBase, RangeInput } from './types';
 
-type Kept = {
+type Kept = Pick<ImportJob<ImportRowBase>, 'status' | 'counters' | 'inFlight' | 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'> & {
   version: 2;
   companyId: string;
   /** rangeFingerprint of the range as prepared: a read with another one is not this import's input. */
@@ -23,7 +24,6 @@ type Kept = {
    * 36: the cells this import may write an id into, read as blank again when its rows are planned anew.
    */
   blankIds: string;
-  status: ImportStatus;
   /** One character per planned row, see CONTACT_CODES / PROFILE_CODES. */
   codes: string;
   /** Ids the import created, in row order, for the rows whose code is C (see packId). */
@@ -32,12 +32,6 @@ type Kept = {
   reasons: string[];
   /** Row index → index into `reasons`, for settled rows that have one. */
   reasonOf: Record<string, number>;
-  counters: ImportCounters;
-  inFlight?: number;
-  problem?: string;
-  notBefore?: number;
-  rateLimitedSince?: number;
-  retry?: { backoffMs: number };
 };
 
 export type CompactContactsImport = Kept & {
@@ -61,6 +55,11 @@ const CONTACT_CODES: Record<string, ContactRowOutcome> = { p: 'pending', C: 'cre
 /** c and u: pending creation and update, so a row planned anew to do something else is not sent. */
 const PROFILE_CODES: Record<string, ProfileRowOutcome> = { c: 'pending', u: 'pending', C: 'created', U: 'updated', N: 'unchanged', F: 'failed' };
 
+/** The code of a settled outcome (a kind's pending outcome has its own code). */
+function codeOf(codes: Record<string, string>, outcome: string): string {
+  return Object.keys(codes).find((code) => codes[code] === outcome) ?? '';
+}
+
 /** Each code's outcome, for a report of a stored import whose range changed. */
 export const IMPORT_CODE_OUTCOMES: Readonly<Record<string, string>> = { ...CONTACT_CODES, ...PROFILE_CODES };
 
@@ -68,7 +67,7 @@ export const IMPORT_CODE_OUTCOMES: Readonly<Record<string, string>> = { ...CONTA
  * The range's input as one short hash: values and display texts of every column but the id and status
  * columns the import writes (1-based within the range; a column past the range's width leaves nothing out).
  */
-export function rangeFingerprint(range: RangeInput, writtenColumns: readonly number[]): string {
+function rangeFingerprint(range: RangeInput, writtenColumns: readonly number[]): string {
   const keep = (row: ReadonlyArray<unknown>): unknown[] => row.filter((_, index) => !writtenColumns.includes(index + 1));
   const display = (range.displayValues ?? []).map(keep);
   return fnv1a64(`${range.values.length}|${fingerprints(range.values.map(keep))}|${fingerprints(display)}`);
@@ -108,18 +107,7 @@ function unpackId(packed: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The id column's cell of a data row, 1-based row in the range; '' where the range has no id column. */
-function idCell(range: RangeInput, state: ImportJob<ImportRowBase>, row: number): unknown {
-  return state.idColumn.isNew ? '' : range.values[row - 1]?.[state.idColumn.column - 1];
-}
-
-function isBlank(cell: unknown): boolean {
-  return cell === '' || cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
-}
-
-type RowFields = ImportRowBase & { reason?: string };
-
-function keptParts<Row extends RowFields>(state: ImportJob<Row> & { companyId: string }, codes: string, ids: string[], kept: Pick<Kept, 'fingerprint' | 'blankIds'>): Kept {
+function keptParts<Row extends ImportRowBase>(state: ImportJob<Row> & { companyId: string }, codes: string, ids: string[], kept: Pick<Kept, 'fingerprint' | 'blankIds'>): Kept {
   const compact: Kept = {
     ...compactRecord(state, state.rows, kept.fingerprint, codes),
     blankIds: kept.blankIds,
@@ -134,7 +122,8 @@ function keptParts<Row extends RowFields>(state: ImportJob<Row> & { companyId: s
 function startParts(state: ImportJob<ImportRowBase>, range: RangeInput): Pick<Kept, 'fingerprint' | 'blankIds'> {
   return {
     fingerprint: rangeFingerprint(range, writtenColumns(state)),
-    blankIds: encodeRuns(state.rows.map((row) => row.row).filter((row) => isBlank(idCell(range, state, row)))),
+    // A range without an id column has only blank id cells.
+    blankIds: encodeRuns(state.rows.map((row) => row.row).filter((row) => state.idColumn.isNew || isBlankCell(range.values[row - 1]?.[state.idColumn.column - 1]))),
   };
 }
 
@@ -147,7 +136,7 @@ export function compactNewContactsImport(state: ContactsImportState, range: Rang
 
 /** The contact import to store, with the parts that never change after its start carried over. */
 export function compactContactsImport(state: ContactsImportState, kept: Pick<CompactContactsImport, 'fingerprint' | 'blankIds' | 'lists'>): CompactContactsImport {
-  const codes = state.rows.map((row) => ({ pending: 'p', created: 'C', skipped: 'S', failed: 'F', unknown: 'K' })[row.outcome]).join('');
+  const codes = state.rows.map((row) => codeOf(CONTACT_CODES, row.outcome)).join('');
   const ids = state.rows.flatMap((row) => (row.outcome === 'created' ? [packId(row.contactId ?? row.idText ?? '')] : []));
   return { ...keptParts(state, codes, ids, kept), kind: 'contacts', lists: kept.lists };
 }
@@ -163,9 +152,7 @@ export function compactNewProfilesImport(state: ProfilesImportState, range: Rang
 
 /** The profile import to store, with the parts that never change after its start carried over. */
 export function compactProfilesImport(state: ProfilesImportState, kept: Pick<CompactProfilesImport, 'fingerprint' | 'blankIds' | 'profiles'>): CompactProfilesImport {
-  const codes = state.rows.map((row) => (row.outcome === 'pending'
-    ? (row.action === 'update' ? 'u' : 'c')
-    : ({ created: 'C', updated: 'U', unchanged: 'N', failed: 'F' } as const)[row.outcome])).join('');
+  const codes = state.rows.map((row) => (row.outcome === 'pending' ? (row.action === 'update' ? 'u' : 'c') : codeOf(PROFILE_CODES, row.outcome))).join('');
   const ids = state.rows.flatMap((row) => (row.outcome === 'created' ? [packId(row.profileId ?? '')] : []));
   return { ...keptParts(state, codes, ids, kept), kind: 'profiles', profiles: kept.profiles };
 }
@@ -175,19 +162,17 @@ export function compactProfilesImport(state: ProfilesImportState, kept: Pick<Com
  * written since (blank at the start, and settled now) are blank again. A pending row's id cell is read as
  * it is now: one typed into since the start plans the row anew, and a row planned otherwise is not sent.
  */
-function asAtStart(range: RangeInput, compact: Kept, idColumn: number | null, settledRows: ReadonlySet<number>): RangeInput {
-  if (idColumn === null) return range;
+function asAtStart(range: RangeInput, compact: Kept, idColumn: number, settledRows: ReadonlySet<number>): RangeInput {
   const blank = new Set(decodeRuns(compact.blankIds));
-  const values = range.values.map((line, index) => (blank.has(index + 1) && settledRows.has(index + 1) ? line.map((cell, column) => (column === idColumn - 1 ? '' : cell)) : line));
-  const displayValues = range.displayValues?.map((line, index) => (blank.has(index + 1) && settledRows.has(index + 1) ? line.map((cell, column) => (column === idColumn - 1 ? '' : cell)) : line));
-  return { ...range, values, ...(displayValues ? { displayValues } : {}) };
+  const blankAgain = <Cell>(lines: ReadonlyArray<ReadonlyArray<Cell>>) =>
+    lines.map((line, index) => (blank.has(index + 1) && settledRows.has(index + 1) ? line.map((cell, column) => (column === idColumn - 1 ? '' : cell)) : line));
+  return { ...range, values: blankAgain(range.values), ...(range.displayValues ? { displayValues: blankAgain(range.displayValues) } : {}) };
 }
 
 /** The job's own fields from what was stored, on a state planned anew. */
-function restoreJob<Row extends RowFields>(state: ImportJob<Row>, compact: Kept): void {
+function restoreJob<Row extends ImportRowBase>(state: ImportJob<Row>, compact: Kept): void {
   state.status = compact.status;
   state.counters = { ...compact.counters };
-  delete state.inFlight;
   if (compact.inFlight !== undefined) state.inFlight = compact.inFlight;
   carryJobFields(compact, state);
 }
@@ -197,13 +182,13 @@ function restoreJob<Row extends RowFields>(state: ImportJob<Row>, compact: Kept)
  * import that was stored (its input changed, or a pending row is now planned otherwise): its rows must not
  * be sent as they now are.
  */
-function replan<Row extends RowFields, State extends ImportJob<Row>>(
+function replan<State extends ImportJob<ImportRowBase>>(
   range: RangeInput,
   compact: Kept,
   codes: Record<string, string>,
   plan: (range: RangeInput) => State,
-  samePending: (fresh: Row, code: string) => boolean,
-  settle: (row: Row, outcome: string, id: string | undefined) => void,
+  settle: (row: State['rows'][number], outcome: string, id: string | undefined) => void,
+  samePending: (fresh: State['rows'][number], code: string) => boolean = () => true,
 ): State | null {
   const first = planned(plan, range);
   if (first === null || rangeFingerprint(range, writtenColumns(first)) !== compact.fingerprint || first.rows.length !== compact.codes.length) return null;
@@ -217,10 +202,11 @@ function replan<Row extends RowFields, State extends ImportJob<Row>>(
     const outcome = codes[code];
     if (outcome === undefined) throw new Error(`Unknown outcome code in a stored import: ${code}`);
     if (outcome === 'pending') {
-      if (!samePending(row, code)) return null;
+      if (row.outcome !== 'pending' || !samePending(row, code)) return null;
       continue;
     }
     const id = outcome === 'created' ? unpackId(compact.ids[created++] ?? '') : undefined;
+    row.outcome = outcome;
     settle(row, outcome, id);
     delete row.reason;
     const reason = compact.reasonOf[index];
@@ -243,12 +229,10 @@ function planned<State>(plan: (range: RangeInput) => State, range: RangeInput): 
 export function expandContactsImport(compact: CompactContactsImport, range: RangeInput): ContactsImportState | null {
   // Resolving a list reads only its id and name.
   const contactLists = compact.lists.map(([id, name]) => ({ id, name, company_id: compact.companyId }) as ContactList);
-  return replan<ContactsImportState['rows'][number], ContactsImportState>(
+  return replan(
     range, compact, CONTACT_CODES,
     (input) => prepareContactsImport({ range: input, companyId: compact.companyId, contactLists }),
-    (row) => row.outcome === 'pending',
     (row, outcome, id) => {
-      row.outcome = outcome as ContactRowOutcome;
       delete row.body;
       delete row.idText;
       delete row.contactId;
@@ -264,16 +248,15 @@ export function expandProfilesImport(compact: CompactProfilesImport, range: Rang
   const existingProfiles = compact.profiles.map(([id, name, website, currency, contact, month]) => ({
     id, name, company_id: compact.companyId, website_url: website, currency, primary_contact_id: contact, fiscal_year_end_month: month,
   }) as PortfolioCompanyProfile);
-  return replan<ProfilesImportState['rows'][number], ProfilesImportState>(
+  return replan(
     range, compact, PROFILE_CODES,
     (input) => prepareProfilesImport({ range: input, companyId: compact.companyId, existingProfiles }),
-    (row, code) => row.outcome === 'pending' && row.action === (code === 'u' ? 'update' : 'create'),
     (row, outcome, id) => {
-      row.outcome = outcome as ProfileRowOutcome;
       delete row.body;
       delete row.action;
       if (outcome === 'failed') delete row.changed;
       if (id !== undefined) row.profileId = id;
     },
+    (row, code) => row.action === (code === 'u' ? 'update' : 'create'),
   );
 }

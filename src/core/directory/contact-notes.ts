@@ -19,10 +19,7 @@ export type ContactNoteDraft = {
   skipRowsWithoutId?: boolean;
 };
 
-/**
- * One selected row's contact id cell, as the server read it (getValues). Server-side only: a cell may
- * be any value, so it does not cross google.script.run.
- */
+/** One selected row's contact id cell as getValues() read it: any value, so server-side only. */
 export type ContactIdCell = { sheetRow: number; cell: unknown };
 
 /**
@@ -83,12 +80,10 @@ export function findContactIdColumn(headerRow: readonly unknown[]): number | nul
 export type ContactHeader = { headerRow: number; column: number };
 
 /**
- * Finds the header row of the contacts a selection holds: the selection's first row when it is the
- * header, else the header row of the table the selection sits in, wherever that table starts (a
- * contacts table pasted at row 5 is as good as one at row 1). Going up from the selection's first row,
- * the first row with a "Contact id" (or "Id") header is the one; an empty row ends the table, so a
- * header of another table above it is never taken. `rows` are the sheet's rows 1 to the selection's
- * first row, each from column 1. Throws an InputError naming where the table starts when no header is found.
+ * The header row of the table a selection sits in, wherever that table starts: going up from the
+ * selection's first row, the first row with a "Contact id" (or "Id") header. An empty row ends the table,
+ * so another table's header above it is never taken. `rows` are the sheet's rows 1 to the selection's
+ * first row, each from column 1.
  */
 export function findContactHeader(rows: ReadonlyArray<ReadonlyArray<unknown>>): ContactHeader {
   const first = rows.length;
@@ -110,9 +105,8 @@ function noHeader(tableStart: number, first: number): InputError {
 }
 
 /**
- * Plans the note; nothing is sent. Content must have something besides spaces; the tag, when given,
- * must be an id; every selected row must carry a contact id (a UUID), unless the draft says to skip
- * those that do not. A contact selected twice gets the note once.
+ * Plans the note; nothing is sent. Every selected row must carry a contact id, unless the draft says to
+ * skip those that do not; a contact selected twice gets the note once.
  */
 export function planContactNote(draft: ContactNoteDraft, cells: readonly ContactIdCell[]): ContactNotePlan {
   const problems: string[] = [];
@@ -153,10 +147,7 @@ export function planContactNote(draft: ContactNoteDraft, cells: readonly Contact
   return { body, rows, problems, summary: `The note goes to ${contactCount(included.length)}${skipped}.` };
 }
 
-/**
- * Sends the planned note: one POST /notes, never repeated (a lost answer could mean the note exists).
- * The answer's `content` is not checked: the live service answers null there right after creation.
- */
+/** Sends the planned note: one POST /notes, never repeated (a lost answer could mean the note exists). */
 export function sendContactNote(plan: ContactNotePlan, client: ApiClient): ContactNoteReport {
   const count = plan.body?.contact_ids.length ?? 0;
   const report = (outcome: ContactNoteOutcome, reason: string | null, summary: string, noteId: string | null = null): ContactNoteReport =>

@@ -1,106 +1,269 @@
-// Contacts from a range: one POST /contacts per planned row, strictly one after another, resumable, with a report.
+// Contacts from a range: each row planned (create, skip or fail) before anything is sent, then one POST
+// /contacts per row, strictly one after another, resumable, with a report.
 
 import type { ApiClient } from '../api/client';
-import { buildImportReport, pendingReason, statusText, type RowDescriber } from './import-report';
-import { cloneJob, runImportStep, settleInterrupted, type ImportStepOptions, type ImportStepResult, type RowResult, type RowSender } from './row-job';
-import { CONTACT_ROW_OUTCOMES, MAYBE_CREATED_MARK, type ContactRowOutcome, type ContactRowState, type ContactsImportState } from './contacts-plan';
-import type { ImportReport, RowWrite } from './types';
-import { classifyFailure, type Failure } from '../jobs/classify-failure';
+import type { ContactInput, ContactList } from '../api/types';
+import { joinAnd, quote } from '../export/places';
+import { isUuid, requireUuid } from '../validate/uuid';
+import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
+import { emailProblem } from './email';
+import { markDuplicates, newImportJob, readImportRows, type FieldColumn } from './range-header';
+import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './row-job';
+import type { ImportJob, ImportReport, RangeInput } from './types';
 
-export { CONTACT_ID_HEADER, CONTACT_ROW_OUTCOMES, MAYBE_CREATED_MARK, prepareContactsImport, resolveLists } from './contacts-plan';
-export type { ContactRowOutcome, ContactRowState, ContactsImportInput, ContactsImportState } from './contacts-plan';
+/**
+ * What happened to one row.
+ * - created: confirmed by the API; its id is written into the id column.
+ * - skipped: the id cell already holds an id (created before) or the "check" mark; nothing sent.
+ * - failed: refused by validation or by the API; has a reason.
+ * - unknown: sent, but no answer came back: it may have been created. The id column gets the "check" mark.
+ * - pending: not sent yet.
+ */
+export type ContactRowOutcome = 'created' | 'skipped' | 'failed' | 'unknown' | 'pending';
 
-export type ContactsImportReport = ImportReport<ContactRowOutcome>;
-export type ContactsImportStepOptions = ImportStepOptions<ContactsImportState>;
+export const CONTACT_ROW_OUTCOMES: readonly ContactRowOutcome[] = ['created', 'skipped', 'failed', 'unknown', 'pending'];
+
+/**
+ * Written into the id cell of a row whose creation could not be confirmed (there is no GET /contacts
+ * to check), so that a re-run skips it until the user pastes the contact's id there or clears the cell.
+ * Any id cell starting with "check:" is read as this mark.
+ */
+export const MAYBE_CREATED_MARK = 'check: may have been created';
+
+/** Heads the id column the server adds when the range has none (see newImportJob). */
+export const CONTACT_ID_HEADER = 'Contact id';
+
+type ContactRowState = {
+  row: number;
+  /** The address as typed (trimmed); '' when the cell is empty. */
+  email: string;
+  outcome: ContactRowOutcome;
+  body?: ContactInput;
+  contactId?: string;
+  /** What the id column gets: the created id, or MAYBE_CREATED_MARK. */
+  idText?: string;
+  reason?: string;
+  /** Names of the lists the contact joins, for the report. */
+  lists?: string[];
+};
+
+export type ContactsImportState = ImportJob<ContactRowState> & { version: 1; kind: 'contacts'; companyId: string };
+
+type ContactsImportInput = {
+  range: RangeInput;
+  companyId: string;
+  /** The company's lists, from client.contacts.listLists(companyId): list names resolve through them. */
+  contactLists: readonly ContactList[];
+};
+
+type ContactColumn = 'email' | 'firstName' | 'lastName' | 'title' | 'lists' | 'id';
+
+/** Aliases are normalised headers: "E-mail" is "e mail"; "first_name" and "First-name" are "first name". */
+const CONTACT_COLUMNS: ReadonlyArray<FieldColumn<ContactColumn>> = [
+  { key: 'email', aliases: ['email', 'email address', 'e mail', 'e mail address'], required: true },
+  { key: 'firstName', aliases: ['first name', 'firstname', 'given name'] },
+  { key: 'lastName', aliases: ['last name', 'lastname', 'surname', 'family name'] },
+  { key: 'title', aliases: ['title', 'job title'] },
+  { key: 'lists', aliases: ['contact lists', 'contact list', 'lists', 'list', 'contact list ids', 'contact list id'] },
+  { key: 'id', aliases: ['contact id', 'id'] },
+];
+
+/** At most this many list names are quoted in a reason, so one row cannot flood the report. */
+const MAX_NAMES_SHOWN = 25;
+
+type ReadRow = {
+  row: number;
+  email: string;
+  /** Why the row is not sent at all (its id cell): decided before anything else is checked. */
+  skip?: string;
+  problems: string[];
+  body?: ContactInput;
+  lists: string[];
+};
+
+/**
+ * Plans every row; nothing is sent. A row whose id cell is filled is skipped: it was created before (the
+ * id was written back) or may have been (the "check" mark), so re-running an import creates nothing
+ * twice. Every other row is checked whole, all its problems listed at once.
+ */
+export function prepareContactsImport(input: ContactsImportInput): ContactsImportState {
+  const companyId = requireUuid(input.companyId, 'The company id');
+  const table = readImportRows(input.range, CONTACT_COLUMNS, 'A contact import', (row, cell) => readRow(row, cell, companyId, input.contactLists));
+  const { rows: read, origin } = table;
+  // Emails compare without regard to case, as the API's uniqueness does. A row to create that shares its
+  // email with any other (to create, or skipped as created before) fails: the API would refuse the second.
+  markDuplicates(
+    read,
+    origin,
+    (row) => (row.email.includes('@') ? row.email.toLowerCase() : undefined),
+    (_, others) => `the email is also on ${others}: each contact can be created once`,
+  );
+
+  const rows = read.map(planRow);
+  return { version: 1, kind: 'contacts', companyId, ...newImportJob(table, input.range, rows, CONTACT_ID_HEADER) };
+}
+
+function readRow(row: number, cell: (key: ContactColumn) => unknown, companyId: string, lists: readonly ContactList[]): ReadRow {
+  const emailCell = cell('email');
+  const emailText = isBlankCell(emailCell) ? { text: '' } : cellText(emailCell, 'email');
+  const email = 'text' in emailText ? emailText.text : '';
+  const read: ReadRow = { row, email, problems: [], lists: [] };
+
+  const skip = skipReason(cell('id'));
+  if (skip) return { ...read, ...skip };
+
+  const problem = 'reason' in emailText ? emailText.reason : email === '' ? 'the email is empty: every contact needs one' : emailProblem(email);
+  if (problem) read.problems.push(problem);
+  const body: ContactInput = { email, company_id: companyId };
+  const optional: Array<[ContactColumn, 'first_name' | 'last_name' | 'title', string]> = [
+    ['firstName', 'first_name', 'first name'],
+    ['lastName', 'last_name', 'last name'],
+    ['title', 'title', 'title'],
+  ];
+  for (const [key, field, what] of optional) {
+    const value = cell(key);
+    // A dash means "none" here as in the profile import; on creation that is the same as blank.
+    if (isBlankCell(value) || isClearMark(value)) continue;
+    const text = cellText(value, what);
+    if ('reason' in text) read.problems.push(text.reason);
+    else body[field] = text.text;
+  }
+  const resolved = resolveLists(cell('lists'), lists);
+  if ('reason' in resolved) read.problems.push(resolved.reason);
+  else if (resolved.ids.length > 0) {
+    body.contact_list_ids = resolved.ids;
+    read.lists = resolved.names;
+  }
+  return { ...read, body };
+}
+
+/** A filled id cell means the row is not sent: skipped when it holds an id or the mark, failed otherwise. */
+function skipReason(idCell: unknown): { skip: string } | { problems: string[] } | undefined {
+  if (isBlankCell(idCell)) return undefined;
+  const text = typeof idCell === 'string' ? idCell.trim() : idCell;
+  if (isUuid(text)) return { skip: 'already created (the row has a contact id)' };
+  if (typeof text === 'string' && /^check:/i.test(text)) {
+    return { skip: `a previous run may have created it (the id cell says ${quote(text)}): look for it in the app, then paste its id there, or clear the cell to create it` };
+  }
+  return { problems: [`the id cell holds ${shown(idCell)}, which is not a contact id: clear it to create the contact`] };
+}
+
+/**
+ * Lists by id or by name (without regard to case), several separated by commas or semicolons. A cell
+ * that is exactly one list's name matches it whole first, so a name with a comma in it still works.
+ */
+function resolveLists(cell: unknown, lists: readonly ContactList[]): { ids: string[]; names: string[] } | { reason: string } {
+  if (isBlankCell(cell) || isClearMark(cell)) return { ids: [], names: [] };
+  const text = cellText(cell, 'contact lists');
+  if ('reason' in text) return text;
+  const named = (name: string) => lists.filter((list) => list.name.trim().toLowerCase() === name.toLowerCase());
+  const whole = named(text.text);
+  const [wholeMatch] = whole;
+  if (wholeMatch && whole.length === 1) return { ids: [wholeMatch.id.toLowerCase()], names: [wholeMatch.name] };
+
+  const ids: string[] = [];
+  const names: string[] = [];
+  const unknownNames: string[] = [];
+  const problems: string[] = [];
+  let unknownId = false;
+  for (const token of text.text.split(/[,;\n]/).map((part) => part.trim()).filter((part) => part !== '')) {
+    // Passed as unknown: isUuid's type guard would otherwise narrow a non-id string to never below.
+    if (isUuid(token as unknown)) {
+      const list = lists.find((candidate) => candidate.id.toLowerCase() === token.toLowerCase());
+      if (list) add(list);
+      else {
+        unknownId = true;
+        problems.push(`the contact list id ${token.toLowerCase()} is not a list of this company`);
+      }
+      continue;
+    }
+    const matches = named(token);
+    const [only] = matches;
+    if (only && matches.length === 1) add(only);
+    else if (matches.length > 1) problems.push(`${matches.length} contact lists are named ${quote(token)}: give the id of the one you mean (${matches.map((list) => list.id).join(', ')})`);
+    else unknownNames.push(quote(token));
+  }
+  if (unknownNames.length > 0) {
+    problems.unshift(`no contact list is named ${joinOr(unknownNames)}`);
+  }
+  // Naming what exists turns "no such list" into a typo the user can see.
+  if (unknownNames.length > 0 || unknownId) problems.push(existingLists(lists));
+  if (problems.length > 0) return { reason: problems.join('; ') };
+  return { ids, names };
+
+  function add(list: ContactList): void {
+    const id = list.id.toLowerCase();
+    if (ids.includes(id)) return;
+    ids.push(id);
+    names.push(list.name);
+  }
+}
+
+/** "the company's lists are Board, Investors and Newsletter", cut short past MAX_NAMES_SHOWN. */
+function existingLists(lists: readonly ContactList[]): string {
+  if (lists.length === 0) return 'the company has no contact lists';
+  const names = lists.slice(0, MAX_NAMES_SHOWN).map((list) => list.name);
+  const more = lists.length - names.length;
+  return `the company's lists are ${more > 0 ? `${names.join(', ')} and ${more} more` : joinAnd(names)}`;
+}
+
+function joinOr(parts: readonly string[]): string {
+  return parts.length <= 1 ? parts[0] ?? '' : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
+}
+
+function planRow(read: ReadRow): ContactRowState {
+  const base = { row: read.row, email: read.email };
+  if (read.skip) return { ...base, outcome: 'skipped', reason: read.skip };
+  if (read.problems.length > 0 || !read.body) return { ...base, outcome: 'failed', reason: read.problems.join('; ') };
+  return { ...base, outcome: 'pending', body: read.body, ...(read.lists.length > 0 ? { lists: read.lists } : {}) };
+}
 
 const MAYBE_CREATED =
   `may have been created (no answer came back from the API); its id cell says "${MAYBE_CREATED_MARK}", so a re-run skips it: look for the contact in the app, then paste its id there, or clear the cell to create it`;
 
 /**
- * Runs one step: pending rows in sheet order, one POST at a time (never together, so an interruption
- * leaves at most the one in flight unsettled), until none is left or the deadline nears. The state is
- * checkpointed before every POST and after every row; the server writes the row's id (or the "check"
- * mark) and status into the sheet at each checkpoint, so even an interrupted run leaves ids for what it
- * created. A POST is never sent twice: one that got no clear answer (a lost connection, a 5xx, or an
- * execution that died mid-request) makes its row `unknown` and pauses the import; a refusal (4xx) fails
- * its row with the API's message and the import goes on. The given state is not changed.
+ * One POST /contacts per row (see runImportStep). A POST is never sent twice: one that got no clear
+ * answer makes its row `unknown` (its id cell gets the "check" mark) and pauses the import.
  */
-export function runContactsImportStep(state: ContactsImportState, client: ApiClient, options: ContactsImportStepOptions): ImportStepResult<ContactsImportState> {
-  return runImportStep(state, client, options, CONTACT_SENDER);
+export function runContactsImportStep(state: ContactsImportState, client: ApiClient, options: ImportStepOptions<ContactsImportState>): ImportStepResult<ContactsImportState> {
+  return runImportStep(state, client, options, CONTACTS);
 }
 
-/** The report at any point: before sending (a preview), during, after, or after a cancel. */
-export function buildContactsImportReport(state: ContactsImportState): ContactsImportReport {
-  const settled = cloneJob(state);
-  settleInterrupted(settled, CONTACT_SENDER);
-  return buildImportReport(settled, CONTACT_DESCRIBER);
+export function buildContactsImportReport(state: ContactsImportState): ImportReport<ContactRowOutcome> {
+  return importReport(state, CONTACTS);
 }
 
-const CONTACT_SENDER: RowSender<ContactsImportState> = {
+const CONTACTS: ImportKind<ContactRowState, ContactRowOutcome> = {
   isCreate: () => true,
 
-  send(state, index, client): RowResult {
-    const row = state.rows[index];
-    if (!row?.body) return { go: true };
-    try {
-      const contact = client.contacts.create(row.body);
-      row.outcome = 'created';
-      row.contactId = contact.id;
-      row.idText = contact.id;
-      delete row.body;
-      return { go: true };
-    } catch (error) {
-      return onFailure(state, row, classifyFailure(error, 'import'));
-    }
+  send(row, client) {
+    if (!row.body) return;
+    const contact = client.contacts.create(row.body);
+    row.outcome = 'created';
+    row.contactId = contact.id;
+    row.idText = contact.id;
+    delete row.body;
   },
 
-  interrupted(state, index) {
-    const row = state.rows[index];
-    if (row) markUnknown(row, `the import stopped while it was being sent, so it ${MAYBE_CREATED}`);
+  fail(row, reason) {
+    row.outcome = 'failed';
+    row.reason = reason;
+    delete row.body;
   },
 
-  write(state, index): RowWrite {
-    const row = state.rows[index]!;
-    const reason = row.outcome === 'pending' ? pendingReason(state) : row.reason ?? null;
-    return { row: row.row, sheetRow: state.origin.row + row.row - 1, idText: row.idText ?? null, status: statusText(row.outcome, reason, CONTACT_DESCRIBER.note(row)) };
+  refusalHints: {
+    '422 email': ': a contact with this email may already exist in this company',
+    '422 contact_list_ids': ": a contact list is not one of this company's",
   },
-};
 
-function onFailure(state: ContactsImportState, row: ContactRowState, failure: Failure): RowResult {
-  switch (failure.kind) {
-    case 'refused':
-      row.outcome = 'failed';
-      row.reason = failure.reason + refusalHint(failure);
-      delete row.body;
-      return { go: true };
-    case 'wait':
-      return { go: false, kind: 'wait', message: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}), ...(failure.outOfTime ? { outOfTime: true as const } : {}) };
-    case 'stop':
-      return { go: false, kind: 'pause', message: failure.message };
-    case 'unknown': {
-      markUnknown(row, MAYBE_CREATED);
-      const place = `row ${state.origin.row + row.row - 1} (${row.email})`;
-      // Paused rather than going on: if the connection is down, every next row would end unknown too.
-      return { go: false, kind: 'pause', message: `${failure.message} The contact of ${place} may have been created: its id cell says "${MAYBE_CREATED_MARK}".` };
-    }
-  }
-}
+  unanswered(row, sheetRow) {
+    markUnknown(row, MAYBE_CREATED);
+    // Paused rather than going on: if the connection is down, every next row would end unknown too.
+    return `The contact of row ${sheetRow} (${row.email}) may have been created: its id cell says "${MAYBE_CREATED_MARK}".`;
+  },
 
-function markUnknown(row: ContactRowState, reason: string): void {
-  row.outcome = 'unknown';
-  row.idText = MAYBE_CREATED_MARK;
-  row.reason = reason;
-  delete row.body;
-}
+  interrupted: (row) => markUnknown(row, `the import stopped while it was being sent, so it ${MAYBE_CREATED}`),
 
-function refusalHint(failure: Extract<Failure, { kind: 'refused' }>): string {
-  const { error } = failure;
-  if (error?.status === 422 && error.field === 'email') return ': a contact with this email may already exist in this company';
-  if (error?.status === 422 && error.field === 'contact_list_ids') return ': a contact list is not one of this company\'s';
-  return '';
-}
-
-const CONTACT_DESCRIBER: RowDescriber<ContactRowState, ContactRowOutcome> = {
   outcomes: CONTACT_ROW_OUTCOMES,
   label: (row) => row.email,
   note(row) {
@@ -113,3 +276,10 @@ const CONTACT_DESCRIBER: RowDescriber<ContactRowState, ContactRowOutcome> = {
     return undefined;
   },
 };
+
+function markUnknown(row: ContactRowState, reason: string): void {
+  row.outcome = 'unknown';
+  row.idText = MAYBE_CREATED_MARK;
+  row.reason = reason;
+  delete row.body;
+}

@@ -39,8 +39,3 @@ export function emailProblem(address: string): string | undefined {
   if (/^\d+$/.test(labels[labels.length - 1] ?? '')) return `the domain of ${shown} ends in a number, not a name like .com`;
   return undefined;
 }
-
-/** Addresses compare without regard to case, as the API compares them for uniqueness. */
-export function emailKey(address: string): string {
-  return address.toLowerCase();
-}

@@ -1,7 +1,7 @@
 // An import's report: every row's outcome and reason, totals that add up, one sentence, and the sheet texts.
 
 import { formatCount } from '../export/places';
-import { outcomeParts, pendingReason as jobPendingReason } from '../jobs/progress';
+import { outcomeParts, pendingReason } from '../jobs/progress';
 import type { ImportJob, ImportReport, ImportReportRow, ImportRowBase, ImportStatus } from './types';
 
 /** How one kind of import describes its rows; the shape of the report is shared. */
@@ -16,26 +16,11 @@ export type RowDescriber<Row extends ImportRowBase, Outcome extends string> = {
 };
 
 /** Builds the report from a state at any point: before, during, after or instead of the sending. */
-export function buildImportReport<Row extends ImportRowBase & { reason?: string }, Outcome extends string>(
+export function buildImportReport<Row extends ImportRowBase, Outcome extends string>(
   state: ImportJob<Row>,
   describe: RowDescriber<Row, Outcome>,
 ): ImportReport<Outcome> {
-  const rows: Array<ImportReportRow<Outcome>> = state.rows.map((row) => {
-    const outcome = row.outcome as Outcome;
-    const pending = row.outcome === 'pending';
-    const reason = pending ? pendingReason(state) : row.reason ?? null;
-    const note = describe.note(row);
-    return {
-      row: row.row,
-      sheetRow: state.origin.row + row.row - 1,
-      label: describe.label(row),
-      outcome,
-      reason,
-      note,
-      status: statusText(outcome, reason, note),
-      idText: describe.idText(row),
-    };
-  });
+  const rows = state.rows.map((row) => reportRow(state, row, describe));
   const totals = Object.fromEntries(describe.outcomes.map((outcome) => [outcome, 0])) as Record<Outcome, number>;
   for (const row of rows) totals[row.outcome]++;
   return {
@@ -53,16 +38,32 @@ export function buildImportReport<Row extends ImportRowBase & { reason?: string 
   };
 }
 
-/** Why a pending row has not been sent, by the import's status. */
-export function pendingReason(state: Pick<ImportJob<ImportRowBase>, 'status' | 'problem'>): string {
-  return jobPendingReason(state, 'import');
+/** One row as the report and the sheet show it. */
+export function reportRow<Row extends ImportRowBase, Outcome extends string>(
+  state: ImportJob<Row>,
+  row: Row,
+  describe: RowDescriber<Row, Outcome>,
+): ImportReportRow<Outcome> {
+  const outcome = row.outcome as Outcome;
+  const reason = outcome === 'pending' ? pendingReason(state, 'import') : row.reason ?? null;
+  const note = describe.note(row);
+  return {
+    row: row.row,
+    sheetRow: state.origin.row + row.row - 1,
+    label: describe.label(row),
+    outcome,
+    reason,
+    note,
+    status: statusText(outcome, reason, note),
+    idText: describe.idText(row),
+  };
 }
 
 /**
  * The status column's text for a row: "created", "updated (website, currency)", "failed: …". Every
  * text starts with a word, so Sheets never reads one as a formula.
  */
-export function statusText(outcome: string, reason: string | null, note: string | null): string {
+function statusText(outcome: string, reason: string | null, note: string | null): string {
   if (outcome === 'pending') return reason ?? 'not sent yet';
   if (reason) return `${outcome}: ${reason}`;
   if (note) return `${outcome} (${note})`;
@@ -80,7 +81,5 @@ function summarise<Row extends ImportRowBase, Outcome extends string>(state: Imp
 /** One text per range row: the header row gets the status column's title, empty rows get nothing. */
 function statusTexts<Row extends ImportRowBase, Outcome extends string>(state: ImportJob<Row>, rows: ReadonlyArray<ImportReportRow<Outcome>>): string[] {
   const byRow = new Map(rows.map((row) => [row.row, row.status]));
-  const texts: string[] = [];
-  for (let row = 1; row <= state.rowCount; row++) texts.push(row === 1 ? state.statusColumn.header : byRow.get(row) ?? '');
-  return texts;
+  return Array.from({ length: state.rowCount }, (_, index) => (index === 0 ? state.statusColumn.header : byRow.get(index + 1) ?? ''));
 }

@@ -19,13 +19,12 @@ export function portfolioNotesTable(notes: readonly PortfolioNote[]): PortfolioN
 }
 
 /**
- * The note's text. `content` is the field to read (the changelog removed `plaintext_content`); the old
- * name is read only when `content` is absent altogether, for a service that still answers the old
- * shape. A null `content` means the note has no text, so it is an empty cell, not a cue to read the
- * old field, which would show text the service no longer stands behind.
+ * The note's text: `content` (the changelog removed `plaintext_content`), or the old field only when
+ * `content` is absent, from a service still on the old shape. A null `content` is a note without text,
+ * not a cue to show text from the old field that the service no longer stands behind.
  */
 function noteContent(note: PortfolioNote): string {
-  // The generated type marks content as always present; a service still on the old shape leaves it out.
+  // The generated type marks content as always present.
   const content = (note as Partial<Pick<PortfolioNote, 'content'>>).content;
   if (content === undefined) return note.plaintext_content ?? '';
   return content ?? '';

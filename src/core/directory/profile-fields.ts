@@ -41,11 +41,10 @@ export function readWebsite(cell: unknown): FieldRead<string> {
     note = 'https:// added to the website';
   } else if (scheme === undefined) {
     return invalid(`the website ${shown(url)} is not a web address like https://example.com`);
-  } else if (!/^https?$/i.test(scheme)) {
-    return invalid(`the website ${shown(url)} is not a web address: it must start with http:// or https://`);
-  } else {
+  } else if (/^https?$/i.test(scheme)) {
     url = scheme.toLowerCase() + url.slice(scheme.length);
   }
+  // Any other scheme, or http: without the slashes, as typed.
   if (!url.startsWith('http://') && !url.startsWith('https://')) {
     return invalid(`the website ${shown(url)} is not a web address: it must start with http:// or https://`);
   }
@@ -69,8 +68,8 @@ export function readWebsite(cell: unknown): FieldRead<string> {
  * checks only that it is three letters and would store a typo. Lower case is accepted and upper-cased
  * with a note. `where` is the cell's address (D4), so the reason names the cell to correct.
  */
-export function readCurrency(cell: unknown, where?: string): FieldRead<string> {
-  const at = where ? ` in ${where}` : '';
+export function readCurrency(cell: unknown, where: string): FieldRead<string> {
+  const at = ` in ${where}`;
   if (typeof cell === 'number') return invalid(`the currency${at} is the number ${cell}: give the three-letter code, like USD or EUR`);
   const text = optionalText(cell, 'currency');
   if ('kind' in text) return text;

@@ -1,18 +1,213 @@
-// Profiles from a range: each planned row sent as a POST (create) or PUT (update), one at a time, with a report.
+// Profiles from a range: each row planned (create, update, unchanged or failed) before anything is sent, then
+// sent as a POST or PUT, one at a time, with a report.
 
 import type { ApiClient } from '../api/client';
+import type { PortfolioCompanyProfile, PortfolioCompanyProfileInput } from '../api/types';
 import { quote } from '../export/places';
-import { buildImportReport, statusText, pendingReason, type RowDescriber } from './import-report';
-import { cloneJob, runImportStep, settleInterrupted, type ImportStepOptions, type ImportStepResult, type RowResult, type RowSender } from './row-job';
-import { PROFILE_ROW_OUTCOMES, type ProfileRowOutcome, type ProfileRowState, type ProfilesImportState } from './profiles-plan';
-import type { ImportReport, RowWrite } from './types';
-import { classifyFailure, type Failure } from '../jobs/classify-failure';
+import { isUuid, requireUuid } from '../validate/uuid';
+import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
+import { readContactId, readCurrency, readMonth, readWebsite, type FieldRead } from './profile-fields';
+import { markDuplicates, newImportJob, readImportRows, type FieldColumn } from './range-header';
+import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './row-job';
+import type { ImportJob, ImportReport, RangeInput } from './types';
 
-export { prepareProfilesImport, PROFILE_ID_HEADER, PROFILE_ROW_OUTCOMES } from './profiles-plan';
-export type { ProfileFieldName, ProfileRowOutcome, ProfileRowState, ProfilesImportInput, ProfilesImportState } from './profiles-plan';
+/**
+ * What happened to one row.
+ * - created / updated: confirmed by the API.
+ * - unchanged: the profile already holds every value the row gives, so nothing was sent.
+ * - failed: refused by validation or by the API, or its creation could not be confirmed; has a reason.
+ * - pending: not sent yet.
+ */
+export type ProfileRowOutcome = 'created' | 'updated' | 'unchanged' | 'failed' | 'pending';
+
+export const PROFILE_ROW_OUTCOMES: readonly ProfileRowOutcome[] = ['created', 'updated', 'unchanged', 'failed', 'pending'];
+
+/** The fields of a profile as reasons and notes name them. */
+type ProfileFieldName = 'name' | 'website' | 'currency' | 'primary contact' | 'fiscal year end month';
+
+type ProfileRowState = {
+  row: number;
+  /** The name as it will be (or was) sent; '' when the cell is empty. */
+  name: string;
+  outcome: ProfileRowOutcome;
+  /** What a pending row will do. */
+  action?: 'create' | 'update';
+  /** How the row found its profile, when it updates one (or leaves one unchanged). */
+  matchedBy?: 'id' | 'name';
+  /** The profile updated or left unchanged, or the one created once confirmed. */
+  profileId?: string;
+  body?: PortfolioCompanyProfileInput;
+  /** Fields an update changes. */
+  changed?: ProfileFieldName[];
+  /** The row's id cell is empty (or the range has no id column): the profile's id is written back once known. */
+  writeId: boolean;
+  reason?: string;
+  /** What was tidied up on the way, like a currency upper-cased. */
+  notes?: string[];
+};
+
+export type ProfilesImportState = ImportJob<ProfileRowState> & { version: 1; kind: 'profiles'; companyId: string };
+
+type ProfilesImportInput = {
+  range: RangeInput;
+  /** The fund the profiles belong to. */
+  companyId: string;
+  /** The fund's profiles as client.portfolio.listProfiles(companyId) gives them, read just before. */
+  existingProfiles: readonly PortfolioCompanyProfile[];
+};
+
+/** Heads the id column the server adds when the range has none (see newImportJob). */
+export const PROFILE_ID_HEADER = 'Profile id';
+
+type ProfileColumn = 'name' | 'website' | 'currency' | 'primaryContact' | 'month' | 'id';
+
+const PROFILE_COLUMNS: ReadonlyArray<FieldColumn<ProfileColumn>> = [
+  { key: 'name', aliases: ['name'], required: true },
+  { key: 'website', aliases: ['website', 'website url', 'url'] },
+  { key: 'currency', aliases: ['currency'] },
+  { key: 'primaryContact', aliases: ['primary contact id', 'primary contact'] },
+  { key: 'month', aliases: ['fiscal year end month', 'fye month'] },
+  { key: 'id', aliases: ['profile id', 'id'] },
+];
+
+type ReadRow = {
+  row: number;
+  name: string;
+  id?: string;
+  idCellBlank: boolean;
+  website: FieldRead<string>;
+  currency: FieldRead<string>;
+  primaryContact: FieldRead<string>;
+  month: FieldRead<number>;
+  problems: string[];
+  notes: string[];
+  target?: PortfolioCompanyProfile;
+  matchedBy?: 'id' | 'name';
+};
+
+/**
+ * Plans every row; nothing is sent. All of a row's problems are listed at once, so one pass fixes them.
+ * A row updates a profile when its id cell names one, or else when its name matches one (without
+ * regard to case); otherwise it creates one. A blank optional cell leaves the field as it is on
+ * update and leaves it out on create; a cell holding just "-" clears the field on update. A row that
+ * would change nothing is `unchanged` and sends nothing.
+ */
+export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImportState {
+  const companyId = requireUuid(input.companyId, 'The company id');
+  const table = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', readRow);
+  const { rows: read, origin } = table;
+
+  markDuplicates(read, origin, (row) => (row.name === '' ? undefined : row.name.toLowerCase()), (row, others) => `the name ${quote(row.name)} is also on ${others}: a profile can appear once in an import`);
+  markDuplicates(read, origin, (row) => row.id, (_, others) => `the same profile id is also on ${others}`);
+  matchProfiles(read, input.existingProfiles);
+  markDuplicates(
+    read.filter((row) => row.problems.length === 0),
+    origin,
+    (row) => row.target?.id.toLowerCase(),
+    (row, others, count) => `${others} ${count === 1 ? 'updates' : 'update'} the same profile ${quote(row.target?.name ?? '')}: a profile can appear once in an import`,
+  );
+
+  const rows = read.map((row) => planRow(row, companyId));
+  return { version: 1, kind: 'profiles', companyId, ...newImportJob(table, input.range, rows, PROFILE_ID_HEADER) };
+}
+
+function readRow(row: number, cell: (key: ProfileColumn) => unknown, address: (key: ProfileColumn) => string): ReadRow {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const idCell = cell('id');
+  let id: string | undefined;
+  if (!isBlankCell(idCell)) {
+    const text = typeof idCell === 'string' ? idCell.trim() : idCell;
+    if (isUuid(text)) id = text.toLowerCase();
+    else problems.push(`the id cell holds ${shown(idCell)}, which is not a profile id: clear it to match the profile by name, or to create it`);
+  }
+  let name = '';
+  const nameCell = cell('name');
+  if (isBlankCell(nameCell)) problems.push('the name is empty: every profile needs one');
+  else if (isClearMark(nameCell)) problems.push('the name cannot be cleared: every profile needs one');
+  else {
+    const text = cellText(nameCell, 'name');
+    if ('reason' in text) problems.push(text.reason);
+    else name = text.text;
+  }
+  const fields = {
+    website: readWebsite(cell('website')),
+    currency: readCurrency(cell('currency'), address('currency')),
+    primaryContact: readContactId(cell('primaryContact')),
+    month: readMonth(cell('month')),
+  };
+  for (const field of Object.values(fields)) {
+    if (field.kind === 'invalid') problems.push(field.reason);
+    if (field.kind === 'value' && field.note) notes.push(field.note);
+  }
+  return { row, name, ...(id ? { id } : {}), idCellBlank: isBlankCell(idCell), ...fields, problems, notes };
+}
+
+/** By id first; else by name, compared without regard to case as the API compares names within a fund. */
+function matchProfiles(rows: readonly ReadRow[], existing: readonly PortfolioCompanyProfile[]): void {
+  const byId = new Map(existing.map((profile) => [profile.id.toLowerCase(), profile]));
+  const byName = new Map<string, PortfolioCompanyProfile[]>();
+  for (const profile of existing) {
+    const key = profile.name.toLowerCase();
+    byName.set(key, [...(byName.get(key) ?? []), profile]);
+  }
+  for (const row of rows) {
+    if (row.problems.length > 0) continue;
+    const named = byName.get(row.name.toLowerCase()) ?? [];
+    if (row.id !== undefined) {
+      const profile = byId.get(row.id);
+      if (!profile) {
+        row.problems.push(`no profile of this fund has the id ${row.id} (deleted, or of another fund?): clear the id cell to match the profile by name, or to create it`);
+        continue;
+      }
+      const other = named.find((candidate) => candidate.id.toLowerCase() !== row.id);
+      if (other) {
+        row.problems.push(`another profile of this fund is already named ${quote(other.name)} (id ${other.id}): names are unique without regard to case`);
+        continue;
+      }
+      row.target = profile;
+      row.matchedBy = 'id';
+      continue;
+    }
+    const [only] = named;
+    if (named.length > 1) row.problems.push(`${named.length} profiles of this fund are named ${quote(row.name)}: put the id of the one you mean in the id column`);
+    else if (only) {
+      row.target = only;
+      row.matchedBy = 'name';
+    }
+  }
+}
+
+const NO_VALUES = { website_url: null, currency: null, primary_contact_id: null, fiscal_year_end_month: null } as const;
+
+function planRow(read: ReadRow, companyId: string): ProfileRowState {
+  const base: ProfileRowState = { row: read.row, name: read.name, outcome: 'pending', writeId: read.idCellBlank };
+  if (read.notes.length > 0) base.notes = read.notes;
+  if (read.problems.length > 0) return { ...base, outcome: 'failed', reason: read.problems.join('; ') };
+  // Fields left out of a PUT keep their value and null clears one, so the body carries only what changes
+  // (a POST's, what differs from a profile with no values).
+  const target = read.target;
+  const current = target ?? NO_VALUES;
+  const body: PortfolioCompanyProfileInput = { name: read.name, company_id: companyId };
+  const changed: ProfileFieldName[] = [];
+  if (read.name !== target?.name) changed.push('name');
+  const diff = <T extends string | number>(field: FieldRead<T>, value: T | null, label: ProfileFieldName, set: (value: T | null) => void) => {
+    if (field.kind === 'value' && field.value !== value) set(field.value);
+    else if (field.kind === 'clear' && value !== null) set(null);
+    else return;
+    changed.push(label);
+  };
+  diff(read.website, current.website_url, 'website', (value) => (body.website_url = value));
+  diff(read.currency, current.currency, 'currency', (value) => (body.currency = value));
+  diff(read.primaryContact, current.primary_contact_id?.toLowerCase() ?? null, 'primary contact', (value) => (body.primary_contact_id = value));
+  diff(read.month, current.fiscal_year_end_month, 'fiscal year end month', (value) => (body.fiscal_year_end_month = value));
+  if (!target) return { ...base, action: 'create', body };
+  const matched = { matchedBy: read.matchedBy ?? 'id', profileId: target.id };
+  if (changed.length === 0) return { ...base, ...matched, outcome: 'unchanged' };
+  return { ...base, ...matched, action: 'update', body, changed };
+}
 
 export type ProfilesImportReport = ImportReport<ProfileRowOutcome>;
-export type ProfilesImportStepOptions = ImportStepOptions<ProfilesImportState>;
 
 /**
  * Why a POST that got no clear answer failed. A re-run matches the profile by its name, so it cannot
@@ -22,100 +217,50 @@ const MAYBE_CREATED =
   'may have been created (no answer came back from the API): check the fund\'s profiles before running the import again; a re-run matches it by name, so it would update it, not create it twice';
 
 /**
- * Runs one step: pending rows in sheet order, one request at a time, until none is left or the
- * deadline nears. A POST is never sent twice: a creation that got no clear answer fails its row (see
- * MAYBE_CREATED) and pauses the import so the user can look; a PUT that got none stays pending and is
- * sent again on resume (it is idempotent). A refusal (4xx) fails its row with the API's message and
- * the import goes on. `onCheckpoint` gets every settled row's id and status, to write into the sheet
- * at once. The given state is not changed.
+ * One POST (create) or PUT (update) per row (see runImportStep). A creation that got no clear answer
+ * fails its row (see MAYBE_CREATED) and pauses the import so the user can look; an update that got none
+ * stays pending and is sent again on resume (a PUT is idempotent).
  */
-export function runProfilesImportStep(state: ProfilesImportState, client: ApiClient, options: ProfilesImportStepOptions): ImportStepResult<ProfilesImportState> {
-  return runImportStep(state, client, options, PROFILE_SENDER);
+export function runProfilesImportStep(state: ProfilesImportState, client: ApiClient, options: ImportStepOptions<ProfilesImportState>): ImportStepResult<ProfilesImportState> {
+  return runImportStep(state, client, options, PROFILES);
 }
 
-/** The report at any point: before sending (a preview), during, after, or after a cancel. */
 export function buildProfilesImportReport(state: ProfilesImportState): ProfilesImportReport {
-  const settled = cloneJob(state);
-  settleInterrupted(settled, PROFILE_SENDER);
-  return buildImportReport(settled, PROFILE_DESCRIBER);
+  return importReport(state, PROFILES);
 }
 
-const PROFILE_SENDER: RowSender<ProfilesImportState> = {
-  isCreate: (state, index) => state.rows[index]?.action === 'create',
+const PROFILES: ImportKind<ProfileRowState, ProfileRowOutcome> = {
+  isCreate: (row) => row.action === 'create',
 
-  send(state, index, client): RowResult {
-    const row = state.rows[index];
-    if (!row?.body || !row.action) return { go: true };
-    try {
-      if (row.action === 'create') {
-        const created = client.portfolio.createProfile(row.body);
-        row.profileId = created.id;
-        settle(row, 'created');
-      } else {
-        client.portfolio.updateProfile(row.profileId ?? '', row.body);
-        settle(row, 'updated');
-      }
-      return { go: true };
-    } catch (error) {
-      return onFailure(state, row, classifyFailure(error, 'import'));
-    }
+  send(row, client) {
+    if (!row.body || !row.action) return;
+    if (row.action === 'create') row.profileId = client.portfolio.createProfile(row.body).id;
+    else client.portfolio.updateProfile(row.profileId ?? '', row.body);
+    row.outcome = row.action === 'create' ? 'created' : 'updated';
+    // Once confirmed, the request is history: dropping it keeps the stored state small.
+    delete row.body;
+    delete row.action;
   },
 
-  interrupted(state, index) {
-    const row = state.rows[index];
-    if (row?.action === 'create') fail(row, `the import stopped while it was being sent, so it ${MAYBE_CREATED}`);
+  fail,
+
+  refusalHints: {
+    '422 name': ': another profile of this fund has this name (names are compared without regard to case)',
+    '400 id': ': the profile no longer exists; clear the id cell to create it again',
+    '422 primary_contact_id': ': the primary contact must be a contact of this fund',
   },
 
-  write(state, index): RowWrite {
-    const row = state.rows[index]!;
-    return { row: row.row, sheetRow: state.origin.row + row.row - 1, idText: PROFILE_DESCRIBER.idText(row), status: rowStatus(state, row) };
+  unanswered(row, sheetRow) {
+    const place = `row ${sheetRow} (${quote(row.name)})`;
+    if (row.action !== 'create') return `The update of ${place} was not confirmed; resuming sends it again.`;
+    fail(row, MAYBE_CREATED);
+    return `The profile of ${place} may have been created: check before resuming.`;
   },
-};
 
-function onFailure(state: ProfilesImportState, row: ProfileRowState, failure: Failure): RowResult {
-  const place = `row ${state.origin.row + row.row - 1} (${quote(row.name)})`;
-  switch (failure.kind) {
-    case 'refused':
-      fail(row, failure.reason + refusalHint(failure));
-      return { go: true };
-    case 'wait':
-      return { go: false, kind: 'wait', message: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}), ...(failure.outOfTime ? { outOfTime: true as const } : {}) };
-    case 'stop':
-      return { go: false, kind: 'pause', message: failure.message };
-    case 'unknown':
-      if (row.action === 'create') {
-        fail(row, MAYBE_CREATED);
-        return { go: false, kind: 'pause', message: `${failure.message} The profile of ${place} may have been created: check before resuming.` };
-      }
-      return { go: false, kind: 'pause', message: `${failure.message} The update of ${place} was not confirmed; resuming sends it again.` };
-  }
-}
+  interrupted(row) {
+    if (row.action === 'create') fail(row, `the import stopped while it was being sent, so it ${MAYBE_CREATED}`);
+  },
 
-/** What the API's refusal means for a profile, where a field says it. */
-function refusalHint(failure: Extract<Failure, { kind: 'refused' }>): string {
-  const { error } = failure;
-  if (!error) return '';
-  if (error.status === 422 && error.field === 'name') return ': another profile of this fund has this name (names are compared without regard to case)';
-  if (error.status === 400 && error.field === 'id') return ': the profile no longer exists; clear the id cell to create it again';
-  if (error.status === 422 && error.field === 'primary_contact_id') return ': the primary contact must be a contact of this fund';
-  return '';
-}
-
-function settle(row: ProfileRowState, outcome: 'created' | 'updated'): void {
-  row.outcome = outcome;
-  // Once confirmed, the request is history: dropping it keeps the stored state small.
-  delete row.body;
-  delete row.action;
-}
-
-function fail(row: ProfileRowState, reason: string): void {
-  row.outcome = 'failed';
-  row.reason = reason;
-  delete row.body;
-  delete row.action;
-}
-
-const PROFILE_DESCRIBER: RowDescriber<ProfileRowState, ProfileRowOutcome> = {
   outcomes: PROFILE_ROW_OUTCOMES,
   label: (row) => row.name,
   note(row) {
@@ -130,7 +275,9 @@ const PROFILE_DESCRIBER: RowDescriber<ProfileRowState, ProfileRowOutcome> = {
   idText: (row) => (row.writeId && row.profileId && row.outcome !== 'pending' && row.outcome !== 'failed' ? row.profileId : null),
 };
 
-function rowStatus(state: ProfilesImportState, row: ProfileRowState): string {
-  const reason = row.outcome === 'pending' ? pendingReason(state) : row.reason ?? null;
-  return statusText(row.outcome, reason, PROFILE_DESCRIBER.note(row));
+function fail(row: ProfileRowState, reason: string): void {
+  row.outcome = 'failed';
+  row.reason = reason;
+  delete row.body;
+  delete row.action;
 }

@@ -3,7 +3,7 @@
 import { InputError } from '../errors';
 import { columnLetters, joinAnd, quote } from '../export/places';
 import { isBlankCell } from './cell-text';
-import type { ColumnTarget, RangeInput, SheetPosition } from './types';
+import type { RangeInput, SheetPosition } from './types';
 
 /** Heads the status column the server writes; a range that already has one (an earlier run) reuses it. */
 export const STATUS_HEADER = 'Import status';
@@ -15,7 +15,7 @@ export type FieldColumn<Key extends string> = {
   required?: boolean;
 };
 
-export type HeaderColumns<Key extends string> = {
+type HeaderColumns<Key extends string> = {
   /** 1-based column offset within the range of each field found. */
   columns: Partial<Record<Key, number>>;
   /** Headers that name no field, as written. */
@@ -41,9 +41,9 @@ export function normaliseHeader(cell: unknown): string {
 /**
  * Maps the header row to fields. A missing required column, or two columns naming one field, makes
  * the range unreadable as a whole: an InputError that says what the first row must hold. `what` names
- * the import in that sentence, like "A profile import".
+ * the import in that sentence, like "A profile import"; headers are normalised first (normaliseHeader).
  */
-export function readHeader<Key extends string>(header: readonly unknown[], fields: ReadonlyArray<FieldColumn<Key>>, what: string, origin: SheetPosition): HeaderColumns<Key> {
+function readHeader<Key extends string>(header: readonly unknown[], fields: ReadonlyArray<FieldColumn<Key>>, what: string, origin: SheetPosition): HeaderColumns<Key> {
   const columns: Partial<Record<Key, number>> = {};
   const ignored: string[] = [];
   let statusColumn: number | null = null;
@@ -64,7 +64,7 @@ export function readHeader<Key extends string>(header: readonly unknown[], field
     }
     const earlier = columns[field.key];
     if (earlier !== undefined) {
-      throw new InputError(`Columns ${letter(earlier)} and ${letter(column)} both give the ${describe(field)}: keep one of them.`);
+      throw new InputError(`Columns ${letter(earlier)} and ${letter(column)} both give the ${titleOf(field).toLowerCase()}: keep one of them.`);
     }
     columns[field.key] = column;
   });
@@ -81,33 +81,14 @@ export function readHeader<Key extends string>(header: readonly unknown[], field
   return { columns, ignored, statusColumn };
 }
 
-/**
- * Where ids go: the range's id column, or a new one right of the range headed `header`, which a
- * later run recognises as the id column.
- */
-export function idColumnTarget(found: number | undefined, width: number, header: string): ColumnTarget {
-  return found === undefined ? { column: width + 1, header, isNew: true } : { column: found, header, isNew: false };
-}
-
-/** Where statuses go: an earlier status column of the range, or a new one right of everything else. */
-export function statusColumnTarget(found: number | null, width: number, idColumn: ColumnTarget): ColumnTarget {
-  if (found !== null) return { column: found, header: STATUS_HEADER, isNew: false };
-  return { column: Math.max(width, idColumn.column) + 1, header: STATUS_HEADER, isNew: true };
-}
-
-function describe<Key extends string>(field: FieldColumn<Key>): string {
-  return titleOf(field).toLowerCase();
-}
-
 /** The first alias, capitalised, is how a header is shown: "Website", "Fiscal year end month". */
 function titleOf<Key extends string>(field: FieldColumn<Key>): string {
   const first = field.aliases[0] ?? field.key;
   return first.charAt(0).toUpperCase() + first.slice(1);
 }
 
-export type ImportRows<Key extends string, Row> = {
+type ImportRows<Key extends string, Row> = {
   origin: SheetPosition;
-  /** Columns in the range. */
   width: number;
   header: HeaderColumns<Key>;
   rows: Row[];
@@ -151,7 +132,11 @@ export function readImportRows<Key extends string, Row>(
 
 /** The fields every import job starts with, from its read range and its planned rows. */
 export function newImportJob<Row extends { outcome: string }>(read: ImportRows<'id', unknown>, range: RangeInput, rows: Row[], idHeader: string) {
-  const idColumn = idColumnTarget(read.header.columns.id, read.width, idHeader);
+  // Ids go into the range's id column, or a new one right of the range that a later run recognises by
+  // its header; statuses into an earlier status column, or a new one right of everything else.
+  const found = read.header.columns.id;
+  const idColumn = found === undefined ? { column: read.width + 1, header: idHeader, isNew: true } : { column: found, header: idHeader, isNew: false };
+  const { statusColumn } = read.header;
   return {
     status: rows.some((row) => row.outcome === 'pending') ? ('running' as const) : ('done' as const),
     origin: read.origin,
@@ -161,8 +146,29 @@ export function newImportJob<Row extends { outcome: string }>(read: ImportRows<'
     emptyRows: read.emptyRows,
     ignoredColumns: read.header.ignored,
     idColumn,
-    statusColumn: statusColumnTarget(read.header.statusColumn, read.width, idColumn),
+    statusColumn: { column: statusColumn ?? Math.max(read.width, idColumn.column) + 1, header: STATUS_HEADER, isNew: statusColumn === null },
     rows,
     counters: { steps: 0, requests: 0 },
   };
+}
+
+/** Rows sharing a key each get a problem naming the others, like "rows 4 and 7": which one is right is the user's call. */
+export function markDuplicates<Row extends { row: number; problems: string[] }>(
+  rows: readonly Row[],
+  origin: SheetPosition,
+  keyOf: (row: Row) => string | undefined,
+  problem: (row: Row, others: string, count: number) => string,
+): void {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    for (const row of group) {
+      const others = group.filter((other) => other !== row).map((other) => String(origin.row + other.row - 1));
+      row.problems.push(problem(row, `${others.length === 1 ? 'row' : 'rows'} ${joinAnd(others)}`, others.length));
+    }
+  }
 }

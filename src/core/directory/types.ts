@@ -2,19 +2,13 @@
 // google.script.run and are stored between the steps of one import.
 
 import type { SheetPosition } from '../export/types';
-import type { RateLimitState } from '../jobs/rate-limit-state';
+import type { JobProgressBase } from '../jobs/progress';
+import type { JobStatus, RateLimitState } from '../jobs/rate-limit-state';
 
 export type { RangeInput, SheetPosition } from '../export/types';
 
-export type ImportStatus =
-  /** More steps are needed (possibly after `notBefore`). */
-  | 'running'
-  /** Every row has its final outcome. */
-  | 'done'
-  /** The user stopped it; resumable. */
-  | 'cancelled'
-  /** A problem stopped it (token rejected, a lost connection after a write); resumable once the user has looked. */
-  | 'paused';
+/** `paused`: a problem stopped it (token rejected, a lost connection after a write); resumable, as `cancelled` is. */
+export type ImportStatus = JobStatus;
 
 /**
  * A column of the range, or one the server adds right of it. `column` is 1-based within the range;
@@ -22,26 +16,21 @@ export type ImportStatus =
  */
 export type ColumnTarget = { column: number; header: string; isNew: boolean };
 
-export type ImportCounters = {
-  steps: number;
-  /** Writes (POST or PUT) asked of the client; its own retries of a 429 are not counted. */
-  requests: number;
-};
-
 /** Every row of an import has an outcome; `pending` is the only one that is not final. */
 export type ImportRowBase = {
   /** 1-based row offset within the range; the header row is row 1. */
   row: number;
   outcome: string;
+  /** Why it failed, was skipped, or may have been created. */
+  reason?: string;
 };
 
 /** What every import keeps between steps, whatever its rows are. */
-export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' | 'rateLimitedSince'> & {
+export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' | 'rateLimitedSince' | 'notBefore' | 'problem'> & {
   status: ImportStatus;
   origin: SheetPosition;
   /** Rows in the range, header included: the status column has this many entries. */
   rowCount: number;
-  /** Columns in the range. */
   width: number;
   /** Data rows with at least one non-blank cell: the rows of the report. */
   rowsRead: number;
@@ -49,16 +38,12 @@ export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' 
   emptyRows: number;
   /** Headers the import did not recognise, left alone (like "Created at"). */
   ignoredColumns: string[];
-  /** Where ids are written back. */
   idColumn: ColumnTarget;
-  /** Where the server may write each row's status (an earlier "Import status" column of the range, or a new one). */
+  /** An earlier "Import status" column of the range, or a new one. */
   statusColumn: ColumnTarget;
   rows: Row[];
-  counters: ImportCounters;
-  /** The last problem that stopped a step, as a sentence for the user. */
-  problem?: string;
-  /** Do not send before this time (ms since epoch): the rate limit asked us to wait. */
-  notBefore?: number;
+  /** requests: writes (POST or PUT) asked of the client; its own retries of a 429 are not counted. */
+  counters: { steps: number; requests: number };
   /**
    * Index into `rows` of a POST that was about to be sent when the state was saved. If a step finds it
    * still set, the execution died mid-request: the row may have been created, and is marked so.
@@ -67,26 +52,10 @@ export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' 
 };
 
 /** What the server writes for one row as soon as it is settled (onCheckpoint). */
-export type RowWrite = {
-  /** 1-based row offset within the range. */
-  row: number;
-  /** The row as the sheet numbers it. */
-  sheetRow: number;
-  /** Text for the id column, or null to leave the cell as it is. */
-  idText: string | null;
-  /** Text for the status column. */
-  status: string;
-};
+export type RowWrite = Pick<ImportReportRow<string>, 'row' | 'sheetRow' | 'idText' | 'status'>;
 
-export type ImportProgress = {
-  status: ImportStatus;
-  /** Rows with a final outcome. */
-  rowsDone: number;
-  rowsTotal: number;
-  /** The rate limit asked for this long before the next step can send: show it as a wait, not a failure. */
-  waitingForRateLimitMs?: number;
-  problem?: string;
-};
+/** `rowsDone`: rows with a final outcome. */
+export type ImportProgress = JobProgressBase & { rowsDone: number; rowsTotal: number };
 
 /** One row of an import's report, as a person reads it. */
 export type ImportReportRow<Outcome extends string> = {
@@ -99,16 +68,12 @@ export type ImportReportRow<Outcome extends string> = {
   reason: string | null;
   /** Something the user should know about a row that went through, like a currency upper-cased. */
   note: string | null;
-  /** The text for the status column. */
   status: string;
   /** The text for the id column (an id, or the "check" marker), or null to leave the cell as it is. */
   idText: string | null;
 };
 
-export type ImportReport<Outcome extends string> = {
-  status: ImportStatus;
-  rowsRead: number;
-  emptyRows: number;
+export type ImportReport<Outcome extends string> = Pick<ImportJob<ImportRowBase>, 'status' | 'rowsRead' | 'emptyRows' | 'idColumn' | 'statusColumn' | 'ignoredColumns'> & {
   /** Adds up to rowsRead. */
   totals: Record<Outcome, number>;
   /** One sentence, like "12 rows read: 5 created, 3 updated, 2 unchanged, 2 failed." */
@@ -116,8 +81,5 @@ export type ImportReport<Outcome extends string> = {
   rows: Array<ImportReportRow<Outcome>>;
   /** One text per range row (header and empty rows included), for the status column. */
   statusTexts: string[];
-  idColumn: ColumnTarget;
-  statusColumn: ColumnTarget;
-  ignoredColumns: string[];
   problem: string | null;
 };

@@ -8,7 +8,8 @@ import {
   runContactsImportStep,
   type ContactsImportState,
 } from '../../../src/core/directory/contacts-import';
-import { cancelImport, resumeImport } from '../../../src/core/directory/row-job';
+import { resumeImport } from '../../../src/core/directory/row-job';
+import { cancelJob } from '../../../src/core/jobs/job-state';
 import type { Json } from '../../../src/shared/rpc';
 import type { ContactNoteReport } from '../../../src/core/directory/contact-notes';
 import type { ProfilesImportReport, ProfilesImportState } from '../../../src/core/directory/profiles-import';
@@ -193,7 +194,7 @@ describe('interruptions', () => {
     expect(report.rows[1]!.status).toBe('not sent: import cancelled');
 
     const second = harness([post(created(NEW_IDS[1]!, 'bob@example.com')), post(created(NEW_IDS[2]!, 'cy@example.com'))]);
-    const { state: done } = runContactsImportStep(resumeImport(cancelImport(cancelled)), second.client, { marginMs: ROW_MARGIN_MS, deadline: second.deadline });
+    const { state: done } = runContactsImportStep(resumeImport(cancelJob(cancelled)), second.client, { marginMs: ROW_MARGIN_MS, deadline: second.deadline });
     second.transport.assertDone();
     expect(done.status).toBe('done');
   });
