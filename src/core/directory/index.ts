@@ -18,6 +18,6 @@ export {
 } from './contacts-import';
 export { importProgress, resumeImport } from './row-job';
 export { STATUS_HEADER } from './range-header';
-export { findContactHeader, planContactNote, sendContactNote, type ContactNoteReport } from './contact-notes';
+export { findContactHeader, planContactNote, sendContactNote, type ContactNoteDraft, type ContactNoteReport } from './contact-notes';
 export { portfolioNotesTable } from './portfolio-notes-table';
-export type { ImportProgress, ImportReport, RowWrite } from './types';
+export type { ImportProgress, ImportReport, ImportReportRow, RowWrite } from './types';
