@@ -6,7 +6,8 @@
 // persist". The job's own state (which pages are read, about 30 KB) stays in the job store.
 
 import type { AuditPageSink } from '../core/audit/build-job';
-import { ensureSize, insertHiddenSheet, snapshotPieces } from './audit-store';
+import { snapshotPieces } from './audit-store';
+import { ensureSize, insertHiddenSheet } from './own-sheets';
 
 const PREFIX = 'Audit build ';
 /** List, page, piece, text. */

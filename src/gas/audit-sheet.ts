@@ -1,7 +1,7 @@
 // The audit sheet in the spreadsheet, laid out as the core's model says (its snapshot: audit-store.ts).
 
 import type { AuditSheetModel, GridRange } from '../core/audit';
-import { ensureSize } from './audit-store';
+import { clearedSheet, ensureSize } from './own-sheets';
 
 function rangeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet, grid: GridRange): GoogleAppsScript.Spreadsheet.Range {
   return sheet.getRange(grid.row, grid.column, grid.numRows, grid.numColumns);
@@ -16,17 +16,7 @@ export function writeAuditSheet(
   model: AuditSheetModel,
   labelsRange: (propertyId: string) => GoogleAppsScript.Spreadsheet.Range | null,
 ): GoogleAppsScript.Spreadsheet.Sheet {
-  const book = SpreadsheetApp.getActiveSpreadsheet();
-  const existing = book.getSheetByName(sheetName);
-  const sheet = existing ?? book.insertSheet(sheetName);
-  if (existing) {
-    existing.getFilter()?.remove();
-    existing.setConditionalFormatRules([]);
-    existing.clear();
-    existing.getRange(1, 1, existing.getMaxRows(), existing.getMaxColumns()).clearDataValidations();
-    existing.showRows(1, existing.getMaxRows());
-    existing.showColumns(1, existing.getMaxColumns());
-  }
+  const sheet = clearedSheet(sheetName);
   const { layout, formatting } = model.summary;
   ensureSize(sheet, layout.rows, layout.columns);
 

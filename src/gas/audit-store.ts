@@ -4,6 +4,7 @@
 // need about 584 KB of snapshot; a sheet holds 50,000 characters a cell and reads back in one getValues.
 
 import { InputError } from '../core/errors';
+import { ensureSize, insertHiddenSheet } from './own-sheets';
 
 const STORE_PREFIX = 'Audit store ';
 const STAGING_PREFIX = `${STORE_PREFIX}(new) `;
@@ -20,26 +21,6 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 function spreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
   return SpreadsheetApp.getActiveSpreadsheet();
-}
-
-/** A new sheet at the end, hidden and warning-only protected with `description`, which says what it keeps. */
-export function insertHiddenSheet(name: string, description: string): Sheet {
-  const book = spreadsheet();
-  const sheet = book.insertSheet(name, book.getNumSheets());
-  try {
-    sheet.hideSheet();
-    sheet.protect().setDescription(description).setWarningOnly(true);
-  } catch (error) {
-    book.deleteSheet(sheet);
-    throw error;
-  }
-  return sheet;
-}
-
-/** Adds rows and columns at the end until the sheet has at least `rows` × `columns`. */
-export function ensureSize(sheet: Sheet, rows: number, columns = 1): void {
-  if (rows > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), rows - sheet.getMaxRows());
-  if (columns > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), columns - sheet.getMaxColumns());
 }
 
 function storeName(sheetId: number): string {

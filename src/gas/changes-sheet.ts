@@ -3,18 +3,9 @@
 
 import { CHANGES_HEADER, CHANGES_SHEET, changeCells, type ChangeRow } from '../core/snapshots/changes';
 import { asSafeRows } from '../core/sheets/cell-safety';
+import { ensureSize, insertSheetAtEnd } from './own-sheets';
 
 type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
-
-/** A new last sheet. insertSheet makes it active, and a refresh must not move the person away from where they work. */
-export function insertSheetAtEnd(book: Book, name: string): GoogleAppsScript.Spreadsheet.Sheet {
-  const selection = book.getActiveRange();
-  const active = book.getActiveSheet();
-  const sheet = book.insertSheet(name, book.getNumSheets());
-  if (selection) book.setActiveRange(selection);
-  else book.setActiveSheet(active);
-  return sheet;
-}
 
 /**
  * Appends the rows, creating the sheet on first use; nothing when there are none. Metric names, sources and
@@ -30,7 +21,7 @@ export function appendChanges(rows: readonly ChangeRow[], book: Book = Spreadshe
   }
   const first = Math.max(sheet.getLastRow(), 1) + 1;
   const last = first + rows.length - 1;
-  if (last > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), last - sheet.getMaxRows());
+  ensureSize(sheet, last);
   // The period stays the text it is ("2024-03-01"), as the metric's own label would: not a date Sheets guesses.
   sheet.getRange(first, 3, rows.length, 1).setNumberFormat('@');
   sheet.getRange(first, 1, rows.length, CHANGES_HEADER.length).setValues(asSafeRows(rows.map(changeCells)));

@@ -2,25 +2,18 @@
 
 import type { CoverageSheetModel, SheetRange } from '../core/formulas/grid-builder';
 import { asSafeRows } from '../core/sheets/cell-safety';
+import { clearedSheet, ensureSize } from './own-sheets';
 
 function rangeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet, r: SheetRange): GoogleAppsScript.Spreadsheet.Range {
   return sheet.getRange(r.row, r.column, r.numRows, r.numColumns);
 }
 
-/** Replaces an earlier coverage in that sheet (its filter, rules and values), never another sheet's data. */
+/** Replaces an earlier coverage in that sheet, never another sheet's data. */
 export function writeCoverageSheet(sheetName: string, model: CoverageSheetModel): GoogleAppsScript.Spreadsheet.Sheet {
-  const book = SpreadsheetApp.getActiveSpreadsheet();
-  const existing = book.getSheetByName(sheetName);
-  const sheet = existing ?? book.insertSheet(sheetName);
-  if (existing) {
-    existing.getFilter()?.remove();
-    existing.setConditionalFormatRules([]);
-    existing.clear();
-  }
+  const sheet = clearedSheet(sheetName);
   const rows = model.values.length;
   const columns = model.values[0]!.length;
-  if (rows > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), rows - sheet.getMaxRows());
-  if (columns > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), columns - sheet.getMaxColumns());
+  ensureSize(sheet, rows, columns);
   // Company and metric names are API text: one reading "=…" stays text.
   sheet.getRange(1, 1, rows, columns).setValues(asSafeRows(model.values));
   sheet.setFrozenRows(model.frozenRows);

@@ -7,7 +7,7 @@
 import { InputError } from '../core/errors';
 import { ADDIN_NAME } from '../core/product';
 import { decodeDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
-import { insertSheetAtEnd } from './changes-sheet';
+import { ensureSize, insertSheetAtEnd } from './own-sheets';
 
 const SNAPSHOT_SHEET = `${ADDIN_NAME} snapshots`;
 const HEADER = ['Snapshot id', 'Definition', 'Cells last written (fingerprints)'];
@@ -60,8 +60,7 @@ export function saveSnapshot(record: SnapshotRecord, book: Book = SpreadsheetApp
   const found = readRows(sheet).find((r) => r.record.definition.id === record.definition.id);
   const row = found?.row ?? Math.max(sheet.getLastRow(), 1) + 1;
   const cells = [record.definition.id, JSON.stringify(record.definition), ...chunks(record.cells)];
-  if (cells.length > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), cells.length - sheet.getMaxColumns());
-  if (row > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), row - sheet.getMaxRows());
+  ensureSize(sheet, row, cells.length);
   const width = Math.max(sheet.getLastColumn(), cells.length);
   const padded = Array.from({ length: width }, (_, i) => cells[i] ?? '');
   // Plain text: a definition or fingerprint must never be read as a number, date or formula.

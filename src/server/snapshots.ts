@@ -15,6 +15,7 @@ import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { readGrid, readTable, tableChanges, type SnapshotDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
 import { isIsoDate } from '../core/validate/dates';
 import { appendChanges } from '../gas/changes-sheet';
+import { ensureSize } from '../gas/own-sheets';
 import { quoteSheetName, writeTable, type CellAnchor } from '../gas/sheet-io';
 import { readSnapshots, saveSnapshot } from '../gas/snapshot-store';
 import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
@@ -180,8 +181,7 @@ function refreshOne(record: SnapshotRecord, ctx: RefreshContext): SnapshotRefres
     const one = grown.length === 1;
     return left('refused', `Left ${range} as it was: the table now has ${plural(rows.length, 'row')} and ${plural(width, 'column')}, and ${listCells(grown)} beside it ${one ? 'is' : 'are'} not empty. Move ${one ? 'that cell' : 'those cells'} out of the way, then refresh again.`, grown);
   }
-  if (lastRow > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), lastRow - sheet.getMaxRows());
-  if (lastColumn > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), lastColumn - sheet.getMaxColumns());
+  ensureSize(sheet, lastRow, lastColumn);
 
   const written = sheet.getRange(old.getRow(), old.getColumn(), rows.length, width);
   const newRange = `${quoteSheetName(sheet.getName())}!${written.getA1Notation()}`;

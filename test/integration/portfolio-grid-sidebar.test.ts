@@ -181,10 +181,13 @@ describe('buildCoverageSheet', () => {
     expect((rules[0]!.getRanges() as Array<{ getA1Notation(): string }>).map((r) => r.getA1Notation())).toEqual([`C2:F${values.length}`]);
     expect(sheet.getRange('A1').getFontWeight()).toBe('bold');
 
-    // A rebuild replaces the sheet (one filter, one rule) from the warm cache; other names read only their series.
+    // A rebuild replaces the sheet (one filter, one rule, no row the analyst hid) from the warm cache; other
+    // names read only their series.
+    sheet.hideRows(3);
     await stack.takeRequests();
     ok(rt.callServer('buildCoverageSheet', [request]));
     expect(await stack.takeRequests()).toHaveLength(0);
+    expect(sheet.isRowHiddenByUser(3)).toBe(false);
     ok(rt.callServer('buildCoverageSheet', [{ ...request, metricNames: ['Cash'] }]));
     expect((await stack.takeRequests()).map((r) => r.path)).toEqual(['/data_points']);
     expect(sheet.getConditionalFormatRules()).toHaveLength(1);
