@@ -115,4 +115,16 @@ describe('PORTFOLIO_COVERAGE', () => {
     expect(table[0]).toEqual(['Company', 'Metric', '2024-02', '2024-03', '2024-04', '2024-05', 'Reported', 'Blank', 'No such metric']);
     expect(table[1]).toEqual(['Company 3', 'Revenue', 'reported', 'reported', 'blank', 'blank', 2, 2, 0]);
   });
+
+  it('takes calendar years, as its refusals offer: a year is reported when every quarter of it has a value', () => {
+    const { ctx } = context([
+      { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', profiles.slice(2, 3)) },
+      { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(1, 2)) },
+      { match: `GET /data_points?metric_id=${id('b', 3)}&page_size=100&page=1`, reply: page('data_points', ['2023-01-01', '2023-04-01', '2023-07-01', '2023-10-01', '2024-01-01', '2024-04-01', '2024-07-01', '2024-10-01']
+        .map((date, i) => ({ id: `p${i}`, metric_id: id('b', 3), date, value: date === '2024-07-01' ? null : '1' }))) },
+    ]);
+    const table = portfolioCoverage(ctx, 'Revenue', '2023', '2024', '');
+    expect(table[0]).toEqual(['Company', 'Metric', '2023', '2024', 'Reported', 'Blank', 'No such metric']);
+    expect(table[1]).toEqual(['Company 3', 'Revenue', 'reported', 'blank', 1, 1, 0]);
+  });
 });

@@ -84,6 +84,9 @@ export function parsePeriodLabel(label: string, fiscalYearEndMonth: number | nul
   if ((match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text))) {
     const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
     if (month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)) return { start: text, end: text, span: 'day', description: text };
+  } else if ((match = /^(\d{4})$/.exec(text))) {
+    // A bare year is the calendar year, as coverage columns label it; fiscal years are always written FY.
+    return { ...monthsFrom({ year: Number(match[1]), month: 1 }, 12), span: 'year', description: `the calendar year ${text}` };
   } else if ((match = /^(\d{4})-(\d{2})$/.exec(text))) {
     const [year, month] = [Number(match[1]), Number(match[2])];
     if (month >= 1 && month <= 12) return { ...monthsFrom({ year, month }, 1), span: 'month', description: `the month ${text}` };
