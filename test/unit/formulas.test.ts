@@ -79,6 +79,8 @@ describe('METRIC_VALUES', () => {
     const { ctx } = context([]);
     expect(() => metricValues(ctx, REVENUE, '2024-02-01', '2024-01-01', '')).toThrow('The start date 2024-02-01 is after the end date 2024-01-01.');
     expect(() => metricValues(ctx, REVENUE, '', '', 'headrs')).toThrow('Unknown option "headrs". Known options: headers, exclude_blank, text, source.');
+    // Words that name Object's own properties are unknown options too, not silently accepted.
+    expect(() => metricValues(ctx, REVENUE, '', '', 'constructor')).toThrow('Unknown option "constructor".');
   });
 });
 
@@ -164,6 +166,8 @@ describe('rich text values', () => {
       .toBe('First line & more\nSecond line\nthird\n• One\n• Two <3!');
     expect(readableValue('<p>=SUM(A1)</p>', 'rich_text', TZ)).toBe('=SUM(A1)');
     expect(readableValue('plain &nbsp; text', 'rich_text', TZ)).toBe('plain text');
+    // An entity named like one of Object's own properties is left as written, never a function's source.
+    expect(readableValue('<p>a &constructor; b &toString;</p>', 'rich_text', TZ)).toBe('a &constructor; b &toString;');
   });
 });
 

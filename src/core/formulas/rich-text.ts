@@ -1,6 +1,7 @@
 // rich_text property values arrive as HTML; a cell shows them as the plain text a person reads.
 
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+// A Map, not an object: "&constructor;" must stay as written, not find Object's own properties.
+const NAMED_ENTITIES = new Map(Object.entries({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }));
 
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity: string, name: string) => {
@@ -8,7 +9,7 @@ function decodeEntities(text: string): string {
       const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
       return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
     }
-    return NAMED_ENTITIES[name.toLowerCase()] ?? entity;
+    return NAMED_ENTITIES.get(name.toLowerCase()) ?? entity;
   });
 }
 

@@ -15,13 +15,14 @@ export interface TableOptions {
   source: boolean;
 }
 
-const OPTION_NAMES: Record<string, keyof TableOptions> = {
+// A Map, not an object: "constructor" is an unknown option, not one of Object's own properties.
+const OPTION_NAMES = new Map<string, keyof TableOptions>(Object.entries({
   headers: 'headers',
   header: 'headers',
   exclude_blank: 'excludeBlank',
   text: 'text',
   source: 'source',
-};
+}));
 
 /** Words like "headers, exclude_blank"; an unknown one is an error, not ignored, so a typo is visible. */
 export function parseTableOptions(input: unknown, defaults: Partial<TableOptions> = {}): TableOptions {
@@ -29,7 +30,7 @@ export function parseTableOptions(input: unknown, defaults: Partial<TableOptions
   if (input === undefined || input === null || input === '') return options;
   if (typeof input !== 'string') throw new InputError(`Options must be text like "headers, exclude_blank", not ${String(input)}.`);
   for (const word of input.split(/[\s,;]+/).filter(Boolean)) {
-    const key = OPTION_NAMES[word.toLowerCase()];
+    const key = OPTION_NAMES.get(word.toLowerCase());
     if (!key) throw new InputError(`Unknown option "${word}". Known options: headers, exclude_blank, text, source.`);
     options[key] = true;
   }
