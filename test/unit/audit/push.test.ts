@@ -65,6 +65,18 @@ function expectAccountedFor(state: AuditPushState): void {
 }
 
 describe('pushing changes', () => {
+  it('keeps each profile and property once in the job state, however many cells share it', () => {
+    const state = preparePush(editedSheet(), model, schema);
+    const profileIds = state.profiles.map((profile) => profile.id);
+    const propertyIds = state.properties.map((property) => property.id);
+    expect(new Set(profileIds).size).toBe(profileIds.length);
+    expect(new Set(propertyIds).size).toBe(propertyIds.length);
+    // Three companies had cells edited, aurora's three of them; sector was edited for two companies.
+    expect(profileIds).toEqual(expect.arrayContaining([PROFILE.aurora, PROFILE.bluebird, PROFILE.cobalt]));
+    expect(state.items.filter((item) => state.profiles[item.profile]!.id === PROFILE.aurora && item.planned)).toHaveLength(3);
+    expect(state.items.filter((item) => state.properties[item.property]!.id === PROPERTY.sector && item.planned)).toHaveLength(2);
+  });
+
   it('sends each changed cell once, concurrently, with exactly the body its type demands, and counts 201 and 200', () => {
     const { step, transport } = client(EIGHT_ANSWERS);
     const { state, progress } = step(preparePush(editedSheet(), model, schema));
