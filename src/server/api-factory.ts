@@ -46,7 +46,10 @@ export function createClientForExecution(limits: ExecutionLimits = {}): ApiClien
   });
 }
 
-/** Sidebar calls run up to 6 minutes, but a person is waiting: give up on rate-limit waits past a minute. */
+/**
+ * The caller's client for work a person waits on (the sidebar, Refresh data) or that must not sit in one wait
+ * (a scheduled refresh): up to 6 minutes, but rate-limit waits give up past a minute.
+ */
 export function sidebarClient(): ApiClient {
   return createClientForExecution({ maxTotalWaitMs: 60_000 });
 }

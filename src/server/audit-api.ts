@@ -33,7 +33,7 @@ import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
 import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
-import { createClientForExecution } from './api-factory';
+import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob, tallyCodes } from './jobs-api';
 
 const AUDIT_SHEET = 'Portfolio audit';
@@ -86,7 +86,7 @@ function prepare(sheetName: string, values: unknown[][] | null): { state: AuditP
   if (!values || !snapshotText) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
   const read = readAuditSheet(values);
   const snapshot = parseSnapshot(snapshotText);
-  const schema = loadAuditSchema(createClientForExecution({ maxTotalWaitMs: 60_000 }), snapshot.companyId);
+  const schema = loadAuditSchema(sidebarClient(), snapshot.companyId);
   return { state: prepareAuditPush({ read, snapshot, schema, timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter }), read, schema };
 }
 

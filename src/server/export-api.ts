@@ -28,7 +28,7 @@ import { dropCachedSeries, readSeriesEpochs } from '../gas/document-settings';
 import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type RangeRead, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
-import { createClientForExecution } from './api-factory';
+import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob, tallyCodes, unfinishedJobs } from './jobs-api';
 import { listMetricsKept } from './metric-listing';
 
@@ -58,7 +58,7 @@ function listCompanyMetrics(companyId: string): MetricRef[] {
   const id = requireUuid(companyId, 'The company id');
   // The listing the sidebar fetched when the company was picked, kept for the cache period: the
   // selection's guess, the preview and the start would otherwise each fetch it again.
-  return listMetricsKept(id, () => createClientForExecution({ maxTotalWaitMs: 60_000 })).map(({ id, name, frequency, unit }) => ({ id, name, frequency, unit }));
+  return listMetricsKept(id, () => sidebarClient()).map(({ id, name, frequency, unit }) => ({ id, name, frequency, unit }));
 }
 
 function prepare(request: ExportRequest, metrics: readonly MetricRef[], read: RangeRead = readRange(request.range)): ExportState {

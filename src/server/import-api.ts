@@ -38,7 +38,7 @@ import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas
 import type { ContactList, PortfolioCompanyProfile } from '../core/api/types';
 import type { RangeInput } from '../core/directory/types';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
-import { createClientForExecution } from './api-factory';
+import { sidebarClient } from './api-factory';
 import { rereadKind, startJob, tallyCodes, type RereadJob } from './jobs-api';
 
 /** An import as it steps: its state, planned again from its range each time it is loaded. */
@@ -107,7 +107,7 @@ export function startImport(request: ImportRequest): ImportHandle {
   request = { ...request, range: withOwnColumns(request.range) };
   const { sheetName, range } = rangeInput(request.range);
   if (range.values.length < 2) throw new InputError('Select a header row and at least one row to import.');
-  const client = createClientForExecution({ maxTotalWaitMs: 60_000 });
+  const client = sidebarClient();
   const job = request.kind === 'profiles' ? newProfilesImport(request, sheetName, range, client.portfolio.listProfiles(companyId)) : newContactsImport(request, sheetName, range, client.contacts.listLists(companyId));
   const { row, column } = range.origin!;
   // New id and status columns go right of the range: never over someone's data.

@@ -1,5 +1,6 @@
 // "Refresh data" (every add-in formula fetches fresh values) and the exporter's refresh of the formulas it affected.
 
+import type { ApiClient } from '../core/api/client';
 import { InputError, userSentence } from '../core/errors';
 import type { DataPoint, Metric } from '../core/api/types';
 import { cachedSeriesReads, type CachedSeriesRead } from '../core/formulas/cached-series';
@@ -14,7 +15,7 @@ import { isUuid } from '../core/validate/uuid';
 import { appendChanges } from '../gas/changes-sheet';
 import { startNewCacheGeneration } from '../gas/document-settings';
 import { quoteSheetName } from '../gas/sheet-io';
-import { createClientForExecution } from './api-factory';
+import { sidebarClient } from './api-factory';
 import { createFormulaContext } from './formula-context';
 
 /**
@@ -106,8 +107,8 @@ function compareWithFreshReads(before: ReturnType<typeof cachedSeriesBefore>, na
  * fails each of its reads; reads of several metrics go alone.
  */
 function freshReader(reads: readonly CachedSeriesRead[]): (read: CachedSeriesRead) => DataPoint[] {
-  let client: ReturnType<typeof createClientForExecution> | undefined;
-  const api = () => (client ??= createClientForExecution({ credentialsOf: 'caller', maxTotalWaitMs: 60_000 }));
+  let client: ApiClient | undefined;
+  const api = () => (client ??= sidebarClient());
   const windowOf = (read: CachedSeriesRead) => `${read.start ?? ''}|${read.end ?? ''}|${read.excludeBlank}`;
   const listOf = (ids: readonly string[], read: CachedSeriesRead) =>
     api().dataPoints.list(ids, { startDate: read.start, endDate: read.end, excludeBlank: read.excludeBlank, includeSource: true });

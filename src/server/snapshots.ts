@@ -20,7 +20,7 @@ import { quoteSheetName, writeTable, type CellAnchor } from '../gas/sheet-io';
 import { readSnapshots, saveSnapshot } from '../gas/snapshot-store';
 import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { InsertReport, SnapshotRefreshOutcome, SnapshotRefreshReport, SnapshotSummary } from '../shared/rpc';
-import { createClientForExecution } from './api-factory';
+import { sidebarClient } from './api-factory';
 import { typedCells, withDocumentLock } from './freeze';
 import { createFormulaContext } from './formula-context';
 
@@ -67,7 +67,7 @@ export function insertMetricSnapshot(
   anchor: CellAnchor, request: { metricIds: string[]; companyId: string; startDate?: string; endDate?: string; headers: boolean },
 ): InsertReport {
   const { metricIds, companyId, startDate, endDate, headers } = request;
-  const api = createClientForExecution({ maxTotalWaitMs: 60_000 });
+  const api = sidebarClient();
   const points = api.dataPoints.list(metricIds, { startDate, endDate });
   if (points.length === 0) throw new InputError('These metrics have no data points in that range: nothing was written.');
   const args: Arguments = { kind: 'metric_values', companyId, metricIds, startDate: startDate ?? null, endDate: endDate ?? null, options: { headers } };
@@ -220,7 +220,7 @@ export function refreshAllSnapshots(origin: 'sidebar' | 'schedule', book: Book =
       const outcomes: SnapshotRefreshOutcome[] = [];
       const changes: ChangeRow[] = [];
       if (records.length) {
-        const client = createClientForExecution({ credentialsOf: 'caller', maxTotalWaitMs: 60_000 });
+        const client = sidebarClient();
         const listings = new Map<string, Metric[]>();
         const ctx: RefreshContext = {
           book,

@@ -82,7 +82,6 @@ export class RequestBudget {
     return countOf(this.read());
   }
 
-
   private tryTake(wanted: number): { granted: number; waitMs: number } {
     const now = this.clock.now();
     const state = this.read();
