@@ -30,10 +30,12 @@ export function insertFormula(anchor: CellAnchor, formula: string, companyId: st
 export function insertMetricValues(request: InsertRequest): InsertReport {
   const ids = request.metricIds.map((id) => requireUuid(id, 'A metric id'));
   if (ids.length === 0) throw new InputError('Choose at least one metric.');
+  // A snapshot has always checked the company before the dates and the active cell; a formula after them.
+  const snapshotCompanyId = request.mode === 'formula' ? undefined : requireUuid(request.companyId, 'The company id');
   const start = optionalIsoDate(request.startDate, 'The start date');
   const end = optionalIsoDate(request.endDate, 'The end date');
   const anchor = activeAnchor();
-  const companyId = requireUuid(request.companyId, 'The company id');
+  const companyId = snapshotCompanyId ?? requireUuid(request.companyId, 'The company id');
   const headers = request.headers || ids.length > 1;
   if (request.mode !== 'formula') return insertMetricSnapshot(anchor, { metricIds: ids, companyId, startDate: start, endDate: end, headers });
   return insertFormula(anchor, metricValuesFormula({ metricIds: ids, startDate: start, endDate: end, headers }), companyId);

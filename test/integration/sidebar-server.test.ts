@@ -115,6 +115,10 @@ describe('metric browser', () => {
     expect(oneRow).toEqual({ ok: false, error: 'The cells C3:D3 are not all empty. Select an empty cell with room for 1 row and 2 columns.' });
     const formula = rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metric!.id], startDate: null, endDate: null, mode: 'formula', headers: true }]) as Rpc<unknown>;
     expect(formula).toEqual({ ok: false, error: 'The cell C3 is not empty. Select an empty cell.' });
+    // A snapshot without a company says so before it reads the dates; a formula reads the dates first.
+    const noCompany = { companyId: '', metricIds: [metric!.id], startDate: 'January', endDate: null, headers: true };
+    expect(rt.callServer('insertMetricValues', [{ ...noCompany, mode: 'snapshot' }])).toEqual({ ok: false, error: expect.stringMatching(/^The company id /) });
+    expect(rt.callServer('insertMetricValues', [{ ...noCompany, mode: 'formula' }])).toEqual({ ok: false, error: 'The start date must be a date like 2024-01-31.' });
   });
 });
 
