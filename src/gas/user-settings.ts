@@ -55,8 +55,9 @@ export function readSettingsSummary(props: UserProperties = readUserProperties()
   };
 }
 
-export function readSettingsGeneration(props: UserProperties = readUserProperties()): string {
-  return props[SETTINGS_GENERATION_KEY] ?? '0';
+/** One property read unless the execution holds them all already (user properties also keep job records). */
+export function readSettingsGeneration(props?: UserProperties): string {
+  return (props ? props[SETTINGS_GENERATION_KEY] : store().getProperty(SETTINGS_GENERATION_KEY)) ?? '0';
 }
 
 /** Saves a checked update in one write; a new token or base URL starts a new settings generation (no old answers). */
