@@ -27,21 +27,23 @@ import { createFormulaContext } from './formula-context';
  * cache, where the formulas find it (when the user is the owner, whose cache custom functions use).
  */
 export function refreshAllFormulasWithChanges(): { formulas: number; changes: number } {
+  // One scan of the sheets serves the comparison and the rewrite: nothing edits them in between.
+  const sheets = sheetsWithFormulas();
   // Both read the generation that is about to end.
-  const before = cachedSeriesBefore();
+  const before = cachedSeriesBefore(sheets);
   const nameOf = before.length ? metricNames() : (id: string) => id;
   startNewCacheGeneration();
   const rows = before.length ? compareWithFreshReads(before, nameOf) : [];
-  const formulas = rewriteFormulas(findAddinFormulas);
+  const formulas = rewriteFormulas(findAddinFormulas, sheets);
   appendChanges(rows);
   return { formulas, changes: rows.filter((row) => row.kind === 'change').length };
 }
 
 /** The series the formulas read as the ending generation of this user's cache holds them, and where those formulas are. */
-function cachedSeriesBefore(): Array<{ read: CachedSeriesRead; points: DataPoint[]; where: string }> {
+function cachedSeriesBefore(sheets: SheetWithFormulas[]): Array<{ read: CachedSeriesRead; points: DataPoint[]; where: string }> {
   const ctx = createFormulaContext();
   const byKey = new Map<string, { read: CachedSeriesRead; cells: string[] }>();
-  for (const { sheet, formulas, valueAt } of sheetsWithFormulas()) {
+  for (const { sheet, formulas, valueAt } of sheets) {
     for (const read of cachedSeriesReads(formulas, valueAt)) {
       if (!byKey.has(read.key)) byKey.set(read.key, { read, cells: [] });
       byKey.get(read.key)!.cells.push(...read.cells.map((cell) => `${quoteSheetName(sheet.getName())}!${sheet.getRange(cell.row, cell.column).getA1Notation()}`));
@@ -157,7 +159,9 @@ export function refreshFormulasReport(metricIds: string[]): FormulaRefreshReport
 }
 
 /** Each sheet that holds a formula, with its grids from A1 (getDataRange starts there), so a reference indexes them as it is. */
-function sheetsWithFormulas(): Array<{ sheet: GoogleAppsScript.Spreadsheet.Sheet; formulas: string[][]; valueAt: (row: number, column: number) => unknown }> {
+type SheetWithFormulas = { sheet: GoogleAppsScript.Spreadsheet.Sheet; formulas: string[][]; valueAt: (row: number, column: number) => unknown };
+
+function sheetsWithFormulas(): SheetWithFormulas[] {
   return SpreadsheetApp.getActiveSpreadsheet().getSheets().flatMap((sheet) => {
     const data = sheet.getDataRange();
     const formulas = data.getFormulas();
@@ -168,8 +172,8 @@ function sheetsWithFormulas(): Array<{ sheet: GoogleAppsScript.Spreadsheet.Sheet
 }
 
 /** Clears the picked formulas and writes them again, which makes Sheets run them again. */
-function rewriteFormulas(pick: (formulas: string[][], valueAt: (row: number, column: number) => unknown) => FormulaCell[]): number {
-  const pending = sheetsWithFormulas().flatMap(({ sheet, formulas, valueAt }) =>
+function rewriteFormulas(pick: (formulas: string[][], valueAt: (row: number, column: number) => unknown) => FormulaCell[], sheets = sheetsWithFormulas()): number {
+  const pending = sheets.flatMap(({ sheet, formulas, valueAt }) =>
     pick(formulas, valueAt).map((cell) => ({ range: sheet.getRange(cell.row, cell.column), formula: cell.formula })));
   if (pending.length === 0) return 0;
   for (const { range } of pending) range.clearContent();
