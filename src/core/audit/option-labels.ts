@@ -61,9 +61,7 @@ export function resolveLabels(text: string, options: readonly AuditOption[], pro
 /** "the labels of Sector are "Fintech", "Healthcare" and "Energy"", cut after 20. */
 function existingLabels(options: readonly AuditOption[], propertyName: string): string {
   if (options.length === 0) return `${propertyName} has no options`;
-  const listed = options.slice(0, LABELS_LISTED).map((option) => quote(option.label));
-  const more = options.length - listed.length;
-  return `the labels of ${propertyName} are ${more > 0 ? `${listed.join(', ')} and ${more} more` : joinAnd(listed)}`;
+  return `the labels of ${propertyName} are ${joinAnd(options.map((option) => quote(option.label)), { limit: LABELS_LISTED })}`;
 }
 
 /**

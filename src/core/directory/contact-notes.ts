@@ -180,7 +180,5 @@ function contactCount(count: number): string {
 
 /** "rows 4 and 7", cut short past ten rows so a large selection cannot flood the sidebar. */
 function rowList(rows: readonly ContactNoteRow[]): string {
-  const shownRows = rows.slice(0, 10).map((row) => String(row.sheetRow));
-  const more = rows.length - shownRows.length;
-  return `${rows.length === 1 ? 'row' : 'rows'} ${more > 0 ? `${shownRows.join(', ')} and ${more} more` : joinAnd(shownRows)}`;
+  return `${rows.length === 1 ? 'row' : 'rows'} ${joinAnd(rows.map((row) => String(row.sheetRow)), { limit: 10 })}`;
 }
