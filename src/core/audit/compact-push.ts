@@ -12,7 +12,7 @@ import type { AuditOption, AuditPushItem, AuditPushState, AuditSchema, AuditShee
 import { groupCells, pushItems } from './write-back';
 
 /** The properties of the changed cells, and the options their pending writes name. */
-export type PushSchema = {
+type PushSchema = {
   /** [id, name, dataType] of every property a changed cell belongs to. */
   properties: Array<[string, string, string]>;
   /** Only the options pending writes name, enough to resolve their labels again. */

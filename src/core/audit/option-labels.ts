@@ -3,7 +3,7 @@
 import { joinAnd, quote } from '../export/places';
 import type { AuditOption } from './types';
 
-export type LabelResolution = { ok: true; options: AuditOption[] } | { ok: false; reason: string };
+type LabelResolution = { ok: true; options: AuditOption[] } | { ok: false; reason: string };
 
 /** Labels listed in a reason before "and N more". */
 const LABELS_LISTED = 20;

@@ -12,7 +12,7 @@ import { isCutText } from './sheet-limits';
 import type { AuditProfile, AuditProperty, AuditPushItem, AuditPushState, AuditSchema, AuditSheetCell, AuditSheetRead, AuditSnapshot } from './types';
 import { resumeWaveJob } from '../jobs/job-state';
 
-export type AuditPushInput = {
+type AuditPushInput = {
   read: AuditSheetRead;
   /** As stored when the audit was built, or refreshed after the last push. */
   snapshot: AuditSnapshot;
