@@ -13,15 +13,19 @@ const PREFIX = 'Audit build ';
 /** List, page, piece, text. */
 const COLUMNS = 4;
 
+function buildSheetName(buildId: string): string {
+  return `${PREFIX}${buildId}`;
+}
+
 function buildSheet(buildId: string): GoogleAppsScript.Spreadsheet.Sheet | null {
-  return SpreadsheetApp.getActiveSpreadsheet().getSheetByName(`${PREFIX}${buildId}`);
+  return SpreadsheetApp.getActiveSpreadsheet().getSheetByName(buildSheetName(buildId));
 }
 
 /** Creates the build's hidden sheet (at start), or finds it again (each step). */
 export function openBuildSheet(buildId: string): AuditPageSink {
   let sheet = buildSheet(buildId);
   if (!sheet) {
-    sheet = insertHiddenSheet(`${PREFIX}${buildId}`, 'Kept by Portfolio Metrics while an audit is being built: removed once it is.');
+    sheet = insertHiddenSheet(buildSheetName(buildId), 'Kept by Portfolio Metrics while an audit is being built: removed once it is.');
     // Plain text, so JSON starting with a digit or "=" stays the text it is.
     sheet.getRange(1, 1, sheet.getMaxRows(), COLUMNS).setNumberFormat('@');
   }
@@ -36,11 +40,11 @@ function sinkOn(sheet: GoogleAppsScript.Spreadsheet.Sheet): AuditPageSink {
       );
       if (rows.length === 0) return;
       const first = sheet.getLastRow() + 1;
-      const added = first + rows.length - 1 - sheet.getMaxRows();
-      if (added > 0) {
-        ensureSize(sheet, first + rows.length - 1);
-        sheet.getRange(sheet.getMaxRows() - added + 1, 1, added, COLUMNS).setNumberFormat('@');
-      }
+      const last = first + rows.length - 1;
+      const had = sheet.getMaxRows();
+      ensureSize(sheet, last);
+      // Rows just added get the plain-text format the sheet was made with.
+      if (last > had) sheet.getRange(had + 1, 1, last - had, COLUMNS).setNumberFormat('@');
       // One setValues per wave: a killed step leaves whole waves, and a wave read again replaces its pages (see read).
       sheet.getRange(first, 1, rows.length, COLUMNS).setValues(rows);
     },

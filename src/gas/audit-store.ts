@@ -41,7 +41,7 @@ export function snapshotPieces(text: string): string[] {
 }
 
 /** A store written before the audit sheet: committed once the sheet is written, else discarded. */
-export type StagedAuditStore = {
+type StagedAuditStore = {
   /** The column of labels a long dropdown reads; null for a property not staged. */
   labelsRange(propertyId: string): GoogleAppsScript.Spreadsheet.Range | null;
   /** Names the store after the written audit sheet, replacing its earlier store, and removes orphans. */

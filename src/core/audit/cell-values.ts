@@ -132,11 +132,19 @@ function base64Of24Bits(bits: number): string {
 
 /** A cell's text as the user sees it: its key, but a checkbox reads TRUE or FALSE. */
 export function cellText(cell: unknown, timeZone: string, formatDate: DateFormatter): string {
-  return typeof cell === 'boolean' ? (cell ? 'TRUE' : 'FALSE') : keyOfCell(cell, timeZone, formatDate);
+  return textOfKey(cell, keyOfCell(cell, timeZone, formatDate));
 }
 
-/** A cell as a short text for reports: what the user sees, cut at 60 characters. */
-export function shownValue(cell: unknown, timeZone: string, formatDate: DateFormatter): string {
-  const text = cellText(cell, timeZone, formatDate);
+/** What a cell shows, given its key: the key itself except for a checkbox. */
+function textOfKey(cell: unknown, key: string): string {
+  return typeof cell === 'boolean' ? (cell ? 'TRUE' : 'FALSE') : key;
+}
+
+/**
+ * A cell as a short text for reports: what the user sees, cut at 60 characters. Takes the cell's key
+ * (keyOfCell), which its callers have already worked out, and differs from it only for a checkbox.
+ */
+export function shownValue(cell: unknown, key: string): string {
+  const text = textOfKey(cell, key);
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

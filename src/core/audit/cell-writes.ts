@@ -8,7 +8,7 @@ import { cellText, isDateCell } from './cell-values';
 import { resolveLabel, resolveLabels } from './option-labels';
 import type { AuditOption, AuditProperty, AuditWrite } from './types';
 
-export type CellWrite = { ok: true; write: AuditWrite } | { ok: false; reason: string };
+type CellWrite = { ok: true; write: AuditWrite } | { ok: false; reason: string };
 
 export type WriteContext = {
   /** The property's options, in display order. */

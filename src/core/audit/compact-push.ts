@@ -6,12 +6,13 @@
 import { fnv1a64 } from '../cache/chunked-cache';
 import { fingerprints } from '../formulas/freeze';
 import { carryJobFields, compactRecord, decodeRuns, encodeRuns } from '../jobs/compact-state';
+import { keyOfCell } from './cell-values';
 import { cellWrite, type WriteContext } from './cell-writes';
 import type { AuditOption, AuditPushItem, AuditPushState, AuditSchema, AuditSheetRead, AuditWrite } from './types';
 import { groupCells, pushItems } from './write-back';
 
 /** The properties of the changed cells, and the options their pending writes name. */
-export type PushSchema = {
+type PushSchema = {
   /** [id, name, dataType] of every property a changed cell belongs to. */
   properties: Array<[string, string, string]>;
   /** Only the options pending writes name, enough to resolve their labels again. */
@@ -114,13 +115,13 @@ export function expandPush(
   const groups = groupCells(read.cells);
   if (fingerprint !== compact.fingerprint || read.companyId !== compact.companyId || indexes.length !== compact.codes.length || indexes.some((index) => index >= groups.length)) return null;
   const schema = new Map(compact.schema.properties.map(([id, name, dataType]) => [id, { id, name, dataType }]));
-  const listed = pushItems(read, dates);
+  const listed = pushItems(read);
   const items = indexes.map((groupIndex, index): AuditPushItem => {
     const first = groups[groupIndex]![0]!;
     const code = PUSH_CODES[compact.codes[index]!];
     if (!code) throw new Error(`Unknown outcome code in a stored push: ${compact.codes[index]}`);
     const property = schema.get(first.propertyId) ?? { id: first.propertyId, name: '', dataType: '' };
-    const item = listed.item(first, property, code.outcome, code.planned);
+    const item = listed.item(first, keyOfCell(first.value, dates.timeZone, dates.formatDate), property, code.outcome, code.planned);
     const reason = compact.reasonOf[index];
     if (reason !== undefined) item.reason = compact.reasons[reason]!;
     if (code.outcome === 'pending') {

@@ -22,7 +22,7 @@ export function loadAuditData(client: ApiClient, companyId: string): AuditData {
 export function auditReadsOf(profiles: readonly PortfolioCompanyProfile[], properties: readonly PortfolioProperty[]): { profileIds: string[]; optionPropertyIds: string[] } {
   return {
     profileIds: profiles.map((profile) => toProfile(profile).id),
-    optionPropertyIds: auditOrder(properties.map(toProperty)).filter(hasOptions).map((property) => property.id),
+    optionPropertyIds: withOptions(auditProperties(properties)).map((property) => property.id),
   };
 }
 
@@ -34,7 +34,7 @@ export function auditDataOf(
   companyId: string,
   lists: { profiles: readonly PortfolioCompanyProfile[]; properties: readonly PortfolioProperty[]; values: ReadonlyArray<readonly PortfolioPropertyValue[]>; options: ReadonlyArray<readonly PortfolioPropertyOption[]> },
 ): AuditData {
-  const schema = schemaOf(companyId, lists.properties, lists.options);
+  const schema = schemaOf(companyId, auditProperties(lists.properties), lists.options);
   const profiles = lists.profiles.map(toProfile);
   const values = Object.fromEntries(profiles.map((profile, index) => [profile.id, storedValues(lists.values[index] ?? [], schema.properties)]));
   return { ...schema, profiles, values };
@@ -43,17 +43,26 @@ export function auditDataOf(
 /** What write-back needs, read fresh for a push so labels added since the audit was built resolve. */
 export function loadAuditSchema(client: ApiClient, companyId: string): AuditSchema {
   const fundId = requireUuid(companyId, 'The company id');
-  const properties = client.portfolio.listProperties(fundId);
-  const { options } = client.portfolio.listValuesAndOptions([], auditReadsOf([], properties).optionPropertyIds);
+  // Converted and ordered once: the options to read and the schema come from the same list.
+  const properties = auditProperties(client.portfolio.listProperties(fundId));
+  const { options } = client.portfolio.listValuesAndOptions([], withOptions(properties).map((property) => property.id));
   return schemaOf(fundId, properties, options);
 }
 
-/** The properties in audit order, and the options of each select and multiselect (in auditReadsOf's order). */
-function schemaOf(companyId: string, listed: readonly PortfolioProperty[], optionLists: ReadonlyArray<readonly PortfolioPropertyOption[]>): AuditSchema {
-  const properties = auditOrder(listed.map(toProperty));
-  const withOptions = properties.filter(hasOptions);
-  const options = Object.fromEntries(withOptions.map((property, index) => [property.id, (optionLists[index] ?? []).map(toOption)]));
+/** The properties (already in audit order), and the options of each select and multiselect (in auditReadsOf's order). */
+function schemaOf(companyId: string, properties: AuditProperty[], optionLists: ReadonlyArray<readonly PortfolioPropertyOption[]>): AuditSchema {
+  const options = Object.fromEntries(withOptions(properties).map((property, index) => [property.id, (optionLists[index] ?? []).map(toOption)]));
   return { companyId, properties, options };
+}
+
+/** The API's properties as the audit knows them, in audit order. */
+function auditProperties(listed: readonly PortfolioProperty[]): AuditProperty[] {
+  return auditOrder(listed.map(toProperty));
+}
+
+/** The selects and multiselects, in order: the properties whose options are read. */
+function withOptions(properties: readonly AuditProperty[]): AuditProperty[] {
+  return properties.filter(hasOptions);
 }
 
 /** Custom properties in the API's order, then the auto-calculated ones: they are known by name, not by position. */

@@ -3,7 +3,7 @@
 import { joinAnd, quote } from '../export/places';
 import type { AuditOption } from './types';
 
-export type LabelResolution = { ok: true; options: AuditOption[] } | { ok: false; reason: string };
+type LabelResolution = { ok: true; options: AuditOption[] } | { ok: false; reason: string };
 
 /** Labels listed in a reason before "and N more". */
 const LABELS_LISTED = 20;
@@ -61,9 +61,7 @@ export function resolveLabels(text: string, options: readonly AuditOption[], pro
 /** "the labels of Sector are "Fintech", "Healthcare" and "Energy"", cut after 20. */
 function existingLabels(options: readonly AuditOption[], propertyName: string): string {
   if (options.length === 0) return `${propertyName} has no options`;
-  const listed = options.slice(0, LABELS_LISTED).map((option) => quote(option.label));
-  const more = options.length - listed.length;
-  return `the labels of ${propertyName} are ${more > 0 ? `${listed.join(', ')} and ${more} more` : joinAnd(listed)}`;
+  return `the labels of ${propertyName} are ${joinAnd(options.map((option) => quote(option.label)), { limit: LABELS_LISTED })}`;
 }
 
 /**

@@ -208,7 +208,7 @@ export type AuditWrite =
  */
 export const AUDIT_CELL_OUTCOMES = ['created', 'updated', 'unchanged', 'skipped', 'failed', 'pending'] as const;
 
-export type AuditCellOutcome = (typeof AUDIT_CELL_OUTCOMES)[number];
+type AuditCellOutcome = (typeof AUDIT_CELL_OUTCOMES)[number];
 
 /** One cell that differs from the snapshot. Unchanged cells are only counted, to keep the state small. */
 export type AuditPushItem = {

@@ -12,7 +12,7 @@ import { isCutText } from './sheet-limits';
 import type { AuditProfile, AuditProperty, AuditPushItem, AuditPushState, AuditSchema, AuditSheetCell, AuditSheetRead, AuditSnapshot } from './types';
 import { resumeWaveJob } from '../jobs/job-state';
 
-export type AuditPushInput = {
+type AuditPushInput = {
   read: AuditSheetRead;
   /** As stored when the audit was built, or refreshed after the last push. */
   snapshot: AuditSnapshot;
@@ -41,7 +41,7 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
   }
   const original = snapshotCells(snapshot);
   const propertiesById = new Map(schema.properties.map((property) => [property.id.toLowerCase(), property]));
-  const listed = pushItems(read, { timeZone, formatDate });
+  const listed = pushItems(read);
   const items: AuditPushItem[] = [];
   let unchanged = 0;
   for (const group of groupCells(read.cells)) {
@@ -57,7 +57,7 @@ export function prepareAuditPush(input: AuditPushInput): AuditPushState {
       unchanged++;
       continue;
     }
-    const item = listed.item(first, { id: first.propertyId, name: property?.name ?? '', dataType: property?.dataType ?? '' }, 'failed', false);
+    const item = listed.item(first, key, { id: first.propertyId, name: property?.name ?? '', dataType: property?.dataType ?? '' }, 'failed', false);
     items.push(item);
     if (conflicting) {
       item.reason = `the same company and property appear in ${joinAnd(group.map((cell) => cellName(cell.row, cell.column)))} with different values: keep one`;
@@ -121,19 +121,20 @@ function equivalent(cell: unknown, stored: string, property: AuditProperty, cont
 }
 
 /** A push's items from cells of `read`, with each profile and property listed once (items refer to them by index). */
-export function pushItems(read: AuditSheetRead, dates: Omit<WriteContext, 'options'>) {
+export function pushItems(read: AuditSheetRead) {
   const names = new Map(read.rows.map((row) => [row.profileId, row.name]));
   const profiles: AuditProfile[] = [];
   const properties: AuditPushState['properties'] = [];
   const profileIndex = listOnce(profiles);
   const propertyIndex = listOnce(properties);
-  const item = (cell: AuditSheetCell, property: AuditPushState['properties'][number], outcome: AuditPushItem['outcome'], planned: boolean): AuditPushItem => ({
+  /** `key` is the cell's keyOfCell: the caller has it already (or works it out once) for its own comparison. */
+  const item = (cell: AuditSheetCell, key: string, property: AuditPushState['properties'][number], outcome: AuditPushItem['outcome'], planned: boolean): AuditPushItem => ({
     profile: profileIndex({ id: cell.profileId, name: names.get(cell.profileId) ?? '' }),
     property: propertyIndex(property),
     row: cell.row,
     column: cell.column,
-    shown: shownValue(cell.value, dates.timeZone, dates.formatDate),
-    key: encodeKey(keyOfCell(cell.value, dates.timeZone, dates.formatDate)),
+    shown: shownValue(cell.value, key),
+    key: encodeKey(key),
     outcome,
     planned,
   });

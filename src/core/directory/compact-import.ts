@@ -34,7 +34,7 @@ type Kept = Pick<ImportJob<ImportRowBase>, 'status' | 'counters' | 'inFlight' | 
   reasonOf: Record<string, number>;
 };
 
-export type CompactContactsImport = Kept & {
+type CompactContactsImport = Kept & {
   kind: 'contacts';
   /** [id, name] of the lists the pending rows named at the start: enough to resolve them again. */
   lists: Array<[string, string]>;
@@ -43,7 +43,7 @@ export type CompactContactsImport = Kept & {
 /** A profile as planning compares a row with it: [id, name, website_url, currency, primary_contact_id, fiscal_year_end_month]. */
 type KeptProfile = [string, string, string | null, string | null, string | null, number | null];
 
-export type CompactProfilesImport = Kept & {
+type CompactProfilesImport = Kept & {
   kind: 'profiles';
   /** The profiles rows matched at the start, as they were then: an update's body is planned against them again. */
   profiles: KeptProfile[];

@@ -27,16 +27,16 @@ export type ContactIdCell = { sheetRow: number; cell: unknown };
  * - duplicate: its contact is already on an earlier selected row; it gets the note once.
  * - refused: no usable contact id; has a reason.
  */
-export type ContactNoteRowOutcome = 'included' | 'duplicate' | 'refused';
+type ContactNoteRowOutcome = 'included' | 'duplicate' | 'refused';
 
-export type ContactNoteRow = {
+type ContactNoteRow = {
   sheetRow: number;
   contactId: string | null;
   outcome: ContactNoteRowOutcome;
   reason: string | null;
 };
 
-export type ContactNotePlan = {
+type ContactNotePlan = {
   /** The request body, or null when the note cannot be sent (see problems). */
   body: NoteInput | null;
   rows: ContactNoteRow[];
@@ -53,7 +53,7 @@ export type ContactNotePlan = {
  * - failed: the API refused it; sending again as it is would fail again.
  * - unknown: no clear answer came back: it may have been created, so check before sending again.
  */
-export type ContactNoteOutcome = 'created' | 'not_sent' | 'failed' | 'unknown';
+type ContactNoteOutcome = 'created' | 'not_sent' | 'failed' | 'unknown';
 
 export type ContactNoteReport = {
   outcome: ContactNoteOutcome;
@@ -77,7 +77,7 @@ export function findContactIdColumn(headerRow: readonly unknown[]): number | nul
 }
 
 /** Where a selection's contact ids are: the header row (1-based sheet row) and its "Contact id" column. */
-export type ContactHeader = { headerRow: number; column: number };
+type ContactHeader = { headerRow: number; column: number };
 
 /**
  * The header row of the table a selection sits in, wherever that table starts: going up from the
@@ -180,7 +180,5 @@ function contactCount(count: number): string {
 
 /** "rows 4 and 7", cut short past ten rows so a large selection cannot flood the sidebar. */
 function rowList(rows: readonly ContactNoteRow[]): string {
-  const shownRows = rows.slice(0, 10).map((row) => String(row.sheetRow));
-  const more = rows.length - shownRows.length;
-  return `${rows.length === 1 ? 'row' : 'rows'} ${more > 0 ? `${shownRows.join(', ')} and ${more} more` : joinAnd(shownRows)}`;
+  return `${rows.length === 1 ? 'row' : 'rows'} ${joinAnd(rows.map((row) => String(row.sheetRow)), { limit: 10 })}`;
 }

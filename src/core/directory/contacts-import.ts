@@ -184,7 +184,7 @@ function resolveLists(cell: unknown, lists: readonly ContactList[]): { ids: stri
     else unknownNames.push(quote(token));
   }
   if (unknownNames.length > 0) {
-    problems.unshift(`no contact list is named ${joinOr(unknownNames)}`);
+    problems.unshift(`no contact list is named ${joinAnd(unknownNames, { word: 'or' })}`);
   }
   // Naming what exists turns "no such list" into a typo the user can see.
   if (unknownNames.length > 0 || unknownId) problems.push(existingLists(lists));
@@ -202,13 +202,7 @@ function resolveLists(cell: unknown, lists: readonly ContactList[]): { ids: stri
 /** "the company's lists are Board, Investors and Newsletter", cut short past MAX_NAMES_SHOWN. */
 function existingLists(lists: readonly ContactList[]): string {
   if (lists.length === 0) return 'the company has no contact lists';
-  const names = lists.slice(0, MAX_NAMES_SHOWN).map((list) => list.name);
-  const more = lists.length - names.length;
-  return `the company's lists are ${more > 0 ? `${names.join(', ')} and ${more} more` : joinAnd(names)}`;
-}
-
-function joinOr(parts: readonly string[]): string {
-  return parts.length <= 1 ? parts[0] ?? '' : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
+  return `the company's lists are ${joinAnd(lists.map((list) => list.name), { limit: MAX_NAMES_SHOWN })}`;
 }
 
 function planRow(read: ReadRow): ContactRowState {

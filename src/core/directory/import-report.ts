@@ -2,7 +2,8 @@
 
 import { formatCount } from '../export/places';
 import { outcomeParts, pendingReason } from '../jobs/progress';
-import type { ImportJob, ImportReport, ImportReportRow, ImportRowBase, ImportStatus } from './types';
+import type { JobStatus } from '../jobs/rate-limit-state';
+import type { ImportJob, ImportReport, ImportReportRow, ImportRowBase } from './types';
 
 /** How one kind of import describes its rows; the shape of the report is shared. */
 export type RowDescriber<Row extends ImportRowBase, Outcome extends string> = {
@@ -12,7 +13,7 @@ export type RowDescriber<Row extends ImportRowBase, Outcome extends string> = {
   note(row: Row): string | null;
   idText(row: Row): string | null;
   /** How the summary names a count of this outcome, when not just "3 created". */
-  phrase?(outcome: Outcome, count: string, status: ImportStatus): string | undefined;
+  phrase?(outcome: Outcome, count: string, status: JobStatus): string | undefined;
 };
 
 /** Builds the report from a state at any point: before, during, after or instead of the sending. */

@@ -6,7 +6,7 @@ import type { PortfolioNote } from '../api/types';
  * A cell of the table. Server-side only: Dates do not survive google.script.run. The server writes
  * the table through asSafeRows (sheets/cell-safety), so a note starting with = stays text.
  */
-export type PortfolioNoteCell = string | Date;
+type PortfolioNoteCell = string | Date;
 
 const PORTFOLIO_NOTES_HEADER: readonly string[] = ['Name', 'Content', 'Created at', 'Id'];
 

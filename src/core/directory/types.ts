@@ -7,9 +7,6 @@ import type { JobStatus, RateLimitState } from '../jobs/rate-limit-state';
 
 export type { RangeInput, SheetPosition } from '../export/types';
 
-/** `paused`: a problem stopped it (token rejected, a lost connection after a write); resumable, as `cancelled` is. */
-export type ImportStatus = JobStatus;
-
 /**
  * A column of the range, or one the server adds right of it. `column` is 1-based within the range;
  * a new column's is past the range's width, and its header goes into the range's first row.
@@ -27,7 +24,8 @@ export type ImportRowBase = {
 
 /** What every import keeps between steps, whatever its rows are. */
 export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' | 'rateLimitedSince' | 'notBefore' | 'problem'> & {
-  status: ImportStatus;
+  /** `paused`: a problem stopped it (token rejected, a lost connection after a write); resumable, as `cancelled` is. */
+  status: JobStatus;
   origin: SheetPosition;
   /** Rows in the range, header included: the status column has this many entries. */
   rowCount: number;

@@ -40,10 +40,14 @@ export function columnLetters(column: number): string {
   return letters;
 }
 
-/** "a", "a and b", "a, b and c". */
-export function joinAnd(parts: readonly string[]): string {
+/**
+ * "a", "a and b", "a, b and c"; past `limit` parts, the first `limit` and a count: "a, b and 3 more" (so a
+ * long list cannot flood a message). `word` joins the last part instead of "and": "a, b or c".
+ */
+export function joinAnd(parts: readonly string[], { limit = Infinity, word = 'and' }: { limit?: number; word?: string } = {}): string {
+  if (parts.length > limit) return `${parts.slice(0, limit).join(', ')} ${word} ${parts.length - limit} more`;
   if (parts.length <= 1) return parts[0] ?? '';
-  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  return `${parts.slice(0, -1).join(', ')} ${word} ${parts[parts.length - 1]}`;
 }
 
 /** 1000 → "1,000", written out because Intl's grouping depends on the runtime's locale data. */
