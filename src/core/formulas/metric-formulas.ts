@@ -211,7 +211,11 @@ export function metricLatest(ctx: FormulaContext, metricIdArg: unknown, asOfArg:
   for (const word of options) if (word !== 'with_date') throw new InputError(`Unknown option "${word}". Known option: with_date.`);
   requireMetricAccess(ctx, [id]);
   const series = loadWholeSeries(ctx, id);
-  const latest = [...series.keys()].filter((date) => date <= asOf && (series.get(date) ?? '') !== '').sort().pop();
+  // One pass for the greatest date: a daily series of ten years need not be copied and sorted per cell.
+  let latest: string | undefined;
+  for (const [date, value] of series) {
+    if (value !== null && value !== '' && date <= asOf && (latest === undefined || date > latest)) latest = date;
+  }
   const withDate = options.includes('with_date');
   if (latest === undefined) return withDate ? [['', '']] : '';
   const value = toCell(series.get(latest), false) ?? '';
