@@ -6,10 +6,10 @@ import { parseTableOptions, shapeSeries, toCell, type Cell, type TableOptions } 
 import { sourceCells } from '../sheets/source-cells';
 import { aggregate, AGGREGATE_CHOICES, readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
+import { seriesKey } from '../series/series-cache';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate } from '../validate/dates';
 import { argumentGrid, isBlank, optionalDate, readId, readIdList } from './arguments';
-import { seriesKey } from './cached-series';
 import { deadlineGuard, type FormulaContext } from './formula-context';
 import { allowedAmongListed, requireMetricAccess } from './formula-access';
 import { findProfile } from './metric-directory';
