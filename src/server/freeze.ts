@@ -3,10 +3,11 @@
 // (snapshots.ts) share the lock and the check for cells a person typed into.
 
 import { InputError } from '../core/errors';
+import { isBlank } from '../core/formulas/arguments';
 import { findAddinFormulas } from '../core/formulas/names';
 import {
   FROZEN_KEY_PREFIX, MAX_FROZEN_CELLS, MAX_RECORD_BYTES, MAX_STORE_BYTES,
-  apiHost, changedCells, decodeRecord, fingerprints, frozenNote, isBlank, listCells, type FrozenRecord,
+  apiHost, changedCells, decodeRecord, fingerprints, frozenNote, listCells, type FrozenRecord,
 } from '../core/formulas/freeze';
 import { ADDIN_NAME, plural } from '../core/product';
 import { readSettingsSummary } from '../gas/user-settings';
