@@ -20,6 +20,11 @@ type Range = GoogleAppsScript.Spreadsheet.Range;
 /** What getValues gives for a cell showing an error: it is left live, as freezing it would keep nothing worth keeping. */
 const ERROR_VALUE = /^#(ERROR!|REF!|NAME\?|N\/A|VALUE!|DIV\/0!|NUM!|NULL!)$/;
 
+/** A frozen range's document property; with no range, the prefix every frozen range of the sheet shares. */
+function frozenKey(sheetId: number, range = ''): string {
+  return `${FROZEN_KEY_PREFIX}${sheetId}!${range}`;
+}
+
 function byteLength(text: string): number {
   return Utilities.newBlob(text).getBytes().length;
 }
@@ -68,7 +73,7 @@ export function freezeSelection(): FreezeReport {
       const target = sheet.getRange(row, column, height, width);
       const range = target.getA1Notation();
       const record: FrozenRecord = { v: 1, sheetId: sheet.getSheetId(), range, formula, frozenAt, host, priorNote, cells: fingerprints(values) };
-      const key = `${FROZEN_KEY_PREFIX}${record.sheetId}!${range}`;
+      const key = frozenKey(record.sheetId, range);
       const text = JSON.stringify(record);
       const bytes = byteLength(key) + byteLength(text);
       const refusal = height * width > MAX_FROZEN_CELLS
@@ -109,7 +114,7 @@ export function thawSelection(): ThawReport {
     const selection = SpreadsheetApp.getActiveRange();
     const sheet = selection.getSheet();
     const props = PropertiesService.getDocumentProperties();
-    const prefix = `${FROZEN_KEY_PREFIX}${sheet.getSheetId()}!`;
+    const prefix = frozenKey(sheet.getSheetId());
     const thawed: string[] = [];
     const refused: ThawReport['refused'] = [];
     for (const [key, text] of Object.entries(props.getProperties())) {
