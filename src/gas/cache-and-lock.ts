@@ -1,9 +1,11 @@
-// CacheService and LockService behind the core's KeyValueCache and Mutex.
+// CacheService and LockService behind the core's KeyValueCache and Mutex, and the document lock freeze and snapshots share.
 
-import { LockUnavailableError } from '../core/errors';
+import { InputError, LockUnavailableError } from '../core/errors';
 import { type KeyValueCache, type Mutex } from '../core/cache/key-value-cache';
 
 const LOCK_WAIT_MS = 5000;
+/** Two people at once would each rewrite the store (frozen ranges, snapshots) from what they read. */
+const DOCUMENT_LOCK_WAIT_MS = 10_000;
 
 /** The user's cache: in a custom function Apps Script scopes it to the spreadsheet's owner. */
 export function userCache(): KeyValueCache {
@@ -34,4 +36,18 @@ export function userMutex(): Mutex {
       }
     },
   };
+}
+
+/** Runs `body` holding the document's lock; `busy` says what someone else is doing when it is taken. */
+export function withDocumentLock<T>(busy: string, body: () => T): T {
+  // A time-driven trigger has no current document, so no document lock (gas-runtime README, "what a trigger
+  // sees"): scheduled runs then exclude each other with the script lock. They do not exclude a sidebar
+  // refresh of the same spreadsheet at that moment (see README, "Scheduled refresh").
+  const lock = LockService.getDocumentLock() ?? LockService.getScriptLock();
+  if (!lock.tryLock(DOCUMENT_LOCK_WAIT_MS)) throw new InputError(`Someone else is ${busy} in this spreadsheet. Try again in a moment.`);
+  try {
+    return body();
+  } finally {
+    lock.releaseLock();
+  }
 }

@@ -2,6 +2,7 @@
 
 import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
+import { changedCells, type FrozenRecord } from '../core/formulas/freeze';
 import { asSafeCell, asSafeRows } from '../core/sheets/cell-safety';
 
 export interface CellAnchor {
@@ -173,4 +174,10 @@ export function cellText(sheetName: string, row: number, column: number): string
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
   if (!sheet || column > sheet.getMaxColumns() || row > sheet.getMaxRows()) return '';
   return String(sheet.getRange(row, column).getValue()).trim();
+}
+
+/** The cells of `range`, like B5, that a person typed into since `record` was written (see changedCells). */
+export function typedCells(range: GoogleAppsScript.Spreadsheet.Range, record: Pick<FrozenRecord, 'cells'>, values: unknown[][] = range.getValues()): string[] {
+  const sheet = range.getSheet();
+  return changedCells(record, values).map(({ row, column }) => sheet.getRange(range.getRow() + row - 1, range.getColumn() + column - 1).getA1Notation());
 }

@@ -1,14 +1,17 @@
 // Freeze and Make live: the selected add-in formulas become values (a shared copy then stops
 // recalculating and spending the owner's connection), and come back on request. Snapshot tables
-// (snapshots.ts) share the lock and the check for cells a person typed into.
+// (snapshots.ts) share the lock (gas/cache-and-lock.ts) and the check for cells a person typed into
+// (gas/sheet-io.ts).
 
-import { InputError } from '../core/errors';
+import { isBlank } from '../core/formulas/arguments';
 import { findAddinFormulas } from '../core/formulas/names';
 import {
   FROZEN_KEY_PREFIX, MAX_FROZEN_CELLS, MAX_RECORD_BYTES, MAX_STORE_BYTES,
-  apiHost, changedCells, decodeRecord, fingerprints, frozenNote, isBlank, listCells, type FrozenRecord,
+  apiHost, decodeRecord, fingerprints, frozenNote, listCells, type FrozenRecord,
 } from '../core/formulas/freeze';
 import { ADDIN_NAME, plural } from '../core/product';
+import { withDocumentLock } from '../gas/cache-and-lock';
+import { typedCells } from '../gas/sheet-io';
 import { readSettingsSummary } from '../gas/user-settings';
 import type { FreezeReport, ThawReport } from '../shared/rpc';
 
@@ -17,31 +20,13 @@ type Range = GoogleAppsScript.Spreadsheet.Range;
 /** What getValues gives for a cell showing an error: it is left live, as freezing it would keep nothing worth keeping. */
 const ERROR_VALUE = /^#(ERROR!|REF!|NAME\?|N\/A|VALUE!|DIV\/0!|NUM!|NULL!)$/;
 
-/** Two people at once would each rewrite the store from what they read. */
-const LOCK_WAIT_MS = 10_000;
+/** A frozen range's document property; with no range, the prefix every frozen range of the sheet shares. */
+function frozenKey(sheetId: number, range = ''): string {
+  return `${FROZEN_KEY_PREFIX}${sheetId}!${range}`;
+}
 
 function byteLength(text: string): number {
   return Utilities.newBlob(text).getBytes().length;
-}
-
-/** Runs `body` holding the document's lock; `busy` says what someone else is doing when it is taken. */
-export function withDocumentLock<T>(busy: string, body: () => T): T {
-  // A time-driven trigger has no current document, so no document lock (gas-runtime README, "what a trigger
-  // sees"): scheduled runs then exclude each other with the script lock. They do not exclude a sidebar
-  // refresh of the same spreadsheet at that moment (see README, "Scheduled refresh").
-  const lock = LockService.getDocumentLock() ?? LockService.getScriptLock();
-  if (!lock.tryLock(LOCK_WAIT_MS)) throw new InputError(`Someone else is ${busy} in this spreadsheet. Try again in a moment.`);
-  try {
-    return body();
-  } finally {
-    lock.releaseLock();
-  }
-}
-
-/** The cells of `range`, like B5, that a person typed into since `record` was written (see changedCells). */
-export function typedCells(range: Range, record: Pick<FrozenRecord, 'cells'>, values: unknown[][] = range.getValues()): string[] {
-  const sheet = range.getSheet();
-  return changedCells(record, values).map(({ row, column }) => sheet.getRange(range.getRow() + row - 1, range.getColumn() + column - 1).getA1Notation());
 }
 
 /**
@@ -88,7 +73,7 @@ export function freezeSelection(): FreezeReport {
       const target = sheet.getRange(row, column, height, width);
       const range = target.getA1Notation();
       const record: FrozenRecord = { v: 1, sheetId: sheet.getSheetId(), range, formula, frozenAt, host, priorNote, cells: fingerprints(values) };
-      const key = `${FROZEN_KEY_PREFIX}${record.sheetId}!${range}`;
+      const key = frozenKey(record.sheetId, range);
       const text = JSON.stringify(record);
       const bytes = byteLength(key) + byteLength(text);
       const refusal = height * width > MAX_FROZEN_CELLS
@@ -129,7 +114,7 @@ export function thawSelection(): ThawReport {
     const selection = SpreadsheetApp.getActiveRange();
     const sheet = selection.getSheet();
     const props = PropertiesService.getDocumentProperties();
-    const prefix = `${FROZEN_KEY_PREFIX}${sheet.getSheetId()}!`;
+    const prefix = frozenKey(sheet.getSheetId());
     const thawed: string[] = [];
     const refused: ThawReport['refused'] = [];
     for (const [key, text] of Object.entries(props.getProperties())) {

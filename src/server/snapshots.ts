@@ -14,14 +14,14 @@ import { parseTableOptions } from '../core/sheets/metric-table';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { readGrid, readTable, tableChanges, type SnapshotDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
 import { isIsoDate } from '../core/validate/dates';
+import { withDocumentLock } from '../gas/cache-and-lock';
 import { appendChanges } from '../gas/changes-sheet';
 import { ensureSize } from '../gas/own-sheets';
-import { quoteSheetName, writeTable, type CellAnchor } from '../gas/sheet-io';
+import { quoteSheetName, typedCells, writeTable, type CellAnchor } from '../gas/sheet-io';
 import { readSnapshots, saveSnapshot } from '../gas/snapshot-store';
 import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { InsertReport, SnapshotRefreshOutcome, SnapshotRefreshReport, SnapshotSummary } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
-import { typedCells, withDocumentLock } from './freeze';
 import { createFormulaContext } from './formula-context';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -3,19 +3,11 @@
 
 import { InputError } from '../errors';
 import { parseTableOptions } from '../sheets/metric-table';
+import { seriesKey, type SeriesRange } from '../series/series-cache';
 import { isIsoDate } from '../validate/dates';
 import { isUuid } from '../validate/uuid';
 import { findAddinFormulas, type CellValueAt, type FormulaCell, type FormulaGrid } from './names';
 import { metricIdsIn, SERIES_CALL } from './reads-metrics';
-
-/** A series as loadPoints reads it. */
-export interface SeriesRange {
-  ids: readonly string[];
-  start?: string;
-  end?: string;
-  excludeBlank: boolean;
-  includeSource: boolean;
-}
 
 export interface CachedSeriesRead extends SeriesRange {
   /** The series cache key loadPoints uses (without the generation and epochs the cache adds). */
@@ -26,10 +18,6 @@ export interface CachedSeriesRead extends SeriesRange {
 
 /** METRIC_VALUES whose arguments are all text: the one form whose range key can be known from the text alone. */
 const LITERAL_VALUES = /METRIC_VALUES\s*\(\s*"([^"]*)"(?:\s*,\s*"([^"]*)")?(?:\s*,\s*"([^"]*)")?(?:\s*,\s*"([^"]*)")?\s*\)/gi;
-
-export function seriesKey({ ids, start, end, excludeBlank, includeSource }: SeriesRange): string {
-  return `${ids.join(',')}|${start ?? ''}|${end ?? ''}|${excludeBlank ? 'x' : ''}${includeSource ? '|s' : ''}`;
-}
 
 /**
  * The series the grid's formulas read that can be found in the cache: the whole series, with and without

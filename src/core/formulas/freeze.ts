@@ -3,6 +3,7 @@
 
 import { isDateCell } from '../audit/cell-values';
 import { ADDIN_NAME } from '../product';
+import { isBlank } from './arguments';
 
 /** A frozen range's record is the document property FROZEN_RANGE:<sheet id>!<range>. */
 export const FROZEN_KEY_PREFIX = 'FROZEN_RANGE:';
@@ -27,10 +28,6 @@ export interface FrozenRecord {
   priorNote: string;
   /** One 7-character fingerprint per cell, row by row: what the cell held when frozen. */
   cells: string;
-}
-
-export function isBlank(value: unknown): boolean {
-  return value === '' || value === null || value === undefined;
 }
 
 /** A cell value as getValues gives it, in a form that says its type: 1 and "1" differ, as do a date and its serial. */

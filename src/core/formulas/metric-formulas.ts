@@ -6,10 +6,10 @@ import { parseTableOptions, shapeSeries, toCell, type Cell, type TableOptions } 
 import { sourceCells } from '../sheets/source-cells';
 import { aggregate, AGGREGATE_CHOICES, readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
+import { seriesKey } from '../series/series-cache';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate } from '../validate/dates';
 import { argumentGrid, isBlank, optionalDate, readId, readIdList } from './arguments';
-import { seriesKey } from './cached-series';
 import { deadlineGuard, type FormulaContext } from './formula-context';
 import { allowedAmongListed, requireMetricAccess } from './formula-access';
 import { findProfile } from './metric-directory';
@@ -160,9 +160,12 @@ function isOnePeriod(ctx: FormulaContext, metric: Metric, period: PeriodCell, da
  */
 export function valueOfMetric(ctx: FormulaContext, metric: Metric, periodArg: unknown, how: Aggregate | undefined, seriesOf: () => Map<string, string | null>): SheetCell {
   const period = readPeriod(ctx, metric, periodArg);
-  if (isOnePeriod(ctx, metric, period, () => seriesOf().keys(), how)) {
+  // Read once: after a fetch the cache hands back its own copy of the series, whose by-date map is built anew.
+  let read: Map<string, string | null> | undefined;
+  const whole = (): Map<string, string | null> => (read ??= seriesOf());
+  if (isOnePeriod(ctx, metric, period, () => whole().keys(), how)) {
     // Any aggregate of one period is its value.
-    const series = seriesOf();
+    const series = whole();
     if (series.has(period.start)) return toCell(series.get(period.start), false) ?? '';
     requirePeriodStart(metric, period.start);
     return '';
@@ -176,7 +179,7 @@ export function valueOfMetric(ctx: FormulaContext, metric: Metric, periodArg: un
     );
   }
   // The whole series holds every period inside the label's: no request beyond a single value's.
-  const series = seriesOf();
+  const series = whole();
   return aggregate(how, periodStartsWithin(period.start, period.end, metric.frequency).map((date) => ({ date, value: series.get(date) })));
 }
 
@@ -208,7 +211,11 @@ export function metricLatest(ctx: FormulaContext, metricIdArg: unknown, asOfArg:
   for (const word of options) if (word !== 'with_date') throw new InputError(`Unknown option "${word}". Known option: with_date.`);
   requireMetricAccess(ctx, [id]);
   const series = loadWholeSeries(ctx, id);
-  const latest = [...series.keys()].filter((date) => date <= asOf && (series.get(date) ?? '') !== '').sort().pop();
+  // One pass for the greatest date: a daily series of ten years need not be copied and sorted per cell.
+  let latest: string | undefined;
+  for (const [date, value] of series) {
+    if (value !== null && value !== '' && date <= asOf && (latest === undefined || date > latest)) latest = date;
+  }
   const withDate = options.includes('with_date');
   if (latest === undefined) return withDate ? [['', '']] : '';
   const value = toCell(series.get(latest), false) ?? '';
@@ -225,13 +232,16 @@ export function metricSource(ctx: FormulaContext, metricIdArg: unknown, periodAr
   if (Array.isArray(periodArg)) throw new InputError('The period must be one cell, not a range.');
   const metric = requireMetricAccess(ctx, [metricId]).get(metricId)!;
   const period = readPeriod(ctx, metric, periodArg);
-  const points = (): DataPoint[] => loadPoints(ctx, [metricId], undefined, undefined, false, true);
-  if (!isOnePeriod(ctx, metric, period, () => points().map((point) => point.date), undefined)) {
+  // Read once, by date: each read is a series-cache lookup, and a date given twice keeps its last point.
+  let read: Map<string, DataPoint> | undefined;
+  const points = (): Map<string, DataPoint> =>
+    (read ??= new Map(loadPoints(ctx, [metricId], undefined, undefined, false, true).map((point) => [point.date, point] as const)));
+  if (!isOnePeriod(ctx, metric, period, () => points().keys(), undefined)) {
     throw new InputError(
       `"${period.label}" is ${period.description}, longer than one period of "${metric.name}", a ${metric.frequency} metric, and each of its periods has its own source. Give a label of one ${metric.frequency} period, like ${ownLabelExample(period, metric.frequency)}.`,
     );
   }
-  const point = points().find((p) => p.date === period.start);
+  const point = points().get(period.start);
   if (!point) {
     requirePeriodStart(metric, period.start);
     return [['', '', '']];

@@ -20,9 +20,23 @@ interface StoredSeries {
 /** Other metrics one fetch may take along: the client sends 20 ids a request (Apps Script's 2 kB URL). */
 export const MAX_COMPANIONS = 19;
 
-/** The key of a metric's whole series, as loadPoints names it (ids|start|end|blank flag). */
+/** A series as loadPoints reads it. */
+export interface SeriesRange {
+  ids: readonly string[];
+  start?: string;
+  end?: string;
+  excludeBlank: boolean;
+  includeSource: boolean;
+}
+
+/** A series' cache key (ids|start|end|blank flag, and |s with sources), without the generation and epochs. */
+export function seriesKey({ ids, start, end, excludeBlank, includeSource }: SeriesRange): string {
+  return `${ids.join(',')}|${start ?? ''}|${end ?? ''}|${excludeBlank ? 'x' : ''}${includeSource ? '|s' : ''}`;
+}
+
+/** The key of a metric's whole series (blanks kept, no sources), as loadPoints names it. */
 export function wholeSeriesKey(metricId: string): string {
-  return `${metricId}|||`;
+  return seriesKey({ ids: [metricId], excludeBlank: false, includeSource: false });
 }
 
 /** A working session; the Refresh menu item starts a new generation at once. */

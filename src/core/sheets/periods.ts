@@ -6,12 +6,12 @@ import { daysInMonth } from '../validate/dates';
 type YearMonth = { year: number; month: number };
 type YearMonthDay = YearMonth & { day: number };
 
-export function parseIso(date: string): YearMonthDay {
+function parseIso(date: string): YearMonthDay {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   return { year, month, day };
 }
 
-export function formatIso({ year, month, day }: YearMonthDay): string {
+function formatIso({ year, month, day }: YearMonthDay): string {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
