@@ -258,10 +258,3 @@ export function rereadKind<R extends { state: C }, X extends { state: S }, S ext
     },
   };
 }
-
-/** Counts stored outcome codes by outcome, every outcome of `outcomes` present (zero when none has it). */
-export function tallyCodes<O extends string>(outcomes: readonly O[], codes: Iterable<string>, outcomeOf: (code: string) => O): Record<O, number> {
-  const totals = Object.fromEntries(outcomes.map((outcome) => [outcome, 0])) as Record<O, number>;
-  for (const code of codes) totals[outcomeOf(code)]++;
-  return totals;
-}
