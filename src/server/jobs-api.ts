@@ -5,7 +5,7 @@
 
 import type { ApiClient } from '../core/api/client';
 import { InputError } from '../core/errors';
-import { WaitLog } from '../core/export/wait-log';
+import { WaitLog } from '../core/jobs/wait-log';
 import { cancelJob as cancelled } from '../core/jobs/job-state';
 import { needsProbe, type RateLimitState } from '../core/jobs/rate-limit-state';
 import {
