@@ -25,11 +25,6 @@ export function ownedList(key: string, owner: 'company_id' | 'portfolio_company_
   return { key, request: { method: 'GET', path: `/${key}`, query } };
 }
 
-/** The input with its company id checked. */
-export function withCompanyId<T extends { company_id: string }>(input: T): T {
-  return { ...input, company_id: requireUuid(input.company_id, 'The company id') };
-}
-
 /** Reads every page of one list; see readLists. */
 export function fetchAllPages<T>(requester: Requester, list: ListRead): T[] {
   return (readLists(requester, [list])[0] ?? []) as T[];
