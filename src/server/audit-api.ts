@@ -28,13 +28,14 @@ import {
 import { countOf } from '../core/export/places';
 import { AUDIT_CELL_OUTCOMES, type AuditSchema, type AuditSheetRead } from '../core/audit/types';
 import { jobProgress } from '../core/jobs/progress';
+import { tallyOutcomes } from '../core/jobs/tally';
 import { requireUuid } from '../core/validate/uuid';
 import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
 import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution, sidebarClient } from './api-factory';
-import { rereadKind, startJob, tallyCodes } from './jobs-api';
+import { rereadKind, startJob } from './jobs-api';
 
 const AUDIT_SHEET = 'Portfolio audit';
 
@@ -162,7 +163,7 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
   },
   changedOutcome: (record) => ({
     summary: SHEET_CHANGED,
-    totals: { ...tallyCodes(AUDIT_CELL_OUTCOMES, record.state.codes, (code) => PUSH_CODES[code]?.outcome ?? 'pending'), unchanged: record.state.unchanged },
+    totals: { ...tallyOutcomes(AUDIT_CELL_OUTCOMES, record.state.codes, (code) => PUSH_CODES[code]?.outcome ?? 'pending'), unchanged: record.state.unchanged },
     problems: [],
     notes: [],
     problem: SHEET_CHANGED,

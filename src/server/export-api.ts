@@ -24,12 +24,13 @@ import { isUuid, requireUuid } from '../core/validate/uuid';
 import { markExported, savePreviewReads, takePreviewReads, wasExported } from '../gas/export-store';
 import { CODE_OUTCOMES, compactExport, expandExport, type CompactExportState } from '../core/export/compact';
 import { ROW_OUTCOMES } from '../core/export/types';
+import { tallyOutcomes } from '../core/jobs/tally';
 import { dropCachedSeries, readSeriesEpochs } from '../gas/document-settings';
 import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type RangeRead, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
 import { createClientForExecution, sidebarClient } from './api-factory';
-import { rereadKind, startJob, tallyCodes, unfinishedJobs } from './jobs-api';
+import { rereadKind, startJob, unfinishedJobs } from './jobs-api';
 import { listMetricsKept } from './metric-listing';
 
 const PROBLEMS_SHOWN = 50;
@@ -205,7 +206,7 @@ export const exportJob = rereadKind<ExportRecord, ExportRun, ExportState, Compac
   },
   changedOutcome: (record) => ({
     summary: RANGE_CHANGED,
-    totals: tallyCodes(ROW_OUTCOMES, record.state.codes, (code) => CODE_OUTCOMES[code] ?? 'pending'),
+    totals: tallyOutcomes(ROW_OUTCOMES, record.state.codes, (code) => CODE_OUTCOMES[code] ?? 'pending'),
     itemsRead: record.state.codes.length,
     problems: [],
     problem: RANGE_CHANGED,

@@ -33,13 +33,14 @@ import {
   type CompactImport,
 } from '../core/directory/compact-import';
 import { jobProgress } from '../core/jobs/progress';
+import { tallyOutcomes } from '../core/jobs/tally';
 import { requireUuid } from '../core/validate/uuid';
 import { addressOf, cellText, columnIsEmpty, readRange, writeText } from '../gas/sheet-io';
 import type { ContactList, PortfolioCompanyProfile } from '../core/api/types';
 import type { RangeInput } from '../core/directory/types';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
-import { rereadKind, startJob, tallyCodes, type RereadJob } from './jobs-api';
+import { rereadKind, startJob, type RereadJob } from './jobs-api';
 
 /** An import as it steps: its state, planned again from its range each time it is loaded. */
 type StoredImport =
@@ -184,7 +185,7 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
   },
   changedOutcome: (record) => ({
     summary: RANGE_CHANGED,
-    totals: tallyCodes<string>(record.kind === 'profiles' ? PROFILE_ROW_OUTCOMES : CONTACT_ROW_OUTCOMES, record.state.codes, (code) => IMPORT_CODE_OUTCOMES[code] ?? 'pending'),
+    totals: tallyOutcomes<string, string>(record.kind === 'profiles' ? PROFILE_ROW_OUTCOMES : CONTACT_ROW_OUTCOMES, record.state.codes, (code) => IMPORT_CODE_OUTCOMES[code] ?? 'pending'),
     problems: [],
     problem: RANGE_CHANGED,
   }),

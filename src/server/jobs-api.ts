@@ -5,7 +5,7 @@
 
 import type { ApiClient } from '../core/api/client';
 import { InputError } from '../core/errors';
-import { WaitLog } from '../core/export/wait-log';
+import { WaitLog } from '../core/jobs/wait-log';
 import { cancelJob as cancelled } from '../core/jobs/job-state';
 import { needsProbe, type RateLimitState } from '../core/jobs/rate-limit-state';
 import {
@@ -257,11 +257,4 @@ export function rereadKind<R extends { state: C }, X extends { state: S }, S ext
       return { ...spec.head(id, record), progress: readJobProgress<P>(spec.store, id) ?? spec.recordProgress(record), report: null };
     },
   };
-}
-
-/** Counts stored outcome codes by outcome, every outcome of `outcomes` present (zero when none has it). */
-export function tallyCodes<O extends string>(outcomes: readonly O[], codes: Iterable<string>, outcomeOf: (code: string) => O): Record<O, number> {
-  const totals = Object.fromEntries(outcomes.map((outcome) => [outcome, 0])) as Record<O, number>;
-  for (const code of codes) totals[outcomeOf(code)]++;
-  return totals;
 }

@@ -4,7 +4,6 @@
 import { InputError, userSentence } from '../core/errors';
 import type { ApiClient } from '../core/api/client';
 import type { DataPoint, Metric } from '../core/api/types';
-import { isDateCell } from '../core/audit/cell-values';
 import { fingerprints, listCells } from '../core/formulas/freeze';
 import { metricValuesCells } from '../core/formulas/metric-formulas';
 import { portfolioMetric } from '../core/formulas/portfolio-grid';
@@ -13,7 +12,7 @@ import { asSafeRows } from '../core/sheets/cell-safety';
 import { parseTableOptions } from '../core/sheets/metric-table';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { readGrid, readTable, tableChanges, type SnapshotDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
-import { isIsoDate } from '../core/validate/dates';
+import { isDateLike, isIsoDate } from '../core/validate/dates';
 import { withDocumentLock } from '../gas/cache-and-lock';
 import { appendChanges } from '../gas/changes-sheet';
 import { ensureSize } from '../gas/own-sheets';
@@ -142,7 +141,7 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
   const { rows, names } = buildTable(d, points, ctx.metricsOf(d.companyId), ctx.timeZone);
   const sources = new Map(points.map((point) => [`${point.metric_id}|${point.date}`, sourceText(point.source)] as const));
   // A first-column cell as its period's first day; null for the "No data points" sentence.
-  const periodOf = (cell: unknown) => (isDateCell(cell) ? Utilities.formatDate(cell, ctx.timeZone, 'yyyy-MM-dd') : typeof cell === 'string' && isIsoDate(cell) ? cell : null);
+  const periodOf = (cell: unknown) => (isDateLike(cell) ? Utilities.formatDate(cell, ctx.timeZone, 'yyyy-MM-dd') : typeof cell === 'string' && isIsoDate(cell) ? cell : null);
   return {
     rows, names, dateColumn: true,
     before: readTable(oldValues, d, periodOf), after: readTable(rows, d, periodOf),

@@ -8,10 +8,8 @@ import type { PaginationMeta } from './types';
 
 export interface PageOptions {
   /** Told the total size and page 1's time, so a caller can throw rather than start pages it cannot finish. */
-  beforeRemainingPages?: (meta: PageMeta, firstPageMs: number) => void;
+  beforeRemainingPages?: (meta: PaginationMeta, firstPageMs: number) => void;
 }
-
-export type PageMeta = PaginationMeta;
 
 /** A list to read: its request without a page, and the key its items come under. */
 export interface ListRead {
@@ -25,11 +23,6 @@ export interface ListRead {
 export function ownedList(key: string, owner: 'company_id' | 'portfolio_company_profile_id' | 'portfolio_property_id', id: string, more: Query = {}): ListRead {
   const query = { [owner]: requireUuid(id, `The ${owner.replace(/_/g, ' ')}`), ...more };
   return { key, request: { method: 'GET', path: `/${key}`, query } };
-}
-
-/** The input with its company id checked. */
-export function withCompanyId<T extends { company_id: string }>(input: T): T {
-  return { ...input, company_id: requireUuid(input.company_id, 'The company id') };
 }
 
 /** Reads every page of one list; see readLists. */
@@ -62,12 +55,12 @@ export function pageRequest({ request, whole }: ListRead, page: number): ApiRequ
   return whole ? request : { ...request, query: { ...request.query, page } };
 }
 
-export function readPage(body: Record<string, unknown>, { key, whole, request }: ListRead): { items: unknown[]; meta: PageMeta } {
+export function readPage(body: Record<string, unknown>, { key, whole, request }: ListRead): { items: unknown[]; meta: PaginationMeta } {
   const items = body[key];
-  const meta = whole && Array.isArray(items) ? { total: items.length, total_pages: 1, page: 1 } : (body['meta'] as Partial<PageMeta> | undefined);
+  const meta = whole && Array.isArray(items) ? { total: items.length, total_pages: 1, page: 1 } : (body['meta'] as Partial<PaginationMeta> | undefined);
   if (!Array.isArray(items) || !meta || typeof meta.total_pages !== 'number') {
     const problem = whole ? `the answer had no "${key}" array` : `the list had no "${key}" array or no meta.total_pages`;
     throw new ApiError(200, [{ type: 'unexpected_response', message: problem }], request.method, request.path);
   }
-  return { items: [...items] as unknown[], meta: meta as PageMeta };
+  return { items: [...items] as unknown[], meta: meta as PaginationMeta };
 }

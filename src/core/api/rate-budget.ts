@@ -79,14 +79,14 @@ export class RequestBudget {
 
   /** Requests in the current window, for tests. */
   used(): number {
-    return countOf(this.read());
+    return requestsIn(this.read());
   }
 
   private tryTake(wanted: number): { granted: number; waitMs: number } {
     const now = this.clock.now();
     const state = this.read();
     if (state.blockedUntil > now) return { granted: 0, waitMs: state.blockedUntil - now };
-    const free = this.rateLimit.limit - countOf(state);
+    const free = this.rateLimit.limit - requestsIn(state);
     if (free <= 0) {
       // Wait until enough of the oldest second leaves the window to free one slot.
       const oldest = state.log[0];
@@ -123,6 +123,6 @@ export class RequestBudget {
   }
 }
 
-function countOf(state: BudgetState): number {
+function requestsIn(state: BudgetState): number {
   return state.log.reduce((sum, [, count]) => sum + count, 0);
 }

@@ -3,7 +3,7 @@
 import { fnv1a64 } from '../cache/chunked-cache';
 import { richTextToPlain } from '../formulas/rich-text';
 import { midnightIn } from '../sheets/time-zone';
-import { isIsoDate, type DateFormatter } from '../validate/dates';
+import { isDateLike, isIsoDate, type DateFormatter } from '../validate/dates';
 import { isExactAsDouble, normaliseDecimal, numberToDecimal } from '../validate/decimal';
 import type { AuditCell, AuditOption, AuditProperty, AuditStoredValue } from './types';
 
@@ -12,11 +12,6 @@ const NON_TEXT_TYPES: readonly string[] = ['number', 'date', 'boolean'];
 
 export function isTextColumn(dataType: string): boolean {
   return !NON_TEXT_TYPES.includes(dataType);
-}
-
-/** Dates from another realm (an Apps Script cell read in a vm) fail instanceof; check the tag instead. */
-export function isDateCell(value: unknown): value is Date {
-  return value instanceof Date || Object.prototype.toString.call(value) === '[object Date]';
 }
 
 /**
@@ -99,7 +94,7 @@ export function keyOfCell(cell: unknown, timeZone: string, formatDate: DateForma
   if (typeof cell === 'string') return cell.trim() === '' ? '' : cell;
   if (typeof cell === 'number') return Number.isFinite(cell) ? numberToDecimal(cell) : String(cell);
   if (typeof cell === 'boolean') return cell ? 'true' : 'false';
-  if (isDateCell(cell)) return Number.isNaN(cell.getTime()) ? 'Invalid Date' : formatDate(cell, timeZone);
+  if (isDateLike(cell)) return Number.isNaN(cell.getTime()) ? 'Invalid Date' : formatDate(cell, timeZone);
   return String(cell);
 }
 

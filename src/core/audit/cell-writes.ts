@@ -4,7 +4,8 @@ import { InputError, shortReason } from '../errors';
 import { toIsoDate, type DateFormatter } from '../validate/dates';
 import { normaliseDecimal, toDecimal } from '../validate/decimal';
 import { quote } from '../export/places';
-import { cellText, isDateCell } from './cell-values';
+import { cellText } from './cell-values';
+import { isDateLike } from '../validate/dates';
 import { resolveLabel, resolveLabels } from './option-labels';
 import type { AuditOption, AuditProperty, AuditWrite } from './types';
 
@@ -42,7 +43,7 @@ export function cellWrite(cell: unknown, property: AuditProperty, context: Write
       }
       case 'number':
         refuseSheetError(cell);
-        if (isDateCell(cell)) return { ok: false, reason: 'the cell holds a date, not a number' };
+        if (isDateLike(cell)) return { ok: false, reason: 'the cell holds a date, not a number' };
         return value(toDecimal(cell, 'The cell'));
       case 'date':
         refuseSheetError(cell);
@@ -101,7 +102,7 @@ function value(text: string): CellWrite {
 
 /** A cell of a text column as text: Sheets may have made a number, a boolean or a date of what was typed. */
 function textOf(cell: unknown, context: WriteContext): string {
-  return isDateCell(cell) && Number.isNaN(cell.getTime()) ? '' : cellText(cell, context.timeZone, context.formatDate);
+  return isDateLike(cell) && Number.isNaN(cell.getTime()) ? '' : cellText(cell, context.timeZone, context.formatDate);
 }
 
 function booleanText(cell: unknown): string {

@@ -2,6 +2,7 @@
 
 import { countOf, joinAnd } from '../export/places';
 import { outcomeParts, pendingReason } from '../jobs/progress';
+import { tallyOutcomes } from '../jobs/tally';
 import { cellName } from './layout';
 import {
   AUDIT_CELL_OUTCOMES,
@@ -16,8 +17,7 @@ import {
 /** The report of a push at any point: before, during, after or instead of the sending. */
 export function buildAuditPushReport(state: AuditPushState): AuditPushReport {
   const items = state.items.map((item) => reportItem(state, item));
-  const totals = Object.fromEntries(AUDIT_CELL_OUTCOMES.map((outcome) => [outcome, 0])) as AuditPushTotals;
-  for (const item of state.items) totals[item.outcome]++;
+  const totals: AuditPushTotals = tallyOutcomes(AUDIT_CELL_OUTCOMES, state.items, (item) => item.outcome);
   totals.unchanged = state.unchanged;
   const snapshotUpdates: AuditSnapshotUpdate[] = state.items
     .filter((item) => item.outcome === 'created' || item.outcome === 'updated')

@@ -2,6 +2,7 @@
 
 import { isBlankCell } from '../export/read-range';
 import { quote } from '../export/places';
+import { isDateLike } from '../validate/dates';
 
 export { isBlankCell };
 
@@ -25,11 +26,6 @@ export function isClearMark(cell: unknown): boolean {
   return typeof cell === 'string' && cell.trim() === CLEAR_MARK;
 }
 
-/** Dates from another realm (an Apps Script cell read in a vm) fail instanceof; check the tag instead. */
-export function isDateCell(cell: unknown): boolean {
-  return Object.prototype.toString.call(cell) === '[object Date]';
-}
-
 /**
  * The text of a cell meant to hold text: trimmed strings, and numbers as they read (a name like 3M
  * is text, but a year typed as a name arrives as a number). Booleans, dates and errors are not text.
@@ -39,7 +35,7 @@ export function cellText(cell: unknown, what: string): { text: string } | { reas
   if (error) return { reason: `the ${what} cell shows the error ${error}` };
   if (typeof cell === 'string') return { text: cell.trim() };
   if (typeof cell === 'number' && Number.isFinite(cell)) return { text: String(cell) };
-  if (isDateCell(cell)) return { reason: `the ${what} is a date cell, not text` };
+  if (isDateLike(cell)) return { reason: `the ${what} is a date cell, not text` };
   if (typeof cell === 'boolean') return { reason: `the ${what} is the boolean ${String(cell).toUpperCase()}, not text` };
   return { reason: `the ${what} is not text` };
 }

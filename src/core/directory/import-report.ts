@@ -3,6 +3,7 @@
 import { formatCount } from '../export/places';
 import { outcomeParts, pendingReason } from '../jobs/progress';
 import type { JobStatus } from '../jobs/rate-limit-state';
+import { tallyOutcomes } from '../jobs/tally';
 import type { ImportJob, ImportReport, ImportReportRow, ImportRowBase } from './types';
 
 /** How one kind of import describes its rows; the shape of the report is shared. */
@@ -22,8 +23,7 @@ export function buildImportReport<Row extends ImportRowBase, Outcome extends str
   describe: RowDescriber<Row, Outcome>,
 ): ImportReport<Outcome> {
   const rows = state.rows.map((row) => reportRow(state, row, describe));
-  const totals = Object.fromEntries(describe.outcomes.map((outcome) => [outcome, 0])) as Record<Outcome, number>;
-  for (const row of rows) totals[row.outcome]++;
+  const totals = tallyOutcomes(describe.outcomes, rows, (row) => row.outcome);
   return {
     status: state.status,
     rowsRead: state.rowsRead,

@@ -2,7 +2,8 @@
 
 import { isCurrencyCode, replacementOf } from '../validate/currency-codes';
 import { isUuid } from '../validate/uuid';
-import { cellText, isBlankCell, isClearMark, isDateCell, shown } from './cell-text';
+import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
+import { isDateLike } from '../validate/dates';
 
 /**
  * What a cell says about one optional field: nothing (blank: leave it as it is on update, absent on
@@ -90,7 +91,7 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
  */
 export function readMonth(cell: unknown): FieldRead<number> {
   const what = 'fiscal year end month';
-  if (isDateCell(cell)) return invalid(`the ${what} is a date cell: give a month number from 1 to 12 or an English month name`);
+  if (isDateLike(cell)) return invalid(`the ${what} is a date cell: give a month number from 1 to 12 or an English month name`);
   if (typeof cell === 'number') return monthNumber(cell, String(cell));
   const text = optionalText(cell, what);
   if ('kind' in text) return text;

@@ -1,13 +1,14 @@
 // Guesses how a selection is laid out, so "Use selection" pre-fills the exporter's form.
 
-import { isDateCell, resolveHeader } from './read-range';
+import { isDateLike } from '../validate/dates';
+import { resolveHeader } from './read-range';
 import type { ExportLayout, MetricRef } from './types';
 
 type LayoutGuess = { layout: ExportLayout; hasHeaderRow: boolean };
 
 /** Date cells and YYYY-MM-DD text read as dates. */
 function looksLikeDate(cell: unknown): boolean {
-  return isDateCell(cell) || (typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell.trim()));
+  return isDateLike(cell) || (typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell.trim()));
 }
 
 /**

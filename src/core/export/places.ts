@@ -1,24 +1,24 @@
 // How reasons name places and counts: "row 14" in the long layout, "cell C14" in the wide one, "1,000".
 
-import type { ExportLayout, SheetPosition as Place } from './types';
+import type { ExportLayout, SheetPosition } from './types';
 
 /** Names cells of the range the way the user sees them in the sheet. */
 export type PlaceNamer = {
-  one(place: Place): string;
+  one(place: SheetPosition): string;
   /** "row 12", "rows 12 and 14", "cells C12, C13 and D12". */
-  many(places: readonly Place[]): string;
+  many(places: readonly SheetPosition[]): string;
   /** The value cell in A1 notation, like C14. */
-  cell(place: Place): string;
+  cell(place: SheetPosition): string;
   /** The sheet letter of a range column. */
   letter(column: number): string;
 };
 
 /** The long layout has one value per row, so reasons name the row; the wide layout's name the cell. */
-export function placeNamer(layout: ExportLayout, origin: Place): PlaceNamer {
-  const sheetRow = (place: Place) => origin.row + place.row - 1;
+export function placeNamer(layout: ExportLayout, origin: SheetPosition): PlaceNamer {
+  const sheetRow = (place: SheetPosition) => origin.row + place.row - 1;
   const letter = (column: number) => columnLetters(origin.column + column - 1);
-  const cell = (place: Place) => `${letter(place.column)}${sheetRow(place)}`;
-  const label = (place: Place) => (layout === 'long' ? String(sheetRow(place)) : cell(place));
+  const cell = (place: SheetPosition) => `${letter(place.column)}${sheetRow(place)}`;
+  const label = (place: SheetPosition) => (layout === 'long' ? String(sheetRow(place)) : cell(place));
   const noun = layout === 'long' ? 'row' : 'cell';
   return {
     one: (place) => `${noun} ${label(place)}`,

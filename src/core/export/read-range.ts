@@ -29,11 +29,6 @@ export function isBlankCell(cell: unknown): boolean {
   return cell === '' || cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
 }
 
-/** Dates from another realm (an Apps Script cell read in a vm) fail instanceof; the tag does not. */
-export function isDateCell(cell: unknown): boolean {
-  return Object.prototype.toString.call(cell) === '[object Date]';
-}
-
 /**
  * Reads the items of a range. A blank row is not input (ranges often run past the data): it is counted
  * as empty. A shape that makes the whole range unreadable throws an InputError; a column's problem fails its items.

@@ -2,6 +2,7 @@
 
 import { countItems, countOf, placeNamer, type PlaceNamer } from './places';
 import { outcomeParts, pendingReason } from '../jobs/progress';
+import { tallyOutcomes } from '../jobs/tally';
 import { ROW_OUTCOMES, type ExportItemState, type ExportReport, type ExportReportItem, type ExportState, type ExportTotals, type RowOutcome } from './types';
 
 /** Heads the status column when the range has a header row. */
@@ -43,9 +44,7 @@ export function reportItem(state: ExportState, item: ExportItemState, places: Pl
 }
 
 export function countOutcomes(outcomes: readonly RowOutcome[]): ExportTotals {
-  const totals = Object.fromEntries(ROW_OUTCOMES.map((outcome) => [outcome, 0])) as ExportTotals;
-  for (const outcome of outcomes) totals[outcome]++;
-  return totals;
+  return tallyOutcomes(ROW_OUTCOMES, outcomes, (outcome) => outcome);
 }
 
 /**

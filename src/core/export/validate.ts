@@ -2,11 +2,11 @@
 
 import { shortReason } from '../errors';
 import { periodStart } from '../sheets/periods';
-import { isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
+import { isDateLike, isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
 import { toDecimal } from '../validate/decimal';
 import { fractionToPoints, isPercentFormat, isPercentUnit, percentTextToPoints } from './percent';
 import { quote, type PlaceNamer } from './places';
-import { isBlankCell, isDateCell, type ReadCell, type ReadResult } from './read-range';
+import { isBlankCell, type ReadCell, type ReadResult } from './read-range';
 import type { ExportItemState, ExportSpec, MetricRef } from './types';
 
 /** The spreadsheet's time zone and a formatter: Date cells mean a calendar day there, not in UTC. */
@@ -76,7 +76,7 @@ function readDate(cell: unknown, dates: DateReading): { date: string } | { reaso
   } catch (caught) {
     return { reason: shortReason(caught) };
   }
-  if (isDateCell(cell) && text === SHEETS_EPOCH_DAY) return { reason: 'the date cell holds only a time of day, not a date' };
+  if (isDateLike(cell) && text === SHEETS_EPOCH_DAY) return { reason: 'the date cell holds only a time of day, not a date' };
   // Years before 1000 are typing slips, and two-digit years would be read as 19xx by Date.UTC in the period rules.
   if (!isIsoDate(text) || Number(text.slice(0, 4)) < 1000) return { reason: `the date ${quote(text)} is out of range: use a year from 1000 to 9999` };
   return { date: text };
@@ -90,7 +90,7 @@ function readDate(cell: unknown, dates: DateReading): { date: string } | { reaso
 function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format?: string): { value: string } | { reason: string } {
   const error = sheetError(cell);
   if (error) return { reason: `the cell shows the error ${error}` };
-  if (isDateCell(cell)) return { reason: 'the value is a date, not a number' };
+  if (isDateLike(cell)) return { reason: 'the value is a date, not a number' };
   const percent = isPercentUnit(metric.unit);
   const points = typeof cell === 'string' ? percentTextToPoints(cell) : undefined;
   if (points !== undefined) {

@@ -2,7 +2,7 @@
 
 import { InputError } from '../errors';
 import type { ApiClient } from '../api/client';
-import type { PageMeta } from '../api/paginate';
+import type { PaginationMeta } from '../api/types';
 import { MAX_WAVE } from '../api/requester';
 import type { RecordsCache } from '../series/records-cache';
 import type { SeriesCache } from '../series/series-cache';
@@ -29,7 +29,7 @@ export interface FormulaContext {
  * Throws before pages 2..N are fetched when they cannot arrive before the deadline: a clear error beats
  * Apps Script killing the formula at 30 s, and a partial table would be wrong.
  */
-export function deadlineGuard(client: ApiClient): (meta: PageMeta, firstPageMs: number) => void {
+export function deadlineGuard(client: ApiClient): (meta: PaginationMeta, firstPageMs: number) => void {
   return (meta, firstPageMs) => {
     const waves = Math.ceil((meta.total_pages - 1) / MAX_WAVE);
     const estimateMs = waves * Math.max(firstPageMs, 100) * 1.5 + 500;

@@ -1,7 +1,7 @@
 // Freeze and thaw: what a frozen range records, its note, and which of its cells a person changed since
 // (snapshot tables keep the same fingerprints). Pure: src/server/freeze.ts reads and writes the grid.
 
-import { isDateCell } from '../audit/cell-values';
+import { isDateLike } from '../validate/dates';
 import { ADDIN_NAME } from '../product';
 import { isBlank } from './arguments';
 
@@ -32,7 +32,7 @@ export interface FrozenRecord {
 
 /** A cell value as getValues gives it, in a form that says its type: 1 and "1" differ, as do a date and its serial. */
 function canonical(value: unknown): string {
-  if (isDateCell(value)) return `d:${value.getTime()}`;
+  if (isDateLike(value)) return `d:${value.getTime()}`;
   if (typeof value === 'number') return `n:${value}`;
   if (typeof value === 'boolean') return `b:${value}`;
   return isBlank(value) ? 'e:' : `s:${String(value)}`;

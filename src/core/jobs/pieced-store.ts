@@ -83,7 +83,7 @@ export class PiecedStore {
     if (pieces.length) this.properties.setProperties(Object.fromEntries(pieces.map((piece, i) => [pieceKey(key, manifest, i), piece])));
     this.properties.setProperties({ [key]: JSON.stringify(manifest) });
     if (old) this.removePieces(key, old);
-    this.cachePut(`${key}#${manifest.g}`, value);
+    this.cachePut(`${key}#${manifest.g}`, value, bytes);
   }
 
   remove(key: string): void {
@@ -97,9 +97,11 @@ export class PiecedStore {
     this.tryCache((cache) => cache.remove(`${key}#${manifest.g}`));
   }
 
-  private cachePut(key: string, value: string): void {
+  /** `bytes` when the caller has measured `value` already; measured here (only when there is a cache) otherwise. */
+  private cachePut(key: string, value: string, bytes?: number): void {
+    if (!this.cache) return;
     // CacheService refuses values over 100 KB: a larger state is read from the properties.
-    if (utf8Bytes(value) <= 90 * 1024) this.tryCache((cache) => cache.put(key, value, this.cacheTtlSeconds));
+    if ((bytes ?? utf8Bytes(value)) <= 90 * 1024) this.tryCache((cache) => cache.put(key, value, this.cacheTtlSeconds));
   }
 
   // The copy is worth trying, never worth failing for: a cache refusing a value (too large) costs reads only.

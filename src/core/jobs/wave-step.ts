@@ -2,7 +2,7 @@
 // time, a checkpoint after each, and what a failure does to the job. The jobs supply their waves.
 
 import type { ApiClient } from '../api/client';
-import type { WaitLog } from '../export/wait-log';
+import type { WaitLog } from './wait-log';
 import { settleRateLimit, type RateLimitState } from './rate-limit-state';
 
 /** What the server gives one step. */

@@ -8,7 +8,7 @@ import { readAuditSheet } from '../../../src/core/audit/read-sheet';
 import { runAuditPushStep, type AuditPushStepOptions } from '../../../src/core/audit/run-push-step';
 import type { AuditCell, AuditData, AuditPushState, AuditSchema, AuditSheetModel } from '../../../src/core/audit/types';
 import { prepareAuditPush } from '../../../src/core/audit/write-back';
-import { WaitLog } from '../../../src/core/export/wait-log';
+import { WaitLog } from '../../../src/core/jobs/wait-log';
 import { FakeClock, ScriptedTransport, type Reply, type Step } from '../../support/scripted-transport';
 
 /** Not UTC, so a date read in UTC would show the previous day. */

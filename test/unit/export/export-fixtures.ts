@@ -5,7 +5,7 @@ import type { RetryPolicy } from '../../../src/core/api/retry-policy';
 import { prepareExport } from '../../../src/core/export/export-state';
 import { runExportStep, type ExportStepOptions } from '../../../src/core/export/run-step';
 import type { ExportSpec, ExportState, MetricRef, RangeInput } from '../../../src/core/export/types';
-import { WaitLog } from '../../../src/core/export/wait-log';
+import { WaitLog } from '../../../src/core/jobs/wait-log';
 import { midnightIn } from '../../../src/core/sheets/time-zone';
 import { intlDateFormatter } from '../../../src/core/validate/dates';
 import { FakeClock, ScriptedTransport, type Reply, type Step } from '../../support/scripted-transport';

@@ -1,6 +1,7 @@
 // POST /contacts and GET /contact_lists.
 
-import { fetchAllPages, ownedList, withCompanyId } from '../paginate';
+import { fetchAllPages, ownedList } from '../paginate';
+import { withCompanyId } from './ids';
 import type { Requester } from '../requester';
 import type { Contact, ContactInput, ContactList } from '../types';
 

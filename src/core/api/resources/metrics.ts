@@ -1,6 +1,7 @@
 // GET /metrics and POST /metrics.
 
-import { fetchAllPages, withCompanyId } from '../paginate';
+import { fetchAllPages } from '../paginate';
+import { withCompanyId } from './ids';
 import type { Requester } from '../requester';
 import type { Metric, MetricInput } from '../types';
 import { requireUuid } from '../../validate/uuid';

@@ -1,6 +1,7 @@
 // The investor product's endpoints: profiles, portfolio notes, properties, values and options.
 
-import { fetchAllPages, ownedList, pageRequest, readLists, readPage, withCompanyId, type ListRead } from '../paginate';
+import { fetchAllPages, ownedList, pageRequest, readLists, readPage, type ListRead } from '../paginate';
+import { withCompanyId } from './ids';
 import { fillPath } from '../query';
 import type { ApiRequest, Requester, Settled } from '../requester';
 import type {
