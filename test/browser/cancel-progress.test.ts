@@ -28,7 +28,9 @@ it('moves the bar while the first step runs, and Cancel stops a 12,000-row expor
     await post('/api/paste', { sheet: 'Sheet1', a1: 'A1', text });
     await post('/api/select', { sheet: 'Sheet1', a1 });
   }, { text: lines.join('\n'), a1: `A1:B${ROWS + 1}` });
-  await session.page.reload();
+  // Loaded until the network is quiet, as exporter.test.ts does: Use selection clicked before the sidebar's
+  // settings arrive reads the selection without the default company, whose metrics name the wide header.
+  await session.page.reload({ waitUntil: 'networkidle' });
 
   const frame = await session.sidebar();
   await frame.click('#tab-export');
