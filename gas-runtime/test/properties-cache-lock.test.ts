@@ -146,6 +146,18 @@ describe('LockService', () => {
     expect(rt.run('lockFlow', [2000])).toMatchObject({ got: false, has: false });
   });
 
+  it('keeps one script lock for every user, and a user lock per user', () => {
+    // "a script lock section cannot be executed simultaneously regardless of the identity of the user" (LockService reference).
+    const rt = runtime();
+    rt.locks.hold('script', { forMs: 60_000, user: 'someone-else@example.com' });
+    expect(rt.run('lockOf', ['script', 1000], { user: 'a@example.com' })).toBe(false);
+    expect(rt.run('lockOf', ['script', 1000], { user: 'b@example.com' })).toBe(false);
+    // "prevents concurrent access to a section of code by the current user": another user's is theirs alone.
+    rt.locks.hold('user', { forMs: 60_000, user: 'a@example.com' });
+    expect(rt.run('lockOf', ['user', 1000], { user: 'a@example.com' })).toBe(false);
+    expect(rt.run('lockOf', ['user', 1000], { user: 'b@example.com' })).toBe(true);
+  });
+
   it('throws Apps Script’s lock timeout from waitLock', () => {
     const rt = runtime();
     rt.locks.hold('document', { forMs: 60_000 });

@@ -214,12 +214,12 @@ function reportMessage(outcomes: readonly SnapshotRefreshOutcome[], changes: num
  */
 export function refreshAllSnapshots(origin: 'sidebar' | 'schedule', book: Book = SpreadsheetApp.getActiveSpreadsheet()): SnapshotRefreshReport {
   try {
-    return withDocumentLock(BUSY, () => {
+    return withDocumentLock(BUSY, (held) => {
       const records = readSnapshots(book);
       const outcomes: SnapshotRefreshOutcome[] = [];
       const changes: ChangeRow[] = [];
       if (records.length) {
-        const client = sidebarClient();
+        const client = sidebarClient({ userLockHeld: held === 'user' });
         const listings = new Map<string, Metric[]>();
         const ctx: RefreshContext = {
           book,
