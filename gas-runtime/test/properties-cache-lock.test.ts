@@ -147,12 +147,12 @@ describe('LockService', () => {
   });
 
   it('keeps one script lock for every user, and a user lock per user', () => {
-    // "a script lock section cannot be executed simultaneously regardless of the identity of the user" (LockService reference).
+    // "A code section guarded by a script lock cannot be executed simultaneously regardless of the identity of the user" (LockService reference).
     const rt = runtime();
     rt.locks.hold('script', { forMs: 60_000, user: 'someone-else@example.com' });
     expect(rt.run('lockOf', ['script', 1000], { user: 'a@example.com' })).toBe(false);
     expect(rt.run('lockOf', ['script', 1000], { user: 'b@example.com' })).toBe(false);
-    // "prevents concurrent access to a section of code by the current user": another user's is theirs alone.
+    // "A code section guarded by a user lock can be executed simultaneously by different users, but by no more than one execution for any given user."
     rt.locks.hold('user', { forMs: 60_000, user: 'a@example.com' });
     expect(rt.run('lockOf', ['user', 1000], { user: 'a@example.com' })).toBe(false);
     expect(rt.run('lockOf', ['user', 1000], { user: 'b@example.com' })).toBe(true);
