@@ -124,6 +124,18 @@ describe('snapshot tables', () => {
     expect(ok<SnapshotSummary[]>(s.rt.callServer('listSnapshots', []))[0]!.refreshedAt).toEqual(expect.any(String));
   });
 
+  it('takes the spreadsheet\'s lock from the sidebar and says so when someone else holds it; the user\'s own lock does not stop it', async () => {
+    const s = await setup();
+    insertSnapshot(s, 'B2');
+    // The editor's own lock (say, their scheduled refresh of another spreadsheet) guards nothing here.
+    s.rt.locks.hold('user', { user: EDITOR, forMs: 60_000 });
+    expect(refresh(s.rt)).toMatchObject({ problem: null });
+    s.rt.locks.hold('document', { forMs: 60_000 });
+    await stack.takeRequests();
+    expect(refresh(s.rt).problem).toBe('Someone else is inserting or refreshing snapshots in this spreadsheet. Try again in a moment.');
+    expect(await stack.takeRequests()).toEqual([]);
+  });
+
   it('refuses to overwrite a typed cell, names it, and writes nothing', async () => {
     const s = await setup();
     insertSnapshot(s, 'B2');
