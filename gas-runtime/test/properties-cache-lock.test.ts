@@ -158,6 +158,15 @@ describe('LockService', () => {
     expect(rt.run('lockOf', ['user', 1000], { user: 'b@example.com' })).toBe(true);
   });
 
+  it('does not hand a lock an execution holds to its second Lock object (re-entry is unstated: the stricter reading)', () => {
+    const rt = runtime();
+    const result = rt.run('nestedUserLock', [2000]) as { inner: boolean; waited: number; again: boolean; outerHolds: boolean };
+    expect(result).toMatchObject({ inner: false, again: true, outerHolds: true });
+    expect(result.waited).toBeGreaterThanOrEqual(2000);
+    // Held until the execution ended, and released with it.
+    expect(rt.locks.isHeld('user', 'owner@example.com')).toBe(false);
+  });
+
   it('throws Apps Script’s lock timeout from waitLock', () => {
     const rt = runtime();
     rt.locks.hold('document', { forMs: 60_000 });
