@@ -1,6 +1,6 @@
 // The Transport over UrlFetchApp: the only place the add-in touches the network.
 
-import { FetchRefusedError, NetworkError, type RefusalReason } from '../core/errors';
+import { dailyQuotaOf, FetchRefusedError, NetworkError, type RefusalReason } from '../core/errors';
 import { type HttpRequest, type HttpResponse, type Transport } from '../core/api/transport';
 
 /** "URL Fetch URL length: 2 kB / URL": UrlFetchApp throws on a longer one without sending it. */
@@ -8,7 +8,6 @@ const MAX_URL_LENGTH = 2 * 1024;
 
 /** Apps Script's words when it refuses to send, rather than failing to connect. */
 const REFUSALS: ReadonlyArray<[RegExp, RefusalReason]> = [
-  [/Service invoked too many times for one day|Bandwidth quota exceeded/i, 'daily_quota'],
   [/URL ?Length/i, 'url_too_long'],
   [/payload.*(too large|size)|too large|exceeds the maximum size/i, 'payload_too_large'],
   [/Limit Exceeded|Service invoked too many times/i, 'other'],
@@ -57,6 +56,7 @@ function refuseLongUrl(request: HttpRequest): FetchRefusedError | undefined {
 
 function refusalOf(error: unknown, request: HttpRequest): FetchRefusedError | undefined {
   const detail = detailOf(error);
+  if (dailyQuotaOf(detail) === 'urlfetch') return new FetchRefusedError(detail, request.url, 'daily_quota');
   const match = REFUSALS.find(([pattern]) => pattern.test(detail));
   return match ? new FetchRefusedError(detail, request.url, match[1]) : undefined;
 }
