@@ -2,6 +2,7 @@
 
 import { dailyQuotaOf, FetchRefusedError, NetworkError, type RefusalReason } from '../core/errors';
 import { type HttpRequest, type HttpResponse, type Transport } from '../core/api/transport';
+import { countQuotaUse } from './quota-usage';
 
 /** "URL Fetch URL length: 2 kB / URL": UrlFetchApp throws on a longer one without sending it. */
 const MAX_URL_LENGTH = 2 * 1024;
@@ -19,9 +20,14 @@ export function createUrlFetchTransport(): Transport {
       const tooLong = refuseLongUrl(request);
       if (tooLong) throw tooLong;
       try {
-        return toResponse(UrlFetchApp.fetch(request.url, toParams(request)));
+        const response = UrlFetchApp.fetch(request.url, toParams(request));
+        countQuotaUse({ urlFetch: 1 });
+        return toResponse(response);
       } catch (error) {
-        throw refusalOf(error, request) ?? toNetworkError(error, request);
+        const refused = refusalOf(error, request);
+        // A request that failed to connect was sent, and counts; one Apps Script refused was not.
+        if (!refused) countQuotaUse({ urlFetch: 1 });
+        throw refused ?? toNetworkError(error, request);
       }
     },
     fetchAll(requests) {
@@ -37,11 +43,14 @@ export function createUrlFetchTransport(): Transport {
 
 function sendAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | FetchRefusedError> {
   try {
-    return UrlFetchApp.fetchAll(requests.map((request) => ({ url: request.url, ...toParams(request) }))).map(toResponse);
+    const responses = UrlFetchApp.fetchAll(requests.map((request) => ({ url: request.url, ...toParams(request) })));
+    countQuotaUse({ urlFetch: requests.length });
+    return responses.map(toResponse);
   } catch (thrown) {
     const refused = refusalOf(thrown, requests[0]!);
     // Refused as a whole (a quota): nothing of the wave was sent.
     if (refused) return requests.map((request) => new FetchRefusedError(refused.message, request.url, refused.reason));
+    countQuotaUse({ urlFetch: requests.length });
     // fetchAll throws as a whole when any one connection fails, withholding the others' answers: each may
     // or may not have been processed. The requester decides what goes again (smaller waves, never a POST).
     const cause = toNetworkError(thrown, requests[0]!).message;

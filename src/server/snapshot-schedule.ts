@@ -8,6 +8,7 @@ import {
   decodeSchedule, requireFrequency, runOutcome, SCHEDULE_KEY_PREFIX, scheduleKey, type ScheduledRun, type SnapshotRefreshFrequency, type SnapshotSchedule,
 } from '../core/snapshots/schedule';
 import { appendChanges } from '../gas/changes-sheet';
+import { countQuotaUse } from '../gas/quota-usage';
 import type { SnapshotRefreshScheduleView } from '../shared/rpc';
 import { refreshAllSnapshots } from './snapshots';
 
@@ -88,6 +89,16 @@ function scheduleOfTrigger(triggerUid: string): SnapshotSchedule | null {
  * a failure it can record: Apps Script tells an add-on's user nothing of a failed trigger.
  */
 export function runScheduledSnapshotRefresh(event: { triggerUid?: unknown } | undefined): void {
+  const startedAt = Date.now();
+  try {
+    refreshOnSchedule(event);
+  } finally {
+    // "Triggers total runtime: 90 min / day" (consumer accounts): what this run spent, for quotaUsageToday.
+    countQuotaUse({ triggerRuntimeMs: Date.now() - startedAt });
+  }
+}
+
+function refreshOnSchedule(event: { triggerUid?: unknown } | undefined): void {
   const triggerUid = String(event?.triggerUid ?? '');
   const schedule = scheduleOfTrigger(triggerUid);
   if (!schedule) {

@@ -1,9 +1,12 @@
-// "Properties read/write: 50,000 / day" for a consumer account (quotas page): a warm formula cell spends at most one
-// property call, and a spent quota reads, in the cell, the sidebar and a job, as the sentence that names it.
+// The daily quotas that can stop a user for the day (quotas page, consumer accounts): "Properties read/write:
+// 50,000 / day": a warm formula cell spends at most one property call, and a spent quota reads, in the cell, the
+// sidebar and a job, as the sentence that names it; "URL Fetch calls" and "Triggers total runtime", as far as
+// the add-in counts them for the installation check (src/gas/quota-usage.ts).
 
 import type { GasRuntime } from '../../gas-runtime';
 import { OWNER, driveExport, ok, useStack, type Stack } from '../support/stack';
-import type { ExportHandle } from '../../src/shared/rpc';
+import type { ExportHandle, InsertReport } from '../../src/shared/rpc';
+import { DEMO_IDS } from '../../emulator/demo-data';
 
 let stack: Stack;
 useStack((started) => (stack = started));
@@ -111,5 +114,26 @@ describe('a spent Properties quota', () => {
     // A day after the first call, the quota has renewed.
     rt.clock.advance(24 * 60 * 60_000);
     expect(rt.evaluateFormula(formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[0]] });
+  }, 120_000);
+});
+
+describe("the add-in's own count of today's use", () => {
+  it("adds a scheduled refresh's URL fetches and run time to its owner's count", async () => {
+    const { metrics: [metric] } = await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Counted revenue', frequency: 'monthly', unit: 'USD' }] });
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: metric!.id, date: '2024-01-01', value: '1' }] });
+    const rt = stack.runtime({ defaultCompany: DEMO_IDS.fund });
+    rt.spreadsheet.setActiveRange(rt.spreadsheet.getSheetByName('Sheet1')!.getRange('B2'));
+    ok<InsertReport>(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metric!.id], startDate: '2024-01-01', endDate: '2024-01-31', mode: 'snapshot', headers: true }]));
+    const counted = () => JSON.parse(rt.cache.user(OWNER).get('quota_usage') ?? '{"urlFetch":0,"triggerRuntimeMs":0}') as { urlFetch: number; triggerRuntimeMs: number };
+    const before = counted();
+    expect(before.urlFetch).toBe(rt.executions.reduce((sum, e) => sum + e.urlFetchCount, 0));
+    ok(rt.callServer('scheduleSnapshotRefresh', ['hourly']));
+    const [run] = rt.triggers.advance(60 * 60_000);
+    expect(run).toMatchObject({ ok: true, user: OWNER });
+    const after = counted();
+    expect(after.urlFetch - before.urlFetch).toBe(run!.execution.urlFetchCount);
+    expect(run!.execution.urlFetchCount).toBeGreaterThan(0);
+    expect(after.triggerRuntimeMs).toBeGreaterThanOrEqual(0);
+    expect(after.triggerRuntimeMs).toBeLessThanOrEqual(run!.execution.durationMs);
   }, 120_000);
 });
