@@ -7,6 +7,7 @@ import type { GasRuntime } from '../../gas-runtime';
 import { OWNER, driveExport, ok, useStack, type Stack } from '../support/stack';
 import type { ExportHandle, InsertReport } from '../../src/shared/rpc';
 import { DEMO_IDS } from '../../emulator/demo-data';
+import { createMonthlyMetrics, monthLabels } from '../support/monthly-metrics';
 
 let stack: Stack;
 useStack((started) => (stack = started));
@@ -19,19 +20,12 @@ const PROPERTIES_QUOTA =
 
 /** The first `n` month labels from January 2000. */
 function months(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => `${2000 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`);
+  return monthLabels(n, 2000);
 }
 
 /** Monthly metrics of the default company, each with a value in every month: metric m in month p holds m * 1000 + p. */
-async function metricsWithValues(count: number, monthCount: number): Promise<string[]> {
-  const { metrics } = await stack.emulator.control.fixtures({
-    metrics: Array.from({ length: count }, (_, i) => ({ company_id: stack.emulator.companyId, name: `Quota metric ${i}`, frequency: 'monthly', unit: 'USD' })),
-  });
-  await stack.emulator.control.fixtures({
-    data_points: metrics.flatMap((metric, m) => months(monthCount).map((month, p) => ({ metric_id: metric.id, date: `${month}-01`, value: String(m * 1000 + p) }))),
-  });
-  await stack.emulator.control.clearRequests();
-  return metrics.map((metric) => metric.id);
+function metricsWithValues(count: number, monthCount: number): Promise<string[]> {
+  return createMonthlyMetrics(stack, { count, months: monthCount, firstYear: 2000, name: 'Quota metric' });
 }
 
 /** One METRIC_VALUE per metric and month, a metric to a column (the grid has 1,000 rows: 200 months fit). */
