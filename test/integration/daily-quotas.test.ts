@@ -5,7 +5,7 @@
 
 import type { GasRuntime } from '../../gas-runtime';
 import { OWNER, driveExport, ok, useStack, type Stack } from '../support/stack';
-import type { ExportHandle, InsertReport } from '../../src/shared/rpc';
+import type { ExportHandle, InsertReport, SnapshotRefreshScheduleView } from '../../src/shared/rpc';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { createMonthlyMetrics, monthLabels } from '../support/monthly-metrics';
 
@@ -129,5 +129,28 @@ describe("the add-in's own count of today's use", () => {
     expect(run!.execution.urlFetchCount).toBeGreaterThan(0);
     expect(after.triggerRuntimeMs).toBeGreaterThanOrEqual(0);
     expect(after.triggerRuntimeMs).toBeLessThanOrEqual(run!.execution.durationMs);
+  }, 120_000);
+});
+
+describe("a spent triggers' runtime quota", () => {
+  const HOUR = 60 * 60_000;
+  const scheduleView = (rt: GasRuntime) => ok<SnapshotRefreshScheduleView>(rt.callServer('getSnapshotRefreshSchedule'));
+
+  it('stops the scheduled refresh with the platform\'s words, and the sidebar says the runs are overdue, why they may be, and what still works', async () => {
+    const rt = stack.runtime({ triggerRuntimeDailyQuotaMs: 0 });
+    ok(rt.callServer('scheduleSnapshotRefresh', ['hourly']));
+    const runs = rt.triggers.advance(4 * HOUR);
+    expect(runs.map((run) => [run.ok, run.error])).toEqual(runs.map(() => [false, 'Service using too much computer time for one day']));
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    const view = scheduleView(rt);
+    expect(view.schedule).toMatchObject({ active: true, lastRun: null });
+    expect(view.message).toMatch(/No scheduled run has happened since .* UTC\. Apps Script skips scheduled runs while this account's daily quota of run time for them is used up \(90 minutes a day on a consumer account, 6 hours on Google Workspace\); it renews within 24 hours of its first use, and until then "Refresh snapshots" in the sidebar still works\./);
+  }, 120_000);
+
+  it('says nothing of the kind while the runs happen', async () => {
+    const rt = stack.runtime();
+    ok(rt.callServer('scheduleSnapshotRefresh', ['hourly']));
+    expect(rt.triggers.advance(4 * HOUR).every((run) => run.ok)).toBe(true);
+    expect(scheduleView(rt).message).not.toMatch(/No scheduled run/);
   }, 120_000);
 });

@@ -93,6 +93,14 @@ const DAILY_QUOTA_SENTENCES: Record<DailyQuota, string> = {
     "Apps Script's daily quota of run time for scheduled runs for this account is used up, so the scheduled refresh did not run. It renews within 24 hours of its first use; until then the sidebar, the menus and formulas work as usual, and a refresh started from the sidebar still runs.",
 };
 
+/**
+ * A scheduled refresh that has not run for two periods: Apps Script refuses such runs before any of the add-in runs
+ * once the daily quota of trigger run time is spent, so no error reaches the add-in; this says what may have happened.
+ */
+export function overdueScheduleSentence(since: string): string {
+  return `No scheduled run has happened since ${since.slice(0, 16).replace('T', ' ')} UTC. Apps Script skips scheduled runs while this account's daily quota of run time for them is used up (90 minutes a day on a consumer account, 6 hours on Google Workspace); it renews within 24 hours of its first use, and until then "Refresh snapshots" in the sidebar still works. If no run happens within a day, schedule the refresh again.`;
+}
+
 const REFUSED: Partial<Record<RefusalReason, string>> = {
   daily_quota: DAILY_QUOTA_SENTENCES.urlfetch,
   url_too_long: 'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.',
