@@ -12,6 +12,12 @@ export function userCache(): KeyValueCache {
   return wrapCache(CacheService.getUserCache());
 }
 
+/** The document's cache, shared by every user of this spreadsheet; null where there is no document (a time-driven trigger). */
+export function documentCache(): KeyValueCache | null {
+  const cache = CacheService.getDocumentCache();
+  return cache ? wrapCache(cache) : null;
+}
+
 export function wrapCache(cache: GoogleAppsScript.Cache.Cache): KeyValueCache {
   return {
     get: (key) => cache.get(key),

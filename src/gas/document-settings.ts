@@ -1,11 +1,48 @@
 // Per-spreadsheet state in document properties: readable by every user's custom functions.
 
+import { mirroredRecord, type MirroredRecord } from '../core/cache/mirrored-record';
 import { dropEpochs, parseEpochs, type SeriesEpochs } from '../core/series/series-epochs';
+import { documentCache } from './cache-and-lock';
 
 const CACHE_GENERATION_KEY = 'METRICS_CACHE_GENERATION';
 
 function documentProperties(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getDocumentProperties();
+}
+
+/** What every formula reads of the document's state: part of every cache key. */
+export interface FormulaDocumentState {
+  generation: string;
+  epochs: SeriesEpochs;
+}
+
+/**
+ * The generation and the series epochs, mirrored in the document's cache (mirrored-record.ts): a warm formula
+ * cell then spends no document property call, only the one read of the owner's user properties that formula
+ * access needs. The document cache is "scoped to the current document and script" (CacheService reference),
+ * so every user's executions here, and every writer below, share it. Without one (no document), the store.
+ */
+function documentStateMirror(): MirroredRecord<FormulaDocumentState> | null {
+  const cache = documentCache();
+  if (!cache) return null;
+  return mirroredRecord({ cache, name: 'document_state', readStored: readStoredDocumentState, newEpoch: () => Utilities.getUuid().slice(0, 8) });
+}
+
+/** One read of the store for both values (one call of the daily quota, not two). */
+function readStoredDocumentState(): FormulaDocumentState {
+  const stored = documentProperties().getProperties();
+  return { generation: stored[CACHE_GENERATION_KEY] ?? '0', epochs: parseEpochs(stored[SERIES_EPOCHS_KEY] ?? null) };
+}
+
+/** The document state a formula keys its cache with: from the mirror when it holds a copy, else one property read. */
+export function readFormulaDocumentState(): FormulaDocumentState {
+  return (documentStateMirror()?.read ?? readStoredDocumentState)();
+}
+
+/** Runs a change of the generation or the epochs so that no formula reads the mirror's old copy once it is done. */
+function changingDocumentState<R>(write: () => R): R {
+  const mirror = documentStateMirror();
+  return mirror ? mirror.write(write) : write();
 }
 
 /** Part of every cache key; the Refresh menu item changes it so formulas fetch fresh data. */
@@ -15,7 +52,7 @@ export function readCacheGeneration(): string {
 
 export function startNewCacheGeneration(): string {
   const generation = Date.now().toString(36);
-  documentProperties().setProperty(CACHE_GENERATION_KEY, generation);
+  changingDocumentState(() => documentProperties().setProperty(CACHE_GENERATION_KEY, generation));
   return generation;
 }
 
@@ -44,10 +81,10 @@ export function dropCachedSeries(metricIds: readonly string[]): void {
     const properties = documentProperties();
     const next = dropEpochs(parseEpochs(properties.getProperty(SERIES_EPOCHS_KEY)), metricIds, Date.now());
     if (next) {
-      properties.setProperty(SERIES_EPOCHS_KEY, JSON.stringify(next));
+      changingDocumentState(() => properties.setProperty(SERIES_EPOCHS_KEY, JSON.stringify(next)));
     } else {
       startNewCacheGeneration();
-      properties.deleteProperty(SERIES_EPOCHS_KEY);
+      changingDocumentState(() => properties.deleteProperty(SERIES_EPOCHS_KEY));
     }
   } finally {
     lock.releaseLock();
