@@ -27,6 +27,8 @@ interface SidebarReading {
   budgetMs?: number;
   /** Read past the user's cache (and leave it as it was): a snapshot refresh must see what the API holds now. */
   fresh?: boolean;
+  /** The companies it may read, when not only the fund: a snapshot refresh allows the caller's formula access, never its definition's. */
+  allowedCompanyIds?: readonly string[];
 }
 
 /** The sheet's metric ids, or none when the sheet cannot be read: fetching along is a saving, never a cell's failure. */
@@ -67,7 +69,7 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
     },
     // The owner's list: Apps Script hands a custom function the owner's user properties only.
     get allowedCompanyIds() {
-      return (allowedCompanyIds ??= sidebar ? [sidebar.fundId.toLowerCase()] : readFormulaAccess(userProperties));
+      return (allowedCompanyIds ??= sidebar ? [...(sidebar.allowedCompanyIds ?? [sidebar.fundId.toLowerCase()])] : readFormulaAccess(userProperties));
     },
     now: () => Date.now(),
     // Only a cell about to fetch reads the sheet, once; the sidebar's grid builder recalculates no sheet.
