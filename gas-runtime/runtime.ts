@@ -94,6 +94,12 @@ export interface GasRuntimeOptions {
    * bound or standalone script.
    */
   addOn?: boolean;
+  /**
+   * Another spreadsheet the same script (add-on) runs in: this runtime shares that one's user and script
+   * properties and caches, and keeps its own document properties and cache, as Apps Script scopes them
+   * (properties.ts, cache.ts). Locks, triggers and the UrlFetch quota stay this runtime's own.
+   */
+  sameScriptAs?: GasRuntime;
 }
 
 /** One run of a time-driven trigger, as `rt.triggers.runDue()` and `advance()` report it. */
@@ -241,6 +247,9 @@ function isVmTimeout(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
 }
 
+/** Each runtime's stores, for a runtime of another document of the same script (`sameScriptAs`). */
+const stores = new WeakMap<GasRuntime, { properties: PropertyStores; caches: CacheStores }>();
+
 export class GasRuntime {
   readonly spreadsheet: Spreadsheet;
   readonly ui: UiRecorder;
@@ -299,8 +308,10 @@ export class GasRuntime {
       ui: this.ui,
       evaluator: options.formulaEvaluator ?? unknownFormula,
     });
-    const propertyStores = new PropertyStores();
-    const cacheStores = new CacheStores(this.clock, options.cacheEviction);
+    const sameScript = options.sameScriptAs ? stores.get(options.sameScriptAs) : undefined;
+    const propertyStores = new PropertyStores(sameScript?.properties);
+    const cacheStores = new CacheStores(this.clock, options.cacheEviction, sameScript?.caches);
+    stores.set(this, { properties: propertyStores, caches: cacheStores });
     this.urlFetchQuota = new UrlFetchQuota(options.urlFetchDailyQuota ?? DEFAULT_URL_FETCH_DAILY_QUOTA, this.clock);
     const whitelist = options.urlFetchWhitelist ?? manifest?.urlFetchWhitelist;
     const whitelistSource = options.urlFetchWhitelist === undefined ? 'appsscript.json' : 'urlFetchWhitelist option';

@@ -9,7 +9,7 @@ import { SingleFlight } from '../core/series/single-flight';
 import type { ApiClient } from '../core/api/client';
 import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache, userMutex } from '../gas/cache-and-lock';
-import { readCacheGeneration, readSeriesEpochs } from '../gas/document-settings';
+import { readCacheScope, readSeriesEpochs } from '../gas/document-settings';
 import type { SeriesEpochs } from '../core/series/series-epochs';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { readRecalculationMetricIds } from '../gas/recalculation-sheet';
@@ -46,8 +46,8 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   const deadline = Date.now() + (sidebar ? sidebar.budgetMs ?? SIDEBAR_BUDGET_MS : CUSTOM_FUNCTION_API_BUDGET_MS);
   // One PropertiesService read for a whole grid of cells: generation, credentials and formula access.
   const userProperties = readUserProperties();
-  // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).
-  const generation = `${readCacheGeneration()}.${readSettingsGeneration(userProperties)}`;
+  // This spreadsheet's answers only, fresh after "Refresh data" (the document's generation) or a new token or base URL (the user's).
+  const generation = `${readCacheScope()}.${readSettingsGeneration(userProperties)}`;
   // One flight for series and lists alike: cells Sheets starts together fetch each once.
   const flight = new SingleFlight(cache, appsScriptClock, deadline, sidebar?.fresh ? undefined : userMutex());
   let client: ApiClient | undefined;
