@@ -5,42 +5,22 @@
 
 import type { GasRuntime } from '../../gas-runtime';
 import type { FormulaAccess } from '../../src/shared/rpc';
+import { requestsNaming, withOtherCompany, type OtherCompany } from '../support/other-company';
 import { OWNER, ok, useStack, type Stack } from '../support/stack';
 
 let stack: Stack;
 useStack((started) => (stack = started));
 
-interface Setup {
-  allowed: string;
-  secret: string;
-  secretCompany: string;
-}
-
 /** A metric of the owner's default company, and one of "Secret Co", which the owner's token also reaches. */
-async function setup(): Promise<Setup> {
-  const { companies } = await stack.emulator.control.fixtures({ companies: [{ name: 'Secret Co', kind: 'startup' }] });
-  const secretCompany = companies[0]!.id;
-  const { metrics } = await stack.emulator.control.fixtures({
-    metrics: [
-      { company_id: stack.emulator.companyId, name: 'Open revenue', frequency: 'monthly', unit: 'USD' },
-      { company_id: secretCompany, name: 'Secret burn', frequency: 'monthly', unit: 'USD' },
-    ],
-  });
-  const [allowed, secret] = metrics.map((m) => m.id) as [string, string];
-  await stack.emulator.control.fixtures({
-    data_points: ['2024-01-01', '2024-02-01'].flatMap((date, i) => [
-      { metric_id: allowed, date, value: String(100 + i) },
-      { metric_id: secret, date, value: String(9000 + i) },
-    ]),
-  });
-  return { allowed, secret, secretCompany };
+function setup(): Promise<OtherCompany> {
+  return withOtherCompany(stack, 'Open revenue', ['2024-01-01', '2024-02-01']);
 }
 
 function allow(rt: GasRuntime, companyIds: string[]): void {
   expect(ok<FormulaAccess>(rt.callServer('setFormulaAccess', [companyIds], { user: OWNER })).companyIds).toEqual(companyIds);
 }
 
-async function restate(s: Setup): Promise<void> {
+async function restate(s: OtherCompany): Promise<void> {
   await stack.emulator.control.fixtures({
     data_points: [
       { metric_id: s.secret, date: '2024-02-01', value: '1', source: { source_type: 'update_request', label: 'Restated' } },
@@ -57,10 +37,6 @@ function refreshData(rt: GasRuntime): void {
 function changesMetrics(rt: GasRuntime): unknown[] {
   const sheet = rt.spreadsheet.getSheetByName('Changes');
   return sheet ? sheet.getRange(2, 2, Math.max(sheet.getLastRow() - 1, 1), 1).getValues().map((row) => row[0]) : [];
-}
-
-async function requestsNaming(s: Setup): Promise<unknown[]> {
-  return (await stack.takeRequests()).filter((r) => `${r.path}?${r.query}`.includes(s.secret) || `${r.path}?${r.query}`.includes(s.secretCompany));
 }
 
 describe('Refresh data', () => {
@@ -81,7 +57,7 @@ describe('Refresh data', () => {
     await stack.takeRequests();
 
     refreshData(rt);
-    expect(await requestsNaming(s)).toEqual([]);
+    expect(await requestsNaming(stack, s)).toEqual([]);
     // This spreadsheet's own series was compared, and only it.
     expect(changesMetrics(rt)).toEqual(['Open revenue']);
   });
@@ -99,7 +75,7 @@ describe('Refresh data', () => {
     await stack.takeRequests();
 
     refreshData(rt);
-    expect(await requestsNaming(s)).toEqual([]);
+    expect(await requestsNaming(stack, s)).toEqual([]);
     expect(changesMetrics(rt)).toEqual([]);
   });
 
@@ -114,7 +90,7 @@ describe('Refresh data', () => {
     await stack.takeRequests();
 
     refreshData(rt);
-    expect(await requestsNaming(s)).toEqual([]);
+    expect(await requestsNaming(stack, s)).toEqual([]);
     expect(changesMetrics(rt)).toEqual(['Open revenue']);
   });
 });

@@ -5,6 +5,7 @@
 
 import type { GasRuntime } from '../../gas-runtime';
 import type { FormulaAccess, InsertReport, SnapshotRefreshReport, SnapshotRefreshScheduleView } from '../../src/shared/rpc';
+import { withOtherCompany, requestsNaming, type OtherCompany } from '../support/other-company';
 import { OWNER, ok, useStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -16,13 +17,8 @@ const STORE = 'Portfolio Metrics snapshots';
 const REFUSED = 'was changed by someone else (or written by another user), so it was not used with your connection.';
 const INSERT_AGAIN = 'Insert the snapshot again ("Snapshot of today\'s values") to refresh it with your connection';
 
-interface Setup {
+interface Setup extends OtherCompany {
   rt: GasRuntime;
-  /** A metric of the owner's default company: formulas here may read it. */
-  allowed: string;
-  /** A metric of another company the owner's token reaches, which formula access does not allow. */
-  secret: string;
-  secretCompany: string;
 }
 
 /**
@@ -30,29 +26,15 @@ interface Setup {
  * allowed metric at B2. Their token also reaches "Secret Co", whose metric formulas here may not read.
  */
 async function setup(): Promise<Setup> {
-  const { companies } = await stack.emulator.control.fixtures({ companies: [{ name: 'Secret Co', kind: 'startup' }] });
-  const secretCompany = companies[0]!.id;
-  const { metrics } = await stack.emulator.control.fixtures({
-    metrics: [
-      { company_id: stack.emulator.companyId, name: 'Trust revenue', frequency: 'monthly', unit: 'USD' },
-      { company_id: secretCompany, name: 'Secret burn', frequency: 'monthly', unit: 'USD' },
-    ],
-  });
-  const [allowed, secret] = metrics.map((m) => m.id) as [string, string];
-  await stack.emulator.control.fixtures({
-    data_points: ['2024-01-01', '2024-02-01', '2024-03-01'].flatMap((date, i) => [
-      { metric_id: allowed, date, value: String(100 + i) },
-      { metric_id: secret, date, value: String(9000 + i) },
-    ]),
-  });
+  const other = await withOtherCompany(stack, 'Trust revenue', ['2024-01-01', '2024-02-01', '2024-03-01']);
   const rt = stack.runtime({ activeUser: OWNER });
   const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
   rt.spreadsheet.setActiveRange(sheet.getRange('B2'));
   const report = ok<InsertReport>(rt.callServer('insertMetricValues', [{
-    companyId: stack.emulator.companyId, metricIds: [allowed], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true,
+    companyId: stack.emulator.companyId, metricIds: [other.allowed], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true,
   }], { user: OWNER }));
   expect(report.range).toBe('Sheet1!B2:C5');
-  return { rt, allowed, secret, secretCompany };
+  return { rt, ...other };
 }
 
 /** What an editor's find-and-replace over the hidden store does: every cell holding `from` now holds `to`. */
@@ -66,11 +48,6 @@ function editStore(rt: GasRuntime, from: string, to: string): void {
 
 function refreshAsOwner(rt: GasRuntime): SnapshotRefreshReport {
   return ok<SnapshotRefreshReport>(rt.callServer('refreshSnapshots', [], { user: OWNER }));
-}
-
-/** Every request that named the other company or its metric. */
-async function requestsFor(s: Setup): Promise<unknown[]> {
-  return (await stack.takeRequests()).filter((r) => `${r.path}?${r.query}`.includes(s.secret) || `${r.path}?${r.query}`.includes(s.secretCompany));
 }
 
 function sheetValues(rt: GasRuntime, name = 'Sheet1'): unknown[][] {
@@ -102,7 +79,7 @@ describe('an editor who swaps the metric in the hidden snapshots sheet', () => {
 
     const runs = s.rt.triggers.advance(HOUR);
     expect(runs).toEqual([expect.objectContaining({ user: OWNER, ok: true })]);
-    expect(await requestsFor(s)).toEqual([]);
+    expect(await requestsNaming(stack, s)).toEqual([]);
     expect(sheetValues(s.rt)).toEqual(before);
     const changes = sheetValues(s.rt, 'Changes').slice(1);
     expect(changes).toHaveLength(1);
@@ -122,7 +99,7 @@ describe('an editor who swaps the metric in the hidden snapshots sheet', () => {
     await stack.takeRequests();
     const report = refreshAsOwner(s.rt);
     expect(report.outcomes.map((o) => [o.range, o.status])).toEqual([['Sheet1!B2:C5', 'refused'], ['Sheet1!F2:G5', 'unchanged']]);
-    expect(await requestsFor(s)).toEqual([]);
+    expect(await requestsNaming(stack, s)).toEqual([]);
   });
 });
 
