@@ -11,7 +11,7 @@
 import { InputError } from '../core/errors';
 import { ADDIN_NAME } from '../core/product';
 import { decodeDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
-import { signRecord, verifyRecord, type Hmac, type SignatureScope } from '../core/trust/signed-record';
+import { signedByAnother, signRecord, verifyRecord, type Hmac, type SignatureScope } from '../core/trust/signed-record';
 import { ensureSize, insertSheetAtEnd } from './own-sheets';
 import { userHmac } from './user-signing-key';
 
@@ -28,6 +28,8 @@ type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
 /** A stored snapshot, and whether the current user signed it as it reads now (else it is a request, not a definition). */
 export interface StoredSnapshot extends SnapshotRecord {
   verified: boolean;
+  /** Unverified, and its signature names another user: most likely their own snapshot (a claim, for words only). */
+  signedByAnother: boolean;
 }
 
 function scopeOf(book: Book): SignatureScope {
@@ -61,7 +63,7 @@ function ensureHeader(sheet: Sheet): void {
 }
 
 /** A row a person damaged is skipped, not fatal to every other snapshot. */
-function readRows(sheet: Sheet, verify: (text: string, signature: unknown) => boolean): Array<{ row: number; record: StoredSnapshot }> {
+function readRows(sheet: Sheet, verify: (text: string, signature: unknown) => boolean, another: (signature: unknown) => boolean = () => false): Array<{ row: number; record: StoredSnapshot }> {
   const last = sheet.getLastRow();
   if (last < 2) return [];
   return sheet.getRange(2, 1, last - 1, Math.max(sheet.getLastColumn(), FIXED + 1)).getValues().flatMap((cells, i) => {
@@ -69,7 +71,7 @@ function readRows(sheet: Sheet, verify: (text: string, signature: unknown) => bo
     if (!definition || definition.id !== cells[0]) return [];
     const fingerprints = cells.slice(FIXED).map((c) => String(c ?? '')).join('');
     const verified = verify(signedText(String(cells[1]), fingerprints), cells[2]);
-    return [{ row: i + 2, record: { definition, cells: fingerprints, verified } }];
+    return [{ row: i + 2, record: { definition, cells: fingerprints, verified, signedByAnother: !verified && another(cells[2]) } }];
   });
 }
 
@@ -81,10 +83,10 @@ export function readSnapshots(book: Book = SpreadsheetApp.getActiveSpreadsheet()
   const sheet = storeSheet(false, book);
   if (!sheet) return [];
   const scope = scopeOf(book);
-  const records = readRows(sheet, (text, signature) => verifyRecord(hmac, scope, text, signature)).map((r) => r.record);
+  const records = readRows(sheet, (text, signature) => verifyRecord(hmac, scope, text, signature), (signature) => signedByAnother(hmac, signature)).map((r) => r.record);
   const count = new Map<string, number>();
   for (const r of records) count.set(r.definition.id, (count.get(r.definition.id) ?? 0) + 1);
-  return records.map((r) => (count.get(r.definition.id)! > 1 ? { ...r, verified: false } : r));
+  return records.map((r) => (count.get(r.definition.id)! > 1 ? { ...r, verified: false, signedByAnother: false } : r));
 }
 
 function chunks(text: string): string[] {

@@ -171,6 +171,10 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
   // Its sheet's name is looked up for the sentence only: nothing of an unverified definition is read, written or trusted.
   const sheet = sheetById(d.sheetId, ctx.book);
   const range = where(d, sheet);
+  if (record.signedByAnother) {
+    const message = `Left ${range} as it was: that snapshot was inserted by someone else, and "Refresh snapshots" refreshes only the snapshots you inserted (each person's refresh does theirs). Insert it again to refresh it with your connection.`;
+    return { id: d.id, range, status: 'refused', changes: 0, cells: [], message, insertedByAnother: true };
+  }
   if (!record.verified) {
     const message = new UntrustedRecordError(`The definition of the snapshot recorded at ${range}`, NOT_SIGNED_REMEDY).message;
     return { id: d.id, range, status: 'refused', changes: 0, cells: [], message };

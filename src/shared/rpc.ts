@@ -216,6 +216,8 @@ export type SnapshotRefreshOutcome = {
   /** For a refusal: the cells in the way, like B5. */
   cells: string[];
   message: string;
+  /** Refused as another person's snapshot (its signature names them): theirs to refresh, not a change to report. */
+  insertedByAnother?: boolean;
 };
 
 /** What refreshAllSnapshots did, per snapshot; `problem` is a failure before any snapshot (the lock, a missing token). */

@@ -103,6 +103,31 @@ describe('an editor who swaps the metric in the hidden snapshots sheet', () => {
   });
 });
 
+describe('a snapshot an editor inserted', () => {
+  it('is theirs to refresh: the owner\'s refresh and schedule leave it, and the schedule logs no refusal for it', async () => {
+    const s = await setup();
+    const props = s.rt.properties.user(EDITOR);
+    props.setProperty('METRICS_API_BASE_URL', stack.emulator.url);
+    props.setProperty('METRICS_API_TOKEN', stack.emulator.token);
+    const sheet = s.rt.spreadsheet.getSheetByName('Sheet1')!;
+    s.rt.spreadsheet.setActiveRange(sheet.getRange('F2'));
+    ok<InsertReport>(s.rt.callServer('insertMetricValues', [{
+      companyId: stack.emulator.companyId, metricIds: [s.allowed], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true,
+    }], { user: EDITOR }));
+
+    const report = refreshAsOwner(s.rt);
+    expect(report.outcomes.map((o) => [o.range, o.status, o.insertedByAnother ?? false])).toEqual([['Sheet1!B2:C5', 'unchanged', false], ['Sheet1!F2:G5', 'refused', true]]);
+    expect(report.outcomes[1]!.message).toBe('Left Sheet1!F2:G5 as it was: that snapshot was inserted by someone else, and "Refresh snapshots" refreshes only the snapshots you inserted (each person\'s refresh does theirs). Insert it again to refresh it with your connection.');
+    // The editor refreshes theirs, and leaves the owner's.
+    const asEditor = ok<SnapshotRefreshReport>(s.rt.callServer('refreshSnapshots', [], { user: EDITOR }));
+    expect(asEditor.outcomes.map((o) => [o.range, o.status])).toEqual([['Sheet1!B2:C5', 'refused'], ['Sheet1!F2:G5', 'unchanged']]);
+
+    ok<SnapshotRefreshScheduleView>(s.rt.callServer('scheduleSnapshotRefresh', ['hourly'], { user: OWNER }));
+    expect(s.rt.triggers.advance(HOUR)).toEqual([expect.objectContaining({ user: OWNER, ok: true })]);
+    expect(s.rt.spreadsheet.getSheetByName('Changes')).toBeNull();
+  });
+});
+
 describe('an editor who moves a snapshot\'s range', () => {
   it('cannot make the owner\'s refresh overwrite anything outside the range the owner inserted it at', async () => {
     const s = await setup();

@@ -192,7 +192,7 @@ describe('snapshot tables', () => {
     expect(await stack.takeRequests()).toEqual([]);
     // The owner did not insert it: their refresh refuses the editor's definition before spending any connection.
     const asOwner = ok<SnapshotRefreshReport>(s.rt.callServer('refreshSnapshots', [], { user: OWNER }));
-    expect(asOwner.outcomes).toEqual([expect.objectContaining({ status: 'refused', message: expect.stringContaining('was changed by someone else (or written by another user)') })]);
+    expect(asOwner.outcomes).toEqual([expect.objectContaining({ status: 'refused', insertedByAnother: true, message: expect.stringContaining('was inserted by someone else') })]);
     expect(await stack.takeRequests()).toEqual([]);
   });
 });

@@ -9,6 +9,9 @@
 //   signRecord(hmac, scope, text)             -> the signature to store beside `text`
 //   verifyRecord(hmac, scope, text, sig)      -> true only when this user signed exactly `text` in this scope
 //   requireSigned(hmac, scope, text, sig, w)  -> throws UntrustedRecordError (w: what, what to do) unless it verifies
+//   signedByAnother(hmac, sig)                -> the signature names another user as its signer: a claim anyone
+//                                                 can write, for wording and for not reporting others' records
+//                                                 as tampered, never for trusting anything
 // `text` is the record exactly as stored (sign the JSON you write, verify the JSON you read: no canonical form
 // to drift). `scope` binds the purpose ("snapshot", "audit", …) and the spreadsheet's id, so a record copied
 // from another spreadsheet, or from one feature's store to another's, does not verify.
@@ -32,9 +35,14 @@ function message(scope: SignatureScope, text: string): string {
   return JSON.stringify([LAYOUT, scope.purpose, scope.spreadsheetId, text]);
 }
 
-/** The signature of `text` for `scope`, to store beside it. */
+/** The signer's part of a signature: the same for every record one user signs, and nothing about the key. */
+function signerOf(hmac: Hmac): string {
+  return hmac(JSON.stringify([LAYOUT, 'signer'])).slice(0, 12);
+}
+
+/** The signature of `text` for `scope`, to store beside it: "signer:mac". */
 export function signRecord(hmac: Hmac, scope: SignatureScope, text: string): string {
-  return hmac(message(scope, text));
+  return `${signerOf(hmac)}:${hmac(message(scope, text))}`;
 }
 
 /** Compares every character, so how long a wrong signature took says nothing about where it went wrong. */
@@ -47,6 +55,16 @@ function sameText(a: string, b: string): boolean {
 /** True only when the current user signed exactly `text` for `scope`; a missing or malformed signature is false. */
 export function verifyRecord(hmac: Hmac, scope: SignatureScope, text: string, signature: unknown): boolean {
   return typeof signature === 'string' && signature !== '' && sameText(signRecord(hmac, scope, text), signature);
+}
+
+/**
+ * True when `signature` is well formed and names a signer other than the current user. Anyone can write that
+ * part, so it only chooses words ("inserted by someone else" rather than "changed"); the record stays refused.
+ */
+export function signedByAnother(hmac: Hmac, signature: unknown): boolean {
+  if (typeof signature !== 'string') return false;
+  const [signer, mac, ...rest] = signature.split(':');
+  return rest.length === 0 && Boolean(signer) && Boolean(mac) && !sameText(signer!, signerOf(hmac));
 }
 
 /**

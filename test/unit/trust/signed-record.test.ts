@@ -2,7 +2,7 @@
 
 import { createHmac } from 'node:crypto';
 import { UntrustedRecordError } from '../../../src/core/errors';
-import { requireSigned, signRecord, verifyRecord, type Hmac } from '../../../src/core/trust/signed-record';
+import { requireSigned, signedByAnother, signRecord, verifyRecord, type Hmac } from '../../../src/core/trust/signed-record';
 
 const hmacOf = (key: string): Hmac => (text) => createHmac('sha256', key).update(text, 'utf8').digest('base64');
 const owner = hmacOf('owner-key');
@@ -29,6 +29,16 @@ describe('signed records', () => {
 
   it('keep the scope apart from the record: moving text between them changes the signature', () => {
     expect(signRecord(owner, { purpose: 'a', spreadsheetId: 'b' }, 'c')).not.toBe(signRecord(owner, { purpose: 'a', spreadsheetId: '' }, 'bc'));
+  });
+
+  it('name their signer, so another user\'s record can be told from a tampered one (for words only)', () => {
+    const signature = signRecord(owner, scope, record);
+    expect(signedByAnother(editor, signature)).toBe(true);
+    expect(signedByAnother(owner, signature)).toBe(false);
+    // A damaged or missing signature names no one: it reads as changed, not as another user's.
+    for (const damaged of ['', 'forged', undefined, 7, `${signature}:x`]) expect(signedByAnother(editor, damaged)).toBe(false);
+    // The signer's part says nothing of the key: every record of one user carries the same.
+    expect(signRecord(owner, { ...scope, purpose: 'audit' }, 'x').split(':')[0]).toBe(signature.split(':')[0]);
   });
 
   it('refuse with a sentence that says someone else changed it and what to do', () => {
