@@ -147,6 +147,17 @@ describe('an editor who moves a snapshot\'s range', () => {
     expect(sheet.getRange('F10').getValue()).toBe('The owner\'s own figures');
   });
 
+  it('reports a table that moved (rows inserted above it) and overwrites nothing at its old place', async () => {
+    const s = await setup();
+    const sheet = s.rt.spreadsheet.getSheetByName('Sheet1')!;
+    sheet.insertRowsBefore(1, 2);
+    const before = sheetValues(s.rt);
+    const report = refreshAsOwner(s.rt);
+    expect(report.outcomes).toEqual([expect.objectContaining({ status: 'refused', range: 'Sheet1!B2:C5' })]);
+    expect(report.outcomes[0]!.message).toContain('If the table itself moved (rows or columns inserted before it), insert the snapshot again where it is now.');
+    expect(sheetValues(s.rt)).toEqual(before);
+  });
+
   it('cannot recompute the fingerprints to have a typed cell overwritten: they are signed too', async () => {
     const s = await setup();
     const sheet = s.rt.spreadsheet.getSheetByName('Sheet1')!;
