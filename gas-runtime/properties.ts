@@ -165,17 +165,27 @@ export class ExecutionProperties {
   }
 }
 
-/** Every property store of one runtime: one per user, one for the document, one for the script. */
+/**
+ * Every property store of one runtime: one per user, one for the document, one for the script. Given the stores
+ * of another document the same script runs in, it shares their user and script stores ("getUserProperties() Gets
+ * a property store that only the current user can access, and only within this script"; "getScriptProperties()
+ * Gets a property store that all users can access, but only within this script") and keeps its own document
+ * store ("getDocumentProperties() Gets a property store that all users can access within the current document",
+ * developers.google.com/apps-script/reference/properties/properties-service).
+ */
 export class PropertyStores {
-  readonly #users = new Map<string, Properties>();
+  readonly #users: Map<string, Properties>;
+  readonly #document = new Properties();
+  readonly #script: Properties;
 
   constructor(
     /** "Properties read/write" per user per day; every execution's calls count, tests' own calls do not. */
     readonly quota: DailyQuota,
-  ) {}
-
-  readonly #document = new Properties();
-  readonly #script = new Properties();
+    sameScript?: PropertyStores,
+  ) {
+    this.#users = sameScript ? sameScript.#users : new Map<string, Properties>();
+    this.#script = sameScript ? sameScript.#script : new Properties();
+  }
 
   /** The user properties of `email` (created empty on first use). */
   user(email: string): Properties {

@@ -113,6 +113,12 @@ export interface GasRuntimeOptions {
    * bound or standalone script.
    */
   addOn?: boolean;
+  /**
+   * Another spreadsheet the same script (add-on) runs in: this runtime shares that one's user and script
+   * properties and caches, and keeps its own document properties and cache, as Apps Script scopes them
+   * (properties.ts, cache.ts). Locks, triggers and the UrlFetch quota stay this runtime's own.
+   */
+  sameScriptAs?: GasRuntime;
 }
 
 /** One run of a time-driven trigger, as `rt.triggers.runDue()` and `advance()` report it. */
@@ -273,6 +279,9 @@ function isVmTimeout(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
 }
 
+/** Each runtime's stores, for a runtime of another document of the same script (`sameScriptAs`). */
+const stores = new WeakMap<GasRuntime, { properties: PropertyStores; caches: CacheStores }>();
+
 export class GasRuntime {
   readonly spreadsheet: Spreadsheet;
   readonly ui: UiRecorder;
@@ -345,8 +354,11 @@ export class GasRuntime {
         this.clock,
       ),
     };
-    const propertyStores = new PropertyStores(this.quotas.properties);
-    const cacheStores = new CacheStores(this.clock, options.cacheEviction);
+    const sameScript = options.sameScriptAs ? stores.get(options.sameScriptAs) : undefined;
+    // A spreadsheet of the same script shares the user's daily Properties count too: the quota is per user.
+    const propertyStores = new PropertyStores(sameScript?.properties.quota ?? this.quotas.properties, sameScript?.properties);
+    const cacheStores = new CacheStores(this.clock, options.cacheEviction, sameScript?.caches);
+    stores.set(this, { properties: propertyStores, caches: cacheStores });
     const whitelist = options.urlFetchWhitelist ?? manifest?.urlFetchWhitelist;
     const whitelistSource = options.urlFetchWhitelist === undefined ? 'appsscript.json' : 'urlFetchWhitelist option';
     this.properties = propertyStores;

@@ -148,7 +148,7 @@ const CLASSES: Readonly<Record<string, ClassScopes>> = {
   HtmlService: { page: `${REFERENCE}html/html-service`, scopes: NONE, methods: same('class', 'createHtmlOutputFromFile', 'createHtmlOutput', 'createTemplateFromFile') },
   HtmlOutput: { page: `${REFERENCE}html/html-output`, scopes: NONE, methods: same('class', 'append', 'setTitle', 'setWidth', 'setHeight', 'getContent') },
   HtmlTemplate: { page: `${REFERENCE}html/html-template`, scopes: NONE, methods: same('class', 'evaluate') },
-  Utilities: { page: `${REFERENCE}utilities/utilities`, scopes: NONE, methods: same('class', 'formatDate', 'getUuid', 'newBlob', 'sleep') },
+  Utilities: { page: `${REFERENCE}utilities/utilities`, scopes: NONE, methods: same('class', 'formatDate', 'getUuid', 'newBlob', 'sleep', 'base64Encode', 'computeHmacSha256Signature', 'Charset') },
 };
 
 /** `Class.member` → what the reference lists for it: every method the add-in calls (and a few the installation check will). */

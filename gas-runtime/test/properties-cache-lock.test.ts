@@ -8,6 +8,21 @@ function runtime() {
   return createGasRuntime({ code: fixture('services'), owner: OWNER, activeUser: OWNER, startTime: new Date('2024-03-01T12:00:00Z') });
 }
 
+describe('another spreadsheet of the same script', () => {
+  it('shares the user and script properties and caches, and keeps its own document ones', () => {
+    const code = 'function put(v) { PropertiesService.getUserProperties().setProperty("u", v); PropertiesService.getScriptProperties().setProperty("s", v);'
+      + ' PropertiesService.getDocumentProperties().setProperty("d", v); CacheService.getUserCache().put("u", v); CacheService.getDocumentCache().put("d", v); }'
+      + ' function get() { return [PropertiesService.getUserProperties().getProperty("u"), PropertiesService.getScriptProperties().getProperty("s"),'
+      + ' PropertiesService.getDocumentProperties().getProperty("d"), CacheService.getUserCache().get("u"), CacheService.getDocumentCache().get("d")]; }';
+    const first = createGasRuntime({ code, owner: OWNER, spreadsheetId: 'first' });
+    const second = createGasRuntime({ code, owner: OWNER, spreadsheetId: 'second', sameScriptAs: first });
+    first.run('put', ['one'], { user: OWNER });
+    expect(second.run('get', [], { user: OWNER })).toEqual(['one', 'one', null, 'one', null]);
+    // Another user's stores are theirs in both documents.
+    expect(second.run('get', [], { user: EDITOR })).toEqual([null, 'one', null, null, null]);
+  });
+});
+
 describe('PropertiesService', () => {
   it('keeps user properties per user', () => {
     const rt = runtime();

@@ -50,6 +50,21 @@ export function readCacheGeneration(): string {
   return documentProperties().getProperty(CACHE_GENERATION_KEY) ?? '0';
 }
 
+/**
+ * The spreadsheet's part of every cache key: its id and its generation. A user's cache is one for every spreadsheet
+ * the add-on runs in ("scoped to the current user and script"), while what a formula may read, which series a
+ * sheet reads along and when Refresh data or a write dropped them are each spreadsheet's own; without the id,
+ * one spreadsheet's answers would be another's (and Refresh data there would re-read them).
+ */
+export function readCacheScope(): string {
+  return cacheScopeOf(readCacheGeneration());
+}
+
+/** The cache scope for a generation already read (a formula reads it from the document state's mirror). */
+export function cacheScopeOf(generation: string): string {
+  return `${SpreadsheetApp.getActiveSpreadsheet().getId()}.${generation}`;
+}
+
 export function startNewCacheGeneration(): string {
   const generation = Date.now().toString(36);
   changingDocumentState(() => documentProperties().setProperty(CACHE_GENERATION_KEY, generation));

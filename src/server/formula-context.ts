@@ -9,7 +9,7 @@ import { SingleFlight } from '../core/series/single-flight';
 import type { ApiClient } from '../core/api/client';
 import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache, userMutex } from '../gas/cache-and-lock';
-import { readFormulaDocumentState } from '../gas/document-settings';
+import { cacheScopeOf, readFormulaDocumentState } from '../gas/document-settings';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { readRecalculationMetricIds } from '../gas/recalculation-sheet';
 import { readFormulaAccess, readSettingsGeneration, readSettingsSummary, readUserProperties } from '../gas/user-settings';
@@ -26,6 +26,8 @@ interface SidebarReading {
   budgetMs?: number;
   /** Read past the user's cache (and leave it as it was): a snapshot refresh must see what the API holds now. */
   fresh?: boolean;
+  /** The companies it may read, when not only the fund: a snapshot refresh allows the caller's formula access, never its definition's. */
+  allowedCompanyIds?: readonly string[];
 }
 
 /** The sheet's metric ids, or none when the sheet cannot be read: fetching along is a saving, never a cell's failure. */
@@ -46,8 +48,9 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   const userProperties = readUserProperties();
   // The document's state comes from its cache's mirror (no property call when warm), never older than the store.
   const documentState = readFormulaDocumentState();
-  // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).
-  const generation = `${documentState.generation}.${readSettingsGeneration(userProperties)}`;
+  // This spreadsheet's answers only (its id), fresh after "Refresh data" (the document's generation) or a new token
+  // or base URL (the user's).
+  const generation = `${cacheScopeOf(documentState.generation)}.${readSettingsGeneration(userProperties)}`;
   // One flight for series and lists alike: cells Sheets starts together fetch each once.
   const flight = new SingleFlight(cache, appsScriptClock, deadline, sidebar?.fresh ? undefined : userMutex());
   let client: ApiClient | undefined;
@@ -68,7 +71,7 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
     },
     // The owner's list: Apps Script hands a custom function the owner's user properties only.
     get allowedCompanyIds() {
-      return (allowedCompanyIds ??= sidebar ? [sidebar.fundId.toLowerCase()] : readFormulaAccess(userProperties));
+      return (allowedCompanyIds ??= sidebar ? [...(sidebar.allowedCompanyIds ?? [sidebar.fundId.toLowerCase()])] : readFormulaAccess(userProperties));
     },
     now: () => Date.now(),
     // Only a cell about to fetch reads the sheet, once; the sidebar's grid builder recalculates no sheet.

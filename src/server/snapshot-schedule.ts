@@ -119,7 +119,8 @@ function refreshOnSchedule(event: { triggerUid?: unknown } | undefined): void {
   const report = refreshAllSnapshots('schedule', book);
   const failures = [
     ...(report.problem === null ? [] : [{ range: '', problem: report.problem }]),
-    ...report.outcomes.filter((o) => o.status === 'failed' || o.status === 'refused').map((o) => ({ range: o.range, problem: o.message })),
+    // Another person's snapshot is theirs to refresh: every run would log it again, and nothing went wrong.
+    ...report.outcomes.filter((o) => (o.status === 'failed' || o.status === 'refused') && !o.insertedByAnother).map((o) => ({ range: o.range, problem: o.message })),
   ].map((failure): ChangeRow => ({ kind: 'failure', time: at, refresh: REFRESH, ...failure }));
   let lastRun = runOutcome(report, at);
   try {
