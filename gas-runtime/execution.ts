@@ -26,6 +26,8 @@ export interface ExecutionInit {
    * shared clock would age every other execution running at the same time.
    */
   realWaits?: boolean;
+  /** A custom function's user cache and lock are its own, not the owner's shared ones (assumption switch `sharedCachesAcrossExecutions: false`). */
+  privateUserCache?: boolean;
 }
 
 /** What the log keeps of an execution. */
@@ -61,6 +63,7 @@ export class Execution {
   readonly limitMs: number;
   readonly oauthScopes: ReadonlySet<string> | null;
   readonly realWaits: boolean;
+  readonly privateUserCache: boolean;
   urlFetchCount = 0;
   lockWaitMs = 0;
   /** Set once the limit was exceeded: Apps Script ends the execution even if the script catches the error. */
@@ -83,6 +86,7 @@ export class Execution {
     this.#clock = init.clock;
     this.startedAt = init.startedAt ?? init.clock.now();
     this.realWaits = init.realWaits ?? false;
+    this.privateUserCache = init.privateUserCache ?? false;
     this.limitMs = init.kind === 'custom-function' ? CUSTOM_FUNCTION_LIMIT_MS : ORDINARY_EXECUTION_LIMIT_MS;
   }
 
@@ -93,6 +97,11 @@ export class Execution {
   /** The user whose user-scoped stores this execution reads: in a custom function, the spreadsheet's owner. */
   get storeUser(): string {
     return this.isCustomFunction ? this.owner : this.user;
+  }
+
+  /** Whose user cache and lock this execution gets: storeUser's, or (switched) one of this custom function's own. */
+  get cacheUser(): string {
+    return this.privateUserCache && this.isCustomFunction ? `${this.storeUser}#execution-${this.id}` : this.storeUser;
   }
 
   now(): number {

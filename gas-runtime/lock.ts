@@ -148,7 +148,7 @@ export class LockServiceStandIn {
   ) {}
 
   getUserLock(): Lock {
-    return new Lock(this._table, lockKey('user', this._execution.storeUser), this._execution);
+    return new Lock(this._table, lockKey('user', this._execution.cacheUser), this._execution);
   }
 
   /**
