@@ -28,14 +28,17 @@ export function midnightMaker(timeZone: string, formatDate?: DateFormatter): (is
 const EARLIEST_START_MS = -14 * 3_600_000;
 const LATEST_START_MS = 12 * 3_600_000;
 const MINUTE_MS = 60_000;
+const HALF_MINUTE_MS = 30_000;
 
 /**
  * The first minute whose date in `timeZone` is the ISO date, found with a date formatter alone: the zone's
  * offset at the previous answer first (two calls), else a binary search over the day's possible starts.
  */
 function formatterMidnightMaker(timeZone: string, formatDate: DateFormatter): (isoDate: string) => Date {
-  const dayAt = (instant: number) => formatDate(new Date(instant), timeZone);
-  const startsDay = (instant: number, isoDate: string) => dayAt(instant) === isoDate && dayAt(instant - MINUTE_MS) < isoDate;
+  // Read half a minute off each whole minute: zones change offset on whole minutes, so the day is the same, and
+  // a formatter that reads an exact midnight of another zone specially (a date argument's) never sees one.
+  const dayAt = (minute: number) => formatDate(new Date(minute + HALF_MINUTE_MS), timeZone);
+  const startsDay = (minute: number, isoDate: string) => dayAt(minute) === isoDate && dayAt(minute - MINUTE_MS) < isoDate;
   let lastOffsetMs: number | null = null;
   return (isoDate) => {
     const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
