@@ -17,6 +17,7 @@ import {
   type InstallationCheck,
   type ProbeFindings,
   type ProbeReading,
+  PROBE_FUNCTION_NAME,
 } from '../core/settings/installation-check';
 import { ensureSize, insertHiddenSheet, insertSheetAtEnd, clearedSheet } from '../gas/own-sheets';
 import { callerIsOwner } from '../gas/ownership';
@@ -171,7 +172,7 @@ function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string,
   try {
     sheet.getRange('A1').setValue(new Date(date.spreadsheetMidnight)).setNumberFormat('yyyy-mm-dd');
     const cell = sheet.getRange(PROBE_CELL);
-    const formula = `=INSTALLATION_PROBE("${nonce}", A1)`;
+    const formula = `=${PROBE_FUNCTION_NAME}("${nonce}", A1)`;
     cell.setFormula(formula);
     SpreadsheetApp.flush();
     const first = waitForProbe(sheet, nonce, null, FIRST_RUN_WAIT_MS);

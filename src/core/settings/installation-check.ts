@@ -7,6 +7,12 @@ export type CheckStatus = 'pass' | 'degraded' | 'fail';
 
 export type InstallationCheck = { name: string; status: CheckStatus; detail: string };
 
+/**
+ * The probe formula's custom function: a top-level name besides the formulas of CUSTOM_FUNCTION_NAMES, which
+ * Refresh data and Freeze look for (the probe lives only in the check's hidden sheet, while the check runs).
+ */
+export const PROBE_FUNCTION_NAME = 'INSTALLATION_PROBE';
+
 /** The check names, in the report's order; tests and the sidebar find a check by them. */
 export const CHECK = {
   scopes: 'Permissions granted',
