@@ -47,12 +47,12 @@ describe('activeRangeIsCallingCell', () => {
     const on = runtime();
     on.spreadsheet.setActiveRange(on.spreadsheet.getSheetByName('Sheet1')!.getRange('D9'));
     expect(on.evaluateFormula('=WHERE()', { cell: 'B2' })).toEqual({ ok: true, values: [['Sheet1!B2']] });
-    expect((await on.recalculate([{ formula: '=WHERE()', cell: 'C3' }]))[0]!.values).toEqual([['Sheet1!C3']]);
+    expect(await on.recalculate([{ formula: '=WHERE()', cell: 'C3' }])).toMatchObject([{ ok: true, values: [['Sheet1!C3']] }]);
 
     const off = runtime({ assumptions: { activeRangeIsCallingCell: false } });
     off.spreadsheet.setActiveRange(off.spreadsheet.getSheetByName('Sheet1')!.getRange('D9'));
     expect(off.evaluateFormula('=WHERE()', { cell: 'B2' })).toEqual({ ok: true, values: [['Sheet1!D9']] });
-    expect((await off.recalculate([{ formula: '=WHERE()', cell: 'C3' }]))[0]!.values).toEqual([['Sheet1!D9']]);
+    expect(await off.recalculate([{ formula: '=WHERE()', cell: 'C3' }])).toMatchObject([{ ok: true, values: [['Sheet1!D9']] }]);
   });
 });
 
