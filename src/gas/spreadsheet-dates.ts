@@ -13,12 +13,15 @@ function startsDay(date: Date, timeZone: string, day: string): boolean {
   return dayIn(new Date(date.getTime() - 1), timeZone) !== day;
 }
 
+/** A Date's day in the spreadsheet's zone: how the add-in reads every date cell it reads with getValues. */
+export const appsScriptDateFormatter: DateFormatter = (date, timeZone) => dayIn(date, timeZone);
+
 /**
- * A Date's day in the spreadsheet's zone. The reference does not say in which zone Sheets builds the Date a
- * custom function receives for a date cell (docs/platform.md, "date arguments"): a Date at midnight in the
- * script's zone but not in the spreadsheet's is that day of the script's zone, which the cell showed.
+ * A custom function's date argument as the day its cell shows. The reference does not say in which zone Sheets
+ * builds the Date a custom function receives for a date cell (docs/platform.md, §5): a Date at midnight in the
+ * script's zone but not in the spreadsheet's is read as that day of the script's zone.
  */
-export const appsScriptDateFormatter: DateFormatter = (date, timeZone) => {
+export const argumentDateFormatter: DateFormatter = (date, timeZone) => {
   const day = dayIn(date, timeZone);
   if (startsDay(date, timeZone, day)) return day;
   const scriptZone = Session.getScriptTimeZone();
