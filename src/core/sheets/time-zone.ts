@@ -79,8 +79,10 @@ function intlMidnightMaker(timeZone: string): (isoDate: string) => Date {
     const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
     const utcMidnight = Date.UTC(year, month - 1, day);
     // Two passes: the offset at the first guess may differ from the offset at the answer around DST.
-    let instant = utcMidnight - offsetMs(utcMidnight);
-    instant = utcMidnight - offsetMs(instant);
-    return new Date(instant);
+    const first = utcMidnight - offsetMs(utcMidnight);
+    const second = utcMidnight - offsetMs(first);
+    // Where DST starts at midnight (America/Santiago), midnight does not exist and the second pass lands in the
+    // day before; the day starts at the change, which the first guess is.
+    return new Date(second + offsetMs(second) < utcMidnight ? first : second);
   };
 }
