@@ -510,6 +510,7 @@ export class GasRuntime {
 
   /** Remembers what a formula showed after its run, for `identicalFormulaRecalculates: false`. */
   #computed(sheet: Sheet, row: number, column: number, formula: string, args: unknown[], outcome: FormulaOutcome): FormulaOutcome {
+    if (this.#assumptions.identicalFormulaRecalculates) return outcome;
     this.spreadsheet._remember(sheet, row, column, { formula, args: argumentsKey(args), outcome });
     return outcome;
   }
