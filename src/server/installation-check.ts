@@ -157,9 +157,12 @@ function createAndDeleteTrigger(book: GoogleAppsScript.Spreadsheet.Spreadsheet):
 /**
  * Writes the probe formula into a hidden sheet, with a date cell as its argument, and reads back what it saw;
  * then writes the same text again, and if Sheets keeps the old result, empties the cell first as Refresh data does.
+ * A probe that shows nothing in time stays (hidden) for the next check, which reads what it showed once Sheets
+ * calculated it after this check ended (docs/platform.md, §7).
  */
 function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string, spreadsheetZone: string, scriptZone: string): ProbeFindings {
   const old = book.getSheetByName(PROBE_SHEET);
+  const earlier = old ? readProbe(old, null, null) : null;
   if (old) book.deleteSheet(old);
   const sheet = insertHiddenSheet(PROBE_SHEET, `${REPORT_SHEET}: a probe formula, deleted when the check ends.`);
   const date = {
@@ -169,6 +172,17 @@ function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string,
     spreadsheetZone,
     scriptZone,
   };
+  const findings = (first: ProbeReading | null, rewrite: ProbeFindings['rewrite'], fromEarlierCheck: boolean): ProbeFindings => ({
+    first,
+    fromEarlierCheck,
+    probeCell: `${PROBE_SHEET}!${PROBE_CELL}`,
+    expectedCacheBytes: CACHE_BYTES,
+    callerIsOwner: callerIsOwner(),
+    date,
+    rewrite,
+    waitedSeconds: FIRST_RUN_WAIT_MS / 1000,
+  });
+  let keep = false;
   try {
     sheet.getRange('A1').setValue(new Date(date.spreadsheetMidnight)).setNumberFormat('yyyy-mm-dd');
     const cell = sheet.getRange(PROBE_CELL);
@@ -176,32 +190,24 @@ function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string,
     cell.setFormula(formula);
     SpreadsheetApp.flush();
     const first = waitForProbe(sheet, nonce, null, FIRST_RUN_WAIT_MS);
-    let rewrite: ProbeFindings['rewrite'] = null;
-    if (first) {
+    if (!first) {
+      keep = true;
+      return findings(earlier, null, earlier !== null);
+    }
+    cell.setFormula(formula);
+    SpreadsheetApp.flush();
+    const identical = waitForProbe(sheet, nonce, first.runId, RERUN_WAIT_MS) ? 'reran' : 'kept';
+    let afterClear: 'reran' | 'kept' = identical;
+    if (identical === 'kept') {
+      cell.clearContent();
+      SpreadsheetApp.flush();
       cell.setFormula(formula);
       SpreadsheetApp.flush();
-      const identical = waitForProbe(sheet, nonce, first.runId, RERUN_WAIT_MS) ? 'reran' : 'kept';
-      let afterClear: 'reran' | 'kept' = identical;
-      if (identical === 'kept') {
-        cell.clearContent();
-        SpreadsheetApp.flush();
-        cell.setFormula(formula);
-        SpreadsheetApp.flush();
-        afterClear = waitForProbe(sheet, nonce, first.runId, FIRST_RUN_WAIT_MS) ? 'reran' : 'kept';
-      }
-      rewrite = { identical, afterClear };
+      afterClear = waitForProbe(sheet, nonce, first.runId, FIRST_RUN_WAIT_MS) ? 'reran' : 'kept';
     }
-    return {
-      first,
-      probeCell: `${PROBE_SHEET}!${PROBE_CELL}`,
-      expectedCacheBytes: CACHE_BYTES,
-      callerIsOwner: callerIsOwner(),
-      date,
-      rewrite,
-      waitedSeconds: FIRST_RUN_WAIT_MS / 1000,
-    };
+    return findings(first, { identical, afterClear }, false);
   } finally {
-    book.deleteSheet(sheet);
+    if (!keep) book.deleteSheet(sheet);
   }
 }
 
@@ -209,13 +215,18 @@ function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string,
 function waitForProbe(sheet: GoogleAppsScript.Spreadsheet.Sheet, nonce: string, previousRun: string | null, waitMs: number): ProbeReading | null {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const [shown, activeRange, cachedBytes, runId, dateMs] = sheet.getRange(1, 2, 1, 5).getValues()[0]!;
-    if (shown === nonce && typeof runId === 'string' && runId !== '' && runId !== previousRun) {
-      return { activeRange: String(activeRange), cachedBytes: Number(cachedBytes) || 0, runId, dateMs: typeof dateMs === 'number' ? dateMs : null };
-    }
+    const reading = readProbe(sheet, nonce, previousRun);
+    if (reading) return reading;
     if (Date.now() >= deadline) return null;
     Utilities.sleep(POLL_MS);
   }
+}
+
+/** What the probe shows, if it shows a run (of `nonce`, when given) other than `previousRun`. */
+function readProbe(sheet: GoogleAppsScript.Spreadsheet.Sheet, nonce: string | null, previousRun: string | null): ProbeReading | null {
+  const [shown, activeRange, cachedBytes, runId, dateMs] = sheet.getRange(1, 2, 1, 5).getValues()[0]!;
+  if (typeof shown !== 'string' || (nonce !== null && shown !== nonce) || typeof runId !== 'string' || runId === '' || runId === previousRun) return null;
+  return { activeRange: String(activeRange), cachedBytes: Number(cachedBytes) || 0, runId, dateMs: typeof dateMs === 'number' ? dateMs : null };
 }
 
 function writeReport(book: GoogleAppsScript.Spreadsheet.Spreadsheet, report: InstallationReport): void {

@@ -8,6 +8,7 @@ const DATE = { iso: '2024-01-15', spreadsheetMidnight: Date.UTC(2024, 0, 15, 5),
 function findings(over: Partial<ProbeFindings> = {}): ProbeFindings {
   return {
     first: { activeRange: 'Installation probe!B1', cachedBytes: 100_000, runId: 'run-1', dateMs: DATE.spreadsheetMidnight },
+    fromEarlierCheck: false,
     probeCell: 'Installation probe!B1',
     expectedCacheBytes: 100_000,
     callerIsOwner: true,
@@ -48,6 +49,11 @@ describe('the probe checks', () => {
     expect(statuses(findings({ first: { ...findings().first!, dateMs: DATE.scriptMidnight + 3_600_000 } }))[CHECK.dateArguments]).toBe('fail');
     expect(statuses(findings({ rewrite: { identical: 'kept', afterClear: 'reran' } }))[CHECK.recalculation]).toBe('degraded');
     expect(statuses(findings({ rewrite: { identical: 'kept', afterClear: 'kept' } }))[CHECK.recalculation]).toBe('fail');
+  });
+
+  it('read the previous check\'s probe when Sheets calculated it only after that check ended', () => {
+    const checks = probeChecks(findings({ fromEarlierCheck: true, rewrite: null }));
+    expect(checks.map((c) => [c.name, c.status])).toEqual([[CHECK.probe, 'degraded'], [CHECK.activeRange, 'pass'], [CHECK.sharedCache, 'pass'], [CHECK.dateArguments, 'pass']]);
   });
 
   it('say the probe did not calculate, and run none of its checks, when it showed nothing in time', () => {

@@ -150,6 +150,8 @@ export interface ProbeReading {
 export interface ProbeFindings {
   /** Null when the probe never calculated in time. */
   first: ProbeReading | null;
+  /** The reading is the previous check's probe, which Sheets calculated after that check ended. */
+  fromEarlierCheck: boolean;
   probeCell: string;
   expectedCacheBytes: number;
   callerIsOwner: boolean | null;
@@ -165,11 +167,17 @@ export function probeChecks(found: ProbeFindings): InstallationCheck[] {
     return [{
       name: CHECK.probe,
       status: 'degraded',
-      detail: `The probe formula did not show a value within ${found.waitedSeconds} seconds, so the checks that need a formula were not run. Sheets may have been busy: run the check again in a minute; if it persists, send this report.`,
+      detail: `The probe formula did not show a value within ${found.waitedSeconds} seconds, so the checks that need a formula were not run. Sheets may calculate it only after the check ends: run the check again in a minute, and it reads what the probe showed; if it persists, send this report.`,
     }];
   }
   const { first } = found;
-  const checks: InstallationCheck[] = [{ name: CHECK.probe, status: 'pass', detail: `The probe formula ran in ${found.probeCell}.` }];
+  const checks: InstallationCheck[] = [found.fromEarlierCheck
+    ? {
+      name: CHECK.probe,
+      status: 'degraded',
+      detail: `The probe formula did not show a value while this check ran; the previous check's probe did, after that check ended, and the lines below read it. Sheets calculates a formula a script writes only after the script ends, which only this check relies on. Refresh data could not be tested this way.`,
+    }
+    : { name: CHECK.probe, status: 'pass', detail: `The probe formula ran in ${found.probeCell}.` }];
   checks.push(first.activeRange === found.probeCell
     ? { name: CHECK.activeRange, status: 'pass', detail: 'In a formula, the active range is the formula\'s own cell.' }
     : {
