@@ -22,6 +22,11 @@ export interface PlatformAssumptions {
   /** [false] A date argument is midnight in the spreadsheet's zone; true: midnight in the script's zone. */
   datesInScriptZone?: boolean;
   /**
+   * [false] A Date a custom function returns is shown on the spreadsheet's wall clock; true: on the script's. The
+   * add-in has no way to be right then (docs/platform.md, §10): the installation check says `fail`.
+   */
+  returnedDatesInScriptZone?: boolean;
+  /**
    * [false] An add-on's time-driven trigger sees no active spreadsheet (the public report the README quotes);
    * true: it sees the spreadsheet it was created in, with its document properties and lock.
    */
@@ -36,6 +41,7 @@ export interface ResolvedAssumptions {
   zonesIntlLacks: readonly string[];
   identicalFormulaRecalculates: boolean;
   datesInScriptZone: boolean;
+  returnedDatesInScriptZone: boolean;
   activeSpreadsheetInTimeTrigger: boolean;
 }
 
@@ -45,6 +51,7 @@ const KNOWN = new Set([
   'intlKnowsZone',
   'identicalFormulaRecalculates',
   'datesInScriptZone',
+  'returnedDatesInScriptZone',
   'activeSpreadsheetInTimeTrigger',
 ]);
 
@@ -60,6 +67,7 @@ export function resolveAssumptions(given: PlatformAssumptions | undefined, zones
     zonesIntlLacks: intl === true ? [] : intl === false ? [zones.spreadsheet, zones.script] : [...intl],
     identicalFormulaRecalculates: given?.identicalFormulaRecalculates ?? true,
     datesInScriptZone: given?.datesInScriptZone ?? false,
+    returnedDatesInScriptZone: given?.returnedDatesInScriptZone ?? false,
     activeSpreadsheetInTimeTrigger: given?.activeSpreadsheetInTimeTrigger ?? false,
   };
 }
@@ -72,6 +80,7 @@ export function assumptionsOption(resolved: ResolvedAssumptions): PlatformAssump
     intlKnowsZone: resolved.zonesIntlLacks.length === 0 ? true : resolved.zonesIntlLacks,
     identicalFormulaRecalculates: resolved.identicalFormulaRecalculates,
     datesInScriptZone: resolved.datesInScriptZone,
+    returnedDatesInScriptZone: resolved.returnedDatesInScriptZone,
     activeSpreadsheetInTimeTrigger: resolved.activeSpreadsheetInTimeTrigger,
   };
 }

@@ -976,7 +976,8 @@ export class GasRuntime {
         clearContent(cell);
         // A result is a value, never re-read as an entry: the text "=1+2" stays text.
         if (types.isDate(value)) {
-          cell.value = dateToSerial((value as Date).getTime(), this.spreadsheet.getSpreadsheetTimeZone());
+          const zone = this.#assumptions.returnedDatesInScriptZone ? this.#scriptTimeZone : this.spreadsheet.getSpreadsheetTimeZone();
+          cell.value = dateToSerial((value as Date).getTime(), zone);
           if (isAutomaticFormat(cell.format)) cell.format = cell.value % 1 === 0 ? DEFAULT_DATE_FORMAT : DEFAULT_DATE_TIME_FORMAT;
         } else cell.value = value === '' ? null : (value as string | number | boolean);
         if (i === 0 && j === 0) cell.formula = formula;

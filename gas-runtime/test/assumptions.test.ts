@@ -99,6 +99,16 @@ describe('datesInScriptZone', () => {
   });
 });
 
+describe('returnedDatesInScriptZone', () => {
+  it('shows a returned Date on the spreadsheet\'s wall clock by default, and on the script\'s when switched', () => {
+    for (const [assumptions, shown] of [[{}, '1/15/2024'], [{ returnedDatesInScriptZone: true }, '1/15/2024 5:00:00']] as const) {
+      const rt = runtime({ assumptions, code: `${CODE}\nfunction MIDNIGHT_NY() { return new Date('2024-01-15T05:00:00Z'); }` });
+      rt.evaluateFormula('=MIDNIGHT_NY()', { cell: 'A1' });
+      expect(rt.spreadsheet.getSheetByName('Sheet1')!.getRange('A1').getDisplayValue()).toBe(shown);
+    }
+  });
+});
+
 describe('identicalFormulaRecalculates and recalculateWritten', () => {
   async function runs(rt: GasRuntime, clearFirst: boolean): Promise<{ before: unknown; after: unknown; rerun: string[] }> {
     const cell = rt.spreadsheet.getSheetByName('Sheet1')!.getRange('A1');

@@ -45,12 +45,15 @@ const NO_COMPANY = '00000000-0000-4000-8000-000000000000';
  * The probe formula's body (INSTALLATION_PROBE): what a custom function sees, as one row: the nonce it was given,
  * the active range, the bytes it found in the user cache under the nonce, a fresh id for this run, its date argument.
  */
-export function installationProbe(nonce: unknown, date: unknown): Array<Array<string | number>> {
+export function installationProbe(nonce: unknown, date: unknown): Array<Array<string | number | Date>> {
+  const book = SpreadsheetApp.getActiveSpreadsheet();
   const range = SpreadsheetApp.getActiveRange();
   const where = range ? `${range.getSheet().getName()}!${range.getA1Notation()}` : '';
   const cached = typeof nonce === 'string' && nonce ? CacheService.getUserCache().get(cacheKey(nonce)) : null;
   const dateMs = date instanceof Date ? date.getTime() : '';
-  return [[String(nonce), where, cached ? cached.length : 0, Utilities.getUuid(), dateMs]];
+  // Built as METRIC_VALUES builds its dates, for the check to read back as the cell shows it.
+  const returned = midnightIn(PROBE_DATE, book.getSpreadsheetTimeZone(), appsScriptDateFormatter);
+  return [[String(nonce), where, cached ? cached.length : 0, Utilities.getUuid(), dateMs, returned]];
 }
 
 /** Runs every check, writes the report to its sheet and returns it. */
@@ -224,9 +227,10 @@ function waitForProbe(sheet: GoogleAppsScript.Spreadsheet.Sheet, nonce: string, 
 
 /** What the probe shows, if it shows a run (of `nonce`, when given) other than `previousRun`. */
 function readProbe(sheet: GoogleAppsScript.Spreadsheet.Sheet, nonce: string | null, previousRun: string | null): ProbeReading | null {
-  const [shown, activeRange, cachedBytes, runId, dateMs] = sheet.getRange(1, 2, 1, 5).getValues()[0]!;
+  const [shown, activeRange, cachedBytes, runId, dateMs, returned] = sheet.getRange(1, 2, 1, 6).getValues()[0]!;
   if (typeof shown !== 'string' || (nonce !== null && shown !== nonce) || typeof runId !== 'string' || runId === '' || runId === previousRun) return null;
-  return { activeRange: String(activeRange), cachedBytes: Number(cachedBytes) || 0, runId, dateMs: typeof dateMs === 'number' ? dateMs : null };
+  const returnedDate = returned instanceof Date ? Utilities.formatDate(returned, sheet.getParent().getSpreadsheetTimeZone(), 'yyyy-MM-dd HH:mm') : null;
+  return { activeRange: String(activeRange), cachedBytes: Number(cachedBytes) || 0, runId, dateMs: typeof dateMs === 'number' ? dateMs : null, returnedDate };
 }
 
 function writeReport(book: GoogleAppsScript.Spreadsheet.Spreadsheet, report: InstallationReport): void {

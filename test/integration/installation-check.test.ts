@@ -41,10 +41,10 @@ describe('Check this installation', () => {
     expect(notPassing(report)).toEqual([]);
     expect(report.checks.map((c) => c.name)).toEqual([
       CHECK.scopes, CHECK.api, CHECK.allowlist, CHECK.cache, CHECK.zones, CHECK.trigger,
-      CHECK.probe, CHECK.activeRange, CHECK.sharedCache, CHECK.dateArguments, CHECK.recalculation, CHECK.quotas,
+      CHECK.probe, CHECK.activeRange, CHECK.sharedCache, CHECK.dateArguments, CHECK.returnedDates, CHECK.recalculation, CHECK.quotas,
     ]);
     expect(named(report, CHECK.api).detail).toBe(`The API at ${stack.emulator.url} accepted the saved token.`);
-    expect(report.summary).toMatch(/^All 12 checks passed/);
+    expect(report.summary).toMatch(/^All 13 checks passed/);
 
     const written = rt.spreadsheet.getSheetByName(report.sheetName)!;
     expect(written.getRange(7, 1, 1, 3).getValues()).toEqual([['Check', 'Status', 'What it means and what to do']]);
@@ -110,6 +110,12 @@ describe('Check this installation', () => {
     ['identical formula text is not recalculated', { identicalFormulaRecalculates: false }, CHECK.recalculation],
     ['date arguments are built in the script\'s zone', { datesInScriptZone: true }, CHECK.dateArguments],
   ];
+
+  it('fails the returned-dates check when a Date a formula returns is shown on the script\'s clock (no way for the add-in to be right then)', async () => {
+    const report = await check(runtime({ assumptions: { returnedDatesInScriptZone: true } }));
+    expect(notPassing(report)).toEqual([[CHECK.returnedDates, 'fail']]);
+    expect(named(report, CHECK.returnedDates).detail).toContain('shows as 2024-01-15 05:00 here');
+  });
 
   it.each(SWITCHED)('says degraded, and nothing else, when %s', async (_name, assumptions, checkName) => {
     const report = await check(runtime({ assumptions }));

@@ -7,7 +7,7 @@ const DATE = { iso: '2024-01-15', spreadsheetMidnight: Date.UTC(2024, 0, 15, 5),
 
 function findings(over: Partial<ProbeFindings> = {}): ProbeFindings {
   return {
-    first: { activeRange: 'Installation probe!B1', cachedBytes: 100_000, runId: 'run-1', dateMs: DATE.spreadsheetMidnight },
+    first: { activeRange: 'Installation probe!B1', cachedBytes: 100_000, runId: 'run-1', dateMs: DATE.spreadsheetMidnight, returnedDate: '2024-01-15 00:00' },
     fromEarlierCheck: false,
     probeCell: 'Installation probe!B1',
     expectedCacheBytes: 100_000,
@@ -37,7 +37,7 @@ describe('the API checks', () => {
 
 describe('the probe checks', () => {
   it('pass when the probe saw its cell, the cache, its date at the spreadsheet\'s midnight, and reran', () => {
-    expect(probeChecks(findings()).map((c) => c.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass']);
+    expect(probeChecks(findings()).map((c) => c.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
   });
 
   it('say what each different observation means', () => {
@@ -47,13 +47,14 @@ describe('the probe checks', () => {
     expect(statuses(findings({ callerIsOwner: false, first: { ...findings().first!, cachedBytes: 0 } }))[CHECK.sharedCache]).toBe('degraded');
     expect(statuses(findings({ first: { ...findings().first!, dateMs: DATE.scriptMidnight } }))[CHECK.dateArguments]).toBe('degraded');
     expect(statuses(findings({ first: { ...findings().first!, dateMs: DATE.scriptMidnight + 3_600_000 } }))[CHECK.dateArguments]).toBe('fail');
+    expect(statuses(findings({ first: { ...findings().first!, returnedDate: '2024-01-14 19:00' } }))[CHECK.returnedDates]).toBe('fail');
     expect(statuses(findings({ rewrite: { identical: 'kept', afterClear: 'reran' } }))[CHECK.recalculation]).toBe('degraded');
     expect(statuses(findings({ rewrite: { identical: 'kept', afterClear: 'kept' } }))[CHECK.recalculation]).toBe('fail');
   });
 
   it('read the previous check\'s probe when Sheets calculated it only after that check ended', () => {
     const checks = probeChecks(findings({ fromEarlierCheck: true, rewrite: null }));
-    expect(checks.map((c) => [c.name, c.status])).toEqual([[CHECK.probe, 'degraded'], [CHECK.activeRange, 'pass'], [CHECK.sharedCache, 'pass'], [CHECK.dateArguments, 'pass']]);
+    expect(checks.map((c) => [c.name, c.status])).toEqual([[CHECK.probe, 'degraded'], [CHECK.activeRange, 'pass'], [CHECK.sharedCache, 'pass'], [CHECK.dateArguments, 'pass'], [CHECK.returnedDates, 'pass']]);
   });
 
   it('say the probe did not calculate, and run none of its checks, when it showed nothing in time', () => {

@@ -25,6 +25,7 @@ export const CHECK = {
   activeRange: 'A formula knows its own cell',
   sharedCache: 'Formulas share the owner\'s cache',
   dateArguments: 'Date cells reach formulas as their day',
+  returnedDates: 'Dates formulas return show their day',
   recalculation: 'Refresh data makes formulas run again',
   quotas: 'Daily quotas used today',
 } as const;
@@ -145,6 +146,8 @@ export interface ProbeReading {
   cachedBytes: number;
   runId: string;
   dateMs: number | null;
+  /** The Date the probe returned (midnight of the probe's date in the spreadsheet's zone) as the cell holds it, read there: "yyyy-MM-dd HH:mm". */
+  returnedDate: string | null;
 }
 
 export interface ProbeFindings {
@@ -197,6 +200,13 @@ export function probeChecks(found: ProbeFindings): InstallationCheck[] {
       });
   }
   checks.push(dateCheck(first.dateMs, found.date));
+  checks.push(first.returnedDate === `${found.date.iso} 00:00`
+    ? { name: CHECK.returnedDates, status: 'pass', detail: `A date a formula returns (${found.date.iso}) shows as that day.` }
+    : {
+      name: CHECK.returnedDates,
+      status: 'fail',
+      detail: `A date a formula returned as ${found.date.iso} shows as ${first.returnedDate ?? 'no date'} here: the date columns of METRIC_VALUES and METRIC_LATEST may show the wrong day. Read the dates from the API's text instead (the "text" option) and send this report.`,
+    });
   if (found.rewrite) checks.push(recalculationCheck(found.rewrite));
   return checks;
 }
