@@ -375,7 +375,7 @@ export class CacheServiceStandIn {
   ) {}
 
   getUserCache(): Cache {
-    return this._stores.user(this._execution.storeUser);
+    return this._stores.user(this._execution.cacheUser);
   }
 
   getDocumentCache(): Cache {

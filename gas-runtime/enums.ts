@@ -73,3 +73,6 @@ export const TriggerSource = new EnumNamespace('TriggerSource', ['SPREADSHEETS',
 /** ScriptApp.WeekDay (Base.Weekday), Sunday first as in Java's calendar. */
 export const WeekDay = new EnumNamespace('Weekday', ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const);
 export type WeekDayName = 'SUNDAY' | 'MONDAY' | 'TUESDAY' | 'WEDNESDAY' | 'THURSDAY' | 'FRIDAY' | 'SATURDAY';
+
+/** ScriptApp.AuthorizationStatus: whether "the user needs to authorize this script to use one or more services". */
+export const AuthorizationStatus = new EnumNamespace('AuthorizationStatus', ['REQUIRED', 'NOT_REQUIRED'] as const);

@@ -28,6 +28,8 @@ export interface ExecutionInit {
   realWaits?: boolean;
   /** A daily quota of run time that may end the execution before its own limit (triggers' total runtime). */
   budget?: ExecutionBudget;
+  /** A custom function's user cache and lock are its own, not the owner's shared ones (assumption switch `sharedCachesAcrossExecutions: false`). */
+  privateUserCache?: boolean;
 }
 
 /** What is left of a daily quota of run time, and Apps Script's words when the execution runs past it. */
@@ -71,6 +73,7 @@ export class Execution {
   readonly limitMessage: string;
   readonly oauthScopes: ReadonlySet<string> | null;
   readonly realWaits: boolean;
+  readonly privateUserCache: boolean;
   urlFetchCount = 0;
   lockWaitMs = 0;
   /** Set once the limit was exceeded: Apps Script ends the execution even if the script catches the error. */
@@ -98,6 +101,7 @@ export class Execution {
     const quotaFirst = init.budget !== undefined && init.budget.ms < ownLimitMs;
     this.limitMs = quotaFirst ? init.budget!.ms : ownLimitMs;
     this.limitMessage = quotaFirst ? init.budget!.refusal : EXCEEDED_MAXIMUM_EXECUTION_TIME;
+    this.privateUserCache = init.privateUserCache ?? false;
   }
 
   get isCustomFunction(): boolean {
@@ -107,6 +111,11 @@ export class Execution {
   /** The user whose user-scoped stores this execution reads: in a custom function, the spreadsheet's owner. */
   get storeUser(): string {
     return this.isCustomFunction ? this.owner : this.user;
+  }
+
+  /** Whose user cache and lock this execution gets: storeUser's, or (switched) one of this custom function's own. */
+  get cacheUser(): string {
+    return this.privateUserCache && this.isCustomFunction ? `${this.storeUser}#execution-${this.id}` : this.storeUser;
   }
 
   now(): number {

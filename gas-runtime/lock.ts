@@ -153,7 +153,7 @@ export class LockServiceStandIn {
   ) {}
 
   getUserLock(): Lock {
-    return new Lock(this._table, lockKey('user', this._execution.storeUser), this._execution);
+    return new Lock(this._table, lockKey('user', this._execution.cacheUser), this._execution);
   }
 
   /**

@@ -9,6 +9,7 @@ import vm from 'node:vm';
 import { CacheServiceStandIn, CacheStores, type Cache, type CacheCallsReport, type CacheEvictionOptions, type CacheStatsReport } from './cache';
 import { VirtualClock, type RuntimeClock } from './clock';
 import { asMatrix, toCellResult, type CellOutput } from './custom-function-values';
+import { assumptionsOption, resolveAssumptions, type PlatformAssumptions, type ResolvedAssumptions } from './assumptions';
 import { AuthMode, type AuthModeName } from './enums';
 import {
   CustomFunctionError,
@@ -41,7 +42,7 @@ import { formatA1 } from './spreadsheet/a1';
 import type { CellError } from './spreadsheet/cell';
 import { clearContent, hasContent } from './spreadsheet/cell';
 import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_TIME_FORMAT, isAutomaticFormat } from './spreadsheet/number-format';
-import { dateToSerial } from './spreadsheet/serial-date';
+import { dateToSerial, serialToDate } from './spreadsheet/serial-date';
 import type { Sheet } from './spreadsheet/sheet';
 import { Spreadsheet, unknownFormula, type FormulaEvaluator } from './spreadsheet/spreadsheet';
 import { Ui, UiRecorder } from './spreadsheet/ui';
@@ -119,6 +120,11 @@ export interface GasRuntimeOptions {
    * (properties.ts, cache.ts). Locks, triggers and the UrlFetch quota stay this runtime's own.
    */
   sameScriptAs?: GasRuntime;
+  /**
+   * Switches for the platform behaviours the reference does not state (docs/platform.md): each default is the
+   * reading the add-in was built on; flip one to run the add-in as if the platform behaved the other way.
+   */
+  assumptions?: PlatformAssumptions;
 }
 
 /** One run of a time-driven trigger, as `rt.triggers.runDue()` and `advance()` report it. */
@@ -307,6 +313,9 @@ export class GasRuntime {
   #current: Execution | null = null;
   #nextExecutionId = 1;
   readonly #scriptTimeZone: string;
+  readonly #assumptions: ResolvedAssumptions;
+  /** The bundle's custom functions (upper case), found once, for the formulas a script writes. */
+  #customFunctionNames: Set<string> | null = null;
   readonly #triggerTable: TriggerTable;
   readonly #worker: WorkerSide | null;
   #pool: WorkerPool | null = null;
@@ -323,6 +332,7 @@ export class GasRuntime {
     for (const zone of [timeZone, scriptTimeZone]) {
       if (!isValidTimeZone(zone)) throw new GasRuntimeUsageError(`Unknown time zone: ${zone}`, 'INVALID_OPTION');
     }
+    this.#assumptions = resolveAssumptions(options.assumptions, { spreadsheet: timeZone, script: scriptTimeZone });
     const source = typeof options.code === 'string' ? options.code : readFileSync(options.code.path, 'utf8');
     const filename = worker?.filename ?? (typeof options.code === 'string' ? 'Code.js' : options.code.path);
     this.#scriptTimeZone = scriptTimeZone;
@@ -387,6 +397,8 @@ export class GasRuntime {
       onSleep: options.onSleep,
       log: (level, message) => this.#log(level, message),
       triggers: this.#triggerTable,
+      activeSpreadsheetInTimeTrigger: this.#assumptions.activeSpreadsheetInTimeTrigger,
+      requiredScopes: manifestScopes(manifest) ?? null,
     };
   }
 
@@ -533,19 +545,59 @@ export class GasRuntime {
    */
   evaluateFormula(formula: string, options: EvaluateFormulaOptions): FormulaOutcome {
     const { call, sheet, anchor, row, column, args } = this.#readFormula(formula, options);
+    const remembered = this.#remembered(sheet, row, column, formula, args);
+    if (remembered) return remembered;
     const selection = this.spreadsheet._selection();
-    // In a custom function, getActiveRange() is the cell that called it.
-    this.spreadsheet._activate(sheet, anchor);
+    // In a custom function, getActiveRange() is the cell that called it (unless switched off: the selection stays).
+    if (this.#assumptions.activeRangeIsCallingCell) this.spreadsheet._activate(sheet, anchor);
     let result: CellOutput | CellOutput[][];
     try {
       result = this.runCustomFunction(call.functionName, args, { user: options.user });
     } catch (error) {
       if (!(error instanceof CustomFunctionError)) throw error;
-      return this.#writeFormulaError(sheet, row, column, formula, { code: error.code, message: error.message });
+      return this.#computed(sheet, row, column, formula, args, this.#writeFormulaError(sheet, row, column, formula, { code: error.code, message: error.message }));
     } finally {
       this.spreadsheet._activate(selection.sheet, selection.range);
     }
-    return this.#writeSpill(sheet, row, column, formula, asMatrix(result));
+    return this.#computed(sheet, row, column, formula, args, this.#writeSpill(sheet, row, column, formula, asMatrix(result)));
+  }
+
+  /**
+   * With `identicalFormulaRecalculates: false`, Sheets keeps what a formula showed when its text and arguments
+   * are those of its last run (and no flush found its cell without it since): that result is written back.
+   */
+  #remembered(sheet: Sheet, row: number, column: number, formula: string, args: unknown[]): FormulaOutcome | null {
+    this.spreadsheet._formulaComputed(sheet, row, column);
+    if (this.#assumptions.identicalFormulaRecalculates) return null;
+    const memo = this.spreadsheet._memo(sheet, row, column);
+    if (!memo || memo.formula !== formula || memo.args !== argumentsKey(args)) return null;
+    const outcome = memo.outcome as FormulaOutcome;
+    return outcome.ok ? this.#writeSpill(sheet, row, column, formula, outcome.values) : this.#writeFormulaError(sheet, row, column, formula, outcome.error);
+  }
+
+  /** Remembers what a formula showed after its run, for `identicalFormulaRecalculates: false`. */
+  #computed(sheet: Sheet, row: number, column: number, formula: string, args: unknown[], outcome: FormulaOutcome): FormulaOutcome {
+    if (this.#assumptions.identicalFormulaRecalculates) return outcome;
+    this.spreadsheet._remember(sheet, row, column, { formula, args: argumentsKey(args), outcome });
+    return outcome;
+  }
+
+  /**
+   * Recalculates, as Sheets does after a script's write, every cell whose formula (one of the bundle's custom
+   * functions) a script wrote since that cell was last calculated. Other formulas are left to `formulaEvaluator`.
+   */
+  async recalculateWritten(options: ConcurrencyOptions = {}): Promise<RecalculatedCell[]> {
+    const names = (this.#customFunctionNames ??= this.#findCustomFunctionNames());
+    const cells = this.spreadsheet._writtenFormulas().flatMap(({ sheet, row, column, formula }) => {
+      let name: string;
+      try {
+        name = parseFormulaCall(formula).functionName.toUpperCase();
+      } catch {
+        return [];
+      }
+      return names.has(name) ? [{ formula, cell: formatA1(row, column, 1, 1), sheet: sheet.getName() }] : [];
+    });
+    return cells.length === 0 ? [] : this.recalculate(cells, options);
   }
 
   /** Parses a formula in its cell and reads its arguments from the grid (a single cell as a value, a range as rows). */
@@ -560,7 +612,8 @@ export class GasRuntime {
       if (arg.kind === 'literal') return arg.value;
       if (arg.kind === 'array') return arg.rows.length === 1 && arg.rows[0]!.length === 1 ? arg.rows[0]![0] : arg.rows;
       const range = sheet._rangeFromA1(arg.a1);
-      return range.getNumRows() === 1 && range.getNumColumns() === 1 ? range.getValue() : range.getValues();
+      const value = range.getNumRows() === 1 && range.getNumColumns() === 1 ? range.getValue() : range.getValues();
+      return this.#assumptions.datesInScriptZone ? inScriptZone(value, this.spreadsheet.getSpreadsheetTimeZone(), this.#scriptTimeZone) : value;
     });
     return { call, sheet, anchor, row: anchor.getRow(), column: anchor.getColumn(), args };
   }
@@ -580,11 +633,16 @@ export class GasRuntime {
     for (const { cell, sheet, row, column } of read) this.#placePendingFormula(sheet, row, column, cell.formula);
     return Promise.all(
       read.map(async ({ cell, call, sheet, anchor, row, column, args }) => {
+        const remembered = this.#remembered(sheet, row, column, cell.formula, args);
+        if (remembered) {
+          const now = this.#clock.now();
+          return { ...remembered, cell: cell.cell, sheet: sheet.getName(), queuedAt: now, startedAt: now, finishedAt: now };
+        }
         const done = await this.#submit({ functionName: call.functionName, kind: 'custom-function', user: cell.user ?? this.#activeUser, args, cell: anchor, ...concurrency });
         const result = this.#customFunctionResult(done.result.outcome);
-        const written = result instanceof CustomFunctionError
+        const written = this.#computed(sheet, row, column, cell.formula, args, result instanceof CustomFunctionError
           ? this.#writeFormulaError(sheet, row, column, cell.formula, { code: result.code, message: result.message })
-          : this.#writeSpill(sheet, row, column, cell.formula, asMatrix(result));
+          : this.#writeSpill(sheet, row, column, cell.formula, asMatrix(result)));
         return { ...written, cell: cell.cell, sheet: sheet.getName(), queuedAt: done.queuedAt, startedAt: done.startedAt, finishedAt: done.finishedAt };
       }),
     );
@@ -603,12 +661,36 @@ export class GasRuntime {
    * beside a recalculation), so one call sees what another writes to the shared cache while it runs.
    * Same copy rules and errors as callServer (rejects with ServerCallError).
    */
-  async callServerAsync(name: string, args: unknown[] = [], options: UserOption & ConcurrencyOptions = {}): Promise<unknown> {
+  async callServerAsync(name: string, args: unknown[] = [], options: UserOption & ConcurrencyOptions & { recalculateWrittenFormulas?: boolean } = {}): Promise<unknown> {
     const copied = copyServerArguments(args);
-    const done = await this.#submit({ functionName: name, kind: 'server-call', user: options.user ?? this.#activeUser, args: copied, ...this.#concurrency(options) });
+    // Found before the call starts: the bundle is loaded synchronously to list them.
+    if (options.recalculateWrittenFormulas) this.#customFunctionNames ??= this.#findCustomFunctionNames();
+    const call = this.#submit({ functionName: name, kind: 'server-call', user: options.user ?? this.#activeUser, args: copied, ...this.#concurrency(options) });
+    const done = options.recalculateWrittenFormulas ? await this.#whileRecalculating(call) : await call;
     const { outcome } = done.result;
     if (outcome.ok) return outcome.value;
     throw new ServerCallError(outcome.message);
+  }
+
+  #findCustomFunctionNames(): Set<string> {
+    return new Set(this.functionNames().filter((name) => !name.endsWith('_')).map((name) => name.toUpperCase()));
+  }
+
+  /** Waits for `call`, meanwhile recalculating what scripts write, as Sheets does while a script runs. */
+  async #whileRecalculating<T>(call: Promise<T>): Promise<T> {
+    let settled = false;
+    const loop = (async () => {
+      while (!settled) {
+        await this.recalculateWritten();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    try {
+      return await call;
+    } finally {
+      settled = true;
+      await loop;
+    }
   }
 
   /** Resolves once no concurrent execution is queued or running (synchronous calls are refused until then). */
@@ -634,6 +716,8 @@ export class GasRuntime {
     if (this.#current) throw new GasRuntimeUsageError('A concurrent execution cannot start from inside an execution.', 'INVALID_OPTION');
     this.#pool ??= this.#createPool();
     const done = await this.#pool.run(spec);
+    // An execution's writes are applied when it ends, as SpreadsheetApp.flush() applies them.
+    this.spreadsheet._flush();
     const { result } = done;
     if (result.logged) {
       const { outcome } = result;
@@ -672,6 +756,7 @@ export class GasRuntime {
         fetchTimeoutMs: this.#shared.fetchTimeoutMs,
         oauthScopes: this.#oauthScopes === null ? null : [...this.#oauthScopes],
         urlFetchWhitelist: this.#shared.urlFetchAllowlist === null ? null : [...this.#shared.urlFetchAllowlist.prefixes],
+        assumptions: assumptionsOption(this.#assumptions),
       },
       locks: this.locks,
       urlFetchQuota: this.urlFetchQuota,
@@ -692,6 +777,7 @@ export class GasRuntime {
           oauthScopes: this.#oauthScopes,
           startedAt,
           realWaits: true,
+          privateUserCache: !this.#assumptions.sharedCachesAcrossExecutions,
         });
         const cell = job.cell as Range | undefined;
         // The execution starts: in eviction mode the host's caches (the ones its CacheService reaches) lose entries now, as at a synchronous start.
@@ -700,13 +786,17 @@ export class GasRuntime {
           services: {
             SpreadsheetApp: new SpreadsheetAppStandIn(this.spreadsheet, this.#shared.ui),
             // Triggers live on the host, so a sidebar call served concurrently sees and creates the same ones.
-            ScriptApp: new ScriptAppStandIn(this.#shared.scriptId, { table: this.#triggerTable, execution, spreadsheet: this.spreadsheet, scriptTimeZone: this.#scriptTimeZone }),
+            ScriptApp: new ScriptAppStandIn(
+              this.#shared.scriptId,
+              { table: this.#triggerTable, execution, spreadsheet: this.spreadsheet, scriptTimeZone: this.#scriptTimeZone },
+              { granted: this.#oauthScopes === null ? null : [...this.#oauthScopes], required: this.#shared.requiredScopes },
+            ),
             PropertiesService: new PropertiesServiceStandIn(this.#shared.properties, execution),
             CacheService: new CacheServiceStandIn(this.#shared.caches, execution),
           },
           // The host serves one call at a time, so the custom function's cell is its active range exactly while its call runs.
           around: <T>(run: () => T): T => {
-            if (!cell) return run();
+            if (!cell || !this.#assumptions.activeRangeIsCallingCell) return run();
             const selection = this.spreadsheet._selection();
             this.spreadsheet._activate(cell.getSheet(), cell);
             try {
@@ -857,6 +947,7 @@ export class GasRuntime {
       owner: this.#owner,
       clock: this.#clock,
       oauthScopes: this.#oauthScopes,
+      privateUserCache: !this.#assumptions.sharedCachesAcrossExecutions,
       ...(job ? { startedAt: job.startedAt, realWaits: true } : {}),
       ...(budget ? { budget } : {}),
     });
@@ -883,6 +974,8 @@ export class GasRuntime {
       if (!job) {
         this.#clock._stop();
         this.locks._releaseAll(execution.id);
+        // An execution's writes are applied when it ends, as SpreadsheetApp.flush() applies them.
+        this.spreadsheet._flush();
       }
       this.#current = null;
     }
@@ -894,7 +987,7 @@ export class GasRuntime {
   }
 
   #load(execution: Execution): ExecutionScope {
-    const realm = createRealm(() => this.#clock.now(), `gas-runtime:${execution.functionName}#${execution.id}`);
+    const realm = createRealm(() => this.#clock.now(), `gas-runtime:${execution.functionName}#${execution.id}`, this.#assumptions.zonesIntlLacks);
     const membrane = new Membrane(realm, execution);
     for (const [name, service] of Object.entries(createGlobals(this.#shared, execution, membrane))) {
       Object.defineProperty(realm.global, name, { value: service, writable: true, configurable: true, enumerable: false });
@@ -954,7 +1047,8 @@ export class GasRuntime {
         clearContent(cell);
         // A result is a value, never re-read as an entry: the text "=1+2" stays text.
         if (types.isDate(value)) {
-          cell.value = dateToSerial((value as Date).getTime(), this.spreadsheet.getSpreadsheetTimeZone());
+          const zone = this.#assumptions.returnedDatesInScriptZone ? this.#scriptTimeZone : this.spreadsheet.getSpreadsheetTimeZone();
+          cell.value = dateToSerial((value as Date).getTime(), zone);
           if (isAutomaticFormat(cell.format)) cell.format = cell.value % 1 === 0 ? DEFAULT_DATE_FORMAT : DEFAULT_DATE_TIME_FORMAT;
         } else cell.value = value === '' ? null : (value as string | number | boolean);
         if (i === 0 && j === 0) cell.formula = formula;
@@ -973,6 +1067,17 @@ export class GasRuntime {
       sheet._forgetIfBlank(r, c);
     }
   }
+}
+
+/** A formula's arguments as text, to tell a rerun with the same arguments (Dates by their instant). */
+function argumentsKey(args: unknown[]): string {
+  return JSON.stringify(args, (_key, value: unknown) => (value === undefined ? null : value));
+}
+
+/** A date argument as `datesInScriptZone` builds it: the cell's wall-clock reading, at that time in the script's zone. */
+function inScriptZone(value: unknown, spreadsheetZone: string, scriptZone: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => inScriptZone(item, spreadsheetZone, scriptZone));
+  return types.isDate(value) ? serialToDate(dateToSerial((value as Date).getTime(), spreadsheetZone), scriptZone) : value;
 }
 
 /** Creates a runtime for a built Apps Script bundle. */

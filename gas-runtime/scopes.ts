@@ -73,7 +73,7 @@ const CLASSES: Readonly<Record<string, ClassScopes>> = {
   Sheet: {
     page: `${REFERENCE}spreadsheet/sheet`,
     scopes: SHEETS,
-    methods: same('class', 'activate', 'clear', 'getDataRange', 'getFilter', 'getLastColumn', 'getLastRow', 'getMaxColumns', 'getMaxRows', 'getName', 'getRange',
+    methods: same('class', 'activate', 'clear', 'getDataRange', 'getFilter', 'getParent', 'getLastColumn', 'getLastRow', 'getMaxColumns', 'getMaxRows', 'getName', 'getRange',
       'getSheetId', 'hideColumns', 'hideRows', 'hideSheet', 'insertColumnsAfter', 'insertRowsAfter', 'isSheetHidden', 'protect', 'setConditionalFormatRules',
       'setFrozenColumns', 'setFrozenRows', 'setName', 'showColumns', 'showRows', 'showSheet'),
   },

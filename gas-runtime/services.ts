@@ -1,7 +1,7 @@
 // The globals one execution sees: every stand-in service, built for that execution and wrapped by its membrane.
 
 import { CacheServiceStandIn, type CacheStores } from './cache';
-import { AuthMode, EventType, TriggerSource, WeekDay } from './enums';
+import { AuthMode, AuthorizationStatus, EventType, TriggerSource, WeekDay, type GasEnum } from './enums';
 import type { Execution } from './execution';
 import { HtmlServiceStandIn } from './html';
 import { LockServiceStandIn, type LockArbiter } from './lock';
@@ -25,8 +25,24 @@ export class ScriptAppStandIn {
   readonly EventType = EventType;
   readonly TriggerSource = TriggerSource;
   readonly WeekDay = WeekDay;
+  readonly AuthorizationStatus = AuthorizationStatus;
 
-  constructor(readonly _scriptId: string, readonly _triggers: TriggerContext) {}
+  constructor(
+    readonly _scriptId: string,
+    readonly _triggers: TriggerContext,
+    /** The scopes granted (null: the manifest lists none, so whatever the code needs) and those the manifest asks for. */
+    readonly _scopes: { granted: readonly string[] | null; required: readonly string[] | null } = { granted: null, required: null },
+  ) {}
+
+  /**
+   * "Gets an object that determines whether the user needs to authorize this script to use one or more services"
+   * (ScriptApp reference); the user has granted the runtime's `oauthScopes`, and the manifest asks for its own list.
+   */
+  getAuthorizationInfo(authMode: unknown, oAuthScopes?: unknown): AuthorizationInfoStandIn {
+    void authMode;
+    const asked = Array.isArray(oAuthScopes) ? oAuthScopes.map(String) : null;
+    return new AuthorizationInfoStandIn(this._scriptId, this._scopes.granted, asked ?? this._scopes.required);
+  }
 
   getScriptId(): string {
     return this._scriptId;
@@ -46,6 +62,39 @@ export class ScriptAppStandIn {
 
   deleteTrigger(trigger: unknown): void {
     deleteTrigger(this._triggers, trigger);
+  }
+}
+
+/** AuthorizationInfo: "An object that checks if the user has granted authorization for the required scopes of the script." */
+export class AuthorizationInfoStandIn {
+  static readonly gasName = 'AuthorizationInfo';
+
+  constructor(
+    readonly _scriptId: string,
+    readonly _granted: readonly string[] | null,
+    readonly _required: readonly string[] | null,
+  ) {}
+
+  #missing(): string[] {
+    if (this._granted === null || this._required === null) return [];
+    const granted = new Set(this._granted);
+    return this._required.filter((scope) => !granted.has(scope));
+  }
+
+  getAuthorizationStatus(): GasEnum {
+    return AuthorizationStatus._get(this.#missing().length > 0 ? 'REQUIRED' : 'NOT_REQUIRED');
+  }
+
+  /** "If no authorization is required, this method returns null" (the address is a stand-in). */
+  getAuthorizationUrl(): string | null {
+    return this.#missing().length > 0 ? `https://script.google.com/macros/d/${this._scriptId}/authorize` : null;
+  }
+
+  /** "Gets a list of authorized scopes for the script", or of the asked-for list those authorized; null when unknown. */
+  getAuthorizedScopes(): string[] | null {
+    if (this._granted === null) return this._required === null ? null : [...this._required];
+    const granted = new Set(this._granted);
+    return this._required === null ? [...this._granted] : this._required.filter((scope) => granted.has(scope));
   }
 }
 
@@ -100,6 +149,10 @@ export interface SharedState {
   log: (level: LogLevel, message: string) => void;
   /** Installable triggers; in a worker thread ScriptApp is the host's (hostServices), so this is never reached there. */
   triggers: TriggerTable;
+  /** The register's switch: an add-on's time-driven trigger sees the spreadsheet it was created in. */
+  activeSpreadsheetInTimeTrigger: boolean;
+  /** The scopes the manifest asks for, or null when it lists none. */
+  requiredScopes: readonly string[] | null;
 }
 
 /** The global objects of one execution, already wrapped for the script. */
@@ -108,7 +161,7 @@ export function createGlobals(shared: SharedState, execution: Execution, membran
   // thread the caches the script uses are the host's, and the host applied the drop when it started the execution.
   if (!shared.hostServices) shared.caches._executionStarted();
   // An add-on's time-driven trigger runs with no document open (see SpreadsheetAppStandIn); a bound script's has its container.
-  const hasActiveDocument = !(execution.kind === 'trigger' && shared.triggers._addOn);
+  const hasActiveDocument = !(execution.kind === 'trigger' && shared.triggers._addOn && !shared.activeSpreadsheetInTimeTrigger);
   const services: Record<string, object> = {
     SpreadsheetApp: new SpreadsheetAppStandIn(shared.spreadsheet, shared.ui, hasActiveDocument),
     UrlFetchApp: new UrlFetchAppStandIn(shared.http, execution, {
@@ -123,7 +176,11 @@ export function createGlobals(shared: SharedState, execution: Execution, membran
     Utilities: new UtilitiesService(execution, shared.onSleep),
     Session: new SessionStandIn(execution, shared.scriptTimeZone, shared.scriptId),
     HtmlService: new HtmlServiceStandIn(shared.filesDirectory, membrane.realm),
-    ScriptApp: new ScriptAppStandIn(shared.scriptId, { table: shared.triggers, execution, spreadsheet: shared.spreadsheet, scriptTimeZone: shared.scriptTimeZone }),
+    ScriptApp: new ScriptAppStandIn(
+      shared.scriptId,
+      { table: shared.triggers, execution, spreadsheet: shared.spreadsheet, scriptTimeZone: shared.scriptTimeZone },
+      { granted: execution.oauthScopes === null ? null : [...execution.oauthScopes], required: shared.requiredScopes },
+    ),
     Logger: new LoggerStandIn(shared.log),
     console: new ConsoleStandIn(shared.log),
   };

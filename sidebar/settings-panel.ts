@@ -3,6 +3,7 @@
 import { busy, byId, say } from './dom';
 import type { Outcome } from './outcome';
 import { mountFormulaAccess } from './formula-access-panel';
+import { mountInstallationCheck } from './installation-check-panel';
 import { server } from './server';
 import type { SettingsSummary } from '../src/shared/rpc';
 
@@ -76,6 +77,7 @@ export function mountSettings(): SettingsPanel {
   }).then(() => undefined);
 
   mountFormulaAccess(() => companyInput.value.trim());
+  mountInstallationCheck();
 
   return {
     companyId: () => companyInput.value.trim(),

@@ -7,7 +7,8 @@ import * as lists from './core/formulas/list-formulas';
 import * as series from './core/formulas/metric-formulas';
 import * as grid from './core/formulas/portfolio-grid';
 import { runFormula } from './server/custom-functions';
-import { addMenu, freezeSelectionFromMenu, refreshData, showSidebar, thawSelectionFromMenu } from './server/menu';
+import { installationProbe } from './server/installation-check';
+import { addMenu, checkInstallationFromMenu, freezeSelectionFromMenu, refreshData, showSidebar, thawSelectionFromMenu } from './server/menu';
 import * as sidebar from './server/sidebar-api';
 import { runScheduledSnapshotRefresh } from './server/snapshot-schedule';
 
@@ -215,6 +216,18 @@ global.PORTFOLIO_COVERAGE = function (metric_names: unknown, start_period: unkno
 };
 
 /**
+ * Used by Check this installation (Extensions menu): shows what a formula sees here. Not for models.
+ *
+ * @param {string} nonce The check's id.
+ * @param {Date} date A date cell.
+ * @return {any[][]} One row: the id, the active range, the bytes found in the cache, this run's id, the date's instant.
+ * @customfunction
+ */
+global.INSTALLATION_PROBE = function (nonce: unknown, date: unknown) {
+  return installationProbe(nonce, date);
+};
+
+/**
  * Adds the add-in's menu when the spreadsheet opens.
  * @param {GoogleAppsScript.Events.SheetsOnOpen} e The open event.
  */
@@ -246,6 +259,9 @@ global.thawSelectionFromMenu = thawSelectionFromMenu;
  * @param {GoogleAppsScript.Events.TimeDriven} e The time-driven event (its triggerUid finds the schedule).
  */
 global.runScheduledSnapshotRefresh = runScheduledSnapshotRefresh;
+
+/** Menu: checks what the add-in relies on here and writes the report to a sheet. */
+global.checkInstallationFromMenu = checkInstallationFromMenu;
 
 /** Opens the sidebar (menu item). */
 global.showSidebar = function () {
@@ -308,3 +324,4 @@ global.refreshSnapshots = sidebar.refreshSnapshots;
 global.getSnapshotRefreshSchedule = sidebar.getSnapshotRefreshSchedule;
 global.scheduleSnapshotRefresh = sidebar.scheduleSnapshotRefresh;
 global.cancelSnapshotRefresh = sidebar.cancelSnapshotRefresh;
+global.checkInstallation = sidebar.checkInstallation;

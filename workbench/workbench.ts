@@ -205,7 +205,12 @@ export class Workbench {
   /** The formulas a call wrote, recalculated together as Sheets recalculates them. */
   async #evaluatePending(): Promise<void> {
     while (this.#pending.length) {
-      const cells = this.#pending.splice(0).map(({ sheet, a1, formula }) => ({ sheet, cell: a1, formula }));
+      // A cell whose sheet the call deleted, or whose formula it replaced since, has nothing left to calculate.
+      const cells = this.#pending
+        .splice(0)
+        .filter(({ sheet, a1, formula }) => this.runtime.spreadsheet.getSheetByName(sheet)?.getRange(a1).getFormula() === formula)
+        .map(({ sheet, a1, formula }) => ({ sheet, cell: a1, formula }));
+      if (cells.length === 0) return;
       await this.runtime.recalculate(cells);
     }
   }

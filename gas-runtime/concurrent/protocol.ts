@@ -23,6 +23,8 @@ export interface WorkerInit {
   oauthScopes: string[] | null;
   /** The host's urlFetchWhitelist prefixes (already checked there), so a worker refuses what a synchronous execution refuses. */
   urlFetchWhitelist: string[] | null;
+  /** The host's assumption switches (docs/platform.md). */
+  assumptions: import('../assumptions').PlatformAssumptions;
 }
 
 export type JobKind = 'custom-function' | 'server-call';

@@ -58,6 +58,7 @@ try {
       fetchTimeoutMs: init.fetchTimeoutMs,
       ...(init.oauthScopes ? { oauthScopes: init.oauthScopes } : {}),
       ...(init.urlFetchWhitelist ? { urlFetchWhitelist: init.urlFetchWhitelist } : {}),
+      assumptions: init.assumptions,
     },
     {
       filename: init.filename,

@@ -441,6 +441,7 @@ export class Sheet {
     const cell = this._cellForWrite(row, column);
     this._clearContent(row, column);
     cell.formula = formula;
+    this._spreadsheet._formulaWritten(this, row, column);
     const result = this._spreadsheet._evaluate(formula, this, row, column);
     if (result.kind === 'error') {
       cell.error = { code: result.code, message: result.message };

@@ -65,8 +65,13 @@ export class SpreadsheetAppStandIn {
     return this._ui;
   }
 
-  /** Writes are applied at once here, so there is nothing to flush. */
-  flush(): void {}
+  /**
+   * Writes are applied at once here; a flush is when Sheets takes note of a formula cell left empty, so that a
+   * formula written there again is a new one (the `identicalFormulaRecalculates` switch, docs/platform.md).
+   */
+  flush(): void {
+    this._spreadsheet._flush();
+  }
 
   /** Only the active spreadsheet exists in this runtime; any other id fails as an inaccessible file does. */
   openById(id: string): Spreadsheet {

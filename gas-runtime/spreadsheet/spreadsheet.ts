@@ -38,6 +38,17 @@ export interface SpreadsheetInit {
   evaluator: FormulaEvaluator;
 }
 
+/** A formula's last run: its text, its arguments (as text) and what the cell showed (the runtime's FormulaOutcome). */
+export interface FormulaMemo {
+  formula: string;
+  args: string;
+  outcome: unknown;
+}
+
+function cellKey(sheet: Sheet, row: number, column: number): string {
+  return `${sheet.getSheetId()}:${row}:${column}`;
+}
+
 export class Spreadsheet {
   static readonly gasName = 'Spreadsheet';
   readonly #sheets: Sheet[] = [];
@@ -46,6 +57,10 @@ export class Spreadsheet {
   #activeSheet: Sheet;
   #activeRange: Range | null = null;
   #nextSheetId = 1;
+  /** Formula cells a script wrote since they were last calculated, by "sheetId:row:column". */
+  readonly #written = new Map<string, { sheet: Sheet; row: number; column: number }>();
+  /** What each formula cell showed after its last run, for the `identicalFormulaRecalculates` switch. */
+  readonly #memos = new Map<string, { sheet: Sheet; row: number; column: number; memo: FormulaMemo }>();
 
   constructor(readonly _init: SpreadsheetInit) {
     this.#name = _init.name;
@@ -190,6 +205,37 @@ export class Spreadsheet {
     if (name.trim() === '') throw new GasError('Invalid argument: sheetName');
     const existing = this.#sheets.find((sheet) => sheet !== renaming && sheet.getName().toLowerCase() === name.toLowerCase());
     if (existing) throw new GasError(`A sheet with the name "${name}" already exists. Please enter another name.`);
+  }
+
+  _formulaWritten(sheet: Sheet, row: number, column: number): void {
+    this.#written.set(cellKey(sheet, row, column), { sheet, row, column });
+  }
+
+  _formulaComputed(sheet: Sheet, row: number, column: number): void {
+    this.#written.delete(cellKey(sheet, row, column));
+  }
+
+  /** The formula cells scripts wrote and nothing calculated since (still holding a formula, on a live sheet). */
+  _writtenFormulas(): Array<{ sheet: Sheet; row: number; column: number; formula: string }> {
+    return [...this.#written.values()].flatMap(({ sheet, row, column }) => {
+      const formula = this.#sheets.includes(sheet) ? sheet._cell(row, column)?.formula : null;
+      return formula ? [{ sheet, row, column, formula }] : [];
+    });
+  }
+
+  _remember(sheet: Sheet, row: number, column: number, memo: FormulaMemo): void {
+    this.#memos.set(cellKey(sheet, row, column), { sheet, row, column, memo });
+  }
+
+  _memo(sheet: Sheet, row: number, column: number): FormulaMemo | undefined {
+    return this.#memos.get(cellKey(sheet, row, column))?.memo;
+  }
+
+  /** A flush (or an execution's end): a cell found without its remembered formula forgets its result. */
+  _flush(): void {
+    for (const [key, { sheet, row, column, memo }] of this.#memos) {
+      if (!this.#sheets.includes(sheet) || sheet._cell(row, column)?.formula !== memo.formula) this.#memos.delete(key);
+    }
   }
 
   _evaluate(formula: string, sheet: Sheet, row: number, column: number): EvaluatedFormula {

@@ -6,4 +6,26 @@ export function spreadsheetTimeZone(book: GoogleAppsScript.Spreadsheet.Spreadshe
   return book.getSpreadsheetTimeZone();
 }
 
-export const appsScriptDateFormatter: DateFormatter = (date, timeZone) => Utilities.formatDate(date, timeZone, 'yyyy-MM-dd');
+const dayIn = (date: Date, timeZone: string) => Utilities.formatDate(date, timeZone, 'yyyy-MM-dd');
+
+/** True when the instant is the first millisecond of its day in the zone: a date cell's midnight there. */
+function startsDay(date: Date, timeZone: string, day: string): boolean {
+  return dayIn(new Date(date.getTime() - 1), timeZone) !== day;
+}
+
+/** A Date's day in the spreadsheet's zone: how the add-in reads every date cell it reads with getValues. */
+export const appsScriptDateFormatter: DateFormatter = (date, timeZone) => dayIn(date, timeZone);
+
+/**
+ * A custom function's date argument as the day its cell shows. The reference does not say in which zone Sheets
+ * builds the Date a custom function receives for a date cell (docs/platform.md, §5): a Date at midnight in the
+ * script's zone but not in the spreadsheet's is read as that day of the script's zone.
+ */
+export const argumentDateFormatter: DateFormatter = (date, timeZone) => {
+  const day = dayIn(date, timeZone);
+  if (startsDay(date, timeZone, day)) return day;
+  const scriptZone = Session.getScriptTimeZone();
+  if (scriptZone === timeZone) return day;
+  const scriptDay = dayIn(date, scriptZone);
+  return startsDay(date, scriptZone, scriptDay) ? scriptDay : day;
+};

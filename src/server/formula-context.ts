@@ -10,7 +10,7 @@ import type { ApiClient } from '../core/api/client';
 import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache, userMutex } from '../gas/cache-and-lock';
 import { cacheScopeOf, readFormulaDocumentState } from '../gas/document-settings';
-import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import { argumentDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { readRecalculationMetricIds } from '../gas/recalculation-sheet';
 import { readFormulaAccess, readSettingsGeneration, readSettingsSummary, readUserProperties } from '../gas/user-settings';
 import { createClientForExecution } from './api-factory';
@@ -59,7 +59,8 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   let recalculationMetricIds: string[] | undefined;
   return {
     timeZone: spreadsheetTimeZone(),
-    formatDate: appsScriptDateFormatter,
+    // Formulas' date arguments, in whichever zone Sheets built them (docs/platform.md, §5).
+    formatDate: argumentDateFormatter,
     // Custom functions read the spreadsheet owner's settings, so a missing token is the owner's to set.
     client: () => (client ??= createClientForExecution({ deadline, credentialsOf: sidebar ? 'caller' : 'spreadsheet-owner', userProperties })),
     // The metrics a writer dropped since (see dropCachedSeries), read with the generation.

@@ -2,6 +2,7 @@
 
 import { ADDIN_NAME, plural } from '../core/product';
 import { freezeSelection, thawSelection } from './freeze';
+import { checkInstallationSummary } from './installation-check';
 import { refreshAllFormulasWithChanges } from './refresh';
 
 /**
@@ -18,6 +19,8 @@ export function addMenu(): void {
     .addSeparator()
     .addItem('Freeze selection (values only)', 'freezeSelectionFromMenu')
     .addItem('Make selection live', 'thawSelectionFromMenu')
+    .addSeparator()
+    .addItem('Check this installation', 'checkInstallationFromMenu')
     .addToUi();
 }
 
@@ -39,6 +42,11 @@ export function freezeSelectionFromMenu(): void {
 /** The menu's Make live: a range a person typed into is refused with the cells named, in the toast. */
 export function thawSelectionFromMenu(): void {
   toast(thawSelection().message);
+}
+
+/** The menu's Check this installation: the summary in a toast, the report on its sheet. */
+export function checkInstallationFromMenu(): void {
+  toast(checkInstallationSummary());
 }
 
 /** Opens the sidebar, on a given tab when a menu item asks for one. */

@@ -10,6 +10,7 @@ import * as auditBuild from './audit-build-api';
 import * as exporter from './export-api';
 import * as freeze from './freeze';
 import * as importer from './import-api';
+import * as installation from './installation-check';
 import * as jobs from './jobs-api';
 import { insertMetricValues as insertValues } from './insert-values';
 import * as metrics from './metrics-api';
@@ -147,3 +148,8 @@ export const getSnapshotRefreshSchedule = serve([], snapshotSchedule.getSnapshot
 export const scheduleSnapshotRefresh = serve(['frequency'], (frequency: string) => snapshotSchedule.scheduleSnapshotRefresh(frequency));
 
 export const cancelSnapshotRefresh = serve([], snapshotSchedule.cancelSnapshotRefresh);
+
+// Installation check
+
+/** Checks what the add-in relies on here (docs/platform.md) and writes the report to the "Installation check" sheet. */
+export const checkInstallation = serve([], installation.checkInstallation);

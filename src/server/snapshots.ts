@@ -21,7 +21,7 @@ import { appendChanges } from '../gas/changes-sheet';
 import { ensureSize } from '../gas/own-sheets';
 import { quoteSheetName, typedCells, writeTable, type CellAnchor } from '../gas/sheet-io';
 import { readSnapshots, saveSnapshot, type StoredSnapshot } from '../gas/snapshot-store';
-import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { callerIsOwner } from '../gas/ownership';
 import { addFormulaAccess, readFormulaAccess } from '../gas/user-settings';
 import type { InsertReport, SnapshotRefreshOutcome, SnapshotRefreshReport, SnapshotSummary } from '../shared/rpc';
@@ -50,7 +50,7 @@ function buildTable(definition: Arguments, points: readonly DataPoint[], metrics
   const names = definition.metricIds.map((id) => byId.get(id) ?? id);
   const options = parseTableOptions('', { headers: definition.options.headers });
   const cells = metricValuesCells(points, definition.metricIds, options.headers ? names : definition.metricIds, options, timeZone,
-    definition.startDate ?? undefined, definition.endDate ?? undefined);
+    definition.startDate ?? undefined, definition.endDate ?? undefined, appsScriptDateFormatter);
   return { rows: rectangular(cells), names };
 }
 
@@ -155,7 +155,7 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
   const { rows, names } = buildTable(d, points, ctx.metricsOf(d.companyId), ctx.timeZone);
   const sources = new Map(points.map((point) => [`${point.metric_id}|${point.date}`, sourceText(point.source)] as const));
   // A first-column cell as its period's first day; null for the "No data points" sentence.
-  const periodOf = (cell: unknown) => (isDateLike(cell) ? Utilities.formatDate(cell, ctx.timeZone, 'yyyy-MM-dd') : typeof cell === 'string' && isIsoDate(cell) ? cell : null);
+  const periodOf = (cell: unknown) => (isDateLike(cell) ? appsScriptDateFormatter(cell, ctx.timeZone) : typeof cell === 'string' && isIsoDate(cell) ? cell : null);
   return {
     rows, names, dateColumn: true,
     before: readTable(oldValues, d, periodOf), after: readTable(rows, d, periodOf),

@@ -8,6 +8,7 @@ import type { AuditBuildProgress } from '../core/audit/build-job';
 import type { CoverageSheetModel, GridChoice } from '../core/formulas/grid-builder';
 import type { SnapshotDefinition } from '../core/snapshots/snapshot';
 import type { ScheduledRun, SnapshotSchedule } from '../core/snapshots/schedule';
+import type { InstallationCheck } from '../core/settings/installation-check';
 
 /**
  * What crosses google.script.run: Dates and class instances do not survive it, so the types refuse them.
@@ -256,4 +257,16 @@ export type ThawReport = {
   thawed: string[];
   refused: Array<{ range: string; cells: string[] }>;
   message: string;
+};
+
+/** "Check this installation": each check's status and what it means for the person; also written to `sheetName`. */
+export type InstallationReport = {
+  /** ISO time of the check. */
+  checkedAt: string;
+  spreadsheetTimeZone: string;
+  scriptTimeZone: string;
+  checks: InstallationCheck[];
+  /** One sentence over every check. */
+  summary: string;
+  sheetName: string;
 };

@@ -5,6 +5,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { DIST, ROOT, ensureBuilt, readBuiltCode } from '../support/built-bundle';
 import { CUSTOM_FUNCTION_NAMES } from '../../src/core/formulas/names';
+import { PROBE_FUNCTION_NAME } from '../../src/core/settings/installation-check';
 
 /** The names src/main.ts assigns to the global object: the add-in's whole public surface. */
 function declaredEntryPoints(): string[] {
@@ -63,9 +64,9 @@ describe('dist/Code.js', () => {
     expect(doc).toMatch(new RegExp(`@example =${name}\\(`));
   });
 
-  it('declares every custom function the Refresh menu item looks for, and only those', () => {
+  it('declares every custom function the Refresh menu item looks for, and only those (and the installation check\'s probe)', () => {
     const customFunctions = declaredEntryPoints().filter((n) => jsDocOf(code, n).includes('@customfunction'));
-    expect(customFunctions.sort()).toEqual([...CUSTOM_FUNCTION_NAMES].sort());
+    expect(customFunctions.sort()).toEqual([...CUSTOM_FUNCTION_NAMES, PROBE_FUNCTION_NAME].sort());
   });
 
   it('does not mark triggers or sidebar functions as custom functions', () => {

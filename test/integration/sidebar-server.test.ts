@@ -17,7 +17,7 @@ describe('menu', () => {
       const rt = stack.runtime();
       rt.run('onOpen', [{ authMode }], { authMode });
       const items = rt.ui.menus.flatMap((m) => m.entries).flatMap((e) => (e.kind === 'item' ? [e.functionName] : []));
-      expect(items).toEqual(['showSidebar', 'refreshData', 'showExporter', 'showAudit', 'freezeSelectionFromMenu', 'thawSelectionFromMenu']);
+      expect(items).toEqual(['showSidebar', 'refreshData', 'showExporter', 'showAudit', 'freezeSelectionFromMenu', 'thawSelectionFromMenu', 'checkInstallationFromMenu']);
     }
     const rt = stack.runtime();
     rt.run('onInstall', [{ authMode: 'FULL' }], { authMode: 'FULL' });

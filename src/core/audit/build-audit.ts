@@ -72,7 +72,7 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
     let filledCustom = 0;
     properties.forEach((property, position) => {
       const column = layout.firstPropertyColumn + position;
-      const cell = fitted(cellForValue(stored[property.id], property, data.options[property.id] ?? [], timeZone), (length) => {
+      const cell = fitted(cellForValue(stored[property.id], property, data.options[property.id] ?? [], timeZone, options.formatDate), (length) => {
         cut.push({ profileId: profile.id, name: profile.name, propertyId: property.id, propertyName: property.name, row, column, length });
       });
       put(row, column, cell.written);

@@ -21,13 +21,13 @@ export function isTextColumn(dataType: string): boolean {
 export type WrittenCell = { logical: AuditCell; written: AuditCell };
 
 /** A stored value as a person reads it: labels for options, a Date at midnight in `timeZone`; '' for none. */
-export function cellForValue(stored: AuditStoredValue | undefined, property: AuditProperty, options: readonly AuditOption[], timeZone: string): WrittenCell {
-  const logical = logicalCell(stored, property, options, timeZone);
+export function cellForValue(stored: AuditStoredValue | undefined, property: AuditProperty, options: readonly AuditOption[], timeZone: string, formatDate?: DateFormatter): WrittenCell {
+  const logical = logicalCell(stored, property, options, timeZone, formatDate);
   const written = typeof logical === 'string' && logical !== '' && !isTextColumn(property.dataType) ? `'${logical}` : logical;
   return { logical, written };
 }
 
-function logicalCell(stored: AuditStoredValue | undefined, property: AuditProperty, options: readonly AuditOption[], timeZone: string): AuditCell {
+function logicalCell(stored: AuditStoredValue | undefined, property: AuditProperty, options: readonly AuditOption[], timeZone: string, formatDate?: DateFormatter): AuditCell {
   if (!stored) return '';
   const { value } = stored;
   switch (property.dataType) {
@@ -46,7 +46,7 @@ function logicalCell(stored: AuditStoredValue | undefined, property: AuditProper
     case 'number':
       return numberCell(value);
     case 'date':
-      if (typeof value === 'string' && isIsoDate(value)) return midnightIn(value, timeZone);
+      if (typeof value === 'string' && isIsoDate(value)) return midnightIn(value, timeZone, formatDate);
       return textOf(value);
     case 'boolean':
       if (value === 'true' || value === 'false') return value === 'true';

@@ -4,7 +4,7 @@ import { ApiError, InputError } from '../errors';
 import type { PortfolioPropertyValue } from '../api/types';
 import { isAutoCalculated } from '../portfolio/auto-calculated';
 import { midnightIn } from '../sheets/time-zone';
-import { isIsoDate } from '../validate/dates';
+import { isIsoDate, type DateFormatter } from '../validate/dates';
 import { companyOrDefault, isBlank, optionalText, readId } from './arguments';
 import type { FormulaContext } from './formula-context';
 import { requireCompanyAccess, requireProfileAccess, requirePropertyAccess } from './formula-access';
@@ -61,12 +61,12 @@ export function portfolioProperties(ctx: FormulaContext, companyArg: unknown): S
 }
 
 /** A property value as a person reads it: option labels, lists joined, numbers, dates and booleans as such, rich text as plain text. */
-export function readableValue(value: PortfolioPropertyValue['value'], dataType: string | undefined, timeZone: string): SheetCell {
+export function readableValue(value: PortfolioPropertyValue['value'], dataType: string | undefined, timeZone: string, formatDate?: DateFormatter): SheetCell {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.map(String).join(', ');
   if (typeof value === 'number') return value;
   if (dataType === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
-  if (dataType === 'date' && isIsoDate(value)) return midnightIn(value, timeZone);
+  if (dataType === 'date' && isIsoDate(value)) return midnightIn(value, timeZone, formatDate);
   if (dataType === 'number' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
   if (dataType === 'rich_text') return richTextToPlain(value);
   return value;
@@ -80,7 +80,7 @@ export function portfolioPropertyValues(ctx: FormulaContext, profileArg: unknown
   const values = ctx.records.getOrLoad(`property_values:${profileId}`, () => ctx.client().portfolio.listValues(profileId));
   const rows = values.map((v) => {
     const property = properties.get(v.portfolio_property_id);
-    return [property?.name ?? v.portfolio_property_id, readableValue(v.value, property?.data_type, ctx.timeZone), property?.data_type ?? '', v.portfolio_property_id];
+    return [property?.name ?? v.portfolio_property_id, readableValue(v.value, property?.data_type, ctx.timeZone, ctx.formatDate), property?.data_type ?? '', v.portfolio_property_id];
   });
   return listTable(['Property', 'Value', 'Data type', 'Property id'], rows, () => 'No property values: none is set for this portfolio company yet.');
 }

@@ -8,7 +8,7 @@ import { aggregate, AGGREGATE_CHOICES, readAggregate, type Aggregate } from '../
 import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
 import { seriesKey } from '../series/series-cache';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
-import { isIsoDate, toIsoDate } from '../validate/dates';
+import { isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
 import { argumentGrid, isBlank, optionalDate, readId, readIdList } from './arguments';
 import { deadlineGuard, type FormulaContext } from './formula-context';
 import { allowedAmongListed, requireMetricAccess } from './formula-access';
@@ -72,12 +72,14 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
   const records = requireMetricAccess(ctx, unique);
   const points = loadPoints(ctx, unique, start, end, options.excludeBlank, options.source);
   const names = options.headers ? ids.map((id) => records.get(id)?.name ?? id) : ids;
-  return metricValuesCells(points, ids, names, options, ctx.timeZone, start, end);
+  return metricValuesCells(points, ids, names, options, ctx.timeZone, start, end, ctx.formatDate);
 }
 
 /** METRIC_VALUES' array from its points, shared with snapshots so they hold what the formula would show. */
 export function metricValuesCells(
   points: readonly DataPoint[], ids: readonly string[], names: readonly string[], options: TableOptions, timeZone: string, start?: string, end?: string,
+  /** Finds midnights where Intl does not know the zone (docs/platform.md). */
+  formatDate?: DateFormatter,
 ): SheetCell[][] {
   const rows = shapeSeries(points, ids, names, options);
   const dataRows = options.headers ? rows.length - 1 : rows.length;
@@ -87,7 +89,7 @@ export function metricValuesCells(
     // With headers the table keeps its header row, so formulas that refer to it still find it.
     return options.headers ? [rows[0]!, [message, ...rows[0]!.slice(1).map(() => '')]] : [[message]];
   }
-  const dateCell = midnightMaker(timeZone);
+  const dateCell = midnightMaker(timeZone, formatDate);
   return rows.map((row, i) => (options.headers && i === 0 ? row : [dateCell(row[0] as string), ...row.slice(1)]));
 }
 
@@ -219,7 +221,7 @@ export function metricLatest(ctx: FormulaContext, metricIdArg: unknown, asOfArg:
   const withDate = options.includes('with_date');
   if (latest === undefined) return withDate ? [['', '']] : '';
   const value = toCell(series.get(latest), false) ?? '';
-  return withDate ? [[midnightIn(latest, ctx.timeZone), value]] : value;
+  return withDate ? [[midnightIn(latest, ctx.timeZone, ctx.formatDate), value]] : value;
 }
 
 /**

@@ -1,0 +1,86 @@
+// Switches for the platform behaviours the Apps Script reference does not state (docs/platform.md, the register):
+// each default is the reading the add-in was built on; flipping one makes the runtime behave the other way.
+
+import { GasRuntimeUsageError } from './errors';
+
+/** One switch per unstated assumption of docs/platform.md; every field is optional, the default in brackets. */
+export interface PlatformAssumptions {
+  /** [true] In a custom function, getActiveRange() is the calling cell; false: it is the selection as it stands. */
+  activeRangeIsCallingCell?: boolean;
+  /** [true] Custom functions running at once share the owner's user cache and lock; false: each execution has its own. */
+  sharedCachesAcrossExecutions?: boolean;
+  /**
+   * [true] The script's Intl.DateTimeFormat knows every zone getSpreadsheetTimeZone() and getScriptTimeZone()
+   * return; false: it knows neither of those two; a list: it knows none of the listed zones.
+   */
+  intlKnowsZone?: boolean | readonly string[];
+  /**
+   * [true] Recalculating a cell runs its formula again; false: Sheets keeps the result of a formula whose text
+   * and arguments are those of its last run, unless a flush (or an execution's end) found the cell without it.
+   */
+  identicalFormulaRecalculates?: boolean;
+  /** [false] A date argument is midnight in the spreadsheet's zone; true: midnight in the script's zone. */
+  datesInScriptZone?: boolean;
+  /**
+   * [false] A Date a custom function returns is shown on the spreadsheet's wall clock; true: on the script's. The
+   * add-in has no way to be right then (docs/platform.md, §10): the installation check says `fail`.
+   */
+  returnedDatesInScriptZone?: boolean;
+  /**
+   * [false] An add-on's time-driven trigger sees no active spreadsheet (the public report the README quotes);
+   * true: it sees the spreadsheet it was created in, with its document properties and lock.
+   */
+  activeSpreadsheetInTimeTrigger?: boolean;
+}
+
+/** Every switch with its value for one runtime. */
+export interface ResolvedAssumptions {
+  activeRangeIsCallingCell: boolean;
+  sharedCachesAcrossExecutions: boolean;
+  /** Zones Intl.DateTimeFormat refuses in the script's realm. */
+  zonesIntlLacks: readonly string[];
+  identicalFormulaRecalculates: boolean;
+  datesInScriptZone: boolean;
+  returnedDatesInScriptZone: boolean;
+  activeSpreadsheetInTimeTrigger: boolean;
+}
+
+const KNOWN = new Set([
+  'activeRangeIsCallingCell',
+  'sharedCachesAcrossExecutions',
+  'intlKnowsZone',
+  'identicalFormulaRecalculates',
+  'datesInScriptZone',
+  'returnedDatesInScriptZone',
+  'activeSpreadsheetInTimeTrigger',
+]);
+
+/** The switches with their defaults; an unknown name is a misconfiguration, never ignored. */
+export function resolveAssumptions(given: PlatformAssumptions | undefined, zones: { spreadsheet: string; script: string }): ResolvedAssumptions {
+  for (const name of Object.keys(given ?? {})) {
+    if (!KNOWN.has(name)) throw new GasRuntimeUsageError(`Unknown assumption: ${name}.`, 'INVALID_OPTION');
+  }
+  const intl = given?.intlKnowsZone ?? true;
+  return {
+    activeRangeIsCallingCell: given?.activeRangeIsCallingCell ?? true,
+    sharedCachesAcrossExecutions: given?.sharedCachesAcrossExecutions ?? true,
+    zonesIntlLacks: intl === true ? [] : intl === false ? [zones.spreadsheet, zones.script] : [...intl],
+    identicalFormulaRecalculates: given?.identicalFormulaRecalculates ?? true,
+    datesInScriptZone: given?.datesInScriptZone ?? false,
+    returnedDatesInScriptZone: given?.returnedDatesInScriptZone ?? false,
+    activeSpreadsheetInTimeTrigger: given?.activeSpreadsheetInTimeTrigger ?? false,
+  };
+}
+
+/** The options a worker thread needs to rebuild the same switches (as given: its zones are the host's). */
+export function assumptionsOption(resolved: ResolvedAssumptions): PlatformAssumptions {
+  return {
+    activeRangeIsCallingCell: resolved.activeRangeIsCallingCell,
+    sharedCachesAcrossExecutions: resolved.sharedCachesAcrossExecutions,
+    intlKnowsZone: resolved.zonesIntlLacks.length === 0 ? true : resolved.zonesIntlLacks,
+    identicalFormulaRecalculates: resolved.identicalFormulaRecalculates,
+    datesInScriptZone: resolved.datesInScriptZone,
+    returnedDatesInScriptZone: resolved.returnedDatesInScriptZone,
+    activeSpreadsheetInTimeTrigger: resolved.activeSpreadsheetInTimeTrigger,
+  };
+}
