@@ -169,6 +169,16 @@ describe('SingleFlight', () => {
     expect(cache.get('load:held')).not.toBeNull();
   });
 
+  it('claims at most `max` keys, counting only those it claims: held and answered keys take no place', () => {
+    const clock = new FakeClock(0);
+    const cache = new MemoryCache(clock);
+    cache.put('load:a', '{"since":0}', 30);
+    const flight = new SingleFlight(cache, clock, 25_000);
+    expect(flight.claimMany(['a', 'b', 'c', 'd', 'e'], (key) => key === 'b', 2)).toEqual(['c', 'd']);
+    expect(cache.get('load:e')).toBeNull();
+    expect(flight.claimMany(['a', 'b', 'c', 'd', 'e'], () => false, 2)).toEqual(['b', 'e']);
+  });
+
   it('waits under the lock too when another execution holds the marker, and does not fetch', () => {
     const clock = new FakeClock(0);
     const cache = new MemoryCache(clock);

@@ -1,4 +1,4 @@
 // One error model: the classes, and the two functions that put any of them into words.
 
 export * from './classes';
-export { shortReason, userSentence, type ReasonSubject } from './sentences';
+export { ownBudgetSentence, serverRateLimitSentence, shortReason, userSentence, type ReasonSubject } from './sentences';

@@ -37,14 +37,12 @@ const byDateOf = new WeakMap<readonly DataPoint[], Map<string, string | null>>()
 export const MAX_PREFETCH_PAGES = 30;
 
 /**
- * A metric's whole series, shared by its METRIC_VALUE and METRIC_LATEST cells. Its fetch takes along the
- * metrics the sheet's other formulas read whole that the listings already read allow: never unallowed data.
+ * A metric's whole series, shared by its METRIC_VALUE, METRIC_LATEST and PORTFOLIO_VALUE cells. Its fetch
+ * takes along `companions()`, by default the metrics the sheet's other formulas read whole that the
+ * listings already read allow: never unallowed data. `companions` is asked only on a miss, and must name
+ * only metrics the spreadsheet may read.
  */
-function loadWholeSeries(ctx: FormulaContext, metricId: string): Map<string, string | null> {
-  const companions = (): string[] => {
-    const wanted = ctx.recalculationMetricIds?.() ?? [];
-    return wanted.length === 0 ? [] : allowedAmongListed(ctx, wanted);
-  };
+export function loadWholeSeries(ctx: FormulaContext, metricId: string, companions: () => readonly string[] = () => sheetCompanions(ctx)): Map<string, string | null> {
   const points = ctx.series.getOrLoadWhole(metricId, (ids) => {
     const client = ctx.client();
     const guard = deadlineGuard(client);
@@ -58,6 +56,12 @@ function loadWholeSeries(ctx: FormulaContext, metricId: string): Map<string, str
   let byDate = byDateOf.get(points);
   if (!byDate) byDateOf.set(points, (byDate = new Map(points.map((point) => [point.date, point.value ?? null]))));
   return byDate;
+}
+
+/** The metric ids the calling cell's sheet reads whole, among those an allowed listing already read holds. */
+function sheetCompanions(ctx: FormulaContext): string[] {
+  const wanted = ctx.recalculationMetricIds?.() ?? [];
+  return wanted.length === 0 ? [] : allowedAmongListed(ctx, wanted);
 }
 
 export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg: unknown, endArg: unknown, optionsArg: unknown): SheetCell[][] {

@@ -105,13 +105,17 @@ export class SeriesCache {
     return this.cachedOrLoaded(key, [metricId], loadAndStore);
   }
 
-  /** The companions this execution may load: at most MAX_COMPANIONS, not this metric, claimed in the flight. */
+  /**
+   * The companions this execution may load: the first MAX_COMPANIONS of `wanted`, in order, that are not
+   * this metric, not cached and not being loaded by another execution, claimed in the flight.
+   */
   private claimCompanions(metricId: string, wanted: readonly string[]): Array<{ id: string; fullKey: string }> {
-    const candidates = [...new Set(wanted)].filter((id) => id.toLowerCase() !== metricId.toLowerCase()).slice(0, MAX_COMPANIONS)
-      .map((id) => ({ id, fullKey: this.key(wholeSeriesKey(id), [id]) }));
-    if (candidates.length === 0 || !this.flight) return [];
-    const claimed = new Set(this.flight.claimMany(candidates.map((c) => c.fullKey), (fullKey) => this.cache.get(fullKey) !== null));
-    return candidates.filter((c) => claimed.has(c.fullKey));
+    const own = metricId.toLowerCase();
+    const byKey = new Map<string, string>();
+    for (const id of wanted) if (id.toLowerCase() !== own) byKey.set(this.key(wholeSeriesKey(id), [id]), id);
+    if (byKey.size === 0 || !this.flight) return [];
+    const cached = (fullKey: string): boolean => this.seen.has(fullKey) || this.cache.has(fullKey);
+    return this.flight.claimMany([...byKey.keys()], cached, MAX_COMPANIONS).map((fullKey) => ({ id: byKey.get(fullKey)!, fullKey }));
   }
 
   get(key: string, metricIds: readonly string[] = []): DataPoint[] | null {
