@@ -169,6 +169,30 @@ describe('SingleFlight', () => {
     expect(cache.get('load:held')).not.toBeNull();
   });
 
+  it('claims its key and the free keys along with it in one lock, hands those to load and frees them after', () => {
+    const clock = new FakeClock(0);
+    const cache = new MemoryCache(clock);
+    cache.put('load:held', '{"since":0}', 30);
+    let locks = 0;
+    const mutex: Mutex = { withLock: (fn) => { locks++; return fn(); } };
+    const flight = new SingleFlight(cache, clock, 25_000, mutex);
+    let asked = 0;
+    const along = { keys: () => { asked++; return ['own', 'held', 'answered', 'x', 'y', 'z']; }, isAnswered: (key: string) => key === 'answered', max: 2 };
+    const loaded = flight.run('own', () => null, (alongKeys) => {
+      expect(cache.get('load:x')).not.toBeNull();
+      return alongKeys.join(',');
+    }, along);
+    expect(loaded).toBe('x,y');
+    expect(locks).toBe(1);
+    expect(asked).toBe(1);
+    expect(['own', 'x', 'y'].map((key) => cache.get(`load:${key}`))).toEqual([null, null, null]);
+    // A waiter (its key held by another) never works out the keys along.
+    cache.put('load:busy', '{"since":0}', 30);
+    const stored = answeredWhileAsleep(clock, 'fetched by another');
+    expect(flight.run('busy', stored, () => 'must not load', along)).toBe('fetched by another');
+    expect(asked).toBe(1);
+  });
+
   it('claims at most `max` keys, counting only those it claims: held and answered keys take no place', () => {
     const clock = new FakeClock(0);
     const cache = new MemoryCache(clock);

@@ -2,7 +2,7 @@
 
 import type { DataPoint } from '../api/types';
 import { ChunkedCache } from '../cache/chunked-cache';
-import type { SingleFlight } from './single-flight';
+import type { AlongKeys, SingleFlight } from './single-flight';
 import { epochKeyPart, type SeriesEpochs } from './series-epochs';
 
 /**
@@ -76,46 +76,40 @@ export class SeriesCache {
 
   /**
    * A metric's whole series (blanks kept, no sources), cached or loaded once for concurrent cells. On a
-   * miss the loader also takes `companions()` (metrics about to be asked for) that are neither cached
-   * nor being loaded, and `loadMany` fetches all at once, so a recalculation's first fetch brings every
-   * series its cells need. Each is stored as a fetch of it alone would store it. When the fetch together
-   * fails (too many pages, any error), this metric is loaded alone and the companions' waiters fetch.
+   * miss the loader also takes up to MAX_COMPANIONS of `companions()` (metrics about to be asked for) that
+   * are neither cached nor being loaded, claimed with its own in one lock, and `loadMany` fetches all at
+   * once, so a recalculation's first fetch brings every series its cells need. Each is stored as a fetch
+   * of it alone would store it. When the fetch together fails (too many pages, any error), this metric is
+   * loaded alone and the companions' waiters fetch.
    */
   getOrLoadWhole(metricId: string, loadMany: (ids: readonly string[]) => DataPoint[], companions: () => readonly string[] = () => []): DataPoint[] {
     const key = wholeSeriesKey(metricId);
-    const loadAndStore = (): DataPoint[] => {
-      const claimed = this.flight ? this.claimCompanions(metricId, companions()) : [];
+    const loadAndStore = (claimed: readonly string[]): DataPoint[] => {
+      let ids = [metricId, ...claimed];
+      let points: DataPoint[];
       try {
-        let ids = [metricId, ...claimed.map((c) => c.id)];
-        let points: DataPoint[];
-        try {
-          points = loadMany(ids);
-        } catch (error) {
-          if (claimed.length === 0) throw error;
-          points = loadMany((ids = [metricId]));
-        }
-        const byMetric = new Map<string, DataPoint[]>(ids.map((id) => [id.toLowerCase(), []]));
-        for (const point of points) byMetric.get(point.metric_id.toLowerCase())?.push(point);
-        for (const id of ids) this.put(wholeSeriesKey(id), byMetric.get(id.toLowerCase())!, [id]);
-        return byMetric.get(metricId.toLowerCase())!;
-      } finally {
-        this.flight?.release(claimed.map((c) => c.fullKey));
+        points = loadMany(ids);
+      } catch (error) {
+        if (claimed.length === 0) throw error;
+        points = loadMany((ids = [metricId]));
       }
+      const byMetric = new Map<string, DataPoint[]>(ids.map((id) => [id.toLowerCase(), []]));
+      for (const point of points) byMetric.get(point.metric_id.toLowerCase())?.push(point);
+      for (const id of ids) this.put(wholeSeriesKey(id), byMetric.get(id.toLowerCase())!, [id]);
+      return byMetric.get(metricId.toLowerCase())!;
     };
-    return this.cachedOrLoaded(key, [metricId], loadAndStore);
-  }
-
-  /**
-   * The companions this execution may load: the first MAX_COMPANIONS of `wanted`, in order, that are not
-   * this metric, not cached and not being loaded by another execution, claimed in the flight.
-   */
-  private claimCompanions(metricId: string, wanted: readonly string[]): Array<{ id: string; fullKey: string }> {
-    const own = metricId.toLowerCase();
-    const byKey = new Map<string, string>();
-    for (const id of wanted) if (id.toLowerCase() !== own) byKey.set(this.key(wholeSeriesKey(id), [id]), id);
-    if (byKey.size === 0 || !this.flight) return [];
-    const cached = (fullKey: string): boolean => this.seen.has(fullKey) || this.cache.has(fullKey);
-    return this.flight.claimMany([...byKey.keys()], cached, MAX_COMPANIONS).map((fullKey) => ({ id: byKey.get(fullKey)!, fullKey }));
+    if (!this.flight) return this.get(key, [metricId]) ?? loadAndStore([]);
+    // Companions by their full keys (the flight's), in the order given, without this metric.
+    const idOf = new Map<string, string>();
+    const along: AlongKeys = {
+      keys: () => {
+        for (const id of companions()) if (id.toLowerCase() !== metricId.toLowerCase()) idOf.set(this.key(wholeSeriesKey(id), [id]), id);
+        return [...idOf.keys()];
+      },
+      isAnswered: (fullKey) => this.seen.has(fullKey) || this.cache.has(fullKey),
+      max: MAX_COMPANIONS,
+    };
+    return this.flight.run(this.key(key, [metricId]), () => this.get(key, [metricId]), (claimed) => loadAndStore(claimed.map((fullKey) => idOf.get(fullKey)!)), along);
   }
 
   get(key: string, metricIds: readonly string[] = []): DataPoint[] | null {
