@@ -90,7 +90,7 @@ describe('a fund model of one PORTFOLIO_VALUE per cell (issue 26)', () => {
     expect(cold.filter((r) => r.path === '/data_points')).toHaveLength(floor.series);
     expect(cold.filter((r) => r.path !== '/data_points')).toHaveLength(floor.listings);
     expect(cold.every((r) => r.status === 200)).toBe(true);
-    // Every request of a name's series names 20 ids, or the 12 left.
+    // Every request of a name's series names 20 ids, or the 12 left: one fetch per name takes all 32 along.
     const idsPerRequest = cold.filter((r) => r.path === '/data_points').map((r) => r.query.split('metric_id').length - 1).sort((a, b) => a - b);
     expect(idsPerRequest).toEqual([12, 12, 20, 20]);
     expect(rt.cache.user(OWNER)._keys().filter((key) => key.startsWith('load:'))).toEqual([]);

@@ -13,6 +13,7 @@ import type { FormulaContext } from './formula-context';
 import { listMetricsCached, listProfilesCached } from './metric-directory';
 import { loadPoints, loadWholeSeries, valueOfMetric, type SheetCell } from './metric-formulas';
 import { isUuid } from '../validate/uuid';
+import { MAX_FUND_COMPANIONS } from '../series/series-cache';
 
 /** A name as matched: trimmed, without regard to case. */
 export function normalName(name: string): string {
@@ -137,7 +138,7 @@ export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg
     // A single cell reads the metric's own series, the one METRIC_VALUE cells of that metric share; its
     // fetch takes along the other companies' metrics of that name, which the rest of a fund model's
     // cells ask for next (issue 26), from the directory in hand: no other cell is read.
-    return valueOfMetric(ctx, metric, periodArg, how, () => loadWholeSeries(ctx, metric.id, () => sameNameMetricIds(directory, name)));
+    return valueOfMetric(ctx, metric, periodArg, how, () => loadWholeSeries(ctx, metric.id, { ids: () => sameNameMetricIds(directory, name), max: MAX_FUND_COMPANIONS }));
   }
   const cells = argumentGrid(
     [companyArg, nameArg, periodArg],

@@ -19,6 +19,12 @@ interface StoredSeries {
 
 /** Other metrics one fetch may take along: the client sends 20 ids a request (Apps Script's 2 kB URL). */
 export const MAX_COMPANIONS = 19;
+/**
+ * Same-name metrics of a fund's other companies one PORTFOLIO_VALUE fetch may take along: 5 requests of 20
+ * ids, sent together and their pages together, so a fund model's sheet of 50 companies is one fetch of two
+ * round trips, not three fetches that each hold a wave of cells (issue 26).
+ */
+export const MAX_FUND_COMPANIONS = 99;
 
 /** A series as loadPoints reads it. */
 export interface SeriesRange {
@@ -76,13 +82,13 @@ export class SeriesCache {
 
   /**
    * A metric's whole series (blanks kept, no sources), cached or loaded once for concurrent cells. On a
-   * miss the loader also takes up to MAX_COMPANIONS of `companions()` (metrics about to be asked for) that
+   * miss the loader also takes up to `maxCompanions` of `companions()` (metrics about to be asked for) that
    * are neither cached nor being loaded, claimed with its own in one lock, and `loadMany` fetches all at
    * once, so a recalculation's first fetch brings every series its cells need. Each is stored as a fetch
    * of it alone would store it. When the fetch together fails (too many pages, any error), this metric is
    * loaded alone and the companions' waiters fetch.
    */
-  getOrLoadWhole(metricId: string, loadMany: (ids: readonly string[]) => DataPoint[], companions: () => readonly string[] = () => []): DataPoint[] {
+  getOrLoadWhole(metricId: string, loadMany: (ids: readonly string[]) => DataPoint[], companions: () => readonly string[] = () => [], maxCompanions = MAX_COMPANIONS): DataPoint[] {
     const key = wholeSeriesKey(metricId);
     const loadAndStore = (claimed: readonly string[]): DataPoint[] => {
       let ids = [metricId, ...claimed];
@@ -107,7 +113,7 @@ export class SeriesCache {
         return [...idOf.keys()];
       },
       isAnswered: (fullKey) => this.seen.has(fullKey) || this.cache.has(fullKey),
-      max: MAX_COMPANIONS,
+      max: maxCompanions,
     };
     return this.flight.run(this.key(key, [metricId]), () => this.get(key, [metricId]), (claimed) => loadAndStore(claimed.map((fullKey) => idOf.get(fullKey)!)), along);
   }
