@@ -4,7 +4,7 @@
 // The add-in's runs and the baseline's run in separate processes, each with its own emulator (and so its
 // own clock and rate window), mostly at once: the baseline's sequential requests take most of the real time.
 //
-// Flags: --latency MS (80), --rate-limit N (125), --rate-window S (75), --only pull,model,concurrent,export,audit,grid,fund-model-cells,fund-model-ids,bundle,
+// Flags: --latency MS (80), --rate-limit N (125), --rate-window S (75), --only pull,model,concurrent,export,audit,grid,quotas,fund-model-cells,fund-model-ids,bundle,
 // --serial (one process, one emulator: quieter figures, slower run).
 
 import { spawn } from 'node:child_process';
@@ -22,6 +22,7 @@ import { fundModelCellsScenarios, fundModelIdsScenarios } from './scenarios/fund
 import { gridScenarios } from './scenarios/grid';
 import { modelSheetScenarios } from './scenarios/model-sheet';
 import { pullScenarios } from './scenarios/pull';
+import { quotaScenarios } from './scenarios/quotas';
 
 type ScenarioRunner = (bench: Bench, sides: readonly Side[]) => Promise<ScenarioResult[]>;
 
@@ -32,6 +33,7 @@ const SCENARIOS: Record<string, ScenarioRunner> = {
   export: exportScenarios,
   audit: auditScenarios,
   grid: gridScenarios,
+  quotas: quotaScenarios,
   'fund-model-cells': fundModelCellsScenarios,
   'fund-model-ids': fundModelIdsScenarios,
 };
@@ -50,7 +52,7 @@ interface Part {
 const PHASES: Array<Record<string, Part>> = [
   { 'addin-cpu': { sides: ['addin'], scenarios: ['pull', 'model', 'concurrent', 'grid', 'fund-model-cells', 'fund-model-ids'] } },
   {
-    'addin-rest': { sides: ['addin'], scenarios: ['export', 'audit'] },
+    'addin-rest': { sides: ['addin'], scenarios: ['export', 'audit', 'quotas'] },
     'baseline-model': { sides: ['baseline'], scenarios: ['model', 'concurrent'] },
     'baseline-rest': { sides: ['baseline'], scenarios: ['pull', 'export', 'audit'] },
   },
