@@ -65,6 +65,14 @@ export class Bench {
     return new Bench(config, stack);
   }
 
+  /**
+   * The same emulator at another rate limit: runs measured through it start from a fresh window of that
+   * limit (the emulator is set again at each), so a scenario can compare the scaled limit with the real one.
+   */
+  atRateLimit(limit: number, windowSeconds: number): Bench {
+    return new Bench({ ...this.config, rateLimit: limit, rateWindowSeconds: windowSeconds }, this.stack);
+  }
+
   get emulator(): Stack['emulator'] {
     return this.stack.emulator;
   }

@@ -4,7 +4,7 @@
 // The add-in's runs and the baseline's run in separate processes, each with its own emulator (and so its
 // own clock and rate window), mostly at once: the baseline's sequential requests take most of the real time.
 //
-// Flags: --latency MS (80), --rate-limit N (125), --rate-window S (75), --only pull,model,concurrent,export,audit,grid,quotas,bundle,
+// Flags: --latency MS (80), --rate-limit N (125), --rate-window S (75), --only pull,model,concurrent,export,audit,grid,quotas,fund-model-cells,fund-model-ids,bundle,
 // --serial (one process, one emulator: quieter figures, slower run).
 
 import { spawn } from 'node:child_process';
@@ -18,6 +18,7 @@ import { auditScenarios } from './scenarios/audit';
 import { bundleFigures, type BundleFigures } from './scenarios/bundle';
 import { concurrentScenarios } from './scenarios/concurrent';
 import { exportScenarios } from './scenarios/export';
+import { fundModelCellsScenarios, fundModelIdsScenarios } from './scenarios/fund-model';
 import { gridScenarios } from './scenarios/grid';
 import { modelSheetScenarios } from './scenarios/model-sheet';
 import { pullScenarios } from './scenarios/pull';
@@ -33,6 +34,8 @@ const SCENARIOS: Record<string, ScenarioRunner> = {
   audit: auditScenarios,
   grid: gridScenarios,
   quotas: quotaScenarios,
+  'fund-model-cells': fundModelCellsScenarios,
+  'fund-model-ids': fundModelIdsScenarios,
 };
 
 interface Part {
@@ -47,7 +50,7 @@ interface Part {
  * latency and its sleeps, the exports by rate windows, neither by the CPU.
  */
 const PHASES: Array<Record<string, Part>> = [
-  { 'addin-cpu': { sides: ['addin'], scenarios: ['pull', 'model', 'concurrent', 'grid'] } },
+  { 'addin-cpu': { sides: ['addin'], scenarios: ['pull', 'model', 'concurrent', 'grid', 'fund-model-cells', 'fund-model-ids'] } },
   {
     'addin-rest': { sides: ['addin'], scenarios: ['export', 'audit', 'quotas'] },
     'baseline-model': { sides: ['baseline'], scenarios: ['model', 'concurrent'] },

@@ -12,7 +12,7 @@ import { createModelMetrics } from '../fixtures';
 import { CELLS, CUSTOM_FUNCTION_LIMIT_MS, HISTORY_MONTHS, METRICS, MODEL_MONTHS, modelCells, type Cell } from './model-sheet';
 
 /** "Simultaneous executions 30 / user" (quotas page). */
-const MAX_CONCURRENT = 30;
+export const MAX_CONCURRENT = 30;
 /**
  * Real time each execution spends before the bundle loads. Google publishes no figure; a custom
  * function that returns a constant takes a few hundred ms from the edit to the value in Sheets (Sheets
@@ -31,8 +31,10 @@ function columnName(column: number): string {
 }
 
 /** What one recalculation showed and how long each cell took, from its start to the cell's value. */
-interface Recalculation {
+export interface Recalculation {
   wrong: number;
+  /** Cells that showed an error (a sentence) rather than a value, and what the first said. */
+  errorCells: number;
   cellMs: number[];
   lockWaitMs: number;
   maxLockWaitMs: number;
@@ -60,15 +62,17 @@ function percentile(sorted: number[], p: number): number {
  * Recalculates every cell at once and reads each cell's time from the recalculation's start (the
  * runtime's virtual clock, which runs at real speed while executions are queued or running).
  */
-async function recalculateAll(bench: Bench, rt: GasRuntime, formulas: Array<{ formula: string; cell: string }>, expected: unknown[][]): Promise<Recalculation> {
+export async function recalculateAll(bench: Bench, rt: GasRuntime, formulas: Array<{ formula: string; cell: string; sheet?: string }>, expected: unknown[][]): Promise<Recalculation> {
   const firstExecution = rt.executions.length;
   const started = rt.clock.now();
   const outcomes: RecalculatedCell[] = await rt.recalculate(formulas, { maxConcurrent: MAX_CONCURRENT, startupMs: STARTUP_MS });
   const executions = rt.executions.slice(firstExecution);
   let wrong = 0;
+  let errorCells = 0;
   let firstError: string | null = null;
   outcomes.forEach((outcome, i) => {
     if (!outcome.ok) {
+      errorCells += 1;
       firstError ??= outcome.error.message;
       wrong += expected[i]!.length;
       return;
@@ -86,6 +90,7 @@ async function recalculateAll(bench: Bench, rt: GasRuntime, formulas: Array<{ fo
     seriesRequests,
     otherRequests: log.length - seriesRequests,
     wrong,
+    errorCells,
     cellMs: outcomes.map((o) => o.finishedAt - started).sort((a, b) => a - b),
     lockWaitMs: lockWaits.reduce((a, b) => a + b, 0),
     maxLockWaitMs: Math.max(0, ...lockWaits),
@@ -109,6 +114,7 @@ function cellFigures(r: Recalculation): Row['extra'] {
     maxLockWaitMs: r.maxLockWaitMs,
     fetchingExecutions: r.fetchingExecutions,
     wrongCells: r.wrong,
+    errorCells: r.errorCells,
     seriesRequests: r.seriesRequests,
     otherRequests: r.otherRequests,
     queueP50Ms: r.queueP50Ms,
@@ -129,7 +135,7 @@ function note(r: Recalculation, floorMs: number): string {
     + `runs after start-up p50 ${s(r.runP50Ms)}, p95 ${s(r.runP95Ms)}, max ${s(r.runMaxMs)} (fetching ${s(r.fetchRunMaxMs)})`;
 }
 
-function row(variant: string, measured: Measured<Recalculation>, floorMs: number): Row {
+export function row(variant: string, measured: Measured<Recalculation>, floorMs: number): Row {
   return measuredRow(variant, measured, note(measured.value, floorMs), cellFigures(measured.value));
 }
 
@@ -139,7 +145,7 @@ function row(variant: string, measured: Measured<Recalculation>, floorMs: number
  * `startupMs`. One recalculation of as many cells as run at once, of a formula that fails before any
  * request (an id that is not one), starts them before measuring; then the cache is emptied again.
  */
-async function warmWorkers(rt: GasRuntime, functionName: string, slots: number): Promise<void> {
+export async function warmWorkers(rt: GasRuntime, functionName: string, slots: number): Promise<void> {
   const cells = Array.from({ length: slots }, (_, i) => ({ formula: `=${functionName}("not-an-id", "2024-03")`, cell: `ZZ${i + 1}` }));
   const sheet = rt.spreadsheet.getActiveSheet();
   if (sheet.getMaxColumns() < 702) sheet.insertColumnsAfter(sheet.getMaxColumns(), 702 - sheet.getMaxColumns());

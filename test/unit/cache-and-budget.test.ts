@@ -150,6 +150,37 @@ describe('RequestBudget', () => {
     expect(clock.sleeps).toEqual([30_000]);
   });
 
+  it('says the server refused while a 429 holds every execution back, with its own count far from spent (issue 26)', () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock);
+    expect(budget.take(3, Infinity)).toBe(3);
+    budget.blockUntil(clock.now() + 40_000);
+    let caught: unknown;
+    try {
+      budget.take(1, clock.now() + 25_000);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(RateLimitedError);
+    expect((caught as RateLimitedError).message).toBe("The API's rate limit was reached. Try again in 40 seconds.");
+    expect((caught as RateLimitedError).by).toBe('server');
+    expect(budget.used()).toBe(3);
+  });
+
+  it('names its own budget only when its own count is spent', () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock, { limit: 2, windowMs: 60_000 });
+    budget.take(2, Infinity);
+    let caught: unknown;
+    try {
+      budget.take(1, clock.now() + 25_000);
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as RateLimitedError).message).toBe('The add-in has used its budget of 2 API requests per minute. Try again in 61 seconds.');
+    expect((caught as RateLimitedError).by).toBe('add-in');
+  });
+
   it('reads a configured limit written as requests/seconds, and refuses anything else', () => {
     expect(parseRateLimit(' 1000 / 600 ')).toEqual({ limit: 1000, windowMs: 600_000 });
     expect(() => parseRateLimit('500 per 5 minutes')).toThrow('The rate limit "500 per 5 minutes" is not of the form 500/300 (requests per seconds).');

@@ -283,6 +283,44 @@ describe('Requester', () => {
     expect((caught as RateLimitedError).retryAfterSeconds).toBe(540);
   });
 
+  it('holds no other execution back when it gives up on a 429 without Retry-After: the server asked for no wait (issue 26)', () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock);
+    const refused = { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } };
+    const transport = new ScriptedTransport([{ match: 'GET /v1/metrics', reply: refused }]);
+    // 1.5 s left past the first attempt: too little to back off 2 s and try again.
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, retry: { random: () => 1 }, deadline: clock.now() + 3_500 });
+    expect(() => r.send({ method: 'GET', path: '/metrics' })).toThrow("The API's rate limit was reached. Try again in 2 seconds.");
+    // Another cell starting now is not refused for this one's backoff, and never with the add-in's own budget.
+    expect(budget.take(1, clock.now() + 25_000)).toBe(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('holds the others back for its backoff while it waits to try again itself', () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock);
+    const refused = { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } };
+    const transport = new ScriptedTransport([
+      { match: 'GET /v1/metrics', reply: refused },
+      { match: 'GET /v1/metrics', reply: { status: 200, body: { metrics: [] } } },
+    ]);
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, retry: { random: () => 1 }, deadline: clock.now() + 25_000 });
+    // Another execution asking while this one sleeps out its 2 s backoff is told the server's reason.
+    let toldOther: RateLimitedError | undefined;
+    const sleep = clock.sleep.bind(clock);
+    clock.sleep = (ms: number) => {
+      try {
+        budget.take(1, clock.now() + 1);
+      } catch (error) {
+        if (error instanceof RateLimitedError) toldOther = error;
+      }
+      sleep(ms);
+    };
+    r.send({ method: 'GET', path: '/metrics' });
+    expect(toldOther?.by).toBe('server');
+    expect(toldOther?.message).toBe("The API's rate limit was reached. Try again in 2 seconds.");
+  });
+
   it('starts no request without time left for the longest round trip seen so far', () => {
     const clock = new FakeClock();
     const ok = { status: 200, body: {} };

@@ -148,16 +148,21 @@ describe('SingleFlight', () => {
     expect(locks).toBe(0);
   });
 
-  it('claims other keys for a loading execution, one lock for all, skipping those held or answered, and releases them', () => {
+  /** A flight whose lock counts its takings, and a key another execution holds ("held"). */
+  function flightWithHeldKey() {
     const clock = new FakeClock(0);
     const cache = new MemoryCache(clock);
     cache.put('load:held', '{"since":0}', 30);
-    let locks = 0;
-    const mutex: Mutex = { withLock: (fn) => { locks++; return fn(); } };
-    const flight = new SingleFlight(cache, clock, 25_000, mutex);
+    let taken = 0;
+    const mutex: Mutex = { withLock: (fn) => { taken++; return fn(); } };
+    return { clock, cache, mutex, flight: new SingleFlight(cache, clock, 25_000, mutex), locks: () => taken };
+  }
+
+  it('claims other keys for a loading execution, one lock for all, skipping those held or answered, and releases them', () => {
+    const { clock, cache, mutex, flight, locks } = flightWithHeldKey();
     const claimed = flight.claimMany(['free', 'held', 'answered', 'other'], (key) => key === 'answered');
     expect(claimed).toEqual(['free', 'other']);
-    expect(locks).toBe(1);
+    expect(locks()).toBe(1);
     expect(cache.get('load:free')).not.toBeNull();
     expect(cache.get('load:answered')).toBeNull();
     // A waiter of a claimed key waits for the claimer's answer instead of fetching.
@@ -167,6 +172,35 @@ describe('SingleFlight', () => {
     expect(cache.get('load:free')).toBeNull();
     expect(cache.get('load:other')).toBeNull();
     expect(cache.get('load:held')).not.toBeNull();
+  });
+
+  it('claims its key and the free keys along with it in one lock, hands those to load and frees them after', () => {
+    const { clock, cache, flight, locks } = flightWithHeldKey();
+    let asked = 0;
+    const along = { keys: () => { asked++; return ['own', 'held', 'answered', 'x', 'y', 'z']; }, isAnswered: (key: string) => key === 'answered', max: 2 };
+    const loaded = flight.run('own', () => null, (alongKeys) => {
+      expect(cache.get('load:x')).not.toBeNull();
+      return alongKeys.join(',');
+    }, along);
+    expect(loaded).toBe('x,y');
+    expect(locks()).toBe(1);
+    expect(asked).toBe(1);
+    expect(['own', 'x', 'y'].map((key) => cache.get(`load:${key}`))).toEqual([null, null, null]);
+    // A waiter (its key held by another) never works out the keys along.
+    cache.put('load:busy', '{"since":0}', 30);
+    const stored = answeredWhileAsleep(clock, 'fetched by another');
+    expect(flight.run('busy', stored, () => 'must not load', along)).toBe('fetched by another');
+    expect(asked).toBe(1);
+  });
+
+  it('claims at most `max` keys, counting only those it claims: held and answered keys take no place', () => {
+    const clock = new FakeClock(0);
+    const cache = new MemoryCache(clock);
+    cache.put('load:a', '{"since":0}', 30);
+    const flight = new SingleFlight(cache, clock, 25_000);
+    expect(flight.claimMany(['a', 'b', 'c', 'd', 'e'], (key) => key === 'b', 2)).toEqual(['c', 'd']);
+    expect(cache.get('load:e')).toBeNull();
+    expect(flight.claimMany(['a', 'b', 'c', 'd', 'e'], () => false, 2)).toEqual(['b', 'e']);
   });
 
   it('waits under the lock too when another execution holds the marker, and does not fetch', () => {

@@ -2,7 +2,7 @@
 // shared by one user's concurrent executions (fifty formulas recalculating are fifty), under that user's lock
 // when free: a request left unlogged by a race meets the server's 429.
 
-import { ConfigError, RateLimitedError } from '../errors';
+import { ConfigError, ownBudgetSentence, RateLimitedError, serverRateLimitSentence, type RateLimitedBy } from '../errors';
 import type { Clock } from './transport';
 import { withLockIfFree, type KeyValueCache, type Mutex } from '../cache/key-value-cache';
 
@@ -52,24 +52,28 @@ export class RequestBudget {
   /**
    * Grants up to `wanted` requests (at least 1), sleeping while the window is full, or throws RateLimitedError when
    * the wait would pass `deadline`. A sliding window keeps us under a fixed-window or sliding-window server alike.
+   * The error says whose limit it is: the server's while a 429 holds every execution back, else the add-in's own
+   * count, which only then is spent.
    */
   take(wanted: number, deadline: number): number {
     for (;;) {
-      const { granted, waitMs } = withLockIfFree(this.mutex, () => this.tryTake(wanted));
+      const { granted, waitMs, by } = withLockIfFree(this.mutex, () => this.tryTake(wanted));
       if (granted > 0) return granted;
       const now = this.clock.now();
       if (now + waitMs > deadline) {
         const seconds = Math.ceil(waitMs / 1000);
-        throw new RateLimitedError(
-          `The add-in has used its budget of ${this.rateLimit.limit} API requests per ${describeWindow(this.rateLimit.windowMs)}. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-          seconds,
-        );
+        const sentence = by === 'server' ? serverRateLimitSentence(seconds) : ownBudgetSentence(this.rateLimit.limit, describeWindow(this.rateLimit.windowMs), seconds);
+        throw new RateLimitedError(sentence, seconds, by);
       }
       this.clock.sleep(waitMs);
     }
   }
 
-  /** Records that the server refused us until `untilMs`, so every execution of this user waits too. */
+  /**
+   * Records that the server refused us until `untilMs`, so every execution of this user waits too. Callers
+   * pass only what the server asked for (its Retry-After), or the wait of an execution that then tries again:
+   * never a giving-up execution's guess, which would refuse other cells longer than the server asked.
+   */
   blockUntil(untilMs: number): void {
     withLockIfFree(this.mutex, () => {
       const state = this.read();
@@ -82,16 +86,16 @@ export class RequestBudget {
     return requestsIn(this.read());
   }
 
-  private tryTake(wanted: number): { granted: number; waitMs: number } {
+  private tryTake(wanted: number): { granted: number; waitMs: number; by?: RateLimitedBy } {
     const now = this.clock.now();
     const state = this.read();
-    if (state.blockedUntil > now) return { granted: 0, waitMs: state.blockedUntil - now };
+    if (state.blockedUntil > now) return { granted: 0, waitMs: state.blockedUntil - now, by: 'server' };
     const free = this.rateLimit.limit - requestsIn(state);
     if (free <= 0) {
       // Wait until enough of the oldest second leaves the window to free one slot.
       const oldest = state.log[0];
       const freesAt = oldest ? this.leavesWindowAt(oldest[0]) : now;
-      return { granted: 0, waitMs: Math.max(1, freesAt - now) };
+      return { granted: 0, waitMs: Math.max(1, freesAt - now), by: 'add-in' };
     }
     const granted = Math.min(wanted, free);
     const second = Math.floor(now / 1000);

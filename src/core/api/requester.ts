@@ -1,6 +1,6 @@
 // The one layer every API call goes through: URL and auth, the request budget, retries, error parsing.
 
-import { ApiError, FetchRefusedError, NetworkError, OutOfTimeError, RateLimitedError, type ErrorItem } from '../errors';
+import { ApiError, FetchRefusedError, NetworkError, OutOfTimeError, RateLimitedError, serverRateLimitSentence, type ErrorItem } from '../errors';
 import { missingCredential, type CredentialsOf } from '../settings/credential-sentences';
 import { encodeQuery, type Query } from './query';
 import type { RequestBudget } from './rate-budget';
@@ -136,6 +136,8 @@ export class Requester {
       const again: Pending[] = [];
       let waitMs = 0;
       let rateLimited = false;
+      /** The longest wait a 429's Retry-After asked for: all this execution may hold the user's others back for. */
+      let serverAskedMs = 0;
       probe = false;
       let lastError: Error | undefined;
       let waveDropped = false;
@@ -161,6 +163,7 @@ export class Requester {
         if (outcome.kind === 'status' && outcome.status === 429) {
           rateLimited = true;
           if (!decision.fromServer) probe = true;
+          else serverAskedMs = Math.max(serverAskedMs, decision.delayMs);
         }
         waitMs = Math.max(waitMs, decision.delayMs);
         lastError = error;
@@ -176,13 +179,14 @@ export class Requester {
         const now = this.now();
         // A wait that leaves no time for the round trip after it is as useless as one past the deadline.
         const tooLong = waitMs > MAX_RETRY_AFTER_MS || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs + this.roundTripMs() > deadline;
-        // The user's other executions hold back too, even when this one cannot wait it out.
-        if (rateLimited) this.options.budget?.blockUntil(now + waitMs);
+        // The user's other executions hold back too: while this one waits to try again, as long as it waits;
+        // when it gives up, only as long as the server asked (a Retry-After), never for its own backoff's guess
+        // or because its own deadline is near (issue 26: other cells then refused for a limit not reached).
+        const holdOthersMs = tooLong ? serverAskedMs : waitMs;
+        if (rateLimited && holdOthersMs > 0) this.options.budget?.blockUntil(now + holdOthersMs);
         if (tooLong) {
           const seconds = Math.ceil(waitMs / 1000);
-          const giveUp = rateLimited
-            ? new RateLimitedError(`The API's rate limit was reached. Try again in ${seconds} seconds.`, seconds)
-            : lastError ?? new Error('Retry budget exhausted.');
+          const giveUp = rateLimited ? new RateLimitedError(serverRateLimitSentence(seconds), seconds) : lastError ?? new Error('Retry budget exhausted.');
           fail(again, giveUp);
           queue = rest;
           continue;

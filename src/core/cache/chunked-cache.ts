@@ -32,6 +32,14 @@ export class ChunkedCache {
     return parts.every((part) => part !== undefined) ? parts.join('') : null;
   }
 
+  /**
+   * Whether a value is stored under `key`, by its manifest alone (one cache call): a chunk evicted early
+   * is not seen, so a caller deciding what to fetch may at worst leave a value to be fetched on its own.
+   */
+  has(key: string): boolean {
+    return this.manifestOf(key) !== null;
+  }
+
   /** Removes the chunks of the value it replaces once the new manifest is in place: no write leaves chunks behind. */
   put(key: string, value: string, ttlSeconds: number): void {
     const old = this.manifestOf(key);

@@ -72,6 +72,9 @@ export class FetchRefusedError extends AddinError {
   }
 }
 
+/** Whose limit refused: the server's (it answered 429) or the add-in's own count of its requests. */
+export type RateLimitedBy = 'server' | 'add-in';
+
 /** The rate limit (the server's or our own budget) asks for a wait longer than this execution can afford. */
 export class RateLimitedError extends AddinError {
   override readonly name = 'RateLimitedError';
@@ -79,6 +82,7 @@ export class RateLimitedError extends AddinError {
     message: string,
     /** How long to wait before trying again. */
     readonly retryAfterSeconds: number,
+    readonly by: RateLimitedBy = 'server',
   ) {
     super(message);
   }

@@ -26,7 +26,7 @@ export function userSentence(error: unknown): string {
       case 'attribute_invalid':
         return `The API refused the value of${field || ' a field'}${detail}.`;
       case 'rate_limit_exceeded':
-        return `The API's rate limit was reached. Try again in ${error.retryAfterSeconds ?? 60} seconds.`;
+        return serverRateLimitSentence(error.retryAfterSeconds ?? 60);
       case 'server_error':
         return `The API had a temporary problem (HTTP ${error.status}). Try again in a minute.`;
       case 'unexpected_response':
@@ -47,6 +47,23 @@ export function userSentence(error: unknown): string {
   if (quota) return DAILY_QUOTA_SENTENCES[quota];
   // Every other class is built with its sentence.
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The server answered 429: its limit, whatever the add-in counted (another tool may share the token). */
+export function serverRateLimitSentence(seconds: number): string {
+  return `The API's rate limit was reached. Try again in ${secondsInWords(seconds)}.`;
+}
+
+/**
+ * The add-in's own count of its requests is spent (nothing was sent): only then is its budget named, so a
+ * refusal after a 429 never claims requests that were not sent (issue 26).
+ */
+export function ownBudgetSentence(limit: number, windowInWords: string, seconds: number): string {
+  return `The add-in has used its budget of ${limit} API requests per ${windowInWords}. Try again in ${secondsInWords(seconds)}.`;
+}
+
+function secondsInWords(seconds: number): string {
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
 /** What an API refusal was about, which picks its words: an export's metric, a push's value, an import's record. */

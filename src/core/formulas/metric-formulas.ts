@@ -6,7 +6,7 @@ import { parseTableOptions, shapeSeries, toCell, type Cell, type TableOptions } 
 import { sourceCells } from '../sheets/source-cells';
 import { aggregate, AGGREGATE_CHOICES, readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
-import { seriesKey } from '../series/series-cache';
+import { MAX_COMPANIONS, seriesKey } from '../series/series-cache';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
 import { argumentGrid, isBlank, optionalDate, readId, readIdList } from './arguments';
@@ -36,15 +36,23 @@ const byDateOf = new WeakMap<readonly DataPoint[], Map<string, string | null>>()
  */
 export const MAX_PREFETCH_PAGES = 30;
 
+/** Metrics a fetch of a whole series takes along: `ids()` is asked only on a miss, and must name only metrics the spreadsheet may read. */
+export interface SeriesCompanions {
+  ids(): readonly string[];
+  /** Most of them one fetch takes (see MAX_COMPANIONS). */
+  max: number;
+}
+
 /**
- * A metric's whole series, shared by its METRIC_VALUE and METRIC_LATEST cells. Its fetch takes along the
- * metrics the sheet's other formulas read whole that the listings already read allow: never unallowed data.
+ * A metric's whole series, shared by its METRIC_VALUE, METRIC_LATEST and PORTFOLIO_VALUE cells. Its fetch
+ * takes along `companions`, by default up to 19 metrics the sheet's other formulas read whole that the
+ * listings already read allow: never unallowed data.
  */
-function loadWholeSeries(ctx: FormulaContext, metricId: string): Map<string, string | null> {
-  const companions = (): string[] => {
-    const wanted = ctx.recalculationMetricIds?.() ?? [];
-    return wanted.length === 0 ? [] : allowedAmongListed(ctx, wanted);
-  };
+export function loadWholeSeries(
+  ctx: FormulaContext,
+  metricId: string,
+  companions: SeriesCompanions = { ids: () => sheetCompanions(ctx), max: MAX_COMPANIONS },
+): Map<string, string | null> {
   const points = ctx.series.getOrLoadWhole(metricId, (ids) => {
     const client = ctx.client();
     const guard = deadlineGuard(client);
@@ -54,10 +62,16 @@ function loadWholeSeries(ctx: FormulaContext, metricId: string): Map<string, str
         guard(meta, firstPageMs);
       },
     });
-  }, companions);
+  }, companions.ids, companions.max);
   let byDate = byDateOf.get(points);
   if (!byDate) byDateOf.set(points, (byDate = new Map(points.map((point) => [point.date, point.value ?? null]))));
   return byDate;
+}
+
+/** The metric ids the calling cell's sheet reads whole, among those an allowed listing already read holds. */
+function sheetCompanions(ctx: FormulaContext): string[] {
+  const wanted = ctx.recalculationMetricIds?.() ?? [];
+  return wanted.length === 0 ? [] : allowedAmongListed(ctx, wanted);
 }
 
 export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg: unknown, endArg: unknown, optionsArg: unknown): SheetCell[][] {

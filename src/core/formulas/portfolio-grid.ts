@@ -11,8 +11,9 @@ import { argumentGrid, isBlank, nonBlankCells } from './arguments';
 import { requireCompanyAccess } from './formula-access';
 import type { FormulaContext } from './formula-context';
 import { listMetricsCached, listProfilesCached } from './metric-directory';
-import { loadPoints, valueOfMetric, type SheetCell } from './metric-formulas';
+import { loadPoints, loadWholeSeries, valueOfMetric, type SheetCell } from './metric-formulas';
 import { isUuid } from '../validate/uuid';
+import { MAX_FUND_COMPANIONS } from '../series/series-cache';
 
 /** A name as matched: trimmed, without regard to case. */
 export function normalName(name: string): string {
@@ -77,6 +78,15 @@ function findMetric(directory: FundDirectory, company: PortfolioCompanyProfile, 
   return found[0];
 }
 
+/**
+ * The ids of every portfolio company's metrics named `name`, in the listing's order: all are in the fund's
+ * listing, which the spreadsheet may read, so fetching them along shows nothing unallowed.
+ */
+function sameNameMetricIds(directory: FundDirectory, name: string): string[] {
+  const key = normalName(name);
+  return [...directory.metrics.values()].flatMap((byName) => (byName.get(key) ?? []).map((metric) => metric.id));
+}
+
 function readName(value: unknown, what: string): string {
   if (isBlank(value)) throw new InputError(`${what} is missing.`);
   if (typeof value !== 'string') throw new InputError(`${what} must be text, like "Revenue".`);
@@ -125,8 +135,10 @@ export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg
     const name = readName(nameArg, 'The metric name');
     const metric = findMetric(directory, company, name);
     if (!metric) throw new InputError(`"${company.name}" has no metric named "${name.trim()}".`);
-    // A single cell reads the metric's own series, the one METRIC_VALUE cells of that metric share.
-    return valueOfMetric(ctx, metric, periodArg, how, () => loadSeriesOf(ctx, [metric])(metric));
+    // A single cell reads the metric's own series, the one METRIC_VALUE cells of that metric share; its
+    // fetch takes along the other companies' metrics of that name, which the rest of a fund model's
+    // cells ask for next (issue 26), from the directory in hand: no other cell is read.
+    return valueOfMetric(ctx, metric, periodArg, how, () => loadWholeSeries(ctx, metric.id, { ids: () => sameNameMetricIds(directory, name), max: MAX_FUND_COMPANIONS }));
   }
   const cells = argumentGrid(
     [companyArg, nameArg, periodArg],

@@ -2,7 +2,7 @@
 
 import type { DataPoint } from '../api/types';
 import { ChunkedCache } from '../cache/chunked-cache';
-import type { SingleFlight } from './single-flight';
+import type { AlongKeys, SingleFlight } from './single-flight';
 import { epochKeyPart, type SeriesEpochs } from './series-epochs';
 
 /**
@@ -19,6 +19,12 @@ interface StoredSeries {
 
 /** Other metrics one fetch may take along: the client sends 20 ids a request (Apps Script's 2 kB URL). */
 export const MAX_COMPANIONS = 19;
+/**
+ * Same-name metrics of a fund's other companies one PORTFOLIO_VALUE fetch may take along: 5 requests of 20
+ * ids, sent together and their pages together, so a fund model's sheet of 50 companies is one fetch of two
+ * round trips, not three fetches that each hold a wave of cells (issue 26).
+ */
+export const MAX_FUND_COMPANIONS = 99;
 
 /** A series as loadPoints reads it. */
 export interface SeriesRange {
@@ -76,42 +82,40 @@ export class SeriesCache {
 
   /**
    * A metric's whole series (blanks kept, no sources), cached or loaded once for concurrent cells. On a
-   * miss the loader also takes `companions()` (metrics about to be asked for) that are neither cached
-   * nor being loaded, and `loadMany` fetches all at once, so a recalculation's first fetch brings every
-   * series its cells need. Each is stored as a fetch of it alone would store it. When the fetch together
-   * fails (too many pages, any error), this metric is loaded alone and the companions' waiters fetch.
+   * miss the loader also takes up to `maxCompanions` of `companions()` (metrics about to be asked for) that
+   * are neither cached nor being loaded, claimed with its own in one lock, and `loadMany` fetches all at
+   * once, so a recalculation's first fetch brings every series its cells need. Each is stored as a fetch
+   * of it alone would store it. When the fetch together fails (too many pages, any error), this metric is
+   * loaded alone and the companions' waiters fetch.
    */
-  getOrLoadWhole(metricId: string, loadMany: (ids: readonly string[]) => DataPoint[], companions: () => readonly string[] = () => []): DataPoint[] {
+  getOrLoadWhole(metricId: string, loadMany: (ids: readonly string[]) => DataPoint[], companions: () => readonly string[] = () => [], maxCompanions = MAX_COMPANIONS): DataPoint[] {
     const key = wholeSeriesKey(metricId);
-    const loadAndStore = (): DataPoint[] => {
-      const claimed = this.flight ? this.claimCompanions(metricId, companions()) : [];
+    const loadAndStore = (claimed: readonly string[]): DataPoint[] => {
+      let ids = [metricId, ...claimed];
+      let points: DataPoint[];
       try {
-        let ids = [metricId, ...claimed.map((c) => c.id)];
-        let points: DataPoint[];
-        try {
-          points = loadMany(ids);
-        } catch (error) {
-          if (claimed.length === 0) throw error;
-          points = loadMany((ids = [metricId]));
-        }
-        const byMetric = new Map<string, DataPoint[]>(ids.map((id) => [id.toLowerCase(), []]));
-        for (const point of points) byMetric.get(point.metric_id.toLowerCase())?.push(point);
-        for (const id of ids) this.put(wholeSeriesKey(id), byMetric.get(id.toLowerCase())!, [id]);
-        return byMetric.get(metricId.toLowerCase())!;
-      } finally {
-        this.flight?.release(claimed.map((c) => c.fullKey));
+        points = loadMany(ids);
+      } catch (error) {
+        if (claimed.length === 0) throw error;
+        points = loadMany((ids = [metricId]));
       }
+      const byMetric = new Map<string, DataPoint[]>(ids.map((id) => [id.toLowerCase(), []]));
+      for (const point of points) byMetric.get(point.metric_id.toLowerCase())?.push(point);
+      for (const id of ids) this.put(wholeSeriesKey(id), byMetric.get(id.toLowerCase())!, [id]);
+      return byMetric.get(metricId.toLowerCase())!;
     };
-    return this.cachedOrLoaded(key, [metricId], loadAndStore);
-  }
-
-  /** The companions this execution may load: at most MAX_COMPANIONS, not this metric, claimed in the flight. */
-  private claimCompanions(metricId: string, wanted: readonly string[]): Array<{ id: string; fullKey: string }> {
-    const candidates = [...new Set(wanted)].filter((id) => id.toLowerCase() !== metricId.toLowerCase()).slice(0, MAX_COMPANIONS)
-      .map((id) => ({ id, fullKey: this.key(wholeSeriesKey(id), [id]) }));
-    if (candidates.length === 0 || !this.flight) return [];
-    const claimed = new Set(this.flight.claimMany(candidates.map((c) => c.fullKey), (fullKey) => this.cache.get(fullKey) !== null));
-    return candidates.filter((c) => claimed.has(c.fullKey));
+    if (!this.flight) return this.get(key, [metricId]) ?? loadAndStore([]);
+    // Companions by their full keys (the flight's), in the order given, without this metric.
+    const idOf = new Map<string, string>();
+    const along: AlongKeys = {
+      keys: () => {
+        for (const id of companions()) if (id.toLowerCase() !== metricId.toLowerCase()) idOf.set(this.key(wholeSeriesKey(id), [id]), id);
+        return [...idOf.keys()];
+      },
+      isAnswered: (fullKey) => this.seen.has(fullKey) || this.cache.has(fullKey),
+      max: maxCompanions,
+    };
+    return this.flight.run(this.key(key, [metricId]), () => this.get(key, [metricId]), (claimed) => loadAndStore(claimed.map((fullKey) => idOf.get(fullKey)!)), along);
   }
 
   get(key: string, metricIds: readonly string[] = []): DataPoint[] | null {

@@ -60,7 +60,29 @@ describe('fetching the sheet\'s metrics along', () => {
     const many = Array.from({ length: 30 }, (_, i) => `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`);
     const calls: string[][] = [];
     series.getOrLoadWhole(A, (ids) => { calls.push([...ids]); return []; }, () => [B, ...many]);
-    expect(calls[0]).toEqual([A, ...many.slice(0, MAX_COMPANIONS - 1)]);
+    // B cached does not take a place: 19 others fill the request.
+    expect(calls[0]).toEqual([A, ...many.slice(0, MAX_COMPANIONS)]);
+  });
+
+  it('claims its 19 among the ids neither cached nor being loaded by another execution (issue 26)', () => {
+    const { series, cache } = setUp();
+    const many = Array.from({ length: 49 }, (_, i) => `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`);
+    // A fund model's first fetch took the first 19 along, and is still loading them…
+    const first: string[][] = [];
+    const second: string[][] = [];
+    series.getOrLoadWhole(many[0]!, (ids) => {
+      first.push([...ids]);
+      // …when a cell of another company fetches: it takes the next 19, not the 19 already claimed.
+      series.getOrLoadWhole(many[30]!, (more) => { second.push([...more]); return []; }, () => many);
+      return [];
+    }, () => many);
+    expect(first).toEqual([many.slice(0, 20)]);
+    expect(second).toEqual([[many[30], ...many.slice(20, 30), ...many.slice(31, 40)]]);
+    // What is left (40..48) comes in one more request of 9, whichever cell asks.
+    const third: string[][] = [];
+    series.getOrLoadWhole(many[45]!, (ids) => { third.push([...ids]); return []; }, () => many);
+    expect(third).toEqual([[many[45], ...many.slice(40, 45), ...many.slice(46)]]);
+    expect([...cache.store.keys()].filter((key) => key.startsWith('load:'))).toEqual([]);
   });
 
   it('falls back to the metric alone when fetching together fails, and frees the companions for their own cells', () => {
