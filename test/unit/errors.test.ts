@@ -33,6 +33,7 @@ const config = new ConfigError('No API token is set. Open the add-in\'s settings
 const input = new InputError('The cell shows the error #N/A.');
 const access = new FormulaAccessError('metric m1', "it is not a metric of any company the spreadsheet's owner allowed (1 company)");
 const lock = new LockUnavailableError(30_400);
+const untrusted = new classes.UntrustedRecordError('The snapshot at Sheet1!A1', 'Insert the snapshot again.');
 
 const QUOTA = "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. It renews within 24 hours of its first use; until then formulas still show the values the add-in has cached.";
 const PROPERTIES_QUOTA =
@@ -116,7 +117,7 @@ describe('shortReason', () => {
 });
 
 describe('the error classes', () => {
-  const tabled = [unauthorized, network, refused('other'), rateLimited, outOfTime, config, input, access, lock];
+  const tabled = [unauthorized, network, refused('other'), rateLimited, outOfTime, config, input, access, lock, untrusted];
 
   it('are all AddinErrors, and the tables above hold one of each', () => {
     const exported: unknown[] = Object.values(classes).filter((value) => typeof value === 'function' && value.prototype instanceof Error);
@@ -126,6 +127,11 @@ describe('the error classes', () => {
       expect((cls as typeof AddinError).prototype).toBeInstanceOf(AddinError);
       expect(tabled.some((error) => error.constructor === cls)).toBe(true);
     }
+  });
+
+  it('say a record the document holds was changed by someone else, and what to do', () => {
+    expect(userSentence(untrusted)).toBe('The snapshot at Sheet1!A1 was changed by someone else (or written by another user), so it was not used with your connection. Insert the snapshot again.');
+    expect(untrusted).toBeInstanceOf(InputError);
   });
 
   it('keep out of time apart from the rate limit', () => {
