@@ -26,7 +26,7 @@ const cellKey = (sheet: string, a1: string): string => `${sheet}!${a1}`;
 
 export class FormulaEngine {
   readonly #runtime: GasRuntime;
-  #customFunctions: Set<string> | null = null;
+  readonly #customFunctions: Set<string>;
   /** Per formula cell, the custom-function calls its last evaluation made: a call with the same arguments is not run again. */
   readonly #calls = new Map<string, Map<string, Promise<unknown>>>();
   /** Per cell of a single custom-function call, the arguments it last ran with. */
@@ -35,16 +35,15 @@ export class FormulaEngine {
   readonly #lastOutcome = new Map<string, string>();
   #queue: Promise<void> = Promise.resolve();
 
+  /** Made before any concurrent execution starts: reading the bundle's functions is a synchronous execution. */
   constructor(runtime: GasRuntime) {
     this.#runtime = runtime;
+    // The add-in's custom functions: its top-level functions named in capitals (METRIC_VALUE), as the bundle's
+    // JSDoc marks them @customfunction; the sidebar's camelCase server functions are not cell functions.
+    this.#customFunctions = new Set(runtime.functionNames().filter((name) => /^[A-Z][A-Z0-9_.]*$/.test(name) && !name.endsWith('_')));
   }
 
-  /**
-   * The add-in's custom functions: its top-level functions named in capitals (METRIC_VALUE), as the
-   * bundle's JSDoc marks them @customfunction; the sidebar's camelCase server functions are not cell functions.
-   */
   #customNames(): Set<string> {
-    this.#customFunctions ??= new Set(this.#runtime.functionNames().filter((name) => /^[A-Z][A-Z0-9_.]*$/.test(name) && !name.endsWith('_')));
     return this.#customFunctions;
   }
 
