@@ -11,7 +11,7 @@
   var generation = 0; // bumped whenever the cells may have changed: older answers are dropped
   var offsets = null; // offsets[r] = top of row r+1, in px; offsets[maxRows] = total height
   var hiddenColumns = new Set();
-  var shownToasts = 0;
+  var shownToasts = null; // toasts already seen; null until the first shape arrives
   var scheduled = false;
 
   var scroller = document.getElementById('sheet-scroll');
@@ -67,7 +67,9 @@
     if (otherSheet) scroller.scrollTop = 0;
     renderTabs();
     renderMenu();
-    if (shape.toasts.length > shownToasts) toast(shape.toasts[shape.toasts.length - 1]);
+    // A toast shows once, when it happens: those made before this page loaded are history, not news.
+    if (shownToasts === null) shownToasts = next.toasts.length;
+    else if (shape.toasts.length > shownToasts) toast(shape.toasts[shape.toasts.length - 1]);
     shownToasts = shape.toasts.length;
     draw();
   }
