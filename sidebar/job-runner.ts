@@ -2,7 +2,7 @@
 // steps until it ends, waits out the rate limit as a wait, cancels on request, then shows the report.
 
 import { el } from './dom';
-import { jobLine, toneOf, type Outcome, type Shortfall } from './outcome';
+import { jobLine, partialTone, toneOf, writeLine, type Outcome, type Shortfall } from './outcome';
 import { createProgress } from './progress';
 import type { JobProgress, RpcResult } from '../src/shared/rpc';
 
@@ -132,10 +132,14 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
     : status === 'cancelled' ? (view.whatResumes ?? SENDS).cancelled
       : status === 'running' || stepStillRunning ? 'Cancelled: the step that was running stops at its next group of requests. Close and reopen the sidebar to be offered Resume for what was not confirmed.'
         : 'Paused: see the problem below.';
-  const tone = toneOf(view.shortfall(handle), status === 'paused' || Boolean(report?.problem));
+  // Red only for what was not stored: a job that stored part of its work ends as partial, its counts coloured apart.
+  const stopped = status === 'paused' || Boolean(report?.problem);
+  const tone = report && status === 'done' && !stopped ? partialTone(report.summary, toneOf(view.shortfall(handle))) : toneOf(view.shortfall(handle), stopped);
   bar.finish(ending, tone);
   if (report) {
-    container.append(el('p', { class: `status ${tone}` }, report.summary));
+    const summary = el('p', { class: `status ${tone}` });
+    writeLine(summary, report.summary, tone);
+    container.append(summary);
     if (report.problem) container.append(el('p', { class: 'status error' }, report.problem));
     if (report.problems.length) container.append(el('ul', { class: 'problems', 'aria-label': 'Rows or cells not stored' }, ...report.problems.map((p) => el('li', {}, p))));
     container.append(...(view.extras?.(handle) ?? []));

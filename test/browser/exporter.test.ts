@@ -133,7 +133,7 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   await control.clearRequests();
   await control.rateLimit({ limit: 12, windowSeconds: 25, retryAfter: true, freshWindow: true });
   await frame.click('#export-form button[type="submit"]');
-  await frame.waitForFunction(() => /^Waiting \d+ s for the API's rate limit…$/.test(document.querySelector('.progress-text')?.textContent ?? ''));
+  await frame.waitForFunction(() => /^[\d,]+ of 900 · waiting for the API's rate limit · about .+ left$/.test(document.querySelector('.progress-text')?.textContent ?? ''));
   const bar = await frame.$eval('.progress progress', (element) => ({ value: (element as HTMLProgressElement).value, max: (element as HTMLProgressElement).max }));
   expect(bar.max).toBe(900);
   expect(bar.value).toBeGreaterThan(0);

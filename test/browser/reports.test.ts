@@ -30,7 +30,7 @@ async function api(route: string, body: unknown): Promise<void> {
 async function finalStatus(frame: Frame): Promise<{ text: string; className: string }> {
   await frame.waitForFunction(() => {
     const panel = document.querySelector('#panel-portfolio')!;
-    return !panel.hasAttribute('aria-busy') && /\b(success|warning|error)\b/.test(document.querySelector('#portfolio-status')!.className);
+    return !panel.hasAttribute('aria-busy') && /\b(success|warning|error|partial)\b/.test(document.querySelector('#portfolio-status')!.className);
   });
   return frame.$eval('#portfolio-status', (el) => ({ text: el.textContent ?? '', className: el.className }));
 }
@@ -80,10 +80,15 @@ it('a push with failures says so in a non-green status line, with the report in 
   frame = await portfolioTab();
   await frame.click('#audit-push');
   const status = await finalStatus(frame);
-  expect(status.className).toBe('status error');
+  // Part stored, part refused: partial, with only the refused count in red, in the line, the report and the bar.
+  expect(status.className).toBe('status partial');
   expect(status.text).toMatch(/^\d+ cells compared: 1 (created|updated), \d+ unchanged, 2 failed\.$/);
-  expect(await frame.getAttribute('#portfolio-results > p.status', 'class')).toBe('status error');
-  expect(await frame.getAttribute('#portfolio-results .progress-text', 'class')).toBe('progress-text error');
+  expect(await frame.$$eval('#portfolio-status .bad', (spans) => spans.map((s) => [s.textContent, getComputedStyle(s).color]))).toEqual([['2 failed.', 'rgb(217, 48, 37)']]);
+  expect(await frame.$eval('#portfolio-status', (p) => getComputedStyle(p).color)).toBe('rgb(32, 33, 36)');
+  expect(await frame.getAttribute('#portfolio-results > p.status', 'class')).toBe('status partial');
+  expect(await frame.$$eval('#portfolio-results > p.status .bad', (spans) => spans.map((s) => s.textContent))).toEqual(['2 failed.']);
+  expect(await frame.getAttribute('#portfolio-results .progress-text', 'class')).toBe('progress-text partial');
+  expect(await frame.textContent('#portfolio-results .progress-text')).toBe('Finished.');
   expectInView(await reportPlacement(frame));
 
   // What the emulator stored: the city, and the employee counts untouched.
@@ -100,8 +105,9 @@ it('an import with failures says so in a non-green status line, with the report 
   const frame = await portfolioTab();
   await frame.click('#import-contacts');
   const status = await finalStatus(frame);
-  expect(status.className).toBe('status error');
+  expect(status.className).toBe('status partial');
   expect(status.text).toBe('4 rows read: 2 created, 2 failed.');
+  expect(await frame.$$eval('#portfolio-status .bad', (spans) => spans.map((s) => s.textContent))).toEqual(['2 failed.']);
   expectInView(await reportPlacement(frame));
 
   const stored = (await session.workbench.control.state()).contacts.map((c) => c.email);

@@ -53,6 +53,11 @@ export class NetworkError extends AddinError {
     readonly url: string,
     /** How many failed together: fetchAll fails the whole wave when one connection drops, none known at fault. */
     readonly waveSize = 1,
+    /**
+     * Nothing answered at the address (Apps Script's "Address unavailable" or "DNS error"): a wrong or down base
+     * URL, which waiting seconds does not mend, unlike a connection dropped mid-way.
+     */
+    readonly unreachable = false,
   ) {
     super(message);
   }
