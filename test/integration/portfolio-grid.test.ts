@@ -221,6 +221,21 @@ describe('PORTFOLIO_COVERAGE', () => {
   });
 });
 
+describe('a year typed into a cell (Sheets keeps the number 2024)', () => {
+  it('is the calendar year wherever a label is accepted', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    expect(rt.runCustomFunction('METRIC_VALUE', [fund.metric.alphaRevenue, 2024, 'sum'])).toBe(406);
+    expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Revenue', 2024, 'sum'])).toBe(406);
+    const table = rt.runCustomFunction('PORTFOLIO_METRIC', ['Revenue', [[2024]]]) as unknown[][];
+    expect(table[0]).toEqual(['Company', 2024]);
+    expect(table[1]![1]).toMatch(/^"2024" is the calendar year 2024, longer than one period of "Revenue"/);
+    const coverage = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue']], 2023, 2024]) as unknown[][];
+    expect(coverage[0]).toEqual(['Company', 'Metric', '2023', '2024', 'Reported', 'Blank', 'No such metric']);
+    expect(coverage[1]).toEqual(['Alpha Labs', 'Revenue', 'blank', 'reported', 1, 1, 0]);
+  });
+});
+
 describe('a grid of 50 companies × 5 metrics × 8 quarters', () => {
   it('costs the listings plus ceil(250 / 20) × pages series requests cold, and none warm', async () => {
     const control = stack.emulator.control;

@@ -6,7 +6,7 @@
 import { InputError } from '../errors';
 import type { Metric, PortfolioCompanyProfile } from '../api/types';
 import { readAggregate } from '../sheets/period-aggregate';
-import { addDays, nextPeriodStart, parsePeriodLabel, periodLabel, periodStart, periodStartsWithin, type LabelledPeriod, type LabelSpan } from '../sheets/periods';
+import { addDays, nextPeriodStart, parsePeriodLabel, periodLabel, periodStart, yearAsLabel, periodStartsWithin, type LabelledPeriod, type LabelSpan } from '../sheets/periods';
 import { argumentGrid, isBlank, nonBlankCells } from './arguments';
 import { requireCompanyAccess } from './formula-access';
 import type { FormulaContext } from './formula-context';
@@ -168,7 +168,10 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
   const periods = nonBlankCells(periodsArg);
   if (periods.length === 0) throw new InputError('The periods are missing: give a label like 2024-Q1, or a row of them.');
   // Unreadable labels are refused before any request (the fiscal year is each company's, read later).
-  for (const period of periods) if (typeof period === 'string' && !/FY/i.test(period)) parsePeriodLabel(period.trim(), null);
+  for (const cell of periods) {
+    const period = yearAsLabel(cell);
+    if (typeof period === 'string' && !/FY/i.test(period)) parsePeriodLabel(period.trim(), null);
+  }
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
   const { pairs: rows, series } = metricsNamed(ctx, directory, [name]);
   const table: SheetCell[][] = [['Company', ...periods.map(header)]];
@@ -197,7 +200,8 @@ const SPAN_FREQUENCY: Partial<Record<LabelSpan, string>> = { month: 'monthly', q
 
 /** The calendar periods from the start label's to the end label's, both included, of the start label's length. */
 export function coverageColumns(startArg: unknown, endArg: unknown): Column[] {
-  const read = (value: unknown, what: string) => {
+  const read = (cell: unknown, what: string) => {
+    const value = yearAsLabel(cell);
     if (typeof value !== 'string' || isBlank(value)) throw new InputError(`${what} must be a calendar label like 2024-01, 2024-Q1 or 2024.`);
     if (/FY/i.test(value)) throw new InputError(`${what} "${value.trim()}" is a fiscal label: coverage columns are calendar periods shared by every company, so give a label like 2024-Q1.`);
     return parsePeriodLabel(value.trim(), null);
