@@ -108,6 +108,14 @@ export class FormulaAccessError extends InputError {
   }
 }
 
+/** A list changed between its pages on every read: what was read may have a gap, so none of it is kept. */
+export class ListChangedError extends AddinError {
+  override readonly name = 'ListChangedError';
+  constructor(reads: number) {
+    super(`The data changed on the API while the add-in read it, ${reads} times: nothing was kept. Try again in a moment.`);
+  }
+}
+
 /** Another execution of the same user held the lock for longer than we wait. */
 export class LockUnavailableError extends AddinError {
   override readonly name = 'LockUnavailableError';
