@@ -14,7 +14,8 @@ function context(steps: Step[], cache = new MemoryCache(), allowed = [FUND]) {
   return scriptedFormulaContext({ steps, cache, timeZone: 'UTC', defaultCompanyId: FUND, allowedCompanyIds: allowed });
 }
 
-const page = (key: string, items: unknown[], n = 1, pages = 1) => ({ status: 200, body: { [key]: items, meta: { page: n, total_pages: pages, total: items.length } } });
+/** One page of a list; `total` counts the whole list, as the API's meta does on every page. */
+const page = (key: string, items: unknown[], n = 1, pages = 1, total = items.length) => ({ status: 200, body: { [key]: items, meta: { page: n, total_pages: pages, total } } });
 
 /** 25 companies, each with Revenue (quarterly); company 1 also has "revenue " (a duplicate), company 2 none. */
 const profiles = Array.from({ length: 25 }, (_, i) => ({ id: id('c', i + 1), name: `Company ${i + 1}`, company_id: FUND, fiscal_year_end_month: i === 3 ? 3 : 12 }));
@@ -25,10 +26,10 @@ const metrics = profiles.flatMap((p, i) => (i === 1 ? [] : [{ id: id('b', i + 1)
 
 /** The listings over two pages each: every page is read. */
 const listingSteps: Step[] = [
-  { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', profiles.slice(0, 20), 1, 2) },
-  { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=2`, reply: page('portfolio_company_profiles', profiles.slice(20), 2, 2) },
-  { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(0, 20), 1, 2) },
-  { match: `GET /metrics?company_id=${FUND}&page=2`, reply: page('metrics', metrics.slice(20), 2, 2) },
+  { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', profiles.slice(0, 20), 1, 2, profiles.length) },
+  { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=2`, reply: page('portfolio_company_profiles', profiles.slice(20), 2, 2, profiles.length) },
+  { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(0, 20), 1, 2, metrics.length) },
+  { match: `GET /metrics?company_id=${FUND}&page=2`, reply: page('metrics', metrics.slice(20), 2, 2, metrics.length) },
 ];
 
 /** The 23 single Revenue metrics (not company 1's two, not company 2's none), sorted: two requests of ≤ 20 ids. */

@@ -116,6 +116,18 @@ export class ListChangedError extends AddinError {
   }
 }
 
+/**
+ * An id found in none of the companies formulas here may read. A typo is likelier than another company's record
+ * (the API lists records only by company, so which it is cannot be told): the check comes first, the access after.
+ */
+export class NotAmongAllowedError extends InputError {
+  constructor(record: string, id: string, where: string) {
+    super(
+      `No ${record} with id ${id} was found in ${where}: check the id. If it is another company's, the spreadsheet's owner can allow that company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
+    );
+  }
+}
+
 /** Another execution of the same user held the lock for longer than we wait. */
 export class LockUnavailableError extends AddinError {
   override readonly name = 'LockUnavailableError';
