@@ -3,7 +3,7 @@
 import { busy, byId, countOf, el, say } from './dom';
 import { readProgress, resumeOffer, runJob, type ActionRunner, type JobView } from './job-runner';
 import { server } from './server';
-import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, RpcResult } from '../src/shared/rpc';
+import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, PortfolioGridRequest, RpcResult } from '../src/shared/rpc';
 
 const PUSH_VIEW: JobView<AuditPushHandle> = {
   label: 'Pushing changed cells',
@@ -98,6 +98,10 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
 
   // The fund grid: names from the cached listings the PORTFOLIO_* functions read.
   const namesBox = byId<HTMLElement>('grid-names');
+  const aggregateSelect = byId<HTMLSelectElement>('grid-aggregate');
+  // Ticking a name offers its usual aggregate (last for a balance, sum for a flow) until the person chooses one.
+  let aggregateChosen = false;
+  aggregateSelect.addEventListener('change', () => (aggregateChosen = true));
   const chosenNames = (): string[] => Array.from(namesBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')).map((box) => box.value);
   const field = (id: string): string => byId<HTMLInputElement>(id).value.trim();
   byId<HTMLButtonElement>('grid-load').addEventListener('click', () => {
@@ -105,7 +109,11 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       const names = unwrap(await server.listFundMetricNames(await company()));
       namesBox.replaceChildren(...names.map((n, i) => {
         const id = `grid-name-${i}`;
-        return el('div', { class: 'choice' }, el('input', { type: 'checkbox', id, value: n.name }), el('label', { for: id }, `${n.name} (${countOf(n.companies, 'company', 'companies')})`));
+        const box = el('input', { type: 'checkbox', id, value: n.name });
+        box.addEventListener('change', () => {
+          if (box.checked && !aggregateChosen) aggregateSelect.value = n.aggregate;
+        });
+        return el('div', { class: 'choice' }, box, el('label', { for: id }, `${n.name} (${countOf(n.companies, 'company', 'companies')})`));
       }));
       return { line: `${countOf(names.length, 'metric name')} across the fund's companies.`, tone: 'success' };
     });
@@ -121,6 +129,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
         periods,
         startPeriod: field('grid-start') || null,
         endPeriod: field('grid-end') || null,
+        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
         mode: byId<HTMLInputElement>('grid-mode-snapshot').checked ? 'snapshot' : 'formula',
       }));
       return { line: written.message, tone: 'success' };
@@ -129,7 +138,10 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   byId<HTMLButtonElement>('grid-coverage').addEventListener('click', () => {
     void busy(panel, status, 'Reading every company\'s metrics and points…', async () => {
       results.replaceChildren();
-      const built = unwrap(await server.buildCoverageSheet({ companyId: await company(), metricNames: chosenNames(), startPeriod: field('grid-start'), endPeriod: field('grid-end') }));
+      const built = unwrap(await server.buildCoverageSheet({
+        companyId: await company(), metricNames: chosenNames(), startPeriod: field('grid-start'), endPeriod: field('grid-end'),
+        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
+      }));
       return { line: built.message, tone: 'success' };
     });
   });

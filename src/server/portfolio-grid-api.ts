@@ -5,6 +5,7 @@ import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
 import { choicePeriods, cleanNames, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
 import { fundDirectory, portfolioCoverage, portfolioMetric } from '../core/formulas/portfolio-grid';
+import { readAggregate } from '../core/sheets/period-aggregate';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';
 import { activeAnchor, writeTable } from '../gas/sheet-io';
@@ -30,6 +31,7 @@ function choiceOf(request: PortfolioGridRequest): GridChoice {
     periods: strings(request.periods, 'The periods'),
     startPeriod: request.startPeriod ? String(request.startPeriod) : null,
     endPeriod: request.endPeriod ? String(request.endPeriod) : null,
+    aggregate: readAggregate(request.aggregate) ?? null,
   };
 }
 
@@ -46,12 +48,12 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
   if (request.mode === 'formula') return insertFormula(anchor, formula, choice.fundId);
   const ctx = createFormulaContext({ fundId: choice.fundId });
   const table = choice.kind === 'metric'
-    ? portfolioMetric(ctx, choice.metricNames[0], [choicePeriods(choice)], choice.fundId)
-    : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId);
+    ? portfolioMetric(ctx, choice.metricNames[0], [choicePeriods(choice)], choice.fundId, choice.aggregate)
+    : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId, choice.aggregate);
   // The Metrics tab's snapshot path: only into empty cells, formula-like text kept as text.
   const range = writeTable(anchor, table);
   // A PORTFOLIO_METRIC snapshot is recorded for "Refresh snapshots"; a coverage table of statuses and totals is not.
-  if (choice.kind === 'metric') recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName: choice.metricNames[0]!, periods: choicePeriods(choice) });
+  if (choice.kind === 'metric') recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName: choice.metricNames[0]!, periods: choicePeriods(choice), aggregate: choice.aggregate });
   const rows = table.length - 1;
   return { range: `${anchor.sheetName}!${range}`, rows, message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.` };
 }
@@ -60,7 +62,7 @@ export function buildCoverageSheet(request: CoverageSheetRequest): CoverageSheet
   const fundId = requireUuid(request.companyId, "The fund's company id");
   const names = cleanNames(strings(request.metricNames, 'The metric names'));
   const ctx = createFormulaContext({ fundId });
-  const table = portfolioCoverage(ctx, [names], request.startPeriod, request.endPeriod, fundId);
+  const table = portfolioCoverage(ctx, [names], request.startPeriod, request.endPeriod, fundId, readAggregate(request.aggregate));
   const model = coverageSheetModel(table, fundDirectory(ctx, fundId).profiles.length, names.length);
   writeCoverageSheet(COVERAGE_SHEET, model);
   const { companies, metrics, periods, blanks } = model;

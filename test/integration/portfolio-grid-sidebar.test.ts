@@ -69,7 +69,8 @@ describe('listFundMetricNames', () => {
     await stack.takeRequests();
     const names = ok(rt.callServer('listFundMetricNames', [fund.fundId]));
     // Gamma's two Revenues count once; the spelling most companies use is shown.
-    expect(names).toEqual([{ name: 'Revenue', companies: 3 }, { name: 'Cash', companies: 2 }, { name: 'Headcount', companies: 1 }]);
+    // Each with the aggregate the builder offers first: a balance's last value, a flow's sum.
+    expect(names).toEqual([{ name: 'Revenue', companies: 3, aggregate: 'sum' }, { name: 'Cash', companies: 2, aggregate: 'last' }, { name: 'Headcount', companies: 1, aggregate: 'last' }]);
     const cold = await stack.takeRequests();
     expect(countBy(cold, '/metrics')).toBe(1);
     expect(countBy(cold, '/portfolio_company_profiles')).toBe(1);
@@ -101,6 +102,14 @@ describe('insertPortfolioGrid', () => {
     selectCell(rt, 'B20');
     ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Say "hi"', 'Cash'], periods: [], startPeriod: '2024-01', endPeriod: '2024-06', mode: 'formula' }]));
     expect(sheet.getRange('B20').getFormula()).toBe(`=PORTFOLIO_COVERAGE({"Say ""hi""","Cash"}, "2024-01", "2024-06", "${fund.fundId}")`);
+    // The aggregate chosen goes last, for PORTFOLIO_METRIC and PORTFOLIO_COVERAGE alike.
+    selectCell(rt, 'B10');
+    ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: 'last', mode: 'formula' }]));
+    expect(sheet.getRange('B10').getFormula()).toBe(`=PORTFOLIO_METRIC("Cash", {"2024-Q1","2024-Q2"}, "${fund.fundId}", "last")`);
+    selectCell(rt, 'B25');
+    ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: 'last', mode: 'formula' }]));
+    expect(sheet.getRange('B25').getFormula()).toBe(`=PORTFOLIO_COVERAGE("Cash", "2024-Q1", "2024-Q2", "${fund.fundId}", "last")`);
+    expect(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: 'median', mode: 'formula' }])).toMatchObject({ ok: false, error: expect.stringMatching(/^Unknown aggregate "median"/) });
     // A wrong label is refused before anything is written.
     selectCell(rt, 'B30');
     expect(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Cash'], periods: [], startPeriod: 'Q1 FY2024', endPeriod: '2024-Q2', mode: 'formula' }])).toMatchObject({ ok: false });
@@ -132,6 +141,25 @@ describe('insertPortfolioGrid', () => {
     expect(await stack.takeRequests()).toHaveLength(0);
     expect(rt.callServer('insertPortfolioGrid', [request])).toEqual({ ok: false, error: 'The cells C3:F8 are not all empty. Select an empty cell with room for 6 rows and 4 columns.' });
     expect(rt.callServer('insertPortfolioGrid', [{ ...request, metricNames: ['Revenue', 'Cash'] }])).toMatchObject({ ok: false, error: expect.stringContaining('one name') });
+  });
+
+  it('writes a snapshot of Cash at quarter end with "last", and refreshes it with the same aggregate', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    const sheet = selectCell(rt, 'A1');
+    const request = { companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q3', aggregate: 'last', mode: 'snapshot' };
+    ok(rt.callServer('insertPortfolioGrid', [request]));
+    const expected = [
+      ['Company', '2024-Q1', '2024-Q2', '2024-Q3'],
+      // Alpha's monthly Cash in March, June and September; Delta's is null from July.
+      ['Alpha Labs', 52, 55, 58], ['Beta Works', '', '', ''], ['Gamma Co', '', '', ''], ['Delta Inc', 9, 9, ''],
+      ['No metric named "Cash": Beta Works, Gamma Co.', '', '', ''],
+    ];
+    expect(sheet.getRange('A1:D6').getValues()).toEqual(expected);
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: fund.metric.deltaCash, date: '2024-09-01', value: '7' }] });
+    // A refresh reads past the cache, so the new point shows.
+    ok(rt.callServer('refreshSnapshots', []));
+    expect(sheet.getRange('D5').getValue()).toBe(7);
   });
 });
 

@@ -2,11 +2,21 @@
 // "Reporting coverage" sheet's layout, all from the same directory and tables the custom functions use.
 
 import { InputError } from '../errors';
+import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { isUuid } from '../validate/uuid';
 import { BLANK, coverageColumns, normalName, type FundDirectory } from './portfolio-grid';
 import type { SheetCell } from './metric-formulas';
 
-export type FundMetricName = { name: string; companies: number };
+/** A name, how many companies have a metric of it, and the aggregate the grid builder offers first for it. */
+export type FundMetricName = { name: string; companies: number; aggregate: 'last' | 'sum' };
+
+/** Balances are read at a period's end (Cash at quarter end); anything else is taken as a flow and added up. */
+const BALANCE = /\b(cash|balance|headcount|head count|employees|fte|arr|mrr|recurring|customers|users|subscribers|runway|debt|assets|liabilities|equity|valuation|backlog|inventory)\b/i;
+
+/** What a quarter of a monthly metric of this name is, unless the person chooses otherwise. */
+export function suggestedAggregate(name: string): 'last' | 'sum' {
+  return BALANCE.test(name) ? 'last' : 'sum';
+}
 
 /**
  * Every distinct metric name of the fund's companies (matched as the functions match them), with how
@@ -26,7 +36,7 @@ export function fundMetricNames(directory: FundDirectory): FundMetricName[] {
   }
   const names = [...byKey.values()].map(({ companies, spellings }) => {
     const [name] = [...spellings].sort(([a, n], [b, m]) => m - n || (a < b ? -1 : a > b ? 1 : 0))[0]!;
-    return { name, companies };
+    return { name, companies, aggregate: suggestedAggregate(name) };
   });
   return names.sort((a, b) => b.companies - a.companies || normalName(a.name).localeCompare(normalName(b.name)));
 }
@@ -49,7 +59,15 @@ export type GridChoice = {
   periods: string[];
   startPeriod: string | null;
   endPeriod: string | null;
+  /** For periods longer than a company's metric; null for none (each period then must be one of the metric's). */
+  aggregate: Aggregate | null;
 };
+
+/** The aggregate as a formula's last argument: `, "last"`, or nothing. */
+function aggregateArgument(choice: GridChoice): string {
+  const how = readAggregate(choice.aggregate);
+  return how ? `, ${text(how)}` : '';
+}
 
 function trimmed(items: readonly string[]): string[] {
   return items.map((item) => String(item).trim()).filter((item) => item !== '');
@@ -80,12 +98,12 @@ export function gridFormula(choice: GridChoice): string {
   const names = cleanNames(choice.metricNames);
   if (choice.kind === 'metric') {
     if (names.length > 1) throw new InputError('PORTFOLIO_METRIC shows one metric: choose one name (or build the coverage of several).');
-    return `=PORTFOLIO_METRIC(${text(names[0]!)}, ${row(choicePeriods(choice))}, ${text(choice.fundId)})`;
+    return `=PORTFOLIO_METRIC(${text(names[0]!)}, ${row(choicePeriods(choice))}, ${text(choice.fundId)}${aggregateArgument(choice)})`;
   }
   if (!choice.startPeriod || !choice.endPeriod) throw new InputError('Give the coverage\'s start and end periods, like 2024-01 and 2024-06.');
   // Checked here too, so a wrong label is refused before a formula is written.
   coverageColumns(choice.startPeriod, choice.endPeriod);
-  return `=PORTFOLIO_COVERAGE(${row(names)}, ${text(choice.startPeriod.trim())}, ${text(choice.endPeriod.trim())}, ${text(choice.fundId)})`;
+  return `=PORTFOLIO_COVERAGE(${row(names)}, ${text(choice.startPeriod.trim())}, ${text(choice.endPeriod.trim())}, ${text(choice.fundId)}${aggregateArgument(choice)})`;
 }
 
 /** A range of the sheet, 1-based. */
