@@ -135,6 +135,20 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       return { line: written.message, tone: 'success' };
     });
   });
+  byId<HTMLButtonElement>('grid-model').addEventListener('click', () => {
+    void busy(panel, status, 'Writing the fund model…', async () => {
+      results.replaceChildren();
+      const written = unwrap(await server.insertFundModel({
+        companyId: await company(),
+        metricNames: chosenNames(),
+        periods: field('grid-periods').split(',').map((p) => p.trim()).filter((p) => p !== ''),
+        startPeriod: field('grid-start') || null,
+        endPeriod: field('grid-end') || null,
+        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
+      }));
+      return { line: written.message, tone: 'success' };
+    });
+  });
   byId<HTMLButtonElement>('grid-coverage').addEventListener('click', () => {
     void busy(panel, status, 'Reading every company\'s metrics and points…', async () => {
       results.replaceChildren();

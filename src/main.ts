@@ -303,6 +303,7 @@ global.setFormulaAccess = sidebar.setFormulaAccess;
 global.listFundMetricNames = sidebar.listFundMetricNames;
 global.insertPortfolioGrid = sidebar.insertPortfolioGrid;
 global.buildCoverageSheet = sidebar.buildCoverageSheet;
+global.insertFundModel = sidebar.insertFundModel;
 global.freezeSelection = sidebar.freezeSelection;
 global.thawSelection = sidebar.thawSelection;
 global.listSnapshots = sidebar.listSnapshots;

@@ -184,6 +184,9 @@ export type PortfolioGridRequest = Omit<GridChoice, 'fundId'> & { companyId: str
 
 export type CoverageSheetRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames'> & { startPeriod: string; endPeriod: string; aggregate?: GridChoice['aggregate'] };
 
+/** Insert a fund model: companies down, periods across, one =PORTFOLIO_VALUE per cell; `companyId` is the fund's. */
+export type FundModelRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod' | 'aggregate'>;
+
 /** Its blanks are the company-metric-period cells with a null, empty or missing point (highlighted). */
 export type CoverageSheetReport = Pick<CoverageSheetModel, 'companies' | 'metrics' | 'periods' | 'blanks'> & { sheetName: string; message: string };
 

@@ -163,6 +163,46 @@ describe('insertPortfolioGrid', () => {
   });
 });
 
+describe('insertFundModel', () => {
+  it('writes companies down, periods across and one live PORTFOLIO_VALUE per cell referring to its headers, a block per name', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    const sheet = selectCell(rt, 'B3');
+    const report = ok<{ range: string; message: string }>(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash', 'Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: 'last' }]));
+    // Two blocks of a name row and four company rows, a blank row between.
+    expect(report.range).toBe('Sheet1!B3:D13');
+    expect(report.message).toMatch(/^Inserted a fund model at Sheet1!B3:D13: 4 companies × 2 periods × 2 metrics, 16 PORTFOLIO_VALUE formulas\./);
+    const values = sheet.getRange('B3:D13').getValues();
+    const formulas = sheet.getRange('B3:D13').getFormulas();
+    expect(values.map((row) => row[0])).toEqual(['Cash', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', '', 'Revenue', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc']);
+    // The periods are text, as typed: a label, not a date Sheets guessed.
+    expect(values[0]!.slice(1)).toEqual(['2024-Q1', '2024-Q2']);
+    expect(formulas[1]).toEqual(['', '=PORTFOLIO_VALUE($B4, $B$3, C$3, "last")', '=PORTFOLIO_VALUE($B4, $B$3, D$3, "last")']);
+    expect(formulas[10]).toEqual(['', '=PORTFOLIO_VALUE($B13, $B$9, C$9, "last")', '=PORTFOLIO_VALUE($B13, $B$9, D$9, "last")']);
+    expect(formulas[5]).toEqual(['', '', '']);
+    // Each formula, recalculated as Sheets does, shows the value PORTFOLIO_VALUE gives for its company, name and period.
+    const cells = ['C4', 'D4', 'C7', 'D7', 'C10', 'D10'];
+    const done = await rt.recalculate(cells.map((cell) => ({ cell, formula: sheet.getRange(cell).getFormula() })));
+    expect(done.map((o) => (o.ok ? o.values[0]![0] : o.error.message))).toEqual([52, 55, 9, 9, 100, 101]);
+    // A name that is no fund metric is refused before anything is written, naming the nearest.
+    selectCell(rt, 'H1');
+    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cahs'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }]))
+      .toEqual({ ok: false, error: `No metric named "Cahs" in fund ${fund.fundId}; did you mean "Cash"?` });
+    expect(sheet.getRange('H1').getValue()).toBe('');
+    // Only into empty cells.
+    selectCell(rt, 'C4');
+    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }])).toMatchObject({ ok: false, error: expect.stringMatching(/^The cells C4:D8 are not all empty/) });
+  });
+
+  it('refuses a fund that is not the default company, which PORTFOLIO_VALUE reads', async () => {
+    const fund = await createFund();
+    const rt = stack.runtime();
+    selectCell(rt, 'A1');
+    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }]))
+      .toMatchObject({ ok: false, error: expect.stringContaining('make the fund the default company first') });
+  });
+});
+
 describe('buildCoverageSheet', () => {
   it('builds "Reporting coverage" from the emulator\'s points: blanks highlighted, filtered, header frozen; warm rebuild asks nothing', async () => {
     const fund = await createFund();

@@ -2,6 +2,7 @@
 // series reads, the access check, and the layouts.
 
 import { portfolioCoverage, portfolioMetric, portfolioValue } from '../../src/core/formulas/portfolio-grid';
+import { columnLetters } from '../../src/core/formulas/fund-model';
 import { MemoryCache } from '../support/memory-cache';
 import { scriptedFormulaContext } from '../support/formula-context';
 import { type Step } from '../support/scripted-transport';
@@ -127,5 +128,11 @@ describe('PORTFOLIO_COVERAGE', () => {
     const table = portfolioCoverage(ctx, 'Revenue', '2023', '2024', '');
     expect(table[0]).toEqual(['Company', 'Metric', '2023', '2024', 'Reported', 'Blank', 'No such metric']);
     expect(table[1]).toEqual(['Company 3', 'Revenue', 'reported', 'blank', 1, 1, 0]);
+  });
+});
+
+describe('the fund model layout', () => {
+  it('names columns past Z as Sheets does, so a wide model refers to its own headers', () => {
+    expect([1, 26, 27, 52, 53, 702, 703].map(columnLetters)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'ZZ', 'AAA']);
   });
 });

@@ -80,7 +80,7 @@ export function cleanNames(names: readonly string[]): string[] {
 }
 
 /** The period labels a PORTFOLIO_METRIC choice names: its list, or every calendar period from start to end. */
-export function choicePeriods(choice: GridChoice): string[] {
+export function choicePeriods(choice: Pick<GridChoice, 'periods' | 'startPeriod' | 'endPeriod'>): string[] {
   const listed = trimmed(choice.periods);
   if (listed.length > 0) return listed;
   if (!choice.startPeriod || !choice.endPeriod) throw new InputError('Give the periods: a start and an end label (like 2024-Q1 and 2024-Q4), or a list.');
