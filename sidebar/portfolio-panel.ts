@@ -4,6 +4,8 @@ import { busy, byId, countOf, el, say } from './dom';
 import { readProgress, resumeOffer, runJob, type ActionRunner, type JobView } from './job-runner';
 import { server } from './server';
 import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, PortfolioGridRequest, RpcResult } from '../src/shared/rpc';
+import { companyNames, fillCompanyFilter } from './metric-companies';
+import type { FundMetricName } from '../src/core/formulas/grid-builder';
 
 const PUSH_VIEW: JobView<AuditPushHandle> = {
   label: 'Pushing changed cells',
@@ -99,6 +101,8 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   // The fund grid: names from the cached listings the PORTFOLIO_* functions read.
   const namesBox = byId<HTMLElement>('grid-names');
   const aggregateSelect = byId<HTMLSelectElement>('grid-aggregate');
+  const gridCompany = byId<HTMLSelectElement>('grid-company');
+  let fundNames: FundMetricName[] = [];
   // Ticking a name offers its usual aggregate (last for a balance, sum for a flow) until the person chooses one.
   let aggregateChosen = false;
   aggregateSelect.addEventListener('change', () => (aggregateChosen = true));
@@ -106,18 +110,29 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   const field = (id: string): string => byId<HTMLInputElement>(id).value.trim();
   byId<HTMLButtonElement>('grid-load').addEventListener('click', () => {
     void busy(panel, status, "Reading the fund's metric names…", async () => {
-      const names = unwrap(await server.listFundMetricNames(await company()));
-      namesBox.replaceChildren(...names.map((n, i) => {
+      fundNames = unwrap(await server.listFundMetricNames(await company()));
+      fillCompanyFilter(gridCompany, byId<HTMLElement>('grid-company-field'), companyNames(fundNames.flatMap((n) => n.companyNames)));
+      renderNames();
+      return { line: `${countOf(fundNames.length, 'metric name')} across the fund's companies.`, tone: 'success' };
+    });
+  });
+  gridCompany.addEventListener('change', renderNames);
+  /** The names (those the company chosen has, when one is), each with the companies that have it; ticks kept. */
+  function renderNames(): void {
+    const ticked = new Set(chosenNames());
+    const company = gridCompany.value;
+    const shown = fundNames.filter((n) => !company || n.companyNames.includes(company));
+    namesBox.replaceChildren(...shown.map((n, i) => {
         const id = `grid-name-${i}`;
-        const box = el('input', { type: 'checkbox', id, value: n.name });
+        const box = el('input', { type: 'checkbox', id, value: n.name, checked: ticked.has(n.name) });
         box.addEventListener('change', () => {
           if (box.checked && !aggregateChosen) aggregateSelect.value = n.aggregate;
         });
-        return el('div', { class: 'choice' }, box, el('label', { for: id }, `${n.name} (${countOf(n.companies, 'company', 'companies')})`));
+        const few = n.companyNames.slice(0, 3).join(', ') + (n.companyNames.length > 3 ? ` and ${n.companyNames.length - 3} more` : '');
+        return el('div', { class: 'choice' }, box, el('label', { for: id, title: n.companyNames.join(', ') },
+          `${n.name} (${countOf(n.companies, 'company', 'companies')})`, el('span', { class: 'metric-meta' }, few)));
       }));
-      return { line: `${countOf(names.length, 'metric name')} across the fund's companies.`, tone: 'success' };
-    });
-  });
+  }
   byId<HTMLButtonElement>('grid-insert').addEventListener('click', () => {
     void busy(panel, status, 'Inserting…', async () => {
       results.replaceChildren();

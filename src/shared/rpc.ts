@@ -31,7 +31,11 @@ export type SettingsSummary = {
 export type FormulaAccess = Pick<SettingsSummary, 'isOwner'> & { companyIds: string[] };
 
 /** `frequency` as the API sends it: daily, weekly, monthly, quarterly, or a newer value shown as it is. */
-export type MetricSummary = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'> & { portfolioCompanyProfileId: string | null };
+export type MetricSummary = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'> & {
+  portfolioCompanyProfileId: string | null;
+  /** The portfolio company's name, for a fund's metric of one (null for the company's own metrics, or when unknown). */
+  portfolioCompanyName: string | null;
+};
 
 export type NewMetric = Pick<MetricInput, 'name' | 'frequency' | 'unit'> & { companyId: string };
 

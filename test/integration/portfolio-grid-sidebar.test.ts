@@ -70,7 +70,12 @@ describe('listFundMetricNames', () => {
     const names = ok(rt.callServer('listFundMetricNames', [fund.fundId]));
     // Gamma's two Revenues count once; the spelling most companies use is shown.
     // Each with the aggregate the builder offers first: a balance's last value, a flow's sum.
-    expect(names).toEqual([{ name: 'Revenue', companies: 3, aggregate: 'sum' }, { name: 'Cash', companies: 2, aggregate: 'last' }, { name: 'Headcount', companies: 1, aggregate: 'last' }]);
+    // Each with the companies that have it, so the picker shows and filters by them.
+    expect(names).toEqual([
+      { name: 'Revenue', companies: 3, aggregate: 'sum', companyNames: ['Alpha Labs', 'Beta Works', 'Gamma Co'] },
+      { name: 'Cash', companies: 2, aggregate: 'last', companyNames: ['Alpha Labs', 'Delta Inc'] },
+      { name: 'Headcount', companies: 1, aggregate: 'last', companyNames: ['Beta Works'] },
+    ]);
     const cold = await stack.takeRequests();
     expect(countBy(cold, '/metrics')).toBe(1);
     expect(countBy(cold, '/portfolio_company_profiles')).toBe(1);

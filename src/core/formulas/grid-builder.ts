@@ -8,7 +8,7 @@ import { BLANK, coverageColumns, normalName, type FundDirectory } from './portfo
 import type { SheetCell } from './metric-formulas';
 
 /** A name, how many companies have a metric of it, and the aggregate the grid builder offers first for it. */
-export type FundMetricName = { name: string; companies: number; aggregate: 'last' | 'sum' };
+export type FundMetricName = { name: string; companies: number; aggregate: 'last' | 'sum'; companyNames: string[] };
 
 /** Balances are read at a period's end (Cash at quarter end); anything else is taken as a flow and added up. */
 const BALANCE = /\b(cash|balance|headcount|head count|employees|fte|arr|mrr|recurring|customers|users|subscribers|runway|debt|assets|liabilities|equity|valuation|backlog|inventory)\b/i;
@@ -24,19 +24,21 @@ export function suggestedAggregate(name: string): 'last' | 'sum' {
  * first alphabetically), so the inserted formula reads as the fund writes it.
  */
 export function fundMetricNames(directory: FundDirectory): FundMetricName[] {
-  const byKey = new Map<string, { companies: number; spellings: Map<string, number> }>();
-  for (const byName of directory.metrics.values()) {
+  const byKey = new Map<string, { companies: number; spellings: Map<string, number>; companyNames: string[] }>();
+  const companyName = new Map(directory.profiles.map((profile) => [profile.id.toLowerCase(), profile.name.trim()] as const));
+  for (const [profileId, byName] of directory.metrics) {
     for (const [key, metrics] of byName) {
-      const entry = byKey.get(key) ?? { companies: 0, spellings: new Map<string, number>() };
+      const entry = byKey.get(key) ?? { companies: 0, spellings: new Map<string, number>(), companyNames: [] };
       entry.companies += 1;
+      entry.companyNames.push(companyName.get(profileId) ?? profileId);
       const spelling = metrics[0]!.name.trim();
       entry.spellings.set(spelling, (entry.spellings.get(spelling) ?? 0) + 1);
       byKey.set(key, entry);
     }
   }
-  const names = [...byKey.values()].map(({ companies, spellings }) => {
+  const names = [...byKey.values()].map(({ companies, spellings, companyNames }) => {
     const [name] = [...spellings].sort(([a, n], [b, m]) => m - n || (a < b ? -1 : a > b ? 1 : 0))[0]!;
-    return { name, companies, aggregate: suggestedAggregate(name) };
+    return { name, companies, aggregate: suggestedAggregate(name), companyNames: companyNames.sort((a, b) => a.localeCompare(b)) };
   });
   return names.sort((a, b) => b.companies - a.companies || normalName(a.name).localeCompare(normalName(b.name)));
 }
