@@ -14,21 +14,23 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * Up to `count` of `names` nearest to `wanted`, nearest first: a name containing it (or contained in it) counts as
- * near, else one within a third of its length in edits. None when nothing is near; each spelling once.
+ * Up to `count` of `names` nearest to `wanted`, nearest first: those a typo away (at most 2 edits), or else those
+ * containing it (or contained in it) or within a third of its length in edits. None when nothing is near; each
+ * spelling once. "Monthly Recuring Revenue" finds "Monthly Recurring Revenue", not also "Revenue".
  */
 export function nearestNames(wanted: string, names: Iterable<string>, count = 3): string[] {
   const target = wanted.trim().toLowerCase();
-  const scored = new Map<string, { name: string; score: number }>();
+  const candidates = new Map<string, { name: string; edits: number; contains: boolean }>();
   for (const name of names) {
     const key = name.trim().toLowerCase();
-    if (key === '' || scored.has(key)) continue;
-    const edits = distance(target, key);
+    if (key === '' || candidates.has(key)) continue;
     const contains = Math.min(key.length, target.length) >= 3 && (key.includes(target) || target.includes(key));
-    const within = contains ? Math.min(edits, 1) : edits;
-    if (within <= Math.max(2, Math.floor(target.length / 3))) scored.set(key, { name: name.trim(), score: within * 1000 + edits });
+    candidates.set(key, { name: name.trim(), edits: distance(target, key), contains });
   }
-  return [...scored.values()].sort((a, b) => a.score - b.score || a.name.localeCompare(b.name)).slice(0, count).map((entry) => entry.name);
+  const all = [...candidates.values()].sort((a, b) => a.edits - b.edits || a.name.localeCompare(b.name));
+  const typos = all.filter((c) => c.edits <= 2);
+  const near = typos.length > 0 ? typos : all.filter((c) => c.contains || c.edits <= Math.floor(target.length / 3));
+  return near.slice(0, count).map((c) => c.name);
 }
 
 /** "; did you mean "Net Burn"?" or "; did you mean "A" or "B"?", or "" when nothing is near. */
