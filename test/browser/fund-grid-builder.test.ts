@@ -93,7 +93,7 @@ it('offers last for a balance and sum for a flow, keeps the choice the person ma
     if (metrics.length !== 1 || metrics[0]!.frequency !== 'monthly') continue;
     const valueOn = (date: string) => state.data_points.find((p) => p.metric_id === metrics[0]!.id && p.date === date)?.value ?? null;
     const expected = (date: string) => (valueOn(date) === null || valueOn(date) === '' ? '' : String(Number(valueOn(date))));
-    expect([q1, q2].map((text) => (text === '' ? '' : String(Number(text.replace(/,/g, '')))))).toEqual([expected('2024-03-01'), expected('2024-06-01')]);
+    expect([q1, q2].map((text = '') => (text === '' ? '' : String(Number(text.replace(/,/g, '')))))).toEqual([expected('2024-03-01'), expected('2024-06-01')]);
     checked++;
   }
   expect(checked).toBeGreaterThan(0);
@@ -151,7 +151,7 @@ it('names the portfolio company beside every fund metric in the browser, the exp
   await frame.click('#tab-export');
   await frame.check('#layout-long');
   await frame.waitForFunction(() => document.querySelectorAll('#export-metric optgroup').length > 1);
-  const options = await frame.$$eval('#export-metric option', (items) => items.map((o) => ({ text: o.textContent ?? '', group: (o.parentElement as HTMLOptGroupElement).label ?? null, value: o.value })));
+  const options = await frame.$$eval('#export-metric option', (items) => (items as HTMLOptionElement[]).map((o) => ({ text: o.textContent ?? '', group: (o.parentElement as HTMLOptGroupElement).label ?? null, value: o.value })));
   for (const burn of burns) {
     const option = options.find((o) => o.value === burn.id)!;
     expect(option.text).toBe(`Net Burn (monthly) · ${nameOf(burn.portfolio_company_profile_id!)}`);

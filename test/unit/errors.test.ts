@@ -3,7 +3,7 @@
 
 import * as classes from '../../src/core/errors/classes';
 import {
-  AddinError, ApiError, ConfigError, FetchRefusedError, FormulaAccessError, InputError, LockUnavailableError, NetworkError, OutOfTimeError, RateLimitedError,
+  AddinError, ApiError, ConfigError, FetchRefusedError, FormulaAccessError, InputError, ListChangedError, LockUnavailableError, NetworkError, NotAmongAllowedError, OutOfTimeError, RateLimitedError,
   shortReason, userSentence, type ReasonSubject,
 } from '../../src/core/errors';
 import { explainPortfolioForbidden } from '../../src/core/formulas/list-formulas';
@@ -33,6 +33,8 @@ const config = new ConfigError('No API token is set. Open the add-in\'s settings
 const input = new InputError('The cell shows the error #N/A.');
 const access = new FormulaAccessError('metric m1', "it is not a metric of any company the spreadsheet's owner allowed (1 company)");
 const lock = new LockUnavailableError(30_400);
+const notAmong = new NotAmongAllowedError('metric', 'm1', 'the companies this spreadsheet may read (1 company)');
+const changed = new ListChangedError(3);
 
 const QUOTA = "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.";
 const URL_LONG = 'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.';
@@ -64,6 +66,8 @@ describe('userSentence', () => {
     ['InputError', input, 'The cell shows the error #N/A.'],
     ['FormulaAccessError', access, ACCESS],
     ['LockUnavailableError', lock, 'Another run of the add-in for this account held its lock for 30 seconds. Wait a moment and try again.'],
+    ['NotAmongAllowedError', notAmong, "No metric with id m1 was found in the companies this spreadsheet may read (1 company): check the id. If it is another company's, the spreadsheet's owner can allow that company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula."],
+    ['ListChangedError', changed, 'The data changed on the API while the add-in read it, 3 times: nothing was kept. Try again in a moment.'],
     ['a bug', new TypeError('x is undefined'), 'x is undefined'],
     ['not an Error', 'boom', 'boom'],
   ])('%s', (_, error, sentence) => {
@@ -108,7 +112,7 @@ describe('shortReason', () => {
 });
 
 describe('the error classes', () => {
-  const tabled = [unauthorized, network, refused('other'), rateLimited, outOfTime, config, input, access, lock];
+  const tabled = [unauthorized, network, refused('other'), rateLimited, outOfTime, config, input, access, lock, notAmong, changed];
 
   it('are all AddinErrors, and the tables above hold one of each', () => {
     const exported: unknown[] = Object.values(classes).filter((value) => typeof value === 'function' && value.prototype instanceof Error);
