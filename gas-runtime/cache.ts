@@ -289,9 +289,16 @@ export class Cache {
   }
 }
 
-/** Every cache of one runtime. */
+/**
+ * Every cache of one runtime. Given the caches of another document the same script runs in, it shares their
+ * user and script caches ("getUserCache() Gets the cache instance scoped to the current user and script";
+ * "getScriptCache() Gets the cache instance scoped to the script") and keeps its own document cache
+ * ("getDocumentCache() Gets the cache instance scoped to the current document and script",
+ * developers.google.com/apps-script/reference/cache/cache-service). Shared caches keep the clock of the
+ * runtime that made them: move both runtimes' clocks together.
+ */
 export class CacheStores {
-  readonly #users = new Map<string, Cache>();
+  readonly #users: Map<string, Cache>;
   readonly #document: Cache;
   readonly #script: Cache;
 
@@ -300,10 +307,12 @@ export class CacheStores {
   constructor(
     readonly _clock: RuntimeClock,
     eviction?: CacheEvictionOptions,
+    sameScript?: CacheStores,
   ) {
     this.#eviction = eviction === undefined ? null : new CacheEviction(eviction);
     this.#document = new Cache(_clock, this.#eviction);
-    this.#script = new Cache(_clock, this.#eviction);
+    this.#users = sameScript ? sameScript.#users : new Map<string, Cache>();
+    this.#script = sameScript ? sameScript.#script : new Cache(_clock, this.#eviction);
   }
 
   user(email: string): Cache {

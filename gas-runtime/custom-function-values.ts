@@ -29,16 +29,18 @@ function toCell(value: unknown): CellOutput {
 
 /**
  * A custom function's result as Sheets shows it: undefined/null is an empty cell; a 1-D array fills a
- * column; a 2-D array fills a block, short rows padded with empty cells; an empty array is an empty
- * cell. Objects and non-finite numbers are errors.
+ * column; a 2-D array fills a block. Objects and non-finite numbers are errors. The reference does not say
+ * what Sheets makes of rows of different lengths or of an empty array: the stricter reading refuses both
+ * (#ERROR!, messages ours), so the add-in cannot come to rely on padding that Google may not do.
  */
 export function toCellResult(value: unknown): CellOutput | CellOutput[][] {
   if (!Array.isArray(value)) return toCell(value);
-  if (value.length === 0) return '';
+  if (value.length === 0) throw new CustomFunctionError('The result is an empty array, which a cell cannot show.');
   if (!value.some(Array.isArray)) return value.map((item) => [toCell(item)]);
   const rows = value.map((row) => (Array.isArray(row) ? row.map(toCell) : [toCell(row)]));
-  const width = Math.max(1, ...rows.map((row) => row.length));
-  return rows.map((row) => [...row, ...Array<CellOutput>(width - row.length).fill('')]);
+  const width = rows[0]!.length;
+  if (width === 0 || rows.some((row) => row.length !== width)) throw new CustomFunctionError('The result\'s rows are not all the same length, which a range of cells cannot show.');
+  return rows;
 }
 
 /** Any result as a block of rows, for writing into the grid. */

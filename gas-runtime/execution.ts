@@ -26,6 +26,14 @@ export interface ExecutionInit {
    * shared clock would age every other execution running at the same time.
    */
   realWaits?: boolean;
+  /** A daily quota of run time that may end the execution before its own limit (triggers' total runtime). */
+  budget?: ExecutionBudget;
+}
+
+/** What is left of a daily quota of run time, and Apps Script's words when the execution runs past it. */
+export interface ExecutionBudget {
+  ms: number;
+  refusal: string;
 }
 
 /** What the log keeps of an execution. */
@@ -59,6 +67,8 @@ export class Execution {
   readonly owner: string;
   readonly startedAt: number;
   readonly limitMs: number;
+  /** Apps Script's words when the execution reaches `limitMs`: its time limit's, or a daily quota's. */
+  readonly limitMessage: string;
   readonly oauthScopes: ReadonlySet<string> | null;
   readonly realWaits: boolean;
   urlFetchCount = 0;
@@ -83,7 +93,11 @@ export class Execution {
     this.#clock = init.clock;
     this.startedAt = init.startedAt ?? init.clock.now();
     this.realWaits = init.realWaits ?? false;
-    this.limitMs = init.kind === 'custom-function' ? CUSTOM_FUNCTION_LIMIT_MS : ORDINARY_EXECUTION_LIMIT_MS;
+    const ownLimitMs = init.kind === 'custom-function' ? CUSTOM_FUNCTION_LIMIT_MS : ORDINARY_EXECUTION_LIMIT_MS;
+    // The stricter reading: a run that spends the rest of the day's quota is stopped there (the reference is silent).
+    const quotaFirst = init.budget !== undefined && init.budget.ms < ownLimitMs;
+    this.limitMs = quotaFirst ? init.budget!.ms : ownLimitMs;
+    this.limitMessage = quotaFirst ? init.budget!.refusal : EXCEEDED_MAXIMUM_EXECUTION_TIME;
   }
 
   get isCustomFunction(): boolean {
@@ -115,7 +129,7 @@ export class Execution {
   checkTime(): void {
     if (this.timedOut || this.elapsedMs() > this.limitMs) {
       this.timedOut = true;
-      throw new GasError(EXCEEDED_MAXIMUM_EXECUTION_TIME, 'Error');
+      throw new GasError(this.limitMessage, 'Error');
     }
   }
 

@@ -20,5 +20,8 @@ export type { UiRecorder, MenuRecord, MenuEntry, HtmlRecord, DialogRecord, Alert
 export type { Properties, PropertiesCalls, PropertiesCallsReport } from './properties';
 export type { Cache, CacheCalls, CacheCallsReport, CacheEvictionOptions, CacheStats, CacheStatsReport } from './cache';
 export type { UrlFetchQuota } from './url-fetch-limits';
+export type { DailyQuota } from './daily-quota';
+export { PROPERTIES_QUOTA_REFUSAL, PROPERTY_WRITES_QUOTA_REFUSAL } from './properties';
+export { TRIGGER_RUNTIME_QUOTA_REFUSAL } from './runtime';
 export type { LockTable, LockScope } from './lock';
 export { formatDate } from './format-date';

@@ -39,7 +39,14 @@ export const DEFAULT_SHEET_COLUMNS = 26;
 export const DEFAULT_URL_FETCH_DAILY_QUOTA = 20_000;
 export const WORKSPACE_URL_FETCH_DAILY_QUOTA = 100_000;
 /** "Quotas are per user and reset 24 hours after the first request." */
-export const URL_FETCH_QUOTA_WINDOW_MS = 24 * 60 * 60_000;
+export const QUOTA_WINDOW_MS = 24 * 60 * 60_000;
+export const URL_FETCH_QUOTA_WINDOW_MS = QUOTA_WINDOW_MS;
+/** "Properties read/write: 50,000 / day" (consumer accounts; Google Workspace accounts: 500,000). */
+export const DEFAULT_PROPERTIES_DAILY_QUOTA = 50_000;
+export const WORKSPACE_PROPERTIES_DAILY_QUOTA = 500_000;
+/** "Triggers total runtime: 90 min / day" (consumer accounts; Google Workspace accounts: 6 hr / day). */
+export const DEFAULT_TRIGGER_RUNTIME_DAILY_MS = 90 * 60_000;
+export const WORKSPACE_TRIGGER_RUNTIME_DAILY_MS = 6 * 60 * 60_000;
 
 /** A list rule (requireValueInList) holds at most 500 items; Sheets suggests "List from a range" instead. */
 export const MAX_LIST_VALIDATION_ITEMS = 500;

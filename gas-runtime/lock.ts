@@ -49,9 +49,14 @@ export class LockTable implements LockArbiter {
     return holder ?? null;
   }
 
+  /**
+   * Whether a second Lock object of the same execution gets a lock the first holds, the reference does not say:
+   * the stricter reading is no (it waits like any other holder's), so code that nests a lock in itself is slow
+   * here rather than relying on re-entry Google may not give. A Lock object asking again for what it holds gets it.
+   */
   _tryAcquire(key: string, executionId: number): LockAnswer {
     const holder = this._holderOf(key);
-    if (holder === null || (holder.kind === 'execution' && holder.executionId === executionId)) {
+    if (holder === null) {
       this.#holders.set(key, { kind: 'execution', executionId });
       return { acquired: true };
     }
@@ -87,8 +92,8 @@ export class Lock {
   ) {}
 
   /**
-   * Takes the lock if it can within `timeoutInMillis`. The same execution taking a lock it already
-   * holds succeeds at once. A sequential execution waits for a simulated holder on the virtual clock
+   * Takes the lock if it can within `timeoutInMillis`. This Lock asking again for what it holds succeeds
+   * at once; another Lock object of the same execution waits for it (see LockTable._tryAcquire). A sequential execution waits for a simulated holder on the virtual clock
    * (no other execution can hold a lock then); a concurrent one tries again every few real ms until
    * the lock is free or its timeout has passed.
    */

@@ -6,11 +6,13 @@
 // permission to call X"), the add-on authorization lifecycle (NONE: add menu items only; LIMITED, a
 // simple trigger: the current document, UI and properties but no network; FULL: everything), and
 // the manifest's `oauthScopes` (when set, Apps Script grants exactly those scopes and a call needing
-// another fails with "Specified permissions are not sufficient to call X").
+// another fails with "Specified permissions are not sufficient to call X"). What each method needs comes
+// from one table, scopes.ts, written from each method's reference page.
 
 import type { AuthModeName } from './enums';
 import { GasError } from './errors';
 import type { Execution } from './execution';
+import { requiredScopes } from './scopes';
 
 type Capability = 'menu' | 'ui' | 'document-read' | 'document-write' | 'other-documents' | 'properties' | 'cache' | 'lock' | 'urlfetch' | 'triggers';
 
@@ -20,24 +22,6 @@ const ALLOWED: Record<AuthModeName, ReadonlySet<Capability>> = {
   // Managing triggers needs the user's authorization (script.scriptapp), so only FULL may: simple triggers and custom functions cannot.
   FULL: new Set<Capability>(['menu', 'ui', 'document-read', 'document-write', 'other-documents', 'properties', 'cache', 'lock', 'urlfetch', 'triggers']),
   CUSTOM_FUNCTION: new Set<Capability>(['document-read', 'properties', 'cache', 'lock', 'urlfetch']),
-};
-
-const SCOPE_SPREADSHEETS = 'https://www.googleapis.com/auth/spreadsheets';
-const SCOPE_CURRENT_ONLY = 'https://www.googleapis.com/auth/spreadsheets.currentonly';
-const SCOPE_EXTERNAL_REQUEST = 'https://www.googleapis.com/auth/script.external_request';
-const SCOPE_CONTAINER_UI = 'https://www.googleapis.com/auth/script.container.ui';
-const SCOPE_SCRIPTAPP = 'https://www.googleapis.com/auth/script.scriptapp';
-
-/** The scopes a capability needs; any one of a list is enough (currentonly or the full spreadsheets scope). */
-const SCOPES: Partial<Record<Capability, readonly string[]>> = {
-  urlfetch: [SCOPE_EXTERNAL_REQUEST],
-  'document-read': [SCOPE_CURRENT_ONLY, SCOPE_SPREADSHEETS],
-  'document-write': [SCOPE_CURRENT_ONLY, SCOPE_SPREADSHEETS],
-  'other-documents': [SCOPE_SPREADSHEETS],
-  menu: [SCOPE_CONTAINER_UI],
-  ui: [SCOPE_CONTAINER_UI],
-  // ScriptApp.newTrigger, getProjectTriggers, getUserTriggers, deleteTrigger and every Trigger method list only this scope.
-  triggers: [SCOPE_SCRIPTAPP],
 };
 
 /**
@@ -107,14 +91,16 @@ export function checkAccess(execution: Execution, className: string, member: str
     throw new GasError('Cannot call SpreadsheetApp.getUi() from this context.');
   }
   const capability = capabilityOf(className, member);
-  if (capability === null) return;
-  const scopes = SCOPES[capability];
-  if (!ALLOWED[execution.authMode].has(capability)) {
+  const scopes = requiredScopes(className, member);
+  const needed = scopes !== null && scopes.length > 0 ? scopes : null;
+  if (capability !== null && !ALLOWED[execution.authMode].has(capability)) {
     // Custom functions name only the method: "You do not have permission to call setValue".
     if (execution.authMode === 'CUSTOM_FUNCTION' && capability === 'document-write') throw new GasError(`You do not have permission to call ${member}`);
-    throw new GasError(`You do not have permission to call ${className}.${member}${scopes ? `. Required permissions: ${describeScopes(scopes)}` : ''}`);
+    throw new GasError(`You do not have permission to call ${className}.${member}${needed ? `. Required permissions: ${describeScopes(needed)}` : ''}`);
   }
   const declared = execution.oauthScopes;
-  if (declared === null || scopes === undefined || scopes.some((scope) => declared.has(scope))) return;
-  throw new GasError(`Specified permissions are not sufficient to call ${className}.${member}. Required permissions: ${describeScopes(scopes)}`);
+  if (declared === null || needed === null || needed.some((scope) => declared.has(scope))) return;
+  // The text live scripts report for a scope the manifest lacks, e.g. "Specified permissions are not sufficient to
+  // call Session.getActiveUser. Required permissions: https://www.googleapis.com/auth/userinfo.email".
+  throw new GasError(`Specified permissions are not sufficient to call ${className}.${member}. Required permissions: ${describeScopes(needed)}`);
 }

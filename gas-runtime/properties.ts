@@ -1,5 +1,6 @@
 // PropertiesService: string stores per user, per document and per script, with Apps Script's size limits.
 
+import type { DailyQuota } from './daily-quota';
 import { GasError } from './errors';
 import type { Execution } from './execution';
 import { MAX_PROPERTY_STORE_BYTES, MAX_PROPERTY_VALUE_BYTES } from './limits';
@@ -94,53 +95,97 @@ export class Properties {
   }
 }
 
+/** "Service invoked too many times for one day: <service>." (quotas page) for a read. */
+export const PROPERTIES_QUOTA_REFUSAL = 'Service invoked too many times for one day: properties.';
+/** The text a public report quotes for writes past the quota (github.com/googleworkspace/apps-script-oauth2/issues/217). */
+export const PROPERTY_WRITES_QUOTA_REFUSAL = 'Service invoked too many times for one day: graphite property writes.';
+
 /**
- * A store a custom function may read but not write: Apps Script hands custom functions the
- * spreadsheet owner's user properties, and editors cannot set them there.
+ * One store as one execution's script sees it: every method call is one use of "Properties read/write:
+ * 50,000 / day" (quotas page), charged to the execution's store user before it runs. The reference does not
+ * say what one use is; the stricter reading counts every call of every method (a getProperties() reading the
+ * whole store is one), refused ones included, and not the PropertiesService getters that hand out the store.
+ * In a custom function the owner's user store is read-only unless the owner recalculates: Apps Script hands
+ * custom functions the spreadsheet owner's user properties, and editors cannot set them there.
  */
-export class ReadOnlyProperties {
+export class ExecutionProperties {
   static readonly gasName = 'Properties';
 
-  constructor(readonly _store: Properties) {}
+  constructor(
+    readonly _store: Properties,
+    readonly _charge: (write: boolean) => void,
+    readonly _readOnly: boolean,
+  ) {}
 
   getProperty(key: string): string | null {
+    this._charge(false);
     return this._store.getProperty(key);
   }
 
   getProperties(): Record<string, string> {
+    this._charge(false);
     return this._store.getProperties();
   }
 
   getKeys(): string[] {
+    this._charge(false);
     return this._store.getKeys();
   }
 
-  setProperty(): never {
-    this._store._countRefused('setProperty');
-    throw new GasError('You do not have permission to call setProperty');
+  setProperty(key: string, value: unknown): ExecutionProperties {
+    this.#writable('setProperty');
+    this._store.setProperty(key, value);
+    return this;
   }
 
-  setProperties(): never {
-    this._store._countRefused('setProperties');
-    throw new GasError('You do not have permission to call setProperties');
+  setProperties(properties: Record<string, unknown>, deleteAllOthers = false): ExecutionProperties {
+    this.#writable('setProperties');
+    this._store.setProperties(properties, deleteAllOthers);
+    return this;
   }
 
-  deleteProperty(): never {
-    this._store._countRefused('deleteProperty');
-    throw new GasError('You do not have permission to call deleteProperty');
+  deleteProperty(key: string): ExecutionProperties {
+    this.#writable('deleteProperty');
+    this._store.deleteProperty(key);
+    return this;
   }
 
-  deleteAllProperties(): never {
-    this._store._countRefused('deleteAllProperties');
-    throw new GasError('You do not have permission to call deleteAllProperties');
+  deleteAllProperties(): ExecutionProperties {
+    this.#writable('deleteAllProperties');
+    this._store.deleteAllProperties();
+    return this;
+  }
+
+  /** Charges the write; through a read-only view it is refused, still counted as a call. */
+  #writable(method: 'setProperty' | 'setProperties' | 'deleteProperty' | 'deleteAllProperties'): void {
+    this._charge(true);
+    if (!this._readOnly) return;
+    this._store._countRefused(method);
+    throw new GasError(`You do not have permission to call ${method}`);
   }
 }
 
-/** Every property store of one runtime: one per user, one for the document, one for the script. */
+/**
+ * Every property store of one runtime: one per user, one for the document, one for the script. Given the stores
+ * of another document the same script runs in, it shares their user and script stores ("getUserProperties() Gets
+ * a property store that only the current user can access, and only within this script"; "getScriptProperties()
+ * Gets a property store that all users can access, but only within this script") and keeps its own document
+ * store ("getDocumentProperties() Gets a property store that all users can access within the current document",
+ * developers.google.com/apps-script/reference/properties/properties-service).
+ */
 export class PropertyStores {
-  readonly #users = new Map<string, Properties>();
+  readonly #users: Map<string, Properties>;
   readonly #document = new Properties();
-  readonly #script = new Properties();
+  readonly #script: Properties;
+
+  constructor(
+    /** "Properties read/write" per user per day; every execution's calls count, tests' own calls do not. */
+    readonly quota: DailyQuota,
+    sameScript?: PropertyStores,
+  ) {
+    this.#users = sameScript ? sameScript.#users : new Map<string, Properties>();
+    this.#script = sameScript ? sameScript.#script : new Properties();
+  }
 
   /** The user properties of `email` (created empty on first use). */
   user(email: string): Properties {
@@ -185,10 +230,9 @@ export class PropertiesServiceStandIn {
    * The current user's store; in a custom function, the spreadsheet owner's, read-only unless the
    * person recalculating is the owner.
    */
-  getUserProperties(): Properties | ReadOnlyProperties {
+  getUserProperties(): ExecutionProperties {
     const execution = this._execution;
-    const store = this._stores.user(execution.storeUser);
-    return execution.isCustomFunction && execution.user !== execution.owner ? new ReadOnlyProperties(store) : store;
+    return this.#view(this._stores.user(execution.storeUser), execution.isCustomFunction && execution.user !== execution.owner);
   }
 
   /**
@@ -196,11 +240,21 @@ export class PropertiesServiceStandIn {
    * are not available this method returns null" (PropertiesService reference): an add-on's time-driven trigger
    * has no open document, so null there (the stricter reading, *unverified*).
    */
-  getDocumentProperties(): Properties | null {
-    return this._hasActiveDocument ? this._stores.document() : null;
+  getDocumentProperties(): ExecutionProperties | null {
+    return this._hasActiveDocument ? this.#view(this._stores.document(), false) : null;
   }
 
-  getScriptProperties(): Properties {
-    return this._stores.script();
+  getScriptProperties(): ExecutionProperties {
+    return this.#view(this._stores.script(), false);
+  }
+
+  /**
+   * Every call counts against the execution's store user: in a custom function the spreadsheet's owner, whose
+   * properties it reads (*unverified*, the stricter reading, as for URL Fetch), elsewhere the user running it.
+   */
+  #view(store: Properties, readOnly: boolean): ExecutionProperties {
+    const { quota } = this._stores;
+    const user = this._execution.storeUser;
+    return new ExecutionProperties(store, (write) => quota.charge(user, 1, write ? PROPERTY_WRITES_QUOTA_REFUSAL : PROPERTIES_QUOTA_REFUSAL), readOnly);
   }
 }

@@ -12,18 +12,27 @@ import { asMatrix, toCellResult, type CellOutput } from './custom-function-value
 import { AuthMode, type AuthModeName } from './enums';
 import {
   CustomFunctionError,
-  EXCEEDED_MAXIMUM_EXECUTION_TIME,
+  GasError,
   GasRuntimeUsageError,
   ScriptError,
   ServerCallError,
 } from './errors';
-import { Execution, sleepForReal, type ExecutionKind, type ExecutionRecord } from './execution';
+import { Execution, sleepForReal, type ExecutionBudget, type ExecutionKind, type ExecutionRecord } from './execution';
 import { parseFormulaCall } from './formula-call';
-import { DEFAULT_FETCH_TIMEOUT_MS, DEFAULT_URL_FETCH_DAILY_QUOTA } from './limits';
+import {
+  DEFAULT_FETCH_TIMEOUT_MS,
+  DEFAULT_PROPERTIES_DAILY_QUOTA,
+  DEFAULT_TRIGGER_RUNTIME_DAILY_MS,
+  DEFAULT_URL_FETCH_DAILY_QUOTA,
+  WORKSPACE_PROPERTIES_DAILY_QUOTA,
+  WORKSPACE_TRIGGER_RUNTIME_DAILY_MS,
+  WORKSPACE_URL_FETCH_DAILY_QUOTA,
+} from './limits';
+import { DailyQuota } from './daily-quota';
 import { LockTable, type LockArbiter } from './lock';
 import type { LogEntry, LogLevel, LogSink } from './logging';
 import { Membrane } from './membrane';
-import { PropertiesServiceStandIn, PropertyStores, type Properties, type PropertiesCallsReport } from './properties';
+import { PROPERTIES_QUOTA_REFUSAL, PropertiesServiceStandIn, PropertyStores, type Properties, type PropertiesCallsReport } from './properties';
 import { createRealm, type Realm } from './realm';
 import { copyServerArguments, copyServerResult } from './script-run';
 import { createGlobals, type SharedState } from './services';
@@ -84,8 +93,18 @@ export interface GasRuntimeOptions {
   onLog?: LogSink;
   /** Caches lose entries early, as Apps Script allows (seeded random drops, a byte budget); default: off. */
   cacheEviction?: CacheEvictionOptions;
-  /** UrlFetch requests per user per 24 hours; default 20,000 (consumer accounts; 100,000 for Workspace). */
+  /**
+   * The kind of Google account every user has, which sets the daily quotas' defaults: 'consumer' (default;
+   * gmail.com) or 'workspace' (quotas page: URL Fetch 20,000 / 100,000, Properties 50,000 / 500,000, triggers'
+   * total runtime 90 min / 6 h a day).
+   */
+  account?: 'consumer' | 'workspace';
+  /** UrlFetch requests per user per 24 hours; default by `account`: 20,000 (consumer), 100,000 (Workspace). */
   urlFetchDailyQuota?: number;
+  /** Properties calls (reads and writes) per user per 24 hours; default by `account`: 50,000 or 500,000. */
+  propertiesDailyQuota?: number;
+  /** Trigger run time per user per 24 hours, in ms; default by `account`: 90 minutes or 6 hours. */
+  triggerRuntimeDailyQuotaMs?: number;
   /** URL prefixes UrlFetchApp may fetch; default: the `urlFetchWhitelist` of an appsscript.json beside the bundle, else any URL. */
   urlFetchWhitelist?: readonly string[];
   /**
@@ -94,6 +113,12 @@ export interface GasRuntimeOptions {
    * bound or standalone script.
    */
   addOn?: boolean;
+  /**
+   * Another spreadsheet the same script (add-on) runs in: this runtime shares that one's user and script
+   * properties and caches, and keeps its own document properties and cache, as Apps Script scopes them
+   * (properties.ts, cache.ts). Locks, triggers and the UrlFetch quota stay this runtime's own.
+   */
+  sameScriptAs?: GasRuntime;
 }
 
 /** One run of a time-driven trigger, as `rt.triggers.runDue()` and `advance()` report it. */
@@ -237,9 +262,25 @@ function manifestScopes(manifest: { oauthScopes?: unknown } | undefined): readon
   return scopes as string[];
 }
 
+/**
+ * Apps Script's words when a time-driven trigger starts with the user's "Triggers total runtime" spent: public
+ * reports quote it for runs that failed the moment they started (github.com/webdigi/GmailScheduler/issues/31,
+ * github.com/btoews/OctoGAS/issues/16).
+ */
+export const TRIGGER_RUNTIME_QUOTA_REFUSAL = 'Service using too much computer time for one day';
+
+function accountIsWorkspace(account: GasRuntimeOptions['account']): boolean {
+  if (account === undefined || account === 'consumer') return false;
+  if (account === 'workspace') return true;
+  throw new GasRuntimeUsageError(`account must be 'consumer' or 'workspace', not ${JSON.stringify(account)}.`, 'INVALID_OPTION');
+}
+
 function isVmTimeout(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
 }
+
+/** Each runtime's stores, for a runtime of another document of the same script (`sameScriptAs`). */
+const stores = new WeakMap<GasRuntime, { properties: PropertyStores; caches: CacheStores }>();
 
 export class GasRuntime {
   readonly spreadsheet: Spreadsheet;
@@ -250,6 +291,8 @@ export class GasRuntime {
   readonly properties: { user(email: string): Properties; document(): Properties; script(): Properties; calls(): PropertiesCallsReport };
   readonly cache: { user(email: string): Cache; document(): Cache; script(): Cache; clear(): void; stats(): CacheStatsReport; calls(): CacheCallsReport };
   readonly urlFetchQuota: UrlFetchQuota;
+  /** Every daily quota the runtime counts, per user per 24 hours: `used(user)`, `remaining(user)`, `limit`, `reset()`. */
+  readonly quotas: { urlFetch: UrlFetchQuota; properties: DailyQuota; triggerRuntimeMs: DailyQuota };
   readonly locks: LockTable;
   readonly triggers: TriggerControls;
 
@@ -299,9 +342,23 @@ export class GasRuntime {
       ui: this.ui,
       evaluator: options.formulaEvaluator ?? unknownFormula,
     });
-    const propertyStores = new PropertyStores();
-    const cacheStores = new CacheStores(this.clock, options.cacheEviction);
-    this.urlFetchQuota = new UrlFetchQuota(options.urlFetchDailyQuota ?? DEFAULT_URL_FETCH_DAILY_QUOTA, this.clock);
+    const workspace = accountIsWorkspace(options.account);
+    this.urlFetchQuota = new UrlFetchQuota(options.urlFetchDailyQuota ?? (workspace ? WORKSPACE_URL_FETCH_DAILY_QUOTA : DEFAULT_URL_FETCH_DAILY_QUOTA), this.clock);
+    this.quotas = {
+      urlFetch: this.urlFetchQuota,
+      properties: new DailyQuota('propertiesDailyQuota', options.propertiesDailyQuota ?? (workspace ? WORKSPACE_PROPERTIES_DAILY_QUOTA : DEFAULT_PROPERTIES_DAILY_QUOTA), PROPERTIES_QUOTA_REFUSAL, this.clock),
+      triggerRuntimeMs: new DailyQuota(
+        'triggerRuntimeDailyQuotaMs',
+        options.triggerRuntimeDailyQuotaMs ?? (workspace ? WORKSPACE_TRIGGER_RUNTIME_DAILY_MS : DEFAULT_TRIGGER_RUNTIME_DAILY_MS),
+        TRIGGER_RUNTIME_QUOTA_REFUSAL,
+        this.clock,
+      ),
+    };
+    const sameScript = options.sameScriptAs ? stores.get(options.sameScriptAs) : undefined;
+    // A spreadsheet of the same script shares the user's daily Properties count too: the quota is per user.
+    const propertyStores = new PropertyStores(sameScript?.properties.quota ?? this.quotas.properties, sameScript?.properties);
+    const cacheStores = new CacheStores(this.clock, options.cacheEviction, sameScript?.caches);
+    stores.set(this, { properties: propertyStores, caches: cacheStores });
     const whitelist = options.urlFetchWhitelist ?? manifest?.urlFetchWhitelist;
     const whitelistSource = options.urlFetchWhitelist === undefined ? 'appsscript.json' : 'urlFetchWhitelist option';
     this.properties = propertyStores;
@@ -379,12 +436,22 @@ export class GasRuntime {
   #runTrigger(entry: TriggerRecord, scheduledAt: number): TriggerRun {
     const name = entry.handlerFunction;
     const event = clockEvent(entry, this.#clock.now());
-    const outcome = this.#execute(name, 'trigger', 'FULL', entry.owner, (scope) => {
-      const fn = name.endsWith('_') ? undefined : scope.functions.get(name);
-      if (!fn) throw new ScriptError(`Script function not found: ${name}`, 'Exception', name);
-      this.#call(scope, fn, [scope.membrane.toScript(event)]);
-    });
+    const quota = this.quotas.triggerRuntimeMs;
+    const outcome = this.#execute(
+      name,
+      'trigger',
+      'FULL',
+      entry.owner,
+      (scope) => {
+        const fn = name.endsWith('_') ? undefined : scope.functions.get(name);
+        if (!fn) throw new ScriptError(`Script function not found: ${name}`, 'Exception', name);
+        this.#call(scope, fn, [scope.membrane.toScript(event)]);
+      },
+      { log: true, budget: { ms: quota.remaining(entry.owner), refusal: quota.refusal } },
+    );
     const execution = this.executions[this.executions.length - 1]!;
+    // Counted once it ends, whatever its outcome: the run time was spent.
+    quota.add(entry.owner, execution.durationMs, execution.startedAt);
     return {
       triggerUid: entry.uniqueId,
       handlerFunction: name,
@@ -739,13 +806,13 @@ export class GasRuntime {
     authMode: AuthModeName,
     user: string,
     body: (scope: ExecutionScope) => T,
-    options: { log: boolean } = { log: true },
+    options: { log: boolean; budget?: ExecutionBudget } = { log: true },
   ): { ok: true; value: T } | { ok: false; failure: Failure } {
     if (this.#pool && this.#pool.inFlight > 0) {
       // It would block the thread that answers the concurrent executions' calls.
       throw new GasRuntimeUsageError('Concurrent executions are running; await them (or rt.idle()) before a synchronous call.', 'EXECUTIONS_RUNNING');
     }
-    const { outcome, execution, logged } = this.#executeRaw(functionName, kind, authMode, user, body, options.log, null);
+    const { outcome, execution, logged } = this.#executeRaw(functionName, kind, authMode, user, body, options.log, null, options.budget);
     if (logged) {
       this.executions.push({
         id: execution.id,
@@ -778,6 +845,7 @@ export class GasRuntime {
     body: (scope: ExecutionScope) => T,
     log: boolean,
     job: JobRequest | null,
+    budget?: ExecutionBudget,
   ): { outcome: { ok: true; value: T } | { ok: false; failure: Failure }; execution: Execution; logged: boolean } {
     if (this.#current) throw new GasRuntimeUsageError('Executions run one at a time; a runtime call was made from inside an execution.', 'INVALID_OPTION');
     const execution = new Execution({
@@ -790,6 +858,7 @@ export class GasRuntime {
       clock: this.#clock,
       oauthScopes: this.#oauthScopes,
       ...(job ? { startedAt: job.startedAt, realWaits: true } : {}),
+      ...(budget ? { budget } : {}),
     });
     this.#current = execution;
     if (!job) this.#clock._start();
@@ -797,6 +866,8 @@ export class GasRuntime {
     let logged = log;
     try {
       if (job && job.startupMs > 0) sleepForReal(job.startupMs);
+      // A quota already spent refuses the execution before any of the script runs.
+      if (budget && budget.ms <= 0) throw new GasError(budget.refusal, 'Exception');
       const scope = this.#load(execution);
       outcome = { ok: true, value: body(scope) };
     } catch (error) {
@@ -805,7 +876,7 @@ export class GasRuntime {
         outcome = { ok: false, failure: { ...describe(error.error), timedOut: false, cause: error.error } };
       } else {
         const timedOut = execution.timedOut || isVmTimeout(error);
-        const { name, message } = timedOut ? { name: 'Error', message: EXCEEDED_MAXIMUM_EXECUTION_TIME } : describe(error);
+        const { name, message } = timedOut ? { name: 'Error', message: execution.limitMessage } : describe(error);
         outcome = { ok: false, failure: { name, message, timedOut, cause: error } };
       }
     } finally {
@@ -817,7 +888,7 @@ export class GasRuntime {
     }
     // Apps Script stops an execution at its limit wherever it is; one that ran past it did not finish.
     if (outcome.ok && (execution.timedOut || execution.elapsedMs() > execution.limitMs)) {
-      outcome = { ok: false, failure: { name: 'Error', message: EXCEEDED_MAXIMUM_EXECUTION_TIME, timedOut: true, cause: null } };
+      outcome = { ok: false, failure: { name: 'Error', message: execution.limitMessage, timedOut: true, cause: null } };
     }
     return { outcome, execution, logged };
   }

@@ -1,8 +1,8 @@
 // What UrlFetchApp refuses before sending: URLs outside the manifest's allowlist, and requests past the daily quota.
 
 import type { RuntimeClock } from './clock';
+import { DailyQuota, type DailyQuotaCharger } from './daily-quota';
 import { GasError, GasRuntimeUsageError } from './errors';
-import { URL_FETCH_QUOTA_WINDOW_MS } from './limits';
 
 /**
  * The manifest's `urlFetchWhitelist`. "When you define an allowlist, script projects can't access URLs
@@ -80,57 +80,17 @@ function splitOrigin(url: string): { scheme: string; host: string; rest: string 
 }
 
 /** What UrlFetchApp needs of the quota: the host's UrlFetchQuota, or a worker thread's view of it. */
-export interface UrlFetchQuotaCharger {
-  charge(user: string, count: number): void;
-}
+export type UrlFetchQuotaCharger = DailyQuotaCharger;
 
 /**
  * "URL Fetch calls: 20,000 / day" for consumer accounts, 100,000 for Workspace; "Quotas are per user and
  * reset 24 hours after the first request" (developers.google.com/apps-script/guides/services/quotas).
- * Counted on the virtual clock, so a test moves past a day with rt.clock.advance.
+ * Counted on the virtual clock, so a test moves past a day with rt.clock.advance. A request is counted
+ * before it is sent; when they do not all fit, none is sent (whether a fetchAll that only partly fits sends
+ * the part that does is *unverified*).
  */
-export class UrlFetchQuota implements UrlFetchQuotaCharger {
-  readonly #windows = new Map<string, { startedAt: number; used: number }>();
-
-  constructor(
-    readonly limit: number,
-    readonly _clock: RuntimeClock,
-  ) {
-    if (!(Number.isInteger(limit) && limit >= 0)) throw new GasRuntimeUsageError(`urlFetchDailyQuota must be a whole number, not ${limit}.`, 'INVALID_OPTION');
-  }
-
-  /** Requests counted against `user` in the current 24-hour window. */
-  used(user: string): number {
-    return this.#window(user)?.used ?? 0;
-  }
-
-  /**
-   * Counts `count` requests about to be sent; when they do not all fit, sends none and throws Apps Script's
-   * quota error (whether a fetchAll that only partly fits sends the part that does is *unverified*).
-   */
-  charge(user: string, count: number): void {
-    const now = this._clock.now();
-    let window = this.#window(user);
-    if (window && window.used + count > this.limit) throw new GasError('Service invoked too many times for one day: urlfetch.');
-    if (!window) {
-      if (count > this.limit) throw new GasError('Service invoked too many times for one day: urlfetch.');
-      window = { startedAt: now, used: 0 };
-      this.#windows.set(user, window);
-    }
-    window.used += count;
-  }
-
-  /** Forgets every count (a test's reset). */
-  reset(): void {
-    this.#windows.clear();
-  }
-
-  #window(user: string): { startedAt: number; used: number } | undefined {
-    const window = this.#windows.get(user);
-    if (window && this._clock.now() >= window.startedAt + URL_FETCH_QUOTA_WINDOW_MS) {
-      this.#windows.delete(user);
-      return undefined;
-    }
-    return window;
+export class UrlFetchQuota extends DailyQuota {
+  constructor(limit: number, clock: RuntimeClock) {
+    super('urlFetchDailyQuota', limit, 'Service invoked too many times for one day: urlfetch.', clock);
   }
 }

@@ -1,6 +1,6 @@
 // Utilities: a sleep on the virtual clock, formatDate, UUIDs, base64, digests and blobs.
 
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { types } from 'node:util';
 import { Blob, encodeText, fromByteArray, isByteArray, toSignedBytes } from './blob';
 import { EnumNamespace, enumName } from './enums';
@@ -92,6 +92,20 @@ export class UtilitiesService {
     const nodeName = NODE_DIGESTS[name];
     if (!nodeName) throw notImplemented(`DigestAlgorithm.${name}`);
     return toSignedBytes(createHash(nodeName).update(bytesOf(value, charset, 'Utilities.computeDigest')).digest());
+  }
+
+  /**
+   * "Signs the provided value using HMAC-SHA256 with the given key and character set", returning "a byte array
+   * representing the output signature" (developers.google.com/apps-script/reference/utilities/utilities
+   * #computeHmacSha256Signature(String,String,Charset)); Apps Script's bytes are Java's, signed (-128..127).
+   * Value and key are both text or both Byte[], as the reference's overloads are.
+   */
+  computeHmacSha256Signature(value: string | number[], key: string | number[], charset?: unknown): number[] {
+    const bothText = typeof value === 'string' && typeof key === 'string';
+    const bothBytes = isByteArray(value) && isByteArray(key) && charset === undefined;
+    if (!bothText && !bothBytes) throw signatureError('Utilities.computeHmacSha256Signature', [value, key, charset]);
+    const method = 'Utilities.computeHmacSha256Signature';
+    return toSignedBytes(createHmac('sha256', bytesOf(key, charset, method)).update(bytesOf(value, charset, method)).digest());
   }
 
   newBlob(data: string | number[], contentType?: string, name?: string): Blob {

@@ -154,7 +154,7 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     const when = snapshot.refreshedAt ? `refreshed ${snapshot.refreshedAt.slice(0, 16).replace('T', ' ')} UTC` : `inserted ${snapshot.insertedAt.slice(0, 16).replace('T', ' ')} UTC`;
     return el('li', { class: 'snapshot' },
       el('span', { class: 'metric-name' }, snapshot.range),
-      el('span', { class: 'metric-meta' }, `${what} · ${dates} · ${snapshot.sheetExists ? when : 'its sheet was deleted'}`));
+      el('span', { class: 'metric-meta' }, `${what} · ${dates} · ${snapshot.sheetExists ? when : 'its sheet was deleted'}${snapshot.verified === false ? ' · not refreshed for you: inserted by someone else or changed since (insert it again)' : ''}`));
   }
 
   async function showSnapshots(): Promise<SnapshotSummary[]> {

@@ -79,10 +79,12 @@ describe('evaluateFormula', () => {
     expect(rt.spreadsheet.getActiveSheet().getRange('A1:A2').getDisplayValues()).toEqual([['#ERROR!'], ['#NAME?']]);
   });
 
-  it('pads ragged rows, writes Dates as date cells and text as text', () => {
+  it('refuses ragged rows (the stricter reading: the reference is silent), writes Dates as date cells and text as text', () => {
     const rt = runtime();
     const sheet = rt.spreadsheet.getActiveSheet();
-    expect(rt.evaluateFormula('=CUSTOM_RAGGED()', { cell: 'A1' })).toEqual({ ok: true, values: [[1, 2, 3], [4, '', '']] });
+    expect(rt.evaluateFormula('=CUSTOM_RAGGED()', { cell: 'A1' })).toEqual({
+      ok: false, error: { code: '#ERROR!', message: "The result's rows are not all the same length, which a range of cells cannot show." },
+    });
     // Midnight UTC is 7 p.m. the day before in New York, the spreadsheet's zone.
     rt.evaluateFormula('=CUSTOM_DATE("2024-02-29")', { cell: 'A5' });
     expect(sheet.getRange('A5').getDisplayValue()).toBe('2/28/2024 19:00:00');

@@ -8,6 +8,7 @@ const SPREADSHEETS = 'https://www.googleapis.com/auth/spreadsheets';
 const CURRENT_ONLY = 'https://www.googleapis.com/auth/spreadsheets.currentonly';
 const EXTERNAL_REQUEST = 'https://www.googleapis.com/auth/script.external_request';
 const CONTAINER_UI = 'https://www.googleapis.com/auth/script.container.ui';
+const USERINFO_EMAIL = 'https://www.googleapis.com/auth/userinfo.email';
 /** The add-in's own manifest scopes. */
 const ADDIN_SCOPES = [CURRENT_ONLY, EXTERNAL_REQUEST, CONTAINER_UI];
 
@@ -19,6 +20,8 @@ function fetchText(url) { return UrlFetchApp.fetch(url).getContentText(); }
 function addMenu() { SpreadsheetApp.getUi().createAddonMenu().addItem('Open', 'openOther').addToUi(); return 'menu'; }
 function showSidebar() { SpreadsheetApp.getUi().showSidebar(HtmlService.createHtmlOutput('<b>hi</b>')); return 'shown'; }
 function keep() { PropertiesService.getDocumentProperties().setProperty('k', 'v'); CacheService.getScriptCache().put('k', 'v'); return Utilities.getUuid().length; }
+function whoAmI() { return Session.getActiveUser().getEmail(); }
+function zone() { return Session.getScriptTimeZone(); }
 function caught() { try { UrlFetchApp.fetch('http://127.0.0.1:9/'); } catch (e) { return e.name + ': ' + e.message; } }
 function READ_A1() { return SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getRange('A1').getValue(); }
 function FETCH_TEXT(url) { return UrlFetchApp.fetch(url).getContentText(); }
@@ -82,6 +85,16 @@ describe('the manifest oauthScopes', () => {
     expect(allowed.run('addMenu', [], { authMode: 'NONE' })).toBe('menu');
     expect(allowed.run('showSidebar')).toBe('shown');
     expect(allowed.ui.menuFunction('Open')).toBe('openOther');
+  });
+
+  it('refuse Session.getActiveUser without userinfo.email, as its reference page lists that scope', () => {
+    const without = createGasRuntime({ code: SCRIPT, oauthScopes: ADDIN_SCOPES });
+    expect(() => without.run('whoAmI')).toThrow(new ScriptError(refusal('Session.getActiveUser', USERINFO_EMAIL), 'Exception', 'whoAmI'));
+    // The rest of Session lists no scope.
+    expect(without.run('zone')).toBe('America/New_York');
+
+    const granted = createGasRuntime({ code: SCRIPT, oauthScopes: [...ADDIN_SCOPES, USERINFO_EMAIL] });
+    expect(granted.run('whoAmI')).toBe('owner@example.com');
   });
 
   it('need no scope for properties, cache and utilities', () => {

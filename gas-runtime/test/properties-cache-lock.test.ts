@@ -8,6 +8,21 @@ function runtime() {
   return createGasRuntime({ code: fixture('services'), owner: OWNER, activeUser: OWNER, startTime: new Date('2024-03-01T12:00:00Z') });
 }
 
+describe('another spreadsheet of the same script', () => {
+  it('shares the user and script properties and caches, and keeps its own document ones', () => {
+    const code = 'function put(v) { PropertiesService.getUserProperties().setProperty("u", v); PropertiesService.getScriptProperties().setProperty("s", v);'
+      + ' PropertiesService.getDocumentProperties().setProperty("d", v); CacheService.getUserCache().put("u", v); CacheService.getDocumentCache().put("d", v); }'
+      + ' function get() { return [PropertiesService.getUserProperties().getProperty("u"), PropertiesService.getScriptProperties().getProperty("s"),'
+      + ' PropertiesService.getDocumentProperties().getProperty("d"), CacheService.getUserCache().get("u"), CacheService.getDocumentCache().get("d")]; }';
+    const first = createGasRuntime({ code, owner: OWNER, spreadsheetId: 'first' });
+    const second = createGasRuntime({ code, owner: OWNER, spreadsheetId: 'second', sameScriptAs: first });
+    first.run('put', ['one'], { user: OWNER });
+    expect(second.run('get', [], { user: OWNER })).toEqual(['one', 'one', null, 'one', null]);
+    // Another user's stores are theirs in both documents.
+    expect(second.run('get', [], { user: EDITOR })).toEqual([null, 'one', null, null, null]);
+  });
+});
+
 describe('PropertiesService', () => {
   it('keeps user properties per user', () => {
     const rt = runtime();
@@ -144,6 +159,27 @@ describe('LockService', () => {
     expect(result.waited).toBeLessThan(3500);
     rt.locks.hold('script', { forMs: 10_000 });
     expect(rt.run('lockFlow', [2000])).toMatchObject({ got: false, has: false });
+  });
+
+  it('keeps one script lock for every user, and a user lock per user', () => {
+    // "A code section guarded by a script lock cannot be executed simultaneously regardless of the identity of the user" (LockService reference).
+    const rt = runtime();
+    rt.locks.hold('script', { forMs: 60_000, user: 'someone-else@example.com' });
+    expect(rt.run('lockOf', ['script', 1000], { user: 'a@example.com' })).toBe(false);
+    expect(rt.run('lockOf', ['script', 1000], { user: 'b@example.com' })).toBe(false);
+    // "A code section guarded by a user lock can be executed simultaneously by different users, but by no more than one execution for any given user."
+    rt.locks.hold('user', { forMs: 60_000, user: 'a@example.com' });
+    expect(rt.run('lockOf', ['user', 1000], { user: 'a@example.com' })).toBe(false);
+    expect(rt.run('lockOf', ['user', 1000], { user: 'b@example.com' })).toBe(true);
+  });
+
+  it('does not hand a lock an execution holds to its second Lock object (re-entry is unstated: the stricter reading)', () => {
+    const rt = runtime();
+    const result = rt.run('nestedUserLock', [2000]) as { inner: boolean; waited: number; again: boolean; outerHolds: boolean };
+    expect(result).toMatchObject({ inner: false, again: true, outerHolds: true });
+    expect(result.waited).toBeGreaterThanOrEqual(2000);
+    // Held until the execution ended, and released with it.
+    expect(rt.locks.isHeld('user', 'owner@example.com')).toBe(false);
   });
 
   it('throws Apps Script’s lock timeout from waitLock', () => {

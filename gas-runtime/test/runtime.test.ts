@@ -23,6 +23,18 @@ describe('executions', () => {
     expect([called, isDate]).toEqual(['string', true]);
   });
 
+  it('sign with HMAC-SHA256 into Java\'s signed bytes, text with text and bytes with bytes (RFC 4231, case 2)', () => {
+    const rt = createGasRuntime({
+      code: 'function sign() { var s = Utilities.computeHmacSha256Signature("what do ya want for nothing?", "Jefe"); return [Utilities.base64Encode(s), Math.min.apply(null, s) < 0]; }'
+        + ' function bytes() { return Utilities.base64Encode(Utilities.computeHmacSha256Signature(Utilities.newBlob("what do ya want for nothing?").getBytes(), Utilities.newBlob("Jefe").getBytes())); }'
+        + ' function mixed() { Utilities.computeHmacSha256Signature("text", [1, 2]); }',
+    });
+    const expected = Buffer.from('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843', 'hex').toString('base64');
+    expect(rt.run('sign')).toEqual([expected, true]);
+    expect(rt.run('bytes')).toBe(expected);
+    expect(() => rt.run('mixed')).toThrow(/computeHmacSha256Signature/);
+  });
+
   it('run promise jobs before the execution ends', () => {
     const rt = createGasRuntime({ code: 'function later() { Promise.resolve().then(function () { PropertiesService.getScriptProperties().setProperty("done", "yes"); }); }' });
     rt.run('later');

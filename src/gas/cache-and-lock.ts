@@ -12,6 +12,12 @@ export function userCache(): KeyValueCache {
   return wrapCache(CacheService.getUserCache());
 }
 
+/** The document's cache, shared by every user of this spreadsheet; null where there is no document (a time-driven trigger). */
+export function documentCache(): KeyValueCache | null {
+  const cache = CacheService.getDocumentCache();
+  return cache ? wrapCache(cache) : null;
+}
+
 export function wrapCache(cache: GoogleAppsScript.Cache.Cache): KeyValueCache {
   return {
     get: (key) => cache.get(key),
@@ -38,16 +44,39 @@ export function userMutex(): Mutex {
   };
 }
 
-/** Runs `body` holding the document's lock; `busy` says what someone else is doing when it is taken. */
-export function withDocumentLock<T>(busy: string, body: () => T): T {
-  // A time-driven trigger has no current document, so no document lock (gas-runtime README, "what a trigger
-  // sees"): scheduled runs then exclude each other with the script lock. They do not exclude a sidebar
-  // refresh of the same spreadsheet at that moment (see README, "Scheduled refresh").
-  const lock = LockService.getDocumentLock() ?? LockService.getScriptLock();
-  if (!lock.tryLock(DOCUMENT_LOCK_WAIT_MS)) throw new InputError(`Someone else is ${busy} in this spreadsheet. Try again in a moment.`);
+/**
+ * A mutex for work inside a section that already holds the user's lock (withDocumentLock in a scheduled run): taking
+ * the same lock again there would wait on itself, as far as the reference says (it says nothing of re-entry).
+ */
+export const USER_LOCK_ALREADY_HELD: Mutex = { withLock: (fn) => fn() };
+
+/** Which lock a section holds: the document's, or, where there is no document, its user's. */
+export type HeldLock = 'document' | 'user';
+
+/**
+ * Runs `body` holding the document's lock; `busy` says what someone else is doing when it is taken. An add-on's
+ * time-driven trigger has no current document, so no document lock (gas-runtime README, "what a trigger sees"):
+ * it runs as the user who scheduled it and takes that user's lock instead. Never the script lock: a script lock
+ * section "cannot be executed simultaneously regardless of the identity of the user" (LockService reference), and a
+ * published add-on is one script for everyone who installed it, so every user's runs would wait on every other's.
+ * The user's lock does not exclude a sidebar refresh or another user's scheduled run of the same spreadsheet at
+ * that moment (see README, "Scheduled refresh").
+ */
+export function withDocumentLock<T>(busy: string, body: (held: HeldLock) => T): T {
+  const documentLock = LockService.getDocumentLock();
+  const held: HeldLock = documentLock ? 'document' : 'user';
+  const lock = documentLock ?? LockService.getUserLock();
+  if (!lock.tryLock(DOCUMENT_LOCK_WAIT_MS)) throw new InputError(lockRefusal(busy, held));
   try {
-    return body();
+    return body(held);
   } finally {
     lock.releaseLock();
   }
+}
+
+/** What the section waited for, truly: the spreadsheet, or the user's own other work. */
+function lockRefusal(busy: string, held: HeldLock): string {
+  return held === 'document'
+    ? `Someone else is ${busy} in this spreadsheet. Try again in a moment.`
+    : `Not started: for ${DOCUMENT_LOCK_WAIT_MS / 1000} seconds your own add-in work elsewhere (another scheduled refresh, or an export or formulas using your connection) held your lock, which a scheduled run takes for ${busy}. It runs again at its next scheduled time.`;
 }

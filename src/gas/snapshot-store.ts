@@ -3,19 +3,43 @@
 // not to a range, and the runtime does not model it. Not document properties: "9 kB / val" holds the
 // fingerprints of about 900 cells. A cell holds 50,000 characters, a row as many cells as needed, and the
 // sheet travels with File › Make a copy.
+//
+// Every editor can change that sheet, hidden or not, so each row is signed with the key of the user who wrote
+// it (core/trust): a row reads back as `verified` only for that user, unchanged, in this spreadsheet. A row
+// of the first layout (no signature) never verifies.
 
 import { InputError } from '../core/errors';
 import { ADDIN_NAME } from '../core/product';
 import { decodeDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
+import { signedByAnother, signRecord, verifyRecord, type Hmac, type SignatureScope } from '../core/trust/signed-record';
 import { ensureSize, insertSheetAtEnd } from './own-sheets';
+import { userHmac } from './user-signing-key';
 
 const SNAPSHOT_SHEET = `${ADDIN_NAME} snapshots`;
-const HEADER = ['Snapshot id', 'Definition', 'Cells last written (fingerprints)'];
+const HEADER = ['Snapshot id', 'Definition', 'Signature', 'Cells last written (fingerprints)'];
+/** Columns before the fingerprint chunks. */
+const FIXED = 3;
 /** A fingerprint chunk per cell, under the 50,000 characters a cell holds. */
 const CHUNK = 49_000;
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
+/** A stored snapshot, and whether the current user signed it as it reads now (else it is a request, not a definition). */
+export interface StoredSnapshot extends SnapshotRecord {
+  verified: boolean;
+  /** Unverified, and its signature names another user: most likely their own snapshot (a claim, for words only). */
+  signedByAnother: boolean;
+}
+
+function scopeOf(book: Book): SignatureScope {
+  return { purpose: 'snapshot', spreadsheetId: book.getId() };
+}
+
+/** The signed text: the definition cell as stored and the fingerprints, which decide what a refresh may overwrite. */
+function signedText(definitionCell: string, cells: string): string {
+  return JSON.stringify([definitionCell, cells]);
+}
 
 function storeSheet(create: boolean, book: Book): Sheet | null {
   const existing = book.getSheetByName(SNAPSHOT_SHEET);
@@ -32,20 +56,37 @@ function storeSheet(create: boolean, book: Book): Sheet | null {
   return sheet;
 }
 
+/** A sheet of the first layout gets this one's header when a row is written (its old rows stay unverified). */
+function ensureHeader(sheet: Sheet): void {
+  const header = sheet.getRange(1, 1, 1, HEADER.length);
+  if (header.getValues()[0]!.some((cell, i) => cell !== HEADER[i])) header.setValues([HEADER]);
+}
+
 /** A row a person damaged is skipped, not fatal to every other snapshot. */
-function readRows(sheet: Sheet): Array<{ row: number; record: SnapshotRecord }> {
+function readRows(sheet: Sheet, verify: (text: string, signature: unknown) => boolean, another: (signature: unknown) => boolean = () => false): Array<{ row: number; record: StoredSnapshot }> {
   const last = sheet.getLastRow();
   if (last < 2) return [];
-  return sheet.getRange(2, 1, last - 1, Math.max(sheet.getLastColumn(), 3)).getValues().flatMap((cells, i) => {
+  return sheet.getRange(2, 1, last - 1, Math.max(sheet.getLastColumn(), FIXED + 1)).getValues().flatMap((cells, i) => {
     const definition = decodeDefinition(cells[1]);
     if (!definition || definition.id !== cells[0]) return [];
-    return [{ row: i + 2, record: { definition, cells: cells.slice(2).map((c) => String(c ?? '')).join('') } }];
+    const fingerprints = cells.slice(FIXED).map((c) => String(c ?? '')).join('');
+    const verified = verify(signedText(String(cells[1]), fingerprints), cells[2]);
+    return [{ row: i + 2, record: { definition, cells: fingerprints, verified, signedByAnother: !verified && another(cells[2]) } }];
   });
 }
 
-export function readSnapshots(book: Book = SpreadsheetApp.getActiveSpreadsheet()): SnapshotRecord[] {
+/**
+ * The spreadsheet's snapshots in row order, each `verified` or not for the current user. Two rows with one id
+ * are both unverified: an editor may have copied an older signed row beside the current one.
+ */
+export function readSnapshots(book: Book = SpreadsheetApp.getActiveSpreadsheet(), hmac: Hmac = userHmac()): StoredSnapshot[] {
   const sheet = storeSheet(false, book);
-  return sheet ? readRows(sheet).map((r) => r.record) : [];
+  if (!sheet) return [];
+  const scope = scopeOf(book);
+  const records = readRows(sheet, (text, signature) => verifyRecord(hmac, scope, text, signature), (signature) => signedByAnother(hmac, signature)).map((r) => r.record);
+  const count = new Map<string, number>();
+  for (const r of records) count.set(r.definition.id, (count.get(r.definition.id) ?? 0) + 1);
+  return records.map((r) => (count.get(r.definition.id)! > 1 ? { ...r, verified: false, signedByAnother: false } : r));
 }
 
 function chunks(text: string): string[] {
@@ -54,12 +95,18 @@ function chunks(text: string): string[] {
   return parts.length ? parts : [''];
 }
 
-/** Adds the snapshot's row, or rewrites it (found by id); leftover chunk cells of a larger record are cleared. */
-export function saveSnapshot(record: SnapshotRecord, book: Book = SpreadsheetApp.getActiveSpreadsheet()): void {
+/**
+ * Adds the snapshot's row, or rewrites it (found by id), signed by the current user; leftover chunk cells of
+ * a larger record are cleared.
+ */
+export function saveSnapshot(record: SnapshotRecord, book: Book = SpreadsheetApp.getActiveSpreadsheet(), hmac: Hmac = userHmac()): void {
   const sheet = storeSheet(true, book)!;
-  const found = readRows(sheet).find((r) => r.record.definition.id === record.definition.id);
+  ensureHeader(sheet);
+  const found = readRows(sheet, () => false).find((r) => r.record.definition.id === record.definition.id);
   const row = found?.row ?? Math.max(sheet.getLastRow(), 1) + 1;
-  const cells = [record.definition.id, JSON.stringify(record.definition), ...chunks(record.cells)];
+  const definitionCell = JSON.stringify(record.definition);
+  const signature = signRecord(hmac, scopeOf(book), signedText(definitionCell, record.cells));
+  const cells = [record.definition.id, definitionCell, signature, ...chunks(record.cells)];
   ensureSize(sheet, row, cells.length);
   const width = Math.max(sheet.getLastColumn(), cells.length);
   const padded = Array.from({ length: width }, (_, i) => cells[i] ?? '');

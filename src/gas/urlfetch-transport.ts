@@ -1,14 +1,14 @@
 // The Transport over UrlFetchApp: the only place the add-in touches the network.
 
-import { FetchRefusedError, NetworkError, type RefusalReason } from '../core/errors';
+import { dailyQuotaOf, FetchRefusedError, NetworkError, type RefusalReason } from '../core/errors';
 import { type HttpRequest, type HttpResponse, type Transport } from '../core/api/transport';
+import { countQuotaUse } from './quota-usage';
 
 /** "URL Fetch URL length: 2 kB / URL": UrlFetchApp throws on a longer one without sending it. */
 const MAX_URL_LENGTH = 2 * 1024;
 
 /** Apps Script's words when it refuses to send, rather than failing to connect. */
 const REFUSALS: ReadonlyArray<[RegExp, RefusalReason]> = [
-  [/Service invoked too many times for one day|Bandwidth quota exceeded/i, 'daily_quota'],
   [/URL ?Length/i, 'url_too_long'],
   [/payload.*(too large|size)|too large|exceeds the maximum size/i, 'payload_too_large'],
   [/Limit Exceeded|Service invoked too many times/i, 'other'],
@@ -20,9 +20,14 @@ export function createUrlFetchTransport(): Transport {
       const tooLong = refuseLongUrl(request);
       if (tooLong) throw tooLong;
       try {
-        return toResponse(UrlFetchApp.fetch(request.url, toParams(request)));
+        const response = UrlFetchApp.fetch(request.url, toParams(request));
+        countQuotaUse({ urlFetch: 1 });
+        return toResponse(response);
       } catch (error) {
-        throw refusalOf(error, request) ?? toNetworkError(error, request);
+        const refused = refusalOf(error, request);
+        // A request that failed to connect was sent, and counts; one Apps Script refused was not.
+        if (!refused) countQuotaUse({ urlFetch: 1 });
+        throw refused ?? toNetworkError(error, request);
       }
     },
     fetchAll(requests) {
@@ -38,11 +43,14 @@ export function createUrlFetchTransport(): Transport {
 
 function sendAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | FetchRefusedError> {
   try {
-    return UrlFetchApp.fetchAll(requests.map((request) => ({ url: request.url, ...toParams(request) }))).map(toResponse);
+    const responses = UrlFetchApp.fetchAll(requests.map((request) => ({ url: request.url, ...toParams(request) })));
+    countQuotaUse({ urlFetch: requests.length });
+    return responses.map(toResponse);
   } catch (thrown) {
     const refused = refusalOf(thrown, requests[0]!);
     // Refused as a whole (a quota): nothing of the wave was sent.
     if (refused) return requests.map((request) => new FetchRefusedError(refused.message, request.url, refused.reason));
+    countQuotaUse({ urlFetch: requests.length });
     // fetchAll throws as a whole when any one connection fails, withholding the others' answers: each may
     // or may not have been processed. The requester decides what goes again (smaller waves, never a POST).
     const cause = toNetworkError(thrown, requests[0]!).message;
@@ -57,6 +65,7 @@ function refuseLongUrl(request: HttpRequest): FetchRefusedError | undefined {
 
 function refusalOf(error: unknown, request: HttpRequest): FetchRefusedError | undefined {
   const detail = detailOf(error);
+  if (dailyQuotaOf(detail) === 'urlfetch') return new FetchRefusedError(detail, request.url, 'daily_quota');
   const match = REFUSALS.find(([pattern]) => pattern.test(detail));
   return match ? new FetchRefusedError(detail, request.url, match[1]) : undefined;
 }

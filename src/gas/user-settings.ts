@@ -103,16 +103,17 @@ export function readCredentials(of: CredentialsOf = 'caller', props: UserPropert
   return { token, baseUrl: checked, rateLimit };
 }
 
-function formulaAccessKey(): string {
-  return FORMULA_ACCESS_KEY_PREFIX + SpreadsheetApp.getActiveSpreadsheet().getId();
+function formulaAccessKey(spreadsheetId: string = SpreadsheetApp.getActiveSpreadsheet().getId()): string {
+  return FORMULA_ACCESS_KEY_PREFIX + spreadsheetId;
 }
 
 /**
- * The companies formulas in the active spreadsheet may read (without a stored list, the default company), from
- * the runner's properties: in a custom function the owner's, in the sidebar the caller's.
+ * The companies formulas in the active spreadsheet (or the one given: a time-driven trigger has none active)
+ * may read (without a stored list, the default company), from the runner's properties: in a custom function
+ * the owner's, in the sidebar and the runner's own triggers the caller's.
  */
-export function readFormulaAccess(props: UserProperties = readUserProperties()): string[] {
-  return parseFormulaAccess(props[formulaAccessKey()], props[COMPANY_KEY] ?? null);
+export function readFormulaAccess(props: UserProperties = readUserProperties(), spreadsheetId?: string): string[] {
+  return parseFormulaAccess(props[formulaAccessKey(spreadsheetId)], props[COMPANY_KEY] ?? null);
 }
 
 /** Stores the list (already checked ids) for the active spreadsheet, replacing the default. */

@@ -6,7 +6,7 @@ import type { WaitEvent } from '../core/api/requester';
 import { DEFAULT_RETRY_POLICY } from '../core/api/retry-policy';
 import type { CredentialsOf } from '../core/settings/credential-sentences';
 import { appsScriptClock } from '../gas/apps-script-clock';
-import { userCache, userMutex } from '../gas/cache-and-lock';
+import { USER_LOCK_ALREADY_HELD, userCache, userMutex } from '../gas/cache-and-lock';
 import { createUrlFetchTransport } from '../gas/urlfetch-transport';
 import { readCredentials, type UserProperties } from '../gas/user-settings';
 
@@ -25,6 +25,8 @@ interface ExecutionLimits {
   userProperties?: UserProperties;
   /** A 429 is answered at once: a job backing off across steps (needsProbe) waits between them, never inside its backoff. */
   noRateLimitRetries?: boolean;
+  /** The execution holds the user's lock for the whole work (a scheduled run's section): the budget must not take it again. */
+  userLockHeld?: boolean;
 }
 
 export function createClientForExecution(limits: ExecutionLimits = {}): ApiClient {
@@ -36,7 +38,7 @@ export function createClientForExecution(limits: ExecutionLimits = {}): ApiClien
     credentialsOf,
     transport: createUrlFetchTransport(),
     clock: appsScriptClock,
-    budget: new RequestBudget(userCache(), userMutex(), appsScriptClock, rateLimit),
+    budget: new RequestBudget(userCache(), limits.userLockHeld ? USER_LOCK_ALREADY_HELD : userMutex(), appsScriptClock, rateLimit),
     deadline: limits.deadline ?? Date.now() + ORDINARY_EXECUTION_MS,
     retry: {
       ...(limits.maxTotalWaitMs !== undefined && { maxTotalWaitMs: limits.maxTotalWaitMs }),
@@ -50,6 +52,6 @@ export function createClientForExecution(limits: ExecutionLimits = {}): ApiClien
  * The caller's client for work a person waits on (the sidebar, Refresh data) or that must not sit in one wait
  * (a scheduled refresh): up to 6 minutes, but rate-limit waits give up past a minute.
  */
-export function sidebarClient(): ApiClient {
-  return createClientForExecution({ maxTotalWaitMs: 60_000 });
+export function sidebarClient(options: { userLockHeld?: boolean } = {}): ApiClient {
+  return createClientForExecution({ maxTotalWaitMs: 60_000, ...(options.userLockHeld && { userLockHeld: true }) });
 }

@@ -9,8 +9,7 @@ import { SingleFlight } from '../core/series/single-flight';
 import type { ApiClient } from '../core/api/client';
 import { appsScriptClock } from '../gas/apps-script-clock';
 import { userCache, userMutex } from '../gas/cache-and-lock';
-import { readCacheGeneration, readSeriesEpochs } from '../gas/document-settings';
-import type { SeriesEpochs } from '../core/series/series-epochs';
+import { cacheScopeOf, readFormulaDocumentState } from '../gas/document-settings';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { readRecalculationMetricIds } from '../gas/recalculation-sheet';
 import { readFormulaAccess, readSettingsGeneration, readSettingsSummary, readUserProperties } from '../gas/user-settings';
@@ -27,6 +26,8 @@ interface SidebarReading {
   budgetMs?: number;
   /** Read past the user's cache (and leave it as it was): a snapshot refresh must see what the API holds now. */
   fresh?: boolean;
+  /** The companies it may read, when not only the fund: a snapshot refresh allows the caller's formula access, never its definition's. */
+  allowedCompanyIds?: readonly string[];
 }
 
 /** The sheet's metric ids, or none when the sheet cannot be read: fetching along is a saving, never a cell's failure. */
@@ -42,24 +43,27 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   const cache = sidebar?.fresh ? executionCache() : userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
   const deadline = Date.now() + (sidebar ? sidebar.budgetMs ?? SIDEBAR_BUDGET_MS : CUSTOM_FUNCTION_API_BUDGET_MS);
-  // One PropertiesService read for a whole grid of cells: generation, credentials and formula access.
+  // The one PropertiesService call of a warm cell: generation, credentials and formula access. Formula access
+  // is the owner's security decision, so it is read from the owner's store every time, never from a copy.
   const userProperties = readUserProperties();
-  // Fresh answers after "Refresh data" (the document's generation) or a new token or base URL (the user's).
-  const generation = `${readCacheGeneration()}.${readSettingsGeneration(userProperties)}`;
+  // The document's state comes from its cache's mirror (no property call when warm), never older than the store.
+  const documentState = readFormulaDocumentState();
+  // This spreadsheet's answers only (its id), fresh after "Refresh data" (the document's generation) or a new token
+  // or base URL (the user's).
+  const generation = `${cacheScopeOf(documentState.generation)}.${readSettingsGeneration(userProperties)}`;
   // One flight for series and lists alike: cells Sheets starts together fetch each once.
   const flight = new SingleFlight(cache, appsScriptClock, deadline, sidebar?.fresh ? undefined : userMutex());
   let client: ApiClient | undefined;
   let defaultCompanyId: string | null | undefined;
   let allowedCompanyIds: string[] | undefined;
-  let epochs: SeriesEpochs | undefined;
   let recalculationMetricIds: string[] | undefined;
   return {
     timeZone: spreadsheetTimeZone(),
     formatDate: appsScriptDateFormatter,
     // Custom functions read the spreadsheet owner's settings, so a missing token is the owner's to set.
     client: () => (client ??= createClientForExecution({ deadline, credentialsOf: sidebar ? 'caller' : 'spreadsheet-owner', userProperties })),
-    // The metrics a writer dropped since (see dropCachedSeries), read once, and only by a cell that reads a series.
-    series: new SeriesCache(chunked, generation, flight, () => (epochs ??= readSeriesEpochs())),
+    // The metrics a writer dropped since (see dropCachedSeries), read with the generation.
+    series: new SeriesCache(chunked, generation, flight, () => documentState.epochs),
     records: new RecordsCache(chunked, generation, flight),
     // Read only when a formula needs it (names, fiscal years): most cells are answered from the cache.
     get defaultCompanyId() {
@@ -67,7 +71,7 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
     },
     // The owner's list: Apps Script hands a custom function the owner's user properties only.
     get allowedCompanyIds() {
-      return (allowedCompanyIds ??= sidebar ? [sidebar.fundId.toLowerCase()] : readFormulaAccess(userProperties));
+      return (allowedCompanyIds ??= sidebar ? [...(sidebar.allowedCompanyIds ?? [sidebar.fundId.toLowerCase()])] : readFormulaAccess(userProperties));
     },
     now: () => Date.now(),
     // Only a cell about to fetch reads the sheet, once; the sidebar's grid builder recalculates no sheet.

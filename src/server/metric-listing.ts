@@ -6,12 +6,12 @@ import type { Metric } from '../core/api/types';
 import { ChunkedCache } from '../core/cache/chunked-cache';
 import { RecordsCache } from '../core/series/records-cache';
 import { userCache } from '../gas/cache-and-lock';
-import { readCacheGeneration } from '../gas/document-settings';
+import { readCacheScope } from '../gas/document-settings';
 import { readSettingsGeneration } from '../gas/user-settings';
 
 /** The generation formulas use too, so "Refresh data" and a new token or base URL make it fetch again. */
 function listingCache(): RecordsCache {
-  return new RecordsCache(new ChunkedCache(userCache(), () => Utilities.getUuid().slice(0, 8)), `${readCacheGeneration()}.${readSettingsGeneration()}`);
+  return new RecordsCache(new ChunkedCache(userCache(), () => Utilities.getUuid().slice(0, 8)), `${readCacheScope()}.${readSettingsGeneration()}`);
 }
 
 /** The key formulas' access check reads (metric-directory.ts: company, then no profile). */

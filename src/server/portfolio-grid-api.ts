@@ -54,9 +54,9 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
   // The Metrics tab's snapshot path: only into empty cells, formula-like text kept as text.
   const range = writeTable(anchor, table);
   // A PORTFOLIO_METRIC snapshot is recorded for "Refresh snapshots"; a coverage table of statuses and totals is not.
-  if (choice.kind === 'metric') recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName: choice.metricNames[0]!, periods: choicePeriods(choice), aggregate: choice.aggregate });
+  const access = choice.kind === 'metric' ? recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName: choice.metricNames[0]!, periods: choicePeriods(choice), aggregate: choice.aggregate }) : '';
   const rows = table.length - 1;
-  return { range: `${anchor.sheetName}!${range}`, rows, message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.` };
+  return { range: `${anchor.sheetName}!${range}`, rows, message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.${access}` };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ApiClient } from '../core/api/client';
 import { InputError, userSentence } from '../core/errors';
 import type { DataPoint, Metric } from '../core/api/types';
 import { cachedSeriesReads, type CachedSeriesRead } from '../core/formulas/cached-series';
+import { allowedAmongListed } from '../core/formulas/formula-access';
 import { listCells } from '../core/formulas/freeze';
 import { plural } from '../core/product';
 import type { FormulaRefreshReport } from '../shared/rpc';
@@ -25,6 +26,10 @@ import { createFormulaContext } from './formula-context';
  * Before that, each series the formulas read that this user's cache holds is read again; a cached value that
  * differs now gets a Changes row (a failed read, a failure row). The fresh read goes into the new generation's
  * cache, where the formulas find it (when the user is the owner, whose cache custom functions use).
+ *
+ * The formulas are text any editor may have typed, so a series is read again only when formula access allows
+ * every one of its metrics here (the list in the clicker's properties for this spreadsheet: the owner's is the
+ * one formulas use), and only from this spreadsheet's part of the cache (readCacheScope).
  */
 export function refreshAllFormulasWithChanges(): { formulas: number; changes: number } {
   // One scan of the sheets serves the comparison and the rewrite: nothing edits them in between.
@@ -50,6 +55,10 @@ function cachedSeriesBefore(sheets: SheetWithFormulas[]): Array<{ read: CachedSe
     }
   }
   return [...byKey.values()].flatMap(({ read, cells }) => {
+    // Checked against the listings the formulas' own checks cached (no request): a metric of a company not
+    // allowed, or one whose listing is not cached, is left out, never let in; its formula runs again anyway.
+    const allowed = new Set(allowedAmongListed(ctx, read.ids));
+    if (!read.ids.every((id) => allowed.has(id.toLowerCase()))) return [];
     const points = ctx.series.get(read.key, read.ids);
     return points ? [{ read, points, where: listCells(cells) }] : [];
   });

@@ -2,12 +2,13 @@
 // refreshAllSnapshots as its owner. Such a trigger has no active spreadsheet, so the schedule keeps its id (in
 // the owner's user properties, the one store a trigger reads) and opens it by id (`spreadsheets` scope, SECURITY.md).
 
-import { userSentence } from '../core/errors';
+import { overdueScheduleSentence, userSentence } from '../core/errors';
 import type { ChangeRow } from '../core/snapshots/changes';
 import {
-  decodeSchedule, requireFrequency, runOutcome, SCHEDULE_KEY_PREFIX, scheduleKey, type ScheduledRun, type SnapshotRefreshFrequency, type SnapshotSchedule,
+  decodeSchedule, overdueSince, requireFrequency, runOutcome, SCHEDULE_KEY_PREFIX, scheduleKey, type ScheduledRun, type SnapshotRefreshFrequency, type SnapshotSchedule,
 } from '../core/snapshots/schedule';
 import { appendChanges } from '../gas/changes-sheet';
+import { countQuotaUse } from '../gas/quota-usage';
 import type { SnapshotRefreshScheduleView } from '../shared/rpc';
 import { refreshAllSnapshots } from './snapshots';
 
@@ -37,8 +38,9 @@ function view(schedule: SnapshotSchedule | null, active: boolean): SnapshotRefre
   if (!schedule) return { schedule: null, message: 'Snapshots are refreshed only when someone clicks "Refresh snapshots".' };
   const { frequency, scheduledAt, lastRun } = schedule;
   const lastText = lastRun ? ` Last run ${lastRun.at.slice(0, 16).replace('T', ' ')} UTC: ${DONE[lastRun.status]}. ${lastRun.message}` : ' It has not run yet.';
+  const overdue = active ? overdueSince(schedule, Date.now()) : null;
   const message = active
-    ? `Your snapshots here are refreshed ${EVERY[frequency]} with your connection.${lastText}`
+    ? `Your snapshots here are refreshed ${EVERY[frequency]} with your connection.${lastText}${overdue ? ` ${overdueScheduleSentence(overdue)}` : ''}`
     : `Your ${frequency} refresh's trigger is gone (removed outside the add-on): nothing runs. Schedule it again or turn it off.${lastText}`;
   return { schedule: { frequency, scheduledAt, active, lastRun }, message };
 }
@@ -88,6 +90,16 @@ function scheduleOfTrigger(triggerUid: string): SnapshotSchedule | null {
  * a failure it can record: Apps Script tells an add-on's user nothing of a failed trigger.
  */
 export function runScheduledSnapshotRefresh(event: { triggerUid?: unknown } | undefined): void {
+  const startedAt = Date.now();
+  try {
+    refreshOnSchedule(event);
+  } finally {
+    // "Triggers total runtime: 90 min / day" (consumer accounts): what this run spent, for quotaUsageToday.
+    countQuotaUse({ triggerRuntimeMs: Date.now() - startedAt });
+  }
+}
+
+function refreshOnSchedule(event: { triggerUid?: unknown } | undefined): void {
   const triggerUid = String(event?.triggerUid ?? '');
   const schedule = scheduleOfTrigger(triggerUid);
   if (!schedule) {
@@ -107,7 +119,8 @@ export function runScheduledSnapshotRefresh(event: { triggerUid?: unknown } | un
   const report = refreshAllSnapshots('schedule', book);
   const failures = [
     ...(report.problem === null ? [] : [{ range: '', problem: report.problem }]),
-    ...report.outcomes.filter((o) => o.status === 'failed' || o.status === 'refused').map((o) => ({ range: o.range, problem: o.message })),
+    // Another person's snapshot is theirs to refresh: every run would log it again, and nothing went wrong.
+    ...report.outcomes.filter((o) => (o.status === 'failed' || o.status === 'refused') && !o.insertedByAnother).map((o) => ({ range: o.range, problem: o.message })),
   ].map((failure): ChangeRow => ({ kind: 'failure', time: at, refresh: REFRESH, ...failure }));
   let lastRun = runOutcome(report, at);
   try {

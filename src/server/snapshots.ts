@@ -1,7 +1,9 @@
 // Snapshot tables: an insert records what it wrote (gas/snapshot-store.ts), and a refresh writes each again
 // with the caller's own connection, refusing where a person typed, and appends what changed to Changes.
+// The record lives in the document, so a refresh acts only on one the caller signed (core/trust) and reads
+// only what the caller's formula access allows (core/snapshots/access): SECURITY.md, "What the document holds".
 
-import { InputError, userSentence } from '../core/errors';
+import { InputError, UntrustedRecordError, userSentence } from '../core/errors';
 import type { ApiClient } from '../core/api/client';
 import type { DataPoint, Metric } from '../core/api/types';
 import { fingerprints, listCells } from '../core/formulas/freeze';
@@ -11,15 +13,18 @@ import type { Aggregate } from '../core/sheets/period-aggregate';
 import { plural } from '../core/product';
 import { asSafeRows } from '../core/sheets/cell-safety';
 import { parseTableOptions } from '../core/sheets/metric-table';
+import { snapshotAccessProblem } from '../core/snapshots/access';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
-import { readGrid, readTable, tableChanges, type SnapshotDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
+import { readGrid, readTable, tableChanges, type SnapshotDefinition } from '../core/snapshots/snapshot';
 import { isDateLike, isIsoDate } from '../core/validate/dates';
 import { withDocumentLock } from '../gas/cache-and-lock';
 import { appendChanges } from '../gas/changes-sheet';
 import { ensureSize } from '../gas/own-sheets';
 import { quoteSheetName, typedCells, writeTable, type CellAnchor } from '../gas/sheet-io';
-import { readSnapshots, saveSnapshot } from '../gas/snapshot-store';
+import { readSnapshots, saveSnapshot, type StoredSnapshot } from '../gas/snapshot-store';
 import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import { callerIsOwner } from '../gas/ownership';
+import { addFormulaAccess, readFormulaAccess } from '../gas/user-settings';
 import type { InsertReport, SnapshotRefreshOutcome, SnapshotRefreshReport, SnapshotSummary } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 import { createFormulaContext } from './formula-context';
@@ -50,13 +55,20 @@ function buildTable(definition: Arguments, points: readonly DataPoint[], metrics
   return { rows: rectangular(cells), names };
 }
 
-/** Records the table just written at `range` on the sheet, so that "Refresh snapshots" writes it again. */
-function recordSnapshot(sheetName: string, range: string, args: Arguments): void {
+/**
+ * Records (signed by the caller) the table just written at `range` on the sheet, so that "Refresh snapshots"
+ * writes it again, and adds its company to the caller's formula access here, which a refresh checks: the
+ * caller chose to show that company's data in this spreadsheet. For the owner that is the list formulas read,
+ * as a live formula's insert adds it; the returned sentence says so ('' when nothing changed for formulas).
+ */
+function recordSnapshot(sheetName: string, range: string, args: Arguments): string {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName)!;
   saveSnapshot({
     definition: { v: 1, id: Utilities.getUuid(), ...args, sheetId: sheet.getSheetId(), range, insertedAt: new Date().toISOString(), refreshedAt: null },
     cells: fingerprints(sheet.getRange(range).getValues()),
   });
+  const added = addFormulaAccess(args.companyId);
+  return added && callerIsOwner() !== false ? ` Formulas in this spreadsheet may now read company ${args.companyId}'s data.` : '';
 }
 
 /**
@@ -74,20 +86,20 @@ export function insertMetricSnapshot(
   const { rows } = buildTable(args, points, headers ? api.metrics.list(companyId) : [], spreadsheetTimeZone());
   return withDocumentLock(BUSY, () => {
     const range = writeTable(anchor, rows, [0]);
-    recordSnapshot(anchor.sheetName, range, args);
+    const access = recordSnapshot(anchor.sheetName, range, args);
     const dataRows = rows.length - (headers ? 1 : 0);
     const where = `${quoteSheetName(anchor.sheetName)}!${range}`;
     return {
       range: where,
       rows: dataRows,
-      message: `Wrote ${plural(dataRows, 'row')} of values to ${where}. "Refresh snapshots" in this tab writes them again with the values the API holds then.`,
+      message: `Wrote ${plural(dataRows, 'row')} of values to ${where}. "Refresh snapshots" in this tab writes them again with the values the API holds then.${access}`,
     };
   });
 }
 
-/** Records a PORTFOLIO_METRIC grid the Portfolio tab wrote at `range` (A1 on the anchor's sheet). */
-export function recordPortfolioSnapshot(anchor: CellAnchor, range: string, choice: { fundId: string; metricName: string; periods: string[]; aggregate: Aggregate | null }): void {
-  withDocumentLock(BUSY, () => recordSnapshot(anchor.sheetName, range, {
+/** Records a PORTFOLIO_METRIC grid the Portfolio tab wrote at `range` (A1 on the anchor's sheet); the sentence as recordSnapshot's. */
+export function recordPortfolioSnapshot(anchor: CellAnchor, range: string, choice: { fundId: string; metricName: string; periods: string[]; aggregate: Aggregate | null }): string {
+  return withDocumentLock(BUSY, () => recordSnapshot(anchor.sheetName, range, {
     kind: 'portfolio_metric', companyId: choice.fundId, metricIds: [], startDate: null, endDate: null,
     options: { headers: true }, metricName: choice.metricName, periods: choice.periods, ...(choice.aggregate ? { aggregate: choice.aggregate } : {}),
   }));
@@ -101,14 +113,14 @@ function where(definition: SnapshotDefinition, sheet: Sheet | null): string {
   return sheet ? `${quoteSheetName(sheet.getName())}!${definition.range}` : definition.range;
 }
 
-/** The spreadsheet's snapshots, in the order they were inserted. */
+/** The spreadsheet's snapshots, in the order they were inserted; `verified` is false for one the caller's refresh refuses. */
 export function listSnapshots(): SnapshotSummary[] {
-  return readSnapshots().map(({ definition: d }) => {
+  return readSnapshots().map(({ definition: d, verified }) => {
     const sheet = sheetById(d.sheetId);
     return {
       id: d.id, kind: d.kind, range: where(d, sheet), sheetExists: sheet !== null, companyId: d.companyId, metricIds: d.metricIds,
       startDate: d.startDate, endDate: d.endDate, headers: d.options.headers, metricName: d.metricName ?? null, periods: d.periods ?? [],
-      insertedAt: d.insertedAt, refreshedAt: d.refreshedAt,
+      insertedAt: d.insertedAt, refreshedAt: d.refreshedAt, verified,
     };
   });
 }
@@ -118,6 +130,8 @@ interface RefreshContext {
   origin: 'sidebar' | 'schedule';
   client: ApiClient;
   metricsOf: (companyId: string) => Metric[];
+  /** The caller's formula access for this spreadsheet: what a refresh may read, whatever a definition says. */
+  allowedCompanyIds: readonly string[];
   time: string;
   timeZone: string;
   /** Changes rows of the snapshots written so far. */
@@ -131,8 +145,8 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
       // Its function reads the cache generation and formula access from document properties, null in a time-driven trigger.
       throw new InputError('A portfolio grid is refreshed from the sidebar only (Refresh snapshots): a scheduled refresh has no open document to read its settings from.');
     }
-    // The function itself, reading past the caches, as the caller.
-    const fresh = createFormulaContext({ fundId: d.companyId, fresh: true });
+    // The function itself, reading past the caches, as the caller, allowed what the caller's formula access allows.
+    const fresh = createFormulaContext({ fundId: d.companyId, fresh: true, allowedCompanyIds: ctx.allowedCompanyIds });
     const rows = rectangular(portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId, d.aggregate));
     // The grid reads no sources: PORTFOLIO_METRIC does not show them.
     return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', dateColumn: false };
@@ -150,10 +164,22 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
   };
 }
 
-function refreshOne(record: SnapshotRecord, ctx: RefreshContext): SnapshotRefreshOutcome {
+/** The refusal of a record the caller did not sign as it reads now: nothing of it is read, written or trusted. */
+const NOT_SIGNED_REMEDY = 'Left it as it was. Insert the snapshot again ("Snapshot of today\'s values") to refresh it with your connection; "Refresh snapshots" refreshes only snapshots you inserted, as you inserted them.';
+
+function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefreshOutcome {
   const d = record.definition;
+  // Its sheet's name is looked up for the sentence only: nothing of an unverified definition is read, written or trusted.
   const sheet = sheetById(d.sheetId, ctx.book);
   const range = where(d, sheet);
+  if (record.signedByAnother) {
+    const message = `Left ${range} as it was: that snapshot was inserted by someone else, and "Refresh snapshots" refreshes only the snapshots you inserted (each person's refresh does theirs). Insert it again to refresh it with your connection.`;
+    return { id: d.id, range, status: 'refused', changes: 0, cells: [], message, insertedByAnother: true };
+  }
+  if (!record.verified) {
+    const message = new UntrustedRecordError(`The definition of the snapshot recorded at ${range}`, NOT_SIGNED_REMEDY).message;
+    return { id: d.id, range, status: 'refused', changes: 0, cells: [], message };
+  }
   const left = (status: 'refused' | 'failed', message: string, cells: string[] = []): SnapshotRefreshOutcome => ({ id: d.id, range, status, changes: 0, cells, message });
   if (!sheet) return left('failed', `The sheet of snapshot ${d.range} was deleted: there is nothing to refresh.`);
   const old = sheet.getRange(d.range);
@@ -161,7 +187,12 @@ function refreshOne(record: SnapshotRecord, ctx: RefreshContext): SnapshotRefres
   const typed = typedCells(old, record, oldValues);
   if (typed.length) {
     const one = typed.length === 1;
-    return left('refused', `Left ${range} as it was: ${listCells(typed)} changed since the snapshot was last written, and refreshing would overwrite ${one ? 'it' : 'them'}. Move what you typed elsewhere and clear ${one ? 'that cell' : 'those cells'} (or put back the snapshot's value${one ? '' : 's'}), then refresh again.`, typed);
+    return left('refused', `Left ${range} as it was: ${listCells(typed)} changed since the snapshot was last written, and refreshing would overwrite ${one ? 'it' : 'them'}. Move what you typed elsewhere and clear ${one ? 'that cell' : 'those cells'} (or put back the snapshot's value${one ? '' : 's'}), then refresh again. If the table itself moved (rows or columns inserted before it), insert the snapshot again where it is now.`, typed);
+  }
+  // Before any of its data is read; only allowed companies' listings are read to decide.
+  const denied = snapshotAccessProblem(d, ctx.allowedCompanyIds, ctx.metricsOf);
+  if (denied) {
+    return left('refused', `Left ${range} as it was: ${denied}. Insert the snapshot again to allow its company here (or, as the spreadsheet's owner, allow it in Settings › Formula access), then refresh.`);
   }
   const { rows, before, after, names, sourceOf, dateColumn } = rebuild(d, oldValues, ctx);
   const width = rows[0]!.length;
@@ -215,18 +246,19 @@ function reportMessage(outcomes: readonly SnapshotRefreshOutcome[], changes: num
  */
 export function refreshAllSnapshots(origin: 'sidebar' | 'schedule', book: Book = SpreadsheetApp.getActiveSpreadsheet()): SnapshotRefreshReport {
   try {
-    return withDocumentLock(BUSY, () => {
+    return withDocumentLock(BUSY, (held) => {
       const records = readSnapshots(book);
       const outcomes: SnapshotRefreshOutcome[] = [];
       const changes: ChangeRow[] = [];
       if (records.length) {
-        const client = sidebarClient();
+        const client = sidebarClient({ userLockHeld: held === 'user' });
         const listings = new Map<string, Metric[]>();
         const ctx: RefreshContext = {
           book,
           origin,
           client,
           metricsOf: (companyId) => listings.get(companyId) ?? (listings.set(companyId, client.metrics.list(companyId)), listings.get(companyId)!),
+          allowedCompanyIds: readFormulaAccess(undefined, book.getId()),
           time: new Date().toISOString(),
           timeZone: spreadsheetTimeZone(book),
           changes,

@@ -206,9 +206,14 @@ export type SnapshotSummary = Pick<SnapshotDefinition, 'id' | 'kind' | 'companyI
   /** portfolio_metric: the metric's name and its period columns; null and [] for a METRIC_VALUES table. */
   metricName: string | null;
   periods: string[];
+  /** False when the caller did not sign this definition as it reads now (inserted by someone else, or changed since): a refresh refuses it. */
+  verified: boolean;
 };
 
-/** One snapshot's refresh; refused: a person typed into its cells, or a grown table needs cells that are not empty. */
+/**
+ * One snapshot's refresh; refused: its definition does not verify for the caller, the caller's formula access
+ * does not allow what it reads, a person typed into its cells, or a grown table needs cells that are not empty.
+ */
 export type SnapshotRefreshOutcome = {
   id: string;
   range: string;
@@ -218,6 +223,8 @@ export type SnapshotRefreshOutcome = {
   /** For a refusal: the cells in the way, like B5. */
   cells: string[];
   message: string;
+  /** Refused as another person's snapshot (its signature names them): theirs to refresh, not a change to report. */
+  insertedByAnother?: boolean;
 };
 
 /** What refreshAllSnapshots did, per snapshot; `problem` is a failure before any snapshot (the lock, a missing token). */

@@ -37,7 +37,7 @@ describe('UrlFetchApp transport', () => {
   });
 
   it.each([
-    ['Service invoked too many times for one day: urlfetch.', 'daily_quota', /daily quota of URL fetches .* Try again tomorrow/],
+    ['Service invoked too many times for one day: urlfetch.', 'daily_quota', /daily quota of URL fetches .* renews within 24 hours/],
     ['Limit Exceeded: URLFetch URL Length.', 'url_too_long', /over its 2 kB limit, so nothing was sent\. Ask for fewer metrics/],
     ['Exception: Payload too large', 'payload_too_large', /too large, so nothing was sent\. Select fewer rows/],
   ])('turns Apps Script refusing to send ("%s") into a FetchRefusedError with what to do', (message, reason, sentence) => {

@@ -70,6 +70,17 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
   const tabs = await page.locator('.tabs button').allTextContents();
   expect(tabs).toContain('Changes');
   expect(tabs).not.toContain('Portfolio Metrics snapshots');
+
+  // An editor rewrites the record's signature cell: the refresh refuses it, and the list says it is not yours to refresh.
+  await page.evaluate(async () => {
+    const body = JSON.stringify({ sheet: 'Portfolio Metrics snapshots', a1: 'C2', input: 'forged' });
+    const response = await fetch('/api/cell', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    if (!response.ok) throw new Error(await response.text());
+  });
+  await frame.click('#refresh-snapshots');
+  expect(await finalStatus(frame)).toMatch(/^Refreshed 0 of 1 snapshot; 0 values changed\. The definition of the snapshot recorded at Sheet1!M2:N5 was changed by someone else/);
+  expect(await frame.getAttribute('#metrics-status', 'class')).toContain('warning');
+  expect(await frame.textContent('#snapshot-list')).toContain('not refreshed for you: inserted by someone else or changed since (insert it again)');
 });
 
 it('schedules a refresh from the sidebar and turns it off: one trigger of the person, then none', async () => {

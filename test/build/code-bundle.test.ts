@@ -99,6 +99,8 @@ describe('dist/Sidebar.html and dist/appsscript.json', () => {
       'https://www.googleapis.com/auth/script.scriptapp',
       // Not spreadsheets.currentonly: a scheduled refresh's trigger has no active spreadsheet and opens it by id (SECURITY.md).
       'https://www.googleapis.com/auth/spreadsheets',
+      // Session.getActiveUser() tells the sidebar whether its user owns the spreadsheet; a non-sensitive scope (SECURITY.md).
+      'https://www.googleapis.com/auth/userinfo.email',
     ]);
   });
 });

@@ -114,6 +114,30 @@ describe('scheduled refresh of snapshots', () => {
     expect(s.rt.triggers.list()).toHaveLength(1);
   });
 
+  it('takes the scheduler\'s own lock, never the script lock every user of the add-on shares, and says truly what it waited for', async () => {
+    const s = await setup();
+    schedule(s.rt, 'hourly');
+    // Another user's run holds the script lock and their own lock for hours: a published add-on is one script for all its users.
+    s.rt.locks.hold('script', { forMs: 3 * HOUR });
+    s.rt.locks.hold('user', { user: OWNER, forMs: 3 * HOUR });
+    await stack.emulator.control.fixtures({
+      data_points: [{ metric_id: s.revenue, date: '2024-03-01', value: '177', source: { source_type: 'update_request', label: 'Restated' } }],
+    });
+    expect(s.rt.triggers.advance(HOUR)).toEqual([expect.objectContaining({ user: SCHEDULER, ok: true })]);
+    expect(scheduleOf(s.rt).schedule!.lastRun).toMatchObject({ status: 'ok' });
+    expect(s.rt.spreadsheet.getSheetByName('Sheet1')!.getRange('C3:C5').getValues()).toEqual([[100], [101], [177]]);
+
+    // The scheduler's own lock, held elsewhere (another of their runs): the run waits for it, then says so.
+    s.rt.locks.hold('user', { user: SCHEDULER, forMs: 3 * HOUR });
+    await stack.takeRequests();
+    expect(s.rt.triggers.advance(HOUR)).toEqual([expect.objectContaining({ user: SCHEDULER, ok: true })]);
+    const lastRun = scheduleOf(s.rt).schedule!.lastRun!;
+    expect(lastRun.status).toBe('failed');
+    expect(lastRun.message).toMatch(/your own add-in work elsewhere .* held your lock, which a scheduled run takes for inserting or refreshing snapshots/);
+    expect(lastRun.message).not.toMatch(/in this spreadsheet/);
+    expect(await stack.takeRequests()).toEqual([]);
+  });
+
   it('replaces the trigger when rescheduled (one per user per document), and cancel removes it', async () => {
     const s = await setup();
     schedule(s.rt, 'hourly');

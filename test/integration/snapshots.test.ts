@@ -77,7 +77,7 @@ describe('snapshot tables', () => {
     const listed = ok<SnapshotSummary[]>(s.rt.callServer('listSnapshots', []));
     expect(listed).toEqual([{
       id: expect.any(String), kind: 'metric_values', range: 'Sheet1!B2:D6', sheetExists: true, companyId: DEMO_IDS.fund, metricIds: [s.revenue, s.churn],
-      startDate: '2024-01-01', endDate: '2024-04-30', headers: true, metricName: null, periods: [], insertedAt: expect.any(String), refreshedAt: null,
+      startDate: '2024-01-01', endDate: '2024-04-30', headers: true, metricName: null, periods: [], insertedAt: expect.any(String), refreshedAt: null, verified: true,
     }]);
     const store = s.rt.spreadsheet.getSheetByName('Portfolio Metrics snapshots')!;
     expect(store.isSheetHidden()).toBe(true);
@@ -124,6 +124,18 @@ describe('snapshot tables', () => {
     expect(ok<SnapshotSummary[]>(s.rt.callServer('listSnapshots', []))[0]!.refreshedAt).toEqual(expect.any(String));
   });
 
+  it('takes the spreadsheet\'s lock from the sidebar and says so when someone else holds it; the user\'s own lock does not stop it', async () => {
+    const s = await setup();
+    insertSnapshot(s, 'B2');
+    // The editor's own lock (say, their scheduled refresh of another spreadsheet) guards nothing here.
+    s.rt.locks.hold('user', { user: EDITOR, forMs: 60_000 });
+    expect(refresh(s.rt)).toMatchObject({ problem: null });
+    s.rt.locks.hold('document', { forMs: 60_000 });
+    await stack.takeRequests();
+    expect(refresh(s.rt).problem).toBe('Someone else is inserting or refreshing snapshots in this spreadsheet. Try again in a moment.');
+    expect(await stack.takeRequests()).toEqual([]);
+  });
+
   it('refuses to overwrite a typed cell, names it, and writes nothing', async () => {
     const s = await setup();
     insertSnapshot(s, 'B2');
@@ -136,7 +148,7 @@ describe('snapshot tables', () => {
     const report = refresh(s.rt);
     expect(report.outcomes).toEqual([expect.objectContaining({ status: 'refused', cells: ['D4'], changes: 0 })]);
     expect(report.outcomes[0]!.message).toBe(
-      "Left Sheet1!B2:D6 as it was: D4 changed since the snapshot was last written, and refreshing would overwrite it. Move what you typed elsewhere and clear that cell (or put back the snapshot's value), then refresh again.",
+      "Left Sheet1!B2:D6 as it was: D4 changed since the snapshot was last written, and refreshing would overwrite it. Move what you typed elsewhere and clear that cell (or put back the snapshot's value), then refresh again. If the table itself moved (rows or columns inserted before it), insert the snapshot again where it is now.",
     );
     expect(report.message).toContain('Refreshed 0 of 1 snapshot; 0 values changed.');
     expect(sheet.getRange('C3:D6').getValues()).toEqual([[100, 0], [101, 42], [102, ''], [103, 3]]);
@@ -190,9 +202,10 @@ describe('snapshot tables', () => {
     expect(report.outcomes).toEqual([]);
     expect(report.problem).toMatch(/No API token is set/);
     expect(await stack.takeRequests()).toEqual([]);
-    // The owner refreshing spends the owner's (here unknown) token: the failure is per snapshot.
+    // The owner did not insert it: their refresh refuses the editor's definition before spending any connection.
     const asOwner = ok<SnapshotRefreshReport>(s.rt.callServer('refreshSnapshots', [], { user: OWNER }));
-    expect(asOwner.outcomes).toEqual([expect.objectContaining({ status: 'failed' })]);
+    expect(asOwner.outcomes).toEqual([expect.objectContaining({ status: 'refused', insertedByAnother: true, message: expect.stringContaining('was inserted by someone else') })]);
+    expect(await stack.takeRequests()).toEqual([]);
   });
 });
 

@@ -36,7 +36,11 @@ const lock = new LockUnavailableError(30_400);
 const notAmong = new NotAmongAllowedError('metric', 'm1', 'the companies this spreadsheet may read (1 company)');
 const changed = new ListChangedError(3);
 
-const QUOTA = "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.";
+const QUOTA = "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. It renews within 24 hours of its first use; until then formulas still show the values the add-in has cached.";
+const PROPERTIES_QUOTA =
+  "Apps Script's daily quota of property reads and writes for this account is used up, so the add-in cannot read its settings. It renews within 24 hours of its first use; until then cells keep the values they show until they recalculate, and the rest of the spreadsheet works as usual.";
+const TRIGGER_QUOTA =
+  "Apps Script's daily quota of run time for scheduled runs for this account is used up, so the scheduled refresh did not run. It renews within 24 hours of its first use; until then the sidebar, the menus and formulas work as usual, and a refresh started from the sidebar still runs.";
 const URL_LONG = 'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.';
 const TOO_LARGE = 'Apps Script refused to send a request that is too large, so nothing was sent. Select fewer rows at a time.';
 const OTHER = 'Apps Script refused to send the request (Limit Exceeded: URLFetch URL Length.), so nothing was sent. Try again later, and report it if it persists.';
@@ -68,6 +72,10 @@ describe('userSentence', () => {
     ['LockUnavailableError', lock, 'Another run of the add-in for this account held its lock for 30 seconds. Wait a moment and try again.'],
     ['NotAmongAllowedError', notAmong, "No metric with id m1 was found in the companies this spreadsheet may read (1 company): check the id. If it is another company's, the spreadsheet's owner can allow that company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula."],
     ['ListChangedError', changed, 'The data changed on the API while the add-in read it, 3 times: nothing was kept. Try again in a moment.'],
+    ['the Properties daily quota, read', new Error('Service invoked too many times for one day: properties.'), PROPERTIES_QUOTA],
+    ['the Properties daily quota, write', new Error('Service invoked too many times for one day: graphite property writes.'), PROPERTIES_QUOTA],
+    ["triggers' daily runtime", new Error('Service using too much computer time for one day'), TRIGGER_QUOTA],
+    ['another service\'s daily quota', new Error('Service invoked too many times for one day: email.'), 'Service invoked too many times for one day: email.'],
     ['a bug', new TypeError('x is undefined'), 'x is undefined'],
     ['not an Error', 'boom', 'boom'],
   ])('%s', (_, error, sentence) => {
@@ -154,6 +162,7 @@ describe('classifyFailure, the one classifier of the jobs that write', () => {
     ['settings missing', config, 'stop', 'stop', 'stop'],
     ['an id the client refused', input, 'stop', 'stop', 'refused'],
     ['a bug', new TypeError('x is undefined'), 'stop', 'stop', 'unknown'],
+    ['the Properties daily quota (the job\'s bookkeeping)', new Error('Service invoked too many times for one day: properties.'), 'stop', 'stop', 'unknown'],
   ])('%s', (_, error, ...kinds) => {
     expect((['export', 'push', 'import'] as const).map((job) => classifyFailure(error, job).kind)).toEqual(kinds);
   });
@@ -163,6 +172,7 @@ describe('classifyFailure, the one classifier of the jobs that write', () => {
     expect(classifyFailure(forbidden, 'push')).toEqual({ kind: 'refused', reason: shortReason(forbidden, 'property value'), error: forbidden });
     expect(classifyFailure(forbidden, 'import')).toEqual({ kind: 'refused', reason: shortReason(forbidden, 'record'), error: forbidden });
     expect(classifyFailure(new TypeError('x is undefined'), 'push')).toEqual({ kind: 'stop', message: 'The push stopped on an unexpected error: x is undefined' });
+    expect(classifyFailure(new Error('Service invoked too many times for one day: properties.'), 'push')).toEqual({ kind: 'stop', message: PROPERTIES_QUOTA });
     expect(classifyFailure(outOfTime, 'push')).toEqual({ kind: 'wait', message: outOfTime.message, outOfTime: true });
     expect(classifyFailure(limited, 'import')).toEqual({ kind: 'wait', message: userSentence(limited), retryAfterMs: 30_000 });
   });

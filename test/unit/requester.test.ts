@@ -120,7 +120,7 @@ describe('Requester', () => {
     const settled = r.sendAllSettled<{ n: number }>([1, 2].map((page) => ({ method: 'GET' as const, path: '/x', query: { page } })));
     expect(settled[0]).toEqual({ ok: false, error: expect.any(FetchRefusedError) });
     expect(settled[1]).toEqual({ ok: true, result: { status: 200, data: { n: 2 } } });
-    expect(userSentence((settled[0] as { error: Error }).error)).toBe("Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.");
+    expect(userSentence((settled[0] as { error: Error }).error)).toBe("Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. It renews within 24 hours of its first use; until then formulas still show the values the add-in has cached.");
     expect(transport.sent).toHaveLength(2);
     expect(clock.sleeps).toEqual([]);
     transport.assertDone();

@@ -128,6 +128,16 @@ export class NotAmongAllowedError extends InputError {
   }
 }
 
+/**
+ * State read from the document that the current user did not write, or that changed since (core/trust): an
+ * editor may have rewritten it, so the add-in does not act on it with this user's connection.
+ */
+export class UntrustedRecordError extends InputError {
+  constructor(what: string, remedy: string) {
+    super(`${what} was changed by someone else (or written by another user), so it was not used with your connection. ${remedy}`);
+  }
+}
+
 /** Another execution of the same user held the lock for longer than we wait. */
 export class LockUnavailableError extends AddinError {
   override readonly name = 'LockUnavailableError';

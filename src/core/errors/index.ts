@@ -1,4 +1,5 @@
 // One error model: the classes, and the two functions that put any of them into words.
 
 export * from './classes';
-export { shortReason, userSentence, type ReasonSubject } from './sentences';
+export { dailyQuotaOf, type DailyQuota } from './platform-quotas';
+export { overdueScheduleSentence, shortReason, userSentence, type ReasonSubject } from './sentences';

@@ -3,6 +3,7 @@
 
 import { SETTINGS_HINT } from '../product';
 import { ApiError, FetchRefusedError, NetworkError, type ErrorItem, type RefusalReason } from './classes';
+import { dailyQuotaOf, type DailyQuota } from './platform-quotas';
 
 /** The sentence a user reads for any error, saying what to do next. */
 export function userSentence(error: unknown): string {
@@ -41,6 +42,9 @@ export function userSentence(error: unknown): string {
       REFUSED[error.reason] ?? `Apps Script refused to send the request (${error.message}), so nothing was sent. Try again later, and report it if it persists.`
     );
   }
+  // Apps Script's own refusal, thrown by any of its services (a property read in a formula, a job's bookkeeping).
+  const quota = dailyQuotaOf(error);
+  if (quota) return DAILY_QUOTA_SENTENCES[quota];
   // Every other class is built with its sentence.
   return error instanceof Error ? error.message : String(error);
 }
@@ -79,8 +83,26 @@ export function shortReason(error: unknown, subject: ReasonSubject = 'record'): 
   return clause(String(error));
 }
 
+/** Which quota is spent, that it renews within 24 hours ("reset 24 hours after the first request"), and what still works. */
+const DAILY_QUOTA_SENTENCES: Record<DailyQuota, string> = {
+  urlfetch:
+    "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. It renews within 24 hours of its first use; until then formulas still show the values the add-in has cached.",
+  properties:
+    "Apps Script's daily quota of property reads and writes for this account is used up, so the add-in cannot read its settings. It renews within 24 hours of its first use; until then cells keep the values they show until they recalculate, and the rest of the spreadsheet works as usual.",
+  trigger_runtime:
+    "Apps Script's daily quota of run time for scheduled runs for this account is used up, so the scheduled refresh did not run. It renews within 24 hours of its first use; until then the sidebar, the menus and formulas work as usual, and a refresh started from the sidebar still runs.",
+};
+
+/**
+ * A scheduled refresh that has not run for two periods: Apps Script refuses such runs before any of the add-in runs
+ * once the daily quota of trigger run time is spent, so no error reaches the add-in; this says what may have happened.
+ */
+export function overdueScheduleSentence(since: string): string {
+  return `No scheduled run has happened since ${since.slice(0, 16).replace('T', ' ')} UTC. Apps Script skips scheduled runs while this account's daily quota of run time for them is used up (90 minutes a day on a consumer account, 6 hours on Google Workspace); it renews within 24 hours of its first use, and until then "Refresh snapshots" in the sidebar still works. If no run happens within a day, schedule the refresh again.`;
+}
+
 const REFUSED: Partial<Record<RefusalReason, string>> = {
-  daily_quota: "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. Try again tomorrow, when the quota has renewed.",
+  daily_quota: DAILY_QUOTA_SENTENCES.urlfetch,
   url_too_long: 'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.',
   payload_too_large: 'Apps Script refused to send a request that is too large, so nothing was sent. Select fewer rows at a time.',
 };

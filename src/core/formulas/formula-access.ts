@@ -61,16 +61,25 @@ export function requireCompanyAccess(ctx: FormulaContext, companyId: string): vo
   if (!ctx.allowedCompanyIds.includes(companyId.toLowerCase())) throw new FormulaAccessError(`the data of company ${companyId}`, "the spreadsheet's owner has not allowed that company");
 }
 
-/** The records of these metrics from the allowed companies' listings, read in order until all are found, or throws. */
-export function requireMetricAccess(ctx: FormulaContext, metricIds: readonly string[]): Map<string, Metric> {
+/**
+ * The records of those of `metricIds` in these companies' listings (by lower-case id), reading the listings in
+ * order until all are found. The one metric check: formulas and snapshot refreshes both use it.
+ */
+export function findListedMetrics(companyIds: readonly string[], metricIds: readonly string[], listingOf: (companyId: string) => readonly Metric[]): Map<string, Metric> {
   const wanted = new Set(metricIds.map((id) => id.toLowerCase()));
   const found = new Map<string, Metric>();
-  for (const companyId of ctx.allowedCompanyIds) {
+  for (const companyId of companyIds) {
     if (found.size === wanted.size) break;
-    for (const metric of listMetricsCached(ctx, companyId)) {
+    for (const metric of listingOf(companyId)) {
       if (wanted.has(metric.id.toLowerCase())) found.set(metric.id.toLowerCase(), metric);
     }
   }
+  return found;
+}
+
+/** The records of these metrics from the allowed companies' listings, read in order until all are found, or throws. */
+export function requireMetricAccess(ctx: FormulaContext, metricIds: readonly string[]): Map<string, Metric> {
+  const found = findListedMetrics(ctx.allowedCompanyIds, metricIds, (companyId) => listMetricsCached(ctx, companyId));
   for (const id of metricIds) {
     // The listing does not say whose an unknown metric is, and the API lists metrics only by company.
     if (!found.has(id.toLowerCase())) throw new NotAmongAllowedError('metric', id, amongAllowed(ctx));

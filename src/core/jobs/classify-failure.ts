@@ -1,7 +1,7 @@
 // What a failed request means for a job that writes (an export, an audit push, an import), in four
 // kinds: retry later (wait), refused, unknown whether stored, stop.
 
-import { ApiError, ConfigError, FetchRefusedError, InputError, ListChangedError, NetworkError, OutOfTimeError, RateLimitedError, shortReason, userSentence, type ReasonSubject } from '../errors';
+import { ApiError, ConfigError, dailyQuotaOf, FetchRefusedError, InputError, ListChangedError, NetworkError, OutOfTimeError, RateLimitedError, shortReason, userSentence, type ReasonSubject } from '../errors';
 import type { WaveFailureEffect } from './wave-step';
 
 /** `build`: the audit build's reads (GETs), which, like a PUT, are safe to send again. */
@@ -39,7 +39,8 @@ export function classifyFailure(error: unknown, job: JobKind): Failure {
   if (error instanceof ConfigError) return { kind: 'stop', message: error.message };
   // The client's own checks of an import's ids, raised before anything is sent.
   if (error instanceof InputError && job === 'import') return { kind: 'refused', reason: shortReason(error) };
-  const message = `The ${job} stopped on an unexpected error: ${userSentence(error)}`;
+  // A daily quota of Apps Script (a property read or write of the job's own bookkeeping) is expected, and says which.
+  const message = dailyQuotaOf(error) ? userSentence(error) : `The ${job} stopped on an unexpected error: ${userSentence(error)}`;
   // An error of no known kind may have come after a POST went out; a PUT job stops rather than loop on a bug.
   return job === 'import' ? { kind: 'unknown', message } : { kind: 'stop', message };
 }

@@ -38,6 +38,22 @@ export interface SnapshotSchedule {
   lastRun: ScheduledRun | null;
 }
 
+const PERIOD_MS: Record<SnapshotRefreshFrequency, number> = { hourly: 3_600_000, daily: 86_400_000, weekly: 604_800_000 };
+/** Apps Script runs a recurring trigger somewhere inside its hour ("between 9 a.m. and 10 a.m.", installable triggers guide). */
+const RUN_WINDOW_MS = 3_600_000;
+
+/**
+ * When the schedule last ran (or was set up), if two runs have been missed since: Apps Script refuses a scheduled
+ * run without a word once the owner's "Triggers total runtime" of the day is spent (quotas page), so the sidebar is
+ * the only place the person can learn it. Null when a run is not overdue.
+ */
+export function overdueSince(schedule: SnapshotSchedule, nowMs: number): string | null {
+  const last = schedule.lastRun?.at ?? schedule.scheduledAt;
+  const lastMs = Date.parse(last);
+  if (!Number.isFinite(lastMs)) return null;
+  return nowMs > lastMs + 2 * PERIOD_MS[schedule.frequency] + RUN_WINDOW_MS ? last : null;
+}
+
 export function requireFrequency(value: unknown): SnapshotRefreshFrequency {
   if (isFrequency(value)) return value;
   throw new InputError('Choose how often to refresh: hourly, daily or weekly.');
