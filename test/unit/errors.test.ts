@@ -3,7 +3,7 @@
 
 import * as classes from '../../src/core/errors/classes';
 import {
-  AddinError, ApiError, ConfigError, FetchRefusedError, FormulaAccessError, InputError, ListChangedError, LockUnavailableError, NetworkError, NotAmongAllowedError, OutOfTimeError, RateLimitedError,
+  AddinError, ApiError, ConfigError, FetchRefusedError, FormulaAccessError, InputError, ListChangedError, LockUnavailableError, NetworkError, NotAmongAllowedError, UntrustedRecordError, OutOfTimeError, RateLimitedError,
   shortReason, userSentence, type ReasonSubject,
 } from '../../src/core/errors';
 import { explainPortfolioForbidden } from '../../src/core/formulas/list-formulas';
@@ -120,7 +120,7 @@ describe('shortReason', () => {
 });
 
 describe('the error classes', () => {
-  const tabled = [unauthorized, network, refused('other'), rateLimited, outOfTime, config, input, access, lock, notAmong, changed];
+  const tabled = [unauthorized, network, refused('other'), rateLimited, outOfTime, config, input, access, lock, notAmong, changed, new UntrustedRecordError('The snapshot record', 'Insert it again.')];
 
   it('are all AddinErrors, and the tables above hold one of each', () => {
     const exported: unknown[] = Object.values(classes).filter((value) => typeof value === 'function' && value.prototype instanceof Error);
