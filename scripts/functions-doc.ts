@@ -57,7 +57,7 @@ export function customFunctionDocs(source = readFileSync(path.join(ROOT, 'src', 
 
 /** What each function is shown doing on the demo data, and one mistake with the sentence the cell then shows. */
 const M = DEMO_IDS.metrics;
-export const DEMO_EXAMPLES: Record<string, { ok: string[]; mistake: string }> = {
+export const DEMO_EXAMPLES: Record<string, { ok: string[]; mistake: string } | 'internal'> = {
   METRIC_VALUES: { ok: [`=METRIC_VALUES("${M.monthlyRecurringRevenue}", "2024-01-01", "2024-06-30", "headers")`], mistake: `=METRIC_VALUES("${M.monthlyRecurringRevenue}", "2024-06-30", "2024-01-01")` },
   METRIC_VALUE: { ok: [`=METRIC_VALUE("${M.monthlyRecurringRevenue}", "2024-06")`, `=METRIC_VALUE("${M.monthlyRecurringRevenue}", "2024-Q2", "sum")`], mistake: `=METRIC_VALUE("${M.monthlyRecurringRevenue}", "2024-Q2")` },
   METRIC_LATEST: { ok: [`=METRIC_LATEST("${M.netBurn}", "2024-06-30", "with_date")`], mistake: `=METRIC_LATEST("not-a-metric-id", "2024-06-30")` },
@@ -71,6 +71,8 @@ export const DEMO_EXAMPLES: Record<string, { ok: string[]; mistake: string }> = 
   PORTFOLIO_NOTES: { ok: [`=PORTFOLIO_NOTES("${DEMO_IDS.profile(1)}")`], mistake: '=PORTFOLIO_NOTES("")' },
   PORTFOLIO_VALUE: { ok: ['=PORTFOLIO_VALUE("Redwood Fintech", "MRR", "2024-06")', '=PORTFOLIO_VALUE("Redwood Fintech", "Revenue", "2024-Q2", "sum")'], mistake: '=PORTFOLIO_VALUE("Pinnacle Retail", "Revenue", "2024-Q1")' },
   PORTFOLIO_METRIC: { ok: ['=PORTFOLIO_METRIC("MRR", {"2024-04","2024-05","2024-06"})'], mistake: '=PORTFOLIO_METRIC("MRR", "")' },
+  // Sheets lists it (it is a custom function), but only Check this installation writes it, into a hidden sheet.
+  INSTALLATION_PROBE: 'internal',
   PORTFOLIO_COVERAGE: { ok: ['=PORTFOLIO_COVERAGE("MRR", "2024-Q1", "2024-Q2")'], mistake: '=PORTFOLIO_COVERAGE("MRR", "2024-Q2", "2024-01")' },
 };
 
@@ -139,6 +141,10 @@ export async function renderFunctionsDoc(): Promise<string> {
       }
       parts.push(`**Returns** \`${doc.returns.type}\`: ${doc.returns.description}`, '', `Example: \`${doc.example}\``);
       if (!examples) throw new Error(`${doc.name} has no demo example in scripts/functions-doc.ts: add one.`);
+      if (examples === 'internal') {
+        parts.push('', 'Not for models: *Check this installation* writes it into a hidden sheet and deletes it when the check ends.');
+        continue;
+      }
       parts.push('', '**On the demo data**');
       for (const formula of examples.ok) parts.push('', '```', formula, '```', '', run(rt, formula));
       parts.push('', '**A mistake, and what the cell says**', '', '```', examples.mistake, '```', '', run(rt, examples.mistake));

@@ -7,7 +7,8 @@ import { readProgress, runJob, type ActionRunner, type JobView } from './job-run
 import { server } from './server';
 import type { MetricsPanel } from './metrics-panel';
 import type { ExportPreview, ExportSpec } from '../src/core/export';
-import type { ExportHandle, ExportOutcome, ExportRequest, RpcResult } from '../src/shared/rpc';
+import type { ExportHandle, ExportOutcome, ExportRequest, MetricSummary, RpcResult } from '../src/shared/rpc';
+import { companyNames, fillCompanyFilter, sortedByCompany } from './metric-companies';
 
 export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void> } {
   const panel = byId<HTMLElement>('panel-export');
@@ -28,12 +29,28 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
   longRadio.addEventListener('change', layoutChanged);
   wideRadio.addEventListener('change', layoutChanged);
 
-  async function fillMetrics(): Promise<void> {
+  const companySelect = byId<HTMLSelectElement>('export-metric-company');
+  /**
+   * The company's own metrics, then each portfolio company's under its name (an optgroup), each option naming its
+   * company too: thirteen "Net Burn (monthly)" are thirteen companies' metrics. The company filter narrows the menu.
+   */
+  function renderMetricMenu(metrics: readonly MetricSummary[]): void {
     const chosen = metricSelect.value;
-    const metrics = await metricsPanel.ensureLoaded();
-    metricSelect.replaceChildren(el('option', { value: '' }, 'Choose a metric'), ...metrics.map((m) => el('option', { value: m.id }, `${m.name} (${m.frequency})`)));
-    metricSelect.value = chosen;
+    const company = companySelect.value;
+    const shown = sortedByCompany(metrics).filter((m) => !company || m.portfolioCompanyName === company);
+    const option = (m: MetricSummary) => el('option', { value: m.id }, `${m.name} (${m.frequency})${m.portfolioCompanyName ? ` · ${m.portfolioCompanyName}` : ''}`);
+    const groups = companyNames(shown.map((m) => m.portfolioCompanyName)).map((name) =>
+      el('optgroup', { label: name }, ...shown.filter((m) => m.portfolioCompanyName === name).map(option)));
+    metricSelect.replaceChildren(el('option', { value: '' }, 'Choose a metric'), ...shown.filter((m) => !m.portfolioCompanyName).map(option), ...groups);
+    metricSelect.value = shown.some((m) => m.id === chosen) ? chosen : '';
   }
+
+  async function fillMetrics(): Promise<void> {
+    const metrics = await metricsPanel.ensureLoaded();
+    fillCompanyFilter(companySelect, byId<HTMLElement>('export-metric-company-field'), companyNames(metrics.map((m) => m.portfolioCompanyName)));
+    renderMetricMenu(metrics);
+  }
+  companySelect.addEventListener('change', () => renderMetricMenu(metricsPanel.metrics()));
 
   function request(): ExportRequest {
     const spec: ExportSpec = {

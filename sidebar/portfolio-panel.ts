@@ -3,7 +3,9 @@
 import { busy, byId, countOf, el, say } from './dom';
 import { readProgress, resumeOffer, runJob, type ActionRunner, type JobView } from './job-runner';
 import { server } from './server';
-import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, RpcResult } from '../src/shared/rpc';
+import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, PortfolioGridRequest, RpcResult } from '../src/shared/rpc';
+import { companyNames, fillCompanyFilter } from './metric-companies';
+import type { FundMetricName } from '../src/core/formulas/grid-builder';
 
 const PUSH_VIEW: JobView<AuditPushHandle> = {
   label: 'Pushing changed cells',
@@ -98,18 +100,39 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
 
   // The fund grid: names from the cached listings the PORTFOLIO_* functions read.
   const namesBox = byId<HTMLElement>('grid-names');
+  const aggregateSelect = byId<HTMLSelectElement>('grid-aggregate');
+  const gridCompany = byId<HTMLSelectElement>('grid-company');
+  let fundNames: FundMetricName[] = [];
+  // Ticking a name offers its usual aggregate (last for a balance, sum for a flow) until the person chooses one.
+  let aggregateChosen = false;
+  aggregateSelect.addEventListener('change', () => (aggregateChosen = true));
   const chosenNames = (): string[] => Array.from(namesBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')).map((box) => box.value);
   const field = (id: string): string => byId<HTMLInputElement>(id).value.trim();
   byId<HTMLButtonElement>('grid-load').addEventListener('click', () => {
     void busy(panel, status, "Reading the fund's metric names…", async () => {
-      const names = unwrap(await server.listFundMetricNames(await company()));
-      namesBox.replaceChildren(...names.map((n, i) => {
-        const id = `grid-name-${i}`;
-        return el('div', { class: 'choice' }, el('input', { type: 'checkbox', id, value: n.name }), el('label', { for: id }, `${n.name} (${countOf(n.companies, 'company', 'companies')})`));
-      }));
-      return { line: `${countOf(names.length, 'metric name')} across the fund's companies.`, tone: 'success' };
+      fundNames = unwrap(await server.listFundMetricNames(await company()));
+      fillCompanyFilter(gridCompany, byId<HTMLElement>('grid-company-field'), companyNames(fundNames.flatMap((n) => n.companyNames)));
+      renderNames();
+      return { line: `${countOf(fundNames.length, 'metric name')} across the fund's companies.`, tone: 'success' };
     });
   });
+  gridCompany.addEventListener('change', renderNames);
+  /** The names (those the company chosen has, when one is), each with the companies that have it; ticks kept. */
+  function renderNames(): void {
+    const ticked = new Set(chosenNames());
+    const company = gridCompany.value;
+    const shown = fundNames.filter((n) => !company || n.companyNames.includes(company));
+    namesBox.replaceChildren(...shown.map((n, i) => {
+        const id = `grid-name-${i}`;
+        const box = el('input', { type: 'checkbox', id, value: n.name, checked: ticked.has(n.name) });
+        box.addEventListener('change', () => {
+          if (box.checked && !aggregateChosen) aggregateSelect.value = n.aggregate;
+        });
+        const few = n.companyNames.slice(0, 3).join(', ') + (n.companyNames.length > 3 ? ` and ${n.companyNames.length - 3} more` : '');
+        return el('div', { class: 'choice' }, box, el('label', { for: id, title: n.companyNames.join(', ') },
+          `${n.name} (${countOf(n.companies, 'company', 'companies')})`, el('span', { class: 'metric-meta' }, few)));
+      }));
+  }
   byId<HTMLButtonElement>('grid-insert').addEventListener('click', () => {
     void busy(panel, status, 'Inserting…', async () => {
       results.replaceChildren();
@@ -121,7 +144,22 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
         periods,
         startPeriod: field('grid-start') || null,
         endPeriod: field('grid-end') || null,
+        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
         mode: byId<HTMLInputElement>('grid-mode-snapshot').checked ? 'snapshot' : 'formula',
+      }));
+      return { line: written.message, tone: 'success' };
+    });
+  });
+  byId<HTMLButtonElement>('grid-model').addEventListener('click', () => {
+    void busy(panel, status, 'Writing the fund model…', async () => {
+      results.replaceChildren();
+      const written = unwrap(await server.insertFundModel({
+        companyId: await company(),
+        metricNames: chosenNames(),
+        periods: field('grid-periods').split(',').map((p) => p.trim()).filter((p) => p !== ''),
+        startPeriod: field('grid-start') || null,
+        endPeriod: field('grid-end') || null,
+        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
       }));
       return { line: written.message, tone: 'success' };
     });
@@ -129,7 +167,10 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   byId<HTMLButtonElement>('grid-coverage').addEventListener('click', () => {
     void busy(panel, status, 'Reading every company\'s metrics and points…', async () => {
       results.replaceChildren();
-      const built = unwrap(await server.buildCoverageSheet({ companyId: await company(), metricNames: chosenNames(), startPeriod: field('grid-start'), endPeriod: field('grid-end') }));
+      const built = unwrap(await server.buildCoverageSheet({
+        companyId: await company(), metricNames: chosenNames(), startPeriod: field('grid-start'), endPeriod: field('grid-end'),
+        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
+      }));
       return { line: built.message, tone: 'success' };
     });
   });

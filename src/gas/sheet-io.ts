@@ -66,6 +66,43 @@ export function writeFormula(anchor: CellAnchor, formula: string): string {
   return cell.getA1Notation();
 }
 
+/** A cell of writeCells: text kept as text whatever it looks like, a live formula, or nothing. */
+export type WrittenCell = { text: string } | { formula: string } | null;
+
+/**
+ * Writes texts and formulas at the anchor, only where every cell is empty. Texts get a leading apostrophe, so a period
+ * like 2024-01 or a name like "=x" stays the text it is; formulas go in with setFormulas, one call per run of rows
+ * whose formulas span the same columns (a block of a fund model is one call).
+ */
+export function writeCells(anchor: CellAnchor, cells: readonly (readonly WrittenCell[])[]): string {
+  const width = Math.max(1, ...cells.map((row) => row.length));
+  const sheet = sheetOf(anchor);
+  const range = sheet.getRange(anchor.row, anchor.column, cells.length, width);
+  requireEmpty(range);
+  const texts = cells.map((row) => Array.from({ length: width }, (_, c) => {
+    const cell = row[c];
+    return cell && 'text' in cell ? `'${cell.text}` : '';
+  }));
+  range.setValues(texts);
+  const spanOf = (row: readonly WrittenCell[]) => {
+    const columns = row.flatMap((cell, c) => (cell && 'formula' in cell ? [c] : []));
+    return columns.length === 0 ? null : { first: columns[0]!, last: columns[columns.length - 1]! };
+  };
+  for (let r = 0; r < cells.length; ) {
+    const span = spanOf(cells[r]!);
+    if (!span) {
+      r++;
+      continue;
+    }
+    let end = r + 1;
+    while (end < cells.length && spanOf(cells[end]!)?.first === span.first && spanOf(cells[end]!)?.last === span.last) end++;
+    const formulas = cells.slice(r, end).map((row) => row.slice(span.first, span.last + 1).map((cell) => (cell && 'formula' in cell ? cell.formula : '')));
+    sheet.getRange(anchor.row + r, anchor.column + span.first, end - r, span.last - span.first + 1).setFormulas(formulas);
+    r = end;
+  }
+  return range.getA1Notation();
+}
+
 /** A range's cells; its `a1` is like A1:C20. */
 export interface RangeRead extends CellAnchor {
   values: unknown[][];

@@ -32,7 +32,11 @@ export type SettingsSummary = {
 export type FormulaAccess = Pick<SettingsSummary, 'isOwner'> & { companyIds: string[] };
 
 /** `frequency` as the API sends it: daily, weekly, monthly, quarterly, or a newer value shown as it is. */
-export type MetricSummary = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'> & { portfolioCompanyProfileId: string | null };
+export type MetricSummary = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'> & {
+  portfolioCompanyProfileId: string | null;
+  /** The portfolio company's name, for a fund's metric of one (null for the company's own metrics, or when unknown). */
+  portfolioCompanyName: string | null;
+};
 
 export type NewMetric = Pick<MetricInput, 'name' | 'frequency' | 'unit'> & { companyId: string };
 
@@ -183,7 +187,10 @@ export type LatestValue = {
  */
 export type PortfolioGridRequest = Omit<GridChoice, 'fundId'> & { companyId: string; mode: 'formula' | 'snapshot' };
 
-export type CoverageSheetRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames'> & { startPeriod: string; endPeriod: string };
+export type CoverageSheetRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames'> & { startPeriod: string; endPeriod: string; aggregate?: GridChoice['aggregate'] };
+
+/** Insert a fund model: companies down, periods across, one =PORTFOLIO_VALUE per cell; `companyId` is the fund's. */
+export type FundModelRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod' | 'aggregate'>;
 
 /** Its blanks are the company-metric-period cells with a null, empty or missing point (highlighted). */
 export type CoverageSheetReport = Pick<CoverageSheetModel, 'companies' | 'metrics' | 'periods' | 'blanks'> & { sheetName: string; message: string };

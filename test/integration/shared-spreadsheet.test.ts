@@ -76,7 +76,7 @@ describe('formula access', () => {
     const rt = stack.runtime({ activeUser: EDITOR, activeUserSettings: {} });
     const message = errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.startupMrr], { user: EDITOR }));
     expect(message).toBe(
-      `Formulas in this spreadsheet may not read metric ${M.startupMrr}: it is not a metric of any company the spreadsheet's owner allowed (1 company). The spreadsheet's owner can allow a company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
+      `No metric with id ${M.startupMrr} was found in the companies this spreadsheet may read (1 company): check the id. If it is another company's, the spreadsheet's owner can allow that company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
     );
     expect(errorOf(() => rt.runCustomFunction('METRICS', [DEMO_IDS.startup], { user: EDITOR }))).toContain(`may not read the data of company ${DEMO_IDS.startup}`);
     // Only the default company's listing was read; no data point of the refused metric.
@@ -101,7 +101,7 @@ describe('formula access', () => {
 
     // Taking the company off the list refuses it again, even with its series cached.
     ok(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund]], { user: OWNER }));
-    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.startupMrr], { user: EDITOR }))).toContain(`may not read metric ${M.startupMrr}`);
+    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.startupMrr], { user: EDITOR }))).toContain(`No metric with id ${M.startupMrr} was found`);
     expect(await stack.takeRequests()).toEqual([]);
   });
 
@@ -118,7 +118,7 @@ describe('formula access', () => {
     }], { user }));
     expect(insert(EDITOR).message).not.toContain('may now read');
     expect(rt.properties.user(OWNER).getProperty(accessKey(rt))).toBeNull();
-    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.startupChurn], { user: EDITOR }))).toContain(`may not read metric ${M.startupChurn}`);
+    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.startupChurn], { user: EDITOR }))).toContain(`No metric with id ${M.startupChurn} was found`);
 
     expect(insert(OWNER).message).toContain(`Formulas in this spreadsheet may now read company ${DEMO_IDS.startup}'s data.`);
     expect(JSON.parse(rt.properties.user(OWNER).getProperty(accessKey(rt))!)).toEqual([DEMO_IDS.fund, DEMO_IDS.startup]);
@@ -155,7 +155,7 @@ describe('formula access', () => {
 
   it('checks portfolio profiles and properties against the allowed funds', async () => {
     const rt = stack.runtime({ defaultCompany: DEMO_IDS.startup });
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [DEMO_IDS.profile(1)]))).toContain(`may not read portfolio company profile ${DEMO_IDS.profile(1)}: it is not a portfolio company of any fund`);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [DEMO_IDS.profile(1)]))).toContain(`No portfolio company profile with id ${DEMO_IDS.profile(1)} was found in the companies this spreadsheet may read`);
     expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [DEMO_IDS.profile(1), DEMO_IDS.fund]))).toContain(`may not read the data of company ${DEMO_IDS.fund}`);
     // The startup has no portfolio: one refused listing each, remembered for the cache period.
     const first = await stack.takeRequests();

@@ -117,6 +117,26 @@ export class FormulaAccessError extends InputError {
   }
 }
 
+/** A list changed between its pages on every read: what was read may have a gap, so none of it is kept. */
+export class ListChangedError extends AddinError {
+  override readonly name = 'ListChangedError';
+  constructor(reads: number) {
+    super(`The data changed on the API while the add-in read it, ${reads} times: nothing was kept. Try again in a moment.`);
+  }
+}
+
+/**
+ * An id found in none of the companies formulas here may read. A typo is likelier than another company's record
+ * (the API lists records only by company, so which it is cannot be told): the check comes first, the access after.
+ */
+export class NotAmongAllowedError extends InputError {
+  constructor(record: string, id: string, where: string) {
+    super(
+      `No ${record} with id ${id} was found in ${where}: check the id. If it is another company's, the spreadsheet's owner can allow that company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
+    );
+  }
+}
+
 /**
  * State read from the document that the current user did not write, or that changed since (core/trust): an
  * editor may have rewritten it, so the add-in does not act on it with this user's connection.
