@@ -8,6 +8,7 @@
 import type { AuditPageSink } from '../core/audit/build-job';
 import { snapshotPieces } from './audit-store';
 import { ensureSize, insertHiddenSheet } from './own-sheets';
+import { writePlainText } from './sheet-io';
 
 const PREFIX = 'Audit build ';
 /** List, page, piece, text. */
@@ -46,7 +47,7 @@ function sinkOn(sheet: GoogleAppsScript.Spreadsheet.Sheet): AuditPageSink {
       // Rows just added get the plain-text format the sheet was made with.
       if (last > had) sheet.getRange(had + 1, 1, last - had, COLUMNS).setNumberFormat('@');
       // One setValues per wave: a killed step leaves whole waves, and a wave read again replaces its pages (see read).
-      sheet.getRange(first, 1, rows.length, COLUMNS).setValues(rows);
+      writePlainText(sheet.getRange(first, 1, rows.length, COLUMNS), rows);
     },
     read(lists) {
       const wanted = new Set(lists);

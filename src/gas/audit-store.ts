@@ -5,6 +5,7 @@
 
 import { InputError } from '../core/errors';
 import { ensureSize, insertHiddenSheet } from './own-sheets';
+import { writePlainText } from './sheet-io';
 
 const STORE_PREFIX = 'Audit store ';
 const STAGING_PREFIX = `${STORE_PREFIX}(new) `;
@@ -73,9 +74,8 @@ export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ proper
     const ranges = new Map<string, GoogleAppsScript.Spreadsheet.Range>();
     labelLists.forEach((list, index) => {
       const column = FIRST_LABEL_COLUMN + index;
-      sheet.getRange(1, column).setValue(list.propertyId);
-      const range = sheet.getRange(2, column, list.labels.length, 1);
-      range.setValues(list.labels.map((label) => [label]));
+      writePlainText(sheet.getRange(1, column), [[list.propertyId]]);
+      const range = writePlainText(sheet.getRange(2, column, list.labels.length, 1), list.labels.map((label) => [label]));
       ranges.set(list.propertyId, range);
     });
     return {
@@ -102,7 +102,7 @@ function writePieces(sheet: Sheet, pieces: readonly string[], previous: number):
   const rows = Math.max(pieces.length, previous);
   ensureSize(sheet, rows);
   const values = Array.from({ length: rows }, (_, i) => [pieces[i] ?? '', i === 0 ? String(pieces.length) : '']);
-  sheet.getRange(1, 1, rows, 2).setNumberFormat('@').setValues(values);
+  writePlainText(sheet.getRange(1, 1, rows, 2), values);
 }
 
 /** Stores of gone audit sheets or of failed builds, and legacy pieces of this sheet or of gone ones. */
