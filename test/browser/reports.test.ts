@@ -79,9 +79,10 @@ it('a push with failures says so in a non-green status line, with the report in 
 
   frame = await portfolioTab();
   await frame.click('#audit-push');
+  await frame.click('#audit-push-confirm');
   const status = await finalStatus(frame);
   expect(status.className).toBe('status error');
-  expect(status.text).toMatch(/^\d+ cells compared: 1 (created|updated), \d+ unchanged, 2 failed\.$/);
+  expect(status.text).toMatch(/^The fund [0-9a-f-]{36}: \d+ cells compared: 1 (created|updated), \d+ unchanged, 2 failed\.$/);
   expect(await frame.getAttribute('#portfolio-results > p.status', 'class')).toBe('status error');
   expect(await frame.getAttribute('#portfolio-results .progress-text', 'class')).toBe('progress-text error');
   expectInView(await reportPlacement(frame));
