@@ -175,7 +175,7 @@ export function loadSnapshot(sheetName: string): StoredSnapshot | null {
   return { text, signature: signature || null };
 }
 
-/** An audit built by an older version, whose snapshot is in document properties: it can still be pushed. */
+/** An audit built by an older version, whose snapshot is in document properties: unsigned, so a push refuses it (build again). */
 function loadLegacySnapshot(sheetId: number): string | null {
   const key = `${LEGACY_KEY}_${sheetId}`;
   const props = PropertiesService.getDocumentProperties().getProperties();
