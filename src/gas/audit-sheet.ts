@@ -60,8 +60,3 @@ export function readSheetValues(sheetName: string): unknown[][] | null {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
   return sheet ? sheet.getDataRange().getValues() : null;
 }
-
-/** The id of the sheet of that name (an audit's store and its builder's record are found by it); null without one. */
-export function auditSheetId(sheetName: string): number | null {
-  return SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName)?.getSheetId() ?? null;
-}

@@ -5,7 +5,7 @@
 
 import { auditSnapshotScope } from '../core/audit/audit-trust';
 import { InputError } from '../core/errors';
-import { signRecord } from '../core/trust/signed-record';
+import { signRecord, type SignatureScope } from '../core/trust/signed-record';
 import { ensureSize, insertHiddenSheet } from './own-sheets';
 import { writePlainText } from './sheet-io';
 import { userHmac } from './user-signing-key';
@@ -37,6 +37,11 @@ function storeName(sheetId: number): string {
 /** The current user's signature of `text` as the snapshot of that audit sheet. */
 function signSnapshot(auditSheetId: number, text: string): string {
   return signRecord(userHmac(), auditSnapshotScope(spreadsheet().getId(), auditSheetId), text);
+}
+
+/** The scope the snapshot of the audit sheet of that name is signed in (a sheet that is gone: one nothing verifies in). */
+export function snapshotScope(sheetName: string): SignatureScope {
+  return auditSnapshotScope(spreadsheet().getId(), spreadsheet().getSheetByName(sheetName)?.getSheetId() ?? -1);
 }
 
 /** Cuts text into pieces a cell holds, never between the two halves of a surrogate pair. */

@@ -27,12 +27,12 @@ import {
 } from '../core/audit';
 import { countOf } from '../core/export/places';
 import { AUDIT_CELL_OUTCOMES, type AuditSchema, type AuditSheetRead } from '../core/audit/types';
-import { auditSnapshotScope, fundLabel, requireOwnAudit } from '../core/audit/audit-trust';
+import { fundLabel, requireOwnAudit } from '../core/audit/audit-trust';
 import { jobProgress } from '../core/jobs/progress';
 import { tallyOutcomes } from '../core/jobs/tally';
 import { requireUuid } from '../core/validate/uuid';
-import { auditSheetId, readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
-import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
+import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
+import { loadSnapshot, saveSnapshot, snapshotScope, stageAuditStore } from '../gas/audit-store';
 import { userHmac } from '../gas/user-signing-key';
 import { verifyRecord } from '../core/trust/signed-record';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
@@ -83,11 +83,6 @@ export function writeAudit(data: AuditData): AuditBuildReport {
     cut,
     message: `Built "${AUDIT_SHEET}": ${countOf(summary.profiles.length, 'company', 'companies')} × ${countOf(summary.columns.length, 'property', 'properties')}, ${share} (${countOf(summary.blanks.length, 'blank cell')} highlighted).${cutNote}`,
   };
-}
-
-/** The scope the snapshot of that audit sheet is signed in (audit-trust). */
-function snapshotScope(sheetName: string) {
-  return auditSnapshotScope(SpreadsheetApp.getActiveSpreadsheet().getId(), auditSheetId(sheetName) ?? -1);
 }
 
 function prepare(sheetName: string, values: unknown[][] | null): { state: AuditPushState; read: AuditSheetRead; schema: AuditSchema } {
