@@ -176,7 +176,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       offers.push(box);
     };
     for (const push of jobs.pushes) {
-      offer(push, PUSH_VIEW, `The push of changed cells of "${push.sheetName}" ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${countOf(push.progress.cellsTotal, 'cell')} done.`);
+      offer(push, PUSH_VIEW, `The push of changed cells of "${push.sheetName}" to ${push.fund} ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${countOf(push.progress.cellsTotal, 'cell')} done.`);
     }
     for (const job of jobs.imports) {
       offer(job, importView(job.kind, job.range), `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${countOf(job.progress.rowsTotal, 'row')} done.`);

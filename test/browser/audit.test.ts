@@ -150,7 +150,7 @@ it('offers a push left unfinished with Resume when the Portfolio tab opens again
   frame = await currentSidebar();
   await frame.click('#tab-portfolio');
   await frame.waitForSelector('.resume-offer button');
-  expect(await frame.textContent('.resume-offer .hint')).toBe('The push of changed cells of "Portfolio audit" was cancelled with 0 of 1 cell done. Resuming sends only what was not confirmed.');
+  expect(await frame.textContent('.resume-offer .hint')).toBe(`The push of changed cells of "Portfolio audit" to the fund ${DEMO_IDS.fund} was cancelled with 0 of 1 cell done. Resuming sends only what was not confirmed.`);
   await session.workbench.control.clearRequests();
   await frame.click('.resume-offer button');
   await frame.waitForFunction(() => document.querySelector('.resume-offer .progress-text')?.textContent === 'Finished.');
