@@ -197,6 +197,8 @@ describe('the audit push (issue 25)', () => {
 
   const CHANGED = 'The audit in "Portfolio audit" was changed by someone else (or written by another user), so it was not used with your connection. Build the audit again from your sidebar, then make your edits and push.';
 
+  const BUILT_BY_ANOTHER = 'The audit in "Portfolio audit" was built by someone else, and a push sends only an audit you built, with your connection: nothing was sent. Ask them to push it, or build the audit again from your sidebar, then make your edits and push.';
+
   const headquartersOf = async (profile: string, property: string) =>
     (await stack.emulator.control.state()).portfolio_property_values.filter((v) => v.portfolio_company_profile_id === profile && v.portfolio_property_id === property).map((v) => v.value);
 
@@ -219,8 +221,9 @@ describe('the audit push (issue 25)', () => {
     sheet.getRange(row, column).setValue('Planted by the editor');
     await stack.takeRequests();
 
-    // The owner's push: the store no longer holds what the owner signed. The editor's own: they signed nothing.
-    for (const user of [OWNER, EDITOR]) expect(rt.callServer('startAuditPush', [null], { user })).toEqual({ ok: false, error: CHANGED });
+    // The owner's push: the store no longer holds what the owner signed. The editor's own: the owner built it.
+    expect(rt.callServer('startAuditPush', [null], { user: OWNER })).toEqual({ ok: false, error: CHANGED });
+    expect(rt.callServer('startAuditPush', [null], { user: EDITOR })).toEqual({ ok: false, error: BUILT_BY_ANOTHER });
 
     // Refused before any request, with anyone's token; neither fund holds the editor's text.
     expect(await stack.takeRequests()).toEqual([]);
@@ -262,8 +265,8 @@ describe('the audit push (issue 25)', () => {
     await stack.takeRequests();
     let handle = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null], { user: EDITOR }));
     expect(handle.fund).toBe(`the fund ${DEMO_IDS.otherFund}`);
-    // The owner did not build it: refused for them, whoever's sheet it is.
-    expect(rt.callServer('startAuditPush', [null], { user: OWNER })).toEqual({ ok: false, error: CHANGED });
+    // The owner did not build it: refused for them, whoever's spreadsheet it is.
+    expect(rt.callServer('startAuditPush', [null], { user: OWNER })).toEqual({ ok: false, error: BUILT_BY_ANOTHER });
     for (let i = 0; !handle.report && i < 20; i++) handle = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [handle.pushId], { user: EDITOR }));
     const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
     expect(puts.map((r) => r.userId)).toEqual([DEMO_IDS.outsiderUser]);

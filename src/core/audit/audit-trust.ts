@@ -4,8 +4,8 @@
 // cell whose ids it lacks is skipped, see prepareAuditPush), so a signed snapshot and a marker that agrees with
 // it bound the push to the fund and ids its builder chose.
 
-import { UntrustedRecordError } from '../errors';
-import { requireSigned, type Hmac, type SignatureScope } from '../trust/signed-record';
+import { InputError, UntrustedRecordError } from '../errors';
+import { requireSigned, signedByAnother, verifyRecord, type Hmac, type SignatureScope } from '../trust/signed-record';
 import { parseSnapshot } from './snapshot';
 import type { AuditSheetRead, AuditSnapshot } from './types';
 
@@ -22,11 +22,16 @@ export function auditBuildScope(spreadsheetId: string, buildId: string): Signatu
 const REBUILD = 'Build the audit again from your sidebar, then make your edits and push.';
 
 /**
- * The snapshot, once it verifies as the pushing user's and the sheet's marker names its fund; otherwise an
- * UntrustedRecordError saying the audit was changed by someone else, before anything is read or sent.
+ * The snapshot, once it verifies as the pushing user's and the sheet's marker names its fund; otherwise, before
+ * anything is read or sent, a sentence: built by someone else (the signature names another signer, a claim an
+ * editor could forge, which at worst words a tampered audit as another's: still refused), or changed by someone
+ * else (UntrustedRecordError).
  */
 export function requireOwnAudit(hmac: Hmac, scope: SignatureScope, stored: { text: string; signature: string | null }, read: Pick<AuditSheetRead, 'companyId'>, sheetName: string): AuditSnapshot {
   const what = { what: `The audit in "${sheetName}"`, remedy: REBUILD };
+  if (!verifyRecord(hmac, scope, stored.text, stored.signature) && signedByAnother(hmac, stored.signature)) {
+    throw new InputError(`The audit in "${sheetName}" was built by someone else, and a push sends only an audit you built, with your connection: nothing was sent. Ask them to push it, or ${REBUILD.charAt(0).toLowerCase()}${REBUILD.slice(1)}`);
+  }
   requireSigned(hmac, scope, stored.text, stored.signature, what);
   const snapshot = parseSnapshot(stored.text);
   if (read.companyId.toLowerCase() !== snapshot.companyId.toLowerCase()) throw new UntrustedRecordError(what.what, what.remedy);

@@ -17,12 +17,17 @@ const OTHER = 'c0000000-0000-4000-8000-0000000000ff';
 const CHANGED = 'The audit in "Portfolio audit" was changed by someone else (or written by another user), so it was not used with your connection. Build the audit again from your sidebar, then make your edits and push.';
 
 describe('requireOwnAudit', () => {
+  it('says so when someone else built the audit', () => {
+    expect(() => requireOwnAudit(hmacOf('editor-key'), scope, signed, { companyId: FUND }, 'Portfolio audit')).toThrow(
+      'The audit in "Portfolio audit" was built by someone else, and a push sends only an audit you built, with your connection: nothing was sent. Ask them to push it, or build the audit again from your sidebar, then make your edits and push.',
+    );
+  });
+
   it('gives back the snapshot its pusher signed for this sheet, its marker agreeing (in any case)', () => {
     expect(requireOwnAudit(owner, scope, signed, { companyId: FUND.toUpperCase() }, 'Portfolio audit')).toEqual(snapshot);
   });
 
   it.each([
-    ['signed by someone else', hmacOf('editor-key'), scope, signed, FUND],
     ['unsigned (an older store)', owner, scope, { text, signature: null }, FUND],
     ['with another profile id in it', owner, scope, { ...signed, text: text.replace(snapshot.profiles[0]!, OTHER) }, FUND],
     ['signed for another audit sheet', owner, auditSnapshotScope('spreadsheet-1', 8), signed, FUND],
