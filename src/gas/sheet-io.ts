@@ -1,5 +1,5 @@
 // Reading and writing the active spreadsheet for the sidebar, and the one place any code writes values or
-// formulas into cells (writeValues, writePlainText, restoreFormula): test/build/safe-cell-writes.test.ts fails
+// formulas into cells (writeValues, writePlainText, writeOwnFormula): test/build/safe-cell-writes.test.ts fails
 // on a setValue(s), setFormula(s) or setRichTextValue(s) anywhere else.
 
 import { InputError } from '../core/errors';
@@ -78,10 +78,11 @@ export function writePlainText(range: Range, rows: ReadonlyArray<ReadonlyArray<s
 }
 
 /**
- * Puts back a formula the add-in itself recorded or read from that cell (Make live, Refresh data, a Freeze
- * that was refused): never text from the API or from another cell.
+ * Writes a formula the add-in itself made or recorded: one it read from that cell (Refresh data, a Freeze that
+ * was refused), one Freeze recorded (Make live), or its own probe (Check this installation). Never text from
+ * the API or from another cell.
  */
-export function restoreFormula(cell: Range, formula: string): void {
+export function writeOwnFormula(cell: Range, formula: string): void {
   cell.setFormula(formula);
 }
 

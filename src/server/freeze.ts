@@ -11,7 +11,7 @@ import {
 } from '../core/formulas/freeze';
 import { ADDIN_NAME, plural } from '../core/product';
 import { withDocumentLock } from '../gas/cache-and-lock';
-import { restoreFormula, typedCells, writeValues } from '../gas/sheet-io';
+import { writeOwnFormula, typedCells, writeValues } from '../gas/sheet-io';
 import { readSettingsSummary } from '../gas/user-settings';
 import type { FreezeReport, ThawReport } from '../shared/rpc';
 
@@ -85,7 +85,7 @@ export function freezeSelection(): FreezeReport {
             : null;
       if (refusal) {
         // Put the formula back as it was: it recalculates once, as after any edit.
-        restoreFormula(cell, formula);
+        writeOwnFormula(cell, formula);
         left.push({ range, reason: refusal });
         continue;
       }
@@ -131,7 +131,7 @@ export function thawSelection(): ThawReport {
       const anchor = sheet.getRange(range.getRow(), range.getColumn());
       // The frozen values would block the array result (#REF!): they go first.
       range.clearContent();
-      restoreFormula(anchor, record.formula);
+      writeOwnFormula(anchor, record.formula);
       anchor.setNote(record.priorNote || null);
       props.deleteProperty(key);
       thawed.push(record.range);
