@@ -64,6 +64,18 @@ function howItStopped(status: string): string {
   return 'stopped when the sidebar closed';
 }
 
+/** Asks `question` inside `container` with Push and Cancel; resolves true for Push. */
+function askFirst(container: HTMLElement, question: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const push = el('button', { type: 'button', class: 'action', id: 'audit-push-confirm' }, 'Push');
+    const cancel = el('button', { type: 'button', id: 'audit-push-decline' }, 'Cancel');
+    push.addEventListener('click', () => resolve(true));
+    cancel.addEventListener('click', () => resolve(false));
+    container.replaceChildren(el('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm the push' }, el('p', { class: 'status info' }, question), push, cancel));
+    push.focus();
+  });
+}
+
 function unwrap<T>(result: RpcResult<T>): T {
   if (!result.ok) throw new Error(result.error);
   return result.value;
@@ -94,7 +106,15 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   byId<HTMLButtonElement>('audit-push').addEventListener('click', () => {
     void busy(panel, status, 'Comparing the audit sheet with what was built…', async () => {
       say(status, '');
-      return runJob<AuditPushHandle>(results, unwrap(await server.startAuditPush(null)), PUSH_VIEW, run);
+      const handle = unwrap(await server.startAuditPush(null));
+      // Nothing is sent before the user has seen where it goes: the fund the push checked against their own record.
+      const cells = handle.progress.cellsTotal;
+      if (handle.progress.status === 'running' && cells > 0 && !(await askFirst(results, `Push ${countOf(cells, 'changed cell')} to ${handle.fund}?`))) {
+        unwrap(await server.cancelAuditPush(handle.pushId));
+        results.replaceChildren();
+        return { line: 'Nothing was pushed.', tone: 'warning' };
+      }
+      return runJob<AuditPushHandle>(results, handle, PUSH_VIEW, run);
     });
   });
 
@@ -197,7 +217,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       offers.push(box);
     };
     for (const push of jobs.pushes) {
-      offer(push, PUSH_VIEW, `The push of changed cells of "${push.sheetName}" ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${countOf(push.progress.cellsTotal, 'cell')} done.`);
+      offer(push, PUSH_VIEW, `The push of changed cells of "${push.sheetName}" to ${push.fund} ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${countOf(push.progress.cellsTotal, 'cell')} done.`);
     }
     for (const job of jobs.imports) {
       offer(job, importView(job.kind, job.range), `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${countOf(job.progress.rowsTotal, 'row')} done.`);

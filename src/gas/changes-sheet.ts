@@ -2,7 +2,7 @@
 // never rewritten, so a restated figure stays visible until someone deletes the row.
 
 import { CHANGES_HEADER, CHANGES_SHEET, changeCells, type ChangeRow } from '../core/snapshots/changes';
-import { asSafeRows } from '../core/sheets/cell-safety';
+import { writeValues } from './sheet-io';
 import { ensureSize, insertSheetAtEnd } from './own-sheets';
 
 type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -16,7 +16,7 @@ export function appendChanges(rows: readonly ChangeRow[], book: Book = Spreadshe
   let sheet = book.getSheetByName(CHANGES_SHEET);
   if (!sheet) {
     sheet = insertSheetAtEnd(book, CHANGES_SHEET);
-    sheet.getRange(1, 1, 1, CHANGES_HEADER.length).setValues([[...CHANGES_HEADER]]).setFontWeight('bold');
+    writeValues(sheet.getRange(1, 1, 1, CHANGES_HEADER.length), [CHANGES_HEADER]).setFontWeight('bold');
     sheet.setFrozenRows(1);
   }
   const first = Math.max(sheet.getLastRow(), 1) + 1;
@@ -24,7 +24,7 @@ export function appendChanges(rows: readonly ChangeRow[], book: Book = Spreadshe
   ensureSize(sheet, last);
   // The period stays the text it is ("2024-03-01"), as the metric's own label would: not a date Sheets guesses.
   sheet.getRange(first, 3, rows.length, 1).setNumberFormat('@');
-  sheet.getRange(first, 1, rows.length, CHANGES_HEADER.length).setValues(asSafeRows(rows.map(changeCells)));
+  writeValues(sheet.getRange(first, 1, rows.length, CHANGES_HEADER.length), rows.map(changeCells));
   sheet.getRange(first, 1, rows.length, 1).setNumberFormat('yyyy-mm-dd hh:mm:ss');
   return sheet.getName();
 }

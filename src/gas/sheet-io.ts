@@ -1,9 +1,11 @@
-// Reading and writing the active spreadsheet for the sidebar: the only place it writes cells.
+// Reading and writing the active spreadsheet for the sidebar, and the one place any code writes values or
+// formulas into cells (writeValues, writePlainText, writeOwnFormula): test/build/safe-cell-writes.test.ts fails
+// on a setValue(s), setFormula(s) or setRichTextValue(s) anywhere else.
 
 import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
 import { changedCells, type FrozenRecord } from '../core/formulas/freeze';
-import { asSafeCell, asSafeRows } from '../core/sheets/cell-safety';
+import { asSafeCell, asSafeRows, asSafeRowsIn, PLAIN_TEXT_FORMAT } from '../core/sheets/cell-safety';
 
 export interface CellAnchor {
   sheetName: string;
@@ -57,6 +59,31 @@ export function writeTable(anchor: CellAnchor, rows: ReadonlyArray<ReadonlyArray
     sheet.getRange(anchor.row, anchor.column + column, padded.length, 1).setNumberFormat('yyyy-mm-dd');
   }
   return range.getA1Notation();
+}
+
+type Range = GoogleAppsScript.Spreadsheet.Range;
+
+/**
+ * Writes values into `range` (its size) so that no text becomes a formula: text starting with =, +, - or @
+ * is kept as text (cell-safety.ts) except in plain-text cells, which keep any text as it is. Numbers,
+ * booleans and Dates are written as they are. Returns the range.
+ */
+export function writeValues(range: Range, rows: ReadonlyArray<ReadonlyArray<unknown>>): Range {
+  return range.setValues(asSafeRowsIn(rows, range.getNumberFormats()));
+}
+
+/** Makes `range` plain text and writes text into it, kept exactly (hidden stores: JSON, ids, labels). */
+export function writePlainText(range: Range, rows: ReadonlyArray<ReadonlyArray<string>>): Range {
+  return range.setNumberFormat(PLAIN_TEXT_FORMAT).setValues(rows.map((row) => [...row]));
+}
+
+/**
+ * Writes a formula the add-in itself made or recorded: one it read from that cell (Refresh data, a Freeze that
+ * was refused), one Freeze recorded (Make live), or its own probe (Check this installation). Never text from
+ * the API or from another cell.
+ */
+export function writeOwnFormula(cell: Range, formula: string): void {
+  cell.setFormula(formula);
 }
 
 export function writeFormula(anchor: CellAnchor, formula: string): string {

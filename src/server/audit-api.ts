@@ -27,11 +27,14 @@ import {
 } from '../core/audit';
 import { countOf } from '../core/export/places';
 import { AUDIT_CELL_OUTCOMES, type AuditSchema, type AuditSheetRead } from '../core/audit/types';
+import { fundLabel, requireOwnAudit } from '../core/audit/audit-trust';
 import { jobProgress } from '../core/jobs/progress';
 import { tallyOutcomes } from '../core/jobs/tally';
 import { requireUuid } from '../core/validate/uuid';
 import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
-import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
+import { loadSnapshot, saveSnapshot, snapshotScope, stageAuditStore } from '../gas/audit-store';
+import { userHmac } from '../gas/user-signing-key';
+import { verifyRecord } from '../core/trust/signed-record';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution, sidebarClient } from './api-factory';
@@ -83,10 +86,11 @@ export function writeAudit(data: AuditData): AuditBuildReport {
 }
 
 function prepare(sheetName: string, values: unknown[][] | null): { state: AuditPushState; read: AuditSheetRead; schema: AuditSchema } {
-  const snapshotText = loadSnapshot(sheetName);
-  if (!values || !snapshotText) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
+  const stored = loadSnapshot(sheetName);
+  if (!values || !stored) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
   const read = readAuditSheet(values);
-  const snapshot = parseSnapshot(snapshotText);
+  // Before any request: the marker, the hidden ids and the store are cells editors can rewrite (issue 25).
+  const snapshot = requireOwnAudit(userHmac(), snapshotScope(sheetName), stored, read, sheetName);
   const schema = loadAuditSchema(sidebarClient(), snapshot.companyId);
   return { state: prepareAuditPush({ read, snapshot, schema, timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter }), read, schema };
 }
@@ -94,12 +98,16 @@ function prepare(sheetName: string, values: unknown[][] | null): { state: AuditP
 function outcome(stored: StoredPush): AuditPushOutcome {
   const report = buildAuditPushReport(stored.state);
   return {
-    summary: report.summary,
+    summary: `${capitalised(fundLabel(stored.state.companyId))}: ${report.summary}`,
     totals: report.totals,
     problems: report.items.filter((item) => item.outcome === 'failed' || item.outcome === 'skipped').slice(0, 50),
     notes: report.notes,
     problem: report.problem,
   };
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
@@ -111,14 +119,15 @@ function outcome(stored: StoredPush): AuditPushOutcome {
 function recordConfirmed(sheetName: string, state: AuditPushState): void {
   const updates = buildAuditPushReport(state).snapshotUpdates;
   if (updates.length === 0) return;
-  const text = loadSnapshot(sheetName);
-  if (!text) return;
-  const next = serializeSnapshot(applySnapshotUpdates(parseSnapshot(text), updates));
-  if (next !== text) saveSnapshot(sheetName, next);
+  const stored = loadSnapshot(sheetName);
+  // Re-signed only as this user signed it: a store rewritten since the push started stays refused, never laundered.
+  if (!stored || !verifyRecord(userHmac(), snapshotScope(sheetName), stored.text, stored.signature)) return;
+  const next = serializeSnapshot(applySnapshotUpdates(parseSnapshot(stored.text), updates));
+  if (next !== stored.text) saveSnapshot(sheetName, next);
 }
 
 /** Audit pushes as one kind of job (jobs-api). */
-export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, CompactPushState, Pick<AuditPushHandle, 'pushId' | 'sheetName'>, AuditPushProgress, AuditPushOutcome>({
+export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, CompactPushState, Pick<AuditPushHandle, 'pushId' | 'sheetName' | 'fund'>, AuditPushProgress, AuditPushOutcome>({
   store: 'audit-push',
   marginMs: 5_000,
   notStored: 'This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.',
@@ -140,7 +149,7 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
     return state && { sheetName: record.sheetName, state };
   },
   compact: (stored, record) => ({ ...record, state: compactPush(stored.state, record.state) }),
-  head: (pushId, job) => ({ pushId, sheetName: job.sheetName }),
+  head: (pushId, job) => ({ pushId, sheetName: job.sheetName, fund: fundLabel(job.state.companyId) }),
   progress: (stored) => auditPushProgress(stored.state, Date.now()),
   outcome,
   resume: resumeAuditPush,

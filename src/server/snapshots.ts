@@ -11,7 +11,6 @@ import { metricValuesCells } from '../core/formulas/metric-formulas';
 import { portfolioMetric } from '../core/formulas/portfolio-grid';
 import type { Aggregate } from '../core/sheets/period-aggregate';
 import { plural } from '../core/product';
-import { asSafeRows } from '../core/sheets/cell-safety';
 import { parseTableOptions } from '../core/sheets/metric-table';
 import { snapshotAccessProblem } from '../core/snapshots/access';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
@@ -20,7 +19,7 @@ import { isDateLike, isIsoDate } from '../core/validate/dates';
 import { withDocumentLock } from '../gas/cache-and-lock';
 import { appendChanges } from '../gas/changes-sheet';
 import { ensureSize } from '../gas/own-sheets';
-import { quoteSheetName, typedCells, writeTable, type CellAnchor } from '../gas/sheet-io';
+import { quoteSheetName, typedCells, writeTable, writeValues, type CellAnchor } from '../gas/sheet-io';
 import { readSnapshots, saveSnapshot, type StoredSnapshot } from '../gas/snapshot-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { callerIsOwner } from '../gas/ownership';
@@ -220,7 +219,7 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
   // The old table's cells go first: a table that shrank leaves none of its old values behind.
   old.clearContent();
   // Metric names are API text: one reading "=…" stays text, as writeTable keeps it at insert.
-  written.setValues(asSafeRows(rows));
+  writeValues(written, rows);
   if (dateColumn) sheet.getRange(written.getRow(), written.getColumn(), rows.length, 1).setNumberFormat('yyyy-mm-dd');
   saveSnapshot({ definition: { ...d, range: written.getA1Notation(), refreshedAt: ctx.time }, cells: fingerprints(written.getValues()) }, ctx.book);
   ctx.changes.push(...changes);

@@ -145,7 +145,8 @@ export type AuditBuildReport = {
 /** A build of the audit run as a job (startAuditBuild): `report` once the sheet is written. */
 export type AuditBuildHandle = JobHandle<AuditBuildProgress, AuditBuildReport> & { buildId: string };
 
-export type AuditPushHandle = JobHandle<AuditPushProgress, AuditPushOutcome> & { pushId: string; sheetName: string };
+/** `fund` names the fund every cell goes to ("the fund c0000000-…"): the sidebar asks before the first step sends. */
+export type AuditPushHandle = JobHandle<AuditPushProgress, AuditPushOutcome> & { pushId: string; sheetName: string; fund: string };
 
 export type AuditPushOutcome = JobOutcome<AuditPushReport['totals'], AuditPushReportItem> & { notes: string[] };
 

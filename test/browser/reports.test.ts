@@ -79,10 +79,11 @@ it('a push with failures says so in a non-green status line, with the report in 
 
   frame = await portfolioTab();
   await frame.click('#audit-push');
+  await frame.click('#audit-push-confirm');
   const status = await finalStatus(frame);
   // Part stored, part refused: partial, with only the refused count in red, in the line, the report and the bar.
   expect(status.className).toBe('status partial');
-  expect(status.text).toMatch(/^\d+ cells compared: 1 (created|updated), \d+ unchanged, 2 failed\.$/);
+  expect(status.text).toMatch(/^The fund [0-9a-f-]{36}: \d+ cells compared: 1 (created|updated), \d+ unchanged, 2 failed\.$/);
   expect(await frame.$$eval('#portfolio-status .bad', (spans) => spans.map((s) => [s.textContent, getComputedStyle(s).color]))).toEqual([['2 failed.', 'rgb(217, 48, 37)']]);
   expect(await frame.$eval('#portfolio-status', (p) => getComputedStyle(p).color)).toBe('rgb(32, 33, 36)');
   expect(await frame.getAttribute('#portfolio-results > p.status', 'class')).toBe('status partial');
