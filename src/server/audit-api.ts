@@ -33,11 +33,13 @@ import { requireUuid } from '../core/validate/uuid';
 import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
 import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import { conflictGuard, markConflictCells } from '../gas/audit-conflict-marks';
+import { conflictNote } from '../core/audit/conflicts';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob } from './jobs-api';
 
-const AUDIT_SHEET = 'Portfolio audit';
+export const AUDIT_SHEET = 'Portfolio audit';
 
 /** A push as it steps: its state, rebuilt from the sheet each time it is loaded. */
 type StoredPush = { sheetName: string; state: AuditPushState };
@@ -82,7 +84,7 @@ export function writeAudit(data: AuditData): AuditBuildReport {
   };
 }
 
-function prepare(sheetName: string, values: unknown[][] | null): { state: AuditPushState; read: AuditSheetRead; schema: AuditSchema } {
+export function prepare(sheetName: string, values: unknown[][] | null): { state: AuditPushState; read: AuditSheetRead; schema: AuditSchema } {
   const snapshotText = loadSnapshot(sheetName);
   if (!values || !snapshotText) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
   const read = readAuditSheet(values);
@@ -99,6 +101,7 @@ function outcome(stored: StoredPush): AuditPushOutcome {
     problems: report.items.filter((item) => item.outcome === 'failed' || item.outcome === 'skipped').slice(0, 50),
     notes: report.notes,
     problem: report.problem,
+    conflicts: report.items.filter((item) => item.outcome === 'conflict'),
   };
 }
 
@@ -148,6 +151,7 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
   step: (stored, context) => {
     const { state } = runAuditPushStep(stored.state, context.client, {
       ...context,
+      guard: conflictGuard(stored.sheetName),
       onCheckpoint: (next) => {
         context.checkpoint(next);
         recordConfirmed(stored.sheetName, next);
@@ -167,7 +171,14 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
     problems: [],
     notes: [],
     problem: SHEET_CHANGED,
+    conflicts: [],
   }),
+  /** Conflicts get a note in the sheet; an overwrite clears the notes of the cells it stored. */
+  stopped: ({ sheetName, state }) => markConflictCells(sheetName, state.items.flatMap((item): Array<{ row: number; column: number; note: string | null }> => {
+    if (item.conflict) return [{ row: item.row, column: item.column, note: conflictNote(item.conflict, item.shown) }];
+    if (state.overwrite && (item.outcome === 'created' || item.outcome === 'updated')) return [{ row: item.row, column: item.column, note: null }];
+    return [];
+  })),
 });
 
 export function startPush(sheetName: string | null): AuditPushHandle {

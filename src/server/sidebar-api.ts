@@ -7,6 +7,7 @@ import type { JobKind, JobProgress } from '../shared/rpc';
 import { activeSelection } from '../gas/sheet-io';
 import * as audit from './audit-api';
 import * as auditBuild from './audit-build-api';
+import * as auditConflicts from './audit-conflicts-api';
 import * as exporter from './export-api';
 import * as freeze from './freeze';
 import * as importer from './import-api';
@@ -101,6 +102,9 @@ export const startAuditPush = serve(['sheetName'], audit.startPush);
 export const continueAuditPush = serve(['pushId'], (pushId: string) => jobs.continueJob(audit.pushJob, pushId));
 export const cancelAuditPush = serve(['pushId'], (pushId: string) => jobs.cancelJob(audit.pushJob, pushId));
 export const resumeAuditPush = serve(['pushId'], (pushId: string) => jobs.resumeJob(audit.pushJob, pushId));
+/** Issue 27: the push's conflicts overwritten on purpose (a push of only those cells), or the server's values taken into the sheet. */
+export const startAuditOverwrite = serve(['cells', 'sheetName'], auditConflicts.startOverwrite);
+export const takeServerAuditValues = serve(['cells', 'sheetName'], auditConflicts.takeServerValues);
 
 export const findUnfinishedPortfolioJobs = serve([], () => ({
   pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob),
