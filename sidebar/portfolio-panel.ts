@@ -16,6 +16,7 @@ const PUSH_VIEW: JobView<AuditPushHandle> = {
   watch: (h) => readProgress(server.getJobProgress('push', h.pushId), (p) => ('cellsDone' in p ? { done: p.cellsDone, total: p.cellsTotal } : null)),
   cancel: (h) => server.cancelAuditPush(h.pushId),
   resume: (h) => server.resumeAuditPush(h.pushId),
+  logged: true,
 };
 
 type ConflictItem = NonNullable<AuditPushHandle['report']>['conflicts'][number];
@@ -92,6 +93,7 @@ function importView(kind: ImportKind, range: string): JobView<ImportHandle> {
     watch: (h) => readProgress(server.getJobProgress('import', h.importId), (p) => ('rowsDone' in p ? { done: p.rowsDone, total: p.rowsTotal } : null)),
     cancel: (h) => server.cancelImport(h.importId),
     resume: (h) => server.resumeImport(h.importId),
+    logged: true,
   };
 }
 

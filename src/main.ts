@@ -295,6 +295,7 @@ global.cancelAuditPush = sidebar.cancelAuditPush;
 global.resumeAuditPush = sidebar.resumeAuditPush;
 global.startAuditOverwrite = sidebar.startAuditOverwrite;
 global.takeServerAuditValues = sidebar.takeServerAuditValues;
+global.openPushLog = sidebar.openPushLog;
 global.findUnfinishedPortfolioJobs = sidebar.findUnfinishedPortfolioJobs;
 global.getJobProgress = sidebar.getJobProgress;
 global.insertMetricValues = sidebar.insertMetricValues;

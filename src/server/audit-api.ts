@@ -35,6 +35,8 @@ import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store'
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { conflictGuard, markConflictCells } from '../gas/audit-conflict-marks';
 import { conflictNote } from '../core/audit/conflicts';
+import { newlySettled, outcomeText } from '../core/jobs/push-log';
+import { quoteSheetName } from '../gas/sheet-io';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob } from './jobs-api';
@@ -173,6 +175,20 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
     problem: SHEET_CHANGED,
     conflicts: [],
   }),
+  /** Every cell a step sent or held back, with the server's value before it when the wave read it. */
+  logRows: (before, { sheetName, state }) => {
+    const time = new Date().toISOString();
+    return newlySettled(before.state.items, state.items).filter((item) => item.planned).map((item) => ({
+      time,
+      kind: state.overwrite ? 'Audit overwrite' : 'Audit push',
+      what: `${state.profiles[item.profile]?.name ?? ''} › ${state.properties[item.property]?.name ?? ''}`,
+      period: '',
+      oldValue: item.was ?? item.conflict?.server ?? null,
+      newValue: item.shown,
+      outcome: outcomeText(item.outcome, item.outcome === 'created' || item.outcome === 'updated' ? null : item.reason),
+      cell: `${quoteSheetName(sheetName)}!${cellName(item.row, item.column)}`,
+    }));
+  },
   /** Conflicts get a note in the sheet; an overwrite clears the notes of the cells it stored. */
   stopped: ({ sheetName, state }) => markConflictCells(sheetName, state.items.flatMap((item): Array<{ row: number; column: number; note: string | null }> => {
     if (item.conflict) return [{ row: item.row, column: item.column, note: conflictNote(item.conflict, item.shown) }];

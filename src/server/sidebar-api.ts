@@ -5,6 +5,7 @@
 import { InputError } from '../core/errors';
 import type { JobKind, JobProgress } from '../shared/rpc';
 import { activeSelection } from '../gas/sheet-io';
+import { showPushLog } from '../gas/changes-sheet';
 import * as audit from './audit-api';
 import * as auditBuild from './audit-build-api';
 import * as auditConflicts from './audit-conflicts-api';
@@ -105,6 +106,8 @@ export const resumeAuditPush = serve(['pushId'], (pushId: string) => jobs.resume
 /** Issue 27: the push's conflicts overwritten on purpose (a push of only those cells), or the server's values taken into the sheet. */
 export const startAuditOverwrite = serve(['cells', 'sheetName'], auditConflicts.startOverwrite);
 export const takeServerAuditValues = serve(['cells', 'sheetName'], auditConflicts.takeServerValues);
+/** Issue 27: the Pushes sheet (every value an export, audit push or import sent), brought to the front. */
+export const openPushLog = serve([], () => showPushLog());
 
 export const findUnfinishedPortfolioJobs = serve([], () => ({
   pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob),

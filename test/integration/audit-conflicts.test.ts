@@ -7,7 +7,7 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle, AuditTakeReport } from '../../src/shared/rpc';
-import { ok, useStack, waitOnBothClocks, type Stack } from '../support/stack';
+import { ok, OWNER, useStack, waitOnBothClocks, type Stack } from '../support/stack';
 
 jest.setTimeout(120_000);
 
@@ -111,6 +111,18 @@ it('keeps a colleague\'s changes made after the build, reports both values, and 
   expect(thesisNote).toContain('On the server now: "Colleague: expand to the Nordics first"');
   expect(thesisNote).toContain('Typed here: "Analyst: stay in Germany"');
   expect(s.cell(s.beta.id, s.sector.id).getNote().startsWith(NOTE_START)).toBe(true);
+
+  // The Pushes sheet logs the four cells: who, what, the server's value before, the value sent, the outcome.
+  const log = s.rt.spreadsheet.getSheetByName('Pushes')!.getDataRange().getValues();
+  expect(log[0]).toEqual(['Time', 'Who', 'Kind', 'What', 'Period', 'Old value', 'New value', 'Outcome', 'Cell']);
+  const logged = log.slice(1).map((row) => row.slice(1));
+  expect(logged).toHaveLength(4);
+  expect(logged).toEqual(expect.arrayContaining([
+    [OWNER, 'Audit push', `${s.acme.name} › Headquarters`, '', expect.any(String), 'Analyst harbour', expect.stringMatching(/^(updated|created)$/), expect.stringMatching(/^'Portfolio audit'!\w+\d+$/)],
+    [OWNER, 'Audit push', `${s.acme.name} › Investment thesis`, '', 'Colleague: expand to the Nordics first', 'Analyst: stay in Germany', expect.stringMatching(/^conflict: changed on the server/), expect.any(String)],
+    [OWNER, 'Audit push', `${s.beta.name} › Sector`, '', s.colleagueSector.label, s.analystSector.label, expect.stringMatching(/^conflict: /), expect.any(String)],
+  ]));
+  expect(JSON.stringify(log)).not.toContain(stack.emulator.token);
 
   // A second push without a rebuild still holds them back: nothing is sent over the colleague's values.
   await stack.emulator.control.clearRequests();

@@ -83,6 +83,7 @@ export function holdConflicts(state: AuditPushState, wave: readonly AuditPushIte
       dates: guard,
     });
     if (!conflict) {
+      item.was = serverCell(values.get(profileId)?.[property.id], property, options[property.id] ?? [], guard).shown;
       toSend.push(item);
       continue;
     }

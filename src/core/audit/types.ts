@@ -240,6 +240,8 @@ export type AuditPushItem = {
   reason?: string;
   /** A conflict's two values. */
   conflict?: AuditConflict;
+  /** The server's value read just before the wave sent it (for the Pushes sheet); not kept between steps. */
+  was?: string;
 };
 
 /** Everything a push needs between steps: JSON-safe, stored by the server. */
