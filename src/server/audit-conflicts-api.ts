@@ -36,8 +36,9 @@ export function startOverwrite(cells: AuditCellRef[], sheetName: string | null):
   const values = readSheetValues(name);
   const { state, read, schema } = prepare(name, values);
   state.items = state.items.filter((item) => wanted.has(`${state.profiles[item.profile]!.id}/${state.properties[item.property]!.id}`.toLowerCase()));
-  state.cellsCompared = state.items.length;
-  state.unchanged = 0;
+  // A named cell that no longer differs from the audit (its server value taken since) is compared, and unchanged.
+  state.cellsCompared = new Set(read.cells.map((cell) => `${cell.profileId}/${cell.propertyId}`).filter((id) => wanted.has(id))).size;
+  state.unchanged = state.cellsCompared - state.items.length;
   state.overwrite = true;
   state.status = isPushComplete(state) ? 'done' : 'running';
   const record = { sheetName: name, state: compactNewPush(state, read, sheetFingerprint(values!), schema) };

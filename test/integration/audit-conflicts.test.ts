@@ -172,6 +172,10 @@ it('takes the server\'s values into the sheet when asked: the next push sends no
   const next = await drivePush(s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
   expect(next.report!.summary).toMatch(/nothing changed, so nothing was sent/);
   expect(puts(await stack.emulator.control.requests())).toHaveLength(0);
+  // Overwrite offered by the earlier report, pressed after taking the server's values: nothing left to send.
+  const late = ok<AuditPushHandle>(s.rt.callServer('startAuditOverwrite', [cells, null]));
+  expect(late.report!.summary).toBe('2 cells compared: nothing changed, so nothing was sent.');
+  expect(puts(await stack.emulator.control.requests())).toHaveLength(0);
   const state = await stack.emulator.control.state();
   expect(storedValue(state, s.beta.id, s.sector.id)!.option_ids).toEqual([s.colleagueSector.id]);
 });
