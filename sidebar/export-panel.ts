@@ -115,6 +115,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       watch: (h) => readProgress(server.getJobProgress('export', h.exportId), (p) => ('itemsDone' in p ? { done: p.itemsDone, total: p.itemsTotal } : null)),
       cancel: (h) => server.cancelExport(h.exportId),
       resume: (h) => server.resumeExport(h.exportId),
+      logged: true,
       extras: (h) => (h.report ? extras(h.report) : []),
       // The store's answer, re-read by the server once the export stopped: the next export of this range
       // from this open sidebar sends only what changed, as one started from Use selection would.

@@ -11,13 +11,54 @@ const PUSH_VIEW: JobView<AuditPushHandle> = {
   label: 'Pushing changed cells',
   progress: (h) => ({ done: h.progress.cellsDone, total: h.progress.cellsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
   report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: [...h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`), ...h.report.notes] },
-  // A skipped cell is an edit the push declined to send (auto-calculated, or not in the audit): a refusal.
-  shortfall: (h) => ({ failed: h.report?.totals.failed, refused: h.report?.totals.skipped, notSent: h.report?.totals.pending }),
+  // A skipped cell is an edit the push declined to send (auto-calculated, or not in the audit), and a conflict
+  // one it held back (changed on the server since the build): refusals the analyst must act on.
+  shortfall: (h) => ({ failed: h.report?.totals.failed, refused: (h.report?.totals.skipped ?? 0) + (h.report?.totals.conflict ?? 0), notSent: h.report?.totals.pending }),
   next: (h) => server.continueAuditPush(h.pushId),
   watch: (h) => readProgress(server.getJobProgress('push', h.pushId), (p) => ('cellsDone' in p ? { done: p.cellsDone, total: p.cellsTotal } : null)),
   cancel: (h) => server.cancelAuditPush(h.pushId),
   resume: (h) => server.resumeAuditPush(h.pushId),
+  logged: true,
 };
+
+type ConflictItem = NonNullable<AuditPushHandle['report']>['conflicts'][number];
+
+/** A conflict as a line of the report: the cell, then its three values. */
+function conflictLine(item: ConflictItem): string {
+  const atBuild = item.conflict?.atBuild === null ? 'a longer value (only its fingerprint is kept)' : `"${item.conflict?.atBuild ?? ''}"`;
+  return `${item.cell} (${item.profileName}, ${item.propertyName}): when built ${atBuild}, on the server now "${item.conflict?.server ?? ''}", typed "${item.value}"`;
+}
+
+/**
+ * The push's conflicts and the two ways out: Overwrite these cells (a push of only those, on purpose) and
+ * Take the server's values (written into the sheet). Each button acts once.
+ */
+function conflictOffer(handle: AuditPushHandle, results: HTMLElement, run: ActionRunner, view: () => JobView<AuditPushHandle>): HTMLElement[] {
+  const conflicts = handle.report?.conflicts ?? [];
+  if (conflicts.length === 0) return [];
+  const cells = conflicts.map((item) => ({ profileId: item.profileId, propertyId: item.propertyId }));
+  const n = conflicts.length;
+  const overwrite = el('button', { type: 'button', class: 'action', id: 'audit-overwrite' }, `Overwrite ${n === 1 ? 'this cell' : `these ${n} cells`}`);
+  const take = el('button', { type: 'button', class: 'action', id: 'audit-take-server' }, `Take the server's ${n === 1 ? 'value' : 'values'}`);
+  const box = el('div', { class: 'conflicts', 'aria-label': 'Cells changed on the server' },
+    el('p', { class: 'hint' }, `${countOf(n, 'cell')} changed on the server since the audit was built ${n === 1 ? 'was' : 'were'} not sent, so nobody's change is lost. Each is marked with a note in the sheet.`),
+    el('ul', { class: 'problems' }, ...conflicts.map((item) => el('li', {}, conflictLine(item)))),
+    overwrite,
+    take);
+  overwrite.addEventListener('click', () => {
+    overwrite.disabled = take.disabled = true;
+    run(`Overwriting ${countOf(n, 'cell')}…`, async () => runJob<AuditPushHandle>(results, unwrap(await server.startAuditOverwrite(cells, handle.sheetName)), view(), run));
+  });
+  take.addEventListener('click', () => {
+    overwrite.disabled = take.disabled = true;
+    run("Reading the server's values…", async () => {
+      const taken = unwrap(await server.takeServerAuditValues(cells, handle.sheetName));
+      box.append(el('p', { class: 'status success' }, taken.message));
+      return { line: taken.message, tone: 'success' };
+    });
+  });
+  return [box];
+}
 
 /**
  * Build audit always runs as a job, whatever the fund's size: a small fund is read in one step, and one path
@@ -54,6 +95,7 @@ function importView(kind: ImportKind, range: string): JobView<ImportHandle> {
     watch: (h) => readProgress(server.getJobProgress('import', h.importId), (p) => ('rowsDone' in p ? { done: p.rowsDone, total: p.rowsTotal } : null)),
     cancel: (h) => server.cancelImport(h.importId),
     resume: (h) => server.resumeImport(h.importId),
+    logged: true,
   };
 }
 
@@ -95,6 +137,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
     await settingsLoaded.catch(() => undefined);
     return companyId();
   };
+  const pushView: JobView<AuditPushHandle> = { ...PUSH_VIEW, extras: (h) => conflictOffer(h, results, run, () => pushView) };
 
   byId<HTMLButtonElement>('audit-build').addEventListener('click', () => {
     void busy(panel, status, 'Reading every profile, property and value…', async () => {
@@ -114,7 +157,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
         results.replaceChildren();
         return { line: 'Nothing was pushed.', tone: 'warning' };
       }
-      return runJob<AuditPushHandle>(results, handle, PUSH_VIEW, run);
+      return runJob<AuditPushHandle>(results, handle, pushView, run);
     });
   });
 
@@ -217,7 +260,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       offers.push(box);
     };
     for (const push of jobs.pushes) {
-      offer(push, PUSH_VIEW, `The push of changed cells of "${push.sheetName}" to ${push.fund} ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${countOf(push.progress.cellsTotal, 'cell')} done.`);
+      offer(push, pushView, `The push of changed cells of "${push.sheetName}" to ${push.fund} ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${countOf(push.progress.cellsTotal, 'cell')} done.`);
     }
     for (const job of jobs.imports) {
       offer(job, importView(job.kind, job.range), `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${countOf(job.progress.rowsTotal, 'row')} done.`);

@@ -36,11 +36,15 @@ import { loadSnapshot, saveSnapshot, snapshotScope, stageAuditStore } from '../g
 import { userHmac } from '../gas/user-signing-key';
 import { verifyRecord } from '../core/trust/signed-record';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import { conflictGuard, markConflictCells } from '../gas/audit-conflict-marks';
+import { conflictNote } from '../core/audit/conflicts';
+import { newlySettled, outcomeText } from '../core/jobs/push-log';
+import { quoteSheetName } from '../gas/sheet-io';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob } from './jobs-api';
 
-const AUDIT_SHEET = 'Portfolio audit';
+export const AUDIT_SHEET = 'Portfolio audit';
 
 /** A push as it steps: its state, rebuilt from the sheet each time it is loaded. */
 type StoredPush = { sheetName: string; state: AuditPushState };
@@ -85,7 +89,7 @@ export function writeAudit(data: AuditData): AuditBuildReport {
   };
 }
 
-function prepare(sheetName: string, values: unknown[][] | null): { state: AuditPushState; read: AuditSheetRead; schema: AuditSchema } {
+export function prepare(sheetName: string, values: unknown[][] | null): { state: AuditPushState; read: AuditSheetRead; schema: AuditSchema } {
   const stored = loadSnapshot(sheetName);
   if (!values || !stored) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
   const read = readAuditSheet(values);
@@ -103,6 +107,7 @@ function outcome(stored: StoredPush): AuditPushOutcome {
     problems: report.items.filter((item) => item.outcome === 'failed' || item.outcome === 'skipped').slice(0, 50),
     notes: report.notes,
     problem: report.problem,
+    conflicts: report.items.filter((item) => item.outcome === 'conflict'),
   };
 }
 
@@ -157,6 +162,7 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
   step: (stored, context) => {
     const { state } = runAuditPushStep(stored.state, context.client, {
       ...context,
+      guard: conflictGuard(stored.sheetName),
       onCheckpoint: (next) => {
         context.checkpoint(next);
         recordConfirmed(stored.sheetName, next);
@@ -176,7 +182,28 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
     problems: [],
     notes: [],
     problem: SHEET_CHANGED,
+    conflicts: [],
   }),
+  /** Every cell a step sent or held back, with the server's value before it when the wave read it. */
+  logRows: (before, { sheetName, state }) => {
+    const time = new Date().toISOString();
+    return newlySettled(before.state.items, state.items).filter((item) => item.planned).map((item) => ({
+      time,
+      kind: state.overwrite ? 'Audit overwrite' : 'Audit push',
+      what: `${state.profiles[item.profile]?.name ?? ''} › ${state.properties[item.property]?.name ?? ''}`,
+      period: '',
+      oldValue: item.was ?? item.conflict?.server ?? null,
+      newValue: item.shown,
+      outcome: outcomeText(item.outcome, item.outcome === 'created' || item.outcome === 'updated' ? null : item.reason),
+      cell: `${quoteSheetName(sheetName)}!${cellName(item.row, item.column)}`,
+    }));
+  },
+  /** Conflicts get a note in the sheet; an overwrite clears the notes of the cells it stored. */
+  stopped: ({ sheetName, state }) => markConflictCells(sheetName, state.items.flatMap((item): Array<{ row: number; column: number; note: string | null }> => {
+    if (item.conflict) return [{ row: item.row, column: item.column, note: conflictNote(item.conflict, item.shown) }];
+    if (state.overwrite && (item.outcome === 'created' || item.outcome === 'updated')) return [{ row: item.row, column: item.column, note: null }];
+    return [];
+  })),
 });
 
 export function startPush(sheetName: string | null): AuditPushHandle {

@@ -32,6 +32,7 @@ import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from
 import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob, unfinishedJobs } from './jobs-api';
 import { listMetricsKept } from './metric-listing';
+import { newlySettled, outcomeText } from '../core/jobs/push-log';
 
 const PROBLEMS_SHOWN = 50;
 
@@ -215,6 +216,21 @@ export const exportJob = rereadKind<ExportRecord, ExportRun, ExportState, Compac
     rangeExportedBefore: wasExported(record.request.range),
   }),
   stopped,
+  /** Every value a step settled, for the Pushes sheet: the export does not read what the server held before. */
+  logRows: (before, after) => {
+    const time = new Date().toISOString();
+    const sheet = after.request.range.slice(0, after.request.range.lastIndexOf('!'));
+    return newlySettled(buildReport(before.state).items, buildReport(after.state).items).map((item) => ({
+      time,
+      kind: 'Export' as const,
+      what: item.metricName ?? item.metricId ?? '',
+      period: item.date ?? '',
+      oldValue: null,
+      newValue: item.value,
+      outcome: outcomeText(item.outcome, item.reason),
+      cell: `${sheet}!${item.cell}`,
+    }));
+  },
 });
 
 /** The last export of this spreadsheet, if it did not finish. */

@@ -41,6 +41,7 @@ import type { RangeInput } from '../core/directory/types';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 import { rereadKind, startJob, type RereadJob } from './jobs-api';
+import { newlySettled, outcomeText } from '../core/jobs/push-log';
 
 /** An import as it steps: its state, planned again from its range each time it is loaded. */
 type StoredImport =
@@ -190,4 +191,18 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
     problem: RANGE_CHANGED,
   }),
   stopped: writeAll,
+  /** Every row a step settled, for the Pushes sheet: what it created (its id) or why not. */
+  logRows: (before, after) => {
+    const time = new Date().toISOString();
+    return newlySettled(report(before).rows, report(after).rows).map((row) => ({
+      time,
+      kind: after.kind === 'profiles' ? 'Import profiles' as const : 'Import contacts' as const,
+      what: row.label,
+      period: '',
+      oldValue: null,
+      newValue: row.idText,
+      outcome: outcomeText(row.outcome, row.reason),
+      cell: addressOf(after.sheetName, row.sheetRow, after.state.origin.column, 1, 1),
+    }));
+  },
 });

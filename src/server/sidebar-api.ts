@@ -5,8 +5,10 @@
 import { InputError } from '../core/errors';
 import type { JobKind, JobProgress } from '../shared/rpc';
 import { activeSelection } from '../gas/sheet-io';
+import { showPushLog } from '../gas/changes-sheet';
 import * as audit from './audit-api';
 import * as auditBuild from './audit-build-api';
+import * as auditConflicts from './audit-conflicts-api';
 import * as exporter from './export-api';
 import * as freeze from './freeze';
 import * as importer from './import-api';
@@ -102,6 +104,11 @@ export const startAuditPush = serve(['sheetName'], audit.startPush);
 export const continueAuditPush = serve(['pushId'], (pushId: string) => jobs.continueJob(audit.pushJob, pushId));
 export const cancelAuditPush = serve(['pushId'], (pushId: string) => jobs.cancelJob(audit.pushJob, pushId));
 export const resumeAuditPush = serve(['pushId'], (pushId: string) => jobs.resumeJob(audit.pushJob, pushId));
+/** Issue 27: the push's conflicts overwritten on purpose (a push of only those cells), or the server's values taken into the sheet. */
+export const startAuditOverwrite = serve(['cells', 'sheetName'], auditConflicts.startOverwrite);
+export const takeServerAuditValues = serve(['cells', 'sheetName'], auditConflicts.takeServerValues);
+/** Issue 27: the Pushes sheet (every value an export, audit push or import sent), brought to the front. */
+export const openPushLog = serve([], () => showPushLog());
 
 export const findUnfinishedPortfolioJobs = serve([], () => ({
   pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob),

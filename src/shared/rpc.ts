@@ -148,7 +148,14 @@ export type AuditBuildHandle = JobHandle<AuditBuildProgress, AuditBuildReport> &
 /** `fund` names the fund every cell goes to ("the fund c0000000-…"): the sidebar asks before the first step sends. */
 export type AuditPushHandle = JobHandle<AuditPushProgress, AuditPushOutcome> & { pushId: string; sheetName: string; fund: string };
 
-export type AuditPushOutcome = JobOutcome<AuditPushReport['totals'], AuditPushReportItem> & { notes: string[] };
+/** `conflicts`: every cell not sent because the server's value changed since the build, with both values. */
+export type AuditPushOutcome = JobOutcome<AuditPushReport['totals'], AuditPushReportItem> & { notes: string[]; conflicts: AuditPushReportItem[] };
+
+/** A (profile, property) cell of the audit, as a push's report names it: what Overwrite and Take the server's values act on. */
+export type AuditCellRef = { profileId: string; propertyId: string };
+
+/** What Take the server's values wrote into the audit sheet: each cell (A1) and the server's value it now shows. */
+export type AuditTakeReport = { message: string; cells: Array<{ cell: string; value: string }> };
 
 /** Jobs of this spreadsheet from the last six hours that did not finish, oldest first, to offer with Resume. */
 export type UnfinishedPortfolioJobs = {
