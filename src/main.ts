@@ -308,3 +308,5 @@ global.refreshSnapshots = sidebar.refreshSnapshots;
 global.getSnapshotRefreshSchedule = sidebar.getSnapshotRefreshSchedule;
 global.scheduleSnapshotRefresh = sidebar.scheduleSnapshotRefresh;
 global.cancelSnapshotRefresh = sidebar.cancelSnapshotRefresh;
+// Imports: the header check the sidebar asks before starting one.
+global.checkImportColumns = sidebar.checkImportColumns;

@@ -113,7 +113,15 @@ export type ImportRequest = {
   companyId: string;
   /** Like Sheet1!A1:F20, header row included. */
   range: string;
+  /**
+   * The person chose to import without the columns whose header is not recognised (checkImportColumns
+   * names them); without it, a range with such a column is refused before anything is sent.
+   */
+  ignoreUnrecognisedColumns?: boolean;
 };
+
+/** What an import would read of a range's header row (checkImportColumns). */
+export type { ImportColumnCheck } from '../core/directory';
 
 /** Ids and statuses are written into the sheet as rows settle. */
 export type ImportHandle = JobHandle<ImportProgress, ImportOutcome> & { importId: string; kind: ImportKind; range: string };
