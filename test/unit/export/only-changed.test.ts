@@ -56,6 +56,26 @@ describe('only what changed', () => {
     expect(buildReport(done).summary).toBe(`${(2 * CHUNK).toLocaleString('en-US')} rows read: ${(2 * CHUNK).toLocaleString('en-US')} unchanged.`);
   });
 
+  it('ends with every row\'s outcome and a true sentence when a later chunk\'s read is refused by the URL Fetch quota', () => {
+    const dates = periodDates('2010-01-01', CHUNK + 10, 'daily');
+    const state = prepare(dates.map((date, i) => [date, i]), longSpec({ metricId: USERS, onlyChanged: true }));
+    const quota = { refused: 'daily_quota' as const, message: 'Service invoked too many times for one day: urlfetch.' };
+    // The first chunk is read (nothing stored: every row of it is planned), the second is refused by Apps Script.
+    const { step, transport } = harness([
+      ...existingPages(USERS, dates[0]!, dates[CHUNK - 1]!, []),
+      { match: `GET /data_points?metric_id=${USERS}&page_size=100&start_date=${dates[CHUNK]}&`, prefix: true, reply: quota },
+    ]);
+    const { state: done, progress } = step(state);
+    transport.assertDone();
+    expect(transport.sent.filter((request) => request.method === 'PUT')).toHaveLength(0);
+    expect(progress.status).toBe('done');
+    expect(done.problem).toBeUndefined();
+    const report = buildReport(done);
+    expect(report.totals).toMatchObject({ failed: CHUNK + 10, pending: 0 });
+    expect(new Set(done.items.map((item) => item.reason))).toEqual(new Set([expect.stringMatching(/daily quota of URL fetches.* \(while reading the metric's existing data points\)$/)]));
+    expect(report.summary).not.toMatch(/cannot send/);
+  });
+
   it('sends only the differing rows, in sheet order, each reported created or updated', () => {
     const rows = [
       ['2024-01-01', 1.5], // stored as 1.50: unchanged
