@@ -85,7 +85,7 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
   await side.selectOption('#export-metric', metricId);
   await side.click('#export-preview');
   await side.waitForSelector('table.preview');
-  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 24 unchanged, 0 to create, 0 to update, 0 skipped, 0 failed.');
+  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 24 unchanged, 0 to create, 0 to overwrite a different value, 0 skipped, 0 failed.');
 });
 
 /** The dates a logged PUT of data points carried. */
