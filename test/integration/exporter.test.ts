@@ -671,3 +671,27 @@ describe('formulas after an export', () => {
     expect(rt.callServer('refreshFormulasFor', [['not-an-id']])).toEqual({ ok: false, error: 'A metric id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is "not-an-id".' });
   });
 });
+
+describe('a comparison read refused by the daily URL Fetch quota', () => {
+  it('ends an "only what changed" export with every row\'s outcome and the quota\'s sentence, not paused on batches it cannot send', async () => {
+    const metricId = await newMetric('Visits', 'daily');
+    const rt = runtime();
+    // More dates than one comparison read covers (2,500), so the export reads twice.
+    const range = fill(rt, daily(2_510));
+    await stack.takeRequests();
+    const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)]));
+    // One more URL fetch today: the first comparison read, not the second.
+    rt.urlFetchQuota.add(OWNER, rt.urlFetchQuota.remaining(OWNER) - 1);
+    const done = await drive(rt, started);
+
+    expect(done.progress.status).toBe('done');
+    expect(done.report!.problem).toBeNull();
+    expect(done.report!.totals).toMatchObject({ failed: 2_510, pending: 0, created: 0 });
+    expect(done.report!.summary).not.toMatch(/cannot send/);
+    expect(done.report!.problems[0]!.reason).toMatch(/^not sent: Apps Script's daily quota of URL fetches for this account is used up.*\(while reading the metric's existing data points\)$/);
+    const requests = await stack.takeRequests();
+    expect(requests.filter((r) => r.method === 'GET' && r.path === '/data_points')).toHaveLength(1);
+    expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+    expect(await storedPoints(metricId)).toEqual([]);
+  });
+});
