@@ -132,7 +132,9 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       rangeInput.value = selection.range;
       (selection.layout === 'wide' ? wideRadio : longRadio).checked = true;
       header.checked = selection.hasHeaderRow || selection.layout === 'wide';
-      onlyChanged.checked = selection.previouslyExported;
+      onlyChanged.checked = selection.previouslyExported || selection.insertedFromApi === true;
+      // Cells inserted from the API and then edited: a value that differs on the server now is someone else's newer one.
+      byId<HTMLInputElement>('export-keep-different').checked = selection.insertedFromApi === true;
       layoutChanged();
       // The long layout needs its metric before a preview can check periods.
       const previewed = wideRadio.checked || metricSelect.value ? await previewNow() : null;

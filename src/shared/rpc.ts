@@ -66,6 +66,11 @@ export type ExportSelection = {
   hasHeaderRow: boolean;
   /** This range was exported from this spreadsheet before: "only what changed" then defaults on. */
   previouslyExported: boolean;
+  /**
+   * The selection overlaps a snapshot table inserted from the API: its cells held what the API held, so an
+   * edit there may meet a newer value on the server; "Do not overwrite values that differ" then defaults on.
+   */
+  insertedFromApi?: boolean;
 };
 
 export type ExportRequest = {

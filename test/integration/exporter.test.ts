@@ -695,3 +695,21 @@ describe('a comparison read refused by the daily URL Fetch quota', () => {
     expect(await storedPoints(metricId)).toEqual([]);
   });
 });
+
+describe('a range inserted from the API', () => {
+  it('defaults "Do not overwrite values that differ" (and only what changed) on for a selection over a snapshot table, off elsewhere', async () => {
+    const metricId = await newMetric('Inserted', 'monthly');
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: metricId, date: '2024-01-01', value: '1' }, { metric_id: metricId, date: '2024-02-01', value: '2' }] });
+    const rt = runtime();
+    const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
+    rt.spreadsheet.setActiveRange(sheet.getRange('B2'));
+    const inserted = ok<{ range: string }>(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metricId], startDate: '2024-01-01', endDate: '2024-02-29', mode: 'snapshot', headers: true }]));
+    const selectionOf = (a1: string) => {
+      rt.spreadsheet.setActiveRange(sheet.getRange(a1));
+      return ok<{ insertedFromApi?: boolean }>(rt.callServer('readExportSelection', [DEMO_IDS.fund]));
+    };
+    expect(selectionOf(inserted.range.replace(/^.*!/, '')).insertedFromApi).toBe(true);
+    expect(selectionOf('C3:C4').insertedFromApi).toBe(true);
+    expect(selectionOf('H10:I12').insertedFromApi).toBe(false);
+  });
+});
