@@ -23,7 +23,7 @@ import {
 } from '../core/export';
 import { isUuid, requireUuid } from '../core/validate/uuid';
 import { markExported, savePreviewReads, takePreviewReads, wasExported } from '../gas/export-store';
-import { readSnapshots } from '../gas/snapshot-store';
+import { overlapsSnapshot } from '../gas/snapshot-store';
 import { CODE_OUTCOMES, compactExport, expandExport, type CompactExportState } from '../core/export/compact';
 import { ROW_OUTCOMES } from '../core/export/types';
 import { tallyOutcomes } from '../core/jobs/tally';
@@ -54,21 +54,13 @@ export function readExportSelection(companyId: string): ExportSelection {
     layout: guess.layout,
     hasHeaderRow: guess.hasHeaderRow,
     previouslyExported: wasExported(address),
-    insertedFromApi: overlapsSnapshot(read),
+    insertedFromApi: overlapsSnapshot(read.sheetName, {
+      row: read.row,
+      column: read.column,
+      lastRow: read.row + read.values.length - 1,
+      lastColumn: read.column + (read.values[0]?.length ?? 1) - 1,
+    }),
   };
-}
-
-/** Whether the range read overlaps a snapshot table of its sheet (values inserted from the API). */
-function overlapsSnapshot(read: RangeRead): boolean {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(read.sheetName);
-  if (!sheet) return false;
-  const lastRow = read.row + read.values.length - 1;
-  const lastColumn = read.column + (read.values[0]?.length ?? 1) - 1;
-  return readSnapshots().some(({ definition }) => {
-    if (definition.sheetId !== sheet.getSheetId()) return false;
-    const table = sheet.getRange(definition.range);
-    return table.getRow() <= lastRow && read.row <= table.getLastRow() && table.getColumn() <= lastColumn && read.column <= table.getLastColumn();
-  });
 }
 
 function listCompanyMetrics(companyId: string): MetricRef[] {
