@@ -61,6 +61,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       offPeriod: byId<HTMLInputElement>('export-normalise').checked ? 'normalise' : 'reject',
       onlyChanged: onlyChanged.checked,
     };
+    if (byId<HTMLInputElement>('export-keep-different').checked) spec.keepDifferent = true;
     if (longRadio.checked) spec.metricId = metricSelect.value;
     return { companyId: metricsPanel.companyId(), range: rangeInput.value.trim(), spec, writeStatus: statusColumn.checked };
   }
@@ -149,7 +150,9 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       rangeInput.value = selection.range;
       (selection.layout === 'wide' ? wideRadio : longRadio).checked = true;
       header.checked = selection.hasHeaderRow || selection.layout === 'wide';
-      onlyChanged.checked = selection.previouslyExported;
+      onlyChanged.checked = selection.previouslyExported || selection.insertedFromApi === true;
+      // Cells inserted from the API and then edited: a value that differs on the server now is someone else's newer one.
+      byId<HTMLInputElement>('export-keep-different').checked = selection.insertedFromApi === true;
       layoutChanged();
       // The long layout needs its metric before a preview can check periods.
       const previewed = wideRadio.checked || metricSelect.value ? await previewNow() : null;
@@ -190,6 +193,12 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
         ...rows,
       ),
     ];
+    if (preview.overwrites.total > 0) {
+      const more = preview.overwrites.total - preview.overwrites.shown.length;
+      parts.push(el('ul', { class: 'problems', 'aria-label': 'Values the export overwrites' },
+        ...preview.overwrites.shown.map((o) => el('li', {}, `${o.cell}: ${o.old} → ${o.new}`)),
+        ...(more > 0 ? [el('li', {}, `and ${more.toLocaleString('en-US')} more`)] : [])));
+    }
     if (preview.problems.length) parts.push(el('ul', { class: 'problems', 'aria-label': 'Rows that will not be sent' }, ...preview.problems.map((item) => el('li', {}, `${item.cell}${shows(item)}: ${item.outcome}: ${item.reason ?? ''}`))));
     results.replaceChildren(...parts);
     // Nothing is sent yet, so rows that would fail are a warning to fix first, not an error.

@@ -241,8 +241,22 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   function importFromSelection(kind: ImportKind): void {
     void busy(panel, status, 'Reading the selection…', async () => {
       const range = unwrap(await server.activeRange());
+      const request = { kind, companyId: await company(), range };
+      // Columns the import would leave out are named first; it starts only if the person chooses to ignore them.
+      const check = unwrap(await server.checkImportColumns(request));
       say(status, '');
-      return runJob<ImportHandle>(results, unwrap(await server.startImport({ kind, companyId: await company(), range })), importView(kind, range), run);
+      if (check.unrecognised.length === 0) return runJob<ImportHandle>(results, unwrap(await server.startImport(request)), importView(kind, range), run);
+      const these = check.unrecognised.length === 1 ? 'this column' : 'these columns';
+      const ignore = el('button', { type: 'button', class: 'action', id: 'import-ignore-columns' }, `Import without ${these}`);
+      const box = el('div', { class: 'confirm', 'aria-label': 'Unrecognised columns' },
+        el('p', {}, `Not recognised, so not sent: ${check.unrecognised.join(', ')}.`),
+        el('p', { class: 'hint' }, `Recognised headers: ${check.recognised.join(', ')}. Rename a column to one of them and import again, or import without ${these}.`),
+        ignore);
+      results.replaceChildren(box);
+      ignore.addEventListener('click', () => {
+        run('Starting the import…', async () => runJob<ImportHandle>(results, unwrap(await server.startImport({ ...request, ignoreUnrecognisedColumns: true })), importView(kind, range), run));
+      });
+      return { line: `Nothing imported yet: ${countOf(check.unrecognised.length, 'column')} of the selection ${check.unrecognised.length === 1 ? 'has a header' : 'have headers'} the import does not recognise.`, tone: 'warning', report: box };
     });
   }
   byId<HTMLButtonElement>('import-profiles').addEventListener('click', () => importFromSelection('profiles'));

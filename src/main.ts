@@ -331,3 +331,5 @@ global.getSnapshotRefreshSchedule = sidebar.getSnapshotRefreshSchedule;
 global.scheduleSnapshotRefresh = sidebar.scheduleSnapshotRefresh;
 global.cancelSnapshotRefresh = sidebar.cancelSnapshotRefresh;
 global.checkInstallation = sidebar.checkInstallation;
+// Imports: the header check the sidebar asks before starting one.
+global.checkImportColumns = sidebar.checkImportColumns;

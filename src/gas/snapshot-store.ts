@@ -90,6 +90,17 @@ export function readSnapshots(book: Book = SpreadsheetApp.getActiveSpreadsheet()
   return records.map((r) => (count.get(r.definition.id)! > 1 ? { ...r, verified: false, signedByAnother: false } : r));
 }
 
+/** Whether a block of a sheet (1-based, inclusive) overlaps a snapshot table on it: values inserted from the API. */
+export function overlapsSnapshot(sheetName: string, block: { row: number; column: number; lastRow: number; lastColumn: number }, book: Book = SpreadsheetApp.getActiveSpreadsheet()): boolean {
+  const sheet = book.getSheetByName(sheetName);
+  if (!sheet) return false;
+  return readSnapshots(book).some(({ definition }) => {
+    if (definition.sheetId !== sheet.getSheetId()) return false;
+    const table = sheet.getRange(definition.range);
+    return table.getRow() <= block.lastRow && block.row <= table.getLastRow() && table.getColumn() <= block.lastColumn && block.column <= table.getLastColumn();
+  });
+}
+
 function chunks(text: string): string[] {
   const parts: string[] = [];
   for (let i = 0; i < text.length; i += CHUNK) parts.push(text.slice(i, i + CHUNK));

@@ -5,6 +5,9 @@ import { InputError } from '../core/errors';
 import {
   buildContactsImportReport,
   buildProfilesImportReport,
+  checkContactColumns,
+  checkProfileColumns,
+  requireKnownHeaders,
   importProgress,
   prepareContactsImport,
   prepareProfilesImport,
@@ -12,6 +15,7 @@ import {
   runContactsImportStep,
   runProfilesImportStep,
   type ContactsImportState,
+  type ImportColumnCheck,
   type ImportProgress,
   type ImportReport,
   type ProfilesImportState,
@@ -64,7 +68,7 @@ function outcome(stored: StoredImport): ImportOutcome {
   return {
     summary: built.summary,
     totals: built.totals,
-    problems: built.rows.filter((row) => ['failed', 'skipped', 'unknown'].includes(row.outcome)).slice(0, 50)
+    problems: built.rows.filter((row) => ['failed', 'existing', 'skipped', 'unknown'].includes(row.outcome)).slice(0, 50)
       .map((row) => ({ sheetRow: row.sheetRow, label: row.label, outcome: row.outcome, reason: row.reason })),
     problem: built.problem,
   };
@@ -104,11 +108,24 @@ function withOwnColumns(address: string): string {
   return extra ? addressOf(read.sheetName, read.row, read.column, read.values.length, width + extra) : address;
 }
 
+/** The headers of the range's first row the import would read, and those it would leave out (named, so the person can choose). */
+export function checkImportColumns(request: ImportRequest): ImportColumnCheck {
+  const { range } = rangeInput(withOwnColumns(request.range));
+  return columnCheck(request, range);
+}
+
+function columnCheck(request: ImportRequest, range: RangeInput): ImportColumnCheck {
+  const check = request.kind === 'profiles' ? checkProfileColumns : checkContactColumns;
+  return check(range.values[0] ?? [], range.origin ?? { row: 1, column: 1 });
+}
+
 export function startImport(request: ImportRequest): ImportHandle {
   const companyId = requireUuid(request.companyId, 'The company id');
   request = { ...request, range: withOwnColumns(request.range) };
   const { sheetName, range } = rangeInput(request.range);
   if (range.values.length < 2) throw new InputError('Select a header row and at least one row to import.');
+  // Before any request: a column left out must be the person's choice, not a surprise under a green summary.
+  requireKnownHeaders(columnCheck(request, range), request.kind === 'profiles' ? 'The profile import' : 'The contact import', request.ignoreUnrecognisedColumns === true);
   const client = sidebarClient();
   const job = request.kind === 'profiles' ? newProfilesImport(request, sheetName, range, client.portfolio.listProfiles(companyId)) : newContactsImport(request, sheetName, range, client.contacts.listLists(companyId));
   const { row, column } = range.origin!;

@@ -86,6 +86,8 @@ export const resumeImport = serve(['importId'], (importId: string) => jobs.resum
 export const listNoteTags = serve(['companyId'], notes.listNoteTags);
 export const addNoteToSelectedContacts = serve(['request'], notes.addNoteToSelectedContacts);
 export const insertPortfolioNotes = serve(['portfolioCompanyProfileId'], notes.insertPortfolioNotes);
+/** The headers an import would read and those it would leave out, before it is started. */
+export const checkImportColumns = serve(['request'], importer.checkImportColumns);
 
 // Portfolio audit
 

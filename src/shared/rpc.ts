@@ -71,6 +71,11 @@ export type ExportSelection = {
   hasHeaderRow: boolean;
   /** This range was exported from this spreadsheet before: "only what changed" then defaults on. */
   previouslyExported: boolean;
+  /**
+   * The selection overlaps a snapshot table inserted from the API: its cells held what the API held, so an
+   * edit there may meet a newer value on the server; "Do not overwrite values that differ" then defaults on.
+   */
+  insertedFromApi?: boolean;
 };
 
 export type ExportRequest = {
@@ -118,7 +123,15 @@ export type ImportRequest = {
   companyId: string;
   /** Like Sheet1!A1:F20, header row included. */
   range: string;
+  /**
+   * The person chose to import without the columns whose header is not recognised (checkImportColumns
+   * names them); without it, a range with such a column is refused before anything is sent.
+   */
+  ignoreUnrecognisedColumns?: boolean;
 };
+
+/** What an import would read of a range's header row (checkImportColumns). */
+export type { ImportColumnCheck } from '../core/directory';
 
 /** Ids and statuses are written into the sheet as rows settle. */
 export type ImportHandle = JobHandle<ImportProgress, ImportOutcome> & { importId: string; kind: ImportKind; range: string };

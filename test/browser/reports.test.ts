@@ -128,3 +128,22 @@ it('a clean import is green and its status line says what was stored', async () 
   expectInView(await reportPlacement(frame));
   expect((await session.workbench.control.state()).contacts.map((c) => c.email)).toContain('cleo.report@example.com');
 });
+
+it('an import with an unrecognised column names it, sends nothing, and imports without it only when told to', async () => {
+  // At K1, clear of the other imports and the columns they add.
+  await api('/api/paste', { sheet: 'Sheet1', a1: 'K1', text: 'Email\tContact list names\ndora.report@example.com\tBoard' });
+  await api('/api/select', { sheet: 'Sheet1', a1: 'K1:L2' });
+  const frame = await portfolioTab();
+  await frame.click('#import-contacts');
+  const asked = await finalStatus(frame);
+  expect(asked).toEqual({ text: 'Nothing imported yet: 1 column of the selection has a header the import does not recognise.', className: 'status warning' });
+  const box = await frame.$eval('[aria-label="Unrecognised columns"]', (el) => el.textContent ?? '');
+  expect(box).toContain('Not recognised, so not sent: L "Contact list names".');
+  expect(box).toContain('Recognised headers: Email, First name, Last name, Title, Contact lists, Contact id.');
+  expect((await session.workbench.control.state()).contacts.map((c) => c.email)).not.toContain('dora.report@example.com');
+
+  await frame.click('#import-ignore-columns');
+  await frame.waitForFunction(() => /1 created/.test(document.querySelector('#portfolio-status')!.textContent ?? ''));
+  expect(await finalStatus(frame)).toEqual({ text: '1 row read: 1 created.', className: 'status success' });
+  expect((await session.workbench.control.state()).contacts.map((c) => c.email)).toContain('dora.report@example.com');
+});
