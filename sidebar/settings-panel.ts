@@ -30,7 +30,7 @@ export function mountSettings(): SettingsPanel {
   function show(settings: SettingsSummary): void {
     tokenInput.value = '';
     tokenInput.placeholder = settings.tokenSet ? 'Type a new token to replace it' : 'Paste your API token';
-    tokenStatus.textContent = settings.tokenSet ? `A token is set${settings.tokenLast4 ? ` (ends in …${settings.tokenLast4})` : ''}.` : 'No token is set.';
+    tokenStatus.textContent = settings.tokenSet ? `A token is set${settings.tokenHint ? ` (${settings.tokenHint})` : ''}.` : 'No token is set.';
     removeButton.hidden = !settings.tokenSet;
     baseUrlInput.value = settings.baseUrl ?? '';
     companyInput.value = settings.defaultCompanyId ?? '';
@@ -46,7 +46,9 @@ export function mountSettings(): SettingsPanel {
       const result = await server.saveSettings({ token: tokenInput.value || undefined, baseUrl: baseUrlInput.value.trim(), defaultCompanyId: companyInput.value.trim() || null });
       if (!result.ok) return { line: result.error, tone: 'error' };
       show(result.value);
-      return { line: 'Saved.', tone: 'success' };
+      // A changed token or address was tested with one request: say what the API answered.
+      const tested = result.value.connection;
+      return tested ? { line: tested.message, tone: tested.ok ? 'success' : 'warning' } : { line: 'Saved.', tone: 'success' };
     });
   });
 

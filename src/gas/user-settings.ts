@@ -2,7 +2,7 @@
 
 import { ConfigError } from '../core/errors';
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../core/api/rate-budget';
-import { tokenHint, validateBaseUrl } from '../core/settings/base-url';
+import { tokenFingerprint, tokenHint, validateBaseUrl } from '../core/settings/base-url';
 import { requireUnderPrefix } from '../core/settings/url-allowlist';
 import { SETTINGS_HINT } from '../core/product';
 import { normalizeCompanyIds, parseFormulaAccess, withCompany } from '../core/formulas/formula-access';
@@ -50,6 +50,7 @@ export function readSettingsSummary(props: UserProperties = readUserProperties()
   return {
     tokenSet: Boolean(token),
     tokenLast4: tokenHint(token),
+    tokenHint: tokenFingerprint(token),
     baseUrl: props[BASE_URL_KEY] ?? null,
     defaultCompanyId: props[COMPANY_KEY] ?? null,
   };

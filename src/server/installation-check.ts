@@ -91,7 +91,7 @@ function checkScopes(): InstallationCheck {
 }
 
 /** One metric listing with the caller's saved token; its answer says which of the outcomes it is. */
-function observeApi(): ApiObservation {
+export function observeApi(): ApiObservation {
   let baseUrl: string;
   try {
     baseUrl = readCredentials('caller').baseUrl;

@@ -2,11 +2,13 @@
 // The rules live in core/settings; this reads and writes Apps Script's stores.
 
 import { InputError } from '../core/errors';
+import { apiChecks } from '../core/settings/installation-check';
+import { observeApi } from './installation-check';
 import { checkConnection, type ConnectionReport } from '../core/settings/connection';
 import { formulaAccessRefusal, sharingNote } from '../core/settings/sharing-note';
 import { checkSettingsChange, type SettingsChange } from '../core/settings/settings-update';
 import { callerIsOwner, spreadsheetOwnerEmail } from '../gas/ownership';
-import { checkBaseUrl, readFormulaAccess, readSettingsSummary, saveCheckedSettings, saveFormulaAccess } from '../gas/user-settings';
+import { checkBaseUrl, readFormulaAccess, readSettingsSummary, readUserProperties, saveCheckedSettings, saveFormulaAccess, TOKEN_KEY } from '../gas/user-settings';
 import type { FormulaAccess, SettingsSummary } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 
@@ -16,9 +18,27 @@ export function settingsForPage(): SettingsSummary {
   return { ...stored, isOwner, sharingNote: sharingNote(isOwner, isOwner === false ? spreadsheetOwnerEmail() : null) };
 }
 
+/**
+ * Saves, then tests what changed with one request (the installation check's, so both say the same): a token the API
+ * refuses is taken back out (the one saved before stays) and the save is refused with the reason; one that could
+ * not be tested (nothing answered) stays saved, and the answer says it was not checked.
+ */
 export function saveSettings(change: SettingsChange): SettingsSummary {
-  saveCheckedSettings(checkSettingsChange(change, checkBaseUrl));
-  return settingsForPage();
+  const checked = checkSettingsChange(change, checkBaseUrl);
+  const before = readUserProperties();
+  saveCheckedSettings(checked);
+  const summary = settingsForPage();
+  const connectionChanged = (checked.token !== undefined && checked.token !== null) || checked.baseUrl !== undefined;
+  if (!connectionChanged || !summary.tokenSet || !summary.baseUrl) return summary;
+  const seen = observeApi();
+  if (seen.kind === 'refused' && checked.token) {
+    const previous = before[TOKEN_KEY] ?? null;
+    saveCheckedSettings({ token: previous });
+    throw new InputError(`The API at ${seen.baseUrl} refused this token (HTTP ${seen.status}), so it was not saved${previous ? '; the token saved before is kept' : ''}. Paste the whole token again, as the platform's API support sent it.`);
+  }
+  const [api] = apiChecks(seen);
+  const message = seen.kind === 'accepted' ? `Saved. The API at ${seen.baseUrl} accepted the token.` : `Saved, but not confirmed: ${api!.detail}`;
+  return { ...summary, connection: { ok: seen.kind === 'accepted', message } };
 }
 
 export function testConnection(companyId: string): ConnectionReport {

@@ -18,8 +18,12 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
 
 export type SettingsSummary = {
   tokenSet: boolean;
-  /** Last four characters of the token, when it is long enough to spare them; never the token. */
+  /** Last four characters of the token, when it is long enough to spare them; never the token. Kept for scripts; the page shows tokenHint. */
   tokenLast4: string | null;
+  /** What tells two saved tokens apart: "de…en, 10 characters" (only the length for a short token); never the token. */
+  tokenHint: string | null;
+  /** After a save that changed the token or the base URL: whether the API accepted the saved token, in one sentence. */
+  connection?: { ok: boolean; message: string };
   baseUrl: string | null;
   defaultCompanyId: string | null;
   /** Whether the caller owns the spreadsheet; null when Apps Script does not say (Shared Drives, blank emails). */

@@ -23,7 +23,7 @@ it('lists each metric with its latest value and source, the AI inbox\'s marked f
   await frame.click('#tab-settings');
   await frame.fill('#token', workbench.token);
   await frame.click('#settings-form button[type="submit"]');
-  await frame.waitForFunction(() => document.querySelector('#settings-status')?.textContent === 'Saved.');
+  await frame.waitForFunction(() => /^Saved/.test(document.querySelector('#settings-status')?.textContent ?? ''));
   await frame.click('#tab-metrics');
   await frame.click('#browse-form button[type="submit"]');
   await frame.waitForSelector('.metric-latest');

@@ -7,6 +7,7 @@ import { DEMO_IDS, HTML_METRIC_NAME } from '../../emulator/demo-data';
 import { sidebarFrame, useWorkbenchFreshPages } from '../support/browser';
 import { ROOT } from '../support/built-bundle';
 import type { RunningWorkbench } from '../support/workbench-process';
+import { tokenFingerprint } from '../../src/core/settings/base-url';
 
 jest.setTimeout(90_000);
 
@@ -37,7 +38,7 @@ async function settings(frame: Frame, token: string): Promise<string> {
   await frame.click('#tab-settings');
   await frame.fill('#token', token);
   await frame.click('#settings-form button[type="submit"]');
-  await frame.waitForFunction(() => document.querySelector('#settings-status')?.textContent === 'Saved.');
+  await frame.waitForFunction(() => /^Saved/.test(document.querySelector('#settings-status')?.textContent ?? ''));
   return (await frame.textContent('#token-status')) ?? '';
 }
 
@@ -53,9 +54,10 @@ async function cell(a1: string): Promise<string> {
   return (await page.textContent(`td[data-a1="${a1}"]`)) ?? '';
 }
 
-it('saves a token, shows only its end, and tests the connection', async () => {
+it('saves a token, shows only a hint of it, and tests the connection', async () => {
   const frame = await sidebar();
-  expect(await settings(frame, workbench.token)).toBe(`A token is set (ends in …${workbench.token.slice(-4)}).`);
+  expect(await settings(frame, workbench.token)).toBe(`A token is set (${tokenFingerprint(workbench.token)}).`);
+  expect(await frame.textContent('#settings-status')).toBe(`Saved. The API at ${workbench.emulatorUrl} accepted the token.`);
   expect(await frame.inputValue('#token')).toBe(''); // never sent back to the page
   await frame.click('#test-connection');
   expect(await statusOf(frame, '#settings-status')).toMatch(/^Connected\. This token sees \d+ metrics of company .+, and it is a fund with 32 portfolio companies\.$/);
@@ -63,12 +65,18 @@ it('saves a token, shows only its end, and tests the connection', async () => {
   await (await page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-settings.png') });
 });
 
-it('says exactly what is wrong with a wrong token', async () => {
+it('refuses a wrong token at Save, saying so, and keeps the one saved before', async () => {
   const frame = await sidebar();
-  await settings(frame, 'not-the-right-token');
+  const before = await settings(frame, workbench.token);
+  await frame.fill('#token', 'not-the-right-token');
+  await frame.click('#settings-form button[type="submit"]');
+  expect(await statusOf(frame, '#settings-status')).toBe(
+    `The API at ${workbench.emulatorUrl} refused this token (HTTP 401), so it was not saved; the token saved before is kept. Paste the whole token again, as the platform's API support sent it.`,
+  );
+  expect(await frame.getAttribute('#settings-status', 'class')).toBe('status error');
+  expect(await frame.textContent('#token-status')).toBe(before);
   await frame.click('#test-connection');
-  expect(await statusOf(frame, '#settings-status')).toMatch(/^The API token was rejected\. Open Extensions › Portfolio Metrics › Open sidebar › Settings and set a new token/);
-  await settings(frame, workbench.token);
+  expect(await statusOf(frame, '#settings-status')).toMatch(/^Connected\./);
 });
 
 it('browses metrics, renders HTML in a name as text, and inserts a snapshot and a formula', async () => {
@@ -163,14 +171,16 @@ describe('the token, once saved', () => {
   }
 
   it('never reaches the page: not in a reply, the text, an attribute or a field, before or after a reload', async () => {
-    // A token unlike any text of the page, so any run of its characters found there is a leak; the API rejects it,
-    // which also walks the error paths.
+    // A token unlike any text of the page, so any run of its characters found there is a leak. The API knows it
+    // (Save keeps only a token the API accepts) but it reaches no company, which also walks the error paths.
     const token = `Zq${Date.now().toString(36)}LeakProbe9x${Math.random().toString(36).slice(2, 10)}`;
+    await workbench.control.fixtures({ users: [{ name: 'Leak probe', tokens: [token], company_ids: [] }] });
+    const hint = `A token is set (${tokenFingerprint(token)}).`;
     const replies = recordReplies();
     let frame = await sidebar();
-    expect(await settings(frame, token)).toBe(`A token is set (ends in …${token.slice(-4)}).`);
+    expect(await settings(frame, token)).toBe(hint);
     await frame.click('#test-connection');
-    expect(await statusOf(frame, '#settings-status')).toMatch(/^The API token was rejected\./);
+    expect(await statusOf(frame, '#settings-status')).toMatch(/access|not found|rejected/);
     await frame.click('#tab-metrics');
     await frame.click('#browse-form button[type="submit"]');
     expect(await statusOf(frame, '#metrics-status')).toMatch(/token/);
@@ -178,13 +188,13 @@ describe('the token, once saved', () => {
 
     await page.reload();
     frame = await sidebar();
-    await frame.waitForFunction((end) => document.querySelector('#token-status')?.textContent?.endsWith(`(ends in …${end}).`), token.slice(-4));
+    await frame.waitForFunction((line) => document.querySelector('#token-status')?.textContent === line, hint);
     expect(leaks(await sidebarStrings(frame), token)).toEqual([]);
-    // The last four characters appear only in the line that says the token is set.
-    expect((await sidebarStrings(frame)).filter((text) => text.includes(token.slice(-4)) && text.length < 200)).toEqual([`A token is set (ends in …${token.slice(-4)}).`]);
+    // The hint appears only in the line that says the token is set.
+    expect((await sidebarStrings(frame)).filter((text) => text.includes(tokenFingerprint(token)!) && text.length < 200)).toEqual([hint]);
 
     const bodies = await replies.bodies();
-    expect(bodies.some((body) => body.includes(token.slice(-4)))).toBe(true); // the replies were seen
+    expect(bodies.some((body) => body.includes(tokenFingerprint(token)!))).toBe(true); // the replies were seen
     expect(leaks(bodies, token)).toEqual([]);
     await settings(frame, workbench.token);
   });

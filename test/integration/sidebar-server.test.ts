@@ -54,12 +54,37 @@ describe('menu', () => {
 });
 
 describe('settings', () => {
-  it('never returns the token, only that it is set and its last four characters', () => {
+  it('never returns the token, only that it is set, a hint that tells two apart, and that the API accepted it', async () => {
+    await stack.emulator.control.fixtures({ users: [{ name: 'Second token', tokens: ['tok_live_ABCDEFGHIJKLmnop'], company_ids: [DEMO_IDS.fund] }] });
     const rt = stack.runtime({ token: null });
     const saved = rt.callServer('saveSettings', [{ token: 'tok_live_ABCDEFGHIJKLmnop', baseUrl: stack.emulator.url }]) as Rpc<Record<string, unknown>>;
-    expect(saved).toEqual({ ok: true, value: { tokenSet: true, tokenLast4: 'mnop', baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.fund, isOwner: true, sharingNote: null } });
+    expect(saved).toEqual({
+      ok: true,
+      value: {
+        tokenSet: true, tokenLast4: 'mnop', tokenHint: 'to…op, 25 characters', baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.fund, isOwner: true, sharingNote: null,
+        connection: { ok: true, message: `Saved. The API at ${stack.emulator.url} accepted the token.` },
+      },
+    });
     expect(JSON.stringify(rt.callServer('getSettings', []))).not.toContain('tok_live');
     expect(rt.properties.user(OWNER).getProperty('METRICS_API_TOKEN')).toBe('tok_live_ABCDEFGHIJKLmnop');
+  });
+
+  it('tests a new token with one request, and does not keep one the API refuses', async () => {
+    const rt = stack.runtime();
+    const before = rt.properties.user(OWNER).getProperty('METRICS_API_TOKEN');
+    await stack.emulator.control.clearRequests();
+    const refused = rt.callServer('saveSettings', [{ token: 'tok_live_WRONGWRONGWRONG' }]) as Rpc<unknown>;
+    expect(refused).toEqual({ ok: false, error: `The API at ${stack.emulator.url} refused this token (HTTP 401), so it was not saved; the token saved before is kept. Paste the whole token again, as the platform's API support sent it.` });
+    expect(rt.properties.user(OWNER).getProperty('METRICS_API_TOKEN')).toBe(before);
+    expect((await stack.emulator.control.requests()).map((r) => r.status)).toEqual([401]);
+    expect(JSON.stringify(refused)).not.toContain('WRONG');
+  });
+
+  it('keeps a token it could not test, saying that nothing answered at the address', () => {
+    const rt = stack.runtime();
+    const saved = rt.callServer('saveSettings', [{ baseUrl: 'http://127.0.0.1:9' }]) as Rpc<{ connection: { ok: boolean; message: string } }>;
+    expect(saved.ok && saved.value.connection.ok).toBe(false);
+    expect(saved.ok && saved.value.connection.message).toMatch(/^Saved, but not confirmed: Could not reach the API at http:\/\/127\.0\.0\.1:9 /);
   });
 
   it('refuses a plain-http base URL that is not this machine', () => {
