@@ -78,6 +78,14 @@ window.addEventListener('addin:open-tab', (event) => {
     });
   }
   if (tab === 'portfolio') showPanel('panel-portfolio');
+  // "Build portfolio audit" builds, as it says: the Portfolio tab, then its Build once the tab's first load is over.
+  if (tab === 'audit') {
+    showPanel('panel-portfolio');
+    void settings.loaded.then(async () => {
+      await whenIdle(byId<HTMLElement>('panel-portfolio'));
+      byId<HTMLButtonElement>('audit-build').click();
+    });
+  }
 });
 
 /**

@@ -270,9 +270,9 @@ global.showSidebar = function () {
   showSidebar();
 };
 
-/** Opens the sidebar on the portfolio tools, to build an audit (menu item). */
+/** Opens the sidebar on the portfolio tools and builds the audit of the default fund, its progress in view (menu item). */
 global.showAudit = function () {
-  showSidebar('portfolio');
+  showSidebar('audit');
 };
 
 /** Opens the sidebar on the exporter, with the selection read (menu item). */

@@ -50,7 +50,7 @@ export function checkInstallationFromMenu(): void {
 }
 
 /** Opens the sidebar, on a given tab when a menu item asks for one. */
-export function showSidebar(tab?: 'export' | 'portfolio'): void {
+export function showSidebar(tab?: 'export' | 'portfolio' | 'audit'): void {
   const html = HtmlService.createHtmlOutputFromFile('Sidebar').setTitle(ADDIN_NAME);
   // The page's own script has run by the time this appended one does; the tab name is a constant.
   if (tab) html.append(`<script>window.dispatchEvent(new CustomEvent('addin:open-tab', { detail: '${tab}' }));</script>`);
