@@ -520,9 +520,10 @@ it('pauses after 15 minutes in which the API accepted nothing, is offered again 
   expect(rt.spreadsheet.getActiveSheet().getRange('C102').getValue()).toBe('written');
 });
 
-describe('only what changed, as the preview shows it', () => {
-  const dataPointReads = (requests: Array<{ method: string; path: string }>) => requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
+/** The reads of data points in a request log: the comparison reads. */
+const dataPointReads = <T extends { method: string; path: string }>(requests: T[]): T[] => requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
 
+describe('only what changed, as the preview shows it', () => {
   it('previews what it will create, overwrite (old → new) and leave unchanged, and the export does exactly that', async () => {
     const metricId = await newMetric('Trials', 'daily');
     const rt = runtime();
@@ -631,8 +632,6 @@ describe('only what changed, as the preview shows it', () => {
 });
 
 describe('typed data ("only what changed" off), as the preview shows it', () => {
-  const dataPointReads = (requests: Array<{ method: string; path: string }>) => requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
-
   it('previews what it will create, overwrite (old → new, the first 50) and send again unchanged, reading each page once, and the export sends it all', async () => {
     const metricId = await newMetric('Typed trials', 'daily');
     const rt = runtime();
