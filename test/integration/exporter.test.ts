@@ -658,6 +658,7 @@ describe('typed data ("only what changed" off), as the preview shows it', () => 
     const done = await drive(rt, ok(rt.callServer('startExport', [request(grown, { metricId }, false)])));
     // The sheet is the person's intent: every value is sent, the unchanged ones too, after one more comparison read.
     expect(done.report!.totals).toMatchObject({ created: 1, updated: 60, written: 90, unchanged: 0, skipped: 0, failed: 0 });
+    expect(done.report!.summary).toBe('151 rows read: 1 created, 60 updated, 90 written (unchanged on the server, sent again).');
     const exportRequests = await stack.emulator.control.requests();
     expect(dataPointReads(exportRequests)).toHaveLength(2);
     const puts = exportRequests.filter((r) => r.method === 'PUT');
@@ -704,6 +705,7 @@ describe('typed data ("only what changed" off), as the preview shows it', () => 
     await stack.takeRequests();
     const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
     expect(done.report!.totals).toMatchObject({ written: 3 });
+    expect(done.report!.summary).toBe('3 rows read: 3 written (stored; the API does not say which were new and which updated).');
     const requests = await stack.takeRequests();
     expect(dataPointReads(requests)).toHaveLength(0);
     expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
