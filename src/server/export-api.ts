@@ -71,7 +71,8 @@ function listCompanyMetrics(companyId: string): MetricRef[] {
   return listMetricsKept(id, () => sidebarClient()).map(({ id, name, frequency, unit }) => ({ id, name, frequency, unit }));
 }
 
-function prepare(request: ExportRequest, metrics: readonly MetricRef[], read: RangeRead = readRange(request.range)): ExportState {
+/** `compareFirst`: read the server's values before planning, typed data too (see prepareExport). */
+function prepare(request: ExportRequest, metrics: readonly MetricRef[], read: RangeRead = readRange(request.range), compareFirst = false): ExportState {
   const spec = parseExportSpec(request.spec);
   if (read.values.length === 0) throw new InputError('The range is empty.');
   return prepareExport({
@@ -80,6 +81,7 @@ function prepare(request: ExportRequest, metrics: readonly MetricRef[], read: Ra
     metrics,
     timeZone: spreadsheetTimeZone(),
     formatDate: appsScriptDateFormatter,
+    compareFirst,
   });
 }
 
@@ -89,14 +91,16 @@ const PREVIEW_READ_MS = 60_000;
 export function preview(request: ExportRequest): ExportPreview {
   // One read for both: what the preview shows beside each value is the cell the value was read from.
   const read = readRange(request.range);
-  const prepared = prepare(request, listCompanyMetrics(request.companyId), read);
-  if (!prepared.spec.onlyChanged || isComplete(prepared)) return previewExport(prepared, read.displayValues);
+  // Every preview reads what the server holds for the metrics and dates it would write, typed data too: the
+  // person sees what is created and what is overwritten, and the start finds what changed in between.
+  const prepared = prepare(request, listCompanyMetrics(request.companyId), read, true);
+  if (isComplete(prepared)) return previewExport(prepared, read.displayValues);
   const compared = readForComparison(prepared);
   savePreviewReads(request.range, compared.state);
   return previewExport(compared.state, read.displayValues, undefined, compared.problem ?? null);
 }
 
-/** The comparison reads of "only what changed", for at most PREVIEW_READ_MS: a person is waiting. */
+/** The comparison reads (those of "only what changed"), for at most PREVIEW_READ_MS: a person is waiting. */
 function readForComparison(state: ExportState): ReturnType<typeof readStoredPoints> {
   const deadline = Date.now() + PREVIEW_READ_MS;
   return readStoredPoints(state, createClientForExecution({ deadline, maxTotalWaitMs: PREVIEW_READ_MS }), deadline);
@@ -179,8 +183,11 @@ export function startExport(request: ExportRequest): ExportHandle {
   // application. After a preview of this very read (same fingerprint) the start reads again at once and
   // compares: what changed on the server in between is a conflict, not written. Reads that do not finish
   // here go on in the steps, which compare with the server as it is then.
-  const seen = prepared.spec.onlyChanged ? takePreviewReads(request.range, prepared.fingerprint) : null;
-  const state = seen ? markConflicts(readForComparison(prepared).state, seen) : prepared;
+  // Typed data is compared only after a preview (a conflict is a change since the preview): prepared again
+  // to read first, from the same read of the range, so the same items and fingerprint.
+  const seen = takePreviewReads(request.range, prepared.fingerprint);
+  const compared = seen && !prepared.spec.onlyChanged ? prepare(request, metrics, read, true) : prepared;
+  const state = seen ? markConflicts(readForComparison(compared).state, seen) : prepared;
   // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
   if (request.writeStatus) requireStatusColumnFree(statusPlace(request, read), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
   const stored: StoredExport = { request, metrics, state: isComplete(state) ? { ...state, status: 'done' } : state, statusRange: null };

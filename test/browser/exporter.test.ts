@@ -52,13 +52,15 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
   await side.selectOption('#export-metric', metricId);
   await side.click('#export-preview');
   await side.waitForSelector('table.preview');
-  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 24 to send, 0 skipped, 0 failed.');
+  // Typed data is compared too: the preview read the metric's points and found none.
+  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 24 to send (24 to create, 0 to overwrite a different value, 0 unchanged, sent again), 0 skipped, 0 failed.');
 
   await side.click('#export-form button[type="submit"]');
   await side.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
-  expect(await side.textContent('#export-results > .status')).toMatch(/^24 rows read: 24 written/);
+  // Compared at the start after the preview, so the report knows each value was new.
+  expect(await side.textContent('#export-results > .status')).toMatch(/^24 rows read: 24 created/);
   await session.page.waitForFunction(() => document.querySelector('td[data-a1="C1"]')?.textContent === 'Export status');
-  expect(await session.page.textContent('td[data-a1="C2"]')).toBe('written');
+  expect(await session.page.textContent('td[data-a1="C2"]')).toBe('created');
   await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-export.png') });
 
   // The export wrote: the report offers to refresh the formulas reading the metric.
@@ -97,6 +99,20 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
   expect(await side.textContent('#export-results .status')).toBe('24 rows read: 23 unchanged, 0 to create, 1 to overwrite a different value, 0 skipped, 0 failed.');
   expect(await side.textContent('[aria-label="Values the export overwrites"]')).toBe('B3: 20 → 25');
   expect((await control.requests()).filter((request) => request.method === 'PUT')).toHaveLength(0);
+
+  // Typed data ("only what changed" off) is previewed the same way: what it overwrites, old → new, before anything is sent.
+  await session.page.evaluate(async () => {
+    await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'B4', text: '35' }) });
+  });
+  await side.uncheck('#export-only-changed');
+  await control.clearRequests();
+  await side.click('#export-preview');
+  await side.waitForFunction(() => /2 to overwrite/.test(document.querySelector('#export-results .status')?.textContent ?? ''));
+  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 24 to send (0 to create, 2 to overwrite a different value, 22 unchanged, sent again), 0 skipped, 0 failed.');
+  expect(await side.$$eval('[aria-label="Values the export overwrites"] li', (items) => items.map((item) => item.textContent))).toEqual(['B3: 20 → 25', 'B4: 30 → 35']);
+  const typedPreview = await control.requests();
+  expect(typedPreview.filter((request) => request.method === 'GET' && request.path === '/data_points')).toHaveLength(1);
+  expect(typedPreview.filter((request) => request.method === 'PUT')).toHaveLength(0);
 });
 
 /** The dates a logged PUT of data points carried. */
@@ -136,7 +152,7 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   await frame.selectOption('#export-metric', id);
   await frame.click('#export-preview');
   await frame.waitForSelector('table.preview');
-  expect(await frame.textContent('#export-results .status')).toBe('900 rows read: 900 to send, 0 skipped, 0 failed.');
+  expect(await frame.textContent('#export-results .status')).toBe('900 rows read: 900 to send (900 to create, 0 to overwrite a different value, 0 unchanged, sent again), 0 skipped, 0 failed.');
 
   // A tiny limit whose window outlasts a step (25 s against the step's 20 s budget): the first batch and one
   // wave go, the next wave is refused with a Retry-After the step cannot wait out, so the sidebar waits
@@ -157,7 +173,7 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   await frame.click('.progress button.cancel');
   await frame.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Cancelled: what was not sent can be resumed.');
   expect(await frame.textContent('#export-results > .status')).toBe(
-    `900 rows read: ${confirmedBeforeCancel} written (stored; the API does not say which were new and which updated), ${left} not sent (export cancelled).`,
+    `900 rows read: ${confirmedBeforeCancel} created, ${left} not sent (export cancelled).`,
   );
 
   // The API accepts requests again; the sidebar is closed and opened, and the Export tab offers the rest.
@@ -171,7 +187,7 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   // The 429's Retry-After still holds back the user's executions (README, "The API client"): the sidebar counts
   // the rest of it down in real time (concurrent executions sleep for real), then the steps go on.
   await reopened.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.', undefined, { timeout: 50_000 });
-  expect(await reopened.textContent('#export-results > .status')).toBe('900 rows read: 900 written (stored; the API does not say which were new and which updated).');
+  expect(await reopened.textContent('#export-results > .status')).toBe('900 rows read: 900 created.');
 
   // Every row stored once: 18 accepted PUTs in all, and none after the cancel repeats a row confirmed before it.
   const puts = (await control.requests()).filter((request) => request.method === 'PUT' && request.path.endsWith(`/metrics/${id}/data_points`));
@@ -197,7 +213,7 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
     return grid.rows.slice(0, 901).map((row) => row[6]?.display);
   });
   expect(statusColumn[0]).toBe('Export status');
-  expect(new Set(statusColumn.slice(1))).toEqual(new Set(['written']));
+  expect(new Set(statusColumn.slice(1))).toEqual(new Set(['created']));
 });
 
 it('previews a 12% cell as the sheet shows it beside the 12 it sends, both whole in the 300 px sidebar, and stores 12', async () => {

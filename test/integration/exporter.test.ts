@@ -520,9 +520,10 @@ it('pauses after 15 minutes in which the API accepted nothing, is offered again 
   expect(rt.spreadsheet.getActiveSheet().getRange('C102').getValue()).toBe('written');
 });
 
-describe('only what changed, as the preview shows it', () => {
-  const dataPointReads = (requests: Array<{ method: string; path: string }>) => requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
+/** The reads of data points in a request log: the comparison reads. */
+const dataPointReads = <T extends { method: string; path: string }>(requests: T[]): T[] => requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
 
+describe('only what changed, as the preview shows it', () => {
   it('previews what it will create, overwrite (old → new) and leave unchanged, and the export does exactly that', async () => {
     const metricId = await newMetric('Trials', 'daily');
     const rt = runtime();
@@ -627,6 +628,87 @@ describe('only what changed, as the preview shows it', () => {
     expect(puts).toHaveLength(1);
     const stored = new Map(await storedPoints(metricId));
     expect([stored.get('2022-01-01'), stored.get('2022-01-04')]).toEqual(['0', '7']);
+  });
+});
+
+describe('typed data ("only what changed" off), as the preview shows it', () => {
+  it('previews what it will create, overwrite (old → new, the first 50) and send again unchanged, reading each page once, and the export sends it all', async () => {
+    const metricId = await newMetric('Typed trials', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(150));
+    await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
+    // 60 values retyped, and one new day.
+    rt.spreadsheet.getActiveSheet().getRange('B2:B61').setValues(Array.from({ length: 60 }, (_, i) => [String(1000 + i)]));
+    rt.spreadsheet.getActiveSheet().getRange('A152:B152').setValues([['2022-05-31', '5']]);
+    const grown = range.replace(/\d+$/, '152');
+    await stack.takeRequests();
+
+    const preview = ok<{ compared: unknown; summary: string; overwrites: { total: number; shown: unknown[] } }>(rt.callServer('previewExport', [request(grown, { metricId }, false)]));
+    expect(preview.compared).toEqual({ unchanged: 90, toCreate: 1, toUpdate: 60, notCompared: 0 });
+    expect(preview.summary).toBe('151 rows read: 151 to send (1 to create, 60 to overwrite a different value, 90 unchanged, sent again), 0 skipped, 0 failed.');
+    expect(preview.overwrites.total).toBe(60);
+    expect(preview.overwrites.shown).toHaveLength(50);
+    expect(preview.overwrites.shown.slice(0, 2)).toEqual([{ cell: 'B2', old: '0', new: '1000' }, { cell: 'B3', old: '1.5', new: '1001' }]);
+    const previewRequests = await stack.takeRequests();
+    // One read of the metric's dates, paged: 150 stored points are two pages of 100; nothing written.
+    expect(dataPointReads(previewRequests)).toHaveLength(2);
+    expect(dataPointReads(previewRequests).every((r) => (r as { query?: string }).query?.includes(metricId))).toBe(true);
+    expect(previewRequests.filter((r) => r.method !== 'GET')).toHaveLength(0);
+
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(grown, { metricId }, false)])));
+    // The sheet is the person's intent: every value is sent, the unchanged ones too, after one more comparison read.
+    expect(done.report!.totals).toMatchObject({ created: 1, updated: 60, written: 90, unchanged: 0, skipped: 0, failed: 0 });
+    expect(done.report!.summary).toBe('151 rows read: 1 created, 60 updated, 90 written (unchanged on the server, sent again).');
+    const exportRequests = await stack.emulator.control.requests();
+    expect(dataPointReads(exportRequests)).toHaveLength(2);
+    const puts = exportRequests.filter((r) => r.method === 'PUT');
+    expect(puts).toHaveLength(4);
+    expect(puts.reduce((sum, r) => sum + (r.body as { data_points: unknown[] }).data_points.length, 0)).toBe(151);
+    const stored = new Map(await storedPoints(metricId));
+    expect([stored.get('2022-01-01'), stored.get('2022-03-01'), stored.get('2022-03-02'), stored.get('2022-05-31')]).toEqual(['1000', '1059', '90', '5']);
+  });
+
+  it('reports as a conflict, with both values, and does not write, a value the server changed between the preview and the start', async () => {
+    const metricId = await newMetric('Typed demos', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(5));
+    await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
+    rt.spreadsheet.getActiveSheet().getRange('B4:B5').setValues([['40'], ['50']]);
+    const preview = ok<{ overwrites: unknown; summary: string }>(rt.callServer('previewExport', [request(range, { metricId }, false)]));
+    expect(preview.summary).toBe('5 rows read: 5 to send (0 to create, 2 to overwrite a different value, 3 unchanged, sent again), 0 skipped, 0 failed.');
+    expect(preview.overwrites).toEqual({ total: 2, shown: [{ cell: 'B4', old: '3', new: '40' }, { cell: 'B5', old: '4.5', new: '50' }] });
+
+    // The web application changes an overwritten value and an unchanged one between the preview and the start.
+    const points = (await stack.emulator.control.state()).data_points.filter((p) => p.metric_id === metricId);
+    const on = (date: string) => points.find((p) => p.date === date)!;
+    await stack.emulator.control.fixtures({ data_points: [{ ...on('2022-01-01'), value: '11' }, { ...on('2022-01-03'), value: '33' }] });
+    await stack.takeRequests();
+
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
+    expect(done.report!.totals).toMatchObject({ written: 2, updated: 1, skipped: 2, failed: 0 });
+    expect(done.report!.problems.map((p) => [p.cell, p.reason])).toEqual([
+      ['B2', "conflict: the server's value changed since the preview (0 then, 11 now), so it was not written: preview again to see it, then export"],
+      ['B4', "conflict: the server's value changed since the preview (3 then, 33 now), so it was not written: preview again to see it, then export"],
+    ]);
+    const requests = await stack.emulator.control.requests();
+    expect(dataPointReads(requests)).toHaveLength(1);
+    const puts = requests.filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => r.body)).toEqual([{ data_points: [{ date: '2022-01-02', value: '1.5' }, { date: '2022-01-04', value: '50' }, { date: '2022-01-05', value: '6' }] }]);
+    const stored = new Map(await storedPoints(metricId));
+    expect([...stored.values()]).toEqual(['11', '1.5', '33', '50', '6']);
+  });
+
+  it('without a preview, sends typed data as before: no reads, every value written', async () => {
+    const metricId = await newMetric('Typed calls', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(3));
+    await stack.takeRequests();
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
+    expect(done.report!.totals).toMatchObject({ written: 3 });
+    expect(done.report!.summary).toBe('3 rows read: 3 written (stored; the API does not say which were new and which updated).');
+    const requests = await stack.takeRequests();
+    expect(dataPointReads(requests)).toHaveLength(0);
+    expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
   });
 });
 

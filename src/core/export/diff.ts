@@ -34,8 +34,9 @@ export function nextDiffChunk(state: ExportState, metric: number): { indices: nu
 }
 
 /**
- * Classifies a chunk against the existing points: same value → unchanged (not sent); another or a blank
- * one → updated; none on that date → created. Then plans batches of the changed items only.
+ * Classifies a chunk against the existing points: same value → unchanged (not sent; with onlyChanged off,
+ * written again); another or a blank one → updated; none on that date → created. Then plans batches of
+ * the items to send.
  */
 export function applyDiff(state: ExportState, metric: number, existing: readonly DataPoint[], indices: readonly number[]): void {
   const metricState = state.metrics[metric];
@@ -54,6 +55,14 @@ export function applyDiff(state: ExportState, metric: number, existing: readonly
       item.planned = 'created';
     } else {
       const current = stored.get(item.date) ?? null;
+      if (current !== null && sameDecimal(current, item.value) && !state.spec.onlyChanged) {
+        // Typed data is sent whole ("only what changed" is off): the same value is written again, and
+        // `previous` says it was compared, for the preview's count and the start's conflict check.
+        item.planned = 'written';
+        item.previous = current;
+        changed.push(index);
+        return;
+      }
       if (current !== null && sameDecimal(current, item.value)) {
         item.outcome = 'unchanged';
         delete item.planned;
@@ -80,6 +89,8 @@ function serverValue(item: ExportState['items'][number]): string | null | 'absen
   if (item.outcome !== 'pending') return undefined;
   if (item.planned === 'created') return 'absent';
   if (item.planned === 'updated') return item.previous;
+  // Typed data's same value, written again: compared only when `previous` is set.
+  if (item.planned === 'written' && item.previous !== undefined) return item.previous;
   return undefined;
 }
 
@@ -98,7 +109,7 @@ export function markConflicts(state: ExportState, seen: ExportState): ExportStat
   if (seen.fingerprint !== state.fingerprint || seen.items.length !== state.items.length) return state;
   const conflicted = new Set<number>();
   state.items.forEach((item, index) => {
-    if (item.outcome !== 'pending' || (item.planned !== 'created' && item.planned !== 'updated')) return;
+    if (item.outcome !== 'pending' || item.planned === undefined) return;
     const then = serverValue(seen.items[index]!);
     const now = serverValue(item);
     if (then === undefined || now === undefined || sameServerValue(then, now)) return;

@@ -12,15 +12,22 @@ type ExportInput = DateReading & {
   spec: ExportSpec;
   /** The company's metrics: names in a wide header resolve through them, and their frequencies set the periods. */
   metrics: readonly MetricRef[];
+  /**
+   * Read the server's values before planning even with onlyChanged off: a preview, and a start after one,
+   * say what typed data creates and overwrites, and find what changed on the server in between.
+   */
+  compareFirst?: boolean;
 };
 
 /**
- * Reads and validates the range and plans the export; nothing is sent. With onlyChanged off the batches
- * are planned now; with it on, the first steps read each metric's existing points and plan the differences.
+ * Reads and validates the range and plans the export; nothing is sent. With onlyChanged off (and not
+ * compareFirst) the batches are planned now; otherwise the first reads are each metric's existing points,
+ * and the batches are planned from them (diff.ts).
  * A range whose shape cannot be read throws an InputError; every other problem is an item's reason.
  */
 export function prepareExport(input: ExportInput): ExportState {
   const { spec } = input;
+  const readsFirst = spec.onlyChanged || spec.keepDifferent === true || input.compareFirst === true;
   const origin = input.range.origin ?? { row: 1, column: 1 };
   const read = readRange(input.range, spec, input.metrics);
   const checked = validateCells(read, spec, input, placeNamer(spec.layout, origin));
@@ -31,7 +38,7 @@ export function prepareExport(input: ExportInput): ExportState {
     const id = metric.id.toLowerCase();
     let index = metricIndex.get(id);
     if (index === undefined) {
-      index = metrics.push({ id, name: metric.name, frequency: metric.frequency, phase: spec.onlyChanged ? 'diff' : 'send' }) - 1;
+      index = metrics.push({ id, name: metric.name, frequency: metric.frequency, phase: readsFirst ? 'diff' : 'send' }) - 1;
       metricIndex.set(id, index);
     }
     return index;
@@ -46,7 +53,7 @@ export function prepareExport(input: ExportInput): ExportState {
     ...fields,
     metric: metric ? indexOf(metric) : null,
     outcome: verdict === 'send' ? 'pending' : verdict,
-    ...(verdict === 'send' && !spec.onlyChanged ? { planned: 'written' as const } : {}),
+    ...(verdict === 'send' && !readsFirst ? { planned: 'written' as const } : {}),
   }));
 
   const state: ExportState = {
@@ -67,7 +74,7 @@ export function prepareExport(input: ExportInput): ExportState {
   metrics.forEach((metric, index) => {
     const pending = itemsOf(state, index);
     if (pending.length === 0) metric.phase = 'send';
-    else if (!spec.onlyChanged) state.batches.push(...planBatches(index, pending));
+    else if (!readsFirst) state.batches.push(...planBatches(index, pending));
   });
   if (isComplete(state)) state.status = 'done';
   return state;

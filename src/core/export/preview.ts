@@ -18,16 +18,34 @@ export function previewExport(state: ExportState, displayValues?: RangeInput['di
   const { pending: toSend, skipped, failed, unchanged } = countOutcomes(state.items.map((item) => item.outcome));
   // A pending item's plan once its stored point was read; none while not compared yet.
   const planned = (plan: ExportItemState['planned']): number => state.items.filter((item) => item.outcome === 'pending' && item.planned === plan).length;
-  // "Only what changed" with the stored points read: the words and counts of the export's report.
-  const compared = state.spec.onlyChanged ? { unchanged, toCreate: planned('created'), toUpdate: planned('updated'), notCompared: planned(undefined) } : null;
-  const counts = compared
-    ? [
-        `${formatCount(compared.unchanged)} unchanged`,
-        `${formatCount(compared.toCreate)} to create`,
-        `${formatCount(compared.toUpdate)} to overwrite a different value`,
-        ...(compared.notCompared ? [`${formatCount(compared.notCompared)} not compared yet`] : []),
-      ]
-    : [`${formatCount(toSend)} to send`];
+  // Typed data's same values are written again; they were compared when their server value is known.
+  const sameAgain = state.items.filter((item) => item.outcome === 'pending' && item.planned === 'written' && item.previous !== undefined).length;
+  const notCompared = planned(undefined) + (state.spec.onlyChanged ? 0 : planned('written') - sameAgain);
+  // With the stored points read (always for "only what changed"; for typed data when the preview read them):
+  // the words and counts of the export's report.
+  // Typed data prepared without reads plans every item 'written' with no server value.
+  const readFirst = state.spec.onlyChanged || state.items.some((item) => item.outcome === 'pending' && (item.planned !== 'written' || item.previous !== undefined));
+  const compared = readFirst
+    ? { unchanged: state.spec.onlyChanged ? unchanged : sameAgain, toCreate: planned('created'), toUpdate: planned('updated'), notCompared }
+    : null;
+  const counts = !compared
+    ? [`${formatCount(toSend)} to send`]
+    : state.spec.onlyChanged
+      ? [
+          `${formatCount(compared.unchanged)} unchanged`,
+          `${formatCount(compared.toCreate)} to create`,
+          `${formatCount(compared.toUpdate)} to overwrite a different value`,
+          ...(compared.notCompared ? [`${formatCount(compared.notCompared)} not compared yet`] : []),
+        ]
+      : [
+          // "Only what changed" is off: everything is sent, the unchanged values too.
+          `${formatCount(toSend)} to send (${[
+            `${formatCount(compared.toCreate)} to create`,
+            `${formatCount(compared.toUpdate)} to overwrite a different value`,
+            `${formatCount(compared.unchanged)} unchanged, sent again`,
+            ...(compared.notCompared ? [`${formatCount(compared.notCompared)} not compared yet`] : []),
+          ].join(', ')})`,
+        ];
   counts.push(`${formatCount(skipped)} skipped`, `${formatCount(failed)} failed`);
   // Each overwrite with the value it replaces, so the person sees what the server loses before sending.
   const overwriting = state.items.filter((item) => item.outcome === 'pending' && item.planned === 'updated' && item.previous !== undefined);

@@ -24,8 +24,9 @@ export type ExportSpec = {
   /** Read the metric's existing points first and send only what differs. */
   onlyChanged: boolean;
   /**
-   * "Do not overwrite values that differ": with onlyChanged, a date whose stored value differs from the
-   * sheet's is skipped, not updated (a blank stored value is still filled). Absent: off.
+   * "Do not overwrite values that differ": a date whose stored value differs from the sheet's is skipped,
+   * not updated (a blank stored value is still filled). On, the points are read first even with onlyChanged
+   * off. Absent: off.
    */
   keepDifferent?: boolean;
 };
@@ -80,7 +81,7 @@ export type ExportItemState = {
 };
 
 export type ExportMetricState = Pick<MetricRef, 'id' | 'name' | 'frequency'> & {
-  /** diff: its existing points are still to be read (onlyChanged); send: its batches are planned; stopped: refused. */
+  /** diff: its existing points are still to be read (onlyChanged, keepDifferent, or a comparison of typed data); send: its batches are planned; stopped: refused. */
   phase: 'diff' | 'send' | 'stopped';
 };
 
@@ -180,7 +181,7 @@ type ExportPreviewItem = ExportReportItem & { shownDate: string | null; shownVal
 /** What the sidebar shows before anything is sent. */
 export type ExportPreview = ExportRead & {
   toSend: number;
-  /** With "only what changed": the counts the export will report once the stored points were read; else null. */
+  /** Once the stored points were read (every preview reads them): what the export creates, overwrites and finds unchanged (with "only what changed" off, sent again); null for typed data not compared. */
   compared: { unchanged: number; toCreate: number; toUpdate: number; notCompared: number } | null;
   /** The updates that overwrite a value the server holds, old → new: the first 50 of `total`. */
   overwrites: { total: number; shown: Array<{ cell: string; old: string; new: string }> };

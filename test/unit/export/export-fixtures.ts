@@ -48,8 +48,8 @@ export function wideSpec(overrides: Partial<ExportSpec> = {}): ExportSpec {
   return { layout: 'wide', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, ...overrides };
 }
 
-export function prepare(values: unknown[][], spec: ExportSpec, extra: Partial<RangeInput> = {}): ExportState {
-  return prepareExport({ range: { values, ...extra }, spec, metrics: METRICS, timeZone: TZ, formatDate: intlDateFormatter });
+export function prepare(values: unknown[][], spec: ExportSpec, extra: Partial<RangeInput> = {}, compareFirst = false): ExportState {
+  return prepareExport({ range: { values, ...extra }, spec, metrics: METRICS, timeZone: TZ, formatDate: intlDateFormatter, compareFirst });
 }
 
 /** A Date cell as Sheets gives it: midnight of that day in the spreadsheet's time zone. */

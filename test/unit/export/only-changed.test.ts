@@ -180,4 +180,33 @@ describe('overwrites and conflicts', () => {
     ]);
     expect(now.batches.flatMap((batch) => batch.items)).toEqual([1, 3]);
   });
+
+  describe('typed data ("only what changed" off), compared first', () => {
+    const typed = (stored: Array<[string, string | null]>) => {
+      const { client, transport } = harness(existingPages(REVENUE, '2024-01-01', '2024-04-01', stored));
+      const { state } = readStoredPoints(prepare(rows, longSpec({ onlyChanged: false }), {}, true), client, Number.MAX_SAFE_INTEGER);
+      transport.assertDone();
+      return state;
+    };
+
+    it('counts what it creates, overwrites and sends again unchanged, and lists the overwrites, sending every value', () => {
+      const state = typed([['2024-01-01', '1'], ['2024-02-01', '20'], ['2024-03-01', null]]);
+      const preview = previewExport(state);
+      expect(preview.compared).toEqual({ unchanged: 1, toCreate: 1, toUpdate: 2, notCompared: 0 });
+      expect(preview.summary).toBe('4 rows read: 4 to send (1 to create, 2 to overwrite a different value, 1 unchanged, sent again), 0 skipped, 0 failed.');
+      expect(preview.overwrites).toEqual({ total: 2, shown: [{ cell: 'B2', old: '20', new: '2' }, { cell: 'B3', old: '(blank)', new: '3' }] });
+      expect(state.batches.flatMap((batch) => batch.items)).toEqual([0, 1, 2, 3]);
+    });
+
+    it('marks as a conflict an unchanged value the server changed since the preview, and sends the rest', () => {
+      const seen = typed([['2024-01-01', '1'], ['2024-02-01', '20']]);
+      const now = markConflicts(typed([['2024-01-01', '10'], ['2024-02-01', '20']]), seen);
+      expect(outcomes(now)[0]).toEqual(['skipped', "conflict: the server's value changed since the preview (1 then, 10 now), so it was not written: preview again to see it, then export"]);
+      expect(now.batches.flatMap((batch) => batch.items)).toEqual([1, 2, 3]);
+    });
+
+    it('says "N to send" alone when prepared without reads (a start with no preview)', () => {
+      expect(previewExport(prepare(rows, longSpec({ onlyChanged: false }))).summary).toBe('4 rows read: 4 to send, 0 skipped, 0 failed.');
+    });
+  });
 });
