@@ -1,6 +1,7 @@
 // The last push of a spreadsheet, kept for Undo (issue 27, item 4): what an audit push stored (with the ids
 // and the server's value before each cell) and what an export or import stored (for the list of what the
-// API cannot undo). Kept in the user's properties, not in the sheet, so no editor of it can rewrite it.
+// API cannot undo). Kept in the user's properties, not in the sheet, so no editor of it can rewrite it; one
+// record per user, not per spreadsheet, so the spreadsheets a person pushes from cannot fill the 500 KB store.
 
 import { cellName } from '../core/audit';
 import type { AuditPushItem, AuditPushState } from '../core/audit/types';
@@ -9,6 +10,8 @@ import { forgetJob, loadJob, saveJob, spreadsheetId } from '../gas/job-store';
 import { quoteSheetName } from '../gas/sheet-io';
 
 const LAST_PUSH = 'last-push';
+/** The record's one id: a push from another spreadsheet replaces it. */
+const RECORD_ID = 'user';
 
 /**
  * At most this many values of one push are kept for Undo, and listed: far inside the 500 KB the user's
@@ -36,6 +39,8 @@ export type PushedCell = {
 
 /** The last push of this spreadsheet by this user. */
 export type LastPush = {
+  /** The spreadsheet it was pushed from: Undo in another one finds nothing. */
+  spreadsheet: string;
   pushId: string;
   kind: PushKind;
   /** An export's or an import's rows of what it stored (the first KEPT_FOR_UNDO). */
@@ -46,19 +51,21 @@ export type LastPush = {
   notKept: number;
 };
 
+/** The last push of this user, when it was pushed from this spreadsheet. */
 export function loadLastPush(): LastPush | null {
-  return loadJob<LastPush>(LAST_PUSH, spreadsheetId());
+  const last = loadJob<LastPush>(LAST_PUSH, RECORD_ID);
+  return last && last.spreadsheet === spreadsheetId() ? last : null;
 }
 
 /** Undo took it: a second Undo does not restore it again. */
 export function forgetLastPush(): void {
-  forgetJob(LAST_PUSH, spreadsheetId());
+  forgetJob(LAST_PUSH, RECORD_ID);
 }
 
 /** The record of push `pushId`: the stored one when it is that push's, else a new one (a newer push replaces the last). */
 function lastPushOf(pushId: string, kind: PushKind): LastPush {
   const kept = loadLastPush();
-  return kept && kept.pushId === pushId ? kept : { pushId, kind, rows: [], notKept: 0 };
+  return kept && kept.pushId === pushId ? kept : { spreadsheet: spreadsheetId(), pushId, kind, rows: [], notKept: 0 };
 }
 
 /** Appends up to KEPT_FOR_UNDO in all, counting the rest. */
@@ -74,7 +81,7 @@ export function rememberPushRows(pushId: string, rows: ReadonlyArray<Omit<PushLo
   if (stored.length === 0) return;
   const last = lastPushOf(pushId, stored[0]!.kind);
   keep(last.rows, stored, last);
-  saveJob(LAST_PUSH, spreadsheetId(), last);
+  saveJob(LAST_PUSH, RECORD_ID, last);
 }
 
 /** Keeps the cells an audit push's step stored, with the ids and the values before that Undo needs. */
@@ -100,5 +107,5 @@ export function rememberAuditCells(pushId: string, sheetName: string, before: Au
       outcome: item.outcome,
     };
   }), last);
-  saveJob(LAST_PUSH, spreadsheetId(), last);
+  saveJob(LAST_PUSH, RECORD_ID, last);
 }

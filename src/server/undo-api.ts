@@ -55,7 +55,7 @@ function isBlankText(text: string | null): boolean {
  */
 export function undoLastPush(): UndoHandle {
   const last = loadLastPush();
-  if (!last) throw new InputError('There is no push to undo: this spreadsheet has not pushed anything since Undo was added, or its last push was undone already.');
+  if (!last) throw new InputError('There is no push to undo: Undo keeps only your last push, and it was undone already, or made from another spreadsheet, or made before Undo was added.');
   const notUndone: NotUndoneValue[] = [];
   const auditCells = last.audit?.cells ?? [];
   // The audit push's rows are the cells themselves; an export's or an import's cannot be undone through the API.

@@ -97,7 +97,7 @@ it('restores the values an audit push updated, keeps a colleague\'s later change
 
   // Undone once: a second Undo has nothing to restore.
   const again = rt.callServer('undoLastPush', []) as { ok: boolean; error?: string };
-  expect(again).toEqual({ ok: false, error: expect.stringMatching(/^There is no push to undo/) });
+  expect(again).toEqual({ ok: false, error: expect.stringMatching(/^There is no push to undo: Undo keeps only your last push/) });
 });
 
 it('lists an export\'s values as what the API cannot undo, and sends nothing', async () => {
