@@ -10,7 +10,7 @@ import { isPushComplete } from '../core/audit/write-back';
 import type { AuditProperty, AuditPushItem, AuditPushState } from '../core/audit/types';
 import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
-import { newlySettled, outcomeText, type PushLogRow } from '../core/jobs/push-log';
+import { newlySettled, outcomeText, type PushKind, type PushLogRow } from '../core/jobs/push-log';
 import { appendPushLog } from '../gas/changes-sheet';
 import { loadJob, saveJob } from '../gas/job-store';
 import { quoteSheetName } from '../gas/sheet-io';
@@ -29,6 +29,8 @@ const CREATED_REASON = 'the push created it (there was no value before): the API
 /** An undo as it steps: a push of the values before, and the push's values it compares the server with. */
 type UndoJob = {
   pushId: string;
+  /** What the push was, in the person's words ("audit push", "export"). */
+  pushKind: string;
   sheetName: string;
   /** "profileId/propertyId" → the snapshot key of what the push wrote. */
   atPush: Record<string, string>;
@@ -107,8 +109,17 @@ export function undoLastPush(): UndoHandle {
   if (isPushComplete(state)) state.status = 'done';
   // Forgotten now: the undo job holds what it restores, and a second Undo must not restore it again.
   forgetLastPush();
-  return startJob(undoJob, { pushId: last.pushId, sheetName: last.audit?.sheetName ?? '', atPush, notUndone, state });
+  return startJob(undoJob, { pushId: last.pushId, pushKind: PUSH_KIND_WORDS[last.kind], sheetName: last.audit?.sheetName ?? '', atPush, notUndone, state });
 }
+
+const PUSH_KIND_WORDS: Record<PushKind, string> = {
+  Export: 'export',
+  'Audit push': 'audit push',
+  'Audit overwrite': 'audit overwrite',
+  'Import profiles': 'profile import',
+  'Import contacts': 'contact import',
+  Undo: 'undo',
+};
 
 function withoutAutoCalculated({ autoCalculated: _auto, ...property }: AuditProperty): Omit<AuditProperty, 'autoCalculated'> {
   return property;
@@ -125,7 +136,7 @@ function undoOutcome(job: UndoJob): UndoOutcome {
     ...(job.notUndone.length ? [`${countOf(job.notUndone.length, 'value')} the API cannot undo (listed)`] : []),
   ];
   return {
-    summary: `Undo of the last push: ${parts.join(', ')}.${totals.updated + totals.created > 0 && job.sheetName ? ` The audit sheet still shows the pushed values: build the audit again to see the restored ones.` : ''}`,
+    summary: `Undo of the last ${job.pushKind} (Push ${job.pushId} in the Pushes sheet): ${parts.join(', ')}.${totals.updated + totals.created > 0 && job.sheetName ? ` The audit sheet still shows the pushed values: build the audit again to see the restored ones.` : ''}`,
     totals: report.totals,
     problems: report.items.filter((item) => item.outcome === 'failed' || item.outcome === 'skipped' || item.outcome === 'conflict'),
     problem: report.problem,

@@ -197,8 +197,8 @@ it('takes the conflict journey: a colleague\'s change is kept and shown with bot
   // Undo the last push (the overwrite): it did not read the value it replaced, so Undo lists it and sends nothing.
   await session.workbench.control.clearRequests();
   await frame.click('#portfolio-results [data-undo-push]');
-  await frame.waitForFunction(() => /^Undo of the last push/.test(document.querySelector('#portfolio-results .results > .status')?.textContent ?? ''));
-  expect(await frame.textContent('#portfolio-results .results > .status')).toBe('Undo of the last push: 0 values restored, 1 value the API cannot undo (listed).');
+  await frame.waitForFunction(() => /^Undo of the last/.test(document.querySelector('#portfolio-results .results > .status')?.textContent ?? ''));
+  expect(await frame.textContent('#portfolio-results .results > .status')).toMatch(/^Undo of the last audit overwrite \(Push [0-9a-f-]{36} in the Pushes sheet\): 0 values restored, 1 value the API cannot undo \(listed\)\.$/);
   expect(await frame.textContent('#portfolio-results [aria-label="Values the API cannot undo"] li')).toMatch(/^'Portfolio audit'!\w+\d+ \(.+ › Headquarters\) "Valencia": the push did not read the value before it/);
   expect(await pushedValues()).toEqual([]);
   expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Valencia' });

@@ -65,8 +65,9 @@ it('restores the values an audit push updated, keeps a colleague\'s later change
   const undone = await drive(rt, ok<UndoHandle>(rt.callServer('undoLastPush', [])), 'continueUndo', (h) => h.undoId);
   expect(undone.progress.status).toBe('done');
   const report = undone.report!;
+  expect(undone.pushId).toBe(pushed.pushId);
   expect(report.totals).toMatchObject({ updated: 2, conflict: 1, failed: 0, pending: 0 });
-  expect(report.summary).toMatch(/^Undo of the last push: 2 values restored, 1 conflict \(changed on the server since the push, so not restored\), 1 value the API cannot undo \(listed\)\./);
+  expect(report.summary).toMatch(/^Undo of the last audit push \(Push [0-9a-f-]{36} in the Pushes sheet\): 2 values restored, 1 conflict \(changed on the server since the push, so not restored\), 1 value the API cannot undo \(listed\)\./);
   expect(report.problems).toEqual([expect.objectContaining({ profileId: beta!.id, propertyId: employees.id, outcome: 'conflict', conflict: { atBuild: '4242', server: '999' } })]);
   expect(report.notUndone).toEqual([expect.objectContaining({ what: `${acme!.name} › Employees`, value: '7', reason: expect.stringMatching(/^the push created it .*no delete.*clear it in the web application$/) })]);
 
@@ -116,7 +117,7 @@ it('lists an export\'s values as what the API cannot undo, and sends nothing', a
   await stack.emulator.control.clearRequests();
   const undone = ok<UndoHandle>(rt.callServer('undoLastPush', []));
   expect(undone.progress.status).toBe('done');
-  expect(undone.report!.summary).toBe('Undo of the last push: 0 values restored, 2 values the API cannot undo (listed).');
+  expect(undone.report!.summary).toBe(`Undo of the last export (Push ${exported.exportId} in the Pushes sheet): 0 values restored, 2 values the API cannot undo (listed).`);
   expect(undone.report!.notUndone).toEqual([
     { what: 'Undo metric', period: '2024-01-01', cell: 'Sheet1!B2', value: '7', reason: expect.stringMatching(/^the export did not read the value it replaced/) },
     { what: 'Undo metric', period: '2024-01-02', cell: 'Sheet1!B3', value: '9', reason: expect.stringMatching(/^the export did not read the value it replaced/) },
