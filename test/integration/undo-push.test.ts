@@ -5,7 +5,7 @@
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import type { GasRuntime } from '../../gas-runtime';
-import type { AuditPushHandle, ExportHandle, UndoHandle } from '../../src/shared/rpc';
+import type { AuditPushHandle, ExportHandle, ImportHandle, UndoHandle } from '../../src/shared/rpc';
 import { driveExport, ok, OWNER, useStack, waitOnBothClocks, type Stack } from '../support/stack';
 
 jest.setTimeout(120_000);
@@ -123,4 +123,22 @@ it('lists an export\'s values as what the API cannot undo, and sends nothing', a
     { what: 'Undo metric', period: '2024-01-02', cell: 'Sheet1!B3', value: '9', reason: expect.stringMatching(/^the export did not read the value it replaced/) },
   ]);
   expect((await stack.emulator.control.requests()).filter((r) => r.method !== 'GET')).toHaveLength(0);
+});
+
+it('lists an import\'s created profiles as what the API cannot undo, and sends nothing', async () => {
+  const rt = stack.runtime();
+  rt.spreadsheet.getSheetByName('Sheet1')!.getRange(1, 4, 2, 2).setValues([['Name', 'Currency'], ['Undo Co One', 'USD']]);
+  let imported = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!D1:E2' }]));
+  for (let step = 0; !imported.report && step < 20; step++) imported = ok<ImportHandle>(rt.callServer('continueImport', [imported.importId]));
+  expect(imported.progress.status).toBe('done');
+
+  await stack.emulator.control.clearRequests();
+  const undone = ok<UndoHandle>(rt.callServer('undoLastPush', []));
+  expect(undone.report!.summary).toBe(`Undo of the last profile import (Push ${imported.importId} in the Pushes sheet): 0 values restored, 1 value the API cannot undo (listed).`);
+  expect(undone.report!.notUndone).toEqual([
+    { what: 'Undo Co One', period: '', cell: 'Sheet1!D2', value: expect.stringMatching(/^[0-9a-f-]{36}$/), reason: expect.stringMatching(/^an import creates records, and the API cannot delete them/) },
+  ]);
+  expect((await stack.emulator.control.requests()).filter((r) => r.method !== 'GET')).toHaveLength(0);
+  const state = await stack.emulator.control.state();
+  expect(state.portfolio_company_profiles.some((p) => p.name === 'Undo Co One')).toBe(true);
 });
