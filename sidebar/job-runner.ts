@@ -5,7 +5,7 @@ import { el } from './dom';
 import { jobLine, partialTone, toneOf, writeLine, type Outcome, type Shortfall } from './outcome';
 import { createProgress } from './progress';
 import { server } from './server';
-import type { JobProgress, RpcResult } from '../src/shared/rpc';
+import type { JobProgress, RpcResult, UndoHandle } from '../src/shared/rpc';
 
 export interface JobView<H> {
   label: string;
@@ -40,8 +40,34 @@ function pushLogLink(run: ActionRunner): HTMLElement {
     const result = await server.openPushLog();
     return result.ok ? { line: result.value, tone: 'success' } : { line: result.error, tone: 'error' };
   }));
-  return el('p', { class: 'hint' }, 'Every value sent is logged, with who sent it and its outcome. ', open);
+  const undo = el('button', { type: 'button', class: 'action', 'data-undo-push': '' }, 'Undo the last push');
+  const undoResults = el('div', { class: 'results' });
+  undo.addEventListener('click', () => {
+    undo.disabled = true;
+    run('Undoing the last push…', async () => {
+      const started = await server.undoLastPush();
+      if (!started.ok) return { line: started.error, tone: 'error' };
+      return runJob(undoResults, started.value, UNDO_VIEW, run);
+    });
+  });
+  return el('div', {}, el('p', { class: 'hint' }, 'Every value sent is logged, with who sent it and its outcome. ', open, ' ', undo), undoResults);
 }
+
+/** Undo of the last push: the cells it updated get their value before back; a cell changed since is a conflict, kept. */
+const UNDO_VIEW: JobView<UndoHandle> = {
+  label: 'Restoring the values before the last push',
+  progress: (h) => ({ done: h.progress.cellsDone, total: h.progress.cellsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
+  report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
+  shortfall: (h) => ({ failed: h.report?.totals.failed, refused: (h.report?.totals.conflict ?? 0) + (h.report?.notUndone.length ?? 0), notSent: h.report?.totals.pending }),
+  next: (h) => server.continueUndo(h.undoId),
+  watch: () => Promise.resolve(null),
+  cancel: (h) => server.cancelUndo(h.undoId),
+  resume: (h) => server.resumeUndo(h.undoId),
+  // What the API cannot undo, each with where it is and why: the person clears or restores it in the web application.
+  extras: (h) => (h.report?.notUndone.length
+    ? [el('ul', { class: 'problems', 'aria-label': 'Values the API cannot undo' }, ...h.report.notUndone.map((v) => el('li', {}, `${v.cell ? `${v.cell} ` : ''}(${v.what}${v.period ? `, ${v.period}` : ''}) "${v.value}": ${v.reason}`)))]
+    : []),
+};
 
 const SENDS = { cancelled: 'Cancelled: what was not sent can be resumed.', hint: 'Resuming sends only what was not confirmed.' };
 

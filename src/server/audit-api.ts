@@ -43,6 +43,7 @@ import { quoteSheetName } from '../gas/sheet-io';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob } from './jobs-api';
+import { rememberAuditCells } from './last-push';
 
 export const AUDIT_SHEET = 'Portfolio audit';
 
@@ -169,6 +170,7 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
       },
     });
     recordConfirmed(stored.sheetName, state);
+    rememberAuditCells(context.id, stored.sheetName, stored.state, state);
     return state;
   },
   /** A push's progress from its stored outcome codes alone, without reading its sheet. */

@@ -15,6 +15,7 @@ import {
 import { createClientForExecution } from './api-factory';
 import { appendPushLog } from '../gas/changes-sheet';
 import type { PushLogRow } from '../core/jobs/push-log';
+import { rememberPushRows } from './last-push';
 
 /**
  * One step's budget. Far inside Apps Script's 6-minute limit on purpose: a short step loses little if the
@@ -196,7 +197,7 @@ interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends R
   /** Whenever the rebuilt job stops (finished, cancelled, paused): what the kind writes into the sheet. */
   stopped?(stored: X): void;
   /** The Pushes sheet's rows of what one step settled (issue 27): `before` and `after` the step. */
-  logRows?(before: X, after: X): Array<Omit<PushLogRow, 'who'>>;
+  logRows?(before: X, after: X): Array<Omit<PushLogRow, 'who' | 'push'>>;
 }
 
 type RereadHandle<Head, P, O> = Head & { progress: P; report: O | null };
@@ -239,7 +240,11 @@ export function rereadKind<R extends { state: C }, X extends { state: S }, S ext
       if (!stored) return job;
       const state = spec.step(stored, { ...context, checkpoint: (next) => context.checkpoint({ ...job, stored: { ...stored, state: next } }) });
       const next = { ...stored, state };
-      if (spec.logRows) appendPushLog(spec.logRows(stored, next));
+      if (spec.logRows) {
+        const rows = spec.logRows(stored, next).map((row) => ({ ...row, push: context.id }));
+        appendPushLog(rows);
+        rememberPushRows(context.id, rows);
+      }
       return { ...job, stored: next };
     },
     // Reported, not sent: the job pauses, and its stored outcomes stay as they were.

@@ -6,6 +6,7 @@ import { InputError } from '../core/errors';
 import type { JobKind, JobProgress } from '../shared/rpc';
 import { activeSelection } from '../gas/sheet-io';
 import { showPushLog } from '../gas/changes-sheet';
+import * as undo from './undo-api';
 import * as audit from './audit-api';
 import * as auditBuild from './audit-build-api';
 import * as auditConflicts from './audit-conflicts-api';
@@ -111,6 +112,11 @@ export const startAuditOverwrite = serve(['cells', 'sheetName'], auditConflicts.
 export const takeServerAuditValues = serve(['cells', 'sheetName'], auditConflicts.takeServerValues);
 /** Issue 27: the Pushes sheet (every value an export, audit push or import sent), brought to the front. */
 export const openPushLog = serve([], () => showPushLog());
+/** Issue 27: undoes the last push of this spreadsheet as a job (continueUndo steps it); what the API cannot undo is listed. */
+export const undoLastPush = serve([], undo.undoLastPush);
+export const continueUndo = serve(['undoId'], (undoId: string) => jobs.continueJob(undo.undoJob, undoId));
+export const cancelUndo = serve(['undoId'], (undoId: string) => jobs.cancelJob(undo.undoJob, undoId));
+export const resumeUndo = serve(['undoId'], (undoId: string) => jobs.resumeJob(undo.undoJob, undoId));
 
 export const findUnfinishedPortfolioJobs = serve([], () => ({
   pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob),

@@ -171,6 +171,14 @@ export type AuditPushOutcome = JobOutcome<AuditPushReport['totals'], AuditPushRe
 /** A (profile, property) cell of the audit, as a push's report names it: what Overwrite and Take the server's values act on. */
 export type AuditCellRef = { profileId: string; propertyId: string };
 
+/** A value the last push stored that Undo cannot restore through the API, and why (issue 27, item 4). */
+export type NotUndoneValue = { what: string; period: string; cell: string; value: string; reason: string };
+
+/** Undo of the last push: the audit push's job, restoring the values before; `notUndone` lists what the API cannot undo. */
+export type UndoHandle = JobHandle<AuditPushProgress, UndoOutcome> & { undoId: string; pushId: string };
+
+export type UndoOutcome = JobOutcome<AuditPushReport['totals'], AuditPushReportItem> & { notUndone: NotUndoneValue[] };
+
 /** What Take the server's values wrote into the audit sheet: each cell (A1) and the server's value it now shows. */
 export type AuditTakeReport = { message: string; cells: Array<{ cell: string; value: string }> };
 

@@ -175,9 +175,12 @@ it('takes the conflict journey: a colleague\'s change is kept and shown with bot
   await session.workbench.control.clearRequests();
 
   await frame.click('#audit-push');
+  // The push names its fund and asks first (issue 25).
+  await frame.waitForSelector('#audit-push-confirm');
+  await frame.click('#audit-push-confirm');
   await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-label')?.textContent === 'Pushing changed cells'
     && document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.');
-  expect(await frame.textContent('#portfolio-results > .status')).toMatch(/^\d+ cells compared: \d+ unchanged, 1 conflict \(changed on the server since the audit was built, so not sent\)\.$/);
+  expect(await frame.textContent('#portfolio-results > .status')).toMatch(/^The fund [0-9a-f-]{36}: \d+ cells compared: \d+ unchanged, 1 conflict \(changed on the server since the audit was built, so not sent\)\.$/);
   expect(await frame.textContent('#portfolio-results .conflicts li')).toMatch(/^[A-Z]+\d+ \(.+, Headquarters\): when built ".*", on the server now "Porto", typed "Valencia"$/);
   expect(await pushedValues()).toEqual([]);
   expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Porto' });
@@ -186,8 +189,17 @@ it('takes the conflict journey: a colleague\'s change is kept and shown with bot
   await frame.click('#audit-overwrite');
   await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.'
     && /1 updated/.test(document.querySelector('#portfolio-results > .status')?.textContent ?? ''));
-  expect(await frame.textContent('#portfolio-results > .status')).toBe('1 cell compared: 1 updated.');
+  expect(await frame.textContent('#portfolio-results > .status')).toBe(`The fund ${DEMO_IDS.fund}: 1 cell compared: 1 updated.`);
   expect(await pushedValues()).toEqual(['Valencia']);
   expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Valencia' });
   expect(await frame.isVisible('#portfolio-results [data-push-log]')).toBe(true);
+
+  // Undo the last push (the overwrite): it did not read the value it replaced, so Undo lists it and sends nothing.
+  await session.workbench.control.clearRequests();
+  await frame.click('#portfolio-results [data-undo-push]');
+  await frame.waitForFunction(() => /^Undo of the last/.test(document.querySelector('#portfolio-results .results > .status')?.textContent ?? ''));
+  expect(await frame.textContent('#portfolio-results .results > .status')).toMatch(/^Undo of the last audit overwrite \(Push [0-9a-f-]{36} in the Pushes sheet\): 0 values restored, 1 value the API cannot undo \(listed\)\.$/);
+  expect(await frame.textContent('#portfolio-results [aria-label="Values the API cannot undo"] li')).toMatch(/^'Portfolio audit'!\w+\d+ \(.+ › Headquarters\) "Valencia": the push did not read the value before it/);
+  expect(await pushedValues()).toEqual([]);
+  expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Valencia' });
 });

@@ -114,13 +114,13 @@ it('keeps a colleague\'s changes made after the build, reports both values, and 
 
   // The Pushes sheet logs the four cells: who, what, the server's value before, the value sent, the outcome.
   const log = s.rt.spreadsheet.getSheetByName('Pushes')!.getDataRange().getValues();
-  expect(log[0]).toEqual(['Time', 'Who', 'Kind', 'What', 'Period', 'Old value', 'New value', 'Outcome', 'Cell']);
+  expect(log[0]).toEqual(['Time', 'Who', 'Kind', 'What', 'Period', 'Old value', 'New value', 'Outcome', 'Cell', 'Push']);
   const logged = log.slice(1).map((row) => row.slice(1));
   expect(logged).toHaveLength(4);
   expect(logged).toEqual(expect.arrayContaining([
-    [OWNER, 'Audit push', `${s.acme.name} › Headquarters`, '', expect.any(String), 'Analyst harbour', expect.stringMatching(/^(updated|created)$/), expect.stringMatching(/^'Portfolio audit'!\w+\d+$/)],
-    [OWNER, 'Audit push', `${s.acme.name} › Investment thesis`, '', 'Colleague: expand to the Nordics first', 'Analyst: stay in Germany', expect.stringMatching(/^conflict: changed on the server/), expect.any(String)],
-    [OWNER, 'Audit push', `${s.beta.name} › Sector`, '', s.colleagueSector.label, s.analystSector.label, expect.stringMatching(/^conflict: /), expect.any(String)],
+    [OWNER, 'Audit push', `${s.acme.name} › Headquarters`, '', expect.any(String), 'Analyst harbour', expect.stringMatching(/^(updated|created)$/), expect.stringMatching(/^'Portfolio audit'!\w+\d+$/), pushed.pushId],
+    [OWNER, 'Audit push', `${s.acme.name} › Investment thesis`, '', 'Colleague: expand to the Nordics first', 'Analyst: stay in Germany', expect.stringMatching(/^conflict: changed on the server/), expect.any(String), pushed.pushId],
+    [OWNER, 'Audit push', `${s.beta.name} › Sector`, '', s.colleagueSector.label, s.analystSector.label, expect.stringMatching(/^conflict: /), expect.any(String), pushed.pushId],
   ]));
   expect(JSON.stringify(log)).not.toContain(stack.emulator.token);
 

@@ -32,14 +32,14 @@ it('logs each exported value and each imported row, with who sent it and its out
   expect(imported.progress.status).toBe('done');
 
   const log = rt.spreadsheet.getSheetByName('Pushes')!.getDataRange().getValues();
-  expect(log[0]).toEqual(['Time', 'Who', 'Kind', 'What', 'Period', 'Old value', 'New value', 'Outcome', 'Cell']);
+  expect(log[0]).toEqual(['Time', 'Who', 'Kind', 'What', 'Period', 'Old value', 'New value', 'Outcome', 'Cell', 'Push']);
   const rows = log.slice(1);
   expect(rows.every((row) => row[0] instanceof Date)).toBe(true);
   expect(rows.map((row) => row.slice(1))).toEqual([
-    [OWNER, 'Export', 'Logged metric', '2024-01-01', '', '7', 'written', 'Sheet1!B2'],
-    [OWNER, 'Export', 'Logged metric', '2024-01-02', '', '9', 'written', 'Sheet1!B3'],
-    [OWNER, 'Import profiles', 'Logged Co One', '', '', expect.stringMatching(/^[0-9a-f-]{36}$/), 'created', 'Sheet1!D2'],
-    [OWNER, 'Import profiles', 'Logged Co Two', '', '', expect.stringMatching(/^[0-9a-f-]{36}$/), 'created', 'Sheet1!D3'],
+    [OWNER, 'Export', 'Logged metric', '2024-01-01', '', '7', 'written', 'Sheet1!B2', exported.exportId],
+    [OWNER, 'Export', 'Logged metric', '2024-01-02', '', '9', 'written', 'Sheet1!B3', exported.exportId],
+    [OWNER, 'Import profiles', 'Logged Co One', '', '', expect.stringMatching(/^[0-9a-f-]{36}$/), 'created', 'Sheet1!D2', imported.importId],
+    [OWNER, 'Import profiles', 'Logged Co Two', '', '', expect.stringMatching(/^[0-9a-f-]{36}$/), 'created', 'Sheet1!D3', imported.importId],
   ]);
   const state = await stack.emulator.control.state();
   const ids = state.portfolio_company_profiles.filter((p) => p.name.startsWith('Logged Co')).map((p) => p.id);

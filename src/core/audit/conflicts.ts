@@ -18,6 +18,8 @@ export type ConflictGuard = {
   keyAtBuild(profileId: string, propertyId: string): string | undefined;
   timeZone: string;
   formatDate: DateFormatter;
+  /** The conflict's reason, when the comparison is not with the build (an undo compares with what the push wrote). */
+  reason?: string;
 };
 
 type Dates = Pick<ConflictGuard, 'timeZone' | 'formatDate'>;
@@ -88,7 +90,7 @@ export function holdConflicts(state: AuditPushState, wave: readonly AuditPushIte
       continue;
     }
     item.outcome = 'conflict';
-    item.reason = CONFLICT_REASON;
+    item.reason = guard.reason ?? CONFLICT_REASON;
     item.conflict = conflict;
     delete item.write;
   }

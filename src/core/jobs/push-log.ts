@@ -4,9 +4,9 @@
 
 export const PUSHES_SHEET = 'Pushes';
 
-export const PUSHES_HEADER = ['Time', 'Who', 'Kind', 'What', 'Period', 'Old value', 'New value', 'Outcome', 'Cell'] as const;
+export const PUSHES_HEADER = ['Time', 'Who', 'Kind', 'What', 'Period', 'Old value', 'New value', 'Outcome', 'Cell', 'Push'] as const;
 
-export type PushKind = 'Export' | 'Audit push' | 'Audit overwrite' | 'Import profiles' | 'Import contacts';
+export type PushKind = 'Export' | 'Audit push' | 'Audit overwrite' | 'Import profiles' | 'Import contacts' | 'Undo';
 
 export type PushLogRow = {
   /** ISO 8601: when the step that settled it ended. */
@@ -25,11 +25,13 @@ export type PushLogRow = {
   outcome: string;
   /** Where in the spreadsheet, like 'Portfolio audit'!D7. */
   cell: string;
+  /** The id of the push (its job) the row belongs to: "the last push" is the rows of one id. */
+  push: string;
 };
 
 /** A row as the sheet holds it, in PUSHES_HEADER's order. */
 export function pushLogCells(row: PushLogRow): Array<Date | string | null> {
-  const texts = [row.who || null, row.kind, row.what, row.period || null, row.oldValue, row.newValue, row.outcome, row.cell].map(keepApostrophe);
+  const texts = [row.who || null, row.kind, row.what, row.period || null, row.oldValue, row.newValue, row.outcome, row.cell, row.push].map(keepApostrophe);
   return [new Date(row.time), ...texts];
 }
 

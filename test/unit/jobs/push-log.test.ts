@@ -19,8 +19,9 @@ it('writes a row in the header\'s order, blank who as an empty cell, and doubles
     newValue: 'Fintech',
     outcome: outcomeText('failed', 'the label is unknown'),
     cell: "'Portfolio audit'!D7",
+    push: 'push-1',
   });
   expect(cells).toHaveLength(PUSHES_HEADER.length);
-  expect(cells).toEqual([new Date('2026-11-26T08:00:00.000Z'), null, 'Audit push', 'Acme › Sector', null, "''quoted", 'Fintech', 'failed: the label is unknown', "''Portfolio audit'!D7"]);
+  expect(cells).toEqual([new Date('2026-11-26T08:00:00.000Z'), null, 'Audit push', 'Acme › Sector', null, "''quoted", 'Fintech', 'failed: the label is unknown', "''Portfolio audit'!D7", 'push-1']);
   expect(outcomeText('updated', null)).toBe('updated');
 });

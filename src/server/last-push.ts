@@ -1,0 +1,111 @@
+// The last push of a spreadsheet, kept for Undo (issue 27, item 4): what an audit push stored (with the ids
+// and the server's value before each cell) and what an export or import stored (for the list of what the
+// API cannot undo). Kept in the user's properties, not in the sheet, so no editor of it can rewrite it; one
+// record per user, not per spreadsheet, so the spreadsheets a person pushes from cannot fill the 500 KB store.
+
+import { cellName } from '../core/audit';
+import type { AuditPushItem, AuditPushState } from '../core/audit/types';
+import { newlySettled, type PushKind, type PushLogRow } from '../core/jobs/push-log';
+import { forgetJob, loadJob, saveJob, spreadsheetId } from '../gas/job-store';
+import { quoteSheetName } from '../gas/sheet-io';
+
+const LAST_PUSH = 'last-push';
+/** The record's one id: a push from another spreadsheet replaces it. */
+const RECORD_ID = 'user';
+
+/**
+ * At most this many values of one push are kept for Undo, and listed: far inside the 500 KB the user's
+ * properties hold in all, beside a running job's own state (300 KB at most). Beyond it, they are counted.
+ */
+export const KEPT_FOR_UNDO = 300;
+
+/** A cell an audit push stored, as Undo needs it. */
+export type PushedCell = {
+  profileId: string;
+  profileName: string;
+  propertyId: string;
+  what: string;
+  /** Where the cell is, like 'Portfolio audit'!D7, and its 1-based position. */
+  cell: string;
+  row: number;
+  column: number;
+  /** What the push wrote, as shown, and its snapshot key (what the server must still hold for Undo to restore). */
+  shown: string;
+  key: string;
+  /** The server's value the push read just before writing; null when it did not read it (an overwrite push). */
+  was: string | null;
+  outcome: 'created' | 'updated';
+};
+
+/** The last push of this spreadsheet by this user. */
+export type LastPush = {
+  /** The spreadsheet it was pushed from: Undo in another one finds nothing. */
+  spreadsheet: string;
+  pushId: string;
+  kind: PushKind;
+  /** An export's or an import's rows of what it stored (the first KEPT_FOR_UNDO). */
+  rows: Array<Omit<PushLogRow, 'who'>>;
+  /** The audit push's stored cells (the first KEPT_FOR_UNDO), with the ids Undo writes to. */
+  audit?: { sheetName: string; companyId: string; cells: PushedCell[] };
+  /** Values stored beyond KEPT_FOR_UNDO: neither restored nor listed, only counted. */
+  notKept: number;
+};
+
+/** The last push of this user, when it was pushed from this spreadsheet. */
+export function loadLastPush(): LastPush | null {
+  const last = loadJob<LastPush>(LAST_PUSH, RECORD_ID);
+  return last && last.spreadsheet === spreadsheetId() ? last : null;
+}
+
+/** Undo took it: a second Undo does not restore it again. */
+export function forgetLastPush(): void {
+  forgetJob(LAST_PUSH, RECORD_ID);
+}
+
+/** The record of push `pushId`: the stored one when it is that push's, else a new one (a newer push replaces the last). */
+function lastPushOf(pushId: string, kind: PushKind): LastPush {
+  const kept = loadLastPush();
+  return kept && kept.pushId === pushId ? kept : { spreadsheet: spreadsheetId(), pushId, kind, rows: [], notKept: 0 };
+}
+
+/** Appends up to KEPT_FOR_UNDO in all, counting the rest. */
+function keep<T>(list: T[], more: readonly T[], last: LastPush): void {
+  const room = Math.max(0, KEPT_FOR_UNDO - list.length);
+  list.push(...more.slice(0, room));
+  last.notKept += Math.max(0, more.length - room);
+}
+
+/** Keeps what an export's or an import's step stored, as the last push of this spreadsheet (the audit push keeps its cells). */
+export function rememberPushRows(pushId: string, rows: ReadonlyArray<Omit<PushLogRow, 'who'>>): void {
+  const stored = rows.filter((row) => (row.kind === 'Export' || row.kind.startsWith('Import')) && /^(created|updated|written)$/.test(row.outcome));
+  if (stored.length === 0) return;
+  const last = lastPushOf(pushId, stored[0]!.kind);
+  keep(last.rows, stored, last);
+  saveJob(LAST_PUSH, RECORD_ID, last);
+}
+
+/** Keeps the cells an audit push's step stored, with the ids and the values before that Undo needs. */
+export function rememberAuditCells(pushId: string, sheetName: string, before: AuditPushState, after: AuditPushState): void {
+  const settled = newlySettled(before.items, after.items).filter((item): item is AuditPushItem & { outcome: 'created' | 'updated' } => item.outcome === 'created' || item.outcome === 'updated');
+  if (settled.length === 0) return;
+  const last = lastPushOf(pushId, after.overwrite ? 'Audit overwrite' : 'Audit push');
+  last.audit ??= { sheetName, companyId: after.companyId, cells: [] };
+  keep(last.audit.cells, settled.map((item): PushedCell => {
+    const profile = after.profiles[item.profile]!;
+    const property = after.properties[item.property]!;
+    return {
+      profileId: profile.id,
+      profileName: profile.name,
+      propertyId: property.id,
+      what: `${profile.name} › ${property.name}`,
+      cell: `${quoteSheetName(sheetName)}!${cellName(item.row, item.column)}`,
+      row: item.row,
+      column: item.column,
+      shown: item.shown,
+      key: item.key,
+      was: item.was ?? null,
+      outcome: item.outcome,
+    };
+  }), last);
+  saveJob(LAST_PUSH, RECORD_ID, last);
+}
