@@ -98,16 +98,23 @@ it('builds the audit through the build job: the bar finishes at every page, each
 it('cancels a build from its bar before its next wave of reads, offers Resume, and resumes it to the sheet', async () => {
   const frame = await currentSidebar();
   await frame.click('#tab-portfolio');
-  // Each request held 2 s: the first wave (profiles and properties) is under way when Cancel is pressed.
-  await session.workbench.control.faults({ latencyMs: 2_000 });
+  // Every API request held until released: the first wave (profiles and properties) is under way when
+  // Cancel is pressed, and is answered only once the cancel is set, however slow the machine (a 2 s latency
+  // let a loaded machine press it after the second wave had started).
+  await session.workbench.control.faults({ latencyMs: 600_000 });
   await session.workbench.control.clearRequests();
   try {
+    const cancelAnswered = session.page.waitForResponse((response) => response.url().endsWith('/rpc/cancelAuditBuild'));
     await frame.click('#audit-build');
     await frame.waitForSelector('#portfolio-results .progress .cancel');
     await frame.click('#portfolio-results .progress .cancel');
+    await cancelAnswered;
+    await session.workbench.control.faults({ reset: true });
+    await session.workbench.control.release();
     await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-text')?.textContent === 'Cancelled: it can be resumed.', undefined, { timeout: 30_000 });
   } finally {
     await session.workbench.control.faults({ reset: true });
+    await session.workbench.control.release();
   }
   expect(await frame.textContent('#portfolio-results > .status')).toMatch(/^The audit was not written: \d+ of \d+ pages read\.$/);
   const readBeforeResume = (await session.workbench.control.requests()).filter((r) => r.method === 'GET' && r.status === 200 && r.path.startsWith('/portfolio_')).length;

@@ -1,7 +1,9 @@
 // Cancel and progress while a step runs, for every kind of job, as on Google: each google.script.run call
 // is an execution of its own (rt.callServerAsync), so getJobProgress and the cancel run beside the step.
 // What is asserted comes from the emulator's request log: no wave starts once the cancel is set, and the
-// report's confirmed rows are exactly the requests the API answered with success.
+// report's confirmed rows are exactly the requests the API answered with success. The API answers only
+// when the test releases what it holds, so the step moves at most one wave between two reads of its
+// progress, whatever the machine's load: it cannot end before the test has read and cancelled it.
 
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { LoggedRequest } from '../../emulator/request-log';
@@ -14,8 +16,8 @@ jest.setTimeout(40_000);
 let stack: Stack;
 useStack((started) => (stack = started));
 
-/** Each request held this long by the emulator: a step then runs for seconds, wave after wave. */
-const LATENCY_MS = 120;
+/** Every API request held until the test releases it. */
+const HELD_MS = 600_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,28 +38,32 @@ type MidStep<H> = {
 };
 
 /**
- * Runs one step of a job, reads its progress until a wave has been confirmed, cancels it while the step
- * still runs, then waits for the step's answer.
+ * Runs one step of a job, reads its progress until a wave has been confirmed (releasing the API's answers
+ * between reads), cancels it while the step still runs, lets the API answer at once again, then waits for
+ * the step's answer: a step that ignored the cancel would send every wave left.
  */
 async function cancelMidStep<H>(rt: GasRuntime, kind: JobKind, id: string, names: { next: string; cancel: string }, isWrite: (request: LoggedRequest) => boolean): Promise<MidStep<H>> {
-  await stack.emulator.control.faults({ latencyMs: LATENCY_MS });
+  await stack.emulator.control.faults({ latencyMs: HELD_MS });
   await stack.emulator.control.clearRequests();
   let answered = false;
   const step = rt.callServerAsync(names.next, [id]).finally(() => {
     answered = true;
   });
   let live: JobProgress | null = null;
-  for (let poll = 0; poll < 300 && !answered; poll++) {
+  while (!answered) {
     const read = ok<JobProgress | null>(await rt.callServerAsync('getJobProgress', [kind, id]));
     if (read && done(read) > 0 && !answered) {
       live = read;
       break;
     }
-    await sleep(50);
+    await stack.emulator.control.release();
+    await sleep(20);
   }
-  if (!live) throw new Error('The step answered before it published any progress: raise the latency or the job size.');
+  if (!live) throw new Error('The step answered before it published any progress: raise the job size.');
   const cancelAnswer = ok<H>(await rt.callServerAsync(names.cancel, [id]));
   const writesAtCancel = (await stack.emulator.control.requests()).filter(isWrite);
+  await stack.emulator.control.faults({ reset: true });
+  await stack.emulator.control.release();
   const answer = ok<H>(await step);
   const writes = (await stack.emulator.control.requests()).filter(isWrite);
   await stack.emulator.control.faults({ reset: true });

@@ -9,7 +9,7 @@ import type { RateLimitSettings } from '../../emulator/rate-limit';
 import type { EmulatorState } from '../../emulator/records';
 
 /** The parts of the emulator's control API that browser tests use, on the workbench's own emulator. */
-export type WorkbenchEmulatorControl = Pick<EmulatorControl, 'rateLimit' | 'requests' | 'clearRequests' | 'state' | 'faults' | 'fixtures'>;
+export type WorkbenchEmulatorControl = Pick<EmulatorControl, 'rateLimit' | 'requests' | 'clearRequests' | 'state' | 'faults' | 'fixtures' | 'release'>;
 
 export interface RunningWorkbench {
   url: string;
@@ -72,6 +72,7 @@ function controlAt(emulatorUrl: string): WorkbenchEmulatorControl {
     state: () => call<EmulatorState>('GET', 'state'),
     faults: (settings) => call('POST', 'faults', settings),
     fixtures: async (input) => (await call<{ created: Awaited<ReturnType<EmulatorControl['fixtures']>> }>('POST', 'fixtures', input)).created,
+    release: async () => (await call<{ released: number }>('POST', 'release')).released,
   };
 }
 
