@@ -188,7 +188,12 @@ export class Requester {
           const seconds = Math.ceil(waitMs / 1000);
           const giveUp = rateLimited ? new RateLimitedError(serverRateLimitSentence(seconds), seconds) : lastError ?? new Error('Retry budget exhausted.');
           fail(again, giveUp);
-          queue = rest;
+          // Given up on a 429: the rest of this call would meet the same refusal, so none of it is sent (the
+          // user's other executions are not held back past what the server asked, but this one stops here).
+          if (rateLimited) {
+            fail(rest, giveUp);
+            queue = [];
+          } else queue = rest;
           continue;
         }
         this.options.onWait?.({ reason: rateLimited ? 'rate_limit' : 'retry', ms: waitMs });
