@@ -5,7 +5,12 @@
 // demo data, and each screenshot is taken only after the script has read the text the guide says is there: when
 // the sidebar says anything else, the script names the screenshot, what it expected and what it read, and exits
 // non-zero, writing nothing more. A screenshot is a crop (the 300 px sidebar, or a corner of the grid), so the
-// images stay small.
+// images stay small (docs/images holds about 500 KB; test/build/guide.test.ts keeps it under 600 KB).
+//
+// Journeys can be named to take only theirs, for instance `npx tsx scripts/guide-screenshots.ts exporter`: settings,
+// metrics, menu, exporter, portfolio, check. Settings always runs first, since the others need the token. The
+// workbench starts from the same demo data every time, so a full run takes the same pictures (apart from the
+// emulator's port in Settings and the check's lines, and today's date in the snapshot list).
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -348,7 +353,7 @@ async function main(): Promise<void> {
   const [started, browser] = await Promise.all([startWorkbench(), launchBrowser()]);
   workbench = started;
   try {
-    page = await browser.newPage({ viewport: { width: 1200, height: 500 } });
+    page = await browser.newPage({ viewport: { width: 1200, height: 560 } });
     await page.goto(workbench.url, { waitUntil: 'networkidle' });
     const only = process.argv.slice(2);
     const journeys: Array<[string, () => Promise<void>]> = [['settings', settings], ['metrics', metrics], ['menu', menuItems], ['exporter', exporter], ['portfolio', portfolio], ['check', installationCheck]];
