@@ -8,7 +8,7 @@
 // images stay small (docs/images holds about 500 KB; test/build/guide.test.ts keeps it under 600 KB).
 //
 // Journeys can be named to take only theirs, for instance `npx tsx scripts/guide-screenshots.ts exporter`: settings,
-// metrics, menu, exporter, portfolio, check. Settings always runs first, since the others need the token. The
+// metrics, formulas, menu, exporter, portfolio, check. Settings always runs first, since the others need the token. The
 // workbench starts from the same demo data every time, so a full run takes the same pictures (apart from the
 // emulator's port in Settings and the check's lines, and today's date in the snapshot list).
 
@@ -177,6 +177,17 @@ async function metrics(): Promise<void> {
   await shoot('schedule.png', frame.locator('#snapshot-list').locator('xpath=ancestor::fieldset'));
   await frame.click('#cancel-refresh');
   await settled(frame, 'metrics', /^Scheduled refresh is off/, 'schedule.png');
+}
+
+async function formulas(): Promise<void> {
+  console.log('A formula that needs an aggregate');
+  // A quarter of a monthly metric: refused without an aggregate, summed with one.
+  await post('/api/cell', { sheet: 'Sheet1', a1: 'A2', input: `=METRIC_VALUE("${MRR}", "2024-Q1")` });
+  await post('/api/cell', { sheet: 'Sheet1', a1: 'A3', input: `=METRIC_VALUE("${MRR}", "2024-Q1", "sum")` });
+  await select('Sheet1', 'A2');
+  await expectText(page, 'td[data-a1="A3"]', /^[\d,.]+$/, 'formula-error.png');
+  await expectText(page, '#cell-error', /^"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Monthly Recurring Revenue", a monthly metric\. Give an aggregate as the third argument/, 'formula-error.png');
+  await shootGrid('formula-error.png', 900, 100);
 }
 
 async function menuItems(): Promise<void> {
@@ -356,7 +367,7 @@ async function main(): Promise<void> {
     page = await browser.newPage({ viewport: { width: 1200, height: 560 } });
     await page.goto(workbench.url, { waitUntil: 'networkidle' });
     const only = process.argv.slice(2);
-    const journeys: Array<[string, () => Promise<void>]> = [['settings', settings], ['metrics', metrics], ['menu', menuItems], ['exporter', exporter], ['portfolio', portfolio], ['check', installationCheck]];
+    const journeys: Array<[string, () => Promise<void>]> = [['settings', settings], ['metrics', metrics], ['formulas', formulas], ['menu', menuItems], ['exporter', exporter], ['portfolio', portfolio], ['check', installationCheck]];
     for (const [name, journey] of journeys) {
       if (name !== 'settings' && only.length > 0 && !only.includes(name)) continue;
       await journey();
