@@ -32,8 +32,8 @@ export class ScriptError extends Error {
   }
 }
 
-/** The codes a cell shows when a custom function cannot give a value. */
-export type CellErrorCode = '#ERROR!' | '#NAME?' | '#REF!' | '#VALUE!' | '#NUM!';
+/** The codes a cell shows: a custom function's failure, or a built-in's (#DIV/0!, #N/A) where a formula engine computes one. */
+export type CellErrorCode = '#ERROR!' | '#NAME?' | '#REF!' | '#VALUE!' | '#NUM!' | '#DIV/0!' | '#N/A' | '#NULL!';
 
 /** A custom function's failure as the cell shows it: `#ERROR!` and the message in its tooltip. */
 export class CustomFunctionError extends Error {

@@ -2,7 +2,7 @@
 
 export { createGasRuntime, GasRuntime } from './runtime';
 export type { EvaluateFormulaOptions, FormulaOutcome, GasRuntimeOptions, RunAuthMode, RunOptions, UserOption } from './runtime';
-export type { ConcurrencyOptions, ExecutionTimes, RecalculatedCell, RecalculationCell } from './runtime';
+export type { ConcurrencyOptions, FormulaLocationOption, ExecutionTimes, RecalculatedCell, RecalculationCell } from './runtime';
 export type { TriggerControls, TriggerRun } from './runtime';
 export type { PlatformAssumptions } from './assumptions';
 export type { ClockSchedule, TriggerRecord } from './triggers';

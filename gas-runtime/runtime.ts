@@ -174,6 +174,12 @@ export interface EvaluateFormulaOptions {
   user?: string;
 }
 
+/** A cell by sheet (default: the active one) and A1 notation. */
+export interface FormulaLocationOption {
+  sheet?: string;
+  cell: string;
+}
+
 export type FormulaOutcome = { ok: true; values: CellOutput[][] } | { ok: false; error: CellError };
 
 /** "Simultaneous executions: 30 / user" (quotas page). */
@@ -600,6 +606,32 @@ export class GasRuntime {
     return cells.length === 0 ? [] : this.recalculate(cells, options);
   }
 
+  /**
+   * Puts a formula's outcome in its cell as a recalculation does: `loading` holds the formula with no value yet
+   * (Sheets' "Loading…"), values are written and spilled (refused with #REF! where Sheets refuses), an error is
+   * the cell's error. For a formula engine outside the runtime (the workbench's) that evaluates what
+   * `evaluateFormula` cannot read, such as `=METRIC_VALUE(…)/100` or `=SUM(A1:A3)`.
+   */
+  writeFormulaOutcome(at: FormulaLocationOption, formula: string, outcome: 'loading' | { values: CellOutput[][] } | { error: CellError }): FormulaOutcome | null {
+    const anchor = this.#anchorOf(at);
+    const sheet = anchor.getSheet();
+    const row = anchor.getRow();
+    const column = anchor.getColumn();
+    if (outcome === 'loading') {
+      this.#placePendingFormula(sheet, row, column, formula);
+      return null;
+    }
+    return 'error' in outcome ? this.#writeFormulaError(sheet, row, column, formula, outcome.error) : this.#writeSpill(sheet, row, column, formula, outcome.values);
+  }
+
+  #anchorOf(at: FormulaLocationOption): Range {
+    const sheet = at.sheet === undefined ? this.spreadsheet.getActiveSheet() : this.spreadsheet.getSheetByName(at.sheet);
+    if (!sheet) throw new GasRuntimeUsageError(`No sheet named ${at.sheet}.`, 'INVALID_OPTION');
+    const anchor = sheet._rangeFromA1(at.cell);
+    if (anchor.getNumRows() !== 1 || anchor.getNumColumns() !== 1) throw new GasRuntimeUsageError(`${at.cell} is not a single cell.`, 'INVALID_OPTION');
+    return anchor;
+  }
+
   /** Parses a formula in its cell and reads its arguments from the grid (a single cell as a value, a range as rows). */
   #readFormula(formula: string, options: EvaluateFormulaOptions) {
     const call = parseFormulaCall(formula);
@@ -648,9 +680,13 @@ export class GasRuntime {
     );
   }
 
-  /** runCustomFunction in a worker thread, beside other concurrent executions; rejects with CustomFunctionError as it throws. */
-  async runCustomFunctionAsync(name: string, args: unknown[] = [], options: UserOption & ConcurrencyOptions = {}): Promise<CellOutput | CellOutput[][]> {
-    const done = await this.#submit({ functionName: name, kind: 'custom-function', user: options.user ?? this.#activeUser, args, ...this.#concurrency(options) });
+  /**
+   * runCustomFunction in a worker thread, beside other concurrent executions; rejects with CustomFunctionError as it throws.
+   * `at` is the cell calling it (its getActiveRange()), for a call nested in a formula that a formula engine evaluates.
+   */
+  async runCustomFunctionAsync(name: string, args: unknown[] = [], options: UserOption & ConcurrencyOptions & { at?: FormulaLocationOption } = {}): Promise<CellOutput | CellOutput[][]> {
+    const cell = options.at ? this.#anchorOf(options.at) : undefined;
+    const done = await this.#submit({ functionName: name, kind: 'custom-function', user: options.user ?? this.#activeUser, args, ...(cell ? { cell } : {}), ...this.#concurrency(options) });
     const result = this.#customFunctionResult(done.result.outcome);
     if (result instanceof CustomFunctionError) throw result;
     return result;

@@ -7,7 +7,8 @@ import { readProgress, runJob, type ActionRunner, type JobView } from './job-run
 import { server } from './server';
 import type { MetricsPanel } from './metrics-panel';
 import type { ExportPreview, ExportSpec } from '../src/core/export';
-import type { ExportHandle, ExportOutcome, ExportRequest, RpcResult } from '../src/shared/rpc';
+import type { ExportHandle, ExportOutcome, ExportRequest, MetricSummary, RpcResult } from '../src/shared/rpc';
+import { companyNames, fillCompanyFilter, sortedByCompany } from './metric-companies';
 
 export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void> } {
   const panel = byId<HTMLElement>('panel-export');
@@ -28,12 +29,28 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
   longRadio.addEventListener('change', layoutChanged);
   wideRadio.addEventListener('change', layoutChanged);
 
-  async function fillMetrics(): Promise<void> {
+  const companySelect = byId<HTMLSelectElement>('export-metric-company');
+  /**
+   * The company's own metrics, then each portfolio company's under its name (an optgroup), each option naming its
+   * company too: thirteen "Net Burn (monthly)" are thirteen companies' metrics. The company filter narrows the menu.
+   */
+  function renderMetricMenu(metrics: readonly MetricSummary[]): void {
     const chosen = metricSelect.value;
-    const metrics = await metricsPanel.ensureLoaded();
-    metricSelect.replaceChildren(el('option', { value: '' }, 'Choose a metric'), ...metrics.map((m) => el('option', { value: m.id }, `${m.name} (${m.frequency})`)));
-    metricSelect.value = chosen;
+    const company = companySelect.value;
+    const shown = sortedByCompany(metrics).filter((m) => !company || m.portfolioCompanyName === company);
+    const option = (m: MetricSummary) => el('option', { value: m.id }, `${m.name} (${m.frequency})${m.portfolioCompanyName ? ` · ${m.portfolioCompanyName}` : ''}`);
+    const groups = companyNames(shown.map((m) => m.portfolioCompanyName)).map((name) =>
+      el('optgroup', { label: name }, ...shown.filter((m) => m.portfolioCompanyName === name).map(option)));
+    metricSelect.replaceChildren(el('option', { value: '' }, 'Choose a metric'), ...shown.filter((m) => !m.portfolioCompanyName).map(option), ...groups);
+    metricSelect.value = shown.some((m) => m.id === chosen) ? chosen : '';
   }
+
+  async function fillMetrics(): Promise<void> {
+    const metrics = await metricsPanel.ensureLoaded();
+    fillCompanyFilter(companySelect, byId<HTMLElement>('export-metric-company-field'), companyNames(metrics.map((m) => m.portfolioCompanyName)));
+    renderMetricMenu(metrics);
+  }
+  companySelect.addEventListener('change', () => renderMetricMenu(metricsPanel.metrics()));
 
   function request(): ExportRequest {
     const spec: ExportSpec = {
@@ -44,6 +61,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       offPeriod: byId<HTMLInputElement>('export-normalise').checked ? 'normalise' : 'reject',
       onlyChanged: onlyChanged.checked,
     };
+    if (byId<HTMLInputElement>('export-keep-different').checked) spec.keepDifferent = true;
     if (longRadio.checked) spec.metricId = metricSelect.value;
     return { companyId: metricsPanel.companyId(), range: rangeInput.value.trim(), spec, writeStatus: statusColumn.checked };
   }
@@ -98,6 +116,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       watch: (h) => readProgress(server.getJobProgress('export', h.exportId), (p) => ('itemsDone' in p ? { done: p.itemsDone, total: p.itemsTotal } : null)),
       cancel: (h) => server.cancelExport(h.exportId),
       resume: (h) => server.resumeExport(h.exportId),
+      logged: true,
       extras: (h) => (h.report ? extras(h.report) : []),
       // The store's answer, re-read by the server once the export stopped: the next export of this range
       // from this open sidebar sends only what changed, as one started from Use selection would.
@@ -131,7 +150,9 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       rangeInput.value = selection.range;
       (selection.layout === 'wide' ? wideRadio : longRadio).checked = true;
       header.checked = selection.hasHeaderRow || selection.layout === 'wide';
-      onlyChanged.checked = selection.previouslyExported;
+      onlyChanged.checked = selection.previouslyExported || selection.insertedFromApi === true;
+      // Cells inserted from the API and then edited: a value that differs on the server now is someone else's newer one.
+      byId<HTMLInputElement>('export-keep-different').checked = selection.insertedFromApi === true;
       layoutChanged();
       // The long layout needs its metric before a preview can check periods.
       const previewed = wideRadio.checked || metricSelect.value ? await previewNow() : null;
@@ -172,6 +193,12 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
         ...rows,
       ),
     ];
+    if (preview.overwrites.total > 0) {
+      const more = preview.overwrites.total - preview.overwrites.shown.length;
+      parts.push(el('ul', { class: 'problems', 'aria-label': 'Values the export overwrites' },
+        ...preview.overwrites.shown.map((o) => el('li', {}, `${o.cell}: ${o.old} → ${o.new}`)),
+        ...(more > 0 ? [el('li', {}, `and ${more.toLocaleString('en-US')} more`)] : [])));
+    }
     if (preview.problems.length) parts.push(el('ul', { class: 'problems', 'aria-label': 'Rows that will not be sent' }, ...preview.problems.map((item) => el('li', {}, `${item.cell}${shows(item)}: ${item.outcome}: ${item.reason ?? ''}`))));
     results.replaceChildren(...parts);
     // Nothing is sent yet, so rows that would fail are a warning to fix first, not an error.

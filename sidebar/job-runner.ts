@@ -2,8 +2,9 @@
 // steps until it ends, waits out the rate limit as a wait, cancels on request, then shows the report.
 
 import { el } from './dom';
-import { jobLine, toneOf, type Outcome, type Shortfall } from './outcome';
+import { jobLine, partialTone, toneOf, writeLine, type Outcome, type Shortfall } from './outcome';
 import { createProgress } from './progress';
+import { server } from './server';
 import type { JobProgress, RpcResult } from '../src/shared/rpc';
 
 export interface JobView<H> {
@@ -26,8 +27,20 @@ export interface JobView<H> {
   ended?(handle: H): void;
   /** Offers Resume somewhere of the kind's own instead of under the report. */
   offerResume?(handle: H): void;
+  /** Whether what the job sends is logged in the Pushes sheet (exports, audit pushes, imports): the report links to it. */
+  logged?: true;
   /** What a cancelled job keeps for Resume, and what Resume does (a job that sends, by default). */
   whatResumes?: { cancelled: string; hint: string };
+}
+
+/** The line under a sending job's report that opens the Pushes sheet (openPushLog). */
+function pushLogLink(run: ActionRunner): HTMLElement {
+  const open = el('button', { type: 'button', class: 'action', 'data-push-log': '' }, 'Open the Pushes sheet');
+  open.addEventListener('click', () => run('Opening the Pushes sheet…', async () => {
+    const result = await server.openPushLog();
+    return result.ok ? { line: result.value, tone: 'success' } : { line: result.error, tone: 'error' };
+  }));
+  return el('p', { class: 'hint' }, 'Every value sent is logged, with who sent it and its outcome. ', open);
 }
 
 const SENDS = { cancelled: 'Cancelled: what was not sent can be resumed.', hint: 'Resuming sends only what was not confirmed.' };
@@ -132,13 +145,18 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
     : status === 'cancelled' ? (view.whatResumes ?? SENDS).cancelled
       : status === 'running' || stepStillRunning ? 'Cancelled: the step that was running stops at its next group of requests. Close and reopen the sidebar to be offered Resume for what was not confirmed.'
         : 'Paused: see the problem below.';
-  const tone = toneOf(view.shortfall(handle), status === 'paused' || Boolean(report?.problem));
+  // Red only for what was not stored: a job that stored part of its work ends as partial, its counts coloured apart.
+  const stopped = status === 'paused' || Boolean(report?.problem);
+  const tone = report && status === 'done' && !stopped ? partialTone(report.summary, toneOf(view.shortfall(handle))) : toneOf(view.shortfall(handle), stopped);
   bar.finish(ending, tone);
   if (report) {
-    container.append(el('p', { class: `status ${tone}` }, report.summary));
+    const summary = el('p', { class: `status ${tone}` });
+    writeLine(summary, report.summary, tone);
+    container.append(summary);
     if (report.problem) container.append(el('p', { class: 'status error' }, report.problem));
     if (report.problems.length) container.append(el('ul', { class: 'problems', 'aria-label': 'Rows or cells not stored' }, ...report.problems.map((p) => el('li', {}, p))));
     container.append(...(view.extras?.(handle) ?? []));
+    if (view.logged) container.append(pushLogLink(run));
   }
   if (status !== 'done' && status !== 'running') {
     if (view.offerResume) view.offerResume(handle);

@@ -1,7 +1,8 @@
 // The sidebar: tabs over the settings and the metric browser.
 
 import './styles.css';
-import { byId } from './dom';
+import { byId, el } from './dom';
+import { server } from './server';
 import { mountMetrics } from './metrics-panel';
 import { mountSettings } from './settings-panel';
 import { mountExport } from './export-panel';
@@ -51,6 +52,7 @@ function whenIdle(panel: HTMLElement): Promise<void> {
 let exporter: { show(): Promise<void> } | undefined;
 let portfolio: { show(): void } | undefined;
 const showPanel = mountTabs((panelId) => {
+  unfinishedRender?.(panelId);
   // These panels load the default company's metrics and tags, so they wait for the saved settings
   // (a tab opened by a menu item is shown before they have arrived).
   if (panelId === 'panel-export') void settings.loaded.then(() => exporter?.show());
@@ -77,3 +79,41 @@ window.addEventListener('addin:open-tab', (event) => {
   }
   if (tab === 'portfolio') showPanel('panel-portfolio');
 });
+
+/**
+ * Jobs left unfinished (an export, an audit push, an import or build), named above whichever tab the sidebar
+ * opens, with a button to the tab that offers Resume; a job's line goes once its own tab is shown.
+ */
+async function offerUnfinishedJobs(): Promise<void> {
+  await settings.loaded;
+  const box = byId<HTMLElement>('unfinished-jobs');
+  const [exportJob, portfolioJobs] = await Promise.all([server.findUnfinishedExport().catch(() => null), server.findUnfinishedPortfolioJobs().catch(() => null)]);
+  const lines: Array<{ panel: string; text: string; tab: string }> = [];
+  if (exportJob?.ok && exportJob.value) lines.push({ panel: 'panel-export', tab: 'Export', text: 'An export was left unfinished.' });
+  if (portfolioJobs?.ok) {
+    const { pushes, imports, builds } = portfolioJobs.value;
+    if (pushes.length) lines.push({ panel: 'panel-portfolio', tab: 'Portfolio', text: pushes.length === 1 ? 'An audit push was left unfinished.' : `${pushes.length} audit pushes were left unfinished.` });
+    if (imports.length) lines.push({ panel: 'panel-portfolio', tab: 'Portfolio', text: imports.length === 1 ? 'An import was left unfinished.' : `${imports.length} imports were left unfinished.` });
+    if (builds.length) lines.push({ panel: 'panel-portfolio', tab: 'Portfolio', text: 'An audit build was left unfinished.' });
+  }
+  const render = (): void => {
+    const shown = document.querySelector('[role="tab"][aria-selected="true"]')?.getAttribute('aria-controls');
+    const left = lines.filter((line) => line.panel !== shown && !seen.has(line.panel));
+    box.replaceChildren(...left.map((line) => {
+      const open = el('button', { type: 'button' }, `Open ${line.tab} to resume`);
+      open.addEventListener('click', () => showPanel(line.panel));
+      return el('p', {}, `${line.text} `, open);
+    }));
+    box.hidden = left.length === 0;
+  };
+  const seen = new Set<string>();
+  // Every tab shown (a click, the arrow keys, a menu item) goes through mountTabs' onShow, which calls this.
+  unfinishedRender = (panelId) => {
+    seen.add(panelId);
+    render();
+  };
+  render();
+}
+
+let unfinishedRender: ((panelId: string) => void) | undefined;
+void offerUnfinishedJobs();

@@ -3,6 +3,7 @@
 import { busy, byId, el } from './dom';
 import type { Outcome } from './outcome';
 import { server } from './server';
+import { companyNames, fillCompanyFilter, sortedByCompany } from './metric-companies';
 import type { LatestValue, MetricSummary, NewMetric, SnapshotRefreshReport, SnapshotRefreshScheduleView, SnapshotSummary } from '../src/shared/rpc';
 
 export interface MetricsPanel {
@@ -26,6 +27,7 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     return companyInput.value.trim();
   };
   const search = byId<HTMLInputElement>('metric-search');
+  const companyFilter = byId<HTMLSelectElement>('metric-company');
   const list = byId<HTMLUListElement>('metric-list');
   const count = byId<HTMLElement>('metric-count');
   const status = byId<HTMLElement>('metrics-status');
@@ -38,22 +40,30 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
 
   function render(): void {
     const needle = search.value.trim().toLowerCase();
-    const shown = metrics.filter((m) => m.name.toLowerCase().includes(needle));
+    const company = companyFilter.value;
+    const shown = sortedByCompany(metrics).filter((m) =>
+      (!company || m.portfolioCompanyName === company) && (m.name.toLowerCase().includes(needle) || (m.portfolioCompanyName ?? '').toLowerCase().includes(needle)));
     list.replaceChildren(
-      ...shown.map((metric) => {
+      ...shown.flatMap((metric, i) => {
+        // A heading where the company changes: the fund's metrics grouped under each portfolio company.
+        const heading = metric.portfolioCompanyName && metric.portfolioCompanyName !== shown[i - 1]?.portfolioCompanyName
+          ? [el('li', { class: 'metric-group' }, metric.portfolioCompanyName)] : [];
         const box = el('input', { type: 'checkbox', id: `metric-${metric.id}`, value: metric.id, checked: chosen.has(metric.id) });
         box.addEventListener('change', () => {
           if (box.checked) chosen.add(metric.id);
           else chosen.delete(metric.id);
           updateCount();
         });
-        return el('li', { class: 'metric' },
+        return [...heading, el('li', { class: 'metric' },
           box,
-          el('label', { for: `metric-${metric.id}` }, el('span', { class: 'metric-name' }, metric.name), el('span', { class: 'metric-meta' }, `${metric.frequency} · ${metric.unit}`), latestLine(latest.get(metric.id))));
+          el('label', { for: `metric-${metric.id}` },
+            el('span', { class: 'metric-name' }, metric.name),
+            el('span', { class: 'metric-meta' }, metric.portfolioCompanyName ? el('span', { class: 'metric-company' }, metric.portfolioCompanyName) : null, metric.portfolioCompanyName ? ' · ' : null, `${metric.frequency} · ${metric.unit}`),
+            latestLine(latest.get(metric.id))))];
       }),
     );
     if (!metrics.length) list.replaceChildren(el('li', { class: 'empty' }, 'No metrics loaded.'));
-    else if (!shown.length) list.replaceChildren(el('li', { class: 'empty' }, `No metric name contains "${search.value.trim()}".`));
+    else if (!shown.length) list.replaceChildren(el('li', { class: 'empty' }, company ? `No metric of ${company} contains "${search.value.trim()}".` : `No metric name contains "${search.value.trim()}".`));
     updateCount();
   }
 
@@ -97,6 +107,7 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     const result = await server.listMetrics(companyId);
     if (!result.ok) return { line: result.error, tone: 'error' };
     metrics = result.value;
+    fillCompanyFilter(companyFilter, byId<HTMLElement>('metric-company-field'), companyNames(metrics.map((m) => m.portfolioCompanyName)));
     loadedFor = companyId;
     latest = new Map();
     chosen.clear();
@@ -110,6 +121,7 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     void busy(panel, status, 'Loading metrics…', load);
   });
   search.addEventListener('input', render);
+  companyFilter.addEventListener('change', render);
 
   byId<HTMLFormElement>('insert-form').addEventListener('submit', (event) => {
     event.preventDefault();
@@ -237,6 +249,7 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
       const result = await server.listMetrics(companyId);
       if (!result.ok) throw new Error(result.error);
       metrics = result.value;
+      fillCompanyFilter(companyFilter, byId<HTMLElement>('metric-company-field'), companyNames(metrics.map((m) => m.portfolioCompanyName)));
       loadedFor = companyId;
       render();
       return metrics;

@@ -2,7 +2,8 @@
 // happened, and the action's report (when it has one) brought into view. One function does it for all
 // tabs, so no panel can end an action with an empty status line or a report below the fold.
 
-export type Tone = 'success' | 'warning' | 'error';
+/** 'partial': some of the work was stored and some was not; the line shows each part in its own colour. */
+export type Tone = 'success' | 'warning' | 'error' | 'partial';
 
 export type Outcome = {
   /** One line for the tab's status line. */
@@ -35,6 +36,43 @@ export function toneOf(shortfall: Shortfall, stoppedOnProblem = false): Tone {
   return 'success';
 }
 
+/** Counts of work stored, in the words the add-in's summaries use ("2 created", "1 updated", "3 written"). */
+const STORED = /^\d[\d,]* (created|updated|written|sent|stored|added|restored|pushed|overwritten)\b/;
+/** Counts of work not stored ("2 failed", "1 refused", "3 not sent", "2 conflicts"). */
+const NOT_STORED = /^\d[\d,]* (failed|refused|unknown|not sent|conflicts?|skipped)\b/;
+
+/**
+ * A summary's parts, each marked when it counts what was not stored, so a partial success shows what was
+ * written in the normal colour and what was refused in red. Split at commas, colons and semicolons, which
+ * the summaries use between their counts; the separators stay with the text before them.
+ */
+export function summaryParts(line: string): Array<{ text: string; bad: boolean }> {
+  return (line.match(/[^,:;]+[,:;]?\s*/g) ?? [line]).map((text) => ({ text, bad: NOT_STORED.test(text.trim()) }));
+}
+
+/** Whether a red (error) outcome stored part of its work: then it is partial, not all red. */
+export function partialTone(line: string, tone: Tone): Tone {
+  if (tone !== 'error') return tone;
+  const parts = summaryParts(line).map((part) => part.text.trim());
+  const stored = parts.some((text) => STORED.test(text) && !/^0\b/.test(text));
+  return stored && parts.some((text) => NOT_STORED.test(text)) ? 'partial' : tone;
+}
+
+/** Writes a line into `target`: for a partial outcome, what was not stored in red spans; otherwise plain text. */
+export function writeLine(target: HTMLElement, line: string, tone: Tone): void {
+  if (tone !== 'partial') {
+    target.textContent = line;
+    return;
+  }
+  target.replaceChildren(...summaryParts(line).map((part) => {
+    if (!part.bad) return document.createTextNode(part.text);
+    const span = document.createElement('span');
+    span.className = 'bad';
+    span.textContent = part.text;
+    return span;
+  }));
+}
+
 /** A job's status line: its summary, after how it stopped when it did not run to its end. */
 export function jobLine(status: string, summary: string): string {
   if (status === 'done') return summary;
@@ -48,7 +86,7 @@ export function jobLine(status: string, summary: string): string {
  * Sheets' own page, or the workbench's).
  */
 export function showOutcome(status: HTMLElement, outcome: Outcome): void {
-  status.textContent = outcome.line;
+  writeLine(status, outcome.line, outcome.tone);
   status.className = `status ${outcome.tone}`;
   const report = outcome.report;
   if (!report || !report.isConnected) return;

@@ -3,19 +3,62 @@
 import { busy, byId, countOf, el, say } from './dom';
 import { readProgress, resumeOffer, runJob, type ActionRunner, type JobView } from './job-runner';
 import { server } from './server';
-import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, RpcResult } from '../src/shared/rpc';
+import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, PortfolioGridRequest, RpcResult } from '../src/shared/rpc';
+import { companyNames, fillCompanyFilter } from './metric-companies';
+import type { FundMetricName } from '../src/core/formulas/grid-builder';
 
 const PUSH_VIEW: JobView<AuditPushHandle> = {
   label: 'Pushing changed cells',
   progress: (h) => ({ done: h.progress.cellsDone, total: h.progress.cellsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
   report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: [...h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`), ...h.report.notes] },
-  // A skipped cell is an edit the push declined to send (auto-calculated, or not in the audit): a refusal.
-  shortfall: (h) => ({ failed: h.report?.totals.failed, refused: h.report?.totals.skipped, notSent: h.report?.totals.pending }),
+  // A skipped cell is an edit the push declined to send (auto-calculated, or not in the audit), and a conflict
+  // one it held back (changed on the server since the build): refusals the analyst must act on.
+  shortfall: (h) => ({ failed: h.report?.totals.failed, refused: (h.report?.totals.skipped ?? 0) + (h.report?.totals.conflict ?? 0), notSent: h.report?.totals.pending }),
   next: (h) => server.continueAuditPush(h.pushId),
   watch: (h) => readProgress(server.getJobProgress('push', h.pushId), (p) => ('cellsDone' in p ? { done: p.cellsDone, total: p.cellsTotal } : null)),
   cancel: (h) => server.cancelAuditPush(h.pushId),
   resume: (h) => server.resumeAuditPush(h.pushId),
+  logged: true,
 };
+
+type ConflictItem = NonNullable<AuditPushHandle['report']>['conflicts'][number];
+
+/** A conflict as a line of the report: the cell, then its three values. */
+function conflictLine(item: ConflictItem): string {
+  const atBuild = item.conflict?.atBuild === null ? 'a longer value (only its fingerprint is kept)' : `"${item.conflict?.atBuild ?? ''}"`;
+  return `${item.cell} (${item.profileName}, ${item.propertyName}): when built ${atBuild}, on the server now "${item.conflict?.server ?? ''}", typed "${item.value}"`;
+}
+
+/**
+ * The push's conflicts and the two ways out: Overwrite these cells (a push of only those, on purpose) and
+ * Take the server's values (written into the sheet). Each button acts once.
+ */
+function conflictOffer(handle: AuditPushHandle, results: HTMLElement, run: ActionRunner, view: () => JobView<AuditPushHandle>): HTMLElement[] {
+  const conflicts = handle.report?.conflicts ?? [];
+  if (conflicts.length === 0) return [];
+  const cells = conflicts.map((item) => ({ profileId: item.profileId, propertyId: item.propertyId }));
+  const n = conflicts.length;
+  const overwrite = el('button', { type: 'button', class: 'action', id: 'audit-overwrite' }, `Overwrite ${n === 1 ? 'this cell' : `these ${n} cells`}`);
+  const take = el('button', { type: 'button', class: 'action', id: 'audit-take-server' }, `Take the server's ${n === 1 ? 'value' : 'values'}`);
+  const box = el('div', { class: 'conflicts', 'aria-label': 'Cells changed on the server' },
+    el('p', { class: 'hint' }, `${countOf(n, 'cell')} changed on the server since the audit was built ${n === 1 ? 'was' : 'were'} not sent, so nobody's change is lost. Each is marked with a note in the sheet.`),
+    el('ul', { class: 'problems' }, ...conflicts.map((item) => el('li', {}, conflictLine(item)))),
+    overwrite,
+    take);
+  overwrite.addEventListener('click', () => {
+    overwrite.disabled = take.disabled = true;
+    run(`Overwriting ${countOf(n, 'cell')}…`, async () => runJob<AuditPushHandle>(results, unwrap(await server.startAuditOverwrite(cells, handle.sheetName)), view(), run));
+  });
+  take.addEventListener('click', () => {
+    overwrite.disabled = take.disabled = true;
+    run("Reading the server's values…", async () => {
+      const taken = unwrap(await server.takeServerAuditValues(cells, handle.sheetName));
+      box.append(el('p', { class: 'status success' }, taken.message));
+      return { line: taken.message, tone: 'success' };
+    });
+  });
+  return [box];
+}
 
 /**
  * Build audit always runs as a job, whatever the fund's size: a small fund is read in one step, and one path
@@ -52,6 +95,7 @@ function importView(kind: ImportKind, range: string): JobView<ImportHandle> {
     watch: (h) => readProgress(server.getJobProgress('import', h.importId), (p) => ('rowsDone' in p ? { done: p.rowsDone, total: p.rowsTotal } : null)),
     cancel: (h) => server.cancelImport(h.importId),
     resume: (h) => server.resumeImport(h.importId),
+    logged: true,
   };
 }
 
@@ -60,6 +104,18 @@ function howItStopped(status: string): string {
   if (status === 'cancelled') return 'was cancelled';
   if (status === 'paused') return 'paused on a problem';
   return 'stopped when the sidebar closed';
+}
+
+/** Asks `question` inside `container` with Push and Cancel; resolves true for Push. */
+function askFirst(container: HTMLElement, question: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const push = el('button', { type: 'button', class: 'action', id: 'audit-push-confirm' }, 'Push');
+    const cancel = el('button', { type: 'button', id: 'audit-push-decline' }, 'Cancel');
+    push.addEventListener('click', () => resolve(true));
+    cancel.addEventListener('click', () => resolve(false));
+    container.replaceChildren(el('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm the push' }, el('p', { class: 'status info' }, question), push, cancel));
+    push.focus();
+  });
 }
 
 function unwrap<T>(result: RpcResult<T>): T {
@@ -81,6 +137,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
     await settingsLoaded.catch(() => undefined);
     return companyId();
   };
+  const pushView: JobView<AuditPushHandle> = { ...PUSH_VIEW, extras: (h) => conflictOffer(h, results, run, () => pushView) };
 
   byId<HTMLButtonElement>('audit-build').addEventListener('click', () => {
     void busy(panel, status, 'Reading every profile, property and value…', async () => {
@@ -92,24 +149,53 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   byId<HTMLButtonElement>('audit-push').addEventListener('click', () => {
     void busy(panel, status, 'Comparing the audit sheet with what was built…', async () => {
       say(status, '');
-      return runJob<AuditPushHandle>(results, unwrap(await server.startAuditPush(null)), PUSH_VIEW, run);
+      const handle = unwrap(await server.startAuditPush(null));
+      // Nothing is sent before the user has seen where it goes: the fund the push checked against their own record.
+      const cells = handle.progress.cellsTotal;
+      if (handle.progress.status === 'running' && cells > 0 && !(await askFirst(results, `Push ${countOf(cells, 'changed cell')} to ${handle.fund}?`))) {
+        unwrap(await server.cancelAuditPush(handle.pushId));
+        results.replaceChildren();
+        return { line: 'Nothing was pushed.', tone: 'warning' };
+      }
+      return runJob<AuditPushHandle>(results, handle, pushView, run);
     });
   });
 
   // The fund grid: names from the cached listings the PORTFOLIO_* functions read.
   const namesBox = byId<HTMLElement>('grid-names');
+  const aggregateSelect = byId<HTMLSelectElement>('grid-aggregate');
+  const gridCompany = byId<HTMLSelectElement>('grid-company');
+  let fundNames: FundMetricName[] = [];
+  // Ticking a name offers its usual aggregate (last for a balance, sum for a flow) until the person chooses one.
+  let aggregateChosen = false;
+  aggregateSelect.addEventListener('change', () => (aggregateChosen = true));
   const chosenNames = (): string[] => Array.from(namesBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')).map((box) => box.value);
   const field = (id: string): string => byId<HTMLInputElement>(id).value.trim();
   byId<HTMLButtonElement>('grid-load').addEventListener('click', () => {
     void busy(panel, status, "Reading the fund's metric names…", async () => {
-      const names = unwrap(await server.listFundMetricNames(await company()));
-      namesBox.replaceChildren(...names.map((n, i) => {
-        const id = `grid-name-${i}`;
-        return el('div', { class: 'choice' }, el('input', { type: 'checkbox', id, value: n.name }), el('label', { for: id }, `${n.name} (${countOf(n.companies, 'company', 'companies')})`));
-      }));
-      return { line: `${countOf(names.length, 'metric name')} across the fund's companies.`, tone: 'success' };
+      fundNames = unwrap(await server.listFundMetricNames(await company()));
+      fillCompanyFilter(gridCompany, byId<HTMLElement>('grid-company-field'), companyNames(fundNames.flatMap((n) => n.companyNames)));
+      renderNames();
+      return { line: `${countOf(fundNames.length, 'metric name')} across the fund's companies.`, tone: 'success' };
     });
   });
+  gridCompany.addEventListener('change', renderNames);
+  /** The names (those the company chosen has, when one is), each with the companies that have it; ticks kept. */
+  function renderNames(): void {
+    const ticked = new Set(chosenNames());
+    const company = gridCompany.value;
+    const shown = fundNames.filter((n) => !company || n.companyNames.includes(company));
+    namesBox.replaceChildren(...shown.map((n, i) => {
+        const id = `grid-name-${i}`;
+        const box = el('input', { type: 'checkbox', id, value: n.name, checked: ticked.has(n.name) });
+        box.addEventListener('change', () => {
+          if (box.checked && !aggregateChosen) aggregateSelect.value = n.aggregate;
+        });
+        const few = n.companyNames.slice(0, 3).join(', ') + (n.companyNames.length > 3 ? ` and ${n.companyNames.length - 3} more` : '');
+        return el('div', { class: 'choice' }, box, el('label', { for: id, title: n.companyNames.join(', ') },
+          `${n.name} (${countOf(n.companies, 'company', 'companies')})`, el('span', { class: 'metric-meta' }, few)));
+      }));
+  }
   byId<HTMLButtonElement>('grid-insert').addEventListener('click', () => {
     void busy(panel, status, 'Inserting…', async () => {
       results.replaceChildren();
@@ -121,7 +207,22 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
         periods,
         startPeriod: field('grid-start') || null,
         endPeriod: field('grid-end') || null,
+        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
         mode: byId<HTMLInputElement>('grid-mode-snapshot').checked ? 'snapshot' : 'formula',
+      }));
+      return { line: written.message, tone: 'success' };
+    });
+  });
+  byId<HTMLButtonElement>('grid-model').addEventListener('click', () => {
+    void busy(panel, status, 'Writing the fund model…', async () => {
+      results.replaceChildren();
+      const written = unwrap(await server.insertFundModel({
+        companyId: await company(),
+        metricNames: chosenNames(),
+        periods: field('grid-periods').split(',').map((p) => p.trim()).filter((p) => p !== ''),
+        startPeriod: field('grid-start') || null,
+        endPeriod: field('grid-end') || null,
+        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
       }));
       return { line: written.message, tone: 'success' };
     });
@@ -129,7 +230,10 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   byId<HTMLButtonElement>('grid-coverage').addEventListener('click', () => {
     void busy(panel, status, 'Reading every company\'s metrics and points…', async () => {
       results.replaceChildren();
-      const built = unwrap(await server.buildCoverageSheet({ companyId: await company(), metricNames: chosenNames(), startPeriod: field('grid-start'), endPeriod: field('grid-end') }));
+      const built = unwrap(await server.buildCoverageSheet({
+        companyId: await company(), metricNames: chosenNames(), startPeriod: field('grid-start'), endPeriod: field('grid-end'),
+        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
+      }));
       return { line: built.message, tone: 'success' };
     });
   });
@@ -137,8 +241,22 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   function importFromSelection(kind: ImportKind): void {
     void busy(panel, status, 'Reading the selection…', async () => {
       const range = unwrap(await server.activeRange());
+      const request = { kind, companyId: await company(), range };
+      // Columns the import would leave out are named first; it starts only if the person chooses to ignore them.
+      const check = unwrap(await server.checkImportColumns(request));
       say(status, '');
-      return runJob<ImportHandle>(results, unwrap(await server.startImport({ kind, companyId: await company(), range })), importView(kind, range), run);
+      if (check.unrecognised.length === 0) return runJob<ImportHandle>(results, unwrap(await server.startImport(request)), importView(kind, range), run);
+      const these = check.unrecognised.length === 1 ? 'this column' : 'these columns';
+      const ignore = el('button', { type: 'button', class: 'action', id: 'import-ignore-columns' }, `Import without ${these}`);
+      const box = el('div', { class: 'confirm', 'aria-label': 'Unrecognised columns' },
+        el('p', {}, `Not recognised, so not sent: ${check.unrecognised.join(', ')}.`),
+        el('p', { class: 'hint' }, `Recognised headers: ${check.recognised.join(', ')}. Rename a column to one of them and import again, or import without ${these}.`),
+        ignore);
+      results.replaceChildren(box);
+      ignore.addEventListener('click', () => {
+        run('Starting the import…', async () => runJob<ImportHandle>(results, unwrap(await server.startImport({ ...request, ignoreUnrecognisedColumns: true })), importView(kind, range), run));
+      });
+      return { line: `Nothing imported yet: ${countOf(check.unrecognised.length, 'column')} of the selection ${check.unrecognised.length === 1 ? 'has a header' : 'have headers'} the import does not recognise.`, tone: 'warning', report: box };
     });
   }
   byId<HTMLButtonElement>('import-profiles').addEventListener('click', () => importFromSelection('profiles'));
@@ -156,7 +274,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       offers.push(box);
     };
     for (const push of jobs.pushes) {
-      offer(push, PUSH_VIEW, `The push of changed cells of "${push.sheetName}" ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${countOf(push.progress.cellsTotal, 'cell')} done.`);
+      offer(push, pushView, `The push of changed cells of "${push.sheetName}" to ${push.fund} ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${countOf(push.progress.cellsTotal, 'cell')} done.`);
     }
     for (const job of jobs.imports) {
       offer(job, importView(job.kind, job.range), `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${countOf(job.progress.rowsTotal, 'row')} done.`);

@@ -6,7 +6,7 @@ import type { Tone } from './outcome';
 export interface ProgressView {
   /** Work done so far, e.g. rows confirmed of rows to send. */
   update(done: number, total: number, note?: string): void;
-  /** A pause that is not slowness: waiting out the API's rate limit. */
+  /** A pause that is not slowness: waiting out the API's rate limit (the seconds left of this wait). */
   waiting(seconds: number): void;
   /** Ends the run with a summary; the cancel button goes away. */
   finish(summary: string, kind: Tone): void;
@@ -18,8 +18,22 @@ export function createProgress(label: string, onCancel?: () => void): ProgressVi
   const bar = el('progress', { max: '1', value: '0', 'aria-label': label });
   const text = el('p', { class: 'progress-text', role: 'status', 'aria-live': 'polite' }, 'Starting…');
   const cancel = el('button', { type: 'button', class: 'cancel' }, 'Cancel');
-  const root = el('div', { class: 'progress' }, el('p', { class: 'progress-label' }, label), bar, text, cancel);
+  // Sticky while it runs (styles.css): the bar, the estimate and Cancel stay in view wherever the tab scrolls.
+  const root = el('div', { class: 'progress running' }, el('p', { class: 'progress-label' }, label), bar, text, cancel);
   let cancelled = false;
+  const started = Date.now();
+  let done = 0;
+  let total = 0;
+  /**
+   * One figure for the whole job: the time taken so far per unit done, waits included, times what is left.
+   * It never restarts per wait, as a countdown of each rate-limit wait did.
+   */
+  const estimate = (waitSeconds = 0): string => {
+    if (done <= 0 || total <= done) return waitSeconds > 0 ? `about ${duration(waitSeconds * 1000)} left` : '';
+    const leftMs = ((Date.now() - started) / done) * (total - done);
+    return `about ${duration(Math.max(leftMs, waitSeconds * 1000))} left`;
+  };
+  const counted = (): string => `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`;
   cancel.addEventListener('click', () => {
     cancelled = true;
     cancel.disabled = true;
@@ -32,20 +46,32 @@ export function createProgress(label: string, onCancel?: () => void): ProgressVi
     get cancelled() {
       return cancelled;
     },
-    update(done, total, note) {
+    update(doneNow, totalNow, note) {
+      done = doneNow;
+      total = totalNow;
       bar.max = Math.max(total, 1);
       bar.value = Math.min(done, total);
       // The bar still moves after Cancel (the wave under way is answered), but the text must keep saying so.
-      const said = cancelled ? 'cancelling once the requests under way are answered…' : note;
-      text.textContent = `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}${said ? ` · ${said}` : ''}`;
+      const said = cancelled ? 'cancelling once the requests under way are answered…' : [note, estimate()].filter(Boolean).join(' · ');
+      text.textContent = `${counted()}${said ? ` · ${said}` : ''}`;
     },
     waiting(seconds) {
-      text.textContent = `Waiting ${seconds} s for the API's rate limit…`;
+      if (cancelled) return;
+      text.textContent = [counted(), "waiting for the API's rate limit", estimate(seconds)].filter(Boolean).join(' · ');
     },
     finish(summary, kind) {
+      root.classList.remove('running');
       cancel.remove();
       text.textContent = summary;
       text.className = `progress-text ${kind}`;
     },
   };
+}
+
+/** "less than a minute", "4 min", "1 h 20 min": an estimate's words, never more precise than it is. */
+function duration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return 'less than a minute';
+  if (minutes < 90) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }

@@ -131,14 +131,14 @@ global.PORTFOLIO_PROPERTIES = function (company_id: unknown) {
 /**
  * The property values of one portfolio company, as a person reads them: option labels, lists joined, numbers, dates and booleans as such, rich text as plain text with its line breaks.
  *
- * @param {string} portfolio_company_profile_id The portfolio company profile's id.
- * @param {string} [company_id] The fund's company id, for the property names; the default company from settings when left out.
+ * @param {string} portfolio_company The portfolio company's name (trimmed, any case) in the fund, or its profile id.
+ * @param {string} [company_id] The fund's company id, for the company's name and the property names; the default company from settings when left out.
  * @return {any[][]} A header row, then one row per property that has a value.
  * @customfunction
  * @example =PORTFOLIO_PROPERTY_VALUES("123e4567-e89b-12d3-a456-426614174000")
  */
-global.PORTFOLIO_PROPERTY_VALUES = function (portfolio_company_profile_id: unknown, company_id: unknown) {
-  return runFormula(lists.portfolioPropertyValues, portfolio_company_profile_id, company_id);
+global.PORTFOLIO_PROPERTY_VALUES = function (portfolio_company: unknown, company_id: unknown) {
+  return runFormula(lists.portfolioPropertyValues, portfolio_company, company_id);
 };
 
 /**
@@ -157,13 +157,13 @@ global.PORTFOLIO_PROPERTY_OPTIONS = function (portfolio_property_id: unknown, la
 /**
  * The portfolio notes of one portfolio company: name, content, creation date and id.
  *
- * @param {string} portfolio_company_profile_id The portfolio company profile's id.
+ * @param {string} portfolio_company The portfolio company's name (trimmed, any case) in the default fund, or its profile id.
  * @return {any[][]} A header row, then one row per note.
  * @customfunction
- * @example =PORTFOLIO_NOTES("123e4567-e89b-12d3-a456-426614174000")
+ * @example =PORTFOLIO_NOTES("Aurora Robotics")
  */
-global.PORTFOLIO_NOTES = function (portfolio_company_profile_id: unknown) {
-  return runFormula(lists.portfolioNotes, portfolio_company_profile_id);
+global.PORTFOLIO_NOTES = function (portfolio_company: unknown) {
+  return runFormula(lists.portfolioNotes, portfolio_company);
 };
 
 /**
@@ -186,17 +186,18 @@ global.PORTFOLIO_VALUE = function (company: unknown, metric_name: unknown, perio
 /**
  * One metric across every portfolio company of a fund, by name: one row per company, one column per period.
  * A company without a metric of that name has an empty row and is named in a final note row; a company with two
- * metrics of that name shows an error naming both ids.
+ * metrics of that name shows an error naming both ids. A name no company of the fund has is an error naming the nearest names.
  *
  * @param {string} metric_name The metric's name (trimmed, any case), like "Net Burn".
  * @param {Date|string|string[][]} periods A period label or date, or a row of them ("2024-Q1", "FY2024": fiscal years per company).
  * @param {string} [fund_company_id] The fund's company id; the default company from settings when left out.
+ * @param {string} [aggregate] For periods longer than a company's metric: "sum", "average", "first" or "last", as for PORTFOLIO_VALUE ("last" for a balance such as Cash at quarter end, "sum" for a flow).
  * @return {any[][]} A header row (Company, then the periods), one row per portfolio company, and a note row for companies without the metric.
  * @customfunction
- * @example =PORTFOLIO_METRIC("Net Burn", B1:I1)
+ * @example =PORTFOLIO_METRIC("Cash", B1:E1, , "last")
  */
-global.PORTFOLIO_METRIC = function (metric_name: unknown, periods: unknown, fund_company_id: unknown) {
-  return runFormula(grid.portfolioMetric, metric_name, periods, fund_company_id);
+global.PORTFOLIO_METRIC = function (metric_name: unknown, periods: unknown, fund_company_id: unknown, aggregate: unknown) {
+  return runFormula(grid.portfolioMetric, metric_name, periods, fund_company_id, aggregate);
 };
 
 /**
@@ -207,12 +208,13 @@ global.PORTFOLIO_METRIC = function (metric_name: unknown, periods: unknown, fund
  * @param {string} start_period The first period: a calendar label like "2024-01", "2024-Q1" or "2024" (its length sets the columns').
  * @param {string} end_period The last period, a label of the same length.
  * @param {string} [fund_company_id] The fund's company id; the default company from settings when left out.
+ * @param {string} [aggregate] As for PORTFOLIO_METRIC: with "first" or "last" a period is reported when its first or last period of the metric has a value; otherwise every one must.
  * @return {any[][]} A header row (Company, Metric, the periods, Reported, Blank, No such metric), then the rows described above.
  * @customfunction
  * @example =PORTFOLIO_COVERAGE({"Monthly Recurring Revenue","Net Burn"}, "2024-01", "2024-06")
  */
-global.PORTFOLIO_COVERAGE = function (metric_names: unknown, start_period: unknown, end_period: unknown, fund_company_id: unknown) {
-  return runFormula(grid.portfolioCoverage, metric_names, start_period, end_period, fund_company_id);
+global.PORTFOLIO_COVERAGE = function (metric_names: unknown, start_period: unknown, end_period: unknown, fund_company_id: unknown, aggregate: unknown) {
+  return runFormula(grid.portfolioCoverage, metric_names, start_period, end_period, fund_company_id, aggregate);
 };
 
 /**
@@ -309,6 +311,9 @@ global.startAuditPush = sidebar.startAuditPush;
 global.continueAuditPush = sidebar.continueAuditPush;
 global.cancelAuditPush = sidebar.cancelAuditPush;
 global.resumeAuditPush = sidebar.resumeAuditPush;
+global.startAuditOverwrite = sidebar.startAuditOverwrite;
+global.takeServerAuditValues = sidebar.takeServerAuditValues;
+global.openPushLog = sidebar.openPushLog;
 global.findUnfinishedPortfolioJobs = sidebar.findUnfinishedPortfolioJobs;
 global.getJobProgress = sidebar.getJobProgress;
 global.insertMetricValues = sidebar.insertMetricValues;
@@ -317,6 +322,7 @@ global.setFormulaAccess = sidebar.setFormulaAccess;
 global.listFundMetricNames = sidebar.listFundMetricNames;
 global.insertPortfolioGrid = sidebar.insertPortfolioGrid;
 global.buildCoverageSheet = sidebar.buildCoverageSheet;
+global.insertFundModel = sidebar.insertFundModel;
 global.freezeSelection = sidebar.freezeSelection;
 global.thawSelection = sidebar.thawSelection;
 global.listSnapshots = sidebar.listSnapshots;
@@ -325,3 +331,5 @@ global.getSnapshotRefreshSchedule = sidebar.getSnapshotRefreshSchedule;
 global.scheduleSnapshotRefresh = sidebar.scheduleSnapshotRefresh;
 global.cancelSnapshotRefresh = sidebar.cancelSnapshotRefresh;
 global.checkInstallation = sidebar.checkInstallation;
+// Imports: the header check the sidebar asks before starting one.
+global.checkImportColumns = sidebar.checkImportColumns;

@@ -11,7 +11,7 @@
   var generation = 0; // bumped whenever the cells may have changed: older answers are dropped
   var offsets = null; // offsets[r] = top of row r+1, in px; offsets[maxRows] = total height
   var hiddenColumns = new Set();
-  var shownToasts = 0;
+  var shownToasts = null; // toasts already seen; null until the first shape arrives
   var scheduled = false;
 
   var scroller = document.getElementById('sheet-scroll');
@@ -67,7 +67,9 @@
     if (otherSheet) scroller.scrollTop = 0;
     renderTabs();
     renderMenu();
-    if (shape.toasts.length > shownToasts) toast(shape.toasts[shape.toasts.length - 1]);
+    // A toast shows once, when it happens: those made before this page loaded are history, not news.
+    if (shownToasts === null) shownToasts = next.toasts.length;
+    else if (shape.toasts.length > shownToasts) toast(shape.toasts[shape.toasts.length - 1]);
     shownToasts = shape.toasts.length;
     draw();
   }
@@ -311,20 +313,156 @@
     scroller.appendChild(list);
   }
 
+  function rangeA1(a, b) {
+    if (a.row === b.row && a.column === b.column) return columnName(a.column - 1) + a.row;
+    return columnName(Math.min(a.column, b.column) - 1) + Math.min(a.row, b.row) + ':' + columnName(Math.max(a.column, b.column) - 1) + Math.max(a.row, b.row);
+  }
+
   // Pressing the mouse on a cell selects it, as in Sheets (on mousedown, not click: a click needs the press and
   // the release on one element, and a cell redrawn between them, as the grid does after a sidebar call, would
-  // lose it); with shift it extends the selection from the active cell.
+  // lose it); with shift it extends the selection from the active cell; dragging selects the cells passed over,
+  // drawn at once and sent when the button is released.
+  var drag = null;
   body.addEventListener('mousedown', function (event) {
-    if (event.button !== 0 || event.target.matches('input[type="checkbox"], button.arrow')) return;
+    if (event.button !== 0 || event.target.matches('input, button.arrow')) return;
     var td = event.target.closest('td');
     if (!td || !td.dataset.a1) return;
+    commitEdit(false);
     var a1 = td.dataset.a1;
     closeDropdown();
     if (event.shiftKey) {
-      var a = position(shape.active), b = position(a1);
-      a1 = columnName(Math.min(a.column, b.column) - 1) + Math.min(a.row, b.row) + ':' + columnName(Math.max(a.column, b.column) - 1) + Math.max(a.row, b.row);
+      a1 = rangeA1(position(shape.active), position(a1));
+    } else {
+      drag = { from: position(a1), to: position(a1) };
+      event.preventDefault(); // no text selection while dragging; so focus leaves the bar (or the sidebar) by hand
+      if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
     }
     act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false);
+  });
+  body.addEventListener('mouseover', function (event) {
+    if (!drag) return;
+    var td = event.target.closest('td');
+    if (!td || !td.dataset.a1) return;
+    var to = position(td.dataset.a1);
+    if (to.row === drag.to.row && to.column === drag.to.column) return;
+    drag.to = to;
+    shape.selection = rangeA1(drag.from, drag.to);
+    draw();
+  });
+  document.addEventListener('mouseup', function () {
+    if (!drag) return;
+    var selection = rangeA1(drag.from, drag.to);
+    drag = null;
+    if (selection.indexOf(':') > 0) act('/api/grid/select', { sheet: shape.sheet, a1: selection }, false);
+  });
+
+  // Typing straight into a cell, as in Sheets: a key that types a character opens an editor over the active
+  // cell with that character, Enter or F2 or a double click opens it with the cell's contents; in the editor
+  // Enter enters and moves down, Tab enters and moves right, Escape cancels. Outside it the arrows move
+  // (with shift they extend the selection), Tab moves right, Enter down, and Delete or Backspace clears.
+  var editing = null;
+  function activeTd() {
+    return body.querySelector('td[data-a1="' + shape.active + '"]');
+  }
+  function startEdit(text) {
+    var td = activeTd();
+    if (!td) return;
+    commitEdit(false);
+    var input = document.createElement('input');
+    input.className = 'cell-editor';
+    input.setAttribute('aria-label', 'Edit ' + shape.active);
+    input.spellcheck = false;
+    var rect = td.getBoundingClientRect();
+    var outer = scroller.getBoundingClientRect();
+    input.style.left = (rect.left - outer.left + scroller.scrollLeft) + 'px';
+    input.style.top = (rect.top - outer.top + scroller.scrollTop) + 'px';
+    input.style.minWidth = rect.width + 'px';
+    input.style.height = rect.height + 'px';
+    input.value = text;
+    scroller.appendChild(input);
+    editing = { a1: shape.active, sheet: shape.sheet, input: input };
+    formula.value = text;
+    input.addEventListener('input', function () { formula.value = input.value; });
+    input.addEventListener('keydown', function (event) {
+      if (event.key === 'Enter' || event.key === 'Tab') {
+        event.preventDefault();
+        var at = position(editing.a1);
+        commitEdit(true, event.key === 'Enter' ? { row: at.row + (event.shiftKey ? -1 : 1), column: at.column } : { row: at.row, column: at.column + (event.shiftKey ? -1 : 1) });
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        cancelEdit();
+      }
+    });
+    input.focus();
+    input.setSelectionRange(text.length, text.length);
+  }
+  function cancelEdit() {
+    if (!editing) return;
+    editing.input.remove();
+    editing = null;
+    showActive.cell = undefined;
+    showActive();
+  }
+  /** Enters what the editor holds (when `enter`), then selects `next` if given. */
+  function commitEdit(enter, next) {
+    if (!editing) return Promise.resolve();
+    var done = editing;
+    editing = null;
+    done.input.remove();
+    var entered = enter ? act('/api/grid/cell', { sheet: done.sheet, a1: done.a1, input: done.input.value }, true) : Promise.resolve();
+    return entered.then(function () { if (next) moveTo(next.row, next.column, false); });
+  }
+  function moveTo(row, column, extend) {
+    row = Math.max(1, Math.min(shape.maxRows, row));
+    column = Math.max(1, Math.min(shape.maxColumns, column));
+    var a1 = columnName(column - 1) + row;
+    if (extend) {
+      var box = selectionBox(shape.selection);
+      var anchor = position(shape.active);
+      // The far corner moves; the active cell stays where the selection started.
+      var far = { row: anchor.row === box.top ? box.bottom : box.top, column: anchor.column === box.left ? box.right : box.left };
+      far = { row: Math.max(1, Math.min(shape.maxRows, far.row + (row - anchor.row))), column: Math.max(1, Math.min(shape.maxColumns, far.column + (column - anchor.column))) };
+      a1 = rangeA1(anchor, far);
+    }
+    return act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false).then(scrollToActive);
+  }
+  function scrollToActive() {
+    var at = position(shape.active);
+    var top = offsets[at.row - 1], bottom = offsets[at.row];
+    var headHeight = head.getBoundingClientRect().height;
+    if (top < scroller.scrollTop) scroller.scrollTop = top;
+    else if (bottom > scroller.scrollTop + scroller.clientHeight - headHeight - 40) scroller.scrollTop = bottom - scroller.clientHeight + headHeight + 40;
+  }
+  body.addEventListener('dblclick', function (event) {
+    var td = event.target.closest('td');
+    if (!td || !td.dataset.a1 || td.dataset.a1 !== shape.active) return;
+    var cell = cellAt(position(shape.active).row, position(shape.active).column);
+    startEdit(cell ? (cell.f || cell.d) : '');
+  });
+  document.addEventListener('keydown', function (event) {
+    if (!shape || editing) return;
+    var target = event.target;
+    if (target !== document.body && target !== scroller && !(target.closest && target.closest('#grid'))) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    var at = position(shape.active);
+    var moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (moves[event.key]) {
+      event.preventDefault();
+      moveTo(at.row + moves[event.key][0], at.column + moves[event.key][1], event.shiftKey);
+    } else if (event.key === 'Tab') {
+      event.preventDefault();
+      moveTo(at.row, at.column + (event.shiftKey ? -1 : 1), false);
+    } else if (event.key === 'Enter' || event.key === 'F2') {
+      event.preventDefault();
+      var cell = cellAt(at.row, at.column);
+      startEdit(cell ? (cell.f || cell.d) : '');
+    } else if (event.key === 'Delete' || event.key === 'Backspace') {
+      event.preventDefault();
+      act('/api/grid/clear', { sheet: shape.sheet, a1: shape.selection }, true).then(function () { showActive.cell = undefined; showActive(); });
+    } else if (event.key.length === 1) {
+      event.preventDefault();
+      startEdit(event.key);
+    }
   });
 
   // A checkbox toggles its value and a dropdown's arrow lists the rule's values, as in Sheets.
@@ -368,6 +506,7 @@
 
   formula.addEventListener('keydown', function (event) {
     if (event.key !== 'Enter') return;
+    if (editing) { editing.input.value = formula.value; commitEdit(true); formula.blur(); return; }
     act('/api/grid/cell', { sheet: shape.sheet, a1: shape.active, input: formula.value }, true).then(function () { formula.blur(); showActive.cell = undefined; showActive(); });
   });
 

@@ -22,8 +22,13 @@ export function registerGridRoutes(app: FastifyInstance, workbench: Workbench): 
     await workbench.enter(request.body.sheet, request.body.a1, request.body.input);
     return sheetShape(workbench, request.body.sheet);
   });
-  app.post<{ Body: { sheet: string; a1: string; text: string } }>('/api/grid/paste', (request) => {
-    workbench.paste(request.body.sheet, request.body.a1, request.body.text);
+  app.post<{ Body: { sheet: string; a1: string; text: string } }>('/api/grid/paste', async (request) => {
+    await workbench.paste(request.body.sheet, request.body.a1, request.body.text);
+    return sheetShape(workbench, request.body.sheet);
+  });
+  // Delete or Backspace on a selection.
+  app.post<{ Body: { sheet: string; a1: string } }>('/api/grid/clear', async (request) => {
+    await workbench.clear(request.body.sheet, request.body.a1);
     return sheetShape(workbench, request.body.sheet);
   });
   app.post<{ Body: { sheet: string; rows?: number; columns?: number } }>('/api/grid/grow', (request) => {

@@ -65,8 +65,8 @@ async function main(): Promise<void> {
     await workbench.enter(request.body.sheet, request.body.a1, request.body.input);
     return workbench.view(request.body.sheet);
   });
-  app.post<{ Body: { sheet: string; a1: string; text: string } }>('/api/paste', (request) => {
-    workbench.paste(request.body.sheet, request.body.a1, request.body.text);
+  app.post<{ Body: { sheet: string; a1: string; text: string } }>('/api/paste', async (request) => {
+    await workbench.paste(request.body.sheet, request.body.a1, request.body.text);
     return workbench.view(request.body.sheet);
   });
   app.post<{ Body: { sheet: string; a1: string } }>('/api/select', (request) => {

@@ -4,6 +4,7 @@
 import { createGasRuntime, ServerCallError, type GasRuntime } from '../gas-runtime';
 import type { FormulaLocation } from '../gas-runtime';
 import { emulatorClockMover } from '../emulator/testing';
+import { FormulaEngine } from './formula-engine';
 
 export const OWNER = 'analyst@example.com';
 
@@ -53,6 +54,7 @@ interface PendingFormula {
 
 export class Workbench {
   readonly runtime: GasRuntime;
+  readonly #formulas: FormulaEngine;
   readonly #pending: PendingFormula[] = [];
   /** Virtual time the add-in's sleeps added: the runtime and the emulator are both this far ahead of real time. */
   #slept = 0;
@@ -81,6 +83,7 @@ export class Workbench {
     props.setProperty('METRICS_DEFAULT_COMPANY_ID', options.companyId);
     if (options.token) props.setProperty('METRICS_API_TOKEN', options.token);
     this.runtime.run('onOpen', [{ authMode: 'LIMITED' }], { authMode: 'LIMITED' });
+    this.#formulas = new FormulaEngine(this.runtime);
   }
 
   /**
@@ -133,19 +136,37 @@ export class Workbench {
     return this.runtime.ui.sidebars[index]?.html;
   }
 
-  /** Typing into a cell: a formula calling the add-in runs as a custom function; anything else is an entry. */
+  /**
+   * Typing into a cell: a single call of an add-in function runs as a custom function (the runtime's own
+   * recalculation); any other formula is computed by the formula engine, with the add-in's functions nested in
+   * it run as custom functions; anything else is an entry. Then whatever depends on the cell is recalculated.
+   */
   async enter(sheetName: string, a1: string, input: string): Promise<void> {
     const sheet = this.#sheet(sheetName);
-    if (input.trim().startsWith('=')) {
+    const formula = input.trim();
+    this.#formulas.forget(sheet.getName(), a1);
+    if (formula.startsWith('=') && formula.length > 1) {
       this.#catchUp();
-      await this.runtime.recalculate([{ formula: input.trim(), sheet: sheet.getName(), cell: a1 }]);
+      await this.#evaluate([{ sheet: sheet.getName(), a1, formula }]);
     } else {
       sheet.getRange(a1).setValue(input);
     }
+    await this.#formulas.recalculate();
+  }
+
+  /** Delete on a selection: its values and formulas go (a formula's spill with it), then dependents recalculate. */
+  async clear(sheetName: string, a1: string): Promise<void> {
+    const sheet = this.#sheet(sheetName);
+    const range = sheet.getRange(a1);
+    for (let r = 0; r < range.getNumRows(); r++) {
+      for (let c = 0; c < range.getNumColumns(); c++) this.#formulas.forget(sheet.getName(), range.getCell(r + 1, c + 1).getA1Notation());
+    }
+    range.clearContent();
+    await this.#formulas.recalculate();
   }
 
   /** Pasting tab-separated text at a cell: each value is entered as if typed. */
-  paste(sheetName: string, a1: string, text: string): void {
+  async paste(sheetName: string, a1: string, text: string): Promise<void> {
     const sheet = this.#sheet(sheetName);
     const anchor = sheet.getRange(a1);
     const rows = text.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n').map((line) => line.split('\t'));
@@ -153,6 +174,7 @@ export class Workbench {
     const missing = anchor.getRow() + rows.length - 1 - sheet.getMaxRows();
     if (missing > 0) sheet.insertRowsAfter(sheet.getMaxRows(), missing);
     sheet.getRange(anchor.getRow(), anchor.getColumn(), rows.length, width).setValues(rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? '')));
+    await this.#formulas.recalculate();
   }
 
   select(sheetName: string, a1: string): void {
@@ -202,16 +224,24 @@ export class Workbench {
     return sheet;
   }
 
-  /** The formulas a call wrote, recalculated together as Sheets recalculates them. */
+  /** The formulas a call wrote, recalculated together as Sheets recalculates them; then what depends on the cells they changed. */
   async #evaluatePending(): Promise<void> {
     while (this.#pending.length) {
       // A cell whose sheet the call deleted, or whose formula it replaced since, has nothing left to calculate.
-      const cells = this.#pending
-        .splice(0)
-        .filter(({ sheet, a1, formula }) => this.runtime.spreadsheet.getSheetByName(sheet)?.getRange(a1).getFormula() === formula)
-        .map(({ sheet, a1, formula }) => ({ sheet, cell: a1, formula }));
-      if (cells.length === 0) return;
-      await this.runtime.recalculate(cells);
+      const cells = this.#pending.splice(0).filter(({ sheet, a1, formula }) => this.runtime.spreadsheet.getSheetByName(sheet)?.getRange(a1).getFormula() === formula);
+      if (cells.length) await this.#evaluate(cells);
     }
+    await this.#formulas.recalculate();
+  }
+
+  /** Single custom-function calls run together in the runtime's recalculation; other formulas in the engine. */
+  async #evaluate(formulas: PendingFormula[]): Promise<void> {
+    const single = formulas.filter((f) => this.#formulas.isSingleCustomCall(f.formula));
+    const others = formulas.filter((f) => !single.includes(f));
+    await Promise.all([
+      single.length ? this.runtime.recalculate(single.map(({ sheet, a1, formula }) => ({ sheet, cell: a1, formula }))) : null,
+      ...others.map((f) => this.#formulas.enter(f.sheet, f.a1, f.formula)),
+    ]);
+    for (const f of single) this.#formulas.ranSingleCall(f.sheet, f.a1, f.formula);
   }
 }

@@ -4,14 +4,22 @@
 // and several MB of JSON, and the user's properties hold 500 KB in all ("Properties total storage 500kB /
 // property store", quotas page), shared with every job and the token; the cache is "not guaranteed to
 // persist". The job's own state (which pages are read, about 30 KB) stays in the job store.
+//
+// Every editor can rewrite a hidden sheet, and what this one holds becomes the audit (its fund's profile and
+// property ids included, which a push then writes to): each row is signed by the user whose build it is
+// (core/trust), and a row that does not verify stops the build with the sentence to build it again.
 
+import { auditBuildScope, buildPieceText } from '../core/audit/audit-trust';
 import type { AuditPageSink } from '../core/audit/build-job';
+import { requireSigned, signRecord, type SignatureScope } from '../core/trust/signed-record';
 import { snapshotPieces } from './audit-store';
 import { ensureSize, insertHiddenSheet } from './own-sheets';
+import { writePlainText } from './sheet-io';
+import { userHmac } from './user-signing-key';
 
 const PREFIX = 'Audit build ';
-/** List, page, piece, text. */
-const COLUMNS = 4;
+/** List, page, piece, text, and the row's signature. */
+const COLUMNS = 5;
 
 function buildSheetName(buildId: string): string {
   return `${PREFIX}${buildId}`;
@@ -29,14 +37,18 @@ export function openBuildSheet(buildId: string): AuditPageSink {
     // Plain text, so JSON starting with a digit or "=" stays the text it is.
     sheet.getRange(1, 1, sheet.getMaxRows(), COLUMNS).setNumberFormat('@');
   }
-  return sinkOn(sheet);
+  return sinkOn(sheet, auditBuildScope(SpreadsheetApp.getActiveSpreadsheet().getId(), buildId));
 }
 
-function sinkOn(sheet: GoogleAppsScript.Spreadsheet.Sheet): AuditPageSink {
+function sinkOn(sheet: GoogleAppsScript.Spreadsheet.Sheet, scope: SignatureScope): AuditPageSink {
+  const hmac = userHmac();
   return {
     put(pages) {
       const rows = pages.flatMap(({ list, page, items }) =>
-        snapshotPieces(JSON.stringify(items)).map((piece, index) => [list, String(page), String(index), piece]),
+        snapshotPieces(JSON.stringify(items)).map((piece, index) => {
+          const cells = [list, String(page), String(index), piece] as const;
+          return [...cells, signRecord(hmac, scope, buildPieceText(...cells))];
+        }),
       );
       if (rows.length === 0) return;
       const first = sheet.getLastRow() + 1;
@@ -46,16 +58,20 @@ function sinkOn(sheet: GoogleAppsScript.Spreadsheet.Sheet): AuditPageSink {
       // Rows just added get the plain-text format the sheet was made with.
       if (last > had) sheet.getRange(had + 1, 1, last - had, COLUMNS).setNumberFormat('@');
       // One setValues per wave: a killed step leaves whole waves, and a wave read again replaces its pages (see read).
-      sheet.getRange(first, 1, rows.length, COLUMNS).setValues(rows);
+      writePlainText(sheet.getRange(first, 1, rows.length, COLUMNS), rows);
     },
     read(lists) {
       const wanted = new Set(lists);
       const last = sheet.getLastRow();
       const pages = new Map<string, Map<number, string[]>>();
       if (last > 0) {
-        for (const [list, page, piece, text] of sheet.getRange(1, 1, last, COLUMNS).getValues()) {
+        for (const [list, page, piece, text, signature] of sheet.getRange(1, 1, last, COLUMNS).getValues()) {
           const key = String(list);
           if (!wanted.has(key)) continue;
+          requireSigned(hmac, scope, buildPieceText(key, String(page), String(piece), String(text)), signature, {
+            what: `What this audit build kept on its hidden sheet "${sheet.getName()}"`,
+            remedy: 'Build the audit again.',
+          });
           const byPage = pages.get(key) ?? new Map<number, string[]>();
           pages.set(key, byPage);
           // A page's piece 0 starts its copy: a later copy of the same page (read again) replaces the earlier.

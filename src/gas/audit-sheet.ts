@@ -2,6 +2,7 @@
 
 import type { AuditSheetModel, GridRange } from '../core/audit';
 import { clearedSheet, ensureSize } from './own-sheets';
+import { writeValues } from './sheet-io';
 
 function rangeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet, grid: GridRange): GoogleAppsScript.Spreadsheet.Range {
   return sheet.getRange(grid.row, grid.column, grid.numRows, grid.numColumns);
@@ -22,7 +23,7 @@ export function writeAuditSheet(
 
   // Formats first: see AuditFormatting.numberFormats.
   for (const { range, format } of formatting.numberFormats) rangeOf(sheet, range).setNumberFormat(format);
-  sheet.getRange(1, 1, layout.rows, layout.columns).setValues(model.values as unknown[][]);
+  writeValues(sheet.getRange(1, 1, layout.rows, layout.columns), model.values);
   for (const row of formatting.hiddenRows) sheet.hideRows(row);
   for (const column of formatting.hiddenColumns) sheet.hideColumns(column);
   sheet.setFrozenRows(formatting.frozenRows);

@@ -3,8 +3,12 @@
 // properties: they hold 9 KB a value and 500 KB in all, and 500 companies × 100 properties of non-ASCII text
 // need about 584 KB of snapshot; a sheet holds 50,000 characters a cell and reads back in one getValues.
 
+import { auditSnapshotScope } from '../core/audit/audit-trust';
 import { InputError } from '../core/errors';
+import { signRecord, type SignatureScope } from '../core/trust/signed-record';
 import { ensureSize, insertHiddenSheet } from './own-sheets';
+import { writePlainText } from './sheet-io';
+import { userHmac } from './user-signing-key';
 
 const STORE_PREFIX = 'Audit store ';
 const STAGING_PREFIX = `${STORE_PREFIX}(new) `;
@@ -14,7 +18,10 @@ const LEGACY_KEY = 'METRICS_AUDIT_SNAPSHOT';
 const PIECE = 45_000;
 /** "Up to 10 million cells" per spreadsheet (Google Sheets help, "Files you can store in Google Drive"). */
 const SPREADSHEET_MAX_CELLS = 10_000_000;
-/** Column A: snapshot pieces; B1: how many; C onwards: one column of labels per long dropdown. */
+/**
+ * Column A: snapshot pieces; B1: how many; B2: the builder's signature of the snapshot (core/audit/audit-trust),
+ * without which a push refuses it; C onwards: one column of labels per long dropdown.
+ */
 const FIRST_LABEL_COLUMN = 3;
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -25,6 +32,16 @@ function spreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
 
 function storeName(sheetId: number): string {
   return `${STORE_PREFIX}${sheetId}`;
+}
+
+/** The current user's signature of `text` as the snapshot of that audit sheet. */
+function signSnapshot(auditSheetId: number, text: string): string {
+  return signRecord(userHmac(), auditSnapshotScope(spreadsheet().getId(), auditSheetId), text);
+}
+
+/** The scope the snapshot of the audit sheet of that name is signed in (a sheet that is gone: one nothing verifies in). */
+export function snapshotScope(sheetName: string): SignatureScope {
+  return auditSnapshotScope(spreadsheet().getId(), spreadsheet().getSheetByName(sheetName)?.getSheetId() ?? -1);
 }
 
 /** Cuts text into pieces a cell holds, never between the two halves of a surrogate pair. */
@@ -55,7 +72,7 @@ type StagedAuditStore = {
  */
 export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ propertyId: string; labels: readonly string[] }>, auditCells: number): StagedAuditStore {
   const pieces = snapshotPieces(text);
-  const rows = Math.max(pieces.length, ...labelLists.map((list) => list.labels.length + 1), 1);
+  const rows = Math.max(pieces.length, ...labelLists.map((list) => list.labels.length + 1), 2);
   const columns = FIRST_LABEL_COLUMN - 1 + labelLists.length;
   const book = spreadsheet();
   const used = book.getSheets().reduce((sum, sheet) => sum + sheet.getMaxRows() * sheet.getMaxColumns(), 0);
@@ -69,13 +86,12 @@ export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ proper
     ensureSize(sheet, rows, columns);
     // Plain text first, so a piece or a label starting with "=" or a digit stays the text it is.
     sheet.getRange(1, 1, sheet.getMaxRows(), columns).setNumberFormat('@');
-    writePieces(sheet, pieces, 0);
+    writePieces(sheet, pieces, '', 0);
     const ranges = new Map<string, GoogleAppsScript.Spreadsheet.Range>();
     labelLists.forEach((list, index) => {
       const column = FIRST_LABEL_COLUMN + index;
-      sheet.getRange(1, column).setValue(list.propertyId);
-      const range = sheet.getRange(2, column, list.labels.length, 1);
-      range.setValues(list.labels.map((label) => [label]));
+      writePlainText(sheet.getRange(1, column), [[list.propertyId]]);
+      const range = writePlainText(sheet.getRange(2, column, list.labels.length, 1), list.labels.map((label) => [label]));
       ranges.set(list.propertyId, range);
     });
     return {
@@ -85,6 +101,8 @@ export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ proper
         const earlier = book.getSheetByName(name);
         if (earlier) book.deleteSheet(earlier);
         sheet.setName(name);
+        // Signed for the sheet it now belongs to (its id was not known while staging).
+        writePlainText(sheet.getRange(2, 2), [[signSnapshot(auditSheet.getSheetId(), text)]]);
         removeOrphans(auditSheet.getSheetId());
       },
       discard() {
@@ -97,12 +115,15 @@ export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ proper
   }
 }
 
-/** Column A from A1 and the count in B1, in one setValues, so a reader never sees new pieces under an old count. */
-function writePieces(sheet: Sheet, pieces: readonly string[], previous: number): void {
-  const rows = Math.max(pieces.length, previous);
+/**
+ * Column A from A1, the count in B1 and the signature in B2, in one setValues, so a reader never sees new
+ * pieces under an old count or signature.
+ */
+function writePieces(sheet: Sheet, pieces: readonly string[], signature: string, previous: number): void {
+  const rows = Math.max(pieces.length, previous, 2);
   ensureSize(sheet, rows);
-  const values = Array.from({ length: rows }, (_, i) => [pieces[i] ?? '', i === 0 ? String(pieces.length) : '']);
-  sheet.getRange(1, 1, rows, 2).setNumberFormat('@').setValues(values);
+  const values = Array.from({ length: rows }, (_, i) => [pieces[i] ?? '', i === 0 ? String(pieces.length) : i === 1 ? signature : '']);
+  writePlainText(sheet.getRange(1, 1, rows, 2), values);
 }
 
 /** Stores of gone audit sheets or of failed builds, and legacy pieces of this sheet or of gone ones. */
@@ -130,25 +151,36 @@ function storeOf(sheetName: string): { audit: Sheet; store: Sheet | null } | nul
   return audit ? { audit, store: spreadsheet().getSheetByName(storeName(audit.getSheetId())) } : null;
 }
 
-/** Replaces the snapshot of an audit sheet (found by its id, so a renamed sheet keeps it). */
+/**
+ * Replaces the snapshot of an audit sheet (found by its id, so a renamed sheet keeps it), signed by the current
+ * user: only a push that verified the snapshot as theirs saves one.
+ */
 export function saveSnapshot(sheetName: string, text: string): void {
   const found = storeOf(sheetName);
   if (!found?.store) return;
   const previous = Number(found.store.getRange(1, 2).getValue()) || 0;
-  writePieces(found.store, snapshotPieces(text), previous);
+  writePieces(found.store, snapshotPieces(text), signSnapshot(found.audit.getSheetId(), text), previous);
 }
 
-/** The snapshot of an audit sheet; null when it has none (or its store was damaged). */
-export function loadSnapshot(sheetName: string): string | null {
+/** A snapshot as stored, with its signature (null when it has none: a legacy store). */
+export type StoredSnapshot = { text: string; signature: string | null };
+
+/** The snapshot of an audit sheet; null when it has none (or its store was damaged). Not verified: see audit-trust. */
+export function loadSnapshot(sheetName: string): StoredSnapshot | null {
   const found = storeOf(sheetName);
   if (!found) return null;
-  if (!found.store) return loadLegacySnapshot(found.audit.getSheetId());
+  if (!found.store) {
+    const legacy = loadLegacySnapshot(found.audit.getSheetId());
+    return legacy === null ? null : { text: legacy, signature: null };
+  }
   const count = Number(found.store.getRange(1, 2).getValue());
   if (!Number.isInteger(count) || count < 1 || count > found.store.getMaxRows()) return null;
-  return found.store.getRange(1, 1, count, 1).getValues().map((row) => String(row[0])).join('');
+  const text = found.store.getRange(1, 1, count, 1).getValues().map((row) => String(row[0])).join('');
+  const signature = found.store.getMaxRows() >= 2 ? String(found.store.getRange(2, 2).getValue()) : '';
+  return { text, signature: signature || null };
 }
 
-/** An audit built by an older version, whose snapshot is in document properties: it can still be pushed. */
+/** An audit built by an older version, whose snapshot is in document properties: unsigned, so a push refuses it (build again). */
 function loadLegacySnapshot(sheetId: number): string | null {
   const key = `${LEGACY_KEY}_${sheetId}`;
   const props = PropertiesService.getDocumentProperties().getProperties();

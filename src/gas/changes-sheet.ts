@@ -1,9 +1,11 @@
-// The "Changes" sheet: one row per value a refresh replaced (and per refresh that failed), appended,
-// never rewritten, so a restated figure stays visible until someone deletes the row.
+// The "Changes" sheet: one row per value a refresh replaced (and per refresh that failed), and the "Pushes"
+// sheet: one row per value a push sent; both appended, never rewritten, so a row stays visible until someone
+// deletes it.
 
 import { CHANGES_HEADER, CHANGES_SHEET, changeCells, type ChangeRow } from '../core/snapshots/changes';
-import { asSafeRows } from '../core/sheets/cell-safety';
+import { writeValues } from './sheet-io';
 import { ensureSize, insertSheetAtEnd } from './own-sheets';
+import { PUSHES_HEADER, PUSHES_SHEET, pushLogCells, type PushLogRow } from '../core/jobs/push-log';
 
 type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -12,19 +14,45 @@ type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
  * problems are API or person text: one reading "=…" stays text. Returns the sheet's name, or null.
  */
 export function appendChanges(rows: readonly ChangeRow[], book: Book = SpreadsheetApp.getActiveSpreadsheet()): string | null {
+  // The period stays the text it is ("2024-03-01"), as the metric's own label would: not a date Sheets guesses.
+  return appendLogRows(book, CHANGES_SHEET, CHANGES_HEADER, rows.map(changeCells), [3]);
+}
+
+/** Appends rows to the Pushes sheet (core/jobs/push-log.ts), each with the active user's email. */
+export function appendPushLog(rows: ReadonlyArray<Omit<PushLogRow, 'who'>>, book: Book = SpreadsheetApp.getActiveSpreadsheet()): string | null {
   if (rows.length === 0) return null;
-  let sheet = book.getSheetByName(CHANGES_SHEET);
+  // Blank when Google hides it (another domain's user, a consumer account): said so, not guessed.
+  const who = Session.getActiveUser().getEmail();
+  // The period and the values stay the text they are: not dates or numbers Sheets guesses.
+  return appendLogRows(book, PUSHES_SHEET, PUSHES_HEADER, rows.map((row) => pushLogCells({ ...row, who })), [5, 6, 7]);
+}
+
+/** Brings the Pushes sheet to the front; the sentence says where it is, or that nothing was pushed yet. */
+export function showPushLog(book: Book = SpreadsheetApp.getActiveSpreadsheet()): string {
+  const sheet = book.getSheetByName(PUSHES_SHEET);
+  if (!sheet) return `Nothing has been pushed from this spreadsheet yet: the "${PUSHES_SHEET}" sheet appears with the first export, audit push or import.`;
+  sheet.activate();
+  return `The "${PUSHES_SHEET}" sheet lists every value pushed from this spreadsheet: ${Math.max(0, sheet.getLastRow() - 1)} so far.`;
+}
+
+/**
+ * One mechanism for the add-in's logs: the header on first use, then rows appended below the last, never
+ * rewritten; column 1 is the time, `textColumns` (1-based) are kept as text.
+ */
+function appendLogRows(book: Book, name: string, header: readonly string[], cells: ReadonlyArray<ReadonlyArray<Date | string | number | null>>, textColumns: readonly number[]): string | null {
+  if (cells.length === 0) return null;
+  let sheet = book.getSheetByName(name);
   if (!sheet) {
-    sheet = insertSheetAtEnd(book, CHANGES_SHEET);
-    sheet.getRange(1, 1, 1, CHANGES_HEADER.length).setValues([[...CHANGES_HEADER]]).setFontWeight('bold');
+    sheet = insertSheetAtEnd(book, name);
+    writeValues(sheet.getRange(1, 1, 1, header.length), [[...header]]).setFontWeight('bold');
     sheet.setFrozenRows(1);
   }
   const first = Math.max(sheet.getLastRow(), 1) + 1;
-  const last = first + rows.length - 1;
+  const last = first + cells.length - 1;
   ensureSize(sheet, last);
-  // The period stays the text it is ("2024-03-01"), as the metric's own label would: not a date Sheets guesses.
-  sheet.getRange(first, 3, rows.length, 1).setNumberFormat('@');
-  sheet.getRange(first, 1, rows.length, CHANGES_HEADER.length).setValues(asSafeRows(rows.map(changeCells)));
-  sheet.getRange(first, 1, rows.length, 1).setNumberFormat('yyyy-mm-dd hh:mm:ss');
+  // Text columns (a period such as "2024-03-01") stay the text they are, not a date Sheets guesses.
+  for (const column of textColumns) sheet.getRange(first, column, cells.length, 1).setNumberFormat('@');
+  writeValues(sheet.getRange(first, 1, cells.length, header.length), cells);
+  sheet.getRange(first, 1, cells.length, 1).setNumberFormat('yyyy-mm-dd hh:mm:ss');
   return sheet.getName();
 }

@@ -1,7 +1,7 @@
 // The "Reporting coverage" sheet: the core's coverage table with its formats, in a sheet of its own.
 
 import type { CoverageSheetModel, SheetRange } from '../core/formulas/grid-builder';
-import { asSafeRows } from '../core/sheets/cell-safety';
+import { writeValues } from './sheet-io';
 import { clearedSheet, ensureSize } from './own-sheets';
 
 function rangeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet, r: SheetRange): GoogleAppsScript.Spreadsheet.Range {
@@ -15,7 +15,7 @@ export function writeCoverageSheet(sheetName: string, model: CoverageSheetModel)
   const columns = model.values[0]!.length;
   ensureSize(sheet, rows, columns);
   // Company and metric names are API text: one reading "=…" stays text.
-  sheet.getRange(1, 1, rows, columns).setValues(asSafeRows(model.values));
+  writeValues(sheet.getRange(1, 1, rows, columns), model.values);
   sheet.setFrozenRows(model.frozenRows);
   sheet.setFrozenColumns(model.frozenColumns);
   rangeOf(sheet, model.bold).setFontWeight('bold');

@@ -4,7 +4,6 @@
 import { ChunkedCache } from '../core/cache/chunked-cache';
 import type { ExportState } from '../core/export';
 import { RECORDS_TTL_SECONDS } from '../core/series/records-cache';
-import type { SeriesEpochs } from '../core/series/series-epochs';
 import { userCache } from './cache-and-lock';
 import { spreadsheetId } from './job-store';
 
@@ -61,44 +60,33 @@ export function markExported(range: string): void {
 }
 
 /**
- * How long a preview's reads of the stored points stand in for the export's own: the records cache's
- * period, as the metrics listing it relies on is cached that long too. A write to one of its metrics
- * meanwhile (any writer's dropCachedSeries) makes them stale sooner.
+ * How long a preview's reads are kept for the export that may follow: the records cache's period. They are
+ * never the export's own reads (a value may change from another spreadsheet or the web application at
+ * any time): the start reads again and compares, and an item whose server value changed in between is a
+ * conflict (markConflicts).
  */
 const PREVIEW_READS_TTL_SECONDS = RECORDS_TTL_SECONDS;
-
-interface StoredPreviewReads {
-  state: ExportState;
-  /** The series epochs of its metrics when they were read: a drop since means someone wrote to them. */
-  epochs: SeriesEpochs;
-}
 
 function previewReadsKey(range: string): string {
   return `export-reads:${rangeKey(range)}`;
 }
 
-/** Keeps a preview's compared state for the export that may follow. */
-export function savePreviewReads(range: string, state: ExportState, epochs: SeriesEpochs): void {
-  const stored: StoredPreviewReads = { state, epochs };
-  cache().put(previewReadsKey(range), JSON.stringify(stored), PREVIEW_READS_TTL_SECONDS);
+/** Keeps what a preview's reads found on the server, for the export that may follow. */
+export function savePreviewReads(range: string, state: ExportState): void {
+  cache().put(previewReadsKey(range), JSON.stringify({ state }), PREVIEW_READS_TTL_SECONDS);
 }
 
-/**
- * The compared state a preview of this range left, once: only when it was made from the same read of
- * the sheet (`fingerprint`) and no metric of it was written since (`currentEpochs`).
- */
-export function takePreviewReads(range: string, fingerprint: string, currentEpochs: SeriesEpochs): ExportState | null {
+/** What a preview of this range found on the server, once: only when it was made from the same read of the sheet (`fingerprint`). */
+export function takePreviewReads(range: string, fingerprint: string): ExportState | null {
   const key = previewReadsKey(range);
   const text = cache().get(key);
   if (text === null) return null;
   cache().remove(key);
-  let stored: StoredPreviewReads;
+  let stored: { state?: ExportState };
   try {
-    stored = JSON.parse(text) as StoredPreviewReads;
+    stored = JSON.parse(text) as { state?: ExportState };
   } catch {
     return null;
   }
-  if (stored.state?.fingerprint !== fingerprint) return null;
-  const unwritten = stored.state.metrics.every((metric) => (stored.epochs[metric.id.toLowerCase()] ?? '') === (currentEpochs[metric.id.toLowerCase()] ?? ''));
-  return unwritten ? stored.state : null;
+  return stored.state?.fingerprint === fingerprint ? stored.state : null;
 }

@@ -1,9 +1,11 @@
-// Reading and writing the active spreadsheet for the sidebar: the only place it writes cells.
+// Reading and writing the active spreadsheet for the sidebar, and the one place any code writes values or
+// formulas into cells (writeValues, writePlainText, writeOwnFormula): test/build/safe-cell-writes.test.ts fails
+// on a setValue(s), setFormula(s) or setRichTextValue(s) anywhere else.
 
 import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
 import { changedCells, type FrozenRecord } from '../core/formulas/freeze';
-import { asSafeCell, asSafeRows } from '../core/sheets/cell-safety';
+import { asSafeCell, asSafeRows, asSafeRowsIn, PLAIN_TEXT_FORMAT } from '../core/sheets/cell-safety';
 
 export interface CellAnchor {
   sheetName: string;
@@ -59,11 +61,73 @@ export function writeTable(anchor: CellAnchor, rows: ReadonlyArray<ReadonlyArray
   return range.getA1Notation();
 }
 
+type Range = GoogleAppsScript.Spreadsheet.Range;
+
+/**
+ * Writes values into `range` (its size) so that no text becomes a formula: text starting with =, +, - or @
+ * is kept as text (cell-safety.ts) except in plain-text cells, which keep any text as it is. Numbers,
+ * booleans and Dates are written as they are. Returns the range.
+ */
+export function writeValues(range: Range, rows: ReadonlyArray<ReadonlyArray<unknown>>): Range {
+  return range.setValues(asSafeRowsIn(rows, range.getNumberFormats()));
+}
+
+/** Makes `range` plain text and writes text into it, kept exactly (hidden stores: JSON, ids, labels). */
+export function writePlainText(range: Range, rows: ReadonlyArray<ReadonlyArray<string>>): Range {
+  return range.setNumberFormat(PLAIN_TEXT_FORMAT).setValues(rows.map((row) => [...row]));
+}
+
+/**
+ * Writes a formula the add-in itself made or recorded: one it read from that cell (Refresh data, a Freeze that
+ * was refused), one Freeze recorded (Make live), or its own probe (Check this installation). Never text from
+ * the API or from another cell.
+ */
+export function writeOwnFormula(cell: Range, formula: string): void {
+  cell.setFormula(formula);
+}
+
 export function writeFormula(anchor: CellAnchor, formula: string): string {
   const cell = sheetOf(anchor).getRange(anchor.row, anchor.column);
   requireEmpty(cell);
   cell.setFormula(formula);
   return cell.getA1Notation();
+}
+
+/** A cell of writeCells: text kept as text whatever it looks like, a live formula, or nothing. */
+export type WrittenCell = { text: string } | { formula: string } | null;
+
+/**
+ * Writes texts and formulas at the anchor, only where every cell is empty. Texts get a leading apostrophe, so a period
+ * like 2024-01 or a name like "=x" stays the text it is; formulas go in with setFormulas, one call per run of rows
+ * whose formulas span the same columns (a block of a fund model is one call).
+ */
+export function writeCells(anchor: CellAnchor, cells: readonly (readonly WrittenCell[])[]): string {
+  const width = Math.max(1, ...cells.map((row) => row.length));
+  const sheet = sheetOf(anchor);
+  const range = sheet.getRange(anchor.row, anchor.column, cells.length, width);
+  requireEmpty(range);
+  const texts = cells.map((row) => Array.from({ length: width }, (_, c) => {
+    const cell = row[c];
+    return cell && 'text' in cell ? `'${cell.text}` : '';
+  }));
+  range.setValues(texts);
+  const spanOf = (row: readonly WrittenCell[]) => {
+    const columns = row.flatMap((cell, c) => (cell && 'formula' in cell ? [c] : []));
+    return columns.length === 0 ? null : { first: columns[0]!, last: columns[columns.length - 1]! };
+  };
+  for (let r = 0; r < cells.length; ) {
+    const span = spanOf(cells[r]!);
+    if (!span) {
+      r++;
+      continue;
+    }
+    let end = r + 1;
+    while (end < cells.length && spanOf(cells[end]!)?.first === span.first && spanOf(cells[end]!)?.last === span.last) end++;
+    const formulas = cells.slice(r, end).map((row) => row.slice(span.first, span.last + 1).map((cell) => (cell && 'formula' in cell ? cell.formula : '')));
+    sheet.getRange(anchor.row + r, anchor.column + span.first, end - r, span.last - span.first + 1).setFormulas(formulas);
+    r = end;
+  }
+  return range.getA1Notation();
 }
 
 /** A range's cells; its `a1` is like A1:C20. */

@@ -13,6 +13,7 @@ import { ADDIN_NAME } from '../core/product';
 import { decodeDefinition, type SnapshotRecord } from '../core/snapshots/snapshot';
 import { signedByAnother, signRecord, verifyRecord, type Hmac, type SignatureScope } from '../core/trust/signed-record';
 import { ensureSize, insertSheetAtEnd } from './own-sheets';
+import { writePlainText, writeValues } from './sheet-io';
 import { userHmac } from './user-signing-key';
 
 const SNAPSHOT_SHEET = `${ADDIN_NAME} snapshots`;
@@ -51,7 +52,7 @@ function storeSheet(create: boolean, book: Book): Sheet | null {
   }
   if (!create) return null;
   const sheet = insertSheetAtEnd(book, SNAPSHOT_SHEET);
-  sheet.getRange(1, 1, 1, HEADER.length).setValues([HEADER]);
+  writeValues(sheet.getRange(1, 1, 1, HEADER.length), [HEADER]);
   sheet.hideSheet();
   return sheet;
 }
@@ -59,7 +60,7 @@ function storeSheet(create: boolean, book: Book): Sheet | null {
 /** A sheet of the first layout gets this one's header when a row is written (its old rows stay unverified). */
 function ensureHeader(sheet: Sheet): void {
   const header = sheet.getRange(1, 1, 1, HEADER.length);
-  if (header.getValues()[0]!.some((cell, i) => cell !== HEADER[i])) header.setValues([HEADER]);
+  if (header.getValues()[0]!.some((cell, i) => cell !== HEADER[i])) writeValues(header, [HEADER]);
 }
 
 /** A row a person damaged is skipped, not fatal to every other snapshot. */
@@ -89,6 +90,17 @@ export function readSnapshots(book: Book = SpreadsheetApp.getActiveSpreadsheet()
   return records.map((r) => (count.get(r.definition.id)! > 1 ? { ...r, verified: false, signedByAnother: false } : r));
 }
 
+/** Whether a block of a sheet (1-based, inclusive) overlaps a snapshot table on it: values inserted from the API. */
+export function overlapsSnapshot(sheetName: string, block: { row: number; column: number; lastRow: number; lastColumn: number }, book: Book = SpreadsheetApp.getActiveSpreadsheet()): boolean {
+  const sheet = book.getSheetByName(sheetName);
+  if (!sheet) return false;
+  return readSnapshots(book).some(({ definition }) => {
+    if (definition.sheetId !== sheet.getSheetId()) return false;
+    const table = sheet.getRange(definition.range);
+    return table.getRow() <= block.lastRow && block.row <= table.getLastRow() && table.getColumn() <= block.lastColumn && block.column <= table.getLastColumn();
+  });
+}
+
 function chunks(text: string): string[] {
   const parts: string[] = [];
   for (let i = 0; i < text.length; i += CHUNK) parts.push(text.slice(i, i + CHUNK));
@@ -111,5 +123,5 @@ export function saveSnapshot(record: SnapshotRecord, book: Book = SpreadsheetApp
   const width = Math.max(sheet.getLastColumn(), cells.length);
   const padded = Array.from({ length: width }, (_, i) => cells[i] ?? '');
   // Plain text: a definition or fingerprint must never be read as a number, date or formula.
-  sheet.getRange(row, 1, 1, width).setNumberFormat('@').setValues([padded]);
+  writePlainText(sheet.getRange(row, 1, 1, width), [padded]);
 }

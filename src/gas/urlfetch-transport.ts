@@ -94,6 +94,10 @@ function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResp
   return { status: response.getResponseCode(), headers: Object.fromEntries(headers), body: response.getContentText() };
 }
 
+/** Apps Script's words when nothing answers at the address, as opposed to a connection lost on the way. */
+const UNREACHABLE = /^(Exception: )?(Address unavailable|DNS error)/i;
+
 function toNetworkError(error: unknown, request: HttpRequest): NetworkError {
-  return new NetworkError(`Could not reach ${request.url.replace(/\?.*$/, '')}: ${detailOf(error)}`, request.url);
+  const detail = detailOf(error);
+  return new NetworkError(`Could not reach ${request.url.replace(/\?.*$/, '')}: ${detail}`, request.url, 1, UNREACHABLE.test(detail));
 }

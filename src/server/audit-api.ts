@@ -27,17 +27,24 @@ import {
 } from '../core/audit';
 import { countOf } from '../core/export/places';
 import { AUDIT_CELL_OUTCOMES, type AuditSchema, type AuditSheetRead } from '../core/audit/types';
+import { fundLabel, requireOwnAudit } from '../core/audit/audit-trust';
 import { jobProgress } from '../core/jobs/progress';
 import { tallyOutcomes } from '../core/jobs/tally';
 import { requireUuid } from '../core/validate/uuid';
 import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
-import { loadSnapshot, saveSnapshot, stageAuditStore } from '../gas/audit-store';
+import { loadSnapshot, saveSnapshot, snapshotScope, stageAuditStore } from '../gas/audit-store';
+import { userHmac } from '../gas/user-signing-key';
+import { verifyRecord } from '../core/trust/signed-record';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
+import { conflictGuard, markConflictCells } from '../gas/audit-conflict-marks';
+import { conflictNote } from '../core/audit/conflicts';
+import { newlySettled, outcomeText } from '../core/jobs/push-log';
+import { quoteSheetName } from '../gas/sheet-io';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob } from './jobs-api';
 
-const AUDIT_SHEET = 'Portfolio audit';
+export const AUDIT_SHEET = 'Portfolio audit';
 
 /** A push as it steps: its state, rebuilt from the sheet each time it is loaded. */
 type StoredPush = { sheetName: string; state: AuditPushState };
@@ -82,11 +89,12 @@ export function writeAudit(data: AuditData): AuditBuildReport {
   };
 }
 
-function prepare(sheetName: string, values: unknown[][] | null): { state: AuditPushState; read: AuditSheetRead; schema: AuditSchema } {
-  const snapshotText = loadSnapshot(sheetName);
-  if (!values || !snapshotText) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
+export function prepare(sheetName: string, values: unknown[][] | null): { state: AuditPushState; read: AuditSheetRead; schema: AuditSchema } {
+  const stored = loadSnapshot(sheetName);
+  if (!values || !stored) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
   const read = readAuditSheet(values);
-  const snapshot = parseSnapshot(snapshotText);
+  // Before any request: the marker, the hidden ids and the store are cells editors can rewrite (issue 25).
+  const snapshot = requireOwnAudit(userHmac(), snapshotScope(sheetName), stored, read, sheetName);
   const schema = loadAuditSchema(sidebarClient(), snapshot.companyId);
   return { state: prepareAuditPush({ read, snapshot, schema, timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter }), read, schema };
 }
@@ -94,12 +102,17 @@ function prepare(sheetName: string, values: unknown[][] | null): { state: AuditP
 function outcome(stored: StoredPush): AuditPushOutcome {
   const report = buildAuditPushReport(stored.state);
   return {
-    summary: report.summary,
+    summary: `${capitalised(fundLabel(stored.state.companyId))}: ${report.summary}`,
     totals: report.totals,
     problems: report.items.filter((item) => item.outcome === 'failed' || item.outcome === 'skipped').slice(0, 50),
     notes: report.notes,
     problem: report.problem,
+    conflicts: report.items.filter((item) => item.outcome === 'conflict'),
   };
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
@@ -111,14 +124,15 @@ function outcome(stored: StoredPush): AuditPushOutcome {
 function recordConfirmed(sheetName: string, state: AuditPushState): void {
   const updates = buildAuditPushReport(state).snapshotUpdates;
   if (updates.length === 0) return;
-  const text = loadSnapshot(sheetName);
-  if (!text) return;
-  const next = serializeSnapshot(applySnapshotUpdates(parseSnapshot(text), updates));
-  if (next !== text) saveSnapshot(sheetName, next);
+  const stored = loadSnapshot(sheetName);
+  // Re-signed only as this user signed it: a store rewritten since the push started stays refused, never laundered.
+  if (!stored || !verifyRecord(userHmac(), snapshotScope(sheetName), stored.text, stored.signature)) return;
+  const next = serializeSnapshot(applySnapshotUpdates(parseSnapshot(stored.text), updates));
+  if (next !== stored.text) saveSnapshot(sheetName, next);
 }
 
 /** Audit pushes as one kind of job (jobs-api). */
-export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, CompactPushState, Pick<AuditPushHandle, 'pushId' | 'sheetName'>, AuditPushProgress, AuditPushOutcome>({
+export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, CompactPushState, Pick<AuditPushHandle, 'pushId' | 'sheetName' | 'fund'>, AuditPushProgress, AuditPushOutcome>({
   store: 'audit-push',
   marginMs: 5_000,
   notStored: 'This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.',
@@ -140,7 +154,7 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
     return state && { sheetName: record.sheetName, state };
   },
   compact: (stored, record) => ({ ...record, state: compactPush(stored.state, record.state) }),
-  head: (pushId, job) => ({ pushId, sheetName: job.sheetName }),
+  head: (pushId, job) => ({ pushId, sheetName: job.sheetName, fund: fundLabel(job.state.companyId) }),
   progress: (stored) => auditPushProgress(stored.state, Date.now()),
   outcome,
   resume: resumeAuditPush,
@@ -148,6 +162,7 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
   step: (stored, context) => {
     const { state } = runAuditPushStep(stored.state, context.client, {
       ...context,
+      guard: conflictGuard(stored.sheetName),
       onCheckpoint: (next) => {
         context.checkpoint(next);
         recordConfirmed(stored.sheetName, next);
@@ -167,7 +182,28 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
     problems: [],
     notes: [],
     problem: SHEET_CHANGED,
+    conflicts: [],
   }),
+  /** Every cell a step sent or held back, with the server's value before it when the wave read it. */
+  logRows: (before, { sheetName, state }) => {
+    const time = new Date().toISOString();
+    return newlySettled(before.state.items, state.items).filter((item) => item.planned).map((item) => ({
+      time,
+      kind: state.overwrite ? 'Audit overwrite' : 'Audit push',
+      what: `${state.profiles[item.profile]?.name ?? ''} › ${state.properties[item.property]?.name ?? ''}`,
+      period: '',
+      oldValue: item.was ?? item.conflict?.server ?? null,
+      newValue: item.shown,
+      outcome: outcomeText(item.outcome, item.outcome === 'created' || item.outcome === 'updated' ? null : item.reason),
+      cell: `${quoteSheetName(sheetName)}!${cellName(item.row, item.column)}`,
+    }));
+  },
+  /** Conflicts get a note in the sheet; an overwrite clears the notes of the cells it stored. */
+  stopped: ({ sheetName, state }) => markConflictCells(sheetName, state.items.flatMap((item): Array<{ row: number; column: number; note: string | null }> => {
+    if (item.conflict) return [{ row: item.row, column: item.column, note: conflictNote(item.conflict, item.shown) }];
+    if (state.overwrite && (item.outcome === 'created' || item.outcome === 'updated')) return [{ row: item.row, column: item.column, note: null }];
+    return [];
+  })),
 });
 
 export function startPush(sheetName: string | null): AuditPushHandle {

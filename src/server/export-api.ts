@@ -7,6 +7,7 @@ import {
   exportProgress,
   guessLayout,
   isComplete,
+  markConflicts,
   parseExportSpec,
   prepareExport,
   previewExport,
@@ -22,16 +23,18 @@ import {
 } from '../core/export';
 import { isUuid, requireUuid } from '../core/validate/uuid';
 import { markExported, savePreviewReads, takePreviewReads, wasExported } from '../gas/export-store';
+import { overlapsSnapshot } from '../gas/snapshot-store';
 import { CODE_OUTCOMES, compactExport, expandExport, type CompactExportState } from '../core/export/compact';
 import { ROW_OUTCOMES } from '../core/export/types';
 import { tallyOutcomes } from '../core/jobs/tally';
-import { dropCachedSeries, readSeriesEpochs } from '../gas/document-settings';
+import { dropCachedSeries } from '../gas/document-settings';
 import { activeSelection, readRange, requireStatusColumnFree, writeStatusColumn, type RangeRead, type StatusColumnPlace } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from '../shared/rpc';
 import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob, unfinishedJobs } from './jobs-api';
 import { listMetricsKept } from './metric-listing';
+import { newlySettled, outcomeText } from '../core/jobs/push-log';
 
 const PROBLEMS_SHOWN = 50;
 
@@ -52,6 +55,12 @@ export function readExportSelection(companyId: string): ExportSelection {
     layout: guess.layout,
     hasHeaderRow: guess.hasHeaderRow,
     previouslyExported: wasExported(address),
+    insertedFromApi: overlapsSnapshot(read.sheetName, {
+      row: read.row,
+      column: read.column,
+      lastRow: read.row + read.values.length - 1,
+      lastColumn: read.column + (read.values[0]?.length ?? 1) - 1,
+    }),
   };
 }
 
@@ -82,12 +91,15 @@ export function preview(request: ExportRequest): ExportPreview {
   const read = readRange(request.range);
   const prepared = prepare(request, listCompanyMetrics(request.companyId), read);
   if (!prepared.spec.onlyChanged || isComplete(prepared)) return previewExport(prepared, read.displayValues);
-  // The epochs before the reads: a write during them then makes the export read again.
-  const epochs = readSeriesEpochs();
-  const deadline = Date.now() + PREVIEW_READ_MS;
-  const compared = readStoredPoints(prepared, createClientForExecution({ deadline, maxTotalWaitMs: PREVIEW_READ_MS }), deadline);
-  savePreviewReads(request.range, compared.state, epochs);
+  const compared = readForComparison(prepared);
+  savePreviewReads(request.range, compared.state);
   return previewExport(compared.state, read.displayValues, undefined, compared.problem ?? null);
+}
+
+/** The comparison reads of "only what changed", for at most PREVIEW_READ_MS: a person is waiting. */
+function readForComparison(state: ExportState): ReturnType<typeof readStoredPoints> {
+  const deadline = Date.now() + PREVIEW_READ_MS;
+  return readStoredPoints(state, createClientForExecution({ deadline, maxTotalWaitMs: PREVIEW_READ_MS }), deadline);
 }
 
 /** Outcomes of items the API confirmed storing. */
@@ -163,8 +175,12 @@ export function startExport(request: ExportRequest): ExportHandle {
   // One read of the range for the whole call: the rows to send, and the status column's place.
   const read = readRange(request.range);
   const prepared = prepare(request, metrics, read);
-  // A preview of this very read (same fingerprint) moments ago compared it with what is stored already.
-  const state = (prepared.spec.onlyChanged && takePreviewReads(request.range, prepared.fingerprint, readSeriesEpochs())) || prepared;
+  // The preview's reads are never reused: a value may have changed since from another spreadsheet or the web
+  // application. After a preview of this very read (same fingerprint) the start reads again at once and
+  // compares: what changed on the server in between is a conflict, not written. Reads that do not finish
+  // here go on in the steps, which compare with the server as it is then.
+  const seen = prepared.spec.onlyChanged ? takePreviewReads(request.range, prepared.fingerprint) : null;
+  const state = seen ? markConflicts(readForComparison(prepared).state, seen) : prepared;
   // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
   if (request.writeStatus) requireStatusColumnFree(statusPlace(request, read), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
   const stored: StoredExport = { request, metrics, state: isComplete(state) ? { ...state, status: 'done' } : state, statusRange: null };
@@ -215,6 +231,21 @@ export const exportJob = rereadKind<ExportRecord, ExportRun, ExportState, Compac
     rangeExportedBefore: wasExported(record.request.range),
   }),
   stopped,
+  /** Every value a step settled, for the Pushes sheet: the export does not read what the server held before. */
+  logRows: (before, after) => {
+    const time = new Date().toISOString();
+    const sheet = after.request.range.slice(0, after.request.range.lastIndexOf('!'));
+    return newlySettled(buildReport(before.state).items, buildReport(after.state).items).map((item) => ({
+      time,
+      kind: 'Export' as const,
+      what: item.metricName ?? item.metricId ?? '',
+      period: item.date ?? '',
+      oldValue: null,
+      newValue: item.value,
+      outcome: outcomeText(item.outcome, item.reason),
+      cell: `${sheet}!${item.cell}`,
+    }));
+  },
 });
 
 /** The last export of this spreadsheet, if it did not finish. */

@@ -11,7 +11,7 @@ import {
 } from '../core/formulas/freeze';
 import { ADDIN_NAME, plural } from '../core/product';
 import { withDocumentLock } from '../gas/cache-and-lock';
-import { typedCells } from '../gas/sheet-io';
+import { writeOwnFormula, typedCells, writeValues } from '../gas/sheet-io';
 import { readSettingsSummary } from '../gas/user-settings';
 import type { FreezeReport, ThawReport } from '../shared/rpc';
 
@@ -85,11 +85,12 @@ export function freezeSelection(): FreezeReport {
             : null;
       if (refusal) {
         // Put the formula back as it was: it recalculates once, as after any edit.
-        cell.setFormula(formula);
+        writeOwnFormula(cell, formula);
         left.push({ range, reason: refusal });
         continue;
       }
-      target.setValues(values);
+      // Through the safe-cell path: a frozen METRICS() name reading "=IMPORTDATA(…)" stays the text it showed.
+      writeValues(target, values);
       cell.setNote(frozenNote(record));
       props.setProperty(key, text);
       storeBytes += bytes;
@@ -130,7 +131,7 @@ export function thawSelection(): ThawReport {
       const anchor = sheet.getRange(range.getRow(), range.getColumn());
       // The frozen values would block the array result (#REF!): they go first.
       range.clearContent();
-      anchor.setFormula(record.formula);
+      writeOwnFormula(anchor, record.formula);
       anchor.setNote(record.priorNote || null);
       props.deleteProperty(key);
       thawed.push(record.range);

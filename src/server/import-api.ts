@@ -5,6 +5,9 @@ import { InputError } from '../core/errors';
 import {
   buildContactsImportReport,
   buildProfilesImportReport,
+  checkContactColumns,
+  checkProfileColumns,
+  requireKnownHeaders,
   importProgress,
   prepareContactsImport,
   prepareProfilesImport,
@@ -12,6 +15,7 @@ import {
   runContactsImportStep,
   runProfilesImportStep,
   type ContactsImportState,
+  type ImportColumnCheck,
   type ImportProgress,
   type ImportReport,
   type ProfilesImportState,
@@ -41,6 +45,7 @@ import type { RangeInput } from '../core/directory/types';
 import type { ImportHandle, ImportOutcome, ImportRequest } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 import { rereadKind, startJob, type RereadJob } from './jobs-api';
+import { newlySettled, outcomeText } from '../core/jobs/push-log';
 
 /** An import as it steps: its state, planned again from its range each time it is loaded. */
 type StoredImport =
@@ -63,7 +68,7 @@ function outcome(stored: StoredImport): ImportOutcome {
   return {
     summary: built.summary,
     totals: built.totals,
-    problems: built.rows.filter((row) => ['failed', 'skipped', 'unknown'].includes(row.outcome)).slice(0, 50)
+    problems: built.rows.filter((row) => ['failed', 'existing', 'skipped', 'unknown'].includes(row.outcome)).slice(0, 50)
       .map((row) => ({ sheetRow: row.sheetRow, label: row.label, outcome: row.outcome, reason: row.reason })),
     problem: built.problem,
   };
@@ -103,11 +108,24 @@ function withOwnColumns(address: string): string {
   return extra ? addressOf(read.sheetName, read.row, read.column, read.values.length, width + extra) : address;
 }
 
+/** The headers of the range's first row the import would read, and those it would leave out (named, so the person can choose). */
+export function checkImportColumns(request: ImportRequest): ImportColumnCheck {
+  const { range } = rangeInput(withOwnColumns(request.range));
+  return columnCheck(request, range);
+}
+
+function columnCheck(request: ImportRequest, range: RangeInput): ImportColumnCheck {
+  const check = request.kind === 'profiles' ? checkProfileColumns : checkContactColumns;
+  return check(range.values[0] ?? [], range.origin ?? { row: 1, column: 1 });
+}
+
 export function startImport(request: ImportRequest): ImportHandle {
   const companyId = requireUuid(request.companyId, 'The company id');
   request = { ...request, range: withOwnColumns(request.range) };
   const { sheetName, range } = rangeInput(request.range);
   if (range.values.length < 2) throw new InputError('Select a header row and at least one row to import.');
+  // Before any request: a column left out must be the person's choice, not a surprise under a green summary.
+  requireKnownHeaders(columnCheck(request, range), request.kind === 'profiles' ? 'The profile import' : 'The contact import', request.ignoreUnrecognisedColumns === true);
   const client = sidebarClient();
   const job = request.kind === 'profiles' ? newProfilesImport(request, sheetName, range, client.portfolio.listProfiles(companyId)) : newContactsImport(request, sheetName, range, client.contacts.listLists(companyId));
   const { row, column } = range.origin!;
@@ -190,4 +208,18 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
     problem: RANGE_CHANGED,
   }),
   stopped: writeAll,
+  /** Every row a step settled, for the Pushes sheet: what it created (its id) or why not. */
+  logRows: (before, after) => {
+    const time = new Date().toISOString();
+    return newlySettled(report(before).rows, report(after).rows).map((row) => ({
+      time,
+      kind: after.kind === 'profiles' ? 'Import profiles' as const : 'Import contacts' as const,
+      what: row.label,
+      period: '',
+      oldValue: null,
+      newValue: row.idText,
+      outcome: outcomeText(row.outcome, row.reason),
+      cell: addressOf(after.sheetName, row.sheetRow, after.state.origin.column, 1, 1),
+    }));
+  },
 });

@@ -22,9 +22,13 @@ function optionalIsoDate(value: string | null, what: string): string | undefined
  */
 export function insertFormula(anchor: CellAnchor, formula: string, companyId: string): InsertReport {
   const range = `${anchor.sheetName}!${writeFormula(anchor, formula)}`;
+  return { range, rows: 0, message: `Inserted ${formula} at ${range}. It updates with "Refresh data".${allowFormulasToRead(companyId)}` };
+}
+
+/** After live formulas of a company are written: lets formulas here read it, and says so (or nothing). */
+export function allowFormulasToRead(companyId: string): string {
   const added = callerIsOwner() !== false && addFormulaAccess(companyId);
-  const access = added ? ` Formulas in this spreadsheet may now read company ${companyId}'s data.` : '';
-  return { range, rows: 0, message: `Inserted ${formula} at ${range}. It updates with "Refresh data".${access}` };
+  return added ? ` Formulas in this spreadsheet may now read company ${companyId}'s data.` : '';
 }
 
 export function insertMetricValues(request: InsertRequest): InsertReport {

@@ -2,7 +2,6 @@
 // token, the allowlist, the cache, the zones, a trigger, a probe formula, the quotas) and writes the report to a sheet.
 
 import { ApiError, FetchRefusedError, NetworkError, userSentence } from '../core/errors';
-import { asSafeRows } from '../core/sheets/cell-safety';
 import { midnightIn } from '../core/sheets/time-zone';
 import {
   apiChecks,
@@ -21,6 +20,7 @@ import {
 } from '../core/settings/installation-check';
 import { ensureSize, insertHiddenSheet, insertSheetAtEnd, clearedSheet } from '../gas/own-sheets';
 import { callerIsOwner } from '../gas/ownership';
+import { writeOwnFormula, writePlainText, writeValues } from '../gas/sheet-io';
 import { quotaUsageToday } from '../gas/quota-usage';
 import { appsScriptDateFormatter } from '../gas/spreadsheet-dates';
 import { readCredentials, readSettingsSummary } from '../gas/user-settings';
@@ -196,24 +196,24 @@ function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string,
   });
   let keep = false;
   try {
-    sheet.getRange('A1').setValue(new Date(date.spreadsheetMidnight)).setNumberFormat('yyyy-mm-dd');
+    writeValues(sheet.getRange('A1'), [[new Date(date.spreadsheetMidnight)]]).setNumberFormat('yyyy-mm-dd');
     const cell = sheet.getRange(PROBE_CELL);
     const formula = `=${PROBE_FUNCTION_NAME}("${nonce}", A1)`;
-    cell.setFormula(formula);
+    writeOwnFormula(cell, formula);
     SpreadsheetApp.flush();
     const first = waitForProbe(sheet, nonce, null, FIRST_RUN_WAIT_MS);
     if (!first) {
       keep = true;
       return findings(earlier, null, earlier !== null);
     }
-    cell.setFormula(formula);
+    writeOwnFormula(cell, formula);
     SpreadsheetApp.flush();
     const identical = waitForProbe(sheet, nonce, first.runId, RERUN_WAIT_MS) ? 'reran' : 'kept';
     let afterClear: 'reran' | 'kept' = identical;
     if (identical === 'kept') {
       cell.clearContent();
       SpreadsheetApp.flush();
-      cell.setFormula(formula);
+      writeOwnFormula(cell, formula);
       SpreadsheetApp.flush();
       afterClear = waitForProbe(sheet, nonce, first.runId, FIRST_RUN_WAIT_MS) ? 'reran' : 'kept';
     }
@@ -256,7 +256,7 @@ function writeReport(book: GoogleAppsScript.Spreadsheet.Spreadsheet, report: Ins
   ];
   ensureSize(sheet, rows.length, 3);
   // Plain text, so a detail that starts like a formula or a date stays as written.
-  sheet.getRange(1, 1, rows.length, 3).setNumberFormat('@').setValues(asSafeRows(rows));
+  writePlainText(sheet.getRange(1, 1, rows.length, 3), rows);
   sheet.getRange(1, 1).setFontWeight('bold');
   sheet.getRange(7, 1, 1, 3).setFontWeight('bold');
 }

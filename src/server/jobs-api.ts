@@ -13,6 +13,8 @@ import {
   saveJob, stepRunning, whileStepRuns,
 } from '../gas/job-store';
 import { createClientForExecution } from './api-factory';
+import { appendPushLog } from '../gas/changes-sheet';
+import type { PushLogRow } from '../core/jobs/push-log';
 
 /**
  * One step's budget. Far inside Apps Script's 6-minute limit on purpose: a short step loses little if the
@@ -193,6 +195,8 @@ interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends R
   changedOutcome(record: R): O;
   /** Whenever the rebuilt job stops (finished, cancelled, paused): what the kind writes into the sheet. */
   stopped?(stored: X): void;
+  /** The Pushes sheet's rows of what one step settled (issue 27): `before` and `after` the step. */
+  logRows?(before: X, after: X): Array<Omit<PushLogRow, 'who'>>;
 }
 
 type RereadHandle<Head, P, O> = Head & { progress: P; report: O | null };
@@ -234,7 +238,9 @@ export function rereadKind<R extends { state: C }, X extends { state: S }, S ext
       const { stored } = job;
       if (!stored) return job;
       const state = spec.step(stored, { ...context, checkpoint: (next) => context.checkpoint({ ...job, stored: { ...stored, state: next } }) });
-      return { ...job, stored: { ...stored, state } };
+      const next = { ...stored, state };
+      if (spec.logRows) appendPushLog(spec.logRows(stored, next));
+      return { ...job, stored: next };
     },
     // Reported, not sent: the job pauses, and its stored outcomes stay as they were.
     beforeStep: (id, job) => {

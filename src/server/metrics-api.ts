@@ -10,14 +10,27 @@ import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet
 import type { LatestValue, MetricSummary, NewMetric } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 import { forgetMetricListing, listMetricsFresh } from './metric-listing';
+import { createFormulaContext } from './formula-context';
+import { listProfilesCached, unlessForbidden } from '../core/formulas/metric-directory';
 
-function summary({ id, name, frequency, unit, portfolio_company_profile_id }: Metric): MetricSummary {
-  return { id, name, frequency, unit, portfolioCompanyProfileId: portfolio_company_profile_id ?? null };
+function summary({ id, name, frequency, unit, portfolio_company_profile_id }: Metric, companyNames: ReadonlyMap<string, string> = new Map()): MetricSummary {
+  const profileId = portfolio_company_profile_id ?? null;
+  return { id, name, frequency, unit, portfolioCompanyProfileId: profileId, portfolioCompanyName: (profileId && companyNames.get(profileId.toLowerCase())) || null };
 }
 
-/** Kept for the cache period: the exporter's steps that follow read it instead of fetching it again. */
+/**
+ * Kept for the cache period: the exporter's steps that follow read it instead of fetching it again. A fund's metrics
+ * of its portfolio companies carry the company's name (from the profile listing the PORTFOLIO_* functions cache), so
+ * thirteen "Net Burn (monthly)" are told apart.
+ */
 export function listMetrics(companyId: string): MetricSummary[] {
-  return listMetricsFresh(sidebarClient(), requireUuid(companyId, 'The company id')).map(summary);
+  const id = requireUuid(companyId, 'The company id');
+  const metrics = listMetricsFresh(sidebarClient(), id);
+  if (!metrics.some((metric) => metric.portfolio_company_profile_id)) return metrics.map((metric) => summary(metric));
+  const ctx = createFormulaContext({ fundId: id });
+  const profiles = unlessForbidden(() => listProfilesCached(ctx, id)) ?? [];
+  const names = new Map(profiles.map((profile) => [profile.id.toLowerCase(), profile.name.trim()] as const));
+  return metrics.map((metric) => summary(metric, names));
 }
 
 /** POST /metrics with the name and unit checked first; the kept listing is dropped so the browser shows the new metric. */

@@ -5,12 +5,14 @@ import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
 import { choicePeriods, cleanNames, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
 import { fundDirectory, portfolioCoverage, portfolioMetric } from '../core/formulas/portfolio-grid';
+import { readAggregate } from '../core/sheets/period-aggregate';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';
-import { activeAnchor, writeTable } from '../gas/sheet-io';
-import type { CoverageSheetReport, CoverageSheetRequest, InsertReport, PortfolioGridRequest } from '../shared/rpc';
+import { activeAnchor, writeCells, writeTable } from '../gas/sheet-io';
+import { fundModelCells } from '../core/formulas/fund-model';
+import type { CoverageSheetReport, CoverageSheetRequest, FundModelRequest, InsertReport, PortfolioGridRequest } from '../shared/rpc';
 import { createFormulaContext } from './formula-context';
-import { insertFormula } from './insert-values';
+import { allowFormulasToRead, insertFormula } from './insert-values';
 import { recordPortfolioSnapshot } from './snapshots';
 
 const COVERAGE_SHEET = 'Reporting coverage';
@@ -30,6 +32,7 @@ function choiceOf(request: PortfolioGridRequest): GridChoice {
     periods: strings(request.periods, 'The periods'),
     startPeriod: request.startPeriod ? String(request.startPeriod) : null,
     endPeriod: request.endPeriod ? String(request.endPeriod) : null,
+    aggregate: readAggregate(request.aggregate) ?? null,
   };
 }
 
@@ -46,21 +49,52 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
   if (request.mode === 'formula') return insertFormula(anchor, formula, choice.fundId);
   const ctx = createFormulaContext({ fundId: choice.fundId });
   const table = choice.kind === 'metric'
-    ? portfolioMetric(ctx, choice.metricNames[0], [choicePeriods(choice)], choice.fundId)
-    : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId);
+    ? portfolioMetric(ctx, choice.metricNames[0], [choicePeriods(choice)], choice.fundId, choice.aggregate)
+    : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId, choice.aggregate);
   // The Metrics tab's snapshot path: only into empty cells, formula-like text kept as text.
   const range = writeTable(anchor, table);
   // A PORTFOLIO_METRIC snapshot is recorded for "Refresh snapshots"; a coverage table of statuses and totals is not.
-  const access = choice.kind === 'metric' ? recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName: choice.metricNames[0]!, periods: choicePeriods(choice) }) : '';
+  const access = choice.kind === 'metric' ? recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName: choice.metricNames[0]!, periods: choicePeriods(choice), aggregate: choice.aggregate }) : '';
   const rows = table.length - 1;
   return { range: `${anchor.sheetName}!${range}`, rows, message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.${access}` };
+}
+
+/**
+ * The fund model at the active cell: per metric, its name cell, the periods across, the companies down and one live
+ * =PORTFOLIO_VALUE per cell referring to them. PORTFOLIO_VALUE reads the default company's fund, so that must be it.
+ */
+export function insertFundModel(request: FundModelRequest): InsertReport {
+  const fundId = requireUuid(request.companyId, "The fund's company id");
+  const ctx = createFormulaContext({ fundId });
+  if ((ctx.defaultCompanyId ?? '').toLowerCase() !== fundId.toLowerCase()) {
+    throw new InputError(`PORTFOLIO_VALUE reads the fund that is the default company in Settings, and that is not ${fundId}: make the fund the default company first.`);
+  }
+  const choice = {
+    metricNames: strings(request.metricNames, 'The metric names'),
+    periods: strings(request.periods, 'The periods'),
+    startPeriod: request.startPeriod ? String(request.startPeriod) : null,
+    endPeriod: request.endPeriod ? String(request.endPeriod) : null,
+    aggregate: readAggregate(request.aggregate) ?? null,
+  };
+  const anchor = activeAnchor();
+  const directory = fundDirectory(ctx, fundId);
+  const cells = fundModelCells(directory, choice, anchor);
+  const range = `${anchor.sheetName}!${writeCells(anchor, cells)}`;
+  const blocks = cleanNames(choice.metricNames).length;
+  const periods = cells[0]!.length - 1;
+  const formulas = blocks * directory.profiles.length * periods;
+  return {
+    range,
+    rows: cells.length,
+    message: `Inserted a fund model at ${range}: ${countOf(directory.profiles.length, 'company', 'companies')} × ${countOf(periods, 'period')} × ${countOf(blocks, 'metric')}, ${countOf(formulas, 'PORTFOLIO_VALUE formula')}. Type another name into a block's top-left cell to see that metric.${allowFormulasToRead(fundId)}`,
+  };
 }
 
 export function buildCoverageSheet(request: CoverageSheetRequest): CoverageSheetReport {
   const fundId = requireUuid(request.companyId, "The fund's company id");
   const names = cleanNames(strings(request.metricNames, 'The metric names'));
   const ctx = createFormulaContext({ fundId });
-  const table = portfolioCoverage(ctx, [names], request.startPeriod, request.endPeriod, fundId);
+  const table = portfolioCoverage(ctx, [names], request.startPeriod, request.endPeriod, fundId, readAggregate(request.aggregate));
   const model = coverageSheetModel(table, fundDirectory(ctx, fundId).profiles.length, names.length);
   writeCoverageSheet(COVERAGE_SHEET, model);
   const { companies, metrics, periods, blanks } = model;

@@ -15,7 +15,7 @@ import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { isUuid } from '../core/validate/uuid';
 import { appendChanges } from '../gas/changes-sheet';
 import { startNewCacheGeneration } from '../gas/document-settings';
-import { quoteSheetName } from '../gas/sheet-io';
+import { quoteSheetName, writeOwnFormula } from '../gas/sheet-io';
 import { sidebarClient } from './api-factory';
 import { createFormulaContext } from './formula-context';
 
@@ -187,7 +187,7 @@ function rewriteFormulas(pick: (formulas: string[][], valueAt: (row: number, col
   if (pending.length === 0) return 0;
   for (const { range } of pending) range.clearContent();
   SpreadsheetApp.flush();
-  for (const { range, formula } of pending) range.setFormula(formula);
+  for (const { range, formula } of pending) writeOwnFormula(range, formula);
   SpreadsheetApp.flush();
   return pending.length;
 }

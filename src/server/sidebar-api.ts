@@ -5,8 +5,10 @@
 import { InputError } from '../core/errors';
 import type { JobKind, JobProgress } from '../shared/rpc';
 import { activeSelection } from '../gas/sheet-io';
+import { showPushLog } from '../gas/changes-sheet';
 import * as audit from './audit-api';
 import * as auditBuild from './audit-build-api';
+import * as auditConflicts from './audit-conflicts-api';
 import * as exporter from './export-api';
 import * as freeze from './freeze';
 import * as importer from './import-api';
@@ -84,6 +86,8 @@ export const resumeImport = serve(['importId'], (importId: string) => jobs.resum
 export const listNoteTags = serve(['companyId'], notes.listNoteTags);
 export const addNoteToSelectedContacts = serve(['request'], notes.addNoteToSelectedContacts);
 export const insertPortfolioNotes = serve(['portfolioCompanyProfileId'], notes.insertPortfolioNotes);
+/** The headers an import would read and those it would leave out, before it is started. */
+export const checkImportColumns = serve(['request'], importer.checkImportColumns);
 
 // Portfolio audit
 
@@ -102,6 +106,11 @@ export const startAuditPush = serve(['sheetName'], audit.startPush);
 export const continueAuditPush = serve(['pushId'], (pushId: string) => jobs.continueJob(audit.pushJob, pushId));
 export const cancelAuditPush = serve(['pushId'], (pushId: string) => jobs.cancelJob(audit.pushJob, pushId));
 export const resumeAuditPush = serve(['pushId'], (pushId: string) => jobs.resumeJob(audit.pushJob, pushId));
+/** Issue 27: the push's conflicts overwritten on purpose (a push of only those cells), or the server's values taken into the sheet. */
+export const startAuditOverwrite = serve(['cells', 'sheetName'], auditConflicts.startOverwrite);
+export const takeServerAuditValues = serve(['cells', 'sheetName'], auditConflicts.takeServerValues);
+/** Issue 27: the Pushes sheet (every value an export, audit push or import sent), brought to the front. */
+export const openPushLog = serve([], () => showPushLog());
 
 export const findUnfinishedPortfolioJobs = serve([], () => ({
   pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob),
@@ -126,6 +135,9 @@ export const listFundMetricNames = serve(['fundCompanyId'], grid.listFundMetricN
 
 export const insertPortfolioGrid = serve(['request'], grid.insertPortfolioGrid);
 export const buildCoverageSheet = serve(['request'], grid.buildCoverageSheet);
+
+/** Writes the fund model at the active cell as live PORTFOLIO_VALUE formulas (see README, "Insert a fund model"). */
+export const insertFundModel = serve(['request'], grid.insertFundModel);
 
 /** The selected add-in formulas become values, each frozen range with a note (see README, "Freeze and Make live"). */
 export const freezeSelection = serve([], freeze.freezeSelection);

@@ -9,8 +9,8 @@ import type { DataPoint, Metric } from '../core/api/types';
 import { fingerprints, listCells } from '../core/formulas/freeze';
 import { metricValuesCells } from '../core/formulas/metric-formulas';
 import { portfolioMetric } from '../core/formulas/portfolio-grid';
+import type { Aggregate } from '../core/sheets/period-aggregate';
 import { plural } from '../core/product';
-import { asSafeRows } from '../core/sheets/cell-safety';
 import { parseTableOptions } from '../core/sheets/metric-table';
 import { snapshotAccessProblem } from '../core/snapshots/access';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
@@ -19,7 +19,7 @@ import { isDateLike, isIsoDate } from '../core/validate/dates';
 import { withDocumentLock } from '../gas/cache-and-lock';
 import { appendChanges } from '../gas/changes-sheet';
 import { ensureSize } from '../gas/own-sheets';
-import { quoteSheetName, typedCells, writeTable, type CellAnchor } from '../gas/sheet-io';
+import { quoteSheetName, typedCells, writeTable, writeValues, type CellAnchor } from '../gas/sheet-io';
 import { readSnapshots, saveSnapshot, type StoredSnapshot } from '../gas/snapshot-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { callerIsOwner } from '../gas/ownership';
@@ -97,10 +97,10 @@ export function insertMetricSnapshot(
 }
 
 /** Records a PORTFOLIO_METRIC grid the Portfolio tab wrote at `range` (A1 on the anchor's sheet); the sentence as recordSnapshot's. */
-export function recordPortfolioSnapshot(anchor: CellAnchor, range: string, choice: { fundId: string; metricName: string; periods: string[] }): string {
+export function recordPortfolioSnapshot(anchor: CellAnchor, range: string, choice: { fundId: string; metricName: string; periods: string[]; aggregate: Aggregate | null }): string {
   return withDocumentLock(BUSY, () => recordSnapshot(anchor.sheetName, range, {
     kind: 'portfolio_metric', companyId: choice.fundId, metricIds: [], startDate: null, endDate: null,
-    options: { headers: true }, metricName: choice.metricName, periods: choice.periods,
+    options: { headers: true }, metricName: choice.metricName, periods: choice.periods, ...(choice.aggregate ? { aggregate: choice.aggregate } : {}),
   }));
 }
 
@@ -146,7 +146,7 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
     }
     // The function itself, reading past the caches, as the caller, allowed what the caller's formula access allows.
     const fresh = createFormulaContext({ fundId: d.companyId, fresh: true, allowedCompanyIds: ctx.allowedCompanyIds });
-    const rows = rectangular(portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId));
+    const rows = rectangular(portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId, d.aggregate));
     // The grid reads no sources: PORTFOLIO_METRIC does not show them.
     return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', dateColumn: false };
   }
@@ -219,7 +219,7 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
   // The old table's cells go first: a table that shrank leaves none of its old values behind.
   old.clearContent();
   // Metric names are API text: one reading "=…" stays text, as writeTable keeps it at insert.
-  written.setValues(asSafeRows(rows));
+  writeValues(written, rows);
   if (dateColumn) sheet.getRange(written.getRow(), written.getColumn(), rows.length, 1).setNumberFormat('yyyy-mm-dd');
   saveSnapshot({ definition: { ...d, range: written.getA1Notation(), refreshedAt: ctx.time }, cells: fingerprints(written.getValues()) }, ctx.book);
   ctx.changes.push(...changes);

@@ -32,7 +32,11 @@ export type SettingsSummary = {
 export type FormulaAccess = Pick<SettingsSummary, 'isOwner'> & { companyIds: string[] };
 
 /** `frequency` as the API sends it: daily, weekly, monthly, quarterly, or a newer value shown as it is. */
-export type MetricSummary = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'> & { portfolioCompanyProfileId: string | null };
+export type MetricSummary = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'> & {
+  portfolioCompanyProfileId: string | null;
+  /** The portfolio company's name, for a fund's metric of one (null for the company's own metrics, or when unknown). */
+  portfolioCompanyName: string | null;
+};
 
 export type NewMetric = Pick<MetricInput, 'name' | 'frequency' | 'unit'> & { companyId: string };
 
@@ -67,6 +71,11 @@ export type ExportSelection = {
   hasHeaderRow: boolean;
   /** This range was exported from this spreadsheet before: "only what changed" then defaults on. */
   previouslyExported: boolean;
+  /**
+   * The selection overlaps a snapshot table inserted from the API: its cells held what the API held, so an
+   * edit there may meet a newer value on the server; "Do not overwrite values that differ" then defaults on.
+   */
+  insertedFromApi?: boolean;
 };
 
 export type ExportRequest = {
@@ -114,7 +123,15 @@ export type ImportRequest = {
   companyId: string;
   /** Like Sheet1!A1:F20, header row included. */
   range: string;
+  /**
+   * The person chose to import without the columns whose header is not recognised (checkImportColumns
+   * names them); without it, a range with such a column is refused before anything is sent.
+   */
+  ignoreUnrecognisedColumns?: boolean;
 };
+
+/** What an import would read of a range's header row (checkImportColumns). */
+export type { ImportColumnCheck } from '../core/directory';
 
 /** Ids and statuses are written into the sheet as rows settle. */
 export type ImportHandle = JobHandle<ImportProgress, ImportOutcome> & { importId: string; kind: ImportKind; range: string };
@@ -141,9 +158,17 @@ export type AuditBuildReport = {
 /** A build of the audit run as a job (startAuditBuild): `report` once the sheet is written. */
 export type AuditBuildHandle = JobHandle<AuditBuildProgress, AuditBuildReport> & { buildId: string };
 
-export type AuditPushHandle = JobHandle<AuditPushProgress, AuditPushOutcome> & { pushId: string; sheetName: string };
+/** `fund` names the fund every cell goes to ("the fund c0000000-…"): the sidebar asks before the first step sends. */
+export type AuditPushHandle = JobHandle<AuditPushProgress, AuditPushOutcome> & { pushId: string; sheetName: string; fund: string };
 
-export type AuditPushOutcome = JobOutcome<AuditPushReport['totals'], AuditPushReportItem> & { notes: string[] };
+/** `conflicts`: every cell not sent because the server's value changed since the build, with both values. */
+export type AuditPushOutcome = JobOutcome<AuditPushReport['totals'], AuditPushReportItem> & { notes: string[]; conflicts: AuditPushReportItem[] };
+
+/** A (profile, property) cell of the audit, as a push's report names it: what Overwrite and Take the server's values act on. */
+export type AuditCellRef = { profileId: string; propertyId: string };
+
+/** What Take the server's values wrote into the audit sheet: each cell (A1) and the server's value it now shows. */
+export type AuditTakeReport = { message: string; cells: Array<{ cell: string; value: string }> };
 
 /** Jobs of this spreadsheet from the last six hours that did not finish, oldest first, to offer with Resume. */
 export type UnfinishedPortfolioJobs = {
@@ -183,7 +208,10 @@ export type LatestValue = {
  */
 export type PortfolioGridRequest = Omit<GridChoice, 'fundId'> & { companyId: string; mode: 'formula' | 'snapshot' };
 
-export type CoverageSheetRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames'> & { startPeriod: string; endPeriod: string };
+export type CoverageSheetRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames'> & { startPeriod: string; endPeriod: string; aggregate?: GridChoice['aggregate'] };
+
+/** Insert a fund model: companies down, periods across, one =PORTFOLIO_VALUE per cell; `companyId` is the fund's. */
+export type FundModelRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod' | 'aggregate'>;
 
 /** Its blanks are the company-metric-period cells with a null, empty or missing point (highlighted). */
 export type CoverageSheetReport = Pick<CoverageSheetModel, 'companies' | 'metrics' | 'periods' | 'blanks'> & { sheetName: string; message: string };

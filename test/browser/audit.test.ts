@@ -64,10 +64,15 @@ it('builds the audit of the demo fund, and pushes one edited cell', async () => 
   await session.workbench.control.clearRequests();
 
   await frame.click('#audit-push');
+  // Nothing goes before the user has seen where it goes (issue 25).
+  await frame.waitForSelector('#audit-push-confirm');
+  expect(await frame.textContent('#portfolio-results .confirm p')).toBe(`Push 1 changed cell to the fund ${DEMO_IDS.fund}?`);
+  expect(await pushedValues()).toEqual([]);
+  await frame.click('#audit-push-confirm');
   // The build's own bar (it runs as a job too) said Finished. already: wait for the push's.
   await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-label')?.textContent === 'Pushing changed cells'
     && document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.');
-  expect(await frame.textContent('#portfolio-results > .status')).toMatch(new RegExp(`^\\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`));
+  expect(await frame.textContent('#portfolio-results > .status')).toMatch(new RegExp(`^The fund ${DEMO_IDS.fund}: \\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`));
   expect(await pushedValues()).toEqual(['Lisbon']);
   expect(await storedHeadquarters(4)).toEqual({ exists: true, value: 'Lisbon' });
   await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-audit.png') });
@@ -145,11 +150,44 @@ it('offers a push left unfinished with Resume when the Portfolio tab opens again
   frame = await currentSidebar();
   await frame.click('#tab-portfolio');
   await frame.waitForSelector('.resume-offer button');
-  expect(await frame.textContent('.resume-offer .hint')).toBe('The push of changed cells of "Portfolio audit" was cancelled with 0 of 1 cell done. Resuming sends only what was not confirmed.');
+  expect(await frame.textContent('.resume-offer .hint')).toBe(`The push of changed cells of "Portfolio audit" to the fund ${DEMO_IDS.fund} was cancelled with 0 of 1 cell done. Resuming sends only what was not confirmed.`);
   await session.workbench.control.clearRequests();
   await frame.click('.resume-offer button');
   await frame.waitForFunction(() => document.querySelector('.resume-offer .progress-text')?.textContent === 'Finished.');
-  expect(await frame.textContent('.resume-offer > .status')).toMatch(new RegExp(`^\\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`));
+  expect(await frame.textContent('.resume-offer > .status')).toMatch(new RegExp(`^The fund ${DEMO_IDS.fund}: \\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`));
   expect(await pushedValues()).toEqual(['Gdansk']);
   expect(await storedHeadquarters(5)).toEqual({ exists: true, value: 'Gdansk' });
+});
+
+it('takes the conflict journey: a colleague\'s change is kept and shown with both values, then overwritten on purpose (issue 27)', async () => {
+  // A fresh audit, so that the Valencia cell is the only one changed whatever ran before.
+  const frame = await buildAudit();
+  await typeHeadquarters(6, 'Valencia');
+  const state = await session.workbench.control.state();
+  const property = state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Headquarters')!;
+  // The colleague, in the web application: straight to the API, after the build.
+  const colleague = await fetch(`${session.workbench.emulatorUrl}/portfolio_property_values`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${session.workbench.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ portfolio_property_value: { portfolio_property_id: property.id, portfolio_company_profile_id: DEMO_IDS.profile(6), value: 'Porto' } }),
+  });
+  expect(colleague.ok).toBe(true);
+  await session.workbench.control.clearRequests();
+
+  await frame.click('#audit-push');
+  await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-label')?.textContent === 'Pushing changed cells'
+    && document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.');
+  expect(await frame.textContent('#portfolio-results > .status')).toMatch(/^\d+ cells compared: \d+ unchanged, 1 conflict \(changed on the server since the audit was built, so not sent\)\.$/);
+  expect(await frame.textContent('#portfolio-results .conflicts li')).toMatch(/^[A-Z]+\d+ \(.+, Headquarters\): when built ".*", on the server now "Porto", typed "Valencia"$/);
+  expect(await pushedValues()).toEqual([]);
+  expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Porto' });
+
+  await session.workbench.control.clearRequests();
+  await frame.click('#audit-overwrite');
+  await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.'
+    && /1 updated/.test(document.querySelector('#portfolio-results > .status')?.textContent ?? ''));
+  expect(await frame.textContent('#portfolio-results > .status')).toBe('1 cell compared: 1 updated.');
+  expect(await pushedValues()).toEqual(['Valencia']);
+  expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Valencia' });
+  expect(await frame.isVisible('#portfolio-results [data-push-log]')).toBe(true);
 });

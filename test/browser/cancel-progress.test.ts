@@ -35,7 +35,7 @@ it('moves the bar while the first step runs, and Cancel stops a 12,000-row expor
   const frame = await session.sidebar();
   await frame.click('#tab-export');
   await frame.click('#export-use-selection');
-  await frame.waitForFunction(() => /(success|error|warning)/.test(document.querySelector('#export-status')?.className ?? ''));
+  await frame.waitForFunction(() => /(success|error|warning|partial)/.test(document.querySelector('#export-status')?.className ?? ''));
   expect(await frame.isChecked('#layout-wide')).toBe(true);
   await frame.uncheck('#export-status-column');
 

@@ -85,7 +85,18 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
   await side.selectOption('#export-metric', metricId);
   await side.click('#export-preview');
   await side.waitForSelector('table.preview');
-  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 24 unchanged, 0 to create, 0 to update, 0 skipped, 0 failed.');
+  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 24 unchanged, 0 to create, 0 to overwrite a different value, 0 skipped, 0 failed.');
+
+  // A value edited in the sheet: the preview lists the overwrite, old → new, before anything is sent.
+  await session.page.evaluate(async () => {
+    await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'B3', text: '25' }) });
+  });
+  await control.clearRequests();
+  await side.click('#export-preview');
+  await side.waitForFunction(() => /1 to overwrite/.test(document.querySelector('#export-results .status')?.textContent ?? ''));
+  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 23 unchanged, 0 to create, 1 to overwrite a different value, 0 skipped, 0 failed.');
+  expect(await side.textContent('[aria-label="Values the export overwrites"]')).toBe('B3: 20 → 25');
+  expect((await control.requests()).filter((request) => request.method === 'PUT')).toHaveLength(0);
 });
 
 /** The dates a logged PUT of data points carried. */
@@ -133,7 +144,7 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   await control.clearRequests();
   await control.rateLimit({ limit: 12, windowSeconds: 25, retryAfter: true, freshWindow: true });
   await frame.click('#export-form button[type="submit"]');
-  await frame.waitForFunction(() => /^Waiting \d+ s for the API's rate limit…$/.test(document.querySelector('.progress-text')?.textContent ?? ''));
+  await frame.waitForFunction(() => /^[\d,]+ of 900 · waiting for the API's rate limit · about .+ left$/.test(document.querySelector('.progress-text')?.textContent ?? ''));
   const bar = await frame.$eval('.progress progress', (element) => ({ value: (element as HTMLProgressElement).value, max: (element as HTMLProgressElement).max }));
   expect(bar.max).toBe(900);
   expect(bar.value).toBeGreaterThan(0);

@@ -30,7 +30,7 @@ async function api(route: string, body: unknown): Promise<void> {
 async function finalStatus(frame: Frame): Promise<{ text: string; className: string }> {
   await frame.waitForFunction(() => {
     const panel = document.querySelector('#panel-portfolio')!;
-    return !panel.hasAttribute('aria-busy') && /\b(success|warning|error)\b/.test(document.querySelector('#portfolio-status')!.className);
+    return !panel.hasAttribute('aria-busy') && /\b(success|warning|error|partial)\b/.test(document.querySelector('#portfolio-status')!.className);
   });
   return frame.$eval('#portfolio-status', (el) => ({ text: el.textContent ?? '', className: el.className }));
 }
@@ -79,11 +79,17 @@ it('a push with failures says so in a non-green status line, with the report in 
 
   frame = await portfolioTab();
   await frame.click('#audit-push');
+  await frame.click('#audit-push-confirm');
   const status = await finalStatus(frame);
-  expect(status.className).toBe('status error');
-  expect(status.text).toMatch(/^\d+ cells compared: 1 (created|updated), \d+ unchanged, 2 failed\.$/);
-  expect(await frame.getAttribute('#portfolio-results > p.status', 'class')).toBe('status error');
-  expect(await frame.getAttribute('#portfolio-results .progress-text', 'class')).toBe('progress-text error');
+  // Part stored, part refused: partial, with only the refused count in red, in the line, the report and the bar.
+  expect(status.className).toBe('status partial');
+  expect(status.text).toMatch(/^The fund [0-9a-f-]{36}: \d+ cells compared: 1 (created|updated), \d+ unchanged, 2 failed\.$/);
+  expect(await frame.$$eval('#portfolio-status .bad', (spans) => spans.map((s) => [s.textContent, getComputedStyle(s).color]))).toEqual([['2 failed.', 'rgb(217, 48, 37)']]);
+  expect(await frame.$eval('#portfolio-status', (p) => getComputedStyle(p).color)).toBe('rgb(32, 33, 36)');
+  expect(await frame.getAttribute('#portfolio-results > p.status', 'class')).toBe('status partial');
+  expect(await frame.$$eval('#portfolio-results > p.status .bad', (spans) => spans.map((s) => s.textContent))).toEqual(['2 failed.']);
+  expect(await frame.getAttribute('#portfolio-results .progress-text', 'class')).toBe('progress-text partial');
+  expect(await frame.textContent('#portfolio-results .progress-text')).toBe('Finished.');
   expectInView(await reportPlacement(frame));
 
   // What the emulator stored: the city, and the employee counts untouched.
@@ -100,8 +106,9 @@ it('an import with failures says so in a non-green status line, with the report 
   const frame = await portfolioTab();
   await frame.click('#import-contacts');
   const status = await finalStatus(frame);
-  expect(status.className).toBe('status error');
+  expect(status.className).toBe('status partial');
   expect(status.text).toBe('4 rows read: 2 created, 2 failed.');
+  expect(await frame.$$eval('#portfolio-status .bad', (spans) => spans.map((s) => s.textContent))).toEqual(['2 failed.']);
   expectInView(await reportPlacement(frame));
 
   const stored = (await session.workbench.control.state()).contacts.map((c) => c.email);
@@ -120,4 +127,23 @@ it('a clean import is green and its status line says what was stored', async () 
   expect(status).toEqual({ text: '1 row read: 1 created.', className: 'status success' });
   expectInView(await reportPlacement(frame));
   expect((await session.workbench.control.state()).contacts.map((c) => c.email)).toContain('cleo.report@example.com');
+});
+
+it('an import with an unrecognised column names it, sends nothing, and imports without it only when told to', async () => {
+  // At K1, clear of the other imports and the columns they add.
+  await api('/api/paste', { sheet: 'Sheet1', a1: 'K1', text: 'Email\tContact list names\ndora.report@example.com\tBoard' });
+  await api('/api/select', { sheet: 'Sheet1', a1: 'K1:L2' });
+  const frame = await portfolioTab();
+  await frame.click('#import-contacts');
+  const asked = await finalStatus(frame);
+  expect(asked).toEqual({ text: 'Nothing imported yet: 1 column of the selection has a header the import does not recognise.', className: 'status warning' });
+  const box = await frame.$eval('[aria-label="Unrecognised columns"]', (el) => el.textContent ?? '');
+  expect(box).toContain('Not recognised, so not sent: L "Contact list names".');
+  expect(box).toContain('Recognised headers: Email, First name, Last name, Title, Contact lists, Contact id.');
+  expect((await session.workbench.control.state()).contacts.map((c) => c.email)).not.toContain('dora.report@example.com');
+
+  await frame.click('#import-ignore-columns');
+  await frame.waitForFunction(() => /1 created/.test(document.querySelector('#portfolio-status')!.textContent ?? ''));
+  expect(await finalStatus(frame)).toEqual({ text: '1 row read: 1 created.', className: 'status success' });
+  expect((await session.workbench.control.state()).contacts.map((c) => c.email)).toContain('dora.report@example.com');
 });

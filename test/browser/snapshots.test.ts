@@ -12,7 +12,7 @@ const session = useWorkbenchPage(['--preset-token'], { width: 1400, height: 1000
 async function finalStatus(frame: Frame): Promise<string> {
   await frame.waitForFunction(() => {
     const panel = document.querySelector('#panel-metrics')!;
-    return !panel.hasAttribute('aria-busy') && /\b(success|warning|error)\b/.test(document.querySelector('#metrics-status')!.className);
+    return !panel.hasAttribute('aria-busy') && /\b(success|warning|error|partial)\b/.test(document.querySelector('#metrics-status')!.className);
   });
   return (await frame.textContent('#metrics-status')) ?? '';
 }

@@ -35,7 +35,7 @@ async function select(from: string, to: string): Promise<void> {
 }
 
 async function settled(frame: Frame, selector: string): Promise<string> {
-  await frame.waitForFunction((s) => /\b(success|warning|error)\b/.test(document.querySelector(s)?.className ?? ''), selector);
+  await frame.waitForFunction((s) => /\b(success|warning|error|partial)\b/.test(document.querySelector(s)?.className ?? ''), selector);
   return (await frame.textContent(selector)) ?? '';
 }
 

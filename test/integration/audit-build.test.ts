@@ -100,6 +100,29 @@ it('reads the demo fund in steps under the add-in\'s budget, the bar moving, eac
   expect(ok<{ report: { totals: Record<string, number> } | null }>(rt.callServer('startAuditPush', [null])).report?.totals).toMatchObject({ created: 0, updated: 0 });
 });
 
+it('stops a build whose kept pages an editor rewrote (issue 25): nothing of them becomes the audit', async () => {
+  const rt = pacedRuntime(stack.runtime());
+  const started = ok<AuditBuildHandle>(rt.callServer('startAuditBuild', [DEMO_IDS.fund]));
+  let handle = ok<AuditBuildHandle>(rt.callServer('continueAuditBuild', [started.buildId]));
+  const kept = rt.spreadsheet.getSheetByName(`Audit build ${started.buildId}`)!;
+  const rows = kept.getDataRange().getValues();
+  const at = rows.findIndex((row) => String(row[3]).includes(DEMO_IDS.profile(4)));
+  expect(at).toBeGreaterThanOrEqual(0);
+  // The editor's find-and-replace: a profile of the fund becomes one of another fund, in the kept page only.
+  kept.getRange(at + 1, 4).setValue(String(rows[at]![3]).split(DEMO_IDS.profile(4)).join(DEMO_IDS.profile(13)));
+
+  let refusal: string | null = null;
+  for (let step = 0; step < 100 && refusal === null; step++) {
+    await waitOnBothClocks(stack, rt, handle.progress.waitingForRateLimitMs);
+    const answer = rt.callServer('continueAuditBuild', [started.buildId]) as { ok: true; value: AuditBuildHandle } | { ok: false; error: string };
+    if (!answer.ok) refusal = answer.error;
+    else if (answer.value.progress.status !== 'running') refusal = answer.value.progress.problem ?? 'stopped without a problem';
+    else handle = answer.value;
+  }
+  expect(refusal).toContain(`What this audit build kept on its hidden sheet "Audit build ${started.buildId}" was changed by someone else (or written by another user), so it was not used with your connection. Build the audit again.`);
+  expect(rt.spreadsheet.getSheetByName(AUDIT)).toBeNull();
+});
+
 it('a cancel stops the build within one wave of reads; Resume reads only the pages not read, and the sheet is whole', async () => {
   // 150 more companies: about 190 pages, several waves of 50 in one step.
   await stack.emulator.control.fixtures({ portfolio_company_profiles: Array.from({ length: 150 }, (_, i) => ({ company_id: DEMO_IDS.fund, name: `Cancel test ${i}` })) });

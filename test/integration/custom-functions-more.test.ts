@@ -291,7 +291,7 @@ describe('periods', () => {
     const rt = stack.runtime({ defaultCompany: null });
     const metric = M.monthlyRecurringRevenue;
     expect(() => rt.runCustomFunction('METRIC_VALUE', [metric, '2024-03-01'])).toThrow(
-      `Formulas in this spreadsheet may not read metric ${metric}: it is not a metric of any company the spreadsheet's owner allowed (none yet). The spreadsheet's owner can allow a company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
+      `No metric with id ${metric} was found in the companies this spreadsheet may read (none yet): check the id. If it is another company's, the spreadsheet's owner can allow that company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
     );
     expect(await stack.takeRequests()).toEqual([]);
     grantFormulaAccess(rt, [DEMO_IDS.fund]);

@@ -345,6 +345,20 @@ describe('lists', () => {
     expect(metrics.find((r) => r[1] === M.auditedRevenue)![2]).toBe('annually'); // an unknown frequency is shown
   });
 
+  it('take a portfolio company by its name, and say a mistyped id or name is no record of the companies it may read', () => {
+    const rt = stack.runtime();
+    const profile = state.portfolio_company_profiles.find((p) => p.id === DEMO_IDS.profile(3))!;
+    const byName = rt.runCustomFunction('PORTFOLIO_NOTES', [`  ${profile.name.toUpperCase()} `]) as unknown[][];
+    expect(byName).toEqual(rt.runCustomFunction('PORTFOLIO_NOTES', [profile.id]));
+    expect(rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [profile.name])).toEqual(rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [profile.id, DEMO_IDS.fund]));
+    const typo = profile.name.slice(0, -1);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [typo]))).toBe(`No portfolio company named "${typo}" in fund ${DEMO_IDS.fund}; did you mean "${profile.name}"?`);
+    const mistyped = '00000000-0000-4000-8000-00000000beef';
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [mistyped]))).toMatch(new RegExp(`^No portfolio company profile with id ${mistyped} was found in the companies this spreadsheet may read \\(1 company\\): check the id\\. If it is another company's`));
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_PROPERTY_OPTIONS', [mistyped]))).toMatch(new RegExp(`^No portfolio property with id ${mistyped} was found in the companies this spreadsheet may read`));
+    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [mistyped, '2024-01']))).toMatch(new RegExp(`^No metric with id ${mistyped} was found in the companies this spreadsheet may read`));
+  });
+
   it('return API text that looks like a formula as plain text', () => {
     const rt = stack.runtime();
     const note = state.portfolio_notes.find((n) => n.content === FORMULA_TEXT)!;
@@ -371,7 +385,7 @@ describe('errors a user can act on', () => {
     ['no token', { token: null }, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue], /^Formulas in this spreadsheet use its owner's API connection, and the owner has not set an API token\. The owner can set it in Extensions › Portfolio Metrics › Open sidebar › Settings/],
     ['a rejected token', { token: 'wrong-token-1234' }, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue], /^The API token was rejected\./],
     ['a company the owner did not allow', {}, 'METRICS', [DEMO_IDS.otherFund], new RegExp(`^Formulas in this spreadsheet may not read the data of company ${DEMO_IDS.otherFund}: the spreadsheet's owner has not allowed that company\\. The spreadsheet's owner can allow a company in the add-in's Settings › Formula access`)],
-    ['an unknown metric', {}, 'METRIC_VALUES', ['00000000-0000-4000-8000-00000000dead'], /^Formulas in this spreadsheet may not read metric 00000000-0000-4000-8000-00000000dead: it is not a metric of any company the spreadsheet's owner allowed \(1 company\)\./],
+    ['an unknown metric', {}, 'METRIC_VALUES', ['00000000-0000-4000-8000-00000000dead'], /^No metric with id 00000000-0000-4000-8000-00000000dead was found in the companies this spreadsheet may read \(1 company\): check the id\. If it is another company's/],
     ['an id that is not a UUID', {}, 'METRIC_VALUES', ['../metrics?x=1'], /^The metric id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is "\.\.\/metrics\?x=1"\.$/],
     ['a date that is not a date', {}, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue, '31/12/2024'], /^The start date must be a date cell or text like 2024-01-31, but it is "31\/12\/2024"\.$/],
     ['a period that is not a period', {}, 'METRIC_VALUE', [DEMO_IDS.metrics.monthlyRecurringRevenue, 'March'], /^"March" is not a period: use a date, 2024-03, 2024-Q1, FY2024 or Q3 FY2024\.$/],

@@ -523,7 +523,7 @@ it('pauses after 15 minutes in which the API accepted nothing, is offered again 
 describe('only what changed, as the preview shows it', () => {
   const dataPointReads = (requests: Array<{ method: string; path: string }>) => requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
 
-  it('previews the counts the export then reports, and the export reuses the preview\'s reads', async () => {
+  it('previews what it will create, overwrite (old → new) and leave unchanged, and the export does exactly that', async () => {
     const metricId = await newMetric('Trials', 'daily');
     const rt = runtime();
     const range = fill(rt, daily(250));
@@ -531,49 +531,102 @@ describe('only what changed, as the preview shows it', () => {
     // Exported once, the range is remembered: the sidebar that ran it ticks "only what changed" from this.
     expect(first.report!.rangeExportedBefore).toBe(true);
     rt.spreadsheet.getActiveSheet().getRange('B3').setValue('123.25');
+    rt.spreadsheet.getActiveSheet().getRange('A252:B252').setValues([['2022-09-08', '5']]);
+    const grown = range.replace(/\d+$/, '252');
     await stack.takeRequests();
 
-    const preview = ok<{ compared: unknown; summary: string; toSend: number }>(rt.callServer('previewExport', [request(range, { metricId, onlyChanged: true }, false)]));
-    expect(preview.compared).toEqual({ unchanged: 249, toCreate: 0, toUpdate: 1, notCompared: 0 });
-    expect(preview.summary).toBe('250 rows read: 249 unchanged, 0 to create, 1 to update, 0 skipped, 0 failed.');
+    const preview = ok<{ compared: unknown; summary: string; overwrites: unknown }>(rt.callServer('previewExport', [request(grown, { metricId, onlyChanged: true }, false)]));
+    expect(preview.compared).toEqual({ unchanged: 249, toCreate: 1, toUpdate: 1, notCompared: 0 });
+    expect(preview.summary).toBe('251 rows read: 249 unchanged, 1 to create, 1 to overwrite a different value, 0 skipped, 0 failed.');
+    expect(preview.overwrites).toEqual({ total: 1, shown: [{ cell: 'B3', old: '1.5', new: '123.25' }] });
     const previewRequests = await stack.takeRequests();
     expect(dataPointReads(previewRequests).length).toBeGreaterThan(0);
     expect(previewRequests.filter((r) => r.method === 'PUT')).toHaveLength(0);
 
-    const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)])));
-    expect(done.report!.totals).toMatchObject({ unchanged: 249, created: 0, updated: 1, written: 0, failed: 0 });
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(grown, { metricId, onlyChanged: true }, false)])));
+    expect(done.report!.totals).toMatchObject({ unchanged: 249, created: 1, updated: 1, written: 0, skipped: 0, failed: 0 });
     const exportRequests = await stack.takeRequests();
-    expect(dataPointReads(exportRequests)).toHaveLength(0); // the preview's reads, not new ones
+    // The start reads the server again (a value may have changed elsewhere), then sends only the two.
+    expect(dataPointReads(exportRequests).length).toBeGreaterThan(0);
     expect(exportRequests.filter((r) => r.method === 'PUT')).toHaveLength(1);
-
-    // Again, with no preview: the reads are made again (the preview's were used once), and nothing is sent.
-    const again = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)])));
-    expect(again.report!.totals).toMatchObject({ unchanged: 250, updated: 0, created: 0 });
-    const againRequests = await stack.takeRequests();
-    expect(dataPointReads(againRequests).length).toBeGreaterThan(0);
-    expect(againRequests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+    const stored = new Map(await storedPoints(metricId));
+    expect([stored.get('2022-01-02'), stored.get('2022-09-08')]).toEqual(['123.25', '5']);
   });
 
-  it('reads again when the preview is older than the records cache period, or its metric was written since', async () => {
+  it('sends a value changed on the server after the preview from another spreadsheet, rather than calling it unchanged', async () => {
     const metricId = await newMetric('Leads', 'daily');
     const rt = runtime();
     const range = fill(rt, daily(20));
     await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
-    ok(rt.callServer('previewExport', [request(range, { metricId, onlyChanged: true }, false)]));
-    rt.clock.advance(31 * 60_000);
-    await stack.takeRequests();
-    await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)])));
-    expect(dataPointReads(await stack.takeRequests()).length).toBeGreaterThan(0);
+    const preview = ok<{ compared: unknown }>(rt.callServer('previewExport', [request(range, { metricId, onlyChanged: true }, false)]));
+    expect(preview.compared).toEqual({ unchanged: 20, toCreate: 0, toUpdate: 0, notCompared: 0 });
 
-    // Another export writes to the metric between the preview and this export: the preview's reads are stale.
-    ok(rt.callServer('previewExport', [request(range, { metricId, onlyChanged: true }, false)]));
-    const other = fill(rt, [['Date', 'Value'], ['2022-01-01', '777']]);
-    await drive(rt, ok(rt.callServer('startExport', [request(other, { metricId }, false)])));
-    fill(rt, daily(20));
+    // A colleague's spreadsheet (another runtime, same API) writes 777 on the second day meanwhile.
+    const colleague = runtime();
+    const theirs = fill(colleague, [['Date', 'Value'], ['2022-01-02', '777']]);
+    await drive(colleague, ok(colleague.callServer('startExport', [request(theirs, { metricId }, false)])));
+    expect(new Map(await storedPoints(metricId)).get('2022-01-02')).toBe('777');
     await stack.takeRequests();
+
     const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)])));
-    expect(dataPointReads(await stack.takeRequests()).length).toBeGreaterThan(0);
-    expect(done.report!.totals).toMatchObject({ updated: 1, unchanged: 19 });
+    // The preview said "unchanged"; the server no longer held that value, so the sheet's is a conflict, not a silent skip.
+    expect(done.report!.totals).toMatchObject({ unchanged: 19, skipped: 1, updated: 0 });
+    expect(done.report!.problems).toEqual([expect.objectContaining({
+      cell: 'B3', outcome: 'skipped',
+      reason: "conflict: the server's value changed since the preview (1.5 then, 777 now), so it was not written: preview again to see it, then export",
+    })]);
+    const requests = await stack.takeRequests();
+    expect(dataPointReads(requests).length).toBeGreaterThan(0);
+    expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+    expect(new Map(await storedPoints(metricId)).get('2022-01-02')).toBe('777');
+
+    // Without a preview to compare with, the start reads the server and sends the sheet's value.
+    const again = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)])));
+    expect(again.report!.totals).toMatchObject({ unchanged: 19, updated: 1 });
+    expect(new Map(await storedPoints(metricId)).get('2022-01-02')).toBe('1.5');
+  });
+
+  it('reports as a conflict, and does not write, a value the server changed between the preview and the start', async () => {
+    const metricId = await newMetric('Demos', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(5));
+    await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
+    rt.spreadsheet.getActiveSheet().getRange('B4:B5').setValues([['40'], ['50']]);
+    const preview = ok<{ overwrites: unknown }>(rt.callServer('previewExport', [request(range, { metricId, onlyChanged: true }, false)]));
+    expect(preview.overwrites).toEqual({ total: 2, shown: [{ cell: 'B4', old: '3', new: '40' }, { cell: 'B5', old: '4.5', new: '50' }] });
+
+    // The web application changes the first of the two between the preview and the start.
+    const point = (await stack.emulator.control.state()).data_points.find((p) => p.metric_id === metricId && p.date === '2022-01-03')!;
+    await stack.emulator.control.fixtures({ data_points: [{ ...point, value: '33' }] });
+    await stack.takeRequests();
+
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)])));
+    expect(done.report!.totals).toMatchObject({ unchanged: 3, updated: 1, skipped: 1 });
+    expect(done.report!.problems.map((p) => [p.cell, p.reason])).toEqual([
+      ['B4', "conflict: the server's value changed since the preview (3 then, 33 now), so it was not written: preview again to see it, then export"],
+    ]);
+    const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => r.body)).toEqual([{ data_points: [{ date: '2022-01-04', value: '50' }] }]);
+    const stored = new Map(await storedPoints(metricId));
+    expect([stored.get('2022-01-03'), stored.get('2022-01-04')]).toEqual(['33', '50']);
+  });
+
+  it('leaves values that differ on the server alone with "Do not overwrite values that differ", filling only new dates', async () => {
+    const metricId = await newMetric('Calls', 'daily');
+    const rt = runtime();
+    const range = fill(rt, daily(3));
+    await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
+    rt.spreadsheet.getActiveSheet().getRange('B2').setValue('99');
+    rt.spreadsheet.getActiveSheet().getRange('A5:B5').setValues([['2022-01-04', '7']]);
+    const grown = range.replace(/\d+$/, '5');
+    await stack.takeRequests();
+    const done = await drive(rt, ok(rt.callServer('startExport', [request(grown, { metricId, onlyChanged: true, keepDifferent: true }, false)])));
+    expect(done.report!.totals).toMatchObject({ unchanged: 2, created: 1, skipped: 1, updated: 0 });
+    expect(done.report!.problems.map((p) => [p.cell, p.reason])).toEqual([['B2', 'not overwritten: the server holds 0 ("Do not overwrite values that differ" is on)']]);
+    const puts = (await stack.takeRequests()).filter((r) => r.method === 'PUT');
+    expect(puts).toHaveLength(1);
+    const stored = new Map(await storedPoints(metricId));
+    expect([stored.get('2022-01-01'), stored.get('2022-01-04')]).toEqual(['0', '7']);
   });
 });
 
@@ -616,5 +669,47 @@ describe('formulas after an export', () => {
   it('refuses a list of metric ids that is not one', () => {
     const rt = runtime();
     expect(rt.callServer('refreshFormulasFor', [['not-an-id']])).toEqual({ ok: false, error: 'A metric id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is "not-an-id".' });
+  });
+});
+
+describe('a comparison read refused by the daily URL Fetch quota', () => {
+  it('ends an "only what changed" export with every row\'s outcome and the quota\'s sentence, not paused on batches it cannot send', async () => {
+    const metricId = await newMetric('Visits', 'daily');
+    const rt = runtime();
+    // More dates than one comparison read covers (2,500), so the export reads twice.
+    const range = fill(rt, daily(2_510));
+    await stack.takeRequests();
+    const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)]));
+    // One more URL fetch today: the first comparison read, not the second.
+    rt.urlFetchQuota.add(OWNER, rt.urlFetchQuota.remaining(OWNER) - 1);
+    const done = await drive(rt, started);
+
+    expect(done.progress.status).toBe('done');
+    expect(done.report!.problem).toBeNull();
+    expect(done.report!.totals).toMatchObject({ failed: 2_510, pending: 0, created: 0 });
+    expect(done.report!.summary).not.toMatch(/cannot send/);
+    expect(done.report!.problems[0]!.reason).toMatch(/^not sent: Apps Script's daily quota of URL fetches for this account is used up.*\(while reading the metric's existing data points\)$/);
+    const requests = await stack.takeRequests();
+    expect(requests.filter((r) => r.method === 'GET' && r.path === '/data_points')).toHaveLength(1);
+    expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+    expect(await storedPoints(metricId)).toEqual([]);
+  });
+});
+
+describe('a range inserted from the API', () => {
+  it('defaults "Do not overwrite values that differ" (and only what changed) on for a selection over a snapshot table, off elsewhere', async () => {
+    const metricId = await newMetric('Inserted', 'monthly');
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: metricId, date: '2024-01-01', value: '1' }, { metric_id: metricId, date: '2024-02-01', value: '2' }] });
+    const rt = runtime();
+    const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
+    rt.spreadsheet.setActiveRange(sheet.getRange('B2'));
+    const inserted = ok<{ range: string }>(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metricId], startDate: '2024-01-01', endDate: '2024-02-29', mode: 'snapshot', headers: true }]));
+    const selectionOf = (a1: string) => {
+      rt.spreadsheet.setActiveRange(sheet.getRange(a1));
+      return ok<{ insertedFromApi?: boolean }>(rt.callServer('readExportSelection', [DEMO_IDS.fund]));
+    };
+    expect(selectionOf(inserted.range.replace(/^.*!/, '')).insertedFromApi).toBe(true);
+    expect(selectionOf('C3:C4').insertedFromApi).toBe(true);
+    expect(selectionOf('H10:I12').insertedFromApi).toBe(false);
   });
 });

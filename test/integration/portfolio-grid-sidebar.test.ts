@@ -69,7 +69,13 @@ describe('listFundMetricNames', () => {
     await stack.takeRequests();
     const names = ok(rt.callServer('listFundMetricNames', [fund.fundId]));
     // Gamma's two Revenues count once; the spelling most companies use is shown.
-    expect(names).toEqual([{ name: 'Revenue', companies: 3 }, { name: 'Cash', companies: 2 }, { name: 'Headcount', companies: 1 }]);
+    // Each with the aggregate the builder offers first: a balance's last value, a flow's sum.
+    // Each with the companies that have it, so the picker shows and filters by them.
+    expect(names).toEqual([
+      { name: 'Revenue', companies: 3, aggregate: 'sum', companyNames: ['Alpha Labs', 'Beta Works', 'Gamma Co'] },
+      { name: 'Cash', companies: 2, aggregate: 'last', companyNames: ['Alpha Labs', 'Delta Inc'] },
+      { name: 'Headcount', companies: 1, aggregate: 'last', companyNames: ['Beta Works'] },
+    ]);
     const cold = await stack.takeRequests();
     expect(countBy(cold, '/metrics')).toBe(1);
     expect(countBy(cold, '/portfolio_company_profiles')).toBe(1);
@@ -101,6 +107,14 @@ describe('insertPortfolioGrid', () => {
     selectCell(rt, 'B20');
     ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Say "hi"', 'Cash'], periods: [], startPeriod: '2024-01', endPeriod: '2024-06', mode: 'formula' }]));
     expect(sheet.getRange('B20').getFormula()).toBe(`=PORTFOLIO_COVERAGE({"Say ""hi""","Cash"}, "2024-01", "2024-06", "${fund.fundId}")`);
+    // The aggregate chosen goes last, for PORTFOLIO_METRIC and PORTFOLIO_COVERAGE alike.
+    selectCell(rt, 'B10');
+    ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: 'last', mode: 'formula' }]));
+    expect(sheet.getRange('B10').getFormula()).toBe(`=PORTFOLIO_METRIC("Cash", {"2024-Q1","2024-Q2"}, "${fund.fundId}", "last")`);
+    selectCell(rt, 'B25');
+    ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: 'last', mode: 'formula' }]));
+    expect(sheet.getRange('B25').getFormula()).toBe(`=PORTFOLIO_COVERAGE("Cash", "2024-Q1", "2024-Q2", "${fund.fundId}", "last")`);
+    expect(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: 'median', mode: 'formula' }])).toMatchObject({ ok: false, error: expect.stringMatching(/^Unknown aggregate "median"/) });
     // A wrong label is refused before anything is written.
     selectCell(rt, 'B30');
     expect(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Cash'], periods: [], startPeriod: 'Q1 FY2024', endPeriod: '2024-Q2', mode: 'formula' }])).toMatchObject({ ok: false });
@@ -132,6 +146,65 @@ describe('insertPortfolioGrid', () => {
     expect(await stack.takeRequests()).toHaveLength(0);
     expect(rt.callServer('insertPortfolioGrid', [request])).toEqual({ ok: false, error: 'The cells C3:F8 are not all empty. Select an empty cell with room for 6 rows and 4 columns.' });
     expect(rt.callServer('insertPortfolioGrid', [{ ...request, metricNames: ['Revenue', 'Cash'] }])).toMatchObject({ ok: false, error: expect.stringContaining('one name') });
+  });
+
+  it('writes a snapshot of Cash at quarter end with "last", and refreshes it with the same aggregate', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    const sheet = selectCell(rt, 'A1');
+    const request = { companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q3', aggregate: 'last', mode: 'snapshot' };
+    ok(rt.callServer('insertPortfolioGrid', [request]));
+    const expected = [
+      ['Company', '2024-Q1', '2024-Q2', '2024-Q3'],
+      // Alpha's monthly Cash in March, June and September; Delta's is null from July.
+      ['Alpha Labs', 52, 55, 58], ['Beta Works', '', '', ''], ['Gamma Co', '', '', ''], ['Delta Inc', 9, 9, ''],
+      ['No metric named "Cash": Beta Works, Gamma Co.', '', '', ''],
+    ];
+    expect(sheet.getRange('A1:D6').getValues()).toEqual(expected);
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: fund.metric.deltaCash, date: '2024-09-01', value: '7' }] });
+    // A refresh reads past the cache, so the new point shows.
+    ok(rt.callServer('refreshSnapshots', []));
+    expect(sheet.getRange('D5').getValue()).toBe(7);
+  });
+});
+
+describe('insertFundModel', () => {
+  it('writes companies down, periods across and one live PORTFOLIO_VALUE per cell referring to its headers, a block per name', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    const sheet = selectCell(rt, 'B3');
+    const report = ok<{ range: string; message: string }>(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash', 'Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: 'last' }]));
+    // Two blocks of a name row and four company rows, a blank row between.
+    expect(report.range).toBe('Sheet1!B3:D13');
+    expect(report.message).toMatch(/^Inserted a fund model at Sheet1!B3:D13: 4 companies × 2 periods × 2 metrics, 16 PORTFOLIO_VALUE formulas\./);
+    const values = sheet.getRange('B3:D13').getValues();
+    const formulas = sheet.getRange('B3:D13').getFormulas();
+    expect(values.map((row) => row[0])).toEqual(['Cash', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', '', 'Revenue', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc']);
+    // The periods are text, as typed: a label, not a date Sheets guessed.
+    expect(values[0]!.slice(1)).toEqual(['2024-Q1', '2024-Q2']);
+    expect(formulas[1]).toEqual(['', '=PORTFOLIO_VALUE($B4, $B$3, C$3, "last")', '=PORTFOLIO_VALUE($B4, $B$3, D$3, "last")']);
+    expect(formulas[10]).toEqual(['', '=PORTFOLIO_VALUE($B13, $B$9, C$9, "last")', '=PORTFOLIO_VALUE($B13, $B$9, D$9, "last")']);
+    expect(formulas[5]).toEqual(['', '', '']);
+    // Each formula, recalculated as Sheets does, shows the value PORTFOLIO_VALUE gives for its company, name and period.
+    const cells = ['C4', 'D4', 'C7', 'D7', 'C10', 'D10'];
+    const done = await rt.recalculate(cells.map((cell) => ({ cell, formula: sheet.getRange(cell).getFormula() })));
+    expect(done.map((o) => (o.ok ? o.values[0]![0] : o.error.message))).toEqual([52, 55, 9, 9, 100, 101]);
+    // A name that is no fund metric is refused before anything is written, naming the nearest.
+    selectCell(rt, 'H1');
+    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cahs'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }]))
+      .toEqual({ ok: false, error: `No metric named "Cahs" in fund ${fund.fundId}; did you mean "Cash"?` });
+    expect(sheet.getRange('H1').getValue()).toBe('');
+    // Only into empty cells.
+    selectCell(rt, 'C4');
+    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }])).toMatchObject({ ok: false, error: expect.stringMatching(/^The cells C4:D8 are not all empty/) });
+  });
+
+  it('refuses a fund that is not the default company, which PORTFOLIO_VALUE reads', async () => {
+    const fund = await createFund();
+    const rt = stack.runtime();
+    selectCell(rt, 'A1');
+    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }]))
+      .toMatchObject({ ok: false, error: expect.stringContaining('make the fund the default company first') });
   });
 });
 

@@ -1,6 +1,7 @@
 // The fund's grid on the built add-in against the emulator: PORTFOLIO_VALUE, PORTFOLIO_METRIC and
 // PORTFOLIO_COVERAGE over a fixture fund made for them (demo data stays as other tests expect it).
 
+import { errorOf } from '../support/formula-errors';
 import { useStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -90,7 +91,13 @@ describe('PORTFOLIO_VALUE', () => {
     const fund = await createFund();
     const rt = runtimeFor(fund);
     expect(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Delta Inc', 'Revenue', '2024-Q1'])).toThrow('"Delta Inc" has no metric named "Revenue".');
-    expect(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Omega', 'Revenue', '2024-Q1'])).toThrow(`No portfolio company of fund ${fund.fundId} is named "Omega"`);
+    // A name that matches nothing in the fund names the nearest names, for the company and for the metric.
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpah Labs', 'Revenue', '2024-Q1']))).toBe(`No portfolio company named "Alpah Labs" in fund ${fund.fundId}; did you mean "Alpha Labs"?`);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Revnue', '2024-Q1']))).toBe(`No metric named "Revnue" in fund ${fund.fundId}; did you mean "Revenue"?`);
+    // Zeta has Headcount, Alpha has not: a company that lacks a name the fund has says so plainly.
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Headcount', '2024-Q1']))).toBe('"Alpha Labs" has no metric named "Headcount".');
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Headcont', '2024-Q1']))).toBe(`No metric named "Headcont" in fund ${fund.fundId}; did you mean "Headcount"?`);
+    expect(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Omega', 'Revenue', '2024-Q1'])).toThrow(`No portfolio company named "Omega" in fund ${fund.fundId}, nor with that profile id`);
     expect(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Gamma Co', 'Revenue', '2024-Q1'])).toThrow(
       `"Gamma Co" has 2 metrics named "Revenue": ${fund.metric.gammaRevenue1} and ${fund.metric.gammaRevenue2}.`,
     );
@@ -170,6 +177,37 @@ describe('PORTFOLIO_METRIC', () => {
   });
 });
 
+describe('the aggregate and misspelt names of the table forms', () => {
+  it('takes Cash at quarter end with "last" in PORTFOLIO_METRIC and PORTFOLIO_COVERAGE', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    const table = rt.runCustomFunction('PORTFOLIO_METRIC', ['Cash', [['2024-Q1', '2024-Q2']], '', 'last']) as unknown[][];
+    expect(table.slice(0, 5)).toEqual([
+      ['Company', '2024-Q1', '2024-Q2'],
+      // Alpha's monthly Cash: March and June; Beta's is quarterly, its own value; Delta's monthly 9s.
+      ['Alpha Labs', 52, 55], ['Beta Works', 7, 8], ['Gamma Co', '', ''], ['Delta Inc', 9, 9],
+    ]);
+    const sums = rt.runCustomFunction('PORTFOLIO_METRIC', ['Revenue', [[2024]], fund.fundId, 'sum']) as unknown[][];
+    expect(sums[1]).toEqual(['Alpha Labs', 406]);
+    // Alpha's May Cash is null: every month of Q2 is needed without an aggregate, only June with "last".
+    const all = rt.runCustomFunction('PORTFOLIO_COVERAGE', ['Cash', '2024-Q2', '2024-Q2']) as unknown[][];
+    const last = rt.runCustomFunction('PORTFOLIO_COVERAGE', ['Cash', '2024-Q2', '2024-Q2', '', 'last']) as unknown[][];
+    expect(all[1]).toEqual(['Alpha Labs', 'Cash', 'blank', 0, 1, 0]);
+    expect(last[1]).toEqual(['Alpha Labs', 'Cash', 'reported', 1, 0, 0]);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_METRIC', ['Cash', '2024-Q1', '', 'median']))).toMatch(/^Unknown aggregate "median"/);
+  });
+
+  it('refuses a metric name no company has, for the whole table, naming the nearest names', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_METRIC', ['Cahs', '2024-Q1']))).toBe(`No metric named "Cahs" in fund ${fund.fundId}; did you mean "Cash"?`);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Revenu']], '2024-Q1', '2024-Q2']))).toBe(`No metric named "Revenu" in fund ${fund.fundId}; did you mean "Revenue"?`);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_METRIC', ['Burn multiple', '2024-Q1']))).toBe(
+      `No metric named "Burn multiple" in fund ${fund.fundId}: none of its companies has a metric of that name (=METRICS lists them).`,
+    );
+  });
+});
+
 describe('PORTFOLIO_COVERAGE', () => {
   it('marks reported, blank and missing per company, metric and period, with counts', async () => {
     const fund = await createFund();
@@ -218,6 +256,21 @@ describe('PORTFOLIO_COVERAGE', () => {
     expect(asked).toEqual([fund.metric.alphaRevenue, fund.metric.alphaCash, fund.metric.betaRevenue, fund.metric.betaCash, fund.metric.deltaCash, fund.metric.epsilonRevenue, fund.metric.zetaRevenue, fund.metric.etaRevenue].sort());
     rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Cash']], '2024-Q2', '2024-Q4']);
     expect(await stack.takeRequests()).toEqual([]);
+  });
+});
+
+describe('a year typed into a cell (Sheets keeps the number 2024)', () => {
+  it('is the calendar year wherever a label is accepted', async () => {
+    const fund = await createFund();
+    const rt = runtimeFor(fund);
+    expect(rt.runCustomFunction('METRIC_VALUE', [fund.metric.alphaRevenue, 2024, 'sum'])).toBe(406);
+    expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Revenue', 2024, 'sum'])).toBe(406);
+    const table = rt.runCustomFunction('PORTFOLIO_METRIC', ['Revenue', [[2024]]]) as unknown[][];
+    expect(table[0]).toEqual(['Company', 2024]);
+    expect(table[1]![1]).toMatch(/^"2024" is the calendar year 2024, longer than one period of "Revenue"/);
+    const coverage = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue']], 2023, 2024]) as unknown[][];
+    expect(coverage[0]).toEqual(['Company', 'Metric', '2023', '2024', 'Reported', 'Blank', 'No such metric']);
+    expect(coverage[1]).toEqual(['Alpha Labs', 'Revenue', 'blank', 'reported', 1, 1, 0]);
   });
 });
 

@@ -38,6 +38,22 @@ describe("the README's fund grid examples on the demo fund", () => {
     expect(table.at(-1)![0]).toMatch(/^No metric named "MRR": Aurora Robotics, Bluebird Health, Cobalt Payments, /);
   });
 
+  it('Insert a fund model: MRR from 2024-04 to 2024-06, Redwood Fintech\'s row as PORTFOLIO_METRIC shows it', async () => {
+    const rt = stack.runtime();
+    const sheet = rt.spreadsheet.getActiveSheet();
+    rt.spreadsheet.setActiveRange(sheet.getRange('A1'));
+    const report = rt.callServer('insertFundModel', [{ companyId: DEMO_IDS.fund, metricNames: ['MRR'], periods: [], startPeriod: '2024-04', endPeriod: '2024-06', aggregate: null }]) as { ok: boolean };
+    expect(report).toMatchObject({ ok: true });
+    const rows = sheet.getRange('A1:D33').getValues();
+    expect(rows[0]).toEqual(['MRR', '2024-04', '2024-05', '2024-06']);
+    // The two profiles named Cirrus Systems are written by id, so each row reads its own company.
+    expect(rows.map((row) => row[0])).toEqual(expect.arrayContaining(['Redwood Fintech', DEMO_IDS.profile(14), DEMO_IDS.profile(32)]));
+    const redwood = rows.findIndex((row) => row[0] === 'Redwood Fintech') + 1;
+    expect(sheet.getRange(`B${redwood}`).getFormula()).toBe(`=PORTFOLIO_VALUE($A${redwood}, $A$1, B$1)`);
+    const done = await rt.recalculate(['B', 'C', 'D'].map((column) => ({ cell: `${column}${redwood}`, formula: sheet.getRange(`${column}${redwood}`).getFormula() })));
+    expect(done.map((o) => (o.ok ? o.values[0]![0] : o.error.message))).toEqual([633679.8333333334, 629619.0833333334, 632739.25]);
+  });
+
   it('PORTFOLIO_COVERAGE: Tidal Water stopped reporting after 2024-Q3', () => {
     const rt = stack.runtime();
     const table = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Cash']], '2024-Q3', '2025-Q2']) as unknown[][];

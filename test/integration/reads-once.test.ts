@@ -100,7 +100,7 @@ describe('a recalculation of one cell per value fetches the sheet\'s series toge
     ];
     // One at a time, so that the refused cell runs first and the next one fetches for the sheet.
     const shown = await recalculateSheet(rt, cells, 1);
-    expect(shown[0]).toMatch(new RegExp(`^Formulas in this spreadsheet may not read metric ${foreign!.id}: it is not a metric of any company`));
+    expect(shown[0]).toMatch(new RegExp(`^No metric with id ${foreign!.id} was found in the companies this spreadsheet may read`));
     expect(shown.slice(1)).toEqual(ids.map((_, m) => m * 1000));
     const requests = await stack.takeRequests();
     expect(requests.filter((r) => r.path === '/data_points' && r.query.includes(foreign!.id))).toEqual([]);

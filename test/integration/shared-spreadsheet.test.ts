@@ -1,9 +1,9 @@
 // A spreadsheet shared between its owner and an editor: formulas run with the owner's settings and
 // list of allowed companies, the sidebar with the caller's own. Built add-in, runtime and emulator.
 
-import { DEMO_IDS } from '../../emulator/demo-data';
+import { DEMO_IDS, OUTSIDER_TOKEN } from '../../emulator/demo-data';
 import type { GasRuntime } from '../../gas-runtime';
-import type { ExportHandle, FormulaAccess, SettingsSummary } from '../../src/shared/rpc';
+import type { AuditPushHandle, ExportHandle, FormulaAccess, SettingsSummary } from '../../src/shared/rpc';
 import { grantFormulaAccess, ok, OWNER, useStack, type Rpc, type Stack } from '../support/stack';
 import { errorOf } from '../support/formula-errors';
 import { DEMO_FUND_LISTING, demoFundListingQueries } from '../support/demo-fund';
@@ -76,7 +76,7 @@ describe('formula access', () => {
     const rt = stack.runtime({ activeUser: EDITOR, activeUserSettings: {} });
     const message = errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.startupMrr], { user: EDITOR }));
     expect(message).toBe(
-      `Formulas in this spreadsheet may not read metric ${M.startupMrr}: it is not a metric of any company the spreadsheet's owner allowed (1 company). The spreadsheet's owner can allow a company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
+      `No metric with id ${M.startupMrr} was found in the companies this spreadsheet may read (1 company): check the id. If it is another company's, the spreadsheet's owner can allow that company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
     );
     expect(errorOf(() => rt.runCustomFunction('METRICS', [DEMO_IDS.startup], { user: EDITOR }))).toContain(`may not read the data of company ${DEMO_IDS.startup}`);
     // Only the default company's listing was read; no data point of the refused metric.
@@ -101,7 +101,7 @@ describe('formula access', () => {
 
     // Taking the company off the list refuses it again, even with its series cached.
     ok(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund]], { user: OWNER }));
-    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.startupMrr], { user: EDITOR }))).toContain(`may not read metric ${M.startupMrr}`);
+    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.startupMrr], { user: EDITOR }))).toContain(`No metric with id ${M.startupMrr} was found`);
     expect(await stack.takeRequests()).toEqual([]);
   });
 
@@ -118,7 +118,7 @@ describe('formula access', () => {
     }], { user }));
     expect(insert(EDITOR).message).not.toContain('may now read');
     expect(rt.properties.user(OWNER).getProperty(accessKey(rt))).toBeNull();
-    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.startupChurn], { user: EDITOR }))).toContain(`may not read metric ${M.startupChurn}`);
+    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.startupChurn], { user: EDITOR }))).toContain(`No metric with id ${M.startupChurn} was found`);
 
     expect(insert(OWNER).message).toContain(`Formulas in this spreadsheet may now read company ${DEMO_IDS.startup}'s data.`);
     expect(JSON.parse(rt.properties.user(OWNER).getProperty(accessKey(rt))!)).toEqual([DEMO_IDS.fund, DEMO_IDS.startup]);
@@ -155,7 +155,7 @@ describe('formula access', () => {
 
   it('checks portfolio profiles and properties against the allowed funds', async () => {
     const rt = stack.runtime({ defaultCompany: DEMO_IDS.startup });
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [DEMO_IDS.profile(1)]))).toContain(`may not read portfolio company profile ${DEMO_IDS.profile(1)}: it is not a portfolio company of any fund`);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [DEMO_IDS.profile(1)]))).toContain(`No portfolio company profile with id ${DEMO_IDS.profile(1)} was found in the companies this spreadsheet may read`);
     expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [DEMO_IDS.profile(1), DEMO_IDS.fund]))).toContain(`may not read the data of company ${DEMO_IDS.fund}`);
     // The startup has no portfolio: one refused listing each, remembered for the cache period.
     const first = await stack.takeRequests();
@@ -164,5 +164,125 @@ describe('formula access', () => {
     expect(await stack.takeRequests()).toEqual([]);
     grantFormulaAccess(rt, [DEMO_IDS.startup, DEMO_IDS.fund]);
     expect((rt.runCustomFunction('PORTFOLIO_NOTES', [DEMO_IDS.profile(1)]) as unknown[][])[0]).toEqual(['Name', 'Content', 'Created at', 'Id']);
+  });
+});
+
+describe('the audit push (issue 25)', () => {
+  const AUDIT = 'Portfolio audit';
+  const HEADQUARTERS = DEMO_IDS.property(7);
+
+  /** A second fund the owner's token reaches, with one profile and one text property. */
+  async function secondFund(): Promise<{ fund: string; profile: string; property: string }> {
+    const created = await stack.emulator.control.fixtures({ companies: [{ name: 'Second Fund', kind: 'investor' }] });
+    const fund = created.companies[0]!.id;
+    const more = await stack.emulator.control.fixtures({
+      portfolio_company_profiles: [{ company_id: fund, name: 'Second Fund Co' }],
+      portfolio_properties: [{ company_id: fund, name: 'Notes', data_type: 'string' }],
+    });
+    return { fund, profile: more.portfolio_company_profiles[0]!.id, property: more.portfolio_properties[0]!.id };
+  }
+
+  /** The owner's audit of the demo fund, built from the owner's sidebar. */
+  function ownersAudit() {
+    const rt = stack.runtime({ activeUser: EDITOR, activeUserSettings: { token: OUTSIDER_TOKEN, defaultCompany: DEMO_IDS.otherFund } });
+    ok(rt.callServer('buildAudit', [DEMO_IDS.fund], { user: OWNER }));
+    const sheet = rt.spreadsheet.getSheetByName(AUDIT)!;
+    const values = sheet.getDataRange().getValues();
+    const row = values.findIndex((r) => r[0] === DEMO_IDS.profile(4)) + 1;
+    const column = values[0]!.indexOf(HEADQUARTERS) + 1;
+    expect(row).toBeGreaterThan(0);
+    expect(column).toBeGreaterThan(0);
+    return { rt, sheet, row, column, store: rt.spreadsheet.getSheetByName(`Audit store ${sheet.getSheetId()}`)! };
+  }
+
+  const CHANGED = 'The audit in "Portfolio audit" was changed by someone else (or written by another user), so it was not used with your connection. Build the audit again from your sidebar, then make your edits and push.';
+
+  const BUILT_BY_ANOTHER = 'The audit in "Portfolio audit" was built by someone else, and a push sends only an audit you built, with your connection: nothing was sent. Ask them to push it, or build the audit again from your sidebar, then make your edits and push.';
+
+  const headquartersOf = async (profile: string, property: string) =>
+    (await stack.emulator.control.state()).portfolio_property_values.filter((v) => v.portfolio_company_profile_id === profile && v.portfolio_property_id === property).map((v) => v.value);
+
+  it('refuses a sheet an editor redirected to another fund the owner reaches: nothing is written to either fund, and the owner is told why', async () => {
+    const second = await secondFund();
+    const { rt, sheet, row, column, store } = ownersAudit();
+    const before = await headquartersOf(DEMO_IDS.profile(4), HEADQUARTERS);
+
+    // The editor's find-and-replace: the marker, the row's profile id, the column's property id, and the same
+    // ids in the hidden store, all to the second fund's; then a value typed in the redirected cell.
+    const swap = (text: string) => text.split(DEMO_IDS.fund).join(second.fund).split(DEMO_IDS.profile(4)).join(second.profile).split(HEADQUARTERS).join(second.property);
+    sheet.getRange(1, 1).setValue(swap(String(sheet.getRange(1, 1).getValue())));
+    sheet.getRange(row, 1).setValue(second.profile);
+    sheet.getRange(1, column).setValue(second.property);
+    const pieces = Number(store.getRange(1, 2).getValue());
+    const snapshot = store.getRange(1, 1, pieces, 1).getValues().map((r) => String(r[0])).join('');
+    expect(snapshot).toContain(DEMO_IDS.profile(4));
+    store.getRange(1, 1, pieces, 1).setValues(Array.from({ length: pieces }, (_, i) => [i === 0 ? swap(snapshot) : '']));
+    store.getRange(1, 2).setValue('1');
+    sheet.getRange(row, column).setValue('Planted by the editor');
+    await stack.takeRequests();
+
+    // The owner's push: the store no longer holds what the owner signed. The editor's own: the owner built it.
+    expect(rt.callServer('startAuditPush', [null], { user: OWNER })).toEqual({ ok: false, error: CHANGED });
+    expect(rt.callServer('startAuditPush', [null], { user: EDITOR })).toEqual({ ok: false, error: BUILT_BY_ANOTHER });
+
+    // Refused before any request, with anyone's token; neither fund holds the editor's text.
+    expect(await stack.takeRequests()).toEqual([]);
+    expect(await headquartersOf(second.profile, second.property)).toEqual([]);
+    expect(await headquartersOf(DEMO_IDS.profile(4), HEADQUARTERS)).toEqual(before);
+  });
+
+  it.each([
+    ['the marker alone names the second fund', 'marker'],
+    ['the store alone has the second fund\'s ids', 'store'],
+    ['the store is another audit\'s, signed by the owner too', 'copied store'],
+  ])('refuses when %s', async (_, what) => {
+    const second = await secondFund();
+    const { rt, sheet, row, column, store } = ownersAudit();
+    if (what === 'marker') sheet.getRange(1, 1).setValue(`portfolio-audit:v1:${second.fund}`);
+    if (what === 'store') store.getRange(1, 1).setValue(String(store.getRange(1, 1).getValue()).split(DEMO_IDS.profile(4)).join(second.profile));
+    if (what === 'copied store') {
+      // The owner's earlier audit of the same fund, kept under another name: its store is signed for that sheet.
+      sheet.setName('Older audit');
+      ok(rt.callServer('buildAudit', [DEMO_IDS.fund], { user: OWNER }));
+      const current = rt.spreadsheet.getSheetByName(AUDIT)!;
+      const currentStore = rt.spreadsheet.getSheetByName(`Audit store ${current.getSheetId()}`)!;
+      currentStore.getRange(1, 1, 2, 2).setValues(store.getRange(1, 1, 2, 2).getValues());
+      expect(currentStore.getRange(2, 2).getValue()).not.toBe('');
+      current.getRange(row, column).setValue('Planted by the editor');
+    }
+    sheet.getRange(row, column).setValue('Planted by the editor');
+    await stack.takeRequests();
+    expect(rt.callServer('startAuditPush', [null], { user: OWNER })).toEqual({ ok: false, error: CHANGED });
+    expect(await stack.takeRequests()).toEqual([]);
+  });
+
+  it('lets an editor push an audit they built themselves, with their own connection', async () => {
+    const rt = stack.runtime({ activeUser: EDITOR, activeUserSettings: { token: OUTSIDER_TOKEN, defaultCompany: DEMO_IDS.otherFund } });
+    ok(rt.callServer('buildAudit', [DEMO_IDS.otherFund], { user: EDITOR }));
+    const sheet = rt.spreadsheet.getSheetByName(AUDIT)!;
+    const values = sheet.getDataRange().getValues();
+    sheet.getRange(values.findIndex((r) => r[0] === DEMO_IDS.profile(13)) + 1, values[0]!.indexOf(DEMO_IDS.property(16)) + 1).setValue('Rated by the editor');
+    await stack.takeRequests();
+    let handle = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null], { user: EDITOR }));
+    expect(handle.fund).toBe(`the fund ${DEMO_IDS.otherFund}`);
+    // The owner did not build it: refused for them, whoever's spreadsheet it is.
+    expect(rt.callServer('startAuditPush', [null], { user: OWNER })).toEqual({ ok: false, error: BUILT_BY_ANOTHER });
+    for (let i = 0; !handle.report && i < 20; i++) handle = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [handle.pushId], { user: EDITOR }));
+    const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => r.userId)).toEqual([DEMO_IDS.outsiderUser]);
+    expect(await headquartersOf(DEMO_IDS.profile(13), DEMO_IDS.property(16))).toEqual(['Rated by the editor']);
+  });
+
+  it('pushes the owner\'s own audit, naming the fund in the handle the sidebar asks with and in the report', async () => {
+    const { rt, sheet, row, column } = ownersAudit();
+    sheet.getRange(row, column).setValue('Porto');
+    await stack.takeRequests();
+    let handle = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null], { user: OWNER }));
+    expect(handle).toMatchObject({ fund: `the fund ${DEMO_IDS.fund}`, progress: { cellsTotal: 1, cellsDone: 0 } });
+    for (let i = 0; !handle.report && i < 20; i++) handle = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [handle.pushId], { user: OWNER }));
+    expect(handle.report!.summary).toMatch(new RegExp(`^The fund ${DEMO_IDS.fund}: \\d+ cells compared: 1 (created|updated), \\d+ unchanged\\.$`));
+    const puts = (await stack.takeRequests()).filter((r) => r.method === 'PUT');
+    expect(puts).toHaveLength(1);
+    expect(await headquartersOf(DEMO_IDS.profile(4), HEADQUARTERS)).toEqual(['Porto']);
   });
 });

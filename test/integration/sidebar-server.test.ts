@@ -1,7 +1,7 @@
 // The sidebar's server functions and the menu, run as google.script.run and triggers would run them.
 
 import { DEMO_IDS, FORMULA_TEXT } from '../../emulator/demo-data';
-import { startStack, OWNER, type Rpc, type Stack } from '../support/stack';
+import { ok, startStack, OWNER, type Rpc, type Stack } from '../support/stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -158,6 +158,18 @@ describe('ids from the page', () => {
     const answer = rt.callServer(name, args) as Rpc<unknown>;
     expect(answer).toEqual({ ok: false, error: expect.stringMatching(sentence) });
     expect(await stack.takeRequests()).toEqual([]);
+  });
+
+  it("names each fund metric's portfolio company, from the profile listing the PORTFOLIO_* functions cache", async () => {
+    const state = await stack.emulator.control.state();
+    const rt = stack.runtime();
+    const listed = ok<Array<{ id: string; portfolioCompanyProfileId: string | null; portfolioCompanyName: string | null }>>(rt.callServer('listMetrics', [DEMO_IDS.fund]));
+    const profileName = new Map(state.portfolio_company_profiles.map((p) => [p.id, p.name.trim()]));
+    expect(listed.filter((m) => m.portfolioCompanyProfileId).length).toBeGreaterThan(13);
+    for (const metric of listed) expect(metric.portfolioCompanyName).toBe(metric.portfolioCompanyProfileId ? profileName.get(metric.portfolioCompanyProfileId) : null);
+    // The thirteen "Net Burn" are thirteen companies'.
+    const burns = listed.filter((m) => state.metrics.find((s) => s.id === m.id)?.name === 'Net Burn');
+    expect(new Set(burns.map((m) => m.portfolioCompanyName)).size).toBe(burns.length);
   });
 
   it('takes a well-formed id in any case and with stray spaces, as the UUID it is', () => {

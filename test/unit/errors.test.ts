@@ -3,7 +3,7 @@
 
 import * as classes from '../../src/core/errors/classes';
 import {
-  AddinError, ApiError, ConfigError, FetchRefusedError, FormulaAccessError, InputError, LockUnavailableError, NetworkError, OutOfTimeError, RateLimitedError,
+  AddinError, ApiError, ConfigError, FetchRefusedError, FormulaAccessError, InputError, ListChangedError, LockUnavailableError, NetworkError, NotAmongAllowedError, UntrustedRecordError, OutOfTimeError, RateLimitedError,
   shortReason, userSentence, type ReasonSubject,
 } from '../../src/core/errors';
 import { explainPortfolioForbidden } from '../../src/core/formulas/list-formulas';
@@ -34,6 +34,8 @@ const input = new InputError('The cell shows the error #N/A.');
 const access = new FormulaAccessError('metric m1', "it is not a metric of any company the spreadsheet's owner allowed (1 company)");
 const lock = new LockUnavailableError(30_400);
 const untrusted = new classes.UntrustedRecordError('The snapshot at Sheet1!A1', 'Insert the snapshot again.');
+const notAmong = new NotAmongAllowedError('metric', 'm1', 'the companies this spreadsheet may read (1 company)');
+const changed = new ListChangedError(3);
 
 const QUOTA = "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. It renews within 24 hours of its first use; until then formulas still show the values the add-in has cached.";
 const PROPERTIES_QUOTA =
@@ -69,6 +71,8 @@ describe('userSentence', () => {
     ['InputError', input, 'The cell shows the error #N/A.'],
     ['FormulaAccessError', access, ACCESS],
     ['LockUnavailableError', lock, 'Another run of the add-in for this account held its lock for 30 seconds. Wait a moment and try again.'],
+    ['NotAmongAllowedError', notAmong, "No metric with id m1 was found in the companies this spreadsheet may read (1 company): check the id. If it is another company's, the spreadsheet's owner can allow that company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula."],
+    ['ListChangedError', changed, 'The data changed on the API while the add-in read it, 3 times: nothing was kept. Try again in a moment.'],
     ['the Properties daily quota, read', new Error('Service invoked too many times for one day: properties.'), PROPERTIES_QUOTA],
     ['the Properties daily quota, write', new Error('Service invoked too many times for one day: graphite property writes.'), PROPERTIES_QUOTA],
     ["triggers' daily runtime", new Error('Service using too much computer time for one day'), TRIGGER_QUOTA],
@@ -117,7 +121,7 @@ describe('shortReason', () => {
 });
 
 describe('the error classes', () => {
-  const tabled = [unauthorized, network, refused('other'), rateLimited, outOfTime, config, input, access, lock, untrusted];
+  const tabled = [unauthorized, network, refused('other'), rateLimited, outOfTime, config, input, access, lock, untrusted, notAmong, changed];
 
   it('are all AddinErrors, and the tables above hold one of each', () => {
     const exported: unknown[] = Object.values(classes).filter((value) => typeof value === 'function' && value.prototype instanceof Error);

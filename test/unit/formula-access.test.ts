@@ -1,6 +1,6 @@
 // Formula access, the sharing line and the missing-credential sentences, against a scripted API.
 
-import { FormulaAccessError } from '../../src/core/errors';
+import { NotAmongAllowedError } from '../../src/core/errors';
 import {
   parseFormulaAccess, requireCompanyAccess, requireMetricAccess, requireProfileAccess, requirePropertyAccess, withCompany,
 } from '../../src/core/formulas/formula-access';
@@ -75,14 +75,14 @@ describe('checks', () => {
 
   it('refuse a metric of no allowed company before any data point is read', () => {
     const { ctx, transport } = context([FUND], [fundMetrics]);
-    expect(() => metricValues(ctx, [[FUND_METRIC], [STRANGER_METRIC]], '', '', '')).toThrow(FormulaAccessError);
-    expect(() => metricValues(ctx, STRANGER_METRIC, '', '', '')).toThrow(`may not read metric ${STRANGER_METRIC}: it is not a metric of any company the spreadsheet's owner allowed (1 company).`);
+    expect(() => metricValues(ctx, [[FUND_METRIC], [STRANGER_METRIC]], "", "", "")).toThrow(NotAmongAllowedError);
+    expect(() => metricValues(ctx, STRANGER_METRIC, '', '', '')).toThrow(`No metric with id ${STRANGER_METRIC} was found in the companies this spreadsheet may read (1 company): check the id. If it is another company's,`);
     expect(transport.sent.map((r) => r.url)).toEqual([`https://api.test/metrics?company_id=${FUND}&page=1`]);
   });
 
   it('refuse everything when the owner allowed nothing, saying so', () => {
     const { ctx } = context([], []);
-    expect(() => metricValues(ctx, FUND_METRIC, '', '', '')).toThrow("allowed (none yet).");
+    expect(() => metricValues(ctx, FUND_METRIC, '', '', '')).toThrow("in the companies this spreadsheet may read (none yet): check the id.");
   });
 
   it('find a profile in an allowed fund, skipping companies without a portfolio (403)', () => {
@@ -98,10 +98,10 @@ describe('checks', () => {
   it('refuse a profile that is not of the fund given, and a profile or property of no allowed fund', () => {
     const fundProfiles: Step = { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', []) };
     const { ctx } = context([FUND], [fundProfiles, { match: `GET /portfolio_properties?company_id=${FUND}&page=1`, reply: page('portfolio_properties', [{ id: 'x', name: 'Stage', data_type: 'select', company_id: FUND }]) }]);
-    expect(() => requireProfileAccess(ctx, PROFILE, FUND)).toThrow(`may not read portfolio company profile ${PROFILE}: it is not a portfolio company of fund ${FUND}, and its own fund is not allowed.`);
+    expect(() => requireProfileAccess(ctx, PROFILE, FUND)).toThrow(`No portfolio company profile with id ${PROFILE} was found in fund ${FUND}: check the id.`);
     expect(() => requireProfileAccess(ctx, PROFILE, OTHER)).toThrow(`the data of company ${OTHER}`);
-    expect(() => requireProfileAccess(ctx, PROFILE)).toThrow('it is not a portfolio company of any fund');
-    expect(() => requirePropertyAccess(ctx, PROPERTY)).toThrow(`may not read portfolio property ${PROPERTY}: it is not a property of any fund`);
+    expect(() => requireProfileAccess(ctx, PROFILE)).toThrow(`No portfolio company profile with id ${PROFILE} was found in the companies this spreadsheet may read`);
+    expect(() => requirePropertyAccess(ctx, PROPERTY)).toThrow(`No portfolio property with id ${PROPERTY} was found in the companies this spreadsheet may read`);
   });
 });
 

@@ -43,6 +43,38 @@ describe('fetchAllPages', () => {
   });
 });
 
+describe('a list that changes between its pages', () => {
+  const q = (n: number) => `GET /things?page_size=100&page=${n}`;
+
+  it('starts again when a later page counts more items than page 1 did (a point stored meanwhile, newest first)', () => {
+    const { items, transport } = run([
+      { match: q(1), reply: page([30, 29], 1, 2, 3) },
+      // 31 was stored after page 1 was read: the list shifted by one, and 28 moved to a page 3 page 1 did not announce.
+      { match: q(2), reply: page([29], 2, 3, 4) },
+      { match: q(1), reply: page([31, 30], 1, 2, 4) },
+      { match: q(2), reply: page([29, 28], 2, 2, 4) },
+    ]);
+    expect(items).toEqual([31, 30, 29, 28]);
+    expect(transport.sent).toHaveLength(4);
+  });
+
+  it('starts again when a later page counts fewer (one deleted meanwhile would leave a gap)', () => {
+    const { items } = run([
+      { match: q(1), reply: page([4, 3], 1, 2, 4) },
+      { match: q(2), reply: page([1], 2, 2, 3) },
+      { match: q(1), reply: page([4, 2], 1, 2, 3) },
+      { match: q(2), reply: page([1], 2, 2, 3) },
+    ]);
+    expect(items).toEqual([4, 2, 1]);
+  });
+
+  it('refuses, rather than answering with a gap, when the list changes on every read', () => {
+    const steps: Step[] = [];
+    for (let read = 0; read < 3; read++) steps.push({ match: q(1), reply: page([read], 1, 2, 2 + read) }, { match: q(2), reply: page([read], 2, 2, 3 + read) });
+    expect(() => run(steps)).toThrow('The data changed on the API while the add-in read it, 3 times: nothing was kept. Try again in a moment.');
+  });
+});
+
 describe('a list owned by a record', () => {
   it('checks the owner id before sending, naming it in the words of its field', () => {
     const transport = new ScriptedTransport([]);

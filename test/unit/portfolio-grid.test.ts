@@ -2,6 +2,7 @@
 // series reads, the access check, and the layouts.
 
 import { portfolioCoverage, portfolioMetric, portfolioValue } from '../../src/core/formulas/portfolio-grid';
+import { columnLetters } from '../../src/core/formulas/fund-model';
 import { MemoryCache } from '../support/memory-cache';
 import { scriptedFormulaContext } from '../support/formula-context';
 import { type Step } from '../support/scripted-transport';
@@ -14,7 +15,8 @@ function context(steps: Step[], cache = new MemoryCache(), allowed = [FUND]) {
   return scriptedFormulaContext({ steps, cache, timeZone: 'UTC', defaultCompanyId: FUND, allowedCompanyIds: allowed });
 }
 
-const page = (key: string, items: unknown[], n = 1, pages = 1) => ({ status: 200, body: { [key]: items, meta: { page: n, total_pages: pages, total: items.length } } });
+/** One page of a list; `total` counts the whole list, as the API's meta does on every page. */
+const page = (key: string, items: unknown[], n = 1, pages = 1, total = items.length) => ({ status: 200, body: { [key]: items, meta: { page: n, total_pages: pages, total } } });
 
 /** 25 companies, each with Revenue (quarterly); company 1 also has "revenue " (a duplicate), company 2 none. */
 const profiles = Array.from({ length: 25 }, (_, i) => ({ id: id('c', i + 1), name: `Company ${i + 1}`, company_id: FUND, fiscal_year_end_month: i === 3 ? 3 : 12 }));
@@ -25,10 +27,10 @@ const metrics = profiles.flatMap((p, i) => (i === 1 ? [] : [{ id: id('b', i + 1)
 
 /** The listings over two pages each: every page is read. */
 const listingSteps: Step[] = [
-  { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', profiles.slice(0, 20), 1, 2) },
-  { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=2`, reply: page('portfolio_company_profiles', profiles.slice(20), 2, 2) },
-  { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(0, 20), 1, 2) },
-  { match: `GET /metrics?company_id=${FUND}&page=2`, reply: page('metrics', metrics.slice(20), 2, 2) },
+  { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', profiles.slice(0, 20), 1, 2, profiles.length) },
+  { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=2`, reply: page('portfolio_company_profiles', profiles.slice(20), 2, 2, profiles.length) },
+  { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(0, 20), 1, 2, metrics.length) },
+  { match: `GET /metrics?company_id=${FUND}&page=2`, reply: page('metrics', metrics.slice(20), 2, 2, metrics.length) },
 ];
 
 /** The 23 single Revenue metrics (not company 1's two, not company 2's none), sorted: two requests of ≤ 20 ids. */
@@ -126,5 +128,11 @@ describe('PORTFOLIO_COVERAGE', () => {
     const table = portfolioCoverage(ctx, 'Revenue', '2023', '2024', '');
     expect(table[0]).toEqual(['Company', 'Metric', '2023', '2024', 'Reported', 'Blank', 'No such metric']);
     expect(table[1]).toEqual(['Company 3', 'Revenue', 'reported', 'blank', 1, 1, 0]);
+  });
+});
+
+describe('the fund model layout', () => {
+  it('names columns past Z as Sheets does, so a wide model refers to its own headers', () => {
+    expect([1, 26, 27, 52, 53, 702, 703].map(columnLetters)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'ZZ', 'AAA']);
   });
 });

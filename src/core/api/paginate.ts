@@ -1,6 +1,6 @@
 // One pagination helper for every list: page 1 reveals total_pages, the rest come together.
 
-import { ApiError } from '../errors';
+import { ApiError, ListChangedError } from '../errors';
 import { requireUuid } from '../validate/uuid';
 import type { Query } from './query';
 import type { ApiRequest, Requester } from './requester';
@@ -30,22 +30,48 @@ export function fetchAllPages<T>(requester: Requester, list: ListRead): T[] {
   return (readLists(requester, [list])[0] ?? []) as T[];
 }
 
-/** All pages of several lists, one result each, in two round trips: every page 1 (with `total_pages`), then others. */
+/** Reads of a list that changed between its pages before the add-in gives up on it. */
+const MAX_READS = 3;
+
+/**
+ * All pages of several lists, one result each, in two round trips: every page 1 (with `total_pages`), then others.
+ * A list whose later pages count other than its page 1 changed meanwhile (the API answers newest first, so a point
+ * stored between pages shifts the rest, and one deleted leaves a gap): it is read again from page 1, never kept
+ * with a gap or a repeat.
+ */
 export function readLists(requester: Requester, lists: readonly ListRead[], options: PageOptions = {}): unknown[][] {
+  const results: unknown[][] = lists.map(() => []);
+  let pending = lists.map((_, i) => i);
+  for (let read = 1; pending.length > 0; read++) {
+    if (read > MAX_READS) throw new ListChangedError(MAX_READS);
+    pending = readOnce(requester, pending.map((i) => lists[i]!), options).flatMap((items, j) => {
+      if (items === null) return [pending[j]!];
+      results[pending[j]!] = items;
+      return [];
+    });
+  }
+  return results;
+}
+
+/** One read of every page of each list; null for a list whose count changed between its pages. */
+function readOnce(requester: Requester, lists: readonly ListRead[], options: PageOptions): Array<unknown[] | null> {
   if (lists.length === 0) return [];
   const started = requester.now();
   const firsts = requester.sendAll<Record<string, unknown>>(lists.map((list) => pageRequest(list, 1)));
   const pages = firsts.map((first, i) => readPage(first.data, lists[i]!));
-  const items = pages.map((page) => page.items);
+  const items: Array<unknown[] | null> = pages.map((page) => page.items);
   const rest = pages.flatMap(({ meta }, owner) =>
     Array.from({ length: Math.max(0, meta.total_pages - 1) }, (_, i) => ({ owner, request: pageRequest(lists[owner]!, i + 2) })),
   );
   if (rest.length === 0) return items;
   const total = pages.reduce((sum, { meta }) => sum + (Number(meta.total) || 0), 0);
   options.beforeRemainingPages?.({ total, total_pages: rest.length + 1, page: 1 }, requester.now() - started);
-  requester.sendAll<Record<string, unknown>>(rest.map(({ request }) => request)).forEach((page, j) => {
+  requester.sendAll<Record<string, unknown>>(rest.map(({ request }) => request)).forEach((body, j) => {
     const { owner } = rest[j]!;
-    items[owner]!.push(...readPage(page.data, lists[owner]!).items);
+    const page = readPage(body.data, lists[owner]!);
+    const first = pages[owner]!.meta;
+    if (page.meta.total_pages !== first.total_pages || page.meta.total !== first.total) items[owner] = null;
+    items[owner]?.push(...page.items);
   });
   return items;
 }

@@ -153,7 +153,7 @@ export class Requester {
           results[pending.index] = parseBody<T>(response, pending.request);
           return;
         }
-        const outcome: Outcome = network ? { kind: 'network' } : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
+        const outcome: Outcome = network ? { kind: 'network', unreachable: response.unreachable } : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
         const error = network ? response : toApiError(response, pending, this.now());
         const decision = decideRetry(this.policy, pending.request.method, outcome, pending.attempt, this.now());
         if (!decision.retry) {

@@ -32,7 +32,13 @@ const MAX_DELAY_MS = 60_000;
 
 export type Outcome =
   | { kind: 'status'; status: number; retryAfter?: string | undefined }
-  | { kind: 'network' };
+  | { kind: 'network'; unreachable?: boolean };
+
+/**
+ * Retries after nothing answered at the address: one, for a blip; a wrong or down base URL then fails in about a
+ * second instead of backing off for half a minute (22 s in the sidebar, 24 s in a formula before).
+ */
+const UNREACHABLE_RETRIES = 1;
 
 type RetryDecision = { retry: false } | { retry: true; delayMs: number; fromServer: boolean };
 
@@ -43,6 +49,7 @@ type RetryDecision = { retry: false } | { retry: true; delayMs: number; fromServ
 export function decideRetry(policy: RetryPolicy, method: HttpMethod, outcome: Outcome, attempt: number, nowMs: number): RetryDecision {
   if (attempt >= policy.maxRetries) return { retry: false };
   if (outcome.kind === 'network') {
+    if (outcome.unreachable && attempt >= UNREACHABLE_RETRIES) return { retry: false };
     return IDEMPOTENT_METHODS.includes(method) ? backoff(policy, attempt, NETWORK_BASE_DELAY_MS) : { retry: false };
   }
   const { status } = outcome;

@@ -31,6 +31,9 @@ export type CompactPushState = ReturnType<typeof compactRecord<AuditPushState, A
      */
     cells: string;
     schema: PushSchema;
+    /** Conflicts' [value at build, server's value] by item index; absent when none. */
+    conflicts?: Record<string, [string | null, string]>;
+    overwrite?: true;
   };
 
 type Code = { outcome: AuditPushItem['outcome']; planned: boolean };
@@ -45,9 +48,11 @@ export const PUSH_CODES: Readonly<Record<string, Code>> = {
   /** Refused before sending (validation, a conflict, a property gone). */
   f: { outcome: 'failed', planned: false },
   S: { outcome: 'skipped', planned: false },
+  /** Changed on the server since the build: held back (conflicts.ts). */
+  X: { outcome: 'conflict', planned: true },
 };
 
-const CODE_OF: Record<AuditPushItem['outcome'], string> = { pending: 'p', created: 'C', updated: 'U', skipped: 'S', failed: 'F' };
+const CODE_OF: Record<AuditPushItem['outcome'], string> = { pending: 'p', created: 'C', updated: 'U', skipped: 'S', failed: 'F', conflict: 'X' };
 
 function codeOf(item: AuditPushItem): string {
   return item.outcome === 'failed' && !item.planned ? 'f' : CODE_OF[item.outcome];
@@ -96,6 +101,12 @@ export function compactPush(state: AuditPushState, kept: Pick<CompactPushState, 
     cells: kept.cells,
     schema: kept.schema,
   };
+  const conflicts: Record<string, [string | null, string]> = {};
+  state.items.forEach((item, index) => {
+    if (item.conflict) conflicts[index] = [item.conflict.atBuild, item.conflict.server];
+  });
+  if (Object.keys(conflicts).length > 0) compact.conflicts = conflicts;
+  if (state.overwrite) compact.overwrite = true;
   carryJobFields(state, compact);
   return compact;
 }
@@ -124,6 +135,8 @@ export function expandPush(
     const item = listed.item(first, keyOfCell(first.value, dates.timeZone, dates.formatDate), property, code.outcome, code.planned);
     const reason = compact.reasonOf[index];
     if (reason !== undefined) item.reason = compact.reasons[reason]!;
+    const conflict = compact.conflicts?.[index];
+    if (conflict) item.conflict = { atBuild: conflict[0], server: conflict[1] };
     if (code.outcome === 'pending') {
       const write = cellWrite(first.value, { ...property, autoCalculated: false }, { options: compact.schema.options[property.id] ?? [], ...dates });
       // The same cell with the same options wrote the same body at the start: a refusal now is a bug, not the user's.
@@ -144,6 +157,7 @@ export function expandPush(
     ignoredRows: [...compact.ignoredRows],
     counters: { ...compact.counters },
   };
+  if (compact.overwrite) state.overwrite = true;
   carryJobFields(compact, state);
   return state;
 }

@@ -78,7 +78,7 @@ function toProfile(profile: PortfolioCompanyProfile): AuditProfile {
   return { id: profile.id.toLowerCase(), name: profile.name };
 }
 
-function toOption(option: PortfolioPropertyOption): AuditOption {
+export function toOption(option: PortfolioPropertyOption): AuditOption {
   return { id: option.id.toLowerCase(), label: option.label };
 }
 
@@ -86,7 +86,7 @@ function toProperty(property: PortfolioProperty): AuditProperty {
   return { id: property.id.toLowerCase(), name: property.name, dataType: property.data_type, autoCalculated: isAutoCalculated(property.name) };
 }
 
-function storedValues(items: readonly PortfolioPropertyValue[], properties: readonly AuditProperty[]): Record<string, AuditStoredValue> {
+export function storedValues(items: readonly PortfolioPropertyValue[], properties: readonly AuditProperty[]): Record<string, AuditStoredValue> {
   const known = new Map(properties.map((property) => [property.id, property]));
   const byProperty: Record<string, AuditStoredValue> = {};
   for (const item of items) {

@@ -48,6 +48,7 @@ function reportItem(state: AuditPushState, item: AuditPushItem): AuditPushReport
     value: item.shown,
     outcome: item.outcome,
     reason: item.outcome === 'pending' ? pendingReason(state, 'push') : item.reason ?? null,
+    ...(item.conflict ? { conflict: { ...item.conflict } } : {}),
   };
 }
 
@@ -56,7 +57,9 @@ function summarise(state: AuditPushState, totals: AuditPushTotals): string {
   const compared = `${countOf(state.cellsCompared, 'cell')} compared`;
   if (state.cellsCompared === 0) return `${compared}: the sheet has no audit cells.`;
   if (state.items.length === 0) return `${compared}: nothing changed, so nothing was sent.`;
-  return `${compared}: ${outcomeParts(AUDIT_CELL_OUTCOMES, totals, state, 'push').join(', ')}.`;
+  const parts = outcomeParts(AUDIT_CELL_OUTCOMES, totals, state, 'push', (outcome, n) =>
+    (outcome === 'conflict' ? `${n} ${n === '1' ? 'conflict' : 'conflicts'} (changed on the server since the audit was built, so not sent)` : undefined));
+  return `${compared}: ${parts.join(', ')}.`;
 }
 
 function notes(state: AuditPushState): string[] {

@@ -6,6 +6,7 @@ import type { PortfolioPropertyValue, PortfolioPropertyValueInput } from '../api
 import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
 import { countOf } from '../export/places';
 import { isPushComplete } from './write-back';
+import { holdConflicts, type ConflictGuard } from './conflicts';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
 import { cloneJob } from '../jobs/job-state';
 import { jobProgress } from '../jobs/progress';
@@ -16,7 +17,10 @@ const DEFAULT_PUSH_WAVE_SIZE = 25;
 /** Steps in a row that end on a temporary failure without progress before the push pauses. */
 const MAX_PUSH_STEPS_WITHOUT_PROGRESS = 3;
 
-export type AuditPushStepOptions = WaveStepOptions<AuditPushState>;
+export type AuditPushStepOptions = WaveStepOptions<AuditPushState> & {
+  /** Compares each wave's cells with the server before sending (not for an overwrite push); none: sent as they are. */
+  guard?: ConflictGuard;
+};
 
 /**
  * Runs one step on a copy of `state`: waves of pending cells, one PUT each. 201 counts as created, 200 as
@@ -28,7 +32,7 @@ export function runAuditPushStep(state: AuditPushState, client: ApiClient, optio
     waveSize: DEFAULT_PUSH_WAVE_SIZE,
     maxStepsWithoutProgress: MAX_PUSH_STEPS_WITHOUT_PROGRESS,
     isComplete: isPushComplete,
-    wave: (job, waveSize) => sendWave(job, waveSize, client),
+    wave: (job, waveSize) => sendWave(job, waveSize, client, job.overwrite ? undefined : options.guard),
     effectOf: waveEffect,
     progress: auditPushProgress,
     stormSentence: (job, minutes) => {
@@ -52,8 +56,25 @@ function upsertInput(state: AuditPushState, item: AuditPushItem): PortfolioPrope
   return { portfolio_property_id: propertyId, portfolio_company_profile_id: profileId, ...item.write };
 }
 
-function sendWave(state: AuditPushState, waveSize: number, client: ApiClient): { progressed: boolean; failure?: Failure } {
-  const wave = state.items.filter((item) => item.outcome === 'pending').slice(0, waveSize);
+function sendWave(state: AuditPushState, waveSize: number, client: ApiClient, guard: ConflictGuard | undefined): { progressed: boolean; failure?: Failure } {
+  let wave = state.items.filter((item) => item.outcome === 'pending').slice(0, waveSize);
+  if (guard) {
+    try {
+      wave = holdConflicts(state, wave, client, guard);
+    } catch (error) {
+      const classified = classifyFailure(error, 'push');
+      if (classified.kind !== 'refused') return { progressed: false, failure: classified };
+      // A cell whose server value cannot be read cannot be checked: not sent over what may be a colleague's change.
+      for (const item of wave) {
+        item.outcome = 'failed';
+        item.reason = `the server's value could not be read to check it was not changed since the audit was built: ${classified.reason}`;
+        delete item.write;
+      }
+      return { progressed: true };
+    }
+    // Every cell of the wave was changed on the server: the API answered, and nothing is left to send.
+    if (wave.length === 0) return { progressed: true };
+  }
   state.counters.requests += wave.length;
   let settled: Array<Settled<PortfolioPropertyValue>>;
   try {

@@ -204,11 +204,20 @@ export type AuditWrite =
  * - unchanged: the same as when the audit was built (or equivalent, like labels in another case), not sent.
  * - skipped: deliberately not sent (an auto-calculated property; a profile or property the audit did not have).
  * - failed: refused, by validation before sending or by the API; has a reason.
+ * - conflict: not sent, because the server's value changed since the audit was built (conflicts.ts).
  * - pending: not confirmed yet; sent by the next step or on resume.
  */
-export const AUDIT_CELL_OUTCOMES = ['created', 'updated', 'unchanged', 'skipped', 'failed', 'pending'] as const;
+export const AUDIT_CELL_OUTCOMES = ['created', 'updated', 'unchanged', 'skipped', 'failed', 'conflict', 'pending'] as const;
 
 type AuditCellOutcome = (typeof AUDIT_CELL_OUTCOMES)[number];
+
+/** A cell someone changed on the server since the audit was built, as the report shows it (labels for options). */
+export type AuditConflict = {
+  /** What the audit held; null when the snapshot keeps only a fingerprint of it (values over 16 characters). */
+  atBuild: string | null;
+  /** What the server holds now. */
+  server: string;
+};
 
 /** One cell that differs from the snapshot. Unchanged cells are only counted, to keep the state small. */
 export type AuditPushItem = {
@@ -229,6 +238,10 @@ export type AuditPushItem = {
   planned: boolean;
   /** Why it was skipped or failed: lower-case, no final period, so it reads after "failed: ". */
   reason?: string;
+  /** A conflict's two values. */
+  conflict?: AuditConflict;
+  /** The server's value read just before the wave sent it (for the Pushes sheet); not kept between steps. */
+  was?: string;
 };
 
 /** Everything a push needs between steps: JSON-safe, stored by the server. */
@@ -244,6 +257,8 @@ export type AuditPushState = WaveJobState & {
   ignoredRows: number[];
   /** requests: PUT requests asked of the client (its own retries not counted). */
   counters: WaveJobState['counters'] & { requests: number };
+  /** The explicit second push of conflicts (Overwrite these cells): sent without comparing with the server. */
+  overwrite?: true;
 };
 
 export type AuditPushProgress = JobProgressBase & {
@@ -266,6 +281,8 @@ export type AuditPushReportItem = Pick<AuditPushItem, 'row' | 'column' | 'outcom
   /** The cell as it was shown. */
   value: string;
   reason: string | null;
+  /** A conflict's value at build and on the server now. */
+  conflict?: AuditConflict;
 };
 
 /** A confirmed cell's new snapshot key: applySnapshotUpdates makes a second push send nothing. */

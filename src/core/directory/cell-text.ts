@@ -2,6 +2,7 @@
 
 import { isBlankCell } from '../export/read-range';
 import { quote } from '../export/places';
+import { unsettledCell } from '../sheets/unsettled-cell';
 import { isDateLike } from '../validate/dates';
 
 export { isBlankCell };
@@ -13,15 +14,6 @@ export { isBlankCell };
  */
 const CLEAR_MARK = '-';
 
-/** What getValues() returns for a cell showing a formula error. */
-const SHEET_ERROR = /^#(?:N\/A|REF!|VALUE!|DIV\/0!|NUM!|NAME\?|NULL!|ERROR!|SPILL!|CALC!)/;
-
-/** The error a cell shows, like #N/A, or undefined. */
-function sheetError(cell: unknown): string | undefined {
-  if (typeof cell !== 'string') return undefined;
-  return SHEET_ERROR.exec(cell.trim())?.[0];
-}
-
 export function isClearMark(cell: unknown): boolean {
   return typeof cell === 'string' && cell.trim() === CLEAR_MARK;
 }
@@ -31,8 +23,8 @@ export function isClearMark(cell: unknown): boolean {
  * is text, but a year typed as a name arrives as a number). Booleans, dates and errors are not text.
  */
 export function cellText(cell: unknown, what: string): { text: string } | { reason: string } {
-  const error = sheetError(cell);
-  if (error) return { reason: `the ${what} cell shows the error ${error}` };
+  const unsettled = unsettledCell(cell);
+  if (unsettled) return { reason: `the ${what} cell ${unsettled}` };
   if (typeof cell === 'string') return { text: cell.trim() };
   if (typeof cell === 'number' && Number.isFinite(cell)) return { text: String(cell) };
   if (isDateLike(cell)) return { reason: `the ${what} is a date cell, not text` };

@@ -51,7 +51,7 @@ type CompactProfilesImport = Kept & {
 
 export type CompactImport = CompactContactsImport | CompactProfilesImport;
 
-const CONTACT_CODES: Record<string, ContactRowOutcome> = { p: 'pending', C: 'created', S: 'skipped', F: 'failed', K: 'unknown' };
+const CONTACT_CODES: Record<string, ContactRowOutcome> = { p: 'pending', C: 'created', E: 'existing', S: 'skipped', F: 'failed', K: 'unknown' };
 /** c and u: pending creation and update, so a row planned anew to do something else is not sent. */
 const PROFILE_CODES: Record<string, ProfileRowOutcome> = { c: 'pending', u: 'pending', C: 'created', U: 'updated', N: 'unchanged', F: 'failed' };
 

@@ -7,21 +7,29 @@ import { joinAnd, quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { emailProblem } from './email';
-import { markDuplicates, newImportJob, readImportRows, type FieldColumn } from './range-header';
+import { checkImportHeader, markDuplicates, newImportJob, readImportRows, type FieldColumn, type ImportColumnCheck } from './range-header';
 import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './row-job';
-import type { ImportJob, ImportReport, RangeInput } from './types';
+import type { ImportJob, ImportReport, RangeInput, SheetPosition } from './types';
 
 /**
  * What happened to one row.
  * - created: confirmed by the API; its id is written into the id column.
  * - skipped: the id cell already holds an id (created before) or the "check" mark; nothing sent.
+ * - existing: the API already has a contact with this email in this company (it refused it as taken).
  * - failed: refused by validation or by the API; has a reason.
  * - unknown: sent, but no answer came back: it may have been created. The id column gets the "check" mark.
  * - pending: not sent yet.
  */
-export type ContactRowOutcome = 'created' | 'skipped' | 'failed' | 'unknown' | 'pending';
+export type ContactRowOutcome = 'created' | 'existing' | 'skipped' | 'failed' | 'unknown' | 'pending';
 
-export const CONTACT_ROW_OUTCOMES: readonly ContactRowOutcome[] = ['created', 'skipped', 'failed', 'unknown', 'pending'];
+export const CONTACT_ROW_OUTCOMES: readonly ContactRowOutcome[] = ['created', 'existing', 'skipped', 'failed', 'unknown', 'pending'];
+
+/**
+ * Why an existing contact's row is not an error, and why its other cells were not applied: the spec has
+ * no GET or PUT of a contact (only POST /contacts), so the add-in can neither find it nor update it.
+ */
+const EXISTING =
+  'a contact with this email already exists in this company; the API has no contact lookup or update, so a changed name, title or list of an existing contact cannot be updated through the API: change it in the web application';
 
 /**
  * Written into the id cell of a row whose creation could not be confirmed (there is no GET /contacts
@@ -68,6 +76,11 @@ const CONTACT_COLUMNS: ReadonlyArray<FieldColumn<ContactColumn>> = [
   { key: 'id', aliases: ['contact id', 'id'] },
 ];
 
+/** What a contact import reads of this header row, and what it would leave out. */
+export function checkContactColumns(header: readonly unknown[], origin: SheetPosition): ImportColumnCheck {
+  return checkImportHeader(header, CONTACT_COLUMNS, origin);
+}
+
 /** At most this many list names are quoted in a reason, so one row cannot flood the report. */
 const MAX_NAMES_SHOWN = 25;
 
@@ -90,13 +103,13 @@ export function prepareContactsImport(input: ContactsImportInput): ContactsImpor
   const companyId = requireUuid(input.companyId, 'The company id');
   const table = readImportRows(input.range, CONTACT_COLUMNS, 'A contact import', (row, cell) => readRow(row, cell, companyId, input.contactLists));
   const { rows: read, origin } = table;
-  // Emails compare without regard to case, as the API's uniqueness does. A row to create that shares its
-  // email with any other (to create, or skipped as created before) fails: the API would refuse the second.
+  // Emails compare without regard to case, as the API's uniqueness does. A row created before (its id cell
+  // is filled) comes first, then the first row in sheet order is sent; any other is a duplicate of it.
   markDuplicates(
-    read,
+    [...read.filter((row) => row.skip), ...read.filter((row) => !row.skip)],
     origin,
     (row) => (row.email.includes('@') ? row.email.toLowerCase() : undefined),
-    (_, others) => `the email is also on ${others}: each contact can be created once`,
+    (_, first) => `duplicate of ${first} (the same email): each contact can be created once`,
   );
 
   const rows = read.map(planRow);
@@ -243,6 +256,15 @@ const CONTACTS: ImportKind<ContactRowState, ContactRowOutcome> = {
     row.outcome = 'failed';
     row.reason = reason;
     delete row.body;
+  },
+
+  refused(row, error) {
+    // The API names the taken email on the email field ("has already been taken"); any other refusal of it fails the row.
+    if (error.status !== 422 || error.field !== 'email' || !/taken|exists/i.test(error.apiMessage ?? '')) return false;
+    row.outcome = 'existing';
+    row.reason = EXISTING;
+    delete row.body;
+    return true;
   },
 
   refusalHints: {

@@ -2,6 +2,7 @@
 
 export {
   buildProfilesImportReport,
+  checkProfileColumns,
   prepareProfilesImport,
   runProfilesImportStep,
   PROFILE_ID_HEADER,
@@ -10,6 +11,7 @@ export {
 } from './profiles-import';
 export {
   buildContactsImportReport,
+  checkContactColumns,
   prepareContactsImport,
   runContactsImportStep,
   CONTACT_ID_HEADER,
@@ -17,7 +19,7 @@ export {
   type ContactsImportState,
 } from './contacts-import';
 export { importProgress, resumeImport } from './row-job';
-export { STATUS_HEADER } from './range-header';
+export { requireKnownHeaders, STATUS_HEADER, type ImportColumnCheck } from './range-header';
 export { findContactHeader, planContactNote, sendContactNote, type ContactNoteDraft, type ContactNoteReport } from './contact-notes';
 export { portfolioNotesTable } from './portfolio-notes-table';
 export type { ImportProgress, ImportReport, ImportReportRow, RowWrite } from './types';

@@ -7,9 +7,9 @@ import { quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { readContactId, readCurrency, readMonth, readWebsite, type FieldRead } from './profile-fields';
-import { markDuplicates, newImportJob, readImportRows, type FieldColumn } from './range-header';
+import { checkImportHeader, markDuplicates, newImportJob, readImportRows, type FieldColumn, type ImportColumnCheck } from './range-header';
 import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './row-job';
-import type { ImportJob, ImportReport, RangeInput } from './types';
+import type { ImportJob, ImportReport, RangeInput, SheetPosition } from './types';
 
 /**
  * What happened to one row.
@@ -70,6 +70,11 @@ const PROFILE_COLUMNS: ReadonlyArray<FieldColumn<ProfileColumn>> = [
   { key: 'id', aliases: ['profile id', 'id'] },
 ];
 
+/** What a profile import reads of this header row, and what it would leave out. */
+export function checkProfileColumns(header: readonly unknown[], origin: SheetPosition): ImportColumnCheck {
+  return checkImportHeader(header, PROFILE_COLUMNS, origin);
+}
+
 type ReadRow = {
   row: number;
   name: string;
@@ -97,14 +102,14 @@ export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImpor
   const table = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', readRow);
   const { rows: read, origin } = table;
 
-  markDuplicates(read, origin, (row) => (row.name === '' ? undefined : row.name.toLowerCase()), (row, others) => `the name ${quote(row.name)} is also on ${others}: a profile can appear once in an import`);
-  markDuplicates(read, origin, (row) => row.id, (_, others) => `the same profile id is also on ${others}`);
+  markDuplicates(read, origin, (row) => (row.name === '' ? undefined : row.name.toLowerCase()), (row, first) => `duplicate of ${first} (the name ${quote(row.name)}): a profile can appear once in an import`);
+  markDuplicates(read, origin, (row) => row.id, (_, first) => `duplicate of ${first} (the same profile id): a profile can appear once in an import`);
   matchProfiles(read, input.existingProfiles);
   markDuplicates(
     read.filter((row) => row.problems.length === 0),
     origin,
     (row) => row.target?.id.toLowerCase(),
-    (row, others, count) => `${others} ${count === 1 ? 'updates' : 'update'} the same profile ${quote(row.target?.name ?? '')}: a profile can appear once in an import`,
+    (row, first) => `duplicate of ${first}, which updates the same profile ${quote(row.target?.name ?? '')}: a profile can appear once in an import`,
   );
 
   const rows = read.map((row) => planRow(row, companyId));
@@ -143,12 +148,16 @@ function readRow(row: number, cell: (key: ProfileColumn) => unknown, address: (k
   return { row, name, ...(id ? { id } : {}), idCellBlank: isBlankCell(idCell), ...fields, problems, notes };
 }
 
-/** By id first; else by name, compared without regard to case as the API compares names within a fund. */
+/**
+ * By id first; else by name, compared without regard to case as the API compares names within a fund,
+ * and trimmed on both sides as the formulas match names: "Cirrus Systems " and "Cirrus Systems" in the
+ * API are two matches for one row, which is refused as ambiguous rather than guessed.
+ */
 function matchProfiles(rows: readonly ReadRow[], existing: readonly PortfolioCompanyProfile[]): void {
   const byId = new Map(existing.map((profile) => [profile.id.toLowerCase(), profile]));
   const byName = new Map<string, PortfolioCompanyProfile[]>();
   for (const profile of existing) {
-    const key = profile.name.toLowerCase();
+    const key = profile.name.trim().toLowerCase();
     byName.set(key, [...(byName.get(key) ?? []), profile]);
   }
   for (const row of rows) {
@@ -188,9 +197,12 @@ function planRow(read: ReadRow, companyId: string): ProfileRowState {
   // (a POST's, what differs from a profile with no values).
   const target = read.target;
   const current = target ?? NO_VALUES;
-  const body: PortfolioCompanyProfileInput = { name: read.name, company_id: companyId };
+  // A match by name never renames: the name as the API holds it is sent back. A match by id renames,
+  // unless the names differ only by surrounding spaces on the API's side.
+  const renames = target !== undefined && read.matchedBy !== 'name' && read.name !== target.name.trim();
+  const body: PortfolioCompanyProfileInput = { name: target && !renames ? target.name : read.name, company_id: companyId };
   const changed: ProfileFieldName[] = [];
-  if (read.name !== target?.name) changed.push('name');
+  if (!target || renames) changed.push('name');
   const diff = <T extends string | number>(field: FieldRead<T>, value: T | null, label: ProfileFieldName, set: (value: T | null) => void) => {
     if (field.kind === 'value' && field.value !== value) set(field.value);
     else if (field.kind === 'clear' && value !== null) set(null);

@@ -2,6 +2,7 @@
 
 import { InputError } from '../errors';
 import { columnLetters, joinAnd, quote } from '../export/places';
+import { unsettledCell } from '../sheets/unsettled-cell';
 import { isBlankCell } from './cell-text';
 import type { RangeInput, SheetPosition } from './types';
 
@@ -81,6 +82,36 @@ function readHeader<Key extends string>(header: readonly unknown[], fields: Read
   return { columns, ignored, statusColumn };
 }
 
+/** What an import would make of a range's header row, before anything is planned or sent. */
+export type ImportColumnCheck = {
+  /** The headers this import reads, as shown: "Email", "First name"… */
+  recognised: string[];
+  /** Headers it does not recognise, with their column: 'C "Contact list names"'. Their cells would not be sent. */
+  unrecognised: string[];
+};
+
+/** The header row checked against an import's fields: every header it would leave out is named. */
+export function checkImportHeader<Key extends string>(header: readonly unknown[], fields: ReadonlyArray<FieldColumn<Key>>, origin: SheetPosition): ImportColumnCheck {
+  const known = new Set([normaliseHeader(STATUS_HEADER), ...fields.flatMap((field) => field.aliases)]);
+  const unrecognised = header.flatMap((cell, index) =>
+    isBlankCell(cell) || known.has(normaliseHeader(cell)) ? [] : [`${columnLetters(origin.column + index)} ${quote(String(cell).trim())}`],
+  );
+  return { recognised: fields.map(titleOf), unrecognised };
+}
+
+/**
+ * Refuses a range with headers the import does not recognise, unless the person chose to ignore them:
+ * a typo'd or extra column ("Contact list names") would otherwise be left out under a green summary.
+ */
+export function requireKnownHeaders(check: ImportColumnCheck, what: string, ignoreUnrecognised: boolean): void {
+  if (check.unrecognised.length === 0 || ignoreUnrecognised) return;
+  const these = check.unrecognised.length === 1 ? 'this column' : 'these columns';
+  throw new InputError(
+    `${what} does not recognise the header${check.unrecognised.length === 1 ? '' : 's'} of ${joinAnd(check.unrecognised)}, so nothing in ${these} would be sent. ` +
+      `Rename ${check.unrecognised.length === 1 ? 'it' : 'them'} to a recognised header (${check.recognised.join(', ')}), or choose to ignore ${these}.`,
+  );
+}
+
 /** The first alias, capitalised, is how a header is shown: "Website", "Fiscal year end month". */
 function titleOf<Key extends string>(field: FieldColumn<Key>): string {
   const first = field.aliases[0] ?? field.key;
@@ -102,7 +133,7 @@ type ImportRows<Key extends string, Row> = {
  * the A1 address of a field's cell, so a reason can name the cell to correct); a row holding nothing
  * but, say, an earlier status is empty.
  */
-export function readImportRows<Key extends string, Row>(
+export function readImportRows<Key extends string, Row extends { problems: string[] }>(
   range: RangeInput,
   fields: ReadonlyArray<FieldColumn<Key>>,
   what: string,
@@ -125,7 +156,14 @@ export function readImportRows<Key extends string, Row>(
       continue;
     }
     const address = (key: Key): string => `${columnLetters(origin.column + (header.columns[key] ?? 1) - 1)}${origin.row + index}`;
-    rows.push(readRow(index + 1, cell, address));
+    const read = readRow(index + 1, cell, address);
+    // An error or a "Loading…" is nobody's input: the row waits for it, whatever else its cells say.
+    const unsettled = fields.flatMap((field) => {
+      const why = header.columns[field.key] === undefined ? undefined : unsettledCell(cell(field.key));
+      return why ? [`the ${titleOf(field).toLowerCase()} cell ${address(field.key)} ${why}`] : [];
+    });
+    if (unsettled.length > 0) read.problems = unsettled;
+    rows.push(read);
   }
   return { origin, width, header, rows, emptyRows };
 }
@@ -152,23 +190,22 @@ export function newImportJob<Row extends { outcome: string }>(read: ImportRows<'
   };
 }
 
-/** Rows sharing a key each get a problem naming the others, like "rows 4 and 7": which one is right is the user's call. */
+/**
+ * Rows sharing a key: the first (in sheet order) goes ahead, each later one gets a problem naming it,
+ * like "row 4", so a pasted-twice row is reported as a duplicate and not sent twice.
+ */
 export function markDuplicates<Row extends { row: number; problems: string[] }>(
   rows: readonly Row[],
   origin: SheetPosition,
   keyOf: (row: Row) => string | undefined,
-  problem: (row: Row, others: string, count: number) => string,
+  problem: (row: Row, first: string) => string,
 ): void {
-  const groups = new Map<string, Row[]>();
+  const firsts = new Map<string, Row>();
   for (const row of rows) {
     const key = keyOf(row);
-    if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), row]);
-  }
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
-    for (const row of group) {
-      const others = group.filter((other) => other !== row).map((other) => String(origin.row + other.row - 1));
-      row.problems.push(problem(row, `${others.length === 1 ? 'row' : 'rows'} ${joinAnd(others)}`, others.length));
-    }
+    if (key === undefined) continue;
+    const first = firsts.get(key);
+    if (first) row.problems.push(problem(row, `row ${origin.row + first.row - 1}`));
+    else firsts.set(key, row);
   }
 }

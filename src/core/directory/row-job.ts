@@ -1,6 +1,7 @@
 // One step of a row-by-row import: one write at a time, in sheet order, until the step's time is nearly up.
 
 import type { ApiClient } from '../api/client';
+import type { ApiError } from '../errors';
 import type { ImportJob, ImportProgress, ImportReport, ImportRowBase, RowWrite } from './types';
 import { cloneJob } from '../jobs/job-state';
 import { settleRateLimit } from '../jobs/rate-limit-state';
@@ -35,6 +36,8 @@ export type ImportKind<Row extends ImportRowBase, Outcome extends string> = RowD
   fail(row: Row, reason: string): void;
   /** What the API's refusal means for this kind, by "status field", added to its reason. */
   refusalHints: Readonly<Record<string, string>>;
+  /** Settles a refused row otherwise than as failed (a contact that already exists); true when it did. */
+  refused?(row: Row, error: ApiError): boolean;
   /** Marks a row whose request got no clear answer; returns what the pause message adds about it. */
   unanswered(row: Row, sheetRow: number): string;
   /** Marks a row whose POST was in flight when an execution died. */
@@ -88,7 +91,9 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
       failure = classifyFailure(error, 'import');
     }
     let problem: string | undefined;
-    if (failure?.kind === 'refused') kind.fail(row, failure.reason + (kind.refusalHints[`${failure.error?.status} ${failure.error?.field}`] ?? ''));
+    if (failure?.kind === 'refused') {
+      if (!(failure.error && kind.refused?.(row, failure.error))) kind.fail(row, failure.reason + (kind.refusalHints[`${failure.error?.status} ${failure.error?.field}`] ?? ''));
+    }
     else if (failure?.kind === 'unknown') problem = `${failure.message} ${kind.unanswered(row, next.origin.row + row.row - 1)}`;
     else if (failure) problem = failure.message;
     delete next.inFlight;

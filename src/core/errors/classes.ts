@@ -53,6 +53,11 @@ export class NetworkError extends AddinError {
     readonly url: string,
     /** How many failed together: fetchAll fails the whole wave when one connection drops, none known at fault. */
     readonly waveSize = 1,
+    /**
+     * Nothing answered at the address (Apps Script's "Address unavailable" or "DNS error"): a wrong or down base
+     * URL, which waiting seconds does not mend, unlike a connection dropped mid-way.
+     */
+    readonly unreachable = false,
   ) {
     super(message);
   }
@@ -108,6 +113,26 @@ export class FormulaAccessError extends InputError {
   constructor(what: string, why: string) {
     super(
       `Formulas in this spreadsheet may not read ${what}: ${why}. The spreadsheet's owner can allow a company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
+    );
+  }
+}
+
+/** A list changed between its pages on every read: what was read may have a gap, so none of it is kept. */
+export class ListChangedError extends AddinError {
+  override readonly name = 'ListChangedError';
+  constructor(reads: number) {
+    super(`The data changed on the API while the add-in read it, ${reads} times: nothing was kept. Try again in a moment.`);
+  }
+}
+
+/**
+ * An id found in none of the companies formulas here may read. A typo is likelier than another company's record
+ * (the API lists records only by company, so which it is cannot be told): the check comes first, the access after.
+ */
+export class NotAmongAllowedError extends InputError {
+  constructor(record: string, id: string, where: string) {
+    super(
+      `No ${record} with id ${id} was found in ${where}: check the id. If it is another company's, the spreadsheet's owner can allow that company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
     );
   }
 }

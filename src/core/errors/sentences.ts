@@ -5,6 +5,9 @@ import { SETTINGS_HINT } from '../product';
 import { ApiError, FetchRefusedError, NetworkError, type ErrorItem, type RefusalReason } from './classes';
 import { dailyQuotaOf, type DailyQuota } from './platform-quotas';
 
+/** A path that names a record: the API's only paths with an id are these collections followed by one. */
+const ID_SEGMENT = /\/(metrics|portfolio_company_profiles|portfolio_notes)\/[^/?#]+/;
+
 /** The sentence a user reads for any error, saying what to do next. */
 export function userSentence(error: unknown): string {
   if (error instanceof ApiError) {
@@ -16,6 +19,8 @@ export function userSentence(error: unknown): string {
       case 'forbidden':
         return 'This API token has no access to that company or record. Check the id, or ask an admin of the company for access.';
       case 'record_missing':
+        // A path with no id in it names no record: the base URL's path is what is wrong, not an id.
+        if (!ID_SEGMENT.test(error.path)) return `Not found: the API has nothing at ${error.path}${detail}. That path holds no id, so the base URL's path is likely wrong: check it in ${SETTINGS_HINT}.`;
         return `Not found: the API has no record at ${error.path}${detail}. Check the id.`;
       case 'parameter_invalid': {
         // The API answers 400 on these fields when the id names nothing this token can see.
@@ -34,6 +39,8 @@ export function userSentence(error: unknown): string {
     }
   }
   if (error instanceof NetworkError) {
+    const origin = /^[a-z]+:\/\/[^/?#]+/i.exec(error.url)?.[0] ?? error.url;
+    if (error.unreachable) return `Nothing answered at ${origin}: the base URL's address is wrong, or its server is down. Check the base URL in ${SETTINGS_HINT}.`;
     const host = /^[a-z]+:\/\/([^/?#]+)/i.exec(error.url)?.[1] ?? error.url;
     return `Could not reach the API at ${host}. Check the base URL in the add-in's settings and try again.`;
   }

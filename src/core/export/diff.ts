@@ -53,18 +53,67 @@ export function applyDiff(state: ExportState, metric: number, existing: readonly
     if (!stored.has(item.date)) {
       item.planned = 'created';
     } else {
-      const current = stored.get(item.date);
-      if (current !== null && current !== undefined && sameDecimal(current, item.value)) {
+      const current = stored.get(item.date) ?? null;
+      if (current !== null && sameDecimal(current, item.value)) {
         item.outcome = 'unchanged';
         delete item.planned;
         return;
       }
+      if (current !== null && state.spec.keepDifferent) {
+        item.outcome = 'skipped';
+        item.reason = `not overwritten: the server holds ${current} ("Do not overwrite values that differ" is on)`;
+        delete item.planned;
+        return;
+      }
       item.planned = 'updated';
+      item.previous = current;
     }
     changed.push(index);
   });
   state.batches.push(...planBatches(metric, changed));
   if (undiffed(state, metric).length === 0) metricState.phase = 'send';
+}
+
+/** What the server held for an item as a comparison saw it: 'absent' (no point on that date), a value, or null (a blank one); undefined when not compared. */
+function serverValue(item: ExportState['items'][number]): string | null | 'absent' | undefined {
+  if (item.outcome === 'unchanged') return item.value;
+  if (item.outcome !== 'pending') return undefined;
+  if (item.planned === 'created') return 'absent';
+  if (item.planned === 'updated') return item.previous;
+  return undefined;
+}
+
+function sameServerValue(a: string | null | 'absent', b: string | null | 'absent'): boolean {
+  if (a === null || b === null || a === 'absent' || b === 'absent') return a === b;
+  return sameDecimal(a, b);
+}
+
+/**
+ * Compares what the start's reads found on the server with what the preview's reads found (`seen`, the
+ * same range and fingerprint, so the same items in the same order). An item the export would write whose
+ * server value changed in between is not written: someone else wrote it, and the person approved the
+ * preview, not that. It is skipped as a conflict with both values; its batch no longer carries it.
+ */
+export function markConflicts(state: ExportState, seen: ExportState): ExportState {
+  if (seen.fingerprint !== state.fingerprint || seen.items.length !== state.items.length) return state;
+  const conflicted = new Set<number>();
+  state.items.forEach((item, index) => {
+    if (item.outcome !== 'pending' || (item.planned !== 'created' && item.planned !== 'updated')) return;
+    const then = serverValue(seen.items[index]!);
+    const now = serverValue(item);
+    if (then === undefined || now === undefined || sameServerValue(then, now)) return;
+    const shown = (value: string | null | 'absent'): string => (value === 'absent' ? 'no value' : value === null ? 'a blank' : value);
+    item.outcome = 'skipped';
+    item.reason = `conflict: the server's value changed since the preview (${shown(then)} then, ${shown(now)} now), so it was not written: preview again to see it, then export`;
+    delete item.planned;
+    delete item.previous;
+    conflicted.add(index);
+  });
+  if (conflicted.size === 0) return state;
+  state.batches = state.batches
+    .map((batch) => ({ ...batch, items: batch.items.filter((index) => !conflicted.has(index)) }))
+    .filter((batch) => batch.items.length > 0);
+  return state;
 }
 
 /**

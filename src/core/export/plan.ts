@@ -19,7 +19,9 @@ export function planBatches(metric: number, itemIndexes: readonly number[]): Exp
  * so a resume can tell the user that the sheet was edited in between.
  */
 export function planFingerprint(spec: ExportSpec, metrics: readonly ExportMetricState[], items: readonly ExportItemState[]): string {
-  const specPart = [spec.layout, spec.metricId ?? '', spec.hasHeaderRow, spec.skipBlanks, spec.duplicates, spec.offPeriod, spec.onlyChanged];
+  const specPart: unknown[] = [spec.layout, spec.metricId ?? '', spec.hasHeaderRow, spec.skipBlanks, spec.duplicates, spec.offPeriod, spec.onlyChanged];
+  // Only when on, so exports stored before the option keep their fingerprints.
+  if (spec.keepDifferent) specPart.push('keepDifferent');
   const itemPart = items.map((item) => [
     item.row,
     item.column,

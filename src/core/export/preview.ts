@@ -4,6 +4,9 @@ import { countItems, formatCount, placeNamer } from './places';
 import { countOutcomes, reportItem } from './report';
 import type { ExportItemState, ExportPreview, ExportState, RangeInput } from './types';
 
+/** Overwrites listed old → new in a preview; past this, a count. */
+const OVERWRITES_SHOWN = 50;
+
 /**
  * A preview of a prepared export. With the range's display values, each sample item shows the cells as
  * the user sees them ("12%", "3/1/2024") beside what will be sent, so a misread column is caught early.
@@ -21,11 +24,17 @@ export function previewExport(state: ExportState, displayValues?: RangeInput['di
     ? [
         `${formatCount(compared.unchanged)} unchanged`,
         `${formatCount(compared.toCreate)} to create`,
-        `${formatCount(compared.toUpdate)} to update`,
+        `${formatCount(compared.toUpdate)} to overwrite a different value`,
         ...(compared.notCompared ? [`${formatCount(compared.notCompared)} not compared yet`] : []),
       ]
     : [`${formatCount(toSend)} to send`];
   counts.push(`${formatCount(skipped)} skipped`, `${formatCount(failed)} failed`);
+  // Each overwrite with the value it replaces, so the person sees what the server loses before sending.
+  const overwriting = state.items.filter((item) => item.outcome === 'pending' && item.planned === 'updated' && item.previous !== undefined);
+  const overwrites = {
+    total: overwriting.length,
+    shown: overwriting.slice(0, OVERWRITES_SHOWN).map((item) => ({ cell: places.cell(item), old: item.previous ?? '(blank)', new: item.value ?? '' })),
+  };
   return {
     layout: state.spec.layout,
     rowsRead: state.rowsRead,
@@ -33,6 +42,7 @@ export function previewExport(state: ExportState, displayValues?: RangeInput['di
     emptyRows: state.emptyRows,
     toSend,
     compared,
+    overwrites,
     skipped,
     failed,
     problem,

@@ -92,6 +92,9 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
       : `${failure.reason} (while reading the metric's existing data points)`;
     for (const index of itemsOf(state, metric)) fail(state, index, reason);
     metricState.phase = 'stopped';
+    // Batches an earlier chunk of this metric planned are not sent either (their items just failed with the
+    // reason): left pending, the export would end paused on batches no wave may pick.
+    for (const batch of state.batches) if (batch.metric === metric && batch.status === 'pending') batch.status = 'not_sent';
     return { progressed: true };
   }
   applyDiff(state, metric, points, chunk.indices);

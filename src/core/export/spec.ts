@@ -22,6 +22,7 @@ export function parseExportSpec(input: unknown): ExportSpec {
     duplicates: oneOf(raw, 'duplicates', ['reject', 'last_wins'] as const, 'reject'),
     offPeriod: oneOf(raw, 'offPeriod', ['reject', 'normalise'] as const, 'reject'),
   };
+  if (flag(raw, 'keepDifferent', false)) spec.keepDifferent = true;
   const metricId = raw['metricId'];
   if (metricId !== undefined && metricId !== null && metricId !== '') {
     if (typeof metricId !== 'string') throw new InputError('The export option metricId must be text.');

@@ -23,6 +23,11 @@ export type ExportSpec = {
   offPeriod: 'reject' | 'normalise';
   /** Read the metric's existing points first and send only what differs. */
   onlyChanged: boolean;
+  /**
+   * "Do not overwrite values that differ": with onlyChanged, a date whose stored value differs from the
+   * sheet's is skipped, not updated (a blank stored value is still filled). Absent: off.
+   */
+  keepDifferent?: boolean;
 };
 
 /**
@@ -66,6 +71,8 @@ export type ExportItemState = {
   outcome: RowOutcome;
   /** What a confirmed send makes of a pending item (written: sent without a diff). */
   planned?: 'created' | 'updated' | 'written';
+  /** The value an update overwrites, as the comparison read it (null: a blank); not kept between steps. */
+  previous?: string | null;
   /** Why it was skipped or failed: lower-case, no final period, so it reads after "failed: ". */
   reason?: string;
   /** Something the user should know about a sent item, such as a date moved to its period start. */
@@ -175,6 +182,8 @@ export type ExportPreview = ExportRead & {
   toSend: number;
   /** With "only what changed": the counts the export will report once the stored points were read; else null. */
   compared: { unchanged: number; toCreate: number; toUpdate: number; notCompared: number } | null;
+  /** The updates that overwrite a value the server holds, old → new: the first 50 of `total`. */
+  overwrites: { total: number; shown: Array<{ cell: string; old: string; new: string }> };
   skipped: number;
   failed: number;
   /** Why the stored points could not all be read. */

@@ -2,6 +2,7 @@
 
 import { shortReason } from '../errors';
 import { periodStart } from '../sheets/periods';
+import { unsettledCell } from '../sheets/unsettled-cell';
 import { isDateLike, isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
 import { toDecimal } from '../validate/decimal';
 import { fractionToPoints, isPercentFormat, isPercentUnit, percentTextToPoints } from './percent';
@@ -19,9 +20,6 @@ export const BLANK_REFUSED = 'blank value: the API cannot store a blank, and thi
 
 /** The API's decimal form; anything sent must match it (contract: DataPointInput.value). */
 const API_DECIMAL = /^-?\d+(\.\d+)?$/;
-
-/** What getValues() returns for a cell showing a formula error. */
-const SHEET_ERROR = /^#(?:N\/A|REF!|VALUE!|DIV\/0!|NUM!|NAME\?|NULL!|ERROR!|SPILL!|CALC!)/;
 
 /** Sheets stores a time of day with no date as that time on its epoch day. */
 const SHEETS_EPOCH_DAY = '1899-12-30';
@@ -67,8 +65,8 @@ function checkCell(cell: ReadCell, spec: ExportSpec, dates: DateReading): Checke
 
 /** A Date cell read in the spreadsheet's time zone, or YYYY-MM-DD text; nothing else is a date. */
 function readDate(cell: unknown, dates: DateReading): { date: string } | { reason: string } {
-  const error = sheetError(cell);
-  if (error) return { reason: `the date cell shows the error ${error}` };
+  const unsettled = unsettledCell(cell);
+  if (unsettled) return { reason: `the date cell ${unsettled}` };
   if (isBlankCell(cell)) return { reason: 'the date is empty: give a date cell or text like 2024-01-31' };
   let text: string;
   try {
@@ -88,8 +86,8 @@ function readDate(cell: unknown, dates: DateReading): { date: string } | { reaso
  * points the cell shows (0.12 shown as 12% sends 12): for any other unit, 0.12 and 12 are both guesses.
  */
 function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format?: string): { value: string } | { reason: string } {
-  const error = sheetError(cell);
-  if (error) return { reason: `the cell shows the error ${error}` };
+  const unsettled = unsettledCell(cell);
+  if (unsettled) return { reason: `the cell ${unsettled}` };
   if (isDateLike(cell)) return { reason: 'the value is a date, not a number' };
   const percent = isPercentUnit(metric.unit);
   const points = typeof cell === 'string' ? percentTextToPoints(cell) : undefined;
@@ -162,9 +160,4 @@ function unitOf(metric: Pick<MetricRef, 'unit'>, fix: string): string {
   const unit = typeof metric.unit === 'string' ? metric.unit.trim() : '';
   const holds = unit === '' ? "the metric's unit is not known" : `the metric's unit is ${quote(unit)}`;
   return `${holds}, not percent: type the number the metric holds ${fix}, or choose a metric whose unit is percent`;
-}
-
-function sheetError(cell: unknown): string | undefined {
-  if (typeof cell !== 'string') return undefined;
-  return SHEET_ERROR.exec(cell.trim())?.[0];
 }

@@ -8,16 +8,16 @@
 // metric listing holds its portfolio companies' metrics; a profile is found in the profile listing (one
 // without metrics is in no metric listing); companies that are not funds answer 403 on portfolio listings.
 
-import { FormulaAccessError } from '../errors';
+import { FormulaAccessError, NotAmongAllowedError } from '../errors';
 import type { Metric, PortfolioCompanyProfile, PortfolioProperty } from '../api/types';
 import { isUuid } from '../validate/uuid';
 import type { FormulaContext } from './formula-context';
 import { cachedMetricListing, listMetricsCached, listProfilesCached, listPropertiesCached, unlessForbidden } from './metric-directory';
 
-/** Why an id is refused: "it is not a metric of any company the spreadsheet's owner allowed (2 companies)". */
-function notAmongAllowed(ctx: FormulaContext, what: string): string {
+/** Where an id was looked for: "the companies this spreadsheet may read (2 companies)". */
+function amongAllowed(ctx: FormulaContext): string {
   const n = ctx.allowedCompanyIds.length;
-  return `it is not ${what} the spreadsheet's owner allowed (${n === 0 ? 'none yet' : n === 1 ? '1 company' : `${n} companies`})`;
+  return `the companies this spreadsheet may read (${n === 0 ? 'none yet' : n === 1 ? '1 company' : `${n} companies`})`;
 }
 
 /**
@@ -82,7 +82,7 @@ export function requireMetricAccess(ctx: FormulaContext, metricIds: readonly str
   const found = findListedMetrics(ctx.allowedCompanyIds, metricIds, (companyId) => listMetricsCached(ctx, companyId));
   for (const id of metricIds) {
     // The listing does not say whose an unknown metric is, and the API lists metrics only by company.
-    if (!found.has(id.toLowerCase())) throw new FormulaAccessError(`metric ${id}`, notAmongAllowed(ctx, 'a metric of any company'));
+    if (!found.has(id.toLowerCase())) throw new NotAmongAllowedError('metric', id, amongAllowed(ctx));
   }
   return found;
 }
@@ -110,12 +110,7 @@ export function requireProfileAccess(ctx: FormulaContext, profileId: string, fun
     const profile = profiles.find((p) => p.id.toLowerCase() === profileId.toLowerCase());
     if (profile) return profile;
   }
-  throw new FormulaAccessError(
-    `portfolio company profile ${profileId}`,
-    fundId !== undefined
-      ? `it is not a portfolio company of fund ${fundId}, and its own fund is not allowed`
-      : notAmongAllowed(ctx, 'a portfolio company of any fund'),
-  );
+  throw new NotAmongAllowedError('portfolio company profile', profileId, fundId !== undefined ? `fund ${fundId}` : amongAllowed(ctx));
 }
 
 /** The property, from the listing of the first allowed fund that defines it. */
@@ -124,5 +119,5 @@ export function requirePropertyAccess(ctx: FormulaContext, propertyId: string): 
     const property = portfolioListing(ctx, companyId, () => listPropertiesCached(ctx, companyId)).find((p) => p.id.toLowerCase() === propertyId.toLowerCase());
     if (property) return property;
   }
-  throw new FormulaAccessError(`portfolio property ${propertyId}`, notAmongAllowed(ctx, 'a property of any fund'));
+  throw new NotAmongAllowedError('portfolio property', propertyId, amongAllowed(ctx));
 }

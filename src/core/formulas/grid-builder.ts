@@ -2,11 +2,21 @@
 // "Reporting coverage" sheet's layout, all from the same directory and tables the custom functions use.
 
 import { InputError } from '../errors';
+import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { isUuid } from '../validate/uuid';
 import { BLANK, coverageColumns, normalName, type FundDirectory } from './portfolio-grid';
 import type { SheetCell } from './metric-formulas';
 
-export type FundMetricName = { name: string; companies: number };
+/** A name, how many companies have a metric of it, and the aggregate the grid builder offers first for it. */
+export type FundMetricName = { name: string; companies: number; aggregate: 'last' | 'sum'; companyNames: string[] };
+
+/** Balances are read at a period's end (Cash at quarter end); anything else is taken as a flow and added up. */
+const BALANCE = /\b(cash|balance|headcount|head count|employees|fte|arr|mrr|recurring|customers|users|subscribers|runway|debt|assets|liabilities|equity|valuation|backlog|inventory)\b/i;
+
+/** What a quarter of a monthly metric of this name is, unless the person chooses otherwise. */
+export function suggestedAggregate(name: string): 'last' | 'sum' {
+  return BALANCE.test(name) ? 'last' : 'sum';
+}
 
 /**
  * Every distinct metric name of the fund's companies (matched as the functions match them), with how
@@ -14,19 +24,21 @@ export type FundMetricName = { name: string; companies: number };
  * first alphabetically), so the inserted formula reads as the fund writes it.
  */
 export function fundMetricNames(directory: FundDirectory): FundMetricName[] {
-  const byKey = new Map<string, { companies: number; spellings: Map<string, number> }>();
-  for (const byName of directory.metrics.values()) {
+  const byKey = new Map<string, { companies: number; spellings: Map<string, number>; companyNames: string[] }>();
+  const companyName = new Map(directory.profiles.map((profile) => [profile.id.toLowerCase(), profile.name.trim()] as const));
+  for (const [profileId, byName] of directory.metrics) {
     for (const [key, metrics] of byName) {
-      const entry = byKey.get(key) ?? { companies: 0, spellings: new Map<string, number>() };
+      const entry = byKey.get(key) ?? { companies: 0, spellings: new Map<string, number>(), companyNames: [] };
       entry.companies += 1;
+      entry.companyNames.push(companyName.get(profileId) ?? profileId);
       const spelling = metrics[0]!.name.trim();
       entry.spellings.set(spelling, (entry.spellings.get(spelling) ?? 0) + 1);
       byKey.set(key, entry);
     }
   }
-  const names = [...byKey.values()].map(({ companies, spellings }) => {
+  const names = [...byKey.values()].map(({ companies, spellings, companyNames }) => {
     const [name] = [...spellings].sort(([a, n], [b, m]) => m - n || (a < b ? -1 : a > b ? 1 : 0))[0]!;
-    return { name, companies };
+    return { name, companies, aggregate: suggestedAggregate(name), companyNames: companyNames.sort((a, b) => a.localeCompare(b)) };
   });
   return names.sort((a, b) => b.companies - a.companies || normalName(a.name).localeCompare(normalName(b.name)));
 }
@@ -49,7 +61,15 @@ export type GridChoice = {
   periods: string[];
   startPeriod: string | null;
   endPeriod: string | null;
+  /** For periods longer than a company's metric; null for none (each period then must be one of the metric's). */
+  aggregate: Aggregate | null;
 };
+
+/** The aggregate as a formula's last argument: `, "last"`, or nothing. */
+function aggregateArgument(choice: GridChoice): string {
+  const how = readAggregate(choice.aggregate);
+  return how ? `, ${text(how)}` : '';
+}
 
 function trimmed(items: readonly string[]): string[] {
   return items.map((item) => String(item).trim()).filter((item) => item !== '');
@@ -62,7 +82,7 @@ export function cleanNames(names: readonly string[]): string[] {
 }
 
 /** The period labels a PORTFOLIO_METRIC choice names: its list, or every calendar period from start to end. */
-export function choicePeriods(choice: GridChoice): string[] {
+export function choicePeriods(choice: Pick<GridChoice, 'periods' | 'startPeriod' | 'endPeriod'>): string[] {
   const listed = trimmed(choice.periods);
   if (listed.length > 0) return listed;
   if (!choice.startPeriod || !choice.endPeriod) throw new InputError('Give the periods: a start and an end label (like 2024-Q1 and 2024-Q4), or a list.');
@@ -80,12 +100,12 @@ export function gridFormula(choice: GridChoice): string {
   const names = cleanNames(choice.metricNames);
   if (choice.kind === 'metric') {
     if (names.length > 1) throw new InputError('PORTFOLIO_METRIC shows one metric: choose one name (or build the coverage of several).');
-    return `=PORTFOLIO_METRIC(${text(names[0]!)}, ${row(choicePeriods(choice))}, ${text(choice.fundId)})`;
+    return `=PORTFOLIO_METRIC(${text(names[0]!)}, ${row(choicePeriods(choice))}, ${text(choice.fundId)}${aggregateArgument(choice)})`;
   }
   if (!choice.startPeriod || !choice.endPeriod) throw new InputError('Give the coverage\'s start and end periods, like 2024-01 and 2024-06.');
   // Checked here too, so a wrong label is refused before a formula is written.
   coverageColumns(choice.startPeriod, choice.endPeriod);
-  return `=PORTFOLIO_COVERAGE(${row(names)}, ${text(choice.startPeriod.trim())}, ${text(choice.endPeriod.trim())}, ${text(choice.fundId)})`;
+  return `=PORTFOLIO_COVERAGE(${row(names)}, ${text(choice.startPeriod.trim())}, ${text(choice.endPeriod.trim())}, ${text(choice.fundId)}${aggregateArgument(choice)})`;
 }
 
 /** A range of the sheet, 1-based. */

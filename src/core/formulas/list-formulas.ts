@@ -7,7 +7,8 @@ import { midnightIn } from '../sheets/time-zone';
 import { isIsoDate, type DateFormatter } from '../validate/dates';
 import { companyOrDefault, isBlank, optionalText, readId } from './arguments';
 import type { FormulaContext } from './formula-context';
-import { requireCompanyAccess, requireProfileAccess, requirePropertyAccess } from './formula-access';
+import { requireCompanyAccess, requirePropertyAccess } from './formula-access';
+import { portfolioCompanyArg } from './portfolio-grid';
 import { listMetricsCached, listProfilesCached, listPropertiesCached, unlessForbidden } from './metric-directory';
 import { richTextToPlain } from './rich-text';
 import type { SheetCell } from './metric-formulas';
@@ -73,9 +74,8 @@ export function readableValue(value: PortfolioPropertyValue['value'], dataType: 
 }
 
 export function portfolioPropertyValues(ctx: FormulaContext, profileArg: unknown, companyArg: unknown): SheetCell[][] {
-  const profileId = readId(profileArg, 'The portfolio company profile id');
   const companyId = companyOrDefault(ctx, companyArg, 'The fund\'s company id');
-  requireProfileAccess(ctx, profileId, companyId);
+  const profileId = portfolioCompanyArg(ctx, profileArg, companyId).id;
   const properties = new Map(listPropertiesCached(ctx, companyId).map((p) => [p.id, p]));
   const values = ctx.records.getOrLoad(`property_values:${profileId}`, () => ctx.client().portfolio.listValues(profileId));
   const rows = values.map((v) => {
@@ -112,8 +112,7 @@ function whyNoOptions(ctx: FormulaContext, propertyId: string, label: string | u
 }
 
 export function portfolioNotes(ctx: FormulaContext, profileArg: unknown): SheetCell[][] {
-  const profileId = readId(profileArg, 'The portfolio company profile id');
-  requireProfileAccess(ctx, profileId);
+  const profileId = portfolioCompanyArg(ctx, profileArg, undefined).id;
   const notes = ctx.records.getOrLoad(`portfolio_notes:${profileId}`, () => ctx.client().portfolio.listNotes(profileId));
   return listTable(['Name', 'Content', 'Created at', 'Id'], notes.map((n) => [n.name ?? '', n.content ?? '', dateTime(n.created_at), String(n.id ?? '')]), () => 'No portfolio notes: this portfolio company has none yet.');
 }

@@ -5,7 +5,7 @@ import type { DataPoint, Metric } from '../api/types';
 import { parseTableOptions, shapeSeries, toCell, type Cell, type TableOptions } from '../sheets/metric-table';
 import { sourceCells } from '../sheets/source-cells';
 import { aggregate, AGGREGATE_CHOICES, readAggregate, type Aggregate } from '../sheets/period-aggregate';
-import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
+import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodLabel, yearAsLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
 import { MAX_COMPANIONS, seriesKey } from '../series/series-cache';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
@@ -111,7 +111,8 @@ export function metricValuesCells(
 type PeriodCell = LabelledPeriod & { label?: string };
 
 /** A period cell: a Date cell, or a label like 2024-03, 2024-Q1, FY2024, Q3 FY2024, FY2024 Q3 or FY24. */
-function readPeriod(ctx: FormulaContext, metric: Metric, period: unknown): PeriodCell {
+function readPeriod(ctx: FormulaContext, metric: Metric, periodCell: unknown): PeriodCell {
+  const period = yearAsLabel(periodCell);
   if (isBlank(period)) throw new InputError('The period is missing: give a date or a label like 2024-03, 2024-Q1, FY2024 or Q3 FY2024.');
   const text = typeof period === 'string' ? period.trim() : toIsoDate(period, 'The period', ctx.timeZone, ctx.formatDate);
   if (typeof period !== 'string' || isIsoDate(text)) return { start: text, end: text, span: 'day', description: text };

@@ -5,10 +5,11 @@
 
 import { InputError } from '../errors';
 import type { Metric, PortfolioCompanyProfile } from '../api/types';
-import { readAggregate } from '../sheets/period-aggregate';
-import { addDays, nextPeriodStart, parsePeriodLabel, periodLabel, periodStart, periodStartsWithin, type LabelledPeriod, type LabelSpan } from '../sheets/periods';
+import { didYouMean } from '../sheets/nearest-names';
+import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
+import { addDays, nextPeriodStart, parsePeriodLabel, periodLabel, periodStart, yearAsLabel, periodStartsWithin, type LabelledPeriod, type LabelSpan } from '../sheets/periods';
 import { argumentGrid, isBlank, nonBlankCells } from './arguments';
-import { requireCompanyAccess } from './formula-access';
+import { requireCompanyAccess, requireProfileAccess } from './formula-access';
 import type { FormulaContext } from './formula-context';
 import { listMetricsCached, listProfilesCached } from './metric-directory';
 import { loadPoints, loadWholeSeries, valueOfMetric, type SheetCell } from './metric-formulas';
@@ -54,8 +55,20 @@ function fundOrDefault(ctx: FormulaContext, value: unknown): string {
   throw new InputError("No fund: choose a default company (the fund) in the add-in's settings, or give the fund's company id.");
 }
 
+/**
+ * A portfolio company argument of the list functions: a profile id (of the fund given, else of any allowed fund), or
+ * a name in the fund given (else the default fund), as PORTFOLIO_VALUE takes it.
+ */
+export function portfolioCompanyArg(ctx: FormulaContext, value: unknown, fundId: string | undefined): PortfolioCompanyProfile {
+  const text = Array.isArray(value) || isBlank(value) ? '' : String(value).trim();
+  if (isUuid(text)) return requireProfileAccess(ctx, text, fundId);
+  const fund = fundId ?? fundOrDefault(ctx, undefined);
+  requireCompanyAccess(ctx, fund);
+  return findCompany({ fundId: fund, profiles: listProfilesCached(ctx, fund) }, value);
+}
+
 /** A portfolio company given by profile id or by name (trimmed, without regard to case). */
-function findCompany(directory: FundDirectory, value: unknown): PortfolioCompanyProfile {
+function findCompany(directory: Pick<FundDirectory, 'fundId' | 'profiles'>, value: unknown): PortfolioCompanyProfile {
   if (isBlank(value)) throw new InputError('The company is missing: give a portfolio company\'s name or profile id.');
   if (Array.isArray(value)) throw new InputError('The company must be one cell here, not a range.');
   const text = String(value).trim();
@@ -66,7 +79,30 @@ function findCompany(directory: FundDirectory, value: unknown): PortfolioCompany
   if (named.length > 1) {
     throw new InputError(`${named.length} portfolio companies of fund ${directory.fundId} are named "${text}": ${named.map((p) => p.id).join(', ')}. Give the profile id of the one you mean.`);
   }
-  throw new InputError(`No portfolio company of fund ${directory.fundId} is named "${text}" or has that profile id (=PORTFOLIO_COMPANIES lists them).`);
+  throw new InputError(`No portfolio company named "${text}" in fund ${directory.fundId}${didYouMean(text, directory.profiles.map((p) => p.name)) || ', nor with that profile id (=PORTFOLIO_COMPANIES lists them).'}`);
+}
+
+/** Every metric name of the fund's companies, as spelt. */
+function metricNamesOf(directory: FundDirectory): string[] {
+  return [...directory.metrics.values()].flatMap((byName) => [...byName.values()].map((metrics) => metrics[0]!.name));
+}
+
+/** Throws, naming the nearest names, when no company of the fund has a metric of that name. */
+export function requireMetricNameInFund(directory: FundDirectory, name: string): void {
+  const key = normalName(name);
+  if ([...directory.metrics.values()].some((byName) => byName.has(key))) return;
+  if (directory.profiles.length === 0) return;
+  const near = didYouMean(name, metricNamesOf(directory));
+  throw new InputError(`No metric named "${name.trim()}" in fund ${directory.fundId}${near || ': none of its companies has a metric of that name (=METRICS lists them).'}`);
+}
+
+/** The company's metric of that name, or the error saying why there is none (naming the nearest names). */
+function requireMetric(directory: FundDirectory, company: PortfolioCompanyProfile, name: string): Metric {
+  const metric = findMetric(directory, company, name);
+  if (metric) return metric;
+  requireMetricNameInFund(directory, name);
+  const own = [...(directory.metrics.get(company.id.toLowerCase())?.values() ?? [])].map((metrics) => metrics[0]!.name);
+  throw new InputError(`"${company.name}" has no metric named "${name.trim()}"${didYouMean(name, own) || '.'}`);
 }
 
 /** The company's metric of that name: the one, none (undefined), or an error naming both ids. */
@@ -133,8 +169,7 @@ export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg
   if (![companyArg, nameArg, periodArg].some(Array.isArray)) {
     const company = findCompany(directory, companyArg);
     const name = readName(nameArg, 'The metric name');
-    const metric = findMetric(directory, company, name);
-    if (!metric) throw new InputError(`"${company.name}" has no metric named "${name.trim()}".`);
+    const metric = requireMetric(directory, company, name);
     // A single cell reads the metric's own series, the one METRIC_VALUE cells of that metric share; its
     // fetch takes along the other companies' metrics of that name, which the rest of a fund model's
     // cells ask for next (issue 26), from the directory in hand: no other cell is read.
@@ -149,7 +184,8 @@ export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg
     if (isBlank(company) || isBlank(name) || isBlank(period)) return '';
     const profile = findCompany(directory, company);
     const text = readName(name, 'The metric name');
-    const metric = orMessage(() => findMetric(directory, profile, text));
+    // A name no company has says so with the nearest names; one this company lacks stays short, as a grid's cell.
+    const metric = orMessage(() => findMetric(directory, profile, text) ?? requireMetricNameInFund(directory, text));
     return metric === undefined ? `No metric "${text.trim()}"` : typeof metric === 'string' ? metric : { metric, period };
   }));
   const series = loadSeriesOf(ctx, resolved.flat().map((cell) => (typeof cell === 'string' ? cell : cell.metric)));
@@ -174,20 +210,25 @@ const NO_COMPANIES = 'No portfolio companies: this fund has none yet.';
  * the name has an empty row and is named in a final note row; one with two has the error naming both ids
  * in its cells; a period that does not fit a company's metric has the reason in that cell.
  */
-export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsArg: unknown, fundArg: unknown): SheetCell[][] {
+export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsArg: unknown, fundArg: unknown, aggregateArg?: unknown): SheetCell[][] {
   if (Array.isArray(nameArg)) throw new InputError('The metric name must be one cell, not a range: =PORTFOLIO_VALUE fills a grid of several names.');
   const name = readName(nameArg, 'The metric name');
+  const how = readAggregate(aggregateArg);
   const periods = nonBlankCells(periodsArg);
   if (periods.length === 0) throw new InputError('The periods are missing: give a label like 2024-Q1, or a row of them.');
   // Unreadable labels are refused before any request (the fiscal year is each company's, read later).
-  for (const period of periods) if (typeof period === 'string' && !/FY/i.test(period)) parsePeriodLabel(period.trim(), null);
+  for (const cell of periods) {
+    const period = yearAsLabel(cell);
+    if (typeof period === 'string' && !/FY/i.test(period)) parsePeriodLabel(period.trim(), null);
+  }
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
+  requireMetricNameInFund(directory, name);
   const { pairs: rows, series } = metricsNamed(ctx, directory, [name]);
   const table: SheetCell[][] = [['Company', ...periods.map(header)]];
   for (const { profile, metric } of rows) {
     const cell = (period: unknown): SheetCell => {
       if (typeof metric !== 'object') return metric ?? '';
-      return orMessage(() => valueOfMetric(ctx, metric, period, undefined, () => series(metric)));
+      return orMessage(() => valueOfMetric(ctx, metric, period, how, () => series(metric)));
     };
     table.push([profile.name, ...periods.map(cell)]);
   }
@@ -209,7 +250,8 @@ const SPAN_FREQUENCY: Partial<Record<LabelSpan, string>> = { month: 'monthly', q
 
 /** The calendar periods from the start label's to the end label's, both included, of the start label's length. */
 export function coverageColumns(startArg: unknown, endArg: unknown): Column[] {
-  const read = (value: unknown, what: string) => {
+  const read = (cell: unknown, what: string) => {
+    const value = yearAsLabel(cell);
     if (typeof value !== 'string' || isBlank(value)) throw new InputError(`${what} must be a calendar label like 2024-01, 2024-Q1 or 2024.`);
     if (/FY/i.test(value)) throw new InputError(`${what} "${value.trim()}" is a fiscal label: coverage columns are calendar periods shared by every company, so give a label like 2024-Q1.`);
     return parsePeriodLabel(value.trim(), null);
@@ -233,9 +275,11 @@ export function coverageColumns(startArg: unknown, endArg: unknown): Column[] {
  * metric whose period is longer than the column (quarterly in monthly columns) is judged by the period
  * that holds the column's first day.
  */
-function status(metric: Metric, series: Map<string, string | null>, column: Column): string {
+function status(metric: Metric, series: Map<string, string | null>, column: Column, how: Aggregate | undefined): string {
   let starts = periodStartsWithin(column.start, column.end, metric.frequency);
   if (starts.length === 0) starts = [periodStart(column.start, metric.frequency) ?? column.start];
+  // The first or last of the column's periods is all such a value needs (Cash at quarter end is its last month).
+  else if (how === 'first' || how === 'last') starts = [how === 'first' ? starts[0]! : starts[starts.length - 1]!];
   return starts.every((date) => (series.get(date) ?? '') !== '') ? REPORTED : BLANK;
 }
 
@@ -245,14 +289,16 @@ function status(metric: Metric, series: Map<string, string | null>, column: Colu
  * metrics of one name) and the row's counts; one "All metrics" row per company with how many it reported
  * per period and its counts; then one "All companies" row per status with its counts per period and total.
  */
-export function portfolioCoverage(ctx: FormulaContext, namesArg: unknown, startArg: unknown, endArg: unknown, fundArg: unknown): SheetCell[][] {
+export function portfolioCoverage(ctx: FormulaContext, namesArg: unknown, startArg: unknown, endArg: unknown, fundArg: unknown, aggregateArg?: unknown): SheetCell[][] {
   const names = readNames(namesArg);
   const columns = coverageColumns(startArg, endArg);
+  const how = readAggregate(aggregateArg);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
+  for (const name of names) requireMetricNameInFund(directory, name);
   const { pairs, series } = metricsNamed(ctx, directory, names);
   const statuses = pairs.map(({ metric }) => columns.map((column) => {
     if (typeof metric === 'string') return metric;
-    return metric ? status(metric, series(metric), column) : NO_METRIC;
+    return metric ? status(metric, series(metric), column, how) : NO_METRIC;
   }));
   const count = (cells: readonly string[], what: string) => cells.filter((cell) => cell === what).length;
   const counts = (cells: readonly string[]) => STATUSES.map((what) => count(cells, what));

@@ -1,7 +1,7 @@
 // What a failed request means for a job that writes (an export, an audit push, an import), in four
 // kinds: retry later (wait), refused, unknown whether stored, stop.
 
-import { ApiError, ConfigError, dailyQuotaOf, FetchRefusedError, InputError, NetworkError, OutOfTimeError, RateLimitedError, shortReason, userSentence, type ReasonSubject } from '../errors';
+import { ApiError, ConfigError, dailyQuotaOf, FetchRefusedError, InputError, ListChangedError, NetworkError, OutOfTimeError, RateLimitedError, shortReason, userSentence, type ReasonSubject } from '../errors';
 import type { WaveFailureEffect } from './wave-step';
 
 /** `build`: the audit build's reads (GETs), which, like a PUT, are safe to send again. */
@@ -24,6 +24,8 @@ export function classifyFailure(error: unknown, job: JobKind): Failure {
   if (error instanceof OutOfTimeError) return { kind: 'wait', message: error.message, outOfTime: true };
   if (error instanceof RateLimitedError) return { kind: 'wait', message: error.message, retryAfterMs: error.retryAfterSeconds * 1000 };
   if (error instanceof NetworkError) return { kind: 'unknown', message: userSentence(error) };
+  // A list read while another writer changed it: nothing was kept, and the read goes again in a moment.
+  if (error instanceof ListChangedError) return { kind: 'wait', message: error.message, retryAfterMs: 5_000 };
   // Apps Script did not send it (a quota, a size limit): this item fails with that reason, the others go on.
   if (error instanceof FetchRefusedError) return { kind: 'refused', reason: shortReason(error) };
   if (error instanceof ApiError) {

@@ -7,10 +7,18 @@ export function cloneJob<S>(state: S): S {
   return JSON.parse(JSON.stringify(state)) as S;
 }
 
-/** Stops the job between steps; what is pending stays pending, so a resume sends only that. */
-export function cancelJob<S extends { status: JobStatus }>(state: S): S {
+/**
+ * Stops the job between steps; what is pending stays pending, so a resume sends only that. The person
+ * cancelled: a pause's or a rate-limit wait's sentence no longer describes the job, so it goes (the report
+ * would otherwise end a cancel with a rate-limit sentence, as an error). The backoff stays, so a resume
+ * in a storm still starts with one probe.
+ */
+export function cancelJob<S extends { status: JobStatus; problem?: string }>(state: S): S {
   const next = cloneJob(state);
-  if (next.status === 'running' || next.status === 'paused') next.status = 'cancelled';
+  if (next.status === 'running' || next.status === 'paused') {
+    next.status = 'cancelled';
+    delete next.problem;
+  }
   return next;
 }
 

@@ -67,14 +67,13 @@ export function settleRateLimit(
         state.problem = step.stormSentence(Math.round(RATE_LIMIT_STORM_MS / 60_000));
         delete state.notBefore;
         delete state.rateLimitedSince;
-        delete state.retry;
+        // The backoff stays: Resume's first step opens with one probe, as every step after a 429 does.
       }
     }
   } else if (answered) {
     delete state.rateLimitedSince;
   }
-  if (state.status === 'done' || state.status === 'cancelled') {
-    delete state.retry;
-    delete state.rateLimitedSince;
-  }
+  // A cancelled job keeps its backoff too, so a resume after a cancel during the storm also probes first.
+  if (state.status === 'done') delete state.retry;
+  if (state.status === 'done' || state.status === 'cancelled') delete state.rateLimitedSince;
 }

@@ -4,7 +4,7 @@ import { InputError } from '../errors';
 import { normaliseDecimal } from '../validate/decimal';
 import { toCell } from './metric-table';
 
-const AGGREGATES = ['sum', 'average', 'first', 'last'] as const;
+export const AGGREGATES = ['sum', 'average', 'first', 'last'] as const;
 export type Aggregate = (typeof AGGREGATES)[number];
 
 export const AGGREGATE_CHOICES = '"sum", "average", "first" or "last"';

@@ -71,6 +71,11 @@ export interface LabelledPeriod {
   fiscal?: boolean;
 }
 
+/** A year typed into a cell is the number 2024 to Sheets; wherever a label is accepted it is the calendar year. */
+export function yearAsLabel(cell: unknown): unknown {
+  return typeof cell === 'number' && Number.isInteger(cell) && cell >= 1000 && cell <= 9999 ? String(cell) : cell;
+}
+
 /**
  * Reads a period label. A fiscal year is named by the calendar year it ends in (FY2024 with a March
  * year end runs April 2023 to March 2024), the common convention; with no year end month, the calendar year.

@@ -78,11 +78,18 @@ function intlMidnightMaker(timeZone: string): (isoDate: string) => Date {
   return (isoDate) => {
     const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
     const utcMidnight = Date.UTC(year, month - 1, day);
-    // Two passes: the offset at the first guess may differ from the offset at the answer around DST.
-    const first = utcMidnight - offsetMs(utcMidnight);
-    const second = utcMidnight - offsetMs(first);
-    // Where DST starts at midnight (America/Santiago), midnight does not exist and the second pass lands in the
-    // day before; the day starts at the change, which the first guess is.
-    return new Date(second + offsetMs(second) < utcMidnight ? first : second);
+    const before = offsetMs(utcMidnight);
+    const guess = utcMidnight - before;
+    const after = offsetMs(guess);
+    if (after === before) return new Date(guess);
+    // A change of offset near midnight: midnight under either offset, the earlier that falls on the day. Where
+    // daylight saving starts at midnight (America/Asuncion 2023-10-01) 00:00 does not exist and the day begins
+    // at 01:00; the other reading would be 23:00 the day before, which Sheets shows (and reads back) as that day.
+    const onTheDay = (instant: number) => {
+      const local = instant + offsetMs(instant);
+      return local >= utcMidnight && local < utcMidnight + 86_400_000;
+    };
+    const candidates = [utcMidnight - before, utcMidnight - after].sort((a, b) => a - b);
+    return new Date(candidates.find(onTheDay) ?? utcMidnight - after);
   };
 }

@@ -1,6 +1,7 @@
 // Snapshot tables: what a snapshot records about itself, and what changed between two of its writes. Pure.
 
 import type { ChangeValueRow } from './changes';
+import { AGGREGATES, type Aggregate } from '../sheets/period-aggregate';
 
 /**
  * Enough to write a snapshot again: the formula's arguments and where the table is. `metric_values` is the
@@ -21,6 +22,8 @@ export interface SnapshotDefinition {
   /** portfolio_metric: the metric's name and the period labels of its columns. */
   metricName?: string;
   periods?: string[];
+  /** portfolio_metric: the aggregate its formula took, when any. */
+  aggregate?: Aggregate;
   /** The sheet's id (a rename keeps it) and the table's A1 range on it, as last written. */
   sheetId: number;
   range: string;
@@ -49,6 +52,7 @@ export function decodeDefinition(text: unknown): SnapshotDefinition | null {
       v: 1, kind: d.kind, id: d.id, companyId: d.companyId, metricIds: d.metricIds, startDate: d.startDate ?? null, endDate: d.endDate ?? null,
       options: { headers: Boolean(d.options?.headers) }, sheetId: d.sheetId, range: d.range, insertedAt: String(d.insertedAt ?? ''), refreshedAt: d.refreshedAt ?? null,
       ...(portfolio ? { metricName: d.metricName, periods: d.periods } : {}),
+      ...(portfolio && (AGGREGATES as readonly unknown[]).includes(d.aggregate) ? { aggregate: d.aggregate } : {}),
     };
   } catch {
     return null;

@@ -87,7 +87,7 @@ describe('pushing changes', () => {
     expect(sentBodies(transport)).toEqual(EXPECTED_BODIES);
     expect(progress).toEqual({ status: 'done', cellsDone: 8, cellsTotal: 8 });
     const report = buildAuditPushReport(state);
-    expect(report.totals).toEqual({ created: 5, updated: 3, unchanged: 22, skipped: 0, failed: 0, pending: 0 });
+    expect(report.totals).toEqual({ created: 5, updated: 3, unchanged: 22, skipped: 0, failed: 0, conflict: 0, pending: 0 });
     expect(report.summary).toBe('30 cells compared: 5 created, 3 updated, 22 unchanged.');
     expect(report.items[0]).toEqual({
       cell: 'C3', row: 3, column: 3, profileId: PROFILE.aurora, profileName: 'Aurora Robotics', propertyId: PROPERTY.sector, propertyName: 'Sector',

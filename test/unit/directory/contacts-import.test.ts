@@ -96,20 +96,27 @@ describe('creating contacts', () => {
     second.transport.assertDone();
     expect(sentBodies(second.transport, 'POST')).toHaveLength(1);
     const report = buildContactsImportReport(done);
-    expect(report.totals).toEqual({ created: 1, skipped: 3, failed: 0, unknown: 0, pending: 0 });
+    expect(report.totals).toEqual({ created: 1, existing: 0, skipped: 3, failed: 0, unknown: 0, pending: 0 });
     expect(report.summary).toBe('4 rows read: 1 created, 3 skipped.');
     expect(report.rows[0]!.status).toBe('skipped: already created (the row has a contact id)');
   });
 
-  it('fails a 422 duplicate email on its row with the API\'s message, and goes on', () => {
+  it('reports an email the API already has as existing (not failed), saying the API cannot update a contact, and goes on', () => {
     const { client, deadline } = harness([post(errorReply(422, 'attribute_invalid', 'email', 'has already been taken')), post(created(NEW_IDS[1]!, 'bob@example.com')), post(created(NEW_IDS[2]!, 'cy@example.com'))]);
     const report = buildContactsImportReport(runContactsImportStep(prepare(ROWS), client, { marginMs: ROW_MARGIN_MS, deadline }).state);
     expect(report.rows[0]).toMatchObject({
-      outcome: 'failed',
-      reason: 'the API refused it: email has already been taken (HTTP 422): a contact with this email may already exist in this company',
+      outcome: 'existing',
+      reason: 'a contact with this email already exists in this company; the API has no contact lookup or update, so a changed name, title or list of an existing contact cannot be updated through the API: change it in the web application',
       idText: null,
     });
-    expect(report.summary).toBe('3 rows read: 2 created, 1 failed.');
+    expect(report.totals).toMatchObject({ created: 2, existing: 1, failed: 0 });
+    expect(report.summary).toBe('3 rows read: 2 created, 1 existing.');
+  });
+
+  it('fails any other 422 on the email with the API\'s message', () => {
+    const { client, deadline } = harness([post(errorReply(422, 'attribute_invalid', 'email', 'is invalid')), post(created(NEW_IDS[1]!, 'bob@example.com')), post(created(NEW_IDS[2]!, 'cy@example.com'))]);
+    const report = buildContactsImportReport(runContactsImportStep(prepare(ROWS), client, { marginMs: ROW_MARGIN_MS, deadline }).state);
+    expect(report.rows[0]).toMatchObject({ outcome: 'failed', reason: 'the API refused it: email is invalid (HTTP 422): a contact with this email may already exist in this company' });
   });
 });
 
@@ -175,7 +182,7 @@ describe('interruptions', () => {
     const { state: done } = runContactsImportStep(throughCache(saved), next.client, { marginMs: ROW_MARGIN_MS, deadline: next.deadline, onCheckpoint: resumedLog.onCheckpoint });
     next.transport.assertDone();
     expect(resumedLog.writes.map((write) => [write.sheetRow, write.idText])).toEqual([[3, MAYBE_CREATED_MARK], [4, NEW_IDS[2]]]);
-    expect(buildContactsImportReport(done).totals).toEqual({ created: 2, skipped: 0, failed: 0, unknown: 1, pending: 0 });
+    expect(buildContactsImportReport(done).totals).toEqual({ created: 2, existing: 0, skipped: 0, failed: 0, unknown: 1, pending: 0 });
   });
 
   it('cancels between rows and resumes with the rest', () => {

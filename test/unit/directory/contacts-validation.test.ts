@@ -51,17 +51,35 @@ describe('email addresses', () => {
   it('fails a row with an empty or non-text email', () => {
     expect(one(['', 'Jane'])).toMatchObject({ outcome: 'failed', reason: 'the email is empty: every contact needs one' });
     expect(one([42, 'Jane'])).toMatchObject({ outcome: 'failed', reason: 'the email "42" has no @' });
-    expect(one(['#N/A', 'Jane'])).toMatchObject({ outcome: 'failed', reason: 'the email cell shows the error #N/A' });
+    expect(one(['#N/A', 'Jane'])).toMatchObject({ outcome: 'failed', reason: 'the email cell A2 shows the error #N/A' });
   });
 
-  it('fails every row to create that shares an email, compared without regard to case, naming the others', () => {
-    const state = prepare([['jane@example.com'], ['joe@example.com'], ['JANE@example.com'], ['jane@EXAMPLE.com', '', '', '', '', NEW_IDS[0]]]);
+  it('sends the first row of an email and reports a later one, compared without regard to case, as its duplicate', () => {
+    const state = prepare([['jane@example.com'], ['joe@example.com'], ['JANE@example.com'], ['joe@EXAMPLE.com']]);
     expect(state.rows.map((row) => [row.outcome, row.reason])).toEqual([
-      ['failed', 'the email is also on rows 4 and 5: each contact can be created once'],
       ['pending', undefined],
-      ['failed', 'the email is also on rows 2 and 5: each contact can be created once'],
+      ['pending', undefined],
+      ['failed', 'duplicate of row 2 (the same email): each contact can be created once'],
+      ['failed', 'duplicate of row 3 (the same email): each contact can be created once'],
+    ]);
+  });
+
+  it('reports a row whose email a row created before (with an id) already has as its duplicate, sending neither', () => {
+    const state = prepare([['jane@example.com'], ['joe@example.com'], ['jane@EXAMPLE.com', '', '', '', '', NEW_IDS[0]]]);
+    expect(state.rows.map((row) => [row.outcome, row.reason])).toEqual([
+      ['failed', 'duplicate of row 4 (the same email): each contact can be created once'],
+      ['pending', undefined],
       ['skipped', 'already created (the row has a contact id)'],
     ]);
+  });
+
+  it('refuses a row with a cell still calculating ("Loading…") or showing an error, naming the cell, in any column', () => {
+    expect(one(['jane@example.com', 'Loading...'])).toMatchObject({
+      outcome: 'failed',
+      reason: 'the first name cell B2 shows "Loading…" (a custom function is still calculating): wait until it shows its value, then run this again',
+    });
+    expect(one(['jane@example.com', 'Jane', 'Loading…'])).toMatchObject({ outcome: 'failed', reason: expect.stringContaining('the last name cell C2 shows "Loading…"') });
+    expect(one(['jane@example.com', 'Jane', '', '', '#ERROR!'])).toMatchObject({ outcome: 'failed', reason: 'the contact lists cell E2 shows the error #ERROR!' });
   });
 });
 

@@ -75,9 +75,25 @@ describe('creating and updating profiles', () => {
     expect(buildProfilesImportReport(done).summary).toBe('2 rows read: 2 unchanged.');
   });
 
-  it('treats a name that differs only in case as a rename of the matched profile', () => {
-    const [row] = prepare([['ACME ROBOTICS']]).rows;
-    expect(row).toMatchObject({ action: 'update', matchedBy: 'name', profileId: ACME, changed: ['name'], body: { name: 'ACME ROBOTICS', company_id: FUND } });
+  it('never renames a profile it matched by name: a difference of case or surrounding spaces is a match, not a change', () => {
+    expect(prepare([['ACME ROBOTICS']]).rows[0]).toMatchObject({ outcome: 'unchanged', matchedBy: 'name', profileId: ACME });
+    const [row] = prepare([[' acme robotics ', 'https://new.example']]).rows;
+    expect(row).toMatchObject({ action: 'update', matchedBy: 'name', profileId: ACME, changed: ['website'], body: { name: 'Acme Robotics', website_url: 'https://new.example' } });
+  });
+
+  it('matches names trimmed on the API side too, so two profiles that differ only by spaces make the row ambiguous', () => {
+    const twins = [profile({ id: ACME, name: 'Cirrus Systems ' }), profile({ id: BETA, name: 'Cirrus Systems' })];
+    expect(prepare([['Cirrus Systems', 'https://c.example']], { existing: twins }).rows[0]).toMatchObject({
+      outcome: 'failed',
+      reason: '2 profiles of this fund are named "Cirrus Systems": put the id of the one you mean in the id column',
+    });
+    const [one] = prepare([['cirrus systems']], { existing: [profile({ id: ACME, name: 'Cirrus Systems ' })] }).rows;
+    expect(one).toMatchObject({ outcome: 'unchanged', matchedBy: 'name', profileId: ACME });
+  });
+
+  it('renames a profile matched by its id', () => {
+    const [row] = prepare([['ACME ROBOTICS', '', '', '', '', ACME]]).rows;
+    expect(row).toMatchObject({ action: 'update', matchedBy: 'id', changed: ['name'], body: { name: 'ACME ROBOTICS' } });
   });
 
   it('writes ids into a new column when the range has none', () => {

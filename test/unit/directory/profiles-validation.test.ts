@@ -54,7 +54,8 @@ describe('checking each field', () => {
     ['', 'the name is empty: every profile needs one'],
     ['-', 'the name cannot be cleared: every profile needs one'],
     [true, 'the name is the boolean TRUE, not text'],
-    ['#REF!', 'the name cell shows the error #REF!'],
+    ['#REF!', 'the name cell B4 shows the error #REF!'],
+    ['Loading...', 'the name cell B4 shows "Loading…" (a custom function is still calculating): wait until it shows its value, then run this again'],
   ])('refuses the name %p', (name, reason) => {
     expect(one([name, 'https://x.example'])).toMatchObject({ outcome: 'failed', reason });
   });
@@ -161,12 +162,12 @@ describe('checking each field', () => {
 });
 
 describe('checking rows against each other and the fund', () => {
-  it('fails every row of a name that appears twice, compared without regard to case, naming the other rows', () => {
+  it('sends the first row of a name that appears twice, compared without regard to case, and reports the later one as its duplicate', () => {
     const state = prepare([['Gamma'], ['Delta'], ['GAMMA ']]);
     expect(state.rows.map((row) => [row.outcome, row.reason])).toEqual([
-      ['failed', 'the name "Gamma" is also on row 6: a profile can appear once in an import'],
       ['pending', undefined],
-      ['failed', 'the name "GAMMA" is also on row 4: a profile can appear once in an import'],
+      ['pending', undefined],
+      ['failed', 'duplicate of row 4 (the name "GAMMA"): a profile can appear once in an import'],
     ]);
   });
 
@@ -188,8 +189,8 @@ describe('checking rows against each other and the fund', () => {
   it('fails two rows that reach the same profile, one by id and one by name', () => {
     const state = prepare([['Acme Robotics'], ['Acme Renamed', '', '', '', '', ACME]]);
     expect(state.rows.map((row) => row.reason)).toEqual([
-      'row 5 updates the same profile "Acme Robotics": a profile can appear once in an import',
-      'row 4 updates the same profile "Acme Robotics": a profile can appear once in an import',
+      undefined,
+      'duplicate of row 4, which updates the same profile "Acme Robotics": a profile can appear once in an import',
     ]);
   });
 

@@ -1,7 +1,9 @@
 // "Only what changed": existing points are read in pages of 100, and only differing rows are sent.
 
 import { FakeClock } from '../../support/scripted-transport';
-import { DIFF_CHUNK_ITEMS as CHUNK, sameDecimal } from '../../../src/core/export/diff';
+import { DIFF_CHUNK_ITEMS as CHUNK, markConflicts, sameDecimal } from '../../../src/core/export/diff';
+import { previewExport } from '../../../src/core/export/preview';
+import { readStoredPoints } from '../../../src/core/export/run-step';
 import { buildReport } from '../../../src/core/export/report';
 import { errorReply, harness, longSpec, outcomes, periodDates, pointsPage, prepare, put, puts, REVENUE, sentBatches, USERS } from './export-fixtures';
 import type { Step } from '../../support/scripted-transport';
@@ -54,6 +56,26 @@ describe('only what changed', () => {
     const { state: done } = second.step(partial);
     second.transport.assertDone(); // the first chunk's dates were not read again
     expect(buildReport(done).summary).toBe(`${(2 * CHUNK).toLocaleString('en-US')} rows read: ${(2 * CHUNK).toLocaleString('en-US')} unchanged.`);
+  });
+
+  it('ends with every row\'s outcome and a true sentence when a later chunk\'s read is refused by the URL Fetch quota', () => {
+    const dates = periodDates('2010-01-01', CHUNK + 10, 'daily');
+    const state = prepare(dates.map((date, i) => [date, i]), longSpec({ metricId: USERS, onlyChanged: true }));
+    const quota = { refused: 'daily_quota' as const, message: 'Service invoked too many times for one day: urlfetch.' };
+    // The first chunk is read (nothing stored: every row of it is planned), the second is refused by Apps Script.
+    const { step, transport } = harness([
+      ...existingPages(USERS, dates[0]!, dates[CHUNK - 1]!, []),
+      { match: `GET /data_points?metric_id=${USERS}&page_size=100&start_date=${dates[CHUNK]}&`, prefix: true, reply: quota },
+    ]);
+    const { state: done, progress } = step(state);
+    transport.assertDone();
+    expect(transport.sent.filter((request) => request.method === 'PUT')).toHaveLength(0);
+    expect(progress.status).toBe('done');
+    expect(done.problem).toBeUndefined();
+    const report = buildReport(done);
+    expect(report.totals).toMatchObject({ failed: CHUNK + 10, pending: 0 });
+    expect(new Set(done.items.map((item) => item.reason))).toEqual(new Set([expect.stringMatching(/daily quota of URL fetches.* \(while reading the metric's existing data points\)$/)]));
+    expect(report.summary).not.toMatch(/cannot send/);
   });
 
   it('sends only the differing rows, in sheet order, each reported created or updated', () => {
@@ -117,5 +139,45 @@ describe('only what changed', () => {
     expect(sameDecimal('0.1', '0.10000000000000001')).toBe(false);
     expect(sameDecimal('12345678901234567890', '12345678901234567891')).toBe(false);
     expect(sameDecimal('', '0')).toBe(false);
+  });
+});
+
+describe('overwrites and conflicts', () => {
+  const rows = [['2024-01-01', 1], ['2024-02-01', 2], ['2024-03-01', 3], ['2024-04-01', 4]];
+  const read = (stored: Array<[string, string | null]>, spec = longSpec({ onlyChanged: true })) => {
+    const { client, transport } = harness(existingPages(REVENUE, '2024-01-01', '2024-04-01', stored));
+    const { state } = readStoredPoints(prepare(rows, spec), client, Number.MAX_SAFE_INTEGER);
+    transport.assertDone();
+    return state;
+  };
+
+  it('lists each overwrite old → new in the preview, a blank stored value as (blank)', () => {
+    const preview = previewExport(read([['2024-01-01', '1'], ['2024-02-01', '20'], ['2024-03-01', null]]));
+    expect(preview.summary).toBe('4 rows read: 1 unchanged, 1 to create, 2 to overwrite a different value, 0 skipped, 0 failed.');
+    expect(preview.overwrites).toEqual({ total: 2, shown: [{ cell: 'B2', old: '20', new: '2' }, { cell: 'B3', old: '(blank)', new: '3' }] });
+  });
+
+  it('skips a value that differs on the server with "Do not overwrite values that differ", but fills a blank one', () => {
+    const state = read([['2024-02-01', '20'], ['2024-03-01', null]], longSpec({ onlyChanged: true, keepDifferent: true }));
+    expect(outcomes(state)).toEqual([
+      ['pending', undefined],
+      ['skipped', 'not overwritten: the server holds 20 ("Do not overwrite values that differ" is on)'],
+      ['pending', undefined],
+      ['pending', undefined],
+    ]);
+    expect(state.batches.flatMap((batch) => batch.items)).toEqual([0, 2, 3]);
+  });
+
+  it('marks as conflicts, out of their batches, the writes whose server value changed since the preview', () => {
+    const seen = read([['2024-01-01', '1'], ['2024-02-01', '20']]);
+    // Since the preview: 2024-01-01 changed (was unchanged), 2024-02-01 still 20, 2024-03-01 created elsewhere.
+    const now = markConflicts(read([['2024-01-01', '10'], ['2024-02-01', '20.0'], ['2024-03-01', '30']]), seen);
+    expect(outcomes(now)).toEqual([
+      ['skipped', "conflict: the server's value changed since the preview (1 then, 10 now), so it was not written: preview again to see it, then export"],
+      ['pending', undefined],
+      ['skipped', "conflict: the server's value changed since the preview (no value then, 30 now), so it was not written: preview again to see it, then export"],
+      ['pending', undefined],
+    ]);
+    expect(now.batches.flatMap((batch) => batch.items)).toEqual([1, 3]);
   });
 });

@@ -58,7 +58,12 @@ describe('a 429 storm', () => {
     const resumed = resumeExport(state);
     expect(resumed).toMatchObject({ status: 'running' });
     expect(resumed.rateLimitedSince).toBeUndefined();
-    const done = stepAfterWait(resumed, clock, puts(USERS, 2));
+    // The backoff survives the pause: Resume's first step opens with one probe, not a whole wave.
+    expect(resumed.retry).toBeDefined();
+    const probed = stepAfterWait(resumed, clock, refused(1));
+    expect(probed.sent).toHaveLength(1);
+    expect(probed.progress.status).toBe('running');
+    const done = stepAfterWait(probed.state, clock, puts(USERS, 2));
     expect(done.progress.status).toBe('done');
     expect(done.sent.map((batch) => batch.dataPoints.length)).toEqual([50, 20]);
     expect(done.sent[0]!.dataPoints[0]!.date).toBe(rows[50]![0]);

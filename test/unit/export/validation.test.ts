@@ -30,6 +30,7 @@ describe('dates', () => {
     ['', 'the date is empty: give a date cell or text like 2024-01-31'],
     [new Date(NaN), 'the date is not a valid date'],
     ['#REF!', 'the date cell shows the error #REF!'],
+    ['Loading...', 'the date cell shows "Loading…" (a custom function is still calculating): wait until it shows its value, then run this again'],
     ['0024-01-01', 'the date "0024-01-01" is out of range: use a year from 1000 to 9999'],
   ])('refuses the date %p: %s', (date, reason) => {
     expect(one(date, 1)).toMatchObject({ outcome: 'failed', reason });
@@ -64,6 +65,8 @@ describe('values', () => {
     ['#N/A', 'the cell shows the error #N/A'],
     ['#DIV/0!', 'the cell shows the error #DIV/0!'],
     ['#REF!', 'the cell shows the error #REF!'],
+    ['#ERROR!', 'the cell shows the error #ERROR!'],
+    ['Loading…', 'the cell shows "Loading…" (a custom function is still calculating): wait until it shows its value, then run this again'],
     [dateCell('2024-01-01'), 'the value is a date, not a number'],
   ])('refuses the value %p: %s', (value, reason) => {
     expect(one('2024-03-01', value)).toMatchObject({ outcome: 'failed', reason });

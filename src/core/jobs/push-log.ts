@@ -1,0 +1,52 @@
+// The rows of the "Pushes" sheet: one per value an export, an audit push or an import sent (or held back),
+// with when, who, what, the value before and after, and the outcome. Pure; the writer is gas/changes-sheet.ts.
+// It never holds the token: only names, values and the active user's email.
+
+export const PUSHES_SHEET = 'Pushes';
+
+export const PUSHES_HEADER = ['Time', 'Who', 'Kind', 'What', 'Period', 'Old value', 'New value', 'Outcome', 'Cell'] as const;
+
+export type PushKind = 'Export' | 'Audit push' | 'Audit overwrite' | 'Import profiles' | 'Import contacts';
+
+export type PushLogRow = {
+  /** ISO 8601: when the step that settled it ended. */
+  time: string;
+  /** The active user's email; '' when Google does not say (another domain's user, a consumer account). */
+  who: string;
+  kind: PushKind;
+  /** The metric's name, "company › property", or the imported row's name or email. */
+  what: string;
+  /** The data point's date (exports); '' otherwise. */
+  period: string;
+  /** What the server held before, when the job read it; null when it did not (exports, imports). */
+  oldValue: string | null;
+  newValue: string | null;
+  /** "updated", "created", "failed: <reason>", "conflict: <reason>". */
+  outcome: string;
+  /** Where in the spreadsheet, like 'Portfolio audit'!D7. */
+  cell: string;
+};
+
+/** A row as the sheet holds it, in PUSHES_HEADER's order. */
+export function pushLogCells(row: PushLogRow): Array<Date | string | null> {
+  const texts = [row.who || null, row.kind, row.what, row.period || null, row.oldValue, row.newValue, row.outcome, row.cell].map(keepApostrophe);
+  return [new Date(row.time), ...texts];
+}
+
+/**
+ * Sheets takes a leading apostrophe as the mark that keeps the rest text, and drops it: doubled, the text
+ * ('Portfolio audit'!D7, a value typed as 'quoted) is shown as it is.
+ */
+function keepApostrophe(text: string | null): string | null {
+  return text !== null && text.startsWith("'") ? `'${text}` : text;
+}
+
+/** Items that settled between two reports of the same job (items in the same order): pending before, anything else after. */
+export function newlySettled<T extends { outcome: string }>(before: readonly T[], after: readonly T[]): T[] {
+  return after.filter((item, index) => before[index]?.outcome === 'pending' && item.outcome !== 'pending');
+}
+
+/** "failed: the value is too long", or the outcome alone when there is no reason. */
+export function outcomeText(outcome: string, reason: string | null | undefined): string {
+  return reason ? `${outcome}: ${reason}` : outcome;
+}
