@@ -82,8 +82,9 @@ describe('texts users read or copy', () => {
     expect(volatileCalls(readFileSync(path.join(DIST, 'Sidebar.html'), 'utf8'), 'dist/Sidebar.html')).toEqual([]);
   });
 
-  it('README.md, SECURITY.md and the workbench page', () => {
-    expect(['README.md', 'SECURITY.md', 'workbench/page.html'].flatMap(scan)).toEqual([]);
+  it('README.md, SECURITY.md, docs/ and the workbench page', () => {
+    const docs = readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+    expect(['README.md', 'SECURITY.md', ...docs, 'workbench/page.html'].flatMap(scan)).toEqual([]);
   });
 
   it('the sidebar\'s insert code paths (page and server) and the formula builder', () => {
