@@ -55,12 +55,12 @@ export type HeldLock = 'document' | 'user';
 
 /**
  * Runs `body` holding the document's lock; `busy` says what someone else is doing when it is taken. An add-on's
- * time-driven trigger has no current document, so no document lock (gas-runtime README, "what a trigger sees"):
+ * time-driven trigger has no current document, so no document lock (gas-runtime docs/reference.md, "what a trigger sees"):
  * it runs as the user who scheduled it and takes that user's lock instead. Never the script lock: a script lock
  * section "cannot be executed simultaneously regardless of the identity of the user" (LockService reference), and a
  * published add-on is one script for everyone who installed it, so every user's runs would wait on every other's.
  * The user's lock does not exclude a sidebar refresh or another user's scheduled run of the same spreadsheet at
- * that moment (see README, "Scheduled refresh").
+ * that moment (see docs/reference.md, "Scheduled refresh").
  */
 export function withDocumentLock<T>(busy: string, body: (held: HeldLock) => T): T {
   const documentLock = LockService.getDocumentLock();

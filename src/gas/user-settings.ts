@@ -85,7 +85,7 @@ export function saveCheckedSettings(update: CheckedSettings): void {
 
 /**
  * The credentials for one execution. A custom function gets the spreadsheet owner's user properties (editors'
- * formulas spend the owner's token, README "Sharing"): `of` says so, for the sentence when one is missing.
+ * formulas spend the owner's token, docs/reference.md "Sharing"): `of` says so, for the sentence when one is missing.
  */
 export function readCredentials(of: CredentialsOf = 'caller', props: UserProperties = readUserProperties()): { token: string; baseUrl: string; rateLimit: RateLimit } {
   const token = props[TOKEN_KEY];

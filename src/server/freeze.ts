@@ -32,7 +32,7 @@ function byteLength(text: string): number {
 /**
  * The selected add-in formulas become the values they show, with a note naming the formula, time and API
  * host. Apps Script gives no array formula's extent, so the formula is cleared, and the cells that empty
- * with it are its result (see README, "Freeze and Make live").
+ * with it are its result (see docs/reference.md, "Freeze and Make live").
  */
 export function freezeSelection(): FreezeReport {
   return withDocumentLock('freezing or thawing formulas', () => {

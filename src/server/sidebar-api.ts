@@ -142,10 +142,10 @@ export const listFundMetricNames = serve(['fundCompanyId'], grid.listFundMetricN
 export const insertPortfolioGrid = serve(['request'], grid.insertPortfolioGrid);
 export const buildCoverageSheet = serve(['request'], grid.buildCoverageSheet);
 
-/** Writes the fund model at the active cell as live PORTFOLIO_VALUE formulas (see README, "Insert a fund model"). */
+/** Writes the fund model at the active cell as live PORTFOLIO_VALUE formulas (see docs/reference.md, "Insert a fund model"). */
 export const insertFundModel = serve(['request'], grid.insertFundModel);
 
-/** The selected add-in formulas become values, each frozen range with a note (see README, "Freeze and Make live"). */
+/** The selected add-in formulas become values, each frozen range with a note (see docs/reference.md, "Freeze and Make live"). */
 export const freezeSelection = serve([], freeze.freezeSelection);
 
 /** The frozen ranges the selection touches get their formulas back, unless a person typed into them since. */

@@ -231,7 +231,7 @@ export type CoverageSheetReport = Pick<CoverageSheetModel, 'companies' | 'metric
 /** What every sidebar function answers (src/server/serve.ts); ServerApi itself is in server-api.ts. */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** A snapshot table of this spreadsheet, as the sidebar lists it (see README, "Snapshot tables"). */
+/** A snapshot table of this spreadsheet, as the sidebar lists it (see docs/reference.md, "Snapshot tables"). */
 export type SnapshotSummary = Pick<SnapshotDefinition, 'id' | 'kind' | 'companyId' | 'metricIds' | 'startDate' | 'endDate' | 'insertedAt' | 'refreshedAt'> & {
   /** Like Sheet1!A1:C13, as last written; the bare range when its sheet was deleted. */
   range: string;
@@ -273,7 +273,7 @@ export type SnapshotRefreshReport = {
 };
 
 /**
- * The caller's scheduled refresh of this spreadsheet's snapshots (README, "Scheduled refresh"), null when none:
+ * The caller's scheduled refresh of this spreadsheet's snapshots (docs/reference.md, "Scheduled refresh"), null when none:
  * each user sees only their own, as a trigger runs as the person who made it.
  */
 export type SnapshotRefreshScheduleView = {

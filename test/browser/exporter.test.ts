@@ -184,7 +184,7 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   await reopened.waitForSelector('#export-resume button');
   expect(await reopened.textContent('#export-resume .hint')).toBe(`The export of Sheet1!E1:F901 stopped with ${confirmedBeforeCancel} of 900 done. Resuming sends only what was not confirmed.`);
   await reopened.click('#export-resume button');
-  // The 429's Retry-After still holds back the user's executions (README, "The API client"): the sidebar counts
+  // The 429's Retry-After still holds back the user's executions (docs/architecture.md, "The API client"): the sidebar counts
   // the rest of it down in real time (concurrent executions sleep for real), then the steps go on.
   await reopened.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.', undefined, { timeout: 50_000 });
   expect(await reopened.textContent('#export-results > .status')).toBe('900 rows read: 900 created.');

@@ -1,17 +1,17 @@
-// The README's Layout table against the tree: every folder of the core, every adapter, and exactly the
-// server files that call Apps Script globals. A file added, moved or removed without the table fails here.
+// The Layout table (docs/architecture.md) against the tree: every folder of the core, every adapter, and exactly
+// the server files that call Apps Script globals. A file added, moved or removed without the table fails here.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../support/built-bundle';
 
 const SRC = path.join(ROOT, 'src');
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const readme = readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8');
 
 /** The Layout table's row for `folder`, whole. */
 function row(folder: string): string {
   const line = readme.split('\n').find((text) => text.startsWith(`| \`${folder}\` |`));
-  if (!line) throw new Error(`The README's Layout table has no row for ${folder}.`);
+  if (!line) throw new Error(`The Layout table of docs/architecture.md has no row for ${folder}.`);
   return line;
 }
 
