@@ -8,7 +8,7 @@ import { checkConnection, type ConnectionReport } from '../core/settings/connect
 import { formulaAccessRefusal, sharingNote } from '../core/settings/sharing-note';
 import { checkSettingsChange, type SettingsChange } from '../core/settings/settings-update';
 import { callerIsOwner, spreadsheetOwnerEmail } from '../gas/ownership';
-import { checkBaseUrl, readFormulaAccess, readSettingsSummary, readUserProperties, saveCheckedSettings, saveFormulaAccess, TOKEN_KEY } from '../gas/user-settings';
+import { checkBaseUrl, readFormulaAccess, readSettingsSummary, readUserProperties, saveCheckedSettings, saveFormulaAccess, BASE_URL_KEY, TOKEN_KEY } from '../gas/user-settings';
 import type { FormulaAccess, SettingsSummary } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 
@@ -28,7 +28,8 @@ export function saveSettings(change: SettingsChange): SettingsSummary {
   const before = readUserProperties();
   saveCheckedSettings(checked);
   const summary = settingsForPage();
-  const connectionChanged = (checked.token !== undefined && checked.token !== null) || checked.baseUrl !== undefined;
+  // The page sends every field on each Save: only a token or an address that differs from the stored one is tested.
+  const connectionChanged = (typeof checked.token === 'string' && checked.token !== before[TOKEN_KEY]) || (checked.baseUrl !== undefined && checked.baseUrl !== before[BASE_URL_KEY]);
   if (!connectionChanged || !summary.tokenSet || !summary.baseUrl) return summary;
   const seen = observeApi();
   if (seen.kind === 'refused' && checked.token) {

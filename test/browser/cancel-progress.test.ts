@@ -112,7 +112,7 @@ it('moves the bar while the first step runs, and Cancel stops a 1,100-row export
   expect(confirmed).toBeLessThan(VALUES);
   const left = VALUES - confirmed;
   expect(await frame.textContent('#export-results > .status')).toBe(
-    `1,100 values read (1,100 rows × 1 metric column): ${confirmed.toLocaleString('en-US')} written (stored; the API does not say which were new and which updated), ${left.toLocaleString('en-US')} not sent (export cancelled).`,
+    `1,100 values read (1,100 rows × 1 metric column): ${confirmed.toLocaleString('en-US')} created, ${left.toLocaleString('en-US')} not sent (export cancelled).`,
   );
   expect(await frame.textContent('#export-resume .hint')).toBe(`The export of Sheet1!A1:B${ROWS + 1} stopped with ${confirmed} of ${VALUES} done. Resuming sends only what was not confirmed.`);
   // The emulator holds exactly what the report calls written.
