@@ -323,10 +323,12 @@
   // lose it); with shift it extends the selection from the active cell; dragging selects the cells passed over,
   // drawn at once and sent when the button is released.
   var drag = null;
+  var selections = 0; // bumped by every selection the person makes
   body.addEventListener('mousedown', function (event) {
     if (event.button !== 0 || event.target.matches('input, button.arrow')) return;
     var td = event.target.closest('td');
     if (!td || !td.dataset.a1) return;
+    selections++;
     commitEdit(false);
     var a1 = td.dataset.a1;
     closeDropdown();
@@ -410,7 +412,9 @@
     editing = null;
     done.input.remove();
     var entered = enter ? act('/api/grid/cell', { sheet: done.sheet, a1: done.a1, input: done.input.value }, true) : Promise.resolve();
-    return entered.then(function () { if (next) moveTo(next.row, next.column, false); });
+    var asked = selections;
+    // The move after Enter or Tab waits for the entry; a cell the person selected meanwhile wins over it.
+    return entered.then(function () { if (next && asked === selections) moveTo(next.row, next.column, false); });
   }
   function moveTo(row, column, extend) {
     row = Math.max(1, Math.min(shape.maxRows, row));
@@ -424,6 +428,11 @@
       far = { row: Math.max(1, Math.min(shape.maxRows, far.row + (row - anchor.row))), column: Math.max(1, Math.min(shape.maxColumns, far.column + (column - anchor.column))) };
       a1 = rangeA1(anchor, far);
     }
+    // Drawn at once, before the server answers: the next key moves from here, as in Sheets, however fast it follows.
+    selections++;
+    if (!extend) shape.active = columnName(column - 1) + row;
+    shape.selection = a1;
+    draw();
     return act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false).then(scrollToActive);
   }
   function scrollToActive() {

@@ -55,6 +55,8 @@ it('computes =2*3, =A2*2, =SUM(A2:A3) and =METRIC_VALUE(…)/100 typed straight 
   await typeIn('A2', '7');
   await showing('B2', '14');
   await showing('B3', '17');
+  // Enter moved down once the entry was in: settled before the next test clicks elsewhere.
+  await activeIs('A3');
 });
 
 it('moves with the arrows, Tab and Enter, extends with shift, clears with Delete, and opens the editor with F2', async () => {
@@ -99,10 +101,12 @@ it('moves with the arrows, Tab and Enter, extends with shift, clears with Delete
 });
 
 it('selects the cells a drag passes over', async () => {
-  const from = (await session.page.$('td[data-a1="B8"]'))!;
-  const to = (await session.page.$('td[data-a1="D10"]'))!;
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
+  // Once the grid has drawn what it fetched (the last test's Delete redraws it); locators, not element handles, as a
+  // handle taken before a redraw is detached.
+  await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: { settled(): boolean } }).workbenchGrid.settled());
+  await session.page.locator('td[data-a1="B8"]').waitFor();
+  const a = (await session.page.locator('td[data-a1="B8"]').boundingBox())!;
+  const b = (await session.page.locator('td[data-a1="D10"]').boundingBox())!;
   await session.page.mouse.move(a.x + 10, a.y + 5);
   await session.page.mouse.down();
   await session.page.mouse.move(a.x + 40, a.y + 20, { steps: 3 });
