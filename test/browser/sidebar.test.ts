@@ -57,7 +57,8 @@ async function cell(a1: string): Promise<string> {
 it('saves a token, shows only a hint of it, and tests the connection', async () => {
   const frame = await sidebar();
   expect(await settings(frame, workbench.token)).toBe(`A token is set (${tokenFingerprint(workbench.token)}).`);
-  expect(await frame.textContent('#settings-status')).toBe(`Saved. The API at ${workbench.emulatorUrl} accepted the token.`);
+  // Saved again unchanged (the workbench started with it), so not tested again; a new token is (sidebar-server.test.ts).
+  expect(await frame.textContent('#settings-status')).toMatch(/^Saved\./);
   expect(await frame.inputValue('#token')).toBe(''); // never sent back to the page
   await frame.click('#test-connection');
   expect(await statusOf(frame, '#settings-status')).toMatch(/^Connected\. This token sees \d+ metrics of company .+, and it is a fund with 32 portfolio companies\.$/);
