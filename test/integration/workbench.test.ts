@@ -42,7 +42,8 @@ it("waits out a 429 for real in a formula's execution, keeping the runtime's clo
   await emulator.control.faults({ next429: 1 });
   expect(await emulatorOffset()).toBe(0);
 
-  await workbench.enter(workbench.view().sheet, 'A1', `=METRIC_VALUES("${metric.id}")`);
+  // Sheet1 by name: inserting the formula tests' sheet makes that one active, and tests run in any order.
+  await workbench.enter('Sheet1', 'A1', `=METRIC_VALUES("${metric.id}")`);
 
   // The 429 carried no Retry-After, so the client backed off (a real sleep in a concurrent execution) and then succeeded.
   const offset = await emulatorOffset();
@@ -51,7 +52,7 @@ it("waits out a 429 for real in a formula's execution, keeping the runtime's clo
   expect(execution).toMatchObject({ functionName: 'METRIC_VALUES', outcome: 'completed' });
   expect(execution.urlFetchCount).toBeGreaterThanOrEqual(2);
   expect(execution.durationMs).toBeGreaterThan(500);
-  const [date, value] = workbench.view().rows[0]!.map((cell) => cell.display);
+  const [date, value] = workbench.view('Sheet1').rows[0]!.map((cell) => cell.display);
   expect(date).toMatch(/^\d{1,2}\/\d{1,2}\/\d{4}$/);
   expect(value).toMatch(/^-?\d/);
   // Never ahead of real time (a sleep counted without being waited would put it ahead). Behind it is right
@@ -61,7 +62,7 @@ it("waits out a 429 for real in a formula's execution, keeping the runtime's clo
 });
 
 it('shows a sheet filled to its last row, where a paste past row 1,000 grew it only to fit', async () => {
-  const sheet = workbench.view().sheet;
+  const sheet = 'Sheet1';
   const rows = Array.from({ length: 1_005 }, (_, i) => `r${i + 1}\t${i + 1}`).join('\n');
   await workbench.paste(sheet, 'D1', rows);
   const view = workbench.view(sheet);
@@ -76,6 +77,8 @@ describe('formulas as a spreadsheet computes them (the formula engine, with the 
 
   beforeAll(() => {
     if (!workbench.runtime.spreadsheet.getSheetByName(sheetName)) workbench.runtime.spreadsheet.insertSheet(sheetName);
+    // insertSheet activates the new sheet; the person's sheet stays the one in front.
+    workbench.select('Sheet1', 'A1');
   });
 
   it('computes arithmetic, references and ranges, and recomputes them when a referenced cell changes', async () => {
@@ -95,7 +98,8 @@ describe('formulas as a spreadsheet computes them (the formula engine, with the 
 
   it('knows the common built-ins, and says #NAME? for an unknown function and #DIV/0! for a division by zero', async () => {
     await workbench.enter(sheetName, 'C1', '=ROUND(AVERAGE(2, 3, 4.5), 1)');
-    await workbench.enter(sheetName, 'C2', '=IF(A2>5, "big", "small")');
+    await workbench.enter(sheetName, 'C7', '7');
+    await workbench.enter(sheetName, 'C2', '=IF(C7>5, "big", "small")');
     await workbench.enter(sheetName, 'C3', '=INDEX({10, 20, 30}, 1, 2)');
     await workbench.enter(sheetName, 'C4', '=NOPE(1)');
     await workbench.enter(sheetName, 'C5', '=1/0');
