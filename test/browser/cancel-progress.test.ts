@@ -3,7 +3,7 @@
 // The API answers only when the test releases its requests, one wave at a time: what the test sees
 // happens in that order whatever the machine's load, and no step can run past what the test expects.
 
-import { useWorkbenchPage } from '../support/browser';
+import { pasteAndSelect, useWorkbenchPage } from '../support/browser';
 import type { LoggedRequest } from '../../emulator/request-log';
 
 jest.setTimeout(40_000);
@@ -32,14 +32,8 @@ it('moves the bar while the first step runs, and Cancel stops a 1,100-row export
   // 12,000 days of one metric, wide (the header names the metric by id).
   const start = Date.UTC(2015, 0, 1);
   const lines = [['Day', ...ids].join('\t'), ...Array.from({ length: ROWS }, (_, i) => [new Date(start + i * 86_400_000).toISOString().slice(0, 10), ...ids.map((_, m) => String(i * 10 + m))].join('\t'))];
-  await session.page.evaluate(async ({ text, a1 }) => {
-    const post = (route: string, body: unknown) => fetch(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    await post('/api/paste', { sheet: 'Sheet1', a1: 'A1', text });
-    await post('/api/select', { sheet: 'Sheet1', a1 });
-  }, { text: lines.join('\n'), a1: `A1:B${ROWS + 1}` });
-  // Loaded until the network is quiet, as exporter.test.ts does: Use selection clicked before the sidebar's
-  // settings arrive reads the selection without the default company, whose metrics name the wide header.
-  await session.page.reload({ waitUntil: 'networkidle' });
+  // Loaded until the network is quiet (pasteAndSelect): the default company's metrics name the wide header.
+  await pasteAndSelect(session.page, lines.join('\n'), `A1:B${ROWS + 1}`);
 
   const frame = await session.sidebar();
   await frame.click('#tab-export');

@@ -2,7 +2,7 @@
 // far the tab scrolls, another tab works while it runs, and a job left unfinished is offered on whichever tab
 // the sidebar opens.
 
-import { useWorkbenchPage } from '../support/browser';
+import { pasteAndSelect, useWorkbenchPage } from '../support/browser';
 
 jest.setTimeout(90_000);
 
@@ -17,12 +17,7 @@ it('keeps a running export in view, lets another tab work meanwhile, and offers 
   const id = created.metrics[0]!.id;
   const start = Date.UTC(2015, 0, 1);
   const lines = [['Day', id].join('\t'), ...Array.from({ length: ROWS }, (_, i) => `${new Date(start + i * 86_400_000).toISOString().slice(0, 10)}\t${i}`)];
-  await session.page.evaluate(async ({ text, a1 }) => {
-    const post = (route: string, body: unknown) => fetch(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    await post('/api/paste', { sheet: 'Sheet1', a1: 'A1', text });
-    await post('/api/select', { sheet: 'Sheet1', a1 });
-  }, { text: lines.join('\n'), a1: `A1:B${ROWS + 1}` });
-  await session.page.reload({ waitUntil: 'networkidle' });
+  await pasteAndSelect(session.page, lines.join('\n'), `A1:B${ROWS + 1}`);
 
   let frame = await session.sidebar();
   await frame.click('#tab-export');

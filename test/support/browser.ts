@@ -27,6 +27,19 @@ export async function sidebarFrame(page: Page): Promise<Frame> {
  * Shows `sheet` in the grid on a freshly loaded page, whichever sheet and sidebar tab an earlier test left: tests
  * run in any order (jest --randomize), so each one that needs a sheet says which.
  */
+/**
+ * Pastes tab-separated rows at Sheet1!A1 and selects `a1`, then reloads until the network is quiet: Use selection
+ * clicked before the sidebar's settings arrive reads the selection without the default company.
+ */
+export async function pasteAndSelect(page: Page, text: string, a1: string): Promise<void> {
+  await page.evaluate(async ({ text: rows, a1: range }) => {
+    const post = (route: string, body: unknown) => fetch(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await post('/api/paste', { sheet: 'Sheet1', a1: 'A1', text: rows });
+    await post('/api/select', { sheet: 'Sheet1', a1: range });
+  }, { text, a1 });
+  await page.reload({ waitUntil: 'networkidle' });
+}
+
 export async function showSheet(page: Page, sheet: string): Promise<void> {
   await page.evaluate(async (name) => {
     const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: name, a1: 'A1' }) });
