@@ -11,7 +11,7 @@ import { addDays, nextPeriodStart, parsePeriodLabel, periodLabel, periodStart, y
 import { argumentGrid, isBlank, nonBlankCells } from './arguments';
 import { requireCompanyAccess, requireProfileAccess } from './formula-access';
 import type { FormulaContext } from './formula-context';
-import { listMetricsCached, listProfilesCached } from './metric-directory';
+import { listProfilesAndMetricsCached, listProfilesCached } from './metric-directory';
 import { loadPoints, loadWholeSeries, valueOfMetric, type SheetCell } from './metric-formulas';
 import { isUuid } from '../validate/uuid';
 import { MAX_FUND_COMPANIONS } from '../series/series-cache';
@@ -30,10 +30,10 @@ export interface FundDirectory {
 
 export function fundDirectory(ctx: FormulaContext, fundId: string): FundDirectory {
   requireCompanyAccess(ctx, fundId);
-  const profiles = listProfilesCached(ctx, fundId);
+  const listings = listProfilesAndMetricsCached(ctx, fundId);
   const metrics = new Map<string, Map<string, Metric[]>>();
   // The fund's own metrics have no profile: no portfolio company's row shows them.
-  for (const metric of listMetricsCached(ctx, fundId)) {
+  for (const metric of listings.metrics) {
     const profileId = metric.portfolio_company_profile_id;
     if (!profileId) continue;
     let byName = metrics.get(profileId.toLowerCase());
@@ -41,7 +41,7 @@ export function fundDirectory(ctx: FormulaContext, fundId: string): FundDirector
     const key = normalName(metric.name);
     byName.set(key, [...(byName.get(key) ?? []), metric]);
   }
-  return { fundId, profiles, metrics };
+  return { fundId, profiles: listings.profiles, metrics };
 }
 
 function fundOrDefault(ctx: FormulaContext, value: unknown): string {
