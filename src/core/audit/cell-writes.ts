@@ -6,6 +6,7 @@ import { normaliseDecimal, toDecimal } from '../validate/decimal';
 import { quote } from '../export/places';
 import { cellText } from './cell-values';
 import { isDateLike } from '../validate/dates';
+import { unsettledCell } from '../sheets/unsettled-cell';
 import { resolveLabel, resolveLabels } from './option-labels';
 import type { AuditOption, AuditProperty, AuditWrite } from './types';
 
@@ -18,9 +19,6 @@ export type WriteContext = {
   formatDate: DateFormatter;
 };
 
-/** What getValues() returns for a cell showing a formula error. */
-const SHEET_ERROR = /^#(?:N\/A|REF!|VALUE!|DIV\/0!|NUM!|NAME\?|NULL!|ERROR!|SPILL!|CALC!)/;
-
 /** An http(s) address with a host, as the API's url type requires. */
 const HTTP_URL = /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/i;
 
@@ -31,6 +29,9 @@ const HTTP_URL = /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/i;
  */
 export function cellWrite(cell: unknown, property: AuditProperty, context: WriteContext): CellWrite {
   if (isBlank(cell)) return { ok: true, write: blankWrite(property.dataType) };
+  // A formula's error or "Loading…" is what the sheet shows, not what anyone typed: never sent, whatever the type.
+  const unsettled = unsettledCell(cell);
+  if (unsettled) return { ok: false, reason: `the cell ${unsettled}` };
   try {
     switch (property.dataType) {
       case 'select': {
@@ -42,14 +43,11 @@ export function cellWrite(cell: unknown, property: AuditProperty, context: Write
         return resolved.ok ? { ok: true, write: { portfolio_property_option_ids: resolved.options.map((option) => option.id) } } : resolved;
       }
       case 'number':
-        refuseSheetError(cell);
         if (isDateLike(cell)) return { ok: false, reason: 'the cell holds a date, not a number' };
         return value(toDecimal(cell, 'The cell'));
       case 'date':
-        refuseSheetError(cell);
         return value(toIsoDate(cell, 'The cell', context.timeZone, context.formatDate));
       case 'boolean':
-        refuseSheetError(cell);
         return value(booleanText(cell));
       case 'url': {
         const text = typeof cell === 'string' ? cell.trim() : '';
@@ -112,9 +110,6 @@ function booleanText(cell: unknown): string {
   throw new InputError(`The cell must be a checkbox (TRUE or FALSE), but it is ${typeof cell === 'string' ? quote(cell.trim()) : String(cell)}.`);
 }
 
-function refuseSheetError(cell: unknown): void {
-  if (typeof cell === 'string' && SHEET_ERROR.test(cell.trim())) throw new InputError(`The cell shows the error ${cell.trim()}.`);
-}
 
 /** A decimal without trailing fraction zeros, so equal values compare equal as text. */
 function decimalValue(text: string): string {

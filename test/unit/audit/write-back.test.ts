@@ -111,6 +111,17 @@ describe('planning a push', () => {
     expect(state.status).toBe('done');
   });
 
+  it('never sends what a text cell shows while a formula errs or calculates', () => {
+    const values = sheet();
+    edit(values, PROFILE.aurora, PROPERTY.headquarters, '#REF!');
+    edit(values, PROFILE.aurora, PROPERTY.memo, 'Loading…');
+    const state = preparePush(values, model, schema);
+    expect(plan(state)).toEqual([
+      ['H3', 'failed', 'the cell shows the error #REF!'],
+      ['J3', 'failed', 'the cell shows "Loading…" (a custom function is still calculating): wait until it shows its value, then run this again'],
+    ]);
+  });
+
   it('counts a cell written another way but storing the same thing as unchanged', () => {
     const values = sheet();
     edit(values, PROFILE.aurora, PROPERTY.sector, ' FINTECH ');
