@@ -18,6 +18,11 @@ export type CompactExportState = RateLimitState & {
   reasons: string[];
   /** Item index → index into `reasons`, only for items whose reason a fresh read would not give. */
   reasonOf: Record<string, number>;
+  /**
+   * The server's value each pending update (code u) overwrites, in item order: the only values of the rows
+   * kept, so the Pushes sheet and Undo have them once a later step confirms the update. Absent when none.
+   */
+  previous?: Array<string | null>;
   counters: ExportCounters;
 };
 
@@ -43,6 +48,10 @@ function codeOf(item: ExportItemState): string {
   return { created: 'C', updated: 'U', written: 'W', unchanged: 'N', skipped: 'S', failed: 'F' }[item.outcome];
 }
 
+function isPendingUpdate(item: ExportItemState): boolean {
+  return item.outcome === 'pending' && item.planned === 'updated';
+}
+
 const PHASES = { diff: 'd', send: 's', stopped: 'x' } as const;
 const PHASE_OF: Record<string, ExportMetricState['phase']> = { d: 'diff', s: 'send', x: 'stopped' };
 
@@ -60,6 +69,8 @@ export function compactExport(state: ExportState, fresh: ExportState): CompactEx
     ...indexReasons(state.items, (item, index) => (item.reason === fresh.items[index]?.reason ? undefined : item.reason)),
     counters: { ...state.counters },
   };
+  const previous = state.items.filter(isPendingUpdate).map((item) => item.previous ?? null);
+  if (previous.length > 0) compact.previous = previous;
   carryJobFields(state, compact);
   return compact;
 }
@@ -72,6 +83,7 @@ export function expandExport(fresh: ExportState, compact: CompactExportState): E
   if (fresh.fingerprint !== compact.fingerprint || fresh.items.length !== compact.codes.length || fresh.metrics.length !== compact.phases.length) return null;
   const state: ExportState = { ...fresh, status: compact.status, counters: { ...compact.counters }, batches: [] };
   carryJobFields(compact, state);
+  let updates = 0;
   state.metrics = fresh.metrics.map((metric, index) => ({ ...metric, phase: PHASE_OF[compact.phases[index]!] ?? metric.phase }));
   state.items = fresh.items.map((freshItem, index) => {
     const code = CODES[compact.codes[index]!];
@@ -81,6 +93,10 @@ export function expandExport(fresh: ExportState, compact: CompactExportState): E
     const stored = compact.reasonOf[index];
     if (stored !== undefined) item.reason = compact.reasons[stored]!;
     else if (code.outcome !== freshItem.outcome) delete item.reason;
+    if (isPendingUpdate(item)) {
+      const before = compact.previous?.[updates++];
+      if (before !== undefined) item.previous = before;
+    }
     return item;
   });
   state.metrics.forEach((_, metric) => {
