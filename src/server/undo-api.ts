@@ -58,7 +58,9 @@ function notUndoableRow(row: Omit<PushLogRow, 'who'>): NotUndoneValue {
     ? 'an import creates records, and the API cannot delete them: delete it in the web application if it is not wanted'
     : row.outcome === 'created'
       ? CREATED_REASON
-      : 'the export sent it whole without reading the value it replaced, if any (typed data, "only what changed" off), and the API has no delete: check it in the web application';
+      : row.outcome === 'updated'
+        ? 'the export did not keep the value it replaced (a large export keeps only its first values before between steps): check it in the web application'
+        : 'the export sent it whole without reading the value it replaced, if any (typed data, "only what changed" off), and the API has no delete: check it in the web application';
   return { what: row.what, period: row.period, cell: row.cell, value: row.newValue ?? '', reason: why };
 }
 

@@ -1,6 +1,7 @@
 // What an export keeps between steps: no copy of the rows (the range is read again each step and must keep
 // its fingerprint), one outcome code per item, and only the reasons a fresh read would not give again.
 
+import { utf8Bytes } from '../cache/chunked-cache';
 import { carryJobFields, indexReasons } from '../jobs/compact-state';
 import type { RateLimitState } from '../jobs/rate-limit-state';
 import { planBatches } from './plan';
@@ -48,6 +49,31 @@ function codeOf(item: ExportItemState): string {
   return { created: 'C', updated: 'U', written: 'W', unchanged: 'N', skipped: 'S', failed: 'F' }[item.outcome];
 }
 
+/**
+ * At most this many bytes of values before are kept between steps: an export of 40,000 updates stays far
+ * inside a job's 300 KB (JOB_MAX_BYTES). Past it, an update's value before is not kept: the Pushes sheet
+ * shows no old value for it, and Undo lists it, never a wrong value.
+ */
+export const PREVIOUS_KEPT_BYTES = 96 * 1024;
+
+/**
+ * The values before of the pending updates, in item order, up to PREVIOUS_KEPT_BYTES: a prefix, so item k of
+ * the list is the k-th pending update. It stops at the first update whose value before is not known (null is
+ * a blank, not "unknown").
+ */
+function keptPrevious(items: readonly ExportItemState[]): Array<string | null> {
+  const kept: Array<string | null> = [];
+  let bytes = 0;
+  for (const item of items) {
+    if (!isPendingUpdate(item)) continue;
+    if (item.previous === undefined) break;
+    bytes += utf8Bytes(JSON.stringify(item.previous)) + 1;
+    if (bytes > PREVIOUS_KEPT_BYTES) break;
+    kept.push(item.previous);
+  }
+  return kept;
+}
+
 function isPendingUpdate(item: ExportItemState): boolean {
   return item.outcome === 'pending' && item.planned === 'updated';
 }
@@ -69,7 +95,7 @@ export function compactExport(state: ExportState, fresh: ExportState): CompactEx
     ...indexReasons(state.items, (item, index) => (item.reason === fresh.items[index]?.reason ? undefined : item.reason)),
     counters: { ...state.counters },
   };
-  const previous = state.items.filter(isPendingUpdate).map((item) => item.previous ?? null);
+  const previous = keptPrevious(state.items);
   if (previous.length > 0) compact.previous = previous;
   carryJobFields(state, compact);
   return compact;

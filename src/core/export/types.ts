@@ -74,7 +74,8 @@ export type ExportItemState = {
   planned?: 'created' | 'updated' | 'written';
   /**
    * The value an update overwrites, as the comparison read it (null: a blank): kept between steps for a
-   * pending update (compact.ts), so the Pushes sheet's "Old value" and Undo have it once the update is confirmed.
+   * pending update (compact.ts, up to PREVIOUS_KEPT_BYTES), so the Pushes sheet's "Old value" and Undo have it
+   * once the update is confirmed.
    */
   previous?: string | null;
   /**

@@ -7,7 +7,9 @@ import { applyDiff } from '../../../src/core/export/diff';
 import { exportUndoReport, prepareExportUndo, type ExportedPoint } from '../../../src/core/export/undo';
 import { UNDO_CONFLICT_REASON } from '../../../src/core/jobs/push-log';
 import { FakeClock } from '../../support/scripted-transport';
-import { harness, longSpec, pointsPage, prepare, put, REVENUE, sentBatches, USERS } from './export-fixtures';
+import { utf8Bytes } from '../../../src/core/cache/chunked-cache';
+import { JOB_MAX_BYTES } from '../../../src/core/jobs/pieced-store';
+import { harness, longSpec, periodDates, pointsPage, prepare, put, REVENUE, sentBatches, USERS } from './export-fixtures';
 
 function point(metricId: string, date: string, written: string, before: string, column = 2): ExportedPoint & { before: string } {
   return { metricId, metricName: metricId === USERS ? 'Users' : 'Revenue', date, cell: `Sheet1!B${Number(date.slice(8))}`, row: Number(date.slice(8)), column, written, before };
@@ -28,6 +30,24 @@ describe('the value an update replaced', () => {
     expect(compact.previous).toEqual(['10', null]);
     const expanded = expandExport(fresh, compact)!;
     expect(expanded.items).toEqual(state.items);
+  });
+
+  it('is kept for the first updates only, within PREVIOUS_KEPT_BYTES, so 40,000 updates fit a job; the rest are not kept, never guessed', () => {
+    const dates = periodDates('2000-01-01', 40_000, 'daily');
+    const values = dates.map((date, i) => [date, i + 0.5]);
+    const fresh = prepare(values, longSpec({ metricId: USERS, onlyChanged: true }));
+    const state = prepare(values, longSpec({ metricId: USERS, onlyChanged: true }));
+    applyDiff(state, 0, dates.map((date, i) => ({ id: date, metric_id: USERS, date, value: `${1_000_000 + i}.25` })), state.items.map((_, i) => i));
+    const compact = compactExport(state, fresh);
+    expect(utf8Bytes(JSON.stringify(compact))).toBeLessThan(JOB_MAX_BYTES);
+    const kept = compact.previous!.length;
+    expect(kept).toBeGreaterThan(1000);
+    expect(kept).toBeLessThan(40_000);
+    const expanded = expandExport(fresh, compact)!;
+    expect(expanded.items[kept - 1]!.previous).toBe(`${1_000_000 + kept - 1}.25`);
+    expect(expanded.items[kept]).not.toHaveProperty('previous');
+    // Compacted again, the updates whose value before was lost stay without one (not a blank).
+    expect(compactExport(expanded, fresh).previous).toHaveLength(kept);
   });
 
   it('is not stored when nothing pending updates a value', () => {
