@@ -24,8 +24,6 @@ import { sidebarClient } from './api-factory';
 import { startJob, type JobKind } from './jobs-api';
 import { forgetLastPush, KEPT_FOR_UNDO, loadLastPush, type LastPush } from './last-push';
 
-export { UNDO_CONFLICT_REASON };
-
 /** Why a value the push created is not undone: the spec has no delete, and does not say a blank clears a value. */
 const CREATED_REASON = 'the push created it (there was no value before): the API has no delete, and its description does not say a blank value clears one, so clear it in the web application';
 
@@ -233,12 +231,9 @@ function exportUndoLogRows(before: ExportState, after: ExportState, cells: reado
   });
 }
 
-/** The undo's rows for the Pushes sheet, kind "Undo": old value is what the push wrote, new the value restored. */
-function undoLogRows(before: UndoJob, after: UndoJob, undoId: string): Array<Omit<PushLogRow, 'who'>> {
-  if (isExportUndo(before.state) && isExportUndo(after.state)) return exportUndoLogRows(before.state, after.state, after.cells ?? [], undoId);
-  if (isExportUndo(before.state) || isExportUndo(after.state)) return [];
+/** An audit push's undo rows for the Pushes sheet, kind "Undo": old value is what the push wrote, new the value restored. */
+function auditUndoLogRows(was: AuditPushState, now: AuditPushState, sheetName: string, undoId: string): Array<Omit<PushLogRow, 'who'>> {
   const time = new Date().toISOString();
-  const [was, now] = [before.state, after.state];
   return newlySettled(was.items, now.items).map((item) => ({
     time,
     kind: 'Undo' as const,
@@ -247,7 +242,7 @@ function undoLogRows(before: UndoJob, after: UndoJob, undoId: string): Array<Omi
     oldValue: item.was ?? item.conflict?.server ?? null,
     newValue: item.shown,
     outcome: undoOutcomeText(item.outcome === 'created' || item.outcome === 'updated', item.outcome, item.reason),
-    cell: `${quoteSheetName(after.sheetName)}!${cellName(item.row, item.column)}`,
+    cell: `${quoteSheetName(sheetName)}!${cellName(item.row, item.column)}`,
     push: undoId,
   }));
 }
@@ -276,19 +271,17 @@ export const undoJob: JobKind<UndoJob, AuditPushState | ExportState, UndoHandle,
         reason: UNDO_CONFLICT_REASON,
       },
     });
-    const next = { ...job, state };
-    appendPushLog(undoLogRows(job, next, context.id));
-    return next;
+    appendPushLog(auditUndoLogRows(job.state, state, job.sheetName, context.id));
+    return { ...job, state };
   },
 };
 
 /** An export's undo steps as an export (read, compare, write in paced waves); restored metrics' cached series are dropped. */
 function stepExportUndo(job: UndoJob & { state: ExportState }, context: Parameters<typeof undoJob.step>[1]): UndoJob {
   const { state } = runExportStep(job.state, context.client, { ...context, noun: 'undo', onCheckpoint: (next) => context.checkpoint({ ...job, state: next }) });
-  const next = { ...job, state };
-  appendPushLog(undoLogRows(job, next, context.id));
+  appendPushLog(exportUndoLogRows(job.state, state, job.cells ?? [], context.id));
   const restored = new Set(newlySettled(job.state.items, state.items).filter((item) => item.outcome === 'updated' && item.metric !== null).map((item) => state.metrics[item.metric!]!.id));
   // Formulas must not go on showing what the export wrote from their cache.
   dropCachedSeries([...restored]);
-  return next;
+  return { ...job, state };
 }
