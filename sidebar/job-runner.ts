@@ -53,14 +53,14 @@ function pushLogLink(run: ActionRunner): HTMLElement {
   return el('div', {}, el('p', { class: 'hint' }, 'Every value sent is logged, with who sent it and its outcome. ', open, ' ', undo), undoResults);
 }
 
-/** Undo of the last push: the cells it updated get their value before back; a cell changed since is a conflict, kept. */
-const UNDO_VIEW: JobView<UndoHandle> = {
+/** Undo of the last push: the values it updated get their value before back; a value changed since is a conflict, kept. */
+export const UNDO_VIEW: JobView<UndoHandle> = {
   label: 'Restoring the values before the last push',
   progress: (h) => ({ done: h.progress.cellsDone, total: h.progress.cellsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
   report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
   shortfall: (h) => ({ failed: h.report?.totals.failed, refused: (h.report?.totals.conflict ?? 0) + (h.report?.notUndone.length ?? 0), notSent: h.report?.totals.pending }),
   next: (h) => server.continueUndo(h.undoId),
-  watch: () => Promise.resolve(null),
+  watch: (h) => readProgress(server.getJobProgress('undo', h.undoId), (p) => ('cellsDone' in p ? { done: p.cellsDone, total: p.cellsTotal } : null)),
   cancel: (h) => server.cancelUndo(h.undoId),
   resume: (h) => server.resumeUndo(h.undoId),
   // What the API cannot undo, each with where it is and why: the person clears or restores it in the web application.

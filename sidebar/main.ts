@@ -99,10 +99,11 @@ async function offerUnfinishedJobs(): Promise<void> {
   const lines: Array<{ panel: string; text: string; tab: string }> = [];
   if (exportJob?.ok && exportJob.value) lines.push({ panel: 'panel-export', tab: 'Export', text: 'An export was left unfinished.' });
   if (portfolioJobs?.ok) {
-    const { pushes, imports, builds } = portfolioJobs.value;
+    const { pushes, imports, builds, undos } = portfolioJobs.value;
     if (pushes.length) lines.push({ panel: 'panel-portfolio', tab: 'Portfolio', text: pushes.length === 1 ? 'An audit push was left unfinished.' : `${pushes.length} audit pushes were left unfinished.` });
     if (imports.length) lines.push({ panel: 'panel-portfolio', tab: 'Portfolio', text: imports.length === 1 ? 'An import was left unfinished.' : `${imports.length} imports were left unfinished.` });
     if (builds.length) lines.push({ panel: 'panel-portfolio', tab: 'Portfolio', text: 'An audit build was left unfinished.' });
+    if (undos.length) lines.push({ panel: 'panel-portfolio', tab: 'Portfolio', text: 'An undo of a push was left unfinished.' });
   }
   const render = (): void => {
     const shown = document.querySelector('[role="tab"][aria-selected="true"]')?.getAttribute('aria-controls');

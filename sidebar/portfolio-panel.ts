@@ -1,7 +1,7 @@
 // Portfolio tools: the property audit and its push, profile and contact imports, notes.
 
 import { busy, byId, countOf, el, say } from './dom';
-import { readProgress, resumeOffer, runJob, type ActionRunner, type JobView } from './job-runner';
+import { readProgress, resumeOffer, runJob, UNDO_VIEW, type ActionRunner, type JobView } from './job-runner';
 import { server } from './server';
 import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, PortfolioGridRequest, RpcResult } from '../src/shared/rpc';
 import { companyNames, fillCompanyFilter } from './metric-companies';
@@ -278,6 +278,9 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
     }
     for (const job of jobs.imports) {
       offer(job, importView(job.kind, job.range), `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${countOf(job.progress.rowsTotal, 'row')} done.`);
+    }
+    for (const undo of jobs.undos) {
+      offer(undo, UNDO_VIEW, `The undo of Push ${undo.pushId} ${howItStopped(undo.progress.status)} with ${undo.progress.cellsDone} of ${countOf(undo.progress.cellsTotal, 'value')} done.`);
     }
     for (const build of jobs.builds) {
       const box = el('div', { class: 'resume-offer' });

@@ -16,7 +16,9 @@ import {
   runExportStep,
   STATUS_HEADER,
   type ExportPreview,
+  type ExportedPoint,
   type ExportProgress,
+  type ExportReportItem,
   type ExportState,
   type MetricRef,
   type RowOutcome,
@@ -238,22 +240,46 @@ export const exportJob = rereadKind<ExportRecord, ExportRun, ExportState, Compac
     rangeExportedBefore: wasExported(record.request.range),
   }),
   stopped,
-  /** Every value a step settled, for the Pushes sheet: the export does not read what the server held before. */
+  /** Every value a step settled, for the Pushes sheet, with the value an update replaced (the comparison read it). */
   logRows: (before, after) => {
     const time = new Date().toISOString();
-    const sheet = after.request.range.slice(0, after.request.range.lastIndexOf('!'));
-    return newlySettled(buildReport(before.state).items, buildReport(after.state).items).map((item) => ({
+    return settledItems(before, after).map(({ item, previous }) => ({
       time,
       kind: 'Export' as const,
       what: item.metricName ?? item.metricId ?? '',
       period: item.date ?? '',
-      oldValue: null,
+      oldValue: item.outcome === 'updated' ? previous ?? null : null,
       newValue: item.value,
       outcome: outcomeText(item.outcome, item.reason),
-      cell: `${sheet}!${item.cell}`,
+      cell: `${sheetOf(after.request)}!${item.cell}`,
     }));
   },
+  /** The updates a step confirmed whose value before the comparison read: what Undo writes back. */
+  undoPoints: (before, after) => settledItems(before, after).flatMap(({ item, previous }): ExportedPoint[] => (
+    item.outcome === 'updated' && previous !== undefined && item.metricId && item.date && item.value !== null
+      ? [{
+        metricId: item.metricId,
+        metricName: item.metricName ?? item.metricId,
+        date: item.date,
+        cell: `${sheetOf(after.request)}!${item.cell}`,
+        row: after.state.origin.row + item.row - 1,
+        column: after.state.origin.column + item.column - 1,
+        written: item.value,
+        before: previous,
+      }]
+      : [])),
 });
+
+/** The range's sheet part, as the request names it (quoted when it must be). */
+function sheetOf(request: ExportRequest): string {
+  return request.range.slice(0, request.range.lastIndexOf('!'));
+}
+
+/** The report's items a step settled, each with the server's value it replaced when the comparison read one. */
+function settledItems(before: ExportRun, after: ExportRun): Array<{ item: ExportReportItem; previous: string | null | undefined }> {
+  const withPrevious = (run: ExportRun) => buildReport(run.state).items.map((item, index) => ({ item, outcome: item.outcome, previous: run.state.items[index]!.previous }));
+  return newlySettled(withPrevious(before), withPrevious(after));
+}
 
 /** The last export of this spreadsheet, if it did not finish. */
 export function findUnfinished(): ExportHandle | null {

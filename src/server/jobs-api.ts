@@ -15,6 +15,7 @@ import {
 import { createClientForExecution } from './api-factory';
 import { appendPushLog } from '../gas/changes-sheet';
 import type { PushLogRow } from '../core/jobs/push-log';
+import type { ExportedPoint } from '../core/export';
 import { rememberPushRows } from './last-push';
 
 /**
@@ -198,6 +199,8 @@ interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends R
   stopped?(stored: X): void;
   /** The Pushes sheet's rows of what one step settled (issue 27): `before` and `after` the step. */
   logRows?(before: X, after: X): Array<Omit<PushLogRow, 'who' | 'push'>>;
+  /** The data points one step updated, with the values they replaced: kept for Undo (an export's). */
+  undoPoints?(before: X, after: X): ExportedPoint[];
 }
 
 type RereadHandle<Head, P, O> = Head & { progress: P; report: O | null };
@@ -243,7 +246,7 @@ export function rereadKind<R extends { state: C }, X extends { state: S }, S ext
       if (spec.logRows) {
         const rows = spec.logRows(stored, next).map((row) => ({ ...row, push: context.id }));
         appendPushLog(rows);
-        rememberPushRows(context.id, rows);
+        rememberPushRows(context.id, rows, spec.undoPoints?.(stored, next));
       }
       return { ...job, stored: next };
     },

@@ -1,10 +1,11 @@
 // The last push of a spreadsheet, kept for Undo (issue 27, item 4): what an audit push stored (with the ids
-// and the server's value before each cell) and what an export or import stored (for the list of what the
-// API cannot undo). Kept in the user's properties, not in the sheet, so no editor of it can rewrite it; one
+// and the server's value before each cell), the data points an export updated (with the value each
+// replaced), and what else an export or import stored (for the list of what the API cannot undo). Kept in the user's properties, not in the sheet, so no editor of it can rewrite it; one
 // record per user, not per spreadsheet, so the spreadsheets a person pushes from cannot fill the 500 KB store.
 
 import { cellName } from '../core/audit';
 import type { AuditPushItem, AuditPushState } from '../core/audit/types';
+import type { ExportedPoint } from '../core/export';
 import { newlySettled, type PushKind, type PushLogRow } from '../core/jobs/push-log';
 import { forgetJob, loadJob, saveJob, spreadsheetId } from '../gas/job-store';
 import { quoteSheetName } from '../gas/sheet-io';
@@ -43,8 +44,10 @@ export type LastPush = {
   spreadsheet: string;
   pushId: string;
   kind: PushKind;
-  /** An export's or an import's rows of what it stored (the first KEPT_FOR_UNDO). */
+  /** An export's or an import's rows of what it stored, but an export's updates (kept as `points`). */
   rows: Array<Omit<PushLogRow, 'who'>>;
+  /** The data points an export updated, with the value each replaced: what Undo writes back. */
+  points?: ExportedPoint[];
   /** The audit push's stored cells (the first KEPT_FOR_UNDO), with the ids Undo writes to. */
   audit?: { sheetName: string; companyId: string; cells: PushedCell[] };
   /** Values stored beyond KEPT_FOR_UNDO: neither restored nor listed, only counted. */
@@ -68,19 +71,24 @@ function lastPushOf(pushId: string, kind: PushKind): LastPush {
   return kept && kept.pushId === pushId ? kept : { spreadsheet: spreadsheetId(), pushId, kind, rows: [], notKept: 0 };
 }
 
-/** Appends up to KEPT_FOR_UNDO in all, counting the rest. */
+/** Appends while the record holds fewer than KEPT_FOR_UNDO values in all, counting the rest. */
 function keep<T>(list: T[], more: readonly T[], last: LastPush): void {
-  const room = Math.max(0, KEPT_FOR_UNDO - list.length);
+  const room = Math.max(0, KEPT_FOR_UNDO - last.rows.length - (last.points?.length ?? 0) - (last.audit?.cells.length ?? 0));
   list.push(...more.slice(0, room));
   last.notKept += Math.max(0, more.length - room);
 }
 
-/** Keeps what an export's or an import's step stored, as the last push of this spreadsheet (the audit push keeps its cells). */
-export function rememberPushRows(pushId: string, rows: ReadonlyArray<Omit<PushLogRow, 'who'>>): void {
-  const stored = rows.filter((row) => (row.kind === 'Export' || row.kind.startsWith('Import')) && /^(created|updated|written)$/.test(row.outcome));
-  if (stored.length === 0) return;
-  const last = lastPushOf(pushId, stored[0]!.kind);
+/**
+ * Keeps what an export's or an import's step stored, as the last push of this spreadsheet (the audit push
+ * keeps its cells): an export's updates as `points` (what Undo restores), every other stored value as its row.
+ */
+export function rememberPushRows(pushId: string, rows: ReadonlyArray<Omit<PushLogRow, 'who'>>, points: readonly ExportedPoint[] = []): void {
+  const asPoints = new Set(points.map((point) => point.cell));
+  const stored = rows.filter((row) => (row.kind === 'Export' || row.kind.startsWith('Import')) && /^(created|updated|written)$/.test(row.outcome) && !asPoints.has(row.cell));
+  if (stored.length === 0 && points.length === 0) return;
+  const last = lastPushOf(pushId, stored[0]?.kind ?? 'Export');
   keep(last.rows, stored, last);
+  if (points.length > 0) keep((last.points ??= []), points, last);
   saveJob(LAST_PUSH, RECORD_ID, last);
 }
 

@@ -119,7 +119,7 @@ export const cancelUndo = serve(['undoId'], (undoId: string) => jobs.cancelJob(u
 export const resumeUndo = serve(['undoId'], (undoId: string) => jobs.resumeJob(undo.undoJob, undoId));
 
 export const findUnfinishedPortfolioJobs = serve([], () => ({
-  pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob),
+  pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob), undos: jobs.unfinishedJobs(undo.undoJob),
 }));
 
 /**
@@ -131,7 +131,8 @@ export const getJobProgress = serve(['kind', 'jobId'], (kind: JobKind, jobId: st
   if (kind === 'push') return jobs.liveProgress(audit.pushJob, jobId);
   if (kind === 'import') return jobs.liveProgress(importer.importJob, jobId);
   if (kind === 'build') return jobs.liveProgress(auditBuild.buildJob, jobId);
-  throw new InputError('The job kind must be "export", "push", "import" or "build".');
+  if (kind === 'undo') return jobs.liveProgress(undo.undoJob, jobId);
+  throw new InputError('The job kind must be "export", "push", "import", "build" or "undo".');
 });
 
 // Portfolio grids and Freeze

@@ -4,6 +4,7 @@ import type { ExportLayout, ExportProgress, ExportReport, ExportReportItem, Expo
 import type { ContactNoteDraft, ImportProgress, ImportReportRow } from '../core/directory';
 import type { Metric, MetricInput } from '../core/api/types';
 import type { AuditPushProgress, AuditPushReport, AuditPushReportItem, Completeness } from '../core/audit';
+import type { JobKind as FailureJobKind } from '../core/jobs/classify-failure';
 import type { AuditBuildProgress } from '../core/audit/build-job';
 import type { CoverageSheetModel, GridChoice } from '../core/formulas/grid-builder';
 import type { SnapshotDefinition } from '../core/snapshots/snapshot';
@@ -174,7 +175,10 @@ export type AuditCellRef = { profileId: string; propertyId: string };
 /** A value the last push stored that Undo cannot restore through the API, and why (issue 27, item 4). */
 export type NotUndoneValue = { what: string; period: string; cell: string; value: string; reason: string };
 
-/** Undo of the last push: the audit push's job, restoring the values before; `notUndone` lists what the API cannot undo. */
+/**
+ * Undo of the last push: the audit push's or the export's job, restoring the values before; `notUndone` lists
+ * what the API cannot undo. An export's undo names each data point as profile = the metric, property = the period.
+ */
 export type UndoHandle = JobHandle<AuditPushProgress, UndoOutcome> & { undoId: string; pushId: string };
 
 export type UndoOutcome = JobOutcome<AuditPushReport['totals'], AuditPushReportItem> & { notUndone: NotUndoneValue[] };
@@ -188,10 +192,12 @@ export type UnfinishedPortfolioJobs = {
   imports: ImportHandle[];
   /** Audit builds cancelled, paused or left running (added with the build job; older callers ignore it). */
   builds: AuditBuildHandle[];
+  /** Undos of a push cancelled, paused or left running (offered on the Portfolio tab, whichever push they undo). */
+  undos: UndoHandle[];
 };
 
-/** The step-driven jobs whose running step publishes its progress (getJobProgress). */
-export type { JobKind } from '../core/jobs/classify-failure';
+/** The step-driven jobs whose running step publishes its progress (getJobProgress): the failure classifier's, and Undo (which steps as an audit push or an export). */
+export type JobKind = FailureJobKind | 'undo';
 
 /** A job's progress as its handle carries it. */
 export type JobProgress = ExportProgress | AuditPushProgress | ImportProgress | AuditBuildProgress;

@@ -156,6 +156,6 @@ describe.each(['profiles', 'contacts'] as const)('a %s import', (kind) => {
 it('getJobProgress checks its kind and id before reading anything', () => {
   const rt = stack.runtime();
   expect(rt.callServer('getJobProgress', ['export', 'x'.repeat(300)])).toEqual({ ok: false, error: expect.stringMatching(/^The job id must be an id like/) });
-  expect(rt.callServer('getJobProgress', ['audit', '123e4567-e89b-12d3-a456-426614174000'])).toEqual({ ok: false, error: 'The job kind must be "export", "push", "import" or "build".' });
+  expect(rt.callServer('getJobProgress', ['audit', '123e4567-e89b-12d3-a456-426614174000'])).toEqual({ ok: false, error: 'The job kind must be "export", "push", "import", "build" or "undo".' });
   expect(rt.callServer('getJobProgress', ['import', '123e4567-e89b-12d3-a456-426614174000'])).toEqual({ ok: true, value: null });
 });

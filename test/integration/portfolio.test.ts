@@ -403,7 +403,7 @@ describe('pushes and imports left unfinished', () => {
 
   it('offers a cancelled push and an import left when the sidebar closed, until they finish, and for six hours', async () => {
     const rt = stack.runtime();
-    expect(unfinished(rt)).toEqual({ pushes: [], imports: [], builds: [] });
+    expect(unfinished(rt)).toEqual({ pushes: [], imports: [], builds: [], undos: [] });
     ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
     const grid = auditGrid(rt);
     const headquarters = propertyNamed('Headquarters');
@@ -427,7 +427,7 @@ describe('pushes and imports left unfinished', () => {
     let job = ok<ImportHandle>(rt.callServer('resumeImport', [offered.imports[0]!.importId]));
     for (let i = 0; !job.report && i < 20; i++) job = ok<ImportHandle>(rt.callServer('continueImport', [job.importId]));
     expect(job.report!.totals).toMatchObject({ created: 2, failed: 0 });
-    expect(unfinished(rt)).toEqual({ pushes: [], imports: [], builds: [] });
+    expect(unfinished(rt)).toEqual({ pushes: [], imports: [], builds: [], undos: [] });
     const after = await stack.emulator.control.state();
     expect(after.portfolio_company_profiles.filter((p) => ['Orion Labs', 'Vega Systems'].includes(p.name)).map((p) => p.currency).sort()).toEqual(['CHF', 'EUR']);
 
@@ -438,7 +438,7 @@ describe('pushes and imports left unfinished', () => {
     rt.clock.advance(5 * 60 * 60 * 1000);
     expect(unfinished(rt).pushes.map((h) => h.pushId)).toEqual([later.pushId]);
     rt.clock.advance(60 * 60 * 1000 + 1000);
-    expect(unfinished(rt)).toEqual({ pushes: [], imports: [], builds: [] });
+    expect(unfinished(rt)).toEqual({ pushes: [], imports: [], builds: [], undos: [] });
   });
 
   it('refuses a profile currency that is not an ISO 4217 code in use before sending, naming the cell', async () => {

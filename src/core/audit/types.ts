@@ -209,7 +209,7 @@ export type AuditWrite =
  */
 export const AUDIT_CELL_OUTCOMES = ['created', 'updated', 'unchanged', 'skipped', 'failed', 'conflict', 'pending'] as const;
 
-type AuditCellOutcome = (typeof AUDIT_CELL_OUTCOMES)[number];
+export type AuditCellOutcome = (typeof AUDIT_CELL_OUTCOMES)[number];
 
 /** A cell someone changed on the server since the audit was built, as the report shows it (labels for options). */
 export type AuditConflict = {

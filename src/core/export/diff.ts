@@ -4,7 +4,8 @@ import type { DataPoint } from '../api/types';
 import { normaliseDecimal } from '../validate/decimal';
 import { itemsOf } from './export-state';
 import { planBatches } from './plan';
-import type { ExportState } from './types';
+import { UNDO_CONFLICT_REASON } from '../jobs/push-log';
+import type { ExportItemState, ExportState } from './types';
 
 /**
  * Items compared per read: about 25 pages of 100. Page 1 alone, then the other 24 together, is two round
@@ -51,6 +52,7 @@ export function applyDiff(state: ExportState, metric: number, existing: readonly
   [...indices].sort((a, b) => a - b).forEach((index) => {
     const item = state.items[index]!;
     if (item.metric !== metric || item.outcome !== 'pending' || item.date === undefined || item.value === undefined) return;
+    if (item.expected !== undefined && !guardUndo(item, stored)) return;
     if (!stored.has(item.date)) {
       item.planned = 'created';
     } else {
@@ -81,6 +83,27 @@ export function applyDiff(state: ExportState, metric: number, existing: readonly
   });
   state.batches.push(...planBatches(metric, changed));
   if (undiffed(state, metric).length === 0) metricState.phase = 'send';
+}
+
+/**
+ * Undo's guard: the server must still hold what the export wrote (`expected`). A point someone changed since
+ * is a conflict, kept as it is, with the server's value in `previous`; one that already holds the value
+ * before is unchanged. True when the item goes on to be planned as an update.
+ */
+function guardUndo(item: ExportItemState, stored: ReadonlyMap<string, string | null>): boolean {
+  const current = stored.get(item.date!);
+  if (current !== undefined && current !== null && sameDecimal(current, item.value!)) {
+    item.outcome = 'unchanged';
+    item.previous = current;
+    delete item.planned;
+    return false;
+  }
+  if (current !== undefined && current !== null && sameDecimal(current, item.expected!)) return true;
+  item.outcome = 'skipped';
+  item.reason = UNDO_CONFLICT_REASON;
+  item.previous = current ?? null;
+  delete item.planned;
+  return false;
 }
 
 /** What the server held for an item as a comparison saw it: 'absent' (no point on that date), a value, or null (a blank one); undefined when not compared. */

@@ -7,6 +7,7 @@ export { buildReport, STATUS_HEADER } from './report';
 export { previewExport } from './preview';
 export { markConflicts } from './diff';
 export { guessLayout } from './guess-layout';
+export { exportUndoOutcome, exportUndoReport, prepareExportUndo, type ExportedPoint } from './undo';
 export type {
   ExportLayout,
   ExportPreview,

@@ -13,7 +13,8 @@ import type { ExportProgress, ExportState } from './types';
 import { jobProgress } from '../jobs/progress';
 import { runWaveStep, type WaveAttempt, type WaveStepOptions } from '../jobs/wave-step';
 
-export type ExportStepOptions = WaveStepOptions<ExportState>;
+/** `noun`: what the job is to the person (an undo of an export steps as an export does). */
+export type ExportStepOptions = WaveStepOptions<ExportState> & { noun?: 'export' | 'undo' };
 
 type Attempt = WaveAttempt<Failure>;
 
@@ -38,7 +39,7 @@ export function runExportStep(state: ExportState, client: ApiClient, options: Ex
     progress: exportProgress,
     stormSentence: (job, minutes) => {
       const left = countItems(job.spec.layout, job.items.filter((item) => item.outcome === 'pending').length);
-      return `The API refused every request for ${minutes} minutes because of its rate limit, so the export paused with ${left} left. Resume sends only those once the API accepts requests again.`;
+      return `The API refused every request for ${minutes} minutes because of its rate limit, so the ${options.noun ?? 'export'} paused with ${left} left. Resume sends only those once the API accepts requests again.`;
     },
   });
 }

@@ -72,8 +72,17 @@ export type ExportItemState = {
   outcome: RowOutcome;
   /** What a confirmed send makes of a pending item (written: sent without a diff). */
   planned?: 'created' | 'updated' | 'written';
-  /** The value an update overwrites, as the comparison read it (null: a blank); not kept between steps. */
+  /**
+   * The value an update overwrites, as the comparison read it (null: a blank): kept between steps for a
+   * pending update (compact.ts, up to PREVIOUS_KEPT_BYTES), so the Pushes sheet's "Old value" and Undo have it
+   * once the update is confirmed.
+   */
   previous?: string | null;
+  /**
+   * Undo of an export only: the value the export wrote. A server holding another value is a conflict (someone
+   * changed it since), not written over; `value` is then the value before the export, which Undo writes back.
+   */
+  expected?: string;
   /** Why it was skipped or failed: lower-case, no final period, so it reads after "failed: ". */
   reason?: string;
   /** Something the user should know about a sent item, such as a date moved to its period start. */

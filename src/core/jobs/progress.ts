@@ -5,7 +5,7 @@ import { formatCount } from '../export/places';
 import type { RateLimitState } from './rate-limit-state';
 
 /** How a kind names itself in "not sent: push cancelled". */
-type JobNoun = 'export' | 'push' | 'import';
+type JobNoun = 'export' | 'push' | 'import' | 'undo';
 
 type ProgressSource = Pick<RateLimitState, 'status' | 'notBefore' | 'problem'>;
 

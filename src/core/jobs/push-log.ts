@@ -29,6 +29,9 @@ export type PushLogRow = {
   push: string;
 };
 
+/** The reason of an undo's conflict: lower-case, no final period, so it reads after "conflict: ". */
+export const UNDO_CONFLICT_REASON = 'changed on the server since the push, so the value before the push was not restored and that change is kept';
+
 /** A row as the sheet holds it, in PUSHES_HEADER's order. */
 export function pushLogCells(row: PushLogRow): Array<Date | string | null> {
   const texts = [row.who || null, row.kind, row.what, row.period || null, row.oldValue, row.newValue, row.outcome, row.cell, row.push].map(keepApostrophe);

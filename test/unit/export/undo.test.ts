@@ -1,0 +1,117 @@
+// Undo of an export (issue 27, item 4) in the core: the value an update replaced survives the compact state
+// between steps, and the undo, an export of the values before, writes only where the server still holds
+// what the export wrote (a point changed since is a conflict with both values; one already restored is unchanged).
+
+import { compactExport, expandExport } from '../../../src/core/export/compact';
+import { applyDiff } from '../../../src/core/export/diff';
+import { exportUndoReport, prepareExportUndo, type ExportedPoint } from '../../../src/core/export/undo';
+import { UNDO_CONFLICT_REASON } from '../../../src/core/jobs/push-log';
+import { FakeClock } from '../../support/scripted-transport';
+import { utf8Bytes } from '../../../src/core/cache/chunked-cache';
+import { JOB_MAX_BYTES } from '../../../src/core/jobs/pieced-store';
+import { harness, longSpec, periodDates, pointsPage, prepare, put, REVENUE, sentBatches, USERS } from './export-fixtures';
+
+function point(metricId: string, date: string, written: string, before: string, column = 2): ExportedPoint & { before: string } {
+  return { metricId, metricName: metricId === USERS ? 'Users' : 'Revenue', date, cell: `Sheet1!B${Number(date.slice(8))}`, row: Number(date.slice(8)), column, written, before };
+}
+
+describe('the value an update replaced', () => {
+  it('is kept in the compact state for a pending update, and expands back onto it from a fresh read', () => {
+    const values = [['2024-01-01', 11], ['2024-01-02', 21], ['2024-01-03', 31]];
+    const fresh = prepare(values, longSpec({ metricId: USERS, onlyChanged: true }));
+    const state = prepare(values, longSpec({ metricId: USERS, onlyChanged: true }));
+    applyDiff(state, 0, [
+      { id: 'a', metric_id: USERS, date: '2024-01-01', value: '10' },
+      { id: 'b', metric_id: USERS, date: '2024-01-03', value: null },
+    ], [0, 1, 2]);
+    expect(state.items.map((item) => [item.planned, item.previous])).toEqual([['updated', '10'], ['created', undefined], ['updated', null]]);
+
+    const compact = compactExport(state, fresh);
+    expect(compact.previous).toEqual(['10', null]);
+    const expanded = expandExport(fresh, compact)!;
+    expect(expanded.items).toEqual(state.items);
+  });
+
+  it('is kept for the first updates only, within PREVIOUS_KEPT_BYTES, so 40,000 updates fit a job; the rest are not kept, never guessed', () => {
+    const dates = periodDates('2000-01-01', 40_000, 'daily');
+    const values = dates.map((date, i) => [date, i + 0.5]);
+    const fresh = prepare(values, longSpec({ metricId: USERS, onlyChanged: true }));
+    const state = prepare(values, longSpec({ metricId: USERS, onlyChanged: true }));
+    applyDiff(state, 0, dates.map((date, i) => ({ id: date, metric_id: USERS, date, value: `${1_000_000 + i}.25` })), state.items.map((_, i) => i));
+    const compact = compactExport(state, fresh);
+    expect(utf8Bytes(JSON.stringify(compact))).toBeLessThan(JOB_MAX_BYTES);
+    const kept = compact.previous!.length;
+    expect(kept).toBeGreaterThan(1000);
+    expect(kept).toBeLessThan(40_000);
+    const expanded = expandExport(fresh, compact)!;
+    expect(expanded.items[kept - 1]!.previous).toBe(`${1_000_000 + kept - 1}.25`);
+    expect(expanded.items[kept]).not.toHaveProperty('previous');
+    // Compacted again, the updates whose value before was lost stay without one (not a blank).
+    expect(compactExport(expanded, fresh).previous).toHaveLength(kept);
+  });
+
+  it('is not stored when nothing pending updates a value', () => {
+    const values = [['2024-01-01', 11]];
+    const fresh = prepare(values, longSpec({ metricId: USERS }));
+    expect(compactExport(fresh, fresh)).not.toHaveProperty('previous');
+  });
+});
+
+describe('the undo of an export', () => {
+  it('reads every metric first, restores the value before where the server holds what the export wrote, and keeps a later change as a conflict', () => {
+    const state = prepareExportUndo([
+      point(USERS, '2024-01-01', '11', '10'),
+      point(USERS, '2024-01-02', '21', '20'),
+      point(USERS, '2024-01-03', '31', '30'),
+      point(REVENUE, '2024-01-04', '41', '40', 3),
+    ]);
+    expect(state.metrics.map((metric) => metric.phase)).toEqual(['diff', 'diff']);
+    const { step, transport } = harness([
+      // Jan 2 was changed by a colleague since the export; Jan 3 already holds its value before again.
+      { match: `GET /data_points?metric_id=${USERS}&page_size=100&start_date=2024-01-01&end_date=2024-01-03&page=1`, reply: pointsPage(USERS, [['2024-01-01', '11'], ['2024-01-02', '25'], ['2024-01-03', '30.0']]) },
+      { match: `GET /data_points?metric_id=${REVENUE}&page_size=100&start_date=2024-01-04&end_date=2024-01-04&page=1`, reply: pointsPage(REVENUE, [['2024-01-04', '41']]) },
+      put(USERS),
+      put(REVENUE),
+    ]);
+    const { state: done } = step(state, { noun: 'undo' });
+    transport.assertDone();
+    expect(sentBatches(transport)).toEqual([
+      { path: `/metrics/${USERS}/data_points`, dataPoints: [{ date: '2024-01-01', value: '10' }] },
+      { path: `/metrics/${REVENUE}/data_points`, dataPoints: [{ date: '2024-01-04', value: '40' }] },
+    ]);
+    expect(done.status).toBe('done');
+
+    const cells = ['Sheet1!B1', 'Sheet1!B2', 'Sheet1!B3', 'Sheet1!C4'];
+    const report = exportUndoReport(done, cells);
+    expect(report.totals).toEqual({ created: 0, updated: 2, unchanged: 1, skipped: 0, failed: 0, conflict: 1, pending: 0 });
+    expect(report.items.map((item) => [item.cell, item.outcome])).toEqual([['Sheet1!B1', 'updated'], ['Sheet1!B2', 'conflict'], ['Sheet1!C4', 'updated']]);
+    expect(report.items[1]).toMatchObject({ profileId: USERS, profileName: 'Users', propertyName: '2024-01-02', value: '20', reason: UNDO_CONFLICT_REASON, conflict: { atBuild: '21', server: '25' } });
+  });
+
+  it('is a conflict where the point is blank on the server now, and sends nothing for it', () => {
+    const state = prepareExportUndo([point(USERS, '2024-01-01', '11', '10')]);
+    const { step, transport } = harness([
+      { match: `GET /data_points?metric_id=${USERS}&page_size=100&start_date=2024-01-01&end_date=2024-01-01&page=1`, reply: pointsPage(USERS, [['2024-01-01', null]]) },
+    ]);
+    const { state: done } = step(state);
+    transport.assertDone();
+    expect(exportUndoReport(done, ['Sheet1!B1']).items).toEqual([expect.objectContaining({ outcome: 'conflict', conflict: { atBuild: '11', server: '' } })]);
+  });
+
+  it('says an undo paused by the rate limit is the undo, not an export', () => {
+    const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
+    const refused = { match: `GET /data_points?metric_id=${USERS}&`, prefix: true, reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '300' } } };
+    let state = prepareExportUndo([point(USERS, '2024-01-01', '11', '10')]);
+    // Each step after the wait the API asked for: refused for longer than a job waits before pausing.
+    for (let i = 0; i < 10 && state.status === 'running'; i++) {
+      clock.advance(Math.max(0, (state.notBefore ?? clock.now()) - clock.now()));
+      state = harness([refused], { clock, stepMs: 60_000 }).step(state, { noun: 'undo' }).state;
+    }
+    expect(state.status).toBe('paused');
+    expect(state.problem).toMatch(/so the undo paused with 1 value left\./);
+  });
+
+  it('with nothing to restore is done at once', () => {
+    expect(prepareExportUndo([]).status).toBe('done');
+  });
+});
