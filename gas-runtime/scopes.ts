@@ -82,7 +82,7 @@ const CLASSES: Readonly<Record<string, ClassScopes>> = {
     scopes: SHEETS,
     methods: same('class', 'clearContent', 'clearDataValidations', 'createFilter', 'getA1Notation', 'getColumn', 'getDisplayValue', 'getDisplayValues', 'getFormula',
       'getFormulas', 'getLastColumn', 'getLastRow', 'getNote', 'getNumColumns', 'getNumRows', 'getNumberFormats', 'getRow', 'getSheet', 'getValue', 'getValues',
-      'setBackground', 'setDataValidation', 'setFontWeight', 'setFormula', 'setFormulas', 'setNote', 'setNumberFormat', 'setValue', 'setValues'),
+      'setBackground', 'setDataValidation', 'setFontWeight', 'setFormula', 'setFormulas', 'setNote', 'setNumberFormat', 'setNumberFormats', 'setValue', 'setValues'),
   },
   Filter: { page: `${REFERENCE}spreadsheet/filter`, scopes: SHEETS, methods: same('class', 'remove') },
   Protection: { page: `${REFERENCE}spreadsheet/protection`, scopes: SHEETS, methods: same('class', 'setDescription', 'setWarningOnly') },

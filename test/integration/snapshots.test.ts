@@ -124,6 +124,52 @@ describe('snapshot tables', () => {
     expect(ok<SnapshotSummary[]>(s.rt.callServer('listSnapshots', []))[0]!.refreshedAt).toEqual(expect.any(String));
   });
 
+  it('shows each metric in its unit (money, percentage points, number with separators) and its dates in the one date format, also after a refresh', async () => {
+    const s = await setup();
+    const created = await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Snap margin', frequency: 'monthly', unit: 'percent' }] });
+    const margin = created.metrics[0]!.id;
+    await stack.emulator.control.fixtures({
+      data_points: [
+        { metric_id: s.revenue, date: '2024-04-01', value: '61372.9266666667' },
+        { metric_id: s.churn, date: '2024-04-01', value: '1365834.0' },
+        { metric_id: margin, date: '2024-04-01', value: '62.3' },
+      ],
+    });
+    const sheet = s.rt.spreadsheet.getSheetByName('Sheet1')!;
+    // Three metrics under a header row, and one without (the listing still gives its unit).
+    for (const [at, metricIds] of [['B2', [s.revenue, s.churn, margin]], ['G2', [s.revenue]]] as const) {
+      s.rt.spreadsheet.setActiveRange(sheet.getRange(at));
+      ok<InsertReport>(s.rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds, startDate: '2024-04-01', endDate: null, mode: 'snapshot', headers: false }]));
+    }
+    const formats = ['yyyy-mm-dd', '"$"#,##0.00', '#,##0.00', '#,##0.00"%"'];
+    const shown = ['2024-04-01', '$61,372.93', '1,365,834.00', '62.30%'];
+    const check = (revenue: number): void => {
+      expect(sheet.getRange('B3:E3').getNumberFormats()).toEqual([formats]);
+      expect(sheet.getRange('B3:E3').getDisplayValues()).toEqual([shown]);
+      // The cells hold the numbers themselves: the format only shows them.
+      expect(sheet.getRange('C3:E3').getValues()).toEqual([[revenue, 1365834, 62.3]]);
+      // The header row keeps the format it had.
+      expect(sheet.getRange('B2:E2').getNumberFormats()[0]!.some((format) => formats.includes(format))).toBe(false);
+      expect(sheet.getRange('G2:H2').getNumberFormats()).toEqual([formats.slice(0, 2)]);
+      expect(sheet.getRange('G2:H2').getDisplayValues()).toEqual([shown.slice(0, 2)]);
+    };
+    check(61372.9266666667);
+    // A restated value, and a new month: the row the table grows by takes the same formats.
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: s.revenue, date: '2024-04-01', value: '70000' }, { metric_id: s.revenue, date: '2024-05-01', value: '1234.5' }] });
+    expect(refresh(s.rt).outcomes.map((o) => o.status)).toEqual(['refreshed', 'refreshed']);
+    shown[1] = '$70,000.00';
+    check(70000);
+    expect(sheet.getRange('B4:E4').getNumberFormats()).toEqual([formats]);
+    expect(sheet.getRange('B4:E4').getDisplayValues()).toEqual([['2024-05-01', '$1,234.50', '', '']]);
+    expect(sheet.getRange('G3:H3').getDisplayValues()).toEqual([['2024-05-01', '$1,234.50']]);
+
+    // The Changes sheet's times name the spreadsheet's zone after the time, as the sidebar's list says UTC.
+    const changes = s.rt.spreadsheet.getSheetByName('Changes')!;
+    const zone = s.rt.spreadsheet.getSpreadsheetTimeZone();
+    expect(changes.getRange('A2:A3').getNumberFormats()).toEqual([[`yyyy-mm-dd hh:mm:ss "${zone}"`], [`yyyy-mm-dd hh:mm:ss "${zone}"`]]);
+    expect(changes.getRange('A2').getDisplayValue()).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${zone}$`));
+  });
+
   it('takes the spreadsheet\'s lock from the sidebar and says so when someone else holds it; the user\'s own lock does not stop it', async () => {
     const s = await setup();
     insertSnapshot(s, 'B2');
@@ -166,7 +212,7 @@ describe('snapshot tables', () => {
     const grown = refresh(s.rt);
     expect(grown.outcomes).toEqual([expect.objectContaining({ status: 'refreshed', range: 'Sheet1!B996:D1001', changes: 1 })]);
     expect(sheet.getMaxRows()).toBe(1001);
-    expect(sheet.getRange('B1001:D1001').getDisplayValues()).toEqual([['2024-05-01', '104', '']]);
+    expect(sheet.getRange('B1001:D1001').getDisplayValues()).toEqual([['2024-05-01', '$104.00', '']]);
     // A person adds rows and writes below the table; the next month would need that cell.
     sheet.insertRowsAfter(1001, 10);
     sheet.getRange('C1002').setValue('note');

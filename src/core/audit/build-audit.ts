@@ -1,6 +1,7 @@
 // The audit sheet of a fund: one row per profile, one column per property, completeness, formatting and the snapshot.
 
 import { columnLetters } from '../export/places';
+import { DATE_FORMAT, NUMBER_FORMAT } from '../sheets/number-formats';
 import { intlDateFormatter, type DateFormatter } from '../validate/dates';
 import { cellForValue, encodeKey, isTextColumn, keyOfCell, KEY_SEPARATOR, type WrittenCell } from './cell-values';
 import { AUDIT_MARKER_PREFIX, AUTO_SUFFIX, HEADERS, NAME_MARKER, SUMMARY_MARKERS, auditLayout, gridRange } from './layout';
@@ -158,7 +159,8 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
   if (profiles > 0) {
     for (const column of columns) {
       if (isTextColumn(column.dataType)) numberFormats.push({ range: dataRows(column.column), format: '@' });
-      if (column.dataType === 'date') numberFormats.push({ range: dataRows(column.column), format: 'yyyy-mm-dd' });
+      if (column.dataType === 'date') numberFormats.push({ range: dataRows(column.column), format: DATE_FORMAT });
+      if (column.dataType === 'number') numberFormats.push({ range: dataRows(column.column), format: NUMBER_FORMAT });
       if (column.autoCalculated) continue;
       if (column.dataType === 'boolean') validations.push({ kind: 'checkbox', range: dataRows(column.column) });
       const multiple = column.dataType === 'multiselect';
