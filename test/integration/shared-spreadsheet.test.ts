@@ -232,13 +232,16 @@ describe('the audit push (issue 25)', () => {
   });
 
   it.each([
-    ['the marker alone names the second fund', 'marker'],
+    ['an older audit\'s marker cell alone names the second fund', 'marker'],
+    ['the sheet\'s developer metadata alone names the second fund', 'metadata'],
     ['the store alone has the second fund\'s ids', 'store'],
     ['the store is another audit\'s, signed by the owner too', 'copied store'],
   ])('refuses when %s', async (_, what) => {
     const second = await secondFund();
     const { rt, sheet, row, column, store } = ownersAudit();
+    // Audits built before the fund moved to developer metadata named it in A1; they are still read, so still checked.
     if (what === 'marker') sheet.getRange(1, 1).setValue(`portfolio-audit:v1:${second.fund}`);
+    if (what === 'metadata') sheet.getDeveloperMetadata().find((entry) => entry.getKey() === 'portfolio-audit:v1')!.setValue(second.fund);
     if (what === 'store') store.getRange(1, 1).setValue(String(store.getRange(1, 1).getValue()).split(DEMO_IDS.profile(4)).join(second.profile));
     if (what === 'copied store') {
       // The owner's earlier audit of the same fund, kept under another name: its store is signed for that sheet.

@@ -12,7 +12,7 @@ describe('the audit sheet model', () => {
   const { values, summary, snapshot } = model;
 
   it('lays out a hidden id row, a header row, and one row per profile with a hidden id and a name', () => {
-    expect(values[0]!.slice(0, 2)).toEqual([`portfolio-audit:v1:${FUND}`, '#name']);
+    expect(values[0]!.slice(0, 2)).toEqual(['#ids', '#name']);
     expect(values[1]!.slice(0, 2)).toEqual(['Profile id', 'Company']);
     expect(values.slice(2, 5).map((row) => row.slice(0, 2))).toEqual([
       [PROFILE.aurora, 'Aurora Robotics'],
