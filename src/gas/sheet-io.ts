@@ -50,6 +50,8 @@ function requireEmpty(range: GoogleAppsScript.Spreadsheet.Range): void {
 /** The number formats of a table's rows below its `headerRows` (core/sheets/number-formats.ts), one row each. */
 export interface TableFormats {
   headerRows: number;
+  /** Columns left of the formats, kept as they are (a grid's company names). */
+  leftColumns?: number;
   rows: ReadonlyArray<ReadonlyArray<string>>;
 }
 
@@ -67,9 +69,10 @@ export function writeTable(anchor: CellAnchor, rows: ReadonlyArray<ReadonlyArray
 
 /** Sets the formats of `table`'s rows below its header (as many columns as a format row has) in one setNumberFormats. */
 export function setTableFormats(table: Range, formats: TableFormats): void {
-  const block = formats.rows.slice(0, Math.max(0, table.getNumRows() - formats.headerRows)).map((row) => row.slice(0, table.getNumColumns()));
+  const left = formats.leftColumns ?? 0;
+  const block = formats.rows.slice(0, Math.max(0, table.getNumRows() - formats.headerRows)).map((row) => row.slice(0, table.getNumColumns() - left));
   if (block.length === 0 || block[0]!.length === 0) return;
-  table.getSheet().getRange(table.getRow() + formats.headerRows, table.getColumn(), block.length, block[0]!.length).setNumberFormats(block);
+  table.getSheet().getRange(table.getRow() + formats.headerRows, table.getColumn() + left, block.length, block[0]!.length).setNumberFormats(block);
 }
 
 type Range = GoogleAppsScript.Spreadsheet.Range;

@@ -8,11 +8,11 @@ import type { ApiClient } from '../core/api/client';
 import type { DataPoint, Metric } from '../core/api/types';
 import { fingerprints, listCells } from '../core/formulas/freeze';
 import { metricValuesCells } from '../core/formulas/metric-formulas';
-import { portfolioMetric } from '../core/formulas/portfolio-grid';
+import { fundDirectory, portfolioMetric, portfolioMetricUnits } from '../core/formulas/portfolio-grid';
 import type { Aggregate } from '../core/sheets/period-aggregate';
 import { plural } from '../core/product';
 import { parseTableOptions } from '../core/sheets/metric-table';
-import { metricTableFormats } from '../core/sheets/number-formats';
+import { metricTableFormats, portfolioGridFormats } from '../core/sheets/number-formats';
 import { snapshotAccessProblem } from '../core/snapshots/access';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { readGrid, readTable, tableChanges, type SnapshotDefinition } from '../core/snapshots/snapshot';
@@ -142,7 +142,7 @@ interface RefreshContext {
   changes: ChangeRow[];
 }
 
-/** The table as its formula would show it now (read fresh, as the caller), both tables read for comparing, and its formats (null: none of the add-in's). */
+/** The table as its formula would show it now (read fresh, as the caller), both tables read for comparing, and its rows' formats. */
 function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshContext) {
   if (d.kind === 'portfolio_metric') {
     if (ctx.origin === 'schedule') {
@@ -152,8 +152,9 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
     // The function itself, reading past the caches, as the caller, allowed what the caller's formula access allows.
     const fresh = createFormulaContext({ fundId: d.companyId, fresh: true, allowedCompanyIds: ctx.allowedCompanyIds });
     const rows = rectangular(portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId, d.aggregate));
+    const formats: TableFormats = { headerRows: 1, leftColumns: 1, rows: portfolioGridFormats(portfolioMetricUnits(fundDirectory(fresh, d.companyId), d.metricName!), rows[0]!.length - 1) };
     // The grid reads no sources: PORTFOLIO_METRIC does not show them.
-    return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', formats: null };
+    return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', formats };
   }
   // With sources for the Changes rows; the table itself shows values only.
   const points = ctx.client.dataPoints.list([...new Set(d.metricIds)], { startDate: d.startDate ?? undefined, endDate: d.endDate ?? undefined, includeSource: true });

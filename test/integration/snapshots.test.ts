@@ -261,7 +261,8 @@ describe('a portfolio grid snapshot', () => {
     const fundId = (await control.fixtures({ companies: [{ name: 'Snapshot Fund', kind: 'investor' }] })).companies[0]!.id;
     const profiles = (await control.fixtures({ portfolio_company_profiles: ['Alpha', 'Beta'].map((name) => ({ company_id: fundId, name, fiscal_year_end_month: 12 })) })).portfolio_company_profiles;
     const metrics = (await control.fixtures({
-      metrics: profiles.map((p) => ({ company_id: fundId, portfolio_company_profile_id: p.id, name: 'ARR', frequency: 'monthly', unit: 'USD' })),
+      // One name, two currencies: each company's row shows its own.
+      metrics: profiles.map((p) => ({ company_id: fundId, portfolio_company_profile_id: p.id, name: 'ARR', frequency: 'monthly', unit: p.name === 'Alpha' ? 'USD' : 'EUR' })),
     })).metrics;
     await control.fixtures({ data_points: metrics.flatMap((m, i) => MONTHS.slice(0, 2).map((date, j) => ({ metric_id: m.id, date, value: String(10 * (i + 1) + j) }))) });
     const rt = stack.runtime({ defaultCompany: fundId });
@@ -270,6 +271,8 @@ describe('a portfolio grid snapshot', () => {
     const request = { companyId: fundId, kind: 'metric', metricNames: ['ARR'], periods: ['2024-01', '2024-02'], startPeriod: null, endPeriod: null, mode: 'snapshot' };
     expect(ok<InsertReport>(rt.callServer('insertPortfolioGrid', [request])).range).toBe('Sheet1!B2:D4');
     expect(sheet.getRange('B2:D4').getValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', 10, 11], ['Beta', 20, 21]]);
+    expect(sheet.getRange('B2:D4').getDisplayValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', '$10.00', '$11.00'], ['Beta', '€20.00', '€21.00']]);
+    expect(sheet.getRange('B3:B4').getNumberFormats()).toEqual([['0.###############'], ['0.###############']]);
     expect(ok<SnapshotSummary[]>(rt.callServer('listSnapshots', []))).toEqual([expect.objectContaining({
       kind: 'portfolio_metric', range: 'Sheet1!B2:D4', companyId: fundId, metricIds: [], metricName: 'ARR', periods: ['2024-01', '2024-02'],
     })]);
@@ -280,6 +283,7 @@ describe('a portfolio grid snapshot', () => {
     expect(report.outcomes).toEqual([expect.objectContaining({ status: 'refreshed', changes: 1 })]);
     expect(sheet.getRange('B2:D4').getValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', 10, 11], ['Beta', 20, 27]]);
     expect(sheet.getRange('C3').getNumberFormat()).not.toBe('yyyy-mm-dd');
+    expect(sheet.getRange('B4:D4').getDisplayValues()).toEqual([['Beta', '€20.00', '€27.00']]);
     expect(changesRows(rt).slice(1).map((row) => row.slice(1, 8))).toEqual([['ARR · Beta', '2024-02', 21, 27, '', 'Refresh snapshots (sidebar)', 'Sheet1!B2:D4']]);
   });
 });

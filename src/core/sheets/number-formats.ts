@@ -57,6 +57,14 @@ export function metricTableFormats(units: ReadonlyArray<string | null | undefine
 }
 
 /**
+ * The formats of a PORTFOLIO_METRIC grid's company rows past its name column: each row its own metric's unit
+ * (`units` from portfolioMetricUnits), as many columns as periods.
+ */
+export function portfolioGridFormats(units: ReadonlyArray<string | null | undefined>, periods: number): string[][] {
+  return units.map((unit) => Array.from({ length: periods }, () => numberFormatForUnit(unit)));
+}
+
+/**
  * A time column's format in the zone its wall-clock values were written in: the zone's name follows the time,
  * as the sidebar's "10:00 UTC" does, so a reader never guesses the zone, even after the spreadsheet's changes.
  */

@@ -2,7 +2,7 @@
 // display (gas-runtime/spreadsheet/number-format.ts), and read back by the exporter as the number it holds.
 
 import { displayValue } from '../../../gas-runtime/spreadsheet/number-format';
-import { DATE_FORMAT, NUMBER_FORMAT, PERCENT_POINTS_FORMAT, metricTableFormats, numberFormatForUnit, timeFormatIn } from '../../../src/core/sheets/number-formats';
+import { DATE_FORMAT, NUMBER_FORMAT, PERCENT_POINTS_FORMAT, metricTableFormats, numberFormatForUnit, portfolioGridFormats, timeFormatIn } from '../../../src/core/sheets/number-formats';
 import { isPercentFormat } from '../../../src/core/export/percent';
 import { MARGIN, longSpec, prepare } from '../export/export-fixtures';
 
@@ -42,6 +42,16 @@ describe('metricTableFormats', () => {
       [DATE_FORMAT, '"$"#,##0.00', PERCENT_POINTS_FORMAT, NUMBER_FORMAT],
     ]);
     expect(metricTableFormats(['USD'], 0)).toEqual([]);
+  });
+});
+
+describe('portfolioGridFormats', () => {
+  it('gives each company row its own metric\'s unit across the periods; a row without one a plain number', () => {
+    expect(portfolioGridFormats(['USD', 'EUR', undefined], 2)).toEqual([
+      ['"$"#,##0.00', '"$"#,##0.00'],
+      ['"€"#,##0.00', '"€"#,##0.00'],
+      [NUMBER_FORMAT, NUMBER_FORMAT],
+    ]);
   });
 });
 
