@@ -288,4 +288,23 @@ describe('the audit push (issue 25)', () => {
     expect(puts).toHaveLength(1);
     expect(await headquartersOf(DEMO_IDS.profile(4), HEADQUARTERS)).toEqual(['Porto']);
   });
+
+  it('pushes an audit built before the fund moved to developer metadata: its A1 marker names the fund', async () => {
+    const { rt, sheet, row, column } = ownersAudit();
+    // As an earlier version left it: the fund in A1, no metadata.
+    for (const entry of sheet.getDeveloperMetadata()) entry.remove();
+    sheet.getRange(1, 1).setValue(`portfolio-audit:v1:${DEMO_IDS.fund}`);
+    sheet.getRange(row, column).setValue('Faro');
+    await stack.takeRequests();
+    let handle = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null], { user: OWNER }));
+    expect(handle.fund).toBe(`the fund ${DEMO_IDS.fund}`);
+    for (let i = 0; !handle.report && i < 20; i++) handle = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [handle.pushId], { user: OWNER }));
+    expect((await stack.takeRequests()).filter((r) => r.method === 'PUT')).toHaveLength(1);
+    expect(await headquartersOf(DEMO_IDS.profile(4), HEADQUARTERS)).toEqual(['Faro']);
+    // Without either, the sheet names no fund: refused before any request.
+    sheet.getRange(1, 1).setValue('#ids');
+    sheet.getRange(row, column).setValue('Braga');
+    expect(rt.callServer('startAuditPush', [null], { user: OWNER })).toEqual({ ok: false, error: expect.stringMatching(/^This sheet is not a portfolio audit sheet/) });
+    expect(await stack.takeRequests()).toEqual([]);
+  });
 });
