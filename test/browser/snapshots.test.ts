@@ -17,6 +17,19 @@ async function finalStatus(frame: Frame): Promise<string> {
   return (await frame.textContent('#metrics-status')) ?? '';
 }
 
+/** Selects `a1` on Sheet1, reloads until the grid has its cells, and lists the company's metrics in the sidebar. */
+async function metricsListedAt(a1: string): Promise<Frame> {
+  await session.page.evaluate(async (cell) => {
+    const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: cell }) });
+    if (!response.ok) throw new Error(await response.text());
+  }, a1);
+  await session.page.reload({ waitUntil: 'networkidle' });
+  const frame = await session.sidebar();
+  await frame.click('#browse-form button[type="submit"]');
+  expect(await finalStatus(frame)).toMatch(/metrics? loaded\.$/);
+  return frame;
+}
+
 type GridCell = { d: string } | null;
 
 async function sheetRows(sheet: string, count: number): Promise<string[][]> {
@@ -31,16 +44,8 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
   const created = await workbench.control.fixtures({ metrics: [{ company_id: workbench.companyId, name: 'Browser snapshot metric', frequency: 'monthly', unit: 'number' }] });
   const metric = created.metrics[0]!.id;
   await workbench.control.fixtures({ data_points: ['2024-01-01', '2024-02-01', '2024-03-01'].map((date, i) => ({ metric_id: metric, date, value: String(10 + i) })) });
-  // An empty corner of Sheet1, on a page loaded until the grid has its cells.
-  await page.evaluate(async () => {
-    const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'M2' }) });
-    if (!response.ok) throw new Error(await response.text());
-  });
-  await page.reload({ waitUntil: 'networkidle' });
-  const frame = await session.sidebar();
-
-  await frame.click('#browse-form button[type="submit"]');
-  expect(await finalStatus(frame)).toMatch(/metrics? loaded\.$/);
+  // An empty corner of Sheet1.
+  const frame = await metricsListedAt('M2');
   await frame.check(`#metric-${metric}`);
   await frame.check('#mode-snapshot');
   await frame.check('#insert-headers');
@@ -100,14 +105,7 @@ it('shows a snapshot\'s values in the grid as money, percentage points and numbe
       { metric_id: users, date: '2024-01-01', value: '1365834.0' },
     ],
   });
-  await page.evaluate(async () => {
-    const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'B8' }) });
-    if (!response.ok) throw new Error(await response.text());
-  });
-  await page.reload({ waitUntil: 'networkidle' });
-  const frame = await session.sidebar();
-  await frame.click('#browse-form button[type="submit"]');
-  expect(await finalStatus(frame)).toMatch(/metrics? loaded\.$/);
+  const frame = await metricsListedAt('B8');
   for (const id of [revenue, margin, users]) await frame.check(`#metric-${id}`);
   await frame.check('#mode-snapshot');
   await frame.fill('#insert-start', '2024-01-01');
