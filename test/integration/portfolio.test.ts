@@ -409,6 +409,11 @@ describe('imports and notes', () => {
     const row = values.findIndex((r) => r.includes(FORMULA_TEXT));
     expect(row).toBeGreaterThan(0);
     expect(rt.spreadsheet.getActiveSheet().getRange(row + 1, values[row]!.indexOf(FORMULA_TEXT) + 1).getFormula()).toBe('');
+    // "Created at" shows its time with the zone it is in.
+    const created = rt.spreadsheet.getActiveSheet().getRange(row + 1, 4);
+    expect(values[1]![3]).toBe('Created at');
+    expect(created.getValue()).toBeInstanceOf(Date);
+    expect(created.getDisplayValue()).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${rt.spreadsheet.getSpreadsheetTimeZone()}$`));
   });
 });
 
