@@ -32,7 +32,7 @@ const ALLOWED: Record<AuthModeName, ReadonlySet<Capability>> = {
 const REFUSED_IN_CUSTOM_FUNCTIONS = new Set(['CalendarApp', 'DocumentApp', 'DriveApp', 'FormApp', 'GmailApp', 'MailApp', 'SlidesApp']);
 
 /** Classes of the spreadsheet model whose mutating methods need write access. */
-const DOCUMENT_CLASSES = new Set(['Spreadsheet', 'Sheet', 'Range', 'Filter', 'Protection']);
+const DOCUMENT_CLASSES = new Set(['Spreadsheet', 'Sheet', 'Range', 'Filter', 'Protection', 'DeveloperMetadata']);
 /** Method names that change the document (or its selection, or show something). */
 const WRITE_METHOD = /^(set|clear|insert|delete|append|hide|show|unhide|activate|autoResize|create|remove|toast|merge|sort|copy|move|rename|duplicate|add|protect|trim|randomize|flush)/;
 

@@ -73,16 +73,24 @@ const CLASSES: Readonly<Record<string, ClassScopes>> = {
   Sheet: {
     page: `${REFERENCE}spreadsheet/sheet`,
     scopes: SHEETS,
-    methods: same('class', 'activate', 'clear', 'getDataRange', 'getFilter', 'getParent', 'getLastColumn', 'getLastRow', 'getMaxColumns', 'getMaxRows', 'getName', 'getRange',
+    methods: same('class', 'activate', 'addDeveloperMetadata', 'clear', 'getDataRange', 'getDeveloperMetadata', 'getFilter', 'getParent', 'getLastColumn',
+      'getLastRow', 'getMaxColumns', 'getMaxRows', 'getName', 'getRange',
       'getSheetId', 'hideColumns', 'hideRows', 'hideSheet', 'insertColumnsAfter', 'insertRowsAfter', 'isSheetHidden', 'protect', 'setConditionalFormatRules',
       'setFrozenColumns', 'setFrozenRows', 'setName', 'showColumns', 'showRows', 'showSheet'),
   },
   Range: {
     page: `${REFERENCE}spreadsheet/range`,
     scopes: SHEETS,
-    methods: same('class', 'clearContent', 'clearDataValidations', 'createFilter', 'getA1Notation', 'getColumn', 'getDisplayValue', 'getDisplayValues', 'getFormula',
+    methods: same('class', 'activate', 'clearContent', 'clearDataValidations', 'createFilter', 'getA1Notation', 'getColumn', 'getDisplayValue', 'getDisplayValues', 'getFormula',
       'getFormulas', 'getLastColumn', 'getLastRow', 'getNote', 'getNumColumns', 'getNumRows', 'getNumberFormats', 'getRow', 'getSheet', 'getValue', 'getValues',
-      'setBackground', 'setDataValidation', 'setFontWeight', 'setFormula', 'setFormulas', 'setNote', 'setNumberFormat', 'setValue', 'setValues'),
+      'setBackground', 'setDataValidation', 'setFontWeight', 'setFormula', 'setFormulas', 'setNote', 'setNumberFormat', 'setNumberFormats', 'setValue', 'setValues'),
+  },
+  // "Scripts that use this method require authorization with one or more of the following scopes:
+  // https://www.googleapis.com/auth/spreadsheets.currentonly, https://www.googleapis.com/auth/spreadsheets" (getKey, getValue; remove follows its page).
+  DeveloperMetadata: {
+    page: `${REFERENCE}spreadsheet/developer-metadata`,
+    scopes: SHEETS,
+    methods: { ...same('method', 'getKey', 'getValue'), ...same('class', 'remove') },
   },
   Filter: { page: `${REFERENCE}spreadsheet/filter`, scopes: SHEETS, methods: same('class', 'remove') },
   Protection: { page: `${REFERENCE}spreadsheet/protection`, scopes: SHEETS, methods: same('class', 'setDescription', 'setWarningOnly') },

@@ -7,6 +7,7 @@ import { signatureError } from '../signature';
 import { parseA1 } from './a1';
 import { clearContent, emptyCell, hasContent, isBlankCell, type Cell } from './cell';
 import type { ConditionalFormatRule } from './conditional-format';
+import { DeveloperMetadata, requireKey } from './developer-metadata';
 import { parseEntry } from './entry';
 import type { Filter } from './filter';
 import { Protection, ProtectionType } from './protection';
@@ -36,6 +37,7 @@ export class Sheet {
   #hidden = false;
   #conditionalFormatRules: ConditionalFormatRule[] = [];
   #protection: Protection | null = null;
+  #developerMetadata: DeveloperMetadata[] = [];
 
   constructor(
     readonly _spreadsheet: Spreadsheet,
@@ -234,6 +236,22 @@ export class Sheet {
     const name = enumName(ProtectionType, type);
     if (!name) throw signatureError('SpreadsheetApp.Sheet.getProtections', [type]);
     return name === 'SHEET' && this.#protection ? [this.#protection] : [];
+  }
+
+  /** "Adds developer metadata with the specified key and value to the sheet." (see developer-metadata.ts) */
+  addDeveloperMetadata(key: string, value?: string): Sheet {
+    const entry = new DeveloperMetadata(this, this._spreadsheet._nextDeveloperMetadataId(), requireKey(key), value === undefined ? null : String(value));
+    this.#developerMetadata.push(entry);
+    return this;
+  }
+
+  /** "Get all developer metadata associated with this sheet." */
+  getDeveloperMetadata(): DeveloperMetadata[] {
+    return [...this.#developerMetadata];
+  }
+
+  _removeDeveloperMetadata(entry: DeveloperMetadata): void {
+    this.#developerMetadata = this.#developerMetadata.filter((other) => other !== entry);
   }
 
   _removeProtection(protection: Protection): void {

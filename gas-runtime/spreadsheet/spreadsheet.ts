@@ -69,6 +69,13 @@ export class Spreadsheet {
     this.#sheets.push(this.#activeSheet);
   }
 
+  #developerMetadataIds = 0;
+
+  /** Developer metadata ids are unique in the spreadsheet ("The spreadsheet-scoped unique ID that identifies the metadata"). */
+  _nextDeveloperMetadataId(): number {
+    return ++this.#developerMetadataIds;
+  }
+
   getId(): string {
     return this._init.id;
   }

@@ -258,3 +258,23 @@ describe('a script’s view of the spreadsheet', () => {
     expect(caught).toMatchObject({ message: 'The starting row of the range is too small.', scriptErrorName: 'Exception', functionName: 'f' });
   });
 });
+
+describe('developer metadata on a sheet', () => {
+  it('keeps key-value pairs in no cell, until removed; clear() leaves them; each sheet has its own', () => {
+    const rt = runtime();
+    const sheet = rt.spreadsheet.insertSheet('Audit');
+    sheet.addDeveloperMetadata('portfolio-audit:v1', 'c0000000-0000-4000-8000-000000000001').addDeveloperMetadata('flag');
+    const entries = sheet.getDeveloperMetadata();
+    expect(entries.map((entry) => [entry.getKey(), entry.getValue()])).toEqual([['portfolio-audit:v1', 'c0000000-0000-4000-8000-000000000001'], ['flag', null]]);
+    expect(new Set(entries.map((entry) => entry.getId())).size).toBe(2);
+    expect(sheet.getDataRange().getValues()).toEqual([['']]);
+    // "clear(): Clears the sheet of content and formatting information": metadata is neither (the stricter reading).
+    sheet.clear();
+    expect(sheet.getDeveloperMetadata()).toHaveLength(2);
+    entries[1]!.remove();
+    expect(sheet.getDeveloperMetadata().map((entry) => entry.getKey())).toEqual(['portfolio-audit:v1']);
+    // Each sheet has its own.
+    expect(rt.spreadsheet.getSheetByName('Sheet1')!.getDeveloperMetadata()).toEqual([]);
+    expect(() => sheet.addDeveloperMetadata('')).toThrow('Invalid argument: key');
+  });
+});

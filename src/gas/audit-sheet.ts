@@ -1,6 +1,7 @@
 // The audit sheet in the spreadsheet, laid out as the core's model says (its snapshot: audit-store.ts).
 
 import type { AuditSheetModel, GridRange } from '../core/audit';
+import { AUDIT_FUND_KEY } from '../core/audit/layout';
 import { clearedSheet, ensureSize } from './own-sheets';
 import { writeValues } from './sheet-io';
 
@@ -24,6 +25,9 @@ export function writeAuditSheet(
   // Formats first: see AuditFormatting.numberFormats.
   for (const { range, format } of formatting.numberFormats) rangeOf(sheet, range).setNumberFormat(format);
   writeValues(sheet.getRange(1, 1, layout.rows, layout.columns), model.values);
+  // The fund in developer metadata, shown in no cell; clear() leaves an earlier build's, so it is replaced.
+  for (const entry of sheet.getDeveloperMetadata()) if (entry.getKey() === AUDIT_FUND_KEY) entry.remove();
+  sheet.addDeveloperMetadata(AUDIT_FUND_KEY, model.snapshot.companyId);
   for (const row of formatting.hiddenRows) sheet.hideRows(row);
   for (const column of formatting.hiddenColumns) sheet.hideColumns(column);
   sheet.setFrozenRows(formatting.frozenRows);
@@ -52,8 +56,19 @@ export function writeAuditSheet(
     sheet.setConditionalFormatRules([rule]);
   }
   rangeOf(sheet, formatting.filter).createFilter();
-  sheet.activate();
+  // Opened on the first company's name: A1, where a new sheet's selection starts, is the hidden id row's marker.
+  sheet.getRange(layout.headerRow + 1, layout.nameColumn).activate();
   return sheet;
+}
+
+/**
+ * The fund the audit sheet's developer metadata names; null when it names none (a sheet built before the fund
+ * moved there keeps it in its marker cell) or several that differ, which no build writes.
+ */
+export function auditSheetFund(sheetName: string): string | null {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
+  const funds = new Set((sheet?.getDeveloperMetadata() ?? []).filter((entry) => entry.getKey() === AUDIT_FUND_KEY).map((entry) => entry.getValue() ?? ''));
+  return funds.size === 1 ? [...funds][0]! : null;
 }
 
 export function readSheetValues(sheetName: string): unknown[][] | null {

@@ -3,6 +3,7 @@
 // deletes it.
 
 import { CHANGES_HEADER, CHANGES_SHEET, changeCells, type ChangeRow } from '../core/snapshots/changes';
+import { timeFormatIn } from '../core/sheets/number-formats';
 import { writeValues } from './sheet-io';
 import { ensureSize, insertSheetAtEnd } from './own-sheets';
 import { PUSHES_HEADER, PUSHES_SHEET, pushLogCells, type PushLogRow } from '../core/jobs/push-log';
@@ -53,6 +54,7 @@ function appendLogRows(book: Book, name: string, header: readonly string[], cell
   // Text columns (a period such as "2024-03-01") stay the text they are, not a date Sheets guesses.
   for (const column of textColumns) sheet.getRange(first, column, cells.length, 1).setNumberFormat('@');
   writeValues(sheet.getRange(first, 1, cells.length, header.length), cells);
-  sheet.getRange(first, 1, cells.length, 1).setNumberFormat('yyyy-mm-dd hh:mm:ss');
+  // The rows' times are wall-clock in the spreadsheet's zone now; the format names it, so they read true after it changes.
+  sheet.getRange(first, 1, cells.length, 1).setNumberFormat(timeFormatIn(book.getSpreadsheetTimeZone()));
   return sheet.getName();
 }

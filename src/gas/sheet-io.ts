@@ -47,18 +47,32 @@ function requireEmpty(range: GoogleAppsScript.Spreadsheet.Range): void {
   throw new InputError(`The cells ${range.getA1Notation()} are not all empty. Select an empty cell with room for ${countOf(rows, 'row')} and ${countOf(columns, 'column')}.`);
 }
 
-/** Writes a table at the anchor, formula-like text kept as text; `dateColumns` (0-based) get a date format. */
-export function writeTable(anchor: CellAnchor, rows: ReadonlyArray<ReadonlyArray<string | number | boolean | Date | null>>, dateColumns: readonly number[] = []): string {
+/** The number formats of a table's rows below its `headerRows` (core/sheets/number-formats.ts), one row each. */
+export interface TableFormats {
+  headerRows: number;
+  /** Columns left of the formats, kept as they are (a grid's company names). */
+  leftColumns?: number;
+  rows: ReadonlyArray<ReadonlyArray<string>>;
+}
+
+/** Writes a table at the anchor, formula-like text kept as text, then its `formats` (see setTableFormats). */
+export function writeTable(anchor: CellAnchor, rows: ReadonlyArray<ReadonlyArray<string | number | boolean | Date | null>>, formats?: TableFormats): string {
   const width = Math.max(...rows.map((r) => r.length));
   const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
   const sheet = sheetOf(anchor);
   const range = sheet.getRange(anchor.row, anchor.column, padded.length, width);
   requireEmpty(range);
   range.setValues(asSafeRows(padded));
-  for (const column of dateColumns) {
-    sheet.getRange(anchor.row, anchor.column + column, padded.length, 1).setNumberFormat('yyyy-mm-dd');
-  }
+  if (formats) setTableFormats(range, formats);
   return range.getA1Notation();
+}
+
+/** Sets the formats of `table`'s rows below its header (as many columns as a format row has) in one setNumberFormats. */
+export function setTableFormats(table: Range, formats: TableFormats): void {
+  const left = formats.leftColumns ?? 0;
+  const block = formats.rows.slice(0, Math.max(0, table.getNumRows() - formats.headerRows)).map((row) => row.slice(0, table.getNumColumns() - left));
+  if (block.length === 0 || block[0]!.length === 0) return;
+  table.getSheet().getRange(table.getRow() + formats.headerRows, table.getColumn() + left, block.length, block[0]!.length).setNumberFormats(block);
 }
 
 type Range = GoogleAppsScript.Spreadsheet.Range;

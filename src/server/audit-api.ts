@@ -31,7 +31,7 @@ import { fundLabel, requireOwnAudit } from '../core/audit/audit-trust';
 import { jobProgress } from '../core/jobs/progress';
 import { tallyOutcomes } from '../core/jobs/tally';
 import { requireUuid } from '../core/validate/uuid';
-import { readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
+import { auditSheetFund, readSheetValues, writeAuditSheet } from '../gas/audit-sheet';
 import { loadSnapshot, saveSnapshot, snapshotScope, stageAuditStore } from '../gas/audit-store';
 import { userHmac } from '../gas/user-signing-key';
 import { verifyRecord } from '../core/trust/signed-record';
@@ -93,7 +93,7 @@ export function writeAudit(data: AuditData): AuditBuildReport {
 export function prepare(sheetName: string, values: unknown[][] | null): { state: AuditPushState; read: AuditSheetRead; schema: AuditSchema } {
   const stored = loadSnapshot(sheetName);
   if (!values || !stored) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
-  const read = readAuditSheet(values);
+  const read = readAuditSheet(values, auditSheetFund(sheetName));
   // Before any request: the marker, the hidden ids and the store are cells editors can rewrite (issue 25).
   const snapshot = requireOwnAudit(userHmac(), snapshotScope(sheetName), stored, read, sheetName);
   const schema = loadAuditSchema(sidebarClient(), snapshot.companyId);
@@ -145,7 +145,7 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
     if (!values) return null;
     let read: AuditSheetRead;
     try {
-      read = readAuditSheet(values);
+      read = readAuditSheet(values, auditSheetFund(record.sheetName));
     } catch (error) {
       // The sheet's hidden id row is gone: not the push's sheet.
       if (error instanceof InputError) return null;

@@ -11,7 +11,7 @@ import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
 import { requireUuid } from '../core/validate/uuid';
 import { markConflictCells } from '../gas/audit-conflict-marks';
-import { readSheetValues } from '../gas/audit-sheet';
+import { auditSheetFund, readSheetValues } from '../gas/audit-sheet';
 import { writeValues } from '../gas/sheet-io';
 import { loadSnapshot, saveSnapshot, snapshotScope } from '../gas/audit-store';
 import { requireOwnAudit } from '../core/audit/audit-trust';
@@ -59,7 +59,7 @@ export function takeServerValues(cells: AuditCellRef[], sheetName: string | null
   const values = readSheetValues(name);
   const kept = loadSnapshot(name);
   if (!values || !kept) throw new InputError(`There is no audit in "${name}": build the audit first.`);
-  const read = readAuditSheet(values);
+  const read = readAuditSheet(values, auditSheetFund(name));
   // The snapshot and the marker are cells editors can rewrite: only the builder's own audit is read for the fund.
   const snapshot = requireOwnAudit(userHmac(), snapshotScope(name), kept, read, name);
   const targets = read.cells.filter((cell) => wanted.has(`${cell.profileId}/${cell.propertyId}`));

@@ -3,8 +3,10 @@
 import { InputError } from '../core/errors';
 import { findContactHeader, planContactNote, portfolioNotesTable, sendContactNote, type ContactNoteReport } from '../core/directory';
 import { plural } from '../core/product';
+import { timeFormatIn } from '../core/sheets/number-formats';
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, selectedRowsOf, writeTable } from '../gas/sheet-io';
+import { spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { ContactNoteRequest, InsertReport, NoteTagSummary } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 
@@ -33,7 +35,9 @@ export function insertPortfolioNotes(profileId: string): InsertReport {
   const notes = sidebarClient().portfolio.listNotes(id);
   const anchor = activeAnchor();
   const rows = portfolioNotesTable(notes);
-  const range = writeTable(anchor, rows);
+  // "Created at" (the third column) names the zone its time is shown in, as the Changes and Pushes sheets do.
+  const createdAt = timeFormatIn(spreadsheetTimeZone());
+  const range = writeTable(anchor, rows, { headerRows: 1, leftColumns: 2, rows: rows.slice(1).map(() => [createdAt]) });
   const count = rows.length - 1;
   return { range: `${anchor.sheetName}!${range}`, rows: count, message: `Wrote ${plural(count, 'note')} to ${anchor.sheetName}!${range}.` };
 }

@@ -8,10 +8,11 @@ import type { ApiClient } from '../core/api/client';
 import type { DataPoint, Metric } from '../core/api/types';
 import { fingerprints, listCells } from '../core/formulas/freeze';
 import { metricValuesCells } from '../core/formulas/metric-formulas';
-import { portfolioMetric } from '../core/formulas/portfolio-grid';
+import { fundDirectory, portfolioMetric, portfolioMetricUnits } from '../core/formulas/portfolio-grid';
 import type { Aggregate } from '../core/sheets/period-aggregate';
 import { plural } from '../core/product';
 import { parseTableOptions } from '../core/sheets/metric-table';
+import { metricTableFormats, portfolioGridFormats } from '../core/sheets/number-formats';
 import { snapshotAccessProblem } from '../core/snapshots/access';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { readGrid, readTable, tableChanges, type SnapshotDefinition } from '../core/snapshots/snapshot';
@@ -19,7 +20,7 @@ import { isDateLike, isIsoDate } from '../core/validate/dates';
 import { withDocumentLock } from '../gas/cache-and-lock';
 import { appendChanges } from '../gas/changes-sheet';
 import { ensureSize } from '../gas/own-sheets';
-import { quoteSheetName, typedCells, writeTable, writeValues, type CellAnchor } from '../gas/sheet-io';
+import { quoteSheetName, setTableFormats, typedCells, writeTable, writeValues, type CellAnchor, type TableFormats } from '../gas/sheet-io';
 import { readSnapshots, saveSnapshot, type StoredSnapshot } from '../gas/snapshot-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { callerIsOwner } from '../gas/ownership';
@@ -44,14 +45,17 @@ function rectangular(table: readonly (readonly unknown[])[]): Row[] {
   return table.map((row) => Array.from({ length: width }, (_, i) => (row[i] ?? '') as Row[number]));
 }
 
-/** The table METRIC_VALUES would show, shaped by the formula's own function. */
-function buildTable(definition: Arguments, points: readonly DataPoint[], metrics: readonly Metric[], timeZone: string): { rows: Row[]; names: string[] } {
-  const byId = new Map(metrics.map((m) => [m.id, m.name] as const));
-  const names = definition.metricIds.map((id) => byId.get(id) ?? id);
+/** The table METRIC_VALUES would show, shaped by the formula's own function, and its data rows' formats by each metric's unit. */
+function buildTable(definition: Arguments, points: readonly DataPoint[], metrics: readonly Metric[], timeZone: string): { rows: Row[]; names: string[]; formats: TableFormats } {
+  const byId = new Map(metrics.map((m) => [m.id, m] as const));
+  const names = definition.metricIds.map((id) => byId.get(id)?.name ?? id);
   const options = parseTableOptions('', { headers: definition.options.headers });
   const cells = metricValuesCells(points, definition.metricIds, options.headers ? names : definition.metricIds, options, timeZone,
     definition.startDate ?? undefined, definition.endDate ?? undefined, appsScriptDateFormatter);
-  return { rows: rectangular(cells), names };
+  const rows = rectangular(cells);
+  const headerRows = options.headers ? 1 : 0;
+  const units = definition.metricIds.map((id) => byId.get(id)?.unit);
+  return { rows, names, formats: { headerRows, rows: metricTableFormats(units, rows.length - headerRows) } };
 }
 
 /**
@@ -82,9 +86,10 @@ export function insertMetricSnapshot(
   const points = api.dataPoints.list(metricIds, { startDate, endDate });
   if (points.length === 0) throw new InputError('These metrics have no data points in that range: nothing was written.');
   const args: Arguments = { kind: 'metric_values', companyId, metricIds, startDate: startDate ?? null, endDate: endDate ?? null, options: { headers } };
-  const { rows } = buildTable(args, points, headers ? api.metrics.list(companyId) : [], spreadsheetTimeZone());
+  // The listing names the columns and gives each metric's unit, so its values show as money, percent or number.
+  const { rows, formats } = buildTable(args, points, api.metrics.list(companyId), spreadsheetTimeZone());
   return withDocumentLock(BUSY, () => {
-    const range = writeTable(anchor, rows, [0]);
+    const range = writeTable(anchor, rows, formats);
     const access = recordSnapshot(anchor.sheetName, range, args);
     const dataRows = rows.length - (headers ? 1 : 0);
     const where = `${quoteSheetName(anchor.sheetName)}!${range}`;
@@ -137,7 +142,7 @@ interface RefreshContext {
   changes: ChangeRow[];
 }
 
-/** The table as its formula would show it now (read fresh, as the caller), both tables read for comparing, and whether column A holds dates. */
+/** The table as its formula would show it now (read fresh, as the caller), both tables read for comparing, and its rows' formats. */
 function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshContext) {
   if (d.kind === 'portfolio_metric') {
     if (ctx.origin === 'schedule') {
@@ -147,17 +152,18 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
     // The function itself, reading past the caches, as the caller, allowed what the caller's formula access allows.
     const fresh = createFormulaContext({ fundId: d.companyId, fresh: true, allowedCompanyIds: ctx.allowedCompanyIds });
     const rows = rectangular(portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId, d.aggregate));
+    const formats: TableFormats = { headerRows: 1, leftColumns: 1, rows: portfolioGridFormats(portfolioMetricUnits(fundDirectory(fresh, d.companyId), d.metricName!), rows[0]!.length - 1) };
     // The grid reads no sources: PORTFOLIO_METRIC does not show them.
-    return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', dateColumn: false };
+    return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', formats };
   }
   // With sources for the Changes rows; the table itself shows values only.
   const points = ctx.client.dataPoints.list([...new Set(d.metricIds)], { startDate: d.startDate ?? undefined, endDate: d.endDate ?? undefined, includeSource: true });
-  const { rows, names } = buildTable(d, points, ctx.metricsOf(d.companyId), ctx.timeZone);
+  const { rows, names, formats } = buildTable(d, points, ctx.metricsOf(d.companyId), ctx.timeZone);
   const sources = new Map(points.map((point) => [`${point.metric_id}|${point.date}`, sourceText(point.source)] as const));
   // A first-column cell as its period's first day; null for the "No data points" sentence.
   const periodOf = (cell: unknown) => (isDateLike(cell) ? appsScriptDateFormatter(cell, ctx.timeZone) : typeof cell === 'string' && isIsoDate(cell) ? cell : null);
   return {
-    rows, names, dateColumn: true,
+    rows, names, formats,
     before: readTable(oldValues, d, periodOf), after: readTable(rows, d, periodOf),
     sourceOf: (column: number, period: string) => sources.get(`${d.metricIds[column]}|${period}`) ?? '',
   };
@@ -193,7 +199,7 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
   if (denied) {
     return left('refused', `Left ${range} as it was: ${denied}. Insert the snapshot again to allow its company here (or, as the spreadsheet's owner, allow it in Settings › Formula access), then refresh.`);
   }
-  const { rows, before, after, names, sourceOf, dateColumn } = rebuild(d, oldValues, ctx);
+  const { rows, before, after, names, sourceOf, formats } = rebuild(d, oldValues, ctx);
   const width = rows[0]!.length;
   const lastRow = old.getRow() + rows.length - 1;
   const lastColumn = old.getColumn() + width - 1;
@@ -220,7 +226,7 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
   old.clearContent();
   // Metric names are API text: one reading "=…" stays text, as writeTable keeps it at insert.
   writeValues(written, rows);
-  if (dateColumn) sheet.getRange(written.getRow(), written.getColumn(), rows.length, 1).setNumberFormat('yyyy-mm-dd');
+  if (formats) setTableFormats(written, formats);
   saveSnapshot({ definition: { ...d, range: written.getA1Notation(), refreshedAt: ctx.time }, cells: fingerprints(written.getValues()) }, ctx.book);
   ctx.changes.push(...changes);
   return {

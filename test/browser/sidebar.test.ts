@@ -123,9 +123,10 @@ it('browses metrics, renders HTML in a name as text, and inserts a snapshot and 
   await frame.click('#insert-form button[type="submit"]');
   expect(await statusOf(frame, '#metrics-status')).toMatch(/^Inserted =METRIC_VALUES\(/);
   await page.waitForFunction(() => document.querySelector('td[data-a1="F2"]')?.textContent === 'Headcount');
-  // Dates returned by a custom function take the locale's default date format, as in Sheets.
+  // Dates returned by a custom function take the locale's default date format, as in Sheets, and numbers the
+  // automatic format: the snapshot's cells carry the add-in's formats (docs/reference.md, "Number and date formats").
   expect(await cell('E3')).toBe('1/1/2024');
-  expect(await cell('F3')).toBe(await cell('C3'));
+  expect(await cell('C3')).toBe(`${await cell('F3')}.00`);
   expect(await page.getAttribute('td[data-a1="E2"]', 'data-formula')).toMatch(/^=METRIC_VALUES\("/);
   await (await page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-metrics.png') });
 });

@@ -17,6 +17,19 @@ async function finalStatus(frame: Frame): Promise<string> {
   return (await frame.textContent('#metrics-status')) ?? '';
 }
 
+/** Selects `a1` on Sheet1, reloads until the grid has its cells, and lists the company's metrics in the sidebar. */
+async function metricsListedAt(a1: string): Promise<Frame> {
+  await session.page.evaluate(async (cell) => {
+    const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: cell }) });
+    if (!response.ok) throw new Error(await response.text());
+  }, a1);
+  await session.page.reload({ waitUntil: 'networkidle' });
+  const frame = await session.sidebar();
+  await frame.click('#browse-form button[type="submit"]');
+  expect(await finalStatus(frame)).toMatch(/metrics? loaded\.$/);
+  return frame;
+}
+
 type GridCell = { d: string } | null;
 
 async function sheetRows(sheet: string, count: number): Promise<string[][]> {
@@ -31,16 +44,8 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
   const created = await workbench.control.fixtures({ metrics: [{ company_id: workbench.companyId, name: 'Browser snapshot metric', frequency: 'monthly', unit: 'number' }] });
   const metric = created.metrics[0]!.id;
   await workbench.control.fixtures({ data_points: ['2024-01-01', '2024-02-01', '2024-03-01'].map((date, i) => ({ metric_id: metric, date, value: String(10 + i) })) });
-  // An empty corner of Sheet1, on a page loaded until the grid has its cells.
-  await page.evaluate(async () => {
-    const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'M2' }) });
-    if (!response.ok) throw new Error(await response.text());
-  });
-  await page.reload({ waitUntil: 'networkidle' });
-  const frame = await session.sidebar();
-
-  await frame.click('#browse-form button[type="submit"]');
-  expect(await finalStatus(frame)).toMatch(/metrics? loaded\.$/);
+  // An empty corner of Sheet1.
+  const frame = await metricsListedAt('M2');
   await frame.check(`#metric-${metric}`);
   await frame.check('#mode-snapshot');
   await frame.check('#insert-headers');
@@ -57,11 +62,11 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
   expect(await frame.getAttribute('#metrics-status', 'class')).toContain('success');
   expect(await frame.textContent('#snapshot-list')).toContain('refreshed');
 
-  // The emulator's value is what the table and the Changes row show.
+  // The emulator's value is what the table (a number unit: two decimals) and the Changes row show.
   const held = (await workbench.control.state()).data_points.find((p) => p.metric_id === metric && p.date === '2024-02-01')!;
   expect(held.value).toBe('77');
   const table = await sheetRows('Sheet1', 5);
-  expect(table.map((row) => row.slice(12, 14))).toEqual([['', ''], ['Date', 'Browser snapshot metric'], ['2024-01-01', '10'], ['2024-02-01', held.value], ['2024-03-01', '12']]);
+  expect(table.map((row) => row.slice(12, 14))).toEqual([['', ''], ['Date', 'Browser snapshot metric'], ['2024-01-01', '10.00'], ['2024-02-01', `${held.value}.00`], ['2024-03-01', '12.00']]);
   const changes = await sheetRows('Changes', 3);
   expect(changes[0]!.slice(0, 8)).toEqual(['Time', 'Metric', 'Period', 'Old value', 'New value', 'Source', 'Refresh', 'Range']);
   expect(changes[1]!.slice(1, 8)).toEqual(['Browser snapshot metric', '2024-02-01', '11', held.value, 'update_request: Browser restatement', 'Refresh snapshots (sidebar)', 'Sheet1!M2:N5']);
@@ -81,6 +86,40 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
   expect(await finalStatus(frame)).toMatch(/^Refreshed 0 of 1 snapshot; 0 values changed\. The definition of the snapshot recorded at Sheet1!M2:N5 was changed by someone else/);
   expect(await frame.getAttribute('#metrics-status', 'class')).toContain('warning');
   expect(await frame.textContent('#snapshot-list')).toContain('not refreshed for you: inserted by someone else or changed since (insert it again)');
+});
+
+it('shows a snapshot\'s values in the grid as money, percentage points and numbers with separators, and its dates in the one date format', async () => {
+  const { workbench, page } = session;
+  const created = await workbench.control.fixtures({
+    metrics: [
+      { company_id: workbench.companyId, name: 'Browser revenue', frequency: 'monthly', unit: 'USD' },
+      { company_id: workbench.companyId, name: 'Browser margin', frequency: 'monthly', unit: 'percent' },
+      { company_id: workbench.companyId, name: 'Browser users', frequency: 'monthly', unit: 'number' },
+    ],
+  });
+  const [revenue, margin, users] = created.metrics.map((m) => m.id) as [string, string, string];
+  await workbench.control.fixtures({
+    data_points: [
+      { metric_id: revenue, date: '2024-01-01', value: '61372.9266666667' },
+      { metric_id: margin, date: '2024-01-01', value: '62.3' },
+      { metric_id: users, date: '2024-01-01', value: '1365834.0' },
+    ],
+  });
+  const frame = await metricsListedAt('B8');
+  for (const id of [revenue, margin, users]) await frame.check(`#metric-${id}`);
+  await frame.check('#mode-snapshot');
+  await frame.fill('#insert-start', '2024-01-01');
+  await frame.fill('#insert-end', '2024-01-31');
+  await frame.click('#insert-form button[type="submit"]');
+  expect(await finalStatus(frame)).toMatch(/^Wrote 1 row of values to Sheet1!B8:E9\./);
+
+  // What the page draws, cell by cell.
+  const shown = ['2024-01-01', '$61,372.93', '62.30%', '1,365,834.00'];
+  const cells = ['B9', 'C9', 'D9', 'E9'];
+  await page.waitForFunction(([a1, text]) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent === text, [cells[1]!, shown[1]!] as const);
+  const drawn = await Promise.all(cells.map((a1) => page.textContent(`td[data-a1="${a1}"]`)));
+  expect(drawn).toEqual(shown);
+  expect(await page.textContent('td[data-a1="C8"]')).toBe('Browser revenue');
 });
 
 it('schedules a refresh from the sidebar and turns it off: one trigger of the person, then none', async () => {

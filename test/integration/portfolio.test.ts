@@ -109,7 +109,11 @@ describe('the portfolio audit', () => {
         } else if (property.data_type === 'boolean') {
           expect(shown).toBe(value!.value === 'true' ? 'TRUE' : 'FALSE');
         } else if (property.data_type === 'number') {
-          expect(Number(grid.values[grid.row(profile.id) - 1]![grid.column(property.id) - 1])).toBe(Number(value!.value));
+          const held = Number(grid.values[grid.row(profile.id) - 1]![grid.column(property.id) - 1]);
+          expect(held).toBe(Number(value!.value));
+          // Shown with thousands separators and two decimals; the cell holds the number itself.
+          expect(grid.cell(profile.id, property.id).getNumberFormat()).toBe('#,##0.00');
+          expect(shown).toBe(held.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
         } else if (property.data_type === 'rich_text') {
           // The demo's one-paragraph HTML, read as text: its tags dropped.
           expect(shown).toBe(String(value!.value).replace(/<[^>]+>/g, ''));
@@ -119,6 +123,15 @@ describe('the portfolio audit', () => {
       }
     }
     expect(built.overall).toMatchObject({ filled, total: profiles.length * custom.length });
+    // The fund is named in the sheet's developer metadata, in no cell (its formula bar included); the sheet
+    // opens on the first company's name, not on the hidden id row.
+    expect(grid.values.flat().filter((cell) => String(cell).includes('portfolio-audit') || String(cell).includes(DEMO_IDS.fund))).toEqual([]);
+    expect(grid.sheet.getDeveloperMetadata().map((entry) => [entry.getKey(), entry.getValue()])).toEqual([['portfolio-audit:v1', DEMO_IDS.fund]]);
+    expect(rt.spreadsheet.getActiveRange().getA1Notation()).toBe('B3');
+    expect(rt.spreadsheet.getActiveRange().getSheet().getName()).toBe('Portfolio audit');
+    // Built again, it names the fund once.
+    ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+    expect(auditGrid(rt).sheet.getDeveloperMetadata()).toHaveLength(1);
     expect(grid.display.flat()).toContain(FORMULA_TEXT);
     expect(grid.sheet.getRange(grid.display.findIndex((r) => r.includes(FORMULA_TEXT)) + 1, grid.display.find((r) => r.includes(FORMULA_TEXT))!.indexOf(FORMULA_TEXT) + 1).getFormula()).toBe('');
   });
@@ -269,6 +282,7 @@ describe('the portfolio audit', () => {
       expect(rebuilt.cell(profile.id, headquarters.id).getValue()).toBe(expected.get(`${profile.id}/${headquarters.id}`));
     }
     expect(rebuilt.cell(profiles[0]!.id, founded.id).getNumberFormat()).toBe('yyyy-mm-dd');
+    expect(rebuilt.cell(profiles[0]!.id, employees.id).getNumberFormat()).toBe('#,##0.00');
     expect(rebuilt.cell(profiles[0]!.id, headquarters.id).getNumberFormat()).toBe('@');
     expect(rebuilt.cell(profiles[0]!.id, stage.id).getDataValidation()!.getCriteriaValues()[0]).toEqual(optionsOf(stage.id).map((o) => o.label));
     await stack.emulator.control.clearRequests();
@@ -395,6 +409,11 @@ describe('imports and notes', () => {
     const row = values.findIndex((r) => r.includes(FORMULA_TEXT));
     expect(row).toBeGreaterThan(0);
     expect(rt.spreadsheet.getActiveSheet().getRange(row + 1, values[row]!.indexOf(FORMULA_TEXT) + 1).getFormula()).toBe('');
+    // "Created at" shows its time with the zone it is in.
+    const created = rt.spreadsheet.getActiveSheet().getRange(row + 1, 4);
+    expect(values[1]![3]).toBe('Created at');
+    expect(created.getValue()).toBeInstanceOf(Date);
+    expect(created.getDisplayValue()).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${rt.spreadsheet.getSpreadsheetTimeZone()}$`));
   });
 });
 

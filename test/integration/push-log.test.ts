@@ -35,6 +35,10 @@ it('logs each exported value and each imported row, with who sent it and its out
   expect(log[0]).toEqual(['Time', 'Who', 'Kind', 'What', 'Period', 'Old value', 'New value', 'Outcome', 'Cell', 'Push']);
   const rows = log.slice(1);
   expect(rows.every((row) => row[0] instanceof Date)).toBe(true);
+  // Each time names its zone, the spreadsheet's when it was written, as the Changes sheet's do.
+  const pushes = rt.spreadsheet.getSheetByName('Pushes')!;
+  const zone = rt.spreadsheet.getSpreadsheetTimeZone();
+  expect(pushes.getRange(2, 1, rows.length, 1).getDisplayValues().flat().every((shown) => new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${zone}$`).test(shown))).toBe(true);
   expect(rows.map((row) => row.slice(1))).toEqual([
     [OWNER, 'Export', 'Logged metric', '2024-01-01', '', '7', 'written', 'Sheet1!B2', exported.exportId],
     [OWNER, 'Export', 'Logged metric', '2024-01-02', '', '9', 'written', 'Sheet1!B3', exported.exportId],

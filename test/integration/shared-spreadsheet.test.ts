@@ -232,13 +232,16 @@ describe('the audit push (issue 25)', () => {
   });
 
   it.each([
-    ['the marker alone names the second fund', 'marker'],
+    ['an older audit\'s marker cell alone names the second fund', 'marker'],
+    ['the sheet\'s developer metadata alone names the second fund', 'metadata'],
     ['the store alone has the second fund\'s ids', 'store'],
     ['the store is another audit\'s, signed by the owner too', 'copied store'],
   ])('refuses when %s', async (_, what) => {
     const second = await secondFund();
     const { rt, sheet, row, column, store } = ownersAudit();
+    // Audits built before the fund moved to developer metadata named it in A1; they are still read, so still checked.
     if (what === 'marker') sheet.getRange(1, 1).setValue(`portfolio-audit:v1:${second.fund}`);
+    if (what === 'metadata') sheet.getDeveloperMetadata().find((entry) => entry.getKey() === 'portfolio-audit:v1')!.setValue(second.fund);
     if (what === 'store') store.getRange(1, 1).setValue(String(store.getRange(1, 1).getValue()).split(DEMO_IDS.profile(4)).join(second.profile));
     if (what === 'copied store') {
       // The owner's earlier audit of the same fund, kept under another name: its store is signed for that sheet.
@@ -284,5 +287,24 @@ describe('the audit push (issue 25)', () => {
     const puts = (await stack.takeRequests()).filter((r) => r.method === 'PUT');
     expect(puts).toHaveLength(1);
     expect(await headquartersOf(DEMO_IDS.profile(4), HEADQUARTERS)).toEqual(['Porto']);
+  });
+
+  it('pushes an audit built before the fund moved to developer metadata: its A1 marker names the fund', async () => {
+    const { rt, sheet, row, column } = ownersAudit();
+    // As an earlier version left it: the fund in A1, no metadata.
+    for (const entry of sheet.getDeveloperMetadata()) entry.remove();
+    sheet.getRange(1, 1).setValue(`portfolio-audit:v1:${DEMO_IDS.fund}`);
+    sheet.getRange(row, column).setValue('Faro');
+    await stack.takeRequests();
+    let handle = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null], { user: OWNER }));
+    expect(handle.fund).toBe(`the fund ${DEMO_IDS.fund}`);
+    for (let i = 0; !handle.report && i < 20; i++) handle = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [handle.pushId], { user: OWNER }));
+    expect((await stack.takeRequests()).filter((r) => r.method === 'PUT')).toHaveLength(1);
+    expect(await headquartersOf(DEMO_IDS.profile(4), HEADQUARTERS)).toEqual(['Faro']);
+    // Without either, the sheet names no fund: refused before any request.
+    sheet.getRange(1, 1).setValue('#ids');
+    sheet.getRange(row, column).setValue('Braga');
+    expect(rt.callServer('startAuditPush', [null], { user: OWNER })).toEqual({ ok: false, error: expect.stringMatching(/^This sheet is not a portfolio audit sheet/) });
+    expect(await stack.takeRequests()).toEqual([]);
   });
 });

@@ -124,6 +124,52 @@ describe('snapshot tables', () => {
     expect(ok<SnapshotSummary[]>(s.rt.callServer('listSnapshots', []))[0]!.refreshedAt).toEqual(expect.any(String));
   });
 
+  it('shows each metric in its unit (money, percentage points, number with separators) and its dates in the one date format, also after a refresh', async () => {
+    const s = await setup();
+    const created = await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Snap margin', frequency: 'monthly', unit: 'percent' }] });
+    const margin = created.metrics[0]!.id;
+    await stack.emulator.control.fixtures({
+      data_points: [
+        { metric_id: s.revenue, date: '2024-04-01', value: '61372.9266666667' },
+        { metric_id: s.churn, date: '2024-04-01', value: '1365834.0' },
+        { metric_id: margin, date: '2024-04-01', value: '62.3' },
+      ],
+    });
+    const sheet = s.rt.spreadsheet.getSheetByName('Sheet1')!;
+    // Three metrics under a header row, and one without (the listing still gives its unit).
+    for (const [at, metricIds] of [['B2', [s.revenue, s.churn, margin]], ['G2', [s.revenue]]] as const) {
+      s.rt.spreadsheet.setActiveRange(sheet.getRange(at));
+      ok<InsertReport>(s.rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds, startDate: '2024-04-01', endDate: null, mode: 'snapshot', headers: false }]));
+    }
+    const formats = ['yyyy-mm-dd', '"$"#,##0.00', '#,##0.00', '#,##0.00"%"'];
+    const shown = ['2024-04-01', '$61,372.93', '1,365,834.00', '62.30%'];
+    const check = (revenue: number): void => {
+      expect(sheet.getRange('B3:E3').getNumberFormats()).toEqual([formats]);
+      expect(sheet.getRange('B3:E3').getDisplayValues()).toEqual([shown]);
+      // The cells hold the numbers themselves: the format only shows them.
+      expect(sheet.getRange('C3:E3').getValues()).toEqual([[revenue, 1365834, 62.3]]);
+      // The header row keeps the format it had.
+      expect(sheet.getRange('B2:E2').getNumberFormats()[0]!.some((format) => formats.includes(format))).toBe(false);
+      expect(sheet.getRange('G2:H2').getNumberFormats()).toEqual([formats.slice(0, 2)]);
+      expect(sheet.getRange('G2:H2').getDisplayValues()).toEqual([shown.slice(0, 2)]);
+    };
+    check(61372.9266666667);
+    // A restated value, and a new month: the row the table grows by takes the same formats.
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: s.revenue, date: '2024-04-01', value: '70000' }, { metric_id: s.revenue, date: '2024-05-01', value: '1234.5' }] });
+    expect(refresh(s.rt).outcomes.map((o) => o.status)).toEqual(['refreshed', 'refreshed']);
+    shown[1] = '$70,000.00';
+    check(70000);
+    expect(sheet.getRange('B4:E4').getNumberFormats()).toEqual([formats]);
+    expect(sheet.getRange('B4:E4').getDisplayValues()).toEqual([['2024-05-01', '$1,234.50', '', '']]);
+    expect(sheet.getRange('G3:H3').getDisplayValues()).toEqual([['2024-05-01', '$1,234.50']]);
+
+    // The Changes sheet's times name the spreadsheet's zone after the time, as the sidebar's list says UTC.
+    const changes = s.rt.spreadsheet.getSheetByName('Changes')!;
+    const zone = s.rt.spreadsheet.getSpreadsheetTimeZone();
+    expect(changes.getRange('A2:A3').getNumberFormats()).toEqual([[`yyyy-mm-dd hh:mm:ss "${zone}"`], [`yyyy-mm-dd hh:mm:ss "${zone}"`]]);
+    expect(changes.getRange('A2').getDisplayValue()).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${zone}$`));
+  });
+
   it('takes the spreadsheet\'s lock from the sidebar and says so when someone else holds it; the user\'s own lock does not stop it', async () => {
     const s = await setup();
     insertSnapshot(s, 'B2');
@@ -166,7 +212,7 @@ describe('snapshot tables', () => {
     const grown = refresh(s.rt);
     expect(grown.outcomes).toEqual([expect.objectContaining({ status: 'refreshed', range: 'Sheet1!B996:D1001', changes: 1 })]);
     expect(sheet.getMaxRows()).toBe(1001);
-    expect(sheet.getRange('B1001:D1001').getDisplayValues()).toEqual([['2024-05-01', '104', '']]);
+    expect(sheet.getRange('B1001:D1001').getDisplayValues()).toEqual([['2024-05-01', '$104.00', '']]);
     // A person adds rows and writes below the table; the next month would need that cell.
     sheet.insertRowsAfter(1001, 10);
     sheet.getRange('C1002').setValue('note');
@@ -215,7 +261,8 @@ describe('a portfolio grid snapshot', () => {
     const fundId = (await control.fixtures({ companies: [{ name: 'Snapshot Fund', kind: 'investor' }] })).companies[0]!.id;
     const profiles = (await control.fixtures({ portfolio_company_profiles: ['Alpha', 'Beta'].map((name) => ({ company_id: fundId, name, fiscal_year_end_month: 12 })) })).portfolio_company_profiles;
     const metrics = (await control.fixtures({
-      metrics: profiles.map((p) => ({ company_id: fundId, portfolio_company_profile_id: p.id, name: 'ARR', frequency: 'monthly', unit: 'USD' })),
+      // One name, two currencies: each company's row shows its own.
+      metrics: profiles.map((p) => ({ company_id: fundId, portfolio_company_profile_id: p.id, name: 'ARR', frequency: 'monthly', unit: p.name === 'Alpha' ? 'USD' : 'EUR' })),
     })).metrics;
     await control.fixtures({ data_points: metrics.flatMap((m, i) => MONTHS.slice(0, 2).map((date, j) => ({ metric_id: m.id, date, value: String(10 * (i + 1) + j) }))) });
     const rt = stack.runtime({ defaultCompany: fundId });
@@ -224,6 +271,8 @@ describe('a portfolio grid snapshot', () => {
     const request = { companyId: fundId, kind: 'metric', metricNames: ['ARR'], periods: ['2024-01', '2024-02'], startPeriod: null, endPeriod: null, mode: 'snapshot' };
     expect(ok<InsertReport>(rt.callServer('insertPortfolioGrid', [request])).range).toBe('Sheet1!B2:D4');
     expect(sheet.getRange('B2:D4').getValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', 10, 11], ['Beta', 20, 21]]);
+    expect(sheet.getRange('B2:D4').getDisplayValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', '$10.00', '$11.00'], ['Beta', '€20.00', '€21.00']]);
+    expect(sheet.getRange('B3:B4').getNumberFormats()).toEqual([['0.###############'], ['0.###############']]);
     expect(ok<SnapshotSummary[]>(rt.callServer('listSnapshots', []))).toEqual([expect.objectContaining({
       kind: 'portfolio_metric', range: 'Sheet1!B2:D4', companyId: fundId, metricIds: [], metricName: 'ARR', periods: ['2024-01', '2024-02'],
     })]);
@@ -234,6 +283,7 @@ describe('a portfolio grid snapshot', () => {
     expect(report.outcomes).toEqual([expect.objectContaining({ status: 'refreshed', changes: 1 })]);
     expect(sheet.getRange('B2:D4').getValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', 10, 11], ['Beta', 20, 27]]);
     expect(sheet.getRange('C3').getNumberFormat()).not.toBe('yyyy-mm-dd');
+    expect(sheet.getRange('B4:D4').getDisplayValues()).toEqual([['Beta', '€20.00', '€27.00']]);
     expect(changesRows(rt).slice(1).map((row) => row.slice(1, 8))).toEqual([['ARR · Beta', '2024-02', 21, 27, '', 'Refresh snapshots (sidebar)', 'Sheet1!B2:D4']]);
   });
 });

@@ -1,9 +1,10 @@
 // The audit sheet of a fund: one row per profile, one column per property, completeness, formatting and the snapshot.
 
 import { columnLetters } from '../export/places';
+import { DATE_FORMAT, NUMBER_FORMAT } from '../sheets/number-formats';
 import { intlDateFormatter, type DateFormatter } from '../validate/dates';
 import { cellForValue, encodeKey, isTextColumn, keyOfCell, KEY_SEPARATOR, type WrittenCell } from './cell-values';
-import { AUDIT_MARKER_PREFIX, AUTO_SUFFIX, HEADERS, NAME_MARKER, SUMMARY_MARKERS, auditLayout, gridRange } from './layout';
+import { AUTO_SUFFIX, HEADERS, IDS_MARKER, NAME_MARKER, SUMMARY_MARKERS, auditLayout, gridRange } from './layout';
 import { auditOrder } from './load-audit-data';
 import { fitCell, LIST_RULE_MAX_ITEMS } from './sheet-limits';
 import type {
@@ -41,7 +42,8 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
   };
 
   // The hidden id row and the header row.
-  put(layout.idRow, layout.idColumn, `${AUDIT_MARKER_PREFIX}${data.companyId}`);
+  // The fund is named in the sheet's developer metadata (AUDIT_FUND_KEY), not in a cell.
+  put(layout.idRow, layout.idColumn, IDS_MARKER);
   put(layout.idRow, layout.nameColumn, NAME_MARKER);
   put(layout.headerRow, layout.idColumn, HEADERS.profileId);
   put(layout.headerRow, layout.nameColumn, HEADERS.name);
@@ -158,7 +160,8 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
   if (profiles > 0) {
     for (const column of columns) {
       if (isTextColumn(column.dataType)) numberFormats.push({ range: dataRows(column.column), format: '@' });
-      if (column.dataType === 'date') numberFormats.push({ range: dataRows(column.column), format: 'yyyy-mm-dd' });
+      if (column.dataType === 'date') numberFormats.push({ range: dataRows(column.column), format: DATE_FORMAT });
+      if (column.dataType === 'number') numberFormats.push({ range: dataRows(column.column), format: NUMBER_FORMAT });
       if (column.autoCalculated) continue;
       if (column.dataType === 'boolean') validations.push({ kind: 'checkbox', range: dataRows(column.column) });
       const multiple = column.dataType === 'multiselect';

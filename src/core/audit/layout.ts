@@ -3,7 +3,18 @@
 import { columnLetters } from '../export/places';
 import type { AuditLayout, GridRange } from './types';
 
-/** The id row's first cell: the marker, then the fund's company id. Write-back finds the sheet's ids by it. */
+/** The id row's first cell, in the hidden row and column: write-back finds the sheet's ids by it. */
+export const IDS_MARKER = '#ids';
+/**
+ * The sheet's developer metadata key (shown in no cell); its value is the fund's company id. Any editor's script
+ * can rewrite it, as any editor can a cell: it names the fund a push asks for, which the signed snapshot must
+ * agree with (audit-trust.ts), never grants it.
+ */
+export const AUDIT_FUND_KEY = 'portfolio-audit:v1';
+/**
+ * Audits built before the fund moved to developer metadata: the id row's first cell held this, then the fund's
+ * company id, shown in the formula bar. Still read, never written.
+ */
 export const AUDIT_MARKER_PREFIX = 'portfolio-audit:v1:';
 /** Above the name column in the hidden id row. */
 export const NAME_MARKER = '#name';

@@ -3,7 +3,7 @@
 import { InputError } from '../errors';
 import { isUuid } from '../validate/uuid';
 import { isBlank } from './cell-writes';
-import { AUDIT_MARKER_PREFIX, NAME_MARKER } from './layout';
+import { AUDIT_MARKER_PREFIX, IDS_MARKER, NAME_MARKER } from './layout';
 import type { AuditSheetCell, AuditSheetRead } from './types';
 
 /** How far from A1 the marker is looked for, should a row or column have been inserted before it. */
@@ -13,10 +13,12 @@ const MARKER_SEARCH = 5;
  * The whole audit sheet's values (getDataRange().getValues(), top-left at A1) as (profile id, property id,
  * cell) triples. Nothing depends on positions the user can change: the marker cell names the id row and id
  * column; a property is any column with an id in the id row, a profile any row below the header with an id
- * in the id column, so sorted rows and moved columns read the same. Throws an InputError without a marker.
+ * in the id column, so sorted rows and moved columns read the same. The fund is `sheetFund`, the sheet's
+ * developer metadata (AUDIT_FUND_KEY), or on a sheet built before that the marker cell's. Throws an
+ * InputError without a marker or a fund.
  */
-export function readAuditSheet(values: ReadonlyArray<ReadonlyArray<unknown>>): AuditSheetRead {
-  const marker = findMarker(values);
+export function readAuditSheet(values: ReadonlyArray<ReadonlyArray<unknown>>, sheetFund: string | null): AuditSheetRead {
+  const marker = findMarker(values, sheetFund);
   if (!marker) {
     throw new InputError('This sheet is not a portfolio audit sheet: its hidden first row, which says which property each column is, is missing. Build the audit again.');
   }
@@ -54,12 +56,14 @@ export function readAuditSheet(values: ReadonlyArray<ReadonlyArray<unknown>>): A
   return { companyId, rows, columns, cells, ignoredRows };
 }
 
-/** The marker cell near A1, 0-based, and the company id it carries. */
-function findMarker(values: ReadonlyArray<ReadonlyArray<unknown>>): { row: number; column: number; companyId: string } | undefined {
+/** The marker cell near A1, 0-based, and the fund: the sheet's metadata's, or an older marker cell's own. */
+function findMarker(values: ReadonlyArray<ReadonlyArray<unknown>>, sheetFund: string | null): { row: number; column: number; companyId: string } | undefined {
+  const fund = sheetFund?.trim() ?? '';
   for (let row = 0; row < Math.min(MARKER_SEARCH, values.length); row++) {
     const line = values[row] ?? [];
     for (let column = 0; column < Math.min(MARKER_SEARCH, line.length); column++) {
-      const cell = line[column];
+      const cell = typeof line[column] === 'string' ? (line[column] as string).trim() : line[column];
+      if (cell === IDS_MARKER && isUuid(fund)) return { row, column, companyId: fund.toLowerCase() };
       if (typeof cell !== 'string' || !cell.startsWith(AUDIT_MARKER_PREFIX)) continue;
       const companyId = cell.slice(AUDIT_MARKER_PREFIX.length).trim();
       if (isUuid(companyId)) return { row, column, companyId: companyId.toLowerCase() };

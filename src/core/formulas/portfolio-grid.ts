@@ -239,6 +239,14 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
   return table;
 }
 
+/**
+ * The unit of the metric on each company row of portfolioMetric's table, in its order (after the header): undefined
+ * where the company has no metric of that name, or several. Companies may keep one name in different currencies.
+ */
+export function portfolioMetricUnits(directory: FundDirectory, name: string): Array<string | undefined> {
+  return directory.profiles.map((profile) => orMessage(() => findMetric(directory, profile, name))).map((metric) => (typeof metric === 'object' ? metric.unit : undefined));
+}
+
 const REPORTED = 'reported';
 export const BLANK = 'blank';
 const NO_METRIC = 'no such metric';

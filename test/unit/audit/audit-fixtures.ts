@@ -207,7 +207,7 @@ export function edit(sheet: unknown[][], profileId: string, propertyId: string, 
 
 /** Prepares a push of the sheet against the model it was built from. */
 export function preparePush(sheet: unknown[][], model: AuditSheetModel, schema: AuditSchema = fundSchema()): AuditPushState {
-  return prepareAuditPush({ read: readAuditSheet(sheet), snapshot: model.snapshot, schema, timeZone: TZ });
+  return prepareAuditPush({ read: readAuditSheet(sheet, FUND), snapshot: model.snapshot, schema, timeZone: TZ });
 }
 
 /** The body of every PUT sent, in order. */

@@ -12,7 +12,7 @@ describe('the audit sheet model', () => {
   const { values, summary, snapshot } = model;
 
   it('lays out a hidden id row, a header row, and one row per profile with a hidden id and a name', () => {
-    expect(values[0]!.slice(0, 2)).toEqual([`portfolio-audit:v1:${FUND}`, '#name']);
+    expect(values[0]!.slice(0, 2)).toEqual(['#ids', '#name']);
     expect(values[1]!.slice(0, 2)).toEqual(['Profile id', 'Company']);
     expect(values.slice(2, 5).map((row) => row.slice(0, 2))).toEqual([
       [PROFILE.aurora, 'Aurora Robotics'],
@@ -87,7 +87,7 @@ describe('the audit sheet model', () => {
     expect(values[6]!.slice(12)).toEqual(['', '', '']);
   });
 
-  it('tells the server how to format: text columns plain, dates, dropdowns, checkboxes, read-only auto columns, frozen header, filter', () => {
+  it('tells the server how to format: text columns plain, numbers with separators, dates, dropdowns, checkboxes, read-only auto columns, frozen header, filter', () => {
     const { formatting } = summary;
     expect(formatting.hiddenRows).toEqual([1]);
     expect(formatting.hiddenColumns).toEqual([1]);
@@ -95,7 +95,7 @@ describe('the audit sheet model', () => {
     expect(formatting.filter.a1).toBe('A2:O5');
     expect(formatting.numberFormats.map((f) => [f.range.a1, f.format])).toEqual([
       ['A1:O2', '@'], ['A1:B9', '@'],
-      ['C3:C5', '@'], ['D3:D5', '@'], ['F3:F5', 'yyyy-mm-dd'], ['H3:H5', '@'], ['I3:I5', '@'], ['J3:J5', '@'], ['L3:L5', 'yyyy-mm-dd'],
+      ['C3:C5', '@'], ['D3:D5', '@'], ['E3:E5', '#,##0.00'], ['F3:F5', 'yyyy-mm-dd'], ['H3:H5', '@'], ['I3:I5', '@'], ['J3:J5', '@'], ['K3:K5', '#,##0.00'], ['L3:L5', 'yyyy-mm-dd'],
       ['O3:O5', '0%'], ['C9:L9', '0%'],
     ]);
     expect(formatting.validations).toEqual([

@@ -15,6 +15,7 @@ import {
   created,
   edit,
   errorReply,
+  FUND,
   fundModel,
   fundSchema,
   OPTION,
@@ -255,7 +256,7 @@ describe('pushing changes', () => {
   it('stores a push without its cells\' values and gets the same state back from the sheet (compact-push)', () => {
     const sheet = editedSheet();
     edit(sheet, PROFILE.aurora, PROPERTY.employees, 'many');
-    const read = readAuditSheet(sheet);
+    const read = readAuditSheet(sheet, FUND);
     const original = preparePush(sheet, model, schema);
     expect(buildAuditPushReport(original).totals).toMatchObject({ pending: 8, failed: 1 });
     const compact = compactNewPush(original, read, sheetFingerprint(sheet), schema);
@@ -271,12 +272,12 @@ describe('pushing changes', () => {
     expect(buildAuditPushReport(partial).totals).toMatchObject({ updated: 3, pending: 5, failed: 1 });
     const stored = compactPush(partial, compact);
     expect(stored.codes).toBe('UUfUppppp');
-    expect(expandPush(stored, readAuditSheet(sheet), sheetFingerprint(sheet), { timeZone: TZ, formatDate: intlDateFormatter })).toEqual(partial);
+    expect(expandPush(stored, readAuditSheet(sheet, FUND), sheetFingerprint(sheet), { timeZone: TZ, formatDate: intlDateFormatter })).toEqual(partial);
 
     // A sheet edited since is not the push's sheet: nothing of it is rebuilt to be sent.
     const changed = editedSheet();
     edit(changed, PROFILE.cobalt, PROPERTY.sector, 'Healthcare');
-    expect(expandPush(stored, readAuditSheet(changed), sheetFingerprint(changed), { timeZone: TZ, formatDate: intlDateFormatter })).toBeNull();
+    expect(expandPush(stored, readAuditSheet(changed, FUND), sheetFingerprint(changed), { timeZone: TZ, formatDate: intlDateFormatter })).toBeNull();
   });
 
   it('does not change the state it was given', () => {

@@ -158,7 +158,7 @@ describe('planning a push', () => {
 
   it('refuses to compare the audit of one fund with the snapshot of another', () => {
     const other = { ...model.snapshot, companyId: 'c0000000-0000-4000-8000-000000000003' };
-    expect(() => prepareAuditPush({ read: readAuditSheet(sheet()), snapshot: other, schema, timeZone: TZ })).toThrow('belongs to another fund');
+    expect(() => prepareAuditPush({ read: readAuditSheet(sheet(), FUND), snapshot: other, schema, timeZone: TZ })).toThrow('belongs to another fund');
     expect(model.snapshot.companyId).toBe(FUND);
   });
 });
