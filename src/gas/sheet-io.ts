@@ -6,6 +6,7 @@ import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
 import { changedCells, type FrozenRecord } from '../core/formulas/freeze';
 import { asSafeCell, asSafeRows, asSafeRowsIn, PLAIN_TEXT_FORMAT } from '../core/sheets/cell-safety';
+import { ISO_DATE_FORMAT, isDateFormatCode, SHEETS_DATE_FORMAT } from '../core/sheets/number-formats';
 
 export interface CellAnchor {
   sheetName: string;
@@ -67,12 +68,23 @@ export function writeTable(anchor: CellAnchor, rows: ReadonlyArray<ReadonlyArray
   return range.getA1Notation();
 }
 
-/** Sets the formats of `table`'s rows below its header (as many columns as a format row has) in one setNumberFormats. */
+/**
+ * Sets the formats of `table`'s rows below its header (as many columns as a format row has) in one
+ * setNumberFormats, after its values are written: a SHEETS_DATE_FORMAT entry keeps the date format Sheets gave
+ * the date written there (as a formula's dates show), or ISO_DATE_FORMAT where the cell's format shows no date.
+ */
 export function setTableFormats(table: Range, formats: TableFormats): void {
   const left = formats.leftColumns ?? 0;
   const block = formats.rows.slice(0, Math.max(0, table.getNumRows() - formats.headerRows)).map((row) => row.slice(0, table.getNumColumns() - left));
   if (block.length === 0 || block[0]!.length === 0) return;
-  table.getSheet().getRange(table.getRow() + formats.headerRows, table.getColumn() + left, block.length, block[0]!.length).setNumberFormats(block);
+  const range = table.getSheet().getRange(table.getRow() + formats.headerRows, table.getColumn() + left, block.length, block[0]!.length);
+  const keepsDates = block.some((row) => row.includes(SHEETS_DATE_FORMAT));
+  const had = keepsDates ? range.getNumberFormats() : [];
+  range.setNumberFormats(block.map((row, r) => row.map((format, c) => {
+    if (format !== SHEETS_DATE_FORMAT) return format;
+    const current = had[r]?.[c] ?? '';
+    return isDateFormatCode(current) ? current : ISO_DATE_FORMAT;
+  })));
 }
 
 type Range = GoogleAppsScript.Spreadsheet.Range;

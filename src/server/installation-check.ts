@@ -2,7 +2,7 @@
 // token, the allowlist, the cache, the zones, a trigger, a probe formula, the quotas) and writes the report to a sheet.
 
 import { ApiError, FetchRefusedError, NetworkError, userSentence } from '../core/errors';
-import { DATE_FORMAT } from '../core/sheets/number-formats';
+import { ISO_DATE_FORMAT } from '../core/sheets/number-formats';
 import { midnightIn } from '../core/sheets/time-zone';
 import {
   apiChecks,
@@ -197,7 +197,7 @@ function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string,
   });
   let keep = false;
   try {
-    writeValues(sheet.getRange('A1'), [[new Date(date.spreadsheetMidnight)]]).setNumberFormat(DATE_FORMAT);
+    writeValues(sheet.getRange('A1'), [[new Date(date.spreadsheetMidnight)]]).setNumberFormat(ISO_DATE_FORMAT);
     const cell = sheet.getRange(PROBE_CELL);
     const formula = `=${PROBE_FUNCTION_NAME}("${nonce}", A1)`;
     writeOwnFormula(cell, formula);

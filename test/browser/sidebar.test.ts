@@ -109,7 +109,7 @@ it('browses metrics, renders HTML in a name as text, and inserts a snapshot and 
   await frame.check('#insert-headers');
   await frame.click('#insert-form button[type="submit"]');
   expect(await statusOf(frame, '#metrics-status')).toBe('Wrote 4 rows of values to Sheet1!B2:C6. "Refresh snapshots" in this tab writes them again with the values the API holds then.');
-  await page.waitForFunction(() => document.querySelector('td[data-a1="C2"]')?.textContent === 'Headcount' && document.querySelector('td[data-a1="B3"]')?.textContent === '2024-01-01');
+  await page.waitForFunction(() => document.querySelector('td[data-a1="C2"]')?.textContent === 'Headcount' && document.querySelector('td[data-a1="B3"]')?.textContent === '1/1/2024');
   // The value the emulator holds for Headcount in January 2024, read apart from the add-in.
   const state = await workbench.control.state();
   const january = state.data_points.find((p) => p.metric_id === DEMO_IDS.metrics.headcount && p.date === '2024-01-01');
@@ -123,9 +123,11 @@ it('browses metrics, renders HTML in a name as text, and inserts a snapshot and 
   await frame.click('#insert-form button[type="submit"]');
   expect(await statusOf(frame, '#metrics-status')).toMatch(/^Inserted =METRIC_VALUES\(/);
   await page.waitForFunction(() => document.querySelector('td[data-a1="F2"]')?.textContent === 'Headcount');
-  // Dates returned by a custom function take the locale's default date format, as in Sheets, and numbers the
-  // automatic format: the snapshot's cells carry the add-in's formats (docs/reference.md, "Number and date formats").
+  // Dates returned by a custom function take the locale's default date format, as in Sheets, and so do the
+  // snapshot's: one date format. Numbers a formula returns take the automatic format, the snapshot's its
+  // metric's unit (docs/reference.md, "Number and date formats").
   expect(await cell('E3')).toBe('1/1/2024');
+  expect(await cell('B3')).toBe(await cell('E3'));
   expect(await cell('C3')).toBe(`${await cell('F3')}.00`);
   expect(await page.getAttribute('td[data-a1="E2"]', 'data-formula')).toMatch(/^=METRIC_VALUES\("/);
   await (await page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-metrics.png') });

@@ -66,7 +66,7 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
   const held = (await workbench.control.state()).data_points.find((p) => p.metric_id === metric && p.date === '2024-02-01')!;
   expect(held.value).toBe('77');
   const table = await sheetRows('Sheet1', 5);
-  expect(table.map((row) => row.slice(12, 14))).toEqual([['', ''], ['Date', 'Browser snapshot metric'], ['2024-01-01', '10.00'], ['2024-02-01', `${held.value}.00`], ['2024-03-01', '12.00']]);
+  expect(table.map((row) => row.slice(12, 14))).toEqual([['', ''], ['Date', 'Browser snapshot metric'], ['1/1/2024', '10.00'], ['2/1/2024', `${held.value}.00`], ['3/1/2024', '12.00']]);
   const changes = await sheetRows('Changes', 3);
   expect(changes[0]!.slice(0, 8)).toEqual(['Time', 'Metric', 'Period', 'Old value', 'New value', 'Source', 'Refresh', 'Range']);
   expect(changes[1]!.slice(1, 8)).toEqual(['Browser snapshot metric', '2024-02-01', '11', held.value, 'update_request: Browser restatement', 'Refresh snapshots (sidebar)', 'Sheet1!M2:N5']);
@@ -114,7 +114,8 @@ it('shows a snapshot\'s values in the grid as money, percentage points and numbe
   expect(await finalStatus(frame)).toMatch(/^Wrote 1 row of values to Sheet1!B8:E9\./);
 
   // What the page draws, cell by cell.
-  const shown = ['2024-01-01', '$61,372.93', '62.30%', '1,365,834.00'];
+  // The date as Sheets shows a date (a formula's too), each number in its metric's unit.
+  const shown = ['1/1/2024', '$61,372.93', '62.30%', '1,365,834.00'];
   const cells = ['B9', 'C9', 'D9', 'E9'];
   await page.waitForFunction(([a1, text]) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent === text, [cells[1]!, shown[1]!] as const);
   const drawn = await Promise.all(cells.map((a1) => page.textContent(`td[data-a1="${a1}"]`)));

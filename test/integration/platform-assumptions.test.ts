@@ -82,7 +82,7 @@ async function snapshots(rt: GasRuntime, fund: Fund): Promise<void> {
   const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
   rt.spreadsheet.setActiveRange(sheet.getRange('H1'));
   ok<InsertReport>(rt.callServer('insertMetricValues', [{ companyId: fund.fundId, metricIds: [fund.revenue], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true }]));
-  expect(sheet.getRange('H2:I4').getDisplayValues()).toEqual([['2024-01-01', '$100.00'], ['2024-02-01', '$155.00'], ['2024-03-01', '$102.00']]);
+  expect(sheet.getRange('H2:I4').getDisplayValues()).toEqual([['1/1/2024', '$100.00'], ['2/1/2024', '$155.00'], ['3/1/2024', '$102.00']]);
 
   await restate(fund.revenue, '2024-03-01', '170');
   ok(rt.callServer('refreshSnapshots'));

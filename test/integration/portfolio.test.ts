@@ -65,6 +65,12 @@ async function push(rt: GasRuntime): Promise<AuditPushHandle> {
   return handle;
 }
 
+/** 2010-01-10 as Sheets' en_US default date format shows it: 1/10/2010. */
+function usDate(iso: string): string {
+  const [year, month, day] = iso.split('-').map(Number);
+  return `${month}/${day}/${year}`;
+}
+
 describe('the portfolio audit', () => {
   it('shows every profile and property with labels, joined lists and completeness as the API holds them', async () => {
     const rt = stack.runtime();
@@ -114,6 +120,9 @@ describe('the portfolio audit', () => {
           // Shown with thousands separators and two decimals; the cell holds the number itself.
           expect(grid.cell(profile.id, property.id).getNumberFormat()).toBe('#,##0.00');
           expect(shown).toBe(held.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+        } else if (property.data_type === 'date') {
+          // As Sheets shows a date a script writes (en_US in the runtime), the format a formula's dates take.
+          expect(shown).toBe(usDate(String(value!.value)));
         } else if (property.data_type === 'rich_text') {
           // The demo's one-paragraph HTML, read as text: its tags dropped.
           expect(shown).toBe(String(value!.value).replace(/<[^>]+>/g, ''));
@@ -277,11 +286,12 @@ describe('the portfolio audit', () => {
     ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
     const rebuilt = auditGrid(rt);
     for (const profile of profiles) {
-      expect(rebuilt.display[rebuilt.row(profile.id) - 1]![rebuilt.column(founded.id) - 1]).toBe(expected.get(`${profile.id}/${founded.id}`));
+      expect(rebuilt.display[rebuilt.row(profile.id) - 1]![rebuilt.column(founded.id) - 1]).toBe(usDate(expected.get(`${profile.id}/${founded.id}`)!));
       expect(rebuilt.cell(profile.id, employees.id).getValue()).toBe(Number(expected.get(`${profile.id}/${employees.id}`)));
       expect(rebuilt.cell(profile.id, headquarters.id).getValue()).toBe(expected.get(`${profile.id}/${headquarters.id}`));
     }
-    expect(rebuilt.cell(profiles[0]!.id, founded.id).getNumberFormat()).toBe('yyyy-mm-dd');
+    // The format Sheets gives a date written by a script (en_US in the runtime), as a formula's dates show.
+    expect(rebuilt.cell(profiles[0]!.id, founded.id).getNumberFormat()).toBe('M/d/yyyy');
     expect(rebuilt.cell(profiles[0]!.id, employees.id).getNumberFormat()).toBe('#,##0.00');
     expect(rebuilt.cell(profiles[0]!.id, headquarters.id).getNumberFormat()).toBe('@');
     expect(rebuilt.cell(profiles[0]!.id, stage.id).getDataValidation()!.getCriteriaValues()[0]).toEqual(optionsOf(stage.id).map((o) => o.label));

@@ -72,7 +72,7 @@ describe('snapshot tables', () => {
     // The same table METRIC_VALUES shows: header, then date and one value per metric.
     expect(sheet.getRange('B2:D2').getValues()).toEqual([['Date', 'Snap revenue', 'Snap churn']]);
     expect(sheet.getRange('C3:D6').getValues()).toEqual([[100, 0], [101, 1], [102, 2], [103, 3]]);
-    expect(sheet.getRange('B6').getDisplayValue()).toBe('2024-04-01');
+    expect(sheet.getRange('B6').getDisplayValue()).toBe('4/1/2024');
 
     const listed = ok<SnapshotSummary[]>(s.rt.callServer('listSnapshots', []));
     expect(listed).toEqual([{
@@ -141,8 +141,9 @@ describe('snapshot tables', () => {
       s.rt.spreadsheet.setActiveRange(sheet.getRange(at));
       ok<InsertReport>(s.rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds, startDate: '2024-04-01', endDate: null, mode: 'snapshot', headers: false }]));
     }
-    const formats = ['yyyy-mm-dd', '"$"#,##0.00', '#,##0.00', '#,##0.00"%"'];
-    const shown = ['2024-04-01', '$61,372.93', '1,365,834.00', '62.30%'];
+    // The date as Sheets formats a date a script writes (en_US in the runtime), as a formula's dates show.
+    const formats = ['M/d/yyyy', '"$"#,##0.00', '#,##0.00', '#,##0.00"%"'];
+    const shown = ['4/1/2024', '$61,372.93', '1,365,834.00', '62.30%'];
     const check = (revenue: number): void => {
       expect(sheet.getRange('B3:E3').getNumberFormats()).toEqual([formats]);
       expect(sheet.getRange('B3:E3').getDisplayValues()).toEqual([shown]);
@@ -160,14 +161,28 @@ describe('snapshot tables', () => {
     shown[1] = '$70,000.00';
     check(70000);
     expect(sheet.getRange('B4:E4').getNumberFormats()).toEqual([formats]);
-    expect(sheet.getRange('B4:E4').getDisplayValues()).toEqual([['2024-05-01', '$1,234.50', '', '']]);
-    expect(sheet.getRange('G3:H3').getDisplayValues()).toEqual([['2024-05-01', '$1,234.50']]);
+    expect(sheet.getRange('B4:E4').getDisplayValues()).toEqual([['5/1/2024', '$1,234.50', '', '']]);
+    expect(sheet.getRange('G3:H3').getDisplayValues()).toEqual([['5/1/2024', '$1,234.50']]);
 
     // The Changes sheet's times name the spreadsheet's zone after the time, as the sidebar's list says UTC.
     const changes = s.rt.spreadsheet.getSheetByName('Changes')!;
     const zone = s.rt.spreadsheet.getSpreadsheetTimeZone();
     expect(changes.getRange('A2:A3').getNumberFormats()).toEqual([[`yyyy-mm-dd hh:mm:ss "${zone}"`], [`yyyy-mm-dd hh:mm:ss "${zone}"`]]);
     expect(changes.getRange('A2').getDisplayValue()).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${zone}$`));
+  });
+
+  it('keeps a date format the person chose for the date column, and shows dates as ISO where the cells were formatted as numbers', async () => {
+    const s = await setup();
+    const sheet = s.rt.spreadsheet.getSheetByName('Sheet1')!;
+    // Empty cells formatted before the insert: a date format of the person's, and a number format.
+    sheet.getRange('B3:B6').setNumberFormat('dd.mm.yyyy');
+    sheet.getRange('J3:J6').setNumberFormat('0.00');
+    insertSnapshot(s, 'B2');
+    insertSnapshot(s, 'J2');
+    expect(sheet.getRange('B3:B4').getDisplayValues()).toEqual([['01.01.2024'], ['01.02.2024']]);
+    // A date under a number format would read 45292.00: the one format that shows it as a date in every locale.
+    expect(sheet.getRange('J3:J4').getNumberFormats()).toEqual([['yyyy-mm-dd'], ['yyyy-mm-dd']]);
+    expect(sheet.getRange('J3:J4').getDisplayValues()).toEqual([['2024-01-01'], ['2024-02-01']]);
   });
 
   it('takes the spreadsheet\'s lock from the sidebar and says so when someone else holds it; the user\'s own lock does not stop it', async () => {
@@ -212,7 +227,7 @@ describe('snapshot tables', () => {
     const grown = refresh(s.rt);
     expect(grown.outcomes).toEqual([expect.objectContaining({ status: 'refreshed', range: 'Sheet1!B996:D1001', changes: 1 })]);
     expect(sheet.getMaxRows()).toBe(1001);
-    expect(sheet.getRange('B1001:D1001').getDisplayValues()).toEqual([['2024-05-01', '$104.00', '']]);
+    expect(sheet.getRange('B1001:D1001').getDisplayValues()).toEqual([['5/1/2024', '$104.00', '']]);
     // A person adds rows and writes below the table; the next month would need that cell.
     sheet.insertRowsAfter(1001, 10);
     sheet.getRange('C1002').setValue('note');
@@ -282,7 +297,7 @@ describe('a portfolio grid snapshot', () => {
     const report = ok<SnapshotRefreshReport>(rt.callServer('refreshSnapshots', []));
     expect(report.outcomes).toEqual([expect.objectContaining({ status: 'refreshed', changes: 1 })]);
     expect(sheet.getRange('B2:D4').getValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', 10, 11], ['Beta', 20, 27]]);
-    expect(sheet.getRange('C3').getNumberFormat()).not.toBe('yyyy-mm-dd');
+    expect(sheet.getRange('C3').getNumberFormat()).not.toBe('M/d/yyyy');
     expect(sheet.getRange('B4:D4').getDisplayValues()).toEqual([['Beta', '€20.00', '€27.00']]);
     expect(changesRows(rt).slice(1).map((row) => row.slice(1, 8))).toEqual([['ARR · Beta', '2024-02', 21, 27, '', 'Refresh snapshots (sidebar)', 'Sheet1!B2:D4']]);
   });

@@ -1,7 +1,7 @@
 // The audit sheet of a fund: one row per profile, one column per property, completeness, formatting and the snapshot.
 
 import { columnLetters } from '../export/places';
-import { DATE_FORMAT, NUMBER_FORMAT } from '../sheets/number-formats';
+import { NUMBER_FORMAT } from '../sheets/number-formats';
 import { intlDateFormatter, type DateFormatter } from '../validate/dates';
 import { cellForValue, encodeKey, isTextColumn, keyOfCell, KEY_SEPARATOR, type WrittenCell } from './cell-values';
 import { AUTO_SUFFIX, HEADERS, IDS_MARKER, NAME_MARKER, SUMMARY_MARKERS, auditLayout, gridRange } from './layout';
@@ -160,7 +160,8 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
   if (profiles > 0) {
     for (const column of columns) {
       if (isTextColumn(column.dataType)) numberFormats.push({ range: dataRows(column.column), format: '@' });
-      if (column.dataType === 'date') numberFormats.push({ range: dataRows(column.column), format: DATE_FORMAT });
+      // A date column keeps the format Sheets gives the dates written into it (the sheet was cleared), as a
+      // formula's dates show: one date format in every sheet (core/sheets/number-formats.ts).
       if (column.dataType === 'number') numberFormats.push({ range: dataRows(column.column), format: NUMBER_FORMAT });
       if (column.autoCalculated) continue;
       if (column.dataType === 'boolean') validations.push({ kind: 'checkbox', range: dataRows(column.column) });

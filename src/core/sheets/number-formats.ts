@@ -4,10 +4,26 @@
 import { isPercentUnit } from '../export/percent';
 
 /**
- * The one format of the dates the add-in writes (ISO 8601, the API's own form): the same day reads the same in
- * every locale, where 1/2/2024 is January in one and February in another.
+ * A date column's entry in a table's formats: "the format Sheets gives a date written into the cell", so a
+ * date the add-in writes as a value shows exactly as the same date returned by a formula (=METRIC_VALUES) does.
+ * A custom function cannot set a format, so its dates always take the spreadsheet's default date format (its
+ * locale's, 1/1/2024 in en_US); a snapshot of the same values used to write 2024-01-01, two formats for one day.
+ * The sheet writer keeps the date format Sheets chose (setTableFormats), and only where the cell holds a format
+ * that is no date format (the person formatted the column as numbers or text before) sets ISO_DATE_FORMAT.
  */
-export const DATE_FORMAT = 'yyyy-mm-dd';
+export const SHEETS_DATE_FORMAT = '';
+
+/** A date's format where Sheets' own cannot be kept: ISO 8601, the API's form, read alike in every locale. */
+export const ISO_DATE_FORMAT = 'yyyy-mm-dd';
+
+/**
+ * Whether a Sheets number format shows a date: its codes (quoted text, escapes and [brackets] aside) hold a day,
+ * month or year, as M/d/yyyy, dd.MM.yyyy or yyyy-mm-dd do; "Automatic" (0.###…) and plain text (@) do not.
+ */
+export function isDateFormatCode(format: string): boolean {
+  const codes = format.replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/\[[^\]]*\]/g, '');
+  return /[dy]/i.test(codes);
+}
 
 /** A plain number: thousands separators and two decimals (the cell keeps every digit; the formula bar shows it). */
 export const NUMBER_FORMAT = '#,##0.00';
@@ -48,11 +64,12 @@ export function numberFormatForUnit(unit: string | null | undefined): string {
 }
 
 /**
- * The formats of a METRIC_VALUES table's data rows (the header row, if any, keeps its own): the date column in
- * DATE_FORMAT, then each metric's column by its unit. One row per data row, for one Range.setNumberFormats.
+ * The formats of a METRIC_VALUES table's data rows (the header row, if any, keeps its own): the date column as
+ * Sheets shows a date (SHEETS_DATE_FORMAT), then each metric's column by its unit. One row per data row, for one
+ * Range.setNumberFormats.
  */
 export function metricTableFormats(units: ReadonlyArray<string | null | undefined>, dataRows: number): string[][] {
-  const row = [DATE_FORMAT, ...units.map(numberFormatForUnit)];
+  const row = [SHEETS_DATE_FORMAT, ...units.map(numberFormatForUnit)];
   return Array.from({ length: dataRows }, () => [...row]);
 }
 

@@ -95,7 +95,7 @@ describe('the audit sheet model', () => {
     expect(formatting.filter.a1).toBe('A2:O5');
     expect(formatting.numberFormats.map((f) => [f.range.a1, f.format])).toEqual([
       ['A1:O2', '@'], ['A1:B9', '@'],
-      ['C3:C5', '@'], ['D3:D5', '@'], ['E3:E5', '#,##0.00'], ['F3:F5', 'yyyy-mm-dd'], ['H3:H5', '@'], ['I3:I5', '@'], ['J3:J5', '@'], ['K3:K5', '#,##0.00'], ['L3:L5', 'yyyy-mm-dd'],
+      ['C3:C5', '@'], ['D3:D5', '@'], ['E3:E5', '#,##0.00'], ['H3:H5', '@'], ['I3:I5', '@'], ['J3:J5', '@'], ['K3:K5', '#,##0.00'],
       ['O3:O5', '0%'], ['C9:L9', '0%'],
     ]);
     expect(formatting.validations).toEqual([

@@ -2,7 +2,7 @@
 // display (gas-runtime/spreadsheet/number-format.ts), and read back by the exporter as the number it holds.
 
 import { displayValue } from '../../../gas-runtime/spreadsheet/number-format';
-import { DATE_FORMAT, NUMBER_FORMAT, PERCENT_POINTS_FORMAT, metricTableFormats, numberFormatForUnit, portfolioGridFormats, timeFormatIn } from '../../../src/core/sheets/number-formats';
+import { ISO_DATE_FORMAT, isDateFormatCode, NUMBER_FORMAT, SHEETS_DATE_FORMAT, PERCENT_POINTS_FORMAT, metricTableFormats, numberFormatForUnit, portfolioGridFormats, timeFormatIn } from '../../../src/core/sheets/number-formats';
 import { isPercentFormat } from '../../../src/core/export/percent';
 import { MARGIN, longSpec, prepare } from '../export/export-fixtures';
 
@@ -30,16 +30,16 @@ describe('numberFormatForUnit', () => {
   it('shows percentage points as they are: the % is a literal, not a scaling by 100', () => {
     expect(isPercentFormat(PERCENT_POINTS_FORMAT, 62.3)).toBe(false);
     // The exporter sends what the cell holds and shows: 62.3, not 0.623 or 6230.
-    const state = prepare([['2024-03-01', 62.3]], longSpec({ metricId: MARGIN }), { numberFormats: [[DATE_FORMAT, PERCENT_POINTS_FORMAT]] });
+    const state = prepare([['2024-03-01', 62.3]], longSpec({ metricId: MARGIN }), { numberFormats: [['M/d/yyyy', PERCENT_POINTS_FORMAT]] });
     expect(state.items[0]).toMatchObject({ outcome: 'pending', value: '62.3' });
   });
 });
 
 describe('metricTableFormats', () => {
-  it('gives each data row the date format, then each metric by its unit', () => {
+  it('gives each data row the date format Sheets gives a date (as a formula\'s), then each metric by its unit', () => {
     expect(metricTableFormats(['USD', 'percent', 'number'], 2)).toEqual([
-      [DATE_FORMAT, '"$"#,##0.00', PERCENT_POINTS_FORMAT, NUMBER_FORMAT],
-      [DATE_FORMAT, '"$"#,##0.00', PERCENT_POINTS_FORMAT, NUMBER_FORMAT],
+      [SHEETS_DATE_FORMAT, '"$"#,##0.00', PERCENT_POINTS_FORMAT, NUMBER_FORMAT],
+      [SHEETS_DATE_FORMAT, '"$"#,##0.00', PERCENT_POINTS_FORMAT, NUMBER_FORMAT],
     ]);
     expect(metricTableFormats(['USD'], 0)).toEqual([]);
   });
@@ -60,6 +60,16 @@ describe('timeFormatIn', () => {
     expect(timeFormatIn('Europe/Paris')).toBe('yyyy-mm-dd hh:mm:ss "Europe/Paris"');
     // 2024-01-01 00:00 is serial 45292; noon is half a day.
     expect(displayValue(45292.5, timeFormatIn('Europe/Paris'))).toBe('2024-01-01 12:00:00 Europe/Paris');
-    expect(displayValue(45292, DATE_FORMAT)).toBe('2024-01-01');
+    expect(displayValue(45292, ISO_DATE_FORMAT)).toBe('2024-01-01');
+  });
+});
+
+describe('isDateFormatCode', () => {
+  it.each([
+    ['M/d/yyyy', true], ['dd.MM.yyyy', true], ['yyyy-mm-dd', true], ['mmm yyyy', true], ['d"th of" mmmm', true],
+    ['0.###############', false], ['@', false], ['#,##0.00', false], ['"$"#,##0.00', false], ['#,##0.00 "days"', false],
+    ['[Red]0.00', false], ['hh:mm', false], ['', false],
+  ])('%p shows a date: %p', (format, isDate) => {
+    expect(isDateFormatCode(format)).toBe(isDate);
   });
 });
