@@ -31,6 +31,11 @@ export interface PlatformAssumptions {
    * true: it sees the spreadsheet it was created in, with its document properties and lock.
    */
   activeSpreadsheetInTimeTrigger?: boolean;
+  /**
+   * [true] A Date a script writes into a cell of automatic format gets Sheets' default date format (M/d/yyyy in
+   * en_US); false: the cell keeps its automatic format and shows the date's serial number (45292).
+   */
+  writtenDatesGetDateFormat?: boolean;
 }
 
 /** Every switch with its value for one runtime. */
@@ -43,6 +48,7 @@ export interface ResolvedAssumptions {
   datesInScriptZone: boolean;
   returnedDatesInScriptZone: boolean;
   activeSpreadsheetInTimeTrigger: boolean;
+  writtenDatesGetDateFormat: boolean;
 }
 
 const KNOWN = new Set([
@@ -53,6 +59,7 @@ const KNOWN = new Set([
   'datesInScriptZone',
   'returnedDatesInScriptZone',
   'activeSpreadsheetInTimeTrigger',
+  'writtenDatesGetDateFormat',
 ]);
 
 /** The switches with their defaults; an unknown name is a misconfiguration, never ignored. */
@@ -69,6 +76,7 @@ export function resolveAssumptions(given: PlatformAssumptions | undefined, zones
     datesInScriptZone: given?.datesInScriptZone ?? false,
     returnedDatesInScriptZone: given?.returnedDatesInScriptZone ?? false,
     activeSpreadsheetInTimeTrigger: given?.activeSpreadsheetInTimeTrigger ?? false,
+    writtenDatesGetDateFormat: given?.writtenDatesGetDateFormat ?? true,
   };
 }
 
@@ -82,5 +90,6 @@ export function assumptionsOption(resolved: ResolvedAssumptions): PlatformAssump
     datesInScriptZone: resolved.datesInScriptZone,
     returnedDatesInScriptZone: resolved.returnedDatesInScriptZone,
     activeSpreadsheetInTimeTrigger: resolved.activeSpreadsheetInTimeTrigger,
+    writtenDatesGetDateFormat: resolved.writtenDatesGetDateFormat,
   };
 }

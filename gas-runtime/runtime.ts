@@ -357,6 +357,7 @@ export class GasRuntime {
       owner: this.#owner,
       ui: this.ui,
       evaluator: options.formulaEvaluator ?? unknownFormula,
+      writtenDatesGetDateFormat: this.#assumptions.writtenDatesGetDateFormat,
     });
     const workspace = accountIsWorkspace(options.account);
     this.urlFetchQuota = new UrlFetchQuota(options.urlFetchDailyQuota ?? (workspace ? WORKSPACE_URL_FETCH_DAILY_QUOTA : DEFAULT_URL_FETCH_DAILY_QUOTA), this.clock);

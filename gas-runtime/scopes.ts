@@ -82,7 +82,7 @@ const CLASSES: Readonly<Record<string, ClassScopes>> = {
     page: `${REFERENCE}spreadsheet/range`,
     scopes: SHEETS,
     methods: same('class', 'activate', 'clearContent', 'clearDataValidations', 'createFilter', 'getA1Notation', 'getColumn', 'getDisplayValue', 'getDisplayValues', 'getFormula',
-      'getFormulas', 'getLastColumn', 'getLastRow', 'getNote', 'getNumColumns', 'getNumRows', 'getNumberFormats', 'getRow', 'getSheet', 'getValue', 'getValues',
+      'getFormulas', 'getLastColumn', 'getLastRow', 'getNote', 'getNumColumns', 'getNumRows', 'getNumberFormat', 'getNumberFormats', 'getRow', 'getSheet', 'getValue', 'getValues',
       'setBackground', 'setDataValidation', 'setFontWeight', 'setFormula', 'setFormulas', 'setNote', 'setNumberFormat', 'setNumberFormats', 'setValue', 'setValues'),
   },
   // "Scripts that use this method require authorization with one or more of the following scopes:

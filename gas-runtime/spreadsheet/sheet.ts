@@ -431,7 +431,10 @@ export class Sheet {
       const ms = (input as Date).getTime();
       if (Number.isNaN(ms)) throw new GasError('Invalid argument: value');
       cell.value = dateToSerial(ms, this._spreadsheet.getSpreadsheetTimeZone());
-      if (isAutomaticFormat(cell.format)) cell.format = cell.value % 1 === 0 ? DEFAULT_DATE_FORMAT : DEFAULT_DATE_TIME_FORMAT;
+      // Unstated by the reference (docs/platform.md, §11): with the switch off the cell shows the serial number.
+      if (isAutomaticFormat(cell.format) && this._spreadsheet._init.writtenDatesGetDateFormat !== false) {
+        cell.format = cell.value % 1 === 0 ? DEFAULT_DATE_FORMAT : DEFAULT_DATE_TIME_FORMAT;
+      }
       return;
     }
     if (typeof input === 'number' || typeof input === 'boolean') {

@@ -36,6 +36,8 @@ export interface SpreadsheetInit {
   owner: string;
   ui: UiRecorder;
   evaluator: FormulaEvaluator;
+  /** The `writtenDatesGetDateFormat` switch (assumptions.ts): whether a Date written into an automatic cell gets a date format. */
+  writtenDatesGetDateFormat?: boolean;
 }
 
 /** A formula's last run: its text, its arguments (as text) and what the cell showed (the runtime's FormulaOutcome). */

@@ -170,3 +170,18 @@ describe('ScriptApp.getAuthorizationInfo', () => {
     }
   });
 });
+
+describe('writtenDatesGetDateFormat', () => {
+  it('gives a Date a script writes into an automatic cell the default date format, and none when switched off', () => {
+    for (const [assumptions, format, shown] of [[{}, 'M/d/yyyy', '1/15/2024'], [{ writtenDatesGetDateFormat: false }, '0.###############', '45306']] as const) {
+      const rt = runtime({ assumptions });
+      const cell = rt.spreadsheet.getSheetByName('Sheet1')!.getRange('A1');
+      cell.setValue(new Date('2024-01-15T05:00:00Z'));
+      expect([cell.getNumberFormat(), cell.getDisplayValue()]).toEqual([format, shown]);
+      // A cell the person formatted keeps that format either way.
+      const formatted = rt.spreadsheet.getSheetByName('Sheet1')!.getRange('B1').setNumberFormat('dd.mm.yyyy');
+      formatted.setValue(new Date('2024-01-15T05:00:00Z'));
+      expect(formatted.getDisplayValue()).toBe('15.01.2024');
+    }
+  });
+});

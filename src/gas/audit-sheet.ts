@@ -3,7 +3,7 @@
 import type { AuditSheetModel, GridRange } from '../core/audit';
 import { AUDIT_FUND_KEY } from '../core/audit/layout';
 import { clearedSheet, ensureSize } from './own-sheets';
-import { writeValues } from './sheet-io';
+import { settleDateFormats, writeValues } from './sheet-io';
 
 function rangeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet, grid: GridRange): GoogleAppsScript.Spreadsheet.Range {
   return sheet.getRange(grid.row, grid.column, grid.numRows, grid.numColumns);
@@ -25,6 +25,10 @@ export function writeAuditSheet(
   // Formats first: see AuditFormatting.numberFormats.
   for (const { range, format } of formatting.numberFormats) rangeOf(sheet, range).setNumberFormat(format);
   writeValues(sheet.getRange(1, 1, layout.rows, layout.columns), model.values);
+  for (const range of formatting.dateColumns ?? []) {
+    const written = model.values.slice(range.row - 1, range.row - 1 + range.numRows).map((row) => row.slice(range.column - 1, range.column - 1 + range.numColumns));
+    settleDateFormats(rangeOf(sheet, range), written);
+  }
   // The fund in developer metadata, shown in no cell; clear() leaves an earlier build's, so it is replaced.
   for (const entry of sheet.getDeveloperMetadata()) if (entry.getKey() === AUDIT_FUND_KEY) entry.remove();
   sheet.addDeveloperMetadata(AUDIT_FUND_KEY, model.snapshot.companyId);

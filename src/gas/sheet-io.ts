@@ -71,7 +71,7 @@ export function writeTable(anchor: CellAnchor, rows: ReadonlyArray<ReadonlyArray
 /**
  * Sets the formats of `table`'s rows below its header (as many columns as a format row has) in one
  * setNumberFormats, after its values are written: a SHEETS_DATE_FORMAT entry keeps the date format Sheets gave
- * the date written there (as a formula's dates show), or ISO_DATE_FORMAT where the cell's format shows no date.
+ * the date written there (as a formula's dates show), or gets ISO where that format shows no date (dateFormatFor).
  */
 export function setTableFormats(table: Range, formats: TableFormats): void {
   const left = formats.leftColumns ?? 0;
@@ -80,14 +80,31 @@ export function setTableFormats(table: Range, formats: TableFormats): void {
   const range = table.getSheet().getRange(table.getRow() + formats.headerRows, table.getColumn() + left, block.length, block[0]!.length);
   const keepsDates = block.some((row) => row.includes(SHEETS_DATE_FORMAT));
   const had = keepsDates ? range.getNumberFormats() : [];
-  range.setNumberFormats(block.map((row, r) => row.map((format, c) => {
-    if (format !== SHEETS_DATE_FORMAT) return format;
-    const current = had[r]?.[c] ?? '';
-    return isDateFormatCode(current) ? current : ISO_DATE_FORMAT;
-  })));
+  range.setNumberFormats(block.map((row, r) => row.map((format, c) => (format === SHEETS_DATE_FORMAT ? dateFormatFor(had[r]?.[c] ?? '') : format))));
+}
+
+/**
+ * The format a cell holding a written date keeps: the one it has when it shows a date (Sheets gave it one, or the
+ * person chose one), else ISO_DATE_FORMAT, so a date never reads as its serial number (45292) where Sheets gave
+ * it none or the person had formatted the cell as numbers (docs/platform.md, "Still kinder than Google").
+ */
+function dateFormatFor(format: string): string {
+  return isDateFormatCode(format) ? format : ISO_DATE_FORMAT;
 }
 
 type Range = GoogleAppsScript.Spreadsheet.Range;
+
+/**
+ * After `written` was written into `range` as values: a cell given a Date whose format shows no date (Sheets gave
+ * it no date format, or the person had formatted it as numbers) gets ISO_DATE_FORMAT, so it never reads 45292.
+ * Judged by what was written, not read back: getValues() returns a number, not a Date, for such a cell.
+ */
+export function settleDateFormats(range: Range, written: ReadonlyArray<ReadonlyArray<unknown>>): void {
+  const formats = range.getNumberFormats();
+  const settled = formats.map((row, r) => row.map((format, c) => (written[r]?.[c] instanceof Date ? dateFormatFor(format) : format)));
+  if (settled.every((row, r) => row.every((format, c) => format === formats[r]![c]))) return;
+  range.setNumberFormats(settled);
+}
 
 /**
  * Writes values into `range` (its size) so that no text becomes a formula: text starting with =, +, - or @

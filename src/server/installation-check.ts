@@ -12,6 +12,7 @@ import {
   scopesCheck,
   summaryOf,
   triggerCheck,
+  writtenDatesCheck,
   zonesCheck,
   type ApiObservation,
   type InstallationCheck,
@@ -69,12 +70,16 @@ export function checkInstallation(): InstallationReport {
     cacheCheck(cacheRoundTrip(nonce)),
     zonesCheck([spreadsheetZone, scriptZone].map((zone) => ({ zone, intl: intlKnows(zone) }))),
     triggerCheck(createAndDeleteTrigger(book)),
-    ...probeChecks(runProbe(book, nonce, spreadsheetZone, scriptZone)),
+    ...probeAndDateChecks(runProbe(book, nonce, spreadsheetZone, scriptZone)),
     quotasCheck(quotaUsageToday()),
   ];
   const report: InstallationReport = { checkedAt: new Date().toISOString(), spreadsheetTimeZone: spreadsheetZone, scriptTimeZone: scriptZone, checks, summary: summaryOf(checks), sheetName: REPORT_SHEET };
   writeReport(book, report);
   return report;
+}
+
+function probeAndDateChecks(found: ProbeFindings): InstallationCheck[] {
+  return [...probeChecks(found), writtenDatesCheck(found.writtenDateFormat)];
 }
 
 /** The menu item: the check, and its summary in a toast (the report is on its sheet). */
@@ -194,10 +199,15 @@ function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string,
     date,
     rewrite,
     waitedSeconds: FIRST_RUN_WAIT_MS / 1000,
+    writtenDateFormat,
   });
   let keep = false;
+  let writtenDateFormat: string | null = null;
   try {
-    writeValues(sheet.getRange('A1'), [[new Date(date.spreadsheetMidnight)]]).setNumberFormat(ISO_DATE_FORMAT);
+    // The new sheet's A1 has the automatic format: what Sheets gives a Date written there is what snapshots keep.
+    const dateCell = writeValues(sheet.getRange('A1'), [[new Date(date.spreadsheetMidnight)]]);
+    writtenDateFormat = dateCell.getNumberFormat();
+    dateCell.setNumberFormat(ISO_DATE_FORMAT);
     const cell = sheet.getRange(PROBE_CELL);
     const formula = `=${PROBE_FUNCTION_NAME}("${nonce}", A1)`;
     writeOwnFormula(cell, formula);

@@ -39,10 +39,10 @@ describe('Check this installation', () => {
     expect(notPassing(report)).toEqual([]);
     expect(report.checks.map((c) => c.name)).toEqual([
       CHECK.scopes, CHECK.api, CHECK.allowlist, CHECK.cache, CHECK.zones, CHECK.trigger,
-      CHECK.probe, CHECK.activeRange, CHECK.sharedCache, CHECK.dateArguments, CHECK.returnedDates, CHECK.recalculation, CHECK.quotas,
+      CHECK.probe, CHECK.activeRange, CHECK.sharedCache, CHECK.dateArguments, CHECK.returnedDates, CHECK.recalculation, CHECK.writtenDates, CHECK.quotas,
     ]);
     expect(named(report, CHECK.api).detail).toBe(`The API at ${stack.emulator.url} accepted the saved token.`);
-    expect(report.summary).toMatch(/^All 13 checks passed/);
+    expect(report.summary).toMatch(/^All 14 checks passed/);
 
     const written = rt.spreadsheet.getSheetByName(report.sheetName)!;
     expect(written.getRange(7, 1, 1, 3).getValues()).toEqual([['Check', 'Status', 'What it means and what to do']]);
@@ -107,6 +107,7 @@ describe('Check this installation', () => {
     ['Intl does not know the zones', { intlKnowsZone: false }, CHECK.zones],
     ['identical formula text is not recalculated', { identicalFormulaRecalculates: false }, CHECK.recalculation],
     ['date arguments are built in the script\'s zone', { datesInScriptZone: true }, CHECK.dateArguments],
+    ['a date a script writes gets no date format', { writtenDatesGetDateFormat: false }, CHECK.writtenDates],
   ];
 
   it('fails the returned-dates check when a Date a formula returns is shown on the script\'s clock (no way for the add-in to be right then)', async () => {

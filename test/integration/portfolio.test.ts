@@ -72,6 +72,18 @@ function usDate(iso: string): string {
 }
 
 describe('the portfolio audit', () => {
+  it('shows its dates as the spreadsheet shows dates, and as yyyy-mm-dd where Sheets gives a written date no format', async () => {
+    const dated = state.portfolio_property_values.find((v) => fundProperties().some((p) => p.id === v.portfolio_property_id && p.data_type === 'date') && v.value);
+    expect(dated).toBeDefined();
+    for (const [assumptions, shown, format] of [[{}, usDate(dated!.value!), 'M/d/yyyy'], [{ writtenDatesGetDateFormat: false }, dated!.value!, 'yyyy-mm-dd']] as const) {
+      const rt = stack.runtime({ assumptions });
+      ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
+      const grid = auditGrid(rt);
+      const cell = grid.cell(dated!.portfolio_company_profile_id, dated!.portfolio_property_id);
+      expect([cell.getDisplayValue(), cell.getNumberFormat()]).toEqual([shown, format]);
+    }
+  });
+
   it('shows every profile and property with labels, joined lists and completeness as the API holds them', async () => {
     const rt = stack.runtime();
     await stack.takeRequests();

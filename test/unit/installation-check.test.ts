@@ -1,6 +1,6 @@
 // The installation check's sentences: a status per observation, what it means and what to do, never a token.
 
-import { apiChecks, CHECK, probeChecks, quotasCheck, summaryOf, type ProbeFindings } from '../../src/core/settings/installation-check';
+import { apiChecks, CHECK, probeChecks, quotasCheck, summaryOf, writtenDatesCheck, type ProbeFindings } from '../../src/core/settings/installation-check';
 
 const BASE = 'https://api.example.com/';
 const DATE = { iso: '2024-01-15', spreadsheetMidnight: Date.UTC(2024, 0, 15, 5), scriptMidnight: Date.UTC(2024, 0, 15), spreadsheetZone: 'America/New_York', scriptZone: 'Etc/UTC' };
@@ -15,6 +15,7 @@ function findings(over: Partial<ProbeFindings> = {}): ProbeFindings {
     date: DATE,
     rewrite: { identical: 'reran', afterClear: 'reran' },
     waitedSeconds: 30,
+    writtenDateFormat: 'M/d/yyyy',
     ...over,
   };
 }
@@ -81,5 +82,19 @@ describe('the quotas and the summary', () => {
     expect(summaryOf([{ name: 'a', status: 'fail', detail: '' }, { name: 'b', status: 'degraded', detail: '' }])).toBe(
       '1 check failed and 1 check found the add-in slower or limited: read each line for what it means and what to do. If something here does not work, send this report with the bug.',
     );
+  });
+});
+
+describe('the written-dates check', () => {
+  it.each([
+    ['M/d/yyyy', 'pass', 'took the format M/d/yyyy'],
+    ['dd/MM/yyyy', 'pass', 'took the format dd/MM/yyyy'],
+    ['0.###############', 'degraded', 'format their dates as yyyy-mm-dd instead'],
+    ['', 'degraded', 'took the format of a number'],
+    [null, 'degraded', 'Not tested'],
+  ] as const)('a written date in %p says %p', (format, status, words) => {
+    const check = writtenDatesCheck(format);
+    expect([check.name, check.status]).toEqual([CHECK.writtenDates, status]);
+    expect(check.detail).toContain(words);
   });
 });

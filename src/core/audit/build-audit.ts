@@ -19,6 +19,7 @@ import type {
   AuditSummary,
   AuditValidation,
   Completeness,
+  GridRange,
 } from './types';
 
 const READ_ONLY_BACKGROUND = '#efefef';
@@ -157,11 +158,13 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
     { range: gridRange(layout.idRow, layout.idColumn, layout.rows, 2), format: '@' },
   ];
   const validations: AuditValidation[] = [];
+  const dateColumns: GridRange[] = [];
   if (profiles > 0) {
     for (const column of columns) {
       if (isTextColumn(column.dataType)) numberFormats.push({ range: dataRows(column.column), format: '@' });
       // A date column keeps the format Sheets gives the dates written into it (the sheet was cleared), as a
       // formula's dates show: one date format in every sheet (core/sheets/number-formats.ts).
+      if (column.dataType === 'date') dateColumns.push(dataRows(column.column));
       if (column.dataType === 'number') numberFormats.push({ range: dataRows(column.column), format: NUMBER_FORMAT });
       if (column.autoCalculated) continue;
       if (column.dataType === 'boolean') validations.push({ kind: 'checkbox', range: dataRows(column.column) });
@@ -184,6 +187,7 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
 
   return {
     numberFormats,
+    dateColumns,
     hiddenRows: [layout.idRow],
     hiddenColumns: [layout.idColumn],
     frozenRows: layout.headerRow,

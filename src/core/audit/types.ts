@@ -121,6 +121,11 @@ export type AuditFormatting = {
    * such as "=IMPORTXML(…)" or "2024-01-01" from becoming a formula or a date.
    */
   numberFormats: Array<{ range: GridRange; format: string }>;
+  /**
+   * Date properties' cells: no format before setValues, so each date takes the one Sheets gives a date (as a
+   * formula's dates show); after it, a date cell whose format shows no date gets ISO (sheet-io's settleDateFormats).
+   */
+  dateColumns?: GridRange[];
   hiddenRows: number[];
   hiddenColumns: number[];
   frozenRows: number;

@@ -2,6 +2,7 @@
 // The observations are made in src/server/installation-check.ts; the register of assumptions is docs/platform.md.
 
 import { ADDIN_NAME, SETTINGS_HINT, plural } from '../product';
+import { isDateFormatCode } from '../sheets/number-formats';
 
 export type CheckStatus = 'pass' | 'degraded' | 'fail';
 
@@ -27,6 +28,7 @@ export const CHECK = {
   dateArguments: 'Date cells reach formulas as their day',
   returnedDates: 'Dates formulas return show their day',
   recalculation: 'Refresh data makes formulas run again',
+  writtenDates: 'Dates the add-in writes show as dates',
   quotas: 'Daily quotas used today',
 } as const;
 
@@ -163,6 +165,8 @@ export interface ProbeFindings {
   /** After writing the same formula text again: 'reran' | 'kept' (not rerun in time); after emptying the cell first, the same. */
   rewrite: { identical: 'reran' | 'kept'; afterClear: 'reran' | 'kept' } | null;
   waitedSeconds: number;
+  /** The number format Sheets gave a Date the check wrote into a new cell; null when it was not read. */
+  writtenDateFormat: string | null;
 }
 
 export function probeChecks(found: ProbeFindings): InstallationCheck[] {
@@ -209,6 +213,20 @@ export function probeChecks(found: ProbeFindings): InstallationCheck[] {
     });
   if (found.rewrite) checks.push(recalculationCheck(found.rewrite));
   return checks;
+}
+
+/**
+ * Whether a Date written into a new cell got a date format from Sheets (docs/platform.md, §11): snapshots and the
+ * audit keep that format so their dates show as a formula's do; where it did not, they set yyyy-mm-dd themselves.
+ */
+export function writtenDatesCheck(format: string | null): InstallationCheck {
+  if (format === null) return { name: CHECK.writtenDates, status: 'degraded', detail: 'Not tested: the check could not write its date cell. Run the check again; if it persists, send this report.' };
+  if (isDateFormatCode(format)) return { name: CHECK.writtenDates, status: 'pass', detail: `A date written into a new cell took the format ${format}: snapshots and the audit show their dates in it, as formulas do.` };
+  return {
+    name: CHECK.writtenDates,
+    status: 'degraded',
+    detail: `A date written into a new cell took the format ${format || 'of a number'}, not a date format: snapshots and the audit format their dates as yyyy-mm-dd instead, so they may differ from how formulas show dates (the spreadsheet's date format). Values stay right.`,
+  };
 }
 
 function dateCheck(dateMs: number | null, date: ProbeFindings['date']): InstallationCheck {
