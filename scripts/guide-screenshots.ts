@@ -228,7 +228,7 @@ async function exporter(): Promise<void> {
   if (!(await frame.isChecked('#layout-wide'))) throw new WrongState('export-preview.png: a header naming a metric was not read as the wide layout.');
   await frame.click('#export-preview');
   await frame.waitForSelector('table.preview');
-  await expectText(frame, '#export-results .status', /^12 (rows|values) read: 11 to send, 0 skipped, 1 failed\.$/, 'export-preview.png');
+  await expectText(frame, '#export-results .status', /^12 (rows|values) read: 11 to send \(11 to create, 0 to overwrite a different value, 0 unchanged, sent again\), 0 skipped, 1 failed\.$/, 'export-preview.png');
   await expectText(frame, 'table.preview', /2024-06-15 is not the start of a monthly period: use 2024-06-01/, 'export-preview.png');
   await frame.locator('#export-results').evaluate((e) => e.scrollIntoView());
   await shoot('export-preview.png', aside());
