@@ -131,7 +131,7 @@ describe('metric browser', () => {
     expect(sheet.getRange('D3').getValue()).toBe(FORMULA_TEXT);
     expect(sheet.getRange('D3').getFormula()).toBe('');
     expect(sheet.getRange('D4').getValue()).toBe(-5);
-    expect(sheet.getRange('C4').getDisplayValue()).toBe('2024-01-01');
+    expect(sheet.getRange('C4').getDisplayValue()).toBe('1/1/2024');
 
     const again = rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metric!.id], startDate: null, endDate: null, mode: 'snapshot', headers: true }]) as Rpc<unknown>;
     expect(again).toEqual({ ok: false, error: 'The cells C3:D4 are not all empty. Select an empty cell with room for 2 rows and 2 columns.' });
