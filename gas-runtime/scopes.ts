@@ -76,7 +76,7 @@ const CLASSES: Readonly<Record<string, ClassScopes>> = {
     methods: same('class', 'activate', 'addDeveloperMetadata', 'clear', 'getDataRange', 'getDeveloperMetadata', 'getFilter', 'getParent', 'getLastColumn',
       'getLastRow', 'getMaxColumns', 'getMaxRows', 'getName', 'getRange',
       'getSheetId', 'hideColumns', 'hideRows', 'hideSheet', 'insertColumnsAfter', 'insertRowsAfter', 'isSheetHidden', 'protect', 'setConditionalFormatRules',
-      'setFrozenColumns', 'setFrozenRows', 'setName', 'showColumns', 'showRows', 'showSheet'),
+      'setColumnWidth', 'setFrozenColumns', 'setFrozenRows', 'setName', 'showColumns', 'showRows', 'showSheet'),
   },
   Range: {
     page: `${REFERENCE}spreadsheet/range`,

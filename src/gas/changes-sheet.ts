@@ -10,6 +10,9 @@ import { PUSHES_HEADER, PUSHES_SHEET, pushLogCells, type PushLogRow } from '../c
 
 type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
+/** Pixels for a log's time column: about 36 characters of Arial 10. */
+export const TIME_COLUMN_WIDTH = 260;
+
 /**
  * Appends the rows, creating the sheet on first use; nothing when there are none. Metric names, sources and
  * problems are API or person text: one reading "=…" stays text. Returns the sheet's name, or null.
@@ -47,6 +50,9 @@ function appendLogRows(book: Book, name: string, header: readonly string[], cell
     sheet = insertSheetAtEnd(book, name);
     writeValues(sheet.getRange(1, 1, 1, header.length), [[...header]]).setFontWeight('bold');
     sheet.setFrozenRows(1);
+    // A time with its zone ("2024-03-01 10:00:00 America/Los_Angeles") is wider than a default column (100 px):
+    // room for it, so the zone shows rather than being cut off or turned into ###.
+    sheet.setColumnWidth(1, TIME_COLUMN_WIDTH);
   }
   const first = Math.max(sheet.getLastRow(), 1) + 1;
   const last = first + cells.length - 1;

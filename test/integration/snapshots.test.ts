@@ -169,6 +169,8 @@ describe('snapshot tables', () => {
     const zone = s.rt.spreadsheet.getSpreadsheetTimeZone();
     expect(changes.getRange('A2:A3').getNumberFormats()).toEqual([[`yyyy-mm-dd hh:mm:ss "${zone}"`], [`yyyy-mm-dd hh:mm:ss "${zone}"`]]);
     expect(changes.getRange('A2').getDisplayValue()).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${zone}$`));
+    // Wide enough for that text: a default column (100 px) would cut the zone off.
+    expect(changes.getColumnWidth(1)).toBe(260);
   });
 
   it('keeps a date format the person chose for the date column, and shows dates as ISO where the cells were formatted as numbers', async () => {
