@@ -59,7 +59,8 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
   await side.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
   // Compared at the start after the preview, so the report knows each value was new.
   expect(await side.textContent('#export-results > .status')).toMatch(/^24 rows read: 24 created/);
-  await session.page.waitForFunction(() => document.querySelector('td[data-a1="C1"]')?.textContent === 'Export status');
+  // The grid draws what the server holds on its next poll, cell by cell: wait for both cells, not one then read the other.
+  await session.page.waitForFunction(() => document.querySelector('td[data-a1="C1"]')?.textContent === 'Export status' && document.querySelector('td[data-a1="C2"]')?.textContent !== '');
   expect(await session.page.textContent('td[data-a1="C2"]')).toBe('created');
   await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-export.png') });
 
