@@ -17,14 +17,16 @@ async function finalStatus(frame: Frame): Promise<string> {
   return (await frame.textContent('#metrics-status')) ?? '';
 }
 
-/** Selects `a1` on Sheet1, reloads until the grid has its cells, and lists the company's metrics in the sidebar. */
-async function metricsListedAt(a1: string): Promise<Frame> {
-  await session.page.evaluate(async (cell) => {
+type Session = typeof session;
+
+/** Selects `a1` on Sheet1 of `on`'s workbench, reloads until the grid has its cells, and lists the company's metrics in the sidebar. */
+async function metricsListedAt(a1: string, on: Session = session): Promise<Frame> {
+  await on.page.evaluate(async (cell) => {
     const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: cell }) });
     if (!response.ok) throw new Error(await response.text());
   }, a1);
-  await session.page.reload({ waitUntil: 'networkidle' });
-  const frame = await session.sidebar();
+  await on.page.reload({ waitUntil: 'networkidle' });
+  const frame = await on.sidebar();
   await frame.click('#browse-form button[type="submit"]');
   expect(await finalStatus(frame)).toMatch(/metrics? loaded\.$/);
   return frame;
@@ -88,39 +90,47 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
   expect(await frame.textContent('#snapshot-list')).toContain('not refreshed for you: inserted by someone else or changed since (insert it again)');
 });
 
-it('shows a snapshot\'s values in the grid as money, percentage points and numbers with separators, and its dates in the one date format', async () => {
-  const { workbench, page } = session;
-  const created = await workbench.control.fixtures({
-    metrics: [
-      { company_id: workbench.companyId, name: 'Browser revenue', frequency: 'monthly', unit: 'USD' },
-      { company_id: workbench.companyId, name: 'Browser margin', frequency: 'monthly', unit: 'percent' },
-      { company_id: workbench.companyId, name: 'Browser users', frequency: 'monthly', unit: 'number' },
-    ],
-  });
-  const [revenue, margin, users] = created.metrics.map((m) => m.id) as [string, string, string];
-  await workbench.control.fixtures({
-    data_points: [
-      { metric_id: revenue, date: '2024-01-01', value: '61372.9266666667' },
-      { metric_id: margin, date: '2024-01-01', value: '62.3' },
-      { metric_id: users, date: '2024-01-01', value: '1365834.0' },
-    ],
-  });
-  const frame = await metricsListedAt('B8');
-  for (const id of [revenue, margin, users]) await frame.check(`#metric-${id}`);
-  await frame.check('#mode-snapshot');
-  await frame.fill('#insert-start', '2024-01-01');
-  await frame.fill('#insert-end', '2024-01-31');
-  await frame.click('#insert-form button[type="submit"]');
-  expect(await finalStatus(frame)).toMatch(/^Wrote 1 row of values to Sheet1!B8:E9\./);
+// A workbench of its own: its snapshot must not be among those the other tests refresh, whatever the order.
+describe('number formats', () => {
+  const own = useWorkbenchPage(['--preset-token'], { width: 1400, height: 1000 });
 
-  // What the page draws, cell by cell.
-  // The date as Sheets shows a date (a formula's too), each number in its metric's unit.
-  const shown = ['1/1/2024', '$61,372.93', '62.30%', '1,365,834.00'];
-  const cells = ['B9', 'C9', 'D9', 'E9'];
-  await page.waitForFunction(([a1, text]) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent === text, [cells[1]!, shown[1]!] as const);
-  const drawn = await Promise.all(cells.map((a1) => page.textContent(`td[data-a1="${a1}"]`)));
-  expect(drawn).toEqual(shown);
-  expect(await page.textContent('td[data-a1="C8"]')).toBe('Browser revenue');
+  it('shows a snapshot\'s values in the grid as money, percentage points and numbers with separators, and its dates in the one date format', async () => {
+    const { workbench, page } = own;
+    const created = await workbench.control.fixtures({
+      metrics: [
+        { company_id: workbench.companyId, name: 'Browser revenue', frequency: 'monthly', unit: 'USD' },
+        { company_id: workbench.companyId, name: 'Browser margin', frequency: 'monthly', unit: 'percent' },
+        { company_id: workbench.companyId, name: 'Browser users', frequency: 'monthly', unit: 'number' },
+      ],
+    });
+    const [revenue, margin, users] = created.metrics.map((m) => m.id) as [string, string, string];
+    await workbench.control.fixtures({
+      data_points: [
+        { metric_id: revenue, date: '2024-01-01', value: '61372.9266666667' },
+        { metric_id: margin, date: '2024-01-01', value: '62.3' },
+        { metric_id: users, date: '2024-01-01', value: '1365834.0' },
+      ],
+    });
+    const frame = await metricsListedAt('B8', own);
+    for (const id of [revenue, margin, users]) await frame.check(`#metric-${id}`);
+    await frame.check('#mode-snapshot');
+    await frame.fill('#insert-start', '2024-01-01');
+    await frame.fill('#insert-end', '2024-01-31');
+    await frame.click('#insert-form button[type="submit"]');
+    expect(await finalStatus(frame)).toMatch(/^Wrote 1 row of values to Sheet1!B8:E9\./);
+
+    // What the page draws, cell by cell.
+    // The date as Sheets shows a date (a formula's too), each number in its metric's unit.
+    const shown = ['1/1/2024', '$61,372.93', '62.30%', '1,365,834.00'];
+    const cells = ['B9', 'C9', 'D9', 'E9'];
+    // Read in one look once all four are drawn: the grid may draw its page again (empty until its cells arrive)
+    // between one read and the next.
+    const drawn = await (await page.waitForFunction((a1s) => {
+      const texts = a1s.map((a1) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent ?? '');
+      return texts.every((text) => text !== '') && texts;
+    }, [...cells, 'C8'])).jsonValue();
+    expect(drawn).toEqual([...shown, 'Browser revenue']);
+  });
 });
 
 it('schedules a refresh from the sidebar and turns it off: one trigger of the person, then none', async () => {
