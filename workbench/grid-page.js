@@ -7,6 +7,9 @@
   var OVERSCAN = 15;
   var shape = null;
   var pages = new Map(); // page index -> rows of cells, for the current shape's sheet
+  // The pages drawn before the last change, shown until their fresh copies arrive: a change redraws values in
+  // place, as Sheets does, rather than blanking every cell for a moment.
+  var stalePages = new Map();
   var loading = new Map(); // page index -> promise
   var generation = 0; // bumped whenever the cells may have changed: older answers are dropped
   var offsets = null; // offsets[r] = top of row r+1, in px; offsets[maxRows] = total height
@@ -61,6 +64,8 @@
     var resized = !shape || otherSheet || shape.maxRows !== next.maxRows || shape.maxColumns !== next.maxColumns ||
       String(shape.hiddenRows) !== String(next.hiddenRows) || JSON.stringify(shape.tallRows) !== JSON.stringify(next.tallRows) ||
       String(shape.hiddenColumns) !== String(next.hiddenColumns);
+    if (otherSheet) stalePages.clear();
+    else if (changed) pages.forEach(function (rows, index) { stalePages.set(index, rows); });
     if (changed || otherSheet) { pages.clear(); loading.clear(); generation++; }
     shape = next;
     if (resized) layout();
@@ -130,6 +135,7 @@
         if (asked !== generation || !shape || shape.sheet !== sheet) return;
         loading.delete(index);
         pages.set(index, page.rows);
+        stalePages.delete(index);
         draw();
       })
       .catch(function (e) { loading.delete(index); toast(e.message); });
@@ -137,7 +143,8 @@
   }
 
   function cellAt(row, column) {
-    var page = pages.get(Math.floor((row - 1) / PAGE));
+    var index = Math.floor((row - 1) / PAGE);
+    var page = pages.get(index) || stalePages.get(index);
     if (!page) return null;
     var cells = page[(row - 1) % PAGE];
     return cells ? cells[column - 1] || null : null;
