@@ -40,7 +40,6 @@ export const DEFAULT_URL_FETCH_DAILY_QUOTA = 20_000;
 export const WORKSPACE_URL_FETCH_DAILY_QUOTA = 100_000;
 /** "Quotas are per user and reset 24 hours after the first request." */
 export const QUOTA_WINDOW_MS = 24 * 60 * 60_000;
-export const URL_FETCH_QUOTA_WINDOW_MS = QUOTA_WINDOW_MS;
 /** "Properties read/write: 50,000 / day" (consumer accounts; Google Workspace accounts: 500,000). */
 export const DEFAULT_PROPERTIES_DAILY_QUOTA = 50_000;
 export const WORKSPACE_PROPERTIES_DAILY_QUOTA = 500_000;

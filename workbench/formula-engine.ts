@@ -43,14 +43,10 @@ export class FormulaEngine {
     this.#customFunctions = new Set(runtime.functionNames().filter((name) => /^[A-Z][A-Z0-9_.]*$/.test(name) && !name.endsWith('_')));
   }
 
-  #customNames(): Set<string> {
-    return this.#customFunctions;
-  }
-
   /** `=NAME(literals and references)` calling the add-in: the runtime's own recalculation runs it (spill, Loading…, concurrency). */
   isSingleCustomCall(formula: string): boolean {
     try {
-      return this.#customNames().has(parseFormulaCall(formula).functionName.toUpperCase());
+      return this.#customFunctions.has(parseFormulaCall(formula).functionName.toUpperCase());
     } catch {
       return false;
     }
@@ -103,7 +99,7 @@ export class FormulaEngine {
       TODAY: () => Math.floor(dateToSerial(this.#runtime.clock.now(), timeZone)),
       NOW: () => dateToSerial(this.#runtime.clock.now(), timeZone),
     };
-    for (const name of this.#customNames()) {
+    for (const name of this.#customFunctions) {
       functions[name] = (...args: FunctionArgument[]) => {
         const callArgs = args.map((arg) => this.#customArgument(arg));
         const callKey = `${name}|${JSON.stringify(callArgs)}`;
@@ -128,7 +124,7 @@ export class FormulaEngine {
       onRange: (ref) => this.#rangeValues(ref, sheetName),
     });
     // The add-in's functions get what Sheets passes a custom function: a reference is read as a cell's value or a range's rows.
-    parser.funsPreserveRef.push(...this.#customNames());
+    parser.funsPreserveRef.push(...this.#customFunctions);
     let result: unknown;
     try {
       result = await parser.parseAsync(formula.trim().replace(/^=/, ''), { sheet: sheetName, row: anchor.getRow(), col: anchor.getColumn() }, true);

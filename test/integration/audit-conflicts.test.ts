@@ -7,7 +7,7 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle, AuditTakeReport } from '../../src/shared/rpc';
-import { ok, OWNER, useStack, waitOnBothClocks, type Stack } from '../support/stack';
+import { driveJob, ok, OWNER, useStack, type Stack } from '../support/stack';
 
 jest.setTimeout(120_000);
 
@@ -26,13 +26,8 @@ async function colleaguePut(body: Record<string, unknown>): Promise<void> {
   expect(response.status).toBeLessThan(300);
 }
 
-async function drivePush(rt: GasRuntime, first: AuditPushHandle): Promise<AuditPushHandle> {
-  let handle = first;
-  for (let step = 0; !handle.report && step < 20; step++) {
-    await waitOnBothClocks(stack, rt, handle.progress.waitingForRateLimitMs);
-    handle = ok<AuditPushHandle>(rt.callServer('continueAuditPush', [handle.pushId]));
-  }
-  return handle;
+function drivePush(rt: GasRuntime, first: AuditPushHandle): Promise<AuditPushHandle> {
+  return driveJob(stack, rt, first, 'continueAuditPush', (handle) => handle.pushId);
 }
 
 function storedValue(state: EmulatorState, profileId: string, propertyId: string) {

@@ -6,20 +6,15 @@ import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import type { GasRuntime } from '../../gas-runtime';
 import type { ExportHandle, UnfinishedPortfolioJobs, UndoHandle } from '../../src/shared/rpc';
-import { driveExport, ok, OWNER, useStack, waitOnBothClocks, type Stack } from '../support/stack';
+import { driveExport, driveJob, ok, OWNER, useStack, type Stack } from '../support/stack';
 
 jest.setTimeout(120_000);
 
 let stack: Stack;
 useStack((started) => (stack = started));
 
-async function driveUndo(rt: GasRuntime, first: UndoHandle): Promise<UndoHandle> {
-  let handle = first;
-  for (let step = 0; !handle.report && step < 20; step++) {
-    await waitOnBothClocks(stack, rt, handle.progress.waitingForRateLimitMs);
-    handle = ok<UndoHandle>(rt.callServer('continueUndo', [handle.undoId]));
-  }
-  return handle;
+function driveUndo(rt: GasRuntime, first: UndoHandle): Promise<UndoHandle> {
+  return driveJob(stack, rt, first, 'continueUndo', (handle) => handle.undoId);
 }
 
 function pointValue(state: EmulatorState, metricId: string, date: string): string | null | undefined {

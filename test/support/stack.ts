@@ -96,9 +96,25 @@ export function grantFormulaAccess(rt: GasRuntime, companyIds: string[], owner =
 
 /** Drives an export as the sidebar does: steps until it ends, waiting out the rate limit on both clocks. */
 export async function driveExport(stack: Stack, rt: GasRuntime, handle: ExportHandle, maxSteps = 50): Promise<ExportHandle> {
+  return driveJob(stack, rt, handle, 'continueExport', (h) => h.exportId, maxSteps);
+}
+
+/**
+ * Drives any resumable job as the sidebar does: calls `next` (continueUndo, continueAuditPush, ...) with the
+ * job's id until a report comes, waiting out the rate limit on both clocks.
+ */
+export async function driveJob<H extends { report?: unknown; progress: { waitingForRateLimitMs?: number } }>(
+  stack: Stack,
+  rt: GasRuntime,
+  first: H,
+  next: string,
+  id: (handle: H) => string,
+  maxSteps = 20,
+): Promise<H> {
+  let handle = first;
   for (let step = 0; !handle.report && step < maxSteps; step++) {
     await waitOnBothClocks(stack, rt, handle.progress.waitingForRateLimitMs);
-    handle = ok<ExportHandle>(rt.callServer('continueExport', [handle.exportId]));
+    handle = ok<H>(rt.callServer(next, [id(handle)]));
   }
   return handle;
 }
