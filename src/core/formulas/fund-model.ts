@@ -2,6 +2,7 @@
 // =PORTFOLIO_VALUE referring to its row's company, its block's metric name cell and its column's period.
 
 import { InputError } from '../errors';
+import { columnLetters } from '../export/places';
 import type { PortfolioCompanyProfile } from '../api/types';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { parsePeriodLabel } from '../sheets/periods';
@@ -15,14 +16,7 @@ export type FundModelChoice = Pick<GridChoice, 'metricNames' | 'periods' | 'star
 export type FundModelCell = { text: string } | { formula: string } | null;
 
 /** Sheets recalculates each formula cell as its own execution: past this the model is better split. */
-export const MAX_MODEL_FORMULAS = 10_000;
-
-/** Column letters of a 1-based column: 1 → A, 27 → AA. */
-export function columnLetters(column: number): string {
-  let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
+const MAX_MODEL_FORMULAS = 10_000;
 
 /**
  * One block per metric name, a blank row between: the name in the block's top-left cell, the periods across that
