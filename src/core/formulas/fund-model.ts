@@ -5,9 +5,8 @@ import { InputError } from '../errors';
 import { columnLetters } from '../export/places';
 import type { PortfolioCompanyProfile } from '../api/types';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
-import { parsePeriodLabel } from '../sheets/periods';
 import { choicePeriods, cleanNames, type GridChoice } from './grid-builder';
-import { normalName, requireMetricNameInFund, type FundDirectory } from './portfolio-grid';
+import { normalName, requireMetricNameInFund, requireReadableLabels, type FundDirectory } from './portfolio-grid';
 
 /** What to lay out: the metric names (a block each), the periods, and the aggregate for periods longer than a metric's. */
 export type FundModelChoice = Pick<GridChoice, 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod'> & { aggregate: Aggregate | null };
@@ -28,8 +27,7 @@ export function fundModelCells(directory: FundDirectory, choice: FundModelChoice
   const names = cleanNames(choice.metricNames);
   for (const name of names) requireMetricNameInFund(directory, name);
   const periods = choicePeriods(choice);
-  // Unreadable labels are refused before anything is written (fiscal years are each company's, read by the cells).
-  for (const period of periods) if (!/FY/i.test(period)) parsePeriodLabel(period, null);
+  requireReadableLabels(periods);
   const how = readAggregate(choice.aggregate);
   const profiles = directory.profiles;
   if (profiles.length === 0) throw new InputError('No portfolio companies: this fund has none yet, so a model would have no rows.');

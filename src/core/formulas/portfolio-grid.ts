@@ -206,6 +206,17 @@ function header(period: unknown): SheetCell {
 const NO_COMPANIES = 'No portfolio companies: this fund has none yet.';
 
 /**
+ * Throws for a period label no company could read, before any request or write: PORTFOLIO_METRIC's periods and
+ * the fund model's headers. A fiscal label is each company's (its year end), so it is read later, per cell.
+ */
+export function requireReadableLabels(periods: readonly unknown[]): void {
+  for (const cell of periods) {
+    const period = yearAsLabel(cell);
+    if (typeof period === 'string' && !/FY/i.test(period)) parsePeriodLabel(period.trim(), null);
+  }
+}
+
+/**
  * One row per portfolio company, one column per period, under a header row. A company with no metric of
  * the name has an empty row and is named in a final note row; one with two has the error naming both ids
  * in its cells; a period that does not fit a company's metric has the reason in that cell.
@@ -216,11 +227,7 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
   const how = readAggregate(aggregateArg);
   const periods = nonBlankCells(periodsArg);
   if (periods.length === 0) throw new InputError('The periods are missing: give a label like 2024-Q1, or a row of them.');
-  // Unreadable labels are refused before any request (the fiscal year is each company's, read later).
-  for (const cell of periods) {
-    const period = yearAsLabel(cell);
-    if (typeof period === 'string' && !/FY/i.test(period)) parsePeriodLabel(period.trim(), null);
-  }
+  requireReadableLabels(periods);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
   requireMetricNameInFund(directory, name);
   const { pairs: rows, series } = metricsNamed(ctx, directory, [name]);
