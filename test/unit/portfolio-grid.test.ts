@@ -2,7 +2,7 @@
 // series reads, the access check, and the layouts.
 
 import { portfolioCoverage, portfolioMetric, portfolioValue } from '../../src/core/formulas/portfolio-grid';
-import { columnLetters } from '../../src/core/formulas/fund-model';
+import { columnLetters } from '../../src/core/export/places';
 import { MemoryCache } from '../support/memory-cache';
 import { scriptedFormulaContext } from '../support/formula-context';
 import { type Step } from '../support/scripted-transport';

@@ -15,7 +15,7 @@
 import type { KeyValueCache } from './key-value-cache';
 
 /** The longest Apps Script keeps a cache entry: every copy is gone by then. */
-export const MIRROR_TTL_SECONDS = 21_600;
+const MIRROR_TTL_SECONDS = 21_600;
 
 export interface MirroredRecord<T> {
   /** The record, from the mirror when it holds a copy filed under the current epoch, else from the store (and filed). */

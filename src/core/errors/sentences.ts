@@ -39,9 +39,9 @@ export function userSentence(error: unknown): string {
     }
   }
   if (error instanceof NetworkError) {
-    const origin = /^[a-z]+:\/\/[^/?#]+/i.exec(error.url)?.[0] ?? error.url;
+    // One match gives both: the origin (scheme and host) and the host alone.
+    const [origin = error.url, host = error.url] = /^[a-z]+:\/\/([^/?#]+)/i.exec(error.url) ?? [];
     if (error.unreachable) return `Nothing answered at ${origin}: the base URL's address is wrong, or its server is down. Check the base URL in ${SETTINGS_HINT}.`;
-    const host = /^[a-z]+:\/\/([^/?#]+)/i.exec(error.url)?.[1] ?? error.url;
     return `Could not reach the API at ${host}. Check the base URL in the add-in's settings and try again.`;
   }
   if (error instanceof FetchRefusedError) {

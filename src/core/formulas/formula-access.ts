@@ -10,14 +10,19 @@
 
 import { FormulaAccessError, NotAmongAllowedError } from '../errors';
 import type { Metric, PortfolioCompanyProfile, PortfolioProperty } from '../api/types';
+import { plural } from '../product';
 import { isUuid } from '../validate/uuid';
 import type { FormulaContext } from './formula-context';
 import { cachedMetricListing, listMetricsCached, listProfilesCached, listPropertiesCached, unlessForbidden } from './metric-directory';
 
+/** How many companies formula access allows, as its refusals say it: "none yet", "1 company", "2 companies". */
+export function allowedCount(allowedCompanyIds: readonly string[]): string {
+  return allowedCompanyIds.length === 0 ? 'none yet' : plural(allowedCompanyIds.length, 'company', 'companies');
+}
+
 /** Where an id was looked for: "the companies this spreadsheet may read (2 companies)". */
 function amongAllowed(ctx: FormulaContext): string {
-  const n = ctx.allowedCompanyIds.length;
-  return `the companies this spreadsheet may read (${n === 0 ? 'none yet' : n === 1 ? '1 company' : `${n} companies`})`;
+  return `the companies this spreadsheet may read (${allowedCount(ctx.allowedCompanyIds)})`;
 }
 
 /**

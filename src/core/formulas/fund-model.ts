@@ -2,11 +2,11 @@
 // =PORTFOLIO_VALUE referring to its row's company, its block's metric name cell and its column's period.
 
 import { InputError } from '../errors';
+import { columnLetters } from '../export/places';
 import type { PortfolioCompanyProfile } from '../api/types';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
-import { parsePeriodLabel } from '../sheets/periods';
 import { choicePeriods, cleanNames, type GridChoice } from './grid-builder';
-import { normalName, requireMetricNameInFund, type FundDirectory } from './portfolio-grid';
+import { normalName, requireMetricNameInFund, requireReadableLabels, type FundDirectory } from './portfolio-grid';
 
 /** What to lay out: the metric names (a block each), the periods, and the aggregate for periods longer than a metric's. */
 export type FundModelChoice = Pick<GridChoice, 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod'> & { aggregate: Aggregate | null };
@@ -15,14 +15,7 @@ export type FundModelChoice = Pick<GridChoice, 'metricNames' | 'periods' | 'star
 export type FundModelCell = { text: string } | { formula: string } | null;
 
 /** Sheets recalculates each formula cell as its own execution: past this the model is better split. */
-export const MAX_MODEL_FORMULAS = 10_000;
-
-/** Column letters of a 1-based column: 1 → A, 27 → AA. */
-export function columnLetters(column: number): string {
-  let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
+const MAX_MODEL_FORMULAS = 10_000;
 
 /**
  * One block per metric name, a blank row between: the name in the block's top-left cell, the periods across that
@@ -34,8 +27,7 @@ export function fundModelCells(directory: FundDirectory, choice: FundModelChoice
   const names = cleanNames(choice.metricNames);
   for (const name of names) requireMetricNameInFund(directory, name);
   const periods = choicePeriods(choice);
-  // Unreadable labels are refused before anything is written (fiscal years are each company's, read by the cells).
-  for (const period of periods) if (!/FY/i.test(period)) parsePeriodLabel(period, null);
+  requireReadableLabels(periods);
   const how = readAggregate(choice.aggregate);
   const profiles = directory.profiles;
   if (profiles.length === 0) throw new InputError('No portfolio companies: this fund has none yet, so a model would have no rows.');

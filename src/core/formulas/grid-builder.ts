@@ -14,7 +14,7 @@ export type FundMetricName = { name: string; companies: number; aggregate: 'last
 const BALANCE = /\b(cash|balance|headcount|head count|employees|fte|arr|mrr|recurring|customers|users|subscribers|runway|debt|assets|liabilities|equity|valuation|backlog|inventory)\b/i;
 
 /** What a quarter of a monthly metric of this name is, unless the person chooses otherwise. */
-export function suggestedAggregate(name: string): 'last' | 'sum' {
+function suggestedAggregate(name: string): 'last' | 'sum' {
   return BALANCE.test(name) ? 'last' : 'sum';
 }
 

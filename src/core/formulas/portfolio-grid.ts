@@ -82,9 +82,9 @@ function findCompany(directory: Pick<FundDirectory, 'fundId' | 'profiles'>, valu
   throw new InputError(`No portfolio company named "${text}" in fund ${directory.fundId}${didYouMean(text, directory.profiles.map((p) => p.name)) || ', nor with that profile id (=PORTFOLIO_COMPANIES lists them).'}`);
 }
 
-/** Every metric name of the fund's companies, as spelt. */
-function metricNamesOf(directory: FundDirectory): string[] {
-  return [...directory.metrics.values()].flatMap((byName) => [...byName.values()].map((metrics) => metrics[0]!.name));
+/** The metric names, as spelt, of companies' entries in FundDirectory.metrics (name key → metrics). */
+function spelledNames(byNames: Iterable<Map<string, Metric[]>>): string[] {
+  return [...byNames].flatMap((byName) => [...byName.values()].map((metrics) => metrics[0]!.name));
 }
 
 /** Throws, naming the nearest names, when no company of the fund has a metric of that name. */
@@ -92,7 +92,7 @@ export function requireMetricNameInFund(directory: FundDirectory, name: string):
   const key = normalName(name);
   if ([...directory.metrics.values()].some((byName) => byName.has(key))) return;
   if (directory.profiles.length === 0) return;
-  const near = didYouMean(name, metricNamesOf(directory));
+  const near = didYouMean(name, spelledNames(directory.metrics.values()));
   throw new InputError(`No metric named "${name.trim()}" in fund ${directory.fundId}${near || ': none of its companies has a metric of that name (=METRICS lists them).'}`);
 }
 
@@ -101,8 +101,8 @@ function requireMetric(directory: FundDirectory, company: PortfolioCompanyProfil
   const metric = findMetric(directory, company, name);
   if (metric) return metric;
   requireMetricNameInFund(directory, name);
-  const own = [...(directory.metrics.get(company.id.toLowerCase())?.values() ?? [])].map((metrics) => metrics[0]!.name);
-  throw new InputError(`"${company.name}" has no metric named "${name.trim()}"${didYouMean(name, own) || '.'}`);
+  const own = directory.metrics.get(company.id.toLowerCase());
+  throw new InputError(`"${company.name}" has no metric named "${name.trim()}"${didYouMean(name, spelledNames(own ? [own] : [])) || '.'}`);
 }
 
 /** The company's metric of that name: the one, none (undefined), or an error naming both ids. */
@@ -206,6 +206,17 @@ function header(period: unknown): SheetCell {
 const NO_COMPANIES = 'No portfolio companies: this fund has none yet.';
 
 /**
+ * Throws for a period label no company could read, before any request or write: PORTFOLIO_METRIC's periods and
+ * the fund model's headers. A fiscal label is each company's (its year end), so it is read later, per cell.
+ */
+export function requireReadableLabels(periods: readonly unknown[]): void {
+  for (const cell of periods) {
+    const period = yearAsLabel(cell);
+    if (typeof period === 'string' && !/FY/i.test(period)) parsePeriodLabel(period.trim(), null);
+  }
+}
+
+/**
  * One row per portfolio company, one column per period, under a header row. A company with no metric of
  * the name has an empty row and is named in a final note row; one with two has the error naming both ids
  * in its cells; a period that does not fit a company's metric has the reason in that cell.
@@ -216,11 +227,7 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
   const how = readAggregate(aggregateArg);
   const periods = nonBlankCells(periodsArg);
   if (periods.length === 0) throw new InputError('The periods are missing: give a label like 2024-Q1, or a row of them.');
-  // Unreadable labels are refused before any request (the fiscal year is each company's, read later).
-  for (const cell of periods) {
-    const period = yearAsLabel(cell);
-    if (typeof period === 'string' && !/FY/i.test(period)) parsePeriodLabel(period.trim(), null);
-  }
+  requireReadableLabels(periods);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
   requireMetricNameInFund(directory, name);
   const { pairs: rows, series } = metricsNamed(ctx, directory, [name]);

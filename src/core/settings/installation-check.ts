@@ -33,7 +33,7 @@ export const CHECK = {
 } as const;
 
 /** Send this with any bug: how a person acts on a report they do not understand. */
-export const SEND_REPORT = 'If something here does not work, send this report with the bug.';
+const SEND_REPORT = 'If something here does not work, send this report with the bug.';
 
 export function summaryOf(checks: readonly InstallationCheck[]): string {
   const failed = checks.filter((check) => check.status === 'fail').length;
@@ -267,7 +267,7 @@ function recalculationCheck(rewrite: NonNullable<ProbeFindings['rewrite']>): Ins
 }
 
 /** The consumer account's daily limits (quotas page): a Workspace account has more. */
-export const CONSUMER_DAILY = { urlFetch: 20_000, properties: 50_000, triggerRuntimeMs: 90 * 60_000 } as const;
+const CONSUMER_DAILY = { urlFetch: 20_000, properties: 50_000, triggerRuntimeMs: 90 * 60_000 } as const;
 
 export function quotasCheck(usage: { day: string; urlFetch: number | null; properties: number | null; triggerRuntimeMs: number | null }): InstallationCheck {
   const lines: string[] = [];

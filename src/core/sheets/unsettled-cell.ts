@@ -7,7 +7,7 @@ const SHEET_ERROR = /^#(?:N\/A|REF!|VALUE!|DIV\/0!|NUM!|NAME\?|NULL!|ERROR!|SPIL
 const LOADING = /^loading(?:\.\.\.|…)$/i;
 
 /** The error a cell shows, like #N/A, or undefined. */
-export function sheetError(cell: unknown): string | undefined {
+function sheetError(cell: unknown): string | undefined {
   if (typeof cell !== 'string') return undefined;
   return SHEET_ERROR.exec(cell.trim())?.[0];
 }

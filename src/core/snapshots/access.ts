@@ -3,8 +3,7 @@
 // Pure; the listings are handed in, and only allowed companies' listings are ever asked for.
 
 import type { Metric } from '../api/types';
-import { findListedMetrics } from '../formulas/formula-access';
-import { plural } from '../product';
+import { allowedCount, findListedMetrics } from '../formulas/formula-access';
 import type { SnapshotDefinition } from './snapshot';
 
 /**
@@ -16,7 +15,7 @@ export function snapshotAccessProblem(
   definition: Pick<SnapshotDefinition, 'kind' | 'companyId' | 'metricIds'>, allowedCompanyIds: readonly string[], listingOf: (companyId: string) => readonly Metric[],
 ): string | null {
   const allowed = allowedCompanyIds.map((id) => id.toLowerCase());
-  const list = allowed.length === 0 ? 'none yet' : plural(allowed.length, 'company', 'companies');
+  const list = allowedCount(allowed);
   const company = definition.companyId.toLowerCase();
   if (!allowed.includes(company)) return `company ${definition.companyId} is not among the companies your formula access allows in this spreadsheet (${list})`;
   if (definition.kind !== 'metric_values') return null;
