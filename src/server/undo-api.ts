@@ -4,11 +4,11 @@
 // since is a conflict, not written over. An audit push's undo steps as an audit push, an export's as an export.
 // What the API cannot undo (values the push created, values it did not read before, imported records) is listed.
 
-import { auditPushProgress, buildAuditPushReport, cellName, resumeAuditPush, runAuditPushStep } from '../core/audit';
+import { auditPushProgress, buildAuditPushReport, resumeAuditPush, runAuditPushStep } from '../core/audit';
 import { cellWrite } from '../core/audit/cell-writes';
 import { loadAuditSchema } from '../core/audit/load-audit-data';
 import { isPushComplete } from '../core/audit/write-back';
-import type { AuditProperty, AuditPushItem, AuditPushState } from '../core/audit/types';
+import type { AuditProperty, AuditPushState } from '../core/audit/types';
 import { InputError } from '../core/errors';
 import { exportProgress, exportUndoOutcome, exportUndoReport, prepareExportUndo, resumeExport, runExportStep, type ExportedPoint, type ExportState } from '../core/export';
 import { countOf } from '../core/export/places';
@@ -16,13 +16,12 @@ import { newlySettled, outcomeText, UNDO_CONFLICT_REASON, type PushKind, type Pu
 import { appendPushLog } from '../gas/changes-sheet';
 import { dropCachedSeries } from '../gas/document-settings';
 import { loadJob, saveJob } from '../gas/job-store';
-import { quoteSheetName } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditPushReportItem, AuditPushTotals } from '../core/audit/types';
 import type { NotUndoneValue, UndoHandle, UndoOutcome } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 import { startJob, type JobKind } from './jobs-api';
-import { forgetLastPush, KEPT_FOR_UNDO, loadLastPush, type LastPush } from './last-push';
+import { auditCellLogFields, forgetLastPush, KEPT_FOR_UNDO, loadLastPush, type LastPush } from './last-push';
 
 /** Why a value the push created is not undone: the spec has no delete, and does not say a blank clears a value. */
 const CREATED_REASON = 'the push created it (there was no value before): the API has no delete, and its description does not say a blank value clears one, so clear it in the web application';
@@ -237,12 +236,8 @@ function auditUndoLogRows(was: AuditPushState, now: AuditPushState, sheetName: s
   return newlySettled(was.items, now.items).map((item) => ({
     time,
     kind: 'Undo' as const,
-    what: `${now.profiles[item.profile]?.name ?? ''} › ${now.properties[item.property]?.name ?? ''}`,
-    period: '',
-    oldValue: item.was ?? item.conflict?.server ?? null,
-    newValue: item.shown,
+    ...auditCellLogFields(sheetName, now, item),
     outcome: undoOutcomeText(item.outcome === 'created' || item.outcome === 'updated', item.outcome, item.reason),
-    cell: `${quoteSheetName(sheetName)}!${cellName(item.row, item.column)}`,
     push: undoId,
   }));
 }
