@@ -96,12 +96,17 @@ function isBlankText(text: string | null): boolean {
 export function undoLastPush(): UndoHandle {
   const last = loadLastPush();
   if (!last) throw new InputError('There is no push to undo: Undo keeps only your last push, and it was undone already, or made from another spreadsheet, or made before Undo was added.');
-  if (last.kind === 'Export') {
-    const job = exportUndo(last);
-    // Forgotten now: the undo job holds what it restores, and a second Undo must not restore it again.
-    forgetLastPush();
-    return startJob(undoJob, job);
-  }
+  const job = last.kind === 'Export' ? exportUndo(last) : auditUndo(last);
+  // Forgotten now: the undo job holds what it restores, and a second Undo must not restore it again.
+  forgetLastPush();
+  return startJob(undoJob, job);
+}
+
+/**
+ * An audit push's undo: its updated cells whose value before is known and can be written again become an
+ * audit push of those values (each compared first with what the push wrote); the rest is listed with its reason.
+ */
+function auditUndo(last: LastPush): UndoJob {
   const notUndone: NotUndoneValue[] = [];
   const auditCells = last.audit?.cells ?? [];
   // The audit push's rows are the cells themselves; an export's or an import's cannot be undone through the API.
@@ -149,9 +154,7 @@ export function undoLastPush(): UndoHandle {
   if (last.notKept > 0) notUndone.push(notKeptValues(last.notKept));
   state.cellsCompared = state.items.length;
   if (isPushComplete(state)) state.status = 'done';
-  // Forgotten now: the undo job holds what it restores, and a second Undo must not restore it again.
-  forgetLastPush();
-  return startJob(undoJob, { pushId: last.pushId, pushKind: PUSH_KIND_WORDS[last.kind], sheetName: last.audit?.sheetName ?? '', atPush, notUndone, state });
+  return { pushId: last.pushId, pushKind: PUSH_KIND_WORDS[last.kind], sheetName: last.audit?.sheetName ?? '', atPush, notUndone, state };
 }
 
 const PUSH_KIND_WORDS: Record<PushKind, string> = {
@@ -197,7 +200,7 @@ function undoOutcome(job: UndoJob): UndoOutcome {
   };
 }
 
-/** An export's undo progress, in the counts every undo's bar shows. */
+/** Every undo's progress, in the counts the audit push's bar shows (an export's items counted as cells). */
 function undoProgress(job: UndoJob): UndoHandle['progress'] {
   if (!isExportUndo(job.state)) return auditPushProgress(job.state, Date.now());
   const { itemsDone, itemsTotal, batchesDone: _batches, batchesTotal: _total, waitedForRateLimitMs: _waited, ...base } = exportProgress(job.state, Date.now());
