@@ -26,8 +26,7 @@ export type PushedCell = {
   profileName: string;
   propertyId: string;
   what: string;
-  /** Where the cell is, like 'Portfolio audit'!D7, and its 1-based position. */
-  cell: string;
+  /** Its 1-based position in the push's audit sheet: its address (auditCellAddress) is not kept per cell. */
   row: number;
   column: number;
   /** What the push wrote, as shown, and its snapshot key (what the server must still hold for Undo to restore). */
@@ -103,8 +102,13 @@ export function auditCellLogFields(sheetName: string, state: AuditPushState, ite
     period: '',
     oldValue: item.was ?? item.conflict?.server ?? null,
     newValue: item.shown,
-    cell: `${quoteSheetName(sheetName)}!${cellName(item.row, item.column)}`,
+    cell: auditCellAddress(sheetName, item.row, item.column),
   };
+}
+
+/** An audit cell's address as the Pushes sheet and Undo name it, like 'Portfolio audit'!D7. */
+export function auditCellAddress(sheetName: string, row: number, column: number): string {
+  return `${quoteSheetName(sheetName)}!${cellName(row, column)}`;
 }
 
 /** Keeps the cells an audit push's step stored, with the ids and the values before that Undo needs. */
@@ -115,13 +119,11 @@ export function rememberAuditCells(pushId: string, sheetName: string, before: Au
   last.audit ??= { sheetName, companyId: after.companyId, cells: [] };
   keep(last.audit.cells, settled.map((item): PushedCell => {
     const profile = after.profiles[item.profile]!;
-    const { what, cell } = auditCellLogFields(sheetName, after, item);
     return {
       profileId: profile.id,
       profileName: profile.name,
       propertyId: after.properties[item.property]!.id,
-      what,
-      cell,
+      what: auditCellLogFields(sheetName, after, item).what,
       row: item.row,
       column: item.column,
       shown: item.shown,

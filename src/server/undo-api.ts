@@ -21,7 +21,7 @@ import type { AuditPushReportItem, AuditPushTotals } from '../core/audit/types';
 import type { NotUndoneValue, UndoHandle, UndoOutcome } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 import { startJob, type JobKind } from './jobs-api';
-import { auditCellLogFields, forgetLastPush, KEPT_FOR_UNDO, loadLastPush, type LastPush } from './last-push';
+import { auditCellAddress, auditCellLogFields, forgetLastPush, KEPT_FOR_UNDO, loadLastPush, type LastPush } from './last-push';
 
 /** Why a value the push created is not undone: the spec has no delete, and does not say a blank clears a value. */
 const CREATED_REASON = 'the push created it (there was no value before): the API has no delete, and its description does not say a blank value clears one, so clear it in the web application';
@@ -109,6 +109,7 @@ export function undoLastPush(): UndoHandle {
 function auditUndo(last: LastPush): UndoJob {
   const notUndone: NotUndoneValue[] = [];
   const auditCells = last.audit?.cells ?? [];
+  const sheetName = last.audit?.sheetName ?? '';
   // The audit push's rows are the cells themselves; an export's or an import's cannot be undone through the API.
   if (!last.audit) notUndone.push(...last.rows.map(notUndoableRow));
   const state: AuditPushState = {
@@ -126,7 +127,7 @@ function auditUndo(last: LastPush): UndoJob {
   const atPush: Record<string, string> = {};
   const restorable = auditCells.filter((cell) => {
     if (cell.outcome === 'created' || isBlankText(cell.was)) {
-      notUndone.push({ what: cell.what, period: '', cell: cell.cell, value: cell.shown, reason: cell.outcome === 'created' ? CREATED_REASON : cell.was === null
+      notUndone.push({ what: cell.what, period: '', cell: auditCellAddress(sheetName, cell.row, cell.column), value: cell.shown, reason: cell.outcome === 'created' ? CREATED_REASON : cell.was === null
         ? 'the push did not read the value before it (an overwrite of a conflict): restore it in the web application'
         : BLANK_BEFORE_REASON });
       return false;
@@ -140,7 +141,7 @@ function auditUndo(last: LastPush): UndoJob {
       const property = schema.properties.find((candidate) => candidate.id === cell.propertyId);
       const write = property && cellWrite(cell.was, property, { ...context, options: schema.options[property.id] ?? [] });
       if (!property || !write || !write.ok) {
-        notUndone.push({ what: cell.what, period: '', cell: cell.cell, value: cell.shown, reason: property ? `the value before, "${cell.was}", cannot be written back: ${write && !write.ok ? write.reason : ''}` : 'the property is no longer in the fund' });
+        notUndone.push({ what: cell.what, period: '', cell: auditCellAddress(sheetName, cell.row, cell.column), value: cell.shown, reason: property ? `the value before, "${cell.was}", cannot be written back: ${write && !write.ok ? write.reason : ''}` : 'the property is no longer in the fund' });
         continue;
       }
       let profile = state.profiles.findIndex((candidate) => candidate.id === cell.profileId);
@@ -154,7 +155,7 @@ function auditUndo(last: LastPush): UndoJob {
   if (last.notKept > 0) notUndone.push(notKeptValues(last.notKept));
   state.cellsCompared = state.items.length;
   if (isPushComplete(state)) state.status = 'done';
-  return { pushId: last.pushId, pushKind: PUSH_KIND_WORDS[last.kind], sheetName: last.audit?.sheetName ?? '', atPush, notUndone, state };
+  return { pushId: last.pushId, pushKind: PUSH_KIND_WORDS[last.kind], sheetName, atPush, notUndone, state };
 }
 
 const PUSH_KIND_WORDS: Record<PushKind, string> = {
