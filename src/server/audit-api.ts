@@ -186,14 +186,14 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
     conflicts: [],
   }),
   /** Every cell a step sent or held back, with the server's value before it when the wave read it. */
-  logRows: (before, { sheetName, state }) => {
+  pushLog: (before, { sheetName, state }) => {
     const time = new Date().toISOString();
-    return newlySettled(before.state.items, state.items).filter((item) => item.planned).map((item) => ({
+    return { rows: newlySettled(before.state.items, state.items).filter((item) => item.planned).map((item) => ({
       time,
       kind: state.overwrite ? 'Audit overwrite' : 'Audit push',
       ...auditCellLogFields(sheetName, state, item),
       outcome: outcomeText(item.outcome, item.outcome === 'created' || item.outcome === 'updated' ? null : item.reason),
-    }));
+    })) };
   },
   /** Conflicts get a note in the sheet; an overwrite clears the notes of the cells it stored. */
   stopped: ({ sheetName, state }) => markConflictCells(sheetName, state.items.flatMap((item): Array<{ row: number; column: number; note: string | null }> => {
