@@ -39,11 +39,10 @@ import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet
 import { conflictGuard, markConflictCells } from '../gas/audit-conflict-marks';
 import { conflictNote } from '../core/audit/conflicts';
 import { newlySettled, outcomeText } from '../core/jobs/push-log';
-import { quoteSheetName } from '../gas/sheet-io';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob } from './jobs-api';
-import { rememberAuditCells } from './last-push';
+import { auditCellLogFields, rememberAuditCells } from './last-push';
 
 export const AUDIT_SHEET = 'Portfolio audit';
 
@@ -187,18 +186,14 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
     conflicts: [],
   }),
   /** Every cell a step sent or held back, with the server's value before it when the wave read it. */
-  logRows: (before, { sheetName, state }) => {
+  pushLog: (before, { sheetName, state }) => {
     const time = new Date().toISOString();
-    return newlySettled(before.state.items, state.items).filter((item) => item.planned).map((item) => ({
+    return { rows: newlySettled(before.state.items, state.items).filter((item) => item.planned).map((item) => ({
       time,
       kind: state.overwrite ? 'Audit overwrite' : 'Audit push',
-      what: `${state.profiles[item.profile]?.name ?? ''} › ${state.properties[item.property]?.name ?? ''}`,
-      period: '',
-      oldValue: item.was ?? item.conflict?.server ?? null,
-      newValue: item.shown,
+      ...auditCellLogFields(sheetName, state, item),
       outcome: outcomeText(item.outcome, item.outcome === 'created' || item.outcome === 'updated' ? null : item.reason),
-      cell: `${quoteSheetName(sheetName)}!${cellName(item.row, item.column)}`,
-    }));
+    })) };
   },
   /** Conflicts get a note in the sheet; an overwrite clears the notes of the cells it stored. */
   stopped: ({ sheetName, state }) => markConflictCells(sheetName, state.items.flatMap((item): Array<{ row: number; column: number; note: string | null }> => {

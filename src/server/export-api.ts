@@ -240,34 +240,40 @@ export const exportJob = rereadKind<ExportRecord, ExportRun, ExportState, Compac
     rangeExportedBefore: wasExported(record.request.range),
   }),
   stopped,
-  /** Every value a step settled, for the Pushes sheet, with the value an update replaced (the comparison read it). */
-  logRows: (before, after) => {
+  /**
+   * Every value a step settled, for the Pushes sheet, with the value an update replaced (the comparison read
+   * it); and the updates among them whose value before is known: what Undo writes back. One comparison of the
+   * step's reports serves both.
+   */
+  pushLog: (before, after) => {
     const time = new Date().toISOString();
-    return settledItems(before, after).map(({ item, previous }) => ({
-      time,
-      kind: 'Export' as const,
-      what: item.metricName ?? item.metricId ?? '',
-      period: item.date ?? '',
-      oldValue: item.outcome === 'updated' ? previous ?? null : null,
-      newValue: item.value,
-      outcome: outcomeText(item.outcome, item.reason),
-      cell: `${sheetOf(after.request)}!${item.cell}`,
-    }));
-  },
-  /** The updates a step confirmed whose value before the comparison read: what Undo writes back. */
-  undoPoints: (before, after) => settledItems(before, after).flatMap(({ item, previous }): ExportedPoint[] => (
-    item.outcome === 'updated' && previous !== undefined && item.metricId && item.date && item.value !== null
-      ? [{
-        metricId: item.metricId,
-        metricName: item.metricName ?? item.metricId,
-        date: item.date,
+    const settled = settledItems(before, after);
+    return {
+      rows: settled.map(({ item, previous }) => ({
+        time,
+        kind: 'Export' as const,
+        what: item.metricName ?? item.metricId ?? '',
+        period: item.date ?? '',
+        oldValue: item.outcome === 'updated' ? previous ?? null : null,
+        newValue: item.value,
+        outcome: outcomeText(item.outcome, item.reason),
         cell: `${sheetOf(after.request)}!${item.cell}`,
-        row: after.state.origin.row + item.row - 1,
-        column: after.state.origin.column + item.column - 1,
-        written: item.value,
-        before: previous,
-      }]
-      : [])),
+      })),
+      undoPoints: settled.flatMap(({ item, previous }): ExportedPoint[] => (
+        item.outcome === 'updated' && previous !== undefined && item.metricId && item.date && item.value !== null
+          ? [{
+            metricId: item.metricId,
+            metricName: item.metricName ?? item.metricId,
+            date: item.date,
+            cell: `${sheetOf(after.request)}!${item.cell}`,
+            row: after.state.origin.row + item.row - 1,
+            column: after.state.origin.column + item.column - 1,
+            written: item.value,
+            before: previous,
+          }]
+          : [])),
+    };
+  },
 });
 
 /** The range's sheet part, as the request names it (quoted when it must be). */

@@ -209,9 +209,9 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
   }),
   stopped: writeAll,
   /** Every row a step settled, for the Pushes sheet: what it created (its id) or why not. */
-  logRows: (before, after) => {
+  pushLog: (before, after) => {
     const time = new Date().toISOString();
-    return newlySettled(report(before).rows, report(after).rows).map((row) => ({
+    return { rows: newlySettled(report(before).rows, report(after).rows).map((row) => ({
       time,
       kind: after.kind === 'profiles' ? 'Import profiles' as const : 'Import contacts' as const,
       what: row.label,
@@ -220,6 +220,6 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
       newValue: row.idText,
       outcome: outcomeText(row.outcome, row.reason),
       cell: addressOf(after.sheetName, row.sheetRow, after.state.origin.column, 1, 1),
-    }));
+    })) };
   },
 });

@@ -197,10 +197,11 @@ interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends R
   changedOutcome(record: R): O;
   /** Whenever the rebuilt job stops (finished, cancelled, paused): what the kind writes into the sheet. */
   stopped?(stored: X): void;
-  /** The Pushes sheet's rows of what one step settled (issue 27): `before` and `after` the step. */
-  logRows?(before: X, after: X): Array<Omit<PushLogRow, 'who' | 'push'>>;
-  /** The data points one step updated, with the values they replaced: kept for Undo (an export's). */
-  undoPoints?(before: X, after: X): ExportedPoint[];
+  /**
+   * The Pushes sheet's rows of what one step settled (issue 27), `before` and `after` the step, and the data
+   * points it updated with the values they replaced, kept for Undo (an export's).
+   */
+  pushLog?(before: X, after: X): { rows: Array<Omit<PushLogRow, 'who' | 'push'>>; undoPoints?: ExportedPoint[] };
 }
 
 type RereadHandle<Head, P, O> = Head & { progress: P; report: O | null };
@@ -243,10 +244,11 @@ export function rereadKind<R extends { state: C }, X extends { state: S }, S ext
       if (!stored) return job;
       const state = spec.step(stored, { ...context, checkpoint: (next) => context.checkpoint({ ...job, stored: { ...stored, state: next } }) });
       const next = { ...stored, state };
-      if (spec.logRows) {
-        const rows = spec.logRows(stored, next).map((row) => ({ ...row, push: context.id }));
+      if (spec.pushLog) {
+        const { rows: settled, undoPoints } = spec.pushLog(stored, next);
+        const rows = settled.map((row) => ({ ...row, push: context.id }));
         appendPushLog(rows);
-        rememberPushRows(context.id, rows, spec.undoPoints?.(stored, next));
+        rememberPushRows(context.id, rows, undoPoints);
       }
       return { ...job, stored: next };
     },

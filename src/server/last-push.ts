@@ -26,8 +26,7 @@ export type PushedCell = {
   profileName: string;
   propertyId: string;
   what: string;
-  /** Where the cell is, like 'Portfolio audit'!D7, and its 1-based position. */
-  cell: string;
+  /** Its 1-based position in the push's audit sheet: its address (auditCellAddress) is not kept per cell. */
   row: number;
   column: number;
   /** What the push wrote, as shown, and its snapshot key (what the server must still hold for Undo to restore). */
@@ -92,6 +91,26 @@ export function rememberPushRows(pushId: string, rows: ReadonlyArray<Omit<PushLo
   saveJob(LAST_PUSH, RECORD_ID, last);
 }
 
+/**
+ * The Pushes sheet's fields of one audit cell, the same for the push that wrote it and the undo that restores
+ * it: "company › property", where it is, the server's value before (read by the wave, or a conflict's) and the
+ * value sent.
+ */
+export function auditCellLogFields(sheetName: string, state: AuditPushState, item: AuditPushItem): Pick<PushLogRow, 'what' | 'period' | 'oldValue' | 'newValue' | 'cell'> {
+  return {
+    what: `${state.profiles[item.profile]?.name ?? ''} › ${state.properties[item.property]?.name ?? ''}`,
+    period: '',
+    oldValue: item.was ?? item.conflict?.server ?? null,
+    newValue: item.shown,
+    cell: auditCellAddress(sheetName, item.row, item.column),
+  };
+}
+
+/** An audit cell's address as the Pushes sheet and Undo name it, like 'Portfolio audit'!D7. */
+export function auditCellAddress(sheetName: string, row: number, column: number): string {
+  return `${quoteSheetName(sheetName)}!${cellName(row, column)}`;
+}
+
 /** Keeps the cells an audit push's step stored, with the ids and the values before that Undo needs. */
 export function rememberAuditCells(pushId: string, sheetName: string, before: AuditPushState, after: AuditPushState): void {
   const settled = newlySettled(before.items, after.items).filter((item): item is AuditPushItem & { outcome: 'created' | 'updated' } => item.outcome === 'created' || item.outcome === 'updated');
@@ -100,13 +119,11 @@ export function rememberAuditCells(pushId: string, sheetName: string, before: Au
   last.audit ??= { sheetName, companyId: after.companyId, cells: [] };
   keep(last.audit.cells, settled.map((item): PushedCell => {
     const profile = after.profiles[item.profile]!;
-    const property = after.properties[item.property]!;
     return {
       profileId: profile.id,
       profileName: profile.name,
-      propertyId: property.id,
-      what: `${profile.name} › ${property.name}`,
-      cell: `${quoteSheetName(sheetName)}!${cellName(item.row, item.column)}`,
+      propertyId: after.properties[item.property]!.id,
+      what: auditCellLogFields(sheetName, after, item).what,
       row: item.row,
       column: item.column,
       shown: item.shown,

@@ -4,11 +4,11 @@
 // since is a conflict, not written over. An audit push's undo steps as an audit push, an export's as an export.
 // What the API cannot undo (values the push created, values it did not read before, imported records) is listed.
 
-import { auditPushProgress, buildAuditPushReport, cellName, resumeAuditPush, runAuditPushStep } from '../core/audit';
+import { auditPushProgress, buildAuditPushReport, resumeAuditPush, runAuditPushStep } from '../core/audit';
 import { cellWrite } from '../core/audit/cell-writes';
 import { loadAuditSchema } from '../core/audit/load-audit-data';
 import { isPushComplete } from '../core/audit/write-back';
-import type { AuditProperty, AuditPushItem, AuditPushState } from '../core/audit/types';
+import type { AuditProperty, AuditPushState } from '../core/audit/types';
 import { InputError } from '../core/errors';
 import { exportProgress, exportUndoOutcome, exportUndoReport, prepareExportUndo, resumeExport, runExportStep, type ExportedPoint, type ExportState } from '../core/export';
 import { countOf } from '../core/export/places';
@@ -16,13 +16,12 @@ import { newlySettled, outcomeText, UNDO_CONFLICT_REASON, type PushKind, type Pu
 import { appendPushLog } from '../gas/changes-sheet';
 import { dropCachedSeries } from '../gas/document-settings';
 import { loadJob, saveJob } from '../gas/job-store';
-import { quoteSheetName } from '../gas/sheet-io';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { AuditPushReportItem, AuditPushTotals } from '../core/audit/types';
 import type { NotUndoneValue, UndoHandle, UndoOutcome } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 import { startJob, type JobKind } from './jobs-api';
-import { forgetLastPush, KEPT_FOR_UNDO, loadLastPush, type LastPush } from './last-push';
+import { auditCellAddress, auditCellLogFields, forgetLastPush, KEPT_FOR_UNDO, loadLastPush, type LastPush } from './last-push';
 
 /** Why a value the push created is not undone: the spec has no delete, and does not say a blank clears a value. */
 const CREATED_REASON = 'the push created it (there was no value before): the API has no delete, and its description does not say a blank value clears one, so clear it in the web application';
@@ -97,14 +96,20 @@ function isBlankText(text: string | null): boolean {
 export function undoLastPush(): UndoHandle {
   const last = loadLastPush();
   if (!last) throw new InputError('There is no push to undo: Undo keeps only your last push, and it was undone already, or made from another spreadsheet, or made before Undo was added.');
-  if (last.kind === 'Export') {
-    const job = exportUndo(last);
-    // Forgotten now: the undo job holds what it restores, and a second Undo must not restore it again.
-    forgetLastPush();
-    return startJob(undoJob, job);
-  }
+  const job = last.kind === 'Export' ? exportUndo(last) : auditUndo(last);
+  // Forgotten now: the undo job holds what it restores, and a second Undo must not restore it again.
+  forgetLastPush();
+  return startJob(undoJob, job);
+}
+
+/**
+ * An audit push's undo: its updated cells whose value before is known and can be written again become an
+ * audit push of those values (each compared first with what the push wrote); the rest is listed with its reason.
+ */
+function auditUndo(last: LastPush): UndoJob {
   const notUndone: NotUndoneValue[] = [];
   const auditCells = last.audit?.cells ?? [];
+  const sheetName = last.audit?.sheetName ?? '';
   // The audit push's rows are the cells themselves; an export's or an import's cannot be undone through the API.
   if (!last.audit) notUndone.push(...last.rows.map(notUndoableRow));
   const state: AuditPushState = {
@@ -122,7 +127,7 @@ export function undoLastPush(): UndoHandle {
   const atPush: Record<string, string> = {};
   const restorable = auditCells.filter((cell) => {
     if (cell.outcome === 'created' || isBlankText(cell.was)) {
-      notUndone.push({ what: cell.what, period: '', cell: cell.cell, value: cell.shown, reason: cell.outcome === 'created' ? CREATED_REASON : cell.was === null
+      notUndone.push({ what: cell.what, period: '', cell: auditCellAddress(sheetName, cell.row, cell.column), value: cell.shown, reason: cell.outcome === 'created' ? CREATED_REASON : cell.was === null
         ? 'the push did not read the value before it (an overwrite of a conflict): restore it in the web application'
         : BLANK_BEFORE_REASON });
       return false;
@@ -136,7 +141,7 @@ export function undoLastPush(): UndoHandle {
       const property = schema.properties.find((candidate) => candidate.id === cell.propertyId);
       const write = property && cellWrite(cell.was, property, { ...context, options: schema.options[property.id] ?? [] });
       if (!property || !write || !write.ok) {
-        notUndone.push({ what: cell.what, period: '', cell: cell.cell, value: cell.shown, reason: property ? `the value before, "${cell.was}", cannot be written back: ${write && !write.ok ? write.reason : ''}` : 'the property is no longer in the fund' });
+        notUndone.push({ what: cell.what, period: '', cell: auditCellAddress(sheetName, cell.row, cell.column), value: cell.shown, reason: property ? `the value before, "${cell.was}", cannot be written back: ${write && !write.ok ? write.reason : ''}` : 'the property is no longer in the fund' });
         continue;
       }
       let profile = state.profiles.findIndex((candidate) => candidate.id === cell.profileId);
@@ -150,9 +155,7 @@ export function undoLastPush(): UndoHandle {
   if (last.notKept > 0) notUndone.push(notKeptValues(last.notKept));
   state.cellsCompared = state.items.length;
   if (isPushComplete(state)) state.status = 'done';
-  // Forgotten now: the undo job holds what it restores, and a second Undo must not restore it again.
-  forgetLastPush();
-  return startJob(undoJob, { pushId: last.pushId, pushKind: PUSH_KIND_WORDS[last.kind], sheetName: last.audit?.sheetName ?? '', atPush, notUndone, state });
+  return { pushId: last.pushId, pushKind: PUSH_KIND_WORDS[last.kind], sheetName, atPush, notUndone, state };
 }
 
 const PUSH_KIND_WORDS: Record<PushKind, string> = {
@@ -198,7 +201,7 @@ function undoOutcome(job: UndoJob): UndoOutcome {
   };
 }
 
-/** An export's undo progress, in the counts every undo's bar shows. */
+/** Every undo's progress, in the counts the audit push's bar shows (an export's items counted as cells). */
 function undoProgress(job: UndoJob): UndoHandle['progress'] {
   if (!isExportUndo(job.state)) return auditPushProgress(job.state, Date.now());
   const { itemsDone, itemsTotal, batchesDone: _batches, batchesTotal: _total, waitedForRateLimitMs: _waited, ...base } = exportProgress(job.state, Date.now());
@@ -237,12 +240,8 @@ function auditUndoLogRows(was: AuditPushState, now: AuditPushState, sheetName: s
   return newlySettled(was.items, now.items).map((item) => ({
     time,
     kind: 'Undo' as const,
-    what: `${now.profiles[item.profile]?.name ?? ''} › ${now.properties[item.property]?.name ?? ''}`,
-    period: '',
-    oldValue: item.was ?? item.conflict?.server ?? null,
-    newValue: item.shown,
+    ...auditCellLogFields(sheetName, now, item),
     outcome: undoOutcomeText(item.outcome === 'created' || item.outcome === 'updated', item.outcome, item.reason),
-    cell: `${quoteSheetName(sheetName)}!${cellName(item.row, item.column)}`,
     push: undoId,
   }));
 }
