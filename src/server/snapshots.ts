@@ -235,7 +235,7 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
   old.clearContent();
   // Metric names are API text: one reading "=…" stays text, as writeTable keeps it at insert.
   writeValues(written, rows);
-  if (formats) setTableFormats(written, formats);
+  setTableFormats(written, formats);
   saveSnapshot({ definition: { ...d, range: written.getA1Notation(), refreshedAt: ctx.time }, cells: fingerprints(written.getValues()) }, ctx.book);
   ctx.changes.push(...changes);
   return {
