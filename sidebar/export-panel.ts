@@ -47,7 +47,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
 
   async function fillMetrics(): Promise<void> {
     const metrics = await metricsPanel.ensureLoaded();
-    fillCompanyFilter(companySelect, byId<HTMLElement>('export-metric-company-field'), companyNames(metrics.map((m) => m.portfolioCompanyName)));
+    fillCompanyFilter(companySelect, byId<HTMLElement>('export-metric-company-field'), metrics.map((m) => m.portfolioCompanyName));
     renderMetricMenu(metrics);
   }
   companySelect.addEventListener('change', () => renderMetricMenu(metricsPanel.metrics()));

@@ -16,8 +16,12 @@ export function companyNames(names: Iterable<string | null>): string[] {
   return [...new Set([...names].filter((name): name is string => Boolean(name)))].sort((a, b) => a.localeCompare(b));
 }
 
-/** Fills a company filter ("All companies", then each name), keeping the choice when it is still there; hidden when none. */
-export function fillCompanyFilter(select: HTMLSelectElement, field: HTMLElement, names: readonly string[]): void {
+/**
+ * Fills a company filter ("All companies", then each distinct name, sorted), keeping the choice when it is still
+ * there; hidden when none.
+ */
+export function fillCompanyFilter(select: HTMLSelectElement, field: HTMLElement, companies: Iterable<string | null>): void {
+  const names = companyNames(companies);
   const chosen = select.value;
   select.replaceChildren(el('option', { value: '' }, 'All companies'), ...names.map((name) => el('option', { value: name }, name)));
   select.value = names.includes(chosen) ? chosen : '';

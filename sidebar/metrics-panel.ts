@@ -3,7 +3,7 @@
 import { busy, byId, el } from './dom';
 import type { Outcome } from './outcome';
 import { server } from './server';
-import { companyNames, fillCompanyFilter, sortedByCompany } from './metric-companies';
+import { fillCompanyFilter, sortedByCompany } from './metric-companies';
 import type { LatestValue, MetricSummary, NewMetric, SnapshotRefreshReport, SnapshotRefreshScheduleView, SnapshotSummary } from '../src/shared/rpc';
 
 export interface MetricsPanel {
@@ -107,7 +107,7 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     const result = await server.listMetrics(companyId);
     if (!result.ok) return { line: result.error, tone: 'error' };
     metrics = result.value;
-    fillCompanyFilter(companyFilter, byId<HTMLElement>('metric-company-field'), companyNames(metrics.map((m) => m.portfolioCompanyName)));
+    fillCompanyFilter(companyFilter, byId<HTMLElement>('metric-company-field'), metrics.map((m) => m.portfolioCompanyName));
     loadedFor = companyId;
     latest = new Map();
     chosen.clear();
@@ -249,7 +249,7 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
       const result = await server.listMetrics(companyId);
       if (!result.ok) throw new Error(result.error);
       metrics = result.value;
-      fillCompanyFilter(companyFilter, byId<HTMLElement>('metric-company-field'), companyNames(metrics.map((m) => m.portfolioCompanyName)));
+      fillCompanyFilter(companyFilter, byId<HTMLElement>('metric-company-field'), metrics.map((m) => m.portfolioCompanyName));
       loadedFor = companyId;
       render();
       return metrics;

@@ -4,7 +4,7 @@ import { busy, byId, countOf, el, say } from './dom';
 import { readProgress, resumeOffer, runJob, UNDO_VIEW, type ActionRunner, type JobView } from './job-runner';
 import { server } from './server';
 import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, PortfolioGridRequest, RpcResult } from '../src/shared/rpc';
-import { companyNames, fillCompanyFilter } from './metric-companies';
+import { fillCompanyFilter } from './metric-companies';
 import type { FundMetricName } from '../src/core/formulas/grid-builder';
 
 const PUSH_VIEW: JobView<AuditPushHandle> = {
@@ -171,10 +171,12 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   aggregateSelect.addEventListener('change', () => (aggregateChosen = true));
   const chosenNames = (): string[] => Array.from(namesBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')).map((box) => box.value);
   const field = (id: string): string => byId<HTMLInputElement>(id).value.trim();
+  const chosenPeriods = (): string[] => field('grid-periods').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const chosenAggregate = (): PortfolioGridRequest['aggregate'] => (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'];
   byId<HTMLButtonElement>('grid-load').addEventListener('click', () => {
     void busy(panel, status, "Reading the fund's metric names…", async () => {
       fundNames = unwrap(await server.listFundMetricNames(await company()));
-      fillCompanyFilter(gridCompany, byId<HTMLElement>('grid-company-field'), companyNames(fundNames.flatMap((n) => n.companyNames)));
+      fillCompanyFilter(gridCompany, byId<HTMLElement>('grid-company-field'), fundNames.flatMap((n) => n.companyNames));
       renderNames();
       return { line: `${countOf(fundNames.length, 'metric name')} across the fund's companies.`, tone: 'success' };
     });
@@ -199,7 +201,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   byId<HTMLButtonElement>('grid-insert').addEventListener('click', () => {
     void busy(panel, status, 'Inserting…', async () => {
       results.replaceChildren();
-      const periods = field('grid-periods').split(',').map((p) => p.trim()).filter((p) => p !== '');
+      const periods = chosenPeriods();
       const written = unwrap(await server.insertPortfolioGrid({
         companyId: await company(),
         kind: byId<HTMLInputElement>('grid-kind-coverage').checked ? 'coverage' : 'metric',
@@ -207,7 +209,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
         periods,
         startPeriod: field('grid-start') || null,
         endPeriod: field('grid-end') || null,
-        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
+        aggregate: chosenAggregate(),
         mode: byId<HTMLInputElement>('grid-mode-snapshot').checked ? 'snapshot' : 'formula',
       }));
       return { line: written.message, tone: 'success' };
@@ -219,10 +221,10 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       const written = unwrap(await server.insertFundModel({
         companyId: await company(),
         metricNames: chosenNames(),
-        periods: field('grid-periods').split(',').map((p) => p.trim()).filter((p) => p !== ''),
+        periods: chosenPeriods(),
         startPeriod: field('grid-start') || null,
         endPeriod: field('grid-end') || null,
-        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
+        aggregate: chosenAggregate(),
       }));
       return { line: written.message, tone: 'success' };
     });
@@ -232,7 +234,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       results.replaceChildren();
       const built = unwrap(await server.buildCoverageSheet({
         companyId: await company(), metricNames: chosenNames(), startPeriod: field('grid-start'), endPeriod: field('grid-end'),
-        aggregate: (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'],
+        aggregate: chosenAggregate(),
       }));
       return { line: built.message, tone: 'success' };
     });

@@ -75,11 +75,6 @@ const SERIES_EPOCHS_KEY = 'METRICS_SERIES_EPOCHS';
 /** Long enough for an export's step to finish the property's read and write. */
 const EPOCHS_LOCK_MS = 5000;
 
-/** Which metrics' cached series were dropped lately (see series-epochs.ts): read by formulas. */
-export function readSeriesEpochs(): SeriesEpochs {
-  return parseEpochs(documentProperties().getProperty(SERIES_EPOCHS_KEY));
-}
-
 /**
  * Drops the cached series of these metrics for every formula here, whoever's cache they use: every writer of data
  * points calls this once the API confirmed. Under the document lock, or two exports ending together would lose one's

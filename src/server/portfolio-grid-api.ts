@@ -4,8 +4,7 @@
 import { InputError } from '../core/errors';
 import { countOf } from '../core/export/places';
 import { choicePeriods, cleanNames, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
-import { fundDirectory, portfolioCoverage, portfolioMetric, portfolioMetricUnits } from '../core/formulas/portfolio-grid';
-import { portfolioGridFormats } from '../core/sheets/number-formats';
+import { fundDirectory, portfolioCoverage, portfolioMetric } from '../core/formulas/portfolio-grid';
 import { readAggregate } from '../core/sheets/period-aggregate';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';
@@ -14,7 +13,7 @@ import { fundModelCells } from '../core/formulas/fund-model';
 import type { CoverageSheetReport, CoverageSheetRequest, FundModelRequest, InsertReport, PortfolioGridRequest } from '../shared/rpc';
 import { createFormulaContext } from './formula-context';
 import { allowFormulasToRead, insertFormula } from './insert-values';
-import { recordPortfolioSnapshot } from './snapshots';
+import { portfolioTableFormats, recordPortfolioSnapshot } from './snapshots';
 
 const COVERAGE_SHEET = 'Reporting coverage';
 
@@ -54,9 +53,7 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
     : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId, choice.aggregate);
   // The Metrics tab's snapshot path: only into empty cells, formula-like text kept as text; a metric grid's values
   // in each company's metric's unit (the directory is the one portfolioMetric just read, cached).
-  const formats = choice.kind === 'metric'
-    ? { headerRows: 1, leftColumns: 1, rows: portfolioGridFormats(portfolioMetricUnits(fundDirectory(ctx, choice.fundId), choice.metricNames[0]!), table[0]!.length - 1) }
-    : undefined;
+  const formats = choice.kind === 'metric' ? portfolioTableFormats(ctx, choice.fundId, choice.metricNames[0]!, table[0]!.length - 1) : undefined;
   const range = writeTable(anchor, table, formats);
   // A PORTFOLIO_METRIC snapshot is recorded for "Refresh snapshots"; a coverage table of statuses and totals is not.
   const access = choice.kind === 'metric' ? recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName: choice.metricNames[0]!, periods: choicePeriods(choice), aggregate: choice.aggregate }) : '';

@@ -9,6 +9,7 @@ import type { DataPoint, Metric } from '../core/api/types';
 import { fingerprints, listCells } from '../core/formulas/freeze';
 import { metricValuesCells } from '../core/formulas/metric-formulas';
 import { fundDirectory, portfolioMetric, portfolioMetricUnits } from '../core/formulas/portfolio-grid';
+import type { FormulaContext } from '../core/formulas/formula-context';
 import type { Aggregate } from '../core/sheets/period-aggregate';
 import { plural } from '../core/product';
 import { parseTableOptions } from '../core/sheets/metric-table';
@@ -101,6 +102,14 @@ export function insertMetricSnapshot(
   });
 }
 
+/**
+ * A PORTFOLIO_METRIC grid's formats below its header, right of its company names: each company's values in its
+ * metric's unit, over `periods` columns. The directory is the one the grid itself just read (cached in `ctx`).
+ */
+export function portfolioTableFormats(ctx: FormulaContext, fundId: string, metricName: string, periods: number): TableFormats {
+  return { headerRows: 1, leftColumns: 1, rows: portfolioGridFormats(portfolioMetricUnits(fundDirectory(ctx, fundId), metricName), periods) };
+}
+
 /** Records a PORTFOLIO_METRIC grid the Portfolio tab wrote at `range` (A1 on the anchor's sheet); the sentence as recordSnapshot's. */
 export function recordPortfolioSnapshot(anchor: CellAnchor, range: string, choice: { fundId: string; metricName: string; periods: string[]; aggregate: Aggregate | null }): string {
   return withDocumentLock(BUSY, () => recordSnapshot(anchor.sheetName, range, {
@@ -152,7 +161,7 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
     // The function itself, reading past the caches, as the caller, allowed what the caller's formula access allows.
     const fresh = createFormulaContext({ fundId: d.companyId, fresh: true, allowedCompanyIds: ctx.allowedCompanyIds });
     const rows = rectangular(portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId, d.aggregate));
-    const formats: TableFormats = { headerRows: 1, leftColumns: 1, rows: portfolioGridFormats(portfolioMetricUnits(fundDirectory(fresh, d.companyId), d.metricName!), rows[0]!.length - 1) };
+    const formats = portfolioTableFormats(fresh, d.companyId, d.metricName!, rows[0]!.length - 1);
     // The grid reads no sources: PORTFOLIO_METRIC does not show them.
     return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', formats };
   }
@@ -226,7 +235,7 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
   old.clearContent();
   // Metric names are API text: one reading "=…" stays text, as writeTable keeps it at insert.
   writeValues(written, rows);
-  if (formats) setTableFormats(written, formats);
+  setTableFormats(written, formats);
   saveSnapshot({ definition: { ...d, range: written.getA1Notation(), refreshedAt: ctx.time }, cells: fingerprints(written.getValues()) }, ctx.book);
   ctx.changes.push(...changes);
   return {
