@@ -90,17 +90,11 @@ export function readSnapshots(book: Book = SpreadsheetApp.getActiveSpreadsheet()
   return records.map((r) => (count.get(r.definition.id)! > 1 ? { ...r, verified: false, signedByAnother: false } : r));
 }
 
-/**
- * Whether a block of a sheet (1-based, inclusive) overlaps a snapshot table on it: values inserted from the API.
- * Only where the tables are matters here, not whose they are: no signature is checked, so no signing key is read
- * (or made, for a user who never signed one) just to prefill the Export tab.
- */
+/** Whether a block of a sheet (1-based, inclusive) overlaps a snapshot table on it: values inserted from the API. */
 export function overlapsSnapshot(sheetName: string, block: { row: number; column: number; lastRow: number; lastColumn: number }, book: Book = SpreadsheetApp.getActiveSpreadsheet()): boolean {
   const sheet = book.getSheetByName(sheetName);
   if (!sheet) return false;
-  const store = storeSheet(false, book);
-  if (!store) return false;
-  return readRows(store, () => false).some(({ record: { definition } }) => {
+  return readSnapshots(book).some(({ definition }) => {
     if (definition.sheetId !== sheet.getSheetId()) return false;
     const table = sheet.getRange(definition.range);
     return table.getRow() <= block.lastRow && block.row <= table.getLastRow() && table.getColumn() <= block.lastColumn && block.column <= table.getLastColumn();
