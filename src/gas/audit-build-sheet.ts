@@ -16,6 +16,7 @@ import { snapshotPieces } from './audit-store';
 import { ensureSize, insertHiddenSheet } from './own-sheets';
 import { writePlainText } from './sheet-io';
 import { userHmac } from './user-signing-key';
+import { PLAIN_TEXT_FORMAT } from '../core/sheets/cell-safety';
 
 const PREFIX = 'Audit build ';
 /** List, page, piece, text, and the row's signature. */
@@ -35,7 +36,7 @@ export function openBuildSheet(buildId: string): AuditPageSink {
   if (!sheet) {
     sheet = insertHiddenSheet(buildSheetName(buildId), 'Kept by Portfolio Metrics while an audit is being built: removed once it is.');
     // Plain text, so JSON starting with a digit or "=" stays the text it is.
-    sheet.getRange(1, 1, sheet.getMaxRows(), COLUMNS).setNumberFormat('@');
+    sheet.getRange(1, 1, sheet.getMaxRows(), COLUMNS).setNumberFormat(PLAIN_TEXT_FORMAT);
   }
   return sinkOn(sheet, auditBuildScope(SpreadsheetApp.getActiveSpreadsheet().getId(), buildId));
 }
@@ -56,7 +57,7 @@ function sinkOn(sheet: GoogleAppsScript.Spreadsheet.Sheet, scope: SignatureScope
       const had = sheet.getMaxRows();
       ensureSize(sheet, last);
       // Rows just added get the plain-text format the sheet was made with.
-      if (last > had) sheet.getRange(had + 1, 1, last - had, COLUMNS).setNumberFormat('@');
+      if (last > had) sheet.getRange(had + 1, 1, last - had, COLUMNS).setNumberFormat(PLAIN_TEXT_FORMAT);
       // One setValues per wave: a killed step leaves whole waves, and a wave read again replaces its pages (see read).
       writePlainText(sheet.getRange(first, 1, rows.length, COLUMNS), rows);
     },

@@ -9,6 +9,7 @@ import { signRecord, type SignatureScope } from '../core/trust/signed-record';
 import { ensureSize, insertHiddenSheet } from './own-sheets';
 import { writePlainText } from './sheet-io';
 import { userHmac } from './user-signing-key';
+import { PLAIN_TEXT_FORMAT } from '../core/sheets/cell-safety';
 
 const STORE_PREFIX = 'Audit store ';
 const STAGING_PREFIX = `${STORE_PREFIX}(new) `;
@@ -85,7 +86,7 @@ export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ proper
   try {
     ensureSize(sheet, rows, columns);
     // Plain text first, so a piece or a label starting with "=" or a digit stays the text it is.
-    sheet.getRange(1, 1, sheet.getMaxRows(), columns).setNumberFormat('@');
+    sheet.getRange(1, 1, sheet.getMaxRows(), columns).setNumberFormat(PLAIN_TEXT_FORMAT);
     writePieces(sheet, pieces, '', 0);
     const ranges = new Map<string, GoogleAppsScript.Spreadsheet.Range>();
     labelLists.forEach((list, index) => {

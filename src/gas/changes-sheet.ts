@@ -7,6 +7,7 @@ import { timeFormatIn } from '../core/sheets/number-formats';
 import { writeValues } from './sheet-io';
 import { ensureSize, insertSheetAtEnd } from './own-sheets';
 import { PUSHES_HEADER, PUSHES_SHEET, pushLogCells, type PushLogRow } from '../core/jobs/push-log';
+import { PLAIN_TEXT_FORMAT } from '../core/sheets/cell-safety';
 
 type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -58,7 +59,7 @@ function appendLogRows(book: Book, name: string, header: readonly string[], cell
   const last = first + cells.length - 1;
   ensureSize(sheet, last);
   // Text columns (a period such as "2024-03-01") stay the text they are, not a date Sheets guesses.
-  for (const column of textColumns) sheet.getRange(first, column, cells.length, 1).setNumberFormat('@');
+  for (const column of textColumns) sheet.getRange(first, column, cells.length, 1).setNumberFormat(PLAIN_TEXT_FORMAT);
   writeValues(sheet.getRange(first, 1, cells.length, header.length), cells);
   // The rows' times are wall-clock in the spreadsheet's zone now; the format names it, so they read true after it changes.
   sheet.getRange(first, 1, cells.length, 1).setNumberFormat(timeFormatIn(book.getSpreadsheetTimeZone()));

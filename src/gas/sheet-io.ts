@@ -248,7 +248,7 @@ export function writeStatusColumn(place: StatusColumnPlace, texts: readonly stri
 /** Writes one text into a cell, kept as text (ids, statuses). */
 export function writeText(sheetName: string, row: number, column: number, text: string): void {
   const cell = sheetNamed(sheetName).getRange(row, column);
-  cell.setNumberFormat('@');
+  cell.setNumberFormat(PLAIN_TEXT_FORMAT);
   cell.setValue(asSafeCell(text));
 }
 

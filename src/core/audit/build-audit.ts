@@ -21,6 +21,7 @@ import type {
   Completeness,
   GridRange,
 } from './types';
+import { PLAIN_TEXT_FORMAT } from '../sheets/cell-safety';
 
 const READ_ONLY_BACKGROUND = '#efefef';
 const BLANK_BACKGROUND = '#fff2cc';
@@ -154,14 +155,14 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
   const profiles = layout.lastProfileRow - layout.headerRow;
   const dataRows = (column: number) => gridRange(layout.firstProfileRow, column, profiles, 1);
   const numberFormats: AuditFormatting['numberFormats'] = [
-    { range: gridRange(layout.idRow, 1, 2, layout.columns), format: '@' },
-    { range: gridRange(layout.idRow, layout.idColumn, layout.rows, 2), format: '@' },
+    { range: gridRange(layout.idRow, 1, 2, layout.columns), format: PLAIN_TEXT_FORMAT },
+    { range: gridRange(layout.idRow, layout.idColumn, layout.rows, 2), format: PLAIN_TEXT_FORMAT },
   ];
   const validations: AuditValidation[] = [];
   const dateColumns: GridRange[] = [];
   if (profiles > 0) {
     for (const column of columns) {
-      if (isTextColumn(column.dataType)) numberFormats.push({ range: dataRows(column.column), format: '@' });
+      if (isTextColumn(column.dataType)) numberFormats.push({ range: dataRows(column.column), format: PLAIN_TEXT_FORMAT });
       // A date column keeps the format Sheets gives the dates written into it (the sheet was cleared), as a
       // formula's dates show: one date format in every sheet (core/sheets/number-formats.ts).
       if (column.dataType === 'date') dateColumns.push(dataRows(column.column));
