@@ -1,6 +1,7 @@
 // The audit sheet in the spreadsheet, laid out as the core's model says (its snapshot: audit-store.ts).
 
 import type { AuditSheetModel, GridRange } from '../core/audit';
+import type { AuditCell } from '../core/audit/types';
 import { AUDIT_FUND_KEY } from '../core/audit/layout';
 import { clearedSheet, ensureSize } from './own-sheets';
 import { settleDateFormats, writeValues } from './sheet-io';
@@ -78,4 +79,11 @@ export function auditSheetFund(sheetName: string): string | null {
 export function readSheetValues(sheetName: string): unknown[][] | null {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
   return sheet ? sheet.getDataRange().getValues() : null;
+}
+
+/** Writes cells of the audit sheet one by one, each as writeValues writes (the column's format decides text). */
+export function writeAuditCells(sheetName: string, cells: ReadonlyArray<{ row: number; column: number; value: AuditCell }>): void {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheetName);
+  if (!sheet) return;
+  for (const cell of cells) writeValues(sheet.getRange(cell.row, cell.column), [[cell.value]]);
 }

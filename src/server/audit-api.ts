@@ -93,10 +93,24 @@ export function prepare(sheetName: string, values: unknown[][] | null): { state:
   const stored = loadSnapshot(sheetName);
   if (!values || !stored) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
   const read = readAuditSheet(values, auditSheetFund(sheetName));
-  // Before any request: the marker, the hidden ids and the store are cells editors can rewrite (issue 25).
+  // Before any request: the marker, the hidden ids and the store are cells editors can rewrite (issue 25); each
+  // row's and column's id must sit beside the name the snapshot recorded for it (the overwrite push comes here too).
   const snapshot = requireOwnAudit(userHmac(), snapshotScope(sheetName), stored, read, sheetName);
   const schema = loadAuditSchema(sidebarClient(), snapshot.companyId);
   return { state: prepareAuditPush({ read, snapshot, schema, timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter }), read, schema };
+}
+
+/** Whether the audit's snapshot still verifies as the user's and every hidden id of `read` sits beside its name. */
+function idsInPlace(sheetName: string, read: AuditSheetRead): boolean {
+  const stored = loadSnapshot(sheetName);
+  if (!stored) return false;
+  try {
+    requireOwnAudit(userHmac(), snapshotScope(sheetName), stored, read, sheetName);
+    return true;
+  } catch (error) {
+    if (error instanceof InputError) return false;
+    throw error;
+  }
 }
 
 function outcome(stored: StoredPush): AuditPushOutcome {
@@ -151,7 +165,9 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
       throw error;
     }
     const state = expandPush(record.state, read, sheetFingerprint(values), { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter });
-    return state && { sheetName: record.sheetName, state };
+    // Every step loads the push again, so the ids' places are checked just before its writes too: a sheet whose
+    // ids no longer sit beside their names (or a snapshot no longer the user's) is not this push's any more.
+    return state && idsInPlace(record.sheetName, read) ? { sheetName: record.sheetName, state } : null;
   },
   compact: (stored, record) => ({ ...record, state: compactPush(stored.state, record.state) }),
   head: (pushId, job) => ({ pushId, sheetName: job.sheetName, fund: fundLabel(job.state.companyId) }),

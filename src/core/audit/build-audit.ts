@@ -13,9 +13,12 @@ import type {
   AuditData,
   AuditFormatting,
   AuditLayout,
+  AuditOption,
+  AuditProperty,
   AuditRowSummary,
   AuditSheetModel,
   AuditSnapshot,
+  AuditStoredValue,
   AuditSummary,
   AuditValidation,
   Completeness,
@@ -52,7 +55,7 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
   properties.forEach((property, index) => {
     const column = layout.firstPropertyColumn + index;
     put(layout.idRow, column, property.id);
-    put(layout.headerRow, column, property.autoCalculated ? `${property.name}${AUTO_SUFFIX}` : property.name);
+    put(layout.headerRow, column, headerOf(property));
   });
   for (const part of SUMMARY_PARTS) {
     put(layout.idRow, layout.summaryColumns[part], SUMMARY_MARKERS[part]);
@@ -76,9 +79,8 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
     let filledCustom = 0;
     properties.forEach((property, position) => {
       const column = layout.firstPropertyColumn + position;
-      const cell = fitted(cellForValue(stored[property.id], property, data.options[property.id] ?? [], timeZone, options.formatDate), (length) => {
-        cut.push({ profileId: profile.id, name: profile.name, propertyId: property.id, propertyName: property.name, row, column, length });
-      });
+      const cell = auditCellOf(stored[property.id], property, data.options[property.id] ?? [], { timeZone, formatDate: options.formatDate });
+      if (cell.cutFrom !== null) cut.push({ profileId: profile.id, name: profile.name, propertyId: property.id, propertyName: property.name, row, column, length: cell.cutFrom });
       put(row, column, cell.written);
       const key = keyOfCell(cell.logical, timeZone, formatDate);
       rowKeys.push(encodeKey(key));
@@ -116,6 +118,9 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
     companyId: data.companyId,
     profiles: data.profiles.map((profile) => profile.id),
     properties: properties.map((property) => property.id),
+    // As the name column and the header row show them: a push checks each row's and column's id against them.
+    profileNames: data.profiles.map((profile) => profile.name),
+    propertyNames: properties.map(headerOf),
     rows: keys,
     ...(cut.length > 0 ? { cut: cut.map((cell) => `${cell.profileId}/${cell.propertyId}`) } : {}),
   };
@@ -134,16 +139,28 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
   };
 }
 
+/** A property's header-row text: an auto-calculated one is marked. */
+function headerOf(property: AuditProperty): string {
+  return property.autoCalculated ? `${property.name}${AUTO_SUFFIX}` : property.name;
+}
+
 /**
- * A cell cut to what Sheets holds (fitCell), reporting the full length. The snapshot then keys the cut
- * text, so an untouched cut cell is unchanged, and write-back skips an edited one that still has the mark.
+ * A stored value's cell exactly as the build writes it, for the build and for whatever later writes a value
+ * into an audit sheet (a restored value): cellForValue, cut to what Sheets holds (fitCell). `cutFrom` is the
+ * full length of a value written cut, else null. The snapshot keys the cut text, so an untouched cut cell is
+ * unchanged, and write-back skips an edited one that still has the mark.
  */
-function fitted(cell: WrittenCell, onCut: (length: number) => void): WrittenCell {
-  if (typeof cell.logical !== 'string') return cell;
+export function auditCellOf(
+  stored: AuditStoredValue | undefined,
+  property: AuditProperty,
+  options: readonly AuditOption[],
+  dates: { timeZone: string; formatDate?: DateFormatter | undefined },
+): WrittenCell & { cutFrom: number | null } {
+  const cell = cellForValue(stored, property, options, dates.timeZone, dates.formatDate);
+  if (typeof cell.logical !== 'string') return { ...cell, cutFrom: null };
   const fit = fitCell(cell.logical);
-  if (!fit.cut) return cell;
-  onCut(cell.logical.length);
-  return { logical: fit.text, written: cell.written === cell.logical ? fit.text : `'${fit.text}` };
+  if (!fit.cut) return { ...cell, cutFrom: null };
+  return { logical: fit.text, written: cell.written === cell.logical ? fit.text : `'${fit.text}`, cutFrom: cell.logical.length };
 }
 
 function completeness(filled: number, total: number): Completeness {

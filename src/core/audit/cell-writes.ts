@@ -8,7 +8,7 @@ import { cellText } from './cell-values';
 import { isDateLike } from '../validate/dates';
 import { unsettledCell } from '../sheets/unsettled-cell';
 import { resolveLabel, resolveLabels } from './option-labels';
-import type { AuditOption, AuditProperty, AuditWrite } from './types';
+import type { AuditOption, AuditProperty, AuditStoredValue, AuditWrite } from './types';
 
 type CellWrite = { ok: true; write: AuditWrite } | { ok: false; reason: string };
 
@@ -116,4 +116,14 @@ function decimalValue(text: string): string {
   const normal = normaliseDecimal(text) ?? text;
   if (!normal.includes('.')) return normal;
   return normal.replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/**
+ * What the API holds once `write` is stored, as the audit reads a stored value (storedValues): the text, or the
+ * option ids. For showing a value a job wrote (a restored one) as the build would show it (auditCellOf).
+ */
+export function storedValueOfWrite(write: AuditWrite): AuditStoredValue {
+  if ('value' in write) return { value: write.value, optionIds: [] };
+  if ('portfolio_property_option_ids' in write) return { value: null, optionIds: write.portfolio_property_option_ids.map((id) => id.toLowerCase()) };
+  return { value: null, optionIds: write.portfolio_property_option_id ? [write.portfolio_property_option_id.toLowerCase()] : [] };
 }

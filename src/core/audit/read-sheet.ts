@@ -24,12 +24,14 @@ export function readAuditSheet(values: ReadonlyArray<ReadonlyArray<unknown>>, sh
   }
   const { row: idRow, column: idColumn, companyId } = marker;
   const ids = values[idRow] ?? [];
+  // The header sits right under the id row, and moves with it: a moved column takes its id and its header.
+  const headers = values[idRow + 1] ?? [];
   const columns: AuditSheetRead['columns'] = [];
   let nameColumn: number | undefined;
   ids.forEach((cell, column) => {
     if (column === idColumn) return;
     if (cell === NAME_MARKER) nameColumn = column;
-    else if (isUuid(typeof cell === 'string' ? cell.trim() : cell)) columns.push({ propertyId: (cell as string).trim().toLowerCase(), column: column + 1 });
+    else if (isUuid(typeof cell === 'string' ? cell.trim() : cell)) columns.push({ propertyId: (cell as string).trim().toLowerCase(), column: column + 1, header: shownText(headers[column]) });
   });
 
   const rows: AuditSheetRead['rows'] = [];
@@ -47,13 +49,17 @@ export function readAuditSheet(values: ReadonlyArray<ReadonlyArray<unknown>>, sh
       if (!isSummary && hasContent) ignoredRows.push(index + 1);
       continue;
     }
-    const name = nameColumn === undefined ? '' : line[nameColumn];
-    rows.push({ profileId: profileId.toLowerCase(), name: typeof name === 'string' ? name : String(name ?? ''), row: index + 1 });
+    rows.push({ profileId: profileId.toLowerCase(), name: nameColumn === undefined ? '' : shownText(line[nameColumn]), row: index + 1 });
     for (const { propertyId, column } of columns) {
       cells.push({ profileId: profileId.toLowerCase(), propertyId, row: index + 1, column, value: line[column - 1] ?? '' });
     }
   }
   return { companyId, rows, columns, cells, ignoredRows };
+}
+
+/** A name or header cell as text: the audit writes them as plain text, so anything else is what someone typed. */
+function shownText(cell: unknown): string {
+  return typeof cell === 'string' ? cell : String(cell ?? '');
 }
 
 /** The marker cell near A1, 0-based, and the fund: the sheet's metadata's, or an older marker cell's own. */

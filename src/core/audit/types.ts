@@ -159,7 +159,7 @@ export type AuditSummary = {
 
 /**
  * What write-back compares against: the cells as the audit wrote them, ids once, then one string of keys
- * (encodeKey) per profile. About 14-17 KB for 50 companies × 25 properties (see serializeSnapshot).
+ * (encodeKey) per profile. About 15-19 KB for 50 companies × 25 properties with their names (see serializeSnapshot).
  */
 export type AuditSnapshot = {
   v: 1;
@@ -167,6 +167,14 @@ export type AuditSnapshot = {
   profiles: string[];
   /** In the order of the keys within a row. */
   properties: string[];
+  /**
+   * profileNames[i]: the name the sheet's name column showed beside profiles[i] at build; propertyNames[i]: the
+   * header row's text above properties[i] (an auto-calculated one ends in " (auto)"). Signed with the rest, so a
+   * push sends a row's values only to the company whose name the row shows (id-places.ts). Absent in audits
+   * built before they were recorded: such an audit is refused, to be built again.
+   */
+  profileNames?: string[];
+  propertyNames?: string[];
   /** rows[profile] = the keys of that profile's cells joined with '|'. */
   rows: string[];
   /**
@@ -191,7 +199,8 @@ export type AuditSheetRead = {
   companyId: string;
   /** Rows that carry a profile id, in sheet order. */
   rows: Array<{ profileId: string; name: string; row: number }>;
-  columns: Array<{ propertyId: string; column: number }>;
+  /** `header`: the header row's text above the column, as shown (the row under the hidden id row). */
+  columns: Array<{ propertyId: string; column: number; header: string }>;
   cells: AuditSheetCell[];
   /** Rows below the header with something in them but no profile id: not part of the audit, so never sent. */
   ignoredRows: number[];

@@ -18,13 +18,13 @@ const CHANGED = 'The audit in "Portfolio audit" was changed by someone else (or 
 
 describe('requireOwnAudit', () => {
   it('says so when someone else built the audit', () => {
-    expect(() => requireOwnAudit(hmacOf('editor-key'), scope, signed, { companyId: FUND }, 'Portfolio audit')).toThrow(
+    expect(() => requireOwnAudit(hmacOf('editor-key'), scope, signed, { companyId: FUND, rows: [], columns: [] }, 'Portfolio audit')).toThrow(
       'The audit in "Portfolio audit" was built by someone else, and a push sends only an audit you built, with your connection: nothing was sent. Ask them to push it, or build the audit again from your sidebar, then make your edits and push.',
     );
   });
 
   it('gives back the snapshot its pusher signed for this sheet, its marker agreeing (in any case)', () => {
-    expect(requireOwnAudit(owner, scope, signed, { companyId: FUND.toUpperCase() }, 'Portfolio audit')).toEqual(snapshot);
+    expect(requireOwnAudit(owner, scope, signed, { companyId: FUND.toUpperCase(), rows: [], columns: [] }, 'Portfolio audit')).toEqual(snapshot);
   });
 
   it.each([
@@ -34,7 +34,7 @@ describe('requireOwnAudit', () => {
     ['signed in another spreadsheet', owner, auditSnapshotScope('spreadsheet-2', 7), signed, FUND],
     ['under a marker naming another fund', owner, scope, signed, OTHER],
   ])('refuses a snapshot %s', (_, hmac, where, stored, marker) => {
-    expect(() => requireOwnAudit(hmac, where, stored, { companyId: marker }, 'Portfolio audit')).toThrow(new UntrustedRecordError('The audit in "Portfolio audit"', 'Build the audit again from your sidebar, then make your edits and push.'));
-    expect(() => requireOwnAudit(hmac, where, stored, { companyId: marker }, 'Portfolio audit')).toThrow(CHANGED);
+    expect(() => requireOwnAudit(hmac, where, stored, { companyId: marker, rows: [], columns: [] }, 'Portfolio audit')).toThrow(new UntrustedRecordError('The audit in "Portfolio audit"', 'Build the audit again from your sidebar, then make your edits and push.'));
+    expect(() => requireOwnAudit(hmac, where, stored, { companyId: marker, rows: [], columns: [] }, 'Portfolio audit')).toThrow(CHANGED);
   });
 });

@@ -33,7 +33,7 @@ describe('reading the audit sheet back', () => {
   it('finds the same cells after columns were moved', () => {
     const sheet = readBack(model.values).map((row) => [row[0], row[1], row[7], ...row.slice(2, 7), ...row.slice(8)]);
     const read = readAuditSheet(sheet, FUND);
-    expect(read.columns[0]).toEqual({ propertyId: PROPERTY.headquarters, column: 3 });
+    expect(read.columns[0]).toEqual({ propertyId: PROPERTY.headquarters, column: 3, header: 'Headquarters' });
     expect(read.cells.find((cell) => cell.profileId === PROFILE.aurora && cell.propertyId === PROPERTY.headquarters)?.value).toBe('Berlin');
   });
 
