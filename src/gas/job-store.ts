@@ -2,6 +2,7 @@
 // into pieces a property accepts, with a copy in the user's cache that may be lost at any time (issue 16).
 
 import { PiecedStore } from '../core/jobs/pieced-store';
+import { jobCancelKey, jobStateKey, jobStepKey, JOBS_INDEX_KEY, makeJobStoreRoom, parseJobIndex, type JobIndexEntry } from '../core/jobs/store-budget';
 import { InputError } from '../core/errors';
 import { userCache, userMutex } from './cache-and-lock';
 
@@ -9,16 +10,15 @@ const SIX_HOURS = 6 * 60 * 60;
 /** Apps Script ends any execution after six minutes, so a step's running mark outlives no step. */
 const LONGEST_EXECUTION_SECONDS = 6 * 60;
 /**
- * Jobs remembered for this user, all spreadsheets together: enough for a morning's pushes and imports,
- * few enough that their states stay well inside the 500 KB the user's properties hold in all.
+ * Jobs remembered for this user, all spreadsheets together: enough for a morning's pushes and imports. Their
+ * bytes are bounded apart from their number: everything the store keeps stays within its budget
+ * (core/jobs/store-budget.ts, 350 KB of the 500 KB the user's properties hold in all).
  */
 const REMEMBERED_JOBS = 12;
-/** The durable index of remembered jobs, in the user's properties. */
-const INDEX_KEY = 'JOBS_INDEX';
 
 /** A job of this spreadsheet the sidebar may offer to resume. */
 type RememberedJob = { kind: string; id: string; startedAt: number };
-type IndexEntry = RememberedJob & { spreadsheet: string };
+type IndexEntry = JobIndexEntry;
 
 function properties(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
@@ -28,9 +28,9 @@ function store(): PiecedStore {
   return new PiecedStore(properties(), userCache(), () => Utilities.getUuid().slice(0, 8), SIX_HOURS);
 }
 
-function stateKey(kind: string, id: string): string {
-  return `job:${kind}:${id}`;
-}
+const stateKey = jobStateKey;
+const cancelKey = jobCancelKey;
+const stepKey = jobStepKey;
 
 export function spreadsheetId(): string {
   return SpreadsheetApp.getActiveSpreadsheet().getId();
@@ -45,8 +45,17 @@ export function loadJob<T>(kind: string, id: string): T | null {
   return text ? (JSON.parse(text) as T) : null;
 }
 
+/**
+ * Saves a job's state (or a record kept after one, like the last push), within the job store's budget: room is
+ * made by dropping what no one can resume, then jobs left running; a new job that still does not fit is refused
+ * with a sentence naming the paused jobs that hold the room (makeJobStoreRoom).
+ */
 export function saveJob<T>(kind: string, id: string, job: T): void {
-  store().put(stateKey(kind, id), JSON.stringify(job));
+  const key = stateKey(kind, id);
+  // Only a job is refused, never a record: a record without a state is written from inside a step (the last push).
+  const isJob = typeof (job as { state?: unknown } | null)?.state === 'object';
+  const isNew = isJob && properties().getProperty(key) === null;
+  store().put(key, JSON.stringify(job), (bytes) => makeJobStoreRoom(properties(), { kind, id, bytes, isNew }, { nowMs: Date.now(), rememberMs: SIX_HOURS * 1000, spreadsheet: spreadsheetId() }));
 }
 
 /**
@@ -61,13 +70,6 @@ export function forgetJob(kind: string, id: string): void {
   writeIndex(readIndex().filter((job) => !(job.kind === kind && job.id === id)));
 }
 
-function cancelKey(kind: string, id: string): string {
-  return `job-cancel:${kind}:${id}`;
-}
-
-function stepKey(kind: string, id: string): string {
-  return `job-step:${kind}:${id}`;
-}
 
 /**
  * A cancel pressed while a step runs is seen by that step before its next group of requests. Kept in the
@@ -144,20 +146,12 @@ export function stepRunning(kind: string, id: string): boolean {
 }
 
 function readIndex(): IndexEntry[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(properties().getProperty(INDEX_KEY) ?? '[]');
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(parsed)) return [];
-  return parsed.filter((job: Partial<IndexEntry> | null): job is IndexEntry => typeof job === 'object' && job !== null
-    && typeof job.kind === 'string' && typeof job.id === 'string' && typeof job.spreadsheet === 'string' && typeof job.startedAt === 'number');
+  return parseJobIndex(properties().getProperty(JOBS_INDEX_KEY));
 }
 
 function writeIndex(jobs: IndexEntry[]): void {
-  if (jobs.length) properties().setProperty(INDEX_KEY, JSON.stringify(jobs));
-  else properties().deleteProperty(INDEX_KEY);
+  if (jobs.length) properties().setProperty(JOBS_INDEX_KEY, JSON.stringify(jobs));
+  else properties().deleteProperty(JOBS_INDEX_KEY);
 }
 
 /**

@@ -17,10 +17,11 @@ export interface PropertyStore {
  */
 export const PIECE_BYTES = 8 * 1024;
 /**
- * "Properties total storage 500kB / property store": one job may take this much, so a job can never
- * fill the user's store and lock out the token and settings kept beside it.
+ * "Properties total storage 500kB / property store": one job may take this much, so a job's write, whose
+ * old and new copies are both stored for a moment, fits the job store's budget alone (store-budget.ts,
+ * 350 KB), and never fills the user's store and locks out the token and settings kept beside it.
  */
-export const JOB_MAX_BYTES = 300 * 1024;
+export const JOB_MAX_BYTES = 170 * 1024;
 
 type Manifest = { g: string; n: number };
 
@@ -36,6 +37,22 @@ function parseManifest(text: string | null): Manifest | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The value stored under `key` in `all` (every property, as getProperties gives them), read as get reads it
+ * from the properties; null when there is none or a piece is missing.
+ */
+export function piecedValueIn(all: Readonly<Record<string, string>>, key: string): string | null {
+  const manifest = parseManifest(all[key] ?? null);
+  if (!manifest) return null;
+  const parts: string[] = [];
+  for (let i = 0; i < manifest.n; i++) {
+    const part = all[pieceKey(key, manifest, i)];
+    if (part === undefined) return null;
+    parts.push(part);
+  }
+  return parts.join('');
 }
 
 /**
@@ -71,8 +88,11 @@ export class PiecedStore {
   /**
    * New pieces first, then the manifest that points at them, then the old pieces go: a reader sees the
    * old value or the new one (a write killed before the removal leaves old pieces the next write removes).
+   * `beforeWrite` is told what the new properties take (key plus value, UTF-8, manifest included) before
+   * anything is written, and may make room or refuse (store-budget.ts); when it answers `replaceFirst`, the
+   * two copies do not fit together, so the old one goes first (a reader meanwhile sees no value).
    */
-  put(key: string, value: string): void {
+  put(key: string, value: string, beforeWrite?: (bytes: number) => { replaceFirst: boolean } | void): void {
     const bytes = utf8Bytes(value);
     if (bytes > JOB_MAX_BYTES) {
       throw new InputError(`This job's state needs ${Math.ceil(bytes / 1024)} KB, more than the ${JOB_MAX_BYTES / 1024} KB it may keep in your Apps Script properties. Split the range and run it in parts.`);
@@ -80,9 +100,15 @@ export class PiecedStore {
     const old = parseManifest(this.properties.getProperty(key));
     const pieces = value === '' ? [] : splitByBytes(value, PIECE_BYTES);
     const manifest: Manifest = { g: this.newGeneration(), n: pieces.length };
-    if (pieces.length) this.properties.setProperties(Object.fromEntries(pieces.map((piece, i) => [pieceKey(key, manifest, i), piece])));
+    const written: Record<string, string> = Object.fromEntries(pieces.map((piece, i) => [pieceKey(key, manifest, i), piece]));
+    const room = beforeWrite?.(Object.entries(written).reduce((sum, [k, piece]) => sum + utf8Bytes(k) + utf8Bytes(piece), utf8Bytes(key) + utf8Bytes(JSON.stringify(manifest))));
+    if (old && room?.replaceFirst) {
+      this.properties.deleteProperty(key);
+      this.removePieces(key, old);
+    }
+    if (pieces.length) this.properties.setProperties(written);
     this.properties.setProperties({ [key]: JSON.stringify(manifest) });
-    if (old) this.removePieces(key, old);
+    if (old && !room?.replaceFirst) this.removePieces(key, old);
     this.cachePut(`${key}#${manifest.g}`, value, bytes);
   }
 
