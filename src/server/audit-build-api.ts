@@ -69,5 +69,11 @@ export const buildJob: JobKind<BuildJob, AuditBuildState, AuditBuildHandle, Audi
 export function startBuild(companyId: string): AuditBuildHandle {
   const buildId = newJobId();
   openBuildSheet(buildId);
-  return startJob(buildJob, { state: newAuditBuildState(companyId) }, buildId);
+  try {
+    return startJob(buildJob, { state: newAuditBuildState(companyId) }, buildId);
+  } catch (error) {
+    // Not started (the job store has no room for it): its hidden sheet would be an orphan nothing removes.
+    removeBuildSheet(buildId);
+    throw error;
+  }
 }

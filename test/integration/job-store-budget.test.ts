@@ -68,6 +68,11 @@ it('refuses a new push while paused jobs hold the budget, naming them; the setti
   expect(Object.fromEntries(Object.entries(rt.properties.user(OWNER).getProperties()).filter(([key]) => isJobStore(key))))
     .toEqual(Object.fromEntries(Object.entries(before).filter(([key]) => isJobStore(key))));
 
+  // An audit build is refused the same way, and leaves no hidden sheet behind for its pages.
+  const build = rt.callServer('startAuditBuild', [DEMO_IDS.fund]) as Rpc<unknown>;
+  expect(build).toMatchObject({ ok: false, error: expect.stringMatching(/^This audit build was not started: the 350 KB/) });
+  expect(rt.spreadsheet.getSheets().map((sheet) => sheet.getName()).filter((name) => name.startsWith('Audit build'))).toEqual([]);
+
   // The settings beside the jobs: saved, the token included (the emulator's, checked against it).
   const saved = rt.callServer('saveSettings', [{ token: stack.emulator.token, baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.startup }]) as Rpc<unknown>;
   expect(saved).toMatchObject({ ok: true });
