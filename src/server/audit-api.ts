@@ -28,6 +28,7 @@ import {
 import { countOf } from '../core/export/places';
 import { AUDIT_CELL_OUTCOMES, type AuditSchema, type AuditSheetRead } from '../core/audit/types';
 import { fundLabel, requireOwnAudit } from '../core/audit/audit-trust';
+import { misplacedIds } from '../core/audit/id-places';
 import { jobProgress } from '../core/jobs/progress';
 import { tallyOutcomes } from '../core/jobs/tally';
 import { requireUuid } from '../core/validate/uuid';
@@ -100,17 +101,14 @@ export function prepare(sheetName: string, values: unknown[][] | null): { state:
   return { state: prepareAuditPush({ read, snapshot, schema, timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter }), read, schema };
 }
 
-/** Whether the audit's snapshot still verifies as the user's and every hidden id of `read` sits beside its name. */
+/**
+ * Whether every hidden id of `read` sits beside the name the audit's snapshot recorded for it. A store that is
+ * gone or no longer verifies is left to the step's conflict guard, which refuses it with its own sentence.
+ */
 function idsInPlace(sheetName: string, read: AuditSheetRead): boolean {
   const stored = loadSnapshot(sheetName);
-  if (!stored) return false;
-  try {
-    requireOwnAudit(userHmac(), snapshotScope(sheetName), stored, read, sheetName);
-    return true;
-  } catch (error) {
-    if (error instanceof InputError) return false;
-    throw error;
-  }
+  if (!stored || !verifyRecord(userHmac(), snapshotScope(sheetName), stored.text, stored.signature)) return true;
+  return misplacedIds(read, parseSnapshot(stored.text))?.length === 0;
 }
 
 function outcome(stored: StoredPush): AuditPushOutcome {

@@ -4,10 +4,13 @@
 // overwrite push and Take the server's values refuse before any request, naming the rows or columns; the
 // person's own sort and moved columns keep working and write to the right records.
 
+import { createHmac } from 'node:crypto';
 import { DEMO_IDS } from '../../emulator/demo-data';
+import { auditSnapshotScope } from '../../src/core/audit/audit-trust';
+import { signRecord } from '../../src/core/trust/signed-record';
 import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle } from '../../src/shared/rpc';
-import { driveJob, ok, useStack, type Rpc, type Stack } from '../support/stack';
+import { driveJob, ok, OWNER, useStack, type Rpc, type Stack } from '../support/stack';
 
 jest.setTimeout(120_000);
 
@@ -160,6 +163,66 @@ describe('the person\'s own rearrangement', () => {
     swapRowIds(s, AURORA, BLUEBIRD);
     await stack.emulator.control.clearRequests();
     expect(refusal(s.rt.callServer('startAuditPush', [null]))).toMatch(/^The hidden ids in "Portfolio audit" no longer match the names it shows: row \d+ shows "Bluebird Health" but holds the hidden id of "Aurora Robotics"/);
+    expect(await stack.emulator.control.requests()).toHaveLength(0);
+  });
+});
+
+/** The owner's store rewritten by `change` and signed with the owner's own key, as only the owner's add-in could. */
+function resignStore(s: Built, change: (snapshot: Record<string, unknown>) => void): void {
+  const store = s.rt.spreadsheet.getSheetByName(`Audit store ${s.sheet.getSheetId()}`)!;
+  expect(store.getRange(1, 2).getValue()).toBe('1');
+  const snapshot = JSON.parse(String(store.getRange(1, 1).getValue())) as Record<string, unknown>;
+  expect(snapshot['profileNames']).toContain('Aurora Robotics');
+  change(snapshot);
+  const text = JSON.stringify(snapshot);
+  const key = s.rt.properties.user(OWNER).getProperty('METRICS_SIGNING_KEY')!;
+  const hmac = (message: string) => createHmac('sha256', key).update(message, 'utf8').digest('base64');
+  store.getRange(1, 1).setValue(text);
+  store.getRange(2, 2).setValue(signRecord(hmac, auditSnapshotScope(s.rt.spreadsheet.getId(), s.sheet.getSheetId()), text));
+}
+
+describe('each step of a push checks the ids\' places again', () => {
+  it('pauses, sending nothing, when the snapshot no longer puts the ids beside the names the sheet shows', async () => {
+    const s = built();
+    s.sheet.getRange(s.rowOf(BLUEBIRD), s.columnOf(HEADQUARTERS)).setValue('Porto');
+    const started = ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null]));
+    expect(started.progress.status).toBe('running');
+    // Between the start and the first step, the signed record now says row 4's id is Aurora Robotics': the sheet
+    // is unchanged (its fingerprint too), so only the step's own check can hold the write back.
+    resignStore(s, (snapshot) => {
+      const names = snapshot['profileNames'] as string[];
+      [names[0], names[1]] = [names[1]!, names[0]!];
+    });
+    await stack.emulator.control.clearRequests();
+    const next = ok<AuditPushHandle>(s.rt.callServer('continueAuditPush', [started.pushId]));
+    expect(next.progress).toMatchObject({ status: 'paused', problem: expect.stringMatching(/audit sheet changed/) });
+    expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
+    expect(await valueOf(BLUEBIRD, HEADQUARTERS)).toBeNull();
+  });
+});
+
+describe('an audit built before the names were recorded', () => {
+  function asEarlierVersion(s: Built, keepNames: boolean): void {
+    resignStore(s, (snapshot) => {
+      if (keepNames) return;
+      delete snapshot['profileNames'];
+      delete snapshot['propertyNames'];
+    });
+  }
+
+  it('is refused before any request, saying to build it again (the stricter reading: it cannot be checked)', async () => {
+    const s = built();
+    s.sheet.getRange(s.rowOf(BLUEBIRD), s.columnOf(HEADQUARTERS)).setValue('Porto');
+    // Re-signed as it is, the store still pushes: the signature below is the owner's own.
+    asEarlierVersion(s, true);
+    expect(s.rt.callServer('startAuditPush', [null])).toMatchObject({ ok: true });
+    const again = built();
+    again.sheet.getRange(again.rowOf(BLUEBIRD), again.columnOf(HEADQUARTERS)).setValue('Porto');
+    asEarlierVersion(again, false);
+    await stack.emulator.control.clearRequests();
+    expect(refusal(again.rt.callServer('startAuditPush', [null]))).toBe(
+      'The audit in "Portfolio audit" was built by an earlier version of the add-in, which did not record which company and property each hidden id stands for, so it cannot be checked that every value goes where the sheet shows it: nothing was sent or written. Build the audit again from your sidebar (it replaces this sheet: copy out any edits you want to keep first), then make your edits and push.',
+    );
     expect(await stack.emulator.control.requests()).toHaveLength(0);
   });
 });
