@@ -11,6 +11,8 @@ import {
   importProgress,
   prepareContactsImport,
   prepareProfilesImport,
+  profileRenames,
+  requireAcceptedRenames,
   resumeImport,
   runContactsImportStep,
   runProfilesImportStep,
@@ -18,6 +20,7 @@ import {
   type ImportColumnCheck,
   type ImportProgress,
   type ImportReport,
+  type ProfileRename,
   type ProfilesImportState,
   type RowWrite,
   CONTACT_ID_HEADER,
@@ -108,10 +111,25 @@ function withOwnColumns(address: string): string {
   return extra ? addressOf(read.sheetName, read.row, read.column, read.values.length, width + extra) : address;
 }
 
-/** The headers of the range's first row the import would read, and those it would leave out (named, so the person can choose). */
+/**
+ * The import's preview: the headers of the range's first row it would read, those it would leave out (named,
+ * so the person can choose), and for profiles the renames it would make, old → new, planned against the
+ * fund's profiles as they are now (startImport sends only the renames the request carries back).
+ */
 export function checkImportColumns(request: ImportRequest): ImportColumnCheck {
   const { range } = rangeInput(withOwnColumns(request.range));
-  return columnCheck(request, range);
+  const check = columnCheck(request, range);
+  if (request.kind !== 'profiles' || range.values.length < 2) return check;
+  const companyId = requireUuid(request.companyId, 'The company id');
+  let renames: ProfileRename[];
+  try {
+    renames = profileRenames(prepareProfilesImport({ range, companyId, existingProfiles: sidebarClient().portfolio.listProfiles(companyId) }));
+  } catch (error) {
+    // A range that does not read as an import (no name column): startImport says why; there is no rename to show.
+    if (error instanceof InputError) return { ...check, renames: [] };
+    throw error;
+  }
+  return { ...check, renames };
 }
 
 function columnCheck(request: ImportRequest, range: RangeInput): ImportColumnCheck {
@@ -142,6 +160,8 @@ export function startImport(request: ImportRequest): ImportHandle {
 /** A new profile import: its record keeps of the fund's profiles only those its rows matched. */
 function newProfilesImport(request: ImportRequest, sheetName: string, range: RangeInput, existingProfiles: PortfolioCompanyProfile[]): RereadJob<ImportRecord, StoredImport> {
   const state = prepareProfilesImport({ range, companyId: request.companyId, existingProfiles });
+  // Checked against the profiles read just now, before anything is sent: a rename the preview did not show is refused.
+  requireAcceptedRenames(state, request.renames ?? []);
   return { record: { kind: 'profiles', request, sheetName, state: compactNewProfilesImport(state, range, existingProfiles) }, stored: { kind: 'profiles', request, sheetName, state } };
 }
 

@@ -135,3 +135,61 @@ it('reports a cancel during a rate-limit wait as the person\'s cancel, not the r
   expect(cancelled.report!.summary).toBe('3 rows read: 3 not sent (import cancelled).');
   expect((await stack.emulator.control.state()).contacts.filter((c) => /^a\d@example\.com$/.test(c.email))).toEqual([]);
 });
+
+describe('renames', () => {
+  const profileNamed = async (id: string) => (await stack.emulator.control.state()).portfolio_company_profiles.find((p) => p.id === id)!;
+  const preview = (rt: GasRuntime, range: string) => ok<ImportColumnCheck>(rt.callServer('checkImportColumns', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range }]));
+
+  it('never renames by case: run 1 matches "AURORA ROBOTICS" by name and writes the id back, run 2 matches by id and sends nothing', async () => {
+    // The demo fund's own "Aurora Robotics".
+    const aurora = state.portfolio_company_profiles.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Aurora Robotics');
+    const rt = stack.runtime();
+    const sheet = rt.spreadsheet.getActiveSheet();
+    sheet.getRange('A1:A2').setValues([['Name'], ['AURORA ROBOTICS']]);
+    await stack.takeRequests();
+
+    expect(preview(rt, 'Sheet1!A1:A2').renames).toEqual([]);
+    const first = await runImport(rt, 'profiles', 'Sheet1!A1:A2');
+    expect(first.report!.summary).toBe('1 row read: 1 unchanged.');
+    // The id went back into the sheet, so the next run matches by id.
+    expect(sheet.getRange('B1:B2').getValues()).toEqual([['Profile id'], [aurora!.id]]);
+
+    expect(preview(rt, 'Sheet1!A1:A2').renames).toEqual([]);
+    const second = await runImport(rt, 'profiles', 'Sheet1!A1:A2');
+    expect(second.report!.summary).toBe('1 row read: 1 unchanged.');
+    expect(await writes()).toEqual([]);
+    expect((await profileNamed(aurora!.id)).name).toBe('Aurora Robotics');
+
+    // With another field changed, the PUT carries the server's name, not the sheet's case.
+    sheet.getRange('A2:A2').setValues([[' aurora robotics ']]);
+    sheet.getRange('D1:D2').setValues([['Website'], ['https://aurora-new.example']]);
+    const third = await runImport(rt, 'profiles', 'Sheet1!A1:D2');
+    expect(third.report!.totals).toMatchObject({ updated: 1 });
+    const sent = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
+    expect(sent.map((r) => [r.path, (r.body as { portfolio_company_profile: { name: string } }).portfolio_company_profile.name])).toEqual([
+      [`/portfolio_company_profiles/${aurora!.id}`, 'Aurora Robotics'],
+    ]);
+    expect(await profileNamed(aurora!.id)).toMatchObject({ name: 'Aurora Robotics', website_url: 'https://aurora-new.example' });
+  });
+
+  it('shows a real rename old → new in the preview, sends nothing until it is confirmed, then renames', async () => {
+    // The demo fund's own "Aurora Robotics".
+    const aurora = state.portfolio_company_profiles.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Aurora Robotics');
+    const rt = stack.runtime();
+    rt.spreadsheet.getActiveSheet().getRange('A1:B2').setValues([['Name', 'Profile id'], ['Aurora Robotics Inc', aurora!.id]]);
+    await stack.takeRequests();
+
+    const check = preview(rt, 'Sheet1!A1:B2');
+    expect(check.renames).toEqual([{ sheetRow: 2, profileId: aurora!.id, from: 'Aurora Robotics', to: 'Aurora Robotics Inc' }]);
+    const refused = rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B2' }]) as { ok: boolean; error: string };
+    expect(refused).toEqual({ ok: false, error: expect.stringMatching(/^The profile import would rename 1 profile: row 2: "Aurora Robotics" → "Aurora Robotics Inc"\. Nothing was sent\./) });
+    expect(await writes()).toEqual([]);
+    expect((await profileNamed(aurora!.id)).name).toBe('Aurora Robotics');
+
+    let handle = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B2', renames: check.renames }]));
+    for (let i = 0; !handle.report && i < 20; i++) handle = ok<ImportHandle>(rt.callServer('continueImport', [handle.importId]));
+    expect(handle.report!.summary).toBe('1 row read: 1 updated.');
+    expect(await writes()).toEqual([`PUT /portfolio_company_profiles/${aurora!.id}`]);
+    expect((await profileNamed(aurora!.id)).name).toBe('Aurora Robotics Inc');
+  });
+});

@@ -4,6 +4,8 @@ export {
   buildProfilesImportReport,
   checkProfileColumns,
   prepareProfilesImport,
+  profileRenames,
+  requireAcceptedRenames,
   runProfilesImportStep,
   PROFILE_ID_HEADER,
   PROFILE_ROW_OUTCOMES,
@@ -22,4 +24,4 @@ export { importProgress, resumeImport } from './row-job';
 export { requireKnownHeaders, STATUS_HEADER, type ImportColumnCheck } from './range-header';
 export { findContactHeader, planContactNote, sendContactNote, type ContactNoteDraft, type ContactNoteReport } from './contact-notes';
 export { portfolioNotesTable } from './portfolio-notes-table';
-export type { ImportProgress, ImportReport, ImportReportRow, RowWrite } from './types';
+export type { ImportProgress, ImportReport, ImportReportRow, ProfileRename, RowWrite } from './types';

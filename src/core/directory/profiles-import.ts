@@ -3,13 +3,14 @@
 
 import type { ApiClient } from '../api/client';
 import type { PortfolioCompanyProfile, PortfolioCompanyProfileInput } from '../api/types';
-import { quote } from '../export/places';
+import { InputError } from '../errors';
+import { countOf, joinAnd, quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { readContactId, readCurrency, readMonth, readWebsite, type FieldRead } from './profile-fields';
 import { checkImportHeader, markDuplicates, newImportJob, readImportRows, type FieldColumn, type ImportColumnCheck } from './range-header';
 import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './row-job';
-import type { ImportJob, ImportReport, RangeInput, SheetPosition } from './types';
+import type { ImportJob, ImportReport, ProfileRename, RangeInput, SheetPosition } from './types';
 
 /**
  * What happened to one row.
@@ -39,6 +40,8 @@ type ProfileRowState = {
   body?: PortfolioCompanyProfileInput;
   /** Fields an update changes. */
   changed?: ProfileFieldName[];
+  /** A rename's name on the server when planned: the preview shows it, old → new. */
+  renamedFrom?: string;
   /** The row's id cell is empty (or the range has no id column): the profile's id is written back once known. */
   writeId: boolean;
   reason?: string;
@@ -157,12 +160,12 @@ function matchProfiles(rows: readonly ReadRow[], existing: readonly PortfolioCom
   const byId = new Map(existing.map((profile) => [profile.id.toLowerCase(), profile]));
   const byName = new Map<string, PortfolioCompanyProfile[]>();
   for (const profile of existing) {
-    const key = profile.name.trim().toLowerCase();
+    const key = nameKey(profile.name);
     byName.set(key, [...(byName.get(key) ?? []), profile]);
   }
   for (const row of rows) {
     if (row.problems.length > 0) continue;
-    const named = byName.get(row.name.toLowerCase()) ?? [];
+    const named = byName.get(nameKey(row.name)) ?? [];
     if (row.id !== undefined) {
       const profile = byId.get(row.id);
       if (!profile) {
@@ -187,6 +190,14 @@ function matchProfiles(rows: readonly ReadRow[], existing: readonly PortfolioCom
   }
 }
 
+/**
+ * A name as the API compares names within a fund (without regard to case) and as the formulas match them
+ * (trimmed): two names with one key are one name, so a difference of case or spaces is never a rename.
+ */
+function nameKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
 const NO_VALUES = { website_url: null, currency: null, primary_contact_id: null, fiscal_year_end_month: null } as const;
 
 function planRow(read: ReadRow, companyId: string): ProfileRowState {
@@ -197,9 +208,10 @@ function planRow(read: ReadRow, companyId: string): ProfileRowState {
   // (a POST's, what differs from a profile with no values).
   const target = read.target;
   const current = target ?? NO_VALUES;
-  // A match by name never renames: the name as the API holds it is sent back. A match by id renames,
-  // unless the names differ only by surrounding spaces on the API's side.
-  const renames = target !== undefined && read.matchedBy !== 'name' && read.name !== target.name.trim();
+  // A name that differs from the server's only by case or surrounding spaces is the same name, whether the
+  // row matched by name or by id: the server's is kept (and sent back, since a PUT needs one). Otherwise a
+  // run that wrote the id back after matching "AURORA ROBOTICS" by name would rename the profile on the next.
+  const renames = target !== undefined && nameKey(read.name) !== nameKey(target.name);
   const body: PortfolioCompanyProfileInput = { name: target && !renames ? target.name : read.name, company_id: companyId };
   const changed: ProfileFieldName[] = [];
   if (!target || renames) changed.push('name');
@@ -216,7 +228,38 @@ function planRow(read: ReadRow, companyId: string): ProfileRowState {
   if (!target) return { ...base, action: 'create', body };
   const matched = { matchedBy: read.matchedBy ?? 'id', profileId: target.id };
   if (changed.length === 0) return { ...base, ...matched, outcome: 'unchanged' };
-  return { ...base, ...matched, action: 'update', body, changed };
+  return { ...base, ...matched, action: 'update', body, changed, ...(renames ? { renamedFrom: target.name } : {}) };
+}
+
+/** The profiles the import would rename, old → new: the preview lists them before anything is sent. */
+export function profileRenames(state: ProfilesImportState): ProfileRename[] {
+  return state.rows.flatMap((row) => (row.outcome === 'pending' && row.renamedFrom !== undefined && row.profileId
+    ? [{ sheetRow: state.origin.row + row.row - 1, profileId: row.profileId, from: row.renamedFrom, to: row.name }]
+    : []));
+}
+
+/**
+ * Refuses, before anything is sent, an import that would rename a profile the person did not see renamed
+ * in the preview (`accepted`: the renames it showed, confirmed): the same profile, from the same name, to
+ * the same name. A rename is never a side effect of an update.
+ */
+export function requireAcceptedRenames(state: ProfilesImportState, accepted: readonly ProfileRename[]): void {
+  const seen = new Set(accepted.map((rename) => renameKey(rename)));
+  const unseen = profileRenames(state).filter((rename) => !seen.has(renameKey(rename)));
+  if (unseen.length === 0) return;
+  throw new InputError(
+    `The profile import would rename ${countOf(unseen.length, 'profile')}: ${joinAnd(unseen.map(renameText), { limit: 10 })}. Nothing was sent. ` +
+      'Import again to see the renames in the preview and confirm them, or put the profile\'s current name in the sheet to keep it.',
+  );
+}
+
+/** 'row 3: "Aurora Robotics" → "Aurora Robotics Inc"'. */
+export function renameText(rename: ProfileRename): string {
+  return `row ${rename.sheetRow}: ${quote(rename.from)} → ${quote(rename.to)}`;
+}
+
+function renameKey(rename: Pick<ProfileRename, 'profileId' | 'from' | 'to'>): string {
+  return JSON.stringify([rename.profileId.toLowerCase(), rename.from, rename.to]);
 }
 
 export type ProfilesImportReport = ImportReport<ProfileRowOutcome>;
@@ -280,10 +323,11 @@ const PROFILES: ImportKind<ProfileRowState, ProfileRowOutcome> = {
     if (row.outcome === 'pending') parts.push(row.action === 'create' ? 'to be created' : `to update ${(row.changed ?? []).join(', ')}`);
     if (row.matchedBy === 'name') parts.push('matched by name');
     if (row.outcome === 'updated' && row.changed) parts.push(`changed: ${row.changed.join(', ')}`);
+    if (row.renamedFrom !== undefined && (row.outcome === 'pending' || row.outcome === 'updated')) parts.push(`renamed from ${quote(row.renamedFrom)}`);
     if (row.outcome !== 'failed') parts.push(...(row.notes ?? []));
     return parts.length > 0 ? parts.join('; ') : null;
   },
-  /** A profile's id goes back into an empty id cell once known, so the next run matches by id (and may rename). */
+  /** A profile's id goes back into an empty id cell once known, so the next run matches by id (and renames only what the preview showed). */
   idText: (row) => (row.writeId && row.profileId && row.outcome !== 'pending' && row.outcome !== 'failed' ? row.profileId : null),
 };
 

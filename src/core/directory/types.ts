@@ -49,6 +49,16 @@ export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' 
   inFlight?: number;
 };
 
+/** A profile an import would rename: shown old → new in the preview, and sent only once confirmed there. */
+export type ProfileRename = {
+  sheetRow: number;
+  profileId: string;
+  /** The name on the server when the import was planned. */
+  from: string;
+  /** The name in the sheet. */
+  to: string;
+};
+
 /** What the server writes for one row as soon as it is settled (onCheckpoint). */
 export type RowWrite = Pick<ImportReportRow<string>, 'row' | 'sheetRow' | 'idText' | 'status'>;
 

@@ -3,6 +3,8 @@
 import {
   buildProfilesImportReport,
   prepareProfilesImport,
+  profileRenames,
+  requireAcceptedRenames,
   runProfilesImportStep,
   type ProfilesImportState,
 } from '../../../src/core/directory/profiles-import';
@@ -55,7 +57,7 @@ describe('creating and updating profiles', () => {
     expect(report.rows.map((row) => [row.outcome, row.status, row.idText])).toEqual([
       ['created', 'created (https:// added to the website; currency "eur" upper-cased to EUR)', NEW_IDS[0]],
       ['updated', 'updated (matched by name; changed: currency, fiscal year end month)', ACME],
-      ['updated', 'updated (changed: name)', null],
+      ['updated', 'updated (changed: name; renamed from "Beta Bio")', null],
       ['unchanged', 'unchanged (matched by name)', COBALT],
     ]);
     expect(report.totals).toEqual({ created: 1, updated: 2, unchanged: 1, failed: 0, pending: 0 });
@@ -91,9 +93,32 @@ describe('creating and updating profiles', () => {
     expect(one).toMatchObject({ outcome: 'unchanged', matchedBy: 'name', profileId: ACME });
   });
 
-  it('renames a profile matched by its id', () => {
-    const [row] = prepare([['ACME ROBOTICS', '', '', '', '', ACME]]).rows;
-    expect(row).toMatchObject({ action: 'update', matchedBy: 'id', changed: ['name'], body: { name: 'ACME ROBOTICS' } });
+  it('never renames by case or spaces when matched by id either: the server\'s name is kept, and nothing is sent when nothing else changed', () => {
+    // The id written back after a match by name must not turn the next run's match by id into a rename.
+    const [same] = prepare([['  ACME ROBOTICS ', '', '', '', '', ACME]]).rows;
+    expect(same).toMatchObject({ outcome: 'unchanged', matchedBy: 'id', profileId: ACME });
+    const [other] = prepare([['acme robotics', '', 'CHF', '', '', ACME]]).rows;
+    expect(other).toMatchObject({ action: 'update', matchedBy: 'id', changed: ['currency'], body: { name: 'Acme Robotics', currency: 'CHF' } });
+    expect(other!.renamedFrom).toBeUndefined();
+  });
+
+  it('renames a profile matched by its id, and lists the rename old → new for the preview', () => {
+    const state = prepare([['Acme Robotics International', '', '', '', '', ACME]]);
+    expect(state.rows[0]).toMatchObject({ action: 'update', matchedBy: 'id', changed: ['name'], renamedFrom: 'Acme Robotics', body: { name: 'Acme Robotics International' } });
+    expect(profileRenames(state)).toEqual([{ sheetRow: 2, profileId: ACME, from: 'Acme Robotics', to: 'Acme Robotics International' }]);
+    expect(buildProfilesImportReport(state).rows[0]!.note).toBe('to update name; renamed from "Acme Robotics"');
+  });
+
+  it('refuses an import whose renames the preview did not show, before anything is sent', () => {
+    const state = prepare([['Acme Robotics International', '', '', '', '', ACME], ['Beta B', '', '', '', '', BETA]]);
+    expect(() => requireAcceptedRenames(state, [])).toThrow(
+      'The profile import would rename 2 profiles: row 2: "Acme Robotics" → "Acme Robotics International" and row 3: "Beta Bio" → "Beta B". Nothing was sent. ' +
+        "Import again to see the renames in the preview and confirm them, or put the profile's current name in the sheet to keep it.",
+    );
+    // A rename confirmed to another name, or from a name the server no longer holds, is not this one.
+    const renames = profileRenames(state);
+    expect(() => requireAcceptedRenames(state, [renames[0]!, { ...renames[1]!, to: 'Beta C' }])).toThrow(/would rename 1 profile: row 3: "Beta Bio" → "Beta B"\./);
+    expect(() => requireAcceptedRenames(state, renames)).not.toThrow();
   });
 
   it('writes ids into a new column when the range has none', () => {
