@@ -12,7 +12,7 @@ import { isBlankCell } from './cell-text';
 import { carryJobFields, compactRecord, decodeRuns, encodeRuns } from '../jobs/compact-state';
 import { MAYBE_CREATED_MARK, prepareContactsImport, type ContactRowOutcome, type ContactsImportState } from './contacts-import';
 import { prepareProfilesImport, type ProfileRowOutcome, type ProfilesImportState } from './profiles-import';
-import type { ImportJob, ImportRowBase, RangeInput } from './types';
+import { newImportCounters, type ImportJob, type ImportRowBase, type RangeInput } from './types';
 
 type Kept = Pick<ImportJob<ImportRowBase>, 'status' | 'counters' | 'inFlight' | 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'> & {
   version: 2;
@@ -172,7 +172,7 @@ function asAtStart(range: RangeInput, compact: Kept, idColumn: number, settledRo
 /** The job's own fields from what was stored, on a state planned anew. */
 function restoreJob<Row extends ImportRowBase>(state: ImportJob<Row>, compact: Kept): void {
   state.status = compact.status;
-  state.counters = { ...compact.counters };
+  state.counters = { ...newImportCounters(), ...compact.counters };
   if (compact.inFlight !== undefined) state.inFlight = compact.inFlight;
   carryJobFields(compact, state);
 }

@@ -20,7 +20,7 @@ export {
   CONTACT_ROW_OUTCOMES,
   type ContactsImportState,
 } from './contacts-import';
-export { importProgress, resumeImport } from './row-job';
+export { importProgress, resumeImport } from './import-job';
 export { requireKnownHeaders, STATUS_HEADER, type ImportColumnCheck } from './range-header';
 export { findContactHeader, planContactNote, sendContactNote, type ContactNoteDraft, type ContactNoteReport } from './contact-notes';
 export { portfolioNotesTable } from './portfolio-notes-table';

@@ -9,7 +9,7 @@ import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { readContactId, readCurrency, readMonth, readWebsite, type FieldRead } from './profile-fields';
 import { checkImportHeader, markDuplicates, newImportJob, readImportRows, type FieldColumn, type ImportColumnCheck } from './range-header';
-import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './row-job';
+import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './import-job';
 import type { ImportJob, ImportReport, ProfileRename, RangeInput, SheetPosition } from './types';
 
 /**

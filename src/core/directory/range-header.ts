@@ -4,7 +4,7 @@ import { InputError } from '../errors';
 import { columnLetters, joinAnd, quote } from '../export/places';
 import { unsettledCell } from '../sheets/unsettled-cell';
 import { isBlankCell } from './cell-text';
-import type { ProfileRename, RangeInput, SheetPosition } from './types';
+import { newImportCounters, type ProfileRename, type RangeInput, type SheetPosition } from './types';
 
 /** Heads the status column the server writes; a range that already has one (an earlier run) reuses it. */
 export const STATUS_HEADER = 'Import status';
@@ -191,7 +191,7 @@ export function newImportJob<Row extends { outcome: string }>(read: ImportRows<'
     idColumn,
     statusColumn: { column: statusColumn ?? Math.max(read.width, idColumn.column) + 1, header: STATUS_HEADER, isNew: statusColumn === null },
     rows,
-    counters: { steps: 0, requests: 0 },
+    counters: newImportCounters(),
   };
 }
 

@@ -42,7 +42,7 @@ function contactsAfterAStep(): { start: ContactsImportState; state: ContactsImpo
   delete bob!.body;
   Object.assign(cy!, { outcome: 'unknown', idText: MAYBE_CREATED_MARK, reason: 'may have been created' });
   delete cy!.body;
-  state.counters = { steps: 1, requests: 3 };
+  state.counters = { ...state.counters, steps: 1, requests: 3 };
   state.status = 'paused';
   state.problem = 'The connection was lost.';
   // What the server wrote into the sheet meanwhile: ids and statuses.
@@ -125,7 +125,7 @@ describe('a compact profile import', () => {
     Object.assign(state.rows[1]!, { outcome: 'created', profileId: NEW_IDS[1] });
     delete state.rows[1]!.body;
     delete state.rows[1]!.action;
-    state.counters = { steps: 1, requests: 2 };
+    state.counters = { ...state.counters, steps: 1, requests: 2 };
     const sheet = PROFILE_ROWS.map((row) => [...row]);
     sheet[1]![3] = ACME;
     sheet[2]![3] = NEW_IDS[1];

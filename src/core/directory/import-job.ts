@@ -1,22 +1,17 @@
-// One step of a row-by-row import: one write at a time, in sheet order, until the step's time is nearly up.
+// One step of an import on the jobs' wave engine (runWaveStep): waves of pending rows in sheet order, each
+// wave's rows sent one request at a time, so an interruption leaves at most the one in flight unsettled.
 
 import type { ApiClient } from '../api/client';
 import type { ApiError } from '../errors';
 import type { ImportJob, ImportProgress, ImportReport, ImportRowBase, RowWrite } from './types';
-import { cloneJob } from '../jobs/job-state';
-import { settleRateLimit } from '../jobs/rate-limit-state';
+import { cloneJob, resumeWaveJob } from '../jobs/job-state';
 import { countOf } from '../export/places';
 import { jobProgress } from '../jobs/progress';
 import { classifyFailure, type Failure } from '../jobs/classify-failure';
+import { runWaveStep, type WaveAttempt, type WaveFailureEffect, type WaveStepOptions } from '../jobs/wave-step';
 import { buildImportReport, reportRow, type RowDescriber } from './import-report';
 
-export type ImportStepOptions<State> = {
-  /** When (ms since epoch) the step must have returned; give the client the same, so its rate-limit waits stop in time. */
-  deadline: number;
-  /** No row starts with less than this left before the deadline (picked by the server with the deadline). */
-  marginMs: number;
-  /** Checked before every row: true cancels (a cancel pressed in the sidebar while this step runs). */
-  shouldStop?: () => boolean;
+export type ImportStepOptions<State> = Omit<WaveStepOptions<State>, 'onCheckpoint'> & {
   /**
    * Called with the state to save: before a POST (`written` null, so a state saved by an execution that
    * died knows the row in flight) and after every settled row, with its id and status to write at once.
@@ -44,10 +39,15 @@ export type ImportKind<Row extends ImportRowBase, Outcome extends string> = RowD
   interrupted(row: Row): void;
 };
 
+/** Rows of one wave, then runWaveStep's checkpoint, cancel and time checks (the wave checks them before each row too). */
+const IMPORT_WAVE_ROWS = 20;
+
 /**
- * Runs one step: pending rows in sheet order, one request at a time (so an interruption leaves at most
- * the one in flight unsettled), until none is left or the deadline nears. A refusal (4xx) fails its row
- * and the import goes on; a request with no clear answer pauses it. The given state is not changed.
+ * Runs one step: waves of pending rows in sheet order, one request at a time, until none is left or the
+ * deadline nears; cancel is checked before every write. A refusal (4xx) fails its row and the import goes
+ * on; a request with no clear answer pauses it (a PUT stays pending and is sent again on resume, a POST
+ * is settled by the kind as maybe created); the rate limit waits, probes and pauses in a storm as every
+ * job does. The given state is not changed.
  */
 export function runImportStep<Row extends ImportRowBase, State extends ImportJob<Row>>(
   state: State,
@@ -56,70 +56,74 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
   kind: ImportKind<Row, string>,
 ): ImportStepResult<State> {
   const next = cloneJob(state);
-  const now = (): number => client.now();
   const settledInterrupted = settleInterrupted(next, kind);
   if (settledInterrupted !== undefined) options.onCheckpoint?.(next, rowWrite(next, settledInterrupted, kind));
-  if (next.status !== 'running' || (next.notBefore !== undefined && now() < next.notBefore)) {
-    return { state: next, progress: importProgress(next, now()) };
-  }
-  delete next.notBefore;
-  delete next.problem;
-  next.counters.steps++;
-  const deadline = Math.min(options.deadline, now() + client.remainingMs());
-  const stepStart = now();
-  let answered = false;
-  let wait: Extract<Failure, { kind: 'wait' }> | undefined;
+  const deadline = Math.min(options.deadline, client.now() + client.remainingMs());
+  // The wave saves the state itself, before each POST and after each row: no save of its own after a wave.
+  return runWaveStep(next, client, { ...options, onCheckpoint: undefined }, {
+    waveSize: IMPORT_WAVE_ROWS,
+    // No failure of an import is transient (an unclear answer pauses it): never reached.
+    maxStepsWithoutProgress: 1,
+    // A row settled as "may have been created" pauses the import, finished or not, so the person looks first.
+    isComplete: (job) => job.status !== 'paused' && isImportComplete(job),
+    wave: (job, waveSize) => sendWave(job, waveSize, client, { ...options, deadline }, kind),
+    effectOf: importEffect,
+    progress: importProgress,
+    stormSentence: (job, minutes) =>
+      `The API refused every request for ${minutes} minutes because of its rate limit, so the import paused with ${countOf(pendingCount(job), 'row')} left. Resume sends only those once the API accepts requests again.`,
+  });
+}
 
-  for (;;) {
-    const index = nextPending(next);
-    if (index < 0) break;
-    if (options.shouldStop?.()) {
-      next.status = 'cancelled';
-      break;
-    }
-    if (now() + options.marginMs > deadline) break;
-    const row = next.rows[index]!;
+/** What an import's failure does to it: a refusal settled its row already; anything unclear pauses. */
+function importEffect(failure: Failure): WaveFailureEffect {
+  switch (failure.kind) {
+    case 'wait': return failure;
+    case 'refused': return { kind: 'none' };
+    case 'unknown': return { kind: 'pause', message: failure.message };
+    case 'stop': return { kind: 'pause', message: failure.message };
+  }
+}
+
+/** One wave: each row's write, checking cancel and the time before each. */
+function sendWave<Row extends ImportRowBase, State extends ImportJob<Row>>(
+  state: State,
+  waveSize: number,
+  client: ApiClient,
+  options: ImportStepOptions<State>,
+  kind: ImportKind<Row, string>,
+): WaveAttempt<Failure> {
+  const wave = pendingIndexes(state).slice(0, waveSize);
+  let progressed = false;
+  for (const index of wave) {
+    const row = state.rows[index]!;
+    if (row.outcome !== 'pending') continue;
+    // Left for runWaveStep, which sees the same and ends the step (cancelled, or out of time).
+    if (options.shouldStop?.() || client.now() + options.marginMs > options.deadline) break;
     if (kind.isCreate(row)) {
-      next.inFlight = index;
-      options.onCheckpoint?.(next, null);
+      state.inFlight = index;
+      options.onCheckpoint?.(state, null);
     }
-    next.counters.requests++;
+    state.counters.requests++;
     let failure: Failure | undefined;
     try {
       kind.send(row, client);
     } catch (error) {
       failure = classifyFailure(error, 'import');
     }
-    let problem: string | undefined;
     if (failure?.kind === 'refused') {
       if (!(failure.error && kind.refused?.(row, failure.error))) kind.fail(row, failure.reason + (kind.refusalHints[`${failure.error?.status} ${failure.error?.field}`] ?? ''));
+      failure = undefined;
+    } else if (failure?.kind === 'unknown') {
+      failure = { ...failure, message: `${failure.message} ${kind.unanswered(row, state.origin.row + row.row - 1)}` };
     }
-    else if (failure?.kind === 'unknown') problem = `${failure.message} ${kind.unanswered(row, next.origin.row + row.row - 1)}`;
-    else if (failure) problem = failure.message;
-    delete next.inFlight;
+    delete state.inFlight;
     const settled = row.outcome !== 'pending';
     // A row settled, or sent on, was answered by the API with something other than the rate limit.
-    if (problem === undefined || settled) answered = true;
-    options.onCheckpoint?.(next, settled ? rowWrite(next, index, kind) : null);
-    if (problem === undefined) continue;
-    next.problem = problem;
-    if (failure?.kind === 'wait') wait = failure;
-    else next.status = 'paused';
-    break;
+    if (failure === undefined || settled) progressed = true;
+    options.onCheckpoint?.(state, settled ? rowWrite(state, index, kind) : null);
+    if (failure) return { progressed, failure };
   }
-  settleRateLimit(next, {
-    wait,
-    answered,
-    stepStart,
-    nowMs: now(),
-    stormSentence: (minutes) => `The API refused every request for ${minutes} minutes because of its rate limit, so the import paused with ${countOf(next.rows.filter((row) => row.outcome === 'pending').length, 'row')} left. Resume sends only those once the API accepts requests again.`,
-  });
-
-  if (nextPending(next) < 0 && next.status !== 'paused') {
-    next.status = 'done';
-    delete next.notBefore;
-  }
-  return { state: next, progress: importProgress(next, now()) };
+  return { progressed };
 }
 
 /** The report at any point: before sending (a preview), during, after, or after a cancel. */
@@ -155,22 +159,23 @@ function rowWrite<Row extends ImportRowBase>(state: ImportJob<Row>, index: numbe
 
 /** What the progress bar shows: rows with a final outcome, and any wait the rate limit asked for. */
 export function importProgress<Row extends ImportRowBase>(state: ImportJob<Row>, nowMs: number): ImportProgress {
-  return jobProgress(state, nowMs, { rowsDone: state.rows.filter((row) => row.outcome !== 'pending').length, rowsTotal: state.rows.length });
+  return jobProgress(state, nowMs, { rowsDone: state.rows.length - pendingCount(state), rowsTotal: state.rows.length });
 }
 
-/** Lets a cancelled or paused import run again, with the rows still pending. */
+/** Lets a cancelled or paused import run again, with the rows still pending (resumeWaveJob). */
 export function resumeImport<State extends ImportJob<ImportRowBase>>(state: State): State {
-  const next = cloneJob(state);
-  if (next.status === 'cancelled' || next.status === 'paused') {
-    next.status = nextPending(next) < 0 && next.inFlight === undefined ? 'done' : 'running';
-    delete next.problem;
-    delete next.notBefore;
-    // The user's word that the API may accept requests again: the storm clock starts over.
-    delete next.rateLimitedSince;
-  }
-  return next;
+  return resumeWaveJob(state, isImportComplete);
 }
 
-function nextPending(state: ImportJob<ImportRowBase>): number {
-  return state.rows.findIndex((row) => row.outcome === 'pending');
+/** Nothing pending, and no POST whose outcome an interrupted execution left unknown. */
+function isImportComplete(state: ImportJob<ImportRowBase>): boolean {
+  return pendingCount(state) === 0 && state.inFlight === undefined;
+}
+
+function pendingIndexes(state: ImportJob<ImportRowBase>): number[] {
+  return state.rows.flatMap((row, index) => (row.outcome === 'pending' ? [index] : []));
+}
+
+function pendingCount(state: ImportJob<ImportRowBase>): number {
+  return state.rows.filter((row) => row.outcome === 'pending').length;
 }
