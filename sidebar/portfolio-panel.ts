@@ -90,7 +90,8 @@ function importView(kind: ImportKind, range: string): JobView<ImportHandle> {
     progress: (h) => ({ done: h.progress.rowsDone, total: h.progress.rowsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
     report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `Row ${p.sheetRow}${p.label ? ` (${p.label})` : ''}: ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
     // A skipped contact row was created before (its id cell is filled): not a refusal.
-    shortfall: (h) => ({ failed: h.report?.totals['failed'], unknown: h.report?.totals['unknown'], notSent: h.report?.totals['pending'] }),
+    // A profile held back as a conflict was refused on purpose, as the undo's and the push's conflicts are.
+    shortfall: (h) => ({ failed: h.report?.totals['failed'], unknown: h.report?.totals['unknown'], refused: h.report?.totals['conflict'], notSent: h.report?.totals['pending'] }),
     next: (h) => server.continueImport(h.importId),
     watch: (h) => readProgress(server.getJobProgress('import', h.importId), (p) => ('rowsDone' in p ? { done: p.rowsDone, total: p.rowsTotal } : null)),
     cancel: (h) => server.cancelImport(h.importId),

@@ -11,6 +11,7 @@ import {
   importProgress,
   prepareContactsImport,
   prepareProfilesImport,
+  profileFieldChanges,
   profileRenames,
   requireAcceptedRenames,
   resumeImport,
@@ -71,10 +72,15 @@ function outcome(stored: StoredImport): ImportOutcome {
   return {
     summary: built.summary,
     totals: built.totals,
-    problems: built.rows.filter((row) => ['failed', 'existing', 'skipped', 'unknown'].includes(row.outcome)).slice(0, 50)
+    problems: built.rows.filter((row) => ['failed', 'conflict', 'existing', 'skipped', 'unknown'].includes(row.outcome)).slice(0, 50)
       .map((row) => ({ sheetRow: row.sheetRow, label: row.label, outcome: row.outcome, reason: row.reason })),
     problem: built.problem,
   };
+}
+
+/** A profile field's value as the Pushes sheet shows it: blank for none. */
+function logValue(value: string | number | null): string | null {
+  return value === null ? null : String(value);
 }
 
 /** Writes a row's id and status where the import said, as soon as the row settles. */
@@ -228,18 +234,22 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
     problem: RANGE_CHANGED,
   }),
   stopped: writeAll,
-  /** Every row a step settled, for the Pushes sheet: what it created (its id) or why not. */
+  /**
+   * Every row a step settled, for the Pushes sheet: what it created (its id) or why not; an updated profile's
+   * fields one row each, with the value read just before the write (Old value) and the value written, and a
+   * conflict's fields with the server's value then read and the value held back.
+   */
   pushLog: (before, after) => {
     const time = new Date().toISOString();
-    return { rows: newlySettled(report(before).rows, report(after).rows).map((row) => ({
-      time,
-      kind: after.kind === 'profiles' ? 'Import profiles' as const : 'Import contacts' as const,
-      what: row.label,
-      period: '',
-      oldValue: null,
-      newValue: row.idText,
-      outcome: outcomeText(row.outcome, row.reason),
-      cell: addressOf(after.sheetName, row.sheetRow, after.state.origin.column, 1, 1),
-    })) };
+    const kind = after.kind === 'profiles' ? 'Import profiles' as const : 'Import contacts' as const;
+    const reportAfter = report(after).rows;
+    const settled = newlySettled(report(before).rows, reportAfter);
+    return { rows: settled.flatMap((row) => {
+      const base = { time, kind, period: '', cell: addressOf(after.sheetName, row.sheetRow, after.state.origin.column, 1, 1) };
+      const outcomeOf = outcomeText(row.outcome, row.reason);
+      const fields = after.kind === 'profiles' ? profileFieldChanges(after.state.rows[reportAfter.indexOf(row)]!) : [];
+      if (fields.length === 0) return [{ ...base, what: row.label, oldValue: null, newValue: row.idText, outcome: outcomeOf }];
+      return fields.map((field) => ({ ...base, what: `${row.label} › ${field.label}`, oldValue: logValue(field.old), newValue: logValue(field.new), outcome: outcomeOf }));
+    }) };
   },
 });

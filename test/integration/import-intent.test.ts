@@ -193,3 +193,51 @@ describe('renames', () => {
     expect((await profileNamed(aurora!.id)).name).toBe('Aurora Robotics Inc');
   });
 });
+
+it('compares each update with the server just before writing it: a field a colleague changed since the start is a conflict, not written, and the Pushes sheet keeps what was replaced', async () => {
+  const fund = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund && !p.name.startsWith('Cirrus'));
+  const [first, second] = fund;
+  const rt = stack.runtime();
+  const sheet = rt.spreadsheet.getActiveSheet();
+  sheet.getRange('A1:C3').setValues([
+    ['Name', 'Website', 'Currency'],
+    [first!.name, 'https://analyst.example', ''],
+    [second!.name, '', second!.currency === 'CHF' ? 'SEK' : 'CHF'],
+  ]);
+  const started = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:C3' }]));
+  expect(started.progress.status).toBe('running');
+
+  // A colleague changes the first profile's website between the start and the step.
+  const colleague = await fetch(`${stack.emulator.url}/portfolio_company_profiles/${first!.id}`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${stack.emulator.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ portfolio_company_profile: { name: first!.name, company_id: DEMO_IDS.fund, website_url: 'https://colleague.example' } }),
+  });
+  expect(colleague.status).toBe(200);
+  await stack.takeRequests();
+
+  let handle = started;
+  for (let i = 0; !handle.report && i < 20; i++) handle = ok<ImportHandle>(rt.callServer('continueImport', [handle.importId]));
+  // One paged read of the fund's profiles in the step, right before its writes; then only the write that does not overwrite the colleague.
+  expect((await stack.takeRequests()).map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ''}`)).toEqual([
+    `GET /portfolio_company_profiles?company_id=${DEMO_IDS.fund}&page=1`,
+    `GET /portfolio_company_profiles?company_id=${DEMO_IDS.fund}&page=2`,
+    `PUT /portfolio_company_profiles/${second!.id}`,
+  ]);
+  const after = await stack.emulator.control.state();
+  expect(after.portfolio_company_profiles.find((p) => p.id === first!.id)!.website_url).toBe('https://colleague.example');
+  const newCurrency = second!.currency === 'CHF' ? 'SEK' : 'CHF';
+  expect(after.portfolio_company_profiles.find((p) => p.id === second!.id)!.currency).toBe(newCurrency);
+  expect(handle.report!.totals).toMatchObject({ updated: 1, conflict: 1 });
+  expect(handle.report!.problems).toEqual([{
+    sheetRow: 2, label: first!.name, outcome: 'conflict',
+    reason: `changed on the server since the import was planned (website: ${JSON.stringify(first!.website_url ?? '')} then, "https://colleague.example" now), so the row was not written and that change is kept: import again to plan it against the server as it is now`.replace('"" then', 'a blank then'),
+  }]);
+  expect(sheet.getRange('E2').getValue()).toMatch(/^conflict: changed on the server/);
+
+  const log = rt.spreadsheet.getSheetByName('Pushes')!.getDataRange().getValues().slice(1).map((row) => row.slice(2, 8));
+  expect(log).toEqual([
+    ['Import profiles', `${first!.name} › website`, '', 'https://colleague.example', 'https://analyst.example', expect.stringMatching(/^conflict: changed on the server/)],
+    ['Import profiles', `${second!.name} › currency`, '', second!.currency ?? '', newCurrency, 'updated'],
+  ]);
+});

@@ -25,6 +25,14 @@ export type ImportStepResult<State> = { state: State; progress: ImportProgress }
 export type ImportKind<Row extends ImportRowBase, Outcome extends string> = RowDescriber<Row, Outcome> & {
   /** True when the row's write is a POST: it is marked in flight first, and never sent twice. */
   isCreate(row: Row): boolean;
+  /**
+   * Absent: the rows are sent as planned. Present: `check`, just before a wave's writes, reads what the kind
+   * compares the rows it guards with (the server as it is now, once for the wave) and settles those that
+   * must not be sent as planned; true when it asked the API. It throws what the client throws, and nothing
+   * of the wave is sent then; a refused read settles the rows it guards through `unreadable` (they are not
+   * sent unchecked).
+   */
+  guard?: { check(rows: readonly Row[], client: ApiClient): boolean; unreadable(rows: readonly Row[], reason: string): void };
   /** Sends the row and records its outcome on it; throws what the client throws. */
   send(row: Row, client: ApiClient): void;
   /** Fails a row (a refusal, 4xx, fails only its row: the import goes on). */
@@ -39,7 +47,7 @@ export type ImportKind<Row extends ImportRowBase, Outcome extends string> = RowD
   interrupted(row: Row): void;
 };
 
-/** Rows of one wave, then runWaveStep's checkpoint, cancel and time checks (the wave checks them before each row too). */
+/** Rows of one wave: the kind's read before the writes (a profile import's listing) is made once for them. */
 const IMPORT_WAVE_ROWS = 20;
 
 /**
@@ -84,7 +92,7 @@ function importEffect(failure: Failure): WaveFailureEffect {
   }
 }
 
-/** One wave: each row's write, checking cancel and the time before each. */
+/** One wave: the kind's read, then each row's write, checking cancel and the time before each. */
 function sendWave<Row extends ImportRowBase, State extends ImportJob<Row>>(
   state: State,
   waveSize: number,
@@ -94,6 +102,22 @@ function sendWave<Row extends ImportRowBase, State extends ImportJob<Row>>(
 ): WaveAttempt<Failure> {
   const wave = pendingIndexes(state).slice(0, waveSize);
   let progressed = false;
+  if (kind.guard) {
+    const rows = wave.map((index) => state.rows[index]!);
+    try {
+      // The API answered the read: its window is open.
+      progressed = kind.guard.check(rows, client);
+    } catch (error) {
+      const failure = classifyFailure(error, 'import');
+      if (failure.kind !== 'refused') return { progressed: false, failure };
+      kind.guard.unreadable(rows, failure.reason);
+      progressed = true;
+    }
+    // Rows the guard settled (a conflict) are written into the sheet as any settled row is.
+    wave.forEach((index) => {
+      if (state.rows[index]!.outcome !== 'pending') options.onCheckpoint?.(state, rowWrite(state, index, kind));
+    });
+  }
   for (const index of wave) {
     const row = state.rows[index]!;
     if (row.outcome !== 'pending') continue;

@@ -4,6 +4,7 @@ export {
   buildProfilesImportReport,
   checkProfileColumns,
   prepareProfilesImport,
+  profileFieldChanges,
   profileRenames,
   requireAcceptedRenames,
   runProfilesImportStep,
