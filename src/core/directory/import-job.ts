@@ -26,13 +26,13 @@ export type ImportKind<Row extends ImportRowBase, Outcome extends string> = RowD
   /** True when the row's write is a POST: it is marked in flight first, and never sent twice. */
   isCreate(row: Row): boolean;
   /**
-   * Absent: the rows are sent as planned. Present: `check`, just before a wave's writes, reads what the kind
+   * Absent: the rows are sent as planned. Present: `readAndCompare`, just before a wave's writes, reads what the kind
    * compares the rows it guards with (the server as it is now, once for the wave) and settles those that
    * must not be sent as planned; true when it asked the API. It throws what the client throws, and nothing
    * of the wave is sent then; a refused read settles the rows it guards through `unreadable` (they are not
    * sent unchecked).
    */
-  guard?: { check(rows: readonly Row[], client: ApiClient): boolean; unreadable(rows: readonly Row[], reason: string): void };
+  guard?: { readAndCompare(rows: readonly Row[], client: ApiClient): boolean; unreadable(rows: readonly Row[], reason: string): void };
   /** Sends the row and records its outcome on it; throws what the client throws. */
   send(row: Row, client: ApiClient): void;
   /** Fails a row (a refusal, 4xx, fails only its row: the import goes on). */
@@ -106,7 +106,7 @@ function sendWave<Row extends ImportRowBase, State extends ImportJob<Row>>(
     const rows = wave.map((index) => state.rows[index]!);
     try {
       // The API answered the read: its window is open.
-      progressed = kind.guard.check(rows, client);
+      progressed = kind.guard.readAndCompare(rows, client);
     } catch (error) {
       const failure = classifyFailure(error, 'import');
       if (failure.kind !== 'refused') return { progressed: false, failure };

@@ -415,7 +415,7 @@ const PROFILES: ImportKind<ProfileRowState, ProfileRowOutcome> = {
   isCreate: (row) => row.action === 'create',
 
   guard: {
-    check: guardUpdates,
+    readAndCompare: guardUpdates,
     unreadable(rows, reason) {
       for (const row of updatesOf(rows)) fail(row, `the fund's profiles could not be read to compare the row with the server just before writing it: ${reason}`);
     },
