@@ -90,7 +90,8 @@ function importView(kind: ImportKind, range: string): JobView<ImportHandle> {
     progress: (h) => ({ done: h.progress.rowsDone, total: h.progress.rowsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
     report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `Row ${p.sheetRow}${p.label ? ` (${p.label})` : ''}: ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
     // A skipped contact row was created before (its id cell is filled): not a refusal.
-    shortfall: (h) => ({ failed: h.report?.totals['failed'], unknown: h.report?.totals['unknown'], notSent: h.report?.totals['pending'] }),
+    // A profile held back as a conflict was refused on purpose, as the undo's and the push's conflicts are.
+    shortfall: (h) => ({ failed: h.report?.totals['failed'], unknown: h.report?.totals['unknown'], refused: h.report?.totals['conflict'], notSent: h.report?.totals['pending'] }),
     next: (h) => server.continueImport(h.importId),
     watch: (h) => readProgress(server.getJobProgress('import', h.importId), (p) => ('rowsDone' in p ? { done: p.rowsDone, total: p.rowsTotal } : null)),
     cancel: (h) => server.cancelImport(h.importId),
@@ -247,18 +248,34 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       // Columns the import would leave out are named first; it starts only if the person chooses to ignore them.
       const check = unwrap(await server.checkImportColumns(request));
       say(status, '');
-      if (check.unrecognised.length === 0) return runJob<ImportHandle>(results, unwrap(await server.startImport(request)), importView(kind, range), run);
+      const renames = check.renames ?? [];
+      if (check.unrecognised.length === 0 && renames.length === 0) return runJob<ImportHandle>(results, unwrap(await server.startImport(request)), importView(kind, range), run);
+      // Left-out columns and renames are shown before anything is sent; the import starts only if the person confirms them.
       const these = check.unrecognised.length === 1 ? 'this column' : 'these columns';
-      const ignore = el('button', { type: 'button', class: 'action', id: 'import-ignore-columns' }, `Import without ${these}`);
-      const box = el('div', { class: 'confirm', 'aria-label': 'Unrecognised columns' },
-        el('p', {}, `Not recognised, so not sent: ${check.unrecognised.join(', ')}.`),
-        el('p', { class: 'hint' }, `Recognised headers: ${check.recognised.join(', ')}. Rename a column to one of them and import again, or import without ${these}.`),
-        ignore);
+      const parts: HTMLElement[] = [];
+      if (check.unrecognised.length > 0) {
+        parts.push(
+          el('p', {}, `Not recognised, so not sent: ${check.unrecognised.join(', ')}.`),
+          el('p', { class: 'hint' }, `Recognised headers: ${check.recognised.join(', ')}. Rename a column to one of them and import again, or import without ${these}.`));
+      }
+      if (renames.length > 0) {
+        parts.push(
+          el('p', {}, `The import renames ${countOf(renames.length, 'profile')}:`),
+          el('ul', { class: 'renames' }, ...renames.map((rename) => el('li', {}, `Row ${rename.sheetRow}: "${rename.from}" → "${rename.to}"`))),
+          el('p', { class: 'hint' }, 'To keep a profile\'s name, put its current name in the sheet and import again.'));
+      }
+      const label = [check.unrecognised.length > 0 ? `without ${these}` : '', renames.length > 0 ? 'and rename' : ''].filter(Boolean).join(' ');
+      const confirm = el('button', { type: 'button', class: 'action', id: check.unrecognised.length > 0 ? 'import-ignore-columns' : 'import-confirm-renames' }, `Import ${label}`);
+      const box = el('div', { class: 'confirm', 'aria-label': check.unrecognised.length > 0 ? 'Unrecognised columns' : 'Profile renames' }, ...parts, confirm);
       results.replaceChildren(box);
-      ignore.addEventListener('click', () => {
-        run('Starting the import…', async () => runJob<ImportHandle>(results, unwrap(await server.startImport({ ...request, ignoreUnrecognisedColumns: true })), importView(kind, range), run));
+      const confirmed = { ...request, ...(check.unrecognised.length > 0 ? { ignoreUnrecognisedColumns: true } : {}), ...(renames.length > 0 ? { renames } : {}) };
+      confirm.addEventListener('click', () => {
+        run('Starting the import…', async () => runJob<ImportHandle>(results, unwrap(await server.startImport(confirmed)), importView(kind, range), run));
       });
-      return { line: `Nothing imported yet: ${countOf(check.unrecognised.length, 'column')} of the selection ${check.unrecognised.length === 1 ? 'has a header' : 'have headers'} the import does not recognise.`, tone: 'warning', report: box };
+      const line = check.unrecognised.length > 0
+        ? `Nothing imported yet: ${countOf(check.unrecognised.length, 'column')} of the selection ${check.unrecognised.length === 1 ? 'has a header' : 'have headers'} the import does not recognise.`
+        : `Nothing imported yet: the import renames ${countOf(renames.length, 'profile')}.`;
+      return { line, tone: 'warning', report: box };
     });
   }
   byId<HTMLButtonElement>('import-profiles').addEventListener('click', () => importFromSelection('profiles'));

@@ -11,6 +11,9 @@ import {
   importProgress,
   prepareContactsImport,
   prepareProfilesImport,
+  profileFieldChanges,
+  profileRenames,
+  requireAcceptedRenames,
   resumeImport,
   runContactsImportStep,
   runProfilesImportStep,
@@ -18,6 +21,7 @@ import {
   type ImportColumnCheck,
   type ImportProgress,
   type ImportReport,
+  type ProfileRename,
   type ProfilesImportState,
   type RowWrite,
   CONTACT_ID_HEADER,
@@ -68,10 +72,15 @@ function outcome(stored: StoredImport): ImportOutcome {
   return {
     summary: built.summary,
     totals: built.totals,
-    problems: built.rows.filter((row) => ['failed', 'existing', 'skipped', 'unknown'].includes(row.outcome)).slice(0, 50)
+    problems: built.rows.filter((row) => ['failed', 'conflict', 'existing', 'skipped', 'unknown'].includes(row.outcome)).slice(0, 50)
       .map((row) => ({ sheetRow: row.sheetRow, label: row.label, outcome: row.outcome, reason: row.reason })),
     problem: built.problem,
   };
+}
+
+/** A profile field's value as the Pushes sheet shows it: blank for none. */
+function logValue(value: string | number | null): string | null {
+  return value === null ? null : String(value);
 }
 
 /** Writes a row's id and status where the import said, as soon as the row settles. */
@@ -108,10 +117,25 @@ function withOwnColumns(address: string): string {
   return extra ? addressOf(read.sheetName, read.row, read.column, read.values.length, width + extra) : address;
 }
 
-/** The headers of the range's first row the import would read, and those it would leave out (named, so the person can choose). */
+/**
+ * The import's preview: the headers of the range's first row it would read, those it would leave out (named,
+ * so the person can choose), and for profiles the renames it would make, old → new, planned against the
+ * fund's profiles as they are now (startImport sends only the renames the request carries back).
+ */
 export function checkImportColumns(request: ImportRequest): ImportColumnCheck {
   const { range } = rangeInput(withOwnColumns(request.range));
-  return columnCheck(request, range);
+  const check = columnCheck(request, range);
+  if (request.kind !== 'profiles' || range.values.length < 2) return check;
+  const companyId = requireUuid(request.companyId, 'The company id');
+  let renames: ProfileRename[];
+  try {
+    renames = profileRenames(prepareProfilesImport({ range, companyId, existingProfiles: sidebarClient().portfolio.listProfiles(companyId) }));
+  } catch (error) {
+    // A range that does not read as an import (no name column): startImport says why; there is no rename to show.
+    if (error instanceof InputError) return { ...check, renames: [] };
+    throw error;
+  }
+  return { ...check, renames };
 }
 
 function columnCheck(request: ImportRequest, range: RangeInput): ImportColumnCheck {
@@ -142,6 +166,8 @@ export function startImport(request: ImportRequest): ImportHandle {
 /** A new profile import: its record keeps of the fund's profiles only those its rows matched. */
 function newProfilesImport(request: ImportRequest, sheetName: string, range: RangeInput, existingProfiles: PortfolioCompanyProfile[]): RereadJob<ImportRecord, StoredImport> {
   const state = prepareProfilesImport({ range, companyId: request.companyId, existingProfiles });
+  // Checked against the profiles read just now, before anything is sent: a rename the preview did not show is refused.
+  requireAcceptedRenames(state, request.renames ?? []);
   return { record: { kind: 'profiles', request, sheetName, state: compactNewProfilesImport(state, range, existingProfiles) }, stored: { kind: 'profiles', request, sheetName, state } };
 }
 
@@ -208,18 +234,22 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
     problem: RANGE_CHANGED,
   }),
   stopped: writeAll,
-  /** Every row a step settled, for the Pushes sheet: what it created (its id) or why not. */
+  /**
+   * Every row a step settled, for the Pushes sheet: what it created (its id) or why not; an updated profile's
+   * fields one row each, with the value read just before the write (Old value) and the value written, and a
+   * conflict's fields with the server's value then read and the value held back.
+   */
   pushLog: (before, after) => {
     const time = new Date().toISOString();
-    return { rows: newlySettled(report(before).rows, report(after).rows).map((row) => ({
-      time,
-      kind: after.kind === 'profiles' ? 'Import profiles' as const : 'Import contacts' as const,
-      what: row.label,
-      period: '',
-      oldValue: null,
-      newValue: row.idText,
-      outcome: outcomeText(row.outcome, row.reason),
-      cell: addressOf(after.sheetName, row.sheetRow, after.state.origin.column, 1, 1),
-    })) };
+    const kind = after.kind === 'profiles' ? 'Import profiles' as const : 'Import contacts' as const;
+    const reportAfter = report(after).rows;
+    const settled = newlySettled(report(before).rows, reportAfter);
+    return { rows: settled.flatMap((row) => {
+      const base = { time, kind, period: '', cell: addressOf(after.sheetName, row.sheetRow, after.state.origin.column, 1, 1) };
+      const outcomeOf = outcomeText(row.outcome, row.reason);
+      const fields = after.kind === 'profiles' ? profileFieldChanges(after.state.rows[reportAfter.indexOf(row)]!) : [];
+      if (fields.length === 0) return [{ ...base, what: row.label, oldValue: null, newValue: row.idText, outcome: outcomeOf }];
+      return fields.map((field) => ({ ...base, what: `${row.label} › ${field.label}`, oldValue: logValue(field.old), newValue: logValue(field.new), outcome: outcomeOf }));
+    }) };
   },
 });

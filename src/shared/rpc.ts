@@ -1,7 +1,7 @@
 // The surface between the sidebar and the server: names and JSON-safe types, shared by both sides.
 
 import type { ExportLayout, ExportProgress, ExportReport, ExportReportItem, ExportSpec } from '../core/export';
-import type { ContactNoteDraft, ImportProgress, ImportReportRow } from '../core/directory';
+import type { ContactNoteDraft, ImportProgress, ImportReportRow, ProfileRename } from '../core/directory';
 import type { Metric, MetricInput } from '../core/api/types';
 import type { AuditPushProgress, AuditPushReport, AuditPushReportItem, Completeness } from '../core/audit';
 import type { JobKind as FailureJobKind } from '../core/jobs/classify-failure';
@@ -133,6 +133,11 @@ export type ImportRequest = {
    * names them); without it, a range with such a column is refused before anything is sent.
    */
   ignoreUnrecognisedColumns?: boolean;
+  /**
+   * The profile renames the preview (checkImportColumns) showed and the person confirmed; a profile import
+   * that would rename any other profile, or to another name, is refused before anything is sent.
+   */
+  renames?: ProfileRename[];
 };
 
 /** What an import would read of a range's header row (checkImportColumns). */

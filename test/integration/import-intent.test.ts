@@ -135,3 +135,109 @@ it('reports a cancel during a rate-limit wait as the person\'s cancel, not the r
   expect(cancelled.report!.summary).toBe('3 rows read: 3 not sent (import cancelled).');
   expect((await stack.emulator.control.state()).contacts.filter((c) => /^a\d@example\.com$/.test(c.email))).toEqual([]);
 });
+
+describe('renames', () => {
+  const profileNamed = async (id: string) => (await stack.emulator.control.state()).portfolio_company_profiles.find((p) => p.id === id)!;
+  const preview = (rt: GasRuntime, range: string) => ok<ImportColumnCheck>(rt.callServer('checkImportColumns', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range }]));
+
+  it('never renames by case: run 1 matches "AURORA ROBOTICS" by name and writes the id back, run 2 matches by id and sends nothing', async () => {
+    // The demo fund's own "Aurora Robotics".
+    const aurora = state.portfolio_company_profiles.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Aurora Robotics');
+    const rt = stack.runtime();
+    const sheet = rt.spreadsheet.getActiveSheet();
+    sheet.getRange('A1:A2').setValues([['Name'], ['AURORA ROBOTICS']]);
+    await stack.takeRequests();
+
+    expect(preview(rt, 'Sheet1!A1:A2').renames).toEqual([]);
+    const first = await runImport(rt, 'profiles', 'Sheet1!A1:A2');
+    expect(first.report!.summary).toBe('1 row read: 1 unchanged.');
+    // The id went back into the sheet, so the next run matches by id.
+    expect(sheet.getRange('B1:B2').getValues()).toEqual([['Profile id'], [aurora!.id]]);
+
+    expect(preview(rt, 'Sheet1!A1:A2').renames).toEqual([]);
+    const second = await runImport(rt, 'profiles', 'Sheet1!A1:A2');
+    expect(second.report!.summary).toBe('1 row read: 1 unchanged.');
+    expect(await writes()).toEqual([]);
+    expect((await profileNamed(aurora!.id)).name).toBe('Aurora Robotics');
+
+    // With another field changed, the PUT carries the server's name, not the sheet's case.
+    sheet.getRange('A2:A2').setValues([[' aurora robotics ']]);
+    sheet.getRange('D1:D2').setValues([['Website'], ['https://aurora-new.example']]);
+    const third = await runImport(rt, 'profiles', 'Sheet1!A1:D2');
+    expect(third.report!.totals).toMatchObject({ updated: 1 });
+    const sent = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
+    expect(sent.map((r) => [r.path, (r.body as { portfolio_company_profile: { name: string } }).portfolio_company_profile.name])).toEqual([
+      [`/portfolio_company_profiles/${aurora!.id}`, 'Aurora Robotics'],
+    ]);
+    expect(await profileNamed(aurora!.id)).toMatchObject({ name: 'Aurora Robotics', website_url: 'https://aurora-new.example' });
+  });
+
+  it('shows a real rename old → new in the preview, sends nothing until it is confirmed, then renames', async () => {
+    // The demo fund's own "Aurora Robotics".
+    const aurora = state.portfolio_company_profiles.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Aurora Robotics');
+    const rt = stack.runtime();
+    rt.spreadsheet.getActiveSheet().getRange('A1:B2').setValues([['Name', 'Profile id'], ['Aurora Robotics Inc', aurora!.id]]);
+    await stack.takeRequests();
+
+    const check = preview(rt, 'Sheet1!A1:B2');
+    expect(check.renames).toEqual([{ sheetRow: 2, profileId: aurora!.id, from: 'Aurora Robotics', to: 'Aurora Robotics Inc' }]);
+    const refused = rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B2' }]) as { ok: boolean; error: string };
+    expect(refused).toEqual({ ok: false, error: expect.stringMatching(/^The profile import would rename 1 profile: row 2: "Aurora Robotics" → "Aurora Robotics Inc"\. Nothing was sent\./) });
+    expect(await writes()).toEqual([]);
+    expect((await profileNamed(aurora!.id)).name).toBe('Aurora Robotics');
+
+    let handle = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B2', renames: check.renames }]));
+    for (let i = 0; !handle.report && i < 20; i++) handle = ok<ImportHandle>(rt.callServer('continueImport', [handle.importId]));
+    expect(handle.report!.summary).toBe('1 row read: 1 updated.');
+    expect(await writes()).toEqual([`PUT /portfolio_company_profiles/${aurora!.id}`]);
+    expect((await profileNamed(aurora!.id)).name).toBe('Aurora Robotics Inc');
+  });
+});
+
+it('compares each update with the server just before writing it: a field a colleague changed since the start is a conflict, not written, and the Pushes sheet keeps what was replaced', async () => {
+  const fund = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund && !p.name.startsWith('Cirrus'));
+  const [first, second] = fund;
+  const rt = stack.runtime();
+  const sheet = rt.spreadsheet.getActiveSheet();
+  sheet.getRange('A1:C3').setValues([
+    ['Name', 'Website', 'Currency'],
+    [first!.name, 'https://analyst.example', ''],
+    [second!.name, '', second!.currency === 'CHF' ? 'SEK' : 'CHF'],
+  ]);
+  const started = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:C3' }]));
+  expect(started.progress.status).toBe('running');
+
+  // A colleague changes the first profile's website between the start and the step.
+  const colleague = await fetch(`${stack.emulator.url}/portfolio_company_profiles/${first!.id}`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${stack.emulator.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ portfolio_company_profile: { name: first!.name, company_id: DEMO_IDS.fund, website_url: 'https://colleague.example' } }),
+  });
+  expect(colleague.status).toBe(200);
+  await stack.takeRequests();
+
+  let handle = started;
+  for (let i = 0; !handle.report && i < 20; i++) handle = ok<ImportHandle>(rt.callServer('continueImport', [handle.importId]));
+  // One paged read of the fund's profiles in the step, right before its writes; then only the write that does not overwrite the colleague.
+  expect((await stack.takeRequests()).map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ''}`)).toEqual([
+    `GET /portfolio_company_profiles?company_id=${DEMO_IDS.fund}&page=1`,
+    `GET /portfolio_company_profiles?company_id=${DEMO_IDS.fund}&page=2`,
+    `PUT /portfolio_company_profiles/${second!.id}`,
+  ]);
+  const after = await stack.emulator.control.state();
+  expect(after.portfolio_company_profiles.find((p) => p.id === first!.id)!.website_url).toBe('https://colleague.example');
+  const newCurrency = second!.currency === 'CHF' ? 'SEK' : 'CHF';
+  expect(after.portfolio_company_profiles.find((p) => p.id === second!.id)!.currency).toBe(newCurrency);
+  expect(handle.report!.totals).toMatchObject({ updated: 1, conflict: 1 });
+  expect(handle.report!.problems).toEqual([{
+    sheetRow: 2, label: first!.name, outcome: 'conflict',
+    reason: `changed on the server since the import was planned (website: ${JSON.stringify(first!.website_url ?? '')} then, "https://colleague.example" now), so the row was not written and that change is kept: import again to plan it against the server as it is now`.replace('"" then', 'a blank then'),
+  }]);
+  expect(sheet.getRange('E2').getValue()).toMatch(/^conflict: changed on the server/);
+
+  const log = rt.spreadsheet.getSheetByName('Pushes')!.getDataRange().getValues().slice(1).map((row) => row.slice(2, 8));
+  expect(log).toEqual([
+    ['Import profiles', `${first!.name} › website`, '', 'https://colleague.example', 'https://analyst.example', expect.stringMatching(/^conflict: changed on the server/)],
+    ['Import profiles', `${second!.name} › currency`, '', second!.currency ?? '', newCurrency, 'updated'],
+  ]);
+});

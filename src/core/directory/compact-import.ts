@@ -12,7 +12,7 @@ import { isBlankCell } from './cell-text';
 import { carryJobFields, compactRecord, decodeRuns, encodeRuns } from '../jobs/compact-state';
 import { MAYBE_CREATED_MARK, prepareContactsImport, type ContactRowOutcome, type ContactsImportState } from './contacts-import';
 import { prepareProfilesImport, type ProfileRowOutcome, type ProfilesImportState } from './profiles-import';
-import type { ImportJob, ImportRowBase, RangeInput } from './types';
+import { newImportCounters, type ImportJob, type ImportRowBase, type RangeInput } from './types';
 
 type Kept = Pick<ImportJob<ImportRowBase>, 'status' | 'counters' | 'inFlight' | 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'> & {
   version: 2;
@@ -53,7 +53,7 @@ export type CompactImport = CompactContactsImport | CompactProfilesImport;
 
 const CONTACT_CODES: Record<string, ContactRowOutcome> = { p: 'pending', C: 'created', E: 'existing', S: 'skipped', F: 'failed', K: 'unknown' };
 /** c and u: pending creation and update, so a row planned anew to do something else is not sent. */
-const PROFILE_CODES: Record<string, ProfileRowOutcome> = { c: 'pending', u: 'pending', C: 'created', U: 'updated', N: 'unchanged', F: 'failed' };
+const PROFILE_CODES: Record<string, ProfileRowOutcome> = { c: 'pending', u: 'pending', C: 'created', U: 'updated', N: 'unchanged', X: 'conflict', F: 'failed' };
 
 /** The code of a settled outcome (a kind's pending outcome has its own code). */
 function codeOf(codes: Record<string, string>, outcome: string): string {
@@ -172,7 +172,7 @@ function asAtStart(range: RangeInput, compact: Kept, idColumn: number, settledRo
 /** The job's own fields from what was stored, on a state planned anew. */
 function restoreJob<Row extends ImportRowBase>(state: ImportJob<Row>, compact: Kept): void {
   state.status = compact.status;
-  state.counters = { ...compact.counters };
+  state.counters = { ...newImportCounters(), ...compact.counters };
   if (compact.inFlight !== undefined) state.inFlight = compact.inFlight;
   carryJobFields(compact, state);
 }
@@ -254,7 +254,8 @@ export function expandProfilesImport(compact: CompactProfilesImport, range: Rang
     (row, outcome, id) => {
       delete row.body;
       delete row.action;
-      if (outcome === 'failed') delete row.changed;
+      delete row.expected;
+      if (outcome === 'failed' || outcome === 'conflict') delete row.changed;
       if (id !== undefined) row.profileId = id;
     },
     (row, code) => row.action === (code === 'u' ? 'update' : 'create'),

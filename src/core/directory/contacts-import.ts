@@ -8,7 +8,7 @@ import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { emailProblem } from './email';
 import { checkImportHeader, markDuplicates, newImportJob, readImportRows, type FieldColumn, type ImportColumnCheck } from './range-header';
-import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './row-job';
+import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './import-job';
 import type { ImportJob, ImportReport, RangeInput, SheetPosition } from './types';
 
 /**

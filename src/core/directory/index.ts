@@ -4,6 +4,9 @@ export {
   buildProfilesImportReport,
   checkProfileColumns,
   prepareProfilesImport,
+  profileFieldChanges,
+  profileRenames,
+  requireAcceptedRenames,
   runProfilesImportStep,
   PROFILE_ID_HEADER,
   PROFILE_ROW_OUTCOMES,
@@ -18,8 +21,8 @@ export {
   CONTACT_ROW_OUTCOMES,
   type ContactsImportState,
 } from './contacts-import';
-export { importProgress, resumeImport } from './row-job';
+export { importProgress, resumeImport } from './import-job';
 export { requireKnownHeaders, STATUS_HEADER, type ImportColumnCheck } from './range-header';
 export { findContactHeader, planContactNote, sendContactNote, type ContactNoteDraft, type ContactNoteReport } from './contact-notes';
 export { portfolioNotesTable } from './portfolio-notes-table';
-export type { ImportProgress, ImportReport, ImportReportRow, RowWrite } from './types';
+export type { ImportProgress, ImportReport, ImportReportRow, ProfileRename, RowWrite } from './types';

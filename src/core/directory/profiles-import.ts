@@ -1,29 +1,48 @@
 // Profiles from a range: each row planned (create, update, unchanged or failed) before anything is sent, then
-// sent as a POST or PUT, one at a time, with a report.
+// sent as a POST or PUT, one at a time, with a report. An update is compared with the server's profile just
+// before it is written: a field someone changed since the plan is a conflict, not overwritten.
 
 import type { ApiClient } from '../api/client';
 import type { PortfolioCompanyProfile, PortfolioCompanyProfileInput } from '../api/types';
-import { quote } from '../export/places';
+import { InputError } from '../errors';
+import { countOf, joinAnd, quote } from '../export/places';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { readContactId, readCurrency, readMonth, readWebsite, type FieldRead } from './profile-fields';
 import { checkImportHeader, markDuplicates, newImportJob, readImportRows, type FieldColumn, type ImportColumnCheck } from './range-header';
-import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './row-job';
-import type { ImportJob, ImportReport, RangeInput, SheetPosition } from './types';
+import { importReport, runImportStep, type ImportKind, type ImportStepOptions, type ImportStepResult } from './import-job';
+import type { ImportJob, ImportReport, ProfileRename, RangeInput, SheetPosition } from './types';
 
 /**
  * What happened to one row.
  * - created / updated: confirmed by the API.
  * - unchanged: the profile already holds every value the row gives, so nothing was sent.
+ * - conflict: not sent, because a field it would replace was changed on the server since the import was planned.
  * - failed: refused by validation or by the API, or its creation could not be confirmed; has a reason.
  * - pending: not sent yet.
  */
-export type ProfileRowOutcome = 'created' | 'updated' | 'unchanged' | 'failed' | 'pending';
+export type ProfileRowOutcome = 'created' | 'updated' | 'unchanged' | 'conflict' | 'failed' | 'pending';
 
-export const PROFILE_ROW_OUTCOMES: readonly ProfileRowOutcome[] = ['created', 'updated', 'unchanged', 'failed', 'pending'];
+export const PROFILE_ROW_OUTCOMES: readonly ProfileRowOutcome[] = ['created', 'updated', 'unchanged', 'conflict', 'failed', 'pending'];
 
 /** The fields of a profile as reasons and notes name them. */
 type ProfileFieldName = 'name' | 'website' | 'currency' | 'primary contact' | 'fiscal year end month';
+
+/** A profile's fields an import writes, by the API's names. */
+export type ProfileField = 'name' | 'website_url' | 'currency' | 'primary_contact_id' | 'fiscal_year_end_month';
+
+type FieldValue = string | number | null;
+
+const FIELD_NAMES: Record<ProfileField, ProfileFieldName> = {
+  name: 'name',
+  website_url: 'website',
+  currency: 'currency',
+  primary_contact_id: 'primary contact',
+  fiscal_year_end_month: 'fiscal year end month',
+};
+
+/** A field the server changed between the plan and the write: what the plan saw, what it holds now, what the row gives. */
+export type ProfileFieldConflict = { field: ProfileField; then: FieldValue; now: FieldValue; typed: FieldValue };
 
 type ProfileRowState = {
   row: number;
@@ -39,6 +58,19 @@ type ProfileRowState = {
   body?: PortfolioCompanyProfileInput;
   /** Fields an update changes. */
   changed?: ProfileFieldName[];
+  /** A rename's name on the server when planned: the preview shows it, old → new. */
+  renamedFrom?: string;
+  /** A pending update's fields it replaces, with the values the plan saw on the server (compared just before the write). */
+  expected?: Partial<Record<ProfileField, FieldValue>>;
+  /**
+   * An updated row's fields the update changed, with the server's values read just before the write: what
+   * the update replaced (for the Pushes sheet's Old value and Undo). Not kept between steps.
+   */
+  replaced?: Partial<Record<ProfileField, FieldValue>>;
+  /** An updated row's fields with the values it wrote (the same keys as `replaced`). */
+  written?: Partial<Record<ProfileField, FieldValue>>;
+  /** A conflict's fields, with both values (and what the row gives). Not kept between steps; the reason names them. */
+  conflicts?: ProfileFieldConflict[];
   /** The row's id cell is empty (or the range has no id column): the profile's id is written back once known. */
   writeId: boolean;
   reason?: string;
@@ -157,12 +189,12 @@ function matchProfiles(rows: readonly ReadRow[], existing: readonly PortfolioCom
   const byId = new Map(existing.map((profile) => [profile.id.toLowerCase(), profile]));
   const byName = new Map<string, PortfolioCompanyProfile[]>();
   for (const profile of existing) {
-    const key = profile.name.trim().toLowerCase();
+    const key = nameKey(profile.name);
     byName.set(key, [...(byName.get(key) ?? []), profile]);
   }
   for (const row of rows) {
     if (row.problems.length > 0) continue;
-    const named = byName.get(row.name.toLowerCase()) ?? [];
+    const named = byName.get(nameKey(row.name)) ?? [];
     if (row.id !== undefined) {
       const profile = byId.get(row.id);
       if (!profile) {
@@ -187,6 +219,14 @@ function matchProfiles(rows: readonly ReadRow[], existing: readonly PortfolioCom
   }
 }
 
+/**
+ * A name as the API compares names within a fund (without regard to case) and as the formulas match them
+ * (trimmed): two names with one key are one name, so a difference of case or spaces is never a rename.
+ */
+function nameKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
 const NO_VALUES = { website_url: null, currency: null, primary_contact_id: null, fiscal_year_end_month: null } as const;
 
 function planRow(read: ReadRow, companyId: string): ProfileRowState {
@@ -197,26 +237,156 @@ function planRow(read: ReadRow, companyId: string): ProfileRowState {
   // (a POST's, what differs from a profile with no values).
   const target = read.target;
   const current = target ?? NO_VALUES;
-  // A match by name never renames: the name as the API holds it is sent back. A match by id renames,
-  // unless the names differ only by surrounding spaces on the API's side.
-  const renames = target !== undefined && read.matchedBy !== 'name' && read.name !== target.name.trim();
+  // A name that differs from the server's only by case or surrounding spaces is the same name, whether the
+  // row matched by name or by id: the server's is kept (and sent back, since a PUT needs one). Otherwise a
+  // run that wrote the id back after matching "AURORA ROBOTICS" by name would rename the profile on the next.
+  const renames = target !== undefined && nameKey(read.name) !== nameKey(target.name);
   const body: PortfolioCompanyProfileInput = { name: target && !renames ? target.name : read.name, company_id: companyId };
   const changed: ProfileFieldName[] = [];
+  // What the plan saw of each field it replaces: the write compares the server with it first.
+  const expected: Partial<Record<ProfileField, FieldValue>> = {};
   if (!target || renames) changed.push('name');
-  const diff = <T extends string | number>(field: FieldRead<T>, value: T | null, label: ProfileFieldName, set: (value: T | null) => void) => {
+  if (target && renames) expected.name = target.name;
+  const diff = <T extends string | number>(field: FieldRead<T>, key: Exclude<ProfileField, 'name'>, set: (value: T | null) => void) => {
+    const value = fieldOf(current, key) as T | null;
     if (field.kind === 'value' && field.value !== value) set(field.value);
     else if (field.kind === 'clear' && value !== null) set(null);
     else return;
-    changed.push(label);
+    changed.push(FIELD_NAMES[key]);
+    expected[key] = value;
   };
-  diff(read.website, current.website_url, 'website', (value) => (body.website_url = value));
-  diff(read.currency, current.currency, 'currency', (value) => (body.currency = value));
-  diff(read.primaryContact, current.primary_contact_id?.toLowerCase() ?? null, 'primary contact', (value) => (body.primary_contact_id = value));
-  diff(read.month, current.fiscal_year_end_month, 'fiscal year end month', (value) => (body.fiscal_year_end_month = value));
+  diff(read.website, 'website_url', (value) => (body.website_url = value));
+  diff(read.currency, 'currency', (value) => (body.currency = value));
+  diff(read.primaryContact, 'primary_contact_id', (value) => (body.primary_contact_id = value));
+  diff(read.month, 'fiscal_year_end_month', (value) => (body.fiscal_year_end_month = value));
   if (!target) return { ...base, action: 'create', body };
   const matched = { matchedBy: read.matchedBy ?? 'id', profileId: target.id };
   if (changed.length === 0) return { ...base, ...matched, outcome: 'unchanged' };
-  return { ...base, ...matched, action: 'update', body, changed };
+  return { ...base, ...matched, action: 'update', body, changed, expected, ...(renames ? { renamedFrom: target.name } : {}) };
+}
+
+/** A field of a profile as the import compares it (a contact id in lower case, as the row's is read). */
+function fieldOf(profile: Pick<PortfolioCompanyProfile, ProfileField> | typeof NO_VALUES, key: ProfileField): FieldValue {
+  if (key === 'name') return 'name' in profile ? profile.name : null;
+  const value = profile[key];
+  return key === 'primary_contact_id' && typeof value === 'string' ? value.toLowerCase() : value;
+}
+
+/** Two values of a field the same: names as the API compares them (see nameKey), the rest exactly. */
+function sameValue(key: ProfileField, a: FieldValue, b: FieldValue): boolean {
+  if (key === 'name' && typeof a === 'string' && typeof b === 'string') return nameKey(a) === nameKey(b);
+  return a === b;
+}
+
+/** "a blank", or the value quoted: how a conflict's reason shows a field's value. */
+function shownValue(value: FieldValue): string {
+  return value === null ? 'a blank' : quote(String(value));
+}
+
+/** Lower-case, no final period: it reads after "conflict: ". */
+function conflictReason(conflicts: readonly ProfileFieldConflict[]): string {
+  const fields = conflicts.map((c) => `${FIELD_NAMES[c.field]}: ${shownValue(c.then)} then, ${shownValue(c.now)} now`);
+  return `changed on the server since the import was planned (${fields.join('; ')}), so the row was not written and that change is kept: import again to plan it against the server as it is now`;
+}
+
+/**
+ * The guard of a wave's updates, just before their writes: the fund's profiles are read once (paged), and
+ * each update row is compared with its profile as it is now. A field it replaces that holds another value
+ * than the plan saw is a conflict: the row is not written. A field that already holds the row's value is
+ * left out of the PUT; the rest replace what the server holds now (kept in `replaced`). The PUT names the
+ * profile as the server does now, unless it renames it: a colleague's rename is not undone.
+ */
+function guardUpdates(rows: readonly ProfileRowState[], client: ApiClient): boolean {
+  const updates = updatesOf(rows);
+  const [first] = updates;
+  if (!first?.body) return false;
+  const now = new Map(client.portfolio.listProfiles(first.body.company_id).map((profile) => [profile.id.toLowerCase(), profile]));
+  for (const row of updates) {
+    const profile = now.get((row.profileId ?? '').toLowerCase());
+    if (!profile) {
+      fail(row, 'the profile no longer exists on the server (deleted since the import was planned?): clear the id cell to create it again, or remove the row');
+      continue;
+    }
+    guardUpdate(row, profile);
+  }
+  return true;
+}
+
+/** The rows of a wave that update a profile: the ones the guard compares with the server. */
+function updatesOf(rows: readonly ProfileRowState[]): ProfileRowState[] {
+  return rows.filter((row) => row.outcome === 'pending' && row.action === 'update' && row.body);
+}
+
+function guardUpdate(row: ProfileRowState, profile: PortfolioCompanyProfile): void {
+  const body = row.body!;
+  const conflicts: ProfileFieldConflict[] = [];
+  const replaced: Partial<Record<ProfileField, FieldValue>> = {};
+  const written: Partial<Record<ProfileField, FieldValue>> = {};
+  const already: ProfileField[] = [];
+  for (const [key, then] of Object.entries(row.expected ?? {}) as Array<[ProfileField, FieldValue]>) {
+    const typed = (body[key] ?? null) as FieldValue;
+    const current = fieldOf(profile, key);
+    if (sameValue(key, current, typed)) already.push(key);
+    else if (!sameValue(key, current, then)) conflicts.push({ field: key, then, now: current, typed });
+    else {
+      replaced[key] = current;
+      written[key] = typed;
+    }
+  }
+  if (conflicts.length > 0) {
+    row.outcome = 'conflict';
+    row.reason = conflictReason(conflicts);
+    row.conflicts = conflicts;
+    delete row.body;
+    delete row.action;
+    return;
+  }
+  for (const key of already) {
+    if (key !== 'name') delete body[key];
+    row.changed = (row.changed ?? []).filter((name) => name !== FIELD_NAMES[key]);
+  }
+  if (Object.keys(written).length === 0) {
+    // Someone already wrote every value the row gives: nothing is left to send.
+    row.outcome = 'unchanged';
+    delete row.body;
+    delete row.action;
+    delete row.changed;
+    return;
+  }
+  if (!('name' in written)) body.name = profile.name;
+  row.replaced = replaced;
+  row.written = written;
+}
+
+/** The profiles the import would rename, old → new: the preview lists them before anything is sent. */
+export function profileRenames(state: ProfilesImportState): ProfileRename[] {
+  return state.rows.flatMap((row) => (row.outcome === 'pending' && row.renamedFrom !== undefined && row.profileId
+    ? [{ sheetRow: state.origin.row + row.row - 1, profileId: row.profileId, from: row.renamedFrom, to: row.name }]
+    : []));
+}
+
+/**
+ * Refuses, before anything is sent, an import that would rename a profile the person did not see renamed
+ * in the preview (`accepted`: the renames it showed, confirmed): the same profile, from the same name, to
+ * the same name. A rename is never a side effect of an update.
+ */
+export function requireAcceptedRenames(state: ProfilesImportState, accepted: readonly ProfileRename[]): void {
+  const seen = new Set(accepted.map((rename) => renameKey(rename)));
+  const unseen = profileRenames(state).filter((rename) => !seen.has(renameKey(rename)));
+  if (unseen.length === 0) return;
+  throw new InputError(
+    `The profile import would rename ${countOf(unseen.length, 'profile')}: ${joinAnd(unseen.map(renameText), { limit: 10 })}. Nothing was sent. ` +
+      'Import again to see the renames in the preview and confirm them, or put the profile\'s current name in the sheet to keep it.',
+  );
+}
+
+/** 'row 3: "Aurora Robotics" → "Aurora Robotics Inc"'. */
+export function renameText(rename: ProfileRename): string {
+  return `row ${rename.sheetRow}: ${quote(rename.from)} → ${quote(rename.to)}`;
+}
+
+function renameKey(rename: Pick<ProfileRename, 'profileId' | 'from' | 'to'>): string {
+  return JSON.stringify([rename.profileId.toLowerCase(), rename.from, rename.to]);
 }
 
 export type ProfilesImportReport = ImportReport<ProfileRowOutcome>;
@@ -244,14 +414,22 @@ export function buildProfilesImportReport(state: ProfilesImportState): ProfilesI
 const PROFILES: ImportKind<ProfileRowState, ProfileRowOutcome> = {
   isCreate: (row) => row.action === 'create',
 
+  guard: {
+    readAndCompare: guardUpdates,
+    unreadable(rows, reason) {
+      for (const row of updatesOf(rows)) fail(row, `the fund's profiles could not be read to compare the row with the server just before writing it: ${reason}`);
+    },
+  },
+
   send(row, client) {
     if (!row.body || !row.action) return;
     if (row.action === 'create') row.profileId = client.portfolio.createProfile(row.body).id;
     else client.portfolio.updateProfile(row.profileId ?? '', row.body);
     row.outcome = row.action === 'create' ? 'created' : 'updated';
-    // Once confirmed, the request is history: dropping it keeps the stored state small.
+    // Once confirmed, the request is history.
     delete row.body;
     delete row.action;
+    delete row.expected;
   },
 
   fail,
@@ -274,16 +452,19 @@ const PROFILES: ImportKind<ProfileRowState, ProfileRowOutcome> = {
   },
 
   outcomes: PROFILE_ROW_OUTCOMES,
+  phrase: (outcome, count) =>
+    (outcome === 'conflict' ? `${count} ${count === '1' ? 'conflict' : 'conflicts'} (changed on the server since the import was planned, so not written)` : undefined),
   label: (row) => row.name,
   note(row) {
     const parts: string[] = [];
     if (row.outcome === 'pending') parts.push(row.action === 'create' ? 'to be created' : `to update ${(row.changed ?? []).join(', ')}`);
     if (row.matchedBy === 'name') parts.push('matched by name');
     if (row.outcome === 'updated' && row.changed) parts.push(`changed: ${row.changed.join(', ')}`);
+    if (row.renamedFrom !== undefined && (row.outcome === 'pending' || row.outcome === 'updated')) parts.push(`renamed from ${quote(row.renamedFrom)}`);
     if (row.outcome !== 'failed') parts.push(...(row.notes ?? []));
     return parts.length > 0 ? parts.join('; ') : null;
   },
-  /** A profile's id goes back into an empty id cell once known, so the next run matches by id (and may rename). */
+  /** A profile's id goes back into an empty id cell once known, so the next run matches by id (and renames only what the preview showed). */
   idText: (row) => (row.writeId && row.profileId && row.outcome !== 'pending' && row.outcome !== 'failed' ? row.profileId : null),
 };
 
@@ -292,4 +473,20 @@ function fail(row: ProfileRowState, reason: string): void {
   row.reason = reason;
   delete row.body;
   delete row.action;
+  delete row.expected;
+}
+
+/**
+ * What a settled row changed on the server, field by field, for the Pushes sheet: an update's fields with
+ * the value read just before the write and the value written; a conflict's with the server's value then
+ * read and the value the row would have written. Empty for other rows (and for any row after a reload:
+ * these are not kept between steps).
+ */
+export function profileFieldChanges(row: ProfileRowState): Array<{ field: ProfileField; label: ProfileFieldName; old: FieldValue; new: FieldValue }> {
+  if (row.outcome === 'updated' && row.replaced && row.written) {
+    const written = row.written;
+    return (Object.entries(row.replaced) as Array<[ProfileField, FieldValue]>).map(([field, old]) => ({ field, label: FIELD_NAMES[field], old, new: written[field] ?? null }));
+  }
+  if (row.outcome === 'conflict' && row.conflicts) return row.conflicts.map((c) => ({ field: c.field, label: FIELD_NAMES[c.field], old: c.now, new: c.typed }));
+  return [];
 }

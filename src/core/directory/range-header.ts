@@ -4,7 +4,7 @@ import { InputError } from '../errors';
 import { columnLetters, joinAnd, quote } from '../export/places';
 import { unsettledCell } from '../sheets/unsettled-cell';
 import { isBlankCell } from './cell-text';
-import type { RangeInput, SheetPosition } from './types';
+import { newImportCounters, type ProfileRename, type RangeInput, type SheetPosition } from './types';
 
 /** Heads the status column the server writes; a range that already has one (an earlier run) reuses it. */
 export const STATUS_HEADER = 'Import status';
@@ -88,6 +88,11 @@ export type ImportColumnCheck = {
   recognised: string[];
   /** Headers it does not recognise, with their column: 'C "Contact list names"'. Their cells would not be sent. */
   unrecognised: string[];
+  /**
+   * A profile import's renames, old → new, as planned against the fund's profiles now: the import sends
+   * them only when its request carries them back (the person confirmed them). Absent for contacts.
+   */
+  renames?: ProfileRename[];
 };
 
 /** The header row checked against an import's fields: every header it would leave out is named. */
@@ -186,7 +191,7 @@ export function newImportJob<Row extends { outcome: string }>(read: ImportRows<'
     idColumn,
     statusColumn: { column: statusColumn ?? Math.max(read.width, idColumn.column) + 1, header: STATUS_HEADER, isNew: statusColumn === null },
     rows,
-    counters: { steps: 0, requests: 0 },
+    counters: newImportCounters(),
   };
 }
 

@@ -4,6 +4,7 @@
 import type { SheetPosition } from '../export/types';
 import type { JobProgressBase } from '../jobs/progress';
 import type { JobStatus, RateLimitState } from '../jobs/rate-limit-state';
+import type { WaveJobState } from '../jobs/wave-step';
 
 export type { RangeInput, SheetPosition } from '../export/types';
 
@@ -21,6 +22,13 @@ export type ImportRowBase = {
   /** Why it failed, was skipped, or may have been created. */
   reason?: string;
 };
+
+export type ImportCounters = WaveJobState['counters'] & { requests: number };
+
+/** A new import's counters (a stored one from before they were all kept gets the missing ones at 0). */
+export function newImportCounters(): ImportCounters {
+  return { steps: 0, requests: 0, stepsWithoutProgress: 0, rateLimitWaitMs: 0, retryWaitMs: 0 };
+}
 
 /** What every import keeps between steps, whatever its rows are. */
 export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' | 'rateLimitedSince' | 'notBefore' | 'problem'> & {
@@ -40,8 +48,11 @@ export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' 
   /** An earlier "Import status" column of the range, or a new one. */
   statusColumn: ColumnTarget;
   rows: Row[];
-  /** requests: writes (POST or PUT) asked of the client; its own retries of a 429 are not counted. */
-  counters: { steps: number; requests: number };
+  /**
+   * requests: writes (POST or PUT) asked of the client, its own retries of a 429 not counted; the others are
+   * every wave job's (WaveJobState).
+   */
+  counters: ImportCounters;
   /**
    * Index into `rows` of a POST that was about to be sent when the state was saved. If a step finds it
    * still set, the execution died mid-request: the row may have been created, and is marked so.
@@ -49,11 +60,21 @@ export type ImportJob<Row extends ImportRowBase> = Pick<RateLimitState, 'retry' 
   inFlight?: number;
 };
 
+/** A profile an import would rename: shown old → new in the preview, and sent only once confirmed there. */
+export type ProfileRename = {
+  sheetRow: number;
+  profileId: string;
+  /** The name on the server when the import was planned. */
+  from: string;
+  /** The name in the sheet. */
+  to: string;
+};
+
 /** What the server writes for one row as soon as it is settled (onCheckpoint). */
 export type RowWrite = Pick<ImportReportRow<string>, 'row' | 'sheetRow' | 'idText' | 'status'>;
 
-/** `rowsDone`: rows with a final outcome. */
-export type ImportProgress = JobProgressBase & { rowsDone: number; rowsTotal: number };
+/** `rowsDone`: rows with a final outcome; `waitedForRateLimitMs`: what the step waited for the rate limit. */
+export type ImportProgress = JobProgressBase & { rowsDone: number; rowsTotal: number; waitedForRateLimitMs?: number };
 
 /** One row of an import's report, as a person reads it. */
 export type ImportReportRow<Outcome extends string> = {

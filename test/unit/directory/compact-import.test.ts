@@ -42,7 +42,7 @@ function contactsAfterAStep(): { start: ContactsImportState; state: ContactsImpo
   delete bob!.body;
   Object.assign(cy!, { outcome: 'unknown', idText: MAYBE_CREATED_MARK, reason: 'may have been created' });
   delete cy!.body;
-  state.counters = { steps: 1, requests: 3 };
+  state.counters = { ...state.counters, steps: 1, requests: 3 };
   state.status = 'paused';
   state.problem = 'The connection was lost.';
   // What the server wrote into the sheet meanwhile: ids and statuses.
@@ -122,10 +122,12 @@ describe('a compact profile import', () => {
     Object.assign(state.rows[0]!, { outcome: 'updated' });
     delete state.rows[0]!.body;
     delete state.rows[0]!.action;
+    // As the send drops them once confirmed (what the write was compared with).
+    delete state.rows[0]!.expected;
     Object.assign(state.rows[1]!, { outcome: 'created', profileId: NEW_IDS[1] });
     delete state.rows[1]!.body;
     delete state.rows[1]!.action;
-    state.counters = { steps: 1, requests: 2 };
+    state.counters = { ...state.counters, steps: 1, requests: 2 };
     const sheet = PROFILE_ROWS.map((row) => [...row]);
     sheet[1]![3] = ACME;
     sheet[2]![3] = NEW_IDS[1];
@@ -145,5 +147,21 @@ describe('a compact profile import', () => {
     idTyped[4]![3] = ACME;
     expect(expandProfilesImport(stored, range(idTyped))).toBeNull();
     expect(expandProfilesImport(stored, range(PROFILE_ROWS))).toEqual(start);
+  });
+
+  it('keeps a conflict as a conflict with its reason (both values), not pending, so Resume does not send it', () => {
+    const start = prepareProfilesImport({ range: range(PROFILE_ROWS), companyId: FUND, existingProfiles: EXISTING });
+    const kept = compactNewProfilesImport(start, range(PROFILE_ROWS), EXISTING);
+    const state: ProfilesImportState = structuredClone(start);
+    Object.assign(state.rows[0]!, { outcome: 'conflict', reason: 'changed on the server since the import was planned (website: "a" then, "b" now), so the row was not written' });
+    delete state.rows[0]!.body;
+    delete state.rows[0]!.action;
+    delete state.rows[0]!.expected;
+    delete state.rows[0]!.changed;
+    const stored = JSON.parse(JSON.stringify(compactProfilesImport(state, kept))) as typeof kept;
+    expect(stored.codes[0]).toBe('X');
+    const expanded = expandProfilesImport(stored, range(PROFILE_ROWS))!;
+    expect(expanded.rows[0]).toEqual(state.rows[0]);
+    expect(buildProfilesImportReport(expanded).totals.conflict).toBe(1);
   });
 });

@@ -8,7 +8,7 @@ import {
   runContactsImportStep,
   type ContactsImportState,
 } from '../../../src/core/directory/contacts-import';
-import { resumeImport } from '../../../src/core/directory/row-job';
+import { resumeImport } from '../../../src/core/directory/import-job';
 import { cancelJob } from '../../../src/core/jobs/job-state';
 import type { Json } from '../../../src/shared/rpc';
 import type { ContactNoteReport } from '../../../src/core/directory/contact-notes';
