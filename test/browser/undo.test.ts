@@ -60,7 +60,7 @@ it('offers an undo of an export left unfinished when the sidebar opens again, an
   await control.clearRequests();
   await frame.click('.resume-offer button');
   await frame.waitForFunction(() => document.querySelector('.resume-offer .progress-text')?.textContent === 'Finished.');
-  expect(await frame.textContent('.resume-offer > .status')).toBe(`Undo of the last export (Push ${exported.exportId} in the Pushes sheet): 3 values restored. The exported range still shows the exported values.`);
+  expect(await frame.textContent('.resume-offer > .status')).toBe(`Undo of the export (Push ${exported.exportId} in the Pushes sheet): 3 values restored. The exported range still shows the exported values.`);
   const state = await control.state();
   expect(['2024-01-01', '2024-01-02', '2024-01-03'].map((date) => state.data_points.find((p) => p.metric_id === metricId && p.date === date)?.value)).toEqual(['10', '20', '30']);
   const puts = (await control.requests()).filter((r) => r.method === 'PUT');

@@ -114,7 +114,7 @@ it('keeps a colleague\'s changes made after the build, reports both values, and 
   expect(logged).toHaveLength(4);
   expect(logged).toEqual(expect.arrayContaining([
     [OWNER, 'Audit push', `${s.acme.name} › Headquarters`, '', expect.any(String), 'Analyst harbour', expect.stringMatching(/^(updated|created)$/), expect.stringMatching(/^'Portfolio audit'!\w+\d+$/), pushed.pushId],
-    [OWNER, 'Audit push', `${s.acme.name} › Investment thesis`, '', 'Colleague: expand to the Nordics first', 'Analyst: stay in Germany', expect.stringMatching(/^conflict: changed on the server/), expect.any(String), pushed.pushId],
+    [OWNER, 'Audit push', `${s.acme.name} › Investment thesis`, '', '<p>Colleague: expand to the Nordics first</p>', 'Analyst: stay in Germany', expect.stringMatching(/^conflict: changed on the server/), expect.any(String), pushed.pushId],
     [OWNER, 'Audit push', `${s.beta.name} › Sector`, '', s.colleagueSector.label, s.analystSector.label, expect.stringMatching(/^conflict: /), expect.any(String), pushed.pushId],
   ]));
   expect(JSON.stringify(log)).not.toContain(stack.emulator.token);
