@@ -50,6 +50,9 @@ function exportOutcome(outcome: string): JournalOutcome {
 export function exportEntries(before: SteppedExport, after: SteppedExport): JournalEntry[] {
   const sheet = after.request.range.slice(0, after.request.range.lastIndexOf('!'));
   const report = buildReport(after.state).items;
+  // A "written" value whose read is no longer kept: the export's own report calls it "unchanged on the server,
+  // sent again" when typed data was compared first (report.ts), so the journal says the same.
+  const sentAgain = !after.state.spec.onlyChanged && after.state.counters.reads > 0;
   return newlySettled(before.state.items.map((item, index) => ({ outcome: item.outcome, index })), after.state.items.map((item, index) => ({ outcome: item.outcome, index })))
     .flatMap(({ index }): JournalEntry[] => {
       const item = after.state.items[index]!;
@@ -59,7 +62,8 @@ export function exportEntries(before: SteppedExport, after: SteppedExport): Jour
         target: { type: 'point', metricId: metric.id, metricName: metric.name, date: item.date },
         cell: `${sheet}!${report[index]!.cell}`,
         written: item.value ?? null,
-        ...(item.previous !== undefined && item.outcome !== 'created' ? { replaced: item.previous } : {}),
+        ...(item.previous !== undefined && item.outcome !== 'created' ? { replaced: item.previous }
+          : item.outcome === 'written' && sentAgain ? { replaced: item.value ?? null } : {}),
         outcome: exportOutcome(item.outcome),
         ...(item.reason ? { reason: item.reason } : {}),
       }];
