@@ -106,3 +106,8 @@ export function readJournal(book: Book = SpreadsheetApp.getActiveSpreadsheet(), 
   });
   return read;
 }
+
+/** A record's time as the person reads it, in the spreadsheet's time zone: "2024-03-01 10:00". */
+export function journalTime(iso: string, book: Book = SpreadsheetApp.getActiveSpreadsheet()): string {
+  return Utilities.formatDate(new Date(iso), book.getSpreadsheetTimeZone(), 'yyyy-MM-dd HH:mm');
+}

@@ -23,7 +23,7 @@ import { describeTarget, planUndo, type UndoPlan } from '../core/journal/undo-pl
 import { isProfileUndo, isProfileUndoComplete, prepareProfileUndo, profileUndoProgress, runProfileUndoStep, type ProfileUndoState } from '../core/journal/profile-undo';
 import { appendPushLog } from '../gas/changes-sheet';
 import { dropCachedSeries } from '../gas/document-settings';
-import { appendJournal, JOURNAL_SHEET, readJournal } from '../gas/journal-sheet';
+import { appendJournal, JOURNAL_SHEET, journalTime, readJournal } from '../gas/journal-sheet';
 import { loadJob, newJobId, saveJob } from '../gas/job-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { NotUndoneValue, UndoablePush, UndoablePushes, UndoHandle, UndoOutcome } from '../shared/rpc';
@@ -86,7 +86,7 @@ function journals(): { all: PushJournal[]; altered: string | null } {
 }
 
 /** 'A5' of "Sheet1!A5": a report's row and column. */
-function position(cell: string): { row: number; column: number } {
+function cellPlace(cell: string): { row: number; column: number } {
   const match = /([A-Z]+)(\d+)$/.exec(cell);
   if (!match) return { row: 0, column: 0 };
   const column = [...match[1]!].reduce((sum, letter) => sum * 26 + letter.charCodeAt(0) - 64, 0);
@@ -97,7 +97,7 @@ function heldBackItem(entry: JournalEntry, by: PushJournal): AuditPushReportItem
   const { what, period } = describeTarget(entry);
   const target = entry.target;
   return {
-    ...position(entry.cell),
+    ...cellPlace(entry.cell),
     outcome: 'conflict',
     cell: entry.cell,
     profileId: target.type === 'cell' || target.type === 'field' ? target.profileId : target.type === 'point' ? target.metricId : '',
@@ -130,7 +130,7 @@ function settledBy(undo: PushJournal | undefined): Map<string, JournalEntry> {
 function exportUndoState(plan: UndoPlan, settled: Map<string, JournalEntry>): { state: ExportState; cells: string[] } {
   const points = plan.restore.map((entry): ExportedPoint & { before: string } => {
     const target = entry.target as Extract<JournalEntry['target'], { type: 'point' }>;
-    return { metricId: target.metricId, metricName: target.metricName, date: target.date, cell: entry.cell, ...position(entry.cell), written: entry.written ?? '', before: entry.replaced! };
+    return { metricId: target.metricId, metricName: target.metricName, date: target.date, cell: entry.cell, ...cellPlace(entry.cell), written: entry.written ?? '', before: entry.replaced! };
   });
   const state = prepareExportUndo(points);
   state.items.forEach((item, index) => {
@@ -178,7 +178,7 @@ function auditUndoState(push: PushJournal, plan: UndoPlan, settled: Map<string, 
     const before = entry.replaced ?? '';
     const done = settled.get(targetKey(target));
     const item: AuditPushState['items'][number] = {
-      profile, property, ...position(entry.cell), shown: before.length > 60 ? `${before.slice(0, 60)}…` : before, key: entry.key ?? '', outcome: 'pending', planned: true,
+      profile, property, ...cellPlace(entry.cell), shown: before.length > 60 ? `${before.slice(0, 60)}…` : before, key: entry.key ?? '', outcome: 'pending', planned: true,
     };
     if (!done) item.write = entry.replacedBody as AuditWrite;
     else if (done.outcome === 'conflict') Object.assign(item, { outcome: 'conflict', reason: UNDO_CONFLICT_REASON, conflict: { atBuild: entry.written, server: done.replaced ?? '' } });
@@ -236,7 +236,7 @@ export function listUndoablePushes(): UndoablePushes {
 
 function describePush(push: PushJournal, all: readonly PushJournal[]): UndoablePush {
   const plan = planUndo(push, all.filter((journal) => journal !== push));
-  const started = Utilities.formatDate(new Date(push.started), spreadsheetTimeZone(), 'yyyy-MM-dd HH:mm');
+  const started = journalTime(push.started);
   const undoneBy = all.find((journal) => journal.undoes === push.push)?.push ?? null;
   const reasons = [...new Set(plan.notUndone.map((value) => value.reason.split(':')[0]!))];
   const parts = [
@@ -304,7 +304,7 @@ function undoReport(job: UndoJob): { totals: AuditPushTotals; items: AuditPushRe
 
 function profileUndoReport(state: ProfileUndoState): { totals: AuditPushTotals; items: AuditPushReportItem[]; problem: string | null } {
   const items = state.items.flatMap((item): AuditPushReportItem[] => (item.outcome === 'unchanged' ? [] : [{
-    ...position(item.cell),
+    ...cellPlace(item.cell),
     outcome: item.outcome,
     cell: item.cell,
     profileId: item.profileId,
