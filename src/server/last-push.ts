@@ -13,7 +13,7 @@ import type { AuditPushItem, AuditPushState } from '../core/audit/types';
 import { stored, type FieldValue, type JournalEntry, type JournalOutcome } from '../core/journal/journal';
 import { newlySettled, type PushKind, type PushLogRow } from '../core/jobs/push-log';
 import { appendJournal } from '../gas/journal-sheet';
-import { addressOf, quoteSheetName } from '../gas/sheet-io';
+import { quoteSheetName } from '../gas/sheet-io';
 
 /** An export as it steps (export-api's ExportRun): its request and state. */
 type SteppedExport = { request: { range: string; companyId: string }; state: ExportState };
@@ -78,7 +78,8 @@ export function importEntries(before: SteppedImport, after: SteppedImport): Jour
   const column = after.state.origin.column;
   return newlySettled(before.state.rows, after.state.rows).flatMap((row): JournalEntry[] => {
     const index = after.state.rows.indexOf(row);
-    const cell = addressOf(after.sheetName, after.state.origin.row + row.row - 1, column, 1, 1);
+    // As the Pushes sheet names the row's first cell (import-api's addressOf), worked out without reading the sheet.
+    const cell = auditCellAddress(after.sheetName, after.state.origin.row + row.row - 1, column);
     if (after.kind === 'contacts') {
       const contact = row as ContactRow;
       return contact.outcome === 'created' && contact.contactId

@@ -2,7 +2,7 @@
 // just before the write, nothing for a value it sent unchanged, and, listed with its reason, what the API cannot
 // undo. A value a later push wrote again is held back (restoring it would undo that later push too). Pure.
 
-import { normaliseDecimal } from '../validate/decimal';
+import { sameDecimal } from '../export/diff';
 import { stored, targetKey, type JournalEntry, type PushJournal } from './journal';
 
 /** Why a value the push created is not undone: the spec has no delete, and does not say a blank clears a value. */
@@ -50,11 +50,6 @@ function notUndone(entry: JournalEntry, reason: string): NotUndoneEntry {
   return { ...describeTarget(entry), cell: entry.cell, value: entry.written ?? '', reason };
 }
 
-function sameText(a: string, b: string, numeric: boolean): boolean {
-  if (!numeric) return a === b;
-  const [x, y] = [normaliseDecimal(a.trim()), normaliseDecimal(b.trim())];
-  return x !== undefined && x === y;
-}
 
 function isBlankText(text: string | null | undefined): boolean {
   return text === null || text === undefined || text.trim() === '';
@@ -85,7 +80,7 @@ function verdict(entry: JournalEntry): 'restore' | 'nothing' | string {
       if (entry.outcome === 'created') return CREATED_REASON;
       if (entry.replaced === undefined) return NOT_READ_REASON;
       if (isBlankText(entry.replaced)) return BLANK_BEFORE_REASON;
-      return entry.written !== null && sameText(entry.replaced!, entry.written, true) ? 'nothing' : 'restore';
+      return entry.written !== null && sameDecimal(entry.replaced!, entry.written) ? 'nothing' : 'restore';
   }
 }
 
