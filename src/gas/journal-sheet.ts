@@ -45,11 +45,14 @@ function journalSheet(book: Book, create: boolean): Sheet | null {
   return sheet;
 }
 
-/** Two executions appending at once must not write the same row: the document's lock, where there is one. */
+/**
+ * Two executions appending at once must not write the same row: the document's lock, where there is one. Not
+ * had in time, the record is appended all the same: a step's writes are made, and a journal without them would
+ * restore nothing of them, while a record overwritten by another leaves a gap that Undo reports (incomplete).
+ */
 function underLock<T>(work: () => T): T {
   const lock = LockService.getDocumentLock();
-  if (!lock) return work();
-  lock.waitLock(LOCK_WAIT_MS);
+  if (!lock || !lock.tryLock(LOCK_WAIT_MS)) return work();
   try {
     return work();
   } finally {

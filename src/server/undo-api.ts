@@ -24,7 +24,7 @@ import { isProfileUndo, isProfileUndoComplete, prepareProfileUndo, profileUndoPr
 import { appendPushLog } from '../gas/changes-sheet';
 import { dropCachedSeries } from '../gas/document-settings';
 import { appendJournal, JOURNAL_SHEET, journalTime, readJournal } from '../gas/journal-sheet';
-import { loadJob, newJobId, saveJob } from '../gas/job-store';
+import { forgetJob, loadJob, newJobId, saveJob } from '../gas/job-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { NotUndoneValue, UndoablePush, UndoablePushes, UndoHandle, UndoOutcome } from '../shared/rpc';
 import { startJob, type JobKind } from './jobs-api';
@@ -229,6 +229,8 @@ function buildUndo(push: PushJournal, all: readonly PushJournal[], undoId: strin
 
 /** The person's last pushes here, newest first, each with what Undo of it would do. */
 export function listUndoablePushes(): UndoablePushes {
+  // The one record per user that Undo kept before the journal: nothing reads it any more, and it took room in the user's properties.
+  if (loadJob('last-push', 'user') !== null) forgetJob('last-push', 'user');
   const { all, altered } = journals();
   const pushes = all.filter((journal) => !journal.undoes).slice(0, UNDOABLE_PUSHES).map((push) => describePush(push, all));
   return { pushes, altered };
