@@ -12,7 +12,7 @@ import { ADDIN_NAME } from '../core/product';
 import { packEntries, parseRecord, splitText, type JournalEntry, type JournalRecord, type PlacedRecord } from '../core/journal/journal';
 import { signedByAnother, signRecord, verifyRecord, type Hmac, type SignatureScope } from '../core/trust/signed-record';
 import { InputError } from '../core/errors';
-import { ensureSize, insertHiddenSheet } from './own-sheets';
+import { ensureSize, insertSheetAtEnd } from './own-sheets';
 import { writePlainText } from './sheet-io';
 import { userHmac } from './user-signing-key';
 
@@ -40,7 +40,10 @@ function journalSheet(book: Book, create: boolean): Sheet | null {
     return existing;
   }
   if (!create) return null;
-  const sheet = insertHiddenSheet(JOURNAL_SHEET, `${ADDIN_NAME}: what each push wrote and replaced, signed, for Undo. Edited rows are ignored.`);
+  // Made without moving the person's selection (insertSheet activates the new sheet): the next export reads it.
+  const sheet = insertSheetAtEnd(book, JOURNAL_SHEET);
+  sheet.hideSheet();
+  sheet.protect().setDescription(`${ADDIN_NAME}: what each push wrote and replaced, signed, for Undo. Edited rows are ignored.`).setWarningOnly(true);
   writePlainText(sheet.getRange(1, 1, 1, HEADER.length), [HEADER]);
   return sheet;
 }

@@ -198,6 +198,8 @@ it('counts values an export sent unchanged as nothing to undo, not as values it 
   ok(rt.callServer('previewExport', [request]));
   const exported = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request])));
   expect(exported.report!.totals).toMatchObject({ written: 2, updated: 1 });
+  // The journal's hidden sheet, made by this first push, did not move the person's selection.
+  expect(rt.spreadsheet.getActiveSheet().getName()).toBe('Sheet1');
 
   const listed = ok<UndoablePushes>(rt.callServer('listUndoablePushes', []));
   expect(listed.pushes[0]).toMatchObject({ stored: 3, restorable: 1, nothingToUndo: 2, cannotUndo: 0 });
