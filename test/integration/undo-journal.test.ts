@@ -194,12 +194,13 @@ it('counts values an export sent unchanged as nothing to undo, not as values it 
   const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
   sheet.getRange(1, 1, 4, 2).setValues([['Date', 'Value'], [day(0), '10'], [day(1), '99'], [day(2), '12']]);
   const request = { companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B4', spec: { layout: 'long', metricId, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false }, writeStatus: false };
+  rt.spreadsheet.setActiveRange(sheet.getRange('A1:B4'));
   // Previewed first, as the sidebar does: typed data is compared, so the two unchanged values are known as such.
   ok(rt.callServer('previewExport', [request]));
   const exported = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request])));
   expect(exported.report!.totals).toMatchObject({ written: 2, updated: 1 });
   // The journal's hidden sheet, made by this first push, did not move the person's selection.
-  expect(rt.spreadsheet.getActiveSheet().getName()).toBe('Sheet1');
+  expect(`${rt.spreadsheet.getActiveRange()!.getSheet().getName()}!${rt.spreadsheet.getActiveRange()!.getA1Notation()}`).toBe('Sheet1!A1:B4');
 
   const listed = ok<UndoablePushes>(rt.callServer('listUndoablePushes', []));
   expect(listed.pushes[0]).toMatchObject({ stored: 3, restorable: 1, nothingToUndo: 2, cannotUndo: 0 });
