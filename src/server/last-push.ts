@@ -18,7 +18,10 @@ import { quoteSheetName } from '../gas/sheet-io';
 /** An export as it steps (export-api's ExportRun): its request and state. */
 type SteppedExport = { request: { range: string; companyId: string }; state: ExportState };
 
-/** A profile import's row as it steps, with what the import keeps of an update (`replaced`, read just before the write). */
+/**
+ * A profile import's row as it steps, with what the import keeps of an update: `replaced`, the fields' values read
+ * just before the write, and `written`, what it wrote to them (branch imports); without `written`, the body sent.
+ */
 type ProfileRow = {
   row: number;
   name: string;
@@ -26,6 +29,8 @@ type ProfileRow = {
   profileId?: string;
   body?: Record<string, unknown>;
   replaced?: Record<string, FieldValue>;
+  /** What the update wrote to the fields it replaced (the same keys as `replaced`). */
+  written?: Record<string, FieldValue>;
 };
 type ContactRow = { row: number; email: string; outcome: string; contactId?: string };
 
@@ -94,7 +99,7 @@ export function importEntries(before: SteppedImport, after: SteppedImport): Jour
     const target = (field: string) => ({ type: 'field' as const, profileId: profile.profileId!, profileName: profile.name, field });
     if (!profile.replaced) return [{ target: target(''), cell, written: null, outcome: 'updated' }];
     return Object.entries(profile.replaced).map(([field, replaced]): JournalEntry => {
-      const written = (sent[field] ?? null) as FieldValue;
+      const written = (profile.written && field in profile.written ? profile.written[field] : sent[field] ?? null) as FieldValue;
       return { target: target(field), cell, written: written === null ? null : String(written), replaced: replaced === null ? null : String(replaced), writtenField: written, replacedField: replaced, outcome: 'updated' };
     });
   });

@@ -434,24 +434,32 @@ function profileUndoSettled(before: ProfileUndoState, after: ProfileUndoState, u
 
 /**
  * MERGE: the audit sheet should show the restored values once Undo has written them, so the next push does not
- * send the pushed value again. Branch audit-ids adds `showRestoredAuditValues(sheetName, cells)` to the audit's
- * server code: wire this function to it (and set auditSheetShowsRestored to true). Until then nothing is
- * written into the audit sheet, and the undo's outcome says to build the audit again.
+ * send the pushed value again. Branch audit-ids adds `showRestoredAuditValues(sheetName, cells)` (in
+ * src/server/audit-sheet-restore.ts: cells of { profileId, propertyId, value: the AuditWrite body restored }).
+ * To wire it: import it, call it below in place of the comment, and set auditSheetShowsRestored to true. An
+ * InputError it throws (the audit is not the user's own any more) leaves the sheet as it is, and is not the undo's
+ * failure: the server holds the restored values whatever the sheet shows.
  */
 const auditSheetShowsRestored = false;
-function showRestoredInAudit(_sheetName: string, _cells: Array<{ profileId: string; propertyId: string; value: string }>): void {
-  // showRestoredAuditValues(_sheetName, _cells);
+function showRestoredInAudit(_sheetName: string, _cells: Array<{ profileId: string; propertyId: string; value: AuditWrite }>): void {
+  try {
+    // showRestoredAuditValues(_sheetName, _cells);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+  }
 }
 
-/** The restored cells of an audit undo, as showRestoredAuditValues takes them: the value before, in full. */
-function restoredCells(job: UndoJob & { state: AuditPushState }): Array<{ profileId: string; propertyId: string; value: string }> {
+/** The restored cells of an audit undo, as showRestoredAuditValues takes them: the body Undo wrote back. */
+function restoredCells(job: UndoJob & { state: AuditPushState }): Array<{ profileId: string; propertyId: string; value: AuditWrite }> {
   const { all } = journals();
   const push = all.find((journal) => journal.push === job.pushId);
-  const before = new Map((push?.entries ?? []).map((entry) => [targetKey(entry.target), entry.replaced ?? '']));
-  return job.state.items.filter((item) => item.outcome === 'updated' || item.outcome === 'created').map((item) => {
+  const before = new Map((push?.entries ?? []).map((entry) => [targetKey(entry.target), entry.replacedBody]));
+  return job.state.items.flatMap((item) => {
+    if (item.outcome !== 'updated' && item.outcome !== 'created') return [];
     const profileId = job.state.profiles[item.profile]!.id;
     const propertyId = job.state.properties[item.property]!.id;
-    return { profileId, propertyId, value: before.get(`cell/${profileId.toLowerCase()}/${propertyId.toLowerCase()}`) ?? item.shown };
+    const value = before.get(`cell/${profileId.toLowerCase()}/${propertyId.toLowerCase()}`);
+    return value ? [{ profileId, propertyId, value }] : [];
   });
 }
 

@@ -89,12 +89,12 @@ describe('a profile import\'s journal', () => {
 
   it('keeps each field an update replaced, and a created profile as created (never "delete" a profile that existed)', () => {
     const before = rows([
-      { row: 2, name: 'Acme Robotics', outcome: 'pending', profileId: ACME, body: { name: 'Acme Robotics', company_id: FUND, website_url: 'https://new.example', currency: 'GBP' } },
+      { row: 2, name: 'Acme Robotics', outcome: 'pending', profileId: ACME },
       { row: 3, name: 'Beta Bio', outcome: 'pending', profileId: BETA, body: { name: 'Beta Bio', company_id: FUND, currency: 'CHF' } },
       { row: 4, name: 'New Co', outcome: 'pending' },
     ]);
     const after = rows([
-      { row: 2, name: 'Acme Robotics', outcome: 'updated', profileId: ACME, replaced: { website_url: 'https://acme.example', currency: 'USD' } },
+      { row: 2, name: 'Acme Robotics', outcome: 'updated', profileId: ACME, replaced: { website_url: 'https://acme.example', currency: 'USD' }, written: { website_url: 'https://new.example', currency: 'GBP' } },
       // An import that did not keep the values it replaced: said so, not restored.
       { row: 3, name: 'Beta Bio', outcome: 'updated', profileId: BETA },
       { row: 4, name: 'New Co', outcome: 'created', profileId: '0b000000-0000-4000-8000-000000000001' },
