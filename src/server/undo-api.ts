@@ -141,7 +141,11 @@ function exportUndoState(plan: UndoPlan, settled: Map<string, JournalEntry>): { 
     else if (done.reason) item.reason = done.reason;
     if (done.replaced !== undefined) item.previous = done.replaced;
   });
-  // A metric none of whose points is left to restore is not read again.
+  // What an earlier step settled is never sent again: out of any batch planned at once (compare-and-set plans
+  // an undo's batches up front), and a metric none of whose points is left is not read again.
+  state.batches = state.batches
+    .map((batch) => ({ ...batch, items: batch.items.filter((index) => state.items[index]!.outcome === 'pending') }))
+    .filter((batch) => batch.items.length > 0);
   state.metrics.forEach((metric, index) => {
     if (!state.items.some((item) => item.metric === index && item.outcome === 'pending')) metric.phase = 'send';
   });
