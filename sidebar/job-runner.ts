@@ -1,11 +1,11 @@
 // Drives a step-by-step server job (an export, an import, an audit push) with the shared progress bar:
 // steps until it ends, waits out the rate limit as a wait, cancels on request, then shows the report.
 
-import { el } from './dom';
+import { countOf, el } from './dom';
 import { jobLine, partialTone, toneOf, writeLine, type Outcome, type Shortfall } from './outcome';
 import { createProgress } from './progress';
 import { server } from './server';
-import type { JobProgress, RpcResult, UndoHandle } from '../src/shared/rpc';
+import type { JobProgress, RpcResult, UndoablePush, UndoHandle } from '../src/shared/rpc';
 
 export interface JobView<H> {
   label: string;
@@ -33,29 +33,78 @@ export interface JobView<H> {
   whatResumes?: { cancelled: string; hint: string };
 }
 
-/** The line under a sending job's report that opens the Pushes sheet (openPushLog). */
+/** The line under a sending job's report that opens the Pushes sheet (openPushLog), and offers Undo. */
 function pushLogLink(run: ActionRunner): HTMLElement {
   const open = el('button', { type: 'button', class: 'action', 'data-push-log': '' }, 'Open the Pushes sheet');
   open.addEventListener('click', () => run('Opening the Pushes sheet…', async () => {
     const result = await server.openPushLog();
     return result.ok ? { line: result.value, tone: 'success' } : { line: result.error, tone: 'error' };
   }));
-  const undo = el('button', { type: 'button', class: 'action', 'data-undo-push': '' }, 'Undo the last push');
+  const undo = el('button', { type: 'button', class: 'action', 'data-undo-push': '' }, 'Undo a push…');
   const undoResults = el('div', { class: 'results' });
   undo.addEventListener('click', () => {
     undo.disabled = true;
-    run('Undoing the last push…', async () => {
-      const started = await server.undoLastPush();
-      if (!started.ok) return { line: started.error, tone: 'error' };
-      return runJob(undoResults, started.value, UNDO_VIEW, run);
-    });
+    run('Reading your last pushes…', () => chooseUndo(undoResults, run));
   });
   return el('div', {}, el('p', { class: 'hint' }, 'Every value sent is logged, with who sent it and its outcome. ', open, ' ', undo), undoResults);
 }
 
-/** Undo of the last push: the values it updated get their value before back; a value changed since is a conflict, kept. */
+/** A push as the list of Undo names it: kind, when, how many values. */
+function pushOption(push: UndoablePush): string {
+  return `${push.kind}, ${push.started}, ${countOf(push.stored, 'value')}${push.undoneBy ? ' (undone)' : ''}`;
+}
+
+/**
+ * Undo's confirmation, in `container`: the person's last pushes in a labelled list (newest first, one already
+ * undone shown but not offered), the chosen one described (kind, when, how many values, what Undo restores and
+ * cannot), and the undo runs only once "Undo this push" is pressed. A step of its own, not a window.confirm.
+ */
+export async function chooseUndo(container: HTMLElement, run: ActionRunner): Promise<Outcome> {
+  const listed = await server.listUndoablePushes();
+  if (!listed.ok) return { line: listed.error, tone: 'error' };
+  const { pushes, altered } = listed.value;
+  const warning: HTMLElement[] = altered ? [el('p', { class: 'status warning', role: 'alert' }, altered)] : [];
+  const choosable = pushes.filter((push) => !push.undoneBy);
+  if (choosable.length === 0) {
+    const line = pushes.length === 0
+      ? 'None of your pushes is in this spreadsheet\'s journal: there is nothing to undo (pushes made in other spreadsheets are undone there).'
+      : 'Your last pushes here were all undone already.';
+    container.replaceChildren(...warning, el('p', { class: 'hint' }, line));
+    return { line, tone: 'warning', report: container };
+  }
+  const select = el('select', { 'data-undo-choice': '' }, ...pushes.map((push) => el('option', { value: push.pushId, disabled: Boolean(push.undoneBy) }, pushOption(push))));
+  select.value = choosable[0]!.pushId;
+  const description = el('p', { class: 'hint', 'data-undo-description': '', 'aria-live': 'polite' });
+  const describe = (): void => {
+    description.textContent = pushes.find((push) => push.pushId === select.value)?.description ?? '';
+  };
+  describe();
+  select.addEventListener('change', describe);
+  const confirm = el('button', { type: 'button', class: 'action', 'data-undo-confirm': '' }, 'Undo this push');
+  const keep = el('button', { type: 'button', 'data-undo-keep': '' }, 'Keep it');
+  const box = el('div', { class: 'undo-chooser', role: 'group', 'aria-label': 'Undo a push' },
+    ...warning,
+    el('label', {}, 'Push to undo (your last pushes in this spreadsheet, newest first) ', select),
+    description,
+    el('div', { class: 'buttons' }, confirm, keep));
+  container.replaceChildren(box);
+  keep.addEventListener('click', () => container.replaceChildren(el('p', { class: 'hint' }, 'Nothing was undone.')));
+  confirm.addEventListener('click', () => {
+    const pushId = select.value;
+    confirm.disabled = keep.disabled = select.disabled = true;
+    run(`Undoing Push ${pushId}…`, async () => {
+      const started = await server.undoPush(pushId);
+      if (!started.ok) return { line: started.error, tone: 'error' };
+      return runJob(container, started.value, UNDO_VIEW, run);
+    });
+  });
+  select.focus();
+  return { line: 'Pick the push to undo, read what Undo restores, then press "Undo this push".', tone: 'success', report: container };
+}
+
+/** Undo of a push: the values it replaced get their value before back; a value changed since is a conflict, kept. */
 export const UNDO_VIEW: JobView<UndoHandle> = {
-  label: 'Restoring the values before the last push',
+  label: 'Restoring the values before the push',
   progress: (h) => ({ done: h.progress.cellsDone, total: h.progress.cellsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
   report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
   shortfall: (h) => ({ failed: h.report?.totals.failed, refused: (h.report?.totals.conflict ?? 0) + (h.report?.notUndone.length ?? 0), notSent: h.report?.totals.pending }),

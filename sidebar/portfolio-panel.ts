@@ -1,7 +1,7 @@
 // Portfolio tools: the property audit and its push, profile and contact imports, notes.
 
 import { busy, byId, countOf, el, say } from './dom';
-import { readProgress, resumeOffer, runJob, UNDO_VIEW, type ActionRunner, type JobView } from './job-runner';
+import { chooseUndo, readProgress, resumeOffer, runJob, UNDO_VIEW, type ActionRunner, type JobView } from './job-runner';
 import { server } from './server';
 import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, PortfolioGridRequest, RpcResult } from '../src/shared/rpc';
 import { fillCompanyFilter } from './metric-companies';
@@ -280,6 +280,14 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   }
   byId<HTMLButtonElement>('import-profiles').addEventListener('click', () => importFromSelection('profiles'));
   byId<HTMLButtonElement>('import-contacts').addEventListener('click', () => importFromSelection('contacts'));
+
+  /** Undo of any of the person's last pushes in this spreadsheet (exports, audit pushes, imports): pick, read, confirm. */
+  const undoButton = el('button', { type: 'button', id: 'undo-a-push' }, 'Undo a push…');
+  byId<HTMLButtonElement>('audit-build').closest('fieldset')!.after(el('fieldset', { class: 'block' },
+    el('legend', {}, 'Undo a push'),
+    el('p', { class: 'hint' }, 'Pick one of your last 10 pushes here (exports, audit pushes, imports), read what Undo restores and what it cannot, then confirm. Every value it replaced is written back as it was, unless someone changed it since.'),
+    undoButton));
+  undoButton.addEventListener('click', () => run('Reading your last pushes…', () => chooseUndo(results, run)));
 
   /** Pushes, imports and audit builds of the last six hours that did not finish, each offered with Resume. */
   const unfinishedBox = el('div', { class: 'unfinished', 'aria-label': 'Unfinished pushes and imports' });

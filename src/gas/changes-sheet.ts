@@ -8,6 +8,7 @@ import { writeValues } from './sheet-io';
 import { ensureSize, insertSheetAtEnd } from './own-sheets';
 import { PUSHES_HEADER, PUSHES_SHEET, pushLogCells, type PushLogRow } from '../core/jobs/push-log';
 import { PLAIN_TEXT_FORMAT } from '../core/sheets/cell-safety';
+import { JOURNAL_SHEET } from './journal-sheet';
 
 type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -23,13 +24,16 @@ export function appendChanges(rows: readonly ChangeRow[], book: Book = Spreadshe
   return appendLogRows(book, CHANGES_SHEET, CHANGES_HEADER, rows.map(changeCells), [3]);
 }
 
-/** Appends rows to the Pushes sheet (core/jobs/push-log.ts), each with the active user's email. */
+/**
+ * Appends rows to the Pushes sheet (core/jobs/push-log.ts), each with the active user's email. Values are shown
+ * whole; one longer than a cell holds shows its beginning and says that the journal (gas/journal-sheet) has it.
+ */
 export function appendPushLog(rows: ReadonlyArray<Omit<PushLogRow, 'who'>>, book: Book = SpreadsheetApp.getActiveSpreadsheet()): string | null {
   if (rows.length === 0) return null;
   // Blank when Google hides it (another domain's user, a consumer account): said so, not guessed.
   const who = Session.getActiveUser().getEmail();
   // The period and the values stay the text they are: not dates or numbers Sheets guesses.
-  return appendLogRows(book, PUSHES_SHEET, PUSHES_HEADER, rows.map((row) => pushLogCells({ ...row, who })), [5, 6, 7]);
+  return appendLogRows(book, PUSHES_SHEET, PUSHES_HEADER, rows.map((row) => pushLogCells({ ...row, who }, JOURNAL_SHEET)), [5, 6, 7]);
 }
 
 /** Brings the Pushes sheet to the front; the sentence says where it is, or that nothing was pushed yet. */

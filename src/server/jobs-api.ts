@@ -16,7 +16,7 @@ import { createClientForExecution } from './api-factory';
 import { appendPushLog } from '../gas/changes-sheet';
 import type { PushLogRow } from '../core/jobs/push-log';
 import type { ExportedPoint } from '../core/export';
-import { rememberPushRows } from './last-push';
+import { journalStep } from './last-push';
 
 /**
  * One step's budget. Far inside Apps Script's 6-minute limit on purpose: a short step loses little if the
@@ -198,8 +198,9 @@ interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends R
   /** Whenever the rebuilt job stops (finished, cancelled, paused): what the kind writes into the sheet. */
   stopped?(stored: X): void;
   /**
-   * The Pushes sheet's rows of what one step settled (issue 27), `before` and `after` the step, and the data
-   * points it updated with the values they replaced, kept for Undo (an export's).
+   * The Pushes sheet's rows of what one step settled (issue 27), `before` and `after` the step. (`undoPoints`,
+   * an export's updates with the values they replaced, is no longer read: the journal takes what the step
+   * stored from the job itself, see last-push.ts.)
    */
   pushLog?(before: X, after: X): { rows: Array<Omit<PushLogRow, 'who' | 'push'>>; undoPoints?: ExportedPoint[] };
 }
@@ -245,10 +246,10 @@ export function rereadKind<R extends { state: C }, X extends { state: S }, S ext
       const state = spec.step(stored, { ...context, checkpoint: (next) => context.checkpoint({ ...job, stored: { ...stored, state: next } }) });
       const next = { ...stored, state };
       if (spec.pushLog) {
-        const { rows: settled, undoPoints } = spec.pushLog(stored, next);
-        const rows = settled.map((row) => ({ ...row, push: context.id }));
-        appendPushLog(rows);
-        rememberPushRows(context.id, rows, undoPoints);
+        const { rows: settled } = spec.pushLog(stored, next);
+        appendPushLog(settled.map((row) => ({ ...row, push: context.id })));
+        // The push's journal: what the step stored, with the values it replaced, in full (last-push.ts).
+        journalStep(spec.store, context.id, stored, next);
       }
       return { ...job, stored: next };
     },

@@ -1,107 +1,144 @@
-// The last push of a spreadsheet, kept for Undo (issue 27, item 4): what an audit push stored (with the ids
-// and the server's value before each cell), the data points an export updated (with the value each
-// replaced), and what else an export or import stored (for the list of what the API cannot undo). Kept in the user's properties, not in the sheet, so no editor of it can rewrite it; one
-// record per user, not per spreadsheet, so the spreadsheets a person pushes from cannot fill the 500 KB store.
+// Every push's journal (core/journal, kept by gas/journal-sheet): what each step of an export, an audit push or
+// an import settled, appended under the push's id as the step ends, with the value written and the value it
+// replaced in full. Undo (undo-api) reads it back; nothing of it is kept in the user's properties.
+//
+// The export's and the import's entries are read from their stepped jobs as jobs-api hands them over (the shapes
+// below are those of export-api's ExportRun and import-api's StoredImport, named here structurally); the audit
+// push's from its state (audit-api calls rememberAuditCells).
 
+import { buildReport, type ExportState } from '../core/export';
 import { cellName } from '../core/audit';
+import type { JournaledItem } from '../core/audit/conflicts';
 import type { AuditPushItem, AuditPushState } from '../core/audit/types';
-import type { ExportedPoint } from '../core/export';
+import { stored, type FieldValue, type JournalEntry, type JournalOutcome } from '../core/journal/journal';
 import { newlySettled, type PushKind, type PushLogRow } from '../core/jobs/push-log';
-import { forgetJob, loadJob, saveJob, spreadsheetId } from '../gas/job-store';
+import { appendJournal } from '../gas/journal-sheet';
 import { quoteSheetName } from '../gas/sheet-io';
 
-const LAST_PUSH = 'last-push';
-/** The record's one id: a push from another spreadsheet replaces it. */
-const RECORD_ID = 'user';
+/** An export as it steps (export-api's ExportRun): its request and state. */
+type SteppedExport = { request: { range: string; companyId: string }; state: ExportState };
 
 /**
- * At most this many values of one push are kept for Undo, and listed: far inside the 500 KB the user's
- * properties hold in all, beside a running job's own state (300 KB at most). Beyond it, they are counted.
+ * A profile import's row as it steps, with what the import keeps of an update: `replaced`, the fields' values read
+ * just before the write, and `written`, what it wrote to them (branch imports); without `written`, the body sent.
  */
-export const KEPT_FOR_UNDO = 300;
-
-/** A cell an audit push stored, as Undo needs it. */
-export type PushedCell = {
-  profileId: string;
-  profileName: string;
-  propertyId: string;
-  what: string;
-  /** Its 1-based position in the push's audit sheet: its address (auditCellAddress) is not kept per cell. */
+type ProfileRow = {
   row: number;
-  column: number;
-  /** What the push wrote, as shown, and its snapshot key (what the server must still hold for Undo to restore). */
-  shown: string;
-  key: string;
-  /** The server's value the push read just before writing; null when it did not read it (an overwrite push). */
-  was: string | null;
-  outcome: 'created' | 'updated';
+  name: string;
+  outcome: string;
+  profileId?: string;
+  body?: Record<string, unknown>;
+  replaced?: Record<string, FieldValue>;
+  /** What the update wrote to the fields it replaced (the same keys as `replaced`). */
+  written?: Record<string, FieldValue>;
 };
+type ContactRow = { row: number; email: string; outcome: string; contactId?: string };
 
-/** The last push of this spreadsheet by this user. */
-export type LastPush = {
-  /** The spreadsheet it was pushed from: Undo in another one finds nothing. */
-  spreadsheet: string;
-  pushId: string;
-  kind: PushKind;
-  /** An export's or an import's rows of what it stored, but an export's updates (kept as `points`). */
-  rows: Array<Omit<PushLogRow, 'who'>>;
-  /** The data points an export updated, with the value each replaced: what Undo writes back. */
-  points?: ExportedPoint[];
-  /** The audit push's stored cells (the first KEPT_FOR_UNDO), with the ids Undo writes to. */
-  audit?: { sheetName: string; companyId: string; cells: PushedCell[] };
-  /** Values stored beyond KEPT_FOR_UNDO: neither restored nor listed, only counted. */
-  notKept: number;
-};
+/** An import as it steps (import-api's StoredImport). */
+type SteppedImport = { kind: 'profiles' | 'contacts'; request: { companyId: string }; sheetName: string; state: { origin: { row: number; column: number }; rows: Array<ProfileRow | ContactRow> } };
 
-/** The last push of this user, when it was pushed from this spreadsheet. */
-export function loadLastPush(): LastPush | null {
-  const last = loadJob<LastPush>(LAST_PUSH, RECORD_ID);
-  return last && last.spreadsheet === spreadsheetId() ? last : null;
+function isExport(job: unknown): job is SteppedExport {
+  return typeof job === 'object' && job !== null && 'request' in job && 'state' in job && 'spec' in (job as SteppedExport).state;
 }
 
-/** Undo took it: a second Undo does not restore it again. */
-export function forgetLastPush(): void {
-  forgetJob(LAST_PUSH, RECORD_ID);
+function isImport(job: unknown): job is SteppedImport {
+  const kind = (job as SteppedImport | null)?.kind;
+  return (kind === 'profiles' || kind === 'contacts') && Array.isArray((job as SteppedImport).state?.rows);
 }
 
-/** The record of push `pushId`: the stored one when it is that push's, else a new one (a newer push replaces the last). */
-function lastPushOf(pushId: string, kind: PushKind): LastPush {
-  const kept = loadLastPush();
-  return kept && kept.pushId === pushId ? kept : { spreadsheet: spreadsheetId(), pushId, kind, rows: [], notKept: 0 };
+/** What an export's item outcome is in the journal: an export's outcomes are the journal's, but pending. */
+function exportOutcome(outcome: string): JournalOutcome {
+  return outcome as JournalOutcome;
 }
 
-/** Appends while the record holds fewer than KEPT_FOR_UNDO values in all, counting the rest. */
-function keep<T>(list: T[], more: readonly T[], last: LastPush): void {
-  const room = Math.max(0, KEPT_FOR_UNDO - last.rows.length - (last.points?.length ?? 0) - (last.audit?.cells.length ?? 0));
-  list.push(...more.slice(0, room));
-  last.notKept += Math.max(0, more.length - room);
+/** The entries of the items an export's step settled: the metric and date, the value sent, the value read before it (`previous`). */
+export function exportEntries(before: SteppedExport, after: SteppedExport): JournalEntry[] {
+  const sheet = after.request.range.slice(0, after.request.range.lastIndexOf('!'));
+  const report = buildReport(after.state).items;
+  // A "written" value whose read is no longer kept: the export's own report calls it "unchanged on the server,
+  // sent again" when typed data was compared first (report.ts), so the journal says the same.
+  const sentAgain = !after.state.spec.onlyChanged && after.state.counters.reads > 0;
+  return newlySettled(before.state.items.map((item, index) => ({ outcome: item.outcome, index })), after.state.items.map((item, index) => ({ outcome: item.outcome, index })))
+    .flatMap(({ index }): JournalEntry[] => {
+      const item = after.state.items[index]!;
+      const metric = item.metric === null ? undefined : after.state.metrics[item.metric];
+      if (!metric || item.date === undefined) return [];
+      return [{
+        target: { type: 'point', metricId: metric.id, metricName: metric.name, date: item.date },
+        cell: `${sheet}!${report[index]!.cell}`,
+        written: item.value ?? null,
+        ...(item.previous !== undefined && item.outcome !== 'created' ? { replaced: item.previous }
+          : item.outcome === 'written' && sentAgain ? { replaced: item.value ?? null } : {}),
+        outcome: exportOutcome(item.outcome),
+        ...(item.reason ? { reason: item.reason } : {}),
+      }];
+    });
 }
 
 /**
- * Keeps what an export's or an import's step stored, as the last push of this spreadsheet (the audit push
- * keeps its cells): an export's updates as `points` (what Undo restores), every other stored value as its row.
+ * The entries of the rows an import's step settled: a record it created, or each field of an existing profile
+ * it updated with the value it replaced (`replaced`, when the import kept it; else one entry saying it did not).
  */
-export function rememberPushRows(pushId: string, rows: ReadonlyArray<Omit<PushLogRow, 'who'>>, points: readonly ExportedPoint[] = []): void {
-  const asPoints = new Set(points.map((point) => point.cell));
-  const stored = rows.filter((row) => (row.kind === 'Export' || row.kind.startsWith('Import')) && /^(created|updated|written)$/.test(row.outcome) && !asPoints.has(row.cell));
-  if (stored.length === 0 && points.length === 0) return;
-  const last = lastPushOf(pushId, stored[0]?.kind ?? 'Export');
-  keep(last.rows, stored, last);
-  if (points.length > 0) keep((last.points ??= []), points, last);
-  saveJob(LAST_PUSH, RECORD_ID, last);
+export function importEntries(before: SteppedImport, after: SteppedImport): JournalEntry[] {
+  const column = after.state.origin.column;
+  return newlySettled(before.state.rows, after.state.rows).flatMap((row): JournalEntry[] => {
+    const index = after.state.rows.indexOf(row);
+    // As the Pushes sheet names the row's first cell (import-api's addressOf), worked out without reading the sheet.
+    const cell = auditCellAddress(after.sheetName, after.state.origin.row + row.row - 1, column);
+    if (after.kind === 'contacts') {
+      const contact = row as ContactRow;
+      return contact.outcome === 'created' && contact.contactId
+        ? [{ target: { type: 'record', record: 'contact', id: contact.contactId, name: contact.email }, cell, written: contact.contactId, outcome: 'created' }]
+        : [];
+    }
+    const profile = row as ProfileRow;
+    if (!profile.profileId) return [];
+    if (profile.outcome === 'created') return [{ target: { type: 'record', record: 'profile', id: profile.profileId, name: profile.name }, cell, written: profile.profileId, outcome: 'created' }];
+    if (profile.outcome !== 'updated') return [];
+    const sent = (before.state.rows[index] as ProfileRow | undefined)?.body ?? {};
+    const target = (field: string) => ({ type: 'field' as const, profileId: profile.profileId!, profileName: profile.name, field });
+    if (!profile.replaced) return [{ target: target(''), cell, written: null, outcome: 'updated' }];
+    return Object.entries(profile.replaced).map(([field, replaced]): JournalEntry => {
+      const written = (profile.written && field in profile.written ? profile.written[field] : sent[field] ?? null) as FieldValue;
+      return { target: target(field), cell, written: written === null ? null : String(written), replaced: replaced === null ? null : String(replaced), writtenField: written, replacedField: replaced, outcome: 'updated' };
+    });
+  });
+}
+
+const KIND_OF: Record<string, (job: unknown) => PushKind | null> = {
+  export: () => 'Export',
+  import: (job) => (isImport(job) ? (job.kind === 'profiles' ? 'Import profiles' : 'Import contacts') : null),
+};
+
+/**
+ * Appends what one step of a stepped job settled to its push's journal (jobs-api calls it for every kind that
+ * logs to the Pushes sheet). A kind this does not know journals nothing.
+ */
+export function journalStep(store: string, pushId: string, before: unknown, after: unknown): void {
+  const kind = KIND_OF[store]?.(after);
+  if (!kind) return;
+  if (isExport(before) && isExport(after)) {
+    // What it stored: what it did not send is in the Pushes sheet, and Undo has nothing to do with it.
+    const entries = exportEntries(before, after).filter(stored);
+    if (entries.length > 0) appendJournal({ push: pushId, kind, companyId: after.request.companyId }, entries);
+  } else if (isImport(before) && isImport(after)) {
+    const entries = importEntries(before, after);
+    if (entries.length > 0) appendJournal({ push: pushId, kind, companyId: after.request.companyId }, entries);
+  }
 }
 
 /**
  * The Pushes sheet's fields of one audit cell, the same for the push that wrote it and the undo that restores
- * it: "company › property", where it is, the server's value before (read by the wave, or a conflict's) and the
- * value sent.
+ * it: "company › property", where it is, the server's value read just before the write (or a conflict's), and
+ * the value sent, both in full.
  */
 export function auditCellLogFields(sheetName: string, state: AuditPushState, item: AuditPushItem): Pick<PushLogRow, 'what' | 'period' | 'oldValue' | 'newValue' | 'cell'> {
+  const journaled = item as JournaledItem;
   return {
     what: `${state.profiles[item.profile]?.name ?? ''} › ${state.properties[item.property]?.name ?? ''}`,
     period: '',
     oldValue: item.was ?? item.conflict?.server ?? null,
-    newValue: item.shown,
+    newValue: journaled.sentText ?? item.shown,
     cell: auditCellAddress(sheetName, item.row, item.column),
   };
 }
@@ -111,26 +148,28 @@ export function auditCellAddress(sheetName: string, row: number, column: number)
   return `${quoteSheetName(sheetName)}!${cellName(row, column)}`;
 }
 
-/** Keeps the cells an audit push's step stored, with the ids and the values before that Undo needs. */
-export function rememberAuditCells(pushId: string, sheetName: string, before: AuditPushState, after: AuditPushState): void {
-  const settled = newlySettled(before.items, after.items).filter((item): item is AuditPushItem & { outcome: 'created' | 'updated' } => item.outcome === 'created' || item.outcome === 'updated');
-  if (settled.length === 0) return;
-  const last = lastPushOf(pushId, after.overwrite ? 'Audit overwrite' : 'Audit push');
-  last.audit ??= { sheetName, companyId: after.companyId, cells: [] };
-  keep(last.audit.cells, settled.map((item): PushedCell => {
+/** The journal entries of the cells an audit push's (or an audit undo's) step settled. */
+export function auditEntries(sheetName: string, before: AuditPushState, after: AuditPushState): JournalEntry[] {
+  return newlySettled(before.items, after.items).filter((item) => item.planned).map((settled): JournalEntry => {
+    const item = settled as JournaledItem;
     const profile = after.profiles[item.profile]!;
+    const property = after.properties[item.property]!;
     return {
-      profileId: profile.id,
-      profileName: profile.name,
-      propertyId: after.properties[item.property]!.id,
-      what: auditCellLogFields(sheetName, after, item).what,
-      row: item.row,
-      column: item.column,
-      shown: item.shown,
+      target: { type: 'cell', profileId: profile.id, profileName: profile.name, propertyId: property.id, propertyName: property.name, dataType: property.dataType },
+      cell: auditCellAddress(sheetName, item.row, item.column),
+      written: item.sentText ?? item.shown,
+      ...(item.was !== undefined ? { replaced: item.was } : {}),
+      ...(item.sent ? { writtenBody: item.sent } : {}),
+      ...(item.before !== undefined ? { replacedBody: item.before } : {}),
       key: item.key,
-      was: item.was ?? null,
-      outcome: item.outcome,
+      outcome: item.outcome === 'pending' ? 'failed' : item.outcome,
+      ...(item.reason ? { reason: item.reason } : {}),
     };
-  }), last);
-  saveJob(LAST_PUSH, RECORD_ID, last);
+  });
+}
+
+/** Appends what an audit push's step settled to its journal (the name is the record's before the journal: audit-api calls it). */
+export function rememberAuditCells(pushId: string, sheetName: string, before: AuditPushState, after: AuditPushState): void {
+  const entries = auditEntries(sheetName, before, after).filter(stored);
+  if (entries.length > 0) appendJournal({ push: pushId, kind: after.overwrite ? 'Audit overwrite' : 'Audit push', sheetName, companyId: after.companyId }, entries);
 }

@@ -117,6 +117,10 @@ export const undoLastPush = serve([], undo.undoLastPush);
 export const continueUndo = serve(['undoId'], (undoId: string) => jobs.continueJob(undo.undoJob, undoId));
 export const cancelUndo = serve(['undoId'], (undoId: string) => jobs.cancelJob(undo.undoJob, undoId));
 export const resumeUndo = serve(['undoId'], (undoId: string) => jobs.resumeJob(undo.undoJob, undoId));
+/** The person's last pushes in this spreadsheet (newest first), each described for Undo's confirmation, from their journal. */
+export const listUndoablePushes = serve([], undo.listUndoablePushes);
+/** Undoes push `pushId` (one of listUndoablePushes') as a job, like undoLastPush. */
+export const undoPush = serve(['pushId'], (pushId: string) => undo.undoPush(pushId));
 
 export const findUnfinishedPortfolioJobs = serve([], () => ({
   pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob), undos: jobs.unfinishedJobs(undo.undoJob),

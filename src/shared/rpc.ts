@@ -177,7 +177,7 @@ export type AuditPushOutcome = JobOutcome<AuditPushReport['totals'], AuditPushRe
 /** A (profile, property) cell of the audit, as a push's report names it: what Overwrite and Take the server's values act on. */
 export type AuditCellRef = { profileId: string; propertyId: string };
 
-/** A value the last push stored that Undo cannot restore through the API, and why (issue 27, item 4). */
+/** A value a push stored that Undo does not restore, and why (issue 27, item 4). */
 export type NotUndoneValue = { what: string; period: string; cell: string; value: string; reason: string };
 
 /**
@@ -187,6 +187,31 @@ export type NotUndoneValue = { what: string; period: string; cell: string; value
 export type UndoHandle = JobHandle<AuditPushProgress, UndoOutcome> & { undoId: string; pushId: string };
 
 export type UndoOutcome = JobOutcome<AuditPushReport['totals'], AuditPushReportItem> & { notUndone: NotUndoneValue[] };
+
+/**
+ * One of the person's last pushes in this spreadsheet, as Undo offers it (listUndoablePushes): what it was,
+ * when, how much it stored, and what Undo of it restores and cannot. `undoneBy`: the undo already started for it.
+ */
+export type UndoablePush = {
+  pushId: string;
+  /** The Pushes sheet's kind: "Export", "Audit push", "Audit overwrite", "Import profiles", "Import contacts". */
+  kind: string;
+  /** When it started, in the spreadsheet's time zone ("2024-03-01 10:00"). */
+  started: string;
+  /** Values (or records) it stored. */
+  stored: number;
+  /** What Undo would write back now, what it holds back (a later push wrote them again), finds sent unchanged, and cannot undo. */
+  restorable: number;
+  heldBack: number;
+  nothingToUndo: number;
+  cannotUndo: number;
+  /** One sentence for the confirmation: kind, when, how many values, what it cannot undo. */
+  description: string;
+  undoneBy: string | null;
+};
+
+/** The person's last pushes here, newest first; `altered` says when rows of their journal were changed by someone else (ignored). */
+export type UndoablePushes = { pushes: UndoablePush[]; altered: string | null };
 
 /** What Take the server's values wrote into the audit sheet: each cell (A1) and the server's value it now shows. */
 export type AuditTakeReport = { message: string; cells: Array<{ cell: string; value: string }> };

@@ -201,12 +201,16 @@ it('takes the conflict journey: a colleague\'s change is kept and shown with bot
   expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Valencia' });
   expect(await frame.isVisible('#portfolio-results [data-push-log]')).toBe(true);
 
-  // Undo the last push (the overwrite): it did not read the value it replaced, so Undo lists it and sends nothing.
+  // Undo a push, the overwrite picked (the newest) and confirmed: it read the value it replaced, the colleague's,
+  // which Undo writes back once the server still holds what the overwrite wrote.
   await session.workbench.control.clearRequests();
   await frame.click('#portfolio-results [data-undo-push]');
-  await frame.waitForFunction(() => /^Undo of the last/.test(document.querySelector('#portfolio-results .results > .status')?.textContent ?? ''));
-  expect(await frame.textContent('#portfolio-results .results > .status')).toMatch(/^Undo of the last audit overwrite \(Push [0-9a-f-]{36} in the Pushes sheet\): 0 values restored, 1 value the API cannot undo \(listed\)\.$/);
-  expect(await frame.textContent('#portfolio-results [aria-label="Values the API cannot undo"] li')).toMatch(/^'Portfolio audit'!\w+\d+ \(.+ › Headquarters\) "Valencia": the push did not read the value before it/);
+  await frame.waitForSelector('#portfolio-results select[data-undo-choice]');
+  expect(await frame.textContent('#portfolio-results [data-undo-description]')).toMatch(/^Audit overwrite from "Portfolio audit" of .* 1 value stored: Undo restores 1 value it replaced\.$/);
   expect(await pushedValues()).toEqual([]);
-  expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Valencia' });
+  await frame.click('#portfolio-results [data-undo-confirm]');
+  await frame.waitForFunction(() => /^Undo of the/.test(document.querySelector('#portfolio-results .results > .status')?.textContent ?? ''));
+  expect(await frame.textContent('#portfolio-results .results > .status')).toMatch(/^Undo of the audit overwrite \(Push [0-9a-f-]{36} in the Pushes sheet\): 1 value restored\./);
+  expect(await pushedValues()).toEqual(['Porto']);
+  expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Porto' });
 });

@@ -114,7 +114,7 @@ it('keeps a colleague\'s changes made after the build, reports both values, and 
   expect(logged).toHaveLength(4);
   expect(logged).toEqual(expect.arrayContaining([
     [OWNER, 'Audit push', `${s.acme.name} › Headquarters`, '', expect.any(String), 'Analyst harbour', expect.stringMatching(/^(updated|created)$/), expect.stringMatching(/^'Portfolio audit'!\w+\d+$/), pushed.pushId],
-    [OWNER, 'Audit push', `${s.acme.name} › Investment thesis`, '', 'Colleague: expand to the Nordics first', 'Analyst: stay in Germany', expect.stringMatching(/^conflict: changed on the server/), expect.any(String), pushed.pushId],
+    [OWNER, 'Audit push', `${s.acme.name} › Investment thesis`, '', '<p>Colleague: expand to the Nordics first</p>', 'Analyst: stay in Germany', expect.stringMatching(/^conflict: changed on the server/), expect.any(String), pushed.pushId],
     [OWNER, 'Audit push', `${s.beta.name} › Sector`, '', s.colleagueSector.label, s.analystSector.label, expect.stringMatching(/^conflict: /), expect.any(String), pushed.pushId],
   ]));
   expect(JSON.stringify(log)).not.toContain(stack.emulator.token);
@@ -125,7 +125,7 @@ it('keeps a colleague\'s changes made after the build, reports both values, and 
   expect(again.report!.totals).toMatchObject({ conflict: 2, created: 0, updated: 0 });
   expect(puts(await stack.emulator.control.requests())).toHaveLength(0);
 
-  // Overwrite these 2 cells: exactly those two PUTs, not compared again, and the notes go.
+  // Overwrite these 2 cells: exactly those two PUTs, not compared again (but read first), and the notes go.
   await stack.emulator.control.clearRequests();
   const cells = report.conflicts.map((c) => ({ profileId: c.profileId, propertyId: c.propertyId }));
   const overwritten = await drivePush(s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditOverwrite', [cells, null])));
@@ -137,7 +137,14 @@ it('keeps a colleague\'s changes made after the build, reports both values, and 
     { portfolio_property_id: s.thesis.id, portfolio_company_profile_id: s.acme.id, value: 'Analyst: stay in Germany' },
     { portfolio_property_id: s.sector.id, portfolio_company_profile_id: s.beta.id, portfolio_property_option_id: s.analystSector.id },
   ]));
-  expect(overwriteRequests.filter((r) => r.method === 'GET' && r.path === '/portfolio_property_values')).toHaveLength(0);
+  // Read just before the write (not to compare: to keep the value it replaces, for the Pushes sheet and Undo).
+  const firstOverwrite = overwriteRequests.findIndex((r) => r.method === 'PUT');
+  expect(overwriteRequests.slice(0, firstOverwrite).filter((r) => r.method === 'GET' && r.path === '/portfolio_property_values')).toHaveLength(2);
+  const overwriteLog = s.rt.spreadsheet.getSheetByName('Pushes')!.getDataRange().getValues().slice(1).filter((row) => row[2] === 'Audit overwrite').map((row) => [row[3], row[5], row[6], row[7]]);
+  expect(overwriteLog).toEqual(expect.arrayContaining([
+    [`${s.acme.name} › Investment thesis`, '<p>Colleague: expand to the Nordics first</p>', 'Analyst: stay in Germany', 'updated'],
+    [`${s.beta.name} › Sector`, s.colleagueSector.label, s.analystSector.label, 'updated'],
+  ]));
   state = await stack.emulator.control.state();
   expect(storedValue(state, s.acme.id, s.thesis.id)!.value).toBe('Analyst: stay in Germany');
   expect(storedValue(state, s.beta.id, s.sector.id)!.option_ids).toEqual([s.analystSector.id]);

@@ -70,14 +70,15 @@ it('undo of an export restores the values it replaced, keeps a colleague\'s late
   expect(undone.pushId).toBe(exported.exportId);
   const report = undone.report!;
   expect(report.totals).toMatchObject({ updated: 2, conflict: 1, failed: 0, pending: 0 });
-  expect(report.summary).toBe(`Undo of the last export (Push ${exported.exportId} in the Pushes sheet): 2 values restored, 1 conflict (changed on the server since the push, so not restored), 3 values the API cannot undo (listed). The exported range still shows the exported values.`);
+  expect(report.summary).toBe(`Undo of the export (Push ${exported.exportId} in the Pushes sheet): 2 values restored, 1 conflict (changed on the server since the push, so not restored), 3 values the API cannot undo (listed). The exported range still shows the exported values.`);
   expect(report.problems).toEqual([expect.objectContaining({
     cell: 'Sheet1!B3', profileId: metricId, profileName: 'Undo export metric', propertyName: '2024-01-02', value: '20', outcome: 'conflict', conflict: { atBuild: '21', server: '25' },
   })]);
+  // In the export's order, each with its reason.
   expect(report.notUndone).toEqual([
+    { what: 'Undo export metric', period: '2024-01-04', cell: 'Sheet1!B5', value: '40', reason: expect.stringMatching(/^it was blank before the push: the API has no delete/) },
     { what: 'Undo export metric', period: '2024-01-05', cell: 'Sheet1!B6', value: '50', reason: expect.stringMatching(/^the push created it .*no delete.*clear it in the web application$/) },
     { what: 'Undo export metric', period: '2024-01-06', cell: 'Sheet1!B7', value: '60', reason: expect.stringMatching(/^the push created it /) },
-    { what: 'Undo export metric', period: '2024-01-04', cell: 'Sheet1!B5', value: '40', reason: expect.stringMatching(/^it was blank before the push: the API has no delete/) },
   ]);
 
   // Read before written: one read of the metric's points, then one PUT of exactly the two values before.

@@ -67,7 +67,7 @@ it('restores the values an audit push updated, keeps a colleague\'s later change
   const report = undone.report!;
   expect(undone.pushId).toBe(pushed.pushId);
   expect(report.totals).toMatchObject({ updated: 2, conflict: 1, failed: 0, pending: 0 });
-  expect(report.summary).toMatch(/^Undo of the last audit push \(Push [0-9a-f-]{36} in the Pushes sheet\): 2 values restored, 1 conflict \(changed on the server since the push, so not restored\), 1 value the API cannot undo \(listed\)\./);
+  expect(report.summary).toMatch(/^Undo of the audit push \(Push [0-9a-f-]{36} in the Pushes sheet\): 2 values restored, 1 conflict \(changed on the server since the push, so not restored\), 1 value the API cannot undo \(listed\)\./);
   expect(report.problems).toEqual([expect.objectContaining({ profileId: beta!.id, propertyId: employees.id, outcome: 'conflict', conflict: { atBuild: '4242', server: '999' } })]);
   expect(report.notUndone).toEqual([expect.objectContaining({ what: `${acme!.name} › Employees`, value: '7', reason: expect.stringMatching(/^the push created it .*no delete.*clear it in the web application$/) })]);
 
@@ -98,7 +98,19 @@ it('restores the values an audit push updated, keeps a colleague\'s later change
 
   // Undone once: a second Undo has nothing to restore.
   const again = rt.callServer('undoLastPush', []) as { ok: boolean; error?: string };
-  expect(again).toEqual({ ok: false, error: expect.stringMatching(/^There is no push to undo: Undo keeps only your last push/) });
+  expect(again).toEqual({ ok: false, error: expect.stringMatching(/^There is no push to undo: your last push \(Push [0-9a-f-]{36}\) was undone already\./) });
+
+  // The audit sheet shows the restored values (the conflict's cell keeps what the person typed), so a push made
+  // now sends nothing of what Undo restored.
+  const sectorLabel = before.portfolio_property_options.find((o) => o.id === sectorBefore[0])!.label;
+  expect(cell(acme!.id, headquarters.id).getValue()).toBe(hqBefore);
+  expect(cell(beta!.id, sector.id).getValue()).toBe(sectorLabel);
+  expect(cell(beta!.id, employees.id).getValue()).toBe(4242);
+  await stack.emulator.control.clearRequests();
+  const next = await drive(rt, ok<AuditPushHandle>(rt.callServer('startAuditPush', [null])), 'continueAuditPush', (h) => h.pushId);
+  const sentAgain = puts(await stack.emulator.control.requests()).filter((put) => put.portfolio_property_id === headquarters.id || put.portfolio_property_id === sector.id);
+  expect(sentAgain).toEqual([]);
+  expect(next.report?.totals.updated ?? 0).toBe(0);
 });
 
 it('lists an export\'s values as what the API cannot undo, and sends nothing', async () => {
@@ -117,10 +129,10 @@ it('lists an export\'s values as what the API cannot undo, and sends nothing', a
   await stack.emulator.control.clearRequests();
   const undone = ok<UndoHandle>(rt.callServer('undoLastPush', []));
   expect(undone.progress.status).toBe('done');
-  expect(undone.report!.summary).toBe(`Undo of the last export (Push ${exported.exportId} in the Pushes sheet): 0 values restored, 2 values the API cannot undo (listed).`);
+  expect(undone.report!.summary).toBe(`Undo of the export (Push ${exported.exportId} in the Pushes sheet): 0 values restored, 2 values the API cannot undo (listed).`);
   expect(undone.report!.notUndone).toEqual([
-    { what: 'Undo metric', period: '2024-01-01', cell: 'Sheet1!B2', value: '7', reason: expect.stringMatching(/^the export sent it whole without reading the value it replaced/) },
-    { what: 'Undo metric', period: '2024-01-02', cell: 'Sheet1!B3', value: '9', reason: expect.stringMatching(/^the export sent it whole without reading the value it replaced/) },
+    { what: 'Undo metric', period: '2024-01-01', cell: 'Sheet1!B2', value: '7', reason: expect.stringMatching(/^the push sent it without reading the value it replaced/) },
+    { what: 'Undo metric', period: '2024-01-02', cell: 'Sheet1!B3', value: '9', reason: expect.stringMatching(/^the push sent it without reading the value it replaced/) },
   ]);
   expect((await stack.emulator.control.requests()).filter((r) => r.method !== 'GET')).toHaveLength(0);
 });
@@ -134,9 +146,9 @@ it('lists an import\'s created profiles as what the API cannot undo, and sends n
 
   await stack.emulator.control.clearRequests();
   const undone = ok<UndoHandle>(rt.callServer('undoLastPush', []));
-  expect(undone.report!.summary).toBe(`Undo of the last profile import (Push ${imported.importId} in the Pushes sheet): 0 values restored, 1 value the API cannot undo (listed).`);
+  expect(undone.report!.summary).toBe(`Undo of the profile import (Push ${imported.importId} in the Pushes sheet): 0 values restored, 1 value the API cannot undo (listed).`);
   expect(undone.report!.notUndone).toEqual([
-    { what: 'Undo Co One', period: '', cell: 'Sheet1!D2', value: expect.stringMatching(/^[0-9a-f-]{36}$/), reason: expect.stringMatching(/^an import creates records, and the API cannot delete them/) },
+    { what: 'Undo Co One', period: '', cell: 'Sheet1!D2', value: expect.stringMatching(/^[0-9a-f-]{36}$/), reason: expect.stringMatching(/^the import created this record \(it did not exist before\), and the API cannot delete it/) },
   ]);
   expect((await stack.emulator.control.requests()).filter((r) => r.method !== 'GET')).toHaveLength(0);
   const state = await stack.emulator.control.state();

@@ -1,6 +1,8 @@
 // No lost update: before a wave of the audit push is sent, the server's values of its cells are read (one
 // batched read, as the build reads them), and a cell someone changed there since the audit was built is held
-// back as a conflict with both values, not written over.
+// back as a conflict with both values, not written over. The same read gives each cell the value it replaces,
+// in full and as the API body that writes it again (option ids, not labels): the push's journal keeps both,
+// and Undo writes that body back (core/journal).
 
 import type { ApiClient } from '../api/client';
 import { cellForValue, encodeKey, isHashedKey, keyOfCell, shownValue, type WrittenCell } from './cell-values';
@@ -23,6 +25,36 @@ export type ConflictGuard = {
 };
 
 type Dates = Pick<ConflictGuard, 'timeZone' | 'formatDate'>;
+
+/** A pushed cell as its journal needs it: what the read found before the write, and what was sent, in full. */
+export type JournaledItem = AuditPushItem & {
+  /** The body that writes the replaced value again; null when there was none (or a blank). */
+  before?: AuditWrite | null;
+  /** What the cell's write stores, as a person reads it (labels for options), in full. */
+  sentText?: string;
+  /** The body sent, kept once confirmed (the step drops `write`). */
+  sent?: AuditWrite;
+};
+
+/** The API body that stores `stored` again: its option ids for a select or multiselect, else its `value` text. */
+export function storedBody(stored: AuditStoredValue | undefined, dataType: string): AuditWrite | null {
+  if (!stored) return null;
+  if (dataType === 'select') return stored.optionIds.length > 0 ? { portfolio_property_option_id: stored.optionIds[0]! } : null;
+  if (dataType === 'multiselect') return stored.optionIds.length > 0 ? { portfolio_property_option_ids: [...stored.optionIds] } : null;
+  const { value } = stored;
+  if (value === null || value === undefined) return null;
+  const text = Array.isArray(value) ? value.join(', ') : typeof value === 'number' ? String(value) : value;
+  return text === '' ? null : { value: text };
+}
+
+/** A body as a person reads it, in full: the value text, or the options' labels (an id the options do not list, as it is). */
+export function bodyText(body: AuditWrite | null | undefined, options: readonly AuditOption[]): string {
+  if (!body) return '';
+  const label = (id: string) => options.find((option) => option.id === id.toLowerCase())?.label ?? id;
+  if ('value' in body) return body.value;
+  if ('portfolio_property_option_id' in body) return body.portfolio_property_option_id ? label(body.portfolio_property_option_id) : '';
+  return body.portfolio_property_option_ids.map(label).join(', ');
+}
 
 /** A server value as the audit shows it (labels for options), with its key and text for reports. */
 export function serverCell(stored: AuditStoredValue | undefined, property: Omit<AuditProperty, 'autoCalculated'>, options: readonly AuditOption[], dates: Dates): WrittenCell & { key: string; shown: string } {
@@ -60,10 +92,11 @@ export function conflictOf(input: {
 
 /**
  * Reads the server's values of the wave's cells (the values of their profiles and the options of their
- * selects, together) and marks each cell changed there since the build as a conflict; returns the cells
- * still to send. Throws what the read throws: then nothing of the wave is sent.
+ * selects, together), gives each cell the value it replaces (JournaledItem), and, when `compare` (not for the
+ * explicit overwrite of conflicts), marks each cell changed there since the build as a conflict; returns the
+ * cells still to send. Throws what the read throws: then nothing of the wave is sent.
  */
-export function holdConflicts(state: AuditPushState, wave: readonly AuditPushItem[], client: ApiClient, guard: ConflictGuard): AuditPushItem[] {
+export function holdConflicts(state: AuditPushState, wave: readonly AuditPushItem[], client: ApiClient, guard: ConflictGuard, compare = true): AuditPushItem[] {
   const profileIds = [...new Set(wave.map((item) => state.profiles[item.profile]!.id))];
   const properties = [...new Set(wave.map((item) => state.properties[item.property]!))];
   const withOptions = properties.filter((property) => property.dataType === 'select' || property.dataType === 'multiselect');
@@ -72,20 +105,23 @@ export function holdConflicts(state: AuditPushState, wave: readonly AuditPushIte
   const asProperties = properties.map((property) => ({ ...property, autoCalculated: false }));
   const values = new Map(profileIds.map((id, index) => [id, storedValues(read.values[index] ?? [], asProperties)]));
   const toSend: AuditPushItem[] = [];
-  for (const item of wave) {
+  for (const item of wave as JournaledItem[]) {
     const profileId = state.profiles[item.profile]!.id;
     const property = state.properties[item.property]!;
-    const atBuild = guard.keyAtBuild(profileId, property.id);
+    const server = values.get(profileId)?.[property.id];
+    item.before = storedBody(server, property.dataType);
+    item.was = bodyText(item.before, options[property.id] ?? []);
+    const atBuild = compare ? guard.keyAtBuild(profileId, property.id) : undefined;
     const conflict = atBuild === undefined ? null : conflictOf({
       atBuild,
-      server: values.get(profileId)?.[property.id],
+      server,
       typed: item.write,
       property,
       options: options[property.id] ?? [],
       dates: guard,
     });
     if (!conflict) {
-      item.was = serverCell(values.get(profileId)?.[property.id], property, options[property.id] ?? [], guard).shown;
+      item.sentText = bodyText(item.write, options[property.id] ?? []);
       toSend.push(item);
       continue;
     }

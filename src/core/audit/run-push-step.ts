@@ -6,7 +6,7 @@ import type { PortfolioPropertyValue, PortfolioPropertyValueInput } from '../api
 import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
 import { countOf } from '../export/places';
 import { isPushComplete } from './write-back';
-import { holdConflicts, type ConflictGuard } from './conflicts';
+import { holdConflicts, type ConflictGuard, type JournaledItem } from './conflicts';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
 import { cloneJob } from '../jobs/job-state';
 import { jobProgress } from '../jobs/progress';
@@ -18,7 +18,10 @@ const DEFAULT_PUSH_WAVE_SIZE = 25;
 const MAX_PUSH_STEPS_WITHOUT_PROGRESS = 3;
 
 export type AuditPushStepOptions = WaveStepOptions<AuditPushState> & {
-  /** Compares each wave's cells with the server before sending (not for an overwrite push); none: sent as they are. */
+  /**
+   * Reads each wave's cells on the server before sending, for the value each replaces (the journal's), and
+   * compares them with it (not for an overwrite push, which only reads); none: sent as they are.
+   */
   guard?: ConflictGuard;
 };
 
@@ -32,7 +35,7 @@ export function runAuditPushStep(state: AuditPushState, client: ApiClient, optio
     waveSize: DEFAULT_PUSH_WAVE_SIZE,
     maxStepsWithoutProgress: MAX_PUSH_STEPS_WITHOUT_PROGRESS,
     isComplete: isPushComplete,
-    wave: (job, waveSize) => sendWave(job, waveSize, client, job.overwrite ? undefined : options.guard),
+    wave: (job, waveSize) => sendWave(job, waveSize, client, options.guard),
     effectOf: waveEffect,
     progress: auditPushProgress,
     stormSentence: (job, minutes) => {
@@ -60,14 +63,16 @@ function sendWave(state: AuditPushState, waveSize: number, client: ApiClient, gu
   let wave = state.items.filter((item) => item.outcome === 'pending').slice(0, waveSize);
   if (guard) {
     try {
-      wave = holdConflicts(state, wave, client, guard);
+      wave = holdConflicts(state, wave, client, guard, !state.overwrite);
     } catch (error) {
       const classified = classifyFailure(error, 'push');
       if (classified.kind !== 'refused') return { progressed: false, failure: classified };
-      // A cell whose server value cannot be read cannot be checked: not sent over what may be a colleague's change.
+      // A cell whose server value cannot be read cannot be checked (nor its value before kept): not sent over what may be a colleague's change.
       for (const item of wave) {
         item.outcome = 'failed';
-        item.reason = `the server's value could not be read to check it was not changed since the audit was built: ${classified.reason}`;
+        item.reason = state.overwrite
+          ? `the server's value could not be read, and the push keeps the value it replaces for Undo: ${classified.reason}`
+          : `the server's value could not be read to check it was not changed since the audit was built: ${classified.reason}`;
         delete item.write;
       }
       return { progressed: true };
@@ -89,7 +94,8 @@ function sendWave(state: AuditPushState, waveSize: number, client: ApiClient, gu
     const result = settled[position];
     if (result?.ok) {
       item.outcome = result.result.status === 201 ? 'created' : 'updated';
-      // Once confirmed, the body is history: dropping it keeps the stored state small.
+      // Once confirmed, the body is history: the step's journal takes it (`sent`), and no stored state keeps it.
+      (item as JournaledItem).sent = item.write;
       delete item.write;
       delete item.reason;
       progressed = true;

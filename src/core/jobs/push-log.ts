@@ -18,7 +18,7 @@ export type PushLogRow = {
   what: string;
   /** The data point's date (exports); '' otherwise. */
   period: string;
-  /** What the server held before, when the job read it; null when it did not (exports, imports). */
+  /** What the server held just before the write, in full, when the job read it; null when it did not. */
   oldValue: string | null;
   newValue: string | null;
   /** "updated", "created", "failed: <reason>", "conflict: <reason>". */
@@ -32,9 +32,22 @@ export type PushLogRow = {
 /** The reason of an undo's conflict: lower-case, no final period, so it reads after "conflict: ". */
 export const UNDO_CONFLICT_REASON = 'changed on the server since the push, so the value before the push was not restored and that change is kept';
 
-/** A row as the sheet holds it, in PUSHES_HEADER's order. */
-export function pushLogCells(row: PushLogRow): Array<Date | string | null> {
-  const texts = [row.who || null, row.kind, row.what, row.period || null, row.oldValue, row.newValue, row.outcome, row.cell, row.push].map(keepApostrophe);
+/** The characters a cell holds (Sheets refuses more: "Your input contains more than the maximum of 50000 characters in a single cell"). */
+export const CELL_CHARACTERS = 50_000;
+
+/**
+ * A value as its cell shows it: whole when it fits; else its beginning, then where the whole value is (the push's
+ * journal, which keeps every value in full, split across cells: `journal` names its sheet).
+ */
+export function fitValue(text: string | null, push: string, journal: string): string | null {
+  if (text === null || text.length <= CELL_CHARACTERS) return text;
+  const note = ` … [${text.length.toLocaleString('en-US')} characters in all: longer than a cell holds. The whole value is in the journal of Push ${push}, the hidden sheet "${journal}".]`;
+  return `${text.slice(0, CELL_CHARACTERS - note.length - 1)}${note}`;
+}
+
+/** A row as the sheet holds it, in PUSHES_HEADER's order; `journal` names the sheet that keeps values too long for a cell. */
+export function pushLogCells(row: PushLogRow, journal = 'journal'): Array<Date | string | null> {
+  const texts = [row.who || null, row.kind, row.what, row.period || null, fitValue(row.oldValue, row.push, journal), fitValue(row.newValue, row.push, journal), row.outcome, row.cell, row.push].map(keepApostrophe);
   return [new Date(row.time), ...texts];
 }
 

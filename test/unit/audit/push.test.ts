@@ -272,7 +272,9 @@ describe('pushing changes', () => {
     expect(buildAuditPushReport(partial).totals).toMatchObject({ updated: 3, pending: 5, failed: 1 });
     const stored = compactPush(partial, compact);
     expect(stored.codes).toBe('UUfUppppp');
-    expect(expandPush(stored, readAuditSheet(sheet, FUND), sheetFingerprint(sheet), { timeZone: TZ, formatDate: intlDateFormatter })).toEqual(partial);
+    // What a step keeps on its confirmed cells for the push's journal (the body sent) is not kept between steps.
+    const withoutJournal = { ...partial, items: partial.items.map(({ sent: _sent, ...item }: typeof partial.items[number] & { sent?: unknown }) => item) };
+    expect(expandPush(stored, readAuditSheet(sheet, FUND), sheetFingerprint(sheet), { timeZone: TZ, formatDate: intlDateFormatter })).toEqual(withoutJournal);
 
     // A sheet edited since is not the push's sheet: nothing of it is rebuilt to be sent.
     const changed = editedSheet();
