@@ -154,3 +154,29 @@ it('lists an import\'s created profiles as what the API cannot undo, and sends n
   const state = await stack.emulator.control.state();
   expect(state.portfolio_company_profiles.some((p) => p.name === 'Undo Co One')).toBe(true);
 });
+
+it('restores the fields an import replaced on an existing profile, compared first, and never advises deleting it', async () => {
+  const rt = stack.runtime();
+  const before = await stack.emulator.control.state();
+  const acme = before.portfolio_company_profiles.find((p) => p.company_id === DEMO_IDS.fund && !p.name.startsWith('Cirrus'))!;
+  rt.spreadsheet.getSheetByName('Sheet1')!.getRange(1, 4, 3, 2).setValues([['Name', 'Website'], [acme.name, 'https://undo-me.example'], ['Undo Co Two', 'https://two.example']]);
+  let imported = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!D1:E3' }]));
+  for (let step = 0; !imported.report && step < 20; step++) imported = ok<ImportHandle>(rt.callServer('continueImport', [imported.importId]));
+  expect(imported.report!.totals).toMatchObject({ updated: 1, created: 1 });
+  expect((await stack.emulator.control.state()).portfolio_company_profiles.find((p) => p.id === acme.id)!.website_url).toBe('https://undo-me.example');
+
+  await stack.emulator.control.clearRequests();
+  const undone = await drive(rt, ok<UndoHandle>(rt.callServer('undoLastPush', [])), 'continueUndo', (h) => h.undoId);
+  expect(undone.progress.status).toBe('done');
+  expect(undone.report!.totals).toMatchObject({ updated: 1, conflict: 0, failed: 0 });
+  // The created profile is listed as the import's own creation; the existing one is never called created.
+  expect(undone.report!.notUndone).toEqual([expect.objectContaining({ what: 'Undo Co Two', reason: expect.stringMatching(/^the import created this record/) })]);
+  expect(JSON.stringify(undone.report)).not.toMatch(new RegExp(`${acme.name}[^"]*delete`));
+  // Read before written, then one PUT that puts the website back and keeps the name.
+  const requests = await stack.emulator.control.requests();
+  const writes = requests.filter((r) => r.method !== 'GET');
+  expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /portfolio_company_profiles/${acme.id}`]);
+  expect(requests.findIndex((r) => r.method === 'GET' && r.path === '/portfolio_company_profiles')).toBeLessThan(requests.indexOf(writes[0]!));
+  const after = (await stack.emulator.control.state()).portfolio_company_profiles.find((p) => p.id === acme.id)!;
+  expect(after).toMatchObject({ name: acme.name, website_url: acme.website_url });
+});
