@@ -54,7 +54,7 @@ function pushRows(rt: GasRuntime, pushId: string): unknown[][] {
 }
 
 const isoDay = (offset: number): string => new Date(Date.UTC(2024, 0, 1 + offset)).toISOString().slice(0, 10);
-const dataPointReads = (requests: Array<{ method: string; path: string }>) => requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
+const dataPointReads = <T extends { method: string; path: string }>(requests: T[]): T[] => requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
 
 it('Preview, Start, Cancel, a colleague stores 99, Resume: the 99 survives as a conflict with both values, not "created" over it', async () => {
   const metricId = await newMetric('CAS resume');

@@ -18,6 +18,9 @@ export type ExportStepOptions = WaveStepOptions<ExportState> & { noun?: 'export'
 
 type Attempt = WaveAttempt<Failure>;
 
+/** Batches of 50 a wave covers: its compare read reads them together (500 dates, 5 pages of 100), then sends them. */
+const WAVE_SIZE = 10;
+
 /**
  * Runs one step on a copy of the state: existing points are read first (onlyChanged), then waves of
  * upserts go out, each after its own read of the values it replaces (compare-and-set, see sendWave). A refusal (404, 422, …) stops that metric only; the rate limit, 5xx and lost
@@ -26,14 +29,15 @@ type Attempt = WaveAttempt<Failure>;
 export function runExportStep(state: ExportState, client: ApiClient, options: ExportStepOptions): { state: ExportState; progress: ExportProgress } {
   const next = cloneJob(state);
   const places = placeNamer(next.spec.layout, next.origin);
+  const fullWave = Math.max(1, Math.floor(options.waveSize ?? WAVE_SIZE));
   return runWaveStep(next, client, options, {
     // Batches sent together in one wave (see pickWave).
-    waveSize: 10,
+    waveSize: WAVE_SIZE,
     maxStepsWithoutProgress: 3,
     isComplete,
     wave: (job, waveSize) => {
       const toRead = job.metrics.findIndex((metric) => metric.phase === 'diff');
-      return toRead >= 0 ? readExisting(job, toRead, client) : sendWave(job, waveSize, client, places, {
+      return toRead >= 0 ? readExisting(job, toRead, client) : sendWave(job, { cover: fullWave, first: waveSize }, client, places, {
         shouldStop: options.shouldStop ?? (() => false),
         checkpoint: (saved) => options.onCheckpoint?.(saved),
         // Like a new wave, a later group of the same wave starts only with the step's margin left.
@@ -61,8 +65,9 @@ export function exportProgress(state: ExportState, nowMs: number): ExportProgres
 
 /**
  * For a preview: only the reads "only what changed" makes, so the preview counts what the export will,
- * until the deadline or a temporary failure (its sentence returned; the export compares the rest). The
- * state returned can start the export as it is (its reads are not repeated).
+ * until the deadline or a temporary failure (its sentence returned; the export compares the rest). What
+ * these reads found on each item (`approved`) is what the person approves: the export compares its writes
+ * with it (compare.ts), never with a copy of these reads.
  */
 export function readStoredPoints(state: ExportState, client: ApiClient, deadline: number): { state: ExportState; problem?: string } {
   const next = cloneJob(state);
@@ -145,8 +150,13 @@ function provenMetrics(state: ExportState): Set<number> {
  */
 type WaveHooks = { shouldStop: () => boolean; checkpoint: (state: ExportState) => void; timeLeft: () => boolean };
 
-function sendWave(state: ExportState, waveSize: number, client: ApiClient, places: PlaceNamer, hooks: WaveHooks): Attempt {
-  const cover = pickWave(state, waveSize, true);
+/**
+ * `size.first`: the batches the first group may send (1 for the probe after a 429); the read still covers a
+ * whole wave (`size.cover`), so reads stay whole pages of two batches each, and the rest goes once the probe
+ * is accepted.
+ */
+function sendWave(state: ExportState, size: { cover: number; first: number }, client: ApiClient, places: PlaceNamer, hooks: WaveHooks): Attempt {
+  const cover = pickWave(state, size.cover, true);
   if (cover.length === 0) return { progressed: false, failure: { kind: 'stop', message: 'The export has batches it cannot send.' } };
   const read = compareBeforeWrite(state, cover, client);
   if (read.failure) return read;
@@ -162,6 +172,7 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
       firsts.add(batch.metric);
       return true;
     });
+    if (groups === 0 && group.length > size.first) group.splice(size.first);
     if (group.length === 0) return { progressed };
     if (groups > 0) {
       // The rest of the covered batches go with the next wave (and its own read) when time is short.
