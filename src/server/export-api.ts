@@ -189,10 +189,11 @@ export function startExport(request: ExportRequest): ExportHandle {
   // and writes only where the server still holds what the plan expects: what the preview of this very read
   // (same fingerprint) showed, kept durably (a lost cache loses nothing), else the export's own first read
   // ("only what changed"), else, for typed data no preview compared, only where no value would be lost.
+  // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
+  // (Before the approval is taken, so a refused start leaves it for the next.)
+  if (request.writeStatus) requireStatusColumnFree(statusPlace(request, read), STATUS_HEADER, prepared.spec.hasHeaderRow, 'nothing was sent');
   const state = cloneJob(prepared);
   restoreApprovals(state.items, takePreviewApproval(request.range, prepared.fingerprint));
-  // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
-  if (request.writeStatus) requireStatusColumnFree(statusPlace(request, read), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
   const stored: StoredExport = { request, metrics, state: isComplete(state) ? { ...state, status: 'done' } : state, statusRange: null };
   return startJob(exportJob, { record: { ...stored, state: compactExport(stored.state, prepared) }, stored: { ...stored, fresh: prepared, read } });
 }
