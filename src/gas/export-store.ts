@@ -1,15 +1,8 @@
-// What an export keeps beside its job (gas/job-store): a preview's reads in the user's cache (chunked),
-// and which ranges were exported before in the user's properties.
+// What an export keeps beside its job (gas/job-store), in the user's properties: what a preview showed of
+// the server (the person's approval), and which ranges were exported before.
 
-import { ChunkedCache } from '../core/cache/chunked-cache';
-import type { ExportState } from '../core/export';
-import { RECORDS_TTL_SECONDS } from '../core/series/records-cache';
-import { userCache } from './cache-and-lock';
-import { spreadsheetId } from './job-store';
-
-function cache(): ChunkedCache {
-  return new ChunkedCache(userCache(), () => Utilities.getUuid().slice(0, 8));
-}
+import type { KeptApprovals } from '../core/export/compare';
+import { forgetJob, loadJob, saveJob, spreadsheetId } from './job-store';
 
 /** Where earlier versions remembered exported ranges, for every user of the spreadsheet: still read. */
 const LEGACY_EXPORTED_RANGES_KEY = 'METRICS_EXPORTED_RANGES';
@@ -60,33 +53,31 @@ export function markExported(range: string): void {
 }
 
 /**
- * How long a preview's reads are kept for the export that may follow: the records cache's period. They are
- * never the export's own reads (a value may change from another spreadsheet or the web application at
- * any time): the start reads again and compares, and an item whose server value changed in between is a
- * conflict (markConflicts).
+ * What the person approved in a preview: for each item, the server's value the preview showed (compare.ts's
+ * tokens, a short hash past 32 KB of values), for the export of the same read of the range that may follow.
+ * Kept in the user's properties through the job store (pieces of 8 KB, a cache copy only as a shortcut), never
+ * only in the cache: CacheService may drop anything at any time, and the approval is the start's guard, not an
+ * optimisation. One record per user, each preview replacing the last, so previews never followed by an export
+ * cannot fill the store: the start takes it (and removes it) when its range and fingerprint match.
  */
-const PREVIEW_READS_TTL_SECONDS = RECORDS_TTL_SECONDS;
+type PreviewApproval = { range: string; fingerprint: string; approved: KeptApprovals };
 
-function previewReadsKey(range: string): string {
-  return `export-reads:${rangeKey(range)}`;
-}
+const APPROVAL_STORE = 'export-preview';
+const APPROVAL_ID = 'latest';
 
-/** Keeps what a preview's reads found on the server, for the export that may follow. */
-export function savePreviewReads(range: string, state: ExportState): void {
-  cache().put(previewReadsKey(range), JSON.stringify({ state }), PREVIEW_READS_TTL_SECONDS);
-}
-
-/** What a preview of this range found on the server, once: only when it was made from the same read of the sheet (`fingerprint`). */
-export function takePreviewReads(range: string, fingerprint: string): ExportState | null {
-  const key = previewReadsKey(range);
-  const text = cache().get(key);
-  if (text === null) return null;
-  cache().remove(key);
-  let stored: { state?: ExportState };
-  try {
-    stored = JSON.parse(text) as { state?: ExportState };
-  } catch {
-    return null;
+/** Keeps what a preview showed of the server, for the export that may follow. */
+export function savePreviewApproval(range: string, fingerprint: string, approved: KeptApprovals | undefined): void {
+  if (!approved) {
+    forgetJob(APPROVAL_STORE, APPROVAL_ID);
+    return;
   }
-  return stored.state?.fingerprint === fingerprint ? stored.state : null;
+  saveJob<PreviewApproval>(APPROVAL_STORE, APPROVAL_ID, { range: rangeKey(range), fingerprint, approved });
+}
+
+/** What a preview of this range showed, once: only when it was made from the same read of the sheet (`fingerprint`). */
+export function takePreviewApproval(range: string, fingerprint: string): KeptApprovals | undefined {
+  const stored = loadJob<PreviewApproval>(APPROVAL_STORE, APPROVAL_ID);
+  if (!stored || stored.range !== rangeKey(range) || stored.fingerprint !== fingerprint) return undefined;
+  forgetJob(APPROVAL_STORE, APPROVAL_ID);
+  return stored.approved;
 }

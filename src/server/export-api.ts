@@ -7,7 +7,6 @@ import {
   exportProgress,
   guessLayout,
   isComplete,
-  markConflicts,
   parseExportSpec,
   prepareExport,
   previewExport,
@@ -24,7 +23,9 @@ import {
   type RowOutcome,
 } from '../core/export';
 import { isUuid, requireUuid } from '../core/validate/uuid';
-import { markExported, savePreviewReads, takePreviewReads, wasExported } from '../gas/export-store';
+import { markExported, savePreviewApproval, takePreviewApproval, wasExported } from '../gas/export-store';
+import { keepApprovals, restoreApprovals } from '../core/export/compare';
+import { cloneJob } from '../core/jobs/job-state';
 import { overlapsSnapshot } from '../gas/snapshot-store';
 import { CODE_OUTCOMES, compactExport, expandExport, type CompactExportState } from '../core/export/compact';
 import { ROW_OUTCOMES } from '../core/export/types';
@@ -98,7 +99,10 @@ export function preview(request: ExportRequest): ExportPreview {
   const prepared = prepare(request, listCompanyMetrics(request.companyId), read, true);
   if (isComplete(prepared)) return previewExport(prepared, read.displayValues);
   const compared = readForComparison(prepared);
-  savePreviewReads(request.range, compared.state);
+  // What the person is about to approve: the server's value shown for each item (or none where the reads
+  // did not reach it), kept durably for the start (export-store).
+  savePreviewApproval(request.range, compared.state.fingerprint, keepApprovals(compared.state.items.map((item) => (
+    item.approved ? { ...item, approved: { ...item.approved, by: 'preview' as const } } : item))));
   return previewExport(compared.state, read.displayValues, undefined, compared.problem ?? null);
 }
 
@@ -181,17 +185,15 @@ export function startExport(request: ExportRequest): ExportHandle {
   // One read of the range for the whole call: the rows to send, and the status column's place.
   const read = readRange(request.range);
   const prepared = prepare(request, metrics, read);
-  // The preview's reads are never reused: a value may have changed since from another spreadsheet or the web
-  // application. After a preview of this very read (same fingerprint) the start reads again at once and
-  // compares: what changed on the server in between is a conflict, not written. Reads that do not finish
-  // here go on in the steps, which compare with the server as it is then.
-  // Typed data is compared only after a preview (a conflict is a change since the preview): prepared again
-  // to read first, from the same read of the range, so the same items and fingerprint.
-  const seen = takePreviewReads(request.range, prepared.fingerprint);
-  const compared = seen && !prepared.spec.onlyChanged ? prepare(request, metrics, read, true) : prepared;
-  const state = seen ? markConflicts(readForComparison(compared).state, seen) : prepared;
+  // Compare-and-set: nothing is read here. Every wave reads the values it replaces right before writing them
+  // and writes only where the server still holds what the plan expects: what the preview of this very read
+  // (same fingerprint) showed, kept durably (a lost cache loses nothing), else the export's own first read
+  // ("only what changed"), else, for typed data no preview compared, only where no value would be lost.
   // Checked before anything is sent: an export must not end by refusing to report, or by overwriting data.
-  if (request.writeStatus) requireStatusColumnFree(statusPlace(request, read), STATUS_HEADER, state.spec.hasHeaderRow, 'nothing was sent');
+  // (Before the approval is taken, so a refused start leaves it for the next.)
+  if (request.writeStatus) requireStatusColumnFree(statusPlace(request, read), STATUS_HEADER, prepared.spec.hasHeaderRow, 'nothing was sent');
+  const state = cloneJob(prepared);
+  restoreApprovals(state.items, takePreviewApproval(request.range, prepared.fingerprint));
   const stored: StoredExport = { request, metrics, state: isComplete(state) ? { ...state, status: 'done' } : state, statusRange: null };
   return startJob(exportJob, { record: { ...stored, state: compactExport(stored.state, prepared) }, stored: { ...stored, fresh: prepared, read } });
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { LoggedRequest } from '../../emulator/request-log';
 import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle, ImportHandle, UnfinishedPortfolioJobs } from '../../src/shared/rpc';
+import { JOB_MAX_BYTES } from '../../src/core/jobs/pieced-store';
 import { ok, OWNER, useStack, waitOnBothClocks, type Stack } from '../support/stack';
 
 jest.setTimeout(600_000);
@@ -13,8 +14,7 @@ jest.setTimeout(600_000);
 let stack: Stack;
 useStack((started) => (stack = started));
 
-/** "Properties total storage 500kB / property store": one job may take 300 KB of it (pieced-store.ts). */
-const JOB_MAX_BYTES = 300 * 1024;
+/** "Properties total storage 500kB / property store": one job may take JOB_MAX_BYTES of it (pieced-store.ts). */
 
 /** Everything in the owner's user properties, in UTF-8 bytes of keys and values. */
 /** The record Undo keeps of the last push (src/server/last-push.ts): bounded on its own, not a job's state. */
@@ -96,7 +96,7 @@ function confirmedCells(requests: LoggedRequest[]): string[] {
 
 it('pushes 4,300 changed cells within the job store, with the cache losing entries: every cell stored once, Resume found after the cache is cleared, nothing left behind', async () => {
   const seed = 1617;
-  // The smallest push whose cells' text would not fit a job's 300 KB if the state kept a copy of it: each
+  // The smallest push whose cells' text would not fit a job's 170 KB if the state kept a copy of it: each
   // text below is 72.7 bytes of UTF-8 on average, and 307,200 / 72.7 = 4,226 cells; 100 × 43 = 4,300.
   const PROFILES = 100;
   const PROPERTIES = 43;
@@ -108,7 +108,7 @@ it('pushes 4,300 changed cells within the job store, with the cache losing entri
   const rt = evictingRuntime(seed, fund);
   ok(rt.callServer('buildAudit', [fund]));
 
-  // Every cell edited, with text that is neither short nor ASCII: a copy of it would not fit 300 KB.
+  // Every cell edited, with text that is neither short nor ASCII: a copy of it would not fit 170 KB.
   const sheet = rt.spreadsheet.getSheetByName('Portfolio audit')!;
   const grid = sheet.getDataRange().getValues();
   const columnOf = new Map(properties.map((p) => [p.id, grid[0]!.indexOf(p.id)]));

@@ -79,8 +79,10 @@ describe('property calls of warm formula cells', () => {
     const sheet = rt.spreadsheet.getActiveSheet();
     sheet.getRange('C1:D2').setValues([['Date', 'Value'], ['2000-02-01', '77']]);
     const request = { companyId: stack.emulator.companyId, range: 'Sheet1!C1:D2', spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId: ids[0] }, writeStatus: false };
+    // Previewed first, as the sidebar does: typed data overwrites only a value a preview showed.
+    ok(rt.callServer('previewExport', [request]));
     const done = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request])));
-    expect(done.report?.totals).toMatchObject({ failed: 0 });
+    expect(done.report?.totals).toMatchObject({ failed: 0, updated: 1 });
     expect(rt.evaluateFormula(cell.formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[77]] });
     // "Refresh data" by hand (a writer of the generation): a value changed on the API is read again.
     await stack.emulator.control.fixtures({ data_points: [{ metric_id: ids[0]!, date: '2000-02-01', value: '78' }] });

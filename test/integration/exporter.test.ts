@@ -44,6 +44,16 @@ function request(range: string, spec: Partial<ExportSpec>, writeStatus = true): 
   return { companyId: DEMO_IDS.fund, range, spec: { ...SPEC, ...spec }, writeStatus };
 }
 
+/** A colleague's write, straight to the API (another spreadsheet or the web application). */
+async function putPoints(metricId: string, dataPoints: Array<{ date: string; value: string }>): Promise<void> {
+  const response = await fetch(`${stack.emulator.url}/metrics/${metricId}/data_points`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${stack.emulator.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ data_points: dataPoints }),
+  });
+  expect(response.status).toBe(200);
+}
+
 async function storedPoints(metricId: string): Promise<Array<[string, string | null]>> {
   const state = await stack.emulator.control.state();
   return state.data_points.filter((p) => p.metric_id === metricId).sort((a, b) => a.date.localeCompare(b.date)).map((p) => [p.date, p.value]);
@@ -53,7 +63,7 @@ function daily(count: number, start = '2022-01-01', value = (i: number) => Strin
   return [['Date', 'Value'], ...Array.from({ length: count }, (_, i) => [isoDay(start, i), value(i)])];
 }
 
-it('sends 1,000 rows in 20 PUTs, stores exactly the sheet, and writes every row\'s outcome', async () => {
+it('sends 1,000 rows in 20 PUTs, each wave after its compare read, stores exactly the sheet, and writes every row\'s outcome', async () => {
   const metricId = await newMetric('Signups', 'daily');
   const rt = runtime();
   const rows = daily(1000);
@@ -61,15 +71,18 @@ it('sends 1,000 rows in 20 PUTs, stores exactly the sheet, and writes every row\
   await stack.takeRequests();
   const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId })])));
   expect(done.progress.status).toBe('done');
-  expect(done.report!.totals).toMatchObject({ written: 1000, failed: 0, skipped: 0, pending: 0 });
-  expect(done.report!.summary).toMatch(/^1,000 rows read: 1,000 written/);
+  // Each value's compare read found no point on its date: created.
+  expect(done.report!.totals).toMatchObject({ created: 1000, failed: 0, skipped: 0, pending: 0 });
+  expect(done.report!.summary).toMatch(/^1,000 rows read: 1,000 created/);
   const requests = await stack.takeRequests();
   expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(20);
-  expect(requests.filter((r) => r.method === 'GET').map((r) => r.path)).toEqual(DEMO_FUND_LISTING); // names and frequencies, once
+  expect(requests.filter((r) => r.method === 'GET' && r.path !== '/data_points').map((r) => r.path)).toEqual(DEMO_FUND_LISTING); // names and frequencies, once
+  // One compare read a wave of 10 batches (the metric holds nothing yet: one page each).
+  expect(requests.filter((r) => r.method === 'GET' && r.path === '/data_points')).toHaveLength(2);
   expect(await storedPoints(metricId)).toEqual(rows.slice(1).map(([date, value]) => [date, String(Number(value))]));
   expect(done.report!.statusRange).toBe('Sheet1!C1:C1001');
   const status = rt.spreadsheet.getActiveSheet().getRange('C1:C3').getValues().flat();
-  expect(status).toEqual(['Export status', 'written', 'written']);
+  expect(status).toEqual(['Export status', 'created', 'created']);
 });
 
 it('re-exports unchanged data with reads only, and sends just the rows that changed', async () => {
@@ -109,13 +122,15 @@ it('survives a run of 429s and 5xx answers with every row accounted for and the 
   expect(done.progress.status).toBe('done');
   const totals = done.report!.totals;
   expect(Object.values(totals).reduce((a, b) => a + b, 0)).toBe(600);
-  expect(totals.written).toBe(600);
+  expect(totals.created).toBe(600);
   // "0.0" typed into a cell is the number 0, as in Sheets.
   expect(await storedPoints(metricId)).toEqual(rows.slice(1).map(([date, value]) => [date, String(Number(value))]));
   const requests = await stack.takeRequests();
   expect(requests.filter((r) => r.status === 429)).toHaveLength(4);
   expect(requests.filter((r) => r.status === 503)).toHaveLength(3);
   expect(requests.filter((r) => r.method === 'PUT' && r.status === 200)).toHaveLength(12);
+  // Every PUT came after a compare read of its wave.
+  expect(requests.findIndex((r) => r.method === 'GET' && r.path === '/data_points')).toBeLessThan(requests.findIndex((r) => r.method === 'PUT'));
 });
 
 it('resumes an export cut off by the rate limit and by a closed sidebar, writing nothing twice', async () => {
@@ -123,8 +138,8 @@ it('resumes an export cut off by the rate limit and by a closed sidebar, writing
   const rt = runtime();
   const rows = daily(1000);
   const range = fill(rt, rows);
-  // The listing's pages, then 7 PUTs.
-  await stack.emulator.control.rateLimit({ limit: DEMO_FUND_LISTING_PAGES + 7, windowSeconds: 120, retryAfter: true, freshWindow: true });
+  // The listing's pages, the first wave's compare read, then 7 PUTs.
+  await stack.emulator.control.rateLimit({ limit: DEMO_FUND_LISTING_PAGES + 8, windowSeconds: 120, retryAfter: true, freshWindow: true });
   await stack.takeRequests();
 
   const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
@@ -138,10 +153,10 @@ it('resumes an export cut off by the rate limit and by a closed sidebar, writing
   const found = ok<ExportHandle | null>(rt.callServer('findUnfinishedExport', []));
   expect(found).toMatchObject({ exportId: started.exportId, progress: { itemsDone: 350, itemsTotal: 1000 } });
   const cancelled = ok<ExportHandle>(rt.callServer('cancelExport', [started.exportId]));
-  expect(cancelled.report!.totals).toMatchObject({ written: 350, pending: 650 });
+  expect(cancelled.report!.totals).toMatchObject({ created: 350, pending: 650 });
   const resumed = ok<ExportHandle>(rt.callServer('resumeExport', [started.exportId]));
   const done = await drive(rt, resumed);
-  expect(done.report!.totals).toMatchObject({ written: 1000, pending: 0 });
+  expect(done.report!.totals).toMatchObject({ created: 1000, pending: 0 });
 
   const puts = (await stack.takeRequests()).filter((r) => r.method === 'PUT' && r.status === 200);
   expect(puts).toHaveLength(20); // every batch stored once
@@ -198,7 +213,7 @@ it('exports a wide layout whose header names metrics by exact name or by id', as
   expect(await storedPoints(monthly)).toEqual([['2024-01-01', '10'], ['2024-02-01', '20'], ['2024-04-01', '30']]);
   expect(await storedPoints(quarterly)).toEqual([['2024-01-01', '5'], ['2024-04-01', '6']]);
   const totals = done.report!.totals;
-  expect(totals).toMatchObject({ written: 5, skipped: 1, failed: 3 });
+  expect(totals).toMatchObject({ created: 5, skipped: 1, failed: 3 });
   expect(done.report!.problems.filter((p) => p.outcome === 'failed').map((p) => p.cell)).toEqual(['D2', 'D3', 'D4']);
   expect(done.report!.problems.find((p) => p.cell === 'D2')!.reason).toMatch(/No such metric/);
 });
@@ -253,7 +268,7 @@ describe('percent cells', () => {
     expect(sheet.getRange('B2:B3').getValues().flat()).toEqual([0.12, 0.123]);
     expect(sheet.getRange('B2:B3').getDisplayValues().flat()).toEqual(['12%', '12.30%']);
     const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId: MARGIN })])));
-    expect(done.report!.totals).toMatchObject({ written: 2, failed: 0 });
+    expect(done.report!.totals).toMatchObject({ created: 2, failed: 0 });
     const stored = (await storedPoints(MARGIN)).filter(([date]) => date >= '2031-01-01');
     expect(stored).toEqual([['2031-01-01', '12'], ['2031-02-01', '12.3']]);
   });
@@ -292,7 +307,7 @@ it('stores the day a date cell shows in a far time zone, and YYYY-MM-DD text cel
   expect((cells[2] as Date).toISOString()).toBe('2024-06-30T12:00:00.000Z');
   expect(cells[1]).toBe('2024-02-01');
   const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId })])));
-  expect(done.report!.totals).toMatchObject({ written: 4, failed: 0 });
+  expect(done.report!.totals).toMatchObject({ created: 4, failed: 0 });
   expect(await storedPoints(metricId)).toEqual([['2024-01-01', '1'], ['2024-02-01', '2'], ['2024-07-01', '3'], ['2024-08-01', '4']]);
 });
 
@@ -303,7 +318,7 @@ it('skips blank values by default without blanking what is stored, and refuses t
   const range = fill(rt, [['Month', 'Value'], ['2024-01-01', '1'], ['2024-02-01', ''], ['2024-03-01', '3']]);
   await stack.takeRequests();
   const skipped = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId })])));
-  expect(skipped.report!.totals).toMatchObject({ written: 2, skipped: 1 });
+  expect(skipped.report!.totals).toMatchObject({ created: 2, skipped: 1 });
   expect(skipped.report!.problems.map((p) => `${p.cell} ${p.outcome}: ${p.reason}`)).toEqual(['B3 skipped: blank value']);
   // The issue: the upsert cannot blank a data point, so a blank is never sent: the stored 42 stays.
   expect(await storedPoints(metricId)).toEqual([['2024-01-01', '1'], ['2024-02-01', '42'], ['2024-03-01', '3']]);
@@ -334,13 +349,13 @@ it('moves weekly and quarterly dates to their period starts when allowed, and ot
   });
 
   const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { layout: 'wide', offPeriod: 'normalise' })])));
-  expect(done.report!.totals).toMatchObject({ written: 6, failed: 0 });
+  expect(done.report!.totals).toMatchObject({ created: 6, failed: 0 });
   expect(await storedPoints(weekly)).toEqual([['2024-01-01', '10'], ['2024-05-13', '20'], ['2024-07-01', '30']]);
   expect(await storedPoints(quarterly)).toEqual([['2024-01-01', '100'], ['2024-04-01', '200'], ['2024-07-01', '300']]);
   // Moved, never silently: the status column says so on each row that moved.
   const status = rt.spreadsheet.getActiveSheet().getRange('D2:D4').getValues().flat();
-  expect(status[0]).toBe('B: written (2024-01-03 moved to 2024-01-01, the start of its weekly period); C: written (2024-01-03 moved to 2024-01-01, the start of its quarterly period)');
-  expect(status[2]).toBe('written');
+  expect(status[0]).toBe('B: created (2024-01-03 moved to 2024-01-01, the start of its weekly period); C: created (2024-01-03 moved to 2024-01-01, the start of its quarterly period)');
+  expect(status[2]).toBe('created');
 });
 
 it('fails every cell of a column whose header is not a UUID, with the reason on each row, and sends the others', async () => {
@@ -353,15 +368,15 @@ it('fails every cell of a column whose header is not a UUID, with the reason on 
   ];
   const range = fill(rt, rows);
   const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { layout: 'wide' })])));
-  expect(done.report!.totals).toMatchObject({ written: 2, failed: 2 });
+  expect(done.report!.totals).toMatchObject({ created: 2, failed: 2 });
   const reason = 'the header "1234abcd-12-34" is not a valid metric id (ids look like 123e4567-e89b-12d3-a456-426614174000)';
   expect(done.report!.problems.map((p) => `${p.cell}: ${p.reason}`)).toEqual([`C2: ${reason}`, `C3: ${reason}`]);
   expect(await storedPoints(good)).toEqual([['2024-01-01', '0.5'], ['2024-02-01', '0.6']]);
   const status = rt.spreadsheet.getActiveSheet().getRange('D2:D3').getValues().flat();
-  expect(status).toEqual([`B: written; C: failed: ${reason}`, `B: written; C: failed: ${reason}`]);
+  expect(status).toEqual([`B: created; C: failed: ${reason}`, `B: created; C: failed: ${reason}`]);
 });
 
-it('reports a 404 and a 422 on exactly the rows of those metrics while the other metric goes through', async () => {
+it('reports a deleted metric (refused by its compare read) and a 422 on exactly the rows of those metrics while the other metric goes through', async () => {
   const kept = await newMetric('Kept', 'monthly');
   const refused = await newMetric('Turned quarterly', 'monthly');
   const missing = await newMetric('Deleted', 'monthly');
@@ -381,18 +396,20 @@ it('reports a 404 and a 422 on exactly the rows of those metrics while the other
   await stack.takeRequests();
   const done = await drive(rt, started);
   expect(done.progress.status).toBe('done');
-  expect(done.report!.totals).toMatchObject({ written: 60, failed: 120, pending: 0 });
+  expect(done.report!.totals).toMatchObject({ created: 60, failed: 120, pending: 0 });
   expect(await storedPoints(kept)).toEqual(months.map((month, i) => [month, String(i)]));
   expect(await storedPoints(refused)).toEqual([]);
 
   const status = rt.spreadsheet.getActiveSheet().getRange('E2:E61').getValues().flat() as string[];
+  // The deleted metric's compare read is refused before any PUT of it: every one of its cells says so.
+  const unread = `D: failed: not sent: the metric's existing data points could not be read: the API refused the request (HTTP 400, "metric_id": names no metric this token can see: ${missing})`;
   // 2020-02-01 is the first date the API refuses as a quarter start; the batch's other rows say because of which row.
-  expect(status[1]).toBe(`B: written; C: failed: the API refused the date 2020-02-01: must be 1 January, April, July or October, the start of a quarterly period; D: failed: not stored: the API has no such metric (Metric not found: ${missing})`);
-  expect(status[0]).toBe(`B: written; C: failed: not stored: the API refused the whole batch because of cell C3; D: failed: not stored: the API has no such metric (Metric not found: ${missing})`);
+  expect(status[1]).toBe(`B: created; C: failed: the API refused the date 2020-02-01: must be 1 January, April, July or October, the start of a quarterly period; ${unread}`);
+  expect(status[0]).toBe(`B: created; C: failed: not stored: the API refused the whole batch because of cell C3; ${unread}`);
   // Each metric's later batch is not sent at all once its first was refused.
-  expect(status[55]).toBe('B: written; C: failed: not sent: the metric was stopped after an error in cell C3; D: failed: not sent: the metric was stopped after an error in cell D2');
+  expect(status[55]).toBe(`B: created; C: failed: not sent: the metric was stopped after an error in cell C3; ${unread}`);
   const puts = (await stack.takeRequests()).filter((r) => r.method === 'PUT');
-  expect(puts.map((r) => `${r.path.split('/')[2]} ${r.status}`).sort()).toEqual([`${kept} 200`, `${kept} 200`, `${missing} 404`, `${refused} 422`].sort());
+  expect(puts.map((r) => `${r.path.split('/')[2]} ${r.status}`).sort()).toEqual([`${kept} 200`, `${kept} 200`, `${refused} 422`].sort());
 });
 
 describe('the status column', () => {
@@ -408,28 +425,28 @@ describe('the status column', () => {
     expect(rt.spreadsheet.getActiveSheet().getRange('C1:C6').getValues().flat()).toEqual(['', '', '', 'my note', '', '']);
     // Without the option, the same range exports.
     const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
-    expect(done.report!.totals).toMatchObject({ written: 5 });
+    expect(done.report!.totals).toMatchObject({ created: 5 });
   });
 
   it('is rewritten when the export is cancelled, and again when the resumed export finishes', async () => {
     const metricId = await newMetric('Status rewrites', 'daily');
     const rt = runtime();
     const range = fill(rt, daily(120));
-    // The listing's pages, then 1 PUT.
-    await stack.emulator.control.rateLimit({ limit: DEMO_FUND_LISTING_PAGES + 1, windowSeconds: 120, retryAfter: true, freshWindow: true });
+    // The listing's pages, the compare read, then 1 PUT.
+    await stack.emulator.control.rateLimit({ limit: DEMO_FUND_LISTING_PAGES + 2, windowSeconds: 120, retryAfter: true, freshWindow: true });
     const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
     const first = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
     expect(first.progress.itemsDone).toBe(50);
     const cancelled = ok<ExportHandle>(rt.callServer('cancelExport', [started.exportId]));
     expect(cancelled.report!.statusRange).toBe('Sheet1!C1:C121');
     const column = () => rt.spreadsheet.getActiveSheet().getRange('C1:C121').getValues().flat();
-    expect(column().slice(0, 3)).toEqual(['Export status', 'written', 'written']);
-    expect(column().slice(50, 53)).toEqual(['written', 'not sent: export cancelled', 'not sent: export cancelled']);
+    expect(column().slice(0, 3)).toEqual(['Export status', 'created', 'created']);
+    expect(column().slice(50, 53)).toEqual(['created', 'not sent: export cancelled', 'not sent: export cancelled']);
     expect(column().filter((text) => text === 'not sent: export cancelled')).toHaveLength(cancelled.report!.totals.pending);
 
     const done = await drive(rt, ok(rt.callServer('resumeExport', [started.exportId])));
-    expect(done.report!.totals).toMatchObject({ written: 120, pending: 0 });
-    expect(column()).toEqual(['Export status', ...Array.from({ length: 120 }, () => 'written')]);
+    expect(done.report!.totals).toMatchObject({ created: 120, pending: 0 });
+    expect(column()).toEqual(['Export status', ...Array.from({ length: 120 }, () => 'created')]);
   });
 
   it('is rewritten when the export pauses, saying why the rest was not sent', async () => {
@@ -476,7 +493,7 @@ it('guesses two columns as wide when the second header names one of the company\
   // The guess is what the export then does: the header resolves to the metric.
   select('Active seats');
   const done = await drive(rt, ok(rt.callServer('startExport', [request('Sheet1!A1:B3', { layout: 'wide' }, false)])));
-  expect(done.report!.totals).toMatchObject({ written: 2 });
+  expect(done.report!.totals).toMatchObject({ created: 2 });
   expect(await storedPoints(metricId)).toEqual([['2024-01-01', '1'], ['2024-02-01', '2']]);
   // Without a company the header cannot be checked against its metrics: the guess goes by the shape, and
   // still answers (the Export selection menu item must not fail for want of a company).
@@ -488,8 +505,8 @@ it('pauses after 15 minutes in which the API accepted nothing, is offered again 
   const rt = runtime();
   const rows = daily(300);
   const range = fill(rt, rows);
-  // The listing's pages, then 2 PUTs.
-  await stack.emulator.control.rateLimit({ limit: DEMO_FUND_LISTING_PAGES + 2, windowSeconds: 300, retryAfter: true, freshWindow: true });
+  // The listing's pages, the compare read, then 2 PUTs.
+  await stack.emulator.control.rateLimit({ limit: DEMO_FUND_LISTING_PAGES + 3, windowSeconds: 300, retryAfter: true, freshWindow: true });
   const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, { metricId })]));
   // The listing and two PUTs fit the window; from then on every request is refused, window after window.
   const first = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
@@ -499,7 +516,7 @@ it('pauses after 15 minutes in which the API accepted nothing, is offered again 
   const paused = await drive(rt, first);
   expect(paused.progress.status).toBe('paused');
   expect(paused.report!.problem).toBe('The API refused every request for 15 minutes because of its rate limit, so the export paused with 200 rows left. Resume sends only those once the API accepts requests again.');
-  expect(paused.report!.totals).toMatchObject({ written: 100, pending: 200 });
+  expect(paused.report!.totals).toMatchObject({ created: 100, pending: 200 });
   const refused = await stack.takeRequests();
   expect(refused.length).toBeGreaterThan(0);
   expect(refused.every((r) => r.status === 429)).toBe(true);
@@ -513,11 +530,11 @@ it('pauses after 15 minutes in which the API accepted nothing, is offered again 
   await stack.emulator.control.faults({ next429: 0 });
   await stack.emulator.control.rateLimit({ limit: 500, windowSeconds: 300, retryAfter: true, freshWindow: true });
   const done = await drive(rt, ok(rt.callServer('resumeExport', [started.exportId])));
-  expect(done.report!.totals).toMatchObject({ written: 300, pending: 0 });
+  expect(done.report!.totals).toMatchObject({ created: 300, pending: 0 });
   const puts = (await stack.takeRequests()).filter((r) => r.method === 'PUT');
   expect(puts.map((r) => r.status)).toEqual([200, 200, 200, 200]);
   expect(await storedPoints(metricId)).toEqual(rows.slice(1).map(([date, value]) => [date, String(Number(value))]));
-  expect(rt.spreadsheet.getActiveSheet().getRange('C102').getValue()).toBe('written');
+  expect(rt.spreadsheet.getActiveSheet().getRange('C102').getValue()).toBe('created');
 });
 
 /** The reads of data points in a request log: the comparison reads. */
@@ -562,10 +579,8 @@ describe('only what changed, as the preview shows it', () => {
     const preview = ok<{ compared: unknown }>(rt.callServer('previewExport', [request(range, { metricId, onlyChanged: true }, false)]));
     expect(preview.compared).toEqual({ unchanged: 20, toCreate: 0, toUpdate: 0, notCompared: 0 });
 
-    // A colleague's spreadsheet (another runtime, same API) writes 777 on the second day meanwhile.
-    const colleague = runtime();
-    const theirs = fill(colleague, [['Date', 'Value'], ['2022-01-02', '777']]);
-    await drive(colleague, ok(colleague.callServer('startExport', [request(theirs, { metricId }, false)])));
+    // A colleague (another spreadsheet, or the web application) writes 777 on the second day meanwhile.
+    await putPoints(metricId, [{ date: '2022-01-02', value: '777' }]);
     expect(new Map(await storedPoints(metricId)).get('2022-01-02')).toBe('777');
     await stack.takeRequests();
 
@@ -658,7 +673,7 @@ describe('typed data ("only what changed" off), as the preview shows it', () => 
     const done = await drive(rt, ok(rt.callServer('startExport', [request(grown, { metricId }, false)])));
     // The sheet is the person's intent: every value is sent, the unchanged ones too, after one more comparison read.
     expect(done.report!.totals).toMatchObject({ created: 1, updated: 60, written: 90, unchanged: 0, skipped: 0, failed: 0 });
-    expect(done.report!.summary).toBe('151 rows read: 1 created, 60 updated, 90 written (unchanged on the server, sent again).');
+    expect(done.report!.summary).toBe('151 rows read: 1 created, 60 updated, 90 written (unchanged, sent again).');
     const exportRequests = await stack.emulator.control.requests();
     expect(dataPointReads(exportRequests)).toHaveLength(2);
     const puts = exportRequests.filter((r) => r.method === 'PUT');
@@ -698,17 +713,23 @@ describe('typed data ("only what changed" off), as the preview shows it', () => 
     expect([...stored.values()]).toEqual(['11', '1.5', '33', '50', '6']);
   });
 
-  it('without a preview, sends typed data as before: no reads, every value written', async () => {
+  it('without a preview, creates what is absent and sends the same value again, but overwrites no value the person never saw (the stricter reading)', async () => {
     const metricId = await newMetric('Typed calls', 'daily');
+    await stack.emulator.control.fixtures({ data_points: [{ metric_id: metricId, date: '2022-01-02', value: '1.5' }, { metric_id: metricId, date: '2022-01-03', value: '99' }] });
     const rt = runtime();
-    const range = fill(rt, daily(3));
+    const range = fill(rt, daily(4));
     await stack.takeRequests();
     const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
-    expect(done.report!.totals).toMatchObject({ written: 3 });
-    expect(done.report!.summary).toBe('3 rows read: 3 written (stored; the API does not say which were new and which updated).');
-    const requests = await stack.takeRequests();
-    expect(dataPointReads(requests)).toHaveLength(0);
-    expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+    expect(done.report!.totals).toMatchObject({ created: 2, written: 1, skipped: 1 });
+    expect(done.report!.summary).toBe('4 rows read: 2 created, 1 written (unchanged, sent again), 1 skipped.');
+    expect(done.report!.problems.map((p) => [p.cell, p.reason])).toEqual([
+      ['B4', 'conflict: the server holds 99, which no preview showed, so it was not written: preview to see it, then export'],
+    ]);
+    const requests = await stack.emulator.control.requests();
+    // The wave's one compare read, then one PUT of what may be written.
+    expect(requests.filter((r) => r.method !== 'GET' || r.path === '/data_points').map((r) => r.method)).toEqual(['GET', 'PUT']);
+    expect(requests.find((r) => r.method === 'PUT')!.body).toEqual({ data_points: [{ date: '2022-01-01', value: '0' }, { date: '2022-01-02', value: '1.5' }, { date: '2022-01-04', value: '4.5' }] });
+    expect(new Map(await storedPoints(metricId)).get('2022-01-03')).toBe('99');
   });
 });
 
@@ -728,8 +749,11 @@ describe('formulas after an export', () => {
     const headcount = sheet.getRange('A3').getValue();
 
     sheet.getRange('D1:E2').setValues([['Month', 'MRR'], ['2025-06-01', 70000]]);
-    const done = await drive(rt, ok(rt.callServer('startExport', [{ companyId: DEMO_IDS.startup, range: 'Sheet1!D1:E2', spec: { ...SPEC, metricId: mrr }, writeStatus: false }])));
-    expect(done.report!.totals).toMatchObject({ written: 1 });
+    const exported = { companyId: DEMO_IDS.startup, range: 'Sheet1!D1:E2', spec: { ...SPEC, metricId: mrr }, writeStatus: false };
+    // Previewed first, as the sidebar does: typed data overwrites only a value a preview showed.
+    ok(rt.callServer('previewExport', [exported]));
+    const done = await drive(rt, ok(rt.callServer('startExport', [exported])));
+    expect(done.report!.totals).toMatchObject({ updated: 1 });
     expect(done.report!.writtenMetricIds).toEqual([mrr]);
     expect((await storedPoints(mrr)).find(([date]) => date === '2025-06-01')).toEqual(['2025-06-01', '70000']);
 

@@ -76,7 +76,7 @@ describe('the exporter', () => {
     const rt = stack.runtime({ fetchTimeoutMs: 1500 });
     const done = await exportRows(rt, metric!.id, 700, { failRate: 0.2, dropRate: 0.1, seed: 5, next429: 6, slowNext: { count: 2, delayMs: 2500 } });
     expect(done.progress.status).toBe('done');
-    expect(done.report!.totals).toMatchObject({ written: 700, failed: 0, pending: 0 });
+    expect(done.report!.totals).toMatchObject({ created: 700, failed: 0, pending: 0 });
     const stored = await series(metric!.id);
     expect(stored).toHaveLength(700);
     expect(stored).toEqual(Array.from({ length: 700 }, (_, i) => [new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10), i % 97]));

@@ -40,8 +40,8 @@ it('logs each exported value and each imported row, with who sent it and its out
   const zone = rt.spreadsheet.getSpreadsheetTimeZone();
   expect(pushes.getRange(2, 1, rows.length, 1).getDisplayValues().flat().every((shown) => new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${zone}$`).test(shown))).toBe(true);
   expect(rows.map((row) => row.slice(1))).toEqual([
-    [OWNER, 'Export', 'Logged metric', '2024-01-01', '', '7', 'written', 'Sheet1!B2', exported.exportId],
-    [OWNER, 'Export', 'Logged metric', '2024-01-02', '', '9', 'written', 'Sheet1!B3', exported.exportId],
+    [OWNER, 'Export', 'Logged metric', '2024-01-01', '', '7', 'created', 'Sheet1!B2', exported.exportId],
+    [OWNER, 'Export', 'Logged metric', '2024-01-02', '', '9', 'created', 'Sheet1!B3', exported.exportId],
     [OWNER, 'Import profiles', 'Logged Co One', '', '', expect.stringMatching(/^[0-9a-f-]{36}$/), 'created', 'Sheet1!D2', imported.importId],
     [OWNER, 'Import profiles', 'Logged Co Two', '', '', expect.stringMatching(/^[0-9a-f-]{36}$/), 'created', 'Sheet1!D3', imported.importId],
   ]);

@@ -40,14 +40,15 @@ it('sends one request, the probe, as the first of Resume after a storm pause, th
   const probed = ok<ExportHandle>(rt.callServer('continueExport', [resumed.exportId]));
   expect(probed.progress.status).toBe('running');
   const probe = await stack.emulator.control.requests();
-  expect(probe.map((r) => [r.method, r.status])).toEqual([['PUT', 429]]);
+  // The probe is the first wave's first request: its compare read (compare-and-set reads before it writes).
+  expect(probe.map((r) => [r.method, r.status])).toEqual([['GET', 429]]);
 
   // The storm ends: the next step's probe is accepted and the rest follow, each row stored once.
   await stack.emulator.control.faults({ throttleForMs: 0 });
   await stack.emulator.control.clearRequests();
   const done = await driveExport(stack, rt, probed, 50);
   expect(done.progress.status).toBe('done');
-  expect(done.report!.totals).toMatchObject({ written: 900, pending: 0 });
+  expect(done.report!.totals).toMatchObject({ created: 900, pending: 0 });
   const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
   expect(puts.every((r) => r.status === 200)).toBe(true);
   const dates = puts.flatMap((r) => (r.body as { data_points: Array<{ date: string }> }).data_points.map((p) => p.date));

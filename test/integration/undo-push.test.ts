@@ -131,8 +131,9 @@ it('lists an export\'s values as what the API cannot undo, and sends nothing', a
   expect(undone.progress.status).toBe('done');
   expect(undone.report!.summary).toBe(`Undo of the export (Push ${exported.exportId} in the Pushes sheet): 0 values restored, 2 values the API cannot undo (listed).`);
   expect(undone.report!.notUndone).toEqual([
-    { what: 'Undo metric', period: '2024-01-01', cell: 'Sheet1!B2', value: '7', reason: expect.stringMatching(/^the push sent it without reading the value it replaced/) },
-    { what: 'Undo metric', period: '2024-01-02', cell: 'Sheet1!B3', value: '9', reason: expect.stringMatching(/^the push sent it without reading the value it replaced/) },
+    // Every write is compared right before it (compare-and-set), so even typed data sent without a preview knows it created these.
+    { what: 'Undo metric', period: '2024-01-01', cell: 'Sheet1!B2', value: '7', reason: expect.stringMatching(/^the push created it/) },
+    { what: 'Undo metric', period: '2024-01-02', cell: 'Sheet1!B3', value: '9', reason: expect.stringMatching(/^the push created it/) },
   ]);
   expect((await stack.emulator.control.requests()).filter((r) => r.method !== 'GET')).toHaveLength(0);
 });

@@ -25,7 +25,11 @@ export class ScriptedTransport implements Transport {
   readonly waves: number[] = [];
   private readonly steps: Step[];
 
-  constructor(steps: Step[]) {
+  /**
+   * `fallback`: the answer to a request no scripted step matches (undefined: refused as unexpected), for
+   * requests a test does not script one by one (the exporter's compare reads before each wave).
+   */
+  constructor(steps: Step[], private readonly fallback?: (line: string) => Reply | undefined) {
     this.steps = [...steps];
   }
 
@@ -52,9 +56,9 @@ export class ScriptedTransport implements Transport {
     this.sent.push(request);
     const line = `${request.method} ${decodeURIComponent(request.url.replace(/^https?:\/\/[^/]+/, ''))}`;
     const index = this.steps.findIndex((step) => (typeof step.match === 'string' ? line === step.match || (step.prefix === true && line.startsWith(step.match)) : step.match.test(line)));
-    if (index < 0) throw new Error(`Unexpected request: ${line}`);
-    const [step] = this.steps.splice(index, 1);
-    const reply = step!.reply;
+    const fallback = index < 0 ? this.fallback?.(line) : undefined;
+    if (index < 0 && !fallback) throw new Error(`Unexpected request: ${line}`);
+    const reply = fallback ?? this.steps.splice(index, 1)[0]!.reply;
     if (reply === 'network-error' || reply === 'drop-wave') return reply;
     if ('refused' in reply) return new FetchRefusedError(reply.message, request.url, reply.refused);
     return { status: reply.status, headers: reply.headers ?? {}, body: reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body) };
@@ -79,8 +83,8 @@ export class FakeClock implements Clock {
 
 /** A transport whose every request (or concurrent batch) takes `ms` of the fake clock, to run into deadlines. */
 export class SlowTransport extends ScriptedTransport {
-  constructor(steps: Step[], private readonly clock: FakeClock, private readonly ms: number) {
-    super(steps);
+  constructor(steps: Step[], private readonly clock: FakeClock, private readonly ms: number, fallback?: (line: string) => Reply | undefined) {
+    super(steps, fallback);
   }
   override fetch(request: HttpRequest): HttpResponse {
     this.clock.advance(this.ms);

@@ -1,9 +1,10 @@
 // What an export keeps between steps: no copy of the rows (the range is read again each step and must keep
-// its fingerprint), one outcome code per item, and only the reasons a fresh read would not give again.
+// its fingerprint), one outcome code per item, only the reasons a fresh read would not give again, and what
+// each pending write expects the server to hold (one token an item).
 
-import { utf8Bytes } from '../cache/chunked-cache';
 import { carryJobFields, indexReasons } from '../jobs/compact-state';
 import type { RateLimitState } from '../jobs/rate-limit-state';
+import { keepApprovals, restoreApprovals, type KeptApprovals } from './compare';
 import { planBatches } from './plan';
 import type { ExportCounters, ExportItemState, ExportMetricState, ExportState } from './types';
 
@@ -20,10 +21,11 @@ export type CompactExportState = RateLimitState & {
   /** Item index → index into `reasons`, only for items whose reason a fresh read would not give. */
   reasonOf: Record<string, number>;
   /**
-   * The server's value each pending update (code u) overwrites, in item order: the only values of the rows
-   * kept, so the Pushes sheet and Undo have them once a later step confirms the update. Absent when none.
+   * What each item's write expects the server to hold (compare.ts): the preview's values or the export's own
+   * first read, one token an item, so a later step, a resume or a lost cache compares with the same. Absent
+   * when none is known.
    */
-  previous?: Array<string | null>;
+  approved?: KeptApprovals;
   counters: ExportCounters;
 };
 
@@ -49,35 +51,6 @@ function codeOf(item: ExportItemState): string {
   return { created: 'C', updated: 'U', written: 'W', unchanged: 'N', skipped: 'S', failed: 'F' }[item.outcome];
 }
 
-/**
- * At most this many bytes of values before are kept between steps: an export of 40,000 updates stays far
- * inside a job's 300 KB (JOB_MAX_BYTES). Past it, an update's value before is not kept: the Pushes sheet
- * shows no old value for it, and Undo lists it, never a wrong value.
- */
-export const PREVIOUS_KEPT_BYTES = 96 * 1024;
-
-/**
- * The values before of the pending updates, in item order, up to PREVIOUS_KEPT_BYTES: a prefix, so item k of
- * the list is the k-th pending update. It stops at the first update whose value before is not known (null is
- * a blank, not "unknown").
- */
-function keptPrevious(items: readonly ExportItemState[]): Array<string | null> {
-  const kept: Array<string | null> = [];
-  let bytes = 0;
-  for (const item of items) {
-    if (!isPendingUpdate(item)) continue;
-    if (item.previous === undefined) break;
-    bytes += utf8Bytes(JSON.stringify(item.previous)) + 1;
-    if (bytes > PREVIOUS_KEPT_BYTES) break;
-    kept.push(item.previous);
-  }
-  return kept;
-}
-
-function isPendingUpdate(item: ExportItemState): boolean {
-  return item.outcome === 'pending' && item.planned === 'updated';
-}
-
 const PHASES = { diff: 'd', send: 's', stopped: 'x' } as const;
 const PHASE_OF: Record<string, ExportMetricState['phase']> = { d: 'diff', s: 'send', x: 'stopped' };
 
@@ -95,8 +68,9 @@ export function compactExport(state: ExportState, fresh: ExportState): CompactEx
     ...indexReasons(state.items, (item, index) => (item.reason === fresh.items[index]?.reason ? undefined : item.reason)),
     counters: { ...state.counters },
   };
-  const previous = keptPrevious(state.items);
-  if (previous.length > 0) compact.previous = previous;
+  // Only pending items still have a write to guard.
+  const approved = keepApprovals(state.items.map((item) => (item.outcome === 'pending' ? item : { ...item, approved: undefined })));
+  if (approved) compact.approved = approved;
   carryJobFields(state, compact);
   return compact;
 }
@@ -109,7 +83,6 @@ export function expandExport(fresh: ExportState, compact: CompactExportState): E
   if (fresh.fingerprint !== compact.fingerprint || fresh.items.length !== compact.codes.length || fresh.metrics.length !== compact.phases.length) return null;
   const state: ExportState = { ...fresh, status: compact.status, counters: { ...compact.counters }, batches: [] };
   carryJobFields(compact, state);
-  let updates = 0;
   state.metrics = fresh.metrics.map((metric, index) => ({ ...metric, phase: PHASE_OF[compact.phases[index]!] ?? metric.phase }));
   state.items = fresh.items.map((freshItem, index) => {
     const code = CODES[compact.codes[index]!];
@@ -119,12 +92,9 @@ export function expandExport(fresh: ExportState, compact: CompactExportState): E
     const stored = compact.reasonOf[index];
     if (stored !== undefined) item.reason = compact.reasons[stored]!;
     else if (code.outcome !== freshItem.outcome) delete item.reason;
-    if (isPendingUpdate(item)) {
-      const before = compact.previous?.[updates++];
-      if (before !== undefined) item.previous = before;
-    }
     return item;
   });
+  restoreApprovals(state.items, compact.approved);
   state.metrics.forEach((_, metric) => {
     const confirmed: number[] = [];
     const planned: number[] = [];

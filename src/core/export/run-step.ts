@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/client';
 import type { DataPoint } from '../api/types';
 import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
 import { mapRefusal } from './batch-errors';
-import { applyDiff, nextDiffChunk } from './diff';
+import { applyDiff, compareItem, foundValues, nextDiffChunk } from './diff';
 import { isComplete, itemsOf } from './export-state';
 import { cloneJob } from '../jobs/job-state';
 import { countItems, placeNamer, type PlaceNamer } from './places';
@@ -18,22 +18,31 @@ export type ExportStepOptions = WaveStepOptions<ExportState> & { noun?: 'export'
 
 type Attempt = WaveAttempt<Failure>;
 
+/** Batches of 50 a wave covers: its compare read reads them together (500 dates, 5 pages of 100), then sends them. */
+const WAVE_SIZE = 10;
+
 /**
  * Runs one step on a copy of the state: existing points are read first (onlyChanged), then waves of
- * upserts go out. A refusal (404, 422, …) stops that metric only; the rate limit, 5xx and lost
+ * upserts go out, each after its own read of the values it replaces (compare-and-set, see sendWave). A refusal (404, 422, …) stops that metric only; the rate limit, 5xx and lost
  * connections leave the batch pending for the next step. A confirmed batch is never sent again.
  */
 export function runExportStep(state: ExportState, client: ApiClient, options: ExportStepOptions): { state: ExportState; progress: ExportProgress } {
   const next = cloneJob(state);
   const places = placeNamer(next.spec.layout, next.origin);
+  const fullWave = Math.max(1, Math.floor(options.waveSize ?? WAVE_SIZE));
   return runWaveStep(next, client, options, {
     // Batches sent together in one wave (see pickWave).
-    waveSize: 10,
+    waveSize: WAVE_SIZE,
     maxStepsWithoutProgress: 3,
     isComplete,
     wave: (job, waveSize) => {
       const toRead = job.metrics.findIndex((metric) => metric.phase === 'diff');
-      return toRead >= 0 ? readExisting(job, toRead, client) : sendWave(job, waveSize, client, places);
+      return toRead >= 0 ? readExisting(job, toRead, client) : sendWave(job, { cover: fullWave, first: waveSize }, client, places, {
+        shouldStop: options.shouldStop ?? (() => false),
+        checkpoint: (saved) => options.onCheckpoint?.(saved),
+        // Like a new wave, a later group of the same wave starts only with the step's margin left.
+        timeLeft: () => client.now() + options.marginMs <= Math.min(options.deadline, client.now() + client.remainingMs()),
+      });
     },
     effectOf: waveEffect,
     progress: exportProgress,
@@ -56,8 +65,9 @@ export function exportProgress(state: ExportState, nowMs: number): ExportProgres
 
 /**
  * For a preview: only the reads "only what changed" makes, so the preview counts what the export will,
- * until the deadline or a temporary failure (its sentence returned; the export compares the rest). The
- * state returned can start the export as it is (its reads are not repeated).
+ * until the deadline or a temporary failure (its sentence returned; the export compares the rest). What
+ * these reads found on each item (`approved`) is what the person approves: the export compares its writes
+ * with it (compare.ts), never with a copy of these reads.
  */
 export function readStoredPoints(state: ExportState, client: ApiClient, deadline: number): { state: ExportState; problem?: string } {
   const next = cloneJob(state);
@@ -88,14 +98,7 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
   } catch (error) {
     const failure = classifyFailure(error, 'export');
     if (failure.kind !== 'refused') return { progressed: false, failure };
-    const reason = failure.error
-      ? `not sent: the metric's existing data points could not be read: ${failure.reason}`
-      : `${failure.reason} (while reading the metric's existing data points)`;
-    for (const index of itemsOf(state, metric)) fail(state, index, reason);
-    metricState.phase = 'stopped';
-    // Batches an earlier chunk of this metric planned are not sent either (their items just failed with the
-    // reason): left pending, the export would end paused on batches no wave may pick.
-    for (const batch of state.batches) if (batch.metric === metric && batch.status === 'pending') batch.status = 'not_sent';
+    refuseRead(state, metric, failure);
     return { progressed: true };
   }
   applyDiff(state, metric, points, chunk.indices);
@@ -106,13 +109,13 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
  * Which batches go in the next wave. A metric sends its first batch alone, so a 404 or 403 (a wrong id,
  * no access) stops it after one request; once one is confirmed, the rest go several at a time (upserts
  * of different dates are independent, and waves divide the round trips). Metrics share a wave round by
- * round in sheet order, so the wide layout's columns progress together.
+ * round in sheet order, so the wide layout's columns progress together. `asIfProven`: the batches the wave
+ * would send were every metric proven, which its compare read covers (see sendWave).
  */
-export function pickWave(state: ExportState, waveSize: number): number[] {
+export function pickWave(state: ExportState, waveSize: number, asIfProven = false): number[] {
   const queues = new Map<number, number[]>();
-  const proven = new Set<number>();
+  const proven = provenMetrics(state);
   state.batches.forEach((batch, index) => {
-    if (batch.status === 'confirmed') proven.add(batch.metric);
     if (batch.status !== 'pending' || state.metrics[batch.metric]?.phase !== 'send') return;
     const queue = queues.get(batch.metric) ?? [];
     queue.push(index);
@@ -123,7 +126,7 @@ export function pickWave(state: ExportState, waveSize: number): number[] {
     let added = false;
     for (const [metric, queue] of queues) {
       if (wave.length >= waveSize) break;
-      if (round >= queue.length || (round > 0 && !proven.has(metric))) continue;
+      if (round >= queue.length || (round > 0 && !asIfProven && !proven.has(metric))) continue;
       wave.push(queue[round]!);
       added = true;
     }
@@ -132,9 +135,169 @@ export function pickWave(state: ExportState, waveSize: number): number[] {
   return wave;
 }
 
-function sendWave(state: ExportState, waveSize: number, client: ApiClient, places: PlaceNamer): Attempt {
-  const wave = pickWave(state, waveSize);
-  if (wave.length === 0) return { progressed: false, failure: { kind: 'stop', message: 'The export has batches it cannot send.' } };
+/** Metrics with a confirmed batch: the API accepted a write of theirs. */
+function provenMetrics(state: ExportState): Set<number> {
+  return new Set(state.batches.filter((batch) => batch.status === 'confirmed').map((batch) => batch.metric));
+}
+
+/**
+ * One wave, compare-and-set: the server's values for every batch the wave covers are read first, in this
+ * very wave (one paginated read per metric and date window, covering several batches of 50); each item is
+ * compared with what its plan expects (compareItem), and only what still holds it is written. The cancel
+ * mark is checked again after the read, right before each group of PUTs: once it is set, no further PUT
+ * leaves. A metric not yet proven sends its first batch alone, then, once it is stored, the rest of the
+ * batches the read covered, with no second read.
+ */
+type WaveHooks = { shouldStop: () => boolean; checkpoint: (state: ExportState) => void; timeLeft: () => boolean };
+
+/**
+ * `size.first`: the batches the first group may send (1 for the probe after a 429); the read still covers a
+ * whole wave (`size.cover`), so reads stay whole pages of two batches each, and the rest goes once the probe
+ * is accepted.
+ */
+function sendWave(state: ExportState, size: { cover: number; first: number }, client: ApiClient, places: PlaceNamer, hooks: WaveHooks): Attempt {
+  const cover = pickWave(state, size.cover, true);
+  if (cover.length === 0) return { progressed: false, failure: { kind: 'stop', message: 'The export has batches it cannot send.' } };
+  const read = compareBeforeWrite(state, cover, client);
+  if (read.failure) return read;
+  let progressed = read.progressed;
+  for (let groups = 0; ; groups++) {
+    const proven = provenMetrics(state);
+    const firsts = new Set<number>();
+    const group = cover.filter((index) => {
+      const batch = state.batches[index]!;
+      if (batch.status !== 'pending' || state.metrics[batch.metric]?.phase !== 'send') return false;
+      if (proven.has(batch.metric)) return true;
+      if (firsts.has(batch.metric)) return false;
+      firsts.add(batch.metric);
+      return true;
+    });
+    if (groups === 0 && group.length > size.first) group.splice(size.first);
+    if (group.length === 0) return { progressed };
+    if (groups > 0) {
+      // The rest of the covered batches go with the next wave (and its own read) when time is short.
+      if (!hooks.timeLeft()) return { progressed };
+      // The probe's outcome saved before the rest goes: a step killed now never sends a confirmed batch again.
+      hooks.checkpoint(state);
+    }
+    // Checked after the read, right before the writes: a Cancel pressed meanwhile sends nothing more. The
+    // step's own check then ends it as cancelled.
+    if (hooks.shouldStop()) return { progressed };
+    const sent = sendGroup(state, group, client, places);
+    progressed ||= sent.progressed;
+    if (sent.failure) return { progressed, failure: sent.failure };
+  }
+}
+
+/** Periods of a frequency between two dates, both included (an estimate of the points a read returns). */
+function periodsBetween(frequency: string, start: string, end: string): number {
+  const days = Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000);
+  const months = (Number(end.slice(0, 4)) - Number(start.slice(0, 4))) * 12 + Number(end.slice(5, 7)) - Number(start.slice(5, 7));
+  switch (frequency) {
+    case 'weekly': return Math.floor(days / 7) + 1;
+    case 'monthly': return months + 1;
+    case 'quarterly': return Math.floor(months / 3) + 1;
+    case 'annually': return Math.floor(months / 12) + 1;
+    // Daily, and any frequency not known (an undo's): a point a day at most.
+    default: return days + 1;
+  }
+}
+
+const READ_PAGE = 100;
+
+/**
+ * The date windows that cover a metric's dates (sorted): one window grows while reading it whole costs no
+ * more pages than reading the next date apart, so dense dates share pages of 100 and far ones do not drag
+ * years of points between them into the read.
+ */
+function dateWindows(frequency: string, dates: readonly string[]): Array<{ start: string; end: string }> {
+  const pages = (start: string, end: string): number => Math.max(1, Math.ceil(periodsBetween(frequency, start, end) / READ_PAGE));
+  const windows: Array<{ start: string; end: string }> = [];
+  for (const date of dates) {
+    const last = windows[windows.length - 1];
+    if (last && pages(last.start, date) <= pages(last.start, last.end) + 1) last.end = date;
+    else windows.push({ start: date, end: date });
+  }
+  return windows;
+}
+
+/**
+ * The wave's compare read and comparison: every pending item of the covered batches is compared with the
+ * value the server holds now; what is not to be written leaves its batch (a batch left empty is not sent).
+ * Metrics proven by a write share a read when their windows are the same (a wide layout's columns); one not
+ * yet proven is read alone, so a refused id fails only its own items.
+ */
+function compareBeforeWrite(state: ExportState, cover: readonly number[], client: ApiClient): Attempt {
+  const byMetric = new Map<number, number[]>();
+  for (const batchIndex of cover) {
+    const batch = state.batches[batchIndex]!;
+    byMetric.set(batch.metric, [...(byMetric.get(batch.metric) ?? []), ...batch.items.filter((index) => state.items[index]!.outcome === 'pending')]);
+  }
+  const proven = provenMetrics(state);
+  const reads = new Map<string, { metrics: number[]; start: string; end: string }>();
+  for (const [metric, items] of byMetric) {
+    const dates = [...new Set(items.map((index) => state.items[index]!.date!))].sort();
+    for (const window of dateWindows(state.metrics[metric]!.frequency, dates)) {
+      const key = proven.has(metric) ? `${window.start}|${window.end}` : `${window.start}|${window.end}|${metric}`;
+      const read = reads.get(key) ?? { metrics: [], start: window.start, end: window.end };
+      read.metrics.push(metric);
+      reads.set(key, read);
+    }
+  }
+  const found = new Map<number, Map<string, string | null>>();
+  let progressed = false;
+  for (const read of reads.values()) {
+    const live = read.metrics.filter((metric) => state.metrics[metric]!.phase === 'send');
+    if (live.length === 0) continue;
+    state.counters.reads++;
+    let points: DataPoint[];
+    try {
+      points = client.dataPoints.list(live.map((metric) => state.metrics[metric]!.id), { startDate: read.start, endDate: read.end });
+    } catch (error) {
+      const failure = classifyFailure(error, 'export');
+      if (failure.kind !== 'refused') return { progressed, failure };
+      for (const metric of live) refuseRead(state, metric, failure);
+      progressed = true;
+      continue;
+    }
+    for (const metric of live) {
+      const values = found.get(metric) ?? new Map<string, string | null>();
+      for (const [date, value] of foundValues(state.metrics[metric]!.id, points)) if (date >= read.start && date <= read.end) values.set(date, value);
+      found.set(metric, values);
+    }
+  }
+  for (const batchIndex of cover) {
+    const batch = state.batches[batchIndex]!;
+    const values = found.get(batch.metric);
+    if (batch.status !== 'pending' || !values) continue;
+    batch.items = batch.items.filter((index) => {
+      const item = state.items[index]!;
+      if (item.outcome !== 'pending') return false;
+      if (compareItem(state, item, values.get(item.date!), 'write')) return true;
+      // Settled by the comparison (a conflict, or already stored): that is progress. A read alone is not,
+      // or a PUT failing step after step behind a successful read would never pause the export.
+      progressed = true;
+      return false;
+    });
+    if (batch.items.length === 0) batch.status = 'not_sent';
+  }
+  return { progressed };
+}
+
+/** A read of a metric's points was refused: its pending items fail with the reason, and it stops. */
+function refuseRead(state: ExportState, metric: number, failure: Extract<Failure, { kind: 'refused' }>): void {
+  const reason = failure.error
+    ? `not sent: the metric's existing data points could not be read: ${failure.reason}`
+    : `${failure.reason} (while reading the metric's existing data points)`;
+  for (const index of itemsOf(state, metric)) fail(state, index, reason);
+  state.metrics[metric]!.phase = 'stopped';
+  // Batches planned earlier are not sent either (their items just failed with the reason): left pending,
+  // the export would end paused on batches no wave may pick.
+  for (const batch of state.batches) if (batch.metric === metric && batch.status === 'pending') batch.status = 'not_sent';
+}
+
+/** Sends one group of batches together (at most a wave), and settles each by its answer. */
+function sendGroup(state: ExportState, wave: readonly number[], client: ApiClient, places: PlaceNamer): Attempt {
   const requests = wave.map((index) => {
     const batch = state.batches[index]!;
     return {
@@ -188,6 +351,7 @@ function sendWave(state: ExportState, waveSize: number, client: ApiClient, place
   for (const [metric, culprit] of culprits) stopMetric(state, metric, places.one(state.items[culprit]!), unanswered);
   return failure ? { progressed, failure } : { progressed };
 }
+
 
 function confirm(state: ExportState, batchIndex: number): void {
   const batch = state.batches[batchIndex]!;

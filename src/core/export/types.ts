@@ -4,6 +4,7 @@ import type { Metric } from '../api/types';
 import type { JobProgressBase } from '../jobs/progress';
 import type { RateLimitState } from '../jobs/rate-limit-state';
 import type { WaveJobState } from '../jobs/wave-step';
+import type { ApprovedValue } from './compare';
 
 export type ExportLayout = 'long' | 'wide';
 
@@ -32,8 +33,9 @@ export type ExportSpec = {
 };
 
 /**
- * What happened to one input item. created / updated: confirmed, and the points read first (onlyChanged)
- * say which; written: confirmed, but the upsert does not say which; unchanged: already stored, not sent;
+ * What happened to one input item, confirmed by the API: created (the read just before the write found no
+ * point), updated (it found another value), written (it found the same value, sent again: typed data);
+ * unchanged: already stored, not sent;
  * skipped (a blank, a duplicate the last row wins) and failed have a reason; pending: not confirmed yet.
  */
 export type RowOutcome = 'created' | 'updated' | 'written' | 'unchanged' | 'skipped' | 'failed' | 'pending';
@@ -70,14 +72,19 @@ export type ExportItemState = {
   date?: string;
   value?: string;
   outcome: RowOutcome;
-  /** What a confirmed send makes of a pending item (written: sent without a diff). */
+  /** What a confirmed send makes of a pending item, as the last comparison found it (written: the same value, or not compared yet). */
   planned?: 'created' | 'updated' | 'written';
   /**
-   * The value an update overwrites, as the comparison read it (null: a blank): kept between steps for a
-   * pending update (compact.ts, up to PREVIOUS_KEPT_BYTES), so the Pushes sheet's "Old value" and Undo have it
-   * once the update is confirmed.
+   * The value the write replaces, as the read just before it found it (null: a blank; none: no point on that
+   * date). Once the item is confirmed it is ALWAYS that read's value, never an earlier one: the Pushes sheet's
+   * "Old value" and Undo take it from there.
    */
   previous?: string | null;
+  /**
+   * What the plan expects the server to hold for the date (compare.ts): what the preview showed, else what the
+   * export's own first comparison read found. A write goes only while the server still holds it.
+   */
+  approved?: ApprovedValue;
   /**
    * Undo of an export only: the value the export wrote. A server holding another value is a conflict (someone
    * changed it since), not written over; `value` is then the value before the export, which Undo writes back.
@@ -116,7 +123,7 @@ export type ExportBatchState = {
 export type ExportCounters = WaveJobState['counters'] & {
   /** PUT requests asked of the client (its own retries not counted). */
   upserts: number;
-  /** Reads of existing points (one paginated list per metric). */
+  /** Reads of existing points: "only what changed" chunks, and the reads right before each wave's writes (one paginated list per metric and date window). */
   reads: number;
 };
 

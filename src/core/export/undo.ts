@@ -1,12 +1,13 @@
-// Undo of an export (issue 27, item 4): the data points it updated, prepared as an export of the values
-// before, each guarded by what the export wrote (diff.ts), so the export's own step reads, compares and
-// writes them, paced and resumable like any export.
+// Undo of an export: the data points it updated, prepared as an export of the values before, each guarded
+// by what the export wrote (diff.ts), so the export's own step reads, compares and writes them, paced and
+// resumable like any export.
 
 import { AUDIT_CELL_OUTCOMES, type AuditCellOutcome, type AuditPushReportItem, type AuditPushTotals } from '../audit/types';
 import { pendingReason } from '../jobs/progress';
 import { UNDO_CONFLICT_REASON } from '../jobs/push-log';
 import { tallyOutcomes } from '../jobs/tally';
-import { isComplete } from './export-state';
+import { isComplete, itemsOf } from './export-state';
+import { planBatches } from './plan';
 import type { ExportItemState, ExportMetricState, ExportState } from './types';
 
 /** A data point an export updated, as Undo needs it (server/last-push.ts keeps these). */
@@ -26,8 +27,9 @@ export type ExportedPoint = {
 
 /**
  * The undo of an export's updates as an export state: each point's value before, to write only where the
- * server still holds what the export wrote. Every metric reads first (batched as "only what changed" reads),
- * so a point someone changed since is a conflict before anything is sent. Item i is points[i].
+ * server still holds what the export wrote. Its batches are planned at once: each wave reads the points it
+ * is about to restore right before writing them (compare-and-set, run-step.ts), so a point someone changed
+ * since, even between a Cancel and a Resume or during a pause, is a conflict and is not written. Item i is points[i].
  */
 export function prepareExportUndo(points: ReadonlyArray<ExportedPoint & { before: string }>): ExportState {
   const metrics: ExportMetricState[] = [];
@@ -37,10 +39,10 @@ export function prepareExportUndo(points: ReadonlyArray<ExportedPoint & { before
     let metric = metricIndex.get(id);
     if (metric === undefined) {
       // The frequency only checks a sheet's dates, and these are the dates the export stored.
-      metric = metrics.push({ id, name: point.metricName, frequency: '', phase: 'diff' }) - 1;
+      metric = metrics.push({ id, name: point.metricName, frequency: '', phase: 'send' }) - 1;
       metricIndex.set(id, metric);
     }
-    return { row: point.row, column: point.column, metric, date: point.date, value: point.before, expected: point.written, outcome: 'pending' };
+    return { row: point.row, column: point.column, metric, date: point.date, value: point.before, expected: point.written, outcome: 'pending', planned: 'updated' };
   });
   const state: ExportState = {
     version: 1,
@@ -59,6 +61,7 @@ export function prepareExportUndo(points: ReadonlyArray<ExportedPoint & { before
     batches: [],
     counters: { steps: 0, stepsWithoutProgress: 0, upserts: 0, reads: 0, rateLimitWaitMs: 0, retryWaitMs: 0 },
   };
+  metrics.forEach((_, metric) => state.batches.push(...planBatches(metric, itemsOf(state, metric))));
   if (isComplete(state)) state.status = 'done';
   return state;
 }

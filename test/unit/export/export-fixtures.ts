@@ -85,7 +85,7 @@ export const STEP_MARGIN_MS = 30_000;
  */
 export function harness(steps: Step[], options: { clock?: FakeClock; stepMs?: number; retry?: Partial<RetryPolicy>; transport?: ScriptedTransport } = {}): Harness {
   const clock = options.clock ?? new FakeClock(Date.UTC(2025, 0, 6, 9));
-  const transport = options.transport ?? new ScriptedTransport(steps);
+  const transport = options.transport ?? new ScriptedTransport(steps, emptyCompareReads);
   const waits = new WaitLog();
   const deadline = clock.now() + (options.stepMs ?? STEP_MS);
   const client = createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport, clock, deadline, retry: { random: () => 0.5, ...options.retry }, onWait: waits.onWait });
@@ -100,6 +100,14 @@ export function harness(steps: Step[], options: { clock?: FakeClock; stepMs?: nu
 
 
 export const stored: Reply = { status: 200, body: { data_points: [] } };
+
+/**
+ * The answer to a compare read (GET /data_points before each wave) that a test does not script: the server
+ * holds no point on those dates. Tests about the comparison script their reads; scripted steps come first.
+ */
+export function emptyCompareReads(line: string): Reply | undefined {
+  return line.startsWith('GET /data_points?') ? { status: 200, body: { data_points: [], meta: { page: 1, total_pages: 1, total: 0 } } } : undefined;
+}
 
 export function put(metricId: string, reply: Reply = stored): Step {
   return { match: `PUT /metrics/${metricId}/data_points`, reply };

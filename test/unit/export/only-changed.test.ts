@@ -1,7 +1,9 @@
 // "Only what changed": existing points are read in pages of 100, and only differing rows are sent.
 
 import { FakeClock } from '../../support/scripted-transport';
-import { DIFF_CHUNK_ITEMS as CHUNK, markConflicts, sameDecimal } from '../../../src/core/export/diff';
+import { DIFF_CHUNK_ITEMS as CHUNK, sameDecimal } from '../../../src/core/export/diff';
+import { keepApprovals, restoreApprovals } from '../../../src/core/export/compare';
+import type { ExportState } from '../../../src/core/export/types';
 import { previewExport } from '../../../src/core/export/preview';
 import { readStoredPoints } from '../../../src/core/export/run-step';
 import { buildReport } from '../../../src/core/export/report';
@@ -89,6 +91,8 @@ describe('only what changed', () => {
     const state = prepare(rows, longSpec({ onlyChanged: true }));
     const { step, transport } = harness([
       ...existingPages(REVENUE, '2024-01-01', '2024-04-01', [['2024-04-01', null], ['2024-02-01', '3'], ['2024-01-01', '1.50']]),
+      // Right before the write, the wave's compare read of the dates it sends finds the server as planned.
+      ...existingPages(REVENUE, '2024-02-01', '2024-04-01', [['2024-04-01', null], ['2024-02-01', '3']]),
       put(REVENUE),
     ]);
     const { state: done } = step(state);
@@ -110,6 +114,8 @@ describe('only what changed', () => {
     expect(CHUNK).toBeGreaterThanOrEqual(990);
     const { step, transport } = harness([
       ...existingPages(USERS, '2022-01-01', dates[989]!, existing),
+      // The first wave's compare read (its ten batches' dates) finds the 50 values; the second's, nothing.
+      ...existingPages(USERS, '2022-01-01', dates[499]!, existing),
       ...puts(USERS, 20),
     ]);
     const { state: done } = step(state);
@@ -144,10 +150,15 @@ describe('only what changed', () => {
 
 describe('overwrites and conflicts', () => {
   const rows = [['2024-01-01', 1], ['2024-02-01', 2], ['2024-03-01', 3], ['2024-04-01', 4]];
-  const read = (stored: Array<[string, string | null]>, spec = longSpec({ onlyChanged: true })) => {
+  const read = (stored: Array<[string, string | null]>, spec = longSpec({ onlyChanged: true }), seen?: ExportState) => {
     const { client, transport } = harness(existingPages(REVENUE, '2024-01-01', '2024-04-01', stored));
-    const { state } = readStoredPoints(prepare(rows, spec), client, Number.MAX_SAFE_INTEGER);
+    const { state } = readStoredPoints(approvedBy(prepare(rows, spec), seen), client, Number.MAX_SAFE_INTEGER);
     transport.assertDone();
+    return state;
+  };
+  /** A start after the preview `seen`: what it showed of the server, kept compactly as the server keeps it, on the items. */
+  const approvedBy = (state: ExportState, seen?: ExportState): ExportState => {
+    if (seen) restoreApprovals(state.items, keepApprovals(seen.items.map((item) => (item.approved ? { ...item, approved: { ...item.approved, by: 'preview' as const } } : item))));
     return state;
   };
 
@@ -171,7 +182,7 @@ describe('overwrites and conflicts', () => {
   it('marks as conflicts, out of their batches, the writes whose server value changed since the preview', () => {
     const seen = read([['2024-01-01', '1'], ['2024-02-01', '20']]);
     // Since the preview: 2024-01-01 changed (was unchanged), 2024-02-01 still 20, 2024-03-01 created elsewhere.
-    const now = markConflicts(read([['2024-01-01', '10'], ['2024-02-01', '20.0'], ['2024-03-01', '30']]), seen);
+    const now = read([['2024-01-01', '10'], ['2024-02-01', '20.0'], ['2024-03-01', '30']], longSpec({ onlyChanged: true }), seen);
     expect(outcomes(now)).toEqual([
       ['skipped', "conflict: the server's value changed since the preview (1 then, 10 now), so it was not written: preview again to see it, then export"],
       ['pending', undefined],
@@ -182,9 +193,9 @@ describe('overwrites and conflicts', () => {
   });
 
   describe('typed data ("only what changed" off), compared first', () => {
-    const typed = (stored: Array<[string, string | null]>) => {
+    const typed = (stored: Array<[string, string | null]>, seen?: ExportState) => {
       const { client, transport } = harness(existingPages(REVENUE, '2024-01-01', '2024-04-01', stored));
-      const { state } = readStoredPoints(prepare(rows, longSpec({ onlyChanged: false }), {}, true), client, Number.MAX_SAFE_INTEGER);
+      const { state } = readStoredPoints(approvedBy(prepare(rows, longSpec({ onlyChanged: false }), {}, true), seen), client, Number.MAX_SAFE_INTEGER);
       transport.assertDone();
       return state;
     };
@@ -200,7 +211,7 @@ describe('overwrites and conflicts', () => {
 
     it('marks as a conflict an unchanged value the server changed since the preview, and sends the rest', () => {
       const seen = typed([['2024-01-01', '1'], ['2024-02-01', '20']]);
-      const now = markConflicts(typed([['2024-01-01', '10'], ['2024-02-01', '20']]), seen);
+      const now = typed([['2024-01-01', '10'], ['2024-02-01', '20']], seen);
       expect(outcomes(now)[0]).toEqual(['skipped', "conflict: the server's value changed since the preview (1 then, 10 now), so it was not written: preview again to see it, then export"]);
       expect(now.batches.flatMap((batch) => batch.items)).toEqual([1, 2, 3]);
     });

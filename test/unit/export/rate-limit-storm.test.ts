@@ -51,8 +51,8 @@ describe('a 429 storm', () => {
     });
     expect(state.notBefore).toBeUndefined();
     const report = buildReport(state);
-    expect(report.totals).toMatchObject({ written: 50, pending: 70 });
-    expect(report.summary).toBe('120 rows read: 50 written (stored; the API does not say which were new and which updated), 70 not sent (export paused).');
+    expect(report.totals).toMatchObject({ created: 50, pending: 70 });
+    expect(report.summary).toBe('120 rows read: 50 created, 70 not sent (export paused).');
 
     // Resume sends only the 70 rows left, and the storm clock starts over.
     const resumed = resumeExport(state);
@@ -67,7 +67,7 @@ describe('a 429 storm', () => {
     expect(done.progress.status).toBe('done');
     expect(done.sent.map((batch) => batch.dataPoints.length)).toEqual([50, 20]);
     expect(done.sent[0]!.dataPoints[0]!.date).toBe(rows[50]![0]);
-    expect(buildReport(done.state).totals).toMatchObject({ written: 120, pending: 0 });
+    expect(buildReport(done.state).totals).toMatchObject({ created: 120, pending: 0 });
   });
 
   it('starts the 15 minutes over whenever the API accepts a request', () => {

@@ -23,15 +23,15 @@ describe('the report', () => {
     const report = buildReport(done);
     expect(report.statusColumn).toEqual([
       'Export status',
-      'written',
+      'created',
       '',
-      'written (2024-02-15 moved to 2024-02-01, the start of its monthly period)',
+      'created (2024-02-15 moved to 2024-02-01, the start of its monthly period)',
       'skipped: blank value',
       'failed: the value must be a number or decimal text like 1234.5, but it is "1,234"',
     ]);
     expect(report.statusColumn.every((text) => !/^[=+\-@]/.test(text))).toBe(true);
     expect(report).toMatchObject({ rowsRead: 4, itemsRead: 4, emptyRows: 1, status: 'done', problem: null });
-    expect(report.totals).toEqual({ created: 0, updated: 0, written: 2, unchanged: 0, skipped: 1, failed: 1, pending: 0 });
+    expect(report.totals).toEqual({ created: 2, updated: 0, written: 0, unchanged: 0, skipped: 1, failed: 1, pending: 0 });
     expect(report.items[1]).toEqual({
       row: 4,
       column: 2,
@@ -40,7 +40,7 @@ describe('the report', () => {
       metricName: 'Revenue',
       date: '2024-02-01',
       value: '11',
-      outcome: 'written',
+      outcome: 'created',
       reason: null,
       note: '2024-02-15 moved to 2024-02-01, the start of its monthly period',
     });

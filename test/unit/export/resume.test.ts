@@ -9,7 +9,7 @@ import type { ExportState } from '../../../src/core/export/types';
 import { intlDateFormatter } from '../../../src/core/validate/dates';
 import { MemoryCache } from '../../support/memory-cache';
 import { FakeClock } from '../../support/scripted-transport';
-import { errorReply, harness, longSpec, METRICS, periodDates, prepare, put, puts, sentBatches, SlowTransport, TZ, USERS } from './export-fixtures';
+import { emptyCompareReads, errorReply, harness, longSpec, METRICS, periodDates, prepare, put, puts, sentBatches, SlowTransport, TZ, USERS } from './export-fixtures';
 
 const rows = periodDates('2022-01-01', 1000, 'daily').map((date, i) => [date, i]);
 
@@ -28,15 +28,15 @@ describe('steps and resume', () => {
   it('stops a step before the deadline and resumes with only the unconfirmed batches', () => {
     const state = prepare(rows, longSpec({ metricId: USERS }));
     const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
-    // Each wave takes 20 s; the step has 65 s and keeps a 30 s margin, so it sends two waves (the first
-    // batch alone, then ten together) and stops.
-    const first = harness([], { clock, stepMs: 65_000, transport: new SlowTransport(puts(USERS, 11), clock, 20_000) });
+    // Each round trip takes 20 s; the step has 85 s and keeps a 30 s margin, so it makes one wave (its
+    // compare read, the first batch alone, then the other nine it read together) and stops.
+    const first = harness([], { clock, stepMs: 85_000, transport: new SlowTransport(puts(USERS, 10), clock, 20_000, emptyCompareReads) });
     const { state: partial, progress } = first.step(state);
     first.transport.assertDone();
-    expect(progress).toEqual({ status: 'running', itemsDone: 550, itemsTotal: 1000, batchesDone: 11, batchesTotal: 20 });
+    expect(progress).toEqual({ status: 'running', itemsDone: 500, itemsTotal: 1000, batchesDone: 10, batchesTotal: 20 });
     expect(buildReport(partial).items[550]!.reason).toBe('not sent yet');
 
-    const second = harness(puts(USERS, 9), { clock });
+    const second = harness(puts(USERS, 10), { clock });
     const { state: done } = second.step(throughCache(partial));
     second.transport.assertDone();
     expect(done.status).toBe('done');
@@ -44,7 +44,7 @@ describe('steps and resume', () => {
     const all = [...firstDates(sentBatches(first.transport)), ...firstDates(sentBatches(second.transport))];
     expect(all).toHaveLength(20);
     expect(new Set(all).size).toBe(20);
-    expect(buildReport(done).totals).toMatchObject({ written: 1000, pending: 0 });
+    expect(buildReport(done).totals).toMatchObject({ created: 1000, pending: 0 });
   });
 
   it('ends the step when the rate limit asks for a longer wait than is left, and sends that batch next time', () => {
@@ -72,15 +72,16 @@ describe('steps and resume', () => {
   it('cancels: nothing more is sent, pending rows say so, and a resume sends only the rest', () => {
     const state = prepare(rows.slice(0, 150), longSpec({ metricId: USERS }));
     const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
-    const first = harness([], { clock, stepMs: 45_000, transport: new SlowTransport(puts(USERS, 1), clock, 20_000) });
+    // The compare read and the first batch take 40 s: too little is left for the other two.
+    const first = harness([], { clock, stepMs: 45_000, transport: new SlowTransport(puts(USERS, 1), clock, 20_000, emptyCompareReads) });
     const cancelled = cancelJob(first.step(state).state);
 
     const report = buildReport(cancelled);
     expect(report.status).toBe('cancelled');
-    expect(report.totals).toMatchObject({ written: 50, pending: 100 });
+    expect(report.totals).toMatchObject({ created: 50, pending: 100 });
     expect(report.items[50]!.reason).toBe('not sent: export cancelled');
     expect(report.statusColumn[50]).toBe('not sent: export cancelled');
-    expect(report.summary).toBe('150 rows read: 50 written (stored; the API does not say which were new and which updated), 100 not sent (export cancelled).');
+    expect(report.summary).toBe('150 rows read: 50 created, 100 not sent (export cancelled).');
 
     const idle = harness([], { clock });
     expect(idle.step(cancelled).state.status).toBe('cancelled');
@@ -89,15 +90,18 @@ describe('steps and resume', () => {
     const resumed = harness(puts(USERS, 2), { clock });
     const { state: done } = resumed.step(resumeExport(cancelled));
     expect(firstDates(sentBatches(resumed.transport))).toEqual([rows[50]![0], rows[100]![0]]);
-    expect(buildReport(done).totals).toMatchObject({ written: 150, pending: 0 });
+    expect(buildReport(done).totals).toMatchObject({ created: 150, pending: 0 });
   });
 
   it('cancels between waves when the sidebar asks during a step', () => {
     const state = prepare(rows.slice(0, 150), longSpec({ metricId: USERS }));
     const { step, transport } = harness(puts(USERS, 1));
     let waves = 0;
-    const { state: stopped } = step(state, { shouldStop: () => waves++ >= 1 });
-    expect(transport.sent).toHaveLength(1);
+    // Asked before the wave, then again after its compare read, right before each group of PUTs: the
+    // third ask (before the second group) is the cancel.
+    const { state: stopped } = step(state, { shouldStop: () => waves++ >= 2 });
+    expect(sentBatches(transport)).toHaveLength(1);
+    expect(transport.sent.map((request) => request.method)).toEqual(['GET', 'PUT']);
     expect(stopped.status).toBe('cancelled');
   });
 

@@ -33,9 +33,11 @@ describe('sending', () => {
     expect(batches.flatMap((batch) => batch.dataPoints)).toEqual(rows.map(([date, value]) => ({ date, value: String(value) })));
     expect(progress).toEqual({ status: 'done', itemsDone: 1000, itemsTotal: 1000, batchesDone: 20, batchesTotal: 20 });
     expect(done.counters.upserts).toBe(20);
-    // The first batch alone (one fetch), so a wrong metric costs one request; then the rest ten at a time.
-    expect(transport.waves).toEqual([10, 9]);
-    expect(buildReport(done).summary).toBe('1,000 rows read: 1,000 written (stored; the API does not say which were new and which updated).');
+    // Each wave opens with one compare read (one fetch) of the ten batches it covers; the first batch then
+    // goes alone (one fetch), so a wrong metric costs one request, and the other nine of that read together.
+    expect(transport.waves).toEqual([9, 10]);
+    expect(transport.sent.filter((request) => request.method === 'GET')).toHaveLength(2);
+    expect(buildReport(done).summary).toBe('1,000 rows read: 1,000 created.');
   });
 
   it('sleeps for Retry-After and resumes the same batch; backs off without it; retries a 503 and a lost connection', () => {
@@ -64,7 +66,7 @@ describe('sending', () => {
     expect(clock.sleeps).toEqual([7000, 3000, 6000, 3000]);
     expect(done.counters).toMatchObject({ rateLimitWaitMs: 13_000, retryWaitMs: 6_000, upserts: 3 });
     expect(progress).toMatchObject({ status: 'done', itemsDone: 150, itemsTotal: 150, waitedForRateLimitMs: 13_000 });
-    expect(buildReport(done).totals).toMatchObject({ written: 150, failed: 0, pending: 0 });
+    expect(buildReport(done).totals).toMatchObject({ created: 150, failed: 0, pending: 0 });
     expectAccountedFor(done);
   });
 
@@ -95,9 +97,9 @@ describe('sending', () => {
     expect(revenue[49]).toMatchObject({ outcome: 'failed', reason: 'not stored: the API refused the whole batch because of cell B5' });
     expect(revenue[50]).toMatchObject({ outcome: 'failed', reason: 'not sent: the metric was stopped after an error in cell B5' });
     expect(revenue[119]).toMatchObject({ outcome: 'failed', reason: 'not sent: the metric was stopped after an error in cell B5' });
-    expect(done.items.filter((item) => item.column === 3).every((item) => item.outcome === 'written')).toBe(true);
+    expect(done.items.filter((item) => item.column === 3).every((item) => item.outcome === 'created')).toBe(true);
     expect(done.batches.map((batch) => batch.status)).toEqual(['failed', 'not_sent', 'not_sent', 'confirmed', 'confirmed', 'confirmed']);
-    expect(buildReport(done).totals).toMatchObject({ written: 120, failed: 120 });
+    expect(buildReport(done).totals).toMatchObject({ created: 120, failed: 120 });
     expect(done.status).toBe('done');
   });
 
@@ -120,8 +122,8 @@ describe('sending', () => {
       outcome: 'failed',
       reason: 'unknown whether stored: its request got no clear answer, and the metric was then stopped after an error in row 101; fix that and export again (only what changed is sent)',
     });
-    expect(done.items[200]).toMatchObject({ outcome: 'written' });
-    expect(buildReport(done).totals).toMatchObject({ written: 150, failed: 100, pending: 0 });
+    expect(done.items[200]).toMatchObject({ outcome: 'created' });
+    expect(buildReport(done).totals).toMatchObject({ created: 150, failed: 100, pending: 0 });
     expect(progress.status).toBe('done');
     expectAccountedFor(done);
   });
@@ -151,12 +153,12 @@ describe('sending', () => {
     const { state: done } = step(state);
 
     transport.assertDone();
-    expect(transport.sent).toHaveLength(3);
+    expect(sentBatches(transport)).toHaveLength(3);
     const reason = 'not sent: Apps Script refused to send a request that is too large, so nothing was sent. Select fewer rows at a time';
     expect(outcomes(done)).toEqual([
-      ...Array.from({ length: 50 }, () => ['written', undefined]),
+      ...Array.from({ length: 50 }, () => ['created', undefined]),
       ...Array.from({ length: 50 }, () => ['failed', reason]),
-      ...Array.from({ length: 20 }, () => ['written', undefined]),
+      ...Array.from({ length: 20 }, () => ['created', undefined]),
     ]);
     expect(done.status).toBe('done');
     expectAccountedFor(done);
@@ -168,7 +170,7 @@ describe('sending', () => {
     const { state: done } = step(state);
 
     transport.assertDone();
-    expect(transport.sent).toHaveLength(1);
+    expect(sentBatches(transport)).toHaveLength(1);
     expect(done.items[0]).toMatchObject({ outcome: 'failed', reason: `not stored: the API has no such metric (Metric not found: ${REVENUE})` });
     expect(done.items[49]).toMatchObject({ outcome: 'failed', reason: `not stored: the API has no such metric (Metric not found: ${REVENUE})` });
     expect(done.items[50]).toMatchObject({ outcome: 'failed', reason: 'not sent: the metric was stopped after an error in row 1' });
@@ -207,7 +209,7 @@ describe('sending', () => {
     const state = prepare([['Date', 'Revenue', 'Net Burn'], ['2024-01-01', 1, 2]], wideSpec());
     const { step } = harness([put(REVENUE, errorReply(403, 'forbidden')), put(BURN)]);
     const { state: done } = step(state);
-    expect(outcomes(done)).toEqual([['failed', 'not stored: this API token has no access to the metric'], ['written', undefined]]);
+    expect(outcomes(done)).toEqual([['failed', 'not stored: this API token has no access to the metric'], ['created', undefined]]);
   });
 
   it('does not change the state it was given', () => {

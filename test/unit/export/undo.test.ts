@@ -1,9 +1,10 @@
-// Undo of an export (issue 27, item 4) in the core: the value an update replaced survives the compact state
-// between steps, and the undo, an export of the values before, writes only where the server still holds
-// what the export wrote (a point changed since is a conflict with both values; one already restored is unchanged).
+// Undo of an export in the core, and what each write expects the server to hold surviving the compact state
+// between steps: the undo, an export of the values before, writes only where the server still holds what the
+// export wrote (a point changed since is a conflict with both values; one already restored is unchanged).
 
 import { compactExport, expandExport } from '../../../src/core/export/compact';
 import { applyDiff } from '../../../src/core/export/diff';
+import { conflictReason, stillApproved } from '../../../src/core/export/compare';
 import { exportUndoReport, prepareExportUndo, type ExportedPoint } from '../../../src/core/export/undo';
 import { UNDO_CONFLICT_REASON } from '../../../src/core/jobs/push-log';
 import { FakeClock } from '../../support/scripted-transport';
@@ -15,8 +16,8 @@ function point(metricId: string, date: string, written: string, before: string, 
   return { metricId, metricName: metricId === USERS ? 'Users' : 'Revenue', date, cell: `Sheet1!B${Number(date.slice(8))}`, row: Number(date.slice(8)), column, written, before };
 }
 
-describe('the value an update replaced', () => {
-  it('is kept in the compact state for a pending update, and expands back onto it from a fresh read', () => {
+describe('what each write expects the server to hold', () => {
+  it('is kept in the compact state for a pending write, one token an item, and expands back onto it from a fresh read', () => {
     const values = [['2024-01-01', 11], ['2024-01-02', 21], ['2024-01-03', 31]];
     const fresh = prepare(values, longSpec({ metricId: USERS, onlyChanged: true }));
     const state = prepare(values, longSpec({ metricId: USERS, onlyChanged: true }));
@@ -25,47 +26,57 @@ describe('the value an update replaced', () => {
       { id: 'b', metric_id: USERS, date: '2024-01-03', value: null },
     ], [0, 1, 2]);
     expect(state.items.map((item) => [item.planned, item.previous])).toEqual([['updated', '10'], ['created', undefined], ['updated', null]]);
+    expect(state.items.map((item) => item.approved)).toEqual([{ by: 'export', value: '10' }, { by: 'export', absent: true }, { by: 'export', value: null }]);
 
     const compact = compactExport(state, fresh);
-    expect(compact.previous).toEqual(['10', null]);
+    expect(compact.approved).toEqual({ tokens: '+-_', values: ['10'] });
     const expanded = expandExport(fresh, compact)!;
-    expect(expanded.items).toEqual(state.items);
+    expect(expanded.items.map((item) => item.approved)).toEqual(state.items.map((item) => item.approved));
+    // The value a write replaces is not kept between steps: the read right before the write gives it.
+    expect(expanded.items.every((item) => item.previous === undefined)).toBe(true);
   });
 
-  it('is kept for the first updates only, within PREVIOUS_KEPT_BYTES, so 40,000 updates fit a job; the rest are not kept, never guessed', () => {
-    const dates = periodDates('2000-01-01', 40_000, 'daily');
+  it('keeps values in full up to APPROVED_KEPT_BYTES, then their hashes, so 30,000 overwrites fit a job and still compare', () => {
+    const dates = periodDates('2000-01-01', 30_000, 'daily');
     const values = dates.map((date, i) => [date, i + 0.5]);
     const fresh = prepare(values, longSpec({ metricId: USERS, onlyChanged: true }));
     const state = prepare(values, longSpec({ metricId: USERS, onlyChanged: true }));
     applyDiff(state, 0, dates.map((date, i) => ({ id: date, metric_id: USERS, date, value: `${1_000_000 + i}.25` })), state.items.map((_, i) => i));
     const compact = compactExport(state, fresh);
+    // 148 KB measured: a job may keep 170 KB, so about 35,000 overwrites is the most one export carries.
     expect(utf8Bytes(JSON.stringify(compact))).toBeLessThan(JOB_MAX_BYTES);
-    const kept = compact.previous!.length;
+    const kept = compact.approved!.values!.length;
     expect(kept).toBeGreaterThan(1000);
-    expect(kept).toBeLessThan(40_000);
+    expect(kept).toBeLessThan(30_000);
     const expanded = expandExport(fresh, compact)!;
-    expect(expanded.items[kept - 1]!.previous).toBe(`${1_000_000 + kept - 1}.25`);
-    expect(expanded.items[kept]).not.toHaveProperty('previous');
-    // Compacted again, the updates whose value before was lost stay without one (not a blank).
-    expect(compactExport(expanded, fresh).previous).toHaveLength(kept);
+    expect(expanded.items[kept - 1]!.approved).toEqual({ by: 'export', value: `${1_000_000 + kept - 1}.25` });
+    const hashed = expanded.items[kept]!.approved!;
+    expect(hashed).toHaveProperty('hash');
+    // Known by its hash only: the same number still matches, another does not, and a conflict says "another value".
+    expect(stillApproved(hashed, `${1_000_000 + kept}.250`)).toBe(true);
+    expect(stillApproved(hashed, '7')).toBe(false);
+    expect(conflictReason(hashed, '7')).toBe("conflict: the server's value changed since the export compared it (another value then, 7 now), so it was not written: preview again to see it, then export");
+    // Compacted again, nothing is lost or guessed.
+    expect(compactExport(expanded, fresh).approved).toEqual(compact.approved);
   });
 
-  it('is not stored when nothing pending updates a value', () => {
+  it('is not stored when no pending write expects anything', () => {
     const values = [['2024-01-01', 11]];
     const fresh = prepare(values, longSpec({ metricId: USERS }));
-    expect(compactExport(fresh, fresh)).not.toHaveProperty('previous');
+    expect(compactExport(fresh, fresh)).not.toHaveProperty('approved');
   });
 });
 
 describe('the undo of an export', () => {
-  it('reads every metric first, restores the value before where the server holds what the export wrote, and keeps a later change as a conflict', () => {
+  it('reads each wave\'s points right before writing them, restores the value before where the server holds what the export wrote, and keeps a later change as a conflict', () => {
     const state = prepareExportUndo([
       point(USERS, '2024-01-01', '11', '10'),
       point(USERS, '2024-01-02', '21', '20'),
       point(USERS, '2024-01-03', '31', '30'),
       point(REVENUE, '2024-01-04', '41', '40', 3),
     ]);
-    expect(state.metrics.map((metric) => metric.phase)).toEqual(['diff', 'diff']);
+    // Planned at once: the compare read of each wave, not an earlier one, guards the writes.
+    expect(state.metrics.map((metric) => metric.phase)).toEqual(['send', 'send']);
     const { step, transport } = harness([
       // Jan 2 was changed by a colleague since the export; Jan 3 already holds its value before again.
       { match: `GET /data_points?metric_id=${USERS}&page_size=100&start_date=2024-01-01&end_date=2024-01-03&page=1`, reply: pointsPage(USERS, [['2024-01-01', '11'], ['2024-01-02', '25'], ['2024-01-03', '30.0']]) },

@@ -31,8 +31,8 @@ describe('wide layout', () => {
       { path: `/metrics/${BURN}/data_points`, dataPoints: [{ date: '2024-01-01', value: '-5' }] },
     ]);
     const report = buildReport(done);
-    expect(report.summary).toBe('4 values read (2 rows × 2 metric columns): 3 written (stored; the API does not say which were new and which updated), 1 skipped.');
-    expect(report.statusColumn).toEqual(['Export status', 'written', 'B: written; C: skipped: blank value']);
+    expect(report.summary).toBe('4 values read (2 rows × 2 metric columns): 3 created, 1 skipped.');
+    expect(report.statusColumn).toEqual(['Export status', 'created', 'B: created; C: skipped: blank value']);
   });
 
   it('fails every item of a column whose header names no metric, one that names two, or a broken id', () => {
