@@ -43,7 +43,7 @@ import { newlySettled, outcomeText } from '../core/jobs/push-log';
 import type { AuditBuildReport, AuditPushHandle, AuditPushOutcome } from '../shared/rpc';
 import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob } from './jobs-api';
-import { auditCellLogFields, rememberAuditCells } from './last-push';
+import { auditCellLogFields, rememberAuditCells } from './push-journal';
 
 export const AUDIT_SHEET = 'Portfolio audit';
 

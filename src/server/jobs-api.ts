@@ -16,7 +16,7 @@ import { createClientForExecution } from './api-factory';
 import { appendPushLog } from '../gas/changes-sheet';
 import type { PushLogRow } from '../core/jobs/push-log';
 import type { ExportedPoint } from '../core/export';
-import { journalStep } from './last-push';
+import { journalStep } from './push-journal';
 
 /**
  * One step's budget. Far inside Apps Script's 6-minute limit on purpose: a short step loses little if the
@@ -200,7 +200,7 @@ interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends R
   /**
    * The Pushes sheet's rows of what one step settled (issue 27), `before` and `after` the step. (`undoPoints`,
    * an export's updates with the values they replaced, is no longer read: the journal takes what the step
-   * stored from the job itself, see last-push.ts.)
+   * stored from the job itself, see push-journal.ts.)
    */
   pushLog?(before: X, after: X): { rows: Array<Omit<PushLogRow, 'who' | 'push'>>; undoPoints?: ExportedPoint[] };
 }
@@ -248,7 +248,7 @@ export function rereadKind<R extends { state: C }, X extends { state: S }, S ext
       if (spec.pushLog) {
         const { rows: settled } = spec.pushLog(stored, next);
         appendPushLog(settled.map((row) => ({ ...row, push: context.id })));
-        // The push's journal: what the step stored, with the values it replaced, in full (last-push.ts).
+        // The push's journal: what the step stored, with the values it replaced, in full (push-journal.ts).
         journalStep(spec.store, context.id, stored, next);
       }
       return { ...job, stored: next };

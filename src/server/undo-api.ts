@@ -28,7 +28,7 @@ import { forgetJob, loadJob, newJobId, saveJob } from '../gas/job-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import type { NotUndoneValue, UndoablePush, UndoablePushes, UndoHandle, UndoOutcome } from '../shared/rpc';
 import { startJob, type JobKind } from './jobs-api';
-import { auditCellLogFields, auditEntries } from './last-push';
+import { auditCellLogFields, auditEntries } from './push-journal';
 import { showRestoredAuditValues } from './audit-sheet-restore';
 
 /** How many of the person's pushes Undo offers. */

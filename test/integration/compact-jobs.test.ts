@@ -17,7 +17,7 @@ useStack((started) => (stack = started));
 /** "Properties total storage 500kB / property store": one job may take JOB_MAX_BYTES of it (pieced-store.ts). */
 
 /** Everything in the owner's user properties, in UTF-8 bytes of keys and values. */
-/** The record Undo keeps of the last push (src/server/last-push.ts): bounded on its own, not a job's state. */
+/** The record Undo kept of the last push before each push had its journal (a leftover of an older version): not a job's state. */
 const isUndoRecord = (key: string): boolean => key.startsWith('job:last-push:');
 
 /** Bytes of the owner's properties, keys included: the job's state and everything else, the Undo record apart. */

@@ -100,8 +100,7 @@ it('exports 2,500 rows with the cache losing entries between and during steps: e
   expect(await storedValues(metricId)).toEqual(rows.slice(1));
   expect(leftovers(rt, handle.exportId)).toEqual([]);
   // The state is in the properties, not the cache: what the cache holds stays small. Beside the job's own copy, the
-  // cache mirrors the record Undo keeps of the push (its first 300 rows, about 17 KB here; src/server/last-push.ts),
-  // still far from the ~275 KB an old, whole-state cache copy of 2,500 rows took.
+  // cache holds only small records (a push's journal is in a hidden sheet, not in the user's store), still far from the ~275 KB an old, whole-state cache copy of 2,500 rows took.
   expect(peakBytes).toBeLessThanOrEqual(96 * 1024);
 });
 

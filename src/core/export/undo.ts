@@ -10,7 +10,7 @@ import { isComplete, itemsOf } from './export-state';
 import { planBatches } from './plan';
 import type { ExportItemState, ExportMetricState, ExportState } from './types';
 
-/** A data point an export updated, as Undo needs it (server/last-push.ts keeps these). */
+/** A data point an export updated, as Undo needs it (server/push-journal.ts journals these). */
 export type ExportedPoint = {
   metricId: string;
   metricName: string;

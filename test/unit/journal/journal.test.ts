@@ -5,7 +5,7 @@ import { fitValue, CELL_CHARACTERS } from '../../../src/core/jobs/push-log';
 import { packEntries, pushJournals, splitText, targetKey, type JournalEntry, type JournalRecord, type PlacedRecord } from '../../../src/core/journal/journal';
 import { BLANK_BEFORE_REASON, CREATED_REASON, IMPORT_CREATED_REASON, IMPORT_NOT_KEPT_REASON, INCOMPLETE_REASON, NOT_READ_REASON, planUndo } from '../../../src/core/journal/undo-plan';
 import { prepareProfileUndo, runProfileUndoStep } from '../../../src/core/journal/profile-undo';
-import { importEntries } from '../../../src/server/last-push';
+import { importEntries } from '../../../src/server/push-journal';
 import { ACME, BETA, FUND, harness, profile, sentBodies } from '../directory/directory-fixtures';
 
 const METRIC = '0a000000-0000-4000-8000-0000000000aa';
