@@ -111,6 +111,8 @@ export function observeApi(): ApiObservation {
   } catch (error) {
     if (error instanceof ApiError) {
       if (error.code === 'unauthorized') return { kind: 'refused', baseUrl, status: error.status };
+      // GET /metrics lists no 404 (api-spec), so a 404 means the address holds no API, whatever the company id.
+      if (error.status === 404) return { kind: 'no-api', baseUrl, request: `GET ${baseUrl}/metrics` };
       // The token was taken; the nil company id is not a company.
       if (companyId === NO_COMPANY && error.status < 500 && error.status !== 429) return { kind: 'accepted', baseUrl };
       return { kind: 'answered', baseUrl, status: error.status, sentence: userSentence(error) };
