@@ -79,7 +79,8 @@ export function mountSettings(): SettingsPanel {
   }).then(() => undefined);
 
   mountFormulaAccess(() => companyInput.value.trim());
-  mountInstallationCheck();
+  // The check's outcome replaces whatever the tab's status line said before (a "Saved." of an earlier save).
+  mountInstallationCheck((line, tone) => say(status, line, tone));
 
   return {
     companyId: () => companyInput.value.trim(),

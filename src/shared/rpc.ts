@@ -306,6 +306,9 @@ export type ThawReport = {
 };
 
 /** "Check this installation": each check's status and what it means for the person; also written to `sheetName`. */
+/** A running installation check: the lines it has so far, and the check it runs now (null once it writes its report). */
+export type InstallationCheckProgress = { done: InstallationCheck[]; running: string | null };
+
 export type InstallationReport = {
   /** ISO time of the check. */
   checkedAt: string;
