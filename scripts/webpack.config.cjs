@@ -7,6 +7,8 @@ const webpack = require('webpack');
 const GasPlugin = require('gas-webpack-plugin');
 
 const root = path.resolve(__dirname, '..');
+/** The script's time zone is the manifest's: custom functions may not ask Session for it (src/gas/spreadsheet-dates.ts). */
+const scriptTimeZone = JSON.parse(require('node:fs').readFileSync(path.join(root, 'appsscript.json'), 'utf8')).timeZone;
 const entry = path.join(root, 'src', 'main.ts');
 
 /**
@@ -46,7 +48,7 @@ module.exports = ({ outDir = path.join(root, 'dist'), apiBaseUrlPrefix = null } 
   performance: { hints: false },
   plugins: [
     // The one place src/ learns the build's allowlist: src/gas/user-settings.ts reads it.
-    new webpack.DefinePlugin({ __API_BASE_URL_PREFIX__: JSON.stringify(apiBaseUrlPrefix) }),
+    new webpack.DefinePlugin({ __API_BASE_URL_PREFIX__: JSON.stringify(apiBaseUrlPrefix), __SCRIPT_TIME_ZONE__: JSON.stringify(scriptTimeZone) }),
     new GasPlugin({ comment: true, include: [entry] }),
   ],
 });

@@ -30,7 +30,7 @@ export function mountSettings(): SettingsPanel {
   function show(settings: SettingsSummary): void {
     tokenInput.value = '';
     tokenInput.placeholder = settings.tokenSet ? 'Type a new token to replace it' : 'Paste your API token';
-    tokenStatus.textContent = settings.tokenSet ? `A token is set${settings.tokenHint ? ` (${settings.tokenHint})` : ''}.` : 'No token is set.';
+    tokenStatus.textContent = settings.tokenSet ? 'A token is set.' : 'No token is set.';
     removeButton.hidden = !settings.tokenSet;
     baseUrlInput.value = settings.baseUrl ?? '';
     companyInput.value = settings.defaultCompanyId ?? '';
@@ -79,7 +79,8 @@ export function mountSettings(): SettingsPanel {
   }).then(() => undefined);
 
   mountFormulaAccess(() => companyInput.value.trim());
-  mountInstallationCheck();
+  // The check's outcome replaces whatever the tab's status line said before (a "Saved." of an earlier save).
+  mountInstallationCheck((line, tone) => say(status, line, tone));
 
   return {
     companyId: () => companyInput.value.trim(),

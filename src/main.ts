@@ -337,5 +337,6 @@ global.getSnapshotRefreshSchedule = sidebar.getSnapshotRefreshSchedule;
 global.scheduleSnapshotRefresh = sidebar.scheduleSnapshotRefresh;
 global.cancelSnapshotRefresh = sidebar.cancelSnapshotRefresh;
 global.checkInstallation = sidebar.checkInstallation;
+global.getInstallationCheckProgress = sidebar.getInstallationCheckProgress;
 // Imports: the header check the sidebar asks before starting one.
 global.checkImportColumns = sidebar.checkImportColumns;

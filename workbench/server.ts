@@ -3,6 +3,7 @@
 
 import Fastify from 'fastify';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulatorProcess } from '../emulator/testing';
@@ -23,10 +24,33 @@ const { values: flags } = parseArgs({
 
 if (flags.help) {
   console.log(`npm start -- [--port 8080] [--time-zone America/New_York] [--preset-token]
-  --port N           port of the page on 127.0.0.1 (0 picks a free one)
+  --port N           port of the page on 127.0.0.1, or the next free one after it (0 picks any free one)
   --time-zone TZ     the spreadsheet's time zone
   --preset-token     store the emulator's token in the settings (otherwise paste it in the sidebar)`);
   process.exit(0);
+}
+
+/** Ports tried after the one asked for, before giving up: a few other workbenches or servers, not a scan. */
+const NEXT_PORTS = 20;
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The README's first step is "open the address npm start prints": a port another program holds must not end it,
+ * so the next free one is taken (and printed). Null when none of them is free.
+ */
+async function freePortFrom(asked: number): Promise<number | null> {
+  if (asked === 0) return 0;
+  for (let port = asked; port <= Math.min(asked + NEXT_PORTS, 65_535); port += 1) {
+    if (await isFree(port)) return port;
+  }
+  return null;
 }
 
 async function main(): Promise<void> {
@@ -82,19 +106,27 @@ async function main(): Promise<void> {
     void reply.status(400).send({ error: error instanceof Error ? error.message : String(error) });
   });
 
+  const asked = Number(flags.port);
+  const port = await freePortFrom(asked);
   let address: string;
   try {
-    address = await app.listen({ port: Number(flags.port), host: '127.0.0.1' });
+    // A port found free can be taken by another program before this listens: that is the in-use sentence too.
+    if (port === null) throw Object.assign(new Error('in use'), { code: 'EADDRINUSE' });
+    address = await app.listen({ port, host: '127.0.0.1' });
   } catch (error) {
     // The emulator child started first; left running it would hold its port and outlive us.
     await workbench.runtime.close();
     await emulator.stop();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      console.error(`Port ${flags.port} on 127.0.0.1 is in use by another program: stop it, or start the workbench on another port with npm start -- --port ${Number(flags.port) + 1}.`);
+      const upTo = Math.min(asked + NEXT_PORTS, 65_535);
+      console.error(port === null
+        ? `Ports ${asked} to ${upTo} on 127.0.0.1 are in use by other programs: stop one, or start the workbench on another port with npm start -- --port ${upTo + 1}.`
+        : `Port ${port} on 127.0.0.1 was free a moment ago and is now in use by another program: run npm start again.`);
       process.exit(1);
     }
     throw error;
   }
+  if (port !== asked) console.log(`Port ${asked} on 127.0.0.1 is in use by another program, so the workbench took ${port}.`);
   console.log(`Workbench on ${address} (emulator ${emulator.url}, token ${emulator.token}, company ${emulator.companyId})`);
 
   const stop = async (): Promise<void> => {

@@ -2,7 +2,7 @@
 
 import { ConfigError } from '../core/errors';
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../core/api/rate-budget';
-import { tokenFingerprint, tokenHint, validateBaseUrl } from '../core/settings/base-url';
+import { validateBaseUrl } from '../core/settings/base-url';
 import { requireUnderPrefix } from '../core/settings/url-allowlist';
 import { SETTINGS_HINT } from '../core/product';
 import { normalizeCompanyIds, parseFormulaAccess, withCompany } from '../core/formulas/formula-access';
@@ -49,8 +49,9 @@ export function readSettingsSummary(props: UserProperties = readUserProperties()
   const token = props[TOKEN_KEY];
   return {
     tokenSet: Boolean(token),
-    tokenLast4: tokenHint(token),
-    tokenHint: tokenFingerprint(token),
+    // No character of the token, nor its length: the page learns only that one is set (SECURITY.md).
+    tokenLast4: null,
+    tokenHint: null,
     baseUrl: props[BASE_URL_KEY] ?? null,
     defaultCompanyId: props[COMPANY_KEY] ?? null,
   };

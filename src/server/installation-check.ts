@@ -5,6 +5,7 @@ import { ApiError, FetchRefusedError, NetworkError, userSentence } from '../core
 import { ISO_DATE_FORMAT } from '../core/sheets/number-formats';
 import { midnightIn } from '../core/sheets/time-zone';
 import {
+  CHECK,
   apiChecks,
   cacheCheck,
   probeChecks,
@@ -26,7 +27,7 @@ import { writeOwnFormula, writePlainText, writeValues } from '../gas/sheet-io';
 import { quotaUsageToday } from '../gas/quota-usage';
 import { appsScriptDateFormatter } from '../gas/spreadsheet-dates';
 import { readCredentials, readSettingsSummary } from '../gas/user-settings';
-import type { InstallationReport } from '../shared/rpc';
+import type { InstallationCheckProgress, InstallationReport } from '../shared/rpc';
 import { createClientForExecution } from './api-factory';
 
 export const REPORT_SHEET = 'Installation check';
@@ -58,24 +59,58 @@ export function installationProbe(nonce: unknown, date: unknown): Array<Array<st
   return [[String(nonce), where, cached ? cached.length : 0, Utilities.getUuid(), dateMs, returned]];
 }
 
-/** Runs every check, writes the report to its sheet and returns it. */
-export function checkInstallation(): InstallationReport {
+/** What the page's poll reads while a check runs: its lines so far and what runs now. */
+const progressKey = (progressId: string) => `installation-check-progress:${progressId}`;
+const PROGRESS_SECONDS = 600;
+
+/**
+ * Runs every check, writes the report to its sheet and returns it. With a `progressId` (the page's), each step
+ * publishes the lines done so far and the one it starts in the user cache, for getInstallationCheckProgress: the
+ * probe alone can wait a minute, and a page that shows nothing for that long looks stuck.
+ */
+export function checkInstallation(progressId?: string): InstallationReport {
   const book = SpreadsheetApp.getActiveSpreadsheet();
   const spreadsheetZone = book.getSpreadsheetTimeZone();
   const scriptZone = Session.getScriptTimeZone();
   const nonce = Utilities.getUuid();
-  const checks: InstallationCheck[] = [
-    checkScopes(),
-    ...apiChecks(observeApi()),
-    cacheCheck(cacheRoundTrip(nonce)),
-    zonesCheck([spreadsheetZone, scriptZone].map((zone) => ({ zone, intl: intlKnows(zone) }))),
-    triggerCheck(createAndDeleteTrigger(book)),
-    ...probeAndDateChecks(runProbe(book, nonce, spreadsheetZone, scriptZone)),
-    quotasCheck(quotaUsageToday()),
+  const checks: InstallationCheck[] = [];
+  const publish = (running: string | null) => {
+    if (!progressId) return;
+    const progress: InstallationCheckProgress = { done: checks, running };
+    try {
+      CacheService.getUserCache().put(progressKey(progressId), JSON.stringify(progress), PROGRESS_SECONDS);
+    } catch {
+      // Progress is a courtesy: a cache that refuses it leaves the page on its "Checking…" line, not the check failed.
+    }
+  };
+  const steps: Array<[string, () => InstallationCheck[]]> = [
+    [CHECK.scopes, () => [checkScopes()]],
+    [CHECK.api, () => apiChecks(observeApi())],
+    [CHECK.cache, () => [cacheCheck(cacheRoundTrip(nonce))]],
+    [CHECK.zones, () => [zonesCheck([spreadsheetZone, scriptZone].map((zone) => ({ zone, intl: intlKnows(zone) })))]],
+    [CHECK.trigger, () => [triggerCheck(createAndDeleteTrigger(book))]],
+    [`${CHECK.probe} (waits up to ${FIRST_RUN_WAIT_MS / 1000} seconds for Sheets to calculate it, and again to recalculate it)`, () => probeAndDateChecks(runProbe(book, nonce, spreadsheetZone, scriptZone))],
+    [CHECK.quotas, () => [quotasCheck(quotaUsageToday())]],
   ];
+  for (const [running, step] of steps) {
+    publish(running);
+    checks.push(...step());
+  }
+  publish(null);
   const report: InstallationReport = { checkedAt: new Date().toISOString(), spreadsheetTimeZone: spreadsheetZone, scriptTimeZone: scriptZone, checks, summary: summaryOf(checks), sheetName: REPORT_SHEET };
   writeReport(book, report);
   return report;
+}
+
+/** What a running check has done, as its last step published it; null before its first step or for another id. */
+export function installationCheckProgress(progressId: string): InstallationCheckProgress | null {
+  const text = CacheService.getUserCache().get(progressKey(progressId));
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as InstallationCheckProgress;
+  } catch {
+    return null;
+  }
 }
 
 function probeAndDateChecks(found: ProbeFindings): InstallationCheck[] {
@@ -111,6 +146,8 @@ export function observeApi(): ApiObservation {
   } catch (error) {
     if (error instanceof ApiError) {
       if (error.code === 'unauthorized') return { kind: 'refused', baseUrl, status: error.status };
+      // GET /metrics lists no 404 (api-spec), so a 404 means the address holds no API, whatever the company id.
+      if (error.status === 404) return { kind: 'no-api', baseUrl, request: `GET ${baseUrl}/metrics` };
       // The token was taken; the nil company id is not a company.
       if (companyId === NO_COMPANY && error.status < 500 && error.status !== 429) return { kind: 'accepted', baseUrl };
       return { kind: 'answered', baseUrl, status: error.status, sentence: userSentence(error) };

@@ -2,7 +2,7 @@
 // The rules live in core/settings; this reads and writes Apps Script's stores.
 
 import { InputError } from '../core/errors';
-import { apiChecks } from '../core/settings/installation-check';
+import { apiChecks, noApiSentence } from '../core/settings/installation-check';
 import { observeApi } from './installation-check';
 import { checkConnection, type ConnectionReport } from '../core/settings/connection';
 import { formulaAccessRefusal, sharingNote } from '../core/settings/sharing-note';
@@ -36,6 +36,12 @@ export function saveSettings(change: SettingsChange): SettingsSummary {
     const previous = before[TOKEN_KEY] ?? null;
     saveCheckedSettings({ token: previous });
     throw new InputError(`The API at ${seen.baseUrl} refused this token (HTTP ${seen.status}), so it was not saved${previous ? '; the token saved before is kept' : ''}. Paste the whole token again, as the platform's API support sent it.`);
+  }
+  if (seen.kind === 'no-api') {
+    // An address without the API is no connection: put back what was saved before, as for a refused token.
+    saveCheckedSettings({ baseUrl: before[BASE_URL_KEY] ?? null, token: checked.token ? (before[TOKEN_KEY] ?? null) : undefined });
+    const kept = before[BASE_URL_KEY] ? `; the address saved before (${before[BASE_URL_KEY]}) is kept` : '';
+    throw new InputError(`${noApiSentence(seen.baseUrl, seen.request)} The address${checked.token ? ' and the token were' : ' was'} not saved${kept}.`);
   }
   const [api] = apiChecks(seen);
   const message = seen.kind === 'accepted' ? `Saved. The API at ${seen.baseUrl} accepted the token.` : `Saved, but not confirmed: ${api!.detail}`;

@@ -174,5 +174,11 @@ export const cancelSnapshotRefresh = serve([], snapshotSchedule.cancelSnapshotRe
 
 // Installation check
 
-/** Checks what the add-in relies on here (docs/platform.md) and writes the report to the "Installation check" sheet. */
-export const checkInstallation = serve([], installation.checkInstallation);
+/**
+ * Checks what the add-in relies on here (docs/platform.md) and writes the report to the "Installation check" sheet;
+ * with a progressId (the page's; null or absent for none), publishes each line as it is known for getInstallationCheckProgress.
+ */
+export const checkInstallation = serve(['progressId'], (progressId: string | null) => installation.checkInstallation(progressId ?? undefined));
+
+/** The lines a running installation check has so far and the check it runs now; null before it starts. */
+export const getInstallationCheckProgress = serve(['progressId'], (progressId: string) => installation.installationCheckProgress(progressId));

@@ -2,7 +2,7 @@
 // refreshAllSnapshots as its owner. Such a trigger has no active spreadsheet, so the schedule keeps its id (in
 // the owner's user properties, the one store a trigger reads) and opens it by id (`spreadsheets` scope, SECURITY.md).
 
-import { overdueScheduleSentence, userSentence } from '../core/errors';
+import { InputError, overdueScheduleSentence, userSentence } from '../core/errors';
 import type { ChangeRow } from '../core/snapshots/changes';
 import {
   decodeSchedule, overdueSince, requireFrequency, runOutcome, SCHEDULE_KEY_PREFIX, scheduleKey, type ScheduledRun, type SnapshotRefreshFrequency, type SnapshotSchedule,
@@ -21,6 +21,29 @@ const REFRESH = 'Refresh snapshots (schedule)';
 function myTriggersHere(): GoogleAppsScript.Script.Trigger[] {
   return ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet())
     .filter((trigger) => trigger.getHandlerFunction() === SCHEDULED_REFRESH_HANDLER && trigger.getEventType() === ScriptApp.EventType.CLOCK);
+}
+
+/**
+ * "Triggers: 20 / user / script" (quotas page): a user's triggers of this add-on, over every spreadsheet. The add-in
+ * learns where the others are only from its own records (one user property per scheduled spreadsheet).
+ */
+const MAX_TRIGGERS_PER_USER = 20;
+
+/** The caller's schedules in other spreadsheets whose trigger still exists (getProjectTriggers lists only the caller's). */
+function schedulesElsewhere(spreadsheetId: string): SnapshotSchedule[] {
+  const live = new Set(ScriptApp.getProjectTriggers().map((trigger) => trigger.getUniqueId()));
+  return Object.entries(PropertiesService.getUserProperties().getProperties())
+    .filter(([key]) => key.startsWith(SCHEDULE_KEY_PREFIX))
+    .map(([, text]) => decodeSchedule(text))
+    .filter((schedule): schedule is SnapshotSchedule => schedule !== null && schedule.spreadsheetId !== spreadsheetId && live.has(schedule.triggerUid));
+}
+
+/** Why a 21st schedule cannot be made, naming where the others are, so the person can turn one off there. */
+function tooManySchedules(elsewhere: readonly SnapshotSchedule[]): InputError {
+  const where = elsewhere.map((schedule) => `https://docs.google.com/spreadsheets/d/${schedule.spreadsheetId}`).join(', ');
+  return new InputError(
+    `You already have ${elsewhere.length} scheduled refreshes, and Apps Script allows ${MAX_TRIGGERS_PER_USER} triggers per user for this add-on ("Triggers: 20 / user / script", quotas page), so none can be added here. Turn one off (Snapshots › Turn off, in its spreadsheet) and schedule this one again. They are in: ${where || 'spreadsheets the add-in has no record of'}.`,
+  );
 }
 
 function readSchedule(spreadsheetId: string): SnapshotSchedule | null {
@@ -59,9 +82,19 @@ export function getSnapshotRefreshSchedule(): SnapshotRefreshScheduleView {
 export function scheduleSnapshotRefresh(frequency: unknown): SnapshotRefreshScheduleView {
   const chosen = requireFrequency(frequency);
   const spreadsheetId = SpreadsheetApp.getActiveSpreadsheet().getId();
+  // Checked before this spreadsheet's trigger is replaced, so a refusal leaves its schedule as it was.
+  const elsewhere = schedulesElsewhere(spreadsheetId);
+  if (elsewhere.length >= MAX_TRIGGERS_PER_USER) throw tooManySchedules(elsewhere);
   for (const trigger of myTriggersHere()) ScriptApp.deleteTrigger(trigger);
   const builder = ScriptApp.newTrigger(SCHEDULED_REFRESH_HANDLER).timeBased();
-  const trigger = (chosen === 'hourly' ? builder.everyHours(1) : chosen === 'daily' ? builder.everyDays(1) : builder.everyWeeks(1)).create();
+  let trigger: GoogleAppsScript.Script.Trigger;
+  try {
+    trigger = (chosen === 'hourly' ? builder.everyHours(1) : chosen === 'daily' ? builder.everyDays(1) : builder.everyWeeks(1)).create();
+  } catch (error) {
+    // Triggers the add-in has no record of (made before it kept them) count too: Apps Script's own refusal.
+    if (/too many triggers/i.test(error instanceof Error ? error.message : String(error))) throw tooManySchedules(elsewhere);
+    throw error;
+  }
   const schedule: SnapshotSchedule = {
     v: 1, spreadsheetId, frequency: chosen, triggerUid: trigger.getUniqueId(), scheduledAt: new Date().toISOString(),
     lastRun: readSchedule(spreadsheetId)?.lastRun ?? null,

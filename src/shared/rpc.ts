@@ -19,10 +19,13 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
 
 export type SettingsSummary = {
   tokenSet: boolean;
-  /** Last four characters of the token, when it is long enough to spare them; never the token. Kept for scripts; the page shows tokenHint. */
-  tokenLast4: string | null;
-  /** What tells two saved tokens apart: "de…en, 10 characters" (only the length for a short token); never the token. */
-  tokenHint: string | null;
+  /**
+   * Always null: the page learns only that a token is set (SECURITY.md). Kept, with tokenHint, for scripts outside
+   * that read the field; once they held characters of the token.
+   */
+  tokenLast4: null;
+  /** Always null, as tokenLast4. */
+  tokenHint: null;
   /** After a save that changed the token or the base URL: whether the API accepted the saved token, in one sentence. */
   connection?: { ok: boolean; message: string };
   baseUrl: string | null;
@@ -336,6 +339,9 @@ export type ThawReport = {
 };
 
 /** "Check this installation": each check's status and what it means for the person; also written to `sheetName`. */
+/** A running installation check: the lines it has so far, and the check it runs now (null once it writes its report). */
+export type InstallationCheckProgress = { done: InstallationCheck[]; running: string | null };
+
 export type InstallationReport = {
   /** ISO time of the check. */
   checkedAt: string;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GasRuntime, PlatformAssumptions } from '../../gas-runtime';
 import { CHECK, type InstallationCheck } from '../../src/core/settings/installation-check';
-import type { InstallationReport } from '../../src/shared/rpc';
+import type { InstallationCheckProgress, InstallationReport } from '../../src/shared/rpc';
 import { ok, useStack, type Stack, type StackRuntimeOptions } from '../support/stack';
 
 let stack: Stack;
@@ -53,6 +53,28 @@ describe('Check this installation', () => {
     expect(rt.executions.filter((e) => e.functionName === 'INSTALLATION_PROBE' && e.kind === 'custom-function').length).toBeGreaterThanOrEqual(2);
     expect(sheetText(rt, report.sheetName)).not.toContain(stack.emulator.token);
     expect(JSON.stringify(report)).not.toContain(stack.emulator.token);
+  });
+
+  it('publishes each line as it is known while it runs, for the page to show, and its end', async () => {
+    const rt = runtime();
+    const progressId = '6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+    expect(ok(await rt.callServerAsync('getInstallationCheckProgress', [progressId]))).toBeNull();
+    // The API holds its answer: the check stops at its second line, and a read beside it sees the first.
+    await stack.emulator.control.faults({ latencyMs: 600_000 });
+    let answered = false;
+    const running = rt.callServerAsync('checkInstallation', [progressId], { recalculateWrittenFormulas: true }).finally(() => (answered = true));
+    let live: InstallationCheckProgress | null = null;
+    while (!live && !answered) {
+      live = ok<InstallationCheckProgress | null>(await rt.callServerAsync('getInstallationCheckProgress', [progressId]));
+      if (live && live.running !== CHECK.api) live = null;
+      if (!live) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await stack.emulator.control.faults({ reset: true });
+    await stack.emulator.control.release();
+    const report = ok<InstallationReport>(await running);
+    expect(live).toEqual({ done: [report.checks[0]], running: CHECK.api });
+    expect(ok(await rt.callServerAsync('getInstallationCheckProgress', [progressId]))).toEqual({ done: report.checks, running: null });
+    expect(rt.callServer('getInstallationCheckProgress', ['not-an-id'])).toEqual({ ok: false, error: expect.stringMatching(/^The progress id must be an id like/) });
   });
 
   it('says the API refused the saved token, with its address and never the token', async () => {

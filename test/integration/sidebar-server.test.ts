@@ -61,7 +61,7 @@ describe('settings', () => {
     expect(saved).toEqual({
       ok: true,
       value: {
-        tokenSet: true, tokenLast4: 'mnop', tokenHint: 'to…op, 25 characters', baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.fund, isOwner: true, sharingNote: null,
+        tokenSet: true, tokenLast4: null, tokenHint: null, baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.fund, isOwner: true, sharingNote: null,
         connection: { ok: true, message: `Saved. The API at ${stack.emulator.url} accepted the token.` },
       },
     });

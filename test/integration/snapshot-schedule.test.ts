@@ -3,9 +3,11 @@
 // by id), writes a restated value's Changes row, records a failure in the Changes sheet and the sidebar's
 // schedule, keeps one trigger per user per document when rescheduled, and cancel removes it.
 
+import { readFileSync } from 'node:fs';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { GasRuntime } from '../../gas-runtime';
 import type { InsertReport, SnapshotRefreshScheduleView } from '../../src/shared/rpc';
+import { CODE_PATH } from '../support/built-bundle';
 import { OWNER, ok, useStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -159,4 +161,30 @@ describe('scheduled refresh of snapshots', () => {
     expect(scheduleOf(s.rt).schedule).toBeNull();
     expect(s.rt.triggers.advance(7 * 24 * HOUR)).toEqual([]);
   });
+
+  it('refuses a 21st scheduled spreadsheet ("Triggers: 20 / user / script"), naming where the other 20 are, and changes nothing', () => {
+    // The built add-in plus one test-only global, to make the user's triggers of other spreadsheets.
+    const code = `${readFileSync(CODE_PATH, 'utf8')}\nfunction testDeleteTrigger(uid) { ScriptApp.getProjectTriggers().filter(function (t) { return t.getUniqueId() === uid; }).forEach(function (t) { ScriptApp.deleteTrigger(t); }); }\nfunction testMakeTrigger() { return ScriptApp.newTrigger('${HANDLER}').timeBased().everyHours(1).create().getUniqueId(); }`;
+    // Not as an add-on: the test's triggers all live in this one spreadsheet, which an add-on allows once per user.
+    const rt = stack.runtime({ code, addOn: false, token: null, activeUser: SCHEDULER, activeUserSettings: {} });
+    const props = rt.properties.user(SCHEDULER);
+    const others = Array.from({ length: 20 }, (_, i) => `other-spreadsheet-${String(i).padStart(2, '0')}`);
+    for (const spreadsheetId of others) {
+      const triggerUid = rt.run('testMakeTrigger', [], { user: SCHEDULER }) as string;
+      props.setProperty(`METRICS_SNAPSHOT_SCHEDULE_${spreadsheetId}`, JSON.stringify({ v: 1, spreadsheetId, frequency: 'hourly', triggerUid, scheduledAt: '2024-01-01T00:00:00.000Z', lastRun: null }));
+    }
+    const before = props.getProperties();
+    const answer = rt.callServer('scheduleSnapshotRefresh', ['daily'], { user: SCHEDULER }) as { ok: boolean; error?: string };
+    expect(answer.ok).toBe(false);
+    expect(answer.error).toMatch(/^You already have 20 scheduled refreshes, and Apps Script allows 20 triggers per user for this add-on \("Triggers: 20 \/ user \/ script", quotas page\), so none can be added here\. Turn one off/);
+    for (const id of others) expect(answer.error).toContain(`https://docs.google.com/spreadsheets/d/${id}`);
+    expect(rt.triggers.list()).toHaveLength(20);
+    expect(props.getProperties()).toEqual(before);
+
+    // One turned off elsewhere (its trigger gone): this one can be scheduled.
+    const firstUid = JSON.parse(before[`METRICS_SNAPSHOT_SCHEDULE_${others[0]}`]!).triggerUid as string;
+    rt.run('testDeleteTrigger', [firstUid], { user: SCHEDULER });
+    expect(schedule(rt, 'daily').schedule).toMatchObject({ frequency: 'daily', active: true });
+  });
 });
+

@@ -341,6 +341,19 @@ describe('Requester', () => {
     transport.assertDone();
   });
 
+  it('does not wait for the rate budget into the last round trip before the deadline, where a request could not end in time', () => {
+    const clock = new FakeClock();
+    const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock, { limit: 1, windowMs: 24_000 });
+    const transport = new ScriptedTransport([{ match: 'GET /v1/a', reply: { status: 200, body: {} } }]);
+    const start = clock.now();
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, deadline: start + 25_000 });
+    r.send({ method: 'GET', path: '/a' });
+    // The budget frees a request only ~24 s on, leaving less than the 2 s a round trip needs before the deadline.
+    expect(() => r.send({ method: 'GET', path: '/b' })).toThrow(RateLimitedError);
+    expect(transport.sent).toHaveLength(1);
+    expect(clock.now() - start).toBeLessThan(2_000); // refused at once, not after waiting
+  });
+
   it('needs at least 2 s left before a first request, however fast the answers', () => {
     const clock = new FakeClock();
     const transport = new ScriptedTransport([]);

@@ -1,5 +1,5 @@
 import { encodeQuery, fillPath } from '../../src/core/api/query';
-import { tokenHint, validateBaseUrl, validateToken } from '../../src/core/settings/base-url';
+import { validateBaseUrl, validateToken } from '../../src/core/settings/base-url';
 
 describe('base URL', () => {
   it.each([
@@ -22,11 +22,6 @@ describe('base URL', () => {
 });
 
 describe('token', () => {
-  it('shows only the last four characters, and none of a short token', () => {
-    expect(tokenHint('abcdefghijkl')).toBe('ijkl');
-    expect(tokenHint('short')).toBeNull();
-    expect(tokenHint(null)).toBeNull();
-  });
   it('trims and refuses white space inside', () => {
     expect(validateToken('  tok-123456 \n')).toBe('tok-123456');
     expect(() => validateToken('tok 123')).toThrow(/spaces or line breaks/);

@@ -120,7 +120,9 @@ export class Requester {
       const wanted = probe ? 1 : Math.min(queue.length, waveCap);
       let granted: number;
       try {
-        granted = this.options.budget ? this.options.budget.take(wanted, deadline) : wanted;
+        // A wait for the budget that ends with no time for the round trip would start a request UrlFetchApp cannot
+        // cut short (it takes no timeout): a cell would die at 30 s with "Exceeded maximum execution time".
+        granted = this.options.budget ? this.options.budget.take(wanted, deadline - this.roundTripMs()) : wanted;
       } catch (error) {
         // The rate limit outlasts the execution: what was answered stays so, the rest is told why.
         if (!(error instanceof RateLimitedError)) throw error;

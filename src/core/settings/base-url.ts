@@ -23,23 +23,6 @@ export function validateBaseUrl(input: string): string {
   return `${lowerScheme}://${hostPort.toLowerCase()}${path.replace(/\/+$/, '')}`;
 }
 
-/** What the page may know of a token: that it is set, and its last four characters when it is long enough to spare them. */
-export function tokenHint(token: string | null | undefined): string | null {
-  if (!token || token.length < 8) return null;
-  return token.slice(-4);
-}
-
-/**
- * What tells two tokens apart on the page without giving either away: the first and last two characters and the
- * length ("de…en, 10 characters"); only the length for a token too short to spare any. Four characters of the end
- * alone were the same for two tokens ending alike ("…oken").
- */
-export function tokenFingerprint(token: string | null | undefined): string | null {
-  if (!token) return null;
-  const length = `${token.length} characters`;
-  return token.length < 12 ? length : `${token.slice(0, 2)}…${token.slice(-2)}, ${length}`;
-}
-
 /** Tokens are opaque, but never contain white space: pasted line breaks and spaces are a mistake to catch early. */
 export function validateToken(input: string): string {
   const token = input.trim();

@@ -61,6 +61,8 @@ export type ApiObservation =
   | { kind: 'accepted'; baseUrl: string }
   | { kind: 'refused'; baseUrl: string; status: number }
   | { kind: 'answered'; baseUrl: string; status: number; sentence: string }
+  /** The listing answered 404, which GET /metrics never answers (api-spec: "400, 401, 429 are possible"): no API there. */
+  | { kind: 'no-api'; baseUrl: string; request: string }
   | { kind: 'unreachable'; baseUrl: string; reason: string }
   | { kind: 'not-allowed'; baseUrl: string }
   | { kind: 'not-sent'; baseUrl: string; sentence: string };
@@ -88,6 +90,11 @@ export function apiChecks(seen: ApiObservation): InstallationCheck[] {
         { name: CHECK.api, status: 'degraded', detail: `The API at ${seen.baseUrl} accepted the token but answered HTTP ${seen.status}: ${seen.sentence}` },
         allowed(`Requests to ${seen.baseUrl} leave Apps Script.`),
       ];
+    case 'no-api':
+      return [
+        { name: CHECK.api, status: 'fail', detail: noApiSentence(seen.baseUrl, seen.request) },
+        allowed(`Requests to ${seen.baseUrl} leave Apps Script (something answered, but not the API).`),
+      ];
     case 'unreachable':
       return [
         { name: CHECK.api, status: 'fail', detail: `Could not reach the API at ${seen.baseUrl} (${seen.reason}). Check the base URL in ${SETTINGS_HINT}; Apps Script calls it from Google's servers, so it must be reachable from the internet.` },
@@ -108,6 +115,15 @@ export function apiChecks(seen: ApiObservation): InstallationCheck[] {
         { name: CHECK.allowlist, status: 'degraded', detail: 'Not tested: Apps Script sent nothing today. Run the check again after the quota resets.' },
       ];
   }
+}
+
+/**
+ * What an address that answers 404 to the metric listing means: the API's paths are not under it. The API's
+ * paths hang straight off the base URL (api-spec: "The base address is `{base_url}`"; GET {base_url}/metrics lists
+ * metrics), so the usual mistake is a path left off or added, such as a missing version segment.
+ */
+export function noApiSentence(baseUrl: string, request: string): string {
+  return `${request} answered 404: ${baseUrl} does not serve the API. Check the base URL in ${SETTINGS_HINT}: it is the address the API's paths hang from, so that ${baseUrl.replace(/\/+$/, '')}/metrics lists metrics (often it ends in a version, such as /v1; the platform's API support gives the exact address).`;
 }
 
 export function cacheCheck(roundTrip: 'same' | 'lost' | { error: string }): InstallationCheck {
@@ -133,8 +149,11 @@ export function zonesCheck(zones: ReadonlyArray<{ zone: string; intl: 'known' | 
 }
 
 export function triggerCheck(outcome: 'created-and-deleted' | 'already-scheduled' | { error: string }): InstallationCheck {
-  if (outcome === 'created-and-deleted') return { name: CHECK.trigger, status: 'pass', detail: 'A time-driven trigger was created and deleted: a scheduled snapshot refresh can run here.' };
-  if (outcome === 'already-scheduled') return { name: CHECK.trigger, status: 'pass', detail: 'You already have a scheduled refresh here, so its trigger exists; none was created.' };
+  // What the check proves is that the add-in may create (and delete) a trigger; that the trigger then runs it
+  // cannot see within one execution, and a test deployment never runs one (docs/deploy.md).
+  const notProved = 'It does not prove that a trigger runs (none runs in a test deployment): to see that, schedule a refresh and read its "Last run" in the Snapshots tab after the first hour.';
+  if (outcome === 'created-and-deleted') return { name: CHECK.trigger, status: 'pass', detail: `A time-driven trigger was created and deleted, so the add-in may schedule a snapshot refresh here. ${notProved}` };
+  if (outcome === 'already-scheduled') return { name: CHECK.trigger, status: 'pass', detail: `You already have a scheduled refresh here, so its trigger exists; none was created. ${notProved}` };
   return {
     name: CHECK.trigger,
     status: 'fail',

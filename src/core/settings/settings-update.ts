@@ -12,7 +12,7 @@ export type SettingsChange = {
 };
 
 /** What the store writes: undefined keeps a setting, null removes it. */
-export type CheckedSettings = { token?: string | null; baseUrl?: string; defaultCompanyId?: string | null };
+export type CheckedSettings = { token?: string | null; baseUrl?: string | null; defaultCompanyId?: string | null };
 
 /**
  * Every field is checked before anything is saved, so a wrong one leaves no half-saved mix. The base URL's
