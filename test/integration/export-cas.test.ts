@@ -1,7 +1,7 @@
 // Compare-and-set across every seam, on the built bundle against the emulator: each wave reads the values it
 // is about to replace right before writing them, and writes only where the server still holds what the plan
 // expects. A colleague's change in any gap (Cancel and Resume, a 429 pause, a dropped cache, an undo's
-// pause) survives as a conflict with both values; Cancel stops before the next group of PUTs; and the reads
+// pause) survives as a conflict with both values; Cancel stops before the next PUT (one is in flight at a time); and the reads
 // cost at most half the PUT floor again.
 
 import { DEMO_IDS } from '../../emulator/demo-data';
@@ -228,6 +228,63 @@ it('Cancel pressed during a wave\'s compare read sends no PUT after the mark: 0 
   expect(answer.progress.status).toBe('cancelled');
   expect(answer.report!.totals).toMatchObject({ created: 500, pending: 1500 });
   expect(Object.keys(await stored(metricId))).toHaveLength(500);
+});
+
+it('Cancel pressed while a PUT is held sends no PUT after the mark: the held batch lands, 50 rows more, where up to 10 PUTs went before', async () => {
+  const metricId = await newMetric('CAS cancel in flight');
+  const rt = stack.runtime();
+  const rows = 1000;
+  const range = fill(rt, [['Date', 'Value'], ...Array.from({ length: rows }, (_, i) => [isoDay(i), String(i)])]);
+  const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, metricId)]));
+  // Every answer held until released. slowNext adds nothing to the hold: its count, taken down by one at each
+  // arrival, tells how many requests have reached the emulator, answered or held.
+  const ARRIVALS = 1_000_000;
+  await stack.emulator.control.faults({ latencyMs: 600_000, slowNext: { count: ARRIVALS, delayMs: 0 } });
+  await stack.emulator.control.clearRequests();
+  const arrived = async (): Promise<number> => ARRIVALS - (await stack.emulator.control.faults({})).slowNext.count;
+  let answered = false;
+  const step = rt.callServerAsync('continueExport', [started.exportId]).finally(() => {
+    answered = true;
+  });
+  const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
+  // The step sends one request at a time: released one by one, each answered (logged) before the next is let
+  // go, so the one held is always the one after those logged. Stop once two PUTs are answered.
+  let released = 0;
+  for (;;) {
+    expect(answered).toBe(false);
+    const log = await stack.emulator.control.requests();
+    if (log.length < released) {
+      await tick();
+      continue;
+    }
+    if (log.filter((r) => r.method === 'PUT').length >= 2) break;
+    released += await stack.emulator.control.release();
+    await tick();
+  }
+  // The third PUT has arrived and is held: the Cancel comes while it is in flight.
+  while ((await arrived()) <= released) await tick();
+  ok(await rt.callServerAsync('cancelExport', [started.exportId]));
+  const atCancel = await stack.emulator.control.requests();
+  expect(atCancel.filter((r) => r.method === 'PUT')).toHaveLength(2);
+  expect(Object.keys(await stored(metricId))).toHaveLength(100);
+  await stack.emulator.control.faults({ reset: true });
+  await stack.emulator.control.release();
+  const answer = ok<ExportHandle>(await step);
+
+  const requests = await stack.emulator.control.requests();
+  // After the mark: the held PUT was answered, and it was the last request; no PUT left after it.
+  const puts = requests.filter((r) => r.method === 'PUT');
+  expect(puts).toHaveLength(3);
+  expect(requests.slice(requests.indexOf(puts[2]!) + 1)).toEqual([]);
+  const third = (puts[2]!.body as { data_points: Array<{ date: string }> }).data_points.map((p) => p.date);
+  expect(third).toEqual(Array.from({ length: 50 }, (_, i) => isoDay(100 + i)));
+  expect(dataPointReads(requests)).toHaveLength(1);
+  expect(answer.progress.status).toBe('cancelled');
+  expect(answer.report!.totals).toMatchObject({ created: 150, pending: 850 });
+  const after = await stored(metricId);
+  expect(Object.keys(after)).toHaveLength(150);
+  expect(after[isoDay(149)]).toBe('149');
+  expect(after[isoDay(150)]).toBeUndefined();
 });
 
 it('costs at most 1.5× the PUT floor: 1,000 rows over the null points the API pre-creates are 20 PUTs and 10 compare reads of 100', async () => {

@@ -18,8 +18,15 @@ export type ExportStepOptions = WaveStepOptions<ExportState> & { noun?: 'export'
 
 type Attempt = WaveAttempt<Failure>;
 
-/** Batches of 50 a wave covers: its compare read reads them together (500 dates, 5 pages of 100), then sends them. */
+/** Batches of 50 a wave covers: its compare read reads them together (500 dates, 5 pages of 100), then sends them one PUT at a time. */
 const WAVE_SIZE = 10;
+
+/**
+ * PUTs in flight at once: one, so a Cancel stops the export within one batch (the mark is read before each
+ * PUT; at most the PUT already sent lands after the click). Concurrent PUTs would buy little speed: the
+ * rate limit of 500 requests per 5 minutes paces a long export more than round trips do.
+ */
+const PUTS_IN_FLIGHT = 1;
 
 /**
  * Runs one step on a copy of the state: existing points are read first (onlyChanged), then waves of
@@ -107,8 +114,8 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
 
 /**
  * Which batches go in the next wave. A metric sends its first batch alone, so a 404 or 403 (a wrong id,
- * no access) stops it after one request; once one is confirmed, the rest go several at a time (upserts
- * of different dates are independent, and waves divide the round trips). Metrics share a wave round by
+ * no access) stops it after one request; once one is confirmed, the rest follow in the same wave, after
+ * the same compare read (PUTS_IN_FLIGHT at a time, see sendWave). Metrics share a wave round by
  * round in sheet order, so the wide layout's columns progress together. `asIfProven`: the batches the wave
  * would send were every metric proven, which its compare read covers (see sendWave).
  */
@@ -143,15 +150,17 @@ function provenMetrics(state: ExportState): Set<number> {
 /**
  * One wave, compare-and-set: the server's values for every batch the wave covers are read first, in this
  * very wave (one paginated read per metric and date window, covering several batches of 50); each item is
- * compared with what its plan expects (compareItem), and only what still holds it is written. The cancel
- * mark is checked again after the read, right before each group of PUTs: once it is set, no further PUT
- * leaves. A metric not yet proven sends its first batch alone, then, once it is stored, the rest of the
- * batches the read covered, with no second read.
+ * compared with what its plan expects (compareItem), and only what still holds it is written. The PUTs
+ * then go PUTS_IN_FLIGHT at a time (one), the cancel mark read right before each: once it is set, no
+ * further PUT leaves, so at most the one already in flight lands after a Cancel. A metric not yet proven
+ * sends its first batch alone, then, once it is stored, the rest of the batches the read covered, with
+ * no second read.
  */
 type WaveHooks = { shouldStop: () => boolean; checkpoint: (state: ExportState) => void; timeLeft: () => boolean };
 
 /**
- * `size.first`: the batches the first group may send (1 for the probe after a 429); the read still covers a
+ * `size.first`: the batches the first group may send (1 for the probe after a 429; never more than
+ * PUTS_IN_FLIGHT, as every group); the read still covers a
  * whole wave (`size.cover`), so reads stay whole pages of two batches each, and the rest goes once the probe
  * is accepted.
  */
@@ -172,16 +181,16 @@ function sendWave(state: ExportState, size: { cover: number; first: number }, cl
       firsts.add(batch.metric);
       return true;
     });
-    if (groups === 0 && group.length > size.first) group.splice(size.first);
+    group.splice(groups === 0 ? Math.min(size.first, PUTS_IN_FLIGHT) : PUTS_IN_FLIGHT);
     if (group.length === 0) return { progressed };
     if (groups > 0) {
       // The rest of the covered batches go with the next wave (and its own read) when time is short.
       if (!hooks.timeLeft()) return { progressed };
-      // The probe's outcome saved before the rest goes: a step killed now never sends a confirmed batch again.
+      // The last group's outcome saved before the next goes: a step killed now never sends a confirmed batch again.
       hooks.checkpoint(state);
     }
-    // Checked after the read, right before the writes: a Cancel pressed meanwhile sends nothing more. The
-    // step's own check then ends it as cancelled.
+    // Checked after the read, right before each PUT: a Cancel pressed meanwhile (during the read or the
+    // PUT before) sends nothing more. The step's own check then ends it as cancelled.
     if (hooks.shouldStop()) return { progressed };
     const sent = sendGroup(state, group, client, places);
     progressed ||= sent.progressed;
@@ -296,7 +305,7 @@ function refuseRead(state: ExportState, metric: number, failure: Extract<Failure
   for (const batch of state.batches) if (batch.metric === metric && batch.status === 'pending') batch.status = 'not_sent';
 }
 
-/** Sends one group of batches together (at most a wave), and settles each by its answer. */
+/** Sends one group of batches together (at most PUTS_IN_FLIGHT), and settles each by its answer. */
 function sendGroup(state: ExportState, wave: readonly number[], client: ApiClient, places: PlaceNamer): Attempt {
   const requests = wave.map((index) => {
     const batch = state.batches[index]!;

@@ -29,8 +29,9 @@ describe('a 429 storm', () => {
   it('pauses once the API has accepted nothing for 15 minutes, saying how many rows are left', () => {
     expect(RATE_LIMIT_STORM_MS).toBe(3 * WINDOW_MS);
     const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
-    // The first batch goes through, then every request is refused.
-    let { state, progress } = stepAfterWait(prepare(rows, longSpec({ metricId: USERS })), clock, [put(USERS), ...refused(2)]);
+    // The first batch goes through, then every request is refused: the next PUT (one in flight at a
+    // time) meets the refusal and ends the step, so the third batch is not sent.
+    let { state, progress } = stepAfterWait(prepare(rows, longSpec({ metricId: USERS })), clock, [put(USERS), ...refused(1)]);
     expect(progress).toMatchObject({ status: 'running', itemsDone: 50, waitingForRateLimitMs: WINDOW_MS });
     const stormStart = clock.now();
     // Each later step opens with one request, the probe: a refused probe is the step's only request.
@@ -75,8 +76,9 @@ describe('a 429 storm', () => {
     let { state, progress } = stepAfterWait(prepare(rows, longSpec({ metricId: USERS })), clock, refused());
     ({ state } = stepAfterWait(state, clock, refused()));
     expect(state.rateLimitedSince).toBeDefined();
-    // Ten minutes in, the probe is accepted: the storm counts again from the refusal that followed it.
-    ({ state } = stepAfterWait(state, clock, [put(USERS), ...refused(2)]));
+    // Ten minutes in, the probe is accepted: the storm counts again from the refusal that followed it (the
+    // next PUT; one is in flight at a time).
+    ({ state } = stepAfterWait(state, clock, [put(USERS), ...refused(1)]));
     expect(state.rateLimitedSince).toBe(clock.now());
     for (let window = 1; window <= 2; window++) {
       ({ state, progress } = stepAfterWait(state, clock, refused(1)));

@@ -28,9 +28,9 @@ describe('steps and resume', () => {
   it('stops a step before the deadline and resumes with only the unconfirmed batches', () => {
     const state = prepare(rows, longSpec({ metricId: USERS }));
     const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
-    // Each round trip takes 20 s; the step has 85 s and keeps a 30 s margin, so it makes one wave (its
-    // compare read, the first batch alone, then the other nine it read together) and stops.
-    const first = harness([], { clock, stepMs: 85_000, transport: new SlowTransport(puts(USERS, 10), clock, 20_000, emptyCompareReads) });
+    // Each round trip takes 5 s; the step has 80 s and keeps a 30 s margin, so it makes one wave (its
+    // compare read, then the ten batches it read, one PUT at a time, the last starting with 30 s left) and stops.
+    const first = harness([], { clock, stepMs: 80_000, transport: new SlowTransport(puts(USERS, 10), clock, 5_000, emptyCompareReads) });
     const { state: partial, progress } = first.step(state);
     first.transport.assertDone();
     expect(progress).toEqual({ status: 'running', itemsDone: 500, itemsTotal: 1000, batchesDone: 10, batchesTotal: 20 });
@@ -97,8 +97,8 @@ describe('steps and resume', () => {
     const state = prepare(rows.slice(0, 150), longSpec({ metricId: USERS }));
     const { step, transport } = harness(puts(USERS, 1));
     let waves = 0;
-    // Asked before the wave, then again after its compare read, right before each group of PUTs: the
-    // third ask (before the second group) is the cancel.
+    // Asked before the wave, then again after its compare read, right before each PUT: the third ask
+    // (before the second PUT) is the cancel.
     const { state: stopped } = step(state, { shouldStop: () => waves++ >= 2 });
     expect(sentBatches(transport)).toHaveLength(1);
     expect(transport.sent.map((request) => request.method)).toEqual(['GET', 'PUT']);
@@ -110,8 +110,9 @@ describe('steps and resume', () => {
     const checkpoints: string[] = [];
     const killed = harness(puts(USERS, 4));
     killed.step(state, { onCheckpoint: (s) => checkpoints.push(JSON.stringify(s)) });
-    // The first batch alone, then the other three together.
-    expect(checkpoints).toHaveLength(2);
+    // One PUT at a time: a checkpoint before each PUT after the first, and one after the wave.
+    expect(checkpoints).toHaveLength(4);
+    expect(checkpoints.map((saved) => (JSON.parse(saved) as ExportState).batches.filter((batch) => batch.status === 'confirmed').length)).toEqual([1, 2, 3, 4]);
     // Apps Script killed the execution after the first wave had been saved.
     const saved = JSON.parse(checkpoints[0]!) as ExportState;
     const resumed = harness(puts(USERS, 3));

@@ -33,10 +33,10 @@ describe('sending', () => {
     expect(batches.flatMap((batch) => batch.dataPoints)).toEqual(rows.map(([date, value]) => ({ date, value: String(value) })));
     expect(progress).toEqual({ status: 'done', itemsDone: 1000, itemsTotal: 1000, batchesDone: 20, batchesTotal: 20 });
     expect(done.counters.upserts).toBe(20);
-    // Each wave opens with one compare read (one fetch) of the ten batches it covers; the first batch then
-    // goes alone (one fetch), so a wrong metric costs one request, and the other nine of that read together.
-    expect(transport.waves).toEqual([9, 10]);
-    expect(transport.sent.filter((request) => request.method === 'GET')).toHaveLength(2);
+    // Each wave opens with one compare read of the ten batches it covers; then its PUTs go one at a time
+    // (the first alone proves the metric, so a wrong one costs one request), none sharing a fetchAll.
+    expect(transport.waves).toEqual([]);
+    expect(transport.sent.map((request) => request.method)).toEqual(['GET', ...Array(10).fill('PUT'), 'GET', ...Array(10).fill('PUT')]);
     expect(buildReport(done).summary).toBe('1,000 rows read: 1,000 created.');
   });
 
@@ -45,10 +45,10 @@ describe('sending', () => {
     const { step, transport, clock } = harness([
       put(REVENUE),
       put(REVENUE, { ...errorReply(429, 'rate_limit_exceeded'), headers: { 'retry-after': '7' } }),
-      put(REVENUE),
       put(REVENUE, { status: 503, body: 'Service Unavailable' }),
       put(REVENUE, errorReply(429, 'rate_limit_exceeded')),
       put(REVENUE, 'network-error'),
+      put(REVENUE),
       put(REVENUE),
     ]);
     const { state: done, progress } = step(state);
@@ -56,10 +56,10 @@ describe('sending', () => {
     transport.assertDone();
     const sent = sentBatches(transport);
     expect(sent).toHaveLength(7);
-    // The first batch alone, then the second (refused for the rate limit) and the third together; the
-    // retried requests carry the very batch that was refused.
-    expect(sent.slice(0, 3).map((batch) => batch.dataPoints[0]!.date)).toEqual(['2010-01-01', '2014-03-01', '2018-05-01']);
-    expect(sent.slice(3)).toEqual([sent[1], sent[1], sent[1], sent[1]]);
+    // One batch at a time: the first, then the second (refused for the rate limit) until it is stored,
+    // then the third; the retried requests carry the very batch that was refused.
+    expect(sent.map((batch) => batch.dataPoints[0]!.date)).toEqual(['2010-01-01', ...Array(5).fill('2014-03-01'), '2018-05-01']);
+    expect(sent.slice(2, 6)).toEqual([sent[1], sent[1], sent[1], sent[1]]);
     // 7 s from Retry-After; then equal-jitter backoff for the second batch's later attempts, of 4 s and 8 s
     // ceilings (the 503 a retry, the 429 a rate-limit wait), and of 4 s for the lost connection, whose
     // backoff starts from 0.5 s rather than 2 s (8 × 0.5 s at its fourth attempt).
@@ -82,8 +82,8 @@ describe('sending', () => {
     const { state: done } = step(state);
 
     transport.assertDone();
-    // Each metric's first batch, together; then Net Burn's other two, together.
-    expect(transport.waves).toEqual([2, 2]);
+    // One PUT at a time: Revenue's first batch, Net Burn's first, then Net Burn's other two.
+    expect(transport.waves).toEqual([]);
     expect(sentBatches(transport).map((batch) => batch.path)).toEqual([
       `/metrics/${REVENUE}/data_points`,
       `/metrics/${BURN}/data_points`,
@@ -103,27 +103,25 @@ describe('sending', () => {
     expect(done.status).toBe('done');
   });
 
-  it('reports every batch of a wave that meets a refusal: stored, refused, or unknown whether stored', () => {
+  it('reports every batch of a wave that meets a refusal: stored, refused, or not sent; a lost answer is sent again, never called not sent', () => {
     const state = prepare(monthlyRows(250), longSpec());
-    const { step, transport } = harness([
-      put(REVENUE),
-      put(REVENUE),
-      put(REVENUE, errorReply(422, 'attribute_invalid', 'data_points[0].value', 'is too large')),
-      put(REVENUE, { status: 503, body: 'Service Unavailable' }),
-      put(REVENUE),
-    ], { retry: { maxRetries: 0 } });
-    const { state: done, progress } = step(state);
+    // One PUT in flight at a time, so a refusal never meets a batch whose answer is lost in the same group:
+    // the 503 ends the step with its batch pending, and the next step sends that batch again first.
+    const first = harness([put(REVENUE), put(REVENUE), put(REVENUE, { status: 503, body: 'Service Unavailable' })], { retry: { maxRetries: 0 } });
+    const { state: lost } = first.step(state);
+    first.transport.assertDone();
+    expect(lost.batches.map((batch) => batch.status)).toEqual(['confirmed', 'confirmed', 'pending', 'pending', 'pending']);
 
-    transport.assertDone();
-    expect(transport.waves).toEqual([4]);
-    expect(done.batches.map((batch) => batch.status)).toEqual(['confirmed', 'confirmed', 'failed', 'failed', 'confirmed']);
+    const second = harness([put(REVENUE, errorReply(422, 'attribute_invalid', 'data_points[0].value', 'is too large'))], { retry: { maxRetries: 0 } });
+    const { state: done, progress } = second.step(lost);
+    second.transport.assertDone();
+    expect(sentBatches(first.transport).map((batch) => batch.dataPoints[0]!.date)).toEqual(['2010-01-01', '2014-03-01', '2018-05-01']);
+    expect(sentBatches(second.transport).map((batch) => batch.dataPoints[0]!.date)).toEqual(['2018-05-01']);
+    expect(done.batches.map((batch) => batch.status)).toEqual(['confirmed', 'confirmed', 'failed', 'not_sent', 'not_sent']);
     expect(done.items[100]).toMatchObject({ outcome: 'failed', reason: 'the API refused the value 100: is too large' });
-    expect(done.items[150]).toMatchObject({
-      outcome: 'failed',
-      reason: 'unknown whether stored: its request got no clear answer, and the metric was then stopped after an error in row 101; fix that and export again (only what changed is sent)',
-    });
-    expect(done.items[200]).toMatchObject({ outcome: 'created' });
-    expect(buildReport(done).totals).toMatchObject({ created: 150, failed: 100, pending: 0 });
+    expect(done.items[150]).toMatchObject({ outcome: 'failed', reason: 'not sent: the metric was stopped after an error in row 101' });
+    expect(done.items[200]).toMatchObject({ outcome: 'failed', reason: 'not sent: the metric was stopped after an error in row 101' });
+    expect(buildReport(done).totals).toMatchObject({ created: 100, failed: 150, pending: 0 });
     expect(progress.status).toBe('done');
     expectAccountedFor(done);
   });
