@@ -80,6 +80,10 @@ it('shows the exported value in a formula typed right after the export, without 
   await side.click('#export-use-selection');
   await settled(side, '#export-status');
   await side.selectOption('#export-metric', MRR);
+  // The preview shows the value the export overwrites; without it, typed data overwrites no value the person was
+  // never shown (the exporter's stricter reading), and this one would be kept as a conflict.
+  await side.click('#export-preview');
+  await side.waitForFunction(() => /1 to overwrite/.test(document.querySelector('#export-results .status')?.textContent ?? ''));
   await side.click('#export-form button[type="submit"]');
   await side.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
   expect((await session.workbench.control.state()).data_points.find((p) => p.metric_id === MRR && p.date === '2025-06-01')!.value).toBe('70000');
