@@ -5,9 +5,8 @@
 
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
-import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle, AuditTakeReport } from '../../src/shared/rpc';
-import { driveJob, ok, OWNER, useStack, type Stack } from '../support/stack';
+import { driveAuditPush, ok, OWNER, putPropertyValue, type Stack, useStack } from '../support/stack';
 
 jest.setTimeout(120_000);
 
@@ -16,19 +15,7 @@ useStack((started) => (stack = started));
 
 const NOTE_START = 'Not pushed: changed on the server since the audit was built.';
 
-/** A PUT /portfolio_property_values of someone else: the web application's, straight to the API. */
-async function colleaguePut(body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${stack.emulator.url}/portfolio_property_values`, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${stack.emulator.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ portfolio_property_value: body }),
-  });
-  expect(response.status).toBeLessThan(300);
-}
 
-function drivePush(rt: GasRuntime, first: AuditPushHandle): Promise<AuditPushHandle> {
-  return driveJob(stack, rt, first, 'continueAuditPush', (handle) => handle.pushId);
-}
 
 function storedValue(state: EmulatorState, profileId: string, propertyId: string) {
   return state.portfolio_property_values.find((v) => v.portfolio_company_profile_id === profileId && v.portfolio_property_id === propertyId);
@@ -50,8 +37,8 @@ async function scenario() {
   const betaSectorAtBuild = String(cell(beta.id, sector.id).getValue());
   const [colleagueSector, analystSector] = sectorOptions.filter((o) => o.label !== betaSectorAtBuild);
 
-  await colleaguePut({ portfolio_property_id: thesis.id, portfolio_company_profile_id: acme.id, value: '<p>Colleague: expand to the Nordics first</p>' });
-  await colleaguePut({ portfolio_property_id: sector.id, portfolio_company_profile_id: beta.id, portfolio_property_option_id: colleagueSector!.id });
+  await putPropertyValue(stack, { portfolio_property_id: thesis.id, portfolio_company_profile_id: acme.id, value: '<p>Colleague: expand to the Nordics first</p>' });
+  await putPropertyValue(stack, { portfolio_property_id: sector.id, portfolio_company_profile_id: beta.id, portfolio_property_option_id: colleagueSector!.id });
 
   cell(acme.id, thesis.id).setValue('Analyst: stay in Germany');
   cell(beta.id, sector.id).setValue(analystSector!.label);
@@ -67,7 +54,7 @@ function puts(requests: Array<{ method: string; body?: unknown }>) {
 
 it('keeps a colleague\'s changes made after the build, reports both values, and overwrites them only when asked', async () => {
   const s = await scenario();
-  const pushed = await drivePush(s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
+  const pushed = await driveAuditPush(stack, s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
   expect(pushed.progress.status).toBe('done');
   const report = pushed.report!;
   expect(report.totals.created + report.totals.updated).toBe(2);
@@ -121,14 +108,14 @@ it('keeps a colleague\'s changes made after the build, reports both values, and 
 
   // A second push without a rebuild still holds them back: nothing is sent over the colleague's values.
   await stack.emulator.control.clearRequests();
-  const again = await drivePush(s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
+  const again = await driveAuditPush(stack, s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
   expect(again.report!.totals).toMatchObject({ conflict: 2, created: 0, updated: 0 });
   expect(puts(await stack.emulator.control.requests())).toHaveLength(0);
 
   // Overwrite these 2 cells: exactly those two PUTs, not compared again (but read first), and the notes go.
   await stack.emulator.control.clearRequests();
   const cells = report.conflicts.map((c) => ({ profileId: c.profileId, propertyId: c.propertyId }));
-  const overwritten = await drivePush(s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditOverwrite', [cells, null])));
+  const overwritten = await driveAuditPush(stack, s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditOverwrite', [cells, null])));
   expect(overwritten.report!.totals).toMatchObject({ updated: 2, conflict: 0, failed: 0 });
   const overwriteRequests = await stack.emulator.control.requests();
   const overwriteSent = puts(overwriteRequests);
@@ -154,14 +141,14 @@ it('keeps a colleague\'s changes made after the build, reports both values, and 
   // A push after a rebuild sends nothing.
   ok(s.rt.callServer('buildAudit', [DEMO_IDS.fund]));
   await stack.emulator.control.clearRequests();
-  const rebuilt = await drivePush(s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
+  const rebuilt = await driveAuditPush(stack, s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
   expect(rebuilt.report!.summary).toMatch(/nothing changed, so nothing was sent/);
   expect(puts(await stack.emulator.control.requests())).toHaveLength(0);
 });
 
 it('takes the server\'s values into the sheet when asked: the next push sends nothing and the server keeps them', async () => {
   const s = await scenario();
-  const pushed = await drivePush(s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
+  const pushed = await driveAuditPush(stack, s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
   expect(pushed.report!.totals.conflict).toBe(2);
   const cells = pushed.report!.conflicts.map((c) => ({ profileId: c.profileId, propertyId: c.propertyId }));
   const taken = ok<AuditTakeReport>(s.rt.callServer('takeServerAuditValues', [cells, null]));
@@ -171,7 +158,7 @@ it('takes the server\'s values into the sheet when asked: the next push sends no
   expect(s.cell(s.acme.id, s.thesis.id).getNote()).toBe('');
 
   await stack.emulator.control.clearRequests();
-  const next = await drivePush(s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
+  const next = await driveAuditPush(stack, s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
   expect(next.report!.summary).toMatch(/nothing changed, so nothing was sent/);
   expect(puts(await stack.emulator.control.requests())).toHaveLength(0);
   // Overwrite offered by the earlier report, pressed after taking the server's values: nothing left to send.

@@ -8,9 +8,8 @@ import { createHmac } from 'node:crypto';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { auditSnapshotScope } from '../../src/core/audit/audit-trust';
 import { signRecord } from '../../src/core/trust/signed-record';
-import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle } from '../../src/shared/rpc';
-import { driveJob, ok, OWNER, useStack, type Rpc, type Stack } from '../support/stack';
+import { driveAuditPush, ok, OWNER, type Rpc, type Stack, useStack } from '../support/stack';
 
 jest.setTimeout(120_000);
 
@@ -58,9 +57,6 @@ async function valueOf(profileId: string, propertyId: string) {
   return (await storedValues()).find((v) => v.portfolio_company_profile_id === profileId && v.portfolio_property_id === propertyId)?.value ?? null;
 }
 
-function drivePush(rt: GasRuntime, first: AuditPushHandle): Promise<AuditPushHandle> {
-  return driveJob(stack, rt, first, 'continueAuditPush', (handle) => handle.pushId);
-}
 
 function refusal(result: unknown): string {
   const rpc = result as Rpc<unknown>;
@@ -148,7 +144,7 @@ describe('the person\'s own rearrangement', () => {
     expect(s.sheet.getRange(2, s.columnOf(HEADQUARTERS)).getValue()).toBe('Headquarters');
     const before = await storedValues();
     await stack.emulator.control.clearRequests();
-    const pushed = await drivePush(s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
+    const pushed = await driveAuditPush(stack, s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
     expect(pushed.report!.totals).toMatchObject({ created: 1, updated: 0, failed: 0, skipped: 0, conflict: 0 });
     const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
     expect(puts.map((r) => (r.body as { portfolio_property_value: unknown }).portfolio_property_value)).toEqual([

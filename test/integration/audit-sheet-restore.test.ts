@@ -4,9 +4,8 @@
 // hidden ids were swapped is refused, and nothing is written into it.
 
 import { DEMO_IDS } from '../../emulator/demo-data';
-import type { GasRuntime } from '../../gas-runtime';
 import type { AuditPushHandle } from '../../src/shared/rpc';
-import { driveJob, ok, useStack, type Stack } from '../support/stack';
+import { driveAuditPush, ok, putPropertyValue, type Stack, useStack } from '../support/stack';
 import { builtCodeWith } from '../support/server-function-bundle';
 
 jest.setTimeout(120_000);
@@ -20,19 +19,7 @@ const BLUEBIRD = DEMO_IDS.profile(2);
 const SHOW = 'showRestoredAuditValuesForTest';
 const code = builtCodeWith('src/server/audit-sheet-restore.ts', 'showRestoredAuditValues', SHOW);
 
-/** A PUT of the value before, straight to the API, as Undo's step sends it. */
-async function restoreOnServer(body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${stack.emulator.url}/portfolio_property_values`, {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${stack.emulator.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ portfolio_property_value: body }),
-  });
-  expect(response.status).toBeLessThan(300);
-}
 
-function drivePush(rt: GasRuntime, first: AuditPushHandle): Promise<AuditPushHandle> {
-  return driveJob(stack, rt, first, 'continueAuditPush', (handle) => handle.pushId);
-}
 
 /** The demo audit built, three of Aurora Robotics' cells edited and pushed, their values before known. */
 async function pushedEdits() {
@@ -56,7 +43,7 @@ async function pushedEdits() {
   cell(AURORA, headquarters.id).setValue('Analyst harbour');
   cell(AURORA, sector.id).setValue(otherSector.label);
   cell(AURORA, founded.id).setValue(new Date(Date.UTC(2001, 1, 3, 12)));
-  const pushed = await drivePush(rt, ok<AuditPushHandle>(rt.callServer('startAuditPush', [null])));
+  const pushed = await driveAuditPush(stack, rt, ok<AuditPushHandle>(rt.callServer('startAuditPush', [null])));
   expect(pushed.report!.totals).toMatchObject({ updated: 3, failed: 0, conflict: 0 });
 
   // Undo's writes on the server: the values before, as it PUTs them.
@@ -65,7 +52,7 @@ async function pushedEdits() {
     { profileId: AURORA, propertyId: sector.id, value: { portfolio_property_option_id: sectorBefore.option_ids[0]! } },
     { profileId: AURORA, propertyId: founded.id, value: { value: foundedBefore.value as string } },
   ];
-  for (const { propertyId, value } of restored) await restoreOnServer({ portfolio_property_id: propertyId, portfolio_company_profile_id: AURORA, ...value });
+  for (const { propertyId, value } of restored) await putPropertyValue(stack, { portfolio_property_id: propertyId, portfolio_company_profile_id: AURORA, ...value });
   return { rt, sheet, cell, headquarters, sector, founded, atBuild, restored };
 }
 
@@ -78,7 +65,7 @@ it('shows restored values as a fresh build would, and the next push sends nothin
   expect(s.atBuild[2]!.value).toBeInstanceOf(Date);
 
   await stack.emulator.control.clearRequests();
-  const next = await drivePush(s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
+  const next = await driveAuditPush(stack, s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
   expect(next.report!.summary).toMatch(/nothing changed, so nothing was sent/);
   expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
 });

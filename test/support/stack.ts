@@ -5,7 +5,7 @@ import { createGasRuntime, type GasRuntime, type GasRuntimeOptions } from '../..
 import { emulatorClockMover, startEmulatorProcess, type ProcessOptions, type RunningEmulator } from '../../emulator/testing';
 import type { EmulatorState } from '../../emulator/records';
 import { DIST, CODE_PATH, ensureBuilt } from './built-bundle';
-import type { ExportHandle } from '../../src/shared/rpc';
+import type { AuditPushHandle, ExportHandle } from '../../src/shared/rpc';
 
 export const OWNER = 'owner@example.com';
 
@@ -97,6 +97,21 @@ export function grantFormulaAccess(rt: GasRuntime, companyIds: string[], owner =
 /** Drives an export as the sidebar does: steps until it ends, waiting out the rate limit on both clocks. */
 export async function driveExport(stack: Stack, rt: GasRuntime, handle: ExportHandle, maxSteps = 50): Promise<ExportHandle> {
   return driveJob(stack, rt, handle, 'continueExport', (h) => h.exportId, maxSteps);
+}
+
+/** Drives an audit push (or an overwrite) as the sidebar does, to its report. */
+export async function driveAuditPush(stack: Stack, rt: GasRuntime, first: AuditPushHandle): Promise<AuditPushHandle> {
+  return driveJob(stack, rt, first, 'continueAuditPush', (handle) => handle.pushId);
+}
+
+/** A PUT /portfolio_property_values straight to the API, as someone in the web application (or Undo) sends it. */
+export async function putPropertyValue(stack: Stack, body: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${stack.emulator.url}/portfolio_property_values`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${stack.emulator.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ portfolio_property_value: body }),
+  });
+  if (response.status >= 300) throw new Error(`PUT /portfolio_property_values answered ${response.status}`);
 }
 
 /**
