@@ -15,7 +15,6 @@ import {
   runExportStep,
   STATUS_HEADER,
   type ExportPreview,
-  type ExportedPoint,
   type ExportProgress,
   type ExportReportItem,
   type ExportState,
@@ -23,6 +22,8 @@ import {
   type RowOutcome,
 } from '../core/export';
 import { isUuid, requireUuid } from '../core/validate/uuid';
+import { stored } from '../core/journal/journal';
+import { exportEntries } from './push-journal';
 import { markExported, savePreviewApproval, takePreviewApproval, wasExported } from '../gas/export-store';
 import { keepApprovals, restoreApprovals } from '../core/export/compare';
 import { cloneJob } from '../core/jobs/job-state';
@@ -242,16 +243,11 @@ export const exportJob = rereadKind<ExportRecord, ExportRun, ExportState, Compac
     rangeExportedBefore: wasExported(record.request.range),
   }),
   stopped,
-  /**
-   * Every value a step settled, for the Pushes sheet, with the value an update replaced (the comparison read
-   * it); and the updates among them whose value before is known: what Undo writes back. One comparison of the
-   * step's reports serves both.
-   */
+  /** Every value a step settled, for the Pushes sheet, with the value an update replaced (the read just before it). */
   pushLog: (before, after) => {
     const time = new Date().toISOString();
-    const settled = settledItems(before, after);
     return {
-      rows: settled.map(({ item, previous }) => ({
+      rows: settledItems(before, after).map(({ item, previous }) => ({
         time,
         kind: 'Export' as const,
         what: item.metricName ?? item.metricId ?? '',
@@ -261,21 +257,10 @@ export const exportJob = rereadKind<ExportRecord, ExportRun, ExportState, Compac
         outcome: outcomeText(item.outcome, item.reason),
         cell: `${sheetOf(after.request)}!${item.cell}`,
       })),
-      undoPoints: settled.flatMap(({ item, previous }): ExportedPoint[] => (
-        item.outcome === 'updated' && previous !== undefined && item.metricId && item.date && item.value !== null
-          ? [{
-            metricId: item.metricId,
-            metricName: item.metricName ?? item.metricId,
-            date: item.date,
-            cell: `${sheetOf(after.request)}!${item.cell}`,
-            row: after.state.origin.row + item.row - 1,
-            column: after.state.origin.column + item.column - 1,
-            written: item.value,
-            before: previous,
-          }]
-          : [])),
     };
   },
+  // What it stored: what it did not send is in the Pushes sheet, and Undo has nothing to do with it.
+  journal: (before, after) => ({ kind: 'Export', companyId: after.request.companyId, entries: exportEntries(before, after).filter(stored) }),
 });
 
 /** The range's sheet part, as the request names it (quoted when it must be). */

@@ -1,6 +1,7 @@
 // Profiles and contacts imported from a range, one row at a time, step by step; each settled row's
 // id and status are written into the sheet at once, so even an interrupted run leaves its ids.
 
+import { importEntries } from './push-journal';
 import { InputError } from '../core/errors';
 import {
   buildContactsImportReport,
@@ -252,4 +253,9 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
       return fields.map((field) => ({ ...base, what: `${row.label} › ${field.label}`, oldValue: logValue(field.old), newValue: logValue(field.new), outcome: outcomeOf }));
     }) };
   },
+  journal: (before, after) => ({
+    kind: after.kind === 'profiles' ? 'Import profiles' : 'Import contacts',
+    companyId: after.request.companyId,
+    entries: importEntries(before, after),
+  }),
 });

@@ -14,9 +14,9 @@ import {
 } from '../gas/job-store';
 import { createClientForExecution } from './api-factory';
 import { appendPushLog } from '../gas/changes-sheet';
-import type { PushLogRow } from '../core/jobs/push-log';
-import type { ExportedPoint } from '../core/export';
-import { journalStep } from './push-journal';
+import type { PushKind, PushLogRow } from '../core/jobs/push-log';
+import { appendJournal } from '../gas/journal-sheet';
+import type { JournalEntry } from '../core/journal/journal';
 
 /**
  * One step's budget. Far inside Apps Script's 6-minute limit on purpose: a short step loses little if the
@@ -197,12 +197,10 @@ interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends R
   changedOutcome(record: R): O;
   /** Whenever the rebuilt job stops (finished, cancelled, paused): what the kind writes into the sheet. */
   stopped?(stored: X): void;
-  /**
-   * The Pushes sheet's rows of what one step settled (issue 27), `before` and `after` the step. (`undoPoints`,
-   * an export's updates with the values they replaced, is no longer read: the journal takes what the step
-   * stored from the job itself, see push-journal.ts.)
-   */
-  pushLog?(before: X, after: X): { rows: Array<Omit<PushLogRow, 'who' | 'push'>>; undoPoints?: ExportedPoint[] };
+  /** The Pushes sheet's rows of what one step settled, `before` and `after` the step. */
+  pushLog?(before: X, after: X): { rows: Array<Omit<PushLogRow, 'who' | 'push'>> };
+  /** What one step wrote, for the push's journal (core/journal): Undo reads it back. */
+  journal?(before: X, after: X): { kind: PushKind; companyId: string; entries: JournalEntry[] };
 }
 
 type RereadHandle<Head, P, O> = Head & { progress: P; report: O | null };
@@ -248,8 +246,10 @@ export function rereadKind<R extends { state: C }, X extends { state: S }, S ext
       if (spec.pushLog) {
         const { rows: settled } = spec.pushLog(stored, next);
         appendPushLog(settled.map((row) => ({ ...row, push: context.id })));
-        // The push's journal: what the step stored, with the values it replaced, in full (push-journal.ts).
-        journalStep(spec.store, context.id, stored, next);
+      }
+      if (spec.journal) {
+        const { kind, companyId, entries } = spec.journal(stored, next);
+        if (entries.length > 0) appendJournal({ push: context.id, kind, companyId }, entries);
       }
       return { ...job, stored: next };
     },

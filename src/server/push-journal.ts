@@ -2,16 +2,15 @@
 // an import settled, appended under the push's id as the step ends, with the value written and the value it
 // replaced in full. Undo (undo-api) reads it back; nothing of it is kept in the user's properties.
 //
-// The export's and the import's entries are read from their stepped jobs as jobs-api hands them over (the shapes
-// below are those of export-api's ExportRun and import-api's StoredImport, named here structurally); the audit
-// push's from its state (audit-api calls rememberAuditCells).
+// The export's and the import's entries are built for their kinds' `journal` hook (export-api, import-api), which
+// jobs-api appends after each step; the audit push's from its state (audit-api calls rememberAuditCells).
 
 import { buildReport, type ExportState } from '../core/export';
 import { cellName } from '../core/audit';
 import type { JournaledItem } from '../core/audit/conflicts';
 import type { AuditPushItem, AuditPushState } from '../core/audit/types';
 import { stored, type FieldValue, type JournalEntry, type JournalOutcome } from '../core/journal/journal';
-import { newlySettled, type PushKind, type PushLogRow } from '../core/jobs/push-log';
+import { newlySettled, type PushLogRow } from '../core/jobs/push-log';
 import { appendJournal } from '../gas/journal-sheet';
 import { quoteSheetName } from '../gas/sheet-io';
 
@@ -36,15 +35,6 @@ type ContactRow = { row: number; email: string; outcome: string; contactId?: str
 
 /** An import as it steps (import-api's StoredImport). */
 type SteppedImport = { kind: 'profiles' | 'contacts'; request: { companyId: string }; sheetName: string; state: { origin: { row: number; column: number }; rows: Array<ProfileRow | ContactRow> } };
-
-function isExport(job: unknown): job is SteppedExport {
-  return typeof job === 'object' && job !== null && 'request' in job && 'state' in job && 'spec' in (job as SteppedExport).state;
-}
-
-function isImport(job: unknown): job is SteppedImport {
-  const kind = (job as SteppedImport | null)?.kind;
-  return (kind === 'profiles' || kind === 'contacts') && Array.isArray((job as SteppedImport).state?.rows);
-}
 
 /** What an export's item outcome is in the journal: an export's outcomes are the journal's, but pending. */
 function exportOutcome(outcome: string): JournalOutcome {
@@ -103,28 +93,6 @@ export function importEntries(before: SteppedImport, after: SteppedImport): Jour
       return { target: target(field), cell, written: written === null ? null : String(written), replaced: replaced === null ? null : String(replaced), writtenField: written, replacedField: replaced, outcome: 'updated' };
     });
   });
-}
-
-const KIND_OF: Record<string, (job: unknown) => PushKind | null> = {
-  export: () => 'Export',
-  import: (job) => (isImport(job) ? (job.kind === 'profiles' ? 'Import profiles' : 'Import contacts') : null),
-};
-
-/**
- * Appends what one step of a stepped job settled to its push's journal (jobs-api calls it for every kind that
- * logs to the Pushes sheet). A kind this does not know journals nothing.
- */
-export function journalStep(store: string, pushId: string, before: unknown, after: unknown): void {
-  const kind = KIND_OF[store]?.(after);
-  if (!kind) return;
-  if (isExport(before) && isExport(after)) {
-    // What it stored: what it did not send is in the Pushes sheet, and Undo has nothing to do with it.
-    const entries = exportEntries(before, after).filter(stored);
-    if (entries.length > 0) appendJournal({ push: pushId, kind, companyId: after.request.companyId }, entries);
-  } else if (isImport(before) && isImport(after)) {
-    const entries = importEntries(before, after);
-    if (entries.length > 0) appendJournal({ push: pushId, kind, companyId: after.request.companyId }, entries);
-  }
 }
 
 /**
