@@ -23,9 +23,14 @@ export type HttpResult =
 
 type WorkerReply = { id: number; results: HttpResult[] } | { id: number; failure: string };
 
-/** How long the worker may take to start, and to answer beyond the longest request timeout. */
-const WORKER_START_MS = 10_000;
-const ANSWER_GRACE_MS = 5_000;
+/**
+ * Guards against a hung worker, not waits on time: the worker signals as it starts and answers every message
+ * (each request ends at its own timeout, a failure is sent as one), so these only end a run that would
+ * otherwise hang. They are generous because a loaded machine (a CI box running browsers on 2 cores) can take
+ * many seconds to start a thread or to schedule it: 10 s once failed a healthy run there.
+ */
+const WORKER_START_MS = 120_000;
+const ANSWER_GRACE_MS = 60_000;
 
 /**
  * One worker thread per runtime, created on the first request. The worker is unref'd, so a runtime
