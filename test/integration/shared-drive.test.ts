@@ -123,6 +123,12 @@ describe.each(['none', 'creator', 'caller'] as const)('a spreadsheet in a Shared
     ]);
     expect(outcomes.map((o) => (o.ok ? 'value' : o.error.message))).toEqual([expected.connector ? 'value' : OTHER_SETTINGS, expected.editor ? 'value' : OTHER_SETTINGS]);
     expect((await requestsBy()).editor).toBe(0);
+
+    // Refresh data runs as the person who clicks it (the editor here), and the formulas it rewrites run again.
+    rt.run('refreshData', [], { user: EDITOR });
+    const rerun = await rt.recalculateWritten({ user: CONNECTOR });
+    expect(rerun.map((o) => [o.cell, o.ok ? 'value' : o.error.message])).toEqual([['A1', expected.connector ? 'value' : OTHER_SETTINGS], ['A2', expected.connector ? 'value' : OTHER_SETTINGS]]);
+    expect((await requestsBy()).editor).toBe(0);
   });
 
   it('inserts live formulas for the connector\'s list, and snapshots that refresh, from the sidebar and on schedule, with the inserter\'s own connection', async () => {
