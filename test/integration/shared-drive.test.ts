@@ -24,8 +24,8 @@ const CONNECTION_KEY = 'METRICS_SHARED_DRIVE_CONNECTION';
 const SETTINGS = 'Extensions › Portfolio Metrics › Open sidebar › Settings';
 
 const NOT_CONNECTED = `This spreadsheet is in a Shared Drive, which has no owner whose API connection formulas could use, and no one has connected it: allow a company in ${SETTINGS} › Formula access to connect it to your connection, or insert the values as a snapshot (the sidebar's Metrics tab › Snapshot of today's values), which uses the connection of whoever refreshes it.`;
-const OTHER_SETTINGS = `This spreadsheet is in a Shared Drive and connected to ${CONNECTOR}'s API connection, but Sheets ran this formula with someone else's settings or none, so it could read no token: insert the values as a snapshot (the sidebar's Metrics tab › Snapshot of today's values), which uses the connection of whoever refreshes it, or keep the spreadsheet in My Drive, where formulas use its owner's connection.`;
-const REFUSED = `Only ${CONNECTOR}, who connected this Shared Drive spreadsheet, can change which companies formulas here may read: formulas use their connection and list, so nothing was changed. Ask them, or insert values as snapshots, which use your own connection.`;
+const OTHER_SETTINGS = `This spreadsheet is in a Shared Drive and was connected by ${CONNECTOR}, but Sheets ran this formula with someone else's settings or none, so it could read no token: insert the values as a snapshot (the sidebar's Metrics tab › Snapshot of today's values), which uses the connection of whoever refreshes it, or keep the spreadsheet in My Drive, where formulas use its owner's connection.`;
+const REFUSED = `This Shared Drive spreadsheet was connected by ${CONNECTOR}, and only they can change which companies formulas here may read: formulas use their connection and list, so nothing was changed. Ask them, or insert values as snapshots, which use your own connection.`;
 
 function runtime(reading: SharedDriveReading, creator = CONNECTOR): GasRuntime {
   return stack.runtime({
@@ -83,14 +83,14 @@ describe.each(['none', 'creator', 'caller'] as const)('a spreadsheet in a Shared
     expect(ok<FormulaAccess>(rt.callServer('getFormulaAccess', [], { user: EDITOR }))).toEqual({
       companyIds: [],
       isOwner: null,
-      sharedDrive: { connected: true, connectedBy: CONNECTOR, callerDecides: false, note: `${CONNECTOR} connected this Shared Drive spreadsheet, and only they decide which companies formulas here may read, in their own sidebar. To use your own connection, insert values as snapshots, or make a copy of the spreadsheet (File › Make a copy).` },
+      sharedDrive: { connected: true, connectedBy: CONNECTOR, callerDecides: false, note: `This Shared Drive spreadsheet was connected by ${CONNECTOR}, and only they decide which companies formulas here may read, in their own sidebar. To use your own connection, insert values as snapshots, or make a copy of the spreadsheet (File › Make a copy).` },
     });
     expect(rt.callServer('setFormulaAccess', [[DEMO_IDS.otherFund]], { user: EDITOR }) as Rpc<FormulaAccess>).toEqual({ ok: false, error: REFUSED });
     expect(rt.properties.document().getProperty(CONNECTION_KEY)).toBe(record);
     expect(rt.properties.user(EDITOR).getProperties()).toEqual(editorBefore);
     expect(rt.properties.user(CONNECTOR).getProperties()).toEqual(connectorBefore);
     expect(ok<SettingsSummary>(rt.callServer('getSettings', [], { user: EDITOR })).sharingNote).toBe(
-      `This spreadsheet is in a Shared Drive, connected to ${CONNECTOR}'s API connection: formulas here use that connection and the companies they allowed, not yours. Your own snapshots, exports, imports and pushes use your connection, set here.`,
+      `This spreadsheet is in a Shared Drive and was connected by ${CONNECTOR}: formulas here use that person's API connection and the companies they allowed, not yours. Your own snapshots, exports, imports and pushes use your connection, set here.`,
     );
     // The connector changes the list again; nothing of it reached the API.
     expect(ok<FormulaAccess>(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund, DEMO_IDS.startup]], { user: CONNECTOR })).companyIds).toEqual([DEMO_IDS.fund, DEMO_IDS.startup]);

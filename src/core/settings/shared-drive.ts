@@ -49,9 +49,9 @@ export function decodeConnection(text: string | null | undefined, spreadsheetId:
   }
 }
 
-/** "alex@fund.com" or, when Apps Script hid the email, a description that still says who. */
+/** "alex@fund.com" or, when Apps Script hid the email, words that fit "connected by …". */
 export function connectorName(email: string | null): string {
-  return email ?? 'the person who connected it (Apps Script did not reveal their email)';
+  return email ?? 'someone whose email Apps Script does not reveal';
 }
 
 const SNAPSHOT_HINT = "the sidebar's Metrics tab › Snapshot of today's values";
@@ -71,7 +71,7 @@ export function sharedDriveFormulaProblem(connection: SharedDriveConnection, set
   const who = connectorName(connection.email);
   if (!connection.verified) {
     return new ConfigError(
-      `This spreadsheet is in a Shared Drive and connected to ${who}'s API connection, but Sheets ran this formula with someone else's settings or none, so it could read no token: insert the values as a snapshot (${SNAPSHOT_HINT}), which uses the connection of whoever refreshes it, or keep the spreadsheet in My Drive, where formulas use its owner's connection.`,
+      `This spreadsheet is in a Shared Drive and was connected by ${who}, but Sheets ran this formula with someone else's settings or none, so it could read no token: insert the values as a snapshot (${SNAPSHOT_HINT}), which uses the connection of whoever refreshes it, or keep the spreadsheet in My Drive, where formulas use its owner's connection.`,
     );
   }
   if (!settings.token || !settings.baseUrl) {
@@ -94,7 +94,7 @@ export function sharedDriveSharingNote(connection: SharedDriveConnection): strin
   if (connection.verified) {
     return `This spreadsheet is in a Shared Drive and you connected it: formulas here use your API connection and the companies you allow, but only when Sheets runs them with your settings; where it does not, they say so, and snapshots work for everyone.`;
   }
-  return `This spreadsheet is in a Shared Drive, connected to ${connectorName(connection.email)}'s API connection: formulas here use that connection and the companies they allowed, not yours. Your own snapshots, exports, imports and pushes use your connection, set here.`;
+  return `This spreadsheet is in a Shared Drive and was connected by ${connectorName(connection.email)}: formulas here use that person's API connection and the companies they allowed, not yours. Your own snapshots, exports, imports and pushes use your connection, set here.`;
 }
 
 /** The Formula access panel's line in a Shared Drive file. */
@@ -103,12 +103,12 @@ export function sharedDriveAccessNote(connection: SharedDriveConnection): string
     return 'This spreadsheet is in a Shared Drive and no one has connected it. Adding a company connects it to your API connection: formulas here then read your list and your token, and only you can change the list.';
   }
   if (connection.verified) return 'You connected this Shared Drive spreadsheet: formulas here may read only these companies\' data (a fund covers its portfolio companies), with your connection.';
-  return `${connectorName(connection.email)} connected this Shared Drive spreadsheet, and only they decide which companies formulas here may read, in their own sidebar. To use your own connection, insert values as snapshots, or make a copy of the spreadsheet (File › Make a copy).`;
+  return `This Shared Drive spreadsheet was connected by ${connectorName(connection.email)}, and only they decide which companies formulas here may read, in their own sidebar. To use your own connection, insert values as snapshots, or make a copy of the spreadsheet (File › Make a copy).`;
 }
 
 /** Why the caller may not change formula access in a Shared Drive file someone else connected. */
 export function sharedDriveAccessRefusal(email: string | null): string {
-  return `Only ${connectorName(email)}, who connected this Shared Drive spreadsheet, can change which companies formulas here may read: formulas use their connection and list, so nothing was changed. Ask them, or insert values as snapshots, which use your own connection.`;
+  return `This Shared Drive spreadsheet was connected by ${connectorName(email)}, and only they can change which companies formulas here may read: formulas use their connection and list, so nothing was changed. Ask them, or insert values as snapshots, which use your own connection.`;
 }
 
 /** What an insert adds to its report when it connected the file. */
