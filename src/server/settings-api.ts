@@ -23,7 +23,7 @@ export function settingsForPage(): SettingsSummary {
 }
 
 /** Two people connecting a Shared Drive file at once: the lock's sentence names what the other is doing. */
-const DECIDING = 'changing which companies formulas here may read';
+const DECIDING = 'changing which companies formulas may read';
 
 function sharedDriveAccess(connection: SharedDriveConnection): SharedDriveAccess {
   return {

@@ -190,6 +190,29 @@ describe.each(['none', 'creator', 'caller'] as const)('a spreadsheet in a Shared
   });
 });
 
+describe('connecting a Shared Drive file', () => {
+  it('waits for the document\'s lock: while someone else holds it, nothing is connected and nothing is saved', () => {
+    const rt = runtime('caller');
+    const before = rt.properties.user(EDITOR).getProperties();
+    rt.locks.hold('document', { forMs: 60_000, user: CONNECTOR });
+    expect(rt.callServer('setFormulaAccess', [[DEMO_IDS.otherFund]], { user: EDITOR })).toEqual({
+      ok: false,
+      error: 'Someone else is changing which companies formulas may read in this spreadsheet. Try again in a moment.',
+    });
+    expect(rt.properties.document().getProperty(CONNECTION_KEY)).toBeNull();
+    expect(rt.properties.user(EDITOR).getProperties()).toEqual(before);
+  });
+
+  it('is not carried by a record of another spreadsheet (a copy): the caller connects this one', () => {
+    const rt = runtime('caller');
+    const copied = JSON.stringify({ record: JSON.stringify({ v: 1, email: CONNECTOR, spreadsheetId: 'the original', connectedAt: '2026-01-01T00:00:00.000Z' }), signature: 'x:y' });
+    rt.properties.document().setProperty(CONNECTION_KEY, copied);
+    expect(ok<FormulaAccess>(rt.callServer('getFormulaAccess', [], { user: EDITOR })).sharedDrive).toMatchObject({ connected: false, callerDecides: true });
+    expect(ok<FormulaAccess>(rt.callServer('setFormulaAccess', [[DEMO_IDS.otherFund]], { user: EDITOR })).sharedDrive).toMatchObject({ connected: true, connectedBy: EDITOR, callerDecides: true });
+    expect(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund]], { user: CONNECTOR })).toEqual({ ok: false, error: expect.stringMatching(new RegExp(`^This Shared Drive spreadsheet was connected by ${EDITOR}`)) });
+  });
+});
+
 describe('a Shared Drive file its creator did not connect', () => {
   it('never spends the creator\'s token, when formulas read the creator\'s properties: the connector\'s formulas say so', async () => {
     const rt = runtime('creator', EDITOR);

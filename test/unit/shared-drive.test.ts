@@ -2,6 +2,7 @@
 // spreadsheet's connection, who decides formula access, and what a formula says when it may use no token.
 
 import { ConfigError } from '../../src/core/errors';
+import { CHECK, fileCaseCheck } from '../../src/core/settings/installation-check';
 import {
   callerDecides,
   decodeConnection,
@@ -48,5 +49,18 @@ describe('who decides and what a formula says', () => {
     // Each sentence is one sentence that says what to do, and names the person when it is known.
     expect(sharedDriveFormulaProblem(theirs, settings)!.message).toMatch(new RegExp(`^This spreadsheet is in a Shared Drive and was connected by ${RECORD.email.replace('.', '\\.')}, [^.]*insert the values as a snapshot`));
     expect(sharedDriveFormulaProblem(hidden, settings)!.message).toContain('was connected by someone whose email Apps Script does not reveal, but Sheets ran this formula');
+  });
+});
+
+describe('Check this installation\'s line on whose file this is', () => {
+  it('passes for an owned file, naming the owner when known, and is degraded in a Shared Drive or when Apps Script will not say', () => {
+    expect(fileCaseCheck({ kind: 'owned', ownerEmail: 'o@fund.example', callerIsOwner: false })).toEqual({
+      name: CHECK.file,
+      status: 'pass',
+      detail: 'This spreadsheet is owned by o@fund.example: formulas here use the owner\'s API connection and the companies the owner allows, whoever opens it; your own jobs use yours.',
+    });
+    expect(fileCaseCheck({ kind: 'owned', ownerEmail: null, callerIsOwner: null }).detail).toMatch(/^This spreadsheet has an owner, whose email Apps Script does not reveal: formulas here use the owner's/);
+    expect(fileCaseCheck({ kind: 'shared-drive', connection: { kind: 'connected', email: null, verified: false } }).detail).toMatch(/^This spreadsheet is in a Shared Drive, which has no owner, and was connected by someone whose email Apps Script does not reveal:/);
+    expect(fileCaseCheck({ error: 'You do not have permission to call Session.getActiveUser' })).toMatchObject({ status: 'degraded', detail: expect.stringMatching(/^Apps Script did not say whose file this is \(You do not have permission/) });
   });
 });

@@ -173,8 +173,8 @@ export function fileCaseCheck(found: FileCase | { error: string }): Installation
   if ('error' in found) return { name, status: 'degraded', detail: `Apps Script did not say whose file this is (${found.error}). ${personal}` };
   if (found.kind === 'owned') {
     if (found.callerIsOwner === true) return { name, status: 'pass', detail: `You own this spreadsheet${found.ownerEmail ? ` (${found.ownerEmail})` : ''}: formulas here use your API connection and the companies you allow, whoever opens it.` };
-    const owner = found.ownerEmail ?? 'its owner (Apps Script does not reveal the email)';
-    return { name, status: 'pass', detail: `This spreadsheet is owned by ${owner}: formulas here use the owner's API connection and the companies the owner allows, whoever opens it; your own jobs use yours.` };
+    const owned = found.ownerEmail ? `is owned by ${found.ownerEmail}` : 'has an owner, whose email Apps Script does not reveal';
+    return { name, status: 'pass', detail: `This spreadsheet ${owned}: formulas here use the owner's API connection and the companies the owner allows, whoever opens it; your own jobs use yours.` };
   }
   const { connection } = found;
   if (connection.kind === 'not-connected') {
