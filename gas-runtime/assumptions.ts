@@ -93,3 +93,57 @@ export function assumptionsOption(resolved: ResolvedAssumptions): PlatformAssump
     writtenDatesGetDateFormat: resolved.writtenDatesGetDateFormat,
   };
 }
+
+/**
+ * Whose user properties a custom function reads in a spreadsheet in a Shared Drive, where `getOwner()` "Returns the
+ * owner of the document, or null for a document in a shared drive" (reference/spreadsheet/spreadsheet#getOwner) and the
+ * custom functions guide says only "getUserProperties() only gets the properties of the spreadsheet owner", which has
+ * no answer there (docs/platform.md, §12):
+ * - 'none' (the default, the stricter reading): an empty store, writes refused as an editor's are: no one's settings;
+ * - 'creator': the file's creator's, as a third party's help page reports of the "owner" there;
+ * - 'caller': the person whose recalculation runs the formula, as in the sidebar.
+ * The user cache and lock a custom function gets follow its properties (docs/platform.md, §2).
+ */
+export type SharedDriveReading = 'none' | 'creator' | 'caller';
+
+/** The runtime's spreadsheet is in a Shared Drive: it has no owner (createGasRuntime's `sharedDrive`). */
+export interface SharedDriveOption {
+  /** ['none'] Whose user properties a custom function reads there. */
+  customFunctionProperties?: SharedDriveReading;
+  /** [the runtime's `owner`] Who created the file: whose store 'creator' reads. */
+  creator?: string;
+}
+
+export interface ResolvedSharedDrive {
+  customFunctionProperties: SharedDriveReading;
+  creator: string;
+}
+
+/** The user-store name of "no one's settings": a store no person's execution outside a custom function ever gets. */
+export const NO_ONES_STORE = '(no one: a Shared Drive file)';
+
+const READINGS: readonly SharedDriveReading[] = ['none', 'creator', 'caller'];
+
+/** The Shared Drive case with its defaults, or null for a spreadsheet with an owner; an unknown reading is refused. */
+export function resolveSharedDrive(given: SharedDriveOption | undefined, owner: string): ResolvedSharedDrive | null {
+  if (!given) return null;
+  for (const name of Object.keys(given)) {
+    if (name !== 'customFunctionProperties' && name !== 'creator') throw new GasRuntimeUsageError(`Unknown sharedDrive option: ${name}.`, 'INVALID_OPTION');
+  }
+  const reading = given.customFunctionProperties ?? 'none';
+  if (!READINGS.includes(reading)) throw new GasRuntimeUsageError(`Unknown sharedDrive reading: ${String(reading)} (one of ${READINGS.join(', ')}).`, 'INVALID_OPTION');
+  return { customFunctionProperties: reading, creator: given.creator ?? owner };
+}
+
+/** Whose user store a custom function run by `user` reads: the owner's, or in a Shared Drive the reading's person. */
+export function customFunctionStoreUser(user: string, owner: string, sharedDrive: ResolvedSharedDrive | null): string {
+  if (!sharedDrive) return owner;
+  switch (sharedDrive.customFunctionProperties) {
+    case 'none':
+      return NO_ONES_STORE;
+    case 'creator':
+      return sharedDrive.creator;
+    case 'caller':
+      return user;
+  }
+}

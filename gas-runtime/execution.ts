@@ -1,5 +1,6 @@
 // One execution of the script: who runs it, in which auth mode, and how much of its time is left.
 
+import { customFunctionStoreUser, type ResolvedSharedDrive } from './assumptions';
 import type { VirtualClock } from './clock';
 import type { AuthModeName } from './enums';
 import { EXCEEDED_MAXIMUM_EXECUTION_TIME, GasError, type GasRuntimeUsageError } from './errors';
@@ -30,6 +31,8 @@ export interface ExecutionInit {
   budget?: ExecutionBudget;
   /** A custom function's user cache and lock are its own, not the owner's shared ones (assumption switch `sharedCachesAcrossExecutions: false`). */
   privateUserCache?: boolean;
+  /** The spreadsheet is in a Shared Drive: no owner, and a custom function reads the store its reading names. */
+  sharedDrive?: ResolvedSharedDrive | null;
 }
 
 /** What is left of a daily quota of run time, and Apps Script's words when the execution runs past it. */
@@ -74,6 +77,7 @@ export class Execution {
   readonly oauthScopes: ReadonlySet<string> | null;
   readonly realWaits: boolean;
   readonly privateUserCache: boolean;
+  readonly sharedDrive: ResolvedSharedDrive | null;
   urlFetchCount = 0;
   lockWaitMs = 0;
   /** Set once the limit was exceeded: Apps Script ends the execution even if the script catches the error. */
@@ -102,15 +106,24 @@ export class Execution {
     this.limitMs = quotaFirst ? init.budget!.ms : ownLimitMs;
     this.limitMessage = quotaFirst ? init.budget!.refusal : EXCEEDED_MAXIMUM_EXECUTION_TIME;
     this.privateUserCache = init.privateUserCache ?? false;
+    this.sharedDrive = init.sharedDrive ?? null;
   }
 
   get isCustomFunction(): boolean {
     return this.kind === 'custom-function';
   }
 
-  /** The user whose user-scoped stores this execution reads: in a custom function, the spreadsheet's owner. */
+  /**
+   * The user whose user-scoped stores this execution reads: in a custom function, the spreadsheet's owner, or in a
+   * Shared Drive the store the reading names (assumptions.ts, SharedDriveReading).
+   */
   get storeUser(): string {
-    return this.isCustomFunction ? this.owner : this.user;
+    return this.isCustomFunction ? customFunctionStoreUser(this.user, this.owner, this.sharedDrive) : this.user;
+  }
+
+  /** A custom function may write only the store of the person recalculating ("editors can't set user properties in a custom function"). */
+  get userStoreReadOnly(): boolean {
+    return this.isCustomFunction && this.storeUser !== this.user;
   }
 
   /** Whose user cache and lock this execution gets: storeUser's, or (switched) one of this custom function's own. */

@@ -227,12 +227,12 @@ export class PropertiesServiceStandIn {
   ) {}
 
   /**
-   * The current user's store; in a custom function, the spreadsheet owner's, read-only unless the
-   * person recalculating is the owner.
+   * The current user's store; in a custom function, the spreadsheet owner's (in a Shared Drive, the reading's:
+   * assumptions.ts), read-only unless it is the store of the person recalculating.
    */
   getUserProperties(): ExecutionProperties {
     const execution = this._execution;
-    return this.#view(this._stores.user(execution.storeUser), execution.isCustomFunction && execution.user !== execution.owner);
+    return this.#view(this._stores.user(execution.storeUser), execution.userStoreReadOnly);
   }
 
   /**

@@ -9,7 +9,7 @@ import vm from 'node:vm';
 import { CacheServiceStandIn, CacheStores, type Cache, type CacheCallsReport, type CacheEvictionOptions, type CacheStatsReport } from './cache';
 import { VirtualClock, type RuntimeClock } from './clock';
 import { asMatrix, toCellResult, type CellOutput } from './custom-function-values';
-import { assumptionsOption, resolveAssumptions, type PlatformAssumptions, type ResolvedAssumptions } from './assumptions';
+import { assumptionsOption, resolveAssumptions, resolveSharedDrive, type PlatformAssumptions, type ResolvedAssumptions, type ResolvedSharedDrive, type SharedDriveOption } from './assumptions';
 import { AuthMode, type AuthModeName } from './enums';
 import {
   CustomFunctionError,
@@ -125,6 +125,12 @@ export interface GasRuntimeOptions {
    * reading the add-in was built on; flip one to run the add-in as if the platform behaved the other way.
    */
   assumptions?: PlatformAssumptions;
+  /**
+   * The spreadsheet is in a Shared Drive: `getOwner()` returns null, and a custom function reads the user properties
+   * (and cache and lock) of no one, the file's creator or the caller, as `customFunctionProperties` says (default
+   * 'none', the stricter reading; docs/platform.md, §12). Default: the spreadsheet has an owner, `owner`.
+   */
+  sharedDrive?: SharedDriveOption;
 }
 
 /** One run of a time-driven trigger, as `rt.triggers.runDue()` and `advance()` report it. */
@@ -320,6 +326,7 @@ export class GasRuntime {
   #nextExecutionId = 1;
   readonly #scriptTimeZone: string;
   readonly #assumptions: ResolvedAssumptions;
+  readonly #sharedDrive: ResolvedSharedDrive | null;
   /** The bundle's custom functions (upper case), found once, for the formulas a script writes. */
   #customFunctionNames: Set<string> | null = null;
   readonly #triggerTable: TriggerTable;
@@ -345,6 +352,7 @@ export class GasRuntime {
     this.#script = new vm.Script(source, { filename });
     this.#owner = options.owner ?? 'owner@example.com';
     this.#activeUser = options.activeUser ?? this.#owner;
+    this.#sharedDrive = resolveSharedDrive(options.sharedDrive, this.#owner);
     this.#clock = new VirtualClock((options.startTime ?? new Date()).getTime(), worker?.clock);
     this.clock = { now: () => this.#clock.now(), advance: (ms) => this.#clock.advance(ms) };
 
@@ -354,7 +362,7 @@ export class GasRuntime {
       id: options.spreadsheetId ?? `1${createHash('sha256').update(`${scriptId}:spreadsheet`).digest('base64url')}`,
       name: options.spreadsheetName ?? 'Untitled spreadsheet',
       timeZone,
-      owner: this.#owner,
+      owner: this.#sharedDrive ? null : this.#owner,
       ui: this.ui,
       evaluator: options.formulaEvaluator ?? unknownFormula,
       writtenDatesGetDateFormat: this.#assumptions.writtenDatesGetDateFormat,
@@ -592,8 +600,9 @@ export class GasRuntime {
   /**
    * Recalculates, as Sheets does after a script's write, every cell whose formula (one of the bundle's custom
    * functions) a script wrote since that cell was last calculated. Other formulas are left to `formulaEvaluator`.
+   * `user`: whose recalculation it is (default the active user); a call's own writes are recalculated as its user.
    */
-  async recalculateWritten(options: ConcurrencyOptions = {}): Promise<RecalculatedCell[]> {
+  async recalculateWritten(options: ConcurrencyOptions & UserOption = {}): Promise<RecalculatedCell[]> {
     const names = (this.#customFunctionNames ??= this.#findCustomFunctionNames());
     const cells = this.spreadsheet._writtenFormulas().flatMap(({ sheet, row, column, formula }) => {
       let name: string;
@@ -602,9 +611,10 @@ export class GasRuntime {
       } catch {
         return [];
       }
-      return names.has(name) ? [{ formula, cell: formatA1(row, column, 1, 1), sheet: sheet.getName() }] : [];
+      return names.has(name) ? [{ formula, cell: formatA1(row, column, 1, 1), sheet: sheet.getName(), ...(options.user ? { user: options.user } : {}) }] : [];
     });
-    return cells.length === 0 ? [] : this.recalculate(cells, options);
+    const { user: _user, ...concurrency } = options;
+    return cells.length === 0 ? [] : this.recalculate(cells, concurrency);
   }
 
   /**
@@ -703,7 +713,7 @@ export class GasRuntime {
     // Found before the call starts: the bundle is loaded synchronously to list them.
     if (options.recalculateWrittenFormulas) this.#customFunctionNames ??= this.#findCustomFunctionNames();
     const call = this.#submit({ functionName: name, kind: 'server-call', user: options.user ?? this.#activeUser, args: copied, ...this.#concurrency(options) });
-    const done = options.recalculateWrittenFormulas ? await this.#whileRecalculating(call) : await call;
+    const done = options.recalculateWrittenFormulas ? await this.#whileRecalculating(call, options.user ?? this.#activeUser) : await call;
     const { outcome } = done.result;
     if (outcome.ok) return outcome.value;
     throw new ServerCallError(outcome.message);
@@ -713,12 +723,12 @@ export class GasRuntime {
     return new Set(this.functionNames().filter((name) => !name.endsWith('_')).map((name) => name.toUpperCase()));
   }
 
-  /** Waits for `call`, meanwhile recalculating what scripts write, as Sheets does while a script runs. */
-  async #whileRecalculating<T>(call: Promise<T>): Promise<T> {
+  /** Waits for `call`, meanwhile recalculating what scripts write, as Sheets does while a script runs: as the call's user. */
+  async #whileRecalculating<T>(call: Promise<T>, user: string): Promise<T> {
     let settled = false;
     const loop = (async () => {
       while (!settled) {
-        await this.recalculateWritten();
+        await this.recalculateWritten({ user });
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
@@ -794,6 +804,7 @@ export class GasRuntime {
         oauthScopes: this.#oauthScopes === null ? null : [...this.#oauthScopes],
         urlFetchWhitelist: this.#shared.urlFetchAllowlist === null ? null : [...this.#shared.urlFetchAllowlist.prefixes],
         assumptions: assumptionsOption(this.#assumptions),
+        sharedDrive: this.#sharedDrive,
       },
       locks: this.locks,
       urlFetchQuota: this.urlFetchQuota,
@@ -815,6 +826,7 @@ export class GasRuntime {
           startedAt,
           realWaits: true,
           privateUserCache: !this.#assumptions.sharedCachesAcrossExecutions,
+          sharedDrive: this.#sharedDrive,
         });
         const cell = job.cell as Range | undefined;
         // The execution starts: in eviction mode the host's caches (the ones its CacheService reaches) lose entries now, as at a synchronous start.
@@ -985,6 +997,7 @@ export class GasRuntime {
       clock: this.#clock,
       oauthScopes: this.#oauthScopes,
       privateUserCache: !this.#assumptions.sharedCachesAcrossExecutions,
+      sharedDrive: this.#sharedDrive,
       ...(job ? { startedAt: job.startedAt, realWaits: true } : {}),
       ...(budget ? { budget } : {}),
     });

@@ -1,5 +1,6 @@
 // Settings › Formula access: which companies formulas in this spreadsheet may read. Only the owner's
-// list counts (formulas read the owner's properties), so a known non-owner is told so instead.
+// list counts (formulas read the owner's properties), so a known non-owner is told so instead; in a Shared Drive,
+// the list of the person who connected the file.
 
 import { busy, byId, el, say } from './dom';
 import type { Outcome } from './outcome';
@@ -17,12 +18,14 @@ export function mountFormulaAccess(defaultCompanyId: () => string): void {
   function show(access: FormulaAccess): void {
     current = access.companyIds;
     list.replaceChildren();
-    if (access.isOwner === false) {
-      hint.textContent = "Only the spreadsheet's owner decides which companies formulas here may read, in their own sidebar. To use your own connection and list, make a copy of the spreadsheet (File › Make a copy).";
+    // In a Shared Drive (no owner) the person who connected the file decides, and the server words the line.
+    if (access.sharedDrive) hint.textContent = access.sharedDrive.note;
+    if (access.sharedDrive ? !access.sharedDrive.callerDecides : access.isOwner === false) {
+      if (!access.sharedDrive) hint.textContent = "Only the spreadsheet's owner decides which companies formulas here may read, in their own sidebar. To use your own connection and list, make a copy of the spreadsheet (File › Make a copy).";
       addButton.hidden = true;
       return;
     }
-    if (access.isOwner === null) {
+    if (access.isOwner === null && !access.sharedDrive) {
       hint.textContent = "Formulas in this spreadsheet may read only these companies' data (a fund covers its portfolio companies). This list counts only if you own the spreadsheet: formulas read the owner's list.";
     }
     addButton.hidden = false;

@@ -25,6 +25,8 @@ export interface WorkerInit {
   urlFetchWhitelist: string[] | null;
   /** The host's assumption switches (docs/platform.md). */
   assumptions: import('../assumptions').PlatformAssumptions;
+  /** The host's Shared Drive case, resolved (null: the spreadsheet has an owner). */
+  sharedDrive: import('../assumptions').ResolvedSharedDrive | null;
 }
 
 export type JobKind = 'custom-function' | 'server-call';

@@ -59,6 +59,7 @@ try {
       ...(init.oauthScopes ? { oauthScopes: init.oauthScopes } : {}),
       ...(init.urlFetchWhitelist ? { urlFetchWhitelist: init.urlFetchWhitelist } : {}),
       assumptions: init.assumptions,
+      ...(init.sharedDrive ? { sharedDrive: init.sharedDrive } : {}),
     },
     {
       filename: init.filename,

@@ -33,7 +33,8 @@ export interface SpreadsheetInit {
   id: string;
   name: string;
   timeZone: string;
-  owner: string;
+  /** null for a file in a Shared Drive. */
+  owner: string | null;
   ui: UiRecorder;
   evaluator: FormulaEvaluator;
   /** The `writtenDatesGetDateFormat` switch (assumptions.ts): whether a Date written into an automatic cell gets a date format. */
@@ -94,8 +95,9 @@ export class Spreadsheet {
     return `https://docs.google.com/spreadsheets/d/${this._init.id}/edit`;
   }
 
-  getOwner(): User {
-    return new User(this._init.owner);
+  /** "Returns the owner of the document, or null for a document in a shared drive." */
+  getOwner(): User | null {
+    return this._init.owner === null ? null : new User(this._init.owner);
   }
 
   getSpreadsheetTimeZone(): string {

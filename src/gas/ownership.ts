@@ -1,4 +1,8 @@
-// Whether the person in the sidebar owns the spreadsheet, as far as Apps Script says.
+// Whether the person in the sidebar owns the spreadsheet, as far as Apps Script says; in a Shared Drive, where no one
+// does, who connected it.
+
+import type { FileCase } from '../core/settings/shared-drive';
+import { connectionForCaller, isOwnerless } from './shared-drive-connection';
 
 /**
  * The owner's email, or null when Apps Script does not reveal it: getOwner() returns null for a file
@@ -17,4 +21,30 @@ export function callerIsOwner(): boolean | null {
   const owner = spreadsheetOwnerEmail();
   if (!caller || !owner) return null;
   return caller.toLowerCase() === owner.toLowerCase();
+}
+
+export type { FileCase };
+
+/** Owned by whom, or in a Shared Drive (no owner) and who connected it (gas/shared-drive-connection.ts). */
+export function fileCase(): FileCase {
+  if (isOwnerless()) return { kind: 'shared-drive', connection: connectionForCaller() };
+  return { kind: 'owned', ownerEmail: spreadsheetOwnerEmail(), callerIsOwner: callerIsOwnerOrUnknown() };
+}
+
+/** callerIsOwner, or null where Apps Script refuses to name the caller (the userinfo.email scope not granted). */
+function callerIsOwnerOrUnknown(): boolean | null {
+  try {
+    return callerIsOwner();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the list the caller keeps for this spreadsheet is the one formulas read: the owner's; in a Shared Drive
+ * the connecting person's (false while no one has connected it). null when Apps Script does not say.
+ */
+export function callerListCountsForFormulas(found: FileCase = fileCase()): boolean | null {
+  if (found.kind === 'owned') return found.callerIsOwner;
+  return found.connection.kind === 'connected' && found.connection.verified;
 }

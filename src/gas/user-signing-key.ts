@@ -39,3 +39,14 @@ export function userHmac(): Hmac {
   let key: string | undefined;
   return (text) => Utilities.base64Encode(Utilities.computeHmacSha256Signature(text, (key ??= signingKey()), Utilities.Charset.UTF_8));
 }
+
+/**
+ * HMAC under a key already stored, never creating one: from `props` (the user properties an execution read in one
+ * call) or the store; null without a key. The one signing call a custom function may make: whoever's properties
+ * Apps Script hands it, it only checks whether they signed a record (gas/shared-drive-connection.ts).
+ */
+export function existingUserHmac(props?: Readonly<Record<string, string>>): Hmac | null {
+  const key = props ? props[SIGNING_KEY] : PropertiesService.getUserProperties().getProperty(SIGNING_KEY);
+  if (!key) return null;
+  return (text) => Utilities.base64Encode(Utilities.computeHmacSha256Signature(text, key, Utilities.Charset.UTF_8));
+}

@@ -8,7 +8,7 @@ import { createFormulaContext } from './formula-context';
 /** Runs a core formula for a custom function: any failure becomes an Error whose message the cell shows (never the token). */
 export function runFormula<A extends unknown[], T>(formula: (ctx: FormulaContext, ...args: A) => T, ...args: A): T {
   try {
-    return formula(createFormulaContext(), ...args);
+    return formula(createFormulaContext(undefined, { customFunction: true }), ...args);
   } catch (error) {
     throw new Error(userSentence(explainPortfolioForbidden(error)));
   }

@@ -12,7 +12,8 @@ import { userCache, userMutex } from '../gas/cache-and-lock';
 import { cacheScopeOf, readFormulaDocumentState } from '../gas/document-settings';
 import { argumentDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
 import { readRecalculationMetricIds } from '../gas/recalculation-sheet';
-import { readFormulaAccess, readSettingsGeneration, readSettingsSummary, readUserProperties } from '../gas/user-settings';
+import { formulaSettingsProblem } from '../gas/shared-drive-connection';
+import { readFormulaAccess, readSettingsGeneration, readSettingsSummary, readUserProperties, type UserProperties } from '../gas/user-settings';
 import { createClientForExecution } from './api-factory';
 
 /** Apps Script stops a custom function at 30 s; API work must end well before, leaving time to return cells. */
@@ -39,7 +40,12 @@ function sheetMetricIdsOrNone(): string[] {
   }
 }
 
-export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
+/**
+ * `customFunction`: the context of a formula's own execution, whose user properties are whatever Apps Script hands a
+ * custom function (the owner's; in a Shared Drive, checked: gas/shared-drive-connection.ts). Without it, a person's
+ * execution (Refresh data, the sidebar) reads their own.
+ */
+export function createFormulaContext(sidebar?: SidebarReading, options: { customFunction?: boolean } = {}): FormulaContext {
   const cache = sidebar?.fresh ? executionCache() : userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
   const deadline = Date.now() + (sidebar ? sidebar.budgetMs ?? SIDEBAR_BUDGET_MS : CUSTOM_FUNCTION_API_BUDGET_MS);
@@ -57,22 +63,33 @@ export function createFormulaContext(sidebar?: SidebarReading): FormulaContext {
   let defaultCompanyId: string | null | undefined;
   let allowedCompanyIds: string[] | undefined;
   let recalculationMetricIds: string[] | undefined;
+  // In a Shared Drive file the settings a formula was handed count only if they are the connecting person's; checked
+  // before the first use of the token, the list or the default company (a person's execution reads their own).
+  let settingsUsable = !options.customFunction;
+  const usableSettings = (): UserProperties => {
+    if (!settingsUsable) {
+      const problem = formulaSettingsProblem(userProperties);
+      if (problem) throw problem;
+      settingsUsable = true;
+    }
+    return userProperties;
+  };
   return {
     timeZone: spreadsheetTimeZone(),
     // Formulas' date arguments, in whichever zone Sheets built them (docs/platform.md, §5).
     formatDate: argumentDateFormatter,
     // Custom functions read the spreadsheet owner's settings, so a missing token is the owner's to set.
-    client: () => (client ??= createClientForExecution({ deadline, credentialsOf: sidebar ? 'caller' : 'spreadsheet-owner', userProperties })),
+    client: () => (client ??= createClientForExecution({ deadline, credentialsOf: sidebar ? 'caller' : 'spreadsheet-owner', userProperties: usableSettings() })),
     // The metrics a writer dropped since (see dropCachedSeries), read with the generation.
     series: new SeriesCache(chunked, generation, flight, () => documentState.epochs),
     records: new RecordsCache(chunked, generation, flight),
     // Read only when a formula needs it (names, fiscal years): most cells are answered from the cache.
     get defaultCompanyId() {
-      return (defaultCompanyId ??= readSettingsSummary(userProperties).defaultCompanyId);
+      return (defaultCompanyId ??= readSettingsSummary(usableSettings()).defaultCompanyId);
     },
     // The owner's list: Apps Script hands a custom function the owner's user properties only.
     get allowedCompanyIds() {
-      return (allowedCompanyIds ??= sidebar ? [...(sidebar.allowedCompanyIds ?? [sidebar.fundId.toLowerCase()])] : readFormulaAccess(userProperties));
+      return (allowedCompanyIds ??= sidebar ? [...(sidebar.allowedCompanyIds ?? [sidebar.fundId.toLowerCase()])] : readFormulaAccess(usableSettings()));
     },
     now: () => Date.now(),
     // Only a cell about to fetch reads the sheet, once; the sidebar's grid builder recalculates no sheet.

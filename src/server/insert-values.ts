@@ -4,7 +4,9 @@ import { InputError } from '../core/errors';
 import { metricValuesFormula } from '../core/sheets/formula-text';
 import { isIsoDate } from '../core/validate/dates';
 import { requireUuid } from '../core/validate/uuid';
+import { CONNECTED_NOW } from '../core/settings/shared-drive';
 import { callerIsOwner } from '../gas/ownership';
+import { decidingFormulaAccess, isOwnerless } from '../gas/shared-drive-connection';
 import { activeAnchor, writeFormula, type CellAnchor } from '../gas/sheet-io';
 import { addFormulaAccess } from '../gas/user-settings';
 import type { InsertReport, InsertRequest } from '../shared/rpc';
@@ -25,11 +27,21 @@ export function insertFormula(anchor: CellAnchor, formula: string, companyId: st
   return { range, rows: 0, message: `Inserted ${formula} at ${range}. It updates with "Refresh data".${allowFormulasToRead(companyId)}` };
 }
 
-/** After live formulas of a company are written: lets formulas here read it, and says so (or nothing). */
+/**
+ * After live formulas of a company are written: lets formulas here read it, and says so (or nothing). In a Shared
+ * Drive file the person who connected it decides, and an insert by the first person to decide connects it.
+ */
 export function allowFormulasToRead(companyId: string): string {
+  const mayRead = ` Formulas in this spreadsheet may now read company ${companyId}'s data.`;
+  if (isOwnerless()) {
+    // Someone else connected the file: the formula stays, reading their list, as an editor's insert in an owned file.
+    return decidingFormulaAccess(INSERTING, (connectedNow) => (connectedNow ? CONNECTED_NOW : '') + (addFormulaAccess(companyId) ? mayRead : ''), () => '');
+  }
   const added = callerIsOwner() !== false && addFormulaAccess(companyId);
-  return added ? ` Formulas in this spreadsheet may now read company ${companyId}'s data.` : '';
+  return added ? mayRead : '';
 }
+
+const INSERTING = 'inserting a formula';
 
 export function insertMetricValues(request: InsertRequest): InsertReport {
   const ids = request.metricIds.map((id) => requireUuid(id, 'A metric id'));

@@ -8,6 +8,7 @@ import {
   CHECK,
   apiChecks,
   cacheCheck,
+  fileCaseCheck,
   probeChecks,
   quotasCheck,
   scopesCheck,
@@ -22,7 +23,7 @@ import {
   PROBE_FUNCTION_NAME,
 } from '../core/settings/installation-check';
 import { ensureSize, insertHiddenSheet, insertSheetAtEnd, clearedSheet } from '../gas/own-sheets';
-import { callerIsOwner } from '../gas/ownership';
+import { fileCase, type FileCase } from '../gas/ownership';
 import { writeOwnFormula, writePlainText, writeValues } from '../gas/sheet-io';
 import { quotaUsageToday } from '../gas/quota-usage';
 import { appsScriptDateFormatter } from '../gas/spreadsheet-dates';
@@ -73,6 +74,7 @@ export function checkInstallation(progressId?: string): InstallationReport {
   const spreadsheetZone = book.getSpreadsheetTimeZone();
   const scriptZone = Session.getScriptTimeZone();
   const nonce = Utilities.getUuid();
+  const found = fileCaseOrError();
   const checks: InstallationCheck[] = [];
   const publish = (running: string | null) => {
     if (!progressId) return;
@@ -89,7 +91,8 @@ export function checkInstallation(progressId?: string): InstallationReport {
     [CHECK.cache, () => [cacheCheck(cacheRoundTrip(nonce))]],
     [CHECK.zones, () => [zonesCheck([spreadsheetZone, scriptZone].map((zone) => ({ zone, intl: intlKnows(zone) })))]],
     [CHECK.trigger, () => [triggerCheck(createAndDeleteTrigger(book))]],
-    [`${CHECK.probe} (waits up to ${FIRST_RUN_WAIT_MS / 1000} seconds for Sheets to calculate it, and again to recalculate it)`, () => probeAndDateChecks(runProbe(book, nonce, spreadsheetZone, scriptZone))],
+    [CHECK.file, () => [fileCaseCheck(found ?? { error: 'no answer' })]],
+    [`${CHECK.probe} (waits up to ${FIRST_RUN_WAIT_MS / 1000} seconds for Sheets to calculate it, and again to recalculate it)`, () => probeAndDateChecks(runProbe(book, nonce, spreadsheetZone, scriptZone, 'error' in found ? null : found))],
     [CHECK.quotas, () => [quotasCheck(quotaUsageToday())]],
   ];
   for (const [running, step] of steps) {
@@ -162,11 +165,12 @@ export function observeApi(): ApiObservation {
   }
 }
 
-function ownerOrUnknown(): boolean | null {
+/** Whose file this is; `{ error }` where Apps Script refuses to say (the userinfo.email scope declined: the scopes line says why). */
+function fileCaseOrError(): FileCase | { error: string } {
   try {
-    return callerIsOwner();
-  } catch {
-    return null;
+    return fileCase();
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
   }
 }
 
@@ -214,7 +218,7 @@ function createAndDeleteTrigger(book: GoogleAppsScript.Spreadsheet.Spreadsheet):
  * A probe that shows nothing in time stays (hidden) for the next check, which reads what it showed once Sheets
  * calculated it after this check ended (docs/platform.md, §7).
  */
-function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string, spreadsheetZone: string, scriptZone: string): ProbeFindings {
+function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string, spreadsheetZone: string, scriptZone: string, found: FileCase | null): ProbeFindings {
   const old = book.getSheetByName(PROBE_SHEET);
   const earlier = old ? readProbe(old, null, null) : null;
   if (old) book.deleteSheet(old);
@@ -232,7 +236,8 @@ function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string,
     probeCell: `${PROBE_SHEET}!${PROBE_CELL}`,
     expectedCacheBytes: CACHE_BYTES,
     // Without userinfo.email Apps Script refuses the call; the scopes line says why, so this reads as unknown.
-    callerIsOwner: ownerOrUnknown(),
+    callerIsOwner: found?.kind === 'owned' ? found.callerIsOwner : null,
+    sharedDrive: found?.kind === 'shared-drive',
     date,
     rewrite,
     waitedSeconds: FIRST_RUN_WAIT_MS / 1000,

@@ -7,15 +7,31 @@ import { observeApi } from './installation-check';
 import { checkConnection, type ConnectionReport } from '../core/settings/connection';
 import { formulaAccessRefusal, sharingNote } from '../core/settings/sharing-note';
 import { checkSettingsChange, type SettingsChange } from '../core/settings/settings-update';
-import { callerIsOwner, spreadsheetOwnerEmail } from '../gas/ownership';
+import { callerDecides, sharedDriveAccessNote, sharedDriveSharingNote, type SharedDriveConnection } from '../core/settings/shared-drive';
+import { callerIsOwner, fileCase, spreadsheetOwnerEmail } from '../gas/ownership';
+import { decidingFormulaAccess, isOwnerless } from '../gas/shared-drive-connection';
 import { checkBaseUrl, readFormulaAccess, readSettingsSummary, readUserProperties, saveCheckedSettings, saveFormulaAccess, BASE_URL_KEY, TOKEN_KEY } from '../gas/user-settings';
-import type { FormulaAccess, SettingsSummary } from '../shared/rpc';
+import type { FormulaAccess, SettingsSummary, SharedDriveAccess } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 
 export function settingsForPage(): SettingsSummary {
   const stored = readSettingsSummary();
-  const isOwner = callerIsOwner();
-  return { ...stored, isOwner, sharingNote: sharingNote(isOwner, isOwner === false ? spreadsheetOwnerEmail() : null) };
+  const found = fileCase();
+  if (found.kind === 'shared-drive') return { ...stored, isOwner: null, sharingNote: sharedDriveSharingNote(found.connection) };
+  const isOwner = found.callerIsOwner;
+  return { ...stored, isOwner, sharingNote: sharingNote(isOwner, isOwner === false ? found.ownerEmail : null) };
+}
+
+/** Two people connecting a Shared Drive file at once: the lock's sentence names what the other is doing. */
+const DECIDING = 'changing which companies formulas may read';
+
+function sharedDriveAccess(connection: SharedDriveConnection): SharedDriveAccess {
+  return {
+    connected: connection.kind === 'connected',
+    connectedBy: connection.kind === 'connected' ? connection.email : null,
+    callerDecides: callerDecides(connection),
+    note: sharedDriveAccessNote(connection),
+  };
 }
 
 /**
@@ -53,17 +69,27 @@ export function testConnection(companyId: string): ConnectionReport {
 }
 
 export function formulaAccess(): FormulaAccess {
-  const isOwner = callerIsOwner();
+  const found = fileCase();
+  if (found.kind === 'shared-drive') {
+    // Someone else's list is in their properties: the caller's own would be no answer.
+    return { companyIds: callerDecides(found.connection) ? readFormulaAccess() : [], isOwner: null, sharedDrive: sharedDriveAccess(found.connection) };
+  }
+  const isOwner = found.callerIsOwner;
   // A non-owner's sidebar reads only their own properties, not the owner's list formulas use.
   return { companyIds: isOwner === false ? [] : readFormulaAccess(), isOwner };
 }
 
 /**
  * Unknown ownership (null) is allowed: this writes the caller's own user properties, which formulas read only
- * when the caller is the owner. The ids themselves were checked by serve.
+ * when the caller is the owner. In a Shared Drive the person who connected the file decides, and the first to decide
+ * connects it (gas/shared-drive-connection.ts). The ids themselves were checked by serve.
  */
 export function setFormulaAccess(companyIds: string[]): FormulaAccess {
   if (!Array.isArray(companyIds)) throw new InputError('Give the company ids as a list.');
+  if (isOwnerless()) {
+    decidingFormulaAccess(DECIDING, () => saveFormulaAccess(companyIds));
+    return formulaAccess();
+  }
   const isOwner = callerIsOwner();
   if (isOwner === false) throw new InputError(formulaAccessRefusal(spreadsheetOwnerEmail()));
   return { companyIds: saveFormulaAccess(companyIds), isOwner };

@@ -24,7 +24,7 @@ import { ensureSize } from '../gas/own-sheets';
 import { quoteSheetName, setTableFormats, typedCells, writeTable, writeValues, type CellAnchor, type TableFormats } from '../gas/sheet-io';
 import { readSnapshots, saveSnapshot, type StoredSnapshot } from '../gas/snapshot-store';
 import { appsScriptDateFormatter, spreadsheetTimeZone } from '../gas/spreadsheet-dates';
-import { callerIsOwner } from '../gas/ownership';
+import { callerListCountsForFormulas } from '../gas/ownership';
 import { addFormulaAccess, readFormulaAccess } from '../gas/user-settings';
 import type { InsertReport, SnapshotRefreshOutcome, SnapshotRefreshReport, SnapshotSummary } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
@@ -72,7 +72,8 @@ function recordSnapshot(sheetName: string, range: string, args: Arguments): stri
     cells: fingerprints(sheet.getRange(range).getValues()),
   });
   const added = addFormulaAccess(args.companyId);
-  return added && callerIsOwner() !== false ? ` Formulas in this spreadsheet may now read company ${args.companyId}'s data.` : '';
+  // In a Shared Drive file the caller's list counts only once they connected it; a snapshot does not connect it.
+  return added && callerListCountsForFormulas() !== false ? ` Formulas in this spreadsheet may now read company ${args.companyId}'s data.` : '';
 }
 
 /**

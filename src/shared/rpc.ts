@@ -36,8 +36,22 @@ export type SettingsSummary = {
   sharingNote: string | null;
 };
 
-/** The companies whose data formulas in this spreadsheet may read (the owner's list; empty for a known non-owner, who cannot read it). */
-export type FormulaAccess = Pick<SettingsSummary, 'isOwner'> & { companyIds: string[] };
+/** Who connected a spreadsheet in a Shared Drive (no owner), for the Formula access panel. */
+export type SharedDriveAccess = {
+  connected: boolean;
+  /** The connecting person's email; null when no one connected it, or Apps Script did not reveal it. */
+  connectedBy: string | null;
+  /** The caller connected it, or may connect it (no one has): they decide the list. */
+  callerDecides: boolean;
+  /** The panel's line in place of its own. */
+  note: string;
+};
+
+/**
+ * The companies whose data formulas in this spreadsheet may read (the owner's list; empty for a known non-owner, who
+ * cannot read it). In a Shared Drive, `isOwner` is null and `sharedDrive` says who decides: the connecting person.
+ */
+export type FormulaAccess = Pick<SettingsSummary, 'isOwner'> & { companyIds: string[]; sharedDrive?: SharedDriveAccess };
 
 /** `frequency` as the API sends it: daily, weekly, monthly, quarterly, or a newer value shown as it is. */
 export type MetricSummary = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'> & {

@@ -38,11 +38,12 @@ describe('Check this installation', () => {
     const report = await check(rt);
     expect(notPassing(report)).toEqual([]);
     expect(report.checks.map((c) => c.name)).toEqual([
-      CHECK.scopes, CHECK.api, CHECK.allowlist, CHECK.cache, CHECK.zones, CHECK.trigger,
+      CHECK.scopes, CHECK.api, CHECK.allowlist, CHECK.cache, CHECK.zones, CHECK.trigger, CHECK.file,
       CHECK.probe, CHECK.activeRange, CHECK.sharedCache, CHECK.dateArguments, CHECK.returnedDates, CHECK.recalculation, CHECK.writtenDates, CHECK.quotas,
     ]);
     expect(named(report, CHECK.api).detail).toBe(`The API at ${stack.emulator.url} accepted the saved token.`);
-    expect(report.summary).toMatch(/^All 14 checks passed/);
+    expect(report.summary).toMatch(/^All 15 checks passed/);
+    expect(named(report, CHECK.file).detail).toBe('You own this spreadsheet (owner@example.com): formulas here use your API connection and the companies you allow, whoever opens it.');
 
     const written = rt.spreadsheet.getSheetByName(report.sheetName)!;
     expect(written.getRange(7, 1, 1, 3).getValues()).toEqual([['Check', 'Status', 'What it means and what to do']]);

@@ -3,6 +3,7 @@
 
 import { ADDIN_NAME, SETTINGS_HINT, plural } from '../product';
 import { isDateFormatCode } from '../sheets/number-formats';
+import { connectorName, type FileCase } from './shared-drive';
 
 export type CheckStatus = 'pass' | 'degraded' | 'fail';
 
@@ -22,6 +23,7 @@ export const CHECK = {
   cache: 'Cache round trip of 100 KB',
   zones: 'Time zones known to the script',
   trigger: 'Scheduled refresh trigger',
+  file: 'Whose connection formulas use',
   probe: 'Probe formula',
   activeRange: 'A formula knows its own cell',
   sharedCache: 'Formulas share the owner\'s cache',
@@ -161,6 +163,35 @@ export function triggerCheck(outcome: 'created-and-deleted' | 'already-scheduled
   };
 }
 
+/**
+ * Which case the file is in (docs/platform.md, §9 and §12): owned by someone, whose connection formulas use; or in a
+ * Shared Drive, which has no owner, connected by someone or not. `{ error }` when Apps Script would not say.
+ */
+export function fileCaseCheck(found: FileCase | { error: string }): InstallationCheck {
+  const name = CHECK.file;
+  const personal = 'Snapshots, Refresh data and the scheduled refresh work either way, with the connection of whoever runs them.';
+  if ('error' in found) return { name, status: 'degraded', detail: `Apps Script did not say whose file this is (${found.error}). ${personal}` };
+  if (found.kind === 'owned') {
+    if (found.callerIsOwner === true) return { name, status: 'pass', detail: `You own this spreadsheet${found.ownerEmail ? ` (${found.ownerEmail})` : ''}: formulas here use your API connection and the companies you allow, whoever opens it.` };
+    const owned = found.ownerEmail ? `is owned by ${found.ownerEmail}` : 'has an owner, whose email Apps Script does not reveal';
+    return { name, status: 'pass', detail: `This spreadsheet ${owned}: formulas here use the owner's API connection and the companies the owner allows, whoever opens it; your own jobs use yours.` };
+  }
+  const { connection } = found;
+  if (connection.kind === 'not-connected') {
+    return {
+      name,
+      status: 'degraded',
+      detail: `This spreadsheet is in a Shared Drive, which has no owner, and no one has connected it: formulas here read no API connection, and say so. Allow a company in ${SETTINGS_HINT} › Formula access to connect it to yours. ${personal}`,
+    };
+  }
+  const who = connection.verified ? `you${connection.email ? ` (${connection.email})` : ''}` : connectorName(connection.email);
+  return {
+    name,
+    status: 'degraded',
+    detail: `This spreadsheet is in a Shared Drive, which has no owner, and was connected by ${who}: formulas here use that connection and list only when Sheets runs them with that person's settings, which Apps Script does not promise for a Shared Drive; elsewhere they say so (the line "${CHECK.sharedCache}" says whether they ran with yours). ${personal}`,
+  };
+}
+
 /** What the probe formula showed: its own cell as it saw the active range, the cache it found, its run, its date. */
 export interface ProbeReading {
   activeRange: string;
@@ -179,6 +210,8 @@ export interface ProbeFindings {
   probeCell: string;
   expectedCacheBytes: number;
   callerIsOwner: boolean | null;
+  /** The file is in a Shared Drive: whether a formula finds the caller's cache says whether formulas run with the caller's settings. */
+  sharedDrive?: boolean;
   /** Midnight of the probe's date in the spreadsheet's zone and in the script's. */
   date: { iso: string; spreadsheetMidnight: number; scriptMidnight: number; spreadsheetZone: string; scriptZone: string };
   /** After writing the same formula text again: 'reran' | 'kept' (not rerun in time); after emptying the cell first, the same. */
@@ -211,7 +244,15 @@ export function probeChecks(found: ProbeFindings): InstallationCheck[] {
       status: 'degraded',
       detail: `In a formula the active range was ${first.activeRange || 'empty'}, not the formula's cell: a formula then does not fetch its sheet's other metrics along with its own. Recalculating many cells is slower; values stay right.`,
     });
-  if (found.callerIsOwner === false) {
+  if (found.sharedDrive) {
+    checks.push(first.cachedBytes === found.expectedCacheBytes
+      ? { name: CHECK.sharedCache, status: 'pass', detail: 'A formula found what this check put in your cache: in this Shared Drive spreadsheet formulas ran with your settings, so they use your connection if you connected it.' }
+      : {
+        name: CHECK.sharedCache,
+        status: 'degraded',
+        detail: 'A formula did not find what this check put in your cache: in this Shared Drive spreadsheet formulas do not run with your settings, so they cannot use your connection even if you connected it. Insert values as snapshots (Metrics tab › Snapshot of today\'s values), which use the connection of whoever refreshes them.',
+      });
+  } else if (found.callerIsOwner === false) {
     checks.push({ name: CHECK.sharedCache, status: 'degraded', detail: 'Not tested: formulas use the spreadsheet owner\'s cache, so only the owner can test this. Ask them to run the check.' });
   } else {
     checks.push(first.cachedBytes === found.expectedCacheBytes
