@@ -27,6 +27,10 @@ declare module 'fast-formula-parser' {
     constructor(config?: ParserConfig);
     /** Names whose arguments keep their reference (FunctionArgument.ref). */
     funsPreserveRef: string[];
+    /** Every function by name, built-ins and the config's; workbench/sheets-corrections.ts replaces some on each parser. */
+    functions: Record<string, (...args: FunctionArgument[]) => unknown>;
+    /** The operators' evaluation; `_applyInfix` gets each operand's value (rows for a range) and whether it is an array. */
+    utils: { _applyInfix(left: { val: unknown; isArray: boolean }, infix: string, right: { val: unknown; isArray: boolean }): unknown };
     parseAsync(formula: string, position: { sheet: string; row: number; col: number }, allowReturnArray?: boolean): Promise<unknown>;
     static readonly FormulaError: typeof FormulaError;
     static readonly MAX_ROW: number;
