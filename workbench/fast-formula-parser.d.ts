@@ -3,7 +3,14 @@ declare module 'fast-formula-parser' {
   export interface CellRef { sheet: string; row: number; col: number }
   export interface RangeRef { sheet: string; from: { row: number; col: number }; to: { row: number; col: number } }
   /** What a function gets per argument: the value, and with funsPreserveRef the reference it came from. */
-  export interface FunctionArgument { value: unknown; isArray: boolean; omitted?: boolean; ref?: (CellRef & { address?: string }) | RangeRef }
+  export interface FunctionArgument {
+    value: unknown;
+    isArray: boolean;
+    omitted?: boolean;
+    /** Whether the value came from a cell reference (a function of funsPreserveRef gets `ref` instead). */
+    isCellRef?: boolean;
+    ref?: (CellRef & { address?: string }) | RangeRef;
+  }
 
   export class FormulaError extends Error {
     constructor(error: string, message?: string, details?: unknown);

@@ -35,11 +35,18 @@ function firstError(args: FunctionArgument[]): FormulaError | undefined {
   return undefined;
 }
 
-/** The numbers MAX and MIN consider: in a range or array only numbers; given directly, text that reads as a number and booleans too. */
+/**
+ * The numbers MAX and MIN consider: in a range, an array or a referenced cell only numbers (as SUM reads them);
+ * given directly, text that reads as a number and booleans too.
+ */
 function numbersOf(args: FunctionArgument[]): number[] | FormulaError {
   const numbers: number[] = [];
   for (const arg of args) {
     if (arg.omitted) continue;
+    if (arg.isCellRef) {
+      if (typeof arg.value === 'number') numbers.push(arg.value);
+      continue;
+    }
     if (Array.isArray(arg.value)) {
       for (const value of (arg.value as unknown[]).flat(Infinity)) if (typeof value === 'number') numbers.push(value);
       continue;

@@ -103,6 +103,8 @@ export const SHEETS_CONFORMANCE: readonly ConformanceCase[] = [
   { topic: 'text and blanks', formula: '=COUNTA(A1:A4)', cells: WITH_TEXT_AND_BLANK, expected: { value: 3 }, reference: 'documented', source: COUNTA, note: 'Counts numbers and text; the blank is not a value.' },
   { topic: 'text and blanks', formula: '=MAX(A1:A4)', cells: WITH_TEXT_AND_BLANK, expected: { value: 7 }, reference: 'silent', source: AVERAGE, note: 'Text in a range is ignored, as for AVERAGE.' },
   { topic: 'text and blanks', formula: '=MIN(A1:A4)', cells: WITH_TEXT_AND_BLANK, expected: { value: 5 }, reference: 'silent', source: AVERAGE, note: 'Text and blanks in a range are ignored, not read as 0.' },
+  { topic: 'text and blanks', formula: '=MAX(A2, 3)', cells: WITH_TEXT_AND_BLANK, expected: { value: 3 }, reference: 'silent', source: AVERAGE, note: 'A referenced cell holding text is ignored, as in a range; only text given directly is coerced.' },
+  { topic: 'text and blanks', formula: '=MAX(1, "4")', cells: {}, expected: { value: 4 }, reference: 'silent', source: SUM, note: 'Text given directly is coerced, as for SUM.' },
   { topic: 'text and blanks', formula: '="a"&B1', cells: {}, expected: { value: 'a' }, reference: 'silent', source: ERRORS_PROPAGATE, note: 'A blank joins as empty text.' },
 
   // Comparing text and numbers.
