@@ -68,6 +68,20 @@ export class FormulaEngine {
     this.#lastArguments.set(cellKey(sheetName, a1), this.#argumentsOf(sheet, formula));
   }
 
+  /**
+   * Formulas entered together (typed, or written by one server call): single custom-function calls run together in
+   * the runtime's recalculation, as Sheets runs them; any other formula is evaluated here.
+   */
+  async enterAll(formulas: ReadonlyArray<{ sheet: string; a1: string; formula: string }>): Promise<void> {
+    const single = formulas.filter((f) => this.isSingleCustomCall(f.formula));
+    const others = formulas.filter((f) => !single.includes(f));
+    await Promise.all([
+      single.length ? this.#runtime.recalculate(single.map(({ sheet, a1, formula }) => ({ sheet, cell: a1, formula }))) : null,
+      ...others.map((f) => this.enter(f.sheet, f.a1, f.formula)),
+    ]);
+    for (const f of single) this.ranSingleCall(f.sheet, f.a1, f.formula);
+  }
+
   /** Evaluates a formula the runtime cannot (operators, nesting, built-ins) and writes its outcome in the cell. */
   async enter(sheetName: string, a1: string, formula: string): Promise<void> {
     this.#calls.delete(cellKey(sheetName, a1));

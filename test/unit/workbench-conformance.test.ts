@@ -28,12 +28,7 @@ async function enter(sheetName: string, a1: string, input: CellInput): Promise<v
   const sheet = runtime.spreadsheet.getSheetByName(sheetName)!;
   engine.forget(sheetName, a1);
   if (typeof input === 'string' && input.startsWith('=')) {
-    if (engine.isSingleCustomCall(input)) {
-      await runtime.recalculate([{ sheet: sheetName, cell: a1, formula: input }]);
-      engine.ranSingleCall(sheetName, a1, input);
-    } else {
-      await engine.enter(sheetName, a1, input);
-    }
+    await engine.enterAll([{ sheet: sheetName, a1, formula: input }]);
   } else {
     sheet.getRange(a1).setValue(input);
   }
