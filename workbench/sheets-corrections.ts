@@ -133,7 +133,11 @@ export function correctForSheets(parser: FormulaParser, formula: string): void {
   };
   const iferror = functions.IFERROR!;
   // IFERROR(value, [value_if_error]): "blank by default".
-  functions.IFERROR = (...args: FunctionArgument[]) => (args.length === 1 ? (args[0]!.value instanceof FormulaError ? '' : iferror(args[0]!, args[0]!)) : iferror(...args));
+  functions.IFERROR = (...args: FunctionArgument[]) => {
+    if (args.length !== 1) return iferror(...args);
+    const value = args[0]!;
+    return value.value instanceof FormulaError ? '' : iferror(value, value);
+  };
 
   const utils = parser.utils;
   const own = utils._applyInfix.bind(utils);
