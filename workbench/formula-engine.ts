@@ -1,8 +1,10 @@
 // The workbench's formulas as Sheets computes them: arithmetic, references, ranges and the common built-in
-// functions (SUM, AVERAGE, ROUND, IF, IFERROR, INDEX, TODAY, …) come from fast-formula-parser (MIT); the
-// add-in's custom functions nested in them still run as executions of the runtime, each only when its
-// arguments change, as Sheets runs a custom function. Chosen over HyperFormula (GPL-3.0-only, which this
-// unlicensed project cannot take in) and formula.js (functions without a parser or references).
+// functions (SUM, AVERAGE, ROUND, IF, IFERROR, INDEX, TODAY, …) come from fast-formula-parser (MIT), corrected
+// where it differs from Sheets by sheets-corrections.ts and held to the conformance table of
+// test/support/sheets-conformance.ts; the add-in's custom functions nested in them still run as executions of
+// the runtime, each only when its arguments change, as Sheets runs a custom function. Chosen over HyperFormula
+// (GPL-3.0-only or commercial, which this unlicensed project cannot take in; docs/architecture.md) and formula.js
+// (functions without a parser or references).
 
 import FormulaParser, { FormulaError, type FunctionArgument, type RangeRef } from 'fast-formula-parser';
 import { types } from 'node:util';
@@ -12,12 +14,10 @@ import { parseFormulaCall } from '../gas-runtime/formula-call';
 import { formatA1 } from '../gas-runtime/spreadsheet/a1';
 import { dateToSerial, serialToDate } from '../gas-runtime/spreadsheet/serial-date';
 import type { Sheet } from '../gas-runtime/spreadsheet/sheet';
+import { correctForSheets, showsAsDate } from './sheets-corrections';
 
 /** What a formula gives its cell: values to spill from it, or the error it shows. */
 export type EngineOutcome = { values: CellOutput[][] } | { error: { code: CellErrorCode; message: string } };
-
-/** Top-level calls whose number Sheets shows as a date (it gives such a cell a date format). */
-const DATE_RESULTS = new Set(['TODAY', 'NOW', 'DATE', 'EDATE', 'EOMONTH', 'WORKDAY', 'DATEVALUE']);
 
 /** Passes over the sheets after a change: enough for chains of dependent formulas; a circle stops here. */
 const MAX_PASSES = 10;
@@ -66,6 +66,20 @@ export class FormulaEngine {
   ranSingleCall(sheetName: string, a1: string, formula: string): void {
     const sheet = this.#sheet(sheetName);
     this.#lastArguments.set(cellKey(sheetName, a1), this.#argumentsOf(sheet, formula));
+  }
+
+  /**
+   * Formulas entered together (typed, or written by one server call): single custom-function calls run together in
+   * the runtime's recalculation, as Sheets runs them; any other formula is evaluated here.
+   */
+  async enterAll(formulas: ReadonlyArray<{ sheet: string; a1: string; formula: string }>): Promise<void> {
+    const single = formulas.filter((f) => this.isSingleCustomCall(f.formula));
+    const others = formulas.filter((f) => !single.includes(f));
+    await Promise.all([
+      single.length ? this.#runtime.recalculate(single.map(({ sheet, a1, formula }) => ({ sheet, cell: a1, formula }))) : null,
+      ...others.map((f) => this.enter(f.sheet, f.a1, f.formula)),
+    ]);
+    for (const f of single) this.ranSingleCall(f.sheet, f.a1, f.formula);
   }
 
   /** Evaluates a formula the runtime cannot (operators, nesting, built-ins) and writes its outcome in the cell. */
@@ -125,6 +139,7 @@ export class FormulaEngine {
     });
     // The add-in's functions get what Sheets passes a custom function: a reference is read as a cell's value or a range's rows.
     parser.funsPreserveRef.push(...this.#customFunctions);
+    correctForSheets(parser, formula);
     let result: unknown;
     try {
       result = await parser.parseAsync(formula.trim().replace(/^=/, ''), { sheet: sheetName, row: anchor.getRow(), col: anchor.getColumn() }, true);
@@ -133,7 +148,15 @@ export class FormulaEngine {
     } finally {
       this.#calls.set(key, made);
     }
-    return toOutcome(result, formula, timeZone);
+    return toOutcome(result, showsAsDate(formula, (reference) => this.#holdsDate(sheet, reference)), timeZone);
+  }
+
+  /** Whether a cell the formula names (A1, $B$2, 'Other sheet'!C3) holds a date. */
+  #holdsDate(sheet: Sheet, reference: string): boolean {
+    const bang = reference.lastIndexOf('!');
+    const owner = bang < 0 ? sheet : this.#runtime.spreadsheet.getSheetByName(reference.slice(0, bang).replace(/^'|'$/g, '').replace(/''/g, "'"));
+    if (!owner) return false;
+    return types.isDate(owner._rangeFromA1(reference.slice(bang + 1).replace(/\$/g, '')).getValue());
   }
 
   #customArgument(arg: FunctionArgument): unknown {
@@ -230,12 +253,10 @@ function toEngineValue(value: CellOutput | CellOutput[][], timeZone: string): un
   return Array.isArray(value) ? value.map((row) => row.map(one)) : one(value);
 }
 
-function toOutcome(result: unknown, formula: string, timeZone: string): EngineOutcome {
+function toOutcome(result: unknown, asDate: boolean, timeZone: string): EngineOutcome {
   if (result instanceof FormulaError) return { error: errorOf(result) };
   if (result instanceof Error) return { error: { code: '#ERROR!', message: result.message.split('\n')[0] || 'Formula parse error.' } };
   const rows = Array.isArray(result) ? (result as unknown[][]) : [[result]];
-  const outer = /^=\s*([A-Z][A-Z0-9.]*)\s*\(/i.exec(formula.trim())?.[1]?.toUpperCase();
-  const asDate = outer !== undefined && DATE_RESULTS.has(outer);
   const values = rows.map((row) => (Array.isArray(row) ? row : [row]).map((value): CellOutput => {
     if (value === null || value === undefined) return '';
     if (value instanceof FormulaError) return value.error;

@@ -147,7 +147,7 @@ export class Workbench {
     this.#formulas.forget(sheet.getName(), a1);
     if (formula.startsWith('=') && formula.length > 1) {
       this.#catchUp();
-      await this.#evaluate([{ sheet: sheet.getName(), a1, formula }]);
+      await this.#formulas.enterAll([{ sheet: sheet.getName(), a1, formula }]);
     } else {
       sheet.getRange(a1).setValue(input);
     }
@@ -229,19 +229,8 @@ export class Workbench {
     while (this.#pending.length) {
       // A cell whose sheet the call deleted, or whose formula it replaced since, has nothing left to calculate.
       const cells = this.#pending.splice(0).filter(({ sheet, a1, formula }) => this.runtime.spreadsheet.getSheetByName(sheet)?.getRange(a1).getFormula() === formula);
-      if (cells.length) await this.#evaluate(cells);
+      if (cells.length) await this.#formulas.enterAll(cells);
     }
     await this.#formulas.recalculate();
-  }
-
-  /** Single custom-function calls run together in the runtime's recalculation; other formulas in the engine. */
-  async #evaluate(formulas: PendingFormula[]): Promise<void> {
-    const single = formulas.filter((f) => this.#formulas.isSingleCustomCall(f.formula));
-    const others = formulas.filter((f) => !single.includes(f));
-    await Promise.all([
-      single.length ? this.runtime.recalculate(single.map(({ sheet, a1, formula }) => ({ sheet, cell: a1, formula }))) : null,
-      ...others.map((f) => this.#formulas.enter(f.sheet, f.a1, f.formula)),
-    ]);
-    for (const f of single) this.#formulas.ranSingleCall(f.sheet, f.a1, f.formula);
   }
 }

@@ -116,3 +116,15 @@ it('selects the cells a drag passes over', async () => {
   expect(await session.page.$$eval('td.selected', (cells) => cells.length)).toBe(9);
   expect((await shape()).active).toBe('B8');
 });
+
+it("shows #ERROR! for a SUM over a column holding a failed custom function's #ERROR!, as Sheets does", async () => {
+  await typeIn('H1', '5');
+  await typeIn('H2', '=METRIC_VALUE("not an id", "2024-06")');
+  await typeIn('H3', '7');
+  await showing('H2', '#ERROR!');
+  await typeIn('I1', '=SUM(H1:H3)');
+  await typeIn('I2', '=IFERROR(SUM(H1:H3), "check inputs")');
+  // What the grid draws is what the engine gave the cell: the error, never the 12 of the numbers around it.
+  await showing('I1', '#ERROR!');
+  await showing('I2', 'check inputs');
+});
