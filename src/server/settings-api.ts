@@ -7,7 +7,7 @@ import { observeApi } from './installation-check';
 import { checkConnection, type ConnectionReport } from '../core/settings/connection';
 import { formulaAccessRefusal, sharingNote } from '../core/settings/sharing-note';
 import { checkSettingsChange, type SettingsChange } from '../core/settings/settings-update';
-import { callerIsOwner, spreadsheetOwnerEmail } from '../gas/ownership';
+import { callerIsOwner, ownershipPermissionNote, spreadsheetOwnerEmail } from '../gas/ownership';
 import { checkBaseUrl, readFormulaAccess, readSettingsSummary, readUserProperties, saveCheckedSettings, saveFormulaAccess, BASE_URL_KEY, TOKEN_KEY } from '../gas/user-settings';
 import type { FormulaAccess, SettingsSummary } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
@@ -15,7 +15,8 @@ import { sidebarClient } from './api-factory';
 export function settingsForPage(): SettingsSummary {
   const stored = readSettingsSummary();
   const isOwner = callerIsOwner();
-  return { ...stored, isOwner, sharingNote: sharingNote(isOwner, isOwner === false ? spreadsheetOwnerEmail() : null) };
+  const note = [sharingNote(isOwner, isOwner === false ? spreadsheetOwnerEmail() : null), isOwner === null ? ownershipPermissionNote() : null].filter(Boolean).join(' ');
+  return { ...stored, isOwner, sharingNote: note || null };
 }
 
 /**
