@@ -21,6 +21,8 @@ export interface ExecutionInit {
   oauthScopes: ReadonlySet<string> | null;
   /** The scopes the execution's user declined on the consent screen (granular consent); default none. */
   declinedScopes?: ReadonlySet<string>;
+  /** The register's switch: a declined scope's refusal names it (default) or reads "Authorization is required…". */
+  declinedScopeRefusalNamesScope?: boolean;
   /** Virtual start time, when the host started the execution for a worker thread; default: now. */
   startedAt?: number;
   /**
@@ -76,6 +78,7 @@ export class Execution {
   readonly oauthScopes: ReadonlySet<string> | null;
   /** What the user declined of the scopes (rt.authorize): a call needing only those fails for want of the user's consent. */
   readonly declinedScopes: ReadonlySet<string>;
+  readonly declinedScopeRefusalNamesScope: boolean;
   readonly realWaits: boolean;
   readonly privateUserCache: boolean;
   urlFetchCount = 0;
@@ -103,6 +106,7 @@ export class Execution {
     this.owner = init.owner;
     this.oauthScopes = init.oauthScopes;
     this.declinedScopes = init.declinedScopes ?? new Set();
+    this.declinedScopeRefusalNamesScope = init.declinedScopeRefusalNamesScope ?? true;
     this.#clock = init.clock;
     this.startedAt = init.startedAt ?? init.clock.now();
     this.realWaits = init.realWaits ?? false;

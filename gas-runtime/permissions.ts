@@ -114,6 +114,8 @@ export function checkAccess(execution: Execution, className: string, member: str
   // user declined cannot matter there; the table above already limits it to menus.
   if (execution.authMode === 'NONE') return;
   if (needed.some((scope) => (declared === null || declared.has(scope)) && !execution.declinedScopes.has(scope))) return;
+  // The register's switch (docs/platform.md): the other text public reports quote, which names no scope.
+  if (!execution.declinedScopeRefusalNamesScope) throw new GasError('Authorization is required to perform that action.');
   throw declinedRefusal(className, member, needed);
 }
 

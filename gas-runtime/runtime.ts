@@ -847,6 +847,7 @@ export class GasRuntime {
           startedAt,
           realWaits: true,
           privateUserCache: !this.#assumptions.sharedCachesAcrossExecutions,
+          declinedScopeRefusalNamesScope: this.#assumptions.declinedScopeRefusalNamesScope,
         });
         const cell = job.cell as Range | undefined;
         // The execution starts: in eviction mode the host's caches (the ones its CacheService reaches) lose entries now, as at a synchronous start.
@@ -1020,6 +1021,7 @@ export class GasRuntime {
       // A worker thread's job carries what the host knew of the user's consent when it started the execution.
       declinedScopes: job ? new Set(job.declinedScopes) : this.#declinedFor(user),
       privateUserCache: !this.#assumptions.sharedCachesAcrossExecutions,
+      declinedScopeRefusalNamesScope: this.#assumptions.declinedScopeRefusalNamesScope,
       ...(job ? { startedAt: job.startedAt, realWaits: true } : {}),
       ...(budget ? { budget } : {}),
     });

@@ -1,7 +1,7 @@
 // The Transport over UrlFetchApp: the only place the add-in touches the network.
 
 import { dailyQuotaOf, FetchRefusedError, NetworkError, PermissionMissingError, type RefusalReason } from '../core/errors';
-import { refusalSentence, refusedScopes } from '../core/settings/permissions';
+import { AUTHORIZATION_REQUIRED, refusalSentence, refusedScopes, SCOPE } from '../core/settings/permissions';
 import { type HttpRequest, type HttpResponse, type Transport } from '../core/api/transport';
 import { countQuotaUse } from './quota-usage';
 
@@ -70,8 +70,12 @@ function sendAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | F
  * ask ScriptApp first (the custom functions guide does not list it among the services they may call).
  */
 function permissionRefusalOf(error: unknown): PermissionMissingError | null {
-  const refused = refusedScopes(error instanceof Error ? error.message : String(error));
-  return refused ? new PermissionMissingError(refusalSentence(refused.call, refused.scopes), refused.scopes) : null;
+  const message = error instanceof Error ? error.message : String(error);
+  const refused = refusedScopes(message);
+  if (refused) return new PermissionMissingError(refusalSentence(refused.call, refused.scopes), refused.scopes);
+  // Words that name no scope (docs/platform.md, §12): UrlFetchApp needs only this one.
+  if (AUTHORIZATION_REQUIRED.test(message)) return new PermissionMissingError(refusalSentence('UrlFetchApp.fetch', [SCOPE.externalRequest]), [SCOPE.externalRequest]);
+  return null;
 }
 
 function refuseLongUrl(request: HttpRequest): FetchRefusedError | undefined {

@@ -141,4 +141,16 @@ describe('every scope of the manifest may be declined', () => {
     ok<unknown>(rt.callServer('testConnection', [DEMO_IDS.fund]));
     expect((await stack.takeRequests()).length).toBeGreaterThan(0);
   });
+
+  it('with the refusal that names no scope (the register\'s switch), formulas still name the permission, and the rest points to the check', async () => {
+    const rt = stack.runtime({ assumptions: { declinedScopeRefusalNamesScope: false } });
+    rt.authorize(OWNER, { decline: [SCOPE.externalRequest] });
+    await stack.takeRequests();
+    expect(() => rt.runCustomFunction('METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue])).toThrow(`Reaching the API needs the permission ${NAMES[SCOPE.externalRequest]}`);
+    rt.authorize(OWNER, { decline: [SCOPE.spreadsheets] });
+    rt.spreadsheet.setActiveRange(rt.spreadsheet.getSheetByName('Sheet1')!.getRange('B2'));
+    const error = refusal(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [DEMO_IDS.metrics.monthlyRecurringRevenue], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true }]));
+    expect(error).toBe('Portfolio Metrics needs a permission you have not granted. Open Extensions › Portfolio Metrics › Check this installation: its first line names the permission and how to grant it. Everything else keeps working meanwhile.');
+    expect(await stack.takeRequests()).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@
 import { SETTINGS_HINT } from '../product';
 import { AddinError, ApiError, FetchRefusedError, NetworkError, type ErrorItem, type RefusalReason } from './classes';
 import { dailyQuotaOf, type DailyQuota } from './platform-quotas';
-import { refusalSentence, refusedScopes } from '../settings/permissions';
+import { AUTHORIZATION_REQUIRED, refusalSentence, refusedScopes, unnamedPermissionSentence } from '../settings/permissions';
 
 /** A path that names a record: the API's only paths with an id are these collections followed by one. */
 const ID_SEGMENT = /\/(metrics|portfolio_company_profiles|portfolio_notes)\/[^/?#]+/;
@@ -56,6 +56,7 @@ export function userSentence(error: unknown): string {
   // A call Apps Script refused for want of a permission that no guard caught first (granular consent).
   const refused = error instanceof Error && !(error instanceof AddinError) ? refusedScopes(error.message) : null;
   if (refused) return refusalSentence(refused.call, refused.scopes);
+  if (error instanceof Error && !(error instanceof AddinError) && AUTHORIZATION_REQUIRED.test(error.message)) return unnamedPermissionSentence();
   // Every other class is built with its sentence.
   return error instanceof Error ? error.message : String(error);
 }

@@ -74,6 +74,16 @@ export function refusedScopes(message: string): { call: string; scopes: string[]
 }
 
 /**
+ * Apps Script's other words for a permission not granted, which name no scope ("Authorization is required to perform
+ * that action.", PLATFORM.md; docs/platform.md, §12): whoever meets them learns where the missing permission is named.
+ */
+export const AUTHORIZATION_REQUIRED = /Authorization is required to perform that action/i;
+
+export function unnamedPermissionSentence(): string {
+  return `${ADDIN_NAME} needs a permission you have not granted. Open Extensions › ${ADDIN_NAME} › Check this installation: its first line names the permission and how to grant it. Everything else keeps working meanwhile.`;
+}
+
+/**
  * The sentence for Apps Script's refusal of `call`: its feature, and of the alternatives it lists the ones the
  * manifest asks for (a person can grant only those; "(spreadsheets.currentonly || spreadsheets)" names both).
  */
