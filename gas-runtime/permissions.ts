@@ -30,11 +30,12 @@ const ALLOWED: Record<AuthModeName, ReadonlySet<Capability>> = {
  * Services a custom function may not call: "Custom functions can call certain Apps Script services … specifically
  * the following: Cache, HTML, JDBC, Language, Lock, Maps, Properties, Spreadsheet, URL Fetch, Utilities, XML"
  * (custom functions guide). Those needing the user's authorization are refused for that; Session is not in the
- * list either; the reference does not say what calling it there does, so the runtime takes the stricter reading
- * (refused), the one a script can rely on. The runtime does not model the others: outside custom functions they
+ * list either, nor is ScriptApp (so a custom function cannot ask getAuthorizationInfo what was granted); the
+ * reference does not say what calling them there does, so the runtime takes the stricter reading (refused), the
+ * one a script can rely on. The runtime does not model the others: outside custom functions they
  * stay loud gaps.
  */
-const REFUSED_IN_CUSTOM_FUNCTIONS = new Set(['CalendarApp', 'DocumentApp', 'DriveApp', 'FormApp', 'GmailApp', 'MailApp', 'SlidesApp', 'Session']);
+const REFUSED_IN_CUSTOM_FUNCTIONS = new Set(['CalendarApp', 'DocumentApp', 'DriveApp', 'FormApp', 'GmailApp', 'MailApp', 'SlidesApp', 'Session', 'ScriptApp']);
 
 /** Classes of the spreadsheet model whose mutating methods need write access. */
 const DOCUMENT_CLASSES = new Set(['Spreadsheet', 'Sheet', 'Range', 'Filter', 'Protection', 'DeveloperMetadata']);

@@ -151,6 +151,7 @@ function require(scopes) { ScriptApp.requireScopes(ScriptApp.AuthMode.FULL, scop
 function requireCaught(scopes) { try { ScriptApp.requireScopes(ScriptApp.AuthMode.FULL, scopes); } catch (e) { return 'caught'; } return 'granted'; }
 function requireAll() { ScriptApp.requireAllScopes(ScriptApp.AuthMode.FULL); return 'granted'; }
 function FETCH_CELL(url) { return UrlFetchApp.fetch(url).getContentText(); }
+function GRANTED() { return String(ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL).getAuthorizationStatus()); }
 `;
 
 /** A runtime of the add-in's manifest in which `user` declined `declined`. */
@@ -223,6 +224,12 @@ describe('granular consent: a user may decline any scope the manifest asks for',
     // A scope the manifest does not ask for is an error, not a prompt.
     expect(() => rt.run('require', [['https://www.googleapis.com/auth/drive']])).toThrow(/does not request these scopes/);
     expect(consentRuntime([]).run('requireAll')).toBe('granted');
+  });
+
+  it('does not let a custom function ask ScriptApp (not among the services the custom functions guide lists)', () => {
+    const rt = consentRuntime([EXTERNAL_REQUEST]);
+    expect(() => rt.runCustomFunction('GRANTED')).toThrow(new CustomFunctionError('You do not have permission to call ScriptApp.getAuthorizationInfo'));
+    expect(rt.run('info')).toMatchObject({ status: 'REQUIRED' });
   });
 
   it('refuses to decline a scope the manifest does not ask for', () => {
