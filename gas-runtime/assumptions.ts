@@ -36,6 +36,14 @@ export interface PlatformAssumptions {
    * en_US); false: the cell keeps its automatic format and shows the date's serial number (45292).
    */
   writtenDatesGetDateFormat?: boolean;
+  /**
+   * [true] A call whose scope the user declined (granular consent: "Granular OAuth permissions allow users to
+   * authorize specific scopes", concepts/scopes) fails with "You do not have permission to call X. Required
+   * permissions: <scopes>", the words a published add-on's user reported for a scope they had not granted
+   * (github.com/ttsukagoshi/mail-merge-for-gmail/issues/129); false: with "Authorization is required to perform that
+   * action.", which names no scope. The reference documents neither text.
+   */
+  declinedScopeRefusalNamesScope?: boolean;
 }
 
 /** Every switch with its value for one runtime. */
@@ -49,6 +57,7 @@ export interface ResolvedAssumptions {
   returnedDatesInScriptZone: boolean;
   activeSpreadsheetInTimeTrigger: boolean;
   writtenDatesGetDateFormat: boolean;
+  declinedScopeRefusalNamesScope: boolean;
 }
 
 const KNOWN = new Set([
@@ -60,6 +69,7 @@ const KNOWN = new Set([
   'returnedDatesInScriptZone',
   'activeSpreadsheetInTimeTrigger',
   'writtenDatesGetDateFormat',
+  'declinedScopeRefusalNamesScope',
 ]);
 
 /** The switches with their defaults; an unknown name is a misconfiguration, never ignored. */
@@ -77,6 +87,7 @@ export function resolveAssumptions(given: PlatformAssumptions | undefined, zones
     returnedDatesInScriptZone: given?.returnedDatesInScriptZone ?? false,
     activeSpreadsheetInTimeTrigger: given?.activeSpreadsheetInTimeTrigger ?? false,
     writtenDatesGetDateFormat: given?.writtenDatesGetDateFormat ?? true,
+    declinedScopeRefusalNamesScope: given?.declinedScopeRefusalNamesScope ?? true,
   };
 }
 
@@ -91,6 +102,7 @@ export function assumptionsOption(resolved: ResolvedAssumptions): PlatformAssump
     returnedDatesInScriptZone: resolved.returnedDatesInScriptZone,
     activeSpreadsheetInTimeTrigger: resolved.activeSpreadsheetInTimeTrigger,
     writtenDatesGetDateFormat: resolved.writtenDatesGetDateFormat,
+    declinedScopeRefusalNamesScope: resolved.declinedScopeRefusalNamesScope,
   };
 }
 

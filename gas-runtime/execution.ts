@@ -20,6 +20,10 @@ export interface ExecutionInit {
   clock: VirtualClock;
   /** The manifest's `oauthScopes`, or null when it declares none (Apps Script then grants what the code needs). */
   oauthScopes: ReadonlySet<string> | null;
+  /** The scopes the execution's user declined on the consent screen (granular consent); default none. */
+  declinedScopes?: ReadonlySet<string>;
+  /** The register's switch: a declined scope's refusal names it (default) or reads "Authorization is required…". */
+  declinedScopeRefusalNamesScope?: boolean;
   /** Virtual start time, when the host started the execution for a worker thread; default: now. */
   startedAt?: number;
   /**
@@ -75,6 +79,9 @@ export class Execution {
   /** Apps Script's words when the execution reaches `limitMs`: its time limit's, or a daily quota's. */
   readonly limitMessage: string;
   readonly oauthScopes: ReadonlySet<string> | null;
+  /** What the user declined of the scopes (rt.authorize): a call needing only those fails for want of the user's consent. */
+  readonly declinedScopes: ReadonlySet<string>;
+  readonly declinedScopeRefusalNamesScope: boolean;
   readonly realWaits: boolean;
   readonly privateUserCache: boolean;
   readonly sharedDrive: ResolvedSharedDrive | null;
@@ -87,6 +94,11 @@ export class Execution {
    * may catch the error it got, but the caller of the runtime still receives this one.
    */
   usageError: GasRuntimeUsageError | null = null;
+  /**
+   * Set when ScriptApp.requireScopes ended the execution for want of consent: the reference says it "ends the
+   * current execution", so the execution fails with this message even if the script caught the error.
+   */
+  endedForConsent: string | null = null;
   readonly #clock: VirtualClock;
 
   constructor(init: ExecutionInit) {
@@ -97,6 +109,8 @@ export class Execution {
     this.user = init.user;
     this.owner = init.owner;
     this.oauthScopes = init.oauthScopes;
+    this.declinedScopes = init.declinedScopes ?? new Set();
+    this.declinedScopeRefusalNamesScope = init.declinedScopeRefusalNamesScope ?? true;
     this.#clock = init.clock;
     this.startedAt = init.startedAt ?? init.clock.now();
     this.realWaits = init.realWaits ?? false;

@@ -6,7 +6,9 @@
 // permission to call X"), the add-on authorization lifecycle (NONE: add menu items only; LIMITED, a
 // simple trigger: the current document, UI and properties but no network; FULL: everything), and
 // the manifest's `oauthScopes` (when set, Apps Script grants exactly those scopes and a call needing
-// another fails with "Specified permissions are not sufficient to call X"). What each method needs comes
+// another fails with "Specified permissions are not sufficient to call X"), and granular consent (a user may grant
+// some of those scopes and decline others: rt.authorize; a call needing only declined ones fails with "You do not
+// have permission to call X. Required permissions: …"). What each method needs comes
 // from one table, scopes.ts, written from each method's reference page.
 
 import type { AuthModeName } from './enums';
@@ -28,11 +30,12 @@ const ALLOWED: Record<AuthModeName, ReadonlySet<Capability>> = {
  * Services a custom function may not call: "Custom functions can call certain Apps Script services … specifically
  * the following: Cache, HTML, JDBC, Language, Lock, Maps, Properties, Spreadsheet, URL Fetch, Utilities, XML"
  * (custom functions guide). Those needing the user's authorization are refused for that; Session is not in the
- * list either; the reference does not say what calling it there does, so the runtime takes the stricter reading
- * (refused), the one a script can rely on. The runtime does not model the others: outside custom functions they
+ * list either, nor is ScriptApp (so a custom function cannot ask getAuthorizationInfo what was granted); the
+ * reference does not say what calling them there does, so the runtime takes the stricter reading (refused), the
+ * one a script can rely on. The runtime does not model the others: outside custom functions they
  * stay loud gaps.
  */
-const REFUSED_IN_CUSTOM_FUNCTIONS = new Set(['CalendarApp', 'DocumentApp', 'DriveApp', 'FormApp', 'GmailApp', 'MailApp', 'SlidesApp', 'Session']);
+const REFUSED_IN_CUSTOM_FUNCTIONS = new Set(['CalendarApp', 'DocumentApp', 'DriveApp', 'FormApp', 'GmailApp', 'MailApp', 'SlidesApp', 'Session', 'ScriptApp']);
 
 /** Classes of the spreadsheet model whose mutating methods need write access. */
 const DOCUMENT_CLASSES = new Set(['Spreadsheet', 'Sheet', 'Range', 'Filter', 'Protection', 'DeveloperMetadata']);
@@ -102,8 +105,29 @@ export function checkAccess(execution: Execution, className: string, member: str
     throw new GasError(`You do not have permission to call ${className}.${member}${needed ? `. Required permissions: ${describeScopes(needed)}` : ''}`);
   }
   const declared = execution.oauthScopes;
-  if (declared === null || needed === null || needed.some((scope) => declared.has(scope))) return;
-  // The text live scripts report for a scope the manifest lacks, e.g. "Specified permissions are not sufficient to
-  // call Session.getActiveUser. Required permissions: https://www.googleapis.com/auth/userinfo.email".
-  throw new GasError(`Specified permissions are not sufficient to call ${className}.${member}. Required permissions: ${describeScopes(needed)}`);
+  if (needed === null) return;
+  if (declared !== null && !needed.some((scope) => declared.has(scope))) {
+    // The text live scripts report for a scope the manifest lacks, e.g. "Specified permissions are not sufficient to
+    // call Session.getActiveUser. Required permissions: https://www.googleapis.com/auth/userinfo.email".
+    throw new GasError(`Specified permissions are not sufficient to call ${className}.${member}. Required permissions: ${describeScopes(needed)}`);
+  }
+  // AuthMode.NONE runs before the user has authorized anything (add-on lifecycle: "add menu items only"), so what the
+  // user declined cannot matter there; the table above already limits it to menus.
+  if (execution.authMode === 'NONE') return;
+  if (needed.some((scope) => (declared === null || declared.has(scope)) && !execution.declinedScopes.has(scope))) return;
+  // The register's switch (docs/platform.md): the other text public reports quote, which names no scope.
+  if (!execution.declinedScopeRefusalNamesScope) throw new GasError('Authorization is required to perform that action.');
+  throw declinedRefusal(className, member, needed);
+}
+
+/**
+ * What a call gets when the manifest asks for its scope but the user did not grant it (granular consent,
+ * rt.authorize): the message a published add-on's user reported for a trigger scope they had not granted,
+ * "ScriptApp.newTrigger を呼び出す権限がありません。必要な権限: https://www.googleapis.com/auth/script.scriptapp"
+ * (github.com/ttsukagoshi/mail-merge-for-gmail/issues/129), i.e. "You do not have permission to call
+ * ScriptApp.newTrigger. Required permissions: …". The reference documents no text for it; the call throws (the
+ * stricter reading: no prompt that lets the execution go on).
+ */
+export function declinedRefusal(className: string, member: string, needed: readonly string[]): GasError {
+  return new GasError(`You do not have permission to call ${className}.${member}. Required permissions: ${describeScopes(needed)}`);
 }

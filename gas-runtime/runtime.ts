@@ -90,6 +90,11 @@ export interface GasRuntimeOptions {
    * Apps Script then grants whatever the code needs.
    */
   oauthScopes?: readonly string[];
+  /**
+   * Scopes each user declined on the consent screen (granular consent), by email; rt.authorize changes them later.
+   * Default: every user granted every scope.
+   */
+  declinedScopes?: Readonly<Record<string, readonly string[]>>;
   /** Receives every Logger.log and console.* line as it is written (they are kept in rt.logs either way). */
   onLog?: LogSink;
   /** Caches lose entries early, as Apps Script allows (seeded random drops, a byte budget); default: off. */
@@ -321,6 +326,8 @@ export class GasRuntime {
   readonly #owner: string;
   readonly #activeUser: string;
   readonly #oauthScopes: ReadonlySet<string> | null;
+  /** What each user declined of the scopes (granular consent), by email in lower case. */
+  readonly #declined = new Map<string, ReadonlySet<string>>();
   #http: SyncHttpClient | null = null;
   #current: Execution | null = null;
   #nextExecutionId = 1;
@@ -413,8 +420,32 @@ export class GasRuntime {
       log: (level, message) => this.#log(level, message),
       triggers: this.#triggerTable,
       activeSpreadsheetInTimeTrigger: this.#assumptions.activeSpreadsheetInTimeTrigger,
-      requiredScopes: manifestScopes(manifest) ?? null,
+      requiredScopes: manifestScopes(manifest) ?? (scopes === undefined ? null : [...scopes]),
     };
+    for (const [user, declined] of Object.entries(options.declinedScopes ?? {})) this.authorize(user, { decline: declined });
+  }
+
+  /**
+   * What `user` answered on the consent screen: granular consent lets a person "authorize specific scopes"
+   * (developers.google.com/apps-script/concepts/scopes), so each scope in `decline` is not granted to them, and
+   * every other scope the manifest asks for is. Replaces what the user answered before; `{}` grants everything.
+   * A service call needing only declined scopes fails with "You do not have permission to call X. Required
+   * permissions: …" (permissions.ts); ScriptApp.getAuthorizationInfo and requireScopes report it.
+   */
+  authorize(user: string, answer: { decline?: readonly string[] } = {}): void {
+    const decline = answer.decline ?? [];
+    if (!Array.isArray(decline) || !decline.every((scope) => typeof scope === 'string')) {
+      throw new GasRuntimeUsageError('authorize: decline must be a list of scope URLs.', 'INVALID_OPTION');
+    }
+    const requested = this.#shared.requiredScopes;
+    const unknown = requested === null ? [] : decline.filter((scope) => !requested.includes(scope));
+    if (unknown.length > 0) throw new GasRuntimeUsageError(`authorize: the manifest does not ask for ${unknown.join(', ')}, so it cannot be declined.`, 'INVALID_OPTION');
+    this.#declined.set(user.toLowerCase(), new Set(decline));
+  }
+
+  /** The scopes `user` declined. */
+  #declinedFor(user: string): ReadonlySet<string> {
+    return this.#declined.get(user.toLowerCase()) ?? new Set();
   }
 
   /** Shorthand for `rt.triggers.runDue()`. */
@@ -823,10 +854,12 @@ export class GasRuntime {
           owner: this.#owner,
           clock: this.#clock,
           oauthScopes: this.#oauthScopes,
+          declinedScopes: this.#declinedFor(job.user),
           startedAt,
           realWaits: true,
           privateUserCache: !this.#assumptions.sharedCachesAcrossExecutions,
           sharedDrive: this.#sharedDrive,
+          declinedScopeRefusalNamesScope: this.#assumptions.declinedScopeRefusalNamesScope,
         });
         const cell = job.cell as Range | undefined;
         // The execution starts: in eviction mode the host's caches (the ones its CacheService reaches) lose entries now, as at a synchronous start.
@@ -838,11 +871,12 @@ export class GasRuntime {
             ScriptApp: new ScriptAppStandIn(
               this.#shared.scriptId,
               { table: this.#triggerTable, execution, spreadsheet: this.spreadsheet, scriptTimeZone: this.#scriptTimeZone },
-              { granted: this.#oauthScopes === null ? null : [...this.#oauthScopes], required: this.#shared.requiredScopes },
+              { granted: this.#oauthScopes === null ? null : [...this.#oauthScopes], declined: [...this.#declinedFor(job.user)], requested: this.#shared.requiredScopes },
             ),
             PropertiesService: new PropertiesServiceStandIn(this.#shared.properties, execution),
             CacheService: new CacheServiceStandIn(this.#shared.caches, execution),
           },
+          declinedScopes: [...execution.declinedScopes],
           // The host serves one call at a time, so the custom function's cell is its active range exactly while its call runs.
           around: <T>(run: () => T): T => {
             if (!cell || !this.#assumptions.activeRangeIsCallingCell) return run();
@@ -996,8 +1030,11 @@ export class GasRuntime {
       owner: this.#owner,
       clock: this.#clock,
       oauthScopes: this.#oauthScopes,
+      // A worker thread's job carries what the host knew of the user's consent when it started the execution.
+      declinedScopes: job ? new Set(job.declinedScopes) : this.#declinedFor(user),
       privateUserCache: !this.#assumptions.sharedCachesAcrossExecutions,
       sharedDrive: this.#sharedDrive,
+      declinedScopeRefusalNamesScope: this.#assumptions.declinedScopeRefusalNamesScope,
       ...(job ? { startedAt: job.startedAt, realWaits: true } : {}),
       ...(budget ? { budget } : {}),
     });
@@ -1028,6 +1065,10 @@ export class GasRuntime {
         this.spreadsheet._flush();
       }
       this.#current = null;
+    }
+    // requireScopes "ends the current execution" for want of consent, whatever the script did with its error.
+    if (execution.endedForConsent !== null && !execution.timedOut) {
+      outcome = { ok: false, failure: { name: 'Exception', message: execution.endedForConsent, timedOut: false, cause: outcome.ok ? null : outcome.failure.cause } };
     }
     // Apps Script stops an execution at its limit wherever it is; one that ran past it did not finish.
     if (outcome.ok && (execution.timedOut || execution.elapsedMs() > execution.limitMs)) {

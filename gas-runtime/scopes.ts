@@ -128,10 +128,10 @@ const CLASSES: Readonly<Record<string, ClassScopes>> = {
     methods: {
       ...Object.fromEntries(['newTrigger', 'deleteTrigger', 'getProjectTriggers', 'getUserTriggers'].map((name) => [name, { scopes: [SCOPE.scriptApp], verified: 'method' as const }])),
       // Reports which scopes the user granted; it cannot need one itself (no Authorization section, unverified per method).
-      ...same('class', 'getAuthorizationInfo', 'getScriptId', 'AuthMode', 'AuthorizationStatus', 'EventType', 'TriggerSource', 'WeekDay'),
+      ...same('class', 'getAuthorizationInfo', 'requireScopes', 'requireAllScopes', 'getScriptId', 'AuthMode', 'AuthorizationStatus', 'EventType', 'TriggerSource', 'WeekDay'),
     },
   },
-  AuthorizationInfo: { page: `${REFERENCE}script/authorization-info`, scopes: NONE, methods: same('class', 'getAuthorizationStatus', 'getAuthorizationUrl') },
+  AuthorizationInfo: { page: `${REFERENCE}script/authorization-info`, scopes: NONE, methods: same('class', 'getAuthorizationStatus', 'getAuthorizationUrl', 'getAuthorizedScopes') },
   // "Scripts that use this method require authorization with one or more of the following scopes: https://www.googleapis.com/auth/script.scriptapp" (each Trigger method)
   Trigger: { page: `${REFERENCE}script/trigger`, scopes: [SCOPE.scriptApp], methods: same('method', 'getEventType', 'getHandlerFunction', 'getUniqueId') },
   TriggerBuilder: { page: `${REFERENCE}script/trigger-builder`, scopes: [SCOPE.scriptApp], methods: same('class', 'timeBased') },

@@ -1,7 +1,8 @@
 // The globals one execution sees: every stand-in service, built for that execution and wrapped by its membrane.
 
 import { CacheServiceStandIn, type CacheStores } from './cache';
-import { AuthMode, AuthorizationStatus, EventType, TriggerSource, WeekDay, type GasEnum } from './enums';
+import { AuthMode, AuthorizationStatus, enumName, EventType, TriggerSource, WeekDay, type GasEnum } from './enums';
+import { GasError } from './errors';
 import type { Execution } from './execution';
 import { HtmlServiceStandIn } from './html';
 import { LockServiceStandIn, type LockArbiter } from './lock';
@@ -18,7 +19,39 @@ import { UrlFetchAppStandIn } from './url-fetch';
 import type { UrlFetchAllowlist, UrlFetchQuotaCharger } from './url-fetch-limits';
 import { UtilitiesService, type SleepListener } from './utilities';
 
-/** ScriptApp, as far as the add-in needs it: its enums, the script's id and time-driven triggers (triggers.ts). */
+/**
+ * What one user granted of the scopes: `granted` is what the grant can cover (the runtime's `oauthScopes`; null: the
+ * manifest lists none, so whatever the code needs), less `declined` (rt.authorize); `requested` is the manifest's list.
+ */
+export interface ScopeGrants {
+  granted: readonly string[] | null;
+  declined: readonly string[];
+  requested: readonly string[] | null;
+}
+
+const NO_GRANTS: ScopeGrants = { granted: null, declined: [], requested: null };
+
+/** Whether `scope` is granted under `grants`. */
+function isGranted(grants: ScopeGrants, scope: string): boolean {
+  return (grants.granted === null || grants.granted.includes(scope)) && !grants.declined.includes(scope);
+}
+
+/** The scopes an argument names: a list of strings, as the reference types it (String[]). */
+function scopeList(value: unknown, method: string): string[] {
+  if (!Array.isArray(value) || !value.every((scope) => typeof scope === 'string')) {
+    throw new GasError(`The parameters (${value === null ? 'null' : typeof value}) don't match the method signature for ScriptApp.${method}.`);
+  }
+  return value as string[];
+}
+
+/** The auth mode argument: one of ScriptApp.AuthMode's values. */
+function authModeName(value: unknown, method: string): string {
+  const name = enumName(AuthMode, value);
+  if (name !== undefined) return name;
+  throw new GasError(`The parameters (${typeof value}) don't match the method signature for ScriptApp.${method}.`);
+}
+
+/** ScriptApp, as far as the add-in needs it: its enums, the script's id, authorization and time-driven triggers (triggers.ts). */
 export class ScriptAppStandIn {
   static readonly gasName = 'ScriptApp';
   readonly AuthMode = AuthMode;
@@ -30,18 +63,48 @@ export class ScriptAppStandIn {
   constructor(
     readonly _scriptId: string,
     readonly _triggers: TriggerContext,
-    /** The scopes granted (null: the manifest lists none, so whatever the code needs) and those the manifest asks for. */
-    readonly _scopes: { granted: readonly string[] | null; required: readonly string[] | null } = { granted: null, required: null },
+    readonly _scopes: ScopeGrants = NO_GRANTS,
   ) {}
 
   /**
    * "Gets an object that determines whether the user needs to authorize this script to use one or more services"
-   * (ScriptApp reference); the user has granted the runtime's `oauthScopes`, and the manifest asks for its own list.
+   * (ScriptApp reference); with `oAuthScopes`, about those scopes: AuthorizationInfo "checks if the user has granted
+   * authorization for the required scopes of the script" (AuthorizationInfo reference). Only FULL asks anything of
+   * the user: "scripts should call ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL), since no other
+   * authorization mode requires that users grant authorization" (same page), so another mode reports NOT_REQUIRED.
    */
   getAuthorizationInfo(authMode: unknown, oAuthScopes?: unknown): AuthorizationInfoStandIn {
-    void authMode;
-    const asked = Array.isArray(oAuthScopes) ? oAuthScopes.map(String) : null;
-    return new AuthorizationInfoStandIn(this._scriptId, this._scopes.granted, asked ?? this._scopes.required);
+    const mode = authModeName(authMode, 'getAuthorizationInfo');
+    const asked = oAuthScopes === undefined ? this._scopes.requested : scopeList(oAuthScopes, 'getAuthorizationInfo');
+    return new AuthorizationInfoStandIn(this._scriptId, this._scopes, asked, mode === 'FULL');
+  }
+
+  /**
+   * requireScopes(authMode, oAuthScopes): throws unless the user granted every scope listed. The reference page was
+   * not at hand (docs/platform.md, "Granular consent"); the runtime takes the stricter reading of its release note
+   * (the execution ends, even if the script catches the error, and scopes the manifest does not ask for are an error).
+   */
+  requireScopes(authMode: unknown, oAuthScopes: unknown): void {
+    const mode = authModeName(authMode, 'requireScopes');
+    this.#require(mode, scopeList(oAuthScopes, 'requireScopes'));
+  }
+
+  /** requireAllScopes(authMode): requireScopes with every scope the manifest asks for. */
+  requireAllScopes(authMode: unknown): void {
+    const mode = authModeName(authMode, 'requireAllScopes');
+    this.#require(mode, [...(this._scopes.requested ?? [])]);
+  }
+
+  #require(mode: string, scopes: readonly string[]): void {
+    const requested = this._scopes.requested;
+    const unknown = requested === null ? [] : scopes.filter((scope) => !requested.includes(scope));
+    if (unknown.length > 0) throw new GasError(`The script does not request these scopes: ${unknown.join(', ')}`);
+    if (mode !== 'FULL') return;
+    const missing = scopes.filter((scope) => !isGranted(this._scopes, scope));
+    if (missing.length === 0) return;
+    const message = AUTHORIZATION_REQUIRED;
+    this._triggers.execution.endedForConsent = message;
+    throw new GasError(message);
   }
 
   getScriptId(): string {
@@ -65,20 +128,27 @@ export class ScriptAppStandIn {
   }
 }
 
+/**
+ * What an execution ended by requireScopes reports: the words public reports quote when Apps Script wants the
+ * user's authorization ("Authorization is required to perform that action.", PLATFORM.md); the reference states none.
+ */
+export const AUTHORIZATION_REQUIRED = 'Authorization is required to perform that action.';
+
 /** AuthorizationInfo: "An object that checks if the user has granted authorization for the required scopes of the script." */
 export class AuthorizationInfoStandIn {
   static readonly gasName = 'AuthorizationInfo';
 
   constructor(
     readonly _scriptId: string,
-    readonly _granted: readonly string[] | null,
-    readonly _required: readonly string[] | null,
+    readonly _grants: ScopeGrants,
+    /** The scopes asked about: the list given, else the manifest's (null: none declared). */
+    readonly _asked: readonly string[] | null,
+    readonly _full: boolean,
   ) {}
 
   #missing(): string[] {
-    if (this._granted === null || this._required === null) return [];
-    const granted = new Set(this._granted);
-    return this._required.filter((scope) => !granted.has(scope));
+    if (!this._full || this._asked === null) return [];
+    return this._asked.filter((scope) => !isGranted(this._grants, scope));
   }
 
   getAuthorizationStatus(): GasEnum {
@@ -90,11 +160,14 @@ export class AuthorizationInfoStandIn {
     return this.#missing().length > 0 ? `https://script.google.com/macros/d/${this._scriptId}/authorize` : null;
   }
 
-  /** "Gets a list of authorized scopes for the script", or of the asked-for list those authorized; null when unknown. */
+  /**
+   * "Gets a list of authorized scopes for the script. If authorization information is requested for a specified list
+   * of scopes, returns the authorized scopes from the specified list." Null when nothing is known (no manifest list).
+   */
   getAuthorizedScopes(): string[] | null {
-    if (this._granted === null) return this._required === null ? null : [...this._required];
-    const granted = new Set(this._granted);
-    return this._required === null ? [...this._granted] : this._required.filter((scope) => granted.has(scope));
+    if (this._asked !== null) return this._asked.filter((scope) => isGranted(this._grants, scope));
+    if (this._grants.granted === null) return null;
+    return this._grants.granted.filter((scope) => isGranted(this._grants, scope));
   }
 }
 
@@ -179,7 +252,7 @@ export function createGlobals(shared: SharedState, execution: Execution, membran
     ScriptApp: new ScriptAppStandIn(
       shared.scriptId,
       { table: shared.triggers, execution, spreadsheet: shared.spreadsheet, scriptTimeZone: shared.scriptTimeZone },
-      { granted: execution.oauthScopes === null ? null : [...execution.oauthScopes], required: shared.requiredScopes },
+      { granted: execution.oauthScopes === null ? null : [...execution.oauthScopes], declined: [...execution.declinedScopes], requested: shared.requiredScopes },
     ),
     Logger: new LoggerStandIn(shared.log),
     console: new ConsoleStandIn(shared.log),

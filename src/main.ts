@@ -234,8 +234,7 @@ global.INSTALLATION_PROBE = function (nonce: unknown, date: unknown) {
  * @param {GoogleAppsScript.Events.SheetsOnOpen} e The open event.
  */
 global.onOpen = function (e: unknown) {
-  void e;
-  addMenu();
+  addMenu(e);
 };
 
 /**
@@ -243,8 +242,7 @@ global.onOpen = function (e: unknown) {
  * @param {GoogleAppsScript.Events.AddonOnInstall} e The install event.
  */
 global.onInstall = function (e: unknown) {
-  void e;
-  addMenu();
+  addMenu(e);
 };
 
 /** Menu: refreshes every add-in formula in the spreadsheet with fresh data. */

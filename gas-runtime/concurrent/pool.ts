@@ -23,7 +23,7 @@ export interface PoolHost {
   now(): number;
   nextExecutionId(): number;
   /** The host-side services of one execution (over a mirror Execution with its id), and what to do around each of its calls. */
-  begin(job: PendingJob, id: number, startedAt: number): { services: Record<string, object>; around<T>(call: () => T): T };
+  begin(job: PendingJob, id: number, startedAt: number): { services: Record<string, object>; around<T>(call: () => T): T; declinedScopes: string[] };
   log(level: LogLevel, message: string, time: number, functionName: string): void;
 }
 
@@ -176,8 +176,9 @@ export class WorkerPool {
     const handles = new HostHandles();
     let services: Record<string, object>;
     let around: RunningJob['around'];
+    let declinedScopes: string[];
     try {
-      ({ services, around } = this.#host.begin(pending, id, startedAt));
+      ({ services, around, declinedScopes } = this.#host.begin(pending, id, startedAt));
     } catch (error) {
       this.#finish(worker);
       pending.reject(error);
@@ -189,6 +190,7 @@ export class WorkerPool {
       functionName: pending.functionName,
       kind: pending.kind,
       user: pending.user,
+      declinedScopes,
       args: pending.args,
       startedAt,
       startupMs: pending.startupMs,

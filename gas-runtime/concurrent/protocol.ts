@@ -37,6 +37,8 @@ export interface JobRequest {
   functionName: string;
   kind: JobKind;
   user: string;
+  /** The scopes the user declined (rt.authorize), as the host knew them when it started the execution. */
+  declinedScopes: string[];
   args: unknown[];
   startedAt: number;
   /** Real ms the worker waits before loading the bundle, as Apps Script spends starting an execution. */

@@ -185,3 +185,18 @@ describe('writtenDatesGetDateFormat', () => {
     }
   });
 });
+
+describe('declinedScopeRefusalNamesScope', () => {
+  it('names the declined scope in the refusal, and gives the words that name none when switched off', () => {
+    const EMAIL = 'https://www.googleapis.com/auth/userinfo.email';
+    const code = "function who() { try { return Session.getActiveUser().getEmail(); } catch (e) { return e.message; } }";
+    for (const [assumptions, words] of [
+      [{}, `You do not have permission to call Session.getActiveUser. Required permissions: ${EMAIL}`],
+      [{ declinedScopeRefusalNamesScope: false }, 'Authorization is required to perform that action.'],
+    ] as const) {
+      const rt = runtime({ code, oauthScopes: [EMAIL], assumptions });
+      rt.authorize('owner@example.com', { decline: [EMAIL] });
+      expect(rt.run('who')).toBe(words);
+    }
+  });
+});

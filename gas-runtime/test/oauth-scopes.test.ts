@@ -134,3 +134,113 @@ describe('custom functions calling services that need authorization', () => {
     expect(() => rt.run('DRIVE_CAUGHT')).toThrow(expect.objectContaining({ code: 'NOT_IMPLEMENTED' }) as unknown as Error);
   });
 });
+
+const SCRIPT_APP = 'https://www.googleapis.com/auth/script.scriptapp';
+/** The add-in's shipped manifest: the scopes a person is asked to grant, any of which they may decline. */
+const MANIFEST = [SPREADSHEETS, EXTERNAL_REQUEST, CONTAINER_UI, SCRIPT_APP, USERINFO_EMAIL];
+
+const CONSENT_SCRIPT = `
+${SCRIPT}
+function schedule() { ScriptApp.newTrigger('zone').timeBased().everyHours(1).create(); return ScriptApp.getProjectTriggers().length; }
+function info(scopes) {
+  const info = scopes ? ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL, scopes) : ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL);
+  return { status: String(info.getAuthorizationStatus()), url: info.getAuthorizationUrl(), authorized: info.getAuthorizedScopes() };
+}
+function limitedInfo() { return String(ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.LIMITED).getAuthorizationStatus()); }
+function require(scopes) { ScriptApp.requireScopes(ScriptApp.AuthMode.FULL, scopes); return 'granted'; }
+function requireCaught(scopes) { try { ScriptApp.requireScopes(ScriptApp.AuthMode.FULL, scopes); } catch (e) { return 'caught'; } return 'granted'; }
+function requireAll() { ScriptApp.requireAllScopes(ScriptApp.AuthMode.FULL); return 'granted'; }
+function FETCH_CELL(url) { return UrlFetchApp.fetch(url).getContentText(); }
+function GRANTED() { return String(ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL).getAuthorizationStatus()); }
+`;
+
+/** A runtime of the add-in's manifest in which `user` declined `declined`. */
+function consentRuntime(declined: string[], user = 'owner@example.com') {
+  const rt = createGasRuntime({ code: CONSENT_SCRIPT, oauthScopes: MANIFEST });
+  rt.authorize(user, { decline: declined });
+  return rt;
+}
+
+function declinedRefusal(call: string, scopes: string): string {
+  return `You do not have permission to call ${call}. Required permissions: ${scopes}`;
+}
+
+describe('granular consent: a user may decline any scope the manifest asks for', () => {
+  it('refuses only the calls that need the declined scope, with Apps Script\'s words, and only for that user', async () => {
+    const rt = consentRuntime([EXTERNAL_REQUEST]);
+    expect(() => rt.run('fetchText', [`${server.url}/status/200`])).toThrow(new ScriptError(declinedRefusal('UrlFetchApp.fetch', EXTERNAL_REQUEST), 'Exception', 'fetchText'));
+    expect(() => rt.runCustomFunction('FETCH_CELL', [`${server.url}/status/200`])).toThrow(new CustomFunctionError(declinedRefusal('UrlFetchApp.fetch', EXTERNAL_REQUEST)));
+    expect(rt.executions.map((execution) => execution.urlFetchCount)).toEqual([0, 0]);
+    // Everything else still works for them.
+    expect(rt.run('writeActive')).toBe('written');
+    expect(rt.run('whoAmI')).toBe('owner@example.com');
+    expect(rt.run('schedule')).toBe(1);
+    // Another user granted everything.
+    expect(rt.run('fetchText', [`${server.url}/status/200`], { user: 'colleague@example.com' })).toBe('error 200');
+    await rt.close();
+  });
+
+  it.each([
+    ['userinfo.email', USERINFO_EMAIL, 'whoAmI', 'Session.getActiveUser'],
+    ['script.scriptapp', SCRIPT_APP, 'schedule', 'ScriptApp.newTrigger'],
+    ['script.container.ui', CONTAINER_UI, 'showSidebar', 'Ui.showSidebar'],
+    ['spreadsheets', SPREADSHEETS, 'readActive', 'SpreadsheetApp.getActiveSpreadsheet'],
+  ])('with %s declined, refuses what needs it and runs the rest', (_name, scope, refused, call) => {
+    const rt = consentRuntime([scope]);
+    const needed = scope === SPREADSHEETS ? `(${CURRENT_ONLY} || ${SPREADSHEETS})` : scope;
+    expect(() => rt.run(refused)).toThrow(declinedRefusal(call, needed));
+    expect(rt.run('keep')).toBe(36);
+    expect(rt.run('zone')).toBe('America/New_York');
+  });
+
+  it('lets an add-on build its menu in AuthMode.NONE, before any grant matters', () => {
+    const rt = consentRuntime([CONTAINER_UI]);
+    expect(rt.run('addMenu', [], { authMode: 'NONE' })).toBe('menu');
+    expect(() => rt.run('addMenu', [], { authMode: 'FULL' })).toThrow(declinedRefusal('Ui.createAddonMenu', CONTAINER_UI));
+  });
+
+  it('reports the declined scope through getAuthorizationInfo, for the manifest or a given list', () => {
+    const rt = consentRuntime([SCRIPT_APP]);
+    expect(rt.run('info')).toEqual({
+      status: 'REQUIRED',
+      url: 'https://script.google.com/macros/d/gas-runtime-script/authorize',
+      authorized: MANIFEST.filter((scope) => scope !== SCRIPT_APP),
+    });
+    expect(rt.run('info', [[USERINFO_EMAIL, SCRIPT_APP]])).toEqual({ status: 'REQUIRED', url: expect.any(String), authorized: [USERINFO_EMAIL] });
+    expect(rt.run('info', [[USERINFO_EMAIL]])).toEqual({ status: 'NOT_REQUIRED', url: null, authorized: [USERINFO_EMAIL] });
+    // "no other authorization mode requires that users grant authorization"
+    expect(rt.run('limitedInfo')).toBe('NOT_REQUIRED');
+    rt.authorize('owner@example.com', {});
+    expect(rt.run('info')).toEqual({ status: 'NOT_REQUIRED', url: null, authorized: MANIFEST });
+  });
+
+  it('ends the execution at requireScopes for a declined scope, even when the script catches it', () => {
+    const rt = consentRuntime([USERINFO_EMAIL]);
+    expect(rt.run('require', [[SPREADSHEETS, SCRIPT_APP]])).toBe('granted');
+    expect(() => rt.run('require', [[SPREADSHEETS, USERINFO_EMAIL]])).toThrow('Authorization is required to perform that action.');
+    expect(() => rt.run('requireCaught', [[USERINFO_EMAIL]])).toThrow('Authorization is required to perform that action.');
+    expect(() => rt.run('requireAll')).toThrow('Authorization is required to perform that action.');
+    expect(rt.executions.map((execution) => execution.outcome)).toEqual(['completed', 'failed', 'failed', 'failed']);
+    // A scope the manifest does not ask for is an error, not a prompt.
+    expect(() => rt.run('require', [['https://www.googleapis.com/auth/drive']])).toThrow(/does not request these scopes/);
+    expect(consentRuntime([]).run('requireAll')).toBe('granted');
+  });
+
+  it('does not let a custom function ask ScriptApp (not among the services the custom functions guide lists)', () => {
+    const rt = consentRuntime([EXTERNAL_REQUEST]);
+    expect(() => rt.runCustomFunction('GRANTED')).toThrow(new CustomFunctionError('You do not have permission to call ScriptApp.getAuthorizationInfo'));
+    expect(rt.run('info')).toMatchObject({ status: 'REQUIRED' });
+  });
+
+  it('refuses to decline a scope the manifest does not ask for', () => {
+    const rt = createGasRuntime({ code: CONSENT_SCRIPT, oauthScopes: MANIFEST });
+    expect(() => rt.authorize('owner@example.com', { decline: ['https://www.googleapis.com/auth/drive'] })).toThrow(GasRuntimeUsageError);
+  });
+
+  it('takes declines as an option, and applies them to concurrent executions too', async () => {
+    const rt = createGasRuntime({ code: CONSENT_SCRIPT, oauthScopes: MANIFEST, declinedScopes: { 'owner@example.com': [EXTERNAL_REQUEST] } });
+    await expect(rt.callServerAsync('fetchText', [`${server.url}/status/200`])).rejects.toThrow(declinedRefusal('UrlFetchApp.fetch', EXTERNAL_REQUEST));
+    await expect(rt.callServerAsync('fetchText', [`${server.url}/status/200`], { user: 'colleague@example.com' })).resolves.toBe('error 200');
+    await rt.close();
+  });
+});

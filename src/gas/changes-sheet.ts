@@ -9,6 +9,8 @@ import { ensureSize, insertSheetAtEnd } from './own-sheets';
 import { PUSHES_HEADER, PUSHES_SHEET, pushLogCells, type PushLogRow } from '../core/jobs/push-log';
 import { PLAIN_TEXT_FORMAT } from '../core/sheets/cell-safety';
 import { JOURNAL_SHEET } from './journal-sheet';
+import { SCOPE } from '../core/settings/permissions';
+import { isGranted } from './granted-scopes';
 
 type Book = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -31,7 +33,8 @@ export function appendChanges(rows: readonly ChangeRow[], book: Book = Spreadshe
 export function appendPushLog(rows: ReadonlyArray<Omit<PushLogRow, 'who'>>, book: Book = SpreadsheetApp.getActiveSpreadsheet()): string | null {
   if (rows.length === 0) return null;
   // Blank when Google hides it (another domain's user, a consumer account): said so, not guessed.
-  const who = Session.getActiveUser().getEmail();
+  // Also blank when the person did not grant the email permission (granular consent): the push itself went.
+  const who = isGranted(SCOPE.userinfoEmail) ? Session.getActiveUser().getEmail() : '';
   // The period and the values stay the text they are: not dates or numbers Sheets guesses.
   return appendLogRows(book, PUSHES_SHEET, PUSHES_HEADER, rows.map((row) => pushLogCells({ ...row, who }, JOURNAL_SHEET)), [5, 6, 7]);
 }

@@ -4,6 +4,9 @@
 import type { FileCase } from '../core/settings/shared-drive';
 import { connectionForCaller, isOwnerless } from './shared-drive-connection';
 
+import { SCOPE } from '../core/settings/permissions';
+import { grantsNow, missingPermissionSentence } from './granted-scopes';
+
 /**
  * The owner's email, or null when Apps Script does not reveal it: getOwner() returns null for a file
  * in a Shared Drive, and an email may be blank across domains or for consumer accounts.
@@ -17,6 +20,10 @@ export function spreadsheetOwnerEmail(): string | null {
  * the sidebar and menu (FULL authorization): a custom function sees a blank active user.
  */
 export function callerIsOwner(): boolean | null {
+  // A declined permission (granular consent) makes ownership unknown, never a failure: the email one for the caller,
+  // the spreadsheet one for the owner.
+  const { missing } = grantsNow();
+  if (missing.includes(SCOPE.userinfoEmail) || missing.includes(SCOPE.spreadsheets)) return null;
   const caller = Session.getActiveUser().getEmail();
   const owner = spreadsheetOwnerEmail();
   if (!caller || !owner) return null;
@@ -47,4 +54,9 @@ function callerIsOwnerOrUnknown(): boolean | null {
 export function callerListCountsForFormulas(found: FileCase = fileCase()): boolean | null {
   if (found.kind === 'owned') return found.callerIsOwner;
   return found.connection.kind === 'connected' && found.connection.verified;
+}
+
+/** Why ownership is unknown when the email permission was not granted, and how to grant it; else null. */
+export function ownershipPermissionNote(): string | null {
+  return missingPermissionSentence('Telling whether you own this spreadsheet (so whose connection its formulas use)', SCOPE.userinfoEmail);
 }

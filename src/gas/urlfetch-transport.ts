@@ -1,6 +1,7 @@
 // The Transport over UrlFetchApp: the only place the add-in touches the network.
 
-import { dailyQuotaOf, FetchRefusedError, NetworkError, type RefusalReason } from '../core/errors';
+import { dailyQuotaOf, FetchRefusedError, NetworkError, PermissionMissingError, type RefusalReason } from '../core/errors';
+import { AUTHORIZATION_REQUIRED, refusalSentence, refusedScopes, SCOPE } from '../core/settings/permissions';
 import { type HttpRequest, type HttpResponse, type Transport } from '../core/api/transport';
 import { countQuotaUse } from './quota-usage';
 
@@ -24,6 +25,9 @@ export function createUrlFetchTransport(): Transport {
         countQuotaUse({ urlFetch: 1 });
         return toResponse(response);
       } catch (error) {
+        // Not granted (granular consent): nothing was sent, and every request would be refused alike.
+        const permission = permissionRefusalOf(error);
+        if (permission) throw permission;
         const refused = refusalOf(error, request);
         // A request that failed to connect was sent, and counts; one Apps Script refused was not.
         if (!refused) countQuotaUse({ urlFetch: 1 });
@@ -47,6 +51,8 @@ function sendAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | F
     countQuotaUse({ urlFetch: requests.length });
     return responses.map(toResponse);
   } catch (thrown) {
+    const permission = permissionRefusalOf(thrown);
+    if (permission) throw permission;
     const refused = refusalOf(thrown, requests[0]!);
     // Refused as a whole (a quota): nothing of the wave was sent.
     if (refused) return requests.map((request) => new FetchRefusedError(refused.message, request.url, refused.reason));
@@ -56,6 +62,20 @@ function sendAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | F
     const cause = toNetworkError(thrown, requests[0]!).message;
     return requests.map((request) => new NetworkError(`A connection failed during a batch of ${requests.length} requests (${cause}); this request may or may not have been processed.`, request.url, requests.length));
   }
+}
+
+/**
+ * Apps Script's refusal of UrlFetchApp for want of the "Connect to an external service" permission, as the sentence
+ * that says how to grant it. Recognised by its words here, where the call is made, because custom functions cannot
+ * ask ScriptApp first (the custom functions guide does not list it among the services they may call).
+ */
+function permissionRefusalOf(error: unknown): PermissionMissingError | null {
+  const message = error instanceof Error ? error.message : String(error);
+  const refused = refusedScopes(message);
+  if (refused) return new PermissionMissingError(refusalSentence(refused.call, refused.scopes), refused.scopes);
+  // Words that name no scope (docs/platform.md, §13): UrlFetchApp needs only this one.
+  if (AUTHORIZATION_REQUIRED.test(message)) return new PermissionMissingError(refusalSentence('UrlFetchApp.fetch', [SCOPE.externalRequest]), [SCOPE.externalRequest]);
+  return null;
 }
 
 function refuseLongUrl(request: HttpRequest): FetchRefusedError | undefined {

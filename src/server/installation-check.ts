@@ -1,7 +1,9 @@
 // "Check this installation": observes on the platform what docs/platform.md assumes (scopes, the API with the saved
 // token, the allowlist, the cache, the zones, a trigger, a probe formula, the quotas) and writes the report to a sheet.
 
-import { ApiError, FetchRefusedError, NetworkError, userSentence } from '../core/errors';
+import { ApiError, FetchRefusedError, NetworkError, PermissionMissingError, userSentence } from '../core/errors';
+import { MANIFEST_SCOPES, SCOPE } from '../core/settings/permissions';
+import { grantsNow, missingPermissionSentence } from '../gas/granted-scopes';
 import { ISO_DATE_FORMAT } from '../core/sheets/number-formats';
 import { midnightIn } from '../core/sheets/time-zone';
 import {
@@ -127,11 +129,8 @@ export function checkInstallationSummary(): string {
 }
 
 function checkScopes(): InstallationCheck {
-  const info = ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL);
-  const required = info.getAuthorizationStatus() === ScriptApp.AuthorizationStatus.REQUIRED;
-  // getAuthorizedScopes() is in the reference ("Gets a list of authorized scopes for the script") but not in @types.
-  const authorized = (info as GoogleAppsScript.Script.AuthorizationInfo & { getAuthorizedScopes(): string[] | null }).getAuthorizedScopes();
-  return scopesCheck(required, authorized, info.getAuthorizationUrl());
+  const grants = grantsNow();
+  return scopesCheck(grants.missing, MANIFEST_SCOPES.filter((scope) => !grants.missing.includes(scope)), grants.authorizationUrl);
 }
 
 /** One metric listing with the caller's saved token; its answer says which of the outcomes it is. */
@@ -156,6 +155,7 @@ export function observeApi(): ApiObservation {
       return { kind: 'answered', baseUrl, status: error.status, sentence: userSentence(error) };
     }
     if (error instanceof FetchRefusedError) return { kind: 'not-sent', baseUrl, sentence: userSentence(error) };
+    if (error instanceof PermissionMissingError) return { kind: 'not-permitted', baseUrl, sentence: error.message };
     if (error instanceof NetworkError) {
       // Apps Script's refusal for a URL the manifest does not list (gas-runtime README, urlFetchWhitelist).
       if (/not been whitelisted|allowlist/i.test(error.message)) return { kind: 'not-allowed', baseUrl };
@@ -200,7 +200,9 @@ function intlKnows(zone: string): 'known' | 'unknown' | 'differs' {
   return intl === Utilities.formatDate(now, zone, 'yyyy-MM-dd HH:mm') ? 'known' : 'differs';
 }
 
-function createAndDeleteTrigger(book: GoogleAppsScript.Spreadsheet.Spreadsheet): 'created-and-deleted' | 'already-scheduled' | { error: string } {
+function createAndDeleteTrigger(book: GoogleAppsScript.Spreadsheet.Spreadsheet): 'created-and-deleted' | 'already-scheduled' | { error: string } | { notGranted: string } {
+  const notGranted = missingPermissionSentence('Scheduling a snapshot refresh', SCOPE.scriptApp);
+  if (notGranted) return { notGranted };
   try {
     // An add-on may have one time-driven trigger per user per document: an existing one is the proof.
     if (ScriptApp.getUserTriggers(book).some((trigger) => trigger.getEventType() === ScriptApp.EventType.CLOCK)) return 'already-scheduled';

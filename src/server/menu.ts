@@ -1,15 +1,29 @@
 // The add-on menu and the sidebar: what onOpen and onInstall set up.
 
 import { ADDIN_NAME, plural } from '../core/product';
+import { SCOPE } from '../core/settings/permissions';
+import { missingPermissionSentence } from '../gas/granted-scopes';
 import { freezeSelection, thawSelection } from './freeze';
 import { checkInstallationSummary } from './installation-check';
 import { refreshAllFormulasWithChanges } from './refresh';
 
+/** The feature that needs "Display and run third-party web content in prompts and sidebars" (script.container.ui). */
+const UI_FEATURE = `${ADDIN_NAME}'s menu and sidebar`;
+
 /**
  * Adds the menu. Runs in every auth mode: in AuthMode.NONE (add-on installed but not yet used
- * in this document) no property, cache or network access is allowed, and this touches none.
+ * in this document) no property, cache or network access is allowed, and this touches none. In another mode a
+ * person who declined the sidebar permission gets a toast saying which to grant (granular consent), not a failure.
  */
-export function addMenu(): void {
+export function addMenu(event?: unknown): void {
+  const authMode = (event as { authMode?: unknown } | undefined)?.authMode;
+  if (authMode !== undefined && authMode !== ScriptApp.AuthMode.NONE) {
+    const missing = missingPermissionSentence(UI_FEATURE, SCOPE.containerUi);
+    if (missing) {
+      toast(missing);
+      return;
+    }
+  }
   SpreadsheetApp.getUi()
     .createAddonMenu()
     .addItem('Open sidebar', 'showSidebar')
@@ -51,6 +65,11 @@ export function checkInstallationFromMenu(): void {
 
 /** Opens the sidebar, on a given tab when a menu item asks for one. */
 export function showSidebar(tab?: 'export' | 'portfolio' | 'audit'): void {
+  const missing = missingPermissionSentence(UI_FEATURE, SCOPE.containerUi);
+  if (missing) {
+    toast(missing);
+    return;
+  }
   const html = HtmlService.createHtmlOutputFromFile('Sidebar').setTitle(ADDIN_NAME);
   // The page's own script has run by the time this appended one does; the tab name is a constant.
   if (tab) html.append(`<script>window.dispatchEvent(new CustomEvent('addin:open-tab', { detail: '${tab}' }));</script>`);

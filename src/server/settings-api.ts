@@ -8,7 +8,7 @@ import { checkConnection, type ConnectionReport } from '../core/settings/connect
 import { formulaAccessRefusal, sharingNote } from '../core/settings/sharing-note';
 import { checkSettingsChange, type SettingsChange } from '../core/settings/settings-update';
 import { callerDecides, sharedDriveAccessNote, sharedDriveSharingNote, type SharedDriveConnection } from '../core/settings/shared-drive';
-import { callerIsOwner, fileCase, spreadsheetOwnerEmail } from '../gas/ownership';
+import { callerIsOwner, fileCase, ownershipPermissionNote, spreadsheetOwnerEmail } from '../gas/ownership';
 import { decidingFormulaAccess, isOwnerless } from '../gas/shared-drive-connection';
 import { checkBaseUrl, readFormulaAccess, readSettingsSummary, readUserProperties, saveCheckedSettings, saveFormulaAccess, BASE_URL_KEY, TOKEN_KEY } from '../gas/user-settings';
 import type { FormulaAccess, SettingsSummary, SharedDriveAccess } from '../shared/rpc';
@@ -19,7 +19,8 @@ export function settingsForPage(): SettingsSummary {
   const found = fileCase();
   if (found.kind === 'shared-drive') return { ...stored, isOwner: null, sharingNote: sharedDriveSharingNote(found.connection) };
   const isOwner = found.callerIsOwner;
-  return { ...stored, isOwner, sharingNote: sharingNote(isOwner, isOwner === false ? found.ownerEmail : null) };
+  const note = [sharingNote(isOwner, isOwner === false ? found.ownerEmail : null), isOwner === null ? ownershipPermissionNote() : null].filter(Boolean).join(' ');
+  return { ...stored, isOwner, sharingNote: note || null };
 }
 
 /** Two people connecting a Shared Drive file at once: the lock's sentence names what the other is doing. */

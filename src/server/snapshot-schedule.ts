@@ -7,7 +7,9 @@ import type { ChangeRow } from '../core/snapshots/changes';
 import {
   decodeSchedule, overdueSince, requireFrequency, runOutcome, SCHEDULE_KEY_PREFIX, scheduleKey, type ScheduledRun, type SnapshotRefreshFrequency, type SnapshotSchedule,
 } from '../core/snapshots/schedule';
+import { SCOPE } from '../core/settings/permissions';
 import { appendChanges } from '../gas/changes-sheet';
+import { missingPermissionSentence, requirePermission } from '../gas/granted-scopes';
 import { countQuotaUse } from '../gas/quota-usage';
 import type { SnapshotRefreshScheduleView } from '../shared/rpc';
 import { refreshAllSnapshots } from './snapshots';
@@ -16,6 +18,9 @@ import { refreshAllSnapshots } from './snapshots';
 const SCHEDULED_REFRESH_HANDLER = 'runScheduledSnapshotRefresh';
 
 const REFRESH = 'Refresh snapshots (schedule)';
+
+/** The feature that needs "Allow this application to run when you are not present" (script.scriptapp). */
+const SCHEDULING = 'Scheduling a snapshot refresh';
 
 /** The caller's refresh triggers in the active spreadsheet (getUserTriggers lists only the caller's). */
 function myTriggersHere(): GoogleAppsScript.Script.Trigger[] {
@@ -71,6 +76,9 @@ function view(schedule: SnapshotSchedule | null, active: boolean): SnapshotRefre
 /** The caller's schedule for this spreadsheet. */
 export function getSnapshotRefreshSchedule(): SnapshotRefreshScheduleView {
   const schedule = readSchedule(SpreadsheetApp.getActiveSpreadsheet().getId());
+  // Without the permission the triggers cannot even be listed: say what to grant, and what the record says.
+  const missing = missingPermissionSentence(SCHEDULING, SCOPE.scriptApp);
+  if (missing) return { schedule: schedule && { frequency: schedule.frequency, scheduledAt: schedule.scheduledAt, active: false, lastRun: schedule.lastRun }, message: missing };
   return view(schedule, schedule !== null && myTriggersHere().some((t) => t.getUniqueId() === schedule.triggerUid));
 }
 
@@ -81,6 +89,7 @@ export function getSnapshotRefreshSchedule(): SnapshotRefreshScheduleView {
  */
 export function scheduleSnapshotRefresh(frequency: unknown): SnapshotRefreshScheduleView {
   const chosen = requireFrequency(frequency);
+  requirePermission(SCHEDULING, SCOPE.scriptApp);
   const spreadsheetId = SpreadsheetApp.getActiveSpreadsheet().getId();
   // Checked before this spreadsheet's trigger is replaced, so a refusal leaves its schedule as it was.
   const elsewhere = schedulesElsewhere(spreadsheetId);
@@ -105,6 +114,7 @@ export function scheduleSnapshotRefresh(frequency: unknown): SnapshotRefreshSche
 
 /** Turns the caller's scheduled refresh here off: its trigger and its record go. */
 export function cancelSnapshotRefresh(): SnapshotRefreshScheduleView {
+  requirePermission('Turning off a scheduled snapshot refresh', SCOPE.scriptApp);
   for (const trigger of myTriggersHere()) ScriptApp.deleteTrigger(trigger);
   PropertiesService.getUserProperties().deleteProperty(scheduleKey(SpreadsheetApp.getActiveSpreadsheet().getId()));
   return { schedule: null, message: 'Scheduled refresh is off: snapshots are refreshed only when someone clicks "Refresh snapshots".' };

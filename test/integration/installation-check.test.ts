@@ -108,7 +108,30 @@ describe('Check this installation', () => {
   it('fails the permissions check when a scope of the manifest was not granted', async () => {
     const report = await check(runtime({ oauthScopes: SCOPES.filter((scope) => !scope.endsWith('container.ui')) }));
     expect(notPassing(report)).toEqual([[CHECK.scopes, 'fail']]);
-    expect(named(report, CHECK.scopes).detail).toContain('are not granted');
+    expect(named(report, CHECK.scopes).detail).toContain('is not granted: "Display and run third-party web content in prompts and sidebars inside Google applications" (without it: the menu and the sidebar)');
+  });
+
+  it('lists each declined scope with what stops without it, and the lines that need one say so', async () => {
+    const declined = SCOPES.filter((scope) => scope.endsWith('script.scriptapp') || scope.endsWith('userinfo.email'));
+    const rt = runtime();
+    rt.authorize('owner@example.com', { decline: declined });
+    const report = await check(rt);
+    expect(notPassing(report)).toEqual([[CHECK.scopes, 'fail'], [CHECK.trigger, 'fail']]);
+    const scopes = named(report, CHECK.scopes).detail;
+    expect(scopes).toContain('Some permissions the add-in asks for are not granted: "Allow this application to run when you are not present" (without it: scheduled snapshot refreshes); "See your primary Google Account email address" (without it: telling whether you own this spreadsheet, and your email in the Pushes sheet). Everything else works.');
+    expect(scopes).toContain('open https://script.google.com/macros/d/');
+    expect(named(report, CHECK.trigger).detail).toMatch(/^Not tested: Scheduling a snapshot refresh needs the permission "Allow this application to run when you are not present"/);
+    expect(rt.triggers.list()).toEqual([]);
+  });
+
+  it('says the API cannot be reached until "Connect to an external service" is granted, and sends nothing', async () => {
+    const rt = runtime();
+    rt.authorize('owner@example.com', { decline: SCOPES.filter((scope) => scope.endsWith('external_request')) });
+    await stack.takeRequests();
+    const report = await check(rt);
+    expect(named(report, CHECK.api)).toMatchObject({ status: 'fail', detail: expect.stringContaining('Reaching the API needs the permission "Connect to an external service"') });
+    expect(named(report, CHECK.allowlist).status).toBe('degraded');
+    expect(await stack.takeRequests()).toEqual([]);
   });
 
   it('from the menu writes the report; a probe Sheets calculates only after the check is read by the next check', async () => {

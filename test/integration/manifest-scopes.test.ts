@@ -1,5 +1,5 @@
-// The built add-in against the scopes it ships: the sidebar's first call reads who is at the keyboard
-// (Session.getActiveUser), which Apps Script refuses when the manifest lacks userinfo.email.
+// The built add-in against the scopes it ships: the sidebar's first call asks who is at the keyboard
+// (Session.getActiveUser), which Apps Script refuses without userinfo.email, so it asks whether it was granted first.
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,9 +20,12 @@ describe('the scopes the add-in ships', () => {
     expect(rt.executions.every((execution) => execution.outcome === 'completed')).toBe(true);
   });
 
-  it('without userinfo.email, fail the sidebar\'s first call as Apps Script would', () => {
+  it('without userinfo.email in the grant, still load the settings, with ownership unknown and the permission named', () => {
     const rt = stack.runtime({ oauthScopes: shipped.filter((scope) => scope !== USERINFO_EMAIL) });
-    const refusal = `Specified permissions are not sufficient to call Session.getActiveUser. Required permissions: ${USERINFO_EMAIL}`;
-    expect(rt.callServer('getSettings', [], { user: OWNER })).toEqual({ ok: false, error: expect.stringContaining(refusal) });
+    const settings = rt.callServer('getSettings', [], { user: OWNER }) as { ok: boolean; value: { isOwner: boolean | null; sharingNote: string } };
+    expect(settings).toMatchObject({ ok: true, value: { isOwner: null } });
+    expect(settings.value.sharingNote).toContain('"See your primary Google Account email address"');
+    // The guard asked first: Session was never called, so nothing failed.
+    expect(rt.executions.every((execution) => execution.outcome === 'completed')).toBe(true);
   });
 });

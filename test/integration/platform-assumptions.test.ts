@@ -124,6 +124,8 @@ const SWITCHES: Array<[string, PlatformAssumptions]> = [
   ['date arguments are built in the script\'s zone', { datesInScriptZone: true }],
   ['a time-driven trigger sees the active spreadsheet', { activeSpreadsheetInTimeTrigger: true }],
   ['a date a script writes gets no date format', { writtenDatesGetDateFormat: false }],
+  // Nothing is declined in the journeys, so only a path that wrongly met a refusal would notice (declined-scopes.test.ts has the rest).
+  ['a declined scope\'s refusal names no scope', { declinedScopeRefusalNamesScope: false }],
 ];
 
 describe.each(SWITCHES)('the main journeys when %s', (_name, assumptions) => {

@@ -36,6 +36,8 @@ const lock = new LockUnavailableError(30_400);
 const untrusted = new classes.UntrustedRecordError('The snapshot at Sheet1!A1', 'Insert the snapshot again.');
 const notAmong = new NotAmongAllowedError('metric', 'm1', 'the companies this spreadsheet may read (1 company)');
 const changed = new ListChangedError(3);
+const PERMISSION = 'Scheduling a snapshot refresh needs the permission "Allow this application to run when you are not present", which was not granted to Portfolio Metrics. To grant it, open Extensions › Portfolio Metrics › Open sidebar and tick it when Google asks; if Google does not ask, remove Portfolio Metrics at myaccount.google.com › Security › Third-party apps with account access, then open it again and allow every permission. Everything else keeps working meanwhile.';
+const permission = new classes.PermissionMissingError(PERMISSION, ['https://www.googleapis.com/auth/script.scriptapp']);
 
 const QUOTA = "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. It renews within 24 hours of its first use; until then formulas still show the values the add-in has cached.";
 const PROPERTIES_QUOTA =
@@ -73,6 +75,11 @@ describe('userSentence', () => {
     ['LockUnavailableError', lock, 'Another run of the add-in for this account held its lock for 30 seconds. Wait a moment and try again.'],
     ['NotAmongAllowedError', notAmong, "No metric with id m1 was found in the companies this spreadsheet may read (1 company): check the id. If it is another company's, the spreadsheet's owner can allow that company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula."],
     ['ListChangedError', changed, 'The data changed on the API while the add-in read it, 3 times: nothing was kept. Try again in a moment.'],
+    ['PermissionMissingError', permission, PERMISSION],
+    // Apps Script's own refusal of a permission no guard asked about first: the same sentence, named by the call.
+    ['a declined scope, in Apps Script\'s words', new Error('You do not have permission to call ScriptApp.newTrigger. Required permissions: https://www.googleapis.com/auth/script.scriptapp'), PERMISSION],
+    ['a scope the manifest lacks, alternatives', new Error('Specified permissions are not sufficient to call SpreadsheetApp.getActiveSpreadsheet. Required permissions: (https://www.googleapis.com/auth/spreadsheets.currentonly || https://www.googleapis.com/auth/spreadsheets)'),
+      PERMISSION.replace('Scheduling a snapshot refresh', 'Reading and writing this spreadsheet').replace('"Allow this application to run when you are not present"', '"See, edit, create and delete your spreadsheets in Google Drive"')],
     ['the Properties daily quota, read', new Error('Service invoked too many times for one day: properties.'), PROPERTIES_QUOTA],
     ['the Properties daily quota, write', new Error('Service invoked too many times for one day: graphite property writes.'), PROPERTIES_QUOTA],
     ["triggers' daily runtime", new Error('Service using too much computer time for one day'), TRIGGER_QUOTA],
@@ -112,6 +119,7 @@ describe('shortReason', () => {
     ['InputError', input, undefined, 'the cell shows the error #N/A'],
     ['FormulaAccessError', access, undefined, `f${ACCESS.slice(1, -1)}`],
     ['LockUnavailableError', lock, undefined, 'another run of the add-in for this account held its lock for 30 seconds. Wait a moment and try again'],
+    ['PermissionMissingError', permission, undefined, `s${PERMISSION.slice(1, -1)}`],
     ['an item of a refusal', { type: 'attribute_invalid', message: 'is not a valid date.' }, undefined, 'is not a valid date'],
     ['an item without a message', { type: 'attribute_invalid' }, undefined, 'attribute_invalid'],
     ['not an Error', 'boom.', undefined, 'boom'],
@@ -121,7 +129,7 @@ describe('shortReason', () => {
 });
 
 describe('the error classes', () => {
-  const tabled = [unauthorized, network, refused('other'), rateLimited, outOfTime, config, input, access, lock, untrusted, notAmong, changed];
+  const tabled = [unauthorized, network, refused('other'), rateLimited, outOfTime, config, input, access, lock, untrusted, notAmong, changed, permission];
 
   it('are all AddinErrors, and the tables above hold one of each', () => {
     const exported: unknown[] = Object.values(classes).filter((value) => typeof value === 'function' && value.prototype instanceof Error);

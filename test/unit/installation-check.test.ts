@@ -1,6 +1,7 @@
 // The installation check's sentences: a status per observation, what it means and what to do, never a token.
 
-import { apiChecks, CHECK, probeChecks, quotasCheck, summaryOf, writtenDatesCheck, type ProbeFindings } from '../../src/core/settings/installation-check';
+import { apiChecks, CHECK, probeChecks, quotasCheck, scopesCheck, summaryOf, triggerCheck, writtenDatesCheck, type ProbeFindings } from '../../src/core/settings/installation-check';
+import { MANIFEST_SCOPES, SCOPE } from '../../src/core/settings/permissions';
 
 const BASE = 'https://api.example.com/';
 const DATE = { iso: '2024-01-15', spreadsheetMidnight: Date.UTC(2024, 0, 15, 5), scriptMidnight: Date.UTC(2024, 0, 15), spreadsheetZone: 'America/New_York', scriptZone: 'Etc/UTC' };
@@ -96,5 +97,31 @@ describe('the written-dates check', () => {
     const check = writtenDatesCheck(format);
     expect([check.name, check.status]).toEqual([CHECK.writtenDates, status]);
     expect(check.detail).toContain(words);
+  });
+});
+
+describe('the permissions check', () => {
+  it('passes when every scope is granted, naming them', () => {
+    expect(scopesCheck([], MANIFEST_SCOPES, null)).toEqual({ name: CHECK.scopes, status: 'pass', detail: 'Every permission the add-in asks for is granted: spreadsheets, script.external_request, script.container.ui, script.scriptapp, userinfo.email.' });
+  });
+
+  it('lists each declined scope in the consent screen\'s words, what stops without it, and where to grant it', () => {
+    const check = scopesCheck([SCOPE.externalRequest], MANIFEST_SCOPES.filter((scope) => scope !== SCOPE.externalRequest), 'https://script.google.com/macros/d/x/authorize');
+    expect(check).toEqual({
+      name: CHECK.scopes,
+      status: 'fail',
+      detail: 'A permission the add-in asks for is not granted: "Connect to an external service" (without it: formulas and every feature that reads or writes the API). Everything else works. To grant it, open https://script.google.com/macros/d/x/authorize and tick it; if Google does not ask, remove Portfolio Metrics at myaccount.google.com › Security › Third-party apps with account access and open it again.',
+    });
+  });
+
+  it('marks the trigger check as not tested when its permission is missing, with the reason', () => {
+    expect(triggerCheck({ notGranted: 'Scheduling … needs the permission.' })).toEqual({ name: CHECK.trigger, status: 'fail', detail: 'Not tested: Scheduling … needs the permission.' });
+  });
+
+  it('fails the API check with the permission\'s sentence, and leaves the allowlist untested', () => {
+    expect(apiChecks({ kind: 'not-permitted', baseUrl: 'https://api.test', sentence: 'Reaching the API needs …' }).map((check) => [check.name, check.status, check.detail])).toEqual([
+      [CHECK.api, 'fail', 'Reaching the API needs …'],
+      [CHECK.allowlist, 'degraded', 'Not tested: nothing can be sent until that permission is granted. Run the check again then.'],
+    ]);
   });
 });

@@ -161,3 +161,14 @@ function codeForStatus(status: number): ApiErrorCode {
   const code: ApiErrorCode | undefined = (CODE_OF_STATUS as Partial<Record<number, ApiErrorCode>>)[status];
   return code ?? (status >= 500 ? 'server_error' : 'unexpected_response');
 }
+
+/**
+ * A feature needs a permission the person did not grant (granular consent): its sentence names the feature, the
+ * permission in the consent screen's words and how to grant it (core/settings/permissions.ts).
+ */
+export class PermissionMissingError extends AddinError {
+  override readonly name = 'PermissionMissingError';
+  constructor(message: string, readonly scopes: readonly string[]) {
+    super(message);
+  }
+}

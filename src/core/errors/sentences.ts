@@ -2,8 +2,9 @@
 // report shows after "failed: " (lower case first, no final period). No error the add-in builds carries the token.
 
 import { SETTINGS_HINT } from '../product';
-import { ApiError, FetchRefusedError, NetworkError, type ErrorItem, type RefusalReason } from './classes';
+import { AddinError, ApiError, FetchRefusedError, NetworkError, type ErrorItem, type RefusalReason } from './classes';
 import { dailyQuotaOf, type DailyQuota } from './platform-quotas';
+import { AUTHORIZATION_REQUIRED, refusalSentence, refusedScopes, unnamedPermissionSentence } from '../settings/permissions';
 
 /** A path that names a record: the API's only paths with an id are these collections followed by one. */
 const ID_SEGMENT = /\/(metrics|portfolio_company_profiles|portfolio_notes)\/[^/?#]+/;
@@ -52,6 +53,10 @@ export function userSentence(error: unknown): string {
   // Apps Script's own refusal, thrown by any of its services (a property read in a formula, a job's bookkeeping).
   const quota = dailyQuotaOf(error);
   if (quota) return DAILY_QUOTA_SENTENCES[quota];
+  // A call Apps Script refused for want of a permission that no guard caught first (granular consent).
+  const refused = error instanceof Error && !(error instanceof AddinError) ? refusedScopes(error.message) : null;
+  if (refused) return refusalSentence(refused.call, refused.scopes);
+  if (error instanceof Error && !(error instanceof AddinError) && AUTHORIZATION_REQUIRED.test(error.message)) return unnamedPermissionSentence();
   // Every other class is built with its sentence.
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 // What a failed request means for a job that writes (an export, an audit push, an import), in four
 // kinds: retry later (wait), refused, unknown whether stored, stop.
 
-import { ApiError, ConfigError, dailyQuotaOf, FetchRefusedError, InputError, ListChangedError, NetworkError, OutOfTimeError, RateLimitedError, shortReason, userSentence, type ReasonSubject } from '../errors';
+import { ApiError, ConfigError, dailyQuotaOf, FetchRefusedError, InputError, ListChangedError, NetworkError, OutOfTimeError, PermissionMissingError, RateLimitedError, shortReason, userSentence, type ReasonSubject } from '../errors';
 import type { WaveFailureEffect } from './wave-step';
 
 /** `build`: the audit build's reads (GETs), which, like a PUT, are safe to send again. */
@@ -37,6 +37,8 @@ export function classifyFailure(error: unknown, job: JobKind): Failure {
     return { kind: 'unknown', message: userSentence(error) };
   }
   if (error instanceof ConfigError) return { kind: 'stop', message: error.message };
+  // A permission not granted: nothing was sent, and nothing will be until the person grants it.
+  if (error instanceof PermissionMissingError) return { kind: 'stop', message: error.message };
   // The client's own checks of an import's ids, raised before anything is sent.
   if (error instanceof InputError && job === 'import') return { kind: 'refused', reason: shortReason(error) };
   // A daily quota of Apps Script (a property read or write of the job's own bookkeeping) is expected, and says which.

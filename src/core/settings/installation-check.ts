@@ -4,6 +4,7 @@
 import { ADDIN_NAME, SETTINGS_HINT, plural } from '../product';
 import { isDateFormatCode } from '../sheets/number-formats';
 import { connectorName, type FileCase } from './shared-drive';
+import { FEATURES_NEEDING, permissionName } from './permissions';
 
 export type CheckStatus = 'pass' | 'degraded' | 'fail';
 
@@ -45,12 +46,18 @@ export function summaryOf(checks: readonly InstallationCheck[]): string {
   return `${parts.join(' and ')}: read each line for what it means and what to do. ${SEND_REPORT}`;
 }
 
-export function scopesCheck(required: boolean, authorizedScopes: readonly string[] | null, authorizationUrl: string | null): InstallationCheck {
-  if (required) {
+/**
+ * Which of the manifest's permissions the person granted (granular consent: any may be declined): each one missing,
+ * in the consent screen's words, with what stops without it and how to grant it; everything else works.
+ */
+export function scopesCheck(missing: readonly string[], authorizedScopes: readonly string[] | null, authorizationUrl: string | null): InstallationCheck {
+  if (missing.length > 0) {
+    const each = missing.map((scope) => `${permissionName(scope)} (without it: ${FEATURES_NEEDING[scope] ?? 'the features that call it'})`).join('; ');
+    const how = authorizationUrl ? `open ${authorizationUrl} and tick ${missing.length === 1 ? 'it' : 'them'}` : `open Extensions › ${ADDIN_NAME} › Open sidebar and tick ${missing.length === 1 ? 'it' : 'them'} when Google asks`;
     return {
       name: CHECK.scopes,
       status: 'fail',
-      detail: `Some permissions the add-in needs are not granted, so parts of it will stop with "You do not have permission". Open ${authorizationUrl ?? 'the add-in again from the Extensions menu'} and allow them.`,
+      detail: `${missing.length === 1 ? 'A permission the add-in asks for is' : 'Some permissions the add-in asks for are'} not granted: ${each}. Everything else works. To grant ${missing.length === 1 ? 'it' : 'them'}, ${how}; if Google does not ask, remove ${ADDIN_NAME} at myaccount.google.com › Security › Third-party apps with account access and open it again.`,
     };
   }
   const scopes = authorizedScopes && authorizedScopes.length ? `: ${authorizedScopes.map((scope) => scope.replace('https://www.googleapis.com/auth/', '')).join(', ')}` : '';
@@ -67,7 +74,9 @@ export type ApiObservation =
   | { kind: 'no-api'; baseUrl: string; request: string }
   | { kind: 'unreachable'; baseUrl: string; reason: string }
   | { kind: 'not-allowed'; baseUrl: string }
-  | { kind: 'not-sent'; baseUrl: string; sentence: string };
+  | { kind: 'not-sent'; baseUrl: string; sentence: string }
+  /** The person did not grant "Connect to an external service": nothing can be sent (the sentence says how to grant it). */
+  | { kind: 'not-permitted'; baseUrl: string; sentence: string };
 
 export function apiChecks(seen: ApiObservation): InstallationCheck[] {
   const allowed = (detail: string): InstallationCheck => ({ name: CHECK.allowlist, status: 'pass', detail });
@@ -111,6 +120,11 @@ export function apiChecks(seen: ApiObservation): InstallationCheck[] {
           detail: `${seen.baseUrl} is not in the manifest's urlFetchWhitelist, so no request can reach it. Either save the API address this deployment was built for in ${SETTINGS_HINT}, or ask whoever deployed the add-in to build it with --api-base-url for this address.`,
         },
       ];
+    case 'not-permitted':
+      return [
+        { name: CHECK.api, status: 'fail', detail: seen.sentence },
+        { name: CHECK.allowlist, status: 'degraded', detail: 'Not tested: nothing can be sent until that permission is granted. Run the check again then.' },
+      ];
     case 'not-sent':
       return [
         { name: CHECK.api, status: 'degraded', detail: `The request to ${seen.baseUrl} was not sent: ${seen.sentence}` },
@@ -150,7 +164,8 @@ export function zonesCheck(zones: ReadonlyArray<{ zone: string; intl: 'known' | 
   };
 }
 
-export function triggerCheck(outcome: 'created-and-deleted' | 'already-scheduled' | { error: string }): InstallationCheck {
+export function triggerCheck(outcome: 'created-and-deleted' | 'already-scheduled' | { error: string } | { notGranted: string }): InstallationCheck {
+  if (typeof outcome === 'object' && 'notGranted' in outcome) return { name: CHECK.trigger, status: 'fail', detail: `Not tested: ${outcome.notGranted}` };
   // What the check proves is that the add-in may create (and delete) a trigger; that the trigger then runs it
   // cannot see within one execution, and a test deployment never runs one (docs/deploy.md).
   const notProved = 'It does not prove that a trigger runs (none runs in a test deployment): to see that, schedule a refresh and read its "Last run" in the Snapshots tab after the first hour.';
