@@ -14,6 +14,6 @@ export function runFormula<A extends unknown[], T>(formula: (ctx: FormulaContext
   } catch (error) {
     // One line per cell that fails, its kind only: a cell's sentence may quote its arguments.
     consoleSupportLog.write({ kind: 'refusal', place: 'cell', failure: failureKind(error) });
-    throw new Error(userSentence(explainPortfolioForbidden(error)));
+    throw new Error(userSentence(explainPortfolioForbidden(error), 'cell'));
   }
 }

@@ -116,13 +116,17 @@ export class Requester {
       for (const pending of pendings) results[pending.index] = { ok: false, error };
     };
 
-    while (queue.length > 0) {
+    /** Fails what is left when too little time is left for a round trip: UrlFetchApp cannot cut a request short. */
+    const outOfTime = (): boolean => {
       const tooLate = this.refuseWithoutTime(queue.length);
-      if (tooLate) {
-        this.log.write({ kind: 'not-sent', reason: 'out_of_time', requests: queue.length, leftMs: this.remainingMs() });
-        fail(queue, tooLate);
-        break;
-      }
+      if (!tooLate) return false;
+      this.log.write({ kind: 'not-sent', reason: 'out_of_time', requests: queue.length, leftMs: this.remainingMs() });
+      fail(queue, tooLate);
+      return true;
+    };
+
+    while (queue.length > 0) {
+      if (outOfTime()) break;
       const wanted = probe ? 1 : Math.min(queue.length, waveCap);
       let granted: number;
       try {
@@ -138,6 +142,10 @@ export class Requester {
         fail(queue, error);
         break;
       }
+      // Again at the moment of sending: taking the budget may have waited for the user's lock (5 s each time while
+      // another execution, such as a scheduled refresh, holds it), which a cell's 30 s cannot afford twice. The
+      // slots it granted stay counted: the budget is cautious for one window, never short.
+      if (outOfTime()) break;
       const wave = queue.slice(0, granted);
       const rest = queue.slice(granted);
       const sentAt = this.now();
@@ -235,6 +243,7 @@ export class Requester {
     const requests = unsent === 1 ? '1 request was' : `${unsent} requests were`;
     return new OutOfTimeError(
       `This run is close to Apps Script's time limit (${Math.max(0, Math.floor(leftMs / 1000))} s left, and an answer can take ${Math.ceil(needMs / 1000)} s), so ${requests} not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.`,
+      unsent,
     );
   }
 
