@@ -1,6 +1,6 @@
 // What support can read of a person's install: typed events, each put into one line of Apps Script's execution
 // log. Events carry no free text (an API message or a sentence may quote a cell), only kinds, numbers and a
-// request's path; the path is cut to its collections and ids, and an email in it to its domain. The token is never
+// request's path; the path is cut to its lowercase names (collections, a version) and ids, an email in it to its domain. The token is never
 // given to an event, so no line can hold it.
 
 import {
