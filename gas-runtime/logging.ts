@@ -1,4 +1,10 @@
 // Logger and console: what the script logs is kept on the runtime (rt.logs) and optionally passed on.
+// Each line belongs to one execution, as in Apps Script, where `console` "allows the developer to write to the
+// Execution log and to Google Cloud Logging if the script is associated with a standard Cloud Project"
+// (developers.google.com/apps-script/reference/base/console), and the Executions page lists each execution with
+// its own lines: an entry carries its execution's id (rt.executions[].id), so a test reads one execution's log
+// as support reads it there. Logger's getLog() is "the log from the logging console" of the current execution
+// (reference/base/logger): a LoggerStandIn is made per execution.
 
 import { inspect } from 'node:util';
 
@@ -10,6 +16,8 @@ export interface LogEntry {
   /** Virtual time of the entry. */
   time: number;
   functionName: string;
+  /** The execution that wrote it (rt.executions[].id); 0 outside any execution. */
+  executionId: number;
 }
 
 export type LogSink = (entry: LogEntry) => void;

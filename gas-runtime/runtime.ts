@@ -229,7 +229,7 @@ export interface WorkerSide {
   hostServices: (execution: Execution) => Record<string, object>;
   /** The host's daily quota. */
   urlFetchQuota: UrlFetchQuotaCharger;
-  log: (level: LogLevel, message: string, time: number, functionName: string) => void;
+  log: (level: LogLevel, message: string, time: number, functionName: string, executionId: number) => void;
 }
 
 /** Execution failures, before each entry point turns them into its own error type. */
@@ -890,7 +890,7 @@ export class GasRuntime {
           },
         };
       },
-      log: (level, message, time, functionName) => this.#pushLog({ level, message, time, functionName }),
+      log: (level, message, time, functionName, executionId) => this.#pushLog({ level, message, time, functionName, executionId }),
     });
   }
 
@@ -935,8 +935,10 @@ export class GasRuntime {
   #log(level: LogLevel, message: string): void {
     const time = this.#clock.now();
     const functionName = this.#current?.functionName ?? '';
-    if (this.#worker) this.#worker.log(level, message, time, functionName);
-    else this.#pushLog({ level, message, time, functionName });
+    // 0 outside any execution (a test's own call); ids start at 1.
+    const executionId = this.#current?.id ?? 0;
+    if (this.#worker) this.#worker.log(level, message, time, functionName, executionId);
+    else this.#pushLog({ level, message, time, functionName, executionId });
   }
 
   #pushLog(entry: LogEntry): void {

@@ -157,6 +157,8 @@ const CLASSES: Readonly<Record<string, ClassScopes>> = {
   HtmlOutput: { page: `${REFERENCE}html/html-output`, scopes: NONE, methods: same('class', 'append', 'setTitle', 'setWidth', 'setHeight', 'getContent') },
   HtmlTemplate: { page: `${REFERENCE}html/html-template`, scopes: NONE, methods: same('class', 'evaluate') },
   Utilities: { page: `${REFERENCE}utilities/utilities`, scopes: NONE, methods: same('class', 'formatDate', 'getUuid', 'newBlob', 'sleep', 'base64Encode', 'computeHmacSha256Signature', 'Charset') },
+  // The support log (src/gas/support-log.ts): the console page lists no Authorization section for any method.
+  Console: { page: `${REFERENCE}base/console`, scopes: NONE, methods: same('class', 'log', 'warn') },
 };
 
 /** `Class.member` → what the reference lists for it: every method the add-in calls (and a few the installation check will). */

@@ -24,7 +24,7 @@ export interface PoolHost {
   nextExecutionId(): number;
   /** The host-side services of one execution (over a mirror Execution with its id), and what to do around each of its calls. */
   begin(job: PendingJob, id: number, startedAt: number): { services: Record<string, object>; around<T>(call: () => T): T; declinedScopes: string[] };
-  log(level: LogLevel, message: string, time: number, functionName: string): void;
+  log(level: LogLevel, message: string, time: number, functionName: string, executionId: number): void;
 }
 
 export interface JobSpec {
@@ -250,7 +250,7 @@ export class WorkerPool {
         fail(wireToError(message.error));
         return;
       case 'log':
-        this.#host.log(message.level, message.message, message.time, message.functionName);
+        this.#host.log(message.level, message.message, message.time, message.functionName, message.executionId);
         return;
       case 'crashed': {
         const job = pooled.job;

@@ -70,7 +70,7 @@ export type WorkerMessage =
   | { type: 'lock'; action: 'try' | 'release'; key: string }
   /** Counts requests against the host's daily quota, which is per user across every execution. */
   | { type: 'url-fetch-quota'; user: string; count: number }
-  | { type: 'log'; level: LogLevel; message: string; time: number; functionName: string }
+  | { type: 'log'; level: LogLevel; message: string; time: number; functionName: string; executionId: number }
   | { type: 'done'; result: JobResult }
   | { type: 'crashed'; error: WireError };
 

@@ -71,7 +71,7 @@ try {
         const { job, remote } = current;
         return Object.fromEntries(Object.entries(job.services).map(([name, wire]) => [name, remote.decode(wire) as object]));
       },
-      log: (level, message, time, functionName) => post({ type: 'log', level, message, time, functionName }),
+      log: (level, message, time, functionName, executionId) => post({ type: 'log', level, message, time, functionName, executionId }),
     },
   );
   post({ type: 'ready' });

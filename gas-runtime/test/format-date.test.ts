@@ -57,4 +57,14 @@ describe('Utilities', () => {
       ['warn', 'careful { a: 1 }', 'logSomething'],
     ]);
   });
+
+  it("files each line under its own execution, and Logger.getLog() holds only the current execution's lines", () => {
+    const rt = createGasRuntime({ code: fixture('services') });
+    rt.run('logSomething');
+    // A second execution's Logger starts empty: its getLog() is not the first one's lines again.
+    expect(rt.run('logSomething')).toBe('count: 3 of 4');
+    const [first, second] = rt.executions.map((execution) => execution.id);
+    expect(first).not.toBe(second);
+    expect(rt.logs.map((entry) => entry.executionId)).toEqual([first, first, second, second]);
+  });
 });

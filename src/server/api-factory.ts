@@ -7,6 +7,7 @@ import { DEFAULT_RETRY_POLICY } from '../core/api/retry-policy';
 import type { CredentialsOf } from '../core/settings/credential-sentences';
 import { appsScriptClock } from '../gas/apps-script-clock';
 import { USER_LOCK_ALREADY_HELD, userCache, userMutex } from '../gas/cache-and-lock';
+import { consoleSupportLog } from '../gas/support-log';
 import { createUrlFetchTransport } from '../gas/urlfetch-transport';
 import { readCredentials, type UserProperties } from '../gas/user-settings';
 
@@ -45,6 +46,7 @@ export function createClientForExecution(limits: ExecutionLimits = {}): ApiClien
       ...(limits.noRateLimitRetries && { retryStatuses: DEFAULT_RETRY_POLICY.retryStatuses.filter((status) => status !== 429) }),
     },
     onWait: limits.onWait,
+    log: consoleSupportLog,
   });
 }
 

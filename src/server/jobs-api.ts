@@ -5,6 +5,8 @@
 
 import type { ApiClient } from '../core/api/client';
 import { InputError } from '../core/errors';
+import type { SupportLog } from '../core/log/support-log';
+import { consoleSupportLog } from '../gas/support-log';
 import { WaitLog } from '../core/jobs/wait-log';
 import { cancelJob as cancelled } from '../core/jobs/job-state';
 import { needsProbe, type RateLimitState } from '../core/jobs/rate-limit-state';
@@ -35,6 +37,8 @@ type StepContext<J> = {
   shouldStop: () => boolean;
   /** Saves the job and publishes its progress: a killed step loses nothing saved before. */
   checkpoint: (job: J) => void;
+  /** Where the step says why it stopped early (core/log), beside the start and end this engine writes. */
+  supportLog: SupportLog;
 };
 
 /**
@@ -102,7 +106,9 @@ export function continueJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, 
     if (kind.state(job).status !== 'running') return kind.handle(id, job);
     const refused = kind.beforeStep?.(id, job);
     if (refused) return refused;
-    const deadline = Date.now() + STEP_BUDGET_MS;
+    const startedAt = Date.now();
+    const deadline = startedAt + STEP_BUDGET_MS;
+    consoleSupportLog.write({ kind: 'step-start', job: kind.store, jobId: id });
     const waitLog = new WaitLog();
     // After a 429 the step opens with one probe: its client leaves 429s to the job.
     const client = createClientForExecution({ deadline, onWait: waitLog.onWait, noRateLimitRetries: needsProbe(kind.state(job)) });
@@ -111,9 +117,12 @@ export function continueJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, 
       publishJobProgress(kind.store, id, kind.progress(next));
     };
     const shouldStop = (): boolean => jobCancelRequested(kind.store, id);
-    job = kind.step(job, { id, client, deadline, marginMs: kind.marginMs, waitLog, shouldStop, checkpoint });
-    if (kind.state(job).status === 'running') checkpoint(job);
+    job = kind.step(job, { id, client, deadline, marginMs: kind.marginMs, waitLog, shouldStop, checkpoint, supportLog: consoleSupportLog });
+    const { status, notBefore } = kind.state(job);
+    if (status === 'running') checkpoint(job);
     else stop(kind, id, job);
+    const ended = Date.now();
+    consoleSupportLog.write({ kind: 'step-end', job: kind.store, jobId: id, status, ms: ended - startedAt, ...(notBefore !== undefined && notBefore > ended && { notBeforeMs: notBefore - ended }) });
     return kind.handle(id, job);
   });
 }

@@ -89,6 +89,14 @@ describe('userSentence', () => {
   ])('%s', (_, error, sentence) => {
     expect(userSentence(error)).toBe(sentence);
   });
+
+  it('tells a cell that ran out of time before asking the API to recalculate, and says the rest as anywhere', () => {
+    const RECALCULATE = 'Recalculate to try again: Extensions › Portfolio Metrics › Refresh data. If it happens again, narrow the date range or split it over several formulas.';
+    expect(userSentence(new OutOfTimeError(outOfTime.message, 1), 'cell')).toBe(`This cell ran out of its 30 seconds before asking the API, so 1 request to the API was not sent. ${RECALCULATE}`);
+    expect(userSentence(new OutOfTimeError(outOfTime.message, 3), 'cell')).toBe(`This cell ran out of its 30 seconds before asking the API, so 3 requests to the API were not sent. ${RECALCULATE}`);
+    expect(userSentence(new OutOfTimeError(outOfTime.message, 3))).toBe(outOfTime.message);
+    expect(userSentence(network, 'cell')).toBe(userSentence(network));
+  });
 });
 
 describe('shortReason', () => {

@@ -1,4 +1,4 @@
-import { ApiError, FetchRefusedError, NetworkError, OutOfTimeError, RateLimitedError, userSentence } from '../../src/core/errors';
+import { ApiError, FetchRefusedError, LockUnavailableError, NetworkError, OutOfTimeError, RateLimitedError, userSentence } from '../../src/core/errors';
 import { RequestBudget } from '../../src/core/api/rate-budget';
 import { Requester } from '../../src/core/api/requester';
 import { CountingMutex, MemoryCache } from '../support/memory-cache';
@@ -339,6 +339,24 @@ describe('Requester', () => {
     expect(userSentence(caught)).toBe("This run is close to Apps Script's time limit (4 s left, and an answer can take 8 s), so 1 request was not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.");
     expect(transport.sent).toHaveLength(2);
     transport.assertDone();
+  });
+
+  it('checks the time again after the budget waited for a busy lock, and sends nothing the time left cannot cover', () => {
+    const clock = new FakeClock();
+    // Another execution (a scheduled refresh) holds the user's lock: each try costs the 5 s it waits.
+    const busyLock = { withLock: (): never => { clock.advance(5000); throw new LockUnavailableError(5000); } };
+    const budget = new RequestBudget(new MemoryCache(), busyLock, clock);
+    const transport = new ScriptedTransport([]);
+    const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, deadline: clock.now() + 6000 });
+    let caught: unknown;
+    try {
+      r.send({ method: 'GET', path: '/a' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(OutOfTimeError);
+    expect((caught as OutOfTimeError).unsent).toBe(1);
+    expect(transport.sent).toHaveLength(0);
   });
 
   it('does not wait for the rate budget into the last round trip before the deadline, where a request could not end in time', () => {

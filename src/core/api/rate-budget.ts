@@ -53,9 +53,9 @@ export class RequestBudget {
    * Grants up to `wanted` requests (at least 1), sleeping while the window is full, or throws RateLimitedError when
    * the wait would pass `deadline`. A sliding window keeps us under a fixed-window or sliding-window server alike.
    * The error says whose limit it is: the server's while a 429 holds every execution back, else the add-in's own
-   * count, which only then is spent.
+   * count, which only then is spent. `onWait` is told of each sleep before it starts.
    */
-  take(wanted: number, deadline: number): number {
+  take(wanted: number, deadline: number, onWait?: (ms: number) => void): number {
     for (;;) {
       const { granted, waitMs, by } = withLockIfFree(this.mutex, () => this.tryTake(wanted));
       if (granted > 0) return granted;
@@ -65,6 +65,7 @@ export class RequestBudget {
         const sentence = by === 'server' ? serverRateLimitSentence(seconds) : ownBudgetSentence(this.rateLimit.limit, describeWindow(this.rateLimit.windowMs), seconds);
         throw new RateLimitedError(sentence, seconds, by);
       }
+      onWait?.(waitMs);
       this.clock.sleep(waitMs);
     }
   }

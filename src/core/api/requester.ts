@@ -1,6 +1,7 @@
 // The one layer every API call goes through: URL and auth, the request budget, retries, error parsing.
 
 import { ApiError, FetchRefusedError, NetworkError, OutOfTimeError, RateLimitedError, serverRateLimitSentence, type ErrorItem } from '../errors';
+import { NO_SUPPORT_LOG, type RequestOutcome, type SupportLog } from '../log/support-log';
 import { missingCredential, type CredentialsOf } from '../settings/credential-sentences';
 import { encodeQuery, type Query } from './query';
 import type { RequestBudget } from './rate-budget';
@@ -36,6 +37,8 @@ export interface RequesterOptions {
   deadline?: number;
   /** Told of every wait, so long work can show "waiting for the rate limit". */
   onWait?: (event: WaitEvent) => void;
+  /** Where each request's method, path, status and time, each wait and each give-up go, for support (core/log). */
+  log?: SupportLog;
 }
 
 export interface WaitEvent {
@@ -60,6 +63,7 @@ interface Pending {
 export class Requester {
   private readonly policy: RetryPolicy;
   private readonly baseUrl: string;
+  private readonly log: SupportLog;
   /** The slowest wave so far: the next may take as long. */
   private longestRoundTripMs = 0;
 
@@ -67,6 +71,7 @@ export class Requester {
     if (!options.token) throw missingCredential('token', options.credentialsOf ?? 'caller');
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.log = options.log ?? NO_SUPPORT_LOG;
   }
 
   now(): number {
@@ -111,29 +116,44 @@ export class Requester {
       for (const pending of pendings) results[pending.index] = { ok: false, error };
     };
 
-    while (queue.length > 0) {
+    /** Fails what is left when too little time is left for a round trip: UrlFetchApp cannot cut a request short. */
+    const outOfTime = (): boolean => {
       const tooLate = this.refuseWithoutTime(queue.length);
-      if (tooLate) {
-        fail(queue, tooLate);
-        break;
-      }
+      if (!tooLate) return false;
+      this.log.write({ kind: 'not-sent', reason: 'out_of_time', requests: queue.length, leftMs: this.remainingMs() });
+      fail(queue, tooLate);
+      return true;
+    };
+
+    while (queue.length > 0) {
+      if (outOfTime()) break;
       const wanted = probe ? 1 : Math.min(queue.length, waveCap);
       let granted: number;
       try {
+        // The budget sleeps while the user's window is full (or another execution met a 429).
+        const onBudgetWait = (ms: number): void => this.log.write({ kind: 'wait', reason: 'budget', ms });
         // A wait for the budget that ends with no time for the round trip would start a request UrlFetchApp cannot
         // cut short (it takes no timeout): a cell would die at 30 s with "Exceeded maximum execution time".
-        granted = this.options.budget ? this.options.budget.take(wanted, deadline - this.roundTripMs()) : wanted;
+        granted = this.options.budget ? this.options.budget.take(wanted, deadline - this.roundTripMs(), onBudgetWait) : wanted;
       } catch (error) {
         // The rate limit outlasts the execution: what was answered stays so, the rest is told why.
         if (!(error instanceof RateLimitedError)) throw error;
+        this.log.write({ kind: 'not-sent', reason: 'budget', requests: queue.length, waitMs: error.retryAfterSeconds * 1000 });
         fail(queue, error);
         break;
       }
+      // Again at the moment of sending: taking the budget may have waited for the user's lock (5 s each time while
+      // another execution, such as a scheduled refresh, holds it), which a cell's 30 s cannot afford twice. The
+      // slots it granted stay counted: the budget is cautious for one window, never short.
+      if (outOfTime()) break;
       const wave = queue.slice(0, granted);
       const rest = queue.slice(granted);
       const sentAt = this.now();
       const responses = wave.length === 1 ? [this.fetchOne(wave[0]!.request)] : this.options.transport.fetchAll(wave.map((p) => p.request));
-      this.longestRoundTripMs = Math.max(this.longestRoundTripMs, this.now() - sentAt);
+      const roundTripMs = this.now() - sentAt;
+      this.longestRoundTripMs = Math.max(this.longestRoundTripMs, roundTripMs);
+      const logAnswer = (pending: Pending, outcome: RequestOutcome): void =>
+        this.log.write({ kind: 'request', method: pending.request.method, url: pending.request.url, outcome, ms: roundTripMs, attempt: pending.attempt, wave: wave.length });
 
       const again: Pending[] = [];
       let waitMs = 0;
@@ -146,17 +166,20 @@ export class Requester {
       wave.forEach((pending, i) => {
         const response = responses[i] ?? new NetworkError('No response in fetchAll result.', pending.request.url);
         if (response instanceof FetchRefusedError) {
+          logAnswer(pending, { notSent: response.reason });
           // Apps Script did not send it, and would refuse the same request again: never retried.
           results[pending.index] = { ok: false, error: response };
           return;
         }
         const network = response instanceof NetworkError;
         if (!network && response.status < 300) {
+          logAnswer(pending, { status: response.status });
           results[pending.index] = parseBody<T>(response, pending.request);
           return;
         }
         const outcome: Outcome = network ? { kind: 'network', unreachable: response.unreachable } : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
         const error = network ? response : toApiError(response, pending, this.now());
+        logAnswer(pending, error instanceof ApiError ? { status: error.status, code: error.code } : { network: error.unreachable ? 'unreachable' : 'dropped' });
         const decision = decideRetry(this.policy, pending.request.method, outcome, pending.attempt, this.now());
         if (!decision.retry) {
           results[pending.index] = { ok: false, error };
@@ -189,6 +212,7 @@ export class Requester {
         if (tooLong) {
           const seconds = Math.ceil(waitMs / 1000);
           const giveUp = rateLimited ? new RateLimitedError(serverRateLimitSentence(seconds), seconds) : lastError ?? new Error('Retry budget exhausted.');
+          this.log.write({ kind: 'not-sent', reason: rateLimited ? 'rate_limit' : 'retry', requests: again.length + (rateLimited ? rest.length : 0), waitMs });
           fail(again, giveUp);
           // Given up on a 429: the rest of this call would meet the same refusal, so none of it is sent (the
           // user's other executions are not held back past what the server asked, but this one stops here).
@@ -199,6 +223,7 @@ export class Requester {
           continue;
         }
         this.options.onWait?.({ reason: rateLimited ? 'rate_limit' : 'retry', ms: waitMs });
+        this.log.write({ kind: 'wait', reason: rateLimited ? 'rate_limit' : 'retry', ms: waitMs });
         this.options.clock.sleep(waitMs);
         waitedMs += waitMs;
       }
@@ -218,6 +243,7 @@ export class Requester {
     const requests = unsent === 1 ? '1 request was' : `${unsent} requests were`;
     return new OutOfTimeError(
       `This run is close to Apps Script's time limit (${Math.max(0, Math.floor(leftMs / 1000))} s left, and an answer can take ${Math.ceil(needMs / 1000)} s), so ${requests} not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.`,
+      unsent,
     );
   }
 

@@ -96,6 +96,13 @@ export class RateLimitedError extends AddinError {
 /** Too little of this execution's time is left for a round trip: nothing was sent, run it again. */
 export class OutOfTimeError extends AddinError {
   override readonly name = 'OutOfTimeError';
+  constructor(
+    message: string,
+    /** How many requests were not sent for it (0 when not counted). */
+    readonly unsent = 0,
+  ) {
+    super(message);
+  }
 }
 
 /** The add-in is not set up: no token, no base URL, or one that is not allowed. */

@@ -1,16 +1,20 @@
 // The only two sentence-makers: what a user reads (a cell, the sidebar, a paused job) and the short reason a
 // report shows after "failed: " (lower case first, no final period). No error the add-in builds carries the token.
 
-import { SETTINGS_HINT } from '../product';
-import { AddinError, ApiError, FetchRefusedError, NetworkError, type ErrorItem, type RefusalReason } from './classes';
+import { ADDIN_NAME, SETTINGS_HINT } from '../product';
+import { AddinError, ApiError, FetchRefusedError, NetworkError, OutOfTimeError, type ErrorItem, type RefusalReason } from './classes';
 import { dailyQuotaOf, type DailyQuota } from './platform-quotas';
 import { AUTHORIZATION_REQUIRED, refusalSentence, refusedScopes, unnamedPermissionSentence } from '../settings/permissions';
 
 /** A path that names a record: the API's only paths with an id are these collections followed by one. */
 const ID_SEGMENT = /\/(metrics|portfolio_company_profiles|portfolio_notes)\/[^/?#]+/;
 
+/** Where the sentence is read: a formula's cell says how to run it again, which only Sheets can. */
+export type SentencePlace = 'anywhere' | 'cell';
+
 /** The sentence a user reads for any error, saying what to do next. */
-export function userSentence(error: unknown): string {
+export function userSentence(error: unknown, place: SentencePlace = 'anywhere'): string {
+  if (place === 'cell' && error instanceof OutOfTimeError) return cellOutOfTimeSentence(error.unsent);
   if (error instanceof ApiError) {
     const field = error.field ? ` "${error.field}"` : '';
     const detail = error.apiMessage ? `: ${error.apiMessage}` : '';
@@ -59,6 +63,17 @@ export function userSentence(error: unknown): string {
   if (error instanceof Error && !(error instanceof AddinError) && AUTHORIZATION_REQUIRED.test(error.message)) return unnamedPermissionSentence();
   // Every other class is built with its sentence.
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A cell whose 30 seconds ran out before its request could start: "A custom function call must return within 30
+ * seconds", and UrlFetchApp takes no timeout, so one started late would end as "Exceeded maximum execution time".
+ * Sheets runs a custom function again only when its arguments change; Refresh data rewrites the add-in's formulas,
+ * which makes it run each again.
+ */
+function cellOutOfTimeSentence(unsent: number): string {
+  const requests = unsent === 1 ? '1 request to the API was' : unsent > 1 ? `${unsent} requests to the API were` : 'its requests to the API were';
+  return `This cell ran out of its 30 seconds before asking the API, so ${requests} not sent. Recalculate to try again: Extensions › ${ADDIN_NAME} › Refresh data. If it happens again, narrow the date range or split it over several formulas.`;
 }
 
 /** The server answered 429: its limit, whatever the add-in counted (another tool may share the token). */

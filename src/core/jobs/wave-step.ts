@@ -2,6 +2,7 @@
 // time, a checkpoint after each, and what a failure does to the job. The jobs supply their waves.
 
 import type { ApiClient } from '../api/client';
+import type { SupportLog } from '../log/support-log';
 import type { WaitLog } from './wait-log';
 import { settleRateLimit, type RateLimitState } from './rate-limit-state';
 
@@ -21,6 +22,8 @@ export type WaveStepOptions<State> = {
   shouldStop?: () => boolean;
   /** Called after every wave with the state so far, so the server can save it: a killed step loses nothing. */
   onCheckpoint?: (state: State) => void;
+  /** Told why a step stopped before its work was done (its kind, never the sentence), for support. */
+  supportLog?: SupportLog;
 };
 
 /** What every wave-by-wave job keeps between steps. */
@@ -98,7 +101,15 @@ export function runWaveStep<S extends WaveJobState, F, P extends { waitedForRate
     }
   }
 
-  if (effect.kind !== 'none') next.problem = effect.message;
+  if (effect.kind !== 'none') {
+    next.problem = effect.message;
+    options.supportLog?.write({
+      kind: 'step-stopped',
+      effect: effect.kind,
+      ...(effect.kind === 'wait' && effect.outOfTime && { outOfTime: true }),
+      ...(effect.kind === 'wait' && effect.retryAfterMs !== undefined && { retryAfterMs: effect.retryAfterMs }),
+    });
+  } else if (next.status === 'cancelled') options.supportLog?.write({ kind: 'step-stopped', effect: 'cancelled' });
   if (effect.kind === 'pause') next.status = 'paused';
   if (progressed) next.counters.stepsWithoutProgress = 0;
   else if (effect.kind === 'transient' && ++next.counters.stepsWithoutProgress >= job.maxStepsWithoutProgress) next.status = 'paused';
