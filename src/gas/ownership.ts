@@ -34,6 +34,9 @@ export type { FileCase };
 
 /** Owned by whom, or in a Shared Drive (no owner) and who connected it (gas/shared-drive-connection.ts). */
 export function fileCase(): FileCase {
+  // Without the spreadsheet permission (granular consent) the file cannot be asked whether it has an owner: unknown,
+  // as an owner whose email is hidden, never a failure of the settings.
+  if (grantsNow().missing.includes(SCOPE.spreadsheets)) return { kind: 'owned', ownerEmail: null, callerIsOwner: null };
   if (isOwnerless()) return { kind: 'shared-drive', connection: connectionForCaller() };
   return { kind: 'owned', ownerEmail: spreadsheetOwnerEmail(), callerIsOwner: callerIsOwnerOrUnknown() };
 }
