@@ -219,6 +219,59 @@ describe('the token, once saved', () => {
   });
 });
 
+describe('two loads under way at once', () => {
+  /**
+   * Reloads the sidebar with the answers to the calls of `order` held back until both loads are under way (each holding
+   * its controls), then lets them through one at a time in that order, each once the element its load kept busy is idle.
+   */
+  async function loadsAnsweredInOrder(order: Array<{ call: string; busy: string }>): Promise<Frame> {
+    const opens: Array<() => void> = [];
+    const sent: Array<Promise<void>> = [];
+    for (const { call } of order) {
+      let open!: () => void;
+      let seen!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      sent.push(new Promise<void>((resolve) => (seen = resolve)));
+      opens.push(open);
+      // Not `times: 1`: a route that expires while the other is held turns interception off, letting the held one through.
+      let first = true;
+      await page.route(`**/rpc/${call}`, async (route) => {
+        if (!first) return route.fallback();
+        first = false;
+        seen();
+        const response = await route.fetch();
+        await gate;
+        await route.fulfill({ response });
+      });
+    }
+    await page.reload();
+    const frame = await sidebar();
+    await Promise.all(sent);
+    for (const [i, { busy }] of order.entries()) {
+      opens[i]!();
+      await frame.waitForFunction((selector) => !document.querySelector(selector)!.hasAttribute('aria-busy'), busy);
+    }
+    return frame;
+  }
+
+  const SETTINGS = { call: 'getSettings', busy: '#panel-settings' };
+  const FORMULA_ACCESS = { call: 'getFormulaAccess', busy: '#formula-access' };
+
+  it.each([
+    ['the settings answer first', [SETTINGS, FORMULA_ACCESS]],
+    ['the formula access answers first', [FORMULA_ACCESS, SETTINGS]],
+  ])('leave every control of Settings enabled, Allow the default company included, when %s', async (_, order) => {
+    const frame = await loadsAnsweredInOrder(order);
+    // Both loads ended: the formula access list is drawn.
+    await frame.waitForFunction(() => document.querySelector('#formula-access-list')!.childElementCount > 0);
+    expect(await frame.isEnabled('#formula-access-add')).toBe(true);
+    const disabled = await frame.$$eval('#panel-settings :is(button, input, select)', (controls) => controls
+      .filter((c) => (c as HTMLButtonElement).disabled)
+      .map((c) => c.id || c.textContent));
+    expect(disabled).toEqual([]);
+  });
+});
+
 describe('the add-on menu', () => {
   async function emulatorFaults(settings: Record<string, unknown>): Promise<void> {
     const response = await fetch(`${workbench.emulatorUrl}/__emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
