@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { DEMO_IDS, HTML_METRIC_NAME } from '../../emulator/demo-data';
-import { sidebarFrame, useWorkbenchFreshPages } from '../support/browser';
+import { pageSettled, sidebarFrame, useWorkbenchFreshPages } from '../support/browser';
 import { ROOT } from '../support/built-bundle';
 import type { RunningWorkbench } from '../support/workbench-process';
 
@@ -21,9 +21,9 @@ useWorkbenchFreshPages(
       const selected = await fetch(`${w.url}/api/select`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1' }) });
       if (!selected.ok) throw new Error(`the workbench did not select Sheet1: ${await selected.text()}`);
     },
-    // Until the network is quiet: the grid re-reads the sheet after each of the sidebar's first calls, and a click
-    // on a cell it is redrawing is lost.
-    goto: 'networkidle',
+    // Until the sidebar's first loads are over and the grid has drawn: it re-reads the sheet after each of the
+    // sidebar's calls, and a click on a cell it is redrawing is lost.
+    goto: 'settled',
   },
   (w, p) => {
     workbench = w;
@@ -295,7 +295,8 @@ describe('the add-on menu', () => {
     await page.evaluate(async (text) => {
       await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'J1', text }) });
     }, 'Month\tValue\n2024-01-01\t10\n2024-02-01\t20');
-    await page.reload({ waitUntil: 'networkidle' });
+    await page.reload();
+    await pageSettled(page);
     await page.click('td[data-a1="J1"]');
     await page.waitForSelector('td.active[data-a1="J1"]');
     await page.click('td[data-a1="K3"]', { modifiers: ['Shift'] });

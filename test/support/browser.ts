@@ -47,8 +47,7 @@ export async function showSheet(page: Page, sheet: string): Promise<void> {
   }, sheet);
   await page.reload();
   await page.waitForFunction((name) => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === name, sheet);
-  await sidebarLoaded(await sidebarFrame(page));
-  await gridSettled(page);
+  await pageSettled(page);
 }
 
 /**
@@ -65,6 +64,12 @@ const UNTIL_DONE = { timeout: 0 } as const;
  */
 export async function sidebarLoaded(frame: Frame): Promise<void> {
   await frame.waitForFunction(() => document.querySelector('#settings-status')?.className !== 'status' && !document.querySelector('[aria-busy]'), undefined, UNTIL_DONE);
+}
+
+/** Settles once the sidebar's first loads are over and the grid has drawn (a page just opened or reloaded). */
+export async function pageSettled(page: Page): Promise<void> {
+  await sidebarLoaded(await sidebarFrame(page));
+  await gridSettled(page);
 }
 
 /** Settles once the grid has drawn the pages in view: it re-reads the sheet after every sidebar call, keeping the pages drawn before in view until then. */
@@ -112,8 +117,12 @@ export interface FreshPageOptions {
   viewport: { width: number; height: number };
   /** Run before each page opens (e.g. put the workbench back on a sheet). */
   beforePage?: (workbench: RunningWorkbench) => Promise<void>;
-  /** Open the workbench's address, and how long to wait: default 'load'; false leaves the page blank. */
-  goto?: 'load' | 'networkidle' | false;
+  /**
+   * Open the workbench's address, and what to wait for: 'load' (the default); 'settled', the sidebar's first loads
+   * over and the grid's pages drawn (sidebarLoaded, gridSettled), so a click reaches what it aims at; false leaves
+   * the page blank.
+   */
+  goto?: 'load' | 'settled' | false;
 }
 
 /**
@@ -135,7 +144,8 @@ export function useWorkbenchFreshPages(options: FreshPageOptions, onPage: (workb
     await options.beforePage?.(workbench!);
     page = await browser!.newPage({ viewport: options.viewport });
     const goto = options.goto ?? 'load';
-    if (goto) await page.goto(workbench!.url, { waitUntil: goto });
+    if (goto) await page.goto(workbench!.url);
+    if (goto === 'settled') await pageSettled(page);
     onPage(workbench!, page);
   });
   afterEach(() => page?.close());
