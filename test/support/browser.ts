@@ -45,10 +45,49 @@ export async function showSheet(page: Page, sheet: string): Promise<void> {
     const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: name, a1: 'A1' }) });
     if (!response.ok) throw new Error(`the workbench did not select ${name}: ${await response.text()}`);
   }, sheet);
-  // Until the network is quiet: the grid re-reads the sheet (blank until its cells arrive) after each of the
-  // sidebar's first server calls, and a test reading cells before then would read that blank.
-  await page.reload({ waitUntil: 'networkidle' });
+  await page.reload();
   await page.waitForFunction((name) => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === name, sheet);
+  await pageSettled(page);
+}
+
+/**
+ * No Playwright timeout on these waits for the sidebar's and the grid's work to end: how long that takes depends on
+ * the machine's load (a fresh workbench's first calls each start a worker thread that loads the whole bundle: 15 s
+ * measured for the first two at a load average of 20 on 2 cores), not on whether it ends; what waits is bounded by the test's own timeout.
+ */
+const UNTIL_DONE = { timeout: 0 } as const;
+
+/**
+ * Settles once the sidebar's first loads are over (its settings and formula access, each under busy()), so a
+ * click then reaches enabled controls and an action reads the default company. Before its script runs, the
+ * Settings status line has no tone class; the load leaves one ('info' when cleared, 'error' when it failed).
+ */
+export async function sidebarLoaded(frame: Frame): Promise<void> {
+  await frame.waitForFunction(() => document.querySelector('#settings-status')?.className !== 'status' && !document.querySelector('[aria-busy]'), undefined, UNTIL_DONE);
+}
+
+/** Settles once the sidebar's first loads are over and the grid has drawn (a page just opened or reloaded). */
+export async function pageSettled(page: Page): Promise<void> {
+  await sidebarLoaded(await sidebarFrame(page));
+  await gridSettled(page);
+}
+
+/** Settles once the grid has drawn the pages in view: it re-reads the sheet after every sidebar call, keeping the pages drawn before in view until then. */
+export async function gridSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const grid = (window as unknown as { workbenchGrid?: { shape(): unknown; settled(): boolean } }).workbenchGrid;
+    return Boolean(grid?.shape()) && grid!.settled() && document.querySelector('td[data-a1]') !== null;
+  }, undefined, UNTIL_DONE);
+}
+
+/**
+ * Settles once `panel` has no work under way and `status` has its outcome, however long a loaded machine takes
+ * (see UNTIL_DONE), and answers that outcome: a test asserts on it, so a failed action fails with its sentence
+ * rather than as a wait for a success that never comes.
+ */
+export async function outcomeOf(frame: Frame, panel: string, status: string): Promise<{ line: string; tone: string }> {
+  await frame.waitForFunction(([p, s]) => !document.querySelector(p!)!.hasAttribute('aria-busy') && /\b(success|warning|error|partial)\b/.test(document.querySelector(s!)!.className), [panel, status] as const, UNTIL_DONE);
+  return frame.$eval(status, (line) => ({ line: line.textContent ?? '', tone: /\b(success|warning|error|partial)\b/.exec(line.className)![1]! }));
 }
 
 /**
@@ -78,8 +117,12 @@ export interface FreshPageOptions {
   viewport: { width: number; height: number };
   /** Run before each page opens (e.g. put the workbench back on a sheet). */
   beforePage?: (workbench: RunningWorkbench) => Promise<void>;
-  /** Open the workbench's address, and how long to wait: default 'load'; false leaves the page blank. */
-  goto?: 'load' | 'networkidle' | false;
+  /**
+   * Open the workbench's address, and what to wait for: 'load' (the default); 'settled', the sidebar's first loads
+   * over and the grid's pages drawn (sidebarLoaded, gridSettled), so a click reaches what it aims at; false leaves
+   * the page blank.
+   */
+  goto?: 'load' | 'settled' | false;
 }
 
 /**
@@ -101,7 +144,8 @@ export function useWorkbenchFreshPages(options: FreshPageOptions, onPage: (workb
     await options.beforePage?.(workbench!);
     page = await browser!.newPage({ viewport: options.viewport });
     const goto = options.goto ?? 'load';
-    if (goto) await page.goto(workbench!.url, { waitUntil: goto });
+    if (goto) await page.goto(workbench!.url);
+    if (goto === 'settled') await pageSettled(page);
     onPage(workbench!, page);
   });
   afterEach(() => page?.close());
