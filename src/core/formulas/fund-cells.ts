@@ -73,10 +73,11 @@ export function needsAggregateText(count: number, frequency: string, name: strin
 export const FUND_CELL_CASES: ReadonlyArray<{ when: string; value: string; coverage: string }> = [
   { when: 'a value in that period', value: 'the number', coverage: 'reported' },
   { when: 'no value in that period (a blank or missing point; a sum or average missing one of its periods)', value: 'an empty cell', coverage: 'blank' },
-  { when: 'the company has no metric of that name', value: `the text ${noMetricText('Revenue')}`, coverage: 'no such metric' },
-  { when: 'the company has no metrics at all', value: `the text ${noMetricText('Revenue')}`, coverage: 'no such metric' },
-  { when: 'the company has two metrics of that name', value: `the text ${ambiguousText(2, 'Revenue')}`, coverage: 'ambiguous name' },
-  { when: 'the period holds several of the metric\'s values and the name names no aggregate', value: `the text ${needsAggregateText(3, 'monthly', 'Cash')}`, coverage: 'reported when every one of them has a value, else blank' },
+  { when: 'the company has no metric of that name', value: `the text \`${noMetricText('Revenue')}\``, coverage: 'no such metric' },
+  { when: 'the company has no metrics at all', value: `the text \`${noMetricText('Revenue')}\``, coverage: 'no such metric' },
+  { when: 'the company has two metrics of that name', value: `the text \`${ambiguousText(2, 'Revenue')}\``, coverage: 'ambiguous name' },
+  { when: 'the period holds several of the metric\'s values and the name names no aggregate', value: `the text \`${needsAggregateText(3, 'monthly', 'Cash')}\``, coverage: 'reported when every one of them has a value, else blank' },
+  { when: 'a period the company\'s metric cannot be read for (a date that starts none of its periods, a fiscal label that splits them)', value: 'the sentence saying why, as text, in a grid or PORTFOLIO_METRIC; an error in a single PORTFOLIO_VALUE cell, whose period header is then wrong for that company', coverage: 'judged by the column\'s calendar periods' },
   { when: 'no company of the fund has a metric of that name (a mistyped name)', value: 'an error naming the nearest names: the whole block is wrong', coverage: 'the same error' },
 ];
 
