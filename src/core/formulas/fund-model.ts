@@ -6,7 +6,7 @@ import { columnLetters } from '../export/places';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { choicePeriods, cleanNames, type GridChoice } from './grid-builder';
 import { companyLabels, namingAggregate, readNamedMetric, withAggregate } from './fund-cells';
-import { COVERED_LABEL, requireMetricNameInFund, requireReadableLabels, type FundDirectory } from './portfolio-grid';
+import { COVERED_LABEL, isFundMetricName, requireMetricNameInFund, requireReadableLabels, type FundDirectory } from './portfolio-grid';
 
 /** What to lay out: the metric names (a block each, each may name its aggregate: "Cash (last)"), the periods, and an aggregate for a single name. */
 export type FundModelChoice = Pick<GridChoice, 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod'> & { aggregate: Aggregate | null };
@@ -39,7 +39,7 @@ export function modelNameCells(choice: Pick<FundModelChoice, 'metricNames' | 'ag
  */
 export function fundModelCells(directory: FundDirectory, choice: FundModelChoice, origin: { row: number; column: number }): FundModelCell[][] {
   const nameCells = modelNameCells(choice);
-  for (const name of nameCells) requireMetricNameInFund(directory, readNamedMetric(name).name);
+  for (const name of nameCells) requireMetricNameInFund(directory, readNamedMetric(name, isFundMetricName(directory)).name);
   const periods = choicePeriods(choice);
   requireReadableLabels(periods);
   const profiles = directory.profiles;

@@ -131,9 +131,14 @@ function resolveMetric(directory: FundDirectory, company: PortfolioCompanyProfil
  */
 function readFundMetricName(directory: FundDirectory, value: unknown, what: string): NamedMetric {
   const text = readName(value, what);
-  const named = readNamedMetric(text, (whole) => [...directory.metrics.values()].some((byName) => byName.has(normalName(whole))));
+  const named = readNamedMetric(text, isFundMetricName(directory));
   requireMetricNameInFund(directory, named.name);
   return named;
+}
+
+/** Whether some company of the fund has a metric of exactly this name: "Growth (average)" may be a metric's own name. */
+export function isFundMetricName(directory: FundDirectory): (whole: string) => boolean {
+  return (whole) => [...directory.metrics.values()].some((byName) => byName.has(normalName(whole)));
 }
 
 /**
@@ -291,7 +296,7 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
  * where the company has no metric of that name, or several. Companies may keep one name in different currencies.
  */
 export function portfolioMetricUnits(directory: FundDirectory, name: string): Array<string | undefined> {
-  const { name: plain } = readNamedMetric(name, (whole) => [...directory.metrics.values()].some((byName) => byName.has(normalName(whole))));
+  const { name: plain } = readNamedMetric(name, isFundMetricName(directory));
   return directory.profiles.map((profile) => resolveMetric(directory, profile, plain)).map((resolved) => ('metric' in resolved ? resolved.metric.unit : undefined));
 }
 
