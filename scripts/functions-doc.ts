@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createGasRuntime, type GasRuntime } from '../gas-runtime';
 import { DEMO_IDS, DEMO_TOKEN } from '../emulator/demo-data';
+import { FUND_CELL_CASES } from '../src/core/formulas/fund-cells';
 import { startEmulatorProcess } from '../emulator/testing';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -69,12 +70,44 @@ export const DEMO_EXAMPLES: Record<string, { ok: string[]; mistake: string } | '
   PORTFOLIO_PROPERTY_VALUES: { ok: [`=PORTFOLIO_PROPERTY_VALUES("${DEMO_IDS.profile(1)}")`], mistake: `=PORTFOLIO_PROPERTY_VALUES("${DEMO_IDS.profile(13)}")` },
   PORTFOLIO_PROPERTY_OPTIONS: { ok: [`=PORTFOLIO_PROPERTY_OPTIONS("${DEMO_IDS.property(1)}")`], mistake: '=PORTFOLIO_PROPERTY_OPTIONS("")' },
   PORTFOLIO_NOTES: { ok: [`=PORTFOLIO_NOTES("${DEMO_IDS.profile(1)}")`], mistake: '=PORTFOLIO_NOTES("")' },
-  PORTFOLIO_VALUE: { ok: ['=PORTFOLIO_VALUE("Redwood Fintech", "MRR", "2024-06")', '=PORTFOLIO_VALUE("Redwood Fintech", "Revenue", "2024-Q2", "sum")'], mistake: '=PORTFOLIO_VALUE("Pinnacle Retail", "Revenue", "2024-Q1")' },
+  PORTFOLIO_VALUE: {
+    ok: ['=PORTFOLIO_VALUE("Redwood Fintech", "MRR", "2024-06")', '=PORTFOLIO_VALUE("Redwood Fintech", "Revenue (sum)", "2024-Q2")', '=PORTFOLIO_VALUE("Redwood Fintech", "Revenue", "2024-Q2")', '=PORTFOLIO_VALUE("Pinnacle Retail", "Revenue", "2024-Q1")', '=PORTFOLIO_VALUE("Aurora Robotics", "Revenue", "2024-Q1")'],
+    mistake: '=PORTFOLIO_VALUE("Cirrus Systems", "Revenue", "2024-Q1")',
+  },
   PORTFOLIO_METRIC: { ok: ['=PORTFOLIO_METRIC("MRR", {"2024-04","2024-05","2024-06"})'], mistake: '=PORTFOLIO_METRIC("MRR", "")' },
   // Sheets lists it (it is a custom function), but only Check this installation writes it, into a hidden sheet.
   INSTALLATION_PROBE: 'internal',
   PORTFOLIO_COVERAGE: { ok: ['=PORTFOLIO_COVERAGE("MRR", "2024-Q1", "2024-Q2")'], mistake: '=PORTFOLIO_COVERAGE("MRR", "2024-Q2", "2024-01")' },
 };
+
+/** What a fund's cells show in each case, from the table the functions themselves share (fund-cells.ts). */
+function fundCellCases(): string[] {
+  return [
+    '## What a fund\'s cells show',
+    '',
+    '`PORTFOLIO_VALUE` and `PORTFOLIO_METRIC` show the same thing for a company, metric name and period, and',
+    '`PORTFOLIO_COVERAGE` counts it as the same case, so a model\'s total, a table\'s and the coverage agree. Nothing',
+    'in a fund\'s value cells is an error unless the whole block is wrong: Sheets\' `SUM` skips empty cells and text',
+    'but fails on an error, so a `=SUM` row under a model adds the numbers, and `COUNT` (the model\'s *Companies with a',
+    'value* line, `PORTFOLIO_METRIC`\'s last row) says how many companies that total holds.',
+    '',
+    '| when | the cell shows | PORTFOLIO_COVERAGE counts it as |',
+    '| --- | --- | --- |',
+    ...FUND_CELL_CASES.map((c) => `| ${c.when} | ${c.value.replace(/\|/g, '\\|')} | ${c.coverage} |`),
+    '',
+    'A period holding several of a metric\'s values (a quarter of a monthly metric) is combined only as the metric\'s',
+    'name says: `Revenue (sum)`, `Cash (last)`, `Headcount (average)`, `Cash (first)`, in the name cell or argument.',
+    'The aggregate belongs to that name: typing another name over it (`Cash` over `Revenue (sum)`) makes the cells',
+    'ask, never sum the new metric. The older last argument (`=PORTFOLIO_VALUE($A2, $A$1, B$1, "sum")`, in sheets and',
+    'scripts written before) still works where a period holds one value, and otherwise combines nothing by itself:',
+    'the cell says what to type; when it contradicts the name\'s own aggregate, the cell is an error saying so.',
+    '`PORTFOLIO_COVERAGE`\'s last argument is a reporting rule, not a value: it serves the names that name none.',
+    '',
+    'Two companies of one name are told apart by a label, the name and the profile id: `Cirrus Systems',
+    '(b0000000-0000-4000-8000-000000000014)`. The fund\'s tables, the fund model\'s rows and the sidebar\'s lists',
+    'show it, and every function reads it back as that company; the bare shared name is an error naming both labels.',
+  ];
+}
 
 /** Rows shown per result: enough to see its shape; the rest is counted. */
 const SHOWN_ROWS = 6;
@@ -130,6 +163,7 @@ export async function renderFunctionsDoc(): Promise<string> {
       '[guide](guide.md).',
       '',
       ...docs.map((doc) => `- [${doc.name}](#${doc.name.toLowerCase()})`),
+      "- [What a fund's cells show](#what-a-funds-cells-show)",
     ];
     for (const doc of docs) {
       const examples = DEMO_EXAMPLES[doc.name];
@@ -148,6 +182,7 @@ export async function renderFunctionsDoc(): Promise<string> {
       parts.push('', '**On the demo data**');
       for (const formula of examples.ok) parts.push('', '```', formula, '```', '', run(rt, formula));
       parts.push('', '**A mistake, and what the cell says**', '', '```', examples.mistake, '```', '', run(rt, examples.mistake));
+      if (doc.name === 'PORTFOLIO_COVERAGE') parts.push('', ...fundCellCases());
     }
     return `${parts.join('\n')}\n`;
   } finally {

@@ -289,7 +289,7 @@ async function portfolio(): Promise<void> {
   await frame.check('#grid-kind-metric');
   await frame.check('#grid-mode-formula');
   await frame.click('#grid-insert');
-  await settled(frame, 'portfolio', /^Inserted =PORTFOLIO_METRIC\("Revenue", \{"2024-Q1","2024-Q2"\}, "[^"]+"(, "sum")?\) at Sheet1!A30\./, 'portfolio-grid.png');
+  await settled(frame, 'portfolio', /^Inserted =PORTFOLIO_METRIC\("Revenue( \(sum\))?", \{"2024-Q1","2024-Q2"\}, "[^"]+"\) at Sheet1!A30\./, 'portfolio-grid.png');
   await frame.locator('#grid-load').evaluate((e) => e.closest('fieldset')!.scrollIntoView());
   await shoot('portfolio-grid.png', aside());
 

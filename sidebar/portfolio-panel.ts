@@ -171,6 +171,14 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   let aggregateChosen = false;
   aggregateSelect.addEventListener('change', () => (aggregateChosen = true));
   const chosenNames = (): string[] => Array.from(namesBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')).map((box) => box.value);
+  // Each name's own aggregate for the fund model, kept across filtering: the model writes it into that name's cell
+  // ("Cash (last)"), so one metric's choice never reaches another's block.
+  const nameAggregates = new Map<string, string>();
+  const AGGREGATE_WORDS: Array<[string, string]> = [['', 'no aggregate'], ['last', 'last'], ['sum', 'sum'], ['average', 'average'], ['first', 'first']];
+  const modelNames = (): string[] => chosenNames().map((name) => {
+    const how = nameAggregates.get(name) ?? '';
+    return how ? `${name} (${how})` : name;
+  });
   const field = (id: string): string => byId<HTMLInputElement>(id).value.trim();
   const chosenPeriods = (): string[] => field('grid-periods').split(',').map((p) => p.trim()).filter((p) => p !== '');
   const chosenAggregate = (): PortfolioGridRequest['aggregate'] => (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'];
@@ -194,9 +202,13 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
         box.addEventListener('change', () => {
           if (box.checked && !aggregateChosen) aggregateSelect.value = n.aggregate;
         });
+        if (!nameAggregates.has(n.name)) nameAggregates.set(n.name, n.aggregate);
+        const how = el('select', { class: 'name-aggregate', 'data-name': n.name, 'aria-label': `How the fund model combines a period's values of ${n.name}` },
+          ...AGGREGATE_WORDS.map(([value, words]) => el('option', { value, selected: nameAggregates.get(n.name) === value }, words)));
+        how.addEventListener('change', () => nameAggregates.set(n.name, how.value));
         const few = n.companyNames.slice(0, 3).join(', ') + (n.companyNames.length > 3 ? ` and ${n.companyNames.length - 3} more` : '');
         return el('div', { class: 'choice' }, box, el('label', { for: id, title: n.companyNames.join(', ') },
-          `${n.name} (${countOf(n.companies, 'company', 'companies')})`, el('span', { class: 'metric-meta' }, few)));
+          `${n.name} (${countOf(n.companies, 'company', 'companies')})`, el('span', { class: 'metric-meta' }, few)), how);
       }));
   }
   byId<HTMLButtonElement>('grid-insert').addEventListener('click', () => {
@@ -221,11 +233,11 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       results.replaceChildren();
       const written = unwrap(await server.insertFundModel({
         companyId: await company(),
-        metricNames: chosenNames(),
+        metricNames: modelNames(),
         periods: chosenPeriods(),
         startPeriod: field('grid-start') || null,
         endPeriod: field('grid-end') || null,
-        aggregate: chosenAggregate(),
+        aggregate: null,
       }));
       return { line: written.message, tone: 'success' };
     });

@@ -168,33 +168,34 @@ global.PORTFOLIO_NOTES = function (portfolio_company: unknown) {
 
 /**
  * One value of a portfolio company's metric, by the company's name and the metric's name, from the default fund.
+ * A period of several values shows a number only when the name says how to combine them: "Cash (last)", "Revenue (sum)".
+ * A company without the metric, with two of that name, or a period needing an aggregate shows text, which SUM skips (never an error).
  * Ranges fill grids: a column of companies against a row of periods, or against a row of metric names with one period.
- * In a grid, a company without a metric of that name (or with two) shows why in its cell; the series of every cell come in one batched read.
  *
- * @param {string|string[][]} company The portfolio company's name (trimmed, any case) or profile id, or a column of them.
- * @param {string|string[][]} metric_name The metric's name (trimmed, any case), like "Revenue", or a row of names.
+ * @param {string|string[][]} company The portfolio company's name (trimmed, any case), its label "Name (profile id)" where two share a name, or its profile id; or a column of them.
+ * @param {string|string[][]} metric_name The metric's name (trimmed, any case), with its aggregate when a period holds several values: "Revenue (sum)", "Cash (last)"; or a row of names.
  * @param {Date|string|string[][]} period A start date or a label: "2024-03", "2024-Q1", "FY2024" or "Q3 FY2024" (fiscal years follow that company's fiscal year end month), or a row of them.
- * @param {string} [aggregate] For a period longer than the metric's own: "sum", "average", "first" or "last", as for METRIC_VALUE.
- * @return {number|any[][]} The value (empty when blank), or a grid of values for ranges.
+ * @param {string} [aggregate] Older form, kept for existing formulas: combines nothing by itself (name the aggregate with the metric); an error when it contradicts the name's.
+ * @return {number|any[][]} The value (empty when blank, text saying why there is no number), or a grid of values for ranges.
  * @customfunction
- * @example =PORTFOLIO_VALUE("Aurora Robotics", "Monthly Recurring Revenue", "2024-Q1", "sum")
+ * @example =PORTFOLIO_VALUE("Aurora Robotics", "Monthly Recurring Revenue (sum)", "2024-Q1")
  */
 global.PORTFOLIO_VALUE = function (company: unknown, metric_name: unknown, period: unknown, aggregate: unknown) {
   return runFormula(grid.portfolioValue, company, metric_name, period, aggregate);
 };
 
 /**
- * One metric across every portfolio company of a fund, by name: one row per company, one column per period.
- * A company without a metric of that name has an empty row and is named in a final note row; a company with two
- * metrics of that name shows an error naming both ids. A name no company of the fund has is an error naming the nearest names.
+ * One metric across every portfolio company of a fund, by name: one row per company, one column per period, each cell
+ * what PORTFOLIO_VALUE shows there (a number, empty, or text SUM skips), then a row counting the companies with a value.
+ * A name no company of the fund has is an error naming the nearest names.
  *
- * @param {string} metric_name The metric's name (trimmed, any case), like "Net Burn".
+ * @param {string} metric_name The metric's name (trimmed, any case), with its aggregate for periods longer than a company's metric: "Cash (last)" for a balance at quarter end, "Revenue (sum)" for a flow.
  * @param {Date|string|string[][]} periods A period label or date, or a row of them ("2024-Q1", "FY2024": fiscal years per company).
  * @param {string} [fund_company_id] The fund's company id; the default company from settings when left out.
- * @param {string} [aggregate] For periods longer than a company's metric: "sum", "average", "first" or "last", as for PORTFOLIO_VALUE ("last" for a balance such as Cash at quarter end, "sum" for a flow).
- * @return {any[][]} A header row (Company, then the periods), one row per portfolio company, and a note row for companies without the metric.
+ * @param {string} [aggregate] Older form, kept for existing formulas: combines nothing by itself (name the aggregate with the metric); an error when it contradicts the name's.
+ * @return {any[][]} A header row (Company, then the periods), one row per portfolio company, and a last row "Companies with a value" ("31 of 33").
  * @customfunction
- * @example =PORTFOLIO_METRIC("Cash", B1:E1, , "last")
+ * @example =PORTFOLIO_METRIC("Cash (last)", B1:E1)
  */
 global.PORTFOLIO_METRIC = function (metric_name: unknown, periods: unknown, fund_company_id: unknown, aggregate: unknown) {
   return runFormula(grid.portfolioMetric, metric_name, periods, fund_company_id, aggregate);
@@ -202,14 +203,15 @@ global.PORTFOLIO_METRIC = function (metric_name: unknown, periods: unknown, fund
 
 /**
  * Who has reported: for every portfolio company and metric name, each period as "reported", "blank" (a null or empty
- * point, or none) or "no such metric", with counts per row, per company ("All metrics" rows) and per period ("All companies" rows).
+ * point, or none), "no such metric" or "ambiguous name" (two metrics of that name), with counts per row, per company
+ * ("All metrics" rows) and per period ("All companies" rows): every company and period is counted once.
  *
  * @param {string|string[][]} metric_names A metric name, or a range of names.
  * @param {string} start_period The first period: a calendar label like "2024-01", "2024-Q1" or "2024" (its length sets the columns').
  * @param {string} end_period The last period, a label of the same length.
  * @param {string} [fund_company_id] The fund's company id; the default company from settings when left out.
- * @param {string} [aggregate] As for PORTFOLIO_METRIC: with "first" or "last" a period is reported when its first or last period of the metric has a value; otherwise every one must.
- * @return {any[][]} A header row (Company, Metric, the periods, Reported, Blank, No such metric), then the rows described above.
+ * @param {string} [aggregate] For names that name none ("Cash (last)" does): with "first" or "last" a period is reported when its first or last period of the metric has a value; otherwise every one must.
+ * @return {any[][]} A header row (Company, Metric, the periods, Reported, Blank, No such metric, Ambiguous name), then the rows described above.
  * @customfunction
  * @example =PORTFOLIO_COVERAGE({"Monthly Recurring Revenue","Net Burn"}, "2024-01", "2024-06")
  */

@@ -12,6 +12,7 @@ import { sidebarClient } from './api-factory';
 import { forgetMetricListing, listMetricsFresh } from './metric-listing';
 import { createFormulaContext } from './formula-context';
 import { listProfilesCached, unlessForbidden } from '../core/formulas/metric-directory';
+import { companyLabels } from '../core/formulas/fund-cells';
 
 function summary({ id, name, frequency, unit, portfolio_company_profile_id }: Metric, companyNames: ReadonlyMap<string, string> = new Map()): MetricSummary {
   const profileId = portfolio_company_profile_id ?? null;
@@ -29,8 +30,8 @@ export function listMetrics(companyId: string): MetricSummary[] {
   if (!metrics.some((metric) => metric.portfolio_company_profile_id)) return metrics.map((metric) => summary(metric));
   const ctx = createFormulaContext({ fundId: id });
   const profiles = unlessForbidden(() => listProfilesCached(ctx, id)) ?? [];
-  const names = new Map(profiles.map((profile) => [profile.id.toLowerCase(), profile.name.trim()] as const));
-  return metrics.map((metric) => summary(metric, names));
+  // Labels: two companies of one name carry their profile ids, as the fund's tables and the grid builder show them.
+  return metrics.map((metric) => summary(metric, companyLabels(profiles)));
 }
 
 /** POST /metrics with the name and unit checked first; the kept listing is dropped so the browser shows the new metric. */

@@ -2,14 +2,15 @@
 // and the "Reporting coverage" sheet, all read as the custom functions read them, so the sheet and formula agree.
 
 import { InputError } from '../core/errors';
-import { countOf } from '../core/export/places';
+import { countOf, joinAnd } from '../core/export/places';
 import { choicePeriods, cleanNames, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
 import { fundDirectory, portfolioCoverage, portfolioMetric } from '../core/formulas/portfolio-grid';
 import { readAggregate } from '../core/sheets/period-aggregate';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';
 import { activeAnchor, writeCells, writeTable } from '../gas/sheet-io';
-import { fundModelCells } from '../core/formulas/fund-model';
+import { fundModelCells, modelNameCells } from '../core/formulas/fund-model';
+import { namingAggregate, readNamedMetric } from '../core/formulas/fund-cells';
 import type { CoverageSheetReport, CoverageSheetRequest, FundModelRequest, InsertReport, PortfolioGridRequest } from '../shared/rpc';
 import { createFormulaContext } from './formula-context';
 import { allowFormulasToRead, insertFormula } from './insert-values';
@@ -48,15 +49,17 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
   const anchor = activeAnchor();
   if (request.mode === 'formula') return insertFormula(anchor, formula, choice.fundId);
   const ctx = createFormulaContext({ fundId: choice.fundId });
+  // A metric grid's aggregate is its name's ("Cash (last)"), as gridFormula writes it.
+  const metricName = namingAggregate(choice.metricNames[0] ?? '', choice.aggregate);
   const table = choice.kind === 'metric'
-    ? portfolioMetric(ctx, choice.metricNames[0], [choicePeriods(choice)], choice.fundId, choice.aggregate)
+    ? portfolioMetric(ctx, metricName, [choicePeriods(choice)], choice.fundId)
     : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId, choice.aggregate);
   // The Metrics tab's snapshot path: only into empty cells, formula-like text kept as text; a metric grid's values
   // in each company's metric's unit (the directory is the one portfolioMetric just read, cached).
-  const formats = choice.kind === 'metric' ? portfolioTableFormats(ctx, choice.fundId, choice.metricNames[0]!, table[0]!.length - 1) : undefined;
+  const formats = choice.kind === 'metric' ? portfolioTableFormats(ctx, choice.fundId, metricName, table[0]!.length - 1) : undefined;
   const range = writeTable(anchor, table, formats);
   // A PORTFOLIO_METRIC snapshot is recorded for "Refresh snapshots"; a coverage table of statuses and totals is not.
-  const access = choice.kind === 'metric' ? recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName: choice.metricNames[0]!, periods: choicePeriods(choice), aggregate: choice.aggregate }) : '';
+  const access = choice.kind === 'metric' ? recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName, periods: choicePeriods(choice), aggregate: null }) : '';
   const rows = table.length - 1;
   return { range: `${anchor.sheetName}!${range}`, rows, message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.${access}` };
 }
@@ -82,13 +85,15 @@ export function insertFundModel(request: FundModelRequest): InsertReport {
   const directory = fundDirectory(ctx, fundId);
   const cells = fundModelCells(directory, choice, anchor);
   const range = `${anchor.sheetName}!${writeCells(anchor, cells)}`;
-  const blocks = cleanNames(choice.metricNames).length;
+  const names = modelNameCells(choice);
   const periods = cells[0]!.length - 1;
-  const formulas = blocks * directory.profiles.length * periods;
+  const formulas = names.length * directory.profiles.length * periods;
+  // Each metric with the aggregate its name cell names, or with none: then a period of several values says what to type.
+  const used = names.map((name) => (readNamedMetric(name).aggregate ? name : `${name} (no aggregate: a period of several values asks for one)`));
   return {
     range,
     rows: cells.length,
-    message: `Inserted a fund model at ${range}: ${countOf(directory.profiles.length, 'company', 'companies')} × ${countOf(periods, 'period')} × ${countOf(blocks, 'metric')}, ${countOf(formulas, 'PORTFOLIO_VALUE formula')}. Type another name into a block's top-left cell to see that metric.${allowFormulasToRead(fundId)}`,
+    message: `Inserted a fund model at ${range}: ${countOf(directory.profiles.length, 'company', 'companies')} × ${countOf(periods, 'period')} × ${countOf(names.length, 'metric')} (${joinAnd(used)}), ${countOf(formulas, 'PORTFOLIO_VALUE formula')}, and under each block a line counting the companies with a value. A block's top-left cell names its metric and how to combine a period's values, like "Cash (last)": type another to see that metric.${allowFormulasToRead(fundId)}`,
   };
 }
 

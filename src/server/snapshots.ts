@@ -9,6 +9,7 @@ import type { DataPoint, Metric } from '../core/api/types';
 import { fingerprints, listCells } from '../core/formulas/freeze';
 import { metricValuesCells } from '../core/formulas/metric-formulas';
 import { fundDirectory, portfolioMetric, portfolioMetricUnits } from '../core/formulas/portfolio-grid';
+import { namingAggregate } from '../core/formulas/fund-cells';
 import type { FormulaContext } from '../core/formulas/formula-context';
 import type { Aggregate } from '../core/sheets/period-aggregate';
 import { plural } from '../core/product';
@@ -161,7 +162,8 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
     }
     // The function itself, reading past the caches, as the caller, allowed what the caller's formula access allows.
     const fresh = createFormulaContext({ fundId: d.companyId, fresh: true, allowedCompanyIds: ctx.allowedCompanyIds });
-    const rows = rectangular(portfolioMetric(fresh, d.metricName!, [d.periods!], d.companyId, d.aggregate));
+    // A grid recorded before names carried their aggregate kept it apart: the name takes it, as the function reads it.
+    const rows = rectangular(portfolioMetric(fresh, namingAggregate(d.metricName!, d.aggregate), [d.periods!], d.companyId));
     const formats = portfolioTableFormats(fresh, d.companyId, d.metricName!, rows[0]!.length - 1);
     // The grid reads no sources: PORTFOLIO_METRIC does not show them.
     return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', formats };

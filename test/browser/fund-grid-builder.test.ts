@@ -78,14 +78,15 @@ it('offers last for a balance and sum for a flow, keeps the choice the person ma
   await frame.check('#grid-kind-metric');
   await frame.check('#grid-mode-formula');
   await frame.click('#grid-insert');
-  expect(await portfolioStatus(frame)).toBe(`Inserted =PORTFOLIO_METRIC("Cash", {"2024-Q1","2024-Q2"}, "${DEMO_IDS.fund}", "last") at Sheet1!H1. It updates with "Refresh data".`);
+  // The aggregate is written with the name it belongs to.
+  expect(await portfolioStatus(frame)).toBe(`Inserted =PORTFOLIO_METRIC("Cash (last)", {"2024-Q1","2024-Q2"}, "${DEMO_IDS.fund}") at Sheet1!H1. It updates with "Refresh data".`);
   // The workbench recalculates the formula as Sheets would: Cash at quarter end, no "Give an aggregate" sentences.
   const state = await session.workbench.control.state();
   const rows = await stored('Sheet1', 1, 34);
-  expect(rows[0]![7]!.f).toBe(`=PORTFOLIO_METRIC("Cash", {"2024-Q1","2024-Q2"}, "${DEMO_IDS.fund}", "last")`);
+  expect(rows[0]![7]!.f).toBe(`=PORTFOLIO_METRIC("Cash (last)", {"2024-Q1","2024-Q2"}, "${DEMO_IDS.fund}")`);
   expect(rows[0]!.slice(7, 10).map((cell) => cell?.d)).toEqual(['Company', '2024-Q1', '2024-Q2']);
   const shown = rows.slice(1).map((row) => row.slice(7, 10).map((cell) => cell?.d ?? ''));
-  expect(shown.some((row) => /Give an aggregate/.test(row.join(' ')))).toBe(false);
+  expect(shown.some((row) => /Give an aggregate|monthly values: type/.test(row.join(' ')))).toBe(false);
   let checked = 0;
   for (const [company, q1, q2] of shown) {
     const profile = state.portfolio_company_profiles.find((p) => p.company_id === DEMO_IDS.fund && p.name === company);
@@ -126,7 +127,12 @@ it('names the portfolio company beside every fund metric in the browser, the exp
   const state = await session.workbench.control.state();
   const burns = state.metrics.filter((m) => m.company_id === DEMO_IDS.fund && m.name === 'Net Burn' && m.portfolio_company_profile_id);
   expect(burns.length).toBeGreaterThan(1);
-  const nameOf = (profileId: string) => state.portfolio_company_profiles.find((p) => p.id === profileId)!.name.trim();
+  // A company's label: its name, followed by its profile id where two of the fund's companies share the name.
+  const nameOf = (profileId: string) => {
+    const name = state.portfolio_company_profiles.find((p) => p.id === profileId)!.name.trim();
+    const shared = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund && p.name.trim().toLowerCase() === name.toLowerCase()).length > 1;
+    return shared ? `${name} (${profileId})` : name;
+  };
 
   await frame.click('#tab-metrics');
   await frame.click('#browse-form button[type="submit"]');
@@ -174,24 +180,40 @@ it('names the portfolio company beside every fund metric in the browser, the exp
   await frame.selectOption('#grid-company', '');
 });
 
-it('inserts a fund model of live PORTFOLIO_VALUE cells, each referring to its company, period and metric name cell', async () => {
+it('inserts a fund model of live PORTFOLIO_VALUE cells, each referring to its company, period and metric name cell, the aggregate in the name', async () => {
   await post('/api/select', { sheet: 'Sheet1', a1: 'M1' });
   const frame = await freshSidebar();
   await loadNames(frame);
   await untickAll(frame);
   await frame.check('#grid-names input[value="MRR"]');
+  // Each name offers its own aggregate beside it: last for a balance such as MRR; the model writes it into the name.
+  expect(await frame.inputValue('#grid-names select[data-name="MRR"]')).toBe('last');
   await frame.selectOption('#grid-aggregate', '');
   await frame.fill('#grid-periods', '');
   await frame.fill('#grid-start', '2024-04');
   await frame.fill('#grid-end', '2024-06');
   await frame.click('#grid-model');
-  expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!M1:P33: 32 companies × 3 periods × 1 metric, 96 PORTFOLIO_VALUE formulas\. /);
-  const rows = await stored('Sheet1', 1, 33);
-  expect(rows[0]!.slice(12, 16).map((cell) => cell?.d)).toEqual(['MRR', '2024-04', '2024-05', '2024-06']);
+  expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!M1:P34: 32 companies × 3 periods × 1 metric \(MRR \(last\)\), 96 PORTFOLIO_VALUE formulas, and under each block a line counting the companies with a value\. /);
+  const rows = await stored('Sheet1', 1, 34);
+  expect(rows[0]!.slice(12, 16).map((cell) => cell?.d)).toEqual(['MRR (last)', '2024-04', '2024-05', '2024-06']);
   const redwood = rows.findIndex((row) => row[12]?.d === 'Redwood Fintech');
   expect(rows[redwood]![13]!.f).toBe(`=PORTFOLIO_VALUE($M${redwood + 1}, $M$1, N$1)`);
+  expect(rows[33]![12]!.d).toBe('Companies with a value');
+  expect(rows[33]![13]!.f).toBe('=COUNT(N2:N33)&" of 32"');
   // Recalculated by the workbench as Sheets would: the values PORTFOLIO_METRIC shows for Redwood Fintech (as displayed).
   await session.page.waitForFunction((row) => /^632,?739\.25$/.test(document.querySelector(`td[data-a1="P${row}"]`)?.textContent ?? ''), redwood + 1);
   const shown = (await stored('Sheet1', redwood + 1, 1))[0]!.slice(13, 16).map((cell) => Number((cell?.d ?? '').replace(/,/g, '')));
   [633679.8333333334, 629619.0833333334, 632739.25].forEach((value, i) => expect(shown[i]).toBeCloseTo(value, 1));
+  // Companies without MRR show text, never an error, so the coverage line counts the others and a SUM row adds them.
+  const column = async () => (await stored('Sheet1', 2, 32)).map((row) => row[13]);
+  await session.page.waitForFunction(() => /^\d+ of 32$/.test(document.querySelector('td[data-a1="N34"]')?.textContent ?? ''));
+  const cells = await column();
+  expect(cells.some((cell) => cell?.error)).toBe(false);
+  expect(cells.filter((cell) => cell?.d === 'no metric "MRR"').length).toBeGreaterThan(0);
+  const numbers = cells.filter((cell) => /^-?[\d,]+(\.\d+)?$/.test(cell?.d ?? ''));
+  expect((await stored('Sheet1', 34, 1))[0]![13]!.d).toBe(`${numbers.length} of 32`);
+  await typeInto('N35', '=SUM(N2:N33)');
+  await session.page.waitForFunction(() => /^[\d,]+(\.\d+)?$/.test(document.querySelector('td[data-a1="N35"]')?.textContent ?? ''));
+  const total = Number(((await stored('Sheet1', 35, 1))[0]![13]!.d ?? '').replace(/,/g, ''));
+  expect(total).toBeCloseTo(numbers.reduce((sum, cell) => sum + Number(cell!.d.replace(/,/g, '')), 0), 0);
 });

@@ -107,10 +107,10 @@ describe('insertPortfolioGrid', () => {
     selectCell(rt, 'B20');
     ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Say "hi"', 'Cash'], periods: [], startPeriod: '2024-01', endPeriod: '2024-06', mode: 'formula' }]));
     expect(sheet.getRange('B20').getFormula()).toBe(`=PORTFOLIO_COVERAGE({"Say ""hi""","Cash"}, "2024-01", "2024-06", "${fund.fundId}")`);
-    // The aggregate chosen goes last, for PORTFOLIO_METRIC and PORTFOLIO_COVERAGE alike.
+    // The aggregate chosen is PORTFOLIO_METRIC's name's own ("Cash (last)"); PORTFOLIO_COVERAGE's reporting rule goes last.
     selectCell(rt, 'B10');
     ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: 'last', mode: 'formula' }]));
-    expect(sheet.getRange('B10').getFormula()).toBe(`=PORTFOLIO_METRIC("Cash", {"2024-Q1","2024-Q2"}, "${fund.fundId}", "last")`);
+    expect(sheet.getRange('B10').getFormula()).toBe(`=PORTFOLIO_METRIC("Cash (last)", {"2024-Q1","2024-Q2"}, "${fund.fundId}")`);
     selectCell(rt, 'B25');
     ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: 'last', mode: 'formula' }]));
     expect(sheet.getRange('B25').getFormula()).toBe(`=PORTFOLIO_COVERAGE("Cash", "2024-Q1", "2024-Q2", "${fund.fundId}", "last")`);
@@ -132,14 +132,14 @@ describe('insertPortfolioGrid', () => {
     const cold = await stack.takeRequests();
     expect(countBy(cold, '/data_points')).toBe(1);
     const written = sheet.getRange('C3:F8').getValues();
-    const duplicate = `"Gamma Co" has 2 metrics named "revenue": ${fund.metric.gammaRevenue1} and ${fund.metric.gammaRevenue2}. Read the one you mean with METRIC_VALUE and its id.`;
+    const duplicate = '2 metrics "revenue": read one by id (METRIC_VALUE)';
     expect(written).toEqual([
       ['Company', '2024-Q1', '2024-Q3', '2024-Q4'],
       ['Alpha Labs', 100, '', 103],
       ['Beta Works', 141.6666666666666, 141.6666666666666, ''],
       ['Gamma Co', duplicate, duplicate, duplicate],
-      ['Delta Inc', '', '', ''],
-      ['No metric named "revenue": Delta Inc.', '', '', ''],
+      ['Delta Inc', 'no metric "revenue"', 'no metric "revenue"', 'no metric "revenue"'],
+      ['Companies with a value', '2 of 4', '1 of 4', '1 of 4'],
     ]);
     // The same table as the custom function's, read from the same (now warm) cache.
     expect(rt.runCustomFunction('PORTFOLIO_METRIC', ['revenue', [['2024-Q1', '2024-Q3', '2024-Q4']]])).toEqual(written);
@@ -154,11 +154,12 @@ describe('insertPortfolioGrid', () => {
     const sheet = selectCell(rt, 'A1');
     const request = { companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q3', aggregate: 'last', mode: 'snapshot' };
     ok(rt.callServer('insertPortfolioGrid', [request]));
+    const none = Array(3).fill('no metric "Cash"');
     const expected = [
       ['Company', '2024-Q1', '2024-Q2', '2024-Q3'],
       // Alpha's monthly Cash in March, June and September; Delta's is null from July.
-      ['Alpha Labs', 52, 55, 58], ['Beta Works', '', '', ''], ['Gamma Co', '', '', ''], ['Delta Inc', 9, 9, ''],
-      ['No metric named "Cash": Beta Works, Gamma Co.', '', '', ''],
+      ['Alpha Labs', 52, 55, 58], ['Beta Works', ...none], ['Gamma Co', ...none], ['Delta Inc', 9, 9, ''],
+      ['Companies with a value', '2 of 4', '2 of 4', '1 of 4'],
     ];
     expect(sheet.getRange('A1:D6').getValues()).toEqual(expected);
     await stack.emulator.control.fixtures({ data_points: [{ metric_id: fund.metric.deltaCash, date: '2024-09-01', value: '7' }] });
@@ -169,34 +170,44 @@ describe('insertPortfolioGrid', () => {
 });
 
 describe('insertFundModel', () => {
-  it('writes companies down, periods across and one live PORTFOLIO_VALUE per cell referring to its headers, a block per name', async () => {
+  it('writes companies down, periods across, one live PORTFOLIO_VALUE per cell referring to its headers and a coverage line, a block per name', async () => {
     const fund = await createFund();
     const rt = runtimeFor(fund);
     const sheet = selectCell(rt, 'B3');
-    const report = ok<{ range: string; message: string }>(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash', 'Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: 'last' }]));
-    // Two blocks of a name row and four company rows, a blank row between.
-    expect(report.range).toBe('Sheet1!B3:D13');
-    expect(report.message).toMatch(/^Inserted a fund model at Sheet1!B3:D13: 4 companies × 2 periods × 2 metrics, 16 PORTFOLIO_VALUE formulas\./);
-    const values = sheet.getRange('B3:D13').getValues();
-    const formulas = sheet.getRange('B3:D13').getFormulas();
-    expect(values.map((row) => row[0])).toEqual(['Cash', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', '', 'Revenue', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc']);
+    const report = ok<{ range: string; message: string }>(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash (last)', 'Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: null }]));
+    // Two blocks of a name row, four company rows and a coverage line, a blank row between.
+    expect(report.range).toBe('Sheet1!B3:D15');
+    expect(report.message).toMatch(/^Inserted a fund model at Sheet1!B3:D15: 4 companies × 2 periods × 2 metrics \(Cash \(last\) and Revenue \(no aggregate: a period of several values asks for one\)\), 16 PORTFOLIO_VALUE formulas, and under each block a line counting the companies with a value\./);
+    const values = sheet.getRange('B3:D15').getValues();
+    const formulas = sheet.getRange('B3:D15').getFormulas();
+    expect(values.map((row) => row[0])).toEqual(['Cash (last)', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Companies with a value', '', 'Revenue', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Companies with a value']);
     // The periods are text, as typed: a label, not a date Sheets guessed.
     expect(values[0]!.slice(1)).toEqual(['2024-Q1', '2024-Q2']);
-    expect(formulas[1]).toEqual(['', '=PORTFOLIO_VALUE($B4, $B$3, C$3, "last")', '=PORTFOLIO_VALUE($B4, $B$3, D$3, "last")']);
-    expect(formulas[10]).toEqual(['', '=PORTFOLIO_VALUE($B13, $B$9, C$9, "last")', '=PORTFOLIO_VALUE($B13, $B$9, D$9, "last")']);
-    expect(formulas[5]).toEqual(['', '', '']);
-    // Each formula, recalculated as Sheets does, shows the value PORTFOLIO_VALUE gives for its company, name and period.
-    const cells = ['C4', 'D4', 'C7', 'D7', 'C10', 'D10'];
+    // No aggregate in the formulas: each reads it from its block's name cell, so a name typed over it never inherits it.
+    expect(formulas[1]).toEqual(['', '=PORTFOLIO_VALUE($B4, $B$3, C$3)', '=PORTFOLIO_VALUE($B4, $B$3, D$3)']);
+    expect(formulas[5]).toEqual(['', '=COUNT(C4:C7)&" of 4"', '=COUNT(D4:D7)&" of 4"']);
+    expect(formulas[6]).toEqual(['', '', '']);
+    expect(formulas[11]).toEqual(['', '=PORTFOLIO_VALUE($B14, $B$10, C$10)', '=PORTFOLIO_VALUE($B14, $B$10, D$10)']);
+    // Each formula, recalculated as Sheets does, shows what PORTFOLIO_VALUE gives for its company, name and period.
+    const cells = ['C4', 'D4', 'C5', 'C7', 'D7', 'C11', 'D11', 'C13', 'C14'];
     const done = await rt.recalculate(cells.map((cell) => ({ cell, formula: sheet.getRange(cell).getFormula() })));
-    expect(done.map((o) => (o.ok ? o.values[0]![0] : o.error.message))).toEqual([52, 55, 9, 9, 100, 101]);
-    // A name that is no fund metric is refused before anything is written, naming the nearest.
+    expect(done.map((o) => (o.ok ? o.values[0]![0] : o.error.message))).toEqual([52, 55, 'no metric "Cash"', 9, 9, 100, 101, '2 metrics "Revenue": read one by id (METRIC_VALUE)', 'no metric "Revenue"']);
+    // One name and the aggregate chosen apart: the aggregate is that name's, written into its cell.
     selectCell(rt, 'H1');
-    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cahs'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }]))
+    ok(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: 'last' }]));
+    expect(sheet.getRange('H1').getValue()).toBe('Cash (last)');
+    // Several names and one aggregate: one metric's choice is not applied to another; nothing is written.
+    selectCell(rt, 'L1');
+    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash', 'Revenue'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: 'sum' }]))
+      .toEqual({ ok: false, error: 'Choose the aggregate for each metric, not one for all: name them like "Cash (sum)" (or leave one out: a period of several values then says what to type).' });
+    expect(sheet.getRange('L1').getValue()).toBe('');
+    // A name that is no fund metric is refused before anything is written, naming the nearest.
+    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cahs (last)'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }]))
       .toEqual({ ok: false, error: `No metric named "Cahs" in fund ${fund.fundId}; did you mean "Cash"?` });
-    expect(sheet.getRange('H1').getValue()).toBe('');
+    expect(sheet.getRange('L1').getValue()).toBe('');
     // Only into empty cells.
     selectCell(rt, 'C4');
-    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }])).toMatchObject({ ok: false, error: expect.stringMatching(/^The cells C4:D8 are not all empty/) });
+    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }])).toMatchObject({ ok: false, error: expect.stringMatching(/^The cells C4:D9 are not all empty/) });
   });
 
   it('refuses a fund that is not the default company, which PORTFOLIO_VALUE reads', async () => {
@@ -221,7 +232,7 @@ describe('buildCoverageSheet', () => {
     expect(countBy(cold, '/data_points')).toBe(1);
     const sheet = rt.spreadsheet.getSheetByName('Reporting coverage')!;
     const values = sheet.getDataRange().getValues();
-    expect(values[0]).toEqual(['Company', 'Metric', '2024-Q1', '2024-Q2', '2024-Q3', '2024-Q4', 'Reported', 'Blank', 'No such metric']);
+    expect(values[0]).toEqual(['Company', 'Metric', '2024-Q1', '2024-Q2', '2024-Q3', '2024-Q4', 'Reported', 'Blank', 'No such metric', 'Ambiguous name']);
     // Each status against the emulator's own points: reported when every period in the column has a value.
     const state = await stack.emulator.control.state();
     const filled = (metricId: string, from: string, to: string) => state.data_points
@@ -236,7 +247,10 @@ describe('buildCoverageSheet', () => {
     expect(row('Beta Works', 'Cash')).toEqual(expected(undefined));
     expect(row('Delta Inc', 'Cash')).toEqual(expected(fund.metric.deltaCash));
     expect(row('Delta Inc', 'Revenue')).toEqual(expected(undefined));
-    expect(row('Gamma Co', 'Revenue').every((cell) => String(cell).includes(fund.metric.gammaRevenue2!))).toBe(true);
+    // Two metrics of one name: their own kind, counted in its own column, so the company falls out of no total.
+    expect(row('Gamma Co', 'Revenue')).toEqual(Array(4).fill('ambiguous name'));
+    expect(values.find((r) => r[0] === 'Gamma Co' && r[1] === 'Revenue')!.slice(6)).toEqual([0, 0, 0, 4]);
+    expect(values.find((r) => r[0] === 'All companies' && r[1] === 'ambiguous name')!.slice(2)).toEqual([1, 1, 1, 1, '', '', '', 4]);
     const blanks = values.slice(1, 9).flatMap((r) => r.slice(2, 6)).filter((c) => c === 'blank').length;
     expect(blanks).toBe(4);
     expect(report).toMatchObject({ companies: 4, blanks });
@@ -244,7 +258,7 @@ describe('buildCoverageSheet', () => {
     expect(rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Cash']], '2024-Q1', '2024-Q4'])).toEqual(values);
     expect(sheet.getFrozenRows()).toBe(1);
     expect(sheet.getFrozenColumns()).toBe(2);
-    expect(sheet.getFilter()!.getRange().getA1Notation()).toBe(`A1:I${values.length}`);
+    expect(sheet.getFilter()!.getRange().getA1Notation()).toBe(`A1:J${values.length}`);
     const rules = sheet.getConditionalFormatRules();
     expect(rules).toHaveLength(1);
     const condition = rules[0]!.getBooleanCondition()!;
@@ -265,7 +279,7 @@ describe('buildCoverageSheet', () => {
     expect((await stack.takeRequests()).map((r) => r.path)).toEqual(['/data_points']);
     expect(sheet.getConditionalFormatRules()).toHaveLength(1);
     expect(sheet.getDataRange().getValues()[0]![1]).toBe('Metric');
-    expect(sheet.getDataRange().getNumRows()).toBe(1 + 4 + 4 + 3);
+    expect(sheet.getDataRange().getNumRows()).toBe(1 + 4 + 4 + 4);
   });
 
   it('refuses fiscal labels, before any request', async () => {

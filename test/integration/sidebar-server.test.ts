@@ -189,7 +189,10 @@ describe('ids from the page', () => {
     const state = await stack.emulator.control.state();
     const rt = stack.runtime();
     const listed = ok<Array<{ id: string; portfolioCompanyProfileId: string | null; portfolioCompanyName: string | null }>>(rt.callServer('listMetrics', [DEMO_IDS.fund]));
-    const profileName = new Map(state.portfolio_company_profiles.map((p) => [p.id, p.name.trim()]));
+    // Each company's label: its name, and its profile id where two of the fund's companies share the name (Cirrus Systems).
+    const shared = (p: { company_id: string; name: string }) => state.portfolio_company_profiles.filter((q) => q.company_id === p.company_id && q.name.trim().toLowerCase() === p.name.trim().toLowerCase()).length > 1;
+    const profileName = new Map(state.portfolio_company_profiles.map((p) => [p.id, shared(p) ? `${p.name.trim()} (${p.id})` : p.name.trim()]));
+    expect([...profileName.values()].filter((name) => name.startsWith('Cirrus Systems ('))).toHaveLength(2);
     expect(listed.filter((m) => m.portfolioCompanyProfileId).length).toBeGreaterThan(13);
     for (const metric of listed) expect(metric.portfolioCompanyName).toBe(metric.portfolioCompanyProfileId ? profileName.get(metric.portfolioCompanyProfileId) : null);
     // The thirteen "Net Burn" are thirteen companies'.

@@ -3,12 +3,12 @@
 
 import { InputError } from '../errors';
 import { columnLetters } from '../export/places';
-import type { PortfolioCompanyProfile } from '../api/types';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { choicePeriods, cleanNames, type GridChoice } from './grid-builder';
-import { normalName, requireMetricNameInFund, requireReadableLabels, type FundDirectory } from './portfolio-grid';
+import { companyLabels, namingAggregate, readNamedMetric, withAggregate } from './fund-cells';
+import { COVERED_LABEL, isFundMetricName, requireMetricNameInFund, requireReadableLabels, type FundDirectory } from './portfolio-grid';
 
-/** What to lay out: the metric names (a block each), the periods, and the aggregate for periods longer than a metric's. */
+/** What to lay out: the metric names (a block each, each may name its aggregate: "Cash (last)"), the periods, and an aggregate for a single name. */
 export type FundModelChoice = Pick<GridChoice, 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod'> & { aggregate: Aggregate | null };
 
 /** A header cell's text (written as text, whatever it looks like), or a cell's live formula. */
@@ -18,43 +18,63 @@ export type FundModelCell = { text: string } | { formula: string } | null;
 const MAX_MODEL_FORMULAS = 10_000;
 
 /**
- * One block per metric name, a blank row between: the name in the block's top-left cell, the periods across that
- * row, the fund's companies down the column under it, and in each cell =PORTFOLIO_VALUE($A2, $A$1, B$1) (with the
- * aggregate when one is chosen). A name two profiles share is written as their profile ids, so each row reads its
- * own company. `origin` is the 1-based cell of the first block's name.
+ * The blocks' name cells: each name as chosen, with its own aggregate ("Cash (last)"). An aggregate chosen apart
+ * is one metric's choice, so it names the one name chosen; with several, each name must carry its own.
+ */
+export function modelNameCells(choice: Pick<FundModelChoice, 'metricNames' | 'aggregate'>): string[] {
+  const names = cleanNames(choice.metricNames);
+  const how = readAggregate(choice.aggregate);
+  if (how && names.length > 1 && names.some((name) => !readNamedMetric(name).aggregate)) {
+    throw new InputError(`Choose the aggregate for each metric, not one for all: name them like "${withAggregate(readNamedMetric(names[0]!).name, how)}" (or leave one out: a period of several values then says what to type).`);
+  }
+  return names.map((name) => namingAggregate(name, how));
+}
+
+/**
+ * One block per metric name, a blank row between: the name (with its aggregate) in the block's top-left cell, the
+ * periods across that row, the fund's companies down the column under it (labels: a name two profiles share
+ * carries the profile id), in each cell =PORTFOLIO_VALUE($A2, $A$1, B$1), and under the companies a line counting
+ * per period the companies with a number, so a total over the block says how many it holds. `origin` is the
+ * 1-based cell of the first block's name.
  */
 export function fundModelCells(directory: FundDirectory, choice: FundModelChoice, origin: { row: number; column: number }): FundModelCell[][] {
-  const names = cleanNames(choice.metricNames);
-  for (const name of names) requireMetricNameInFund(directory, name);
+  const nameCells = modelNameCells(choice);
+  for (const name of nameCells) requireMetricNameInFund(directory, readNamedMetric(name, isFundMetricName(directory)).name);
   const periods = choicePeriods(choice);
   requireReadableLabels(periods);
-  const how = readAggregate(choice.aggregate);
   const profiles = directory.profiles;
   if (profiles.length === 0) throw new InputError('No portfolio companies: this fund has none yet, so a model would have no rows.');
-  const formulas = names.length * profiles.length * periods.length;
+  const formulas = nameCells.length * profiles.length * periods.length;
   if (formulas > MAX_MODEL_FORMULAS) {
     throw new InputError(`That model is ${formulas.toLocaleString('en-US')} formulas, more than ${MAX_MODEL_FORMULAS.toLocaleString('en-US')}: Sheets runs each as its own execution. Choose fewer metrics or periods.`);
   }
-  const shared = new Map<string, number>();
-  for (const profile of profiles) shared.set(normalName(profile.name), (shared.get(normalName(profile.name)) ?? 0) + 1);
-  const rowLabel = (profile: PortfolioCompanyProfile) => ((shared.get(normalName(profile.name)) ?? 0) > 1 ? profile.id : profile.name);
+  const labels = companyLabels(profiles);
   const first = columnLetters(origin.column);
-  const aggregate = how ? `, "${how}"` : '';
   const cells: FundModelCell[][] = [];
-  names.forEach((name, block) => {
+  nameCells.forEach((name, block) => {
     if (block > 0) cells.push([]);
     const nameRow = origin.row + cells.length;
     cells.push([{ text: name }, ...periods.map((period) => ({ text: period }))]);
     profiles.forEach((profile) => {
       const row = origin.row + cells.length;
       cells.push([
-        { text: rowLabel(profile) },
+        { text: labels.get(profile.id.toLowerCase())! },
         ...periods.map((_, p) => {
           const column = columnLetters(origin.column + 1 + p);
-          return { formula: `=PORTFOLIO_VALUE($${first}${row}, $${first}$${nameRow}, ${column}$${nameRow}${aggregate})` };
+          return { formula: `=PORTFOLIO_VALUE($${first}${row}, $${first}$${nameRow}, ${column}$${nameRow})` };
         }),
       ]);
     });
+    // COUNT counts numbers only: an empty cell or a cell's text (no such metric, …) is a company the total leaves out.
+    const top = nameRow + 1;
+    const bottom = nameRow + profiles.length;
+    cells.push([
+      { text: COVERED_LABEL },
+      ...periods.map((_, p) => {
+        const column = columnLetters(origin.column + 1 + p);
+        return { formula: `=COUNT(${column}${top}:${column}${bottom})&" of ${profiles.length}"` };
+      }),
+    ]);
   });
   return cells;
 }

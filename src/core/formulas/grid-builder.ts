@@ -4,7 +4,8 @@
 import { InputError } from '../errors';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { isUuid } from '../validate/uuid';
-import { BLANK, coverageColumns, normalName, type FundDirectory } from './portfolio-grid';
+import { BLANK, COVERAGE_COUNTS, coverageColumns, normalName, type FundDirectory } from './portfolio-grid';
+import { companyLabels, namingAggregate } from './fund-cells';
 import type { SheetCell } from './metric-formulas';
 
 /** A name, how many companies have a metric of it, and the aggregate the grid builder offers first for it. */
@@ -25,7 +26,8 @@ function suggestedAggregate(name: string): 'last' | 'sum' {
  */
 export function fundMetricNames(directory: FundDirectory): FundMetricName[] {
   const byKey = new Map<string, { companies: number; spellings: Map<string, number>; companyNames: string[] }>();
-  const companyName = new Map(directory.profiles.map((profile) => [profile.id.toLowerCase(), profile.name.trim()] as const));
+  // Labels, so two companies of one name are told apart in the pickers as in the tables.
+  const companyName = companyLabels(directory.profiles);
   for (const [profileId, byName] of directory.metrics) {
     for (const [key, metrics] of byName) {
       const entry = byKey.get(key) ?? { companies: 0, spellings: new Map<string, number>(), companyNames: [] };
@@ -100,7 +102,8 @@ export function gridFormula(choice: GridChoice): string {
   const names = cleanNames(choice.metricNames);
   if (choice.kind === 'metric') {
     if (names.length > 1) throw new InputError('PORTFOLIO_METRIC shows one metric: choose one name (or build the coverage of several).');
-    return `=PORTFOLIO_METRIC(${text(names[0]!)}, ${row(choicePeriods(choice))}, ${text(choice.fundId)}${aggregateArgument(choice)})`;
+    // The aggregate is written with the name it belongs to ("Cash (last)"), not as an argument apart.
+    return `=PORTFOLIO_METRIC(${text(namingAggregate(names[0]!, readAggregate(choice.aggregate)))}, ${row(choicePeriods(choice))}, ${text(choice.fundId)})`;
   }
   if (!choice.startPeriod || !choice.endPeriod) throw new InputError('Give the coverage\'s start and end periods, like 2024-01 and 2024-06.');
   // Checked here too, so a wrong label is refused before a formula is written.
@@ -118,7 +121,7 @@ export const BLANK_BACKGROUND = '#fce8b2';
 /** The sheet of a PORTFOLIO_COVERAGE table (as the function returns it): its formats beside its values. */
 export function coverageSheetModel(table: SheetCell[][], companies: number, metricNames: number) {
   const width = table[0]!.length;
-  const periods = width - 5;
+  const periods = width - 2 - COVERAGE_COUNTS.length;
   // The first block, right under the header, has one row per company and name.
   const blanks = table.slice(1, 1 + companies * metricNames).reduce((n, r) => n + r.slice(2, 2 + periods).filter((c) => c === BLANK).length, 0);
   const range = (numRows: number, numColumns: number, row = 1, column = 1): SheetRange => ({ row, column, numRows, numColumns });

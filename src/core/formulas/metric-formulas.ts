@@ -190,14 +190,24 @@ export function valueOfMetric(ctx: FormulaContext, metric: Metric, periodArg: un
   // Weeks belong to the period they start in; every other frequency must tile the label's period,
   // which no aggregate can mend, so that is said first.
   if (metric.frequency !== 'weekly') requireFiscalFit(ctx, metric, period);
+  const starts = periodStartsWithin(period.start, period.end, metric.frequency);
   if (!how) {
-    throw new InputError(
+    throw new AggregateNeededError(
       `"${period.label}" is ${period.description}, longer than one period of "${metric.name}", a ${metric.frequency} metric. Give an aggregate as the third argument to combine its ${metric.frequency} values: ${AGGREGATE_CHOICES}; or give a label of one ${metric.frequency} period, like ${ownLabelExample(period, metric.frequency)}.`,
+      starts.length,
+      metric.frequency,
     );
   }
   // The whole series holds every period inside the label's: no request beyond a single value's.
   const series = whole();
-  return aggregate(how, periodStartsWithin(period.start, period.end, metric.frequency).map((date) => ({ date, value: series.get(date) })));
+  return aggregate(how, starts.map((date) => ({ date, value: series.get(date) })));
+}
+
+/** A period holding several of a metric's values, and no aggregate to combine them: the fund's cells say so as text. */
+export class AggregateNeededError extends InputError {
+  constructor(message: string, readonly values: number, readonly frequency: string) {
+    super(message);
+  }
 }
 
 /**

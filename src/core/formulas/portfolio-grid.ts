@@ -12,7 +12,8 @@ import { argumentGrid, isBlank, nonBlankCells } from './arguments';
 import { requireCompanyAccess, requireProfileAccess } from './formula-access';
 import type { FormulaContext } from './formula-context';
 import { listProfilesAndMetricsCached, listProfilesCached } from './metric-directory';
-import { loadPoints, loadWholeSeries, valueOfMetric, type SheetCell } from './metric-formulas';
+import { AggregateNeededError, loadPoints, loadWholeSeries, valueOfMetric, type SheetCell } from './metric-formulas';
+import { aggregateOf, ambiguousText, companyLabels, needsAggregateText, noMetricText, readCompanyLabel, readNamedMetric, withAggregate, type NamedMetric } from './fund-cells';
 import { isUuid } from '../validate/uuid';
 import { MAX_FUND_COMPANIONS } from '../series/series-cache';
 
@@ -74,10 +75,21 @@ function findCompany(directory: Pick<FundDirectory, 'fundId' | 'profiles'>, valu
   const text = String(value).trim();
   const byId = directory.profiles.find((p) => p.id.toLowerCase() === text.toLowerCase());
   if (byId) return byId;
+  // A label of a name two companies share, "Cirrus Systems (profile id)", as the fund's tables write it.
+  const labelled = readCompanyLabel(text);
+  if (labelled) {
+    const profile = directory.profiles.find((p) => p.id.toLowerCase() === labelled.profileId);
+    if (!profile) throw new InputError(`No portfolio company of fund ${directory.fundId} has the profile id ${labelled.profileId} given in "${text}" (=PORTFOLIO_COMPANIES lists them).`);
+    if (normalName(profile.name) !== normalName(labelled.name)) {
+      throw new InputError(`The profile id in "${text}" is that of "${profile.name.trim()}", not of "${labelled.name}": correct the name or the id.`);
+    }
+    return profile;
+  }
   const named = directory.profiles.filter((p) => normalName(p.name) === normalName(text));
   if (named.length === 1) return named[0]!;
   if (named.length > 1) {
-    throw new InputError(`${named.length} portfolio companies of fund ${directory.fundId} are named "${text}": ${named.map((p) => p.id).join(', ')}. Give the profile id of the one you mean.`);
+    const labels = companyLabels(named);
+    throw new InputError(`${named.length} portfolio companies of fund ${directory.fundId} are named "${text}": give the one you mean as ${named.map((p) => `"${labels.get(p.id.toLowerCase())}"`).join(' or ')} (or its profile id).`);
   }
   throw new InputError(`No portfolio company named "${text}" in fund ${directory.fundId}${didYouMean(text, directory.profiles.map((p) => p.name)) || ', nor with that profile id (=PORTFOLIO_COMPANIES lists them).'}`);
 }
@@ -96,22 +108,51 @@ export function requireMetricNameInFund(directory: FundDirectory, name: string):
   throw new InputError(`No metric named "${name.trim()}" in fund ${directory.fundId}${near || ': none of its companies has a metric of that name (=METRICS lists them).'}`);
 }
 
-/** The company's metric of that name, or the error saying why there is none (naming the nearest names). */
-function requireMetric(directory: FundDirectory, company: PortfolioCompanyProfile, name: string): Metric {
-  const metric = findMetric(directory, company, name);
-  if (metric) return metric;
-  requireMetricNameInFund(directory, name);
-  const own = directory.metrics.get(company.id.toLowerCase());
-  throw new InputError(`"${company.name}" has no metric named "${name.trim()}"${didYouMean(name, spelledNames(own ? [own] : [])) || '.'}`);
+const REPORTED = 'reported';
+export const BLANK = 'blank';
+const NO_METRIC = 'no such metric';
+const AMBIGUOUS = 'ambiguous name';
+const STATUSES = [REPORTED, BLANK, NO_METRIC, AMBIGUOUS] as const;
+
+/** A company's metric of a name: the one, or why there is none as the cell's text and coverage's status. */
+type Resolved = { metric: Metric } | { text: string; status: typeof NO_METRIC | typeof AMBIGUOUS };
+
+/** The company's metric of that name, or the text its cells show: no metric of it (or none at all), or several. */
+function resolveMetric(directory: FundDirectory, company: PortfolioCompanyProfile, name: string): Resolved {
+  const found = directory.metrics.get(company.id.toLowerCase())?.get(normalName(name)) ?? [];
+  if (found.length === 1) return { metric: found[0]! };
+  if (found.length > 1) return { text: ambiguousText(found.length, name), status: AMBIGUOUS };
+  return { text: noMetricText(name), status: NO_METRIC };
 }
 
-/** The company's metric of that name: the one, none (undefined), or an error naming both ids. */
-function findMetric(directory: FundDirectory, company: PortfolioCompanyProfile, name: string): Metric | undefined {
-  const found = directory.metrics.get(company.id.toLowerCase())?.get(normalName(name)) ?? [];
-  if (found.length > 1) {
-    throw new InputError(`"${company.name}" has ${found.length} metrics named "${name.trim()}": ${found.map((m) => m.id).join(' and ')}. Read the one you mean with METRIC_VALUE and its id.`);
+/**
+ * A metric name argument or cell, its own aggregate read off ("Cash (last)"), checked against the fund: a name
+ * no company has is an error naming the nearest names (the name cell is mistyped: a total of it must not look whole).
+ */
+function readFundMetricName(directory: FundDirectory, value: unknown, what: string): NamedMetric {
+  const text = readName(value, what);
+  const named = readNamedMetric(text, isFundMetricName(directory));
+  requireMetricNameInFund(directory, named.name);
+  return named;
+}
+
+/** Whether some company of the fund has a metric of exactly this name: "Growth (average)" may be a metric's own name. */
+export function isFundMetricName(directory: FundDirectory): (whole: string) => boolean {
+  return (whole) => [...directory.metrics.values()].some((byName) => byName.has(normalName(whole)));
+}
+
+/**
+ * One cell's value: the number, empty for no value, or the text saying why there is no number to add up (no such
+ * metric, several of that name, several values and no aggregate named). Other mistakes stay errors.
+ */
+function valueCell(resolved: Resolved, named: NamedMetric, value: (metric: Metric) => SheetCell): SheetCell {
+  if (!('metric' in resolved)) return resolved.text;
+  try {
+    return value(resolved.metric);
+  } catch (error) {
+    if (error instanceof AggregateNeededError) return needsAggregateText(error.values, error.frequency, named.name);
+    throw error;
   }
-  return found[0];
 }
 
 /**
@@ -140,10 +181,10 @@ function loadSeriesOf(ctx: FormulaContext, metrics: ReadonlyArray<Metric | strin
   return (metric) => byMetric.get(metric.id.toLowerCase()) ?? new Map();
 }
 
-/** Each company's metric of each name (or the error naming two of one name), and their series in one read. */
-function metricsNamed(ctx: FormulaContext, directory: FundDirectory, names: readonly string[]) {
-  const pairs = directory.profiles.flatMap((profile) => names.map((name) => ({ profile, name, metric: orMessage(() => findMetric(directory, profile, name)) })));
-  return { pairs, series: loadSeriesOf(ctx, pairs.map(({ metric }) => metric)) };
+/** Each company's metric of each name (or why it has none), and their series in one read. */
+function metricsNamed(ctx: FormulaContext, directory: FundDirectory, names: readonly NamedMetric[]) {
+  const pairs = directory.profiles.flatMap((profile) => names.map((named) => ({ profile, named, resolved: resolveMetric(directory, profile, named.name) })));
+  return { pairs, series: loadSeriesOf(ctx, pairs.map(({ resolved }) => ('metric' in resolved ? resolved.metric : undefined))) };
 }
 
 /**
@@ -161,35 +202,36 @@ function orMessage<T>(value: () => T): T | string {
 
 /**
  * One value per company, metric name and period, of the default fund. A range of any of the three maps
- * cell by cell; a column of companies against a row of periods (or of names) fills a grid.
+ * cell by cell; a column of companies against a row of periods (or of names) fills a grid. Each cell is what
+ * fund-cells.ts says: a number, empty, or a text that SUM skips; the aggregate is the name's own ("Cash (last)").
  */
 export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg: unknown, periodArg: unknown, aggregateArg?: unknown): SheetCell | SheetCell[][] {
-  const how = readAggregate(aggregateArg);
+  const apart = readAggregate(aggregateArg);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, undefined));
   if (![companyArg, nameArg, periodArg].some(Array.isArray)) {
     const company = findCompany(directory, companyArg);
-    const name = readName(nameArg, 'The metric name');
-    const metric = requireMetric(directory, company, name);
+    const named = readFundMetricName(directory, nameArg, 'The metric name');
+    const how = aggregateOf(named, apart);
     // A single cell reads the metric's own series, the one METRIC_VALUE cells of that metric share; its
     // fetch takes along the other companies' metrics of that name, which the rest of a fund model's
-    // cells ask for next (issue 26), from the directory in hand: no other cell is read.
-    return valueOfMetric(ctx, metric, periodArg, how, () => loadWholeSeries(ctx, metric.id, { ids: () => sameNameMetricIds(directory, name), max: MAX_FUND_COMPANIONS }));
+    // cells ask for next, from the directory in hand: no other cell is read.
+    return valueCell(resolveMetric(directory, company, named.name), named, (metric) =>
+      valueOfMetric(ctx, metric, periodArg, how, () => loadWholeSeries(ctx, metric.id, { ids: () => sameNameMetricIds(directory, named.name), max: MAX_FUND_COMPANIONS })));
   }
   const cells = argumentGrid(
     [companyArg, nameArg, periodArg],
     'With two ranges, give the companies as a column and either the periods or the metric names as a row (with one period for names, one name for periods).',
   );
-  // Resolve every name first, so the series come in one read; a blank or unresolved cell is its text.
-  const resolved = cells.map((row) => row.map(([company, name, period]): string | { metric: Metric; period: unknown } => {
-    if (isBlank(company) || isBlank(name) || isBlank(period)) return '';
+  // Resolve every name first, so the series come in one read; a blank cell is blank.
+  const resolved = cells.map((row) => row.map(([company, name, period]) => {
+    if (isBlank(company) || isBlank(name) || isBlank(period)) return undefined;
     const profile = findCompany(directory, company);
-    const text = readName(name, 'The metric name');
-    // A name no company has says so with the nearest names; one this company lacks stays short, as a grid's cell.
-    const metric = orMessage(() => findMetric(directory, profile, text) ?? requireMetricNameInFund(directory, text));
-    return metric === undefined ? `No metric "${text.trim()}"` : typeof metric === 'string' ? metric : { metric, period };
+    const named = readFundMetricName(directory, name, 'The metric name');
+    return { named, how: aggregateOf(named, apart), resolved: resolveMetric(directory, profile, named.name), period };
   }));
-  const series = loadSeriesOf(ctx, resolved.flat().map((cell) => (typeof cell === 'string' ? cell : cell.metric)));
-  return resolved.map((row) => row.map((cell) => (typeof cell === 'string' ? cell : orMessage(() => valueOfMetric(ctx, cell.metric, cell.period, how, () => series(cell.metric))))));
+  const series = loadSeriesOf(ctx, resolved.flat().map((cell) => (cell && 'metric' in cell.resolved ? cell.resolved.metric : undefined)));
+  // A period a company's fiscal year cannot divide is that company's cell's sentence, not the whole grid's error.
+  return resolved.map((row) => row.map((cell) => (cell === undefined ? '' : orMessage(() => valueCell(cell.resolved, cell.named, (metric) => valueOfMetric(ctx, metric, cell.period, cell.how, () => series(metric)))))));
 }
 
 function readNames(value: unknown): string[] {
@@ -216,33 +258,36 @@ export function requireReadableLabels(periods: readonly unknown[]): void {
   }
 }
 
+/** The last row of a fund table: per period, how many companies have a number there, of how many (text, so SUM skips it). */
+export const COVERED_LABEL = 'Companies with a value';
+
 /**
- * One row per portfolio company, one column per period, under a header row. A company with no metric of
- * the name has an empty row and is named in a final note row; one with two has the error naming both ids
- * in its cells; a period that does not fit a company's metric has the reason in that cell.
+ * One row per portfolio company (its label), one column per period, under a header row, and a last row counting the
+ * companies with a number in each period. Cells are what PORTFOLIO_VALUE shows for that company, name and period.
  */
 export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsArg: unknown, fundArg: unknown, aggregateArg?: unknown): SheetCell[][] {
   if (Array.isArray(nameArg)) throw new InputError('The metric name must be one cell, not a range: =PORTFOLIO_VALUE fills a grid of several names.');
-  const name = readName(nameArg, 'The metric name');
-  const how = readAggregate(aggregateArg);
+  readName(nameArg, 'The metric name');
+  const apart = readAggregate(aggregateArg);
   const periods = nonBlankCells(periodsArg);
   if (periods.length === 0) throw new InputError('The periods are missing: give a label like 2024-Q1, or a row of them.');
   requireReadableLabels(periods);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
-  requireMetricNameInFund(directory, name);
-  const { pairs: rows, series } = metricsNamed(ctx, directory, [name]);
+  const named = readFundMetricName(directory, nameArg, 'The metric name');
+  const how = aggregateOf(named, apart);
+  const { pairs: rows, series } = metricsNamed(ctx, directory, [named]);
+  const labels = companyLabels(directory.profiles);
   const table: SheetCell[][] = [['Company', ...periods.map(header)]];
-  for (const { profile, metric } of rows) {
-    const cell = (period: unknown): SheetCell => {
-      if (typeof metric !== 'object') return metric ?? '';
-      return orMessage(() => valueOfMetric(ctx, metric, period, how, () => series(metric)));
-    };
-    table.push([profile.name, ...periods.map(cell)]);
+  for (const { profile, resolved } of rows) {
+    const cell = (period: unknown): SheetCell => orMessage(() => valueCell(resolved, named, (metric) => valueOfMetric(ctx, metric, period, how, () => series(metric))));
+    table.push([labels.get(profile.id.toLowerCase())!, ...periods.map(cell)]);
   }
-  const note = (text: string): SheetCell[] => [text, ...periods.map(() => '')];
-  if (directory.profiles.length === 0) table.push(note(NO_COMPANIES));
-  const missing = rows.filter((row) => row.metric === undefined).map((row) => row.profile.name);
-  if (missing.length > 0) table.push(note(`No metric named "${name.trim()}": ${missing.join(', ')}.`));
+  if (directory.profiles.length === 0) {
+    table.push([NO_COMPANIES, ...periods.map(() => '')]);
+    return table;
+  }
+  const body = table.slice(1);
+  table.push([COVERED_LABEL, ...periods.map((_, p) => `${body.filter((row) => typeof row[p + 1] === 'number').length} of ${body.length}`)]);
   return table;
 }
 
@@ -251,13 +296,9 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
  * where the company has no metric of that name, or several. Companies may keep one name in different currencies.
  */
 export function portfolioMetricUnits(directory: FundDirectory, name: string): Array<string | undefined> {
-  return directory.profiles.map((profile) => orMessage(() => findMetric(directory, profile, name))).map((metric) => (typeof metric === 'object' ? metric.unit : undefined));
+  const { name: plain } = readNamedMetric(name, isFundMetricName(directory));
+  return directory.profiles.map((profile) => resolveMetric(directory, profile, plain)).map((resolved) => ('metric' in resolved ? resolved.metric.unit : undefined));
 }
-
-const REPORTED = 'reported';
-export const BLANK = 'blank';
-const NO_METRIC = 'no such metric';
-const STATUSES = [REPORTED, BLANK, NO_METRIC];
 
 type Column = Pick<LabelledPeriod, 'start' | 'end'> & { label: string };
 
@@ -298,36 +339,39 @@ function status(metric: Metric, series: Map<string, string | null>, column: Colu
   return starts.every((date) => (series.get(date) ?? '') !== '') ? REPORTED : BLANK;
 }
 
+/** The count columns at the right of PORTFOLIO_COVERAGE's table, one per status. */
+export const COVERAGE_COUNTS = ['Reported', 'Blank', 'No such metric', 'Ambiguous name'];
+
 /**
  * Who reported what: under a header row (Company, Metric, a column per period, Reported, Blank, No such
- * metric), one row per company and name with each period's status (or the error naming both ids of two
- * metrics of one name) and the row's counts; one "All metrics" row per company with how many it reported
+ * metric, Ambiguous name), one row per company and name with each period's status (a company with two metrics
+ * of the name is "ambiguous name", its own kind) and the row's counts; one "All metrics" row per company with how many it reported
  * per period and its counts; then one "All companies" row per status with its counts per period and total.
  */
 export function portfolioCoverage(ctx: FormulaContext, namesArg: unknown, startArg: unknown, endArg: unknown, fundArg: unknown, aggregateArg?: unknown): SheetCell[][] {
-  const names = readNames(namesArg);
+  readNames(namesArg);
   const columns = coverageColumns(startArg, endArg);
-  const how = readAggregate(aggregateArg);
+  const apart = readAggregate(aggregateArg);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, fundArg));
-  for (const name of names) requireMetricNameInFund(directory, name);
+  const names = nonBlankCells(namesArg).map((cell) => readFundMetricName(directory, cell, 'A metric name'));
   const { pairs, series } = metricsNamed(ctx, directory, names);
-  const statuses = pairs.map(({ metric }) => columns.map((column) => {
-    if (typeof metric === 'string') return metric;
-    return metric ? status(metric, series(metric), column, how) : NO_METRIC;
-  }));
+  // A status is a reporting rule, not a value: the call's aggregate serves the names that name none.
+  const statuses = pairs.map(({ named, resolved }) => columns.map((column) => ('metric' in resolved ? status(resolved.metric, series(resolved.metric), column, named.aggregate ?? apart) : resolved.status)));
   const count = (cells: readonly string[], what: string) => cells.filter((cell) => cell === what).length;
   const counts = (cells: readonly string[]) => STATUSES.map((what) => count(cells, what));
   const column = (rows: readonly string[][], c: number) => rows.map((row) => row[c]!);
-  const table: SheetCell[][] = [['Company', 'Metric', ...columns.map((c) => c.label), 'Reported', 'Blank', 'No such metric']];
-  pairs.forEach((pair, i) => table.push([pair.profile.name, pair.name.trim(), ...statuses[i]!, ...counts(statuses[i]!)]));
+  const labels = companyLabels(directory.profiles);
+  const label = (profile: PortfolioCompanyProfile) => labels.get(profile.id.toLowerCase())!;
+  const table: SheetCell[][] = [['Company', 'Metric', ...columns.map((c) => c.label), ...COVERAGE_COUNTS]];
+  pairs.forEach((pair, i) => table.push([label(pair.profile), withAggregate(pair.named.name, pair.named.aggregate), ...statuses[i]!, ...counts(statuses[i]!)]));
   directory.profiles.forEach((profile, p) => {
     const rows = statuses.slice(p * names.length, (p + 1) * names.length);
-    table.push([profile.name, 'All metrics', ...columns.map((_, c) => count(column(rows, c), REPORTED)), ...counts(rows.flat())]);
+    table.push([label(profile), 'All metrics', ...columns.map((_, c) => count(column(rows, c), REPORTED)), ...counts(rows.flat())]);
   });
   const every = statuses.flat();
   for (const what of STATUSES) {
     table.push(['All companies', what, ...columns.map((_, c) => count(column(statuses, c), what)), ...STATUSES.map((other) => (other === what ? count(every, what) : ''))]);
   }
-  if (directory.profiles.length === 0) table.push([NO_COMPANIES, '', ...columns.map(() => ''), '', '', '']);
+  if (directory.profiles.length === 0) table.push([NO_COMPANIES, '', ...columns.map(() => ''), ...STATUSES.map(() => '')]);
   return table;
 }
