@@ -111,7 +111,7 @@ it('cancels a build from its bar before its next wave of reads, offers Resume, a
     await cancelAnswered;
     await session.workbench.control.faults({ reset: true });
     await session.workbench.control.release();
-    await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-text')?.textContent === 'Cancelled: it can be resumed.', undefined, { timeout: 30_000 });
+    await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-text')?.textContent === 'Cancelled: it can be resumed.');
   } finally {
     await session.workbench.control.faults({ reset: true });
     await session.workbench.control.release();

@@ -93,7 +93,7 @@ it('moves the bar while the first step runs, and Cancel stops a 1,100-row export
     // From now on the API answers at once: a step that ignored the cancel would send every wave left.
     await control.faults({ reset: true });
     await control.release();
-    await frame.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Cancelled: what was not sent can be resumed.', undefined, { timeout: 30_000 });
+    await frame.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Cancelled: what was not sent can be resumed.');
 
     const puts = (await control.requests()).filter((request) => request.method === 'PUT');
     // Once the cancel is set no wave starts: at most the one under way (10 PUTs) is answered after it.

@@ -187,7 +187,7 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   await reopened.click('#export-resume button');
   // The 429's Retry-After still holds back the user's executions (docs/architecture.md, "The API client"): the sidebar counts
   // the rest of it down in real time (concurrent executions sleep for real), then the steps go on.
-  await reopened.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.', undefined, { timeout: 50_000 });
+  await reopened.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
   expect(await reopened.textContent('#export-results > .status')).toBe('900 rows read: 900 created.');
 
   // Every row stored once: 18 accepted PUTs in all, and none after the cancel repeats a row confirmed before it.

@@ -15,12 +15,12 @@ it('shows each check with its status and meaning, and says where the report is',
   await frame.click('#tab-settings');
   // An earlier Save's "Saved." on the tab's status line is replaced by the check's outcome.
   await frame.click('#settings-form button[type="submit"]');
-  await frame.waitForFunction(() => /Saved/.test(document.querySelector('#settings-status')!.textContent ?? ''), undefined, { timeout: 30_000 });
+  await frame.waitForFunction(() => /Saved/.test(document.querySelector('#settings-status')!.textContent ?? ''));
   await frame.click('#installation-check-run');
   // While the probe waits, the lines known so far are listed and the status line names what runs now.
-  await frame.waitForFunction(() => /lines so far, now: Probe formula/.test(document.querySelector('#installation-check-status')!.textContent ?? ''), undefined, { timeout: 60_000 });
+  await frame.waitForFunction(() => /lines so far, now: Probe formula/.test(document.querySelector('#installation-check-status')!.textContent ?? ''));
   expect(await frame.$$eval('#installation-check-list li', (items) => items.map((li) => li.getAttribute('data-check')))).toEqual(expect.arrayContaining(['Permissions granted', 'API reached with the saved token']));
-  await frame.waitForFunction(() => /\b(success|error)\b/.test(document.querySelector('#installation-check-status')!.className), undefined, { timeout: 100_000 });
+  await frame.waitForFunction(() => /\b(success|error)\b/.test(document.querySelector('#installation-check-status')!.className));
   const lines = await frame.$$eval('#installation-check-list li', (items) => items.map((li) => [li.getAttribute('data-check'), li.getAttribute('data-status'), li.textContent ?? '']));
   const byName = Object.fromEntries(lines.map(([name, status, text]) => [name, { status, text }]));
   expect(byName['Permissions granted']!.status).toBe('pass');

@@ -49,7 +49,7 @@ it('keeps a running export in view, lets another tab work meanwhile, and offers 
 
   await frame.click('#tab-export');
   await frame.click('.progress button.cancel');
-  await frame.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Cancelled: what was not sent can be resumed.', undefined, { timeout: 30_000 });
+  await frame.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Cancelled: what was not sent can be resumed.');
   expect(await frame.$('.progress.running')).toBeNull();
   await control.faults({ reset: true });
 

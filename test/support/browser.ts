@@ -58,6 +58,15 @@ export async function showSheet(page: Page, sheet: string): Promise<void> {
 const UNTIL_DONE = { timeout: 0 } as const;
 
 /**
+ * Every wait of a page (and its frames) waits for its state with no Playwright limit of its own, as UNTIL_DONE does:
+ * Playwright's 30 s default is a guess about the machine, and under load a healthy click or status line took longer
+ * (fund-grid-builder's insert at a load average of 13). The test's own timeout still ends a wait that never ends.
+ */
+function waitOnStateNotTime(page: Page): void {
+  page.setDefaultTimeout(0);
+}
+
+/**
  * Settles once the sidebar's first loads are over (its settings and formula access, each under busy()), so a
  * click then reaches enabled controls and an action reads the default company. Before its script runs, the
  * Settings status line has no tone class; the load leaves one ('info' when cleared, 'error' when it failed).
@@ -104,6 +113,7 @@ export function useWorkbenchPage(args: string[], viewport: { width: number; heig
   beforeAll(async () => {
     [session.workbench, browser] = await Promise.all([startWorkbench(args), launchBrowser()]);
     session.page = await browser.newPage({ viewport });
+    waitOnStateNotTime(session.page);
     await session.page.goto(session.workbench.url);
   });
   afterAll(async () => {
@@ -143,6 +153,7 @@ export function useWorkbenchFreshPages(options: FreshPageOptions, onPage: (workb
   beforeEach(async () => {
     await options.beforePage?.(workbench!);
     page = await browser!.newPage({ viewport: options.viewport });
+    waitOnStateNotTime(page);
     const goto = options.goto ?? 'load';
     if (goto) await page.goto(workbench!.url);
     if (goto === 'settled') await pageSettled(page);
