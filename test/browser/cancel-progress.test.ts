@@ -80,7 +80,9 @@ it('moves the bar while the first step runs, and Cancel stops a 1,100-row export
     seenDuringFirstStep.push(await barPast(0));
     // The rest of the first wave, whose compare read covered it: then the second wave's read is held.
     await answerPuts(10);
-    seenDuringFirstStep.push(await barPast(seenDuringFirstStep[0]!));
+    // PUTs go one at a time, so a progress read may land after the 9th: wait for the bar to pass the 9th's value
+    // (the 11th is held, so it cannot pass the 10th's).
+    seenDuringFirstStep.push(await barPast(9 * VALUES_PER_PUT));
     // No continueExport answered yet: both values were put there by progress reads while the step ran.
     expect(continuesAnswered).toBe(0);
     expect(seenDuringFirstStep).toEqual([VALUES_PER_PUT, 10 * VALUES_PER_PUT]);
