@@ -85,7 +85,5 @@ export async function busy(panel: HTMLElement, status: HTMLElement, label: strin
   }
 }
 
-/** A count with its noun in agreement: "1 row", "2 rows". */
-export function countOf(count: number, singular: string, plural = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : plural}`;
-}
+/** The page counts as the server does: "1 row", "1,000 rows" (shared/words.ts). */
+export { countOf, formatCount } from '../src/shared/words';

@@ -10,6 +10,7 @@ import { ensureSize, insertHiddenSheet } from './own-sheets';
 import { writePlainText } from './sheet-io';
 import { userHmac } from './user-signing-key';
 import { PLAIN_TEXT_FORMAT } from '../core/sheets/cell-safety';
+import { formatCount } from '../shared/words';
 
 const STORE_PREFIX = 'Audit store ';
 const STAGING_PREFIX = `${STORE_PREFIX}(new) `;
@@ -79,7 +80,7 @@ export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ proper
   const used = book.getSheets().reduce((sum, sheet) => sum + sheet.getMaxRows() * sheet.getMaxColumns(), 0);
   const needed = Math.max(rows, 1000) * Math.max(columns, 26) + auditCells;
   if (used + needed > SPREADSHEET_MAX_CELLS) {
-    throw new InputError(`The audit needs about ${needed.toLocaleString('en-US')} cells, and this spreadsheet already has ${used.toLocaleString('en-US')} of the 10,000,000 Sheets allows. Remove sheets you no longer need, or audit in a new spreadsheet.`);
+    throw new InputError(`The audit needs about ${formatCount(needed)} cells, and this spreadsheet already has ${formatCount(used)} of the 10,000,000 Sheets allows. Remove sheets you no longer need, or audit in a new spreadsheet.`);
   }
 
   const sheet = insertHiddenSheet(`${STAGING_PREFIX}${Utilities.getUuid()}`, 'Kept by Portfolio Metrics: the audit\'s original values. Edits here break Push.');

@@ -1,6 +1,10 @@
-// How reasons name places and counts: "row 14" in the long layout, "cell C14" in the wide one, "1,000".
+// How reasons name places: "row 14" in the long layout, "cell C14" in the wide one.
 
+import { countOf, joinAnd } from '../../shared/words';
 import type { ExportLayout, SheetPosition } from './types';
+
+// The words themselves live in shared/words.ts; these names stay importable from here for the files that still do.
+export { countOf, formatCount, joinAnd, quote } from '../../shared/words';
 
 /** Names cells of the range the way the user sees them in the sheet. */
 export type PlaceNamer = {
@@ -40,32 +44,7 @@ export function columnLetters(column: number): string {
   return letters;
 }
 
-/**
- * "a", "a and b", "a, b and c"; past `limit` parts, the first `limit` and a count: "a, b and 3 more" (so a
- * long list cannot flood a message). `word` joins the last part instead of "and": "a, b or c".
- */
-export function joinAnd(parts: readonly string[], { limit = Infinity, word = 'and' }: { limit?: number; word?: string } = {}): string {
-  if (parts.length > limit) return `${parts.slice(0, limit).join(', ')} ${word} ${parts.length - limit} more`;
-  if (parts.length <= 1) return parts[0] ?? '';
-  return `${parts.slice(0, -1).join(', ')} ${word} ${parts[parts.length - 1]}`;
-}
-
-/** 1000 → "1,000", written out because Intl's grouping depends on the runtime's locale data. */
-export function formatCount(count: number): string {
-  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** A count with its noun in agreement: "1 row", "2 rows", "1,000 rows". */
-export function countOf(count: number, singular: string, plural = `${singular}s`): string {
-  return `${formatCount(count)} ${count === 1 ? singular : plural}`;
-}
-
 /** Items counted as the layout reads them: rows in the long layout, values (cells) in the wide one. */
 export function countItems(layout: ExportLayout, count: number): string {
   return countOf(count, layout === 'long' ? 'row' : 'value');
-}
-
-/** Cell text quoted in a reason, cut short so one odd cell cannot flood the report. */
-export function quote(text: string): string {
-  return `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`;
 }

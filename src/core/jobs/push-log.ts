@@ -2,6 +2,8 @@
 // with when, who, what, the value before and after, and the outcome. Pure; the writer is gas/changes-sheet.ts.
 // It never holds the token: only names, values and the active user's email.
 
+import { formatCount } from '../../shared/words';
+
 export const PUSHES_SHEET = 'Pushes';
 
 export const PUSHES_HEADER = ['Time', 'Who', 'Kind', 'What', 'Period', 'Old value', 'New value', 'Outcome', 'Cell', 'Push'] as const;
@@ -41,7 +43,7 @@ export const CELL_CHARACTERS = 50_000;
  */
 export function fitValue(text: string | null, push: string, journal: string): string | null {
   if (text === null || text.length <= CELL_CHARACTERS) return text;
-  const note = ` … [${text.length.toLocaleString('en-US')} characters in all: longer than a cell holds. The whole value is in the journal of Push ${push}, the hidden sheet "${journal}".]`;
+  const note = ` … [${formatCount(text.length)} characters in all: longer than a cell holds. The whole value is in the journal of Push ${push}, the hidden sheet "${journal}".]`;
   return `${text.slice(0, CELL_CHARACTERS - note.length - 1)}${note}`;
 }
 

@@ -5,6 +5,7 @@ import { ADDIN_NAME, SETTINGS_HINT, plural } from '../product';
 import { isDateFormatCode } from '../sheets/number-formats';
 import { connectorName, type FileCase } from './shared-drive';
 import { FEATURES_NEEDING, permissionName } from './permissions';
+import { formatCount } from '../../shared/words';
 
 export type CheckStatus = 'pass' | 'degraded' | 'fail';
 
@@ -355,8 +356,8 @@ export function quotasCheck(usage: { day: string; urlFetch: number | null; prope
     lines.push(`${label}: ${unit(used)} of ${unit(limit)} a day on a consumer account`);
     if (used >= limit * 0.8) near.push(label);
   };
-  add('URL Fetch calls', usage.urlFetch, CONSUMER_DAILY.urlFetch, (n) => n.toLocaleString('en-US'));
-  add('Properties reads and writes', usage.properties, CONSUMER_DAILY.properties, (n) => n.toLocaleString('en-US'));
+  add('URL Fetch calls', usage.urlFetch, CONSUMER_DAILY.urlFetch, formatCount);
+  add('Properties reads and writes', usage.properties, CONSUMER_DAILY.properties, formatCount);
   add('Triggers\' total runtime', usage.triggerRuntimeMs, CONSUMER_DAILY.triggerRuntimeMs, (ms) => `${Math.round(ms / 60_000)} min`);
   const used = `Used on ${usage.day}: ${lines.join('; ')}.`;
   if (near.length === 0) return { name: CHECK.quotas, status: 'pass', detail: used };
