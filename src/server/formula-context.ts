@@ -15,11 +15,8 @@ import { readRecalculationMetricIds } from '../gas/recalculation-sheet';
 import { formulaSettingsProblem } from '../gas/shared-drive-connection';
 import { readFormulaAccess, readSettingsGeneration, readSettingsSummary, readUserProperties, type UserProperties } from '../gas/user-settings';
 import { createClientForExecution } from './api-factory';
+import { CUSTOM_FUNCTION_API_BUDGET_MS, SIDEBAR_API_BUDGET_MS } from '../core/pacing';
 
-/** Apps Script stops a custom function at 30 s; API work must end well before, leaving time to return cells. */
-const CUSTOM_FUNCTION_API_BUDGET_MS = 25_000;
-/** A person is waiting, but a cold fund of many companies takes longer than a cell's 25 s. */
-const SIDEBAR_BUDGET_MS = 120_000;
 
 /** The sidebar reads a fund through the custom functions' caches, but as the caller, with a person's longer wait. */
 interface SidebarReading {
@@ -48,7 +45,7 @@ function sheetMetricIdsOrNone(): string[] {
 export function createFormulaContext(sidebar?: SidebarReading, options: { customFunction?: boolean } = {}): FormulaContext {
   const cache = sidebar?.fresh ? executionCache() : userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
-  const deadline = Date.now() + (sidebar ? sidebar.budgetMs ?? SIDEBAR_BUDGET_MS : CUSTOM_FUNCTION_API_BUDGET_MS);
+  const deadline = Date.now() + (sidebar ? sidebar.budgetMs ?? SIDEBAR_API_BUDGET_MS : CUSTOM_FUNCTION_API_BUDGET_MS);
   // The one PropertiesService call of a warm cell: generation, credentials and formula access. Formula access
   // is the owner's security decision, so it is read from the owner's store every time, never from a copy.
   const userProperties = readUserProperties();

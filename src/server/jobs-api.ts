@@ -19,12 +19,8 @@ import { appendPushLog } from '../gas/changes-sheet';
 import type { PushKind, PushLogRow } from '../core/jobs/push-log';
 import { appendJournal } from '../gas/journal-sheet';
 import type { JournalEntry } from '../core/journal/journal';
+import { STEP_BUDGET_MS } from '../core/pacing';
 
-/**
- * One step's budget. Far inside Apps Script's 6-minute limit on purpose: a short step loses little if the
- * sidebar is closed, and the progress bar does not wait for it (the step publishes after every wave).
- */
-const STEP_BUDGET_MS = 20_000;
 
 /** What a kind's step is given: its client, its time, and the checkpoint to call after every wave. */
 type StepContext<J> = {

@@ -7,6 +7,8 @@ import { encodeQuery, type Query } from './query';
 import type { RequestBudget } from './rate-budget';
 import { DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, decideRetry, parseRetryAfter, type Outcome, type RetryPolicy } from './retry-policy';
 import { type Clock, type HttpMethod, type HttpRequest, type HttpResponse, type Transport } from './transport';
+import { MAX_WAVE } from '../pacing';
+export { MAX_WAVE };
 
 export interface ApiRequest {
   method: HttpMethod;
@@ -46,8 +48,6 @@ export interface WaitEvent {
   ms: number;
 }
 
-/** Most requests sent in one fetchAll, before the rate budget cuts a wave smaller. */
-export const MAX_WAVE = 50;
 
 /** No wave starts with less time left: Apps Script ends an execution mid-request (30 s, 6 min), losing the answers. */
 const MIN_ROUND_TRIP_MS = 2000;

@@ -1,6 +1,8 @@
 // When to try a request again and how long to wait first: a policy object with explicit defaults, after ky's.
 
 import type { HttpMethod } from './transport';
+import { MAX_RETRY_AFTER_MS, RETRY_BASE_DELAY_MS, RETRY_MAX_DELAY_MS, RETRY_NETWORK_BASE_DELAY_MS, UNREACHABLE_RETRIES } from '../pacing';
+export { MAX_RETRY_AFTER_MS };
 
 export interface RetryPolicy {
   /** Retries per request after the first attempt. */
@@ -20,25 +22,13 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   random: Math.random,
 };
 
-/** Largest Retry-After we honour before giving up with a clear error instead. */
-export const MAX_RETRY_AFTER_MS = 5 * 60_000;
 /** Methods safe to repeat after a 5xx or a lost connection, where the server may already have acted. */
 const IDEMPOTENT_METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'DELETE'];
-/** First backoff when the server gives no Retry-After; doubles per attempt, up to MAX_DELAY_MS. */
-const BASE_DELAY_MS = 2000;
-/** First backoff after a lost connection: a dropped socket usually works again at once. */
-const NETWORK_BASE_DELAY_MS = 500;
-const MAX_DELAY_MS = 60_000;
 
 export type Outcome =
   | { kind: 'status'; status: number; retryAfter?: string | undefined }
   | { kind: 'network'; unreachable?: boolean };
 
-/**
- * Retries after nothing answered at the address: one, for a blip; a wrong or down base URL then fails in about a
- * second instead of backing off for half a minute (22 s in the sidebar, 24 s in a formula before).
- */
-const UNREACHABLE_RETRIES = 1;
 
 type RetryDecision = { retry: false } | { retry: true; delayMs: number; fromServer: boolean };
 
@@ -50,17 +40,17 @@ export function decideRetry(policy: RetryPolicy, method: HttpMethod, outcome: Ou
   if (attempt >= policy.maxRetries) return { retry: false };
   if (outcome.kind === 'network') {
     if (outcome.unreachable && attempt >= UNREACHABLE_RETRIES) return { retry: false };
-    return IDEMPOTENT_METHODS.includes(method) ? backoff(policy, attempt, NETWORK_BASE_DELAY_MS) : { retry: false };
+    return IDEMPOTENT_METHODS.includes(method) ? backoff(policy, attempt, RETRY_NETWORK_BASE_DELAY_MS) : { retry: false };
   }
   const { status } = outcome;
   if (!policy.retryStatuses.includes(status) || (status !== 429 && !IDEMPOTENT_METHODS.includes(method))) return { retry: false };
   const serverDelay = status === 429 || status === 503 ? parseRetryAfter(outcome.retryAfter, nowMs) : undefined;
   if (serverDelay !== undefined) return { retry: true, delayMs: serverDelay, fromServer: true };
-  return backoff(policy, attempt, BASE_DELAY_MS);
+  return backoff(policy, attempt, RETRY_BASE_DELAY_MS);
 }
 
 function backoff(policy: RetryPolicy, attempt: number, baseDelayMs: number): RetryDecision {
-  const ceiling = Math.min(MAX_DELAY_MS, baseDelayMs * 2 ** attempt);
+  const ceiling = Math.min(RETRY_MAX_DELAY_MS, baseDelayMs * 2 ** attempt);
   // "Equal jitter": at least half the ceiling, so concurrent callers spread out without retrying too early.
   const delayMs = Math.round(ceiling / 2 + (policy.random() * ceiling) / 2);
   return { retry: true, delayMs, fromServer: false };

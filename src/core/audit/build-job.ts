@@ -13,11 +13,8 @@ import { runWaveStep, type WaveFailureEffect, type WaveJobState, type WaveStepOp
 import { requireUuid } from '../validate/uuid';
 import { auditDataOf, auditReadsOf } from './load-audit-data';
 import type { AuditData } from './types';
+import { AUDIT_BUILD_WAVE_PAGES, MAX_STEPS_WITHOUT_PROGRESS } from '../pacing';
 
-/** Pages read together in one wave, then a checkpoint: a killed step reads again at most one wave. */
-const BUILD_WAVE_SIZE = 50;
-/** Steps in a row ending on a temporary failure without a page read before the build pauses. */
-const MAX_BUILD_STEPS_WITHOUT_PROGRESS = 3;
 
 /** Where the pages read are kept between steps: megabytes of them would not fit the job's state. */
 export interface AuditPageSink {
@@ -156,8 +153,8 @@ export function runAuditBuildStep(
 ): { state: AuditBuildState; progress: AuditBuildProgress } {
   const { sink } = options;
   return runWaveStep(cloneJob(state), client, options, {
-    waveSize: BUILD_WAVE_SIZE,
-    maxStepsWithoutProgress: MAX_BUILD_STEPS_WITHOUT_PROGRESS,
+    waveSize: AUDIT_BUILD_WAVE_PAGES,
+    maxStepsWithoutProgress: MAX_STEPS_WITHOUT_PROGRESS,
     isComplete: isAuditBuildComplete,
     wave: (job, waveSize) => readWave(job, waveSize, client, sink),
     effectOf,

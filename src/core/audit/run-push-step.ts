@@ -11,11 +11,8 @@ import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';
 import { cloneJob } from '../jobs/job-state';
 import { jobProgress } from '../jobs/progress';
 import { runWaveStep, type WaveStepOptions } from '../jobs/wave-step';
+import { AUDIT_PUSH_WAVE_CELLS, MAX_STEPS_WITHOUT_PROGRESS } from '../pacing';
 
-/** Cells sent together in one wave, then a checkpoint: a killed step loses at most one wave's answers. */
-const DEFAULT_PUSH_WAVE_SIZE = 25;
-/** Steps in a row that end on a temporary failure without progress before the push pauses. */
-const MAX_PUSH_STEPS_WITHOUT_PROGRESS = 3;
 
 export type AuditPushStepOptions = WaveStepOptions<AuditPushState> & {
   /**
@@ -32,8 +29,8 @@ export type AuditPushStepOptions = WaveStepOptions<AuditPushState> & {
  */
 export function runAuditPushStep(state: AuditPushState, client: ApiClient, options: AuditPushStepOptions): { state: AuditPushState; progress: AuditPushProgress } {
   return runWaveStep(cloneJob(state), client, options, {
-    waveSize: DEFAULT_PUSH_WAVE_SIZE,
-    maxStepsWithoutProgress: MAX_PUSH_STEPS_WITHOUT_PROGRESS,
+    waveSize: AUDIT_PUSH_WAVE_CELLS,
+    maxStepsWithoutProgress: MAX_STEPS_WITHOUT_PROGRESS,
     isComplete: isPushComplete,
     wave: (job, waveSize) => sendWave(job, waveSize, client, options.guard),
     effectOf: waveEffect,

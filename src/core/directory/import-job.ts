@@ -10,6 +10,7 @@ import { jobProgress } from '../jobs/progress';
 import { classifyFailure, type Failure } from '../jobs/classify-failure';
 import { runWaveStep, type WaveAttempt, type WaveFailureEffect, type WaveStepOptions } from '../jobs/wave-step';
 import { buildImportReport, reportRow, type RowDescriber } from './import-report';
+import { IMPORT_WAVE_ROWS } from '../pacing';
 
 export type ImportStepOptions<State> = Omit<WaveStepOptions<State>, 'onCheckpoint'> & {
   /**
@@ -47,8 +48,6 @@ export type ImportKind<Row extends ImportRowBase, Outcome extends string> = RowD
   interrupted(row: Row): void;
 };
 
-/** Rows of one wave: the kind's read before the writes (a profile import's listing) is made once for them. */
-const IMPORT_WAVE_ROWS = 20;
 
 /**
  * Runs one step: waves of pending rows in sheet order, one request at a time, until none is left or the

@@ -12,21 +12,14 @@ import { countItems, placeNamer, type PlaceNamer } from './places';
 import type { ExportProgress, ExportState } from './types';
 import { jobProgress } from '../jobs/progress';
 import { runWaveStep, type WaveAttempt, type WaveStepOptions } from '../jobs/wave-step';
+import { EXPORT_PUTS_IN_FLIGHT, EXPORT_WAVE_BATCHES } from '../pacing';
 
 /** `noun`: what the job is to the person (an undo of an export steps as an export does). */
 export type ExportStepOptions = WaveStepOptions<ExportState> & { noun?: 'export' | 'undo' };
 
 type Attempt = WaveAttempt<Failure>;
 
-/** Batches of 50 a wave covers: its compare read reads them together (500 dates, 5 pages of 100), then sends them one PUT at a time. */
-const WAVE_SIZE = 10;
 
-/**
- * PUTs in flight at once: one, so a Cancel stops the export within one batch (the mark is read before each
- * PUT; at most the PUT already sent lands after the click). Concurrent PUTs would buy little speed: the
- * rate limit of 500 requests per 5 minutes paces a long export more than round trips do.
- */
-const PUTS_IN_FLIGHT = 1;
 
 /**
  * Runs one step on a copy of the state: existing points are read first (onlyChanged), then waves of
@@ -36,10 +29,10 @@ const PUTS_IN_FLIGHT = 1;
 export function runExportStep(state: ExportState, client: ApiClient, options: ExportStepOptions): { state: ExportState; progress: ExportProgress } {
   const next = cloneJob(state);
   const places = placeNamer(next.spec.layout, next.origin);
-  const fullWave = Math.max(1, Math.floor(options.waveSize ?? WAVE_SIZE));
+  const fullWave = Math.max(1, Math.floor(options.waveSize ?? EXPORT_WAVE_BATCHES));
   return runWaveStep(next, client, options, {
     // Batches sent together in one wave (see pickWave).
-    waveSize: WAVE_SIZE,
+    waveSize: EXPORT_WAVE_BATCHES,
     maxStepsWithoutProgress: 3,
     isComplete,
     wave: (job, waveSize) => {
@@ -115,7 +108,7 @@ function readExisting(state: ExportState, metric: number, client: ApiClient): At
 /**
  * Which batches go in the next wave. A metric sends its first batch alone, so a 404 or 403 (a wrong id,
  * no access) stops it after one request; once one is confirmed, the rest follow in the same wave, after
- * the same compare read (PUTS_IN_FLIGHT at a time, see sendWave). Metrics share a wave round by
+ * the same compare read (EXPORT_PUTS_IN_FLIGHT at a time, see sendWave). Metrics share a wave round by
  * round in sheet order, so the wide layout's columns progress together. `asIfProven`: the batches the wave
  * would send were every metric proven, which its compare read covers (see sendWave).
  */
@@ -151,7 +144,7 @@ function provenMetrics(state: ExportState): Set<number> {
  * One wave, compare-and-set: the server's values for every batch the wave covers are read first, in this
  * very wave (one paginated read per metric and date window, covering several batches of 50); each item is
  * compared with what its plan expects (compareItem), and only what still holds it is written. The PUTs
- * then go PUTS_IN_FLIGHT at a time (one), the cancel mark read right before each: once it is set, no
+ * then go EXPORT_PUTS_IN_FLIGHT at a time (one), the cancel mark read right before each: once it is set, no
  * further PUT leaves, so at most the one already in flight lands after a Cancel. A metric not yet proven
  * sends its first batch alone, then, once it is stored, the rest of the batches the read covered, with
  * no second read.
@@ -160,7 +153,7 @@ type WaveHooks = { shouldStop: () => boolean; checkpoint: (state: ExportState) =
 
 /**
  * `size.first`: the batches the first group may send (1 for the probe after a 429; never more than
- * PUTS_IN_FLIGHT, as every group); the read still covers a
+ * EXPORT_PUTS_IN_FLIGHT, as every group); the read still covers a
  * whole wave (`size.cover`), so reads stay whole pages of two batches each, and the rest goes once the probe
  * is accepted.
  */
@@ -181,7 +174,7 @@ function sendWave(state: ExportState, size: { cover: number; first: number }, cl
       firsts.add(batch.metric);
       return true;
     });
-    group.splice(groups === 0 ? Math.min(size.first, PUTS_IN_FLIGHT) : PUTS_IN_FLIGHT);
+    group.splice(groups === 0 ? Math.min(size.first, EXPORT_PUTS_IN_FLIGHT) : EXPORT_PUTS_IN_FLIGHT);
     if (group.length === 0) return { progressed };
     if (groups > 0) {
       // The rest of the covered batches go with the next wave (and its own read) when time is short.
@@ -305,7 +298,7 @@ function refuseRead(state: ExportState, metric: number, failure: Extract<Failure
   for (const batch of state.batches) if (batch.metric === metric && batch.status === 'pending') batch.status = 'not_sent';
 }
 
-/** Sends one group of batches together (at most PUTS_IN_FLIGHT), and settles each by its answer. */
+/** Sends one group of batches together (at most EXPORT_PUTS_IN_FLIGHT), and settles each by its answer. */
 function sendGroup(state: ExportState, wave: readonly number[], client: ApiClient, places: PlaceNamer): Attempt {
   const requests = wave.map((index) => {
     const batch = state.batches[index]!;

@@ -1,5 +1,8 @@
 // What every job keeps about the rate limit between steps: the backoff carried across steps, and the storm pause.
 
+import { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, RATE_LIMIT_STORM_MS } from '../pacing';
+export { FIRST_BACKOFF_MS, MAX_BACKOFF_MS, RATE_LIMIT_STORM_MS };
+
 /** cancelled: the user stopped it; paused: a problem the user must act on. Both are resumable. */
 export type JobStatus = 'running' | 'done' | 'cancelled' | 'paused';
 
@@ -19,15 +22,6 @@ export type RateLimitState = {
   rateLimitedSince?: number;
 };
 
-/** First backoff of our own after a refusal that named no wait; doubled after each refused probe. */
-export const FIRST_BACKOFF_MS = 4_000;
-/** The backoff grows no further than the API's rate window (5 minutes): by then the window has turned. */
-export const MAX_BACKOFF_MS = 5 * 60_000;
-/**
- * An API that accepts nothing for this long pauses the job: three 5-minute rate windows, so a limit shared
- * with other clients has had time to free up, and an endless storm stops costing UrlFetch quota.
- */
-export const RATE_LIMIT_STORM_MS = 15 * 60_000;
 
 /** Whether the next step opens with a probe: its client must then leave 429s to the job (noRateLimitRetries). */
 export function needsProbe(state: Pick<RateLimitState, 'retry' | 'status'>): boolean {

@@ -11,9 +11,8 @@ import { UNDO_CONFLICT_REASON } from '../jobs/push-log';
 import { runWaveStep, type WaveJobState, type WaveStepOptions } from '../jobs/wave-step';
 import type { FieldValue } from './journal';
 import type { AuditPushProgress } from '../audit/types';
+import { UNDO_PROFILES_PER_WAVE } from '../pacing';
 
-/** Profiles restored together in one wave, between checkpoints. */
-const PROFILES_PER_WAVE = 10;
 
 export type FieldUndoItem = {
   profileId: string;
@@ -123,7 +122,7 @@ function wave(state: ProfileUndoState, waveSize: number, client: ApiClient): { p
 
 export function runProfileUndoStep(state: ProfileUndoState, client: ApiClient, options: WaveStepOptions<ProfileUndoState>): { state: ProfileUndoState } {
   return runWaveStep(cloneJob(state), client, options, {
-    waveSize: PROFILES_PER_WAVE,
+    waveSize: UNDO_PROFILES_PER_WAVE,
     maxStepsWithoutProgress: 3,
     isComplete: isProfileUndoComplete,
     wave: (job, size) => wave(job, size, client),

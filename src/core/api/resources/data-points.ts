@@ -7,11 +7,8 @@ import type { ApiRequest, Requester, Settled } from '../requester';
 import { MAX_UPSERT_ITEMS, type DataPoint, type DataPointInput } from '../types';
 import { isIsoDate } from '../../validate/dates';
 import { requireUuid } from '../../validate/uuid';
+import { DATA_POINTS_PAGE_SIZE, IDS_PER_REQUEST } from '../../pacing';
 
-/** GET /data_points pages hold at most this many points. */
-const PAGE_SIZE = 100;
-/** Metric ids per request, read together: each costs about 55 characters, and Apps Script refuses URLs over 2 kB. */
-const IDS_PER_REQUEST = 20;
 
 interface ListDataPointsOptions extends PageOptions {
   startDate?: string;
@@ -44,7 +41,7 @@ export class DataPointsResource {
         query: {
           // One id goes plain; several go in the array form, which the server reads Rails-style.
           metric_id: chunk.length === 1 ? chunk[0] : chunk,
-          page_size: PAGE_SIZE,
+          page_size: DATA_POINTS_PAGE_SIZE,
           start_date: options.startDate,
           end_date: options.endDate,
           exclude_blank: options.excludeBlank ? 'true' : undefined,
