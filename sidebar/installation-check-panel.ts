@@ -5,7 +5,7 @@ import { busy, byId, el, say } from './dom';
 import { awaitStep } from './job-runner';
 import type { Outcome, Tone } from './outcome';
 import { server } from './server';
-import type { InstallationCheck } from '../src/core/settings/installation-check';
+import type { InstallationCheck } from '../src/core/settings/installation-verdicts';
 import type { InstallationCheckProgress } from '../src/shared/rpc';
 
 const STATUS_WORD = { pass: 'Pass', degraded: 'Degraded', fail: 'Fail' } as const;

@@ -7,7 +7,7 @@ import * as lists from './core/formulas/list-formulas';
 import * as series from './core/formulas/metric-formulas';
 import * as grid from './core/formulas/portfolio-grid';
 import { runFormula } from './server/custom-functions';
-import { installationProbe } from './server/installation-check';
+import { installationProbe } from './server/installation-probes';
 import { addMenu, checkInstallationFromMenu, freezeSelectionFromMenu, refreshData, showSidebar, thawSelectionFromMenu } from './server/menu';
 import * as sidebar from './server/sidebar-api';
 import { runScheduledSnapshotRefresh } from './server/snapshot-schedule';

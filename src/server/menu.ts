@@ -4,7 +4,7 @@ import { ADDIN_NAME, plural } from '../core/product';
 import { SCOPE } from '../core/settings/permissions';
 import { missingPermissionSentence } from '../gas/granted-scopes';
 import { freezeSelection, thawSelection } from './freeze';
-import { checkInstallationSummary } from './installation-check';
+import { checkInstallationSummary } from './installation-probes';
 import { refreshAllFormulasWithChanges } from './refresh';
 
 /** The feature that needs "Display and run third-party web content in prompts and sidebars" (script.container.ui). */

@@ -2,8 +2,8 @@
 // The rules live in core/settings; this reads and writes Apps Script's stores.
 
 import { InputError } from '../core/errors';
-import { apiChecks, noApiSentence } from '../core/settings/installation-check';
-import { observeApi } from './installation-check';
+import { apiChecks, noApiSentence } from '../core/settings/installation-verdicts';
+import { observeApi } from './installation-probes';
 import { checkConnection, type ConnectionReport } from '../core/settings/connection';
 import { formulaAccessRefusal, sharingNote } from '../core/settings/sharing-note';
 import { checkSettingsChange, type SettingsChange } from '../core/settings/settings-update';

@@ -13,7 +13,7 @@ import * as auditConflicts from './audit-conflicts-api';
 import * as exporter from './export-api';
 import * as freeze from './freeze';
 import * as importer from './import-api';
-import * as installation from './installation-check';
+import * as installation from './installation-probes';
 import * as jobs from './jobs-api';
 import { insertMetricValues as insertValues } from './insert-values';
 import * as metrics from './metrics-api';

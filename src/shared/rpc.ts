@@ -9,7 +9,7 @@ import type { AuditBuildProgress } from '../core/audit/build-job';
 import type { CoverageSheetModel, GridChoice } from '../core/formulas/grid-builder';
 import type { SnapshotDefinition } from '../core/snapshots/snapshot';
 import type { ScheduledRun, SnapshotSchedule } from '../core/snapshots/schedule';
-import type { InstallationCheck } from '../core/settings/installation-check';
+import type { InstallationCheck } from '../core/settings/installation-verdicts';
 
 /**
  * What crosses google.script.run: Dates and class instances do not survive it, so the types refuse them.

@@ -3,7 +3,8 @@
 import { LockUnavailableError, FetchRefusedError, NetworkError, userSentence } from '../../src/core/errors';
 import { createUrlFetchTransport } from '../../src/gas/urlfetch-transport';
 import { readCredentials, readSettingsGeneration, readSettingsSummary, saveCheckedSettings, TOKEN_KEY, BASE_URL_KEY } from '../../src/gas/user-settings';
-import { validateBaseUrl, validateToken } from '../../src/core/settings/base-url';
+import { validateBaseUrl } from '../../src/core/settings/base-url';
+import { validateToken } from '../../src/core/settings/token';
 import { userMutex, wrapCache } from '../../src/gas/cache-and-lock';
 
 type Globals = Record<string, unknown>;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { DIST, ROOT, ensureBuilt, readBuiltCode } from '../support/built-bundle';
 import { CUSTOM_FUNCTION_NAMES } from '../../src/core/formulas/names';
-import { PROBE_FUNCTION_NAME } from '../../src/core/settings/installation-check';
+import { PROBE_FUNCTION_NAME } from '../../src/core/settings/installation-verdicts';
 
 /** The names src/main.ts assigns to the global object: the add-in's whole public surface. */
 function declaredEntryPoints(): string[] {

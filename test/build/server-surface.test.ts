@@ -7,7 +7,7 @@ import vm from 'node:vm';
 import ts from 'typescript';
 import { ROOT, readBuiltCode } from '../support/built-bundle';
 import { CUSTOM_FUNCTION_NAMES } from '../../src/core/formulas/names';
-import { PROBE_FUNCTION_NAME } from '../../src/core/settings/installation-check';
+import { PROBE_FUNCTION_NAME } from '../../src/core/settings/installation-verdicts';
 
 /** The functions Apps Script itself calls by name (simple and installable add-on triggers, web app entry points). */
 const TRIGGER_NAMES = new Set([

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GasRuntime, PlatformAssumptions } from '../../gas-runtime';
-import { CHECK, type InstallationCheck } from '../../src/core/settings/installation-check';
+import { CHECK, type InstallationCheck } from '../../src/core/settings/installation-verdicts';
 import type { InstallationCheckProgress, InstallationReport } from '../../src/shared/rpc';
 import { ok, useStack, type Stack, type StackRuntimeOptions } from '../support/stack';
 

@@ -2,7 +2,7 @@
 // base URL whose path is wrong is not sent looking for an id, and is neither passed by the installation check nor saved.
 
 import { DEMO_IDS } from '../../emulator/demo-data';
-import { CHECK, noApiSentence } from '../../src/core/settings/installation-check';
+import { CHECK, noApiSentence } from '../../src/core/settings/installation-verdicts';
 import type { InstallationReport } from '../../src/shared/rpc';
 import { OWNER, startStack, type Stack } from '../support/stack';
 

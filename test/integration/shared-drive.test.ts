@@ -7,7 +7,7 @@
 
 import { DEMO_IDS, OUTSIDER_TOKEN } from '../../emulator/demo-data';
 import type { GasRuntime, SharedDriveReading } from '../../gas-runtime';
-import { CHECK } from '../../src/core/settings/installation-check';
+import { CHECK } from '../../src/core/settings/installation-verdicts';
 import type { FormulaAccess, InsertReport, InstallationReport, SettingsSummary } from '../../src/shared/rpc';
 import { errorOf } from '../support/formula-errors';
 import { ok, OWNER, useStack, type Rpc, type Stack } from '../support/stack';

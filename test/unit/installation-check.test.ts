@@ -1,6 +1,6 @@
 // The installation check's sentences: a status per observation, what it means and what to do, never a token.
 
-import { apiChecks, CHECK, probeChecks, quotasCheck, scopesCheck, summaryOf, triggerCheck, writtenDatesCheck, type ProbeFindings } from '../../src/core/settings/installation-check';
+import { apiChecks, CHECK, probeChecks, quotasCheck, scopesCheck, summaryOf, triggerCheck, writtenDatesCheck, type ProbeFindings } from '../../src/core/settings/installation-verdicts';
 import { MANIFEST_SCOPES, SCOPE } from '../../src/core/settings/permissions';
 
 const BASE = 'https://api.example.com/';

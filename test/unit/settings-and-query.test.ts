@@ -1,5 +1,6 @@
 import { encodeQuery, fillPath } from '../../src/core/api/query';
-import { validateBaseUrl, validateToken } from '../../src/core/settings/base-url';
+import { validateBaseUrl } from '../../src/core/settings/base-url';
+import { validateToken } from '../../src/core/settings/token';
 
 describe('base URL', () => {
   it.each([

@@ -2,7 +2,7 @@
 // spreadsheet's connection, who decides formula access, and what a formula says when it may use no token.
 
 import { ConfigError } from '../../src/core/errors';
-import { CHECK, fileCaseCheck } from '../../src/core/settings/installation-check';
+import { CHECK, fileCaseCheck } from '../../src/core/settings/installation-verdicts';
 import {
   callerDecides,
   decodeConnection,

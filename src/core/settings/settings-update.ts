@@ -1,7 +1,7 @@
 // What the settings panel may save: every field checked before anything is stored.
 
 import { requireUuid } from '../validate/uuid';
-import { validateToken } from './base-url';
+import { validateToken } from './token';
 
 /** A settings change from the page; absent fields stay as they are. */
 export type SettingsChange = {

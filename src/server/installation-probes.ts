@@ -23,7 +23,7 @@ import {
   type ProbeFindings,
   type ProbeReading,
   PROBE_FUNCTION_NAME,
-} from '../core/settings/installation-check';
+} from '../core/settings/installation-verdicts';
 import { ensureSize, insertHiddenSheet, insertSheetAtEnd, clearedSheet } from '../gas/own-sheets';
 import { fileCase, type FileCase } from '../gas/ownership';
 import { writeOwnFormula, writePlainText, writeValues } from '../gas/sheet-io';

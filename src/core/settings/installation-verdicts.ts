@@ -1,5 +1,5 @@
 // "Check this installation": what each observation made on the platform means for the person, as one check each.
-// The observations are made in src/server/installation-check.ts; the register of assumptions is docs/platform.md.
+// The observations are made in src/server/installation-probes.ts; the register of assumptions is docs/platform.md.
 
 import { ADDIN_NAME, SETTINGS_HINT, plural } from '../product';
 import { isDateFormatCode } from '../sheets/number-formats';
