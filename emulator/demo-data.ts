@@ -320,7 +320,7 @@ function addMetrics(state: EmulatorState, fundId: string): void {
 
 // --- The grown fund --------------------------------------------------------------------------
 //
-// What a fund analyst meets on a live account (issue 18): 32 portfolio companies whose metrics share a few
+// What a fund analyst meets on a live account: 32 portfolio companies whose metrics share a few
 // names (Revenue, MRR, Cash, Headcount, Net Burn…) under different ids, spelt with other cases and spaces
 // now and then, one company with two metrics of one name, two companies of one name (Cirrus Systems, profiles
 // 14 and 32), fiscal years ending in

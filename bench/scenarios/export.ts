@@ -47,7 +47,7 @@ interface Driven {
   dataPointReads: number;
 }
 
-/** The largest peak of any user's cache so far: the job state must not be what fills it (issue 16). */
+/** The largest peak of any user's cache so far: the job state must not be what fills it. */
 function cachePeaks(rt: GasRuntime): { bytes: number; items: number } {
   const users = Object.values(rt.cache.stats().user);
   return { bytes: Math.max(0, ...users.map((stats) => stats.peakBytes)), items: Math.max(0, ...users.map((stats) => stats.peakItems)) };

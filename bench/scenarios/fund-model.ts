@@ -1,4 +1,4 @@
-// Scenarios (issue 26): a fund model as analysts build it, one formula per cell. The grid fund's 50
+// Scenarios: a fund model as analysts build it, one formula per cell. The grid fund's 50
 // companies × 5 metrics × 8 quarters on 5 sheets (one per metric name: the name in A1, quarters across
 // row 1, companies down column A), 2,000 cells recalculated as Sheets does (rt.recalculate, 30 at once,
 // 400 ms start-up each): `fund-model-cells` as =PORTFOLIO_VALUE($A2, $A$1, B$1) with company names in

@@ -1,4 +1,4 @@
-// Scenario (issue 18, item 4): the fund's grid of 50 companies × 5 metrics × 8 quarters by name, in one
+// Scenario: the fund's grid of 50 companies × 5 metrics × 8 quarters by name, in one
 // PORTFOLIO_COVERAGE formula and as 5 PORTFOLIO_METRIC tables, cold and warm, beside the naive form of the
 // same figures: one =METRIC_VALUE(id, quarter) cell per value (2,000 cells, one execution each, 250 ids
 // looked up by hand). Requests are the emulator's log.

@@ -9,7 +9,7 @@ import { createModelMetrics } from '../fixtures';
 import { OWNER } from '../../test/support/stack';
 import { CELLS, HISTORY_MONTHS, METRICS, MODEL_MONTHS, modelCells, type Cell } from './model-sheet';
 
-/** The fund model of issue 24: 2,000 cells recalculated eight times used a consumer account's day at 3 calls a cell. */
+/** A fund model of 2,000 cells recalculated eight times used a consumer account's day at 3 calls a cell. */
 const FUND_MODEL_CELLS = 2_000;
 const HOUR = 3_600_000;
 

@@ -1,5 +1,5 @@
 // Step-driven jobs (exports, imports, audit pushes) wait between steps in the user's properties, cut
-// into pieces a property accepts, with a copy in the user's cache that may be lost at any time (issue 16).
+// into pieces a property accepts, with a copy in the user's cache that may be lost at any time (so the property is the record, the cache a shortcut).
 
 import { PiecedStore } from '../core/jobs/pieced-store';
 import { jobCancelKey, jobStateKey, jobStepKey, JOBS_INDEX_KEY, makeJobStoreRoom, parseJobIndex, type JobIndexEntry } from '../core/jobs/store-budget';

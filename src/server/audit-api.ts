@@ -94,7 +94,7 @@ export function prepare(sheetName: string, values: unknown[][] | null): { state:
   const stored = loadSnapshot(sheetName);
   if (!values || !stored) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
   const read = readAuditSheet(values, auditSheetFund(sheetName));
-  // Before any request: the marker, the hidden ids and the store are cells editors can rewrite (issue 25); each
+  // Before any request: the marker, the hidden ids and the store are cells editors can rewrite, so nothing an editor wrote there is trusted; each
   // row's and column's id must sit beside the name the snapshot recorded for it (the overwrite push comes here too).
   const snapshot = requireOwnAudit(userHmac(), snapshotScope(sheetName), stored, read, sheetName);
   const schema = loadAuditSchema(sidebarClient(), snapshot.companyId);

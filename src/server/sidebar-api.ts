@@ -107,12 +107,12 @@ export const startAuditPush = serve(['sheetName'], audit.startPush);
 export const continueAuditPush = serve(['pushId'], (pushId: string) => jobs.continueJob(audit.pushJob, pushId));
 export const cancelAuditPush = serve(['pushId'], (pushId: string) => jobs.cancelJob(audit.pushJob, pushId));
 export const resumeAuditPush = serve(['pushId'], (pushId: string) => jobs.resumeJob(audit.pushJob, pushId));
-/** Issue 27: the push's conflicts overwritten on purpose (a push of only those cells), or the server's values taken into the sheet. */
+/** The push's conflicts overwritten on purpose (a push of only those cells), or the server's values taken into the sheet. */
 export const startAuditOverwrite = serve(['cells', 'sheetName'], auditConflicts.startOverwrite);
 export const takeServerAuditValues = serve(['cells', 'sheetName'], auditConflicts.takeServerValues);
-/** Issue 27: the Pushes sheet (every value an export, audit push or import sent), brought to the front. */
+/** The Pushes sheet (every value an export, audit push or import sent), brought to the front. */
 export const openPushLog = serve([], () => showPushLog());
-/** Issue 27: undoes the last push of this spreadsheet as a job (continueUndo steps it); what the API cannot undo is listed. */
+/** Undoes the last push of this spreadsheet as a job (continueUndo steps it); what the API cannot undo is listed. */
 export const undoLastPush = serve([], undo.undoLastPush);
 export const continueUndo = serve(['undoId'], (undoId: string) => jobs.continueJob(undo.undoJob, undoId));
 export const cancelUndo = serve(['undoId'], (undoId: string) => jobs.cancelJob(undo.undoJob, undoId));

@@ -1,4 +1,4 @@
-// Undo of a push (issue 27, item 4), from that push's journal (core/journal, gas/journal-sheet): the person picks
+// Undo of a push, from that push's journal (core/journal, gas/journal-sheet): the person picks
 // one of their last pushes in this spreadsheet (listUndoablePushes), confirms, and a job like any other (paced,
 // resumable, accounted value by value) writes back every value the push replaced, exactly as the server held it
 // (the body read just before the push's write: full text, rich text's markup, option ids), each compared first

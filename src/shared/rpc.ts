@@ -194,7 +194,7 @@ export type AuditPushOutcome = JobOutcome<AuditPushReport['totals'], AuditPushRe
 /** A (profile, property) cell of the audit, as a push's report names it: what Overwrite and Take the server's values act on. */
 export type AuditCellRef = { profileId: string; propertyId: string };
 
-/** A value a push stored that Undo does not restore, and why (issue 27, item 4). */
+/** A value a push stored that Undo does not restore, and why (the API has no delete, so Undo cannot take a created value back). */
 export type NotUndoneValue = { what: string; period: string; cell: string; value: string; reason: string };
 
 /**

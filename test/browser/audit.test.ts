@@ -64,7 +64,7 @@ it('builds the audit of the demo fund, and pushes one edited cell', async () => 
   await session.workbench.control.clearRequests();
 
   await frame.click('#audit-push');
-  // Nothing goes before the user has seen where it goes (issue 25).
+  // Nothing goes before the user has seen where it goes.
   await frame.waitForSelector('#audit-push-confirm');
   expect(await frame.textContent('#portfolio-results .confirm p')).toBe(`Push 1 changed cell to the fund ${DEMO_IDS.fund}?`);
   expect(await pushedValues()).toEqual([]);
@@ -166,7 +166,7 @@ it('offers a push left unfinished with Resume when the Portfolio tab opens again
   expect(await storedHeadquarters(5)).toEqual({ exists: true, value: 'Gdansk' });
 });
 
-it('takes the conflict journey: a colleague\'s change is kept and shown with both values, then overwritten on purpose (issue 27)', async () => {
+it('takes the conflict journey: a colleague\'s change is kept and shown with both values, then overwritten on purpose', async () => {
   // A fresh audit, so that the Valencia cell is the only one changed whatever ran before.
   const frame = await buildAudit();
   await typeHeadquarters(6, 'Valencia');
@@ -182,7 +182,7 @@ it('takes the conflict journey: a colleague\'s change is kept and shown with bot
   await session.workbench.control.clearRequests();
 
   await frame.click('#audit-push');
-  // The push names its fund and asks first (issue 25).
+  // The push names its fund and asks first.
   await frame.waitForSelector('#audit-push-confirm');
   await frame.click('#audit-push-confirm');
   await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-label')?.textContent === 'Pushing changed cells'

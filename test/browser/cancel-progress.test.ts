@@ -1,4 +1,4 @@
-// A large export in the workbench, as issue 14 found it: the bar must move while the first step is still
+// A large export in the workbench, as a reviewer found it: the bar must move while the first step is still
 // running (the page reads getJobProgress beside it), and Cancel must stop the export within one wave.
 // The API answers only when the test releases its requests, one wave at a time: what the test sees
 // happens in that order whatever the machine's load, and no step can run past what the test expects.
@@ -10,7 +10,7 @@ jest.setTimeout(40_000);
 
 const session = useWorkbenchPage(['--preset-token'], { width: 1280, height: 1000 });
 
-// Issue 14 found the cancel ignored on 12,000 rows because the workbench ran one execution at a time, not
+// A reviewer found the cancel ignored on 12,000 rows because the workbench ran one execution at a time, not
 // because of the size. What the size must cross: the sheet's first 1,000 rows (the grid grows), and the
 // two waves that can be sent before the cancel lands (each after its compare read: 1 PUT then 9, then 10,
 // of 50 values each: 1,000 values), so that a third wave is left for the cancel to stop: 1,100 rows.

@@ -1,7 +1,7 @@
 // Every write of values or formulas into cells goes through the one safe-cell path, src/gas/sheet-io.ts
 // (writeValues, writePlainText, restoreFormula, …), which keeps text starting with =, +, - or @ as text
 // (src/core/sheets/cell-safety.ts). A setValue(s), setFormula(s) or setRichTextValue(s) anywhere else
-// could turn API or person text into a live formula (issue 25: Freeze did). Scanned twice: the sources,
+// could turn API or person text into a live formula (Freeze once did). Scanned twice: the sources,
 // naming file and line, and the bundle Apps Script runs, naming the function the call is in.
 
 import { readFileSync, readdirSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Build audit as a job on the built bundle (issue 16, item 5): the fund's pages read in steps under the rate
+// Build audit as a job on the built bundle: the fund's pages read in steps under the rate
 // limit, each page once across steps, with progress, cancel, resume after the cache is lost, and a 429 storm
 // paced; the sheet written once every page is in, and nothing left behind.
 
@@ -100,7 +100,7 @@ it('reads the demo fund in steps under the add-in\'s budget, the bar moving, eac
   expect(ok<{ report: { totals: Record<string, number> } | null }>(rt.callServer('startAuditPush', [null])).report?.totals).toMatchObject({ created: 0, updated: 0 });
 });
 
-it('stops a build whose kept pages an editor rewrote (issue 25): nothing of them becomes the audit', async () => {
+it('stops a build whose kept pages an editor rewrote: nothing of them becomes the audit', async () => {
   const rt = pacedRuntime(stack.runtime());
   const started = ok<AuditBuildHandle>(rt.callServer('startAuditBuild', [DEMO_IDS.fund]));
   let handle = ok<AuditBuildHandle>(rt.callServer('continueAuditBuild', [started.buildId]));

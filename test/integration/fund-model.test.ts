@@ -1,4 +1,4 @@
-// A fund model as analysts build it (issue 26, item 1): companies down column A, quarters across row 1,
+// A fund model as analysts build it: companies down column A, quarters across row 1,
 // one =PORTFOLIO_VALUE($A2, "Revenue", B$1) per cell, recalculated as Sheets does, on the built bundle
 // against the emulator; requests counted on the emulator's log against the floor.
 
@@ -74,7 +74,7 @@ function layOut(rt: GasRuntime, fund: Fund, withFormulas: boolean): Array<{ form
   return cells;
 }
 
-describe('a fund model of one PORTFOLIO_VALUE per cell (issue 26)', () => {
+describe('a fund model of one PORTFOLIO_VALUE per cell', () => {
   it(`recalculates ${COMPANIES} companies × ${QUARTERS.length} quarters × ${NAMES.length} names concurrently at the request floor, and warm with none`, async () => {
     const fund = await createFund();
     const rt = stack.runtime({ defaultCompany: fund.fundId });

@@ -1,4 +1,4 @@
-// Jobs against a lossy cache and a long 429 storm, on the built bundle (issue 16, item 8): the state lives
+// Jobs against a lossy cache and a long 429 storm, on the built bundle: the state lives
 // in the user's properties, so a cache that loses entries between and during steps loses nothing; and
 // after a 429 each step opens with one probe, so a storm costs one refused request per backoff interval.
 
@@ -60,7 +60,7 @@ it('exports 2,500 rows with the cache losing entries between and during steps: e
   console.log(`cache eviction seed ${seed}`);
   const metricId = await newMetric('Evicted export');
   const rt = stack.runtime({ cacheEviction: { seed, dropRate: 0.3, byteBudget: 256 * 1024 } });
-  // 2,500 rows: the state a job kept in the cache before issue 16 (1.1 MB for 10,000 rows, about 110 bytes a
+  // 2,500 rows: the state a job kept in the cache before job state was compact (1.1 MB for 10,000 rows, about 110 bytes a
   // row) would be 275 KB here, past the cache's 256 KB below, so this export could not have kept it there.
   const ROWS = 2_500;
   const rows = daily(ROWS);
@@ -87,7 +87,7 @@ it('exports 2,500 rows with the cache losing entries between and during steps: e
     peakItems = Math.max(peakItems, stats.peakItems);
     steps++;
   }
-  // eslint-disable-next-line no-console -- the figures issue 16 asks for
+  // eslint-disable-next-line no-console -- the figures a reviewer reads
   console.log(`${ROWS}-row export: ${steps} steps, peak user cache ${peakBytes} bytes in ${peakItems} items`);
   expect(steps).toBeGreaterThan(5);
   expect(handle.progress.status).toBe('done');

@@ -1,4 +1,4 @@
-// The Pushes sheet (issue 27, item 3), on the built bundle against the emulator: an export and an import each
+// The Pushes sheet, on the built bundle against the emulator: an export and an import each
 // append one row per value or row they settled, with who, what and the outcome, and never the token.
 // (The audit push's rows, with the server's value before: audit-conflicts.test.ts.)
 

@@ -1,4 +1,4 @@
-// No call wasted (issue 17, items 3 and 4): a grid formula and an export, counted by the runtime's
+// No call wasted: a grid formula and an export, counted by the runtime's
 // cache and properties calls and by the emulator's request log, on the built bundle.
 
 import type { CacheCalls, GasRuntime, PropertiesCalls } from '../../gas-runtime';
@@ -44,7 +44,7 @@ function counted<T>(rt: GasRuntime, run: () => T): { value: T; cache: CacheCalls
 
 const reads = (calls: CacheCalls): number => calls.get + calls.getAll;
 
-describe('a recalculation of one cell per value fetches the sheet\'s series together (issue 17, item 2)', () => {
+describe('a recalculation of one cell per value fetches the sheet\'s series together', () => {
   const MONTHS = 3;
 
   /** The formulas in their cells first, as Sheets has them while their values load; then every cell at once. */

@@ -1,4 +1,4 @@
-// Resume after a 429 storm opens with one probe, as every step after a 429 does (issue 27, item 5): on the
+// Resume after a 429 storm opens with one probe, as every step after a 429 does: on the
 // built bundle against the emulator, Resume's first step while the API still refuses sends exactly one request.
 
 import { DEMO_IDS } from '../../emulator/demo-data';

@@ -167,7 +167,7 @@ describe('formula access', () => {
   });
 });
 
-describe('the audit push (issue 25)', () => {
+describe('the audit push', () => {
   const AUDIT = 'Portfolio audit';
   const HEADQUARTERS = DEMO_IDS.property(7);
 

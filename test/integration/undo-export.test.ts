@@ -1,4 +1,4 @@
-// Undo of an export (issue 27, item 4), on the built bundle against the emulator: the data points an export
+// Undo of an export, on the built bundle against the emulator: the data points an export
 // updated get the value it replaced back, each read before written; one a colleague changed after the export
 // is kept and reported as a conflict; points the export created, and one that was blank before, are listed.
 

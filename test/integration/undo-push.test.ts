@@ -1,4 +1,4 @@
-// Undo the last push (issue 27, item 4), on the built bundle against the emulator: the cells an audit push
+// Undo the last push, on the built bundle against the emulator: the cells an audit push
 // updated get their value before back, read before written; a cell a colleague changed after the push is
 // kept and reported as a conflict; a value the push created and an export's values are listed, not touched.
 

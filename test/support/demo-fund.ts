@@ -1,5 +1,5 @@
 // What the demo fund's size costs a client: its metric listing fills several pages of 25 (the grown fund of
-// issue 18), and the access check, the names and the export's frequencies read every page of it.
+// 32 companies), and the access check, the names and the export's frequencies read every page of it.
 
 import { buildDemoState, DEMO_IDS } from '../../emulator/demo-data';
 

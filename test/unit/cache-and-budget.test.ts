@@ -150,7 +150,7 @@ describe('RequestBudget', () => {
     expect(clock.sleeps).toEqual([30_000]);
   });
 
-  it('says the server refused while a 429 holds every execution back, with its own count far from spent (issue 26)', () => {
+  it('says the server refused while a 429 holds every execution back, with its own count far from spent', () => {
     const clock = new FakeClock();
     const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock);
     expect(budget.take(3, Infinity)).toBe(3);

@@ -1,5 +1,5 @@
 // The two sentence-makers over every error class: what a user reads, and the short reason a report shows.
-// The expected words are those the add-in showed before the error model was one (issue 15): word for word.
+// The expected words are those the add-in showed before the error model was one: word for word.
 
 import * as classes from '../../src/core/errors/classes';
 import {

@@ -283,7 +283,7 @@ describe('Requester', () => {
     expect((caught as RateLimitedError).retryAfterSeconds).toBe(540);
   });
 
-  it('holds no other execution back when it gives up on a 429 without Retry-After: the server asked for no wait (issue 26)', () => {
+  it('holds no other execution back when it gives up on a 429 without Retry-After: the server asked for no wait', () => {
     const clock = new FakeClock();
     const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock);
     const refused = { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] } };

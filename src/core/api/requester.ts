@@ -206,7 +206,7 @@ export class Requester {
         const tooLong = waitMs > MAX_RETRY_AFTER_MS || waitedMs + waitMs > this.policy.maxTotalWaitMs || now + waitMs + this.roundTripMs() > deadline;
         // The user's other executions hold back too: while this one waits to try again, as long as it waits;
         // when it gives up, only as long as the server asked (a Retry-After), never for its own backoff's guess
-        // or because its own deadline is near (issue 26: other cells then refused for a limit not reached).
+        // or because its own deadline is near (otherwise other cells were refused for a limit not reached).
         const holdOthersMs = tooLong ? serverAskedMs : waitMs;
         if (rateLimited && holdOthersMs > 0) this.options.budget?.blockUntil(now + holdOthersMs);
         if (tooLong) {

@@ -1,5 +1,5 @@
 // What an audit keeps in the document (the sheet's marker and hidden ids, the store's snapshot, a build's pages)
-// is cells any editor can rewrite (issue 25): a push or a build acts on it only once it verifies as written by
+// is cells any editor can rewrite: a push or a build acts on it only once it verifies as written by
 // the user at the keyboard (core/trust). The snapshot decides every profile and property a push may send (a
 // cell whose ids it lacks is skipped, see prepareAuditPush), so a signed snapshot and a marker that agrees with
 // it bound the push to the fund and ids its builder chose; the names it recorded bind each id to the row and

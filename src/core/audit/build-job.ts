@@ -1,4 +1,4 @@
-// Build audit as a job (issue 16, item 5): a large fund's reads outgrow one rate window (500 companies ×
+// Build audit as a job: a large fund's reads outgrow one rate window (500 companies ×
 // 100 properties take about 2,100 pages, four windows of 500 requests), so they run in steps like a push,
 // each page read once, and the sheet is written once every page is in.
 

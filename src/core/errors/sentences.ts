@@ -83,7 +83,7 @@ export function serverRateLimitSentence(seconds: number): string {
 
 /**
  * The add-in's own count of its requests is spent (nothing was sent): only then is its budget named, so a
- * refusal after a 429 never claims requests that were not sent (issue 26).
+ * refusal after a 429 never claims requests that were not sent.
  */
 export function ownBudgetSentence(limit: number, windowInWords: string, seconds: number): string {
   return `The add-in has used its budget of ${limit} API requests per ${windowInWords}. Try again in ${secondsInWords(seconds)}.`;

@@ -22,7 +22,7 @@ export const MAX_COMPANIONS = 19;
 /**
  * Same-name metrics of a fund's other companies one PORTFOLIO_VALUE fetch may take along: 5 requests of 20
  * ids, sent together and their pages together, so a fund model's sheet of 50 companies is one fetch of two
- * round trips, not three fetches that each hold a wave of cells (issue 26).
+ * round trips, not three fetches that each hold a wave of cells.
  */
 export const MAX_FUND_COMPANIONS = 99;
 

@@ -46,7 +46,7 @@ export class SingleFlight {
    * `load` must store its answer where `read` finds it. With `along`, an execution that claims `key`
    * claims in the same lock the free keys among `along.keys()` too, and `load` gets those it must store
    * (their markers go when it ends): claimed one lock apart, three cells starting together split a fund's
-   * 32 companies into 3 requests, not 2 (issue 26).
+   * 32 companies into 3 requests, not 2.
    */
   run<T>(key: string, read: () => T | null, load: (alongKeys: readonly string[]) => T, along?: AlongKeys): T {
     const cached = read();
@@ -87,7 +87,7 @@ export class SingleFlight {
    * Claims (under one lock) the markers of up to `max` of these keys, in order, that no one holds and
    * whose answer `read` does not find, so their waiters wait for this execution. Held and answered keys do
    * not count towards `max`: a fund's cells taking the first 19 before checking fetched alone once a few
-   * were cached (issue 26). The caller must release the keys returned once their answers are stored or
+   * were cached. The caller must release the keys returned once their answers are stored or
    * it gave up.
    */
   claimMany(keys: readonly string[], read: (key: string) => boolean, max = Number.POSITIVE_INFINITY): string[] {

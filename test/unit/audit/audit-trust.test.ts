@@ -1,4 +1,4 @@
-// An audit's snapshot is acted on only as its pusher signed it, for that audit sheet, with a marker that agrees (issue 25).
+// An audit's snapshot is acted on only as its pusher signed it, for that audit sheet, with a marker that agrees.
 
 import { createHmac } from 'node:crypto';
 import { auditSnapshotScope, requireOwnAudit } from '../../../src/core/audit/audit-trust';

@@ -1,4 +1,4 @@
-// What an import stores between steps (issue 16, item 3): no copy of its rows, only codes, created ids and
+// What an import stores between steps: no copy of its rows, only codes, created ids and
 // the reasons a fresh plan would not give; planned again from the range, it is the import it was, and an
 // edited range is not this import any more.
 

@@ -1,4 +1,4 @@
-// Compact, durable job state (issue 16, items 3 and 4): pieces a property accepts, nothing left behind,
+// Compact, durable job state: pieces a property accepts, nothing left behind,
 // a cache copy whose loss costs nothing, and an export's state small enough for the user's properties.
 
 import { InputError } from '../../../src/core/errors';

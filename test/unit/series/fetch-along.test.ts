@@ -64,7 +64,7 @@ describe('fetching the sheet\'s metrics along', () => {
     expect(calls[0]).toEqual([A, ...many.slice(0, MAX_COMPANIONS)]);
   });
 
-  it('claims its 19 among the ids neither cached nor being loaded by another execution (issue 26)', () => {
+  it('claims its 19 among the ids neither cached nor being loaded by another execution', () => {
     const { series, cache } = setUp();
     const many = Array.from({ length: 49 }, (_, i) => `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`);
     // A fund model's first fetch took the first 19 along, and is still loading them…
