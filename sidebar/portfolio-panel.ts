@@ -5,6 +5,7 @@ import { chooseUndo, readProgress, resumeOffer, runJob, UNDO_VIEW, type ActionRu
 import { server } from './server';
 import type { AuditBuildHandle, AuditPushHandle, ImportHandle, ImportKind, PortfolioGridRequest, RpcResult } from '../src/shared/rpc';
 import { fillCompanyFilter } from './metric-companies';
+import { withActivity } from './progress';
 import type { FundMetricName } from '../src/core/formulas/grid-builder';
 
 const PUSH_VIEW: JobView<AuditPushHandle> = {
@@ -211,9 +212,12 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
           `${n.name} (${countOf(n.companies, 'company', 'companies')})`, el('span', { class: 'metric-meta' }, few)), how);
       }));
   }
+  // The size of long work, said from the click. Not a count of companies: the names loaded know only those with a
+  // metric, and the model and the coverage sheet have a row for every company of the fund.
+  const EVERY_COMPANY = 'for every company of the fund';
   byId<HTMLButtonElement>('grid-insert').addEventListener('click', () => {
-    void busy(panel, status, 'Inserting…', async () => {
-      results.replaceChildren();
+    const label = byId<HTMLInputElement>('grid-mode-snapshot').checked ? `Reading ${countOf(chosenNames().length, 'metric')} ${EVERY_COMPANY}…` : 'Inserting the formula…';
+    void busy(panel, status, label, () => withActivity(results, label, async () => {
       const periods = chosenPeriods();
       const written = unwrap(await server.insertPortfolioGrid({
         companyId: await company(),
@@ -226,11 +230,12 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
         mode: byId<HTMLInputElement>('grid-mode-snapshot').checked ? 'snapshot' : 'formula',
       }));
       return { line: written.message, tone: 'success' };
-    });
+    }));
   });
   byId<HTMLButtonElement>('grid-model').addEventListener('click', () => {
-    void busy(panel, status, 'Writing the fund model…', async () => {
-      results.replaceChildren();
+    const blocks = modelNames().length;
+    const label = blocks ? `Inserting ${countOf(blocks, 'block')} (one per metric), a row ${EVERY_COMPANY}…` : 'Inserting the fund model…';
+    void busy(panel, status, label, () => withActivity(results, label, async () => {
       const written = unwrap(await server.insertFundModel({
         companyId: await company(),
         metricNames: modelNames(),
@@ -240,17 +245,17 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
         aggregate: null,
       }));
       return { line: written.message, tone: 'success' };
-    });
+    }));
   });
   byId<HTMLButtonElement>('grid-coverage').addEventListener('click', () => {
-    void busy(panel, status, 'Reading every company\'s metrics and points…', async () => {
-      results.replaceChildren();
+    const label = `Building the coverage sheet: reading ${countOf(chosenNames().length, 'metric')} ${EVERY_COMPANY}…`;
+    void busy(panel, status, label, () => withActivity(results, label, async () => {
       const built = unwrap(await server.buildCoverageSheet({
         companyId: await company(), metricNames: chosenNames(), startPeriod: field('grid-start'), endPeriod: field('grid-end'),
         aggregate: chosenAggregate(),
       }));
       return { line: built.message, tone: 'success' };
-    });
+    }));
   });
 
   function importFromSelection(kind: ImportKind): void {

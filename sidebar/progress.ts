@@ -75,3 +75,44 @@ function duration(ms: number): string {
   if (minutes < 90) return `${minutes} min`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
+
+/**
+ * What one long server call shows from the click when the server cannot report its stages (a single
+ * google.script.run call, not a job): the job bar's box with an indeterminate bar (a <progress> with no value,
+ * so role progressbar with no figure) and the seconds since the click. The label is announced once, by the
+ * tab's status line (busy()); this box is no live region of its own and its seconds are hidden from screen
+ * readers, so nothing is read out every second.
+ */
+export interface ActivityView {
+  readonly root: HTMLElement;
+  /** Stops the clock and takes the box away: the status line then holds the outcome. */
+  stop(): void;
+}
+
+export function createActivity(label: string): ActivityView {
+  const bar = el('progress', { 'aria-label': label, 'data-activity-bar': '' });
+  const elapsed = el('p', { class: 'progress-text', 'aria-hidden': 'true', 'data-activity-elapsed': '' }, 'Started just now');
+  const root = el('div', { class: 'progress running activity', 'aria-live': 'off', 'data-activity': '' }, el('p', { class: 'progress-label' }, label), bar, elapsed);
+  const started = Date.now();
+  const timer = setInterval(() => {
+    elapsed.textContent = `${Math.round((Date.now() - started) / 1000)} s so far`;
+  }, 1000);
+  return {
+    root,
+    stop() {
+      clearInterval(timer);
+      root.remove();
+    },
+  };
+}
+
+/** Runs `work` with an activity box (createActivity) in `container`, which it replaces; the box goes when the work ends, however it ends. */
+export async function withActivity<T>(container: HTMLElement, label: string, work: () => Promise<T>): Promise<T> {
+  const activity = createActivity(label);
+  container.replaceChildren(activity.root);
+  try {
+    return await work();
+  } finally {
+    activity.stop();
+  }
+}

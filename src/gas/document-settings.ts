@@ -1,7 +1,7 @@
 // Per-spreadsheet state in document properties: readable by every user's custom functions.
 
 import { mirroredRecord, type MirroredRecord } from '../core/cache/mirrored-record';
-import { dropEpochs, parseEpochs, type SeriesEpochs } from '../core/series/series-epochs';
+import { dropEpochs, earlierEpochsAfterDrop, parseEarlierEpochs, parseEpochs, type EarlierEpochs, type SeriesEpochs } from '../core/series/series-epochs';
 import { documentCache } from './cache-and-lock';
 
 const CACHE_GENERATION_KEY = 'METRICS_CACHE_GENERATION';
@@ -72,6 +72,8 @@ export function startNewCacheGeneration(): string {
 }
 
 const SERIES_EPOCHS_KEY = 'METRICS_SERIES_EPOCHS';
+/** The epochs each dropped metric had before (series-epochs.ts, EarlierEpochs): read by Refresh data only, so kept out of the formulas' mirrored state. */
+const EARLIER_EPOCHS_KEY = 'METRICS_SERIES_EPOCHS_EARLIER';
 /** Long enough for an export's step to finish the property's read and write. */
 const EPOCHS_LOCK_MS = 5000;
 
@@ -89,14 +91,25 @@ export function dropCachedSeries(metricIds: readonly string[]): void {
   }
   try {
     const properties = documentProperties();
-    const next = dropEpochs(parseEpochs(properties.getProperty(SERIES_EPOCHS_KEY)), metricIds, Date.now());
+    const stored = properties.getProperties();
+    const before = parseEpochs(stored[SERIES_EPOCHS_KEY] ?? null);
+    const now = Date.now();
+    const next = dropEpochs(before, metricIds, now);
     if (next) {
-      changingDocumentState(() => properties.setProperty(SERIES_EPOCHS_KEY, JSON.stringify(next)));
+      // One write for both: a reader that sees the new epochs finds the ones they replaced.
+      const earlier = earlierEpochsAfterDrop(parseEarlierEpochs(stored[EARLIER_EPOCHS_KEY] ?? null), before, next, metricIds, now);
+      changingDocumentState(() => properties.setProperties({ [SERIES_EPOCHS_KEY]: JSON.stringify(next), [EARLIER_EPOCHS_KEY]: JSON.stringify(earlier) }));
     } else {
       startNewCacheGeneration();
       changingDocumentState(() => properties.deleteProperty(SERIES_EPOCHS_KEY));
+      if (stored[EARLIER_EPOCHS_KEY] !== undefined) properties.deleteProperty(EARLIER_EPOCHS_KEY);
     }
   } finally {
     lock.releaseLock();
   }
+}
+
+/** The epochs the dropped metrics' series had before their current one, for Refresh data's look at what the cells last showed. */
+export function readEarlierEpochs(): EarlierEpochs {
+  return parseEarlierEpochs(documentProperties().getProperty(EARLIER_EPOCHS_KEY));
 }

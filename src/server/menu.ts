@@ -38,12 +38,23 @@ export function addMenu(event?: unknown): void {
     .addToUi();
 }
 
-function toast(message: string): void {
-  SpreadsheetApp.getActiveSpreadsheet().toast(message, ADDIN_NAME);
+/**
+ * `timeoutSeconds`: the reference's "if null, the toast defaults to 5 seconds; if negative, the toast remains until
+ * dismissed"; one toast shows at a time, the next replacing it.
+ */
+function toast(message: string, timeoutSeconds?: number): void {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  // No undefined passed for the optional number: Apps Script matches a method by its arguments.
+  if (timeoutSeconds === undefined) spreadsheet.toast(message, ADDIN_NAME);
+  else spreadsheet.toast(message, ADDIN_NAME, timeoutSeconds);
 }
 
+/** A stage of work still under way: it stays until the next toast replaces it, however long the stage takes. */
+const UNTIL_REPLACED = -1;
+
 export function refreshData(): void {
-  const { formulas: count, changes } = refreshAllFormulasWithChanges();
+  // A menu item has no page to show progress in: each stage is a toast from the click on, the outcome the last.
+  const { formulas: count, changes } = refreshAllFormulasWithChanges((stage) => toast(stage, UNTIL_REPLACED));
   const changed = changes ? ` ${plural(changes, 'cached value')} changed: see the "Changes" sheet.` : '';
   toast((count ? `Refreshed ${plural(count, 'formula')} with fresh data.` : 'No add-in formulas to refresh in this spreadsheet.') + changed);
 }

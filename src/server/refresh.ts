@@ -14,7 +14,9 @@ import { toCell } from '../core/sheets/metric-table';
 import { sourceText, type ChangeRow } from '../core/snapshots/changes';
 import { isUuid } from '../core/validate/uuid';
 import { appendChanges } from '../gas/changes-sheet';
-import { startNewCacheGeneration } from '../gas/document-settings';
+import { readEarlierEpochs, startNewCacheGeneration } from '../gas/document-settings';
+import type { FormulaContext } from '../core/formulas/formula-context';
+import type { EarlierEpochs } from '../core/series/series-epochs';
 import { quoteSheetName, writeOwnFormula } from '../gas/sheet-io';
 import { sidebarClient } from './api-factory';
 import { createFormulaContext } from './formula-context';
@@ -31,14 +33,18 @@ import { createFormulaContext } from './formula-context';
  * every one of its metrics here (the list in the clicker's properties for this spreadsheet: the owner's is the
  * one formulas use), and only from this spreadsheet's part of the cache (readCacheScope).
  */
-export function refreshAllFormulasWithChanges(): { formulas: number; changes: number } {
-  // One scan of the sheets serves the comparison and the rewrite: nothing edits them in between.
+export function refreshAllFormulasWithChanges(onStage: (stage: string) => void = () => undefined): { formulas: number; changes: number } {
+  // One scan of the sheets serves the count, the comparison and the rewrite: nothing edits them in between.
   const sheets = sheetsWithFormulas();
+  const count = sheets.reduce((sum, { formulas }) => sum + findAddinFormulas(formulas).length, 0);
+  if (count > 0) onStage(`Refreshing ${plural(count, 'formula')}…`);
   // Both read the generation that is about to end.
   const before = cachedSeriesBefore(sheets);
   const nameOf = before.length ? metricNames() : (id: string) => id;
   startNewCacheGeneration();
+  if (before.length) onStage(`Refreshing ${plural(count, 'formula')}: reading ${plural(new Set(before.flatMap(({ read }) => read.ids)).size, 'metric')} again to compare with what the cells showed…`);
   const rows = before.length ? compareWithFreshReads(before, nameOf) : [];
+  if (count > 0) onStage(`Refreshing ${plural(count, 'formula')}: writing them again, so Sheets recalculates them…`);
   const formulas = rewriteFormulas(findAddinFormulas, sheets);
   appendChanges(rows);
   return { formulas, changes: rows.filter((row) => row.kind === 'change').length };
@@ -47,6 +53,9 @@ export function refreshAllFormulasWithChanges(): { formulas: number; changes: nu
 /** The series the formulas read as the ending generation of this user's cache holds them, and where those formulas are. */
 function cachedSeriesBefore(sheets: SheetWithFormulas[]): Array<{ read: CachedSeriesRead; points: DataPoint[]; where: string }> {
   const ctx = createFormulaContext();
+  // Read only when the current epochs miss a series: one property call at most.
+  let earlier: EarlierEpochs | undefined;
+  const earlierEpochs = (): EarlierEpochs => (earlier ??= readEarlierEpochs());
   const byKey = new Map<string, { read: CachedSeriesRead; cells: string[] }>();
   for (const { sheet, formulas, valueAt } of sheets) {
     for (const read of cachedSeriesReads(formulas, valueAt)) {
@@ -59,9 +68,24 @@ function cachedSeriesBefore(sheets: SheetWithFormulas[]): Array<{ read: CachedSe
     // allowed, or one whose listing is not cached, is left out, never let in; its formula runs again anyway.
     const allowed = new Set(allowedAmongListed(ctx, read.ids));
     if (!read.ids.every((id) => allowed.has(id.toLowerCase()))) return [];
-    const points = ctx.series.get(read.key, read.ids);
+    const points = ctx.series.get(read.key, read.ids) ?? shownBeforeDrop(ctx, earlierEpochs(), read);
     return points ? [{ read, points, where: listCells(cells) }] : [];
   });
+}
+
+/**
+ * The series as the cells last showed it when a write (an export, the person's own included; an undo) dropped
+ * it since and no formula has read it again: the entry under the newest earlier epoch that the cache still holds.
+ * A formula that ran after the drop stored the current epoch's entry, which get() finds first.
+ */
+function shownBeforeDrop(ctx: FormulaContext, earlier: EarlierEpochs, read: CachedSeriesRead): DataPoint[] | null {
+  if (read.ids.length !== 1) return null;
+  const id = read.ids[0]!.toLowerCase();
+  for (const epoch of [...(earlier[id] ?? [])].reverse()) {
+    const points = ctx.series.getUnderEpochs(read.key, read.ids, { [id]: epoch });
+    if (points) return points;
+  }
+  return null;
 }
 
 /** Metric names from the listings the formulas' access checks cached; the id otherwise. */

@@ -217,3 +217,43 @@ it('inserts a fund model of live PORTFOLIO_VALUE cells, each referring to its co
   const total = Number(((await stored('Sheet1', 35, 1))[0]![13]!.d ?? '').replace(/,/g, ''));
   expect(total).toBeCloseTo(numbers.reduce((sum, cell) => sum + Number(cell!.d.replace(/,/g, '')), 0), 0);
 });
+
+it('shows from the click what Insert a fund model is doing (its blocks, an indeterminate bar), and takes the bar away once the model is written', async () => {
+  await post('/api/select', { sheet: 'Sheet1', a1: 'X1' });
+  const frame = await freshSidebar();
+  await loadNames(frame);
+  await untickAll(frame);
+  await frame.check('#grid-names input[value="Cash"]');
+  await frame.fill('#grid-periods', '');
+  await frame.fill('#grid-start', '2024-04');
+  await frame.fill('#grid-end', '2024-05');
+  // Clicked and read in one task of the page: what the person sees before the server can have answered.
+  const atClick = await frame.evaluate(() => {
+    document.querySelector<HTMLButtonElement>('#grid-model')!.click();
+    const box = document.querySelector('#portfolio-results [data-activity]');
+    const bar = box?.querySelector('progress');
+    return {
+      status: document.querySelector('#portfolio-status')!.textContent,
+      statusRole: document.querySelector('#portfolio-status')!.getAttribute('role'),
+      label: box?.querySelector('.progress-label')?.textContent ?? null,
+      barName: bar?.getAttribute('aria-label') ?? null,
+      indeterminate: bar ? !bar.hasAttribute('value') : null,
+      boxLive: box?.getAttribute('aria-live') ?? null,
+      elapsedHidden: box?.querySelector('[data-activity-elapsed]')?.getAttribute('aria-hidden') ?? null,
+      busy: document.querySelector('#panel-portfolio')!.getAttribute('aria-busy'),
+    };
+  });
+  // Said once, by the status line; the bar is named by it, its seconds are not read out, and it is no live region of its own.
+  expect(atClick).toEqual({
+    status: atClick.label,
+    statusRole: 'status',
+    label: 'Inserting 1 block (one per metric), a row for every company of the fund…',
+    barName: atClick.label,
+    indeterminate: true,
+    boxLive: 'off',
+    elapsedHidden: 'true',
+    busy: 'true',
+  });
+  expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!X1:/);
+  expect(await frame.locator('#portfolio-results [data-activity]').count()).toBe(0);
+}, 300_000);

@@ -119,7 +119,15 @@ export class SeriesCache {
   }
 
   get(key: string, metricIds: readonly string[] = []): DataPoint[] | null {
-    const fullKey = this.key(key, metricIds);
+    return this.read(this.key(key, metricIds));
+  }
+
+  /** The series as stored under other epochs of its metrics (EarlierEpochs: what the cells showed before a write dropped it). */
+  getUnderEpochs(key: string, metricIds: readonly string[], epochs: SeriesEpochs): DataPoint[] | null {
+    return this.read(this.keyUnder(epochs, key, metricIds));
+  }
+
+  private read(fullKey: string): DataPoint[] | null {
     const seen = this.seen.get(fullKey);
     if (seen) return seen;
     const text = this.cache.get(fullKey);
@@ -157,7 +165,11 @@ export class SeriesCache {
   }
 
   private key(key: string, metricIds: readonly string[]): string {
-    return `dp:${this.generation}:${epochKeyPart(this.epochs(), metricIds)}${key}`;
+    return this.keyUnder(this.epochs(), key, metricIds);
+  }
+
+  private keyUnder(epochs: SeriesEpochs, key: string, metricIds: readonly string[]): string {
+    return `dp:${this.generation}:${epochKeyPart(epochs, metricIds)}${key}`;
   }
 }
 

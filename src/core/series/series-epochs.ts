@@ -58,3 +58,50 @@ export function epochKeyPart(epochs: SeriesEpochs, metricIds: readonly string[])
   const parts = metricIds.map((id) => epochs[id.toLowerCase()] ?? '');
   return parts.some((part) => part !== '') ? `${parts.join(',')}~` : '';
 }
+
+/**
+ * metric id (lower case) → the epochs its series had before the current one, oldest first ('' is the key
+ * before any drop). Only "Refresh data" reads it: the cache under an earlier epoch still holds what the
+ * formulas last showed when none of them ran since the drop, so a value changed by a write (the person's
+ * own export included) is compared with what the cells showed, not missed.
+ */
+export type EarlierEpochs = Record<string, string[]>;
+
+/** Earlier epochs kept per metric: a series dropped more often within 35 minutes is rare, and its oldest entries are the least likely shown. */
+export const MAX_EARLIER_EPOCHS = 4;
+
+/** Room for the record in one document property (9 KB): past it the record is emptied, so comparisons are missed, never wrong. */
+const MAX_EARLIER_EPOCHS_CHARS = 8 * 1024;
+
+export function parseEarlierEpochs(text: string | null): EarlierEpochs {
+  if (!text) return {};
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).flatMap(([id, list]) =>
+      Array.isArray(list) && list.every((epoch) => typeof epoch === 'string') ? [[id, list as string[]]] : []));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The earlier epochs after a drop moved `before` to `after` (dropEpochs): each dropped metric's epoch before
+ * the drop joins its list. An earlier epoch is forgotten once the drop that ended it is EPOCH_KEEP_MS old (every
+ * entry stored under it has expired), and so is the list of a metric whose current epoch was forgotten.
+ */
+export function earlierEpochsAfterDrop(earlier: EarlierEpochs, before: SeriesEpochs, after: SeriesEpochs, metricIds: readonly string[], nowMs: number): EarlierEpochs {
+  const next: EarlierEpochs = {};
+  const dropped = new Set(metricIds.map((id) => id.toLowerCase()));
+  for (const id of new Set([...Object.keys(earlier), ...dropped])) {
+    const current = after[id];
+    if (current === undefined) continue;
+    const list = [...(earlier[id] ?? [])];
+    if (dropped.has(id)) list.push(before[id] ?? '');
+    // The drop that ended list[i] is the epoch after it.
+    const endOf = (i: number): number => parseInt(i + 1 < list.length ? list[i + 1]! : current, 36);
+    const kept = list.filter((_, i) => nowMs - endOf(i) < EPOCH_KEEP_MS).slice(-MAX_EARLIER_EPOCHS);
+    if (kept.length > 0) next[id] = kept;
+  }
+  return JSON.stringify(next).length > MAX_EARLIER_EPOCHS_CHARS ? {} : next;
+}

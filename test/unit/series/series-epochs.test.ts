@@ -1,7 +1,7 @@
 // The series drop every writer uses: a dropped metric's cached series are never read again, others are.
 
 import { ChunkedCache } from '../../../src/core/cache/chunked-cache';
-import { dropEpochs, EPOCH_KEEP_MS, MAX_EPOCHS, parseEpochs, type SeriesEpochs } from '../../../src/core/series/series-epochs';
+import { dropEpochs, earlierEpochsAfterDrop, EPOCH_KEEP_MS, MAX_EARLIER_EPOCHS, MAX_EPOCHS, parseEarlierEpochs, parseEpochs, type EarlierEpochs, type SeriesEpochs } from '../../../src/core/series/series-epochs';
 import { SeriesCache, SERIES_TTL_SECONDS } from '../../../src/core/series/series-cache';
 import { formulasReadingMetrics } from '../../../src/core/formulas/reads-metrics';
 import { MemoryCache } from '../../support/memory-cache';
@@ -39,6 +39,40 @@ describe('dropping cached series', () => {
     expect(dropEpochs({}, many, 1)).toBeNull();
     expect(JSON.stringify(dropEpochs({}, many.slice(1), 1)).length).toBeLessThan(9 * 1024);
     expect(parseEpochs('not json')).toEqual({});
+  });
+});
+
+describe('the epochs a dropped series had before (what Refresh data compares when no formula ran since)', () => {
+  /** Drops `ids` at `now`, keeping the earlier epochs as dropCachedSeries does. */
+  const drop = (state: { epochs: SeriesEpochs; earlier: EarlierEpochs }, ids: string[], now: number) => {
+    const epochs = dropEpochs(state.epochs, ids, now)!;
+    return { epochs, earlier: earlierEpochsAfterDrop(state.earlier, state.epochs, epochs, ids, now) };
+  };
+
+  it('finds the series as stored before the drop under its earlier epoch, while the current epoch misses it', () => {
+    let state = { epochs: {} as SeriesEpochs, earlier: {} as EarlierEpochs };
+    const series = new SeriesCache(new ChunkedCache(new MemoryCache(), () => Math.random().toString(36).slice(2, 10)), 'g', undefined, () => state.epochs);
+    series.put(`${A}|||`, [point(A, '1')], [A]);
+    state = drop(state, [A], 1_000);
+    expect(state.earlier).toEqual({ [A]: [''] });
+    expect(series.get(`${A}|||`, [A])).toBeNull();
+    expect(series.getUnderEpochs(`${A}|||`, [A], { [A]: '' })).toEqual([point(A, '1')]);
+    // A second drop keeps both, oldest first.
+    state = drop(state, [A], 2_000);
+    expect(state.earlier).toEqual({ [A]: ['', (1_000).toString(36)] });
+  });
+
+  it('forgets an earlier epoch once the drop that ended it is past its entries\' life, keeps a few per metric, and reads a bad record as none', () => {
+    let state = { epochs: {} as SeriesEpochs, earlier: {} as EarlierEpochs };
+    state = drop(state, [A], 1_000);
+    state = drop(state, [B], 1_000 + EPOCH_KEEP_MS);
+    // A's current epoch (its drop at 1,000) is forgotten with its list; B's earlier '' ended just now.
+    expect(state.earlier).toEqual({ [B]: [''] });
+    for (let i = 1; i <= MAX_EARLIER_EPOCHS + 2; i++) state = drop(state, [B], 1_000 + EPOCH_KEEP_MS + i);
+    expect(state.earlier[B]).toHaveLength(MAX_EARLIER_EPOCHS);
+    expect(state.earlier[B]!.at(-1)).toBe((1_000 + EPOCH_KEEP_MS + MAX_EARLIER_EPOCHS + 1).toString(36));
+    expect(parseEarlierEpochs('not json')).toEqual({});
+    expect(parseEarlierEpochs(JSON.stringify({ [A]: [1], [B]: ['x'] }))).toEqual({ [B]: ['x'] });
   });
 });
 
