@@ -72,7 +72,9 @@ export function fundModelCells(directory: FundDirectory, choice: FundModelChoice
     const bottom = nameRow + profiles.length;
     // The block's units, live: the name cell may be typed over with a metric kept in other units. The range takes in
     // the line under the companies, whose unit cell says whether a total over them adds different units.
-    cells[top - origin.row]!.push({ formula: `=PORTFOLIO_UNIT($${first}${top}:$${first}${bottom + 1}, $${first}$${nameRow})` });
+    const firstCompany = cells[top - origin.row]!;
+    while (firstCompany.length < 1 + periods.length) firstCompany.push(null);
+    firstCompany[1 + periods.length] = { formula: `=PORTFOLIO_UNIT($${first}${top}:$${first}${bottom + 1}, $${first}$${nameRow})` };
     cells.push([
       { text: COVERED_LABEL },
       ...periods.map((_, p) => {
