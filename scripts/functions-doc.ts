@@ -75,6 +75,10 @@ export const DEMO_EXAMPLES: Record<string, { ok: string[]; mistake: string } | '
     mistake: '=PORTFOLIO_VALUE("Cirrus Systems", "Revenue", "2024-Q1")',
   },
   PORTFOLIO_METRIC: { ok: ['=PORTFOLIO_METRIC("MRR", {"2024-04","2024-05","2024-06"})'], mistake: '=PORTFOLIO_METRIC("MRR", "")' },
+  PORTFOLIO_UNIT: {
+    ok: ['=PORTFOLIO_UNIT("Bluebird Health", "Net Burn")', '=PORTFOLIO_UNIT("Redwood Fintech", "Net Burn")', '=PORTFOLIO_UNIT({"Bluebird Health";"Redwood Fintech";"Companies with a value"}, "Net Burn")'],
+    mistake: '=PORTFOLIO_UNIT("Bluebird Health", "Net Burnn")',
+  },
   // Sheets lists it (it is a custom function), but only Check this installation writes it, into a hidden sheet.
   INSTALLATION_PROBE: 'internal',
   PORTFOLIO_COVERAGE: { ok: ['=PORTFOLIO_COVERAGE("MRR", "2024-Q1", "2024-Q2")'], mistake: '=PORTFOLIO_COVERAGE("MRR", "2024-Q2", "2024-01")' },
@@ -106,6 +110,12 @@ function fundCellCases(): string[] {
     'Two companies of one name are told apart by a label, the name and the profile id: `Cirrus Systems',
     '(b0000000-0000-4000-8000-000000000014)`. The fund\'s tables, the fund model\'s rows and the sidebar\'s lists',
     'show it, and every function reads it back as that company; the bare shared name is an error naming both labels.',
+    '',
+    'Companies may keep one metric name in different units (the demo\'s Net Burn: Bluebird Health in euros, the rest in',
+    'dollars). Every fund table says each row\'s unit: `PORTFOLIO_METRIC`\'s last column *Unit*, and a fund model\'s unit',
+    'column, one `=PORTFOLIO_UNIT($A2:$A34, $A$1)` per block. Where the rows are in more than one unit, the unit cell of',
+    'the *Companies with a value* line says so (`rows in USD and EUR: a total over them adds different currencies`),',
+    'and so does the insert\'s status. Nothing the add-in writes adds a total; one you add under such rows mixes units.',
   ];
 }
 

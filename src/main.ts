@@ -193,12 +193,28 @@ global.PORTFOLIO_VALUE = function (company: unknown, metric_name: unknown, perio
  * @param {Date|string|string[][]} periods A period label or date, or a row of them ("2024-Q1", "FY2024": fiscal years per company).
  * @param {string} [fund_company_id] The fund's company id; the default company from settings when left out.
  * @param {string} [aggregate] Older form, kept for existing formulas: combines nothing by itself (name the aggregate with the metric); an error when it contradicts the name's.
- * @return {any[][]} A header row (Company, then the periods), one row per portfolio company, and a last row "Companies with a value" ("31 of 33").
+ * @return {any[][]} A header row (Company, the periods, Unit), one row per portfolio company ending in its metric's unit, and a last row "Companies with a value" ("31 of 33") whose Unit cell says where the rows are in different units.
  * @customfunction
  * @example =PORTFOLIO_METRIC("Cash (last)", B1:E1)
  */
 global.PORTFOLIO_METRIC = function (metric_name: unknown, periods: unknown, fund_company_id: unknown, aggregate: unknown) {
   return runFormula(grid.portfolioMetric, metric_name, periods, fund_company_id, aggregate);
+};
+
+/**
+ * The unit of a portfolio company's metric, by the company's name and the metric's name, from the default fund: a
+ * currency code (USD, EUR), percent or number; empty where the company has no metric of that name, or two.
+ * A column of companies gives a column of units; a cell reading "Companies with a value" in it gives the companies'
+ * one unit, or says that a total over them adds different currencies.
+ *
+ * @param {string|string[][]} company The portfolio company's name, its label "Name (profile id)" or its profile id; or a column of them.
+ * @param {string} metric_name The metric's name (trimmed, any case); an aggregate in it ("Cash (last)") is read off.
+ * @return {string|any[][]} The unit, or a column of units for a range.
+ * @customfunction
+ * @example =PORTFOLIO_UNIT("Bluebird Health", "Net Burn")
+ */
+global.PORTFOLIO_UNIT = function (company: unknown, metric_name: unknown) {
+  return runFormula(grid.portfolioUnit, company, metric_name);
 };
 
 /**

@@ -4,13 +4,13 @@
 import { InputError } from '../core/errors';
 import { countOf, joinAnd } from '../core/export/places';
 import { choicePeriods, cleanNames, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
-import { fundDirectory, portfolioCoverage, portfolioMetric } from '../core/formulas/portfolio-grid';
+import { fundDirectory, portfolioCoverage, portfolioMetric, portfolioMetricUnits, type FundDirectory } from '../core/formulas/portfolio-grid';
 import { readAggregate } from '../core/sheets/period-aggregate';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';
 import { activeAnchor, writeCells, writeTable } from '../gas/sheet-io';
 import { fundModelCells, modelNameCells } from '../core/formulas/fund-model';
-import { namingAggregate, readNamedMetric } from '../core/formulas/fund-cells';
+import { mixedUnitsText, namingAggregate, readNamedMetric } from '../core/formulas/fund-cells';
 import type { CoverageSheetReport, CoverageSheetRequest, FundModelRequest, InsertReport, PortfolioGridRequest } from '../shared/rpc';
 import { createFormulaContext } from './formula-context';
 import { allowFormulasToRead, insertFormula } from './insert-values';
@@ -37,6 +37,29 @@ function choiceOf(request: PortfolioGridRequest): GridChoice {
   };
 }
 
+/**
+ * What an insert says of each name whose companies keep it in different units ('' when none does): no insert writes a
+ * total, and the table's own unit cells say it too, but the person reading the status should not have to find them.
+ */
+function mixedUnitsSentence(directory: FundDirectory, names: readonly string[]): string {
+  return names.map((name) => {
+    const mixed = mixedUnitsText(portfolioMetricUnits(directory, name));
+    return mixed ? ` The rows of ${readNamedMetric(name).name} are in ${mixed} (the Unit column says each row's).` : '';
+  }).join('');
+}
+
+/**
+ * The sentence, or none when the listings cannot be read now: the formula is written by then, and its own Unit column
+ * says the units (or its error says why it cannot), so the insert is not reported as failed for a courtesy.
+ */
+function unlessUnreadable(sentence: () => string): string {
+  try {
+    return sentence();
+  } catch {
+    return '';
+  }
+}
+
 export function listFundMetricNames(companyId: string): FundMetricName[] {
   const fundId = requireUuid(companyId, "The fund's company id");
   return fundMetricNames(fundDirectory(createFormulaContext({ fundId }), fundId));
@@ -47,21 +70,26 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
   // The formula is built (and so checked) first, in both modes: a snapshot is what that formula shows now.
   const formula = gridFormula(choice);
   const anchor = activeAnchor();
-  if (request.mode === 'formula') return insertFormula(anchor, formula, choice.fundId);
   const ctx = createFormulaContext({ fundId: choice.fundId });
   // A metric grid's aggregate is its name's ("Cash (last)"), as gridFormula writes it.
   const metricName = namingAggregate(choice.metricNames[0] ?? '', choice.aggregate);
+  // The listings the formula reads next (cached): a coverage table holds statuses, not values, so it has no units.
+  const units = () => (choice.kind === 'metric' ? mixedUnitsSentence(fundDirectory(ctx, choice.fundId), [metricName]) : '');
+  if (request.mode === 'formula') {
+    const report = insertFormula(anchor, formula, choice.fundId);
+    return { ...report, message: report.message + unlessUnreadable(units) };
+  }
   const table = choice.kind === 'metric'
     ? portfolioMetric(ctx, metricName, [choicePeriods(choice)], choice.fundId)
     : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId, choice.aggregate);
   // The Metrics tab's snapshot path: only into empty cells, formula-like text kept as text; a metric grid's values
   // in each company's metric's unit (the directory is the one portfolioMetric just read, cached).
-  const formats = choice.kind === 'metric' ? portfolioTableFormats(ctx, choice.fundId, metricName, table[0]!.length - 1) : undefined;
+  const formats = choice.kind === 'metric' ? portfolioTableFormats(ctx, choice.fundId, metricName, choicePeriods(choice).length) : undefined;
   const range = writeTable(anchor, table, formats);
   // A PORTFOLIO_METRIC snapshot is recorded for "Refresh snapshots"; a coverage table of statuses and totals is not.
   const access = choice.kind === 'metric' ? recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName, periods: choicePeriods(choice), aggregate: null }) : '';
   const rows = table.length - 1;
-  return { range: `${anchor.sheetName}!${range}`, rows, message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.${access}` };
+  return { range: `${anchor.sheetName}!${range}`, rows, message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.${units()}${access}` };
 }
 
 /**
@@ -86,14 +114,14 @@ export function insertFundModel(request: FundModelRequest): InsertReport {
   const cells = fundModelCells(directory, choice, anchor);
   const range = `${anchor.sheetName}!${writeCells(anchor, cells)}`;
   const names = modelNameCells(choice);
-  const periods = cells[0]!.length - 1;
+  const periods = choicePeriods(choice).length;
   const formulas = names.length * directory.profiles.length * periods;
   // Each metric with the aggregate its name cell names, or with none: then a period of several values says what to type.
   const used = names.map((name) => (readNamedMetric(name).aggregate ? name : `${name} (no aggregate: a period of several values asks for one)`));
   return {
     range,
     rows: cells.length,
-    message: `Inserted a fund model at ${range}: ${countOf(directory.profiles.length, 'company', 'companies')} × ${countOf(periods, 'period')} × ${countOf(names.length, 'metric')} (${joinAnd(used)}), ${countOf(formulas, 'PORTFOLIO_VALUE formula')}, and under each block a line counting the companies with a value. A block's top-left cell names its metric and how to combine a period's values, like "Cash (last)": type another to see that metric.${allowFormulasToRead(fundId)}`,
+    message: `Inserted a fund model at ${range}: ${countOf(directory.profiles.length, 'company', 'companies')} × ${countOf(periods, 'period')} × ${countOf(names.length, 'metric')} (${joinAnd(used)}), ${countOf(formulas, 'PORTFOLIO_VALUE formula')}, and under each block a line counting the companies with a value. A block's top-left cell names its metric and how to combine a period's values, like "Cash (last)": type another to see that metric.${mixedUnitsSentence(directory, names)}${allowFormulasToRead(fundId)}`,
   };
 }
 

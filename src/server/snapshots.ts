@@ -106,7 +106,8 @@ export function insertMetricSnapshot(
 
 /**
  * A PORTFOLIO_METRIC grid's formats below its header, right of its company names: each company's values in its
- * metric's unit, over `periods` columns. The directory is the one the grid itself just read (cached in `ctx`).
+ * metric's unit, over `periods` columns (its Unit column, text, keeps its own). The directory is the one the grid
+ * itself just read (cached in `ctx`).
  */
 export function portfolioTableFormats(ctx: FormulaContext, fundId: string, metricName: string, periods: number): TableFormats {
   return { headerRows: 1, leftColumns: 1, rows: portfolioGridFormats(portfolioMetricUnits(fundDirectory(ctx, fundId), metricName), periods) };
@@ -164,9 +165,11 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
     const fresh = createFormulaContext({ fundId: d.companyId, fresh: true, allowedCompanyIds: ctx.allowedCompanyIds });
     // A grid recorded before names carried their aggregate kept it apart: the name takes it, as the function reads it.
     const rows = rectangular(portfolioMetric(fresh, namingAggregate(d.metricName!, d.aggregate), [d.periods!], d.companyId));
-    const formats = portfolioTableFormats(fresh, d.companyId, d.metricName!, rows[0]!.length - 1);
-    // The grid reads no sources: PORTFOLIO_METRIC does not show them.
-    return { rows, before: readGrid(oldValues, d.metricName!), after: readGrid(rows, d.metricName!), names: [], sourceOf: () => '', formats };
+    const periods = d.periods!.length;
+    const formats = portfolioTableFormats(fresh, d.companyId, d.metricName!, periods);
+    // The grid reads no sources: PORTFOLIO_METRIC does not show them. Only its period columns are compared: a grid
+    // inserted before it had a Unit column gains one on its first refresh, and a unit is no value that changed.
+    return { rows, before: readGrid(oldValues, d.metricName!, periods), after: readGrid(rows, d.metricName!, periods), names: [], sourceOf: () => '', formats };
   }
   // With sources for the Changes rows; the table itself shows values only.
   const points = ctx.client.dataPoints.list([...new Set(d.metricIds)], { startDate: d.startDate ?? undefined, endDate: d.endDate ?? undefined, includeSource: true });

@@ -193,7 +193,7 @@ it('inserts a fund model of live PORTFOLIO_VALUE cells, each referring to its co
   await frame.fill('#grid-start', '2024-04');
   await frame.fill('#grid-end', '2024-06');
   await frame.click('#grid-model');
-  expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!M1:P34: 32 companies × 3 periods × 1 metric \(MRR \(last\)\), 96 PORTFOLIO_VALUE formulas, and under each block a line counting the companies with a value\. /);
+  expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!M1:Q34: 32 companies × 3 periods × 1 metric \(MRR \(last\)\), 96 PORTFOLIO_VALUE formulas, and under each block a line counting the companies with a value\. /);
   const rows = await stored('Sheet1', 1, 34);
   expect(rows[0]!.slice(12, 16).map((cell) => cell?.d)).toEqual(['MRR (last)', '2024-04', '2024-05', '2024-06']);
   const redwood = rows.findIndex((row) => row[12]?.d === 'Redwood Fintech');

@@ -184,6 +184,59 @@ describe('the fund model on the demo fund', () => {
     expect(coverage.slice(1, 1 + fund.profiles.length).map((row) => row.slice(2, 2 + QUARTERS.length))).toEqual(grid.map((row) => row.map(kind)));
   }, 120_000);
 
+  it('says the units of Net Burn, kept in euros by Bluebird Health and in dollars by the rest: PORTFOLIO_METRIC, the grid\'s snapshot (each row\'s number format) and the model', async () => {
+    const fund = await demoFund();
+    const state = await stack.emulator.control.state();
+    const companies = fund.profiles.length;
+    // The emulator's own units of each company's Net Burn: Bluebird's in EUR, every other in USD.
+    const unitOf = (profileId: string) => {
+      const burns = state.metrics.filter((m) => m.portfolio_company_profile_id === profileId && m.name.trim().toLowerCase() === 'net burn');
+      return burns.length === 1 ? burns[0]!.unit : '';
+    };
+    const bluebird = fund.profiles.find((p) => p.name === 'Bluebird Health')!;
+    expect(unitOf(bluebird.id)).toBe('EUR');
+    expect(new Set(fund.profiles.filter((p) => p.id !== bluebird.id).map((p) => unitOf(p.id)))).toEqual(new Set(['USD', '']));
+    const mixed = 'rows in USD and EUR: a total over them adds different currencies';
+    const rt = stack.runtime();
+
+    // PORTFOLIO_METRIC: a Unit column at the right, each row its company's, and the last line says the total is mixed.
+    const table = rt.runCustomFunction('PORTFOLIO_METRIC', ['Net Burn', [['2024-01', '2024-02']]]) as unknown[][];
+    expect(table[0]).toEqual(['Company', '2024-01', '2024-02', 'Unit']);
+    const labels = table.slice(1, 1 + companies).map((row) => String(row[0]));
+    expect(table.slice(1, 1 + companies).map((row) => row[3])).toEqual(fund.profiles.map((p) => unitOf(p.id)));
+    expect(table.at(-1)![3]).toBe(mixed);
+
+    // The grid builder's snapshot: the insert's sentence says so, and each row's values show in its own currency.
+    const sheet = rt.spreadsheet.getActiveSheet();
+    rt.spreadsheet.setActiveRange(sheet.getRange('A1'));
+    const inserted = ok<{ message: string; range: string }>(rt.callServer('insertPortfolioGrid', [{ companyId: DEMO_IDS.fund, kind: 'metric', metricNames: ['Net Burn'], periods: ['2024-01', '2024-02'], startPeriod: null, endPeriod: null, mode: 'snapshot' }]));
+    expect(inserted.message).toContain('The rows of Net Burn are in USD and EUR: a total over them adds different currencies');
+    expect(sheet.getRange(2 + companies, 4).getValue()).toBe(mixed);
+    const formats = sheet.getRange(2, 2, companies, 2).getNumberFormats();
+    fund.profiles.forEach((profile, r) => {
+      const expected = { EUR: '"€"#,##0.00', USD: '"$"#,##0.00', '': '#,##0.00' }[unitOf(profile.id) as 'EUR' | 'USD' | ''];
+      expect([labels[r], formats[r]]).toEqual([labels[r], [expected, expected]]);
+    });
+    const bluebirdRow = 2 + labels.indexOf('Bluebird Health');
+    expect(sheet.getRange(bluebirdRow, 2).getDisplayValue()).toMatch(/^€/);
+
+    // The fund model: a unit column right of each block, and its line under the companies says the same.
+    const modelSheet = rt.spreadsheet.insertSheet('Model');
+    rt.spreadsheet.setActiveSheet(modelSheet);
+    const { message, rows } = await insertModel(rt, ['Net Burn']);
+    expect(message).toContain('The rows of Net Burn are in USD and EUR: a total over them adds different currencies (the Unit column says each row\'s).');
+    const unitColumn = 1 + QUARTERS.length + 1;
+    expect(rows[0]![unitColumn - 1]).toBe('Unit');
+    expect(modelSheet.getRange(2, unitColumn).getFormula()).toBe(`=PORTFOLIO_UNIT($A2:$A${2 + companies}, $A$1)`);
+    expect(rows.slice(1, 1 + companies).map((row) => row[unitColumn - 1])).toEqual(fund.profiles.map((p) => unitOf(p.id)));
+    expect(rows[1 + companies]!.slice(0, 1)).toEqual(['Companies with a value']);
+    expect(rows[1 + companies]![unitColumn - 1]).toBe(mixed);
+    // A metric every company keeps in one unit says nothing of units.
+    rt.spreadsheet.setActiveRange(sheet.getRange('H1'));
+    const single = ok<{ message: string }>(rt.callServer('insertPortfolioGrid', [{ companyId: DEMO_IDS.fund, kind: 'metric', metricNames: ['Headcount'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, mode: 'formula' }]));
+    expect(single.message).not.toContain('different');
+  }, 180_000);
+
   it('tells the two Cirrus Systems apart in the model, the tables, the picker, and reads each one\'s own values', async () => {
     const rt = stack.runtime();
     const first = `Cirrus Systems (${DEMO_IDS.profile(14)})`;

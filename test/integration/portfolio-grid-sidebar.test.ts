@@ -128,23 +128,23 @@ describe('insertPortfolioGrid', () => {
     await stack.takeRequests();
     const request = { companyId: fund.fundId, kind: 'metric', metricNames: ['revenue'], periods: ['2024-Q1', '2024-Q3', '2024-Q4'], startPeriod: null, endPeriod: null, mode: 'snapshot' };
     const report = ok<{ range: string; rows: number }>(rt.callServer('insertPortfolioGrid', [request]));
-    expect(report).toMatchObject({ range: 'Sheet1!C3:F8', rows: 5 });
+    expect(report).toMatchObject({ range: 'Sheet1!C3:G8', rows: 5 });
     const cold = await stack.takeRequests();
     expect(countBy(cold, '/data_points')).toBe(1);
-    const written = sheet.getRange('C3:F8').getValues();
+    const written = sheet.getRange('C3:G8').getValues();
     const duplicate = '2 metrics "revenue": read one by id (METRIC_VALUE)';
     expect(written).toEqual([
-      ['Company', '2024-Q1', '2024-Q3', '2024-Q4'],
-      ['Alpha Labs', 100, '', 103],
-      ['Beta Works', 141.6666666666666, 141.6666666666666, ''],
-      ['Gamma Co', duplicate, duplicate, duplicate],
-      ['Delta Inc', 'no metric "revenue"', 'no metric "revenue"', 'no metric "revenue"'],
-      ['Companies with a value', '2 of 4', '1 of 4', '1 of 4'],
+      ['Company', '2024-Q1', '2024-Q3', '2024-Q4', 'Unit'],
+      ['Alpha Labs', 100, '', 103, 'USD'],
+      ['Beta Works', 141.6666666666666, 141.6666666666666, '', 'USD'],
+      ['Gamma Co', duplicate, duplicate, duplicate, ''],
+      ['Delta Inc', 'no metric "revenue"', 'no metric "revenue"', 'no metric "revenue"', ''],
+      ['Companies with a value', '2 of 4', '1 of 4', '1 of 4', 'USD'],
     ]);
     // The same table as the custom function's, read from the same (now warm) cache.
     expect(rt.runCustomFunction('PORTFOLIO_METRIC', ['revenue', [['2024-Q1', '2024-Q3', '2024-Q4']]])).toEqual(written);
     expect(await stack.takeRequests()).toHaveLength(0);
-    expect(rt.callServer('insertPortfolioGrid', [request])).toEqual({ ok: false, error: 'The cells C3:F8 are not all empty. Select an empty cell with room for 6 rows and 4 columns.' });
+    expect(rt.callServer('insertPortfolioGrid', [request])).toEqual({ ok: false, error: 'The cells C3:G8 are not all empty. Select an empty cell with room for 6 rows and 5 columns.' });
     expect(rt.callServer('insertPortfolioGrid', [{ ...request, metricNames: ['Revenue', 'Cash'] }])).toMatchObject({ ok: false, error: expect.stringContaining('one name') });
   });
 
@@ -154,14 +154,14 @@ describe('insertPortfolioGrid', () => {
     const sheet = selectCell(rt, 'A1');
     const request = { companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q3', aggregate: 'last', mode: 'snapshot' };
     ok(rt.callServer('insertPortfolioGrid', [request]));
-    const none = Array(3).fill('no metric "Cash"');
+    const none = [...Array(3).fill('no metric "Cash"'), ''];
     const expected = [
-      ['Company', '2024-Q1', '2024-Q2', '2024-Q3'],
+      ['Company', '2024-Q1', '2024-Q2', '2024-Q3', 'Unit'],
       // Alpha's monthly Cash in March, June and September; Delta's is null from July.
-      ['Alpha Labs', 52, 55, 58], ['Beta Works', ...none], ['Gamma Co', ...none], ['Delta Inc', 9, 9, ''],
-      ['Companies with a value', '2 of 4', '2 of 4', '1 of 4'],
+      ['Alpha Labs', 52, 55, 58, 'USD'], ['Beta Works', ...none], ['Gamma Co', ...none], ['Delta Inc', 9, 9, '', 'USD'],
+      ['Companies with a value', '2 of 4', '2 of 4', '1 of 4', 'USD'],
     ];
-    expect(sheet.getRange('A1:D6').getValues()).toEqual(expected);
+    expect(sheet.getRange('A1:E6').getValues()).toEqual(expected);
     await stack.emulator.control.fixtures({ data_points: [{ metric_id: fund.metric.deltaCash, date: '2024-09-01', value: '7' }] });
     // A refresh reads past the cache, so the new point shows.
     ok(rt.callServer('refreshSnapshots', []));
@@ -176,13 +176,19 @@ describe('insertFundModel', () => {
     const sheet = selectCell(rt, 'B3');
     const report = ok<{ range: string; message: string }>(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash (last)', 'Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: null }]));
     // Two blocks of a name row, four company rows and a coverage line, a blank row between.
-    expect(report.range).toBe('Sheet1!B3:D15');
-    expect(report.message).toMatch(/^Inserted a fund model at Sheet1!B3:D15: 4 companies × 2 periods × 2 metrics \(Cash \(last\) and Revenue \(no aggregate: a period of several values asks for one\)\), 16 PORTFOLIO_VALUE formulas, and under each block a line counting the companies with a value\./);
+    expect(report.range).toBe('Sheet1!B3:E15');
+    expect(report.message).toMatch(/^Inserted a fund model at Sheet1!B3:E15: 4 companies × 2 periods × 2 metrics \(Cash \(last\) and Revenue \(no aggregate: a period of several values asks for one\)\), 16 PORTFOLIO_VALUE formulas, and under each block a line counting the companies with a value\./);
     const values = sheet.getRange('B3:D15').getValues();
     const formulas = sheet.getRange('B3:D15').getFormulas();
     expect(values.map((row) => row[0])).toEqual(['Cash (last)', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Companies with a value', '', 'Revenue', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Companies with a value']);
     // The periods are text, as typed: a label, not a date Sheets guessed.
     expect(values[0]!.slice(1)).toEqual(['2024-Q1', '2024-Q2']);
+    // Right of the periods, each block's unit column: one PORTFOLIO_UNIT over its companies and the line under them.
+    expect(sheet.getRange('E3').getValue()).toBe('Unit');
+    expect(sheet.getRange('E4').getFormula()).toBe('=PORTFOLIO_UNIT($B4:$B8, $B$3)');
+    expect(sheet.getRange('E11').getFormula()).toBe('=PORTFOLIO_UNIT($B11:$B15, $B$10)');
+    const [units] = await rt.recalculate([{ cell: 'E4', formula: '=PORTFOLIO_UNIT($B4:$B8, $B$3)' }]);
+    expect(units!.ok && units!.values).toEqual([['USD'], [''], [''], ['USD'], ['USD']]);
     // No aggregate in the formulas: each reads it from its block's name cell, so a name typed over it never inherits it.
     expect(formulas[1]).toEqual(['', '=PORTFOLIO_VALUE($B4, $B$3, C$3)', '=PORTFOLIO_VALUE($B4, $B$3, D$3)']);
     expect(formulas[5]).toEqual(['', '=COUNT(C4:C7)&" of 4"', '=COUNT(D4:D7)&" of 4"']);
@@ -207,7 +213,7 @@ describe('insertFundModel', () => {
     expect(sheet.getRange('L1').getValue()).toBe('');
     // Only into empty cells.
     selectCell(rt, 'C4');
-    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }])).toMatchObject({ ok: false, error: expect.stringMatching(/^The cells C4:D9 are not all empty/) });
+    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }])).toMatchObject({ ok: false, error: expect.stringMatching(/^The cells C4:E9 are not all empty/) });
   });
 
   it('refuses a fund that is not the default company, which PORTFOLIO_VALUE reads', async () => {

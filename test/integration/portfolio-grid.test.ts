@@ -164,21 +164,22 @@ describe('PORTFOLIO_METRIC', () => {
     const rt = runtimeFor(fund);
     const table = rt.runCustomFunction('PORTFOLIO_METRIC', [' Revenue', [['2024-Q1', '2024-Q2', 'Q4 FY2024']]]) as unknown[][];
     const dup = '2 metrics "Revenue": read one by id (METRIC_VALUE)';
-    expect(table[0]).toEqual(['Company', '2024-Q1', '2024-Q2', 'Q4 FY2024']);
+    // The last column is each row's unit: none where the company has two metrics of the name, or none.
+    expect(table[0]).toEqual(['Company', '2024-Q1', '2024-Q2', 'Q4 FY2024', 'Unit']);
     expect(table.slice(1, 8).map((row) => row[0])).toEqual(['Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Epsilon', 'Zeta', 'Eta']);
-    expect(table[1]).toEqual(['Alpha Labs', 100, 101, 103]);
-    expect(table[3]).toEqual(['Gamma Co', dup, dup, dup]);
-    expect(table[4]).toEqual(['Delta Inc', 'no metric "Revenue"', 'no metric "Revenue"', 'no metric "Revenue"']);
+    expect(table[1]).toEqual(['Alpha Labs', 100, 101, 103, 'USD']);
+    expect(table[3]).toEqual(['Gamma Co', dup, dup, dup, '']);
+    expect(table[4]).toEqual(['Delta Inc', 'no metric "Revenue"', 'no metric "Revenue"', 'no metric "Revenue"', '']);
     // Epsilon's FY2024 ends in September: its Q4 is 2024-Q3, a pre-created null.
-    expect(table[5]).toEqual(['Epsilon', 300, 301, '']);
-    expect(table[6]).toEqual(['Zeta', 400, 401, 403]);
+    expect(table[5]).toEqual(['Epsilon', 300, 301, '', 'USD']);
+    expect(table[6]).toEqual(['Zeta', 400, 401, 403, 'USD']);
     // Eta has no fiscal year end: the calendar year.
-    expect(table[7]).toEqual(['Eta', 500, 501, '']);
-    expect(table[8]).toEqual(['Companies with a value', '4 of 7', '4 of 7', '2 of 7']);
+    expect(table[7]).toEqual(['Eta', 500, 501, '', 'USD']);
+    expect(table[8]).toEqual(['Companies with a value', '4 of 7', '4 of 7', '2 of 7', 'USD']);
     expect(table).toHaveLength(9);
     // Each cell is what PORTFOLIO_VALUE shows for that company, name and period.
     for (const row of table.slice(1, 8)) {
-      expect(row.slice(1)).toEqual(['2024-Q1', '2024-Q2', 'Q4 FY2024'].map((period) => rt.runCustomFunction('PORTFOLIO_VALUE', [row[0], ' Revenue', period])));
+      expect(row.slice(1, 4)).toEqual(['2024-Q1', '2024-Q2', 'Q4 FY2024'].map((period) => rt.runCustomFunction('PORTFOLIO_VALUE', [row[0], ' Revenue', period])));
     }
   });
 
@@ -188,14 +189,14 @@ describe('PORTFOLIO_METRIC', () => {
     const quarter = rt.runCustomFunction('PORTFOLIO_METRIC', ['Cash', '2024-Q1']) as unknown[][];
     // Alpha's and Delta's Cash are monthly: a quarter needs an aggregate, which the name does not name.
     expect(quarter[1]![1]).toBe('3 monthly values: type "Cash (sum)", "Cash (last)", "Cash (average)" or "Cash (first)" as the name');
-    expect(quarter[2]).toEqual(['Beta Works', 7]);
+    expect(quarter[2]).toEqual(['Beta Works', 7, 'USD']);
     const months = rt.runCustomFunction('PORTFOLIO_METRIC', ['Cash', [['2024-04', '2024-05', '2024-06']], fund.fundId]) as unknown[][];
     expect(months.slice(1)).toEqual([
-      ['Alpha Labs', 53, '', 55],
+      ['Alpha Labs', 53, '', 55, 'USD'],
       // Beta's Cash is quarterly: April starts its Q2; no period of it starts in May or June.
-      ['Beta Works', 8, '2024-05-01 does not start a quarterly period of "Cash": its period starts on 2024-04-01.', '2024-06-01 does not start a quarterly period of "Cash": its period starts on 2024-04-01.'],
-      ...['Gamma Co', 'Delta Inc', 'Epsilon', 'Zeta', 'Eta'].map((company) => (company === 'Delta Inc' ? [company, 9, 9, 9] : [company, ...Array(3).fill('no metric "Cash"')])),
-      ['Companies with a value', '3 of 7', '1 of 7', '2 of 7'],
+      ['Beta Works', 8, '2024-05-01 does not start a quarterly period of "Cash": its period starts on 2024-04-01.', '2024-06-01 does not start a quarterly period of "Cash": its period starts on 2024-04-01.', 'USD'],
+      ...['Gamma Co', 'Delta Inc', 'Epsilon', 'Zeta', 'Eta'].map((company) => (company === 'Delta Inc' ? [company, 9, 9, 9, 'USD'] : [company, ...Array(3).fill('no metric "Cash"'), ''])),
+      ['Companies with a value', '3 of 7', '1 of 7', '2 of 7', 'USD'],
     ]);
   });
 });
@@ -206,15 +207,15 @@ describe('the aggregate and misspelt names of the table forms', () => {
     const rt = runtimeFor(fund);
     const table = rt.runCustomFunction('PORTFOLIO_METRIC', ['Cash (last)', [['2024-Q1', '2024-Q2']]]) as unknown[][];
     expect(table.slice(0, 5)).toEqual([
-      ['Company', '2024-Q1', '2024-Q2'],
+      ['Company', '2024-Q1', '2024-Q2', 'Unit'],
       // Alpha's monthly Cash: March and June; Beta's is quarterly, its own value; Delta's monthly 9s.
-      ['Alpha Labs', 52, 55], ['Beta Works', 7, 8], ['Gamma Co', 'no metric "Cash"', 'no metric "Cash"'], ['Delta Inc', 9, 9],
+      ['Alpha Labs', 52, 55, 'USD'], ['Beta Works', 7, 8, 'USD'], ['Gamma Co', 'no metric "Cash"', 'no metric "Cash"', ''], ['Delta Inc', 9, 9, 'USD'],
     ]);
     // The older last argument does not combine a name that names no aggregate.
     const older = rt.runCustomFunction('PORTFOLIO_METRIC', ['Cash', [['2024-Q1', '2024-Q2']], '', 'last']) as unknown[][];
-    expect(older[1]).toEqual(['Alpha Labs', ...Array(2).fill('3 monthly values: type "Cash (sum)", "Cash (last)", "Cash (average)" or "Cash (first)" as the name')]);
+    expect(older[1]).toEqual(['Alpha Labs', ...Array(2).fill('3 monthly values: type "Cash (sum)", "Cash (last)", "Cash (average)" or "Cash (first)" as the name'), 'USD']);
     const sums = rt.runCustomFunction('PORTFOLIO_METRIC', ['Revenue (sum)', [[2024]], fund.fundId]) as unknown[][];
-    expect(sums[1]).toEqual(['Alpha Labs', 406]);
+    expect(sums[1]).toEqual(['Alpha Labs', 406, 'USD']);
     // Alpha's May Cash is null: every month of Q2 is needed without an aggregate, only June with "last".
     const all = rt.runCustomFunction('PORTFOLIO_COVERAGE', ['Cash', '2024-Q2', '2024-Q2']) as unknown[][];
     const last = rt.runCustomFunction('PORTFOLIO_COVERAGE', ['Cash', '2024-Q2', '2024-Q2', '', 'last']) as unknown[][];
@@ -296,7 +297,7 @@ describe('a year typed into a cell (Sheets keeps the number 2024)', () => {
     expect(rt.runCustomFunction('METRIC_VALUE', [fund.metric.alphaRevenue, 2024, 'sum'])).toBe(406);
     expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Revenue (sum)', 2024])).toBe(406);
     const table = rt.runCustomFunction('PORTFOLIO_METRIC', ['Revenue', [[2024]]]) as unknown[][];
-    expect(table[0]).toEqual(['Company', 2024]);
+    expect(table[0]).toEqual(['Company', 2024, 'Unit']);
     expect(table[1]![1]).toBe('4 quarterly values: type "Revenue (sum)", "Revenue (last)", "Revenue (average)" or "Revenue (first)" as the name');
     const coverage = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue']], 2023, 2024]) as unknown[][];
     expect(coverage[0]).toEqual(['Company', 'Metric', '2023', '2024', 'Reported', 'Blank', 'No such metric', 'Ambiguous name']);
@@ -319,8 +320,8 @@ describe('a grid of 50 companies × 5 metrics × 8 quarters', () => {
     const periods = [['2023-Q1', '2023-Q2', '2023-Q3', '2023-Q4', '2024-Q1', '2024-Q2', '2024-Q3', '2024-Q4']];
     const tables = names.map((name) => rt.runCustomFunction('PORTFOLIO_METRIC', [name, periods]) as unknown[][]);
     const coverage = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[names], '2023-Q1', '2024-Q4']) as unknown[][];
-    expect(tables[0]![1]).toEqual(['Company 1', 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, '']);
-    expect(tables[4]![50]).toEqual(['Company 50', ...quarters.map((_, q) => (q === 7 && 249 % 3 === 0 ? '' : Number(`249.${q}`)))]);
+    expect(tables[0]![1]).toEqual(['Company 1', 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, '', 'number']);
+    expect(tables[4]![50]).toEqual(['Company 50', ...quarters.map((_, q) => (q === 7 && 249 % 3 === 0 ? '' : Number(`249.${q}`))), 'number']);
     expect(coverage.at(-4)).toEqual(['All companies', 'reported', ...quarters.map((_, q) => (q === 7 ? 250 - 84 : 250)), 2000 - 84, '', '', '']);
     const cold = await stack.takeRequests();
     // The listings: 250 metrics at the emulator's 25 a page, 50 profiles at 25.
@@ -350,8 +351,8 @@ describe("the README's examples on the demo fund", () => {
     const value = rt.runCustomFunction('PORTFOLIO_VALUE', ['Aurora Robotics', 'Monthly Recurring Revenue (sum)', '2024-Q1']);
     expect(value).toBe(q1.every((v) => v) ? Number(q1.reduce((sum, v) => sum + Number(v), 0).toFixed(2)) : '');
     const burn = rt.runCustomFunction('PORTFOLIO_METRIC', ['Net Burn', [['2024-01', '2024-02', '2024-03']]]) as unknown[][];
-    expect(burn[0]).toEqual(['Company', '2024-01', '2024-02', '2024-03']);
-    expect(burn.find((row) => row[0] === 'Aurora Robotics')!.slice(1)).toEqual(Array(3).fill('no metric "Net Burn"'));
+    expect(burn[0]).toEqual(['Company', '2024-01', '2024-02', '2024-03', 'Unit']);
+    expect(burn.find((row) => row[0] === 'Aurora Robotics')!.slice(1)).toEqual([...Array(3).fill('no metric "Net Burn"'), '']);
     expect(burn.at(-1)![0]).toBe('Companies with a value');
     const coverage = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Monthly Recurring Revenue', 'Net Burn', 'Cash Balance']], '2024-01', '2024-06']) as unknown[][];
     expect(coverage[1]!.slice(0, 2)).toEqual(['Aurora Robotics', 'Monthly Recurring Revenue']);

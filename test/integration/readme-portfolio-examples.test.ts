@@ -30,12 +30,12 @@ describe("the README's fund grid examples on the demo fund", () => {
   it('PORTFOLIO_METRIC: MRR across the fund, Redwood Fintech\'s row, a company without it and the row counting the companies with a value', () => {
     const rt = stack.runtime();
     const table = rt.runCustomFunction('PORTFOLIO_METRIC', ['MRR', [['2024-04', '2024-05', '2024-06']]]) as unknown[][];
-    expect(table[0]).toEqual(['Company', '2024-04', '2024-05', '2024-06']);
+    expect(table[0]).toEqual(['Company', '2024-04', '2024-05', '2024-06', 'Unit']);
     expect(table).toHaveLength(1 + 32 + 1);
-    expect(table.find((row) => row[0] === 'Redwood Fintech')).toEqual(['Redwood Fintech', 633679.8333333334, 629619.0833333334, 632739.25]);
-    expect(table.find((row) => row[0] === 'Aurora Robotics')).toEqual(['Aurora Robotics', 'no metric "MRR"', 'no metric "MRR"', 'no metric "MRR"']);
+    expect(table.find((row) => row[0] === 'Redwood Fintech')).toEqual(['Redwood Fintech', 633679.8333333334, 629619.0833333334, 632739.25, 'USD']);
+    expect(table.find((row) => row[0] === 'Aurora Robotics')).toEqual(['Aurora Robotics', 'no metric "MRR"', 'no metric "MRR"', 'no metric "MRR"', '']);
     expect(table.at(-1)![0]).toBe('Companies with a value');
-    expect(table.at(-1)!.slice(1)).toEqual([1, 2, 3].map((c) => `${table.slice(1, -1).filter((row) => typeof row[c] === 'number').length} of 32`));
+    expect(table.at(-1)!.slice(1, 4)).toEqual([1, 2, 3].map((c) => `${table.slice(1, -1).filter((row) => typeof row[c] === 'number').length} of 32`));
   });
 
   it('Insert a fund model: MRR from 2024-04 to 2024-06, Redwood Fintech\'s row as PORTFOLIO_METRIC shows it', async () => {

@@ -286,23 +286,32 @@ describe('a portfolio grid snapshot', () => {
     const sheet = rt.spreadsheet.getActiveSheet();
     rt.spreadsheet.setActiveRange(sheet.getRange('B2'));
     const request = { companyId: fundId, kind: 'metric', metricNames: ['ARR'], periods: ['2024-01', '2024-02'], startPeriod: null, endPeriod: null, mode: 'snapshot' };
-    expect(ok<InsertReport>(rt.callServer('insertPortfolioGrid', [request])).range).toBe('Sheet1!B2:D5');
+    const inserted = ok<InsertReport>(rt.callServer('insertPortfolioGrid', [request]));
+    expect(inserted.range).toBe('Sheet1!B2:E5');
+    // The insert says the rows are in two currencies, and the table's Unit column and its last line say it too.
+    expect(inserted.message).toContain('The rows of ARR are in EUR and USD: a total over them adds different currencies (the Unit column says each row\'s).');
     // The last row counts the companies with a value, as PORTFOLIO_METRIC shows it.
-    expect(sheet.getRange('B2:D5').getValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', 10, 11], ['Beta', 20, 21], ['Companies with a value', '2 of 2', '2 of 2']]);
-    expect(sheet.getRange('B2:D4').getDisplayValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', '$10.00', '$11.00'], ['Beta', '€20.00', '€21.00']]);
+    const mixed = 'rows in EUR and USD: a total over them adds different currencies';
+    expect(sheet.getRange('B2:E5').getValues()).toEqual([['Company', '2024-01', '2024-02', 'Unit'], ['Alpha', 10, 11, 'USD'], ['Beta', 20, 21, 'EUR'], ['Companies with a value', '2 of 2', '2 of 2', mixed]]);
+    expect(sheet.getRange('B2:E4').getDisplayValues()).toEqual([['Company', '2024-01', '2024-02', 'Unit'], ['Alpha', '$10.00', '$11.00', 'USD'], ['Beta', '€20.00', '€21.00', 'EUR']]);
+    // Each row's number format is its own unit's, over the periods only: the names and units keep Sheets' default.
+    expect(sheet.getRange('C3:D4').getNumberFormats()).toEqual([['"$"#,##0.00', '"$"#,##0.00'], ['"€"#,##0.00', '"€"#,##0.00']]);
     expect(sheet.getRange('B3:B4').getNumberFormats()).toEqual([['0.###############'], ['0.###############']]);
+    expect(sheet.getRange('E3:E5').getNumberFormats()).toEqual([['0.###############'], ['0.###############'], ['0.###############']]);
     expect(ok<SnapshotSummary[]>(rt.callServer('listSnapshots', []))).toEqual([expect.objectContaining({
-      kind: 'portfolio_metric', range: 'Sheet1!B2:D5', companyId: fundId, metricIds: [], metricName: 'ARR', periods: ['2024-01', '2024-02'],
+      kind: 'portfolio_metric', range: 'Sheet1!B2:E5', companyId: fundId, metricIds: [], metricName: 'ARR', periods: ['2024-01', '2024-02'],
     })]);
 
     // The insert left the fund's series in the user's cache: a refresh answered from it would see nothing new.
     await control.fixtures({ data_points: [{ metric_id: metrics[1]!.id, date: '2024-02-01', value: '27' }] });
     const report = ok<SnapshotRefreshReport>(rt.callServer('refreshSnapshots', []));
     expect(report.outcomes).toEqual([expect.objectContaining({ status: 'refreshed', changes: 1 })]);
-    expect(sheet.getRange('B2:D5').getValues()).toEqual([['Company', '2024-01', '2024-02'], ['Alpha', 10, 11], ['Beta', 20, 27], ['Companies with a value', '2 of 2', '2 of 2']]);
+    expect(sheet.getRange('B2:E5').getValues()).toEqual([['Company', '2024-01', '2024-02', 'Unit'], ['Alpha', 10, 11, 'USD'], ['Beta', 20, 27, 'EUR'], ['Companies with a value', '2 of 2', '2 of 2', mixed]]);
     expect(sheet.getRange('C3').getNumberFormat()).not.toBe('M/d/yyyy');
-    expect(sheet.getRange('B4:D4').getDisplayValues()).toEqual([['Beta', '€20.00', '€27.00']]);
-    expect(changesRows(rt).slice(1).map((row) => row.slice(1, 8))).toEqual([['ARR · Beta', '2024-02', 21, 27, '', 'Refresh snapshots (sidebar)', 'Sheet1!B2:D5']]);
+    expect(sheet.getRange('B4:E4').getDisplayValues()).toEqual([['Beta', '€20.00', '€27.00', 'EUR']]);
+    expect(sheet.getRange('E3:E4').getNumberFormats()).toEqual([['0.###############'], ['0.###############']]);
+    // One change, the value: the Unit column is no period.
+    expect(changesRows(rt).slice(1).map((row) => row.slice(1, 8))).toEqual([['ARR · Beta', '2024-02', 21, 27, '', 'Refresh snapshots (sidebar)', 'Sheet1!B2:E5']]);
   });
 });
 

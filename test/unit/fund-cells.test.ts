@@ -1,7 +1,7 @@
 // The pieces the fund's functions share: a metric name with its own aggregate, the name cells a model writes,
 // and the labels that tell two companies of one name apart.
 
-import { aggregateOf, companyLabels, namingAggregate, readCompanyLabel, readNamedMetric } from '../../src/core/formulas/fund-cells';
+import { aggregateOf, companyLabels, distinctUnits, mixedUnitsText, namingAggregate, readCompanyLabel, readNamedMetric, unitsSummaryText, unitText } from '../../src/core/formulas/fund-cells';
 import { modelNameCells } from '../../src/core/formulas/fund-model';
 import type { PortfolioCompanyProfile } from '../../src/core/api/types';
 
@@ -43,5 +43,25 @@ describe('company labels', () => {
     expect([...labels.values()]).toEqual([`Cirrus Systems (${a})`, `cirrus systems (${b})`, 'Helix Bio']);
     expect(readCompanyLabel(` Cirrus Systems (${b.toUpperCase()}) `)).toEqual({ name: 'Cirrus Systems', profileId: b });
     expect(readCompanyLabel('Helix Bio')).toBeUndefined();
+  });
+});
+
+describe('units of a fund table\'s rows', () => {
+  it('shows a currency code in capitals and anything else as given, trimmed', () => {
+    expect([' usd', 'EUR', 'percent', 'number', null, undefined].map(unitText)).toEqual(['USD', 'EUR', 'percent', 'number', '', '']);
+  });
+
+  it('lists the distinct units most frequent first, leaving out rows without one', () => {
+    expect(distinctUnits(['EUR', 'USD', '', 'usd', null, 'USD'])).toEqual(['USD', 'EUR']);
+    expect(distinctUnits(['GBP', 'EUR'])).toEqual(['EUR', 'GBP']);
+  });
+
+  it('says a total adds different currencies (or units) only where the rows are in several', () => {
+    expect(mixedUnitsText(['USD', 'EUR', 'USD', ''])).toBe('USD and EUR: a total over them adds different currencies');
+    expect(mixedUnitsText(['USD', 'percent'])).toBe('USD and percent: a total over them adds different units');
+    expect(mixedUnitsText(['USD', 'usd', ''])).toBeUndefined();
+    expect(unitsSummaryText(['USD', 'EUR', 'USD'])).toBe('rows in USD and EUR: a total over them adds different currencies');
+    expect(unitsSummaryText(['USD', '', 'USD'])).toBe('USD');
+    expect(unitsSummaryText(['', ''])).toBe('');
   });
 });

@@ -1,7 +1,8 @@
 // The fund's grid against a scripted API: name resolution from every page of the listings, batched
 // series reads, the access check, and the layouts.
 
-import { portfolioCoverage, portfolioMetric, portfolioValue } from '../../src/core/formulas/portfolio-grid';
+import { fundDirectory, portfolioCoverage, portfolioMetric, portfolioUnit, portfolioValue } from '../../src/core/formulas/portfolio-grid';
+import { fundModelCells } from '../../src/core/formulas/fund-model';
 import { columnLetters } from '../../src/core/export/places';
 import { MemoryCache } from '../support/memory-cache';
 import { scriptedFormulaContext } from '../support/formula-context';
@@ -48,14 +49,15 @@ describe('PORTFOLIO_METRIC', () => {
     expect(transport.sent).toHaveLength(6);
     // The two series requests went in one wave.
     expect(transport.waves.at(-1)).toBe(2);
-    expect(table[0]).toEqual(['Company', '2024-Q2']);
-    expect(table[1]).toEqual(['Company 1', '2 metrics "REVENUE": read one by id (METRIC_VALUE)']);
-    expect(table[2]).toEqual(['Company 2', 'no metric "REVENUE"']);
-    expect(table[3]).toEqual(['Company 3', revenueIds.indexOf(id('b', 3)) < 20 ? revenueIds.indexOf(id('b', 3)) : '']);
+    expect(table[0]).toEqual(['Company', '2024-Q2', 'Unit']);
+    // No unit where the company has two metrics of the name, or none: their cells say why.
+    expect(table[1]).toEqual(['Company 1', '2 metrics "REVENUE": read one by id (METRIC_VALUE)', '']);
+    expect(table[2]).toEqual(['Company 2', 'no metric "REVENUE"', '']);
+    expect(table[3]).toEqual(['Company 3', revenueIds.indexOf(id('b', 3)) < 20 ? revenueIds.indexOf(id('b', 3)) : '', 'USD']);
     // The last row counts the companies with a number: not the two with text, nor those with an empty cell.
     const numbers = table.slice(1, 26).filter((row) => typeof row[1] === 'number').length;
     expect(numbers).toBeLessThan(23);
-    expect(table.at(-1)).toEqual(['Companies with a value', `${numbers} of 25`]);
+    expect(table.at(-1)).toEqual(['Companies with a value', `${numbers} of 25`, 'USD']);
     expect(table).toHaveLength(27);
     const warm = context([], cache);
     const spelt = (cell: unknown) => (typeof cell === 'string' ? cell.replace('"REVENUE"', '"Revenue"') : cell);
@@ -137,6 +139,55 @@ describe('PORTFOLIO_COVERAGE', () => {
     const table = portfolioCoverage(ctx, 'Revenue', '2023', '2024', '');
     expect(table[0]).toEqual(['Company', 'Metric', '2023', '2024', 'Reported', 'Blank', 'No such metric', 'Ambiguous name']);
     expect(table[1]).toEqual(['Company 3', 'Revenue', 'reported', 'blank', 1, 1, 0, 0]);
+  });
+});
+
+describe('units: one metric name kept in different currencies', () => {
+  /** Three companies: Revenue in USD, in EUR, and none (company 2). */
+  const mixed = [profiles[0]!, profiles[1]!, profiles[2]!];
+  const mixedMetrics = [
+    { id: id('b', 1), name: 'Revenue', frequency: 'quarterly', unit: 'usd', company_id: FUND, portfolio_company_profile_id: profiles[0]!.id },
+    { id: id('b', 3), name: 'Revenue', frequency: 'quarterly', unit: 'EUR', company_id: FUND, portfolio_company_profile_id: profiles[2]!.id },
+  ];
+  const listings: Step[] = [
+    { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', mixed) },
+    { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', mixedMetrics) },
+  ];
+
+  it('PORTFOLIO_METRIC ends each row in its unit, and its last line says a total adds different currencies', () => {
+    const { ctx } = context([
+      ...listings,
+      { match: `GET /data_points?metric_id[]=${id('b', 1)}&metric_id[]=${id('b', 3)}&page_size=100&page=1`, reply: page('data_points', [{ id: 'p', metric_id: id('b', 1), date: '2024-01-01', value: '10' }, { id: 'q', metric_id: id('b', 3), date: '2024-01-01', value: '20' }]) },
+    ]);
+    expect(portfolioMetric(ctx, 'Revenue', '2024-Q1', '')).toEqual([
+      ['Company', '2024-Q1', 'Unit'],
+      ['Company 1', 10, 'USD'],
+      ['Company 2', 'no metric "Revenue"', ''],
+      ['Company 3', 20, 'EUR'],
+      ['Companies with a value', '2 of 3', 'rows in EUR and USD: a total over them adds different currencies'],
+    ]);
+  });
+
+  it('PORTFOLIO_UNIT gives each company\'s unit, and on a model\'s last line the block\'s units, reading listings only', () => {
+    const { ctx, transport } = context(listings);
+    expect(portfolioUnit(ctx, 'Company 3', 'Revenue (sum)')).toBe('EUR');
+    expect(portfolioUnit(ctx, 'Company 2', 'Revenue')).toBe('');
+    expect(portfolioUnit(ctx, [['Company 1'], ['Company 2'], [''], ['Company 3'], ['Companies with a value']], 'Revenue')).toEqual([['USD'], [''], [''], ['EUR'], ['rows in EUR and USD: a total over them adds different currencies']]);
+    expect(portfolioUnit(ctx, [['Company 1'], ['Companies with a value']], 'Revenue')).toEqual([['USD'], ['USD']]);
+    expect(() => portfolioUnit(ctx, 'Company 9', 'Revenue')).toThrow('No portfolio company named "Company 9"');
+    expect(() => portfolioUnit(ctx, 'Company 1', 'Revenu')).toThrow('No metric named "Revenu"');
+    expect(transport.sent.every((request) => !JSON.stringify(request).includes('/data_points'))).toBe(true);
+  });
+
+  it('a fund model block has a unit column: its header, then one PORTFOLIO_UNIT over the companies and the line under them', () => {
+    const { ctx } = context(listings);
+    const cells = fundModelCells(fundDirectory(ctx, FUND), { metricNames: ['Revenue', 'Revenue (sum)'], periods: ['2024-Q1', '2024-Q2'], startPeriod: null, endPeriod: null, aggregate: null }, { row: 3, column: 2 });
+    expect(cells[0]!.at(-1)).toEqual({ text: 'Unit' });
+    expect(cells[1]!.at(-1)).toEqual({ formula: '=PORTFOLIO_UNIT($B4:$B7, $B$3)' });
+    expect(cells[2]).toHaveLength(3);
+    // The second block, after a blank row, refers to its own rows.
+    expect(cells[6]!.at(-1)).toEqual({ text: 'Unit' });
+    expect(cells[7]!.at(-1)).toEqual({ formula: '=PORTFOLIO_UNIT($B10:$B13, $B$9)' });
   });
 });
 

@@ -1,6 +1,7 @@
 // The audit sheet of a fund: one row per profile, one column per property, completeness, formatting and the snapshot.
 
 import { columnLetters } from '../export/places';
+import { companyLabels } from '../formulas/fund-cells';
 import { NUMBER_FORMAT } from '../sheets/number-formats';
 import { intlDateFormatter, type DateFormatter } from '../validate/dates';
 import { cellForValue, encodeKey, isTextColumn, keyOfCell, KEY_SEPARATOR, type WrittenCell } from './cell-values';
@@ -70,17 +71,21 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
   const rows: AuditRowSummary[] = [];
   const blanks: Array<{ row: number; column: number }> = [];
   const cut: AuditSummary['cut'] = [];
+  // Labels, as the fund's tables show them: two companies of one name carry their profile ids, in the sheet and so in
+  // everything read from it (the push's report, the Pushes sheet, Undo).
+  const labels = companyLabels(data.profiles);
+  const labelOf = (profile: { id: string }) => labels.get(profile.id.toLowerCase())!;
   data.profiles.forEach((profile, index) => {
     const row = layout.firstProfileRow + index;
     put(row, layout.idColumn, profile.id);
-    put(row, layout.nameColumn, profile.name);
+    put(row, layout.nameColumn, labelOf(profile));
     const stored = data.values[profile.id] ?? {};
     const rowKeys: string[] = [];
     let filledCustom = 0;
     properties.forEach((property, position) => {
       const column = layout.firstPropertyColumn + position;
       const cell = auditCellOf(stored[property.id], property, data.options[property.id] ?? [], { timeZone, formatDate: options.formatDate });
-      if (cell.cutFrom !== null) cut.push({ profileId: profile.id, name: profile.name, propertyId: property.id, propertyName: property.name, row, column, length: cell.cutFrom });
+      if (cell.cutFrom !== null) cut.push({ profileId: profile.id, name: labelOf(profile), propertyId: property.id, propertyName: property.name, row, column, length: cell.cutFrom });
       put(row, column, cell.written);
       const key = keyOfCell(cell.logical, timeZone, formatDate);
       rowKeys.push(encodeKey(key));
@@ -93,7 +98,7 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
     });
     keys.push(rowKeys.join(KEY_SEPARATOR));
     const summary = completeness(filledCustom, custom);
-    rows.push({ profileId: profile.id, name: profile.name, row, ...summary });
+    rows.push({ profileId: profile.id, name: labelOf(profile), row, ...summary });
     for (const part of SUMMARY_PARTS) put(row, layout.summaryColumns[part], summary[part] ?? '');
   });
 
@@ -119,7 +124,7 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
     profiles: data.profiles.map((profile) => profile.id),
     properties: properties.map((property) => property.id),
     // As the name column and the header row show them: a push checks each row's and column's id against them.
-    profileNames: data.profiles.map((profile) => profile.name),
+    profileNames: data.profiles.map(labelOf),
     propertyNames: properties.map(headerOf),
     rows: keys,
     ...(cut.length > 0 ? { cut: cut.map((cell) => `${cell.profileId}/${cell.propertyId}`) } : {}),

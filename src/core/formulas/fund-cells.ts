@@ -5,6 +5,7 @@
 import { InputError } from '../errors';
 import type { PortfolioCompanyProfile } from '../api/types';
 import { AGGREGATES, type Aggregate } from '../sheets/period-aggregate';
+import { joinAnd } from '../export/places';
 
 /** A metric name as a cell or argument gives it: the name, and the aggregate it names for itself, if any. */
 export interface NamedMetric {
@@ -88,8 +89,8 @@ const LABELLED = /^(.*?)\s*\(\s*([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
  * Each profile's label: its name, or, where two or more of the fund's companies share it (as names are matched,
  * trimmed and in any case), the name followed by the profile id in parentheses, which a formula reads back.
  */
-export function companyLabels(profiles: readonly PortfolioCompanyProfile[]): Map<string, string> {
-  const key = (profile: PortfolioCompanyProfile) => profile.name.trim().toLowerCase();
+export function companyLabels(profiles: ReadonlyArray<Pick<PortfolioCompanyProfile, 'id' | 'name'>>): Map<string, string> {
+  const key = (profile: Pick<PortfolioCompanyProfile, 'name'>) => profile.name.trim().toLowerCase();
   const shared = new Map<string, number>();
   for (const profile of profiles) shared.set(key(profile), (shared.get(key(profile)) ?? 0) + 1);
   return new Map(profiles.map((profile) => [profile.id.toLowerCase(), (shared.get(key(profile)) ?? 0) > 1 ? `${profile.name.trim()} (${profile.id})` : profile.name.trim()]));
@@ -99,4 +100,44 @@ export function companyLabels(profiles: readonly PortfolioCompanyProfile[]): Map
 export function readCompanyLabel(text: string): { name: string; profileId: string } | undefined {
   const match = LABELLED.exec(text.trim());
   return match ? { name: match[1]!, profileId: match[2]!.toLowerCase() } : undefined;
+}
+
+// Units. Companies keep one metric name in different units (Net Burn in dollars here, euros there), so every fund
+// table says each row's unit, and says where a total over its rows would add different ones.
+
+/** Heads the unit column of a fund table (PORTFOLIO_METRIC's last column, a fund model block's). */
+export const UNIT_HEADER = 'Unit';
+
+/** A metric's unit as a unit column shows it: a currency code in capitals, anything else as the API gives it, trimmed. */
+export function unitText(unit: string | null | undefined): string {
+  const text = (unit ?? '').trim();
+  return /^[A-Za-z]{3}$/.test(text) ? text.toUpperCase() : text;
+}
+
+/** The distinct units of some rows ('' for a row without one left out), the most frequent first (then alphabetically). */
+export function distinctUnits(units: ReadonlyArray<string | null | undefined>): string[] {
+  const counts = new Map<string, number>();
+  for (const unit of units.map(unitText)) if (unit !== '') counts.set(unit, (counts.get(unit) ?? 0) + 1);
+  return [...counts].sort(([a, n], [b, m]) => m - n || (a < b ? -1 : a > b ? 1 : 0)).map(([unit]) => unit);
+}
+
+/** Whether these units are all currency codes (contract: Metric.unit is `number`, `percent` or an ISO 4217 code). */
+function allCurrencies(units: readonly string[]): boolean {
+  return units.every((unit) => /^[A-Z]{3}$/.test(unit));
+}
+
+/** "USD and EUR: a total over them adds different currencies"; undefined when the rows share one unit (or none). */
+export function mixedUnitsText(units: ReadonlyArray<string | null | undefined>): string | undefined {
+  const distinct = distinctUnits(units);
+  if (distinct.length < 2) return undefined;
+  return `${joinAnd(distinct)}: a total over them adds different ${allCurrencies(distinct) ? 'currencies' : 'units'}`;
+}
+
+/**
+ * The unit cell of a table's last line (under the rows a total would add): the rows' one unit, or, where they are in
+ * several, the sentence saying a total over them adds different ones ("rows in USD and EUR: …").
+ */
+export function unitsSummaryText(units: ReadonlyArray<string | null | undefined>): string {
+  const mixed = mixedUnitsText(units);
+  return mixed ? `rows in ${mixed}` : distinctUnits(units)[0] ?? '';
 }

@@ -5,7 +5,7 @@ import { InputError } from '../errors';
 import { columnLetters } from '../export/places';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { choicePeriods, cleanNames, type GridChoice } from './grid-builder';
-import { companyLabels, namingAggregate, readNamedMetric, withAggregate } from './fund-cells';
+import { companyLabels, namingAggregate, readNamedMetric, UNIT_HEADER, withAggregate } from './fund-cells';
 import { COVERED_LABEL, isFundMetricName, requireMetricNameInFund, requireReadableLabels, type FundDirectory } from './portfolio-grid';
 
 /** What to lay out: the metric names (a block each, each may name its aggregate: "Cash (last)"), the periods, and an aggregate for a single name. */
@@ -34,8 +34,10 @@ export function modelNameCells(choice: Pick<FundModelChoice, 'metricNames' | 'ag
  * One block per metric name, a blank row between: the name (with its aggregate) in the block's top-left cell, the
  * periods across that row, the fund's companies down the column under it (labels: a name two profiles share
  * carries the profile id), in each cell =PORTFOLIO_VALUE($A2, $A$1, B$1), and under the companies a line counting
- * per period the companies with a number, so a total over the block says how many it holds. `origin` is the
- * 1-based cell of the first block's name.
+ * per period the companies with a number, so a total over the block says how many it holds. Right of the periods, a
+ * unit column: one =PORTFOLIO_UNIT($A2:$A34, $A$1) over the companies and that line, which shows each company's unit
+ * and, on the line, the block's one unit or that a total adds different ones. `origin` is the 1-based cell of the
+ * first block's name.
  */
 export function fundModelCells(directory: FundDirectory, choice: FundModelChoice, origin: { row: number; column: number }): FundModelCell[][] {
   const nameCells = modelNameCells(choice);
@@ -54,7 +56,7 @@ export function fundModelCells(directory: FundDirectory, choice: FundModelChoice
   nameCells.forEach((name, block) => {
     if (block > 0) cells.push([]);
     const nameRow = origin.row + cells.length;
-    cells.push([{ text: name }, ...periods.map((period) => ({ text: period }))]);
+    cells.push([{ text: name }, ...periods.map((period) => ({ text: period })), { text: UNIT_HEADER }]);
     profiles.forEach((profile) => {
       const row = origin.row + cells.length;
       cells.push([
@@ -68,6 +70,11 @@ export function fundModelCells(directory: FundDirectory, choice: FundModelChoice
     // COUNT counts numbers only: an empty cell or a cell's text (no such metric, …) is a company the total leaves out.
     const top = nameRow + 1;
     const bottom = nameRow + profiles.length;
+    // The block's units, live: the name cell may be typed over with a metric kept in other units. The range takes in
+    // the line under the companies, whose unit cell says whether a total over them adds different units.
+    const firstCompany = cells[top - origin.row]!;
+    while (firstCompany.length < 1 + periods.length) firstCompany.push(null);
+    firstCompany[1 + periods.length] = { formula: `=PORTFOLIO_UNIT($${first}${top}:$${first}${bottom + 1}, $${first}$${nameRow})` };
     cells.push([
       { text: COVERED_LABEL },
       ...periods.map((_, p) => {

@@ -13,7 +13,7 @@ import { requireCompanyAccess, requireProfileAccess } from './formula-access';
 import type { FormulaContext } from './formula-context';
 import { listProfilesAndMetricsCached, listProfilesCached } from './metric-directory';
 import { AggregateNeededError, loadPoints, loadWholeSeries, valueOfMetric, type SheetCell } from './metric-formulas';
-import { aggregateOf, ambiguousText, companyLabels, needsAggregateText, noMetricText, readCompanyLabel, readNamedMetric, withAggregate, type NamedMetric } from './fund-cells';
+import { aggregateOf, ambiguousText, companyLabels, needsAggregateText, noMetricText, readCompanyLabel, readNamedMetric, UNIT_HEADER, unitsSummaryText, unitText, withAggregate, type NamedMetric } from './fund-cells';
 import { isUuid } from '../validate/uuid';
 import { MAX_FUND_COMPANIONS } from '../series/series-cache';
 
@@ -262,8 +262,10 @@ export function requireReadableLabels(periods: readonly unknown[]): void {
 export const COVERED_LABEL = 'Companies with a value';
 
 /**
- * One row per portfolio company (its label), one column per period, under a header row, and a last row counting the
- * companies with a number in each period. Cells are what PORTFOLIO_VALUE shows for that company, name and period.
+ * One row per portfolio company (its label), one column per period and a last column with the row's unit, under a
+ * header row, and a last row counting the companies with a number in each period, its unit cell the rows' one unit or
+ * the sentence that a total over them adds different ones. Cells are what PORTFOLIO_VALUE shows for that company,
+ * name and period.
  */
 export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsArg: unknown, fundArg: unknown, aggregateArg?: unknown): SheetCell[][] {
   if (Array.isArray(nameArg)) throw new InputError('The metric name must be one cell, not a range: =PORTFOLIO_VALUE fills a grid of several names.');
@@ -277,18 +279,46 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
   const how = aggregateOf(named, apart);
   const { pairs: rows, series } = metricsNamed(ctx, directory, [named]);
   const labels = companyLabels(directory.profiles);
-  const table: SheetCell[][] = [['Company', ...periods.map(header)]];
-  for (const { profile, resolved } of rows) {
+  const table: SheetCell[][] = [['Company', ...periods.map(header), UNIT_HEADER]];
+  const units = rows.map(({ resolved }) => unitOf(resolved));
+  rows.forEach(({ profile, resolved }, r) => {
     const cell = (period: unknown): SheetCell => orMessage(() => valueCell(resolved, named, (metric) => valueOfMetric(ctx, metric, period, how, () => series(metric))));
-    table.push([labels.get(profile.id.toLowerCase())!, ...periods.map(cell)]);
-  }
+    table.push([labels.get(profile.id.toLowerCase())!, ...periods.map(cell), units[r]!]);
+  });
   if (directory.profiles.length === 0) {
-    table.push([NO_COMPANIES, ...periods.map(() => '')]);
+    table.push([NO_COMPANIES, ...periods.map(() => ''), '']);
     return table;
   }
   const body = table.slice(1);
-  table.push([COVERED_LABEL, ...periods.map((_, p) => `${body.filter((row) => typeof row[p + 1] === 'number').length} of ${body.length}`)]);
+  table.push([COVERED_LABEL, ...periods.map((_, p) => `${body.filter((row) => typeof row[p + 1] === 'number').length} of ${body.length}`), unitsSummaryText(units)]);
   return table;
+}
+
+/** The unit a company's row shows: its metric's, or '' where it has none of the name, or several (its cells say so). */
+function unitOf(resolved: Resolved): string {
+  return 'metric' in resolved ? unitText(resolved.metric.unit) : '';
+}
+
+/**
+ * Each company's unit of a metric name, of the default fund, as a fund model's unit column shows it: a company cell or
+ * a column of them maps cell by cell (a blank cell is blank). A cell reading "Companies with a value", the line under
+ * a model's block, shows the unit of the companies above it in the range, or the sentence that a total over them adds
+ * different units. Reads listings only, no values.
+ */
+export function portfolioUnit(ctx: FormulaContext, companyArg: unknown, nameArg: unknown): SheetCell | SheetCell[][] {
+  if (Array.isArray(nameArg)) throw new InputError('The metric name must be one cell here, not a range: the unit column is one metric\'s.');
+  const directory = fundDirectory(ctx, fundOrDefault(ctx, undefined));
+  const named = readFundMetricName(directory, nameArg, 'The metric name');
+  const unitIn = (cell: unknown): string => unitOf(resolveMetric(directory, findCompany(directory, cell), named.name));
+  if (!Array.isArray(companyArg)) return isBlank(companyArg) || isCoveredLine(companyArg) ? '' : unitIn(companyArg);
+  const cells = companyArg as unknown[][];
+  const units = cells.map((row) => row.map((cell) => (isBlank(cell) || isCoveredLine(cell) ? '' : unitIn(cell))));
+  const companies = units.flatMap((row, r) => row.filter((_, c) => !isBlank(cells[r]![c]) && !isCoveredLine(cells[r]![c])));
+  return units.map((row, r) => row.map((unit, c) => (isCoveredLine(cells[r]![c]) ? unitsSummaryText(companies) : unit)));
+}
+
+function isCoveredLine(cell: unknown): boolean {
+  return typeof cell === 'string' && normalName(cell) === normalName(COVERED_LABEL);
 }
 
 /**

@@ -70,14 +70,16 @@ export type TableReading = Map<string, { period: string; column: number; value: 
 
 /**
  * Reads a PORTFOLIO_METRIC grid: a header row of periods, then one row per company. Values match by company
- * name and period label, so a company added to (or gone from) the fund moves no other row's values.
+ * name and period label, so a company added to (or gone from) the fund moves no other row's values. `periods`: how
+ * many columns after the name are periods (the Unit column after them is not a value).
  */
-export function readGrid(rows: readonly (readonly unknown[])[], metricName: string): TableReading {
+export function readGrid(rows: readonly (readonly unknown[])[], metricName: string, periods?: number): TableReading {
   const values: TableReading = new Map();
   const header = rows[0] ?? [];
+  const last = Math.min(header.length - 1, periods ?? Infinity);
   for (const row of rows.slice(1)) {
     const company = String(row[0] ?? '');
-    for (let j = 1; j < header.length; j++) {
+    for (let j = 1; j <= last; j++) {
       values.set(`${company}|${j}`, { period: String(header[j] ?? ''), column: j - 1, value: row[j], metric: `${metricName} · ${company}` });
     }
   }

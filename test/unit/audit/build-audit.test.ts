@@ -5,7 +5,7 @@ import { buildAuditModel } from '../../../src/core/audit/build-audit';
 import { serializeSnapshot } from '../../../src/core/audit/snapshot';
 import type { AuditData } from '../../../src/core/audit/types';
 import { midnightIn } from '../../../src/core/sheets/time-zone';
-import { FORMULA_TEXT, FUND, fundModel, MEMO, OPTION, PROFILE, PROPERTY, TZ } from './audit-fixtures';
+import { FORMULA_TEXT, FUND, fundData, fundModel, MEMO, OPTION, PROFILE, PROPERTY, TZ } from './audit-fixtures';
 
 describe('the audit sheet model', () => {
   const model = fundModel();
@@ -22,6 +22,16 @@ describe('the audit sheet model', () => {
     expect(summary.layout).toMatchObject({ idRow: 1, headerRow: 2, firstProfileRow: 3, lastProfileRow: 5, idColumn: 1, nameColumn: 2, firstPropertyColumn: 3, lastPropertyColumn: 12, firstAutoColumn: 11, rows: 9, columns: 15 });
     expect(values).toHaveLength(9);
     expect(values.every((row) => row.length === 15)).toBe(true);
+  });
+
+  it('labels two companies of one name with their profile ids, in the sheet and in the names it records', () => {
+    const data = fundData();
+    const twins = { ...data, profiles: data.profiles.map((p, i) => (i === 2 ? { ...p, name: ' aurora robotics' } : p)) };
+    const built = buildAuditModel(twins, { timeZone: TZ });
+    const labels = [`Aurora Robotics (${PROFILE.aurora})`, 'Bluebird Health', `aurora robotics (${PROFILE.cobalt})`];
+    expect(built.values.slice(2, 5).map((row) => row[1])).toEqual(labels);
+    expect(built.summary.profiles.map((row) => row.name)).toEqual(labels);
+    expect(built.snapshot.profileNames).toEqual(labels);
   });
 
   it('puts custom properties first and the auto-calculated ones last, marked, whatever the API order', () => {
