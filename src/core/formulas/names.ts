@@ -15,6 +15,7 @@ export const CUSTOM_FUNCTION_NAMES = [
   'PORTFOLIO_VALUE',
   'PORTFOLIO_METRIC',
   'PORTFOLIO_COVERAGE',
+  'PORTFOLIO_SOURCE',
 ] as const;
 
 export type CustomFunctionName = (typeof CUSTOM_FUNCTION_NAMES)[number];
