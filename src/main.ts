@@ -222,7 +222,7 @@ global.PORTFOLIO_COVERAGE = function (metric_names: unknown, start_period: unkno
 
 /**
  * Where each value PORTFOLIO_VALUE shows came from, with the same arguments: "type: label" (the type as METRIC_SOURCE gives it, "ai_inbox (review)" for a value an AI read).
- * A period of several of the metric's values (a quarter of a monthly metric) lists each one's source, "2024-04: …; 2024-05: no value; 2024-06: …", or gives one when every one has a value and they share it; with "(first)" or "(last)" in the name, that period's alone.
+ * A period of several of the metric's values (a quarter of a monthly metric) lists each one's source, "2024-04: …; 2024-05: no value; 2024-06: …", or one when every one has a value and their sources read alike (type and label); with "(first)" or "(last)" in the name, that period's alone.
  * A company without the metric or with two of that name shows PORTFOLIO_VALUE's text; a period without a value, an empty cell.
  * Ranges fill grids as PORTFOLIO_VALUE's do, every cell of one name from one read.
  *

@@ -12,7 +12,7 @@ import { periodLabel } from '../sheets/periods';
 import { sourceCells } from '../sheets/source-cells';
 import type { Aggregate } from '../sheets/period-aggregate';
 import { argumentGrid, isBlank } from './arguments';
-import { companyLabels, withAggregate, type NamedMetric } from './fund-cells';
+import { ambiguousText, companyLabels, noMetricText, withAggregate, type NamedMetric } from './fund-cells';
 import type { FormulaContext } from './formula-context';
 import { loadPoints, periodDates, requirePeriodStart, valueOfMetric, type SheetCell } from './metric-formulas';
 import {
@@ -79,6 +79,19 @@ export function sourceOfMetric(ctx: FormulaContext, metric: Metric, periodArg: u
   const taken = !one && (how === 'first' || how === 'last') ? dates.slice(how === 'first' ? 0 : -1).slice(0, 1) : dates;
   return describeSources(taken.map((date) => ({ label: partLabel(date, metric.frequency), point: points().get(date) })), one);
 }
+
+/** Every case a PORTFOLIO_SOURCE cell meets and what it shows (docs/functions.md): where there is no source to give, what PORTFOLIO_VALUE shows. */
+export const SOURCE_CELL_CASES: ReadonlyArray<{ when: string; source: string }> = [
+  { when: 'a value in one of the metric\'s own periods', source: `its source: the type, then the label, \`${sourceText({ source_type: 'user_provided', label: 'Entered by Dana Whitfield' })}\`; \`${sourceText({ source_type: 'ai_inbox', label: 'AI inbox: board-pack.pdf' })}\` for a value an AI read, to check` },
+  { when: 'a period of several of the metric\'s periods (a quarter of a monthly metric), with or without an aggregate in the name', source: `each one's source, \`2024-04: …; 2024-05: ${NO_VALUE}; 2024-06: …\`; the source once when every one has a value and they read alike` },
+  { when: 'the same, the name naming `(first)` or `(last)`', source: 'the source of the one period whose value it takes: `2024-06: …`' },
+  { when: 'no value in that period (a blank or missing point; none of a longer period\'s has one)', source: 'an empty cell' },
+  { when: 'the company has no metric of that name, or no metrics at all', source: `the text \`${noMetricText('Revenue')}\`, as PORTFOLIO_VALUE` },
+  { when: 'the company has two metrics of that name', source: `the text \`${ambiguousText(2, 'Revenue')}\`, as PORTFOLIO_VALUE` },
+  { when: 'a period the company\'s metric cannot be read for', source: 'the sentence saying why, as text in a grid, an error in a single cell, as PORTFOLIO_VALUE' },
+  { when: 'no company of the fund has a metric of that name (a mistyped name)', source: 'an error naming the nearest names, as PORTFOLIO_VALUE' },
+  { when: 'a point the API sent without its source', source: `the text \`${NO_SOURCE}\`` },
+];
 
 /**
  * Each metric's points with their sources, by date. A metric's read is that of every portfolio company's metric of
