@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createGasRuntime, type GasRuntime } from '../gas-runtime';
 import { DEMO_IDS, DEMO_TOKEN } from '../emulator/demo-data';
 import { FUND_CELL_CASES } from '../src/core/formulas/fund-cells';
+import { SOURCE_CELL_CASES } from '../src/core/formulas/fund-sources';
 import { startEmulatorProcess } from '../emulator/testing';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -82,6 +83,10 @@ export const DEMO_EXAMPLES: Record<string, { ok: string[]; mistake: string } | '
   // Sheets lists it (it is a custom function), but only Check this installation writes it, into a hidden sheet.
   INSTALLATION_PROBE: 'internal',
   PORTFOLIO_COVERAGE: { ok: ['=PORTFOLIO_COVERAGE("MRR", "2024-Q1", "2024-Q2")'], mistake: '=PORTFOLIO_COVERAGE("MRR", "2024-Q2", "2024-01")' },
+  PORTFOLIO_SOURCE: {
+    ok: ['=PORTFOLIO_SOURCE("Redwood Fintech", "MRR", "2024-06")', '=PORTFOLIO_SOURCE("Redwood Fintech", "Revenue (sum)", "2024-Q2")', '=PORTFOLIO_SOURCE("Redwood Fintech", "Cash (last)", "2024-Q2")', '=PORTFOLIO_SOURCE("Pinnacle Retail", "Revenue", "2024-Q1")'],
+    mistake: '=PORTFOLIO_SOURCE("Cirrus Systems", "Revenue", "2024-Q1")',
+  },
 };
 
 /** What a fund's cells show in each case, from the table the functions themselves share (fund-cells.ts). */
@@ -116,6 +121,22 @@ function fundCellCases(): string[] {
     'column, one `=PORTFOLIO_UNIT($A2:$A34, $A$1)` per block. Where the rows are in more than one unit, the unit cell of',
     'the *Companies with a value* line says so (`rows in USD and EUR: a total over them adds different currencies`),',
     'and so does the insert\'s status. Nothing the add-in writes adds a total; one you add under such rows mixes units.',
+  ];
+}
+
+/** What a PORTFOLIO_SOURCE cell shows in each case, from its own table (fund-sources.ts). */
+function sourceCellCases(): string[] {
+  return [
+    '## What a fund cell\'s source shows',
+    '',
+    '`PORTFOLIO_SOURCE` takes `PORTFOLIO_VALUE`\'s arguments, so a block of it beside a model\'s block (or one grid',
+    'formula, `=PORTFOLIO_SOURCE(A2:A33, A1, B1:I1)`) says where each value came from. A source is one text, the type',
+    'as `METRIC_SOURCE` gives it and the label; the links are in `METRIC_SOURCE` and in the sidebar\'s provenance sheet.',
+    'Every cell of one metric name reads one series with sources: that of every company\'s metric of the name, together.',
+    '',
+    '| when | PORTFOLIO_SOURCE shows |',
+    '| --- | --- |',
+    ...SOURCE_CELL_CASES.map((c) => `| ${c.when} | ${c.source.replace(/\|/g, '\\|')} |`),
   ];
 }
 
@@ -174,6 +195,7 @@ export async function renderFunctionsDoc(): Promise<string> {
       '',
       ...docs.map((doc) => `- [${doc.name}](#${doc.name.toLowerCase()})`),
       "- [What a fund's cells show](#what-a-funds-cells-show)",
+      "- [What a fund cell's source shows](#what-a-fund-cells-source-shows)",
     ];
     for (const doc of docs) {
       const examples = DEMO_EXAMPLES[doc.name];
@@ -193,6 +215,7 @@ export async function renderFunctionsDoc(): Promise<string> {
       for (const formula of examples.ok) parts.push('', '```', formula, '```', '', run(rt, formula));
       parts.push('', '**A mistake, and what the cell says**', '', '```', examples.mistake, '```', '', run(rt, examples.mistake));
       if (doc.name === 'PORTFOLIO_COVERAGE') parts.push('', ...fundCellCases());
+      if (doc.name === 'PORTFOLIO_SOURCE') parts.push('', ...sourceCellCases());
     }
     return `${parts.join('\n')}\n`;
   } finally {

@@ -258,6 +258,17 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
     }));
   });
 
+  byId<HTMLButtonElement>('grid-provenance').addEventListener('click', () => {
+    void busy(panel, status, 'Reading every company\'s values and their sources…', async () => {
+      results.replaceChildren();
+      const built = unwrap(await server.buildProvenanceSheet({
+        companyId: await company(), metricNames: modelNames(), periods: chosenPeriods(), startPeriod: field('grid-start') || null, endPeriod: field('grid-end') || null,
+        aggregate: null,
+      }));
+      return { line: built.message, tone: 'success' };
+    });
+  });
+
   function importFromSelection(kind: ImportKind): void {
     void busy(panel, status, 'Reading the selection…', async () => {
       const range = unwrap(await server.activeRange());

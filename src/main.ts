@@ -5,6 +5,7 @@
 
 import * as lists from './core/formulas/list-formulas';
 import * as series from './core/formulas/metric-formulas';
+import * as fundSources from './core/formulas/fund-sources';
 import * as grid from './core/formulas/portfolio-grid';
 import { runFormula } from './server/custom-functions';
 import { installationProbe } from './server/installation-probes';
@@ -236,6 +237,23 @@ global.PORTFOLIO_COVERAGE = function (metric_names: unknown, start_period: unkno
 };
 
 /**
+ * Where each value PORTFOLIO_VALUE shows came from, with the same arguments: "type: label" (the type as METRIC_SOURCE gives it, "ai_inbox (review)" for a value an AI read).
+ * A period of several of the metric's values (a quarter of a monthly metric) lists each one's source, "2024-04: …; 2024-05: no value; 2024-06: …", or one when every one has a value and their sources read alike (type and label); with "(first)" or "(last)" in the name, that period's alone.
+ * A company without the metric or with two of that name shows PORTFOLIO_VALUE's text; a period without a value, an empty cell.
+ * Ranges fill grids as PORTFOLIO_VALUE's do, every cell of one name from one read.
+ *
+ * @param {string|string[][]} company The portfolio company's name (trimmed, any case), its label "Name (profile id)" where two share a name, or its profile id; or a column of them.
+ * @param {string|string[][]} metric_name The metric's name (trimmed, any case), with its aggregate if the model's name cell has one: "Cash (last)"; or a row of names.
+ * @param {Date|string|string[][]} period A start date or a label: "2024-03", "2024-Q1", "FY2024" or "Q3 FY2024" (fiscal years follow that company's fiscal year end month), or a row of them.
+ * @return {string|any[][]} The source as text (empty when there is no value), or a grid of them for ranges.
+ * @customfunction
+ * @example =PORTFOLIO_SOURCE("Redwood Fintech", "Revenue (sum)", "2024-Q2")
+ */
+global.PORTFOLIO_SOURCE = function (company: unknown, metric_name: unknown, period: unknown) {
+  return runFormula(fundSources.portfolioSource, company, metric_name, period);
+};
+
+/**
  * Used by Check this installation (Extensions menu): shows what a formula sees here. Not for models.
  *
  * @param {string} nonce The check's id.
@@ -344,6 +362,7 @@ global.setFormulaAccess = sidebar.setFormulaAccess;
 global.listFundMetricNames = sidebar.listFundMetricNames;
 global.insertPortfolioGrid = sidebar.insertPortfolioGrid;
 global.buildCoverageSheet = sidebar.buildCoverageSheet;
+global.buildProvenanceSheet = sidebar.buildProvenanceSheet;
 global.insertFundModel = sidebar.insertFundModel;
 global.freezeSelection = sidebar.freezeSelection;
 global.thawSelection = sidebar.thawSelection;

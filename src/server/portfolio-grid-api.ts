@@ -9,14 +9,17 @@ import { readAggregate } from '../core/sheets/period-aggregate';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';
 import { activeAnchor, writeCells, writeTable } from '../gas/sheet-io';
-import { fundModelCells, modelNameCells } from '../core/formulas/fund-model';
+import { fundModelCells, modelNameCells, type FundModelChoice } from '../core/formulas/fund-model';
 import { mixedUnitsText, namingAggregate, readNamedMetric } from '../core/formulas/fund-cells';
-import type { CoverageSheetReport, CoverageSheetRequest, FundModelRequest, InsertReport, PortfolioGridRequest } from '../shared/rpc';
+import type { CoverageSheetReport, CoverageSheetRequest, FundModelRequest, InsertReport, PortfolioGridRequest, ProvenanceSheetReport, ProvenanceSheetRequest } from '../shared/rpc';
+import { provenanceTable } from '../core/formulas/fund-sources';
+import { writeProvenanceSheet } from '../gas/provenance-sheet';
 import { createFormulaContext } from './formula-context';
 import { allowFormulasToRead, insertFormula } from './insert-values';
 import { portfolioTableFormats, recordPortfolioSnapshot } from './snapshots';
 
 const COVERAGE_SHEET = 'Reporting coverage';
+const PROVENANCE_SHEET = 'Provenance';
 
 function strings(value: unknown, what: string): string[] {
   if (value === null || value === undefined) return [];
@@ -92,6 +95,17 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
   return { range: `${anchor.sheetName}!${range}`, rows, message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.${units()}${access}` };
 }
 
+/** The fund model's choice as the sidebar sends it, for the model and for its provenance sheet. */
+function fundModelChoice(request: FundModelRequest): FundModelChoice {
+  return {
+    metricNames: strings(request.metricNames, 'The metric names'),
+    periods: strings(request.periods, 'The periods'),
+    startPeriod: request.startPeriod ? String(request.startPeriod) : null,
+    endPeriod: request.endPeriod ? String(request.endPeriod) : null,
+    aggregate: readAggregate(request.aggregate) ?? null,
+  };
+}
+
 /**
  * The fund model at the active cell: per metric, its name cell, the periods across, the companies down and one live
  * =PORTFOLIO_VALUE per cell referring to them. PORTFOLIO_VALUE reads the default company's fund, so that must be it.
@@ -102,13 +116,7 @@ export function insertFundModel(request: FundModelRequest): InsertReport {
   if ((ctx.defaultCompanyId ?? '').toLowerCase() !== fundId.toLowerCase()) {
     throw new InputError(`PORTFOLIO_VALUE reads the fund that is the default company in Settings, and that is not ${fundId}: make the fund the default company first.`);
   }
-  const choice = {
-    metricNames: strings(request.metricNames, 'The metric names'),
-    periods: strings(request.periods, 'The periods'),
-    startPeriod: request.startPeriod ? String(request.startPeriod) : null,
-    endPeriod: request.endPeriod ? String(request.endPeriod) : null,
-    aggregate: readAggregate(request.aggregate) ?? null,
-  };
+  const choice = fundModelChoice(request);
   const anchor = activeAnchor();
   const directory = fundDirectory(ctx, fundId);
   const cells = fundModelCells(directory, choice, anchor);
@@ -140,5 +148,32 @@ export function buildCoverageSheet(request: CoverageSheetRequest): CoverageSheet
     periods,
     blanks,
     message: `Built "${COVERAGE_SHEET}": ${countOf(companies, 'company', 'companies')} × ${countOf(metrics, 'metric')} × ${countOf(periods, 'period')} (${countOf(blanks, 'blank cell')} highlighted).`,
+  };
+}
+
+/**
+ * The "Provenance" sheet beside the coverage sheet: for the fund model's names (each with its aggregate) and periods,
+ * one row per name, company and period with the value PORTFOLIO_VALUE shows and PORTFOLIO_SOURCE's source, read for
+ * the fund given. Building it again replaces it.
+ */
+export function buildProvenanceSheet(request: ProvenanceSheetRequest): ProvenanceSheetReport {
+  const fundId = requireUuid(request.companyId, "The fund's company id");
+  const choice = fundModelChoice(request);
+  const nameCells = modelNameCells(choice);
+  const periods = choicePeriods(choice);
+  const ctx = createFormulaContext({ fundId });
+  const directory = fundDirectory(ctx, fundId);
+  const table = provenanceTable(ctx, directory, { nameCells, periods });
+  writeProvenanceSheet(PROVENANCE_SHEET, table);
+  const rows = table.length - 1;
+  const companies = directory.profiles.length;
+  const valued = table.slice(1).filter((row) => typeof row[3] === 'number').length;
+  return {
+    sheetName: PROVENANCE_SHEET,
+    companies,
+    metrics: nameCells.length,
+    periods: periods.length,
+    rows,
+    message: `Built "${PROVENANCE_SHEET}": ${countOf(companies, 'company', 'companies')} × ${countOf(periods.length, 'period')} × ${countOf(nameCells.length, 'metric')} (${joinAnd(nameCells)}), ${countOf(rows, 'row')}, ${valued} with a value and its source.`,
   };
 }

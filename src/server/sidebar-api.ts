@@ -147,6 +147,9 @@ export const listFundMetricNames = serve(['fundCompanyId'], grid.listFundMetricN
 export const insertPortfolioGrid = serve(['request'], grid.insertPortfolioGrid);
 export const buildCoverageSheet = serve(['request'], grid.buildCoverageSheet);
 
+/** Writes the "Provenance" sheet: each fund model cell's value and its source (see docs/guide.md, "Fund model"). */
+export const buildProvenanceSheet = serve(['request'], grid.buildProvenanceSheet);
+
 /** Writes the fund model at the active cell as live PORTFOLIO_VALUE formulas (see docs/reference.md, "Insert a fund model"). */
 export const insertFundModel = serve(['request'], grid.insertFundModel);
 

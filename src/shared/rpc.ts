@@ -278,6 +278,12 @@ export type CoverageSheetRequest = Pick<PortfolioGridRequest, 'companyId' | 'met
 /** Insert a fund model: companies down, periods across, one =PORTFOLIO_VALUE per cell; `companyId` is the fund's. */
 export type FundModelRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod' | 'aggregate'>;
 
+/** The provenance sheet: the fund model's choice (names with their aggregates, periods); `companyId` is the fund's. */
+export type ProvenanceSheetRequest = FundModelRequest;
+
+/** Its rows are one per metric name, company and period, each with the value and its source. */
+export type ProvenanceSheetReport = { sheetName: string; companies: number; metrics: number; periods: number; rows: number; message: string };
+
 /** Its blanks are the company-metric-period cells with a null, empty or missing point (highlighted). */
 export type CoverageSheetReport = Pick<CoverageSheetModel, 'companies' | 'metrics' | 'periods' | 'blanks'> & { sheetName: string; message: string };
 

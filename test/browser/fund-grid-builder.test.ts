@@ -257,3 +257,22 @@ it('shows from the click what Insert a fund model is doing (its blocks, an indet
   expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!X1:/);
   expect(await frame.locator('#portfolio-results [data-activity]').count()).toBe(0);
 }, 300_000);
+
+it('builds the provenance sheet for the model\'s choice: each company\'s value and where it came from, each month\'s for a quarter', async () => {
+  const frame = await freshSidebar();
+  await loadNames(frame);
+  await untickAll(frame);
+  await frame.check('#grid-names input[value="MRR"]');
+  // No aggregate beside the name: the value asks for one, and the source still lists each month's.
+  await frame.selectOption('#grid-names select[data-name="MRR"]', '');
+  await frame.fill('#grid-periods', '2024-Q2');
+  await frame.click('#grid-provenance');
+  expect(await portfolioStatus(frame)).toMatch(/^Built "Provenance": 32 companies × 1 period × 1 metric \(MRR\), 32 rows, \d+ with a value and its source\.$/);
+  const rows = await stored('Provenance', 1, 33);
+  expect(rows[0]!.slice(0, 6).map((cell) => cell?.d)).toEqual(['Company', 'Metric', 'Period', 'Value', 'Source', 'Source link']);
+  const redwood = rows.find((row) => row[0]?.d === 'Redwood Fintech')!;
+  expect(redwood.slice(1, 4).map((cell) => cell?.d)).toEqual(['MRR', '2024-Q2', expect.stringMatching(/^3 monthly values: type "MRR \(sum\)"/)]);
+  // June's source on the demo data is the unknown one (docs/functions.md shows it for "2024-06").
+  expect(redwood[4]!.d).toMatch(/^2024-04: [^;]+; 2024-05: [^;]+; 2024-06: unknown: Unknown source$/);
+  expect(redwood[5]!.d).toMatch(/^2024-04: https:\/\/\S+; 2024-05: https:\/\/\S+$/);
+});

@@ -175,6 +175,7 @@ describe('ids from the page', () => {
     ['addNoteToSelectedContacts', [{ content: 'Met at the fair', noteTagId: long, skipRowsWithoutId: true }], /^The note tag id must be an id like /],
     ['insertPortfolioGrid', [{ companyId: long, kind: 'metric', metricNames: ['Revenue'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, mode: 'formula' }], /^The company id must be an id like /],
     ['buildCoverageSheet', [{ companyId: long, metricNames: ['Revenue'], startPeriod: '2024-01', endPeriod: '2024-03' }], /^The company id must be an id like /],
+    ['buildProvenanceSheet', [{ companyId: long, metricNames: ['Revenue'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }], /^The company id must be an id like /],
   ];
 
   it.each(cases)('%s refuses a 300-character id with a sentence, sending nothing', async (name, args, sentence) => {

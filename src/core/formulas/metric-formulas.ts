@@ -108,7 +108,7 @@ export function metricValuesCells(
 }
 
 /** A period argument as read; `label` is as the person wrote it, for messages (undefined for a date). */
-type PeriodCell = LabelledPeriod & { label?: string };
+export type PeriodCell = LabelledPeriod & { label?: string };
 
 /** A period cell: a Date cell, or a label like 2024-03, 2024-Q1, FY2024, Q3 FY2024, FY2024 Q3 or FY24. */
 function readPeriod(ctx: FormulaContext, metric: Metric, periodCell: unknown): PeriodCell {
@@ -140,7 +140,7 @@ function ownLabelExample(period: PeriodCell, frequency: string): string {
 }
 
 /** For a date with no point: say so when the date cannot start a period of this metric, else it is simply blank. */
-function requirePeriodStart(metric: Metric, start: string): void {
+export function requirePeriodStart(metric: Metric, start: string): void {
   const expected = periodStart(start, metric.frequency);
   if (expected && expected !== start) throw new InputError(`${start} does not start a ${metric.frequency} period of "${metric.name}": its period starts on ${expected}.`);
 }
@@ -171,36 +171,52 @@ function isOnePeriod(ctx: FormulaContext, metric: Metric, period: PeriodCell, da
   );
 }
 
+/** The metric's periods a period argument covers: its one period (`one`), or the starts of its periods inside a longer one. */
+export interface PeriodDates {
+  period: PeriodCell;
+  dates: string[];
+  one: boolean;
+}
+
+/**
+ * Reads a period argument for a metric and names the metric's periods it covers, as a value and its sources both
+ * need them. `datesOf` (the series' dates) is asked only for a frequency the API does not document.
+ */
+export function periodDates(ctx: FormulaContext, metric: Metric, periodArg: unknown, how: Aggregate | undefined, datesOf: () => Iterable<string>): PeriodDates {
+  const period = readPeriod(ctx, metric, periodArg);
+  if (isOnePeriod(ctx, metric, period, datesOf, how)) return { period, dates: [period.start], one: true };
+  // Weeks belong to the period they start in; every other frequency must tile the label's period,
+  // which no aggregate can mend, so that is said first.
+  if (metric.frequency !== 'weekly') requireFiscalFit(ctx, metric, period);
+  return { period, dates: periodStartsWithin(period.start, period.end, metric.frequency), one: false };
+}
+
 /**
  * One value of an allowed metric for a period. `seriesOf` (its whole series by date) is called only once
  * the period has been read, so a label that cannot be read costs no request.
  */
 export function valueOfMetric(ctx: FormulaContext, metric: Metric, periodArg: unknown, how: Aggregate | undefined, seriesOf: () => Map<string, string | null>): SheetCell {
-  const period = readPeriod(ctx, metric, periodArg);
   // Read once: after a fetch the cache hands back its own copy of the series, whose by-date map is built anew.
   let read: Map<string, string | null> | undefined;
   const whole = (): Map<string, string | null> => (read ??= seriesOf());
-  if (isOnePeriod(ctx, metric, period, () => whole().keys(), how)) {
+  const { period, dates, one } = periodDates(ctx, metric, periodArg, how, () => whole().keys());
+  if (one) {
     // Any aggregate of one period is its value.
     const series = whole();
     if (series.has(period.start)) return toCell(series.get(period.start), false) ?? '';
     requirePeriodStart(metric, period.start);
     return '';
   }
-  // Weeks belong to the period they start in; every other frequency must tile the label's period,
-  // which no aggregate can mend, so that is said first.
-  if (metric.frequency !== 'weekly') requireFiscalFit(ctx, metric, period);
-  const starts = periodStartsWithin(period.start, period.end, metric.frequency);
   if (!how) {
     throw new AggregateNeededError(
       `"${period.label}" is ${period.description}, longer than one period of "${metric.name}", a ${metric.frequency} metric. Give an aggregate as the third argument to combine its ${metric.frequency} values: ${AGGREGATE_CHOICES}; or give a label of one ${metric.frequency} period, like ${ownLabelExample(period, metric.frequency)}.`,
-      starts.length,
+      dates.length,
       metric.frequency,
     );
   }
   // The whole series holds every period inside the label's: no request beyond a single value's.
   const series = whole();
-  return aggregate(how, starts.map((date) => ({ date, value: series.get(date) })));
+  return aggregate(how, dates.map((date) => ({ date, value: series.get(date) })));
 }
 
 /** A period holding several of a metric's values, and no aggregate to combine them: the fund's cells say so as text. */

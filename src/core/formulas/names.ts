@@ -16,6 +16,7 @@ export const CUSTOM_FUNCTION_NAMES = [
   'PORTFOLIO_METRIC',
   'PORTFOLIO_COVERAGE',
   'PORTFOLIO_UNIT',
+  'PORTFOLIO_SOURCE',
 ] as const;
 
 export type CustomFunctionName = (typeof CUSTOM_FUNCTION_NAMES)[number];

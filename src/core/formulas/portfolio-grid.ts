@@ -45,7 +45,7 @@ export function fundDirectory(ctx: FormulaContext, fundId: string): FundDirector
   return { fundId, profiles: listings.profiles, metrics };
 }
 
-function fundOrDefault(ctx: FormulaContext, value: unknown): string {
+export function fundOrDefault(ctx: FormulaContext, value: unknown): string {
   if (!isBlank(value)) {
     if (Array.isArray(value)) throw new InputError("The fund's company id must be one cell, not a range.");
     const text = String(value).trim();
@@ -69,7 +69,7 @@ export function portfolioCompanyArg(ctx: FormulaContext, value: unknown, fundId:
 }
 
 /** A portfolio company given by profile id or by name (trimmed, without regard to case). */
-function findCompany(directory: Pick<FundDirectory, 'fundId' | 'profiles'>, value: unknown): PortfolioCompanyProfile {
+export function findCompany(directory: Pick<FundDirectory, 'fundId' | 'profiles'>, value: unknown): PortfolioCompanyProfile {
   if (isBlank(value)) throw new InputError('The company is missing: give a portfolio company\'s name or profile id.');
   if (Array.isArray(value)) throw new InputError('The company must be one cell here, not a range.');
   const text = String(value).trim();
@@ -115,10 +115,10 @@ const AMBIGUOUS = 'ambiguous name';
 const STATUSES = [REPORTED, BLANK, NO_METRIC, AMBIGUOUS] as const;
 
 /** A company's metric of a name: the one, or why there is none as the cell's text and coverage's status. */
-type Resolved = { metric: Metric } | { text: string; status: typeof NO_METRIC | typeof AMBIGUOUS };
+export type Resolved = { metric: Metric } | { text: string; status: typeof NO_METRIC | typeof AMBIGUOUS };
 
 /** The company's metric of that name, or the text its cells show: no metric of it (or none at all), or several. */
-function resolveMetric(directory: FundDirectory, company: PortfolioCompanyProfile, name: string): Resolved {
+export function resolveMetric(directory: FundDirectory, company: PortfolioCompanyProfile, name: string): Resolved {
   const found = directory.metrics.get(company.id.toLowerCase())?.get(normalName(name)) ?? [];
   if (found.length === 1) return { metric: found[0]! };
   if (found.length > 1) return { text: ambiguousText(found.length, name), status: AMBIGUOUS };
@@ -129,7 +129,7 @@ function resolveMetric(directory: FundDirectory, company: PortfolioCompanyProfil
  * A metric name argument or cell, its own aggregate read off ("Cash (last)"), checked against the fund: a name
  * no company has is an error naming the nearest names (the name cell is mistyped: a total of it must not look whole).
  */
-function readFundMetricName(directory: FundDirectory, value: unknown, what: string): NamedMetric {
+export function readFundMetricName(directory: FundDirectory, value: unknown, what: string): NamedMetric {
   const text = readName(value, what);
   const named = readNamedMetric(text, isFundMetricName(directory));
   requireMetricNameInFund(directory, named.name);
@@ -145,7 +145,7 @@ export function isFundMetricName(directory: FundDirectory): (whole: string) => b
  * One cell's value: the number, empty for no value, or the text saying why there is no number to add up (no such
  * metric, several of that name, several values and no aggregate named). Other mistakes stay errors.
  */
-function valueCell(resolved: Resolved, named: NamedMetric, value: (metric: Metric) => SheetCell): SheetCell {
+export function valueCell(resolved: Resolved, named: NamedMetric, value: (metric: Metric) => SheetCell): SheetCell {
   if (!('metric' in resolved)) return resolved.text;
   try {
     return value(resolved.metric);
@@ -159,7 +159,7 @@ function valueCell(resolved: Resolved, named: NamedMetric, value: (metric: Metri
  * The ids of every portfolio company's metrics named `name`, in the listing's order: all are in the fund's
  * listing, which the spreadsheet may read, so fetching them along shows nothing unallowed.
  */
-function sameNameMetricIds(directory: FundDirectory, name: string): string[] {
+export function sameNameMetricIds(directory: FundDirectory, name: string): string[] {
   const key = normalName(name);
   return [...directory.metrics.values()].flatMap((byName) => (byName.get(key) ?? []).map((metric) => metric.id));
 }
@@ -191,7 +191,7 @@ function metricsNamed(ctx: FormulaContext, directory: FundDirectory, names: read
  * What `value` gives, or its InputError's sentence: companies keep their metrics differently (monthly
  * here, two of one name there), and one company's mismatch must not blank everyone's row.
  */
-function orMessage<T>(value: () => T): T | string {
+export function orMessage<T>(value: () => T): T | string {
   try {
     return value();
   } catch (error) {
