@@ -78,7 +78,8 @@ function layOut(rt: GasRuntime, fund: Fund, withFormulas: boolean): Array<{ form
 describe('a fund model of one PORTFOLIO_VALUE per cell (issue 26)', () => {
   it(`recalculates ${COMPANIES} companies × ${QUARTERS.length} quarters × ${NAMES.length} names concurrently at the request floor, and warm with none`, async () => {
     const fund = await createFund();
-    const rt = stack.runtime({ defaultCompany: fund.fundId });
+    // 256 cells at once: past the rate Apps Script refuses (docs/platform.md, §14), which is off here: this counts requests.
+    const rt = stack.runtime({ defaultCompany: fund.fundId, assumptions: { customFunctionsPerSecond: false } });
     const cells = layOut(rt, fund, true);
     const recalculate = async (): Promise<unknown[]> => {
       const outcomes = await rt.recalculate(cells.map(({ formula, cell, sheet }) => ({ formula, cell, sheet })), { maxConcurrent: 30 });
