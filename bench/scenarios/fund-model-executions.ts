@@ -24,6 +24,8 @@ interface Inserted {
   right: number;
   wrong: number;
   firstWrong: string | null;
+  /** The first formula that failed for another reason than the per-second refusal, with its message. */
+  otherError: string | null;
 }
 
 /** Inserts the model at A1 of a fresh sheet in `formulas` form, recalculates what it wrote, and checks every value. */
@@ -33,7 +35,9 @@ async function insertAndRecalculate(rt: GasRuntime, fund: GridFund, formulas: 'b
   const before = rt.executions.length;
   const answer = rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: fund.names, periods: LABELS, startPeriod: null, endPeriod: null, aggregate: null, formulas }]) as { ok: boolean; error?: string };
   if (!answer.ok) throw new Error(`insertFundModel failed: ${answer.error ?? ''}`);
-  await rt.recalculateWritten({ maxConcurrent: MAX_CONCURRENT, startupMs: STARTUP_MS });
+  const outcomes = await rt.recalculateWritten({ maxConcurrent: MAX_CONCURRENT, startupMs: STARTUP_MS });
+  const failedOutcome = outcomes.find((o) => !o.ok && o.error.message !== INVOCATION_RATE_REFUSAL);
+  const otherError = failedOutcome && !failedOutcome.ok ? `${failedOutcome.cell}: ${failedOutcome.error.message}` : null;
   const executions = rt.executions.slice(before).filter((e) => e.kind === 'custom-function');
   const rows = sheet.getDataRange().getValues();
   const companyIndex = new Map(fund.companies.map((name, c) => [name.trim(), c]));
@@ -55,7 +59,7 @@ async function insertAndRecalculate(rt: GasRuntime, fund: GridFund, formulas: 'b
       }
     }
   });
-  return { executions: executions.length, refused: executions.filter((e) => e.error === INVOCATION_RATE_REFUSAL).length, right, wrong, firstWrong };
+  return { executions: executions.length, refused: executions.filter((e) => e.error === INVOCATION_RATE_REFUSAL).length, right, wrong, firstWrong, otherError };
 }
 
 export async function fundModelExecutionsScenarios(bench: Bench, sides: readonly Side[]): Promise<ScenarioResult[]> {
@@ -72,8 +76,8 @@ export async function fundModelExecutionsScenarios(bench: Bench, sides: readonly
     await warmWorkers(rt, 'METRIC_VALUE', MAX_CONCURRENT);
     // measure() moves the clock on past a rate window, so the warm-up's calls are out of the second counted.
     const run = await bench.measure(rt, () => insertAndRecalculate(rt, fund, formulas));
-    const { executions, refused, right, wrong, firstWrong } = run.value;
-    const note = `${executions} custom-function executions (${refused} refused: "${INVOCATION_RATE_REFUSAL}"); ${right} of ${right + wrong} values right${firstWrong ? `, first wrong: ${firstWrong}` : ''}`;
+    const { executions, refused, right, wrong, firstWrong, otherError } = run.value;
+    const note = `${executions} custom-function executions (${refused} refused: "${INVOCATION_RATE_REFUSAL}"); ${right} of ${right + wrong} values right${firstWrong ? `, first wrong: ${firstWrong}` : ''}${otherError ? `; failed otherwise: ${otherError}` : ''}`;
     rows.push(measuredRow(variant, run, note, { executions, refused, rightValues: right, wrongValues: wrong }));
   }
   const title = `Fund model: executions per recalculation, ${COMPANIES} companies × ${NAMES.length} metrics × ${QUARTERS} quarters (${COMPANIES * NAMES.length * QUARTERS} values) inserted by insertFundModel, ≤ ${MAX_CONCURRENT} at once, ${STARTUP_MS} ms start-up each`;

@@ -279,6 +279,27 @@ describe('the fund model on the demo fund', () => {
     expect([...blocks.shown.values()].filter(isError)).toEqual([]);
   }, 300_000);
 
+  it('keeps a block model working through Refresh data (its one formula written again and run once) and Freeze (the whole block becomes its values)', async () => {
+    const rt = stack.runtime();
+    const { rows } = await insertModel(rt, ['Revenue (sum)']);
+    const companies = rows.findIndex((row) => row[0] === 'Companies with a value') - 1;
+    const sheet = rt.spreadsheet.getActiveSheet();
+    const block = () => sheet.getRange(2, 2, companies, QUARTERS.length).getValues();
+    const shown = block();
+    const formula = sheet.getRange('B2').getFormula();
+    rt.run('refreshData');
+    const rerun = await rt.recalculateWritten();
+    expect(rerun.map((o) => [o.cell, o.ok])).toEqual([['B2', true]]);
+    expect(sheet.getRange('B2').getFormula()).toBe(formula);
+    expect(block()).toEqual(shown);
+    // Freeze the block's cells: its formula becomes the values it showed, every cell of the block.
+    rt.spreadsheet.setActiveRange(sheet.getRange(2, 2, companies, QUARTERS.length));
+    const report = ok<{ frozen: Array<{ range: string; formula: string }> }>(rt.callServer('freezeSelection'));
+    expect(report.frozen).toEqual([{ range: expect.stringMatching(/^B2:I/), formula }]);
+    expect(sheet.getRange('B2').getFormula()).toBe('');
+    expect(block()).toEqual(shown);
+  }, 120_000);
+
   it('counts the company with two "Revenue" metrics in coverage, as its own kind, and agrees with PORTFOLIO_VALUE on every cell', async () => {
     const fund = await demoFund();
     const rt = stack.runtime();
