@@ -87,16 +87,19 @@ export class Bench {
    * sets the user's METRICS_API_RATE_LIMIT setting, as a user whose API limit changed would;
    * `defaultCompany` the settings' default company (the emulator's fund when left out).
    */
-  addinRuntime(options: { rateBudget?: string; defaultCompany?: string } = {}): Promise<GasRuntime> {
+  addinRuntime(options: { rateBudget?: string; defaultCompany?: string; customFunctionsPerSecond?: number | false } = {}): Promise<GasRuntime> {
     // A scenario with a fund of its own (the grid) makes it the default company, which formula access allows.
-    const rt = this.stack.runtime(options.defaultCompany ? { defaultCompany: options.defaultCompany } : {});
+    // Apps Script's per-second refusal of custom functions (on in the runtime) is off unless a scenario asks for
+    // it: the per-cell sheets here measure requests and time; fund-model-executions measures the refusal.
+    const assumptions = { customFunctionsPerSecond: options.customFunctionsPerSecond ?? false };
+    const rt = this.stack.runtime(options.defaultCompany ? { defaultCompany: options.defaultCompany, assumptions } : { assumptions });
     if (options.rateBudget) rt.properties.user(OWNER).setProperty('METRICS_API_RATE_LIMIT', options.rateBudget);
     return this.warmUp(rt);
   }
 
   /** A fresh runtime running another script (the baseline clients, or a variant of the bundle), warmed up. */
   scriptRuntime(source: string): Promise<GasRuntime> {
-    const options: Partial<GasRuntimeOptions> = { code: source, files: DIST, scriptTimeZone: manifestTimeZone() };
+    const options: Partial<GasRuntimeOptions> = { code: source, files: DIST, scriptTimeZone: manifestTimeZone(), assumptions: { customFunctionsPerSecond: false } };
     return this.warmUp(this.stack.runtime(options));
   }
 

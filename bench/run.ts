@@ -4,7 +4,7 @@
 // The add-in's runs and the baseline's run in separate processes, each with its own emulator (and so its
 // own clock and rate window), mostly at once: the baseline's sequential requests take most of the real time.
 //
-// Flags: --latency MS (80), --rate-limit N (125), --rate-window S (75), --only pull,model,concurrent,export,audit,grid,quotas,fund-model-cells,fund-model-ids,bundle,
+// Flags: --latency MS (80), --rate-limit N (125), --rate-window S (75), --only pull,model,concurrent,export,audit,grid,quotas,fund-model-cells,fund-model-ids,fund-model-executions,bundle,
 // --serial (one process, one emulator: quieter figures, slower run).
 
 import { spawn } from 'node:child_process';
@@ -19,6 +19,7 @@ import { bundleFigures, type BundleFigures } from './scenarios/bundle';
 import { concurrentScenarios } from './scenarios/concurrent';
 import { exportScenarios } from './scenarios/export';
 import { fundModelCellsScenarios, fundModelIdsScenarios } from './scenarios/fund-model';
+import { fundModelExecutionsScenarios } from './scenarios/fund-model-executions';
 import { gridScenarios } from './scenarios/grid';
 import { modelSheetScenarios } from './scenarios/model-sheet';
 import { pullScenarios } from './scenarios/pull';
@@ -36,6 +37,7 @@ const SCENARIOS: Record<string, ScenarioRunner> = {
   quotas: quotaScenarios,
   'fund-model-cells': fundModelCellsScenarios,
   'fund-model-ids': fundModelIdsScenarios,
+  'fund-model-executions': fundModelExecutionsScenarios,
 };
 
 interface Part {
@@ -50,7 +52,7 @@ interface Part {
  * latency and its sleeps, the exports by rate windows, neither by the CPU.
  */
 const PHASES: Array<Record<string, Part>> = [
-  { 'addin-cpu': { sides: ['addin'], scenarios: ['pull', 'model', 'concurrent', 'grid', 'fund-model-cells', 'fund-model-ids'] } },
+  { 'addin-cpu': { sides: ['addin'], scenarios: ['pull', 'model', 'concurrent', 'grid', 'fund-model-cells', 'fund-model-ids', 'fund-model-executions'] } },
   {
     'addin-rest': { sides: ['addin'], scenarios: ['export', 'audit', 'quotas'] },
     'baseline-model': { sides: ['baseline'], scenarios: ['model', 'concurrent'] },

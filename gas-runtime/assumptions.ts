@@ -2,6 +2,7 @@
 // each default is the reading the add-in was built on; flipping one makes the runtime behave the other way.
 
 import { GasRuntimeUsageError } from './errors';
+import { DEFAULT_CUSTOM_FUNCTIONS_PER_SECOND } from './invocation-rate';
 
 /** One switch per unstated assumption of docs/platform.md; every field is optional, the default in brackets. */
 export interface PlatformAssumptions {
@@ -44,6 +45,12 @@ export interface PlatformAssumptions {
    * action.", which names no scope. The reference documents neither text.
    */
   declinedScopeRefusalNamesScope?: boolean;
+  /**
+   * [30] Custom functions a recalculation invokes per user per second: past it Apps Script refuses with "Script
+   * invoked too many times per second for this Google user account." (quotas page, which gives no figure: the
+   * stricter reading, docs/platform.md §14); counted when asked for, queued and refused ones included. false: no limit.
+   */
+  customFunctionsPerSecond?: number | false;
 }
 
 /** Every switch with its value for one runtime. */
@@ -58,6 +65,7 @@ export interface ResolvedAssumptions {
   activeSpreadsheetInTimeTrigger: boolean;
   writtenDatesGetDateFormat: boolean;
   declinedScopeRefusalNamesScope: boolean;
+  customFunctionsPerSecond: number | false;
 }
 
 const KNOWN = new Set([
@@ -70,6 +78,7 @@ const KNOWN = new Set([
   'activeSpreadsheetInTimeTrigger',
   'writtenDatesGetDateFormat',
   'declinedScopeRefusalNamesScope',
+  'customFunctionsPerSecond',
 ]);
 
 /** The switches with their defaults; an unknown name is a misconfiguration, never ignored. */
@@ -88,6 +97,7 @@ export function resolveAssumptions(given: PlatformAssumptions | undefined, zones
     activeSpreadsheetInTimeTrigger: given?.activeSpreadsheetInTimeTrigger ?? false,
     writtenDatesGetDateFormat: given?.writtenDatesGetDateFormat ?? true,
     declinedScopeRefusalNamesScope: given?.declinedScopeRefusalNamesScope ?? true,
+    customFunctionsPerSecond: given?.customFunctionsPerSecond ?? DEFAULT_CUSTOM_FUNCTIONS_PER_SECOND,
   };
 }
 
@@ -103,6 +113,7 @@ export function assumptionsOption(resolved: ResolvedAssumptions): PlatformAssump
     activeSpreadsheetInTimeTrigger: resolved.activeSpreadsheetInTimeTrigger,
     writtenDatesGetDateFormat: resolved.writtenDatesGetDateFormat,
     declinedScopeRefusalNamesScope: resolved.declinedScopeRefusalNamesScope,
+    customFunctionsPerSecond: resolved.customFunctionsPerSecond,
   };
 }
 

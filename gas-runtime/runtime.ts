@@ -9,7 +9,7 @@ import vm from 'node:vm';
 import { CacheServiceStandIn, CacheStores, type Cache, type CacheCallsReport, type CacheEvictionOptions, type CacheStatsReport } from './cache';
 import { VirtualClock, type RuntimeClock } from './clock';
 import { asMatrix, toCellResult, type CellOutput } from './custom-function-values';
-import { assumptionsOption, resolveAssumptions, resolveSharedDrive, type PlatformAssumptions, type ResolvedAssumptions, type ResolvedSharedDrive, type SharedDriveOption } from './assumptions';
+import { assumptionsOption, customFunctionStoreUser, resolveAssumptions, resolveSharedDrive, type PlatformAssumptions, type ResolvedAssumptions, type ResolvedSharedDrive, type SharedDriveOption } from './assumptions';
 import { AuthMode, type AuthModeName } from './enums';
 import {
   CustomFunctionError,
@@ -49,6 +49,7 @@ import { Ui, UiRecorder } from './spreadsheet/ui';
 import { SyncHttpClient } from './sync-http';
 import type { JobKind, JobOutcome, JobRequest, JobResult } from './concurrent/protocol';
 import { WorkerPool, type FinishedJob, type PendingJob } from './concurrent/pool';
+import { InvocationRate } from './invocation-rate';
 import { SpreadsheetAppStandIn } from './spreadsheet/spreadsheet-app';
 import type { Range } from './spreadsheet/range';
 import { isValidTimeZone } from './time-zone';
@@ -318,6 +319,11 @@ export class GasRuntime {
   readonly quotas: { urlFetch: UrlFetchQuota; properties: DailyQuota; triggerRuntimeMs: DailyQuota };
   readonly locks: LockTable;
   readonly triggers: TriggerControls;
+  /**
+   * Custom functions invoked by recalculations, per user per second (`assumptions.customFunctionsPerSecond`):
+   * `limit`, and `counted(user)` → how many were invoked and refused, charged as the daily quotas are (the owner).
+   */
+  readonly invocationRate: InvocationRate;
 
   readonly #options: GasRuntimeOptions;
   readonly #script: vm.Script;
@@ -396,6 +402,7 @@ export class GasRuntime {
     this.properties = propertyStores;
     this.cache = cacheStores;
     this.locks = new LockTable(this.clock);
+    this.invocationRate = new InvocationRate(this.#assumptions.customFunctionsPerSecond, this.clock);
     this.#triggerTable = new TriggerTable(scriptId, options.addOn ?? true, this.clock);
     this.triggers = {
       list: () => this.#triggerTable.list(),
@@ -705,6 +712,8 @@ export class GasRuntime {
     // Sheets holds each cell's formula while its value loads ("Loading…"), so an execution that reads its
     // sheet's formulas sees every cell of the recalculation, not only those already finished.
     for (const { cell, sheet, row, column } of read) this.#placePendingFormula(sheet, row, column, cell.formula);
+    // Sheets asks for every cell of a recalculation at once: each is invoked at this instant, whenever it starts.
+    const askedAt = this.#clock.now();
     return Promise.all(
       read.map(async ({ cell, call, sheet, anchor, row, column, args }) => {
         const remembered = this.#remembered(sheet, row, column, cell.formula, args);
@@ -712,7 +721,7 @@ export class GasRuntime {
           const now = this.#clock.now();
           return { ...remembered, cell: cell.cell, sheet: sheet.getName(), queuedAt: now, startedAt: now, finishedAt: now };
         }
-        const done = await this.#submit({ functionName: call.functionName, kind: 'custom-function', user: cell.user ?? this.#activeUser, args, cell: anchor, ...concurrency });
+        const done = await this.#submit({ functionName: call.functionName, kind: 'custom-function', user: cell.user ?? this.#activeUser, args, cell: anchor, askedAt, ...concurrency });
         const result = this.#customFunctionResult(done.result.outcome);
         const written = this.#computed(sheet, row, column, cell.formula, args, result instanceof CustomFunctionError
           ? this.#writeFormulaError(sheet, row, column, cell.formula, { code: result.code, message: result.message })
@@ -790,10 +799,13 @@ export class GasRuntime {
   }
 
   /** Queues one concurrent execution; records it as the synchronous entry points do, and surfaces a usage error the same way. */
-  async #submit(spec: { functionName: string; kind: JobKind; user: string; args: unknown[]; maxConcurrent: number; startupMs: number; cell?: Range }): Promise<FinishedJob> {
+  async #submit(request: { functionName: string; kind: JobKind; user: string; args: unknown[]; maxConcurrent: number; startupMs: number; cell?: Range; askedAt?: number }): Promise<FinishedJob> {
     if (this.#current) throw new GasRuntimeUsageError('A concurrent execution cannot start from inside an execution.', 'INVALID_OPTION');
+    const { askedAt, ...spec } = request;
     this.#pool ??= this.#createPool();
-    const done = await this.#pool.run(spec);
+    // Counted as the recalculation asks, before a slot frees: a refused call never starts (and takes no slot).
+    const refusal = spec.kind === 'custom-function' ? this.invocationRate.invoke(customFunctionStoreUser(spec.user, this.#owner, this.#sharedDrive), askedAt) : null;
+    const done = refusal === null ? await this.#pool.run(spec) : this.#refused(refusal);
     // An execution's writes are applied when it ends, as SpreadsheetApp.flush() applies them.
     this.spreadsheet._flush();
     const { result } = done;
@@ -816,6 +828,18 @@ export class GasRuntime {
     }
     if (result.usageError) throw new GasRuntimeUsageError(result.usageError.message, result.usageError.code);
     return done;
+  }
+
+  /** A custom function Apps Script refused before it started: recorded as a failed execution of no time, shown as #ERROR!. */
+  #refused(message: string): FinishedJob {
+    const now = this.#clock.now();
+    return {
+      id: this.#nextExecutionId++,
+      queuedAt: now,
+      startedAt: now,
+      finishedAt: now,
+      result: { logged: true, durationMs: 0, urlFetchCount: 0, lockWaitMs: 0, outcome: { ok: false, name: 'Exception', message, timedOut: false, cellCode: '#ERROR!' } },
+    };
   }
 
   #createPool(): WorkerPool {

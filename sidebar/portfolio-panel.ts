@@ -243,6 +243,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
         startPeriod: field('grid-start') || null,
         endPeriod: field('grid-end') || null,
         aggregate: null,
+        formulas: byId<HTMLInputElement>('grid-model-cells').checked ? 'cell' : 'block',
       }));
       return { line: written.message, tone: 'success' };
     }));

@@ -35,6 +35,9 @@ function maxOverlap(spans: Array<{ startedAt: number; finishedAt: number }>): nu
 
 describe('a recalculation', () => {
   it('runs at most maxConcurrent cells at once, queues the rest, and writes every cell into the grid', async () => {
+    // 60 cells at once are past the per-second rate (invocation-rate.test.ts): off, to see the queue.
+    await rt.close();
+    rt = createGasRuntime({ code: fixture('concurrency'), owner: OWNER, activeUser: OWNER, startTime: new Date('2024-03-01T12:00:00Z'), assumptions: { customFunctionsPerSecond: false } });
     const cells = Array.from({ length: 60 }, (_, i) => ({ formula: `=HELD_CELL("c${i}")`, cell: `B${i + 1}` }));
     const started = () => rt.cache.script()._keys().filter((key) => key.startsWith('started-')).length;
     const recalculation = rt.recalculate(cells, { maxConcurrent: 30 });

@@ -9,7 +9,7 @@ import { readAggregate } from '../core/sheets/period-aggregate';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';
 import { activeAnchor, writeCells, writeTable } from '../gas/sheet-io';
-import { fundModelCells, modelNameCells, type FundModelChoice } from '../core/formulas/fund-model';
+import { FUND_MODEL_FORMULAS, fundModelCells, modelFormulaCount, modelNameCells, type FundModelChoice, type FundModelFormulas } from '../core/formulas/fund-model';
 import { mixedUnitsText, namingAggregate, readNamedMetric } from '../core/formulas/fund-cells';
 import type { CoverageSheetReport, CoverageSheetRequest, FundModelRequest, InsertReport, PortfolioGridRequest, ProvenanceSheetReport, ProvenanceSheetRequest } from '../shared/rpc';
 import { provenanceTable } from '../core/formulas/fund-sources';
@@ -106,12 +106,21 @@ function fundModelChoice(request: FundModelRequest): FundModelChoice {
   };
 }
 
+/** The request's `formulas`: one per block unless it asks for one per cell (a request without it, as before, gets the default). */
+function modelFormulas(value: unknown): FundModelFormulas {
+  if (value === undefined || value === null || value === '') return 'block';
+  if (!FUND_MODEL_FORMULAS.includes(value as FundModelFormulas)) throw new InputError(`The model's formulas are "block" (one per block, the default) or "cell" (one per cell), not "${String(value).slice(0, 40)}".`);
+  return value as FundModelFormulas;
+}
+
 /**
- * The fund model at the active cell: per metric, its name cell, the periods across, the companies down and one live
- * =PORTFOLIO_VALUE per cell referring to them. PORTFOLIO_VALUE reads the default company's fund, so that must be it.
+ * The fund model at the active cell: per metric, its name cell, the periods across, the companies down and live
+ * =PORTFOLIO_VALUE formulas referring to them: one per block by default, one per cell on request.
+ * PORTFOLIO_VALUE reads the default company's fund, so that must be it.
  */
 export function insertFundModel(request: FundModelRequest): InsertReport {
   const fundId = requireUuid(request.companyId, "The fund's company id");
+  const formulas = modelFormulas(request.formulas);
   const ctx = createFormulaContext({ fundId });
   if ((ctx.defaultCompanyId ?? '').toLowerCase() !== fundId.toLowerCase()) {
     throw new InputError(`PORTFOLIO_VALUE reads the fund that is the default company in Settings, and that is not ${fundId}: make the fund the default company first.`);
@@ -119,17 +128,20 @@ export function insertFundModel(request: FundModelRequest): InsertReport {
   const choice = fundModelChoice(request);
   const anchor = activeAnchor();
   const directory = fundDirectory(ctx, fundId);
-  const cells = fundModelCells(directory, choice, anchor);
+  const cells = fundModelCells(directory, choice, anchor, formulas);
   const range = `${anchor.sheetName}!${writeCells(anchor, cells)}`;
   const names = modelNameCells(choice);
   const periods = choicePeriods(choice).length;
-  const formulas = names.length * directory.profiles.length * periods;
+  const count = modelFormulaCount({ blocks: names.length, companies: directory.profiles.length, periods }, formulas);
+  const how = formulas === 'block'
+    ? `${countOf(count, 'PORTFOLIO_VALUE formula')}, one per block filling its companies × periods (one execution each when Sheets recalculates)`
+    : `${countOf(count, 'PORTFOLIO_VALUE formula')}, one per cell (each its own execution when Sheets recalculates, so Google may refuse some with "Script invoked too many times per second")`;
   // Each metric with the aggregate its name cell names, or with none: then a period of several values says what to type.
   const used = names.map((name) => (readNamedMetric(name).aggregate ? name : `${name} (no aggregate: a period of several values asks for one)`));
   return {
     range,
     rows: cells.length,
-    message: `Inserted a fund model at ${range}: ${countOf(directory.profiles.length, 'company', 'companies')} × ${countOf(periods, 'period')} × ${countOf(names.length, 'metric')} (${joinAnd(used)}), ${countOf(formulas, 'PORTFOLIO_VALUE formula')}, and under each block a line counting the companies with a value. A block's top-left cell names its metric and how to combine a period's values, like "Cash (last)": type another to see that metric.${mixedUnitsSentence(directory, names)}${allowFormulasToRead(fundId)}`,
+    message: `Inserted a fund model at ${range}: ${countOf(directory.profiles.length, 'company', 'companies')} × ${countOf(periods, 'period')} × ${countOf(names.length, 'metric')} (${joinAnd(used)}), ${how}, and under each block a line counting the companies with a value. A block's top-left cell names its metric and how to combine a period's values, like "Cash (last)": type another to see that metric.${mixedUnitsSentence(directory, names)}${allowFormulasToRead(fundId)}`,
   };
 }
 

@@ -275,8 +275,11 @@ export type PortfolioGridRequest = Omit<GridChoice, 'fundId'> & { companyId: str
 
 export type CoverageSheetRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames'> & { startPeriod: string; endPeriod: string; aggregate?: GridChoice['aggregate'] };
 
-/** Insert a fund model: companies down, periods across, one =PORTFOLIO_VALUE per cell; `companyId` is the fund's. */
-export type FundModelRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod' | 'aggregate'>;
+/**
+ * Insert a fund model: companies down, periods across; `companyId` is the fund's. `formulas`: one =PORTFOLIO_VALUE
+ * per block filling it ('block', the default when left out) or one per cell ('cell').
+ */
+export type FundModelRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod' | 'aggregate'> & { formulas?: 'block' | 'cell' };
 
 /** The provenance sheet: the fund model's choice (names with their aggregates, periods); `companyId` is the fund's. */
 export type ProvenanceSheetRequest = FundModelRequest;

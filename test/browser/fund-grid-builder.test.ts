@@ -1,6 +1,6 @@
 // The fund grid in Chromium on the workbench, as a new user meets it: the aggregate the grid builder offers,
 // a misspelt name's error in the cell, the portfolio company beside every metric in the pickers, and
-// *Insert a fund model* writing live PORTFOLIO_VALUE cells that show the demo fund's values.
+// *Insert a fund model* writing live PORTFOLIO_VALUE formulas (one per block, or one per cell) that show the demo fund's values.
 
 import type { Frame } from 'playwright-core';
 import { DEMO_IDS } from '../../emulator/demo-data';
@@ -180,7 +180,7 @@ it('names the portfolio company beside every fund metric in the browser, the exp
   await frame.selectOption('#grid-company', '');
 });
 
-it('inserts a fund model of live PORTFOLIO_VALUE cells, each referring to its company, period and metric name cell, the aggregate in the name', async () => {
+it('inserts a fund model of one live PORTFOLIO_VALUE per block over its companies, periods and metric name cell, the aggregate in the name', async () => {
   await post('/api/select', { sheet: 'Sheet1', a1: 'M1' });
   const frame = await freshSidebar();
   await loadNames(frame);
@@ -193,11 +193,12 @@ it('inserts a fund model of live PORTFOLIO_VALUE cells, each referring to its co
   await frame.fill('#grid-start', '2024-04');
   await frame.fill('#grid-end', '2024-06');
   await frame.click('#grid-model');
-  expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!M1:Q34: 32 companies × 3 periods × 1 metric \(MRR \(last\)\), 96 PORTFOLIO_VALUE formulas, and under each block a line counting the companies with a value\. /);
+  expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!M1:Q34: 32 companies × 3 periods × 1 metric \(MRR \(last\)\), 1 PORTFOLIO_VALUE formula, one per block filling its companies × periods \(one execution each when Sheets recalculates\), and under each block a line counting the companies with a value\. /);
   const rows = await stored('Sheet1', 1, 34);
   expect(rows[0]!.slice(12, 16).map((cell) => cell?.d)).toEqual(['MRR (last)', '2024-04', '2024-05', '2024-06']);
   const redwood = rows.findIndex((row) => row[12]?.d === 'Redwood Fintech');
-  expect(rows[redwood]![13]!.f).toBe(`=PORTFOLIO_VALUE($M${redwood + 1}, $M$1, N$1)`);
+  expect(rows[1]![13]!.f).toBe('=PORTFOLIO_VALUE($M2:$M33, $M$1, N$1:P$1)');
+  expect(rows[redwood]![13]?.f ?? '').toBe('');
   expect(rows[33]![12]!.d).toBe('Companies with a value');
   expect(rows[33]![13]!.f).toBe('=COUNT(N2:N33)&" of 32"');
   // Recalculated by the workbench as Sheets would: the values PORTFOLIO_METRIC shows for Redwood Fintech (as displayed).
@@ -216,6 +217,21 @@ it('inserts a fund model of live PORTFOLIO_VALUE cells, each referring to its co
   await session.page.waitForFunction(() => /^[\d,]+(\.\d+)?$/.test(document.querySelector('td[data-a1="N35"]')?.textContent ?? ''));
   const total = Number(((await stored('Sheet1', 35, 1))[0]![13]!.d ?? '').replace(/,/g, ''));
   expect(total).toBeCloseTo(numbers.reduce((sum, cell) => sum + Number(cell!.d.replace(/,/g, '')), 0), 0);
+  // Another name typed into the block's name cell recomputes the whole block: Redwood's MRR becomes its Revenue.
+  await typeInto('M1', 'Revenue (sum)');
+  await session.page.waitForFunction((row) => {
+    const text = document.querySelector(`td[data-a1="P${row}"]`)?.textContent ?? '';
+    return /^[\d,]+(\.\d+)?$/.test(text) && !/^632,?739\.25$/.test(text);
+  }, redwood + 1);
+
+  // One formula per cell, on request: each value cell refers to its company, period and the name cell.
+  await post('/api/select', { sheet: 'Sheet1', a1: 'R1' });
+  await frame.check('#grid-model-cells');
+  await frame.click('#grid-model');
+  expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!R1:U34: .*, 96 PORTFOLIO_VALUE formulas, one per cell /);
+  const perCell = await stored('Sheet1', 1, 34);
+  expect(perCell[redwood]![18]!.f).toBe(`=PORTFOLIO_VALUE($R${redwood + 1}, $R$1, S$1)`);
+  await frame.uncheck('#grid-model-cells');
 });
 
 it('shows from the click what Insert a fund model is doing (its blocks, an indeterminate bar), and takes the bar away once the model is written', async () => {

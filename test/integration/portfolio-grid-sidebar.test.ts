@@ -170,14 +170,14 @@ describe('insertPortfolioGrid', () => {
 });
 
 describe('insertFundModel', () => {
-  it('writes companies down, periods across, one live PORTFOLIO_VALUE per cell referring to its headers and a coverage line, a block per name', async () => {
+  it('writes companies down, periods across, with formulas: "cell" one live PORTFOLIO_VALUE per cell referring to its headers and a coverage line, a block per name', async () => {
     const fund = await createFund();
     const rt = runtimeFor(fund);
     const sheet = selectCell(rt, 'B3');
-    const report = ok<{ range: string; message: string }>(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash (last)', 'Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: null }]));
+    const report = ok<{ range: string; message: string }>(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash (last)', 'Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: null, formulas: 'cell' }]));
     // Two blocks of a name row, four company rows and a coverage line, a blank row between.
     expect(report.range).toBe('Sheet1!B3:E15');
-    expect(report.message).toMatch(/^Inserted a fund model at Sheet1!B3:E15: 4 companies × 2 periods × 2 metrics \(Cash \(last\) and Revenue \(no aggregate: a period of several values asks for one\)\), 16 PORTFOLIO_VALUE formulas, and under each block a line counting the companies with a value\./);
+    expect(report.message).toMatch(/^Inserted a fund model at Sheet1!B3:E15: 4 companies × 2 periods × 2 metrics \(Cash \(last\) and Revenue \(no aggregate: a period of several values asks for one\)\), 16 PORTFOLIO_VALUE formulas, one per cell \(each its own execution when Sheets recalculates, so Google may refuse some with "Script invoked too many times per second"\), and under each block a line counting the companies with a value\./);
     const values = sheet.getRange('B3:D15').getValues();
     const formulas = sheet.getRange('B3:D15').getFormulas();
     expect(values.map((row) => row[0])).toEqual(['Cash (last)', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Companies with a value', '', 'Revenue', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Companies with a value']);

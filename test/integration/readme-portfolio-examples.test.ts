@@ -49,9 +49,11 @@ describe("the README's fund grid examples on the demo fund", () => {
     // The two profiles named Cirrus Systems are labelled with their ids, so each row reads its own company.
     expect(rows.map((row) => row[0])).toEqual(expect.arrayContaining(['Redwood Fintech', `Cirrus Systems (${DEMO_IDS.profile(14)})`, `Cirrus Systems (${DEMO_IDS.profile(32)})`]));
     const redwood = rows.findIndex((row) => row[0] === 'Redwood Fintech') + 1;
-    expect(sheet.getRange(`B${redwood}`).getFormula()).toBe(`=PORTFOLIO_VALUE($A${redwood}, $A$1, B$1)`);
-    const done = await rt.recalculate(['B', 'C', 'D'].map((column) => ({ cell: `${column}${redwood}`, formula: sheet.getRange(`${column}${redwood}`).getFormula() })));
-    expect(done.map((o) => (o.ok ? o.values[0]![0] : o.error.message))).toEqual([633679.8333333334, 629619.0833333334, 632739.25]);
+    // One formula fills the block (companies × months), recalculated as Sheets does: one execution.
+    expect(sheet.getRange('B2').getFormula()).toBe('=PORTFOLIO_VALUE($A2:$A33, $A$1, B$1:D$1)');
+    const done = await rt.recalculateWritten();
+    expect(done.map((o) => o.cell)).toEqual(['B2']);
+    expect(sheet.getRange(`B${redwood}:D${redwood}`).getValues()[0]).toEqual([633679.8333333334, 629619.0833333334, 632739.25]);
   });
 
   it('PORTFOLIO_COVERAGE: Tidal Water stopped reporting after 2024-Q3', () => {

@@ -1,8 +1,10 @@
-// The fund model as analysts build it cell by cell: companies down, periods across, and in each cell one
-// =PORTFOLIO_VALUE referring to its row's company, its block's metric name cell and its column's period.
+// The fund model as analysts build it: companies down, periods across, and per block one =PORTFOLIO_VALUE over
+// the block's company column, its metric name cell and its period row (the default), or one per cell referring
+// to its row's company, the name cell and its column's period.
 
 import { InputError } from '../errors';
 import { columnLetters } from '../export/places';
+import { formatCount } from '../../shared/words';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { choicePeriods, cleanNames, type GridChoice } from './grid-builder';
 import { companyLabels, namingAggregate, readNamedMetric, UNIT_HEADER, withAggregate } from './fund-cells';
@@ -14,8 +16,23 @@ export type FundModelChoice = Pick<GridChoice, 'metricNames' | 'periods' | 'star
 /** A header cell's text (written as text, whatever it looks like), or a cell's live formula. */
 export type FundModelCell = { text: string } | { formula: string } | null;
 
-/** Sheets recalculates each formula cell as its own execution: past this the model is better split. */
-const MAX_MODEL_FORMULAS = 10_000;
+/**
+ * How a block's values are computed: one array formula filling the block ('block', the default), or one formula
+ * per value cell ('cell'). Sheets runs each formula as its own execution, and Apps Script refuses a user's custom
+ * functions invoked too many times per second ("code your custom functions so that they only need to be called
+ * once per range of data", quotas page; docs/platform.md): a block is one execution, a cell model one per value.
+ */
+export type FundModelFormulas = 'block' | 'cell';
+
+export const FUND_MODEL_FORMULAS: readonly FundModelFormulas[] = ['block', 'cell'];
+
+/** Past this many values a model is better split: one execution per cell, or one block's fetch under its 30 s. */
+const MAX_MODEL_VALUES = 10_000;
+
+/** How many PORTFOLIO_VALUE formulas (so executions per recalculation) a model of this shape holds. */
+export function modelFormulaCount(shape: { blocks: number; companies: number; periods: number }, formulas: FundModelFormulas): number {
+  return formulas === 'block' ? shape.blocks : shape.blocks * shape.companies * shape.periods;
+}
 
 /**
  * The blocks' name cells: each name as chosen, with its own aggregate ("Cash (last)"). An aggregate chosen apart
@@ -33,37 +50,44 @@ export function modelNameCells(choice: Pick<FundModelChoice, 'metricNames' | 'ag
 /**
  * One block per metric name, a blank row between: the name (with its aggregate) in the block's top-left cell, the
  * periods across that row, the fund's companies down the column under it (labels: a name two profiles share
- * carries the profile id), in each cell =PORTFOLIO_VALUE($A2, $A$1, B$1), and under the companies a line counting
- * per period the companies with a number, so a total over the block says how many it holds. Right of the periods, a
- * unit column: one =PORTFOLIO_UNIT($A2:$A34, $A$1) over the companies and that line, which shows each company's unit
- * and, on the line, the block's one unit or that a total adds different ones. `origin` is the 1-based cell of the
- * first block's name.
+ * carries the profile id), the values: by default one =PORTFOLIO_VALUE($A2:$A33, $A$1, B$1:I$1) in the block's
+ * first value cell filling the block (its other value cells are left empty for the result), or with 'cell' one
+ * =PORTFOLIO_VALUE($A2, $A$1, B$1) in each; and under the companies a line counting per period the companies with
+ * a number, so a total over the block says how many it holds. Right of the periods, a unit column: one
+ * =PORTFOLIO_UNIT($A2:$A34, $A$1) over the companies and that line, which shows each company's unit and, on the
+ * line, the block's one unit or that a total adds different ones. `origin` is the 1-based cell of the first block's name.
  */
-export function fundModelCells(directory: FundDirectory, choice: FundModelChoice, origin: { row: number; column: number }): FundModelCell[][] {
+export function fundModelCells(directory: FundDirectory, choice: FundModelChoice, origin: { row: number; column: number }, formulas: FundModelFormulas = 'block'): FundModelCell[][] {
   const nameCells = modelNameCells(choice);
   for (const name of nameCells) requireMetricNameInFund(directory, readNamedMetric(name, isFundMetricName(directory)).name);
   const periods = choicePeriods(choice);
   requireReadableLabels(periods);
   const profiles = directory.profiles;
   if (profiles.length === 0) throw new InputError('No portfolio companies: this fund has none yet, so a model would have no rows.');
-  const formulas = nameCells.length * profiles.length * periods.length;
-  if (formulas > MAX_MODEL_FORMULAS) {
-    throw new InputError(`That model is ${formulas.toLocaleString('en-US')} formulas, more than ${MAX_MODEL_FORMULAS.toLocaleString('en-US')}: Sheets runs each as its own execution. Choose fewer metrics or periods.`);
+  const values = nameCells.length * profiles.length * periods.length;
+  if (values > MAX_MODEL_VALUES) {
+    const why = formulas === 'cell' ? 'Sheets runs each cell\'s formula as its own execution' : 'each block\'s formula must read its values within a custom function\'s 30 seconds';
+    throw new InputError(`That model is ${formatCount(values)} values, more than ${formatCount(MAX_MODEL_VALUES)}: ${why}. Choose fewer metrics or periods.`);
   }
   const labels = companyLabels(profiles);
   const first = columnLetters(origin.column);
+  const lastPeriod = columnLetters(origin.column + periods.length);
   const cells: FundModelCell[][] = [];
   nameCells.forEach((name, block) => {
     if (block > 0) cells.push([]);
     const nameRow = origin.row + cells.length;
     cells.push([{ text: name }, ...periods.map((period) => ({ text: period })), { text: UNIT_HEADER }]);
-    profiles.forEach((profile) => {
+    profiles.forEach((profile, c) => {
       const row = origin.row + cells.length;
       cells.push([
         { text: labels.get(profile.id.toLowerCase())! },
-        ...periods.map((_, p) => {
+        ...periods.map((_, p): FundModelCell => {
           const column = columnLetters(origin.column + 1 + p);
-          return { formula: `=PORTFOLIO_VALUE($${first}${row}, $${first}$${nameRow}, ${column}$${nameRow})` };
+          if (formulas === 'cell') return { formula: `=PORTFOLIO_VALUE($${first}${row}, $${first}$${nameRow}, ${column}$${nameRow})` };
+          // The block's one formula: a column of companies against a row of periods fills a grid, cell for cell
+          // what the per-cell formula shows (fund-cells.ts), in one execution.
+          if (c > 0 || p > 0) return null;
+          return { formula: `=PORTFOLIO_VALUE($${first}${row}:$${first}${row + profiles.length - 1}, $${first}$${nameRow}, ${column}$${nameRow}:${lastPeriod}$${nameRow})` };
         }),
       ]);
     });
