@@ -5,7 +5,7 @@
 // bundle named by EMULATOR_BUNDLE / WORKBENCH_BUNDLE; without one (`npm run emulator`, `npm start`, the
 // bench) they run the sources through tsx as before. Jest's workers, and the processes they start, inherit
 // the variables, so the workbench's own emulator is the bundle too.
-const { build } = require('esbuild');
+const { build, stop } = require('esbuild');
 const { mkdirSync, readFileSync, renameSync } = require('node:fs');
 const path = require('node:path');
 
@@ -33,6 +33,15 @@ const sourceDirname = {
 
 async function bundleServers() {
   mkdirSync(OUT_DIR, { recursive: true });
+  try {
+    await bundleAll();
+  } finally {
+    // esbuild's service child would otherwise live on in the jest process (the only one, with --runInBand).
+    await stop();
+  }
+}
+
+async function bundleAll() {
   await Promise.all(Object.entries(ENTRIES).map(async ([variable, { name, entry }]) => {
     const outfile = path.join(OUT_DIR, `${name}.cjs`);
     // Written beside and renamed: another jest run in this checkout may be starting the previous bundle.
