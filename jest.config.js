@@ -13,5 +13,7 @@ module.exports = {
     '^.+\\.ts$': '<rootDir>/test/support/esbuild-transform.js',
   },
   testTimeout: 60000,
+  // Bundles the emulator and the workbench once per run, started with plain node (test/support/server-bundles.js).
+  globalSetup: '<rootDir>/test/support/server-bundles.js',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -1,6 +1,7 @@
 // Helpers for tests: start the emulator as a child process (or in-process for its own suite) and drive its control API.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { SyncHttpClient } from '../gas-runtime/sync-http';
 import path from 'node:path';
@@ -70,16 +71,26 @@ const CLI = path.join(__dirname, 'cli.ts');
 const READY_LINE = /^Emulator listening on (http:\/\/\S+) \(token: (\S+), company: (\S+)\)$/m;
 
 /**
- * Spawns `node --import tsx emulator/cli.ts --port 0 ...` and resolves when it prints its ready line.
- * A separate process, because the Node runtime for Apps Script blocks its thread during synchronous fetches.
+ * The command line's script: the bundle a jest run built (test/support/server-bundles.js names it in
+ * EMULATOR_BUNDLE), which plain node starts without compiling anything; otherwise cli.ts through tsx.
+ */
+export function cliArgs(): string[] {
+  const bundle = process.env.EMULATOR_BUNDLE;
+  return bundle && existsSync(bundle) ? [bundle] : ['--import', 'tsx', CLI];
+}
+
+/**
+ * Spawns `node --import tsx emulator/cli.ts --port 0 ...` (or its bundle, see cliArgs) and resolves when it
+ * prints its ready line. A separate process, because the Node runtime for Apps Script blocks its thread
+ * during synchronous fetches.
  */
 export function startEmulatorProcess(options: ProcessOptions = {}): Promise<RunningEmulator> {
-  const args = ['--import', 'tsx', CLI, '--port', '0', ...flagsOf(options)];
+  const args = [...cliArgs(), '--port', '0', ...flagsOf(options)];
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
     let errors = '';
-    // Generous: on a busy 2-core machine several suites start processes (tsx compiles on start) at once,
+    // Generous: on a busy 2-core machine several suites start processes at once,
     // well inside jest's 60 s hook timeout.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -23,6 +23,20 @@ describe('executions', () => {
     expect([called, isDate]).toEqual(['string', true]);
   });
 
+  // The built-ins are bound lexically in each context for speed (realm.ts fastGlobalsFor); a script sees them as before.
+  it('give the script the realm\'s own built-ins by name, the same values as its global object\'s', () => {
+    const rt = createGasRuntime({ code: 'function same() { return [Math === globalThis.Math, Object === globalThis.Object, JSON === globalThis.JSON, Date === globalThis.Date, Object.getOwnPropertyNames(globalThis).includes("Math"), [] instanceof Array]; }' });
+    expect(rt.run('same')).toEqual([true, true, true, true, true, true]);
+  });
+
+  it('load a script that declares or assigns a built-in\'s name at its top level, which then reads its own', () => {
+    const declares = createGasRuntime({ code: 'function Map() { return "own Map"; } var JSON = { own: true }; function read() { return [Map(), JSON.own, globalThis.JSON === JSON]; }' });
+    expect(declares.run('read')).toEqual(['own Map', true, true]);
+    expect(declares.functionNames()).toContain('Map');
+    const assigns = createGasRuntime({ code: 'Math = { max: function () { return "own max"; } }; function read() { return [Math.max(1, 2), globalThis.Math === Math]; }' });
+    expect(assigns.run('read')).toEqual(['own max', true]);
+  });
+
   it('sign with HMAC-SHA256 into Java\'s signed bytes, text with text and bytes with bytes (RFC 4231, case 2)', () => {
     const rt = createGasRuntime({
       code: 'function sign() { var s = Utilities.computeHmacSha256Signature("what do ya want for nothing?", "Jefe"); return [Utilities.base64Encode(s), Math.min.apply(null, s) < 0]; }'

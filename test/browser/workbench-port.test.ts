@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import path from 'node:path';
 import { ROOT, ensureBuilt } from '../support/built-bundle';
+import { workbenchArgs } from '../support/workbench-process';
 
 jest.setTimeout(90_000);
 
@@ -53,8 +54,10 @@ async function holdPorts(count: number): Promise<number> {
 beforeAll(() => ensureBuilt());
 afterEach(() => Promise.all(blockers.splice(0).map((server) => new Promise((resolve) => server.close(resolve)))));
 
-function startWorkbench(port: number, mark: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workbench', 'server.ts'), '--port', String(port)], {
+/** The run's bundle of the server (workbenchArgs), or `tsx workbench/server.ts`, the very command `npm start` runs. */
+function startWorkbench(port: number, mark: string, as: 'bundle' | 'npm start' = 'bundle') {
+  const script = as === 'bundle' ? workbenchArgs() : ['--import', 'tsx', path.join(ROOT, 'workbench', 'server.ts')];
+  const child = spawn(process.execPath, [...script, '--port', String(port)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Inherited by the emulator child, so this test finds its own processes among other suites'.
@@ -90,7 +93,8 @@ it('takes the next free port when the one asked for is in use, and prints the on
 it('says the ports are in use in one sentence, exits 1, and leaves no emulator running, when the next 20 are taken too', async () => {
   const port = await holdPorts(21);
   const mark = randomUUID();
-  const { child, out, exited } = startWorkbench(port, mark);
+  // Through tsx, as `npm start` runs it: the other suites start the bundle, this one keeps the command itself working.
+  const { child, out, exited } = startWorkbench(port, mark, 'npm start');
   // The emulator starts before the page's port is tried: see it running, so its end below means something.
   let sawEmulator = false;
   const watch = setInterval(() => {

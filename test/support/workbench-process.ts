@@ -1,6 +1,7 @@
 // Starts `npm start`'s server (without the build step) as a child process on a free port.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, ensureBuilt } from './built-bundle';
 import type { EmulatorControl } from '../../emulator/testing';
@@ -23,13 +24,22 @@ export interface RunningWorkbench {
 
 const READY = /^Workbench on (\S+) \(emulator (\S+), token (\S+), company (\S+)\)$/m;
 
+/**
+ * `npm start`'s server script: the bundle this jest run built (test/support/server-bundles.js names it in
+ * WORKBENCH_BUNDLE), which plain node starts without compiling anything; otherwise server.ts through tsx.
+ */
+export function workbenchArgs(): string[] {
+  const bundle = process.env.WORKBENCH_BUNDLE;
+  return bundle && existsSync(bundle) ? [bundle] : ['--import', 'tsx', path.join(ROOT, 'workbench', 'server.ts')];
+}
+
 export function startWorkbench(extraArgs: string[] = []): Promise<RunningWorkbench> {
   ensureBuilt();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workbench', 'server.ts'), '--port', '0', ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...workbenchArgs(), '--port', '0', ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
     let errors = '';
-    // Generous: on a busy 2-core machine several suites start processes (tsx compiles on start) at once,
+    // Generous: on a busy 2-core machine several suites start processes at once,
     // well inside jest's 60 s hook timeout.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
