@@ -88,7 +88,12 @@ export async function chooseUndo(container: HTMLElement, run: ActionRunner): Pro
     description,
     el('div', { class: 'buttons' }, confirm, keep));
   container.replaceChildren(box);
-  keep.addEventListener('click', () => container.replaceChildren(el('p', { class: 'hint' }, 'Nothing was undone.')));
+  keep.addEventListener('click', () => {
+    const kept = el('p', { class: 'hint' }, 'Nothing was undone.');
+    container.replaceChildren(kept);
+    // Keep it has gone with the chooser: the focus goes to the line that says what happened.
+    focusOn(kept);
+  });
   confirm.addEventListener('click', () => {
     const pushId = select.value;
     confirm.disabled = keep.disabled = select.disabled = true;
@@ -182,7 +187,11 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
     cancelSent ??= view.cancel(handle);
     onCancel();
   });
+  // A job started from a button inside `container` (Resume, Undo this push, Overwrite) replaces that button, or the
+  // button was disabled as it was pressed: either way the focus would fall to the body, so it goes to the bar.
+  const takeFocus = !document.activeElement || document.activeElement === document.body || container.contains(document.activeElement);
   container.replaceChildren(bar.root);
+  if (takeFocus) focusOn(bar.root.querySelector<HTMLElement>('.progress-label') ?? bar.root);
   const progressHeard = showingProgress(container);
   let stepStillRunning = false;
   for (;;) {
