@@ -87,7 +87,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
   function refreshOffer(metricIds: string[]): HTMLElement | null {
     if (metricIds.length === 0) return null;
     const written = metricIds.length === 1 ? 'the metric written' : `the ${metricIds.length} metrics written`;
-    const button = el('button', { type: 'button', class: 'action', id: 'export-refresh-formulas' }, 'Refresh those formulas');
+    const button = el('button', { type: 'button', id: 'export-refresh-formulas' }, 'Refresh those formulas');
     const said = el('p', { class: 'hint', id: 'export-refresh-result' }, `Formulas reading ${written} show the new values when they next run; this runs them now.`);
     button.addEventListener('click', () => {
       void busy(panel, status, 'Refreshing formulas…', async () => {
@@ -136,7 +136,7 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
   }
 
   function offerResume(handle: ExportHandle): void {
-    const button = el('button', { type: 'button', class: 'action' }, 'Resume');
+    const button = el('button', { type: 'button' }, 'Resume');
     button.addEventListener('click', () => run('Resuming…', async () => drive(unwrap(await server.resumeExport(handle.exportId)))));
     const parts: HTMLElement[] = [el('p', { class: 'hint' }, `The export of ${handle.range} stopped with ${handle.progress.itemsDone} of ${handle.progress.itemsTotal} done. Resuming sends only what was not confirmed.`)];
     const problem = handle.report?.problem ?? handle.progress.problem;

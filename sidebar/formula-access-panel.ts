@@ -2,7 +2,7 @@
 // list counts (formulas read the owner's properties), so a known non-owner is told so instead; in a Shared Drive,
 // the list of the person who connected the file.
 
-import { busy, byId, el, say } from './dom';
+import { busy, byId, el, markInvalid, say } from './dom';
 import type { Outcome } from './outcome';
 import { server } from './server';
 import type { FormulaAccess, RpcResult } from '../src/shared/rpc';
@@ -31,7 +31,7 @@ export function mountFormulaAccess(defaultCompanyId: () => string): void {
     addButton.hidden = false;
     if (current.length === 0) list.append(el('li', {}, 'No company yet: formulas here read no data.'));
     for (const id of current) {
-      const remove = el('button', { type: 'button', 'aria-label': `Stop formulas reading company ${id}` }, 'Remove');
+      const remove = el('button', { type: 'button', 'aria-label': `Remove company ${id}` }, 'Remove');
       remove.addEventListener('click', () => save(current.filter((other) => other !== id), `Formulas here no longer read company ${id}.`));
       list.append(el('li', {}, el('code', {}, id), ' ', remove));
     }
@@ -48,7 +48,14 @@ export function mountFormulaAccess(defaultCompanyId: () => string): void {
 
   addButton.addEventListener('click', () => {
     const id = defaultCompanyId();
-    if (!id) return say(status, 'Enter a default company id above first.', 'error');
+    if (!id) {
+      say(status, 'Enter a default company id above first.', 'error');
+      // The sentence is about the Default company id field: tied to it, and the focus taken there.
+      const field = byId<HTMLInputElement>('company-id');
+      markInvalid(field, 'Enter a default company id above first.');
+      field.focus();
+      return;
+    }
     save([...current, id], `Formulas here may now read company ${id}.`);
   });
 

@@ -1,7 +1,7 @@
 // Drives a step-by-step server job (an export, an import, an audit push) with the shared progress bar:
 // steps until it ends, waits out the rate limit as a wait, cancels on request, then shows the report.
 
-import { countOf, el } from './dom';
+import { countOf, el, focusOn, showingProgress } from './dom';
 import { jobLine, partialTone, toneOf, writeLine, type Outcome, type Shortfall } from './outcome';
 import { createProgress } from './progress';
 import { server } from './server';
@@ -35,12 +35,12 @@ export interface JobView<H> {
 
 /** The line under a sending job's report that opens the Pushes sheet (openPushLog), and offers Undo. */
 function pushLogLink(run: ActionRunner): HTMLElement {
-  const open = el('button', { type: 'button', class: 'action', 'data-push-log': '' }, 'Open the Pushes sheet');
+  const open = el('button', { type: 'button', 'data-push-log': '' }, 'Open the Pushes sheet');
   open.addEventListener('click', () => run('Opening the Pushes sheet…', async () => {
     const result = await server.openPushLog();
     return result.ok ? { line: result.value, tone: 'success' } : { line: result.error, tone: 'error' };
   }));
-  const undo = el('button', { type: 'button', class: 'action', 'data-undo-push': '' }, 'Undo a push…');
+  const undo = el('button', { type: 'button', 'data-undo-push': '' }, 'Undo a push…');
   const undoResults = el('div', { class: 'results' });
   undo.addEventListener('click', () => {
     undo.disabled = true;
@@ -80,7 +80,7 @@ export async function chooseUndo(container: HTMLElement, run: ActionRunner): Pro
   };
   describe();
   select.addEventListener('change', describe);
-  const confirm = el('button', { type: 'button', class: 'action', 'data-undo-confirm': '' }, 'Undo this push');
+  const confirm = el('button', { type: 'button', 'data-undo-confirm': '' }, 'Undo this push');
   const keep = el('button', { type: 'button', 'data-undo-keep': '' }, 'Keep it');
   const box = el('div', { class: 'undo-chooser', role: 'group', 'aria-label': 'Undo a push' },
     ...warning,
@@ -88,7 +88,12 @@ export async function chooseUndo(container: HTMLElement, run: ActionRunner): Pro
     description,
     el('div', { class: 'buttons' }, confirm, keep));
   container.replaceChildren(box);
-  keep.addEventListener('click', () => container.replaceChildren(el('p', { class: 'hint' }, 'Nothing was undone.')));
+  keep.addEventListener('click', () => {
+    const kept = el('p', { class: 'hint' }, 'Nothing was undone.');
+    container.replaceChildren(kept);
+    // Keep it has gone with the chooser: the focus goes to the line that says what happened.
+    focusOn(kept);
+  });
   confirm.addEventListener('click', () => {
     const pushId = select.value;
     confirm.disabled = keep.disabled = select.disabled = true;
@@ -182,7 +187,12 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
     cancelSent ??= view.cancel(handle);
     onCancel();
   });
+  // A job started from a button inside `container` (Resume, Undo this push, Overwrite) replaces that button, or the
+  // button was disabled as it was pressed: either way the focus would fall to the body, so it goes to the bar.
+  const takeFocus = !document.activeElement || document.activeElement === document.body || container.contains(document.activeElement);
   container.replaceChildren(bar.root);
+  if (takeFocus) focusOn(bar.root.querySelector<HTMLElement>('.progress-label') ?? bar.root);
+  const progressHeard = showingProgress(container);
   let stepStillRunning = false;
   for (;;) {
     const state = view.progress(handle);
@@ -224,10 +234,13 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
   const stopped = status === 'paused' || Boolean(report?.problem);
   const tone = report && status === 'done' && !stopped ? partialTone(report.summary, toneOf(view.shortfall(handle))) : toneOf(view.shortfall(handle), stopped);
   bar.finish(ending, tone);
+  progressHeard();
   if (report) {
     const summary = el('p', { class: `status ${tone}` });
     writeLine(summary, report.summary, tone);
     container.append(summary);
+    // Cancel had the focus and has gone (bar.finish put the focus on its ending line): the report is what to read next.
+    if (bar.root.contains(document.activeElement)) focusOn(summary);
     if (report.problem) container.append(el('p', { class: 'status error' }, report.problem));
     if (report.problems.length) container.append(el('ul', { class: 'problems', 'aria-label': 'Rows or cells not stored' }, ...report.problems.map((p) => el('li', {}, p))));
     container.append(...(view.extras?.(handle) ?? []));
@@ -243,7 +256,7 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
 
 /** A Resume button that runs the job again from what was not confirmed, in `container`. */
 export function resumeOffer<H>(container: HTMLElement, handle: H, view: JobView<H>, run: ActionRunner, hint = SENDS.hint): HTMLElement[] {
-  const button = el('button', { type: 'button', class: 'action' }, 'Resume');
+  const button = el('button', { type: 'button' }, 'Resume');
   button.addEventListener('click', () => {
     run('Resuming…', async () => runJob(container, unwrap(await view.resume(handle)), view, run));
   });

@@ -38,14 +38,14 @@ function mountTabs(onShow: (panelId: string) => void): (panelId: string) => void
 
 /** Settles once `panel` has no work under way: while it has, busy() keeps its buttons disabled, and a click on them does nothing. */
 function whenIdle(panel: HTMLElement): Promise<void> {
-  if (!panel.hasAttribute('aria-busy')) return Promise.resolve();
+  if (!panel.hasAttribute('data-busy')) return Promise.resolve();
   return new Promise((resolve) => {
     const observer = new MutationObserver(() => {
-      if (panel.hasAttribute('aria-busy')) return;
+      if (panel.hasAttribute('data-busy')) return;
       observer.disconnect();
       resolve();
     });
-    observer.observe(panel, { attributes: true, attributeFilter: ['aria-busy'] });
+    observer.observe(panel, { attributes: true, attributeFilter: ['data-busy'] });
   });
 }
 

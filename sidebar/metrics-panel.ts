@@ -30,6 +30,7 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
   const companyFilter = byId<HTMLSelectElement>('metric-company');
   const list = byId<HTMLUListElement>('metric-list');
   const count = byId<HTMLElement>('metric-count');
+  const chosenCount = byId<HTMLElement>('metric-chosen');
   const status = byId<HTMLElement>('metrics-status');
   const latestStatus = byId<HTMLElement>('metric-latest-status');
   let metrics: MetricSummary[] = [];
@@ -37,8 +38,12 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
   let latest = new Map<string, LatestValue>();
   let loadedFor = '';
   const chosen = new Set<string>();
+  /** The metric whose box is the list's one tab stop (the last one focused); the first shown when it is not shown. */
+  let tabStop = '';
 
   function render(): void {
+    // Redrawn under the focus (the latest values arriving, a metric created): the focus stays on its metric's box.
+    const focusedId = list.contains(document.activeElement) ? (document.activeElement as HTMLInputElement).value : null;
     const needle = search.value.trim().toLowerCase();
     const company = companyFilter.value;
     const shown = sortedByCompany(metrics).filter((m) =>
@@ -48,7 +53,13 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
         // A heading where the company changes: the fund's metrics grouped under each portfolio company.
         const heading = metric.portfolioCompanyName && metric.portfolioCompanyName !== shown[i - 1]?.portfolioCompanyName
           ? [el('li', { class: 'metric-group' }, metric.portfolioCompanyName)] : [];
-        const box = el('input', { type: 'checkbox', id: `metric-${metric.id}`, value: metric.id, checked: chosen.has(metric.id) });
+        // Named by the metric and its company alone ("Headcount, Acme Robotics"); its frequency, unit and latest
+        // value are its description, read after the name, so a screen reader moving down the list hears names.
+        const box = el('input', {
+          type: 'checkbox', id: `metric-${metric.id}`, value: metric.id, checked: chosen.has(metric.id), tabindex: '-1',
+          'aria-labelledby': metric.portfolioCompanyName ? `metric-name-${metric.id} metric-company-${metric.id}` : `metric-name-${metric.id}`,
+          'aria-describedby': latest.has(metric.id) ? `metric-about-${metric.id} metric-latest-${metric.id}` : `metric-about-${metric.id}`,
+        });
         box.addEventListener('change', () => {
           if (box.checked) chosen.add(metric.id);
           else chosen.delete(metric.id);
@@ -57,22 +68,74 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
         return [...heading, el('li', { class: 'metric' },
           box,
           el('label', { for: `metric-${metric.id}` },
-            el('span', { class: 'metric-name' }, metric.name),
-            el('span', { class: 'metric-meta' }, metric.portfolioCompanyName ? el('span', { class: 'metric-company' }, metric.portfolioCompanyName) : null, metric.portfolioCompanyName ? ' · ' : null, `${metric.frequency} · ${metric.unit}`),
-            latestLine(latest.get(metric.id))))];
+            el('span', { class: 'metric-name', id: `metric-name-${metric.id}` }, metric.name),
+            el('span', { class: 'metric-meta' },
+              metric.portfolioCompanyName ? el('span', { class: 'metric-company', id: `metric-company-${metric.id}` }, metric.portfolioCompanyName) : null,
+              metric.portfolioCompanyName ? ' · ' : null,
+              el('span', { id: `metric-about-${metric.id}` }, `${metric.frequency} · ${metric.unit}`)),
+            latestLine(latest.get(metric.id), metric.id)))];
       }),
     );
+    const boxes = metricBoxes();
+    const stop = boxes.find((box) => box.value === tabStop) ?? boxes[0];
+    if (stop) makeTabStop(stop);
+    if (focusedId) boxes.find((box) => box.value === focusedId)?.focus({ preventScroll: true });
     if (!metrics.length) list.replaceChildren(el('li', { class: 'empty' }, 'No metrics loaded.'));
     else if (!shown.length) list.replaceChildren(el('li', { class: 'empty' }, company ? `No metric of ${company} contains "${search.value.trim()}".` : `No metric name contains "${search.value.trim()}".`));
     updateCount();
   }
 
+  const metricBoxes = (): HTMLInputElement[] => Array.from(list.querySelectorAll<HTMLInputElement>('input[type="checkbox"]'));
+
+  /**
+   * The list is one tab stop, as a listbox is (WAI-ARIA's roving tabindex): Tab passes over it in one step,
+   * the arrow keys, Home and End move between its boxes, Space ticks the one focused.
+   */
+  list.addEventListener('keydown', (event) => {
+    const boxes = metricBoxes();
+    const at = boxes.indexOf(event.target as HTMLInputElement);
+    if (at < 0) return;
+    const to = event.key === 'ArrowDown' || event.key === 'ArrowRight' ? Math.min(at + 1, boxes.length - 1)
+      : event.key === 'ArrowUp' || event.key === 'ArrowLeft' ? Math.max(at - 1, 0)
+        : event.key === 'Home' ? 0 : event.key === 'End' ? boxes.length - 1 : -1;
+    if (to < 0) return;
+    event.preventDefault();
+    boxes[to]!.focus();
+  });
+  list.addEventListener('focusin', (event) => {
+    const box = event.target;
+    if (!(box instanceof HTMLInputElement)) return;
+    tabStop = box.value;
+    makeTabStop(box);
+  });
+
+  /** `box` the list's tab stop; its own source link (Open) the one link Tab reaches in the list, right after it. */
+  function makeTabStop(box: HTMLInputElement): void {
+    for (const other of metricBoxes()) other.tabIndex = other === box ? 0 : -1;
+    const row = box.closest('li');
+    for (const link of Array.from(list.querySelectorAll<HTMLAnchorElement>('a[href]'))) link.tabIndex = link.closest('li') === row ? 0 : -1;
+  }
+
+  /**
+   * What the search shows, said once it has settled (half a second after the last key), not at every key, and
+   * only when it changed: the region is heard each time its text changes.
+   */
+  let countTimer: ReturnType<typeof setTimeout> | undefined;
+  function announceCount(): void {
+    clearTimeout(countTimer);
+    countTimer = setTimeout(() => {
+      const shown = metricBoxes().length;
+      const line = !metrics.length ? '' : `${shown} of ${metrics.length} metric${metrics.length === 1 ? '' : 's'} shown.`;
+      if (count.textContent !== line) count.textContent = line;
+    }, 500);
+  }
+
   /** "Latest 60327.71 on 2024-06-01 · user_provided: Entered by … · Open", the type marked when it needs review. */
-  function latestLine(value: LatestValue | undefined): HTMLElement | null {
+  function latestLine(value: LatestValue | undefined, metricId: string): HTMLElement | null {
     if (!value) return null;
-    if (value.date === null) return el('span', { class: 'metric-latest' }, 'No value yet.');
+    if (value.date === null) return el('span', { class: 'metric-latest', id: `metric-latest-${metricId}` }, 'No value yet.');
     const source = value.source;
-    return el('span', { class: 'metric-latest' },
+    return el('span', { class: 'metric-latest', id: `metric-latest-${metricId}` },
       `Latest ${value.value} on ${value.date}`,
       source ? ' · ' : null,
       source ? el('span', { class: source.review ? 'source-type review' : 'source-type', title: source.review ? 'Read by the AI inbox from a document: check it before it goes into a report.' : undefined }, source.type) : null,
@@ -98,12 +161,12 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
   }
 
   function updateCount(): void {
-    count.textContent = metrics.length ? `${chosen.size} of ${metrics.length} chosen` : '';
+    chosenCount.textContent = metrics.length ? `${chosen.size} of ${metrics.length} chosen` : '';
   }
 
   async function load(): Promise<Outcome> {
     const companyId = await company();
-    if (!companyId) return { line: 'Enter a company id, or set a default company in Settings.', tone: 'error' };
+    if (!companyId) return { line: 'Enter a company id, or set a default company in Settings.', tone: 'error', field: companyInput };
     const result = await server.listMetrics(companyId);
     if (!result.ok) return { line: result.error, tone: 'error' };
     metrics = result.value;
@@ -111,6 +174,8 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     loadedFor = companyId;
     latest = new Map();
     chosen.clear();
+    // The status line says how many were loaded: the search's count starts again with the next search.
+    count.textContent = '';
     render();
     if (metrics.length) void loadLatest(metrics.map((m) => m.id), companyId);
     return { line: `${metrics.length} metric${metrics.length === 1 ? '' : 's'} loaded.`, tone: 'success' };
@@ -120,14 +185,20 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     event.preventDefault();
     void busy(panel, status, 'Loading metrics…', load);
   });
-  search.addEventListener('input', render);
-  companyFilter.addEventListener('change', render);
+  search.addEventListener('input', () => {
+    render();
+    announceCount();
+  });
+  companyFilter.addEventListener('change', () => {
+    render();
+    announceCount();
+  });
 
   byId<HTMLFormElement>('insert-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const mode = (byId<HTMLInputElement>('mode-formula').checked ? 'formula' : 'snapshot') as 'formula' | 'snapshot';
     void busy(panel, status, mode === 'formula' ? 'Inserting the formula…' : 'Fetching values…', async (): Promise<Outcome> => {
-      if (!chosen.size) return { line: 'Choose one or more metrics first.', tone: 'error' };
+      if (!chosen.size) return { line: 'Choose one or more metrics first.', tone: 'error', field: list };
       const result = await server.insertMetricValues({
         companyId: await company(),
         metricIds: metrics.filter((m) => chosen.has(m.id)).map((m) => m.id),

@@ -11,6 +11,8 @@ export type Outcome = {
   tone: Tone;
   /** The report the action wrote, to scroll into view; absent when the status line is the whole answer. */
   report?: HTMLElement | null;
+  /** The field an error is about: busy() ties the sentence to it (aria-invalid, aria-describedby) and focuses it. */
+  field?: HTMLElement | null;
 };
 
 /** What did not go as asked, counted from a job's totals. */

@@ -39,9 +39,9 @@ function conflictOffer(handle: AuditPushHandle, results: HTMLElement, run: Actio
   if (conflicts.length === 0) return [];
   const cells = conflicts.map((item) => ({ profileId: item.profileId, propertyId: item.propertyId }));
   const n = conflicts.length;
-  const overwrite = el('button', { type: 'button', class: 'action', id: 'audit-overwrite' }, `Overwrite ${n === 1 ? 'this cell' : `these ${n} cells`}`);
-  const take = el('button', { type: 'button', class: 'action', id: 'audit-take-server' }, `Take the server's ${n === 1 ? 'value' : 'values'}`);
-  const box = el('div', { class: 'conflicts', 'aria-label': 'Cells changed on the server' },
+  const overwrite = el('button', { type: 'button', id: 'audit-overwrite' }, `Overwrite ${n === 1 ? 'this cell' : `these ${n} cells`}`);
+  const take = el('button', { type: 'button', id: 'audit-take-server' }, `Take the server's ${n === 1 ? 'value' : 'values'}`);
+  const box = el('div', { class: 'conflicts', role: 'group', 'aria-label': 'Cells changed on the server' },
     el('p', { class: 'hint' }, `${countOf(n, 'cell')} changed on the server since the audit was built ${n === 1 ? 'was' : 'were'} not sent, so nobody's change is lost. Each is marked with a note in the sheet.`),
     el('ul', { class: 'problems' }, ...conflicts.map((item) => el('li', {}, conflictLine(item)))),
     overwrite,
@@ -111,7 +111,7 @@ function howItStopped(status: string): string {
 /** Asks `question` inside `container` with Push and Cancel; resolves true for Push. */
 function askFirst(container: HTMLElement, question: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const push = el('button', { type: 'button', class: 'action', id: 'audit-push-confirm' }, 'Push');
+    const push = el('button', { type: 'button', id: 'audit-push-confirm' }, 'Push');
     const cancel = el('button', { type: 'button', id: 'audit-push-decline' }, 'Cancel');
     push.addEventListener('click', () => resolve(true));
     cancel.addEventListener('click', () => resolve(false));
@@ -294,8 +294,8 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
           el('p', { class: 'hint' }, 'To keep a profile\'s name, put its current name in the sheet and import again.'));
       }
       const label = [check.unrecognised.length > 0 ? `without ${these}` : '', renames.length > 0 ? 'and rename' : ''].filter(Boolean).join(' ');
-      const confirm = el('button', { type: 'button', class: 'action', id: check.unrecognised.length > 0 ? 'import-ignore-columns' : 'import-confirm-renames' }, `Import ${label}`);
-      const box = el('div', { class: 'confirm', 'aria-label': check.unrecognised.length > 0 ? 'Unrecognised columns' : 'Profile renames' }, ...parts, confirm);
+      const confirm = el('button', { type: 'button', id: check.unrecognised.length > 0 ? 'import-ignore-columns' : 'import-confirm-renames' }, `Import ${label}`);
+      const box = el('div', { class: 'confirm', role: 'group', 'aria-label': check.unrecognised.length > 0 ? 'Unrecognised columns' : 'Profile renames' }, ...parts, confirm);
       results.replaceChildren(box);
       const confirmed = { ...request, ...(check.unrecognised.length > 0 ? { ignoreUnrecognisedColumns: true } : {}), ...(renames.length > 0 ? { renames } : {}) };
       confirm.addEventListener('click', () => {
@@ -311,7 +311,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   byId<HTMLButtonElement>('import-contacts').addEventListener('click', () => importFromSelection('contacts'));
 
   /** Undo of any of the person's last pushes in this spreadsheet (exports, audit pushes, imports): pick, read, confirm. */
-  const undoButton = el('button', { type: 'button', id: 'undo-a-push' }, 'Undo a push…');
+  const undoButton = el('button', { type: 'button', id: 'undo-a-push' }, 'Choose a push to undo…');
   byId<HTMLButtonElement>('audit-build').closest('fieldset')!.after(el('fieldset', { class: 'block' },
     el('legend', {}, 'Undo a push'),
     el('p', { class: 'hint' }, 'Pick one of your last 10 pushes here (exports, audit pushes, imports), read what Undo restores and what it cannot, then confirm. Every value it replaced is written back as it was, unless someone changed it since.'),
@@ -319,7 +319,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   undoButton.addEventListener('click', () => run('Reading your last pushes…', () => chooseUndo(results, run)));
 
   /** Pushes, imports and audit builds of the last six hours that did not finish, each offered with Resume. */
-  const unfinishedBox = el('div', { class: 'unfinished', 'aria-label': 'Unfinished pushes and imports' });
+  const unfinishedBox = el('div', { class: 'unfinished', role: 'group', 'aria-label': 'Unfinished pushes and imports' });
   results.before(unfinishedBox);
   async function offerUnfinished(): Promise<void> {
     const jobs = unwrap(await server.findUnfinishedPortfolioJobs());

@@ -1,6 +1,6 @@
 // The progress bar that long work shares (export, audit push): progress, waits, cancel, final report.
 
-import { el } from './dom';
+import { el, focusOn } from './dom';
 import type { Tone } from './outcome';
 
 export interface ProgressView {
@@ -16,10 +16,21 @@ export interface ProgressView {
 
 export function createProgress(label: string, onCancel?: () => void): ProgressView {
   const bar = el('progress', { max: '1', value: '0', 'aria-label': label });
-  const text = el('p', { class: 'progress-text', role: 'status', 'aria-live': 'polite' }, 'Starting…');
-  const cancel = el('button', { type: 'button', class: 'cancel' }, 'Cancel');
+  // The line changes with every progress read and every second of a wait: shown, not read out. What is read out
+  // goes to `heard`, once per change worth hearing (started, each quarter done, a wait begun, cancelling); the
+  // tab's status line announces how the job ended.
+  const text = el('p', { class: 'progress-text' }, 'Starting…');
+  const heard = el('p', { class: 'visually-hidden', role: 'status' });
+  const cancel = el('button', { type: 'button', class: 'cancel', 'aria-label': `Cancel: ${label}` }, 'Cancel');
   // Sticky while it runs (styles.css): the bar, the estimate and Cancel stay in view wherever the tab scrolls.
-  const root = el('div', { class: 'progress running' }, el('p', { class: 'progress-label' }, label), bar, text, cancel);
+  const root = el('div', { class: 'progress running' }, el('p', { class: 'progress-label' }, label), bar, text, heard, cancel);
+  let quarterHeard = 0;
+  let waitHeard = false;
+  const hear = (line: string): void => {
+    if (heard.textContent !== line) heard.textContent = line;
+  };
+  // Set once the page has drawn the region empty: a region that arrives holding its text is not read by every screen reader.
+  setTimeout(() => hear(`${label}: started.`), 0);
   let cancelled = false;
   const started = Date.now();
   let done = 0;
@@ -35,10 +46,13 @@ export function createProgress(label: string, onCancel?: () => void): ProgressVi
   };
   const counted = (): string => `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`;
   cancel.addEventListener('click', () => {
+    if (cancelled) return;
     cancelled = true;
-    cancel.disabled = true;
+    // Not disabled: a disabled button drops the focus to the page's body; this one keeps it until the job ends.
+    cancel.setAttribute('aria-disabled', 'true');
     // The server stops at its next group of requests; those already sent still count in the report.
     text.textContent = 'Cancelling once the requests under way are answered…';
+    hear(text.textContent);
     onCancel?.();
   });
   return {
@@ -54,14 +68,26 @@ export function createProgress(label: string, onCancel?: () => void): ProgressVi
       // The bar still moves after Cancel (the wave under way is answered), but the text must keep saying so.
       const said = cancelled ? 'cancelling once the requests under way are answered…' : [note, estimate()].filter(Boolean).join(' · ');
       text.textContent = `${counted()}${said ? ` · ${said}` : ''}`;
+      waitHeard = false;
+      const quarter = total > 0 ? Math.floor((4 * Math.min(done, total)) / total) : 0;
+      if (!cancelled && quarter > quarterHeard && quarter < 4) {
+        quarterHeard = quarter;
+        hear(`${label}: ${counted()} done.`);
+      }
     },
     waiting(seconds) {
       if (cancelled) return;
       text.textContent = [counted(), "waiting for the API's rate limit", estimate(seconds)].filter(Boolean).join(' · ');
+      // Heard once per wait, not once a second as the countdown shows it.
+      if (!waitHeard) hear(text.textContent);
+      waitHeard = true;
     },
     finish(summary, kind) {
       root.classList.remove('running');
+      // Cancel goes: the focus it held goes to this line, which says how the job ended (runJob may move it on to the report).
+      if (root.contains(document.activeElement)) focusOn(text);
       cancel.remove();
+      heard.remove();
       text.textContent = summary;
       text.className = `progress-text ${kind}`;
     },

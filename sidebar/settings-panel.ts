@@ -33,6 +33,8 @@ export function mountSettings(): SettingsPanel {
     tokenStatus.textContent = settings.tokenSet ? 'A token is set.' : 'No token is set.';
     removeButton.hidden = !settings.tokenSet;
     baseUrlInput.value = settings.baseUrl ?? '';
+    // What was saved: a Save whose refusal names no field ties it to the address only when the address changed.
+    baseUrlInput.defaultValue = baseUrlInput.value;
     companyInput.value = settings.defaultCompanyId ?? '';
     // Only for someone who may not own the spreadsheet: whose connection formulas here use.
     sharingNote.textContent = settings.sharingNote ?? '';
@@ -43,8 +45,12 @@ export function mountSettings(): SettingsPanel {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(panel, status, 'Saving…', async (): Promise<Outcome> => {
+      const baseUrlBefore = baseUrlInput.defaultValue;
       const result = await server.saveSettings({ token: tokenInput.value || undefined, baseUrl: baseUrlInput.value.trim(), defaultCompanyId: companyInput.value.trim() || null });
-      if (!result.ok) return { line: result.error, tone: 'error' };
+      // The refusal names no field, so it is tied to one only when one alone was changed: the token, or the address.
+      const tokenTyped = tokenInput.value !== '';
+      const addressChanged = baseUrlInput.value.trim() !== baseUrlBefore;
+      if (!result.ok) return { line: result.error, tone: 'error', field: tokenTyped && !addressChanged ? tokenInput : addressChanged && !tokenTyped ? baseUrlInput : null };
       show(result.value);
       // A changed token or address was tested with one request: say what the API answered.
       const tested = result.value.connection;
@@ -64,7 +70,7 @@ export function mountSettings(): SettingsPanel {
   byId<HTMLButtonElement>('test-connection').addEventListener('click', () => {
     void busy(panel, status, 'Testing the connection…', async (): Promise<Outcome> => {
       const companyId = companyInput.value.trim();
-      if (!companyId) return { line: 'Enter a company id to test the connection with.', tone: 'error' };
+      if (!companyId) return { line: 'Enter a company id to test the connection with.', tone: 'error', field: companyInput };
       const result = await server.testConnection(companyId);
       if (!result.ok) return { line: result.error, tone: 'error' };
       return { line: result.value.message, tone: result.value.ok ? 'success' : 'error' };

@@ -121,7 +121,7 @@ it('cancels a build from its bar before its next wave of reads, offers Resume, a
   // The first wave only: the profiles and the properties.
   expect(readBeforeResume).toBeLessThanOrEqual(2);
 
-  await frame.click('#portfolio-results button.action');
+  await frame.click('#portfolio-results button:text-is("Resume")');
   await frame.waitForFunction(() => /success/.test(document.querySelector('#portfolio-status')?.className ?? ''));
   expect(await frame.textContent('#portfolio-status')).toMatch(/^Built "Portfolio audit": 32 companies × 15 properties/);
   const pages = (await session.workbench.control.requests())

@@ -68,11 +68,12 @@ function waitOnStateNotTime(page: Page): void {
 
 /**
  * Settles once the sidebar's first loads are over (its settings and formula access, each under busy()), so a
- * click then reaches enabled controls and an action reads the default company. Before its script runs, the
+ * click then reaches enabled controls and an action reads the default company. data-busy, not aria-busy: a panel
+ * showing a job's progress is not aria-busy (its progress must be heard), but its work is still under way. Before its script runs, the
  * Settings status line has no tone class; the load leaves one ('info' when cleared, 'error' when it failed).
  */
 export async function sidebarLoaded(frame: Frame): Promise<void> {
-  await frame.waitForFunction(() => document.querySelector('#settings-status')?.className !== 'status' && !document.querySelector('[aria-busy]'), undefined, UNTIL_DONE);
+  await frame.waitForFunction(() => document.querySelector('#settings-status')?.className !== 'status' && !document.querySelector('[data-busy]'), undefined, UNTIL_DONE);
 }
 
 /** Settles once the sidebar's first loads are over and the grid has drawn (a page just opened or reloaded). */
@@ -95,7 +96,7 @@ export async function gridSettled(page: Page): Promise<void> {
  * rather than as a wait for a success that never comes.
  */
 export async function outcomeOf(frame: Frame, panel: string, status: string): Promise<{ line: string; tone: string }> {
-  await frame.waitForFunction(([p, s]) => !document.querySelector(p!)!.hasAttribute('aria-busy') && /\b(success|warning|error|partial)\b/.test(document.querySelector(s!)!.className), [panel, status] as const, UNTIL_DONE);
+  await frame.waitForFunction(([p, s]) => !document.querySelector(p!)!.hasAttribute('data-busy') && /\b(success|warning|error|partial)\b/.test(document.querySelector(s!)!.className), [panel, status] as const, UNTIL_DONE);
   return frame.$eval(status, (line) => ({ line: line.textContent ?? '', tone: /\b(success|warning|error|partial)\b/.exec(line.className)![1]! }));
 }
 
