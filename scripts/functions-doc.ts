@@ -123,9 +123,10 @@ function fundCellCases(): string[] {
     '',
     'Companies may keep one metric name in different units (the demo\'s Net Burn: Bluebird Health in euros, the rest in',
     'dollars). Every fund table says each row\'s unit: `PORTFOLIO_METRIC`\'s last column *Unit*, and a fund model\'s unit',
-    'column, one `=PORTFOLIO_UNIT($A2:$A34, $A$1)` per block. Where the rows are in more than one unit, the unit cell of',
-    'the *Companies with a value* line says so (`rows in USD and EUR: a total over them adds different currencies`),',
-    'and so does the insert\'s status. Nothing the add-in writes adds a total; one you add under such rows mixes units.',
+    'column, the last column of its block\'s one `PORTFOLIO_VALUE` (a period cell reading `Unit` gives the company\'s unit).',
+    'Where the rows are in more than one unit, `PORTFOLIO_METRIC`\'s *Companies with a value* line says so (`rows in USD',
+    'and EUR: a total over them adds different currencies`), as do `PORTFOLIO_UNIT` over that line and the insert\'s status.',
+    'Nothing the add-in writes adds a total; one you add under such rows mixes units.',
   ];
 }
 

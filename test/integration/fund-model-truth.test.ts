@@ -353,17 +353,23 @@ describe('the fund model on the demo fund', () => {
     const bluebirdRow = 2 + labels.indexOf('Bluebird Health');
     expect(sheet.getRange(bluebirdRow, 2).getDisplayValue()).toMatch(/^€/);
 
-    // The fund model: a unit column right of each block, and its line under the companies says the same.
+    // The fund model: a unit column right of each block, the last column of the block's one formula (one execution).
     const modelSheet = rt.spreadsheet.insertSheet('Model');
     rt.spreadsheet.setActiveSheet(modelSheet);
-    const { message, rows } = await insertModel(rt, ['Net Burn']);
+    const { message, rows, executions } = await insertModel(rt, ['Net Burn']);
+    expect(executions).toBe(1);
     expect(message).toContain('The rows of Net Burn are in USD and EUR: a total over them adds different currencies (the Unit column says each row\'s).');
     const unitColumn = 1 + QUARTERS.length + 1;
     expect(rows[0]![unitColumn - 1]).toBe('Unit');
-    expect(modelSheet.getRange(2, unitColumn).getFormula()).toBe(`=PORTFOLIO_UNIT($A2:$A${2 + companies}, $A$1)`);
+    expect(modelSheet.getRange(2, 2).getFormula()).toBe(`=PORTFOLIO_VALUE($A2:$A${1 + companies}, $A$1, B$1:J$1)`);
     expect(rows.slice(1, 1 + companies).map((row) => row[unitColumn - 1])).toEqual(fund.profiles.map((p) => unitOf(p.id)));
     expect(rows[1 + companies]!.slice(0, 1)).toEqual(['Companies with a value']);
-    expect(rows[1 + companies]![unitColumn - 1]).toBe(mixed);
+    // PORTFOLIO_UNIT over the companies and that line says the same, and on the line that the units are mixed.
+    modelSheet.getRange(1, 12).setFormula(`=PORTFOLIO_UNIT(A2:A${2 + companies}, A1)`);
+    const unitCells = await rt.recalculateWritten();
+    expect(unitCells).toHaveLength(1);
+    const unitValues = unitCells[0]!.ok ? unitCells[0]!.values.map((row) => row[0]) : [];
+    expect(unitValues).toEqual([...fund.profiles.map((p) => unitOf(p.id)), mixed]);
     // A metric every company keeps in one unit says nothing of units.
     rt.spreadsheet.setActiveRange(sheet.getRange('H1'));
     const single = ok<{ message: string }>(rt.callServer('insertPortfolioGrid', [{ companyId: DEMO_IDS.fund, kind: 'metric', metricNames: ['Headcount'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, mode: 'formula' }]));

@@ -50,12 +50,11 @@ export function modelNameCells(choice: Pick<FundModelChoice, 'metricNames' | 'ag
 /**
  * One block per metric name, a blank row between: the name (with its aggregate) in the block's top-left cell, the
  * periods across that row, the fund's companies down the column under it (labels: a name two profiles share
- * carries the profile id), the values: by default one =PORTFOLIO_VALUE($A2:$A33, $A$1, B$1:I$1) in the block's
- * first value cell filling the block (its other value cells are left empty for the result), or with 'cell' one
- * =PORTFOLIO_VALUE($A2, $A$1, B$1) in each; and under the companies a line counting per period the companies with
- * a number, so a total over the block says how many it holds. Right of the periods, a unit column: one
- * =PORTFOLIO_UNIT($A2:$A34, $A$1) over the companies and that line, which shows each company's unit and, on the
- * line, the block's one unit or that a total adds different ones. `origin` is the 1-based cell of the first block's name.
+ * carries the profile id), and right of the periods a Unit column. The values and units: by default one
+ * =PORTFOLIO_VALUE($A2:$A33, $A$1, B$1:J$1) in the block's first value cell filling the block, its last column each
+ * company's unit (its other cells are left empty for the result: one execution per block), or with 'cell' one
+ * =PORTFOLIO_VALUE($A2, $A$1, B$1) in each. Under the companies a line counting per period the companies with a
+ * number, so a total over the block says how many it holds. `origin` is the 1-based cell of the first block's name.
  */
 export function fundModelCells(directory: FundDirectory, choice: FundModelChoice, origin: { row: number; column: number }, formulas: FundModelFormulas = 'block'): FundModelCell[][] {
   const nameCells = modelNameCells(choice);
@@ -71,7 +70,8 @@ export function fundModelCells(directory: FundDirectory, choice: FundModelChoice
   }
   const labels = companyLabels(profiles);
   const first = columnLetters(origin.column);
-  const lastPeriod = columnLetters(origin.column + periods.length);
+  // The block's formula covers the Unit column after the periods: there PORTFOLIO_VALUE shows each company's unit.
+  const unitColumn = columnLetters(origin.column + periods.length + 1);
   const cells: FundModelCell[][] = [];
   nameCells.forEach((name, block) => {
     if (block > 0) cells.push([]);
@@ -81,24 +81,19 @@ export function fundModelCells(directory: FundDirectory, choice: FundModelChoice
       const row = origin.row + cells.length;
       cells.push([
         { text: labels.get(profile.id.toLowerCase())! },
-        ...periods.map((_, p): FundModelCell => {
+        ...[...periods, UNIT_HEADER].map((_, p): FundModelCell => {
           const column = columnLetters(origin.column + 1 + p);
           if (formulas === 'cell') return { formula: `=PORTFOLIO_VALUE($${first}${row}, $${first}$${nameRow}, ${column}$${nameRow})` };
-          // The block's one formula: a column of companies against a row of periods fills a grid, cell for cell
-          // what the per-cell formula shows (fund-cells.ts), in one execution.
+          // The block's one formula: a column of companies against a row of periods (and the Unit header) fills a
+          // grid, cell for cell what the per-cell formula shows (fund-cells.ts), in one execution.
           if (c > 0 || p > 0) return null;
-          return { formula: `=PORTFOLIO_VALUE($${first}${row}:$${first}${row + profiles.length - 1}, $${first}$${nameRow}, ${column}$${nameRow}:${lastPeriod}$${nameRow})` };
+          return { formula: `=PORTFOLIO_VALUE($${first}${row}:$${first}${row + profiles.length - 1}, $${first}$${nameRow}, ${column}$${nameRow}:${unitColumn}$${nameRow})` };
         }),
       ]);
     });
     // COUNT counts numbers only: an empty cell or a cell's text (no such metric, …) is a company the total leaves out.
     const top = nameRow + 1;
     const bottom = nameRow + profiles.length;
-    // The block's units, live: the name cell may be typed over with a metric kept in other units. The range takes in
-    // the line under the companies, whose unit cell says whether a total over them adds different units.
-    const firstCompany = cells[top - origin.row]!;
-    while (firstCompany.length < 1 + periods.length) firstCompany.push(null);
-    firstCompany[1 + periods.length] = { formula: `=PORTFOLIO_UNIT($${first}${top}:$${first}${bottom + 1}, $${first}$${nameRow})` };
     cells.push([
       { text: COVERED_LABEL },
       ...periods.map((_, p) => {

@@ -215,6 +215,7 @@ export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg
     // A single cell reads the metric's own series, the one METRIC_VALUE cells of that metric share; its
     // fetch takes along the other companies' metrics of that name, which the rest of a fund model's
     // cells ask for next, from the directory in hand: no other cell is read.
+    if (isUnitHeader(periodArg)) return unitOf(resolveMetric(directory, company, named.name));
     return valueCell(resolveMetric(directory, company, named.name), named, (metric) =>
       valueOfMetric(ctx, metric, periodArg, how, () => loadWholeSeries(ctx, metric.id, { ids: () => sameNameMetricIds(directory, named.name), max: MAX_FUND_COMPANIONS })));
   }
@@ -229,9 +230,21 @@ export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg
     const named = readFundMetricName(directory, name, 'The metric name');
     return { named, how: aggregateOf(named, apart), resolved: resolveMetric(directory, profile, named.name), period };
   }));
-  const series = loadSeriesOf(ctx, resolved.flat().map((cell) => (cell && 'metric' in cell.resolved ? cell.resolved.metric : undefined)));
+  const series = loadSeriesOf(ctx, resolved.flat().map((cell) => (cell && !isUnitHeader(cell.period) && 'metric' in cell.resolved ? cell.resolved.metric : undefined)));
   // A period a company's fiscal year cannot divide is that company's cell's sentence, not the whole grid's error.
-  return resolved.map((row) => row.map((cell) => (cell === undefined ? '' : orMessage(() => valueCell(cell.resolved, cell.named, (metric) => valueOfMetric(ctx, metric, cell.period, cell.how, () => series(metric)))))));
+  return resolved.map((row) => row.map((cell) => {
+    if (cell === undefined) return '';
+    if (isUnitHeader(cell.period)) return unitOf(cell.resolved);
+    return orMessage(() => valueCell(cell.resolved, cell.named, (metric) => valueOfMetric(ctx, metric, cell.period, cell.how, () => series(metric))));
+  }));
+}
+
+/**
+ * A period cell reading "Unit", the fund model's unit column header: there the company's unit of the metric (as
+ * PORTFOLIO_UNIT shows it), so a block's one formula covers its unit column too and the block stays one execution.
+ */
+function isUnitHeader(period: unknown): boolean {
+  return typeof period === 'string' && normalName(period) === normalName(UNIT_HEADER);
 }
 
 function readNames(value: unknown): string[] {
