@@ -132,7 +132,8 @@ describe('the portfolio audit (hidden id row and column)', () => {
     const frame = await session.sidebar();
     await frame.click('#tab-portfolio');
     await frame.click('#audit-build');
-    await frame.waitForFunction(() => /success/.test(document.querySelector('#portfolio-status')?.className ?? ''));
+    // The build's many requests on a machine shared by many: its own wait, longer than playwright's 30 s default.
+    await frame.waitForFunction(() => /success/.test(document.querySelector('#portfolio-status')?.className ?? ''), undefined, { timeout: 240_000 });
     await session.page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Portfolio audit');
   });
 
