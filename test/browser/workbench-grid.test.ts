@@ -1,6 +1,7 @@
 // The workbench's grid in Chromium drawn as Sheets draws the same spreadsheet: error messages, hidden rows
 // and columns, conditional backgrounds, checkboxes and dropdowns, number formats, spills, and 20,000 rows.
 
+import type { GridCell, GridShape } from '../support/grid-types';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { gridSettled, outcomeOf, showSheet, sidebarLoaded, useWorkbenchPage } from '../support/browser';
 
@@ -8,26 +9,12 @@ jest.setTimeout(120_000);
 
 const session = useWorkbenchPage(['--preset-token'], { width: 1400, height: 900 });
 
-interface Shape {
-  sheet: string;
-  active: string;
-  selection: string;
-  maxRows: number;
-  maxColumns: number;
-}
-interface GridCell {
-  d: string;
-  f?: string;
-  error?: string;
-  bg?: string;
-  control?: { kind: string; checked?: boolean; values?: string[] };
-}
 
 const text = (a1: string): Promise<string | null> => session.page.textContent(`td[data-a1="${a1}"]`);
 
 /** The page's own view of the sheet, as the grid script holds it. */
-function shape(): Promise<Shape> {
-  return session.page.evaluate(() => (window as unknown as { workbenchGrid: { shape(): Shape } }).workbenchGrid.shape());
+function shape(): Promise<GridShape> {
+  return session.page.evaluate(() => (window as unknown as { workbenchGrid: { shape(): GridShape } }).workbenchGrid.shape());
 }
 
 /** What the server stores for a cell (the runtime's sheet), read through the grid's own route. */
@@ -196,11 +183,11 @@ describe('a 20,000-row sheet', () => {
     expect(await session.page.$('td[data-a1="J1"]')).toBeNull();
 
     await session.page.click('#add-rows');
-    await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: { shape(): Shape } }).workbenchGrid.shape().maxRows === 21_000);
+    await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: { shape(): GridShape } }).workbenchGrid.shape().maxRows === 21_000);
     await session.page.$eval('#sheet-scroll', (el) => { el.scrollTop = el.scrollHeight; });
     await session.page.waitForSelector('td[data-a1="K21000"]');
     await session.page.click('#add-columns');
-    await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: { shape(): Shape } }).workbenchGrid.shape().maxColumns === 52);
+    await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: { shape(): GridShape } }).workbenchGrid.shape().maxColumns === 52);
     // The last column is reachable: scroll right, click it, and it is the active cell.
     await session.page.$eval('#sheet-scroll', (el) => { el.scrollLeft = el.scrollWidth; });
     await session.page.click('td[data-a1="AZ21000"]');

@@ -3,6 +3,7 @@
 // row or column, and a 10,000-row paste is taken. And nothing a person must read is cut off, at 1x and 2x.
 
 import type { Page } from 'playwright-core';
+import type { GridCell, GridShape } from '../support/grid-types';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { showSheet, useWorkbenchPage } from '../support/browser';
 
@@ -10,22 +11,8 @@ jest.setTimeout(300_000);
 
 const session = useWorkbenchPage(['--preset-token'], { width: 1400, height: 900 });
 
-interface Shape {
-  sheet: string;
-  active: string;
-  selection: string;
-  maxRows: number;
-  hiddenRows: number[];
-  hiddenColumns: number[];
-  pasteLimitBytes: number;
-}
-interface GridCell {
-  d: string;
-  f?: string;
-  error?: string;
-}
 interface Grid {
-  shape(): Shape;
+  shape(): GridShape;
   written(): Promise<void>;
 }
 
