@@ -30,6 +30,8 @@ async function typeInto(a1: string, input: string): Promise<void> {
   await session.page.waitForSelector(`td.active[data-a1="${a1}"]`);
   await session.page.fill('#formula', input);
   await session.page.press('#formula', 'Enter');
+  // The page draws what was typed at once (class "pending") and the server's value when it answers: wait for that.
+  await session.page.evaluate(() => (window as unknown as { workbenchGrid: { written(): Promise<void> } }).workbenchGrid.written());
 }
 
 describe('Sheet1', () => {
@@ -51,7 +53,7 @@ describe('Sheet1', () => {
 
   it('shows numbers as Sheets formats them: 39919496.93, and the fund’s NAV with at most its two decimals', async () => {
     await typeInto('A2', '39919496.93');
-    await session.page.waitForFunction(() => document.querySelector('td[data-a1="A2"]')?.textContent === '39919496.93');
+    await session.page.waitForFunction(() => document.querySelector('td[data-a1="A2"]')?.textContent === '39919496.93' && !document.querySelector('td[data-a1="A2"]')!.classList.contains('pending'));
     expect(await session.page.getAttribute('td[data-a1="A2"]', 'class')).toMatch(/\bnumber\b/);
     await typeInto('A3', `=METRIC_VALUE("${DEMO_IDS.metrics.fundNav}", "2024-Q1")`);
     await session.page.waitForFunction(() => /^\d/.test(document.querySelector('td[data-a1="A3"]')?.textContent ?? ''));

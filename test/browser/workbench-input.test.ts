@@ -139,10 +139,12 @@ describe('the portfolio audit (hidden id row and column)', () => {
     // Delete at once on opening, then on a selection stretched over the hidden row and column.
     await session.page.keyboard.press('Delete');
     await session.page.click('td[data-a1="B3"]');
+    // The page handles a click and each key in turn: wait for the state each leaves, not for a moment.
+    await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: Grid }).workbenchGrid.shape().active === 'B3');
     await session.page.keyboard.press('Shift+ArrowUp');
     await session.page.keyboard.press('Shift+ArrowUp');
     await session.page.keyboard.press('Shift+ArrowLeft');
-    expect((await grid().shape()).selection).toBe('A1:B3');
+    await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: Grid }).workbenchGrid.shape().selection === 'A1:B3');
     await session.page.keyboard.press('Delete');
     await grid().written();
     for (const a1 of ['A1', 'A2', 'B1', 'A3'] as const) expect(await stored('Portfolio audit', a1)).toEqual(before[a1]);
