@@ -19,10 +19,9 @@ export function spreadsheetOwnerEmail(): string | null {
  * true or false when both emails are known; null when either is blank or null. Only meaningful in
  * the sidebar and menu (FULL authorization): a custom function sees a blank active user.
  */
-export function callerIsOwner(): boolean | null {
+export function callerIsOwner(missing: readonly string[] = grantsNow().missing): boolean | null {
   // A declined permission (granular consent) makes ownership unknown, never a failure: the email one for the caller,
-  // the spreadsheet one for the owner.
-  const { missing } = grantsNow();
+  // the spreadsheet one for the owner. `missing` is the permissions not granted, when the caller asked already.
   if (missing.includes(SCOPE.userinfoEmail) || missing.includes(SCOPE.spreadsheets)) return null;
   const caller = Session.getActiveUser().getEmail();
   const owner = spreadsheetOwnerEmail();
@@ -36,18 +35,10 @@ export type { FileCase };
 export function fileCase(): FileCase {
   // Without the spreadsheet permission (granular consent) the file cannot be asked whether it has an owner: unknown,
   // as an owner whose email is hidden, never a failure of the settings.
-  if (grantsNow().missing.includes(SCOPE.spreadsheets)) return { kind: 'owned', ownerEmail: null, callerIsOwner: null };
+  const { missing } = grantsNow();
+  if (missing.includes(SCOPE.spreadsheets)) return { kind: 'owned', ownerEmail: null, callerIsOwner: null };
   if (isOwnerless()) return { kind: 'shared-drive', connection: connectionForCaller() };
-  return { kind: 'owned', ownerEmail: spreadsheetOwnerEmail(), callerIsOwner: callerIsOwnerOrUnknown() };
-}
-
-/** callerIsOwner, or null where Apps Script refuses to name the caller (the userinfo.email scope not granted). */
-function callerIsOwnerOrUnknown(): boolean | null {
-  try {
-    return callerIsOwner();
-  } catch {
-    return null;
-  }
+  return { kind: 'owned', ownerEmail: spreadsheetOwnerEmail(), callerIsOwner: callerIsOwner(missing) };
 }
 
 /**

@@ -1,6 +1,7 @@
 // The fund grid in Chromium on the workbench: load the demo fund's metric names in the Portfolio tab,
 // tick one, build the "Reporting coverage" sheet, and check each status against the emulator's points.
 
+import { companyLabels } from '../../src/core/formulas/fund-cells';
 import type { Frame } from 'playwright-core';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { useWorkbenchPage } from '../support/browser';
@@ -49,8 +50,10 @@ it('builds the coverage sheet of the demo fund from the sidebar, each status as 
   expect(rows[0]!.slice(0, 4)).toEqual(['Company', 'Metric', '2024-Q1', '2024-Q2']);
   const quarters: Array<[string, string[]]> = [['2024-Q1', ['2024-01-01', '2024-02-01', '2024-03-01']], ['2024-Q2', ['2024-04-01', '2024-05-01', '2024-06-01']]];
   let checked = 0;
+  // Two companies of one name are told apart by their profile ids, as the sheet labels them.
+  const labels = companyLabels(profiles);
   for (const profile of profiles) {
-    const row = rows.find((r) => r[0] === profile.name && r[1] === name);
+    const row = rows.find((r) => r[0] === labels.get(profile.id.toLowerCase()) && r[1] === name);
     expect(row).toBeDefined();
     const metrics = state.metrics.filter((m) => m.portfolio_company_profile_id === profile.id && m.name.trim().toLowerCase() === name.trim().toLowerCase());
     if (metrics.length === 0) {
