@@ -80,7 +80,9 @@
     if (shownToasts === null) shownToasts = next.toasts.length;
     else if (shape.toasts.length > shownToasts) toast(shape.toasts[shape.toasts.length - 1]);
     shownToasts = shape.toasts.length;
-    draw();
+    // An answer that changed nothing drawn (a selection's echo) waits for the next frame with the others.
+    if (changed || otherSheet || resized) draw();
+    else scheduleDraw();
   }
 
   /** Row offsets and the column header, after the sheet's size or hidden rows changed. */
@@ -132,10 +134,17 @@
     return lo;
   }
 
+  /**
+   * One draw for all the changes made before the next frame (a draw rebuilds every row in view): answers and pages
+   * that arrive together, and the entries of a batch, draw once. The timer draws where no frame comes (a page in the
+   * background); whichever runs first draws, and a draw made meanwhile makes both unneeded.
+   */
   function scheduleDraw() {
     if (scheduled) return;
     scheduled = true;
-    requestAnimationFrame(function () { scheduled = false; draw(); });
+    var run = function () { if (scheduled) draw(); };
+    requestAnimationFrame(run);
+    setTimeout(run, 100);
   }
 
   function ensurePage(index) {
@@ -148,7 +157,7 @@
         loading.delete(index);
         pages.set(index, page.rows);
         stalePages.delete(index);
-        draw();
+        scheduleDraw();
       })
       .catch(function (e) { loading.delete(index); toast(e.message); });
     loading.set(index, promise);
@@ -212,6 +221,7 @@
   /** Draws the rows in view; asks for the pages that hold them. */
   function draw() {
     if (!shape) return;
+    scheduled = false;
     var top = scroller.scrollTop;
     var height = scroller.clientHeight || 600;
     var first = Math.max(1, rowAt(top) - OVERSCAN);
@@ -302,7 +312,12 @@
       button.setAttribute('role', 'tab');
       button.setAttribute('aria-selected', String(name === shape.sheet));
       // No cell named: the server selects the sheet's top-left cell a person can see (not a hidden A1).
-      button.addEventListener('click', function () { selections++; act('/api/grid/select', { sheet: name }, false); });
+      button.addEventListener('click', function () {
+        // Keys go to the sheet's cells next, as in Sheets, not to this button (a Delete would do nothing).
+        button.blur();
+        selections++;
+        act('/api/grid/select', { sheet: name }, false);
+      });
       return button;
     }));
   }
@@ -337,23 +352,50 @@
   function act(url, body, changed) {
     var asked = selections;
     return call('POST', url, body).then(function (next) {
-      if (asked !== selections && shape) {
-        // The person has since moved on to another sheet: this answer's sheet is no longer the one drawn.
-        if (next.sheet !== shape.sheet) return;
-        next.active = shape.active;
-        next.selection = shape.selection;
-      }
+      if (asked !== selections && shape && next.sheet !== shape.sheet) return; // the person has since moved on to another sheet
+      // On the sheet drawn, the selection is the page's: these routes only echo it, or an older one.
+      if (shape && next.sheet === shape.sheet) { next.active = shape.active; next.selection = shape.selection; }
       setShape(next, changed);
     }).catch(function (e) { toast(e.message); });
+  }
+
+  /**
+   * The server keeps a selection as a range only, and names its top-left cell as the active one (Sheets'
+   * setActiveRange does the same), so a selection stretched from B3 up to A1 comes back active at A1, a hidden
+   * cell. The page keeps its own active cell while the server's selection is the one the page drew, or the next
+   * Shift+arrow would stretch from the wrong corner.
+   */
+  function keepActiveCell(next) {
+    if (shape && next.sheet === shape.sheet && next.selection === shape.selection) next.active = shape.active;
   }
 
   // Writes (entries, pastes, Deletes) reach the server one after another, in the order the person made them,
   // each against the address captured when it was made: a later entry in the same cell wins, as it does in Sheets.
   var writes = Promise.resolve();
+  var entries = null; // entries waiting for their turn, sent together: { list, done }
   function write(url, body) {
+    entries = null; // an entry made after this write goes after it
     var done = writes.then(function () { return act(url, body, true); });
     writes = done;
     return done;
+  }
+  /**
+   * An entry in a cell. Entries made while the writes before them are on their way wait together and go in one
+   * request when their turn comes, in the order made (Workbench.enterEach): typed at full speed, each entry in a
+   * request and a recalculation of its own took minutes for 200 formulas, as every recalculation reads them all.
+   */
+  function writeEntry(sheet, a1, input) {
+    if (!entries) {
+      var batch = { list: [] };
+      batch.done = writes.then(function () {
+        if (entries === batch) entries = null; // sent now: later entries wait for the next turn
+        return act('/api/grid/entries', { entries: batch.list }, true);
+      });
+      writes = batch.done;
+      entries = batch;
+    }
+    entries.list.push({ sheet: sheet, a1: a1, input: input });
+    return entries.done;
   }
 
   function closeDropdown() {
@@ -373,7 +415,7 @@
       option.textContent = value;
       option.addEventListener('click', function () {
         closeDropdown();
-        write('/api/grid/cell', { sheet: shape.sheet, a1: td.dataset.a1, input: value });
+        writeEntry(shape.sheet, td.dataset.a1, value);
       });
       list.appendChild(option);
     });
@@ -502,11 +544,11 @@
     var key = sheet + '!' + a1;
     var mark = {};
     pending.set(key, { input: input, mark: mark });
-    draw();
-    return write('/api/grid/cell', { sheet: sheet, a1: a1, input: input }).then(function () {
+    scheduleDraw(); // or at once by the move to the next cell
+    return writeEntry(sheet, a1, input).then(function () {
       if (pending.get(key) && pending.get(key).mark === mark) pending.delete(key);
       showActive.cell = undefined;
-      draw();
+      scheduleDraw();
     });
   }
   function hiddenAt(row, column) {
@@ -594,7 +636,7 @@
     if (event.target.matches('input[type="checkbox"]') && cell && cell.control) {
       event.preventDefault();
       var next = cell.control.checked ? cell.control.uncheckedValue : cell.control.checkedValue;
-      write('/api/grid/cell', { sheet: shape.sheet, a1: a1, input: next });
+      writeEntry(shape.sheet, a1, next);
       return;
     }
     if (event.target.matches('button.arrow') && cell && cell.control) {
@@ -645,6 +687,7 @@
       call('GET', '/api/grid/sheet').then(function (next) {
         // Another sheet the script activated is shown; on the same sheet a move made since the request stands.
         if (asked !== selections && shape && next.sheet === shape.sheet) { next.active = shape.active; next.selection = shape.selection; }
+        keepActiveCell(next);
         setShape(next, true);
       });
     }
@@ -654,8 +697,8 @@
   window.workbenchGrid = {
     shape: function () { return shape; },
     settled: function () { return loading.size === 0 && !scheduled; },
-    // Resolves once every entry, paste and Delete made so far has been answered.
-    written: function () { return writes.then(function () { return undefined; }); },
+    // Resolves once every entry, paste and Delete made so far has been answered, and drawn as answered.
+    written: function () { return writes.then(function () { if (scheduled) draw(); }); },
     reload: function () { return call('GET', '/api/grid/sheet').then(function (next) { setShape(next, true); }); },
   };
 

@@ -23,6 +23,13 @@ export function registerGridRoutes(app: FastifyInstance, workbench: Workbench): 
     await workbench.enter(request.body.sheet, request.body.a1, request.body.input);
     return sheetShape(workbench, request.body.sheet);
   });
+  // Entries typed one after another, sent together (see Workbench.enterEach); answers with the last one's sheet.
+  app.post<{ Body: { entries: Array<{ sheet: string; a1: string; input: string }> } }>('/api/grid/entries', { bodyLimit: MAX_PASTE_BYTES }, async (request, reply) => {
+    const entries = request.body.entries;
+    if (!Array.isArray(entries) || entries.length === 0) return reply.code(400).send({ error: 'No entries were sent: type into a cell and press Enter.' });
+    await workbench.enterEach(entries);
+    return sheetShape(workbench, entries[entries.length - 1]!.sheet);
+  });
   app.post<{ Body: { sheet: string; a1: string; text: string } }>('/api/grid/paste', { bodyLimit: MAX_PASTE_BYTES }, async (request) => {
     await workbench.paste(request.body.sheet, request.body.a1, request.body.text);
     return sheetShape(workbench, request.body.sheet);
