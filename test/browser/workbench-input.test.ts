@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import type { GridCell, GridShape } from '../support/grid-types';
 import { DEMO_IDS } from '../../emulator/demo-data';
-import { showSheet, useWorkbenchPage } from '../support/browser';
+import { pageSettled, showSheet, useWorkbenchPage, waitOnStateNotTime } from '../support/browser';
 
 jest.setTimeout(300_000);
 
@@ -136,8 +136,13 @@ describe('the portfolio audit (hidden id row and column)', () => {
     expect(await session.page.$eval('#sheet-scroll', (el) => [el.scrollLeft, el.scrollTop])).toEqual([0, 0]);
     const before = { A1: await stored('Portfolio audit', 'A1'), A2: await stored('Portfolio audit', 'A2'), B1: await stored('Portfolio audit', 'B1'), A3: await stored('Portfolio audit', 'A3') };
     expect(before.A3.d).toBe(DEMO_IDS.profile(1));
-    // Delete at once on opening, then on a selection stretched over the hidden row and column.
+    // Delete at once on opening (the key reaches the grid, not the tab just clicked): the shown cell B2 goes, A1 stays.
+    expect((await stored('Portfolio audit', 'B2')).d).not.toBe('');
     await session.page.keyboard.press('Delete');
+    await grid().written();
+    expect((await stored('Portfolio audit', 'B2')).d).toBe('');
+    expect(await stored('Portfolio audit', 'A1')).toEqual(before.A1);
+    // Then on a selection stretched over the hidden row and column.
     await session.page.click('td[data-a1="B3"]');
     // The page handles a click and each key in turn: wait for the state each leaves, not for a moment.
     await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: Grid }).workbenchGrid.shape().active === 'B3');
@@ -164,8 +169,10 @@ describe('the portfolio audit (hidden id row and column)', () => {
       // The audit shown, whichever sheet the test before left the workbench on.
       await showSheet(session.page, 'Portfolio audit');
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: scale });
+      waitOnStateNotTime(page); // as every page of these tests: a loaded machine's sidebar loads outlasted a 30 s networkidle
       try {
-        await page.goto(session.page.url(), { waitUntil: 'networkidle' });
+        await page.goto(session.page.url());
+        await pageSettled(page);
         await page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Portfolio audit');
         await page.waitForFunction((id) => document.querySelector('td[data-a1="A3"]')?.textContent === id, DEMO_IDS.profile(1));
         // Every drawn cell whose text is wider than its column has all of it as its tooltip.
