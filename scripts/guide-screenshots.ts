@@ -65,10 +65,12 @@ async function shoot(name: string, target: Locator): Promise<void> {
 /** The 300 px sidebar as the person sees it. */
 const aside = (): Locator => page.locator('aside');
 
-/** A corner of the grid: the rows and columns a journey wrote, not the whole page. */
+/** A corner of the grid under the whole formula bar: the rows and columns a journey wrote, not the whole page. */
 async function shootGrid(name: string, width = 620, height = 230): Promise<void> {
   const box = (await page.locator('#sheet-scroll').boundingBox())!;
-  await page.screenshot({ path: path.join(IMAGES, name), clip: { x: box.x, y: box.y - 32, width, height: height + 32 }, animations: 'disabled' });
+  // From the bar's top, however tall it is: an error sentence beside it wraps onto more lines.
+  const bar = (await page.locator('.bar').boundingBox())!;
+  await page.screenshot({ path: path.join(IMAGES, name), clip: { x: box.x, y: bar.y, width, height: height + box.y - bar.y }, animations: 'disabled' });
   taken.push(name);
   console.log(`  ${name}`);
 }
@@ -187,7 +189,10 @@ async function formulas(): Promise<void> {
   await select('Sheet1', 'A2');
   await expectText(page, 'td[data-a1="A3"]', /^[\d,.]+$/, 'formula-error.png');
   await expectText(page, '#cell-error', /^"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Monthly Recurring Revenue", a monthly metric\. Give an aggregate as the third argument/, 'formula-error.png');
-  await shootGrid('formula-error.png', 900, 100);
+  // As wide as the sentence beside the bar, so the picture holds all of it.
+  const sentence = (await page.locator('#cell-error').boundingBox())!;
+  const grid = (await page.locator('#sheet-scroll').boundingBox())!;
+  await shootGrid('formula-error.png', Math.ceil(sentence.x + sentence.width - grid.x), 100);
 }
 
 async function menuItems(): Promise<void> {
@@ -236,7 +241,7 @@ async function exporter(): Promise<void> {
   await frame.check('#export-normalise');
   await frame.click('#export-form button[type="submit"]');
   await expectText(frame, '.progress-text', /^Finished\.$/, 'export-report.png');
-  await expectText(frame, '#export-results > .status', /^12 values read \(12 rows × 1 metric column\): 12 written/, 'export-report.png');
+  await expectText(frame, '#export-results > .status', /^12 values read \(12 rows × 1 metric column\): 12 created/, 'export-report.png');
   await shoot('export-report.png', aside());
 
   // A long export that waits for the API's rate limit, is cancelled, and is resumed from the reopened tab.
@@ -264,7 +269,7 @@ async function exporter(): Promise<void> {
   await shoot('export-waiting.png', aside());
   await frame.click('.progress button.cancel', { timeout: 5_000 });
   await expectText(frame, '.progress-text', /^Cancelled: what was not sent can be resumed\.$/, 'export-cancelled.png');
-  await expectText(frame, '#export-results > .status', /^900 rows read: \d+ written .*, \d+ not sent \(export cancelled\)\.$/, 'export-cancelled.png');
+  await expectText(frame, '#export-results > .status', /^900 rows read: \d+ created.*, \d+ not sent \(export cancelled\)\.$/, 'export-cancelled.png');
   await shoot('export-cancelled.png', frame.locator('#export-results'));
 
   await workbench.control.rateLimit({ limit: 500, windowSeconds: 300, retryAfter: false });
@@ -275,7 +280,7 @@ async function exporter(): Promise<void> {
   await shoot('export-resume.png', frame.locator('#export-resume'));
   await frame.click('#export-resume button');
   await expectText(frame, '.progress-text', /^Finished\.$/, 'export-resume.png', 60_000);
-  await expectText(frame, '#export-results > .status', /^900 rows read: 900 written/, 'export-resume.png');
+  await expectText(frame, '#export-results > .status', /^900 rows read: 900 created/, 'export-resume.png');
 }
 
 async function portfolio(): Promise<void> {

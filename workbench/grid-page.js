@@ -16,6 +16,8 @@
   var hiddenColumns = new Set();
   var shownToasts = null; // toasts already seen; null until the first shape arrives
   var scheduled = false;
+  // Entries sent and not yet answered, by 'sheet!A1': drawn in their cells meanwhile, so nothing typed seems lost.
+  var pending = new Map();
 
   var scroller = document.getElementById('sheet-scroll');
   var cols = document.getElementById('grid-cols');
@@ -62,6 +64,7 @@
   function setShape(next, changed) {
     var otherSheet = !shape || shape.sheet !== next.sheet;
     var resized = !shape || otherSheet || shape.maxRows !== next.maxRows || shape.maxColumns !== next.maxColumns ||
+      String(shape.columnWidths) !== String(next.columnWidths) ||
       String(shape.hiddenRows) !== String(next.hiddenRows) || JSON.stringify(shape.tallRows) !== JSON.stringify(next.tallRows) ||
       String(shape.hiddenColumns) !== String(next.hiddenColumns);
     if (otherSheet) stalePages.clear();
@@ -69,14 +72,17 @@
     if (changed || otherSheet) { pages.clear(); loading.clear(); generation++; }
     shape = next;
     if (resized) layout();
-    if (otherSheet) scroller.scrollTop = 0;
+    // Another sheet opens at its top-left, as Sheets opens one, not at the scroll the last sheet left.
+    if (otherSheet) { scroller.scrollTop = 0; scroller.scrollLeft = 0; }
     renderTabs();
     renderMenu();
     // A toast shows once, when it happens: those made before this page loaded are history, not news.
     if (shownToasts === null) shownToasts = next.toasts.length;
     else if (shape.toasts.length > shownToasts) toast(shape.toasts[shape.toasts.length - 1]);
     shownToasts = shape.toasts.length;
-    draw();
+    // An answer that changed nothing drawn (a selection's echo) waits for the next frame with the others.
+    if (changed || otherSheet || resized) draw();
+    else scheduleDraw();
   }
 
   /** Row offsets and the column header, after the sheet's size or hidden rows changed. */
@@ -88,6 +94,7 @@
       offsets[r + 1] = offsets[r] + height;
     }
     hiddenColumns = new Set(shape.hiddenColumns);
+    var tableWidth = 46;
     var colNodes = [document.createElement('col')];
     colNodes[0].style.width = '46px';
     var tr = document.createElement('tr');
@@ -96,7 +103,8 @@
     tr.appendChild(corner);
     for (var c = 1; c <= shape.maxColumns; c++) {
       var col = document.createElement('col');
-      col.style.width = hiddenColumns.has(c) ? '0' : '100px';
+      col.style.width = widthOf(c) + 'px';
+      tableWidth += widthOf(c);
       colNodes.push(col);
       var th = document.createElement('th');
       th.textContent = columnName(c - 1);
@@ -106,8 +114,14 @@
     }
     cols.replaceChildren.apply(cols, colNodes);
     // table-layout: fixed honours the columns' widths only when the table's own width is set.
-    cols.parentNode.style.width = (46 + 100 * (shape.maxColumns - hiddenColumns.size)) + 'px';
+    cols.parentNode.style.width = tableWidth + 'px';
     head.replaceChildren(tr);
+  }
+
+  /** A column's width as the sheet sets it (setColumnWidth, autoResizeColumns): the add-in sizes its time column to fit. */
+  function widthOf(column) {
+    if (hiddenColumns.has(column)) return 0;
+    return (shape.columnWidths && shape.columnWidths[column - 1]) || 100;
   }
 
   /** The first row whose bottom is below y (binary search over offsets). */
@@ -120,10 +134,17 @@
     return lo;
   }
 
+  /**
+   * One draw for all the changes made before the next frame (a draw rebuilds every row in view): answers and pages
+   * that arrive together, and the entries of a batch, draw once. The timer draws where no frame comes (a page in the
+   * background); whichever runs first draws, and a draw made meanwhile makes both unneeded.
+   */
   function scheduleDraw() {
     if (scheduled) return;
     scheduled = true;
-    requestAnimationFrame(function () { scheduled = false; draw(); });
+    var run = function () { if (scheduled) draw(); };
+    requestAnimationFrame(run);
+    setTimeout(run, 100);
   }
 
   function ensurePage(index) {
@@ -136,7 +157,7 @@
         loading.delete(index);
         pages.set(index, page.rows);
         stalePages.delete(index);
-        draw();
+        scheduleDraw();
       })
       .catch(function (e) { loading.delete(index); toast(e.message); });
     loading.set(index, promise);
@@ -154,6 +175,12 @@
     var a1 = columnName(column - 1) + row;
     td.dataset.a1 = a1;
     var classes = [];
+    var typed = pending.get(shape.sheet + '!' + a1);
+    if (typed) {
+      td.textContent = typed.input;
+      td.className = 'pending' + (a1 === active ? ' active' : '');
+      return;
+    }
     // Kept in the row (a cell left out would shift the rest into the wrong column), drawn at no width.
     if (hiddenColumns.has(column)) classes.push('hidden-column');
     if (cell) {
@@ -194,6 +221,7 @@
   /** Draws the rows in view; asks for the pages that hold them. */
   function draw() {
     if (!shape) return;
+    scheduled = false;
     var top = scroller.scrollTop;
     var height = scroller.clientHeight || 600;
     var first = Math.max(1, rowAt(top) - OVERSCAN);
@@ -228,7 +256,29 @@
     }
     nodes.push(spacer(offsets[shape.maxRows] - offsets[last]));
     body.replaceChildren.apply(body, nodes);
+    titleClipped();
     showActive();
+  }
+
+  /**
+   * A cell's text wider than its column is cut, as in Sheets; its full text is then its tooltip, so a name or a
+   * time is never left unreadable. One layout for all drawn cells (read after every write above).
+   */
+  function titleClipped() {
+    var cells = body.querySelectorAll('td[data-a1]');
+    var clipped = [];
+    for (var i = 0; i < cells.length; i++) {
+      var td = cells[i];
+      if (!td.textContent || td.classList.contains('hidden-column')) continue;
+      var chip = td.querySelector('.chip');
+      var box = chip || td;
+      if (box.scrollWidth > box.clientWidth + 1) clipped.push(td);
+    }
+    clipped.forEach(function (td) {
+      var full = td.textContent.replace(/▾$/, '');
+      if (!td.title) td.title = full;
+      else if (td.title.indexOf(full) < 0) td.title = full + '\n' + td.title;
+    });
   }
 
   function spacer(px) {
@@ -247,7 +297,7 @@
     var cell = cellAt(at.row, at.column);
     if (cellName.textContent !== shape.active || showActive.cell !== cell) {
       cellName.textContent = shape.active;
-      if (document.activeElement !== formula) formula.value = cell ? (cell.f || cell.d) : '';
+      if (document.activeElement !== formula && !editing) formula.value = cell ? (cell.f || cell.d) : '';
       cellError.textContent = cell && cell.error ? cell.error : '';
       cellError.title = cellError.textContent;
       showActive.cell = cell;
@@ -261,7 +311,13 @@
       button.textContent = name;
       button.setAttribute('role', 'tab');
       button.setAttribute('aria-selected', String(name === shape.sheet));
-      button.addEventListener('click', function () { act('/api/grid/select', { sheet: name, a1: 'A1' }, false); });
+      // No cell named: the server selects the sheet's top-left cell a person can see (not a hidden A1).
+      button.addEventListener('click', function () {
+        // Keys go to the sheet's cells next, as in Sheets, not to this button (a Delete would do nothing).
+        button.blur();
+        selections++;
+        act('/api/grid/select', { sheet: name }, false);
+      });
       return button;
     }));
   }
@@ -287,9 +343,59 @@
     }));
   }
 
-  /** Posts an action that answers with the sheet's shape; `changed` when it may have changed cells. */
+  /**
+   * Posts an action that answers with the sheet's shape; `changed` when it may have changed cells. The page
+   * owns the selection: an answer to a request sent before the person's latest move (a click, an arrow, the
+   * move after Enter) carries the selection as it was then, and must not pull the active cell back there, or
+   * the keys, pastes and Deletes that follow would go to the old cell.
+   */
   function act(url, body, changed) {
-    return call('POST', url, body).then(function (next) { setShape(next, changed); }).catch(function (e) { toast(e.message); });
+    var asked = selections;
+    return call('POST', url, body).then(function (next) {
+      if (asked !== selections && shape && next.sheet !== shape.sheet) return; // the person has since moved on to another sheet
+      // On the sheet drawn, the selection is the page's: these routes only echo it, or an older one.
+      if (shape && next.sheet === shape.sheet) { next.active = shape.active; next.selection = shape.selection; }
+      setShape(next, changed);
+    }).catch(function (e) { toast(e.message); });
+  }
+
+  /**
+   * The server keeps a selection as a range only, and names its top-left cell as the active one (Sheets'
+   * setActiveRange does the same), so a selection stretched from B3 up to A1 comes back active at A1, a hidden
+   * cell. The page keeps its own active cell while the server's selection is the one the page drew, or the next
+   * Shift+arrow would stretch from the wrong corner.
+   */
+  function keepActiveCell(next) {
+    if (shape && next.sheet === shape.sheet && next.selection === shape.selection) next.active = shape.active;
+  }
+
+  // Writes (entries, pastes, Deletes) reach the server one after another, in the order the person made them,
+  // each against the address captured when it was made: a later entry in the same cell wins, as it does in Sheets.
+  var writes = Promise.resolve();
+  var entries = null; // entries waiting for their turn, sent together: { list, done }
+  function write(url, body) {
+    entries = null; // an entry made after this write goes after it
+    var done = writes.then(function () { return act(url, body, true); });
+    writes = done;
+    return done;
+  }
+  /**
+   * An entry in a cell. Entries made while the writes before them are on their way wait together and go in one
+   * request when their turn comes, in the order made (Workbench.enterEach): typed at full speed, each entry in a
+   * request and a recalculation of its own took minutes for 200 formulas, as every recalculation reads them all.
+   */
+  function writeEntry(sheet, a1, input) {
+    if (!entries) {
+      var batch = { list: [] };
+      batch.done = writes.then(function () {
+        if (entries === batch) entries = null; // sent now: later entries wait for the next turn
+        return act('/api/grid/entries', { entries: batch.list }, true);
+      });
+      writes = batch.done;
+      entries = batch;
+    }
+    entries.list.push({ sheet: sheet, a1: a1, input: input });
+    return entries.done;
   }
 
   function closeDropdown() {
@@ -309,7 +415,7 @@
       option.textContent = value;
       option.addEventListener('click', function () {
         closeDropdown();
-        act('/api/grid/cell', { sheet: shape.sheet, a1: td.dataset.a1, input: value }, true);
+        writeEntry(shape.sheet, td.dataset.a1, value);
       });
       list.appendChild(option);
     });
@@ -341,11 +447,16 @@
     closeDropdown();
     if (event.shiftKey) {
       a1 = rangeA1(position(shape.active), position(a1));
+      shape.selection = a1;
     } else {
+      // Drawn at once, before the server answers: a key or a paste that follows goes to this cell.
+      shape.active = a1;
+      shape.selection = a1;
       drag = { from: position(a1), to: position(a1) };
       event.preventDefault(); // no text selection while dragging; so focus leaves the bar (or the sidebar) by hand
       if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
     }
+    draw();
     act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false);
   });
   body.addEventListener('mouseover', function (event) {
@@ -355,6 +466,7 @@
     var to = position(td.dataset.a1);
     if (to.row === drag.to.row && to.column === drag.to.column) return;
     drag.to = to;
+    selections++;
     shape.selection = rangeA1(drag.from, drag.to);
     draw();
   });
@@ -374,9 +486,11 @@
     return body.querySelector('td[data-a1="' + shape.active + '"]');
   }
   function startEdit(text) {
-    var td = activeTd();
-    if (!td) return;
     commitEdit(false);
+    var td = activeTd();
+    // The active cell scrolled out of view is not drawn: bring it in rather than drop the key.
+    if (!td) { scrollToActive(); draw(); td = activeTd(); }
+    if (!td) return;
     var input = document.createElement('input');
     input.className = 'cell-editor';
     input.setAttribute('aria-label', 'Edit ' + shape.active);
@@ -412,20 +526,44 @@
     showActive.cell = undefined;
     showActive();
   }
-  /** Enters what the editor holds (when `enter`), then selects `next` if given. */
+  /**
+   * Enters what the editor holds (when `enter`) in the cell it was opened on, then selects `next` at once: the
+   * move does not wait for the entry, so the keys typed next go to the next cell however fast they follow.
+   */
   function commitEdit(enter, next) {
     if (!editing) return Promise.resolve();
     var done = editing;
     editing = null;
     done.input.remove();
-    var entered = enter ? act('/api/grid/cell', { sheet: done.sheet, a1: done.a1, input: done.input.value }, true) : Promise.resolve();
-    var asked = selections;
-    // The move after Enter or Tab waits for the entry; a cell the person selected meanwhile wins over it.
-    return entered.then(function () { if (next && asked === selections) moveTo(next.row, next.column, false); });
+    var entered = enter ? enterInput(done.sheet, done.a1, done.input.value) : Promise.resolve();
+    if (next && shape.sheet === done.sheet) moveTo(next.row, next.column, false);
+    return entered;
+  }
+  /** An entry, drawn in its cell until the server's value arrives (as Sheets shows what was typed at once). */
+  function enterInput(sheet, a1, input) {
+    var key = sheet + '!' + a1;
+    var mark = {};
+    pending.set(key, { input: input, mark: mark });
+    scheduleDraw(); // or at once by the move to the next cell
+    return writeEntry(sheet, a1, input).then(function () {
+      if (pending.get(key) && pending.get(key).mark === mark) pending.delete(key);
+      showActive.cell = undefined;
+      scheduleDraw();
+    });
+  }
+  function hiddenAt(row, column) {
+    return hiddenColumns.has(column) || offsets[row] === offsets[row - 1];
   }
   function moveTo(row, column, extend) {
+    var from = position(shape.active);
     row = Math.max(1, Math.min(shape.maxRows, row));
     column = Math.max(1, Math.min(shape.maxColumns, column));
+    if (!extend) {
+      // Sheets steps over hidden rows and columns: a move lands on a cell the person can see, or stays.
+      var dr = Math.sign(row - from.row), dc = Math.sign(column - from.column);
+      while (hiddenAt(row, column) && (dr || dc) && row + dr >= 1 && row + dr <= shape.maxRows && column + dc >= 1 && column + dc <= shape.maxColumns) { row += dr; column += dc; }
+      if (hiddenAt(row, column)) return Promise.resolve();
+    }
     var a1 = columnName(column - 1) + row;
     if (extend) {
       var box = selectionBox(shape.selection);
@@ -439,8 +577,9 @@
     selections++;
     if (!extend) shape.active = columnName(column - 1) + row;
     shape.selection = a1;
+    scrollToActive();
     draw();
-    return act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false).then(scrollToActive);
+    return act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false);
   }
   function scrollToActive() {
     var at = position(shape.active);
@@ -448,6 +587,11 @@
     var headHeight = head.getBoundingClientRect().height;
     if (top < scroller.scrollTop) scroller.scrollTop = top;
     else if (bottom > scroller.scrollTop + scroller.clientHeight - headHeight - 40) scroller.scrollTop = bottom - scroller.clientHeight + headHeight + 40;
+    var left = 46, c;
+    for (c = 1; c < at.column; c++) left += widthOf(c);
+    var right = left + widthOf(at.column);
+    if (left - 46 < scroller.scrollLeft) scroller.scrollLeft = left - 46;
+    else if (right > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = right - scroller.clientWidth;
   }
   body.addEventListener('dblclick', function (event) {
     var td = event.target.closest('td');
@@ -474,7 +618,8 @@
       startEdit(cell ? (cell.f || cell.d) : '');
     } else if (event.key === 'Delete' || event.key === 'Backspace') {
       event.preventDefault();
-      act('/api/grid/clear', { sheet: shape.sheet, a1: shape.selection }, true).then(function () { showActive.cell = undefined; showActive(); });
+      // The selection as drawn now; the server clears only its cells in rows and columns shown.
+      write('/api/grid/clear', { sheet: shape.sheet, a1: shape.selection }).then(function () { showActive.cell = undefined; showActive(); });
     } else if (event.key.length === 1) {
       event.preventDefault();
       startEdit(event.key);
@@ -491,8 +636,7 @@
     if (event.target.matches('input[type="checkbox"]') && cell && cell.control) {
       event.preventDefault();
       var next = cell.control.checked ? cell.control.uncheckedValue : cell.control.checkedValue;
-      call('POST', '/api/grid/select', { sheet: shape.sheet, a1: a1 })
-        .then(function () { return act('/api/grid/cell', { sheet: shape.sheet, a1: a1, input: next }, true); });
+      writeEntry(shape.sheet, a1, next);
       return;
     }
     if (event.target.matches('button.arrow') && cell && cell.control) {
@@ -517,24 +661,44 @@
     var text = event.clipboardData && event.clipboardData.getData('text/plain');
     if (!text) return;
     event.preventDefault();
-    act('/api/grid/paste', { sheet: shape.sheet, a1: shape.active, text: text }, true);
+    // Said here, before sending: a paste the server would refuse for its size must not vanish.
+    // At the active cell as drawn when the paste was made, whatever answers are still on their way.
+    var request = { sheet: shape.sheet, a1: shape.active, text: text };
+    var bytes = new Blob([JSON.stringify(request)]).size;
+    if (bytes > shape.pasteLimitBytes) {
+      var mb = function (n) { return (n / 1048576).toFixed(1) + ' MB'; };
+      toast('Nothing was pasted: this paste is ' + mb(bytes) + ' and the workbench takes up to ' + mb(shape.pasteLimitBytes) + ' at once. Paste it in parts, each at the cell below where the last part ended.');
+      return;
+    }
+    write('/api/grid/paste', request);
   });
 
   formula.addEventListener('keydown', function (event) {
     if (event.key !== 'Enter') return;
     if (editing) { editing.input.value = formula.value; commitEdit(true); formula.blur(); return; }
-    act('/api/grid/cell', { sheet: shape.sheet, a1: shape.active, input: formula.value }, true).then(function () { formula.blur(); showActive.cell = undefined; showActive(); });
+    enterInput(shape.sheet, shape.active, formula.value);
+    formula.blur();
   });
 
   window.addEventListener('message', function (event) {
     // After a server call, show the active sheet: the script may have activated another (a new audit, say).
-    if (event.data && event.data.type === 'workbench:changed') call('GET', '/api/grid/sheet').then(function (next) { setShape(next, true); });
+    if (event.data && event.data.type === 'workbench:changed') {
+      var asked = selections;
+      call('GET', '/api/grid/sheet').then(function (next) {
+        // Another sheet the script activated is shown; on the same sheet a move made since the request stands.
+        if (asked !== selections && shape && next.sheet === shape.sheet) { next.active = shape.active; next.selection = shape.selection; }
+        keepActiveCell(next);
+        setShape(next, true);
+      });
+    }
   });
 
   // For tests and the benchmark: the grid's state, and a way to wait until what is in view is drawn.
   window.workbenchGrid = {
     shape: function () { return shape; },
     settled: function () { return loading.size === 0 && !scheduled; },
+    // Resolves once every entry, paste and Delete made so far has been answered, and drawn as answered.
+    written: function () { return writes.then(function () { if (scheduled) draw(); }); },
     reload: function () { return call('GET', '/api/grid/sheet').then(function (next) { setShape(next, true); }); },
   };
 

@@ -10,6 +10,13 @@ import type { Workbench } from './workbench';
 /** How many rows one request for cells may ask for: the page asks for what is on screen and a margin. */
 export const MAX_PAGE_ROWS = 500;
 
+/**
+ * The largest paste request the grid takes, in bytes of JSON: 10,000 rows of a dozen 40-character columns are
+ * about 5 MB. Fastify's default body limit (1 MiB) refused 2,500 such rows; the page checks a paste against
+ * this (sent in the shape) and says the limit instead of sending what would be refused.
+ */
+export const MAX_PASTE_BYTES = 64 * 1024 * 1024;
+
 export interface SheetShape {
   sheets: string[];
   sheet: string;
@@ -22,10 +29,14 @@ export interface SheetShape {
   /** 1-based rows and columns hidden by the script (hideRows, hideColumns): Sheets does not draw them. */
   hiddenRows: number[];
   hiddenColumns: number[];
+  /** Each column's width in px, as the script set it (setColumnWidth, autoResizeColumns) or the default. */
+  columnWidths: number[];
   /** Rows whose text holds line breaks, with the number of lines Sheets makes room for. */
   tallRows: Record<number, number>;
   toasts: string[];
   menu: Array<{ caption: string; functionName: string }>;
+  /** The largest paste the grid takes (MAX_PASTE_BYTES). */
+  pasteLimitBytes: number;
 }
 
 /** A data validation rule drawn in its cell: a checkbox or a dropdown chip. */
@@ -66,6 +77,8 @@ export function sheetShape(workbench: Workbench, sheetName?: string): SheetShape
   for (let row = 1; row <= sheet.getMaxRows(); row++) if (sheet.isRowHiddenByUser(row)) hiddenRows.push(row);
   const hiddenColumns: number[] = [];
   for (let column = 1; column <= sheet.getMaxColumns(); column++) if (sheet.isColumnHiddenByUser(column)) hiddenColumns.push(column);
+  const columnWidths: number[] = [];
+  for (let column = 1; column <= sheet.getMaxColumns(); column++) columnWidths.push(sheet.getColumnWidth(column));
   const tallRows: Record<number, number> = {};
   for (const [row, column, cell] of sheet._entries()) {
     if (typeof cell.value !== 'string' || !cell.value.includes('\n')) continue;
@@ -84,10 +97,22 @@ export function sheetShape(workbench: Workbench, sheetName?: string): SheetShape
     lastColumn: sheet.getLastColumn(),
     hiddenRows,
     hiddenColumns,
+    columnWidths,
     tallRows,
     toasts: workbench.runtime.ui.toasts.map((t) => t.message),
     menu: workbench.menu(),
+    pasteLimitBytes: MAX_PASTE_BYTES,
   };
+}
+
+/** The top-left cell a person can see: a sheet opens there, not on a hidden A1 (the audit hides its id row and column). */
+export function firstShownCell(workbench: Workbench, sheetName: string): string {
+  const sheet = sheetOf(workbench, sheetName);
+  let row = 1;
+  while (row < sheet.getMaxRows() && sheet.isRowHiddenByUser(row)) row++;
+  let column = 1;
+  while (column < sheet.getMaxColumns() && sheet.isColumnHiddenByUser(column)) column++;
+  return sheet.getRange(row, column).getA1Notation();
 }
 
 /** Rows `row`…`row + count - 1` (cut to the sheet), every column. */

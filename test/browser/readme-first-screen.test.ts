@@ -2,7 +2,7 @@
 // page shows into Settings, type the README's formula into A1; the cell shows the README's value.
 
 import type { Frame } from 'playwright-core';
-import { useWorkbenchPage } from '../support/browser';
+import { gridSettled, useWorkbenchPage } from '../support/browser';
 import { readmePromise } from '../support/readme';
 
 jest.setTimeout(90_000);
@@ -26,6 +26,8 @@ it('takes the three steps of the README to the value it prints', async () => {
   await session.page.waitForSelector('td.active[data-a1="A1"]');
   await session.page.fill('#formula', promise.formula);
   await session.page.press('#formula', 'Enter');
-  await session.page.waitForFunction(() => !/^(Loading|)$/.test(document.querySelector('td[data-a1="A1"]')?.textContent ?? ''));
+  // The grid draws the formula as typed at once: wait for the server's answer and the cells drawn from it.
+  await session.page.evaluate(() => (window as unknown as { workbenchGrid: { written(): Promise<void> } }).workbenchGrid.written());
+  await gridSettled(session.page);
   expect(await session.page.textContent('td[data-a1="A1"]')).toBe(promise.value);
 });

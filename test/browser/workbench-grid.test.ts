@@ -1,6 +1,7 @@
 // The workbench's grid in Chromium drawn as Sheets draws the same spreadsheet: error messages, hidden rows
 // and columns, conditional backgrounds, checkboxes and dropdowns, number formats, spills, and 20,000 rows.
 
+import type { GridCell, GridShape } from '../support/grid-types';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { gridSettled, outcomeOf, showSheet, sidebarLoaded, useWorkbenchPage } from '../support/browser';
 
@@ -8,26 +9,12 @@ jest.setTimeout(120_000);
 
 const session = useWorkbenchPage(['--preset-token'], { width: 1400, height: 900 });
 
-interface Shape {
-  sheet: string;
-  active: string;
-  selection: string;
-  maxRows: number;
-  maxColumns: number;
-}
-interface GridCell {
-  d: string;
-  f?: string;
-  error?: string;
-  bg?: string;
-  control?: { kind: string; checked?: boolean; values?: string[] };
-}
 
 const text = (a1: string): Promise<string | null> => session.page.textContent(`td[data-a1="${a1}"]`);
 
 /** The page's own view of the sheet, as the grid script holds it. */
-function shape(): Promise<Shape> {
-  return session.page.evaluate(() => (window as unknown as { workbenchGrid: { shape(): Shape } }).workbenchGrid.shape());
+function shape(): Promise<GridShape> {
+  return session.page.evaluate(() => (window as unknown as { workbenchGrid: { shape(): GridShape } }).workbenchGrid.shape());
 }
 
 /** What the server stores for a cell (the runtime's sheet), read through the grid's own route. */
@@ -43,6 +30,10 @@ async function typeInto(a1: string, input: string): Promise<void> {
   await session.page.waitForSelector(`td.active[data-a1="${a1}"]`);
   await session.page.fill('#formula', input);
   await session.page.press('#formula', 'Enter');
+  // The page draws what was typed at once (class "pending"), so the cell's text alone does not say the server has
+  // it: wait for the server's answer, then for the cells it changed to be drawn from the server.
+  await session.page.evaluate(() => (window as unknown as { workbenchGrid: { written(): Promise<void> } }).workbenchGrid.written());
+  await gridSettled(session.page);
 }
 
 describe('Sheet1', () => {
@@ -51,7 +42,7 @@ describe('Sheet1', () => {
   it('shows a formula error’s message on hover and in the bar when the cell is selected', async () => {
     await session.page.waitForSelector('td[data-a1="A1"]');
     await typeInto('A1', '=METRIC_VALUE("not-a-metric", "2024-Q1")');
-    await session.page.waitForFunction(() => document.querySelector('td[data-a1="A1"]')?.textContent === '#ERROR!');
+    expect(await text('A1')).toBe('#ERROR!');
     const message = (await stored('Sheet1', 1, 1)).error;
     expect(message).toMatch(/\w+ \w+/);
     expect(await session.page.getAttribute('td[data-a1="A1"]', 'title')).toBe(message);
@@ -64,19 +55,17 @@ describe('Sheet1', () => {
 
   it('shows numbers as Sheets formats them: 39919496.93, and the fund’s NAV with at most its two decimals', async () => {
     await typeInto('A2', '39919496.93');
-    await session.page.waitForFunction(() => document.querySelector('td[data-a1="A2"]')?.textContent === '39919496.93');
+    expect(await text('A2')).toBe('39919496.93');
     expect(await session.page.getAttribute('td[data-a1="A2"]', 'class')).toMatch(/\bnumber\b/);
     await typeInto('A3', `=METRIC_VALUE("${DEMO_IDS.metrics.fundNav}", "2024-Q1")`);
-    await session.page.waitForFunction(() => /^\d/.test(document.querySelector('td[data-a1="A3"]')?.textContent ?? ''));
     expect(await text('A3')).toMatch(/^\d+(\.\d{1,2})?$/);
   });
 
   it('clears a formula’s spilled values when the formula is cleared', async () => {
     await typeInto('D1', `=METRIC_VALUES("${DEMO_IDS.metrics.headcount}", "2024-01-01", "2024-06-30", "headers")`);
-    await session.page.waitForFunction(() => document.querySelector('td[data-a1="E1"]')?.textContent === 'Headcount');
+    expect(await text('E1')).toBe('Headcount');
     expect(await text('D3')).toBe('4/1/2024');
     await typeInto('D1', '');
-    await session.page.waitForFunction(() => document.querySelector('td[data-a1="D1"]')?.textContent === '');
     for (const a1 of ['E1', 'D2', 'E2', 'D3', 'E3']) expect(await text(a1)).toBe('');
     expect((await stored('Sheet1', 3, 5)).d).toBe('');
   });
@@ -196,11 +185,11 @@ describe('a 20,000-row sheet', () => {
     expect(await session.page.$('td[data-a1="J1"]')).toBeNull();
 
     await session.page.click('#add-rows');
-    await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: { shape(): Shape } }).workbenchGrid.shape().maxRows === 21_000);
+    await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: { shape(): GridShape } }).workbenchGrid.shape().maxRows === 21_000);
     await session.page.$eval('#sheet-scroll', (el) => { el.scrollTop = el.scrollHeight; });
     await session.page.waitForSelector('td[data-a1="K21000"]');
     await session.page.click('#add-columns');
-    await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: { shape(): Shape } }).workbenchGrid.shape().maxColumns === 52);
+    await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: { shape(): GridShape } }).workbenchGrid.shape().maxColumns === 52);
     // The last column is reachable: scroll right, click it, and it is the active cell.
     await session.page.$eval('#sheet-scroll', (el) => { el.scrollLeft = el.scrollWidth; });
     await session.page.click('td[data-a1="AZ21000"]');

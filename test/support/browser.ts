@@ -62,7 +62,7 @@ const UNTIL_DONE = { timeout: 0 } as const;
  * Playwright's 30 s default is a guess about the machine, and under load a healthy click or status line took longer
  * (fund-grid-builder's insert at a load average of 13). The test's own timeout still ends a wait that never ends.
  */
-function waitOnStateNotTime(page: Page): void {
+export function waitOnStateNotTime(page: Page): void {
   page.setDefaultTimeout(0);
 }
 
