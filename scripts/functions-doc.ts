@@ -112,7 +112,7 @@ function fundCellCases(): string[] {
     'the cell says what to type; when it contradicts the name\'s own aggregate, the cell is an error saying so.',
     '`PORTFOLIO_COVERAGE`\'s last argument is a reporting rule, not a value: it serves the names that name none.',
     '',
-    '*Insert a fund model* writes one grid formula per block, `=PORTFOLIO_VALUE($A2:$A33, $A$1, B$1:I$1)`: Sheets runs it',
+    '*Insert a fund model* writes one grid formula per block, `=PORTFOLIO_VALUE($A2:$A33, $A$1, B$1:J$1)`: Sheets runs it',
     'once, where one formula per value cell (its *One formula per cell* option) is one execution per value, which Apps',
     'Script refuses past its rate ("Script invoked too many times per second", docs/platform.md §14). Both show the cases',
     'above alike, the block showing as text the sentence a single cell shows as its error.',

@@ -16,6 +16,8 @@ const ANY = '\u0001';
 /** Quotes the guide takes from Google, not from the add-in, each with where it is from. */
 const NOT_THE_ADDINS: Record<string, string> = {
   'Aurora Robotics Inc': 'a name a person types in the rename example',
+  'Script invoked too many times per second for this Google user account. … It most commonly occurs for custom functions that are called repeatedly in a single spreadsheet. To avoid this error, code your custom functions so that they only need to be called once per range of data.':
+    "Apps Script's quotas page, on why a fund model has one formula per block",
 };
 
 /** The guide's quotes of three words or more that start with a capital, with its line breaks folded. */

@@ -177,18 +177,21 @@ describe('insertFundModel', () => {
     const report = ok<{ range: string; message: string }>(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash (last)', 'Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: null, formulas: 'cell' }]));
     // Two blocks of a name row, four company rows and a coverage line, a blank row between.
     expect(report.range).toBe('Sheet1!B3:E15');
-    expect(report.message).toMatch(/^Inserted a fund model at Sheet1!B3:E15: 4 companies × 2 periods × 2 metrics \(Cash \(last\) and Revenue \(no aggregate: a period of several values asks for one\)\), 16 PORTFOLIO_VALUE formulas, one per cell \(each its own execution when Sheets recalculates, so Google may refuse some with "Script invoked too many times per second"\), and under each block a line counting the companies with a value\./);
+    expect(report.message).toMatch(/^Inserted a fund model at Sheet1!B3:E15: 4 companies × 2 periods × 2 metrics \(Cash \(last\) and Revenue \(no aggregate: a period of several values asks for one\)\), 24 PORTFOLIO_VALUE formulas, one per cell \(each its own execution when Sheets recalculates, so Google may refuse some with "Script invoked too many times per second"\), and under each block a line counting the companies with a value\./);
     const values = sheet.getRange('B3:D15').getValues();
     const formulas = sheet.getRange('B3:D15').getFormulas();
     expect(values.map((row) => row[0])).toEqual(['Cash (last)', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Companies with a value', '', 'Revenue', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Companies with a value']);
     // The periods are text, as typed: a label, not a date Sheets guessed.
     expect(values[0]!.slice(1)).toEqual(['2024-Q1', '2024-Q2']);
-    // Right of the periods, each block's unit column: one PORTFOLIO_UNIT over its companies and the line under them.
+    // Right of the periods, each block's unit column: in this per-cell model, a PORTFOLIO_VALUE under the Unit header.
     expect(sheet.getRange('E3').getValue()).toBe('Unit');
-    expect(sheet.getRange('E4').getFormula()).toBe('=PORTFOLIO_UNIT($B4:$B8, $B$3)');
-    expect(sheet.getRange('E11').getFormula()).toBe('=PORTFOLIO_UNIT($B11:$B15, $B$10)');
-    const [units] = await rt.recalculate([{ cell: 'E4', formula: '=PORTFOLIO_UNIT($B4:$B8, $B$3)' }]);
-    expect(units!.ok && units!.values).toEqual([['USD'], [''], [''], ['USD'], ['USD']]);
+    expect(sheet.getRange('E4').getFormula()).toBe('=PORTFOLIO_VALUE($B4, $B$3, E$3)');
+    expect(sheet.getRange('E11').getFormula()).toBe('=PORTFOLIO_VALUE($B11, $B$10, E$10)');
+    const units = await rt.recalculate(['E4', 'E5', 'E6', 'E7'].map((cell) => ({ cell, formula: sheet.getRange(cell).getFormula() })));
+    expect(units.map((unit) => unit.ok && unit.values)).toEqual([[['USD']], [['']], [['']], [['USD']]]);
+    // PORTFOLIO_UNIT over the companies and the line under them says the same, and on the line the block's one unit.
+    const [column] = await rt.recalculate([{ cell: 'G4', formula: '=PORTFOLIO_UNIT($B4:$B8, $B$3)' }]);
+    expect(column!.ok && column!.values).toEqual([['USD'], [''], [''], ['USD'], ['USD']]);
     // No aggregate in the formulas: each reads it from its block's name cell, so a name typed over it never inherits it.
     expect(formulas[1]).toEqual(['', '=PORTFOLIO_VALUE($B4, $B$3, C$3)', '=PORTFOLIO_VALUE($B4, $B$3, D$3)']);
     expect(formulas[5]).toEqual(['', '=COUNT(C4:C7)&" of 4"', '=COUNT(D4:D7)&" of 4"']);

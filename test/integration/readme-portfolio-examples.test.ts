@@ -50,7 +50,7 @@ describe("the README's fund grid examples on the demo fund", () => {
     expect(rows.map((row) => row[0])).toEqual(expect.arrayContaining(['Redwood Fintech', `Cirrus Systems (${DEMO_IDS.profile(14)})`, `Cirrus Systems (${DEMO_IDS.profile(32)})`]));
     const redwood = rows.findIndex((row) => row[0] === 'Redwood Fintech') + 1;
     // One formula fills the block (companies × months), recalculated as Sheets does: one execution.
-    expect(sheet.getRange('B2').getFormula()).toBe('=PORTFOLIO_VALUE($A2:$A33, $A$1, B$1:D$1)');
+    expect(sheet.getRange('B2').getFormula()).toBe('=PORTFOLIO_VALUE($A2:$A33, $A$1, B$1:E$1)');
     const done = await rt.recalculateWritten();
     expect(done.map((o) => o.cell)).toEqual(['B2']);
     expect(sheet.getRange(`B${redwood}:D${redwood}`).getValues()[0]).toEqual([633679.8333333334, 629619.0833333334, 632739.25]);

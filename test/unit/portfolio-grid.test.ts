@@ -179,15 +179,21 @@ describe('units: one metric name kept in different currencies', () => {
     expect(transport.sent.every((request) => !JSON.stringify(request).includes('/data_points'))).toBe(true);
   });
 
-  it('a fund model block has a unit column: its header, then one PORTFOLIO_UNIT over the companies and the line under them', () => {
+  it('a fund model block has a unit column: its header, covered by the block\'s one PORTFOLIO_VALUE (or a cell each)', () => {
     const { ctx } = context(listings);
-    const cells = fundModelCells(fundDirectory(ctx, FUND), { metricNames: ['Revenue', 'Revenue (sum)'], periods: ['2024-Q1', '2024-Q2'], startPeriod: null, endPeriod: null, aggregate: null }, { row: 3, column: 2 });
+    const choice = { metricNames: ['Revenue', 'Revenue (sum)'], periods: ['2024-Q1', '2024-Q2'], startPeriod: null, endPeriod: null, aggregate: null };
+    const cells = fundModelCells(fundDirectory(ctx, FUND), choice, { row: 3, column: 2 });
     expect(cells[0]!.at(-1)).toEqual({ text: 'Unit' });
-    expect(cells[1]!.at(-1)).toEqual({ formula: '=PORTFOLIO_UNIT($B4:$B7, $B$3)' });
-    expect(cells[2]).toHaveLength(3);
+    expect(cells[1]).toEqual([{ text: 'Company 1' }, { formula: '=PORTFOLIO_VALUE($B4:$B6, $B$3, C$3:E$3)' }, null, null]);
+    expect(cells[2]).toHaveLength(4);
     // The second block, after a blank row, refers to its own rows.
     expect(cells[6]!.at(-1)).toEqual({ text: 'Unit' });
-    expect(cells[7]!.at(-1)).toEqual({ formula: '=PORTFOLIO_UNIT($B10:$B13, $B$9)' });
+    expect(cells[7]![1]).toEqual({ formula: '=PORTFOLIO_VALUE($B10:$B12, $B$9, C$9:E$9)' });
+    const perCell = fundModelCells(fundDirectory(ctx, FUND), choice, { row: 3, column: 2 }, 'cell');
+    expect(perCell[1]!.at(-1)).toEqual({ formula: '=PORTFOLIO_VALUE($B4, $B$3, E$3)' });
+    // PORTFOLIO_VALUE under the Unit header shows the company's unit.
+    expect(portfolioValue(ctx, [['Company 1']], 'Revenue', [['Unit']])).toEqual([['USD']]);
+    expect(portfolioValue(ctx, 'Company 1', 'Revenue', 'Unit')).toBe('USD');
   });
 });
 

@@ -31,7 +31,8 @@ const MAX_MODEL_VALUES = 10_000;
 
 /** How many PORTFOLIO_VALUE formulas (so executions per recalculation) a model of this shape holds. */
 export function modelFormulaCount(shape: { blocks: number; companies: number; periods: number }, formulas: FundModelFormulas): number {
-  return formulas === 'block' ? shape.blocks : shape.blocks * shape.companies * shape.periods;
+  // One per cell: a value cell per period and the Unit cell, for each company of each block.
+  return formulas === 'block' ? shape.blocks : shape.blocks * shape.companies * (shape.periods + 1);
 }
 
 /**
