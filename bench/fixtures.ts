@@ -28,11 +28,23 @@ export interface DailySeries {
 }
 
 /** Creates one daily metric per range, with a point on every day of it. */
-export async function createDailySeries(emulator: RunningEmulator, fundId: string, ranges: Array<{ name: string; start: string; end: string }>): Promise<DailySeries[]> {
-  const series = ranges.map((range) => ({ metricId: randomUUID(), start: range.start, end: range.end, points: daysBetween(range.start, range.end), name: range.name }));
+export async function createDailySeries(
+  emulator: RunningEmulator,
+  fundId: string,
+  ranges: Array<{ name: string; start: string; end: string }>,
+): Promise<DailySeries[]> {
+  const series = ranges.map((range) => ({
+    metricId: randomUUID(),
+    start: range.start,
+    end: range.end,
+    points: daysBetween(range.start, range.end),
+    name: range.name,
+  }));
   await emulator.control.fixtures({
     metrics: series.map((s) => ({ id: s.metricId, company_id: fundId, name: s.name, frequency: 'daily', unit: 'number' })),
-    data_points: series.flatMap((s, metric) => Array.from({ length: s.points }, (_, day) => ({ metric_id: s.metricId, date: isoDay(s.start, day), value: dailyValue(metric, day) }))),
+    data_points: series.flatMap((s, metric) =>
+      Array.from({ length: s.points }, (_, day) => ({ metric_id: s.metricId, date: isoDay(s.start, day), value: dailyValue(metric, day) })),
+    ),
   });
   return series.map(({ metricId, start, end, points }) => ({ metricId, start, end, points }));
 }
@@ -57,7 +69,7 @@ export async function createModelMetrics(emulator: RunningEmulator, fundId: stri
   const firstYear = 2025 - Math.ceil(months / 12);
   const points = metricIds.flatMap((metricId, m) =>
     Array.from({ length: months }, (_, i) => {
-      const monthIndex = (12 - (months % 12 || 12)) + i; // so that the last month is December 2024
+      const monthIndex = 12 - (months % 12 || 12) + i; // so that the last month is December 2024
       const date = `${firstYear + Math.floor(monthIndex / 12)}-${String((monthIndex % 12) + 1).padStart(2, '0')}-01`;
       const value = Number((500 + m * 1000 + i * 12.5).toFixed(2));
       values[m]!.set(date, value);
@@ -83,9 +95,26 @@ export interface FundData {
 
 /** Data types of the 20 properties: a fund's usual mix. */
 const PROPERTY_TYPES = [
-  'select', 'select', 'select', 'select', 'multiselect', 'multiselect',
-  'number', 'number', 'number', 'number', 'date', 'date', 'boolean', 'boolean',
-  'string', 'string', 'text', 'text', 'url', 'rich_text',
+  'select',
+  'select',
+  'select',
+  'select',
+  'multiselect',
+  'multiselect',
+  'number',
+  'number',
+  'number',
+  'number',
+  'date',
+  'date',
+  'boolean',
+  'boolean',
+  'string',
+  'string',
+  'text',
+  'text',
+  'url',
+  'rich_text',
 ] as const;
 
 export async function createFund(emulator: RunningEmulator, profiles: number, properties: number): Promise<FundData> {
@@ -96,11 +125,16 @@ export async function createFund(emulator: RunningEmulator, profiles: number, pr
   const optionIds = types.map((type) => (type === 'select' || type === 'multiselect' ? Array.from({ length: 5 }, () => randomUUID()) : []));
   const valueOf = (type: string, p: number): Record<string, unknown> => {
     switch (type) {
-      case 'number': return { value: String(1000 + p * 17) };
-      case 'date': return { value: `20${10 + (p % 15)}-0${1 + (p % 9)}-15` };
-      case 'boolean': return { value: p % 2 === 0 ? 'true' : 'false' };
-      case 'url': return { value: `https://company-${p}.example.com` };
-      default: return { value: `Text ${p}` };
+      case 'number':
+        return { value: String(1000 + p * 17) };
+      case 'date':
+        return { value: `20${10 + (p % 15)}-0${1 + (p % 9)}-15` };
+      case 'boolean':
+        return { value: p % 2 === 0 ? 'true' : 'false' };
+      case 'url':
+        return { value: `https://company-${p}.example.com` };
+      default:
+        return { value: `Text ${p}` };
     }
   };
   const values = profileIds.flatMap((profileId, p) =>
@@ -124,7 +158,16 @@ export async function createFund(emulator: RunningEmulator, profiles: number, pr
 
 /** Quarter starts of the grid fund's series: 2023-Q1..2024-Q4 reported, 2025-Q1 and Q2 pre-created null. */
 export const GRID_QUARTERS = [
-  '2023-01-01', '2023-04-01', '2023-07-01', '2023-10-01', '2024-01-01', '2024-04-01', '2024-07-01', '2024-10-01', '2025-01-01', '2025-04-01',
+  '2023-01-01',
+  '2023-04-01',
+  '2023-07-01',
+  '2023-10-01',
+  '2024-01-01',
+  '2024-04-01',
+  '2024-07-01',
+  '2024-10-01',
+  '2025-01-01',
+  '2025-04-01',
 ];
 
 /** A fund of companies with one quarterly metric of each name, for the grid by name. */
@@ -155,8 +198,12 @@ export async function createGridFund(emulator: RunningEmulator, companies: numbe
   await emulator.control.fixtures({
     companies: [{ id: fundId, name: 'Grid Benchmark Fund', kind: 'investor' }],
     portfolio_company_profiles: profileIds.map((id, c) => ({ id, company_id: fundId, name: companyNames[c], fiscal_year_end_month: (c % 12) + 1 })),
-    metrics: profileIds.flatMap((profileId, c) => names.map((name, n) => ({ id: ids[c]![n], company_id: fundId, portfolio_company_profile_id: profileId, name, frequency: 'quarterly', unit: 'USD' }))),
-    data_points: profileIds.flatMap((_, c) => names.flatMap((__, n) => GRID_QUARTERS.map((date, q) => ({ metric_id: ids[c]![n], date, value: value(c, n, q) })))),
+    metrics: profileIds.flatMap((profileId, c) =>
+      names.map((name, n) => ({ id: ids[c]![n], company_id: fundId, portfolio_company_profile_id: profileId, name, frequency: 'quarterly', unit: 'USD' })),
+    ),
+    data_points: profileIds.flatMap((_, c) =>
+      names.flatMap((__, n) => GRID_QUARTERS.map((date, q) => ({ metric_id: ids[c]![n], date, value: value(c, n, q) }))),
+    ),
   });
   return { fundId, companies: companyNames, names, metricId: (c, n) => ids[c]![n]!, value };
 }

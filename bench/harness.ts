@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GasRuntime, GasRuntimeOptions } from '../gas-runtime';
 import { OWNER, startStack, type Stack } from '../test/support/stack';
-import { CODE_PATH, DIST, ensureBuilt } from '../test/support/built-bundle';
+import { DIST, ensureBuilt } from '../test/support/built-bundle';
 
 /** What the run is configured with: the emulator's latency and its rate limit, scaled from the real one. */
 export interface BenchConfig {
@@ -99,7 +99,12 @@ export class Bench {
 
   /** A fresh runtime running another script (the baseline clients, or a variant of the bundle), warmed up. */
   scriptRuntime(source: string): Promise<GasRuntime> {
-    const options: Partial<GasRuntimeOptions> = { code: source, files: DIST, scriptTimeZone: manifestTimeZone(), assumptions: { customFunctionsPerSecond: false } };
+    const options: Partial<GasRuntimeOptions> = {
+      code: source,
+      files: DIST,
+      scriptTimeZone: manifestTimeZone(),
+      assumptions: { customFunctionsPerSecond: false },
+    };
     return this.warmUp(this.stack.runtime(options));
   }
 

@@ -70,17 +70,28 @@ export function bundleTable(bundle: BundleFigures): string {
 /** The line under the tables that says what the run was configured with. */
 export function configLine(config: BenchConfig, date: Date, serial: boolean): string {
   const scale = config.rateLimit / REAL_RATE_LIMIT.limit;
-  return `${date.toISOString().slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version}; latency ${config.latencyMs} ms per request; `
-    + `rate limit ${config.rateLimit} per ${config.rateWindowSeconds} s (the real ${REAL_RATE_LIMIT.limit} per ${REAL_RATE_LIMIT.windowSeconds} s × ${Number(scale.toPrecision(3))}), no Retry-After; `
-    + `${serial ? 'one process' : 'add-in and baseline in parallel processes'}.`;
+  return (
+    `${date.toISOString().slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version}; latency ${config.latencyMs} ms per request; ` +
+    `rate limit ${config.rateLimit} per ${config.rateWindowSeconds} s (the real ${REAL_RATE_LIMIT.limit} per ${REAL_RATE_LIMIT.windowSeconds} s × ${Number(scale.toPrecision(3))}), no Retry-After; ` +
+    `${serial ? 'one process' : 'add-in and baseline in parallel processes'}.`
+  );
 }
 
-export function writeResults(file: string, input: { date: Date; config: BenchConfig; serial: boolean; results: ScenarioResult[]; bundle: BundleFigures | null; realMs: number }): void {
+export function writeResults(
+  file: string,
+  input: { date: Date; config: BenchConfig; serial: boolean; results: ScenarioResult[]; bundle: BundleFigures | null; realMs: number },
+): void {
   const { config } = input;
   const scale = config.rateLimit / REAL_RATE_LIMIT.limit;
   const json = {
     date: input.date.toISOString(),
-    machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? null, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.arch()}` },
+    machine: {
+      cores: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? null,
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${os.platform()} ${os.arch()}`,
+    },
     config: {
       latencyMs: config.latencyMs,
       rateLimit: { limit: config.rateLimit, windowSeconds: config.rateWindowSeconds, retryAfter: false },

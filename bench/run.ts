@@ -92,7 +92,10 @@ function parseFlags(argv: string[]): Flags {
     else if (flag === '--part') flags.part = text();
     else if (flag === '--out') flags.out = text();
     else if (flag === '--only') {
-      flags.only = text().split(',').map((name) => name.trim()).filter(Boolean);
+      flags.only = text()
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
       const unknown = flags.only.filter((name) => !NAMES.includes(name));
       if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}: use ${NAMES.join(', ')}`);
     } else throw new Error(`unknown flag ${flag}. Flags: --latency MS, --rate-limit N, --rate-window S, --only ${NAMES.join(',')}, --serial`);
@@ -180,6 +183,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`\nbench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`\nbench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 });

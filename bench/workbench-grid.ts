@@ -34,55 +34,69 @@ function summary(times: number[]): string {
  * and `doneSelector` is drawn (checked every frame).
  */
 function timedClick(page: Page, a1: string, shift: boolean, doneSelector: string, selection = a1): Promise<number> {
-  return page.evaluate(([at, withShift, selector, wanted]) => new Promise<number>((resolve, reject) => {
-    const td = document.querySelector(`td[data-a1="${at}"]`);
-    if (!td) return reject(new Error(`${at} is not drawn`));
-    const t0 = performance.now();
-    td.dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: withShift }));
-    const check = (): void => {
-      const grid = (window as unknown as { workbenchGrid: { shape(): { selection: string } } }).workbenchGrid;
-      if (grid.shape().selection === wanted && document.querySelector(selector)) resolve(performance.now() - t0);
-      else requestAnimationFrame(check);
-    };
-    check();
-  }), [a1, shift, doneSelector, selection] as const);
+  return page.evaluate(
+    ([at, withShift, selector, wanted]) =>
+      new Promise<number>((resolve, reject) => {
+        const td = document.querySelector(`td[data-a1="${at}"]`);
+        if (!td) return reject(new Error(`${at} is not drawn`));
+        const t0 = performance.now();
+        td.dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: withShift }));
+        const check = (): void => {
+          const grid = (window as unknown as { workbenchGrid: { shape(): { selection: string } } }).workbenchGrid;
+          if (grid.shape().selection === wanted && document.querySelector(selector)) resolve(performance.now() - t0);
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+    [a1, shift, doneSelector, selection] as const,
+  );
 }
 
 /** Scrolls to `top` and resolves with the ms until row `row`'s cell is drawn with its value. */
 function timedScroll(page: Page, top: number, a1: string, text: string): Promise<number> {
-  return page.evaluate(([y, at, expected]) => new Promise<number>((resolve) => {
-    const scroller = document.getElementById('sheet-scroll')!;
-    const t0 = performance.now();
-    scroller.scrollTop = y;
-    const check = (): void => {
-      if (document.querySelector(`td[data-a1="${at}"]`)?.textContent === expected) resolve(performance.now() - t0);
-      else requestAnimationFrame(check);
-    };
-    check();
-  }), [top, a1, text] as const);
+  return page.evaluate(
+    ([y, at, expected]) =>
+      new Promise<number>((resolve) => {
+        const scroller = document.getElementById('sheet-scroll')!;
+        const t0 = performance.now();
+        scroller.scrollTop = y;
+        const check = (): void => {
+          if (document.querySelector(`td[data-a1="${at}"]`)?.textContent === expected) resolve(performance.now() - t0);
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+    [top, a1, text] as const,
+  );
 }
 
 async function handWritten(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForSelector('td[data-a1="A1"]');
   const text = Array.from({ length: ROWS }, (_, i) => `r${i + 1}\t${i + 1}`).join('\n');
-  const paste = await page.evaluate(async (body) => {
-    const t0 = performance.now();
-    const response = await fetch('/api/grid/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    await response.text();
-    return performance.now() - t0;
-  }, JSON.stringify({ sheet: 'Sheet1', a1: 'A1', text }));
+  const paste = await page.evaluate(
+    async (body) => {
+      const t0 = performance.now();
+      const response = await fetch('/api/grid/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await response.text();
+      return performance.now() - t0;
+    },
+    JSON.stringify({ sheet: 'Sheet1', a1: 'A1', text }),
+  );
   console.log(`paste of ${ROWS} rows (server, one request): ${paste.toFixed(0)} ms`);
 
-  const load = await page.evaluate(() => new Promise<number>((resolve) => {
-    const t0 = performance.now();
-    void (window as unknown as { workbenchGrid: { reload(): Promise<void> } }).workbenchGrid.reload();
-    const check = (): void => {
-      if (document.querySelector('td[data-a1="B1"]')?.textContent === '1') resolve(performance.now() - t0);
-      else requestAnimationFrame(check);
-    };
-    check();
-  }));
+  const load = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const t0 = performance.now();
+        void (window as unknown as { workbenchGrid: { reload(): Promise<void> } }).workbenchGrid.reload();
+        const check = (): void => {
+          if (document.querySelector('td[data-a1="B1"]')?.textContent === '1') resolve(performance.now() - t0);
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
   console.log(`first draw after the paste (shape + first page of cells): ${load.toFixed(1)} ms`);
   console.log(`cells in the page: ${await page.evaluate(() => document.querySelectorAll('td[data-a1]').length)}`);
 
@@ -93,16 +107,20 @@ async function handWritten(page: Page, url: string): Promise<void> {
   const total = await page.$eval('#sheet-scroll', (el) => el.scrollHeight);
   const scrolls: number[] = [];
   for (let i = 0; i < REPEAT; i++) {
-    const row = 1 + Math.floor(((i * 7919) % ROWS));
+    const row = 1 + Math.floor((i * 7919) % ROWS);
     const top = Math.max(0, Math.round(((row - 1) / ROWS) * total));
     scrolls.push(await timedScroll(page, top, `B${row}`, String(row)));
   }
   console.log(`scroll to a far row, until its values are drawn: ${summary(scrolls)}`);
 
-  await page.$eval('#sheet-scroll', (el) => { el.scrollTop = 0; });
+  await page.$eval('#sheet-scroll', (el) => {
+    el.scrollTop = 0;
+  });
   await page.waitForFunction(() => document.querySelector('td[data-a1="B1"]')?.textContent === '1');
   await timedClick(page, 'A1', false, 'td.active[data-a1="A1"]');
-  await page.$eval('#sheet-scroll', (el) => { el.scrollTop = el.scrollHeight; });
+  await page.$eval('#sheet-scroll', (el) => {
+    el.scrollTop = el.scrollHeight;
+  });
   await page.waitForFunction((n) => document.querySelector(`td[data-a1="B${n}"]`)?.textContent === String(n), ROWS);
   const shiftClicks: number[] = [];
   for (let i = 0; i < REPEAT; i++) {
@@ -115,7 +133,9 @@ async function handWritten(page: Page, url: string): Promise<void> {
   // The route the page used before: the whole grid in one answer.
   const old = await page.evaluate(async () => {
     const t0 = performance.now();
-    const body = await (await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1:B2' }) })).text();
+    const body = await (
+      await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1:B2' }) })
+    ).text();
     return { ms: performance.now() - t0, bytes: body.length };
   });
   console.log(`for comparison, the old /api/select (whole grid per answer): ${old.ms.toFixed(0)} ms, ${(old.bytes / 1e6).toFixed(1)} MB, before drawing`);
@@ -128,25 +148,40 @@ async function jspreadsheet(page: Page, dir: string): Promise<void> {
   const css = ['jsuites/dist/jsuites.css', 'jspreadsheet-ce/dist/jspreadsheet.css'].map((f) => path.join(modules, f));
   if (!files.every(existsSync)) throw new Error(`jspreadsheet-ce is not installed in ${dir}`);
   const bytes = [...files, ...css].reduce((sum, f) => sum + readFileSync(f).length, 0);
-  console.log(`\njspreadsheet-ce ${JSON.parse(readFileSync(path.join(modules, 'jspreadsheet-ce/package.json'), 'utf8')).version as string}: ${(bytes / 1024).toFixed(0)} KiB of scripts and styles (unminified dist, with jsuites and its formula package)`);
-  await page.setContent(`<!DOCTYPE html><html><head>${css.map((f) => `<style>${readFileSync(f, 'utf8')}</style>`).join('')}</head><body><div id="sheet"></div></body></html>`);
+  console.log(
+    `\njspreadsheet-ce ${JSON.parse(readFileSync(path.join(modules, 'jspreadsheet-ce/package.json'), 'utf8')).version as string}: ${(bytes / 1024).toFixed(0)} KiB of scripts and styles (unminified dist, with jsuites and its formula package)`,
+  );
+  await page.setContent(
+    `<!DOCTYPE html><html><head>${css.map((f) => `<style>${readFileSync(f, 'utf8')}</style>`).join('')}</head><body><div id="sheet"></div></body></html>`,
+  );
   for (const f of files) await page.addScriptTag({ content: readFileSync(f, 'utf8') });
   const render = await page.evaluate((rows) => {
     const data = Array.from({ length: rows }, (_, i) => [`r${i + 1}`, i + 1]);
     const t0 = performance.now();
     const factory = (window as unknown as { jspreadsheet: (el: HTMLElement, options: unknown) => unknown }).jspreadsheet;
-    const sheets = factory(document.getElementById('sheet')!, { worksheets: [{ data, minDimensions: [26, rows], lazyLoading: true, tableOverflow: true, tableHeight: '700px' }] }) as Array<{ updateSelectionFromCoords(x1: number, y1: number, x2: number, y2: number): void }>;
+    const sheets = factory(document.getElementById('sheet')!, {
+      worksheets: [{ data, minDimensions: [26, rows], lazyLoading: true, tableOverflow: true, tableHeight: '700px' }],
+    }) as Array<{ updateSelectionFromCoords(x1: number, y1: number, x2: number, y2: number): void }>;
     (window as unknown as { sheet: unknown }).sheet = sheets[0];
     return performance.now() - t0;
   }, ROWS);
-  console.log(`render ${ROWS} rows × 26 columns (lazy loading): ${render.toFixed(0)} ms; cells in the page: ${await page.evaluate(() => document.querySelectorAll('td').length)}`);
+  console.log(
+    `render ${ROWS} rows × 26 columns (lazy loading): ${render.toFixed(0)} ms; cells in the page: ${await page.evaluate(() => document.querySelectorAll('td').length)}`,
+  );
   const selects: number[] = [];
   for (let i = 0; i < REPEAT; i++) {
-    selects.push(await page.evaluate((rows) => {
-      const t0 = performance.now();
-      (window as unknown as { sheet: { updateSelectionFromCoords(x1: number, y1: number, x2: number, y2: number): void } }).sheet.updateSelectionFromCoords(0, 0, 1, rows - 1 - (Math.random() < 0.5 ? 1 : 0));
-      return performance.now() - t0;
-    }, ROWS));
+    selects.push(
+      await page.evaluate((rows) => {
+        const t0 = performance.now();
+        (window as unknown as { sheet: { updateSelectionFromCoords(x1: number, y1: number, x2: number, y2: number): void } }).sheet.updateSelectionFromCoords(
+          0,
+          0,
+          1,
+          rows - 1 - (Math.random() < 0.5 ? 1 : 0),
+        );
+        return performance.now() - t0;
+      }, ROWS),
+    );
   }
   console.log(`select A1 to row ${ROWS} (updateSelectionFromCoords, in memory): ${summary(selects)}`);
 }

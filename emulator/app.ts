@@ -302,10 +302,13 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
   }
   registerControlRoutes(app, emulator);
 
-  const missing = [...contract.operations.keys()].filter((id) => !app.hasRoute({
-    method: contract.operations.get(id)?.method ?? 'GET',
-    url: contract.operations.get(id)?.routePath ?? '',
-  }));
+  const missing = [...contract.operations.keys()].filter(
+    (id) =>
+      !app.hasRoute({
+        method: contract.operations.get(id)?.method ?? 'GET',
+        url: contract.operations.get(id)?.routePath ?? '',
+      }),
+  );
   if (missing.length > 0) throw new Error(`emulator has no route for ${missing.join(', ')}`);
   return emulator;
 }

@@ -94,7 +94,10 @@ export function loadContract(file: string = CONTRACT_PATH): Contract {
       const operation = item[method];
       if (!operation) continue;
       operations.set(operation.operationId, compileOperation(document, requestAjv, contractPath, method, operation));
-      responseCheckers.set(operation.operationId, onFirstUse(() => compileResponses(document, responseAjv(), operation)));
+      responseCheckers.set(
+        operation.operationId,
+        onFirstUse(() => compileResponses(document, responseAjv(), operation)),
+      );
     }
   }
 
@@ -223,9 +226,7 @@ function compileOperation(
 function compileResponses(document: OpenApiDocument, ajv: Ajv2020, operation: OperationObject): Map<string, ValidateFunction> {
   const checkers = new Map<string, ValidateFunction>();
   for (const [status, response] of Object.entries(operation.responses)) {
-    const resolved = '$ref' in response
-      ? document.components.responses?.[response.$ref.replace('#/components/responses/', '')]
-      : response;
+    const resolved = '$ref' in response ? document.components.responses?.[response.$ref.replace('#/components/responses/', '')] : response;
     const schema = resolved?.content?.['application/json']?.schema;
     checkers.set(status, ajv.compile(schema ? (rewriteRefs(schema) as Schema) : {}));
   }
@@ -293,7 +294,10 @@ function isBetter(candidate: ErrorObject, current: ErrorObject): boolean {
 }
 
 function pathSegments(error: ErrorObject): string[] {
-  const segments = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   const params = error.params as { missingProperty?: string; additionalProperty?: string };
   if (error.keyword === 'required' && params.missingProperty) segments.push(params.missingProperty);
   if (error.keyword === 'additionalProperties' && params.additionalProperty) segments.push(params.additionalProperty);
@@ -319,9 +323,8 @@ function queryItems(errors: ErrorObject[]): ErrorItem[] {
   return [...bestPerField(errors, queryField)].map(([field, error]) => ({
     type: 'parameter_invalid',
     field,
-    message: error.keyword === 'type' && error.params.type === 'object'
-      ? 'must be an object (deep-object style, e.g. filter[key]=value)'
-      : describeError(error),
+    message:
+      error.keyword === 'type' && error.params.type === 'object' ? 'must be an object (deep-object style, e.g. filter[key]=value)' : describeError(error),
   }));
 }
 
@@ -338,9 +341,7 @@ function bodyField(segments: string[], rootIsArray: boolean): string {
 
 function bodyError(errors: ErrorObject[], rootKey: string, rootIsArray: boolean): ApiError {
   // A missing or mistyped root key is Rails' ParameterMissing: a malformed request (400), not a bad attribute.
-  const rootProblem = errors.find(
-    (error) => error.instancePath === '' || (error.instancePath === `/${rootKey}` && error.keyword === 'type'),
-  );
+  const rootProblem = errors.find((error) => error.instancePath === '' || (error.instancePath === `/${rootKey}` && error.keyword === 'type'));
   if (rootProblem) {
     return parameterInvalid(rootKey, `is required and must be ${rootIsArray ? 'an array' : 'an object'}`);
   }

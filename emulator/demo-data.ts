@@ -265,23 +265,157 @@ const DEMO_LAST_DAY = '2025-06-30';
 function metricPlans(fundId: string): MetricPlan[] {
   const m = DEMO_IDS.metrics;
   return [
-    { id: m.dailyActiveUsers, name: 'Daily Active Users', frequency: 'daily', unit: 'number', companyId: fundId, profile: 1, first: '2023-07-01', base: 1200, blankEvery: 45, decimals: 0 },
+    {
+      id: m.dailyActiveUsers,
+      name: 'Daily Active Users',
+      frequency: 'daily',
+      unit: 'number',
+      companyId: fundId,
+      profile: 1,
+      first: '2023-07-01',
+      base: 1200,
+      blankEvery: 45,
+      decimals: 0,
+    },
     { id: m.dailyRevenue, name: 'Daily Revenue', frequency: 'daily', unit: 'USD', companyId: fundId, profile: 2, first: '2023-07-01', base: 8000, decimals: 2 },
-    { id: m.weeklySignups, name: 'Weekly Signups', frequency: 'weekly', unit: 'number', companyId: fundId, profile: 1, first: '2023-01-02', base: 300, decimals: 0 },
-    { id: m.monthlyRecurringRevenue, name: 'Monthly Recurring Revenue', frequency: 'monthly', unit: 'USD', companyId: fundId, profile: 1, first: '2019-01-01', base: 50000, decimals: 2 },
-    { id: m.netBurn, name: 'Net Burn', frequency: 'monthly', unit: 'EUR', companyId: fundId, profile: 2, first: '2019-01-01', base: 120000, blankEvery: 13, decimals: 2 },
-    { id: m.grossMarginHtml, name: HTML_METRIC_NAME, frequency: 'monthly', unit: 'percent', companyId: fundId, profile: 3, first: '2020-01-01', base: 55, blankEvery: 20, decimals: 1 },
+    {
+      id: m.weeklySignups,
+      name: 'Weekly Signups',
+      frequency: 'weekly',
+      unit: 'number',
+      companyId: fundId,
+      profile: 1,
+      first: '2023-01-02',
+      base: 300,
+      decimals: 0,
+    },
+    {
+      id: m.monthlyRecurringRevenue,
+      name: 'Monthly Recurring Revenue',
+      frequency: 'monthly',
+      unit: 'USD',
+      companyId: fundId,
+      profile: 1,
+      first: '2019-01-01',
+      base: 50000,
+      decimals: 2,
+    },
+    {
+      id: m.netBurn,
+      name: 'Net Burn',
+      frequency: 'monthly',
+      unit: 'EUR',
+      companyId: fundId,
+      profile: 2,
+      first: '2019-01-01',
+      base: 120000,
+      blankEvery: 13,
+      decimals: 2,
+    },
+    {
+      id: m.grossMarginHtml,
+      name: HTML_METRIC_NAME,
+      frequency: 'monthly',
+      unit: 'percent',
+      companyId: fundId,
+      profile: 3,
+      first: '2020-01-01',
+      base: 55,
+      blankEvery: 20,
+      decimals: 1,
+    },
     { id: m.headcount, name: 'Headcount', frequency: 'quarterly', unit: 'number', companyId: fundId, profile: 3, first: '2019-01-01', base: 25, decimals: 0 },
-    { id: m.fundNav, name: 'Fund NAV', frequency: 'quarterly', unit: 'USD', companyId: fundId, profile: null, first: '2019-01-01', base: 40000000, decimals: 2 },
-    { id: m.cashBalance, name: 'Cash Balance', frequency: 'monthly', unit: 'EUR', companyId: fundId, profile: 4, first: '2020-01-01', base: 2500000, decimals: 2 },
+    {
+      id: m.fundNav,
+      name: 'Fund NAV',
+      frequency: 'quarterly',
+      unit: 'USD',
+      companyId: fundId,
+      profile: null,
+      first: '2019-01-01',
+      base: 40000000,
+      decimals: 2,
+    },
+    {
+      id: m.cashBalance,
+      name: 'Cash Balance',
+      frequency: 'monthly',
+      unit: 'EUR',
+      companyId: fundId,
+      profile: 4,
+      first: '2020-01-01',
+      base: 2500000,
+      decimals: 2,
+    },
     // Live accounts return frequencies the document does not list; the demo keeps one so clients meet it.
-    { id: m.auditedRevenue, name: 'Audited Revenue', frequency: 'annually', unit: 'USD', companyId: fundId, profile: 1, first: '2018-01-01', last: '2024-01-01', base: 900000, decimals: 2 },
+    {
+      id: m.auditedRevenue,
+      name: 'Audited Revenue',
+      frequency: 'annually',
+      unit: 'USD',
+      companyId: fundId,
+      profile: 1,
+      first: '2018-01-01',
+      last: '2024-01-01',
+      base: 900000,
+      decimals: 2,
+    },
     { id: m.emptyMetric, name: 'Customer NPS', frequency: 'monthly', unit: 'number', companyId: fundId, profile: null },
-    { id: m.startupMrr, name: 'MRR', frequency: 'monthly', unit: 'USD', companyId: DEMO_IDS.startup, profile: null, first: '2022-01-01', base: 15000, decimals: 2 },
-    { id: m.startupChurn, name: 'Churn Rate', frequency: 'monthly', unit: 'percent', companyId: DEMO_IDS.startup, profile: null, first: '2022-01-01', base: 3, decimals: 2 },
-    { id: m.startupDailySignups, name: 'Daily Signups', frequency: 'daily', unit: 'number', companyId: DEMO_IDS.startup, profile: null, first: '2024-07-01', base: 40, decimals: 0 },
-    { id: m.startupCustomers, name: 'Customers', frequency: 'quarterly', unit: 'number', companyId: DEMO_IDS.startup, profile: null, first: '2022-01-01', base: 120, decimals: 0 },
-    { id: m.otherFundRevenue, name: 'Harbor Revenue', frequency: 'monthly', unit: 'USD', companyId: DEMO_IDS.otherFund, profile: 13, first: '2024-01-01', base: 70000, decimals: 2 },
+    {
+      id: m.startupMrr,
+      name: 'MRR',
+      frequency: 'monthly',
+      unit: 'USD',
+      companyId: DEMO_IDS.startup,
+      profile: null,
+      first: '2022-01-01',
+      base: 15000,
+      decimals: 2,
+    },
+    {
+      id: m.startupChurn,
+      name: 'Churn Rate',
+      frequency: 'monthly',
+      unit: 'percent',
+      companyId: DEMO_IDS.startup,
+      profile: null,
+      first: '2022-01-01',
+      base: 3,
+      decimals: 2,
+    },
+    {
+      id: m.startupDailySignups,
+      name: 'Daily Signups',
+      frequency: 'daily',
+      unit: 'number',
+      companyId: DEMO_IDS.startup,
+      profile: null,
+      first: '2024-07-01',
+      base: 40,
+      decimals: 0,
+    },
+    {
+      id: m.startupCustomers,
+      name: 'Customers',
+      frequency: 'quarterly',
+      unit: 'number',
+      companyId: DEMO_IDS.startup,
+      profile: null,
+      first: '2022-01-01',
+      base: 120,
+      decimals: 0,
+    },
+    {
+      id: m.otherFundRevenue,
+      name: 'Harbor Revenue',
+      frequency: 'monthly',
+      unit: 'USD',
+      companyId: DEMO_IDS.otherFund,
+      profile: 13,
+      first: '2024-01-01',
+      base: 70000,
+      decimals: 2,
+    },
   ];
 }
 
@@ -371,44 +505,255 @@ const customers = (base: number): GrownMetric => ({ name: 'Customers', frequency
 
 /** Profiles 5..12 gain metrics (Lumen Analytics, just onboarded, has none); 14..33 are new companies. */
 const PORTFOLIO_GROWTH: GrownCompany[] = [
-  { profile: 14, name: 'Cirrus Systems', fiscalYearEnd: 12, currency: 'USD', since: '2022-01-01', missRate: 0.05, metrics: [revenueQ(2_400_000), mrr(780_000), cashM(18_000_000), headcountQ(85), burn(420_000)] },
-  { profile: 15, name: 'Orchid Therapeutics', fiscalYearEnd: 6, currency: 'GBP', since: '2022-01-01', missRate: 0.1, metrics: [cashM(42_000_000), burn(1_900_000), headcountQ(64)] },
-  { profile: 16, name: 'Pinnacle Retail', fiscalYearEnd: 1, currency: 'USD', since: '2022-01-01', missRate: 0.05,
+  {
+    profile: 14,
+    name: 'Cirrus Systems',
+    fiscalYearEnd: 12,
+    currency: 'USD',
+    since: '2022-01-01',
+    missRate: 0.05,
+    metrics: [revenueQ(2_400_000), mrr(780_000), cashM(18_000_000), headcountQ(85), burn(420_000)],
+  },
+  {
+    profile: 15,
+    name: 'Orchid Therapeutics',
+    fiscalYearEnd: 6,
+    currency: 'GBP',
+    since: '2022-01-01',
+    missRate: 0.1,
+    metrics: [cashM(42_000_000), burn(1_900_000), headcountQ(64)],
+  },
+  {
+    profile: 16,
+    name: 'Pinnacle Retail',
+    fiscalYearEnd: 1,
+    currency: 'USD',
+    since: '2022-01-01',
+    missRate: 0.05,
     // Revenue twice: a monthly one, and a quarterly one someone created later instead of finding the first.
-    metrics: [revenueM(1_100_000), cashQ(9_500_000), headcountQ(210), margin(38), revenueQ(3_300_000)] },
-  { profile: 17, name: 'Quasar Semiconductors', fiscalYearEnd: 9, currency: 'USD', since: '2022-01-01', missRate: 0.08, metrics: [revenueQ(12_000_000), cashQ(55_000_000), headcountQ(340), margin(52)] },
-  { profile: 18, name: 'Redwood Fintech', fiscalYearEnd: 12, currency: 'USD', since: '2022-01-01', missRate: 0, metrics: [revenueM(650_000), mrr(600_000), cashM(24_000_000), headcountM(120), burn(900_000)] },
-  { profile: 19, name: 'Sable Games', fiscalYearEnd: 3, currency: 'EUR', since: '2022-07-01', missRate: 0.15,
-    metrics: [revenueQ(1_800_000), cashQ(7_000_000), headcountQ(48), { name: 'Monthly Active Users', frequency: 'monthly', unit: 'number', base: 240_000, kind: 'count' }] },
-  { profile: 20, name: 'Tidal Water', fiscalYearEnd: null, currency: 'USD', since: '2022-01-01', missRate: 0.1, stoppedAfter: '2024-09-30', metrics: [revenueQ(900_000), cashQ(3_200_000), headcountQ(22)] },
-  { profile: 21, name: 'Umbra Vision', fiscalYearEnd: 12, currency: 'EUR', since: '2023-01-01', missRate: 0.05,
+    metrics: [revenueM(1_100_000), cashQ(9_500_000), headcountQ(210), margin(38), revenueQ(3_300_000)],
+  },
+  {
+    profile: 17,
+    name: 'Quasar Semiconductors',
+    fiscalYearEnd: 9,
+    currency: 'USD',
+    since: '2022-01-01',
+    missRate: 0.08,
+    metrics: [revenueQ(12_000_000), cashQ(55_000_000), headcountQ(340), margin(52)],
+  },
+  {
+    profile: 18,
+    name: 'Redwood Fintech',
+    fiscalYearEnd: 12,
+    currency: 'USD',
+    since: '2022-01-01',
+    missRate: 0,
+    metrics: [revenueM(650_000), mrr(600_000), cashM(24_000_000), headcountM(120), burn(900_000)],
+  },
+  {
+    profile: 19,
+    name: 'Sable Games',
+    fiscalYearEnd: 3,
+    currency: 'EUR',
+    since: '2022-07-01',
+    missRate: 0.15,
+    metrics: [
+      revenueQ(1_800_000),
+      cashQ(7_000_000),
+      headcountQ(48),
+      { name: 'Monthly Active Users', frequency: 'monthly', unit: 'number', base: 240_000, kind: 'count' },
+    ],
+  },
+  {
+    profile: 20,
+    name: 'Tidal Water',
+    fiscalYearEnd: null,
+    currency: 'USD',
+    since: '2022-01-01',
+    missRate: 0.1,
+    stoppedAfter: '2024-09-30',
+    metrics: [revenueQ(900_000), cashQ(3_200_000), headcountQ(22)],
+  },
+  {
+    profile: 21,
+    name: 'Umbra Vision',
+    fiscalYearEnd: 12,
+    currency: 'EUR',
+    since: '2023-01-01',
+    missRate: 0.05,
     // A trailing space, as names typed into the web application keep them.
-    metrics: [revenueQ(1_500_000), mrr(420_000), cashM(11_000_000), { ...headcountQ(40), name: 'Headcount ' }, burn(380_000)] },
-  { profile: 22, name: 'Vertex Materials', fiscalYearEnd: 6, currency: 'USD', since: '2022-01-01', missRate: 0.12, metrics: [revenueQ(4_200_000), cashQ(16_000_000), headcountQ(150), burn(700_000)] },
-  { profile: 23, name: 'Willow Care', fiscalYearEnd: 3, currency: 'GBP', since: '2022-01-01', missRate: 0.05, metrics: [revenueM(480_000), cashM(6_500_000), headcountQ(95), customers(1_200)] },
-  { profile: 24, name: 'Xylo Music', fiscalYearEnd: 12, currency: 'USD', since: '2022-01-01', missRate: 0.1, stoppedAfter: '2024-12-31',
-    metrics: [{ ...revenueQ(1_200_000), name: 'revenue' }, mrr(330_000), cashM(5_000_000), headcountQ(36)] },
-  { profile: 25, name: 'Yarrow Farms', fiscalYearEnd: 9, currency: 'USD', since: '2022-01-01', missRate: 0.2, metrics: [revenueQ(2_800_000), cashQ(4_400_000), margin(27)] },
-  { profile: 26, name: 'Zephyr Drones', fiscalYearEnd: 12, currency: 'USD', since: '2023-04-01', missRate: 0.05, metrics: [revenueQ(700_000), cashM(13_000_000), headcountQ(58), burn(650_000)] },
-  { profile: 27, name: 'Atlas Freight', fiscalYearEnd: null, currency: 'USD', since: '2022-01-01', missRate: 0.08, metrics: [revenueM(2_100_000), cashM(21_000_000), headcountQ(260)] },
-  { profile: 28, name: 'Beacon Insurance', fiscalYearEnd: 12, currency: 'USD', since: '2022-01-01', missRate: 0.05, metrics: [revenueQ(6_400_000), cashQ(80_000_000), headcountQ(180), customers(42_000)] },
-  { profile: 29, name: 'Cinder Studios', fiscalYearEnd: 4, currency: 'USD', since: '2022-01-01', missRate: 0.1, metrics: [revenueQ(1_000_000), mrr(250_000), cashM(4_100_000), headcountQ(30)] },
-  { profile: 30, name: 'Delta Grid', fiscalYearEnd: 6, currency: 'EUR', since: '2022-01-01', missRate: 0.05, metrics: [revenueQ(5_600_000), cashQ(33_000_000), headcountQ(140), burn(1_200_000)] },
-  { profile: 31, name: 'Ember Batteries', fiscalYearEnd: 12, currency: 'USD', since: '2023-01-01', missRate: 0.05, metrics: [cashM(60_000_000), burn(2_600_000), headcountQ(110)] },
+    metrics: [revenueQ(1_500_000), mrr(420_000), cashM(11_000_000), { ...headcountQ(40), name: 'Headcount ' }, burn(380_000)],
+  },
+  {
+    profile: 22,
+    name: 'Vertex Materials',
+    fiscalYearEnd: 6,
+    currency: 'USD',
+    since: '2022-01-01',
+    missRate: 0.12,
+    metrics: [revenueQ(4_200_000), cashQ(16_000_000), headcountQ(150), burn(700_000)],
+  },
+  {
+    profile: 23,
+    name: 'Willow Care',
+    fiscalYearEnd: 3,
+    currency: 'GBP',
+    since: '2022-01-01',
+    missRate: 0.05,
+    metrics: [revenueM(480_000), cashM(6_500_000), headcountQ(95), customers(1_200)],
+  },
+  {
+    profile: 24,
+    name: 'Xylo Music',
+    fiscalYearEnd: 12,
+    currency: 'USD',
+    since: '2022-01-01',
+    missRate: 0.1,
+    stoppedAfter: '2024-12-31',
+    metrics: [{ ...revenueQ(1_200_000), name: 'revenue' }, mrr(330_000), cashM(5_000_000), headcountQ(36)],
+  },
+  {
+    profile: 25,
+    name: 'Yarrow Farms',
+    fiscalYearEnd: 9,
+    currency: 'USD',
+    since: '2022-01-01',
+    missRate: 0.2,
+    metrics: [revenueQ(2_800_000), cashQ(4_400_000), margin(27)],
+  },
+  {
+    profile: 26,
+    name: 'Zephyr Drones',
+    fiscalYearEnd: 12,
+    currency: 'USD',
+    since: '2023-04-01',
+    missRate: 0.05,
+    metrics: [revenueQ(700_000), cashM(13_000_000), headcountQ(58), burn(650_000)],
+  },
+  {
+    profile: 27,
+    name: 'Atlas Freight',
+    fiscalYearEnd: null,
+    currency: 'USD',
+    since: '2022-01-01',
+    missRate: 0.08,
+    metrics: [revenueM(2_100_000), cashM(21_000_000), headcountQ(260)],
+  },
+  {
+    profile: 28,
+    name: 'Beacon Insurance',
+    fiscalYearEnd: 12,
+    currency: 'USD',
+    since: '2022-01-01',
+    missRate: 0.05,
+    metrics: [revenueQ(6_400_000), cashQ(80_000_000), headcountQ(180), customers(42_000)],
+  },
+  {
+    profile: 29,
+    name: 'Cinder Studios',
+    fiscalYearEnd: 4,
+    currency: 'USD',
+    since: '2022-01-01',
+    missRate: 0.1,
+    metrics: [revenueQ(1_000_000), mrr(250_000), cashM(4_100_000), headcountQ(30)],
+  },
+  {
+    profile: 30,
+    name: 'Delta Grid',
+    fiscalYearEnd: 6,
+    currency: 'EUR',
+    since: '2022-01-01',
+    missRate: 0.05,
+    metrics: [revenueQ(5_600_000), cashQ(33_000_000), headcountQ(140), burn(1_200_000)],
+  },
+  {
+    profile: 31,
+    name: 'Ember Batteries',
+    fiscalYearEnd: 12,
+    currency: 'USD',
+    since: '2023-01-01',
+    missRate: 0.05,
+    metrics: [cashM(60_000_000), burn(2_600_000), headcountQ(110)],
+  },
   // A second, different company of the same name as the add-in reads names (trimmed, any case): another
   // profile, its own fiscal year and metrics. The trailing space is what lets the service hold both, as its
   // names are unique per fund compared without regard to case (contract x-decision) but not trimmed
   // (*unverified*: whether the live service trims names before that check).
-  { profile: 32, name: 'Cirrus Systems ', fiscalYearEnd: 6, currency: 'USD', since: '2024-01-01', missRate: 0.05, metrics: [revenueQ(350_000), cashQ(2_000_000), headcountQ(12)] },
+  {
+    profile: 32,
+    name: 'Cirrus Systems ',
+    fiscalYearEnd: 6,
+    currency: 'USD',
+    since: '2024-01-01',
+    missRate: 0.05,
+    metrics: [revenueQ(350_000), cashQ(2_000_000), headcountQ(12)],
+  },
   { profile: 33, name: 'Foxglove Pharma', fiscalYearEnd: 3, currency: 'GBP', since: '2025-01-01', missRate: 0, metrics: [cashQ(25_000_000), burn(1_400_000)] },
   // Profiles of the first twelve that had no metrics: names and fiscal years as above, metrics added.
-  { profile: 5, name: 'Evergreen Foods', fiscalYearEnd: 6, currency: null, since: '2022-01-01', missRate: 0.1, metrics: [revenueM(900_000), cashQ(8_000_000), headcountQ(75), margin(31)] },
-  { profile: 6, name: 'Fjord Logistics', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.05, metrics: [revenueQ(3_100_000), cashM(12_000_000), headcountM(130), burn(500_000)] },
-  { profile: 7, name: 'Granite Security', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.05, metrics: [revenueQ(2_000_000), mrr(680_000), cashM(15_000_000), headcountQ(90)] },
-  { profile: 8, name: 'Helix Bio', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.1, metrics: [cashM(36_000_000), burn(1_700_000), headcountQ(55)] },
-  { profile: 9, name: 'Ion Mobility', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.15, metrics: [revenueQ(1_400_000), cashQ(9_000_000), headcountQ(70), burn(600_000)] },
-  { profile: 10, name: 'Juniper Learning', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.05, metrics: [revenueM(300_000), mrr(290_000), cashM(3_800_000), headcountQ(44), customers(3_500)] },
-  { profile: 11, name: 'Kestrel Aerospace', fiscalYearEnd: null, currency: null, since: '2022-01-01', missRate: 0.1, metrics: [revenueQ(7_500_000), cashQ(48_000_000), headcountQ(320)] },
+  {
+    profile: 5,
+    name: 'Evergreen Foods',
+    fiscalYearEnd: 6,
+    currency: null,
+    since: '2022-01-01',
+    missRate: 0.1,
+    metrics: [revenueM(900_000), cashQ(8_000_000), headcountQ(75), margin(31)],
+  },
+  {
+    profile: 6,
+    name: 'Fjord Logistics',
+    fiscalYearEnd: null,
+    currency: null,
+    since: '2022-01-01',
+    missRate: 0.05,
+    metrics: [revenueQ(3_100_000), cashM(12_000_000), headcountM(130), burn(500_000)],
+  },
+  {
+    profile: 7,
+    name: 'Granite Security',
+    fiscalYearEnd: null,
+    currency: null,
+    since: '2022-01-01',
+    missRate: 0.05,
+    metrics: [revenueQ(2_000_000), mrr(680_000), cashM(15_000_000), headcountQ(90)],
+  },
+  {
+    profile: 8,
+    name: 'Helix Bio',
+    fiscalYearEnd: null,
+    currency: null,
+    since: '2022-01-01',
+    missRate: 0.1,
+    metrics: [cashM(36_000_000), burn(1_700_000), headcountQ(55)],
+  },
+  {
+    profile: 9,
+    name: 'Ion Mobility',
+    fiscalYearEnd: null,
+    currency: null,
+    since: '2022-01-01',
+    missRate: 0.15,
+    metrics: [revenueQ(1_400_000), cashQ(9_000_000), headcountQ(70), burn(600_000)],
+  },
+  {
+    profile: 10,
+    name: 'Juniper Learning',
+    fiscalYearEnd: null,
+    currency: null,
+    since: '2022-01-01',
+    missRate: 0.05,
+    metrics: [revenueM(300_000), mrr(290_000), cashM(3_800_000), headcountQ(44), customers(3_500)],
+  },
+  {
+    profile: 11,
+    name: 'Kestrel Aerospace',
+    fiscalYearEnd: null,
+    currency: null,
+    since: '2022-01-01',
+    missRate: 0.1,
+    metrics: [revenueQ(7_500_000), cashQ(48_000_000), headcountQ(320)],
+  },
 ];
 
 /**
@@ -506,7 +851,12 @@ function addPortfolioNotes(state: EmulatorState): void {
   for (let month = 1; month <= 27; month += 1) {
     const year = 2023 + Math.floor((month - 1) / 12);
     const monthOfYear = ((month - 1) % 12) + 1;
-    push(1, `Monthly update ${year}-${String(monthOfYear).padStart(2, '0')}`, `Revenue and hiring for month ${monthOfYear} of ${year}.`, `${year}-${String(monthOfYear).padStart(2, '0')}-05T08:00:00.000Z`);
+    push(
+      1,
+      `Monthly update ${year}-${String(monthOfYear).padStart(2, '0')}`,
+      `Revenue and hiring for month ${monthOfYear} of ${year}.`,
+      `${year}-${String(monthOfYear).padStart(2, '0')}-05T08:00:00.000Z`,
+    );
   }
   push(2, 'Board meeting', '## Decisions\n- Approve budget\n- Hire a VP Sales', '2025-02-10T14:00:00.000Z');
   push(2, 'Term sheet review', 'Pro-rata rights confirmed.', '2024-11-20T09:30:00.000Z');
@@ -545,10 +895,13 @@ function addProperties(state: EmulatorState, fundId: string): void {
   CUSTOM_PROPERTIES.forEach(([name, dataType, labels], index) => {
     const property: PropertyRecord = { id: DEMO_IDS.property(index + 1), company_id: fundId, name, data_type: dataType, auto_calculated: false };
     properties.push(property);
-    options.set(property.id, labels.map((label) => {
-      optionCounter += 1;
-      return { id: DEMO_IDS.option(optionCounter), portfolio_property_id: property.id, label };
-    }));
+    options.set(
+      property.id,
+      labels.map((label) => {
+        optionCounter += 1;
+        return { id: DEMO_IDS.option(optionCounter), portfolio_property_id: property.id, label };
+      }),
+    );
   });
   AUTO_CALCULATED_PROPERTY_NAMES.forEach((name, index) => {
     properties.push({ id: DEMO_IDS.property(11 + index), company_id: fundId, name, data_type: AUTO_TYPES[name] ?? 'number', auto_calculated: true });
@@ -588,7 +941,7 @@ function addProperties(state: EmulatorState, fundId: string): void {
         case 'boolean':
           return push(profile, property, p % 2 === 0 ? 'true' : 'false');
         case 'string':
-          return push(profile, property, p === 3 ? FORMULA_TEXT : CITIES[index] ?? 'Remote');
+          return push(profile, property, p === 3 ? FORMULA_TEXT : (CITIES[index] ?? 'Remote'));
         case 'text':
           return push(profile, property, `Why we invested in ${profile.name}:\nstrong team, large market.`);
         case 'url':
@@ -601,7 +954,13 @@ function addProperties(state: EmulatorState, fundId: string): void {
     const invested = 500000 * p;
     const fairValue = Math.round(invested * (0.6 + (p % 5) * 0.45));
     const auto = properties.filter((property) => property.auto_calculated);
-    const autoValues = [String(invested), String(fairValue), (fairValue / invested).toFixed(2), (5 + p * 1.5).toFixed(1), `${2015 + (p % 8)}-0${(p % 9) + 1}-01`];
+    const autoValues = [
+      String(invested),
+      String(fairValue),
+      (fairValue / invested).toFixed(2),
+      (5 + p * 1.5).toFixed(1),
+      `${2015 + (p % 8)}-0${(p % 9) + 1}-01`,
+    ];
     auto.forEach((property, position) => push(profile, property, autoValues[position] ?? null));
   });
 }

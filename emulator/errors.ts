@@ -9,7 +9,10 @@ export interface ErrorItem {
 
 /** A failure that already knows its HTTP status and the error body it answers. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly items: ErrorItem[]) {
+  constructor(
+    readonly status: number,
+    readonly items: ErrorItem[],
+  ) {
     super(items.map((item) => [item.type, item.field, item.message].filter(Boolean).join(': ')).join('; '));
     this.name = 'ApiError';
   }
@@ -32,7 +35,10 @@ export function attributeInvalid(field: string, message: string): ApiError {
 
 /** 422 carrying several attribute problems at once. */
 export function attributesInvalid(items: Array<{ field: string; message: string }>): ApiError {
-  return new ApiError(422, items.map((item) => ({ type: 'attribute_invalid', ...item })));
+  return new ApiError(
+    422,
+    items.map((item) => ({ type: 'attribute_invalid', ...item })),
+  );
 }
 
 /** 401: the spec says this item has no field and no message. */
@@ -52,14 +58,10 @@ export function recordMissing(message: string): ApiError {
 
 /** 429 body; the message names the limit so a human reading a log knows which one. */
 export function rateLimitExceeded(limit: number, windowSeconds: number): ApiError {
-  return new ApiError(429, [
-    { type: 'rate_limit_exceeded', message: `Rate limit exceeded: ${limit} requests per ${windowSeconds} seconds` },
-  ]);
+  return new ApiError(429, [{ type: 'rate_limit_exceeded', message: `Rate limit exceeded: ${limit} requests per ${windowSeconds} seconds` }]);
 }
 
 /** The documented endpoints whose payloads the API document does not show. */
 export function notEmulated(): ApiError {
-  return new ApiError(501, [
-    { type: 'not_emulated', message: "not emulated: the API document does not show this endpoint's payloads" },
-  ]);
+  return new ApiError(501, [{ type: 'not_emulated', message: "not emulated: the API document does not show this endpoint's payloads" }]);
 }

@@ -48,7 +48,10 @@ export class FaultInjector {
   /** When the storm set by throttleForMs ends (emulator clock, ms). */
   private throttleUntil = 0;
 
-  constructor(private readonly initial: FaultSettings, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly initial: FaultSettings,
+    private readonly now: () => number = Date.now,
+  ) {
     this.current = structuredClone(initial);
     this.random = seededRandom(initial.seed);
   }

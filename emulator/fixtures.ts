@@ -55,8 +55,18 @@ export function applyFixtures(state: EmulatorState, input: unknown, defaultToken
   const unknownKey = Object.keys(body).find((key) => !known.has(key));
   if (unknownKey) throw new FixtureError(`unknown collection: ${unknownKey}`);
   const result: FixtureResult = {
-    companies: [], users: [], metrics: [], data_points: [], contacts: [], contact_lists: [], note_tags: [], notes: [],
-    portfolio_company_profiles: [], portfolio_notes: [], portfolio_properties: [], portfolio_property_options: [],
+    companies: [],
+    users: [],
+    metrics: [],
+    data_points: [],
+    contacts: [],
+    contact_lists: [],
+    note_tags: [],
+    notes: [],
+    portfolio_company_profiles: [],
+    portfolio_notes: [],
+    portfolio_properties: [],
+    portfolio_property_options: [],
     portfolio_property_values: [],
   };
   const context: BuildContext = { state, defaultToken, now };
@@ -78,8 +88,19 @@ export function applyFixtures(state: EmulatorState, input: unknown, defaultToken
 }
 
 const ORDER = [
-  'companies', 'users', 'contact_lists', 'contacts', 'note_tags', 'notes', 'portfolio_company_profiles', 'metrics',
-  'data_points', 'portfolio_notes', 'portfolio_properties', 'portfolio_property_options', 'portfolio_property_values',
+  'companies',
+  'users',
+  'contact_lists',
+  'contacts',
+  'note_tags',
+  'notes',
+  'portfolio_company_profiles',
+  'metrics',
+  'data_points',
+  'portfolio_notes',
+  'portfolio_properties',
+  'portfolio_property_options',
+  'portfolio_property_values',
 ] as const;
 
 interface BuildContext {
@@ -115,7 +136,7 @@ function textList(item: Loose, key: string, where: string): string[] {
 // Positions by key in the collections, kept only while one applyFixtures call runs (nothing else changes
 // the state then): seeding tens of thousands of records was quadratic with a scan per lookup.
 type Positions = Map<string, number>;
-// `any`: one map per key function, over records of any collection
+// biome-ignore lint/suspicious/noExplicitAny: one map per key function, over records of any collection
 type KeyOf = (record: any) => string;
 let indexes: Map<unknown[], Map<KeyOf, Positions>> | null = null;
 
@@ -280,7 +301,12 @@ const BUILDERS: Record<(typeof ORDER)[number], Builder> = {
   portfolio_notes(item, { state, now }, result, where) {
     const note: PortfolioNoteRecord = {
       id: text(item, 'id', where, randomUUID()),
-      portfolio_company_profile_id: reference(state.portfolio_company_profiles, text(item, 'portfolio_company_profile_id', where), where, 'portfolio company profile').id,
+      portfolio_company_profile_id: reference(
+        state.portfolio_company_profiles,
+        text(item, 'portfolio_company_profile_id', where),
+        where,
+        'portfolio company profile',
+      ).id,
       name: text(item, 'name', where, 'Fixture note'),
       content: item.content === undefined ? 'Fixture content' : nullableText(item, 'content', where),
       created_at: text(item, 'created_at', where, now),

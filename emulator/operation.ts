@@ -41,10 +41,7 @@ export interface OperationReply {
   body: unknown;
 }
 
-export type OperationHandler<K extends OperationId> = (
-  input: OperationInput<K>,
-  context: EmulatorContext,
-) => OperationReply;
+export type OperationHandler<K extends OperationId> = (input: OperationInput<K>, context: EmulatorContext) => OperationReply;
 
 /** Registers the handler of one contract operation; the method and path come from the contract. */
 export type RegisterOperation = <K extends OperationId>(operationId: K, handler: OperationHandler<K>) => void;

@@ -3,13 +3,7 @@
 import type { OptionRecord, PropertyRecord, PropertyValueRecord } from './records';
 
 /** The auto-calculated investment properties, by their exact names (the add-in marks them read-only by name). */
-export const AUTO_CALCULATED_PROPERTY_NAMES = [
-  'Total Invested',
-  'Current Fair Value',
-  'MOIC',
-  'Ownership',
-  'Initial Investment Date',
-] as const;
+export const AUTO_CALCULATED_PROPERTY_NAMES = ['Total Invested', 'Current Fair Value', 'MOIC', 'Ownership', 'Initial Investment Date'] as const;
 
 /** Which write form a property's data_type takes. */
 export type WriteForm = 'value' | 'portfolio_property_option_id' | 'portfolio_property_option_ids';
@@ -39,11 +33,7 @@ export function parseWrittenValue(dataType: string, raw: string): { stored: stri
 }
 
 /** The response's `value`: number -> JSON number, select -> label, multiselect -> labels, everything else -> text. */
-export function formatValue(
-  property: PropertyRecord,
-  record: PropertyValueRecord,
-  options: OptionRecord[],
-): string | number | string[] | null {
+export function formatValue(property: PropertyRecord, record: PropertyValueRecord, options: OptionRecord[]): string | number | string[] | null {
   if (property.data_type === 'select') {
     const selected = options.find((option) => option.id === record.option_ids[0]);
     return selected ? selected.label : null;

@@ -20,7 +20,10 @@ export type RateLimitOutcome = { allowed: true } | { allowed: false; retryAfterS
 export class RateLimiter {
   private readonly counts = new Map<string, { window: number; count: number }>();
 
-  constructor(public settings: RateLimitSettings, private readonly clock: Clock) {}
+  constructor(
+    public settings: RateLimitSettings,
+    private readonly clock: Clock,
+  ) {}
 
   /** Counts one request for `key` and says whether it is within the limit. */
   hit(key: string): RateLimitOutcome {

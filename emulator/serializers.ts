@@ -102,11 +102,7 @@ export function propertyJson(property: PropertyRecord): Schemas['PortfolioProper
 }
 
 /** PortfolioPropertyValue formatted by the property's data_type (see property-values.ts). */
-export function propertyValueJson(
-  record: PropertyValueRecord,
-  property: PropertyRecord,
-  options: OptionRecord[],
-): Schemas['PortfolioPropertyValue'] {
+export function propertyValueJson(record: PropertyValueRecord, property: PropertyRecord, options: OptionRecord[]): Schemas['PortfolioPropertyValue'] {
   const selected = orderedSelection(record.option_ids, options).map((option) => option.id);
   return {
     id: record.id,

@@ -13,7 +13,10 @@ export class Store {
    * @param initial the state to start from when there is no data file (or it does not exist yet)
    * @param dataFile where to persist; an existing file wins over `initial`
    */
-  constructor(initial: EmulatorState, private readonly dataFile?: string) {
+  constructor(
+    initial: EmulatorState,
+    private readonly dataFile?: string,
+  ) {
     if (dataFile && existsSync(dataFile)) {
       this.state = JSON.parse(readFileSync(dataFile, 'utf8')) as EmulatorState;
       this.loadedFromFile = true;

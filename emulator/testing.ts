@@ -159,15 +159,17 @@ function stopChild(child: ChildProcess): Promise<void> {
 export function emulatorClockMover(url: string): { advance(ms: number): void; close(): Promise<void> } {
   const client = new SyncHttpClient();
   const advance = (ms: number): void => {
-    client.sendAll([{
-      url: `${url}/__emulator/clock`,
-      method: 'POST',
-      headers: [['content-type', 'application/json']],
-      body: new TextEncoder().encode(JSON.stringify({ advanceMs: ms })),
-      followRedirects: false,
-      rejectUnauthorized: true,
-      timeoutMs: 5000,
-    }]);
+    client.sendAll([
+      {
+        url: `${url}/__emulator/clock`,
+        method: 'POST',
+        headers: [['content-type', 'application/json']],
+        body: new TextEncoder().encode(JSON.stringify({ advanceMs: ms })),
+        followRedirects: false,
+        rejectUnauthorized: true,
+        timeoutMs: 5000,
+      },
+    ]);
   };
   return { advance, close: () => client.close() };
 }
@@ -180,13 +182,17 @@ export function emulatorClockMover(url: string): { advance(ms: number): void; cl
 function controlRequest(method: string, url: string, body?: unknown): Promise<{ status: number; text: string }> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, agent: false, headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-      response.on('error', reject);
-    });
+    const request = http.request(
+      url,
+      { method, agent: false, headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(payload);
   });

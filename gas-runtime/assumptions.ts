@@ -154,7 +154,8 @@ export function resolveSharedDrive(given: SharedDriveOption | undefined, owner: 
     if (name !== 'customFunctionProperties' && name !== 'creator') throw new GasRuntimeUsageError(`Unknown sharedDrive option: ${name}.`, 'INVALID_OPTION');
   }
   const reading = given.customFunctionProperties ?? 'none';
-  if (!READINGS.includes(reading)) throw new GasRuntimeUsageError(`Unknown sharedDrive reading: ${String(reading)} (one of ${READINGS.join(', ')}).`, 'INVALID_OPTION');
+  if (!READINGS.includes(reading))
+    throw new GasRuntimeUsageError(`Unknown sharedDrive reading: ${String(reading)} (one of ${READINGS.join(', ')}).`, 'INVALID_OPTION');
   return { customFunctionProperties: reading, creator: given.creator ?? owner };
 }
 

@@ -21,6 +21,7 @@ export function fromByteArray(value: readonly number[]): Buffer {
 export function encodeText(text: string, charset?: string): Buffer {
   const name = normalizeCharset(charset);
   if (name === 'utf-8') return Buffer.from(text, 'utf8');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: every character outside US-ASCII, named by its range
   if (name === 'us-ascii') return Buffer.from(text.replace(/[^\x00-\x7f]/g, '?'), 'latin1');
   if (name === 'iso-8859-1') return Buffer.from(text, 'latin1');
   throw new GasError(`Unsupported charset: ${charset}`);

@@ -11,7 +11,8 @@ function toCell(value: unknown): CellOutput {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') {
     // Sheets' limit holds for results too; the cell's error code for it is *unverified* (#ERROR! with the entry message).
-    if (value.length > MAX_CELL_CHARACTERS) throw new CustomFunctionError(`Your input contains more than the maximum of ${MAX_CELL_CHARACTERS} characters in a single cell.`);
+    if (value.length > MAX_CELL_CHARACTERS)
+      throw new CustomFunctionError(`Your input contains more than the maximum of ${MAX_CELL_CHARACTERS} characters in a single cell.`);
     return value;
   }
   if (typeof value === 'boolean') return value;
@@ -39,7 +40,8 @@ export function toCellResult(value: unknown): CellOutput | CellOutput[][] {
   if (!value.some(Array.isArray)) return value.map((item) => [toCell(item)]);
   const rows = value.map((row) => (Array.isArray(row) ? row.map(toCell) : [toCell(row)]));
   const width = rows[0]!.length;
-  if (width === 0 || rows.some((row) => row.length !== width)) throw new CustomFunctionError('The result\'s rows are not all the same length, which a range of cells cannot show.');
+  if (width === 0 || rows.some((row) => row.length !== width))
+    throw new CustomFunctionError("The result's rows are not all the same length, which a range of cells cannot show.");
   return rows;
 }
 

@@ -34,7 +34,10 @@ export class EnumNamespace<Name extends string = string> {
   static readonly gasName = 'EnumNamespace';
   readonly _values: ReadonlyMap<Name, GasEnum>;
 
-  constructor(readonly _enumName: string, names: readonly Name[]) {
+  constructor(
+    readonly _enumName: string,
+    names: readonly Name[],
+  ) {
     const values = new Map<Name, GasEnum>();
     names.forEach((name, ordinal) => {
       const value = new GasEnum(_enumName, name, ordinal);

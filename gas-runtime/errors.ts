@@ -8,7 +8,10 @@ export type GasErrorName = 'Exception' | 'Error' | 'TypeError' | 'RangeError';
  * name and message, so `e instanceof Error`, `e.name` and `String(e)` behave as in Apps Script.
  */
 export class GasError extends Error {
-  constructor(message: string, readonly gasName: GasErrorName = 'Exception') {
+  constructor(
+    message: string,
+    readonly gasName: GasErrorName = 'Exception',
+  ) {
     super(message);
     this.name = gasName;
   }
@@ -37,7 +40,10 @@ export type CellErrorCode = '#ERROR!' | '#NAME?' | '#REF!' | '#VALUE!' | '#NUM!'
 
 /** A custom function's failure as the cell shows it: `#ERROR!` and the message in its tooltip. */
 export class CustomFunctionError extends Error {
-  constructor(message: string, readonly code: CellErrorCode = '#ERROR!') {
+  constructor(
+    message: string,
+    readonly code: CellErrorCode = '#ERROR!',
+  ) {
     super(message);
     this.name = 'CustomFunctionError';
   }
@@ -69,7 +75,10 @@ export type UsageErrorCode =
 
 /** The runtime was used in a way it cannot honour; fix the test or the configuration, not the script. */
 export class GasRuntimeUsageError extends Error {
-  constructor(message: string, readonly code: UsageErrorCode) {
+  constructor(
+    message: string,
+    readonly code: UsageErrorCode,
+  ) {
     super(message, { cause: { code } });
     this.name = 'GasRuntimeUsageError';
   }

@@ -50,7 +50,10 @@ export class Membrane {
   readonly #targets = new WeakMap<object, object>();
   readonly #methods = new WeakMap<object, Map<string, AnyFunction>>();
 
-  constructor(readonly realm: Realm, readonly execution: Execution) {}
+  constructor(
+    readonly realm: Realm,
+    readonly execution: Execution,
+  ) {}
 
   /** A Node value as the script should receive it. */
   toScript(value: unknown): unknown {
@@ -123,7 +126,15 @@ export class Membrane {
           if (PROBED_MEMBERS.has(prop) || acceptsExpandos) return undefined;
           // A custom function calling a service it may not use gets the platform's refusal, modelled or not.
           const refusal = customFunctionRefusal(this.execution, className, prop);
-          if (refusal) return this.#wrapFunction(() => { throw refusal; }, t, className, prop);
+          if (refusal)
+            return this.#wrapFunction(
+              () => {
+                throw refusal;
+              },
+              t,
+              className,
+              prop,
+            );
           const gap = notImplemented(`${className}.${prop}`);
           this.execution.recordUsageError(gap);
           throw new this.realm.TypeError(gap.message);
@@ -171,7 +182,12 @@ export class Membrane {
         try {
           membrane.execution.checkTime();
           checkAccess(membrane.execution, className, member);
-          return membrane.toScript(fn.apply(thisArg, args.map((arg) => membrane.toHost(arg))));
+          return membrane.toScript(
+            fn.apply(
+              thisArg,
+              args.map((arg) => membrane.toHost(arg)),
+            ),
+          );
         } catch (error) {
           if (error instanceof GasRuntimeUsageError) membrane.execution.recordUsageError(error);
           throw membrane.toScriptError(error);

@@ -40,7 +40,8 @@ const REFUSED_IN_CUSTOM_FUNCTIONS = new Set(['CalendarApp', 'DocumentApp', 'Driv
 /** Classes of the spreadsheet model whose mutating methods need write access. */
 const DOCUMENT_CLASSES = new Set(['Spreadsheet', 'Sheet', 'Range', 'Filter', 'Protection', 'DeveloperMetadata']);
 /** Method names that change the document (or its selection, or show something). */
-const WRITE_METHOD = /^(set|clear|insert|delete|append|hide|show|unhide|activate|autoResize|create|remove|toast|merge|sort|copy|move|rename|duplicate|add|protect|trim|randomize|flush)/;
+const WRITE_METHOD =
+  /^(set|clear|insert|delete|append|hide|show|unhide|activate|autoResize|create|remove|toast|merge|sort|copy|move|rename|duplicate|add|protect|trim|randomize|flush)/;
 
 function capabilityOf(className: string, member: string): Capability | null {
   switch (className) {

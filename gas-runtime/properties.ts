@@ -15,7 +15,10 @@ function byteLength(text: string): number {
  * else is stringified as Apps Script does.
  */
 /** How often each method of one store was called: what a test of "no call wasted" counts. */
-export type PropertiesCalls = Record<'getProperty' | 'getProperties' | 'getKeys' | 'setProperty' | 'setProperties' | 'deleteProperty' | 'deleteAllProperties', number>;
+export type PropertiesCalls = Record<
+  'getProperty' | 'getProperties' | 'getKeys' | 'setProperty' | 'setProperties' | 'deleteProperty' | 'deleteAllProperties',
+  number
+>;
 
 export interface PropertiesCallsReport {
   user: Record<string, PropertiesCalls>;
@@ -26,7 +29,15 @@ export interface PropertiesCallsReport {
 export class Properties {
   static readonly gasName = 'Properties';
   readonly #values = new Map<string, string>();
-  readonly #calls: PropertiesCalls = { getProperty: 0, getProperties: 0, getKeys: 0, setProperty: 0, setProperties: 0, deleteProperty: 0, deleteAllProperties: 0 };
+  readonly #calls: PropertiesCalls = {
+    getProperty: 0,
+    getProperties: 0,
+    getKeys: 0,
+    setProperty: 0,
+    setProperties: 0,
+    deleteProperty: 0,
+    deleteAllProperties: 0,
+  };
 
   getProperty(key: string): string | null {
     this.#calls.getProperty++;

@@ -9,15 +9,18 @@ import vm from 'node:vm';
 import { CacheServiceStandIn, CacheStores, type Cache, type CacheCallsReport, type CacheEvictionOptions, type CacheStatsReport } from './cache';
 import { VirtualClock, type RuntimeClock } from './clock';
 import { asMatrix, toCellResult, type CellOutput } from './custom-function-values';
-import { assumptionsOption, customFunctionStoreUser, resolveAssumptions, resolveSharedDrive, type PlatformAssumptions, type ResolvedAssumptions, type ResolvedSharedDrive, type SharedDriveOption } from './assumptions';
-import { AuthMode, type AuthModeName } from './enums';
 import {
-  CustomFunctionError,
-  GasError,
-  GasRuntimeUsageError,
-  ScriptError,
-  ServerCallError,
-} from './errors';
+  assumptionsOption,
+  customFunctionStoreUser,
+  resolveAssumptions,
+  resolveSharedDrive,
+  type PlatformAssumptions,
+  type ResolvedAssumptions,
+  type ResolvedSharedDrive,
+  type SharedDriveOption,
+} from './assumptions';
+import { AuthMode, type AuthModeName } from './enums';
+import { CustomFunctionError, GasError, GasRuntimeUsageError, ScriptError, ServerCallError } from './errors';
 import { Execution, sleepForReal, type ExecutionBudget, type ExecutionKind, type ExecutionRecord } from './execution';
 import { parseFormulaCall } from './formula-call';
 import {
@@ -384,10 +387,18 @@ export class GasRuntime {
       writtenDatesGetDateFormat: this.#assumptions.writtenDatesGetDateFormat,
     });
     const workspace = accountIsWorkspace(options.account);
-    this.urlFetchQuota = new UrlFetchQuota(options.urlFetchDailyQuota ?? (workspace ? WORKSPACE_URL_FETCH_DAILY_QUOTA : DEFAULT_URL_FETCH_DAILY_QUOTA), this.clock);
+    this.urlFetchQuota = new UrlFetchQuota(
+      options.urlFetchDailyQuota ?? (workspace ? WORKSPACE_URL_FETCH_DAILY_QUOTA : DEFAULT_URL_FETCH_DAILY_QUOTA),
+      this.clock,
+    );
     this.quotas = {
       urlFetch: this.urlFetchQuota,
-      properties: new DailyQuota('propertiesDailyQuota', options.propertiesDailyQuota ?? (workspace ? WORKSPACE_PROPERTIES_DAILY_QUOTA : DEFAULT_PROPERTIES_DAILY_QUOTA), PROPERTIES_QUOTA_REFUSAL, this.clock),
+      properties: new DailyQuota(
+        'propertiesDailyQuota',
+        options.propertiesDailyQuota ?? (workspace ? WORKSPACE_PROPERTIES_DAILY_QUOTA : DEFAULT_PROPERTIES_DAILY_QUOTA),
+        PROPERTIES_QUOTA_REFUSAL,
+        this.clock,
+      ),
       triggerRuntimeMs: new DailyQuota(
         'triggerRuntimeDailyQuotaMs',
         options.triggerRuntimeDailyQuotaMs ?? (workspace ? WORKSPACE_TRIGGER_RUNTIME_DAILY_MS : DEFAULT_TRIGGER_RUNTIME_DAILY_MS),
@@ -449,7 +460,8 @@ export class GasRuntime {
     }
     const requested = this.#shared.requiredScopes;
     const unknown = requested === null ? [] : decline.filter((scope) => !requested.includes(scope));
-    if (unknown.length > 0) throw new GasRuntimeUsageError(`authorize: the manifest does not ask for ${unknown.join(', ')}, so it cannot be declined.`, 'INVALID_OPTION');
+    if (unknown.length > 0)
+      throw new GasRuntimeUsageError(`authorize: the manifest does not ask for ${unknown.join(', ')}, so it cannot be declined.`, 'INVALID_OPTION');
     this.#declined.set(user.toLowerCase(), new Set(decline));
   }
 
@@ -465,7 +477,10 @@ export class GasRuntime {
 
   #runDueTriggers(): TriggerRun[] {
     const now = this.#clock.now();
-    const due = this.#triggerTable._entries().filter((entry) => entry.nextRunAt <= now).sort((a, b) => a.nextRunAt - b.nextRunAt);
+    const due = this.#triggerTable
+      ._entries()
+      .filter((entry) => entry.nextRunAt <= now)
+      .sort((a, b) => a.nextRunAt - b.nextRunAt);
     const runs: TriggerRun[] = [];
     for (const entry of due) {
       // A handler may delete another due trigger (or itself) before its turn.
@@ -581,7 +596,11 @@ export class GasRuntime {
       const match = [...scope.functions.keys()].find((candidate) => candidate.toUpperCase() === name.toUpperCase() && !candidate.endsWith('_'));
       const fn = match === undefined ? undefined : scope.functions.get(match);
       if (!fn) throw new NotStarted(new CustomFunctionError(`Unknown function: '${name}'.`, '#NAME?'));
-      const result = this.#call(scope, fn, args.map((arg) => scope.membrane.toScript(arg)));
+      const result = this.#call(
+        scope,
+        fn,
+        args.map((arg) => scope.membrane.toScript(arg)),
+      );
       return toCellResult(scope.membrane.toHost(result));
     };
   }
@@ -590,7 +609,13 @@ export class GasRuntime {
     return (scope) => {
       const fn = name.endsWith('_') ? undefined : scope.functions.get(name);
       if (!fn) throw new NotStarted(new ServerCallError(`google.script.run.${name} is not a function`));
-      return copyServerResult(this.#call(scope, fn, copied.map((arg) => scope.membrane.toScript(arg))));
+      return copyServerResult(
+        this.#call(
+          scope,
+          fn,
+          copied.map((arg) => scope.membrane.toScript(arg)),
+        ),
+      );
     };
   }
 
@@ -611,7 +636,14 @@ export class GasRuntime {
       result = this.runCustomFunction(call.functionName, args, { user: options.user });
     } catch (error) {
       if (!(error instanceof CustomFunctionError)) throw error;
-      return this.#computed(sheet, row, column, formula, args, this.#writeFormulaError(sheet, row, column, formula, { code: error.code, message: error.message }));
+      return this.#computed(
+        sheet,
+        row,
+        column,
+        formula,
+        args,
+        this.#writeFormulaError(sheet, row, column, formula, { code: error.code, message: error.message }),
+      );
     } finally {
       this.spreadsheet._activate(selection.sheet, selection.range);
     }
@@ -664,7 +696,11 @@ export class GasRuntime {
    * the cell's error. For a formula engine outside the runtime (the workbench's) that evaluates what
    * `evaluateFormula` cannot read, such as `=METRIC_VALUE(…)/100` or `=SUM(A1:A3)`.
    */
-  writeFormulaOutcome(at: FormulaLocationOption, formula: string, outcome: 'loading' | { values: CellOutput[][] } | { error: CellError }): FormulaOutcome | null {
+  writeFormulaOutcome(
+    at: FormulaLocationOption,
+    formula: string,
+    outcome: 'loading' | { values: CellOutput[][] } | { error: CellError },
+  ): FormulaOutcome | null {
     const anchor = this.#anchorOf(at);
     const sheet = anchor.getSheet();
     const row = anchor.getRow();
@@ -673,7 +709,9 @@ export class GasRuntime {
       this.#placePendingFormula(sheet, row, column, formula);
       return null;
     }
-    return 'error' in outcome ? this.#writeFormulaError(sheet, row, column, formula, outcome.error) : this.#writeSpill(sheet, row, column, formula, outcome.values);
+    return 'error' in outcome
+      ? this.#writeFormulaError(sheet, row, column, formula, outcome.error)
+      : this.#writeSpill(sheet, row, column, formula, outcome.values);
   }
 
   #anchorOf(at: FormulaLocationOption): Range {
@@ -724,11 +762,26 @@ export class GasRuntime {
           const now = this.#clock.now();
           return { ...remembered, cell: cell.cell, sheet: sheet.getName(), queuedAt: now, startedAt: now, finishedAt: now };
         }
-        const done = await this.#submit({ functionName: call.functionName, kind: 'custom-function', user: cell.user ?? this.#activeUser, args, cell: anchor, askedAt, ...concurrency });
+        const done = await this.#submit({
+          functionName: call.functionName,
+          kind: 'custom-function',
+          user: cell.user ?? this.#activeUser,
+          args,
+          cell: anchor,
+          askedAt,
+          ...concurrency,
+        });
         const result = this.#customFunctionResult(done.result.outcome);
-        const written = this.#computed(sheet, row, column, cell.formula, args, result instanceof CustomFunctionError
-          ? this.#writeFormulaError(sheet, row, column, cell.formula, { code: result.code, message: result.message })
-          : this.#writeSpill(sheet, row, column, cell.formula, asMatrix(result)));
+        const written = this.#computed(
+          sheet,
+          row,
+          column,
+          cell.formula,
+          args,
+          result instanceof CustomFunctionError
+            ? this.#writeFormulaError(sheet, row, column, cell.formula, { code: result.code, message: result.message })
+            : this.#writeSpill(sheet, row, column, cell.formula, asMatrix(result)),
+        );
         return { ...written, cell: cell.cell, sheet: sheet.getName(), queuedAt: done.queuedAt, startedAt: done.startedAt, finishedAt: done.finishedAt };
       }),
     );
@@ -738,9 +791,20 @@ export class GasRuntime {
    * runCustomFunction in a worker thread, beside other concurrent executions; rejects with CustomFunctionError as it throws.
    * `at` is the cell calling it (its getActiveRange()), for a call nested in a formula that a formula engine evaluates.
    */
-  async runCustomFunctionAsync(name: string, args: unknown[] = [], options: UserOption & ConcurrencyOptions & { at?: FormulaLocationOption } = {}): Promise<CellOutput | CellOutput[][]> {
+  async runCustomFunctionAsync(
+    name: string,
+    args: unknown[] = [],
+    options: UserOption & ConcurrencyOptions & { at?: FormulaLocationOption } = {},
+  ): Promise<CellOutput | CellOutput[][]> {
     const cell = options.at ? this.#anchorOf(options.at) : undefined;
-    const done = await this.#submit({ functionName: name, kind: 'custom-function', user: options.user ?? this.#activeUser, args, ...(cell ? { cell } : {}), ...this.#concurrency(options) });
+    const done = await this.#submit({
+      functionName: name,
+      kind: 'custom-function',
+      user: options.user ?? this.#activeUser,
+      args,
+      ...(cell ? { cell } : {}),
+      ...this.#concurrency(options),
+    });
     const result = this.#customFunctionResult(done.result.outcome);
     if (result instanceof CustomFunctionError) throw result;
     return result;
@@ -751,7 +815,11 @@ export class GasRuntime {
    * beside a recalculation), so one call sees what another writes to the shared cache while it runs.
    * Same copy rules and errors as callServer (rejects with ServerCallError).
    */
-  async callServerAsync(name: string, args: unknown[] = [], options: UserOption & ConcurrencyOptions & { recalculateWrittenFormulas?: boolean } = {}): Promise<unknown> {
+  async callServerAsync(
+    name: string,
+    args: unknown[] = [],
+    options: UserOption & ConcurrencyOptions & { recalculateWrittenFormulas?: boolean } = {},
+  ): Promise<unknown> {
     const copied = copyServerArguments(args);
     // Found before the call starts: the bundle is loaded synchronously to list them.
     if (options.recalculateWrittenFormulas) this.#customFunctionNames ??= this.#findCustomFunctionNames();
@@ -763,7 +831,11 @@ export class GasRuntime {
   }
 
   #findCustomFunctionNames(): Set<string> {
-    return new Set(this.functionNames().filter((name) => !name.endsWith('_')).map((name) => name.toUpperCase()));
+    return new Set(
+      this.functionNames()
+        .filter((name) => !name.endsWith('_'))
+        .map((name) => name.toUpperCase()),
+    );
   }
 
   /** Waits for `call`, meanwhile recalculating what scripts write, as Sheets does while a script runs: as the call's user. */
@@ -791,8 +863,10 @@ export class GasRuntime {
   #concurrency(options: ConcurrencyOptions): { maxConcurrent: number; startupMs: number } {
     const maxConcurrent = options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
     const startupMs = options.startupMs ?? 0;
-    if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new GasRuntimeUsageError(`maxConcurrent must be a positive integer, not ${maxConcurrent}.`, 'INVALID_OPTION');
-    if (!Number.isFinite(startupMs) || startupMs < 0) throw new GasRuntimeUsageError(`startupMs must be a finite number of ms ≥ 0, not ${startupMs}.`, 'INVALID_OPTION');
+    if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)
+      throw new GasRuntimeUsageError(`maxConcurrent must be a positive integer, not ${maxConcurrent}.`, 'INVALID_OPTION');
+    if (!Number.isFinite(startupMs) || startupMs < 0)
+      throw new GasRuntimeUsageError(`startupMs must be a finite number of ms ≥ 0, not ${startupMs}.`, 'INVALID_OPTION');
     return { maxConcurrent, startupMs };
   }
 
@@ -802,12 +876,22 @@ export class GasRuntime {
   }
 
   /** Queues one concurrent execution; records it as the synchronous entry points do, and surfaces a usage error the same way. */
-  async #submit(request: { functionName: string; kind: JobKind; user: string; args: unknown[]; maxConcurrent: number; startupMs: number; cell?: Range; askedAt?: number }): Promise<FinishedJob> {
+  async #submit(request: {
+    functionName: string;
+    kind: JobKind;
+    user: string;
+    args: unknown[];
+    maxConcurrent: number;
+    startupMs: number;
+    cell?: Range;
+    askedAt?: number;
+  }): Promise<FinishedJob> {
     if (this.#current) throw new GasRuntimeUsageError('A concurrent execution cannot start from inside an execution.', 'INVALID_OPTION');
     const { askedAt, ...spec } = request;
     this.#pool ??= this.#createPool();
     // Counted as the recalculation asks, before a slot frees: a refused call never starts (and takes no slot).
-    const refusal = spec.kind === 'custom-function' ? this.invocationRate.invoke(customFunctionStoreUser(spec.user, this.#owner, this.#sharedDrive), askedAt) : null;
+    const refusal =
+      spec.kind === 'custom-function' ? this.invocationRate.invoke(customFunctionStoreUser(spec.user, this.#owner, this.#sharedDrive), askedAt) : null;
     const done = refusal === null ? await this.#pool.run(spec) : this.#refused(refusal);
     // An execution's writes are applied when it ends, as SpreadsheetApp.flush() applies them.
     this.spreadsheet._flush();
@@ -841,7 +925,13 @@ export class GasRuntime {
       queuedAt: now,
       startedAt: now,
       finishedAt: now,
-      result: { logged: true, durationMs: 0, urlFetchCount: 0, lockWaitMs: 0, outcome: { ok: false, name: 'Exception', message, timedOut: false, cellCode: '#ERROR!' } },
+      result: {
+        logged: true,
+        durationMs: 0,
+        urlFetchCount: 0,
+        lockWaitMs: 0,
+        outcome: { ok: false, name: 'Exception', message, timedOut: false, cellCode: '#ERROR!' },
+      },
     };
   }
 
@@ -898,7 +988,11 @@ export class GasRuntime {
             ScriptApp: new ScriptAppStandIn(
               this.#shared.scriptId,
               { table: this.#triggerTable, execution, spreadsheet: this.spreadsheet, scriptTimeZone: this.#scriptTimeZone },
-              { granted: this.#oauthScopes === null ? null : [...this.#oauthScopes], declined: [...this.#declinedFor(job.user)], requested: this.#shared.requiredScopes },
+              {
+                granted: this.#oauthScopes === null ? null : [...this.#oauthScopes],
+                declined: [...this.#declinedFor(job.user)],
+                requested: this.#shared.requiredScopes,
+              },
             ),
             PropertiesService: new PropertiesServiceStandIn(this.#shared.properties, execution),
             CacheService: new CacheServiceStandIn(this.#shared.caches, execution),
@@ -925,7 +1019,15 @@ export class GasRuntime {
   _runJob(job: JobRequest): JobResult {
     const kind: ExecutionKind = job.kind;
     const body = kind === 'custom-function' ? this.#customFunctionBody(job.functionName, job.args) : this.#serverCallBody(job.functionName, job.args);
-    const { outcome, execution, logged } = this.#executeRaw(job.functionName, kind, kind === 'custom-function' ? 'CUSTOM_FUNCTION' : 'FULL', job.user, body, true, job);
+    const { outcome, execution, logged } = this.#executeRaw(
+      job.functionName,
+      kind,
+      kind === 'custom-function' ? 'CUSTOM_FUNCTION' : 'FULL',
+      job.user,
+      body,
+      true,
+      job,
+    );
     const cause = outcome.ok ? null : outcome.failure.cause;
     return {
       logged,
@@ -934,7 +1036,13 @@ export class GasRuntime {
       lockWaitMs: execution.lockWaitMs,
       outcome: outcome.ok
         ? { ok: true, value: outcome.value }
-        : { ok: false, name: outcome.failure.name, message: outcome.failure.message, timedOut: outcome.failure.timedOut, ...(cause instanceof CustomFunctionError ? { cellCode: cause.code, message: cause.message } : {}) },
+        : {
+            ok: false,
+            name: outcome.failure.name,
+            message: outcome.failure.message,
+            timedOut: outcome.failure.timedOut,
+            ...(cause instanceof CustomFunctionError ? { cellCode: cause.code, message: cause.message } : {}),
+          },
       ...(execution.usageError ? { usageError: { message: execution.usageError.message, code: execution.usageError.code } } : {}),
     };
   }
@@ -985,7 +1093,8 @@ export class GasRuntime {
     const [first, ...rest] = args;
     if (typeof first === 'object' && first !== null && Object.getPrototypeOf(first) === Object.prototype && isOpenOrInstall) {
       const event = { ...(first as Record<string, unknown>) };
-      if (event.authMode === undefined || typeof event.authMode === 'string') event.authMode = AuthMode._get((event.authMode as AuthModeName | undefined) ?? authMode);
+      if (event.authMode === undefined || typeof event.authMode === 'string')
+        event.authMode = AuthMode._get((event.authMode as AuthModeName | undefined) ?? authMode);
       return [event, ...rest];
     }
     return args;
@@ -1097,7 +1206,10 @@ export class GasRuntime {
     }
     // requireScopes "ends the current execution" for want of consent, whatever the script did with its error.
     if (execution.endedForConsent !== null && !execution.timedOut) {
-      outcome = { ok: false, failure: { name: 'Exception', message: execution.endedForConsent, timedOut: false, cause: outcome.ok ? null : outcome.failure.cause } };
+      outcome = {
+        ok: false,
+        failure: { name: 'Exception', message: execution.endedForConsent, timedOut: false, cause: outcome.ok ? null : outcome.failure.cause },
+      };
     }
     // Apps Script stops an execution at its limit wherever it is; one that ran past it did not finish.
     if (outcome.ok && (execution.timedOut || execution.elapsedMs() > execution.limitMs)) {
@@ -1107,7 +1219,12 @@ export class GasRuntime {
   }
 
   #load(execution: Execution): ExecutionScope {
-    const realm = createRealm(() => this.#clock.now(), `gas-runtime:${execution.functionName}#${execution.id}`, this.#assumptions.zonesIntlLacks, this.#fastGlobals);
+    const realm = createRealm(
+      () => this.#clock.now(),
+      `gas-runtime:${execution.functionName}#${execution.id}`,
+      this.#assumptions.zonesIntlLacks,
+      this.#fastGlobals,
+    );
     const membrane = new Membrane(realm, execution);
     for (const [name, service] of Object.entries(createGlobals(this.#shared, execution, membrane))) {
       Object.defineProperty(realm.global, name, { value: service, writable: true, configurable: true, enumerable: false });
@@ -1147,9 +1264,17 @@ export class GasRuntime {
     const height = values.length;
     const width = Math.max(1, ...values.map((cells) => cells.length));
     const missingRows = row + height - 1 - sheet.getMaxRows();
-    if (missingRows > 0) return this.#writeFormulaError(sheet, row, column, formula, { code: '#REF!', message: `Result was not automatically expanded, please insert more rows (${missingRows}).` });
+    if (missingRows > 0)
+      return this.#writeFormulaError(sheet, row, column, formula, {
+        code: '#REF!',
+        message: `Result was not automatically expanded, please insert more rows (${missingRows}).`,
+      });
     const missingColumns = column + width - 1 - sheet.getMaxColumns();
-    if (missingColumns > 0) return this.#writeFormulaError(sheet, row, column, formula, { code: '#REF!', message: `Result was not automatically expanded, please insert more columns (${missingColumns}).` });
+    if (missingColumns > 0)
+      return this.#writeFormulaError(sheet, row, column, formula, {
+        code: '#REF!',
+        message: `Result was not automatically expanded, please insert more columns (${missingColumns}).`,
+      });
     for (let i = 0; i < height; i++) {
       for (let j = 0; j < width; j++) {
         if ((i > 0 || j > 0) && hasContent(sheet._cell(row + i, column + j))) {

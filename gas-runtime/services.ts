@@ -14,7 +14,16 @@ import type { Spreadsheet } from './spreadsheet/spreadsheet';
 import { SpreadsheetAppStandIn } from './spreadsheet/spreadsheet-app';
 import type { Ui } from './spreadsheet/ui';
 import type { SyncHttpClient } from './sync-http';
-import { deleteTrigger, newTrigger, projectTriggers, userTriggers, type TriggerBuilderStandIn, type TriggerContext, type TriggerStandIn, type TriggerTable } from './triggers';
+import {
+  deleteTrigger,
+  newTrigger,
+  projectTriggers,
+  userTriggers,
+  type TriggerBuilderStandIn,
+  type TriggerContext,
+  type TriggerStandIn,
+  type TriggerTable,
+} from './triggers';
 import { UrlFetchAppStandIn } from './url-fetch';
 import type { UrlFetchAllowlist, UrlFetchQuotaCharger } from './url-fetch-limits';
 import { UtilitiesService, type SleepListener } from './utilities';
@@ -252,7 +261,11 @@ export function createGlobals(shared: SharedState, execution: Execution, membran
     ScriptApp: new ScriptAppStandIn(
       shared.scriptId,
       { table: shared.triggers, execution, spreadsheet: shared.spreadsheet, scriptTimeZone: shared.scriptTimeZone },
-      { granted: execution.oauthScopes === null ? null : [...execution.oauthScopes], declined: [...execution.declinedScopes], requested: shared.requiredScopes },
+      {
+        granted: execution.oauthScopes === null ? null : [...execution.oauthScopes],
+        declined: [...execution.declinedScopes],
+        requested: shared.requiredScopes,
+      },
     ),
     Logger: new LoggerStandIn(shared.log),
     console: new ConsoleStandIn(shared.log),

@@ -14,14 +14,24 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** Network error codes, grouped by the Apps Script message they map to (see url-fetch.ts). */
 function classify(error) {
-  const code = error && error.code;
+  const code = error?.code;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NODATA') return 'dns';
-  if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('SELF_SIGNED') || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' || code === 'ERR_SSL_WRONG_VERSION_NUMBER')) return 'ssl';
+  if (
+    typeof code === 'string' &&
+    (code.startsWith('ERR_TLS') ||
+      code.startsWith('CERT_') ||
+      code.includes('SELF_SIGNED') ||
+      code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
+      code === 'ERR_SSL_WRONG_VERSION_NUMBER')
+  )
+    return 'ssl';
   return 'unavailable';
 }
 
 function decode(body, encoding, done) {
-  const name = String(encoding || '').trim().toLowerCase();
+  const name = String(encoding || '')
+    .trim()
+    .toLowerCase();
   if (name === 'gzip' || name === 'x-gzip') return zlib.gunzip(body, done);
   if (name === 'deflate') return zlib.inflate(body, (error, data) => (error ? zlib.inflateRaw(body, done) : done(null, data)));
   if (name === 'br') return zlib.brotliDecompress(body, done);
@@ -91,7 +101,7 @@ port.on('message', async (message) => {
   try {
     reply = { id: message.id, results: await Promise.all(message.requests.map(send)) };
   } catch (error) {
-    reply = { id: message.id, failure: String((error && error.stack) || error) };
+    reply = { id: message.id, failure: String(error?.stack || error) };
   }
   port.postMessage(reply);
   Atomics.store(flag, 0, message.id);

@@ -94,10 +94,7 @@ export class SyncHttpClient {
     while (Atomics.load(this.#flag, 0) !== value) {
       const left = deadline - performance.now();
       if (left <= 0) {
-        throw new GasRuntimeUsageError(
-          value === -1 ? 'The HTTP worker did not start.' : 'The HTTP worker did not answer in time.',
-          'HTTP_WORKER_FAILED',
-        );
+        throw new GasRuntimeUsageError(value === -1 ? 'The HTTP worker did not start.' : 'The HTTP worker did not answer in time.', 'HTTP_WORKER_FAILED');
       }
       Atomics.wait(this.#flag, 0, Atomics.load(this.#flag, 0), Math.min(left, 1000));
     }

@@ -90,7 +90,7 @@ export class TriggerTable {
     this.#created++;
     const digest = createHash('sha256').update(`${this._scriptId}:trigger:${this.#created}`).digest();
     // Apps Script's ids are decimal strings like "4034124084959907503".
-    const uniqueId = (digest.readBigUInt64BE(0) % 9_000_000_000_000_000_000n + 1_000_000_000_000_000_000n).toString();
+    const uniqueId = ((digest.readBigUInt64BE(0) % 9_000_000_000_000_000_000n) + 1_000_000_000_000_000_000n).toString();
     const entry: Entry = { uniqueId, handlerFunction: handler, eventType: 'CLOCK', owner, documentId, schedule, createdAt: now, nextRunAt: 0, occurrence: 0 };
     entry.occurrence = firstOccurrence(entry);
     entry.nextRunAt = occurrenceAt(entry, entry.occurrence);
@@ -141,7 +141,10 @@ function calendarWindow(entry: TriggerRecord, occurrence: number): { start: numb
   // Calendar days, so a daily trigger keeps its wall-clock hour across a change of daylight saving time.
   const date = new Date(Date.UTC(created.year, created.month - 1, created.day + days));
   const hour = schedule.atHour ?? created.hour;
-  const hourStart = instantOf({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour, minute: 0, second: 0, millisecond: 0 }, schedule.timeZone);
+  const hourStart = instantOf(
+    { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour, minute: 0, second: 0, millisecond: 0 },
+    schedule.timeZone,
+  );
   if (schedule.nearMinute === undefined) return { start: hourStart, width: HOUR_MS };
   return { start: hourStart + schedule.nearMinute * MINUTE_MS - NEAR_MINUTE_WINDOW_MS, width: 2 * NEAR_MINUTE_WINDOW_MS };
 }
@@ -249,7 +252,10 @@ export interface TriggerContext {
 export class TriggerBuilderStandIn {
   static readonly gasName = 'TriggerBuilder';
 
-  constructor(readonly _context: TriggerContext, readonly _handler: string) {}
+  constructor(
+    readonly _context: TriggerContext,
+    readonly _handler: string,
+  ) {}
 
   timeBased(): ClockTriggerBuilderStandIn {
     return new ClockTriggerBuilderStandIn(this._context, this._handler);
@@ -268,7 +274,10 @@ export class ClockTriggerBuilderStandIn {
   _nearMinute: number | undefined;
   _weekDay: WeekDayName | undefined;
 
-  constructor(readonly _context: TriggerContext, readonly _handler: string) {}
+  constructor(
+    readonly _context: TriggerContext,
+    readonly _handler: string,
+  ) {}
 
   #frequency(unit: ClockSchedule['unit'], n: unknown, name: string): this {
     // Two frequencies on one builder: the reference is silent; refusing is the stricter reading (*unverified*).
@@ -351,7 +360,10 @@ export function newTrigger(context: TriggerContext, functionName: unknown): Trig
 
 /** "Gets all installable triggers associated with the current project and current user." */
 export function projectTriggers(context: TriggerContext): TriggerStandIn[] {
-  return context.table._entries().filter((entry) => entry.owner === context.execution.user).map((entry) => new TriggerStandIn(entry));
+  return context.table
+    ._entries()
+    .filter((entry) => entry.owner === context.execution.user)
+    .map((entry) => new TriggerStandIn(entry));
 }
 
 /** "Gets all installable triggers owned by this user in the given spreadsheet, for this script or add-on only." */

@@ -40,8 +40,10 @@ function checkPrefix(prefix: unknown, source: string): void {
   const refuse = (why: string): never => {
     throw new GasRuntimeUsageError(`${source}: urlFetchWhitelist prefix ${JSON.stringify(prefix)} ${why}`, 'INVALID_OPTION');
   };
+  // biome-ignore lint/correctness/noVoidTypeReturn: refuse() never returns; `return` tells the compiler that prefix is a string below
   if (typeof prefix !== 'string') return refuse('is not a string.');
   const match = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)(.*)$/.exec(prefix);
+  // biome-ignore lint/correctness/noVoidTypeReturn: as above, for the match
   if (!match) return refuse('is not a valid URL.');
   const [, scheme, host, rest] = match as unknown as [string, string, string, string];
   if (scheme.toLowerCase() !== 'https') refuse('must use https://, not http:// ("Each prefix must use https://, not http://").');

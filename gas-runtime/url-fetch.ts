@@ -209,7 +209,8 @@ export class UrlFetchAppStandIn {
         body = Buffer.from(payload._buffer());
         defaultContentType = payload.getContentType() ?? FORM_CONTENT_TYPE;
       } else if (isByteArray(payload)) body = fromByteArray(payload);
-      else if (typeof payload === 'object' && !Array.isArray(payload) && !types.isDate(payload)) body = Buffer.from(formEncode(payload as Record<string, unknown>), 'utf8');
+      else if (typeof payload === 'object' && !Array.isArray(payload) && !types.isDate(payload))
+        body = Buffer.from(formEncode(payload as Record<string, unknown>), 'utf8');
       else body = Buffer.from(String(payload), 'utf8');
     }
     let contentType: string | null = null;

@@ -36,9 +36,7 @@ function decodeBase64(encoded: unknown, alphabet: 'standard' | 'websafe'): numbe
   return toSignedBytes(Buffer.from(text, alphabet === 'standard' ? 'base64' : 'base64url'));
 }
 
-export interface SleepListener {
-  (ms: number): void;
-}
+export type SleepListener = (ms: number) => void;
 
 /** Utilities as one execution sees it: sleeping advances that execution's clock. */
 export class UtilitiesService {
@@ -61,7 +59,8 @@ export class UtilitiesService {
   }
 
   formatDate(date: Date, timeZone: string, format: string): string {
-    if (!types.isDate(date) || typeof timeZone !== 'string' || typeof format !== 'string') throw signatureError('Utilities.formatDate', [date, timeZone, format]);
+    if (!types.isDate(date) || typeof timeZone !== 'string' || typeof format !== 'string')
+      throw signatureError('Utilities.formatDate', [date, timeZone, format]);
     return formatDate(date, timeZone, format);
   }
 
@@ -91,7 +90,11 @@ export class UtilitiesService {
     if (!name) throw signatureError('Utilities.computeDigest', [algorithm, value, charset]);
     const nodeName = NODE_DIGESTS[name];
     if (!nodeName) throw notImplemented(`DigestAlgorithm.${name}`);
-    return toSignedBytes(createHash(nodeName).update(bytesOf(value, charset, 'Utilities.computeDigest')).digest());
+    return toSignedBytes(
+      createHash(nodeName)
+        .update(bytesOf(value, charset, 'Utilities.computeDigest'))
+        .digest(),
+    );
   }
 
   /**
@@ -105,7 +108,11 @@ export class UtilitiesService {
     const bothBytes = isByteArray(value) && isByteArray(key) && charset === undefined;
     if (!bothText && !bothBytes) throw signatureError('Utilities.computeHmacSha256Signature', [value, key, charset]);
     const method = 'Utilities.computeHmacSha256Signature';
-    return toSignedBytes(createHmac('sha256', bytesOf(key, charset, method)).update(bytesOf(value, charset, method)).digest());
+    return toSignedBytes(
+      createHmac('sha256', bytesOf(key, charset, method))
+        .update(bytesOf(value, charset, method))
+        .digest(),
+    );
   }
 
   newBlob(data: string | number[], contentType?: string, name?: string): Blob {

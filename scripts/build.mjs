@@ -100,9 +100,7 @@ async function buildSidebar() {
   const template = await readFile(path.join(root, 'sidebar', 'index.html'), 'utf8');
   // A literal "</script" inside the inlined code would end the element early.
   const safeJs = js.replace(/<\/(script)/gi, '<\\/$1');
-  const html = template
-    .replace('<!-- STYLES -->', () => `<style>${css}</style>`)
-    .replace('<!-- SCRIPT -->', () => `<script>${safeJs}</script>`);
+  const html = template.replace('<!-- STYLES -->', () => `<style>${css}</style>`).replace('<!-- SCRIPT -->', () => `<script>${safeJs}</script>`);
   await writeFile(path.join(dist, 'Sidebar.html'), html);
 }
 

@@ -38,7 +38,10 @@ export function customFunctionDocs(source = readFileSync(path.join(ROOT, 'src', 
   for (const match of source.matchAll(pattern)) {
     const block = match[1]!;
     if (!block.includes('@customfunction')) continue;
-    const lines = block.replace(/^\/\*\*|\*\/$/g, '').split('\n').map((line) => line.replace(/^\s*\* ?/, '').trimEnd());
+    const lines = block
+      .replace(/^\/\*\*|\*\/$/g, '')
+      .split('\n')
+      .map((line) => line.replace(/^\s*\* ?/, '').trimEnd());
     const description: string[] = [];
     const params: Parameter[] = [];
     let returns = { type: '', description: '' };
@@ -60,8 +63,14 @@ export function customFunctionDocs(source = readFileSync(path.join(ROOT, 'src', 
 /** What each function is shown doing on the demo data, and one mistake with the sentence the cell then shows. */
 const M = DEMO_IDS.metrics;
 export const DEMO_EXAMPLES: Record<string, { ok: string[]; mistake: string } | 'internal'> = {
-  METRIC_VALUES: { ok: [`=METRIC_VALUES("${M.monthlyRecurringRevenue}", "2024-01-01", "2024-06-30", "headers")`], mistake: `=METRIC_VALUES("${M.monthlyRecurringRevenue}", "2024-06-30", "2024-01-01")` },
-  METRIC_VALUE: { ok: [`=METRIC_VALUE("${M.monthlyRecurringRevenue}", "2024-06")`, `=METRIC_VALUE("${M.monthlyRecurringRevenue}", "2024-Q2", "sum")`], mistake: `=METRIC_VALUE("${M.monthlyRecurringRevenue}", "2024-Q2")` },
+  METRIC_VALUES: {
+    ok: [`=METRIC_VALUES("${M.monthlyRecurringRevenue}", "2024-01-01", "2024-06-30", "headers")`],
+    mistake: `=METRIC_VALUES("${M.monthlyRecurringRevenue}", "2024-06-30", "2024-01-01")`,
+  },
+  METRIC_VALUE: {
+    ok: [`=METRIC_VALUE("${M.monthlyRecurringRevenue}", "2024-06")`, `=METRIC_VALUE("${M.monthlyRecurringRevenue}", "2024-Q2", "sum")`],
+    mistake: `=METRIC_VALUE("${M.monthlyRecurringRevenue}", "2024-Q2")`,
+  },
   METRIC_LATEST: { ok: [`=METRIC_LATEST("${M.netBurn}", "2024-06-30", "with_date")`], mistake: `=METRIC_LATEST("not-a-metric-id", "2024-06-30")` },
   METRIC_SOURCE: { ok: [`=METRIC_SOURCE("${M.monthlyRecurringRevenue}", "2024-06")`], mistake: `=METRIC_SOURCE("${M.monthlyRecurringRevenue}", "2024-Q2")` },
   METRICS: { ok: [`=METRICS("${DEMO_IDS.fund}", "${DEMO_IDS.profile(1)}")`], mistake: `=METRICS("${DEMO_IDS.otherFund}")` },
@@ -72,19 +81,34 @@ export const DEMO_EXAMPLES: Record<string, { ok: string[]; mistake: string } | '
   PORTFOLIO_PROPERTY_OPTIONS: { ok: [`=PORTFOLIO_PROPERTY_OPTIONS("${DEMO_IDS.property(1)}")`], mistake: '=PORTFOLIO_PROPERTY_OPTIONS("")' },
   PORTFOLIO_NOTES: { ok: [`=PORTFOLIO_NOTES("${DEMO_IDS.profile(1)}")`], mistake: '=PORTFOLIO_NOTES("")' },
   PORTFOLIO_VALUE: {
-    ok: ['=PORTFOLIO_VALUE("Redwood Fintech", "MRR", "2024-06")', '=PORTFOLIO_VALUE("Redwood Fintech", "Revenue (sum)", "2024-Q2")', '=PORTFOLIO_VALUE("Redwood Fintech", "Revenue", "2024-Q2")', '=PORTFOLIO_VALUE("Pinnacle Retail", "Revenue", "2024-Q1")', '=PORTFOLIO_VALUE("Aurora Robotics", "Revenue", "2024-Q1")'],
+    ok: [
+      '=PORTFOLIO_VALUE("Redwood Fintech", "MRR", "2024-06")',
+      '=PORTFOLIO_VALUE("Redwood Fintech", "Revenue (sum)", "2024-Q2")',
+      '=PORTFOLIO_VALUE("Redwood Fintech", "Revenue", "2024-Q2")',
+      '=PORTFOLIO_VALUE("Pinnacle Retail", "Revenue", "2024-Q1")',
+      '=PORTFOLIO_VALUE("Aurora Robotics", "Revenue", "2024-Q1")',
+    ],
     mistake: '=PORTFOLIO_VALUE("Cirrus Systems", "Revenue", "2024-Q1")',
   },
   PORTFOLIO_METRIC: { ok: ['=PORTFOLIO_METRIC("MRR", {"2024-04","2024-05","2024-06"})'], mistake: '=PORTFOLIO_METRIC("MRR", "")' },
   PORTFOLIO_UNIT: {
-    ok: ['=PORTFOLIO_UNIT("Bluebird Health", "Net Burn")', '=PORTFOLIO_UNIT("Redwood Fintech", "Net Burn")', '=PORTFOLIO_UNIT({"Bluebird Health";"Redwood Fintech";"Companies with a value"}, "Net Burn")'],
+    ok: [
+      '=PORTFOLIO_UNIT("Bluebird Health", "Net Burn")',
+      '=PORTFOLIO_UNIT("Redwood Fintech", "Net Burn")',
+      '=PORTFOLIO_UNIT({"Bluebird Health";"Redwood Fintech";"Companies with a value"}, "Net Burn")',
+    ],
     mistake: '=PORTFOLIO_UNIT("Bluebird Health", "Net Burnn")',
   },
   // Sheets lists it (it is a custom function), but only Check this installation writes it, into a hidden sheet.
   INSTALLATION_PROBE: 'internal',
   PORTFOLIO_COVERAGE: { ok: ['=PORTFOLIO_COVERAGE("MRR", "2024-Q1", "2024-Q2")'], mistake: '=PORTFOLIO_COVERAGE("MRR", "2024-Q2", "2024-01")' },
   PORTFOLIO_SOURCE: {
-    ok: ['=PORTFOLIO_SOURCE("Redwood Fintech", "MRR", "2024-06")', '=PORTFOLIO_SOURCE("Redwood Fintech", "Revenue (sum)", "2024-Q2")', '=PORTFOLIO_SOURCE("Redwood Fintech", "Cash (last)", "2024-Q2")', '=PORTFOLIO_SOURCE("Pinnacle Retail", "Revenue", "2024-Q1")'],
+    ok: [
+      '=PORTFOLIO_SOURCE("Redwood Fintech", "MRR", "2024-06")',
+      '=PORTFOLIO_SOURCE("Redwood Fintech", "Revenue (sum)", "2024-Q2")',
+      '=PORTFOLIO_SOURCE("Redwood Fintech", "Cash (last)", "2024-Q2")',
+      '=PORTFOLIO_SOURCE("Pinnacle Retail", "Revenue", "2024-Q1")',
+    ],
     mistake: '=PORTFOLIO_SOURCE("Cirrus Systems", "Revenue", "2024-Q1")',
   },
 };
@@ -92,25 +116,25 @@ export const DEMO_EXAMPLES: Record<string, { ok: string[]; mistake: string } | '
 /** What a fund's cells show in each case, from the table the functions themselves share (fund-cells.ts). */
 function fundCellCases(): string[] {
   return [
-    '## What a fund\'s cells show',
+    "## What a fund's cells show",
     '',
     '`PORTFOLIO_VALUE` and `PORTFOLIO_METRIC` show the same thing for a company, metric name and period, and',
-    '`PORTFOLIO_COVERAGE` counts it as the same case, so a model\'s total, a table\'s and the coverage agree. Nothing',
-    'in a fund\'s value cells is an error unless the whole block is wrong: Sheets\' `SUM` skips empty cells and text',
-    'but fails on an error, so a `=SUM` row under a model adds the numbers, and `COUNT` (the model\'s *Companies with a',
-    'value* line, `PORTFOLIO_METRIC`\'s last row) says how many companies that total holds.',
+    "`PORTFOLIO_COVERAGE` counts it as the same case, so a model's total, a table's and the coverage agree. Nothing",
+    "in a fund's value cells is an error unless the whole block is wrong: Sheets' `SUM` skips empty cells and text",
+    "but fails on an error, so a `=SUM` row under a model adds the numbers, and `COUNT` (the model's *Companies with a",
+    "value* line, `PORTFOLIO_METRIC`'s last row) says how many companies that total holds.",
     '',
     '| when | the cell shows | PORTFOLIO_COVERAGE counts it as |',
     '| --- | --- | --- |',
     ...FUND_CELL_CASES.map((c) => `| ${c.when} | ${c.value.replace(/\|/g, '\\|')} | ${c.coverage} |`),
     '',
-    'A period holding several of a metric\'s values (a quarter of a monthly metric) is combined only as the metric\'s',
+    "A period holding several of a metric's values (a quarter of a monthly metric) is combined only as the metric's",
     'name says: `Revenue (sum)`, `Cash (last)`, `Headcount (average)`, `Cash (first)`, in the name cell or argument.',
     'The aggregate belongs to that name: typing another name over it (`Cash` over `Revenue (sum)`) makes the cells',
     'ask, never sum the new metric. The older last argument (`=PORTFOLIO_VALUE($A2, $A$1, B$1, "sum")`, in sheets and',
     'scripts written before) still works where a period holds one value, and otherwise combines nothing by itself:',
-    'the cell says what to type; when it contradicts the name\'s own aggregate, the cell is an error saying so.',
-    '`PORTFOLIO_COVERAGE`\'s last argument is a reporting rule, not a value: it serves the names that name none.',
+    "the cell says what to type; when it contradicts the name's own aggregate, the cell is an error saying so.",
+    "`PORTFOLIO_COVERAGE`'s last argument is a reporting rule, not a value: it serves the names that name none.",
     '',
     '*Insert a fund model* writes one grid formula per block, `=PORTFOLIO_VALUE($A2:$A33, $A$1, B$1:J$1)`: Sheets runs it',
     'once, where one formula per value cell (its *One formula per cell* option) is one execution per value, which Apps',
@@ -118,14 +142,14 @@ function fundCellCases(): string[] {
     'above alike, the block showing as text the sentence a single cell shows as its error.',
     '',
     'Two companies of one name are told apart by a label, the name and the profile id: `Cirrus Systems',
-    '(b0000000-0000-4000-8000-000000000014)`. The fund\'s tables, the fund model\'s rows and the sidebar\'s lists',
+    "(b0000000-0000-4000-8000-000000000014)`. The fund's tables, the fund model's rows and the sidebar's lists",
     'show it, and every function reads it back as that company; the bare shared name is an error naming both labels.',
     '',
-    'Companies may keep one metric name in different units (the demo\'s Net Burn: Bluebird Health in euros, the rest in',
-    'dollars). Every fund table says each row\'s unit: `PORTFOLIO_METRIC`\'s last column *Unit*, and a fund model\'s unit',
-    'column, the last column of its block\'s one `PORTFOLIO_VALUE` (a period cell reading `Unit` gives the company\'s unit).',
-    'Where the rows are in more than one unit, `PORTFOLIO_METRIC`\'s *Companies with a value* line says so (`rows in USD',
-    'and EUR: a total over them adds different currencies`), as do `PORTFOLIO_UNIT` over that line and the insert\'s status.',
+    "Companies may keep one metric name in different units (the demo's Net Burn: Bluebird Health in euros, the rest in",
+    "dollars). Every fund table says each row's unit: `PORTFOLIO_METRIC`'s last column *Unit*, and a fund model's unit",
+    "column, the last column of its block's one `PORTFOLIO_VALUE` (a period cell reading `Unit` gives the company's unit).",
+    "Where the rows are in more than one unit, `PORTFOLIO_METRIC`'s *Companies with a value* line says so (`rows in USD",
+    "and EUR: a total over them adds different currencies`), as do `PORTFOLIO_UNIT` over that line and the insert's status.",
     'Nothing the add-in writes adds a total; one you add under such rows mixes units.',
   ];
 }
@@ -133,12 +157,12 @@ function fundCellCases(): string[] {
 /** What a PORTFOLIO_SOURCE cell shows in each case, from its own table (fund-sources.ts). */
 function sourceCellCases(): string[] {
   return [
-    '## What a fund cell\'s source shows',
+    "## What a fund cell's source shows",
     '',
-    '`PORTFOLIO_SOURCE` takes `PORTFOLIO_VALUE`\'s arguments, so a block of it beside a model\'s block (or one grid',
+    "`PORTFOLIO_SOURCE` takes `PORTFOLIO_VALUE`'s arguments, so a block of it beside a model's block (or one grid",
     'formula, `=PORTFOLIO_SOURCE(A2:A33, A1, B1:I1)`) says where each value came from. A source is one text, the type',
-    'as `METRIC_SOURCE` gives it and the label; the links are in `METRIC_SOURCE` and in the sidebar\'s provenance sheet.',
-    'Every cell of one metric name reads one series with sources: that of every company\'s metric of the name, together.',
+    "as `METRIC_SOURCE` gives it and the label; the links are in `METRIC_SOURCE` and in the sidebar's provenance sheet.",
+    "Every cell of one metric name reads one series with sources: that of every company's metric of the name, together.",
     '',
     '| when | PORTFOLIO_SOURCE shows |',
     '| --- | --- |',
@@ -185,12 +209,14 @@ export async function renderFunctionsDoc(): Promise<string> {
   const emulator = await startEmulatorProcess();
   const rt = createGasRuntime({ code: { path: path.join(ROOT, 'dist', 'Code.js') }, files: path.join(ROOT, 'dist'), timeZone: 'America/New_York' });
   try {
-    rt.properties.user('owner@example.com').setProperties({ METRICS_API_TOKEN: DEMO_TOKEN, METRICS_API_BASE_URL: emulator.url, METRICS_DEFAULT_COMPANY_ID: emulator.companyId });
+    rt.properties
+      .user('owner@example.com')
+      .setProperties({ METRICS_API_TOKEN: DEMO_TOKEN, METRICS_API_BASE_URL: emulator.url, METRICS_DEFAULT_COMPANY_ID: emulator.companyId });
     const docs = customFunctionDocs();
     const parts = [
       '# Custom functions',
       '',
-      'Every function the add-in adds to Sheets: what it takes, what it returns, and what it gives on the workbench\'s demo',
+      "Every function the add-in adds to Sheets: what it takes, what it returns, and what it gives on the workbench's demo",
       'data (`npm start`; the fund Northwind Ventures). Generated from the JSDoc in `src/main.ts`, the text Sheets shows',
       'in its autocomplete, and from running each example in the Node runtime: `npm run docs:functions` writes this page,',
       'and `test/build/functions-doc.test.ts` fails when it and the code differ. Do not edit it by hand.',
@@ -208,7 +234,8 @@ export async function renderFunctionsDoc(): Promise<string> {
       parts.push('', `## ${doc.name}`, '', `\`${signature(doc)}\``, '', doc.description, '');
       if (doc.params.length) {
         parts.push('| argument | type | meaning |', '| --- | --- | --- |');
-        for (const p of doc.params) parts.push(`| \`${p.name}\`${p.optional ? ' (optional)' : ''} | \`${p.type.replace(/\|/g, '\\|')}\` | ${p.description.replace(/\|/g, '\\|')} |`);
+        for (const p of doc.params)
+          parts.push(`| \`${p.name}\`${p.optional ? ' (optional)' : ''} | \`${p.type.replace(/\|/g, '\\|')}\` | ${p.description.replace(/\|/g, '\\|')} |`);
         parts.push('');
       }
       parts.push(`**Returns** \`${doc.returns.type}\`: ${doc.returns.description}`, '', `Example: \`${doc.example}\``);

@@ -35,21 +35,29 @@ const taken: string[] = [];
 /** Waits until `selector` in `frame` holds text matching `expected`; otherwise says which screenshot it was for. */
 async function expectText(frame: Frame | Page, selector: string, expected: RegExp, shot: string, timeout = WAIT_MS): Promise<string> {
   try {
-    await frame.waitForFunction(([s, source, flags]) => new RegExp(source, flags).test(document.querySelector(s)?.textContent ?? ''), [selector, expected.source, expected.flags] as const, { timeout });
+    await frame.waitForFunction(
+      ([s, source, flags]) => new RegExp(source, flags).test(document.querySelector(s)?.textContent ?? ''),
+      [selector, expected.source, expected.flags] as const,
+      { timeout },
+    );
   } catch {
     const actual = await frame.evaluate((s) => document.querySelector(s)?.textContent ?? '(no such element)', selector).catch(() => '(unreadable)');
     throw new WrongState(`${shot}: expected ${selector} to match ${String(expected)}, but it reads "${actual}".`);
   }
-  return (await frame.evaluate((s) => document.querySelector(s)?.textContent ?? '', selector));
+  return await frame.evaluate((s) => document.querySelector(s)?.textContent ?? '', selector);
 }
 
 /** The final status line of a sidebar tab: its busy mark gone and a tone set. */
 async function settled(frame: Frame, tab: 'metrics' | 'export' | 'portfolio' | 'settings', expected: RegExp, shot: string, timeout = WAIT_MS): Promise<string> {
   try {
-    await frame.waitForFunction((t) => {
-      const panel = document.querySelector(`#panel-${t}`)!;
-      return !panel.hasAttribute('aria-busy') && /\b(success|warning|error|partial)\b/.test(document.querySelector(`#${t}-status`)!.className);
-    }, tab, { timeout });
+    await frame.waitForFunction(
+      (t) => {
+        const panel = document.querySelector(`#panel-${t}`)!;
+        return !panel.hasAttribute('aria-busy') && /\b(success|warning|error|partial)\b/.test(document.querySelector(`#${t}-status`)!.className);
+      },
+      tab,
+      { timeout },
+    );
   } catch {
     throw new WrongState(`${shot}: the ${tab} tab did not finish within ${timeout / 1000} s.`);
   }
@@ -76,10 +84,13 @@ async function shootGrid(name: string, width = 620, height = 230): Promise<void>
 }
 
 async function post(route: string, body: unknown): Promise<void> {
-  await page.evaluate(async ([r, b]) => {
-    const response = await fetch(r, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
-    if (!response.ok) throw new Error(`${r}: ${await response.text()}`);
-  }, [route, body] as const);
+  await page.evaluate(
+    async ([r, b]) => {
+      const response = await fetch(r, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+      if (!response.ok) throw new Error(`${r}: ${await response.text()}`);
+    },
+    [route, body] as const,
+  );
 }
 
 /** Selects `a1` on `sheet` and reloads the page until it is quiet, so the grid shows it and the sidebar is fresh. */
@@ -109,7 +120,11 @@ async function shootToast(name: string): Promise<void> {
   const box = (await page.locator('#toast').boundingBox())!;
   // The toast and the grid rows above it, as the person sees it at the bottom left of the sheet.
   const x = Math.max(0, box.x - 16);
-  await page.screenshot({ path: path.join(IMAGES, name), clip: { x, y: box.y - 12, width: Math.min(900, box.width + 32), height: box.height + 24 }, animations: 'disabled' });
+  await page.screenshot({
+    path: path.join(IMAGES, name),
+    clip: { x, y: box.y - 12, width: Math.min(900, box.width + 32), height: box.height + 24 },
+    animations: 'disabled',
+  });
   taken.push(name);
   console.log(`  ${name}`);
 }
@@ -161,7 +176,9 @@ async function metrics(): Promise<void> {
   await expectText(frame, '#snapshot-list', /Sheet1!E2:F8/, 'snapshot-refreshed.png');
 
   // The API's value for March is restated; Refresh snapshots writes it and lists the change.
-  await workbench.control.fixtures({ data_points: [{ metric_id: MRR, date: '2024-03-01', value: '59900.5', source: { source_type: 'update_request', label: 'Restated by the CFO' } }] });
+  await workbench.control.fixtures({
+    data_points: [{ metric_id: MRR, date: '2024-03-01', value: '59900.5', source: { source_type: 'update_request', label: 'Restated by the CFO' } }],
+  });
   await frame.click('#refresh-snapshots');
   await settled(frame, 'metrics', /^Refreshed 1 of 1 snapshot; 1 value changed \(listed in "Changes"\)\.$/, 'snapshot-refreshed.png');
   await frame.locator('#snapshot-list').evaluate((e) => e.closest('fieldset')!.scrollIntoView());
@@ -188,7 +205,12 @@ async function formulas(): Promise<void> {
   await post('/api/cell', { sheet: 'Sheet1', a1: 'A3', input: `=METRIC_VALUE("${MRR}", "2024-Q1", "sum")` });
   await select('Sheet1', 'A2');
   await expectText(page, 'td[data-a1="A3"]', /^[\d,.]+$/, 'formula-error.png');
-  await expectText(page, '#cell-error', /^"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Monthly Recurring Revenue", a monthly metric\. Give an aggregate as the third argument/, 'formula-error.png');
+  await expectText(
+    page,
+    '#cell-error',
+    /^"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Monthly Recurring Revenue", a monthly metric\. Give an aggregate as the third argument/,
+    'formula-error.png',
+  );
   // As wide as the sentence beside the bar, so the picture holds all of it.
   const sentence = (await page.locator('#cell-error').boundingBox())!;
   const grid = (await page.locator('#sheet-scroll').boundingBox())!;
@@ -233,7 +255,12 @@ async function exporter(): Promise<void> {
   if (!(await frame.isChecked('#layout-wide'))) throw new WrongState('export-preview.png: a header naming a metric was not read as the wide layout.');
   await frame.click('#export-preview');
   await frame.waitForSelector('table.preview');
-  await expectText(frame, '#export-results .status', /^12 (rows|values) read: 11 to send \(11 to create, 0 to overwrite a different value, 0 unchanged, sent again\), 0 skipped, 1 failed\.$/, 'export-preview.png');
+  await expectText(
+    frame,
+    '#export-results .status',
+    /^12 (rows|values) read: 11 to send \(11 to create, 0 to overwrite a different value, 0 unchanged, sent again\), 0 skipped, 1 failed\.$/,
+    'export-preview.png',
+  );
   await expectText(frame, 'table.preview', /2024-06-15 is not the start of a monthly period: use 2024-06-01/, 'export-preview.png');
   await frame.locator('#export-results').evaluate((e) => e.scrollIntoView());
   await shoot('export-preview.png', aside());
@@ -259,12 +286,20 @@ async function exporter(): Promise<void> {
   await frame.click('#tab-export');
   await frame.click('#export-use-selection');
   await expectText(frame, '#export-status', /^Sheet1!L1:M901: 901 rows, 2 columns\./, 'export-waiting.png');
-  const daily = await frame.waitForFunction(() => Array.from(document.querySelectorAll<HTMLOptionElement>('#export-metric option')).find((o) => o.textContent?.startsWith('Daily signups (sheet)'))?.value);
+  const daily = await frame.waitForFunction(
+    () =>
+      Array.from(document.querySelectorAll<HTMLOptionElement>('#export-metric option')).find((o) => o.textContent?.startsWith('Daily signups (sheet)'))?.value,
+  );
   await frame.selectOption('#export-metric', (await daily.jsonValue())!);
   // A small rate limit whose window outlasts a step, so the sidebar waits between steps, as it would on a busy API.
   await workbench.control.rateLimit({ limit: 12, windowSeconds: 25, retryAfter: true, freshWindow: true });
   await frame.click('#export-form button[type="submit"]');
-  await expectText(frame, '.progress-text', /(^Waiting \d+ s for the API's rate limit…$)|(^[\d,]+ of 900 · waiting for the API's rate limit · about .+ left$)/, 'export-waiting.png');
+  await expectText(
+    frame,
+    '.progress-text',
+    /(^Waiting \d+ s for the API's rate limit…$)|(^[\d,]+ of 900 · waiting for the API's rate limit · about .+ left$)/,
+    'export-waiting.png',
+  );
   // Cancel at once after the picture: the wait for the rate limit ends by itself within seconds.
   await shoot('export-waiting.png', aside());
   await frame.click('.progress button.cancel', { timeout: 5_000 });
@@ -276,7 +311,12 @@ async function exporter(): Promise<void> {
   await page.reload({ waitUntil: 'networkidle' });
   frame = await sidebarFrame(page);
   await frame.click('#tab-export');
-  await expectText(frame, '#export-resume .hint', /^The export of Sheet1!L1:M901 stopped with \d+ of 900 done\. Resuming sends only what was not confirmed\.$/, 'export-resume.png');
+  await expectText(
+    frame,
+    '#export-resume .hint',
+    /^The export of Sheet1!L1:M901 stopped with \d+ of 900 done\. Resuming sends only what was not confirmed\.$/,
+    'export-resume.png',
+  );
   await shoot('export-resume.png', frame.locator('#export-resume'));
   await frame.click('#export-resume button');
   await expectText(frame, '.progress-text', /^Finished\.$/, 'export-resume.png', 60_000);
@@ -294,7 +334,12 @@ async function portfolio(): Promise<void> {
   await frame.check('#grid-kind-metric');
   await frame.check('#grid-mode-formula');
   await frame.click('#grid-insert');
-  await settled(frame, 'portfolio', /^Inserted =PORTFOLIO_METRIC\("Revenue( \(sum\))?", \{"2024-Q1","2024-Q2"\}, "[^"]+"\) at Sheet1!A30\./, 'portfolio-grid.png');
+  await settled(
+    frame,
+    'portfolio',
+    /^Inserted =PORTFOLIO_METRIC\("Revenue( \(sum\))?", \{"2024-Q1","2024-Q2"\}, "[^"]+"\) at Sheet1!A30\./,
+    'portfolio-grid.png',
+  );
   await frame.locator('#grid-load').evaluate((e) => e.closest('fieldset')!.scrollIntoView());
   await shoot('portfolio-grid.png', aside());
 
@@ -361,7 +406,9 @@ async function installationCheck(): Promise<void> {
   const frame = await select('Sheet1', 'A1');
   await frame.click('#tab-settings');
   await frame.click('#installation-check-run');
-  await frame.waitForFunction(() => /\b(success|error)\b/.test(document.querySelector('#installation-check-status')!.className), undefined, { timeout: 120_000 });
+  await frame.waitForFunction(() => /\b(success|error)\b/.test(document.querySelector('#installation-check-status')!.className), undefined, {
+    timeout: 120_000,
+  });
   await expectText(frame, '#installation-check-list', /Permissions granted/, 'installation-check.png');
   await expectText(frame, '#installation-check-status', /The report is also on the "Installation check" sheet\./, 'installation-check.png');
   await frame.locator('#installation-check').evaluate((e) => e.scrollIntoView());
@@ -376,7 +423,15 @@ async function main(): Promise<void> {
     page = await browser.newPage({ viewport: { width: 1200, height: 560 } });
     await page.goto(workbench.url, { waitUntil: 'networkidle' });
     const only = process.argv.slice(2);
-    const journeys: Array<[string, () => Promise<void>]> = [['settings', settings], ['metrics', metrics], ['formulas', formulas], ['menu', menuItems], ['exporter', exporter], ['portfolio', portfolio], ['check', installationCheck]];
+    const journeys: Array<[string, () => Promise<void>]> = [
+      ['settings', settings],
+      ['metrics', metrics],
+      ['formulas', formulas],
+      ['menu', menuItems],
+      ['exporter', exporter],
+      ['portfolio', portfolio],
+      ['check', installationCheck],
+    ];
     for (const [name, journey] of journeys) {
       if (name !== 'settings' && only.length > 0 && !only.includes(name)) continue;
       await journey();

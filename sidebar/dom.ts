@@ -5,7 +5,11 @@ import { showOutcome, type Outcome, type Tone } from './outcome';
 type Attributes = Record<string, string | boolean | undefined>;
 
 /** Creates an element; `children` strings become text nodes, so API strings can never become markup. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Array<Node | string | null | undefined>): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Array<Node | string | null | undefined>
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;
@@ -45,7 +49,12 @@ const busyPanels = new WeakMap<Element, { works: number; progress: number }>();
 type Control = HTMLButtonElement | HTMLInputElement | HTMLSelectElement;
 
 function hold(control: Control, focused: boolean): void {
-  const held = heldControls.get(control) ?? { works: 0, disabledBefore: control.disabled, soft: focused && !control.disabled, readOnlyBefore: 'readOnly' in control && control.readOnly };
+  const held = heldControls.get(control) ?? {
+    works: 0,
+    disabledBefore: control.disabled,
+    soft: focused && !control.disabled,
+    readOnlyBefore: 'readOnly' in control && control.readOnly,
+  };
   held.works += 1;
   heldControls.set(control, held);
   if (!held.soft) control.disabled = true;
@@ -164,6 +173,7 @@ export async function busy(panel: HTMLElement, status: HTMLElement, label: strin
   markBusy(panel);
   clearFieldErrors(panel);
   say(status, label);
+  // biome-ignore lint/complexity/noUselessUndefinedInitialization: read after the try, which TypeScript would call possibly unassigned
   let outcome: Outcome | void = undefined;
   try {
     outcome = await work();
@@ -179,7 +189,8 @@ export async function busy(panel: HTMLElement, status: HTMLElement, label: strin
   if (outcome?.field && outcome.tone === 'error') {
     markInvalid(outcome.field, outcome.line);
     // A list of boxes (the metrics) takes the focus at its one tab stop.
-    if (hadFocus) focusOn(outcome.field.matches('input, select, textarea') ? outcome.field : outcome.field.querySelector<HTMLElement>('[tabindex="0"]') ?? outcome.field);
+    if (hadFocus)
+      focusOn(outcome.field.matches('input, select, textarea') ? outcome.field : (outcome.field.querySelector<HTMLElement>('[tabindex="0"]') ?? outcome.field));
   } else if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
     focusOn(outcome?.report?.isConnected ? outcome.report : status);
   }

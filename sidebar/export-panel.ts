@@ -38,16 +38,22 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     const chosen = metricSelect.value;
     const company = companySelect.value;
     const shown = sortedByCompany(metrics).filter((m) => !company || m.portfolioCompanyName === company);
-    const option = (m: MetricSummary) => el('option', { value: m.id }, `${m.name} (${m.frequency})${m.portfolioCompanyName ? ` · ${m.portfolioCompanyName}` : ''}`);
+    const option = (m: MetricSummary) =>
+      el('option', { value: m.id }, `${m.name} (${m.frequency})${m.portfolioCompanyName ? ` · ${m.portfolioCompanyName}` : ''}`);
     const groups = companyNames(shown.map((m) => m.portfolioCompanyName)).map((name) =>
-      el('optgroup', { label: name }, ...shown.filter((m) => m.portfolioCompanyName === name).map(option)));
+      el('optgroup', { label: name }, ...shown.filter((m) => m.portfolioCompanyName === name).map(option)),
+    );
     metricSelect.replaceChildren(el('option', { value: '' }, 'Choose a metric'), ...shown.filter((m) => !m.portfolioCompanyName).map(option), ...groups);
     metricSelect.value = shown.some((m) => m.id === chosen) ? chosen : '';
   }
 
   async function fillMetrics(): Promise<void> {
     const metrics = await metricsPanel.ensureLoaded();
-    fillCompanyFilter(companySelect, byId<HTMLElement>('export-metric-company-field'), metrics.map((m) => m.portfolioCompanyName));
+    fillCompanyFilter(
+      companySelect,
+      byId<HTMLElement>('export-metric-company-field'),
+      metrics.map((m) => m.portfolioCompanyName),
+    );
     renderMetricMenu(metrics);
   }
   companySelect.addEventListener('change', () => renderMetricMenu(metricsPanel.metrics()));
@@ -88,7 +94,11 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
     if (metricIds.length === 0) return null;
     const written = metricIds.length === 1 ? 'the metric written' : `the ${metricIds.length} metrics written`;
     const button = el('button', { type: 'button', id: 'export-refresh-formulas' }, 'Refresh those formulas');
-    const said = el('p', { class: 'hint', id: 'export-refresh-result' }, `Formulas reading ${written} show the new values when they next run; this runs them now.`);
+    const said = el(
+      'p',
+      { class: 'hint', id: 'export-refresh-result' },
+      `Formulas reading ${written} show the new values when they next run; this runs them now.`,
+    );
     button.addEventListener('click', () => {
       void busy(panel, status, 'Refreshing formulas…', async () => {
         const report = unwrap(await server.refreshFormulasFor(metricIds));
@@ -110,7 +120,12 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
         waitMs: h.progress.waitingForRateLimitMs,
         note: h.progress.waitedForRateLimitMs ? `waited ${Math.round(h.progress.waitedForRateLimitMs / 1000)} s for the rate limit` : undefined,
       }),
-      report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((item) => `${item.cell}: ${item.outcome}${item.reason ? `: ${item.reason}` : ''}`) },
+      report: (h) =>
+        h.report && {
+          summary: h.report.summary,
+          problem: h.report.problem,
+          problems: h.report.problems.map((item) => `${item.cell}: ${item.outcome}${item.reason ? `: ${item.reason}` : ''}`),
+        },
       shortfall: (h) => ({ failed: h.report?.totals.failed, notSent: h.report?.totals.pending }),
       next: (h) => server.continueExport(h.exportId),
       watch: (h) => readProgress(server.getJobProgress('export', h.exportId), (p) => ('itemsDone' in p ? { done: p.itemsDone, total: p.itemsTotal } : null)),
@@ -138,7 +153,13 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
   function offerResume(handle: ExportHandle): void {
     const button = el('button', { type: 'button' }, 'Resume');
     button.addEventListener('click', () => run('Resuming…', async () => drive(unwrap(await server.resumeExport(handle.exportId)))));
-    const parts: HTMLElement[] = [el('p', { class: 'hint' }, `The export of ${handle.range} stopped with ${handle.progress.itemsDone} of ${handle.progress.itemsTotal} done. Resuming sends only what was not confirmed.`)];
+    const parts: HTMLElement[] = [
+      el(
+        'p',
+        { class: 'hint' },
+        `The export of ${handle.range} stopped with ${handle.progress.itemsDone} of ${handle.progress.itemsTotal} done. Resuming sends only what was not confirmed.`,
+      ),
+    ];
     const problem = handle.report?.problem ?? handle.progress.problem;
     if (problem) parts.push(el('p', { class: 'status error' }, problem));
     resumeBox.replaceChildren(...parts, button);
@@ -179,8 +200,11 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
 
   async function previewNow(): Promise<Outcome> {
     const preview = unwrap(await server.previewExport(request()));
-    const rows = preview.sample.map((item) => el('tr', {}, textCell(item.cell), textCell(item.shownDate ?? '', 'shown-date'), textCell(item.shownValue ?? '', 'shown-value'), sendsCell(item)));
-    const shows = (item: ExportPreview['problems'][number]): string => (item.shownValue === null || item.shownValue === '' ? '' : ` (shows ${item.shownValue})`);
+    const rows = preview.sample.map((item) =>
+      el('tr', {}, textCell(item.cell), textCell(item.shownDate ?? '', 'shown-date'), textCell(item.shownValue ?? '', 'shown-value'), sendsCell(item)),
+    );
+    const shows = (item: ExportPreview['problems'][number]): string =>
+      item.shownValue === null || item.shownValue === '' ? '' : ` (shows ${item.shownValue})`;
     const summaryLine = el('p', { class: 'status' }, preview.summary);
     const parts: HTMLElement[] = [
       summaryLine,
@@ -189,17 +213,36 @@ export function mountExport(metricsPanel: MetricsPanel): { show(): Promise<void>
       el(
         'table',
         { class: 'preview', 'aria-label': 'First rows as read' },
-        el('tr', {}, el('th', { class: 'col-cell' }, 'Cell'), el('th', { class: 'col-date', title: 'The date cell as the sheet shows it' }, 'Date'), el('th', { class: 'col-value', title: 'The value cell as the sheet shows it' }, 'Shows'), el('th', { class: 'col-sends', title: 'The date and the exact value text sent to the API' }, 'Sends')),
+        el(
+          'tr',
+          {},
+          el('th', { class: 'col-cell' }, 'Cell'),
+          el('th', { class: 'col-date', title: 'The date cell as the sheet shows it' }, 'Date'),
+          el('th', { class: 'col-value', title: 'The value cell as the sheet shows it' }, 'Shows'),
+          el('th', { class: 'col-sends', title: 'The date and the exact value text sent to the API' }, 'Sends'),
+        ),
         ...rows,
       ),
     ];
     if (preview.overwrites.total > 0) {
       const more = preview.overwrites.total - preview.overwrites.shown.length;
-      parts.push(el('ul', { class: 'problems', 'aria-label': 'Values the export overwrites' },
-        ...preview.overwrites.shown.map((o) => el('li', {}, `${o.cell}: ${o.old} → ${o.new}`)),
-        ...(more > 0 ? [el('li', {}, `and ${more.toLocaleString('en-US')} more`)] : [])));
+      parts.push(
+        el(
+          'ul',
+          { class: 'problems', 'aria-label': 'Values the export overwrites' },
+          ...preview.overwrites.shown.map((o) => el('li', {}, `${o.cell}: ${o.old} → ${o.new}`)),
+          ...(more > 0 ? [el('li', {}, `and ${more.toLocaleString('en-US')} more`)] : []),
+        ),
+      );
     }
-    if (preview.problems.length) parts.push(el('ul', { class: 'problems', 'aria-label': 'Rows that will not be sent' }, ...preview.problems.map((item) => el('li', {}, `${item.cell}${shows(item)}: ${item.outcome}: ${item.reason ?? ''}`))));
+    if (preview.problems.length)
+      parts.push(
+        el(
+          'ul',
+          { class: 'problems', 'aria-label': 'Rows that will not be sent' },
+          ...preview.problems.map((item) => el('li', {}, `${item.cell}${shows(item)}: ${item.outcome}: ${item.reason ?? ''}`)),
+        ),
+      );
     results.replaceChildren(...parts);
     // Nothing is sent yet, so rows that would fail are a warning to fix first, not an error.
     const tone: Tone = preview.failed > 0 ? 'warning' : 'success';

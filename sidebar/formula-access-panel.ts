@@ -21,18 +21,26 @@ export function mountFormulaAccess(defaultCompanyId: () => string): void {
     // In a Shared Drive (no owner) the person who connected the file decides, and the server words the line.
     if (access.sharedDrive) hint.textContent = access.sharedDrive.note;
     if (access.sharedDrive ? !access.sharedDrive.callerDecides : access.isOwner === false) {
-      if (!access.sharedDrive) hint.textContent = "Only the spreadsheet's owner decides which companies formulas here may read, in their own sidebar. To use your own connection and list, make a copy of the spreadsheet (File › Make a copy).";
+      if (!access.sharedDrive)
+        hint.textContent =
+          "Only the spreadsheet's owner decides which companies formulas here may read, in their own sidebar. To use your own connection and list, make a copy of the spreadsheet (File › Make a copy).";
       addButton.hidden = true;
       return;
     }
     if (access.isOwner === null && !access.sharedDrive) {
-      hint.textContent = "Formulas in this spreadsheet may read only these companies' data (a fund covers its portfolio companies). This list counts only if you own the spreadsheet: formulas read the owner's list.";
+      hint.textContent =
+        "Formulas in this spreadsheet may read only these companies' data (a fund covers its portfolio companies). This list counts only if you own the spreadsheet: formulas read the owner's list.";
     }
     addButton.hidden = false;
     if (current.length === 0) list.append(el('li', {}, 'No company yet: formulas here read no data.'));
     for (const id of current) {
       const remove = el('button', { type: 'button', 'aria-label': `Remove company ${id}` }, 'Remove');
-      remove.addEventListener('click', () => save(current.filter((other) => other !== id), `Formulas here no longer read company ${id}.`));
+      remove.addEventListener('click', () =>
+        save(
+          current.filter((other) => other !== id),
+          `Formulas here no longer read company ${id}.`,
+        ),
+      );
       list.append(el('li', {}, el('code', {}, id), ' ', remove));
     }
   }

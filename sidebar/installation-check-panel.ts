@@ -28,7 +28,13 @@ export function mountInstallationCheck(showOnTab: (line: string, tone: Tone | 'i
   function show(checks: readonly InstallationCheck[]): void {
     list.replaceChildren(
       ...checks.map((check) =>
-        el('li', { class: `check ${check.status}`, 'data-check': check.name, 'data-status': check.status }, el('strong', {}, `${STATUS_WORD[check.status]}: ${check.name}`), el('br'), check.detail),
+        el(
+          'li',
+          { class: `check ${check.status}`, 'data-check': check.name, 'data-status': check.status },
+          el('strong', {}, `${STATUS_WORD[check.status]}: ${check.name}`),
+          el('br'),
+          check.detail,
+        ),
       ),
     );
   }

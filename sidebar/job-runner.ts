@@ -36,10 +36,12 @@ export interface JobView<H> {
 /** The line under a sending job's report that opens the Pushes sheet (openPushLog), and offers Undo. */
 function pushLogLink(run: ActionRunner): HTMLElement {
   const open = el('button', { type: 'button', 'data-push-log': '' }, 'Open the Pushes sheet');
-  open.addEventListener('click', () => run('Opening the Pushes sheet…', async () => {
-    const result = await server.openPushLog();
-    return result.ok ? { line: result.value, tone: 'success' } : { line: result.error, tone: 'error' };
-  }));
+  open.addEventListener('click', () =>
+    run('Opening the Pushes sheet…', async () => {
+      const result = await server.openPushLog();
+      return result.ok ? { line: result.value, tone: 'success' } : { line: result.error, tone: 'error' };
+    }),
+  );
   const undo = el('button', { type: 'button', 'data-undo-push': '' }, 'Undo a push…');
   const undoResults = el('div', { class: 'results' });
   undo.addEventListener('click', () => {
@@ -66,13 +68,18 @@ export async function chooseUndo(container: HTMLElement, run: ActionRunner): Pro
   const warning: HTMLElement[] = altered ? [el('p', { class: 'status warning', role: 'alert' }, altered)] : [];
   const choosable = pushes.filter((push) => !push.undoneBy);
   if (choosable.length === 0) {
-    const line = pushes.length === 0
-      ? 'None of your pushes is in this spreadsheet\'s journal: there is nothing to undo (pushes made in other spreadsheets are undone there).'
-      : 'Your last pushes here were all undone already.';
+    const line =
+      pushes.length === 0
+        ? "None of your pushes is in this spreadsheet's journal: there is nothing to undo (pushes made in other spreadsheets are undone there)."
+        : 'Your last pushes here were all undone already.';
     container.replaceChildren(...warning, el('p', { class: 'hint' }, line));
     return { line, tone: 'warning', report: container };
   }
-  const select = el('select', { 'data-undo-choice': '' }, ...pushes.map((push) => el('option', { value: push.pushId, disabled: Boolean(push.undoneBy) }, pushOption(push))));
+  const select = el(
+    'select',
+    { 'data-undo-choice': '' },
+    ...pushes.map((push) => el('option', { value: push.pushId, disabled: Boolean(push.undoneBy) }, pushOption(push))),
+  );
   select.value = choosable[0]!.pushId;
   const description = el('p', { class: 'hint', 'data-undo-description': '', 'aria-live': 'polite' });
   const describe = (): void => {
@@ -82,11 +89,14 @@ export async function chooseUndo(container: HTMLElement, run: ActionRunner): Pro
   select.addEventListener('change', describe);
   const confirm = el('button', { type: 'button', 'data-undo-confirm': '' }, 'Undo this push');
   const keep = el('button', { type: 'button', 'data-undo-keep': '' }, 'Keep it');
-  const box = el('div', { class: 'undo-chooser', role: 'group', 'aria-label': 'Undo a push' },
+  const box = el(
+    'div',
+    { class: 'undo-chooser', role: 'group', 'aria-label': 'Undo a push' },
     ...warning,
     el('label', {}, 'Push to undo (your last pushes in this spreadsheet, newest first) ', select),
     description,
-    el('div', { class: 'buttons' }, confirm, keep));
+    el('div', { class: 'buttons' }, confirm, keep),
+  );
   container.replaceChildren(box);
   keep.addEventListener('click', () => {
     const kept = el('p', { class: 'hint' }, 'Nothing was undone.');
@@ -111,16 +121,34 @@ export async function chooseUndo(container: HTMLElement, run: ActionRunner): Pro
 export const UNDO_VIEW: JobView<UndoHandle> = {
   label: 'Restoring the values before the push',
   progress: (h) => ({ done: h.progress.cellsDone, total: h.progress.cellsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
-  report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
-  shortfall: (h) => ({ failed: h.report?.totals.failed, refused: (h.report?.totals.conflict ?? 0) + (h.report?.notUndone.length ?? 0), notSent: h.report?.totals.pending }),
+  report: (h) =>
+    h.report && {
+      summary: h.report.summary,
+      problem: h.report.problem,
+      problems: h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`),
+    },
+  shortfall: (h) => ({
+    failed: h.report?.totals.failed,
+    refused: (h.report?.totals.conflict ?? 0) + (h.report?.notUndone.length ?? 0),
+    notSent: h.report?.totals.pending,
+  }),
   next: (h) => server.continueUndo(h.undoId),
   watch: (h) => readProgress(server.getJobProgress('undo', h.undoId), (p) => ('cellsDone' in p ? { done: p.cellsDone, total: p.cellsTotal } : null)),
   cancel: (h) => server.cancelUndo(h.undoId),
   resume: (h) => server.resumeUndo(h.undoId),
   // What the API cannot undo, each with where it is and why: the person clears or restores it in the web application.
-  extras: (h) => (h.report?.notUndone.length
-    ? [el('ul', { class: 'problems', 'aria-label': 'Values the API cannot undo' }, ...h.report.notUndone.map((v) => el('li', {}, `${v.cell ? `${v.cell} ` : ''}(${v.what}${v.period ? `, ${v.period}` : ''}) "${v.value}": ${v.reason}`)))]
-    : []),
+  extras: (h) =>
+    h.report?.notUndone.length
+      ? [
+          el(
+            'ul',
+            { class: 'problems', 'aria-label': 'Values the API cannot undo' },
+            ...h.report.notUndone.map((v) =>
+              el('li', {}, `${v.cell ? `${v.cell} ` : ''}(${v.what}${v.period ? `, ${v.period}` : ''}) "${v.value}": ${v.reason}`),
+            ),
+          ),
+        ]
+      : [],
 };
 
 const SENDS = { cancelled: 'Cancelled: what was not sent can be resumed.', hint: 'Resuming sends only what was not confirmed.' };
@@ -145,7 +173,14 @@ export const PROGRESS_POLL_MS = 1000;
  */
 export async function awaitStep<T, P>(step: Promise<T>, read: () => Promise<P | null>, show: (progress: P) => void, intervalMs = PROGRESS_POLL_MS): Promise<T> {
   let answered = false;
-  const ended = step.then(() => { answered = true; }, () => { answered = true; });
+  const ended = step.then(
+    () => {
+      answered = true;
+    },
+    () => {
+      answered = true;
+    },
+  );
   void (async () => {
     while (!answered) {
       await Promise.race([sleep(intervalMs), ended]);
@@ -207,7 +242,11 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
       // still early answers with the time left); going round with this handle would wait again for ever.
       if (cancelSent) continue;
     }
-    const step = awaitStep(view.next(handle), () => view.watch(handle), (live) => bar.update(live.done, live.total));
+    const step = awaitStep(
+      view.next(handle),
+      () => view.watch(handle),
+      (live) => bar.update(live.done, live.total),
+    );
     const afterCancel = cancelPressed.then(() => Promise.race([step, sleep(CANCEL_WAIT_MS).then(() => null)]));
     const answer = await Promise.race([step, afterCancel]);
     if (answer === null) {
@@ -226,10 +265,14 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
   const report = view.report(handle);
   if (report) view.ended?.(handle);
   const status = view.progress(handle).status;
-  const ending = status === 'done' ? 'Finished.'
-    : status === 'cancelled' ? (view.whatResumes ?? SENDS).cancelled
-      : status === 'running' || stepStillRunning ? 'Cancelled: the step that was running stops at its next group of requests. Close and reopen the sidebar to be offered Resume for what was not confirmed.'
-        : 'Paused: see the problem below.';
+  const ending =
+    status === 'done'
+      ? 'Finished.'
+      : status === 'cancelled'
+        ? (view.whatResumes ?? SENDS).cancelled
+        : status === 'running' || stepStillRunning
+          ? 'Cancelled: the step that was running stops at its next group of requests. Close and reopen the sidebar to be offered Resume for what was not confirmed.'
+          : 'Paused: see the problem below.';
   // Red only for what was not stored: a job that stored part of its work ends as partial, its counts coloured apart.
   const stopped = status === 'paused' || Boolean(report?.problem);
   const tone = report && status === 'done' && !stopped ? partialTone(report.summary, toneOf(view.shortfall(handle))) : toneOf(view.shortfall(handle), stopped);
@@ -242,7 +285,8 @@ export async function runJob<H>(container: HTMLElement, first: H, view: JobView<
     // Cancel had the focus and has gone (bar.finish put the focus on its ending line): the report is what to read next.
     if (bar.root.contains(document.activeElement)) focusOn(summary);
     if (report.problem) container.append(el('p', { class: 'status error' }, report.problem));
-    if (report.problems.length) container.append(el('ul', { class: 'problems', 'aria-label': 'Rows or cells not stored' }, ...report.problems.map((p) => el('li', {}, p))));
+    if (report.problems.length)
+      container.append(el('ul', { class: 'problems', 'aria-label': 'Rows or cells not stored' }, ...report.problems.map((p) => el('li', {}, p))));
     container.append(...(view.extras?.(handle) ?? []));
     if (view.logged) container.append(pushLogLink(run));
   }

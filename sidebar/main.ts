@@ -95,24 +95,39 @@ window.addEventListener('addin:open-tab', (event) => {
 async function offerUnfinishedJobs(): Promise<void> {
   await settings.loaded;
   const box = byId<HTMLElement>('unfinished-jobs');
-  const [exportJob, portfolioJobs] = await Promise.all([server.findUnfinishedExport().catch(() => null), server.findUnfinishedPortfolioJobs().catch(() => null)]);
+  const [exportJob, portfolioJobs] = await Promise.all([
+    server.findUnfinishedExport().catch(() => null),
+    server.findUnfinishedPortfolioJobs().catch(() => null),
+  ]);
   const lines: Array<{ panel: string; text: string; tab: string }> = [];
   if (exportJob?.ok && exportJob.value) lines.push({ panel: 'panel-export', tab: 'Export', text: 'An export was left unfinished.' });
   if (portfolioJobs?.ok) {
     const { pushes, imports, builds, undos } = portfolioJobs.value;
-    if (pushes.length) lines.push({ panel: 'panel-portfolio', tab: 'Portfolio', text: pushes.length === 1 ? 'An audit push was left unfinished.' : `${pushes.length} audit pushes were left unfinished.` });
-    if (imports.length) lines.push({ panel: 'panel-portfolio', tab: 'Portfolio', text: imports.length === 1 ? 'An import was left unfinished.' : `${imports.length} imports were left unfinished.` });
+    if (pushes.length)
+      lines.push({
+        panel: 'panel-portfolio',
+        tab: 'Portfolio',
+        text: pushes.length === 1 ? 'An audit push was left unfinished.' : `${pushes.length} audit pushes were left unfinished.`,
+      });
+    if (imports.length)
+      lines.push({
+        panel: 'panel-portfolio',
+        tab: 'Portfolio',
+        text: imports.length === 1 ? 'An import was left unfinished.' : `${imports.length} imports were left unfinished.`,
+      });
     if (builds.length) lines.push({ panel: 'panel-portfolio', tab: 'Portfolio', text: 'An audit build was left unfinished.' });
     if (undos.length) lines.push({ panel: 'panel-portfolio', tab: 'Portfolio', text: 'An undo of a push was left unfinished.' });
   }
   const render = (): void => {
     const shown = document.querySelector('[role="tab"][aria-selected="true"]')?.getAttribute('aria-controls');
     const left = lines.filter((line) => line.panel !== shown && !seen.has(line.panel));
-    box.replaceChildren(...left.map((line) => {
-      const open = el('button', { type: 'button' }, `Open ${line.tab} to resume`);
-      open.addEventListener('click', () => showPanel(line.panel));
-      return el('p', {}, `${line.text} `, open);
-    }));
+    box.replaceChildren(
+      ...left.map((line) => {
+        const open = el('button', { type: 'button' }, `Open ${line.tab} to resume`);
+        open.addEventListener('click', () => showPanel(line.panel));
+        return el('p', {}, `${line.text} `, open);
+      }),
+    );
     box.hidden = left.length === 0;
   };
   const seen = new Set<string>();

@@ -46,17 +46,26 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     const focusedId = list.contains(document.activeElement) ? (document.activeElement as HTMLInputElement).value : null;
     const needle = search.value.trim().toLowerCase();
     const company = companyFilter.value;
-    const shown = sortedByCompany(metrics).filter((m) =>
-      (!company || m.portfolioCompanyName === company) && (m.name.toLowerCase().includes(needle) || (m.portfolioCompanyName ?? '').toLowerCase().includes(needle)));
+    const shown = sortedByCompany(metrics).filter(
+      (m) =>
+        (!company || m.portfolioCompanyName === company) &&
+        (m.name.toLowerCase().includes(needle) || (m.portfolioCompanyName ?? '').toLowerCase().includes(needle)),
+    );
     list.replaceChildren(
       ...shown.flatMap((metric, i) => {
         // A heading where the company changes: the fund's metrics grouped under each portfolio company.
-        const heading = metric.portfolioCompanyName && metric.portfolioCompanyName !== shown[i - 1]?.portfolioCompanyName
-          ? [el('li', { class: 'metric-group' }, metric.portfolioCompanyName)] : [];
+        const heading =
+          metric.portfolioCompanyName && metric.portfolioCompanyName !== shown[i - 1]?.portfolioCompanyName
+            ? [el('li', { class: 'metric-group' }, metric.portfolioCompanyName)]
+            : [];
         // Named by the metric and its company alone ("Headcount, Acme Robotics"); its frequency, unit and latest
         // value are its description, read after the name, so a screen reader moving down the list hears names.
         const box = el('input', {
-          type: 'checkbox', id: `metric-${metric.id}`, value: metric.id, checked: chosen.has(metric.id), tabindex: '-1',
+          type: 'checkbox',
+          id: `metric-${metric.id}`,
+          value: metric.id,
+          checked: chosen.has(metric.id),
+          tabindex: '-1',
           'aria-labelledby': metric.portfolioCompanyName ? `metric-name-${metric.id} metric-company-${metric.id}` : `metric-name-${metric.id}`,
           'aria-describedby': latest.has(metric.id) ? `metric-about-${metric.id} metric-latest-${metric.id}` : `metric-about-${metric.id}`,
         });
@@ -65,15 +74,27 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
           else chosen.delete(metric.id);
           updateCount();
         });
-        return [...heading, el('li', { class: 'metric' },
-          box,
-          el('label', { for: `metric-${metric.id}` },
-            el('span', { class: 'metric-name', id: `metric-name-${metric.id}` }, metric.name),
-            el('span', { class: 'metric-meta' },
-              metric.portfolioCompanyName ? el('span', { class: 'metric-company', id: `metric-company-${metric.id}` }, metric.portfolioCompanyName) : null,
-              metric.portfolioCompanyName ? ' · ' : null,
-              el('span', { id: `metric-about-${metric.id}` }, `${metric.frequency} · ${metric.unit}`)),
-            latestLine(latest.get(metric.id), metric.id)))];
+        return [
+          ...heading,
+          el(
+            'li',
+            { class: 'metric' },
+            box,
+            el(
+              'label',
+              { for: `metric-${metric.id}` },
+              el('span', { class: 'metric-name', id: `metric-name-${metric.id}` }, metric.name),
+              el(
+                'span',
+                { class: 'metric-meta' },
+                metric.portfolioCompanyName ? el('span', { class: 'metric-company', id: `metric-company-${metric.id}` }, metric.portfolioCompanyName) : null,
+                metric.portfolioCompanyName ? ' · ' : null,
+                el('span', { id: `metric-about-${metric.id}` }, `${metric.frequency} · ${metric.unit}`),
+              ),
+              latestLine(latest.get(metric.id), metric.id),
+            ),
+          ),
+        ];
       }),
     );
     const boxes = metricBoxes();
@@ -81,7 +102,14 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     if (stop) makeTabStop(stop);
     if (focusedId) boxes.find((box) => box.value === focusedId)?.focus({ preventScroll: true });
     if (!metrics.length) list.replaceChildren(el('li', { class: 'empty' }, 'No metrics loaded.'));
-    else if (!shown.length) list.replaceChildren(el('li', { class: 'empty' }, company ? `No metric of ${company} contains "${search.value.trim()}".` : `No metric name contains "${search.value.trim()}".`));
+    else if (!shown.length)
+      list.replaceChildren(
+        el(
+          'li',
+          { class: 'empty' },
+          company ? `No metric of ${company} contains "${search.value.trim()}".` : `No metric name contains "${search.value.trim()}".`,
+        ),
+      );
     updateCount();
   }
 
@@ -95,9 +123,16 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     const boxes = metricBoxes();
     const at = boxes.indexOf(event.target as HTMLInputElement);
     if (at < 0) return;
-    const to = event.key === 'ArrowDown' || event.key === 'ArrowRight' ? Math.min(at + 1, boxes.length - 1)
-      : event.key === 'ArrowUp' || event.key === 'ArrowLeft' ? Math.max(at - 1, 0)
-        : event.key === 'Home' ? 0 : event.key === 'End' ? boxes.length - 1 : -1;
+    const to =
+      event.key === 'ArrowDown' || event.key === 'ArrowRight'
+        ? Math.min(at + 1, boxes.length - 1)
+        : event.key === 'ArrowUp' || event.key === 'ArrowLeft'
+          ? Math.max(at - 1, 0)
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? boxes.length - 1
+              : -1;
     if (to < 0) return;
     event.preventDefault();
     boxes[to]!.focus();
@@ -135,14 +170,26 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     if (!value) return null;
     if (value.date === null) return el('span', { class: 'metric-latest', id: `metric-latest-${metricId}` }, 'No value yet.');
     const source = value.source;
-    return el('span', { class: 'metric-latest', id: `metric-latest-${metricId}` },
+    return el(
+      'span',
+      { class: 'metric-latest', id: `metric-latest-${metricId}` },
       `Latest ${value.value} on ${value.date}`,
       source ? ' · ' : null,
-      source ? el('span', { class: source.review ? 'source-type review' : 'source-type', title: source.review ? 'Read by the AI inbox from a document: check it before it goes into a report.' : undefined }, source.type) : null,
+      source
+        ? el(
+            'span',
+            {
+              class: source.review ? 'source-type review' : 'source-type',
+              title: source.review ? 'Read by the AI inbox from a document: check it before it goes into a report.' : undefined,
+            },
+            source.type,
+          )
+        : null,
       source ? `: ${source.label}` : null,
       source?.link ? ' · ' : null,
       // The server passes only https links; the page opens them outside the sidebar's frame.
-      source?.link ? el('a', { href: source.link, target: '_blank', rel: 'noopener noreferrer' }, 'Open') : null);
+      source?.link ? el('a', { href: source.link, target: '_blank', rel: 'noopener noreferrer' }, 'Open') : null,
+    );
   }
 
   async function loadLatest(ids: string[], companyId: string): Promise<void> {
@@ -170,14 +217,22 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
     const result = await server.listMetrics(companyId);
     if (!result.ok) return { line: result.error, tone: 'error' };
     metrics = result.value;
-    fillCompanyFilter(companyFilter, byId<HTMLElement>('metric-company-field'), metrics.map((m) => m.portfolioCompanyName));
+    fillCompanyFilter(
+      companyFilter,
+      byId<HTMLElement>('metric-company-field'),
+      metrics.map((m) => m.portfolioCompanyName),
+    );
     loadedFor = companyId;
     latest = new Map();
     chosen.clear();
     // The status line says how many were loaded: the search's count starts again with the next search.
     count.textContent = '';
     render();
-    if (metrics.length) void loadLatest(metrics.map((m) => m.id), companyId);
+    if (metrics.length)
+      void loadLatest(
+        metrics.map((m) => m.id),
+        companyId,
+      );
     return { line: `${metrics.length} metric${metrics.length === 1 ? '' : 's'} loaded.`, tone: 'success' };
   }
 
@@ -218,20 +273,39 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
   /** "Sheet1!B2:D6 · Revenue, Churn · 2024-01-01 to 2024-04-30 · refreshed 2024-05-02 10:14", names when the metrics are loaded. */
   function snapshotLine(snapshot: SnapshotSummary): HTMLElement {
     const names = snapshot.metricIds.map((id) => metrics.find((m) => m.id === id)?.name);
-    const what = snapshot.kind === 'portfolio_metric' ? `${snapshot.metricName ?? ''} across the fund`
-      : names.every((n) => n) ? names.join(', ') : `${snapshot.metricIds.length} metric${snapshot.metricIds.length === 1 ? '' : 's'}`;
-    const dates = snapshot.kind === 'portfolio_metric' ? snapshot.periods.join(', ')
-      : snapshot.startDate || snapshot.endDate ? `${snapshot.startDate ?? 'start'} to ${snapshot.endDate ?? 'today'}` : 'all dates';
-    const when = snapshot.refreshedAt ? `refreshed ${snapshot.refreshedAt.slice(0, 16).replace('T', ' ')} UTC` : `inserted ${snapshot.insertedAt.slice(0, 16).replace('T', ' ')} UTC`;
-    return el('li', { class: 'snapshot' },
+    const what =
+      snapshot.kind === 'portfolio_metric'
+        ? `${snapshot.metricName ?? ''} across the fund`
+        : names.every((n) => n)
+          ? names.join(', ')
+          : `${snapshot.metricIds.length} metric${snapshot.metricIds.length === 1 ? '' : 's'}`;
+    const dates =
+      snapshot.kind === 'portfolio_metric'
+        ? snapshot.periods.join(', ')
+        : snapshot.startDate || snapshot.endDate
+          ? `${snapshot.startDate ?? 'start'} to ${snapshot.endDate ?? 'today'}`
+          : 'all dates';
+    const when = snapshot.refreshedAt
+      ? `refreshed ${snapshot.refreshedAt.slice(0, 16).replace('T', ' ')} UTC`
+      : `inserted ${snapshot.insertedAt.slice(0, 16).replace('T', ' ')} UTC`;
+    return el(
+      'li',
+      { class: 'snapshot' },
       el('span', { class: 'metric-name' }, snapshot.range),
-      el('span', { class: 'metric-meta' }, `${what} · ${dates} · ${snapshot.sheetExists ? when : 'its sheet was deleted'}${snapshot.verified === false ? ' · not refreshed for you: inserted by someone else or changed since (insert it again)' : ''}`));
+      el(
+        'span',
+        { class: 'metric-meta' },
+        `${what} · ${dates} · ${snapshot.sheetExists ? when : 'its sheet was deleted'}${snapshot.verified === false ? ' · not refreshed for you: inserted by someone else or changed since (insert it again)' : ''}`,
+      ),
+    );
   }
 
   async function showSnapshots(): Promise<SnapshotSummary[]> {
     const result = await server.listSnapshots();
     if (!result.ok) throw new Error(result.error);
-    snapshotList.replaceChildren(...(result.value.length ? result.value.map(snapshotLine) : [el('li', { class: 'empty' }, 'No snapshots in this spreadsheet.')]));
+    snapshotList.replaceChildren(
+      ...(result.value.length ? result.value.map(snapshotLine) : [el('li', { class: 'empty' }, 'No snapshots in this spreadsheet.')]),
+    );
     return result.value;
   }
 
@@ -320,7 +394,11 @@ export function mountMetrics(defaultCompany: () => string, settingsLoaded: Promi
       const result = await server.listMetrics(companyId);
       if (!result.ok) throw new Error(result.error);
       metrics = result.value;
-      fillCompanyFilter(companyFilter, byId<HTMLElement>('metric-company-field'), metrics.map((m) => m.portfolioCompanyName));
+      fillCompanyFilter(
+        companyFilter,
+        byId<HTMLElement>('metric-company-field'),
+        metrics.map((m) => m.portfolioCompanyName),
+      );
       loadedFor = companyId;
       render();
       return metrics;

@@ -66,13 +66,15 @@ export function writeLine(target: HTMLElement, line: string, tone: Tone): void {
     target.textContent = line;
     return;
   }
-  target.replaceChildren(...summaryParts(line).map((part) => {
-    if (!part.bad) return document.createTextNode(part.text);
-    const span = document.createElement('span');
-    span.className = 'bad';
-    span.textContent = part.text;
-    return span;
-  }));
+  target.replaceChildren(
+    ...summaryParts(line).map((part) => {
+      if (!part.bad) return document.createTextNode(part.text);
+      const span = document.createElement('span');
+      span.className = 'bad';
+      span.textContent = part.text;
+      return span;
+    }),
+  );
 }
 
 /** A job's status line: its summary, after how it stopped when it did not run to its end. */
@@ -91,7 +93,7 @@ export function showOutcome(status: HTMLElement, outcome: Outcome): void {
   writeLine(status, outcome.line, outcome.tone);
   status.className = `status ${outcome.tone}`;
   const report = outcome.report;
-  if (!report || !report.isConnected) return;
+  if (!report?.isConnected) return;
   const scroller = document.scrollingElement ?? document.documentElement;
   // A little room above, so the report does not start flush against the edge.
   scroller.scrollTop += report.getBoundingClientRect().top - 8;

@@ -11,10 +11,22 @@ import type { FundMetricName } from '../src/core/formulas/grid-builder';
 const PUSH_VIEW: JobView<AuditPushHandle> = {
   label: 'Pushing changed cells',
   progress: (h) => ({ done: h.progress.cellsDone, total: h.progress.cellsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
-  report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: [...h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`), ...h.report.notes] },
+  report: (h) =>
+    h.report && {
+      summary: h.report.summary,
+      problem: h.report.problem,
+      problems: [
+        ...h.report.problems.map((p) => `${p.cell} (${p.profileName}, ${p.propertyName}): ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`),
+        ...h.report.notes,
+      ],
+    },
   // A skipped cell is an edit the push declined to send (auto-calculated, or not in the audit), and a conflict
   // one it held back (changed on the server since the build): refusals the analyst must act on.
-  shortfall: (h) => ({ failed: h.report?.totals.failed, refused: (h.report?.totals.skipped ?? 0) + (h.report?.totals.conflict ?? 0), notSent: h.report?.totals.pending }),
+  shortfall: (h) => ({
+    failed: h.report?.totals.failed,
+    refused: (h.report?.totals.skipped ?? 0) + (h.report?.totals.conflict ?? 0),
+    notSent: h.report?.totals.pending,
+  }),
   next: (h) => server.continueAuditPush(h.pushId),
   watch: (h) => readProgress(server.getJobProgress('push', h.pushId), (p) => ('cellsDone' in p ? { done: p.cellsDone, total: p.cellsTotal } : null)),
   cancel: (h) => server.cancelAuditPush(h.pushId),
@@ -41,14 +53,23 @@ function conflictOffer(handle: AuditPushHandle, results: HTMLElement, run: Actio
   const n = conflicts.length;
   const overwrite = el('button', { type: 'button', id: 'audit-overwrite' }, `Overwrite ${n === 1 ? 'this cell' : `these ${n} cells`}`);
   const take = el('button', { type: 'button', id: 'audit-take-server' }, `Take the server's ${n === 1 ? 'value' : 'values'}`);
-  const box = el('div', { class: 'conflicts', role: 'group', 'aria-label': 'Cells changed on the server' },
-    el('p', { class: 'hint' }, `${countOf(n, 'cell')} changed on the server since the audit was built ${n === 1 ? 'was' : 'were'} not sent, so nobody's change is lost. Each is marked with a note in the sheet.`),
+  const box = el(
+    'div',
+    { class: 'conflicts', role: 'group', 'aria-label': 'Cells changed on the server' },
+    el(
+      'p',
+      { class: 'hint' },
+      `${countOf(n, 'cell')} changed on the server since the audit was built ${n === 1 ? 'was' : 'were'} not sent, so nobody's change is lost. Each is marked with a note in the sheet.`,
+    ),
     el('ul', { class: 'problems' }, ...conflicts.map((item) => el('li', {}, conflictLine(item)))),
     overwrite,
-    take);
+    take,
+  );
   overwrite.addEventListener('click', () => {
     overwrite.disabled = take.disabled = true;
-    run(`Overwriting ${countOf(n, 'cell')}…`, async () => runJob<AuditPushHandle>(results, unwrap(await server.startAuditOverwrite(cells, handle.sheetName)), view(), run));
+    run(`Overwriting ${countOf(n, 'cell')}…`, async () =>
+      runJob<AuditPushHandle>(results, unwrap(await server.startAuditOverwrite(cells, handle.sheetName)), view(), run),
+    );
   });
   take.addEventListener('click', () => {
     overwrite.disabled = take.disabled = true;
@@ -68,12 +89,18 @@ function conflictOffer(handle: AuditPushHandle, results: HTMLElement, run: Actio
 const BUILD_VIEW: JobView<AuditBuildHandle> = {
   label: 'Reading every profile, property and value',
   progress: (h) => ({ done: h.progress.pagesRead, total: h.progress.pagesTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
-  report: (h) => (h.report
-    // The message names any value shown cut; they are not cells left unstored, so no list of problems.
-    ? { summary: h.report.message, problem: null, problems: [] }
-    // A build that stopped (here or from another sidebar) ends the runner too, saying how far it got.
-    : h.progress.status === 'running' ? null
-      : { summary: `The audit was not written: ${h.progress.pagesRead} of ${countOf(h.progress.pagesTotal, 'page')} read.`, problem: h.progress.problem ?? null, problems: [] }),
+  report: (h) =>
+    h.report
+      ? // The message names any value shown cut; they are not cells left unstored, so no list of problems.
+        { summary: h.report.message, problem: null, problems: [] }
+      : // A build that stopped (here or from another sidebar) ends the runner too, saying how far it got.
+        h.progress.status === 'running'
+        ? null
+        : {
+            summary: `The audit was not written: ${h.progress.pagesRead} of ${countOf(h.progress.pagesTotal, 'page')} read.`,
+            problem: h.progress.problem ?? null,
+            problems: [],
+          },
   shortfall: (h) => ({ notSent: h.report ? 0 : h.progress.pagesTotal - h.progress.pagesRead }),
   next: (h) => server.continueAuditBuild(h.buildId),
   watch: (h) => readProgress(server.getJobProgress('build', h.buildId), (p) => ('pagesRead' in p ? { done: p.pagesRead, total: p.pagesTotal } : null)),
@@ -89,10 +116,20 @@ function importView(kind: ImportKind, range: string): JobView<ImportHandle> {
   return {
     label: `${IMPORT_LABELS[kind]} from ${range}`,
     progress: (h) => ({ done: h.progress.rowsDone, total: h.progress.rowsTotal, status: h.progress.status, waitMs: h.progress.waitingForRateLimitMs }),
-    report: (h) => h.report && { summary: h.report.summary, problem: h.report.problem, problems: h.report.problems.map((p) => `Row ${p.sheetRow}${p.label ? ` (${p.label})` : ''}: ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`) },
+    report: (h) =>
+      h.report && {
+        summary: h.report.summary,
+        problem: h.report.problem,
+        problems: h.report.problems.map((p) => `Row ${p.sheetRow}${p.label ? ` (${p.label})` : ''}: ${p.outcome}${p.reason ? `: ${p.reason}` : ''}`),
+      },
     // A skipped contact row was created before (its id cell is filled): not a refusal.
     // A profile held back as a conflict was refused on purpose, as the undo's and the push's conflicts are.
-    shortfall: (h) => ({ failed: h.report?.totals['failed'], unknown: h.report?.totals['unknown'], refused: h.report?.totals['conflict'], notSent: h.report?.totals['pending'] }),
+    shortfall: (h) => ({
+      failed: h.report?.totals['failed'],
+      unknown: h.report?.totals['unknown'],
+      refused: h.report?.totals['conflict'],
+      notSent: h.report?.totals['pending'],
+    }),
     next: (h) => server.continueImport(h.importId),
     watch: (h) => readProgress(server.getJobProgress('import', h.importId), (p) => ('rowsDone' in p ? { done: p.rowsDone, total: p.rowsTotal } : null)),
     cancel: (h) => server.cancelImport(h.importId),
@@ -115,7 +152,9 @@ function askFirst(container: HTMLElement, question: string): Promise<boolean> {
     const cancel = el('button', { type: 'button', id: 'audit-push-decline' }, 'Cancel');
     push.addEventListener('click', () => resolve(true));
     cancel.addEventListener('click', () => resolve(false));
-    container.replaceChildren(el('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm the push' }, el('p', { class: 'status info' }, question), push, cancel));
+    container.replaceChildren(
+      el('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm the push' }, el('p', { class: 'status info' }, question), push, cancel),
+    );
     push.focus();
   });
 }
@@ -175,18 +214,33 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   // Each name's own aggregate for the fund model, kept across filtering: the model writes it into that name's cell
   // ("Cash (last)"), so one metric's choice never reaches another's block.
   const nameAggregates = new Map<string, string>();
-  const AGGREGATE_WORDS: Array<[string, string]> = [['', 'no aggregate'], ['last', 'last'], ['sum', 'sum'], ['average', 'average'], ['first', 'first']];
-  const modelNames = (): string[] => chosenNames().map((name) => {
-    const how = nameAggregates.get(name) ?? '';
-    return how ? `${name} (${how})` : name;
-  });
+  const AGGREGATE_WORDS: Array<[string, string]> = [
+    ['', 'no aggregate'],
+    ['last', 'last'],
+    ['sum', 'sum'],
+    ['average', 'average'],
+    ['first', 'first'],
+  ];
+  const modelNames = (): string[] =>
+    chosenNames().map((name) => {
+      const how = nameAggregates.get(name) ?? '';
+      return how ? `${name} (${how})` : name;
+    });
   const field = (id: string): string => byId<HTMLInputElement>(id).value.trim();
-  const chosenPeriods = (): string[] => field('grid-periods').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const chosenPeriods = (): string[] =>
+    field('grid-periods')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
   const chosenAggregate = (): PortfolioGridRequest['aggregate'] => (aggregateSelect.value || null) as PortfolioGridRequest['aggregate'];
   byId<HTMLButtonElement>('grid-load').addEventListener('click', () => {
     void busy(panel, status, "Reading the fund's metric names…", async () => {
       fundNames = unwrap(await server.listFundMetricNames(await company()));
-      fillCompanyFilter(gridCompany, byId<HTMLElement>('grid-company-field'), fundNames.flatMap((n) => n.companyNames));
+      fillCompanyFilter(
+        gridCompany,
+        byId<HTMLElement>('grid-company-field'),
+        fundNames.flatMap((n) => n.companyNames),
+      );
       renderNames();
       return { line: `${countOf(fundNames.length, 'metric name')} across the fund's companies.`, tone: 'success' };
     });
@@ -197,75 +251,113 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
     const ticked = new Set(chosenNames());
     const company = gridCompany.value;
     const shown = fundNames.filter((n) => !company || n.companyNames.includes(company));
-    namesBox.replaceChildren(...shown.map((n, i) => {
+    namesBox.replaceChildren(
+      ...shown.map((n, i) => {
         const id = `grid-name-${i}`;
         const box = el('input', { type: 'checkbox', id, value: n.name, checked: ticked.has(n.name) });
         box.addEventListener('change', () => {
           if (box.checked && !aggregateChosen) aggregateSelect.value = n.aggregate;
         });
         if (!nameAggregates.has(n.name)) nameAggregates.set(n.name, n.aggregate);
-        const how = el('select', { class: 'name-aggregate', 'data-name': n.name, 'aria-label': `How the fund model combines a period's values of ${n.name}` },
-          ...AGGREGATE_WORDS.map(([value, words]) => el('option', { value, selected: nameAggregates.get(n.name) === value }, words)));
+        const how = el(
+          'select',
+          { class: 'name-aggregate', 'data-name': n.name, 'aria-label': `How the fund model combines a period's values of ${n.name}` },
+          ...AGGREGATE_WORDS.map(([value, words]) => el('option', { value, selected: nameAggregates.get(n.name) === value }, words)),
+        );
         how.addEventListener('change', () => nameAggregates.set(n.name, how.value));
         const few = n.companyNames.slice(0, 3).join(', ') + (n.companyNames.length > 3 ? ` and ${n.companyNames.length - 3} more` : '');
-        return el('div', { class: 'choice' }, box, el('label', { for: id, title: n.companyNames.join(', ') },
-          `${n.name} (${countOf(n.companies, 'company', 'companies')})`, el('span', { class: 'metric-meta' }, few)), how);
-      }));
+        return el(
+          'div',
+          { class: 'choice' },
+          box,
+          el(
+            'label',
+            { for: id, title: n.companyNames.join(', ') },
+            `${n.name} (${countOf(n.companies, 'company', 'companies')})`,
+            el('span', { class: 'metric-meta' }, few),
+          ),
+          how,
+        );
+      }),
+    );
   }
   // The size of long work, said from the click. Not a count of companies: the names loaded know only those with a
   // metric, and the model and the coverage sheet have a row for every company of the fund.
   const EVERY_COMPANY = 'for every company of the fund';
   byId<HTMLButtonElement>('grid-insert').addEventListener('click', () => {
-    const label = byId<HTMLInputElement>('grid-mode-snapshot').checked ? `Reading ${countOf(chosenNames().length, 'metric')} ${EVERY_COMPANY}…` : 'Inserting the formula…';
-    void busy(panel, status, label, () => withActivity(results, label, async () => {
-      const periods = chosenPeriods();
-      const written = unwrap(await server.insertPortfolioGrid({
-        companyId: await company(),
-        kind: byId<HTMLInputElement>('grid-kind-coverage').checked ? 'coverage' : 'metric',
-        metricNames: chosenNames(),
-        periods,
-        startPeriod: field('grid-start') || null,
-        endPeriod: field('grid-end') || null,
-        aggregate: chosenAggregate(),
-        mode: byId<HTMLInputElement>('grid-mode-snapshot').checked ? 'snapshot' : 'formula',
-      }));
-      return { line: written.message, tone: 'success' };
-    }));
+    const label = byId<HTMLInputElement>('grid-mode-snapshot').checked
+      ? `Reading ${countOf(chosenNames().length, 'metric')} ${EVERY_COMPANY}…`
+      : 'Inserting the formula…';
+    void busy(panel, status, label, () =>
+      withActivity(results, label, async () => {
+        const periods = chosenPeriods();
+        const written = unwrap(
+          await server.insertPortfolioGrid({
+            companyId: await company(),
+            kind: byId<HTMLInputElement>('grid-kind-coverage').checked ? 'coverage' : 'metric',
+            metricNames: chosenNames(),
+            periods,
+            startPeriod: field('grid-start') || null,
+            endPeriod: field('grid-end') || null,
+            aggregate: chosenAggregate(),
+            mode: byId<HTMLInputElement>('grid-mode-snapshot').checked ? 'snapshot' : 'formula',
+          }),
+        );
+        return { line: written.message, tone: 'success' };
+      }),
+    );
   });
   byId<HTMLButtonElement>('grid-model').addEventListener('click', () => {
     const blocks = modelNames().length;
     const label = blocks ? `Inserting ${countOf(blocks, 'block')} (one per metric), a row ${EVERY_COMPANY}…` : 'Inserting the fund model…';
-    void busy(panel, status, label, () => withActivity(results, label, async () => {
-      const written = unwrap(await server.insertFundModel({
-        companyId: await company(),
-        metricNames: modelNames(),
-        periods: chosenPeriods(),
-        startPeriod: field('grid-start') || null,
-        endPeriod: field('grid-end') || null,
-        aggregate: null,
-        formulas: byId<HTMLInputElement>('grid-model-cells').checked ? 'cell' : 'block',
-      }));
-      return { line: written.message, tone: 'success' };
-    }));
+    void busy(panel, status, label, () =>
+      withActivity(results, label, async () => {
+        const written = unwrap(
+          await server.insertFundModel({
+            companyId: await company(),
+            metricNames: modelNames(),
+            periods: chosenPeriods(),
+            startPeriod: field('grid-start') || null,
+            endPeriod: field('grid-end') || null,
+            aggregate: null,
+            formulas: byId<HTMLInputElement>('grid-model-cells').checked ? 'cell' : 'block',
+          }),
+        );
+        return { line: written.message, tone: 'success' };
+      }),
+    );
   });
   byId<HTMLButtonElement>('grid-coverage').addEventListener('click', () => {
     const label = `Building the coverage sheet: reading ${countOf(chosenNames().length, 'metric')} ${EVERY_COMPANY}…`;
-    void busy(panel, status, label, () => withActivity(results, label, async () => {
-      const built = unwrap(await server.buildCoverageSheet({
-        companyId: await company(), metricNames: chosenNames(), startPeriod: field('grid-start'), endPeriod: field('grid-end'),
-        aggregate: chosenAggregate(),
-      }));
-      return { line: built.message, tone: 'success' };
-    }));
+    void busy(panel, status, label, () =>
+      withActivity(results, label, async () => {
+        const built = unwrap(
+          await server.buildCoverageSheet({
+            companyId: await company(),
+            metricNames: chosenNames(),
+            startPeriod: field('grid-start'),
+            endPeriod: field('grid-end'),
+            aggregate: chosenAggregate(),
+          }),
+        );
+        return { line: built.message, tone: 'success' };
+      }),
+    );
   });
 
   byId<HTMLButtonElement>('grid-provenance').addEventListener('click', () => {
-    void busy(panel, status, 'Reading every company\'s values and their sources…', async () => {
+    void busy(panel, status, "Reading every company's values and their sources…", async () => {
       results.replaceChildren();
-      const built = unwrap(await server.buildProvenanceSheet({
-        companyId: await company(), metricNames: modelNames(), periods: chosenPeriods(), startPeriod: field('grid-start') || null, endPeriod: field('grid-end') || null,
-        aggregate: null,
-      }));
+      const built = unwrap(
+        await server.buildProvenanceSheet({
+          companyId: await company(),
+          metricNames: modelNames(),
+          periods: chosenPeriods(),
+          startPeriod: field('grid-start') || null,
+          endPeriod: field('grid-end') || null,
+          aggregate: null,
+        }),
+      );
       return { line: built.message, tone: 'success' };
     });
   });
@@ -278,32 +370,53 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       const check = unwrap(await server.checkImportColumns(request));
       say(status, '');
       const renames = check.renames ?? [];
-      if (check.unrecognised.length === 0 && renames.length === 0) return runJob<ImportHandle>(results, unwrap(await server.startImport(request)), importView(kind, range), run);
+      if (check.unrecognised.length === 0 && renames.length === 0)
+        return runJob<ImportHandle>(results, unwrap(await server.startImport(request)), importView(kind, range), run);
       // Left-out columns and renames are shown before anything is sent; the import starts only if the person confirms them.
       const these = check.unrecognised.length === 1 ? 'this column' : 'these columns';
       const parts: HTMLElement[] = [];
       if (check.unrecognised.length > 0) {
         parts.push(
           el('p', {}, `Not recognised, so not sent: ${check.unrecognised.join(', ')}.`),
-          el('p', { class: 'hint' }, `Recognised headers: ${check.recognised.join(', ')}. Rename a column to one of them and import again, or import without ${these}.`));
+          el(
+            'p',
+            { class: 'hint' },
+            `Recognised headers: ${check.recognised.join(', ')}. Rename a column to one of them and import again, or import without ${these}.`,
+          ),
+        );
       }
       if (renames.length > 0) {
         parts.push(
           el('p', {}, `The import renames ${countOf(renames.length, 'profile')}:`),
           el('ul', { class: 'renames' }, ...renames.map((rename) => el('li', {}, `Row ${rename.sheetRow}: "${rename.from}" → "${rename.to}"`))),
-          el('p', { class: 'hint' }, 'To keep a profile\'s name, put its current name in the sheet and import again.'));
+          el('p', { class: 'hint' }, "To keep a profile's name, put its current name in the sheet and import again."),
+        );
       }
       const label = [check.unrecognised.length > 0 ? `without ${these}` : '', renames.length > 0 ? 'and rename' : ''].filter(Boolean).join(' ');
-      const confirm = el('button', { type: 'button', id: check.unrecognised.length > 0 ? 'import-ignore-columns' : 'import-confirm-renames' }, `Import ${label}`);
-      const box = el('div', { class: 'confirm', role: 'group', 'aria-label': check.unrecognised.length > 0 ? 'Unrecognised columns' : 'Profile renames' }, ...parts, confirm);
+      const confirm = el(
+        'button',
+        { type: 'button', id: check.unrecognised.length > 0 ? 'import-ignore-columns' : 'import-confirm-renames' },
+        `Import ${label}`,
+      );
+      const box = el(
+        'div',
+        { class: 'confirm', role: 'group', 'aria-label': check.unrecognised.length > 0 ? 'Unrecognised columns' : 'Profile renames' },
+        ...parts,
+        confirm,
+      );
       results.replaceChildren(box);
-      const confirmed = { ...request, ...(check.unrecognised.length > 0 ? { ignoreUnrecognisedColumns: true } : {}), ...(renames.length > 0 ? { renames } : {}) };
+      const confirmed = {
+        ...request,
+        ...(check.unrecognised.length > 0 ? { ignoreUnrecognisedColumns: true } : {}),
+        ...(renames.length > 0 ? { renames } : {}),
+      };
       confirm.addEventListener('click', () => {
         run('Starting the import…', async () => runJob<ImportHandle>(results, unwrap(await server.startImport(confirmed)), importView(kind, range), run));
       });
-      const line = check.unrecognised.length > 0
-        ? `Nothing imported yet: ${countOf(check.unrecognised.length, 'column')} of the selection ${check.unrecognised.length === 1 ? 'has a header' : 'have headers'} the import does not recognise.`
-        : `Nothing imported yet: the import renames ${countOf(renames.length, 'profile')}.`;
+      const line =
+        check.unrecognised.length > 0
+          ? `Nothing imported yet: ${countOf(check.unrecognised.length, 'column')} of the selection ${check.unrecognised.length === 1 ? 'has a header' : 'have headers'} the import does not recognise.`
+          : `Nothing imported yet: the import renames ${countOf(renames.length, 'profile')}.`;
       return { line, tone: 'warning', report: box };
     });
   }
@@ -312,10 +425,21 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
 
   /** Undo of any of the person's last pushes in this spreadsheet (exports, audit pushes, imports): pick, read, confirm. */
   const undoButton = el('button', { type: 'button', id: 'undo-a-push' }, 'Choose a push to undo…');
-  byId<HTMLButtonElement>('audit-build').closest('fieldset')!.after(el('fieldset', { class: 'block' },
-    el('legend', {}, 'Undo a push'),
-    el('p', { class: 'hint' }, 'Pick one of your last 10 pushes here (exports, audit pushes, imports), read what Undo restores and what it cannot, then confirm. Every value it replaced is written back as it was, unless someone changed it since.'),
-    undoButton));
+  byId<HTMLButtonElement>('audit-build')
+    .closest('fieldset')!
+    .after(
+      el(
+        'fieldset',
+        { class: 'block' },
+        el('legend', {}, 'Undo a push'),
+        el(
+          'p',
+          { class: 'hint' },
+          'Pick one of your last 10 pushes here (exports, audit pushes, imports), read what Undo restores and what it cannot, then confirm. Every value it replaced is written back as it was, unless someone changed it since.',
+        ),
+        undoButton,
+      ),
+    );
   undoButton.addEventListener('click', () => run('Reading your last pushes…', () => chooseUndo(results, run)));
 
   /** Pushes, imports and audit builds of the last six hours that did not finish, each offered with Resume. */
@@ -330,17 +454,37 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       offers.push(box);
     };
     for (const push of jobs.pushes) {
-      offer(push, pushView, `The push of changed cells of "${push.sheetName}" to ${push.fund} ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${countOf(push.progress.cellsTotal, 'cell')} done.`);
+      offer(
+        push,
+        pushView,
+        `The push of changed cells of "${push.sheetName}" to ${push.fund} ${howItStopped(push.progress.status)} with ${push.progress.cellsDone} of ${countOf(push.progress.cellsTotal, 'cell')} done.`,
+      );
     }
     for (const job of jobs.imports) {
-      offer(job, importView(job.kind, job.range), `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${countOf(job.progress.rowsTotal, 'row')} done.`);
+      offer(
+        job,
+        importView(job.kind, job.range),
+        `The import of ${job.kind} from ${job.range} ${howItStopped(job.progress.status)} with ${job.progress.rowsDone} of ${countOf(job.progress.rowsTotal, 'row')} done.`,
+      );
     }
     for (const undo of jobs.undos) {
-      offer(undo, UNDO_VIEW, `The undo of Push ${undo.pushId} ${howItStopped(undo.progress.status)} with ${undo.progress.cellsDone} of ${countOf(undo.progress.cellsTotal, 'value')} done.`);
+      offer(
+        undo,
+        UNDO_VIEW,
+        `The undo of Push ${undo.pushId} ${howItStopped(undo.progress.status)} with ${undo.progress.cellsDone} of ${countOf(undo.progress.cellsTotal, 'value')} done.`,
+      );
     }
     for (const build of jobs.builds) {
       const box = el('div', { class: 'resume-offer' });
-      box.append(...resumeOffer(box, build, BUILD_VIEW, run, `The audit build ${howItStopped(build.progress.status)} with ${build.progress.pagesRead} of ${countOf(build.progress.pagesTotal, 'page')} read. Resuming reads only the pages not read.`));
+      box.append(
+        ...resumeOffer(
+          box,
+          build,
+          BUILD_VIEW,
+          run,
+          `The audit build ${howItStopped(build.progress.status)} with ${build.progress.pagesRead} of ${countOf(build.progress.pagesTotal, 'page')} read. Resuming reads only the pages not read.`,
+        ),
+      );
       offers.push(box);
     }
     unfinishedBox.replaceChildren(...offers);
@@ -351,11 +495,13 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
     void busy(panel, status, 'Adding the note…', async () => {
       // The report below is of an earlier import or push: left in place, it would read as this note's.
       results.replaceChildren();
-      const report = unwrap(await server.addNoteToSelectedContacts({
-        content: byId<HTMLTextAreaElement>('note-content').value,
-        noteTagId: tagSelect.value || null,
-        skipRowsWithoutId: byId<HTMLInputElement>('note-skip').checked,
-      }));
+      const report = unwrap(
+        await server.addNoteToSelectedContacts({
+          content: byId<HTMLTextAreaElement>('note-content').value,
+          noteTagId: tagSelect.value || null,
+          skipRowsWithoutId: byId<HTMLInputElement>('note-skip').checked,
+        }),
+      );
       if (report.outcome === 'created') byId<HTMLTextAreaElement>('note-content').value = '';
       return { line: report.summary, tone: report.outcome === 'created' ? 'success' : 'error' };
     });
@@ -382,10 +528,13 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
       shown = true;
       // A quiet load, not a busy action: google.script.run calls run side by side, and as an action it would
       // lock the panel and, ending after an audit build the user started meanwhile, overwrite its status.
-      void server.listNoteTags(companyId()).then((result) => {
-        const tags = unwrap(result);
-        tagSelect.replaceChildren(el('option', { value: '' }, 'No tag'), ...tags.map((t) => el('option', { value: t.id }, t.name)));
-      }).catch((error: unknown) => say(status, `Note tags could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'error'));
+      void server
+        .listNoteTags(companyId())
+        .then((result) => {
+          const tags = unwrap(result);
+          tagSelect.replaceChildren(el('option', { value: '' }, 'No tag'), ...tags.map((t) => el('option', { value: t.id }, t.name)));
+        })
+        .catch((error: unknown) => say(status, `Note tags could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'error'));
     },
   };
 }

@@ -118,7 +118,13 @@ export interface ActivityView {
 export function createActivity(label: string): ActivityView {
   const bar = el('progress', { 'aria-label': label, 'data-activity-bar': '' });
   const elapsed = el('p', { class: 'progress-text', 'aria-hidden': 'true', 'data-activity-elapsed': '' }, 'Started just now');
-  const root = el('div', { class: 'progress running activity', 'aria-live': 'off', 'data-activity': '' }, el('p', { class: 'progress-label' }, label), bar, elapsed);
+  const root = el(
+    'div',
+    { class: 'progress running activity', 'aria-live': 'off', 'data-activity': '' },
+    el('p', { class: 'progress-label' }, label),
+    bar,
+    elapsed,
+  );
   const started = Date.now();
   const timer = setInterval(() => {
     elapsed.textContent = `${Math.round((Date.now() - started) / 1000)} s so far`;

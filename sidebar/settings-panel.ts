@@ -46,11 +46,16 @@ export function mountSettings(): SettingsPanel {
     event.preventDefault();
     void busy(panel, status, 'Saving…', async (): Promise<Outcome> => {
       const baseUrlBefore = baseUrlInput.defaultValue;
-      const result = await server.saveSettings({ token: tokenInput.value || undefined, baseUrl: baseUrlInput.value.trim(), defaultCompanyId: companyInput.value.trim() || null });
+      const result = await server.saveSettings({
+        token: tokenInput.value || undefined,
+        baseUrl: baseUrlInput.value.trim(),
+        defaultCompanyId: companyInput.value.trim() || null,
+      });
       // The refusal names no field, so it is tied to one only when one alone was changed: the token, or the address.
       const tokenTyped = tokenInput.value !== '';
       const addressChanged = baseUrlInput.value.trim() !== baseUrlBefore;
-      if (!result.ok) return { line: result.error, tone: 'error', field: tokenTyped && !addressChanged ? tokenInput : addressChanged && !tokenTyped ? baseUrlInput : null };
+      if (!result.ok)
+        return { line: result.error, tone: 'error', field: tokenTyped && !addressChanged ? tokenInput : addressChanged && !tokenTyped ? baseUrlInput : null };
       show(result.value);
       // A changed token or address was tested with one request: say what the API answered.
       const tested = result.value.connection;

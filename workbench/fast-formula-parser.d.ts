@@ -1,7 +1,15 @@
 // The few parts of fast-formula-parser (MIT) the workbench uses; the package ships no types.
 declare module 'fast-formula-parser' {
-  export interface CellRef { sheet: string; row: number; col: number }
-  export interface RangeRef { sheet: string; from: { row: number; col: number }; to: { row: number; col: number } }
+  export interface CellRef {
+    sheet: string;
+    row: number;
+    col: number;
+  }
+  export interface RangeRef {
+    sheet: string;
+    from: { row: number; col: number };
+    to: { row: number; col: number };
+  }
   /** What a function gets per argument: the value, and with funsPreserveRef the reference it came from. */
   export interface FunctionArgument {
     value: unknown;

@@ -55,11 +55,13 @@ export class FormulaEngine {
   /** The arguments a single custom-function call would get now, as text to compare with the last run's. */
   #argumentsOf(sheet: Sheet, formula: string): string {
     const call = parseFormulaCall(formula);
-    return JSON.stringify(call.args.map((arg) => {
-      if (arg.kind !== 'reference') return arg;
-      const range = sheet._rangeFromA1(arg.a1);
-      return range.getNumRows() === 1 && range.getNumColumns() === 1 ? range.getValue() : range.getValues();
-    }));
+    return JSON.stringify(
+      call.args.map((arg) => {
+        if (arg.kind !== 'reference') return arg;
+        const range = sheet._rangeFromA1(arg.a1);
+        return range.getNumRows() === 1 && range.getNumColumns() === 1 ? range.getValue() : range.getValues();
+      }),
+    );
   }
 
   /** Records that a single custom-function call ran with the arguments its cell reads now. */
@@ -148,7 +150,11 @@ export class FormulaEngine {
     } finally {
       this.#calls.set(key, made);
     }
-    return toOutcome(result, showsAsDate(formula, (reference) => this.#holdsDate(sheet, reference)), timeZone);
+    return toOutcome(
+      result,
+      showsAsDate(formula, (reference) => this.#holdsDate(sheet, reference)),
+      timeZone,
+    );
   }
 
   /** Whether a cell the formula names (A1, $B$2, 'Other sheet'!C3) holds a date. */
@@ -257,12 +263,14 @@ function toOutcome(result: unknown, asDate: boolean, timeZone: string): EngineOu
   if (result instanceof FormulaError) return { error: errorOf(result) };
   if (result instanceof Error) return { error: { code: '#ERROR!', message: result.message.split('\n')[0] || 'Formula parse error.' } };
   const rows = Array.isArray(result) ? (result as unknown[][]) : [[result]];
-  const values = rows.map((row) => (Array.isArray(row) ? row : [row]).map((value): CellOutput => {
-    if (value === null || value === undefined) return '';
-    if (value instanceof FormulaError) return value.error;
-    if (typeof value === 'number' && asDate) return serialToDate(value, timeZone);
-    return value as CellOutput;
-  }));
+  const values = rows.map((row) =>
+    (Array.isArray(row) ? row : [row]).map((value): CellOutput => {
+      if (value === null || value === undefined) return '';
+      if (value instanceof FormulaError) return value.error;
+      if (typeof value === 'number' && asDate) return serialToDate(value, timeZone);
+      return value as CellOutput;
+    }),
+  );
   return { values };
 }
 

@@ -42,14 +42,20 @@
 
   function selectionBox(selection) {
     var parts = selection.split(':');
-    var a = position(parts[0]), b = position(parts[1] || parts[0]);
+    var a = position(parts[0]),
+      b = position(parts[1] || parts[0]);
     return { top: Math.min(a.row, b.row), bottom: Math.max(a.row, b.row), left: Math.min(a.column, b.column), right: Math.max(a.column, b.column) };
   }
 
   function call(method, url, body) {
     return fetch(url, { method: method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined })
-      .then(function (response) { return response.json(); })
-      .then(function (data) { if (data && data.error) throw new Error(data.error); return data; });
+      .then(function (response) {
+        return response.json();
+      })
+      .then(function (data) {
+        if (data?.error) throw new Error(data.error);
+        return data;
+      });
   }
 
   function toast(text) {
@@ -57,23 +63,40 @@
     box.textContent = text;
     box.style.display = 'block';
     clearTimeout(toast.timer);
-    toast.timer = setTimeout(function () { box.style.display = 'none'; }, 4000);
+    toast.timer = setTimeout(function () {
+      box.style.display = 'none';
+    }, 4000);
   }
 
   /** A new shape; `changed` says the cells may differ from the pages held. */
   function setShape(next, changed) {
     var otherSheet = !shape || shape.sheet !== next.sheet;
-    var resized = !shape || otherSheet || shape.maxRows !== next.maxRows || shape.maxColumns !== next.maxColumns ||
+    var resized =
+      !shape ||
+      otherSheet ||
+      shape.maxRows !== next.maxRows ||
+      shape.maxColumns !== next.maxColumns ||
       String(shape.columnWidths) !== String(next.columnWidths) ||
-      String(shape.hiddenRows) !== String(next.hiddenRows) || JSON.stringify(shape.tallRows) !== JSON.stringify(next.tallRows) ||
+      String(shape.hiddenRows) !== String(next.hiddenRows) ||
+      JSON.stringify(shape.tallRows) !== JSON.stringify(next.tallRows) ||
       String(shape.hiddenColumns) !== String(next.hiddenColumns);
     if (otherSheet) stalePages.clear();
-    else if (changed) pages.forEach(function (rows, index) { stalePages.set(index, rows); });
-    if (changed || otherSheet) { pages.clear(); loading.clear(); generation++; }
+    else if (changed)
+      pages.forEach(function (rows, index) {
+        stalePages.set(index, rows);
+      });
+    if (changed || otherSheet) {
+      pages.clear();
+      loading.clear();
+      generation++;
+    }
     shape = next;
     if (resized) layout();
     // Another sheet opens at its top-left, as Sheets opens one, not at the scroll the last sheet left.
-    if (otherSheet) { scroller.scrollTop = 0; scroller.scrollLeft = 0; }
+    if (otherSheet) {
+      scroller.scrollTop = 0;
+      scroller.scrollLeft = 0;
+    }
     renderTabs();
     renderMenu();
     // A toast shows once, when it happens: those made before this page loaded are history, not news.
@@ -121,15 +144,17 @@
   /** A column's width as the sheet sets it (setColumnWidth, autoResizeColumns): the add-in sizes its time column to fit. */
   function widthOf(column) {
     if (hiddenColumns.has(column)) return 0;
-    return (shape.columnWidths && shape.columnWidths[column - 1]) || 100;
+    return shape.columnWidths?.[column - 1] || 100;
   }
 
   /** The first row whose bottom is below y (binary search over offsets). */
   function rowAt(y) {
-    var lo = 1, hi = shape.maxRows;
+    var lo = 1,
+      hi = shape.maxRows;
     while (lo < hi) {
       var mid = (lo + hi) >> 1;
-      if (offsets[mid] <= y) lo = mid + 1; else hi = mid;
+      if (offsets[mid] <= y) lo = mid + 1;
+      else hi = mid;
     }
     return lo;
   }
@@ -142,7 +167,9 @@
   function scheduleDraw() {
     if (scheduled) return;
     scheduled = true;
-    var run = function () { if (scheduled) draw(); };
+    var run = function () {
+      if (scheduled) draw();
+    };
     requestAnimationFrame(run);
     setTimeout(run, 100);
   }
@@ -159,7 +186,10 @@
         stalePages.delete(index);
         scheduleDraw();
       })
-      .catch(function (e) { loading.delete(index); toast(e.message); });
+      .catch(function (e) {
+        loading.delete(index);
+        toast(e.message);
+      });
     loading.set(index, promise);
   }
 
@@ -226,7 +256,8 @@
     var height = scroller.clientHeight || 600;
     var first = Math.max(1, rowAt(top) - OVERSCAN);
     var last = Math.min(shape.maxRows, rowAt(top + height) + OVERSCAN);
-    var firstPage = Math.floor((first - 1) / PAGE), lastPage = Math.floor((last - 1) / PAGE);
+    var firstPage = Math.floor((first - 1) / PAGE),
+      lastPage = Math.floor((last - 1) / PAGE);
     for (var p = firstPage; p <= lastPage; p++) ensurePage(p);
     // Once what is in view is here, the pages either side, so scrolling on does not wait for the server
     // (asked earlier, they would queue ahead of the page in view).
@@ -240,7 +271,7 @@
     for (var r = first; r <= last; r++) {
       var tr = document.createElement('tr');
       var lines = shape.tallRows[r] || 1;
-      tr.style.height = (ROW_HEIGHT * lines) + 'px';
+      tr.style.height = ROW_HEIGHT * lines + 'px';
       if (hidden.has(r)) tr.className = 'hidden';
       else if (lines > 1) tr.className = 'tall';
       var th = document.createElement('th');
@@ -297,8 +328,8 @@
     var cell = cellAt(at.row, at.column);
     if (cellName.textContent !== shape.active || showActive.cell !== cell) {
       cellName.textContent = shape.active;
-      if (document.activeElement !== formula && !editing) formula.value = cell ? (cell.f || cell.d) : '';
-      cellError.textContent = cell && cell.error ? cell.error : '';
+      if (document.activeElement !== formula && !editing) formula.value = cell ? cell.f || cell.d : '';
+      cellError.textContent = cell?.error ? cell.error : '';
       cellError.title = cellError.textContent;
       showActive.cell = cell;
     }
@@ -306,41 +337,51 @@
 
   function renderTabs() {
     var tabs = document.getElementById('tabs');
-    tabs.replaceChildren.apply(tabs, shape.sheets.map(function (name) {
-      var button = document.createElement('button');
-      button.textContent = name;
-      button.setAttribute('role', 'tab');
-      button.setAttribute('aria-selected', String(name === shape.sheet));
-      // No cell named: the server selects the sheet's top-left cell a person can see (not a hidden A1).
-      button.addEventListener('click', function () {
-        // Keys go to the sheet's cells next, as in Sheets, not to this button (a Delete would do nothing).
-        button.blur();
-        selections++;
-        act('/api/grid/select', { sheet: name }, false);
-      });
-      return button;
-    }));
+    tabs.replaceChildren.apply(
+      tabs,
+      shape.sheets.map(function (name) {
+        var button = document.createElement('button');
+        button.textContent = name;
+        button.setAttribute('role', 'tab');
+        button.setAttribute('aria-selected', String(name === shape.sheet));
+        // No cell named: the server selects the sheet's top-left cell a person can see (not a hidden A1).
+        button.addEventListener('click', function () {
+          // Keys go to the sheet's cells next, as in Sheets, not to this button (a Delete would do nothing).
+          button.blur();
+          selections++;
+          act('/api/grid/select', { sheet: name }, false);
+        });
+        return button;
+      }),
+    );
   }
 
   function renderMenu() {
     var menu = document.getElementById('menu');
     if (menu.dataset.items === JSON.stringify(shape.menu)) return;
     menu.dataset.items = JSON.stringify(shape.menu);
-    menu.replaceChildren.apply(menu, shape.menu.map(function (item) {
-      var button = document.createElement('button');
-      button.textContent = item.caption;
-      button.addEventListener('click', function () {
-        call('POST', '/api/grid/menu', { functionName: item.functionName }).then(function (result) {
-          setShape(result.shape, true);
-          // Sheets shows one sidebar at a time: one the item showed replaces the one beside the grid.
-          if (result.sidebar) {
-            document.getElementById('sidebar-title').textContent = result.sidebar.title;
-            document.getElementById('sidebar').src = '/sidebar?shown=' + result.sidebar.index;
-          }
-        }).catch(function (e) { toast(e.message); });
-      });
-      return button;
-    }));
+    menu.replaceChildren.apply(
+      menu,
+      shape.menu.map(function (item) {
+        var button = document.createElement('button');
+        button.textContent = item.caption;
+        button.addEventListener('click', function () {
+          call('POST', '/api/grid/menu', { functionName: item.functionName })
+            .then(function (result) {
+              setShape(result.shape, true);
+              // Sheets shows one sidebar at a time: one the item showed replaces the one beside the grid.
+              if (result.sidebar) {
+                document.getElementById('sidebar-title').textContent = result.sidebar.title;
+                document.getElementById('sidebar').src = '/sidebar?shown=' + result.sidebar.index;
+              }
+            })
+            .catch(function (e) {
+              toast(e.message);
+            });
+        });
+        return button;
+      }),
+    );
   }
 
   /**
@@ -351,12 +392,19 @@
    */
   function act(url, body, changed) {
     var asked = selections;
-    return call('POST', url, body).then(function (next) {
-      if (asked !== selections && shape && next.sheet !== shape.sheet) return; // the person has since moved on to another sheet
-      // On the sheet drawn, the selection is the page's: these routes only echo it, or an older one.
-      if (shape && next.sheet === shape.sheet) { next.active = shape.active; next.selection = shape.selection; }
-      setShape(next, changed);
-    }).catch(function (e) { toast(e.message); });
+    return call('POST', url, body)
+      .then(function (next) {
+        if (asked !== selections && shape && next.sheet !== shape.sheet) return; // the person has since moved on to another sheet
+        // On the sheet drawn, the selection is the page's: these routes only echo it, or an older one.
+        if (shape && next.sheet === shape.sheet) {
+          next.active = shape.active;
+          next.selection = shape.selection;
+        }
+        setShape(next, changed);
+      })
+      .catch(function (e) {
+        toast(e.message);
+      });
   }
 
   /**
@@ -375,7 +423,9 @@
   var entries = null; // entries waiting for their turn, sent together: { list, done }
   function write(url, body) {
     entries = null; // an entry made after this write goes after it
-    var done = writes.then(function () { return act(url, body, true); });
+    var done = writes.then(function () {
+      return act(url, body, true);
+    });
     writes = done;
     return done;
   }
@@ -421,8 +471,8 @@
     });
     var rect = td.getBoundingClientRect();
     var outer = scroller.getBoundingClientRect();
-    list.style.left = (rect.left - outer.left + scroller.scrollLeft) + 'px';
-    list.style.top = (rect.bottom - outer.top + scroller.scrollTop) + 'px';
+    list.style.left = rect.left - outer.left + scroller.scrollLeft + 'px';
+    list.style.top = rect.bottom - outer.top + scroller.scrollTop + 'px';
     scroller.appendChild(list);
   }
 
@@ -440,7 +490,7 @@
   body.addEventListener('mousedown', function (event) {
     if (event.button !== 0 || event.target.matches('input, button.arrow')) return;
     var td = event.target.closest('td');
-    if (!td || !td.dataset.a1) return;
+    if (!td?.dataset.a1) return;
     selections++;
     commitEdit(false);
     var a1 = td.dataset.a1;
@@ -462,7 +512,7 @@
   body.addEventListener('mouseover', function (event) {
     if (!drag) return;
     var td = event.target.closest('td');
-    if (!td || !td.dataset.a1) return;
+    if (!td?.dataset.a1) return;
     var to = position(td.dataset.a1);
     if (to.row === drag.to.row && to.column === drag.to.column) return;
     drag.to = to;
@@ -489,7 +539,11 @@
     commitEdit(false);
     var td = activeTd();
     // The active cell scrolled out of view is not drawn: bring it in rather than drop the key.
-    if (!td) { scrollToActive(); draw(); td = activeTd(); }
+    if (!td) {
+      scrollToActive();
+      draw();
+      td = activeTd();
+    }
     if (!td) return;
     var input = document.createElement('input');
     input.className = 'cell-editor';
@@ -497,20 +551,27 @@
     input.spellcheck = false;
     var rect = td.getBoundingClientRect();
     var outer = scroller.getBoundingClientRect();
-    input.style.left = (rect.left - outer.left + scroller.scrollLeft) + 'px';
-    input.style.top = (rect.top - outer.top + scroller.scrollTop) + 'px';
+    input.style.left = rect.left - outer.left + scroller.scrollLeft + 'px';
+    input.style.top = rect.top - outer.top + scroller.scrollTop + 'px';
     input.style.minWidth = rect.width + 'px';
     input.style.height = rect.height + 'px';
     input.value = text;
     scroller.appendChild(input);
     editing = { a1: shape.active, sheet: shape.sheet, input: input };
     formula.value = text;
-    input.addEventListener('input', function () { formula.value = input.value; });
+    input.addEventListener('input', function () {
+      formula.value = input.value;
+    });
     input.addEventListener('keydown', function (event) {
       if (event.key === 'Enter' || event.key === 'Tab') {
         event.preventDefault();
         var at = position(editing.a1);
-        commitEdit(true, event.key === 'Enter' ? { row: at.row + (event.shiftKey ? -1 : 1), column: at.column } : { row: at.row, column: at.column + (event.shiftKey ? -1 : 1) });
+        commitEdit(
+          true,
+          event.key === 'Enter'
+            ? { row: at.row + (event.shiftKey ? -1 : 1), column: at.column }
+            : { row: at.row, column: at.column + (event.shiftKey ? -1 : 1) },
+        );
       } else if (event.key === 'Escape') {
         event.preventDefault();
         cancelEdit();
@@ -560,8 +621,12 @@
     column = Math.max(1, Math.min(shape.maxColumns, column));
     if (!extend) {
       // Sheets steps over hidden rows and columns: a move lands on a cell the person can see, or stays.
-      var dr = Math.sign(row - from.row), dc = Math.sign(column - from.column);
-      while (hiddenAt(row, column) && (dr || dc) && row + dr >= 1 && row + dr <= shape.maxRows && column + dc >= 1 && column + dc <= shape.maxColumns) { row += dr; column += dc; }
+      var dr = Math.sign(row - from.row),
+        dc = Math.sign(column - from.column);
+      while (hiddenAt(row, column) && (dr || dc) && row + dr >= 1 && row + dr <= shape.maxRows && column + dc >= 1 && column + dc <= shape.maxColumns) {
+        row += dr;
+        column += dc;
+      }
       if (hiddenAt(row, column)) return Promise.resolve();
     }
     var a1 = columnName(column - 1) + row;
@@ -570,7 +635,10 @@
       var anchor = position(shape.active);
       // The far corner moves; the active cell stays where the selection started.
       var far = { row: anchor.row === box.top ? box.bottom : box.top, column: anchor.column === box.left ? box.right : box.left };
-      far = { row: Math.max(1, Math.min(shape.maxRows, far.row + (row - anchor.row))), column: Math.max(1, Math.min(shape.maxColumns, far.column + (column - anchor.column))) };
+      far = {
+        row: Math.max(1, Math.min(shape.maxRows, far.row + (row - anchor.row))),
+        column: Math.max(1, Math.min(shape.maxColumns, far.column + (column - anchor.column))),
+      };
       a1 = rangeA1(anchor, far);
     }
     // Drawn at once, before the server answers: the next key moves from here, as in Sheets, however fast it follows.
@@ -583,11 +651,13 @@
   }
   function scrollToActive() {
     var at = position(shape.active);
-    var top = offsets[at.row - 1], bottom = offsets[at.row];
+    var top = offsets[at.row - 1],
+      bottom = offsets[at.row];
     var headHeight = head.getBoundingClientRect().height;
     if (top < scroller.scrollTop) scroller.scrollTop = top;
     else if (bottom > scroller.scrollTop + scroller.clientHeight - headHeight - 40) scroller.scrollTop = bottom - scroller.clientHeight + headHeight + 40;
-    var left = 46, c;
+    var left = 46,
+      c;
     for (c = 1; c < at.column; c++) left += widthOf(c);
     var right = left + widthOf(at.column);
     if (left - 46 < scroller.scrollLeft) scroller.scrollLeft = left - 46;
@@ -595,14 +665,14 @@
   }
   body.addEventListener('dblclick', function (event) {
     var td = event.target.closest('td');
-    if (!td || !td.dataset.a1 || td.dataset.a1 !== shape.active) return;
+    if (!td?.dataset.a1 || td.dataset.a1 !== shape.active) return;
     var cell = cellAt(position(shape.active).row, position(shape.active).column);
-    startEdit(cell ? (cell.f || cell.d) : '');
+    startEdit(cell ? cell.f || cell.d : '');
   });
   document.addEventListener('keydown', function (event) {
     if (!shape || editing) return;
     var target = event.target;
-    if (target !== document.body && target !== scroller && !(target.closest && target.closest('#grid'))) return;
+    if (target !== document.body && target !== scroller && !target.closest?.('#grid')) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var at = position(shape.active);
     var moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -615,11 +685,14 @@
     } else if (event.key === 'Enter' || event.key === 'F2') {
       event.preventDefault();
       var cell = cellAt(at.row, at.column);
-      startEdit(cell ? (cell.f || cell.d) : '');
+      startEdit(cell ? cell.f || cell.d : '');
     } else if (event.key === 'Delete' || event.key === 'Backspace') {
       event.preventDefault();
       // The selection as drawn now; the server clears only its cells in rows and columns shown.
-      write('/api/grid/clear', { sheet: shape.sheet, a1: shape.selection }).then(function () { showActive.cell = undefined; showActive(); });
+      write('/api/grid/clear', { sheet: shape.sheet, a1: shape.selection }).then(function () {
+        showActive.cell = undefined;
+        showActive();
+      });
     } else if (event.key.length === 1) {
       event.preventDefault();
       startEdit(event.key);
@@ -629,17 +702,17 @@
   // A checkbox toggles its value and a dropdown's arrow lists the rule's values, as in Sheets.
   body.addEventListener('click', function (event) {
     var td = event.target.closest('td');
-    if (!td || !td.dataset.a1) return;
+    if (!td?.dataset.a1) return;
     var a1 = td.dataset.a1;
     var at = position(a1);
     var cell = cellAt(at.row, at.column);
-    if (event.target.matches('input[type="checkbox"]') && cell && cell.control) {
+    if (event.target.matches('input[type="checkbox"]') && cell?.control) {
       event.preventDefault();
       var next = cell.control.checked ? cell.control.uncheckedValue : cell.control.checkedValue;
       writeEntry(shape.sheet, a1, next);
       return;
     }
-    if (event.target.matches('button.arrow') && cell && cell.control) {
+    if (event.target.matches('button.arrow') && cell?.control) {
       openDropdown(td, cell.control.values);
       act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false);
     }
@@ -658,7 +731,7 @@
   // Pasting tab-separated text (as copied from a spreadsheet) enters it from the active cell.
   document.addEventListener('paste', function (event) {
     if (document.activeElement === formula) return;
-    var text = event.clipboardData && event.clipboardData.getData('text/plain');
+    var text = event.clipboardData?.getData('text/plain');
     if (!text) return;
     event.preventDefault();
     // Said here, before sending: a paste the server would refuse for its size must not vanish.
@@ -666,8 +739,16 @@
     var request = { sheet: shape.sheet, a1: shape.active, text: text };
     var bytes = new Blob([JSON.stringify(request)]).size;
     if (bytes > shape.pasteLimitBytes) {
-      var mb = function (n) { return (n / 1048576).toFixed(1) + ' MB'; };
-      toast('Nothing was pasted: this paste is ' + mb(bytes) + ' and the workbench takes up to ' + mb(shape.pasteLimitBytes) + ' at once. Paste it in parts, each at the cell below where the last part ended.');
+      var mb = function (n) {
+        return (n / 1048576).toFixed(1) + ' MB';
+      };
+      toast(
+        'Nothing was pasted: this paste is ' +
+          mb(bytes) +
+          ' and the workbench takes up to ' +
+          mb(shape.pasteLimitBytes) +
+          ' at once. Paste it in parts, each at the cell below where the last part ended.',
+      );
       return;
     }
     write('/api/grid/paste', request);
@@ -675,7 +756,12 @@
 
   formula.addEventListener('keydown', function (event) {
     if (event.key !== 'Enter') return;
-    if (editing) { editing.input.value = formula.value; commitEdit(true); formula.blur(); return; }
+    if (editing) {
+      editing.input.value = formula.value;
+      commitEdit(true);
+      formula.blur();
+      return;
+    }
     enterInput(shape.sheet, shape.active, formula.value);
     formula.blur();
   });
@@ -686,7 +772,10 @@
       var asked = selections;
       call('GET', '/api/grid/sheet').then(function (next) {
         // Another sheet the script activated is shown; on the same sheet a move made since the request stands.
-        if (asked !== selections && shape && next.sheet === shape.sheet) { next.active = shape.active; next.selection = shape.selection; }
+        if (asked !== selections && shape && next.sheet === shape.sheet) {
+          next.active = shape.active;
+          next.selection = shape.selection;
+        }
         keepActiveCell(next);
         setShape(next, true);
       });
@@ -695,12 +784,26 @@
 
   // For tests and the benchmark: the grid's state, and a way to wait until what is in view is drawn.
   window.workbenchGrid = {
-    shape: function () { return shape; },
-    settled: function () { return loading.size === 0 && !scheduled; },
+    shape: function () {
+      return shape;
+    },
+    settled: function () {
+      return loading.size === 0 && !scheduled;
+    },
     // Resolves once every entry, paste and Delete made so far has been answered, and drawn as answered.
-    written: function () { return writes.then(function () { if (scheduled) draw(); }); },
-    reload: function () { return call('GET', '/api/grid/sheet').then(function (next) { setShape(next, true); }); },
+    written: function () {
+      return writes.then(function () {
+        if (scheduled) draw();
+      });
+    },
+    reload: function () {
+      return call('GET', '/api/grid/sheet').then(function (next) {
+        setShape(next, true);
+      });
+    },
   };
 
-  call('GET', '/api/grid/sheet').then(function (next) { setShape(next, true); });
+  call('GET', '/api/grid/sheet').then(function (next) {
+    setShape(next, true);
+  });
 })();

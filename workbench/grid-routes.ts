@@ -12,7 +12,8 @@ export function registerGridRoutes(app: FastifyInstance, workbench: Workbench): 
   app.get('/grid.js', (_request, reply) => reply.type('text/javascript; charset=utf-8').send(script));
   app.get<{ Querystring: { sheet?: string } }>('/api/grid/sheet', (request) => sheetShape(workbench, request.query.sheet));
   app.get<{ Querystring: { sheet: string; row: string; count: string } }>('/api/grid/cells', (request) =>
-    cellPage(workbench, request.query.sheet, Number(request.query.row), Number(request.query.count)));
+    cellPage(workbench, request.query.sheet, Number(request.query.row), Number(request.query.count)),
+  );
   // Without a1 (a sheet's tab): its top-left cell that is shown.
   app.post<{ Body: { sheet: string; a1?: string } }>('/api/grid/select', (request) => {
     workbench.select(request.body.sheet, request.body.a1 ?? firstShownCell(workbench, request.body.sheet));
@@ -24,12 +25,16 @@ export function registerGridRoutes(app: FastifyInstance, workbench: Workbench): 
     return sheetShape(workbench, request.body.sheet);
   });
   // Entries typed one after another, sent together (see Workbench.enterEach); answers with the last one's sheet.
-  app.post<{ Body: { entries: Array<{ sheet: string; a1: string; input: string }> } }>('/api/grid/entries', { bodyLimit: MAX_PASTE_BYTES }, async (request, reply) => {
-    const entries = request.body.entries;
-    if (!Array.isArray(entries) || entries.length === 0) return reply.code(400).send({ error: 'No entries were sent: type into a cell and press Enter.' });
-    await workbench.enterEach(entries);
-    return sheetShape(workbench, entries[entries.length - 1]!.sheet);
-  });
+  app.post<{ Body: { entries: Array<{ sheet: string; a1: string; input: string }> } }>(
+    '/api/grid/entries',
+    { bodyLimit: MAX_PASTE_BYTES },
+    async (request, reply) => {
+      const entries = request.body.entries;
+      if (!Array.isArray(entries) || entries.length === 0) return reply.code(400).send({ error: 'No entries were sent: type into a cell and press Enter.' });
+      await workbench.enterEach(entries);
+      return sheetShape(workbench, entries[entries.length - 1]!.sheet);
+    },
+  );
   app.post<{ Body: { sheet: string; a1: string; text: string } }>('/api/grid/paste', { bodyLimit: MAX_PASTE_BYTES }, async (request) => {
     await workbench.paste(request.body.sheet, request.body.a1, request.body.text);
     return sheetShape(workbench, request.body.sheet);

@@ -40,9 +40,7 @@ export interface SheetShape {
 }
 
 /** A data validation rule drawn in its cell: a checkbox or a dropdown chip. */
-export type CellControl =
-  | { kind: 'checkbox'; checked: boolean; checkedValue: string; uncheckedValue: string }
-  | { kind: 'list'; values: string[] };
+export type CellControl = { kind: 'checkbox'; checked: boolean; checkedValue: string; uncheckedValue: string } | { kind: 'list'; values: string[] };
 
 /** One cell as drawn; fields left out are empty. */
 export interface GridCell {
@@ -87,7 +85,10 @@ export function sheetShape(workbench: Workbench, sheetName?: string): SheetShape
   }
   return {
     // Sheets draws no tab for a hidden sheet (the audit keeps its snapshot in one).
-    sheets: spreadsheet.getSheets().filter((s) => !s.isSheetHidden()).map((s) => s.getName()),
+    sheets: spreadsheet
+      .getSheets()
+      .filter((s) => !s.isSheetHidden())
+      .map((s) => s.getName()),
     sheet: sheet.getName(),
     active: onThisSheet ? activeRange.getCell(1, 1).getA1Notation() : 'A1',
     selection: onThisSheet ? activeRange.getA1Notation() : 'A1',
@@ -134,7 +135,10 @@ export function cellPage(workbench: Workbench, sheetName: string, row: number, c
 /** Sheets' "Add [N] more rows at the bottom" (and columns at the right, as Insert › Columns does). */
 export function growSheet(workbench: Workbench, sheetName: string, rows: number, columns: number): void {
   const sheet = sheetOf(workbench, sheetName);
-  for (const [n, what] of [[rows, 'rows'], [columns, 'columns']] as const) {
+  for (const [n, what] of [
+    [rows, 'rows'],
+    [columns, 'columns'],
+  ] as const) {
     if (!Number.isInteger(n) || n < 0 || n > 100_000) throw new Error(`Add 0 to 100,000 ${what}, not ${String(n)}.`);
   }
   if (rows > 0) sheet.insertRowsAfter(sheet.getMaxRows(), rows);
@@ -195,11 +199,14 @@ function conditionalBackgrounds(sheet: Sheet): ConditionalBackground[] {
     const test = conditionTest(state.criteria, state.values);
     if (!test) return [];
     const background = state.background;
-    return [{
-      background,
-      applies: (row: number, column: number, cell: Cell | undefined) =>
-        ranges.some((r) => row >= r.getRow() && row < r.getRow() + r.getNumRows() && column >= r.getColumn() && column < r.getColumn() + r.getNumColumns()) && test(cell),
-    }];
+    return [
+      {
+        background,
+        applies: (row: number, column: number, cell: Cell | undefined) =>
+          ranges.some((r) => row >= r.getRow() && row < r.getRow() + r.getNumRows() && column >= r.getColumn() && column < r.getColumn() + r.getNumColumns()) &&
+          test(cell),
+      },
+    ];
   });
 }
 
@@ -208,29 +215,47 @@ function conditionTest(criteria: string, values: unknown[]): ((cell: Cell | unde
   const number = (cell: Cell | undefined): number | null => (cell && !cell.error && typeof cell.value === 'number' ? cell.value : null);
   const text = (cell: Cell | undefined): string => (cell && !cell.error && cell.value !== null ? String(cell.value) : '');
   const [a, b] = values.map((v) => (typeof v === 'number' ? v : Number(v)));
-  const compare = (ok: (n: number) => boolean) => (cell: Cell | undefined): boolean => {
-    const n = number(cell);
-    return n !== null && ok(n);
-  };
+  const compare =
+    (ok: (n: number) => boolean) =>
+    (cell: Cell | undefined): boolean => {
+      const n = number(cell);
+      return n !== null && ok(n);
+    };
   const needle = String(values[0] ?? '').toLowerCase();
   switch (criteria) {
-    case 'CELL_EMPTY': return blank;
-    case 'CELL_NOT_EMPTY': return (cell) => !blank(cell);
-    case 'NUMBER_BETWEEN': return compare((n) => n >= Math.min(a!, b!) && n <= Math.max(a!, b!));
-    case 'NUMBER_NOT_BETWEEN': return compare((n) => n < Math.min(a!, b!) || n > Math.max(a!, b!));
-    case 'NUMBER_EQUAL_TO': return compare((n) => n === a);
-    case 'NUMBER_NOT_EQUAL_TO': return compare((n) => n !== a);
-    case 'NUMBER_GREATER_THAN': return compare((n) => n > a!);
-    case 'NUMBER_GREATER_THAN_OR_EQUAL_TO': return compare((n) => n >= a!);
-    case 'NUMBER_LESS_THAN': return compare((n) => n < a!);
-    case 'NUMBER_LESS_THAN_OR_EQUAL_TO': return compare((n) => n <= a!);
+    case 'CELL_EMPTY':
+      return blank;
+    case 'CELL_NOT_EMPTY':
+      return (cell) => !blank(cell);
+    case 'NUMBER_BETWEEN':
+      return compare((n) => n >= Math.min(a!, b!) && n <= Math.max(a!, b!));
+    case 'NUMBER_NOT_BETWEEN':
+      return compare((n) => n < Math.min(a!, b!) || n > Math.max(a!, b!));
+    case 'NUMBER_EQUAL_TO':
+      return compare((n) => n === a);
+    case 'NUMBER_NOT_EQUAL_TO':
+      return compare((n) => n !== a);
+    case 'NUMBER_GREATER_THAN':
+      return compare((n) => n > a!);
+    case 'NUMBER_GREATER_THAN_OR_EQUAL_TO':
+      return compare((n) => n >= a!);
+    case 'NUMBER_LESS_THAN':
+      return compare((n) => n < a!);
+    case 'NUMBER_LESS_THAN_OR_EQUAL_TO':
+      return compare((n) => n <= a!);
     // Sheets' text conditions ignore case.
-    case 'TEXT_CONTAINS': return (cell) => text(cell).toLowerCase().includes(needle);
-    case 'TEXT_DOES_NOT_CONTAIN': return (cell) => !text(cell).toLowerCase().includes(needle);
-    case 'TEXT_EQUAL_TO': return (cell) => text(cell).toLowerCase() === needle;
-    case 'TEXT_STARTS_WITH': return (cell) => text(cell).toLowerCase().startsWith(needle);
-    case 'TEXT_ENDS_WITH': return (cell) => text(cell).toLowerCase().endsWith(needle);
-    default: return null;
+    case 'TEXT_CONTAINS':
+      return (cell) => text(cell).toLowerCase().includes(needle);
+    case 'TEXT_DOES_NOT_CONTAIN':
+      return (cell) => !text(cell).toLowerCase().includes(needle);
+    case 'TEXT_EQUAL_TO':
+      return (cell) => text(cell).toLowerCase() === needle;
+    case 'TEXT_STARTS_WITH':
+      return (cell) => text(cell).toLowerCase().startsWith(needle);
+    case 'TEXT_ENDS_WITH':
+      return (cell) => text(cell).toLowerCase().endsWith(needle);
+    default:
+      return null;
   }
 }
 

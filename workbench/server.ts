@@ -78,13 +78,18 @@ async function main(): Promise<void> {
   app.get<{ Querystring: { shown?: string } }>('/sidebar', (request, reply) => {
     const shown = request.query.shown;
     const html = shown === undefined ? readFileSync(path.join(DIST, 'Sidebar.html'), 'utf8') : workbench.shownSidebarHtml(Number(shown));
-    if (html === undefined) return reply.status(404).type('text/plain; charset=utf-8').send(`No sidebar number ${shown} was shown. Use a button of the add-on menu to show one.`);
+    if (html === undefined)
+      return reply.status(404).type('text/plain; charset=utf-8').send(`No sidebar number ${shown} was shown. Use a button of the add-on menu to show one.`);
     return reply.type('text/html; charset=utf-8').send(withShim(html));
   });
-  app.post<{ Params: { name: string }; Body: unknown[] }>('/rpc/:name', (request) => workbench.callServer(request.params.name, Array.isArray(request.body) ? request.body : []));
+  app.post<{ Params: { name: string }; Body: unknown[] }>('/rpc/:name', (request) =>
+    workbench.callServer(request.params.name, Array.isArray(request.body) ? request.body : []),
+  );
   app.get<{ Querystring: { sheet?: string } }>('/api/grid', (request) => workbench.view(request.query.sheet));
   // Read-only: the time-driven triggers the add-in made (a scheduled refresh), as Apps Script's triggers page lists them.
-  app.get('/api/triggers', () => workbench.runtime.triggers.list().map((t) => ({ uniqueId: t.uniqueId, handlerFunction: t.handlerFunction, owner: t.owner, documentId: t.documentId })));
+  app.get('/api/triggers', () =>
+    workbench.runtime.triggers.list().map((t) => ({ uniqueId: t.uniqueId, handlerFunction: t.handlerFunction, owner: t.owner, documentId: t.documentId })),
+  );
   app.post<{ Body: { sheet: string; a1: string; input: string } }>('/api/cell', async (request) => {
     await workbench.enter(request.body.sheet, request.body.a1, request.body.input);
     return workbench.view(request.body.sheet);
@@ -119,9 +124,11 @@ async function main(): Promise<void> {
     await emulator.stop();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       const upTo = Math.min(asked + NEXT_PORTS, 65_535);
-      console.error(port === null
-        ? `Ports ${asked} to ${upTo} on 127.0.0.1 are in use by other programs: stop one, or start the workbench on another port with npm start -- --port ${upTo + 1}.`
-        : `Port ${port} on 127.0.0.1 was free a moment ago and is now in use by another program: run npm start again.`);
+      console.error(
+        port === null
+          ? `Ports ${asked} to ${upTo} on 127.0.0.1 are in use by other programs: stop one, or start the workbench on another port with npm start -- --port ${upTo + 1}.`
+          : `Port ${port} on 127.0.0.1 was free a moment ago and is now in use by another program: run npm start again.`,
+      );
       process.exit(1);
     }
     throw error;

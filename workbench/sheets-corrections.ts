@@ -8,14 +8,32 @@ import FormulaParser, { FormulaError, type FunctionArgument } from 'fast-formula
 type SheetsFunction = (...args: FunctionArgument[]) => unknown;
 
 /** One operand of an operator as the parser hands it over: the value (rows for a range or array) and whether it is one. */
-interface Operand { val: unknown; isArray: boolean }
+interface Operand {
+  val: unknown;
+  isArray: boolean;
+}
 
 /**
  * Functions over ranges that Sheets fails with the first error among their values, where the parser skips errors
  * as it skips text: "=SUM over a column holding #ERROR!" is #ERROR! in Sheets. COUNT, COUNTA and the IS… and
  * IFERROR family are left out: they read an error as a value.
  */
-const ERRORS_PASS_THROUGH = ['SUM', 'AVERAGE', 'AVERAGEA', 'MAX', 'MIN', 'PRODUCT', 'MEDIAN', 'SUMSQ', 'STDEV.S', 'STDEV.P', 'VAR.S', 'VAR.P', 'LARGE', 'SMALL'];
+const ERRORS_PASS_THROUGH = [
+  'SUM',
+  'AVERAGE',
+  'AVERAGEA',
+  'MAX',
+  'MIN',
+  'PRODUCT',
+  'MEDIAN',
+  'SUMSQ',
+  'STDEV.S',
+  'STDEV.P',
+  'VAR.S',
+  'VAR.P',
+  'LARGE',
+  'SMALL',
+];
 
 /** ROUND(value, [places]): places is "OPTIONAL - 0 by default" in Sheets; the parser requires it. */
 const PLACES_OPTIONAL = ['ROUND', 'ROUNDUP', 'ROUNDDOWN'];
@@ -78,11 +96,12 @@ const MISSING: Record<string, SheetsFunction> = {
     return numbers instanceof FormulaError ? numbers : numbers.length ? Math.min(...numbers) : 0;
   },
   // "COUNTA counts all values in a dataset, including … text values (including zero-length strings …)"; a blank is no value.
-  COUNTA: (...args) => args.reduce((count, arg) => {
-    if (arg.omitted) return count;
-    if (!Array.isArray(arg.value)) return count + 1;
-    return count + (arg.value as unknown[]).flat(Infinity).filter((value) => value !== null && value !== undefined).length;
-  }, 0),
+  COUNTA: (...args) =>
+    args.reduce((count, arg) => {
+      if (arg.omitted) return count;
+      if (!Array.isArray(arg.value)) return count + 1;
+      return count + (arg.value as unknown[]).flat(Infinity).filter((value) => value !== null && value !== undefined).length;
+    }, 0),
   // SEQUENCE(rows, [columns], [start], [step]): columns, start and step default to 1.
   SEQUENCE: (rowsArg, columnsArg, startArg, stepArg) => {
     const [rows, columns, start, step] = [wholeNumber(rowsArg, NaN), wholeNumber(columnsArg, 1), wholeNumber(startArg, 1), wholeNumber(stepArg, 1)];
@@ -157,8 +176,9 @@ export function correctForSheets(parser: FormulaParser, formula: string): void {
       const value = line.length === 1 ? line[0] : line[column];
       return value === undefined ? FormulaError.NA : value;
     };
-    return Array.from({ length: rows }, (_, row) => Array.from({ length: columns }, (_, column) =>
-      scalar({ val: at(a, row, column), isArray: false }, infix, { val: at(b, row, column), isArray: false })));
+    return Array.from({ length: rows }, (_, row) =>
+      Array.from({ length: columns }, (_, column) => scalar({ val: at(a, row, column), isArray: false }, infix, { val: at(b, row, column), isArray: false })),
+    );
   };
 }
 

@@ -183,16 +183,18 @@ export class Workbench {
   async clear(sheetName: string, a1: string): Promise<void> {
     const sheet = this.#sheet(sheetName);
     const range = sheet.getRange(a1);
-    const top = range.getRow(), left = range.getColumn();
+    const top = range.getRow(),
+      left = range.getColumn();
     const rows = Array.from({ length: range.getNumRows() }, (_, i) => top + i).filter((row) => !sheet.isRowHiddenByUser(row));
     const columns = Array.from({ length: range.getNumColumns() }, (_, i) => left + i).filter((column) => !sheet.isColumnHiddenByUser(column));
     // Runs of adjacent shown columns, each cleared as one range per run of shown rows.
-    const runs = (items: number[]): Array<[number, number]> => items.reduce<Array<[number, number]>>((out, n) => {
-      const last = out[out.length - 1];
-      if (last && last[0] + last[1] === n) last[1]++;
-      else out.push([n, 1]);
-      return out;
-    }, []);
+    const runs = (items: number[]): Array<[number, number]> =>
+      items.reduce<Array<[number, number]>>((out, n) => {
+        const last = out[out.length - 1];
+        if (last && last[0] + last[1] === n) last[1]++;
+        else out.push([n, 1]);
+        return out;
+      }, []);
     for (const [row, numRows] of runs(rows)) {
       for (const [column, numColumns] of runs(columns)) {
         for (let r = row; r < row + numRows; r++) {
@@ -208,7 +210,11 @@ export class Workbench {
   async paste(sheetName: string, a1: string, text: string): Promise<void> {
     const sheet = this.#sheet(sheetName);
     const anchor = sheet.getRange(a1);
-    const rows = text.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n').map((line) => line.split('\t'));
+    const rows = text
+      .replace(/\r\n?/g, '\n')
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => line.split('\t'));
     // A loop, not Math.max(...rows): spreading 100,000 rows into arguments overflows the stack.
     const width = rows.reduce((most, r) => Math.max(most, r.length), 0);
     const missing = anchor.getRow() + rows.length - 1 - sheet.getMaxRows();
@@ -227,7 +233,9 @@ export class Workbench {
   }
 
   menu(): Array<{ caption: string; functionName: string }> {
-    return this.runtime.ui.menus.flatMap((menu) => menu.entries.flatMap((entry) => (entry.kind === 'item' ? [{ caption: entry.caption, functionName: entry.functionName }] : [])));
+    return this.runtime.ui.menus.flatMap((menu) =>
+      menu.entries.flatMap((entry) => (entry.kind === 'item' ? [{ caption: entry.caption, functionName: entry.functionName }] : [])),
+    );
   }
 
   view(sheetName?: string): GridView {
@@ -241,17 +249,22 @@ export class Workbench {
     const formulas = range.getFormulas();
     const notes = range.getNotes();
     const backgrounds = range.getBackgrounds();
-    const rows = display.map((row, r) => row.map((text, c) => ({
-      display: text,
-      formula: formulas[r]?.[c] ?? '',
-      note: notes[r]?.[c] ?? '',
-      background: backgrounds[r]?.[c] ?? '#ffffff',
-    })));
+    const rows = display.map((row, r) =>
+      row.map((text, c) => ({
+        display: text,
+        formula: formulas[r]?.[c] ?? '',
+        note: notes[r]?.[c] ?? '',
+        background: backgrounds[r]?.[c] ?? '#ffffff',
+      })),
+    );
     const onThisSheet = spreadsheet.getActiveSheet().getName() === sheet.getName();
     const active = onThisSheet ? spreadsheet.getActiveRange().getCell(1, 1).getA1Notation() : 'A1';
     const selection = onThisSheet ? spreadsheet.getActiveRange().getA1Notation() : 'A1';
     return {
-      sheets: spreadsheet.getSheets().filter((s) => !s.isSheetHidden()).map((s) => s.getName()),
+      sheets: spreadsheet
+        .getSheets()
+        .filter((s) => !s.isSheetHidden())
+        .map((s) => s.getName()),
       sheet: sheet.getName(),
       active,
       selection,
@@ -271,7 +284,9 @@ export class Workbench {
   async #evaluatePending(): Promise<void> {
     while (this.#pending.length) {
       // A cell whose sheet the call deleted, or whose formula it replaced since, has nothing left to calculate.
-      const cells = this.#pending.splice(0).filter(({ sheet, a1, formula }) => this.runtime.spreadsheet.getSheetByName(sheet)?.getRange(a1).getFormula() === formula);
+      const cells = this.#pending
+        .splice(0)
+        .filter(({ sheet, a1, formula }) => this.runtime.spreadsheet.getSheetByName(sheet)?.getRange(a1).getFormula() === formula);
       if (cells.length) await this.#formulas.enterAll(cells);
     }
     await this.#formulas.recalculate();

@@ -17,25 +17,42 @@ function floorAudit(companyId) {
     { path: '/portfolio_company_profiles', query: { company_id: companyId }, key: 'portfolio_company_profiles' },
     { path: '/portfolio_properties', query: { company_id: companyId }, key: 'portfolio_properties' },
   ];
-  const firstPages = fetchAll(lists.map(function (list) { return floorRequest_(list.path, Object.assign({ page: 1 }, list.query)); }));
-  const items = firstPages.map(function (body, i) { return body[lists[i].key]; });
+  const firstPages = fetchAll(
+    lists.map(function (list) {
+      return floorRequest_(list.path, Object.assign({ page: 1 }, list.query));
+    }),
+  );
+  const items = firstPages.map(function (body, i) {
+    return body[lists[i].key];
+  });
   const rest = [];
   firstPages.forEach(function (body, i) {
-    for (let page = 2; page <= body.meta.total_pages; page++) rest.push({ list: i, request: floorRequest_(lists[i].path, Object.assign({ page: page }, lists[i].query)) });
+    for (let page = 2; page <= body.meta.total_pages; page++)
+      rest.push({ list: i, request: floorRequest_(lists[i].path, Object.assign({ page: page }, lists[i].query)) });
   });
   if (rest.length > 0) {
-    fetchAll(rest.map(function (r) { return r.request; })).forEach(function (body, i) {
+    fetchAll(
+      rest.map(function (r) {
+        return r.request;
+      }),
+    ).forEach(function (body, i) {
       items[rest[i].list] = items[rest[i].list].concat(body[lists[rest[i].list].key]);
     });
   }
   const profiles = items[0];
   const properties = items[1];
-  const selects = properties.filter(function (p) { return p.data_type === 'select' || p.data_type === 'multiselect'; });
-  const reads = profiles.map(function (profile) {
-    return floorRequest_('/portfolio_property_values', { portfolio_company_profile_id: profile.id, page: 1 });
-  }).concat(selects.map(function (property) {
-    return floorRequest_('/portfolio_property_options', { portfolio_property_id: property.id });
-  }));
+  const selects = properties.filter(function (p) {
+    return p.data_type === 'select' || p.data_type === 'multiselect';
+  });
+  const reads = profiles
+    .map(function (profile) {
+      return floorRequest_('/portfolio_property_values', { portfolio_company_profile_id: profile.id, page: 1 });
+    })
+    .concat(
+      selects.map(function (property) {
+        return floorRequest_('/portfolio_property_options', { portfolio_property_id: property.id });
+      }),
+    );
   const answers = fetchAll(reads);
   let values = 0;
   let options = 0;
@@ -52,7 +69,9 @@ function floorAudit(companyId) {
 
 function floorRequest_(path, query) {
   const settings = PropertiesService.getUserProperties();
-  const parts = Object.keys(query).map(function (key) { return encodeURIComponent(key) + '=' + encodeURIComponent(query[key]); });
+  const parts = Object.keys(query).map(function (key) {
+    return encodeURIComponent(key) + '=' + encodeURIComponent(query[key]);
+  });
   return {
     url: settings.getProperty('METRICS_API_BASE_URL') + path + '?' + parts.join('&'),
     headers: { Authorization: 'Bearer ' + settings.getProperty('METRICS_API_TOKEN'), Accept: 'application/json' },

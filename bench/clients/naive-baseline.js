@@ -13,8 +13,12 @@
 function naivePullSeries(metricId, startDate, endDate) {
   const points = readAllPages_('/data_points', { metric_id: metricId, start_date: startDate, end_date: endDate }, 'data_points');
   const rows = points
-    .map(function (point) { return [point.date, point.value === null ? '' : Number(point.value)]; })
-    .sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; });
+    .map(function (point) {
+      return [point.date, point.value === null ? '' : Number(point.value)];
+    })
+    .sort(function (a, b) {
+      return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+    });
   return rows.length;
 }
 
@@ -110,6 +114,8 @@ function send_(method, path, query, body) {
 }
 
 function queryString_(query) {
-  const parts = Object.keys(query).map(function (key) { return encodeURIComponent(key) + '=' + encodeURIComponent(query[key]); });
+  const parts = Object.keys(query).map(function (key) {
+    return encodeURIComponent(key) + '=' + encodeURIComponent(query[key]);
+  });
   return parts.length ? '?' + parts.join('&') : '';
 }

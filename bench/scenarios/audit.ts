@@ -61,6 +61,12 @@ export async function auditScenarios(bench: Bench, sides: readonly Side[]): Prom
   const listPages = (n: number): number => Math.max(1, Math.ceil(n / LIST_PAGE));
   const floorRequests = listPages(fund.profiles) + listPages(fund.properties) + fund.profiles + fund.selectProperties;
   const roundTrips = 1 + (listPages(fund.profiles) > 1 || listPages(fund.properties) > 1 ? 1 : 0) + 1;
-  rows.push(floorRow(floorRequests, roundTrips * bench.config.latencyMs, `${listPages(fund.profiles)} + ${listPages(fund.properties)} list pages, ${fund.profiles} profiles' values, ${fund.selectProperties} properties' options; ${roundTrips} round trips`));
+  rows.push(
+    floorRow(
+      floorRequests,
+      roundTrips * bench.config.latencyMs,
+      `${listPages(fund.profiles)} + ${listPages(fund.properties)} list pages, ${fund.profiles} profiles' values, ${fund.selectProperties} properties' options; ${roundTrips} round trips`,
+    ),
+  );
   return [{ id: 'audit', title: `Audit of a fund of ${PROFILES} companies × ${PROPERTIES} properties`, rows }];
 }

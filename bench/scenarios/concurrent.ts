@@ -9,7 +9,7 @@ import type { Bench, Measured, Side } from '../harness';
 import { benchClientsSource } from '../clients';
 import { floorRow, measuredRow, type Row, type ScenarioResult } from '../figures';
 import { createModelMetrics } from '../fixtures';
-import { CELLS, CUSTOM_FUNCTION_LIMIT_MS, HISTORY_MONTHS, METRICS, MODEL_MONTHS, modelCells, type Cell } from './model-sheet';
+import { CELLS, CUSTOM_FUNCTION_LIMIT_MS, HISTORY_MONTHS, METRICS, MODEL_MONTHS, modelCells } from './model-sheet';
 
 /** "Simultaneous executions 30 / user" (quotas page). */
 export const MAX_CONCURRENT = 30;
@@ -62,7 +62,12 @@ function percentile(sorted: number[], p: number): number {
  * Recalculates every cell at once and reads each cell's time from the recalculation's start (the
  * runtime's virtual clock, which runs at real speed while executions are queued or running).
  */
-export async function recalculateAll(bench: Bench, rt: GasRuntime, formulas: Array<{ formula: string; cell: string; sheet?: string }>, expected: unknown[][]): Promise<Recalculation> {
+export async function recalculateAll(
+  bench: Bench,
+  rt: GasRuntime,
+  formulas: Array<{ formula: string; cell: string; sheet?: string }>,
+  expected: unknown[][],
+): Promise<Recalculation> {
   const firstExecution = rt.executions.length;
   const started = rt.clock.now();
   const outcomes: RecalculatedCell[] = await rt.recalculate(formulas, { maxConcurrent: MAX_CONCURRENT, startupMs: STARTUP_MS });
@@ -129,10 +134,12 @@ function note(r: Recalculation, floorMs: number): string {
   const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
   const over = r.cellMs.filter((ms) => ms > CUSTOM_FUNCTION_LIMIT_MS).length;
   const wrong = r.wrong === 0 ? '' : `${r.wrong} cells wrong (${r.firstError ?? 'a wrong value'}). `;
-  return `${wrong}cells p50 ${s(percentile(r.cellMs, 50))}, p95 ${s(percentile(r.cellMs, 95))}, max ${s(r.cellMs[r.cellMs.length - 1]!)} `
-    + `(${(r.cellMs[r.cellMs.length - 1]! / floorMs).toFixed(1)}× the floor); ${over} over 30 s; lock waits ${s(r.lockWaitMs)} in all, `
-    + `${s(r.maxLockWaitMs)} at most; ${r.fetchingExecutions} executions fetched: ${r.seriesRequests} series pages, ${r.otherRequests} other; `
-    + `runs after start-up p50 ${s(r.runP50Ms)}, p95 ${s(r.runP95Ms)}, max ${s(r.runMaxMs)} (fetching ${s(r.fetchRunMaxMs)})`;
+  return (
+    `${wrong}cells p50 ${s(percentile(r.cellMs, 50))}, p95 ${s(percentile(r.cellMs, 95))}, max ${s(r.cellMs[r.cellMs.length - 1]!)} ` +
+    `(${(r.cellMs[r.cellMs.length - 1]! / floorMs).toFixed(1)}× the floor); ${over} over 30 s; lock waits ${s(r.lockWaitMs)} in all, ` +
+    `${s(r.maxLockWaitMs)} at most; ${r.fetchingExecutions} executions fetched: ${r.seriesRequests} series pages, ${r.otherRequests} other; ` +
+    `runs after start-up p50 ${s(r.runP50Ms)}, p95 ${s(r.runP95Ms)}, max ${s(r.runMaxMs)} (fetching ${s(r.fetchRunMaxMs)})`
+  );
 }
 
 export function row(variant: string, measured: Measured<Recalculation>, floorMs: number): Row {
@@ -219,9 +226,25 @@ export async function concurrentScenarios(bench: Bench, sides: readonly Side[]):
   const floorNote = (ms: number, what: string): string =>
     `${waves} waves of ${MAX_CONCURRENT} executions × ${STARTUP_MS} ms start-up${what}; target for the add-in: max cell ≤ ${((2 * ms) / 1000).toFixed(1)} s`;
   const floorExtra = { waves, startupMs: STARTUP_MS, targetMaxCellMs: 0, targetRequests: wholeSeriesRequests };
-  cold.push(floorRow(5, floorColdMs, `${floorNote(floorColdMs, ' + 2 round trips; 5 requests: one multi-metric series request')}, requests ≤ ${wholeSeriesRequests}`, { ...floorExtra, targetMaxCellMs: 2 * floorColdMs }));
-  warm.push(floorRow(0, floorWarmMs, `${floorNote(floorWarmMs, '; nothing to fetch')}, 0 requests`, { ...floorExtra, targetMaxCellMs: 2 * floorWarmMs, targetRequests: 0 }));
-  refreshed.push(floorRow(5, floorColdMs, `${floorNote(floorColdMs, ' + 2 round trips: a new cache generation is a cold cache')}, requests ≤ ${wholeSeriesRequests}`, { ...floorExtra, targetMaxCellMs: 2 * floorColdMs }));
+  cold.push(
+    floorRow(5, floorColdMs, `${floorNote(floorColdMs, ' + 2 round trips; 5 requests: one multi-metric series request')}, requests ≤ ${wholeSeriesRequests}`, {
+      ...floorExtra,
+      targetMaxCellMs: 2 * floorColdMs,
+    }),
+  );
+  warm.push(
+    floorRow(0, floorWarmMs, `${floorNote(floorWarmMs, '; nothing to fetch')}, 0 requests`, {
+      ...floorExtra,
+      targetMaxCellMs: 2 * floorWarmMs,
+      targetRequests: 0,
+    }),
+  );
+  refreshed.push(
+    floorRow(5, floorColdMs, `${floorNote(floorColdMs, ' + 2 round trips: a new cache generation is a cold cache')}, requests ≤ ${wholeSeriesRequests}`, {
+      ...floorExtra,
+      targetMaxCellMs: 2 * floorColdMs,
+    }),
+  );
 
   const title = `Model sheet recalculated concurrently: ${CELLS} METRIC_VALUE cells over ${METRICS} metrics, ≤ ${MAX_CONCURRENT} executions at once, ${STARTUP_MS} ms start-up each`;
   return [

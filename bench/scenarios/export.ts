@@ -57,7 +57,11 @@ function cachePeaks(rt: GasRuntime): { bytes: number; items: number } {
 async function drive(bench: Bench, rt: GasRuntime, request: ExportRequest): Promise<Driven> {
   const driven = await driveSteps(bench, rt, request);
   const log = await bench.emulator.control.requests();
-  return { ...driven, puts: log.filter((r) => r.method === 'PUT').length, dataPointReads: log.filter((r) => r.method === 'GET' && r.path === '/data_points').length };
+  return {
+    ...driven,
+    puts: log.filter((r) => r.method === 'PUT').length,
+    dataPointReads: log.filter((r) => r.method === 'GET' && r.path === '/data_points').length,
+  };
 }
 
 async function driveSteps(bench: Bench, rt: GasRuntime, request: ExportRequest): Promise<Omit<Driven, 'puts' | 'dataPointReads'>> {
@@ -101,16 +105,23 @@ function compareReads(run: Measured<Driven>): string {
  * that wave's read again (the writes must be compared after the pause).
  */
 async function compareAndSetRow(bench: Bench, metricId: string, label: string, rateBudget?: string): Promise<Row> {
-  await bench.emulator.control.fixtures({ data_points: Array.from({ length: ROWS }, (_, i) => ({ metric_id: metricId, date: isoDay('1990-01-01', i), value: null })) });
+  await bench.emulator.control.fixtures({
+    data_points: Array.from({ length: ROWS }, (_, i) => ({ metric_id: metricId, date: isoDay('1990-01-01', i), value: null })),
+  });
   const rt = await bench.addinRuntime(rateBudget ? { rateBudget } : {});
   const range = fillSheet(rt, ROWS);
   const run = await bench.measure(rt, () => drive(bench, rt, request(bench, range, metricId, false)));
   const exportRequests = run.value.puts + run.value.dataPointReads;
-  return measuredRow(label, run, `${outcomeNote(run, ROWS, 'updated')}; ${compareReads(run)} = ${(exportRequests / Math.ceil(ROWS / BATCH)).toFixed(2)}× the PUT floor (the listing aside)`, {
-    puts: run.value.puts,
-    compareReads: run.value.dataPointReads,
-    exportRequestsPerPutFloor: exportRequests / Math.ceil(ROWS / BATCH),
-  });
+  return measuredRow(
+    label,
+    run,
+    `${outcomeNote(run, ROWS, 'updated')}; ${compareReads(run)} = ${(exportRequests / Math.ceil(ROWS / BATCH)).toFixed(2)}× the PUT floor (the listing aside)`,
+    {
+      puts: run.value.puts,
+      compareReads: run.value.dataPointReads,
+      exportRequestsPerPutFloor: exportRequests / Math.ceil(ROWS / BATCH),
+    },
+  );
 }
 
 function throughput(rows: number, simMs: number): number {
@@ -151,7 +162,19 @@ export async function exportScenarios(bench: Bench, sides: readonly Side[]): Pro
   const { latencyMs, rateLimit, rateWindowSeconds } = bench.config;
   // The small export must fit in one window with the metric lookup: at most limit − 2 PUTs.
   const windowRows = BATCH * Math.max(1, Math.min(50, rateLimit - 2));
-  const [asBuiltMetric, scaledMetric, smallMetric, naiveMetric, naiveSmallMetric, casMetric, casRealMetric] = await createEmptyMetrics(bench.emulator, bench.fundId, ['Export', 'Export, scaled budget', 'Export in one window', 'Export naive', 'Export naive in one window', 'Export over pre-created points', 'Export over pre-created points, real limit']);
+  const [asBuiltMetric, scaledMetric, smallMetric, naiveMetric, naiveSmallMetric, casMetric, casRealMetric] = await createEmptyMetrics(
+    bench.emulator,
+    bench.fundId,
+    [
+      'Export',
+      'Export, scaled budget',
+      'Export in one window',
+      'Export naive',
+      'Export naive in one window',
+      'Export over pre-created points',
+      'Export over pre-created points, real limit',
+    ],
+  );
   const exportRows: Row[] = [];
   const againRows: Row[] = [];
   const smallRows: Row[] = [];
@@ -165,23 +188,44 @@ export async function exportScenarios(bench: Bench, sides: readonly Side[]): Pro
     const small = await bench.measure(smallRt, () => drive(bench, smallRt, request(bench, smallRange, smallMetric!, false)));
 
     const stored = await storedCounts(bench);
-    const storedNote = (metricId: string, rows: number): string => (stored.get(metricId) === rows ? '' : `the API holds ${stored.get(metricId) ?? 0} points, not ${rows}. `);
+    const storedNote = (metricId: string, rows: number): string =>
+      stored.get(metricId) === rows ? '' : `the API holds ${stored.get(metricId) ?? 0} points, not ${rows}. `;
     for (const run of runs) {
-      exportRows.push(measuredRow(run.label, run.first, `${storedNote(run.metricId, ROWS)}${outcomeNote(run.first, ROWS, 'created')}; ${compareReads(run.first)}; ${throughput(ROWS, run.first.simMs).toLocaleString('en-US')} rows/5 min; peak user cache ${Math.round(run.first.value.peakCacheBytes / 1024)} KB in ${run.first.value.peakCacheItems} items`, {
-        throughputRowsPer5Min: throughput(ROWS, run.first.simMs),
-        steps: run.first.value.steps,
-        waitedBetweenStepsMs: run.first.value.waitedMs,
-        peakUserCacheBytes: run.first.value.peakCacheBytes,
-        peakUserCacheItems: run.first.value.peakCacheItems,
-      }));
-      againRows.push(measuredRow(run.label, run.again, `${outcomeNote(run.again, ROWS, 'unchanged')}; ${run.again.byMethod['GET'] ?? 0} GET, ${run.again.byMethod['PUT'] ?? 0} PUT`, {
-        gets: run.again.byMethod['GET'] ?? 0,
-        puts: run.again.byMethod['PUT'] ?? 0,
-        steps: run.again.value.steps,
-        stalled: run.again.value.stalled,
-      }));
+      exportRows.push(
+        measuredRow(
+          run.label,
+          run.first,
+          `${storedNote(run.metricId, ROWS)}${outcomeNote(run.first, ROWS, 'created')}; ${compareReads(run.first)}; ${throughput(ROWS, run.first.simMs).toLocaleString('en-US')} rows/5 min; peak user cache ${Math.round(run.first.value.peakCacheBytes / 1024)} KB in ${run.first.value.peakCacheItems} items`,
+          {
+            throughputRowsPer5Min: throughput(ROWS, run.first.simMs),
+            steps: run.first.value.steps,
+            waitedBetweenStepsMs: run.first.value.waitedMs,
+            peakUserCacheBytes: run.first.value.peakCacheBytes,
+            peakUserCacheItems: run.first.value.peakCacheItems,
+          },
+        ),
+      );
+      againRows.push(
+        measuredRow(
+          run.label,
+          run.again,
+          `${outcomeNote(run.again, ROWS, 'unchanged')}; ${run.again.byMethod['GET'] ?? 0} GET, ${run.again.byMethod['PUT'] ?? 0} PUT`,
+          {
+            gets: run.again.byMethod['GET'] ?? 0,
+            puts: run.again.byMethod['PUT'] ?? 0,
+            steps: run.again.value.steps,
+            stalled: run.again.value.stalled,
+          },
+        ),
+      );
     }
-    smallRows.push(measuredRow('add-in', small, `${storedNote(smallMetric!, windowRows)}${outcomeNote(small, windowRows, 'created')}; ${small.byMethod['PUT'] ?? 0} PUTs: the first alone, then 10 at a time`));
+    smallRows.push(
+      measuredRow(
+        'add-in',
+        small,
+        `${storedNote(smallMetric!, windowRows)}${outcomeNote(small, windowRows, 'created')}; ${small.byMethod['PUT'] ?? 0} PUTs: the first alone, then 10 at a time`,
+      ),
+    );
     casRows.push(await compareAndSetRow(bench, casMetric!, 'add-in, scaled budget', `${rateLimit}/${rateWindowSeconds}`));
     const real = bench.atRateLimit(REAL_RATE_LIMIT.limit, REAL_RATE_LIMIT.windowSeconds);
     casRows.push(await compareAndSetRow(real, casRealMetric!, `add-in, real limit ${REAL_RATE_LIMIT.limit}/${REAL_RATE_LIMIT.windowSeconds} s`));
@@ -196,26 +240,48 @@ export async function exportScenarios(bench: Bench, sides: readonly Side[]): Pro
     const small = await bench.measure(naiveSmall, () => naiveSmall.run('naiveExport', [naiveSmallMetric, smallRange]) as number);
     const stored = await storedCounts(bench);
     const note = (metricId: string, confirmed: number, rows: number): string =>
-      (stored.get(metricId) === rows && confirmed === rows ? '' : `${confirmed} confirmed, ${stored.get(metricId) ?? 0} stored, of ${rows}. `);
-    const row = measuredRow('baseline', baseline, `${note(naiveMetric!, baseline.value, ROWS)}${throughput(ROWS, baseline.simMs).toLocaleString('en-US')} rows/5 min`, { throughputRowsPer5Min: throughput(ROWS, baseline.simMs) });
+      stored.get(metricId) === rows && confirmed === rows ? '' : `${confirmed} confirmed, ${stored.get(metricId) ?? 0} stored, of ${rows}. `;
+    const row = measuredRow(
+      'baseline',
+      baseline,
+      `${note(naiveMetric!, baseline.value, ROWS)}${throughput(ROWS, baseline.simMs).toLocaleString('en-US')} rows/5 min`,
+      { throughputRowsPer5Min: throughput(ROWS, baseline.simMs) },
+    );
     exportRows.push(row);
-    againRows.push({ ...row, note: 'cannot tell unchanged rows: sends all again (the export\'s figures)' });
+    againRows.push({ ...row, note: "cannot tell unchanged rows: sends all again (the export's figures)" });
     smallRows.push(measuredRow('baseline', small, note(naiveSmallMetric!, small.value, windowRows)));
   }
 
   const boundPer5Min = Math.round((BATCH * rateLimit * FIVE_MINUTES_MS) / (rateWindowSeconds * 1000));
   const writes = Math.ceil(ROWS / BATCH);
   const writeFloorMs = rateFloorMs(writes, rateLimit, rateWindowSeconds, latencyMs);
-  exportRows.push(floorRow(writes, writeFloorMs, `ceil(N/50) PUTs from a fresh window; the bound: ${boundPer5Min.toLocaleString('en-US')} rows/5 min, ${throughput(ROWS, writeFloorMs).toLocaleString('en-US')} for this job (its first window is free)`, {
-    boundRowsPer5Min: boundPer5Min,
-    jobBoundRowsPer5Min: throughput(ROWS, writeFloorMs),
-  }));
+  exportRows.push(
+    floorRow(
+      writes,
+      writeFloorMs,
+      `ceil(N/50) PUTs from a fresh window; the bound: ${boundPer5Min.toLocaleString('en-US')} rows/5 min, ${throughput(ROWS, writeFloorMs).toLocaleString('en-US')} for this job (its first window is free)`,
+      {
+        boundRowsPer5Min: boundPer5Min,
+        jobBoundRowsPer5Min: throughput(ROWS, writeFloorMs),
+      },
+    ),
+  );
   const reads = Math.ceil(ROWS / READ_PAGE);
   againRows.push(floorRow(reads, rateFloorMs(reads, rateLimit, rateWindowSeconds, paginatedRoundTrips(reads) * latencyMs), 'ceil(N/100) reads, no writes'));
   smallRows.push(floorRow(windowRows / BATCH, latencyMs, 'every PUT at once: one round trip'));
 
   casRows.push(
-    { variant: 'before compare-and-set (recorded)', requests: BEFORE_COMPARE_AND_SET.requests, rateLimited: 0, simMs: BEFORE_COMPARE_AND_SET.simMs, realMs: null, vsBaseline: null, vsFloor: null, note: '200 PUTs + the metric listing, no read before a write (the last run before the change)', extra: {} },
+    {
+      variant: 'before compare-and-set (recorded)',
+      requests: BEFORE_COMPARE_AND_SET.requests,
+      rateLimited: 0,
+      simMs: BEFORE_COMPARE_AND_SET.simMs,
+      realMs: null,
+      vsBaseline: null,
+      vsFloor: null,
+      note: '200 PUTs + the metric listing, no read before a write (the last run before the change)',
+      extra: {},
+    },
     floorRow(writes, writeFloorMs, 'ceil(N/50) PUTs; the budget for compare-and-set: at most 1.5× this (100 compare reads of 100 points, two batches each)'),
   );
   const rows = ROWS.toLocaleString('en-US');
@@ -223,6 +289,14 @@ export async function exportScenarios(bench: Bench, sides: readonly Side[]): Pro
     { id: 'export', title: `Export ${rows} rows (long layout), rate-bound`, rows: exportRows },
     { id: 'export-unchanged', title: `Re-export the ${rows} rows unchanged, only what changed`, rows: againRows },
     { id: 'export-one-window', title: `Export ${windowRows.toLocaleString('en-US')} rows, inside one rate window`, rows: smallRows },
-    ...(casRows.length > 3 ? [{ id: 'export-compare-and-set', title: `Export ${rows} typed rows over a point on every date (as the live API pre-creates them): compare-and-set's reads`, rows: casRows }] : []),
+    ...(casRows.length > 3
+      ? [
+          {
+            id: 'export-compare-and-set',
+            title: `Export ${rows} typed rows over a point on every date (as the live API pre-creates them): compare-and-set's reads`,
+            rows: casRows,
+          },
+        ]
+      : []),
   ];
 }

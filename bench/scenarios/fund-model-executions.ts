@@ -33,7 +33,9 @@ async function insertAndRecalculate(rt: GasRuntime, fund: GridFund, formulas: 'b
   const sheet = rt.spreadsheet.insertSheet(`Model ${formulas}`);
   rt.spreadsheet.setActiveRange(sheet.getRange('A1'));
   const before = rt.executions.length;
-  const answer = rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: fund.names, periods: LABELS, startPeriod: null, endPeriod: null, aggregate: null, formulas }]) as { ok: boolean; error?: string };
+  const answer = rt.callServer('insertFundModel', [
+    { companyId: fund.fundId, metricNames: fund.names, periods: LABELS, startPeriod: null, endPeriod: null, aggregate: null, formulas },
+  ]) as { ok: boolean; error?: string };
   if (!answer.ok) throw new Error(`insertFundModel failed: ${answer.error ?? ''}`);
   const outcomes = await rt.recalculateWritten({ maxConcurrent: MAX_CONCURRENT, startupMs: STARTUP_MS });
   const failedOutcome = outcomes.find((o) => !o.ok && o.error.message !== INVOCATION_RATE_REFUSAL);

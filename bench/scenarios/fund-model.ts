@@ -39,13 +39,15 @@ function layOut(rt: GasRuntime, fund: GridFund, form: Form): { cells: ModelCell[
     const last = String.fromCharCode(65 + QUARTERS);
     sheet.getRange(`A1:${last}1`).setValues([[name, ...LABELS]]);
     sheet.getRange(2, 1, fund.companies.length, 1).setValues(fund.companies.map((company, c) => [form === 'cells' ? company : fund.metricId(c, n)]));
-    fund.companies.forEach((_, c) => LABELS.forEach((__, q) => {
-      const column = String.fromCharCode(66 + q);
-      const formula = form === 'cells' ? `=PORTFOLIO_VALUE($A${c + 2}, $A$1, ${column}$1)` : `=METRIC_VALUE($A${c + 2}, ${column}$1)`;
-      cells.push({ formula, cell: `${column}${c + 2}`, sheet: name });
-      const value = fund.value(c, n, q);
-      expected.push([value === null ? '' : Number(value)]);
-    }));
+    fund.companies.forEach((_, c) =>
+      LABELS.forEach((__, q) => {
+        const column = String.fromCharCode(66 + q);
+        const formula = form === 'cells' ? `=PORTFOLIO_VALUE($A${c + 2}, $A$1, ${column}$1)` : `=METRIC_VALUE($A${c + 2}, ${column}$1)`;
+        cells.push({ formula, cell: `${column}${c + 2}`, sheet: name });
+        const value = fund.value(c, n, q);
+        expected.push([value === null ? '' : Number(value)]);
+      }),
+    );
   });
   return { cells, expected };
 }
@@ -53,7 +55,8 @@ function layOut(rt: GasRuntime, fund: GridFund, form: Form): { cells: ModelCell[
 /** Series requests of one batched read of `metrics` ids whose series hold `points` points each. */
 function batchedRequests(metrics: number, points: number): number {
   let requests = 0;
-  for (let first = 0; first < metrics; first += IDS_PER_SERIES_REQUEST) requests += pagesOf(Math.min(IDS_PER_SERIES_REQUEST, metrics - first) * points, POINTS_PAGE);
+  for (let first = 0; first < metrics; first += IDS_PER_SERIES_REQUEST)
+    requests += pagesOf(Math.min(IDS_PER_SERIES_REQUEST, metrics - first) * points, POINTS_PAGE);
   return requests;
 }
 
@@ -118,7 +121,14 @@ async function fundModelScenarios(bench: Bench, sides: readonly Side[], form: Fo
   const extra = { waves, startupMs: STARTUP_MS, listingPages, seriesRequests, targetRequests };
   const coldNote = `${listingPages} listing pages + ${seriesRequests} series requests (ceil(${metrics}/${IDS_PER_SERIES_REQUEST}) of 2 and 1 pages); ${waves} waves × ${STARTUP_MS} ms + ${roundTrips} round trips; target: requests ≤ ${targetRequests}, 0 wrong cells, last cell ≤ ${((1.3 * floorColdMs) / 1000).toFixed(1)} s`;
   cold.push(floorRow(floorRequests, floorColdMs, coldNote, { ...extra, targetMaxCellMs: 1.3 * floorColdMs }));
-  warm.push(floorRow(0, floorWarmMs, `${waves} waves × ${STARTUP_MS} ms; nothing to fetch; target: 0 requests, last cell ≤ ${((1.3 * floorWarmMs) / 1000).toFixed(1)} s`, { ...extra, targetRequests: 0, targetMaxCellMs: 1.3 * floorWarmMs }));
+  warm.push(
+    floorRow(
+      0,
+      floorWarmMs,
+      `${waves} waves × ${STARTUP_MS} ms; nothing to fetch; target: 0 requests, last cell ≤ ${((1.3 * floorWarmMs) / 1000).toFixed(1)} s`,
+      { ...extra, targetRequests: 0, targetMaxCellMs: 1.3 * floorWarmMs },
+    ),
+  );
   refreshed.push(floorRow(floorRequests, floorColdMs, `a new cache generation is a cold cache: ${coldNote}`, { ...extra, targetMaxCellMs: 1.3 * floorColdMs }));
 
   const what = form === 'cells' ? 'PORTFOLIO_VALUE($A2, $A$1, B$1) by company name' : 'METRIC_VALUE($A2, B$1) by metric id';

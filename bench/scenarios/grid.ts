@@ -87,7 +87,7 @@ function wrongNote(wrong: number): string {
 }
 
 function within(ms: number): string {
-  return ms <= CUSTOM_FUNCTION_LIMIT_MS ? 'within a custom function\'s 30 s' : 'LONGER than a custom function\'s 30 s';
+  return ms <= CUSTOM_FUNCTION_LIMIT_MS ? "within a custom function's 30 s" : "LONGER than a custom function's 30 s";
 }
 
 export async function gridScenarios(bench: Bench, sides: readonly Side[]): Promise<ScenarioResult[]> {
@@ -104,7 +104,14 @@ export async function gridScenarios(bench: Bench, sides: readonly Side[]): Promi
     const rt = await bench.addinRuntime({ defaultCompany: fund.fundId });
     const first = await bench.measure(rt, () => rt.runCustomFunction('PORTFOLIO_COVERAGE', coverageArgs) as unknown[][]);
     const again = await bench.measure(rt, () => rt.runCustomFunction('PORTFOLIO_COVERAGE', coverageArgs) as unknown[][]);
-    cold.push(measuredRow('add-in, one PORTFOLIO_COVERAGE', first, `${wrongNote(wrongCoverage(fund, first.value))}the whole grid in one execution, ${within(first.simMs)}; target ≤ ${target} requests`, { target }));
+    cold.push(
+      measuredRow(
+        'add-in, one PORTFOLIO_COVERAGE',
+        first,
+        `${wrongNote(wrongCoverage(fund, first.value))}the whole grid in one execution, ${within(first.simMs)}; target ≤ ${target} requests`,
+        { target },
+      ),
+    );
     warm.push(measuredRow('add-in, one PORTFOLIO_COVERAGE', again, `${wrongNote(wrongCoverage(fund, again.value))}${within(again.simMs)}; target 0 requests`));
 
     const tablesRt = await bench.addinRuntime({ defaultCompany: fund.fundId });
@@ -112,8 +119,16 @@ export async function gridScenarios(bench: Bench, sides: readonly Side[]): Promi
     const tablesCold = await bench.measure(tablesRt, tables);
     const tablesWarm = await bench.measure(tablesRt, tables);
     const perTable = batchedRequests(fund.companies.length, GRID_QUARTERS.length);
-    cold.push(measuredRow('add-in, 5 PORTFOLIO_METRIC tables', tablesCold, `${wrongNote(wrongTables(fund, tablesCold.value))}one execution each (the listings once, then ${perTable} series requests a table), ${within(tablesCold.simMs)} in all`));
-    warm.push(measuredRow('add-in, 5 PORTFOLIO_METRIC tables', tablesWarm, `${wrongNote(wrongTables(fund, tablesWarm.value))}${within(tablesWarm.simMs)} in all`));
+    cold.push(
+      measuredRow(
+        'add-in, 5 PORTFOLIO_METRIC tables',
+        tablesCold,
+        `${wrongNote(wrongTables(fund, tablesCold.value))}one execution each (the listings once, then ${perTable} series requests a table), ${within(tablesCold.simMs)} in all`,
+      ),
+    );
+    warm.push(
+      measuredRow('add-in, 5 PORTFOLIO_METRIC tables', tablesWarm, `${wrongNote(wrongTables(fund, tablesWarm.value))}${within(tablesWarm.simMs)} in all`),
+    );
 
     const cellsRt = await bench.addinRuntime({ defaultCompany: fund.fundId });
     const cellsCold = await bench.measure(cellsRt, () => metricValueCells(cellsRt, fund));
@@ -121,19 +136,31 @@ export async function gridScenarios(bench: Bench, sides: readonly Side[]): Promi
     const cellNote = (run: typeof cellsCold): string =>
       `${wrongNote(run.value.wrong)}${metrics * LABELS.length} cells, one execution each; longest cell ${(run.value.longestCellMs / 1000).toFixed(1)} s` +
       (run.value.messages.size > 0 ? `; wrong cells said: ${[...run.value.messages].slice(0, 2).join(' | ')}` : '');
-    cold.push(measuredRow('add-in, one METRIC_VALUE per value', cellsCold, cellNote(cellsCold), { wrongCells: cellsCold.value.wrong, longestCellMs: cellsCold.value.longestCellMs }));
-    warm.push(measuredRow('add-in, one METRIC_VALUE per value', cellsWarm, cellNote(cellsWarm), { wrongCells: cellsWarm.value.wrong, longestCellMs: cellsWarm.value.longestCellMs }));
+    cold.push(
+      measuredRow('add-in, one METRIC_VALUE per value', cellsCold, cellNote(cellsCold), {
+        wrongCells: cellsCold.value.wrong,
+        longestCellMs: cellsCold.value.longestCellMs,
+      }),
+    );
+    warm.push(
+      measuredRow('add-in, one METRIC_VALUE per value', cellsWarm, cellNote(cellsWarm), {
+        wrongCells: cellsWarm.value.wrong,
+        longestCellMs: cellsWarm.value.longestCellMs,
+      }),
+    );
   }
 
   // Two rounds of listings (page 1, then the rest of both together), then one round of every series page 1
   // and one of the rest: the least a by-name grid can do.
   const roundTrips = paginatedRoundTrips(Math.max(pagesOf(metrics, LISTING_PAGE), pagesOf(fund.companies.length, LISTING_PAGE))) + 2;
-  cold.push(floorRow(
-    target,
-    rateFloorMs(target, bench.config.rateLimit, bench.config.rateWindowSeconds, roundTrips * bench.config.latencyMs),
-    `the listings' pages (${listingPages}: ${metrics} metrics and ${fund.companies.length} profiles at ${LISTING_PAGE} a page) plus ceil(${metrics}/${IDS_PER_SERIES_REQUEST}) batched series requests of their pages (${seriesRequests}); ${roundTrips} round trips`,
-    { listingPages, seriesRequests },
-  ));
+  cold.push(
+    floorRow(
+      target,
+      rateFloorMs(target, bench.config.rateLimit, bench.config.rateWindowSeconds, roundTrips * bench.config.latencyMs),
+      `the listings' pages (${listingPages}: ${metrics} metrics and ${fund.companies.length} profiles at ${LISTING_PAGE} a page) plus ceil(${metrics}/${IDS_PER_SERIES_REQUEST}) batched series requests of their pages (${seriesRequests}); ${roundTrips} round trips`,
+      { listingPages, seriesRequests },
+    ),
+  );
   warm.push(pendingRow('floor', '0 requests: nothing to fetch'));
   if (!sides.includes('addin')) return [];
 

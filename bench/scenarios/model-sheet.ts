@@ -52,7 +52,11 @@ export async function modelSheetScenarios(bench: Bench, sides: readonly Side[]):
     const first = await bench.measure(addin, () => recalculate(cells, viaAddin));
     const again = await bench.measure(addin, () => recalculate(cells, viaAddin));
     cold.push(measuredRow('add-in', first, `${wrong(first.value)}${perCell(first.simMs)}`, { msPerCell: first.simMs / CELLS }));
-    warm.push(measuredRow('add-in', again, `${wrong(again.value)}${perCell(again.simMs)}: each cell loads the bundle and reads the cache`, { msPerCell: again.simMs / CELLS }));
+    warm.push(
+      measuredRow('add-in', again, `${wrong(again.value)}${perCell(again.simMs)}: each cell loads the bundle and reads the cache`, {
+        msPerCell: again.simMs / CELLS,
+      }),
+    );
   }
 
   if (sides.includes('baseline')) {
@@ -70,12 +74,14 @@ export async function modelSheetScenarios(bench: Bench, sides: readonly Side[]):
 
   const floorRequests = pagesOf(CELLS, 100);
   const perMetricRequests = METRICS * pagesOf(HISTORY_MONTHS, 100);
-  cold.push(floorRow(
-    floorRequests,
-    paginatedRoundTrips(floorRequests) * bench.config.latencyMs,
-    `one series request for the ${METRICS} metrics over the model's ${MODEL_MONTHS} months, 100 per page (each metric's whole ${HISTORY_MONTHS} months: ${perMetricRequests})`,
-    { perMetricWholeHistoryRequests: perMetricRequests },
-  ));
+  cold.push(
+    floorRow(
+      floorRequests,
+      paginatedRoundTrips(floorRequests) * bench.config.latencyMs,
+      `one series request for the ${METRICS} metrics over the model's ${MODEL_MONTHS} months, 100 per page (each metric's whole ${HISTORY_MONTHS} months: ${perMetricRequests})`,
+      { perMetricWholeHistoryRequests: perMetricRequests },
+    ),
+  );
   warm.push(pendingRow('floor', '0 requests: nothing to fetch'));
 
   const title = `Model sheet: ${CELLS} METRIC_VALUE cells over ${METRICS} metrics`;

@@ -30,15 +30,20 @@ export async function pullScenarios(bench: Bench, sides: readonly Side[]): Promi
     if (sides.includes('baseline')) {
       const naive = await bench.scriptRuntime(benchClientsSource());
       const baseline = await bench.measure(naive, () => naive.run('naivePullSeries', [metricId, start, end]) as number);
-      const note = (baseline.value === points ? '' : `gave ${baseline.value} rows, not ${points}. `)
-        + (baseline.simMs > CUSTOM_FUNCTION_LIMIT_MS ? 'longer than a custom function may run (30 s)' : '');
+      const note =
+        (baseline.value === points ? '' : `gave ${baseline.value} rows, not ${points}. `) +
+        (baseline.simMs > CUSTOM_FUNCTION_LIMIT_MS ? 'longer than a custom function may run (30 s)' : '');
       rows.push(measuredRow('baseline', baseline, note));
     }
 
     const pages = pagesOf(points, 100);
     const roundTrips = paginatedRoundTrips(pages);
     rows.push(floorRow(pages, roundTrips * bench.config.latencyMs, `ceil(N/100) requests, ${roundTrips} round trips`));
-    results.push({ id: `pull-${range.years}y`, title: `Pull ${range.years} year${range.years > 1 ? 's' : ''} of daily points (${points.toLocaleString('en-US')})`, rows });
+    results.push({
+      id: `pull-${range.years}y`,
+      title: `Pull ${range.years} year${range.years > 1 ? 's' : ''} of daily points (${points.toLocaleString('en-US')})`,
+      rows,
+    });
   }
   return results;
 }

@@ -48,7 +48,9 @@ export async function quotaScenarios(bench: Bench, sides: readonly Side[]): Prom
   rt.spreadsheet.setActiveRange(rt.spreadsheet.getSheetByName('Sheet1')!.getRange('B2'));
   const firstMonth = `${cells[0]!.label}-01`;
   const lastMonth = `${cells[MODEL_MONTHS - 1]!.label}-28`;
-  rt.callServer('insertMetricValues', [{ companyId: bench.fundId, metricIds: model.metricIds, startDate: firstMonth, endDate: lastMonth, mode: 'snapshot', headers: true }]);
+  rt.callServer('insertMetricValues', [
+    { companyId: bench.fundId, metricIds: model.metricIds, startDate: firstMonth, endDate: lastMonth, mode: 'snapshot', headers: true },
+  ]);
   rt.callServer('scheduleSnapshotRefresh', ['hourly']);
   const refreshBefore = propertyCalls(rt);
   const quotaBefore = rt.quotas.triggerRuntimeMs.used(OWNER);
@@ -63,13 +65,26 @@ export async function quotaScenarios(bench: Bench, sides: readonly Side[]): Prom
       id: 'quota-properties',
       title: `${modelTitle}, Properties read/write (50,000 / day)`,
       rows: [
-        row('add-in, cold', `${wrong}${(coldCalls / CELLS).toFixed(2)} property calls per cell (the first also reads the document's state and fills its mirror)`, { propertyCalls: coldCalls, perCell: coldCalls / CELLS }),
+        row(
+          'add-in, cold',
+          `${wrong}${(coldCalls / CELLS).toFixed(2)} property calls per cell (the first also reads the document's state and fills its mirror)`,
+          { propertyCalls: coldCalls, perCell: coldCalls / CELLS },
+        ),
         row(
           'add-in, warm',
           `${perWarmCell.toFixed(2)} property calls per cell: a consumer day holds ${cellsPerDay.toLocaleString('en-US')} warm cells, ${Math.floor(cellsPerDay / CELLS)} recalculations of this model, ${Math.floor(cellsPerDay / FUND_MODEL_CELLS)} of a ${FUND_MODEL_CELLS.toLocaleString('en-US')}-cell fund model`,
-          { propertyCalls: warmCalls, perCell: perWarmCell, warmCellsPerConsumerDay: cellsPerDay, fundModelRecalculationsPerDay: Math.floor(cellsPerDay / FUND_MODEL_CELLS) },
+          {
+            propertyCalls: warmCalls,
+            perCell: perWarmCell,
+            warmCellsPerConsumerDay: cellsPerDay,
+            fundModelRecalculationsPerDay: Math.floor(cellsPerDay / FUND_MODEL_CELLS),
+          },
         ),
-        row('before (3 per cell)', `a consumer day held ${Math.floor(propertiesPerDay / 3).toLocaleString('en-US')} warm cells, ${Math.floor(propertiesPerDay / 3 / FUND_MODEL_CELLS)} recalculations of a ${FUND_MODEL_CELLS.toLocaleString('en-US')}-cell fund model`, { perCell: 3 }),
+        row(
+          'before (3 per cell)',
+          `a consumer day held ${Math.floor(propertiesPerDay / 3).toLocaleString('en-US')} warm cells, ${Math.floor(propertiesPerDay / 3 / FUND_MODEL_CELLS)} recalculations of a ${FUND_MODEL_CELLS.toLocaleString('en-US')}-cell fund model`,
+          { perCell: 3 },
+        ),
       ],
     },
     {
@@ -79,9 +94,14 @@ export async function quotaScenarios(bench: Bench, sides: readonly Side[]): Prom
         row(
           'add-in',
           run?.ok
-            ? `${(refreshMs / 1000).toFixed(1)} s of trigger runtime per refresh (${run.execution.urlFetchCount} requests, ${refreshCalls} property calls): a consumer day holds ${refreshesPerDay ?? '–'} refreshes, an hourly schedule uses ${((24 * refreshMs) / triggerRuntimePerDayMs * 100).toFixed(1)} % of it`
+            ? `${(refreshMs / 1000).toFixed(1)} s of trigger runtime per refresh (${run.execution.urlFetchCount} requests, ${refreshCalls} property calls): a consumer day holds ${refreshesPerDay ?? '–'} refreshes, an hourly schedule uses ${(((24 * refreshMs) / triggerRuntimePerDayMs) * 100).toFixed(1)} % of it`
             : `the scheduled refresh failed: ${run?.error ?? 'it did not run'}`,
-          { triggerRuntimeMs: refreshMs, requests: run?.execution.urlFetchCount ?? null, propertyCalls: refreshCalls, refreshesPerConsumerDay: refreshesPerDay },
+          {
+            triggerRuntimeMs: refreshMs,
+            requests: run?.execution.urlFetchCount ?? null,
+            propertyCalls: refreshCalls,
+            refreshesPerConsumerDay: refreshesPerDay,
+          },
         ),
       ],
     },

@@ -14,14 +14,10 @@ export function registerContactRoutes(register: RegisterOperation): void {
     const input = body.contact;
     requireCompany(store, user, input.company_id);
     const email = input.email.toLowerCase();
-    const taken = store.state.contacts.some(
-      (contact) => contact.company_id === input.company_id && contact.email.toLowerCase() === email,
-    );
+    const taken = store.state.contacts.some((contact) => contact.company_id === input.company_id && contact.email.toLowerCase() === email);
     if (taken) throw attributeInvalid('email', 'has already been taken');
     const listIds = [...new Set(input.contact_list_ids ?? [])];
-    const unknownList = listIds.find(
-      (id) => !store.state.contact_lists.some((list) => list.id === id && list.company_id === input.company_id),
-    );
+    const unknownList = listIds.find((id) => !store.state.contact_lists.some((list) => list.id === id && list.company_id === input.company_id));
     if (unknownList) throw attributeInvalid('contact_list_ids', `names no contact list of this company: ${unknownList}`);
 
     const contact: ContactRecord = {

@@ -35,11 +35,7 @@ export function registerDataPointRoutes(register: RegisterOperation): void {
         (query.end_date === undefined || point.date <= query.end_date) &&
         (!excludeBlank || point.value !== null),
     );
-    points.sort(
-      (a, b) =>
-        (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) ||
-        (position.get(a.metric_id) ?? 0) - (position.get(b.metric_id) ?? 0),
-    );
+    points.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || (position.get(a.metric_id) ?? 0) - (position.get(b.metric_id) ?? 0));
     const { items, meta } = paginate(points, query.page ?? 1, query.page_size ?? 25);
     const withSource = query.include_source === 'true';
     return { status: 200, body: { data_points: items.map((point) => dataPointJson(point, withSource)), meta } };

@@ -22,9 +22,7 @@ export function registerMetricRoutes(register: RegisterOperation): void {
       }
     }
     const metrics = store.state.metrics.filter(
-      (metric) =>
-        metric.company_id === query.company_id &&
-        (profileId === undefined || metric.portfolio_company_profile_id === profileId),
+      (metric) => metric.company_id === query.company_id && (profileId === undefined || metric.portfolio_company_profile_id === profileId),
     );
     const { items, meta } = paginate(metrics, query.page ?? 1, DEFAULT_PAGE_SIZE);
     return { status: 200, body: { metrics: items.map((metric) => metricJson(metric, false)), meta } };

@@ -29,8 +29,7 @@ export function registerPropertyRoutes(register: RegisterOperation): void {
     // Case-insensitive match of the whole label: a substring match would let "A" pick "Series A".
     const wanted = query.label?.toLowerCase();
     const options = store.state.portfolio_property_options.filter(
-      (option) =>
-        option.portfolio_property_id === property.id && (wanted === undefined || option.label.toLowerCase() === wanted),
+      (option) => option.portfolio_property_id === property.id && (wanted === undefined || option.label.toLowerCase() === wanted),
     );
     return { status: 200, body: { portfolio_property_options: options.map(optionJson) } };
   });

@@ -78,11 +78,7 @@ function optionsOf(state: EmulatorState, propertyId: string): OptionRecord[] {
 }
 
 /** Checks that exactly the form the property's type takes was sent, and parses it. */
-function readWrittenForm(
-  input: ValueInput,
-  property: PropertyRecord,
-  options: OptionRecord[],
-): { value: string | null; optionIds: string[] } {
+function readWrittenForm(input: ValueInput, property: PropertyRecord, options: OptionRecord[]): { value: string | null; optionIds: string[] } {
   const expected = writeFormOf(property.data_type);
   const problems = WRITE_FORMS.filter((form) => form !== expected && input[form] !== undefined).map((form) => ({
     field: form,
@@ -98,9 +94,12 @@ function readWrittenForm(
     if ('problem' in parsed) throw attributeInvalid('value', parsed.problem);
     return { value: parsed.stored, optionIds: [] };
   }
-  const ids = expected === 'portfolio_property_option_id'
-    ? (input.portfolio_property_option_id ? [input.portfolio_property_option_id] : [])
-    : [...new Set(input.portfolio_property_option_ids ?? [])];
+  const ids =
+    expected === 'portfolio_property_option_id'
+      ? input.portfolio_property_option_id
+        ? [input.portfolio_property_option_id]
+        : []
+      : [...new Set(input.portfolio_property_option_ids ?? [])];
   const unknown = ids.find((id) => !options.some((option) => option.id === id));
   if (unknown) throw attributeInvalid(expected, `names no option of this property: ${unknown}`);
   return { value: null, optionIds: ids };

@@ -29,7 +29,11 @@ describe('authentication', () => {
   });
 
   it('accepts the scheme in any case', async () => {
-    const answer = await call(emulator, 'GET', '/metrics', { query: `company_id=${fund}`, token: null, headers: { authorization: `bearer ${emulator.token}` } });
+    const answer = await call(emulator, 'GET', '/metrics', {
+      query: `company_id=${fund}`,
+      token: null,
+      headers: { authorization: `bearer ${emulator.token}` },
+    });
     expect(answer.status).toBe(200);
   });
 
@@ -51,14 +55,11 @@ describe('authentication', () => {
 });
 
 describe('endpoints the document lists without payloads', () => {
-  it.each(NOT_EMULATED_ENDPOINTS.map(([method, path]) => [method, path.replace(':id', DEMO_IDS.profile(1))]))(
-    'answers 501 to %s %s',
-    async (method, path) => {
-      const answer = await call(emulator, method, path, method === 'POST' || method === 'PUT' ? { body: {} } : {});
-      expect(answer.status).toBe(501);
-      expect(answer.body.errors[0].message).toBe("not emulated: the API document does not show this endpoint's payloads");
-    },
-  );
+  it.each(NOT_EMULATED_ENDPOINTS.map(([method, path]) => [method, path.replace(':id', DEMO_IDS.profile(1))]))('answers 501 to %s %s', async (method, path) => {
+    const answer = await call(emulator, method, path, method === 'POST' || method === 'PUT' ? { body: {} } : {});
+    expect(answer.status).toBe(501);
+    expect(answer.body.errors[0].message).toBe("not emulated: the API document does not show this endpoint's payloads");
+  });
 
   it('still asks for a token', async () => {
     expect((await call(emulator, 'GET', '/portfolio_folders', { token: null })).status).toBe(401);

@@ -84,7 +84,9 @@ describe('emulator CLI', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe('--company must be a UUID (like c0000000-0000-4000-8000-000000000001), not "acme"; pass a UUID or leave the flag out for the default.\n');
+    expect(stderr).toBe(
+      '--company must be a UUID (like c0000000-0000-4000-8000-000000000001), not "acme"; pass a UUID or leave the flag out for the default.\n',
+    );
   });
 
   it('prints the token and company of a loaded --data file, not the defaults', async () => {
@@ -156,7 +158,24 @@ describe('emulator CLI', () => {
   it('lists every flag in --help', async () => {
     const { child, output } = runCli(['--help']);
     await new Promise((resolve) => child.once('exit', resolve));
-    for (const flag of ['--port', '--token', '--company', '--rate-limit', '--rate-window', '--retry-after', '--latency', '--fail-rate', '--drop-rate', '--seed', '--jitter', '--force-429', '--force-503', '--data', '--empty', '--help']) {
+    for (const flag of [
+      '--port',
+      '--token',
+      '--company',
+      '--rate-limit',
+      '--rate-window',
+      '--retry-after',
+      '--latency',
+      '--fail-rate',
+      '--drop-rate',
+      '--seed',
+      '--jitter',
+      '--force-429',
+      '--force-503',
+      '--data',
+      '--empty',
+      '--help',
+    ]) {
       expect(output()).toContain(flag);
     }
   });

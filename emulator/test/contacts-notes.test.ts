@@ -21,8 +21,13 @@ describe('POST /contacts', () => {
     const answer = await createContact({ email: 'new.person@example.com', company_id: fund, contact_list_ids: [DEMO_IDS.contactList(1)] });
     expect(answer.status).toBe(201);
     expect(answer.body.contact).toEqual({
-      id: expect.any(String), email: 'new.person@example.com', company_id: fund,
-      first_name: null, last_name: null, title: null, contact_list_ids: [DEMO_IDS.contactList(1)],
+      id: expect.any(String),
+      email: 'new.person@example.com',
+      company_id: fund,
+      first_name: null,
+      last_name: null,
+      title: null,
+      contact_list_ids: [DEMO_IDS.contactList(1)],
     });
   });
 
@@ -80,7 +85,11 @@ describe('POST /notes', () => {
     const answer = await createNote({ content: 'Met at **the fair**.', contact_ids: [DEMO_IDS.contact(1)], note_tag_id: DEMO_IDS.noteTag(2) });
     expect(answer.status).toBe(201);
     expect(answer.body.note).toEqual({
-      id: expect.any(String), contact_ids: [DEMO_IDS.contact(1)], note_tag_id: DEMO_IDS.noteTag(2), content: null, created_at: expect.any(String),
+      id: expect.any(String),
+      contact_ids: [DEMO_IDS.contact(1)],
+      note_tag_id: DEMO_IDS.noteTag(2),
+      content: null,
+      created_at: expect.any(String),
     });
     const state = await emulator.control.state();
     expect(state.notes.find((note) => note.id === answer.body.note.id)?.content).toBe('Met at **the fair**.');

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { CONTRACT_PATH, loadContract } from '../contract';
 
+// biome-ignore lint/suspicious/noExplicitAny: the parsed contract is walked generically below
 const document = parse(readFileSync(CONTRACT_PATH, 'utf8')) as Record<string, any>; // any: walked generically below
 
 function refsIn(node: unknown, found: string[] = []): string[] {
@@ -41,20 +42,52 @@ describe('contract/openapi.yaml', () => {
   });
 
   it('names every component schema the client imports', () => {
-    const names = ['Metric', 'MetricInput', 'DataPoint', 'DataPointSource', 'DataPointInput', 'Contact', 'ContactInput',
-      'ContactList', 'Note', 'NoteInput', 'NoteTag', 'PortfolioCompanyProfile', 'PortfolioCompanyProfileInput',
-      'PortfolioNote', 'PortfolioProperty', 'PortfolioPropertyValue', 'PortfolioPropertyValueInput',
-      'PortfolioPropertyOption', 'PaginationMeta', 'ErrorItem', 'ErrorBody'];
+    const names = [
+      'Metric',
+      'MetricInput',
+      'DataPoint',
+      'DataPointSource',
+      'DataPointInput',
+      'Contact',
+      'ContactInput',
+      'ContactList',
+      'Note',
+      'NoteInput',
+      'NoteTag',
+      'PortfolioCompanyProfile',
+      'PortfolioCompanyProfileInput',
+      'PortfolioNote',
+      'PortfolioProperty',
+      'PortfolioPropertyValue',
+      'PortfolioPropertyValueInput',
+      'PortfolioPropertyOption',
+      'PaginationMeta',
+      'ErrorItem',
+      'ErrorBody',
+    ];
     for (const name of names) expect(document.components.schemas).toHaveProperty(name);
   });
 
   it('gives every operation its agreed operationId', () => {
     const ids = Object.values(document.paths).flatMap((item) => Object.values(item as Record<string, { operationId: string }>).map((op) => op.operationId));
     expect(ids.sort()).toEqual([
-      'createContact', 'createMetric', 'createNote', 'createPortfolioCompanyProfile', 'getPortfolioNote', 'listContactLists',
-      'listDataPoints', 'listMetrics', 'listNoteTags', 'listPortfolioCompanyProfiles', 'listPortfolioNotes',
-      'listPortfolioProperties', 'listPortfolioPropertyOptions', 'listPortfolioPropertyValues', 'updatePortfolioCompanyProfile',
-      'upsertDataPoints', 'upsertPortfolioPropertyValue',
+      'createContact',
+      'createMetric',
+      'createNote',
+      'createPortfolioCompanyProfile',
+      'getPortfolioNote',
+      'listContactLists',
+      'listDataPoints',
+      'listMetrics',
+      'listNoteTags',
+      'listPortfolioCompanyProfiles',
+      'listPortfolioNotes',
+      'listPortfolioProperties',
+      'listPortfolioPropertyOptions',
+      'listPortfolioPropertyValues',
+      'updatePortfolioCompanyProfile',
+      'upsertDataPoints',
+      'upsertPortfolioPropertyValue',
     ]);
   });
 
@@ -74,11 +107,17 @@ describe('contract/openapi.yaml', () => {
   it('declares the six error types with their statuses', () => {
     const responses = document.components.responses;
     const examples = Object.fromEntries(
+      // biome-ignore lint/suspicious/noExplicitAny: a YAML node
       Object.values(responses).map((response: any) => [response.content['application/json'].example.errors[0].type, response]), // any: YAML node
     );
-    expect(Object.keys(examples).sort()).toEqual(
-      ['attribute_invalid', 'forbidden', 'parameter_invalid', 'rate_limit_exceeded', 'record_missing', 'unauthorized'],
-    );
+    expect(Object.keys(examples).sort()).toEqual([
+      'attribute_invalid',
+      'forbidden',
+      'parameter_invalid',
+      'rate_limit_exceeded',
+      'record_missing',
+      'unauthorized',
+    ]);
   });
 
   it('records the decisions the spec leaves open', () => {
@@ -101,7 +140,13 @@ describe('contract/openapi.yaml', () => {
     // Redocly comes with openapi-typescript; it knows the OpenAPI 3.1 structure without any network.
     const { lint, createConfig } = await import('@redocly/openapi-core');
     const config = await createConfig({
-      rules: { struct: 'error', 'no-unresolved-refs': 'error', 'operation-operationId-unique': 'error', 'path-parameters-defined': 'error', 'no-invalid-media-type-examples': 'error' },
+      rules: {
+        struct: 'error',
+        'no-unresolved-refs': 'error',
+        'operation-operationId-unique': 'error',
+        'path-parameters-defined': 'error',
+        'no-invalid-media-type-examples': 'error',
+      },
     });
     const problems = await lint({ ref: path.resolve(CONTRACT_PATH), config });
     expect(problems.map((problem) => `${problem.message} at ${problem.location[0]?.pointer ?? ''}`)).toEqual([]);

@@ -57,9 +57,11 @@ describe('control API', () => {
 
   it('refuses a fixture that names a missing record, leaving the state untouched', async () => {
     const before = (await emulator.control.state()).metrics.length;
-    await expect(emulator.control.fixtures({
-      metrics: [{ company_id: DEMO_IDS.fund, name: 'Orphan' }, { company_id: '99999999-0000-4000-8000-000000000000' }],
-    })).rejects.toThrow(/no company/);
+    await expect(
+      emulator.control.fixtures({
+        metrics: [{ company_id: DEMO_IDS.fund, name: 'Orphan' }, { company_id: '99999999-0000-4000-8000-000000000000' }],
+      }),
+    ).rejects.toThrow(/no company/);
     expect((await emulator.control.state()).metrics.length).toBe(before);
   });
 
@@ -71,7 +73,9 @@ describe('control API', () => {
 
   it('stamps new records with the advanced clock', async () => {
     await emulator.control.advanceClock(24 * 3600 * 1000);
-    const answer = await call(emulator, 'POST', '/metrics', { body: { metric: { name: 'Tomorrow', frequency: 'daily', unit: 'number', company_id: DEMO_IDS.startup } } });
+    const answer = await call(emulator, 'POST', '/metrics', {
+      body: { metric: { name: 'Tomorrow', frequency: 'daily', unit: 'number', company_id: DEMO_IDS.startup } },
+    });
     expect(Date.parse(answer.body.metric.created_at) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
   });
 });
@@ -100,7 +104,9 @@ describe('persistence with a data file', () => {
     const dataFile = path.join(directory, 'state.json');
     try {
       const first = await startEmulatorInProcess({ dataFile });
-      const created = await call(first, 'POST', '/metrics', { body: { metric: { name: 'Persisted', frequency: 'weekly', unit: 'percent', company_id: DEMO_IDS.fund } } });
+      const created = await call(first, 'POST', '/metrics', {
+        body: { metric: { name: 'Persisted', frequency: 'weekly', unit: 'percent', company_id: DEMO_IDS.fund } },
+      });
       await first.stop();
       const second = await startEmulatorInProcess({ dataFile });
       // The demo fund's 114 metrics fill pages 1..5 of 25; the one created comes last.

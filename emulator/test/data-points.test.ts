@@ -44,7 +44,10 @@ describe('GET /data_points', () => {
   it('takes several metrics Rails style and orders newest first, then by metric', async () => {
     const answer = await get(emulator, '/data_points', `metric_id[]=${m.dailyRevenue}&metric_id[]=${m.dailyActiveUsers}&page_size=4`);
     expect(answer.body.data_points.map((p: { date: string; metric_id: string }) => [p.date, p.metric_id])).toEqual([
-      ['2025-06-30', m.dailyRevenue], ['2025-06-30', m.dailyActiveUsers], ['2025-06-29', m.dailyRevenue], ['2025-06-29', m.dailyActiveUsers],
+      ['2025-06-30', m.dailyRevenue],
+      ['2025-06-30', m.dailyActiveUsers],
+      ['2025-06-29', m.dailyRevenue],
+      ['2025-06-29', m.dailyActiveUsers],
     ]);
     expect(answer.body.meta.total).toBe(1462);
   });
@@ -74,7 +77,9 @@ describe('GET /data_points', () => {
 
   it('answers blank values as null, and exclude_blank=true drops them', async () => {
     const metricId = await freshMetric('monthly', [
-      { date: '2024-01-01', value: '1.5' }, { date: '2024-02-01', value: null }, { date: '2024-03-01', value: '3' },
+      { date: '2024-01-01', value: '1.5' },
+      { date: '2024-02-01', value: null },
+      { date: '2024-03-01', value: '3' },
     ]);
     const all = await get(emulator, '/data_points', `metric_id=${metricId}`);
     expect(all.body.data_points.map((p: { value: string | null }) => p.value)).toEqual(['3', null, '1.5']);
@@ -139,7 +144,12 @@ describe('PUT /metrics/{metric_id}/data_points', () => {
 
   it('creates points and answers 200 with ids and the API source', async () => {
     const metricId = await freshMetric('monthly');
-    const answer = await put(metricId, { data_points: [{ date: '2025-01-01', value: '10.50' }, { date: '2025-02-01', value: '-3' }] });
+    const answer = await put(metricId, {
+      data_points: [
+        { date: '2025-01-01', value: '10.50' },
+        { date: '2025-02-01', value: '-3' },
+      ],
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.data_points).toHaveLength(2);
     expect(answer.body.data_points[0]).toEqual({
@@ -162,7 +172,8 @@ describe('PUT /metrics/{metric_id}/data_points', () => {
 
   it('accepts 50 items and refuses 51 with field data_points', async () => {
     const metricId = await freshMetric('daily');
-    const items = (count: number) => Array.from({ length: count }, (_, i) => ({ date: new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10), value: String(i) }));
+    const items = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ date: new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10), value: String(i) }));
     expect((await put(metricId, { data_points: items(50) })).status).toBe(200);
     const refused = await put(metricId, { data_points: items(51) });
     expect(refused.status).toBe(422);
@@ -175,27 +186,48 @@ describe('PUT /metrics/{metric_id}/data_points', () => {
     ['weekly', '2024-01-02'],
   ])('refuses a %s point dated %s, which is not a period start', async (frequency, date) => {
     const metricId = await freshMetric(frequency);
-    const answer = await put(metricId, { data_points: [{ date: '2024-01-01', value: '1' }, { date, value: '1' }] });
+    const answer = await put(metricId, {
+      data_points: [
+        { date: '2024-01-01', value: '1' },
+        { date, value: '1' },
+      ],
+    });
     expect(answer.status).toBe(422);
     expect(answer.body.errors).toEqual([{ type: 'attribute_invalid', field: 'data_points[1].date', message: expect.any(String) }]);
   });
 
   it('stores nothing when any item is invalid', async () => {
     const metricId = await freshMetric('monthly');
-    await put(metricId, { data_points: [{ date: '2024-01-01', value: '1' }, { date: '2024-01-15', value: '2' }] });
+    await put(metricId, {
+      data_points: [
+        { date: '2024-01-01', value: '1' },
+        { date: '2024-01-15', value: '2' },
+      ],
+    });
     expect((await get(emulator, '/data_points', `metric_id=${metricId}`)).body.meta.total).toBe(0);
   });
 
   it('refuses values that are not decimal text', async () => {
     const metricId = await freshMetric('daily');
-    const answer = await put(metricId, { data_points: [{ date: '2024-01-01', value: '1,5' }, { date: '2024-01-02', value: '1e3' }, { date: '2024-01-03', value: '' }] });
+    const answer = await put(metricId, {
+      data_points: [
+        { date: '2024-01-01', value: '1,5' },
+        { date: '2024-01-02', value: '1e3' },
+        { date: '2024-01-03', value: '' },
+      ],
+    });
     expect(answer.status).toBe(422);
     expect(answer.body.errors.map((e: { field: string }) => e.field)).toEqual(['data_points[0].value', 'data_points[1].value', 'data_points[2].value']);
   });
 
   it('refuses two items with the same date', async () => {
     const metricId = await freshMetric('daily');
-    const answer = await put(metricId, { data_points: [{ date: '2024-01-01', value: '1' }, { date: '2024-01-01', value: '2' }] });
+    const answer = await put(metricId, {
+      data_points: [
+        { date: '2024-01-01', value: '1' },
+        { date: '2024-01-01', value: '2' },
+      ],
+    });
     expect(answer.body.errors).toEqual([{ type: 'attribute_invalid', field: 'data_points[1].date', message: expect.stringContaining('data_points[0]') }]);
   });
 

@@ -8,7 +8,7 @@ export interface Answer {
   status: number;
   headers: Headers;
   /** Parsed JSON, or the raw text when the body is not JSON. */
-  // any: tests index freely into JSON answers; typing each one would restate the contract a second time.
+  // biome-ignore lint/suspicious/noExplicitAny: tests index freely into JSON answers; typing each one would restate the contract a second time.
   body: any;
 }
 

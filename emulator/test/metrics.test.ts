@@ -39,7 +39,10 @@ describe('GET /metrics', () => {
     const answer = await get(emulator, '/metrics', `company_id=${fund}&filter[portfolio_company_profile_id]=${DEMO_IDS.profile(1)}`);
     expect(answer.status).toBe(200);
     expect(answer.body.metrics.map((m: { id: string }) => m.id)).toEqual([
-      DEMO_IDS.metrics.dailyActiveUsers, DEMO_IDS.metrics.weeklySignups, DEMO_IDS.metrics.monthlyRecurringRevenue, DEMO_IDS.metrics.auditedRevenue,
+      DEMO_IDS.metrics.dailyActiveUsers,
+      DEMO_IDS.metrics.weeklySignups,
+      DEMO_IDS.metrics.monthlyRecurringRevenue,
+      DEMO_IDS.metrics.auditedRevenue,
     ]);
   });
 

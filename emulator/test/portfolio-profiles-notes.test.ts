@@ -23,17 +23,29 @@ describe('GET /portfolio_company_profiles', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.meta).toEqual({ total: 32, total_pages: 2, page: 1 });
     expect(answer.body.portfolio_company_profiles[1]).toEqual({
-      id: DEMO_IDS.profile(2), name: 'Bluebird Health', website_url: 'https://bluebird-health.example.com', currency: 'EUR',
-      created_at: '2018-02-15T12:00:00.000Z', company_id: fund, primary_contact_id: DEMO_IDS.contact(3), fiscal_year_end_month: 3,
+      id: DEMO_IDS.profile(2),
+      name: 'Bluebird Health',
+      website_url: 'https://bluebird-health.example.com',
+      currency: 'EUR',
+      created_at: '2018-02-15T12:00:00.000Z',
+      company_id: fund,
+      primary_contact_id: DEMO_IDS.contact(3),
+      fiscal_year_end_month: 3,
     });
     const months = answer.body.portfolio_company_profiles.map((p: { fiscal_year_end_month: number | null }) => p.fiscal_year_end_month);
     // The first twelve, then (after Blue Harbor's 13) the grown fund's 14 on, fiscal years ending in many months.
     expect(months).toEqual([12, 3, null, null, 6, null, null, null, null, null, null, null, 12, 6, 1, 9, 12, 3, null, 12, 6, 3, 12, 9, 12]);
     const second = await get(emulator, '/portfolio_company_profiles', `company_id=${fund}&page=2`);
     // Two companies the add-in reads as one name (trimmed, any case), which the service holds as two.
-    expect(second.body.portfolio_company_profiles.map((p: { name: string }) => p.name)).toEqual(
-      ['Atlas Freight', 'Beacon Insurance', 'Cinder Studios', 'Delta Grid', 'Ember Batteries', 'Cirrus Systems ', 'Foxglove Pharma'],
-    );
+    expect(second.body.portfolio_company_profiles.map((p: { name: string }) => p.name)).toEqual([
+      'Atlas Freight',
+      'Beacon Insurance',
+      'Cinder Studios',
+      'Delta Grid',
+      'Ember Batteries',
+      'Cirrus Systems ',
+      'Foxglove Pharma',
+    ]);
   });
 
   it('answers 403 for a startup company, which has no investor product', async () => {
@@ -48,16 +60,29 @@ describe('POST /portfolio_company_profiles', () => {
     const answer = await create({ name: 'Nimbus Cloud', company_id: fund });
     expect(answer.status).toBe(201);
     expect(answer.body.portfolio_company_profile).toEqual({
-      id: expect.any(String), name: 'Nimbus Cloud', website_url: null, currency: null, created_at: expect.any(String),
-      company_id: fund, primary_contact_id: null, fiscal_year_end_month: null,
+      id: expect.any(String),
+      name: 'Nimbus Cloud',
+      website_url: null,
+      currency: null,
+      created_at: expect.any(String),
+      company_id: fund,
+      primary_contact_id: null,
+      fiscal_year_end_month: null,
     });
   });
 
   it('accepts every optional field', async () => {
     const answer = await create({
-      name: 'Orbit Labs', company_id: fund, website_url: 'https://orbit.example.com', currency: 'CHF', primary_contact_id: DEMO_IDS.contact(1), fiscal_year_end_month: 9,
+      name: 'Orbit Labs',
+      company_id: fund,
+      website_url: 'https://orbit.example.com',
+      currency: 'CHF',
+      primary_contact_id: DEMO_IDS.contact(1),
+      fiscal_year_end_month: 9,
     });
-    expect(answer.body.portfolio_company_profile).toEqual(expect.objectContaining({ currency: 'CHF', fiscal_year_end_month: 9, primary_contact_id: DEMO_IDS.contact(1) }));
+    expect(answer.body.portfolio_company_profile).toEqual(
+      expect.objectContaining({ currency: 'CHF', fiscal_year_end_month: 9, primary_contact_id: DEMO_IDS.contact(1) }),
+    );
   });
 
   it('answers 422 on a name already used in the fund, whatever its case', async () => {
@@ -118,8 +143,11 @@ describe('GET /portfolio_notes', () => {
     const first = await get(emulator, '/portfolio_notes', `portfolio_company_profile_id=${DEMO_IDS.profile(1)}`);
     expect(first.body.meta).toEqual({ total: 27, total_pages: 2, page: 1 });
     expect(first.body.portfolio_notes[0]).toEqual({
-      id: DEMO_IDS.portfolioNote(27), name: 'Monthly update 2025-03', portfolio_company_profile_id: DEMO_IDS.profile(1),
-      content: 'Revenue and hiring for month 3 of 2025.', created_at: '2025-03-05T08:00:00.000Z',
+      id: DEMO_IDS.portfolioNote(27),
+      name: 'Monthly update 2025-03',
+      portfolio_company_profile_id: DEMO_IDS.profile(1),
+      content: 'Revenue and hiring for month 3 of 2025.',
+      created_at: '2025-03-05T08:00:00.000Z',
     });
     expect(first.body.portfolio_notes[0]).not.toHaveProperty('plaintext_content');
     const second = await get(emulator, '/portfolio_notes', `portfolio_company_profile_id=${DEMO_IDS.profile(1)}&page=2`);

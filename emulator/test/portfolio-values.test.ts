@@ -15,11 +15,27 @@ beforeEach(() => emulator.control.reset());
 
 const fund = DEMO_IDS.fund;
 const property = {
-  sector: DEMO_IDS.property(1), stage: DEMO_IDS.property(2), tags: DEMO_IDS.property(3), employees: DEMO_IDS.property(4),
-  founded: DEMO_IDS.property(5), boardSeat: DEMO_IDS.property(6), headquarters: DEMO_IDS.property(7), memo: DEMO_IDS.property(8),
-  deck: DEMO_IDS.property(9), thesis: DEMO_IDS.property(10), totalInvested: DEMO_IDS.property(11), harbor: DEMO_IDS.property(16),
+  sector: DEMO_IDS.property(1),
+  stage: DEMO_IDS.property(2),
+  tags: DEMO_IDS.property(3),
+  employees: DEMO_IDS.property(4),
+  founded: DEMO_IDS.property(5),
+  boardSeat: DEMO_IDS.property(6),
+  headquarters: DEMO_IDS.property(7),
+  memo: DEMO_IDS.property(8),
+  deck: DEMO_IDS.property(9),
+  thesis: DEMO_IDS.property(10),
+  totalInvested: DEMO_IDS.property(11),
+  harbor: DEMO_IDS.property(16),
 };
-const option = { fintech: DEMO_IDS.option(1), healthcare: DEMO_IDS.option(2), seriesA: DEMO_IDS.option(9), b2b: DEMO_IDS.option(12), saas: DEMO_IDS.option(14), ai: DEMO_IDS.option(17) };
+const option = {
+  fintech: DEMO_IDS.option(1),
+  healthcare: DEMO_IDS.option(2),
+  seriesA: DEMO_IDS.option(9),
+  b2b: DEMO_IDS.option(12),
+  saas: DEMO_IDS.option(14),
+  ai: DEMO_IDS.option(17),
+};
 
 /** A profile of its own, so a test's writes never meet another test's. */
 async function freshProfile(): Promise<string> {
@@ -27,8 +43,7 @@ async function freshProfile(): Promise<string> {
   return created.portfolio_company_profiles[0]!.id;
 }
 
-const putValue = (value: Record<string, unknown>) =>
-  call(emulator, 'PUT', '/portfolio_property_values', { body: { portfolio_property_value: value } });
+const putValue = (value: Record<string, unknown>) => call(emulator, 'PUT', '/portfolio_property_values', { body: { portfolio_property_value: value } });
 
 describe('GET /portfolio_properties', () => {
   it('lists every data type, then the auto-calculated investment properties by name', async () => {
@@ -54,7 +69,9 @@ describe('GET /portfolio_property_values', () => {
       return new Map<string, unknown>(answer.body.portfolio_property_values.map((v: { portfolio_property_id: string }) => [v.portfolio_property_id, v]));
     };
     const two = await valuesOf(2);
-    expect(two.get(property.stage)).toEqual(expect.objectContaining({ value: 'Series B', portfolio_property_option_id: DEMO_IDS.option(10), portfolio_property_option_ids: [DEMO_IDS.option(10)] }));
+    expect(two.get(property.stage)).toEqual(
+      expect.objectContaining({ value: 'Series B', portfolio_property_option_id: DEMO_IDS.option(10), portfolio_property_option_ids: [DEMO_IDS.option(10)] }),
+    );
     expect(two.get(property.employees)).toEqual(expect.objectContaining({ value: 84, portfolio_property_option_id: null, portfolio_property_option_ids: [] }));
     expect(two.get(property.founded)).toEqual(expect.objectContaining({ value: '2012-03-15' }));
     expect(two.get(property.totalInvested)).toEqual(expect.objectContaining({ value: 1000000 }));
@@ -67,7 +84,9 @@ describe('GET /portfolio_property_values', () => {
 
   it('returns formula-like text untouched', async () => {
     const answer = await get(emulator, '/portfolio_property_values', `portfolio_company_profile_id=${DEMO_IDS.profile(3)}`);
-    const headquarters = answer.body.portfolio_property_values.find((v: { portfolio_property_id: string }) => v.portfolio_property_id === property.headquarters);
+    const headquarters = answer.body.portfolio_property_values.find(
+      (v: { portfolio_property_id: string }) => v.portfolio_property_id === property.headquarters,
+    );
     expect(headquarters.value).toBe(FORMULA_TEXT);
   });
 
@@ -88,8 +107,12 @@ describe('PUT /portfolio_property_values', () => {
     const first = await putValue({ portfolio_property_id: property.employees, portfolio_company_profile_id: profileId, value: '42' });
     expect(first.status).toBe(201);
     expect(first.body.portfolio_property_value).toEqual({
-      id: expect.any(String), value: 42, portfolio_property_id: property.employees, portfolio_company_profile_id: profileId,
-      portfolio_property_option_id: null, portfolio_property_option_ids: [],
+      id: expect.any(String),
+      value: 42,
+      portfolio_property_id: property.employees,
+      portfolio_company_profile_id: profileId,
+      portfolio_property_option_id: null,
+      portfolio_property_option_ids: [],
     });
     const second = await putValue({ portfolio_property_id: property.employees, portfolio_company_profile_id: profileId, value: '43.5' });
     expect(second.status).toBe(200);
@@ -133,39 +156,74 @@ describe('PUT /portfolio_property_values', () => {
   });
 
   it('selects one option of a select property by id and answers its label', async () => {
-    const answer = await putValue({ portfolio_property_id: property.sector, portfolio_company_profile_id: await freshProfile(), portfolio_property_option_id: option.healthcare });
+    const answer = await putValue({
+      portfolio_property_id: property.sector,
+      portfolio_company_profile_id: await freshProfile(),
+      portfolio_property_option_id: option.healthcare,
+    });
     expect(answer.status).toBe(201);
-    expect(answer.body.portfolio_property_value).toEqual(expect.objectContaining({
-      value: 'Healthcare', portfolio_property_option_id: option.healthcare, portfolio_property_option_ids: [option.healthcare],
-    }));
+    expect(answer.body.portfolio_property_value).toEqual(
+      expect.objectContaining({
+        value: 'Healthcare',
+        portfolio_property_option_id: option.healthcare,
+        portfolio_property_option_ids: [option.healthcare],
+      }),
+    );
   });
 
   it('selects several options of a multiselect property and answers their labels in option order', async () => {
-    const answer = await putValue({ portfolio_property_id: property.tags, portfolio_company_profile_id: await freshProfile(), portfolio_property_option_ids: [option.ai, option.b2b, option.ai] });
-    expect(answer.body.portfolio_property_value).toEqual(expect.objectContaining({
-      value: ['B2B', 'AI'], portfolio_property_option_id: null, portfolio_property_option_ids: [option.b2b, option.ai],
-    }));
+    const answer = await putValue({
+      portfolio_property_id: property.tags,
+      portfolio_company_profile_id: await freshProfile(),
+      portfolio_property_option_ids: [option.ai, option.b2b, option.ai],
+    });
+    expect(answer.body.portfolio_property_value).toEqual(
+      expect.objectContaining({
+        value: ['B2B', 'AI'],
+        portfolio_property_option_id: null,
+        portfolio_property_option_ids: [option.b2b, option.ai],
+      }),
+    );
   });
 
   it('refuses an option of another property', async () => {
-    const answer = await putValue({ portfolio_property_id: property.sector, portfolio_company_profile_id: await freshProfile(), portfolio_property_option_id: option.seriesA });
+    const answer = await putValue({
+      portfolio_property_id: property.sector,
+      portfolio_company_profile_id: await freshProfile(),
+      portfolio_property_option_id: option.seriesA,
+    });
     expect(answer.status).toBe(422);
     expect(answer.body.errors[0].field).toBe('portfolio_property_option_id');
-    const many = await putValue({ portfolio_property_id: property.tags, portfolio_company_profile_id: await freshProfile(), portfolio_property_option_ids: [option.b2b, option.fintech] });
+    const many = await putValue({
+      portfolio_property_id: property.tags,
+      portfolio_company_profile_id: await freshProfile(),
+      portfolio_property_option_ids: [option.b2b, option.fintech],
+    });
     expect(many.body.errors[0].field).toBe('portfolio_property_option_ids');
   });
 
   it('refuses value together with an option field, and a missing form', async () => {
     const profileId = await freshProfile();
-    const both = await putValue({ portfolio_property_id: property.sector, portfolio_company_profile_id: profileId, value: 'Fintech', portfolio_property_option_id: option.fintech });
+    const both = await putValue({
+      portfolio_property_id: property.sector,
+      portfolio_company_profile_id: profileId,
+      value: 'Fintech',
+      portfolio_property_option_id: option.fintech,
+    });
     expect(both.status).toBe(422);
     expect(both.body.errors).toEqual([{ type: 'attribute_invalid', field: 'value', message: expect.stringContaining('must not be sent') }]);
     const labelForSelect = await putValue({ portfolio_property_id: property.sector, portfolio_company_profile_id: profileId, value: 'Fintech' });
     expect(labelForSelect.body.errors.map((e: { field: string }) => e.field)).toEqual(['value', 'portfolio_property_option_id']);
-    const optionForNumber = await putValue({ portfolio_property_id: property.employees, portfolio_company_profile_id: profileId, portfolio_property_option_ids: [] });
+    const optionForNumber = await putValue({
+      portfolio_property_id: property.employees,
+      portfolio_company_profile_id: profileId,
+      portfolio_property_option_ids: [],
+    });
     expect(optionForNumber.body.errors.map((e: { field: string }) => e.field)).toEqual(['portfolio_property_option_ids', 'value']);
     const nothing = await putValue({ portfolio_property_id: property.tags, portfolio_company_profile_id: profileId });
-    expect(nothing.body.errors).toEqual([{ type: 'attribute_invalid', field: 'portfolio_property_option_ids', message: 'is required for a multiselect property' }]);
+    expect(nothing.body.errors).toEqual([
+      { type: 'attribute_invalid', field: 'portfolio_property_option_ids', message: 'is required for a multiselect property' },
+    ]);
   });
 
   it('refuses to write an auto-calculated investment property', async () => {
@@ -175,11 +233,19 @@ describe('PUT /portfolio_property_values', () => {
   });
 
   it('refuses unknown ids with 422 and a profile the token cannot access with 403', async () => {
-    const unknownProperty = await putValue({ portfolio_property_id: '99999999-0000-4000-8000-000000000000', portfolio_company_profile_id: DEMO_IDS.profile(1), value: '1' });
+    const unknownProperty = await putValue({
+      portfolio_property_id: '99999999-0000-4000-8000-000000000000',
+      portfolio_company_profile_id: DEMO_IDS.profile(1),
+      value: '1',
+    });
     expect(unknownProperty.body.errors[0]).toEqual(expect.objectContaining({ type: 'attribute_invalid', field: 'portfolio_property_id' }));
     const foreignProperty = await putValue({ portfolio_property_id: property.harbor, portfolio_company_profile_id: DEMO_IDS.profile(1), value: '1' });
     expect(foreignProperty.body.errors[0].field).toBe('portfolio_property_id');
-    const unknownProfile = await putValue({ portfolio_property_id: property.employees, portfolio_company_profile_id: '99999999-0000-4000-8000-000000000000', value: '1' });
+    const unknownProfile = await putValue({
+      portfolio_property_id: property.employees,
+      portfolio_company_profile_id: '99999999-0000-4000-8000-000000000000',
+      value: '1',
+    });
     expect(unknownProfile.body.errors[0].field).toBe('portfolio_company_profile_id');
     const hidden = await putValue({ portfolio_property_id: property.harbor, portfolio_company_profile_id: DEMO_IDS.profile(13), value: '1' });
     expect(hidden.status).toBe(403);
@@ -197,7 +263,11 @@ describe('GET /portfolio_property_options', () => {
     const answer = await get(emulator, '/portfolio_property_options', `portfolio_property_id=${property.stage}`);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
-      portfolio_property_options: ['Seed', 'Series A', 'Series B', 'Growth'].map((label, i) => ({ id: DEMO_IDS.option(8 + i), label, portfolio_property_id: property.stage })),
+      portfolio_property_options: ['Seed', 'Series A', 'Series B', 'Growth'].map((label, i) => ({
+        id: DEMO_IDS.option(8 + i),
+        label,
+        portfolio_property_id: property.stage,
+      })),
     });
   });
 
@@ -209,7 +279,9 @@ describe('GET /portfolio_property_options', () => {
   });
 
   it('answers an empty list for a property without options', async () => {
-    expect((await get(emulator, '/portfolio_property_options', `portfolio_property_id=${property.employees}`)).body).toEqual({ portfolio_property_options: [] });
+    expect((await get(emulator, '/portfolio_property_options', `portfolio_property_id=${property.employees}`)).body).toEqual({
+      portfolio_property_options: [],
+    });
   });
 
   it('answers 400 for a missing or unknown property, 403 for one the token cannot access', async () => {

@@ -97,7 +97,16 @@ function workerScript(): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const esbuild = require('esbuild') as typeof import('esbuild');
   const temporary = `${out}.${process.pid}.${Date.now()}`;
-  esbuild.buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: temporary, external: ['esbuild'], logLevel: 'silent' });
+  esbuild.buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: temporary,
+    external: ['esbuild'],
+    logLevel: 'silent',
+  });
   // The HTTP client starts its own worker from beside the code that runs it.
   copyFileSync(path.join(root, 'sync-http-worker.cjs'), path.join(dir, 'sync-http-worker.cjs'));
   renameSync(temporary, out);
@@ -143,10 +152,12 @@ export class WorkerPool {
 
   async close(): Promise<void> {
     const workers = this.#workers.splice(0);
-    await Promise.all(workers.map(async ({ worker, port }) => {
-      port.close();
-      await worker.terminate();
-    }));
+    await Promise.all(
+      workers.map(async ({ worker, port }) => {
+        port.close();
+        await worker.terminate();
+      }),
+    );
   }
 
   #dispatch(): void {

@@ -47,9 +47,7 @@ export interface JobRequest {
   services: Record<string, unknown>;
 }
 
-export type JobOutcome =
-  | { ok: true; value: unknown }
-  | { ok: false; name: string; message: string; timedOut: boolean; cellCode?: string };
+export type JobOutcome = { ok: true; value: unknown } | { ok: false; name: string; message: string; timedOut: boolean; cellCode?: string };
 
 export interface JobResult {
   /** False when the function did not exist: nothing ran, as the synchronous entry points leave no record. */

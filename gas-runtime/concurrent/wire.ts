@@ -146,7 +146,14 @@ export class RemoteObjects {
     const { caller } = this;
     for (const method of descriptor.methods) {
       Object.defineProperty(remote, method, {
-        value: (...args: unknown[]) => this.decode(caller.call(descriptor.id, method, args.map((arg) => this.encode(arg)))),
+        value: (...args: unknown[]) =>
+          this.decode(
+            caller.call(
+              descriptor.id,
+              method,
+              args.map((arg) => this.encode(arg)),
+            ),
+          ),
         enumerable: false,
         // The Membrane's Proxy may only return its own wrapper for a configurable property.
         configurable: true,

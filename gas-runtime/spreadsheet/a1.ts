@@ -79,7 +79,13 @@ export function quoteSheetName(name: string): string {
 }
 
 /** The A1 notation of a block of cells; open-ended rows or columns print as Apps Script prints them (A:B, 2:5). */
-export function formatA1(row: number, column: number, numRows: number, numColumns: number, open: { rows: boolean; columns: boolean } = { rows: false, columns: false }): string {
+export function formatA1(
+  row: number,
+  column: number,
+  numRows: number,
+  numColumns: number,
+  open: { rows: boolean; columns: boolean } = { rows: false, columns: false },
+): string {
   const endRow = row + numRows - 1;
   const endColumn = column + numColumns - 1;
   if (open.rows && !open.columns) return `${columnToLetters(column)}${row === 1 ? '' : row}:${columnToLetters(endColumn)}`;

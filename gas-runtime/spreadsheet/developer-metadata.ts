@@ -19,7 +19,12 @@ export class DeveloperMetadata {
   #key: string;
   #value: string | null;
 
-  constructor(readonly _sheet: Sheet, readonly _id: number, key: string, value: string | null) {
+  constructor(
+    readonly _sheet: Sheet,
+    readonly _id: number,
+    key: string,
+    value: string | null,
+  ) {
     this.#key = key;
     this.#value = value;
   }

@@ -6,10 +6,7 @@ import { isCalendarDate, serialOf } from './serial-date';
 /** What a cell stores: text, a number (dates are numbers with a date format), or a boolean. */
 export type StoredValue = string | number | boolean;
 
-export type ParsedEntry =
-  | { kind: 'empty' }
-  | { kind: 'formula'; formula: string }
-  | { kind: 'value'; value: StoredValue; format?: string };
+export type ParsedEntry = { kind: 'empty' } | { kind: 'formula'; formula: string } | { kind: 'value'; value: StoredValue; format?: string };
 
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const GROUPED_NUMBER = /^([+-]?)(\d{1,3}(?:,\d{3})+)(\.\d+)?$/;

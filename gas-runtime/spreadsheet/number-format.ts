@@ -42,7 +42,10 @@ function sections(format: string): string[] {
 
 /** The format without quoted text, escapes and [brackets]: what is left says what kind of format it is. */
 function codesOnly(format: string): string {
-  return format.replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/\[[^\]]*\]/g, '');
+  return format
+    .replace(/"[^"]*"/g, '')
+    .replace(/\\./g, '')
+    .replace(/\[[^\]]*\]/g, '');
 }
 
 /** True for a date or time format: its codes use y, m, d, h or s (after quoted text is removed). */
@@ -245,7 +248,10 @@ function formatDateSerial(serial: number, format: string): string {
         case 's':
           return String(parts.second).padStart(Math.min(width, 2), '0');
         case '.':
-          return `.${String(parts.millisecond).padStart(3, '0').slice(0, width - 1).padEnd(width - 1, '0')}`;
+          return `.${String(parts.millisecond)
+            .padStart(3, '0')
+            .slice(0, width - 1)
+            .padEnd(width - 1, '0')}`;
         case 'a':
           if (code === 'a/p') return parts.hour < 12 ? 'a' : 'p';
           return parts.hour < 12 ? 'AM' : 'PM';

@@ -3,7 +3,7 @@
 import { GasError } from '../errors';
 import { signatureError } from '../signature';
 import { formatA1 } from './a1';
-import { clearContent, clearFormat } from './cell';
+import { clearFormat } from './cell';
 import { DEFAULT_BACKGROUND, normalizeColor } from './colors';
 import { DataValidation, checkRuleApplies } from './data-validation';
 import { Filter } from './filter';
@@ -79,7 +79,9 @@ export class Range {
   }
 
   isBlank(): boolean {
-    return this.#cells((row, column) => this._sheet._cell(row, column)).every((cells) => cells.every((cell) => !cell || (cell.value === null && cell.formula === null && cell.error === null)));
+    return this.#cells((row, column) => this._sheet._cell(row, column)).every((cells) =>
+      cells.every((cell) => !cell || (cell.value === null && cell.formula === null && cell.error === null)),
+    );
   }
 
   getValue(): CellValue {
@@ -283,11 +285,15 @@ export class Range {
   #checkMatrix(data: unknown, method: string): void {
     if (!Array.isArray(data) || !data.every(Array.isArray)) throw signatureError(`SpreadsheetApp.Range.${method}`, [data]);
     if (data.length !== this._numRows) {
-      throw new GasError(`The number of rows in the data does not match the number of rows in the range. The data has ${data.length} but the range has ${this._numRows}.`);
+      throw new GasError(
+        `The number of rows in the data does not match the number of rows in the range. The data has ${data.length} but the range has ${this._numRows}.`,
+      );
     }
     for (const row of data as unknown[][]) {
       if (row.length !== this._numColumns) {
-        throw new GasError(`The number of columns in the data does not match the number of columns in the range. The data has ${row.length} but the range has ${this._numColumns}.`);
+        throw new GasError(
+          `The number of columns in the data does not match the number of columns in the range. The data has ${row.length} but the range has ${this._numColumns}.`,
+        );
       }
     }
   }

@@ -19,7 +19,16 @@ export function serialToDate(serial: number, timeZone: string): Date {
 }
 
 /** The calendar fields of a serial number, independent of any time zone (the cell shows these). */
-export function serialParts(serial: number): { year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number; weekday: number } {
+export function serialParts(serial: number): {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  millisecond: number;
+  weekday: number;
+} {
   // Rounded to the millisecond, so 0.1 days is 2:24:00.000 and not 2:23:59.999.
   const date = new Date(EPOCH_UTC + Math.round(serial * MS_PER_DAY));
   return {

@@ -82,7 +82,8 @@ export class Sheet {
   /** getRange(a1Notation) or getRange(row, column, numRows?, numColumns?). */
   getRange(rowOrA1: number | string, column?: number, numRows?: number, numColumns?: number): Range {
     if (typeof rowOrA1 === 'string') return this._rangeFromA1(rowOrA1);
-    if (typeof rowOrA1 !== 'number' || typeof column !== 'number') throw signatureError('SpreadsheetApp.Sheet.getRange', [rowOrA1, column, numRows, numColumns]);
+    if (typeof rowOrA1 !== 'number' || typeof column !== 'number')
+      throw signatureError('SpreadsheetApp.Sheet.getRange', [rowOrA1, column, numRows, numColumns]);
     return this._range(rowOrA1, column, numRows ?? 1, numColumns ?? 1);
   }
 

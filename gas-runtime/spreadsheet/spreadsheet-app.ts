@@ -58,7 +58,10 @@ export class SpreadsheetAppStandIn {
 
   /** With no document open there is nothing to activate (the message is ours, *unverified*). */
   #requireActiveDocument(member: string): void {
-    if (!this._hasActiveDocument) throw new GasError(`SpreadsheetApp.${member}: there is no active spreadsheet in this execution (a time-driven trigger of an add-on opens the spreadsheet by id).`);
+    if (!this._hasActiveDocument)
+      throw new GasError(
+        `SpreadsheetApp.${member}: there is no active spreadsheet in this execution (a time-driven trigger of an add-on opens the spreadsheet by id).`,
+      );
   }
 
   getUi(): Ui {

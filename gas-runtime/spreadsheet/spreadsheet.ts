@@ -25,7 +25,10 @@ export interface FormulaLocation {
 export type FormulaEvaluator = (formula: string, at: FormulaLocation) => FormulaResult;
 
 /** Without an evaluator every formula shows #NAME?, as an unknown function would. */
-export const unknownFormula: FormulaEvaluator = () => ({ error: '#NAME?', message: 'gas-runtime has no formula engine; pass a formulaEvaluator to give formulas values.' });
+export const unknownFormula: FormulaEvaluator = () => ({
+  error: '#NAME?',
+  message: 'gas-runtime has no formula engine; pass a formulaEvaluator to give formulas values.',
+});
 
 export type EvaluatedFormula = { kind: 'value'; value: string | number | boolean | Date | null } | { kind: 'error'; code: CellErrorCode; message: string };
 

@@ -57,7 +57,7 @@ describe('activeRangeIsCallingCell', () => {
 });
 
 describe('sharedCachesAcrossExecutions', () => {
-  it('gives custom functions the owner\'s user cache by default, and one of their own when switched off', async () => {
+  it("gives custom functions the owner's user cache by default, and one of their own when switched off", async () => {
     const on = runtime();
     await on.runCustomFunctionAsync('PUT_AND_WAIT', ['k']);
     expect(await on.runCustomFunctionAsync('GET', ['k'])).toBe('v');
@@ -74,7 +74,7 @@ describe('sharedCachesAcrossExecutions', () => {
 });
 
 describe('intlKnowsZone', () => {
-  it('knows every zone by default; false refuses the spreadsheet\'s and the script\'s zones; a list refuses those', async () => {
+  it("knows every zone by default; false refuses the spreadsheet's and the script's zones; a list refuses those", async () => {
     expect(runtime().runCustomFunction('ZONE_OK', ['America/New_York'])).toBe('known');
     const off = runtime({ assumptions: { intlKnowsZone: false } });
     expect(off.runCustomFunction('ZONE_OK', ['America/New_York'])).toBe('RangeError: Invalid time zone specified: America/New_York');
@@ -89,7 +89,7 @@ describe('intlKnowsZone', () => {
 });
 
 describe('datesInScriptZone', () => {
-  it('passes a date cell as midnight in the spreadsheet\'s zone by default, and in the script\'s when switched', () => {
+  it("passes a date cell as midnight in the spreadsheet's zone by default, and in the script's when switched", () => {
     const on = runtime();
     on.spreadsheet.getSheetByName('Sheet1')!.getRange('A1').setValue('2024-01-15');
     expect(on.evaluateFormula('=INSTANT(A1)', { cell: 'B1' })).toEqual({ ok: true, values: [['2024-01-15T05:00:00.000Z']] });
@@ -100,8 +100,11 @@ describe('datesInScriptZone', () => {
 });
 
 describe('returnedDatesInScriptZone', () => {
-  it('shows a returned Date on the spreadsheet\'s wall clock by default, and on the script\'s when switched', () => {
-    for (const [assumptions, shown] of [[{}, '1/15/2024'], [{ returnedDatesInScriptZone: true }, '1/15/2024 5:00:00']] as const) {
+  it("shows a returned Date on the spreadsheet's wall clock by default, and on the script's when switched", () => {
+    for (const [assumptions, shown] of [
+      [{}, '1/15/2024'],
+      [{ returnedDatesInScriptZone: true }, '1/15/2024 5:00:00'],
+    ] as const) {
       const rt = runtime({ assumptions, code: `${CODE}\nfunction MIDNIGHT_NY() { return new Date('2024-01-15T05:00:00Z'); }` });
       rt.evaluateFormula('=MIDNIGHT_NY()', { cell: 'A1' });
       expect(rt.spreadsheet.getSheetByName('Sheet1')!.getRange('A1').getDisplayValue()).toBe(shown);
@@ -141,8 +144,11 @@ describe('identicalFormulaRecalculates and recalculateWritten', () => {
 });
 
 describe('activeSpreadsheetInTimeTrigger', () => {
-  it('gives an add-on\'s time-driven trigger no active spreadsheet by default, and the spreadsheet when switched', () => {
-    for (const [assumptions, seen] of [[{}, 'false false'], [{ activeSpreadsheetInTimeTrigger: true }, 'true true']] as const) {
+  it("gives an add-on's time-driven trigger no active spreadsheet by default, and the spreadsheet when switched", () => {
+    for (const [assumptions, seen] of [
+      [{}, 'false false'],
+      [{ activeSpreadsheetInTimeTrigger: true }, 'true true'],
+    ] as const) {
       const rt = runtime({ assumptions });
       rt.run('schedule');
       rt.triggers.advance(3_600_000);
@@ -154,7 +160,7 @@ describe('activeSpreadsheetInTimeTrigger', () => {
 describe('ScriptApp.getAuthorizationInfo', () => {
   const SCOPES = ['https://www.googleapis.com/auth/spreadsheets.currentonly', 'https://www.googleapis.com/auth/script.scriptapp'];
 
-  it('needs nothing when the granted scopes are the manifest\'s', () => {
+  it("needs nothing when the granted scopes are the manifest's", () => {
     expect(runtime({ oauthScopes: SCOPES }).run('scopes')).toEqual({ status: 'NOT_REQUIRED', url: null, scopes: SCOPES });
   });
 
@@ -173,7 +179,10 @@ describe('ScriptApp.getAuthorizationInfo', () => {
 
 describe('writtenDatesGetDateFormat', () => {
   it('gives a Date a script writes into an automatic cell the default date format, and none when switched off', () => {
-    for (const [assumptions, format, shown] of [[{}, 'M/d/yyyy', '1/15/2024'], [{ writtenDatesGetDateFormat: false }, '0.###############', '45306']] as const) {
+    for (const [assumptions, format, shown] of [
+      [{}, 'M/d/yyyy', '1/15/2024'],
+      [{ writtenDatesGetDateFormat: false }, '0.###############', '45306'],
+    ] as const) {
       const rt = runtime({ assumptions });
       const cell = rt.spreadsheet.getSheetByName('Sheet1')!.getRange('A1');
       cell.setValue(new Date('2024-01-15T05:00:00Z'));
@@ -189,7 +198,7 @@ describe('writtenDatesGetDateFormat', () => {
 describe('declinedScopeRefusalNamesScope', () => {
   it('names the declined scope in the refusal, and gives the words that name none when switched off', () => {
     const EMAIL = 'https://www.googleapis.com/auth/userinfo.email';
-    const code = "function who() { try { return Session.getActiveUser().getEmail(); } catch (e) { return e.message; } }";
+    const code = 'function who() { try { return Session.getActiveUser().getEmail(); } catch (e) { return e.message; } }';
     for (const [assumptions, words] of [
       [{}, `You do not have permission to call Session.getActiveUser. Required permissions: ${EMAIL}`],
       [{ declinedScopeRefusalNamesScope: false }, 'Authorization is required to perform that action.'],

@@ -8,7 +8,10 @@ function runtime() {
 describe('custom functions', () => {
   it('may read the spreadsheet but not change it', () => {
     const rt = runtime();
-    rt.spreadsheet.getActiveSheet().getRange('A1:B1').setValues([[1, 'two']]);
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange('A1:B1')
+      .setValues([[1, 'two']]);
     expect(rt.runCustomFunction('CUSTOM_READ', ['A1:B1'])).toEqual([[1, 'two']]);
     expect(() => rt.runCustomFunction('CUSTOM_WRITE')).toThrow(new CustomFunctionError('You do not have permission to call setValue'));
     expect(rt.spreadsheet.getActiveSheet().getRange('Z1').getValue()).toBe('');

@@ -37,9 +37,19 @@ describe('a recalculation', () => {
   it('runs at most maxConcurrent cells at once, queues the rest, and writes every cell into the grid', async () => {
     // 60 cells at once are past the per-second rate (invocation-rate.test.ts): off, to see the queue.
     await rt.close();
-    rt = createGasRuntime({ code: fixture('concurrency'), owner: OWNER, activeUser: OWNER, startTime: new Date('2024-03-01T12:00:00Z'), assumptions: { customFunctionsPerSecond: false } });
+    rt = createGasRuntime({
+      code: fixture('concurrency'),
+      owner: OWNER,
+      activeUser: OWNER,
+      startTime: new Date('2024-03-01T12:00:00Z'),
+      assumptions: { customFunctionsPerSecond: false },
+    });
     const cells = Array.from({ length: 60 }, (_, i) => ({ formula: `=HELD_CELL("c${i}")`, cell: `B${i + 1}` }));
-    const started = () => rt.cache.script()._keys().filter((key) => key.startsWith('started-')).length;
+    const started = () =>
+      rt.cache
+        .script()
+        ._keys()
+        .filter((key) => key.startsWith('started-')).length;
     const recalculation = rt.recalculate(cells, { maxConcurrent: 30 });
     await until(() => started() === 30, '30 cells running');
     // Room for a 31st to start, were the limit not kept.
@@ -53,7 +63,12 @@ describe('a recalculation', () => {
     expect(queued).toHaveLength(30);
     expect(outcomes.every((o) => o.queuedAt <= o.startedAt && o.startedAt <= o.finishedAt)).toBe(true);
     const sheet = rt.spreadsheet.getActiveSheet();
-    expect(sheet.getRange('B1:B60').getValues().map(([v]) => v)).toEqual(cells.map((_, i) => `c${i}@B${i + 1}`));
+    expect(
+      sheet
+        .getRange('B1:B60')
+        .getValues()
+        .map(([v]) => v),
+    ).toEqual(cells.map((_, i) => `c${i}@B${i + 1}`));
     expect(sheet.getRange('B7').getFormula()).toBe('=HELD_CELL("c6")');
     expect(rt.executions.map((e) => e.id).sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     expect(rt.executions.every((e) => e.kind === 'custom-function' && e.outcome === 'completed')).toBe(true);
@@ -102,10 +117,7 @@ describe('the user lock between concurrent executions', () => {
 
 describe('shared state', () => {
   it('lets one execution read what another, running at the same time, put in the user cache', async () => {
-    const results = await Promise.all([
-      rt.callServerAsync('handshake', ['ping', 'pong']),
-      rt.runCustomFunctionAsync('HANDSHAKE', ['pong', 'ping']),
-    ]);
+    const results = await Promise.all([rt.callServerAsync('handshake', ['ping', 'pong']), rt.runCustomFunctionAsync('HANDSHAKE', ['pong', 'ping'])]);
     expect(results).toEqual(['met', 'met']);
   }, 60_000);
 

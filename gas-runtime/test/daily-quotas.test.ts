@@ -14,7 +14,8 @@ const WRITES_REFUSED = 'Service invoked too many times for one day: graphite pro
 const COMPUTER_TIME = 'Service using too much computer time for one day';
 
 describe('the Properties read/write daily quota', () => {
-  const runtime = (propertiesDailyQuota?: number) => createGasRuntime({ code: fixture('services'), owner: OWNER, startTime: START, ...(propertiesDailyQuota === undefined ? {} : { propertiesDailyQuota }) });
+  const runtime = (propertiesDailyQuota?: number) =>
+    createGasRuntime({ code: fixture('services'), owner: OWNER, startTime: START, ...(propertiesDailyQuota === undefined ? {} : { propertiesDailyQuota }) });
 
   it('is 50,000 calls a day for a consumer account and 500,000 for Workspace', () => {
     expect(createGasRuntime({ code: '' }).quotas.properties.limit).toBe(50_000);
@@ -41,7 +42,7 @@ describe('the Properties read/write daily quota', () => {
     expect([rt.quotas.properties.used(OWNER), rt.quotas.properties.used(EDITOR)]).toEqual([2, 0]);
   });
 
-  it('refuses every call past the quota, in every execution, with Apps Script\'s message, until 24 hours after the first call', () => {
+  it("refuses every call past the quota, in every execution, with Apps Script's message, until 24 hours after the first call", () => {
     const rt = runtime(3);
     rt.properties.user(OWNER).setProperty('token', 't');
     rt.runCustomFunction('READ_TOKEN');
@@ -62,7 +63,12 @@ describe('the Properties read/write daily quota', () => {
 
 describe("the triggers' total runtime daily quota", () => {
   const runtime = (triggerRuntimeDailyQuotaMs?: number) =>
-    createGasRuntime({ code: fixture('triggers'), owner: OWNER, startTime: START, ...(triggerRuntimeDailyQuotaMs === undefined ? {} : { triggerRuntimeDailyQuotaMs }) });
+    createGasRuntime({
+      code: fixture('triggers'),
+      owner: OWNER,
+      startTime: START,
+      ...(triggerRuntimeDailyQuotaMs === undefined ? {} : { triggerRuntimeDailyQuotaMs }),
+    });
   const naps = (rt: ReturnType<typeof runtime>) => Number(rt.properties.script().getProperty('naps') ?? '0');
 
   it('is 90 minutes a day for a consumer account', () => {

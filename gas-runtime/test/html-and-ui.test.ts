@@ -6,7 +6,9 @@ describe('HtmlService and the UI', () => {
     const rt = createGasRuntime({ code: fixture('addon'), files: FIXTURES });
     rt.run('onOpen', [], { authMode: 'NONE' });
     rt.run('onInstall', [], { authMode: 'FULL' });
-    expect(rt.ui.menus).toEqual([{ caption: null, addon: true, entries: [{ kind: 'item', caption: 'Open sidebar', functionName: 'showSidebar' }, { kind: 'separator' }] }]);
+    expect(rt.ui.menus).toEqual([
+      { caption: null, addon: true, entries: [{ kind: 'item', caption: 'Open sidebar', functionName: 'showSidebar' }, { kind: 'separator' }] },
+    ]);
     expect(rt.ui.menuFunction('Open sidebar')).toBe('showSidebar');
   });
 

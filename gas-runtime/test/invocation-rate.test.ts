@@ -58,7 +58,7 @@ describe('custom functions invoked too many times per second', () => {
     expect(rt.invocationRate.counted(OWNER)).toEqual({ invoked: 2001, refused: 2000 - DEFAULT_CUSTOM_FUNCTIONS_PER_SECOND });
   }, 120_000);
 
-  it('counts per user as the daily quotas are: an editor\'s cells count on the owner, whose functions they run', async () => {
+  it("counts per user as the daily quotas are: an editor's cells count on the owner, whose functions they run", async () => {
     const rt = runtime({ assumptions: { customFunctionsPerSecond: 5 } });
     const cells = perCellModel(rt, 1).slice(0, 6);
     const outcomes = await rt.recalculate(cells.map((cell, i) => ({ ...cell, user: i % 2 === 0 ? EDITOR : OWNER })));
@@ -80,7 +80,7 @@ describe('custom functions invoked too many times per second', () => {
 });
 
 describe('the second it counts in', () => {
-  it('is any 1,000 ms of the runtime\'s clock, refused invocations included', () => {
+  it("is any 1,000 ms of the runtime's clock, refused invocations included", () => {
     let now = 0;
     const clock = { now: () => now, advance: (ms: number) => void (now += ms) };
     const rate = new InvocationRate(3, clock);

@@ -39,7 +39,10 @@ describe('a cell of more than 50,000 characters', () => {
     const rt = runtime();
     expect(rt.runCustomFunction('LONG_TEXT', [50_000])).toHaveLength(50_000);
     expect(() => rt.runCustomFunction('LONG_TEXT', [50_001])).toThrow(new CustomFunctionError(OVER_50000.replace('Exception: ', '')));
-    expect(rt.evaluateFormula('=LONG_TEXT(50001)', { cell: 'B2' })).toEqual({ ok: false, error: { code: '#ERROR!', message: OVER_50000.replace('Exception: ', '') } });
+    expect(rt.evaluateFormula('=LONG_TEXT(50001)', { cell: 'B2' })).toEqual({
+      ok: false,
+      error: { code: '#ERROR!', message: OVER_50000.replace('Exception: ', '') },
+    });
     expect(rt.spreadsheet.getActiveSheet().getRange('B2').getValue()).toBe('#ERROR!');
   });
 });

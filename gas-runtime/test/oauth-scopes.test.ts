@@ -60,13 +60,17 @@ describe('the manifest oauthScopes', () => {
   it('refuse the active spreadsheet without either spreadsheet scope, naming both', () => {
     const rt = createGasRuntime({ code: SCRIPT, oauthScopes: [EXTERNAL_REQUEST] });
     expect(() => rt.run('readActive')).toThrow(refusal('SpreadsheetApp.getActiveSpreadsheet', `(${CURRENT_ONLY} || ${SPREADSHEETS})`));
-    expect(() => rt.runCustomFunction('READ_A1')).toThrow(new CustomFunctionError(refusal('SpreadsheetApp.getActiveSpreadsheet', `(${CURRENT_ONLY} || ${SPREADSHEETS})`)));
+    expect(() => rt.runCustomFunction('READ_A1')).toThrow(
+      new CustomFunctionError(refusal('SpreadsheetApp.getActiveSpreadsheet', `(${CURRENT_ONLY} || ${SPREADSHEETS})`)),
+    );
   });
 
   it('refuse UrlFetchApp.fetch without script.external_request, and allow it with', async () => {
     const without = createGasRuntime({ code: SCRIPT, oauthScopes: [CURRENT_ONLY] });
     expect(() => without.run('fetchText', [`${server.url}/status/200`])).toThrow(refusal('UrlFetchApp.fetch', EXTERNAL_REQUEST));
-    expect(() => without.runCustomFunction('FETCH_TEXT', [`${server.url}/status/200`])).toThrow(new CustomFunctionError(refusal('UrlFetchApp.fetch', EXTERNAL_REQUEST)));
+    expect(() => without.runCustomFunction('FETCH_TEXT', [`${server.url}/status/200`])).toThrow(
+      new CustomFunctionError(refusal('UrlFetchApp.fetch', EXTERNAL_REQUEST)),
+    );
     expect(without.run('caught')).toBe(`Exception: ${refusal('UrlFetchApp.fetch', EXTERNAL_REQUEST)}`);
     expect(without.executions.map((execution) => execution.urlFetchCount)).toEqual([0, 0, 0]);
 
@@ -166,10 +170,14 @@ function declinedRefusal(call: string, scopes: string): string {
 }
 
 describe('granular consent: a user may decline any scope the manifest asks for', () => {
-  it('refuses only the calls that need the declined scope, with Apps Script\'s words, and only for that user', async () => {
+  it("refuses only the calls that need the declined scope, with Apps Script's words, and only for that user", async () => {
     const rt = consentRuntime([EXTERNAL_REQUEST]);
-    expect(() => rt.run('fetchText', [`${server.url}/status/200`])).toThrow(new ScriptError(declinedRefusal('UrlFetchApp.fetch', EXTERNAL_REQUEST), 'Exception', 'fetchText'));
-    expect(() => rt.runCustomFunction('FETCH_CELL', [`${server.url}/status/200`])).toThrow(new CustomFunctionError(declinedRefusal('UrlFetchApp.fetch', EXTERNAL_REQUEST)));
+    expect(() => rt.run('fetchText', [`${server.url}/status/200`])).toThrow(
+      new ScriptError(declinedRefusal('UrlFetchApp.fetch', EXTERNAL_REQUEST), 'Exception', 'fetchText'),
+    );
+    expect(() => rt.runCustomFunction('FETCH_CELL', [`${server.url}/status/200`])).toThrow(
+      new CustomFunctionError(declinedRefusal('UrlFetchApp.fetch', EXTERNAL_REQUEST)),
+    );
     expect(rt.executions.map((execution) => execution.urlFetchCount)).toEqual([0, 0]);
     // Everything else still works for them.
     expect(rt.run('writeActive')).toBe('written');

@@ -10,10 +10,11 @@ function runtime() {
 
 describe('another spreadsheet of the same script', () => {
   it('shares the user and script properties and caches, and keeps its own document ones', () => {
-    const code = 'function put(v) { PropertiesService.getUserProperties().setProperty("u", v); PropertiesService.getScriptProperties().setProperty("s", v);'
-      + ' PropertiesService.getDocumentProperties().setProperty("d", v); CacheService.getUserCache().put("u", v); CacheService.getDocumentCache().put("d", v); }'
-      + ' function get() { return [PropertiesService.getUserProperties().getProperty("u"), PropertiesService.getScriptProperties().getProperty("s"),'
-      + ' PropertiesService.getDocumentProperties().getProperty("d"), CacheService.getUserCache().get("u"), CacheService.getDocumentCache().get("d")]; }';
+    const code =
+      'function put(v) { PropertiesService.getUserProperties().setProperty("u", v); PropertiesService.getScriptProperties().setProperty("s", v);' +
+      ' PropertiesService.getDocumentProperties().setProperty("d", v); CacheService.getUserCache().put("u", v); CacheService.getDocumentCache().put("d", v); }' +
+      ' function get() { return [PropertiesService.getUserProperties().getProperty("u"), PropertiesService.getScriptProperties().getProperty("s"),' +
+      ' PropertiesService.getDocumentProperties().getProperty("d"), CacheService.getUserCache().get("u"), CacheService.getDocumentCache().get("d")]; }';
     const first = createGasRuntime({ code, owner: OWNER, spreadsheetId: 'first' });
     const second = createGasRuntime({ code, owner: OWNER, spreadsheetId: 'second', sameScriptAs: first });
     first.run('put', ['one'], { user: OWNER });
@@ -66,7 +67,9 @@ describe('PropertiesService', () => {
 
   it('lets only the owner set user properties from a custom function', () => {
     const rt = runtime();
-    expect(() => rt.runCustomFunction('WRITE_TOKEN', ['x'], { user: EDITOR })).toThrow(new CustomFunctionError('You do not have permission to call setProperty'));
+    expect(() => rt.runCustomFunction('WRITE_TOKEN', ['x'], { user: EDITOR })).toThrow(
+      new CustomFunctionError('You do not have permission to call setProperty'),
+    );
     expect(rt.runCustomFunction('WRITE_TOKEN', ['y'], { user: OWNER })).toBe('written');
     expect(rt.properties.user(OWNER).getProperty('token')).toBe('y');
     expect(rt.properties.user(EDITOR).getProperty('token')).toBeNull();
@@ -75,7 +78,15 @@ describe('PropertiesService', () => {
   it('counts the calls of each method per store, refused writes and a custom function’s owner store included', () => {
     const rt = runtime();
     rt.run('propertyRoundTrip');
-    expect(rt.properties.calls().script).toEqual({ getProperty: 2, getProperties: 1, getKeys: 1, setProperty: 2, setProperties: 1, deleteProperty: 1, deleteAllProperties: 0 });
+    expect(rt.properties.calls().script).toEqual({
+      getProperty: 2,
+      getProperties: 1,
+      getKeys: 1,
+      setProperty: 2,
+      setProperties: 1,
+      deleteProperty: 1,
+      deleteAllProperties: 0,
+    });
     expect(() => rt.runCustomFunction('WRITE_TOKEN', ['x'], { user: EDITOR })).toThrow(CustomFunctionError);
     rt.runCustomFunction('READ_TOKEN', [], { user: EDITOR });
     // The editor's formulas read and write the owner's store: the calls are the owner's store's.
@@ -216,7 +227,9 @@ describe('Utilities.sleep and the execution limits', () => {
   it('stops any other execution after 6 minutes, even when the script catches the error', () => {
     const rt = runtime();
     expect(rt.run('sleepInSteps', [3, 110_000])).toBe('finished');
-    expect(() => rt.run('sleepInSteps', [4, 100_000])).toThrow(expect.objectContaining({ name: 'ScriptError', message: 'Exceeded maximum execution time' }) as unknown as Error);
+    expect(() => rt.run('sleepInSteps', [4, 100_000])).toThrow(
+      expect.objectContaining({ name: 'ScriptError', message: 'Exceeded maximum execution time' }) as unknown as Error,
+    );
     expect(() => rt.run('catchTimeLimit', [200_000])).toThrow('Exceeded maximum execution time');
   });
 });

@@ -57,7 +57,7 @@ describe('a spreadsheet in a Shared Drive', () => {
     }
   });
 
-  it('reads no one\'s properties by default (the stricter reading): an empty store whose writes are refused', () => {
+  it("reads no one's properties by default (the stricter reading): an empty store whose writes are refused", () => {
     const rt = runtime({ sharedDrive: {} });
     for (const user of [CREATOR, EDITOR]) {
       expect(rt.runCustomFunction('WHOSE', [], { user })).toBe('nothing');
@@ -68,7 +68,7 @@ describe('a spreadsheet in a Shared Drive', () => {
     expect(rt.properties.calls().user[NO_ONES_STORE]).toMatchObject({ getProperty: 2, setProperty: 2 });
   });
 
-  it('reads the creator\'s properties and cache under \'creator\', writable only when the creator recalculates', () => {
+  it("reads the creator's properties and cache under 'creator', writable only when the creator recalculates", () => {
     const rt = runtime({ sharedDrive: { customFunctionProperties: 'creator' } });
     expect(rt.runCustomFunction('WHOSE', [], { user: EDITOR })).toBe(CREATOR);
     expect(rt.runCustomFunction('CACHED', [], { user: EDITOR })).toBe(CREATOR);
@@ -77,12 +77,12 @@ describe('a spreadsheet in a Shared Drive', () => {
     expect(rt.properties.user(CREATOR).getProperty('written')).toBe('yes');
   });
 
-  it('takes the creator from the option, apart from the runtime\'s owner', () => {
+  it("takes the creator from the option, apart from the runtime's owner", () => {
     const rt = runtime({ owner: 'someone@example.com', sharedDrive: { customFunctionProperties: 'creator', creator: EDITOR } });
     expect(rt.runCustomFunction('WHOSE', [], { user: CREATOR })).toBe(EDITOR);
   });
 
-  it('reads the caller\'s own properties and cache under \'caller\', which the caller may write', async () => {
+  it("reads the caller's own properties and cache under 'caller', which the caller may write", async () => {
     const rt = runtime({ sharedDrive: { customFunctionProperties: 'caller' } });
     expect(rt.runCustomFunction('WHOSE', [], { user: EDITOR })).toBe(EDITOR);
     expect(rt.runCustomFunction('WHOSE', [], { user: CREATOR })).toBe(CREATOR);
@@ -91,7 +91,11 @@ describe('a spreadsheet in a Shared Drive', () => {
     expect(rt.properties.user(EDITOR).getProperty('written')).toBe('yes');
     expect(rt.properties.user(CREATOR).getProperty('written')).toBeNull();
     // Concurrent executions (worker threads) read the same stores.
-    const outcomes = await rt.recalculate([{ formula: '=WHOSE()', cell: 'A1', user: EDITOR }, { formula: '=WHOSE()', cell: 'A2', user: CREATOR }, { formula: '=OWNER()', cell: 'A3', user: EDITOR }]);
+    const outcomes = await rt.recalculate([
+      { formula: '=WHOSE()', cell: 'A1', user: EDITOR },
+      { formula: '=WHOSE()', cell: 'A2', user: CREATOR },
+      { formula: '=OWNER()', cell: 'A3', user: EDITOR },
+    ]);
     expect(outcomes.map((o) => (o.ok ? o.values : o.error))).toEqual([[[EDITOR]], [[CREATOR]], [['null']]]);
   });
 

@@ -51,7 +51,10 @@ describe('values written with setValue/setValues', () => {
     const sheet = rt.spreadsheet.getActiveSheet();
     sheet.getRange('B2').setFormula('=1+2');
     sheet.getRange('C3').setValue('=X()');
-    expect(sheet.getRange('B2:C3').getValues()).toEqual([[3, ''], ['', 'Sheet1!C3']]);
+    expect(sheet.getRange('B2:C3').getValues()).toEqual([
+      [3, ''],
+      ['', 'Sheet1!C3'],
+    ]);
   });
 
   it('keep text as typed in a plain-text (@) cell', () => {
@@ -104,7 +107,10 @@ describe('dates', () => {
   });
 
   it('arrive in a script as Dates of its own realm', () => {
-    const rt = createGasRuntime({ code: 'function read() { const v = SpreadsheetApp.getActiveSheet().getRange("A1").getValues()[0][0]; return [v instanceof Date, Array.isArray([]), v.getTime()]; }', timeZone: 'Australia/Sydney' });
+    const rt = createGasRuntime({
+      code: 'function read() { const v = SpreadsheetApp.getActiveSheet().getRange("A1").getValues()[0][0]; return [v instanceof Date, Array.isArray([]), v.getTime()]; }',
+      timeZone: 'Australia/Sydney',
+    });
     rt.spreadsheet.getActiveSheet().getRange('A1').setValue('1/31/2024');
     expect(rt.run('read')).toEqual([true, true, Date.parse('2024-01-30T13:00:00Z')]);
   });
@@ -116,6 +122,7 @@ describe('display values', () => {
     const formats = ['0', '0.00', '#,##0', '#,##0.00', '0%', '0.00%', '0.###############', '@', '"$"#,##0.00', '0.00;(0.00)'];
     const range = sheet.getRange(1, 1, 1, formats.length);
     range.setNumberFormats([formats]);
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: a number as a person types it, not π
     range.setValues([[1234.567, 1234.567, 1234567.8, 1234567.891, 0.256, 0.25678, 1 / 3, 42, 1234.5, -3.14159]]);
     expect(range.getDisplayValues()).toEqual([['1235', '1234.57', '1,234,568', '1,234,567.89', '26%', '25.68%', '0.3333333333', '42', '$1,234.50', '(3.14)']]);
   });
@@ -132,9 +139,15 @@ describe('display values', () => {
 describe('ranges', () => {
   it('refuse data of the wrong shape with Apps Script’s errors', () => {
     const range = sheetOf(runtime()).getRange('A1:B2');
-    expect(() => range.setValues([[1, 2]])).toThrow('The number of rows in the data does not match the number of rows in the range. The data has 1 but the range has 2.');
-    expect(() => range.setValues([[1, 2], [3]])).toThrow('The number of columns in the data does not match the number of columns in the range. The data has 1 but the range has 2.');
-    expect(() => range.setValues([1, 2] as unknown as unknown[][])).toThrow("The parameters (number[]) don't match the method signature for SpreadsheetApp.Range.setValues.");
+    expect(() => range.setValues([[1, 2]])).toThrow(
+      'The number of rows in the data does not match the number of rows in the range. The data has 1 but the range has 2.',
+    );
+    expect(() => range.setValues([[1, 2], [3]])).toThrow(
+      'The number of columns in the data does not match the number of columns in the range. The data has 1 but the range has 2.',
+    );
+    expect(() => range.setValues([1, 2] as unknown as unknown[][])).toThrow(
+      "The parameters (number[]) don't match the method signature for SpreadsheetApp.Range.setValues.",
+    );
   });
 
   it('refuse coordinates outside the sheet, which grows only by appending or inserting rows', () => {
@@ -153,13 +166,19 @@ describe('ranges', () => {
 
   it('report A1 notation, size and the sheet’s content bounds', () => {
     const sheet = sheetOf(runtime());
-    sheet.getRange('B2:C3').setValues([[1, 2], [3, 4]]);
+    sheet.getRange('B2:C3').setValues([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(sheet.getLastRow()).toBe(3);
     expect(sheet.getLastColumn()).toBe(3);
     expect(sheet.getDataRange().getA1Notation()).toBe('A1:C3');
     expect(sheet.getRange('A:B').getA1Notation()).toBe('A:B');
     expect(sheet.getRange('B2').offset(1, 1, 2, 2).getA1Notation()).toBe('C3:D4');
-    expect(sheet.getRange(2, 2, 2, 2).getValues()).toEqual([[1, 2], [3, 4]]);
+    expect(sheet.getRange(2, 2, 2, 2).getValues()).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
   });
 
   it('hold notes, backgrounds and font weights; clear() keeps the notes', () => {
@@ -184,7 +203,13 @@ describe('ranges', () => {
     data.setColumnWidth(1, 240);
     data.getRange('A1:C5').createFilter();
     expect(() => data.getRange('A1:B2').createFilter()).toThrow("You can't create a filter in a sheet that already has a filter.");
-    expect([data.getFrozenRows(), data.isColumnHiddenByUser(3), data.isColumnHiddenByUser(4), data.getColumnWidth(1), data.getFilter()?.getRange().getA1Notation()]).toEqual([1, true, false, 240, 'A1:C5']);
+    expect([
+      data.getFrozenRows(),
+      data.isColumnHiddenByUser(3),
+      data.isColumnHiddenByUser(4),
+      data.getColumnWidth(1),
+      data.getFilter()?.getRange().getA1Notation(),
+    ]).toEqual([1, true, false, 240, 'A1:C5']);
     expect(rt.spreadsheet.getRange("'Data'!B2").getSheet()).toBe(data);
   });
 
@@ -237,13 +262,19 @@ describe('a script’s view of the spreadsheet', () => {
 
   it('refuses to delete the last sheet or to take an unknown time zone', () => {
     const rt = createGasRuntime({ code: '' });
-    expect(() => rt.spreadsheet.deleteSheet(rt.spreadsheet.getActiveSheet())).toThrow('Sorry, it is not possible to delete all non-hidden sheets. At least one sheet must remain visible.');
+    expect(() => rt.spreadsheet.deleteSheet(rt.spreadsheet.getActiveSheet())).toThrow(
+      'Sorry, it is not possible to delete all non-hidden sheets. At least one sheet must remain visible.',
+    );
     expect(() => rt.spreadsheet.setSpreadsheetTimeZone('Atlantis/Capital')).toThrow('Invalid argument: timezone');
   });
 
   it('fails loudly on a method the runtime does not model', () => {
-    const rt = createGasRuntime({ code: 'function m() { try { SpreadsheetApp.getActiveSheet().getRange("A1:B2").merge(); } catch (e) { return "swallowed"; } }' });
-    expect(() => rt.run('m')).toThrow(expect.objectContaining({ code: 'NOT_IMPLEMENTED', message: expect.stringContaining('Range.merge') as unknown as string }) as unknown as Error);
+    const rt = createGasRuntime({
+      code: 'function m() { try { SpreadsheetApp.getActiveSheet().getRange("A1:B2").merge(); } catch (e) { return "swallowed"; } }',
+    });
+    expect(() => rt.run('m')).toThrow(
+      expect.objectContaining({ code: 'NOT_IMPLEMENTED', message: expect.stringContaining('Range.merge') as unknown as string }) as unknown as Error,
+    );
   });
 
   it('rethrows the script’s own errors as ScriptError', () => {
@@ -265,7 +296,10 @@ describe('developer metadata on a sheet', () => {
     const sheet = rt.spreadsheet.insertSheet('Audit');
     sheet.addDeveloperMetadata('portfolio-audit:v1', 'c0000000-0000-4000-8000-000000000001').addDeveloperMetadata('flag');
     const entries = sheet.getDeveloperMetadata();
-    expect(entries.map((entry) => [entry.getKey(), entry.getValue()])).toEqual([['portfolio-audit:v1', 'c0000000-0000-4000-8000-000000000001'], ['flag', null]]);
+    expect(entries.map((entry) => [entry.getKey(), entry.getValue()])).toEqual([
+      ['portfolio-audit:v1', 'c0000000-0000-4000-8000-000000000001'],
+      ['flag', null],
+    ]);
     expect(new Set(entries.map((entry) => entry.getId())).size).toBe(2);
     expect(sheet.getDataRange().getValues()).toEqual([['']]);
     // "clear(): Clears the sheet of content and formatting information": metadata is neither (the stricter reading).

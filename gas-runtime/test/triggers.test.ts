@@ -36,7 +36,13 @@ describe('creating and listing time-driven triggers', () => {
     const created = rt.run('schedule', ['hours', 1], { user: 'analyst@example.com' }) as { id: string; handler: string; clock: boolean; sourceId: unknown };
     expect(created).toEqual({ id: expect.stringMatching(/^\d{19}$/), handler: 'refresh', clock: true, sourceId: null });
     expect(rt.triggers.list()).toEqual([
-      expect.objectContaining({ uniqueId: created.id, handlerFunction: 'refresh', owner: 'analyst@example.com', documentId: rt.spreadsheet.getId(), eventType: 'CLOCK' }),
+      expect.objectContaining({
+        uniqueId: created.id,
+        handlerFunction: 'refresh',
+        owner: 'analyst@example.com',
+        documentId: rt.spreadsheet.getId(),
+        eventType: 'CLOCK',
+      }),
     ]);
     expect(rt.run('listMine', [], { user: 'analyst@example.com' })).toEqual({ project: [created.id], here: [created.id] });
     // "A given account cannot see triggers installed from a second account."
@@ -61,7 +67,7 @@ describe('creating and listing time-driven triggers', () => {
     expect(script.triggers.advance(HOUR).length).toBe(12);
   });
 
-  it('refuses a user\'s 21st trigger with the platform message', () => {
+  it("refuses a user's 21st trigger with the platform message", () => {
     const rt = runtime({ addOn: false });
     for (let i = 0; i < 20; i++) rt.run('schedule', ['hours', 1]);
     expect(() => rt.run('schedule', ['hours', 1])).toThrow(TOO_MANY_TRIGGERS);
@@ -94,7 +100,7 @@ describe('creating and listing time-driven triggers', () => {
 });
 
 describe('running time-driven triggers', () => {
-  it('runs as the trigger\'s owner in FULL, with that owner\'s properties and the event object', () => {
+  it("runs as the trigger's owner in FULL, with that owner's properties and the event object", () => {
     const rt = runtime();
     rt.properties.user('analyst@example.com').setProperty('TOKEN', 'analyst-token');
     rt.properties.user('owner@example.com').setProperty('TOKEN', 'owner-token');
@@ -103,11 +109,33 @@ describe('running time-driven triggers', () => {
     rt.clock.advance(HOUR);
     const [run, ...others] = rt.runDueTriggers();
     expect(others).toEqual([]);
-    expect(run).toEqual(expect.objectContaining({ triggerUid: id, handlerFunction: 'refresh', user: 'analyst@example.com', ok: true, scheduledAt: rt.triggers.list()[0]!.createdAt + HOUR }));
+    expect(run).toEqual(
+      expect.objectContaining({
+        triggerUid: id,
+        handlerFunction: 'refresh',
+        user: 'analyst@example.com',
+        ok: true,
+        scheduledAt: rt.triggers.list()[0]!.createdAt + HOUR,
+      }),
+    );
     expect(run!.execution).toEqual(expect.objectContaining({ kind: 'trigger', authMode: 'FULL', user: 'analyst@example.com', outcome: 'completed' }));
     const [logged] = loggedRuns(rt);
     // Berlin wall clock of 12:00 UTC+1 on Monday 4 March 2024 (ISO week 10).
-    expect(logged).toEqual(expect.objectContaining({ user: 'analyst@example.com', token: 'analyst-token', full: true, uid: id, hour: 12, dayOfWeek: 1, dayOfMonth: 4, month: 3, year: 2024, weekOfYear: 10, timezone: 'Europe/Berlin' }));
+    expect(logged).toEqual(
+      expect.objectContaining({
+        user: 'analyst@example.com',
+        token: 'analyst-token',
+        full: true,
+        uid: id,
+        hour: 12,
+        dayOfWeek: 1,
+        dayOfMonth: 4,
+        month: 3,
+        year: 2024,
+        weekOfYear: 10,
+        timezone: 'Europe/Berlin',
+      }),
+    );
     expect(rt.properties.user('analyst@example.com').getProperty('ranAs')).toBe('analyst@example.com');
     expect(rt.properties.user('owner@example.com').getProperty('ranAs')).toBeNull();
   });
@@ -138,13 +166,17 @@ describe('running time-driven triggers', () => {
     expect(rt.triggers.list()[0]!.nextRunAt).toBe(createdAt + 11 * HOUR);
   });
 
-  it('runs a daily atHour trigger inside that hour of the script\'s zone, at the same minute each day', () => {
+  it("runs a daily atHour trigger inside that hour of the script's zone, at the same minute each day", () => {
     const rt = runtime();
     rt.run('schedule', ['days', 1, { atHour: 5 }]);
     const runs = rt.triggers.advance(3 * DAY);
     expect(runs).toHaveLength(3);
     const logged = loggedRuns(rt);
-    expect(logged.map((r) => [r.dayOfMonth, r.hour])).toEqual([[5, 5], [6, 5], [7, 5]]);
+    expect(logged.map((r) => [r.dayOfMonth, r.hour])).toEqual([
+      [5, 5],
+      [6, 5],
+      [7, 5],
+    ]);
     expect(new Set(logged.map((r) => r.minute)).size).toBe(1);
   });
 
@@ -154,7 +186,10 @@ describe('running time-driven triggers', () => {
     const runs = rt.triggers.advance(15 * DAY);
     const logged = loggedRuns(rt);
     expect(runs).toHaveLength(2);
-    expect(logged.map((r) => [r.dayOfMonth, r.dayOfWeek])).toEqual([[7, 4], [14, 4]]);
+    expect(logged.map((r) => [r.dayOfMonth, r.dayOfWeek])).toEqual([
+      [7, 4],
+      [14, 4],
+    ]);
     for (const r of logged) expect(r.hour * 60 + r.minute).toBeGreaterThanOrEqual(9 * 60 + 15);
     for (const r of logged) expect(r.hour * 60 + r.minute).toBeLessThanOrEqual(9 * 60 + 45);
   });
@@ -189,7 +224,7 @@ describe('running time-driven triggers', () => {
     expect(run!.execution.durationMs).toBeLessThan(8 * 60_000);
   });
 
-  it('leaves ScriptError to rt.run: a trigger run never throws the script\'s error', () => {
+  it("leaves ScriptError to rt.run: a trigger run never throws the script's error", () => {
     const rt = runtime();
     expect(() => rt.run('failing', [{ triggerUid: 'x' }])).toThrow(ScriptError);
     rt.run('scheduleHandler', ['failing']);
@@ -217,6 +252,12 @@ describe('what a time-driven trigger of an add-on sees', () => {
   });
 
   it('in a bound script (addOn: false) sees its container as before', () => {
-    expect(seen(runtime({ addOn: false }))).toEqual({ active: 'active', activeSheet: 'sheet', documentProperties: 'store', documentLock: 'lock', opened: 'Sheet1' });
+    expect(seen(runtime({ addOn: false }))).toEqual({
+      active: 'active',
+      activeSheet: 'sheet',
+      documentProperties: 'store',
+      documentLock: 'lock',
+      opened: 'Sheet1',
+    });
   });
 });

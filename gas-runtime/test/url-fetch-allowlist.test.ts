@@ -46,7 +46,9 @@ describe('urlFetchWhitelist', () => {
 
   it('lets a matching URL through (here to a closed port, so the network error proves it was sent)', () => {
     const rt = withManifest(['https://127.0.0.1:9/v1/']);
-    expect(rt.run('fetchFailure', ['https://127.0.0.1:9/v1/metrics?x=1'])).toMatchObject({ message: 'Address unavailable: https://127.0.0.1:9/v1/metrics?x=1' });
+    expect(rt.run('fetchFailure', ['https://127.0.0.1:9/v1/metrics?x=1'])).toMatchObject({
+      message: 'Address unavailable: https://127.0.0.1:9/v1/metrics?x=1',
+    });
   });
 
   it.each([

@@ -42,7 +42,10 @@ describe('UrlFetchApp.fetch', () => {
   });
 
   it('sends method, headers and a string payload with its content type', () => {
-    const echo = rt.run('fetchEcho', [`${server.url}/echo`, { method: 'post', headers: { Authorization: 'Bearer t' }, payload: '{"a":1}', contentType: 'application/json' }]);
+    const echo = rt.run('fetchEcho', [
+      `${server.url}/echo`,
+      { method: 'post', headers: { Authorization: 'Bearer t' }, payload: '{"a":1}', contentType: 'application/json' },
+    ]);
     expect(echo).toMatchObject({ method: 'POST', body: '{"a":1}', headers: { authorization: 'Bearer t', 'content-type': 'application/json' } });
     expect((echo as { headers: Record<string, string> }).headers['user-agent']).toMatch(/Google-Apps-Script/);
   });
@@ -57,7 +60,13 @@ describe('UrlFetchApp.fetch', () => {
   });
 
   it('gives headers as the server named them, repeated ones as arrays in getAllHeaders', () => {
-    const result = rt.run('fetchHeaders', [`${server.url}/headers`]) as { headers: Record<string, unknown>; all: Record<string, unknown>; text: string; blob: string; contentType: string };
+    const result = rt.run('fetchHeaders', [`${server.url}/headers`]) as {
+      headers: Record<string, unknown>;
+      all: Record<string, unknown>;
+      text: string;
+      blob: string;
+      contentType: string;
+    };
     expect(result.headers).toMatchObject({ 'Content-Type': 'text/plain; charset=utf-8', 'X-RateLimit-Remaining': '7', 'Set-Cookie': 'a=1' });
     expect(result.all).toMatchObject({ 'Set-Cookie': ['a=1', 'b=2'], 'X-RateLimit-Remaining': '7' });
     expect(result).toMatchObject({ text: 'héllo', blob: 'héllo', contentType: 'text/plain; charset=utf-8' });
@@ -107,7 +116,9 @@ describe('UrlFetchApp.fetch', () => {
   it('works in a custom function, whose failure becomes the cell’s error', () => {
     expect(rt.runCustomFunction('FETCH_TEXT', [`${server.url}/status/200`])).toBe('error 200');
     expect(() => rt.runCustomFunction('FETCH_TEXT', [`${server.url}/status/401`])).toThrow(
-      new CustomFunctionError(`Request failed for ${server.url} returned code 401. Truncated server response: error 401 (use muteHttpExceptions option to examine full response)`),
+      new CustomFunctionError(
+        `Request failed for ${server.url} returned code 401. Truncated server response: error 401 (use muteHttpExceptions option to examine full response)`,
+      ),
     );
   });
 
@@ -147,7 +158,9 @@ describe('UrlFetchApp.fetchAll', () => {
   });
 
   it('accepts request objects; one failing request fails the whole call unless muted', () => {
-    expect(rt.run('fetchAllFailure', [[{ url: `${server.url}/status/200` }, { url: `${server.url}/status/500`, muteHttpExceptions: false }]])).toMatch(/^Request failed for .* returned code 500/);
+    expect(rt.run('fetchAllFailure', [[{ url: `${server.url}/status/200` }, { url: `${server.url}/status/500`, muteHttpExceptions: false }]])).toMatch(
+      /^Request failed for .* returned code 500/,
+    );
     expect(rt.run('fetchAllFailure', [[{ url: `${server.url}/status/200` }, { url: `${server.url}/status/500`, muteHttpExceptions: true }]])).toBeNull();
   });
 });

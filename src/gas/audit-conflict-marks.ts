@@ -14,7 +14,10 @@ export function conflictGuard(sheetName: string): ConflictGuard {
   const stored = loadSnapshot(sheetName);
   if (!stored) throw new InputError(`There is no audit in "${sheetName}" to push: build the audit first.`);
   // Read again at each step: a store rewritten since the push verified it is refused, not compared with.
-  requireSigned(userHmac(), snapshotScope(sheetName), stored.text, stored.signature, { what: `The audit in "${sheetName}"`, remedy: 'Build the audit again from your sidebar, then make your edits and push.' });
+  requireSigned(userHmac(), snapshotScope(sheetName), stored.text, stored.signature, {
+    what: `The audit in "${sheetName}"`,
+    remedy: 'Build the audit again from your sidebar, then make your edits and push.',
+  });
   const cells = snapshotCells(parseSnapshot(stored.text));
   return { keyAtBuild: (profileId, propertyId) => cells.keyOf(profileId, propertyId), timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter };
 }

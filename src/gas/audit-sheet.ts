@@ -27,7 +27,9 @@ export function writeAuditSheet(
   for (const { range, format } of formatting.numberFormats) rangeOf(sheet, range).setNumberFormat(format);
   writeValues(sheet.getRange(1, 1, layout.rows, layout.columns), model.values);
   for (const range of formatting.dateColumns ?? []) {
-    const written = model.values.slice(range.row - 1, range.row - 1 + range.numRows).map((row) => row.slice(range.column - 1, range.column - 1 + range.numColumns));
+    const written = model.values
+      .slice(range.row - 1, range.row - 1 + range.numRows)
+      .map((row) => row.slice(range.column - 1, range.column - 1 + range.numColumns));
     settleDateFormats(rangeOf(sheet, range), written);
   }
   // The fund in developer metadata, shown in no cell; clear() leaves an earlier build's, so it is replaced.

@@ -49,7 +49,7 @@ export function snapshotScope(sheetName: string): SignatureScope {
 /** Cuts text into pieces a cell holds, never between the two halves of a surrogate pair. */
 export function snapshotPieces(text: string): string[] {
   const pieces: string[] = [];
-  for (let start = 0; start < text.length;) {
+  for (let start = 0; start < text.length; ) {
     let end = Math.min(text.length, start + PIECE);
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
@@ -72,7 +72,11 @@ type StagedAuditStore = {
  * Writes the snapshot and the long dropdowns' labels into a new hidden sheet before the audit sheet is
  * touched: a store that cannot be written fails the build while the earlier audit and its store are whole.
  */
-export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ propertyId: string; labels: readonly string[] }>, auditCells: number): StagedAuditStore {
+export function stageAuditStore(
+  text: string,
+  labelLists: ReadonlyArray<{ propertyId: string; labels: readonly string[] }>,
+  auditCells: number,
+): StagedAuditStore {
   const pieces = snapshotPieces(text);
   const rows = Math.max(pieces.length, ...labelLists.map((list) => list.labels.length + 1), 2);
   const columns = FIRST_LABEL_COLUMN - 1 + labelLists.length;
@@ -80,10 +84,12 @@ export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ proper
   const used = book.getSheets().reduce((sum, sheet) => sum + sheet.getMaxRows() * sheet.getMaxColumns(), 0);
   const needed = Math.max(rows, 1000) * Math.max(columns, 26) + auditCells;
   if (used + needed > SPREADSHEET_MAX_CELLS) {
-    throw new InputError(`The audit needs about ${formatCount(needed)} cells, and this spreadsheet already has ${formatCount(used)} of the 10,000,000 Sheets allows. Remove sheets you no longer need, or audit in a new spreadsheet.`);
+    throw new InputError(
+      `The audit needs about ${formatCount(needed)} cells, and this spreadsheet already has ${formatCount(used)} of the 10,000,000 Sheets allows. Remove sheets you no longer need, or audit in a new spreadsheet.`,
+    );
   }
 
-  const sheet = insertHiddenSheet(`${STAGING_PREFIX}${Utilities.getUuid()}`, 'Kept by Portfolio Metrics: the audit\'s original values. Edits here break Push.');
+  const sheet = insertHiddenSheet(`${STAGING_PREFIX}${Utilities.getUuid()}`, "Kept by Portfolio Metrics: the audit's original values. Edits here break Push.");
   try {
     ensureSize(sheet, rows, columns);
     // Plain text first, so a piece or a label starting with "=" or a digit stays the text it is.
@@ -93,7 +99,10 @@ export function stageAuditStore(text: string, labelLists: ReadonlyArray<{ proper
     labelLists.forEach((list, index) => {
       const column = FIRST_LABEL_COLUMN + index;
       writePlainText(sheet.getRange(1, column), [[list.propertyId]]);
-      const range = writePlainText(sheet.getRange(2, column, list.labels.length, 1), list.labels.map((label) => [label]));
+      const range = writePlainText(
+        sheet.getRange(2, column, list.labels.length, 1),
+        list.labels.map((label) => [label]),
+      );
       ranges.set(list.propertyId, range);
     });
     return {
@@ -177,7 +186,11 @@ export function loadSnapshot(sheetName: string): StoredSnapshot | null {
   }
   const count = Number(found.store.getRange(1, 2).getValue());
   if (!Number.isInteger(count) || count < 1 || count > found.store.getMaxRows()) return null;
-  const text = found.store.getRange(1, 1, count, 1).getValues().map((row) => String(row[0])).join('');
+  const text = found.store
+    .getRange(1, 1, count, 1)
+    .getValues()
+    .map((row) => String(row[0]))
+    .join('');
   const signature = found.store.getMaxRows() >= 2 ? String(found.store.getRange(2, 2).getValue()) : '';
   return { text, signature: signature || null };
 }

@@ -1,7 +1,7 @@
 // CacheService and LockService behind the core's KeyValueCache and Mutex, and the document lock freeze and snapshots share.
 
 import { InputError, LockUnavailableError } from '../core/errors';
-import { type KeyValueCache, type Mutex } from '../core/cache/key-value-cache';
+import type { KeyValueCache, Mutex } from '../core/cache/key-value-cache';
 
 const LOCK_WAIT_MS = 5000;
 /** Two people at once would each rewrite the store (frozen ranges, snapshots) from what they read. */

@@ -36,7 +36,13 @@ export function appendPushLog(rows: ReadonlyArray<Omit<PushLogRow, 'who'>>, book
   // Also blank when the person did not grant the email permission (granular consent): the push itself went.
   const who = isGranted(SCOPE.userinfoEmail) ? Session.getActiveUser().getEmail() : '';
   // The period and the values stay the text they are: not dates or numbers Sheets guesses.
-  return appendLogRows(book, PUSHES_SHEET, PUSHES_HEADER, rows.map((row) => pushLogCells({ ...row, who }, JOURNAL_SHEET)), [5, 6, 7]);
+  return appendLogRows(
+    book,
+    PUSHES_SHEET,
+    PUSHES_HEADER,
+    rows.map((row) => pushLogCells({ ...row, who }, JOURNAL_SHEET)),
+    [5, 6, 7],
+  );
 }
 
 /** Brings the Pushes sheet to the front; the sentence says where it is, or that nothing was pushed yet. */
@@ -51,7 +57,13 @@ export function showPushLog(book: Book = SpreadsheetApp.getActiveSpreadsheet()):
  * One mechanism for the add-in's logs: the header on first use, then rows appended below the last, never
  * rewritten; column 1 is the time, `textColumns` (1-based) are kept as text.
  */
-function appendLogRows(book: Book, name: string, header: readonly string[], cells: ReadonlyArray<ReadonlyArray<Date | string | number | null>>, textColumns: readonly number[]): string | null {
+function appendLogRows(
+  book: Book,
+  name: string,
+  header: readonly string[],
+  cells: ReadonlyArray<ReadonlyArray<Date | string | number | null>>,
+  textColumns: readonly number[],
+): string | null {
   if (cells.length === 0) return null;
   let sheet = book.getSheetByName(name);
   if (!sheet) {

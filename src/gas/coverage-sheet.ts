@@ -21,7 +21,11 @@ export function writeCoverageSheet(sheetName: string, model: CoverageSheetModel)
   rangeOf(sheet, model.bold).setFontWeight('bold');
   const { range, text, background } = model.blankHighlight;
   sheet.setConditionalFormatRules([
-    SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo(text).setBackground(background).setRanges([rangeOf(sheet, range)]).build(),
+    SpreadsheetApp.newConditionalFormatRule()
+      .whenTextEqualTo(text)
+      .setBackground(background)
+      .setRanges([rangeOf(sheet, range)])
+      .build(),
   ]);
   rangeOf(sheet, model.filter).createFilter();
   sheet.activate();

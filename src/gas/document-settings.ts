@@ -85,7 +85,7 @@ const EPOCHS_LOCK_MS = 5000;
 export function dropCachedSeries(metricIds: readonly string[]): void {
   if (metricIds.length === 0) return;
   const lock = LockService.getDocumentLock();
-  if (!lock || !lock.tryLock(EPOCHS_LOCK_MS)) {
+  if (!lock?.tryLock(EPOCHS_LOCK_MS)) {
     startNewCacheGeneration();
     return;
   }

@@ -25,7 +25,10 @@ function rangeKey(range: string): string {
   const text = range.trim();
   const bang = text.lastIndexOf('!');
   const sheet = text.slice(0, bang).replace(/^'((?:[^']|'')+)'$/, (_, name: string) => name.replace(/''/g, "'"));
-  return `${spreadsheetId()}|${sheet}!${text.slice(bang + 1).replace(/\$/g, '').toUpperCase()}`;
+  return `${spreadsheetId()}|${sheet}!${text
+    .slice(bang + 1)
+    .replace(/\$/g, '')
+    .toUpperCase()}`;
 }
 
 /**

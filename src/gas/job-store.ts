@@ -55,7 +55,9 @@ export function saveJob<T>(kind: string, id: string, job: T): void {
   // Only a job is refused, never a record: a record without a state is written from inside a step (the last push).
   const isJob = typeof (job as { state?: unknown } | null)?.state === 'object';
   const isNew = isJob && properties().getProperty(key) === null;
-  store().put(key, JSON.stringify(job), (bytes) => makeJobStoreRoom(properties(), { kind, id, bytes, isNew }, { nowMs: Date.now(), rememberMs: SIX_HOURS * 1000, spreadsheet: spreadsheetId() }));
+  store().put(key, JSON.stringify(job), (bytes) =>
+    makeJobStoreRoom(properties(), { kind, id, bytes, isNew }, { nowMs: Date.now(), rememberMs: SIX_HOURS * 1000, spreadsheet: spreadsheetId() }),
+  );
 }
 
 /**
@@ -69,7 +71,6 @@ export function forgetJob(kind: string, id: string): void {
   userCache().remove(`${kind}-progress:${id}`);
   writeIndex(readIndex().filter((job) => !(job.kind === kind && job.id === id)));
 }
-
 
 /**
  * A cancel pressed while a step runs is seen by that step before its next group of requests. Kept in the

@@ -36,7 +36,8 @@ function scopeOf(book: Book): SignatureScope {
 function journalSheet(book: Book, create: boolean): Sheet | null {
   const existing = book.getSheetByName(JOURNAL_SHEET);
   if (existing) {
-    if (existing.getRange(1, 1).getValue() !== HEADER[0]) throw new InputError(`The sheet "${JOURNAL_SHEET}" is not ${ADDIN_NAME}'s journal of pushes. Rename it, then try again.`);
+    if (existing.getRange(1, 1).getValue() !== HEADER[0])
+      throw new InputError(`The sheet "${JOURNAL_SHEET}" is not ${ADDIN_NAME}'s journal of pushes. Rename it, then try again.`);
     return existing;
   }
   if (!create) return null;
@@ -55,7 +56,7 @@ function journalSheet(book: Book, create: boolean): Sheet | null {
  */
 function underLock<T>(work: () => T): T {
   const lock = LockService.getDocumentLock();
-  if (!lock || !lock.tryLock(LOCK_WAIT_MS)) return work();
+  if (!lock?.tryLock(LOCK_WAIT_MS)) return work();
   try {
     return work();
   } finally {
@@ -78,7 +79,13 @@ export function appendJournal(
     const sheet = journalSheet(book, true)!;
     const last = sheet.getLastRow();
     // The part numbers continue the push's: one missing on reading is a row someone removed or altered.
-    const pushes = last < 2 ? [] : sheet.getRange(2, 1, last - 1, 1).getValues().map((row) => String(row[0]));
+    const pushes =
+      last < 2
+        ? []
+        : sheet
+            .getRange(2, 1, last - 1, 1)
+            .getValues()
+            .map((row) => String(row[0]));
     const seq = pushes.filter((id) => id === head.push).length;
     const time = new Date().toISOString();
     const rows = packs.map((pack, index) => {
@@ -90,7 +97,10 @@ export function appendJournal(
     const first = Math.max(last, 1) + 1;
     ensureSize(sheet, first + rows.length - 1, width);
     // Plain text: a value reading "=…" or "2024-03-01" stays the text it is.
-    writePlainText(sheet.getRange(first, 1, rows.length, width), rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? '')));
+    writePlainText(
+      sheet.getRange(first, 1, rows.length, width),
+      rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? '')),
+    );
   });
 }
 
@@ -103,13 +113,19 @@ export function readJournal(book: Book = SpreadsheetApp.getActiveSpreadsheet(), 
   if (!sheet || sheet.getLastRow() < 2) return { records: [], altered: 0 };
   const scope = scopeOf(book);
   const read: JournalRead = { records: [], altered: 0 };
-  sheet.getRange(2, 1, sheet.getLastRow() - 1, Math.max(sheet.getLastColumn(), FIXED + 1)).getValues().forEach((cells, index) => {
-    if (cells.every((cell) => cell === '' || cell === null)) return;
-    const text = cells.slice(FIXED).map((cell) => String(cell ?? '')).join('');
-    const record = verifyRecord(hmac, scope, text, cells[4]) ? parseRecord(text) : null;
-    if (record) read.records.push({ record, row: index + 2 });
-    else if (!signedByAnother(hmac, cells[4])) read.altered++;
-  });
+  sheet
+    .getRange(2, 1, sheet.getLastRow() - 1, Math.max(sheet.getLastColumn(), FIXED + 1))
+    .getValues()
+    .forEach((cells, index) => {
+      if (cells.every((cell) => cell === '' || cell === null)) return;
+      const text = cells
+        .slice(FIXED)
+        .map((cell) => String(cell ?? ''))
+        .join('');
+      const record = verifyRecord(hmac, scope, text, cells[4]) ? parseRecord(text) : null;
+      if (record) read.records.push({ record, row: index + 2 });
+      else if (!signedByAnother(hmac, cells[4])) read.altered++;
+    });
   return read;
 }
 

@@ -73,7 +73,10 @@ export function decidingFormulaAccess<T>(busy: string, change: (connectedNow: bo
     }
     if (current.kind === 'connected') return change(false);
     const text = encodeConnection({ v: 1, email: callerEmail(), spreadsheetId: book.getId(), connectedAt: new Date().toISOString() });
-    PropertiesService.getDocumentProperties().setProperty(CONNECTION_KEY, JSON.stringify({ record: text, signature: signRecord(userHmac(), scope(book.getId()), text) }));
+    PropertiesService.getDocumentProperties().setProperty(
+      CONNECTION_KEY,
+      JSON.stringify({ record: text, signature: signRecord(userHmac(), scope(book.getId()), text) }),
+    );
     return change(true);
   });
 }

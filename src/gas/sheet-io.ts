@@ -45,7 +45,9 @@ function requireEmpty(range: GoogleAppsScript.Spreadsheet.Range): void {
   const rows = range.getNumRows();
   const columns = range.getNumColumns();
   if (rows === 1 && columns === 1) throw new InputError(`The cell ${range.getA1Notation()} is not empty. Select an empty cell.`);
-  throw new InputError(`The cells ${range.getA1Notation()} are not all empty. Select an empty cell with room for ${countOf(rows, 'row')} and ${countOf(columns, 'column')}.`);
+  throw new InputError(
+    `The cells ${range.getA1Notation()} are not all empty. Select an empty cell with room for ${countOf(rows, 'row')} and ${countOf(columns, 'column')}.`,
+  );
 }
 
 /** The number formats of a table's rows below its `headerRows` (core/sheets/number-formats.ts), one row each. */
@@ -149,10 +151,12 @@ export function writeCells(anchor: CellAnchor, cells: readonly (readonly Written
   const sheet = sheetOf(anchor);
   const range = sheet.getRange(anchor.row, anchor.column, cells.length, width);
   requireEmpty(range);
-  const texts = cells.map((row) => Array.from({ length: width }, (_, c) => {
-    const cell = row[c];
-    return cell && 'text' in cell ? `'${cell.text}` : '';
-  }));
+  const texts = cells.map((row) =>
+    Array.from({ length: width }, (_, c) => {
+      const cell = row[c];
+      return cell && 'text' in cell ? `'${cell.text}` : '';
+    }),
+  );
   range.setValues(texts);
   const spanOf = (row: readonly WrittenCell[]) => {
     const columns = row.flatMap((cell, c) => (cell && 'formula' in cell ? [c] : []));
@@ -231,7 +235,9 @@ export function requireStatusColumnFree(place: StatusColumnPlace, header: string
   const current = target.getValues().map((cells) => cells[0]);
   const formulas = target.getFormulas().map((cells) => cells[0]);
   const refuse = (holds: string) =>
-    new InputError(`The column ${target.getA1Notation()} beside the range ${holds}, so ${then}. Clear it, or turn off "Write each row's outcome beside the range".`);
+    new InputError(
+      `The column ${target.getA1Notation()} beside the range ${holds}, so ${then}. Clear it, or turn off "Write each row's outcome beside the range".`,
+    );
   if (formulas.some((formula) => formula !== '')) throw refuse('holds formulas');
   const ours = hasHeaderRow ? current[0] === header : current.every((text) => text === '' || (typeof text === 'string' && STATUS_TEXT.test(text)));
   if (!ours && current.some((text) => text !== '')) throw refuse('is not empty');
@@ -253,11 +259,20 @@ export function writeText(sheetName: string, row: number, column: number, text: 
 }
 
 export function columnIsEmpty(sheetName: string, row: number, column: number, rows: number): boolean {
-  return sheetNamed(sheetName).getRange(row, column, rows, 1).getValues().every((cells) => cells[0] === '');
+  return sheetNamed(sheetName)
+    .getRange(row, column, rows, 1)
+    .getValues()
+    .every((cells) => cells[0] === '');
 }
 
 /** The selection's rows, and the rows from 1 down to it: its header row may be anywhere above. */
-export function selectedRowsOf(): { sheetName: string; firstRow: number; lastRow: number; rowsToSelection: unknown[][]; cellsAt(column: number, fromRow: number): unknown[] } {
+export function selectedRowsOf(): {
+  sheetName: string;
+  firstRow: number;
+  lastRow: number;
+  rowsToSelection: unknown[][];
+  cellsAt(column: number, fromRow: number): unknown[];
+} {
   const range = activeRange('Select the rows of the contacts first.');
   const sheet = range.getSheet();
   const lastColumn = Math.max(sheet.getLastColumn(), 1);
@@ -268,7 +283,13 @@ export function selectedRowsOf(): { sheetName: string; firstRow: number; lastRow
     firstRow,
     lastRow,
     rowsToSelection: sheet.getRange(1, 1, firstRow, lastColumn).getValues(),
-    cellsAt: (column, fromRow) => (fromRow <= lastRow ? sheet.getRange(fromRow, column, lastRow - fromRow + 1, 1).getValues().map((cells) => cells[0]) : []),
+    cellsAt: (column, fromRow) =>
+      fromRow <= lastRow
+        ? sheet
+            .getRange(fromRow, column, lastRow - fromRow + 1, 1)
+            .getValues()
+            .map((cells) => cells[0])
+        : [],
   };
 }
 

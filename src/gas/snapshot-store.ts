@@ -64,16 +64,26 @@ function ensureHeader(sheet: Sheet): void {
 }
 
 /** A row a person damaged is skipped, not fatal to every other snapshot. */
-function readRows(sheet: Sheet, verify: (text: string, signature: unknown) => boolean, another: (signature: unknown) => boolean = () => false): Array<{ row: number; record: StoredSnapshot }> {
+function readRows(
+  sheet: Sheet,
+  verify: (text: string, signature: unknown) => boolean,
+  another: (signature: unknown) => boolean = () => false,
+): Array<{ row: number; record: StoredSnapshot }> {
   const last = sheet.getLastRow();
   if (last < 2) return [];
-  return sheet.getRange(2, 1, last - 1, Math.max(sheet.getLastColumn(), FIXED + 1)).getValues().flatMap((cells, i) => {
-    const definition = decodeDefinition(cells[1]);
-    if (!definition || definition.id !== cells[0]) return [];
-    const fingerprints = cells.slice(FIXED).map((c) => String(c ?? '')).join('');
-    const verified = verify(signedText(String(cells[1]), fingerprints), cells[2]);
-    return [{ row: i + 2, record: { definition, cells: fingerprints, verified, signedByAnother: !verified && another(cells[2]) } }];
-  });
+  return sheet
+    .getRange(2, 1, last - 1, Math.max(sheet.getLastColumn(), FIXED + 1))
+    .getValues()
+    .flatMap((cells, i) => {
+      const definition = decodeDefinition(cells[1]);
+      if (!definition || definition.id !== cells[0]) return [];
+      const fingerprints = cells
+        .slice(FIXED)
+        .map((c) => String(c ?? ''))
+        .join('');
+      const verified = verify(signedText(String(cells[1]), fingerprints), cells[2]);
+      return [{ row: i + 2, record: { definition, cells: fingerprints, verified, signedByAnother: !verified && another(cells[2]) } }];
+    });
 }
 
 /**
@@ -84,14 +94,22 @@ export function readSnapshots(book: Book = SpreadsheetApp.getActiveSpreadsheet()
   const sheet = storeSheet(false, book);
   if (!sheet) return [];
   const scope = scopeOf(book);
-  const records = readRows(sheet, (text, signature) => verifyRecord(hmac, scope, text, signature), (signature) => signedByAnother(hmac, signature)).map((r) => r.record);
+  const records = readRows(
+    sheet,
+    (text, signature) => verifyRecord(hmac, scope, text, signature),
+    (signature) => signedByAnother(hmac, signature),
+  ).map((r) => r.record);
   const count = new Map<string, number>();
   for (const r of records) count.set(r.definition.id, (count.get(r.definition.id) ?? 0) + 1);
   return records.map((r) => (count.get(r.definition.id)! > 1 ? { ...r, verified: false, signedByAnother: false } : r));
 }
 
 /** Whether a block of a sheet (1-based, inclusive) overlaps a snapshot table on it: values inserted from the API. */
-export function overlapsSnapshot(sheetName: string, block: { row: number; column: number; lastRow: number; lastColumn: number }, book: Book = SpreadsheetApp.getActiveSpreadsheet()): boolean {
+export function overlapsSnapshot(
+  sheetName: string,
+  block: { row: number; column: number; lastRow: number; lastColumn: number },
+  book: Book = SpreadsheetApp.getActiveSpreadsheet(),
+): boolean {
   const sheet = book.getSheetByName(sheetName);
   if (!sheet) return false;
   return readSnapshots(book).some(({ definition }) => {

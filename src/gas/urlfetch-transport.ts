@@ -2,7 +2,7 @@
 
 import { dailyQuotaOf, FetchRefusedError, NetworkError, PermissionMissingError, type RefusalReason } from '../core/errors';
 import { AUTHORIZATION_REQUIRED, refusalSentence, refusedScopes, SCOPE } from '../core/settings/permissions';
-import { type HttpRequest, type HttpResponse, type Transport } from '../core/api/transport';
+import type { HttpRequest, HttpResponse, Transport } from '../core/api/transport';
 import { countQuotaUse } from './quota-usage';
 
 /** "URL Fetch URL length: 2 kB / URL": UrlFetchApp throws on a longer one without sending it. */
@@ -60,7 +60,14 @@ function sendAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError | F
     // fetchAll throws as a whole when any one connection fails, withholding the others' answers: each may
     // or may not have been processed. The requester decides what goes again (smaller waves, never a POST).
     const cause = toNetworkError(thrown, requests[0]!).message;
-    return requests.map((request) => new NetworkError(`A connection failed during a batch of ${requests.length} requests (${cause}); this request may or may not have been processed.`, request.url, requests.length));
+    return requests.map(
+      (request) =>
+        new NetworkError(
+          `A connection failed during a batch of ${requests.length} requests (${cause}); this request may or may not have been processed.`,
+          request.url,
+          requests.length,
+        ),
+    );
   }
 }
 
@@ -74,7 +81,8 @@ function permissionRefusalOf(error: unknown): PermissionMissingError | null {
   const refused = refusedScopes(message);
   if (refused) return new PermissionMissingError(refusalSentence(refused.call, refused.scopes), refused.scopes);
   // Words that name no scope (docs/platform.md, §13): UrlFetchApp needs only this one.
-  if (AUTHORIZATION_REQUIRED.test(message)) return new PermissionMissingError(refusalSentence('UrlFetchApp.fetch', [SCOPE.externalRequest]), [SCOPE.externalRequest]);
+  if (AUTHORIZATION_REQUIRED.test(message))
+    return new PermissionMissingError(refusalSentence('UrlFetchApp.fetch', [SCOPE.externalRequest]), [SCOPE.externalRequest]);
   return null;
 }
 

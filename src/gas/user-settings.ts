@@ -88,7 +88,10 @@ export function saveCheckedSettings(update: CheckedSettings): void {
  * The credentials for one execution. A custom function gets the spreadsheet owner's user properties (editors'
  * formulas spend the owner's token, docs/reference.md "Sharing"): `of` says so, for the sentence when one is missing.
  */
-export function readCredentials(of: CredentialsOf = 'caller', props: UserProperties = readUserProperties()): { token: string; baseUrl: string; rateLimit: RateLimit } {
+export function readCredentials(
+  of: CredentialsOf = 'caller',
+  props: UserProperties = readUserProperties(),
+): { token: string; baseUrl: string; rateLimit: RateLimit } {
   const token = props[TOKEN_KEY];
   const baseUrl = props[BASE_URL_KEY];
   if (!token) throw missingCredential('token', of);

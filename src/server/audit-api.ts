@@ -56,7 +56,7 @@ type PushRecord = { sheetName: string; state: CompactPushState };
 const SHEET_CHANGED = 'The audit sheet changed since this push started. Push again: cells already stored are not sent twice.';
 
 export function buildAudit(companyId: string): AuditBuildReport {
-  const id = requireUuid(companyId, 'The fund\'s company id');
+  const id = requireUuid(companyId, "The fund's company id");
   const client = createClientForExecution({ maxTotalWaitMs: 120_000 });
   return writeAudit(loadAuditData(client, id));
 }
@@ -65,7 +65,9 @@ export function buildAudit(companyId: string): AuditBuildReport {
 export function writeAudit(data: AuditData): AuditBuildReport {
   const model = buildAuditModel(data, { timeZone: spreadsheetTimeZone(), formatDate: appsScriptDateFormatter });
   // The store first: if it cannot be written, the earlier audit and its snapshot are still whole.
-  const longLists = model.summary.formatting.validations.flatMap((rule) => (rule.kind === 'listFromRange' ? [{ propertyId: rule.propertyId, labels: rule.labels }] : []));
+  const longLists = model.summary.formatting.validations.flatMap((rule) =>
+    rule.kind === 'listFromRange' ? [{ propertyId: rule.propertyId, labels: rule.labels }] : [],
+  );
   const store = stageAuditStore(serializeSnapshot(model.snapshot), longLists, model.summary.layout.rows * model.summary.layout.columns);
   let sheet: GoogleAppsScript.Spreadsheet.Sheet;
   try {
@@ -78,7 +80,10 @@ export function writeAudit(data: AuditData): AuditBuildReport {
   const { summary } = model;
   const share = summary.overall.share === null ? 'nothing to fill' : `${Math.round(summary.overall.share * 100)}% complete`;
   const cut = summary.cut.map((cell) => ({ cell: cellName(cell.row, cell.column), company: cell.name, property: cell.propertyName, length: cell.length }));
-  const cutNote = cut.length === 0 ? '' : ` ${countOf(cut.length, 'value')} longer than a cell holds (50,000 characters) ${cut.length === 1 ? 'is' : 'are'} shown cut, marked "[cut: …]", and never pushed: edit ${cut.length === 1 ? 'it' : 'them'} in the app.`;
+  const cutNote =
+    cut.length === 0
+      ? ''
+      : ` ${countOf(cut.length, 'value')} longer than a cell holds (50,000 characters) ${cut.length === 1 ? 'is' : 'are'} shown cut, marked "[cut: …]", and never pushed: edit ${cut.length === 1 ? 'it' : 'them'} in the app.`;
   return {
     sheetName: AUDIT_SHEET,
     profiles: summary.profiles.length,
@@ -144,7 +149,15 @@ function recordConfirmed(sheetName: string, state: AuditPushState): void {
 }
 
 /** Audit pushes as one kind of job (jobs-api). */
-export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, CompactPushState, Pick<AuditPushHandle, 'pushId' | 'sheetName' | 'fund'>, AuditPushProgress, AuditPushOutcome>({
+export const pushJob = rereadKind<
+  PushRecord,
+  StoredPush,
+  AuditPushState,
+  CompactPushState,
+  Pick<AuditPushHandle, 'pushId' | 'sheetName' | 'fund'>,
+  AuditPushProgress,
+  AuditPushOutcome
+>({
   store: 'audit-push',
   marginMs: 5_000,
   notStored: 'This push is no longer stored (pushes can be resumed for six hours). Push again: unchanged cells are not sent.',
@@ -202,19 +215,27 @@ export const pushJob = rereadKind<PushRecord, StoredPush, AuditPushState, Compac
   /** Every cell a step sent or held back, with the server's value before it when the wave read it. */
   pushLog: (before, { sheetName, state }) => {
     const time = new Date().toISOString();
-    return { rows: newlySettled(before.state.items, state.items).filter((item) => item.planned).map((item) => ({
-      time,
-      kind: state.overwrite ? 'Audit overwrite' : 'Audit push',
-      ...auditCellLogFields(sheetName, state, item),
-      outcome: outcomeText(item.outcome, item.outcome === 'created' || item.outcome === 'updated' ? null : item.reason),
-    })) };
+    return {
+      rows: newlySettled(before.state.items, state.items)
+        .filter((item) => item.planned)
+        .map((item) => ({
+          time,
+          kind: state.overwrite ? 'Audit overwrite' : 'Audit push',
+          ...auditCellLogFields(sheetName, state, item),
+          outcome: outcomeText(item.outcome, item.outcome === 'created' || item.outcome === 'updated' ? null : item.reason),
+        })),
+    };
   },
   /** Conflicts get a note in the sheet; an overwrite clears the notes of the cells it stored. */
-  stopped: ({ sheetName, state }) => markConflictCells(sheetName, state.items.flatMap((item): Array<{ row: number; column: number; note: string | null }> => {
-    if (item.conflict) return [{ row: item.row, column: item.column, note: conflictNote(item.conflict, item.shown) }];
-    if (state.overwrite && (item.outcome === 'created' || item.outcome === 'updated')) return [{ row: item.row, column: item.column, note: null }];
-    return [];
-  })),
+  stopped: ({ sheetName, state }) =>
+    markConflictCells(
+      sheetName,
+      state.items.flatMap((item): Array<{ row: number; column: number; note: string | null }> => {
+        if (item.conflict) return [{ row: item.row, column: item.column, note: conflictNote(item.conflict, item.shown) }];
+        if (state.overwrite && (item.outcome === 'created' || item.outcome === 'updated')) return [{ row: item.row, column: item.column, note: null }];
+        return [];
+      }),
+    ),
 });
 
 export function startPush(sheetName: string | null): AuditPushHandle {

@@ -1,7 +1,7 @@
 // What the person chooses for the audit push's conflicts: overwrite them on purpose (a second push of only
 // those cells, not compared with the server), or take the server's values into the sheet.
 
-import { applySnapshotUpdates, cellName, compactNewPush, loadAuditSchema, parseSnapshot, readAuditSheet, serializeSnapshot, sheetFingerprint } from '../core/audit';
+import { applySnapshotUpdates, cellName, compactNewPush, loadAuditSchema, readAuditSheet, serializeSnapshot, sheetFingerprint } from '../core/audit';
 import { encodeKey } from '../core/audit/cell-values';
 import { serverCell } from '../core/audit/conflicts';
 import { storedValues } from '../core/audit/load-audit-data';
@@ -24,7 +24,7 @@ import { startJob } from './jobs-api';
 
 /** The cells named, as "profileId/propertyId" in lower case; refuses anything but ids. */
 function chosenCells(cells: readonly AuditCellRef[]): Set<string> {
-  if (!Array.isArray(cells) || cells.length === 0) throw new InputError('Name the cells to act on: the conflicts of a push\'s report.');
+  if (!Array.isArray(cells) || cells.length === 0) throw new InputError("Name the cells to act on: the conflicts of a push's report.");
   return new Set(cells.map((cell) => `${requireUuid(cell.profileId, 'The profile id')}/${requireUuid(cell.propertyId, 'The property id')}`.toLowerCase()));
 }
 
@@ -82,6 +82,12 @@ export function takeServerValues(cells: AuditCellRef[], sheetName: string | null
     written.push({ cell: cellName(cell.row, cell.column), value: now.shown });
   }
   saveSnapshot(name, serializeSnapshot(applySnapshotUpdates(snapshot, updates)));
-  markConflictCells(name, targets.map((cell) => ({ row: cell.row, column: cell.column, note: null })));
-  return { message: `The sheet now shows the server's values of ${countOf(written.length, 'cell')}: the next push leaves ${written.length === 1 ? 'it' : 'them'} as ${written.length === 1 ? 'it is' : 'they are'}.`, cells: written };
+  markConflictCells(
+    name,
+    targets.map((cell) => ({ row: cell.row, column: cell.column, note: null })),
+  );
+  return {
+    message: `The sheet now shows the server's values of ${countOf(written.length, 'cell')}: the next push leaves ${written.length === 1 ? 'it' : 'them'} as ${written.length === 1 ? 'it is' : 'they are'}.`,
+    cells: written,
+  };
 }

@@ -102,8 +102,11 @@ export function preview(request: ExportRequest): ExportPreview {
   const compared = readForComparison(prepared);
   // What the person is about to approve: the server's value shown for each item (or none where the reads
   // did not reach it), kept durably for the start (export-store).
-  savePreviewApproval(request.range, compared.state.fingerprint, keepApprovals(compared.state.items.map((item) => (
-    item.approved ? { ...item, approved: { ...item.approved, by: 'preview' as const } } : item))));
+  savePreviewApproval(
+    request.range,
+    compared.state.fingerprint,
+    keepApprovals(compared.state.items.map((item) => (item.approved ? { ...item, approved: { ...item.approved, by: 'preview' as const } } : item))),
+  );
   return previewExport(compared.state, read.displayValues, undefined, compared.problem ?? null);
 }
 
@@ -171,7 +174,12 @@ function stopped(stored: ExportRun): void {
   markExported(stored.request.range);
   if (!stored.request.writeStatus) return;
   try {
-    stored.statusRange = writeStatusColumn(statusPlace(stored.request, stored.read), buildReport(stored.state).statusColumn, STATUS_HEADER, stored.state.spec.hasHeaderRow);
+    stored.statusRange = writeStatusColumn(
+      statusPlace(stored.request, stored.read),
+      buildReport(stored.state).statusColumn,
+      STATUS_HEADER,
+      stored.state.spec.hasHeaderRow,
+    );
     delete stored.statusProblem;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
@@ -179,7 +187,8 @@ function stopped(stored: ExportRun): void {
   }
 }
 
-const RANGE_CHANGED = 'The range changed since this export started, so it cannot be continued as it was: nothing more was sent. Start a new export; with "only what changed" on, rows already stored are not sent again.';
+const RANGE_CHANGED =
+  'The range changed since this export started, so it cannot be continued as it was: nothing more was sent. Start a new export; with "only what changed" on, rows already stored are not sent again.';
 
 export function startExport(request: ExportRequest): ExportHandle {
   const metrics = listCompanyMetrics(request.companyId);
@@ -200,10 +209,19 @@ export function startExport(request: ExportRequest): ExportHandle {
 }
 
 /** Exports as one kind of job (jobs-api). */
-export const exportJob = rereadKind<ExportRecord, ExportRun, ExportState, CompactExportState, { exportId: string; range: string }, ExportProgress, ExportOutcome>({
+export const exportJob = rereadKind<
+  ExportRecord,
+  ExportRun,
+  ExportState,
+  CompactExportState,
+  { exportId: string; range: string },
+  ExportProgress,
+  ExportOutcome
+>({
   store: 'export',
   marginMs: 5_000,
-  notStored: 'This export is no longer stored (exports can be resumed for six hours). Start it again: with "only what changed", rows already sent are not sent twice.',
+  notStored:
+    'This export is no longer stored (exports can be resumed for six hours). Start it again: with "only what changed", rows already sent are not sent twice.',
   changed: RANGE_CHANGED,
   version: 2,
   rebuild: (record) => {
@@ -252,7 +270,7 @@ export const exportJob = rereadKind<ExportRecord, ExportRun, ExportState, Compac
         kind: 'Export' as const,
         what: item.metricName ?? item.metricId ?? '',
         period: item.date ?? '',
-        oldValue: item.outcome === 'updated' ? previous ?? null : null,
+        oldValue: item.outcome === 'updated' ? (previous ?? null) : null,
         newValue: item.value,
         outcome: outcomeText(item.outcome, item.reason),
         cell: `${sheetOf(after.request)}!${item.cell}`,
@@ -270,7 +288,8 @@ function sheetOf(request: ExportRequest): string {
 
 /** The report's items a step settled, each with the server's value it replaced when the comparison read one. */
 function settledItems(before: ExportRun, after: ExportRun): Array<{ item: ExportReportItem; previous: string | null | undefined }> {
-  const withPrevious = (run: ExportRun) => buildReport(run.state).items.map((item, index) => ({ item, outcome: item.outcome, previous: run.state.items[index]!.previous }));
+  const withPrevious = (run: ExportRun) =>
+    buildReport(run.state).items.map((item, index) => ({ item, outcome: item.outcome, previous: run.state.items[index]!.previous }));
   return newlySettled(withPrevious(before), withPrevious(after));
 }
 

@@ -17,7 +17,6 @@ import { readFormulaAccess, readSettingsGeneration, readSettingsSummary, readUse
 import { createClientForExecution } from './api-factory';
 import { CUSTOM_FUNCTION_API_BUDGET_MS, SIDEBAR_API_BUDGET_MS } from '../core/pacing';
 
-
 /** The sidebar reads a fund through the custom functions' caches, but as the caller, with a person's longer wait. */
 interface SidebarReading {
   fundId: string;
@@ -45,7 +44,7 @@ function sheetMetricIdsOrNone(): string[] {
 export function createFormulaContext(sidebar?: SidebarReading, options: { customFunction?: boolean } = {}): FormulaContext {
   const cache = sidebar?.fresh ? executionCache() : userCache();
   const chunked = new ChunkedCache(cache, () => Utilities.getUuid().slice(0, 8));
-  const deadline = Date.now() + (sidebar ? sidebar.budgetMs ?? SIDEBAR_API_BUDGET_MS : CUSTOM_FUNCTION_API_BUDGET_MS);
+  const deadline = Date.now() + (sidebar ? (sidebar.budgetMs ?? SIDEBAR_API_BUDGET_MS) : CUSTOM_FUNCTION_API_BUDGET_MS);
   // The one PropertiesService call of a warm cell: generation, credentials and formula access. Formula access
   // is the owner's security decision, so it is read from the owner's store every time, never from a copy.
   const userProperties = readUserProperties();
@@ -76,7 +75,8 @@ export function createFormulaContext(sidebar?: SidebarReading, options: { custom
     // Formulas' date arguments, in whichever zone Sheets built them (docs/platform.md, §5).
     formatDate: argumentDateFormatter,
     // Custom functions read the spreadsheet owner's settings, so a missing token is the owner's to set.
-    client: () => (client ??= createClientForExecution({ deadline, credentialsOf: sidebar ? 'caller' : 'spreadsheet-owner', userProperties: usableSettings() })),
+    client: () =>
+      (client ??= createClientForExecution({ deadline, credentialsOf: sidebar ? 'caller' : 'spreadsheet-owner', userProperties: usableSettings() })),
     // The metrics a writer dropped since (see dropCachedSeries), read with the generation.
     series: new SeriesCache(chunked, generation, flight, () => documentState.epochs),
     records: new RecordsCache(chunked, generation, flight),

@@ -6,8 +6,16 @@
 import { isBlank } from '../core/formulas/arguments';
 import { findAddinFormulas } from '../core/formulas/names';
 import {
-  FROZEN_KEY_PREFIX, MAX_FROZEN_CELLS, MAX_RECORD_BYTES, MAX_STORE_BYTES,
-  apiHost, decodeRecord, fingerprints, frozenNote, listCells, type FrozenRecord,
+  FROZEN_KEY_PREFIX,
+  MAX_FROZEN_CELLS,
+  MAX_RECORD_BYTES,
+  MAX_STORE_BYTES,
+  apiHost,
+  decodeRecord,
+  fingerprints,
+  frozenNote,
+  listCells,
+  type FrozenRecord,
 } from '../core/formulas/freeze';
 import { ADDIN_NAME, plural } from '../core/product';
 import { withDocumentLock } from '../gas/cache-and-lock';
@@ -63,12 +71,14 @@ export function freezeSelection(): FreezeReport {
       const after = region.getValues();
       let height = 1;
       let width = 1;
-      before.forEach((cells, i) => cells.forEach((value, j) => {
-        if (!isBlank(value) && isBlank(after[i]![j])) {
-          height = Math.max(height, i + 1);
-          width = Math.max(width, j + 1);
-        }
-      }));
+      before.forEach((cells, i) =>
+        cells.forEach((value, j) => {
+          if (!isBlank(value) && isBlank(after[i]![j])) {
+            height = Math.max(height, i + 1);
+            width = Math.max(width, j + 1);
+          }
+        }),
+      );
       const values = before.slice(0, height).map((cells) => cells.slice(0, width));
       const target = sheet.getRange(row, column, height, width);
       const range = target.getA1Notation();
@@ -76,13 +86,14 @@ export function freezeSelection(): FreezeReport {
       const key = frozenKey(record.sheetId, range);
       const text = JSON.stringify(record);
       const bytes = byteLength(key) + byteLength(text);
-      const refusal = height * width > MAX_FROZEN_CELLS
-        ? `its result has ${height * width} cells, more than the ${MAX_FROZEN_CELLS} one frozen range may hold`
-        : byteLength(text) > MAX_RECORD_BYTES
-          ? 'its formula is too long to record in the 9 kB a document property holds'
-          : storeBytes + bytes > MAX_STORE_BYTES
-            ? 'this spreadsheet\'s document properties are full (500 kB); make some frozen ranges live first'
-            : null;
+      const refusal =
+        height * width > MAX_FROZEN_CELLS
+          ? `its result has ${height * width} cells, more than the ${MAX_FROZEN_CELLS} one frozen range may hold`
+          : byteLength(text) > MAX_RECORD_BYTES
+            ? 'its formula is too long to record in the 9 kB a document property holds'
+            : storeBytes + bytes > MAX_STORE_BYTES
+              ? "this spreadsheet's document properties are full (500 kB); make some frozen ranges live first"
+              : null;
       if (refusal) {
         // Put the formula back as it was: it recalculates once, as after any edit.
         writeOwnFormula(cell, formula);
@@ -139,7 +150,9 @@ export function thawSelection(): ThawReport {
     const parts = thawed.length ? [`Made ${plural(thawed.length, 'range')} live again: ${listCells(thawed)}.`] : [];
     for (const { range, cells } of refused) {
       const one = cells.length === 1;
-      parts.push(`Left ${range} frozen: ${listCells(cells)} changed after freezing, and the formula would overwrite ${one ? 'it' : 'them'}. Clear ${one ? 'that cell' : 'those cells'} (or put back the frozen value${one ? '' : 's'}), then try again.`);
+      parts.push(
+        `Left ${range} frozen: ${listCells(cells)} changed after freezing, and the formula would overwrite ${one ? 'it' : 'them'}. Clear ${one ? 'that cell' : 'those cells'} (or put back the frozen value${one ? '' : 's'}), then try again.`,
+      );
     }
     return { thawed, refused, message: parts.join(' ') || `The selection holds no range frozen by ${ADDIN_NAME}.` };
   });

@@ -73,7 +73,9 @@ function outcome(stored: StoredImport): ImportOutcome {
   return {
     summary: built.summary,
     totals: built.totals,
-    problems: built.rows.filter((row) => ['failed', 'conflict', 'existing', 'skipped', 'unknown'].includes(row.outcome)).slice(0, 50)
+    problems: built.rows
+      .filter((row) => ['failed', 'conflict', 'existing', 'skipped', 'unknown'].includes(row.outcome))
+      .slice(0, 50)
       .map((row) => ({ sheetRow: row.sheetRow, label: row.label, outcome: row.outcome, reason: row.reason })),
     problem: built.problem,
   };
@@ -150,14 +152,23 @@ export function startImport(request: ImportRequest): ImportHandle {
   const { sheetName, range } = rangeInput(request.range);
   if (range.values.length < 2) throw new InputError('Select a header row and at least one row to import.');
   // Before any request: a column left out must be the person's choice, not a surprise under a green summary.
-  requireKnownHeaders(columnCheck(request, range), request.kind === 'profiles' ? 'The profile import' : 'The contact import', request.ignoreUnrecognisedColumns === true);
+  requireKnownHeaders(
+    columnCheck(request, range),
+    request.kind === 'profiles' ? 'The profile import' : 'The contact import',
+    request.ignoreUnrecognisedColumns === true,
+  );
   const client = sidebarClient();
-  const job = request.kind === 'profiles' ? newProfilesImport(request, sheetName, range, client.portfolio.listProfiles(companyId)) : newContactsImport(request, sheetName, range, client.contacts.listLists(companyId));
+  const job =
+    request.kind === 'profiles'
+      ? newProfilesImport(request, sheetName, range, client.portfolio.listProfiles(companyId))
+      : newContactsImport(request, sheetName, range, client.contacts.listLists(companyId));
   const { row, column } = range.origin!;
   // New id and status columns go right of the range: never over someone's data.
   for (const target of [job.stored!.state.idColumn, job.stored!.state.statusColumn]) {
     if (target.isNew && !columnIsEmpty(sheetName, row, column + target.column - 1, range.values.length)) {
-      throw new InputError(`The import writes a "${target.header}" column right of the range, but that column is not empty. Clear it, or add a "${target.header}" column to the range.`);
+      throw new InputError(
+        `The import writes a "${target.header}" column right of the range, but that column is not empty. Clear it, or add a "${target.header}" column to the range.`,
+      );
     }
   }
   // An import with nothing to send is finished at once, and leaves nothing stored.
@@ -165,17 +176,28 @@ export function startImport(request: ImportRequest): ImportHandle {
 }
 
 /** A new profile import: its record keeps of the fund's profiles only those its rows matched. */
-function newProfilesImport(request: ImportRequest, sheetName: string, range: RangeInput, existingProfiles: PortfolioCompanyProfile[]): RereadJob<ImportRecord, StoredImport> {
+function newProfilesImport(
+  request: ImportRequest,
+  sheetName: string,
+  range: RangeInput,
+  existingProfiles: PortfolioCompanyProfile[],
+): RereadJob<ImportRecord, StoredImport> {
   const state = prepareProfilesImport({ range, companyId: request.companyId, existingProfiles });
   // Checked against the profiles read just now, before anything is sent: a rename the preview did not show is refused.
   requireAcceptedRenames(state, request.renames ?? []);
-  return { record: { kind: 'profiles', request, sheetName, state: compactNewProfilesImport(state, range, existingProfiles) }, stored: { kind: 'profiles', request, sheetName, state } };
+  return {
+    record: { kind: 'profiles', request, sheetName, state: compactNewProfilesImport(state, range, existingProfiles) },
+    stored: { kind: 'profiles', request, sheetName, state },
+  };
 }
 
 /** A new contact import: its record keeps of the company's lists only those its rows name. */
 function newContactsImport(request: ImportRequest, sheetName: string, range: RangeInput, contactLists: ContactList[]): RereadJob<ImportRecord, StoredImport> {
   const state = prepareContactsImport({ range, companyId: request.companyId, contactLists });
-  return { record: { kind: 'contacts', request, sheetName, state: compactNewContactsImport(state, range, contactLists) }, stored: { kind: 'contacts', request, sheetName, state } };
+  return {
+    record: { kind: 'contacts', request, sheetName, state: compactNewContactsImport(state, range, contactLists) },
+    stored: { kind: 'contacts', request, sheetName, state },
+  };
 }
 
 function rangeInput(address: string): { sheetName: string; range: RangeInput } {
@@ -184,7 +206,15 @@ function rangeInput(address: string): { sheetName: string; range: RangeInput } {
 }
 
 /** Imports as one kind of job (jobs-api). */
-export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, CompactImport, Pick<ImportHandle, 'importId' | 'kind' | 'range'>, ImportProgress, ImportOutcome>({
+export const importJob = rereadKind<
+  ImportRecord,
+  StoredImport,
+  ImportState,
+  CompactImport,
+  Pick<ImportHandle, 'importId' | 'kind' | 'range'>,
+  ImportProgress,
+  ImportOutcome
+>({
   store: 'import',
   marginMs: 3_000,
   notStored: 'This import is no longer stored (imports can be resumed for six hours). Run it again: rows with ids are not created twice.',
@@ -221,7 +251,9 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
         if (written) writeRow(stored.sheetName, state, written);
       },
     };
-    return stored.kind === 'profiles' ? runProfilesImportStep(stored.state, context.client, options).state : runContactsImportStep(stored.state, context.client, options).state;
+    return stored.kind === 'profiles'
+      ? runProfilesImportStep(stored.state, context.client, options).state
+      : runContactsImportStep(stored.state, context.client, options).state;
   },
   /** An import's progress from its stored outcome codes alone, without reading its range. */
   recordProgress: (record) => {
@@ -230,7 +262,11 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
   },
   changedOutcome: (record) => ({
     summary: RANGE_CHANGED,
-    totals: tallyOutcomes<string, string>(record.kind === 'profiles' ? PROFILE_ROW_OUTCOMES : CONTACT_ROW_OUTCOMES, record.state.codes, (code) => IMPORT_CODE_OUTCOMES[code] ?? 'pending'),
+    totals: tallyOutcomes<string, string>(
+      record.kind === 'profiles' ? PROFILE_ROW_OUTCOMES : CONTACT_ROW_OUTCOMES,
+      record.state.codes,
+      (code) => IMPORT_CODE_OUTCOMES[code] ?? 'pending',
+    ),
     problems: [],
     problem: RANGE_CHANGED,
   }),
@@ -242,16 +278,24 @@ export const importJob = rereadKind<ImportRecord, StoredImport, ImportState, Com
    */
   pushLog: (before, after) => {
     const time = new Date().toISOString();
-    const kind = after.kind === 'profiles' ? 'Import profiles' as const : 'Import contacts' as const;
+    const kind = after.kind === 'profiles' ? ('Import profiles' as const) : ('Import contacts' as const);
     const reportAfter = report(after).rows;
     const settled = newlySettled(report(before).rows, reportAfter);
-    return { rows: settled.flatMap((row) => {
-      const base = { time, kind, period: '', cell: addressOf(after.sheetName, row.sheetRow, after.state.origin.column, 1, 1) };
-      const outcomeOf = outcomeText(row.outcome, row.reason);
-      const fields = after.kind === 'profiles' ? profileFieldChanges(after.state.rows[reportAfter.indexOf(row)]!) : [];
-      if (fields.length === 0) return [{ ...base, what: row.label, oldValue: null, newValue: row.idText, outcome: outcomeOf }];
-      return fields.map((field) => ({ ...base, what: `${row.label} › ${field.label}`, oldValue: logValue(field.old), newValue: logValue(field.new), outcome: outcomeOf }));
-    }) };
+    return {
+      rows: settled.flatMap((row) => {
+        const base = { time, kind, period: '', cell: addressOf(after.sheetName, row.sheetRow, after.state.origin.column, 1, 1) };
+        const outcomeOf = outcomeText(row.outcome, row.reason);
+        const fields = after.kind === 'profiles' ? profileFieldChanges(after.state.rows[reportAfter.indexOf(row)]!) : [];
+        if (fields.length === 0) return [{ ...base, what: row.label, oldValue: null, newValue: row.idText, outcome: outcomeOf }];
+        return fields.map((field) => ({
+          ...base,
+          what: `${row.label} › ${field.label}`,
+          oldValue: logValue(field.old),
+          newValue: logValue(field.new),
+          outcome: outcomeOf,
+        }));
+      }),
+    };
   },
   journal: (before, after) => ({
     kind: after.kind === 'profiles' ? 'Import profiles' : 'Import contacts',

@@ -35,7 +35,11 @@ export function allowFormulasToRead(companyId: string): string {
   const mayRead = ` Formulas in this spreadsheet may now read company ${companyId}'s data.`;
   if (isOwnerless()) {
     // Someone else connected the file: the formula stays, reading their list, as an editor's insert in an owned file.
-    return decidingFormulaAccess(INSERTING, (connectedNow) => (connectedNow ? CONNECTED_NOW : '') + (addFormulaAccess(companyId) ? mayRead : ''), () => '');
+    return decidingFormulaAccess(
+      INSERTING,
+      (connectedNow) => (connectedNow ? CONNECTED_NOW : '') + (addFormulaAccess(companyId) ? mayRead : ''),
+      () => '',
+    );
   }
   const added = callerIsOwner() !== false && addFormulaAccess(companyId);
   return added ? mayRead : '';

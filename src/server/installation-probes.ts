@@ -94,7 +94,10 @@ export function checkInstallation(progressId?: string): InstallationReport {
     [CHECK.zones, () => [zonesCheck([spreadsheetZone, scriptZone].map((zone) => ({ zone, intl: intlKnows(zone) })))]],
     [CHECK.trigger, () => [triggerCheck(createAndDeleteTrigger(book))]],
     [CHECK.file, () => [fileCaseCheck(found ?? { error: 'no answer' })]],
-    [`${CHECK.probe} (waits up to ${FIRST_RUN_WAIT_MS / 1000} seconds for Sheets to calculate it, and again to recalculate it)`, () => probeAndDateChecks(runProbe(book, nonce, spreadsheetZone, scriptZone, 'error' in found ? null : found))],
+    [
+      `${CHECK.probe} (waits up to ${FIRST_RUN_WAIT_MS / 1000} seconds for Sheets to calculate it, and again to recalculate it)`,
+      () => probeAndDateChecks(runProbe(book, nonce, spreadsheetZone, scriptZone, 'error' in found ? null : found)),
+    ],
     [CHECK.quotas, () => [quotasCheck(quotaUsageToday())]],
   ];
   for (const [running, step] of steps) {
@@ -102,7 +105,14 @@ export function checkInstallation(progressId?: string): InstallationReport {
     checks.push(...step());
   }
   publish(null);
-  const report: InstallationReport = { checkedAt: new Date().toISOString(), spreadsheetTimeZone: spreadsheetZone, scriptTimeZone: scriptZone, checks, summary: summaryOf(checks), sheetName: REPORT_SHEET };
+  const report: InstallationReport = {
+    checkedAt: new Date().toISOString(),
+    spreadsheetTimeZone: spreadsheetZone,
+    scriptTimeZone: scriptZone,
+    checks,
+    summary: summaryOf(checks),
+    sheetName: REPORT_SHEET,
+  };
   writeReport(book, report);
   return report;
 }
@@ -130,7 +140,11 @@ export function checkInstallationSummary(): string {
 
 function checkScopes(): InstallationCheck {
   const grants = grantsNow();
-  return scopesCheck(grants.missing, MANIFEST_SCOPES.filter((scope) => !grants.missing.includes(scope)), grants.authorizationUrl);
+  return scopesCheck(
+    grants.missing,
+    MANIFEST_SCOPES.filter((scope) => !grants.missing.includes(scope)),
+    grants.authorizationUrl,
+  );
 }
 
 /** One metric listing with the caller's saved token; its answer says which of the outcomes it is. */
@@ -190,7 +204,15 @@ function intlKnows(zone: string): 'known' | 'unknown' | 'differs' {
   const now = new Date();
   let intl: string;
   try {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(now);
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).formatToParts(now);
     const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
     intl = `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
   } catch (error) {
@@ -200,7 +222,9 @@ function intlKnows(zone: string): 'known' | 'unknown' | 'differs' {
   return intl === Utilities.formatDate(now, zone, 'yyyy-MM-dd HH:mm') ? 'known' : 'differs';
 }
 
-function createAndDeleteTrigger(book: GoogleAppsScript.Spreadsheet.Spreadsheet): 'created-and-deleted' | 'already-scheduled' | { error: string } | { notGranted: string } {
+function createAndDeleteTrigger(
+  book: GoogleAppsScript.Spreadsheet.Spreadsheet,
+): 'created-and-deleted' | 'already-scheduled' | { error: string } | { notGranted: string } {
   const notGranted = missingPermissionSentence('Scheduling a snapshot refresh', SCOPE.scriptApp);
   if (notGranted) return { notGranted };
   try {
@@ -220,7 +244,13 @@ function createAndDeleteTrigger(book: GoogleAppsScript.Spreadsheet.Spreadsheet):
  * A probe that shows nothing in time stays (hidden) for the next check, which reads what it showed once Sheets
  * calculated it after this check ended (docs/platform.md, §7).
  */
-function runProbe(book: GoogleAppsScript.Spreadsheet.Spreadsheet, nonce: string, spreadsheetZone: string, scriptZone: string, found: FileCase | null): ProbeFindings {
+function runProbe(
+  book: GoogleAppsScript.Spreadsheet.Spreadsheet,
+  nonce: string,
+  spreadsheetZone: string,
+  scriptZone: string,
+  found: FileCase | null,
+): ProbeFindings {
   const old = book.getSheetByName(PROBE_SHEET);
   const earlier = old ? readProbe(old, null, null) : null;
   if (old) book.deleteSheet(old);

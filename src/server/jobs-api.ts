@@ -11,8 +11,19 @@ import { WaitLog } from '../core/jobs/wait-log';
 import { cancelJob as cancelled } from '../core/jobs/job-state';
 import { needsProbe, type RateLimitState } from '../core/jobs/rate-limit-state';
 import {
-  clearJobCancel, forgetJob, jobCancelRequested, loadJob, newJobId, publishJobProgress, readJobProgress, rememberedJobs, rememberJob, requestJobCancel,
-  saveJob, stepRunning, whileStepRuns,
+  clearJobCancel,
+  forgetJob,
+  jobCancelRequested,
+  loadJob,
+  newJobId,
+  publishJobProgress,
+  readJobProgress,
+  rememberedJobs,
+  rememberJob,
+  requestJobCancel,
+  saveJob,
+  stepRunning,
+  whileStepRuns,
 } from '../gas/job-store';
 import { createClientForExecution } from './api-factory';
 import { appendPushLog } from '../gas/changes-sheet';
@@ -20,7 +31,6 @@ import type { PushKind, PushLogRow } from '../core/jobs/push-log';
 import { appendJournal } from '../gas/journal-sheet';
 import type { JournalEntry } from '../core/journal/journal';
 import { STEP_BUDGET_MS } from '../core/pacing';
-
 
 /** What a kind's step is given: its client, its time, and the checkpoint to call after every wave. */
 type StepContext<J> = {
@@ -118,7 +128,14 @@ export function continueJob<J, S extends RateLimitState, H, P>(kind: JobKind<J, 
     if (status === 'running') checkpoint(job);
     else stop(kind, id, job);
     const ended = Date.now();
-    consoleSupportLog.write({ kind: 'step-end', job: kind.store, jobId: id, status, ms: ended - startedAt, ...(notBefore !== undefined && notBefore > ended && { notBeforeMs: notBefore - ended }) });
+    consoleSupportLog.write({
+      kind: 'step-end',
+      job: kind.store,
+      jobId: id,
+      status,
+      ms: ended - startedAt,
+      ...(notBefore !== undefined && notBefore > ended && { notBeforeMs: notBefore - ended }),
+    });
     return kind.handle(id, job);
   });
 }
@@ -180,8 +197,15 @@ export function liveProgress<J, S extends RateLimitState, H, P>(kind: JobKind<J,
 export type RereadJob<R, X> = { record: R; stored: X | null };
 
 /** What a kind of RereadJob supplies: the rebuilt job's side and the record's side. */
-interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number; codes: string }, Head, P, O>
-  extends Pick<JobKind<RereadJob<R, X>, S | C, Head, P>, 'store' | 'marginMs' | 'notStored'> {
+interface RereadSpec<
+  R extends { state: C },
+  X extends { state: S },
+  S extends RateLimitState,
+  C extends RateLimitState & { version: number; codes: string },
+  Head,
+  P,
+  O,
+> extends Pick<JobKind<RereadJob<R, X>, S | C, Head, P>, 'store' | 'marginMs' | 'notStored'> {
   /** Why a job whose sheet changed pauses and is not resumed. */
   changed: string;
   /** The record's version this code reads: older records kept what they sent, and are no longer stored. */
@@ -211,9 +235,15 @@ interface RereadSpec<R extends { state: C }, X extends { state: S }, S extends R
 type RereadHandle<Head, P, O> = Head & { progress: P; report: O | null };
 
 /** A RereadJob kind: what is the same for every such kind, around what the spec supplies. */
-export function rereadKind<R extends { state: C }, X extends { state: S }, S extends RateLimitState, C extends RateLimitState & { version: number; codes: string }, Head, P, O>(
-  spec: RereadSpec<R, X, S, C, Head, P, O>,
-): JobKind<RereadJob<R, X>, S | C, RereadHandle<Head, P, O>, P> {
+export function rereadKind<
+  R extends { state: C },
+  X extends { state: S },
+  S extends RateLimitState,
+  C extends RateLimitState & { version: number; codes: string },
+  Head,
+  P,
+  O,
+>(spec: RereadSpec<R, X, S, C, Head, P, O>): JobKind<RereadJob<R, X>, S | C, RereadHandle<Head, P, O>, P> {
   const loadRecord = (id: string): R | null => {
     const record = loadJob<R>(spec.store, id);
     return record?.state?.version === spec.version ? record : null;
@@ -235,12 +265,12 @@ export function rereadKind<R extends { state: C }, X extends { state: S }, S ext
     },
     save: (id, job) => saveJob(spec.store, id, job.stored ? spec.compact(job.stored, job.record) : job.record),
     state: (job) => job.stored?.state ?? job.record.state,
-    withState: (job, state) => (isRebuilt(state) && job.stored
-      ? { ...job, stored: { ...job.stored, state } }
-      : { ...job, record: { ...job.record, state: state as C } }),
-    handle: (id, job) => (job.stored
-      ? { ...spec.head(id, job.stored), progress: spec.progress(job.stored), report: job.stored.state.status === 'running' ? null : spec.outcome(job.stored) }
-      : recordHandle(id, job.record)),
+    withState: (job, state) =>
+      isRebuilt(state) && job.stored ? { ...job, stored: { ...job.stored, state } } : { ...job, record: { ...job.record, state: state as C } },
+    handle: (id, job) =>
+      job.stored
+        ? { ...spec.head(id, job.stored), progress: spec.progress(job.stored), report: job.stored.state.status === 'running' ? null : spec.outcome(job.stored) }
+        : recordHandle(id, job.record),
     progress: (job) => (job.stored ? spec.progress(job.stored) : spec.recordProgress(job.record)),
     resumeState: (state) => (isRebuilt(state) ? spec.resume(state) : state),
     step: (job, context) => {

@@ -16,7 +16,14 @@ import { companyLabels } from '../core/formulas/fund-cells';
 
 function summary({ id, name, frequency, unit, portfolio_company_profile_id }: Metric, companyNames: ReadonlyMap<string, string> = new Map()): MetricSummary {
   const profileId = portfolio_company_profile_id ?? null;
-  return { id, name, frequency, unit, portfolioCompanyProfileId: profileId, portfolioCompanyName: (profileId && companyNames.get(profileId.toLowerCase())) || null };
+  return {
+    id,
+    name,
+    frequency,
+    unit,
+    portfolioCompanyProfileId: profileId,
+    portfolioCompanyName: (profileId && companyNames.get(profileId.toLowerCase())) || null,
+  };
 }
 
 /**

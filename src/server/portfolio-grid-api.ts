@@ -3,15 +3,38 @@
 
 import { InputError } from '../core/errors';
 import { countOf, joinAnd } from '../core/export/places';
-import { choicePeriods, cleanNames, coverageSheetModel, fundMetricNames, gridFormula, type FundMetricName, type GridChoice } from '../core/formulas/grid-builder';
+import {
+  choicePeriods,
+  cleanNames,
+  coverageSheetModel,
+  fundMetricNames,
+  gridFormula,
+  type FundMetricName,
+  type GridChoice,
+} from '../core/formulas/grid-builder';
 import { fundDirectory, portfolioCoverage, portfolioMetric, portfolioMetricUnits, type FundDirectory } from '../core/formulas/portfolio-grid';
 import { readAggregate } from '../core/sheets/period-aggregate';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';
 import { activeAnchor, writeCells, writeTable } from '../gas/sheet-io';
-import { FUND_MODEL_FORMULAS, fundModelCells, modelFormulaCount, modelNameCells, type FundModelChoice, type FundModelFormulas } from '../core/formulas/fund-model';
+import {
+  FUND_MODEL_FORMULAS,
+  fundModelCells,
+  modelFormulaCount,
+  modelNameCells,
+  type FundModelChoice,
+  type FundModelFormulas,
+} from '../core/formulas/fund-model';
 import { mixedUnitsText, namingAggregate, readNamedMetric } from '../core/formulas/fund-cells';
-import type { CoverageSheetReport, CoverageSheetRequest, FundModelRequest, InsertReport, PortfolioGridRequest, ProvenanceSheetReport, ProvenanceSheetRequest } from '../shared/rpc';
+import type {
+  CoverageSheetReport,
+  CoverageSheetRequest,
+  FundModelRequest,
+  InsertReport,
+  PortfolioGridRequest,
+  ProvenanceSheetReport,
+  ProvenanceSheetRequest,
+} from '../shared/rpc';
 import { provenanceTable } from '../core/formulas/fund-sources';
 import { writeProvenanceSheet } from '../gas/provenance-sheet';
 import { createFormulaContext } from './formula-context';
@@ -45,10 +68,12 @@ function choiceOf(request: PortfolioGridRequest): GridChoice {
  * total, and the table's own unit cells say it too, but the person reading the status should not have to find them.
  */
 function mixedUnitsSentence(directory: FundDirectory, names: readonly string[]): string {
-  return names.map((name) => {
-    const mixed = mixedUnitsText(portfolioMetricUnits(directory, name));
-    return mixed ? ` The rows of ${readNamedMetric(name).name} are in ${mixed} (the Unit column says each row's).` : '';
-  }).join('');
+  return names
+    .map((name) => {
+      const mixed = mixedUnitsText(portfolioMetricUnits(directory, name));
+      return mixed ? ` The rows of ${readNamedMetric(name).name} are in ${mixed} (the Unit column says each row's).` : '';
+    })
+    .join('');
 }
 
 /**
@@ -82,17 +107,25 @@ export function insertPortfolioGrid(request: PortfolioGridRequest): InsertReport
     const report = insertFormula(anchor, formula, choice.fundId);
     return { ...report, message: report.message + unlessUnreadable(units) };
   }
-  const table = choice.kind === 'metric'
-    ? portfolioMetric(ctx, metricName, [choicePeriods(choice)], choice.fundId)
-    : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId, choice.aggregate);
+  const table =
+    choice.kind === 'metric'
+      ? portfolioMetric(ctx, metricName, [choicePeriods(choice)], choice.fundId)
+      : portfolioCoverage(ctx, [choice.metricNames], choice.startPeriod, choice.endPeriod, choice.fundId, choice.aggregate);
   // The Metrics tab's snapshot path: only into empty cells, formula-like text kept as text; a metric grid's values
   // in each company's metric's unit (the directory is the one portfolioMetric just read, cached).
   const formats = choice.kind === 'metric' ? portfolioTableFormats(ctx, choice.fundId, metricName, choicePeriods(choice).length) : undefined;
   const range = writeTable(anchor, table, formats);
   // A PORTFOLIO_METRIC snapshot is recorded for "Refresh snapshots"; a coverage table of statuses and totals is not.
-  const access = choice.kind === 'metric' ? recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName, periods: choicePeriods(choice), aggregate: null }) : '';
+  const access =
+    choice.kind === 'metric'
+      ? recordPortfolioSnapshot(anchor, range, { fundId: choice.fundId, metricName, periods: choicePeriods(choice), aggregate: null })
+      : '';
   const rows = table.length - 1;
-  return { range: `${anchor.sheetName}!${range}`, rows, message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.${units()}${access}` };
+  return {
+    range: `${anchor.sheetName}!${range}`,
+    rows,
+    message: `Wrote ${countOf(rows, 'row')} of values (as ${formula} shows them now) to ${anchor.sheetName}!${range}.${units()}${access}`,
+  };
 }
 
 /** The fund model's choice as the sidebar sends it, for the model and for its provenance sheet. */
@@ -109,7 +142,8 @@ function fundModelChoice(request: FundModelRequest): FundModelChoice {
 /** The request's `formulas`: one per block unless it asks for one per cell (a request without it, as before, gets the default). */
 function modelFormulas(value: unknown): FundModelFormulas {
   if (value === undefined || value === null || value === '') return 'block';
-  if (!FUND_MODEL_FORMULAS.includes(value as FundModelFormulas)) throw new InputError(`The model's formulas are "block" (one per block, the default) or "cell" (one per cell), not "${String(value).slice(0, 40)}".`);
+  if (!FUND_MODEL_FORMULAS.includes(value as FundModelFormulas))
+    throw new InputError(`The model's formulas are "block" (one per block, the default) or "cell" (one per cell), not "${String(value).slice(0, 40)}".`);
   return value as FundModelFormulas;
 }
 
@@ -123,7 +157,9 @@ export function insertFundModel(request: FundModelRequest): InsertReport {
   const formulas = modelFormulas(request.formulas);
   const ctx = createFormulaContext({ fundId });
   if ((ctx.defaultCompanyId ?? '').toLowerCase() !== fundId.toLowerCase()) {
-    throw new InputError(`PORTFOLIO_VALUE reads the fund that is the default company in Settings, and that is not ${fundId}: make the fund the default company first.`);
+    throw new InputError(
+      `PORTFOLIO_VALUE reads the fund that is the default company in Settings, and that is not ${fundId}: make the fund the default company first.`,
+    );
   }
   const choice = fundModelChoice(request);
   const anchor = activeAnchor();
@@ -133,9 +169,10 @@ export function insertFundModel(request: FundModelRequest): InsertReport {
   const names = modelNameCells(choice);
   const periods = choicePeriods(choice).length;
   const count = modelFormulaCount({ blocks: names.length, companies: directory.profiles.length, periods }, formulas);
-  const how = formulas === 'block'
-    ? `${countOf(count, 'PORTFOLIO_VALUE formula')}, one per block filling its companies × periods (one execution each when Sheets recalculates)`
-    : `${countOf(count, 'PORTFOLIO_VALUE formula')}, one per cell (each its own execution when Sheets recalculates, so Google may refuse some with "Script invoked too many times per second")`;
+  const how =
+    formulas === 'block'
+      ? `${countOf(count, 'PORTFOLIO_VALUE formula')}, one per block filling its companies × periods (one execution each when Sheets recalculates)`
+      : `${countOf(count, 'PORTFOLIO_VALUE formula')}, one per cell (each its own execution when Sheets recalculates, so Google may refuse some with "Script invoked too many times per second")`;
   // Each metric with the aggregate its name cell names, or with none: then a period of several values says what to type.
   const used = names.map((name) => (readNamedMetric(name).aggregate ? name : `${name} (no aggregate: a period of several values asks for one)`));
   return {

@@ -34,7 +34,12 @@ type ProfileRow = {
 type ContactRow = { row: number; email: string; outcome: string; contactId?: string };
 
 /** An import as it steps (import-api's StoredImport). */
-type SteppedImport = { kind: 'profiles' | 'contacts'; request: { companyId: string }; sheetName: string; state: { origin: { row: number; column: number }; rows: Array<ProfileRow | ContactRow> } };
+type SteppedImport = {
+  kind: 'profiles' | 'contacts';
+  request: { companyId: string };
+  sheetName: string;
+  state: { origin: { row: number; column: number }; rows: Array<ProfileRow | ContactRow> };
+};
 
 /** What an export's item outcome is in the journal: an export's outcomes are the journal's, but pending. */
 function exportOutcome(outcome: string): JournalOutcome {
@@ -48,21 +53,28 @@ export function exportEntries(before: SteppedExport, after: SteppedExport): Jour
   // A "written" value whose read is no longer kept: the export's own report calls it "unchanged on the server,
   // sent again" when typed data was compared first (report.ts), so the journal says the same.
   const sentAgain = !after.state.spec.onlyChanged && after.state.counters.reads > 0;
-  return newlySettled(before.state.items.map((item, index) => ({ outcome: item.outcome, index })), after.state.items.map((item, index) => ({ outcome: item.outcome, index })))
-    .flatMap(({ index }): JournalEntry[] => {
-      const item = after.state.items[index]!;
-      const metric = item.metric === null ? undefined : after.state.metrics[item.metric];
-      if (!metric || item.date === undefined) return [];
-      return [{
+  return newlySettled(
+    before.state.items.map((item, index) => ({ outcome: item.outcome, index })),
+    after.state.items.map((item, index) => ({ outcome: item.outcome, index })),
+  ).flatMap(({ index }): JournalEntry[] => {
+    const item = after.state.items[index]!;
+    const metric = item.metric === null ? undefined : after.state.metrics[item.metric];
+    if (!metric || item.date === undefined) return [];
+    return [
+      {
         target: { type: 'point', metricId: metric.id, metricName: metric.name, date: item.date },
         cell: `${sheet}!${report[index]!.cell}`,
         written: item.value ?? null,
-        ...(item.previous !== undefined && item.outcome !== 'created' ? { replaced: item.previous }
-          : item.outcome === 'written' && sentAgain ? { replaced: item.value ?? null } : {}),
+        ...(item.previous !== undefined && item.outcome !== 'created'
+          ? { replaced: item.previous }
+          : item.outcome === 'written' && sentAgain
+            ? { replaced: item.value ?? null }
+            : {}),
         outcome: exportOutcome(item.outcome),
         ...(item.reason ? { reason: item.reason } : {}),
-      }];
-    });
+      },
+    ];
+  });
 }
 
 /**
@@ -83,14 +95,25 @@ export function importEntries(before: SteppedImport, after: SteppedImport): Jour
     }
     const profile = row as ProfileRow;
     if (!profile.profileId) return [];
-    if (profile.outcome === 'created') return [{ target: { type: 'record', record: 'profile', id: profile.profileId, name: profile.name }, cell, written: profile.profileId, outcome: 'created' }];
+    if (profile.outcome === 'created')
+      return [
+        { target: { type: 'record', record: 'profile', id: profile.profileId, name: profile.name }, cell, written: profile.profileId, outcome: 'created' },
+      ];
     if (profile.outcome !== 'updated') return [];
     const sent = (before.state.rows[index] as ProfileRow | undefined)?.body ?? {};
     const target = (field: string) => ({ type: 'field' as const, profileId: profile.profileId!, profileName: profile.name, field });
     if (!profile.replaced) return [{ target: target(''), cell, written: null, outcome: 'updated' }];
     return Object.entries(profile.replaced).map(([field, replaced]): JournalEntry => {
-      const written = (profile.written && field in profile.written ? profile.written[field] : sent[field] ?? null) as FieldValue;
-      return { target: target(field), cell, written: written === null ? null : String(written), replaced: replaced === null ? null : String(replaced), writtenField: written, replacedField: replaced, outcome: 'updated' };
+      const written = (profile.written && field in profile.written ? profile.written[field] : (sent[field] ?? null)) as FieldValue;
+      return {
+        target: target(field),
+        cell,
+        written: written === null ? null : String(written),
+        replaced: replaced === null ? null : String(replaced),
+        writtenField: written,
+        replacedField: replaced,
+        outcome: 'updated',
+      };
     });
   });
 }
@@ -100,7 +123,11 @@ export function importEntries(before: SteppedImport, after: SteppedImport): Jour
  * it: "company › property", where it is, the server's value read just before the write (or a conflict's), and
  * the value sent, both in full.
  */
-export function auditCellLogFields(sheetName: string, state: AuditPushState, item: AuditPushItem): Pick<PushLogRow, 'what' | 'period' | 'oldValue' | 'newValue' | 'cell'> {
+export function auditCellLogFields(
+  sheetName: string,
+  state: AuditPushState,
+  item: AuditPushItem,
+): Pick<PushLogRow, 'what' | 'period' | 'oldValue' | 'newValue' | 'cell'> {
   const journaled = item as JournaledItem;
   return {
     what: `${state.profiles[item.profile]?.name ?? ''} › ${state.properties[item.property]?.name ?? ''}`,
@@ -118,26 +145,36 @@ export function auditCellAddress(sheetName: string, row: number, column: number)
 
 /** The journal entries of the cells an audit push's (or an audit undo's) step settled. */
 export function auditEntries(sheetName: string, before: AuditPushState, after: AuditPushState): JournalEntry[] {
-  return newlySettled(before.items, after.items).filter((item) => item.planned).map((settled): JournalEntry => {
-    const item = settled as JournaledItem;
-    const profile = after.profiles[item.profile]!;
-    const property = after.properties[item.property]!;
-    return {
-      target: { type: 'cell', profileId: profile.id, profileName: profile.name, propertyId: property.id, propertyName: property.name, dataType: property.dataType },
-      cell: auditCellAddress(sheetName, item.row, item.column),
-      written: item.sentText ?? item.shown,
-      ...(item.was !== undefined ? { replaced: item.was } : {}),
-      ...(item.sent ? { writtenBody: item.sent } : {}),
-      ...(item.before !== undefined ? { replacedBody: item.before } : {}),
-      key: item.key,
-      outcome: item.outcome === 'pending' ? 'failed' : item.outcome,
-      ...(item.reason ? { reason: item.reason } : {}),
-    };
-  });
+  return newlySettled(before.items, after.items)
+    .filter((item) => item.planned)
+    .map((settled): JournalEntry => {
+      const item = settled as JournaledItem;
+      const profile = after.profiles[item.profile]!;
+      const property = after.properties[item.property]!;
+      return {
+        target: {
+          type: 'cell',
+          profileId: profile.id,
+          profileName: profile.name,
+          propertyId: property.id,
+          propertyName: property.name,
+          dataType: property.dataType,
+        },
+        cell: auditCellAddress(sheetName, item.row, item.column),
+        written: item.sentText ?? item.shown,
+        ...(item.was !== undefined ? { replaced: item.was } : {}),
+        ...(item.sent ? { writtenBody: item.sent } : {}),
+        ...(item.before !== undefined ? { replacedBody: item.before } : {}),
+        key: item.key,
+        outcome: item.outcome === 'pending' ? 'failed' : item.outcome,
+        ...(item.reason ? { reason: item.reason } : {}),
+      };
+    });
 }
 
 /** Appends what an audit push's step settled to its journal (the name is the record's before the journal: audit-api calls it). */
 export function rememberAuditCells(pushId: string, sheetName: string, before: AuditPushState, after: AuditPushState): void {
   const entries = auditEntries(sheetName, before, after).filter(stored);
-  if (entries.length > 0) appendJournal({ push: pushId, kind: after.overwrite ? 'Audit overwrite' : 'Audit push', sheetName, companyId: after.companyId }, entries);
+  if (entries.length > 0)
+    appendJournal({ push: pushId, kind: after.overwrite ? 'Audit overwrite' : 'Audit push', sheetName, companyId: after.companyId }, entries);
 }

@@ -42,7 +42,10 @@ export function refreshAllFormulasWithChanges(onStage: (stage: string) => void =
   const before = cachedSeriesBefore(sheets);
   const nameOf = before.length ? metricNames() : (id: string) => id;
   startNewCacheGeneration();
-  if (before.length) onStage(`Refreshing ${plural(count, 'formula')}: reading ${plural(new Set(before.flatMap(({ read }) => read.ids)).size, 'metric')} again to compare with what the cells showed…`);
+  if (before.length)
+    onStage(
+      `Refreshing ${plural(count, 'formula')}: reading ${plural(new Set(before.flatMap(({ read }) => read.ids)).size, 'metric')} again to compare with what the cells showed…`,
+    );
   const rows = before.length ? compareWithFreshReads(before, nameOf) : [];
   if (count > 0) onStage(`Refreshing ${plural(count, 'formula')}: writing them again, so Sheets recalculates them…`);
   const formulas = rewriteFormulas(findAddinFormulas, sheets);
@@ -60,7 +63,9 @@ function cachedSeriesBefore(sheets: SheetWithFormulas[]): Array<{ read: CachedSe
   for (const { sheet, formulas, valueAt } of sheets) {
     for (const read of cachedSeriesReads(formulas, valueAt)) {
       if (!byKey.has(read.key)) byKey.set(read.key, { read, cells: [] });
-      byKey.get(read.key)!.cells.push(...read.cells.map((cell) => `${quoteSheetName(sheet.getName())}!${sheet.getRange(cell.row, cell.column).getA1Notation()}`));
+      byKey
+        .get(read.key)!
+        .cells.push(...read.cells.map((cell) => `${quoteSheetName(sheet.getName())}!${sheet.getRange(cell.row, cell.column).getA1Notation()}`));
     }
   }
   return [...byKey.values()].flatMap(({ read, cells }) => {
@@ -117,8 +122,15 @@ function compareWithFreshReads(before: ReturnType<typeof cachedSeriesBefore>, na
         const newValue = point?.value ?? null;
         if ((oldValue ?? '') === (newValue ?? '')) continue;
         rows.push({
-          kind: 'change', time, metric: nameOf(old.metric_id), period: old.date,
-          oldValue: toCell(oldValue, false), newValue: toCell(newValue, false), source: newValue === null ? '' : sourceText(point?.source), refresh, range: where,
+          kind: 'change',
+          time,
+          metric: nameOf(old.metric_id),
+          period: old.date,
+          oldValue: toCell(oldValue, false),
+          newValue: toCell(newValue, false),
+          source: newValue === null ? '' : sourceText(point?.source),
+          refresh,
+          range: where,
         });
       }
     } catch (error) {
@@ -195,19 +207,25 @@ export function refreshFormulasReport(metricIds: string[]): FormulaRefreshReport
 type SheetWithFormulas = { sheet: GoogleAppsScript.Spreadsheet.Sheet; formulas: string[][]; valueAt: (row: number, column: number) => unknown };
 
 function sheetsWithFormulas(): SheetWithFormulas[] {
-  return SpreadsheetApp.getActiveSpreadsheet().getSheets().flatMap((sheet) => {
-    const data = sheet.getDataRange();
-    const formulas = data.getFormulas();
-    if (!formulas.some((row) => row.some((formula) => formula !== ''))) return [];
-    const values = data.getValues();
-    return [{ sheet, formulas, valueAt: (row: number, column: number) => values[row - 1]?.[column - 1] }];
-  });
+  return SpreadsheetApp.getActiveSpreadsheet()
+    .getSheets()
+    .flatMap((sheet) => {
+      const data = sheet.getDataRange();
+      const formulas = data.getFormulas();
+      if (!formulas.some((row) => row.some((formula) => formula !== ''))) return [];
+      const values = data.getValues();
+      return [{ sheet, formulas, valueAt: (row: number, column: number) => values[row - 1]?.[column - 1] }];
+    });
 }
 
 /** Clears the picked formulas and writes them again, which makes Sheets run them again. */
-function rewriteFormulas(pick: (formulas: string[][], valueAt: (row: number, column: number) => unknown) => FormulaCell[], sheets = sheetsWithFormulas()): number {
+function rewriteFormulas(
+  pick: (formulas: string[][], valueAt: (row: number, column: number) => unknown) => FormulaCell[],
+  sheets = sheetsWithFormulas(),
+): number {
   const pending = sheets.flatMap(({ sheet, formulas, valueAt }) =>
-    pick(formulas, valueAt).map((cell) => ({ range: sheet.getRange(cell.row, cell.column), formula: cell.formula })));
+    pick(formulas, valueAt).map((cell) => ({ range: sheet.getRange(cell.row, cell.column), formula: cell.formula })),
+  );
   if (pending.length === 0) return 0;
   for (const { range } of pending) range.clearContent();
   SpreadsheetApp.flush();

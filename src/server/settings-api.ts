@@ -10,7 +10,16 @@ import { checkSettingsChange, type SettingsChange } from '../core/settings/setti
 import { callerDecides, sharedDriveAccessNote, sharedDriveSharingNote, type SharedDriveConnection } from '../core/settings/shared-drive';
 import { callerIsOwner, fileCase, ownershipPermissionNote, spreadsheetOwnerEmail } from '../gas/ownership';
 import { decidingFormulaAccess, isOwnerless } from '../gas/shared-drive-connection';
-import { checkBaseUrl, readFormulaAccess, readSettingsSummary, readUserProperties, saveCheckedSettings, saveFormulaAccess, BASE_URL_KEY, TOKEN_KEY } from '../gas/user-settings';
+import {
+  checkBaseUrl,
+  readFormulaAccess,
+  readSettingsSummary,
+  readUserProperties,
+  saveCheckedSettings,
+  saveFormulaAccess,
+  BASE_URL_KEY,
+  TOKEN_KEY,
+} from '../gas/user-settings';
 import type { FormulaAccess, SettingsSummary, SharedDriveAccess } from '../shared/rpc';
 import { sidebarClient } from './api-factory';
 
@@ -19,7 +28,9 @@ export function settingsForPage(): SettingsSummary {
   const found = fileCase();
   if (found.kind === 'shared-drive') return { ...stored, isOwner: null, sharingNote: sharedDriveSharingNote(found.connection) };
   const isOwner = found.callerIsOwner;
-  const note = [sharingNote(isOwner, isOwner === false ? found.ownerEmail : null), isOwner === null ? ownershipPermissionNote() : null].filter(Boolean).join(' ');
+  const note = [sharingNote(isOwner, isOwner === false ? found.ownerEmail : null), isOwner === null ? ownershipPermissionNote() : null]
+    .filter(Boolean)
+    .join(' ');
   return { ...stored, isOwner, sharingNote: note || null };
 }
 
@@ -46,13 +57,16 @@ export function saveSettings(change: SettingsChange): SettingsSummary {
   saveCheckedSettings(checked);
   const summary = settingsForPage();
   // The page sends every field on each Save: only a token or an address that differs from the stored one is tested.
-  const connectionChanged = (typeof checked.token === 'string' && checked.token !== before[TOKEN_KEY]) || (checked.baseUrl !== undefined && checked.baseUrl !== before[BASE_URL_KEY]);
+  const connectionChanged =
+    (typeof checked.token === 'string' && checked.token !== before[TOKEN_KEY]) || (checked.baseUrl !== undefined && checked.baseUrl !== before[BASE_URL_KEY]);
   if (!connectionChanged || !summary.tokenSet || !summary.baseUrl) return summary;
   const seen = observeApi();
   if (seen.kind === 'refused' && checked.token) {
     const previous = before[TOKEN_KEY] ?? null;
     saveCheckedSettings({ token: previous });
-    throw new InputError(`The API at ${seen.baseUrl} refused this token (HTTP ${seen.status}), so it was not saved${previous ? '; the token saved before is kept' : ''}. Paste the whole token again, as the platform's API support sent it.`);
+    throw new InputError(
+      `The API at ${seen.baseUrl} refused this token (HTTP ${seen.status}), so it was not saved${previous ? '; the token saved before is kept' : ''}. Paste the whole token again, as the platform's API support sent it.`,
+    );
   }
   if (seen.kind === 'no-api') {
     // An address without the API is no connection: put back what was saved before, as for a refused token.

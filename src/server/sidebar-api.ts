@@ -123,7 +123,10 @@ export const listUndoablePushes = serve([], undo.listUndoablePushes);
 export const undoPush = serve(['pushId'], (pushId: string) => undo.undoPush(pushId));
 
 export const findUnfinishedPortfolioJobs = serve([], () => ({
-  pushes: jobs.unfinishedJobs(audit.pushJob), imports: jobs.unfinishedJobs(importer.importJob), builds: jobs.unfinishedJobs(auditBuild.buildJob), undos: jobs.unfinishedJobs(undo.undoJob),
+  pushes: jobs.unfinishedJobs(audit.pushJob),
+  imports: jobs.unfinishedJobs(importer.importJob),
+  builds: jobs.unfinishedJobs(auditBuild.buildJob),
+  undos: jobs.unfinishedJobs(undo.undoJob),
 }));
 
 /**

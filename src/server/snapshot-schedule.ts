@@ -5,7 +5,15 @@
 import { InputError, overdueScheduleSentence, userSentence } from '../core/errors';
 import type { ChangeRow } from '../core/snapshots/changes';
 import {
-  decodeSchedule, overdueSince, requireFrequency, runOutcome, SCHEDULE_KEY_PREFIX, scheduleKey, type ScheduledRun, type SnapshotRefreshFrequency, type SnapshotSchedule,
+  decodeSchedule,
+  overdueSince,
+  requireFrequency,
+  runOutcome,
+  SCHEDULE_KEY_PREFIX,
+  scheduleKey,
+  type ScheduledRun,
+  type SnapshotRefreshFrequency,
+  type SnapshotSchedule,
 } from '../core/snapshots/schedule';
 import { SCOPE } from '../core/settings/permissions';
 import { appendChanges } from '../gas/changes-sheet';
@@ -24,8 +32,9 @@ const SCHEDULING = 'Scheduling a snapshot refresh';
 
 /** The caller's refresh triggers in the active spreadsheet (getUserTriggers lists only the caller's). */
 function myTriggersHere(): GoogleAppsScript.Script.Trigger[] {
-  return ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet())
-    .filter((trigger) => trigger.getHandlerFunction() === SCHEDULED_REFRESH_HANDLER && trigger.getEventType() === ScriptApp.EventType.CLOCK);
+  return ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet()).filter(
+    (trigger) => trigger.getHandlerFunction() === SCHEDULED_REFRESH_HANDLER && trigger.getEventType() === ScriptApp.EventType.CLOCK,
+  );
 }
 
 /**
@@ -78,7 +87,11 @@ export function getSnapshotRefreshSchedule(): SnapshotRefreshScheduleView {
   const schedule = readSchedule(SpreadsheetApp.getActiveSpreadsheet().getId());
   // Without the permission the triggers cannot even be listed: say what to grant, and what the record says.
   const missing = missingPermissionSentence(SCHEDULING, SCOPE.scriptApp);
-  if (missing) return { schedule: schedule && { frequency: schedule.frequency, scheduledAt: schedule.scheduledAt, active: false, lastRun: schedule.lastRun }, message: missing };
+  if (missing)
+    return {
+      schedule: schedule && { frequency: schedule.frequency, scheduledAt: schedule.scheduledAt, active: false, lastRun: schedule.lastRun },
+      message: missing,
+    };
   return view(schedule, schedule !== null && myTriggersHere().some((t) => t.getUniqueId() === schedule.triggerUid));
 }
 
@@ -105,7 +118,11 @@ export function scheduleSnapshotRefresh(frequency: unknown): SnapshotRefreshSche
     throw error;
   }
   const schedule: SnapshotSchedule = {
-    v: 1, spreadsheetId, frequency: chosen, triggerUid: trigger.getUniqueId(), scheduledAt: new Date().toISOString(),
+    v: 1,
+    spreadsheetId,
+    frequency: chosen,
+    triggerUid: trigger.getUniqueId(),
+    scheduledAt: new Date().toISOString(),
     lastRun: readSchedule(spreadsheetId)?.lastRun ?? null,
   };
   writeSchedule(schedule);
@@ -163,7 +180,9 @@ function refreshOnSchedule(event: { triggerUid?: unknown } | undefined): void {
   const failures = [
     ...(report.problem === null ? [] : [{ range: '', problem: report.problem }]),
     // Another person's snapshot is theirs to refresh: every run would log it again, and nothing went wrong.
-    ...report.outcomes.filter((o) => (o.status === 'failed' || o.status === 'refused') && !o.insertedByAnother).map((o) => ({ range: o.range, problem: o.message })),
+    ...report.outcomes
+      .filter((o) => (o.status === 'failed' || o.status === 'refused') && !o.insertedByAnother)
+      .map((o) => ({ range: o.range, problem: o.message })),
   ].map((failure): ChangeRow => ({ kind: 'failure', time: at, refresh: REFRESH, ...failure }));
   let lastRun = runOutcome(report, at);
   try {

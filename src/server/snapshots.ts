@@ -48,12 +48,25 @@ function rectangular(table: readonly (readonly unknown[])[]): Row[] {
 }
 
 /** The table METRIC_VALUES would show, shaped by the formula's own function, and its data rows' formats by each metric's unit. */
-function buildTable(definition: Arguments, points: readonly DataPoint[], metrics: readonly Metric[], timeZone: string): { rows: Row[]; names: string[]; formats: TableFormats } {
+function buildTable(
+  definition: Arguments,
+  points: readonly DataPoint[],
+  metrics: readonly Metric[],
+  timeZone: string,
+): { rows: Row[]; names: string[]; formats: TableFormats } {
   const byId = new Map(metrics.map((m) => [m.id, m] as const));
   const names = definition.metricIds.map((id) => byId.get(id)?.name ?? id);
   const options = parseTableOptions('', { headers: definition.options.headers });
-  const cells = metricValuesCells(points, definition.metricIds, options.headers ? names : definition.metricIds, options, timeZone,
-    definition.startDate ?? undefined, definition.endDate ?? undefined, appsScriptDateFormatter);
+  const cells = metricValuesCells(
+    points,
+    definition.metricIds,
+    options.headers ? names : definition.metricIds,
+    options,
+    timeZone,
+    definition.startDate ?? undefined,
+    definition.endDate ?? undefined,
+    appsScriptDateFormatter,
+  );
   const rows = rectangular(cells);
   const headerRows = options.headers ? 1 : 0;
   const units = definition.metricIds.map((id) => byId.get(id)?.unit);
@@ -82,7 +95,8 @@ function recordSnapshot(sheetName: string, range: string, args: Arguments): stri
  * written at `anchor` (only into empty cells), and recorded so that "Refresh snapshots" can write them again.
  */
 export function insertMetricSnapshot(
-  anchor: CellAnchor, request: { metricIds: string[]; companyId: string; startDate?: string; endDate?: string; headers: boolean },
+  anchor: CellAnchor,
+  request: { metricIds: string[]; companyId: string; startDate?: string; endDate?: string; headers: boolean },
 ): InsertReport {
   const { metricIds, companyId, startDate, endDate, headers } = request;
   const api = sidebarClient();
@@ -114,11 +128,24 @@ export function portfolioTableFormats(ctx: FormulaContext, fundId: string, metri
 }
 
 /** Records a PORTFOLIO_METRIC grid the Portfolio tab wrote at `range` (A1 on the anchor's sheet); the sentence as recordSnapshot's. */
-export function recordPortfolioSnapshot(anchor: CellAnchor, range: string, choice: { fundId: string; metricName: string; periods: string[]; aggregate: Aggregate | null }): string {
-  return withDocumentLock(BUSY, () => recordSnapshot(anchor.sheetName, range, {
-    kind: 'portfolio_metric', companyId: choice.fundId, metricIds: [], startDate: null, endDate: null,
-    options: { headers: true }, metricName: choice.metricName, periods: choice.periods, ...(choice.aggregate ? { aggregate: choice.aggregate } : {}),
-  }));
+export function recordPortfolioSnapshot(
+  anchor: CellAnchor,
+  range: string,
+  choice: { fundId: string; metricName: string; periods: string[]; aggregate: Aggregate | null },
+): string {
+  return withDocumentLock(BUSY, () =>
+    recordSnapshot(anchor.sheetName, range, {
+      kind: 'portfolio_metric',
+      companyId: choice.fundId,
+      metricIds: [],
+      startDate: null,
+      endDate: null,
+      options: { headers: true },
+      metricName: choice.metricName,
+      periods: choice.periods,
+      ...(choice.aggregate ? { aggregate: choice.aggregate } : {}),
+    }),
+  );
 }
 
 function sheetById(id: number, book: Book = SpreadsheetApp.getActiveSpreadsheet()): Sheet | null {
@@ -134,9 +161,20 @@ export function listSnapshots(): SnapshotSummary[] {
   return readSnapshots().map(({ definition: d, verified }) => {
     const sheet = sheetById(d.sheetId);
     return {
-      id: d.id, kind: d.kind, range: where(d, sheet), sheetExists: sheet !== null, companyId: d.companyId, metricIds: d.metricIds,
-      startDate: d.startDate, endDate: d.endDate, headers: d.options.headers, metricName: d.metricName ?? null, periods: d.periods ?? [],
-      insertedAt: d.insertedAt, refreshedAt: d.refreshedAt, verified,
+      id: d.id,
+      kind: d.kind,
+      range: where(d, sheet),
+      sheetExists: sheet !== null,
+      companyId: d.companyId,
+      metricIds: d.metricIds,
+      startDate: d.startDate,
+      endDate: d.endDate,
+      headers: d.options.headers,
+      metricName: d.metricName ?? null,
+      periods: d.periods ?? [],
+      insertedAt: d.insertedAt,
+      refreshedAt: d.refreshedAt,
+      verified,
     };
   });
 }
@@ -159,7 +197,9 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
   if (d.kind === 'portfolio_metric') {
     if (ctx.origin === 'schedule') {
       // Its function reads the cache generation and formula access from document properties, null in a time-driven trigger.
-      throw new InputError('A portfolio grid is refreshed from the sidebar only (Refresh snapshots): a scheduled refresh has no open document to read its settings from.');
+      throw new InputError(
+        'A portfolio grid is refreshed from the sidebar only (Refresh snapshots): a scheduled refresh has no open document to read its settings from.',
+      );
     }
     // The function itself, reading past the caches, as the caller, allowed what the caller's formula access allows.
     const fresh = createFormulaContext({ fundId: d.companyId, fresh: true, allowedCompanyIds: ctx.allowedCompanyIds });
@@ -172,20 +212,29 @@ function rebuild(d: SnapshotDefinition, oldValues: unknown[][], ctx: RefreshCont
     return { rows, before: readGrid(oldValues, d.metricName!, periods), after: readGrid(rows, d.metricName!, periods), names: [], sourceOf: () => '', formats };
   }
   // With sources for the Changes rows; the table itself shows values only.
-  const points = ctx.client.dataPoints.list([...new Set(d.metricIds)], { startDate: d.startDate ?? undefined, endDate: d.endDate ?? undefined, includeSource: true });
+  const points = ctx.client.dataPoints.list([...new Set(d.metricIds)], {
+    startDate: d.startDate ?? undefined,
+    endDate: d.endDate ?? undefined,
+    includeSource: true,
+  });
   const { rows, names, formats } = buildTable(d, points, ctx.metricsOf(d.companyId), ctx.timeZone);
   const sources = new Map(points.map((point) => [`${point.metric_id}|${point.date}`, sourceText(point.source)] as const));
   // A first-column cell as its period's first day; null for the "No data points" sentence.
-  const periodOf = (cell: unknown) => (isDateLike(cell) ? appsScriptDateFormatter(cell, ctx.timeZone) : typeof cell === 'string' && isIsoDate(cell) ? cell : null);
+  const periodOf = (cell: unknown) =>
+    isDateLike(cell) ? appsScriptDateFormatter(cell, ctx.timeZone) : typeof cell === 'string' && isIsoDate(cell) ? cell : null;
   return {
-    rows, names, formats,
-    before: readTable(oldValues, d, periodOf), after: readTable(rows, d, periodOf),
+    rows,
+    names,
+    formats,
+    before: readTable(oldValues, d, periodOf),
+    after: readTable(rows, d, periodOf),
     sourceOf: (column: number, period: string) => sources.get(`${d.metricIds[column]}|${period}`) ?? '',
   };
 }
 
 /** The refusal of a record the caller did not sign as it reads now: nothing of it is read, written or trusted. */
-const NOT_SIGNED_REMEDY = 'Left it as it was. Insert the snapshot again ("Snapshot of today\'s values") to refresh it with your connection; "Refresh snapshots" refreshes only snapshots you inserted, as you inserted them.';
+const NOT_SIGNED_REMEDY =
+  'Left it as it was. Insert the snapshot again ("Snapshot of today\'s values") to refresh it with your connection; "Refresh snapshots" refreshes only snapshots you inserted, as you inserted them.';
 
 function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefreshOutcome {
   const d = record.definition;
@@ -200,19 +249,33 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
     const message = new UntrustedRecordError(`The definition of the snapshot recorded at ${range}`, NOT_SIGNED_REMEDY).message;
     return { id: d.id, range, status: 'refused', changes: 0, cells: [], message };
   }
-  const left = (status: 'refused' | 'failed', message: string, cells: string[] = []): SnapshotRefreshOutcome => ({ id: d.id, range, status, changes: 0, cells, message });
+  const left = (status: 'refused' | 'failed', message: string, cells: string[] = []): SnapshotRefreshOutcome => ({
+    id: d.id,
+    range,
+    status,
+    changes: 0,
+    cells,
+    message,
+  });
   if (!sheet) return left('failed', `The sheet of snapshot ${d.range} was deleted: there is nothing to refresh.`);
   const old = sheet.getRange(d.range);
   const oldValues = old.getValues();
   const typed = typedCells(old, record, oldValues);
   if (typed.length) {
     const one = typed.length === 1;
-    return left('refused', `Left ${range} as it was: ${listCells(typed)} changed since the snapshot was last written, and refreshing would overwrite ${one ? 'it' : 'them'}. Move what you typed elsewhere and clear ${one ? 'that cell' : 'those cells'} (or put back the snapshot's value${one ? '' : 's'}), then refresh again. If the table itself moved (rows or columns inserted before it), insert the snapshot again where it is now.`, typed);
+    return left(
+      'refused',
+      `Left ${range} as it was: ${listCells(typed)} changed since the snapshot was last written, and refreshing would overwrite ${one ? 'it' : 'them'}. Move what you typed elsewhere and clear ${one ? 'that cell' : 'those cells'} (or put back the snapshot's value${one ? '' : 's'}), then refresh again. If the table itself moved (rows or columns inserted before it), insert the snapshot again where it is now.`,
+      typed,
+    );
   }
   // Before any of its data is read; only allowed companies' listings are read to decide.
   const denied = snapshotAccessProblem(d, ctx.allowedCompanyIds, ctx.metricsOf);
   if (denied) {
-    return left('refused', `Left ${range} as it was: ${denied}. Insert the snapshot again to allow its company here (or, as the spreadsheet's owner, allow it in Settings › Formula access), then refresh.`);
+    return left(
+      'refused',
+      `Left ${range} as it was: ${denied}. Insert the snapshot again to allow its company here (or, as the spreadsheet's owner, allow it in Settings › Formula access), then refresh.`,
+    );
   }
   const { rows, before, after, names, sourceOf, formats } = rebuild(d, oldValues, ctx);
   const width = rows[0]!.length;
@@ -220,17 +283,28 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
   const lastColumn = old.getColumn() + width - 1;
   // A table that grew may only take cells that are empty now; past the grid's edge there are none (rows are added below).
   const grown: string[] = [];
-  const inGrid = sheet.getRange(old.getRow(), old.getColumn(), Math.min(lastRow, sheet.getMaxRows()) - old.getRow() + 1, Math.min(lastColumn, sheet.getMaxColumns()) - old.getColumn() + 1);
+  const inGrid = sheet.getRange(
+    old.getRow(),
+    old.getColumn(),
+    Math.min(lastRow, sheet.getMaxRows()) - old.getRow() + 1,
+    Math.min(lastColumn, sheet.getMaxColumns()) - old.getColumn() + 1,
+  );
   const formulas = inGrid.getFormulas();
-  inGrid.getValues().forEach((cells, i) => cells.forEach((value, j) => {
-    const r = inGrid.getRow() + i;
-    const c = inGrid.getColumn() + j;
-    const inOld = r <= old.getLastRow() && c <= old.getLastColumn();
-    if (!inOld && (value !== '' || formulas[i]![j] !== '')) grown.push(sheet.getRange(r, c).getA1Notation());
-  }));
+  inGrid.getValues().forEach((cells, i) =>
+    cells.forEach((value, j) => {
+      const r = inGrid.getRow() + i;
+      const c = inGrid.getColumn() + j;
+      const inOld = r <= old.getLastRow() && c <= old.getLastColumn();
+      if (!inOld && (value !== '' || formulas[i]![j] !== '')) grown.push(sheet.getRange(r, c).getA1Notation());
+    }),
+  );
   if (grown.length) {
     const one = grown.length === 1;
-    return left('refused', `Left ${range} as it was: the table now has ${plural(rows.length, 'row')} and ${plural(width, 'column')}, and ${listCells(grown)} beside it ${one ? 'is' : 'are'} not empty. Move ${one ? 'that cell' : 'those cells'} out of the way, then refresh again.`, grown);
+    return left(
+      'refused',
+      `Left ${range} as it was: the table now has ${plural(rows.length, 'row')} and ${plural(width, 'column')}, and ${listCells(grown)} beside it ${one ? 'is' : 'are'} not empty. Move ${one ? 'that cell' : 'those cells'} out of the way, then refresh again.`,
+      grown,
+    );
   }
   ensureSize(sheet, lastRow, lastColumn);
 
@@ -245,7 +319,11 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
   saveSnapshot({ definition: { ...d, range: written.getA1Notation(), refreshedAt: ctx.time }, cells: fingerprints(written.getValues()) }, ctx.book);
   ctx.changes.push(...changes);
   return {
-    id: d.id, range: newRange, status: changes.length ? 'refreshed' : 'unchanged', changes: changes.length, cells: [],
+    id: d.id,
+    range: newRange,
+    status: changes.length ? 'refreshed' : 'unchanged',
+    changes: changes.length,
+    cells: [],
     message: `Refreshed ${newRange}: ${changes.length ? `${plural(changes.length, 'value')} changed` : 'no value changed'}.`,
   };
 }
@@ -253,7 +331,9 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
 function reportMessage(outcomes: readonly SnapshotRefreshOutcome[], changes: number, changesSheet: string | null): string {
   if (outcomes.length === 0) return 'This spreadsheet has no snapshots to refresh. Insert one with "Snapshot of today\'s values".';
   const refreshed = outcomes.filter((o) => o.status === 'refreshed' || o.status === 'unchanged').length;
-  const parts = [`Refreshed ${refreshed} of ${plural(outcomes.length, 'snapshot')}; ${plural(changes, 'value')} changed${changesSheet && changes ? ` (listed in "${changesSheet}")` : ''}.`];
+  const parts = [
+    `Refreshed ${refreshed} of ${plural(outcomes.length, 'snapshot')}; ${plural(changes, 'value')} changed${changesSheet && changes ? ` (listed in "${changesSheet}")` : ''}.`,
+  ];
   for (const o of outcomes) if (o.status === 'refused' || o.status === 'failed') parts.push(o.message);
   return parts.join(' ');
 }
@@ -288,7 +368,14 @@ export function refreshAllSnapshots(origin: 'sidebar' | 'schedule', book: Book =
             outcomes.push(refreshOne(record, ctx));
           } catch (error) {
             const range = where(record.definition, sheetById(record.definition.sheetId, book));
-            outcomes.push({ id: record.definition.id, range, status: 'failed', changes: 0, cells: [], message: `Could not refresh ${range}: ${userSentence(error)}` });
+            outcomes.push({
+              id: record.definition.id,
+              range,
+              status: 'failed',
+              changes: 0,
+              cells: [],
+              message: `Could not refresh ${range}: ${userSentence(error)}`,
+            });
           }
         }
       }

@@ -13,14 +13,30 @@ import { isPushComplete } from '../core/audit/write-back';
 import type { AuditPushReportItem, AuditPushState, AuditPushTotals, AuditWrite } from '../core/audit/types';
 import { AUDIT_CELL_OUTCOMES } from '../core/audit/types';
 import { InputError } from '../core/errors';
-import { exportProgress, exportUndoOutcome, exportUndoReport, prepareExportUndo, resumeExport, runExportStep, type ExportedPoint, type ExportState } from '../core/export';
+import {
+  exportProgress,
+  exportUndoOutcome,
+  exportUndoReport,
+  prepareExportUndo,
+  resumeExport,
+  runExportStep,
+  type ExportedPoint,
+  type ExportState,
+} from '../core/export';
 import { countOf, joinAnd } from '../core/export/places';
 import { newlySettled, outcomeText, UNDO_CONFLICT_REASON, type PushKind, type PushLogRow } from '../core/jobs/push-log';
 import { resumeWaveJob } from '../core/jobs/job-state';
 import { tallyOutcomes } from '../core/jobs/tally';
 import { pushJournals, targetKey, type JournalEntry, type JournalOutcome, type PushJournal } from '../core/journal/journal';
 import { describeTarget, planUndo, type UndoPlan } from '../core/journal/undo-plan';
-import { isProfileUndo, isProfileUndoComplete, prepareProfileUndo, profileUndoProgress, runProfileUndoStep, type ProfileUndoState } from '../core/journal/profile-undo';
+import {
+  isProfileUndo,
+  isProfileUndoComplete,
+  prepareProfileUndo,
+  profileUndoProgress,
+  runProfileUndoStep,
+  type ProfileUndoState,
+} from '../core/journal/profile-undo';
 import { appendPushLog } from '../gas/changes-sheet';
 import { dropCachedSeries } from '../gas/document-settings';
 import { appendJournal, JOURNAL_SHEET, journalTime, readJournal } from '../gas/journal-sheet';
@@ -81,8 +97,10 @@ const PUSH_KIND_WORDS: Record<PushKind, string> = {
 /** The journals of this user here, and a sentence when rows of theirs did not verify (ignored). */
 function journals(): { all: PushJournal[]; altered: string | null } {
   const read = readJournal();
-  const altered = read.altered === 0 ? null
-    : `${countOf(read.altered, 'row')} of your journal of pushes (the hidden sheet "${JOURNAL_SHEET}") ${read.altered === 1 ? 'was' : 'were'} changed by someone else, so ${read.altered === 1 ? 'it is' : 'they are'} ignored: what ${read.altered === 1 ? 'it' : 'they'} recorded is not undone.`;
+  const altered =
+    read.altered === 0
+      ? null
+      : `${countOf(read.altered, 'row')} of your journal of pushes (the hidden sheet "${JOURNAL_SHEET}") ${read.altered === 1 ? 'was' : 'were'} changed by someone else, so ${read.altered === 1 ? 'it is' : 'they are'} ignored: what ${read.altered === 1 ? 'it' : 'they'} recorded is not undone.`;
   return { all: pushJournals(read.records), altered };
 }
 
@@ -131,7 +149,15 @@ function settledBy(undo: PushJournal | undefined): Map<string, JournalEntry> {
 function exportUndoState(plan: UndoPlan, settled: Map<string, JournalEntry>): { state: ExportState; cells: string[] } {
   const points = plan.restore.map((entry): ExportedPoint & { before: string } => {
     const target = entry.target as Extract<JournalEntry['target'], { type: 'point' }>;
-    return { metricId: target.metricId, metricName: target.metricName, date: target.date, cell: entry.cell, ...cellPlace(entry.cell), written: entry.written ?? '', before: entry.replaced! };
+    return {
+      metricId: target.metricId,
+      metricName: target.metricName,
+      date: target.date,
+      cell: entry.cell,
+      ...cellPlace(entry.cell),
+      written: entry.written ?? '',
+      before: entry.replaced!,
+    };
   });
   const state = prepareExportUndo(points);
   state.items.forEach((item, index) => {
@@ -183,10 +209,17 @@ function auditUndoState(push: PushJournal, plan: UndoPlan, settled: Map<string, 
     const before = entry.replaced ?? '';
     const done = settled.get(targetKey(target));
     const item: AuditPushState['items'][number] = {
-      profile, property, ...cellPlace(entry.cell), shown: before.length > 60 ? `${before.slice(0, 60)}…` : before, key: entry.key ?? '', outcome: 'pending', planned: true,
+      profile,
+      property,
+      ...cellPlace(entry.cell),
+      shown: before.length > 60 ? `${before.slice(0, 60)}…` : before,
+      key: entry.key ?? '',
+      outcome: 'pending',
+      planned: true,
     };
     if (!done) item.write = entry.replacedBody as AuditWrite;
-    else if (done.outcome === 'conflict') Object.assign(item, { outcome: 'conflict', reason: UNDO_CONFLICT_REASON, conflict: { atBuild: entry.written, server: done.replaced ?? '' } });
+    else if (done.outcome === 'conflict')
+      Object.assign(item, { outcome: 'conflict', reason: UNDO_CONFLICT_REASON, conflict: { atBuild: entry.written, server: done.replaced ?? '' } });
     else if (done.outcome === 'failed') Object.assign(item, { outcome: 'failed', reason: done.reason ?? 'failed' });
     else item.outcome = 'updated';
     state.items.push(item);
@@ -198,10 +231,20 @@ function auditUndoState(push: PushJournal, plan: UndoPlan, settled: Map<string, 
 
 /** A profile import's undo: each field it replaced on an existing profile, compared with what it wrote. */
 function profileUndoState(push: PushJournal, plan: UndoPlan, settled: Map<string, JournalEntry>): ProfileUndoState {
-  const state = prepareProfileUndo(push.companyId ?? '', plan.restore.map((entry) => {
-    const target = entry.target as Extract<JournalEntry['target'], { type: 'field' }>;
-    return { profileId: target.profileId, profileName: target.profileName, field: target.field, cell: entry.cell, written: entry.writtenField ?? null, value: entry.replacedField ?? null };
-  }));
+  const state = prepareProfileUndo(
+    push.companyId ?? '',
+    plan.restore.map((entry) => {
+      const target = entry.target as Extract<JournalEntry['target'], { type: 'field' }>;
+      return {
+        profileId: target.profileId,
+        profileName: target.profileName,
+        field: target.field,
+        cell: entry.cell,
+        written: entry.writtenField ?? null,
+        value: entry.replacedField ?? null,
+      };
+    }),
+  );
   state.items.forEach((item, index) => {
     const done = settled.get(targetKey(plan.restore[index]!.target));
     if (!done) return;
@@ -215,7 +258,10 @@ function profileUndoState(push: PushJournal, plan: UndoPlan, settled: Map<string
 
 /** The undo of `push` as it stands: its plan from the journals, and what the undo's own journal says it settled. */
 function buildUndo(push: PushJournal, all: readonly PushJournal[], undoId: string | null): UndoJob {
-  const plan = planUndo(push, all.filter((journal) => journal !== push));
+  const plan = planUndo(
+    push,
+    all.filter((journal) => journal !== push),
+  );
   const settled = settledBy(all.find((journal) => journal.push === undoId));
   const base = {
     pushId: push.push,
@@ -237,12 +283,18 @@ export function listUndoablePushes(): UndoablePushes {
   // The one record per user that Undo kept before the journal: nothing reads it any more, and it took room in the user's properties.
   if (loadJob('last-push', 'user') !== null) forgetJob('last-push', 'user');
   const { all, altered } = journals();
-  const pushes = all.filter((journal) => !journal.undoes).slice(0, UNDOABLE_PUSHES).map((push) => describePush(push, all));
+  const pushes = all
+    .filter((journal) => !journal.undoes)
+    .slice(0, UNDOABLE_PUSHES)
+    .map((push) => describePush(push, all));
   return { pushes, altered };
 }
 
 function describePush(push: PushJournal, all: readonly PushJournal[]): UndoablePush {
-  const plan = planUndo(push, all.filter((journal) => journal !== push));
+  const plan = planUndo(
+    push,
+    all.filter((journal) => journal !== push),
+  );
   const started = journalTime(push.started);
   const undoneBy = all.find((journal) => journal.undoes === push.push)?.push ?? null;
   const reasons = [...new Set(plan.notUndone.map((value) => value.reason.split(':')[0]!))];
@@ -280,7 +332,10 @@ export function undoPush(pushId: string): UndoHandle {
 
 function startUndo(push: PushJournal, all: readonly PushJournal[]): UndoHandle {
   const undone = all.find((journal) => journal.undoes === push.push);
-  if (undone) throw new InputError(`Push ${push.push} was undone already (Undo ${undone.push}): an undo that did not finish is offered with Resume on the Portfolio tab.`);
+  if (undone)
+    throw new InputError(
+      `Push ${push.push} was undone already (Undo ${undone.push}): an undo that did not finish is offered with Resume on the Portfolio tab.`,
+    );
   const undoId = newJobId();
   const job = buildUndo(push, all, null);
   // Marked first: a second Undo of the same push must find it, even if this one is left before its first step.
@@ -292,8 +347,12 @@ function startUndo(push: PushJournal, all: readonly PushJournal[]): UndoHandle {
 export function undoLastPush(): UndoHandle {
   const { all } = journals();
   const last = all.find((journal) => !journal.undoes);
-  if (!last) throw new InputError('There is no push to undo: none of yours is in this spreadsheet\'s journal (pushes made elsewhere, or before the journal, are not).');
-  if (all.some((journal) => journal.undoes === last.push)) throw new InputError(`There is no push to undo: your last push (Push ${last.push}) was undone already. Pick an earlier one from the list of your last pushes.`);
+  if (!last)
+    throw new InputError("There is no push to undo: none of yours is in this spreadsheet's journal (pushes made elsewhere, or before the journal, are not).");
+  if (all.some((journal) => journal.undoes === last.push))
+    throw new InputError(
+      `There is no push to undo: your last push (Push ${last.push}) was undone already. Pick an earlier one from the list of your last pushes.`,
+    );
   return startUndo(last, all);
 }
 
@@ -310,18 +369,26 @@ function undoReport(job: UndoJob): { totals: AuditPushTotals; items: AuditPushRe
 }
 
 function profileUndoReport(state: ProfileUndoState): { totals: AuditPushTotals; items: AuditPushReportItem[]; problem: string | null } {
-  const items = state.items.flatMap((item): AuditPushReportItem[] => (item.outcome === 'unchanged' ? [] : [{
-    ...cellPlace(item.cell),
-    outcome: item.outcome,
-    cell: item.cell,
-    profileId: item.profileId,
-    profileName: item.profileName,
-    propertyId: '',
-    propertyName: item.field,
-    value: String(item.value ?? ''),
-    reason: item.reason ?? null,
-    ...(item.outcome === 'conflict' ? { conflict: { atBuild: item.written === null ? null : String(item.written), server: String(item.server ?? '') } } : {}),
-  }]));
+  const items = state.items.flatMap((item): AuditPushReportItem[] =>
+    item.outcome === 'unchanged'
+      ? []
+      : [
+          {
+            ...cellPlace(item.cell),
+            outcome: item.outcome,
+            cell: item.cell,
+            profileId: item.profileId,
+            profileName: item.profileName,
+            propertyId: '',
+            propertyName: item.field,
+            value: String(item.value ?? ''),
+            reason: item.reason ?? null,
+            ...(item.outcome === 'conflict'
+              ? { conflict: { atBuild: item.written === null ? null : String(item.written), server: String(item.server ?? '') } }
+              : {}),
+          },
+        ],
+  );
   return { totals: tallyOutcomes(AUDIT_CELL_OUTCOMES, state.items, (item) => item.outcome), items, problem: state.problem ?? null };
 }
 
@@ -331,8 +398,14 @@ function undoOutcome(job: UndoJob): UndoOutcome {
   const parts = [
     `${countOf(restored, 'value')} restored`,
     ...(!isAuditUndo(job.state) && totals.unchanged ? [`${countOf(totals.unchanged, 'value')} already held the value before`] : []),
-    ...(totals.conflict > job.heldBack.length ? [`${countOf(totals.conflict - job.heldBack.length, 'conflict')} (changed on the server since the push, so not restored)`] : []),
-    ...(job.heldBack.length ? [`${countOf(job.heldBack.length, 'value')} held back as ${job.heldBack.length === 1 ? 'a conflict' : 'conflicts'} (written again by a later push: undo that one first)`] : []),
+    ...(totals.conflict > job.heldBack.length
+      ? [`${countOf(totals.conflict - job.heldBack.length, 'conflict')} (changed on the server since the push, so not restored)`]
+      : []),
+    ...(job.heldBack.length
+      ? [
+          `${countOf(job.heldBack.length, 'value')} held back as ${job.heldBack.length === 1 ? 'a conflict' : 'conflicts'} (written again by a later push: undo that one first)`,
+        ]
+      : []),
     ...(totals.failed ? [`${totals.failed} failed`] : []),
     ...(totals.pending ? [`${totals.pending} not restored yet`] : []),
     ...(job.nothingToUndo ? [`${countOf(job.nothingToUndo, 'value')} sent unchanged (nothing to undo)`] : []),
@@ -363,11 +436,16 @@ function undoOutcomeText(restored: boolean, outcome: string, reason: string | nu
 
 /** The journal's outcome of an export undo's item (what Undo reports is the same, but pending). */
 function exportJournalOutcome(outcome: string): JournalOutcome {
-  return outcome === 'pending' ? 'failed' : outcome as JournalOutcome;
+  return outcome === 'pending' ? 'failed' : (outcome as JournalOutcome);
 }
 
 /** An export undo's step, for the Pushes sheet and the undo's journal: old value is what the server held, new the value before the export. */
-function exportUndoSettled(before: ExportState, after: ExportState, cells: readonly string[], undoId: string): { rows: Array<Omit<PushLogRow, 'who'>>; entries: JournalEntry[] } {
+function exportUndoSettled(
+  before: ExportState,
+  after: ExportState,
+  cells: readonly string[],
+  undoId: string,
+): { rows: Array<Omit<PushLogRow, 'who'>>; entries: JournalEntry[] } {
   const time = new Date().toISOString();
   const withIndex = (state: ExportState) => state.items.map((item, index) => ({ outcome: item.outcome, index }));
   const rows: Array<Omit<PushLogRow, 'who'>> = [];
@@ -414,14 +492,25 @@ function auditUndoLogRows(was: AuditPushState, now: AuditPushState, sheetName: s
 }
 
 /** A profile import's undo: its Pushes rows and journal entries, field by field. */
-function profileUndoSettled(before: ProfileUndoState, after: ProfileUndoState, undoId: string): { rows: Array<Omit<PushLogRow, 'who'>>; entries: JournalEntry[] } {
+function profileUndoSettled(
+  before: ProfileUndoState,
+  after: ProfileUndoState,
+  undoId: string,
+): { rows: Array<Omit<PushLogRow, 'who'>>; entries: JournalEntry[] } {
   const time = new Date().toISOString();
   const settled = newlySettled(before.items, after.items);
   const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
   return {
     rows: settled.map((item) => ({
-      time, kind: 'Undo', what: `${item.profileName} › ${item.field}`, period: '', oldValue: text(item.outcome === 'conflict' ? item.server : item.written), newValue: text(item.value),
-      outcome: undoOutcomeText(item.outcome === 'updated', item.outcome, item.reason), cell: item.cell, push: undoId,
+      time,
+      kind: 'Undo',
+      what: `${item.profileName} › ${item.field}`,
+      period: '',
+      oldValue: text(item.outcome === 'conflict' ? item.server : item.written),
+      newValue: text(item.value),
+      outcome: undoOutcomeText(item.outcome === 'updated', item.outcome, item.reason),
+      cell: item.cell,
+      push: undoId,
     })),
     entries: settled.map((item) => ({
       target: { type: 'field', profileId: item.profileId, profileName: item.profileName, field: item.field },
@@ -466,16 +555,30 @@ function restoredCells(job: UndoJob & { state: AuditPushState }): Array<{ profil
 /** The record the job store keeps: no value (SECURITY.md, "The journal"). */
 function recordOf(job: UndoJob): UndoRecord {
   const { status, problem, notBefore, rateLimitedSince, retry, counters } = job.state;
-  return { v: 2, pushId: job.pushId, run: { status, counters: { ...counters }, ...(problem !== undefined ? { problem } : {}), ...(notBefore !== undefined ? { notBefore } : {}), ...(rateLimitedSince !== undefined ? { rateLimitedSince } : {}), ...(retry ? { retry } : {}) } };
+  return {
+    v: 2,
+    pushId: job.pushId,
+    run: {
+      status,
+      counters: { ...counters },
+      ...(problem !== undefined ? { problem } : {}),
+      ...(notBefore !== undefined ? { notBefore } : {}),
+      ...(rateLimitedSince !== undefined ? { rateLimitedSince } : {}),
+      ...(retry ? { retry } : {}),
+    },
+  };
 }
 
 /** The undo `undoId` rebuilt from its record and the journals; null when it is no longer stored. */
 function loadUndo(undoId: string): UndoJob | null {
   const record = loadJob<UndoRecord>('undo', undoId);
-  if (!record || record.v !== 2) return null;
+  if (record?.v !== 2) return null;
   const { all } = journals();
   const push = all.find((journal) => journal.push === record.pushId);
-  if (!push) throw new InputError(`The journal of Push ${record.pushId} is no longer in this spreadsheet (its rows were deleted or changed): nothing more of it can be restored.`);
+  if (!push)
+    throw new InputError(
+      `The journal of Push ${record.pushId} is no longer in this spreadsheet (its rows were deleted or changed): nothing more of it can be restored.`,
+    );
   const job = buildUndo(push, all, undoId);
   return { ...job, state: applyRun(job.state, record.run) };
 }
@@ -491,7 +594,8 @@ export const undoJob: JobKind<UndoJob, UndoState, UndoHandle, UndoHandle['progre
   withState: (job, state) => ({ ...job, state }),
   handle: (undoId, job) => ({ undoId, pushId: job.pushId, progress: undoProgress(job), report: job.state.status === 'running' ? null : undoOutcome(job) }),
   progress: undoProgress,
-  resumeState: (state) => (isExportUndo(state) ? resumeExport(state) : isProfileUndo(state) ? resumeWaveJob(state, isProfileUndoComplete) : resumeAuditPush(state)),
+  resumeState: (state) =>
+    isExportUndo(state) ? resumeExport(state) : isProfileUndo(state) ? resumeWaveJob(state, isProfileUndoComplete) : resumeAuditPush(state),
   step: (job, context) => {
     if (isExportUndo(job.state)) return stepExportUndo({ ...job, state: job.state }, context);
     if (isProfileUndo(job.state)) {
@@ -530,7 +634,11 @@ function stepExportUndo(job: UndoJob & { state: ExportState }, context: Paramete
   const { rows, entries } = exportUndoSettled(job.state, state, job.cells ?? [], context.id);
   appendPushLog(rows);
   if (entries.length > 0) appendJournal({ push: context.id, kind: 'Undo', undoes: job.pushId }, entries);
-  const restored = new Set(newlySettled(job.state.items, state.items).filter((item) => item.outcome === 'updated' && item.metric !== null).map((item) => state.metrics[item.metric!]!.id));
+  const restored = new Set(
+    newlySettled(job.state.items, state.items)
+      .filter((item) => item.outcome === 'updated' && item.metric !== null)
+      .map((item) => state.metrics[item.metric!]!.id),
+  );
   // Formulas must not go on showing what the export wrote from their cache.
   dropCachedSeries([...restored]);
   return { ...job, state };

@@ -273,13 +273,19 @@ export type LatestValue = {
  */
 export type PortfolioGridRequest = Omit<GridChoice, 'fundId'> & { companyId: string; mode: 'formula' | 'snapshot' };
 
-export type CoverageSheetRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames'> & { startPeriod: string; endPeriod: string; aggregate?: GridChoice['aggregate'] };
+export type CoverageSheetRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames'> & {
+  startPeriod: string;
+  endPeriod: string;
+  aggregate?: GridChoice['aggregate'];
+};
 
 /**
  * Insert a fund model: companies down, periods across; `companyId` is the fund's. `formulas`: one =PORTFOLIO_VALUE
  * per block filling it ('block', the default when left out) or one per cell ('cell').
  */
-export type FundModelRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod' | 'aggregate'> & { formulas?: 'block' | 'cell' };
+export type FundModelRequest = Pick<PortfolioGridRequest, 'companyId' | 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod' | 'aggregate'> & {
+  formulas?: 'block' | 'cell';
+};
 
 /** The provenance sheet: the fund model's choice (names with their aggregates, periods); `companyId` is the fund's. */
 export type ProvenanceSheetRequest = FundModelRequest;
@@ -339,11 +345,13 @@ export type SnapshotRefreshReport = {
  * each user sees only their own, as a trigger runs as the person who made it.
  */
 export type SnapshotRefreshScheduleView = {
-  schedule: (Pick<SnapshotSchedule, 'frequency' | 'scheduledAt'> & {
-    /** False when the trigger is gone (removed on the Apps Script triggers page): nothing will run. */
-    active: boolean;
-    lastRun: Pick<ScheduledRun, 'at' | 'status' | 'message'> | null;
-  }) | null;
+  schedule:
+    | (Pick<SnapshotSchedule, 'frequency' | 'scheduledAt'> & {
+        /** False when the trigger is gone (removed on the Apps Script triggers page): nothing will run. */
+        active: boolean;
+        lastRun: Pick<ScheduledRun, 'at' | 'status' | 'message'> | null;
+      })
+    | null;
   message: string;
 };
 

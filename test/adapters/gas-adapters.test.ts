@@ -21,14 +21,34 @@ afterEach(() => {
 describe('UrlFetchApp transport', () => {
   it('sends with muteHttpExceptions, no redirects, JSON content type, and lower-cases headers', () => {
     const calls: Array<[string, Record<string, unknown>]> = [];
-    g['UrlFetchApp'] = { fetch: (url: string, params: Record<string, unknown>) => (calls.push([url, params]), fakeResponse(429, '{}', { 'Retry-After': '5', 'Set-Cookie': ['a', 'b'] })) };
-    const response = createUrlFetchTransport().fetch({ method: 'PUT', url: 'https://x/y', headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' }, body: '{"a":1}' });
+    g['UrlFetchApp'] = {
+      fetch: (url: string, params: Record<string, unknown>) => (
+        calls.push([url, params]), fakeResponse(429, '{}', { 'Retry-After': '5', 'Set-Cookie': ['a', 'b'] })
+      ),
+    };
+    const response = createUrlFetchTransport().fetch({
+      method: 'PUT',
+      url: 'https://x/y',
+      headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' },
+      body: '{"a":1}',
+    });
     expect(response).toEqual({ status: 429, body: '{}', headers: { 'retry-after': '5', 'set-cookie': 'a, b' } });
-    expect(calls[0]![1]).toEqual({ method: 'put', headers: { Authorization: 'Bearer t' }, muteHttpExceptions: true, followRedirects: false, payload: '{"a":1}', contentType: 'application/json' });
+    expect(calls[0]![1]).toEqual({
+      method: 'put',
+      headers: { Authorization: 'Bearer t' },
+      muteHttpExceptions: true,
+      followRedirects: false,
+      payload: '{"a":1}',
+      contentType: 'application/json',
+    });
   });
 
   it('turns a thrown fetch into a NetworkError without the query string', () => {
-    g['UrlFetchApp'] = { fetch: () => { throw new Error('Address unavailable'); } };
+    g['UrlFetchApp'] = {
+      fetch: () => {
+        throw new Error('Address unavailable');
+      },
+    };
     expect(() => createUrlFetchTransport().fetch({ method: 'GET', url: 'https://x/y?secret=1', headers: {} })).toThrow(NetworkError);
     try {
       createUrlFetchTransport().fetch({ method: 'GET', url: 'https://x/y?secret=1', headers: {} });
@@ -42,7 +62,11 @@ describe('UrlFetchApp transport', () => {
     ['Limit Exceeded: URLFetch URL Length.', 'url_too_long', /over its 2 kB limit, so nothing was sent\. Ask for fewer metrics/],
     ['Exception: Payload too large', 'payload_too_large', /too large, so nothing was sent\. Select fewer rows/],
   ])('turns Apps Script refusing to send ("%s") into a FetchRefusedError with what to do', (message, reason, sentence) => {
-    g['UrlFetchApp'] = { fetch: () => { throw new Error(message); } };
+    g['UrlFetchApp'] = {
+      fetch: () => {
+        throw new Error(message);
+      },
+    };
     let caught: unknown;
     try {
       createUrlFetchTransport().fetch({ method: 'GET', url: 'https://x/y?secret=1', headers: {} });
@@ -74,7 +98,9 @@ describe('UrlFetchApp transport', () => {
   it('refuses the whole wave when fetchAll hits the daily quota, sending nothing one by one', () => {
     let singles = 0;
     g['UrlFetchApp'] = {
-      fetchAll: () => { throw new Error('Service invoked too many times for one day: urlfetch.'); },
+      fetchAll: () => {
+        throw new Error('Service invoked too many times for one day: urlfetch.');
+      },
       fetch: () => (singles++, fakeResponse(200, '{}')),
     };
     const results = createUrlFetchTransport().fetchAll([
@@ -88,7 +114,9 @@ describe('UrlFetchApp transport', () => {
   it('fails every request of the wave when fetchAll throws for one lost connection, sending nothing again itself', () => {
     let singles = 0;
     g['UrlFetchApp'] = {
-      fetchAll: () => { throw new Error('Address unavailable: https://x/bad?secret=1'); },
+      fetchAll: () => {
+        throw new Error('Address unavailable: https://x/bad?secret=1');
+      },
       fetch: () => (singles++, fakeResponse(200, '{}')),
     };
     const results = createUrlFetchTransport().fetchAll([
@@ -110,9 +138,18 @@ describe('user settings', () => {
     const store = {
       getProperties: () => ({ ...props }),
       getProperty: (k: string) => props[k] ?? null,
-      setProperty: (k: string, v: string) => { props[k] = v; return store; },
-      setProperties: (all: Record<string, string>) => { Object.assign(props, all); return store; },
-      deleteProperty: (k: string) => { delete props[k]; return store; },
+      setProperty: (k: string, v: string) => {
+        props[k] = v;
+        return store;
+      },
+      setProperties: (all: Record<string, string>) => {
+        Object.assign(props, all);
+        return store;
+      },
+      deleteProperty: (k: string) => {
+        delete props[k];
+        return store;
+      },
     };
     g['PropertiesService'] = { getUserProperties: () => store };
     let uuids = 0;
@@ -154,12 +191,25 @@ describe('cache and lock', () => {
     const cache = wrapCache({
       get: (k: string) => (calls.push(`get ${k}`), 'v'),
       getAll: (ks: string[]) => (calls.push(`getAll ${ks.join()}`), {}),
-      put: (k: string, _v: string, t: number) => { calls.push(`put ${k} ${t}`); },
-      putAll: (_v: object, t: number) => { calls.push(`putAll ${t}`); },
-      remove: (k: string) => { calls.push(`remove ${k}`); },
-      removeAll: (ks: string[]) => { calls.push(`removeAll ${ks.join()}`); },
+      put: (k: string, _v: string, t: number) => {
+        calls.push(`put ${k} ${t}`);
+      },
+      putAll: (_v: object, t: number) => {
+        calls.push(`putAll ${t}`);
+      },
+      remove: (k: string) => {
+        calls.push(`remove ${k}`);
+      },
+      removeAll: (ks: string[]) => {
+        calls.push(`removeAll ${ks.join()}`);
+      },
     } as unknown as GoogleAppsScript.Cache.Cache);
-    cache.get('a'); cache.getAll(['a', 'b']); cache.put('a', 'v', 60); cache.putAll({ a: 'v' }, 30); cache.remove('a'); cache.removeAll(['a']);
+    cache.get('a');
+    cache.getAll(['a', 'b']);
+    cache.put('a', 'v', 60);
+    cache.putAll({ a: 'v' }, 30);
+    cache.remove('a');
+    cache.removeAll(['a']);
     expect(calls).toEqual(['get a', 'getAll a,b', 'put a 60', 'putAll 30', 'remove a', 'removeAll a']);
   });
 
@@ -167,11 +217,17 @@ describe('cache and lock', () => {
     const events: string[] = [];
     let available = true;
     g['LockService'] = { getUserLock: () => ({ tryLock: (ms: number) => (events.push(`try ${ms}`), available), releaseLock: () => events.push('release') }) };
-    expect(() => userMutex().withLock(() => { throw new Error('boom'); })).toThrow('boom');
+    expect(() =>
+      userMutex().withLock(() => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     available = false;
     let ran = false;
     expect(() => userMutex().withLock(() => (ran = true))).toThrow(LockUnavailableError);
-    expect(() => userMutex().withLock(() => 42)).toThrow('Another run of the add-in for this account held its lock for 5 seconds. Wait a moment and try again.');
+    expect(() => userMutex().withLock(() => 42)).toThrow(
+      'Another run of the add-in for this account held its lock for 5 seconds. Wait a moment and try again.',
+    );
     expect(ran).toBe(false);
     expect(events).toEqual(['try 5000', 'release', 'try 5000', 'try 5000']);
   });

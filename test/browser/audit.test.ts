@@ -51,7 +51,9 @@ async function buildAudit(): Promise<Frame> {
   await frame.click('#tab-portfolio');
   await frame.click('#audit-build');
   await frame.waitForFunction(() => /success/.test(document.querySelector('#portfolio-status')?.className ?? ''));
-  expect(await frame.textContent('#portfolio-status')).toMatch(/^Built "Portfolio audit": 32 companies × 15 properties, \d+% complete \(\d+ blank cells highlighted\)\.$/);
+  expect(await frame.textContent('#portfolio-status')).toMatch(
+    /^Built "Portfolio audit": 32 companies × 15 properties, \d+% complete \(\d+ blank cells highlighted\)\.$/,
+  );
   await session.page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Portfolio audit');
   return frame;
 }
@@ -70,9 +72,14 @@ it('builds the audit of the demo fund, and pushes one edited cell', async () => 
   expect(await pushedValues()).toEqual([]);
   await frame.click('#audit-push-confirm');
   // The build's own bar (it runs as a job too) said Finished. already: wait for the push's.
-  await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-label')?.textContent === 'Pushing changed cells'
-    && document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.');
-  expect(await frame.textContent('#portfolio-results > .status')).toMatch(new RegExp(`^The fund ${DEMO_IDS.fund}: \\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`));
+  await frame.waitForFunction(
+    () =>
+      document.querySelector('#portfolio-results .progress-label')?.textContent === 'Pushing changed cells' &&
+      document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.',
+  );
+  expect(await frame.textContent('#portfolio-results > .status')).toMatch(
+    new RegExp(`^The fund ${DEMO_IDS.fund}: \\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`),
+  );
   expect(await pushedValues()).toEqual(['Lisbon']);
   expect(await storedHeadquarters(4)).toEqual({ exists: true, value: 'Lisbon' });
   await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-audit.png') });
@@ -92,7 +99,10 @@ it('builds the audit through the build job: the bar finishes at every page, each
   expect(new Set(pages).size).toBe(pages.length);
   // The job runner's bar, at its end: the build ran as a job, not as one buildAudit call.
   expect(await frame.textContent('#portfolio-results .progress-label')).toBe('Reading every profile, property and value');
-  expect(await frame.$eval('#portfolio-results progress', (bar) => [(bar as HTMLProgressElement).value, (bar as HTMLProgressElement).max])).toEqual([pages.length, pages.length]);
+  expect(await frame.$eval('#portfolio-results progress', (bar) => [(bar as HTMLProgressElement).value, (bar as HTMLProgressElement).max])).toEqual([
+    pages.length,
+    pages.length,
+  ]);
 });
 
 it('cancels a build from its bar before its next wave of reads, offers Resume, and resumes it to the sheet', async () => {
@@ -117,7 +127,9 @@ it('cancels a build from its bar before its next wave of reads, offers Resume, a
     await session.workbench.control.release();
   }
   expect(await frame.textContent('#portfolio-results > .status')).toMatch(/^The audit was not written: \d+ of \d+ pages read\.$/);
-  const readBeforeResume = (await session.workbench.control.requests()).filter((r) => r.method === 'GET' && r.status === 200 && r.path.startsWith('/portfolio_')).length;
+  const readBeforeResume = (await session.workbench.control.requests()).filter(
+    (r) => r.method === 'GET' && r.status === 200 && r.path.startsWith('/portfolio_'),
+  ).length;
   // The first wave only: the profiles and the properties.
   expect(readBeforeResume).toBeLessThanOrEqual(2);
 
@@ -125,7 +137,8 @@ it('cancels a build from its bar before its next wave of reads, offers Resume, a
   await frame.waitForFunction(() => /success/.test(document.querySelector('#portfolio-status')?.className ?? ''));
   expect(await frame.textContent('#portfolio-status')).toMatch(/^Built "Portfolio audit": 32 companies × 15 properties/);
   const pages = (await session.workbench.control.requests())
-    .filter((r) => r.method === 'GET' && r.status === 200 && r.path.startsWith('/portfolio_')).map((r) => `${r.path}?${r.query}`);
+    .filter((r) => r.method === 'GET' && r.status === 200 && r.path.startsWith('/portfolio_'))
+    .map((r) => `${r.path}?${r.query}`);
   expect(new Set(pages).size).toBe(pages.length);
 });
 
@@ -144,29 +157,39 @@ it('offers a push left unfinished with Resume when the Portfolio tab opens again
   const before = await storedHeadquarters(5);
 
   // Started and cancelled through the page's own google.script.run, then the sidebar closes.
-  const status = await frame.evaluate(() => new Promise<string>((resolve, reject) => {
-    type Run = { withSuccessHandler(f: (v: unknown) => void): Run; withFailureHandler(f: (e: Error) => void): Run; [name: string]: unknown };
-    const run = (window as unknown as { google: { script: { run: Run } } }).google.script.run;
-    const call = (name: string, arg: unknown) => new Promise<{ ok: boolean; value: { pushId: string; progress: { status: string } } }>((done, fail) => {
-      (run.withSuccessHandler((v) => done(v as never)).withFailureHandler(fail)[name] as (a: unknown) => void)(arg);
-    });
-    call('startAuditPush', null).then((started) => call('cancelAuditPush', started.value.pushId)).then((cancelled) => resolve(cancelled.value.progress.status), reject);
-  }));
+  const status = await frame.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        type Run = { withSuccessHandler(f: (v: unknown) => void): Run; withFailureHandler(f: (e: Error) => void): Run; [name: string]: unknown };
+        const run = (window as unknown as { google: { script: { run: Run } } }).google.script.run;
+        const call = (name: string, arg: unknown) =>
+          new Promise<{ ok: boolean; value: { pushId: string; progress: { status: string } } }>((done, fail) => {
+            (run.withSuccessHandler((v) => done(v as never)).withFailureHandler(fail)[name] as (a: unknown) => void)(arg);
+          });
+        call('startAuditPush', null)
+          .then((started) => call('cancelAuditPush', started.value.pushId))
+          .then((cancelled) => resolve(cancelled.value.progress.status), reject);
+      }),
+  );
   expect(status).toBe('cancelled');
   await session.page.reload();
   frame = await currentSidebar();
   await frame.click('#tab-portfolio');
   await frame.waitForSelector('.resume-offer button');
-  expect(await frame.textContent('.resume-offer .hint')).toBe(`The push of changed cells of "Portfolio audit" to the fund ${DEMO_IDS.fund} was cancelled with 0 of 1 cell done. Resuming sends only what was not confirmed.`);
+  expect(await frame.textContent('.resume-offer .hint')).toBe(
+    `The push of changed cells of "Portfolio audit" to the fund ${DEMO_IDS.fund} was cancelled with 0 of 1 cell done. Resuming sends only what was not confirmed.`,
+  );
   await session.workbench.control.clearRequests();
   await frame.click('.resume-offer button');
   await frame.waitForFunction(() => document.querySelector('.resume-offer .progress-text')?.textContent === 'Finished.');
-  expect(await frame.textContent('.resume-offer > .status')).toMatch(new RegExp(`^The fund ${DEMO_IDS.fund}: \\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`));
+  expect(await frame.textContent('.resume-offer > .status')).toMatch(
+    new RegExp(`^The fund ${DEMO_IDS.fund}: \\d+ cells compared: 1 ${before.exists ? 'updated' : 'created'}, \\d+ unchanged\\.$`),
+  );
   expect(await pushedValues()).toEqual(['Gdansk']);
   expect(await storedHeadquarters(5)).toEqual({ exists: true, value: 'Gdansk' });
 });
 
-it('takes the conflict journey: a colleague\'s change is kept and shown with both values, then overwritten on purpose', async () => {
+it("takes the conflict journey: a colleague's change is kept and shown with both values, then overwritten on purpose", async () => {
   // A fresh audit, so that the Valencia cell is the only one changed whatever ran before.
   const frame = await buildAudit();
   await typeHeadquarters(6, 'Valencia');
@@ -176,7 +199,9 @@ it('takes the conflict journey: a colleague\'s change is kept and shown with bot
   const colleague = await fetch(`${session.workbench.emulatorUrl}/portfolio_property_values`, {
     method: 'PUT',
     headers: { Authorization: `Bearer ${session.workbench.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ portfolio_property_value: { portfolio_property_id: property.id, portfolio_company_profile_id: DEMO_IDS.profile(6), value: 'Porto' } }),
+    body: JSON.stringify({
+      portfolio_property_value: { portfolio_property_id: property.id, portfolio_company_profile_id: DEMO_IDS.profile(6), value: 'Porto' },
+    }),
   });
   expect(colleague.ok).toBe(true);
   await session.workbench.control.clearRequests();
@@ -185,17 +210,27 @@ it('takes the conflict journey: a colleague\'s change is kept and shown with bot
   // The push names its fund and asks first.
   await frame.waitForSelector('#audit-push-confirm');
   await frame.click('#audit-push-confirm');
-  await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-label')?.textContent === 'Pushing changed cells'
-    && document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.');
-  expect(await frame.textContent('#portfolio-results > .status')).toMatch(/^The fund [0-9a-f-]{36}: \d+ cells compared: \d+ unchanged, 1 conflict \(changed on the server since the audit was built, so not sent\)\.$/);
-  expect(await frame.textContent('#portfolio-results .conflicts li')).toMatch(/^[A-Z]+\d+ \(.+, Headquarters\): when built ".*", on the server now "Porto", typed "Valencia"$/);
+  await frame.waitForFunction(
+    () =>
+      document.querySelector('#portfolio-results .progress-label')?.textContent === 'Pushing changed cells' &&
+      document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.',
+  );
+  expect(await frame.textContent('#portfolio-results > .status')).toMatch(
+    /^The fund [0-9a-f-]{36}: \d+ cells compared: \d+ unchanged, 1 conflict \(changed on the server since the audit was built, so not sent\)\.$/,
+  );
+  expect(await frame.textContent('#portfolio-results .conflicts li')).toMatch(
+    /^[A-Z]+\d+ \(.+, Headquarters\): when built ".*", on the server now "Porto", typed "Valencia"$/,
+  );
   expect(await pushedValues()).toEqual([]);
   expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Porto' });
 
   await session.workbench.control.clearRequests();
   await frame.click('#audit-overwrite');
-  await frame.waitForFunction(() => document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.'
-    && /1 updated/.test(document.querySelector('#portfolio-results > .status')?.textContent ?? ''));
+  await frame.waitForFunction(
+    () =>
+      document.querySelector('#portfolio-results .progress-text')?.textContent === 'Finished.' &&
+      /1 updated/.test(document.querySelector('#portfolio-results > .status')?.textContent ?? ''),
+  );
   expect(await frame.textContent('#portfolio-results > .status')).toBe(`The fund ${DEMO_IDS.fund}: 1 cell compared: 1 updated.`);
   expect(await pushedValues()).toEqual(['Valencia']);
   expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Valencia' });
@@ -206,11 +241,15 @@ it('takes the conflict journey: a colleague\'s change is kept and shown with bot
   await session.workbench.control.clearRequests();
   await frame.click('#portfolio-results [data-undo-push]');
   await frame.waitForSelector('#portfolio-results select[data-undo-choice]');
-  expect(await frame.textContent('#portfolio-results [data-undo-description]')).toMatch(/^Audit overwrite from "Portfolio audit" of .* 1 value stored: Undo restores 1 value it replaced\.$/);
+  expect(await frame.textContent('#portfolio-results [data-undo-description]')).toMatch(
+    /^Audit overwrite from "Portfolio audit" of .* 1 value stored: Undo restores 1 value it replaced\.$/,
+  );
   expect(await pushedValues()).toEqual([]);
   await frame.click('#portfolio-results [data-undo-confirm]');
   await frame.waitForFunction(() => /^Undo of the/.test(document.querySelector('#portfolio-results .results > .status')?.textContent ?? ''));
-  expect(await frame.textContent('#portfolio-results .results > .status')).toMatch(/^Undo of the audit overwrite \(Push [0-9a-f-]{36} in the Pushes sheet\): 1 value restored\./);
+  expect(await frame.textContent('#portfolio-results .results > .status')).toMatch(
+    /^Undo of the audit overwrite \(Push [0-9a-f-]{36} in the Pushes sheet\): 1 value restored\./,
+  );
   expect(await pushedValues()).toEqual(['Porto']);
   expect(await storedHeadquarters(6)).toEqual({ exists: true, value: 'Porto' });
 });

@@ -27,11 +27,18 @@ const pointsIn = (request: LoggedRequest): number => ((request.body as { data_po
 
 it('moves the bar while the first step runs, and Cancel stops a 1,100-row export within one wave', async () => {
   const { control, companyId } = session.workbench;
-  const created = await control.fixtures({ metrics: Array.from({ length: METRICS }, (_, i) => ({ company_id: companyId, name: `Large export ${i}`, frequency: 'daily', unit: 'number' })) });
+  const created = await control.fixtures({
+    metrics: Array.from({ length: METRICS }, (_, i) => ({ company_id: companyId, name: `Large export ${i}`, frequency: 'daily', unit: 'number' })),
+  });
   const ids = created.metrics.map((metric) => metric.id);
   // 12,000 days of one metric, wide (the header names the metric by id).
   const start = Date.UTC(2015, 0, 1);
-  const lines = [['Day', ...ids].join('\t'), ...Array.from({ length: ROWS }, (_, i) => [new Date(start + i * 86_400_000).toISOString().slice(0, 10), ...ids.map((_, m) => String(i * 10 + m))].join('\t'))];
+  const lines = [
+    ['Day', ...ids].join('\t'),
+    ...Array.from({ length: ROWS }, (_, i) =>
+      [new Date(start + i * 86_400_000).toISOString().slice(0, 10), ...ids.map((_, m) => String(i * 10 + m))].join('\t'),
+    ),
+  ];
   // Loaded until the network is quiet (pasteAndSelect): the default company's metrics name the wide header.
   await pasteAndSelect(session.page, lines.join('\n'), `A1:B${ROWS + 1}`);
 
@@ -66,7 +73,8 @@ it('moves the bar while the first step runs, and Cancel stops a 1,100-row export
       await frame.waitForTimeout(20);
     }
   };
-  const readBar = () => frame.$eval('.progress progress', (element) => ({ value: (element as HTMLProgressElement).value, max: (element as HTMLProgressElement).max }));
+  const readBar = () =>
+    frame.$eval('.progress progress', (element) => ({ value: (element as HTMLProgressElement).value, max: (element as HTMLProgressElement).max }));
   /** Waits for the bar to pass `value`, as a progress read (the page's, about once a second) shows it. */
   const barPast = async (value: number): Promise<number> => {
     await frame.waitForFunction((least) => ((document.querySelector('.progress progress') as HTMLProgressElement | null)?.value ?? 0) > least, value);
@@ -111,7 +119,9 @@ it('moves the bar while the first step runs, and Cancel stops a 1,100-row export
   expect(await frame.textContent('#export-results > .status')).toBe(
     `1,100 values read (1,100 rows × 1 metric column): ${confirmed.toLocaleString('en-US')} created, ${left.toLocaleString('en-US')} not sent (export cancelled).`,
   );
-  expect(await frame.textContent('#export-resume .hint')).toBe(`The export of Sheet1!A1:B${ROWS + 1} stopped with ${confirmed} of ${VALUES} done. Resuming sends only what was not confirmed.`);
+  expect(await frame.textContent('#export-resume .hint')).toBe(
+    `The export of Sheet1!A1:B${ROWS + 1} stopped with ${confirmed} of ${VALUES} done. Resuming sends only what was not confirmed.`,
+  );
   // The emulator holds exactly what the report calls written.
   expect((await control.state()).data_points.filter((point) => ids.includes(point.metric_id))).toHaveLength(confirmed);
 });

@@ -32,7 +32,10 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
   expect(await settled(frame, '#metrics-status')).toBe('Created "Exported from the sheet".');
 
   // 24 months pasted at A1, then selected with shift-click.
-  const rows = ['Month\tValue', ...Array.from({ length: 24 }, (_, i) => `${2022 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01\t${(i + 1) * 10}`)];
+  const rows = [
+    'Month\tValue',
+    ...Array.from({ length: 24 }, (_, i) => `${2022 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01\t${(i + 1) * 10}`),
+  ];
   await session.page.evaluate(async (text) => {
     await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1', text }) });
   }, rows.join('\n'));
@@ -48,26 +51,37 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
   expect(await settled(side, '#export-status')).toBe('Sheet1!A1:B25: 25 rows, 2 columns.');
   expect(await side.isChecked('#layout-long')).toBe(true);
   expect(await side.isChecked('#export-header')).toBe(true);
-  const metricId = await side.$eval('#export-metric', (select) => Array.from((select as HTMLSelectElement).options).find((o) => o.textContent?.startsWith('Exported from the sheet'))!.value);
+  const metricId = await side.$eval(
+    '#export-metric',
+    (select) => Array.from((select as HTMLSelectElement).options).find((o) => o.textContent?.startsWith('Exported from the sheet'))!.value,
+  );
   await side.selectOption('#export-metric', metricId);
   await side.click('#export-preview');
   await side.waitForSelector('table.preview');
   // Typed data is compared too: the preview read the metric's points and found none.
-  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 24 to send (24 to create, 0 to overwrite a different value, 0 unchanged, sent again), 0 skipped, 0 failed.');
+  expect(await side.textContent('#export-results .status')).toBe(
+    '24 rows read: 24 to send (24 to create, 0 to overwrite a different value, 0 unchanged, sent again), 0 skipped, 0 failed.',
+  );
 
   await side.click('#export-form button[type="submit"]');
   await side.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
   // Compared at the start after the preview, so the report knows each value was new.
   expect(await side.textContent('#export-results > .status')).toMatch(/^24 rows read: 24 created/);
   // The grid draws what the server holds on its next poll, cell by cell: wait for both cells, not one then read the other.
-  await session.page.waitForFunction(() => document.querySelector('td[data-a1="C1"]')?.textContent === 'Export status' && document.querySelector('td[data-a1="C2"]')?.textContent !== '');
+  await session.page.waitForFunction(
+    () => document.querySelector('td[data-a1="C1"]')?.textContent === 'Export status' && document.querySelector('td[data-a1="C2"]')?.textContent !== '',
+  );
   expect(await session.page.textContent('td[data-a1="C2"]')).toBe('created');
   await (await session.page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-export.png') });
 
   // The export wrote: the report offers to refresh the formulas reading the metric.
   expect(await side.isVisible('#export-refresh-formulas')).toBe(true);
   await side.click('#export-refresh-formulas');
-  await side.waitForFunction(() => /formula/.test(document.querySelector('#export-refresh-result')?.textContent ?? '') && !/next run/.test(document.querySelector('#export-refresh-result')?.textContent ?? ''));
+  await side.waitForFunction(
+    () =>
+      /formula/.test(document.querySelector('#export-refresh-result')?.textContent ?? '') &&
+      !/next run/.test(document.querySelector('#export-refresh-result')?.textContent ?? ''),
+  );
   expect(await side.textContent('#export-refresh-result')).toBe('No formula here reads those metrics.');
 
   // Again from the same open sidebar, without Use selection: the range was exported before, so the option is on.
@@ -88,29 +102,46 @@ it('exports a pasted range with progress and a report, then re-exports it as unc
   await side.selectOption('#export-metric', metricId);
   await side.click('#export-preview');
   await side.waitForSelector('table.preview');
-  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 24 unchanged, 0 to create, 0 to overwrite a different value, 0 skipped, 0 failed.');
+  expect(await side.textContent('#export-results .status')).toBe(
+    '24 rows read: 24 unchanged, 0 to create, 0 to overwrite a different value, 0 skipped, 0 failed.',
+  );
 
   // A value edited in the sheet: the preview lists the overwrite, old → new, before anything is sent.
   await session.page.evaluate(async () => {
-    await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'B3', text: '25' }) });
+    await fetch('/api/paste', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sheet: 'Sheet1', a1: 'B3', text: '25' }),
+    });
   });
   await control.clearRequests();
   await side.click('#export-preview');
   await side.waitForFunction(() => /1 to overwrite/.test(document.querySelector('#export-results .status')?.textContent ?? ''));
-  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 23 unchanged, 0 to create, 1 to overwrite a different value, 0 skipped, 0 failed.');
+  expect(await side.textContent('#export-results .status')).toBe(
+    '24 rows read: 23 unchanged, 0 to create, 1 to overwrite a different value, 0 skipped, 0 failed.',
+  );
   expect(await side.textContent('[aria-label="Values the export overwrites"]')).toBe('B3: 20 → 25');
   expect((await control.requests()).filter((request) => request.method === 'PUT')).toHaveLength(0);
 
   // Typed data ("only what changed" off) is previewed the same way: what it overwrites, old → new, before anything is sent.
   await session.page.evaluate(async () => {
-    await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'B4', text: '35' }) });
+    await fetch('/api/paste', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sheet: 'Sheet1', a1: 'B4', text: '35' }),
+    });
   });
   await side.uncheck('#export-only-changed');
   await control.clearRequests();
   await side.click('#export-preview');
   await side.waitForFunction(() => /2 to overwrite/.test(document.querySelector('#export-results .status')?.textContent ?? ''));
-  expect(await side.textContent('#export-results .status')).toBe('24 rows read: 24 to send (0 to create, 2 to overwrite a different value, 22 unchanged, sent again), 0 skipped, 0 failed.');
-  expect(await side.$$eval('[aria-label="Values the export overwrites"] li', (items) => items.map((item) => item.textContent))).toEqual(['B3: 20 → 25', 'B4: 30 → 35']);
+  expect(await side.textContent('#export-results .status')).toBe(
+    '24 rows read: 24 to send (0 to create, 2 to overwrite a different value, 22 unchanged, sent again), 0 skipped, 0 failed.',
+  );
+  expect(await side.$$eval('[aria-label="Values the export overwrites"] li', (items) => items.map((item) => item.textContent))).toEqual([
+    'B3: 20 → 25',
+    'B4: 30 → 35',
+  ]);
   const typedPreview = await control.requests();
   expect(typedPreview.filter((request) => request.method === 'GET' && request.path === '/data_points')).toHaveLength(1);
   expect(typedPreview.filter((request) => request.method === 'PUT')).toHaveLength(0);
@@ -139,21 +170,31 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   // sheet's 1,000 rows: the workbench's grid view fails on a sheet a paste had to lengthen.
   const start = Date.UTC(2020, 0, 1);
   const sheetRows = Array.from({ length: 900 }, (_, i) => ({ date: new Date(start + i * 86_400_000).toISOString().slice(0, 10), value: `${i * 3}.25` }));
-  await session.page.evaluate(async (text) => {
-    const post = (route: string, body: unknown) => fetch(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    await post('/api/paste', { sheet: 'Sheet1', a1: 'E1', text });
-    await post('/api/select', { sheet: 'Sheet1', a1: 'E1:F901' });
-  }, ['Day\tValue', ...sheetRows.map((row) => `${row.date}\t${row.value}`)].join('\n'));
+  await session.page.evaluate(
+    async (text) => {
+      const post = (route: string, body: unknown) =>
+        fetch(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      await post('/api/paste', { sheet: 'Sheet1', a1: 'E1', text });
+      await post('/api/select', { sheet: 'Sheet1', a1: 'E1:F901' });
+    },
+    ['Day\tValue', ...sheetRows.map((row) => `${row.date}\t${row.value}`)].join('\n'),
+  );
 
   await frame.click('#tab-export');
   await frame.click('#export-use-selection');
   expect(await settled(frame, '#export-status')).toBe('Sheet1!E1:F901: 901 rows, 2 columns.');
-  const metricId = await frame.waitForFunction(() => Array.from(document.querySelectorAll<HTMLOptionElement>('#export-metric option')).find((o) => o.textContent?.startsWith('Daily, exported in steps'))?.value);
+  const metricId = await frame.waitForFunction(
+    () =>
+      Array.from(document.querySelectorAll<HTMLOptionElement>('#export-metric option')).find((o) => o.textContent?.startsWith('Daily, exported in steps'))
+        ?.value,
+  );
   const id = (await metricId.jsonValue())!;
   await frame.selectOption('#export-metric', id);
   await frame.click('#export-preview');
   await frame.waitForSelector('table.preview');
-  expect(await frame.textContent('#export-results .status')).toBe('900 rows read: 900 to send (900 to create, 0 to overwrite a different value, 0 unchanged, sent again), 0 skipped, 0 failed.');
+  expect(await frame.textContent('#export-results .status')).toBe(
+    '900 rows read: 900 to send (900 to create, 0 to overwrite a different value, 0 unchanged, sent again), 0 skipped, 0 failed.',
+  );
 
   // A tiny limit whose window outlasts a step (25 s against the step's 20 s budget): the first batch and one
   // wave go, the next wave is refused with a Retry-After the step cannot wait out, so the sidebar waits
@@ -161,8 +202,13 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   await control.clearRequests();
   await control.rateLimit({ limit: 12, windowSeconds: 25, retryAfter: true, freshWindow: true });
   await frame.click('#export-form button[type="submit"]');
-  await frame.waitForFunction(() => /^[\d,]+ of 900 · waiting for the API's rate limit · about .+ left$/.test(document.querySelector('.progress-text')?.textContent ?? ''));
-  const bar = await frame.$eval('.progress progress', (element) => ({ value: (element as HTMLProgressElement).value, max: (element as HTMLProgressElement).max }));
+  await frame.waitForFunction(() =>
+    /^[\d,]+ of 900 · waiting for the API's rate limit · about .+ left$/.test(document.querySelector('.progress-text')?.textContent ?? ''),
+  );
+  const bar = await frame.$eval('.progress progress', (element) => ({
+    value: (element as HTMLProgressElement).value,
+    max: (element as HTMLProgressElement).max,
+  }));
   expect(bar.max).toBe(900);
   expect(bar.value).toBeGreaterThan(0);
   expect(bar.value).toBeLessThan(900);
@@ -173,9 +219,7 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
 
   await frame.click('.progress button.cancel');
   await frame.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Cancelled: what was not sent can be resumed.');
-  expect(await frame.textContent('#export-results > .status')).toBe(
-    `900 rows read: ${confirmedBeforeCancel} created, ${left} not sent (export cancelled).`,
-  );
+  expect(await frame.textContent('#export-results > .status')).toBe(`900 rows read: ${confirmedBeforeCancel} created, ${left} not sent (export cancelled).`);
 
   // The API accepts requests again; the sidebar is closed and opened, and the Export tab offers the rest.
   await control.rateLimit({ limit: 500, windowSeconds: 300, retryAfter: false });
@@ -183,7 +227,9 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   const reopened = await sidebar();
   await reopened.click('#tab-export');
   await reopened.waitForSelector('#export-resume button');
-  expect(await reopened.textContent('#export-resume .hint')).toBe(`The export of Sheet1!E1:F901 stopped with ${confirmedBeforeCancel} of 900 done. Resuming sends only what was not confirmed.`);
+  expect(await reopened.textContent('#export-resume .hint')).toBe(
+    `The export of Sheet1!E1:F901 stopped with ${confirmedBeforeCancel} of 900 done. Resuming sends only what was not confirmed.`,
+  );
   await reopened.click('#export-resume button');
   // The 429's Retry-After still holds back the user's executions (docs/architecture.md, "The API client"): the sidebar counts
   // the rest of it down in real time (concurrent executions sleep for real), then the steps go on.
@@ -199,7 +245,10 @@ it('waits out the rate limit with a moving progress bar, is cancelled, and resum
   expect(storedDates).toHaveLength(900);
   const confirmedDates = new Set(beforeCancel.filter((request) => request.method === 'PUT' && request.status < 300).flatMap(datesSent));
   expect(confirmedDates.size).toBe(confirmedBeforeCancel);
-  const resent = puts.slice(beforeCancel.filter((request) => request.method === 'PUT').length).flatMap(datesSent).filter((date) => confirmedDates.has(date));
+  const resent = puts
+    .slice(beforeCancel.filter((request) => request.method === 'PUT').length)
+    .flatMap(datesSent)
+    .filter((date) => confirmedDates.has(date));
   expect(resent).toEqual([]);
 
   // The emulator holds exactly the sheet.
@@ -221,7 +270,8 @@ it('previews a 12% cell as the sheet shows it beside the 12 it sends, both whole
   // Typed as a user types it: the sheet holds 0.12 under a percent format and shows 12%.
   // At H1, clear of the other tests' ranges (A:C, E:G).
   await session.page.evaluate(async (text) => {
-    const post = (route: string, body: unknown) => fetch(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (route: string, body: unknown) =>
+      fetch(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await post('/api/paste', { sheet: 'Sheet1', a1: 'H1', text });
     await post('/api/select', { sheet: 'Sheet1', a1: 'H1:I3' });
   }, 'Month\tMargin\n2031-03-01\t12%\n2031-04-01\t12.3%');
@@ -238,7 +288,8 @@ it('previews a 12% cell as the sheet shows it beside the 12 it sends, both whole
     trs.slice(1).map((tr) => {
       const cell = (selector: string) => tr.querySelector<HTMLElement>(selector)!;
       // Cut text shows as an overflow: the cell's content is wider than the cell, or the cell runs past the page.
-      const whole = (element: HTMLElement) => element.scrollWidth <= element.clientWidth && element.getBoundingClientRect().right <= document.documentElement.clientWidth;
+      const whole = (element: HTMLElement) =>
+        element.scrollWidth <= element.clientWidth && element.getBoundingClientRect().right <= document.documentElement.clientWidth;
       const sends = cell('td.sends');
       return {
         shows: cell('td.shown-value').textContent,
@@ -258,6 +309,12 @@ it('previews a 12% cell as the sheet shows it beside the 12 it sends, both whole
   await side.click('#export-form button[type="submit"]');
   await side.waitForFunction(() => document.querySelector('.progress-text')?.textContent === 'Finished.');
   const state = await session.workbench.control.state();
-  const stored = state.data_points.filter((p) => p.metric_id === DEMO_IDS.metrics.grossMarginHtml && p.date >= '2031-01-01').map((p) => [p.date, p.value]).sort();
-  expect(stored).toEqual([['2031-03-01', '12'], ['2031-04-01', '12.3']]);
+  const stored = state.data_points
+    .filter((p) => p.metric_id === DEMO_IDS.metrics.grossMarginHtml && p.date >= '2031-01-01')
+    .map((p) => [p.date, p.value])
+    .sort();
+  expect(stored).toEqual([
+    ['2031-03-01', '12'],
+    ['2031-04-01', '12.3'],
+  ]);
 });

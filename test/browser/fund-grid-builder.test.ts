@@ -17,7 +17,10 @@ interface GridCell {
 }
 
 async function finalStatus(frame: Frame, panel: string, status: string): Promise<string> {
-  await frame.waitForFunction(([p, s]) => !document.querySelector(p!)!.hasAttribute('aria-busy') && /\b(success|warning|error)\b/.test(document.querySelector(s!)!.className), [panel, status]);
+  await frame.waitForFunction(
+    ([p, s]) => !document.querySelector(p!)!.hasAttribute('aria-busy') && /\b(success|warning|error)\b/.test(document.querySelector(s!)!.className),
+    [panel, status],
+  );
   return (await frame.textContent(status)) ?? '';
 }
 
@@ -25,17 +28,25 @@ const portfolioStatus = (frame: Frame) => finalStatus(frame, '#panel-portfolio',
 
 /** The cells the server stores (the runtime's sheet), rows from `row`, read through the grid's own route. */
 async function stored(sheet: string, row: number, count: number): Promise<Array<Array<GridCell | null>>> {
-  return session.page.evaluate(async ([s, r, n]) => {
-    const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent(s)}&row=${r}&count=${n}`)).json()) as { rows: Array<Array<GridCell | null>> };
-    return page.rows;
-  }, [sheet, row, count] as const);
+  return session.page.evaluate(
+    async ([s, r, n]) => {
+      const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent(s)}&row=${r}&count=${n}`)).json()) as {
+        rows: Array<Array<GridCell | null>>;
+      };
+      return page.rows;
+    },
+    [sheet, row, count] as const,
+  );
 }
 
 async function post(route: string, body: unknown): Promise<void> {
-  await session.page.evaluate(async ([r, b]) => {
-    const response = await fetch(r, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
-    if (!response.ok) throw new Error(`${r}: ${await response.text()}`);
-  }, [route, body] as const);
+  await session.page.evaluate(
+    async ([r, b]) => {
+      const response = await fetch(r, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+      if (!response.ok) throw new Error(`${r}: ${await response.text()}`);
+    },
+    [route, body] as const,
+  );
 }
 
 /** The sidebar on a freshly loaded page, whatever tab or state an earlier test left (tests run in any order). */
@@ -79,7 +90,9 @@ it('offers last for a balance and sum for a flow, keeps the choice the person ma
   await frame.check('#grid-mode-formula');
   await frame.click('#grid-insert');
   // The aggregate is written with the name it belongs to.
-  expect(await portfolioStatus(frame)).toBe(`Inserted =PORTFOLIO_METRIC("Cash (last)", {"2024-Q1","2024-Q2"}, "${DEMO_IDS.fund}") at Sheet1!H1. It updates with "Refresh data".`);
+  expect(await portfolioStatus(frame)).toBe(
+    `Inserted =PORTFOLIO_METRIC("Cash (last)", {"2024-Q1","2024-Q2"}, "${DEMO_IDS.fund}") at Sheet1!H1. It updates with "Refresh data".`,
+  );
   // The workbench recalculates the formula as Sheets would: Cash at quarter end, no "Give an aggregate" sentences.
   const state = await session.workbench.control.state();
   const rows = await stored('Sheet1', 1, 34);
@@ -130,7 +143,8 @@ it('names the portfolio company beside every fund metric in the browser, the exp
   // A company's label: its name, followed by its profile id where two of the fund's companies share the name.
   const nameOf = (profileId: string) => {
     const name = state.portfolio_company_profiles.find((p) => p.id === profileId)!.name.trim();
-    const shared = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund && p.name.trim().toLowerCase() === name.toLowerCase()).length > 1;
+    const shared =
+      state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund && p.name.trim().toLowerCase() === name.toLowerCase()).length > 1;
     return shared ? `${name} (${profileId})` : name;
   };
 
@@ -138,8 +152,15 @@ it('names the portfolio company beside every fund metric in the browser, the exp
   await frame.click('#browse-form button[type="submit"]');
   await frame.waitForFunction(() => /metrics? loaded\.$/.test(document.querySelector('#metrics-status')?.textContent ?? ''));
   await frame.fill('#metric-search', 'net burn');
-  const listed = await frame.$$eval('#metric-list li.metric', (items) => items.map((li) => ({ name: li.querySelector('.metric-name')?.textContent, company: li.querySelector('.metric-company')?.textContent ?? null })));
-  expect(listed.filter((m) => m.company).map((m) => m.company).sort()).toEqual(burns.map((m) => nameOf(m.portfolio_company_profile_id!)).sort());
+  const listed = await frame.$$eval('#metric-list li.metric', (items) =>
+    items.map((li) => ({ name: li.querySelector('.metric-name')?.textContent, company: li.querySelector('.metric-company')?.textContent ?? null })),
+  );
+  expect(
+    listed
+      .filter((m) => m.company)
+      .map((m) => m.company)
+      .sort(),
+  ).toEqual(burns.map((m) => nameOf(m.portfolio_company_profile_id!)).sort());
   // Grouped under each company's heading, companies in order.
   const headings = await frame.$$eval('#metric-list li.metric-group', (items) => items.map((li) => li.textContent ?? ''));
   expect(headings).toEqual([...headings].sort((a, b) => a.localeCompare(b)));
@@ -157,7 +178,9 @@ it('names the portfolio company beside every fund metric in the browser, the exp
   await frame.click('#tab-export');
   await frame.check('#layout-long');
   await frame.waitForFunction(() => document.querySelectorAll('#export-metric optgroup').length > 1);
-  const options = await frame.$$eval('#export-metric option', (items) => (items as HTMLOptionElement[]).map((o) => ({ text: o.textContent ?? '', group: (o.parentElement as HTMLOptGroupElement).label ?? null, value: o.value })));
+  const options = await frame.$$eval('#export-metric option', (items) =>
+    (items as HTMLOptionElement[]).map((o) => ({ text: o.textContent ?? '', group: (o.parentElement as HTMLOptGroupElement).label ?? null, value: o.value })),
+  );
   for (const burn of burns) {
     const option = options.find((o) => o.value === burn.id)!;
     expect(option.text).toBe(`Net Burn (monthly) · ${nameOf(burn.portfolio_company_profile_id!)}`);
@@ -175,7 +198,9 @@ it('names the portfolio company beside every fund metric in the browser, the exp
   expect(burnLabel!.split(', ').sort()).toEqual(burns.map((m) => nameOf(m.portfolio_company_profile_id!)).sort());
   await frame.selectOption('#grid-company', company);
   const names = await frame.$$eval('#grid-names input[type=checkbox]', (boxes) => boxes.map((b) => (b as HTMLInputElement).value));
-  const own = new Set(state.metrics.filter((m) => m.portfolio_company_profile_id === burns[0]!.portfolio_company_profile_id).map((m) => m.name.trim().toLowerCase()));
+  const own = new Set(
+    state.metrics.filter((m) => m.portfolio_company_profile_id === burns[0]!.portfolio_company_profile_id).map((m) => m.name.trim().toLowerCase()),
+  );
   expect(names.map((n) => n.toLowerCase()).sort()).toEqual([...own].sort());
   await frame.selectOption('#grid-company', '');
 });
@@ -193,7 +218,9 @@ it('inserts a fund model of one live PORTFOLIO_VALUE per block over its companie
   await frame.fill('#grid-start', '2024-04');
   await frame.fill('#grid-end', '2024-06');
   await frame.click('#grid-model');
-  expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!M1:Q34: 32 companies × 3 periods × 1 metric \(MRR \(last\)\), 1 PORTFOLIO_VALUE formula, one per block filling its companies × periods \(one execution each when Sheets recalculates\), and under each block a line counting the companies with a value\. /);
+  expect(await portfolioStatus(frame)).toMatch(
+    /^Inserted a fund model at Sheet1!M1:Q34: 32 companies × 3 periods × 1 metric \(MRR \(last\)\), 1 PORTFOLIO_VALUE formula, one per block filling its companies × periods \(one execution each when Sheets recalculates\), and under each block a line counting the companies with a value\. /,
+  );
   const rows = await stored('Sheet1', 1, 34);
   expect(rows[0]!.slice(12, 16).map((cell) => cell?.d)).toEqual(['MRR (last)', '2024-04', '2024-05', '2024-06']);
   const redwood = rows.findIndex((row) => row[12]?.d === 'Redwood Fintech');
@@ -216,7 +243,10 @@ it('inserts a fund model of one live PORTFOLIO_VALUE per block over its companie
   await typeInto('N35', '=SUM(N2:N33)');
   await session.page.waitForFunction(() => /^[\d,]+(\.\d+)?$/.test(document.querySelector('td[data-a1="N35"]')?.textContent ?? ''));
   const total = Number(((await stored('Sheet1', 35, 1))[0]![13]!.d ?? '').replace(/,/g, ''));
-  expect(total).toBeCloseTo(numbers.reduce((sum, cell) => sum + Number(cell!.d.replace(/,/g, '')), 0), 0);
+  expect(total).toBeCloseTo(
+    numbers.reduce((sum, cell) => sum + Number(cell!.d.replace(/,/g, '')), 0),
+    0,
+  );
   // Another name typed into the block's name cell recomputes the whole block: Redwood's MRR becomes its Revenue.
   await typeInto('M1', 'Revenue (sum)');
   await session.page.waitForFunction((row) => {
@@ -274,7 +304,7 @@ it('shows from the click what Insert a fund model is doing (its blocks, an indet
   expect(await frame.locator('#portfolio-results [data-activity]').count()).toBe(0);
 }, 300_000);
 
-it('builds the provenance sheet for the model\'s choice: each company\'s value and where it came from, each month\'s for a quarter', async () => {
+it("builds the provenance sheet for the model's choice: each company's value and where it came from, each month's for a quarter", async () => {
   const frame = await freshSidebar();
   await loadNames(frame);
   await untickAll(frame);

@@ -19,9 +19,13 @@ it('shows each check with its status and meaning, and says where the report is',
   await frame.click('#installation-check-run');
   // While the probe waits, the lines known so far are listed and the status line names what runs now.
   await frame.waitForFunction(() => /lines so far, now: Probe formula/.test(document.querySelector('#installation-check-status')!.textContent ?? ''));
-  expect(await frame.$$eval('#installation-check-list li', (items) => items.map((li) => li.getAttribute('data-check')))).toEqual(expect.arrayContaining(['Permissions granted', 'API reached with the saved token']));
+  expect(await frame.$$eval('#installation-check-list li', (items) => items.map((li) => li.getAttribute('data-check')))).toEqual(
+    expect.arrayContaining(['Permissions granted', 'API reached with the saved token']),
+  );
   await frame.waitForFunction(() => /\b(success|error)\b/.test(document.querySelector('#installation-check-status')!.className));
-  const lines = await frame.$$eval('#installation-check-list li', (items) => items.map((li) => [li.getAttribute('data-check'), li.getAttribute('data-status'), li.textContent ?? '']));
+  const lines = await frame.$$eval('#installation-check-list li', (items) =>
+    items.map((li) => [li.getAttribute('data-check'), li.getAttribute('data-status'), li.textContent ?? '']),
+  );
   const byName = Object.fromEntries(lines.map(([name, status, text]) => [name, { status, text }]));
   expect(byName['Permissions granted']!.status).toBe('pass');
   expect(byName['API reached with the saved token']).toEqual({ status: 'pass', text: expect.stringContaining('accepted the saved token') });
@@ -29,7 +33,9 @@ it('shows each check with its status and meaning, and says where the report is',
   // The page's progress reads are calls too, and the workbench evaluates pending formulas after each call ends, so
   // the probe may calculate while the check still runs (as on Google) or, if no read ended in time, after it.
   const probe = byName['Probe formula']!;
-  expect(probe.status === 'pass' ? probe.text : `${probe.status}: ${probe.text}`).toMatch(/ran in Installation probe!B1|^degraded: .*run the check again in a minute/);
+  expect(probe.status === 'pass' ? probe.text : `${probe.status}: ${probe.text}`).toMatch(
+    /ran in Installation probe!B1|^degraded: .*run the check again in a minute/,
+  );
   expect(await frame.textContent('#installation-check-status')).toContain('The report is also on the "Installation check" sheet.');
   expect(await frame.textContent('#settings-status')).toBe(await frame.textContent('#installation-check-status'));
   const token = session.workbench.token;

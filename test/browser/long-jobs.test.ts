@@ -31,12 +31,16 @@ it('keeps a running export in view, lets another tab work meanwhile, and offers 
   await frame.waitForFunction(() => / of 3,000 · .*about .+ left$/.test(document.querySelector('.progress-text')?.textContent ?? ''));
 
   // Scrolled to the top of the tab and to its bottom: the bar and its Cancel are on screen both times.
-  const inView = (scrollTop: number) => frame.evaluate((top) => {
-    window.scrollTo(0, top);
-    const box = document.querySelector('.progress.running')!.getBoundingClientRect();
-    const cancel = document.querySelector('.progress button.cancel')!.getBoundingClientRect();
-    return { scrolls: document.documentElement.scrollHeight > window.innerHeight, shown: box.top >= 0 && cancel.bottom <= window.innerHeight && cancel.height > 0 };
-  }, scrollTop);
+  const inView = (scrollTop: number) =>
+    frame.evaluate((top) => {
+      window.scrollTo(0, top);
+      const box = document.querySelector('.progress.running')!.getBoundingClientRect();
+      const cancel = document.querySelector('.progress button.cancel')!.getBoundingClientRect();
+      return {
+        scrolls: document.documentElement.scrollHeight > window.innerHeight,
+        shown: box.top >= 0 && cancel.bottom <= window.innerHeight && cancel.height > 0,
+      };
+    }, scrollTop);
   expect(await inView(0)).toEqual({ scrolls: true, shown: true });
   expect(await inView(100_000)).toEqual({ scrolls: true, shown: true });
 

@@ -21,7 +21,9 @@ useWorkbenchFreshPages({ viewport: { width: 1280, height: 900 }, goto: false }, 
 
 /** Makes google.script.run's call of `name` fail with `message`, as Google's front end fails it. */
 async function failCall(name: string, message: string): Promise<void> {
-  await page.route(`**/rpc/${name}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ok: false, error: message }) }));
+  await page.route(`**/rpc/${name}`, (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ok: false, error: message }) }),
+  );
 }
 
 async function errorStatus(frame: Frame, selector: string): Promise<string> {

@@ -23,7 +23,9 @@ type GridCell = { d: string } | null;
 /** The coverage sheet's rows as the server stores them (the runtime's sheet). */
 async function sheetRows(count: number): Promise<string[][]> {
   return session.page.evaluate(async (n) => {
-    const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent('Reporting coverage')}&row=1&count=${n}`)).json()) as { rows: Array<Array<GridCell>> };
+    const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent('Reporting coverage')}&row=1&count=${n}`)).json()) as {
+      rows: Array<Array<GridCell>>;
+    };
     return page.rows.map((row) => row.map((cell) => cell?.d ?? ''));
   }, count);
 }
@@ -48,7 +50,10 @@ it('builds the coverage sheet of the demo fund from the sidebar, each status as 
   const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
   const rows = await sheetRows(1 + profiles.length);
   expect(rows[0]!.slice(0, 4)).toEqual(['Company', 'Metric', '2024-Q1', '2024-Q2']);
-  const quarters: Array<[string, string[]]> = [['2024-Q1', ['2024-01-01', '2024-02-01', '2024-03-01']], ['2024-Q2', ['2024-04-01', '2024-05-01', '2024-06-01']]];
+  const quarters: Array<[string, string[]]> = [
+    ['2024-Q1', ['2024-01-01', '2024-02-01', '2024-03-01']],
+    ['2024-Q2', ['2024-04-01', '2024-05-01', '2024-06-01']],
+  ];
   let checked = 0;
   // Two companies of one name are told apart by their profile ids, as the sheet labels them.
   const labels = companyLabels(profiles);
@@ -63,7 +68,8 @@ it('builds the coverage sheet of the demo fund from the sidebar, each status as 
     const metric = metrics[0]!;
     if (metrics.length > 1 || !['monthly', 'quarterly'].includes(metric.frequency)) continue;
     const filled = (date: string) => state.data_points.some((p) => p.metric_id === metric.id && p.date === date && p.value !== null && p.value !== '');
-    const needed = (months: string[]) => (metric.frequency !== 'monthly' ? months.slice(0, 1) : how === 'last' ? months.slice(-1) : how === 'first' ? months.slice(0, 1) : months);
+    const needed = (months: string[]) =>
+      metric.frequency !== 'monthly' ? months.slice(0, 1) : how === 'last' ? months.slice(-1) : how === 'first' ? months.slice(0, 1) : months;
     const expected = quarters.map(([, months]) => (needed(months).every(filled) ? 'reported' : 'blank'));
     expect(row!.slice(2, 4)).toEqual(expected);
     checked++;

@@ -18,7 +18,7 @@ useWorkbenchFreshPages({ viewport: { width: 1280, height: 900 } }, (w, p) => {
   page = p;
 });
 
-it('lists each metric with its latest value and source, the AI inbox\'s marked for review, and an https link to open it', async () => {
+it("lists each metric with its latest value and source, the AI inbox's marked for review, and an https link to open it", async () => {
   const frame = await sidebarFrame(page);
   await frame.click('#tab-settings');
   await frame.fill('#token', workbench.token);

@@ -20,10 +20,13 @@ async function portfolioTab(): Promise<Frame> {
 }
 
 async function api(route: string, body: unknown): Promise<void> {
-  await session.page.evaluate(async ([r, b]) => {
-    const response = await fetch(r, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
-    if (!response.ok) throw new Error(`${r}: ${await response.text()}`);
-  }, [route, body] as const);
+  await session.page.evaluate(
+    async ([r, b]) => {
+      const response = await fetch(r, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+      if (!response.ok) throw new Error(`${r}: ${await response.text()}`);
+    },
+    [route, body] as const,
+  );
 }
 
 /** The status line once the action has ended (the busy spinner gone, a tone set). */
@@ -64,14 +67,19 @@ it('a push with failures says so in a non-green status line, with the report in 
     const texts = Array.from(document.querySelectorAll('td'), (td) => td.textContent);
     return texts.includes(id) && texts.includes('Employees') && texts.includes('Headquarters');
   }, DEMO_IDS.profile(3));
-  const cells = await session.page.evaluate((profiles) => {
-    const tds = Array.from(document.querySelectorAll<HTMLTableCellElement>('td'));
-    const column = (name: string) => tds.find((td) => td.textContent === name)!.dataset.a1!.replace(/\d+$/, '');
-    const row = (id: string) => tds.find((td) => td.textContent === id && td.dataset.a1!.startsWith('A'))!.dataset.a1!.slice(1);
-    return { employees: profiles.slice(0, 2).map((id) => `${column('Employees')}${row(id)}`), headquarters: `${column('Headquarters')}${row(profiles[2]!)}` };
-  }, [DEMO_IDS.profile(1), DEMO_IDS.profile(2), DEMO_IDS.profile(3)]);
+  const cells = await session.page.evaluate(
+    (profiles) => {
+      const tds = Array.from(document.querySelectorAll<HTMLTableCellElement>('td'));
+      const column = (name: string) => tds.find((td) => td.textContent === name)!.dataset.a1!.replace(/\d+$/, '');
+      const row = (id: string) => tds.find((td) => td.textContent === id && td.dataset.a1!.startsWith('A'))!.dataset.a1!.slice(1);
+      return { employees: profiles.slice(0, 2).map((id) => `${column('Employees')}${row(id)}`), headquarters: `${column('Headquarters')}${row(profiles[2]!)}` };
+    },
+    [DEMO_IDS.profile(1), DEMO_IDS.profile(2), DEMO_IDS.profile(3)],
+  );
   const before = await session.workbench.control.state();
-  const employeesOf = (state: typeof before, n: number) => state.portfolio_property_values.find((v) => v.portfolio_property_id === DEMO_IDS.property(4) && v.portfolio_company_profile_id === DEMO_IDS.profile(n))?.value ?? null;
+  const employeesOf = (state: typeof before, n: number) =>
+    state.portfolio_property_values.find((v) => v.portfolio_property_id === DEMO_IDS.property(4) && v.portfolio_company_profile_id === DEMO_IDS.profile(n))
+      ?.value ?? null;
 
   // Two edits the API cannot take (text in a number property), one it can.
   for (const a1 of cells.employees) await api('/api/paste', { sheet: 'Portfolio audit', a1, text: 'about forty' });
@@ -84,7 +92,9 @@ it('a push with failures says so in a non-green status line, with the report in 
   // Part stored, part refused: partial, with only the refused count in red, in the line, the report and the bar.
   expect(status.className).toBe('status partial');
   expect(status.text).toMatch(/^The fund [0-9a-f-]{36}: \d+ cells compared: 1 (created|updated), \d+ unchanged, 2 failed\.$/);
-  expect(await frame.$$eval('#portfolio-status .bad', (spans) => spans.map((s) => [s.textContent, getComputedStyle(s).color]))).toEqual([['2 failed.', 'rgb(217, 48, 37)']]);
+  expect(await frame.$$eval('#portfolio-status .bad', (spans) => spans.map((s) => [s.textContent, getComputedStyle(s).color]))).toEqual([
+    ['2 failed.', 'rgb(217, 48, 37)'],
+  ]);
   expect(await frame.$eval('#portfolio-status', (p) => getComputedStyle(p).color)).toBe('rgb(32, 33, 36)');
   expect(await frame.getAttribute('#portfolio-results > p.status', 'class')).toBe('status partial');
   expect(await frame.$$eval('#portfolio-results > p.status .bad', (spans) => spans.map((s) => s.textContent))).toEqual(['2 failed.']);
@@ -94,7 +104,10 @@ it('a push with failures says so in a non-green status line, with the report in 
 
   // What the emulator stored: the city, and the employee counts untouched.
   const after = await session.workbench.control.state();
-  expect(after.portfolio_property_values.find((v) => v.portfolio_property_id === DEMO_IDS.property(7) && v.portfolio_company_profile_id === DEMO_IDS.profile(3))?.value).toBe('Porto');
+  expect(
+    after.portfolio_property_values.find((v) => v.portfolio_property_id === DEMO_IDS.property(7) && v.portfolio_company_profile_id === DEMO_IDS.profile(3))
+      ?.value,
+  ).toBe('Porto');
   expect([employeesOf(after, 1), employeesOf(after, 2)]).toEqual([employeesOf(before, 1), employeesOf(before, 2)]);
 });
 

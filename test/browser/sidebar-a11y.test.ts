@@ -47,11 +47,13 @@ async function expectAccessible(frame: Frame, tab: keyof typeof PANELS, state: s
   await expectNoAxeViolations(frame, state);
   expect(await contrastShortfalls(frame, PANELS[tab][0])).toEqual([]);
   // One filled (primary) button in the tab, and no two controls of the tab share a name.
-  const primaries = await frame.$$eval(`${PANELS[tab][0]} button.action`, (buttons) => buttons.filter((b) => (b as HTMLElement).offsetParent !== null).map((b) => b.textContent));
+  const primaries = await frame.$$eval(`${PANELS[tab][0]} button.action`, (buttons) =>
+    buttons.filter((b) => (b as HTMLElement).offsetParent !== null).map((b) => b.textContent),
+  );
   expect(primaries).toHaveLength(1);
-  const names = await frame.$$eval(`${PANELS[tab][0]} button`, (buttons) => buttons
-    .filter((b) => (b as HTMLElement).offsetParent !== null)
-    .map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim() ?? ''));
+  const names = await frame.$$eval(`${PANELS[tab][0]} button`, (buttons) =>
+    buttons.filter((b) => (b as HTMLElement).offsetParent !== null).map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim() ?? ''),
+  );
   expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
   // A heading names the tab, inside the page's main landmark.
   expect(await frame.$eval(`${PANELS[tab][0]} h2`, (h) => Boolean(h.closest('main')) && h.textContent)).toBeTruthy();
@@ -60,7 +62,11 @@ async function expectAccessible(frame: Frame, tab: keyof typeof PANELS, state: s
 /** Pastes tab-separated rows at Sheet1!A1 without selecting them. */
 async function paste(page: Page, text: string): Promise<void> {
   await page.evaluate(async (rows) => {
-    await fetch('/api/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1', text: rows }) });
+    await fetch('/api/paste', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1', text: rows }),
+    });
   }, text);
 }
 
@@ -98,7 +104,11 @@ it('has no WCAG 2.1 A/AA violation in Settings: no token, a token set, a field e
     await frame.fill('#company-id', '');
     expect((await act(frame, 'settings', '#test-connection')).tone).toBe('error');
     expect(await frame.getAttribute('#company-id', 'aria-invalid')).toBe('true');
-    expect(await frame.$eval('#company-id', (field) => (field.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent))).toContain('Enter a company id to test the connection with.');
+    expect(
+      await frame.$eval('#company-id', (field) =>
+        (field.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent),
+      ),
+    ).toContain('Enter a company id to test the connection with.');
     await expectAccessible(frame, 'settings', 'Settings, a field error shown');
     await frame.fill('#company-id', companyId);
     expect(await frame.getAttribute('#company-id', 'aria-invalid')).toBeNull();
@@ -108,7 +118,10 @@ it('has no WCAG 2.1 A/AA violation in Settings: no token, a token set, a field e
   }
 
   await frame.click('#installation-check-run');
-  await frame.waitForFunction(() => /\b(success|error)\b/.test(document.querySelector('#installation-check-status')!.className) && !document.querySelector('#installation-check[data-busy]'));
+  await frame.waitForFunction(
+    () =>
+      /\b(success|error)\b/.test(document.querySelector('#installation-check-status')!.className) && !document.querySelector('#installation-check[data-busy]'),
+  );
   await expectAccessible(frame, 'settings', 'Settings, the installation check reported');
 });
 
@@ -121,10 +134,15 @@ it('has no violation in Metrics: loaded, searched, an error; the list is one tab
 
   await frame.fill('#metric-search', 'headcount');
   await frame.waitForFunction(() => /^\d+ of \d+ metrics shown\.$/.test(document.querySelector('#metric-count')!.textContent ?? ''));
-  const list = await frame.$$eval('#metric-list input[type="checkbox"]', (boxes) => boxes.map((box) => ({
-    tabIndex: (box as HTMLInputElement).tabIndex,
-    name: (box.getAttribute('aria-labelledby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(', '),
-  })));
+  const list = await frame.$$eval('#metric-list input[type="checkbox"]', (boxes) =>
+    boxes.map((box) => ({
+      tabIndex: (box as HTMLInputElement).tabIndex,
+      name: (box.getAttribute('aria-labelledby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(', '),
+    })),
+  );
   expect(list.length).toBeGreaterThan(1);
   expect(list.filter((box) => box.tabIndex === 0)).toHaveLength(1);
   // The name and its company: a few words, not the ~25 of name, company, frequency, unit and latest value.
@@ -133,7 +151,11 @@ it('has no violation in Metrics: loaded, searched, an error; the list is one tab
   await expectAccessible(frame, 'metrics', 'Metrics, search results');
 
   expect(await act(frame, 'metrics', '#insert-form button[type="submit"]')).toEqual({ line: 'Choose one or more metrics first.', tone: 'error' });
-  expect(await frame.$eval('#metric-list', (field) => (field.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent))).toContain('Choose one or more metrics first.');
+  expect(
+    await frame.$eval('#metric-list', (field) =>
+      (field.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent),
+    ),
+  ).toContain('Choose one or more metrics first.');
   await expectAccessible(frame, 'metrics', 'Metrics, an error shown');
 });
 
@@ -145,7 +167,9 @@ it('has no violation in Export: a preview, a job running with its progress, canc
   expect((await act(frame, 'export', '#export-use-selection')).tone).toBe('success');
   expect(await frame.$$('#export-results table.preview')).toHaveLength(1);
   // The preview is read once, through the status line: its report is not a live region of its own.
-  expect(await frame.$$eval('#export-results, #export-results *', (nodes) => nodes.filter((n) => n.matches('[aria-live], [role="status"], [role="alert"]')).length)).toBe(0);
+  expect(
+    await frame.$$eval('#export-results, #export-results *', (nodes) => nodes.filter((n) => n.matches('[aria-live], [role="status"], [role="alert"]')).length),
+  ).toBe(0);
   await expectAccessible(frame, 'export', 'Export, preview shown');
 
   await session.workbench.control.faults({ latencyMs: HELD_MS });
@@ -199,13 +223,16 @@ async function focusInSight(frame: Frame): Promise<string> {
     const node = document.activeElement as HTMLElement;
     const box = node.getBoundingClientRect();
     const panel = node.closest('[role="tabpanel"]');
-    const covers = [panel?.querySelector(':scope > .status:not(:empty)'), document.querySelector('.progress.running')]
-      .filter((cover): cover is Element => Boolean(cover) && !cover!.contains(node));
+    const covers = [panel?.querySelector(':scope > .status:not(:empty)'), document.querySelector('.progress.running')].filter(
+      (cover): cover is Element => Boolean(cover) && !cover!.contains(node),
+    );
     const hidden = covers.find((cover) => {
       const over = cover.getBoundingClientRect();
       return box.bottom > over.top && box.top < over.bottom;
     });
-    return hidden ? `${node.id || node.tagName} (${box.top}-${box.bottom}) under ${hidden.id || hidden.className} (${hidden.getBoundingClientRect().top})` : 'in sight';
+    return hidden
+      ? `${node.id || node.tagName} (${box.top}-${box.bottom}) under ${hidden.id || hidden.className} (${hidden.getBoundingClientRect().top})`
+      : 'in sight';
   });
 }
 
@@ -257,7 +284,9 @@ it('goes token → search → insert → preview → export → Cancel with the 
   await page.keyboard.press('Space');
   expect(await frame.evaluate(() => (document.activeElement as HTMLInputElement).checked)).toBe(true);
   // Out of the list in one press, or two when the metric focused has a source link (Open), the list's one link in the tab order.
-  expect(await frame.$$eval('#metric-list :is(input, a[href])', (nodes) => nodes.filter((n) => (n as HTMLElement).tabIndex >= 0).length)).toBeLessThanOrEqual(2);
+  expect(await frame.$$eval('#metric-list :is(input, a[href])', (nodes) => nodes.filter((n) => (n as HTMLElement).tabIndex >= 0).length)).toBeLessThanOrEqual(
+    2,
+  );
   await page.keyboard.press('Tab');
   if (await frame.evaluate(() => document.activeElement?.matches('#metric-list a'))) await page.keyboard.press('Tab');
   expect(await frame.evaluate(() => document.querySelector('#metric-list')!.contains(document.activeElement))).toBe(false);
@@ -290,10 +319,12 @@ it('goes token → search → insert → preview → export → Cancel with the 
     await page.keyboard.press('Enter');
     await frame.waitForSelector('.progress.running button.cancel');
     // Held while the job runs, but focused still (aria-disabled, not disabled): the focus is not on the body.
-    expect(await frame.evaluate(() => {
-      const button = document.activeElement as HTMLButtonElement;
-      return button === document.querySelector('#export-form button[type="submit"]') && button.getAttribute('aria-disabled') === 'true' && !button.disabled;
-    })).toBe(true);
+    expect(
+      await frame.evaluate(() => {
+        const button = document.activeElement as HTMLButtonElement;
+        return button === document.querySelector('#export-form button[type="submit"]') && button.getAttribute('aria-disabled') === 'true' && !button.disabled;
+      }),
+    ).toBe(true);
     // Pressing it again does nothing while the job runs.
     await page.keyboard.press('Enter');
     expect(await frame.$$('.progress')).toHaveLength(1);

@@ -18,7 +18,11 @@ useWorkbenchFreshPages(
     viewport: { width: 1280, height: 900 },
     // Each test starts on Sheet1, whichever sheet an earlier test left active (an audit build shows its own sheet).
     beforePage: async (w) => {
-      const selected = await fetch(`${w.url}/api/select`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1' }) });
+      const selected = await fetch(`${w.url}/api/select`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1' }),
+      });
       if (!selected.ok) throw new Error(`the workbench did not select Sheet1: ${await selected.text()}`);
     },
     // Until the sidebar's first loads are over and the grid has drawn: it re-reads the sheet after each of the
@@ -60,7 +64,9 @@ it('saves a token, shows only that it is set, and tests the connection', async (
   expect(await frame.textContent('#settings-status')).toMatch(/^Saved\./);
   expect(await frame.inputValue('#token')).toBe(''); // never sent back to the page
   await frame.click('#test-connection');
-  expect(await statusOf(frame, '#settings-status')).toMatch(/^Connected\. This token sees \d+ metrics of company .+, and it is a fund with 32 portfolio companies\.$/);
+  expect(await statusOf(frame, '#settings-status')).toMatch(
+    /^Connected\. This token sees \d+ metrics of company .+, and it is a fund with 32 portfolio companies\.$/,
+  );
   mkdirSync(path.join(ROOT, 'test-artifacts'), { recursive: true });
   await (await page.$('aside'))!.screenshot({ path: path.join(ROOT, 'test-artifacts', 'sidebar-settings.png') });
 });
@@ -107,8 +113,12 @@ it('browses metrics, renders HTML in a name as text, and inserts a snapshot and 
   await frame.check('#mode-snapshot');
   await frame.check('#insert-headers');
   await frame.click('#insert-form button[type="submit"]');
-  expect(await statusOf(frame, '#metrics-status')).toBe('Wrote 4 rows of values to Sheet1!B2:C6. "Refresh snapshots" in this tab writes them again with the values the API holds then.');
-  await page.waitForFunction(() => document.querySelector('td[data-a1="C2"]')?.textContent === 'Headcount' && document.querySelector('td[data-a1="B3"]')?.textContent === '1/1/2024');
+  expect(await statusOf(frame, '#metrics-status')).toBe(
+    'Wrote 4 rows of values to Sheet1!B2:C6. "Refresh snapshots" in this tab writes them again with the values the API holds then.',
+  );
+  await page.waitForFunction(
+    () => document.querySelector('td[data-a1="C2"]')?.textContent === 'Headcount' && document.querySelector('td[data-a1="B3"]')?.textContent === '1/1/2024',
+  );
   // The value the emulator holds for Headcount in January 2024, read apart from the add-in.
   const state = await workbench.control.state();
   const january = state.data_points.find((p) => p.metric_id === DEMO_IDS.metrics.headcount && p.date === '2024-01-01');
@@ -156,7 +166,7 @@ describe('the token, once saved', () => {
   /** All the sidebar holds as text: text nodes, every attribute, and the live value of every field. */
   function sidebarStrings(frame: Frame): Promise<string[]> {
     return frame.evaluate(() => {
-      const strings: string[] = [document.documentElement.outerHTML, document.body.innerText];
+      const strings: string[] = [document.documentElement.outerHTML, document.body.textContent];
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) strings.push(node.nodeValue ?? '');
       for (const element of Array.from(document.querySelectorAll('*'))) {
@@ -265,16 +275,20 @@ describe('two loads under way at once', () => {
     // Both loads ended: the formula access list is drawn.
     await frame.waitForFunction(() => document.querySelector('#formula-access-list')!.childElementCount > 0);
     expect(await frame.isEnabled('#formula-access-add')).toBe(true);
-    const disabled = await frame.$$eval('#panel-settings :is(button, input, select)', (controls) => controls
-      .filter((c) => (c as HTMLButtonElement).disabled)
-      .map((c) => c.id || c.textContent));
+    const disabled = await frame.$$eval('#panel-settings :is(button, input, select)', (controls) =>
+      controls.filter((c) => (c as HTMLButtonElement).disabled).map((c) => c.id || c.textContent),
+    );
     expect(disabled).toEqual([]);
   });
 });
 
 describe('the add-on menu', () => {
   async function emulatorFaults(settings: Record<string, unknown>): Promise<void> {
-    const response = await fetch(`${workbench.emulatorUrl}/__emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+    const response = await fetch(`${workbench.emulatorUrl}/__emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(settings),
+    });
     if (!response.ok) throw new Error(`the emulator refused the faults: ${await response.text()}`);
   }
 
@@ -286,7 +300,9 @@ describe('the add-on menu', () => {
     await page.waitForFunction((old) => (document.querySelector('iframe#sidebar') as HTMLIFrameElement).src !== old, before);
     const frame = (await iframe.contentFrame())!;
     // The sidebar's script has run once its settings have loaded (whichever tab is shown).
-    await frame.waitForFunction(() => document.querySelector('#settings-status')?.className === 'status info' && document.querySelector('#settings-status')?.textContent === '');
+    await frame.waitForFunction(
+      () => document.querySelector('#settings-status')?.className === 'status info' && document.querySelector('#settings-status')?.textContent === '',
+    );
     return frame;
   }
 
@@ -343,22 +359,29 @@ describe('the add-on menu', () => {
 
 describe('the layout', () => {
   /** Where a tab's status line is, seen from the sidebar's viewport, with the tab scrolled to `to`. */
-  function statusPlace(frame: Frame, selector: string, to: 'top' | 'bottom'): Promise<{ top: number; bottom: number; height: number; viewport: number; scrollable: boolean; onTop: boolean }> {
-    return frame.evaluate(([s, where]) => {
-      window.scrollTo(0, where === 'top' ? 0 : document.documentElement.scrollHeight);
-      const status = document.querySelector(s)!;
-      const box = status.getBoundingClientRect();
-      // The element a click at the line's middle reaches: the line itself, not something drawn over it.
-      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-      return {
-        top: box.top,
-        bottom: box.bottom,
-        height: box.height,
-        viewport: window.innerHeight,
-        scrollable: document.documentElement.scrollHeight > window.innerHeight + 50,
-        onTop: hit === status || status.contains(hit),
-      };
-    }, [selector, to] as const);
+  function statusPlace(
+    frame: Frame,
+    selector: string,
+    to: 'top' | 'bottom',
+  ): Promise<{ top: number; bottom: number; height: number; viewport: number; scrollable: boolean; onTop: boolean }> {
+    return frame.evaluate(
+      ([s, where]) => {
+        window.scrollTo(0, where === 'top' ? 0 : document.documentElement.scrollHeight);
+        const status = document.querySelector(s)!;
+        const box = status.getBoundingClientRect();
+        // The element a click at the line's middle reaches: the line itself, not something drawn over it.
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return {
+          top: box.top,
+          bottom: box.bottom,
+          height: box.height,
+          viewport: window.innerHeight,
+          scrollable: document.documentElement.scrollHeight > window.innerHeight + 50,
+          onTop: hit === status || status.contains(hit),
+        };
+      },
+      [selector, to] as const,
+    );
   }
 
   it("keeps each tab's status line in view at the bottom, however far the tab scrolls", async () => {
@@ -382,7 +405,13 @@ describe('the layout', () => {
       await frame.click(`#tab-${tab}`);
       for (const to of ['top', 'bottom'] as const) {
         const place = await statusPlace(frame, `#${tab}-status`, to);
-        expect({ tab, to, height: place.height > 0, inView: place.top >= 0 && place.bottom <= place.viewport, onTop: place.onTop }).toEqual({ tab, to, height: true, inView: true, onTop: true });
+        expect({ tab, to, height: place.height > 0, inView: place.top >= 0 && place.bottom <= place.viewport, onTop: place.onTop }).toEqual({
+          tab,
+          to,
+          height: true,
+          inView: true,
+          onTop: true,
+        });
         // Scrolled to the top of a tab taller than the sidebar, the line sits at the sidebar's bottom edge.
         if (to === 'top' && place.scrollable) expect(place.viewport - place.bottom).toBeLessThan(2);
       }
@@ -404,7 +433,9 @@ describe('the layout', () => {
       await frame.click(`#tab-${tab}`);
       const widths = await frame.evaluate((id) => {
         const panel = document.getElementById(`panel-${id}`)!;
-        const wider = Array.from(panel.querySelectorAll<HTMLElement>('*')).filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => e.id || e.tagName);
+        const wider = Array.from(panel.querySelectorAll<HTMLElement>('*'))
+          .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > window.innerWidth + 0.5)
+          .map((e) => e.id || e.tagName);
         return { page: document.documentElement.scrollWidth, viewport: window.innerWidth, wider };
       }, tab);
       expect({ tab, wider: widths.wider, overflows: widths.page > widths.viewport }).toEqual({ tab, wider: [], overflows: false });

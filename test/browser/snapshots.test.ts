@@ -22,7 +22,11 @@ type Session = typeof session;
 /** Selects `a1` on Sheet1 of `on`'s workbench, reloads until the grid has its cells, and lists the company's metrics in the sidebar. */
 async function metricsListedAt(a1: string, on: Session = session): Promise<Frame> {
   await on.page.evaluate(async (cell) => {
-    const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: cell }) });
+    const response = await fetch('/api/select', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sheet: 'Sheet1', a1: cell }),
+    });
     if (!response.ok) throw new Error(await response.text());
   }, a1);
   await on.page.reload({ waitUntil: 'networkidle' });
@@ -35,17 +39,24 @@ async function metricsListedAt(a1: string, on: Session = session): Promise<Frame
 type GridCell = { d: string } | null;
 
 async function sheetRows(sheet: string, count: number): Promise<string[][]> {
-  return session.page.evaluate(async ([name, n]) => {
-    const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent(name)}&row=1&count=${n}`)).json()) as { rows: Array<Array<GridCell>> };
-    return page.rows.map((row) => row.map((cell) => cell?.d ?? ''));
-  }, [sheet, count] as const);
+  return session.page.evaluate(
+    async ([name, n]) => {
+      const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent(name)}&row=1&count=${n}`)).json()) as { rows: Array<Array<GridCell>> };
+      return page.rows.map((row) => row.map((cell) => cell?.d ?? ''));
+    },
+    [sheet, count] as const,
+  );
 }
 
 it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restated value in its cell and in the Changes sheet', async () => {
   const { workbench, page } = session;
-  const created = await workbench.control.fixtures({ metrics: [{ company_id: workbench.companyId, name: 'Browser snapshot metric', frequency: 'monthly', unit: 'number' }] });
+  const created = await workbench.control.fixtures({
+    metrics: [{ company_id: workbench.companyId, name: 'Browser snapshot metric', frequency: 'monthly', unit: 'number' }],
+  });
   const metric = created.metrics[0]!.id;
-  await workbench.control.fixtures({ data_points: ['2024-01-01', '2024-02-01', '2024-03-01'].map((date, i) => ({ metric_id: metric, date, value: String(10 + i) })) });
+  await workbench.control.fixtures({
+    data_points: ['2024-01-01', '2024-02-01', '2024-03-01'].map((date, i) => ({ metric_id: metric, date, value: String(10 + i) })),
+  });
   // An empty corner of Sheet1.
   const frame = await metricsListedAt('M2');
   await frame.check(`#metric-${metric}`);
@@ -58,7 +69,9 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
   expect(await frame.textContent('#snapshot-list')).toContain('Sheet1!M2:N5');
   expect(await frame.textContent('#snapshot-list')).toContain('Browser snapshot metric · 2024-01-01 to 2024-03-31');
 
-  await workbench.control.fixtures({ data_points: [{ metric_id: metric, date: '2024-02-01', value: '77', source: { source_type: 'update_request', label: 'Browser restatement' } }] });
+  await workbench.control.fixtures({
+    data_points: [{ metric_id: metric, date: '2024-02-01', value: '77', source: { source_type: 'update_request', label: 'Browser restatement' } }],
+  });
   await frame.click('#refresh-snapshots');
   expect(await finalStatus(frame)).toBe('Refreshed 1 of 1 snapshot; 1 value changed (listed in "Changes").');
   expect(await frame.getAttribute('#metrics-status', 'class')).toContain('success');
@@ -68,10 +81,24 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
   const held = (await workbench.control.state()).data_points.find((p) => p.metric_id === metric && p.date === '2024-02-01')!;
   expect(held.value).toBe('77');
   const table = await sheetRows('Sheet1', 5);
-  expect(table.map((row) => row.slice(12, 14))).toEqual([['', ''], ['Date', 'Browser snapshot metric'], ['1/1/2024', '10.00'], ['2/1/2024', `${held.value}.00`], ['3/1/2024', '12.00']]);
+  expect(table.map((row) => row.slice(12, 14))).toEqual([
+    ['', ''],
+    ['Date', 'Browser snapshot metric'],
+    ['1/1/2024', '10.00'],
+    ['2/1/2024', `${held.value}.00`],
+    ['3/1/2024', '12.00'],
+  ]);
   const changes = await sheetRows('Changes', 3);
   expect(changes[0]!.slice(0, 8)).toEqual(['Time', 'Metric', 'Period', 'Old value', 'New value', 'Source', 'Refresh', 'Range']);
-  expect(changes[1]!.slice(1, 8)).toEqual(['Browser snapshot metric', '2024-02-01', '11', held.value, 'update_request: Browser restatement', 'Refresh snapshots (sidebar)', 'Sheet1!M2:N5']);
+  expect(changes[1]!.slice(1, 8)).toEqual([
+    'Browser snapshot metric',
+    '2024-02-01',
+    '11',
+    held.value,
+    'update_request: Browser restatement',
+    'Refresh snapshots (sidebar)',
+    'Sheet1!M2:N5',
+  ]);
   expect(changes[2]!.every((cell) => cell === '')).toBe(true);
   // The person stays on their sheet, and the record's hidden sheet has no tab.
   const tabs = await page.locator('.tabs button').allTextContents();
@@ -85,7 +112,9 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
     if (!response.ok) throw new Error(await response.text());
   });
   await frame.click('#refresh-snapshots');
-  expect(await finalStatus(frame)).toMatch(/^Refreshed 0 of 1 snapshot; 0 values changed\. The definition of the snapshot recorded at Sheet1!M2:N5 was changed by someone else/);
+  expect(await finalStatus(frame)).toMatch(
+    /^Refreshed 0 of 1 snapshot; 0 values changed\. The definition of the snapshot recorded at Sheet1!M2:N5 was changed by someone else/,
+  );
   expect(await frame.getAttribute('#metrics-status', 'class')).toContain('warning');
   expect(await frame.textContent('#snapshot-list')).toContain('not refreshed for you: inserted by someone else or changed since (insert it again)');
 });
@@ -94,7 +123,7 @@ it('inserts a snapshot, lists it, and refreshes it from the sidebar: the restate
 describe('number formats', () => {
   const own = useWorkbenchPage(['--preset-token'], { width: 1400, height: 1000 });
 
-  it('shows a snapshot\'s values in the grid as money, percentage points and numbers with separators, and its dates in the one date format', async () => {
+  it("shows a snapshot's values in the grid as money, percentage points and numbers with separators, and its dates in the one date format", async () => {
     const { workbench, page } = own;
     const created = await workbench.control.fixtures({
       metrics: [
@@ -125,10 +154,15 @@ describe('number formats', () => {
     const cells = ['B9', 'C9', 'D9', 'E9'];
     // Read in one look once all four are drawn: the grid may draw its page again (empty until its cells arrive)
     // between one read and the next.
-    const drawn = await (await page.waitForFunction((a1s) => {
-      const texts = a1s.map((a1) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent ?? '');
-      return texts.every((text) => text !== '') && texts;
-    }, [...cells, 'C8'])).jsonValue();
+    const drawn = await (
+      await page.waitForFunction(
+        (a1s) => {
+          const texts = a1s.map((a1) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent ?? '');
+          return texts.every((text) => text !== '') && texts;
+        },
+        [...cells, 'C8'],
+      )
+    ).jsonValue();
     expect(drawn).toEqual([...shown, 'Browser revenue']);
   });
 });

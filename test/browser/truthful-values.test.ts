@@ -20,9 +20,16 @@ async function typeInto(a1: string, input: string): Promise<void> {
 }
 
 async function paste(a1: string, rows: string[][]): Promise<void> {
-  await session.page.evaluate(async ([at, tsv]) => {
-    await fetch('/api/grid/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: at, text: tsv }) });
-  }, [a1, rows.map((row) => row.join('\t')).join('\n')] as const);
+  await session.page.evaluate(
+    async ([at, tsv]) => {
+      await fetch('/api/grid/paste', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sheet: 'Sheet1', a1: at, text: tsv }),
+      });
+    },
+    [a1, rows.map((row) => row.join('\t')).join('\n')] as const,
+  );
   await session.page.reload({ waitUntil: 'networkidle' }); // quiet: a click on a cell the grid is redrawing is lost
   await session.page.waitForSelector(`td[data-a1="${a1}"]`);
 }
@@ -60,7 +67,9 @@ it('refuses a quarter of a monthly metric with a message on the cell, and gives 
   await typeInto('A1', `=METRIC_VALUE("${MRR}", "2024-Q1")`);
   await session.page.waitForFunction(() => document.querySelector('td[data-a1="A1"]')?.textContent === '#ERROR!');
   // Sheets shows the message on hover: the cell's title carries it.
-  expect(await session.page.getAttribute('td[data-a1="A1"]', 'title')).toMatch(/^"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Monthly Recurring Revenue", a monthly metric\. .*"sum", "average", "first" or "last"/);
+  expect(await session.page.getAttribute('td[data-a1="A1"]', 'title')).toMatch(
+    /^"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Monthly Recurring Revenue", a monthly metric\. .*"sum", "average", "first" or "last"/,
+  );
 
   await typeInto('A2', `=METRIC_VALUE("${MRR}", "2024-Q1", "sum")`);
   await session.page.waitForFunction(() => /^\d/.test(document.querySelector('td[data-a1="A2"]')?.textContent ?? ''));
@@ -71,9 +80,15 @@ it('shows the exported value in a formula typed right after the export, without 
   const before = (await session.workbench.control.state()).data_points.find((p) => p.metric_id === MRR && p.date === '2025-06-01')!;
   expect(before.value).not.toBe('70000');
   await typeInto('C1', `=METRIC_VALUE("${MRR}", "2025-06")`);
-  await session.page.waitForFunction((shown) => document.querySelector('td[data-a1="C1"]')?.textContent === shown, Number(before.value).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 10 }));
+  await session.page.waitForFunction(
+    (shown) => document.querySelector('td[data-a1="C1"]')?.textContent === shown,
+    Number(before.value).toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 10 }),
+  );
 
-  await paste('E1', [['Month', 'Value'], ['2025-06-01', '70000']]);
+  await paste('E1', [
+    ['Month', 'Value'],
+    ['2025-06-01', '70000'],
+  ]);
   await select('E1', 'F2');
   const side = await session.sidebar();
   await side.click('#tab-export');
@@ -95,7 +110,11 @@ it('shows the exported value in a formula typed right after the export, without 
 
 it('sends a note to the contacts selected in a table that starts at row 5', async () => {
   const [ann, bob] = [DEMO_IDS.contact(1), DEMO_IDS.contact(2)];
-  await paste('H5', [['Email', 'Contact id'], ['ann@example.com', ann], ['bob@example.com', bob]]);
+  await paste('H5', [
+    ['Email', 'Contact id'],
+    ['ann@example.com', ann],
+    ['bob@example.com', bob],
+  ]);
   await select('H6', 'I7');
   const notesBefore = (await session.workbench.control.state()).notes.length;
   const side = await session.sidebar();

@@ -9,7 +9,6 @@ jest.setTimeout(120_000);
 
 const session = useWorkbenchPage(['--preset-token'], { width: 1400, height: 900 });
 
-
 const text = (a1: string): Promise<string | null> => session.page.textContent(`td[data-a1="${a1}"]`);
 
 /** The page's own view of the sheet, as the grid script holds it. */
@@ -19,10 +18,13 @@ function shape(): Promise<GridShape> {
 
 /** What the server stores for a cell (the runtime's sheet), read through the grid's own route. */
 async function stored(sheet: string, row: number, column: number): Promise<GridCell> {
-  return session.page.evaluate(async ([s, r, c]) => {
-    const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent(s)}&row=${r}&count=1`)).json()) as { rows: Array<Array<GridCell | null>> };
-    return page.rows[0]![c - 1] ?? { d: '' };
-  }, [sheet, row, column] as const);
+  return session.page.evaluate(
+    async ([s, r, c]) => {
+      const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent(s)}&row=${r}&count=1`)).json()) as { rows: Array<Array<GridCell | null>> };
+      return page.rows[0]![c - 1] ?? { d: '' };
+    },
+    [sheet, row, column] as const,
+  );
 }
 
 async function typeInto(a1: string, input: string): Promise<void> {
@@ -114,9 +116,9 @@ describe('the portfolio audit', () => {
     // Built again: the checkbox and dropdown tests may have filled blank cells of the audit built before.
     const highlighted = await buildAudit();
     expect(highlighted).toBeGreaterThan(0);
-    const drawn = await session.page.$$eval('td', (cells) => cells
-      .filter((td) => getComputedStyle(td).backgroundColor === 'rgb(255, 242, 204)')
-      .map((td) => (td.querySelector('.chip') ?? td).textContent));
+    const drawn = await session.page.$$eval('td', (cells) =>
+      cells.filter((td) => getComputedStyle(td).backgroundColor === 'rgb(255, 242, 204)').map((td) => (td.querySelector('.chip') ?? td).textContent),
+    );
     expect(drawn).toHaveLength(highlighted);
     expect(new Set(drawn)).toEqual(new Set(['']));
   });
@@ -127,7 +129,11 @@ describe('the portfolio audit', () => {
       const tall = Array.from(document.querySelectorAll('td')).filter((td) => (td.textContent ?? '').includes('\n'));
       return tall.length > 0 && tall.every((td) => td.getBoundingClientRect().height >= td.textContent!.split('\n').length * 22);
     });
-    const memo = await session.page.$$eval('td', (tds) => tds.filter((td) => (td.textContent ?? '').includes('\n')).map((td) => ({ a1: td.dataset.a1!, lines: td.textContent!.split('\n').length, height: td.getBoundingClientRect().height })));
+    const memo = await session.page.$$eval('td', (tds) =>
+      tds
+        .filter((td) => (td.textContent ?? '').includes('\n'))
+        .map((td) => ({ a1: td.dataset.a1!, lines: td.textContent!.split('\n').length, height: td.getBoundingClientRect().height })),
+    );
     expect(memo.length).toBeGreaterThan(0);
     for (const cell of memo) expect(cell.height).toBeGreaterThanOrEqual(cell.lines * 22);
     // A rich_text property's HTML reaches the audit as the text a person reads, never as tags.
@@ -143,7 +149,10 @@ describe('the portfolio audit', () => {
     const before = await session.page.isChecked(`td[data-a1="${a1}"] input`);
     for (const checked of [!before, before]) {
       await session.page.click(`td[data-a1="${a1}"] input`);
-      await session.page.waitForFunction(([at, want]) => (document.querySelector(`td[data-a1="${at}"] input`) as HTMLInputElement | null)?.checked === want, [a1, checked] as const);
+      await session.page.waitForFunction(([at, want]) => (document.querySelector(`td[data-a1="${at}"] input`) as HTMLInputElement | null)?.checked === want, [
+        a1,
+        checked,
+      ] as const);
       expect((await stored('Portfolio audit', row, column)).d).toBe(checked ? 'TRUE' : 'FALSE');
     }
   });
@@ -168,14 +177,20 @@ describe('a 20,000-row sheet', () => {
     await showSheet(session.page, 'Sheet1');
     await session.page.evaluate(async () => {
       const lines = Array.from({ length: 20_000 }, (_, i) => `r${i + 1}\t${i + 1}`);
-      const response = await fetch('/api/grid/paste', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: 'Sheet1', a1: 'J1', text: lines.join('\n') }) });
+      const response = await fetch('/api/grid/paste', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sheet: 'Sheet1', a1: 'J1', text: lines.join('\n') }),
+      });
       if (!response.ok) throw new Error(await response.text());
       await (window as unknown as { workbenchGrid: { reload(): Promise<void> } }).workbenchGrid.reload();
     });
     expect((await shape()).maxRows).toBe(20_000);
     await session.page.click('td[data-a1="J1"]');
     await session.page.waitForSelector('td.active[data-a1="J1"]');
-    await session.page.$eval('#sheet-scroll', (el) => { el.scrollTop = el.scrollHeight; });
+    await session.page.$eval('#sheet-scroll', (el) => {
+      el.scrollTop = el.scrollHeight;
+    });
     await session.page.waitForSelector('td[data-a1="K20000"]');
     await session.page.waitForFunction(() => document.querySelector('td[data-a1="K20000"]')?.textContent === '20000');
     await session.page.click('td[data-a1="K20000"]', { modifiers: ['Shift'] });
@@ -186,12 +201,16 @@ describe('a 20,000-row sheet', () => {
 
     await session.page.click('#add-rows');
     await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: { shape(): GridShape } }).workbenchGrid.shape().maxRows === 21_000);
-    await session.page.$eval('#sheet-scroll', (el) => { el.scrollTop = el.scrollHeight; });
+    await session.page.$eval('#sheet-scroll', (el) => {
+      el.scrollTop = el.scrollHeight;
+    });
     await session.page.waitForSelector('td[data-a1="K21000"]');
     await session.page.click('#add-columns');
     await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: { shape(): GridShape } }).workbenchGrid.shape().maxColumns === 52);
     // The last column is reachable: scroll right, click it, and it is the active cell.
-    await session.page.$eval('#sheet-scroll', (el) => { el.scrollLeft = el.scrollWidth; });
+    await session.page.$eval('#sheet-scroll', (el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
     await session.page.click('td[data-a1="AZ21000"]');
     await session.page.waitForSelector('td.active[data-a1="AZ21000"]');
     expect((await shape()).active).toBe('AZ21000');

@@ -23,10 +23,15 @@ const grid = (page: Page = session.page) => ({
 
 /** What the server stores for rows row…row+count-1 (the runtime's sheet), read through the grid's own route. */
 async function storedRows(sheet: string, row: number, count: number): Promise<Array<Array<GridCell | null>>> {
-  return session.page.evaluate(async ([s, r, n]) => {
-    const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent(s)}&row=${r}&count=${n}`)).json()) as { rows: Array<Array<GridCell | null>> };
-    return page.rows;
-  }, [sheet, row, count] as const);
+  return session.page.evaluate(
+    async ([s, r, n]) => {
+      const page = (await (await fetch(`/api/grid/cells?sheet=${encodeURIComponent(s)}&row=${r}&count=${n}`)).json()) as {
+        rows: Array<Array<GridCell | null>>;
+      };
+      return page.rows;
+    },
+    [sheet, row, count] as const,
+  );
 }
 async function stored(sheet: string, a1: string): Promise<GridCell> {
   const { row, column } = place(a1);
@@ -57,7 +62,9 @@ describe('Sheet1', () => {
     }
     await grid().written();
     const rows = await storedRows('Sheet1', 1, 201);
-    const lost = formulas.flatMap((formula, i) => (rows[i]?.[2]?.f === formula ? [] : [`C${i + 1}: ${JSON.stringify(rows[i]?.[2] ?? null)} instead of ${formula}`]));
+    const lost = formulas.flatMap((formula, i) =>
+      rows[i]?.[2]?.f === formula ? [] : [`C${i + 1}: ${JSON.stringify(rows[i]?.[2] ?? null)} instead of ${formula}`],
+    );
     expect(lost).toEqual([]);
     expect(rows[9]![2]!.d).toBe(String(9 * 3 + 10));
     expect(rows[10]![2]!.d).toBe('33');
@@ -87,7 +94,9 @@ describe('Sheet1', () => {
   });
 
   it('takes a 10,000-row paste of 12 columns from the clipboard', async () => {
-    const lines = Array.from({ length: 10_000 }, (_, r) => Array.from({ length: 12 }, (_, c) => `row ${r + 1} column ${c + 1} of a wide pasted table`).join('\t'));
+    const lines = Array.from({ length: 10_000 }, (_, r) =>
+      Array.from({ length: 12 }, (_, c) => `row ${r + 1} column ${c + 1} of a wide pasted table`).join('\t'),
+    );
     const text = lines.join('\n');
     expect(text.length).toBeGreaterThan(4_000_000);
     await session.page.click('td[data-a1="H1"]');
@@ -104,10 +113,14 @@ describe('Sheet1', () => {
     await session.page.click('td[data-a1="Y1"]');
     await session.page.waitForSelector('td.active[data-a1="Y1"]');
     // The limit (64 MB) lowered in this page only, so the test need not build a 64 MB clipboard.
-    await session.page.evaluate(() => { (window as unknown as { workbenchGrid: Grid }).workbenchGrid.shape().pasteLimitBytes = 1000; });
+    await session.page.evaluate(() => {
+      (window as unknown as { workbenchGrid: Grid }).workbenchGrid.shape().pasteLimitBytes = 1000;
+    });
     await paste(Array.from({ length: 100 }, (_, i) => `too\tmuch ${i}`).join('\n'));
     await session.page.waitForSelector('#toast:visible');
-    expect(await session.page.textContent('#toast')).toMatch(/^Nothing was pasted: this paste is [\d.]+ MB and the workbench takes up to [\d.]+ MB at once\. Paste it in parts/);
+    expect(await session.page.textContent('#toast')).toMatch(
+      /^Nothing was pasted: this paste is [\d.]+ MB and the workbench takes up to [\d.]+ MB at once\. Paste it in parts/,
+    );
     await grid().written();
     expect((await stored('Sheet1', 'Y1')).d).toBe('');
   });
@@ -126,7 +139,10 @@ describe('the portfolio audit (hidden id row and column)', () => {
 
   it('opens at its top-left shown cell, scrolled to the top-left, and Delete never clears a hidden row or column', async () => {
     await showSheet(session.page, 'Sheet1');
-    await session.page.$eval('#sheet-scroll', (el) => { el.scrollLeft = 600; el.scrollTop = 400; });
+    await session.page.$eval('#sheet-scroll', (el) => {
+      el.scrollLeft = 600;
+      el.scrollTop = 400;
+    });
     await session.page.click('.tabs button:text-is("Portfolio audit")');
     await session.page.waitForFunction(() => (window as unknown as { workbenchGrid: Grid }).workbenchGrid.shape().sheet === 'Portfolio audit');
     const shape = await grid().shape();
@@ -134,7 +150,12 @@ describe('the portfolio audit (hidden id row and column)', () => {
     expect([hiddenRow, hiddenColumn]).toEqual([1, 1]);
     expect(shape.active).toBe('B2');
     expect(await session.page.$eval('#sheet-scroll', (el) => [el.scrollLeft, el.scrollTop])).toEqual([0, 0]);
-    const before = { A1: await stored('Portfolio audit', 'A1'), A2: await stored('Portfolio audit', 'A2'), B1: await stored('Portfolio audit', 'B1'), A3: await stored('Portfolio audit', 'A3') };
+    const before = {
+      A1: await stored('Portfolio audit', 'A1'),
+      A2: await stored('Portfolio audit', 'A2'),
+      B1: await stored('Portfolio audit', 'B1'),
+      A3: await stored('Portfolio audit', 'A3'),
+    };
     expect(before.A3.d).toBe(DEMO_IDS.profile(1));
     // Delete at once on opening (the key reaches the grid, not the tab just clicked): the shown cell B2 goes, A1 stays.
     expect((await stored('Portfolio audit', 'B2')).d).not.toBe('');
@@ -176,11 +197,16 @@ describe('the portfolio audit (hidden id row and column)', () => {
         await page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Portfolio audit');
         await page.waitForFunction((id) => document.querySelector('td[data-a1="A3"]')?.textContent === id, DEMO_IDS.profile(1));
         // Every drawn cell whose text is wider than its column has all of it as its tooltip.
-        const cut = await page.$$eval('td[data-a1]', (cells) => (cells as HTMLElement[])
-          .filter((td) => !td.classList.contains('hidden-column') && td.offsetParent !== null)
-          .filter((td) => { const box = (td.querySelector('.chip') ?? td) as HTMLElement; return box.scrollWidth > box.clientWidth + 1; })
-          .filter((td) => !(td.title ?? '').includes((td.querySelector('.chip') ?? td).textContent ?? ''))
-          .map((td) => `${td.dataset.a1}: ${td.textContent}`));
+        const cut = await page.$$eval('td[data-a1]', (cells) =>
+          (cells as HTMLElement[])
+            .filter((td) => !td.classList.contains('hidden-column') && td.offsetParent !== null)
+            .filter((td) => {
+              const box = (td.querySelector('.chip') ?? td) as HTMLElement;
+              return box.scrollWidth > box.clientWidth + 1;
+            })
+            .filter((td) => !(td.title ?? '').includes((td.querySelector('.chip') ?? td).textContent ?? ''))
+            .map((td) => `${td.dataset.a1}: ${td.textContent}`),
+        );
         expect(cut).toEqual([]);
         expect(await page.$$eval('td[title]', (cells) => cells.length)).toBeGreaterThan(0);
 
@@ -195,7 +221,11 @@ describe('the portfolio audit (hidden id row and column)', () => {
           document.body.appendChild(probe);
           const glyphs = probe.getBoundingClientRect().height;
           probe.remove();
-          return { inside: input.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom), glyphs, lineHeight: parseFloat(style.lineHeight) };
+          return {
+            inside: input.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom),
+            glyphs,
+            lineHeight: parseFloat(style.lineHeight),
+          };
         });
         expect(room.inside).toBeGreaterThanOrEqual(room.glyphs);
         expect(room.lineHeight).toBeGreaterThanOrEqual(room.glyphs);

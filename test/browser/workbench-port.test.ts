@@ -13,13 +13,16 @@ jest.setTimeout(90_000);
 
 /** Processes (other than this one) whose environment carries `mark`: the workbench and any child it started. */
 function processesMarked(mark: string): number[] {
-  return readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`WORKBENCH_TEST_MARK=${mark}`);
-    } catch {
-      return false; // gone, or not ours to read
-    }
-  }).map(Number);
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`WORKBENCH_TEST_MARK=${mark}`);
+      } catch {
+        return false; // gone, or not ours to read
+      }
+    })
+    .map(Number);
 }
 
 const blockers: Server[] = [];
@@ -105,7 +108,9 @@ it('says the ports are in use in one sentence, exits 1, and leaves no emulator r
 
   expect(code).toBe(1);
   expect(out.stdout).toBe('');
-  expect(out.stderr.trim()).toBe(`Ports ${port} to ${port + 20} on 127.0.0.1 are in use by other programs: stop one, or start the workbench on another port with npm start -- --port ${port + 21}.`);
+  expect(out.stderr.trim()).toBe(
+    `Ports ${port} to ${port + 20} on 127.0.0.1 are in use by other programs: stop one, or start the workbench on another port with npm start -- --port ${port + 21}.`,
+  );
   expect(sawEmulator).toBe(true);
   expect(processesMarked(mark)).toEqual([]);
 });

@@ -18,7 +18,7 @@ describe('a build with --api-base-url', () => {
     outDir = await buildWithAllowlist('https://API.example.com');
   });
 
-  it('writes the prefix, normalised to end with /, as the manifest\'s only urlFetchWhitelist entry', () => {
+  it("writes the prefix, normalised to end with /, as the manifest's only urlFetchWhitelist entry", () => {
     expect(manifestOf(outDir)).toEqual({ ...source, urlFetchWhitelist: ['https://api.example.com/'] });
   });
 
@@ -43,8 +43,14 @@ describe('a plain build (npm run build, as npm test runs it)', () => {
 
 describe('a bad --api-base-url', () => {
   it.each([
-    ['http://api.example.com/', 'Build failed: --api-base-url "http://api.example.com/" must start with https://: Apps Script allows only https:// prefixes in urlFetchWhitelist.'],
-    ['https://127.0.0.1:8787/', 'Build failed: --api-base-url "https://127.0.0.1:8787/" must name a full domain, like https://api.example.com/: Google fetches from its own servers, so a local or bare host name cannot be reached.'],
+    [
+      'http://api.example.com/',
+      'Build failed: --api-base-url "http://api.example.com/" must start with https://: Apps Script allows only https:// prefixes in urlFetchWhitelist.',
+    ],
+    [
+      'https://127.0.0.1:8787/',
+      'Build failed: --api-base-url "https://127.0.0.1:8787/" must name a full domain, like https://api.example.com/: Google fetches from its own servers, so a local or bare host name cannot be reached.',
+    ],
   ])('%p fails the build with a sentence and writes nothing', async (value, sentence) => {
     const outDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'addon-build-')), 'dist');
     const run = await runBuild(['--api-base-url', value, '--out-dir', outDir]);

@@ -36,7 +36,8 @@ describe('the Apps Script methods the add-in calls', () => {
     const missing = [...used].filter(([member]) => !LISTED_METHODS.has(member)).map(([member, files]) => `${member} (${[...files].join(', ')})`);
     expect(missing).toEqual([]);
     expect(used.size).toBeGreaterThan(100);
-    for (const [member, { page }] of LISTED_METHODS) expect(page).toMatch(new RegExp(`^https://developers\\.google\\.com/apps-script/reference/.+#${member.split('.')[1]}$`));
+    for (const [member, { page }] of LISTED_METHODS)
+      expect(page).toMatch(new RegExp(`^https://developers\\.google\\.com/apps-script/reference/.+#${member.split('.')[1]}$`));
   });
 
   it('include every global service member the built bundle reads, and every Apps Script method name it calls', () => {

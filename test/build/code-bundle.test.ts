@@ -57,14 +57,18 @@ describe('dist/Code.js', () => {
   it.each(CUSTOM_FUNCTION_NAMES)('keeps the JSDoc Sheets needs for autocomplete on %s', (name) => {
     const doc = jsDocOf(code, name);
     expect(doc).toContain('@customfunction');
-    const params = new RegExp(`^function ${name}\\(([^)]*)\\)`, 'm').exec(code)![1]!.split(',').map((p) => p.trim()).filter(Boolean);
+    const params = new RegExp(`^function ${name}\\(([^)]*)\\)`, 'm')
+      .exec(code)![1]!
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
     expect(params.length).toBeGreaterThan(0);
     for (const param of params) expect(doc).toMatch(new RegExp(`@param \\{[^}]+\\} \\[?${param}\\]? \\S`));
     expect(doc).toMatch(/@return \{[^}]+\}/);
     expect(doc).toMatch(new RegExp(`@example =${name}\\(`));
   });
 
-  it('declares every custom function the Refresh menu item looks for, and only those (and the installation check\'s probe)', () => {
+  it("declares every custom function the Refresh menu item looks for, and only those (and the installation check's probe)", () => {
     const customFunctions = declaredEntryPoints().filter((n) => jsDocOf(code, n).includes('@customfunction'));
     expect(customFunctions.sort()).toEqual([...CUSTOM_FUNCTION_NAMES, PROBE_FUNCTION_NAME].sort());
   });

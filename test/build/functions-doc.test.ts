@@ -9,7 +9,7 @@ jest.setTimeout(60_000);
 
 beforeAll(() => ensureBuilt());
 
-it("documents every custom function of the bundle, with the JSDoc the bundle carries", () => {
+it('documents every custom function of the bundle, with the JSDoc the bundle carries', () => {
   const bundle = readFileSync(CODE_PATH, 'utf8');
   const docs = customFunctionDocs();
   const inBundle = new Set([...bundle.matchAll(/@customfunction[\s\S]*?\*\/\s*function ([A-Z_][A-Z0-9_]*)\s*\(/g)].map((m) => m[1]));

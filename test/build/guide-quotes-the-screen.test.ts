@@ -38,7 +38,11 @@ function filesUnder(dir: string, ext: RegExp): string[] {
 /** Every string and template the product's code holds, each template's ${…} as ANY. */
 function productTexts(): string[] {
   const texts: string[] = [];
-  const files = [...filesUnder(path.join(ROOT, 'src'), /\.ts$/), ...filesUnder(path.join(ROOT, 'sidebar'), /\.ts$/), path.join(ROOT, 'emulator', 'demo-data.ts')];
+  const files = [
+    ...filesUnder(path.join(ROOT, 'src'), /\.ts$/),
+    ...filesUnder(path.join(ROOT, 'sidebar'), /\.ts$/),
+    path.join(ROOT, 'emulator', 'demo-data.ts'),
+  ];
   for (const file of files) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
     const visit = (node: ts.Node): void => {
@@ -49,7 +53,12 @@ function productTexts(): string[] {
     visit(source);
   }
   const page = readFileSync(path.join(ROOT, 'sidebar', 'index.html'), 'utf8');
-  texts.push(...page.split(/<[^>]*>/).map((part) => part.replace(/\s+/g, ' ').trim()).filter((part) => part.length > 0));
+  texts.push(
+    ...page
+      .split(/<[^>]*>/)
+      .map((part) => part.replace(/\s+/g, ' ').trim())
+      .filter((part) => part.length > 0),
+  );
   return texts;
 }
 

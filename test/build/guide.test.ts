@@ -16,7 +16,9 @@ function images(markdown: string): Array<{ alt: string; target: string }> {
 }
 
 const shown = images(guide);
-const inFolder = readdirSync(path.join(DOCS, 'images')).filter((name) => !name.startsWith('.')).sort();
+const inFolder = readdirSync(path.join(DOCS, 'images'))
+  .filter((name) => !name.startsWith('.'))
+  .sort();
 
 it('shows images by relative links into docs/images, each with alt text', () => {
   expect(shown.length).toBeGreaterThan(0);
@@ -51,7 +53,14 @@ it('keeps the images small', () => {
 it('links the function reference and anchors that exist in the guide', () => {
   expect(guide).toContain('](functions.md)');
   // GitHub's anchors: lower case, spaces to hyphens, punctuation other than hyphens dropped.
-  const anchors = new Set([...guide.matchAll(/^#{2,3} (.+)$/gm)].map((match) => match[1]!.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')));
+  const anchors = new Set(
+    [...guide.matchAll(/^#{2,3} (.+)$/gm)].map((match) =>
+      match[1]!
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, '')
+        .replace(/ /g, '-'),
+    ),
+  );
   const links = [...guide.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1]!);
   expect(links.filter((link) => !anchors.has(link))).toEqual([]);
 });

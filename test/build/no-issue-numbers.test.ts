@@ -22,7 +22,12 @@ it('finds no comment citing an issue number', () => {
   const files = SCANNED.flatMap((dir) => filesUnder(path.join(ROOT, dir)));
   expect(files.length).toBeGreaterThan(300);
   const self = path.join(ROOT, 'test', 'build', 'no-issue-numbers.test.ts');
-  const cited = files.filter((file) => file !== self).flatMap((file) =>
-    readFileSync(file, 'utf8').split('\n').flatMap((line, i) => (ISSUE.test(line) ? [`${path.relative(ROOT, file)}:${i + 1}: ${line.trim().slice(0, 100)}`] : [])));
+  const cited = files
+    .filter((file) => file !== self)
+    .flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (ISSUE.test(line) ? [`${path.relative(ROOT, file)}:${i + 1}: ${line.trim().slice(0, 100)}`] : [])),
+    );
   expect(cited).toEqual([]);
 });

@@ -83,13 +83,17 @@ describe('texts users read or copy', () => {
   });
 
   it('README.md, SECURITY.md, every page of docs/ and the workbench page', () => {
-    const docs = readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+    const docs = readdirSync(path.join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`);
     expect(docs).toContain('docs/guide.md');
     expect(['README.md', 'SECURITY.md', ...docs, 'workbench/page.html'].flatMap(scan)).toEqual([]);
   });
 
-  it('the sidebar\'s insert code paths (page and server) and the formula builder', () => {
-    const sidebarFiles = readdirSync(path.join(ROOT, 'sidebar')).filter((f) => /\.(ts|html)$/.test(f)).map((f) => `sidebar/${f}`);
+  it("the sidebar's insert code paths (page and server) and the formula builder", () => {
+    const sidebarFiles = readdirSync(path.join(ROOT, 'sidebar'))
+      .filter((f) => /\.(ts|html)$/.test(f))
+      .map((f) => `sidebar/${f}`);
     const files = [...sidebarFiles, 'src/server/sidebar-api.ts', 'src/server/insert-values.ts', 'src/core/sheets/formula-text.ts', 'src/main.ts'];
     expect(files.flatMap(scan)).toEqual([]);
   });
@@ -98,20 +102,20 @@ describe('texts users read or copy', () => {
 describe('the formula the sidebar inserts', () => {
   it('never carries a volatile call, whatever it is given (fast-check, seed 130013)', () => {
     const uuid = fc.uuid();
-    const dateLike = fc.oneof(
-      fc.constantFrom(null, '', '2024-01-01', 'TODAY()', '=TODAY()', '2024-01-01", TODAY(), "', 'NOW()'),
-      fc.string(),
-    );
+    const dateLike = fc.oneof(fc.constantFrom(null, '', '2024-01-01', 'TODAY()', '=TODAY()', '2024-01-01", TODAY(), "', 'NOW()'), fc.string());
     const seed = 130013;
     console.log(`fast-check seed ${seed}`);
-    fc.assert(fc.property(fc.array(uuid, { minLength: 1, maxLength: 4 }), dateLike, dateLike, fc.boolean(), (ids, startDate, endDate, headers) => {
-      let formula: string;
-      try {
-        formula = metricValuesFormula({ metricIds: ids, startDate, endDate, headers });
-      } catch {
-        return; // refused input never reaches a cell
-      }
-      expect(volatileCalls(formula)).toEqual([]);
-    }), { seed, numRuns: 500 });
+    fc.assert(
+      fc.property(fc.array(uuid, { minLength: 1, maxLength: 4 }), dateLike, dateLike, fc.boolean(), (ids, startDate, endDate, headers) => {
+        let formula: string;
+        try {
+          formula = metricValuesFormula({ metricIds: ids, startDate, endDate, headers });
+        } catch {
+          return; // refused input never reaches a cell
+        }
+        expect(volatileCalls(formula)).toEqual([]);
+      }),
+      { seed, numRuns: 500 },
+    );
   });
 });

@@ -11,7 +11,12 @@ it('prints a demo metric id, a period and the value the demo data holds for it',
   const promise = readmePromise();
   const state = buildDemoState();
   const metric = state.metrics.find((m) => m.id === promise.metricId);
-  expect(metric).toMatchObject({ id: DEMO_IDS.metrics.monthlyRecurringRevenue, name: 'Monthly Recurring Revenue', frequency: 'monthly', company_id: DEMO_IDS.fund });
+  expect(metric).toMatchObject({
+    id: DEMO_IDS.metrics.monthlyRecurringRevenue,
+    name: 'Monthly Recurring Revenue',
+    frequency: 'monthly',
+    company_id: DEMO_IDS.fund,
+  });
   const point = state.data_points.find((p) => p.metric_id === promise.metricId && p.date === `${promise.period}-01`);
   expect(point?.value).toBe(promise.value);
 });

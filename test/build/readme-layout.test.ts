@@ -20,11 +20,16 @@ function backticked(text: string): string[] {
 }
 
 function tsFiles(folder: string): string[] {
-  return readdirSync(path.join(SRC, folder)).filter((name) => name.endsWith('.ts')).map((name) => name.slice(0, -3)).sort();
+  return readdirSync(path.join(SRC, folder))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => name.slice(0, -3))
+    .sort();
 }
 
 it('names every folder of src/core', () => {
-  const folders = readdirSync(path.join(SRC, 'core'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => `${entry.name}/`);
+  const folders = readdirSync(path.join(SRC, 'core'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `${entry.name}/`);
   const named = backticked(row('src/core/')).filter((name) => name.endsWith('/') && !name.startsWith('src/'));
   expect([...new Set(named)].sort()).toEqual(folders.sort());
 });
@@ -40,7 +45,9 @@ it('names exactly the src/server files that call Apps Script globals', () => {
   const globals = /\b(SpreadsheetApp|HtmlService|PropertiesService|LockService|CacheService|ScriptApp|Utilities|Session|UrlFetchApp)\./;
   const calling = tsFiles('server').filter((name) => {
     // Comments may name a service; only code counts.
-    const code = readFileSync(path.join(SRC, 'server', `${name}.ts`), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    const code = readFileSync(path.join(SRC, 'server', `${name}.ts`), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '');
     return globals.test(code);
   });
   expect(backticked(clause[1]!).sort()).toEqual(calling);

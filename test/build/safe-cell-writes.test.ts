@@ -25,7 +25,10 @@ function sourceFiles(dir: string): string[] {
 /** Lines of `text` that write cells, comments left out (JSDoc names setValues() when it explains). */
 export function cellWrites(text: string, where: string): Offence[] {
   return text.split('\n').flatMap((line, index) => {
-    const code = line.replace(/\/\/.*$/, '').replace(/^\s*\*.*$/, '').replace(/\/\*.*?\*\//g, '');
+    const code = line
+      .replace(/\/\/.*$/, '')
+      .replace(/^\s*\*.*$/, '')
+      .replace(/\/\*.*?\*\//g, '');
     return CELL_WRITE.test(code) ? [{ where, line: index + 1, text: line.trim() }] : [];
   });
 }

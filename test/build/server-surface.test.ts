@@ -11,7 +11,14 @@ import { PROBE_FUNCTION_NAME } from '../../src/core/settings/installation-verdic
 
 /** The functions Apps Script itself calls by name (simple and installable add-on triggers, web app entry points). */
 const TRIGGER_NAMES = new Set([
-  'onOpen', 'onInstall', 'onEdit', 'onSelectionChange', 'onChange', 'onFormSubmit', 'doGet', 'doPost',
+  'onOpen',
+  'onInstall',
+  'onEdit',
+  'onSelectionChange',
+  'onChange',
+  'onFormSubmit',
+  'doGet',
+  'doPost',
   // The scheduled refresh's time-driven trigger (src/server/snapshot-schedule.ts, SCHEDULED_REFRESH_HANDLER).
   'runScheduledSnapshotRefresh',
 ]);
@@ -26,7 +33,8 @@ function serverFunctions(): string[] {
   const names: string[] = [];
   for (const statement of source.statements) {
     const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-    if (ts.isExportDeclaration(statement) || ts.isExportAssignment(statement)) throw new Error(`sidebar-api.ts exports other than by declaration: ${statement.getText(source)}`);
+    if (ts.isExportDeclaration(statement) || ts.isExportAssignment(statement))
+      throw new Error(`sidebar-api.ts exports other than by declaration: ${statement.getText(source)}`);
     if (!exported) continue;
     if (ts.isVariableStatement(statement)) names.push(...statement.declarationList.declarations.map((d) => d.name.getText(source)));
     else if (ts.isFunctionDeclaration(statement) && statement.name) names.push(statement.name.text);
@@ -42,7 +50,12 @@ function sidebarGlobals(): Array<[string, string]> {
   for (const statement of source.statements) {
     if (!ts.isExpressionStatement(statement) || !ts.isBinaryExpression(statement.expression)) continue;
     const { left, right } = statement.expression;
-    if (ts.isPropertyAccessExpression(left) && left.expression.getText(source) === 'global' && ts.isPropertyAccessExpression(right) && right.expression.getText(source) === 'sidebar') {
+    if (
+      ts.isPropertyAccessExpression(left) &&
+      left.expression.getText(source) === 'global' &&
+      ts.isPropertyAccessExpression(right) &&
+      right.expression.getText(source) === 'sidebar'
+    ) {
       pairs.push([left.name.text, right.name.text]);
     }
   }
@@ -51,19 +64,70 @@ function sidebarGlobals(): Array<[string, string]> {
 
 /** Every top-level name dist/Code.js defined before the server surface was written once (git show 32bbdee:src/main.ts): scripts outside the project call them. */
 const NAMES_BEFORE = [
-  'METRIC_VALUES', 'METRIC_VALUE', 'METRIC_LATEST', 'METRIC_SOURCE', 'METRICS', 'CONTACT_LISTS', 'PORTFOLIO_COMPANIES', 'PORTFOLIO_PROPERTIES',
-  'PORTFOLIO_PROPERTY_VALUES', 'PORTFOLIO_PROPERTY_OPTIONS', 'PORTFOLIO_NOTES', 'PORTFOLIO_VALUE', 'PORTFOLIO_METRIC', 'PORTFOLIO_COVERAGE',
-  'onOpen', 'onInstall', 'refreshData', 'freezeSelectionFromMenu', 'thawSelectionFromMenu', 'showSidebar', 'showAudit', 'showExporter',
-  'getSettings', 'saveSettings', 'testConnection', 'listMetrics', 'latestMetricValues', 'createMetric', 'readExportSelection', 'previewExport',
-  'startExport', 'continueExport', 'cancelExport', 'resumeExport', 'findUnfinishedExport', 'refreshFormulasFor', 'activeRange', 'startImport',
-  'continueImport', 'cancelImport', 'resumeImport', 'listNoteTags', 'addNoteToSelectedContacts', 'insertPortfolioNotes', 'buildAudit',
-  'startAuditPush', 'continueAuditPush', 'cancelAuditPush', 'resumeAuditPush', 'findUnfinishedPortfolioJobs', 'getJobProgress',
-  'insertMetricValues', 'getFormulaAccess', 'setFormulaAccess', 'listFundMetricNames', 'insertPortfolioGrid', 'buildCoverageSheet',
-  'freezeSelection', 'thawSelection',
+  'METRIC_VALUES',
+  'METRIC_VALUE',
+  'METRIC_LATEST',
+  'METRIC_SOURCE',
+  'METRICS',
+  'CONTACT_LISTS',
+  'PORTFOLIO_COMPANIES',
+  'PORTFOLIO_PROPERTIES',
+  'PORTFOLIO_PROPERTY_VALUES',
+  'PORTFOLIO_PROPERTY_OPTIONS',
+  'PORTFOLIO_NOTES',
+  'PORTFOLIO_VALUE',
+  'PORTFOLIO_METRIC',
+  'PORTFOLIO_COVERAGE',
+  'onOpen',
+  'onInstall',
+  'refreshData',
+  'freezeSelectionFromMenu',
+  'thawSelectionFromMenu',
+  'showSidebar',
+  'showAudit',
+  'showExporter',
+  'getSettings',
+  'saveSettings',
+  'testConnection',
+  'listMetrics',
+  'latestMetricValues',
+  'createMetric',
+  'readExportSelection',
+  'previewExport',
+  'startExport',
+  'continueExport',
+  'cancelExport',
+  'resumeExport',
+  'findUnfinishedExport',
+  'refreshFormulasFor',
+  'activeRange',
+  'startImport',
+  'continueImport',
+  'cancelImport',
+  'resumeImport',
+  'listNoteTags',
+  'addNoteToSelectedContacts',
+  'insertPortfolioNotes',
+  'buildAudit',
+  'startAuditPush',
+  'continueAuditPush',
+  'cancelAuditPush',
+  'resumeAuditPush',
+  'findUnfinishedPortfolioJobs',
+  'getJobProgress',
+  'insertMetricValues',
+  'getFormulaAccess',
+  'setFormulaAccess',
+  'listFundMetricNames',
+  'insertPortfolioGrid',
+  'buildCoverageSheet',
+  'freezeSelection',
+  'thawSelection',
 ];
 
 /** Apps Script's server-side services: the page runs in a browser, where none of them exists. */
-const APPS_SCRIPT_GLOBALS = /\b(SpreadsheetApp|PropertiesService|CacheService|LockService|UrlFetchApp|Utilities|HtmlService|ScriptApp|Session|DriveApp|GoogleAppsScript)\b/;
+const APPS_SCRIPT_GLOBALS =
+  /\b(SpreadsheetApp|PropertiesService|CacheService|LockService|UrlFetchApp|Utilities|HtmlService|ScriptApp|Session|DriveApp|GoogleAppsScript)\b/;
 
 /** The functions the add-on menu calls: the second argument of each `.addItem(caption, functionName)` in src/server/menu.ts. */
 function menuFunctions(): string[] {
@@ -127,7 +191,9 @@ describe('the server surface of dist/Code.js', () => {
   it('keeps the page off Apps Script: no file under sidebar/ names one of its services', () => {
     const files = readdirSync(path.join(ROOT, 'sidebar')).filter((name) => name.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(5);
-    const offenders = files.filter((name) => APPS_SCRIPT_GLOBALS.test(readFileSync(path.join(ROOT, 'sidebar', name), 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')));
+    const offenders = files.filter((name) =>
+      APPS_SCRIPT_GLOBALS.test(readFileSync(path.join(ROOT, 'sidebar', name), 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')),
+    );
     expect(offenders).toEqual([]);
   });
 

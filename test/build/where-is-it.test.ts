@@ -12,14 +12,28 @@ function rows(): Array<{ what: string; files: string[]; name: string }> {
     .split('\n')
     .filter((line) => line.startsWith('| ') && !line.startsWith('|---') && !line.startsWith('| what | file |'))
     .map((line) => {
-      const [what, files, name] = line.split('|').slice(1, 4).map((cell) => cell.trim());
+      const [what, files, name] = line
+        .split('|')
+        .slice(1, 4)
+        .map((cell) => cell.trim());
       return { what: what!, files: [...files!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!), name: name!.replace(/`/g, '') };
     });
 }
 
 it('has the rows a maintainer looks for first', () => {
   const whats = rows().map((row) => row.what);
-  for (const wanted of ['paging', '429', 'batches of 50', 'the token', 'conflict check', 'Undo', 'formula access', 'dates to periods', 'installation check', 'scopes']) {
+  for (const wanted of [
+    'paging',
+    '429',
+    'batches of 50',
+    'the token',
+    'conflict check',
+    'Undo',
+    'formula access',
+    'dates to periods',
+    'installation check',
+    'scopes',
+  ]) {
     expect(whats.some((what) => what.includes(wanted))).toBe(true);
   }
 });

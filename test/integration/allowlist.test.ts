@@ -11,7 +11,8 @@ jest.setTimeout(120_000);
 
 const OWNER = 'owner@example.com';
 const COMPANY = '123e4567-e89b-12d3-a456-426614174000';
-const REFUSAL = 'The base URL must start with https://api.example.com/: this installation of the add-in may fetch only from there (the allowlist it was built with).';
+const REFUSAL =
+  'The base URL must start with https://api.example.com/: this installation of the add-in may fetch only from there (the allowlist it was built with).';
 
 let flaggedDir: string;
 const runtimes: GasRuntime[] = [];

@@ -53,8 +53,14 @@ function expectEachPageOnce(requests: LoggedRequest[]): void {
 /** The build's keys in the user's properties and cache, and its hidden sheets: a finished build leaves none. */
 function leftovers(rt: GasRuntime, buildId: string): string[] {
   const properties = Object.keys(rt.properties.user(OWNER).getProperties()).filter((key) => key.includes(buildId) || key === 'JOBS_INDEX');
-  const cached = rt.cache.user(OWNER)._keys().filter((key) => key.includes(buildId));
-  const sheets = rt.spreadsheet.getSheets().map((s) => s.getName()).filter((name) => name.startsWith('Audit build '));
+  const cached = rt.cache
+    .user(OWNER)
+    ._keys()
+    .filter((key) => key.includes(buildId));
+  const sheets = rt.spreadsheet
+    .getSheets()
+    .map((s) => s.getName())
+    .filter((name) => name.startsWith('Audit build '));
   return [...properties, ...cached, ...sheets];
 }
 
@@ -65,7 +71,7 @@ function oneExecutionAudit(): unknown[][] {
   return rt.spreadsheet.getSheetByName(AUDIT)!.getDataRange().getValues();
 }
 
-it('reads the demo fund in steps under the add-in\'s budget, the bar moving, each page once, and writes the sheet once every page is in', async () => {
+it("reads the demo fund in steps under the add-in's budget, the bar moving, each page once, and writes the sheet once every page is in", async () => {
   const expected = oneExecutionAudit();
   const rt = pacedRuntime(stack.runtime());
   await stack.emulator.control.clearRequests();
@@ -97,7 +103,10 @@ it('reads the demo fund in steps under the add-in\'s budget, the bar moving, eac
   expect(rt.spreadsheet.getSheetByName(AUDIT)!.getDataRange().getValues()).toEqual(expected);
   expect(leftovers(rt, handle.buildId)).toEqual([]);
   // The push finds the audit's snapshot: nothing changed, nothing to send.
-  expect(ok<{ report: { totals: Record<string, number> } | null }>(rt.callServer('startAuditPush', [null])).report?.totals).toMatchObject({ created: 0, updated: 0 });
+  expect(ok<{ report: { totals: Record<string, number> } | null }>(rt.callServer('startAuditPush', [null])).report?.totals).toMatchObject({
+    created: 0,
+    updated: 0,
+  });
 });
 
 it('stops a build whose kept pages an editor rewrote: nothing of them becomes the audit', async () => {
@@ -119,13 +128,17 @@ it('stops a build whose kept pages an editor rewrote: nothing of them becomes th
     else if (answer.value.progress.status !== 'running') refusal = answer.value.progress.problem ?? 'stopped without a problem';
     else handle = answer.value;
   }
-  expect(refusal).toContain(`What this audit build kept on its hidden sheet "Audit build ${started.buildId}" was changed by someone else (or written by another user), so it was not used with your connection. Build the audit again.`);
+  expect(refusal).toContain(
+    `What this audit build kept on its hidden sheet "Audit build ${started.buildId}" was changed by someone else (or written by another user), so it was not used with your connection. Build the audit again.`,
+  );
   expect(rt.spreadsheet.getSheetByName(AUDIT)).toBeNull();
 });
 
 it('a cancel stops the build within one wave of reads; Resume reads only the pages not read, and the sheet is whole', async () => {
   // 150 more companies: about 190 pages, several waves of 50 in one step.
-  await stack.emulator.control.fixtures({ portfolio_company_profiles: Array.from({ length: 150 }, (_, i) => ({ company_id: DEMO_IDS.fund, name: `Cancel test ${i}` })) });
+  await stack.emulator.control.fixtures({
+    portfolio_company_profiles: Array.from({ length: 150 }, (_, i) => ({ company_id: DEMO_IDS.fund, name: `Cancel test ${i}` })),
+  });
   const rt = stack.runtime();
   const started = ok<AuditBuildHandle>(rt.callServer('startAuditBuild', [DEMO_IDS.fund]));
   await stack.emulator.control.faults({ latencyMs: 120 });
@@ -183,7 +196,9 @@ it('resumes after every cache entry is lost between and during steps (eviction m
   rt.cache.clear();
   // The sidebar, reopened, offers it from the properties alone.
   const offered = ok<UnfinishedPortfolioJobs>(rt.callServer('findUnfinishedPortfolioJobs', [])).builds;
-  expect(offered.map((h) => [h.buildId, h.progress.status, h.progress.pagesRead])).toEqual([[started.buildId, 'cancelled', handles.at(-1)!.progress.pagesRead]]);
+  expect(offered.map((h) => [h.buildId, h.progress.status, h.progress.pagesRead])).toEqual([
+    [started.buildId, 'cancelled', handles.at(-1)!.progress.pagesRead],
+  ]);
   const resumed = ok<AuditBuildHandle>(rt.callServer('resumeAuditBuild', [started.buildId]));
   expect(resumed.progress.pagesRead).toBe(handles.at(-1)!.progress.pagesRead);
   handles = await drive(rt, resumed, 100, () => rt.cache.clear());
@@ -219,7 +234,10 @@ it('rides out a 15-minute 429 storm with one refused request per backoff interva
   }
   expect(handle.report!.profiles).toBe(32);
   const requests = await stack.emulator.control.requests();
-  const refused = requests.filter((r) => r.status === 429).map((r) => Date.parse(r.time)).sort((a, b) => a - b);
+  const refused = requests
+    .filter((r) => r.status === 429)
+    .map((r) => Date.parse(r.time))
+    .sort((a, b) => a - b);
   const gaps = refused.slice(1).map((time, i) => time - refused[i]!);
   // eslint-disable-next-line no-console -- what the storm cost
   console.log(`audit build in a 15-minute storm: ${refused.length} refused requests, gaps ${gaps.map((gap) => Math.round(gap / 1000)).join(', ')} s`);

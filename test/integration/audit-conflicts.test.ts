@@ -15,8 +15,6 @@ useStack((started) => (stack = started));
 
 const NOTE_START = 'Not pushed: changed on the server since the audit was built.';
 
-
-
 function storedValue(state: EmulatorState, profileId: string, propertyId: string) {
   return state.portfolio_property_values.find((v) => v.portfolio_company_profile_id === profileId && v.portfolio_property_id === propertyId);
 }
@@ -37,7 +35,11 @@ async function scenario() {
   const betaSectorAtBuild = String(cell(beta.id, sector.id).getValue());
   const [colleagueSector, analystSector] = sectorOptions.filter((o) => o.label !== betaSectorAtBuild);
 
-  await putPropertyValue(stack, { portfolio_property_id: thesis.id, portfolio_company_profile_id: acme.id, value: '<p>Colleague: expand to the Nordics first</p>' });
+  await putPropertyValue(stack, {
+    portfolio_property_id: thesis.id,
+    portfolio_company_profile_id: acme.id,
+    value: '<p>Colleague: expand to the Nordics first</p>',
+  });
   await putPropertyValue(stack, { portfolio_property_id: sector.id, portfolio_company_profile_id: beta.id, portfolio_property_option_id: colleagueSector!.id });
 
   cell(acme.id, thesis.id).setValue('Analyst: stay in Germany');
@@ -45,14 +47,27 @@ async function scenario() {
   cell(acme.id, headquarters.id).setValue('Analyst harbour');
   cell(beta.id, employees.id).setValue(4242);
   await stack.emulator.control.clearRequests();
-  return { rt, sheet, acme, beta, thesis, sector, headquarters, employees, cell, betaSectorAtBuild, colleagueSector: colleagueSector!, analystSector: analystSector! };
+  return {
+    rt,
+    sheet,
+    acme,
+    beta,
+    thesis,
+    sector,
+    headquarters,
+    employees,
+    cell,
+    betaSectorAtBuild,
+    colleagueSector: colleagueSector!,
+    analystSector: analystSector!,
+  };
 }
 
 function puts(requests: Array<{ method: string; body?: unknown }>) {
   return requests.filter((r) => r.method === 'PUT').map((r) => (r.body as { portfolio_property_value: Record<string, unknown> }).portfolio_property_value);
 }
 
-it('keeps a colleague\'s changes made after the build, reports both values, and overwrites them only when asked', async () => {
+it("keeps a colleague's changes made after the build, reports both values, and overwrites them only when asked", async () => {
   const s = await scenario();
   const pushed = await driveAuditPush(stack, s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
   expect(pushed.progress.status).toBe('done');
@@ -99,11 +114,43 @@ it('keeps a colleague\'s changes made after the build, reports both values, and 
   expect(log[0]).toEqual(['Time', 'Who', 'Kind', 'What', 'Period', 'Old value', 'New value', 'Outcome', 'Cell', 'Push']);
   const logged = log.slice(1).map((row) => row.slice(1));
   expect(logged).toHaveLength(4);
-  expect(logged).toEqual(expect.arrayContaining([
-    [OWNER, 'Audit push', `${s.acme.name} › Headquarters`, '', expect.any(String), 'Analyst harbour', expect.stringMatching(/^(updated|created)$/), expect.stringMatching(/^'Portfolio audit'!\w+\d+$/), pushed.pushId],
-    [OWNER, 'Audit push', `${s.acme.name} › Investment thesis`, '', '<p>Colleague: expand to the Nordics first</p>', 'Analyst: stay in Germany', expect.stringMatching(/^conflict: changed on the server/), expect.any(String), pushed.pushId],
-    [OWNER, 'Audit push', `${s.beta.name} › Sector`, '', s.colleagueSector.label, s.analystSector.label, expect.stringMatching(/^conflict: /), expect.any(String), pushed.pushId],
-  ]));
+  expect(logged).toEqual(
+    expect.arrayContaining([
+      [
+        OWNER,
+        'Audit push',
+        `${s.acme.name} › Headquarters`,
+        '',
+        expect.any(String),
+        'Analyst harbour',
+        expect.stringMatching(/^(updated|created)$/),
+        expect.stringMatching(/^'Portfolio audit'!\w+\d+$/),
+        pushed.pushId,
+      ],
+      [
+        OWNER,
+        'Audit push',
+        `${s.acme.name} › Investment thesis`,
+        '',
+        '<p>Colleague: expand to the Nordics first</p>',
+        'Analyst: stay in Germany',
+        expect.stringMatching(/^conflict: changed on the server/),
+        expect.any(String),
+        pushed.pushId,
+      ],
+      [
+        OWNER,
+        'Audit push',
+        `${s.beta.name} › Sector`,
+        '',
+        s.colleagueSector.label,
+        s.analystSector.label,
+        expect.stringMatching(/^conflict: /),
+        expect.any(String),
+        pushed.pushId,
+      ],
+    ]),
+  );
   expect(JSON.stringify(log)).not.toContain(stack.emulator.token);
 
   // A second push without a rebuild still holds them back: nothing is sent over the colleague's values.
@@ -120,18 +167,28 @@ it('keeps a colleague\'s changes made after the build, reports both values, and 
   const overwriteRequests = await stack.emulator.control.requests();
   const overwriteSent = puts(overwriteRequests);
   expect(overwriteSent).toHaveLength(2);
-  expect(overwriteSent).toEqual(expect.arrayContaining([
-    { portfolio_property_id: s.thesis.id, portfolio_company_profile_id: s.acme.id, value: 'Analyst: stay in Germany' },
-    { portfolio_property_id: s.sector.id, portfolio_company_profile_id: s.beta.id, portfolio_property_option_id: s.analystSector.id },
-  ]));
+  expect(overwriteSent).toEqual(
+    expect.arrayContaining([
+      { portfolio_property_id: s.thesis.id, portfolio_company_profile_id: s.acme.id, value: 'Analyst: stay in Germany' },
+      { portfolio_property_id: s.sector.id, portfolio_company_profile_id: s.beta.id, portfolio_property_option_id: s.analystSector.id },
+    ]),
+  );
   // Read just before the write (not to compare: to keep the value it replaces, for the Pushes sheet and Undo).
   const firstOverwrite = overwriteRequests.findIndex((r) => r.method === 'PUT');
   expect(overwriteRequests.slice(0, firstOverwrite).filter((r) => r.method === 'GET' && r.path === '/portfolio_property_values')).toHaveLength(2);
-  const overwriteLog = s.rt.spreadsheet.getSheetByName('Pushes')!.getDataRange().getValues().slice(1).filter((row) => row[2] === 'Audit overwrite').map((row) => [row[3], row[5], row[6], row[7]]);
-  expect(overwriteLog).toEqual(expect.arrayContaining([
-    [`${s.acme.name} › Investment thesis`, '<p>Colleague: expand to the Nordics first</p>', 'Analyst: stay in Germany', 'updated'],
-    [`${s.beta.name} › Sector`, s.colleagueSector.label, s.analystSector.label, 'updated'],
-  ]));
+  const overwriteLog = s.rt.spreadsheet
+    .getSheetByName('Pushes')!
+    .getDataRange()
+    .getValues()
+    .slice(1)
+    .filter((row) => row[2] === 'Audit overwrite')
+    .map((row) => [row[3], row[5], row[6], row[7]]);
+  expect(overwriteLog).toEqual(
+    expect.arrayContaining([
+      [`${s.acme.name} › Investment thesis`, '<p>Colleague: expand to the Nordics first</p>', 'Analyst: stay in Germany', 'updated'],
+      [`${s.beta.name} › Sector`, s.colleagueSector.label, s.analystSector.label, 'updated'],
+    ]),
+  );
   state = await stack.emulator.control.state();
   expect(storedValue(state, s.acme.id, s.thesis.id)!.value).toBe('Analyst: stay in Germany');
   expect(storedValue(state, s.beta.id, s.sector.id)!.option_ids).toEqual([s.analystSector.id]);
@@ -146,7 +203,7 @@ it('keeps a colleague\'s changes made after the build, reports both values, and 
   expect(puts(await stack.emulator.control.requests())).toHaveLength(0);
 });
 
-it('takes the server\'s values into the sheet when asked: the next push sends nothing and the server keeps them', async () => {
+it("takes the server's values into the sheet when asked: the next push sends nothing and the server keeps them", async () => {
   const s = await scenario();
   const pushed = await driveAuditPush(stack, s.rt, ok<AuditPushHandle>(s.rt.callServer('startAuditPush', [null])));
   expect(pushed.report!.totals.conflict).toBe(2);

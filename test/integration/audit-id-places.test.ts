@@ -28,7 +28,11 @@ function built() {
   ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
   const sheet = rt.spreadsheet.getSheetByName(AUDIT)!;
   const values = sheet.getDataRange().getValues();
-  const rowOf = (profileId: string) => sheet.getDataRange().getValues().findIndex((r) => r[0] === profileId) + 1;
+  const rowOf = (profileId: string) =>
+    sheet
+      .getDataRange()
+      .getValues()
+      .findIndex((r) => r[0] === profileId) + 1;
   const columnOf = (propertyId: string) => sheet.getDataRange().getValues()[0]!.indexOf(propertyId) + 1;
   return { rt, sheet, values, rowOf, columnOf };
 }
@@ -57,7 +61,6 @@ async function valueOf(profileId: string, propertyId: string) {
   return (await storedValues()).find((v) => v.portfolio_company_profile_id === profileId && v.portfolio_property_id === propertyId)?.value ?? null;
 }
 
-
 function refusal(result: unknown): string {
   const rpc = result as Rpc<unknown>;
   if (rpc.ok) throw new Error('expected a refusal, the call succeeded');
@@ -72,7 +75,12 @@ describe('hidden ids swapped by an editor', () => {
     expect(await valueOf(AURORA, HEADQUARTERS)).toBe('Berlin');
     swapRowIds(s, AURORA, BLUEBIRD);
     // The sheet the owner sees is the one built: only the hidden column changed.
-    expect(s.sheet.getDataRange().getValues().map((row) => row.slice(1))).toEqual(s.values.map((row) => row.slice(1)));
+    expect(
+      s.sheet
+        .getDataRange()
+        .getValues()
+        .map((row) => row.slice(1)),
+    ).toEqual(s.values.map((row) => row.slice(1)));
     await stack.emulator.control.clearRequests();
 
     expect(refusal(s.rt.callServer('startAuditPush', [null]))).toBe(
@@ -92,22 +100,31 @@ describe('hidden ids swapped by an editor', () => {
     swapColumnIds(s, HEADQUARTERS, MEMO);
     await stack.emulator.control.clearRequests();
     const error = refusal(s.rt.callServer('startAuditPush', [null]));
-    expect(error).toMatch(/^The hidden ids in "Portfolio audit" no longer match the names it shows: column I is headed "Headquarters" but holds the hidden id of "Investment memo"; column J is headed "Investment memo" but holds the hidden id of "Headquarters"\. .*nothing was sent or written\./);
+    expect(error).toMatch(
+      /^The hidden ids in "Portfolio audit" no longer match the names it shows: column I is headed "Headquarters" but holds the hidden id of "Investment memo"; column J is headed "Investment memo" but holds the hidden id of "Headquarters"\. .*nothing was sent or written\./,
+    );
     const requests = await stack.emulator.control.requests();
     expect(requests.filter((r) => r.method === 'PUT' && r.path === '/portfolio_property_values')).toHaveLength(0);
     expect(requests).toHaveLength(0);
     expect(await storedValues()).toEqual(before);
   });
 
-  it('refuses the overwrite push and Take the server\'s values of a sheet whose ids were swapped, writing nothing anywhere', async () => {
+  it("refuses the overwrite push and Take the server's values of a sheet whose ids were swapped, writing nothing anywhere", async () => {
     const s = built();
     const before = await storedValues();
     const grid = s.sheet.getDataRange().getValues();
     swapRowIds(s, AURORA, BLUEBIRD);
     await stack.emulator.control.clearRequests();
-    const cells = [{ profileId: AURORA, propertyId: HEADQUARTERS }, { profileId: BLUEBIRD, propertyId: HEADQUARTERS }];
-    expect(refusal(s.rt.callServer('startAuditOverwrite', [cells, null]))).toMatch(/^The hidden ids in "Portfolio audit" no longer match the names it shows: row 3 /);
-    expect(refusal(s.rt.callServer('takeServerAuditValues', [cells, null]))).toMatch(/^The hidden ids in "Portfolio audit" no longer match the names it shows: row 3 /);
+    const cells = [
+      { profileId: AURORA, propertyId: HEADQUARTERS },
+      { profileId: BLUEBIRD, propertyId: HEADQUARTERS },
+    ];
+    expect(refusal(s.rt.callServer('startAuditOverwrite', [cells, null]))).toMatch(
+      /^The hidden ids in "Portfolio audit" no longer match the names it shows: row 3 /,
+    );
+    expect(refusal(s.rt.callServer('takeServerAuditValues', [cells, null]))).toMatch(
+      /^The hidden ids in "Portfolio audit" no longer match the names it shows: row 3 /,
+    );
     expect(await stack.emulator.control.requests()).toHaveLength(0);
     expect(await storedValues()).toEqual(before);
     // Take wrote nothing into the sheet either: only the swapped ids differ from the build.
@@ -116,7 +133,7 @@ describe('hidden ids swapped by an editor', () => {
   });
 });
 
-describe('the person\'s own rearrangement', () => {
+describe("the person's own rearrangement", () => {
   it('pushes to the right records after the rows were sorted by name and a column moved, and the refreshed snapshot still checks the ids', async () => {
     const s = built();
     const grid = s.sheet.getDataRange().getValues();
@@ -133,7 +150,10 @@ describe('the person\'s own rearrangement', () => {
     const memoColumn = s.sheet.getRange(1, memo, rows, 1).getValues();
     s.sheet.getRange(1, hq, rows, 1).setValues(memoColumn);
     s.sheet.getRange(1, memo, rows, 1).setValues(hqColumn);
-    const names = s.sheet.getRange(first + 1, 2, last - first + 1, 1).getValues().map((row) => String(row[0]));
+    const names = s.sheet
+      .getRange(first + 1, 2, last - first + 1, 1)
+      .getValues()
+      .map((row) => String(row[0]));
     expect(names).toEqual([...names].sort((a, b) => b.localeCompare(a)));
     expect(s.rowOf(AURORA)).toBeGreaterThan(first + 2);
     expect(s.columnOf(HEADQUARTERS)).toBe(memo);
@@ -158,7 +178,9 @@ describe('the person\'s own rearrangement', () => {
     // The push refreshed the snapshot; its recorded names still bind the ids: a swap now is refused.
     swapRowIds(s, AURORA, BLUEBIRD);
     await stack.emulator.control.clearRequests();
-    expect(refusal(s.rt.callServer('startAuditPush', [null]))).toMatch(/^The hidden ids in "Portfolio audit" no longer match the names it shows: row \d+ shows "Bluebird Health" but holds the hidden id of "Aurora Robotics"/);
+    expect(refusal(s.rt.callServer('startAuditPush', [null]))).toMatch(
+      /^The hidden ids in "Portfolio audit" no longer match the names it shows: row \d+ shows "Bluebird Health" but holds the hidden id of "Aurora Robotics"/,
+    );
     expect(await stack.emulator.control.requests()).toHaveLength(0);
   });
 });
@@ -177,7 +199,7 @@ function resignStore(s: Built, change: (snapshot: Record<string, unknown>) => vo
   store.getRange(2, 2).setValue(signRecord(hmac, auditSnapshotScope(s.rt.spreadsheet.getId(), s.sheet.getSheetId()), text));
 }
 
-describe('each step of a push checks the ids\' places again', () => {
+describe("each step of a push checks the ids' places again", () => {
   it('pauses, sending nothing, when the snapshot no longer puts the ids beside the names the sheet shows', async () => {
     const s = built();
     s.sheet.getRange(s.rowOf(BLUEBIRD), s.columnOf(HEADQUARTERS)).setValue('Porto');

@@ -19,8 +19,6 @@ const BLUEBIRD = DEMO_IDS.profile(2);
 const SHOW = 'showRestoredAuditValuesForTest';
 const code = builtCodeWith('src/server/audit-sheet-restore.ts', 'showRestoredAuditValues', SHOW);
 
-
-
 /** The demo audit built, three of Aurora Robotics' cells edited and pushed, their values before known. */
 async function pushedEdits() {
   const rt = stack.runtime({ code });
@@ -29,7 +27,8 @@ async function pushedEdits() {
   const state = await stack.emulator.control.state();
   const property = (name: string) => state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.name === name)!;
   const [headquarters, sector, founded] = [property('Headquarters'), property('Sector'), property('Founded')];
-  const before = (propertyId: string) => state.portfolio_property_values.find((v) => v.portfolio_company_profile_id === AURORA && v.portfolio_property_id === propertyId)!;
+  const before = (propertyId: string) =>
+    state.portfolio_property_values.find((v) => v.portfolio_company_profile_id === AURORA && v.portfolio_property_id === propertyId)!;
   const cell = (profileId: string, propertyId: string) => {
     const grid = sheet.getDataRange().getValues();
     return sheet.getRange(grid.findIndex((r) => r[0] === profileId) + 1, grid[0]!.indexOf(propertyId) + 1);
@@ -52,7 +51,8 @@ async function pushedEdits() {
     { profileId: AURORA, propertyId: sector.id, value: { portfolio_property_option_id: sectorBefore.option_ids[0]! } },
     { profileId: AURORA, propertyId: founded.id, value: { value: foundedBefore.value as string } },
   ];
-  for (const { propertyId, value } of restored) await putPropertyValue(stack, { portfolio_property_id: propertyId, portfolio_company_profile_id: AURORA, ...value });
+  for (const { propertyId, value } of restored)
+    await putPropertyValue(stack, { portfolio_property_id: propertyId, portfolio_company_profile_id: AURORA, ...value });
   return { rt, sheet, cell, headquarters, sector, founded, atBuild, restored };
 }
 
@@ -85,7 +85,9 @@ it('refuses a sheet whose hidden ids were swapped since, writing nothing into it
   s.sheet.getRange(auroraRow, 1).setValue(BLUEBIRD);
   s.sheet.getRange(bluebirdRow, 1).setValue(AURORA);
   const swapped = s.sheet.getDataRange().getValues();
-  expect(() => s.rt.callServer(SHOW, [AUDIT, s.restored])).toThrow(/^The hidden ids in "Portfolio audit" no longer match the names it shows: row 3 shows "Aurora Robotics" but holds the hidden id of "Bluebird Health"/);
+  expect(() => s.rt.callServer(SHOW, [AUDIT, s.restored])).toThrow(
+    /^The hidden ids in "Portfolio audit" no longer match the names it shows: row 3 shows "Aurora Robotics" but holds the hidden id of "Bluebird Health"/,
+  );
   expect(s.sheet.getDataRange().getValues()).toEqual(swapped);
 });
 

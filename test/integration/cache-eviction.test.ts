@@ -18,8 +18,13 @@ function expectedSeries(metricId: string): Map<string, number | null> {
 
 /** A daily metric of ten years: 3,653 points, 37 pages, over 100 KB cached, so stored in chunks. */
 async function tenYearSeries(): Promise<{ id: string; expected: string[] }> {
-  const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Ten years', frequency: 'daily', unit: 'USD' }] })).metrics;
-  const points = Array.from({ length: 3653 }, (_, i) => ({ metric_id: metric!.id, date: new Date(Date.UTC(2015, 0, 1 + i)).toISOString().slice(0, 10), value: `${1_000_000 + i}.123456789` }));
+  const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Ten years', frequency: 'daily', unit: 'USD' }] }))
+    .metrics;
+  const points = Array.from({ length: 3653 }, (_, i) => ({
+    metric_id: metric!.id,
+    date: new Date(Date.UTC(2015, 0, 1 + i)).toISOString().slice(0, 10),
+    value: `${1_000_000 + i}.123456789`,
+  }));
   await stack.emulator.control.fixtures({ data_points: points });
   await stack.emulator.control.clearRequests();
   return { id: metric!.id, expected: points.map((p) => p.value) };
@@ -87,7 +92,7 @@ describe(`the add-in while the cache loses entries (seed ${SEED})`, () => {
     expect((await stack.takeRequests()).filter((r) => r.path === '/data_points')).toHaveLength(37);
   }, 120_000);
 
-  it('fetches a series again on every run when it cannot fit the cache\'s byte budget, values still exact', async () => {
+  it("fetches a series again on every run when it cannot fit the cache's byte budget, values still exact", async () => {
     const { id, expected } = await tenYearSeries();
     // Less than the series' two chunks: writing the second evicts the first.
     const rt = stack.runtime({ cacheEviction: { seed: SEED, byteBudget: 100_000 } });
@@ -101,11 +106,18 @@ describe(`the add-in while the cache loses entries (seed ${SEED})`, () => {
 
   it('fills a 45-metric table exactly while entries are lost, each fetch whole (drop rate 0.2)', async () => {
     const { metrics } = await stack.emulator.control.fixtures({
-      metrics: Array.from({ length: 45 }, (_, i) => ({ company_id: DEMO_IDS.fund, name: `Chunked ${String(i).padStart(2, '0')}`, frequency: 'monthly', unit: 'number' })),
+      metrics: Array.from({ length: 45 }, (_, i) => ({
+        company_id: DEMO_IDS.fund,
+        name: `Chunked ${String(i).padStart(2, '0')}`,
+        frequency: 'monthly',
+        unit: 'number',
+      })),
     });
     const ids = metrics.map((m) => m.id);
     await stack.emulator.control.fixtures({
-      data_points: ids.flatMap((metric_id, m) => Array.from({ length: 10 }, (_, month) => ({ metric_id, date: `2023-${String(month + 1).padStart(2, '0')}-01`, value: String(m * 100 + month) }))),
+      data_points: ids.flatMap((metric_id, m) =>
+        Array.from({ length: 10 }, (_, month) => ({ metric_id, date: `2023-${String(month + 1).padStart(2, '0')}-01`, value: String(m * 100 + month) })),
+      ),
     });
     await stack.emulator.control.clearRequests();
     const rt = stack.runtime({ cacheEviction: { seed: SEED, dropRate: 0.2 } });

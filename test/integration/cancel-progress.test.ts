@@ -22,7 +22,13 @@ const HELD_MS = 600_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function done(progress: JobProgress): number {
-  return 'itemsDone' in progress ? progress.itemsDone : 'cellsDone' in progress ? progress.cellsDone : 'pagesRead' in progress ? progress.pagesRead : progress.rowsDone;
+  return 'itemsDone' in progress
+    ? progress.itemsDone
+    : 'cellsDone' in progress
+      ? progress.cellsDone
+      : 'pagesRead' in progress
+        ? progress.pagesRead
+        : progress.rowsDone;
 }
 
 type MidStep<H> = {
@@ -42,7 +48,13 @@ type MidStep<H> = {
  * between reads), cancels it while the step still runs, lets the API answer at once again, then waits for
  * the step's answer: a step that ignored the cancel would send every wave left.
  */
-async function cancelMidStep<H>(rt: GasRuntime, kind: JobKind, id: string, names: { next: string; cancel: string }, isWrite: (request: LoggedRequest) => boolean): Promise<MidStep<H>> {
+async function cancelMidStep<H>(
+  rt: GasRuntime,
+  kind: JobKind,
+  id: string,
+  names: { next: string; cancel: string },
+  isWrite: (request: LoggedRequest) => boolean,
+): Promise<MidStep<H>> {
   await stack.emulator.control.faults({ latencyMs: HELD_MS });
   await stack.emulator.control.clearRequests();
   let answered = false;
@@ -73,14 +85,18 @@ async function cancelMidStep<H>(rt: GasRuntime, kind: JobKind, id: string, names
 const succeeded = (request: LoggedRequest) => request.status >= 200 && request.status < 300;
 
 it('an export: the bar reads progress mid-step, and a cancel stops it within one wave of PUTs', async () => {
-  const created = await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Cancelled mid-step', frequency: 'daily', unit: 'number' }] });
+  const created = await stack.emulator.control.fixtures({
+    metrics: [{ company_id: DEMO_IDS.fund, name: 'Cancelled mid-step', frequency: 'daily', unit: 'number' }],
+  });
   const metricId = created.metrics[0]!.id;
   const rt = stack.runtime();
   const sheet = rt.spreadsheet.getActiveSheet();
   const rows = 3000;
   sheet.insertRowsAfter(sheet.getMaxRows(), rows + 1 - sheet.getMaxRows());
   const start = Date.UTC(2010, 0, 1);
-  sheet.getRange(1, 1, rows + 1, 2).setValues([['Date', 'Value'], ...Array.from({ length: rows }, (_, i) => [new Date(start + i * 86_400_000).toISOString().slice(0, 10), String(i)])]);
+  sheet
+    .getRange(1, 1, rows + 1, 2)
+    .setValues([['Date', 'Value'], ...Array.from({ length: rows }, (_, i) => [new Date(start + i * 86_400_000).toISOString().slice(0, 10), String(i)])]);
   const spec = { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId };
   const started = ok<ExportHandle>(rt.callServer('startExport', [{ companyId: DEMO_IDS.fund, range: `Sheet1!A1:B${rows + 1}`, spec, writeStatus: false }]));
 
@@ -92,15 +108,19 @@ it('an export: the bar reads progress mid-step, and a cancel stops it within one
   expect(run.writes.length).toBeLessThan(rows / 50);
   expect(run.answer.progress.status).toBe('cancelled');
   const totals = run.answer.report!.totals;
-  const confirmed = run.writes.filter(succeeded).reduce((sum, put) => sum + ((put.body as { data_points: unknown[] }).data_points.length), 0);
+  const confirmed = run.writes.filter(succeeded).reduce((sum, put) => sum + (put.body as { data_points: unknown[] }).data_points.length, 0);
   expect(totals.created).toBe(confirmed);
   expect(totals.created + totals.pending).toBe(rows);
-  expect(run.answer.report!.summary).toBe(`3,000 rows read: ${totals.created.toLocaleString('en-US')} created, ${totals.pending.toLocaleString('en-US')} not sent (export cancelled).`);
+  expect(run.answer.report!.summary).toBe(
+    `3,000 rows read: ${totals.created.toLocaleString('en-US')} created, ${totals.pending.toLocaleString('en-US')} not sent (export cancelled).`,
+  );
   expect(done(run.live)).toBeLessThanOrEqual(totals.created);
 });
 
 it('an audit push: progress mid-step, and a cancel stops it within one wave of PUTs', async () => {
-  await stack.emulator.control.fixtures({ portfolio_company_profiles: Array.from({ length: 40 }, (_, i) => ({ company_id: DEMO_IDS.fund, name: `Cancel test ${i}` })) });
+  await stack.emulator.control.fixtures({
+    portfolio_company_profiles: Array.from({ length: 40 }, (_, i) => ({ company_id: DEMO_IDS.fund, name: `Cancel test ${i}` })),
+  });
   const state = await stack.emulator.control.state();
   const property = (name: string) => state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.name === name)!;
   const rt = stack.runtime();
@@ -119,7 +139,13 @@ it('an audit push: progress mid-step, and a cancel stops it within one wave of P
   const started = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
   expect(started.progress.cellsTotal).toBe(cells);
 
-  const run = await cancelMidStep<AuditPushHandle>(rt, 'push', started.pushId, { next: 'continueAuditPush', cancel: 'cancelAuditPush' }, (r) => r.method === 'PUT');
+  const run = await cancelMidStep<AuditPushHandle>(
+    rt,
+    'push',
+    started.pushId,
+    { next: 'continueAuditPush', cancel: 'cancelAuditPush' },
+    (r) => r.method === 'PUT',
+  );
   expect(run.live).toMatchObject({ status: 'running', cellsTotal: cells });
   expect(run.writes.length - run.writesAtCancel.length).toBeLessThanOrEqual(25);
   expect(run.writes.length).toBeLessThan(cells);
@@ -134,13 +160,23 @@ describe.each(['profiles', 'contacts'] as const)('a %s import', (kind) => {
   it('reads progress mid-step, and a cancel stops it before its next row', async () => {
     const rt = stack.runtime();
     const rows = 40;
-    const table = kind === 'profiles'
-      ? [['Name', 'Currency'], ...Array.from({ length: rows }, (_, i) => [`Imported ${i}`, 'EUR'])]
-      : [['Email', 'First name'], ...Array.from({ length: rows }, (_, i) => [`person${i}@example.com`, `Person ${i}`])];
-    rt.spreadsheet.getActiveSheet().getRange(1, 1, rows + 1, 2).setValues(table);
+    const table =
+      kind === 'profiles'
+        ? [['Name', 'Currency'], ...Array.from({ length: rows }, (_, i) => [`Imported ${i}`, 'EUR'])]
+        : [['Email', 'First name'], ...Array.from({ length: rows }, (_, i) => [`person${i}@example.com`, `Person ${i}`])];
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange(1, 1, rows + 1, 2)
+      .setValues(table);
     const started = ok<ImportHandle>(rt.callServer('startImport', [{ kind, companyId: DEMO_IDS.fund, range: `Sheet1!A1:B${rows + 1}` }]));
 
-    const run = await cancelMidStep<ImportHandle>(rt, 'import', started.importId, { next: 'continueImport', cancel: 'cancelImport' }, (r) => r.method === 'POST');
+    const run = await cancelMidStep<ImportHandle>(
+      rt,
+      'import',
+      started.importId,
+      { next: 'continueImport', cancel: 'cancelImport' },
+      (r) => r.method === 'POST',
+    );
     expect(run.live).toMatchObject({ status: 'running', rowsTotal: rows });
     // One row at a time: once the cancel is set, at most the row under way is answered.
     expect(run.writes.length - run.writesAtCancel.length).toBeLessThanOrEqual(1);
@@ -156,6 +192,9 @@ describe.each(['profiles', 'contacts'] as const)('a %s import', (kind) => {
 it('getJobProgress checks its kind and id before reading anything', () => {
   const rt = stack.runtime();
   expect(rt.callServer('getJobProgress', ['export', 'x'.repeat(300)])).toEqual({ ok: false, error: expect.stringMatching(/^The job id must be an id like/) });
-  expect(rt.callServer('getJobProgress', ['audit', '123e4567-e89b-12d3-a456-426614174000'])).toEqual({ ok: false, error: 'The job kind must be "export", "push", "import", "build" or "undo".' });
+  expect(rt.callServer('getJobProgress', ['audit', '123e4567-e89b-12d3-a456-426614174000'])).toEqual({
+    ok: false,
+    error: 'The job kind must be "export", "push", "import", "build" or "undo".',
+  });
   expect(rt.callServer('getJobProgress', ['import', '123e4567-e89b-12d3-a456-426614174000'])).toEqual({ ok: true, value: null });
 });

@@ -22,7 +22,9 @@ const isUndoRecord = (key: string): boolean => key.startsWith('job:last-push:');
 
 /** Bytes of the owner's properties, keys included: the job's state and everything else, the Undo record apart. */
 function propertyBytes(rt: GasRuntime, which: (key: string) => boolean = (key) => !isUndoRecord(key)): number {
-  return Object.entries(rt.properties.user(OWNER).getProperties()).filter(([key]) => which(key)).reduce((sum, [key, value]) => sum + Buffer.byteLength(key) + Buffer.byteLength(value), 0);
+  return Object.entries(rt.properties.user(OWNER).getProperties())
+    .filter(([key]) => which(key))
+    .reduce((sum, [key, value]) => sum + Buffer.byteLength(key) + Buffer.byteLength(value), 0);
 }
 
 /** At most KEPT_FOR_UNDO (300) values of a push are kept for Undo, a few hundred bytes each: under 128 KB of the 500 KB store. */
@@ -31,7 +33,10 @@ const UNDO_RECORD_MAX_BYTES = 128 * 1024;
 /** The job's own keys in the owner's properties and cache: a finished job leaves none. */
 function leftovers(rt: GasRuntime, jobId: string): string[] {
   const properties = Object.keys(rt.properties.user(OWNER).getProperties()).filter((key) => key.includes(jobId) || key === 'JOBS_INDEX');
-  const cached = rt.cache.user(OWNER)._keys().filter((key) => key.includes(jobId));
+  const cached = rt.cache
+    .user(OWNER)
+    ._keys()
+    .filter((key) => key.includes(jobId));
   return [...properties, ...cached];
 }
 
@@ -104,7 +109,11 @@ it('pushes 4,300 changed cells within the job store, with the cache losing entri
   const fund = randomUUID();
   const profiles = Array.from({ length: PROFILES }, (_, i) => ({ id: randomUUID(), name: `Société ${i}`, company_id: fund }));
   const properties = Array.from({ length: PROPERTIES }, (_, i) => ({ id: randomUUID(), name: `Propriété ${i}`, data_type: 'string', company_id: fund }));
-  await stack.emulator.control.fixtures({ companies: [{ id: fund, name: 'Fonds compact', kind: 'investor' }], portfolio_company_profiles: profiles, portfolio_properties: properties });
+  await stack.emulator.control.fixtures({
+    companies: [{ id: fund, name: 'Fonds compact', kind: 'investor' }],
+    portfolio_company_profiles: profiles,
+    portfolio_properties: properties,
+  });
   const rt = evictingRuntime(seed, fund);
   ok(rt.callServer('buildAudit', [fund]));
 
@@ -177,12 +186,17 @@ it('imports 1,100 contacts within the job store, with the cache losing entries: 
   const rt = evictingRuntime(seed);
   const sheet = sheetWithRows(rt, ROWS);
   const emails = Array.from({ length: ROWS }, (_, i) => `contact.${i}.${seed}@exemple-societe.example.com`);
-  sheet.getRange(1, 1, ROWS + 1, 4).setValues([['Email', 'First name', 'Last name', 'Title'], ...emails.map((email, i) => [email, `Prénom ${i}`, `Nom de famille ${i}`, 'Directrice générale déléguée'])]);
+  sheet
+    .getRange(1, 1, ROWS + 1, 4)
+    .setValues([
+      ['Email', 'First name', 'Last name', 'Title'],
+      ...emails.map((email, i) => [email, `Prénom ${i}`, `Nom de famille ${i}`, 'Directrice générale déléguée']),
+    ]);
   await stack.emulator.control.clearRequests();
 
   const started = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'contacts', companyId: stack.emulator.companyId, range: `Sheet1!A1:D${ROWS + 1}` }]));
   expect(started.progress).toMatchObject({ status: 'running', rowsDone: 0, rowsTotal: ROWS });
-  const { handle, steps, peakBytes } = await drive(rt, started, IMPORT, '1,100-row import');
+  const { handle, peakBytes } = await drive(rt, started, IMPORT, '1,100-row import');
   expect(handle.progress).toMatchObject({ status: 'done', rowsDone: ROWS });
   expect(handle.report!.totals).toMatchObject({ created: ROWS, failed: 0, pending: 0 });
   // Codes, a fingerprint and 1,100 created ids (22 characters each): well under a job's share of the store,
@@ -191,13 +205,18 @@ it('imports 1,100 contacts within the job store, with the cache losing entries: 
   expect(peakBytes).toBeLessThan(JOB_MAX_BYTES);
 
   const requests = await stack.emulator.control.requests();
-  const posted = requests.filter((r) => r.method === 'POST' && r.status === 201 && r.path.endsWith('/contacts')).map((r) => (r.body as { contact: { email: string } }).contact.email);
+  const posted = requests
+    .filter((r) => r.method === 'POST' && r.status === 201 && r.path.endsWith('/contacts'))
+    .map((r) => (r.body as { contact: { email: string } }).contact.email);
   expect(posted).toHaveLength(ROWS);
   expect(new Set(posted).size).toBe(ROWS);
   const state = await stack.emulator.control.state();
   for (const email of emails.slice(0, 50)) expect(state.contacts.filter((c) => c.email === email)).toHaveLength(1);
   // Every row's id went into the sheet as it settled.
-  const ids = sheet.getRange(2, 5, ROWS, 1).getValues().map(([id]) => id);
+  const ids = sheet
+    .getRange(2, 5, ROWS, 1)
+    .getValues()
+    .map(([id]) => id);
   expect(ids.every((id) => typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id))).toBe(true);
   expect(leftovers(rt, handle.importId)).toEqual([]);
 });
@@ -207,10 +226,19 @@ it('imports 1,000 profiles, a quarter of them updates, within the job store with
   const ROWS = 1_000;
   const UPDATES = 250;
   const fund = randomUUID();
-  const existing = Array.from({ length: UPDATES }, (_, i) => ({ id: randomUUID(), name: `Société existante ${i}`, company_id: fund, website_url: null, currency: 'EUR' }));
+  const existing = Array.from({ length: UPDATES }, (_, i) => ({
+    id: randomUUID(),
+    name: `Société existante ${i}`,
+    company_id: fund,
+    website_url: null,
+    currency: 'EUR',
+  }));
   // Profiles no row names: the state keeps none of them.
   const others = Array.from({ length: 300 }, (_, i) => ({ id: randomUUID(), name: `Autre société ${i}`, company_id: fund }));
-  await stack.emulator.control.fixtures({ companies: [{ id: fund, name: 'Fonds des profils', kind: 'investor' }], portfolio_company_profiles: [...existing, ...others] });
+  await stack.emulator.control.fixtures({
+    companies: [{ id: fund, name: 'Fonds des profils', kind: 'investor' }],
+    portfolio_company_profiles: [...existing, ...others],
+  });
   const rt = evictingRuntime(seed, fund);
   const sheet = sheetWithRows(rt, ROWS);
   const names = Array.from({ length: ROWS }, (_, i) => (i < UPDATES ? existing[i]!.name : `Nouvelle société ${i} — Zürich`));
@@ -227,7 +255,8 @@ it('imports 1,000 profiles, a quarter of them updates, within the job store with
   expect(peakBytes).toBeLessThan(96 * 1024);
 
   const requests = await stack.emulator.control.requests();
-  const accepted = (method: string) => requests.filter((r) => r.method === method && r.status >= 200 && r.status < 300 && r.path.includes('/portfolio_company_profiles'));
+  const accepted = (method: string) =>
+    requests.filter((r) => r.method === method && r.status >= 200 && r.status < 300 && r.path.includes('/portfolio_company_profiles'));
   const postedNames = accepted('POST').map((r) => (r.body as { portfolio_company_profile: { name: string } }).portfolio_company_profile.name);
   expect(postedNames).toHaveLength(ROWS - UPDATES);
   expect(new Set(postedNames).size).toBe(ROWS - UPDATES);
@@ -241,7 +270,10 @@ it('imports 1,000 profiles, a quarter of them updates, within the job store with
     expect(ofFund.find((p) => p.name === names[i])).toMatchObject({ website_url: website(i), currency: 'CHF' });
   }
   // Every row's id went into the new id column, right of the range.
-  const ids = sheet.getRange(2, 4, ROWS, 1).getValues().map(([id]) => id);
+  const ids = sheet
+    .getRange(2, 4, ROWS, 1)
+    .getValues()
+    .map(([id]) => id);
   expect(ids.every((id) => typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id))).toBe(true);
   expect(leftovers(rt, handle.importId)).toEqual([]);
 });

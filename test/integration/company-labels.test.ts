@@ -41,16 +41,26 @@ it('labels the two Cirrus Systems in the audit sheet, the push report and the Pu
   const pushed = await driveAuditPush(stack, rt, ok<AuditPushHandle>(rt.callServer('startAuditPush', [null])));
   expect(pushed.progress.status).toBe('done');
   // The report names the held-back cell's company by its label, as the sidebar shows it.
-  expect(pushed.report!.conflicts).toEqual([expect.objectContaining({ profileId: second, profileName: label(second), propertyName: 'Headquarters', outcome: 'conflict' })]);
+  expect(pushed.report!.conflicts).toEqual([
+    expect.objectContaining({ profileId: second, profileName: label(second), propertyName: 'Headquarters', outcome: 'conflict' }),
+  ]);
   const after = await stack.emulator.control.state();
-  const stored = (profileId: string) => after.portfolio_property_values.find((v) => v.portfolio_company_profile_id === profileId && v.portfolio_property_id === headquarters.id)?.value;
+  const stored = (profileId: string) =>
+    after.portfolio_property_values.find((v) => v.portfolio_company_profile_id === profileId && v.portfolio_property_id === headquarters.id)?.value;
   expect(stored(first)).toBe('Analyst harbour');
   expect(stored(second)).toBe('Colleague harbour');
 
   // The Pushes sheet's What column: the label, so the two rows of one name are two companies there too.
-  const log = rt.spreadsheet.getSheetByName('Pushes')!.getDataRange().getValues().slice(1).map((row) => row.slice(1, 4).concat(row.slice(5, 8)));
-  expect(log).toEqual(expect.arrayContaining([
-    [OWNER, 'Audit push', `${label(first)} › Headquarters`, expect.anything(), 'Analyst harbour', expect.stringMatching(/^(updated|created)$/)],
-    [OWNER, 'Audit push', `${label(second)} › Headquarters`, 'Colleague harbour', 'Analyst quay', expect.stringMatching(/^conflict: /)],
-  ]));
+  const log = rt.spreadsheet
+    .getSheetByName('Pushes')!
+    .getDataRange()
+    .getValues()
+    .slice(1)
+    .map((row) => row.slice(1, 4).concat(row.slice(5, 8)));
+  expect(log).toEqual(
+    expect.arrayContaining([
+      [OWNER, 'Audit push', `${label(first)} › Headquarters`, expect.anything(), 'Analyst harbour', expect.stringMatching(/^(updated|created)$/)],
+      [OWNER, 'Audit push', `${label(second)} › Headquarters`, 'Colleague harbour', 'Analyst quay', expect.stringMatching(/^conflict: /)],
+    ]),
+  );
 });

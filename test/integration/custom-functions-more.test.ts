@@ -7,7 +7,7 @@ import path from 'node:path';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import type { EmulatorState } from '../../emulator/records';
 import { CODE_PATH, DIST } from '../support/built-bundle';
-import { FileCache, startExecution, type ExecutionRequest, type ExecutionResult } from '../support/concurrent-execution';
+import { FileCache, startExecution, type ExecutionRequest } from '../support/concurrent-execution';
 import { grantFormulaAccess, useStackWithState, OWNER, type Rpc, type Stack } from '../support/stack';
 import { DEMO_FUND_LISTING, DEMO_FUND_LISTING_PAGES } from '../support/demo-fund';
 
@@ -57,7 +57,11 @@ describe('cells that need the same series at once', () => {
 
   it('are answered by one fetch: the first execution fetches, the others wait for its answer in the cache', async () => {
     const metric = M.monthlyRecurringRevenue;
-    const months = state.data_points.filter((p) => p.metric_id === metric && p.value !== null).map((p) => p.date).sort().slice(-5);
+    const months = state.data_points
+      .filter((p) => p.metric_id === metric && p.value !== null)
+      .map((p) => p.date)
+      .sort()
+      .slice(-5);
     expect(months).toHaveLength(5);
     const rt = stack.runtime();
     // The access check's metric listing cached first (it has a test of its own below), so the slowed answer is the series.
@@ -74,19 +78,34 @@ describe('cells that need the same series at once', () => {
     const outcomes = await rt.recalculate(cells);
     const expected = [...months.map((m) => valueOn(metric, m)), valueOn(metric, months[4]!)];
     expect(outcomes.map((o) => (o.ok ? o.values[0]![0] : o.error.message))).toEqual(expected);
-    expect(rt.spreadsheet.getActiveSheet().getRange('A1:A6').getValues().map(([v]) => v)).toEqual(expected);
+    expect(
+      rt.spreadsheet
+        .getActiveSheet()
+        .getRange('A1:A6')
+        .getValues()
+        .map(([v]) => v),
+    ).toEqual(expected);
     // They really overlapped: every cell started before the first one ended.
     const firstEnd = Math.min(...outcomes.map((o) => o.finishedAt));
     expect(outcomes.every((o) => o.startedAt < firstEnd)).toBe(true);
     expect(rt.executions.map((e) => e.urlFetchCount).sort()).toEqual([0, 0, 0, 0, 0, 1]);
     const requests = await stack.takeRequests();
     expect(requests.filter((r) => r.path === '/data_points')).toHaveLength(1);
-    expect(rt.cache.user(OWNER)._keys().filter((key) => key.startsWith('load:'))).toEqual([]);
+    expect(
+      rt.cache
+        .user(OWNER)
+        ._keys()
+        .filter((key) => key.startsWith('load:')),
+    ).toEqual([]);
   }, 60_000);
 
   it('share one read of the metric listing the access check needs, however many start at once', async () => {
     const metric = M.monthlyRecurringRevenue;
-    const months = state.data_points.filter((p) => p.metric_id === metric && p.value !== null).map((p) => p.date).sort().slice(-6);
+    const months = state.data_points
+      .filter((p) => p.metric_id === metric && p.value !== null)
+      .map((p) => p.date)
+      .sort()
+      .slice(-6);
     // The listing's first page is slow, so every cell starts while one execution is still reading it.
     await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 4000 } });
     const rt = stack.runtime();
@@ -104,7 +123,10 @@ describe('cells that need the same series at once', () => {
 
   it('are answered even when the fetching execution dies: a waiting one takes over 10 s before its deadline', async () => {
     const metric = M.headcount;
-    const date = state.data_points.filter((p) => p.metric_id === metric && p.value !== null).map((p) => p.date).sort()[0]!;
+    const date = state.data_points
+      .filter((p) => p.metric_id === metric && p.value !== null)
+      .map((p) => p.date)
+      .sort()[0]!;
     await warmAccessListing();
     await stack.emulator.control.faults({ slowNext: { count: 1, delayMs: 40_000 } });
     const cache = new FileCache(cacheDir);
@@ -155,7 +177,9 @@ describe('saving settings', () => {
     expect((await stack.takeRequests()).map((r) => r.path)).toEqual([...DEMO_FUND_LISTING, '/data_points']); // the access listing, then the series
 
     // Saving the same token and base URL (with a new default company) keeps the cache.
-    expect(rt.callServer('saveSettings', [{ token: stack.emulator.token, baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.startup }])).toMatchObject({ ok: true });
+    expect(rt.callServer('saveSettings', [{ token: stack.emulator.token, baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.startup }])).toMatchObject({
+      ok: true,
+    });
     expect(props.getProperty(SETTINGS_GENERATION)).toBeNull();
     expect(rt.runCustomFunction('METRIC_VALUES', [metric])).toEqual(first);
     expect(await stack.takeRequests()).toHaveLength(0);
@@ -191,7 +215,11 @@ describe('Refresh data', () => {
       },
     });
     const metric = M.headcount;
-    const date = state.data_points.filter((p) => p.metric_id === metric && p.value !== null).map((p) => p.date).sort().at(-1)!;
+    const date = state.data_points
+      .filter((p) => p.metric_id === metric && p.value !== null)
+      .map((p) => p.date)
+      .sort()
+      .at(-1)!;
     const single = `=METRIC_VALUE("${metric}", "${date}")`;
     const table = `=METRIC_VALUES("${metric}", "${date}", "${date}")`;
     rt.spreadsheet.insertSheet('Model');
@@ -229,7 +257,9 @@ describe('values as a person reads them', () => {
     const richText = new Set(state.portfolio_properties.filter((p) => p.data_type === 'rich_text').map((p) => p.id));
     const existing = state.portfolio_property_values.find((v) => richText.has(v.portfolio_property_id))!;
     const [profile, property] = [existing.portfolio_company_profile_id, state.portfolio_properties.find((p) => p.id === existing.portfolio_property_id)!];
-    await stack.emulator.control.fixtures({ portfolio_property_values: [{ ...existing, value: '<p>Strong <em>team</em> &amp; market.</p><p>Risks:</p><ul><li>churn</li><li>pricing</li></ul>' }] });
+    await stack.emulator.control.fixtures({
+      portfolio_property_values: [{ ...existing, value: '<p>Strong <em>team</em> &amp; market.</p><p>Risks:</p><ul><li>churn</li><li>pricing</li></ul>' }],
+    });
     const rt = stack.runtime();
     const rows = rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [profile]) as unknown[][];
     expect(rows.find((r) => r[3] === property.id)).toEqual([property.name, 'Strong team & market.\nRisks:\n• churn\n• pricing', 'rich_text', property.id]);
@@ -256,11 +286,14 @@ describe('values as a person reads them', () => {
       ['Date', name],
       ['No data points between 1990-01-01 and 1990-12-31.', ''],
     ]);
-    expect(rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue, '1990-01-01', '1990-12-31'])).toEqual([['No data points between 1990-01-01 and 1990-12-31.']]);
+    expect(rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue, '1990-01-01', '1990-12-31'])).toEqual([
+      ['No data points between 1990-01-01 and 1990-12-31.'],
+    ]);
   });
 
   it('gives every value as the API\'s exact decimal text with "text"', async () => {
-    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Exact', frequency: 'monthly', unit: 'USD' }] })).metrics;
+    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Exact', frequency: 'monthly', unit: 'USD' }] }))
+      .metrics;
     const values = ['12345678901234567890.123456789', '0.10', '7', '-0.000000000000000001'];
     await stack.emulator.control.fixtures({ data_points: values.map((value, i) => ({ metric_id: metric!.id, date: `2024-0${i + 1}-01`, value })) });
     const rt = stack.runtime();
@@ -274,16 +307,29 @@ describe('values as a person reads them', () => {
 describe('periods', () => {
   it('reads FY2024 Q3, Q3-FY2024 and FY24 like Q3 FY2024 and FY2024', () => {
     const rt = stack.runtime();
-    const metric = state.metrics.find((m) => m.frequency === 'monthly' && m.portfolio_company_profile_id && state.portfolio_company_profiles.find((p) => p.id === m.portfolio_company_profile_id)?.fiscal_year_end_month === 3 && state.data_points.some((p) => p.metric_id === m.id && p.date === '2023-10-01' && p.value !== null))!;
+    const metric = state.metrics.find(
+      (m) =>
+        m.frequency === 'monthly' &&
+        m.portfolio_company_profile_id &&
+        state.portfolio_company_profiles.find((p) => p.id === m.portfolio_company_profile_id)?.fiscal_year_end_month === 3 &&
+        state.data_points.some((p) => p.metric_id === m.id && p.date === '2023-10-01' && p.value !== null),
+    )!;
     expect(metric).toBeDefined();
-    for (const label of ['FY2024 Q3', 'Q3-FY2024', 'Q3 FY24']) expect(rt.runCustomFunction('METRIC_VALUE', [metric.id, label, 'first'])).toBe(valueOn(metric.id, '2023-10-01'));
+    for (const label of ['FY2024 Q3', 'Q3-FY2024', 'Q3 FY24'])
+      expect(rt.runCustomFunction('METRIC_VALUE', [metric.id, label, 'first'])).toBe(valueOn(metric.id, '2023-10-01'));
     expect(rt.runCustomFunction('METRIC_VALUE', [metric.id, 'FY24', 'first'])).toBe(valueOn(metric.id, '2023-04-01'));
   });
 
   it('explains a fiscal period that does not start on a period start of the metric', async () => {
-    const fixtures = await stack.emulator.control.fixtures({ portfolio_company_profiles: [{ company_id: DEMO_IDS.fund, name: 'February Co', fiscal_year_end_month: 2 }] });
+    const fixtures = await stack.emulator.control.fixtures({
+      portfolio_company_profiles: [{ company_id: DEMO_IDS.fund, name: 'February Co', fiscal_year_end_month: 2 }],
+    });
     const profile = fixtures.portfolio_company_profiles[0]!;
-    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Quarterly bookings', frequency: 'quarterly', unit: 'USD', portfolio_company_profile_id: profile.id }] })).metrics;
+    const [metric] = (
+      await stack.emulator.control.fixtures({
+        metrics: [{ company_id: DEMO_IDS.fund, name: 'Quarterly bookings', frequency: 'quarterly', unit: 'USD', portfolio_company_profile_id: profile.id }],
+      })
+    ).metrics;
     const rt = stack.runtime();
     expect(() => rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024'])).toThrow(
       '"FY2024" starts on 2023-03-01, as the fiscal year ends in February, but "Quarterly bookings" is a quarterly metric whose periods start on 1 January, 1 April, 1 July and 1 October: none starts there. Give the period\'s first date, or a calendar label like 2024-Q1.',

@@ -25,7 +25,7 @@ function day(cell: unknown, timeZone: string): string {
 }
 
 describe('METRIC_VALUES', () => {
-  it('gives a monthly series oldest first, numbers and blanks, in one series request after the access check\'s listing', async () => {
+  it("gives a monthly series oldest first, numbers and blanks, in one series request after the access check's listing", async () => {
     const rt = stack.runtime();
     const rows = rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue]) as unknown[][];
     expect(rows.map((r) => [day(r[0], 'America/New_York'), r[1] === '' ? null : r[1]])).toEqual(expectedSeries(M.monthlyRecurringRevenue));
@@ -48,9 +48,14 @@ describe('METRIC_VALUES', () => {
     expect(await stack.takeRequests()).toHaveLength(0);
   });
 
-  it('caches a ten-year daily series over CacheService\'s 100 KB limit in chunks, and serves it again with no request', async () => {
-    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Ten years', frequency: 'daily', unit: 'USD' }] })).metrics;
-    const points = Array.from({ length: 3653 }, (_, i) => ({ metric_id: metric!.id, date: new Date(Date.UTC(2015, 0, 1 + i)).toISOString().slice(0, 10), value: `${1_000_000 + i}.123456789` }));
+  it("caches a ten-year daily series over CacheService's 100 KB limit in chunks, and serves it again with no request", async () => {
+    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Ten years', frequency: 'daily', unit: 'USD' }] }))
+      .metrics;
+    const points = Array.from({ length: 3653 }, (_, i) => ({
+      metric_id: metric!.id,
+      date: new Date(Date.UTC(2015, 0, 1 + i)).toISOString().slice(0, 10),
+      value: `${1_000_000 + i}.123456789`,
+    }));
     await stack.emulator.control.fixtures({ data_points: points });
     await stack.emulator.control.clearRequests();
     const rt = stack.runtime();
@@ -82,7 +87,7 @@ describe('METRIC_VALUES', () => {
     expect(requests.filter((r) => r.path === '/metrics')).toHaveLength(DEMO_FUND_LISTING_PAGES); // the names, once
   });
 
-  it('reads Date-cell arguments in the spreadsheet\'s time zone, not UTC', async () => {
+  it("reads Date-cell arguments in the spreadsheet's time zone, not UTC", async () => {
     const timeZone = 'Pacific/Auckland';
     const rt = stack.runtime({ timeZone });
     // Midnight of 1 March 2024 in Auckland is 11:00 UTC on 29 February.
@@ -114,7 +119,12 @@ describe('METRIC_VALUES', () => {
       const refused = requests.filter((r) => r.status === 429);
       expect(refused.length).toBeGreaterThanOrEqual(1);
       if (retryAfter) expect(refused).toHaveLength(1);
-      expect(requests.filter((r) => r.status === 200).map((r) => /page=(\d+)/.exec(r.query)![1]).sort()).toEqual(['1', '2', '3', '4']);
+      expect(
+        requests
+          .filter((r) => r.status === 200)
+          .map((r) => /page=(\d+)/.exec(r.query)![1])
+          .sort(),
+      ).toEqual(['1', '2', '3', '4']);
       expect(requests).toHaveLength(4 + refused.length);
     }
   });
@@ -138,7 +148,7 @@ describe('METRIC_VALUES', () => {
     expect(requests.length).toBeGreaterThan(pages);
   });
 
-  it('stops before Apps Script\'s 30-second limit with a sentence, never a partial table', async () => {
+  it("stops before Apps Script's 30-second limit with a sentence, never a partial table", async () => {
     const rt = stack.runtime();
     rt.runCustomFunction('METRICS', [stack.emulator.companyId]); // the access check's listing, cached: the slow answer is page 1
     await stack.emulator.control.clearRequests();
@@ -160,7 +170,9 @@ describe('METRIC_VALUE and METRIC_LATEST', () => {
       for (const month of months) {
         const period = frequency === 'quarterly' ? `${month.slice(0, 4)}-Q${Math.floor((Number(month.slice(5)) - 1) / 3) + 1}` : month;
         const value = rt.runCustomFunction('METRIC_VALUE', [metric, frequency === 'daily' ? `${month}-01` : period]);
-        const expected = new Map(expectedSeries(metric)).get(frequency === 'quarterly' ? `${period.slice(0, 4)}-${String((Number(period.slice(6)) - 1) * 3 + 1).padStart(2, '0')}-01` : `${month}-01`);
+        const expected = new Map(expectedSeries(metric)).get(
+          frequency === 'quarterly' ? `${period.slice(0, 4)}-${String((Number(period.slice(6)) - 1) * 3 + 1).padStart(2, '0')}-01` : `${month}-01`,
+        );
         expect(value).toBe(expected ?? '');
         cells++;
       }
@@ -173,9 +185,15 @@ describe('METRIC_VALUE and METRIC_LATEST', () => {
     expect(requests.filter((r) => r.path === '/data_points')).toHaveLength(5 + pagination);
   });
 
-  it('follows the portfolio company\'s fiscal year for FY labels', () => {
+  it("follows the portfolio company's fiscal year for FY labels", () => {
     const rt = stack.runtime();
-    const metric = state.metrics.find((m) => m.frequency === 'monthly' && m.portfolio_company_profile_id && state.portfolio_company_profiles.find((p) => p.id === m.portfolio_company_profile_id)?.fiscal_year_end_month === 3 && state.data_points.some((p) => p.metric_id === m.id && p.date === '2023-04-01'));
+    const metric = state.metrics.find(
+      (m) =>
+        m.frequency === 'monthly' &&
+        m.portfolio_company_profile_id &&
+        state.portfolio_company_profiles.find((p) => p.id === m.portfolio_company_profile_id)?.fiscal_year_end_month === 3 &&
+        state.data_points.some((p) => p.metric_id === m.id && p.date === '2023-04-01'),
+    );
     expect(metric).toBeDefined();
     // A fiscal year of a monthly metric is longer than its months: "first" reads its first month.
     const april2023 = new Map(expectedSeries(metric!.id)).get('2023-04-01');
@@ -196,7 +214,7 @@ describe('METRIC_VALUE and METRIC_LATEST', () => {
   });
 });
 
-describe('METRIC_VALUE over a period longer than the metric\'s', () => {
+describe("METRIC_VALUE over a period longer than the metric's", () => {
   /** The exact sum of the emulator's stored decimal texts, as a number: written apart from the add-in's own arithmetic. */
   function exactSum(texts: string[]): number {
     const scale = Math.max(0, ...texts.map((t) => (t.split('.')[1] ?? '').length));
@@ -219,8 +237,12 @@ describe('METRIC_VALUE over a period longer than the metric\'s', () => {
   it('refuses a quarter of a monthly metric without an aggregate, naming the label, "monthly" and the choices, before any series request', async () => {
     const rt = stack.runtime();
     const text = errorOf(() => rt.runCustomFunction('METRIC_VALUE', [M.monthlyRecurringRevenue, '2024-Q1']));
-    expect(text).toBe('"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Monthly Recurring Revenue", a monthly metric. Give an aggregate as the third argument to combine its monthly values: "sum", "average", "first" or "last"; or give a label of one monthly period, like 2024-01.');
-    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [M.monthlyRecurringRevenue, '2024-Q1', 'total']))).toBe('Unknown aggregate "total": use "sum", "average", "first" or "last".');
+    expect(text).toBe(
+      '"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Monthly Recurring Revenue", a monthly metric. Give an aggregate as the third argument to combine its monthly values: "sum", "average", "first" or "last"; or give a label of one monthly period, like 2024-01.',
+    );
+    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [M.monthlyRecurringRevenue, '2024-Q1', 'total']))).toBe(
+      'Unknown aggregate "total": use "sum", "average", "first" or "last".',
+    );
     expect((await stack.takeRequests()).map((r) => r.path)).toEqual(DEMO_FUND_LISTING);
   });
 
@@ -260,10 +282,14 @@ describe('METRIC_VALUE over a period longer than the metric\'s', () => {
     const ids = [M.monthlyRecurringRevenue, M.netBurn, M.cashBalance];
     const quarters = [1, 2, 3, 4].map((q) => `2023-Q${q}`);
     const grid = rt.runCustomFunction('METRIC_VALUE', [ids.map((id) => [id]), [quarters], 'sum']) as unknown[][];
-    expect(grid).toEqual(ids.map((id) => [1, 2, 3, 4].map((q) => {
-      const values = storedValues(id, quarterMonths(2023, q));
-      return values ? exactSum(values) : '';
-    })));
+    expect(grid).toEqual(
+      ids.map((id) =>
+        [1, 2, 3, 4].map((q) => {
+          const values = storedValues(id, quarterMonths(2023, q));
+          return values ? exactSum(values) : '';
+        }),
+      ),
+    );
     expect(grid.flat()).toContain(''); // Net Burn has a blank month in 2023
     const series = (await stack.takeRequests()).filter((r) => r.path === '/data_points');
     expect(series).toHaveLength(ids.length);
@@ -280,15 +306,25 @@ describe('METRIC_VALUE over a period longer than the metric\'s', () => {
     const mondays = days.filter((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 1);
     expect(mondays).toEqual(['2024-03-04', '2024-03-11', '2024-03-18', '2024-03-25']);
     expect(rt.runCustomFunction('METRIC_VALUE', [M.weeklySignups, '2024-03', 'sum'])).toBe(exactSum(storedValues(M.weeklySignups, mondays)!));
-    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [M.weeklySignups, '2024-03']))).toMatch(/^"2024-03" is the month 2024-03, longer than one period of "Weekly Signups", a weekly metric\. /);
+    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [M.weeklySignups, '2024-03']))).toMatch(
+      /^"2024-03" is the month 2024-03, longer than one period of "Weekly Signups", a weekly metric\. /,
+    );
   });
 
   it('refuses FY2024 of a quarterly metric without an aggregate; with "last" gives the quarter the fiscal year ends with', async () => {
-    const fixtures = await stack.emulator.control.fixtures({ portfolio_company_profiles: [{ company_id: DEMO_IDS.fund, name: 'June Co', fiscal_year_end_month: 6 }] });
+    const fixtures = await stack.emulator.control.fixtures({
+      portfolio_company_profiles: [{ company_id: DEMO_IDS.fund, name: 'June Co', fiscal_year_end_month: 6 }],
+    });
     const profile = fixtures.portfolio_company_profiles[0]!;
-    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Quarterly orders', frequency: 'quarterly', unit: 'usd', portfolio_company_profile_id: profile.id }] })).metrics;
+    const [metric] = (
+      await stack.emulator.control.fixtures({
+        metrics: [{ company_id: DEMO_IDS.fund, name: 'Quarterly orders', frequency: 'quarterly', unit: 'usd', portfolio_company_profile_id: profile.id }],
+      })
+    ).metrics;
     const quarters = ['2023-04-01', '2023-07-01', '2023-10-01', '2024-01-01', '2024-04-01', '2024-07-01'];
-    const stored = (await stack.emulator.control.fixtures({ data_points: quarters.map((date, i) => ({ metric_id: metric!.id, date, value: `${i + 1}00.${i + 1}` })) })).data_points;
+    const stored = (
+      await stack.emulator.control.fixtures({ data_points: quarters.map((date, i) => ({ metric_id: metric!.id, date, value: `${i + 1}00.${i + 1}` })) })
+    ).data_points;
     const valueOf = (date: string) => stored.find((p) => p.date === date)!.value as string;
     const rt = stack.runtime();
     expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024']))).toBe(
@@ -297,7 +333,9 @@ describe('METRIC_VALUE over a period longer than the metric\'s', () => {
     // A June year end: FY2024 runs July 2023 to June 2024, so its last quarter starts in April 2024.
     expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024', 'last'])).toBe(Number(valueOf('2024-04-01')));
     expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024', 'first'])).toBe(Number(valueOf('2023-07-01')));
-    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024', 'sum'])).toBe(exactSum(['2023-07-01', '2023-10-01', '2024-01-01', '2024-04-01'].map(valueOf)));
+    expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'FY2024', 'sum'])).toBe(
+      exactSum(['2023-07-01', '2023-10-01', '2024-01-01', '2024-04-01'].map(valueOf)),
+    );
     expect(rt.runCustomFunction('METRIC_VALUE', [metric!.id, 'Q4 FY2024', 'sum'])).toBe(Number(valueOf('2024-04-01'))); // its own period
   });
 });
@@ -314,7 +352,8 @@ describe('lists with nothing to list', () => {
   });
 
   it('METRICS of a portfolio company without metrics says so under its header row', async () => {
-    const [profile] = (await stack.emulator.control.fixtures({ portfolio_company_profiles: [{ company_id: DEMO_IDS.fund, name: 'No Metrics Co' }] })).portfolio_company_profiles;
+    const [profile] = (await stack.emulator.control.fixtures({ portfolio_company_profiles: [{ company_id: DEMO_IDS.fund, name: 'No Metrics Co' }] }))
+      .portfolio_company_profiles;
     const rt = stack.runtime();
     expect(rt.runCustomFunction('METRICS', [DEMO_IDS.fund, profile!.id])).toEqual([
       ['Name', 'Id', 'Frequency', 'Unit', 'Portfolio company profile id'],
@@ -330,7 +369,12 @@ describe('lists', () => {
     const expected = state.portfolio_notes.filter((n) => n.portfolio_company_profile_id === DEMO_IDS.profile(1));
     expect(expected.length).toBeGreaterThan(25);
     expect(notes[0]).toEqual(['Name', 'Content', 'Created at', 'Id']);
-    expect(notes.slice(1).map((r) => r[3]).sort()).toEqual(expected.map((n) => n.id).sort());
+    expect(
+      notes
+        .slice(1)
+        .map((r) => r[3])
+        .sort(),
+    ).toEqual(expected.map((n) => n.id).sort());
     const requests = await stack.takeRequests();
     // The access check: the profile is one of the allowed fund's (its listing, once per cache period).
     expect(requests.filter((r) => r.path === '/portfolio_company_profiles').map((r) => r.query)).toContain(`company_id=${DEMO_IDS.fund}&page=1`);
@@ -350,13 +394,25 @@ describe('lists', () => {
     const profile = state.portfolio_company_profiles.find((p) => p.id === DEMO_IDS.profile(3))!;
     const byName = rt.runCustomFunction('PORTFOLIO_NOTES', [`  ${profile.name.toUpperCase()} `]) as unknown[][];
     expect(byName).toEqual(rt.runCustomFunction('PORTFOLIO_NOTES', [profile.id]));
-    expect(rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [profile.name])).toEqual(rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [profile.id, DEMO_IDS.fund]));
+    expect(rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [profile.name])).toEqual(
+      rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [profile.id, DEMO_IDS.fund]),
+    );
     const typo = profile.name.slice(0, -1);
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [typo]))).toBe(`No portfolio company named "${typo}" in fund ${DEMO_IDS.fund}; did you mean "${profile.name}"?`);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [typo]))).toBe(
+      `No portfolio company named "${typo}" in fund ${DEMO_IDS.fund}; did you mean "${profile.name}"?`,
+    );
     const mistyped = '00000000-0000-4000-8000-00000000beef';
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [mistyped]))).toMatch(new RegExp(`^No portfolio company profile with id ${mistyped} was found in the companies this spreadsheet may read \\(1 company\\): check the id\\. If it is another company's`));
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_PROPERTY_OPTIONS', [mistyped]))).toMatch(new RegExp(`^No portfolio property with id ${mistyped} was found in the companies this spreadsheet may read`));
-    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [mistyped, '2024-01']))).toMatch(new RegExp(`^No metric with id ${mistyped} was found in the companies this spreadsheet may read`));
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [mistyped]))).toMatch(
+      new RegExp(
+        `^No portfolio company profile with id ${mistyped} was found in the companies this spreadsheet may read \\(1 company\\): check the id\\. If it is another company's`,
+      ),
+    );
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_PROPERTY_OPTIONS', [mistyped]))).toMatch(
+      new RegExp(`^No portfolio property with id ${mistyped} was found in the companies this spreadsheet may read`),
+    );
+    expect(errorOf(() => rt.runCustomFunction('METRIC_VALUE', [mistyped, '2024-01']))).toMatch(
+      new RegExp(`^No metric with id ${mistyped} was found in the companies this spreadsheet may read`),
+    );
   });
 
   it('return API text that looks like a formula as plain text', () => {
@@ -375,20 +431,64 @@ describe('lists', () => {
     if (byType.has('boolean')) expect(typeof byType.get('boolean')).toBe('boolean');
     if (byType.has('number')) expect(typeof byType.get('number')).toBe('number');
     expect(rows.some((r) => r[1] === FORMULA_TEXT)).toBe(true);
-    const options = rt.runCustomFunction('PORTFOLIO_PROPERTY_OPTIONS', [state.portfolio_property_options[0]!.portfolio_property_id, state.portfolio_property_options[0]!.label.toUpperCase()]) as unknown[][];
-    expect(options).toEqual([['Label', 'Id'], [state.portfolio_property_options[0]!.label, state.portfolio_property_options[0]!.id]]);
+    const options = rt.runCustomFunction('PORTFOLIO_PROPERTY_OPTIONS', [
+      state.portfolio_property_options[0]!.portfolio_property_id,
+      state.portfolio_property_options[0]!.label.toUpperCase(),
+    ]) as unknown[][];
+    expect(options).toEqual([
+      ['Label', 'Id'],
+      [state.portfolio_property_options[0]!.label, state.portfolio_property_options[0]!.id],
+    ]);
   });
 });
 
 describe('errors a user can act on', () => {
   it.each([
-    ['no token', { token: null }, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue], /^Formulas in this spreadsheet use its owner's API connection, and the owner has not set an API token\. The owner can set it in Extensions › Portfolio Metrics › Open sidebar › Settings/],
+    [
+      'no token',
+      { token: null },
+      'METRIC_VALUES',
+      [DEMO_IDS.metrics.monthlyRecurringRevenue],
+      /^Formulas in this spreadsheet use its owner's API connection, and the owner has not set an API token\. The owner can set it in Extensions › Portfolio Metrics › Open sidebar › Settings/,
+    ],
     ['a rejected token', { token: 'wrong-token-1234' }, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue], /^The API token was rejected\./],
-    ['a company the owner did not allow', {}, 'METRICS', [DEMO_IDS.otherFund], new RegExp(`^Formulas in this spreadsheet may not read the data of company ${DEMO_IDS.otherFund}: the spreadsheet's owner has not allowed that company\\. The spreadsheet's owner can allow a company in the add-in's Settings › Formula access`)],
-    ['an unknown metric', {}, 'METRIC_VALUES', ['00000000-0000-4000-8000-00000000dead'], /^No metric with id 00000000-0000-4000-8000-00000000dead was found in the companies this spreadsheet may read \(1 company\): check the id\. If it is another company's/],
-    ['an id that is not a UUID', {}, 'METRIC_VALUES', ['../metrics?x=1'], /^The metric id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is "\.\.\/metrics\?x=1"\.$/],
-    ['a date that is not a date', {}, 'METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue, '31/12/2024'], /^The start date must be a date cell or text like 2024-01-31, but it is "31\/12\/2024"\.$/],
-    ['a period that is not a period', {}, 'METRIC_VALUE', [DEMO_IDS.metrics.monthlyRecurringRevenue, 'March'], /^"March" is not a period: use a date, 2024-03, 2024-Q1, FY2024 or Q3 FY2024\.$/],
+    [
+      'a company the owner did not allow',
+      {},
+      'METRICS',
+      [DEMO_IDS.otherFund],
+      new RegExp(
+        `^Formulas in this spreadsheet may not read the data of company ${DEMO_IDS.otherFund}: the spreadsheet's owner has not allowed that company\\. The spreadsheet's owner can allow a company in the add-in's Settings › Formula access`,
+      ),
+    ],
+    [
+      'an unknown metric',
+      {},
+      'METRIC_VALUES',
+      ['00000000-0000-4000-8000-00000000dead'],
+      /^No metric with id 00000000-0000-4000-8000-00000000dead was found in the companies this spreadsheet may read \(1 company\): check the id\. If it is another company's/,
+    ],
+    [
+      'an id that is not a UUID',
+      {},
+      'METRIC_VALUES',
+      ['../metrics?x=1'],
+      /^The metric id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is "\.\.\/metrics\?x=1"\.$/,
+    ],
+    [
+      'a date that is not a date',
+      {},
+      'METRIC_VALUES',
+      [DEMO_IDS.metrics.monthlyRecurringRevenue, '31/12/2024'],
+      /^The start date must be a date cell or text like 2024-01-31, but it is "31\/12\/2024"\.$/,
+    ],
+    [
+      'a period that is not a period',
+      {},
+      'METRIC_VALUE',
+      [DEMO_IDS.metrics.monthlyRecurringRevenue, 'March'],
+      /^"March" is not a period: use a date, 2024-03, 2024-Q1, FY2024 or Q3 FY2024\.$/,
+    ],
   ] as const)('%s', (_label, options, name, args, message) => {
     const rt = stack.runtime(options);
     const text = errorOf(() => rt.runCustomFunction(name, [...args]));

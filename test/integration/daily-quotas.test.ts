@@ -30,7 +30,9 @@ function metricsWithValues(count: number, monthCount: number): Promise<string[]>
 
 /** One METRIC_VALUE per metric and month, a metric to a column (the grid has 1,000 rows: 200 months fit). */
 function modelCells(ids: string[], monthCount: number): Array<{ formula: string; cell: string }> {
-  return ids.flatMap((id, m) => months(monthCount).map((month, p) => ({ formula: `=METRIC_VALUE("${id}", "${month}")`, cell: `${String.fromCharCode(65 + m)}${p + 1}` })));
+  return ids.flatMap((id, m) =>
+    months(monthCount).map((month, p) => ({ formula: `=METRIC_VALUE("${id}", "${month}")`, cell: `${String.fromCharCode(65 + m)}${p + 1}` })),
+  );
 }
 
 function shown(outcomes: Array<{ ok: true; values: unknown[][] } | { ok: false; error: { message: string } }>): unknown[] {
@@ -78,8 +80,16 @@ describe('property calls of warm formula cells', () => {
     expect(rt.evaluateFormula(cell.formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[1]] });
     // The editor's export to the same metric (a writer of the document's series epochs).
     const sheet = rt.spreadsheet.getActiveSheet();
-    sheet.getRange('C1:D2').setValues([['Date', 'Value'], ['2000-02-01', '77']]);
-    const request = { companyId: stack.emulator.companyId, range: 'Sheet1!C1:D2', spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId: ids[0] }, writeStatus: false };
+    sheet.getRange('C1:D2').setValues([
+      ['Date', 'Value'],
+      ['2000-02-01', '77'],
+    ]);
+    const request = {
+      companyId: stack.emulator.companyId,
+      range: 'Sheet1!C1:D2',
+      spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId: ids[0] },
+      writeStatus: false,
+    };
     // Previewed first, as the sidebar does: typed data overwrites only a value a preview showed.
     ok(rt.callServer('previewExport', [request]));
     const done = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request])));
@@ -102,7 +112,16 @@ describe('a spent Properties quota', () => {
 
     expect(rt.evaluateFormula(formula, { cell: 'A1' })).toEqual({ ok: false, error: { code: '#ERROR!', message: PROPERTIES_QUOTA } });
     expect(rt.callServer('getSettings')).toEqual({ ok: false, error: PROPERTIES_QUOTA });
-    expect(rt.callServer('startExport', [{ companyId: stack.emulator.companyId, range: 'Sheet1!C1:D2', spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId: ids[0] }, writeStatus: false }])).toEqual({
+    expect(
+      rt.callServer('startExport', [
+        {
+          companyId: stack.emulator.companyId,
+          range: 'Sheet1!C1:D2',
+          spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId: ids[0] },
+          writeStatus: false,
+        },
+      ]),
+    ).toEqual({
       ok: false,
       error: PROPERTIES_QUOTA,
     });
@@ -116,12 +135,19 @@ describe('a spent Properties quota', () => {
 
 describe("the add-in's own count of today's use", () => {
   it("adds a scheduled refresh's URL fetches and run time to its owner's count", async () => {
-    const { metrics: [metric] } = await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Counted revenue', frequency: 'monthly', unit: 'USD' }] });
+    const {
+      metrics: [metric],
+    } = await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Counted revenue', frequency: 'monthly', unit: 'USD' }] });
     await stack.emulator.control.fixtures({ data_points: [{ metric_id: metric!.id, date: '2024-01-01', value: '1' }] });
     const rt = stack.runtime({ defaultCompany: DEMO_IDS.fund });
     rt.spreadsheet.setActiveRange(rt.spreadsheet.getSheetByName('Sheet1')!.getRange('B2'));
-    ok<InsertReport>(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metric!.id], startDate: '2024-01-01', endDate: '2024-01-31', mode: 'snapshot', headers: true }]));
-    const counted = () => JSON.parse(rt.cache.user(OWNER).get('quota_usage') ?? '{"urlFetch":0,"triggerRuntimeMs":0}') as { urlFetch: number; triggerRuntimeMs: number };
+    ok<InsertReport>(
+      rt.callServer('insertMetricValues', [
+        { companyId: DEMO_IDS.fund, metricIds: [metric!.id], startDate: '2024-01-01', endDate: '2024-01-31', mode: 'snapshot', headers: true },
+      ]),
+    );
+    const counted = () =>
+      JSON.parse(rt.cache.user(OWNER).get('quota_usage') ?? '{"urlFetch":0,"triggerRuntimeMs":0}') as { urlFetch: number; triggerRuntimeMs: number };
     const before = counted();
     expect(before.urlFetch).toBe(rt.executions.reduce((sum, e) => sum + e.urlFetchCount, 0));
     ok(rt.callServer('scheduleSnapshotRefresh', ['hourly']));
@@ -139,7 +165,7 @@ describe("a spent triggers' runtime quota", () => {
   const HOUR = 60 * 60_000;
   const scheduleView = (rt: GasRuntime) => ok<SnapshotRefreshScheduleView>(rt.callServer('getSnapshotRefreshSchedule'));
 
-  it('stops the scheduled refresh with the platform\'s words, and the sidebar says the runs are overdue, why they may be, and what still works', async () => {
+  it("stops the scheduled refresh with the platform's words, and the sidebar says the runs are overdue, why they may be, and what still works", async () => {
     const rt = stack.runtime({ triggerRuntimeDailyQuotaMs: 0 });
     ok(rt.callServer('scheduleSnapshotRefresh', ['hourly']));
     const runs = rt.triggers.advance(4 * HOUR);
@@ -147,7 +173,9 @@ describe("a spent triggers' runtime quota", () => {
     expect(runs.length).toBeGreaterThanOrEqual(3);
     const view = scheduleView(rt);
     expect(view.schedule).toMatchObject({ active: true, lastRun: null });
-    expect(view.message).toMatch(/No scheduled run has happened since .* UTC\. Apps Script skips scheduled runs while this account's daily quota of run time for them is used up \(90 minutes a day on a consumer account, 6 hours on Google Workspace\); it renews within 24 hours of its first use, and until then "Refresh snapshots" in the sidebar still works\./);
+    expect(view.message).toMatch(
+      /No scheduled run has happened since .* UTC\. Apps Script skips scheduled runs while this account's daily quota of run time for them is used up \(90 minutes a day on a consumer account, 6 hours on Google Workspace\); it renews within 24 hours of its first use, and until then "Refresh snapshots" in the sidebar still works\./,
+    );
   }, 120_000);
 
   it('says nothing of the kind while the runs happen', async () => {

@@ -47,7 +47,7 @@ async function listingStillWorks(rt: GasRuntime): Promise<void> {
 }
 
 describe('every scope of the manifest may be declined', () => {
-  it('covers exactly the manifest\'s scopes', () => {
+  it("covers exactly the manifest's scopes", () => {
     expect([...MANIFEST_SCOPES].sort()).toEqual([...shipped].sort());
     expect(Object.keys(NAMES).sort()).toEqual([...shipped].sort());
   });
@@ -56,7 +56,9 @@ describe('every scope of the manifest may be declined', () => {
     const rt = await declining(SCOPE.userinfoEmail);
     const settings = ok<SettingsSummary>(rt.callServer('getSettings'));
     expect(settings.isOwner).toBeNull();
-    expect(settings.sharingNote).toContain(`Telling whether you own this spreadsheet (so whose connection its formulas use) needs the permission ${NAMES[SCOPE.userinfoEmail]}`);
+    expect(settings.sharingNote).toContain(
+      `Telling whether you own this spreadsheet (so whose connection its formulas use) needs the permission ${NAMES[SCOPE.userinfoEmail]}`,
+    );
     expect(settings.sharingNote).toMatch(HOW);
     const saved = ok<SettingsSummary>(rt.callServer('saveSettings', [{ defaultCompanyId: DEMO_IDS.startup }]));
     expect(saved.defaultCompanyId).toBe(DEMO_IDS.startup);
@@ -70,7 +72,9 @@ describe('every scope of the manifest may be declined', () => {
     const rt = await declining(SCOPE.scriptApp);
     const error = refusal(rt.callServer('scheduleSnapshotRefresh', ['daily']));
     // Asked before acting (getAuthorizationInfo), so the sentence has the address Apps Script gives to grant it.
-    expect(error).toContain(`Scheduling a snapshot refresh needs the permission ${NAMES[SCOPE.scriptApp]}, which was not granted to Portfolio Metrics. To grant it, open https://script.google.com/macros/d/`);
+    expect(error).toContain(
+      `Scheduling a snapshot refresh needs the permission ${NAMES[SCOPE.scriptApp]}, which was not granted to Portfolio Metrics. To grant it, open https://script.google.com/macros/d/`,
+    );
     expect(rt.triggers.list()).toEqual([]);
     expect(ok<SnapshotRefreshScheduleView>(rt.callServer('getSnapshotRefreshSchedule')).message).toContain(NAMES[SCOPE.scriptApp]);
     expect(refusal(rt.callServer('cancelSnapshotRefresh'))).toContain(NAMES[SCOPE.scriptApp]);
@@ -128,7 +132,18 @@ describe('every scope of the manifest may be declined', () => {
     const rt = await declining(SCOPE.spreadsheets);
     rt.spreadsheet.setActiveRange(rt.spreadsheet.getSheetByName('Sheet1')!.getRange('B2'));
     const sentence = `Reading and writing this spreadsheet needs the permission ${NAMES[SCOPE.spreadsheets]}, which was not granted to Portfolio Metrics.`;
-    const error = refusal(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [DEMO_IDS.metrics.monthlyRecurringRevenue], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true }]));
+    const error = refusal(
+      rt.callServer('insertMetricValues', [
+        {
+          companyId: DEMO_IDS.fund,
+          metricIds: [DEMO_IDS.metrics.monthlyRecurringRevenue],
+          startDate: '2024-01-01',
+          endDate: '2024-03-31',
+          mode: 'snapshot',
+          headers: true,
+        },
+      ]),
+    );
     expect(error).toContain(sentence);
     expect(error).toMatch(HOW);
     expect(rt.spreadsheet.getSheetByName('Sheet1')!.getRange('B2').getValue()).toBe('');
@@ -142,15 +157,30 @@ describe('every scope of the manifest may be declined', () => {
     expect((await stack.takeRequests()).length).toBeGreaterThan(0);
   });
 
-  it('with the refusal that names no scope (the register\'s switch), formulas still name the permission, and the rest points to the check', async () => {
+  it("with the refusal that names no scope (the register's switch), formulas still name the permission, and the rest points to the check", async () => {
     const rt = stack.runtime({ assumptions: { declinedScopeRefusalNamesScope: false } });
     rt.authorize(OWNER, { decline: [SCOPE.externalRequest] });
     await stack.takeRequests();
-    expect(() => rt.runCustomFunction('METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue])).toThrow(`Reaching the API needs the permission ${NAMES[SCOPE.externalRequest]}`);
+    expect(() => rt.runCustomFunction('METRIC_VALUES', [DEMO_IDS.metrics.monthlyRecurringRevenue])).toThrow(
+      `Reaching the API needs the permission ${NAMES[SCOPE.externalRequest]}`,
+    );
     rt.authorize(OWNER, { decline: [SCOPE.spreadsheets] });
     rt.spreadsheet.setActiveRange(rt.spreadsheet.getSheetByName('Sheet1')!.getRange('B2'));
-    const error = refusal(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [DEMO_IDS.metrics.monthlyRecurringRevenue], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true }]));
-    expect(error).toBe('Portfolio Metrics needs a permission you have not granted. Open Extensions › Portfolio Metrics › Check this installation: its first line names the permission and how to grant it. Everything else keeps working meanwhile.');
+    const error = refusal(
+      rt.callServer('insertMetricValues', [
+        {
+          companyId: DEMO_IDS.fund,
+          metricIds: [DEMO_IDS.metrics.monthlyRecurringRevenue],
+          startDate: '2024-01-01',
+          endDate: '2024-03-31',
+          mode: 'snapshot',
+          headers: true,
+        },
+      ]),
+    );
+    expect(error).toBe(
+      'Portfolio Metrics needs a permission you have not granted. Open Extensions › Portfolio Metrics › Check this installation: its first line names the permission and how to grant it. Everything else keeps working meanwhile.',
+    );
     expect(await stack.takeRequests()).toEqual([]);
   });
 });

@@ -50,16 +50,27 @@ function request(range: string, metricId: string, spec: Partial<ExportSpec> = {}
 function pushRows(rt: GasRuntime, pushId: string): unknown[][] {
   const sheet = rt.spreadsheet.getSheetByName('Pushes');
   if (!sheet) return [];
-  return sheet.getDataRange().getValues().slice(1).filter((row) => row[9] === pushId).map((row) => [row[4], row[5], row[6], row[7]]);
+  return sheet
+    .getDataRange()
+    .getValues()
+    .slice(1)
+    .filter((row) => row[9] === pushId)
+    .map((row) => [row[4], row[5], row[6], row[7]]);
 }
 
 const isoDay = (offset: number): string => new Date(Date.UTC(2024, 0, 1 + offset)).toISOString().slice(0, 10);
-const dataPointReads = <T extends { method: string; path: string }>(requests: T[]): T[] => requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
+const dataPointReads = <T extends { method: string; path: string }>(requests: T[]): T[] =>
+  requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
 
 it('Preview, Start, Cancel, a colleague stores 99, Resume: the 99 survives as a conflict with both values, not "created" over it', async () => {
   const metricId = await newMetric('CAS resume');
   const rt = stack.runtime();
-  const range = fill(rt, [['Date', 'Value'], ['2024-01-01', '11'], ['2024-01-02', '22'], ['2024-01-03', '33']]);
+  const range = fill(rt, [
+    ['Date', 'Value'],
+    ['2024-01-01', '11'],
+    ['2024-01-02', '22'],
+    ['2024-01-03', '33'],
+  ]);
   const preview = ok<{ compared: unknown }>(rt.callServer('previewExport', [request(range, metricId)]));
   expect(preview.compared).toEqual({ unchanged: 0, toCreate: 3, toUpdate: 0, notCompared: 0 });
   const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, metricId)]));
@@ -68,13 +79,23 @@ it('Preview, Start, Cancel, a colleague stores 99, Resume: the 99 survives as a 
   await colleagueStores(metricId, '2024-01-02', '99');
   const done = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('resumeExport', [started.exportId])));
   expect(done.report!.totals).toMatchObject({ created: 2, skipped: 1, pending: 0 });
-  expect(done.report!.problems).toEqual([expect.objectContaining({
-    cell: 'B3', outcome: 'skipped',
-    reason: "conflict: the server's value changed since the preview (no value then, 99 now), so it was not written: preview again to see it, then export",
-  })]);
+  expect(done.report!.problems).toEqual([
+    expect.objectContaining({
+      cell: 'B3',
+      outcome: 'skipped',
+      reason: "conflict: the server's value changed since the preview (no value then, 99 now), so it was not written: preview again to see it, then export",
+    }),
+  ]);
   expect(await stored(metricId)).toEqual({ '2024-01-01': '11', '2024-01-02': '99', '2024-01-03': '33' });
   const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
-  expect(puts.map((r) => r.body)).toEqual([{ data_points: [{ date: '2024-01-01', value: '11' }, { date: '2024-01-03', value: '33' }] }]);
+  expect(puts.map((r) => r.body)).toEqual([
+    {
+      data_points: [
+        { date: '2024-01-01', value: '11' },
+        { date: '2024-01-03', value: '33' },
+      ],
+    },
+  ]);
   expect(pushRows(rt, started.exportId)).toEqual([
     ['2024-01-01', '', '11', 'created'],
     ['2024-01-02', '', '22', expect.stringMatching(/^skipped: conflict: the server's value changed since the preview \(no value then, 99 now\)/)],
@@ -85,7 +106,11 @@ it('Preview, Start, Cancel, a colleague stores 99, Resume: the 99 survives as a 
 describe('"only what changed": a colleague\'s 10 → 15 between the comparison and the write', () => {
   /** Starts the export and runs a first step whose comparison read passes and whose compare read meets the rate limit. */
   async function comparedThenLimited(rt: GasRuntime, metricId: string): Promise<ExportHandle> {
-    const range = fill(rt, [['Date', 'Value'], ['2024-01-01', '11'], ['2024-01-02', '20']]);
+    const range = fill(rt, [
+      ['Date', 'Value'],
+      ['2024-01-01', '11'],
+      ['2024-01-02', '20'],
+    ]);
     const started = ok<ExportHandle>(rt.callServer('startExport', [request(range, metricId, { onlyChanged: true })]));
     await stack.emulator.control.rateLimit({ limit: 1, windowSeconds: 120, retryAfter: true, freshWindow: true });
     await stack.emulator.control.clearRequests();
@@ -93,7 +118,10 @@ describe('"only what changed": a colleague\'s 10 → 15 between the comparison a
     expect(first.report).toBeNull();
     expect(first.progress.waitingForRateLimitMs).toBeGreaterThan(0);
     // The comparison read (10 on the first day) went through; nothing was written.
-    expect((await stack.emulator.control.requests()).map((r) => [r.method, r.status])).toEqual([['GET', 200], ['GET', 429]]);
+    expect((await stack.emulator.control.requests()).map((r) => [r.method, r.status])).toEqual([
+      ['GET', 200],
+      ['GET', 429],
+    ]);
     await stack.emulator.control.rateLimit({ limit: 500, windowSeconds: 300, retryAfter: true, freshWindow: true });
     return first;
   }
@@ -101,7 +129,10 @@ describe('"only what changed": a colleague\'s 10 → 15 between the comparison a
   async function expectConflict(rt: GasRuntime, metricId: string, done: ExportHandle): Promise<void> {
     expect(done.report!.totals).toMatchObject({ unchanged: 1, skipped: 1, updated: 0, pending: 0 });
     expect(done.report!.problems.map((p) => [p.cell, p.reason])).toEqual([
-      ['B2', "conflict: the server's value changed since the export compared it (10 then, 15 now), so it was not written: preview again to see it, then export"],
+      [
+        'B2',
+        "conflict: the server's value changed since the export compared it (10 then, 15 now), so it was not written: preview again to see it, then export",
+      ],
     ]);
     expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toEqual([]);
     expect((await stored(metricId))['2024-01-01']).toBe('15');
@@ -113,7 +144,10 @@ describe('"only what changed": a colleague\'s 10 → 15 between the comparison a
   }
 
   it('across Cancel and Resume', async () => {
-    const metricId = await newMetric('CAS only changed', [['2024-01-01', '10'], ['2024-01-02', '20']]);
+    const metricId = await newMetric('CAS only changed', [
+      ['2024-01-01', '10'],
+      ['2024-01-02', '20'],
+    ]);
     const rt = stack.runtime();
     const first = await comparedThenLimited(rt, metricId);
     rt.callServer('cancelExport', [first.exportId]);
@@ -125,7 +159,10 @@ describe('"only what changed": a colleague\'s 10 → 15 between the comparison a
   });
 
   it('across a 429 pause between steps', async () => {
-    const metricId = await newMetric('CAS after 429', [['2024-01-01', '10'], ['2024-01-02', '20']]);
+    const metricId = await newMetric('CAS after 429', [
+      ['2024-01-01', '10'],
+      ['2024-01-02', '20'],
+    ]);
     const rt = stack.runtime();
     const first = await comparedThenLimited(rt, metricId);
     await colleagueStores(metricId, '2024-01-01', '15');
@@ -135,10 +172,17 @@ describe('"only what changed": a colleague\'s 10 → 15 between the comparison a
   });
 });
 
-it('a resumed Undo of an export keeps a colleague\'s later change: its write met a 429, Cancel, 15 stored, Resume', async () => {
-  const metricId = await newMetric('CAS undo', [['2024-01-01', '10'], ['2024-01-02', '20']]);
+it("a resumed Undo of an export keeps a colleague's later change: its write met a 429, Cancel, 15 stored, Resume", async () => {
+  const metricId = await newMetric('CAS undo', [
+    ['2024-01-01', '10'],
+    ['2024-01-02', '20'],
+  ]);
   const rt = stack.runtime();
-  const range = fill(rt, [['Date', 'Value'], ['2024-01-01', '11'], ['2024-01-02', '21']]);
+  const range = fill(rt, [
+    ['Date', 'Value'],
+    ['2024-01-01', '11'],
+    ['2024-01-02', '21'],
+  ]);
   ok(rt.callServer('previewExport', [request(range, metricId)]));
   const exported = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request(range, metricId)])));
   expect(exported.report!.totals).toMatchObject({ updated: 2 });
@@ -149,7 +193,10 @@ it('a resumed Undo of an export keeps a colleague\'s later change: its write met
   await stack.emulator.control.clearRequests();
   const first = ok<UndoHandle>(rt.callServer('continueUndo', [started.undoId]));
   expect(first.report).toBeNull();
-  expect((await stack.emulator.control.requests()).map((r) => [r.method, r.status])).toEqual([['GET', 200], ['PUT', 429]]);
+  expect((await stack.emulator.control.requests()).map((r) => [r.method, r.status])).toEqual([
+    ['GET', 200],
+    ['PUT', 429],
+  ]);
   expect(ok<UndoHandle>(rt.callServer('cancelUndo', [started.undoId])).progress.status).toBe('cancelled');
   await stack.emulator.control.rateLimit({ limit: 500, windowSeconds: 300, retryAfter: true, freshWindow: true });
 
@@ -158,7 +205,9 @@ it('a resumed Undo of an export keeps a colleague\'s later change: its write met
   const undone = await driveJob(stack, rt, ok<UndoHandle>(rt.callServer('resumeUndo', [started.undoId])), 'continueUndo', (h) => h.undoId);
   expect(undone.report!.totals).toMatchObject({ updated: 1, conflict: 1, pending: 0 });
   expect(undone.report!.summary).toMatch(/: 1 value restored, 1 conflict \(changed on the server since the push, so not restored\)/);
-  expect(undone.report!.problems).toEqual([expect.objectContaining({ propertyName: '2024-01-01', outcome: 'conflict', conflict: { atBuild: '11', server: '15' } })]);
+  expect(undone.report!.problems).toEqual([
+    expect.objectContaining({ propertyName: '2024-01-01', outcome: 'conflict', conflict: { atBuild: '11', server: '15' } }),
+  ]);
   const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
   expect(puts.map((r) => r.body)).toEqual([{ data_points: [{ date: '2024-01-02', value: '20' }] }]);
   expect(await stored(metricId)).toEqual({ '2024-01-01': '15', '2024-01-02': '20' });
@@ -169,11 +218,24 @@ describe('a preview the cache dropped', () => {
     ['kept', false],
     ['dropped', true],
   ])('holds back a value the server changed since the preview, with the cache %s', async (_, dropCache) => {
-    const metricId = await newMetric(`CAS cache ${String(dropCache)}`, [['2024-01-01', '10'], ['2024-01-02', '20']]);
+    const metricId = await newMetric(`CAS cache ${String(dropCache)}`, [
+      ['2024-01-01', '10'],
+      ['2024-01-02', '20'],
+    ]);
     const rt = stack.runtime();
-    const range = fill(rt, [['Date', 'Value'], ['2024-01-01', '11'], ['2024-01-02', '21']]);
+    const range = fill(rt, [
+      ['Date', 'Value'],
+      ['2024-01-01', '11'],
+      ['2024-01-02', '21'],
+    ]);
     const preview = ok<{ overwrites: unknown }>(rt.callServer('previewExport', [request(range, metricId)]));
-    expect(preview.overwrites).toEqual({ total: 2, shown: [{ cell: 'B2', old: '10', new: '11' }, { cell: 'B3', old: '20', new: '21' }] });
+    expect(preview.overwrites).toEqual({
+      total: 2,
+      shown: [
+        { cell: 'B2', old: '10', new: '11' },
+        { cell: 'B3', old: '20', new: '21' },
+      ],
+    });
     await colleagueStores(metricId, '2024-01-01', '15');
     // CacheService may drop anything at any time: what the person approved is in their properties.
     if (dropCache) rt.cache.clear();
@@ -189,11 +251,16 @@ describe('a preview the cache dropped', () => {
       ['2024-01-02', '20', '21', 'updated'],
     ]);
     // The approval was taken by the start: a second start of the same range has none left, and reads as typed data with no preview.
-    expect(rt.properties.user('owner@example.com').getKeys().filter((key) => key.includes('export-preview'))).toEqual([]);
+    expect(
+      rt.properties
+        .user('owner@example.com')
+        .getKeys()
+        .filter((key) => key.includes('export-preview')),
+    ).toEqual([]);
   });
 });
 
-it('Cancel pressed during a wave\'s compare read sends no PUT after the mark: 0 rows more, where a whole wave of 500 went before', async () => {
+it("Cancel pressed during a wave's compare read sends no PUT after the mark: 0 rows more, where a whole wave of 500 went before", async () => {
   const metricId = await newMetric('CAS cancel');
   const rt = stack.runtime();
   const rows = 2000;
@@ -208,7 +275,7 @@ it('Cancel pressed during a wave\'s compare read sends no PUT after the mark: 0 
   });
   // Released until the first wave (its read, the first batch alone, the nine others) is saved: the step then
   // starts its second wave with its compare read, held.
-  for (let live: JobProgress | null = null; !answered && !(live && 'itemsDone' in live && live.itemsDone >= 500);) {
+  for (let live: JobProgress | null = null; !answered && !(live && 'itemsDone' in live && live.itemsDone >= 500); ) {
     await stack.emulator.control.release();
     await new Promise((resolve) => setTimeout(resolve, 20));
     live = ok<JobProgress | null>(await rt.callServerAsync('getJobProgress', ['export', started.exportId]));
@@ -289,7 +356,10 @@ it('Cancel pressed while a PUT is held sends no PUT after the mark: the held bat
 
 it('costs at most 1.5× the PUT floor: 1,000 rows over the null points the API pre-creates are 20 PUTs and 10 compare reads of 100', async () => {
   // The real API holds a null point for every period, so every compare read pages through points.
-  const metricId = await newMetric('CAS budget', Array.from({ length: 1000 }, (_, i): [string, null] => [isoDay(i), null]));
+  const metricId = await newMetric(
+    'CAS budget',
+    Array.from({ length: 1000 }, (_, i): [string, null] => [isoDay(i), null]),
+  );
   const rt = stack.runtime();
   const range = fill(rt, [['Date', 'Value'], ...Array.from({ length: 1000 }, (_, i) => [isoDay(i), String(i)])]);
   await stack.emulator.control.clearRequests();

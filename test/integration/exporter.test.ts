@@ -20,7 +20,6 @@ const runtime = (): GasRuntime => stack.runtime({ timeZone: FAR_TIME_ZONE });
 let stack: Stack;
 useStack((started) => (stack = started));
 
-
 async function newMetric(name: string, frequency: string): Promise<string> {
   const created = await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name, frequency, unit: 'number' }] });
   return created.metrics[0]!.id;
@@ -56,14 +55,17 @@ async function putPoints(metricId: string, dataPoints: Array<{ date: string; val
 
 async function storedPoints(metricId: string): Promise<Array<[string, string | null]>> {
   const state = await stack.emulator.control.state();
-  return state.data_points.filter((p) => p.metric_id === metricId).sort((a, b) => a.date.localeCompare(b.date)).map((p) => [p.date, p.value]);
+  return state.data_points
+    .filter((p) => p.metric_id === metricId)
+    .sort((a, b) => a.date.localeCompare(b.date))
+    .map((p) => [p.date, p.value]);
 }
 
 function daily(count: number, start = '2022-01-01', value = (i: number) => String(i * 1.5)): unknown[][] {
   return [['Date', 'Value'], ...Array.from({ length: count }, (_, i) => [isoDay(start, i), value(i)])];
 }
 
-it('sends 1,000 rows in 20 PUTs, each wave after its compare read, stores exactly the sheet, and writes every row\'s outcome', async () => {
+it("sends 1,000 rows in 20 PUTs, each wave after its compare read, stores exactly the sheet, and writes every row's outcome", async () => {
   const metricId = await newMetric('Signups', 'daily');
   const rt = runtime();
   const rows = daily(1000);
@@ -174,9 +176,19 @@ it('leaves the state to a step under way when cancel arrives meanwhile; that ste
   userProperties.setProperty(`job-step:export:${started.exportId}`, String(rt.clock.now() + 360_000));
   const during = ok<ExportHandle>(rt.callServer('cancelExport', [started.exportId]));
   expect(during.progress.status).toBe('running');
-  expect(rt.spreadsheet.getActiveSheet().getRange('C2:C121').getValues().flat().every((cell) => cell === '')).toBe(true);
+  expect(
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange('C2:C121')
+      .getValues()
+      .flat()
+      .every((cell) => cell === ''),
+  ).toBe(true);
   // A second sidebar cannot drive a step of it meanwhile.
-  expect(rt.callServer('continueExport', [started.exportId])).toEqual({ ok: false, error: 'This export is already running from another sidebar or window. Follow it there, or cancel it there and resume it here.' });
+  expect(rt.callServer('continueExport', [started.exportId])).toEqual({
+    ok: false,
+    error: 'This export is already running from another sidebar or window. Follow it there, or cancel it there and resume it here.',
+  });
   // That step sees the cancel before its next wave and saves the final state, status column included.
   userProperties.deleteProperty(`job-step:export:${started.exportId}`);
   const stopped = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
@@ -194,8 +206,15 @@ it('refuses to resume when the sheet changed since the export started', async ()
   rt.callServer('cancelExport', [started.exportId]);
   rt.spreadsheet.getActiveSheet().getRange('B2').setValue('999');
   // Told from the stored outcome codes alone: nothing was sent.
-  expect(ok<ExportHandle>(rt.callServer('continueExport', [started.exportId])).report).toMatchObject({ summary: expect.stringMatching(/^The range changed/), totals: { pending: 10, created: 0 }, itemsRead: 10 });
-  expect(rt.callServer('resumeExport', [started.exportId])).toEqual({ ok: false, error: expect.stringMatching(/^The range changed since this export started/) });
+  expect(ok<ExportHandle>(rt.callServer('continueExport', [started.exportId])).report).toMatchObject({
+    summary: expect.stringMatching(/^The range changed/),
+    totals: { pending: 10, created: 0 },
+    itemsRead: 10,
+  });
+  expect(rt.callServer('resumeExport', [started.exportId])).toEqual({
+    ok: false,
+    error: expect.stringMatching(/^The range changed since this export started/),
+  });
 });
 
 it('exports a wide layout whose header names metrics by exact name or by id', async () => {
@@ -210,8 +229,15 @@ it('exports a wide layout whose header names metrics by exact name or by id', as
   ];
   const range = fill(rt, rows);
   const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { layout: 'wide' })])));
-  expect(await storedPoints(monthly)).toEqual([['2024-01-01', '10'], ['2024-02-01', '20'], ['2024-04-01', '30']]);
-  expect(await storedPoints(quarterly)).toEqual([['2024-01-01', '5'], ['2024-04-01', '6']]);
+  expect(await storedPoints(monthly)).toEqual([
+    ['2024-01-01', '10'],
+    ['2024-02-01', '20'],
+    ['2024-04-01', '30'],
+  ]);
+  expect(await storedPoints(quarterly)).toEqual([
+    ['2024-01-01', '5'],
+    ['2024-04-01', '6'],
+  ]);
   const totals = done.report!.totals;
   expect(totals).toMatchObject({ created: 5, skipped: 1, failed: 3 });
   expect(done.report!.problems.filter((p) => p.outcome === 'failed').map((p) => p.cell)).toEqual(['D2', 'D3', 'D4']);
@@ -234,7 +260,9 @@ it('gives every validation case its reason, before anything is sent', async () =
     ['2024-08-01', true],
   ];
   const range = fill(rt, rows);
-  const preview = ok<{ toSend: number; problems: Array<{ cell: string; outcome: string; reason: string }> }>(rt.callServer('previewExport', [request(range, { metricId })]));
+  const preview = ok<{ toSend: number; problems: Array<{ cell: string; outcome: string; reason: string }> }>(
+    rt.callServer('previewExport', [request(range, { metricId })]),
+  );
   expect(preview.problems.map((p) => `${p.cell} ${p.outcome}: ${p.reason}`)).toHaveLength(8);
   expect(preview.toSend).toBe(1);
   const reasons = Object.fromEntries(preview.problems.map((p) => [p.cell, `${p.outcome}: ${p.reason}`]));
@@ -252,7 +280,11 @@ it('gives every validation case its reason, before anything is sent', async () =
 
   // Normalising dates and letting the last duplicate win are the user's choices, and say what they did.
   const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, offPeriod: 'normalise', duplicates: 'last_wins' })])));
-  expect(await storedPoints(metricId)).toEqual([['2024-01-01', '1.5'], ['2024-06-01', '6'], ['2024-07-01', '8']]);
+  expect(await storedPoints(metricId)).toEqual([
+    ['2024-01-01', '1.5'],
+    ['2024-06-01', '6'],
+    ['2024-07-01', '8'],
+  ]);
   expect(done.report!.problems.find((p) => p.cell === 'B8')!.reason).toMatch(/duplicate date 2024-07-01: row 9 wins/);
 });
 
@@ -260,27 +292,40 @@ describe('percent cells', () => {
   const MARGIN = DEMO_IDS.metrics.grossMarginHtml; // unit percent: the demo holds 62.3 for 62.3 %
   const MRR = DEMO_IDS.metrics.monthlyRecurringRevenue; // unit USD
 
-  it('sends 12% typed into a cell to the demo\'s percent metric as 12, and 12.3% as 12.3', async () => {
+  it("sends 12% typed into a cell to the demo's percent metric as 12, and 12.3% as 12.3", async () => {
     const rt = runtime();
     // Typed as a user types them: the runtime stores 0.12 and 0.123 under a percent format, as Sheets does.
-    const range = fill(rt, [['Date', 'Margin'], ['2031-01-01', '12%'], ['2031-02-01', '12.3%']]);
+    const range = fill(rt, [
+      ['Date', 'Margin'],
+      ['2031-01-01', '12%'],
+      ['2031-02-01', '12.3%'],
+    ]);
     const sheet = rt.spreadsheet.getActiveSheet();
     expect(sheet.getRange('B2:B3').getValues().flat()).toEqual([0.12, 0.123]);
     expect(sheet.getRange('B2:B3').getDisplayValues().flat()).toEqual(['12%', '12.30%']);
     const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId: MARGIN })])));
     expect(done.report!.totals).toMatchObject({ created: 2, failed: 0 });
     const stored = (await storedPoints(MARGIN)).filter(([date]) => date >= '2031-01-01');
-    expect(stored).toEqual([['2031-01-01', '12'], ['2031-02-01', '12.3']]);
+    expect(stored).toEqual([
+      ['2031-01-01', '12'],
+      ['2031-02-01', '12.3'],
+    ]);
   });
 
   it('refuses a percent cell for a USD metric, naming the unit, and sends nothing', async () => {
     const rt = runtime();
-    const range = fill(rt, [['Date', 'MRR'], ['2031-01-01', '12%']]);
+    const range = fill(rt, [
+      ['Date', 'MRR'],
+      ['2031-01-01', '12%'],
+    ]);
     const before = await storedPoints(MRR);
     await stack.takeRequests();
     const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId: MRR })])));
     expect(done.report!.totals).toMatchObject({ failed: 1, written: 0 });
-    expect(done.report!.problems[0]).toMatchObject({ cell: 'B2', reason: expect.stringMatching(/^the cell is formatted as a percentage but the metric's unit is "USD", not percent/) });
+    expect(done.report!.problems[0]).toMatchObject({
+      cell: 'B2',
+      reason: expect.stringMatching(/^the cell is formatted as a percentage but the metric's unit is "USD", not percent/),
+    });
     expect((await stack.takeRequests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
     expect(await storedPoints(MRR)).toEqual(before);
   });
@@ -299,7 +344,13 @@ it('stores the day a date cell shows in a far time zone, and YYYY-MM-DD text cel
   const metricId = await newMetric('Subscribers', 'monthly');
   const rt = runtime();
   // January is summer in Auckland (UTC+13), July winter (UTC+12): both sides of daylight saving.
-  const rows = [['Month', 'Value'], ['2024-01-01', '1'], ["'2024-02-01", '2'], ['2024-07-01', '3'], ["'2024-08-01", '4']];
+  const rows = [
+    ['Month', 'Value'],
+    ['2024-01-01', '1'],
+    ["'2024-02-01", '2'],
+    ['2024-07-01', '3'],
+    ["'2024-08-01", '4'],
+  ];
   const range = fill(rt, rows);
   const cells = rt.spreadsheet.getActiveSheet().getRange('A2:A5').getValues().flat();
   // The zone is really far: the date cell's instant is the day before in UTC, the text cell is text.
@@ -308,25 +359,43 @@ it('stores the day a date cell shows in a far time zone, and YYYY-MM-DD text cel
   expect(cells[1]).toBe('2024-02-01');
   const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId })])));
   expect(done.report!.totals).toMatchObject({ created: 4, failed: 0 });
-  expect(await storedPoints(metricId)).toEqual([['2024-01-01', '1'], ['2024-02-01', '2'], ['2024-07-01', '3'], ['2024-08-01', '4']]);
+  expect(await storedPoints(metricId)).toEqual([
+    ['2024-01-01', '1'],
+    ['2024-02-01', '2'],
+    ['2024-07-01', '3'],
+    ['2024-08-01', '4'],
+  ]);
 });
 
 it('skips blank values by default without blanking what is stored, and refuses them when told not to skip', async () => {
   const metricId = await newMetric('Pipeline', 'monthly');
   await stack.emulator.control.fixtures({ data_points: [{ metric_id: metricId, date: '2024-02-01', value: '42' }] });
   const rt = runtime();
-  const range = fill(rt, [['Month', 'Value'], ['2024-01-01', '1'], ['2024-02-01', ''], ['2024-03-01', '3']]);
+  const range = fill(rt, [
+    ['Month', 'Value'],
+    ['2024-01-01', '1'],
+    ['2024-02-01', ''],
+    ['2024-03-01', '3'],
+  ]);
   await stack.takeRequests();
   const skipped = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId })])));
   expect(skipped.report!.totals).toMatchObject({ created: 2, skipped: 1 });
   expect(skipped.report!.problems.map((p) => `${p.cell} ${p.outcome}: ${p.reason}`)).toEqual(['B3 skipped: blank value']);
   // The issue: the upsert cannot blank a data point, so a blank is never sent: the stored 42 stays.
-  expect(await storedPoints(metricId)).toEqual([['2024-01-01', '1'], ['2024-02-01', '42'], ['2024-03-01', '3']]);
+  expect(await storedPoints(metricId)).toEqual([
+    ['2024-01-01', '1'],
+    ['2024-02-01', '42'],
+    ['2024-03-01', '3'],
+  ]);
   const sent = (await stack.takeRequests()).filter((r) => r.method === 'PUT');
   expect(sent).toHaveLength(1);
 
-  const refused = ok<{ problems: Array<{ cell: string; outcome: string; reason: string }> }>(rt.callServer('previewExport', [request(range, { metricId, skipBlanks: false })]));
-  expect(refused.problems.map((p) => `${p.cell} ${p.outcome}: ${p.reason}`)).toEqual(['B3 failed: blank value: the API cannot store a blank, and this export does not skip blanks']);
+  const refused = ok<{ problems: Array<{ cell: string; outcome: string; reason: string }> }>(
+    rt.callServer('previewExport', [request(range, { metricId, skipBlanks: false })]),
+  );
+  expect(refused.problems.map((p) => `${p.cell} ${p.outcome}: ${p.reason}`)).toEqual([
+    'B3 failed: blank value: the API cannot store a blank, and this export does not skip blanks',
+  ]);
 });
 
 it('moves weekly and quarterly dates to their period starts when allowed, and otherwise names the right date', async () => {
@@ -350,11 +419,21 @@ it('moves weekly and quarterly dates to their period starts when allowed, and ot
 
   const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { layout: 'wide', offPeriod: 'normalise' })])));
   expect(done.report!.totals).toMatchObject({ created: 6, failed: 0 });
-  expect(await storedPoints(weekly)).toEqual([['2024-01-01', '10'], ['2024-05-13', '20'], ['2024-07-01', '30']]);
-  expect(await storedPoints(quarterly)).toEqual([['2024-01-01', '100'], ['2024-04-01', '200'], ['2024-07-01', '300']]);
+  expect(await storedPoints(weekly)).toEqual([
+    ['2024-01-01', '10'],
+    ['2024-05-13', '20'],
+    ['2024-07-01', '30'],
+  ]);
+  expect(await storedPoints(quarterly)).toEqual([
+    ['2024-01-01', '100'],
+    ['2024-04-01', '200'],
+    ['2024-07-01', '300'],
+  ]);
   // Moved, never silently: the status column says so on each row that moved.
   const status = rt.spreadsheet.getActiveSheet().getRange('D2:D4').getValues().flat();
-  expect(status[0]).toBe('B: created (2024-01-03 moved to 2024-01-01, the start of its weekly period); C: created (2024-01-03 moved to 2024-01-01, the start of its quarterly period)');
+  expect(status[0]).toBe(
+    'B: created (2024-01-03 moved to 2024-01-01, the start of its weekly period); C: created (2024-01-03 moved to 2024-01-01, the start of its quarterly period)',
+  );
   expect(status[2]).toBe('created');
 });
 
@@ -371,7 +450,10 @@ it('fails every cell of a column whose header is not a UUID, with the reason on 
   expect(done.report!.totals).toMatchObject({ created: 2, failed: 2 });
   const reason = 'the header "1234abcd-12-34" is not a valid metric id (ids look like 123e4567-e89b-12d3-a456-426614174000)';
   expect(done.report!.problems.map((p) => `${p.cell}: ${p.reason}`)).toEqual([`C2: ${reason}`, `C3: ${reason}`]);
-  expect(await storedPoints(good)).toEqual([['2024-01-01', '0.5'], ['2024-02-01', '0.6']]);
+  expect(await storedPoints(good)).toEqual([
+    ['2024-01-01', '0.5'],
+    ['2024-02-01', '0.6'],
+  ]);
   const status = rt.spreadsheet.getActiveSheet().getRange('D2:D3').getValues().flat();
   expect(status).toEqual([`B: created; C: failed: ${reason}`, `B: created; C: failed: ${reason}`]);
 });
@@ -404,7 +486,9 @@ it('reports a deleted metric (refused by its compare read) and a 422 on exactly 
   // The deleted metric's compare read is refused before any PUT of it: every one of its cells says so.
   const unread = `D: failed: not sent: the metric's existing data points could not be read: the API refused the request (HTTP 400, "metric_id": names no metric this token can see: ${missing})`;
   // 2020-02-01 is the first date the API refuses as a quarter start; the batch's other rows say because of which row.
-  expect(status[1]).toBe(`B: created; C: failed: the API refused the date 2020-02-01: must be 1 January, April, July or October, the start of a quarterly period; ${unread}`);
+  expect(status[1]).toBe(
+    `B: created; C: failed: the API refused the date 2020-02-01: must be 1 January, April, July or October, the start of a quarterly period; ${unread}`,
+  );
   expect(status[0]).toBe(`B: created; C: failed: not stored: the API refused the whole batch because of cell C3; ${unread}`);
   // Each metric's later batch is not sent at all once its first was refused.
   expect(status[55]).toBe(`B: created; C: failed: not sent: the metric was stopped after an error in cell C3; ${unread}`);
@@ -420,7 +504,10 @@ describe('the status column', () => {
     rt.spreadsheet.getActiveSheet().getRange('C4').setValue('my note');
     await stack.takeRequests();
     const result = rt.callServer('startExport', [request(range, { metricId })]);
-    expect(result).toEqual({ ok: false, error: 'The column C1:C6 beside the range is not empty, so nothing was sent. Clear it, or turn off "Write each row\'s outcome beside the range".' });
+    expect(result).toEqual({
+      ok: false,
+      error: 'The column C1:C6 beside the range is not empty, so nothing was sent. Clear it, or turn off "Write each row\'s outcome beside the range".',
+    });
     expect((await stack.takeRequests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
     expect(rt.spreadsheet.getActiveSheet().getRange('C1:C6').getValues().flat()).toEqual(['', '', '', 'my note', '', '']);
     // Without the option, the same range exports.
@@ -474,16 +561,22 @@ describe('the status column', () => {
     const done = await drive(rt, started);
     expect(done.progress.status).toBe('done');
     expect(done.report!.statusRange).toBeNull();
-    expect(done.report!.problem).toBe('The column C1:C4 beside the range is not empty, so the status column was not written. Clear it, or turn off "Write each row\'s outcome beside the range".');
+    expect(done.report!.problem).toBe(
+      'The column C1:C4 beside the range is not empty, so the status column was not written. Clear it, or turn off "Write each row\'s outcome beside the range".',
+    );
     expect(rt.spreadsheet.getActiveSheet().getRange('C1:C4').getValues().flat()).toEqual(['Notes', '', '', '']);
   });
 });
 
-it('guesses two columns as wide when the second header names one of the company\'s metrics, else long', async () => {
+it("guesses two columns as wide when the second header names one of the company's metrics, else long", async () => {
   const metricId = await newMetric('Active seats', 'monthly');
   const rt = runtime();
   const select = (header: string): { layout: string; hasHeaderRow: boolean } => {
-    fill(rt, [['Month', header], ['2024-01-01', '1'], ['2024-02-01', '2']]);
+    fill(rt, [
+      ['Month', header],
+      ['2024-01-01', '1'],
+      ['2024-02-01', '2'],
+    ]);
     rt.spreadsheet.setActiveRange(rt.spreadsheet.getActiveSheet().getRange('A1:B3'));
     return ok(rt.callServer('readExportSelection', [DEMO_IDS.fund]));
   };
@@ -494,7 +587,10 @@ it('guesses two columns as wide when the second header names one of the company\
   select('Active seats');
   const done = await drive(rt, ok(rt.callServer('startExport', [request('Sheet1!A1:B3', { layout: 'wide' }, false)])));
   expect(done.report!.totals).toMatchObject({ created: 2 });
-  expect(await storedPoints(metricId)).toEqual([['2024-01-01', '1'], ['2024-02-01', '2']]);
+  expect(await storedPoints(metricId)).toEqual([
+    ['2024-01-01', '1'],
+    ['2024-02-01', '2'],
+  ]);
   // Without a company the header cannot be checked against its metrics: the guess goes by the shape, and
   // still answers (the Export selection menu item must not fail for want of a company).
   expect(ok(rt.callServer('readExportSelection', ['']))).toMatchObject({ layout: 'long', hasHeaderRow: true });
@@ -515,7 +611,9 @@ it('pauses after 15 minutes in which the API accepted nothing, is offered again 
   await stack.takeRequests();
   const paused = await drive(rt, first);
   expect(paused.progress.status).toBe('paused');
-  expect(paused.report!.problem).toBe('The API refused every request for 15 minutes because of its rate limit, so the export paused with 200 rows left. Resume sends only those once the API accepts requests again.');
+  expect(paused.report!.problem).toBe(
+    'The API refused every request for 15 minutes because of its rate limit, so the export paused with 200 rows left. Resume sends only those once the API accepts requests again.',
+  );
   expect(paused.report!.totals).toMatchObject({ created: 100, pending: 200 });
   const refused = await stack.takeRequests();
   expect(refused.length).toBeGreaterThan(0);
@@ -538,7 +636,8 @@ it('pauses after 15 minutes in which the API accepted nothing, is offered again 
 });
 
 /** The reads of data points in a request log: the comparison reads. */
-const dataPointReads = <T extends { method: string; path: string }>(requests: T[]): T[] => requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
+const dataPointReads = <T extends { method: string; path: string }>(requests: T[]): T[] =>
+  requests.filter((r) => r.method === 'GET' && r.path === '/data_points');
 
 describe('only what changed, as the preview shows it', () => {
   it('previews what it will create, overwrite (old → new) and leave unchanged, and the export does exactly that', async () => {
@@ -549,11 +648,16 @@ describe('only what changed, as the preview shows it', () => {
     // Exported once, the range is remembered: the sidebar that ran it ticks "only what changed" from this.
     expect(first.report!.rangeExportedBefore).toBe(true);
     rt.spreadsheet.getActiveSheet().getRange('B3').setValue('123.25');
-    rt.spreadsheet.getActiveSheet().getRange('A252:B252').setValues([['2022-09-08', '5']]);
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange('A252:B252')
+      .setValues([['2022-09-08', '5']]);
     const grown = range.replace(/\d+$/, '252');
     await stack.takeRequests();
 
-    const preview = ok<{ compared: unknown; summary: string; overwrites: unknown }>(rt.callServer('previewExport', [request(grown, { metricId, onlyChanged: true }, false)]));
+    const preview = ok<{ compared: unknown; summary: string; overwrites: unknown }>(
+      rt.callServer('previewExport', [request(grown, { metricId, onlyChanged: true }, false)]),
+    );
     expect(preview.compared).toEqual({ unchanged: 249, toCreate: 1, toUpdate: 1, notCompared: 0 });
     expect(preview.summary).toBe('251 rows read: 249 unchanged, 1 to create, 1 to overwrite a different value, 0 skipped, 0 failed.');
     expect(preview.overwrites).toEqual({ total: 1, shown: [{ cell: 'B3', old: '1.5', new: '123.25' }] });
@@ -587,10 +691,13 @@ describe('only what changed, as the preview shows it', () => {
     const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId, onlyChanged: true }, false)])));
     // The preview said "unchanged"; the server no longer held that value, so the sheet's is a conflict, not a silent skip.
     expect(done.report!.totals).toMatchObject({ unchanged: 19, skipped: 1, updated: 0 });
-    expect(done.report!.problems).toEqual([expect.objectContaining({
-      cell: 'B3', outcome: 'skipped',
-      reason: "conflict: the server's value changed since the preview (1.5 then, 777 now), so it was not written: preview again to see it, then export",
-    })]);
+    expect(done.report!.problems).toEqual([
+      expect.objectContaining({
+        cell: 'B3',
+        outcome: 'skipped',
+        reason: "conflict: the server's value changed since the preview (1.5 then, 777 now), so it was not written: preview again to see it, then export",
+      }),
+    ]);
     const requests = await stack.takeRequests();
     expect(dataPointReads(requests).length).toBeGreaterThan(0);
     expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
@@ -607,9 +714,18 @@ describe('only what changed, as the preview shows it', () => {
     const rt = runtime();
     const range = fill(rt, daily(5));
     await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
-    rt.spreadsheet.getActiveSheet().getRange('B4:B5').setValues([['40'], ['50']]);
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange('B4:B5')
+      .setValues([['40'], ['50']]);
     const preview = ok<{ overwrites: unknown }>(rt.callServer('previewExport', [request(range, { metricId, onlyChanged: true }, false)]));
-    expect(preview.overwrites).toEqual({ total: 2, shown: [{ cell: 'B4', old: '3', new: '40' }, { cell: 'B5', old: '4.5', new: '50' }] });
+    expect(preview.overwrites).toEqual({
+      total: 2,
+      shown: [
+        { cell: 'B4', old: '3', new: '40' },
+        { cell: 'B5', old: '4.5', new: '50' },
+      ],
+    });
 
     // The web application changes the first of the two between the preview and the start.
     const point = (await stack.emulator.control.state()).data_points.find((p) => p.metric_id === metricId && p.date === '2022-01-03')!;
@@ -633,12 +749,17 @@ describe('only what changed, as the preview shows it', () => {
     const range = fill(rt, daily(3));
     await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
     rt.spreadsheet.getActiveSheet().getRange('B2').setValue('99');
-    rt.spreadsheet.getActiveSheet().getRange('A5:B5').setValues([['2022-01-04', '7']]);
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange('A5:B5')
+      .setValues([['2022-01-04', '7']]);
     const grown = range.replace(/\d+$/, '5');
     await stack.takeRequests();
     const done = await drive(rt, ok(rt.callServer('startExport', [request(grown, { metricId, onlyChanged: true, keepDifferent: true }, false)])));
     expect(done.report!.totals).toMatchObject({ unchanged: 2, created: 1, skipped: 1, updated: 0 });
-    expect(done.report!.problems.map((p) => [p.cell, p.reason])).toEqual([['B2', 'not overwritten: the server holds 0 ("Do not overwrite values that differ" is on)']]);
+    expect(done.report!.problems.map((p) => [p.cell, p.reason])).toEqual([
+      ['B2', 'not overwritten: the server holds 0 ("Do not overwrite values that differ" is on)'],
+    ]);
     const puts = (await stack.takeRequests()).filter((r) => r.method === 'PUT');
     expect(puts).toHaveLength(1);
     const stored = new Map(await storedPoints(metricId));
@@ -653,17 +774,28 @@ describe('typed data ("only what changed" off), as the preview shows it', () => 
     const range = fill(rt, daily(150));
     await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
     // 60 values retyped, and one new day.
-    rt.spreadsheet.getActiveSheet().getRange('B2:B61').setValues(Array.from({ length: 60 }, (_, i) => [String(1000 + i)]));
-    rt.spreadsheet.getActiveSheet().getRange('A152:B152').setValues([['2022-05-31', '5']]);
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange('B2:B61')
+      .setValues(Array.from({ length: 60 }, (_, i) => [String(1000 + i)]));
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange('A152:B152')
+      .setValues([['2022-05-31', '5']]);
     const grown = range.replace(/\d+$/, '152');
     await stack.takeRequests();
 
-    const preview = ok<{ compared: unknown; summary: string; overwrites: { total: number; shown: unknown[] } }>(rt.callServer('previewExport', [request(grown, { metricId }, false)]));
+    const preview = ok<{ compared: unknown; summary: string; overwrites: { total: number; shown: unknown[] } }>(
+      rt.callServer('previewExport', [request(grown, { metricId }, false)]),
+    );
     expect(preview.compared).toEqual({ unchanged: 90, toCreate: 1, toUpdate: 60, notCompared: 0 });
     expect(preview.summary).toBe('151 rows read: 151 to send (1 to create, 60 to overwrite a different value, 90 unchanged, sent again), 0 skipped, 0 failed.');
     expect(preview.overwrites.total).toBe(60);
     expect(preview.overwrites.shown).toHaveLength(50);
-    expect(preview.overwrites.shown.slice(0, 2)).toEqual([{ cell: 'B2', old: '0', new: '1000' }, { cell: 'B3', old: '1.5', new: '1001' }]);
+    expect(preview.overwrites.shown.slice(0, 2)).toEqual([
+      { cell: 'B2', old: '0', new: '1000' },
+      { cell: 'B3', old: '1.5', new: '1001' },
+    ]);
     const previewRequests = await stack.takeRequests();
     // One read of the metric's dates, paged: 150 stored points are two pages of 100; nothing written.
     expect(dataPointReads(previewRequests)).toHaveLength(2);
@@ -688,15 +820,29 @@ describe('typed data ("only what changed" off), as the preview shows it', () => 
     const rt = runtime();
     const range = fill(rt, daily(5));
     await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
-    rt.spreadsheet.getActiveSheet().getRange('B4:B5').setValues([['40'], ['50']]);
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange('B4:B5')
+      .setValues([['40'], ['50']]);
     const preview = ok<{ overwrites: unknown; summary: string }>(rt.callServer('previewExport', [request(range, { metricId }, false)]));
     expect(preview.summary).toBe('5 rows read: 5 to send (0 to create, 2 to overwrite a different value, 3 unchanged, sent again), 0 skipped, 0 failed.');
-    expect(preview.overwrites).toEqual({ total: 2, shown: [{ cell: 'B4', old: '3', new: '40' }, { cell: 'B5', old: '4.5', new: '50' }] });
+    expect(preview.overwrites).toEqual({
+      total: 2,
+      shown: [
+        { cell: 'B4', old: '3', new: '40' },
+        { cell: 'B5', old: '4.5', new: '50' },
+      ],
+    });
 
     // The web application changes an overwritten value and an unchanged one between the preview and the start.
     const points = (await stack.emulator.control.state()).data_points.filter((p) => p.metric_id === metricId);
     const on = (date: string) => points.find((p) => p.date === date)!;
-    await stack.emulator.control.fixtures({ data_points: [{ ...on('2022-01-01'), value: '11' }, { ...on('2022-01-03'), value: '33' }] });
+    await stack.emulator.control.fixtures({
+      data_points: [
+        { ...on('2022-01-01'), value: '11' },
+        { ...on('2022-01-03'), value: '33' },
+      ],
+    });
     await stack.takeRequests();
 
     const done = await drive(rt, ok(rt.callServer('startExport', [request(range, { metricId }, false)])));
@@ -708,14 +854,27 @@ describe('typed data ("only what changed" off), as the preview shows it', () => 
     const requests = await stack.emulator.control.requests();
     expect(dataPointReads(requests)).toHaveLength(1);
     const puts = requests.filter((r) => r.method === 'PUT');
-    expect(puts.map((r) => r.body)).toEqual([{ data_points: [{ date: '2022-01-02', value: '1.5' }, { date: '2022-01-04', value: '50' }, { date: '2022-01-05', value: '6' }] }]);
+    expect(puts.map((r) => r.body)).toEqual([
+      {
+        data_points: [
+          { date: '2022-01-02', value: '1.5' },
+          { date: '2022-01-04', value: '50' },
+          { date: '2022-01-05', value: '6' },
+        ],
+      },
+    ]);
     const stored = new Map(await storedPoints(metricId));
     expect([...stored.values()]).toEqual(['11', '1.5', '33', '50', '6']);
   });
 
   it('without a preview, creates what is absent and sends the same value again, but overwrites no value the person never saw (the stricter reading)', async () => {
     const metricId = await newMetric('Typed calls', 'daily');
-    await stack.emulator.control.fixtures({ data_points: [{ metric_id: metricId, date: '2022-01-02', value: '1.5' }, { metric_id: metricId, date: '2022-01-03', value: '99' }] });
+    await stack.emulator.control.fixtures({
+      data_points: [
+        { metric_id: metricId, date: '2022-01-02', value: '1.5' },
+        { metric_id: metricId, date: '2022-01-03', value: '99' },
+      ],
+    });
     const rt = runtime();
     const range = fill(rt, daily(4));
     await stack.takeRequests();
@@ -728,7 +887,13 @@ describe('typed data ("only what changed" off), as the preview shows it', () => 
     const requests = await stack.emulator.control.requests();
     // The wave's one compare read, then one PUT of what may be written.
     expect(requests.filter((r) => r.method !== 'GET' || r.path === '/data_points').map((r) => r.method)).toEqual(['GET', 'PUT']);
-    expect(requests.find((r) => r.method === 'PUT')!.body).toEqual({ data_points: [{ date: '2022-01-01', value: '0' }, { date: '2022-01-02', value: '1.5' }, { date: '2022-01-04', value: '4.5' }] });
+    expect(requests.find((r) => r.method === 'PUT')!.body).toEqual({
+      data_points: [
+        { date: '2022-01-01', value: '0' },
+        { date: '2022-01-02', value: '1.5' },
+        { date: '2022-01-04', value: '4.5' },
+      ],
+    });
     expect(new Map(await storedPoints(metricId)).get('2022-01-03')).toBe('99');
   });
 });
@@ -748,7 +913,10 @@ describe('formulas after an export', () => {
     rt.evaluateFormula(`=METRIC_VALUE("${DEMO_IDS.metrics.headcount}", "2024-Q1")`, { cell: 'A3' });
     const headcount = sheet.getRange('A3').getValue();
 
-    sheet.getRange('D1:E2').setValues([['Month', 'MRR'], ['2025-06-01', 70000]]);
+    sheet.getRange('D1:E2').setValues([
+      ['Month', 'MRR'],
+      ['2025-06-01', 70000],
+    ]);
     const exported = { companyId: DEMO_IDS.startup, range: 'Sheet1!D1:E2', spec: { ...SPEC, metricId: mrr }, writeStatus: false };
     // Previewed first, as the sidebar does: typed data overwrites only a value a preview showed.
     ok(rt.callServer('previewExport', [exported]));
@@ -774,7 +942,10 @@ describe('formulas after an export', () => {
 
   it('refuses a list of metric ids that is not one', () => {
     const rt = runtime();
-    expect(rt.callServer('refreshFormulasFor', [['not-an-id']])).toEqual({ ok: false, error: 'A metric id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is "not-an-id".' });
+    expect(rt.callServer('refreshFormulasFor', [['not-an-id']])).toEqual({
+      ok: false,
+      error: 'A metric id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is "not-an-id".',
+    });
   });
 });
 
@@ -794,7 +965,9 @@ describe('a comparison read refused by the daily URL Fetch quota', () => {
     expect(done.report!.problem).toBeNull();
     expect(done.report!.totals).toMatchObject({ failed: 2_510, pending: 0, created: 0 });
     expect(done.report!.summary).not.toMatch(/cannot send/);
-    expect(done.report!.problems[0]!.reason).toMatch(/^not sent: Apps Script's daily quota of URL fetches for this account is used up.*\(while reading the metric's existing data points\)$/);
+    expect(done.report!.problems[0]!.reason).toMatch(
+      /^not sent: Apps Script's daily quota of URL fetches for this account is used up.*\(while reading the metric's existing data points\)$/,
+    );
     const requests = await stack.takeRequests();
     expect(requests.filter((r) => r.method === 'GET' && r.path === '/data_points')).toHaveLength(1);
     expect(requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
@@ -805,11 +978,20 @@ describe('a comparison read refused by the daily URL Fetch quota', () => {
 describe('a range inserted from the API', () => {
   it('defaults "Do not overwrite values that differ" (and only what changed) on for a selection over a snapshot table, off elsewhere', async () => {
     const metricId = await newMetric('Inserted', 'monthly');
-    await stack.emulator.control.fixtures({ data_points: [{ metric_id: metricId, date: '2024-01-01', value: '1' }, { metric_id: metricId, date: '2024-02-01', value: '2' }] });
+    await stack.emulator.control.fixtures({
+      data_points: [
+        { metric_id: metricId, date: '2024-01-01', value: '1' },
+        { metric_id: metricId, date: '2024-02-01', value: '2' },
+      ],
+    });
     const rt = runtime();
     const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
     rt.spreadsheet.setActiveRange(sheet.getRange('B2'));
-    const inserted = ok<{ range: string }>(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [metricId], startDate: '2024-01-01', endDate: '2024-02-29', mode: 'snapshot', headers: true }]));
+    const inserted = ok<{ range: string }>(
+      rt.callServer('insertMetricValues', [
+        { companyId: DEMO_IDS.fund, metricIds: [metricId], startDate: '2024-01-01', endDate: '2024-02-29', mode: 'snapshot', headers: true },
+      ]),
+    );
     const selectionOf = (a1: string) => {
       rt.spreadsheet.setActiveRange(sheet.getRange(a1));
       return ok<{ insertedFromApi?: boolean }>(rt.callServer('readExportSelection', [DEMO_IDS.fund]));

@@ -106,7 +106,9 @@ describe('the audit push', () => {
     cell.setValue('Calm harbour 0');
 
     await stack.emulator.control.faults({ throttleForMs: 0 });
-    const done = await drive(rt, ok<AuditPushHandle>(rt.callServer('resumeAuditPush', [started.pushId])), (h) => rt.callServer('continueAuditPush', [h.pushId]));
+    const done = await drive(rt, ok<AuditPushHandle>(rt.callServer('resumeAuditPush', [started.pushId])), (h) =>
+      rt.callServer('continueAuditPush', [h.pushId]),
+    );
     expect(done.progress).toMatchObject({ status: 'done', cellsDone: expected.size });
     await expectStoredOnce(expected);
   });
@@ -119,7 +121,9 @@ describe('the audit push', () => {
     expect(totals.pending + totals.created + totals.updated).toBe(expected.size);
     expect(totals.pending).toBeGreaterThan(0);
     await stack.emulator.control.faults({ reset: true });
-    const resumed = await drive(rt, ok<AuditPushHandle>(rt.callServer('resumeAuditPush', [done.pushId])), (h) => rt.callServer('continueAuditPush', [h.pushId]));
+    const resumed = await drive(rt, ok<AuditPushHandle>(rt.callServer('resumeAuditPush', [done.pushId])), (h) =>
+      rt.callServer('continueAuditPush', [h.pushId]),
+    );
     expect(resumed.progress).toMatchObject({ status: 'done', cellsDone: expected.size });
     expect(resumed.report!.totals).toMatchObject({ failed: 0, pending: 0 });
     await expectStoredOnce(expected);
@@ -138,7 +142,11 @@ describe('the profile import', () => {
   it('reports the real service 422 for a duplicate name on its row, when the name was taken after the import was planned', async () => {
     const rt = stack.runtime();
     const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
-    sheet.getRange('A1:C3').setValues([['Name', 'Currency', 'Website'], ['Nimbus Data', 'USD', ''], ['Quasar Labs', 'EUR', 'quasar.example']]);
+    sheet.getRange('A1:C3').setValues([
+      ['Name', 'Currency', 'Website'],
+      ['Nimbus Data', 'USD', ''],
+      ['Quasar Labs', 'EUR', 'quasar.example'],
+    ]);
     const started = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:C3' }]));
     // Someone else creates "Quasar Labs" between the planning and the sending.
     await stack.emulator.control.fixtures({ portfolio_company_profiles: [{ company_id: DEMO_IDS.fund, name: 'Quasar Labs' }] });

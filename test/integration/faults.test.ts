@@ -11,10 +11,12 @@ import { editDemoHeadquarters } from '../support/audit-edits';
 let stack: Stack;
 useStack((started) => (stack = started));
 
-
 async function series(metricId: string): Promise<Array<[string, number | null]>> {
   const state = await stack.emulator.control.state();
-  return state.data_points.filter((p) => p.metric_id === metricId).sort((a, b) => a.date.localeCompare(b.date)).map((p) => [p.date, p.value === null ? null : Number(p.value)]);
+  return state.data_points
+    .filter((p) => p.metric_id === metricId)
+    .sort((a, b) => a.date.localeCompare(b.date))
+    .map((p) => [p.date, p.value === null ? null : Number(p.value)]);
 }
 
 function day(cell: unknown): string {
@@ -56,23 +58,62 @@ describe('the exporter', () => {
   it('says when to try again if even listing the metrics is refused by a storm of 429s', async () => {
     await stack.emulator.control.faults({ next429: 1000 });
     const rt = stack.runtime();
-    rt.spreadsheet.getActiveSheet().getRange('A1:B2').setValues([['Date', 'Value'], ['2024-01-01', '1']]);
-    const result = rt.callServer('startExport', [{ companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B2', spec: { layout: 'long', metricId: DEMO_IDS.metrics.dailyActiveUsers, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false }, writeStatus: false }]);
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange('A1:B2')
+      .setValues([
+        ['Date', 'Value'],
+        ['2024-01-01', '1'],
+      ]);
+    const result = rt.callServer('startExport', [
+      {
+        companyId: DEMO_IDS.fund,
+        range: 'Sheet1!A1:B2',
+        spec: {
+          layout: 'long',
+          metricId: DEMO_IDS.metrics.dailyActiveUsers,
+          hasHeaderRow: true,
+          skipBlanks: true,
+          duplicates: 'reject',
+          offPeriod: 'reject',
+          onlyChanged: false,
+        },
+        writeStatus: false,
+      },
+    ]);
     expect(result).toEqual({ ok: false, error: expect.stringMatching(/^The API's rate limit was reached\. Try again in \d+ seconds\.$/) });
   });
 
-  async function exportRows(rt: GasRuntime, metricId: string, count: number, faults: Parameters<Stack['emulator']['control']['faults']>[0]): Promise<ExportHandle> {
+  async function exportRows(
+    rt: GasRuntime,
+    metricId: string,
+    count: number,
+    faults: Parameters<Stack['emulator']['control']['faults']>[0],
+  ): Promise<ExportHandle> {
     const sheet = rt.spreadsheet.getActiveSheet();
-    const rows = [['Date', 'Value'], ...Array.from({ length: count }, (_, i) => [new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10), String(i % 97)])];
+    const rows = [
+      ['Date', 'Value'],
+      ...Array.from({ length: count }, (_, i) => [new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10), String(i % 97)]),
+    ];
     sheet.getRange(1, 1, rows.length, 2).setValues(rows);
-    const handle = ok<ExportHandle>(rt.callServer('startExport', [{ companyId: DEMO_IDS.fund, range: `Sheet1!A1:B${rows.length}`, spec: { layout: 'long', metricId, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false }, writeStatus: false }]));
+    const handle = ok<ExportHandle>(
+      rt.callServer('startExport', [
+        {
+          companyId: DEMO_IDS.fund,
+          range: `Sheet1!A1:B${rows.length}`,
+          spec: { layout: 'long', metricId, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false },
+          writeStatus: false,
+        },
+      ]),
+    );
     // The faults start once the export is prepared, so that they hit the sending.
     await stack.emulator.control.faults(faults);
     return driveExport(stack, rt, handle);
   }
 
   it('stores exactly the sheet through drops, 5xx bursts, slow answers and a 429 storm: nothing lost, nothing doubled', async () => {
-    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Faulty', frequency: 'daily', unit: 'number' }] })).metrics;
+    const [metric] = (await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Faulty', frequency: 'daily', unit: 'number' }] }))
+      .metrics;
     const rt = stack.runtime({ fetchTimeoutMs: 1500 });
     const done = await exportRows(rt, metric!.id, 700, { failRate: 0.2, dropRate: 0.1, seed: 5, next429: 6, slowNext: { count: 2, delayMs: 2500 } });
     expect(done.progress.status).toBe('done');
@@ -101,7 +142,9 @@ describe('the audit push', () => {
     expect(handle.progress.status).toBe('done');
     const after = await stack.emulator.control.state();
     for (const profile of profiles) {
-      const stored = after.portfolio_property_values.filter((v) => v.portfolio_company_profile_id === profile.id && v.portfolio_property_id === headquarters.id);
+      const stored = after.portfolio_property_values.filter(
+        (v) => v.portfolio_company_profile_id === profile.id && v.portfolio_property_id === headquarters.id,
+      );
       expect(stored.map((v) => v.value)).toEqual([`City of ${profile.name}`]);
     }
   });

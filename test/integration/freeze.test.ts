@@ -43,7 +43,11 @@ async function model(): Promise<Model> {
     },
   });
   const metric = M.headcount;
-  const dates = state.data_points.filter((p) => p.metric_id === metric && p.value !== null).map((p) => p.date).sort().slice(-4);
+  const dates = state.data_points
+    .filter((p) => p.metric_id === metric && p.value !== null)
+    .map((p) => p.date)
+    .sort()
+    .slice(-4);
   const single = `=METRIC_VALUE("${metric}", "${dates[3]}")`;
   const table = `=METRIC_VALUES("${metric}", "${dates[0]}", "${dates[3]}")`;
   const sheet = rt.spreadsheet.insertSheet('Model');
@@ -74,7 +78,10 @@ describe('Freeze selection', () => {
     // The selection covers the table's first row only: its spill below is frozen with it.
     select(rt, 'A1:E5');
     const report = ok<FreezeReport>(rt.callServer('freezeSelection'));
-    expect(report.frozen).toEqual([{ range: 'B2', formula: single }, { range: 'D5:E8', formula: table }]);
+    expect(report.frozen).toEqual([
+      { range: 'B2', formula: single },
+      { range: 'D5:E8', formula: table },
+    ]);
     expect(report.left).toEqual([]);
     expect(report.message).toBe('Froze 2 formulas into values: B2 and D5:E8.');
 
@@ -84,7 +91,10 @@ describe('Freeze selection', () => {
     expect(sheet.getRange('D5').getValue()).toBeInstanceOf(Date);
 
     const host = new URL(stack.emulator.url).host;
-    for (const [cell, formula] of [['B2', single], ['D5', table]] as const) {
+    for (const [cell, formula] of [
+      ['B2', single],
+      ['D5', table],
+    ] as const) {
       const note = sheet.getRange(cell).getNote();
       expect(note).toContain(`Formula: ${formula}`);
       expect(note).toContain(`API host: ${host}`);
@@ -128,7 +138,13 @@ describe('Freeze selection', () => {
     expect(cell.getValue()).toBe(name);
     // Every other frozen cell is what it showed, too, and no formula was written anywhere.
     expect(sheet.getRange(1, 1, shown.length, shown[0]!.length).getValues()).toEqual(shown);
-    expect(sheet.getRange(1, 1, shown.length, shown[0]!.length).getFormulas().flat().filter((f) => f !== '')).toEqual([]);
+    expect(
+      sheet
+        .getRange(1, 1, shown.length, shown[0]!.length)
+        .getFormulas()
+        .flat()
+        .filter((f) => f !== ''),
+    ).toEqual([]);
     expect(written).toEqual([]);
   });
 
@@ -143,12 +159,17 @@ describe('Freeze selection', () => {
     expect(report.frozen).toEqual([]);
     expect(report.left).toEqual([{ range: 'B3', reason: `it shows ${sheet.getRange('B3').getValue()}` }]);
     expect(sheet.getRange('B3').getFormula()).toBe(broken);
-    expect(rt.properties.document().getKeys().filter((key) => key.startsWith('FROZEN_RANGE:'))).toEqual([]);
+    expect(
+      rt.properties
+        .document()
+        .getKeys()
+        .filter((key) => key.startsWith('FROZEN_RANGE:')),
+    ).toEqual([]);
   });
 });
 
 describe('Make selection live', () => {
-  it('puts the formulas back from the record, which recalculate to the platform\'s current values, and the prior note returns', async () => {
+  it("puts the formulas back from the record, which recalculate to the platform's current values, and the prior note returns", async () => {
     const { rt, written, single, table, metric, dates } = await model();
     const sheet = rt.spreadsheet.getSheetByName('Model')!;
     sheet.getRange('B2').setNote('checked by Ana');
@@ -168,7 +189,12 @@ describe('Make selection live', () => {
     expect(sheet.getRange('D5').getFormula()).toBe(table);
     expect(sheet.getRange('B2').getNote()).toBe('checked by Ana');
     expect(sheet.getRange('D5').getNote()).toBe('');
-    expect(rt.properties.document().getKeys().filter((key) => key.startsWith('FROZEN_RANGE:'))).toEqual([]);
+    expect(
+      rt.properties
+        .document()
+        .getKeys()
+        .filter((key) => key.startsWith('FROZEN_RANGE:')),
+    ).toEqual([]);
 
     // Sheets recalculates the formulas written back; they fetch again and show the restated value.
     expect(written.map((w) => `${w.sheet}!${w.cell} ${w.formula}`).sort()).toEqual([`Model!B2 ${single}`, `Model!D5 ${table}`]);
@@ -193,7 +219,9 @@ describe('Make selection live', () => {
     const report = ok<ThawReport>(rt.callServer('thawSelection'));
     expect(report.thawed).toEqual([]);
     expect(report.refused).toEqual([{ range: 'D5:E8', cells: ['E6', 'D8'] }]);
-    expect(report.message).toBe('Left D5:E8 frozen: E6 and D8 changed after freezing, and the formula would overwrite them. Clear those cells (or put back the frozen values), then try again.');
+    expect(report.message).toBe(
+      'Left D5:E8 frozen: E6 and D8 changed after freezing, and the formula would overwrite them. Clear those cells (or put back the frozen values), then try again.',
+    );
     expect(sheet.getRange('D5').getFormula()).toBe('');
     expect(sheet.getRange('E6').getValue()).toBe(42);
     expect(sheet.getRange('D8').getValue()).toBe('restated by hand');
@@ -209,6 +237,10 @@ describe('Make selection live', () => {
   it('says so when the selection touches no frozen range', async () => {
     const { rt } = await model();
     select(rt, 'A1');
-    expect(ok<ThawReport>(rt.callServer('thawSelection'))).toEqual({ thawed: [], refused: [], message: expect.stringMatching(/^The selection holds no range frozen by /) });
+    expect(ok<ThawReport>(rt.callServer('thawSelection'))).toEqual({
+      thawed: [],
+      refused: [],
+      message: expect.stringMatching(/^The selection holds no range frozen by /),
+    });
   });
 });

@@ -49,7 +49,8 @@ async function demoFund(): Promise<DemoFund> {
     if (!points.has(point.metric_id)) points.set(point.metric_id, new Map());
     points.get(point.metric_id)!.set(point.date, point.value ?? null);
   }
-  const metricsOf = (profileId: string, name: string) => state.metrics.filter((m) => m.portfolio_company_profile_id === profileId && m.name.trim().toLowerCase() === name.toLowerCase());
+  const metricsOf = (profileId: string, name: string) =>
+    state.metrics.filter((m) => m.portfolio_company_profile_id === profileId && m.name.trim().toLowerCase() === name.toLowerCase());
   return { profiles, points, metricsOf };
 }
 
@@ -73,10 +74,22 @@ type Formulas = 'block' | 'cell';
  * Inserts a fund model at `at` (A1) through the sidebar's server function, one formula per block unless `formulas`
  * says 'cell', and recalculates the formulas it wrote as Sheets does: what each cell shows, by A1 address.
  */
-async function insertModel(rt: GasRuntime, metricNames: string[], options: { at?: string; formulas?: Formulas; periods?: string[] } = {}): Promise<{ message: string; rows: unknown[][]; executions: number; shown: Map<string, Shown> }> {
+async function insertModel(
+  rt: GasRuntime,
+  metricNames: string[],
+  options: { at?: string; formulas?: Formulas; periods?: string[] } = {},
+): Promise<{ message: string; rows: unknown[][]; executions: number; shown: Map<string, Shown> }> {
   const sheet = rt.spreadsheet.getActiveSheet();
   rt.spreadsheet.setActiveRange(sheet.getRange(options.at ?? 'A1'));
-  const request = { companyId: DEMO_IDS.fund, metricNames, periods: options.periods ?? QUARTERS, startPeriod: null, endPeriod: null, aggregate: null, ...(options.formulas ? { formulas: options.formulas } : {}) };
+  const request = {
+    companyId: DEMO_IDS.fund,
+    metricNames,
+    periods: options.periods ?? QUARTERS,
+    startPeriod: null,
+    endPeriod: null,
+    aggregate: null,
+    ...(options.formulas ? { formulas: options.formulas } : {}),
+  };
   const report = ok<{ message: string }>(rt.callServer('insertFundModel', [request]));
   const done = await rt.recalculateWritten();
   const shown = new Map<string, Shown>();
@@ -92,7 +105,9 @@ async function insertModel(rt: GasRuntime, metricNames: string[], options: { at?
 /** A block's value cells as shown: `companies` rows × `periods` columns under the name cell at (row, column). */
 function blockOf(shown: Map<string, Shown>, rt: GasRuntime, at: { row: number; column: number }, companies: number, periods: number): Shown[][] {
   const sheet = rt.spreadsheet.getActiveSheet();
-  return Array.from({ length: companies }, (_, c) => Array.from({ length: periods }, (__, p) => shown.get(sheet.getRange(at.row + 1 + c, at.column + 1 + p).getA1Notation())));
+  return Array.from({ length: companies }, (_, c) =>
+    Array.from({ length: periods }, (__, p) => shown.get(sheet.getRange(at.row + 1 + c, at.column + 1 + p).getA1Notation())),
+  );
 }
 
 /** The model's first block at A1 after recalculating its formula(s) again, as Sheets does after an edit of the name cell. */
@@ -140,7 +155,8 @@ describe('the fund model on the demo fund', () => {
       for (const [q, quarter] of QUARTERS.entries()) {
         const cell = block[c]![q];
         if (metrics.length === 0) expect(cell).toBe('no metric "Cash"');
-        else if (metrics[0]!.frequency === 'monthly') expect(cell).toBe('3 monthly values: type "Cash (sum)", "Cash (last)", "Cash (average)" or "Cash (first)" as the name');
+        else if (metrics[0]!.frequency === 'monthly')
+          expect(cell).toBe('3 monthly values: type "Cash (sum)", "Cash (last)", "Cash (average)" or "Cash (first)" as the name');
         else {
           const value = fund.points.get(metrics[0]!.id)?.get(QUARTER_MONTHS(quarter)[0]!);
           expect(cell).toBe(value === null || value === undefined || value === '' ? '' : Number(value));
@@ -180,7 +196,10 @@ describe('the fund model on the demo fund', () => {
         expect(cells).toEqual(asShown);
         const sum = sheetsSum(cells);
         expect(typeof sum).toBe('number');
-        expect(sum as number).toBeCloseTo(asShown.reduce<number>((s, e) => (typeof e === 'number' ? s + e : s), 0), 2);
+        expect(sum as number).toBeCloseTo(
+          asShown.reduce<number>((s, e) => (typeof e === 'number' ? s + e : s), 0),
+          2,
+        );
       }
       // The coverage line under each model (COUNT of the column) and PORTFOLIO_METRIC's last row say the same.
       const covered = `${sheetsCount(column(cellForm))} of ${companies}`;
@@ -229,14 +248,16 @@ describe('the fund model on the demo fund', () => {
     expect(revenue![row('Lumen Analytics')]).toEqual(QUARTERS.map(() => noRevenue));
     expect(revenue![row('Pinnacle Retail')]).toEqual(QUARTERS.map(() => twoRevenue));
     // Cash monthly and the name naming no aggregate: the sentence saying what to type.
-    expect(cash![row('Fjord Logistics')]).toEqual(QUARTERS.map(() => '3 monthly values: type "Cash (sum)", "Cash (last)", "Cash (average)" or "Cash (first)" as the name'));
+    expect(cash![row('Fjord Logistics')]).toEqual(
+      QUARTERS.map(() => '3 monthly values: type "Cash (sum)", "Cash (last)", "Cash (average)" or "Cash (first)" as the name'),
+    );
     // The two Cirrus Systems: each its own label and its own values.
     const cirrus = rows.flatMap((r, i) => (String(r[0]).startsWith('Cirrus Systems') && i < companies + 1 ? [i - 1] : []));
     expect(cirrus).toHaveLength(2);
     expect(revenue![cirrus[0]!]).not.toEqual(revenue![cirrus[1]!]);
   }, 300_000);
 
-  it('gives the same sentence for a fiscal quarter that splits a company\'s quarters (text in the block, the error of its cell in the cell form), and the same error for a mistyped name', async () => {
+  it("gives the same sentence for a fiscal quarter that splits a company's quarters (text in the block, the error of its cell in the cell form), and the same error for a mistyped name", async () => {
     const rt = cellFormRuntime();
     const periods = ['Q1 FY2024', '2024-Q1'];
     const block = await insertModel(rt, ['Revenue (sum)'], { periods });
@@ -248,11 +269,13 @@ describe('the fund model on the demo fund', () => {
     const cinder = block.rows.findIndex((row) => row[0] === 'Cinder Studios') - 1;
     const split = byCell[cinder]![0] as { error: string };
     expect(split.error).toMatch(/Cinder|quarter|fiscal/i);
-    byCell.forEach((cells, c) => cells.forEach((shown, p) => {
-      // Where a single cell fails, the block shows the same sentence as text, which SUM and COUNT skip.
-      if (typeof shown === 'object' && shown !== null) expect(byBlock[c]![p]).toBe((shown as { error: string }).error);
-      else expect(byBlock[c]![p]).toEqual(shown);
-    }));
+    byCell.forEach((cells, c) =>
+      cells.forEach((shown, p) => {
+        // Where a single cell fails, the block shows the same sentence as text, which SUM and COUNT skip.
+        if (typeof shown === 'object' && shown !== null) expect(byBlock[c]![p]).toBe((shown as { error: string }).error);
+        else expect(byBlock[c]![p]).toEqual(shown);
+      }),
+    );
     expect(byBlock[cinder]![0]).toBe(split.error);
 
     // A mistyped name: the whole block is wrong, in both forms, with the same error naming the nearest names.
@@ -267,8 +290,17 @@ describe('the fund model on the demo fund', () => {
     expect(cellErrors.map((o) => (o.ok ? o.values : o.error.message))).toEqual(cellErrors.map(() => message));
   }, 180_000);
 
-  it('meets Apps Script\'s per-second refusal with one formula per cell (a model of 2,048 values: 32 companies × 8 quarters × 8 metrics, and a unit cell per row), never with one per block', async () => {
-    const names = ['Revenue (sum)', 'MRR (average)', 'Cash (last)', 'Headcount (last)', 'Net Burn (sum)', 'Gross Margin', 'Customers', 'Monthly Active Users (average)'];
+  it("meets Apps Script's per-second refusal with one formula per cell (a model of 2,048 values: 32 companies × 8 quarters × 8 metrics, and a unit cell per row), never with one per block", async () => {
+    const names = [
+      'Revenue (sum)',
+      'MRR (average)',
+      'Cash (last)',
+      'Headcount (last)',
+      'Net Burn (sum)',
+      'Gross Margin',
+      'Customers',
+      'Monthly Active Users (average)',
+    ];
     const refusal = 'Script invoked too many times per second for this Google user account.';
     const cells = await insertModel(stack.runtime(), names, { formulas: 'cell' });
     const perCell = 2048 + 32 * names.length;
@@ -313,12 +345,25 @@ describe('the fund model on the demo fund', () => {
     expect(totals.map((row) => row[1])).toEqual(['reported', 'blank', 'no such metric', 'ambiguous name']);
     expect(totals.reduce((sum, row, i) => sum + Number(row[2 + QUARTERS.length + i]), 0)).toBe(fund.profiles.length * QUARTERS.length);
     // Each status is the kind of what PORTFOLIO_VALUE shows in that cell.
-    const kind = (cell: unknown) => (typeof cell === 'number' ? 'reported' : cell === '' ? 'blank' : cell === noRevenue ? 'no such metric' : cell === twoRevenue ? 'ambiguous name' : `unexpected ${String(cell)}`);
-    const grid = rt.runCustomFunction('PORTFOLIO_VALUE', [coverage.slice(1, 1 + fund.profiles.length).map((row) => [row[0]]), 'Revenue (sum)', [QUARTERS]]) as unknown[][];
+    const kind = (cell: unknown) =>
+      typeof cell === 'number'
+        ? 'reported'
+        : cell === ''
+          ? 'blank'
+          : cell === noRevenue
+            ? 'no such metric'
+            : cell === twoRevenue
+              ? 'ambiguous name'
+              : `unexpected ${String(cell)}`;
+    const grid = rt.runCustomFunction('PORTFOLIO_VALUE', [
+      coverage.slice(1, 1 + fund.profiles.length).map((row) => [row[0]]),
+      'Revenue (sum)',
+      [QUARTERS],
+    ]) as unknown[][];
     expect(coverage.slice(1, 1 + fund.profiles.length).map((row) => row.slice(2, 2 + QUARTERS.length))).toEqual(grid.map((row) => row.map(kind)));
   }, 120_000);
 
-  it('says the units of Net Burn, kept in euros by Bluebird Health and in dollars by the rest: PORTFOLIO_METRIC, the grid\'s snapshot (each row\'s number format) and the model', async () => {
+  it("says the units of Net Burn, kept in euros by Bluebird Health and in dollars by the rest: PORTFOLIO_METRIC, the grid's snapshot (each row's number format) and the model", async () => {
     const fund = await demoFund();
     const state = await stack.emulator.control.state();
     const companies = fund.profiles.length;
@@ -343,7 +388,19 @@ describe('the fund model on the demo fund', () => {
     // The grid builder's snapshot: the insert's sentence says so, and each row's values show in its own currency.
     const sheet = rt.spreadsheet.getActiveSheet();
     rt.spreadsheet.setActiveRange(sheet.getRange('A1'));
-    const inserted = ok<{ message: string; range: string }>(rt.callServer('insertPortfolioGrid', [{ companyId: DEMO_IDS.fund, kind: 'metric', metricNames: ['Net Burn'], periods: ['2024-01', '2024-02'], startPeriod: null, endPeriod: null, mode: 'snapshot' }]));
+    const inserted = ok<{ message: string; range: string }>(
+      rt.callServer('insertPortfolioGrid', [
+        {
+          companyId: DEMO_IDS.fund,
+          kind: 'metric',
+          metricNames: ['Net Burn'],
+          periods: ['2024-01', '2024-02'],
+          startPeriod: null,
+          endPeriod: null,
+          mode: 'snapshot',
+        },
+      ]),
+    );
     expect(inserted.message).toContain('The rows of Net Burn are in USD and EUR: a total over them adds different currencies');
     expect(sheet.getRange(2 + companies, 4).getValue()).toBe(mixed);
     const formats = sheet.getRange(2, 2, companies, 2).getNumberFormats();
@@ -359,7 +416,7 @@ describe('the fund model on the demo fund', () => {
     rt.spreadsheet.setActiveSheet(modelSheet);
     const { message, rows, executions } = await insertModel(rt, ['Net Burn']);
     expect(executions).toBe(1);
-    expect(message).toContain('The rows of Net Burn are in USD and EUR: a total over them adds different currencies (the Unit column says each row\'s).');
+    expect(message).toContain("The rows of Net Burn are in USD and EUR: a total over them adds different currencies (the Unit column says each row's).");
     const unitColumn = 1 + QUARTERS.length + 1;
     expect(rows[0]![unitColumn - 1]).toBe('Unit');
     expect(modelSheet.getRange(2, 2).getFormula()).toBe(`=PORTFOLIO_VALUE($A2:$A${1 + companies}, $A$1, B$1:J$1)`);
@@ -373,11 +430,15 @@ describe('the fund model on the demo fund', () => {
     expect(unitValues).toEqual([...fund.profiles.map((p) => unitOf(p.id)), mixed]);
     // A metric every company keeps in one unit says nothing of units.
     rt.spreadsheet.setActiveRange(sheet.getRange('H1'));
-    const single = ok<{ message: string }>(rt.callServer('insertPortfolioGrid', [{ companyId: DEMO_IDS.fund, kind: 'metric', metricNames: ['Headcount'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, mode: 'formula' }]));
+    const single = ok<{ message: string }>(
+      rt.callServer('insertPortfolioGrid', [
+        { companyId: DEMO_IDS.fund, kind: 'metric', metricNames: ['Headcount'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, mode: 'formula' },
+      ]),
+    );
     expect(single.message).not.toContain('different');
   }, 180_000);
 
-  it('tells the two Cirrus Systems apart in the model, the tables, the picker, and reads each one\'s own values', async () => {
+  it("tells the two Cirrus Systems apart in the model, the tables, the picker, and reads each one's own values", async () => {
     const rt = stack.runtime();
     const first = `Cirrus Systems (${DEMO_IDS.profile(14)})`;
     const second = `Cirrus Systems (${DEMO_IDS.profile(32)})`;
@@ -388,7 +449,8 @@ describe('the fund model on the demo fund', () => {
     expect(labels.filter((label) => String(label).startsWith('Cirrus Systems'))).toHaveLength(2);
     const table = rt.runCustomFunction('PORTFOLIO_METRIC', ['Revenue', '2024-Q1']) as unknown[][];
     const coverage = rt.runCustomFunction('PORTFOLIO_COVERAGE', ['Revenue', '2024-Q1', '2024-Q1']) as unknown[][];
-    for (const shown of [table, coverage]) expect(shown.map((row) => row[0]).filter((label) => String(label).startsWith('Cirrus Systems'))).toEqual(expect.arrayContaining([first, second]));
+    for (const shown of [table, coverage])
+      expect(shown.map((row) => row[0]).filter((label) => String(label).startsWith('Cirrus Systems'))).toEqual(expect.arrayContaining([first, second]));
     const names = ok<Array<{ name: string; companyNames: string[] }>>(rt.callServer('listFundMetricNames', [DEMO_IDS.fund]));
     expect(names.find((n) => n.name === 'Revenue')!.companyNames).toEqual(expect.arrayContaining([first, second]));
     // Each label reads its own company: the model's cells, and a formula given the label.

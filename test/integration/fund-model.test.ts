@@ -36,11 +36,15 @@ async function createFund(): Promise<Fund> {
     portfolio_company_profiles: Array.from({ length: COMPANIES }, (_, c) => ({ company_id: fundId, name: companyName(c), fiscal_year_end_month: 12 })),
   });
   const { metrics } = await control.fixtures({
-    metrics: profiles.flatMap((profile) => NAMES.map((name) => ({ company_id: fundId, portfolio_company_profile_id: profile.id, name, frequency: 'quarterly', unit: 'USD' }))),
+    metrics: profiles.flatMap((profile) =>
+      NAMES.map((name) => ({ company_id: fundId, portfolio_company_profile_id: profile.id, name, frequency: 'quarterly', unit: 'USD' })),
+    ),
   });
   const value = (c: number, n: number, q: number): number => 1000 * (c + 1) + 100 * n + q + 0.5;
   await control.fixtures({
-    data_points: metrics.flatMap((metric, m) => QUARTER_STARTS.map((date, q) => ({ metric_id: metric.id, date, value: String(value(Math.floor(m / NAMES.length), m % NAMES.length, q)) }))),
+    data_points: metrics.flatMap((metric, m) =>
+      QUARTER_STARTS.map((date, q) => ({ metric_id: metric.id, date, value: String(value(Math.floor(m / NAMES.length), m % NAMES.length, q)) })),
+    ),
   });
   await control.clearRequests();
   return { fundId, companies: profiles.map((p) => p.name), value };
@@ -66,10 +70,12 @@ function layOut(rt: GasRuntime, fund: Fund, withFormulas: boolean): Array<{ form
     if (n === 0) sheet.setName(name);
     sheet.getRange(1, 1, 1, 1 + QUARTERS.length).setValues([[name, ...QUARTERS]]);
     sheet.getRange(2, 1, COMPANIES, 1).setValues(fund.companies.map((company) => [company]));
-    fund.companies.forEach((_, c) => QUARTERS.forEach((__, q) => {
-      const column = String.fromCharCode(66 + q);
-      cells.push({ formula: `=PORTFOLIO_VALUE($A${c + 2}, $A$1, ${column}$1)`, cell: `${column}${c + 2}`, sheet: name, expected: fund.value(c, n, q) });
-    }));
+    fund.companies.forEach((_, c) =>
+      QUARTERS.forEach((__, q) => {
+        const column = String.fromCharCode(66 + q);
+        cells.push({ formula: `=PORTFOLIO_VALUE($A${c + 2}, $A$1, ${column}$1)`, cell: `${column}${c + 2}`, sheet: name, expected: fund.value(c, n, q) });
+      }),
+    );
   });
   if (withFormulas) for (const { formula, cell, sheet } of cells) rt.spreadsheet.getSheetByName(sheet)!.getRange(cell).setFormula(formula);
   return cells;
@@ -82,7 +88,10 @@ describe('a fund model of one PORTFOLIO_VALUE per cell', () => {
     const rt = stack.runtime({ defaultCompany: fund.fundId, assumptions: { customFunctionsPerSecond: false } });
     const cells = layOut(rt, fund, true);
     const recalculate = async (): Promise<unknown[]> => {
-      const outcomes = await rt.recalculate(cells.map(({ formula, cell, sheet }) => ({ formula, cell, sheet })), { maxConcurrent: 30 });
+      const outcomes = await rt.recalculate(
+        cells.map(({ formula, cell, sheet }) => ({ formula, cell, sheet })),
+        { maxConcurrent: 30 },
+      );
       return outcomes.map((o) => (o.ok ? o.values[0]![0] : o.error.message));
     };
 
@@ -93,15 +102,23 @@ describe('a fund model of one PORTFOLIO_VALUE per cell', () => {
     expect(cold.filter((r) => r.path !== '/data_points')).toHaveLength(floor.listings);
     expect(cold.every((r) => r.status === 200)).toBe(true);
     // Every request of a name's series names 20 ids, or the 12 left: one fetch per name takes all 32 along.
-    const idsPerRequest = cold.filter((r) => r.path === '/data_points').map((r) => r.query.split('metric_id').length - 1).sort((a, b) => a - b);
+    const idsPerRequest = cold
+      .filter((r) => r.path === '/data_points')
+      .map((r) => r.query.split('metric_id').length - 1)
+      .sort((a, b) => a - b);
     expect(idsPerRequest).toEqual([12, 12, 20, 20]);
-    expect(rt.cache.user(OWNER)._keys().filter((key) => key.startsWith('load:'))).toEqual([]);
+    expect(
+      rt.cache
+        .user(OWNER)
+        ._keys()
+        .filter((key) => key.startsWith('load:')),
+    ).toEqual([]);
 
     expect(await recalculate()).toEqual(cells.map((c) => c.expected));
     expect(await stack.takeRequests()).toEqual([]);
   }, 120_000);
 
-  it('recalculates the same model as one PORTFOLIO_VALUE per sheet (the insert\'s default): 2 executions at the same floor, the same values', async () => {
+  it("recalculates the same model as one PORTFOLIO_VALUE per sheet (the insert's default): 2 executions at the same floor, the same values", async () => {
     const fund = await createFund();
     const rt = stack.runtime({ defaultCompany: fund.fundId });
     const cells = layOut(rt, fund, false);
@@ -143,7 +160,23 @@ describe('a fund model of one PORTFOLIO_VALUE per cell', () => {
     // The first cell reads the fund's two listings together: both page 1s come before any page 2 (two round
     // trips, not four), which is what keeps the first cell's time near the floor's.
     const listings = requests.filter((r) => r.path !== '/data_points');
-    expect(listings.slice(0, 2).map((r) => [r.path, /(^|&)page=1(&|$)/.test(r.query)]).sort()).toEqual([['/metrics', true], ['/portfolio_company_profiles', true]]);
-    expect(rt.spreadsheet.getSheets().every((sheet) => sheet.getDataRange().getFormulas().flat().every((formula) => formula === ''))).toBe(true);
+    expect(
+      listings
+        .slice(0, 2)
+        .map((r) => [r.path, /(^|&)page=1(&|$)/.test(r.query)])
+        .sort(),
+    ).toEqual([
+      ['/metrics', true],
+      ['/portfolio_company_profiles', true],
+    ]);
+    expect(
+      rt.spreadsheet.getSheets().every((sheet) =>
+        sheet
+          .getDataRange()
+          .getFormulas()
+          .flat()
+          .every((formula) => formula === ''),
+      ),
+    ).toBe(true);
   }, 120_000);
 });

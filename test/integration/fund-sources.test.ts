@@ -24,11 +24,13 @@ function companies(): Array<{ id: string; label: string }> {
   return profiles.map((p) => ({ id: p.id, label: shared(p.name) ? `${p.name.trim()} (${p.id})` : p.name.trim() }));
 }
 
-const metricsNamed = (profileId: string, name: string) => state.metrics.filter((m) => m.portfolio_company_profile_id === profileId && norm(m.name) === norm(name));
+const metricsNamed = (profileId: string, name: string) =>
+  state.metrics.filter((m) => m.portfolio_company_profile_id === profileId && norm(m.name) === norm(name));
 const pointOf = (metricId: string, date: string) => state.data_points.find((p) => p.metric_id === metricId && p.date === date);
 const valued = (point: ReturnType<typeof pointOf>) => point !== undefined && point.value !== null && point.value !== '';
 /** "type: label", the type as METRIC_SOURCE shows it. */
-const sourceText = (point: NonNullable<ReturnType<typeof pointOf>>) => `${point.source.source_type === 'ai_inbox' ? 'ai_inbox (review)' : point.source.source_type}: ${point.source.label}`;
+const sourceText = (point: NonNullable<ReturnType<typeof pointOf>>) =>
+  `${point.source.source_type === 'ai_inbox' ? 'ai_inbox (review)' : point.source.source_type}: ${point.source.label}`;
 
 /** What a PORTFOLIO_SOURCE cell must show, and the provenance sheet's link, from the emulator's records alone. */
 function expected(profileId: string, name: string, quarter: string, aggregate?: 'last'): { text: string; link: string } {
@@ -54,7 +56,10 @@ function expected(profileId: string, name: string, quarter: string, aggregate?: 
 
 /** The requests one read of these metrics' whole sourced series takes: 20 ids a request, 100 points a page. */
 function pagesOfOneRead(name: string): number {
-  const ids = state.metrics.filter((m) => m.company_id === DEMO_IDS.fund && m.portfolio_company_profile_id && norm(m.name) === norm(name)).map((m) => m.id.toLowerCase()).sort();
+  const ids = state.metrics
+    .filter((m) => m.company_id === DEMO_IDS.fund && m.portfolio_company_profile_id && norm(m.name) === norm(name))
+    .map((m) => m.id.toLowerCase())
+    .sort();
   let pages = 0;
   for (let i = 0; i < ids.length; i += 20) {
     const chunk = new Set(ids.slice(i, i + 20));
@@ -67,7 +72,7 @@ type Logged = Array<{ path: string; query: string }>;
 const pointReads = (requests: Logged) => requests.filter((r) => r.path === '/data_points');
 
 describe('PORTFOLIO_SOURCE on the demo fund', () => {
-  it('gives every cell of a block the emulator\'s source, each case as PORTFOLIO_VALUE shows it, from one batched include_source read', async () => {
+  it("gives every cell of a block the emulator's source, each case as PORTFOLIO_VALUE shows it, from one batched include_source read", async () => {
     const rt = stack.runtime();
     const fund = companies();
     await stack.takeRequests();
@@ -113,23 +118,34 @@ describe('PORTFOLIO_SOURCE on the demo fund', () => {
     expect(() => rt.runCustomFunction('PORTFOLIO_SOURCE', ['Fjord Logistics', 'Cahs', '2024-Q2'])).toThrow('No metric named "Cahs"');
   }, 120_000);
 
-  it('fills a fund model\'s block of one PORTFOLIO_SOURCE per cell, recalculated together, from one read', async () => {
+  it("fills a fund model's block of one PORTFOLIO_SOURCE per cell, recalculated together, from one read", async () => {
     // 256 cells at once are more executions than Apps Script allows per second (docs/platform.md, §14): this test
     // counts the reads the cells share, so the rate is off here (fund-model-truth.test.ts keeps it on).
     const rt = stack.runtime({ assumptions: { customFunctionsPerSecond: false } });
     const sheet = rt.spreadsheet.getActiveSheet();
     rt.spreadsheet.setActiveRange(sheet.getRange('A1'));
-    ok(rt.callServer('insertFundModel', [{ companyId: DEMO_IDS.fund, metricNames: ['Cash (last)'], periods: QUARTERS, startPeriod: null, endPeriod: null, aggregate: null }]));
+    ok(
+      rt.callServer('insertFundModel', [
+        { companyId: DEMO_IDS.fund, metricNames: ['Cash (last)'], periods: QUARTERS, startPeriod: null, endPeriod: null, aggregate: null },
+      ]),
+    );
     const fund = companies();
-    const labels = sheet.getRange(2, 1, fund.length, 1).getValues().map(([label]) => String(label));
+    const labels = sheet
+      .getRange(2, 1, fund.length, 1)
+      .getValues()
+      .map(([label]) => String(label));
     expect([...labels].sort()).toEqual(fund.map((c) => c.label).sort());
     await stack.takeRequests();
     const column = (n: number) => String.fromCharCode(64 + n);
-    const cells = labels.flatMap((_, r) => QUARTERS.map((__, q) => ({ cell: `${column(12 + q)}${2 + r}`, formula: `=PORTFOLIO_SOURCE($A${2 + r}, $A$1, ${column(2 + q)}$1)` })));
+    const cells = labels.flatMap((_, r) =>
+      QUARTERS.map((__, q) => ({ cell: `${column(12 + q)}${2 + r}`, formula: `=PORTFOLIO_SOURCE($A${2 + r}, $A$1, ${column(2 + q)}$1)` })),
+    );
     const done = await rt.recalculate(cells);
     expect(done.every((cell) => cell.ok)).toBe(true);
     const byLabel = new Map(fund.map((c) => [c.label, c.id]));
-    expect(labels.map((_, r) => QUARTERS.map((__, q) => sheet.getRange(2 + r, 12 + q).getValue()))).toEqual(labels.map((label) => QUARTERS.map((q) => expected(byLabel.get(label)!, 'Cash', q, 'last').text)));
+    expect(labels.map((_, r) => QUARTERS.map((__, q) => sheet.getRange(2 + r, 12 + q).getValue()))).toEqual(
+      labels.map((label) => QUARTERS.map((q) => expected(byLabel.get(label)!, 'Cash', q, 'last').text)),
+    );
     const reads = pointReads(await stack.takeRequests());
     expect(reads.every((r) => r.query.includes('include_source=true'))).toBe(true);
     expect(reads).toHaveLength(pagesOfOneRead('Cash'));
@@ -142,7 +158,11 @@ describe('the provenance sheet (buildProvenanceSheet)', () => {
     const fund = companies();
     const names = ['Cash (last)', 'Revenue'];
     await stack.takeRequests();
-    const report = ok<{ sheetName: string; rows: number; message: string }>(rt.callServer('buildProvenanceSheet', [{ companyId: DEMO_IDS.fund, metricNames: names, periods: QUARTERS, startPeriod: null, endPeriod: null, aggregate: null }]));
+    const report = ok<{ sheetName: string; rows: number; message: string }>(
+      rt.callServer('buildProvenanceSheet', [
+        { companyId: DEMO_IDS.fund, metricNames: names, periods: QUARTERS, startPeriod: null, endPeriod: null, aggregate: null },
+      ]),
+    );
     const reads = pointReads(await stack.takeRequests());
     expect(reads.every((r) => r.query.includes('include_source=true'))).toBe(true);
     expect(reads).toHaveLength(pagesOfOneRead('Cash') + pagesOfOneRead('Revenue'));
@@ -164,7 +184,11 @@ describe('the provenance sheet (buildProvenanceSheet)', () => {
       }
     }
     // Built again, it replaces itself.
-    ok(rt.callServer('buildProvenanceSheet', [{ companyId: DEMO_IDS.fund, metricNames: ['Revenue'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }]));
+    ok(
+      rt.callServer('buildProvenanceSheet', [
+        { companyId: DEMO_IDS.fund, metricNames: ['Revenue'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null },
+      ]),
+    );
     expect(rt.spreadsheet.getSheetByName('Provenance')!.getDataRange().getValues()).toHaveLength(1 + fund.length);
   }, 180_000);
 });

@@ -23,7 +23,12 @@ function namedInGuide(markdown: string): string[] {
 
 /** The visible text of an element's inner HTML: tags dropped, entities of the page's text decoded, spaces folded. */
 function textOf(html: string): string {
-  return html.replace(/<[^>]*>/g, '').replace(/&hellip;/g, '…').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&hellip;/g, '…')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The tabs and buttons in the page's HTML as served (dist's sidebar, through HtmlService). */
@@ -37,15 +42,17 @@ function controlsOfPage(html: string): string[] {
  */
 function controlsOfCode(): Array<{ label: string; pattern: RegExp; file: string }> {
   const dir = path.join(ROOT, 'sidebar');
-  return readdirSync(dir).filter((name) => name.endsWith('.ts')).flatMap((file) => {
-    const source = readFileSync(path.join(dir, file), 'utf8');
-    return [...source.matchAll(/el\(\s*'button'\s*,\s*\{[^}]*\}\s*,\s*(['`])((?:(?!\1).)+)\1\s*\)/g)].map((match) => {
-      const label = match[2]!;
-      const parts = label.split(/\$\{(?:[^{}]|\{[^{}]*\})*\}/);
-      const pattern = new RegExp(`^${parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`);
-      return { label, pattern, file };
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.ts'))
+    .flatMap((file) => {
+      const source = readFileSync(path.join(dir, file), 'utf8');
+      return [...source.matchAll(/el\(\s*'button'\s*,\s*\{[^}]*\}\s*,\s*(['`])((?:(?!\1).)+)\1\s*\)/g)].map((match) => {
+        const label = match[2]!;
+        const parts = label.split(/\$\{(?:[^{}]|\{[^{}]*\})*\}/);
+        const pattern = new RegExp(`^${parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`);
+        return { label, pattern, file };
+      });
     });
-  });
 }
 
 let stack: Stack;

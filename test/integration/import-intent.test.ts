@@ -38,7 +38,8 @@ it('names a column whose header it does not recognise, sends nothing, and import
   const refused = rt.callServer('startImport', [{ kind: 'contacts', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:C2' }]) as { ok: boolean; error: string };
   expect(refused).toEqual({
     ok: false,
-    error: 'The contact import does not recognise the header of C "Contact list names", so nothing in this column would be sent. ' +
+    error:
+      'The contact import does not recognise the header of C "Contact list names", so nothing in this column would be sent. ' +
       'Rename it to a recognised header (Email, First name, Last name, Title, Contact lists, Contact id), or choose to ignore this column.',
   });
   expect(await writes()).toEqual([]);
@@ -114,7 +115,12 @@ it('matches a profile by name without renaming it, and refuses a name two profil
   const done = await runImport(rt, 'profiles', 'Sheet1!A1:B3');
   expect(done.report!.totals).toMatchObject({ updated: 1, failed: 1 });
   expect(done.report!.problems).toEqual([
-    { sheetRow: 3, label: 'cirrus systems', outcome: 'failed', reason: '2 profiles of this fund are named "cirrus systems": put the id of the one you mean in the id column' },
+    {
+      sheetRow: 3,
+      label: 'cirrus systems',
+      outcome: 'failed',
+      reason: '2 profiles of this fund are named "cirrus systems": put the id of the one you mean in the id column',
+    },
   ]);
   expect(await writes()).toEqual([`PUT /portfolio_company_profiles/${acme.id}`]);
   const after = await stack.emulator.control.state();
@@ -122,9 +128,12 @@ it('matches a profile by name without renaming it, and refuses a name two profil
   expect(after.portfolio_company_profiles.filter((p) => p.name.trim() === 'Cirrus Systems')).toEqual(cirrus);
 });
 
-it('reports a cancel during a rate-limit wait as the person\'s cancel, not the rate limit', async () => {
+it("reports a cancel during a rate-limit wait as the person's cancel, not the rate limit", async () => {
   const rt = stack.runtime();
-  rt.spreadsheet.getActiveSheet().getRange('A1:A4').setValues([['Email'], ['a1@example.com'], ['a2@example.com'], ['a3@example.com']]);
+  rt.spreadsheet
+    .getActiveSheet()
+    .getRange('A1:A4')
+    .setValues([['Email'], ['a1@example.com'], ['a2@example.com'], ['a3@example.com']]);
   let handle = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'contacts', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:A4' }]));
   await stack.emulator.control.faults({ next429: 1_000 });
   for (let i = 0; !handle.progress.waitingForRateLimitMs && i < 5; i++) handle = ok<ImportHandle>(rt.callServer('continueImport', [handle.importId]));
@@ -138,7 +147,8 @@ it('reports a cancel during a rate-limit wait as the person\'s cancel, not the r
 
 describe('renames', () => {
   const profileNamed = async (id: string) => (await stack.emulator.control.state()).portfolio_company_profiles.find((p) => p.id === id)!;
-  const preview = (rt: GasRuntime, range: string) => ok<ImportColumnCheck>(rt.callServer('checkImportColumns', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range }]));
+  const preview = (rt: GasRuntime, range: string) =>
+    ok<ImportColumnCheck>(rt.callServer('checkImportColumns', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range }]));
 
   it('never renames by case: run 1 matches "AURORA ROBOTICS" by name and writes the id back, run 2 matches by id and sends nothing', async () => {
     // The demo fund's own "Aurora Robotics".
@@ -176,17 +186,28 @@ describe('renames', () => {
     // The demo fund's own "Aurora Robotics".
     const aurora = state.portfolio_company_profiles.find((p) => p.company_id === DEMO_IDS.fund && p.name === 'Aurora Robotics');
     const rt = stack.runtime();
-    rt.spreadsheet.getActiveSheet().getRange('A1:B2').setValues([['Name', 'Profile id'], ['Aurora Robotics Inc', aurora!.id]]);
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange('A1:B2')
+      .setValues([
+        ['Name', 'Profile id'],
+        ['Aurora Robotics Inc', aurora!.id],
+      ]);
     await stack.takeRequests();
 
     const check = preview(rt, 'Sheet1!A1:B2');
     expect(check.renames).toEqual([{ sheetRow: 2, profileId: aurora!.id, from: 'Aurora Robotics', to: 'Aurora Robotics Inc' }]);
     const refused = rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B2' }]) as { ok: boolean; error: string };
-    expect(refused).toEqual({ ok: false, error: expect.stringMatching(/^The profile import would rename 1 profile: row 2: "Aurora Robotics" → "Aurora Robotics Inc"\. Nothing was sent\./) });
+    expect(refused).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^The profile import would rename 1 profile: row 2: "Aurora Robotics" → "Aurora Robotics Inc"\. Nothing was sent\./),
+    });
     expect(await writes()).toEqual([]);
     expect((await profileNamed(aurora!.id)).name).toBe('Aurora Robotics');
 
-    let handle = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B2', renames: check.renames }]));
+    let handle = ok<ImportHandle>(
+      rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B2', renames: check.renames }]),
+    );
     for (let i = 0; !handle.report && i < 20; i++) handle = ok<ImportHandle>(rt.callServer('continueImport', [handle.importId]));
     expect(handle.report!.summary).toBe('1 row read: 1 updated.');
     expect(await writes()).toEqual([`PUT /portfolio_company_profiles/${aurora!.id}`]);
@@ -229,15 +250,35 @@ it('compares each update with the server just before writing it: a field a colle
   const newCurrency = second!.currency === 'CHF' ? 'SEK' : 'CHF';
   expect(after.portfolio_company_profiles.find((p) => p.id === second!.id)!.currency).toBe(newCurrency);
   expect(handle.report!.totals).toMatchObject({ updated: 1, conflict: 1 });
-  expect(handle.report!.problems).toEqual([{
-    sheetRow: 2, label: first!.name, outcome: 'conflict',
-    reason: `changed on the server since the import was planned (website: ${JSON.stringify(first!.website_url ?? '')} then, "https://colleague.example" now), so the row was not written and that change is kept: import again to plan it against the server as it is now`.replace('"" then', 'a blank then'),
-  }]);
+  expect(handle.report!.problems).toEqual([
+    {
+      sheetRow: 2,
+      label: first!.name,
+      outcome: 'conflict',
+      reason:
+        `changed on the server since the import was planned (website: ${JSON.stringify(first!.website_url ?? '')} then, "https://colleague.example" now), so the row was not written and that change is kept: import again to plan it against the server as it is now`.replace(
+          '"" then',
+          'a blank then',
+        ),
+    },
+  ]);
   expect(sheet.getRange('E2').getValue()).toMatch(/^conflict: changed on the server/);
 
-  const log = rt.spreadsheet.getSheetByName('Pushes')!.getDataRange().getValues().slice(1).map((row) => row.slice(2, 8));
+  const log = rt.spreadsheet
+    .getSheetByName('Pushes')!
+    .getDataRange()
+    .getValues()
+    .slice(1)
+    .map((row) => row.slice(2, 8));
   expect(log).toEqual([
-    ['Import profiles', `${first!.name} › website`, '', 'https://colleague.example', 'https://analyst.example', expect.stringMatching(/^conflict: changed on the server/)],
+    [
+      'Import profiles',
+      `${first!.name} › website`,
+      '',
+      'https://colleague.example',
+      'https://analyst.example',
+      expect.stringMatching(/^conflict: changed on the server/),
+    ],
     ['Import profiles', `${second!.name} › currency`, '', second!.currency ?? '', newCurrency, 'updated'],
   ]);
 });

@@ -38,12 +38,27 @@ describe('Check this installation', () => {
     const report = await check(rt);
     expect(notPassing(report)).toEqual([]);
     expect(report.checks.map((c) => c.name)).toEqual([
-      CHECK.scopes, CHECK.api, CHECK.allowlist, CHECK.cache, CHECK.zones, CHECK.trigger, CHECK.file,
-      CHECK.probe, CHECK.activeRange, CHECK.sharedCache, CHECK.dateArguments, CHECK.returnedDates, CHECK.recalculation, CHECK.writtenDates, CHECK.quotas,
+      CHECK.scopes,
+      CHECK.api,
+      CHECK.allowlist,
+      CHECK.cache,
+      CHECK.zones,
+      CHECK.trigger,
+      CHECK.file,
+      CHECK.probe,
+      CHECK.activeRange,
+      CHECK.sharedCache,
+      CHECK.dateArguments,
+      CHECK.returnedDates,
+      CHECK.recalculation,
+      CHECK.writtenDates,
+      CHECK.quotas,
     ]);
     expect(named(report, CHECK.api).detail).toBe(`The API at ${stack.emulator.url} accepted the saved token.`);
     expect(report.summary).toMatch(/^All 15 checks passed/);
-    expect(named(report, CHECK.file).detail).toBe('You own this spreadsheet (owner@example.com): formulas here use your API connection and the companies you allow, whoever opens it.');
+    expect(named(report, CHECK.file).detail).toBe(
+      'You own this spreadsheet (owner@example.com): formulas here use your API connection and the companies you allow, whoever opens it.',
+    );
 
     const written = rt.spreadsheet.getSheetByName(report.sheetName)!;
     expect(written.getRange(7, 1, 1, 3).getValues()).toEqual([['Check', 'Status', 'What it means and what to do']]);
@@ -75,14 +90,21 @@ describe('Check this installation', () => {
     const report = ok<InstallationReport>(await running);
     expect(live).toEqual({ done: [report.checks[0]], running: CHECK.api });
     expect(ok(await rt.callServerAsync('getInstallationCheckProgress', [progressId]))).toEqual({ done: report.checks, running: null });
-    expect(rt.callServer('getInstallationCheckProgress', ['not-an-id'])).toEqual({ ok: false, error: expect.stringMatching(/^The progress id must be an id like/) });
+    expect(rt.callServer('getInstallationCheckProgress', ['not-an-id'])).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^The progress id must be an id like/),
+    });
   });
 
   it('says the API refused the saved token, with its address and never the token', async () => {
     const token = 'refused-token-0123456789abcdef';
     const rt = runtime({ token });
     const report = await check(rt);
-    expect(named(report, CHECK.api)).toEqual({ name: CHECK.api, status: 'fail', detail: expect.stringContaining(`The API at ${stack.emulator.url} refused the saved token (HTTP 401)`) });
+    expect(named(report, CHECK.api)).toEqual({
+      name: CHECK.api,
+      status: 'fail',
+      detail: expect.stringContaining(`The API at ${stack.emulator.url} refused the saved token (HTTP 401)`),
+    });
     expect(named(report, CHECK.allowlist).status).toBe('pass');
     expect(JSON.stringify(report)).not.toContain(token);
     expect(sheetText(rt, report.sheetName)).not.toContain(token);
@@ -108,7 +130,9 @@ describe('Check this installation', () => {
   it('fails the permissions check when a scope of the manifest was not granted', async () => {
     const report = await check(runtime({ oauthScopes: SCOPES.filter((scope) => !scope.endsWith('container.ui')) }));
     expect(notPassing(report)).toEqual([[CHECK.scopes, 'fail']]);
-    expect(named(report, CHECK.scopes).detail).toContain('is not granted: "Display and run third-party web content in prompts and sidebars inside Google applications" (without it: the menu and the sidebar)');
+    expect(named(report, CHECK.scopes).detail).toContain(
+      'is not granted: "Display and run third-party web content in prompts and sidebars inside Google applications" (without it: the menu and the sidebar)',
+    );
   });
 
   it('lists each declined scope with what stops without it, and the lines that need one say so', async () => {
@@ -116,11 +140,18 @@ describe('Check this installation', () => {
     const rt = runtime();
     rt.authorize('owner@example.com', { decline: declined });
     const report = await check(rt);
-    expect(notPassing(report)).toEqual([[CHECK.scopes, 'fail'], [CHECK.trigger, 'fail']]);
+    expect(notPassing(report)).toEqual([
+      [CHECK.scopes, 'fail'],
+      [CHECK.trigger, 'fail'],
+    ]);
     const scopes = named(report, CHECK.scopes).detail;
-    expect(scopes).toContain('Some permissions the add-in asks for are not granted: "Allow this application to run when you are not present" (without it: scheduled snapshot refreshes); "See your primary Google Account email address" (without it: telling whether you own this spreadsheet, and your email in the Pushes sheet). Everything else works.');
+    expect(scopes).toContain(
+      'Some permissions the add-in asks for are not granted: "Allow this application to run when you are not present" (without it: scheduled snapshot refreshes); "See your primary Google Account email address" (without it: telling whether you own this spreadsheet, and your email in the Pushes sheet). Everything else works.',
+    );
     expect(scopes).toContain('open https://script.google.com/macros/d/');
-    expect(named(report, CHECK.trigger).detail).toMatch(/^Not tested: Scheduling a snapshot refresh needs the permission "Allow this application to run when you are not present"/);
+    expect(named(report, CHECK.trigger).detail).toMatch(
+      /^Not tested: Scheduling a snapshot refresh needs the permission "Allow this application to run when you are not present"/,
+    );
     expect(rt.triggers.list()).toEqual([]);
   });
 
@@ -129,7 +160,10 @@ describe('Check this installation', () => {
     rt.authorize('owner@example.com', { decline: SCOPES.filter((scope) => scope.endsWith('external_request')) });
     await stack.takeRequests();
     const report = await check(rt);
-    expect(named(report, CHECK.api)).toMatchObject({ status: 'fail', detail: expect.stringContaining('Reaching the API needs the permission "Connect to an external service"') });
+    expect(named(report, CHECK.api)).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('Reaching the API needs the permission "Connect to an external service"'),
+    });
     expect(named(report, CHECK.allowlist).status).toBe('degraded');
     expect(await stack.takeRequests()).toEqual([]);
   });
@@ -149,14 +183,14 @@ describe('Check this installation', () => {
 
   const SWITCHED: Array<[string, PlatformAssumptions, string]> = [
     ['the active range is not the calling cell', { activeRangeIsCallingCell: false }, CHECK.activeRange],
-    ['formulas do not share the owner\'s cache', { sharedCachesAcrossExecutions: false }, CHECK.sharedCache],
+    ["formulas do not share the owner's cache", { sharedCachesAcrossExecutions: false }, CHECK.sharedCache],
     ['Intl does not know the zones', { intlKnowsZone: false }, CHECK.zones],
     ['identical formula text is not recalculated', { identicalFormulaRecalculates: false }, CHECK.recalculation],
-    ['date arguments are built in the script\'s zone', { datesInScriptZone: true }, CHECK.dateArguments],
+    ["date arguments are built in the script's zone", { datesInScriptZone: true }, CHECK.dateArguments],
     ['a date a script writes gets no date format', { writtenDatesGetDateFormat: false }, CHECK.writtenDates],
   ];
 
-  it('fails the returned-dates check when a Date a formula returns is shown on the script\'s clock (no way for the add-in to be right then)', async () => {
+  it("fails the returned-dates check when a Date a formula returns is shown on the script's clock (no way for the add-in to be right then)", async () => {
     const report = await check(runtime({ assumptions: { returnedDatesInScriptZone: true } }));
     expect(notPassing(report)).toEqual([[CHECK.returnedDates, 'fail']]);
     expect(named(report, CHECK.returnedDates).detail).toContain('shows as 2024-01-15 05:00 here');

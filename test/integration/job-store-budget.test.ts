@@ -26,14 +26,19 @@ function leaveJobs(rt: GasRuntime, jobs: Array<{ kind: string; id: string; statu
   const index: JobIndexEntry[] = [];
   for (const job of jobs) {
     const half = Math.floor((job.kb * 1024) / 2);
-    pieced.put(jobStateKey(job.kind, job.id), JSON.stringify({ sheetName: 'Sheet1', state: { status: job.status, version: 2 }, codes: '€'.repeat(Math.floor(half / 3)) + 'p'.repeat(half) }));
+    pieced.put(
+      jobStateKey(job.kind, job.id),
+      JSON.stringify({ sheetName: 'Sheet1', state: { status: job.status, version: 2 }, codes: '€'.repeat(Math.floor(half / 3)) + 'p'.repeat(half) }),
+    );
     index.push({ kind: job.kind, id: job.id, startedAt: job.startedAt, spreadsheet: rt.spreadsheet.getId() });
   }
   props.setProperty(JOBS_INDEX_KEY, JSON.stringify(index));
 }
 
 function storeBytes(rt: GasRuntime, filter: (key: string) => boolean = () => true): number {
-  return Object.entries(rt.properties.user(OWNER).getProperties()).filter(([key]) => filter(key)).reduce((sum, [key, value]) => sum + utf8Bytes(key) + utf8Bytes(value), 0);
+  return Object.entries(rt.properties.user(OWNER).getProperties())
+    .filter(([key]) => filter(key))
+    .reduce((sum, [key, value]) => sum + utf8Bytes(key) + utf8Bytes(value), 0);
 }
 
 const isJobStore = (key: string) => key.startsWith('job') || key === JOBS_INDEX_KEY;
@@ -65,16 +70,24 @@ it('refuses a new push while paused jobs hold the budget, naming them; the setti
   );
   // Refused before the first PUT; the kept jobs are as they were.
   expect((await stack.emulator.control.requests()).filter((r) => r.method === 'PUT')).toHaveLength(0);
-  expect(Object.fromEntries(Object.entries(rt.properties.user(OWNER).getProperties()).filter(([key]) => isJobStore(key))))
-    .toEqual(Object.fromEntries(Object.entries(before).filter(([key]) => isJobStore(key))));
+  expect(Object.fromEntries(Object.entries(rt.properties.user(OWNER).getProperties()).filter(([key]) => isJobStore(key)))).toEqual(
+    Object.fromEntries(Object.entries(before).filter(([key]) => isJobStore(key))),
+  );
 
   // An audit build is refused the same way, and leaves no hidden sheet behind for its pages.
   const build = rt.callServer('startAuditBuild', [DEMO_IDS.fund]) as Rpc<unknown>;
   expect(build).toMatchObject({ ok: false, error: expect.stringMatching(/^This audit build was not started: the 350 KB/) });
-  expect(rt.spreadsheet.getSheets().map((sheet) => sheet.getName()).filter((name) => name.startsWith('Audit build'))).toEqual([]);
+  expect(
+    rt.spreadsheet
+      .getSheets()
+      .map((sheet) => sheet.getName())
+      .filter((name) => name.startsWith('Audit build')),
+  ).toEqual([]);
 
   // The settings beside the jobs: saved, the token included (the emulator's, checked against it).
-  const saved = rt.callServer('saveSettings', [{ token: stack.emulator.token, baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.startup }]) as Rpc<unknown>;
+  const saved = rt.callServer('saveSettings', [
+    { token: stack.emulator.token, baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.startup },
+  ]) as Rpc<unknown>;
   expect(saved).toMatchObject({ ok: true });
   expect(rt.properties.user(OWNER).getProperty('METRICS_DEFAULT_COMPANY_ID')).toBe(DEMO_IDS.startup);
   expect(storeBytes(rt)).toBeLessThan(500 * 1024);
@@ -89,7 +102,9 @@ it('keeps two paused jobs of the largest size a job may keep, and still saves th
     { kind: 'import', id: 'e0000000-0000-4000-8000-000000000007', status: 'paused', kb: largest, startedAt: now - HOUR },
   ]);
   expect(storeBytes(rt, isJobStore)).toBeGreaterThan(330 * 1024);
-  const saved = rt.callServer('saveSettings', [{ token: stack.emulator.token, baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.startup }]) as Rpc<unknown>;
+  const saved = rt.callServer('saveSettings', [
+    { token: stack.emulator.token, baseUrl: stack.emulator.url, defaultCompanyId: DEMO_IDS.startup },
+  ]) as Rpc<unknown>;
   expect(saved).toMatchObject({ ok: true });
   auditWithOneEdit(rt);
   const handle = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));

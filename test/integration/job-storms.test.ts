@@ -34,24 +34,37 @@ function fill(rt: GasRuntime, rows: string[][]): string {
 }
 
 function request(range: string, metricId: string): ExportRequest {
-  return { companyId: DEMO_IDS.fund, range, spec: { layout: 'long', metricId, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false }, writeStatus: false };
+  return {
+    companyId: DEMO_IDS.fund,
+    range,
+    spec: { layout: 'long', metricId, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false },
+    writeStatus: false,
+  };
 }
 
 /** Every date the API confirmed storing, once per confirmed PUT that carried it. */
 function confirmedDates(requests: LoggedRequest[]): string[] {
-  return requests.filter((r) => r.method === 'PUT' && r.status === 200).flatMap((r) => (r.body as { data_points: Array<{ date: string }> }).data_points.map((p) => p.date));
+  return requests
+    .filter((r) => r.method === 'PUT' && r.status === 200)
+    .flatMap((r) => (r.body as { data_points: Array<{ date: string }> }).data_points.map((p) => p.date));
 }
 
 /** The job's own keys in the owner's properties and cache: a finished job leaves none. */
 function leftovers(rt: GasRuntime, jobId: string): string[] {
   const properties = Object.keys(rt.properties.user(OWNER).getProperties()).filter((key) => key.includes(jobId) || key === 'JOBS_INDEX');
-  const cached = rt.cache.user(OWNER)._keys().filter((key) => key.includes(jobId));
+  const cached = rt.cache
+    .user(OWNER)
+    ._keys()
+    .filter((key) => key.includes(jobId));
   return [...properties, ...cached];
 }
 
 async function storedValues(metricId: string): Promise<string[][]> {
   const state = await stack.emulator.control.state();
-  return state.data_points.filter((p) => p.metric_id === metricId).sort((a, b) => a.date.localeCompare(b.date)).map((p) => [p.date, p.value ?? '']);
+  return state.data_points
+    .filter((p) => p.metric_id === metricId)
+    .sort((a, b) => a.date.localeCompare(b.date))
+    .map((p) => [p.date, p.value ?? '']);
 }
 
 it('exports 2,500 rows with the cache losing entries between and during steps: every row stored once, Resume kept, nothing left behind', async () => {
@@ -106,7 +119,10 @@ it('exports 2,500 rows with the cache losing entries between and during steps: e
 
 /** Refused requests' arrival times (emulator clock, ms), in order. */
 function refusals(requests: LoggedRequest[]): number[] {
-  return requests.filter((r) => r.status === 429).map((r) => Date.parse(r.time)).sort((a, b) => a - b);
+  return requests
+    .filter((r) => r.status === 429)
+    .map((r) => Date.parse(r.time))
+    .sort((a, b) => a - b);
 }
 
 /**
@@ -191,7 +207,12 @@ it('gives the audit push the same: one refused request per growing interval, eve
   await stack.emulator.control.rateLimit({ limit: 500, windowSeconds: 300, retryAfter: false, freshWindow: true });
   await stack.emulator.control.faults({ throttleForMs: STORM_MS });
   await stack.emulator.control.clearRequests();
-  const done = await driveThroughStorm(rt, first, (h) => rt.callServer('continueAuditPush', [h.pushId]), (h) => rt.callServer('resumeAuditPush', [h.pushId]));
+  const done = await driveThroughStorm(
+    rt,
+    first,
+    (h) => rt.callServer('continueAuditPush', [h.pushId]),
+    (h) => rt.callServer('resumeAuditPush', [h.pushId]),
+  );
   expect(done.progress).toMatchObject({ status: 'done', cellsDone: profiles.length, cellsTotal: profiles.length });
   const requests = await stack.emulator.control.requests();
   expectOnePerInterval('audit push', requests, 25);
@@ -215,7 +236,12 @@ it('gives the profile import the same: one refused POST per growing interval, no
   await stack.emulator.control.rateLimit({ limit: 500, windowSeconds: 300, retryAfter: false, freshWindow: true });
   await stack.emulator.control.faults({ throttleForMs: STORM_MS });
   await stack.emulator.control.clearRequests();
-  const done = await driveThroughStorm(rt, started, (h) => rt.callServer('continueImport', [h.importId]), (h) => rt.callServer('resumeImport', [h.importId]));
+  const done = await driveThroughStorm(
+    rt,
+    started,
+    (h) => rt.callServer('continueImport', [h.importId]),
+    (h) => rt.callServer('resumeImport', [h.importId]),
+  );
   expect(done.progress).toMatchObject({ status: 'done', rowsDone: names.length });
   const requests = await stack.emulator.control.requests();
   expectOnePerInterval('profile import', requests, 1);

@@ -25,20 +25,27 @@ async function createFund(): Promise<Fund> {
   const { companies } = await control.fixtures({ companies: [{ name: 'Builder Fund', kind: 'investor' }] });
   const fundId = companies[0]!.id;
   const names = ['Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc'];
-  const profiles = (await control.fixtures({ portfolio_company_profiles: names.map((name) => ({ company_id: fundId, name, fiscal_year_end_month: 12 })) })).portfolio_company_profiles;
+  const profiles = (await control.fixtures({ portfolio_company_profiles: names.map((name) => ({ company_id: fundId, name, fiscal_year_end_month: 12 })) }))
+    .portfolio_company_profiles;
   const [alpha, beta, gamma, delta] = profiles.map((p) => p.id);
   const specs: Array<[string, string, string, string]> = [
-    ['alphaRevenue', alpha!, 'Revenue', 'quarterly'], ['alphaCash', alpha!, 'Cash', 'monthly'],
-    ['betaRevenue', beta!, 'revenue ', 'quarterly'], ['betaHeadcount', beta!, 'Headcount', 'monthly'],
-    ['gammaRevenue1', gamma!, 'Revenue', 'quarterly'], ['gammaRevenue2', gamma!, ' REVENUE', 'quarterly'],
+    ['alphaRevenue', alpha!, 'Revenue', 'quarterly'],
+    ['alphaCash', alpha!, 'Cash', 'monthly'],
+    ['betaRevenue', beta!, 'revenue ', 'quarterly'],
+    ['betaHeadcount', beta!, 'Headcount', 'monthly'],
+    ['gammaRevenue1', gamma!, 'Revenue', 'quarterly'],
+    ['gammaRevenue2', gamma!, ' REVENUE', 'quarterly'],
     ['deltaCash', delta!, 'Cash', 'monthly'],
   ];
-  const metrics = (await control.fixtures({
-    metrics: specs.map(([, profile, name, frequency]) => ({ company_id: fundId, portfolio_company_profile_id: profile, name, frequency, unit: 'USD' })),
-  })).metrics;
+  const metrics = (
+    await control.fixtures({
+      metrics: specs.map(([, profile, name, frequency]) => ({ company_id: fundId, portfolio_company_profile_id: profile, name, frequency, unit: 'USD' })),
+    })
+  ).metrics;
   const metric = Object.fromEntries(specs.map(([key], i) => [key, metrics[i]!.id]));
   const points: Array<{ metric_id: string; date: string; value: string | null }> = [];
-  const series = (key: string, dates: string[], value: (i: number) => string | null) => dates.forEach((date, i) => points.push({ metric_id: metric[key]!, date, value: value(i) }));
+  const series = (key: string, dates: string[], value: (i: number) => string | null) =>
+    dates.forEach((date, i) => points.push({ metric_id: metric[key]!, date, value: value(i) }));
   series('alphaRevenue', QUARTERS_2024, (i) => (i === 2 ? null : `${100 + i}.0`));
   series('alphaCash', MONTHS_2024, (i) => `${50 + i}`);
   series('betaRevenue', QUARTERS_2024, (i) => (i === 3 ? '' : '141.6666666666666'));
@@ -101,23 +108,82 @@ describe('insertPortfolioGrid', () => {
     const fund = await createFund();
     const rt = runtimeFor(fund);
     const sheet = selectCell(rt, 'B2');
-    const report = ok<{ range: string }>(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'metric', metricNames: ['Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q3', mode: 'formula' }]));
+    const report = ok<{ range: string }>(
+      rt.callServer('insertPortfolioGrid', [
+        { companyId: fund.fundId, kind: 'metric', metricNames: ['Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q3', mode: 'formula' },
+      ]),
+    );
     expect(report.range).toBe('Sheet1!B2');
     expect(sheet.getRange('B2').getFormula()).toBe(`=PORTFOLIO_METRIC("Revenue", {"2024-Q1","2024-Q2","2024-Q3"}, "${fund.fundId}")`);
     selectCell(rt, 'B20');
-    ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Say "hi"', 'Cash'], periods: [], startPeriod: '2024-01', endPeriod: '2024-06', mode: 'formula' }]));
+    ok(
+      rt.callServer('insertPortfolioGrid', [
+        {
+          companyId: fund.fundId,
+          kind: 'coverage',
+          metricNames: ['Say "hi"', 'Cash'],
+          periods: [],
+          startPeriod: '2024-01',
+          endPeriod: '2024-06',
+          mode: 'formula',
+        },
+      ]),
+    );
     expect(sheet.getRange('B20').getFormula()).toBe(`=PORTFOLIO_COVERAGE({"Say ""hi""","Cash"}, "2024-01", "2024-06", "${fund.fundId}")`);
     // The aggregate chosen is PORTFOLIO_METRIC's name's own ("Cash (last)"); PORTFOLIO_COVERAGE's reporting rule goes last.
     selectCell(rt, 'B10');
-    ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: 'last', mode: 'formula' }]));
+    ok(
+      rt.callServer('insertPortfolioGrid', [
+        {
+          companyId: fund.fundId,
+          kind: 'metric',
+          metricNames: ['Cash'],
+          periods: [],
+          startPeriod: '2024-Q1',
+          endPeriod: '2024-Q2',
+          aggregate: 'last',
+          mode: 'formula',
+        },
+      ]),
+    );
     expect(sheet.getRange('B10').getFormula()).toBe(`=PORTFOLIO_METRIC("Cash (last)", {"2024-Q1","2024-Q2"}, "${fund.fundId}")`);
     selectCell(rt, 'B25');
-    ok(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: 'last', mode: 'formula' }]));
+    ok(
+      rt.callServer('insertPortfolioGrid', [
+        {
+          companyId: fund.fundId,
+          kind: 'coverage',
+          metricNames: ['Cash'],
+          periods: [],
+          startPeriod: '2024-Q1',
+          endPeriod: '2024-Q2',
+          aggregate: 'last',
+          mode: 'formula',
+        },
+      ]),
+    );
     expect(sheet.getRange('B25').getFormula()).toBe(`=PORTFOLIO_COVERAGE("Cash", "2024-Q1", "2024-Q2", "${fund.fundId}", "last")`);
-    expect(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: 'median', mode: 'formula' }])).toMatchObject({ ok: false, error: expect.stringMatching(/^Unknown aggregate "median"/) });
+    expect(
+      rt.callServer('insertPortfolioGrid', [
+        {
+          companyId: fund.fundId,
+          kind: 'metric',
+          metricNames: ['Cash'],
+          periods: ['2024-Q1'],
+          startPeriod: null,
+          endPeriod: null,
+          aggregate: 'median',
+          mode: 'formula',
+        },
+      ]),
+    ).toMatchObject({ ok: false, error: expect.stringMatching(/^Unknown aggregate "median"/) });
     // A wrong label is refused before anything is written.
     selectCell(rt, 'B30');
-    expect(rt.callServer('insertPortfolioGrid', [{ companyId: fund.fundId, kind: 'coverage', metricNames: ['Cash'], periods: [], startPeriod: 'Q1 FY2024', endPeriod: '2024-Q2', mode: 'formula' }])).toMatchObject({ ok: false });
+    expect(
+      rt.callServer('insertPortfolioGrid', [
+        { companyId: fund.fundId, kind: 'coverage', metricNames: ['Cash'], periods: [], startPeriod: 'Q1 FY2024', endPeriod: '2024-Q2', mode: 'formula' },
+      ]),
+    ).toMatchObject({ ok: false });
     expect(sheet.getRange('B30').getFormula()).toBe('');
   });
 
@@ -126,7 +192,15 @@ describe('insertPortfolioGrid', () => {
     const rt = runtimeFor(fund);
     const sheet = selectCell(rt, 'C3');
     await stack.takeRequests();
-    const request = { companyId: fund.fundId, kind: 'metric', metricNames: ['revenue'], periods: ['2024-Q1', '2024-Q3', '2024-Q4'], startPeriod: null, endPeriod: null, mode: 'snapshot' };
+    const request = {
+      companyId: fund.fundId,
+      kind: 'metric',
+      metricNames: ['revenue'],
+      periods: ['2024-Q1', '2024-Q3', '2024-Q4'],
+      startPeriod: null,
+      endPeriod: null,
+      mode: 'snapshot',
+    };
     const report = ok<{ range: string; rows: number }>(rt.callServer('insertPortfolioGrid', [request]));
     expect(report).toMatchObject({ range: 'Sheet1!C3:G8', rows: 5 });
     const cold = await stack.takeRequests();
@@ -144,21 +218,39 @@ describe('insertPortfolioGrid', () => {
     // The same table as the custom function's, read from the same (now warm) cache.
     expect(rt.runCustomFunction('PORTFOLIO_METRIC', ['revenue', [['2024-Q1', '2024-Q3', '2024-Q4']]])).toEqual(written);
     expect(await stack.takeRequests()).toHaveLength(0);
-    expect(rt.callServer('insertPortfolioGrid', [request])).toEqual({ ok: false, error: 'The cells C3:G8 are not all empty. Select an empty cell with room for 6 rows and 5 columns.' });
-    expect(rt.callServer('insertPortfolioGrid', [{ ...request, metricNames: ['Revenue', 'Cash'] }])).toMatchObject({ ok: false, error: expect.stringContaining('one name') });
+    expect(rt.callServer('insertPortfolioGrid', [request])).toEqual({
+      ok: false,
+      error: 'The cells C3:G8 are not all empty. Select an empty cell with room for 6 rows and 5 columns.',
+    });
+    expect(rt.callServer('insertPortfolioGrid', [{ ...request, metricNames: ['Revenue', 'Cash'] }])).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('one name'),
+    });
   });
 
   it('writes a snapshot of Cash at quarter end with "last", and refreshes it with the same aggregate', async () => {
     const fund = await createFund();
     const rt = runtimeFor(fund);
     const sheet = selectCell(rt, 'A1');
-    const request = { companyId: fund.fundId, kind: 'metric', metricNames: ['Cash'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q3', aggregate: 'last', mode: 'snapshot' };
+    const request = {
+      companyId: fund.fundId,
+      kind: 'metric',
+      metricNames: ['Cash'],
+      periods: [],
+      startPeriod: '2024-Q1',
+      endPeriod: '2024-Q3',
+      aggregate: 'last',
+      mode: 'snapshot',
+    };
     ok(rt.callServer('insertPortfolioGrid', [request]));
     const none = [...Array(3).fill('no metric "Cash"'), ''];
     const expected = [
       ['Company', '2024-Q1', '2024-Q2', '2024-Q3', 'Unit'],
       // Alpha's monthly Cash in March, June and September; Delta's is null from July.
-      ['Alpha Labs', 52, 55, 58, 'USD'], ['Beta Works', ...none], ['Gamma Co', ...none], ['Delta Inc', 9, 9, '', 'USD'],
+      ['Alpha Labs', 52, 55, 58, 'USD'],
+      ['Beta Works', ...none],
+      ['Gamma Co', ...none],
+      ['Delta Inc', 9, 9, '', 'USD'],
       ['Companies with a value', '2 of 4', '2 of 4', '1 of 4', 'USD'],
     ];
     expect(sheet.getRange('A1:E6').getValues()).toEqual(expected);
@@ -174,13 +266,41 @@ describe('insertFundModel', () => {
     const fund = await createFund();
     const rt = runtimeFor(fund);
     const sheet = selectCell(rt, 'B3');
-    const report = ok<{ range: string; message: string }>(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash (last)', 'Revenue'], periods: [], startPeriod: '2024-Q1', endPeriod: '2024-Q2', aggregate: null, formulas: 'cell' }]));
+    const report = ok<{ range: string; message: string }>(
+      rt.callServer('insertFundModel', [
+        {
+          companyId: fund.fundId,
+          metricNames: ['Cash (last)', 'Revenue'],
+          periods: [],
+          startPeriod: '2024-Q1',
+          endPeriod: '2024-Q2',
+          aggregate: null,
+          formulas: 'cell',
+        },
+      ]),
+    );
     // Two blocks of a name row, four company rows and a coverage line, a blank row between.
     expect(report.range).toBe('Sheet1!B3:E15');
-    expect(report.message).toMatch(/^Inserted a fund model at Sheet1!B3:E15: 4 companies × 2 periods × 2 metrics \(Cash \(last\) and Revenue \(no aggregate: a period of several values asks for one\)\), 24 PORTFOLIO_VALUE formulas, one per cell \(each its own execution when Sheets recalculates, so Google may refuse some with "Script invoked too many times per second"\), and under each block a line counting the companies with a value\./);
+    expect(report.message).toMatch(
+      /^Inserted a fund model at Sheet1!B3:E15: 4 companies × 2 periods × 2 metrics \(Cash \(last\) and Revenue \(no aggregate: a period of several values asks for one\)\), 24 PORTFOLIO_VALUE formulas, one per cell \(each its own execution when Sheets recalculates, so Google may refuse some with "Script invoked too many times per second"\), and under each block a line counting the companies with a value\./,
+    );
     const values = sheet.getRange('B3:D15').getValues();
     const formulas = sheet.getRange('B3:D15').getFormulas();
-    expect(values.map((row) => row[0])).toEqual(['Cash (last)', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Companies with a value', '', 'Revenue', 'Alpha Labs', 'Beta Works', 'Gamma Co', 'Delta Inc', 'Companies with a value']);
+    expect(values.map((row) => row[0])).toEqual([
+      'Cash (last)',
+      'Alpha Labs',
+      'Beta Works',
+      'Gamma Co',
+      'Delta Inc',
+      'Companies with a value',
+      '',
+      'Revenue',
+      'Alpha Labs',
+      'Beta Works',
+      'Gamma Co',
+      'Delta Inc',
+      'Companies with a value',
+    ]);
     // The periods are text, as typed: a label, not a date Sheets guessed.
     expect(values[0]!.slice(1)).toEqual(['2024-Q1', '2024-Q2']);
     // Right of the periods, each block's unit column: in this per-cell model, a PORTFOLIO_VALUE under the Unit header.
@@ -200,31 +320,62 @@ describe('insertFundModel', () => {
     // Each formula, recalculated as Sheets does, shows what PORTFOLIO_VALUE gives for its company, name and period.
     const cells = ['C4', 'D4', 'C5', 'C7', 'D7', 'C11', 'D11', 'C13', 'C14'];
     const done = await rt.recalculate(cells.map((cell) => ({ cell, formula: sheet.getRange(cell).getFormula() })));
-    expect(done.map((o) => (o.ok ? o.values[0]![0] : o.error.message))).toEqual([52, 55, 'no metric "Cash"', 9, 9, 100, 101, '2 metrics "Revenue": read one by id (METRIC_VALUE)', 'no metric "Revenue"']);
+    expect(done.map((o) => (o.ok ? o.values[0]![0] : o.error.message))).toEqual([
+      52,
+      55,
+      'no metric "Cash"',
+      9,
+      9,
+      100,
+      101,
+      '2 metrics "Revenue": read one by id (METRIC_VALUE)',
+      'no metric "Revenue"',
+    ]);
     // One name and the aggregate chosen apart: the aggregate is that name's, written into its cell.
     selectCell(rt, 'H1');
-    ok(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: 'last' }]));
+    ok(
+      rt.callServer('insertFundModel', [
+        { companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: 'last' },
+      ]),
+    );
     expect(sheet.getRange('H1').getValue()).toBe('Cash (last)');
     // Several names and one aggregate: one metric's choice is not applied to another; nothing is written.
     selectCell(rt, 'L1');
-    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash', 'Revenue'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: 'sum' }]))
-      .toEqual({ ok: false, error: 'Choose the aggregate for each metric, not one for all: name them like "Cash (sum)" (or leave one out: a period of several values then says what to type).' });
+    expect(
+      rt.callServer('insertFundModel', [
+        { companyId: fund.fundId, metricNames: ['Cash', 'Revenue'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: 'sum' },
+      ]),
+    ).toEqual({
+      ok: false,
+      error:
+        'Choose the aggregate for each metric, not one for all: name them like "Cash (sum)" (or leave one out: a period of several values then says what to type).',
+    });
     expect(sheet.getRange('L1').getValue()).toBe('');
     // A name that is no fund metric is refused before anything is written, naming the nearest.
-    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cahs (last)'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }]))
-      .toEqual({ ok: false, error: `No metric named "Cahs" in fund ${fund.fundId}; did you mean "Cash"?` });
+    expect(
+      rt.callServer('insertFundModel', [
+        { companyId: fund.fundId, metricNames: ['Cahs (last)'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null },
+      ]),
+    ).toEqual({ ok: false, error: `No metric named "Cahs" in fund ${fund.fundId}; did you mean "Cash"?` });
     expect(sheet.getRange('L1').getValue()).toBe('');
     // Only into empty cells.
     selectCell(rt, 'C4');
-    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }])).toMatchObject({ ok: false, error: expect.stringMatching(/^The cells C4:E9 are not all empty/) });
+    expect(
+      rt.callServer('insertFundModel', [
+        { companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null },
+      ]),
+    ).toMatchObject({ ok: false, error: expect.stringMatching(/^The cells C4:E9 are not all empty/) });
   });
 
   it('refuses a fund that is not the default company, which PORTFOLIO_VALUE reads', async () => {
     const fund = await createFund();
     const rt = stack.runtime();
     selectCell(rt, 'A1');
-    expect(rt.callServer('insertFundModel', [{ companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null }]))
-      .toMatchObject({ ok: false, error: expect.stringContaining('make the fund the default company first') });
+    expect(
+      rt.callServer('insertFundModel', [
+        { companyId: fund.fundId, metricNames: ['Cash'], periods: ['2024-Q1'], startPeriod: null, endPeriod: null, aggregate: null },
+      ]),
+    ).toMatchObject({ ok: false, error: expect.stringContaining('make the fund the default company first') });
   });
 });
 
@@ -244,11 +395,16 @@ describe('buildCoverageSheet', () => {
     expect(values[0]).toEqual(['Company', 'Metric', '2024-Q1', '2024-Q2', '2024-Q3', '2024-Q4', 'Reported', 'Blank', 'No such metric', 'Ambiguous name']);
     // Each status against the emulator's own points: reported when every period in the column has a value.
     const state = await stack.emulator.control.state();
-    const filled = (metricId: string, from: string, to: string) => state.data_points
-      .filter((p) => p.metric_id === metricId && p.date >= from && p.date <= to)
-      .every((p) => p.value !== null && p.value !== '');
-    const quarters: Array<[string, string]> = [['2024-01-01', '2024-03-31'], ['2024-04-01', '2024-06-30'], ['2024-07-01', '2024-09-30'], ['2024-10-01', '2024-12-31']];
-    const expected = (metricId: string | undefined) => quarters.map(([from, to]) => (metricId === undefined ? 'no such metric' : filled(metricId, from, to) ? 'reported' : 'blank'));
+    const filled = (metricId: string, from: string, to: string) =>
+      state.data_points.filter((p) => p.metric_id === metricId && p.date >= from && p.date <= to).every((p) => p.value !== null && p.value !== '');
+    const quarters: Array<[string, string]> = [
+      ['2024-01-01', '2024-03-31'],
+      ['2024-04-01', '2024-06-30'],
+      ['2024-07-01', '2024-09-30'],
+      ['2024-10-01', '2024-12-31'],
+    ];
+    const expected = (metricId: string | undefined) =>
+      quarters.map(([from, to]) => (metricId === undefined ? 'no such metric' : filled(metricId, from, to) ? 'reported' : 'blank'));
     const row = (company: string, metric: string) => values.find((r) => r[0] === company && r[1] === metric)!.slice(2, 6);
     expect(row('Alpha Labs', 'Revenue')).toEqual(expected(fund.metric.alphaRevenue));
     expect(row('Alpha Labs', 'Cash')).toEqual(expected(fund.metric.alphaCash));
@@ -260,7 +416,10 @@ describe('buildCoverageSheet', () => {
     expect(row('Gamma Co', 'Revenue')).toEqual(Array(4).fill('ambiguous name'));
     expect(values.find((r) => r[0] === 'Gamma Co' && r[1] === 'Revenue')!.slice(6)).toEqual([0, 0, 0, 4]);
     expect(values.find((r) => r[0] === 'All companies' && r[1] === 'ambiguous name')!.slice(2)).toEqual([1, 1, 1, 1, '', '', '', 4]);
-    const blanks = values.slice(1, 9).flatMap((r) => r.slice(2, 6)).filter((c) => c === 'blank').length;
+    const blanks = values
+      .slice(1, 9)
+      .flatMap((r) => r.slice(2, 6))
+      .filter((c) => c === 'blank').length;
     expect(blanks).toBe(4);
     expect(report).toMatchObject({ companies: 4, blanks });
     // The same table the function returns.
@@ -295,7 +454,9 @@ describe('buildCoverageSheet', () => {
     const fund = await createFund();
     const rt = runtimeFor(fund);
     await stack.takeRequests();
-    const result = rt.callServer('buildCoverageSheet', [{ companyId: fund.fundId, metricNames: ['Cash'], startPeriod: 'Q1 FY2024', endPeriod: 'Q4 FY2024' }]) as Rpc<unknown>;
+    const result = rt.callServer('buildCoverageSheet', [
+      { companyId: fund.fundId, metricNames: ['Cash'], startPeriod: 'Q1 FY2024', endPeriod: 'Q4 FY2024' },
+    ]) as Rpc<unknown>;
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('fiscal label') });
     expect(await stack.takeRequests()).toHaveLength(0);
     expect(rt.spreadsheet.getSheetByName('Reporting coverage')).toBeNull();

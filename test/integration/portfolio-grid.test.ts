@@ -26,28 +26,48 @@ async function createFund(): Promise<Fund> {
   const { companies } = await control.fixtures({ companies: [{ name: 'Grid Fund', kind: 'investor' }] });
   const fundId = companies[0]!.id;
   const companySpecs: Array<[string, string, number | null]> = [
-    ['alpha', 'Alpha Labs', 12], ['beta', 'Beta Works', 3], ['gamma', 'Gamma Co', 6], ['delta', 'Delta Inc', 12],
-    ['epsilon', 'Epsilon', 9], ['zeta', 'Zeta', 12], ['eta', 'Eta', null],
+    ['alpha', 'Alpha Labs', 12],
+    ['beta', 'Beta Works', 3],
+    ['gamma', 'Gamma Co', 6],
+    ['delta', 'Delta Inc', 12],
+    ['epsilon', 'Epsilon', 9],
+    ['zeta', 'Zeta', 12],
+    ['eta', 'Eta', null],
   ];
-  const profiles = (await control.fixtures({
-    portfolio_company_profiles: companySpecs.map(([, name, fiscal]) => ({ company_id: fundId, name, fiscal_year_end_month: fiscal })),
-  })).portfolio_company_profiles;
+  const profiles = (
+    await control.fixtures({
+      portfolio_company_profiles: companySpecs.map(([, name, fiscal]) => ({ company_id: fundId, name, fiscal_year_end_month: fiscal })),
+    })
+  ).portfolio_company_profiles;
   const profile = Object.fromEntries(companySpecs.map(([key], i) => [key, profiles[i]!.id]));
   const metricSpecs: Array<[string, string, string, string]> = [
-    ['alphaRevenue', 'alpha', 'Revenue', 'quarterly'], ['alphaCash', 'alpha', 'Cash', 'monthly'],
-    ['betaRevenue', 'beta', 'revenue ', 'monthly'], ['betaCash', 'beta', 'Cash', 'quarterly'],
-    ['gammaRevenue1', 'gamma', 'Revenue', 'quarterly'], ['gammaRevenue2', 'gamma', ' REVENUE', 'quarterly'],
+    ['alphaRevenue', 'alpha', 'Revenue', 'quarterly'],
+    ['alphaCash', 'alpha', 'Cash', 'monthly'],
+    ['betaRevenue', 'beta', 'revenue ', 'monthly'],
+    ['betaCash', 'beta', 'Cash', 'quarterly'],
+    ['gammaRevenue1', 'gamma', 'Revenue', 'quarterly'],
+    ['gammaRevenue2', 'gamma', ' REVENUE', 'quarterly'],
     ['deltaCash', 'delta', 'Cash', 'monthly'],
     ['epsilonRevenue', 'epsilon', 'Revenue', 'quarterly'],
-    ['zetaRevenue', 'zeta', 'Revenue', 'quarterly'], ['zetaHeadcount', 'zeta', 'Headcount', 'monthly'],
+    ['zetaRevenue', 'zeta', 'Revenue', 'quarterly'],
+    ['zetaHeadcount', 'zeta', 'Headcount', 'monthly'],
     ['etaRevenue', 'eta', 'Revenue', 'quarterly'],
   ];
-  const metrics = (await control.fixtures({
-    metrics: metricSpecs.map(([, company, name, frequency]) => ({ company_id: fundId, portfolio_company_profile_id: profile[company], name, frequency, unit: 'USD' })),
-  })).metrics;
+  const metrics = (
+    await control.fixtures({
+      metrics: metricSpecs.map(([, company, name, frequency]) => ({
+        company_id: fundId,
+        portfolio_company_profile_id: profile[company],
+        name,
+        frequency,
+        unit: 'USD',
+      })),
+    })
+  ).metrics;
   const metric = Object.fromEntries(metricSpecs.map(([key], i) => [key, metrics[i]!.id]));
   const points: Array<{ metric_id: string; date: string; value: string | null }> = [];
-  const series = (key: string, dates: string[], value: (i: number) => string | null) => dates.forEach((date, i) => points.push({ metric_id: metric[key]!, date, value: value(i) }));
+  const series = (key: string, dates: string[], value: (i: number) => string | null) =>
+    dates.forEach((date, i) => points.push({ metric_id: metric[key]!, date, value: value(i) }));
   series('alphaRevenue', QUARTERS_2024, (i) => `${100 + i}.0`);
   series('alphaCash', MONTHS_2024, (i) => (i === 4 ? null : `${50 + i}`));
   series('betaRevenue', MONTHS_2024, (i) => (i === 1 ? '141.6666666666666' : `${10 + i}.5`));
@@ -103,7 +123,9 @@ describe('PORTFOLIO_VALUE', () => {
       'The name "Revenue (sum)" names "sum" and the formula\'s last argument "last": leave the last argument out, the name\'s aggregate is the one used.',
     );
     // Cash typed where Revenue (sum) stood: the sum was Revenue's, so Alpha's monthly Cash asks, and never shows a summed balance.
-    expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Cash', '2024-Q1'])).toBe('3 monthly values: type "Cash (sum)", "Cash (last)", "Cash (average)" or "Cash (first)" as the name');
+    expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Cash', '2024-Q1'])).toBe(
+      '3 monthly values: type "Cash (sum)", "Cash (last)", "Cash (average)" or "Cash (first)" as the name',
+    );
     expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Cash (last)', '2024-Q1'])).toBe(52);
   });
 
@@ -112,12 +134,20 @@ describe('PORTFOLIO_VALUE', () => {
     const rt = runtimeFor(fund);
     expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Delta Inc', 'Revenue', '2024-Q1'])).toBe('no metric "Revenue"');
     // A name that matches nothing in the fund names the nearest names, for the company and for the metric.
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpah Labs', 'Revenue', '2024-Q1']))).toBe(`No portfolio company named "Alpah Labs" in fund ${fund.fundId}; did you mean "Alpha Labs"?`);
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Revnue', '2024-Q1']))).toBe(`No metric named "Revnue" in fund ${fund.fundId}; did you mean "Revenue"?`);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpah Labs', 'Revenue', '2024-Q1']))).toBe(
+      `No portfolio company named "Alpah Labs" in fund ${fund.fundId}; did you mean "Alpha Labs"?`,
+    );
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Revnue', '2024-Q1']))).toBe(
+      `No metric named "Revnue" in fund ${fund.fundId}; did you mean "Revenue"?`,
+    );
     // Zeta has Headcount, Alpha has not: a company that lacks a name the fund has says so plainly, as text.
     expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Headcount', '2024-Q1'])).toBe('no metric "Headcount"');
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Headcont', '2024-Q1']))).toBe(`No metric named "Headcont" in fund ${fund.fundId}; did you mean "Headcount"?`);
-    expect(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Omega', 'Revenue', '2024-Q1'])).toThrow(`No portfolio company named "Omega" in fund ${fund.fundId}, nor with that profile id`);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Alpha Labs', 'Headcont', '2024-Q1']))).toBe(
+      `No metric named "Headcont" in fund ${fund.fundId}; did you mean "Headcount"?`,
+    );
+    expect(() => rt.runCustomFunction('PORTFOLIO_VALUE', ['Omega', 'Revenue', '2024-Q1'])).toThrow(
+      `No portfolio company named "Omega" in fund ${fund.fundId}, nor with that profile id`,
+    );
     expect(rt.runCustomFunction('PORTFOLIO_VALUE', ['Gamma Co', 'Revenue', '2024-Q1'])).toBe('2 metrics "Revenue": read one by id (METRIC_VALUE)');
   });
 
@@ -143,7 +173,11 @@ describe('PORTFOLIO_VALUE', () => {
     expect(countBy(cold, '/data_points')).toBe(1);
     expect(cold).toHaveLength(3);
     // Each name its own aggregate: Cash's "last" is Cash's, and Revenue is never combined by it.
-    const byName = rt.runCustomFunction('PORTFOLIO_VALUE', [[['Alpha Labs'], ['Delta Inc'], ['Zeta']], [['Revenue', 'Cash (last)', 'Headcount (last)']], '2024-Q1']);
+    const byName = rt.runCustomFunction('PORTFOLIO_VALUE', [
+      [['Alpha Labs'], ['Delta Inc'], ['Zeta']],
+      [['Revenue', 'Cash (last)', 'Headcount (last)']],
+      '2024-Q1',
+    ]);
     expect(byName).toEqual([
       [100, 52, 'no metric "Headcount"'],
       ['no metric "Revenue"', 9, 'no metric "Headcount"'],
@@ -179,7 +213,9 @@ describe('PORTFOLIO_METRIC', () => {
     expect(table).toHaveLength(9);
     // Each cell is what PORTFOLIO_VALUE shows for that company, name and period.
     for (const row of table.slice(1, 8)) {
-      expect(row.slice(1, 4)).toEqual(['2024-Q1', '2024-Q2', 'Q4 FY2024'].map((period) => rt.runCustomFunction('PORTFOLIO_VALUE', [row[0], ' Revenue', period])));
+      expect(row.slice(1, 4)).toEqual(
+        ['2024-Q1', '2024-Q2', 'Q4 FY2024'].map((period) => rt.runCustomFunction('PORTFOLIO_VALUE', [row[0], ' Revenue', period])),
+      );
     }
   });
 
@@ -194,8 +230,16 @@ describe('PORTFOLIO_METRIC', () => {
     expect(months.slice(1)).toEqual([
       ['Alpha Labs', 53, '', 55, 'USD'],
       // Beta's Cash is quarterly: April starts its Q2; no period of it starts in May or June.
-      ['Beta Works', 8, '2024-05-01 does not start a quarterly period of "Cash": its period starts on 2024-04-01.', '2024-06-01 does not start a quarterly period of "Cash": its period starts on 2024-04-01.', 'USD'],
-      ...['Gamma Co', 'Delta Inc', 'Epsilon', 'Zeta', 'Eta'].map((company) => (company === 'Delta Inc' ? [company, 9, 9, 9, 'USD'] : [company, ...Array(3).fill('no metric "Cash"'), ''])),
+      [
+        'Beta Works',
+        8,
+        '2024-05-01 does not start a quarterly period of "Cash": its period starts on 2024-04-01.',
+        '2024-06-01 does not start a quarterly period of "Cash": its period starts on 2024-04-01.',
+        'USD',
+      ],
+      ...['Gamma Co', 'Delta Inc', 'Epsilon', 'Zeta', 'Eta'].map((company) =>
+        company === 'Delta Inc' ? [company, 9, 9, 9, 'USD'] : [company, ...Array(3).fill('no metric "Cash"'), ''],
+      ),
       ['Companies with a value', '3 of 7', '1 of 7', '2 of 7', 'USD'],
     ]);
   });
@@ -209,11 +253,18 @@ describe('the aggregate and misspelt names of the table forms', () => {
     expect(table.slice(0, 5)).toEqual([
       ['Company', '2024-Q1', '2024-Q2', 'Unit'],
       // Alpha's monthly Cash: March and June; Beta's is quarterly, its own value; Delta's monthly 9s.
-      ['Alpha Labs', 52, 55, 'USD'], ['Beta Works', 7, 8, 'USD'], ['Gamma Co', 'no metric "Cash"', 'no metric "Cash"', ''], ['Delta Inc', 9, 9, 'USD'],
+      ['Alpha Labs', 52, 55, 'USD'],
+      ['Beta Works', 7, 8, 'USD'],
+      ['Gamma Co', 'no metric "Cash"', 'no metric "Cash"', ''],
+      ['Delta Inc', 9, 9, 'USD'],
     ]);
     // The older last argument does not combine a name that names no aggregate.
     const older = rt.runCustomFunction('PORTFOLIO_METRIC', ['Cash', [['2024-Q1', '2024-Q2']], '', 'last']) as unknown[][];
-    expect(older[1]).toEqual(['Alpha Labs', ...Array(2).fill('3 monthly values: type "Cash (sum)", "Cash (last)", "Cash (average)" or "Cash (first)" as the name'), 'USD']);
+    expect(older[1]).toEqual([
+      'Alpha Labs',
+      ...Array(2).fill('3 monthly values: type "Cash (sum)", "Cash (last)", "Cash (average)" or "Cash (first)" as the name'),
+      'USD',
+    ]);
     const sums = rt.runCustomFunction('PORTFOLIO_METRIC', ['Revenue (sum)', [[2024]], fund.fundId]) as unknown[][];
     expect(sums[1]).toEqual(['Alpha Labs', 406, 'USD']);
     // Alpha's May Cash is null: every month of Q2 is needed without an aggregate, only June with "last".
@@ -229,8 +280,12 @@ describe('the aggregate and misspelt names of the table forms', () => {
   it('refuses a metric name no company has, for the whole table, naming the nearest names', async () => {
     const fund = await createFund();
     const rt = runtimeFor(fund);
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_METRIC', ['Cahs', '2024-Q1']))).toBe(`No metric named "Cahs" in fund ${fund.fundId}; did you mean "Cash"?`);
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Revenu']], '2024-Q1', '2024-Q2']))).toBe(`No metric named "Revenu" in fund ${fund.fundId}; did you mean "Revenue"?`);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_METRIC', ['Cahs', '2024-Q1']))).toBe(
+      `No metric named "Cahs" in fund ${fund.fundId}; did you mean "Cash"?`,
+    );
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Revenu']], '2024-Q1', '2024-Q2']))).toBe(
+      `No metric named "Revenu" in fund ${fund.fundId}; did you mean "Revenue"?`,
+    );
     expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_METRIC', ['Burn multiple', '2024-Q1']))).toBe(
       `No metric named "Burn multiple" in fund ${fund.fundId}: none of its companies has a metric of that name (=METRICS lists them).`,
     );
@@ -244,7 +299,10 @@ describe('PORTFOLIO_COVERAGE', () => {
     await stack.takeRequests();
     const table = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Cash']], '2024-Q2', '2024-Q4']) as unknown[][];
     expect(table[0]).toEqual(['Company', 'Metric', '2024-Q2', '2024-Q3', '2024-Q4', 'Reported', 'Blank', 'No such metric', 'Ambiguous name']);
-    const R = 'reported', B = 'blank', N = 'no such metric', A = 'ambiguous name';
+    const R = 'reported',
+      B = 'blank',
+      N = 'no such metric',
+      A = 'ambiguous name';
     expect(table.slice(1, 15)).toEqual([
       ['Alpha Labs', 'Revenue', R, R, R, 3, 0, 0, 0],
       // Alpha's monthly Cash has a null point in May: its Q2 is blank.
@@ -283,8 +341,23 @@ describe('PORTFOLIO_COVERAGE', () => {
     const cold = await stack.takeRequests();
     expect(cold.map((r) => r.path).sort()).toEqual(['/data_points', '/metrics', '/portfolio_company_profiles']);
     // The request asked for the eight metrics the table needs, and no other.
-    const asked = cold.find((r) => r.path === '/data_points')!.query.match(/metric_id\[\]=[0-9a-f-]+/g)!.map((q) => q.slice(12)).sort();
-    expect(asked).toEqual([fund.metric.alphaRevenue, fund.metric.alphaCash, fund.metric.betaRevenue, fund.metric.betaCash, fund.metric.deltaCash, fund.metric.epsilonRevenue, fund.metric.zetaRevenue, fund.metric.etaRevenue].sort());
+    const asked = cold
+      .find((r) => r.path === '/data_points')!
+      .query.match(/metric_id\[\]=[0-9a-f-]+/g)!
+      .map((q) => q.slice(12))
+      .sort();
+    expect(asked).toEqual(
+      [
+        fund.metric.alphaRevenue,
+        fund.metric.alphaCash,
+        fund.metric.betaRevenue,
+        fund.metric.betaCash,
+        fund.metric.deltaCash,
+        fund.metric.epsilonRevenue,
+        fund.metric.zetaRevenue,
+        fund.metric.etaRevenue,
+      ].sort(),
+    );
     rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Cash']], '2024-Q2', '2024-Q4']);
     expect(await stack.takeRequests()).toEqual([]);
   });
@@ -310,11 +383,25 @@ describe('a grid of 50 companies × 5 metrics × 8 quarters', () => {
     const control = stack.emulator.control;
     const { companies } = await control.fixtures({ companies: [{ name: 'Big Fund', kind: 'investor' }] });
     const fundId = companies[0]!.id;
-    const profiles = (await control.fixtures({ portfolio_company_profiles: Array.from({ length: 50 }, (_, i) => ({ company_id: fundId, name: `Company ${i + 1}`, fiscal_year_end_month: (i % 12) + 1 })) })).portfolio_company_profiles;
+    const profiles = (
+      await control.fixtures({
+        portfolio_company_profiles: Array.from({ length: 50 }, (_, i) => ({
+          company_id: fundId,
+          name: `Company ${i + 1}`,
+          fiscal_year_end_month: (i % 12) + 1,
+        })),
+      })
+    ).portfolio_company_profiles;
     const names = ['Revenue', 'Cash', 'Burn', 'Headcount', 'ARR'];
-    const metrics = (await control.fixtures({ metrics: profiles.flatMap((p) => names.map((name) => ({ company_id: fundId, portfolio_company_profile_id: p.id, name, frequency: 'quarterly' }))) })).metrics;
+    const metrics = (
+      await control.fixtures({
+        metrics: profiles.flatMap((p) => names.map((name) => ({ company_id: fundId, portfolio_company_profile_id: p.id, name, frequency: 'quarterly' }))),
+      })
+    ).metrics;
     const quarters = ['2023-01-01', '2023-04-01', '2023-07-01', '2023-10-01', ...QUARTERS_2024];
-    await control.fixtures({ data_points: metrics.flatMap((m, i) => quarters.map((date, q) => ({ metric_id: m.id, date, value: q === 7 && i % 3 === 0 ? null : `${i}.${q}` }))) });
+    await control.fixtures({
+      data_points: metrics.flatMap((m, i) => quarters.map((date, q) => ({ metric_id: m.id, date, value: q === 7 && i % 3 === 0 ? null : `${i}.${q}` }))),
+    });
     const rt = stack.runtime({ defaultCompany: fundId });
     await stack.takeRequests();
     const periods = [['2023-Q1', '2023-Q2', '2023-Q3', '2023-Q4', '2024-Q1', '2024-Q2', '2024-Q3', '2024-Q4']];
@@ -354,7 +441,11 @@ describe("the README's examples on the demo fund", () => {
     expect(burn[0]).toEqual(['Company', '2024-01', '2024-02', '2024-03', 'Unit']);
     expect(burn.find((row) => row[0] === 'Aurora Robotics')!.slice(1)).toEqual([...Array(3).fill('no metric "Net Burn"'), '']);
     expect(burn.at(-1)![0]).toBe('Companies with a value');
-    const coverage = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Monthly Recurring Revenue', 'Net Burn', 'Cash Balance']], '2024-01', '2024-06']) as unknown[][];
+    const coverage = rt.runCustomFunction('PORTFOLIO_COVERAGE', [
+      [['Monthly Recurring Revenue', 'Net Burn', 'Cash Balance']],
+      '2024-01',
+      '2024-06',
+    ]) as unknown[][];
     expect(coverage[1]!.slice(0, 2)).toEqual(['Aurora Robotics', 'Monthly Recurring Revenue']);
     expect(coverage.at(-4)![0]).toBe('All companies');
   });

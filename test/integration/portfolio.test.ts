@@ -50,7 +50,9 @@ function schemaReads(): string[] {
   const properties = fundProperties();
   return [
     ...pagesOf('/portfolio_properties', `company_id=${DEMO_IDS.fund}`, properties.length),
-    ...properties.filter((p) => p.data_type === 'select' || p.data_type === 'multiselect').map((p) => `GET /portfolio_property_options?portfolio_property_id=${p.id}`),
+    ...properties
+      .filter((p) => p.data_type === 'select' || p.data_type === 'multiselect')
+      .map((p) => `GET /portfolio_property_options?portfolio_property_id=${p.id}`),
   ];
 }
 
@@ -73,9 +75,14 @@ function usDate(iso: string): string {
 
 describe('the portfolio audit', () => {
   it('shows its dates as the spreadsheet shows dates, and as yyyy-mm-dd where Sheets gives a written date no format', async () => {
-    const dated = state.portfolio_property_values.find((v) => fundProperties().some((p) => p.id === v.portfolio_property_id && p.data_type === 'date') && v.value);
+    const dated = state.portfolio_property_values.find(
+      (v) => fundProperties().some((p) => p.id === v.portfolio_property_id && p.data_type === 'date') && v.value,
+    );
     expect(dated).toBeDefined();
-    for (const [assumptions, shown, format] of [[{}, usDate(dated!.value!), 'M/d/yyyy'], [{ writtenDatesGetDateFormat: false }, dated!.value!, 'yyyy-mm-dd']] as const) {
+    for (const [assumptions, shown, format] of [
+      [{}, usDate(dated!.value!), 'M/d/yyyy'],
+      [{ writtenDatesGetDateFormat: false }, dated!.value!, 'yyyy-mm-dd'],
+    ] as const) {
       const rt = stack.runtime({ assumptions });
       ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
       const grid = auditGrid(rt);
@@ -90,12 +97,19 @@ describe('the portfolio audit', () => {
     const built = ok<{ profiles: number; properties: number; overall: { filled: number; total: number } }>(rt.callServer('buildAudit', [DEMO_IDS.fund]));
     const profiles = state.portfolio_company_profiles.filter((p) => p.company_id === DEMO_IDS.fund);
     // Each list read once, every page of it, and nothing else.
-    expect(await requestLines()).toEqual([
-      ...pagesOf('/portfolio_company_profiles', `company_id=${DEMO_IDS.fund}`, profiles.length),
-      ...schemaReads(),
-      ...profiles.flatMap((profile) => pagesOf('/portfolio_property_values', `portfolio_company_profile_id=${profile.id}`,
-        state.portfolio_property_values.filter((v) => v.portfolio_company_profile_id === profile.id).length)),
-    ].sort());
+    expect(await requestLines()).toEqual(
+      [
+        ...pagesOf('/portfolio_company_profiles', `company_id=${DEMO_IDS.fund}`, profiles.length),
+        ...schemaReads(),
+        ...profiles.flatMap((profile) =>
+          pagesOf(
+            '/portfolio_property_values',
+            `portfolio_company_profile_id=${profile.id}`,
+            state.portfolio_property_values.filter((v) => v.portfolio_company_profile_id === profile.id).length,
+          ),
+        ),
+      ].sort(),
+    );
     expect(built.profiles).toBe(profiles.length);
     expect(built.properties).toBe(fundProperties().length);
     const grid = auditGrid(rt);
@@ -123,7 +137,12 @@ describe('the portfolio audit', () => {
         if (property.data_type === 'select') {
           expect(shown).toBe(optionsOf(property.id).find((o) => o.id === value!.option_ids[0])!.label);
         } else if (property.data_type === 'multiselect') {
-          expect(shown.split(', ').sort()).toEqual(optionsOf(property.id).filter((o) => value!.option_ids.includes(o.id)).map((o) => o.label).sort());
+          expect(shown.split(', ').sort()).toEqual(
+            optionsOf(property.id)
+              .filter((o) => value!.option_ids.includes(o.id))
+              .map((o) => o.label)
+              .sort(),
+          );
         } else if (property.data_type === 'boolean') {
           expect(shown).toBe(value!.value === 'true' ? 'TRUE' : 'FALSE');
         } else if (property.data_type === 'number') {
@@ -154,7 +173,11 @@ describe('the portfolio audit', () => {
     ok(rt.callServer('buildAudit', [DEMO_IDS.fund]));
     expect(auditGrid(rt).sheet.getDeveloperMetadata()).toHaveLength(1);
     expect(grid.display.flat()).toContain(FORMULA_TEXT);
-    expect(grid.sheet.getRange(grid.display.findIndex((r) => r.includes(FORMULA_TEXT)) + 1, grid.display.find((r) => r.includes(FORMULA_TEXT))!.indexOf(FORMULA_TEXT) + 1).getFormula()).toBe('');
+    expect(
+      grid.sheet
+        .getRange(grid.display.findIndex((r) => r.includes(FORMULA_TEXT)) + 1, grid.display.find((r) => r.includes(FORMULA_TEXT))!.indexOf(FORMULA_TEXT) + 1)
+        .getFormula(),
+    ).toBe('');
   });
 
   it('pushes only the edited cells, in the form each type demands, and a rebuilt audit shows them', async () => {
@@ -168,7 +191,9 @@ describe('the portfolio audit', () => {
     const founded = propertyNamed('Founded');
     const headquarters = propertyNamed('Headquarters');
     const stageLabel = optionsOf(stage.id)[1]!.label;
-    const tagLabels = optionsOf(tags.id).slice(0, 2).map((o) => o.label);
+    const tagLabels = optionsOf(tags.id)
+      .slice(0, 2)
+      .map((o) => o.label);
     grid.cell(profile, stage.id).setValue(stageLabel.toUpperCase());
     grid.cell(profile, tags.id).setValue(tagLabels.join(', '));
     grid.cell(profile, employees.id).setValue(250);
@@ -188,12 +213,24 @@ describe('the portfolio audit', () => {
       `GET /portfolio_property_options?portfolio_property_id=${tags.id}`,
     ];
     expect(await requestLines()).toEqual([...schemaReads(), ...conflictRead, ...Array<string>(5).fill('PUT /portfolio_property_values')].sort());
-    const bodies = new Map(requests.map((r) => {
-      const body = (r.body as { portfolio_property_value: Record<string, unknown> }).portfolio_property_value;
-      return [body['portfolio_property_id'] as string, body];
-    }));
-    expect(bodies.get(stage.id)).toEqual({ portfolio_property_id: stage.id, portfolio_company_profile_id: profile, portfolio_property_option_id: optionsOf(stage.id)[1]!.id });
-    expect(bodies.get(tags.id)).toEqual({ portfolio_property_id: tags.id, portfolio_company_profile_id: profile, portfolio_property_option_ids: optionsOf(tags.id).slice(0, 2).map((o) => o.id) });
+    const bodies = new Map(
+      requests.map((r) => {
+        const body = (r.body as { portfolio_property_value: Record<string, unknown> }).portfolio_property_value;
+        return [body['portfolio_property_id'] as string, body];
+      }),
+    );
+    expect(bodies.get(stage.id)).toEqual({
+      portfolio_property_id: stage.id,
+      portfolio_company_profile_id: profile,
+      portfolio_property_option_id: optionsOf(stage.id)[1]!.id,
+    });
+    expect(bodies.get(tags.id)).toEqual({
+      portfolio_property_id: tags.id,
+      portfolio_company_profile_id: profile,
+      portfolio_property_option_ids: optionsOf(tags.id)
+        .slice(0, 2)
+        .map((o) => o.id),
+    });
     expect(bodies.get(employees.id)).toEqual({ portfolio_property_id: employees.id, portfolio_company_profile_id: profile, value: '250' });
     expect(bodies.get(founded.id)).toEqual({ portfolio_property_id: founded.id, portfolio_company_profile_id: profile, value: '2015-06-01' });
     expect(bodies.get(headquarters.id)).toEqual({ portfolio_property_id: headquarters.id, portfolio_company_profile_id: profile, value: 'Lisbon' });
@@ -266,7 +303,7 @@ describe('the portfolio audit', () => {
     await until(async () => {
       released += await stack.emulator.control.release();
       return released >= 9 ? released : null;
-    }, 'the first wave\'s read');
+    }, "the first wave's read");
     const firstWave = await until(async () => {
       const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT');
       return puts.length >= 24 ? puts : null;
@@ -384,7 +421,9 @@ describe('imports and notes', () => {
 
     rt.spreadsheet.setActiveRange(sheet.getRange('A2:F4'));
     const tag = state.note_tags.find((t) => t.company_id === DEMO_IDS.fund)!;
-    const note = ok<{ outcome: string; contactCount: number }>(rt.callServer('addNoteToSelectedContacts', [{ content: '**Met** at the board meeting.', noteTagId: tag.id, skipRowsWithoutId: true }]));
+    const note = ok<{ outcome: string; contactCount: number }>(
+      rt.callServer('addNoteToSelectedContacts', [{ content: '**Met** at the board meeting.', noteTagId: tag.id, skipRowsWithoutId: true }]),
+    );
     expect(note).toMatchObject({ outcome: 'created', contactCount: 2 });
     const stored = (await stack.emulator.control.state()).notes.at(-1)!;
     expect(stored).toMatchObject({ content: '**Met** at the board meeting.', note_tag_id: tag.id });
@@ -396,8 +435,16 @@ describe('imports and notes', () => {
     const sheet = rt.spreadsheet.getActiveSheet();
     const [ann, bob, cy] = [DEMO_IDS.contact(1), DEMO_IDS.contact(2), DEMO_IDS.contact(3)];
     // The user's own lines above, a blank row 4, then the table at B5:D8.
-    sheet.getRange('A1:B2').setValues([['Board contacts', ''], ['Id', 'kept by the fund team']]);
-    sheet.getRange('B5:D8').setValues([['Email', 'Name', 'Contact id'], ['ann@example.com', 'Ann', ann], ['bob@example.com', 'Bob', bob], ['cy@example.com', 'Cy', cy]]);
+    sheet.getRange('A1:B2').setValues([
+      ['Board contacts', ''],
+      ['Id', 'kept by the fund team'],
+    ]);
+    sheet.getRange('B5:D8').setValues([
+      ['Email', 'Name', 'Contact id'],
+      ['ann@example.com', 'Ann', ann],
+      ['bob@example.com', 'Bob', bob],
+      ['cy@example.com', 'Cy', cy],
+    ]);
     await stack.emulator.control.clearRequests();
     const notesBefore = (await stack.emulator.control.state()).notes.length;
 
@@ -417,11 +464,14 @@ describe('imports and notes', () => {
     await stack.emulator.control.clearRequests();
     rt.spreadsheet.setActiveRange(sheet.getRange('C6:C7'));
     const refused = rt.callServer('addNoteToSelectedContacts', [{ content: 'Nowhere.' }]) as { ok: boolean; error?: string };
-    expect(refused).toEqual({ ok: false, error: expect.stringContaining('There is no "Contact id" column in the first row of the table holding the selection (row 5)') });
+    expect(refused).toEqual({
+      ok: false,
+      error: expect.stringContaining('There is no "Contact id" column in the first row of the table holding the selection (row 5)'),
+    });
     expect((await stack.emulator.control.requests()).filter((r) => r.method === 'POST')).toEqual([]);
   });
 
-  it('reads a company\'s portfolio notes into cells, keeping formula-like text as text', () => {
+  it("reads a company's portfolio notes into cells, keeping formula-like text as text", () => {
     const rt = stack.runtime();
     const note = state.portfolio_notes.find((n) => n.content === FORMULA_TEXT)!;
     rt.spreadsheet.setActiveRange(rt.spreadsheet.getActiveSheet().getRange('B2'));
@@ -430,7 +480,12 @@ describe('imports and notes', () => {
     const values = rt.spreadsheet.getActiveSheet().getDataRange().getValues();
     const row = values.findIndex((r) => r.includes(FORMULA_TEXT));
     expect(row).toBeGreaterThan(0);
-    expect(rt.spreadsheet.getActiveSheet().getRange(row + 1, values[row]!.indexOf(FORMULA_TEXT) + 1).getFormula()).toBe('');
+    expect(
+      rt.spreadsheet
+        .getActiveSheet()
+        .getRange(row + 1, values[row]!.indexOf(FORMULA_TEXT) + 1)
+        .getFormula(),
+    ).toBe('');
     // "Created at" shows its time with the zone it is in.
     const created = rt.spreadsheet.getActiveSheet().getRange(row + 1, 4);
     expect(values[1]![3]).toBe('Created at');
@@ -453,13 +508,19 @@ describe('pushes and imports left unfinished', () => {
     const pushed = ok<AuditPushHandle>(rt.callServer('startAuditPush', [null]));
     ok(rt.callServer('cancelAuditPush', [pushed.pushId]));
     const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
-    sheet.getRange('A1:B3').setValues([['Name', 'Currency'], ['Orion Labs', 'EUR'], ['Vega Systems', 'chf']]);
+    sheet.getRange('A1:B3').setValues([
+      ['Name', 'Currency'],
+      ['Orion Labs', 'EUR'],
+      ['Vega Systems', 'chf'],
+    ]);
     // Started, then the sidebar closed before its first step.
     const imported = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B3' }]));
 
     const offered = unfinished(rt);
     expect(offered.pushes.map((h) => [h.pushId, h.progress.status, h.progress.cellsDone, h.progress.cellsTotal])).toEqual([[pushed.pushId, 'cancelled', 0, 2]]);
-    expect(offered.imports.map((h) => [h.importId, h.kind, h.progress.status, h.progress.rowsDone, h.progress.rowsTotal])).toEqual([[imported.importId, 'profiles', 'running', 0, 2]]);
+    expect(offered.imports.map((h) => [h.importId, h.kind, h.progress.status, h.progress.rowsDone, h.progress.rowsTotal])).toEqual([
+      [imported.importId, 'profiles', 'running', 0, 2],
+    ]);
 
     // Resumed from the offer, each runs to its end and is offered no more.
     let push = ok<AuditPushHandle>(rt.callServer('resumeAuditPush', [offered.pushes[0]!.pushId]));
@@ -470,7 +531,12 @@ describe('pushes and imports left unfinished', () => {
     expect(job.report!.totals).toMatchObject({ created: 2, failed: 0 });
     expect(unfinished(rt)).toEqual({ pushes: [], imports: [], builds: [], undos: [] });
     const after = await stack.emulator.control.state();
-    expect(after.portfolio_company_profiles.filter((p) => ['Orion Labs', 'Vega Systems'].includes(p.name)).map((p) => p.currency).sort()).toEqual(['CHF', 'EUR']);
+    expect(
+      after.portfolio_company_profiles
+        .filter((p) => ['Orion Labs', 'Vega Systems'].includes(p.name))
+        .map((p) => p.currency)
+        .sort(),
+    ).toEqual(['CHF', 'EUR']);
 
     // Cancelled again, an unfinished job is offered for six hours and then no more.
     grid.cell(DEMO_IDS.profile(2), headquarters.id).setValue('Bergen');
@@ -485,12 +551,22 @@ describe('pushes and imports left unfinished', () => {
   it('refuses a profile currency that is not an ISO 4217 code in use before sending, naming the cell', async () => {
     const rt = stack.runtime();
     const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
-    sheet.getRange('B2:C4').setValues([['Name', 'Currency'], ['Orion Labs', 'EUR'], ['Vega Systems', 'USS']]);
+    sheet.getRange('B2:C4').setValues([
+      ['Name', 'Currency'],
+      ['Orion Labs', 'EUR'],
+      ['Vega Systems', 'USS'],
+    ]);
     await stack.emulator.control.clearRequests();
     let job = ok<ImportHandle>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!B2:C4' }]));
     for (let i = 0; !job.report && i < 20; i++) job = ok<ImportHandle>(rt.callServer('continueImport', [job.importId]));
     expect(job.report!.totals).toMatchObject({ created: 1, failed: 1 });
-    expect(job.report!.problems).toEqual([expect.objectContaining({ sheetRow: 4, outcome: 'failed', reason: 'the currency "USS" in C4 is not an ISO 4217 code in use: correct it to a current code, like USD, EUR or GBP' })]);
+    expect(job.report!.problems).toEqual([
+      expect.objectContaining({
+        sheetRow: 4,
+        outcome: 'failed',
+        reason: 'the currency "USS" in C4 is not an ISO 4217 code in use: correct it to a current code, like USD, EUR or GBP',
+      }),
+    ]);
     const posts = (await stack.emulator.control.requests()).filter((r) => r.method === 'POST');
     expect(posts).toHaveLength(1);
     expect((posts[0]!.body as { portfolio_company_profile: { name: string } }).portfolio_company_profile.name).toBe('Orion Labs');
@@ -499,19 +575,27 @@ describe('pushes and imports left unfinished', () => {
 
 describe('ids from the page', () => {
   /** Anything JSON can carry where an id belongs, biased toward near-misses of a UUID and path tricks. */
-  const notAnId = fc.oneof(
-    fc.jsonValue(),
-    fc.string(),
-    fc.uuid().map((id) => `${id}x`),
-    fc.uuid().map((id) => id.slice(1)),
-    fc.uuid().map((id) => `${id}/../../companies`),
-    fc.uuid().map((id) => `${id}?company_id=${DEMO_IDS.otherFund}`),
-    fc.constantFrom('', ' ', '../', '%2e%2e%2f', 'null', '00000000-0000-0000-0000-00000000000g'),
-  ).filter((value) => typeof value !== 'string' || !/^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i.test(value));
+  const notAnId = fc
+    .oneof(
+      fc.jsonValue(),
+      fc.string(),
+      fc.uuid().map((id) => `${id}x`),
+      fc.uuid().map((id) => id.slice(1)),
+      fc.uuid().map((id) => `${id}/../../companies`),
+      fc.uuid().map((id) => `${id}?company_id=${DEMO_IDS.otherFund}`),
+      fc.constantFrom('', ' ', '../', '%2e%2e%2f', 'null', '00000000-0000-0000-0000-00000000000g'),
+    )
+    .filter((value) => typeof value !== 'string' || !/^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i.test(value));
 
   it(`refuses every id that is not a UUID with a sentence, before any request reaches the API (seed ${PROPERTY_SEED})`, async () => {
     const rt = stack.runtime();
-    rt.spreadsheet.getSheetByName('Sheet1')!.getRange('A1:B2').setValues([['Name', 'Currency'], ['Fuzz Co', 'EUR']]);
+    rt.spreadsheet
+      .getSheetByName('Sheet1')!
+      .getRange('A1:B2')
+      .setValues([
+        ['Name', 'Currency'],
+        ['Fuzz Co', 'EUR'],
+      ]);
     await stack.emulator.control.clearRequests();
     const calls: Array<(id: unknown) => [string, unknown[]]> = [
       (id) => ['buildAudit', [id]],
@@ -539,7 +623,12 @@ describe('ids from the page', () => {
       }),
       // Counterexamples found earlier: a 300-character job id (CI, seed 1391949899, and this seed) reached a cache key
       // ("Argument too large: key"); an object whose toString is not a function threw.
-      seeded<[unknown, number]>(120, [['a'.repeat(300), 5], ['a'.repeat(300), 8], ['a'.repeat(300), 11], [[{ toString: '' }], 0]]),
+      seeded<[unknown, number]>(120, [
+        ['a'.repeat(300), 5],
+        ['a'.repeat(300), 8],
+        ['a'.repeat(300), 11],
+        [[{ toString: '' }], 0],
+      ]),
     );
     expect(await stack.emulator.control.requests()).toEqual([]);
   });

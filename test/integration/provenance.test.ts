@@ -28,16 +28,21 @@ function day(cell: unknown): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(cell as Date);
 }
 
-const sourcedQueries = (requests: Array<{ path: string; query: string }>) => requests.filter((r) => r.path === '/data_points' && r.query.includes('include_source=true'));
-const plainQueries = (requests: Array<{ path: string; query: string }>) => requests.filter((r) => r.path === '/data_points' && !r.query.includes('include_source'));
+const sourcedQueries = (requests: Array<{ path: string; query: string }>) =>
+  requests.filter((r) => r.path === '/data_points' && r.query.includes('include_source=true'));
+const plainQueries = (requests: Array<{ path: string; query: string }>) =>
+  requests.filter((r) => r.path === '/data_points' && !r.query.includes('include_source'));
 
 describe('METRIC_VALUES with "source"', () => {
-  it('puts each value\'s source type, label and link beside it, ai_inbox marked for review, from one include_source=true request', async () => {
+  it("puts each value's source type, label and link beside it, ai_inbox marked for review, from one include_source=true request", async () => {
     const rt = stack.runtime();
     const rows = rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue, '2024-01-01', '2024-12-31', 'source']) as unknown[][];
     const name = state.metrics.find((m) => m.id === M.monthlyRecurringRevenue)!.name;
     expect(rows[0]).toEqual(['Date', name, `${name} source type`, `${name} source label`, `${name} source link`]);
-    const dates = state.data_points.filter((p) => p.metric_id === M.monthlyRecurringRevenue && p.date >= '2024-01-01' && p.date <= '2024-12-31').map((p) => p.date).sort();
+    const dates = state.data_points
+      .filter((p) => p.metric_id === M.monthlyRecurringRevenue && p.date >= '2024-01-01' && p.date <= '2024-12-31')
+      .map((p) => p.date)
+      .sort();
     expect(dates).toHaveLength(12);
     expect(rows.slice(1).map(([date, value, ...source]) => [day(date), value, ...source])).toEqual(
       dates.map((date) => [date, Number(storedPoint(M.monthlyRecurringRevenue, date).value), ...expectedSource(M.monthlyRecurringRevenue, date)]),
@@ -86,7 +91,11 @@ describe('METRIC_SOURCE', () => {
     const rt = stack.runtime();
     const metric = M.monthlyRecurringRevenue;
     // The latest month whose value the AI inbox read, from the emulator's own records.
-    const aiMonth = state.data_points.filter((p) => p.metric_id === metric && p.source.source_type === 'ai_inbox').map((p) => p.date).sort().at(-1)!;
+    const aiMonth = state.data_points
+      .filter((p) => p.metric_id === metric && p.source.source_type === 'ai_inbox')
+      .map((p) => p.date)
+      .sort()
+      .at(-1)!;
     expect(rt.runCustomFunction('METRIC_SOURCE', [metric, aiMonth.slice(0, 7)])).toEqual([expectedSource(metric, aiMonth)]);
     expect((rt.runCustomFunction('METRIC_SOURCE', [metric, aiMonth.slice(0, 7)]) as unknown[][])[0]![0]).toBe('ai_inbox (review)');
     expect(rt.runCustomFunction('METRIC_SOURCE', [metric, '2024-06'])).toEqual([expectedSource(metric, '2024-06-01')]);
@@ -108,8 +117,8 @@ describe('METRIC_SOURCE', () => {
   });
 });
 
-describe('the metric browser\'s latest values (latestMetricValues)', () => {
-  it('gives each metric\'s newest non-blank value with its source, reading the demo\'s past whole histories only for metrics with nothing recent', async () => {
+describe("the metric browser's latest values (latestMetricValues)", () => {
+  it("gives each metric's newest non-blank value with its source, reading the demo's past whole histories only for metrics with nothing recent", async () => {
     const rt = stack.runtime();
     const ids = [M.monthlyRecurringRevenue, M.netBurn, M.cashBalance];
     const values = ok<LatestValue[]>(rt.callServer('latestMetricValues', [ids]));
@@ -118,7 +127,12 @@ describe('the metric browser\'s latest values (latestMetricValues)', () => {
         .filter((p) => p.metric_id === metricId && p.value !== null && p.value !== '')
         .sort((a, b) => b.date.localeCompare(a.date))[0]!;
       const [type, label, link] = expectedSource(metricId, newest.date);
-      return { metricId, date: newest.date, value: newest.value, source: { type, label, link: link || null, review: newest.source.source_type === 'ai_inbox' } };
+      return {
+        metricId,
+        date: newest.date,
+        value: newest.value,
+        source: { type, label, link: link || null, review: newest.source.source_type === 'ai_inbox' },
+      };
     });
     expect(values).toEqual(expected);
     const requests = (await stack.takeRequests()).filter((r) => r.path === '/data_points');

@@ -27,7 +27,7 @@ describe("the README's fund grid examples on the demo fund", () => {
     expect(value(`Cirrus Systems (${DEMO_IDS.profile(14)})`, 'Revenue', '2024-Q1')).toBe(2519341.45);
   });
 
-  it('PORTFOLIO_METRIC: MRR across the fund, Redwood Fintech\'s row, a company without it and the row counting the companies with a value', () => {
+  it("PORTFOLIO_METRIC: MRR across the fund, Redwood Fintech's row, a company without it and the row counting the companies with a value", () => {
     const rt = stack.runtime();
     const table = rt.runCustomFunction('PORTFOLIO_METRIC', ['MRR', [['2024-04', '2024-05', '2024-06']]]) as unknown[][];
     expect(table[0]).toEqual(['Company', '2024-04', '2024-05', '2024-06', 'Unit']);
@@ -38,16 +38,20 @@ describe("the README's fund grid examples on the demo fund", () => {
     expect(table.at(-1)!.slice(1, 4)).toEqual([1, 2, 3].map((c) => `${table.slice(1, -1).filter((row) => typeof row[c] === 'number').length} of 32`));
   });
 
-  it('Insert a fund model: MRR from 2024-04 to 2024-06, Redwood Fintech\'s row as PORTFOLIO_METRIC shows it', async () => {
+  it("Insert a fund model: MRR from 2024-04 to 2024-06, Redwood Fintech's row as PORTFOLIO_METRIC shows it", async () => {
     const rt = stack.runtime();
     const sheet = rt.spreadsheet.getActiveSheet();
     rt.spreadsheet.setActiveRange(sheet.getRange('A1'));
-    const report = rt.callServer('insertFundModel', [{ companyId: DEMO_IDS.fund, metricNames: ['MRR'], periods: [], startPeriod: '2024-04', endPeriod: '2024-06', aggregate: null }]) as { ok: boolean };
+    const report = rt.callServer('insertFundModel', [
+      { companyId: DEMO_IDS.fund, metricNames: ['MRR'], periods: [], startPeriod: '2024-04', endPeriod: '2024-06', aggregate: null },
+    ]) as { ok: boolean };
     expect(report).toMatchObject({ ok: true });
     const rows = sheet.getRange('A1:D33').getValues();
     expect(rows[0]).toEqual(['MRR', '2024-04', '2024-05', '2024-06']);
     // The two profiles named Cirrus Systems are labelled with their ids, so each row reads its own company.
-    expect(rows.map((row) => row[0])).toEqual(expect.arrayContaining(['Redwood Fintech', `Cirrus Systems (${DEMO_IDS.profile(14)})`, `Cirrus Systems (${DEMO_IDS.profile(32)})`]));
+    expect(rows.map((row) => row[0])).toEqual(
+      expect.arrayContaining(['Redwood Fintech', `Cirrus Systems (${DEMO_IDS.profile(14)})`, `Cirrus Systems (${DEMO_IDS.profile(32)})`]),
+    );
     const redwood = rows.findIndex((row) => row[0] === 'Redwood Fintech') + 1;
     // One formula fills the block (companies × months), recalculated as Sheets does: one execution.
     expect(sheet.getRange('B2').getFormula()).toBe('=PORTFOLIO_VALUE($A2:$A33, $A$1, B$1:E$1)');
@@ -60,7 +64,29 @@ describe("the README's fund grid examples on the demo fund", () => {
     const rt = stack.runtime();
     const table = rt.runCustomFunction('PORTFOLIO_COVERAGE', [[['Revenue', 'Cash']], '2024-Q3', '2025-Q2']) as unknown[][];
     expect(table[0]).toEqual(['Company', 'Metric', '2024-Q3', '2024-Q4', '2025-Q1', '2025-Q2', 'Reported', 'Blank', 'No such metric', 'Ambiguous name']);
-    expect(table.find((row) => row[0] === 'Tidal Water' && row[1] === 'Revenue')).toEqual(['Tidal Water', 'Revenue', 'reported', 'blank', 'blank', 'blank', 1, 3, 0, 0]);
-    expect(table.find((row) => row[0] === 'Aurora Robotics' && row[1] === 'Cash')).toEqual(['Aurora Robotics', 'Cash', 'no such metric', 'no such metric', 'no such metric', 'no such metric', 0, 0, 4, 0]);
+    expect(table.find((row) => row[0] === 'Tidal Water' && row[1] === 'Revenue')).toEqual([
+      'Tidal Water',
+      'Revenue',
+      'reported',
+      'blank',
+      'blank',
+      'blank',
+      1,
+      3,
+      0,
+      0,
+    ]);
+    expect(table.find((row) => row[0] === 'Aurora Robotics' && row[1] === 'Cash')).toEqual([
+      'Aurora Robotics',
+      'Cash',
+      'no such metric',
+      'no such metric',
+      'no such metric',
+      'no such metric',
+      0,
+      0,
+      4,
+      0,
+    ]);
   });
 });

@@ -44,7 +44,7 @@ function counted<T>(rt: GasRuntime, run: () => T): { value: T; cache: CacheCalls
 
 const reads = (calls: CacheCalls): number => calls.get + calls.getAll;
 
-describe('a recalculation of one cell per value fetches the sheet\'s series together', () => {
+describe("a recalculation of one cell per value fetches the sheet's series together", () => {
   const MONTHS = 3;
 
   /** The formulas in their cells first, as Sheets has them while their values load; then every cell at once. */
@@ -61,11 +61,16 @@ describe('a recalculation of one cell per value fetches the sheet\'s series toge
     const rt = stack.runtime({ assumptions: { customFunctionsPerSecond: false } });
     const periods = months(MONTHS);
     // Sheet order: a metric's cells together, as a model's rows are; a column of ids, referenced.
-    rt.spreadsheet.getActiveSheet().getRange(1, 1, IDS, 1).setValues(ids.map((id) => [id]));
-    const cells = ids.flatMap((id, m) => periods.map((period, p) => ({
-      formula: m % 2 === 0 ? `=METRIC_VALUE("${id}", "${period}")` : `=METRIC_VALUE($A$${m + 1}, "${period}")`,
-      cell: `${String.fromCharCode(66 + p)}${m + 1}`,
-    })));
+    rt.spreadsheet
+      .getActiveSheet()
+      .getRange(1, 1, IDS, 1)
+      .setValues(ids.map((id) => [id]));
+    const cells = ids.flatMap((id, m) =>
+      periods.map((period, p) => ({
+        formula: m % 2 === 0 ? `=METRIC_VALUE("${id}", "${period}")` : `=METRIC_VALUE($A$${m + 1}, "${period}")`,
+        cell: `${String.fromCharCode(66 + p)}${m + 1}`,
+      })),
+    );
     const expected = ids.flatMap((_, m) => periods.map((_, p) => m * 1000 + p));
 
     // Each metric's cells start together and the next metric's only as a slot frees, as in the bench's
@@ -81,7 +86,12 @@ describe('a recalculation of one cell per value fetches the sheet\'s series toge
     expect(cold.filter((r) => r.path === '/metrics').map((r) => `${r.path}?${r.query}`)).toEqual(demoFundListingQueries(stack.emulator.companyId));
     expect(cold).toHaveLength(series.length + DEMO_FUND_LISTING_PAGES);
     expect(rt.executions.filter((e) => e.urlFetchCount > 0)).toHaveLength(1);
-    expect(rt.cache.user(OWNER)._keys().filter((key) => key.startsWith('load:'))).toEqual([]);
+    expect(
+      rt.cache
+        .user(OWNER)
+        ._keys()
+        .filter((key) => key.startsWith('load:')),
+    ).toEqual([]);
 
     expect(await recalculateSheet(rt, cells, 30)).toEqual(expected);
     expect(await stack.takeRequests()).toEqual([]);
@@ -89,7 +99,9 @@ describe('a recalculation of one cell per value fetches the sheet\'s series toge
 
   it('never fetches along a metric the owner did not allow, and refuses its cells as before', async () => {
     const ids = await tenMetrics();
-    const { metrics: [foreign] } = await stack.emulator.control.fixtures({
+    const {
+      metrics: [foreign],
+    } = await stack.emulator.control.fixtures({
       metrics: [{ company_id: DEMO_IDS.otherFund, name: 'Not allowed', frequency: 'monthly', unit: 'USD' }],
     });
     await stack.emulator.control.fixtures({ data_points: [{ metric_id: foreign!.id, date: '2020-01-01', value: '99' }] });
@@ -150,10 +162,19 @@ describe('an export reads the metric listing once', () => {
     const rt = stack.runtime();
     const sheet = rt.spreadsheet.getActiveSheet();
     // Two columns under a header that names the metric: the selection's guess needs the listing.
-    sheet.getRange('A1:B3').setValues([['Date', 'Grid metric 0'], ['2030-01-01', '5'], ['2030-02-01', '6']]);
+    sheet.getRange('A1:B3').setValues([
+      ['Date', 'Grid metric 0'],
+      ['2030-01-01', '5'],
+      ['2030-02-01', '6'],
+    ]);
     rt.spreadsheet.setActiveRange(sheet.getRange('A1:B3'));
     const company = stack.emulator.companyId;
-    const request = { companyId: company, range: 'Sheet1!A1:B3', spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId }, writeStatus: true };
+    const request = {
+      companyId: company,
+      range: 'Sheet1!A1:B3',
+      spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId },
+      writeStatus: true,
+    };
 
     const listed = ok<Array<{ id: string }>>(rt.callServer('listMetrics', [company]));
     expect(listed.map((m) => m.id)).toContain(metricId);
@@ -166,7 +187,15 @@ describe('an export reads the metric listing once', () => {
     expect(requests.filter((r) => r.path === '/metrics' && r.method === 'GET')).toHaveLength(DEMO_FUND_LISTING_PAGES); // every page, once
     // The real work reached the API: the two values are stored.
     const state = await stack.emulator.control.state();
-    expect(state.data_points.filter((p) => p.metric_id === metricId && p.date >= '2030-01-01').map((p) => [p.date, Number(p.value)]).sort()).toEqual([['2030-01-01', 5], ['2030-02-01', 6]]);
+    expect(
+      state.data_points
+        .filter((p) => p.metric_id === metricId && p.date >= '2030-01-01')
+        .map((p) => [p.date, Number(p.value)])
+        .sort(),
+    ).toEqual([
+      ['2030-01-01', 5],
+      ['2030-02-01', 6],
+    ]);
   });
 
   it('fetches the listing again after the sidebar creates a metric, so the new one can be exported', async () => {
@@ -175,8 +204,16 @@ describe('an export reads the metric listing once', () => {
     ok(rt.callServer('listMetrics', [company]));
     const created = ok<{ id: string }>(rt.callServer('createMetric', [{ companyId: company, name: 'Made just now', frequency: 'monthly', unit: 'number' }]));
     const sheet = rt.spreadsheet.getActiveSheet();
-    sheet.getRange('A1:B2').setValues([['Date', 'Value'], ['2030-01-01', '7']]);
-    const request = { companyId: company, range: 'Sheet1!A1:B2', spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId: created.id }, writeStatus: false };
+    sheet.getRange('A1:B2').setValues([
+      ['Date', 'Value'],
+      ['2030-01-01', '7'],
+    ]);
+    const request = {
+      companyId: company,
+      range: 'Sheet1!A1:B2',
+      spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId: created.id },
+      writeStatus: false,
+    };
     const done = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request])));
     expect(done.report?.totals).toMatchObject({ failed: 0 });
     const state = await stack.emulator.control.state();

@@ -20,8 +20,16 @@ async function oneMetric(): Promise<string> {
 /** The person exports `value` for February 2000 from C1:D2, as the sidebar does (previewed first). */
 async function exportFebruary(rt: GasRuntime, metricId: string, value: string): Promise<void> {
   const sheet = rt.spreadsheet.getActiveSheet();
-  sheet.getRange('C1:D2').setValues([['Date', 'Value'], ['2000-02-01', value]]);
-  const request = { companyId: stack.emulator.companyId, range: 'Sheet1!C1:D2', spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId }, writeStatus: false };
+  sheet.getRange('C1:D2').setValues([
+    ['Date', 'Value'],
+    ['2000-02-01', value],
+  ]);
+  const request = {
+    companyId: stack.emulator.companyId,
+    range: 'Sheet1!C1:D2',
+    spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId },
+    writeStatus: false,
+  };
   ok(rt.callServer('previewExport', [request]));
   const done = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request])));
   expect(done.report?.totals).toMatchObject({ failed: 0, updated: 1 });
@@ -36,16 +44,21 @@ function refreshData(rt: GasRuntime): void {
 function changesRows(rt: GasRuntime): unknown[][] {
   const sheet = rt.spreadsheet.getSheetByName('Changes');
   if (!sheet || sheet.getLastRow() < 2) return [];
-  return sheet.getRange(2, 2, sheet.getLastRow() - 1, 7).getValues().map(([metric, period, oldValue, newValue, , refresh, range]) => [metric, period, oldValue, newValue, refresh, range]);
+  return sheet
+    .getRange(2, 2, sheet.getLastRow() - 1, 7)
+    .getValues()
+    .map(([metric, period, oldValue, newValue, , refresh, range]) => [metric, period, oldValue, newValue, refresh, range]);
 }
 
 /** The data point reads of the request log, each as the metric ids it asked for. */
 async function seriesReads(): Promise<string[][]> {
   const requests = await stack.takeRequests();
-  return requests.filter((r) => r.method === 'GET' && r.path === '/data_points').map((r) => {
-    const query = new URLSearchParams(r.query);
-    return [...query.getAll('metric_id'), ...query.getAll('metric_id[]')];
-  });
+  return requests
+    .filter((r) => r.method === 'GET' && r.path === '/data_points')
+    .map((r) => {
+      const query = new URLSearchParams(r.query);
+      return [...query.getAll('metric_id'), ...query.getAll('metric_id[]')];
+    });
 }
 
 describe('Refresh data logs what changed since the cells last showed it', () => {
@@ -89,7 +102,10 @@ describe('Refresh data shows its stages as toasts', () => {
     const metricId = await oneMetric();
     const rt = stack.runtime();
     const sheet = rt.spreadsheet.getActiveSheet();
-    for (const [cell, month] of [['A1', '2000-01'], ['A2', '2000-02']] as const) {
+    for (const [cell, month] of [
+      ['A1', '2000-01'],
+      ['A2', '2000-02'],
+    ] as const) {
       const formula = `=METRIC_VALUE("${metricId}", "${month}")`;
       sheet.getRange(cell).setFormula(formula);
       expect(rt.evaluateFormula(formula, { cell })).toMatchObject({ ok: true });

@@ -36,11 +36,16 @@ function refreshData(rt: GasRuntime): void {
 
 function changesMetrics(rt: GasRuntime): unknown[] {
   const sheet = rt.spreadsheet.getSheetByName('Changes');
-  return sheet ? sheet.getRange(2, 2, Math.max(sheet.getLastRow() - 1, 1), 1).getValues().map((row) => row[0]) : [];
+  return sheet
+    ? sheet
+        .getRange(2, 2, Math.max(sheet.getLastRow() - 1, 1), 1)
+        .getValues()
+        .map((row) => row[0])
+    : [];
 }
 
 describe('Refresh data', () => {
-  it('re-reads nothing of a series the owner\'s cache holds for another spreadsheet', async () => {
+  it("re-reads nothing of a series the owner's cache holds for another spreadsheet", async () => {
     const s = await setup();
     // Spreadsheet Y: the owner allowed Secret Co there, and a formula cached its series.
     const other = stack.runtime({ spreadsheetId: 'spreadsheet-y', activeUser: OWNER });

@@ -48,7 +48,11 @@ it('never appears in logs, cells, errors, caches, the page or the answers to the
   answers.push(rt.callServer('testConnection', [DEMO_IDS.fund]));
   answers.push(rt.callServer('listMetrics', [DEMO_IDS.fund]));
   rt.spreadsheet.setActiveRange(rt.spreadsheet.getActiveSheet().getRange('A1'));
-  answers.push(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [DEMO_IDS.metrics.headcount], startDate: null, endDate: null, mode: 'snapshot', headers: true }]));
+  answers.push(
+    rt.callServer('insertMetricValues', [
+      { companyId: DEMO_IDS.fund, metricIds: [DEMO_IDS.metrics.headcount], startDate: null, endDate: null, mode: 'snapshot', headers: true },
+    ]),
+  );
   // A rejected token: the error names the problem, never the token.
   rt.properties.user(OWNER).setProperty('METRICS_API_TOKEN', `${SECRET}x`);
   formula('METRIC_VALUES', [DEMO_IDS.metrics.headcount, '2020-01-01']);
@@ -93,13 +97,33 @@ it('never appears in the results, sheets or errors of exports, imports and audit
   const sheet = rt.spreadsheet.getActiveSheet();
 
   // An export of a few data points.
-  sheet.getRange('A1:B3').setValues([['Date', 'Value'], ['2024-01-01', '1'], ['2024-01-02', 'x']]);
-  const spec = { layout: 'long', metricId: DEMO_IDS.metrics.dailyActiveUsers, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false };
+  sheet.getRange('A1:B3').setValues([
+    ['Date', 'Value'],
+    ['2024-01-01', '1'],
+    ['2024-01-02', 'x'],
+  ]);
+  const spec = {
+    layout: 'long',
+    metricId: DEMO_IDS.metrics.dailyActiveUsers,
+    hasHeaderRow: true,
+    skipBlanks: true,
+    duplicates: 'reject',
+    offPeriod: 'reject',
+    onlyChanged: false,
+  };
   drive('continueExport', 'exportId', call('startExport', [{ companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B3', spec, writeStatus: true }]));
   // Profile and contact imports, each with a row the checks refuse.
-  sheet.getRange('D1:E3').setValues([['Name', 'Currency'], ['Secretive Labs', 'EUR'], ['Typo Corp', 'EUX']]);
+  sheet.getRange('D1:E3').setValues([
+    ['Name', 'Currency'],
+    ['Secretive Labs', 'EUR'],
+    ['Typo Corp', 'EUX'],
+  ]);
   drive('continueImport', 'importId', call('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!D1:E3' }]));
-  sheet.getRange('H1:I3').setValues([['Email', 'First name'], ['keeper@example.com', 'Kee'], ['not-an-email', 'No']]);
+  sheet.getRange('H1:I3').setValues([
+    ['Email', 'First name'],
+    ['keeper@example.com', 'Kee'],
+    ['not-an-email', 'No'],
+  ]);
   drive('continueImport', 'importId', call('startImport', [{ kind: 'contacts', companyId: DEMO_IDS.fund, range: 'Sheet1!H1:I3' }]));
   // An audit, pushed with one label the fund does not have.
   call('buildAudit', [DEMO_IDS.fund]);

@@ -4,7 +4,7 @@
 import { NetworkError } from '../../src/core/errors';
 import { DEMO_IDS } from '../../emulator/demo-data';
 import { createApiClient } from '../../src/core/api/client';
-import { type HttpRequest, type HttpResponse, type Transport } from '../../src/core/api/transport';
+import type { HttpRequest, HttpResponse, Transport } from '../../src/core/api/transport';
 import { SyncHttpClient } from '../../gas-runtime/sync-http';
 import { startStack, type Stack } from '../support/stack';
 
@@ -34,15 +34,17 @@ class LoopbackTransport implements Transport {
   }
   fetchAll(requests: HttpRequest[]): Array<HttpResponse | NetworkError> {
     this.waves.push(requests.map((request) => request.url));
-    const results = http.sendAll(requests.map((request) => ({
-      url: request.url,
-      method: request.method,
-      headers: Object.entries(request.headers),
-      body: request.body === undefined ? null : new TextEncoder().encode(request.body),
-      followRedirects: false,
-      rejectUnauthorized: true,
-      timeoutMs: 10_000,
-    })));
+    const results = http.sendAll(
+      requests.map((request) => ({
+        url: request.url,
+        method: request.method,
+        headers: Object.entries(request.headers),
+        body: request.body === undefined ? null : new TextEncoder().encode(request.body),
+        followRedirects: false,
+        rejectUnauthorized: true,
+        timeoutMs: 10_000,
+      })),
+    );
     return results.map((result, i) => {
       if (!result.ok) return new NetworkError(result.message, requests[i]!.url);
       const headers: Record<string, string> = {};
@@ -55,10 +57,17 @@ class LoopbackTransport implements Transport {
 /** 45 metrics of ten monthly points each: chunks of 20 metrics hold 200 points (2 pages), the last 50 (1 page). */
 async function fortyFiveMetrics(): Promise<{ ids: string[]; points: Array<[string, string, number]> }> {
   const { metrics } = await stack.emulator.control.fixtures({
-    metrics: Array.from({ length: 45 }, (_, i) => ({ company_id: DEMO_IDS.fund, name: `Chunked ${String(i).padStart(2, '0')}`, frequency: 'monthly', unit: 'number' })),
+    metrics: Array.from({ length: 45 }, (_, i) => ({
+      company_id: DEMO_IDS.fund,
+      name: `Chunked ${String(i).padStart(2, '0')}`,
+      frequency: 'monthly',
+      unit: 'number',
+    })),
   });
   const ids = metrics.map((m) => m.id);
-  const points = ids.flatMap((id, m) => Array.from({ length: 10 }, (_, month) => [id, `2023-${String(month + 1).padStart(2, '0')}-01`, m * 100 + month] as [string, string, number]));
+  const points = ids.flatMap((id, m) =>
+    Array.from({ length: 10 }, (_, month) => [id, `2023-${String(month + 1).padStart(2, '0')}-01`, m * 100 + month] as [string, string, number]),
+  );
   await stack.emulator.control.fixtures({ data_points: points.map(([metric_id, date, value]) => ({ metric_id, date, value: String(value) })) });
   await stack.emulator.control.clearRequests();
   return { ids, points };
@@ -68,7 +77,12 @@ describe('a series of 45 metrics', () => {
   it('goes in requests of 20 ids, every URL under 2 kB, in two waves', async () => {
     const { ids, points } = await fortyFiveMetrics();
     const transport = new LoopbackTransport();
-    const client = createApiClient({ baseUrl: stack.emulator.url, token: stack.emulator.token, transport, clock: { now: () => Date.now(), sleep: () => undefined } });
+    const client = createApiClient({
+      baseUrl: stack.emulator.url,
+      token: stack.emulator.token,
+      transport,
+      clock: { now: () => Date.now(), sleep: () => undefined },
+    });
     const read = client.dataPoints.list(ids);
     expect(read.map((p) => [p.metric_id, p.date, Number(p.value)]).sort()).toEqual([...points].sort());
     // Wave 1: page 1 of each of the three requests; wave 2: page 2 of the two full ones.

@@ -26,7 +26,9 @@ it('fails the connection test within 5 seconds when nothing answers at the base 
   const answer = rt.callServer('testConnection', [DEMO_IDS.fund]) as { ok: boolean; value: { ok: boolean; message: string } };
   const execution = rt.executions.at(-1)!;
   expect(answer.value.ok).toBe(false);
-  expect(answer.value.message).toBe(`Nothing answered at ${NOWHERE}: the base URL's address is wrong, or its server is down. Check the base URL in Extensions › Portfolio Metrics › Open sidebar › Settings.`);
+  expect(answer.value.message).toBe(
+    `Nothing answered at ${NOWHERE}: the base URL's address is wrong, or its server is down. Check the base URL in Extensions › Portfolio Metrics › Open sidebar › Settings.`,
+  );
   // The runtime's clock: one retry after a short wait, not half a minute of backing off.
   expect(execution.durationMs).toBeLessThan(5_000);
   expect(execution.urlFetchCount).toBe(2);
@@ -88,7 +90,10 @@ describe('a base URL whose path holds no API (every request answers 404), with n
     const before = settingsOf(props);
     await stack.takeRequests();
     const answer = rt.callServer('saveSettings', [{ baseUrl: wrong() }]) as Rpc<unknown>;
-    expect(answer).toEqual({ ok: false, error: `${noApiSentence(wrong(), `GET ${wrong()}/metrics`)} The address was not saved; the address saved before (${stack.emulator.url}) is kept.` });
+    expect(answer).toEqual({
+      ok: false,
+      error: `${noApiSentence(wrong(), `GET ${wrong()}/metrics`)} The address was not saved; the address saved before (${stack.emulator.url}) is kept.`,
+    });
     expect(settingsOf(props)).toEqual(before);
     expect((await stack.takeRequests()).map((r) => [r.method, r.path, r.status])).toEqual([['GET', '/wrong-path/metrics', 404]]);
   });

@@ -60,19 +60,28 @@ const FORMULAS_ANSWER: Record<SharedDriveReading, { connector: boolean; editor: 
   caller: { connector: true, editor: false },
 };
 
-describe.each(['none', 'creator', 'caller'] as const)('a spreadsheet in a Shared Drive whose formulas read %s\'s properties', (reading) => {
+describe.each(['none', 'creator', 'caller'] as const)("a spreadsheet in a Shared Drive whose formulas read %s's properties", (reading) => {
   it('is connected by the first person to allow a company, who alone decides from then on', async () => {
     const rt = runtime(reading);
     // Before anyone connects it, every formula says so, and nothing is asked of the API.
-    for (const user of [CONNECTOR, EDITOR]) expect(errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue], { user }))).toBe(NOT_CONNECTED);
+    for (const user of [CONNECTOR, EDITOR])
+      expect(errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue], { user }))).toBe(NOT_CONNECTED);
     expect(ok<FormulaAccess>(rt.callServer('getFormulaAccess', [], { user: EDITOR })).sharedDrive).toMatchObject({ connected: false, callerDecides: true });
-    expect(ok<SettingsSummary>(rt.callServer('getSettings', [], { user: EDITOR }))).toMatchObject({ isOwner: null, sharingNote: expect.stringMatching(/^This spreadsheet is in a Shared Drive, which has no owner, and no one has connected it/) });
+    expect(ok<SettingsSummary>(rt.callServer('getSettings', [], { user: EDITOR }))).toMatchObject({
+      isOwner: null,
+      sharingNote: expect.stringMatching(/^This spreadsheet is in a Shared Drive, which has no owner, and no one has connected it/),
+    });
 
     const connected = ok<FormulaAccess>(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund]], { user: CONNECTOR }));
     expect(connected).toEqual({
       companyIds: [DEMO_IDS.fund],
       isOwner: null,
-      sharedDrive: { connected: true, connectedBy: CONNECTOR, callerDecides: true, note: expect.stringMatching(/^You connected this Shared Drive spreadsheet/) },
+      sharedDrive: {
+        connected: true,
+        connectedBy: CONNECTOR,
+        callerDecides: true,
+        note: expect.stringMatching(/^You connected this Shared Drive spreadsheet/),
+      },
     });
     const record = rt.properties.document().getProperty(CONNECTION_KEY)!;
     expect(JSON.parse(JSON.parse(record).record)).toMatchObject({ v: 1, email: CONNECTOR, spreadsheetId: rt.spreadsheet.getId() });
@@ -83,7 +92,12 @@ describe.each(['none', 'creator', 'caller'] as const)('a spreadsheet in a Shared
     expect(ok<FormulaAccess>(rt.callServer('getFormulaAccess', [], { user: EDITOR }))).toEqual({
       companyIds: [],
       isOwner: null,
-      sharedDrive: { connected: true, connectedBy: CONNECTOR, callerDecides: false, note: `This Shared Drive spreadsheet was connected by ${CONNECTOR}, and only they decide which companies formulas here may read, in their own sidebar. To use your own connection, insert values as snapshots, or make a copy of the spreadsheet (File › Make a copy).` },
+      sharedDrive: {
+        connected: true,
+        connectedBy: CONNECTOR,
+        callerDecides: false,
+        note: `This Shared Drive spreadsheet was connected by ${CONNECTOR}, and only they decide which companies formulas here may read, in their own sidebar. To use your own connection, insert values as snapshots, or make a copy of the spreadsheet (File › Make a copy).`,
+      },
     });
     expect(rt.callServer('setFormulaAccess', [[DEMO_IDS.otherFund]], { user: EDITOR }) as Rpc<FormulaAccess>).toEqual({ ok: false, error: REFUSED });
     expect(rt.properties.document().getProperty(CONNECTION_KEY)).toBe(record);
@@ -93,11 +107,14 @@ describe.each(['none', 'creator', 'caller'] as const)('a spreadsheet in a Shared
       `This spreadsheet is in a Shared Drive and was connected by ${CONNECTOR}: formulas here use that person's API connection and the companies they allowed, not yours. Your own snapshots, exports, imports and pushes use your connection, set here.`,
     );
     // The connector changes the list again; nothing of it reached the API.
-    expect(ok<FormulaAccess>(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund, DEMO_IDS.startup]], { user: CONNECTOR })).companyIds).toEqual([DEMO_IDS.fund, DEMO_IDS.startup]);
+    expect(ok<FormulaAccess>(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund, DEMO_IDS.startup]], { user: CONNECTOR })).companyIds).toEqual([
+      DEMO_IDS.fund,
+      DEMO_IDS.startup,
+    ]);
     expect(await stack.takeRequests()).toEqual([]);
   });
 
-  it('answers formulas only with the connecting person\'s settings, and otherwise says what to do without a request', async () => {
+  it("answers formulas only with the connecting person's settings, and otherwise says what to do without a request", async () => {
     const rt = runtime(reading);
     ok(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund]], { user: CONNECTOR }));
     const expected = FORMULAS_ANSWER[reading];
@@ -121,38 +138,65 @@ describe.each(['none', 'creator', 'caller'] as const)('a spreadsheet in a Shared
       { formula: `=METRIC_VALUE("${M.monthlyRecurringRevenue}", "2024-03")`, cell: 'A1', user: CONNECTOR },
       { formula: `=METRIC_VALUE("${M.monthlyRecurringRevenue}", "2024-03")`, cell: 'A2', user: EDITOR },
     ]);
-    expect(outcomes.map((o) => (o.ok ? 'value' : o.error.message))).toEqual([expected.connector ? 'value' : OTHER_SETTINGS, expected.editor ? 'value' : OTHER_SETTINGS]);
+    expect(outcomes.map((o) => (o.ok ? 'value' : o.error.message))).toEqual([
+      expected.connector ? 'value' : OTHER_SETTINGS,
+      expected.editor ? 'value' : OTHER_SETTINGS,
+    ]);
     expect((await requestsBy()).editor).toBe(0);
 
     // Refresh data runs as the person who clicks it (the editor here), and the formulas it rewrites run again.
     rt.run('refreshData', [], { user: EDITOR });
     const rerun = await rt.recalculateWritten({ user: CONNECTOR });
-    expect(rerun.map((o) => [o.cell, o.ok ? 'value' : o.error.message])).toEqual([['A1', expected.connector ? 'value' : OTHER_SETTINGS], ['A2', expected.connector ? 'value' : OTHER_SETTINGS]]);
+    expect(rerun.map((o) => [o.cell, o.ok ? 'value' : o.error.message])).toEqual([
+      ['A1', expected.connector ? 'value' : OTHER_SETTINGS],
+      ['A2', expected.connector ? 'value' : OTHER_SETTINGS],
+    ]);
     expect((await requestsBy()).editor).toBe(0);
   });
 
-  it('inserts live formulas for the connector\'s list, and snapshots that refresh, from the sidebar and on schedule, with the inserter\'s own connection', async () => {
+  it("inserts live formulas for the connector's list, and snapshots that refresh, from the sidebar and on schedule, with the inserter's own connection", async () => {
     const rt = runtime(reading);
     const sheet = rt.spreadsheet.getActiveSheet();
     // The connector's first insert of a live formula connects the file and allows its company.
     rt.spreadsheet.setActiveRange(sheet.getRange('A1'));
-    const first = ok<InsertReport>(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.startup, metricIds: [M.startupChurn], startDate: null, endDate: null, mode: 'formula', headers: false }], { user: CONNECTOR }));
+    const first = ok<InsertReport>(
+      rt.callServer(
+        'insertMetricValues',
+        [{ companyId: DEMO_IDS.startup, metricIds: [M.startupChurn], startDate: null, endDate: null, mode: 'formula', headers: false }],
+        { user: CONNECTOR },
+      ),
+    );
     expect(first.message).toContain(' You connected this Shared Drive spreadsheet: its formulas use your API connection and the companies you allow.');
     expect(first.message).toContain(`Formulas in this spreadsheet may now read company ${DEMO_IDS.startup}'s data.`);
     expect(ok<FormulaAccess>(rt.callServer('getFormulaAccess', [], { user: CONNECTOR })).companyIds).toEqual([DEMO_IDS.fund, DEMO_IDS.startup]);
     // The editor's insert writes the formula but changes no one's list.
     rt.spreadsheet.setActiveRange(sheet.getRange('D1'));
-    const editors = ok<InsertReport>(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.otherFund, metricIds: [M.otherFundRevenue], startDate: null, endDate: null, mode: 'formula', headers: false }], { user: EDITOR }));
+    const editors = ok<InsertReport>(
+      rt.callServer(
+        'insertMetricValues',
+        [{ companyId: DEMO_IDS.otherFund, metricIds: [M.otherFundRevenue], startDate: null, endDate: null, mode: 'formula', headers: false }],
+        { user: EDITOR },
+      ),
+    );
     expect(editors.message).not.toMatch(/may now read|You connected/);
     expect(sheet.getRange('D1').getFormula()).toContain(M.otherFundRevenue);
     expect(await stack.takeRequests()).toEqual([]);
 
     // The editor's snapshot: written with the editor's own token, whatever formulas can read here.
     rt.spreadsheet.setActiveRange(sheet.getRange('H1'));
-    const snapshot = ok<InsertReport>(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.otherFund, metricIds: [M.otherFundRevenue], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true }], { user: EDITOR }));
+    const snapshot = ok<InsertReport>(
+      rt.callServer(
+        'insertMetricValues',
+        [{ companyId: DEMO_IDS.otherFund, metricIds: [M.otherFundRevenue], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true }],
+        { user: EDITOR },
+      ),
+    );
     expect(snapshot.message).not.toContain('may now read');
     expect(sheet.getRange('H1:I1').getValues()).toEqual([['Date', 'Harbor Revenue']]);
-    const written = sheet.getRange('I2:I4').getValues().map((row) => row[0]);
+    const written = sheet
+      .getRange('I2:I4')
+      .getValues()
+      .map((row) => row[0]);
     expect(written.every((value) => typeof value === 'number')).toBe(true);
     let sent = await requestsBy();
     expect(sent).toMatchObject({ connector: 0 });
@@ -173,7 +217,7 @@ describe.each(['none', 'creator', 'caller'] as const)('a spreadsheet in a Shared
     ok(rt.callServer('cancelSnapshotRefresh', [], { user: EDITOR }));
   });
 
-  it('says in Check this installation which case the file is in, and whether formulas run with the caller\'s settings', async () => {
+  it("says in Check this installation which case the file is in, and whether formulas run with the caller's settings", async () => {
     const rt = runtime(reading);
     ok(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund]], { user: CONNECTOR }));
     const report = ok<InstallationReport>(await rt.callServerAsync('checkInstallation', [], { user: CONNECTOR, recalculateWrittenFormulas: true }));
@@ -191,7 +235,7 @@ describe.each(['none', 'creator', 'caller'] as const)('a spreadsheet in a Shared
 });
 
 describe('connecting a Shared Drive file', () => {
-  it('waits for the document\'s lock: while someone else holds it, nothing is connected and nothing is saved', () => {
+  it("waits for the document's lock: while someone else holds it, nothing is connected and nothing is saved", () => {
     const rt = runtime('caller');
     const before = rt.properties.user(EDITOR).getProperties();
     rt.locks.hold('document', { forMs: 60_000, user: CONNECTOR });
@@ -205,16 +249,26 @@ describe('connecting a Shared Drive file', () => {
 
   it('is not carried by a record of another spreadsheet (a copy): the caller connects this one', () => {
     const rt = runtime('caller');
-    const copied = JSON.stringify({ record: JSON.stringify({ v: 1, email: CONNECTOR, spreadsheetId: 'the original', connectedAt: '2026-01-01T00:00:00.000Z' }), signature: 'x:y' });
+    const copied = JSON.stringify({
+      record: JSON.stringify({ v: 1, email: CONNECTOR, spreadsheetId: 'the original', connectedAt: '2026-01-01T00:00:00.000Z' }),
+      signature: 'x:y',
+    });
     rt.properties.document().setProperty(CONNECTION_KEY, copied);
     expect(ok<FormulaAccess>(rt.callServer('getFormulaAccess', [], { user: EDITOR })).sharedDrive).toMatchObject({ connected: false, callerDecides: true });
-    expect(ok<FormulaAccess>(rt.callServer('setFormulaAccess', [[DEMO_IDS.otherFund]], { user: EDITOR })).sharedDrive).toMatchObject({ connected: true, connectedBy: EDITOR, callerDecides: true });
-    expect(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund]], { user: CONNECTOR })).toEqual({ ok: false, error: expect.stringMatching(new RegExp(`^This Shared Drive spreadsheet was connected by ${EDITOR}`)) });
+    expect(ok<FormulaAccess>(rt.callServer('setFormulaAccess', [[DEMO_IDS.otherFund]], { user: EDITOR })).sharedDrive).toMatchObject({
+      connected: true,
+      connectedBy: EDITOR,
+      callerDecides: true,
+    });
+    expect(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund]], { user: CONNECTOR })).toEqual({
+      ok: false,
+      error: expect.stringMatching(new RegExp(`^This Shared Drive spreadsheet was connected by ${EDITOR}`)),
+    });
   });
 });
 
 describe('a Shared Drive file its creator did not connect', () => {
-  it('never spends the creator\'s token, when formulas read the creator\'s properties: the connector\'s formulas say so', async () => {
+  it("never spends the creator's token, when formulas read the creator's properties: the connector's formulas say so", async () => {
     const rt = runtime('creator', EDITOR);
     ok(rt.callServer('setFormulaAccess', [[DEMO_IDS.fund]], { user: CONNECTOR }));
     // The editor created the file and holds a token, but did not connect it: formulas read the editor's settings.

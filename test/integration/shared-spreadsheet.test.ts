@@ -22,11 +22,23 @@ function accessKey(rt: GasRuntime): string {
 /** The editor's first export, as far as the server lets it go: the sentence it ends with. */
 async function editorExportProblem(rt: GasRuntime): Promise<string> {
   const sheet = rt.spreadsheet.getActiveSheet();
-  sheet.getRange(1, 1, 3, 2).setValues([['Date', 'Value'], ['2024-01-01', '1'], ['2024-02-01', '2']]);
+  sheet.getRange(1, 1, 3, 2).setValues([
+    ['Date', 'Value'],
+    ['2024-01-01', '1'],
+    ['2024-02-01', '2'],
+  ]);
   const request = {
     companyId: DEMO_IDS.fund,
     range: 'Sheet1!A1:B3',
-    spec: { layout: 'long', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, metricId: M.monthlyRecurringRevenue },
+    spec: {
+      layout: 'long',
+      hasHeaderRow: true,
+      skipBlanks: true,
+      duplicates: 'reject',
+      offPeriod: 'reject',
+      onlyChanged: false,
+      metricId: M.monthlyRecurringRevenue,
+    },
     writeStatus: false,
   };
   const started = rt.callServer('startExport', [request], { user: EDITOR }) as Rpc<ExportHandle>;
@@ -37,7 +49,7 @@ async function editorExportProblem(rt: GasRuntime): Promise<string> {
 }
 
 describe('an owner without a token', () => {
-  it('gives an editor formulas that say the owner has not set one, while the editor\'s own sidebar says theirs is set', async () => {
+  it("gives an editor formulas that say the owner has not set one, while the editor's own sidebar says theirs is set", async () => {
     const rt = stack.runtime({ token: null, activeUser: EDITOR, activeUserSettings: {} });
     const message = errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue], { user: EDITOR }));
     expect(message).toBe(
@@ -58,7 +70,7 @@ describe('an owner without a token', () => {
 });
 
 describe('an owner with a token and an editor without one', () => {
-  it('answers the editor\'s formulas with the owner\'s connection, and tells the editor their own export has no token', async () => {
+  it("answers the editor's formulas with the owner's connection, and tells the editor their own export has no token", async () => {
     const rt = stack.runtime({ activeUser: EDITOR, activeUserSettings: { token: null } });
     const rows = rt.runCustomFunction('METRIC_VALUES', [M.monthlyRecurringRevenue], { user: EDITOR }) as unknown[][];
     const state = await stack.emulator.control.state();
@@ -78,7 +90,9 @@ describe('formula access', () => {
     expect(message).toBe(
       `No metric with id ${M.startupMrr} was found in the companies this spreadsheet may read (1 company): check the id. If it is another company's, the spreadsheet's owner can allow that company in the add-in's Settings › Formula access, or by inserting one of its metrics from the sidebar as a live formula.`,
     );
-    expect(errorOf(() => rt.runCustomFunction('METRICS', [DEMO_IDS.startup], { user: EDITOR }))).toContain(`may not read the data of company ${DEMO_IDS.startup}`);
+    expect(errorOf(() => rt.runCustomFunction('METRICS', [DEMO_IDS.startup], { user: EDITOR }))).toContain(
+      `may not read the data of company ${DEMO_IDS.startup}`,
+    );
     // Only the default company's listing was read; no data point of the refused metric.
     expect((await stack.takeRequests()).map((r) => `${r.path}?${r.query}`)).toEqual(demoFundListingQueries());
 
@@ -113,9 +127,23 @@ describe('formula access', () => {
       rt.spreadsheet.setActiveRange(sheet.getRange(1, 1 + 3 * column++)); // an empty cell for each formula
       return insertAt(user);
     };
-    const insertAt = (user: string) => ok<{ message: string }>(rt.callServer('insertMetricValues', [{
-      companyId: DEMO_IDS.startup, metricIds: [M.startupChurn], startDate: null, endDate: null, mode: 'formula', headers: false,
-    }], { user }));
+    const insertAt = (user: string) =>
+      ok<{ message: string }>(
+        rt.callServer(
+          'insertMetricValues',
+          [
+            {
+              companyId: DEMO_IDS.startup,
+              metricIds: [M.startupChurn],
+              startDate: null,
+              endDate: null,
+              mode: 'formula',
+              headers: false,
+            },
+          ],
+          { user },
+        ),
+      );
     expect(insert(EDITOR).message).not.toContain('may now read');
     expect(rt.properties.user(OWNER).getProperty(accessKey(rt))).toBeNull();
     expect(errorOf(() => rt.runCustomFunction('METRIC_VALUES', [M.startupChurn], { user: EDITOR }))).toContain(`No metric with id ${M.startupChurn} was found`);
@@ -126,7 +154,7 @@ describe('formula access', () => {
     expect(insert(OWNER).message).not.toContain('may now read'); // already there
   });
 
-  it('refuses an editor\'s attempt to change it, changing nothing in anyone\'s properties', async () => {
+  it("refuses an editor's attempt to change it, changing nothing in anyone's properties", async () => {
     const rt = stack.runtime({ activeUser: EDITOR, activeUserSettings: {} });
     grantFormulaAccess(rt, [DEMO_IDS.fund]);
     const ownerBefore = rt.properties.user(OWNER).getProperties();
@@ -155,8 +183,12 @@ describe('formula access', () => {
 
   it('checks portfolio profiles and properties against the allowed funds', async () => {
     const rt = stack.runtime({ defaultCompany: DEMO_IDS.startup });
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [DEMO_IDS.profile(1)]))).toContain(`No portfolio company profile with id ${DEMO_IDS.profile(1)} was found in the companies this spreadsheet may read`);
-    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [DEMO_IDS.profile(1), DEMO_IDS.fund]))).toContain(`may not read the data of company ${DEMO_IDS.fund}`);
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_NOTES', [DEMO_IDS.profile(1)]))).toContain(
+      `No portfolio company profile with id ${DEMO_IDS.profile(1)} was found in the companies this spreadsheet may read`,
+    );
+    expect(errorOf(() => rt.runCustomFunction('PORTFOLIO_PROPERTY_VALUES', [DEMO_IDS.profile(1), DEMO_IDS.fund]))).toContain(
+      `may not read the data of company ${DEMO_IDS.fund}`,
+    );
     // The startup has no portfolio: one refused listing each, remembered for the cache period.
     const first = await stack.takeRequests();
     expect(first.every((r) => r.status === 403)).toBe(true);
@@ -195,12 +227,16 @@ describe('the audit push', () => {
     return { rt, sheet, row, column, store: rt.spreadsheet.getSheetByName(`Audit store ${sheet.getSheetId()}`)! };
   }
 
-  const CHANGED = 'The audit in "Portfolio audit" was changed by someone else (or written by another user), so it was not used with your connection. Build the audit again from your sidebar, then make your edits and push.';
+  const CHANGED =
+    'The audit in "Portfolio audit" was changed by someone else (or written by another user), so it was not used with your connection. Build the audit again from your sidebar, then make your edits and push.';
 
-  const BUILT_BY_ANOTHER = 'The audit in "Portfolio audit" was built by someone else, and a push sends only an audit you built, with your connection: nothing was sent. Ask them to push it, or build the audit again from your sidebar, then make your edits and push.';
+  const BUILT_BY_ANOTHER =
+    'The audit in "Portfolio audit" was built by someone else, and a push sends only an audit you built, with your connection: nothing was sent. Ask them to push it, or build the audit again from your sidebar, then make your edits and push.';
 
   const headquartersOf = async (profile: string, property: string) =>
-    (await stack.emulator.control.state()).portfolio_property_values.filter((v) => v.portfolio_company_profile_id === profile && v.portfolio_property_id === property).map((v) => v.value);
+    (await stack.emulator.control.state()).portfolio_property_values
+      .filter((v) => v.portfolio_company_profile_id === profile && v.portfolio_property_id === property)
+      .map((v) => v.value);
 
   it('refuses a sheet an editor redirected to another fund the owner reaches: nothing is written to either fund, and the owner is told why', async () => {
     const second = await secondFund();
@@ -209,12 +245,17 @@ describe('the audit push', () => {
 
     // The editor's find-and-replace: the marker, the row's profile id, the column's property id, and the same
     // ids in the hidden store, all to the second fund's; then a value typed in the redirected cell.
-    const swap = (text: string) => text.split(DEMO_IDS.fund).join(second.fund).split(DEMO_IDS.profile(4)).join(second.profile).split(HEADQUARTERS).join(second.property);
+    const swap = (text: string) =>
+      text.split(DEMO_IDS.fund).join(second.fund).split(DEMO_IDS.profile(4)).join(second.profile).split(HEADQUARTERS).join(second.property);
     sheet.getRange(1, 1).setValue(swap(String(sheet.getRange(1, 1).getValue())));
     sheet.getRange(row, 1).setValue(second.profile);
     sheet.getRange(1, column).setValue(second.property);
     const pieces = Number(store.getRange(1, 2).getValue());
-    const snapshot = store.getRange(1, 1, pieces, 1).getValues().map((r) => String(r[0])).join('');
+    const snapshot = store
+      .getRange(1, 1, pieces, 1)
+      .getValues()
+      .map((r) => String(r[0]))
+      .join('');
     expect(snapshot).toContain(DEMO_IDS.profile(4));
     store.getRange(1, 1, pieces, 1).setValues(Array.from({ length: pieces }, (_, i) => [i === 0 ? swap(snapshot) : '']));
     store.getRange(1, 2).setValue('1');
@@ -232,16 +273,20 @@ describe('the audit push', () => {
   });
 
   it.each([
-    ['an older audit\'s marker cell alone names the second fund', 'marker'],
-    ['the sheet\'s developer metadata alone names the second fund', 'metadata'],
-    ['the store alone has the second fund\'s ids', 'store'],
-    ['the store is another audit\'s, signed by the owner too', 'copied store'],
+    ["an older audit's marker cell alone names the second fund", 'marker'],
+    ["the sheet's developer metadata alone names the second fund", 'metadata'],
+    ["the store alone has the second fund's ids", 'store'],
+    ["the store is another audit's, signed by the owner too", 'copied store'],
   ])('refuses when %s', async (_, what) => {
     const second = await secondFund();
     const { rt, sheet, row, column, store } = ownersAudit();
     // Audits built before the fund moved to developer metadata named it in A1; they are still read, so still checked.
     if (what === 'marker') sheet.getRange(1, 1).setValue(`portfolio-audit:v1:${second.fund}`);
-    if (what === 'metadata') sheet.getDeveloperMetadata().find((entry) => entry.getKey() === 'portfolio-audit:v1')!.setValue(second.fund);
+    if (what === 'metadata')
+      sheet
+        .getDeveloperMetadata()
+        .find((entry) => entry.getKey() === 'portfolio-audit:v1')!
+        .setValue(second.fund);
     if (what === 'store') store.getRange(1, 1).setValue(String(store.getRange(1, 1).getValue()).split(DEMO_IDS.profile(4)).join(second.profile));
     if (what === 'copied store') {
       // The owner's earlier audit of the same fund, kept under another name: its store is signed for that sheet.
@@ -276,7 +321,7 @@ describe('the audit push', () => {
     expect(await headquartersOf(DEMO_IDS.profile(13), DEMO_IDS.property(16))).toEqual(['Rated by the editor']);
   });
 
-  it('pushes the owner\'s own audit, naming the fund in the handle the sidebar asks with and in the report', async () => {
+  it("pushes the owner's own audit, naming the fund in the handle the sidebar asks with and in the report", async () => {
     const { rt, sheet, row, column } = ownersAudit();
     sheet.getRange(row, column).setValue('Porto');
     await stack.takeRequests();
@@ -304,7 +349,10 @@ describe('the audit push', () => {
     // Without either, the sheet names no fund: refused before any request.
     sheet.getRange(1, 1).setValue('#ids');
     sheet.getRange(row, column).setValue('Braga');
-    expect(rt.callServer('startAuditPush', [null], { user: OWNER })).toEqual({ ok: false, error: expect.stringMatching(/^This sheet is not a portfolio audit sheet/) });
+    expect(rt.callServer('startAuditPush', [null], { user: OWNER })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^This sheet is not a portfolio audit sheet/),
+    });
     expect(await stack.takeRequests()).toEqual([]);
   });
 });

@@ -43,7 +43,13 @@ async function setup(): Promise<Setup> {
   props.setProperty('METRICS_DEFAULT_COMPANY_ID', DEMO_IDS.fund);
   const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
   rt.spreadsheet.setActiveRange(sheet.getRange('B2'));
-  ok<InsertReport>(rt.callServer('insertMetricValues', [{ companyId: DEMO_IDS.fund, metricIds: [revenue], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true }], { user: SCHEDULER }));
+  ok<InsertReport>(
+    rt.callServer(
+      'insertMetricValues',
+      [{ companyId: DEMO_IDS.fund, metricIds: [revenue], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true }],
+      { user: SCHEDULER },
+    ),
+  );
   return { rt, revenue, schedulerId: created.users[0]!.id };
 }
 
@@ -89,7 +95,7 @@ describe('scheduled refresh of snapshots', () => {
     expect(scheduleOf(s.rt, OWNER).schedule).toBeNull();
   });
 
-  it('records a run whose token the API rejects in the Changes sheet and the sidebar\'s schedule', async () => {
+  it("records a run whose token the API rejects in the Changes sheet and the sidebar's schedule", async () => {
     const s = await setup();
     schedule(s.rt, 'hourly');
     // As a revoked token is: the API answers 401 to it.
@@ -116,7 +122,7 @@ describe('scheduled refresh of snapshots', () => {
     expect(s.rt.triggers.list()).toHaveLength(1);
   });
 
-  it('takes the scheduler\'s own lock, never the script lock every user of the add-on shares, and says truly what it waited for', async () => {
+  it("takes the scheduler's own lock, never the script lock every user of the add-on shares, and says truly what it waited for", async () => {
     const s = await setup();
     schedule(s.rt, 'hourly');
     // Another user's run holds the script lock and their own lock for hours: a published add-on is one script for all its users.
@@ -153,7 +159,10 @@ describe('scheduled refresh of snapshots', () => {
     // An hour on, the daily trigger has not run (its window is a day away).
     expect(s.rt.triggers.advance(HOUR)).toEqual([]);
 
-    expect(s.rt.callServer('scheduleSnapshotRefresh', ['every minute'], { user: SCHEDULER })).toEqual({ ok: false, error: 'Choose how often to refresh: hourly, daily or weekly.' });
+    expect(s.rt.callServer('scheduleSnapshotRefresh', ['every minute'], { user: SCHEDULER })).toEqual({
+      ok: false,
+      error: 'Choose how often to refresh: hourly, daily or weekly.',
+    });
 
     const cancelled = ok<SnapshotRefreshScheduleView>(s.rt.callServer('cancelSnapshotRefresh', [], { user: SCHEDULER }));
     expect(cancelled.schedule).toBeNull();
@@ -171,12 +180,17 @@ describe('scheduled refresh of snapshots', () => {
     const others = Array.from({ length: 20 }, (_, i) => `other-spreadsheet-${String(i).padStart(2, '0')}`);
     for (const spreadsheetId of others) {
       const triggerUid = rt.run('testMakeTrigger', [], { user: SCHEDULER }) as string;
-      props.setProperty(`METRICS_SNAPSHOT_SCHEDULE_${spreadsheetId}`, JSON.stringify({ v: 1, spreadsheetId, frequency: 'hourly', triggerUid, scheduledAt: '2024-01-01T00:00:00.000Z', lastRun: null }));
+      props.setProperty(
+        `METRICS_SNAPSHOT_SCHEDULE_${spreadsheetId}`,
+        JSON.stringify({ v: 1, spreadsheetId, frequency: 'hourly', triggerUid, scheduledAt: '2024-01-01T00:00:00.000Z', lastRun: null }),
+      );
     }
     const before = props.getProperties();
     const answer = rt.callServer('scheduleSnapshotRefresh', ['daily'], { user: SCHEDULER }) as { ok: boolean; error?: string };
     expect(answer.ok).toBe(false);
-    expect(answer.error).toMatch(/^You already have 20 scheduled refreshes, and Apps Script allows 20 triggers per user for this add-on \("Triggers: 20 \/ user \/ script", quotas page\), so none can be added here\. Turn one off/);
+    expect(answer.error).toMatch(
+      /^You already have 20 scheduled refreshes, and Apps Script allows 20 triggers per user for this add-on \("Triggers: 20 \/ user \/ script", quotas page\), so none can be added here\. Turn one off/,
+    );
     for (const id of others) expect(answer.error).toContain(`https://docs.google.com/spreadsheets/d/${id}`);
     expect(rt.triggers.list()).toHaveLength(20);
     expect(props.getProperties()).toEqual(before);
@@ -187,4 +201,3 @@ describe('scheduled refresh of snapshots', () => {
     expect(schedule(rt, 'daily').schedule).toMatchObject({ frequency: 'daily', active: true });
   });
 });
-

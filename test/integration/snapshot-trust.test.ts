@@ -30,9 +30,22 @@ async function setup(): Promise<Setup> {
   const rt = stack.runtime({ activeUser: OWNER });
   const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
   rt.spreadsheet.setActiveRange(sheet.getRange('B2'));
-  const report = ok<InsertReport>(rt.callServer('insertMetricValues', [{
-    companyId: stack.emulator.companyId, metricIds: [other.allowed], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true,
-  }], { user: OWNER }));
+  const report = ok<InsertReport>(
+    rt.callServer(
+      'insertMetricValues',
+      [
+        {
+          companyId: stack.emulator.companyId,
+          metricIds: [other.allowed],
+          startDate: '2024-01-01',
+          endDate: '2024-03-31',
+          mode: 'snapshot',
+          headers: true,
+        },
+      ],
+      { user: OWNER },
+    ),
+  );
   expect(report.range).toBe('Sheet1!B2:C5');
   return { rt, ...other };
 }
@@ -55,7 +68,7 @@ function sheetValues(rt: GasRuntime, name = 'Sheet1'): unknown[][] {
 }
 
 describe('an editor who swaps the metric in the hidden snapshots sheet', () => {
-  it('gets nothing from the owner\'s sidebar refresh: refused with the sentence, nothing read, nothing written', async () => {
+  it("gets nothing from the owner's sidebar refresh: refused with the sentence, nothing read, nothing written", async () => {
     const s = await setup();
     editStore(s.rt, s.allowed, s.secret);
     const before = sheetValues(s.rt);
@@ -63,14 +76,16 @@ describe('an editor who swaps the metric in the hidden snapshots sheet', () => {
 
     const report = refreshAsOwner(s.rt);
     expect(report.outcomes).toEqual([expect.objectContaining({ status: 'refused', changes: 0, range: 'Sheet1!B2:C5' })]);
-    expect(report.outcomes[0]!.message).toBe(`The definition of the snapshot recorded at Sheet1!B2:C5 ${REFUSED} Left it as it was. ${INSERT_AGAIN}; "Refresh snapshots" refreshes only snapshots you inserted, as you inserted them.`);
+    expect(report.outcomes[0]!.message).toBe(
+      `The definition of the snapshot recorded at Sheet1!B2:C5 ${REFUSED} Left it as it was. ${INSERT_AGAIN}; "Refresh snapshots" refreshes only snapshots you inserted, as you inserted them.`,
+    );
     // Not one request: the definition is refused before any connection is used.
     expect(await stack.takeRequests()).toEqual([]);
     expect(sheetValues(s.rt)).toEqual(before);
     expect(s.rt.spreadsheet.getSheetByName('Changes')).toBeNull();
   });
 
-  it('gets nothing from the owner\'s scheduled refresh either, and the Changes sheet says what was refused and why', async () => {
+  it("gets nothing from the owner's scheduled refresh either, and the Changes sheet says what was refused and why", async () => {
     const s = await setup();
     ok<SnapshotRefreshScheduleView>(s.rt.callServer('scheduleSnapshotRefresh', ['hourly'], { user: OWNER }));
     editStore(s.rt, s.allowed, s.secret);
@@ -88,39 +103,76 @@ describe('an editor who swaps the metric in the hidden snapshots sheet', () => {
     expect(changes[0]![8]).toContain(INSERT_AGAIN);
   });
 
-  it('cannot launder the swap through the owner\'s insert of another snapshot: the edited row stays refused', async () => {
+  it("cannot launder the swap through the owner's insert of another snapshot: the edited row stays refused", async () => {
     const s = await setup();
     editStore(s.rt, s.allowed, s.secret);
     const sheet = s.rt.spreadsheet.getSheetByName('Sheet1')!;
     s.rt.spreadsheet.setActiveRange(sheet.getRange('F2'));
-    ok<InsertReport>(s.rt.callServer('insertMetricValues', [{
-      companyId: stack.emulator.companyId, metricIds: [s.allowed], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true,
-    }], { user: OWNER }));
+    ok<InsertReport>(
+      s.rt.callServer(
+        'insertMetricValues',
+        [
+          {
+            companyId: stack.emulator.companyId,
+            metricIds: [s.allowed],
+            startDate: '2024-01-01',
+            endDate: '2024-03-31',
+            mode: 'snapshot',
+            headers: true,
+          },
+        ],
+        { user: OWNER },
+      ),
+    );
     await stack.takeRequests();
     const report = refreshAsOwner(s.rt);
-    expect(report.outcomes.map((o) => [o.range, o.status])).toEqual([['Sheet1!B2:C5', 'refused'], ['Sheet1!F2:G5', 'unchanged']]);
+    expect(report.outcomes.map((o) => [o.range, o.status])).toEqual([
+      ['Sheet1!B2:C5', 'refused'],
+      ['Sheet1!F2:G5', 'unchanged'],
+    ]);
     expect(await requestsNaming(stack, s)).toEqual([]);
   });
 });
 
 describe('a snapshot an editor inserted', () => {
-  it('is theirs to refresh: the owner\'s refresh and schedule leave it, and the schedule logs no refusal for it', async () => {
+  it("is theirs to refresh: the owner's refresh and schedule leave it, and the schedule logs no refusal for it", async () => {
     const s = await setup();
     const props = s.rt.properties.user(EDITOR);
     props.setProperty('METRICS_API_BASE_URL', stack.emulator.url);
     props.setProperty('METRICS_API_TOKEN', stack.emulator.token);
     const sheet = s.rt.spreadsheet.getSheetByName('Sheet1')!;
     s.rt.spreadsheet.setActiveRange(sheet.getRange('F2'));
-    ok<InsertReport>(s.rt.callServer('insertMetricValues', [{
-      companyId: stack.emulator.companyId, metricIds: [s.allowed], startDate: '2024-01-01', endDate: '2024-03-31', mode: 'snapshot', headers: true,
-    }], { user: EDITOR }));
+    ok<InsertReport>(
+      s.rt.callServer(
+        'insertMetricValues',
+        [
+          {
+            companyId: stack.emulator.companyId,
+            metricIds: [s.allowed],
+            startDate: '2024-01-01',
+            endDate: '2024-03-31',
+            mode: 'snapshot',
+            headers: true,
+          },
+        ],
+        { user: EDITOR },
+      ),
+    );
 
     const report = refreshAsOwner(s.rt);
-    expect(report.outcomes.map((o) => [o.range, o.status, o.insertedByAnother ?? false])).toEqual([['Sheet1!B2:C5', 'unchanged', false], ['Sheet1!F2:G5', 'refused', true]]);
-    expect(report.outcomes[1]!.message).toBe('Left Sheet1!F2:G5 as it was: that snapshot was inserted by someone else, and "Refresh snapshots" refreshes only the snapshots you inserted (each person\'s refresh does theirs). Insert it again to refresh it with your connection.');
+    expect(report.outcomes.map((o) => [o.range, o.status, o.insertedByAnother ?? false])).toEqual([
+      ['Sheet1!B2:C5', 'unchanged', false],
+      ['Sheet1!F2:G5', 'refused', true],
+    ]);
+    expect(report.outcomes[1]!.message).toBe(
+      'Left Sheet1!F2:G5 as it was: that snapshot was inserted by someone else, and "Refresh snapshots" refreshes only the snapshots you inserted (each person\'s refresh does theirs). Insert it again to refresh it with your connection.',
+    );
     // The editor refreshes theirs, and leaves the owner's.
     const asEditor = ok<SnapshotRefreshReport>(s.rt.callServer('refreshSnapshots', [], { user: EDITOR }));
-    expect(asEditor.outcomes.map((o) => [o.range, o.status])).toEqual([['Sheet1!B2:C5', 'refused'], ['Sheet1!F2:G5', 'unchanged']]);
+    expect(asEditor.outcomes.map((o) => [o.range, o.status])).toEqual([
+      ['Sheet1!B2:C5', 'refused'],
+      ['Sheet1!F2:G5', 'unchanged'],
+    ]);
 
     ok<SnapshotRefreshScheduleView>(s.rt.callServer('scheduleSnapshotRefresh', ['hourly'], { user: OWNER }));
     expect(s.rt.triggers.advance(HOUR)).toEqual([expect.objectContaining({ user: OWNER, ok: true })]);
@@ -128,11 +180,11 @@ describe('a snapshot an editor inserted', () => {
   });
 });
 
-describe('an editor who moves a snapshot\'s range', () => {
-  it('cannot make the owner\'s refresh overwrite anything outside the range the owner inserted it at', async () => {
+describe("an editor who moves a snapshot's range", () => {
+  it("cannot make the owner's refresh overwrite anything outside the range the owner inserted it at", async () => {
     const s = await setup();
     const sheet = s.rt.spreadsheet.getSheetByName('Sheet1')!;
-    sheet.getRange('F10').setValue('The owner\'s own figures');
+    sheet.getRange('F10').setValue("The owner's own figures");
     const other = s.rt.spreadsheet.insertSheet('Board');
     other.getRange('A1').setValue('Board notes');
     // To another range of the same sheet, then to another sheet.
@@ -144,7 +196,7 @@ describe('an editor who moves a snapshot\'s range', () => {
     const elsewhere = refreshAsOwner(s.rt);
     expect(elsewhere.outcomes).toEqual([expect.objectContaining({ status: 'refused', message: expect.stringContaining(REFUSED) })]);
     expect({ sheet1: sheetValues(s.rt), board: sheetValues(s.rt, 'Board') }).toEqual(before);
-    expect(sheet.getRange('F10').getValue()).toBe('The owner\'s own figures');
+    expect(sheet.getRange('F10').getValue()).toBe("The owner's own figures");
   });
 
   it('reports a table that moved (rows inserted above it) and overwrites nothing at its old place', async () => {
@@ -172,7 +224,7 @@ describe('an editor who moves a snapshot\'s range', () => {
 });
 
 describe('a definition the owner signed', () => {
-  it('is refused, unread, once the owner\'s formula access no longer allows its company', async () => {
+  it("is refused, unread, once the owner's formula access no longer allows its company", async () => {
     const s = await setup();
     const access = ok<FormulaAccess>(s.rt.callServer('setFormulaAccess', [[s.secretCompany]], { user: OWNER }));
     expect(access.companyIds).toEqual([s.secretCompany]);
@@ -206,7 +258,10 @@ describe('a snapshot recorded before definitions were signed', () => {
     const store = s.rt.spreadsheet.getSheetByName(STORE)!;
     // The first layout: id, definition, fingerprints; no signature column.
     const [id, definition, , fingerprints] = store.getRange(2, 1, 1, 4).getValues()[0]!;
-    store.getRange(1, 1, 2, 4).setValues([['Snapshot id', 'Definition', 'Cells last written (fingerprints)', ''], [id, definition, fingerprints, '']]);
+    store.getRange(1, 1, 2, 4).setValues([
+      ['Snapshot id', 'Definition', 'Cells last written (fingerprints)', ''],
+      [id, definition, fingerprints, ''],
+    ]);
     const report = refreshAsOwner(s.rt);
     expect(report.outcomes).toEqual([expect.objectContaining({ status: 'refused', message: expect.stringContaining(INSERT_AGAIN) })]);
   });

@@ -36,7 +36,9 @@ const supportLines = (rt: GasRuntime): string[] => rt.logs.map((l) => l.message)
 
 it('logs each request, wait and step of the journeys, each in its own execution, and never a secret', async () => {
   // Made before anything lists the fund's metrics (a listing is cached).
-  const created = await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name: 'Support revenue', frequency: 'daily', unit: 'number' }] });
+  const created = await stack.emulator.control.fixtures({
+    metrics: [{ company_id: DEMO_IDS.fund, name: 'Support revenue', frequency: 'daily', unit: 'number' }],
+  });
   const rt = stack.runtime();
   const sheet = rt.spreadsheet.getActiveSheet();
 
@@ -51,8 +53,20 @@ it('logs each request, wait and step of the journeys, each in its own execution,
   expect(() => rt.runCustomFunction('METRIC_VALUES', ['Confidential Cell Text'])).toThrow(/Confidential Cell Text/);
 
   // An export the server meets with a 429 first: the client waits and tries again.
-  sheet.getRange('A1:B3').setValues([['Date', 'Value'], ['2024-01-01', 8675309.17], ['2024-01-02', 4242.4242]]);
-  const spec = { layout: 'long', metricId: created.metrics[0]!.id, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false };
+  sheet.getRange('A1:B3').setValues([
+    ['Date', 'Value'],
+    ['2024-01-01', 8675309.17],
+    ['2024-01-02', 4242.4242],
+  ]);
+  const spec = {
+    layout: 'long',
+    metricId: created.metrics[0]!.id,
+    hasHeaderRow: true,
+    skipBlanks: true,
+    duplicates: 'reject',
+    offPeriod: 'reject',
+    onlyChanged: false,
+  };
   const exportStarted = ok<ExportHandle>(rt.callServer('startExport', [{ companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B3', spec, writeStatus: true }]));
   await stack.emulator.control.faults({ next429: 1 });
   const exported = await driveExport(stack, rt, exportStarted);
@@ -69,11 +83,22 @@ it('logs each request, wait and step of the journeys, each in its own execution,
   expect(pushed.report).toBeTruthy();
 
   // Imports: a profile, and contacts by email.
-  sheet.getRange('D1:E2').setValues([['Name', 'Currency'], ['Zanzibar Ventures', 'EUR']]);
-  const profiles = ok<{ importId: string; report?: unknown; progress: object }>(rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!D1:E2' }]));
+  sheet.getRange('D1:E2').setValues([
+    ['Name', 'Currency'],
+    ['Zanzibar Ventures', 'EUR'],
+  ]);
+  const profiles = ok<{ importId: string; report?: unknown; progress: object }>(
+    rt.callServer('startImport', [{ kind: 'profiles', companyId: DEMO_IDS.fund, range: 'Sheet1!D1:E2' }]),
+  );
   await driveJob(stack, rt, profiles, 'continueImport', (h) => h.importId);
-  sheet.getRange('H1:I3').setValues([['Email', 'First name'], [EMAILS[0], 'Ada'], [EMAILS[1], 'Grace']]);
-  const contacts = ok<{ importId: string; report?: unknown; progress: object }>(rt.callServer('startImport', [{ kind: 'contacts', companyId: DEMO_IDS.fund, range: 'Sheet1!H1:I3' }]));
+  sheet.getRange('H1:I3').setValues([
+    ['Email', 'First name'],
+    [EMAILS[0], 'Ada'],
+    [EMAILS[1], 'Grace'],
+  ]);
+  const contacts = ok<{ importId: string; report?: unknown; progress: object }>(
+    rt.callServer('startImport', [{ kind: 'contacts', companyId: DEMO_IDS.fund, range: 'Sheet1!H1:I3' }]),
+  );
   await driveJob(stack, rt, contacts, 'continueImport', (h) => h.importId);
 
   // The work happened: the emulator holds what was sent.
@@ -106,5 +131,7 @@ it('logs each request, wait and step of the journeys, each in its own execution,
   const executionIds = new Set(rt.executions.map((e) => e.id));
   for (const entry of rt.logs) expect(executionIds.has(entry.executionId)).toBe(true);
   const formulaRun = rt.executions.find((e) => e.functionName === 'METRIC_VALUES')!;
-  expect(rt.logs.filter((l) => l.executionId === formulaRun.id).map((l) => l.message)).toContainEqual(expect.stringMatching(/^\[support\] request GET \/(metrics|data_points)/));
+  expect(rt.logs.filter((l) => l.executionId === formulaRun.id).map((l) => l.message)).toContainEqual(
+    expect.stringMatching(/^\[support\] request GET \/(metrics|data_points)/),
+  );
 });

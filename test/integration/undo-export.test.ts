@@ -35,9 +35,18 @@ async function exportOverExistingValues(rt: GasRuntime): Promise<{ metricId: str
       { metric_id: metricId, date: '2024-01-04', value: null },
     ],
   });
-  rt.spreadsheet.getSheetByName('Sheet1')!.getRange(1, 1, 7, 2).setValues([
-    ['Date', 'Value'], ['2024-01-01', 11], ['2024-01-02', 21], ['2024-01-03', 31], ['2024-01-04', 40], ['2024-01-05', 50], ['2024-01-06', 60],
-  ]);
+  rt.spreadsheet
+    .getSheetByName('Sheet1')!
+    .getRange(1, 1, 7, 2)
+    .setValues([
+      ['Date', 'Value'],
+      ['2024-01-01', 11],
+      ['2024-01-02', 21],
+      ['2024-01-03', 31],
+      ['2024-01-04', 40],
+      ['2024-01-05', 50],
+      ['2024-01-06', 60],
+    ]);
   const request = {
     companyId: DEMO_IDS.fund,
     range: 'Sheet1!A1:B7',
@@ -52,7 +61,7 @@ async function exportOverExistingValues(rt: GasRuntime): Promise<{ metricId: str
   return { metricId, exported };
 }
 
-it('undo of an export restores the values it replaced, keeps a colleague\'s later change as a conflict, and lists the values it created', async () => {
+it("undo of an export restores the values it replaced, keeps a colleague's later change as a conflict, and lists the values it created", async () => {
   const rt = stack.runtime();
   const { metricId, exported } = await exportOverExistingValues(rt);
 
@@ -70,14 +79,36 @@ it('undo of an export restores the values it replaced, keeps a colleague\'s late
   expect(undone.pushId).toBe(exported.exportId);
   const report = undone.report!;
   expect(report.totals).toMatchObject({ updated: 2, conflict: 1, failed: 0, pending: 0 });
-  expect(report.summary).toBe(`Undo of the export (Push ${exported.exportId} in the Pushes sheet): 2 values restored, 1 conflict (changed on the server since the push, so not restored), 3 values the API cannot undo (listed). The exported range still shows the exported values.`);
-  expect(report.problems).toEqual([expect.objectContaining({
-    cell: 'Sheet1!B3', profileId: metricId, profileName: 'Undo export metric', propertyName: '2024-01-02', value: '20', outcome: 'conflict', conflict: { atBuild: '21', server: '25' },
-  })]);
+  expect(report.summary).toBe(
+    `Undo of the export (Push ${exported.exportId} in the Pushes sheet): 2 values restored, 1 conflict (changed on the server since the push, so not restored), 3 values the API cannot undo (listed). The exported range still shows the exported values.`,
+  );
+  expect(report.problems).toEqual([
+    expect.objectContaining({
+      cell: 'Sheet1!B3',
+      profileId: metricId,
+      profileName: 'Undo export metric',
+      propertyName: '2024-01-02',
+      value: '20',
+      outcome: 'conflict',
+      conflict: { atBuild: '21', server: '25' },
+    }),
+  ]);
   // In the export's order, each with its reason.
   expect(report.notUndone).toEqual([
-    { what: 'Undo export metric', period: '2024-01-04', cell: 'Sheet1!B5', value: '40', reason: expect.stringMatching(/^it was blank before the push: the API has no delete/) },
-    { what: 'Undo export metric', period: '2024-01-05', cell: 'Sheet1!B6', value: '50', reason: expect.stringMatching(/^the push created it .*no delete.*clear it in the web application$/) },
+    {
+      what: 'Undo export metric',
+      period: '2024-01-04',
+      cell: 'Sheet1!B5',
+      value: '40',
+      reason: expect.stringMatching(/^it was blank before the push: the API has no delete/),
+    },
+    {
+      what: 'Undo export metric',
+      period: '2024-01-05',
+      cell: 'Sheet1!B6',
+      value: '50',
+      reason: expect.stringMatching(/^the push created it .*no delete.*clear it in the web application$/),
+    },
     { what: 'Undo export metric', period: '2024-01-06', cell: 'Sheet1!B7', value: '60', reason: expect.stringMatching(/^the push created it /) },
   ]);
 
@@ -87,14 +118,33 @@ it('undo of an export restores the values it replaced, keeps a colleague\'s late
   expect(requests.slice(0, firstPut).filter((r) => r.method === 'GET' && r.path === '/data_points')).toHaveLength(1);
   const puts = requests.filter((r) => r.method === 'PUT');
   expect(puts.map((r) => [r.path, r.body])).toEqual([
-    [`/metrics/${metricId}/data_points`, { data_points: [{ date: '2024-01-01', value: '10' }, { date: '2024-01-03', value: '30' }] }],
+    [
+      `/metrics/${metricId}/data_points`,
+      {
+        data_points: [
+          { date: '2024-01-01', value: '10' },
+          { date: '2024-01-03', value: '30' },
+        ],
+      },
+    ],
   ]);
   const after = await stack.emulator.control.state();
-  expect(['2024-01-01', '2024-01-02', '2024-01-03', '2024-01-04', '2024-01-05', '2024-01-06'].map((date) => pointValue(after, metricId, date)))
-    .toEqual(['10', '25', '30', '40', '50', '60']);
+  expect(['2024-01-01', '2024-01-02', '2024-01-03', '2024-01-04', '2024-01-05', '2024-01-06'].map((date) => pointValue(after, metricId, date))).toEqual([
+    '10',
+    '25',
+    '30',
+    '40',
+    '50',
+    '60',
+  ]);
 
   // The Pushes sheet: the export's rows with the values it replaced, then the undo's under its own id.
-  const log = rt.spreadsheet.getSheetByName('Pushes')!.getDataRange().getValues().slice(1).map((row) => row.slice(1));
+  const log = rt.spreadsheet
+    .getSheetByName('Pushes')!
+    .getDataRange()
+    .getValues()
+    .slice(1)
+    .map((row) => row.slice(1));
   expect(log.filter((row) => row[1] === 'Export')).toEqual([
     [OWNER, 'Export', 'Undo export metric', '2024-01-01', '10', '11', 'updated', 'Sheet1!B2', exported.exportId],
     [OWNER, 'Export', 'Undo export metric', '2024-01-02', '20', '21', 'updated', 'Sheet1!B3', exported.exportId],
@@ -106,7 +156,17 @@ it('undo of an export restores the values it replaced, keeps a colleague\'s late
   ]);
   expect(log.filter((row) => row[1] === 'Undo')).toEqual([
     [OWNER, 'Undo', 'Undo export metric', '2024-01-01', '11', '10', 'restored', 'Sheet1!B2', undone.undoId],
-    [OWNER, 'Undo', 'Undo export metric', '2024-01-02', '25', '20', expect.stringMatching(/^conflict: changed on the server since the push/), 'Sheet1!B3', undone.undoId],
+    [
+      OWNER,
+      'Undo',
+      'Undo export metric',
+      '2024-01-02',
+      '25',
+      '20',
+      expect.stringMatching(/^conflict: changed on the server since the push/),
+      'Sheet1!B3',
+      undone.undoId,
+    ],
     [OWNER, 'Undo', 'Undo export metric', '2024-01-03', '31', '30', 'restored', 'Sheet1!B4', undone.undoId],
   ]);
 

@@ -37,7 +37,13 @@ async function metricWithPoints(name: string, count: number, base: number): Prom
   const created = await stack.emulator.control.fixtures({ metrics: [{ company_id: DEMO_IDS.fund, name, frequency: 'daily', unit: 'number' }] });
   const metricId = created.metrics[0]!.id;
   for (let from = 0; from < count; from += 2000) {
-    await stack.emulator.control.fixtures({ data_points: Array.from({ length: Math.min(2000, count - from) }, (_, k) => ({ metric_id: metricId, date: day(from + k), value: String(base + from + k) })) });
+    await stack.emulator.control.fixtures({
+      data_points: Array.from({ length: Math.min(2000, count - from) }, (_, k) => ({
+        metric_id: metricId,
+        date: day(from + k),
+        value: String(base + from + k),
+      })),
+    });
   }
   return metricId;
 }
@@ -46,7 +52,9 @@ async function metricWithPoints(name: string, count: number, base: number): Prom
 function exportRequest(rt: GasRuntime, metricId: string, first: number, count: number, base: number, column = 1, onlyChanged = true) {
   const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
   if (sheet.getMaxRows() < count + 1) sheet.insertRowsAfter(sheet.getMaxRows(), count + 1 - sheet.getMaxRows());
-  sheet.getRange(1, column, count + 1, 2).setValues([['Date', 'Value'], ...Array.from({ length: count }, (_, k) => [day(first + k), String(base + first + k)])]);
+  sheet
+    .getRange(1, column, count + 1, 2)
+    .setValues([['Date', 'Value'], ...Array.from({ length: count }, (_, k) => [day(first + k), String(base + first + k)])]);
   const letter = (n: number) => String.fromCharCode(64 + n);
   return {
     companyId: DEMO_IDS.fund,
@@ -61,14 +69,21 @@ it('restores a 62-character memo whole, rich text with its markup, and a multise
   const acme = state.portfolio_company_profiles.find((p) => p.company_id === DEMO_IDS.fund)!;
   const property = (name: string) => state.portfolio_properties.find((p) => p.company_id === DEMO_IDS.fund && p.name === name)!;
   const [memo, thesis] = [property('Investment memo'), property('Investment thesis')];
-  const markets = (await stack.emulator.control.fixtures({ portfolio_properties: [{ company_id: DEMO_IDS.fund, name: 'Markets', data_type: 'multiselect' }] })).portfolio_properties[0]!;
-  const options = (await stack.emulator.control.fixtures({ portfolio_property_options: ['Payments, Lending', 'Health, Care', 'Energy'].map((label) => ({ portfolio_property_id: markets.id, label })) })).portfolio_property_options;
+  const markets = (await stack.emulator.control.fixtures({ portfolio_properties: [{ company_id: DEMO_IDS.fund, name: 'Markets', data_type: 'multiselect' }] }))
+    .portfolio_properties[0]!;
+  const options = (
+    await stack.emulator.control.fixtures({
+      portfolio_property_options: ['Payments, Lending', 'Health, Care', 'Energy'].map((label) => ({ portfolio_property_id: markets.id, label })),
+    })
+  ).portfolio_property_options;
   const longMemo = 'Why we invested: a strong team, a large market, a clear moat!!';
   expect(longMemo).toHaveLength(62);
-  await stack.emulator.control.fixtures({ portfolio_property_values: [
-    { portfolio_property_id: memo.id, portfolio_company_profile_id: acme.id, value: longMemo },
-    { portfolio_property_id: markets.id, portfolio_company_profile_id: acme.id, portfolio_property_option_ids: [options[0]!.id, options[1]!.id] },
-  ] });
+  await stack.emulator.control.fixtures({
+    portfolio_property_values: [
+      { portfolio_property_id: memo.id, portfolio_company_profile_id: acme.id, value: longMemo },
+      { portfolio_property_id: markets.id, portfolio_company_profile_id: acme.id, portfolio_property_option_ids: [options[0]!.id, options[1]!.id] },
+    ],
+  });
   const thesisBefore = storedValue(state, acme.id, thesis.id)!.value!;
   expect(thesisBefore).toMatch(/^<p>.* <em>compounds<\/em> .*<\/p>$/);
 
@@ -85,28 +100,43 @@ it('restores a 62-character memo whole, rich text with its markup, and a multise
   expect(pushed.report!.totals).toMatchObject({ updated: 3, conflict: 0, failed: 0 });
 
   // The Pushes sheet's Old value is the whole value the server held just before the write.
-  const logged = rt.spreadsheet.getSheetByName('Pushes')!.getDataRange().getValues().slice(1).map((row) => [row[3], row[5], row[6]]);
-  expect(logged).toEqual(expect.arrayContaining([
-    [`${acme.name} › Investment memo`, longMemo, 'A short memo'],
-    [`${acme.name} › Investment thesis`, thesisBefore, 'A plain thesis'],
-    [`${acme.name} › Markets`, 'Payments, Lending, Health, Care', 'Energy'],
-  ]));
+  const logged = rt.spreadsheet
+    .getSheetByName('Pushes')!
+    .getDataRange()
+    .getValues()
+    .slice(1)
+    .map((row) => [row[3], row[5], row[6]]);
+  expect(logged).toEqual(
+    expect.arrayContaining([
+      [`${acme.name} › Investment memo`, longMemo, 'A short memo'],
+      [`${acme.name} › Investment thesis`, thesisBefore, 'A plain thesis'],
+      [`${acme.name} › Markets`, 'Payments, Lending, Health, Care', 'Energy'],
+    ]),
+  );
 
   // Offered for Undo with what it is; the person picks it and Undo writes back exactly what was there.
   const listed = ok<UndoablePushes>(rt.callServer('listUndoablePushes', []));
   expect(listed.altered).toBeNull();
   expect(listed.pushes[0]).toMatchObject({ pushId: pushed.pushId, kind: 'Audit push', stored: 3, restorable: 3, cannotUndo: 0, undoneBy: null });
-  expect(listed.pushes[0]!.description).toMatch(new RegExp(`^Audit push from "Portfolio audit" of \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} \\(Push ${pushed.pushId} in the Pushes sheet\\), 3 values stored: Undo restores 3 values it replaced\\.$`));
+  expect(listed.pushes[0]!.description).toMatch(
+    new RegExp(
+      `^Audit push from "Portfolio audit" of \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} \\(Push ${pushed.pushId} in the Pushes sheet\\), 3 values stored: Undo restores 3 values it replaced\\.$`,
+    ),
+  );
   await stack.emulator.control.clearRequests();
   const undone = await driveUndo(rt, ok<UndoHandle>(rt.callServer('undoPush', [pushed.pushId])));
   expect(undone.report!.totals).toMatchObject({ updated: 3, conflict: 0, failed: 0, pending: 0 });
-  const puts = (await stack.emulator.control.requests()).filter((r) => r.method === 'PUT').map((r) => (r.body as { portfolio_property_value: unknown }).portfolio_property_value);
+  const puts = (await stack.emulator.control.requests())
+    .filter((r) => r.method === 'PUT')
+    .map((r) => (r.body as { portfolio_property_value: unknown }).portfolio_property_value);
   expect(puts).toHaveLength(3);
-  expect(puts).toEqual(expect.arrayContaining([
-    { portfolio_property_id: memo.id, portfolio_company_profile_id: acme.id, value: longMemo },
-    { portfolio_property_id: thesis.id, portfolio_company_profile_id: acme.id, value: thesisBefore },
-    { portfolio_property_id: markets.id, portfolio_company_profile_id: acme.id, portfolio_property_option_ids: [options[0]!.id, options[1]!.id] },
-  ]));
+  expect(puts).toEqual(
+    expect.arrayContaining([
+      { portfolio_property_id: memo.id, portfolio_company_profile_id: acme.id, value: longMemo },
+      { portfolio_property_id: thesis.id, portfolio_company_profile_id: acme.id, value: thesisBefore },
+      { portfolio_property_id: markets.id, portfolio_company_profile_id: acme.id, portfolio_property_option_ids: [options[0]!.id, options[1]!.id] },
+    ]),
+  );
   const after = await stack.emulator.control.state();
   expect(storedValue(after, acme.id, memo.id)!.value).toBe(longMemo);
   expect(storedValue(after, acme.id, thesis.id)!.value).toBe(thesisBefore);
@@ -124,7 +154,9 @@ it('undoes an export cancelled part-way, with another push made before it resume
   const started = ok<ExportHandle>(rt.callServer('startExport', [requestA]));
   await stack.emulator.control.faults({ latencyMs: 600_000 });
   let answered = false;
-  const step = rt.callServerAsync('continueExport', [started.exportId]).finally(() => { answered = true; });
+  const step = rt.callServerAsync('continueExport', [started.exportId]).finally(() => {
+    answered = true;
+  });
   for (let reads = 0; !answered && reads < 2000; reads++) {
     const live = ok<JobProgress | null>(await rt.callServerAsync('getJobProgress', ['export', started.exportId]));
     if (live && 'itemsDone' in live && live.itemsDone > 0) break;
@@ -154,7 +186,9 @@ it('undoes an export cancelled part-way, with another push made before it resume
   expect(listed.pushes[0]).toMatchObject({ stored: 600, restorable: 590, heldBack: 10 });
   const undoneA = await driveUndo(rt, ok<UndoHandle>(rt.callServer('undoPush', [started.exportId])));
   expect(undoneA.report!.totals).toMatchObject({ updated: 590, conflict: 10, failed: 0, pending: 0 });
-  expect(undoneA.report!.summary).toBe(`Undo of the export (Push ${started.exportId} in the Pushes sheet): 590 values restored, 10 values held back as conflicts (written again by a later push: undo that one first). The exported range still shows the exported values.`);
+  expect(undoneA.report!.summary).toBe(
+    `Undo of the export (Push ${started.exportId} in the Pushes sheet): 590 values restored, 10 values held back as conflicts (written again by a later push: undo that one first). The exported range still shows the exported values.`,
+  );
   let state = await stack.emulator.control.state();
   const dates = Array.from({ length: 600 }, (_, i) => day(i));
   expect(pointValues(state, metricId, dates)).toEqual(dates.map((_, i) => String(i < 10 ? 3000 + i : 1000 + i)));
@@ -169,7 +203,7 @@ it('undoes an export cancelled part-way, with another push made before it resume
   expect(pointValues(state, metricId, dates)).toEqual(dates.map((_, i) => String(i < 10 ? 2000 + i : 1000 + i)));
 });
 
-it('restores every one of a 10,000-value export\'s updates, with no cap, and keeps no value in the user\'s properties', async () => {
+it("restores every one of a 10,000-value export's updates, with no cap, and keeps no value in the user's properties", async () => {
   const count = 10_000;
   const metricId = await metricWithPoints('Ten thousand', count, 100_000);
   const rt = stack.runtime();
@@ -192,8 +226,18 @@ it('counts values an export sent unchanged as nothing to undo, not as values it 
   const metricId = await metricWithPoints('Sent again', 3, 10);
   const rt = stack.runtime();
   const sheet = rt.spreadsheet.getSheetByName('Sheet1')!;
-  sheet.getRange(1, 1, 4, 2).setValues([['Date', 'Value'], [day(0), '10'], [day(1), '99'], [day(2), '12']]);
-  const request = { companyId: DEMO_IDS.fund, range: 'Sheet1!A1:B4', spec: { layout: 'long', metricId, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false }, writeStatus: false };
+  sheet.getRange(1, 1, 4, 2).setValues([
+    ['Date', 'Value'],
+    [day(0), '10'],
+    [day(1), '99'],
+    [day(2), '12'],
+  ]);
+  const request = {
+    companyId: DEMO_IDS.fund,
+    range: 'Sheet1!A1:B4',
+    spec: { layout: 'long', metricId, hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false },
+    writeStatus: false,
+  };
   rt.spreadsheet.setActiveRange(sheet.getRange('A1:B4'));
   // Previewed first, as the sidebar does: typed data is compared, so the two unchanged values are known as such.
   ok(rt.callServer('previewExport', [request]));
@@ -205,7 +249,9 @@ it('counts values an export sent unchanged as nothing to undo, not as values it 
   const listed = ok<UndoablePushes>(rt.callServer('listUndoablePushes', []));
   expect(listed.pushes[0]).toMatchObject({ stored: 3, restorable: 1, nothingToUndo: 2, cannotUndo: 0 });
   const undone = await driveUndo(rt, ok<UndoHandle>(rt.callServer('undoLastPush', [])));
-  expect(undone.report!.summary).toBe(`Undo of the export (Push ${exported.exportId} in the Pushes sheet): 1 value restored, 2 values sent unchanged (nothing to undo). The exported range still shows the exported values.`);
+  expect(undone.report!.summary).toBe(
+    `Undo of the export (Push ${exported.exportId} in the Pushes sheet): 1 value restored, 2 values sent unchanged (nothing to undo). The exported range still shows the exported values.`,
+  );
   expect(undone.report!.notUndone).toEqual([]);
   expect(pointValues(await stack.emulator.control.state(), metricId, [day(0), day(1), day(2)])).toEqual(['10', '11', '12']);
 });
@@ -225,7 +271,9 @@ it('does not trust a journal row an editor altered: it is reported, and nothing 
 
   const listed = ok<UndoablePushes>(rt.callServer('listUndoablePushes', []));
   expect(listed.pushes).toEqual([]);
-  expect(listed.altered).toBe(`1 row of your journal of pushes (the hidden sheet "${JOURNAL}") was changed by someone else, so it is ignored: what it recorded is not undone.`);
+  expect(listed.altered).toBe(
+    `1 row of your journal of pushes (the hidden sheet "${JOURNAL}") was changed by someone else, so it is ignored: what it recorded is not undone.`,
+  );
   await stack.emulator.control.clearRequests();
   expect(rt.callServer('undoPush', [exported.exportId])).toEqual({ ok: false, error: expect.stringMatching(/^There is no push [0-9a-f-]{36} of yours/) });
   expect(rt.callServer('undoLastPush', [])).toEqual({ ok: false, error: expect.stringMatching(/^There is no push to undo/) });

@@ -109,7 +109,9 @@ describe('formulas as a spreadsheet computes them (the formula engine, with the 
     expect(sheet._cell(4, 3)?.error).toEqual({ code: '#NAME?', message: "Unknown function: 'nope'." });
     expect(sheet._cell(5, 3)?.error?.code).toBe('#DIV/0!');
     // TODAY is the runtime's day in the spreadsheet's zone, shown as a date as Sheets formats it.
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: workbench.runtime.spreadsheet.getSpreadsheetTimeZone() }).format(new Date(workbench.runtime.clock.now()));
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: workbench.runtime.spreadsheet.getSpreadsheetTimeZone() }).format(
+      new Date(workbench.runtime.clock.now()),
+    );
     const [year, month, day] = today.split('-').map(Number);
     expect(display('C6')).toBe(`${month}/${day}/${year}`);
   });

@@ -15,13 +15,22 @@ function isAppsScriptDeclaration(node: ts.Node): boolean {
 /** `Range` for a member declared in `interface Range` of the Apps Script types. */
 function ownerName(declaration: ts.Declaration): string | null {
   const parent = declaration.parent;
-  return ts.isInterfaceDeclaration(parent) || ts.isClassDeclaration(parent) ? parent.name?.text ?? null : null;
+  return ts.isInterfaceDeclaration(parent) || ts.isClassDeclaration(parent) ? (parent.name?.text ?? null) : null;
 }
 
 /** The program Apps Script runs: tsconfig.server.json (src/, Apps Script's types, no Node or DOM). */
 function serverProgram(): ts.Program {
   const configPath = path.join(ROOT, 'tsconfig.server.json');
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
   if (!parsed) throw new Error(`cannot read ${configPath}`);
   return ts.createProgram(parsed.fileNames, parsed.options);
 }
@@ -68,8 +77,30 @@ export function appsScriptMembersUsedInSource(): { used: MemberUses; declared: M
 }
 
 /** Apps Script's global services as the bundle names them (`SpreadsheetApp.getActiveSpreadsheet`). */
-const GLOBAL_SERVICES = ['SpreadsheetApp', 'PropertiesService', 'CacheService', 'LockService', 'ScriptApp', 'Session', 'UrlFetchApp', 'Utilities', 'HtmlService',
-  'DriveApp', 'MailApp', 'GmailApp', 'DocumentApp', 'CalendarApp', 'FormApp', 'SlidesApp', 'ContentService', 'XmlService', 'Charts', 'Jdbc', 'Maps', 'Browser'];
+const GLOBAL_SERVICES = [
+  'SpreadsheetApp',
+  'PropertiesService',
+  'CacheService',
+  'LockService',
+  'ScriptApp',
+  'Session',
+  'UrlFetchApp',
+  'Utilities',
+  'HtmlService',
+  'DriveApp',
+  'MailApp',
+  'GmailApp',
+  'DocumentApp',
+  'CalendarApp',
+  'FormApp',
+  'SlidesApp',
+  'ContentService',
+  'XmlService',
+  'Charts',
+  'Jdbc',
+  'Maps',
+  'Browser',
+];
 
 /** `Service.member` for every global service member the bundle's text reads. */
 export function globalServiceMembersInBundle(code: string): Set<string> {
@@ -79,9 +110,34 @@ export function globalServiceMembersInBundle(code: string): Set<string> {
 
 /** Methods of JavaScript's own objects: a bundle's `.get(` or `.filter(` is one of these as often as an Apps Script call. */
 function builtInMethodNames(): Set<string> {
-  const holders: object[] = [Object.prototype, Array.prototype, String.prototype, Number.prototype, Date.prototype, Map.prototype, Set.prototype, WeakMap.prototype,
-    Promise.prototype, RegExp.prototype, Function.prototype, Error.prototype, Object, Array, String, Number, Date, Promise, JSON, Math, Reflect, Intl.DateTimeFormat.prototype,
-    Intl.NumberFormat.prototype, ArrayBuffer.prototype, Uint8Array.prototype, Object.getPrototypeOf(Uint8Array.prototype) as object];
+  const holders: object[] = [
+    Object.prototype,
+    Array.prototype,
+    String.prototype,
+    Number.prototype,
+    Date.prototype,
+    Map.prototype,
+    Set.prototype,
+    WeakMap.prototype,
+    Promise.prototype,
+    RegExp.prototype,
+    Function.prototype,
+    Error.prototype,
+    Object,
+    Array,
+    String,
+    Number,
+    Date,
+    Promise,
+    JSON,
+    Math,
+    Reflect,
+    Intl.DateTimeFormat.prototype,
+    Intl.NumberFormat.prototype,
+    ArrayBuffer.prototype,
+    Uint8Array.prototype,
+    Object.getPrototypeOf(Uint8Array.prototype) as object,
+  ];
   return new Set(holders.flatMap((holder) => Object.getOwnPropertyNames(holder)));
 }
 

@@ -18,11 +18,19 @@ interface Violation {
 /** The violations axe finds in `target` (a page or the sidebar's frame), or in the part of it `selector` names. */
 export async function axeViolations(target: Page | Frame, selector?: string): Promise<Violation[]> {
   if (!(await target.evaluate(() => 'axe' in window))) await target.evaluate(AXE_SOURCE);
-  return target.evaluate(async ({ tags, include }) => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run(include ?? document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
-  }, { tags: [...WCAG_TAGS], include: selector });
+  return target.evaluate(
+    async ({ tags, include }) => {
+      const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> } }).axe;
+      const result = await axe.run(include ?? document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+      }));
+    },
+    { tags: [...WCAG_TAGS], include: selector },
+  );
 }
 
 /**
@@ -31,7 +39,9 @@ export async function axeViolations(target: Page | Frame, selector?: string): Pr
  */
 export async function expectNoAxeViolations(target: Page | Frame, context: string, selector?: string): Promise<void> {
   const violations = await axeViolations(target, selector);
-  const lines = violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact ?? 'no impact'}) at ${JSON.stringify(n.target)}: ${v.help}. ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`));
+  const lines = violations.flatMap((v) =>
+    v.nodes.map((n) => `${v.id} (${v.impact ?? 'no impact'}) at ${JSON.stringify(n.target)}: ${v.help}. ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`),
+  );
   if (lines.length) throw new Error(`axe found ${lines.length} WCAG 2.1 A/AA violation${lines.length === 1 ? '' : 's'} in ${context}:\n${lines.join('\n')}`);
 }
 
@@ -55,14 +65,26 @@ export async function contrastShortfalls(frame: Frame, panel: string): Promise<s
         await button.focus();
         await frame.page().keyboard.press('Shift');
       }
-      const ratio = await button.evaluate((node, css) => new Function('node', css)(node) as { ratio: number; text: string; fg: string; bg: string }, TEXT_CONTRAST);
-      if (ratio.ratio < 4.5) found.push(`${panel} button ${i} "${ratio.text}" ${state}: ${ratio.fg} on ${ratio.bg} is ${ratio.ratio.toFixed(2)}:1, under 4.5:1`);
+      const ratio = await button.evaluate(
+        (node, css) => new Function('node', css)(node) as { ratio: number; text: string; fg: string; bg: string },
+        TEXT_CONTRAST,
+      );
+      if (ratio.ratio < 4.5)
+        found.push(`${panel} button ${i} "${ratio.text}" ${state}: ${ratio.fg} on ${ratio.bg} is ${ratio.ratio.toFixed(2)}:1, under 4.5:1`);
     }
   }
   await frame.page().mouse.move(0, 0);
-  const edges = await frame.$$eval(`${panel} :is(input[type="text"], input[type="password"], input[type="url"], input[type="search"], input[type="date"], select, textarea)`, (fields, css) => fields
-    .filter((field) => (field as HTMLElement).offsetParent !== null)
-    .map((field) => ({ id: field.id || (field as HTMLSelectElement).name || field.className, ...(new Function('node', css)(field) as { ratio: number; fg: string; bg: string }) })), EDGE_CONTRAST);
+  const edges = await frame.$$eval(
+    `${panel} :is(input[type="text"], input[type="password"], input[type="url"], input[type="search"], input[type="date"], select, textarea)`,
+    (fields, css) =>
+      fields
+        .filter((field) => (field as HTMLElement).offsetParent !== null)
+        .map((field) => ({
+          id: field.id || (field as HTMLSelectElement).name || field.className,
+          ...(new Function('node', css)(field) as { ratio: number; fg: string; bg: string }),
+        })),
+    EDGE_CONTRAST,
+  );
   for (const edge of edges) if (edge.ratio < 3) found.push(`${panel} field ${edge.id}: edge ${edge.fg} on ${edge.bg} is ${edge.ratio.toFixed(2)}:1, under 3:1`);
   return found;
 }

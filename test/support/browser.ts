@@ -11,7 +11,15 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -32,17 +40,25 @@ export async function sidebarFrame(page: Page): Promise<Frame> {
  * clicked before the sidebar's settings arrive reads the selection without the default company.
  */
 export async function pasteAndSelect(page: Page, text: string, a1: string): Promise<void> {
-  await page.evaluate(async ({ text: rows, a1: range }) => {
-    const post = (route: string, body: unknown) => fetch(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    await post('/api/paste', { sheet: 'Sheet1', a1: 'A1', text: rows });
-    await post('/api/select', { sheet: 'Sheet1', a1: range });
-  }, { text, a1 });
+  await page.evaluate(
+    async ({ text: rows, a1: range }) => {
+      const post = (route: string, body: unknown) =>
+        fetch(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      await post('/api/paste', { sheet: 'Sheet1', a1: 'A1', text: rows });
+      await post('/api/select', { sheet: 'Sheet1', a1: range });
+    },
+    { text, a1 },
+  );
   await page.reload({ waitUntil: 'networkidle' });
 }
 
 export async function showSheet(page: Page, sheet: string): Promise<void> {
   await page.evaluate(async (name) => {
-    const response = await fetch('/api/select', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheet: name, a1: 'A1' }) });
+    const response = await fetch('/api/select', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sheet: name, a1: 'A1' }),
+    });
     if (!response.ok) throw new Error(`the workbench did not select ${name}: ${await response.text()}`);
   }, sheet);
   await page.reload();
@@ -73,7 +89,11 @@ export function waitOnStateNotTime(page: Page): void {
  * Settings status line has no tone class; the load leaves one ('info' when cleared, 'error' when it failed).
  */
 export async function sidebarLoaded(frame: Frame): Promise<void> {
-  await frame.waitForFunction(() => document.querySelector('#settings-status')?.className !== 'status' && !document.querySelector('[data-busy]'), undefined, UNTIL_DONE);
+  await frame.waitForFunction(
+    () => document.querySelector('#settings-status')?.className !== 'status' && !document.querySelector('[data-busy]'),
+    undefined,
+    UNTIL_DONE,
+  );
 }
 
 /** Settles once the sidebar's first loads are over and the grid has drawn (a page just opened or reloaded). */
@@ -84,10 +104,14 @@ export async function pageSettled(page: Page): Promise<void> {
 
 /** Settles once the grid has drawn the pages in view: it re-reads the sheet after every sidebar call, keeping the pages drawn before in view until then. */
 export async function gridSettled(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const grid = (window as unknown as { workbenchGrid?: { shape(): unknown; settled(): boolean } }).workbenchGrid;
-    return Boolean(grid?.shape()) && grid!.settled() && document.querySelector('td[data-a1]') !== null;
-  }, undefined, UNTIL_DONE);
+  await page.waitForFunction(
+    () => {
+      const grid = (window as unknown as { workbenchGrid?: { shape(): unknown; settled(): boolean } }).workbenchGrid;
+      return Boolean(grid?.shape()) && grid!.settled() && document.querySelector('td[data-a1]') !== null;
+    },
+    undefined,
+    UNTIL_DONE,
+  );
 }
 
 /**
@@ -96,7 +120,11 @@ export async function gridSettled(page: Page): Promise<void> {
  * rather than as a wait for a success that never comes.
  */
 export async function outcomeOf(frame: Frame, panel: string, status: string): Promise<{ line: string; tone: string }> {
-  await frame.waitForFunction(([p, s]) => !document.querySelector(p!)!.hasAttribute('data-busy') && /\b(success|warning|error|partial)\b/.test(document.querySelector(s!)!.className), [panel, status] as const, UNTIL_DONE);
+  await frame.waitForFunction(
+    ([p, s]) => !document.querySelector(p!)!.hasAttribute('data-busy') && /\b(success|warning|error|partial)\b/.test(document.querySelector(s!)!.className),
+    [panel, status] as const,
+    UNTIL_DONE,
+  );
   return frame.$eval(status, (line) => ({ line: line.textContent ?? '', tone: /\b(success|warning|error|partial)\b/.exec(line.className)![1]! }));
 }
 
@@ -104,7 +132,10 @@ export async function outcomeOf(frame: Frame, panel: string, status: string): Pr
  * One workbench and one page for a whole test file: registers the hooks that start and stop them.
  * The returned object's fields are set once beforeAll has run.
  */
-export function useWorkbenchPage(args: string[], viewport: { width: number; height: number }): { workbench: RunningWorkbench; page: Page; sidebar(): Promise<Frame> } {
+export function useWorkbenchPage(
+  args: string[],
+  viewport: { width: number; height: number },
+): { workbench: RunningWorkbench; page: Page; sidebar(): Promise<Frame> } {
   let browser: Browser | undefined;
   const session = {
     workbench: undefined as unknown as RunningWorkbench,

@@ -116,5 +116,10 @@ export function startExecution(request: ExecutionRequest): RunningExecution {
     worker.once('exit', (code) => reject(new Error(`the execution's thread ended (code ${code}) before answering`)));
   });
   result.catch(() => undefined); // a killed execution's promise is never awaited
-  return { result, kill: async () => { await worker.terminate(); } };
+  return {
+    result,
+    kill: async () => {
+      await worker.terminate();
+    },
+  };
 }

@@ -11,10 +11,17 @@ export function monthLabels(n: number, firstYear: number): string[] {
 /** `count` monthly metrics, each with a value on the first of each of `months` months from January of `firstYear`; the request log is cleared. */
 export async function createMonthlyMetrics(stack: Stack, options: { count: number; months: number; firstYear: number; name: string }): Promise<string[]> {
   const { metrics } = await stack.emulator.control.fixtures({
-    metrics: Array.from({ length: options.count }, (_, i) => ({ company_id: stack.emulator.companyId, name: `${options.name} ${i}`, frequency: 'monthly', unit: 'USD' })),
+    metrics: Array.from({ length: options.count }, (_, i) => ({
+      company_id: stack.emulator.companyId,
+      name: `${options.name} ${i}`,
+      frequency: 'monthly',
+      unit: 'USD',
+    })),
   });
   await stack.emulator.control.fixtures({
-    data_points: metrics.flatMap((metric, m) => monthLabels(options.months, options.firstYear).map((month, p) => ({ metric_id: metric.id, date: `${month}-01`, value: String(m * 1000 + p) }))),
+    data_points: metrics.flatMap((metric, m) =>
+      monthLabels(options.months, options.firstYear).map((month, p) => ({ metric_id: metric.id, date: `${month}-01`, value: String(m * 1000 + p) })),
+    ),
   });
   await stack.emulator.control.clearRequests();
   return metrics.map((metric) => metric.id);

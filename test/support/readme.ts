@@ -18,6 +18,6 @@ export function readmePromise(): { token: string; formula: string; metricId: str
   const formula = /^\s*(=METRIC_VALUE\("([0-9a-f-]{36})", "(\d{4}-\d{2})"\))\s*$/m.exec(text);
   const value = /The cell shows \*\*([\d.]+)\*\*/.exec(text);
   const token = /demo token shown above the grid \(`([^`]+)`\)/.exec(text);
-  if (!formula || !value || !token) throw new Error('The README\'s first screen no longer has its formula, its value and the demo token in the expected words.');
+  if (!formula || !value || !token) throw new Error("The README's first screen no longer has its formula, its value and the demo token in the expected words.");
   return { token: token[1]!, formula: formula[1]!, metricId: formula[2]!, period: formula[3]!, value: value[1]! };
 }

@@ -1,7 +1,7 @@
 // A fake transport that refuses the unexpected: every request must match the next scripted step.
 
 import { FetchRefusedError, NetworkError, type RefusalReason } from '../../src/core/errors';
-import { type Clock, type HttpRequest, type HttpResponse, type Transport } from '../../src/core/api/transport';
+import type { Clock, HttpRequest, HttpResponse, Transport } from '../../src/core/api/transport';
 
 export type Reply =
   | { status: number; body?: unknown; headers?: Record<string, string> }
@@ -29,7 +29,10 @@ export class ScriptedTransport implements Transport {
    * `fallback`: the answer to a request no scripted step matches (undefined: refused as unexpected), for
    * requests a test does not script one by one (the exporter's compare reads before each wave).
    */
-  constructor(steps: Step[], private readonly fallback?: (line: string) => Reply | undefined) {
+  constructor(
+    steps: Step[],
+    private readonly fallback?: (line: string) => Reply | undefined,
+  ) {
     this.steps = [...steps];
   }
 
@@ -55,13 +58,19 @@ export class ScriptedTransport implements Transport {
   private take(request: HttpRequest): HttpResponse | FetchRefusedError | 'network-error' | 'drop-wave' {
     this.sent.push(request);
     const line = `${request.method} ${decodeURIComponent(request.url.replace(/^https?:\/\/[^/]+/, ''))}`;
-    const index = this.steps.findIndex((step) => (typeof step.match === 'string' ? line === step.match || (step.prefix === true && line.startsWith(step.match)) : step.match.test(line)));
+    const index = this.steps.findIndex((step) =>
+      typeof step.match === 'string' ? line === step.match || (step.prefix === true && line.startsWith(step.match)) : step.match.test(line),
+    );
     const fallback = index < 0 ? this.fallback?.(line) : undefined;
     if (index < 0 && !fallback) throw new Error(`Unexpected request: ${line}`);
     const reply = fallback ?? this.steps.splice(index, 1)[0]!.reply;
     if (reply === 'network-error' || reply === 'drop-wave') return reply;
     if ('refused' in reply) return new FetchRefusedError(reply.message, request.url, reply.refused);
-    return { status: reply.status, headers: reply.headers ?? {}, body: reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body) };
+    return {
+      status: reply.status,
+      headers: reply.headers ?? {},
+      body: reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body),
+    };
   }
 }
 
@@ -83,7 +92,12 @@ export class FakeClock implements Clock {
 
 /** A transport whose every request (or concurrent batch) takes `ms` of the fake clock, to run into deadlines. */
 export class SlowTransport extends ScriptedTransport {
-  constructor(steps: Step[], private readonly clock: FakeClock, private readonly ms: number, fallback?: (line: string) => Reply | undefined) {
+  constructor(
+    steps: Step[],
+    private readonly clock: FakeClock,
+    private readonly ms: number,
+    fallback?: (line: string) => Reply | undefined,
+  ) {
     super(steps, fallback);
   }
   override fetch(request: HttpRequest): HttpResponse {

@@ -42,24 +42,26 @@ async function bundleServers() {
 }
 
 async function bundleAll() {
-  await Promise.all(Object.entries(ENTRIES).map(async ([variable, { name, entry }]) => {
-    const outfile = path.join(OUT_DIR, `${name}.cjs`);
-    // Written beside and renamed: another jest run in this checkout may be starting the previous bundle.
-    const temporary = `${outfile}.${process.pid}.tmp`;
-    await build({
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      packages: 'external',
-      outfile: temporary,
-      plugins: [sourceDirname],
-      logLevel: 'warning',
-    });
-    renameSync(temporary, outfile);
-    process.env[variable] = outfile;
-  }));
+  await Promise.all(
+    Object.entries(ENTRIES).map(async ([variable, { name, entry }]) => {
+      const outfile = path.join(OUT_DIR, `${name}.cjs`);
+      // Written beside and renamed: another jest run in this checkout may be starting the previous bundle.
+      const temporary = `${outfile}.${process.pid}.tmp`;
+      await build({
+        entryPoints: [entry],
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        packages: 'external',
+        outfile: temporary,
+        plugins: [sourceDirname],
+        logLevel: 'warning',
+      });
+      renameSync(temporary, outfile);
+      process.env[variable] = outfile;
+    }),
+  );
 }
 
 module.exports = bundleServers;

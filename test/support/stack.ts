@@ -17,13 +17,14 @@ export interface UserSettings {
   defaultCompany?: string | null;
 }
 
-export type StackRuntimeOptions = Partial<GasRuntimeOptions> & UserSettings & {
-  /**
-   * The active user's own settings, when `activeUser` is not the owner (the top-level token and
-   * defaultCompany are the owner's): with none given the active user has no properties at all.
-   */
-  activeUserSettings?: UserSettings;
-};
+export type StackRuntimeOptions = Partial<GasRuntimeOptions> &
+  UserSettings & {
+    /**
+     * The active user's own settings, when `activeUser` is not the owner (the top-level token and
+     * defaultCompany are the owner's): with none given the active user has no properties at all.
+     */
+    activeUserSettings?: UserSettings;
+  };
 
 export interface Stack {
   emulator: RunningEmulator;
@@ -66,7 +67,13 @@ export async function startStack(emulatorOptions: ProcessOptions = {}): Promise<
     async takeRequests() {
       const requests = await emulator.control.requests();
       await emulator.control.clearRequests();
-      return requests.map((r) => ({ method: r.method, path: r.path, query: decodeURIComponent(r.query ?? ''), status: r.status, ...(r.userId ? { userId: r.userId } : {}) }));
+      return requests.map((r) => ({
+        method: r.method,
+        path: r.path,
+        query: decodeURIComponent(r.query ?? ''),
+        status: r.status,
+        ...(r.userId ? { userId: r.userId } : {}),
+      }));
     },
     async stop() {
       await Promise.all(runtimes.map((rt) => rt.close()));
@@ -164,4 +171,3 @@ export function useStackWithState(onStart: (stack: Stack, state: EmulatorState) 
   useStack((started) => (stack = started), emulatorOptions);
   beforeAll(async () => onStart(stack, await stack.emulator.control.state()));
 }
-

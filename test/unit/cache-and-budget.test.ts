@@ -1,7 +1,7 @@
 import { RateLimitedError, LockUnavailableError } from '../../src/core/errors';
 import { ChunkedCache, fnv1a64, safeKey, splitByBytes } from '../../src/core/cache/chunked-cache';
 import { parseRateLimit, RequestBudget } from '../../src/core/api/rate-budget';
-import { type KeyValueCache } from '../../src/core/cache/key-value-cache';
+import type { KeyValueCache } from '../../src/core/cache/key-value-cache';
 import { CountingMutex, MemoryCache } from '../support/memory-cache';
 import { FakeClock } from '../support/scripted-transport';
 
@@ -54,7 +54,13 @@ describe('ChunkedCache', () => {
     // The value before the write or after it, or a miss (the write removed the chunks it replaced), never a blend.
     expect(read === first || read === second || read === null).toBe(true);
     // A write whose manifest never landed (the execution ended after its chunks) leaves the old value whole.
-    const failing: KeyValueCache = { ...reader, getAll: (keys) => memory.getAll(keys), put: () => { throw new Error('Service invoked too many times: cache'); } };
+    const failing: KeyValueCache = {
+      ...reader,
+      getAll: (keys) => memory.getAll(keys),
+      put: () => {
+        throw new Error('Service invoked too many times: cache');
+      },
+    };
     expect(() => new ChunkedCache(failing, gen).put('k', first, 60)).toThrow(/too many times/);
     expect(new ChunkedCache(memory, gen).get('k')).toBe(second);
   });
@@ -94,8 +100,8 @@ describe('ChunkedCache', () => {
   });
 });
 
-describe('MemoryCache, the unit tests\' CacheService', () => {
-  it('expires entries on the clock the test moves, with CacheService\'s TTL bounds', () => {
+describe("MemoryCache, the unit tests' CacheService", () => {
+  it("expires entries on the clock the test moves, with CacheService's TTL bounds", () => {
     const clock = new FakeClock(0);
     const memory = new MemoryCache(clock);
     memory.put('short', 'a', 60);
@@ -132,7 +138,11 @@ describe('RequestBudget', () => {
 
   it('counts without the lock when it stays busy, rather than failing the work', () => {
     const clock = new FakeClock();
-    const busy = { withLock: (): never => { throw new LockUnavailableError(5000); } };
+    const busy = {
+      withLock: (): never => {
+        throw new LockUnavailableError(5000);
+      },
+    };
     const budget = new RequestBudget(new MemoryCache(clock), busy, clock, { limit: 5, windowMs: 60_000 });
     expect(budget.take(3, clock.now() + 1000)).toBe(3);
     expect(budget.take(3, clock.now() + 1000)).toBe(2);

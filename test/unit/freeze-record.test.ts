@@ -10,12 +10,28 @@ describe('frozen range fingerprints', () => {
   });
 
   it('name only cells typed into: not empty and not what was frozen', () => {
-    const frozen = [[new Date(Date.UTC(2024, 0, 1)), 10], [new Date(Date.UTC(2024, 1, 1)), '']];
+    const frozen = [
+      [new Date(Date.UTC(2024, 0, 1)), 10],
+      [new Date(Date.UTC(2024, 1, 1)), ''],
+    ];
     const record = { cells: fingerprints(frozen) };
     expect(changedCells(record, frozen)).toEqual([]);
-    expect(changedCells(record, [[new Date(Date.UTC(2024, 0, 1)), 11], [new Date(Date.UTC(2024, 1, 1)), 'x']])).toEqual([{ row: 1, column: 2 }, { row: 2, column: 2 }]);
+    expect(
+      changedCells(record, [
+        [new Date(Date.UTC(2024, 0, 1)), 11],
+        [new Date(Date.UTC(2024, 1, 1)), 'x'],
+      ]),
+    ).toEqual([
+      { row: 1, column: 2 },
+      { row: 2, column: 2 },
+    ]);
     // An emptied cell holds nothing the formula would overwrite.
-    expect(changedCells(record, [['', ''], ['', '']])).toEqual([]);
+    expect(
+      changedCells(record, [
+        ['', ''],
+        ['', ''],
+      ]),
+    ).toEqual([]);
   });
 });
 

@@ -1,7 +1,17 @@
 // The pieces the fund's functions share: a metric name with its own aggregate, the name cells a model writes,
 // and the labels that tell two companies of one name apart.
 
-import { aggregateOf, companyLabels, distinctUnits, mixedUnitsText, namingAggregate, readCompanyLabel, readNamedMetric, unitsSummaryText, unitText } from '../../src/core/formulas/fund-cells';
+import {
+  aggregateOf,
+  companyLabels,
+  distinctUnits,
+  mixedUnitsText,
+  namingAggregate,
+  readCompanyLabel,
+  readNamedMetric,
+  unitsSummaryText,
+  unitText,
+} from '../../src/core/formulas/fund-cells';
 import { modelNameCells } from '../../src/core/formulas/fund-model';
 import type { PortfolioCompanyProfile } from '../../src/core/api/types';
 
@@ -15,7 +25,7 @@ describe('a metric name with its own aggregate', () => {
     expect(readNamedMetric('Growth (average)', (whole) => whole === 'Growth (average)')).toEqual({ name: 'Growth (average)', aggregate: undefined });
   });
 
-  it('never takes an aggregate given apart, and refuses one that contradicts the name\'s', () => {
+  it("never takes an aggregate given apart, and refuses one that contradicts the name's", () => {
     expect(aggregateOf(readNamedMetric('Cash'), 'sum')).toBeUndefined();
     expect(aggregateOf(readNamedMetric('Cash (last)'), undefined)).toBe('last');
     expect(aggregateOf(readNamedMetric('Cash (last)'), 'last')).toBe('last');
@@ -25,9 +35,13 @@ describe('a metric name with its own aggregate', () => {
     expect(namingAggregate('Cash', null)).toBe('Cash');
   });
 
-  it('writes a model\'s name cells: one name takes the aggregate chosen apart, several must each name their own', () => {
+  it("writes a model's name cells: one name takes the aggregate chosen apart, several must each name their own", () => {
     expect(modelNameCells({ metricNames: ['Cash'], aggregate: 'last' })).toEqual(['Cash (last)']);
-    expect(modelNameCells({ metricNames: ['Cash (last)', ' Revenue (sum) ', 'Headcount'], aggregate: null })).toEqual(['Cash (last)', 'Revenue (sum)', 'Headcount']);
+    expect(modelNameCells({ metricNames: ['Cash (last)', ' Revenue (sum) ', 'Headcount'], aggregate: null })).toEqual([
+      'Cash (last)',
+      'Revenue (sum)',
+      'Headcount',
+    ]);
     expect(() => modelNameCells({ metricNames: ['Cash', 'Revenue'], aggregate: 'sum' })).toThrow('Choose the aggregate for each metric, not one for all');
   });
 });
@@ -46,7 +60,7 @@ describe('company labels', () => {
   });
 });
 
-describe('units of a fund table\'s rows', () => {
+describe("units of a fund table's rows", () => {
   it('shows a currency code in capitals and anything else as given, trimmed', () => {
     expect([' usd', 'EUR', 'percent', 'number', null, undefined].map(unitText)).toEqual(['USD', 'EUR', 'percent', 'number', '', '']);
   });

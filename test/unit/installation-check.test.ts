@@ -1,10 +1,26 @@
 // The installation check's sentences: a status per observation, what it means and what to do, never a token.
 
-import { apiChecks, CHECK, probeChecks, quotasCheck, scopesCheck, summaryOf, triggerCheck, writtenDatesCheck, type ProbeFindings } from '../../src/core/settings/installation-verdicts';
+import {
+  apiChecks,
+  CHECK,
+  probeChecks,
+  quotasCheck,
+  scopesCheck,
+  summaryOf,
+  triggerCheck,
+  writtenDatesCheck,
+  type ProbeFindings,
+} from '../../src/core/settings/installation-verdicts';
 import { MANIFEST_SCOPES, SCOPE } from '../../src/core/settings/permissions';
 
 const BASE = 'https://api.example.com/';
-const DATE = { iso: '2024-01-15', spreadsheetMidnight: Date.UTC(2024, 0, 15, 5), scriptMidnight: Date.UTC(2024, 0, 15), spreadsheetZone: 'America/New_York', scriptZone: 'Etc/UTC' };
+const DATE = {
+  iso: '2024-01-15',
+  spreadsheetMidnight: Date.UTC(2024, 0, 15, 5),
+  scriptMidnight: Date.UTC(2024, 0, 15),
+  spreadsheetZone: 'America/New_York',
+  scriptZone: 'Etc/UTC',
+};
 
 function findings(over: Partial<ProbeFindings> = {}): ProbeFindings {
   return {
@@ -38,7 +54,7 @@ describe('the API checks', () => {
 });
 
 describe('the probe checks', () => {
-  it('pass when the probe saw its cell, the cache, its date at the spreadsheet\'s midnight, and reran', () => {
+  it("pass when the probe saw its cell, the cache, its date at the spreadsheet's midnight, and reran", () => {
     expect(probeChecks(findings()).map((c) => c.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
   });
 
@@ -54,9 +70,15 @@ describe('the probe checks', () => {
     expect(statuses(findings({ rewrite: { identical: 'kept', afterClear: 'kept' } }))[CHECK.recalculation]).toBe('fail');
   });
 
-  it('read the previous check\'s probe when Sheets calculated it only after that check ended', () => {
+  it("read the previous check's probe when Sheets calculated it only after that check ended", () => {
     const checks = probeChecks(findings({ fromEarlierCheck: true, rewrite: null }));
-    expect(checks.map((c) => [c.name, c.status])).toEqual([[CHECK.probe, 'degraded'], [CHECK.activeRange, 'pass'], [CHECK.sharedCache, 'pass'], [CHECK.dateArguments, 'pass'], [CHECK.returnedDates, 'pass']]);
+    expect(checks.map((c) => [c.name, c.status])).toEqual([
+      [CHECK.probe, 'degraded'],
+      [CHECK.activeRange, 'pass'],
+      [CHECK.sharedCache, 'pass'],
+      [CHECK.dateArguments, 'pass'],
+      [CHECK.returnedDates, 'pass'],
+    ]);
   });
 
   it('say the probe did not calculate, and run none of its checks, when it showed nothing in time', () => {
@@ -68,7 +90,9 @@ describe('the quotas and the summary', () => {
   it('pass below 80% of a consumer day and name what is not counted', () => {
     const check = quotasCheck({ day: '2024-01-15', urlFetch: 100, properties: null, triggerRuntimeMs: 60_000 });
     expect(check.status).toBe('pass');
-    expect(check.detail).toBe('Used on 2024-01-15: URL Fetch calls: 100 of 20,000 a day on a consumer account; Properties reads and writes: not counted; Triggers\' total runtime: 1 min of 90 min a day on a consumer account.');
+    expect(check.detail).toBe(
+      "Used on 2024-01-15: URL Fetch calls: 100 of 20,000 a day on a consumer account; Properties reads and writes: not counted; Triggers' total runtime: 1 min of 90 min a day on a consumer account.",
+    );
   });
 
   it('are degraded near a limit, saying it resets within 24 hours', () => {
@@ -80,7 +104,12 @@ describe('the quotas and the summary', () => {
 
   it('sums up failures and degradations, asking for the report with any bug', () => {
     expect(summaryOf([{ name: 'a', status: 'pass', detail: '' }])).toBe('All 1 check passed: Portfolio Metrics works as designed here.');
-    expect(summaryOf([{ name: 'a', status: 'fail', detail: '' }, { name: 'b', status: 'degraded', detail: '' }])).toBe(
+    expect(
+      summaryOf([
+        { name: 'a', status: 'fail', detail: '' },
+        { name: 'b', status: 'degraded', detail: '' },
+      ]),
+    ).toBe(
       '1 check failed and 1 check found the add-in slower or limited: read each line for what it means and what to do. If something here does not work, send this report with the bug.',
     );
   });
@@ -102,24 +131,43 @@ describe('the written-dates check', () => {
 
 describe('the permissions check', () => {
   it('passes when every scope is granted, naming them', () => {
-    expect(scopesCheck([], MANIFEST_SCOPES, null)).toEqual({ name: CHECK.scopes, status: 'pass', detail: 'Every permission the add-in asks for is granted: spreadsheets, script.external_request, script.container.ui, script.scriptapp, userinfo.email.' });
+    expect(scopesCheck([], MANIFEST_SCOPES, null)).toEqual({
+      name: CHECK.scopes,
+      status: 'pass',
+      detail: 'Every permission the add-in asks for is granted: spreadsheets, script.external_request, script.container.ui, script.scriptapp, userinfo.email.',
+    });
   });
 
-  it('lists each declined scope in the consent screen\'s words, what stops without it, and where to grant it', () => {
-    const check = scopesCheck([SCOPE.externalRequest], MANIFEST_SCOPES.filter((scope) => scope !== SCOPE.externalRequest), 'https://script.google.com/macros/d/x/authorize');
+  it("lists each declined scope in the consent screen's words, what stops without it, and where to grant it", () => {
+    const check = scopesCheck(
+      [SCOPE.externalRequest],
+      MANIFEST_SCOPES.filter((scope) => scope !== SCOPE.externalRequest),
+      'https://script.google.com/macros/d/x/authorize',
+    );
     expect(check).toEqual({
       name: CHECK.scopes,
       status: 'fail',
-      detail: 'A permission the add-in asks for is not granted: "Connect to an external service" (without it: formulas and every feature that reads or writes the API). Everything else works. To grant it, open https://script.google.com/macros/d/x/authorize and tick it; if Google does not ask, remove Portfolio Metrics at myaccount.google.com › Security › Third-party apps with account access and open it again.',
+      detail:
+        'A permission the add-in asks for is not granted: "Connect to an external service" (without it: formulas and every feature that reads or writes the API). Everything else works. To grant it, open https://script.google.com/macros/d/x/authorize and tick it; if Google does not ask, remove Portfolio Metrics at myaccount.google.com › Security › Third-party apps with account access and open it again.',
     });
   });
 
   it('marks the trigger check as not tested when its permission is missing, with the reason', () => {
-    expect(triggerCheck({ notGranted: 'Scheduling … needs the permission.' })).toEqual({ name: CHECK.trigger, status: 'fail', detail: 'Not tested: Scheduling … needs the permission.' });
+    expect(triggerCheck({ notGranted: 'Scheduling … needs the permission.' })).toEqual({
+      name: CHECK.trigger,
+      status: 'fail',
+      detail: 'Not tested: Scheduling … needs the permission.',
+    });
   });
 
-  it('fails the API check with the permission\'s sentence, and leaves the allowlist untested', () => {
-    expect(apiChecks({ kind: 'not-permitted', baseUrl: 'https://api.test', sentence: 'Reaching the API needs …' }).map((check) => [check.name, check.status, check.detail])).toEqual([
+  it("fails the API check with the permission's sentence, and leaves the allowlist untested", () => {
+    expect(
+      apiChecks({ kind: 'not-permitted', baseUrl: 'https://api.test', sentence: 'Reaching the API needs …' }).map((check) => [
+        check.name,
+        check.status,
+        check.detail,
+      ]),
+    ).toEqual([
       [CHECK.api, 'fail', 'Reaching the API needs …'],
       [CHECK.allowlist, 'degraded', 'Not tested: nothing can be sent until that permission is granted. Run the check again then.'],
     ]);

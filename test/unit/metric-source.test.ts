@@ -7,7 +7,7 @@ import { latestValues, safeAppUrl } from '../../src/core/series/latest-values';
 import { intlDateFormatter } from '../../src/core/validate/dates';
 import { MemoryCache } from '../support/memory-cache';
 import { scriptedFormulaContext } from '../support/formula-context';
-import { type Step } from '../support/scripted-transport';
+import type { Step } from '../support/scripted-transport';
 
 const COMPANY = '0a000000-0000-4000-8000-000000000001';
 const REVENUE = '0b000000-0000-4000-8000-000000000001';
@@ -18,7 +18,10 @@ function context(steps: Step[], cache = new MemoryCache()) {
   return scriptedFormulaContext({ steps, cache, timeZone: TZ, defaultCompanyId: COMPANY, allowedCompanyIds: [COMPANY] });
 }
 
-const page = (key: string, items: unknown[]) => ({ status: 200, body: { [key]: items, meta: { page: 1, total_pages: items.length ? 1 : 0, total: items.length } } });
+const page = (key: string, items: unknown[]) => ({
+  status: 200,
+  body: { [key]: items, meta: { page: 1, total_pages: items.length ? 1 : 0, total: items.length } },
+});
 const listing = {
   match: `GET /metrics?company_id=${COMPANY}&page=1`,
   reply: page('metrics', [
@@ -63,7 +66,13 @@ describe('METRIC_VALUES with "source"', () => {
 
   it('gives each metric of a wide table its four columns, blank where the metric has no point that day', () => {
     const both = [
-      { id: 'c1', metric_id: CHURN, date: '2024-01-01', value: '2.5', source: { source_type: 'update_request', label: 'Update request: Q1', app_url: link(9) } },
+      {
+        id: 'c1',
+        metric_id: CHURN,
+        date: '2024-01-01',
+        value: '2.5',
+        source: { source_type: 'update_request', label: 'Update request: Q1', app_url: link(9) },
+      },
       sourced[1],
       sourced[0],
     ];
@@ -72,7 +81,17 @@ describe('METRIC_VALUES with "source"', () => {
       listing,
     ]);
     const rows = metricValues(ctx, [[REVENUE], [CHURN]], '', '', 'source, text');
-    expect(rows[0]).toEqual(['Date', 'Revenue', 'Revenue source type', 'Revenue source label', 'Revenue source link', 'Churn', 'Churn source type', 'Churn source label', 'Churn source link']);
+    expect(rows[0]).toEqual([
+      'Date',
+      'Revenue',
+      'Revenue source type',
+      'Revenue source label',
+      'Revenue source link',
+      'Churn',
+      'Churn source type',
+      'Churn source label',
+      'Churn source link',
+    ]);
     expect(rows.slice(1).map(([date, ...rest]) => [dateText(date), ...rest])).toEqual([
       ['2024-01-01', '10', 'user_provided', 'Entered by Dana', link(1), '2.5', 'update_request', 'Update request: Q1', link(9)],
       ['2024-02-01', '20', 'ai_inbox (review)', 'AI inbox: board-pack.pdf', link(2), null, null, null, null],
@@ -80,9 +99,15 @@ describe('METRIC_VALUES with "source"', () => {
   });
 
   it('keeps the header row and its width when the range holds no point', () => {
-    const { ctx } = context([listing, { match: `GET /data_points?metric_id=${REVENUE}&page_size=100&start_date=2030-01-01&include_source=true&page=1`, reply: page('data_points', []) }]);
+    const { ctx } = context([
+      listing,
+      { match: `GET /data_points?metric_id=${REVENUE}&page_size=100&start_date=2030-01-01&include_source=true&page=1`, reply: page('data_points', []) },
+    ]);
     const rows = metricValues(ctx, REVENUE, '2030-01-01', '', 'source');
-    expect(rows).toEqual([['Date', 'Revenue', 'Revenue source type', 'Revenue source label', 'Revenue source link'], ['No data points from 2030-01-01 on.', '', '', '', '']]);
+    expect(rows).toEqual([
+      ['Date', 'Revenue', 'Revenue source type', 'Revenue source label', 'Revenue source link'],
+      ['No data points from 2030-01-01 on.', '', '', '', ''],
+    ]);
   });
 
   it('caches the sourced series apart: a plain table after a sourced one asks again without include_source, and each repeats from its own entry', () => {
@@ -121,13 +146,15 @@ describe('METRIC_SOURCE', () => {
     const { ctx } = context([listing, revenueWithSources]);
     expect(metricSource(ctx, REVENUE, '2024-06')).toEqual([['', '', '']]);
     expect(() => metricSource(ctx, REVENUE, '2024-06-15')).toThrow('2024-06-15 does not start a monthly period of "Revenue": its period starts on 2024-06-01.');
-    expect(() => metricSource(ctx, REVENUE, '2024-Q1')).toThrow('"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Revenue", a monthly metric, and each of its periods has its own source. Give a label of one monthly period, like 2024-01.');
+    expect(() => metricSource(ctx, REVENUE, '2024-Q1')).toThrow(
+      '"2024-Q1" is calendar quarter 1 of 2024, longer than one period of "Revenue", a monthly metric, and each of its periods has its own source. Give a label of one monthly period, like 2024-01.',
+    );
     expect(() => metricSource(ctx, REVENUE, [['2024-01']])).toThrow('The period must be one cell, not a range.');
   });
 });
 
-describe('the metric browser\'s latest values', () => {
-  it('takes each metric\'s newest non-blank point, in the order asked, and passes only https links to the page', () => {
+describe("the metric browser's latest values", () => {
+  it("takes each metric's newest non-blank point, in the order asked, and passes only https links to the page", () => {
     const points = [
       { id: '1', metric_id: REVENUE, date: '2024-01-01', value: '10', source: { source_type: 'ai_inbox', label: 'AI inbox: a.pdf', app_url: link(1) } },
       { id: '2', metric_id: REVENUE, date: '2024-02-01', value: '', source: { source_type: 'user_provided', label: 'Blank' } },
@@ -138,6 +165,11 @@ describe('the metric browser\'s latest values', () => {
       { metricId: REVENUE, date: '2024-01-01', value: '10', source: { type: 'ai_inbox (review)', label: 'AI inbox: a.pdf', link: link(1), review: true } },
       { metricId: COMPANY, date: null, value: null, source: null },
     ]);
-    expect(['http://app.test/x', 'data:text/html,x', 'https://', 'https://app.test/ok'].map((url) => safeAppUrl(url))).toEqual([null, null, null, 'https://app.test/ok']);
+    expect(['http://app.test/x', 'data:text/html,x', 'https://', 'https://app.test/ok'].map((url) => safeAppUrl(url))).toEqual([
+      null,
+      null,
+      null,
+      'https://app.test/ok',
+    ]);
   });
 });

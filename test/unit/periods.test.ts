@@ -165,8 +165,19 @@ describe('period arithmetic, against independent computations', () => {
   });
 
   it('sums decimal text exactly, whatever its scale', () => {
-    expect(sumDecimals([{ date: 'a', value: '141.6666666666666' }, { date: 'b', value: '0.1' }, { date: 'c', value: '-0.0000000000000001' }])).toBe('141.7666666666665999');
-    expect(sumDecimals([{ date: 'a', value: '1e3' }, { date: 'b', value: '-1000' }])).toBe('0');
+    expect(
+      sumDecimals([
+        { date: 'a', value: '141.6666666666666' },
+        { date: 'b', value: '0.1' },
+        { date: 'c', value: '-0.0000000000000001' },
+      ]),
+    ).toBe('141.7666666666665999');
+    expect(
+      sumDecimals([
+        { date: 'a', value: '1e3' },
+        { date: 'b', value: '-1000' },
+      ]),
+    ).toBe('0');
     expect(() => sumDecimals([{ date: '2024-01-01', value: 'n/a' }])).toThrow('The value on 2024-01-01 is "n/a", not a number, so it cannot be added up.');
   });
 });

@@ -6,7 +6,7 @@ import { fundModelCells } from '../../src/core/formulas/fund-model';
 import { columnLetters } from '../../src/core/export/places';
 import { MemoryCache } from '../support/memory-cache';
 import { scriptedFormulaContext } from '../support/formula-context';
-import { type Step } from '../support/scripted-transport';
+import type { Step } from '../support/scripted-transport';
 
 const FUND = '0a000000-0000-4000-8000-000000000001';
 const OTHER_FUND = '0a000000-0000-4000-8000-000000000002';
@@ -17,28 +17,65 @@ function context(steps: Step[], cache = new MemoryCache(), allowed = [FUND]) {
 }
 
 /** One page of a list; `total` counts the whole list, as the API's meta does on every page. */
-const page = (key: string, items: unknown[], n = 1, pages = 1, total = items.length) => ({ status: 200, body: { [key]: items, meta: { page: n, total_pages: pages, total } } });
+const page = (key: string, items: unknown[], n = 1, pages = 1, total = items.length) => ({
+  status: 200,
+  body: { [key]: items, meta: { page: n, total_pages: pages, total } },
+});
 
 /** 25 companies, each with Revenue (quarterly); company 1 also has "revenue " (a duplicate), company 2 none. */
-const profiles = Array.from({ length: 25 }, (_, i) => ({ id: id('c', i + 1), name: `Company ${i + 1}`, company_id: FUND, fiscal_year_end_month: i === 3 ? 3 : 12 }));
-const metrics = profiles.flatMap((p, i) => (i === 1 ? [] : [{ id: id('b', i + 1), name: 'Revenue', frequency: 'quarterly', unit: 'USD', company_id: FUND, portfolio_company_profile_id: p.id }]))
+const profiles = Array.from({ length: 25 }, (_, i) => ({
+  id: id('c', i + 1),
+  name: `Company ${i + 1}`,
+  company_id: FUND,
+  fiscal_year_end_month: i === 3 ? 3 : 12,
+}));
+const metrics = profiles
+  .flatMap((p, i) =>
+    i === 1 ? [] : [{ id: id('b', i + 1), name: 'Revenue', frequency: 'quarterly', unit: 'USD', company_id: FUND, portfolio_company_profile_id: p.id }],
+  )
   .concat([{ id: id('b', 99), name: 'revenue ', frequency: 'quarterly', unit: 'USD', company_id: FUND, portfolio_company_profile_id: profiles[0]!.id }])
   // The fund's own metric has no profile: no company's row shows it.
-  .concat([{ id: id('b', 98), name: 'Revenue', frequency: 'quarterly', unit: 'USD', company_id: FUND, portfolio_company_profile_id: null as unknown as string }]);
+  .concat([
+    { id: id('b', 98), name: 'Revenue', frequency: 'quarterly', unit: 'USD', company_id: FUND, portfolio_company_profile_id: null as unknown as string },
+  ]);
 
 /** The listings over two pages each: every page is read. */
 const listingSteps: Step[] = [
-  { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', profiles.slice(0, 20), 1, 2, profiles.length) },
+  {
+    match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`,
+    reply: page('portfolio_company_profiles', profiles.slice(0, 20), 1, 2, profiles.length),
+  },
   { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=2`, reply: page('portfolio_company_profiles', profiles.slice(20), 2, 2, profiles.length) },
   { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(0, 20), 1, 2, metrics.length) },
   { match: `GET /metrics?company_id=${FUND}&page=2`, reply: page('metrics', metrics.slice(20), 2, 2, metrics.length) },
 ];
 
 /** The 23 single Revenue metrics (not company 1's two, not company 2's none), sorted: two requests of ≤ 20 ids. */
-const revenueIds = metrics.filter((m) => m.portfolio_company_profile_id && m.portfolio_company_profile_id !== profiles[0]!.id).map((m) => m.id).sort();
+const revenueIds = metrics
+  .filter((m) => m.portfolio_company_profile_id && m.portfolio_company_profile_id !== profiles[0]!.id)
+  .map((m) => m.id)
+  .sort();
 const seriesSteps = (date: string): Step[] => [
-  { match: `GET /data_points?${revenueIds.slice(0, 20).map((m) => `metric_id[]=${m}`).join('&')}&page_size=100&page=1`, reply: page('data_points', revenueIds.slice(0, 20).map((m, i) => ({ id: `p${i}`, metric_id: m, date, value: `${i}.0` }))) },
-  { match: `GET /data_points?${revenueIds.slice(20).map((m) => `metric_id[]=${m}`).join('&')}&page_size=100&page=1`, reply: page('data_points', revenueIds.slice(20).map((m, i) => ({ id: `q${i}`, metric_id: m, date, value: i === 0 ? null : `${20 + i}` }))) },
+  {
+    match: `GET /data_points?${revenueIds
+      .slice(0, 20)
+      .map((m) => `metric_id[]=${m}`)
+      .join('&')}&page_size=100&page=1`,
+    reply: page(
+      'data_points',
+      revenueIds.slice(0, 20).map((m, i) => ({ id: `p${i}`, metric_id: m, date, value: `${i}.0` })),
+    ),
+  },
+  {
+    match: `GET /data_points?${revenueIds
+      .slice(20)
+      .map((m) => `metric_id[]=${m}`)
+      .join('&')}&page_size=100&page=1`,
+    reply: page(
+      'data_points',
+      revenueIds.slice(20).map((m, i) => ({ id: `q${i}`, metric_id: m, date, value: i === 0 ? null : `${20 + i}` })),
+    ),
+  },
 ];
 
 describe('PORTFOLIO_METRIC', () => {
@@ -66,7 +103,12 @@ describe('PORTFOLIO_METRIC', () => {
     // The same metrics named in another order (companies bottom up, by PORTFOLIO_VALUE) find the same cached read.
     const reversed = profiles.map((p) => [p.name]).reverse();
     const grid = portfolioValue(warm.ctx, reversed, 'Revenue', [['2024-Q2']]) as unknown[][];
-    expect(grid.reverse().slice(2).map(([value]) => value)).toEqual(table.slice(3, 26).map((row) => row[1]));
+    expect(
+      grid
+        .reverse()
+        .slice(2)
+        .map(([value]) => value),
+    ).toEqual(table.slice(3, 26).map((row) => row[1]));
     expect(warm.transport.sent).toHaveLength(0);
   });
 
@@ -89,7 +131,10 @@ describe('PORTFOLIO_VALUE', () => {
     const { ctx } = context([
       { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', twins) },
       { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(0, 3)) },
-      { match: `GET /data_points?metric_id=${id('b', 3)}&page_size=100&page=1`, reply: page('data_points', [{ id: 'p', metric_id: id('b', 3), date: '2024-01-01', value: '12.0' }]) },
+      {
+        match: `GET /data_points?metric_id=${id('b', 3)}&page_size=100&page=1`,
+        reply: page('data_points', [{ id: 'p', metric_id: id('b', 3), date: '2024-01-01', value: '12.0' }]),
+      },
     ]);
     expect(() => portfolioValue(ctx, 'COMPANY 1', 'Revenue', '2024-Q1')).toThrow(
       `2 portfolio companies of fund ${FUND} are named "COMPANY 1": give the one you mean as "Company 1 (${id('c', 1)})" or "company 1 (${id('c', 3)})" (or its profile id).`,
@@ -97,15 +142,21 @@ describe('PORTFOLIO_VALUE', () => {
     expect(portfolioValue(ctx, id('c', 3).toUpperCase(), 'Revenue', '2024-Q1')).toBe(12);
     // The label the fund's tables write for a shared name reads back as that company.
     expect(portfolioValue(ctx, ` company 1 (${id('c', 3)}) `, 'Revenue', '2024-Q1')).toBe(12);
-    expect(() => portfolioValue(ctx, `Company 2 (${id('c', 3)})`, 'Revenue', '2024-Q1')).toThrow(`The profile id in "Company 2 (${id('c', 3)})" is that of "company 1", not of "Company 2": correct the name or the id.`);
+    expect(() => portfolioValue(ctx, `Company 2 (${id('c', 3)})`, 'Revenue', '2024-Q1')).toThrow(
+      `The profile id in "Company 2 (${id('c', 3)})" is that of "company 1", not of "Company 2": correct the name or the id.`,
+    );
     expect(portfolioValue(ctx, 'Company 2', 'Revenue', '2024-Q1')).toBe('no metric "Revenue"');
   });
 
   it('refuses two ranges that are not a column of companies and a row', () => {
     const { ctx } = context(listingSteps);
-    expect(() => portfolioValue(ctx, [['Company 1', 'Company 3']], 'Revenue', [['2024-Q1', '2024-Q2']])).toThrow('With two ranges, give the companies as a column');
+    expect(() => portfolioValue(ctx, [['Company 1', 'Company 3']], 'Revenue', [['2024-Q1', '2024-Q2']])).toThrow(
+      'With two ranges, give the companies as a column',
+    );
     // The column must be the companies': a column of names against a row of periods is refused too.
-    expect(() => portfolioValue(ctx, 'Company 1', [['Revenue'], ['Churn']], [['2024-Q1', '2024-Q2']])).toThrow('With two ranges, give the companies as a column');
+    expect(() => portfolioValue(ctx, 'Company 1', [['Revenue'], ['Churn']], [['2024-Q1', '2024-Q2']])).toThrow(
+      'With two ranges, give the companies as a column',
+    );
   });
 });
 
@@ -122,7 +173,13 @@ describe('PORTFOLIO_COVERAGE', () => {
     const { ctx } = context([
       { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', profiles.slice(2, 3)) },
       { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(1, 2)) },
-      { match: `GET /data_points?metric_id=${id('b', 3)}&page_size=100&page=1`, reply: page('data_points', [{ id: 'p', metric_id: id('b', 3), date: '2024-01-01', value: '1' }, { id: 'q', metric_id: id('b', 3), date: '2024-04-01', value: null }]) },
+      {
+        match: `GET /data_points?metric_id=${id('b', 3)}&page_size=100&page=1`,
+        reply: page('data_points', [
+          { id: 'p', metric_id: id('b', 3), date: '2024-01-01', value: '1' },
+          { id: 'q', metric_id: id('b', 3), date: '2024-04-01', value: null },
+        ]),
+      },
     ]);
     const table = portfolioCoverage(ctx, 'Revenue', '2024-02', '2024-05', '');
     expect(table[0]).toEqual(['Company', 'Metric', '2024-02', '2024-03', '2024-04', '2024-05', 'Reported', 'Blank', 'No such metric', 'Ambiguous name']);
@@ -133,8 +190,18 @@ describe('PORTFOLIO_COVERAGE', () => {
     const { ctx } = context([
       { match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: page('portfolio_company_profiles', profiles.slice(2, 3)) },
       { match: `GET /metrics?company_id=${FUND}&page=1`, reply: page('metrics', metrics.slice(1, 2)) },
-      { match: `GET /data_points?metric_id=${id('b', 3)}&page_size=100&page=1`, reply: page('data_points', ['2023-01-01', '2023-04-01', '2023-07-01', '2023-10-01', '2024-01-01', '2024-04-01', '2024-07-01', '2024-10-01']
-        .map((date, i) => ({ id: `p${i}`, metric_id: id('b', 3), date, value: date === '2024-07-01' ? null : '1' }))) },
+      {
+        match: `GET /data_points?metric_id=${id('b', 3)}&page_size=100&page=1`,
+        reply: page(
+          'data_points',
+          ['2023-01-01', '2023-04-01', '2023-07-01', '2023-10-01', '2024-01-01', '2024-04-01', '2024-07-01', '2024-10-01'].map((date, i) => ({
+            id: `p${i}`,
+            metric_id: id('b', 3),
+            date,
+            value: date === '2024-07-01' ? null : '1',
+          })),
+        ),
+      },
     ]);
     const table = portfolioCoverage(ctx, 'Revenue', '2023', '2024', '');
     expect(table[0]).toEqual(['Company', 'Metric', '2023', '2024', 'Reported', 'Blank', 'No such metric', 'Ambiguous name']);
@@ -157,7 +224,13 @@ describe('units: one metric name kept in different currencies', () => {
   it('PORTFOLIO_METRIC ends each row in its unit, and its last line says a total adds different currencies', () => {
     const { ctx } = context([
       ...listings,
-      { match: `GET /data_points?metric_id[]=${id('b', 1)}&metric_id[]=${id('b', 3)}&page_size=100&page=1`, reply: page('data_points', [{ id: 'p', metric_id: id('b', 1), date: '2024-01-01', value: '10' }, { id: 'q', metric_id: id('b', 3), date: '2024-01-01', value: '20' }]) },
+      {
+        match: `GET /data_points?metric_id[]=${id('b', 1)}&metric_id[]=${id('b', 3)}&page_size=100&page=1`,
+        reply: page('data_points', [
+          { id: 'p', metric_id: id('b', 1), date: '2024-01-01', value: '10' },
+          { id: 'q', metric_id: id('b', 3), date: '2024-01-01', value: '20' },
+        ]),
+      },
     ]);
     expect(portfolioMetric(ctx, 'Revenue', '2024-Q1', '')).toEqual([
       ['Company', '2024-Q1', 'Unit'],
@@ -168,18 +241,24 @@ describe('units: one metric name kept in different currencies', () => {
     ]);
   });
 
-  it('PORTFOLIO_UNIT gives each company\'s unit, and on a model\'s last line the block\'s units, reading listings only', () => {
+  it("PORTFOLIO_UNIT gives each company's unit, and on a model's last line the block's units, reading listings only", () => {
     const { ctx, transport } = context(listings);
     expect(portfolioUnit(ctx, 'Company 3', 'Revenue (sum)')).toBe('EUR');
     expect(portfolioUnit(ctx, 'Company 2', 'Revenue')).toBe('');
-    expect(portfolioUnit(ctx, [['Company 1'], ['Company 2'], [''], ['Company 3'], ['Companies with a value']], 'Revenue')).toEqual([['USD'], [''], [''], ['EUR'], ['rows in EUR and USD: a total over them adds different currencies']]);
+    expect(portfolioUnit(ctx, [['Company 1'], ['Company 2'], [''], ['Company 3'], ['Companies with a value']], 'Revenue')).toEqual([
+      ['USD'],
+      [''],
+      [''],
+      ['EUR'],
+      ['rows in EUR and USD: a total over them adds different currencies'],
+    ]);
     expect(portfolioUnit(ctx, [['Company 1'], ['Companies with a value']], 'Revenue')).toEqual([['USD'], ['USD']]);
     expect(() => portfolioUnit(ctx, 'Company 9', 'Revenue')).toThrow('No portfolio company named "Company 9"');
     expect(() => portfolioUnit(ctx, 'Company 1', 'Revenu')).toThrow('No metric named "Revenu"');
     expect(transport.sent.every((request) => !JSON.stringify(request).includes('/data_points'))).toBe(true);
   });
 
-  it('a fund model block has a unit column: its header, covered by the block\'s one PORTFOLIO_VALUE (or a cell each)', () => {
+  it("a fund model block has a unit column: its header, covered by the block's one PORTFOLIO_VALUE (or a cell each)", () => {
     const { ctx } = context(listings);
     const choice = { metricNames: ['Revenue', 'Revenue (sum)'], periods: ['2024-Q1', '2024-Q2'], startPeriod: null, endPeriod: null, aggregate: null };
     const cells = fundModelCells(fundDirectory(ctx, FUND), choice, { row: 3, column: 2 });

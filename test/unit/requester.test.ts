@@ -26,10 +26,20 @@ describe('Requester', () => {
   });
 
   it.each([
-    [400, { errors: [{ type: 'parameter_invalid', field: 'page', message: 'must be at least 1' }] }, 'parameter_invalid', 'The API rejected the parameter "page": must be at least 1.'],
+    [
+      400,
+      { errors: [{ type: 'parameter_invalid', field: 'page', message: 'must be at least 1' }] },
+      'parameter_invalid',
+      'The API rejected the parameter "page": must be at least 1.',
+    ],
     [401, { errors: [{ type: 'unauthorized' }] }, 'unauthorized', 'The API token was rejected.'],
     [403, { errors: [{ type: 'forbidden' }] }, 'forbidden', 'This API token has no access to that company or record.'],
-    [422, { errors: [{ type: 'attribute_invalid', field: 'name', message: 'has already been taken' }] }, 'attribute_invalid', 'The API refused the value of "name": has already been taken.'],
+    [
+      422,
+      { errors: [{ type: 'attribute_invalid', field: 'name', message: 'has already been taken' }] },
+      'attribute_invalid',
+      'The API refused the value of "name": has already been taken.',
+    ],
   ])('turns HTTP %i into a typed error and a sentence', (status, body, code, sentence) => {
     const { r } = requester([{ match: 'POST /v1/metrics', reply: { status, body } }]);
     let caught: unknown;
@@ -46,7 +56,9 @@ describe('Requester', () => {
   });
 
   it('maps a 404 to record_missing, naming the path, and does not retry it', () => {
-    const { r, transport } = requester([{ match: 'PUT /v1/metrics/x/data_points', reply: { status: 404, body: { errors: [{ type: 'record_missing', message: 'Metric not found' }] } } }]);
+    const { r, transport } = requester([
+      { match: 'PUT /v1/metrics/x/data_points', reply: { status: 404, body: { errors: [{ type: 'record_missing', message: 'Metric not found' }] } } },
+    ]);
     let caught: unknown;
     try {
       r.send({ method: 'PUT', path: '/metrics/x/data_points' });
@@ -58,7 +70,7 @@ describe('Requester', () => {
     expect(transport.sent).toHaveLength(1);
   });
 
-  it('says which collection a refused request was about, whatever the base URL\'s own path', () => {
+  it("says which collection a refused request was about, whatever the base URL's own path", () => {
     const { r } = requester([{ match: 'GET /v1/portfolio_company_profiles', reply: { status: 403, body: { errors: [{ type: 'forbidden' }] } } }]);
     let caught: unknown;
     try {
@@ -120,7 +132,9 @@ describe('Requester', () => {
     const settled = r.sendAllSettled<{ n: number }>([1, 2].map((page) => ({ method: 'GET' as const, path: '/x', query: { page } })));
     expect(settled[0]).toEqual({ ok: false, error: expect.any(FetchRefusedError) });
     expect(settled[1]).toEqual({ ok: true, result: { status: 200, data: { n: 2 } } });
-    expect(userSentence((settled[0] as { error: Error }).error)).toBe("Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. It renews within 24 hours of its first use; until then formulas still show the values the add-in has cached.");
+    expect(userSentence((settled[0] as { error: Error }).error)).toBe(
+      "Apps Script's daily quota of URL fetches for this account is used up, so nothing was sent. It renews within 24 hours of its first use; until then formulas still show the values the add-in has cached.",
+    );
     expect(transport.sent).toHaveLength(2);
     expect(clock.sleeps).toEqual([]);
     transport.assertDone();
@@ -139,7 +153,9 @@ describe('Requester', () => {
 
   it('gives up with a clear sentence when waiting would pass the deadline', () => {
     const clock = new FakeClock();
-    const transport = new ScriptedTransport([{ match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '60' } } }]);
+    const transport = new ScriptedTransport([
+      { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '60' } } },
+    ]);
     const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, deadline: clock.now() + 25_000 });
     let caught: unknown;
     try {
@@ -148,7 +164,7 @@ describe('Requester', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(RateLimitedError);
-    expect(userSentence(caught)).toBe('The API\'s rate limit was reached. Try again in 60 seconds.');
+    expect(userSentence(caught)).toBe("The API's rate limit was reached. Try again in 60 seconds.");
     expect(clock.sleeps).toEqual([]);
     expect(transport.sent).toHaveLength(1);
   });
@@ -242,7 +258,10 @@ describe('Requester', () => {
       { match: 'POST /v1/contacts', reply: { status: 201, body: { contact: { id: 'a' } } } },
       { match: 'POST /v1/contacts', reply: 'drop-wave' },
     ]);
-    const settled = r.sendAllSettled([{ method: 'POST', path: '/contacts', body: { n: 1 } }, { method: 'POST', path: '/contacts', body: { n: 2 } }]);
+    const settled = r.sendAllSettled([
+      { method: 'POST', path: '/contacts', body: { n: 1 } },
+      { method: 'POST', path: '/contacts', body: { n: 2 } },
+    ]);
     expect(settled.map((s) => (s.ok ? 'ok' : s.error.name))).toEqual(['NetworkError', 'NetworkError']);
     expect(transport.sent).toHaveLength(2);
     expect(transport.waves).toEqual([2]);
@@ -264,10 +283,12 @@ describe('Requester', () => {
     transport.assertDone();
   });
 
-  it('holds the user\'s other executions back for a Retry-After too long to wait in this one', () => {
+  it("holds the user's other executions back for a Retry-After too long to wait in this one", () => {
     const clock = new FakeClock();
     const budget = new RequestBudget(new MemoryCache(clock), new CountingMutex(), clock);
-    const transport = new ScriptedTransport([{ match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '600' } } }]);
+    const transport = new ScriptedTransport([
+      { match: 'GET /v1/metrics', reply: { status: 429, body: { errors: [{ type: 'rate_limit_exceeded' }] }, headers: { 'retry-after': '600' } } },
+    ]);
     const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, deadline: clock.now() + 25_000 });
     expect(() => r.send({ method: 'GET', path: '/metrics' })).toThrow(RateLimitedError);
     expect(transport.sent).toHaveLength(1);
@@ -324,7 +345,14 @@ describe('Requester', () => {
   it('starts no request without time left for the longest round trip seen so far', () => {
     const clock = new FakeClock();
     const ok = { status: 200, body: {} };
-    const transport = new SlowTransport([{ match: 'GET /v1/a', reply: ok }, { match: 'GET /v1/b', reply: ok }], clock, 8000);
+    const transport = new SlowTransport(
+      [
+        { match: 'GET /v1/a', reply: ok },
+        { match: 'GET /v1/b', reply: ok },
+      ],
+      clock,
+      8000,
+    );
     const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, deadline: clock.now() + 20_000 });
     r.send({ method: 'GET', path: '/a' });
     r.send({ method: 'GET', path: '/b' });
@@ -336,7 +364,9 @@ describe('Requester', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(OutOfTimeError);
-    expect(userSentence(caught)).toBe("This run is close to Apps Script's time limit (4 s left, and an answer can take 8 s), so 1 request was not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.");
+    expect(userSentence(caught)).toBe(
+      "This run is close to Apps Script's time limit (4 s left, and an answer can take 8 s), so 1 request was not sent. Run it again to finish; for a formula, narrow the date range or split it over several formulas.",
+    );
     expect(transport.sent).toHaveLength(2);
     transport.assertDone();
   });
@@ -344,7 +374,12 @@ describe('Requester', () => {
   it('checks the time again after the budget waited for a busy lock, and sends nothing the time left cannot cover', () => {
     const clock = new FakeClock();
     // Another execution (a scheduled refresh) holds the user's lock: each try costs the 5 s it waits.
-    const busyLock = { withLock: (): never => { clock.advance(5000); throw new LockUnavailableError(5000); } };
+    const busyLock = {
+      withLock: (): never => {
+        clock.advance(5000);
+        throw new LockUnavailableError(5000);
+      },
+    };
     const budget = new RequestBudget(new MemoryCache(), busyLock, clock);
     const transport = new ScriptedTransport([]);
     const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, budget, deadline: clock.now() + 6000 });
@@ -376,7 +411,10 @@ describe('Requester', () => {
     const clock = new FakeClock();
     const transport = new ScriptedTransport([]);
     const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, deadline: clock.now() + 1999 });
-    const settled = r.sendAllSettled([{ method: 'GET', path: '/a' }, { method: 'GET', path: '/b' }]);
+    const settled = r.sendAllSettled([
+      { method: 'GET', path: '/a' },
+      { method: 'GET', path: '/b' },
+    ]);
     expect(settled.map((s) => !s.ok && s.error)).toEqual([expect.any(OutOfTimeError), expect.any(OutOfTimeError)]);
     expect(userSentence((settled[0] as { error: Error }).error)).toMatch(/\(1 s left, and an answer can take 2 s\), so 2 requests were not sent/);
     expect(transport.sent).toHaveLength(0);

@@ -34,7 +34,7 @@ describe('explainServerFailure', () => {
   });
 });
 
-describe('the page\'s promise wrapper over google.script.run', () => {
+describe("the page's promise wrapper over google.script.run", () => {
   afterEach(() => {
     delete (globalThis as { google?: unknown }).google;
   });
@@ -42,7 +42,9 @@ describe('the page\'s promise wrapper over google.script.run', () => {
   it('rejects a multi-account failure with the way out, for any server function', async () => {
     // google.script.run as the page sees it: the failure handler receives Google's ScriptError.
     const runner = {
-      withSuccessHandler() { return runner; },
+      withSuccessHandler() {
+        return runner;
+      },
       withFailureHandler(handler: (error: Error) => void) {
         return { ...runner, getSettings: () => handler(scriptError('Authorization is required to perform that action.')) };
       },

@@ -32,8 +32,9 @@ describe('token', () => {
 
 describe('query and path', () => {
   it('encodes arrays Rails-style and objects deep-object style, skipping undefined', () => {
-    expect(decodeURIComponent(encodeQuery({ metric_id: ['a', 'b'], filter: { portfolio_company_profile_id: 'p' }, page: 2, x: undefined, flag: true })))
-      .toBe('metric_id[]=a&metric_id[]=b&filter[portfolio_company_profile_id]=p&page=2&flag=true');
+    expect(decodeURIComponent(encodeQuery({ metric_id: ['a', 'b'], filter: { portfolio_company_profile_id: 'p' }, page: 2, x: undefined, flag: true }))).toBe(
+      'metric_id[]=a&metric_id[]=b&filter[portfolio_company_profile_id]=p&page=2&flag=true',
+    );
   });
   it('never lets a path parameter change the path', () => {
     expect(fillPath('/metrics/{id}/data_points', { id: 'a/../b?c=d' })).toBe('/metrics/a%2F..%2Fb%3Fc%3Dd/data_points');

@@ -15,7 +15,9 @@ it('is green only when nothing failed, was refused, is unknown or was left unsen
 
 it('starts the line of a job that did not finish with how it stopped', () => {
   expect(jobLine('done', '3 rows read: 3 created.')).toBe('3 rows read: 3 created.');
-  expect(jobLine('cancelled', '3 rows read: 1 created, 2 not sent (import cancelled).')).toBe('Cancelled. 3 rows read: 1 created, 2 not sent (import cancelled).');
+  expect(jobLine('cancelled', '3 rows read: 1 created, 2 not sent (import cancelled).')).toBe(
+    'Cancelled. 3 rows read: 1 created, 2 not sent (import cancelled).',
+  );
   expect(jobLine('paused', '3 rows read: 3 not sent (import paused).')).toBe('Paused. 3 rows read: 3 not sent (import paused).');
 });
 
@@ -29,7 +31,15 @@ describe('a partial success', () => {
   });
 
   it('marks exactly the counts of what was not stored', () => {
-    expect(summaryParts('4 rows read: 2 created, 2 failed, 1 not sent.').filter((p) => p.bad).map((p) => p.text.trim())).toEqual(['2 failed,', '1 not sent.']);
-    expect(summaryParts('4 rows read: 2 created, 2 failed.').map((p) => p.text).join('')).toBe('4 rows read: 2 created, 2 failed.');
+    expect(
+      summaryParts('4 rows read: 2 created, 2 failed, 1 not sent.')
+        .filter((p) => p.bad)
+        .map((p) => p.text.trim()),
+    ).toEqual(['2 failed,', '1 not sent.']);
+    expect(
+      summaryParts('4 rows read: 2 created, 2 failed.')
+        .map((p) => p.text)
+        .join(''),
+    ).toBe('4 rows read: 2 created, 2 failed.');
   });
 });

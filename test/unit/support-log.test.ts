@@ -1,7 +1,16 @@
 import type { ApiClient } from '../../src/core/api/client';
 import { Requester } from '../../src/core/api/requester';
 import { runWaveStep, type WaveFailureEffect, type WaveJobState } from '../../src/core/jobs/wave-step';
-import { ApiError, ConfigError, FetchRefusedError, FormulaAccessError, InputError, NetworkError, OutOfTimeError, RateLimitedError } from '../../src/core/errors';
+import {
+  ApiError,
+  ConfigError,
+  FetchRefusedError,
+  FormulaAccessError,
+  InputError,
+  NetworkError,
+  OutOfTimeError,
+  RateLimitedError,
+} from '../../src/core/errors';
 import { failureKind, redactEmails, redactPath, supportLine, type SupportEvent, type SupportLog } from '../../src/core/log/support-log';
 import { FakeClock, ScriptedTransport, SlowTransport } from '../support/scripted-transport';
 
@@ -34,7 +43,10 @@ it('cuts every email in a text to its domain', () => {
 
 describe('failureKind', () => {
   it.each<[unknown, string]>([
-    [new ApiError(422, [{ type: 'attribute_invalid', field: 'value', message: 'Confidential 8675309 is not a number' }], 'PUT', '/x'), 'api-422-attribute_invalid-field-value'],
+    [
+      new ApiError(422, [{ type: 'attribute_invalid', field: 'value', message: 'Confidential 8675309 is not a number' }], 'PUT', '/x'),
+      'api-422-attribute_invalid-field-value',
+    ],
     [new ApiError(401, [], 'GET', '/metrics'), 'api-401-unauthorized'],
     [new NetworkError('reset', BASE), 'network'],
     [new NetworkError('DNS error', BASE, 1, true), 'network-unreachable'],
@@ -53,15 +65,23 @@ describe('failureKind', () => {
 });
 
 it('gives each event one line, warning for what waited or failed', () => {
-  expect(supportLine({ kind: 'request', method: 'GET', url: `${BASE}/metrics?company_id=${ID}`, outcome: { status: 200 }, ms: 312.4, attempt: 0, wave: 1 }))
-    .toEqual({ level: 'log', text: '[support] request GET /v1/metrics status=200 ms=312' });
-  expect(supportLine({ kind: 'request', method: 'PUT', url: `${BASE}/x`, outcome: { status: 429, code: 'rate_limit_exceeded' }, ms: 20, attempt: 2, wave: 5 }))
-    .toEqual({ level: 'warn', text: '[support] request PUT /v1/x status=429 code=rate_limit_exceeded ms=20 retry=2 wave=5' });
-  expect(supportLine({ kind: 'request', method: 'GET', url: BASE, outcome: { network: 'dropped' }, ms: 0, attempt: 0, wave: 1 }).text).toBe('[support] request GET /v1 network=dropped ms=0');
-  expect(supportLine({ kind: 'step-end', job: 'export', jobId: ID, status: 'paused', ms: 20_000, notBeforeMs: 4000 }))
-    .toEqual({ level: 'warn', text: `[support] step-end job=export id=${ID} status=paused ms=20000 next-in-ms=4000` });
+  expect(
+    supportLine({ kind: 'request', method: 'GET', url: `${BASE}/metrics?company_id=${ID}`, outcome: { status: 200 }, ms: 312.4, attempt: 0, wave: 1 }),
+  ).toEqual({ level: 'log', text: '[support] request GET /v1/metrics status=200 ms=312' });
+  expect(
+    supportLine({ kind: 'request', method: 'PUT', url: `${BASE}/x`, outcome: { status: 429, code: 'rate_limit_exceeded' }, ms: 20, attempt: 2, wave: 5 }),
+  ).toEqual({ level: 'warn', text: '[support] request PUT /v1/x status=429 code=rate_limit_exceeded ms=20 retry=2 wave=5' });
+  expect(supportLine({ kind: 'request', method: 'GET', url: BASE, outcome: { network: 'dropped' }, ms: 0, attempt: 0, wave: 1 }).text).toBe(
+    '[support] request GET /v1 network=dropped ms=0',
+  );
+  expect(supportLine({ kind: 'step-end', job: 'export', jobId: ID, status: 'paused', ms: 20_000, notBeforeMs: 4000 })).toEqual({
+    level: 'warn',
+    text: `[support] step-end job=export id=${ID} status=paused ms=20000 next-in-ms=4000`,
+  });
   expect(supportLine({ kind: 'step-start', job: 'export', jobId: 'not an id' }).text).toBe('[support] step-start job=export id=…');
-  expect(supportLine({ kind: 'refusal', place: 'cell', failure: 'Confidential cell text' }).text).toBe('[support] refusal place=cell kind=Confidential_cell_text');
+  expect(supportLine({ kind: 'refusal', place: 'cell', failure: 'Confidential cell text' }).text).toBe(
+    '[support] refusal place=cell kind=Confidential_cell_text',
+  );
 });
 
 describe('the requester', () => {
@@ -72,7 +92,11 @@ describe('the requester', () => {
       { match: 'GET /v1/contacts?email=ada@engines.example', reply: { status: 200, body: { contacts: [] } } },
     ]);
     const log = listLog();
-    new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, log, retry: { random: () => 0.5 } }).send({ method: 'GET', path: '/contacts', query: { email: 'ada@engines.example' } });
+    new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, log, retry: { random: () => 0.5 } }).send({
+      method: 'GET',
+      path: '/contacts',
+      query: { email: 'ada@engines.example' },
+    });
     expect(log.lines).toEqual([
       '[support] request GET /v1/contacts status=429 code=rate_limit_exceeded ms=0',
       `[support] wait reason=rate_limit ms=${clock.sleeps[0]}`,
@@ -88,26 +112,40 @@ describe('the requester', () => {
     const log = listLog();
     const r = new Requester({ baseUrl: BASE, token: TOKEN, transport, clock, log, deadline: clock.now() + 12_000 });
     r.send({ method: 'GET', path: '/a' });
-    expect(() => r.sendAll([{ method: 'GET', path: '/b' }, { method: 'GET', path: '/c' }])).toThrow(OutOfTimeError);
+    expect(() =>
+      r.sendAll([
+        { method: 'GET', path: '/b' },
+        { method: 'GET', path: '/c' },
+      ]),
+    ).toThrow(OutOfTimeError);
     expect(log.lines).toEqual(['[support] request GET /v1/a status=200 ms=8000', '[support] not-sent reason=out_of_time requests=2 left-ms=4000']);
   });
 });
 
 describe('a job step', () => {
-  const state = (): WaveJobState & { left: number } => ({ status: 'running', left: 3, counters: { steps: 0, stepsWithoutProgress: 0, rateLimitWaitMs: 0, retryWaitMs: 0 } });
+  const state = (): WaveJobState & { left: number } => ({
+    status: 'running',
+    left: 3,
+    counters: { steps: 0, stepsWithoutProgress: 0, rateLimitWaitMs: 0, retryWaitMs: 0 },
+  });
   // The step reads only the client's clock and time left.
   const client = { now: () => Date.UTC(2026, 0, 1), remainingMs: () => 60_000 } as unknown as ApiClient;
   const step = (effect: WaveFailureEffect, shouldStop = false) => {
     const log = listLog();
-    runWaveStep(state(), client, { deadline: client.now() + 20_000, marginMs: 0, supportLog: log, shouldStop: () => shouldStop }, {
-      waveSize: 1,
-      maxStepsWithoutProgress: 3,
-      isComplete: (s) => s.left === 0,
-      wave: () => ({ progressed: false, failure: 'sentence with Confidential 8675309' }),
-      effectOf: () => effect,
-      progress: () => ({}),
-      stormSentence: () => 'storm',
-    });
+    runWaveStep(
+      state(),
+      client,
+      { deadline: client.now() + 20_000, marginMs: 0, supportLog: log, shouldStop: () => shouldStop },
+      {
+        waveSize: 1,
+        maxStepsWithoutProgress: 3,
+        isComplete: (s) => s.left === 0,
+        wave: () => ({ progressed: false, failure: 'sentence with Confidential 8675309' }),
+        effectOf: () => effect,
+        progress: () => ({}),
+        stormSentence: () => 'storm',
+      },
+    );
     return log.lines;
   };
 

@@ -5,7 +5,12 @@ import { midnightIn, midnightMaker } from '../../src/core/sheets/time-zone';
 import { intlDateFormatter, type DateFormatter } from '../../src/core/validate/dates';
 
 /** Zones Intl does not know by these names; the formatter knows them as the real zones (as Utilities.formatDate would). */
-const ALIASES: Record<string, string> = { 'Test/NewYork': 'America/New_York', 'Test/Santiago': 'America/Santiago', 'Test/Kolkata': 'Asia/Kolkata', 'Test/Chatham': 'Pacific/Chatham' };
+const ALIASES: Record<string, string> = {
+  'Test/NewYork': 'America/New_York',
+  'Test/Santiago': 'America/Santiago',
+  'Test/Kolkata': 'Asia/Kolkata',
+  'Test/Chatham': 'Pacific/Chatham',
+};
 const aliasFormatter: DateFormatter = (date, timeZone) => intlDateFormatter(date, ALIASES[timeZone] ?? timeZone);
 
 function days(start: string, count: number): string[] {
@@ -35,5 +40,7 @@ it('reads each minute half a minute in, so a formatter that treats exact midnigh
     return aliasFormatter(date, timeZone);
   };
   const fallback = midnightMaker('Test/NewYork', exactMidnightsShifted);
-  expect(days('2024-03-01', 40).map((date) => fallback(date).toISOString())).toEqual(days('2024-03-01', 40).map((date) => midnightIn(date, 'America/New_York').toISOString()));
+  expect(days('2024-03-01', 40).map((date) => fallback(date).toISOString())).toEqual(
+    days('2024-03-01', 40).map((date) => midnightIn(date, 'America/New_York').toISOString()),
+  );
 });

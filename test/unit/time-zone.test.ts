@@ -6,7 +6,9 @@ import { intlDateFormatter } from '../../src/core/validate/dates';
 /** The calendar day and time a wall clock in `timeZone` shows at `instant`, as Sheets would show the date cell. */
 const formats = new Map<string, Intl.DateTimeFormat>();
 function wallClock(instant: Date, timeZone: string): string {
-  const format = formats.get(timeZone) ?? new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+  const format =
+    formats.get(timeZone) ??
+    new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
   formats.set(timeZone, format);
   const parts = format.formatToParts(instant);
   const get = (type: string) => parts.find((p) => p.type === type)?.value;
@@ -28,7 +30,19 @@ describe('midnightIn', () => {
   });
 
   it('is the first instant of every day of five years in zones with odd daylight saving', () => {
-    const zones = ['America/Asuncion', 'America/Santiago', 'America/Havana', 'Atlantic/Azores', 'Asia/Beirut', 'Africa/Cairo', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Pacific/Chatham', 'UTC'];
+    const zones = [
+      'America/Asuncion',
+      'America/Santiago',
+      'America/Havana',
+      'Atlantic/Azores',
+      'Asia/Beirut',
+      'Africa/Cairo',
+      'Europe/Berlin',
+      'America/New_York',
+      'Australia/Lord_Howe',
+      'Pacific/Chatham',
+      'UTC',
+    ];
     for (const timeZone of zones) {
       const cellOf = midnightMaker(timeZone);
       for (let day = Date.UTC(2019, 0, 1); day < Date.UTC(2024, 0, 1); day += 86_400_000) {
@@ -48,8 +62,19 @@ describe('a pasted-back export in a zone whose midnight does not exist', () => {
     const timeZone = 'America/Asuncion';
     const cellOf = midnightMaker(timeZone);
     const metric = { id: '0b000000-0000-4000-8000-000000000001', name: 'Revenue', frequency: 'monthly', unit: 'USD' };
-    const spec: ExportSpec = { layout: 'long', metricId: metric.id, hasHeaderRow: false, skipBlanks: true, duplicates: 'reject', offPeriod: 'normalise', onlyChanged: false };
-    const values = [[cellOf('2023-09-01'), 90], [cellOf('2023-10-01'), 100]];
+    const spec: ExportSpec = {
+      layout: 'long',
+      metricId: metric.id,
+      hasHeaderRow: false,
+      skipBlanks: true,
+      duplicates: 'reject',
+      offPeriod: 'normalise',
+      onlyChanged: false,
+    };
+    const values = [
+      [cellOf('2023-09-01'), 90],
+      [cellOf('2023-10-01'), 100],
+    ];
     const state = prepareExport({ range: { values }, spec, metrics: [metric], timeZone, formatDate: intlDateFormatter });
     expect(state.items.map(({ date, value, note }) => ({ date, value, note }))).toEqual([
       { date: '2023-09-01', value: '90', note: undefined },

@@ -60,7 +60,9 @@ describe('isUnderPrefix', () => {
 describe('requireUnderPrefix', () => {
   it('refuses a base URL outside the prefix with a sentence naming the prefix', () => {
     expect(() => requireUnderPrefix('https://other.example.com', 'https://api.example.com/')).toThrow(
-      new ConfigError('The base URL must start with https://api.example.com/: this installation of the add-in may fetch only from there (the allowlist it was built with).'),
+      new ConfigError(
+        'The base URL must start with https://api.example.com/: this installation of the add-in may fetch only from there (the allowlist it was built with).',
+      ),
     );
   });
   it('passes a base URL under the prefix, and any base URL when the build has none', () => {

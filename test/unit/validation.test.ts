@@ -8,14 +8,19 @@ describe('UUIDs', () => {
   it('accepts a UUID in any case with stray spaces and returns it lower-cased', () => {
     expect(requireUuid(' 123E4567-E89B-12D3-A456-426614174000 ', 'The metric id')).toBe('123e4567-e89b-12d3-a456-426614174000');
   });
-  it.each(['', '../metrics', '123e4567-e89b-12d3-a456-42661417400', 'a/b?c', '123e4567e89b12d3a456426614174000'])('refuses %p with a sentence naming the field', (value) => {
-    expect(() => requireUuid(value, 'The metric id')).toThrow(/^The metric id must be an id like/);
-  });
+  it.each(['', '../metrics', '123e4567-e89b-12d3-a456-42661417400', 'a/b?c', '123e4567e89b12d3a456426614174000'])(
+    'refuses %p with a sentence naming the field',
+    (value) => {
+      expect(() => requireUuid(value, 'The metric id')).toThrow(/^The metric id must be an id like/);
+    },
+  );
   it('refuses non-strings', () => {
     expect(isUuid(42)).toBe(false);
     expect(() => requireUuid(undefined, 'The company id')).toThrow('The company id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is empty.');
     // From the page any JSON can arrive; String() of some of it throws, which must not replace the sentence.
-    expect(() => requireUuid([{ toString: '' }], 'The company id')).toThrow('The company id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is a list.');
+    expect(() => requireUuid([{ toString: '' }], 'The company id')).toThrow(
+      'The company id must be an id like 123e4567-e89b-12d3-a456-426614174000, but it is a list.',
+    );
     expect(() => requireUuid({ toString: 1 }, 'The company id')).toThrow(/but it is an object\.$/);
     expect(() => requireUuid(new Date(2024, 0, 1), 'The metric id')).toThrow(/but it is a date\.$/);
     expect(() => requireUuid(42, 'The metric id')).toThrow(/but it is "42"\.$/);
@@ -31,7 +36,9 @@ describe('dates', () => {
   it('accepts YYYY-MM-DD text and refuses impossible or other forms', () => {
     expect(toIsoDate('2024-02-29', 'The date', 'UTC', intlDateFormatter)).toBe('2024-02-29');
     expect(isIsoDate('2023-02-29')).toBe(false);
-    expect(() => toIsoDate('01/02/2024', 'The start date', 'UTC', intlDateFormatter)).toThrow('The start date must be a date cell or text like 2024-01-31, but it is "01/02/2024".');
+    expect(() => toIsoDate('01/02/2024', 'The start date', 'UTC', intlDateFormatter)).toThrow(
+      'The start date must be a date cell or text like 2024-01-31, but it is "01/02/2024".',
+    );
     expect(() => toIsoDate(45000, 'The start date', 'UTC', intlDateFormatter)).toThrow(/the number 45000/);
     expect(() => toIsoDate(new Date(NaN), 'The date', 'UTC', intlDateFormatter)).toThrow('The date is not a valid date.');
   });
@@ -71,11 +78,14 @@ describe('decimals', () => {
   });
 
   it(`round-trips every finite double exactly (seed ${PROPERTY_SEED})`, () => {
-    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
-      const text = numberToDecimal(value);
-      expect(text).toMatch(/^-?\d+(\.\d+)?$/);
-      expect(Number(text)).toBe(Object.is(value, -0) ? 0 : value);
-    }), seeded(100));
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
+        const text = numberToDecimal(value);
+        expect(text).toMatch(/^-?\d+(\.\d+)?$/);
+        expect(Number(text)).toBe(Object.is(value, -0) ? 0 : value);
+      }),
+      seeded(100),
+    );
   });
 
   it('knows which decimals a double holds exactly', () => {

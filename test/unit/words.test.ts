@@ -7,7 +7,13 @@ import { plural } from '../../src/core/product';
 import { countOf, formatCount, joinAnd, quote } from '../../src/shared/words';
 
 it('counts with thousands separators and the noun in agreement', () => {
-  expect([countOf(0, 'row'), countOf(1, 'row'), countOf(2, 'row'), countOf(1000, 'row'), countOf(1_234_567, 'entry', 'entries')]).toEqual(['0 rows', '1 row', '2 rows', '1,000 rows', '1,234,567 entries']);
+  expect([countOf(0, 'row'), countOf(1, 'row'), countOf(2, 'row'), countOf(1000, 'row'), countOf(1_234_567, 'entry', 'entries')]).toEqual([
+    '0 rows',
+    '1 row',
+    '2 rows',
+    '1,000 rows',
+    '1,234,567 entries',
+  ]);
   expect(formatCount(999)).toBe('999');
 });
 
@@ -22,6 +28,11 @@ it('is the same function wherever a count is written (page, core, the older name
 
 it('lists and quotes', () => {
   expect([joinAnd([]), joinAnd(['a']), joinAnd(['a', 'b']), joinAnd(['a', 'b', 'c'], { word: 'or' })]).toEqual(['', 'a', 'a and b', 'a, b or c']);
-  expect(joinAnd(Array.from({ length: 1203 }, (_, i) => String(i)), { limit: 2 })).toBe('0, 1 and 1,201 more');
+  expect(
+    joinAnd(
+      Array.from({ length: 1203 }, (_, i) => String(i)),
+      { limit: 2 },
+    ),
+  ).toBe('0, 1 and 1,201 more');
   expect(quote('x'.repeat(61))).toBe(`"${'x'.repeat(60)}…"`);
 });

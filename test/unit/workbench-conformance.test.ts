@@ -9,10 +9,7 @@ import { SHEETS_CONFORMANCE, type CellInput, type ConformanceCase, type SheetsRe
 const TIME_ZONE = 'America/New_York';
 
 /** The rows' custom functions, as an add-in bundle declares them. */
-const BUNDLE = [
-  "function BOOM() { throw new Error('Boom.'); }",
-  'function DOUBLE(x) { return x * 2; }',
-].join('\n');
+const BUNDLE = ["function BOOM() { throw new Error('Boom.'); }", 'function DOUBLE(x) { return x * 2; }'].join('\n');
 
 let runtime: GasRuntime;
 let engine: FormulaEngine;

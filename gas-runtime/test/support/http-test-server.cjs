@@ -53,10 +53,13 @@ const server = http.createServer((request, response) => {
     if (path === '/slow') {
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
-      return setTimeout(() => {
-        inFlight--;
-        send(response, 200, { 'Content-Type': 'text/plain' }, `slept ${url.searchParams.get('ms')}`);
-      }, Number(url.searchParams.get('ms') || 300));
+      return setTimeout(
+        () => {
+          inFlight--;
+          send(response, 200, { 'Content-Type': 'text/plain' }, `slept ${url.searchParams.get('ms')}`);
+        },
+        Number(url.searchParams.get('ms') || 300),
+      );
     }
     if (path === '/hang') {
       hanging.add(response);

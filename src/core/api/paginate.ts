@@ -44,7 +44,11 @@ export function readLists(requester: Requester, lists: readonly ListRead[], opti
   let pending = lists.map((_, i) => i);
   for (let read = 1; pending.length > 0; read++) {
     if (read > MAX_READS) throw new ListChangedError(MAX_READS);
-    pending = readOnce(requester, pending.map((i) => lists[i]!), options).flatMap((items, j) => {
+    pending = readOnce(
+      requester,
+      pending.map((i) => lists[i]!),
+      options,
+    ).flatMap((items, j) => {
       if (items === null) return [pending[j]!];
       results[pending[j]!] = items;
       return [];

@@ -62,7 +62,8 @@ export class RequestBudget {
       const now = this.clock.now();
       if (now + waitMs > deadline) {
         const seconds = Math.ceil(waitMs / 1000);
-        const sentence = by === 'server' ? serverRateLimitSentence(seconds) : ownBudgetSentence(this.rateLimit.limit, describeWindow(this.rateLimit.windowMs), seconds);
+        const sentence =
+          by === 'server' ? serverRateLimitSentence(seconds) : ownBudgetSentence(this.rateLimit.limit, describeWindow(this.rateLimit.windowMs), seconds);
         throw new RateLimitedError(sentence, seconds, by);
       }
       onWait?.(waitMs);

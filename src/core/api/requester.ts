@@ -6,7 +6,7 @@ import { missingCredential, type CredentialsOf } from '../settings/credential-se
 import { encodeQuery, type Query } from './query';
 import type { RequestBudget } from './rate-budget';
 import { DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, decideRetry, parseRetryAfter, type Outcome, type RetryPolicy } from './retry-policy';
-import { type Clock, type HttpMethod, type HttpRequest, type HttpResponse, type Transport } from './transport';
+import type { Clock, HttpMethod, HttpRequest, HttpResponse, Transport } from './transport';
 import { MAX_WAVE } from '../pacing';
 export { MAX_WAVE };
 
@@ -47,7 +47,6 @@ export interface WaitEvent {
   reason: 'rate_limit' | 'retry';
   ms: number;
 }
-
 
 /** No wave starts with less time left: Apps Script ends an execution mid-request (30 s, 6 min), losing the answers. */
 const MIN_ROUND_TRIP_MS = 2000;
@@ -153,7 +152,15 @@ export class Requester {
       const roundTripMs = this.now() - sentAt;
       this.longestRoundTripMs = Math.max(this.longestRoundTripMs, roundTripMs);
       const logAnswer = (pending: Pending, outcome: RequestOutcome): void =>
-        this.log.write({ kind: 'request', method: pending.request.method, url: pending.request.url, outcome, ms: roundTripMs, attempt: pending.attempt, wave: wave.length });
+        this.log.write({
+          kind: 'request',
+          method: pending.request.method,
+          url: pending.request.url,
+          outcome,
+          ms: roundTripMs,
+          attempt: pending.attempt,
+          wave: wave.length,
+        });
 
       const again: Pending[] = [];
       let waitMs = 0;
@@ -177,7 +184,9 @@ export class Requester {
           results[pending.index] = parseBody<T>(response, pending.request);
           return;
         }
-        const outcome: Outcome = network ? { kind: 'network', unreachable: response.unreachable } : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
+        const outcome: Outcome = network
+          ? { kind: 'network', unreachable: response.unreachable }
+          : { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] };
         const error = network ? response : toApiError(response, pending, this.now());
         logAnswer(pending, error instanceof ApiError ? { status: error.status, code: error.code } : { network: error.unreachable ? 'unreachable' : 'dropped' });
         const decision = decideRetry(this.policy, pending.request.method, outcome, pending.attempt, this.now());
@@ -211,7 +220,7 @@ export class Requester {
         if (rateLimited && holdOthersMs > 0) this.options.budget?.blockUntil(now + holdOthersMs);
         if (tooLong) {
           const seconds = Math.ceil(waitMs / 1000);
-          const giveUp = rateLimited ? new RateLimitedError(serverRateLimitSentence(seconds), seconds) : lastError ?? new Error('Retry budget exhausted.');
+          const giveUp = rateLimited ? new RateLimitedError(serverRateLimitSentence(seconds), seconds) : (lastError ?? new Error('Retry budget exhausted.'));
           this.log.write({ kind: 'not-sent', reason: rateLimited ? 'rate_limit' : 'retry', requests: again.length + (rateLimited ? rest.length : 0), waitMs });
           fail(again, giveUp);
           // Given up on a 429: the rest of this call would meet the same refusal, so none of it is sent (the
@@ -292,7 +301,9 @@ function toApiError(response: HttpResponse, { request, about }: Pending, nowMs: 
   } catch {
     // Proxies and load balancers answer 5xx with HTML; the status alone says what happened.
   }
-  const items = Array.isArray(errors) ? errors.filter((e): e is ErrorItem => typeof e === 'object' && e !== null && typeof (e as ErrorItem).type === 'string') : [];
+  const items = Array.isArray(errors)
+    ? errors.filter((e): e is ErrorItem => typeof e === 'object' && e !== null && typeof (e as ErrorItem).type === 'string')
+    : [];
   const retryAfterMs = parseRetryAfter(response.headers['retry-after'], nowMs);
   const seconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
   return new ApiError(response.status, items, request.method, pathOf(request), seconds, about);

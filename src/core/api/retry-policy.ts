@@ -25,10 +25,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 /** Methods safe to repeat after a 5xx or a lost connection, where the server may already have acted. */
 const IDEMPOTENT_METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'DELETE'];
 
-export type Outcome =
-  | { kind: 'status'; status: number; retryAfter?: string | undefined }
-  | { kind: 'network'; unreachable?: boolean };
-
+export type Outcome = { kind: 'status'; status: number; retryAfter?: string | undefined } | { kind: 'network'; unreachable?: boolean };
 
 type RetryDecision = { retry: false } | { retry: true; delayMs: number; fromServer: boolean };
 

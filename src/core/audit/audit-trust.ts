@@ -30,10 +30,18 @@ const REBUILD = 'Build the audit again from your sidebar, then make your edits a
  * editor could forge, which at worst words a tampered audit as another's: still refused), changed by someone
  * else (UntrustedRecordError), or ids moved away from their names (or not recorded: an older audit).
  */
-export function requireOwnAudit(hmac: Hmac, scope: SignatureScope, stored: { text: string; signature: string | null }, read: Pick<AuditSheetRead, 'companyId' | 'rows' | 'columns'>, sheetName: string): AuditSnapshot {
+export function requireOwnAudit(
+  hmac: Hmac,
+  scope: SignatureScope,
+  stored: { text: string; signature: string | null },
+  read: Pick<AuditSheetRead, 'companyId' | 'rows' | 'columns'>,
+  sheetName: string,
+): AuditSnapshot {
   const what = { what: `The audit in "${sheetName}"`, remedy: REBUILD };
   if (!verifyRecord(hmac, scope, stored.text, stored.signature) && signedByAnother(hmac, stored.signature)) {
-    throw new InputError(`The audit in "${sheetName}" was built by someone else, and a push sends only an audit you built, with your connection: nothing was sent. Ask them to push it, or ${REBUILD.charAt(0).toLowerCase()}${REBUILD.slice(1)}`);
+    throw new InputError(
+      `The audit in "${sheetName}" was built by someone else, and a push sends only an audit you built, with your connection: nothing was sent. Ask them to push it, or ${REBUILD.charAt(0).toLowerCase()}${REBUILD.slice(1)}`,
+    );
   }
   requireSigned(hmac, scope, stored.text, stored.signature, what);
   const snapshot = parseSnapshot(stored.text);

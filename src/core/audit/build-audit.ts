@@ -85,7 +85,8 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
     properties.forEach((property, position) => {
       const column = layout.firstPropertyColumn + position;
       const cell = auditCellOf(stored[property.id], property, data.options[property.id] ?? [], { timeZone, formatDate: options.formatDate });
-      if (cell.cutFrom !== null) cut.push({ profileId: profile.id, name: labelOf(profile), propertyId: property.id, propertyName: property.name, row, column, length: cell.cutFrom });
+      if (cell.cutFrom !== null)
+        cut.push({ profileId: profile.id, name: labelOf(profile), propertyId: property.id, propertyName: property.name, row, column, length: cell.cutFrom });
       put(row, column, cell.written);
       const key = keyOfCell(cell.logical, timeZone, formatDate);
       rowKeys.push(encodeKey(key));
@@ -135,7 +136,10 @@ export function buildAuditModel(data: AuditData, options: { timeZone: string; fo
       layout,
       columns,
       profiles: rows,
-      overall: completeness(rows.reduce((sum, row) => sum + row.filled, 0), custom * data.profiles.length),
+      overall: completeness(
+        rows.reduce((sum, row) => sum + row.filled, 0),
+        custom * data.profiles.length,
+      ),
       blanks,
       cut,
       formatting: formattingOf(layout, columns, custom),
@@ -215,18 +219,16 @@ function formattingOf(layout: AuditLayout, columns: readonly AuditColumnSummary[
     hiddenColumns: [layout.idColumn],
     frozenRows: layout.headerRow,
     frozenColumns: layout.nameColumn,
-    bold: [
-      gridRange(layout.headerRow, 1, 1, layout.columns),
-      gridRange(layout.summaryRows.filled, layout.nameColumn, 3, 1),
-    ],
+    bold: [gridRange(layout.headerRow, 1, 1, layout.columns), gridRange(layout.summaryRows.filled, layout.nameColumn, 3, 1)],
     validations,
     readOnly: {
       ranges: layout.firstAutoColumn === null ? [] : [gridRange(layout.headerRow, layout.firstAutoColumn, profiles + 1, columns.length - custom)],
       background: READ_ONLY_BACKGROUND,
     },
-    blankHighlight: profiles > 0 && custom > 0
-      ? { range: gridRange(layout.firstProfileRow, layout.firstPropertyColumn, profiles, custom), background: BLANK_BACKGROUND }
-      : null,
+    blankHighlight:
+      profiles > 0 && custom > 0
+        ? { range: gridRange(layout.firstProfileRow, layout.firstPropertyColumn, profiles, custom), background: BLANK_BACKGROUND }
+        : null,
     filter: gridRange(layout.headerRow, layout.idColumn, profiles + 1, layout.columns),
   };
 }

@@ -15,7 +15,6 @@ import { auditDataOf, auditReadsOf } from './load-audit-data';
 import type { AuditData } from './types';
 import { AUDIT_BUILD_WAVE_PAGES, MAX_STEPS_WITHOUT_PROGRESS } from '../pacing';
 
-
 /** Where the pages read are kept between steps: megabytes of them would not fit the job's state. */
 export interface AuditPageSink {
   /** Keeps pages just read; a page written again (a step killed before its checkpoint) replaces the earlier copy. */
@@ -52,10 +51,13 @@ const PROPERTIES = 'properties';
 export function newAuditBuildState(companyId: string): AuditBuildState {
   return {
     v: 1,
-    companyId: requireUuid(companyId, 'The fund\'s company id'),
+    companyId: requireUuid(companyId, "The fund's company id"),
     status: 'running',
     counters: { steps: 0, stepsWithoutProgress: 0, rateLimitWaitMs: 0, retryWaitMs: 0, requests: 0, pagesRead: 0 },
-    lists: [{ k: PROFILES, p: '' }, { k: PROPERTIES, p: '' }],
+    lists: [
+      { k: PROFILES, p: '' },
+      { k: PROPERTIES, p: '' },
+    ],
     planned: false,
   };
 }

@@ -21,13 +21,25 @@ export function isTextColumn(dataType: string): boolean {
 export type WrittenCell = { logical: AuditCell; written: AuditCell };
 
 /** A stored value as a person reads it: labels for options, a Date at midnight in `timeZone`; '' for none. */
-export function cellForValue(stored: AuditStoredValue | undefined, property: AuditProperty, options: readonly AuditOption[], timeZone: string, formatDate?: DateFormatter): WrittenCell {
+export function cellForValue(
+  stored: AuditStoredValue | undefined,
+  property: AuditProperty,
+  options: readonly AuditOption[],
+  timeZone: string,
+  formatDate?: DateFormatter,
+): WrittenCell {
   const logical = logicalCell(stored, property, options, timeZone, formatDate);
   const written = typeof logical === 'string' && logical !== '' && !isTextColumn(property.dataType) ? `'${logical}` : logical;
   return { logical, written };
 }
 
-function logicalCell(stored: AuditStoredValue | undefined, property: AuditProperty, options: readonly AuditOption[], timeZone: string, formatDate?: DateFormatter): AuditCell {
+function logicalCell(
+  stored: AuditStoredValue | undefined,
+  property: AuditProperty,
+  options: readonly AuditOption[],
+  timeZone: string,
+  formatDate?: DateFormatter,
+): AuditCell {
   if (!stored) return '';
   const { value } = stored;
   switch (property.dataType) {

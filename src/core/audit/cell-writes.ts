@@ -110,7 +110,6 @@ function booleanText(cell: unknown): string {
   throw new InputError(`The cell must be a checkbox (TRUE or FALSE), but it is ${typeof cell === 'string' ? quote(cell.trim()) : String(cell)}.`);
 }
 
-
 /** A decimal without trailing fraction zeros, so equal values compare equal as text. */
 function decimalValue(text: string): string {
   const normal = normaliseDecimal(text) ?? text;

@@ -116,15 +116,16 @@ export function compactPush(state: AuditPushState, kept: Pick<CompactPushState, 
  * stored; null when the read is not the push's sheet (it changed: its cells must not be sent as they now
  * are). A confirmed cell's code never turns pending again, so nothing confirmed is resent.
  */
-export function expandPush(
-  compact: CompactPushState,
-  read: AuditSheetRead,
-  fingerprint: string,
-  dates: Omit<WriteContext, 'options'>,
-): AuditPushState | null {
+export function expandPush(compact: CompactPushState, read: AuditSheetRead, fingerprint: string, dates: Omit<WriteContext, 'options'>): AuditPushState | null {
   const indexes = decodeRuns(compact.cells);
   const groups = groupCells(read.cells);
-  if (fingerprint !== compact.fingerprint || read.companyId !== compact.companyId || indexes.length !== compact.codes.length || indexes.some((index) => index >= groups.length)) return null;
+  if (
+    fingerprint !== compact.fingerprint ||
+    read.companyId !== compact.companyId ||
+    indexes.length !== compact.codes.length ||
+    indexes.some((index) => index >= groups.length)
+  )
+    return null;
   const schema = new Map(compact.schema.properties.map(([id, name, dataType]) => [id, { id, name, dataType }]));
   const listed = pushItems(read);
   const items = indexes.map((groupIndex, index): AuditPushItem => {

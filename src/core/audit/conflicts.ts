@@ -57,7 +57,12 @@ export function bodyText(body: AuditWrite | null | undefined, options: readonly 
 }
 
 /** A server value as the audit shows it (labels for options), with its key and text for reports. */
-export function serverCell(stored: AuditStoredValue | undefined, property: Omit<AuditProperty, 'autoCalculated'>, options: readonly AuditOption[], dates: Dates): WrittenCell & { key: string; shown: string } {
+export function serverCell(
+  stored: AuditStoredValue | undefined,
+  property: Omit<AuditProperty, 'autoCalculated'>,
+  options: readonly AuditOption[],
+  dates: Dates,
+): WrittenCell & { key: string; shown: string } {
   const cell = cellForValue(stored, { ...property, autoCalculated: false }, options, dates.timeZone);
   const key = keyOfCell(cell.logical, dates.timeZone, dates.formatDate);
   return { ...cell, key, shown: shownValue(cell.logical, key) };
@@ -100,8 +105,13 @@ export function holdConflicts(state: AuditPushState, wave: readonly AuditPushIte
   const profileIds = [...new Set(wave.map((item) => state.profiles[item.profile]!.id))];
   const properties = [...new Set(wave.map((item) => state.properties[item.property]!))];
   const withOptions = properties.filter((property) => property.dataType === 'select' || property.dataType === 'multiselect');
-  const read = client.portfolio.listValuesAndOptions(profileIds, withOptions.map((property) => property.id));
-  const options: Record<string, AuditOption[]> = Object.fromEntries(withOptions.map((property, index) => [property.id, (read.options[index] ?? []).map(toOption)]));
+  const read = client.portfolio.listValuesAndOptions(
+    profileIds,
+    withOptions.map((property) => property.id),
+  );
+  const options: Record<string, AuditOption[]> = Object.fromEntries(
+    withOptions.map((property, index) => [property.id, (read.options[index] ?? []).map(toOption)]),
+  );
   const asProperties = properties.map((property) => ({ ...property, autoCalculated: false }));
   const values = new Map(profileIds.map((id, index) => [id, storedValues(read.values[index] ?? [], asProperties)]));
   const toSend: AuditPushItem[] = [];
@@ -112,14 +122,17 @@ export function holdConflicts(state: AuditPushState, wave: readonly AuditPushIte
     item.before = storedBody(server, property.dataType);
     item.was = bodyText(item.before, options[property.id] ?? []);
     const atBuild = compare ? guard.keyAtBuild(profileId, property.id) : undefined;
-    const conflict = atBuild === undefined ? null : conflictOf({
-      atBuild,
-      server,
-      typed: item.write,
-      property,
-      options: options[property.id] ?? [],
-      dates: guard,
-    });
+    const conflict =
+      atBuild === undefined
+        ? null
+        : conflictOf({
+            atBuild,
+            server,
+            typed: item.write,
+            property,
+            options: options[property.id] ?? [],
+            dates: guard,
+          });
     if (!conflict) {
       item.sentText = bodyText(item.write, options[property.id] ?? []);
       toSend.push(item);
@@ -132,7 +145,6 @@ export function holdConflicts(state: AuditPushState, wave: readonly AuditPushIte
   }
   return toSend;
 }
-
 
 /** How a conflict note begins: only notes that begin so are cleared again by the add-in, never the person's own. */
 export const CONFLICT_NOTE_PREFIX = 'Not pushed: changed on the server since the audit was built.';

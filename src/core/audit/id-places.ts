@@ -42,7 +42,8 @@ export function misplacedIds(read: Pick<AuditSheetRead, 'rows' | 'columns'>, sna
   }
   for (const column of read.columns) {
     const recorded = propertyName.get(column.propertyId.toLowerCase());
-    if (recorded !== undefined && recorded.trim() !== column.header.trim()) misplaced.push({ kind: 'column', at: column.column, shown: column.header, recorded });
+    if (recorded !== undefined && recorded.trim() !== column.header.trim())
+      misplaced.push({ kind: 'column', at: column.column, shown: column.header, recorded });
   }
   return misplaced;
 }
@@ -55,12 +56,16 @@ export function misplacedIds(read: Pick<AuditSheetRead, 'rows' | 'columns'>, sna
 export function requireIdsInPlace(read: Pick<AuditSheetRead, 'rows' | 'columns'>, snapshot: AuditSnapshot, sheetName: string): void {
   const misplaced = misplacedIds(read, snapshot);
   if (misplaced === null) {
-    throw new InputError(`The audit in "${sheetName}" was built by an earlier version of the add-in, which did not record which company and property each hidden id stands for, so it cannot be checked that every value goes where the sheet shows it: nothing was sent or written. ${REBUILD}`);
+    throw new InputError(
+      `The audit in "${sheetName}" was built by an earlier version of the add-in, which did not record which company and property each hidden id stands for, so it cannot be checked that every value goes where the sheet shows it: nothing was sent or written. ${REBUILD}`,
+    );
   }
   if (misplaced.length === 0) return;
   const named = misplaced.slice(0, NAMED).map(describe);
   const more = misplaced.length > NAMED ? [`and ${countOf(misplaced.length - NAMED, 'more row or column', 'more rows or columns')}`] : [];
-  throw new InputError(`The hidden ids in "${sheetName}" no longer match the names it shows: ${[...named, ...more].join('; ')}. Pushing would write into other companies' or properties' records than the ones you see, so nothing was sent or written. If you edited a company name or a header, put back the one the audit wrote; otherwise ${REBUILD.charAt(0).toLowerCase()}${REBUILD.slice(1)}`);
+  throw new InputError(
+    `The hidden ids in "${sheetName}" no longer match the names it shows: ${[...named, ...more].join('; ')}. Pushing would write into other companies' or properties' records than the ones you see, so nothing was sent or written. If you edited a company name or a header, put back the one the audit wrote; otherwise ${REBUILD.charAt(0).toLowerCase()}${REBUILD.slice(1)}`,
+  );
 }
 
 function describe(place: MisplacedId): string {

@@ -19,7 +19,10 @@ export function loadAuditData(client: ApiClient, companyId: string): AuditData {
 }
 
 /** What the profiles and properties lists call for next: every profile's values, every select's options. */
-export function auditReadsOf(profiles: readonly PortfolioCompanyProfile[], properties: readonly PortfolioProperty[]): { profileIds: string[]; optionPropertyIds: string[] } {
+export function auditReadsOf(
+  profiles: readonly PortfolioCompanyProfile[],
+  properties: readonly PortfolioProperty[],
+): { profileIds: string[]; optionPropertyIds: string[] } {
   return {
     profileIds: profiles.map((profile) => toProfile(profile).id),
     optionPropertyIds: withOptions(auditProperties(properties)).map((property) => property.id),
@@ -32,7 +35,12 @@ export function auditReadsOf(profiles: readonly PortfolioCompanyProfile[], prope
  */
 export function auditDataOf(
   companyId: string,
-  lists: { profiles: readonly PortfolioCompanyProfile[]; properties: readonly PortfolioProperty[]; values: ReadonlyArray<readonly PortfolioPropertyValue[]>; options: ReadonlyArray<readonly PortfolioPropertyOption[]> },
+  lists: {
+    profiles: readonly PortfolioCompanyProfile[];
+    properties: readonly PortfolioProperty[];
+    values: ReadonlyArray<readonly PortfolioPropertyValue[]>;
+    options: ReadonlyArray<readonly PortfolioPropertyOption[]>;
+  },
 ): AuditData {
   const schema = schemaOf(companyId, auditProperties(lists.properties), lists.options);
   const profiles = lists.profiles.map(toProfile);
@@ -45,7 +53,10 @@ export function loadAuditSchema(client: ApiClient, companyId: string): AuditSche
   const fundId = requireUuid(companyId, 'The company id');
   // Converted and ordered once: the options to read and the schema come from the same list.
   const properties = auditProperties(client.portfolio.listProperties(fundId));
-  const { options } = client.portfolio.listValuesAndOptions([], withOptions(properties).map((property) => property.id));
+  const { options } = client.portfolio.listValuesAndOptions(
+    [],
+    withOptions(properties).map((property) => property.id),
+  );
   return schemaOf(fundId, properties, options);
 }
 
@@ -95,7 +106,7 @@ export function storedValues(items: readonly PortfolioPropertyValue[], propertie
     // A value of a property the listing did not show has no column to go in.
     if (!property) continue;
     const single = item.portfolio_property_option_id ? [item.portfolio_property_option_id] : [];
-    const optionIds = property.dataType === 'select' && single.length > 0 ? single : item.portfolio_property_option_ids ?? single;
+    const optionIds = property.dataType === 'select' && single.length > 0 ? single : (item.portfolio_property_option_ids ?? single);
     byProperty[propertyId] = { value: item.value ?? null, optionIds: optionIds.map((id) => id.toLowerCase()) };
   }
   return byProperty;

@@ -61,7 +61,10 @@ export function resolveLabels(text: string, options: readonly AuditOption[], pro
 /** "the labels of Sector are "Fintech", "Healthcare" and "Energy"", cut after 20. */
 function existingLabels(options: readonly AuditOption[], propertyName: string): string {
   if (options.length === 0) return `${propertyName} has no options`;
-  return `the labels of ${propertyName} are ${joinAnd(options.map((option) => quote(option.label)), { limit: LABELS_LISTED })}`;
+  return `the labels of ${propertyName} are ${joinAnd(
+    options.map((option) => quote(option.label)),
+    { limit: LABELS_LISTED },
+  )}`;
 }
 
 /**

@@ -47,7 +47,7 @@ function reportItem(state: AuditPushState, item: AuditPushItem): AuditPushReport
     propertyName: property?.name ?? '',
     value: item.shown,
     outcome: item.outcome,
-    reason: item.outcome === 'pending' ? pendingReason(state, 'push') : item.reason ?? null,
+    reason: item.outcome === 'pending' ? pendingReason(state, 'push') : (item.reason ?? null),
     ...(item.conflict ? { conflict: { ...item.conflict } } : {}),
   };
 }
@@ -58,7 +58,8 @@ function summarise(state: AuditPushState, totals: AuditPushTotals): string {
   if (state.cellsCompared === 0) return `${compared}: the sheet has no audit cells.`;
   if (state.items.length === 0) return `${compared}: nothing changed, so nothing was sent.`;
   const parts = outcomeParts(AUDIT_CELL_OUTCOMES, totals, state, 'push', (outcome, n) =>
-    (outcome === 'conflict' ? `${n} ${n === '1' ? 'conflict' : 'conflicts'} (changed on the server since the audit was built, so not sent)` : undefined));
+    outcome === 'conflict' ? `${n} ${n === '1' ? 'conflict' : 'conflicts'} (changed on the server since the audit was built, so not sent)` : undefined,
+  );
   return `${compared}: ${parts.join(', ')}.`;
 }
 
@@ -66,5 +67,7 @@ function notes(state: AuditPushState): string[] {
   if (state.ignoredRows.length === 0) return [];
   const rows = state.ignoredRows.map(String);
   const which = rows.length === 1 ? `Row ${rows[0]} has` : `Rows ${joinAnd(rows)} have`;
-  return [`${which} no profile id, so ${rows.length === 1 ? 'it was' : 'they were'} not compared: the audit updates existing companies and does not create profiles.`];
+  return [
+    `${which} no profile id, so ${rows.length === 1 ? 'it was' : 'they were'} not compared: the audit updates existing companies and does not create profiles.`,
+  ];
 }

@@ -20,7 +20,9 @@ const MARKER_SEARCH = 5;
 export function readAuditSheet(values: ReadonlyArray<ReadonlyArray<unknown>>, sheetFund: string | null): AuditSheetRead {
   const marker = findMarker(values, sheetFund);
   if (!marker) {
-    throw new InputError('This sheet is not a portfolio audit sheet: its hidden first row, which says which property each column is, is missing. Build the audit again.');
+    throw new InputError(
+      'This sheet is not a portfolio audit sheet: its hidden first row, which says which property each column is, is missing. Build the audit again.',
+    );
   }
   const { row: idRow, column: idColumn, companyId } = marker;
   const ids = values[idRow] ?? [];
@@ -31,7 +33,8 @@ export function readAuditSheet(values: ReadonlyArray<ReadonlyArray<unknown>>, sh
   ids.forEach((cell, column) => {
     if (column === idColumn) return;
     if (cell === NAME_MARKER) nameColumn = column;
-    else if (isUuid(typeof cell === 'string' ? cell.trim() : cell)) columns.push({ propertyId: (cell as string).trim().toLowerCase(), column: column + 1, header: shownText(headers[column]) });
+    else if (isUuid(typeof cell === 'string' ? cell.trim() : cell))
+      columns.push({ propertyId: (cell as string).trim().toLowerCase(), column: column + 1, header: shownText(headers[column]) });
   });
 
   const rows: AuditSheetRead['rows'] = [];

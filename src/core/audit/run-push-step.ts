@@ -13,7 +13,6 @@ import { jobProgress } from '../jobs/progress';
 import { runWaveStep, type WaveStepOptions } from '../jobs/wave-step';
 import { AUDIT_PUSH_WAVE_CELLS, MAX_STEPS_WITHOUT_PROGRESS } from '../pacing';
 
-
 export type AuditPushStepOptions = WaveStepOptions<AuditPushState> & {
   /**
    * Reads each wave's cells on the server before sending, for the value each replaces (the journal's), and
@@ -27,7 +26,11 @@ export type AuditPushStepOptions = WaveStepOptions<AuditPushState> & {
  * updated. A refusal (400, 403, 422, …) fails its cell with the API's message and the others go on; the rate
  * limit, 5xx and lost connections leave cells pending for a later step; a rejected token pauses the push.
  */
-export function runAuditPushStep(state: AuditPushState, client: ApiClient, options: AuditPushStepOptions): { state: AuditPushState; progress: AuditPushProgress } {
+export function runAuditPushStep(
+  state: AuditPushState,
+  client: ApiClient,
+  options: AuditPushStepOptions,
+): { state: AuditPushState; progress: AuditPushProgress } {
   return runWaveStep(cloneJob(state), client, options, {
     waveSize: AUDIT_PUSH_WAVE_CELLS,
     maxStepsWithoutProgress: MAX_STEPS_WITHOUT_PROGRESS,
@@ -110,4 +113,3 @@ function sendWave(state: AuditPushState, waveSize: number, client: ApiClient, gu
   });
   return { progressed, failure };
 }
-

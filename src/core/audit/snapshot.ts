@@ -27,7 +27,7 @@ export function snapshotCells(snapshot: AuditSnapshot) {
   return {
     keyOf(profileId: string, propertyId: string): string | undefined {
       const cell = at(profileId, propertyId);
-      return cell ? cell.keys[cell.column] ?? '' : undefined;
+      return cell ? (cell.keys[cell.column] ?? '') : undefined;
     },
     wasCut: (profileId: string, propertyId: string): boolean => cut.has(`${profileId}/${propertyId}`.toLowerCase()),
   };
@@ -68,17 +68,23 @@ export function parseSnapshot(text: string): AuditSnapshot {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new InputError('The audit\'s original values could not be read. Build the audit again.');
+    throw new InputError("The audit's original values could not be read. Build the audit again.");
   }
   const candidate = parsed as Partial<AuditSnapshot> | null;
-  const valid = candidate !== null && typeof candidate === 'object' && candidate.v === 1 && typeof candidate.companyId === 'string'
-    && isStringList(candidate.profiles) && isStringList(candidate.properties) && isStringList(candidate.rows)
-    && (candidate.cut === undefined || isStringList(candidate.cut))
-    && (candidate.profileNames === undefined || (isStringList(candidate.profileNames) && candidate.profileNames.length === candidate.profiles.length))
-    && (candidate.propertyNames === undefined || (isStringList(candidate.propertyNames) && candidate.propertyNames.length === candidate.properties.length))
-    && candidate.rows.length === candidate.profiles.length
-    && candidate.rows.every((row) => row.split(KEY_SEPARATOR).length === Math.max(1, (candidate.properties as string[]).length));
-  if (!valid) throw new InputError('The audit\'s original values are not in a form this version of the add-in reads. Build the audit again.');
+  const valid =
+    candidate !== null &&
+    typeof candidate === 'object' &&
+    candidate.v === 1 &&
+    typeof candidate.companyId === 'string' &&
+    isStringList(candidate.profiles) &&
+    isStringList(candidate.properties) &&
+    isStringList(candidate.rows) &&
+    (candidate.cut === undefined || isStringList(candidate.cut)) &&
+    (candidate.profileNames === undefined || (isStringList(candidate.profileNames) && candidate.profileNames.length === candidate.profiles.length)) &&
+    (candidate.propertyNames === undefined || (isStringList(candidate.propertyNames) && candidate.propertyNames.length === candidate.properties.length)) &&
+    candidate.rows.length === candidate.profiles.length &&
+    candidate.rows.every((row) => row.split(KEY_SEPARATOR).length === Math.max(1, (candidate.properties as string[]).length));
+  if (!valid) throw new InputError("The audit's original values are not in a form this version of the add-in reads. Build the audit again.");
   return candidate as AuditSnapshot;
 }
 

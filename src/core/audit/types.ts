@@ -55,14 +55,15 @@ export type GridRange = { row: number; column: number; numRows: number; numColum
 /** Filled cells of all cells; share is filled / total (0..1), null when there is nothing to fill. */
 export type Completeness = { filled: number; total: number; share: number | null };
 
-export type AuditColumnSummary = Completeness & Pick<AuditProperty, 'name' | 'dataType' | 'autoCalculated'> & {
-  propertyId: string;
-  /** 1-based sheet column and its letter. */
-  column: number;
-  letter: string;
-  /** Option labels in display order; empty for other types. */
-  labels: string[];
-};
+export type AuditColumnSummary = Completeness &
+  Pick<AuditProperty, 'name' | 'dataType' | 'autoCalculated'> & {
+    propertyId: string;
+    /** 1-based sheet column and its letter. */
+    column: number;
+    letter: string;
+    /** Option labels in display order; empty for other types. */
+    labels: string[];
+  };
 
 /** One profile row of the audit sheet; its completeness counts the custom (editable) properties only. */
 export type AuditRowSummary = Completeness & { profileId: string; name: string; row: number };
@@ -207,10 +208,7 @@ export type AuditSheetRead = {
 };
 
 /** The body of PUT /portfolio_property_values less the two ids. */
-export type AuditWrite =
-  | { value: string }
-  | { portfolio_property_option_id: string | null }
-  | { portfolio_property_option_ids: string[] };
+export type AuditWrite = { value: string } | { portfolio_property_option_id: string | null } | { portfolio_property_option_ids: string[] };
 
 /**
  * What happened to one compared cell.

@@ -26,7 +26,8 @@ type AuditPushInput = {
 
 export const AUTO_CALCULATED_REASON = 'auto-calculated by the platform: edits here are not sent';
 export const NOT_IN_AUDIT_REASON = 'not part of the audit when it was built: build the audit again to edit it';
-export const CUT_VALUE_REASON = 'the audit shows this value cut to fit a cell (50,000 characters), and sending the cell would lose the rest: edit it in the app';
+export const CUT_VALUE_REASON =
+  'the audit shows this value cut to fit a cell (50,000 characters), and sending the cell would lose the rest: edit it in the app';
 
 /**
  * Compares every cell of the sheet with the snapshot and plans what to send. A cell is unchanged when its
@@ -128,7 +129,13 @@ export function pushItems(read: AuditSheetRead) {
   const profileIndex = listOnce(profiles);
   const propertyIndex = listOnce(properties);
   /** `key` is the cell's keyOfCell: the caller has it already (or works it out once) for its own comparison. */
-  const item = (cell: AuditSheetCell, key: string, property: AuditPushState['properties'][number], outcome: AuditPushItem['outcome'], planned: boolean): AuditPushItem => ({
+  const item = (
+    cell: AuditSheetCell,
+    key: string,
+    property: AuditPushState['properties'][number],
+    outcome: AuditPushItem['outcome'],
+    planned: boolean,
+  ): AuditPushItem => ({
     profile: profileIndex({ id: cell.profileId, name: names.get(cell.profileId) ?? '' }),
     property: propertyIndex(property),
     row: cell.row,
@@ -166,4 +173,3 @@ export function groupCells(cells: readonly AuditSheetCell[]): AuditSheetCell[][]
   }
   return [...groups.values()];
 }
-

@@ -107,7 +107,12 @@ function unpackId(packed: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-function keptParts<Row extends ImportRowBase>(state: ImportJob<Row> & { companyId: string }, codes: string, ids: string[], kept: Pick<Kept, 'fingerprint' | 'blankIds'>): Kept {
+function keptParts<Row extends ImportRowBase>(
+  state: ImportJob<Row> & { companyId: string },
+  codes: string,
+  ids: string[],
+  kept: Pick<Kept, 'fingerprint' | 'blankIds'>,
+): Kept {
   const compact: Kept = {
     ...compactRecord(state, state.rows, kept.fingerprint, codes),
     blankIds: kept.blankIds,
@@ -123,19 +128,24 @@ function startParts(state: ImportJob<ImportRowBase>, range: RangeInput): Pick<Ke
   return {
     fingerprint: rangeFingerprint(range, writtenColumns(state)),
     // A range without an id column has only blank id cells.
-    blankIds: encodeRuns(state.rows.map((row) => row.row).filter((row) => state.idColumn.isNew || isBlankCell(range.values[row - 1]?.[state.idColumn.column - 1]))),
+    blankIds: encodeRuns(
+      state.rows.map((row) => row.row).filter((row) => state.idColumn.isNew || isBlankCell(range.values[row - 1]?.[state.idColumn.column - 1])),
+    ),
   };
 }
 
 /** A contact import as stored at its start, from the range it was prepared from and the company's lists. */
 export function compactNewContactsImport(state: ContactsImportState, range: RangeInput, lists: readonly ContactList[]): CompactContactsImport {
-  const named = new Set(state.rows.flatMap((row) => (row.outcome === 'pending' ? row.body?.contact_list_ids ?? [] : [])));
+  const named = new Set(state.rows.flatMap((row) => (row.outcome === 'pending' ? (row.body?.contact_list_ids ?? []) : [])));
   const kept = lists.filter((list) => named.has(list.id.toLowerCase())).map((list): [string, string] => [list.id, list.name]);
   return compactContactsImport(state, { ...startParts(state, range), lists: kept });
 }
 
 /** The contact import to store, with the parts that never change after its start carried over. */
-export function compactContactsImport(state: ContactsImportState, kept: Pick<CompactContactsImport, 'fingerprint' | 'blankIds' | 'lists'>): CompactContactsImport {
+export function compactContactsImport(
+  state: ContactsImportState,
+  kept: Pick<CompactContactsImport, 'fingerprint' | 'blankIds' | 'lists'>,
+): CompactContactsImport {
   const codes = state.rows.map((row) => codeOf(CONTACT_CODES, row.outcome)).join('');
   const ids = state.rows.flatMap((row) => (row.outcome === 'created' ? [packId(row.contactId ?? row.idText ?? '')] : []));
   return { ...keptParts(state, codes, ids, kept), kind: 'contacts', lists: kept.lists };
@@ -151,7 +161,10 @@ export function compactNewProfilesImport(state: ProfilesImportState, range: Rang
 }
 
 /** The profile import to store, with the parts that never change after its start carried over. */
-export function compactProfilesImport(state: ProfilesImportState, kept: Pick<CompactProfilesImport, 'fingerprint' | 'blankIds' | 'profiles'>): CompactProfilesImport {
+export function compactProfilesImport(
+  state: ProfilesImportState,
+  kept: Pick<CompactProfilesImport, 'fingerprint' | 'blankIds' | 'profiles'>,
+): CompactProfilesImport {
   const codes = state.rows.map((row) => (row.outcome === 'pending' ? (row.action === 'update' ? 'u' : 'c') : codeOf(PROFILE_CODES, row.outcome))).join('');
   const ids = state.rows.flatMap((row) => (row.outcome === 'created' ? [packId(row.profileId ?? '')] : []));
   return { ...keptParts(state, codes, ids, kept), kind: 'profiles', profiles: kept.profiles };
@@ -230,7 +243,9 @@ export function expandContactsImport(compact: CompactContactsImport, range: Rang
   // Resolving a list reads only its id and name.
   const contactLists = compact.lists.map(([id, name]) => ({ id, name, company_id: compact.companyId }) as ContactList);
   return replan(
-    range, compact, CONTACT_CODES,
+    range,
+    compact,
+    CONTACT_CODES,
     (input) => prepareContactsImport({ range: input, companyId: compact.companyId, contactLists }),
     (row, outcome, id) => {
       delete row.body;
@@ -245,11 +260,22 @@ export function expandContactsImport(compact: CompactContactsImport, range: Rang
 /** The profile import again, from a fresh read of its range; null when the range changed (see replan). */
 export function expandProfilesImport(compact: CompactProfilesImport, range: RangeInput): ProfilesImportState | null {
   // Matching and planning read only these fields of a profile.
-  const existingProfiles = compact.profiles.map(([id, name, website, currency, contact, month]) => ({
-    id, name, company_id: compact.companyId, website_url: website, currency, primary_contact_id: contact, fiscal_year_end_month: month,
-  }) as PortfolioCompanyProfile);
+  const existingProfiles = compact.profiles.map(
+    ([id, name, website, currency, contact, month]) =>
+      ({
+        id,
+        name,
+        company_id: compact.companyId,
+        website_url: website,
+        currency,
+        primary_contact_id: contact,
+        fiscal_year_end_month: month,
+      }) as PortfolioCompanyProfile,
+  );
   return replan(
-    range, compact, PROFILE_CODES,
+    range,
+    compact,
+    PROFILE_CODES,
     (input) => prepareProfilesImport({ range: input, companyId: compact.companyId, existingProfiles }),
     (row, outcome, id) => {
       delete row.body;

@@ -90,7 +90,8 @@ export function findContactHeader(rows: ReadonlyArray<ReadonlyArray<unknown>>): 
   for (let row = first; row >= 1; row--) {
     const cells = rows[row - 1] ?? [];
     if (cells.every(isBlankCell)) {
-      if (row === first) throw new InputError(`Row ${first}, where the selection starts, is empty: select the rows of the contacts, with or without their header row.`);
+      if (row === first)
+        throw new InputError(`Row ${first}, where the selection starts, is empty: select the rows of the contacts, with or without their header row.`);
       throw noHeader(row + 1, first);
     }
     const column = findContactIdColumn(cells);
@@ -101,7 +102,9 @@ export function findContactHeader(rows: ReadonlyArray<ReadonlyArray<unknown>>): 
 
 function noHeader(tableStart: number, first: number): InputError {
   const where = tableStart === first ? `the selection's first row (row ${first})` : `the first row of the table holding the selection (row ${tableStart})`;
-  return new InputError(`There is no "Contact id" column in ${where}: select rows of a contacts table whose header row has "Contact id" (the contact import adds it), or add the column.`);
+  return new InputError(
+    `There is no "Contact id" column in ${where}: select rows of a contacts table whose header row has "Contact id" (the contact import adds it), or add the column.`,
+  );
 }
 
 /**
@@ -120,7 +123,8 @@ export function planContactNote(draft: ContactNoteDraft, cells: readonly Contact
     const refused = (reason: string): ContactNoteRow => ({ sheetRow, contactId: null, outcome: 'refused', reason });
     if (isBlankCell(cell)) return refused('no contact id in this row: create the contact first (the contact import writes its id)');
     const text = typeof cell === 'string' ? cell.trim() : cell;
-    if (typeof text === 'string' && /^check:/i.test(text)) return refused(`the id cell says ${quote(text)}: look the contact up in the app and paste its id first`);
+    if (typeof text === 'string' && /^check:/i.test(text))
+      return refused(`the id cell says ${quote(text)}: look the contact up in the app and paste its id first`);
     if (!isUuid(text)) return refused(`the id cell holds ${shown(cell)}, which is not a contact id`);
     const contactId = text.toLowerCase();
     const earlier = seen.get(contactId);
@@ -150,8 +154,14 @@ export function planContactNote(draft: ContactNoteDraft, cells: readonly Contact
 /** Sends the planned note: one POST /notes, never repeated (a lost answer could mean the note exists). */
 export function sendContactNote(plan: ContactNotePlan, client: ApiClient): ContactNoteReport {
   const count = plan.body?.contact_ids.length ?? 0;
-  const report = (outcome: ContactNoteOutcome, reason: string | null, summary: string, noteId: string | null = null): ContactNoteReport =>
-    ({ outcome, noteId, contactCount: count, reason, summary, rows: plan.rows });
+  const report = (outcome: ContactNoteOutcome, reason: string | null, summary: string, noteId: string | null = null): ContactNoteReport => ({
+    outcome,
+    noteId,
+    contactCount: count,
+    reason,
+    summary,
+    rows: plan.rows,
+  });
   if (!plan.body) return report('not_sent', plan.summary, `Not sent: ${plan.summary}`);
   try {
     const note = client.notes.create(plan.body);
@@ -180,5 +190,8 @@ function contactCount(count: number): string {
 
 /** "rows 4 and 7", cut short past ten rows so a large selection cannot flood the sidebar. */
 function rowList(rows: readonly ContactNoteRow[]): string {
-  return `${rows.length === 1 ? 'row' : 'rows'} ${joinAnd(rows.map((row) => String(row.sheetRow)), { limit: 10 })}`;
+  return `${rows.length === 1 ? 'row' : 'rows'} ${joinAnd(
+    rows.map((row) => String(row.sheetRow)),
+    { limit: 10 },
+  )}`;
 }

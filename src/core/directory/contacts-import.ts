@@ -156,7 +156,9 @@ function skipReason(idCell: unknown): { skip: string } | { problems: string[] } 
   const text = typeof idCell === 'string' ? idCell.trim() : idCell;
   if (isUuid(text)) return { skip: 'already created (the row has a contact id)' };
   if (typeof text === 'string' && /^check:/i.test(text)) {
-    return { skip: `a previous run may have created it (the id cell says ${quote(text)}): look for it in the app, then paste its id there, or clear the cell to create it` };
+    return {
+      skip: `a previous run may have created it (the id cell says ${quote(text)}): look for it in the app, then paste its id there, or clear the cell to create it`,
+    };
   }
   return { problems: [`the id cell holds ${shown(idCell)}, which is not a contact id: clear it to create the contact`] };
 }
@@ -179,7 +181,10 @@ function resolveLists(cell: unknown, lists: readonly ContactList[]): { ids: stri
   const unknownNames: string[] = [];
   const problems: string[] = [];
   let unknownId = false;
-  for (const token of text.text.split(/[,;\n]/).map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const token of text.text
+    .split(/[,;\n]/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     // Passed as unknown: isUuid's type guard would otherwise narrow a non-id string to never below.
     if (isUuid(token as unknown)) {
       const list = lists.find((candidate) => candidate.id.toLowerCase() === token.toLowerCase());
@@ -193,7 +198,10 @@ function resolveLists(cell: unknown, lists: readonly ContactList[]): { ids: stri
     const matches = named(token);
     const [only] = matches;
     if (only && matches.length === 1) add(only);
-    else if (matches.length > 1) problems.push(`${matches.length} contact lists are named ${quote(token)}: give the id of the one you mean (${matches.map((list) => list.id).join(', ')})`);
+    else if (matches.length > 1)
+      problems.push(
+        `${matches.length} contact lists are named ${quote(token)}: give the id of the one you mean (${matches.map((list) => list.id).join(', ')})`,
+      );
     else unknownNames.push(quote(token));
   }
   if (unknownNames.length > 0) {
@@ -215,7 +223,10 @@ function resolveLists(cell: unknown, lists: readonly ContactList[]): { ids: stri
 /** "the company's lists are Board, Investors and Newsletter", cut short past MAX_NAMES_SHOWN. */
 function existingLists(lists: readonly ContactList[]): string {
   if (lists.length === 0) return 'the company has no contact lists';
-  return `the company's lists are ${joinAnd(lists.map((list) => list.name), { limit: MAX_NAMES_SHOWN })}`;
+  return `the company's lists are ${joinAnd(
+    lists.map((list) => list.name),
+    { limit: MAX_NAMES_SHOWN },
+  )}`;
 }
 
 function planRow(read: ReadRow): ContactRowState {
@@ -225,14 +236,17 @@ function planRow(read: ReadRow): ContactRowState {
   return { ...base, outcome: 'pending', body: read.body, ...(read.lists.length > 0 ? { lists: read.lists } : {}) };
 }
 
-const MAYBE_CREATED =
-  `may have been created (no answer came back from the API); its id cell says "${MAYBE_CREATED_MARK}", so a re-run skips it: look for the contact in the app, then paste its id there, or clear the cell to create it`;
+const MAYBE_CREATED = `may have been created (no answer came back from the API); its id cell says "${MAYBE_CREATED_MARK}", so a re-run skips it: look for the contact in the app, then paste its id there, or clear the cell to create it`;
 
 /**
  * One POST /contacts per row (see runImportStep). A POST is never sent twice: one that got no clear
  * answer makes its row `unknown` (its id cell gets the "check" mark) and pauses the import.
  */
-export function runContactsImportStep(state: ContactsImportState, client: ApiClient, options: ImportStepOptions<ContactsImportState>): ImportStepResult<ContactsImportState> {
+export function runContactsImportStep(
+  state: ContactsImportState,
+  client: ApiClient,
+  options: ImportStepOptions<ContactsImportState>,
+): ImportStepResult<ContactsImportState> {
   return runImportStep(state, client, options, CONTACTS);
 }
 

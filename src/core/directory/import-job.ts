@@ -48,7 +48,6 @@ export type ImportKind<Row extends ImportRowBase, Outcome extends string> = RowD
   interrupted(row: Row): void;
 };
 
-
 /**
  * Runs one step: waves of pending rows in sheet order, one request at a time, until none is left or the
  * deadline nears; cancel is checked before every write. A refusal (4xx) fails its row and the import goes
@@ -67,27 +66,36 @@ export function runImportStep<Row extends ImportRowBase, State extends ImportJob
   if (settledInterrupted !== undefined) options.onCheckpoint?.(next, rowWrite(next, settledInterrupted, kind));
   const deadline = Math.min(options.deadline, client.now() + client.remainingMs());
   // The wave saves the state itself, before each POST and after each row: no save of its own after a wave.
-  return runWaveStep(next, client, { ...options, onCheckpoint: undefined }, {
-    waveSize: IMPORT_WAVE_ROWS,
-    // No failure of an import is transient (an unclear answer pauses it): never reached.
-    maxStepsWithoutProgress: 1,
-    // A row settled as "may have been created" pauses the import, finished or not, so the person looks first.
-    isComplete: (job) => job.status !== 'paused' && isImportComplete(job),
-    wave: (job, waveSize) => sendWave(job, waveSize, client, { ...options, deadline }, kind),
-    effectOf: importEffect,
-    progress: importProgress,
-    stormSentence: (job, minutes) =>
-      `The API refused every request for ${minutes} minutes because of its rate limit, so the import paused with ${countOf(pendingCount(job), 'row')} left. Resume sends only those once the API accepts requests again.`,
-  });
+  return runWaveStep(
+    next,
+    client,
+    { ...options, onCheckpoint: undefined },
+    {
+      waveSize: IMPORT_WAVE_ROWS,
+      // No failure of an import is transient (an unclear answer pauses it): never reached.
+      maxStepsWithoutProgress: 1,
+      // A row settled as "may have been created" pauses the import, finished or not, so the person looks first.
+      isComplete: (job) => job.status !== 'paused' && isImportComplete(job),
+      wave: (job, waveSize) => sendWave(job, waveSize, client, { ...options, deadline }, kind),
+      effectOf: importEffect,
+      progress: importProgress,
+      stormSentence: (job, minutes) =>
+        `The API refused every request for ${minutes} minutes because of its rate limit, so the import paused with ${countOf(pendingCount(job), 'row')} left. Resume sends only those once the API accepts requests again.`,
+    },
+  );
 }
 
 /** What an import's failure does to it: a refusal settled its row already; anything unclear pauses. */
 function importEffect(failure: Failure): WaveFailureEffect {
   switch (failure.kind) {
-    case 'wait': return failure;
-    case 'refused': return { kind: 'none' };
-    case 'unknown': return { kind: 'pause', message: failure.message };
-    case 'stop': return { kind: 'pause', message: failure.message };
+    case 'wait':
+      return failure;
+    case 'refused':
+      return { kind: 'none' };
+    case 'unknown':
+      return { kind: 'pause', message: failure.message };
+    case 'stop':
+      return { kind: 'pause', message: failure.message };
   }
 }
 
@@ -134,7 +142,8 @@ function sendWave<Row extends ImportRowBase, State extends ImportJob<Row>>(
       failure = classifyFailure(error, 'import');
     }
     if (failure?.kind === 'refused') {
-      if (!(failure.error && kind.refused?.(row, failure.error))) kind.fail(row, failure.reason + (kind.refusalHints[`${failure.error?.status} ${failure.error?.field}`] ?? ''));
+      if (!(failure.error && kind.refused?.(row, failure.error)))
+        kind.fail(row, failure.reason + (kind.refusalHints[`${failure.error?.status} ${failure.error?.field}`] ?? ''));
       failure = undefined;
     } else if (failure?.kind === 'unknown') {
       failure = { ...failure, message: `${failure.message} ${kind.unanswered(row, state.origin.row + row.row - 1)}` };
@@ -150,10 +159,7 @@ function sendWave<Row extends ImportRowBase, State extends ImportJob<Row>>(
 }
 
 /** The report at any point: before sending (a preview), during, after, or after a cancel. */
-export function importReport<Row extends ImportRowBase, Outcome extends string>(
-  state: ImportJob<Row>,
-  kind: ImportKind<Row, Outcome>,
-): ImportReport<Outcome> {
+export function importReport<Row extends ImportRowBase, Outcome extends string>(state: ImportJob<Row>, kind: ImportKind<Row, Outcome>): ImportReport<Outcome> {
   const settled = cloneJob(state);
   settleInterrupted(settled, kind);
   return buildImportReport(settled, kind);

@@ -46,7 +46,7 @@ export function reportRow<Row extends ImportRowBase, Outcome extends string>(
   describe: RowDescriber<Row, Outcome>,
 ): ImportReportRow<Outcome> {
   const outcome = row.outcome as Outcome;
-  const reason = outcome === 'pending' ? pendingReason(state, 'import') : row.reason ?? null;
+  const reason = outcome === 'pending' ? pendingReason(state, 'import') : (row.reason ?? null);
   const note = describe.note(row);
   return {
     row: row.row,
@@ -72,7 +72,11 @@ function statusText(outcome: string, reason: string | null, note: string | null)
 }
 
 /** "12 rows read: 5 created, 3 updated, 2 unchanged, 2 failed." Counts of zero are left out. */
-function summarise<Row extends ImportRowBase, Outcome extends string>(state: ImportJob<Row>, totals: Record<Outcome, number>, describe: RowDescriber<Row, Outcome>): string {
+function summarise<Row extends ImportRowBase, Outcome extends string>(
+  state: ImportJob<Row>,
+  totals: Record<Outcome, number>,
+  describe: RowDescriber<Row, Outcome>,
+): string {
   const read = `${formatCount(state.rowsRead)} ${state.rowsRead === 1 ? 'row' : 'rows'} read`;
   if (state.rowsRead === 0) return `${read}: nothing to import.`;
   const parts = outcomeParts(describe.outcomes, totals, state, 'import', (outcome, n) => describe.phrase?.(outcome, n, state.status));
@@ -82,5 +86,5 @@ function summarise<Row extends ImportRowBase, Outcome extends string>(state: Imp
 /** One text per range row: the header row gets the status column's title, empty rows get nothing. */
 function statusTexts<Row extends ImportRowBase, Outcome extends string>(state: ImportJob<Row>, rows: ReadonlyArray<ImportReportRow<Outcome>>): string[] {
   const byRow = new Map(rows.map((row) => [row.row, row.status]));
-  return Array.from({ length: state.rowCount }, (_, index) => (index === 0 ? state.statusColumn.header : byRow.get(index + 1) ?? ''));
+  return Array.from({ length: state.rowCount }, (_, index) => (index === 0 ? state.statusColumn.header : (byRow.get(index + 1) ?? '')));
 }

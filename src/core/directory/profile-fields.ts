@@ -10,11 +10,7 @@ import { isDateLike } from '../validate/dates';
  * create), clear it (the dash, see CLEAR_MARK), a value to send (with a note when the value was
  * tidied up, never silently), or a reason it cannot be sent.
  */
-export type FieldRead<T> =
-  | { kind: 'absent' }
-  | { kind: 'clear' }
-  | { kind: 'value'; value: T; note?: string }
-  | { kind: 'invalid'; reason: string };
+export type FieldRead<T> = { kind: 'absent' } | { kind: 'clear' } | { kind: 'value'; value: T; note?: string } | { kind: 'invalid'; reason: string };
 
 /** The characters RFC 3986 allows in a URI; anything else (spaces, quotes, accents) must be percent-encoded. */
 const URI_CHARS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
@@ -78,7 +74,8 @@ export function readCurrency(cell: unknown, where: string): FieldRead<string> {
   const code = text.value.toUpperCase();
   const replacement = replacementOf(code);
   if (replacement) return invalid(`the currency ${shown(text.value)}${at} was withdrawn from ISO 4217: use ${replacement}, which replaced it`);
-  if (!isCurrencyCode(code)) return invalid(`the currency ${shown(text.value)}${at} is not an ISO 4217 code in use: correct it to a current code, like USD, EUR or GBP`);
+  if (!isCurrencyCode(code))
+    return invalid(`the currency ${shown(text.value)}${at} is not an ISO 4217 code in use: correct it to a current code, like USD, EUR or GBP`);
   return code === text.value ? { kind: 'value', value: code } : { kind: 'value', value: code, note: `currency ${shown(text.value)} upper-cased to ${code}` };
 }
 

@@ -134,8 +134,18 @@ export function prepareProfilesImport(input: ProfilesImportInput): ProfilesImpor
   const table = readImportRows(input.range, PROFILE_COLUMNS, 'A profile import', readRow);
   const { rows: read, origin } = table;
 
-  markDuplicates(read, origin, (row) => (row.name === '' ? undefined : row.name.toLowerCase()), (row, first) => `duplicate of ${first} (the name ${quote(row.name)}): a profile can appear once in an import`);
-  markDuplicates(read, origin, (row) => row.id, (_, first) => `duplicate of ${first} (the same profile id): a profile can appear once in an import`);
+  markDuplicates(
+    read,
+    origin,
+    (row) => (row.name === '' ? undefined : row.name.toLowerCase()),
+    (row, first) => `duplicate of ${first} (the name ${quote(row.name)}): a profile can appear once in an import`,
+  );
+  markDuplicates(
+    read,
+    origin,
+    (row) => row.id,
+    (_, first) => `duplicate of ${first} (the same profile id): a profile can appear once in an import`,
+  );
   matchProfiles(read, input.existingProfiles);
   markDuplicates(
     read.filter((row) => row.problems.length === 0),
@@ -198,7 +208,9 @@ function matchProfiles(rows: readonly ReadRow[], existing: readonly PortfolioCom
     if (row.id !== undefined) {
       const profile = byId.get(row.id);
       if (!profile) {
-        row.problems.push(`no profile of this fund has the id ${row.id} (deleted, or of another fund?): clear the id cell to match the profile by name, or to create it`);
+        row.problems.push(
+          `no profile of this fund has the id ${row.id} (deleted, or of another fund?): clear the id cell to match the profile by name, or to create it`,
+        );
         continue;
       }
       const other = named.find((candidate) => candidate.id.toLowerCase() !== row.id);
@@ -211,7 +223,8 @@ function matchProfiles(rows: readonly ReadRow[], existing: readonly PortfolioCom
       continue;
     }
     const [only] = named;
-    if (named.length > 1) row.problems.push(`${named.length} profiles of this fund are named ${quote(row.name)}: put the id of the one you mean in the id column`);
+    if (named.length > 1)
+      row.problems.push(`${named.length} profiles of this fund are named ${quote(row.name)}: put the id of the one you mean in the id column`);
     else if (only) {
       row.target = only;
       row.matchedBy = 'name';
@@ -360,9 +373,11 @@ function guardUpdate(row: ProfileRowState, profile: PortfolioCompanyProfile): vo
 
 /** The profiles the import would rename, old → new: the preview lists them before anything is sent. */
 export function profileRenames(state: ProfilesImportState): ProfileRename[] {
-  return state.rows.flatMap((row) => (row.outcome === 'pending' && row.renamedFrom !== undefined && row.profileId
-    ? [{ sheetRow: state.origin.row + row.row - 1, profileId: row.profileId, from: row.renamedFrom, to: row.name }]
-    : []));
+  return state.rows.flatMap((row) =>
+    row.outcome === 'pending' && row.renamedFrom !== undefined && row.profileId
+      ? [{ sheetRow: state.origin.row + row.row - 1, profileId: row.profileId, from: row.renamedFrom, to: row.name }]
+      : [],
+  );
 }
 
 /**
@@ -376,7 +391,7 @@ export function requireAcceptedRenames(state: ProfilesImportState, accepted: rea
   if (unseen.length === 0) return;
   throw new InputError(
     `The profile import would rename ${countOf(unseen.length, 'profile')}: ${joinAnd(unseen.map(renameText), { limit: 10 })}. Nothing was sent. ` +
-      'Import again to see the renames in the preview and confirm them, or put the profile\'s current name in the sheet to keep it.',
+      "Import again to see the renames in the preview and confirm them, or put the profile's current name in the sheet to keep it.",
   );
 }
 
@@ -396,14 +411,18 @@ export type ProfilesImportReport = ImportReport<ProfileRowOutcome>;
  * create it twice: at worst it updates the profile this run created.
  */
 const MAYBE_CREATED =
-  'may have been created (no answer came back from the API): check the fund\'s profiles before running the import again; a re-run matches it by name, so it would update it, not create it twice';
+  "may have been created (no answer came back from the API): check the fund's profiles before running the import again; a re-run matches it by name, so it would update it, not create it twice";
 
 /**
  * One POST (create) or PUT (update) per row (see runImportStep). A creation that got no clear answer
  * fails its row (see MAYBE_CREATED) and pauses the import so the user can look; an update that got none
  * stays pending and is sent again on resume (a PUT is idempotent).
  */
-export function runProfilesImportStep(state: ProfilesImportState, client: ApiClient, options: ImportStepOptions<ProfilesImportState>): ImportStepResult<ProfilesImportState> {
+export function runProfilesImportStep(
+  state: ProfilesImportState,
+  client: ApiClient,
+  options: ImportStepOptions<ProfilesImportState>,
+): ImportStepResult<ProfilesImportState> {
   return runImportStep(state, client, options, PROFILES);
 }
 
@@ -417,7 +436,8 @@ const PROFILES: ImportKind<ProfileRowState, ProfileRowOutcome> = {
   guard: {
     readAndCompare: guardUpdates,
     unreadable(rows, reason) {
-      for (const row of updatesOf(rows)) fail(row, `the fund's profiles could not be read to compare the row with the server just before writing it: ${reason}`);
+      for (const row of updatesOf(rows))
+        fail(row, `the fund's profiles could not be read to compare the row with the server just before writing it: ${reason}`);
     },
   },
 
@@ -453,7 +473,9 @@ const PROFILES: ImportKind<ProfileRowState, ProfileRowOutcome> = {
 
   outcomes: PROFILE_ROW_OUTCOMES,
   phrase: (outcome, count) =>
-    (outcome === 'conflict' ? `${count} ${count === '1' ? 'conflict' : 'conflicts'} (changed on the server since the import was planned, so not written)` : undefined),
+    outcome === 'conflict'
+      ? `${count} ${count === '1' ? 'conflict' : 'conflicts'} (changed on the server since the import was planned, so not written)`
+      : undefined,
   label: (row) => row.name,
   note(row) {
     const parts: string[] = [];
@@ -485,7 +507,12 @@ function fail(row: ProfileRowState, reason: string): void {
 export function profileFieldChanges(row: ProfileRowState): Array<{ field: ProfileField; label: ProfileFieldName; old: FieldValue; new: FieldValue }> {
   if (row.outcome === 'updated' && row.replaced && row.written) {
     const written = row.written;
-    return (Object.entries(row.replaced) as Array<[ProfileField, FieldValue]>).map(([field, old]) => ({ field, label: FIELD_NAMES[field], old, new: written[field] ?? null }));
+    return (Object.entries(row.replaced) as Array<[ProfileField, FieldValue]>).map(([field, old]) => ({
+      field,
+      label: FIELD_NAMES[field],
+      old,
+      new: written[field] ?? null,
+    }));
   }
   if (row.outcome === 'conflict' && row.conflicts) return row.conflicts.map((c) => ({ field: c.field, label: FIELD_NAMES[c.field], old: c.now, new: c.typed }));
   return [];

@@ -44,7 +44,12 @@ export function normaliseHeader(cell: unknown): string {
  * the range unreadable as a whole: an InputError that says what the first row must hold. `what` names
  * the import in that sentence, like "A profile import"; headers are normalised first (normaliseHeader).
  */
-function readHeader<Key extends string>(header: readonly unknown[], fields: ReadonlyArray<FieldColumn<Key>>, what: string, origin: SheetPosition): HeaderColumns<Key> {
+function readHeader<Key extends string>(
+  header: readonly unknown[],
+  fields: ReadonlyArray<FieldColumn<Key>>,
+  what: string,
+  origin: SheetPosition,
+): HeaderColumns<Key> {
   const columns: Partial<Record<Key, number>> = {};
   const ignored: string[] = [];
   let statusColumn: number | null = null;
@@ -96,7 +101,11 @@ export type ImportColumnCheck = {
 };
 
 /** The header row checked against an import's fields: every header it would leave out is named. */
-export function checkImportHeader<Key extends string>(header: readonly unknown[], fields: ReadonlyArray<FieldColumn<Key>>, origin: SheetPosition): ImportColumnCheck {
+export function checkImportHeader<Key extends string>(
+  header: readonly unknown[],
+  fields: ReadonlyArray<FieldColumn<Key>>,
+  origin: SheetPosition,
+): ImportColumnCheck {
   const known = new Set([normaliseHeader(STATUS_HEADER), ...fields.flatMap((field) => field.aliases)]);
   const unrecognised = header.flatMap((cell, index) =>
     isBlankCell(cell) || known.has(normaliseHeader(cell)) ? [] : [`${columnLetters(origin.column + index)} ${quote(String(cell).trim())}`],

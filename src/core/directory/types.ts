@@ -92,7 +92,10 @@ export type ImportReportRow<Outcome extends string> = {
   idText: string | null;
 };
 
-export type ImportReport<Outcome extends string> = Pick<ImportJob<ImportRowBase>, 'status' | 'rowsRead' | 'emptyRows' | 'idColumn' | 'statusColumn' | 'ignoredColumns'> & {
+export type ImportReport<Outcome extends string> = Pick<
+  ImportJob<ImportRowBase>,
+  'status' | 'rowsRead' | 'emptyRows' | 'idColumn' | 'statusColumn' | 'ignoredColumns'
+> & {
   /** Adds up to rowsRead. */
   totals: Record<Outcome, number>;
   /** One sentence, like "12 rows read: 5 created, 3 updated, 2 unchanged, 2 failed." */

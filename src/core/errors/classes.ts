@@ -175,7 +175,10 @@ function codeForStatus(status: number): ApiErrorCode {
  */
 export class PermissionMissingError extends AddinError {
   override readonly name = 'PermissionMissingError';
-  constructor(message: string, readonly scopes: readonly string[]) {
+  constructor(
+    message: string,
+    readonly scopes: readonly string[],
+  ) {
     super(message);
   }
 }

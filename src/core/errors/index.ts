@@ -2,4 +2,12 @@
 
 export * from './classes';
 export { dailyQuotaOf, type DailyQuota } from './platform-quotas';
-export { overdueScheduleSentence, ownBudgetSentence, serverRateLimitSentence, shortReason, userSentence, type ReasonSubject, type SentencePlace } from './sentences';
+export {
+  overdueScheduleSentence,
+  ownBudgetSentence,
+  serverRateLimitSentence,
+  shortReason,
+  userSentence,
+  type ReasonSubject,
+  type SentencePlace,
+} from './sentences';

@@ -25,7 +25,8 @@ export function userSentence(error: unknown, place: SentencePlace = 'anywhere'):
         return 'This API token has no access to that company or record. Check the id, or ask an admin of the company for access.';
       case 'record_missing':
         // A path with no id in it names no record: the base URL's path is what is wrong, not an id.
-        if (!ID_SEGMENT.test(error.path)) return `Not found: the API has nothing at ${error.path}${detail}. That path holds no id, so the base URL's path is likely wrong: check it in ${SETTINGS_HINT}.`;
+        if (!ID_SEGMENT.test(error.path))
+          return `Not found: the API has nothing at ${error.path}${detail}. That path holds no id, so the base URL's path is likely wrong: check it in ${SETTINGS_HINT}.`;
         return `Not found: the API has no record at ${error.path}${detail}. Check the id.`;
       case 'parameter_invalid': {
         // The API answers 400 on these fields when the id names nothing this token can see.
@@ -46,7 +47,8 @@ export function userSentence(error: unknown, place: SentencePlace = 'anywhere'):
   if (error instanceof NetworkError) {
     // One match gives both: the origin (scheme and host) and the host alone.
     const [origin = error.url, host = error.url] = /^[a-z]+:\/\/([^/?#]+)/i.exec(error.url) ?? [];
-    if (error.unreachable) return `Nothing answered at ${origin}: the base URL's address is wrong, or its server is down. Check the base URL in ${SETTINGS_HINT}.`;
+    if (error.unreachable)
+      return `Nothing answered at ${origin}: the base URL's address is wrong, or its server is down. Check the base URL in ${SETTINGS_HINT}.`;
     return `Could not reach the API at ${host}. Check the base URL in the add-in's settings and try again.`;
   }
   if (error instanceof FetchRefusedError) {
@@ -116,7 +118,9 @@ export function shortReason(error: unknown, subject: ReasonSubject = 'record'): 
     // Every 422 problem names its field: "the API refused the value: must be a decimal number, e.g. 1250.5".
     if (error.status === 422 && named.length > 0) {
       return error.errors
-        .map((item) => `the API refused the ${item.field ? FIELD_WORDS[item.field] ?? item.field : 'value'}${item.message ? `: ${clause(item.message)}` : ''}`)
+        .map(
+          (item) => `the API refused the ${item.field ? (FIELD_WORDS[item.field] ?? item.field) : 'value'}${item.message ? `: ${clause(item.message)}` : ''}`,
+        )
         .join('; ');
     }
     if (error.status === 403) return `this API token has no access to this fund's property values (HTTP 403${suffix})`;
@@ -147,7 +151,8 @@ export function overdueScheduleSentence(since: string): string {
 
 const REFUSED: Partial<Record<RefusalReason, string>> = {
   daily_quota: DAILY_QUOTA_SENTENCES.urlfetch,
-  url_too_long: 'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.',
+  url_too_long:
+    'Apps Script refused to send a request whose address is over its 2 kB limit, so nothing was sent. Ask for fewer metrics at once, or split them over several formulas.',
   payload_too_large: 'Apps Script refused to send a request that is too large, so nothing was sent. Select fewer rows at a time.',
 };
 

@@ -26,7 +26,10 @@ export function mapRefusal(error: ApiError, items: readonly ExportItemState[], c
     if (!match || !item) continue;
     const attribute = match[2] ?? 'data point';
     const shown = attribute === 'date' || attribute === 'value' ? item[attribute] : undefined;
-    byPosition.set(position, [...(byPosition.get(position) ?? []), `the API refused the ${attribute}${shown === undefined ? '' : ` ${shown}`}: ${shortReason(problem)}`]);
+    byPosition.set(position, [
+      ...(byPosition.get(position) ?? []),
+      `the API refused the ${attribute}${shown === undefined ? '' : ` ${shown}`}: ${shortReason(problem)}`,
+    ]);
   }
   if (byPosition.size === 0) {
     const reason = `not stored: ${shortReason(error, 'metric')}`;

@@ -44,7 +44,9 @@ const CODES: Record<string, Pick<ExportItemState, 'outcome' | 'planned'>> = {
 };
 
 /** Each code's outcome, for a report of a stored export without its rows. */
-export const CODE_OUTCOMES: Readonly<Record<string, ExportItemState['outcome']>> = Object.fromEntries(Object.entries(CODES).map(([code, value]) => [code, value.outcome]));
+export const CODE_OUTCOMES: Readonly<Record<string, ExportItemState['outcome']>> = Object.fromEntries(
+  Object.entries(CODES).map(([code, value]) => [code, value.outcome]),
+);
 
 function codeOf(item: ExportItemState): string {
   if (item.outcome === 'pending') return item.planned === undefined ? 'p' : item.planned[0]!;

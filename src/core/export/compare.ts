@@ -14,10 +14,7 @@ export type FoundValue = string | null | undefined;
  * approved) or the export's own comparison read (the plan made without a preview). Past what is kept in
  * full between steps, a value is known only by its hash: enough to compare, not to show.
  */
-export type ApprovedValue =
-  | { by: ApprovedBy; absent: true }
-  | { by: ApprovedBy; value: string | null }
-  | { by: ApprovedBy; hash: string };
+export type ApprovedValue = { by: ApprovedBy; absent: true } | { by: ApprovedBy; value: string | null } | { by: ApprovedBy; hash: string };
 
 export type ApprovedBy = 'preview' | 'export';
 

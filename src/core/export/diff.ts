@@ -55,11 +55,13 @@ export function applyDiff(state: ExportState, metric: number, existing: readonly
   const stored = foundValues(metricState.id, existing);
   const changed: number[] = [];
   // Sheet order within the chunk, so batches stay in the order of the rows.
-  [...indices].sort((a, b) => a - b).forEach((index) => {
-    const item = state.items[index]!;
-    if (item.metric !== metric || item.outcome !== 'pending' || item.date === undefined || item.value === undefined) return;
-    if (compareItem(state, item, stored.get(item.date), 'plan')) changed.push(index);
-  });
+  [...indices]
+    .sort((a, b) => a - b)
+    .forEach((index) => {
+      const item = state.items[index]!;
+      if (item.metric !== metric || item.outcome !== 'pending' || item.date === undefined || item.value === undefined) return;
+      if (compareItem(state, item, stored.get(item.date), 'plan')) changed.push(index);
+    });
   state.batches.push(...planBatches(metric, changed));
   if (undiffed(state, metric).length === 0) metricState.phase = 'send';
 }

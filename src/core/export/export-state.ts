@@ -49,12 +49,14 @@ export function prepareExport(input: ExportInput): ExportState {
       : { column: column.column, header: column.header, metric: null, error: column.target.error },
   );
 
-  const items = checked.map(({ metric, verdict, ...fields }): ExportItemState => ({
-    ...fields,
-    metric: metric ? indexOf(metric) : null,
-    outcome: verdict === 'send' ? 'pending' : verdict,
-    ...(verdict === 'send' && !readsFirst ? { planned: 'written' as const } : {}),
-  }));
+  const items = checked.map(
+    ({ metric, verdict, ...fields }): ExportItemState => ({
+      ...fields,
+      metric: metric ? indexOf(metric) : null,
+      outcome: verdict === 'send' ? 'pending' : verdict,
+      ...(verdict === 'send' && !readsFirst ? { planned: 'written' as const } : {}),
+    }),
+  );
 
   const state: ExportState = {
     version: 1,

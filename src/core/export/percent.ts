@@ -42,7 +42,11 @@ export function isPercentFormat(format: string | undefined, value: number): bool
   if (format === undefined || !format.includes('%')) return false;
   const parts = sections(format);
   const section = (value < 0 ? parts[1] : value === 0 ? parts[2] : undefined) ?? parts[0] ?? '';
-  return section.replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/\[[^\]]*\]/g, '').includes('%');
+  return section
+    .replace(/"[^"]*"/g, '')
+    .replace(/\\./g, '')
+    .replace(/\[[^\]]*\]/g, '')
+    .includes('%');
 }
 
 /**

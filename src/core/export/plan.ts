@@ -25,7 +25,7 @@ export function planFingerprint(spec: ExportSpec, metrics: readonly ExportMetric
   const itemPart = items.map((item) => [
     item.row,
     item.column,
-    item.metric === null ? '' : metrics[item.metric]?.id ?? '',
+    item.metric === null ? '' : (metrics[item.metric]?.id ?? ''),
     item.outcome,
     item.date ?? '',
     item.value ?? '',

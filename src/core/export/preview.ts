@@ -14,7 +14,11 @@ const OVERWRITES_SHOWN = 50;
 export function previewExport(state: ExportState, displayValues?: RangeInput['displayValues'], limit = 10, problem: string | null = null): ExportPreview {
   const places = placeNamer(state.spec.layout, state.origin);
   const shown = (row: number, column: number): string | null => displayValues?.[row - 1]?.[column - 1] ?? null;
-  const withShown = (item: ExportItemState) => ({ ...reportItem(state, item, places), shownDate: shown(item.row, 1), shownValue: shown(item.row, item.column) });
+  const withShown = (item: ExportItemState) => ({
+    ...reportItem(state, item, places),
+    shownDate: shown(item.row, 1),
+    shownValue: shown(item.row, item.column),
+  });
   const { pending: toSend, skipped, failed, unchanged } = countOutcomes(state.items.map((item) => item.outcome));
   // A pending item's plan once its stored point was read; none while not compared yet.
   const planned = (plan: ExportItemState['planned']): number => state.items.filter((item) => item.outcome === 'pending' && item.planned === plan).length;
@@ -24,7 +28,8 @@ export function previewExport(state: ExportState, displayValues?: RangeInput['di
   // With the stored points read (always for "only what changed"; for typed data when the preview read them):
   // the words and counts of the export's report.
   // Typed data prepared without reads plans every item 'written' with no server value.
-  const readFirst = state.spec.onlyChanged || state.items.some((item) => item.outcome === 'pending' && (item.planned !== 'written' || item.previous !== undefined));
+  const readFirst =
+    state.spec.onlyChanged || state.items.some((item) => item.outcome === 'pending' && (item.planned !== 'written' || item.previous !== undefined));
   const compared = readFirst
     ? { unchanged: state.spec.onlyChanged ? unchanged : sameAgain, toCreate: planned('created'), toUpdate: planned('updated'), notCompared }
     : null;

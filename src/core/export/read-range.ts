@@ -64,7 +64,11 @@ function longColumn(spec: ExportSpec, metrics: readonly MetricRef[], rowCount: n
   const chosen = spec.metricId?.trim() ?? '';
   if (chosen === '') throw new InputError('Choose the metric the values belong to.');
   if (!isUuid(chosen)) {
-    return { column: 2, header: chosen, target: { error: `the metric id ${quote(chosen)} is not a UUID (ids look like 123e4567-e89b-12d3-a456-426614174000)` } };
+    return {
+      column: 2,
+      header: chosen,
+      target: { error: `the metric id ${quote(chosen)} is not a UUID (ids look like 123e4567-e89b-12d3-a456-426614174000)` },
+    };
   }
   const id = chosen.toLowerCase();
   const metric = metrics.find((m) => m.id.toLowerCase() === id);

@@ -38,7 +38,7 @@ export function reportItem(state: ExportState, item: ExportItemState, places: Pl
     date: item.date ?? null,
     value: item.value ?? null,
     outcome: item.outcome,
-    reason: item.outcome === 'pending' ? pendingReason(state, 'export') : item.reason ?? null,
+    reason: item.outcome === 'pending' ? pendingReason(state, 'export') : (item.reason ?? null),
     note: item.note ?? null,
   };
 }
@@ -55,7 +55,9 @@ function summarise(state: ExportState, totals: ExportTotals, itemsRead: number):
   const { layout } = state.spec;
   const read = `${countItems(layout, itemsRead)} read${layout === 'wide' ? ` (${countOf(state.rowsRead, 'row')} × ${countOf(state.columns.length, 'metric column')})` : ''}`;
   if (itemsRead === 0) return `${read}: nothing to export.`;
-  const parts = outcomeParts(ROW_OUTCOMES, totals, state, 'export', (outcome, n) => (outcome === 'written' ? `${n} written (unchanged, sent again)` : undefined));
+  const parts = outcomeParts(ROW_OUTCOMES, totals, state, 'export', (outcome, n) =>
+    outcome === 'written' ? `${n} written (unchanged, sent again)` : undefined,
+  );
   return `${read}: ${parts.join(', ')}.`;
 }
 

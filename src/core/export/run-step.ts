@@ -19,8 +19,6 @@ export type ExportStepOptions = WaveStepOptions<ExportState> & { noun?: 'export'
 
 type Attempt = WaveAttempt<Failure>;
 
-
-
 /**
  * Runs one step on a copy of the state: existing points are read first (onlyChanged), then waves of
  * upserts go out, each after its own read of the values it replaces (compare-and-set, see sendWave). A refusal (404, 422, …) stops that metric only; the rate limit, 5xx and lost
@@ -37,12 +35,14 @@ export function runExportStep(state: ExportState, client: ApiClient, options: Ex
     isComplete,
     wave: (job, waveSize) => {
       const toRead = job.metrics.findIndex((metric) => metric.phase === 'diff');
-      return toRead >= 0 ? readExisting(job, toRead, client) : sendWave(job, { cover: fullWave, first: waveSize }, client, places, {
-        shouldStop: options.shouldStop ?? (() => false),
-        checkpoint: (saved) => options.onCheckpoint?.(saved),
-        // Like a new wave, a later group of the same wave starts only with the step's margin left.
-        timeLeft: () => client.now() + options.marginMs <= Math.min(options.deadline, client.now() + client.remainingMs()),
-      });
+      return toRead >= 0
+        ? readExisting(job, toRead, client)
+        : sendWave(job, { cover: fullWave, first: waveSize }, client, places, {
+            shouldStop: options.shouldStop ?? (() => false),
+            checkpoint: (saved) => options.onCheckpoint?.(saved),
+            // Like a new wave, a later group of the same wave starts only with the step's margin left.
+            timeLeft: () => client.now() + options.marginMs <= Math.min(options.deadline, client.now() + client.remainingMs()),
+          });
     },
     effectOf: waveEffect,
     progress: exportProgress,
@@ -196,12 +196,17 @@ function periodsBetween(frequency: string, start: string, end: string): number {
   const days = Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000);
   const months = (Number(end.slice(0, 4)) - Number(start.slice(0, 4))) * 12 + Number(end.slice(5, 7)) - Number(start.slice(5, 7));
   switch (frequency) {
-    case 'weekly': return Math.floor(days / 7) + 1;
-    case 'monthly': return months + 1;
-    case 'quarterly': return Math.floor(months / 3) + 1;
-    case 'annually': return Math.floor(months / 12) + 1;
+    case 'weekly':
+      return Math.floor(days / 7) + 1;
+    case 'monthly':
+      return months + 1;
+    case 'quarterly':
+      return Math.floor(months / 3) + 1;
+    case 'annually':
+      return Math.floor(months / 12) + 1;
     // Daily, and any frequency not known (an undo's): a point a day at most.
-    default: return days + 1;
+    default:
+      return days + 1;
   }
 }
 
@@ -254,7 +259,10 @@ function compareBeforeWrite(state: ExportState, cover: readonly number[], client
     state.counters.reads++;
     let points: DataPoint[];
     try {
-      points = client.dataPoints.list(live.map((metric) => state.metrics[metric]!.id), { startDate: read.start, endDate: read.end });
+      points = client.dataPoints.list(
+        live.map((metric) => state.metrics[metric]!.id),
+        { startDate: read.start, endDate: read.end },
+      );
     } catch (error) {
       const failure = classifyFailure(error, 'export');
       if (failure.kind !== 'refused') return { progressed, failure };
@@ -354,7 +362,6 @@ function sendGroup(state: ExportState, wave: readonly number[], client: ApiClien
   return failure ? { progressed, failure } : { progressed };
 }
 
-
 function confirm(state: ExportState, batchIndex: number): void {
   const batch = state.batches[batchIndex]!;
   batch.status = 'confirmed';
@@ -396,4 +403,3 @@ function fail(state: ExportState, index: number, reason: string): void {
   item.reason = reason;
   delete item.planned;
 }
-

@@ -42,7 +42,16 @@ export function prepareExportUndo(points: ReadonlyArray<ExportedPoint & { before
       metric = metrics.push({ id, name: point.metricName, frequency: '', phase: 'send' }) - 1;
       metricIndex.set(id, metric);
     }
-    return { row: point.row, column: point.column, metric, date: point.date, value: point.before, expected: point.written, outcome: 'pending', planned: 'updated' };
+    return {
+      row: point.row,
+      column: point.column,
+      metric,
+      date: point.date,
+      value: point.before,
+      expected: point.written,
+      outcome: 'pending',
+      planned: 'updated',
+    };
   });
   const state: ExportState = {
     version: 1,
@@ -83,19 +92,21 @@ export function exportUndoReport(state: ExportState, cells: readonly string[]): 
     const outcome = exportUndoOutcome(item);
     if (outcome === 'unchanged') return [];
     const metric = item.metric === null ? undefined : state.metrics[item.metric];
-    return [{
-      row: item.row,
-      column: item.column,
-      outcome,
-      cell: cells[index] ?? '',
-      profileId: metric?.id ?? '',
-      profileName: metric?.name ?? '',
-      propertyId: '',
-      propertyName: item.date ?? '',
-      value: item.value ?? '',
-      reason: item.outcome === 'pending' ? pendingReason(state, 'undo') : item.reason ?? null,
-      ...(outcome === 'conflict' ? { conflict: { atBuild: item.expected ?? null, server: item.previous ?? '' } } : {}),
-    }];
+    return [
+      {
+        row: item.row,
+        column: item.column,
+        outcome,
+        cell: cells[index] ?? '',
+        profileId: metric?.id ?? '',
+        profileName: metric?.name ?? '',
+        propertyId: '',
+        propertyName: item.date ?? '',
+        value: item.value ?? '',
+        reason: item.outcome === 'pending' ? pendingReason(state, 'undo') : (item.reason ?? null),
+        ...(outcome === 'conflict' ? { conflict: { atBuild: item.expected ?? null, server: item.previous ?? '' } } : {}),
+      },
+    ];
   });
   return { totals: tallyOutcomes(AUDIT_CELL_OUTCOMES, state.items, exportUndoOutcome), items };
 }

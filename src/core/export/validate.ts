@@ -117,7 +117,8 @@ function readValue(cell: unknown, metric: Pick<MetricRef, 'unit'>, format?: stri
 function checkPeriod(date: string, frequency: string, mode: ExportSpec['offPeriod']): { date: string; note?: string } | { reason: string } {
   const known = frequency.trim().toLowerCase();
   const start = periodStart(date, known);
-  if (start === undefined) return { date, note: `the metric's frequency ${quote(frequency)} is unknown to the add-in, so the date was not checked against its periods` };
+  if (start === undefined)
+    return { date, note: `the metric's frequency ${quote(frequency)} is unknown to the add-in, so the date was not checked against its periods` };
   if (start === date) return { date };
   const period = `${PERIOD_NAME[known] ?? known} period`;
   if (mode === 'normalise') return { date: start, note: `${date} moved to ${start}, the start of its ${period}` };

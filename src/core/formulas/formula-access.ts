@@ -63,14 +63,19 @@ function portfolioListing<T>(ctx: FormulaContext, companyId: string, load: () =>
 
 /** Throws unless formulas here may read this company's data. */
 export function requireCompanyAccess(ctx: FormulaContext, companyId: string): void {
-  if (!ctx.allowedCompanyIds.includes(companyId.toLowerCase())) throw new FormulaAccessError(`the data of company ${companyId}`, "the spreadsheet's owner has not allowed that company");
+  if (!ctx.allowedCompanyIds.includes(companyId.toLowerCase()))
+    throw new FormulaAccessError(`the data of company ${companyId}`, "the spreadsheet's owner has not allowed that company");
 }
 
 /**
  * The records of those of `metricIds` in these companies' listings (by lower-case id), reading the listings in
  * order until all are found. The one metric check: formulas and snapshot refreshes both use it.
  */
-export function findListedMetrics(companyIds: readonly string[], metricIds: readonly string[], listingOf: (companyId: string) => readonly Metric[]): Map<string, Metric> {
+export function findListedMetrics(
+  companyIds: readonly string[],
+  metricIds: readonly string[],
+  listingOf: (companyId: string) => readonly Metric[],
+): Map<string, Metric> {
   const wanted = new Set(metricIds.map((id) => id.toLowerCase()));
   const found = new Map<string, Metric>();
   for (const companyId of companyIds) {

@@ -63,10 +63,12 @@ export function fingerprints(values: readonly (readonly unknown[])[]): string {
 export function changedCells(record: Pick<FrozenRecord, 'cells'>, values: readonly (readonly unknown[])[]): Array<{ row: number; column: number }> {
   const changed: Array<{ row: number; column: number }> = [];
   let index = 0;
-  values.forEach((row, i) => row.forEach((value, j) => {
-    if (!isBlank(value) && record.cells.slice(index * 7, index * 7 + 7) !== cellFingerprint(value)) changed.push({ row: i + 1, column: j + 1 });
-    index++;
-  }));
+  values.forEach((row, i) =>
+    row.forEach((value, j) => {
+      if (!isBlank(value) && record.cells.slice(index * 7, index * 7 + 7) !== cellFingerprint(value)) changed.push({ row: i + 1, column: j + 1 });
+      index++;
+    }),
+  );
   return changed;
 }
 
@@ -91,7 +93,14 @@ export function decodeRecord(text: string | null | undefined): FrozenRecord | nu
   if (!text) return null;
   try {
     const record = JSON.parse(text) as Partial<FrozenRecord>;
-    if (record.v !== 1 || typeof record.range !== 'string' || typeof record.formula !== 'string' || typeof record.cells !== 'string' || typeof record.sheetId !== 'number') return null;
+    if (
+      record.v !== 1 ||
+      typeof record.range !== 'string' ||
+      typeof record.formula !== 'string' ||
+      typeof record.cells !== 'string' ||
+      typeof record.sheetId !== 'number'
+    )
+      return null;
     return { priorNote: '', host: '', frozenAt: '', ...record } as FrozenRecord;
   } catch {
     return null;

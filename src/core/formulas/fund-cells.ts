@@ -45,7 +45,9 @@ export function namingAggregate(text: string, aggregate: Aggregate | null | unde
  */
 export function aggregateOf(named: NamedMetric, apart: Aggregate | undefined): Aggregate | undefined {
   if (named.aggregate && apart && apart !== named.aggregate) {
-    throw new InputError(`The name "${withAggregate(named.name, named.aggregate)}" names "${named.aggregate}" and the formula's last argument "${apart}": leave the last argument out, the name's aggregate is the one used.`);
+    throw new InputError(
+      `The name "${withAggregate(named.name, named.aggregate)}" names "${named.aggregate}" and the formula's last argument "${apart}": leave the last argument out, the name's aggregate is the one used.`,
+    );
   }
   return named.aggregate;
 }
@@ -77,9 +79,22 @@ export const FUND_CELL_CASES: ReadonlyArray<{ when: string; value: string; cover
   { when: 'the company has no metric of that name', value: `the text \`${noMetricText('Revenue')}\``, coverage: 'no such metric' },
   { when: 'the company has no metrics at all', value: `the text \`${noMetricText('Revenue')}\``, coverage: 'no such metric' },
   { when: 'the company has two metrics of that name', value: `the text \`${ambiguousText(2, 'Revenue')}\``, coverage: 'ambiguous name' },
-  { when: 'the period holds several of the metric\'s values and the name names no aggregate', value: `the text \`${needsAggregateText(3, 'monthly', 'Cash')}\``, coverage: 'reported when every one of them has a value, else blank' },
-  { when: 'a period the company\'s metric cannot be read for (a date that starts none of its periods, a fiscal label that splits them)', value: 'the sentence saying why, as text, in a grid or PORTFOLIO_METRIC; an error in a single PORTFOLIO_VALUE cell, whose period header is then wrong for that company', coverage: 'judged by the column\'s calendar periods' },
-  { when: 'no company of the fund has a metric of that name (a mistyped name)', value: 'an error naming the nearest names: the whole block is wrong', coverage: 'the same error' },
+  {
+    when: "the period holds several of the metric's values and the name names no aggregate",
+    value: `the text \`${needsAggregateText(3, 'monthly', 'Cash')}\``,
+    coverage: 'reported when every one of them has a value, else blank',
+  },
+  {
+    when: "a period the company's metric cannot be read for (a date that starts none of its periods, a fiscal label that splits them)",
+    value:
+      'the sentence saying why, as text, in a grid or PORTFOLIO_METRIC; an error in a single PORTFOLIO_VALUE cell, whose period header is then wrong for that company',
+    coverage: "judged by the column's calendar periods",
+  },
+  {
+    when: 'no company of the fund has a metric of that name (a mistyped name)',
+    value: 'an error naming the nearest names: the whole block is wrong',
+    coverage: 'the same error',
+  },
 ];
 
 /** A trailing profile id in parentheses: `Cirrus Systems (b0000000-0000-4000-8000-000000000032)`. */
@@ -93,7 +108,9 @@ export function companyLabels(profiles: ReadonlyArray<Pick<PortfolioCompanyProfi
   const key = (profile: Pick<PortfolioCompanyProfile, 'name'>) => profile.name.trim().toLowerCase();
   const shared = new Map<string, number>();
   for (const profile of profiles) shared.set(key(profile), (shared.get(key(profile)) ?? 0) + 1);
-  return new Map(profiles.map((profile) => [profile.id.toLowerCase(), (shared.get(key(profile)) ?? 0) > 1 ? `${profile.name.trim()} (${profile.id})` : profile.name.trim()]));
+  return new Map(
+    profiles.map((profile) => [profile.id.toLowerCase(), (shared.get(key(profile)) ?? 0) > 1 ? `${profile.name.trim()} (${profile.id})` : profile.name.trim()]),
+  );
 }
 
 /** A label's name and profile id, or undefined when the text carries no id in parentheses. */
@@ -139,5 +156,5 @@ export function mixedUnitsText(units: ReadonlyArray<string | null | undefined>):
  */
 export function unitsSummaryText(units: ReadonlyArray<string | null | undefined>): string {
   const mixed = mixedUnitsText(units);
-  return mixed ? `rows in ${mixed}` : distinctUnits(units)[0] ?? '';
+  return mixed ? `rows in ${mixed}` : (distinctUnits(units)[0] ?? '');
 }

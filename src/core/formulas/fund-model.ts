@@ -43,7 +43,9 @@ export function modelNameCells(choice: Pick<FundModelChoice, 'metricNames' | 'ag
   const names = cleanNames(choice.metricNames);
   const how = readAggregate(choice.aggregate);
   if (how && names.length > 1 && names.some((name) => !readNamedMetric(name).aggregate)) {
-    throw new InputError(`Choose the aggregate for each metric, not one for all: name them like "${withAggregate(readNamedMetric(names[0]!).name, how)}" (or leave one out: a period of several values then says what to type).`);
+    throw new InputError(
+      `Choose the aggregate for each metric, not one for all: name them like "${withAggregate(readNamedMetric(names[0]!).name, how)}" (or leave one out: a period of several values then says what to type).`,
+    );
   }
   return names.map((name) => namingAggregate(name, how));
 }
@@ -57,7 +59,12 @@ export function modelNameCells(choice: Pick<FundModelChoice, 'metricNames' | 'ag
  * =PORTFOLIO_VALUE($A2, $A$1, B$1) in each. Under the companies a line counting per period the companies with a
  * number, so a total over the block says how many it holds. `origin` is the 1-based cell of the first block's name.
  */
-export function fundModelCells(directory: FundDirectory, choice: FundModelChoice, origin: { row: number; column: number }, formulas: FundModelFormulas = 'block'): FundModelCell[][] {
+export function fundModelCells(
+  directory: FundDirectory,
+  choice: FundModelChoice,
+  origin: { row: number; column: number },
+  formulas: FundModelFormulas = 'block',
+): FundModelCell[][] {
   const nameCells = modelNameCells(choice);
   for (const name of nameCells) requireMetricNameInFund(directory, readNamedMetric(name, isFundMetricName(directory)).name);
   const periods = choicePeriods(choice);
@@ -66,7 +73,10 @@ export function fundModelCells(directory: FundDirectory, choice: FundModelChoice
   if (profiles.length === 0) throw new InputError('No portfolio companies: this fund has none yet, so a model would have no rows.');
   const values = nameCells.length * profiles.length * periods.length;
   if (values > MAX_MODEL_VALUES) {
-    const why = formulas === 'cell' ? 'Sheets runs each cell\'s formula as its own execution' : 'each block\'s formula must read its values within a custom function\'s 30 seconds';
+    const why =
+      formulas === 'cell'
+        ? "Sheets runs each cell's formula as its own execution"
+        : "each block's formula must read its values within a custom function's 30 seconds";
     throw new InputError(`That model is ${formatCount(values)} values, more than ${formatCount(MAX_MODEL_VALUES)}: ${why}. Choose fewer metrics or periods.`);
   }
   const labels = companyLabels(profiles);
@@ -88,7 +98,9 @@ export function fundModelCells(directory: FundDirectory, choice: FundModelChoice
           // The block's one formula: a column of companies against a row of periods (and the Unit header) fills a
           // grid, cell for cell what the per-cell formula shows (fund-cells.ts), in one execution.
           if (c > 0 || p > 0) return null;
-          return { formula: `=PORTFOLIO_VALUE($${first}${row}:$${first}${row + profiles.length - 1}, $${first}$${nameRow}, ${column}$${nameRow}:${unitColumn}$${nameRow})` };
+          return {
+            formula: `=PORTFOLIO_VALUE($${first}${row}:$${first}${row + profiles.length - 1}, $${first}$${nameRow}, ${column}$${nameRow}:${unitColumn}$${nameRow})`,
+          };
         }),
       ]);
     });

@@ -16,8 +16,18 @@ import { ambiguousText, companyLabels, noMetricText, withAggregate, type NamedMe
 import type { FormulaContext } from './formula-context';
 import { loadPoints, periodDates, requirePeriodStart, valueOfMetric, type SheetCell } from './metric-formulas';
 import {
-  findCompany, fundDirectory, fundOrDefault, normalName, orMessage, readFundMetricName, requireReadableLabels, resolveMetric, sameNameMetricIds, valueCell,
-  type FundDirectory, type Resolved,
+  findCompany,
+  fundDirectory,
+  fundOrDefault,
+  normalName,
+  orMessage,
+  readFundMetricName,
+  requireReadableLabels,
+  resolveMetric,
+  sameNameMetricIds,
+  valueCell,
+  type FundDirectory,
+  type Resolved,
 } from './portfolio-grid';
 
 /** A metric's period inside a longer one whose point has no value: said in the list, so a sum's blank is explained. */
@@ -62,7 +72,10 @@ export function describeSources(parts: ReadonlyArray<{ label: string; point: Dat
   const alike = parts.length > 1 && valued.length === parts.length && texts.every((text) => text === texts[0]);
   return {
     text: alike ? texts[0]! : parts.map((part, i) => `${part.label}: ${texts[i]}`).join('; '),
-    link: valued.filter((part) => part.point!.source?.app_url).map((part) => `${part.label}: ${part.point!.source!.app_url}`).join('; '),
+    link: valued
+      .filter((part) => part.point!.source?.app_url)
+      .map((part) => `${part.label}: ${part.point!.source!.app_url}`)
+      .join('; '),
   };
 }
 
@@ -71,24 +84,42 @@ export function describeSources(parts: ReadonlyArray<{ label: string; point: Dat
  * A period of several of the metric's periods lists each one's source whatever the aggregate, except that "first"
  * and "last" take one period's value, so they list that one's.
  */
-export function sourceOfMetric(ctx: FormulaContext, metric: Metric, periodArg: unknown, how: Aggregate | undefined, pointsOf: () => Map<string, DataPoint>): ModelSource {
+export function sourceOfMetric(
+  ctx: FormulaContext,
+  metric: Metric,
+  periodArg: unknown,
+  how: Aggregate | undefined,
+  pointsOf: () => Map<string, DataPoint>,
+): ModelSource {
   let read: Map<string, DataPoint> | undefined;
   const points = (): Map<string, DataPoint> => (read ??= pointsOf());
   const { period, dates, one } = periodDates(ctx, metric, periodArg, how, () => points().keys());
   if (one && !points().has(period.start)) requirePeriodStart(metric, period.start);
   const taken = !one && (how === 'first' || how === 'last') ? dates.slice(how === 'first' ? 0 : -1).slice(0, 1) : dates;
-  return describeSources(taken.map((date) => ({ label: partLabel(date, metric.frequency), point: points().get(date) })), one);
+  return describeSources(
+    taken.map((date) => ({ label: partLabel(date, metric.frequency), point: points().get(date) })),
+    one,
+  );
 }
 
 /** Every case a PORTFOLIO_SOURCE cell meets and what it shows (docs/functions.md): where there is no source to give, what PORTFOLIO_VALUE shows. */
 export const SOURCE_CELL_CASES: ReadonlyArray<{ when: string; source: string }> = [
-  { when: 'a value in one of the metric\'s own periods', source: `its source: the type, then the label, \`${sourceText({ source_type: 'user_provided', label: 'Entered by Dana Whitfield' })}\`; \`${sourceText({ source_type: 'ai_inbox', label: 'AI inbox: board-pack.pdf' })}\` for a value an AI read, to check` },
-  { when: 'a period of several of the metric\'s periods (a quarter of a monthly metric), with or without an aggregate in the name', source: `each one's source, \`2024-04: …; 2024-05: ${NO_VALUE}; 2024-06: …\`; the source once when every one has a value and they read alike` },
+  {
+    when: "a value in one of the metric's own periods",
+    source: `its source: the type, then the label, \`${sourceText({ source_type: 'user_provided', label: 'Entered by Dana Whitfield' })}\`; \`${sourceText({ source_type: 'ai_inbox', label: 'AI inbox: board-pack.pdf' })}\` for a value an AI read, to check`,
+  },
+  {
+    when: "a period of several of the metric's periods (a quarter of a monthly metric), with or without an aggregate in the name",
+    source: `each one's source, \`2024-04: …; 2024-05: ${NO_VALUE}; 2024-06: …\`; the source once when every one has a value and they read alike`,
+  },
   { when: 'the same, the name naming `(first)` or `(last)`', source: 'the source of the one period whose value it takes: `2024-06: …`' },
-  { when: 'no value in that period (a blank or missing point; none of a longer period\'s has one)', source: 'an empty cell' },
+  { when: "no value in that period (a blank or missing point; none of a longer period's has one)", source: 'an empty cell' },
   { when: 'the company has no metric of that name, or no metrics at all', source: `the text \`${noMetricText('Revenue')}\`, as PORTFOLIO_VALUE` },
   { when: 'the company has two metrics of that name', source: `the text \`${ambiguousText(2, 'Revenue')}\`, as PORTFOLIO_VALUE` },
-  { when: 'a period the company\'s metric cannot be read for', source: 'the sentence saying why, as text in a grid, an error in a single cell, as PORTFOLIO_VALUE' },
+  {
+    when: "a period the company's metric cannot be read for",
+    source: 'the sentence saying why, as text in a grid, an error in a single cell, as PORTFOLIO_VALUE',
+  },
   { when: 'no company of the fund has a metric of that name (a mistyped name)', source: 'an error naming the nearest names, as PORTFOLIO_VALUE' },
   { when: 'a point the API sent without its source', source: `the text \`${NO_SOURCE}\`` },
 ];
@@ -146,7 +177,9 @@ export function portfolioSource(ctx: FormulaContext, companyArg: unknown, nameAr
     'With two ranges, give the companies as a column and either the periods or the metric names as a row (with one period for names, one name for periods).',
   );
   // Every name is checked before any read: a mistyped one is the whole block's error, as in PORTFOLIO_VALUE.
-  const read = cells.map((row) => row.map(([company, name, period]) => (isBlank(company) || isBlank(name) || isBlank(period) ? undefined : readFundCell(directory, company, name, period))));
+  const read = cells.map((row) =>
+    row.map(([company, name, period]) => (isBlank(company) || isBlank(name) || isBlank(period) ? undefined : readFundCell(directory, company, name, period))),
+  );
   // A period one company's fiscal year cannot divide is that company's cell's sentence, not the block's error.
   return read.map((row) => row.map((cell) => (cell === undefined ? '' : orMessage(() => sourceOf(ctx, cell, pointsOf).text))));
 }
@@ -175,7 +208,9 @@ export function provenanceTable(ctx: FormulaContext, directory: FundDirectory, c
   if (profiles.length === 0) throw new InputError('No portfolio companies: this fund has none yet, so the sheet would have no rows.');
   const rows = names.length * profiles.length * choice.periods.length;
   if (rows > MAX_PROVENANCE_ROWS) {
-    throw new InputError(`That is ${rows.toLocaleString('en-US')} rows, more than ${MAX_PROVENANCE_ROWS.toLocaleString('en-US')}: choose fewer metrics or periods.`);
+    throw new InputError(
+      `That is ${rows.toLocaleString('en-US')} rows, more than ${MAX_PROVENANCE_ROWS.toLocaleString('en-US')}: choose fewer metrics or periods.`,
+    );
   }
   const pointsOf = sourcedSeries(ctx, directory);
   const valuesOf = (metric: Metric) => new Map([...pointsOf(metric)].map(([date, point]) => [date, point.value ?? null] as const));

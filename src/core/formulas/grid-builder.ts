@@ -12,7 +12,8 @@ import type { SheetCell } from './metric-formulas';
 export type FundMetricName = { name: string; companies: number; aggregate: 'last' | 'sum'; companyNames: string[] };
 
 /** Balances are read at a period's end (Cash at quarter end); anything else is taken as a flow and added up. */
-const BALANCE = /\b(cash|balance|headcount|head count|employees|fte|arr|mrr|recurring|customers|users|subscribers|runway|debt|assets|liabilities|equity|valuation|backlog|inventory)\b/i;
+const BALANCE =
+  /\b(cash|balance|headcount|head count|employees|fte|arr|mrr|recurring|customers|users|subscribers|runway|debt|assets|liabilities|equity|valuation|backlog|inventory)\b/i;
 
 /** What a quarter of a monthly metric of this name is, unless the person chooses otherwise. */
 function suggestedAggregate(name: string): 'last' | 'sum' {
@@ -98,14 +99,14 @@ export function choicePeriods(choice: Pick<GridChoice, 'periods' | 'startPeriod'
  * notation only).
  */
 export function gridFormula(choice: GridChoice): string {
-  if (!isUuid(choice.fundId)) throw new InputError('The fund\'s company id is not an id: give it in the Metrics tab.');
+  if (!isUuid(choice.fundId)) throw new InputError("The fund's company id is not an id: give it in the Metrics tab.");
   const names = cleanNames(choice.metricNames);
   if (choice.kind === 'metric') {
     if (names.length > 1) throw new InputError('PORTFOLIO_METRIC shows one metric: choose one name (or build the coverage of several).');
     // The aggregate is written with the name it belongs to ("Cash (last)"), not as an argument apart.
     return `=PORTFOLIO_METRIC(${text(namingAggregate(names[0]!, readAggregate(choice.aggregate)))}, ${row(choicePeriods(choice))}, ${text(choice.fundId)})`;
   }
-  if (!choice.startPeriod || !choice.endPeriod) throw new InputError('Give the coverage\'s start and end periods, like 2024-01 and 2024-06.');
+  if (!choice.startPeriod || !choice.endPeriod) throw new InputError("Give the coverage's start and end periods, like 2024-01 and 2024-06.");
   // Checked here too, so a wrong label is refused before a formula is written.
   coverageColumns(choice.startPeriod, choice.endPeriod);
   return `=PORTFOLIO_COVERAGE(${row(names)}, ${text(choice.startPeriod.trim())}, ${text(choice.endPeriod.trim())}, ${text(choice.fundId)}${aggregateArgument(choice)})`;

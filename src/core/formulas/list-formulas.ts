@@ -33,7 +33,8 @@ export function metrics(ctx: FormulaContext, companyArg: unknown, profileArg: un
   requireCompanyAccess(ctx, companyId);
   const rows = listMetricsCached(ctx, companyId, profileId).map((m) => [m.name, m.id, m.frequency, m.unit, m.portfolio_company_profile_id ?? '']);
   return listTable(['Name', 'Id', 'Frequency', 'Unit', 'Portfolio company profile id'], rows, () =>
-    profileId ? 'No metrics: this portfolio company has none in this fund.' : 'No metrics: this company has none yet.');
+    profileId ? 'No metrics: this portfolio company has none in this fund.' : 'No metrics: this company has none yet.',
+  );
 }
 
 /** The company id argument, once formulas here may read that company's data. */
@@ -46,14 +47,28 @@ function allowedCompany(ctx: FormulaContext, companyArg: unknown): string {
 export function contactLists(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
   const companyId = allowedCompany(ctx, companyArg);
   const lists = ctx.records.getOrLoad(`contact_lists:${companyId}`, () => ctx.client().contacts.listLists(companyId));
-  return listTable(['Name', 'Id'], lists.map((l) => [l.name, l.id]), () => 'No contact lists: this company has none yet.');
+  return listTable(
+    ['Name', 'Id'],
+    lists.map((l) => [l.name, l.id]),
+    () => 'No contact lists: this company has none yet.',
+  );
 }
 
 export function portfolioCompanies(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
   const rows = listProfilesCached(ctx, allowedCompany(ctx, companyArg)).map((p) => [
-    p.name, p.id, p.website_url ?? '', p.currency ?? '', p.fiscal_year_end_month ?? '', p.primary_contact_id ?? '', dateTime(p.created_at),
+    p.name,
+    p.id,
+    p.website_url ?? '',
+    p.currency ?? '',
+    p.fiscal_year_end_month ?? '',
+    p.primary_contact_id ?? '',
+    dateTime(p.created_at),
   ]);
-  return listTable(['Name', 'Id', 'Website', 'Currency', 'Fiscal year end month', 'Primary contact id', 'Created at'], rows, () => 'No portfolio companies: this fund has none yet.');
+  return listTable(
+    ['Name', 'Id', 'Website', 'Currency', 'Fiscal year end month', 'Primary contact id', 'Created at'],
+    rows,
+    () => 'No portfolio companies: this fund has none yet.',
+  );
 }
 
 export function portfolioProperties(ctx: FormulaContext, companyArg: unknown): SheetCell[][] {
@@ -74,13 +89,18 @@ export function readableValue(value: PortfolioPropertyValue['value'], dataType: 
 }
 
 export function portfolioPropertyValues(ctx: FormulaContext, profileArg: unknown, companyArg: unknown): SheetCell[][] {
-  const companyId = companyOrDefault(ctx, companyArg, 'The fund\'s company id');
+  const companyId = companyOrDefault(ctx, companyArg, "The fund's company id");
   const profileId = portfolioCompanyArg(ctx, profileArg, companyId).id;
   const properties = new Map(listPropertiesCached(ctx, companyId).map((p) => [p.id, p]));
   const values = ctx.records.getOrLoad(`property_values:${profileId}`, () => ctx.client().portfolio.listValues(profileId));
   const rows = values.map((v) => {
     const property = properties.get(v.portfolio_property_id);
-    return [property?.name ?? v.portfolio_property_id, readableValue(v.value, property?.data_type, ctx.timeZone, ctx.formatDate), property?.data_type ?? '', v.portfolio_property_id];
+    return [
+      property?.name ?? v.portfolio_property_id,
+      readableValue(v.value, property?.data_type, ctx.timeZone, ctx.formatDate),
+      property?.data_type ?? '',
+      v.portfolio_property_id,
+    ];
   });
   return listTable(['Property', 'Value', 'Data type', 'Property id'], rows, () => 'No property values: none is set for this portfolio company yet.');
 }
@@ -90,7 +110,11 @@ export function portfolioPropertyOptions(ctx: FormulaContext, propertyArg: unkno
   const label = optionalText(labelArg, 'The label');
   requirePropertyAccess(ctx, propertyId);
   const options = ctx.records.getOrLoad(`options:${propertyId}:${label ?? ''}`, () => ctx.client().portfolio.listOptions(propertyId, label));
-  return listTable(['Label', 'Id'], options.map((o) => [o.label, o.id]), () => whyNoOptions(ctx, propertyId, label));
+  return listTable(
+    ['Label', 'Id'],
+    options.map((o) => [o.label, o.id]),
+    () => whyNoOptions(ctx, propertyId, label),
+  );
 }
 
 const OPTION_TYPES = ['select', 'multiselect'];
@@ -108,19 +132,25 @@ function whyNoOptions(ctx: FormulaContext, propertyId: string, label: string | u
   }
   if (label !== undefined) return `No options: ${property ? `"${property.name}" has` : 'the property has'} no option labelled "${label}".`;
   if (property) return `No options: "${property.name}" is a ${property.data_type} property with no options yet.`;
-  return 'No options: only select and multiselect properties have options, and this property has none (choose its fund as the default company in the add-in\'s settings to see its name and data type).';
+  return "No options: only select and multiselect properties have options, and this property has none (choose its fund as the default company in the add-in's settings to see its name and data type).";
 }
 
 export function portfolioNotes(ctx: FormulaContext, profileArg: unknown): SheetCell[][] {
   const profileId = portfolioCompanyArg(ctx, profileArg, undefined).id;
   const notes = ctx.records.getOrLoad(`portfolio_notes:${profileId}`, () => ctx.client().portfolio.listNotes(profileId));
-  return listTable(['Name', 'Content', 'Created at', 'Id'], notes.map((n) => [n.name ?? '', n.content ?? '', dateTime(n.created_at), String(n.id ?? '')]), () => 'No portfolio notes: this portfolio company has none yet.');
+  return listTable(
+    ['Name', 'Content', 'Created at', 'Id'],
+    notes.map((n) => [n.name ?? '', n.content ?? '', dateTime(n.created_at), String(n.id ?? '')]),
+    () => 'No portfolio notes: this portfolio company has none yet.',
+  );
 }
 
 /** 403 on a portfolio list usually means a startup company: say so rather than "no access". */
 export function explainPortfolioForbidden(error: unknown): unknown {
   if (error instanceof ApiError && error.code === 'forbidden' && error.about.startsWith('portfolio_')) {
-    return new InputError('This token cannot read that fund\'s portfolio: portfolio data exists only for investor (fund) companies the token can access. Check the company id.');
+    return new InputError(
+      "This token cannot read that fund's portfolio: portfolio data exists only for investor (fund) companies the token can access. Check the company id.",
+    );
   }
   return error;
 }

@@ -5,7 +5,20 @@ import type { DataPoint, Metric } from '../api/types';
 import { parseTableOptions, shapeSeries, toCell, type Cell, type TableOptions } from '../sheets/metric-table';
 import { sourceCells } from '../sheets/source-cells';
 import { aggregate, AGGREGATE_CHOICES, readAggregate, type Aggregate } from '../sheets/period-aggregate';
-import { addDays, frequencyMonths, inferPeriods, MONTH_NAMES, parsePeriodLabel, periodLabel, yearAsLabel, periodStart, periodStartsInWords, periodStartsWithin, SPAN_MONTHS, type LabelledPeriod } from '../sheets/periods';
+import {
+  addDays,
+  frequencyMonths,
+  inferPeriods,
+  MONTH_NAMES,
+  parsePeriodLabel,
+  periodLabel,
+  yearAsLabel,
+  periodStart,
+  periodStartsInWords,
+  periodStartsWithin,
+  SPAN_MONTHS,
+  type LabelledPeriod,
+} from '../sheets/periods';
 import { MAX_COMPANIONS, seriesKey } from '../series/series-cache';
 import { midnightIn, midnightMaker } from '../sheets/time-zone';
 import { isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
@@ -20,11 +33,22 @@ export type SheetCell = Cell | Date | boolean;
  * The data points of the ids over the range, cached or else fetched (all pages). A series with sources
  * is cached apart, so cells that show none never pay for include_source's larger answers.
  */
-export function loadPoints(ctx: FormulaContext, ids: readonly string[], start?: string, end?: string, excludeBlank = false, includeSource = false): DataPoint[] {
-  return ctx.series.getOrLoad(seriesKey({ ids, start, end, excludeBlank, includeSource }), () => {
-    const client = ctx.client();
-    return client.dataPoints.list(ids, { startDate: start, endDate: end, excludeBlank, includeSource, beforeRemainingPages: deadlineGuard(client) });
-  }, ids);
+export function loadPoints(
+  ctx: FormulaContext,
+  ids: readonly string[],
+  start?: string,
+  end?: string,
+  excludeBlank = false,
+  includeSource = false,
+): DataPoint[] {
+  return ctx.series.getOrLoad(
+    seriesKey({ ids, start, end, excludeBlank, includeSource }),
+    () => {
+      const client = ctx.client();
+      return client.dataPoints.list(ids, { startDate: start, endDate: end, excludeBlank, includeSource, beforeRemainingPages: deadlineGuard(client) });
+    },
+    ids,
+  );
 }
 
 /** Each series' values by date, made once per points array (the cache hands every cell the same one). */
@@ -53,16 +77,21 @@ export function loadWholeSeries(
   metricId: string,
   companions: SeriesCompanions = { ids: () => sheetCompanions(ctx), max: MAX_COMPANIONS },
 ): Map<string, string | null> {
-  const points = ctx.series.getOrLoadWhole(metricId, (ids) => {
-    const client = ctx.client();
-    const guard = deadlineGuard(client);
-    return client.dataPoints.list(ids, {
-      beforeRemainingPages: (meta, firstPageMs) => {
-        if (ids.length > 1 && meta.total_pages > MAX_PREFETCH_PAGES) throw new InputError(`${meta.total_pages} pages are too many to fetch along.`);
-        guard(meta, firstPageMs);
-      },
-    });
-  }, companions.ids, companions.max);
+  const points = ctx.series.getOrLoadWhole(
+    metricId,
+    (ids) => {
+      const client = ctx.client();
+      const guard = deadlineGuard(client);
+      return client.dataPoints.list(ids, {
+        beforeRemainingPages: (meta, firstPageMs) => {
+          if (ids.length > 1 && meta.total_pages > MAX_PREFETCH_PAGES) throw new InputError(`${meta.total_pages} pages are too many to fetch along.`);
+          guard(meta, firstPageMs);
+        },
+      });
+    },
+    companions.ids,
+    companions.max,
+  );
   let byDate = byDateOf.get(points);
   if (!byDate) byDateOf.set(points, (byDate = new Map(points.map((point) => [point.date, point.value ?? null]))));
   return byDate;
@@ -91,7 +120,13 @@ export function metricValues(ctx: FormulaContext, metricIdArg: unknown, startArg
 
 /** METRIC_VALUES' array from its points, shared with snapshots so they hold what the formula would show. */
 export function metricValuesCells(
-  points: readonly DataPoint[], ids: readonly string[], names: readonly string[], options: TableOptions, timeZone: string, start?: string, end?: string,
+  points: readonly DataPoint[],
+  ids: readonly string[],
+  names: readonly string[],
+  options: TableOptions,
+  timeZone: string,
+  start?: string,
+  end?: string,
   /** Finds midnights where Intl does not know the zone (docs/platform.md). */
   formatDate?: DateFormatter,
 ): SheetCell[][] {
@@ -142,7 +177,8 @@ function ownLabelExample(period: PeriodCell, frequency: string): string {
 /** For a date with no point: say so when the date cannot start a period of this metric, else it is simply blank. */
 export function requirePeriodStart(metric: Metric, start: string): void {
   const expected = periodStart(start, metric.frequency);
-  if (expected && expected !== start) throw new InputError(`${start} does not start a ${metric.frequency} period of "${metric.name}": its period starts on ${expected}.`);
+  if (expected && expected !== start)
+    throw new InputError(`${start} does not start a ${metric.frequency} period of "${metric.name}": its period starts on ${expected}.`);
 }
 
 /**
@@ -195,7 +231,13 @@ export function periodDates(ctx: FormulaContext, metric: Metric, periodArg: unkn
  * One value of an allowed metric for a period. `seriesOf` (its whole series by date) is called only once
  * the period has been read, so a label that cannot be read costs no request.
  */
-export function valueOfMetric(ctx: FormulaContext, metric: Metric, periodArg: unknown, how: Aggregate | undefined, seriesOf: () => Map<string, string | null>): SheetCell {
+export function valueOfMetric(
+  ctx: FormulaContext,
+  metric: Metric,
+  periodArg: unknown,
+  how: Aggregate | undefined,
+  seriesOf: () => Map<string, string | null>,
+): SheetCell {
   // Read once: after a fetch the cache hands back its own copy of the series, whose by-date map is built anew.
   let read: Map<string, string | null> | undefined;
   const whole = (): Map<string, string | null> => (read ??= seriesOf());
@@ -216,12 +258,19 @@ export function valueOfMetric(ctx: FormulaContext, metric: Metric, periodArg: un
   }
   // The whole series holds every period inside the label's: no request beyond a single value's.
   const series = whole();
-  return aggregate(how, dates.map((date) => ({ date, value: series.get(date) })));
+  return aggregate(
+    how,
+    dates.map((date) => ({ date, value: series.get(date) })),
+  );
 }
 
 /** A period holding several of a metric's values, and no aggregate to combine them: the fund's cells say so as text. */
 export class AggregateNeededError extends InputError {
-  constructor(message: string, readonly values: number, readonly frequency: string) {
+  constructor(
+    message: string,
+    readonly values: number,
+    readonly frequency: string,
+  ) {
     super(message);
   }
 }
@@ -250,7 +299,13 @@ export function metricValue(ctx: FormulaContext, metricIdArg: unknown, periodArg
 export function metricLatest(ctx: FormulaContext, metricIdArg: unknown, asOfArg: unknown, optionsArg: unknown): SheetCell | SheetCell[][] {
   const id = readId(metricIdArg, 'The metric id');
   const asOf = optionalDate(ctx, asOfArg, 'The as-of date') ?? ctx.formatDate(new Date(ctx.now()), ctx.timeZone);
-  const options = typeof optionsArg === 'string' ? optionsArg.toLowerCase().split(/[\s,;]+/).filter(Boolean) : [];
+  const options =
+    typeof optionsArg === 'string'
+      ? optionsArg
+          .toLowerCase()
+          .split(/[\s,;]+/)
+          .filter(Boolean)
+      : [];
   for (const word of options) if (word !== 'with_date') throw new InputError(`Unknown option "${word}". Known option: with_date.`);
   requireMetricAccess(ctx, [id]);
   const series = loadWholeSeries(ctx, id);

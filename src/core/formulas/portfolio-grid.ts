@@ -7,13 +7,36 @@ import { InputError } from '../errors';
 import type { Metric, PortfolioCompanyProfile } from '../api/types';
 import { didYouMean } from '../sheets/nearest-names';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
-import { addDays, nextPeriodStart, parsePeriodLabel, periodLabel, periodStart, yearAsLabel, periodStartsWithin, type LabelledPeriod, type LabelSpan } from '../sheets/periods';
+import {
+  addDays,
+  nextPeriodStart,
+  parsePeriodLabel,
+  periodLabel,
+  periodStart,
+  yearAsLabel,
+  periodStartsWithin,
+  type LabelledPeriod,
+  type LabelSpan,
+} from '../sheets/periods';
 import { argumentGrid, isBlank, nonBlankCells } from './arguments';
 import { requireCompanyAccess, requireProfileAccess } from './formula-access';
 import type { FormulaContext } from './formula-context';
 import { listProfilesAndMetricsCached, listProfilesCached } from './metric-directory';
 import { AggregateNeededError, loadPoints, loadWholeSeries, valueOfMetric, type SheetCell } from './metric-formulas';
-import { aggregateOf, ambiguousText, companyLabels, needsAggregateText, noMetricText, readCompanyLabel, readNamedMetric, UNIT_HEADER, unitsSummaryText, unitText, withAggregate, type NamedMetric } from './fund-cells';
+import {
+  aggregateOf,
+  ambiguousText,
+  companyLabels,
+  needsAggregateText,
+  noMetricText,
+  readCompanyLabel,
+  readNamedMetric,
+  UNIT_HEADER,
+  unitsSummaryText,
+  unitText,
+  withAggregate,
+  type NamedMetric,
+} from './fund-cells';
 import { isUuid } from '../validate/uuid';
 import { MAX_FUND_COMPANIONS } from '../series/series-cache';
 
@@ -49,7 +72,10 @@ export function fundOrDefault(ctx: FormulaContext, value: unknown): string {
   if (!isBlank(value)) {
     if (Array.isArray(value)) throw new InputError("The fund's company id must be one cell, not a range.");
     const text = String(value).trim();
-    if (!isUuid(text)) throw new InputError(`The fund's company id "${String(value).trim().slice(0, 60)}" is not an id: give the fund's id, or leave it out for the default company.`);
+    if (!isUuid(text))
+      throw new InputError(
+        `The fund's company id "${String(value).trim().slice(0, 60)}" is not an id: give the fund's id, or leave it out for the default company.`,
+      );
     return text;
   }
   if (ctx.defaultCompanyId) return ctx.defaultCompanyId;
@@ -70,7 +96,7 @@ export function portfolioCompanyArg(ctx: FormulaContext, value: unknown, fundId:
 
 /** A portfolio company given by profile id or by name (trimmed, without regard to case). */
 export function findCompany(directory: Pick<FundDirectory, 'fundId' | 'profiles'>, value: unknown): PortfolioCompanyProfile {
-  if (isBlank(value)) throw new InputError('The company is missing: give a portfolio company\'s name or profile id.');
+  if (isBlank(value)) throw new InputError("The company is missing: give a portfolio company's name or profile id.");
   if (Array.isArray(value)) throw new InputError('The company must be one cell here, not a range.');
   const text = String(value).trim();
   const byId = directory.profiles.find((p) => p.id.toLowerCase() === text.toLowerCase());
@@ -79,7 +105,10 @@ export function findCompany(directory: Pick<FundDirectory, 'fundId' | 'profiles'
   const labelled = readCompanyLabel(text);
   if (labelled) {
     const profile = directory.profiles.find((p) => p.id.toLowerCase() === labelled.profileId);
-    if (!profile) throw new InputError(`No portfolio company of fund ${directory.fundId} has the profile id ${labelled.profileId} given in "${text}" (=PORTFOLIO_COMPANIES lists them).`);
+    if (!profile)
+      throw new InputError(
+        `No portfolio company of fund ${directory.fundId} has the profile id ${labelled.profileId} given in "${text}" (=PORTFOLIO_COMPANIES lists them).`,
+      );
     if (normalName(profile.name) !== normalName(labelled.name)) {
       throw new InputError(`The profile id in "${text}" is that of "${profile.name.trim()}", not of "${labelled.name}": correct the name or the id.`);
     }
@@ -89,9 +118,18 @@ export function findCompany(directory: Pick<FundDirectory, 'fundId' | 'profiles'
   if (named.length === 1) return named[0]!;
   if (named.length > 1) {
     const labels = companyLabels(named);
-    throw new InputError(`${named.length} portfolio companies of fund ${directory.fundId} are named "${text}": give the one you mean as ${named.map((p) => `"${labels.get(p.id.toLowerCase())}"`).join(' or ')} (or its profile id).`);
+    throw new InputError(
+      `${named.length} portfolio companies of fund ${directory.fundId} are named "${text}": give the one you mean as ${named.map((p) => `"${labels.get(p.id.toLowerCase())}"`).join(' or ')} (or its profile id).`,
+    );
   }
-  throw new InputError(`No portfolio company named "${text}" in fund ${directory.fundId}${didYouMean(text, directory.profiles.map((p) => p.name)) || ', nor with that profile id (=PORTFOLIO_COMPANIES lists them).'}`);
+  throw new InputError(
+    `No portfolio company named "${text}" in fund ${directory.fundId}${
+      didYouMean(
+        text,
+        directory.profiles.map((p) => p.name),
+      ) || ', nor with that profile id (=PORTFOLIO_COMPANIES lists them).'
+    }`,
+  );
 }
 
 /** The metric names, as spelt, of companies' entries in FundDirectory.metrics (name key → metrics). */
@@ -105,7 +143,9 @@ export function requireMetricNameInFund(directory: FundDirectory, name: string):
   if ([...directory.metrics.values()].some((byName) => byName.has(key))) return;
   if (directory.profiles.length === 0) return;
   const near = didYouMean(name, spelledNames(directory.metrics.values()));
-  throw new InputError(`No metric named "${name.trim()}" in fund ${directory.fundId}${near || ': none of its companies has a metric of that name (=METRICS lists them).'}`);
+  throw new InputError(
+    `No metric named "${name.trim()}" in fund ${directory.fundId}${near || ': none of its companies has a metric of that name (=METRICS lists them).'}`,
+  );
 }
 
 const REPORTED = 'reported';
@@ -184,7 +224,13 @@ function loadSeriesOf(ctx: FormulaContext, metrics: ReadonlyArray<Metric | strin
 /** Each company's metric of each name (or why it has none), and their series in one read. */
 function metricsNamed(ctx: FormulaContext, directory: FundDirectory, names: readonly NamedMetric[]) {
   const pairs = directory.profiles.flatMap((profile) => names.map((named) => ({ profile, named, resolved: resolveMetric(directory, profile, named.name) })));
-  return { pairs, series: loadSeriesOf(ctx, pairs.map(({ resolved }) => ('metric' in resolved ? resolved.metric : undefined))) };
+  return {
+    pairs,
+    series: loadSeriesOf(
+      ctx,
+      pairs.map(({ resolved }) => ('metric' in resolved ? resolved.metric : undefined)),
+    ),
+  };
 }
 
 /**
@@ -205,7 +251,13 @@ export function orMessage<T>(value: () => T): T | string {
  * cell by cell; a column of companies against a row of periods (or of names) fills a grid. Each cell is what
  * fund-cells.ts says: a number, empty, or a text that SUM skips; the aggregate is the name's own ("Cash (last)").
  */
-export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg: unknown, periodArg: unknown, aggregateArg?: unknown): SheetCell | SheetCell[][] {
+export function portfolioValue(
+  ctx: FormulaContext,
+  companyArg: unknown,
+  nameArg: unknown,
+  periodArg: unknown,
+  aggregateArg?: unknown,
+): SheetCell | SheetCell[][] {
   const apart = readAggregate(aggregateArg);
   const directory = fundDirectory(ctx, fundOrDefault(ctx, undefined));
   if (![companyArg, nameArg, periodArg].some(Array.isArray)) {
@@ -217,26 +269,36 @@ export function portfolioValue(ctx: FormulaContext, companyArg: unknown, nameArg
     // cells ask for next, from the directory in hand: no other cell is read.
     if (isUnitHeader(periodArg)) return unitOf(resolveMetric(directory, company, named.name));
     return valueCell(resolveMetric(directory, company, named.name), named, (metric) =>
-      valueOfMetric(ctx, metric, periodArg, how, () => loadWholeSeries(ctx, metric.id, { ids: () => sameNameMetricIds(directory, named.name), max: MAX_FUND_COMPANIONS })));
+      valueOfMetric(ctx, metric, periodArg, how, () =>
+        loadWholeSeries(ctx, metric.id, { ids: () => sameNameMetricIds(directory, named.name), max: MAX_FUND_COMPANIONS }),
+      ),
+    );
   }
   const cells = argumentGrid(
     [companyArg, nameArg, periodArg],
     'With two ranges, give the companies as a column and either the periods or the metric names as a row (with one period for names, one name for periods).',
   );
   // Resolve every name first, so the series come in one read; a blank cell is blank.
-  const resolved = cells.map((row) => row.map(([company, name, period]) => {
-    if (isBlank(company) || isBlank(name) || isBlank(period)) return undefined;
-    const profile = findCompany(directory, company);
-    const named = readFundMetricName(directory, name, 'The metric name');
-    return { named, how: aggregateOf(named, apart), resolved: resolveMetric(directory, profile, named.name), period };
-  }));
-  const series = loadSeriesOf(ctx, resolved.flat().map((cell) => (cell && !isUnitHeader(cell.period) && 'metric' in cell.resolved ? cell.resolved.metric : undefined)));
+  const resolved = cells.map((row) =>
+    row.map(([company, name, period]) => {
+      if (isBlank(company) || isBlank(name) || isBlank(period)) return undefined;
+      const profile = findCompany(directory, company);
+      const named = readFundMetricName(directory, name, 'The metric name');
+      return { named, how: aggregateOf(named, apart), resolved: resolveMetric(directory, profile, named.name), period };
+    }),
+  );
+  const series = loadSeriesOf(
+    ctx,
+    resolved.flat().map((cell) => (cell && !isUnitHeader(cell.period) && 'metric' in cell.resolved ? cell.resolved.metric : undefined)),
+  );
   // A period a company's fiscal year cannot divide is that company's cell's sentence, not the whole grid's error.
-  return resolved.map((row) => row.map((cell) => {
-    if (cell === undefined) return '';
-    if (isUnitHeader(cell.period)) return unitOf(cell.resolved);
-    return orMessage(() => valueCell(cell.resolved, cell.named, (metric) => valueOfMetric(ctx, metric, cell.period, cell.how, () => series(metric))));
-  }));
+  return resolved.map((row) =>
+    row.map((cell) => {
+      if (cell === undefined) return '';
+      if (isUnitHeader(cell.period)) return unitOf(cell.resolved);
+      return orMessage(() => valueCell(cell.resolved, cell.named, (metric) => valueOfMetric(ctx, metric, cell.period, cell.how, () => series(metric))));
+    }),
+  );
 }
 
 /**
@@ -295,7 +357,8 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
   const table: SheetCell[][] = [['Company', ...periods.map(header), UNIT_HEADER]];
   const units = rows.map(({ resolved }) => unitOf(resolved));
   rows.forEach(({ profile, resolved }, r) => {
-    const cell = (period: unknown): SheetCell => orMessage(() => valueCell(resolved, named, (metric) => valueOfMetric(ctx, metric, period, how, () => series(metric))));
+    const cell = (period: unknown): SheetCell =>
+      orMessage(() => valueCell(resolved, named, (metric) => valueOfMetric(ctx, metric, period, how, () => series(metric))));
     table.push([labels.get(profile.id.toLowerCase())!, ...periods.map(cell), units[r]!]);
   });
   if (directory.profiles.length === 0) {
@@ -303,7 +366,11 @@ export function portfolioMetric(ctx: FormulaContext, nameArg: unknown, periodsAr
     return table;
   }
   const body = table.slice(1);
-  table.push([COVERED_LABEL, ...periods.map((_, p) => `${body.filter((row) => typeof row[p + 1] === 'number').length} of ${body.length}`), unitsSummaryText(units)]);
+  table.push([
+    COVERED_LABEL,
+    ...periods.map((_, p) => `${body.filter((row) => typeof row[p + 1] === 'number').length} of ${body.length}`),
+    unitsSummaryText(units),
+  ]);
   return table;
 }
 
@@ -319,7 +386,7 @@ function unitOf(resolved: Resolved): string {
  * different units. Reads listings only, no values.
  */
 export function portfolioUnit(ctx: FormulaContext, companyArg: unknown, nameArg: unknown): SheetCell | SheetCell[][] {
-  if (Array.isArray(nameArg)) throw new InputError('The metric name must be one cell here, not a range: the unit column is one metric\'s.');
+  if (Array.isArray(nameArg)) throw new InputError("The metric name must be one cell here, not a range: the unit column is one metric's.");
   const directory = fundDirectory(ctx, fundOrDefault(ctx, undefined));
   const named = readFundMetricName(directory, nameArg, 'The metric name');
   const unitIn = (cell: unknown): string => unitOf(resolveMetric(directory, findCompany(directory, cell), named.name));
@@ -340,7 +407,9 @@ function isCoveredLine(cell: unknown): boolean {
  */
 export function portfolioMetricUnits(directory: FundDirectory, name: string): Array<string | undefined> {
   const { name: plain } = readNamedMetric(name, isFundMetricName(directory));
-  return directory.profiles.map((profile) => resolveMetric(directory, profile, plain)).map((resolved) => ('metric' in resolved ? resolved.metric.unit : undefined));
+  return directory.profiles
+    .map((profile) => resolveMetric(directory, profile, plain))
+    .map((resolved) => ('metric' in resolved ? resolved.metric.unit : undefined));
 }
 
 type Column = Pick<LabelledPeriod, 'start' | 'end'> & { label: string };
@@ -352,13 +421,17 @@ export function coverageColumns(startArg: unknown, endArg: unknown): Column[] {
   const read = (cell: unknown, what: string) => {
     const value = yearAsLabel(cell);
     if (typeof value !== 'string' || isBlank(value)) throw new InputError(`${what} must be a calendar label like 2024-01, 2024-Q1 or 2024.`);
-    if (/FY/i.test(value)) throw new InputError(`${what} "${value.trim()}" is a fiscal label: coverage columns are calendar periods shared by every company, so give a label like 2024-Q1.`);
+    if (/FY/i.test(value))
+      throw new InputError(
+        `${what} "${value.trim()}" is a fiscal label: coverage columns are calendar periods shared by every company, so give a label like 2024-Q1.`,
+      );
     return parsePeriodLabel(value.trim(), null);
   };
   const first = read(startArg, 'The start period');
   const last = read(endArg, 'The end period');
   const frequency = SPAN_FREQUENCY[first.span];
-  if (frequency === undefined) throw new InputError(`The start period must be a month, quarter or year label like 2024-01, 2024-Q1 or 2024, not ${first.description}.`);
+  if (frequency === undefined)
+    throw new InputError(`The start period must be a month, quarter or year label like 2024-01, 2024-Q1 or 2024, not ${first.description}.`);
   if (last.span !== first.span) throw new InputError(`The start and end periods must be of one length: ${first.description} and ${last.description}.`);
   if (last.start < first.start) throw new InputError(`The end period ${String(endArg).trim()} is before the start period ${String(startArg).trim()}.`);
   const columns: Column[] = [];
@@ -391,7 +464,14 @@ export const COVERAGE_COUNTS = ['Reported', 'Blank', 'No such metric', 'Ambiguou
  * of the name is "ambiguous name", its own kind) and the row's counts; one "All metrics" row per company with how many it reported
  * per period and its counts; then one "All companies" row per status with its counts per period and total.
  */
-export function portfolioCoverage(ctx: FormulaContext, namesArg: unknown, startArg: unknown, endArg: unknown, fundArg: unknown, aggregateArg?: unknown): SheetCell[][] {
+export function portfolioCoverage(
+  ctx: FormulaContext,
+  namesArg: unknown,
+  startArg: unknown,
+  endArg: unknown,
+  fundArg: unknown,
+  aggregateArg?: unknown,
+): SheetCell[][] {
   readNames(namesArg);
   const columns = coverageColumns(startArg, endArg);
   const apart = readAggregate(aggregateArg);
@@ -399,7 +479,9 @@ export function portfolioCoverage(ctx: FormulaContext, namesArg: unknown, startA
   const names = nonBlankCells(namesArg).map((cell) => readFundMetricName(directory, cell, 'A metric name'));
   const { pairs, series } = metricsNamed(ctx, directory, names);
   // A status is a reporting rule, not a value: the call's aggregate serves the names that name none.
-  const statuses = pairs.map(({ named, resolved }) => columns.map((column) => ('metric' in resolved ? status(resolved.metric, series(resolved.metric), column, named.aggregate ?? apart) : resolved.status)));
+  const statuses = pairs.map(({ named, resolved }) =>
+    columns.map((column) => ('metric' in resolved ? status(resolved.metric, series(resolved.metric), column, named.aggregate ?? apart) : resolved.status)),
+  );
   const count = (cells: readonly string[], what: string) => cells.filter((cell) => cell === what).length;
   const counts = (cells: readonly string[]) => STATUSES.map((what) => count(cells, what));
   const column = (rows: readonly string[][], c: number) => rows.map((row) => row[c]!);
@@ -413,7 +495,12 @@ export function portfolioCoverage(ctx: FormulaContext, namesArg: unknown, startA
   });
   const every = statuses.flat();
   for (const what of STATUSES) {
-    table.push(['All companies', what, ...columns.map((_, c) => count(column(statuses, c), what)), ...STATUSES.map((other) => (other === what ? count(every, what) : ''))]);
+    table.push([
+      'All companies',
+      what,
+      ...columns.map((_, c) => count(column(statuses, c), what)),
+      ...STATUSES.map((other) => (other === what ? count(every, what) : '')),
+    ]);
   }
   if (directory.profiles.length === 0) table.push([NO_COMPANIES, '', ...columns.map(() => ''), ...STATUSES.map(() => '')]);
   return table;

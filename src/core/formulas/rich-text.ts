@@ -28,11 +28,13 @@ export function richTextToPlain(html: string): string {
     .replace(/<\/(p|div|h[1-6]|li|ul|ol|blockquote|pre|tr)\s*>/gi, '\n')
     .replace(/<(p|div|h[1-6]|ul|ol|blockquote|pre|tr)\b[^>]*>/gi, '\n')
     .replace(/<[^>]*>/g, '');
-  return decodeEntities(text)
-    .split('\n')
-    .map((line) => line.replace(/[ \t]+/g, ' ').trim())
-    .join('\n')
-    // Block ends and starts both break the line: one break between blocks, not a blank line.
-    .replace(/\n{2,}/g, '\n')
-    .trim();
+  return (
+    decodeEntities(text)
+      .split('\n')
+      .map((line) => line.replace(/[ \t]+/g, ' ').trim())
+      .join('\n')
+      // Block ends and starts both break the line: one break between blocks, not a blank line.
+      .replace(/\n{2,}/g, '\n')
+      .trim()
+  );
 }

@@ -1,7 +1,21 @@
 // What a failed request means for a job that writes (an export, an audit push, an import), in four
 // kinds: retry later (wait), refused, unknown whether stored, stop.
 
-import { ApiError, ConfigError, dailyQuotaOf, FetchRefusedError, InputError, ListChangedError, NetworkError, OutOfTimeError, PermissionMissingError, RateLimitedError, shortReason, userSentence, type ReasonSubject } from '../errors';
+import {
+  ApiError,
+  ConfigError,
+  dailyQuotaOf,
+  FetchRefusedError,
+  InputError,
+  ListChangedError,
+  NetworkError,
+  OutOfTimeError,
+  PermissionMissingError,
+  RateLimitedError,
+  shortReason,
+  userSentence,
+  type ReasonSubject,
+} from '../errors';
 import type { WaveFailureEffect } from './wave-step';
 
 /** `build`: the audit build's reads (GETs), which, like a PUT, are safe to send again. */
@@ -59,9 +73,13 @@ export function worseFailure(a: Failure | undefined, b: Failure): Failure {
 /** A wave's failure for a PUT job, whose unknown outcomes are safe to send again next step. */
 export function waveEffect(failure: Failure): WaveFailureEffect {
   switch (failure.kind) {
-    case 'stop': return { kind: 'pause', message: failure.message };
-    case 'refused': return { kind: 'none' };
-    case 'unknown': return { kind: 'transient', message: failure.message };
-    case 'wait': return failure;
+    case 'stop':
+      return { kind: 'pause', message: failure.message };
+    case 'refused':
+      return { kind: 'none' };
+    case 'unknown':
+      return { kind: 'transient', message: failure.message };
+    case 'wait':
+      return failure;
   }
 }

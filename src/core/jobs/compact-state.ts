@@ -4,7 +4,10 @@
 import type { RateLimitState } from './rate-limit-state';
 
 /** Distinct reasons, and item index → index into them, for the items `reasonOf` gives one. */
-export function indexReasons<T>(items: readonly T[], reasonOf: (item: T, index: number) => string | undefined): { reasons: string[]; reasonOf: Record<string, number> } {
+export function indexReasons<T>(
+  items: readonly T[],
+  reasonOf: (item: T, index: number) => string | undefined,
+): { reasons: string[]; reasonOf: Record<string, number> } {
   const reasons: string[] = [];
   const at = new Map<string, number>();
   const byItem: Record<string, number> = {};
@@ -24,12 +27,10 @@ export function indexReasons<T>(items: readonly T[], reasonOf: (item: T, index: 
 type JobFields = Pick<RateLimitState, 'problem' | 'notBefore' | 'rateLimitedSince' | 'retry'>;
 
 /** What a compact push or import record starts with; only items no longer pending keep their reasons. */
-export function compactRecord<S extends { companyId: string; status: RateLimitState['status']; counters: object }, T extends { outcome: string; reason?: string }>(
-  state: S,
-  items: readonly T[],
-  fingerprint: string,
-  codes: string,
-) {
+export function compactRecord<
+  S extends { companyId: string; status: RateLimitState['status']; counters: object },
+  T extends { outcome: string; reason?: string },
+>(state: S, items: readonly T[], fingerprint: string, codes: string) {
   return {
     version: 2 as const,
     companyId: state.companyId,
@@ -56,7 +57,7 @@ export function carryJobFields(from: JobFields, to: JobFields): void {
 /** Ascending indexes as runs "start+length" in base 36 joined by ',': a long run of rows costs a few characters. */
 export function encodeRuns(indexes: readonly number[]): string {
   const runs: string[] = [];
-  for (let i = 0; i < indexes.length;) {
+  for (let i = 0; i < indexes.length; ) {
     const start = indexes[i]!;
     let length = 1;
     while (indexes[i + length] === start + length) length++;

@@ -95,13 +95,17 @@ export class PiecedStore {
   put(key: string, value: string, beforeWrite?: (bytes: number) => { replaceFirst: boolean } | void): void {
     const bytes = utf8Bytes(value);
     if (bytes > JOB_MAX_BYTES) {
-      throw new InputError(`This job's state needs ${Math.ceil(bytes / 1024)} KB, more than the ${JOB_MAX_BYTES / 1024} KB it may keep in your Apps Script properties. Split the range and run it in parts.`);
+      throw new InputError(
+        `This job's state needs ${Math.ceil(bytes / 1024)} KB, more than the ${JOB_MAX_BYTES / 1024} KB it may keep in your Apps Script properties. Split the range and run it in parts.`,
+      );
     }
     const old = parseManifest(this.properties.getProperty(key));
     const pieces = value === '' ? [] : splitByBytes(value, PIECE_BYTES);
     const manifest: Manifest = { g: this.newGeneration(), n: pieces.length };
     const written: Record<string, string> = Object.fromEntries(pieces.map((piece, i) => [pieceKey(key, manifest, i), piece]));
-    const room = beforeWrite?.(Object.entries(written).reduce((sum, [k, piece]) => sum + utf8Bytes(k) + utf8Bytes(piece), utf8Bytes(key) + utf8Bytes(JSON.stringify(manifest))));
+    const room = beforeWrite?.(
+      Object.entries(written).reduce((sum, [k, piece]) => sum + utf8Bytes(k) + utf8Bytes(piece), utf8Bytes(key) + utf8Bytes(JSON.stringify(manifest))),
+    );
     if (old && room?.replaceFirst) {
       this.properties.deleteProperty(key);
       this.removePieces(key, old);

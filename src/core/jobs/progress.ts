@@ -48,7 +48,8 @@ export function outcomeParts<O extends string>(
     const n = formatCount(count);
     const own = phrase?.(outcome, n);
     if (own) parts.push(own);
-    else if (outcome === 'pending') parts.push(state.status === 'cancelled' || state.status === 'paused' ? `${n} not sent (${noun} ${state.status})` : `${n} not sent yet`);
+    else if (outcome === 'pending')
+      parts.push(state.status === 'cancelled' || state.status === 'paused' ? `${n} not sent (${noun} ${state.status})` : `${n} not sent yet`);
     else parts.push(`${n} ${outcome}`);
   }
   return parts;

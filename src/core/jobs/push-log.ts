@@ -49,7 +49,17 @@ export function fitValue(text: string | null, push: string, journal: string): st
 
 /** A row as the sheet holds it, in PUSHES_HEADER's order; `journal` names the sheet that keeps values too long for a cell. */
 export function pushLogCells(row: PushLogRow, journal = 'journal'): Array<Date | string | null> {
-  const texts = [row.who || null, row.kind, row.what, row.period || null, fitValue(row.oldValue, row.push, journal), fitValue(row.newValue, row.push, journal), row.outcome, row.cell, row.push].map(keepApostrophe);
+  const texts = [
+    row.who || null,
+    row.kind,
+    row.what,
+    row.period || null,
+    fitValue(row.oldValue, row.push, journal),
+    fitValue(row.newValue, row.push, journal),
+    row.outcome,
+    row.cell,
+    row.push,
+  ].map(keepApostrophe);
   return [new Date(row.time), ...texts];
 }
 
@@ -58,7 +68,7 @@ export function pushLogCells(row: PushLogRow, journal = 'journal'): Array<Date |
  * ('Portfolio audit'!D7, a value typed as 'quoted) is shown as it is.
  */
 function keepApostrophe(text: string | null): string | null {
-  return text !== null && text.startsWith("'") ? `'${text}` : text;
+  return text?.startsWith("'") ? `'${text}` : text;
 }
 
 /** Items that settled between two reports of the same job (items in the same order): pending before, anything else after. */

@@ -22,7 +22,6 @@ export type RateLimitState = {
   rateLimitedSince?: number;
 };
 
-
 /** Whether the next step opens with a probe: its client must then leave 429s to the job (noRateLimitRetries). */
 export function needsProbe(state: Pick<RateLimitState, 'retry' | 'status'>): boolean {
   return state.status === 'running' && state.retry !== undefined;

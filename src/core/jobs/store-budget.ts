@@ -52,8 +52,15 @@ export function parseJobIndex(text: string | null): JobIndexEntry[] {
     return [];
   }
   if (!Array.isArray(parsed)) return [];
-  return parsed.filter((job: Partial<JobIndexEntry> | null): job is JobIndexEntry => typeof job === 'object' && job !== null
-    && typeof job.kind === 'string' && typeof job.id === 'string' && typeof job.spreadsheet === 'string' && typeof job.startedAt === 'number');
+  return parsed.filter(
+    (job: Partial<JobIndexEntry> | null): job is JobIndexEntry =>
+      typeof job === 'object' &&
+      job !== null &&
+      typeof job.kind === 'string' &&
+      typeof job.id === 'string' &&
+      typeof job.spreadsheet === 'string' &&
+      typeof job.startedAt === 'number',
+  );
 }
 
 /**
@@ -186,7 +193,10 @@ export function planJobStoreRoom(usage: JobStoreUsage, write: JobWrite, budget: 
   const own = usage.jobs.find((job) => job.kind === write.kind && job.id === write.id)?.bytes ?? 0;
   const peak = usage.otherBytes + own + write.bytes + others.reduce((sum, job) => sum + job.bytes, 0);
   const oldestFirst = (a: StoredJob, b: StoredJob) => (a.startedAt ?? -Infinity) - (b.startedAt ?? -Infinity);
-  const droppable = [...others.filter((job) => job.class === 'gone').sort(oldestFirst), ...others.filter((job) => job.class === 'interrupted').sort(oldestFirst)];
+  const droppable = [
+    ...others.filter((job) => job.class === 'gone').sort(oldestFirst),
+    ...others.filter((job) => job.class === 'interrupted').sort(oldestFirst),
+  ];
   /** The fewest droppable jobs, in order, that bring `from` within the budget (all of them when none do). */
   const dropsFor = (from: number): { drop: StoredJob[]; left: number } => {
     const drop: StoredJob[] = [];
@@ -218,7 +228,7 @@ function kb(bytes: number): string {
 
 /** "a paused audit push started 40 minutes ago in another spreadsheet (120 KB)". */
 function describeJob(job: StoredJob, context: BudgetContext & { spreadsheet: string }): string {
-  const state = job.class === 'busy' ? 'running' : job.status ?? 'kept';
+  const state = job.class === 'busy' ? 'running' : (job.status ?? 'kept');
   const minutes = job.startedAt === null ? null : Math.max(0, Math.round((context.nowMs - job.startedAt) / 60_000));
   const when = minutes === null ? '' : minutes < 1 ? ' started just now' : ` started ${countOf(minutes, 'minute')} ago`;
   const where = job.spreadsheet !== null && job.spreadsheet !== context.spreadsheet ? ' in another spreadsheet' : '';
@@ -229,7 +239,12 @@ function describeJob(job: StoredJob, context: BudgetContext & { spreadsheet: str
  * The sentence refusing a new job: which kept jobs hold the room, and what to do. `what`: the new job in the
  * person's words ("export").
  */
-export function budgetRefusal(plan: Extract<RoomPlan, { fits: false }>, write: JobWrite, context: BudgetContext & { spreadsheet: string }, budget: number = JOB_STORE_BUDGET_BYTES): string {
+export function budgetRefusal(
+  plan: Extract<RoomPlan, { fits: false }>,
+  write: JobWrite,
+  context: BudgetContext & { spreadsheet: string },
+  budget: number = JOB_STORE_BUDGET_BYTES,
+): string {
   const what = KIND_WORDS[write.kind] ?? 'job';
   if (plan.holding.length === 0) {
     return `This ${what}'s state needs ${kb(write.bytes)}, more than the ${kb(budget)} your Apps Script properties keep for jobs, so it was not started. Split the range and run it in parts.`;

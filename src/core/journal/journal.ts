@@ -83,10 +83,14 @@ export type PushJournal = {
 /** One target's identity: the same for the push that wrote it, a later push that wrote it again, and the undo. */
 export function targetKey(target: JournalTarget): string {
   switch (target.type) {
-    case 'point': return `point/${target.metricId.toLowerCase()}/${target.date}`;
-    case 'cell': return `cell/${target.profileId.toLowerCase()}/${target.propertyId.toLowerCase()}`;
-    case 'field': return `field/${target.profileId.toLowerCase()}/${target.field}`;
-    default: return `record/${target.record}/${target.id.toLowerCase()}`;
+    case 'point':
+      return `point/${target.metricId.toLowerCase()}/${target.date}`;
+    case 'cell':
+      return `cell/${target.profileId.toLowerCase()}/${target.propertyId.toLowerCase()}`;
+    case 'field':
+      return `field/${target.profileId.toLowerCase()}/${target.field}`;
+    default:
+      return `record/${target.record}/${target.id.toLowerCase()}`;
   }
 }
 

@@ -13,7 +13,6 @@ import type { FieldValue } from './journal';
 import type { AuditPushProgress } from '../audit/types';
 import { UNDO_PROFILES_PER_WAVE } from '../pacing';
 
-
 export type FieldUndoItem = {
   profileId: string;
   profileName: string;
@@ -68,7 +67,7 @@ function same(a: FieldValue | undefined, b: FieldValue | undefined): boolean {
 }
 
 function fieldOf(profile: PortfolioCompanyProfile, field: string): FieldValue {
-  return ((profile as unknown as Record<string, FieldValue | undefined>)[field]) ?? null;
+  return (profile as unknown as Record<string, FieldValue | undefined>)[field] ?? null;
 }
 
 /** One wave: read the fund's profiles, compare each pending field with what the import wrote, PUT each profile's restores. */
@@ -128,6 +127,7 @@ export function runProfileUndoStep(state: ProfileUndoState, client: ApiClient, o
     wave: (job, size) => wave(job, size, client),
     effectOf: waveEffect,
     progress: profileUndoProgress,
-    stormSentence: (job, minutes) => `The API refused every request for ${minutes} minutes because of its rate limit, so the undo paused with ${job.items.filter((item) => item.outcome === 'pending').length} fields left. Resume restores only those.`,
+    stormSentence: (job, minutes) =>
+      `The API refused every request for ${minutes} minutes because of its rate limit, so the undo paused with ${job.items.filter((item) => item.outcome === 'pending').length} fields left. Resume restores only those.`,
   });
 }

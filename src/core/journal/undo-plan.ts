@@ -6,19 +6,22 @@ import { sameDecimal } from '../export/diff';
 import { stored, targetKey, type JournalEntry, type PushJournal } from './journal';
 
 /** Why a value the push created is not undone: the spec has no delete, and does not say a blank clears a value. */
-export const CREATED_REASON = 'the push created it (there was no value before): the API has no delete, and its description does not say a blank value clears one, so clear it in the web application';
+export const CREATED_REASON =
+  'the push created it (there was no value before): the API has no delete, and its description does not say a blank value clears one, so clear it in the web application';
 
 /** Why a value that was blank before the push is not blanked again: the tail of CREATED_REASON. */
 export const BLANK_BEFORE_REASON = `it was blank before the push: ${CREATED_REASON.slice(CREATED_REASON.indexOf('the API'))}`;
 
 export const NOT_READ_REASON = 'the push sent it without reading the value it replaced, if any, and the API has no delete: check it in the web application';
 
-export const IMPORT_CREATED_REASON = 'the import created this record (it did not exist before), and the API cannot delete it: delete it in the web application if it is not wanted';
+export const IMPORT_CREATED_REASON =
+  'the import created this record (it did not exist before), and the API cannot delete it: delete it in the web application if it is not wanted';
 
-export const IMPORT_NOT_KEPT_REASON = 'the import updated this existing profile without keeping the values it replaced: check them in the web application (it existed before the import: do not delete it)';
+export const IMPORT_NOT_KEPT_REASON =
+  'the import updated this existing profile without keeping the values it replaced: check them in the web application (it existed before the import: do not delete it)';
 
 /** The part of a journal that says it was altered: its values are not restored from what is left of it. */
-export const INCOMPLETE_REASON = 'part of this push\'s journal was changed or removed in the sheet by someone else, so it is not trusted';
+export const INCOMPLETE_REASON = "part of this push's journal was changed or removed in the sheet by someone else, so it is not trusted";
 
 /** A value Undo does not restore, as the sidebar lists it. */
 export type NotUndoneEntry = { what: string; period: string; cell: string; value: string; reason: string };
@@ -39,17 +42,20 @@ export type UndoPlan = {
 export function describeTarget(entry: JournalEntry): { what: string; period: string } {
   const { target } = entry;
   switch (target.type) {
-    case 'point': return { what: target.metricName, period: target.date };
-    case 'cell': return { what: `${target.profileName} › ${target.propertyName}`, period: '' };
-    case 'field': return { what: `${target.profileName} › ${target.field}`, period: '' };
-    default: return { what: target.name, period: '' };
+    case 'point':
+      return { what: target.metricName, period: target.date };
+    case 'cell':
+      return { what: `${target.profileName} › ${target.propertyName}`, period: '' };
+    case 'field':
+      return { what: `${target.profileName} › ${target.field}`, period: '' };
+    default:
+      return { what: target.name, period: '' };
   }
 }
 
 function notUndone(entry: JournalEntry, reason: string): NotUndoneEntry {
   return { ...describeTarget(entry), cell: entry.cell, value: entry.written ?? '', reason };
 }
-
 
 function isBlankText(text: string | null | undefined): boolean {
   return text === null || text === undefined || text.trim() === '';
@@ -115,9 +121,13 @@ export function planUndo(push: PushJournal, others: readonly PushJournal[]): Und
       continue;
     }
     const key = targetKey(entry.target);
-    const later = others.find((other) => other.push !== push.push && !other.undoes
-      && other.entries.some((their) => stored(their) && their.at > entry.at && targetKey(their.target) === key)
-      && !undoneTargets.get(other.push)?.has(key));
+    const later = others.find(
+      (other) =>
+        other.push !== push.push &&
+        !other.undoes &&
+        other.entries.some((their) => stored(their) && their.at > entry.at && targetKey(their.target) === key) &&
+        !undoneTargets.get(other.push)?.has(key),
+    );
     if (later) plan.heldBack.push({ entry, by: later });
     else plan.restore.push(entry);
   }

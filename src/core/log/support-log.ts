@@ -4,8 +4,19 @@
 // given to an event, so no line can hold it.
 
 import {
-  ApiError, ConfigError, dailyQuotaOf, FetchRefusedError, FormulaAccessError, InputError, ListChangedError, LockUnavailableError, NetworkError,
-  NotAmongAllowedError, OutOfTimeError, RateLimitedError, UntrustedRecordError,
+  ApiError,
+  ConfigError,
+  dailyQuotaOf,
+  FetchRefusedError,
+  FormulaAccessError,
+  InputError,
+  ListChangedError,
+  LockUnavailableError,
+  NetworkError,
+  NotAmongAllowedError,
+  OutOfTimeError,
+  RateLimitedError,
+  UntrustedRecordError,
 } from '../errors';
 import { isUuid } from '../validate/uuid';
 
@@ -54,20 +65,55 @@ export function supportLine(event: SupportEvent): SupportLine {
   switch (event.kind) {
     case 'request': {
       const { outcome } = event;
-      const answer = 'status' in outcome ? `status=${outcome.status}${outcome.code ? ` code=${word(outcome.code)}` : ''}` : 'network' in outcome ? `network=${outcome.network}` : `not-sent=${word(outcome.notSent)}`;
+      const answer =
+        'status' in outcome
+          ? `status=${outcome.status}${outcome.code ? ` code=${word(outcome.code)}` : ''}`
+          : 'network' in outcome
+            ? `network=${outcome.network}`
+            : `not-sent=${word(outcome.notSent)}`;
       const failed = !('status' in outcome) || outcome.status >= 400;
-      return line(failed ? 'warn' : 'log', 'request', word(event.method), redactPath(event.url), answer, `ms=${whole(event.ms)}`, event.attempt > 0 && `retry=${event.attempt}`, event.wave > 1 && `wave=${event.wave}`);
+      return line(
+        failed ? 'warn' : 'log',
+        'request',
+        word(event.method),
+        redactPath(event.url),
+        answer,
+        `ms=${whole(event.ms)}`,
+        event.attempt > 0 && `retry=${event.attempt}`,
+        event.wave > 1 && `wave=${event.wave}`,
+      );
     }
     case 'wait':
       return line('warn', 'wait', `reason=${event.reason}`, `ms=${whole(event.ms)}`);
     case 'not-sent':
-      return line('warn', 'not-sent', `reason=${event.reason}`, `requests=${whole(event.requests)}`, event.waitMs !== undefined && `wait-ms=${whole(event.waitMs)}`, event.leftMs !== undefined && `left-ms=${whole(event.leftMs)}`);
+      return line(
+        'warn',
+        'not-sent',
+        `reason=${event.reason}`,
+        `requests=${whole(event.requests)}`,
+        event.waitMs !== undefined && `wait-ms=${whole(event.waitMs)}`,
+        event.leftMs !== undefined && `left-ms=${whole(event.leftMs)}`,
+      );
     case 'step-start':
       return line('log', 'step-start', `job=${word(event.job)}`, `id=${idOrDots(event.jobId)}`);
     case 'step-end':
-      return line(event.status === 'paused' ? 'warn' : 'log', 'step-end', `job=${word(event.job)}`, `id=${idOrDots(event.jobId)}`, `status=${word(event.status)}`, `ms=${whole(event.ms)}`, event.notBeforeMs !== undefined && `next-in-ms=${whole(event.notBeforeMs)}`);
+      return line(
+        event.status === 'paused' ? 'warn' : 'log',
+        'step-end',
+        `job=${word(event.job)}`,
+        `id=${idOrDots(event.jobId)}`,
+        `status=${word(event.status)}`,
+        `ms=${whole(event.ms)}`,
+        event.notBeforeMs !== undefined && `next-in-ms=${whole(event.notBeforeMs)}`,
+      );
     case 'step-stopped':
-      return line('warn', 'step-stopped', `effect=${event.effect}`, event.outOfTime && 'out-of-time', event.retryAfterMs !== undefined && `retry-after-ms=${whole(event.retryAfterMs)}`);
+      return line(
+        'warn',
+        'step-stopped',
+        `effect=${event.effect}`,
+        event.outOfTime && 'out-of-time',
+        event.retryAfterMs !== undefined && `retry-after-ms=${whole(event.retryAfterMs)}`,
+      );
     case 'refusal':
       return line('warn', 'refusal', `place=${event.place}`, `kind=${word(event.failure)}`);
   }

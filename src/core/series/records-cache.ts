@@ -1,6 +1,6 @@
 // Lists of records (metrics, profiles, properties…) cached per user, arguments and generation.
 
-import { ChunkedCache } from '../cache/chunked-cache';
+import type { ChunkedCache } from '../cache/chunked-cache';
 import type { SingleFlight } from './single-flight';
 
 export const RECORDS_TTL_SECONDS = 30 * 60;

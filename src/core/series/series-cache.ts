@@ -1,7 +1,7 @@
 // Fetched data points kept in the user's cache, so a sheet full of formulas asks the API once.
 
 import type { DataPoint } from '../api/types';
-import { ChunkedCache } from '../cache/chunked-cache';
+import type { ChunkedCache } from '../cache/chunked-cache';
 import type { AlongKeys, SingleFlight } from './single-flight';
 import { epochKeyPart, type SeriesEpochs } from './series-epochs';
 
@@ -88,7 +88,12 @@ export class SeriesCache {
    * of it alone would store it. When the fetch together fails (too many pages, any error), this metric is
    * loaded alone and the companions' waiters fetch.
    */
-  getOrLoadWhole(metricId: string, loadMany: (ids: readonly string[]) => DataPoint[], companions: () => readonly string[] = () => [], maxCompanions = MAX_COMPANIONS): DataPoint[] {
+  getOrLoadWhole(
+    metricId: string,
+    loadMany: (ids: readonly string[]) => DataPoint[],
+    companions: () => readonly string[] = () => [],
+    maxCompanions = MAX_COMPANIONS,
+  ): DataPoint[] {
     const key = wholeSeriesKey(metricId);
     const loadAndStore = (claimed: readonly string[]): DataPoint[] => {
       let ids = [metricId, ...claimed];
@@ -115,7 +120,12 @@ export class SeriesCache {
       isAnswered: (fullKey) => this.seen.has(fullKey) || this.cache.has(fullKey),
       max: maxCompanions,
     };
-    return this.flight.run(this.key(key, [metricId]), () => this.get(key, [metricId]), (claimed) => loadAndStore(claimed.map((fullKey) => idOf.get(fullKey)!)), along);
+    return this.flight.run(
+      this.key(key, [metricId]),
+      () => this.get(key, [metricId]),
+      (claimed) => loadAndStore(claimed.map((fullKey) => idOf.get(fullKey)!)),
+      along,
+    );
   }
 
   get(key: string, metricIds: readonly string[] = []): DataPoint[] | null {

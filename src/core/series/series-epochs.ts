@@ -78,8 +78,11 @@ export function parseEarlierEpochs(text: string | null): EarlierEpochs {
   try {
     const parsed = JSON.parse(text) as unknown;
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).flatMap(([id, list]) =>
-      Array.isArray(list) && list.every((epoch) => typeof epoch === 'string') ? [[id, list as string[]]] : []));
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>).flatMap(([id, list]) =>
+        Array.isArray(list) && list.every((epoch) => typeof epoch === 'string') ? [[id, list as string[]]] : [],
+      ),
+    );
   } catch {
     return {};
   }
@@ -90,7 +93,13 @@ export function parseEarlierEpochs(text: string | null): EarlierEpochs {
  * the drop joins its list. An earlier epoch is forgotten once the drop that ended it is EPOCH_KEEP_MS old (every
  * entry stored under it has expired), and so is the list of a metric whose current epoch was forgotten.
  */
-export function earlierEpochsAfterDrop(earlier: EarlierEpochs, before: SeriesEpochs, after: SeriesEpochs, metricIds: readonly string[], nowMs: number): EarlierEpochs {
+export function earlierEpochsAfterDrop(
+  earlier: EarlierEpochs,
+  before: SeriesEpochs,
+  after: SeriesEpochs,
+  metricIds: readonly string[],
+  nowMs: number,
+): EarlierEpochs {
   const next: EarlierEpochs = {};
   const dropped = new Set(metricIds.map((id) => id.toLowerCase()));
   for (const id of new Set([...Object.keys(earlier), ...dropped])) {

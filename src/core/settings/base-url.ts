@@ -9,7 +9,8 @@ export function validateBaseUrl(input: string): string {
   const text = input.trim();
   const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@]+)(\/[^?#]*)?([?#].*)?$/i.exec(text);
   if (!match) {
-    if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(text)) throw new ConfigError('The base URL may not carry a user name or password: put the token in the token field.');
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(text))
+      throw new ConfigError('The base URL may not carry a user name or password: put the token in the token field.');
     throw new ConfigError(`"${text.slice(0, 80)}" is not a URL: give the API's address, like https://api.example.com/v1.`);
   }
   const [, scheme = '', hostPort = '', path = '', rest] = match;
@@ -17,7 +18,9 @@ export function validateBaseUrl(input: string): string {
   const host = hostPort.replace(/:\d+$/, '');
   const lowerScheme = scheme.toLowerCase();
   if (lowerScheme === 'http' && !LOOPBACK_HOST.test(host)) {
-    throw new ConfigError('The base URL must start with https:// (plain http is allowed only for a local emulator on localhost), so the token is never sent in clear.');
+    throw new ConfigError(
+      'The base URL must start with https:// (plain http is allowed only for a local emulator on localhost), so the token is never sent in clear.',
+    );
   }
   if (lowerScheme !== 'https' && lowerScheme !== 'http') throw new ConfigError('The base URL must start with https://.');
   return `${lowerScheme}://${hostPort.toLowerCase()}${path.replace(/\/+$/, '')}`;

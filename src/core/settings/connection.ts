@@ -32,5 +32,9 @@ export function checkConnection(api: Pick<ApiClient, 'metrics' | 'portfolio'>, c
     if (!(error instanceof ApiError && error.code === 'forbidden')) throw error;
     portfolio = 'it has no portfolio data (not a fund, or not visible to this token)';
   }
-  return { ok: true, message: `Connected. This token sees ${plural(metrics.length, 'metric')} of company ${id}, and ${portfolio}.`, metricCount: metrics.length };
+  return {
+    ok: true,
+    message: `Connected. This token sees ${plural(metrics.length, 'metric')} of company ${id}, and ${portfolio}.`,
+    metricCount: metrics.length,
+  };
 }

@@ -18,9 +18,13 @@ const COPY_HINT = 'anyone else can make a copy of the spreadsheet (File › Make
 export function missingCredential(what: MissingCredential, of: CredentialsOf): ConfigError {
   if (of === 'spreadsheet-owner') {
     const missing = what === 'token' ? 'has not set an API token' : "has not set the API's base URL";
-    return new ConfigError(`Formulas in this spreadsheet use its owner's API connection, and the owner ${missing}. The owner can set it in ${SETTINGS_HINT}; ${COPY_HINT}.`);
+    return new ConfigError(
+      `Formulas in this spreadsheet use its owner's API connection, and the owner ${missing}. The owner can set it in ${SETTINGS_HINT}; ${COPY_HINT}.`,
+    );
   }
-  return new ConfigError(what === 'token'
-    ? `No API token is set. Open ${SETTINGS_HINT} and paste your API token.`
-    : `No API base URL is set. Open ${SETTINGS_HINT} and enter the API's address.`);
+  return new ConfigError(
+    what === 'token'
+      ? `No API token is set. Open ${SETTINGS_HINT} and paste your API token.`
+      : `No API base URL is set. Open ${SETTINGS_HINT} and enter the API's address.`,
+  );
 }

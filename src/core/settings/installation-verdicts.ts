@@ -28,7 +28,7 @@ export const CHECK = {
   file: 'Whose connection formulas use',
   probe: 'Probe formula',
   activeRange: 'A formula knows its own cell',
-  sharedCache: 'Formulas share the owner\'s cache',
+  sharedCache: "Formulas share the owner's cache",
   dateArguments: 'Date cells reach formulas as their day',
   returnedDates: 'Dates formulas return show their day',
   recalculation: 'Refresh data makes formulas run again',
@@ -43,7 +43,9 @@ export function summaryOf(checks: readonly InstallationCheck[]): string {
   const failed = checks.filter((check) => check.status === 'fail').length;
   const degraded = checks.filter((check) => check.status === 'degraded').length;
   if (failed === 0 && degraded === 0) return `All ${plural(checks.length, 'check')} passed: ${ADDIN_NAME} works as designed here.`;
-  const parts = [failed ? `${plural(failed, 'check')} failed` : '', degraded ? `${plural(degraded, 'check')} found the add-in slower or limited` : ''].filter(Boolean);
+  const parts = [failed ? `${plural(failed, 'check')} failed` : '', degraded ? `${plural(degraded, 'check')} found the add-in slower or limited` : ''].filter(
+    Boolean,
+  );
   return `${parts.join(' and ')}: read each line for what it means and what to do. ${SEND_REPORT}`;
 }
 
@@ -54,14 +56,16 @@ export function summaryOf(checks: readonly InstallationCheck[]): string {
 export function scopesCheck(missing: readonly string[], authorizedScopes: readonly string[] | null, authorizationUrl: string | null): InstallationCheck {
   if (missing.length > 0) {
     const each = missing.map((scope) => `${permissionName(scope)} (without it: ${FEATURES_NEEDING[scope] ?? 'the features that call it'})`).join('; ');
-    const how = authorizationUrl ? `open ${authorizationUrl} and tick ${missing.length === 1 ? 'it' : 'them'}` : `open Extensions › ${ADDIN_NAME} › Open sidebar and tick ${missing.length === 1 ? 'it' : 'them'} when Google asks`;
+    const how = authorizationUrl
+      ? `open ${authorizationUrl} and tick ${missing.length === 1 ? 'it' : 'them'}`
+      : `open Extensions › ${ADDIN_NAME} › Open sidebar and tick ${missing.length === 1 ? 'it' : 'them'} when Google asks`;
     return {
       name: CHECK.scopes,
       status: 'fail',
       detail: `${missing.length === 1 ? 'A permission the add-in asks for is' : 'Some permissions the add-in asks for are'} not granted: ${each}. Everything else works. To grant ${missing.length === 1 ? 'it' : 'them'}, ${how}; if Google does not ask, remove ${ADDIN_NAME} at myaccount.google.com › Security › Third-party apps with account access and open it again.`,
     };
   }
-  const scopes = authorizedScopes && authorizedScopes.length ? `: ${authorizedScopes.map((scope) => scope.replace('https://www.googleapis.com/auth/', '')).join(', ')}` : '';
+  const scopes = authorizedScopes?.length ? `: ${authorizedScopes.map((scope) => scope.replace('https://www.googleapis.com/auth/', '')).join(', ')}` : '';
   return { name: CHECK.scopes, status: 'pass', detail: `Every permission the add-in asks for is granted${scopes}.` };
 }
 
@@ -94,7 +98,11 @@ export function apiChecks(seen: ApiObservation): InstallationCheck[] {
       ];
     case 'refused':
       return [
-        { name: CHECK.api, status: 'fail', detail: `The API at ${seen.baseUrl} refused the saved token (HTTP ${seen.status}): formulas and the sidebar will fail. Set a new token in ${SETTINGS_HINT} (the platform's API support issues them).` },
+        {
+          name: CHECK.api,
+          status: 'fail',
+          detail: `The API at ${seen.baseUrl} refused the saved token (HTTP ${seen.status}): formulas and the sidebar will fail. Set a new token in ${SETTINGS_HINT} (the platform's API support issues them).`,
+        },
         allowed(`Requests to ${seen.baseUrl} leave Apps Script.`),
       ];
     case 'answered':
@@ -109,12 +117,20 @@ export function apiChecks(seen: ApiObservation): InstallationCheck[] {
       ];
     case 'unreachable':
       return [
-        { name: CHECK.api, status: 'fail', detail: `Could not reach the API at ${seen.baseUrl} (${seen.reason}). Check the base URL in ${SETTINGS_HINT}; Apps Script calls it from Google's servers, so it must be reachable from the internet.` },
+        {
+          name: CHECK.api,
+          status: 'fail',
+          detail: `Could not reach the API at ${seen.baseUrl} (${seen.reason}). Check the base URL in ${SETTINGS_HINT}; Apps Script calls it from Google's servers, so it must be reachable from the internet.`,
+        },
         allowed(`Requests to ${seen.baseUrl} leave Apps Script (the address itself did not answer).`),
       ];
     case 'not-allowed':
       return [
-        { name: CHECK.api, status: 'fail', detail: `Apps Script refused to call ${seen.baseUrl}: the address is not in the add-in's allowed URLs (see the next line).` },
+        {
+          name: CHECK.api,
+          status: 'fail',
+          detail: `Apps Script refused to call ${seen.baseUrl}: the address is not in the add-in's allowed URLs (see the next line).`,
+        },
         {
           name: CHECK.allowlist,
           status: 'fail',
@@ -169,9 +185,16 @@ export function triggerCheck(outcome: 'created-and-deleted' | 'already-scheduled
   if (typeof outcome === 'object' && 'notGranted' in outcome) return { name: CHECK.trigger, status: 'fail', detail: `Not tested: ${outcome.notGranted}` };
   // What the check proves is that the add-in may create (and delete) a trigger; that the trigger then runs it
   // cannot see within one execution, and a test deployment never runs one (docs/deploy.md).
-  const notProved = 'It does not prove that a trigger runs (none runs in a test deployment): to see that, schedule a refresh and read its "Last run" in the Snapshots tab after the first hour.';
-  if (outcome === 'created-and-deleted') return { name: CHECK.trigger, status: 'pass', detail: `A time-driven trigger was created and deleted, so the add-in may schedule a snapshot refresh here. ${notProved}` };
-  if (outcome === 'already-scheduled') return { name: CHECK.trigger, status: 'pass', detail: `You already have a scheduled refresh here, so its trigger exists; none was created. ${notProved}` };
+  const notProved =
+    'It does not prove that a trigger runs (none runs in a test deployment): to see that, schedule a refresh and read its "Last run" in the Snapshots tab after the first hour.';
+  if (outcome === 'created-and-deleted')
+    return {
+      name: CHECK.trigger,
+      status: 'pass',
+      detail: `A time-driven trigger was created and deleted, so the add-in may schedule a snapshot refresh here. ${notProved}`,
+    };
+  if (outcome === 'already-scheduled')
+    return { name: CHECK.trigger, status: 'pass', detail: `You already have a scheduled refresh here, so its trigger exists; none was created. ${notProved}` };
   return {
     name: CHECK.trigger,
     status: 'fail',
@@ -188,9 +211,18 @@ export function fileCaseCheck(found: FileCase | { error: string }): Installation
   const personal = 'Snapshots, Refresh data and the scheduled refresh work either way, with the connection of whoever runs them.';
   if ('error' in found) return { name, status: 'degraded', detail: `Apps Script did not say whose file this is (${found.error}). ${personal}` };
   if (found.kind === 'owned') {
-    if (found.callerIsOwner === true) return { name, status: 'pass', detail: `You own this spreadsheet${found.ownerEmail ? ` (${found.ownerEmail})` : ''}: formulas here use your API connection and the companies you allow, whoever opens it.` };
+    if (found.callerIsOwner === true)
+      return {
+        name,
+        status: 'pass',
+        detail: `You own this spreadsheet${found.ownerEmail ? ` (${found.ownerEmail})` : ''}: formulas here use your API connection and the companies you allow, whoever opens it.`,
+      };
     const owned = found.ownerEmail ? `is owned by ${found.ownerEmail}` : 'has an owner, whose email Apps Script does not reveal';
-    return { name, status: 'pass', detail: `This spreadsheet ${owned}: formulas here use the owner's API connection and the companies the owner allows, whoever opens it; your own jobs use yours.` };
+    return {
+      name,
+      status: 'pass',
+      detail: `This spreadsheet ${owned}: formulas here use the owner's API connection and the companies the owner allows, whoever opens it; your own jobs use yours.`,
+    };
   }
   const { connection } = found;
   if (connection.kind === 'not-connected') {
@@ -239,54 +271,77 @@ export interface ProbeFindings {
 
 export function probeChecks(found: ProbeFindings): InstallationCheck[] {
   if (!found.first) {
-    return [{
-      name: CHECK.probe,
-      status: 'degraded',
-      detail: `The probe formula did not show a value within ${found.waitedSeconds} seconds, so the checks that need a formula were not run. Sheets may calculate it only after the check ends: run the check again in a minute, and it reads what the probe showed; if it persists, send this report.`,
-    }];
+    return [
+      {
+        name: CHECK.probe,
+        status: 'degraded',
+        detail: `The probe formula did not show a value within ${found.waitedSeconds} seconds, so the checks that need a formula were not run. Sheets may calculate it only after the check ends: run the check again in a minute, and it reads what the probe showed; if it persists, send this report.`,
+      },
+    ];
   }
   const { first } = found;
-  const checks: InstallationCheck[] = [found.fromEarlierCheck
-    ? {
-      name: CHECK.probe,
-      status: 'degraded',
-      detail: `The probe formula did not show a value while this check ran; the previous check's probe did, after that check ended, and the lines below read it. Sheets calculates a formula a script writes only after the script ends, which only this check relies on. Refresh data could not be tested this way.`,
-    }
-    : { name: CHECK.probe, status: 'pass', detail: `The probe formula ran in ${found.probeCell}.` }];
-  checks.push(first.activeRange === found.probeCell
-    ? { name: CHECK.activeRange, status: 'pass', detail: 'In a formula, the active range is the formula\'s own cell.' }
-    : {
-      name: CHECK.activeRange,
-      status: 'degraded',
-      detail: `In a formula the active range was ${first.activeRange || 'empty'}, not the formula's cell: a formula then does not fetch its sheet's other metrics along with its own. Recalculating many cells is slower; values stay right.`,
-    });
+  const checks: InstallationCheck[] = [
+    found.fromEarlierCheck
+      ? {
+          name: CHECK.probe,
+          status: 'degraded',
+          detail: `The probe formula did not show a value while this check ran; the previous check's probe did, after that check ended, and the lines below read it. Sheets calculates a formula a script writes only after the script ends, which only this check relies on. Refresh data could not be tested this way.`,
+        }
+      : { name: CHECK.probe, status: 'pass', detail: `The probe formula ran in ${found.probeCell}.` },
+  ];
+  checks.push(
+    first.activeRange === found.probeCell
+      ? { name: CHECK.activeRange, status: 'pass', detail: "In a formula, the active range is the formula's own cell." }
+      : {
+          name: CHECK.activeRange,
+          status: 'degraded',
+          detail: `In a formula the active range was ${first.activeRange || 'empty'}, not the formula's cell: a formula then does not fetch its sheet's other metrics along with its own. Recalculating many cells is slower; values stay right.`,
+        },
+  );
   if (found.sharedDrive) {
-    checks.push(first.cachedBytes === found.expectedCacheBytes
-      ? { name: CHECK.sharedCache, status: 'pass', detail: 'A formula found what this check put in your cache: in this Shared Drive spreadsheet formulas ran with your settings, so they use your connection if you connected it.' }
-      : {
-        name: CHECK.sharedCache,
-        status: 'degraded',
-        detail: 'A formula did not find what this check put in your cache: in this Shared Drive spreadsheet formulas do not run with your settings, so they cannot use your connection even if you connected it. Insert values as snapshots (Metrics tab › Snapshot of today\'s values), which use the connection of whoever refreshes them.',
-      });
+    checks.push(
+      first.cachedBytes === found.expectedCacheBytes
+        ? {
+            name: CHECK.sharedCache,
+            status: 'pass',
+            detail:
+              'A formula found what this check put in your cache: in this Shared Drive spreadsheet formulas ran with your settings, so they use your connection if you connected it.',
+          }
+        : {
+            name: CHECK.sharedCache,
+            status: 'degraded',
+            detail:
+              "A formula did not find what this check put in your cache: in this Shared Drive spreadsheet formulas do not run with your settings, so they cannot use your connection even if you connected it. Insert values as snapshots (Metrics tab › Snapshot of today's values), which use the connection of whoever refreshes them.",
+          },
+    );
   } else if (found.callerIsOwner === false) {
-    checks.push({ name: CHECK.sharedCache, status: 'degraded', detail: 'Not tested: formulas use the spreadsheet owner\'s cache, so only the owner can test this. Ask them to run the check.' });
+    checks.push({
+      name: CHECK.sharedCache,
+      status: 'degraded',
+      detail: "Not tested: formulas use the spreadsheet owner's cache, so only the owner can test this. Ask them to run the check.",
+    });
   } else {
-    checks.push(first.cachedBytes === found.expectedCacheBytes
-      ? { name: CHECK.sharedCache, status: 'pass', detail: 'A formula found what this check put in your cache: cells fetch each series once.' }
-      : {
-        name: CHECK.sharedCache,
-        status: 'degraded',
-        detail: 'A formula did not find what this check put in your cache: each formula cell fetches on its own. Recalculating many cells is slower and spends more of the daily URL Fetch quota; values stay right.',
-      });
+    checks.push(
+      first.cachedBytes === found.expectedCacheBytes
+        ? { name: CHECK.sharedCache, status: 'pass', detail: 'A formula found what this check put in your cache: cells fetch each series once.' }
+        : {
+            name: CHECK.sharedCache,
+            status: 'degraded',
+            detail:
+              'A formula did not find what this check put in your cache: each formula cell fetches on its own. Recalculating many cells is slower and spends more of the daily URL Fetch quota; values stay right.',
+          },
+    );
   }
   checks.push(dateCheck(first.dateMs, found.date));
-  checks.push(first.returnedDate === `${found.date.iso} 00:00`
-    ? { name: CHECK.returnedDates, status: 'pass', detail: `A date a formula returns (${found.date.iso}) shows as that day.` }
-    : {
-      name: CHECK.returnedDates,
-      status: 'fail',
-      detail: `A date a formula returned as ${found.date.iso} shows as ${first.returnedDate ?? 'no date'} here: the date columns of METRIC_VALUES and METRIC_LATEST may show the wrong day. Read the dates from the API's text instead (the "text" option) and send this report.`,
-    });
+  checks.push(
+    first.returnedDate === `${found.date.iso} 00:00`
+      ? { name: CHECK.returnedDates, status: 'pass', detail: `A date a formula returns (${found.date.iso}) shows as that day.` }
+      : {
+          name: CHECK.returnedDates,
+          status: 'fail',
+          detail: `A date a formula returned as ${found.date.iso} shows as ${first.returnedDate ?? 'no date'} here: the date columns of METRIC_VALUES and METRIC_LATEST may show the wrong day. Read the dates from the API's text instead (the "text" option) and send this report.`,
+        },
+  );
   if (found.rewrite) checks.push(recalculationCheck(found.rewrite));
   return checks;
 }
@@ -296,8 +351,18 @@ export function probeChecks(found: ProbeFindings): InstallationCheck[] {
  * audit keep that format so their dates show as a formula's do; where it did not, they set yyyy-mm-dd themselves.
  */
 export function writtenDatesCheck(format: string | null): InstallationCheck {
-  if (format === null) return { name: CHECK.writtenDates, status: 'degraded', detail: 'Not tested: the check could not write its date cell. Run the check again; if it persists, send this report.' };
-  if (isDateFormatCode(format)) return { name: CHECK.writtenDates, status: 'pass', detail: `A date written into a new cell took the format ${format}: snapshots and the audit show their dates in it, as formulas do.` };
+  if (format === null)
+    return {
+      name: CHECK.writtenDates,
+      status: 'degraded',
+      detail: 'Not tested: the check could not write its date cell. Run the check again; if it persists, send this report.',
+    };
+  if (isDateFormatCode(format))
+    return {
+      name: CHECK.writtenDates,
+      status: 'pass',
+      detail: `A date written into a new cell took the format ${format}: snapshots and the audit show their dates in it, as formulas do.`,
+    };
   return {
     name: CHECK.writtenDates,
     status: 'degraded',
@@ -309,7 +374,11 @@ function dateCheck(dateMs: number | null, date: ProbeFindings['date']): Installa
   const zones = `${date.spreadsheetZone} (the spreadsheet's) and ${date.scriptZone} (the script's)`;
   if (dateMs === date.spreadsheetMidnight) {
     const same = date.spreadsheetMidnight === date.scriptMidnight ? `; ${zones} have the same offset then, so this could not tell them apart` : '';
-    return { name: CHECK.dateArguments, status: 'pass', detail: `A date cell of ${date.iso} reached the formula as midnight in the spreadsheet's zone${same}.` };
+    return {
+      name: CHECK.dateArguments,
+      status: 'pass',
+      detail: `A date cell of ${date.iso} reached the formula as midnight in the spreadsheet's zone${same}.`,
+    };
   }
   if (dateMs === date.scriptMidnight) {
     return {
@@ -327,18 +396,21 @@ function dateCheck(dateMs: number | null, date: ProbeFindings['date']): Installa
 }
 
 function recalculationCheck(rewrite: NonNullable<ProbeFindings['rewrite']>): InstallationCheck {
-  if (rewrite.identical === 'reran') return { name: CHECK.recalculation, status: 'pass', detail: 'Writing a formula\'s same text again made Sheets run it again.' };
+  if (rewrite.identical === 'reran')
+    return { name: CHECK.recalculation, status: 'pass', detail: "Writing a formula's same text again made Sheets run it again." };
   if (rewrite.afterClear === 'reran') {
     return {
       name: CHECK.recalculation,
       status: 'degraded',
-      detail: 'Writing a formula\'s same text again did not make Sheets run it; emptying the cell first did, which is what Refresh data does. Refresh data works; nothing to do.',
+      detail:
+        "Writing a formula's same text again did not make Sheets run it; emptying the cell first did, which is what Refresh data does. Refresh data works; nothing to do.",
     };
   }
   return {
     name: CHECK.recalculation,
     status: 'fail',
-    detail: 'Sheets did not run the probe formula again, even after its cell was emptied and the formula written back: after Refresh data, formulas may keep showing old values. Until this is fixed, delete and retype a formula (or change one of its arguments) to refresh it, and send this report.',
+    detail:
+      'Sheets did not run the probe formula again, even after its cell was emptied and the formula written back: after Refresh data, formulas may keep showing old values. Until this is fixed, delete and retype a formula (or change one of its arguments) to refresh it, and send this report.',
   };
 }
 
@@ -358,7 +430,7 @@ export function quotasCheck(usage: { day: string; urlFetch: number | null; prope
   };
   add('URL Fetch calls', usage.urlFetch, CONSUMER_DAILY.urlFetch, formatCount);
   add('Properties reads and writes', usage.properties, CONSUMER_DAILY.properties, formatCount);
-  add('Triggers\' total runtime', usage.triggerRuntimeMs, CONSUMER_DAILY.triggerRuntimeMs, (ms) => `${Math.round(ms / 60_000)} min`);
+  add("Triggers' total runtime", usage.triggerRuntimeMs, CONSUMER_DAILY.triggerRuntimeMs, (ms) => `${Math.round(ms / 60_000)} min`);
   const used = `Used on ${usage.day}: ${lines.join('; ')}.`;
   if (near.length === 0) return { name: CHECK.quotas, status: 'pass', detail: used };
   return {

@@ -68,7 +68,10 @@ export function permissionSentence(feature: string, scopes: readonly string[], a
  * other message. The reference documents neither text (docs/platform.md, §8 and "Granular consent").
  */
 export function refusedScopes(message: string): { call: string; scopes: string[] } | null {
-  const match = /(?:You do not have permission to call|Specified permissions are not sufficient to call) ([\w.]+)\. Required permissions: (\(?https:\/\/[^\s)]+(?: \|\| https:\/\/[^\s)]+)*\)?)/.exec(message);
+  const match =
+    /(?:You do not have permission to call|Specified permissions are not sufficient to call) ([\w.]+)\. Required permissions: (\(?https:\/\/[^\s)]+(?: \|\| https:\/\/[^\s)]+)*\)?)/.exec(
+      message,
+    );
   if (!match) return null;
   return { call: match[1]!, scopes: match[2]!.replace(/^\(|\)$/g, '').split(' || ') };
 }

@@ -22,7 +22,7 @@ export type CheckedSettings = { token?: string | null; baseUrl?: string | null; 
 export function checkSettingsChange(change: SettingsChange, checkBaseUrl: (input: string) => string): CheckedSettings {
   const token = change.removeToken ? null : change.token !== undefined && change.token !== '' ? validateToken(change.token) : undefined;
   const baseUrl = change.baseUrl !== undefined ? checkBaseUrl(change.baseUrl) : undefined;
-  const defaultCompanyId = change.defaultCompanyId === undefined ? undefined
-    : change.defaultCompanyId ? requireUuid(change.defaultCompanyId, 'The default company id') : null;
+  const defaultCompanyId =
+    change.defaultCompanyId === undefined ? undefined : change.defaultCompanyId ? requireUuid(change.defaultCompanyId, 'The default company id') : null;
   return { token, baseUrl, defaultCompanyId };
 }

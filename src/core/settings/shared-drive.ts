@@ -76,7 +76,9 @@ export function sharedDriveFormulaProblem(connection: SharedDriveConnection, set
   }
   if (!settings.token || !settings.baseUrl) {
     const missing = !settings.token ? 'has not set an API token' : "has not set the API's base URL";
-    return new ConfigError(`Formulas in this Shared Drive spreadsheet use the API connection of ${who}, who connected it and ${missing}: they can set it in ${SETTINGS_HINT}.`);
+    return new ConfigError(
+      `Formulas in this Shared Drive spreadsheet use the API connection of ${who}, who connected it and ${missing}: they can set it in ${SETTINGS_HINT}.`,
+    );
   }
   return null;
 }
@@ -102,7 +104,8 @@ export function sharedDriveAccessNote(connection: SharedDriveConnection): string
   if (connection.kind === 'not-connected') {
     return 'This spreadsheet is in a Shared Drive and no one has connected it. Adding a company connects it to your API connection: formulas here then read your list and your token, and only you can change the list.';
   }
-  if (connection.verified) return 'You connected this Shared Drive spreadsheet: formulas here may read only these companies\' data (a fund covers its portfolio companies), with your connection.';
+  if (connection.verified)
+    return "You connected this Shared Drive spreadsheet: formulas here may read only these companies' data (a fund covers its portfolio companies), with your connection.";
   return `This Shared Drive spreadsheet was connected by ${connectorName(connection.email)}, and only they decide which companies formulas here may read, in their own sidebar. To use your own connection, insert values as snapshots, or make a copy of the spreadsheet (File › Make a copy).`;
 }
 

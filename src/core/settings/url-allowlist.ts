@@ -20,14 +20,17 @@ export function parseAllowlistPrefix(input: string): string {
   const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(\/[^?#]*)?([?#].*)?$/i.exec(text);
   if (!match) throw new ConfigError(`${quoted} is not a URL: give the API's address, like https://api.example.com/.`);
   const [, scheme = '', authority = '', path = '', rest] = match;
-  if (scheme.toLowerCase() !== 'https') throw new ConfigError(`${quoted} must start with https://: Apps Script allows only https:// prefixes in urlFetchWhitelist.`);
+  if (scheme.toLowerCase() !== 'https')
+    throw new ConfigError(`${quoted} must start with https://: Apps Script allows only https:// prefixes in urlFetchWhitelist.`);
   if (authority.includes('@')) throw new ConfigError(`${quoted} may not carry a user name or password.`);
   if (authority.includes('*')) throw new ConfigError(`${quoted} has a wildcard: give the one host the add-in calls, like https://api.example.com/.`);
   if (rest) throw new ConfigError(`${quoted} may not have a query string or a fragment (the part after ? or #).`);
   const host = authority.replace(/:\d{1,5}$/, '').toLowerCase();
   // "A full domain": a name with a dot and a top-level domain of letters; never a bare name, an IP or loopback.
   if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(host)) {
-    throw new ConfigError(`${quoted} must name a full domain, like https://api.example.com/: Google fetches from its own servers, so a local or bare host name cannot be reached.`);
+    throw new ConfigError(
+      `${quoted} must name a full domain, like https://api.example.com/: Google fetches from its own servers, so a local or bare host name cannot be reached.`,
+    );
   }
   const normalisedPath = path.endsWith('/') ? path : `${path}/`;
   return `https://${authority.toLowerCase()}${normalisedPath}`;
@@ -44,7 +47,9 @@ export function isUnderPrefix(baseUrl: string, prefix: string): boolean {
 /** Throws a ConfigError naming the allowed prefix when `baseUrl` lies outside it; no prefix allows any. */
 export function requireUnderPrefix(baseUrl: string, prefix: string | null): string {
   if (prefix !== null && !isUnderPrefix(baseUrl, prefix)) {
-    throw new ConfigError(`The base URL must start with ${prefix}: this installation of the add-in may fetch only from there (the allowlist it was built with).`);
+    throw new ConfigError(
+      `The base URL must start with ${prefix}: this installation of the add-in may fetch only from there (the allowlist it was built with).`,
+    );
   }
   return baseUrl;
 }

@@ -16,13 +16,15 @@ export interface TableOptions {
 }
 
 // A Map, not an object: "constructor" is an unknown option, not one of Object's own properties.
-const OPTION_NAMES = new Map<string, keyof TableOptions>(Object.entries({
-  headers: 'headers',
-  header: 'headers',
-  exclude_blank: 'excludeBlank',
-  text: 'text',
-  source: 'source',
-}));
+const OPTION_NAMES = new Map<string, keyof TableOptions>(
+  Object.entries({
+    headers: 'headers',
+    header: 'headers',
+    exclude_blank: 'excludeBlank',
+    text: 'text',
+    source: 'source',
+  }),
+);
 
 /** Words like "headers, exclude_blank"; an unknown one is an error, not ignored, so a typo is visible. */
 export function parseTableOptions(input: unknown, defaults: Partial<TableOptions> = {}): TableOptions {

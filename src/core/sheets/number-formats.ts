@@ -21,7 +21,10 @@ export const ISO_DATE_FORMAT = 'yyyy-mm-dd';
  * month or year, as M/d/yyyy, dd.MM.yyyy or yyyy-mm-dd do; "Automatic" (0.###…) and plain text (@) do not.
  */
 export function isDateFormatCode(format: string): boolean {
-  const codes = format.replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/\[[^\]]*\]/g, '');
+  const codes = format
+    .replace(/"[^"]*"/g, '')
+    .replace(/\\./g, '')
+    .replace(/\[[^\]]*\]/g, '');
   return /[dy]/i.test(codes);
 }
 

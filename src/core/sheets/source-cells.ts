@@ -18,9 +18,5 @@ export const SOURCE_HEADINGS = ['source type', 'source label', 'source link'] as
 export function sourceCells(source: DataPoint['source'] | undefined): [Cell, Cell, Cell] {
   if (!source) return [null, null, null];
   const type = source.source_type || null;
-  return [
-    needsReview(type) ? `${type}${REVIEW_MARK}` : type,
-    source.label || null,
-    source.app_url || null,
-  ];
+  return [needsReview(type) ? `${type}${REVIEW_MARK}` : type, source.label || null, source.app_url || null];
 }

@@ -12,7 +12,9 @@ import type { SnapshotDefinition } from './snapshot';
  * an allowed company's listing, the snapshot's company's first.
  */
 export function snapshotAccessProblem(
-  definition: Pick<SnapshotDefinition, 'kind' | 'companyId' | 'metricIds'>, allowedCompanyIds: readonly string[], listingOf: (companyId: string) => readonly Metric[],
+  definition: Pick<SnapshotDefinition, 'kind' | 'companyId' | 'metricIds'>,
+  allowedCompanyIds: readonly string[],
+  listingOf: (companyId: string) => readonly Metric[],
 ): string | null {
   const allowed = allowedCompanyIds.map((id) => id.toLowerCase());
   const list = allowedCount(allowed);

@@ -46,5 +46,8 @@ export function changeCells(row: ChangeRow): Array<Date | string | number | null
 /** Where a value came from, like "user_provided: Board pack Q2": the source's type and label cells (see core/sheets/source-cells). */
 export function sourceText(source: DataPoint['source'] | undefined): string {
   const [type, label] = sourceCells(source);
-  return [type, label].filter((part) => part !== null && part !== '').map(String).join(': ');
+  return [type, label]
+    .filter((part) => part !== null && part !== '')
+    .map(String)
+    .join(': ');
 }

@@ -65,7 +65,8 @@ export function decodeSchedule(text: string | null): SnapshotSchedule | null {
   try {
     const value = JSON.parse(text) as Partial<SnapshotSchedule>;
     const { spreadsheetId, frequency, triggerUid, scheduledAt } = value;
-    if (value.v !== 1 || typeof spreadsheetId !== 'string' || typeof triggerUid !== 'string' || typeof scheduledAt !== 'string' || !isFrequency(frequency)) return null;
+    if (value.v !== 1 || typeof spreadsheetId !== 'string' || typeof triggerUid !== 'string' || typeof scheduledAt !== 'string' || !isFrequency(frequency))
+      return null;
     return { v: 1, spreadsheetId, frequency, triggerUid, scheduledAt, lastRun: value.lastRun ?? null };
   } catch {
     return null;

@@ -46,11 +46,30 @@ export function decodeDefinition(text: unknown): SnapshotDefinition | null {
   try {
     const d = JSON.parse(text) as Partial<SnapshotDefinition>;
     const portfolio = d.kind === 'portfolio_metric';
-    if (d.v !== 1 || (d.kind !== 'metric_values' && d.kind !== 'portfolio_metric') || typeof d.id !== 'string' || typeof d.companyId !== 'string' || typeof d.range !== 'string' ||
-      typeof d.sheetId !== 'number' || !isStrings(d.metricIds) || (portfolio && (typeof d.metricName !== 'string' || !isStrings(d.periods)))) return null;
+    if (
+      d.v !== 1 ||
+      (d.kind !== 'metric_values' && d.kind !== 'portfolio_metric') ||
+      typeof d.id !== 'string' ||
+      typeof d.companyId !== 'string' ||
+      typeof d.range !== 'string' ||
+      typeof d.sheetId !== 'number' ||
+      !isStrings(d.metricIds) ||
+      (portfolio && (typeof d.metricName !== 'string' || !isStrings(d.periods)))
+    )
+      return null;
     return {
-      v: 1, kind: d.kind, id: d.id, companyId: d.companyId, metricIds: d.metricIds, startDate: d.startDate ?? null, endDate: d.endDate ?? null,
-      options: { headers: Boolean(d.options?.headers) }, sheetId: d.sheetId, range: d.range, insertedAt: String(d.insertedAt ?? ''), refreshedAt: d.refreshedAt ?? null,
+      v: 1,
+      kind: d.kind,
+      id: d.id,
+      companyId: d.companyId,
+      metricIds: d.metricIds,
+      startDate: d.startDate ?? null,
+      endDate: d.endDate ?? null,
+      options: { headers: Boolean(d.options?.headers) },
+      sheetId: d.sheetId,
+      range: d.range,
+      insertedAt: String(d.insertedAt ?? ''),
+      refreshedAt: d.refreshedAt ?? null,
       ...(portfolio ? { metricName: d.metricName, periods: d.periods } : {}),
       ...(portfolio && (AGGREGATES as readonly unknown[]).includes(d.aggregate) ? { aggregate: d.aggregate } : {}),
     };
@@ -91,7 +110,11 @@ export function readGrid(rows: readonly (readonly unknown[])[], metricName: stri
  * into the period's text (null for the "No data points" row), so old and new cells match by period, not by
  * row: a restated table may gain or lose rows.
  */
-export function readTable(rows: readonly (readonly unknown[])[], definition: Pick<SnapshotDefinition, 'metricIds' | 'options'>, periodOf: (cell: unknown) => string | null): TableReading {
+export function readTable(
+  rows: readonly (readonly unknown[])[],
+  definition: Pick<SnapshotDefinition, 'metricIds' | 'options'>,
+  periodOf: (cell: unknown) => string | null,
+): TableReading {
   const values: TableReading = new Map();
   rows.forEach((row, i) => {
     const period = definition.options.headers && i === 0 ? null : periodOf(row[0]);
@@ -103,7 +126,9 @@ export function readTable(rows: readonly (readonly unknown[])[], definition: Pic
 
 /** The Changes rows between two readings: one per value that differs, appeared or went blank, periods in order. */
 export function tableChanges(
-  before: TableReading, after: TableReading, describe: { names: readonly string[]; sourceOf: (column: number, period: string) => string; time: string; refresh: string; range: string },
+  before: TableReading,
+  after: TableReading,
+  describe: { names: readonly string[]; sourceOf: (column: number, period: string) => string; time: string; refresh: string; range: string },
 ): ChangeValueRow[] {
   const changes: Array<ChangeValueRow & { column: number }> = [];
   for (const key of new Set([...before.keys(), ...after.keys()])) {
@@ -115,8 +140,16 @@ export function tableChanges(
     if (oldValue === newValue) continue;
     const { period, column, metric } = (now ?? old)!;
     changes.push({
-      kind: 'change', column, time: describe.time, metric: metric ?? describe.names[column] ?? '', period, oldValue, newValue,
-      source: newValue !== null ? describe.sourceOf(column, period) : '', refresh: describe.refresh, range: describe.range,
+      kind: 'change',
+      column,
+      time: describe.time,
+      metric: metric ?? describe.names[column] ?? '',
+      period,
+      oldValue,
+      newValue,
+      source: newValue !== null ? describe.sourceOf(column, period) : '',
+      refresh: describe.refresh,
+      range: describe.range,
     });
   }
   changes.sort((a, b) => (a.period < b.period ? -1 : a.period > b.period ? 1 : a.column - b.column));

@@ -19,8 +19,20 @@ const CODES_IN_USE = (
 
 /** Codes withdrawn from the list that people still type, with the code that replaced each. */
 const WITHDRAWN: Readonly<Record<string, string>> = {
-  ANG: 'XCG', BYR: 'BYN', CUC: 'CUP', EEK: 'EUR', HRK: 'EUR', LTL: 'EUR', LVL: 'EUR', MRO: 'MRU',
-  SKK: 'EUR', SLL: 'SLE', STD: 'STN', VEF: 'VES', ZMK: 'ZMW', ZWL: 'ZWG',
+  ANG: 'XCG',
+  BYR: 'BYN',
+  CUC: 'CUP',
+  EEK: 'EUR',
+  HRK: 'EUR',
+  LTL: 'EUR',
+  LVL: 'EUR',
+  MRO: 'MRU',
+  SKK: 'EUR',
+  SLL: 'SLE',
+  STD: 'STN',
+  VEF: 'VES',
+  ZMK: 'ZMW',
+  ZWL: 'ZWG',
 };
 
 const IN_USE = new Set(CODES_IN_USE);

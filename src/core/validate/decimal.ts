@@ -23,7 +23,9 @@ export function toDecimal(value: unknown, what: string): string {
     if (normalised !== undefined) return normalised;
     throw new InputError(`${what} must be a number or decimal text like 1234.5, but it is "${text.slice(0, 40)}".`);
   }
-  throw new InputError(`${what} must be a number, but it is ${value === undefined || value === null || value === '' ? 'empty' : typeof value === 'boolean' ? `the boolean ${value}` : String(value)}.`);
+  throw new InputError(
+    `${what} must be a number, but it is ${value === undefined || value === null || value === '' ? 'empty' : typeof value === 'boolean' ? `the boolean ${value}` : String(value)}.`,
+  );
 }
 
 /** Canonical form of decimal text (sign, digits, optional fraction, optional exponent), or undefined. */

@@ -12,7 +12,7 @@ export function readUnit(text: string): string {
   if (!/^[A-Z]{3}$/.test(code)) throw new InputError('The unit must be number, percent, or a currency code like USD.');
   const replacement = replacementOf(code);
   if (replacement) throw new InputError(`${code} is no longer a currency code in use: ${replacement} replaced it.`);
-  if (!isCurrencyCode(code)) throw new InputError(`${code} is not an ISO 4217 currency code in use: the unit must be number, percent, or a currency code like USD.`);
+  if (!isCurrencyCode(code))
+    throw new InputError(`${code} is not an ISO 4217 currency code in use: the unit must be number, percent, or a currency code like USD.`);
   return code;
 }
-

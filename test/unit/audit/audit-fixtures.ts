@@ -48,7 +48,15 @@ export const PROFILES = [
   { id: PROFILE.aurora, name: 'Aurora Robotics' },
   { id: PROFILE.bluebird, name: 'Bluebird Health' },
   { id: PROFILE.cobalt, name: 'Cobalt Payments' },
-].map((p) => ({ ...p, company_id: FUND, website_url: null, currency: 'USD', created_at: '2018-01-15T12:00:00.000Z', primary_contact_id: null, fiscal_year_end_month: null }));
+].map((p) => ({
+  ...p,
+  company_id: FUND,
+  website_url: null,
+  currency: 'USD',
+  created_at: '2018-01-15T12:00:00.000Z',
+  primary_contact_id: null,
+  fiscal_year_end_month: null,
+}));
 
 /** As the API lists them, except that an auto-calculated one comes early: the audit orders them by name. */
 export const PROPERTIES = (
@@ -136,7 +144,12 @@ export const propertiesStep = (reply: Reply = page('portfolio_properties', PROPE
 });
 export const valuesStep = (profileId: string, reply?: Reply, n = 1): Step => ({
   match: `GET /portfolio_property_values?portfolio_company_profile_id=${profileId}&page=${n}`,
-  reply: reply ?? page('portfolio_property_values', (VALUES[profileId] ?? []).map((value, i) => valueRecord(profileId, value, i + 1))),
+  reply:
+    reply ??
+    page(
+      'portfolio_property_values',
+      (VALUES[profileId] ?? []).map((value, i) => valueRecord(profileId, value, i + 1)),
+    ),
 });
 export const optionsStep = (propertyId: string): Step => ({
   match: `GET /portfolio_property_options?portfolio_property_id=${propertyId}`,
@@ -157,19 +170,31 @@ export function loadSteps(): Step[] {
 /** No wave starts with less than this left before the step's deadline, unless a test says otherwise. */
 export const STEP_MARGIN_MS = 30_000;
 
-export function client(steps: Step[], options: { clock?: FakeClock; deadlineMs?: number; retry?: Partial<RetryPolicy>; transport?: ScriptedTransport; waits?: WaitLog } = {}) {
+export function client(
+  steps: Step[],
+  options: { clock?: FakeClock; deadlineMs?: number; retry?: Partial<RetryPolicy>; transport?: ScriptedTransport; waits?: WaitLog } = {},
+) {
   const clock = options.clock ?? new FakeClock(Date.UTC(2025, 0, 6, 9));
   const transport = options.transport ?? new ScriptedTransport(steps);
   const waits = options.waits ?? new WaitLog();
   const deadline = clock.now() + (options.deadlineMs ?? 270_000);
-  const api: ApiClient = createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport, clock, deadline, retry: { random: () => 0.5, ...options.retry }, onWait: waits.onWait });
+  const api: ApiClient = createApiClient({
+    baseUrl: 'https://api.test',
+    token: 'token-123456',
+    transport,
+    clock,
+    deadline,
+    retry: { random: () => 0.5, ...options.retry },
+    onWait: waits.onWait,
+  });
   return {
     api,
     transport,
     clock,
     waits,
     deadline,
-    step: (state: AuditPushState, stepOptions: Partial<AuditPushStepOptions> = {}) => runAuditPushStep(state, api, { deadline, marginMs: STEP_MARGIN_MS, waitLog: waits, ...stepOptions }),
+    step: (state: AuditPushState, stepOptions: Partial<AuditPushStepOptions> = {}) =>
+      runAuditPushStep(state, api, { deadline, marginMs: STEP_MARGIN_MS, waitLog: waits, ...stepOptions }),
   };
 }
 

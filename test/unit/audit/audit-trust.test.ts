@@ -7,14 +7,18 @@ import { UntrustedRecordError } from '../../../src/core/errors';
 import { signRecord, type Hmac } from '../../../src/core/trust/signed-record';
 import { FUND, fundModel } from './audit-fixtures';
 
-const hmacOf = (key: string): Hmac => (text) => createHmac('sha256', key).update(text, 'utf8').digest('base64');
+const hmacOf =
+  (key: string): Hmac =>
+  (text) =>
+    createHmac('sha256', key).update(text, 'utf8').digest('base64');
 const owner = hmacOf('owner-key');
 const scope = auditSnapshotScope('spreadsheet-1', 7);
 const snapshot = fundModel().snapshot;
 const text = serializeSnapshot(snapshot);
 const signed = { text, signature: signRecord(owner, scope, text) };
 const OTHER = 'c0000000-0000-4000-8000-0000000000ff';
-const CHANGED = 'The audit in "Portfolio audit" was changed by someone else (or written by another user), so it was not used with your connection. Build the audit again from your sidebar, then make your edits and push.';
+const CHANGED =
+  'The audit in "Portfolio audit" was changed by someone else (or written by another user), so it was not used with your connection. Build the audit again from your sidebar, then make your edits and push.';
 
 describe('requireOwnAudit', () => {
   it('says so when someone else built the audit', () => {
@@ -34,7 +38,9 @@ describe('requireOwnAudit', () => {
     ['signed in another spreadsheet', owner, auditSnapshotScope('spreadsheet-2', 7), signed, FUND],
     ['under a marker naming another fund', owner, scope, signed, OTHER],
   ])('refuses a snapshot %s', (_, hmac, where, stored, marker) => {
-    expect(() => requireOwnAudit(hmac, where, stored, { companyId: marker, rows: [], columns: [] }, 'Portfolio audit')).toThrow(new UntrustedRecordError('The audit in "Portfolio audit"', 'Build the audit again from your sidebar, then make your edits and push.'));
+    expect(() => requireOwnAudit(hmac, where, stored, { companyId: marker, rows: [], columns: [] }, 'Portfolio audit')).toThrow(
+      new UntrustedRecordError('The audit in "Portfolio audit"', 'Build the audit again from your sidebar, then make your edits and push.'),
+    );
     expect(() => requireOwnAudit(hmac, where, stored, { companyId: marker, rows: [], columns: [] }, 'Portfolio audit')).toThrow(CHANGED);
   });
 });

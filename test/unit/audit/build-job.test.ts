@@ -1,8 +1,30 @@
 // The audit build as a job, over the scripted API: the same reads as loadAuditData, in waves, each page kept in
 // the sink once; a failed page stays pending (or pauses the build when refused); the data equals a one-go read.
 
-import { auditDataFromSink, isAuditBuildComplete, newAuditBuildState, resumeAuditBuild, runAuditBuildStep, type AuditBuildState, type AuditPageSink } from '../../../src/core/audit/build-job';
-import { client, FUND, fundData, loadSteps, page, PROFILE, PROFILES, profilesStep, propertiesStep, PROPERTY, STEP_MARGIN_MS, valuesStep, optionsStep } from './audit-fixtures';
+import {
+  auditDataFromSink,
+  isAuditBuildComplete,
+  newAuditBuildState,
+  resumeAuditBuild,
+  runAuditBuildStep,
+  type AuditBuildState,
+  type AuditPageSink,
+} from '../../../src/core/audit/build-job';
+import {
+  client,
+  FUND,
+  fundData,
+  loadSteps,
+  page,
+  PROFILE,
+  PROFILES,
+  profilesStep,
+  propertiesStep,
+  PROPERTY,
+  STEP_MARGIN_MS,
+  valuesStep,
+  optionsStep,
+} from './audit-fixtures';
 
 /** The hidden sheet's contract in memory: a page put again replaces the earlier copy. */
 function memorySink(): AuditPageSink & { puts: string[] } {
@@ -51,7 +73,14 @@ describe('the audit build job', () => {
     const sink = memorySink();
     // Waves of 3 pages: the profiles and properties, then 3 of the 5 values and options; then the cancel is seen.
     const { api, transport, deadline, waits } = client(loadSteps().slice(0, 5));
-    const first = runAuditBuildStep(newAuditBuildState(FUND), api, { deadline, marginMs: STEP_MARGIN_MS, waitLog: waits, sink, waveSize: 3, shouldStop: () => sink.puts.length >= 5 });
+    const first = runAuditBuildStep(newAuditBuildState(FUND), api, {
+      deadline,
+      marginMs: STEP_MARGIN_MS,
+      waitLog: waits,
+      sink,
+      waveSize: 3,
+      shouldStop: () => sink.puts.length >= 5,
+    });
     transport.assertDone();
     expect(first.state.status).toBe('cancelled');
     expect(first.progress).toMatchObject({ pagesRead: 5, pagesTotal: 7 });
@@ -62,7 +91,7 @@ describe('the audit build job', () => {
     expect(auditDataFromSink(second.state, sink)).toEqual(fundData());
   });
 
-  it('reads a list\'s further pages once page 1 has told how many there are', () => {
+  it("reads a list's further pages once page 1 has told how many there are", () => {
     const sink = memorySink();
     const [a, b] = [PROFILES.slice(0, 2), PROFILES.slice(2)];
     const steps = [
@@ -91,7 +120,11 @@ describe('the audit build job', () => {
     expect(state.lists.find((list) => list.k === `values:${PROFILE.bluebird}`)).toEqual({ k: `values:${PROFILE.bluebird}`, p: '' });
     expect(state.problem).toBeDefined();
 
-    const refused = step(state, [{ match: valuesStep(PROFILE.bluebird).match, reply: { status: 404, body: { errors: [{ type: 'not_found', message: 'Not found' }] } } }], sink);
+    const refused = step(
+      state,
+      [{ match: valuesStep(PROFILE.bluebird).match, reply: { status: 404, body: { errors: [{ type: 'not_found', message: 'Not found' }] } } }],
+      sink,
+    );
     expect(refused.state.status).toBe('paused');
     expect(refused.state.problem).toMatch(/^The API refused a read of the audit: /);
     const resumed = resumeAuditBuild(refused.state);

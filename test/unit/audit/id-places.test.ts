@@ -28,20 +28,24 @@ const rowOf = (grid: unknown[][], profileId: string) => grid.findIndex((line) =>
 const columnOf = (grid: unknown[][], propertyId: string) => grid[0]!.indexOf(propertyId);
 
 describe('the snapshot records the names the ids are shown beside', () => {
-  it('records each profile\'s name and each property\'s header as the sheet shows them', () => {
+  it("records each profile's name and each property's header as the sheet shows them", () => {
     expect(model.snapshot.profileNames).toEqual(['Aurora Robotics', 'Bluebird Health', 'Cobalt Payments']);
     expect(model.snapshot.propertyNames).toEqual(model.values[1]!.slice(2, 2 + model.snapshot.properties.length));
     expect(model.snapshot.propertyNames).toContain('MOIC (auto)');
   });
 
-  it('keeps them through serialisation and a push\'s refresh of the snapshot', () => {
-    const refreshed = parseSnapshot(serializeSnapshot(applySnapshotUpdates(model.snapshot, [{ profileId: PROFILE.aurora, propertyId: PROPERTY.headquarters, key: 'Porto' }])));
+  it("keeps them through serialisation and a push's refresh of the snapshot", () => {
+    const refreshed = parseSnapshot(
+      serializeSnapshot(applySnapshotUpdates(model.snapshot, [{ profileId: PROFILE.aurora, propertyId: PROPERTY.headquarters, key: 'Porto' }])),
+    );
     expect(refreshed.profileNames).toEqual(model.snapshot.profileNames);
     expect(refreshed.propertyNames).toEqual(model.snapshot.propertyNames);
   });
 
   it('refuses to read a snapshot whose names do not line up with its ids', () => {
-    expect(() => parseSnapshot(JSON.stringify({ ...model.snapshot, profileNames: ['Aurora Robotics'] }))).toThrow('not in a form this version of the add-in reads');
+    expect(() => parseSnapshot(JSON.stringify({ ...model.snapshot, profileNames: ['Aurora Robotics'] }))).toThrow(
+      'not in a form this version of the add-in reads',
+    );
   });
 });
 
@@ -73,17 +77,21 @@ describe('requireIdsInPlace', () => {
       { kind: 'column', at: 3, shown: 'Sector', recorded: 'Headquarters' },
       { kind: 'column', at: 8, shown: 'Headquarters', recorded: 'Sector' },
     ]);
-    expect(() => requireIdsInPlace(read, model.snapshot, SHEET)).toThrow(/^The hidden ids in "Portfolio audit" no longer match the names it shows: column C is headed "Sector" but holds the hidden id of "Headquarters"; column H is headed "Headquarters" but holds the hidden id of "Sector"\. /);
+    expect(() => requireIdsInPlace(read, model.snapshot, SHEET)).toThrow(
+      /^The hidden ids in "Portfolio audit" no longer match the names it shows: column C is headed "Sector" but holds the hidden id of "Headquarters"; column H is headed "Headquarters" but holds the hidden id of "Sector"\. /,
+    );
   });
 
   it('names three places and counts the rest', () => {
     const grid = built();
     let sheet = swapped(grid, [rowOf(grid, PROFILE.aurora), 0], [rowOf(grid, PROFILE.bluebird), 0]);
     sheet = swapped(sheet, [0, columnOf(grid, PROPERTY.headquarters)], [0, columnOf(grid, PROPERTY.sector)]);
-    expect(() => requireIdsInPlace(readAuditSheet(sheet, FUND), model.snapshot, SHEET)).toThrow(/; column C is headed "Sector" but holds the hidden id of "Headquarters"; and 1 more row or column\. Pushing would/);
+    expect(() => requireIdsInPlace(readAuditSheet(sheet, FUND), model.snapshot, SHEET)).toThrow(
+      /; column C is headed "Sector" but holds the hidden id of "Headquarters"; and 1 more row or column\. Pushing would/,
+    );
   });
 
-  it('passes the person\'s own sort by name and moved columns: names and ids move together', () => {
+  it("passes the person's own sort by name and moved columns: names and ids move together", () => {
     const sheet = built();
     const sorted = [...sheet.slice(0, 2), ...sheet.slice(2, 5).sort((a, b) => String(b[1]).localeCompare(String(a[1]))), ...sheet.slice(5)];
     const moved = sorted.map((row) => [row[0], row[1], row[7], ...row.slice(2, 7), ...row.slice(8)]);
@@ -108,7 +116,9 @@ describe('requireIdsInPlace', () => {
       { kind: 'row', at: 5, shown: 'Cobalt Pay', recorded: 'Cobalt Payments' },
       { kind: 'column', at: 10, shown: '', recorded: 'Investment memo' },
     ]);
-    expect(() => requireIdsInPlace(readAuditSheet(sheet, FUND), model.snapshot, SHEET)).toThrow('column J is headed by nothing but holds the hidden id of "Investment memo"');
+    expect(() => requireIdsInPlace(readAuditSheet(sheet, FUND), model.snapshot, SHEET)).toThrow(
+      'column J is headed by nothing but holds the hidden id of "Investment memo"',
+    );
   });
 
   it('refuses an audit built before the names were recorded, saying to build it again', () => {
@@ -121,7 +131,7 @@ describe('requireIdsInPlace', () => {
   });
 });
 
-describe('requireOwnAudit checks the ids\' places too', () => {
+describe("requireOwnAudit checks the ids' places too", () => {
   const hmac: Hmac = (text) => createHmac('sha256', 'owner-key').update(text, 'utf8').digest('base64');
   const scope = auditSnapshotScope('spreadsheet-1', 7);
   const text = serializeSnapshot(model.snapshot);
@@ -131,13 +141,17 @@ describe('requireOwnAudit checks the ids\' places too', () => {
     const grid = built();
     expect(requireOwnAudit(hmac, scope, stored, readAuditSheet(grid, FUND), SHEET)).toEqual(model.snapshot);
     const sheet = swapped(grid, [rowOf(grid, PROFILE.aurora), 0], [rowOf(grid, PROFILE.cobalt), 0]);
-    expect(() => requireOwnAudit(hmac, scope, stored, readAuditSheet(sheet, FUND), SHEET)).toThrow(/^The hidden ids in "Portfolio audit" no longer match the names it shows: row 3 shows "Aurora Robotics" but holds the hidden id of "Cobalt Payments"/);
+    expect(() => requireOwnAudit(hmac, scope, stored, readAuditSheet(sheet, FUND), SHEET)).toThrow(
+      /^The hidden ids in "Portfolio audit" no longer match the names it shows: row 3 shows "Aurora Robotics" but holds the hidden id of "Cobalt Payments"/,
+    );
   });
 
   it('cannot be talked round by names an editor writes into the store: the signature no longer verifies', () => {
     const grid = built();
     const sheet = swapped(grid, [rowOf(grid, PROFILE.aurora), 0], [rowOf(grid, PROFILE.bluebird), 0]);
     const forged = serializeSnapshot({ ...model.snapshot, profileNames: ['Bluebird Health', 'Aurora Robotics', 'Cobalt Payments'] });
-    expect(() => requireOwnAudit(hmac, scope, { text: forged, signature: stored.signature }, readAuditSheet(sheet, FUND), SHEET)).toThrow(/was changed by someone else/);
+    expect(() => requireOwnAudit(hmac, scope, { text: forged, signature: stored.signature }, readAuditSheet(sheet, FUND), SHEET)).toThrow(
+      /was changed by someone else/,
+    );
   });
 });

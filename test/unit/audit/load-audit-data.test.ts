@@ -1,10 +1,31 @@
 // Reading a fund for its audit: profiles and properties together, then every profile's values and every option list in one concurrent wave.
 
 import { loadAuditData, loadAuditSchema } from '../../../src/core/audit/load-audit-data';
-import { client, FUND, loadSteps, OPTION, page, PROFILE, PROFILES, PROPERTIES, PROPERTY, optionsStep, profilesStep, propertiesStep, valuesStep } from './audit-fixtures';
+import {
+  client,
+  FUND,
+  loadSteps,
+  OPTION,
+  page,
+  PROFILE,
+  PROFILES,
+  PROPERTIES,
+  PROPERTY,
+  optionsStep,
+  profilesStep,
+  propertiesStep,
+  valuesStep,
+} from './audit-fixtures';
 
 function valueRecord(profileId: string, propertyId: string, value: number) {
-  return { id: `b4000000-0000-4000-8000-${String(value).padStart(12, '0')}`, value, portfolio_property_id: propertyId, portfolio_company_profile_id: profileId, portfolio_property_option_id: null, portfolio_property_option_ids: [] };
+  return {
+    id: `b4000000-0000-4000-8000-${String(value).padStart(12, '0')}`,
+    value,
+    portfolio_property_id: propertyId,
+    portfolio_company_profile_id: profileId,
+    portfolio_property_option_id: null,
+    portfolio_property_option_ids: [],
+  };
 }
 
 describe('loading the audit data', () => {
@@ -25,8 +46,16 @@ describe('loading the audit data', () => {
     ]);
     expect(data.profiles.map((profile) => profile.name)).toEqual(['Aurora Robotics', 'Bluebird Health', 'Cobalt Payments']);
     expect(data.properties.map((property) => [property.name, property.autoCalculated])).toEqual([
-      ['Sector', false], ['Tags', false], ['Employees', false], ['Founded', false], ['Board seat', false], ['Headquarters', false],
-      ['Pitch deck', false], ['Investment memo', false], ['MOIC', true], ['Initial Investment Date', true],
+      ['Sector', false],
+      ['Tags', false],
+      ['Employees', false],
+      ['Founded', false],
+      ['Board seat', false],
+      ['Headquarters', false],
+      ['Pitch deck', false],
+      ['Investment memo', false],
+      ['MOIC', true],
+      ['Initial Investment Date', true],
     ]);
     expect(data.options[PROPERTY.tags]!.map((option) => option.label)).toEqual(['B2B', 'SaaS', 'Hardware, IoT', 'Hardware', 'AI']);
     expect(data.values[PROFILE.aurora]![PROPERTY.sector]).toEqual({ value: 'Fintech', optionIds: [OPTION.fintech] });
@@ -38,7 +67,11 @@ describe('loading the audit data', () => {
   });
 
   it('reads every further page: of the lists together, then of the values of every profile with more than one page', () => {
-    const many = Array.from({ length: 30 }, (_, i) => ({ ...PROFILES[0]!, id: `b0000000-0000-4000-8000-${String(i + 100).padStart(12, '0')}`, name: `Company ${i}` }));
+    const many = Array.from({ length: 30 }, (_, i) => ({
+      ...PROFILES[0]!,
+      id: `b0000000-0000-4000-8000-${String(i + 100).padStart(12, '0')}`,
+      name: `Company ${i}`,
+    }));
     const [first, second] = [many.slice(0, 25), many.slice(25)];
     const numbers = PROPERTIES.filter((property) => property.data_type === 'number');
     const steps = [

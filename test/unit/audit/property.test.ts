@@ -10,7 +10,11 @@ import { fundData, fundModel, fundSchema, preparePush, readBack } from './audit-
 const model = fundModel();
 const schema = fundSchema();
 const data = fundData();
-const optionIds = new Set(Object.values(data.options).flat().map((o) => o.id));
+const optionIds = new Set(
+  Object.values(data.options)
+    .flat()
+    .map((o) => o.id),
+);
 const dataTypeOf = new Map(data.properties.map((p) => [p.id, p.dataType]));
 
 /** What a cell can hold: Range.getValues() gives numbers, strings, booleans, Dates and ''. */
@@ -22,7 +26,22 @@ const cell = fc.oneof(
   fc.boolean(),
   fc.date({ min: new Date(-1e13), max: new Date(1e13) }),
   fc.string(),
-  fc.constantFrom('#N/A', '#REF!', '#DIV/0!', '=1+1', '1,234', '12%', 'TRUE', '2024-02-30', '2024-02-29', 'healthcare', 'AI, b2b', ' Energy ', 'https://x.example', 'ftp://x'),
+  fc.constantFrom(
+    '#N/A',
+    '#REF!',
+    '#DIV/0!',
+    '=1+1',
+    '1,234',
+    '12%',
+    'TRUE',
+    '2024-02-30',
+    '2024-02-29',
+    'healthcare',
+    'AI, b2b',
+    ' Energy ',
+    'https://x.example',
+    'ftp://x',
+  ),
 );
 
 it(`accounts for every compared cell and plans only valid writes, whatever the cells hold (seed ${PROPERTY_SEED})`, () => {
@@ -34,9 +53,11 @@ it(`accounts for every compared cell and plans only valid writes, whatever the c
   fc.assert(
     fc.property(fc.array(fc.array(cell, { minLength: columns, maxLength: columns }), { minLength: rows, maxLength: rows }), (edits) => {
       const sheet = base.map((row) => [...row]);
-      edits.forEach((line, r) => line.forEach((value, c) => {
-        sheet[firstProfileRow - 1 + r]![firstPropertyColumn - 1 + c] = value;
-      }));
+      edits.forEach((line, r) =>
+        line.forEach((value, c) => {
+          sheet[firstProfileRow - 1 + r]![firstPropertyColumn - 1 + c] = value;
+        }),
+      );
       const state = preparePush(sheet, model, schema);
       const report = buildAuditPushReport(state);
       const total = Object.values(report.totals).reduce((a, b) => a + b, 0);

@@ -6,7 +6,7 @@ import { NetworkError } from '../../../src/core/errors';
 import fc from 'fast-check';
 import { PROPERTY_SEED, seeded } from '../../support/property-seed';
 import { createApiClient } from '../../../src/core/api/client';
-import { type HttpRequest, type HttpResponse, type Transport } from '../../../src/core/api/transport';
+import type { HttpRequest, HttpResponse, Transport } from '../../../src/core/api/transport';
 import { buildAuditPushReport } from '../../../src/core/audit/push-report';
 import { runAuditPushStep } from '../../../src/core/audit/run-push-step';
 import { applySnapshotUpdates } from '../../../src/core/audit/snapshot';
@@ -46,7 +46,8 @@ class FlakyValueStore implements Transport {
   }
 
   private answer(request: HttpRequest): HttpResponse | NetworkError {
-    if (request.method !== 'PUT' || !request.url.endsWith('/portfolio_property_values')) throw new Error(`Unexpected request: ${request.method} ${request.url}`);
+    if (request.method !== 'PUT' || !request.url.endsWith('/portfolio_property_values'))
+      throw new Error(`Unexpected request: ${request.method} ${request.url}`);
     // Once the scripted faults are spent the network heals, so every push can end.
     const what = this.faults[this.next++] ?? 'pass';
     const body = (JSON.parse(request.body ?? '{}') as { portfolio_property_value: Record<string, unknown> }).portfolio_property_value;
@@ -54,7 +55,8 @@ class FlakyValueStore implements Transport {
     if (what === 'drop') return new NetworkError('connection reset', request.url);
     if (what === '503') return { status: 503, headers: {}, body: 'Service Unavailable' };
     if (what === '429') return { status: 429, headers: {}, body: JSON.stringify({ errors: [{ type: 'rate_limited', message: 'Too many requests' }] }) };
-    if (what === '422') return { status: 422, headers: {}, body: JSON.stringify({ errors: [{ type: 'attribute_invalid', field: 'value', message: 'is invalid' }] }) };
+    if (what === '422')
+      return { status: 422, headers: {}, body: JSON.stringify({ errors: [{ type: 'attribute_invalid', field: 'value', message: 'is invalid' }] }) };
     const existed = this.stored.has(key);
     this.stored.set(key, { ...body });
     if (what === 'lost-answer') return new NetworkError('connection reset after the request was sent', request.url);
@@ -85,7 +87,14 @@ it(`accounts for every cell, never resends a confirmed one, and leaves only refu
       const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
       for (let step = 0; step < 60 && state.status !== 'done'; step++) {
         if (state.status === 'paused') state = resumeAuditPush(state);
-        const api = createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport: store, clock, deadline: clock.now() + 270_000, retry: { random: () => 0.5, maxRetries: 2 } });
+        const api = createApiClient({
+          baseUrl: 'https://api.test',
+          token: 'token-123456',
+          transport: store,
+          clock,
+          deadline: clock.now() + 270_000,
+          retry: { random: () => 0.5, maxRetries: 2 },
+        });
         if (state.notBefore !== undefined && clock.now() < state.notBefore) clock.sleep(state.notBefore - clock.now());
         state = runAuditPushStep(state, api, { deadline: clock.now() + 270_000, marginMs: 30_000, waveSize }).state;
       }

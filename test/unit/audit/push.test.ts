@@ -49,7 +49,11 @@ function editedSheet(): unknown[][] {
 
 const EXPECTED_BODIES = [
   { portfolio_property_id: PROPERTY.sector, portfolio_company_profile_id: PROFILE.aurora, portfolio_property_option_id: OPTION.healthcare },
-  { portfolio_property_id: PROPERTY.tags, portfolio_company_profile_id: PROFILE.aurora, portfolio_property_option_ids: [OPTION.b2b, OPTION.hardwareIot, OPTION.ai] },
+  {
+    portfolio_property_id: PROPERTY.tags,
+    portfolio_company_profile_id: PROFILE.aurora,
+    portfolio_property_option_ids: [OPTION.b2b, OPTION.hardwareIot, OPTION.ai],
+  },
   { portfolio_property_id: PROPERTY.headquarters, portfolio_company_profile_id: PROFILE.aurora, value: 'Munich' },
   { portfolio_property_id: PROPERTY.employees, portfolio_company_profile_id: PROFILE.bluebird, value: '1250.5' },
   { portfolio_property_id: PROPERTY.pitchDeck, portfolio_company_profile_id: PROFILE.bluebird, value: 'https://bluebird.example.com/deck' },
@@ -91,8 +95,16 @@ describe('pushing changes', () => {
     expect(report.totals).toEqual({ created: 5, updated: 3, unchanged: 22, skipped: 0, failed: 0, conflict: 0, pending: 0 });
     expect(report.summary).toBe('30 cells compared: 5 created, 3 updated, 22 unchanged.');
     expect(report.items[0]).toEqual({
-      cell: 'C3', row: 3, column: 3, profileId: PROFILE.aurora, profileName: 'Aurora Robotics', propertyId: PROPERTY.sector, propertyName: 'Sector',
-      value: 'healthcare', outcome: 'updated', reason: null,
+      cell: 'C3',
+      row: 3,
+      column: 3,
+      profileId: PROFILE.aurora,
+      profileName: 'Aurora Robotics',
+      propertyId: PROPERTY.sector,
+      propertyName: 'Sector',
+      value: 'healthcare',
+      outcome: 'updated',
+      reason: null,
     });
     expectAccountedFor(state);
   });
@@ -113,7 +125,7 @@ describe('pushing changes', () => {
     expect(idle.transport.sent).toHaveLength(0);
   });
 
-  it('puts a 422 on its cell with the API\'s message, and a 403 and a 400 on theirs, while the other cells go on', () => {
+  it("puts a 422 on its cell with the API's message, and a 403 and a 400 on theirs, while the other cells go on", () => {
     const { step, transport } = client([
       putStep(updated),
       putStep(errorReply(422, 'attribute_invalid', 'portfolio_property_option_ids', 'names no option of this property: x')),
@@ -236,7 +248,10 @@ describe('pushing changes', () => {
     const { state, progress } = step(preparePush(values, model, schema));
     expect(state.status).toBe('paused');
     expect(progress.problem).toMatch(/^The API token was rejected\./);
-    expect(buildAuditPushReport(state).items[0]).toMatchObject({ outcome: 'pending', reason: expect.stringMatching(/^not sent: push paused \(The API token was rejected/) });
+    expect(buildAuditPushReport(state).items[0]).toMatchObject({
+      outcome: 'pending',
+      reason: expect.stringMatching(/^not sent: push paused \(The API token was rejected/),
+    });
   });
 
   it('keeps cells pending through server errors, and pauses after three steps without progress', () => {
@@ -253,7 +268,7 @@ describe('pushing changes', () => {
     }
   });
 
-  it('stores a push without its cells\' values and gets the same state back from the sheet (compact-push)', () => {
+  it("stores a push without its cells' values and gets the same state back from the sheet (compact-push)", () => {
     const sheet = editedSheet();
     edit(sheet, PROFILE.aurora, PROPERTY.employees, 'many');
     const read = readAuditSheet(sheet, FUND);
@@ -263,7 +278,12 @@ describe('pushing changes', () => {
     const text = JSON.stringify(compact);
     // No value, display text or key of a cell; of the options only the ones the pending writes name.
     for (const typed of ['Munich', 'bluebird.example.com', '1250.5', '2016-07-04']) expect(text).not.toContain(typed);
-    expect(Object.values(compact.schema.options).flat().map((option) => option.id).sort()).toEqual([OPTION.healthcare, OPTION.b2b, OPTION.hardwareIot, OPTION.ai, OPTION.energy].sort());
+    expect(
+      Object.values(compact.schema.options)
+        .flat()
+        .map((option) => option.id)
+        .sort(),
+    ).toEqual([OPTION.healthcare, OPTION.b2b, OPTION.hardwareIot, OPTION.ai, OPTION.energy].sort());
     expect(expandPush(compact, read, sheetFingerprint(sheet), { timeZone: TZ, formatDate: intlDateFormatter })).toEqual(original);
 
     // Three cells confirmed, then cancelled: what is stored brings back exactly that state, reasons and all.
@@ -273,7 +293,7 @@ describe('pushing changes', () => {
     const stored = compactPush(partial, compact);
     expect(stored.codes).toBe('UUfUppppp');
     // What a step keeps on its confirmed cells for the push's journal (the body sent) is not kept between steps.
-    const withoutJournal = { ...partial, items: partial.items.map(({ sent: _sent, ...item }: typeof partial.items[number] & { sent?: unknown }) => item) };
+    const withoutJournal = { ...partial, items: partial.items.map(({ sent: _sent, ...item }: (typeof partial.items)[number] & { sent?: unknown }) => item) };
     expect(expandPush(stored, readAuditSheet(sheet, FUND), sheetFingerprint(sheet), { timeZone: TZ, formatDate: intlDateFormatter })).toEqual(withoutJournal);
 
     // A sheet edited since is not the push's sheet: nothing of it is rebuilt to be sent.

@@ -25,7 +25,11 @@ describe('reading the audit sheet back', () => {
     const sheet = readBack(model.values);
     const sorted = [...sheet.slice(0, 2), ...sheet.slice(2, 5).sort((a, b) => String(b[1]).localeCompare(String(a[1]))), ...sheet.slice(5)];
     const read = readAuditSheet(sorted, FUND);
-    expect(read.rows.map((row) => [row.name, row.row])).toEqual([['Cobalt Payments', 3], ['Bluebird Health', 4], ['Aurora Robotics', 5]]);
+    expect(read.rows.map((row) => [row.name, row.row])).toEqual([
+      ['Cobalt Payments', 3],
+      ['Bluebird Health', 4],
+      ['Aurora Robotics', 5],
+    ]);
     const cobaltHeadquarters = read.cells.find((cell) => cell.profileId === PROFILE.cobalt && cell.propertyId === PROPERTY.headquarters);
     expect(cobaltHeadquarters).toEqual({ profileId: PROFILE.cobalt, propertyId: PROPERTY.headquarters, row: 3, column: 8, value: 'Lisbon' });
   });
@@ -50,7 +54,7 @@ describe('reading the audit sheet back', () => {
     expect(read.ignoredRows).toEqual([7]);
   });
 
-  it('names the fund from the sheet\'s developer metadata, never from a cell: the marker cell carries none', () => {
+  it("names the fund from the sheet's developer metadata, never from a cell: the marker cell carries none", () => {
     const sheet = readBack(model.values);
     expect(sheet[0]![0]).toBe(IDS_MARKER);
     expect(sheet.flat().filter((cell) => typeof cell === 'string' && cell.includes(FUND))).toEqual([]);

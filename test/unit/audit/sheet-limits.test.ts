@@ -10,7 +10,10 @@ import { edit, fundData, fundSchema, preparePush, PROFILE, PROPERTY, readBack, T
 
 function withOptions(count: number): AuditData {
   const data = fundData();
-  data.options[PROPERTY.sector] = Array.from({ length: count }, (_, i) => ({ id: `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`, label: `Sector ${i}` }));
+  data.options[PROPERTY.sector] = Array.from({ length: count }, (_, i) => ({
+    id: `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`,
+    label: `Sector ${i}`,
+  }));
   return data;
 }
 
@@ -23,7 +26,11 @@ function withMemoOf(length: number): AuditData {
 }
 
 describe('select properties with many options', () => {
-  it.each([[500, 'list'], [501, 'listFromRange'], [600, 'listFromRange']])('with %i labels get a %s rule holding every label', (count, kind) => {
+  it.each([
+    [500, 'list'],
+    [501, 'listFromRange'],
+    [600, 'listFromRange'],
+  ])('with %i labels get a %s rule holding every label', (count, kind) => {
     const model = buildAuditModel(withOptions(count), { timeZone: TZ });
     const rule = model.summary.formatting.validations.find((v) => v.kind !== 'checkbox' && v.propertyId === PROPERTY.sector)!;
     expect(rule.kind).toBe(kind);
@@ -51,7 +58,17 @@ describe('values longer than a cell holds', () => {
     expect(shown.length).toBeLessThanOrEqual(CELL_MAX_CHARACTERS);
     expect(shown).toMatch(/^é+… \[cut: 60000 characters in all; edit this value in the app\]$/);
     expect(isCutText(shown)).toBe(true);
-    expect(model.summary.cut).toEqual([{ profileId: PROFILE.aurora, name: 'Aurora Robotics', propertyId: PROPERTY.memo, propertyName: 'Investment memo', row: row + 1, column: column + 1, length: 60_000 }]);
+    expect(model.summary.cut).toEqual([
+      {
+        profileId: PROFILE.aurora,
+        name: 'Aurora Robotics',
+        propertyId: PROPERTY.memo,
+        propertyName: 'Investment memo',
+        row: row + 1,
+        column: column + 1,
+        length: 60_000,
+      },
+    ]);
     expect(parseSnapshot(serializeSnapshot(model.snapshot)).cut).toEqual([`${PROFILE.aurora}/${PROPERTY.memo}`]);
   });
 

@@ -89,7 +89,10 @@ describe('planning a push', () => {
     edit(values, PROFILE.aurora, PROPERTY.moic, 3);
     edit(values, PROFILE.bluebird, PROPERTY.initialInvestment, midnightIn('2020-01-01', TZ));
     const state = preparePush(values, model, schema);
-    expect(plan(state)).toEqual([['K3', 'skipped', AUTO_CALCULATED_REASON], ['L4', 'skipped', AUTO_CALCULATED_REASON]]);
+    expect(plan(state)).toEqual([
+      ['K3', 'skipped', AUTO_CALCULATED_REASON],
+      ['L4', 'skipped', AUTO_CALCULATED_REASON],
+    ]);
     expect(state.status).toBe('done');
   });
 

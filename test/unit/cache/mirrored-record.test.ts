@@ -66,7 +66,7 @@ describe('a record mirrored in a shared cache', () => {
     const { cache, store, record, write } = setUp();
     if (warmEpoch) {
       record.read();
-      cache.inner.removeAll([...cache.inner.store.keys()].filter((key) => key.includes(":copy:")));
+      cache.inner.removeAll([...cache.inner.store.keys()].filter((key) => key.includes(':copy:')));
     }
     store.during = () => write('v2');
     // The overtaken reader answers what it read, as a read just before the write would have.

@@ -113,7 +113,12 @@ const PROFILE_ROWS: unknown[][] = [
 describe('a compact profile import', () => {
   it('keeps of the fund only the profiles its rows matched, and plans the updates against them again', () => {
     const start = prepareProfilesImport({ range: range(PROFILE_ROWS), companyId: FUND, existingProfiles: [...EXISTING, UNMATCHED] });
-    expect(start.rows.map((row) => [row.outcome, row.action])).toEqual([['pending', 'update'], ['pending', 'create'], ['unchanged', undefined], ['pending', 'create']]);
+    expect(start.rows.map((row) => [row.outcome, row.action])).toEqual([
+      ['pending', 'update'],
+      ['pending', 'create'],
+      ['unchanged', undefined],
+      ['pending', 'create'],
+    ]);
     const kept = compactNewProfilesImport(start, range(PROFILE_ROWS), [...EXISTING, UNMATCHED]);
     expect(kept.profiles.map(([id]) => id).sort()).toEqual([ACME, BETA]);
 
@@ -153,7 +158,10 @@ describe('a compact profile import', () => {
     const start = prepareProfilesImport({ range: range(PROFILE_ROWS), companyId: FUND, existingProfiles: EXISTING });
     const kept = compactNewProfilesImport(start, range(PROFILE_ROWS), EXISTING);
     const state: ProfilesImportState = structuredClone(start);
-    Object.assign(state.rows[0]!, { outcome: 'conflict', reason: 'changed on the server since the import was planned (website: "a" then, "b" now), so the row was not written' });
+    Object.assign(state.rows[0]!, {
+      outcome: 'conflict',
+      reason: 'changed on the server since the import was planned (website: "a" then, "b" now), so the row was not written',
+    });
     delete state.rows[0]!.body;
     delete state.rows[0]!.action;
     delete state.rows[0]!.expected;

@@ -12,7 +12,10 @@ function cells(...values: unknown[]): ContactIdCell[] {
 }
 
 /** The live service answers a new note with content null. */
-const createdNote = (contactIds: string[]): Reply => ({ status: 201, body: { note: { id: NOTE_ID, contact_ids: contactIds, note_tag_id: TAG, content: null, created_at: '2025-01-06T09:00:00Z' } } });
+const createdNote = (contactIds: string[]): Reply => ({
+  status: 201,
+  body: { note: { id: NOTE_ID, contact_ids: contactIds, note_tag_id: TAG, content: null, created_at: '2025-01-06T09:00:00Z' } },
+});
 const postNote = (reply: Reply): Step => ({ match: 'POST /notes', reply });
 
 describe('a note to selected contacts', () => {
@@ -67,11 +70,13 @@ describe('a note to selected contacts', () => {
   });
 
   it('refuses a selection with no contact id at all', () => {
-    expect(planContactNote({ content: 'Hello', skipRowsWithoutId: true }, cells('', '')).problems).toEqual(['None of the selected rows has a contact id (rows 4 and 5).']);
+    expect(planContactNote({ content: 'Hello', skipRowsWithoutId: true }, cells('', '')).problems).toEqual([
+      'None of the selected rows has a contact id (rows 4 and 5).',
+    ]);
     expect(planContactNote({ content: 'Hello' }, []).problems).toEqual(['No rows are selected: select the rows of the contacts the note is for.']);
   });
 
-  it('reports the API\'s refusal in its words', () => {
+  it("reports the API's refusal in its words", () => {
     const { client } = harness([postNote(errorReply(422, 'attribute_invalid', 'contact_ids', 'must name contacts of one company'))]);
     const report = sendContactNote(planContactNote({ content: 'Hello' }, cells(ANN)), client);
     expect(report).toMatchObject({ outcome: 'failed', reason: 'the API refused it: contact_ids must name contacts of one company (HTTP 422)' });
@@ -107,7 +112,7 @@ describe('a note to selected contacts', () => {
     ];
     const upTo = (row: number) => sheet.slice(0, row);
 
-    it('is the selection\'s first row when it is the header', () => {
+    it("is the selection's first row when it is the header", () => {
       expect(findContactHeader(upTo(5))).toEqual({ headerRow: 5, column: 4 });
     });
 

@@ -45,16 +45,15 @@ function applyWrites(rows: unknown[][], log: CheckpointLog<ContactsImportState>)
   return next;
 }
 
-const ROWS: unknown[][] = [
-  ['ann@example.com', 'Ann', 'Lee', 'CFO', 'Investors'],
-  ['bob@example.com', 'Bob', '', '', 'board; investors'],
-  ['cy@example.com'],
-];
+const ROWS: unknown[][] = [['ann@example.com', 'Ann', 'Lee', 'CFO', 'Investors'], ['bob@example.com', 'Bob', '', '', 'board; investors'], ['cy@example.com']];
 
 describe('creating contacts', () => {
-  it('lists the company\'s contact lists through the client and sends one POST per row, with list names resolved to ids', () => {
+  it("lists the company's contact lists through the client and sends one POST per row, with list names resolved to ids", () => {
     const { client, transport, deadline } = harness([
-      { match: `GET /contact_lists?company_id=${FUND}&page=1`, reply: { status: 200, body: { contact_lists: LISTS, meta: { page: 1, total_pages: 1, total: 3 } } } },
+      {
+        match: `GET /contact_lists?company_id=${FUND}&page=1`,
+        reply: { status: 200, body: { contact_lists: LISTS, meta: { page: 1, total_pages: 1, total: 3 } } },
+      },
       post(created(NEW_IDS[0]!, 'ann@example.com')),
       post(created(NEW_IDS[1]!, 'bob@example.com')),
       post(created(NEW_IDS[2]!, 'cy@example.com')),
@@ -84,7 +83,11 @@ describe('creating contacts', () => {
   });
 
   it('creates nothing twice on a re-run: rows whose ids were written back are skipped', () => {
-    const first = harness([post(created(NEW_IDS[0]!, 'ann@example.com')), post(created(NEW_IDS[1]!, 'bob@example.com')), post(created(NEW_IDS[2]!, 'cy@example.com'))]);
+    const first = harness([
+      post(created(NEW_IDS[0]!, 'ann@example.com')),
+      post(created(NEW_IDS[1]!, 'bob@example.com')),
+      post(created(NEW_IDS[2]!, 'cy@example.com')),
+    ]);
     const log = new CheckpointLog<ContactsImportState>();
     runContactsImportStep(prepare(ROWS), first.client, { marginMs: ROW_MARGIN_MS, deadline: first.deadline, onCheckpoint: log.onCheckpoint });
 
@@ -102,21 +105,33 @@ describe('creating contacts', () => {
   });
 
   it('reports an email the API already has as existing (not failed), saying the API cannot update a contact, and goes on', () => {
-    const { client, deadline } = harness([post(errorReply(422, 'attribute_invalid', 'email', 'has already been taken')), post(created(NEW_IDS[1]!, 'bob@example.com')), post(created(NEW_IDS[2]!, 'cy@example.com'))]);
+    const { client, deadline } = harness([
+      post(errorReply(422, 'attribute_invalid', 'email', 'has already been taken')),
+      post(created(NEW_IDS[1]!, 'bob@example.com')),
+      post(created(NEW_IDS[2]!, 'cy@example.com')),
+    ]);
     const report = buildContactsImportReport(runContactsImportStep(prepare(ROWS), client, { marginMs: ROW_MARGIN_MS, deadline }).state);
     expect(report.rows[0]).toMatchObject({
       outcome: 'existing',
-      reason: 'a contact with this email already exists in this company; the API has no contact lookup or update, so a changed name, title or list of an existing contact cannot be updated through the API: change it in the web application',
+      reason:
+        'a contact with this email already exists in this company; the API has no contact lookup or update, so a changed name, title or list of an existing contact cannot be updated through the API: change it in the web application',
       idText: null,
     });
     expect(report.totals).toMatchObject({ created: 2, existing: 1, failed: 0 });
     expect(report.summary).toBe('3 rows read: 2 created, 1 existing.');
   });
 
-  it('fails any other 422 on the email with the API\'s message', () => {
-    const { client, deadline } = harness([post(errorReply(422, 'attribute_invalid', 'email', 'is invalid')), post(created(NEW_IDS[1]!, 'bob@example.com')), post(created(NEW_IDS[2]!, 'cy@example.com'))]);
+  it("fails any other 422 on the email with the API's message", () => {
+    const { client, deadline } = harness([
+      post(errorReply(422, 'attribute_invalid', 'email', 'is invalid')),
+      post(created(NEW_IDS[1]!, 'bob@example.com')),
+      post(created(NEW_IDS[2]!, 'cy@example.com')),
+    ]);
     const report = buildContactsImportReport(runContactsImportStep(prepare(ROWS), client, { marginMs: ROW_MARGIN_MS, deadline }).state);
-    expect(report.rows[0]).toMatchObject({ outcome: 'failed', reason: 'the API refused it: email is invalid (HTTP 422): a contact with this email may already exist in this company' });
+    expect(report.rows[0]).toMatchObject({
+      outcome: 'failed',
+      reason: 'the API refused it: email is invalid (HTTP 422): a contact with this email may already exist in this company',
+    });
   });
 });
 
@@ -137,7 +152,8 @@ describe('a POST without a clear answer', () => {
     expect(report.rows[1]).toMatchObject({
       outcome: 'unknown',
       idText: 'check: may have been created',
-      reason: 'may have been created (no answer came back from the API); its id cell says "check: may have been created", so a re-run skips it: look for the contact in the app, then paste its id there, or clear the cell to create it',
+      reason:
+        'may have been created (no answer came back from the API); its id cell says "check: may have been created", so a re-run skips it: look for the contact in the app, then paste its id there, or clear the cell to create it',
     });
     expect(report.problem).toBe(`${message} The contact of row 3 (bob@example.com) may have been created: its id cell says "check: may have been created".`);
     expect(report.summary).toBe('3 rows read: 1 created, 1 unknown (may have been created: check before clearing their id cells), 1 not sent (import paused).');
@@ -163,7 +179,9 @@ describe('interruptions', () => {
     const second = harness([5, 6, 7, 8, 9].map(reply), { clock });
     const { state: done } = runContactsImportStep(throughCache(partial), second.client, { marginMs: ROW_MARGIN_MS, deadline: second.deadline });
     second.transport.assertDone();
-    const emails = [...sentBodies(first.transport, 'POST'), ...sentBodies(second.transport, 'POST')].map((sent) => (sent.body['contact'] as { email: string }).email);
+    const emails = [...sentBodies(first.transport, 'POST'), ...sentBodies(second.transport, 'POST')].map(
+      (sent) => (sent.body['contact'] as { email: string }).email,
+    );
     expect(emails).toEqual(rows.map(([email]) => email));
     expect(done.status).toBe('done');
     expect(buildContactsImportReport(done).totals).toMatchObject({ created: 10, pending: 0 });
@@ -171,7 +189,11 @@ describe('interruptions', () => {
 
   it('marks the row whose POST was in flight when the execution died as unknown, and resumes with the next', () => {
     const log = new CheckpointLog<ContactsImportState>();
-    const killed = harness([post(created(NEW_IDS[0]!, 'ann@example.com')), post(created(NEW_IDS[1]!, 'bob@example.com')), post(created(NEW_IDS[2]!, 'cy@example.com'))]);
+    const killed = harness([
+      post(created(NEW_IDS[0]!, 'ann@example.com')),
+      post(created(NEW_IDS[1]!, 'bob@example.com')),
+      post(created(NEW_IDS[2]!, 'cy@example.com')),
+    ]);
     runContactsImportStep(prepare(ROWS), killed.client, { marginMs: ROW_MARGIN_MS, deadline: killed.deadline, onCheckpoint: log.onCheckpoint });
     // Saved after Ann was created and just before Bob's POST: the last thing a killed execution left.
     const saved = log.saved[2]!;
@@ -179,9 +201,16 @@ describe('interruptions', () => {
 
     const resumedLog = new CheckpointLog<ContactsImportState>();
     const next = harness([post(created(NEW_IDS[2]!, 'cy@example.com'))]);
-    const { state: done } = runContactsImportStep(throughCache(saved), next.client, { marginMs: ROW_MARGIN_MS, deadline: next.deadline, onCheckpoint: resumedLog.onCheckpoint });
+    const { state: done } = runContactsImportStep(throughCache(saved), next.client, {
+      marginMs: ROW_MARGIN_MS,
+      deadline: next.deadline,
+      onCheckpoint: resumedLog.onCheckpoint,
+    });
     next.transport.assertDone();
-    expect(resumedLog.writes.map((write) => [write.sheetRow, write.idText])).toEqual([[3, MAYBE_CREATED_MARK], [4, NEW_IDS[2]]]);
+    expect(resumedLog.writes.map((write) => [write.sheetRow, write.idText])).toEqual([
+      [3, MAYBE_CREATED_MARK],
+      [4, NEW_IDS[2]],
+    ]);
     expect(buildContactsImportReport(done).totals).toEqual({ created: 2, existing: 0, skipped: 0, failed: 0, unknown: 1, pending: 0 });
   });
 
@@ -189,7 +218,8 @@ describe('interruptions', () => {
     let stop = false;
     const first = harness([post(created(NEW_IDS[0]!, 'ann@example.com'))]);
     const { state: cancelled } = runContactsImportStep(prepare(ROWS), first.client, {
-      marginMs: ROW_MARGIN_MS, deadline: first.deadline,
+      marginMs: ROW_MARGIN_MS,
+      deadline: first.deadline,
       shouldStop: () => stop,
       onCheckpoint: (_, written) => {
         if (written) stop = true;

@@ -16,15 +16,12 @@ function one(row: unknown[]): ContactsImportState['rows'][number] {
 }
 
 describe('email addresses', () => {
-  it.each([
-    'jane@example.com',
-    'jane.doe+funds@mail.example.co.uk',
-    "o'brien@example.ie",
-    'JANE@EXAMPLE.COM',
-    'x@sub-domain.example',
-  ])('accepts %s', (address) => {
-    expect(emailProblem(address)).toBeUndefined();
-  });
+  it.each(['jane@example.com', 'jane.doe+funds@mail.example.co.uk', "o'brien@example.ie", 'JANE@EXAMPLE.COM', 'x@sub-domain.example'])(
+    'accepts %s',
+    (address) => {
+      expect(emailProblem(address)).toBeUndefined();
+    },
+  );
 
   it.each([
     ['jane.example.com', 'the email "jane.example.com" has no @'],
@@ -34,9 +31,15 @@ describe('email addresses', () => {
     ['jane doe@example.com', 'the email "jane doe@example.com" contains a space'],
     ['Jane <jane@example.com>', 'the email "Jane <jane@example.com>" is in angle brackets: give the address alone, like jane@example.com'],
     ['<jane@example.com>', 'the email "<jane@example.com>" is in angle brackets: give the address alone, like jane@example.com'],
-    ['jane..doe@example.com', 'the part before the @ in "jane..doe@example.com" is not valid (letters, digits and !#$%&\'*+/=?^_`{|}~- only, with dots between them)'],
+    [
+      'jane..doe@example.com',
+      'the part before the @ in "jane..doe@example.com" is not valid (letters, digits and !#$%&\'*+/=?^_`{|}~- only, with dots between them)',
+    ],
     ['.jane@example.com', 'the part before the @ in ".jane@example.com" is not valid (letters, digits and !#$%&\'*+/=?^_`{|}~- only, with dots between them)'],
-    ['"jane"@example.com', 'the part before the @ in ""jane"@example.com" is not valid (letters, digits and !#$%&\'*+/=?^_`{|}~- only, with dots between them)'],
+    [
+      '"jane"@example.com',
+      'the part before the @ in ""jane"@example.com" is not valid (letters, digits and !#$%&\'*+/=?^_`{|}~- only, with dots between them)',
+    ],
     ['jane@localhost', 'the domain of "jane@localhost" is not a domain name like example.com'],
     ['jane@-example.com', 'the domain of "jane@-example.com" is not a domain name like example.com'],
     ['jane@example..com', 'the domain of "jane@example..com" is not a domain name like example.com'],
@@ -78,8 +81,14 @@ describe('email addresses', () => {
       outcome: 'failed',
       reason: 'the first name cell B2 shows "Loading…" (a custom function is still calculating): wait until it shows its value, then run this again',
     });
-    expect(one(['jane@example.com', 'Jane', 'Loading…'])).toMatchObject({ outcome: 'failed', reason: expect.stringContaining('the last name cell C2 shows "Loading…"') });
-    expect(one(['jane@example.com', 'Jane', '', '', '#ERROR!'])).toMatchObject({ outcome: 'failed', reason: 'the contact lists cell E2 shows the error #ERROR!' });
+    expect(one(['jane@example.com', 'Jane', 'Loading…'])).toMatchObject({
+      outcome: 'failed',
+      reason: expect.stringContaining('the last name cell C2 shows "Loading…"'),
+    });
+    expect(one(['jane@example.com', 'Jane', '', '', '#ERROR!'])).toMatchObject({
+      outcome: 'failed',
+      reason: 'the contact lists cell E2 shows the error #ERROR!',
+    });
   });
 });
 
@@ -123,7 +132,7 @@ describe('contact lists by id or by name', () => {
     });
   });
 
-  it('fails a list id that is not one of the company\'s lists', () => {
+  it("fails a list id that is not one of the company's lists", () => {
     const stranger = '0d000000-0000-4000-8000-0000000000ff';
     expect(one(['jane@example.com', '', '', '', stranger]).reason).toBe(
       `the contact list id ${stranger} is not a list of this company; the company's lists are Investors, Board and Newsletter`,
@@ -135,7 +144,9 @@ describe('contact lists by id or by name', () => {
     expect(prepare([['jane@example.com', '', '', '', 'Board']], HEADER, twins).rows[0]!.reason).toBe(
       `2 contact lists are named "Board": give the id of the one you mean (${BOARD}, ${NEW_IDS[0]})`,
     );
-    expect(prepare([['jane@example.com', '', '', '', 'Board']], HEADER, []).rows[0]!.reason).toBe('no contact list is named "Board"; the company has no contact lists');
+    expect(prepare([['jane@example.com', '', '', '', 'Board']], HEADER, []).rows[0]!.reason).toBe(
+      'no contact list is named "Board"; the company has no contact lists',
+    );
   });
 });
 
@@ -149,7 +160,10 @@ describe('id cells', () => {
     ]);
     expect(state.rows.map((row) => [row.outcome, row.reason])).toEqual([
       ['skipped', 'already created (the row has a contact id)'],
-      ['skipped', 'a previous run may have created it (the id cell says "check: may have been created"): look for it in the app, then paste its id there, or clear the cell to create it'],
+      [
+        'skipped',
+        'a previous run may have created it (the id cell says "check: may have been created"): look for it in the app, then paste its id there, or clear the cell to create it',
+      ],
       ['failed', 'the id cell holds "n/a", which is not a contact id: clear it to create the contact'],
       ['pending', undefined],
     ]);

@@ -3,7 +3,7 @@
 import { createApiClient, type ApiClient } from '../../../src/core/api/client';
 import type { ContactList, PortfolioCompanyProfile } from '../../../src/core/api/types';
 import type { RowWrite } from '../../../src/core/directory/types';
-import { FakeClock, ScriptedTransport, type Reply, type Step } from '../../support/scripted-transport';
+import { FakeClock, ScriptedTransport, type Step } from '../../support/scripted-transport';
 
 export const FUND = '0f000000-0000-4000-8000-000000000001';
 export const ACME = '0a000000-0000-4000-8000-000000000001';
@@ -60,8 +60,6 @@ export function harness(steps: Step[], options: { clock?: FakeClock; stepMs?: nu
   const client = createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport, clock, deadline, retry: { random: () => 0.5 } });
   return { client, transport, clock, deadline };
 }
-
-
 
 /** The bodies of every request sent with this method, parsed, in order. */
 export function sentBodies(transport: ScriptedTransport, method: 'POST' | 'PUT'): Array<{ path: string; body: Record<string, unknown> }> {

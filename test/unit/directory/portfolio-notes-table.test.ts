@@ -15,7 +15,7 @@ const note = (id: string, overrides: Partial<PortfolioNote>): PortfolioNote => (
 });
 
 describe('portfolio notes as a table', () => {
-  it('gives a header row, then name, content, created at as a Date and id, in the API\'s order', () => {
+  it("gives a header row, then name, content, created at as a Date and id, in the API's order", () => {
     const table = portfolioNotesTable([note('n1', {}), note('n2', { name: 'Call', created_at: '2024-12-01T00:00:00.123Z' })]);
     expect(table).toEqual([
       ['Name', 'Content', 'Created at', 'Id'],

@@ -19,7 +19,11 @@ const COBALT = '0a000000-0000-4000-8000-000000000003';
 const FUND_PROFILES = [...EXISTING, profile({ id: COBALT, name: 'Cobalt', currency: 'USD' })];
 
 function prepare(rows: unknown[][], options: { header?: unknown[]; existing?: PortfolioCompanyProfile[] } = {}): ProfilesImportState {
-  return prepareProfilesImport({ range: { values: [options.header ?? HEADER, ...rows], origin: { row: 1, column: 1 } }, companyId: FUND, existingProfiles: options.existing ?? FUND_PROFILES });
+  return prepareProfilesImport({
+    range: { values: [options.header ?? HEADER, ...rows], origin: { row: 1, column: 1 } },
+    companyId: FUND,
+    existingProfiles: options.existing ?? FUND_PROFILES,
+  });
 }
 
 const created = (id: string, name: string): Reply => ({ status: 201, body: { portfolio_company_profile: profile({ id, name }) } });
@@ -41,19 +45,29 @@ describe('creating and updating profiles', () => {
       ['Cobalt', '', 'USD', '', '', ''],
     ]);
     const log = new CheckpointLog<ProfilesImportState>();
-    const { client, transport, deadline } = harness([listing(), post(created(NEW_IDS[0]!, 'Gamma')), put(ACME, updated(ACME, 'Acme Robotics')), put(BETA, updated(BETA, 'Beta Biosciences'))]);
+    const { client, transport, deadline } = harness([
+      listing(),
+      post(created(NEW_IDS[0]!, 'Gamma')),
+      put(ACME, updated(ACME, 'Acme Robotics')),
+      put(BETA, updated(BETA, 'Beta Biosciences')),
+    ]);
     const { state: done, progress } = runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline, onCheckpoint: log.onCheckpoint });
 
     transport.assertDone();
     expect(sentBodies(transport, 'POST')).toEqual([
       {
         path: '/portfolio_company_profiles',
-        body: { portfolio_company_profile: { name: 'Gamma', company_id: FUND, website_url: 'https://gamma.example', currency: 'EUR', fiscal_year_end_month: 3 } },
+        body: {
+          portfolio_company_profile: { name: 'Gamma', company_id: FUND, website_url: 'https://gamma.example', currency: 'EUR', fiscal_year_end_month: 3 },
+        },
       },
     ]);
     expect(sentBodies(transport, 'PUT')).toEqual([
       // Left-out fields keep their value; the dash clears the month with an explicit null.
-      { path: `/portfolio_company_profiles/${ACME}`, body: { portfolio_company_profile: { name: 'Acme Robotics', company_id: FUND, currency: 'GBP', fiscal_year_end_month: null } } },
+      {
+        path: `/portfolio_company_profiles/${ACME}`,
+        body: { portfolio_company_profile: { name: 'Acme Robotics', company_id: FUND, currency: 'GBP', fiscal_year_end_month: null } },
+      },
       { path: `/portfolio_company_profiles/${BETA}`, body: { portfolio_company_profile: { name: 'Beta Biosciences', company_id: FUND } } },
     ]);
     expect(progress).toEqual({ status: 'done', rowsDone: 4, rowsTotal: 4 });
@@ -73,12 +87,19 @@ describe('creating and updating profiles', () => {
     expect(report.summary).toBe('4 rows read: 1 created, 2 updated, 1 unchanged.');
     expect(report.statusTexts[0]).toBe('Import status');
     // The server writes each row's id and status as soon as the row is settled; before the POST it only saves the state.
-    expect(log.writes.map((write) => [write.sheetRow, write.idText])).toEqual([[2, NEW_IDS[0]], [3, ACME], [4, null]]);
+    expect(log.writes.map((write) => [write.sheetRow, write.idText])).toEqual([
+      [2, NEW_IDS[0]],
+      [3, ACME],
+      [4, null],
+    ]);
     expect(log.saved[0]!.inFlight).toBe(0);
   });
 
   it('sends nothing when every row already matches its profile', () => {
-    const state = prepare([['Acme Robotics', 'https://acme.example', 'usd', '', 12], ['Beta Bio', '', 'EUR']]);
+    const state = prepare([
+      ['Acme Robotics', 'https://acme.example', 'usd', '', 12],
+      ['Beta Bio', '', 'EUR'],
+    ]);
     expect(state.status).toBe('done');
     const { client, transport, deadline } = harness([]);
     const { state: done } = runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline });
@@ -89,7 +110,13 @@ describe('creating and updating profiles', () => {
   it('never renames a profile it matched by name: a difference of case or surrounding spaces is a match, not a change', () => {
     expect(prepare([['ACME ROBOTICS']]).rows[0]).toMatchObject({ outcome: 'unchanged', matchedBy: 'name', profileId: ACME });
     const [row] = prepare([[' acme robotics ', 'https://new.example']]).rows;
-    expect(row).toMatchObject({ action: 'update', matchedBy: 'name', profileId: ACME, changed: ['website'], body: { name: 'Acme Robotics', website_url: 'https://new.example' } });
+    expect(row).toMatchObject({
+      action: 'update',
+      matchedBy: 'name',
+      profileId: ACME,
+      changed: ['website'],
+      body: { name: 'Acme Robotics', website_url: 'https://new.example' },
+    });
   });
 
   it('matches names trimmed on the API side too, so two profiles that differ only by spaces make the row ambiguous', () => {
@@ -102,7 +129,7 @@ describe('creating and updating profiles', () => {
     expect(one).toMatchObject({ outcome: 'unchanged', matchedBy: 'name', profileId: ACME });
   });
 
-  it('never renames by case or spaces when matched by id either: the server\'s name is kept, and nothing is sent when nothing else changed', () => {
+  it("never renames by case or spaces when matched by id either: the server's name is kept, and nothing is sent when nothing else changed", () => {
     // The id written back after a match by name must not turn the next run's match by id into a rename.
     const [same] = prepare([['  ACME ROBOTICS ', '', '', '', '', ACME]]).rows;
     expect(same).toMatchObject({ outcome: 'unchanged', matchedBy: 'id', profileId: ACME });
@@ -113,20 +140,31 @@ describe('creating and updating profiles', () => {
 
   it('renames a profile matched by its id, and lists the rename old → new for the preview', () => {
     const state = prepare([['Acme Robotics International', '', '', '', '', ACME]]);
-    expect(state.rows[0]).toMatchObject({ action: 'update', matchedBy: 'id', changed: ['name'], renamedFrom: 'Acme Robotics', body: { name: 'Acme Robotics International' } });
+    expect(state.rows[0]).toMatchObject({
+      action: 'update',
+      matchedBy: 'id',
+      changed: ['name'],
+      renamedFrom: 'Acme Robotics',
+      body: { name: 'Acme Robotics International' },
+    });
     expect(profileRenames(state)).toEqual([{ sheetRow: 2, profileId: ACME, from: 'Acme Robotics', to: 'Acme Robotics International' }]);
     expect(buildProfilesImportReport(state).rows[0]!.note).toBe('to update name; renamed from "Acme Robotics"');
   });
 
   it('refuses an import whose renames the preview did not show, before anything is sent', () => {
-    const state = prepare([['Acme Robotics International', '', '', '', '', ACME], ['Beta B', '', '', '', '', BETA]]);
+    const state = prepare([
+      ['Acme Robotics International', '', '', '', '', ACME],
+      ['Beta B', '', '', '', '', BETA],
+    ]);
     expect(() => requireAcceptedRenames(state, [])).toThrow(
       'The profile import would rename 2 profiles: row 2: "Acme Robotics" → "Acme Robotics International" and row 3: "Beta Bio" → "Beta B". Nothing was sent. ' +
         "Import again to see the renames in the preview and confirm them, or put the profile's current name in the sheet to keep it.",
     );
     // A rename confirmed to another name, or from a name the server no longer holds, is not this one.
     const renames = profileRenames(state);
-    expect(() => requireAcceptedRenames(state, [renames[0]!, { ...renames[1]!, to: 'Beta C' }])).toThrow(/would rename 1 profile: row 3: "Beta Bio" → "Beta B"\./);
+    expect(() => requireAcceptedRenames(state, [renames[0]!, { ...renames[1]!, to: 'Beta C' }])).toThrow(
+      /would rename 1 profile: row 3: "Beta Bio" → "Beta B"\./,
+    );
     expect(() => requireAcceptedRenames(state, renames)).not.toThrow();
   });
 
@@ -141,7 +179,7 @@ describe('creating and updating profiles', () => {
 });
 
 describe('failures on their rows', () => {
-  it('reports the duplicate-name 422 on its row with the API\'s message, and goes on with the next row', () => {
+  it("reports the duplicate-name 422 on its row with the API's message, and goes on with the next row", () => {
     const state = prepare([['Zeta'], ['Eta']]);
     const { client, transport, deadline } = harness([
       post(errorReply(422, 'attribute_invalid', 'name', 'has already been taken')),
@@ -153,7 +191,8 @@ describe('failures on their rows', () => {
     const report = buildProfilesImportReport(done);
     expect(report.rows[0]).toMatchObject({
       outcome: 'failed',
-      reason: 'the API refused it: name has already been taken (HTTP 422): another profile of this fund has this name (names are compared without regard to case)',
+      reason:
+        'the API refused it: name has already been taken (HTTP 422): another profile of this fund has this name (names are compared without regard to case)',
       idText: null,
     });
     expect(report.rows[0]!.status).toBe(`failed: ${report.rows[0]!.reason}`);
@@ -184,7 +223,9 @@ describe('failures on their rows', () => {
       reason:
         "may have been created (no answer came back from the API): check the fund's profiles before running the import again; a re-run matches it by name, so it would update it, not create it twice",
     });
-    expect(report.problem).toBe('Could not reach the API at api.test. Check the base URL in the add-in\'s settings and try again. The profile of row 2 ("Gamma") may have been created: check before resuming.');
+    expect(report.problem).toBe(
+      'Could not reach the API at api.test. Check the base URL in the add-in\'s settings and try again. The profile of row 2 ("Gamma") may have been created: check before resuming.',
+    );
     expect(report.rows[1]!.status).toMatch(/^not sent: import paused \(Could not reach the API/);
 
     // Resuming goes on with the rest; Gamma is not sent again.
@@ -194,8 +235,13 @@ describe('failures on their rows', () => {
     expect(buildProfilesImportReport(done).totals).toEqual({ created: 1, updated: 0, unchanged: 0, conflict: 0, failed: 1, pending: 0 });
 
     // Had it been created, a re-run finds it by name: an update or nothing, never a second profile.
-    const rerun = prepare([['Gamma'], ['Delta']], { existing: [...FUND_PROFILES, profile({ id: NEW_IDS[0]!, name: 'Gamma' }), profile({ id: NEW_IDS[1]!, name: 'Delta' })] });
-    expect(rerun.rows.map((row) => [row.outcome, row.matchedBy])).toEqual([['unchanged', 'name'], ['unchanged', 'name']]);
+    const rerun = prepare([['Gamma'], ['Delta']], {
+      existing: [...FUND_PROFILES, profile({ id: NEW_IDS[0]!, name: 'Gamma' }), profile({ id: NEW_IDS[1]!, name: 'Delta' })],
+    });
+    expect(rerun.rows.map((row) => [row.outcome, row.matchedBy])).toEqual([
+      ['unchanged', 'name'],
+      ['unchanged', 'name'],
+    ]);
   });
 
   it('sends a PUT again after a lost connection, since an update is idempotent', () => {
@@ -236,11 +282,18 @@ describe('failures on their rows', () => {
 });
 
 describe('compared with the server just before the write', () => {
-  const acmeNow = (changes: Partial<PortfolioCompanyProfile>): PortfolioCompanyProfile[] => FUND_PROFILES.map((p) => (p.id === ACME ? { ...p, ...changes } : p));
+  const acmeNow = (changes: Partial<PortfolioCompanyProfile>): PortfolioCompanyProfile[] =>
+    FUND_PROFILES.map((p) => (p.id === ACME ? { ...p, ...changes } : p));
 
   it('holds back a row whose field a colleague changed since the plan, with both values, and writes the others', () => {
-    const state = prepare([['Acme Robotics', 'https://acme-new.example'], ['Beta Bio', '', 'CHF']]);
-    const { client, transport, deadline } = harness([listing(acmeNow({ website_url: 'https://acme-colleague.example' })), put(BETA, updated(BETA, 'Beta Bio'))]);
+    const state = prepare([
+      ['Acme Robotics', 'https://acme-new.example'],
+      ['Beta Bio', '', 'CHF'],
+    ]);
+    const { client, transport, deadline } = harness([
+      listing(acmeNow({ website_url: 'https://acme-colleague.example' })),
+      put(BETA, updated(BETA, 'Beta Bio')),
+    ]);
     const log = new CheckpointLog<ProfilesImportState>();
     const { state: done } = runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline, onCheckpoint: log.onCheckpoint });
 
@@ -248,7 +301,8 @@ describe('compared with the server just before the write', () => {
     expect(sentBodies(transport, 'PUT').map((sent) => sent.path)).toEqual([`/portfolio_company_profiles/${BETA}`]);
     expect(done.rows[0]).toMatchObject({
       outcome: 'conflict',
-      reason: 'changed on the server since the import was planned (website: "https://acme.example" then, "https://acme-colleague.example" now), so the row was not written and that change is kept: import again to plan it against the server as it is now',
+      reason:
+        'changed on the server since the import was planned (website: "https://acme.example" then, "https://acme-colleague.example" now), so the row was not written and that change is kept: import again to plan it against the server as it is now',
       conflicts: [{ field: 'website_url', then: 'https://acme.example', now: 'https://acme-colleague.example', typed: 'https://acme-new.example' }],
     });
     expect(done.rows[1]).toMatchObject({ outcome: 'updated', replaced: { currency: 'EUR' }, written: { currency: 'CHF' } });
@@ -256,11 +310,13 @@ describe('compared with the server just before the write', () => {
     expect(report.summary).toBe('2 rows read: 1 updated, 1 conflict (changed on the server since the import was planned, so not written).');
     // The conflict's status goes into the sheet as soon as the read settles it.
     expect(log.writes[0]).toMatchObject({ sheetRow: 2, status: expect.stringMatching(/^conflict: changed on the server/) });
-    expect(profileFieldChanges(done.rows[0]!)).toEqual([{ field: 'website_url', label: 'website', old: 'https://acme-colleague.example', new: 'https://acme-new.example' }]);
+    expect(profileFieldChanges(done.rows[0]!)).toEqual([
+      { field: 'website_url', label: 'website', old: 'https://acme-colleague.example', new: 'https://acme-new.example' },
+    ]);
     expect(profileFieldChanges(done.rows[1]!)).toEqual([{ field: 'currency', label: 'currency', old: 'EUR', new: 'CHF' }]);
   });
 
-  it('sends the server\'s name as it is now, so a colleague\'s rename is kept; leaves out a field that already holds the row\'s value', () => {
+  it("sends the server's name as it is now, so a colleague's rename is kept; leaves out a field that already holds the row's value", () => {
     const state = prepare([['Acme Robotics', 'https://acme-new.example', 'GBP']]);
     const { client, transport, deadline } = harness([
       listing(acmeNow({ name: 'Acme Robotics Group', currency: 'GBP' })),
@@ -268,14 +324,22 @@ describe('compared with the server just before the write', () => {
     ]);
     const { state: done } = runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline });
     expect(sentBodies(transport, 'PUT')).toEqual([
-      { path: `/portfolio_company_profiles/${ACME}`, body: { portfolio_company_profile: { name: 'Acme Robotics Group', company_id: FUND, website_url: 'https://acme-new.example' } } },
+      {
+        path: `/portfolio_company_profiles/${ACME}`,
+        body: { portfolio_company_profile: { name: 'Acme Robotics Group', company_id: FUND, website_url: 'https://acme-new.example' } },
+      },
     ]);
     expect(done.rows[0]).toMatchObject({ outcome: 'updated', changed: ['website'], replaced: { website_url: 'https://acme.example' } });
   });
 
   it('sends nothing for a row whose values a colleague already wrote, and fails a row whose profile was deleted', () => {
-    const state = prepare([['Acme Robotics', '', 'GBP'], ['Beta Bio', '', 'CHF']]);
-    const { client, transport, deadline } = harness([listing([EXISTING[0]!, ...FUND_PROFILES.slice(2)].map((p) => (p.id === ACME ? { ...p, currency: 'GBP' } : p)))]);
+    const state = prepare([
+      ['Acme Robotics', '', 'GBP'],
+      ['Beta Bio', '', 'CHF'],
+    ]);
+    const { client, transport, deadline } = harness([
+      listing([EXISTING[0]!, ...FUND_PROFILES.slice(2)].map((p) => (p.id === ACME ? { ...p, currency: 'GBP' } : p))),
+    ]);
     const { state: done } = runProfilesImportStep(state, client, { marginMs: ROW_MARGIN_MS, deadline });
     transport.assertDone();
     expect(transport.sent.map((request) => request.method)).toEqual(['GET']);
@@ -295,7 +359,10 @@ describe('compared with the server just before the write', () => {
     expect(made.transport.sent.filter((request) => request.method === 'GET')).toHaveLength(0);
 
     const many = Array.from({ length: 25 }, (_, i) => profile({ id: `0a000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`, name: `Co ${i + 1}` }));
-    const updates = prepare(many.map((p) => [p.name, '', 'USD']), { existing: many });
+    const updates = prepare(
+      many.map((p) => [p.name, '', 'USD']),
+      { existing: many },
+    );
     const sent = harness([listing(many), listing(many), ...many.map((p) => put(p.id, updated(p.id, p.name)))]);
     const { state: done } = runProfilesImportStep(updates, sent.client, { marginMs: ROW_MARGIN_MS, deadline: sent.deadline });
     sent.transport.assertDone();
@@ -304,14 +371,19 @@ describe('compared with the server just before the write', () => {
     expect(done.rows.every((row) => row.outcome === 'updated')).toBe(true);
   });
 
-  it('fails the wave\'s updates, not sent unchecked, when the read is refused; a read with no answer pauses with nothing sent', () => {
+  it("fails the wave's updates, not sent unchecked, when the read is refused; a read with no answer pauses with nothing sent", () => {
     const state = prepare([['Acme Robotics', '', 'GBP']]);
     const refused = harness([{ match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: errorReply(403, 'forbidden') }]);
     const { state: failed } = runProfilesImportStep(state, refused.client, { marginMs: ROW_MARGIN_MS, deadline: refused.deadline });
-    expect(failed.rows[0]).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/^the fund's profiles could not be read to compare the row with the server just before writing it: /) });
+    expect(failed.rows[0]).toMatchObject({
+      outcome: 'failed',
+      reason: expect.stringMatching(/^the fund's profiles could not be read to compare the row with the server just before writing it: /),
+    });
     expect(refused.transport.sent.filter((request) => request.method === 'PUT')).toHaveLength(0);
 
-    const lost = harness(Array.from({ length: 4 }, () => ({ match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: 'network-error' as const })));
+    const lost = harness(
+      Array.from({ length: 4 }, () => ({ match: `GET /portfolio_company_profiles?company_id=${FUND}&page=1`, reply: 'network-error' as const })),
+    );
     const { state: paused } = runProfilesImportStep(state, lost.client, { marginMs: ROW_MARGIN_MS, deadline: lost.deadline });
     expect(paused).toMatchObject({ status: 'paused', rows: [{ outcome: 'pending' }] });
     expect(lost.transport.sent.filter((request) => request.method === 'PUT')).toHaveLength(0);

@@ -18,10 +18,16 @@ function one(row: unknown[]): ProfilesImportState['rows'][number] {
 
 describe('reading the header row', () => {
   it('matches headers without regard to case, spacing, underscores or aliases', () => {
-    const state = prepare([['Gamma', 'gamma.example', 'usd', '', 'fye', '']], ['NAME', 'website_url', ' Currency ', 'Primary Contact:', 'FYE-month', 'ID', 'Created at']);
+    const state = prepare(
+      [['Gamma', 'gamma.example', 'usd', '', 'fye', '']],
+      ['NAME', 'website_url', ' Currency ', 'Primary Contact:', 'FYE-month', 'ID', 'Created at'],
+    );
     expect(state.ignoredColumns).toEqual(['Created at']);
     expect(state.idColumn).toEqual({ column: 6, header: 'Profile id', isNew: false });
-    expect(state.rows[0]).toMatchObject({ outcome: 'failed', reason: 'the fiscal year end month "fye" is not a month: give a number from 1 to 12 or an English month name' });
+    expect(state.rows[0]).toMatchObject({
+      outcome: 'failed',
+      reason: 'the fiscal year end month "fye" is not a month: give a number from 1 to 12 or an English month name',
+    });
   });
 
   it('reads the URL alias and reports that ids go into a new column when the range has no id column', () => {
@@ -43,7 +49,7 @@ describe('reading the header row', () => {
     expect(() => prepare([['a', 'b', 'c']], ['Name', 'Website', 'url'])).toThrow('Columns C and D both give the website: keep one of them.');
   });
 
-  it('does not count rows that are empty in the import\'s columns, even with an old status beside them', () => {
+  it("does not count rows that are empty in the import's columns, even with an old status beside them", () => {
     const state = prepare([['Gamma'], ['', '', '', '', '', '', 'created'], []], [...HEADER, 'Import status']);
     expect(state).toMatchObject({ rowsRead: 1, emptyRows: 2, statusColumn: { column: 7, isNew: false } });
   });
@@ -95,7 +101,13 @@ describe('checking each field', () => {
   });
 
   it('names the cell of the row and column the currency is in', () => {
-    const state = prepare([['Gamma', '', '', 'EUR'], ['Delta', '', '', 'EUX']], ['Name', 'Profile id', 'Website', 'Currency']);
+    const state = prepare(
+      [
+        ['Gamma', '', '', 'EUR'],
+        ['Delta', '', '', 'EUX'],
+      ],
+      ['Name', 'Profile id', 'Website', 'Currency'],
+    );
     expect(state.rows[0]).toMatchObject({ outcome: 'pending', body: { currency: 'EUR' } });
     expect(state.rows[1]!.reason).toBe('the currency "EUX" in E5 is not an ISO 4217 code in use: correct it to a current code, like USD, EUR or GBP');
   });

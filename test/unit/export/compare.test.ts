@@ -2,12 +2,29 @@
 // write expects surviving its compact form (keepApprovals / restoreApprovals) exactly, whoever approved it.
 
 import fc from 'fast-check';
-import { APPROVED_KEPT_BYTES, conflictReason, keepApprovals, restoreApprovals, stillApproved, valueHash, type ApprovedValue } from '../../../src/core/export/compare';
+import {
+  APPROVED_KEPT_BYTES,
+  conflictReason,
+  keepApprovals,
+  restoreApprovals,
+  stillApproved,
+  valueHash,
+  type ApprovedValue,
+} from '../../../src/core/export/compare';
 import { compareItem } from '../../../src/core/export/diff';
 import type { ExportItemState } from '../../../src/core/export/types';
 import { longSpec, prepare } from './export-fixtures';
 
-const item = (value: string, approved?: ApprovedValue): ExportItemState => ({ row: 1, column: 2, metric: 0, date: '2024-01-01', value, outcome: 'pending', planned: 'written', ...(approved ? { approved } : {}) });
+const item = (value: string, approved?: ApprovedValue): ExportItemState => ({
+  row: 1,
+  column: 2,
+  metric: 0,
+  date: '2024-01-01',
+  value,
+  outcome: 'pending',
+  planned: 'written',
+  ...(approved ? { approved } : {}),
+});
 
 describe('the comparison right before a write', () => {
   const typed = prepare([['2024-01-01', 1]], longSpec({ onlyChanged: false }));
@@ -34,11 +51,16 @@ describe('the comparison right before a write', () => {
   it('holds back a value that is not the approved one, with both values', () => {
     const changed = item('11', { by: 'preview', value: '10' });
     expect(compareItem(typed, changed, '15', 'write')).toBe(false);
-    expect(changed).toMatchObject({ outcome: 'skipped', reason: "conflict: the server's value changed since the preview (10 then, 15 now), so it was not written: preview again to see it, then export" });
+    expect(changed).toMatchObject({
+      outcome: 'skipped',
+      reason: "conflict: the server's value changed since the preview (10 then, 15 now), so it was not written: preview again to see it, then export",
+    });
     expect(changed).not.toHaveProperty('planned');
     const blanked = item('11', { by: 'export', value: '10' });
     expect(compareItem(typed, blanked, null, 'write')).toBe(false);
-    expect(blanked.reason).toBe("conflict: the server's value changed since the export compared it (10 then, a blank now), so it was not written: preview again to see it, then export");
+    expect(blanked.reason).toBe(
+      "conflict: the server's value changed since the export compared it (10 then, a blank now), so it was not written: preview again to see it, then export",
+    );
   });
 
   it('without an approved value (typed data no preview compared) writes only where no value is lost: the stricter reading', () => {
@@ -73,7 +95,10 @@ describe('what each write expects, kept between steps', () => {
     const approval = fc.oneof(
       fc.constant(undefined),
       fc.record({ by: fc.constantFrom('preview' as const, 'export' as const), absent: fc.constant(true as const) }),
-      fc.record({ by: fc.constantFrom('preview' as const, 'export' as const), value: fc.oneof(fc.constant(null), fc.stringMatching(/^-?\d{1,6}(\.\d{1,4})?$/)) }),
+      fc.record({
+        by: fc.constantFrom('preview' as const, 'export' as const),
+        value: fc.oneof(fc.constant(null), fc.stringMatching(/^-?\d{1,6}(\.\d{1,4})?$/)),
+      }),
     );
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.stringMatching(/^\d{1,6}$/), approval, fc.boolean()), { maxLength: 60 }), (rows) => {
@@ -89,7 +114,9 @@ describe('what each write expects, kept between steps', () => {
 
   it('past APPROVED_KEPT_BYTES keeps hashes that still compare, and says whose they were', () => {
     const long = '1'.repeat(1000);
-    const items = Array.from({ length: Math.ceil(APPROVED_KEPT_BYTES / 1000) + 5 }, (_, i) => item('2', { by: i % 2 ? 'export' : 'preview', value: `${long}${i}` }));
+    const items = Array.from({ length: Math.ceil(APPROVED_KEPT_BYTES / 1000) + 5 }, (_, i) =>
+      item('2', { by: i % 2 ? 'export' : 'preview', value: `${long}${i}` }),
+    );
     const restored = items.map((one) => ({ ...one, approved: undefined }));
     restoreApprovals(restored, keepApprovals(items));
     const last = restored[restored.length - 1]!.approved!;

@@ -41,7 +41,16 @@ export const METRICS: MetricRef[] = [
 
 /** A long-layout spec that sends everything (no diff) unless told otherwise. */
 export function longSpec(overrides: Partial<ExportSpec> = {}): ExportSpec {
-  return { layout: 'long', metricId: REVENUE, hasHeaderRow: false, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false, ...overrides };
+  return {
+    layout: 'long',
+    metricId: REVENUE,
+    hasHeaderRow: false,
+    skipBlanks: true,
+    duplicates: 'reject',
+    offPeriod: 'reject',
+    onlyChanged: false,
+    ...overrides,
+  };
 }
 
 export function wideSpec(overrides: Partial<ExportSpec> = {}): ExportSpec {
@@ -83,12 +92,23 @@ export const STEP_MARGIN_MS = 30_000;
  * A client for one step, as the server builds one per execution: the same deadline for the client and
  * the step, deterministic jitter, and the wait log wired in.
  */
-export function harness(steps: Step[], options: { clock?: FakeClock; stepMs?: number; retry?: Partial<RetryPolicy>; transport?: ScriptedTransport } = {}): Harness {
+export function harness(
+  steps: Step[],
+  options: { clock?: FakeClock; stepMs?: number; retry?: Partial<RetryPolicy>; transport?: ScriptedTransport } = {},
+): Harness {
   const clock = options.clock ?? new FakeClock(Date.UTC(2025, 0, 6, 9));
   const transport = options.transport ?? new ScriptedTransport(steps, emptyCompareReads);
   const waits = new WaitLog();
   const deadline = clock.now() + (options.stepMs ?? STEP_MS);
-  const client = createApiClient({ baseUrl: 'https://api.test', token: 'token-123456', transport, clock, deadline, retry: { random: () => 0.5, ...options.retry }, onWait: waits.onWait });
+  const client = createApiClient({
+    baseUrl: 'https://api.test',
+    token: 'token-123456',
+    transport,
+    clock,
+    deadline,
+    retry: { random: () => 0.5, ...options.retry },
+    onWait: waits.onWait,
+  });
   return {
     client,
     transport,
@@ -97,7 +117,6 @@ export function harness(steps: Step[], options: { clock?: FakeClock; stepMs?: nu
     step: (state, stepOptions = {}) => runExportStep(state, client, { deadline, marginMs: STEP_MARGIN_MS, waitLog: waits, ...stepOptions }),
   };
 }
-
 
 export const stored: Reply = { status: 200, body: { data_points: [] } };
 
@@ -131,10 +150,12 @@ export function sentBatches(transport: ScriptedTransport): Array<{ path: string;
 export function pointsPage(metricId: string, points: Array<[string, string | null]>, page = 1, totalPages = 1, total = points.length): Reply {
   return {
     status: 200,
-    body: { data_points: points.map(([date, value]) => ({ id: `${metricId}-${date}`, metric_id: metricId, date, value })), meta: { page, total_pages: totalPages, total } },
+    body: {
+      data_points: points.map(([date, value]) => ({ id: `${metricId}-${date}`, metric_id: metricId, date, value })),
+      meta: { page, total_pages: totalPages, total },
+    },
   };
 }
-
 
 /** Outcome and reason of every item, in sheet order, for exact assertions. */
 export function outcomes(state: ExportState): Array<[string, string | undefined]> {

@@ -94,7 +94,17 @@ describe('which formats are percent formats', () => {
   });
 
   it('reads percent text as the points it shows', () => {
-    expect(['12%', ' 12.5 % ', '-3%', '.5%', '+7%', '12', '12%%', '%', '1,234%'].map(percentTextToPoints)).toEqual(['12', '12.5', '-3', '0.5', '7', undefined, undefined, undefined, undefined]);
+    expect(['12%', ' 12.5 % ', '-3%', '.5%', '+7%', '12', '12%%', '%', '1,234%'].map(percentTextToPoints)).toEqual([
+      '12',
+      '12.5',
+      '-3',
+      '0.5',
+      '7',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -114,7 +124,8 @@ describe('percent cells in an export', () => {
   it('refuses a percent-formatted cell for any other unit, naming the unit', () => {
     expect(one(0.12, '0%', REVENUE)).toMatchObject({
       outcome: 'failed',
-      reason: 'the cell is formatted as a percentage but the metric\'s unit is "USD", not percent: type the number the metric holds and format the cell as a number, or choose a metric whose unit is percent',
+      reason:
+        'the cell is formatted as a percentage but the metric\'s unit is "USD", not percent: type the number the metric holds and format the cell as a number, or choose a metric whose unit is percent',
     });
     expect(one(0.12, '0.00%', USERS)).toMatchObject({ outcome: 'failed', reason: expect.stringContaining('the metric\'s unit is "number", not percent') });
   });
@@ -124,21 +135,49 @@ describe('percent cells in an export', () => {
     expect(one(' 62.3 % ', '@')).toMatchObject({ outcome: 'pending', value: '62.3' });
     expect(one('12%', '@', REVENUE)).toMatchObject({
       outcome: 'failed',
-      reason: 'the value "12%" is a percentage but the metric\'s unit is "USD", not percent: type the number the metric holds without the % sign, or choose a metric whose unit is percent',
+      reason:
+        'the value "12%" is a percentage but the metric\'s unit is "USD", not percent: type the number the metric holds without the % sign, or choose a metric whose unit is percent',
     });
   });
 
   it('refuses a percent cell when the metric has no unit (an export stored before units were read)', () => {
     // The cache hands back what was stored: a metric without the unit property the type now requires.
     const stale = JSON.parse(JSON.stringify({ id: MARGIN, name: 'Gross Margin', frequency: 'monthly' })) as MetricRef;
-    const state = prepareExport({ range: { values: [['2024-03-01', 0.12]], numberFormats: [['', '0%']] }, spec: longSpec({ metricId: MARGIN }), metrics: [stale], timeZone: TZ, formatDate: intlDateFormatter });
-    expect(state.items[0]).toMatchObject({ outcome: 'failed', reason: expect.stringContaining("the cell is formatted as a percentage but the metric's unit is not known, not percent") });
+    const state = prepareExport({
+      range: { values: [['2024-03-01', 0.12]], numberFormats: [['', '0%']] },
+      spec: longSpec({ metricId: MARGIN }),
+      metrics: [stale],
+      timeZone: TZ,
+      formatDate: intlDateFormatter,
+    });
+    expect(state.items[0]).toMatchObject({
+      outcome: 'failed',
+      reason: expect.stringContaining("the cell is formatted as a percentage but the metric's unit is not known, not percent"),
+    });
   });
 
   it('previews the cell as the sheet shows it beside the exact text sent', () => {
-    const state = prepare([['2024-03-01', 0.12], ['2024-04-01', 0.123]], longSpec({ metricId: MARGIN }), { numberFormats: [['', '0%'], ['', '0.0%']] });
-    const preview = previewExport(state, [['3/1/2024', '12%'], ['4/1/2024', '12.3%']]);
-    expect(preview.sample.map((item) => [item.shownValue, item.value])).toEqual([['12%', '12'], ['12.3%', '12.3']]);
+    const state = prepare(
+      [
+        ['2024-03-01', 0.12],
+        ['2024-04-01', 0.123],
+      ],
+      longSpec({ metricId: MARGIN }),
+      {
+        numberFormats: [
+          ['', '0%'],
+          ['', '0.0%'],
+        ],
+      },
+    );
+    const preview = previewExport(state, [
+      ['3/1/2024', '12%'],
+      ['4/1/2024', '12.3%'],
+    ]);
+    expect(preview.sample.map((item) => [item.shownValue, item.value])).toEqual([
+      ['12%', '12'],
+      ['12.3%', '12.3'],
+    ]);
     const refused = previewExport(prepare([['2024-03-01', 0.12]], longSpec(), { numberFormats: [['', '0%']] }), [['3/1/2024', '12%']]);
     expect(refused.problems).toMatchObject([{ cell: 'B1', shownValue: '12%', outcome: 'failed' }]);
   });

@@ -9,7 +9,7 @@ import type { ExportSpec, ExportState } from '../../../src/core/export/types';
 import { periodStart } from '../../../src/core/sheets/periods';
 import { isIsoDate } from '../../../src/core/validate/dates';
 import type { Step } from '../../support/scripted-transport';
-import { AUDITED, HEADCOUNT, harness, METRICS, PARTNERS, pointsPage, prepare, REVENUE, SIGNUPS, stored, USERS } from './export-fixtures';
+import { AUDITED, HEADCOUNT, harness, PARTNERS, pointsPage, prepare, REVENUE, SIGNUPS, stored, USERS } from './export-fixtures';
 
 const blank = (cell: unknown) => cell === '' || cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
 
@@ -38,14 +38,16 @@ const valueCellArb = fc.oneof(
 );
 
 const specArb = (layout: 'long' | 'wide') =>
-  fc.record({
-    metricId: fc.constantFrom(REVENUE, USERS, HEADCOUNT, SIGNUPS, AUDITED, PARTNERS, 'not-a-uuid'),
-    hasHeaderRow: layout === 'wide' ? fc.constant(true) : fc.boolean(),
-    skipBlanks: fc.boolean(),
-    duplicates: fc.constantFrom<ExportSpec['duplicates']>('reject', 'last_wins'),
-    offPeriod: fc.constantFrom<ExportSpec['offPeriod']>('reject', 'normalise'),
-    onlyChanged: fc.boolean(),
-  }).map((options): ExportSpec => ({ layout, ...options, ...(layout === 'wide' ? { metricId: undefined } : {}) }));
+  fc
+    .record({
+      metricId: fc.constantFrom(REVENUE, USERS, HEADCOUNT, SIGNUPS, AUDITED, PARTNERS, 'not-a-uuid'),
+      hasHeaderRow: layout === 'wide' ? fc.constant(true) : fc.boolean(),
+      skipBlanks: fc.boolean(),
+      duplicates: fc.constantFrom<ExportSpec['duplicates']>('reject', 'last_wins'),
+      offPeriod: fc.constantFrom<ExportSpec['offPeriod']>('reject', 'normalise'),
+      onlyChanged: fc.boolean(),
+    })
+    .map((options): ExportSpec => ({ layout, ...options, ...(layout === 'wide' ? { metricId: undefined } : {}) }));
 
 const headerArb = fc.constantFrom('Revenue', '  Revenue ', REVENUE.toUpperCase(), 'Churn', 'Unknown metric', '', USERS, 'Headcount', '0b00-12-34', 'Partners');
 
@@ -86,10 +88,15 @@ function checkPlan(state: ExportState, expectedItems: number): void {
 
 /** Runs the export to the end against an API that stores everything and holds nothing yet. */
 function sendAll(state: ExportState): ExportState {
-  const reads: Step[] = state.metrics.filter((m) => m.phase === 'diff').map((m) => ({ match: `GET /data_points?metric_id=${m.id}&page_size=100&`, prefix: true, reply: pointsPage(m.id, []) }));
+  const reads: Step[] = state.metrics
+    .filter((m) => m.phase === 'diff')
+    .map((m) => ({ match: `GET /data_points?metric_id=${m.id}&page_size=100&`, prefix: true, reply: pointsPage(m.id, []) }));
   const pendingItems = state.items.filter((item) => item.outcome === 'pending').length;
   // At most this many PUTs: every pending item's batch, whatever the diff decides.
-  const writes: Step[] = Array.from({ length: Math.ceil(pendingItems / MAX_UPSERT_ITEMS) + state.metrics.length }, () => ({ match: /^PUT \/metrics\/[^/]+\/data_points$/, reply: stored }));
+  const writes: Step[] = Array.from({ length: Math.ceil(pendingItems / MAX_UPSERT_ITEMS) + state.metrics.length }, () => ({
+    match: /^PUT \/metrics\/[^/]+\/data_points$/,
+    reply: stored,
+  }));
   const { step, transport } = harness([...reads, ...writes]);
   const { state: done } = step(state);
   expect(done.status).toBe('done');
@@ -122,9 +129,14 @@ describe('exporting any range', () => {
     fc.assert(
       fc.property(
         specArb('wide'),
-        fc.integer({ min: 1, max: 4 }).chain((metricColumns) =>
-          fc.tuple(fc.array(headerArb, { minLength: metricColumns, maxLength: metricColumns }), fc.array(fc.tuple(dateCellArb, fc.array(valueCellArb, { minLength: metricColumns, maxLength: metricColumns })), { maxLength: 40 })),
-        ),
+        fc
+          .integer({ min: 1, max: 4 })
+          .chain((metricColumns) =>
+            fc.tuple(
+              fc.array(headerArb, { minLength: metricColumns, maxLength: metricColumns }),
+              fc.array(fc.tuple(dateCellArb, fc.array(valueCellArb, { minLength: metricColumns, maxLength: metricColumns })), { maxLength: 40 }),
+            ),
+          ),
         (spec, [headers, rows]) => {
           const values: unknown[][] = [['Date', ...headers], ...rows.map(([date, cells]) => [date, ...cells])];
           const state = prepare(values, spec);

@@ -48,7 +48,8 @@ describe('a 429 storm', () => {
       itemsTotal: 120,
       batchesDone: 1,
       batchesTotal: 3,
-      problem: 'The API refused every request for 15 minutes because of its rate limit, so the export paused with 70 rows left. Resume sends only those once the API accepts requests again.',
+      problem:
+        'The API refused every request for 15 minutes because of its rate limit, so the export paused with 70 rows left. Resume sends only those once the API accepts requests again.',
     });
     expect(state.notBefore).toBeUndefined();
     const report = buildReport(state);
@@ -120,7 +121,13 @@ describe('a 429 storm', () => {
 
   it('counts the values left in the wide layout', () => {
     const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
-    const wide = prepare([['Date', 'Daily Active Users'], ['2024-01-01', 1]], { layout: 'wide', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false });
+    const wide = prepare(
+      [
+        ['Date', 'Daily Active Users'],
+        ['2024-01-01', 1],
+      ],
+      { layout: 'wide', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false },
+    );
     let result = stepAfterWait(wide, clock, refused());
     for (let window = 0; window < 3; window++) result = stepAfterWait(result.state, clock, refused());
     expect(result.progress.problem).toMatch(/paused with 1 value left\./);
@@ -142,7 +149,15 @@ describe('a 429 storm', () => {
   });
 
   it('tells a step that ran out of time from the rate limit: only the latter counts towards the storm', () => {
-    expect(classifyFailure(new OutOfTimeError('This run is close to Apps Script\'s time limit.'), 'export')).toEqual({ kind: 'wait', message: 'This run is close to Apps Script\'s time limit.', outOfTime: true });
-    expect(classifyFailure(new RateLimitedError('The API\'s rate limit was reached. Try again in 15 seconds.', 15), 'export')).toEqual({ kind: 'wait', message: 'The API\'s rate limit was reached. Try again in 15 seconds.', retryAfterMs: 15_000 });
+    expect(classifyFailure(new OutOfTimeError("This run is close to Apps Script's time limit."), 'export')).toEqual({
+      kind: 'wait',
+      message: "This run is close to Apps Script's time limit.",
+      outOfTime: true,
+    });
+    expect(classifyFailure(new RateLimitedError("The API's rate limit was reached. Try again in 15 seconds.", 15), 'export')).toEqual({
+      kind: 'wait',
+      message: "The API's rate limit was reached. Try again in 15 seconds.",
+      retryAfterMs: 15_000,
+    });
   });
 });

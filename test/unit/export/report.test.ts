@@ -47,18 +47,41 @@ describe('the report', () => {
   });
 
   it('says when there is nothing to export', () => {
-    const report = buildReport(prepare([['', ''], ['', '']], longSpec()));
+    const report = buildReport(
+      prepare(
+        [
+          ['', ''],
+          ['', ''],
+        ],
+        longSpec(),
+      ),
+    );
     expect(report.summary).toBe('0 rows read: nothing to export.');
     expect(report.status).toBe('done');
     expect(report.statusColumn).toEqual(['', '']);
   });
 
   it('previews what was read, beside what the user sees, before anything is sent', () => {
-    const display = [['Date', 'Revenue'], ['1/1/2024', '10.00'], ['', ''], ['2/15/2024', '11'], ['3/1/2024', ''], ['4/1/2024', '1,234']];
+    const display = [
+      ['Date', 'Revenue'],
+      ['1/1/2024', '10.00'],
+      ['', ''],
+      ['2/15/2024', '11'],
+      ['3/1/2024', ''],
+      ['4/1/2024', '1,234'],
+    ];
     const withDates = values.map((row, i) => (i === 1 ? [dateCell('2024-01-01'), 10] : row));
     const preview = previewExport(prepare(withDates, longSpec({ hasHeaderRow: true })), display, 2);
     expect(preview.summary).toBe('4 rows read: 1 to send, 1 skipped, 2 failed.');
-    expect(preview.sample[0]).toMatchObject({ cell: 'B2', date: '2024-01-01', value: '10', shownDate: '1/1/2024', shownValue: '10.00', outcome: 'pending', reason: null });
+    expect(preview.sample[0]).toMatchObject({
+      cell: 'B2',
+      date: '2024-01-01',
+      value: '10',
+      shownDate: '1/1/2024',
+      shownValue: '10.00',
+      outcome: 'pending',
+      reason: null,
+    });
     expect(preview.problems.map((item) => item.reason)).toEqual(['2024-02-15 is not the start of a monthly period: use 2024-02-01', 'blank value']);
     expect(preview.columns).toEqual([{ letter: 'B', header: REVENUE, metricId: REVENUE, metricName: 'Revenue', frequency: 'monthly', error: null }]);
   });

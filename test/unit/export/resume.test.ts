@@ -9,7 +9,21 @@ import type { ExportState } from '../../../src/core/export/types';
 import { intlDateFormatter } from '../../../src/core/validate/dates';
 import { MemoryCache } from '../../support/memory-cache';
 import { FakeClock } from '../../support/scripted-transport';
-import { emptyCompareReads, errorReply, harness, longSpec, METRICS, periodDates, prepare, put, puts, sentBatches, SlowTransport, TZ, USERS } from './export-fixtures';
+import {
+  emptyCompareReads,
+  errorReply,
+  harness,
+  longSpec,
+  METRICS,
+  periodDates,
+  prepare,
+  put,
+  puts,
+  sentBatches,
+  SlowTransport,
+  TZ,
+  USERS,
+} from './export-fixtures';
 
 const rows = periodDates('2022-01-01', 1000, 'daily').map((date, i) => [date, i]);
 
@@ -50,7 +64,10 @@ describe('steps and resume', () => {
   it('ends the step when the rate limit asks for a longer wait than is left, and sends that batch next time', () => {
     const state = prepare(rows.slice(0, 100), longSpec({ metricId: USERS }));
     const clock = new FakeClock(Date.UTC(2025, 0, 6, 9));
-    const first = harness([put(USERS), put(USERS, { ...errorReply(429, 'rate_limit_exceeded'), headers: { 'retry-after': '120' } })], { clock, stepMs: 60_000 });
+    const first = harness([put(USERS), put(USERS, { ...errorReply(429, 'rate_limit_exceeded'), headers: { 'retry-after': '120' } })], {
+      clock,
+      stepMs: 60_000,
+    });
     const { state: waiting, progress } = first.step(state, { marginMs: 10_000 });
     expect(progress).toMatchObject({ status: 'running', itemsDone: 50, waitingForRateLimitMs: 120_000 });
     expect(progress.problem).toBe("The API's rate limit was reached. Try again in 120 seconds.");

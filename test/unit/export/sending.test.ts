@@ -162,7 +162,7 @@ describe('sending', () => {
     expectAccountedFor(done);
   });
 
-  it('stops the metric on a 404, with the server\'s message on the batch and nothing more sent', () => {
+  it("stops the metric on a 404, with the server's message on the batch and nothing more sent", () => {
     const state = prepare(monthlyRows(120), longSpec());
     const { step, transport } = harness([put(REVENUE, errorReply(404, 'record_missing', undefined, `Metric not found: ${REVENUE}`))]);
     const { state: done } = step(state);
@@ -204,10 +204,19 @@ describe('sending', () => {
   });
 
   it('counts a 403 against the metric, not the export', () => {
-    const state = prepare([['Date', 'Revenue', 'Net Burn'], ['2024-01-01', 1, 2]], wideSpec());
+    const state = prepare(
+      [
+        ['Date', 'Revenue', 'Net Burn'],
+        ['2024-01-01', 1, 2],
+      ],
+      wideSpec(),
+    );
     const { step } = harness([put(REVENUE, errorReply(403, 'forbidden')), put(BURN)]);
     const { state: done } = step(state);
-    expect(outcomes(done)).toEqual([['failed', 'not stored: this API token has no access to the metric'], ['created', undefined]]);
+    expect(outcomes(done)).toEqual([
+      ['failed', 'not stored: this API token has no access to the metric'],
+      ['created', undefined],
+    ]);
   });
 
   it('does not change the state it was given', () => {

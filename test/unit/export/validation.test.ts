@@ -73,8 +73,19 @@ describe('values', () => {
   });
 
   it('skips blank values by default, with the reason', () => {
-    const state = prepare([['2024-03-01', ''], ['2024-04-01', '   '], ['2024-05-01', null]], longSpec());
-    expect(outcomes(state)).toEqual([['skipped', 'blank value'], ['skipped', 'blank value'], ['skipped', 'blank value']]);
+    const state = prepare(
+      [
+        ['2024-03-01', ''],
+        ['2024-04-01', '   '],
+        ['2024-05-01', null],
+      ],
+      longSpec(),
+    );
+    expect(outcomes(state)).toEqual([
+      ['skipped', 'blank value'],
+      ['skipped', 'blank value'],
+      ['skipped', 'blank value'],
+    ]);
   });
 
   it('fails blank values when blanks are not to be skipped', () => {
@@ -102,7 +113,13 @@ describe('calendar periods', () => {
   });
 
   it('treats two dates normalised onto one period start as duplicates', () => {
-    const state = prepare([['2024-03-15', 1], ['2024-03-20', 2]], longSpec({ offPeriod: 'normalise' }));
+    const state = prepare(
+      [
+        ['2024-03-15', 1],
+        ['2024-03-20', 2],
+      ],
+      longSpec({ offPeriod: 'normalise' }),
+    );
     expect(outcomes(state)).toEqual([
       ['failed', 'duplicate date 2024-03-01, also in row 2'],
       ['failed', 'duplicate date 2024-03-01, also in row 1'],
@@ -124,7 +141,12 @@ describe('calendar periods', () => {
 });
 
 describe('duplicate dates', () => {
-  const rows = [['2024-03-01', 1], ['2024-04-01', 2], [dateCell('2024-03-01'), 3], ['2024-03-01', 4]];
+  const rows = [
+    ['2024-03-01', 1],
+    ['2024-04-01', 2],
+    [dateCell('2024-03-01'), 3],
+    ['2024-03-01', 4],
+  ];
 
   it('fails every duplicate, naming the other rows, when duplicates are refused', () => {
     const state = prepare(rows, longSpec(), { origin: { row: 5, column: 2 } });
@@ -149,7 +171,13 @@ describe('duplicate dates', () => {
   });
 
   it('lets an invalid row not count as a duplicate of a valid one', () => {
-    const state = prepare([['2024-03-01', 'n/a'], ['2024-03-01', 4]], longSpec());
+    const state = prepare(
+      [
+        ['2024-03-01', 'n/a'],
+        ['2024-03-01', 4],
+      ],
+      longSpec(),
+    );
     expect(outcomes(state)).toEqual([
       ['failed', 'the value must be a number or decimal text like 1234.5, but it is "n/a"'],
       ['pending', undefined],
@@ -159,13 +187,22 @@ describe('duplicate dates', () => {
 
 describe('the metric and the shape of the range', () => {
   it('fails every item of a long export whose metric id is not a UUID', () => {
-    const state = prepare([['2024-03-01', 1], ['2024-04-01', 2]], longSpec({ metricId: '12345' }));
+    const state = prepare(
+      [
+        ['2024-03-01', 1],
+        ['2024-04-01', 2],
+      ],
+      longSpec({ metricId: '12345' }),
+    );
     const reason = 'the metric id "12345" is not a UUID (ids look like 123e4567-e89b-12d3-a456-426614174000)';
-    expect(outcomes(state)).toEqual([['failed', reason], ['failed', reason]]);
+    expect(outcomes(state)).toEqual([
+      ['failed', reason],
+      ['failed', reason],
+    ]);
     expect(state.status).toBe('done');
   });
 
-  it('fails every item of a metric that is not among the company\'s metrics', () => {
+  it("fails every item of a metric that is not among the company's metrics", () => {
     const unknown = '0b000000-0000-4000-8000-0000000000ff';
     expect(one('2024-03-01', 1, unknown)).toMatchObject({ outcome: 'failed', reason: `the metric ${unknown} is not one of this company's metrics` });
   });
@@ -177,12 +214,23 @@ describe('the metric and the shape of the range', () => {
   });
 
   it('refuses a long range that is not two columns, and a long export without a metric', () => {
-    expect(() => prepare([['2024-03-01', 1, 2]], longSpec())).toThrow('The long layout reads two columns, dates then values, but the range has 3. Select just those two columns.');
+    expect(() => prepare([['2024-03-01', 1, 2]], longSpec())).toThrow(
+      'The long layout reads two columns, dates then values, but the range has 3. Select just those two columns.',
+    );
     expect(() => prepare([['2024-03-01', 1]], longSpec({ metricId: '' }))).toThrow('Choose the metric the values belong to.');
   });
 
   it('reads past the header row and does not count empty rows as items', () => {
-    const state = prepare([['Date', 'Revenue'], ['2024-03-01', 1], ['', ''], [null, '  '], ['2024-04-01', 2]], longSpec({ hasHeaderRow: true }));
+    const state = prepare(
+      [
+        ['Date', 'Revenue'],
+        ['2024-03-01', 1],
+        ['', ''],
+        [null, '  '],
+        ['2024-04-01', 2],
+      ],
+      longSpec({ hasHeaderRow: true }),
+    );
     expect(state.items.map((item) => item.row)).toEqual([2, 5]);
     expect(state).toMatchObject({ rowCount: 5, rowsRead: 2, emptyRows: 2 });
   });
@@ -192,7 +240,7 @@ describe('the metric and the shape of the range', () => {
     expect(outcomes(state)).toEqual([['failed', 'the date is empty: give a date cell or text like 2024-01-31']]);
   });
 
-  it('reads Date cells in the time zone it is given, not the machine\'s', () => {
+  it("reads Date cells in the time zone it is given, not the machine's", () => {
     const tokyoMidnight = new Date('2024-02-29T15:00:00Z');
     expect(TZ).toBe('America/New_York');
     // The same instant is 29 February in New York: the spreadsheet's zone decides.

@@ -14,7 +14,10 @@ describe('wide layout', () => {
       ],
       wideSpec(),
     );
-    expect(state.metrics.map((m) => [m.id, m.name])).toEqual([[REVENUE, 'Revenue'], [BURN, 'Net Burn']]);
+    expect(state.metrics.map((m) => [m.id, m.name])).toEqual([
+      [REVENUE, 'Revenue'],
+      [BURN, 'Net Burn'],
+    ]);
     // Items go row by row: (row 2, B), (row 2, C), (row 3, B), (row 3, C).
     expect(state.items.map((item) => [item.row, item.column, item.outcome, item.value ?? item.reason])).toEqual([
       [2, 2, 'pending', '10'],
@@ -28,7 +31,13 @@ describe('wide layout', () => {
     // Each metric's batch goes in its own PUT, one at a time: none shares a fetchAll.
     expect(transport.waves).toEqual([]);
     expect(sentBatches(transport)).toEqual([
-      { path: `/metrics/${REVENUE}/data_points`, dataPoints: [{ date: '2024-01-01', value: '10' }, { date: '2024-02-01', value: '11' }] },
+      {
+        path: `/metrics/${REVENUE}/data_points`,
+        dataPoints: [
+          { date: '2024-01-01', value: '10' },
+          { date: '2024-02-01', value: '11' },
+        ],
+      },
       { path: `/metrics/${BURN}/data_points`, dataPoints: [{ date: '2024-01-01', value: '-5' }] },
     ]);
     const report = buildReport(done);
@@ -79,14 +88,26 @@ describe('wide layout', () => {
       ],
       wideSpec(),
     );
-    expect(state.columns.map((c) => [c.column, c.error ?? null])).toEqual([[2, null], [3, 'the column has no header naming its metric']]);
+    expect(state.columns.map((c) => [c.column, c.error ?? null])).toEqual([
+      [2, null],
+      [3, 'the column has no header naming its metric'],
+    ]);
     expect(state.items.map((item) => item.outcome)).toEqual(['pending', 'failed']);
   });
 
-  it('names an id that is not among the company\'s metrics', () => {
+  it("names an id that is not among the company's metrics", () => {
     const stranger = '0b000000-0000-4000-8000-0000000000aa';
-    const state = prepare([['Date', stranger], ['2024-01-01', 1]], wideSpec());
-    expect(state.items[0]).toMatchObject({ outcome: 'failed', reason: `the header names the metric id ${stranger}, which is not one of this company's metrics` });
+    const state = prepare(
+      [
+        ['Date', stranger],
+        ['2024-01-01', 1],
+      ],
+      wideSpec(),
+    );
+    expect(state.items[0]).toMatchObject({
+      outcome: 'failed',
+      reason: `the header names the metric id ${stranger}, which is not one of this company's metrics`,
+    });
   });
 
   it('treats two columns of one metric as duplicates, naming the cells', () => {
@@ -103,6 +124,8 @@ describe('wide layout', () => {
   });
 
   it('needs a header row', () => {
-    expect(() => prepare([['2024-01-01', 1]], wideSpec({ hasHeaderRow: false }))).toThrow('The wide layout needs a header row naming the metric of each column.');
+    expect(() => prepare([['2024-01-01', 1]], wideSpec({ hasHeaderRow: false }))).toThrow(
+      'The wide layout needs a header row naming the metric of each column.',
+    );
   });
 });

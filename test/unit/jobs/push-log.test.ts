@@ -8,7 +8,7 @@ it('takes the items that were pending before the step and are not after it, in o
   expect(newlySettled(before, after)).toEqual([{ outcome: 'failed' }, { outcome: 'written' }]);
 });
 
-it('writes a row in the header\'s order, blank who as an empty cell, and doubles a leading apostrophe Sheets would drop', () => {
+it("writes a row in the header's order, blank who as an empty cell, and doubles a leading apostrophe Sheets would drop", () => {
   const cells = pushLogCells({
     time: '2026-11-26T08:00:00.000Z',
     who: '',
@@ -22,6 +22,17 @@ it('writes a row in the header\'s order, blank who as an empty cell, and doubles
     push: 'push-1',
   });
   expect(cells).toHaveLength(PUSHES_HEADER.length);
-  expect(cells).toEqual([new Date('2026-11-26T08:00:00.000Z'), null, 'Audit push', 'Acme › Sector', null, "''quoted", 'Fintech', 'failed: the label is unknown', "''Portfolio audit'!D7", 'push-1']);
+  expect(cells).toEqual([
+    new Date('2026-11-26T08:00:00.000Z'),
+    null,
+    'Audit push',
+    'Acme › Sector',
+    null,
+    "''quoted",
+    'Fintech',
+    'failed: the label is unknown',
+    "''Portfolio audit'!D7",
+    'push-1',
+  ]);
   expect(outcomeText('updated', null)).toBe('updated');
 });

@@ -104,17 +104,29 @@ describe('measuring the job store', () => {
 });
 
 describe('making room', () => {
-  it('drops nothing while the write fits, and counts the job\'s old copy beside its new one (the write\'s peak)', () => {
+  it("drops nothing while the write fits, and counts the job's old copy beside its new one (the write's peak)", () => {
     const properties = new LimitedProperties();
     const store = jobStore(properties);
     store.save('export', 'big', job('running', 150));
     const usage = jobStoreUsage(properties.getProperties(), context);
     const own = usage.jobs[0]!.bytes;
-    expect(planJobStoreRoom(usage, { kind: 'export', id: 'big', bytes: own }, 2 * own + usage.otherBytes)).toEqual({ fits: true, drop: [], replaceFirst: false });
+    expect(planJobStoreRoom(usage, { kind: 'export', id: 'big', bytes: own }, 2 * own + usage.otherBytes)).toEqual({
+      fits: true,
+      drop: [],
+      replaceFirst: false,
+    });
     // One byte less: the old copy goes first, and the rewrite fits.
-    expect(planJobStoreRoom(usage, { kind: 'export', id: 'big', bytes: own }, 2 * own + usage.otherBytes - 1)).toEqual({ fits: true, drop: [], replaceFirst: true });
+    expect(planJobStoreRoom(usage, { kind: 'export', id: 'big', bytes: own }, 2 * own + usage.otherBytes - 1)).toEqual({
+      fits: true,
+      drop: [],
+      replaceFirst: true,
+    });
     // A new job of that size beside it: the job left running (no step now) makes room for it.
-    expect(planJobStoreRoom(usage, { kind: 'export', id: 'other', bytes: own }, 2 * own + usage.otherBytes - 1)).toEqual({ fits: true, drop: [usage.jobs[0]], replaceFirst: false });
+    expect(planJobStoreRoom(usage, { kind: 'export', id: 'other', bytes: own }, 2 * own + usage.otherBytes - 1)).toEqual({
+      fits: true,
+      drop: [usage.jobs[0]],
+      replaceFirst: false,
+    });
     // A new job larger than the budget alone: nothing kept holds the room, its own size is the problem.
     expect(planJobStoreRoom(usage, { kind: 'export', id: 'other', bytes: own }, own - 1)).toMatchObject({ fits: false, holding: [] });
   });
@@ -131,11 +143,17 @@ describe('making room', () => {
     expect(properties.bytes()).toBeGreaterThan(330 * 1024);
 
     store.save('export', 'new', job('running', 150));
-    const left = jobStoreUsage(properties.getProperties(), context).jobs.map((entry) => entry.id).sort();
+    const left = jobStoreUsage(properties.getProperties(), context)
+      .jobs.map((entry) => entry.id)
+      .sort();
     // The last push and the expired job (no one can resume them) went, then the earlier job left running.
     expect(left).toEqual(['cancelled', 'left-late', 'new', 'paused']);
     expect(properties.bytes((key) => key.startsWith('job') || key === JOBS_INDEX_KEY)).toBeLessThanOrEqual(JOB_STORE_BUDGET_BYTES);
-    expect(JSON.parse(properties.getProperty(JOBS_INDEX_KEY)!).map((entry: JobIndexEntry) => entry.id).sort()).toEqual(['cancelled', 'left-late', 'new', 'paused']);
+    expect(
+      JSON.parse(properties.getProperty(JOBS_INDEX_KEY)!)
+        .map((entry: JobIndexEntry) => entry.id)
+        .sort(),
+    ).toEqual(['cancelled', 'left-late', 'new', 'paused']);
     expect(store.get('export', 'new')).toBe(JSON.stringify(job('running', 150)));
   });
 
@@ -167,7 +185,11 @@ describe('making room', () => {
     store.save('import', 'running', job('running', 100));
     expect(() => store.save('import', 'running', job('running', 110))).not.toThrow();
     expect(() => store.save('last-push', 'user', { pushId: 'p', rows: ['x'.repeat(5000)] })).not.toThrow();
-    expect(jobStoreUsage(properties.getProperties(), context).jobs.map((entry) => entry.id).sort()).toEqual(['one', 'running', 'two', 'user']);
+    expect(
+      jobStoreUsage(properties.getProperties(), context)
+        .jobs.map((entry) => entry.id)
+        .sort(),
+    ).toEqual(['one', 'running', 'two', 'user']);
   });
 
   it('keeps room for the settings: two jobs of the largest size a job may keep, paused, then the token and settings still save', () => {
@@ -180,7 +202,11 @@ describe('making room', () => {
     expect(() => store.save('import', 'new', job('running', 20))).toThrow(/held by 2 jobs kept for Resume/);
     expect(properties.bytes()).toBeLessThanOrEqual(JOB_STORE_BUDGET_BYTES);
     // What the settings keep beside the jobs: the token, the base URL, the signing key, formula access lists.
-    expect(() => properties.setProperties({ METRICS_API_TOKEN: 't'.repeat(4000), METRICS_API_BASE_URL: 'https://api.example.com', SIGNING_KEY: 'k'.repeat(64) })).not.toThrow();
-    expect(() => properties.setProperties(Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`METRICS_FORMULA_ACCESS_${i}`, 'x'.repeat(9000)])))).not.toThrow();
+    expect(() =>
+      properties.setProperties({ METRICS_API_TOKEN: 't'.repeat(4000), METRICS_API_BASE_URL: 'https://api.example.com', SIGNING_KEY: 'k'.repeat(64) }),
+    ).not.toThrow();
+    expect(() =>
+      properties.setProperties(Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`METRICS_FORMULA_ACCESS_${i}`, 'x'.repeat(9000)]))),
+    ).not.toThrow();
   });
 });

@@ -1,7 +1,17 @@
 // The series drop every writer uses: a dropped metric's cached series are never read again, others are.
 
 import { ChunkedCache } from '../../../src/core/cache/chunked-cache';
-import { dropEpochs, earlierEpochsAfterDrop, EPOCH_KEEP_MS, MAX_EARLIER_EPOCHS, MAX_EPOCHS, parseEarlierEpochs, parseEpochs, type EarlierEpochs, type SeriesEpochs } from '../../../src/core/series/series-epochs';
+import {
+  dropEpochs,
+  earlierEpochsAfterDrop,
+  EPOCH_KEEP_MS,
+  MAX_EARLIER_EPOCHS,
+  MAX_EPOCHS,
+  parseEarlierEpochs,
+  parseEpochs,
+  type EarlierEpochs,
+  type SeriesEpochs,
+} from '../../../src/core/series/series-epochs';
 import { SeriesCache, SERIES_TTL_SECONDS } from '../../../src/core/series/series-cache';
 import { formulasReadingMetrics } from '../../../src/core/formulas/reads-metrics';
 import { MemoryCache } from '../../support/memory-cache';
@@ -11,7 +21,7 @@ const B = '22222222-2222-4222-8222-222222222222';
 const point = (metric: string, value: string) => ({ id: '', metric_id: metric, date: '2025-06-01', value });
 
 describe('dropping cached series', () => {
-  it('misses the dropped metric\'s series, including a series of several metrics, and keeps the others', () => {
+  it("misses the dropped metric's series, including a series of several metrics, and keeps the others", () => {
     let epochs: SeriesEpochs = {};
     const series = new SeriesCache(new ChunkedCache(new MemoryCache(), () => Math.random().toString(36).slice(2, 10)), 'g', undefined, () => epochs);
     series.put(`${A}|||`, [point(A, '1')], [A]);
@@ -62,7 +72,7 @@ describe('the epochs a dropped series had before (what Refresh data compares whe
     expect(state.earlier).toEqual({ [A]: ['', (1_000).toString(36)] });
   });
 
-  it('forgets an earlier epoch once the drop that ended it is past its entries\' life, keeps a few per metric, and reads a bad record as none', () => {
+  it("forgets an earlier epoch once the drop that ended it is past its entries' life, keeps a few per metric, and reads a bad record as none", () => {
     let state = { epochs: {} as SeriesEpochs, earlier: {} as EarlierEpochs };
     state = drop(state, [A], 1_000);
     state = drop(state, [B], 1_000 + EPOCH_KEEP_MS);

@@ -2,7 +2,17 @@
 // display (gas-runtime/spreadsheet/number-format.ts), and read back by the exporter as the number it holds.
 
 import { displayValue } from '../../../gas-runtime/spreadsheet/number-format';
-import { ISO_DATE_FORMAT, isDateFormatCode, NUMBER_FORMAT, SHEETS_DATE_FORMAT, PERCENT_POINTS_FORMAT, metricTableFormats, numberFormatForUnit, portfolioGridFormats, timeFormatIn } from '../../../src/core/sheets/number-formats';
+import {
+  ISO_DATE_FORMAT,
+  isDateFormatCode,
+  NUMBER_FORMAT,
+  SHEETS_DATE_FORMAT,
+  PERCENT_POINTS_FORMAT,
+  metricTableFormats,
+  numberFormatForUnit,
+  portfolioGridFormats,
+  timeFormatIn,
+} from '../../../src/core/sheets/number-formats';
 import { isPercentFormat } from '../../../src/core/export/percent';
 import { MARGIN, longSpec, prepare } from '../export/export-fixtures';
 
@@ -36,7 +46,7 @@ describe('numberFormatForUnit', () => {
 });
 
 describe('metricTableFormats', () => {
-  it('gives each data row the date format Sheets gives a date (as a formula\'s), then each metric by its unit', () => {
+  it("gives each data row the date format Sheets gives a date (as a formula's), then each metric by its unit", () => {
     expect(metricTableFormats(['USD', 'percent', 'number'], 2)).toEqual([
       [SHEETS_DATE_FORMAT, '"$"#,##0.00', PERCENT_POINTS_FORMAT, NUMBER_FORMAT],
       [SHEETS_DATE_FORMAT, '"$"#,##0.00', PERCENT_POINTS_FORMAT, NUMBER_FORMAT],
@@ -46,7 +56,7 @@ describe('metricTableFormats', () => {
 });
 
 describe('portfolioGridFormats', () => {
-  it('gives each company row its own metric\'s unit across the periods; a row without one a plain number', () => {
+  it("gives each company row its own metric's unit across the periods; a row without one a plain number", () => {
     expect(portfolioGridFormats(['USD', 'EUR', undefined], 2)).toEqual([
       ['"$"#,##0.00', '"$"#,##0.00'],
       ['"€"#,##0.00', '"€"#,##0.00'],
@@ -66,9 +76,19 @@ describe('timeFormatIn', () => {
 
 describe('isDateFormatCode', () => {
   it.each([
-    ['M/d/yyyy', true], ['dd.MM.yyyy', true], ['yyyy-mm-dd', true], ['mmm yyyy', true], ['d"th of" mmmm', true],
-    ['0.###############', false], ['@', false], ['#,##0.00', false], ['"$"#,##0.00', false], ['#,##0.00 "days"', false],
-    ['[Red]0.00', false], ['hh:mm', false], ['', false],
+    ['M/d/yyyy', true],
+    ['dd.MM.yyyy', true],
+    ['yyyy-mm-dd', true],
+    ['mmm yyyy', true],
+    ['d"th of" mmmm', true],
+    ['0.###############', false],
+    ['@', false],
+    ['#,##0.00', false],
+    ['"$"#,##0.00', false],
+    ['#,##0.00 "days"', false],
+    ['[Red]0.00', false],
+    ['hh:mm', false],
+    ['', false],
   ])('%p shows a date: %p', (format, isDate) => {
     expect(isDateFormatCode(format)).toBe(isDate);
   });

@@ -16,24 +16,29 @@ function check(definition: { kind: 'metric_values' | 'portfolio_metric'; company
 }
 
 describe('snapshot access', () => {
-  it('allows metrics of the snapshot\'s company, reading its listing first and no other', () => {
+  it("allows metrics of the snapshot's company, reading its listing first and no other", () => {
     expect(check({ kind: 'metric_values', companyId: FUND, metricIds: ['m-fund'] }, [OTHER, FUND])).toEqual({ problem: null, asked: [FUND] });
   });
 
   it('allows a metric of another allowed company, reading only allowed listings', () => {
-    expect(check({ kind: 'metric_values', companyId: FUND.toUpperCase(), metricIds: ['m-fund', 'M-OTHER'] }, [FUND, OTHER])).toEqual({ problem: null, asked: [FUND, OTHER] });
+    expect(check({ kind: 'metric_values', companyId: FUND.toUpperCase(), metricIds: ['m-fund', 'M-OTHER'] }, [FUND, OTHER])).toEqual({
+      problem: null,
+      asked: [FUND, OTHER],
+    });
   });
 
   it('refuses a company not on the list without reading anything', () => {
     expect(check({ kind: 'metric_values', companyId: SECRET, metricIds: ['m-secret'] }, [FUND])).toEqual({
-      problem: `company ${SECRET} is not among the companies your formula access allows in this spreadsheet (1 company)`, asked: [],
+      problem: `company ${SECRET} is not among the companies your formula access allows in this spreadsheet (1 company)`,
+      asked: [],
     });
     expect(check({ kind: 'portfolio_metric', companyId: SECRET, metricIds: [] }, []).problem).toMatch(/\(none yet\)$/);
   });
 
   it('refuses a metric of no allowed company, never asking for the company that holds it', () => {
     expect(check({ kind: 'metric_values', companyId: FUND, metricIds: ['m-fund', 'm-secret'] }, [FUND, OTHER])).toEqual({
-      problem: 'metric m-secret is not a metric of any company your formula access allows in this spreadsheet (2 companies)', asked: [FUND, OTHER],
+      problem: 'metric m-secret is not a metric of any company your formula access allows in this spreadsheet (2 companies)',
+      asked: [FUND, OTHER],
     });
   });
 

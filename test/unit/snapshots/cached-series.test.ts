@@ -29,8 +29,25 @@ describe('tableChanges', () => {
   it('matches values by period, not row, and counts a value that appeared or went blank', () => {
     const definition = { metricIds: [A, B], options: { headers: true } };
     const period = (cell: unknown) => (typeof cell === 'string' && /^\d{4}-/.test(cell) ? cell : null);
-    const before = readTable([['Date', 'a', 'b'], ['2024-01-01', 1, 2], ['2024-02-01', 3, '']], definition, period);
-    const after = readTable([['Date', 'a', 'b'], ['2023-12-01', 0, ''], ['2024-01-01', 1, 2], ['2024-02-01', 4, 5]], definition, period);
+    const before = readTable(
+      [
+        ['Date', 'a', 'b'],
+        ['2024-01-01', 1, 2],
+        ['2024-02-01', 3, ''],
+      ],
+      definition,
+      period,
+    );
+    const after = readTable(
+      [
+        ['Date', 'a', 'b'],
+        ['2023-12-01', 0, ''],
+        ['2024-01-01', 1, 2],
+        ['2024-02-01', 4, 5],
+      ],
+      definition,
+      period,
+    );
     const rows = tableChanges(before, after, { names: ['Alpha', 'Beta'], sourceOf: () => 'user_provided: x', time: 't', refresh: 'r', range: 'S!A1' });
     expect(rows.map((r) => [r.metric, r.period, r.oldValue, r.newValue, r.source])).toEqual([
       ['Alpha', '2023-12-01', null, 0, 'user_provided: x'],

@@ -6,7 +6,14 @@ const HOUR = 3_600_000;
 const SET_UP = '2026-11-02T09:00:00.000Z';
 
 function schedule(frequency: SnapshotSchedule['frequency'], lastRunAt: string | null): SnapshotSchedule {
-  return { v: 1, spreadsheetId: 's', frequency, triggerUid: 't', scheduledAt: SET_UP, lastRun: lastRunAt ? { at: lastRunAt, status: 'ok', message: '' } : null };
+  return {
+    v: 1,
+    spreadsheetId: 's',
+    frequency,
+    triggerUid: 't',
+    scheduledAt: SET_UP,
+    lastRun: lastRunAt ? { at: lastRunAt, status: 'ok', message: '' } : null,
+  };
 }
 
 describe('a scheduled refresh is overdue', () => {

@@ -4,7 +4,10 @@ import { createHmac } from 'node:crypto';
 import { UntrustedRecordError } from '../../../src/core/errors';
 import { requireSigned, signedByAnother, signRecord, verifyRecord, type Hmac } from '../../../src/core/trust/signed-record';
 
-const hmacOf = (key: string): Hmac => (text) => createHmac('sha256', key).update(text, 'utf8').digest('base64');
+const hmacOf =
+  (key: string): Hmac =>
+  (text) =>
+    createHmac('sha256', key).update(text, 'utf8').digest('base64');
 const owner = hmacOf('owner-key');
 const editor = hmacOf('editor-key');
 const scope = { purpose: 'snapshot', spreadsheetId: 'sheet-1' };
@@ -24,14 +27,15 @@ describe('signed records', () => {
   });
 
   it('treat a missing, empty or non-text signature as not verified', () => {
-    for (const signature of [undefined, null, '', 42, signRecord(owner, scope, record).slice(1)]) expect(verifyRecord(owner, scope, record, signature)).toBe(false);
+    for (const signature of [undefined, null, '', 42, signRecord(owner, scope, record).slice(1)])
+      expect(verifyRecord(owner, scope, record, signature)).toBe(false);
   });
 
   it('keep the scope apart from the record: moving text between them changes the signature', () => {
     expect(signRecord(owner, { purpose: 'a', spreadsheetId: 'b' }, 'c')).not.toBe(signRecord(owner, { purpose: 'a', spreadsheetId: '' }, 'bc'));
   });
 
-  it('name their signer, so another user\'s record can be told from a tampered one (for words only)', () => {
+  it("name their signer, so another user's record can be told from a tampered one (for words only)", () => {
     const signature = signRecord(owner, scope, record);
     expect(signedByAnother(editor, signature)).toBe(true);
     expect(signedByAnother(owner, signature)).toBe(false);
@@ -42,8 +46,9 @@ describe('signed records', () => {
   });
 
   it('refuse with a sentence that says someone else changed it and what to do', () => {
-    expect(() => requireSigned(owner, scope, record, 'forged', { what: 'The definition of the snapshot at Sheet1!B2:D6', remedy: 'Insert the snapshot again.' }))
-      .toThrow(new UntrustedRecordError('The definition of the snapshot at Sheet1!B2:D6', 'Insert the snapshot again.'));
+    expect(() =>
+      requireSigned(owner, scope, record, 'forged', { what: 'The definition of the snapshot at Sheet1!B2:D6', remedy: 'Insert the snapshot again.' }),
+    ).toThrow(new UntrustedRecordError('The definition of the snapshot at Sheet1!B2:D6', 'Insert the snapshot again.'));
     expect(() => requireSigned(owner, scope, record, 'forged', { what: 'X', remedy: 'Y' })).toThrow(/^X was changed by someone else/);
   });
 });

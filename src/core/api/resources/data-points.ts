@@ -9,7 +9,6 @@ import { isIsoDate } from '../../validate/dates';
 import { requireUuid } from '../../validate/uuid';
 import { DATA_POINTS_PAGE_SIZE, IDS_PER_REQUEST } from '../../pacing';
 
-
 interface ListDataPointsOptions extends PageOptions {
   startDate?: string;
   endDate?: string;
@@ -27,12 +26,13 @@ export class DataPointsResource {
   list(metricIds: string | readonly string[], options: ListDataPointsOptions = {}): DataPoint[] {
     const ids = (typeof metricIds === 'string' ? [metricIds] : metricIds).map((id) => requireUuid(id, 'The metric id'));
     if (ids.length === 0) throw new InputError('No metric id was given.');
-    for (const [name, value] of [['start date', options.startDate], ['end date', options.endDate]] as const) {
+    for (const [name, value] of [
+      ['start date', options.startDate],
+      ['end date', options.endDate],
+    ] as const) {
       if (value !== undefined && !isIsoDate(value)) throw new InputError(`The ${name} must be a date like 2024-01-31.`);
     }
-    const chunks = Array.from({ length: Math.ceil(ids.length / IDS_PER_REQUEST) }, (_, i) =>
-      ids.slice(i * IDS_PER_REQUEST, (i + 1) * IDS_PER_REQUEST),
-    );
+    const chunks = Array.from({ length: Math.ceil(ids.length / IDS_PER_REQUEST) }, (_, i) => ids.slice(i * IDS_PER_REQUEST, (i + 1) * IDS_PER_REQUEST));
     const lists: ListRead[] = chunks.map((chunk) => ({
       key: 'data_points',
       request: {
@@ -60,7 +60,8 @@ export class DataPointsResource {
 
 function upsertRequest(metricId: string, dataPoints: readonly DataPointInput[]): ApiRequest {
   if (dataPoints.length === 0) throw new InputError('An upsert needs at least one data point.');
-  if (dataPoints.length > MAX_UPSERT_ITEMS) throw new InputError(`An upsert takes at most ${MAX_UPSERT_ITEMS} data points; this batch has ${dataPoints.length}.`);
+  if (dataPoints.length > MAX_UPSERT_ITEMS)
+    throw new InputError(`An upsert takes at most ${MAX_UPSERT_ITEMS} data points; this batch has ${dataPoints.length}.`);
   return {
     method: 'PUT',
     path: fillPath('/metrics/{metric_id}/data_points', { metric_id: requireUuid(metricId, 'The metric id') }),

@@ -38,10 +38,14 @@ export type PageRead = { ok: true; items: unknown[]; totalPages: number } | { ok
 
 function auditListRead(list: AuditList): ListRead {
   switch (list.kind) {
-    case 'profiles': return profilesOf(list.companyId);
-    case 'properties': return propertiesOf(list.companyId);
-    case 'values': return valuesOf(list.profileId);
-    case 'options': return optionsOf(list.propertyId);
+    case 'profiles':
+      return profilesOf(list.companyId);
+    case 'properties':
+      return propertiesOf(list.companyId);
+    case 'values':
+      return valuesOf(list.profileId);
+    case 'options':
+      return optionsOf(list.propertyId);
   }
 }
 
@@ -96,27 +100,32 @@ export class PortfolioResource {
   }
 
   /** Every value of each profile and option of each property, a list per id in order: two round trips at most. */
-  listValuesAndOptions(profileIds: readonly string[], propertyIds: readonly string[]): { values: PortfolioPropertyValue[][]; options: PortfolioPropertyOption[][] } {
+  listValuesAndOptions(
+    profileIds: readonly string[],
+    propertyIds: readonly string[],
+  ): { values: PortfolioPropertyValue[][]; options: PortfolioPropertyOption[][] } {
     const lists = readLists(this.requester, [...profileIds.map((id) => valuesOf(id)), ...propertyIds.map((id) => optionsOf(id))]);
     return { values: lists.slice(0, profileIds.length) as PortfolioPropertyValue[][], options: lists.slice(profileIds.length) as PortfolioPropertyOption[][] };
   }
 
   /** Creates (201) or updates (200) a profile's property value: a PUT per input, sent together, each one's outcome. */
   upsertValues(inputs: readonly PortfolioPropertyValueInput[]): Array<Settled<PortfolioPropertyValue>> {
-    const requests = inputs.map((input): ApiRequest => ({
-      method: 'PUT',
-      path: '/portfolio_property_values',
-      body: {
-        portfolio_property_value: {
-          ...input,
-          portfolio_property_id: requireUuid(input.portfolio_property_id, 'The portfolio property id'),
-          portfolio_company_profile_id: requireUuid(input.portfolio_company_profile_id, 'The portfolio company profile id'),
+    const requests = inputs.map(
+      (input): ApiRequest => ({
+        method: 'PUT',
+        path: '/portfolio_property_values',
+        body: {
+          portfolio_property_value: {
+            ...input,
+            portfolio_property_id: requireUuid(input.portfolio_property_id, 'The portfolio property id'),
+            portfolio_company_profile_id: requireUuid(input.portfolio_company_profile_id, 'The portfolio company profile id'),
+          },
         },
-      },
-    }));
-    return this.requester.sendAllSettled<{ portfolio_property_value: PortfolioPropertyValue }>(requests).map((settled) =>
-      settled.ok ? { ok: true, result: { status: settled.result.status, data: settled.result.data.portfolio_property_value } } : settled,
+      }),
     );
+    return this.requester
+      .sendAllSettled<{ portfolio_property_value: PortfolioPropertyValue }>(requests)
+      .map((settled) => (settled.ok ? { ok: true, result: { status: settled.result.status, data: settled.result.data.portfolio_property_value } } : settled));
   }
 
   /** Single pages of the audit's lists, sent together, each its own outcome: a job asks again only for what failed. */
@@ -134,4 +143,3 @@ export class PortfolioResource {
     });
   }
 }
-
