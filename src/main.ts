@@ -6,7 +6,7 @@
 import * as lists from './core/formulas/list-formulas';
 import * as series from './core/formulas/metric-formulas';
 import * as fundSources from './core/formulas/fund-sources';
-import * as grid from './core/formulas/portfolio-grid';
+import * as grid from './core/formulas/fund-functions';
 import { runFormula } from './server/custom-functions';
 import { installationProbe } from './server/installation-probes';
 import { addMenu, checkInstallationFromMenu, freezeSelectionFromMenu, refreshData, showSidebar, thawSelectionFromMenu } from './server/menu';

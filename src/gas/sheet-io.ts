@@ -3,7 +3,7 @@
 // on a setValue(s), setFormula(s) or setRichTextValue(s) anywhere else.
 
 import { InputError } from '../core/errors';
-import { countOf } from '../core/export/places';
+import { countOf } from '../shared/words';
 import { changedCells, type FrozenRecord } from '../core/formulas/freeze';
 import { asSafeCell, asSafeRows, asSafeRowsIn, PLAIN_TEXT_FORMAT } from '../core/sheets/cell-safety';
 import { ISO_DATE_FORMAT, isDateFormatCode, SHEETS_DATE_FORMAT } from '../core/sheets/number-formats';

@@ -25,7 +25,7 @@ import {
   type AuditPushProgress,
   type AuditPushState,
 } from '../core/audit';
-import { countOf } from '../core/export/places';
+import { countOf } from '../shared/words';
 import { AUDIT_CELL_OUTCOMES, type AuditSchema, type AuditSheetRead } from '../core/audit/types';
 import { fundLabel, requireOwnAudit } from '../core/audit/audit-trust';
 import { misplacedIds } from '../core/audit/id-places';

@@ -8,7 +8,7 @@ import { storedValues } from '../core/audit/load-audit-data';
 import { isPushComplete } from '../core/audit/write-back';
 import type { AuditSnapshotUpdate } from '../core/audit/types';
 import { InputError } from '../core/errors';
-import { countOf } from '../core/export/places';
+import { countOf } from '../shared/words';
 import { requireUuid } from '../core/validate/uuid';
 import { markConflictCells } from '../gas/audit-conflict-marks';
 import { auditSheetFund, readSheetValues } from '../gas/audit-sheet';

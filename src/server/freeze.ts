@@ -17,7 +17,8 @@ import {
   listCells,
   type FrozenRecord,
 } from '../core/formulas/freeze';
-import { ADDIN_NAME, plural } from '../core/product';
+import { ADDIN_NAME } from '../core/product';
+import { countOf } from '../shared/words';
 import { withDocumentLock } from '../gas/cache-and-lock';
 import { writeOwnFormula, typedCells, writeValues } from '../gas/sheet-io';
 import { readSettingsSummary } from '../gas/user-settings';
@@ -107,7 +108,7 @@ export function freezeSelection(): FreezeReport {
       storeBytes += bytes;
       frozen.push({ range, formula });
     }
-    const parts = frozen.length ? [`Froze ${plural(frozen.length, 'formula')} into values: ${listCells(frozen.map((f) => f.range))}.`] : [];
+    const parts = frozen.length ? [`Froze ${countOf(frozen.length, 'formula')} into values: ${listCells(frozen.map((f) => f.range))}.`] : [];
     for (const { range, reason } of left) parts.push(`Left ${range} live: ${reason}.`);
     return { frozen, left, message: parts.join(' ') || `The selection holds no ${ADDIN_NAME} formula to freeze.` };
   });
@@ -147,7 +148,7 @@ export function thawSelection(): ThawReport {
       props.deleteProperty(key);
       thawed.push(record.range);
     }
-    const parts = thawed.length ? [`Made ${plural(thawed.length, 'range')} live again: ${listCells(thawed)}.`] : [];
+    const parts = thawed.length ? [`Made ${countOf(thawed.length, 'range')} live again: ${listCells(thawed)}.`] : [];
     for (const { range, cells } of refused) {
       const one = cells.length === 1;
       parts.push(

@@ -1,6 +1,7 @@
 // The add-on menu and the sidebar: what onOpen and onInstall set up.
 
-import { ADDIN_NAME, plural } from '../core/product';
+import { ADDIN_NAME } from '../core/product';
+import { countOf } from '../shared/words';
 import { SCOPE } from '../core/settings/permissions';
 import { missingPermissionSentence } from '../gas/granted-scopes';
 import { freezeSelection, thawSelection } from './freeze';
@@ -55,8 +56,8 @@ const UNTIL_REPLACED = -1;
 export function refreshData(): void {
   // A menu item has no page to show progress in: each stage is a toast from the click on, the outcome the last.
   const { formulas: count, changes } = refreshAllFormulasWithChanges((stage) => toast(stage, UNTIL_REPLACED));
-  const changed = changes ? ` ${plural(changes, 'cached value')} changed: see the "Changes" sheet.` : '';
-  toast((count ? `Refreshed ${plural(count, 'formula')} with fresh data.` : 'No add-in formulas to refresh in this spreadsheet.') + changed);
+  const changed = changes ? ` ${countOf(changes, 'cached value')} changed: see the "Changes" sheet.` : '';
+  toast((count ? `Refreshed ${countOf(count, 'formula')} with fresh data.` : 'No add-in formulas to refresh in this spreadsheet.') + changed);
 }
 
 /** The menu's Freeze: the report's sentence in a toast (a sentence, as a refusal is one too). */

@@ -2,7 +2,7 @@
 
 import { InputError } from '../core/errors';
 import { findContactHeader, planContactNote, portfolioNotesTable, sendContactNote, type ContactNoteReport } from '../core/directory';
-import { plural } from '../core/product';
+import { countOf } from '../shared/words';
 import { timeFormatIn } from '../core/sheets/number-formats';
 import { requireUuid } from '../core/validate/uuid';
 import { activeAnchor, selectedRowsOf, writeTable } from '../gas/sheet-io';
@@ -39,5 +39,5 @@ export function insertPortfolioNotes(profileId: string): InsertReport {
   const createdAt = timeFormatIn(spreadsheetTimeZone());
   const range = writeTable(anchor, rows, { headerRows: 1, leftColumns: 2, rows: rows.slice(1).map(() => [createdAt]) });
   const count = rows.length - 1;
-  return { range: `${anchor.sheetName}!${range}`, rows: count, message: `Wrote ${plural(count, 'note')} to ${anchor.sheetName}!${range}.` };
+  return { range: `${anchor.sheetName}!${range}`, rows: count, message: `Wrote ${countOf(count, 'note')} to ${anchor.sheetName}!${range}.` };
 }

@@ -2,7 +2,7 @@
 // and the "Reporting coverage" sheet, all read as the custom functions read them, so the sheet and formula agree.
 
 import { InputError } from '../core/errors';
-import { countOf, joinAnd } from '../core/export/places';
+import { countOf, joinAnd } from '../shared/words';
 import {
   choicePeriods,
   cleanNames,
@@ -12,7 +12,7 @@ import {
   type FundMetricName,
   type GridChoice,
 } from '../core/formulas/grid-builder';
-import { fundDirectory, portfolioCoverage, portfolioMetric, portfolioMetricUnits, type FundDirectory } from '../core/formulas/portfolio-grid';
+import { fundDirectory, portfolioCoverage, portfolioMetric, portfolioMetricUnits, type FundDirectory } from '../core/formulas/fund-functions';
 import { readAggregate } from '../core/sheets/period-aggregate';
 import { requireUuid } from '../core/validate/uuid';
 import { writeCoverageSheet } from '../gas/coverage-sheet';

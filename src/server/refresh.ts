@@ -6,7 +6,7 @@ import type { DataPoint, Metric } from '../core/api/types';
 import { cachedSeriesReads, type CachedSeriesRead } from '../core/formulas/cached-series';
 import { allowedAmongListed } from '../core/formulas/formula-access';
 import { listCells } from '../core/formulas/freeze';
-import { plural } from '../core/product';
+import { countOf } from '../shared/words';
 import type { FormulaRefreshReport } from '../shared/rpc';
 import { findAddinFormulas, type FormulaCell } from '../core/formulas/names';
 import { formulasReadingMetrics } from '../core/formulas/reads-metrics';
@@ -37,17 +37,17 @@ export function refreshAllFormulasWithChanges(onStage: (stage: string) => void =
   // One scan of the sheets serves the count, the comparison and the rewrite: nothing edits them in between.
   const sheets = sheetsWithFormulas();
   const count = sheets.reduce((sum, { formulas }) => sum + findAddinFormulas(formulas).length, 0);
-  if (count > 0) onStage(`Refreshing ${plural(count, 'formula')}…`);
+  if (count > 0) onStage(`Refreshing ${countOf(count, 'formula')}…`);
   // Both read the generation that is about to end.
   const before = cachedSeriesBefore(sheets);
   const nameOf = before.length ? metricNames() : (id: string) => id;
   startNewCacheGeneration();
   if (before.length)
     onStage(
-      `Refreshing ${plural(count, 'formula')}: reading ${plural(new Set(before.flatMap(({ read }) => read.ids)).size, 'metric')} again to compare with what the cells showed…`,
+      `Refreshing ${countOf(count, 'formula')}: reading ${countOf(new Set(before.flatMap(({ read }) => read.ids)).size, 'metric')} again to compare with what the cells showed…`,
     );
   const rows = before.length ? compareWithFreshReads(before, nameOf) : [];
-  if (count > 0) onStage(`Refreshing ${plural(count, 'formula')}: writing them again, so Sheets recalculates them…`);
+  if (count > 0) onStage(`Refreshing ${countOf(count, 'formula')}: writing them again, so Sheets recalculates them…`);
   const formulas = rewriteFormulas(findAddinFormulas, sheets);
   appendChanges(rows);
   return { formulas, changes: rows.filter((row) => row.kind === 'change').length };
@@ -199,7 +199,8 @@ export function refreshFormulasFor(metricIds: unknown): number {
 /** refreshFormulasFor, in the sentence the exporter shows after an export. */
 export function refreshFormulasReport(metricIds: string[]): FormulaRefreshReport {
   const formulas = refreshFormulasFor(metricIds);
-  const message = formulas === 0 ? 'No formula here reads those metrics.' : `${plural(formulas, 'formula')} refreshed: they now show the values the API holds.`;
+  const message =
+    formulas === 0 ? 'No formula here reads those metrics.' : `${countOf(formulas, 'formula')} refreshed: they now show the values the API holds.`;
   return { formulas, message };
 }
 

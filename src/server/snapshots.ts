@@ -8,11 +8,11 @@ import type { ApiClient } from '../core/api/client';
 import type { DataPoint, Metric } from '../core/api/types';
 import { fingerprints, listCells } from '../core/formulas/freeze';
 import { metricValuesCells } from '../core/formulas/metric-formulas';
-import { fundDirectory, portfolioMetric, portfolioMetricUnits } from '../core/formulas/portfolio-grid';
+import { fundDirectory, portfolioMetric, portfolioMetricUnits } from '../core/formulas/fund-functions';
 import { namingAggregate } from '../core/formulas/fund-cells';
 import type { FormulaContext } from '../core/formulas/formula-context';
 import type { Aggregate } from '../core/sheets/period-aggregate';
-import { plural } from '../core/product';
+import { countOf } from '../shared/words';
 import { parseTableOptions } from '../core/sheets/metric-table';
 import { metricTableFormats, portfolioGridFormats } from '../core/sheets/number-formats';
 import { snapshotAccessProblem } from '../core/snapshots/access';
@@ -113,7 +113,7 @@ export function insertMetricSnapshot(
     return {
       range: where,
       rows: dataRows,
-      message: `Wrote ${plural(dataRows, 'row')} of values to ${where}. "Refresh snapshots" in this tab writes them again with the values the API holds then.${access}`,
+      message: `Wrote ${countOf(dataRows, 'row')} of values to ${where}. "Refresh snapshots" in this tab writes them again with the values the API holds then.${access}`,
     };
   });
 }
@@ -302,7 +302,7 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
     const one = grown.length === 1;
     return left(
       'refused',
-      `Left ${range} as it was: the table now has ${plural(rows.length, 'row')} and ${plural(width, 'column')}, and ${listCells(grown)} beside it ${one ? 'is' : 'are'} not empty. Move ${one ? 'that cell' : 'those cells'} out of the way, then refresh again.`,
+      `Left ${range} as it was: the table now has ${countOf(rows.length, 'row')} and ${countOf(width, 'column')}, and ${listCells(grown)} beside it ${one ? 'is' : 'are'} not empty. Move ${one ? 'that cell' : 'those cells'} out of the way, then refresh again.`,
       grown,
     );
   }
@@ -324,7 +324,7 @@ function refreshOne(record: StoredSnapshot, ctx: RefreshContext): SnapshotRefres
     status: changes.length ? 'refreshed' : 'unchanged',
     changes: changes.length,
     cells: [],
-    message: `Refreshed ${newRange}: ${changes.length ? `${plural(changes.length, 'value')} changed` : 'no value changed'}.`,
+    message: `Refreshed ${newRange}: ${changes.length ? `${countOf(changes.length, 'value')} changed` : 'no value changed'}.`,
   };
 }
 
@@ -332,7 +332,7 @@ function reportMessage(outcomes: readonly SnapshotRefreshOutcome[], changes: num
   if (outcomes.length === 0) return 'This spreadsheet has no snapshots to refresh. Insert one with "Snapshot of today\'s values".';
   const refreshed = outcomes.filter((o) => o.status === 'refreshed' || o.status === 'unchanged').length;
   const parts = [
-    `Refreshed ${refreshed} of ${plural(outcomes.length, 'snapshot')}; ${plural(changes, 'value')} changed${changesSheet && changes ? ` (listed in "${changesSheet}")` : ''}.`,
+    `Refreshed ${refreshed} of ${countOf(outcomes.length, 'snapshot')}; ${countOf(changes, 'value')} changed${changesSheet && changes ? ` (listed in "${changesSheet}")` : ''}.`,
   ];
   for (const o of outcomes) if (o.status === 'refused' || o.status === 'failed') parts.push(o.message);
   return parts.join(' ');

@@ -23,7 +23,7 @@ import {
   type ExportedPoint,
   type ExportState,
 } from '../core/export';
-import { countOf, joinAnd } from '../core/export/places';
+import { countOf, joinAnd } from '../shared/words';
 import { newlySettled, outcomeText, UNDO_CONFLICT_REASON, type PushKind, type PushLogRow } from '../core/jobs/push-log';
 import { resumeWaveJob } from '../core/jobs/job-state';
 import { tallyOutcomes } from '../core/jobs/tally';

@@ -2,7 +2,7 @@
 // metric's months, one sourced read per metric name shared by every cell, and the table's rows.
 
 import { describeSources, NO_SOURCE, portfolioSource, provenanceTable, sourceText } from '../../src/core/formulas/fund-sources';
-import { fundDirectory } from '../../src/core/formulas/portfolio-grid';
+import { fundDirectory } from '../../src/core/formulas/fund-functions';
 import { MemoryCache } from '../support/memory-cache';
 import { scriptedFormulaContext } from '../support/formula-context';
 import type { Step } from '../support/scripted-transport';

@@ -1,7 +1,7 @@
 // The fund's grid against a scripted API: name resolution from every page of the listings, batched
 // series reads, the access check, and the layouts.
 
-import { fundDirectory, portfolioCoverage, portfolioMetric, portfolioUnit, portfolioValue } from '../../src/core/formulas/portfolio-grid';
+import { fundDirectory, portfolioCoverage, portfolioMetric, portfolioUnit, portfolioValue } from '../../src/core/formulas/fund-functions';
 import { fundModelCells } from '../../src/core/formulas/fund-model';
 import { columnLetters } from '../../src/core/export/places';
 import { MemoryCache } from '../support/memory-cache';

@@ -5,7 +5,7 @@
 import type { ApiClient } from '../api/client';
 import type { AuditList, PageRead } from '../api/resources/portfolio';
 import type { PortfolioCompanyProfile, PortfolioProperty, PortfolioPropertyOption, PortfolioPropertyValue } from '../api/types';
-import { countOf } from '../export/places';
+import { countOf } from '../../shared/words';
 import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
 import { cloneJob, resumeWaveJob } from '../jobs/job-state';
 import { jobProgress, type JobProgressBase } from '../jobs/progress';

@@ -3,7 +3,7 @@
 import { InputError, shortReason } from '../errors';
 import { toIsoDate, type DateFormatter } from '../validate/dates';
 import { normaliseDecimal, toDecimal } from '../validate/decimal';
-import { quote } from '../export/places';
+import { quote } from '../../shared/words';
 import { cellText } from './cell-values';
 import { isDateLike } from '../validate/dates';
 import { unsettledCell } from '../sheets/unsettled-cell';

@@ -6,7 +6,8 @@
 // person's sort, filter or moved rows and columns carry names and ids together, and pass.
 
 import { InputError } from '../errors';
-import { columnLetters, countOf } from '../export/places';
+import { columnLetters } from '../export/places';
+import { countOf } from '../../shared/words';
 import type { AuditSheetRead, AuditSnapshot } from './types';
 
 /** A row or column whose hidden id was recorded beside another name than the one it shows now. */

@@ -1,6 +1,6 @@
 // Option labels typed in a cell, resolved to option ids the way the API's label filter matches: whole label, any case.
 
-import { joinAnd, quote } from '../export/places';
+import { joinAnd, quote } from '../../shared/words';
 import type { AuditOption } from './types';
 
 type LabelResolution = { ok: true; options: AuditOption[] } | { ok: false; reason: string };

@@ -1,6 +1,6 @@
 // The push's report: every changed cell's outcome and reason, totals that add up, one sentence, and the snapshot refresh.
 
-import { countOf, joinAnd } from '../export/places';
+import { countOf, joinAnd } from '../../shared/words';
 import { outcomeParts, pendingReason } from '../jobs/progress';
 import { tallyOutcomes } from '../jobs/tally';
 import { cellName } from './layout';

@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/client';
 import type { Settled } from '../api/requester';
 import type { PortfolioPropertyValue, PortfolioPropertyValueInput } from '../api/types';
 import { classifyFailure, waveEffect, worseFailure, type Failure } from '../jobs/classify-failure';
-import { countOf } from '../export/places';
+import { countOf } from '../../shared/words';
 import { isPushComplete } from './write-back';
 import { holdConflicts, type ConflictGuard, type JournaledItem } from './conflicts';
 import type { AuditPushItem, AuditPushProgress, AuditPushState } from './types';

@@ -2,7 +2,7 @@
 // into the body its property's type demands, planned as a push that steps send (run-push-step.ts).
 
 import { InputError } from '../errors';
-import { joinAnd } from '../export/places';
+import { joinAnd } from '../../shared/words';
 import { intlDateFormatter, type DateFormatter } from '../validate/dates';
 import { encodeKey, isHashedKey, keyOfCell, shownValue } from './cell-values';
 import { cellWrite, sameWrite, type WriteContext } from './cell-writes';

@@ -1,7 +1,7 @@
 // What a cell of an import range says: blank, "clear this field", an error, or text.
 
 import { isBlankCell } from '../export/read-range';
-import { quote } from '../export/places';
+import { quote } from '../../shared/words';
 import { unsettledCell } from '../sheets/unsettled-cell';
 import { isDateLike } from '../validate/dates';
 

@@ -3,7 +3,7 @@
 import { InputError } from '../errors';
 import type { ApiClient } from '../api/client';
 import type { NoteInput } from '../api/types';
-import { joinAnd, quote } from '../export/places';
+import { joinAnd, quote } from '../../shared/words';
 import { isUuid } from '../validate/uuid';
 import { isBlankCell, shown } from './cell-text';
 import { normaliseHeader } from './range-header';

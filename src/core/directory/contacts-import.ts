@@ -3,7 +3,7 @@
 
 import type { ApiClient } from '../api/client';
 import type { ContactInput, ContactList } from '../api/types';
-import { joinAnd, quote } from '../export/places';
+import { joinAnd, quote } from '../../shared/words';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { emailProblem } from './email';

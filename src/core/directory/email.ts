@@ -1,6 +1,6 @@
 // Email addresses as people type them into sheets: the practical subset of RFC 5322 that mail systems accept.
 
-import { quote } from '../export/places';
+import { quote } from '../../shared/words';
 
 /** atext of RFC 5322 §3.2.3: the characters of a dot-atom local part. */
 const LOCAL_ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+$/;

@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/client';
 import type { ApiError } from '../errors';
 import type { ImportJob, ImportProgress, ImportReport, ImportRowBase, RowWrite } from './types';
 import { cloneJob, resumeWaveJob } from '../jobs/job-state';
-import { countOf } from '../export/places';
+import { countOf } from '../../shared/words';
 import { jobProgress } from '../jobs/progress';
 import { classifyFailure, type Failure } from '../jobs/classify-failure';
 import { runWaveStep, type WaveAttempt, type WaveFailureEffect, type WaveStepOptions } from '../jobs/wave-step';

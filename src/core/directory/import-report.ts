@@ -1,6 +1,6 @@
 // An import's report: every row's outcome and reason, totals that add up, one sentence, and the sheet texts.
 
-import { formatCount } from '../export/places';
+import { formatCount } from '../../shared/words';
 import { outcomeParts, pendingReason } from '../jobs/progress';
 import type { JobStatus } from '../jobs/rate-limit-state';
 import { tallyOutcomes } from '../jobs/tally';

@@ -5,7 +5,7 @@
 import type { ApiClient } from '../api/client';
 import type { PortfolioCompanyProfile, PortfolioCompanyProfileInput } from '../api/types';
 import { InputError } from '../errors';
-import { countOf, joinAnd, quote } from '../export/places';
+import { countOf, joinAnd, quote } from '../../shared/words';
 import { isUuid, requireUuid } from '../validate/uuid';
 import { cellText, isBlankCell, isClearMark, shown } from './cell-text';
 import { readContactId, readCurrency, readMonth, readWebsite, type FieldRead } from './profile-fields';

@@ -1,7 +1,8 @@
 // The header row of an import range: which column holds which field, by name, without regard to case.
 
 import { InputError } from '../errors';
-import { columnLetters, joinAnd, quote } from '../export/places';
+import { columnLetters } from '../export/places';
+import { joinAnd, quote } from '../../shared/words';
 import { unsettledCell } from '../sheets/unsettled-cell';
 import { isBlankCell } from './cell-text';
 import { newImportCounters, type ProfileRename, type RangeInput, type SheetPosition } from './types';

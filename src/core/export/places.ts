@@ -3,9 +3,6 @@
 import { countOf, joinAnd } from '../../shared/words';
 import type { ExportLayout, SheetPosition } from './types';
 
-// The words themselves live in shared/words.ts; these names stay importable from here for the files that still do.
-export { countOf, formatCount, joinAnd, quote } from '../../shared/words';
-
 /** Names cells of the range the way the user sees them in the sheet. */
 export type PlaceNamer = {
   one(place: SheetPosition): string;

@@ -1,6 +1,7 @@
 // What the sidebar shows before sending: what was read, which metric each column is, and what is wrong.
 
-import { countItems, formatCount, placeNamer } from './places';
+import { countItems, placeNamer } from './places';
+import { formatCount } from '../../shared/words';
 import { countOutcomes, reportItem } from './report';
 import type { ExportItemState, ExportPreview, ExportState, RangeInput } from './types';
 

@@ -3,7 +3,7 @@
 
 import { InputError } from '../errors';
 import { isUuid } from '../validate/uuid';
-import { quote } from './places';
+import { quote } from '../../shared/words';
 import type { ExportColumnState, ExportSpec, ExportState, MetricRef, RangeInput, SheetPosition } from './types';
 
 /** What a value column exports to: a metric, or a reason every item of the column fails with. */

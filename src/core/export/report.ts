@@ -1,6 +1,7 @@
 // The export's report: every item's outcome and reason, totals that add up, one summary sentence, and a status column.
 
-import { countItems, countOf, placeNamer, type PlaceNamer } from './places';
+import { countItems, placeNamer, type PlaceNamer } from './places';
+import { countOf } from '../../shared/words';
 import { outcomeParts, pendingReason } from '../jobs/progress';
 import { tallyOutcomes } from '../jobs/tally';
 import { ROW_OUTCOMES, type ExportItemState, type ExportReport, type ExportReportItem, type ExportState, type ExportTotals, type RowOutcome } from './types';

@@ -6,7 +6,8 @@ import { unsettledCell } from '../sheets/unsettled-cell';
 import { isDateLike, isIsoDate, toIsoDate, type DateFormatter } from '../validate/dates';
 import { toDecimal } from '../validate/decimal';
 import { fractionToPoints, isPercentFormat, isPercentUnit, percentTextToPoints } from './percent';
-import { quote, type PlaceNamer } from './places';
+import type { PlaceNamer } from './places';
+import { quote } from '../../shared/words';
 import { isBlankCell, type ReadCell, type ReadResult } from './read-range';
 import type { ExportItemState, ExportSpec, MetricRef } from './types';
 

@@ -10,14 +10,14 @@
 
 import { FormulaAccessError, NotAmongAllowedError } from '../errors';
 import type { Metric, PortfolioCompanyProfile, PortfolioProperty } from '../api/types';
-import { plural } from '../product';
+import { countOf } from '../../shared/words';
 import { isUuid } from '../validate/uuid';
 import type { FormulaContext } from './formula-context';
 import { cachedMetricListing, listMetricsCached, listProfilesCached, listPropertiesCached, unlessForbidden } from './metric-directory';
 
 /** How many companies formula access allows, as its refusals say it: "none yet", "1 company", "2 companies". */
 export function allowedCount(allowedCompanyIds: readonly string[]): string {
-  return allowedCompanyIds.length === 0 ? 'none yet' : plural(allowedCompanyIds.length, 'company', 'companies');
+  return allowedCompanyIds.length === 0 ? 'none yet' : countOf(allowedCompanyIds.length, 'company', 'companies');
 }
 
 /** Where an id was looked for: "the companies this spreadsheet may read (2 companies)". */

@@ -5,7 +5,7 @@
 import { InputError } from '../errors';
 import type { PortfolioCompanyProfile } from '../api/types';
 import { AGGREGATES, type Aggregate } from '../sheets/period-aggregate';
-import { joinAnd } from '../export/places';
+import { joinAnd } from '../../shared/words';
 
 /** A metric name as a cell or argument gives it: the name, and the aggregate it names for itself, if any. */
 export interface NamedMetric {

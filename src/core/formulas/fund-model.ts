@@ -8,7 +8,7 @@ import { formatCount } from '../../shared/words';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { choicePeriods, cleanNames, type GridChoice } from './grid-builder';
 import { companyLabels, namingAggregate, readNamedMetric, UNIT_HEADER, withAggregate } from './fund-cells';
-import { COVERED_LABEL, isFundMetricName, requireMetricNameInFund, requireReadableLabels, type FundDirectory } from './portfolio-grid';
+import { COVERED_LABEL, isFundMetricName, requireMetricNameInFund, requireReadableLabels, type FundDirectory } from './fund-functions';
 
 /** What to lay out: the metric names (a block each, each may name its aggregate: "Cash (last)"), the periods, and an aggregate for a single name. */
 export type FundModelChoice = Pick<GridChoice, 'metricNames' | 'periods' | 'startPeriod' | 'endPeriod'> & { aggregate: Aggregate | null };

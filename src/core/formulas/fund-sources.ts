@@ -28,7 +28,7 @@ import {
   valueCell,
   type FundDirectory,
   type Resolved,
-} from './portfolio-grid';
+} from './fund-functions';
 
 /** A metric's period inside a longer one whose point has no value: said in the list, so a sum's blank is explained. */
 export const NO_VALUE = 'no value';

@@ -4,7 +4,7 @@
 import { InputError } from '../errors';
 import { readAggregate, type Aggregate } from '../sheets/period-aggregate';
 import { isUuid } from '../validate/uuid';
-import { BLANK, COVERAGE_COUNTS, coverageColumns, normalName, type FundDirectory } from './portfolio-grid';
+import { BLANK, COVERAGE_COUNTS, coverageColumns, normalName, type FundDirectory } from './fund-functions';
 import { companyLabels, namingAggregate } from './fund-cells';
 import type { SheetCell } from './metric-formulas';
 

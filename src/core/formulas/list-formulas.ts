@@ -8,7 +8,7 @@ import { isIsoDate, type DateFormatter } from '../validate/dates';
 import { companyOrDefault, isBlank, optionalText, readId } from './arguments';
 import type { FormulaContext } from './formula-context';
 import { requireCompanyAccess, requirePropertyAccess } from './formula-access';
-import { portfolioCompanyArg } from './portfolio-grid';
+import { portfolioCompanyArg } from './fund-functions';
 import { listMetricsCached, listProfilesCached, listPropertiesCached, unlessForbidden } from './metric-directory';
 import { richTextToPlain } from './rich-text';
 import type { SheetCell } from './metric-formulas';

@@ -1,7 +1,7 @@
 // What every job kind shows of its progress and says of what it has not sent, so the kinds cannot drift
 // apart in what a wait, a pause or a cancel reads like.
 
-import { formatCount } from '../export/places';
+import { formatCount } from '../../shared/words';
 import type { RateLimitState } from './rate-limit-state';
 
 /** How a kind names itself in "not sent: push cancelled". */

@@ -14,7 +14,7 @@
 // and the room left under the 500 KB absorbs it (new jobs are refused meanwhile, so the overshoot is bounded).
 
 import { InputError } from '../errors';
-import { countOf, joinAnd } from '../export/places';
+import { countOf, joinAnd } from '../../shared/words';
 import { utf8Bytes } from '../cache/chunked-cache';
 import { piecedValueIn, type PropertyStore } from './pieced-store';
 

@@ -3,7 +3,7 @@
 import type { ApiClient } from '../api/client';
 import { ApiError, userSentence } from '../errors';
 import type { Metric } from '../api/types';
-import { plural } from '../product';
+import { countOf } from '../../shared/words';
 import { requireUuid } from '../validate/uuid';
 
 export type ConnectionReport = {
@@ -27,14 +27,14 @@ export function checkConnection(api: Pick<ApiClient, 'metrics' | 'portfolio'>, c
   }
   let portfolio: string;
   try {
-    portfolio = `it is a fund with ${plural(api.portfolio.listProfiles(id).length, 'portfolio company', 'portfolio companies')}`;
+    portfolio = `it is a fund with ${countOf(api.portfolio.listProfiles(id).length, 'portfolio company', 'portfolio companies')}`;
   } catch (error) {
     if (!(error instanceof ApiError && error.code === 'forbidden')) throw error;
     portfolio = 'it has no portfolio data (not a fund, or not visible to this token)';
   }
   return {
     ok: true,
-    message: `Connected. This token sees ${plural(metrics.length, 'metric')} of company ${id}, and ${portfolio}.`,
+    message: `Connected. This token sees ${countOf(metrics.length, 'metric')} of company ${id}, and ${portfolio}.`,
     metricCount: metrics.length,
   };
 }

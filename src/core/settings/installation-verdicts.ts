@@ -1,7 +1,8 @@
 // "Check this installation": what each observation made on the platform means for the person, as one check each.
 // The observations are made in src/server/installation-probes.ts; the register of assumptions is docs/platform.md.
 
-import { ADDIN_NAME, SETTINGS_HINT, plural } from '../product';
+import { ADDIN_NAME, SETTINGS_HINT } from '../product';
+import { countOf } from '../../shared/words';
 import { isDateFormatCode } from '../sheets/number-formats';
 import { connectorName, type FileCase } from './shared-drive';
 import { FEATURES_NEEDING, permissionName } from './permissions';
@@ -42,8 +43,8 @@ const SEND_REPORT = 'If something here does not work, send this report with the 
 export function summaryOf(checks: readonly InstallationCheck[]): string {
   const failed = checks.filter((check) => check.status === 'fail').length;
   const degraded = checks.filter((check) => check.status === 'degraded').length;
-  if (failed === 0 && degraded === 0) return `All ${plural(checks.length, 'check')} passed: ${ADDIN_NAME} works as designed here.`;
-  const parts = [failed ? `${plural(failed, 'check')} failed` : '', degraded ? `${plural(degraded, 'check')} found the add-in slower or limited` : ''].filter(
+  if (failed === 0 && degraded === 0) return `All ${countOf(checks.length, 'check')} passed: ${ADDIN_NAME} works as designed here.`;
+  const parts = [failed ? `${countOf(failed, 'check')} failed` : '', degraded ? `${countOf(degraded, 'check')} found the add-in slower or limited` : ''].filter(
     Boolean,
   );
   return `${parts.join(' and ')}: read each line for what it means and what to do. ${SEND_REPORT}`;

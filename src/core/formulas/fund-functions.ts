@@ -1,4 +1,4 @@
-// PORTFOLIO_VALUE, PORTFOLIO_METRIC and PORTFOLIO_COVERAGE: a fund's metrics by company and metric name.
+// The fund functions: PORTFOLIO_VALUE, PORTFOLIO_METRIC, PORTFOLIO_COVERAGE and PORTFOLIO_UNIT, a fund's metrics by company and metric name.
 //
 // Names are resolved against the fund's cached profile and metric listings (read once per cache period,
 // shared by every cell); the series of every metric a formula needs then come in one batched read.
