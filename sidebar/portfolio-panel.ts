@@ -313,15 +313,7 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
     void busy(panel, status, label, () =>
       withActivity(results, label, async () => {
         const written = unwrap(
-          await server.insertFundModel({
-            companyId: await company(),
-            metricNames: modelNames(),
-            periods: chosenPeriods(),
-            startPeriod: field('grid-start') || null,
-            endPeriod: field('grid-end') || null,
-            aggregate: null,
-            formulas: byId<HTMLInputElement>('grid-model-cells').checked ? 'cell' : 'block',
-          }),
+          await server.insertFundModel({ ...(await modelChoice()), formulas: byId<HTMLInputElement>('grid-model-cells').checked ? 'cell' : 'block' }),
         );
         return { line: written.message, tone: 'success' };
       }),
@@ -346,21 +338,26 @@ export function mountPortfolio(companyId: () => string, settingsLoaded: Promise<
   });
 
   byId<HTMLButtonElement>('grid-provenance').addEventListener('click', () => {
-    void busy(panel, status, "Reading every company's values and their sources…", async () => {
-      results.replaceChildren();
-      const built = unwrap(
-        await server.buildProvenanceSheet({
-          companyId: await company(),
-          metricNames: modelNames(),
-          periods: chosenPeriods(),
-          startPeriod: field('grid-start') || null,
-          endPeriod: field('grid-end') || null,
-          aggregate: null,
-        }),
-      );
-      return { line: built.message, tone: 'success' };
-    });
+    const label = `Building the provenance sheet: the values and sources of ${countOf(modelNames().length, 'metric')} ${EVERY_COMPANY}…`;
+    void busy(panel, status, label, () =>
+      withActivity(results, label, async () => {
+        const built = unwrap(await server.buildProvenanceSheet(await modelChoice()));
+        return { line: built.message, tone: 'success' };
+      }),
+    );
   });
+
+  /** What the fund model and its provenance sheet are built for: the ticked names (each with its aggregate) and the periods. */
+  async function modelChoice() {
+    return {
+      companyId: await company(),
+      metricNames: modelNames(),
+      periods: chosenPeriods(),
+      startPeriod: field('grid-start') || null,
+      endPeriod: field('grid-end') || null,
+      aggregate: null,
+    };
+  }
 
   function importFromSelection(kind: ImportKind): void {
     void busy(panel, status, 'Reading the selection…', async () => {
