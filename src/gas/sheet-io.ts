@@ -59,10 +59,21 @@ export interface TableFormats {
 }
 
 /** Writes a table at the anchor, formula-like text kept as text, then its `formats` (see setTableFormats). */
+/**
+ * Adds rows and columns at the sheet's end until (lastRow, lastColumn) is inside it: a table inserted near the edge
+ * fits, as a paste in Sheets does, where getRange would refuse with "The coordinates of the range are outside the
+ * dimensions of the sheet." New cells are empty, so the emptiness check that follows is unchanged.
+ */
+function growToFit(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastRow: number, lastColumn: number): void {
+  if (lastRow > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), lastRow - sheet.getMaxRows());
+  if (lastColumn > sheet.getMaxColumns()) sheet.insertColumnsAfter(sheet.getMaxColumns(), lastColumn - sheet.getMaxColumns());
+}
+
 export function writeTable(anchor: CellAnchor, rows: ReadonlyArray<ReadonlyArray<string | number | boolean | Date | null>>, formats?: TableFormats): string {
   const width = Math.max(...rows.map((r) => r.length));
   const padded = rows.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
   const sheet = sheetOf(anchor);
+  growToFit(sheet, anchor.row + padded.length - 1, anchor.column + width - 1);
   const range = sheet.getRange(anchor.row, anchor.column, padded.length, width);
   requireEmpty(range);
   range.setValues(asSafeRows(padded));
@@ -149,6 +160,7 @@ export type WrittenCell = { text: string } | { formula: string } | null;
 export function writeCells(anchor: CellAnchor, cells: readonly (readonly WrittenCell[])[]): string {
   const width = Math.max(1, ...cells.map((row) => row.length));
   const sheet = sheetOf(anchor);
+  growToFit(sheet, anchor.row + cells.length - 1, anchor.column + width - 1);
   const range = sheet.getRange(anchor.row, anchor.column, cells.length, width);
   requireEmpty(range);
   const texts = cells.map((row) =>

@@ -224,7 +224,7 @@ it('inserts a fund model of one live PORTFOLIO_VALUE per block over its companie
   const rows = await stored('Sheet1', 1, 34);
   expect(rows[0]!.slice(12, 16).map((cell) => cell?.d)).toEqual(['MRR (last)', '2024-04', '2024-05', '2024-06']);
   const redwood = rows.findIndex((row) => row[12]?.d === 'Redwood Fintech');
-  expect(rows[1]![13]!.f).toBe('=PORTFOLIO_VALUE($M2:$M33, $M$1, N$1:P$1)');
+  expect(rows[1]![13]!.f).toBe('=PORTFOLIO_VALUE($M2:$M33, $M$1, N$1:Q$1)');
   expect(rows[redwood]![13]?.f ?? '').toBe('');
   expect(rows[33]![12]!.d).toBe('Companies with a value');
   expect(rows[33]![13]!.f).toBe('=COUNT(N2:N33)&" of 32"');
