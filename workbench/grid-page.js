@@ -23,6 +23,7 @@
   var cols = document.getElementById('grid-cols');
   var head = document.getElementById('grid-head');
   var body = document.getElementById('grid-body');
+  var grid = document.getElementById('grid');
   var formula = document.getElementById('formula');
   var cellName = document.getElementById('cell-name');
   var cellError = document.getElementById('cell-error');
@@ -121,8 +122,14 @@
     var colNodes = [document.createElement('col')];
     colNodes[0].style.width = '46px';
     var tr = document.createElement('tr');
+    tr.setAttribute('role', 'row');
+    tr.setAttribute('aria-rowindex', '1');
     var corner = document.createElement('th');
     corner.className = 'row';
+    corner.setAttribute('role', 'columnheader');
+    corner.setAttribute('aria-colindex', '1');
+    // Named so the corner is not an empty header: the column of row numbers under it.
+    corner.setAttribute('aria-label', 'Row');
     tr.appendChild(corner);
     for (var c = 1; c <= shape.maxColumns; c++) {
       var col = document.createElement('col');
@@ -131,6 +138,8 @@
       colNodes.push(col);
       var th = document.createElement('th');
       th.textContent = columnName(c - 1);
+      th.setAttribute('role', 'columnheader');
+      th.setAttribute('aria-colindex', String(c + 1));
       if (hiddenColumns.has(c)) th.className = 'hidden-column';
       else if (hiddenColumns.has(c - 1)) th.className = 'after-hidden';
       tr.appendChild(th);
@@ -139,6 +148,9 @@
     // table-layout: fixed honours the columns' widths only when the table's own width is set.
     cols.parentNode.style.width = tableWidth + 'px';
     head.replaceChildren(tr);
+    // Rows are drawn only in view: the counts and each row's and cell's index tell a screen reader where it is.
+    grid.setAttribute('aria-rowcount', String(shape.maxRows + 1));
+    grid.setAttribute('aria-colcount', String(shape.maxColumns + 1));
   }
 
   /** A column's width as the sheet sets it (setColumnWidth, autoResizeColumns): the add-in sizes its time column to fit. */
@@ -228,6 +240,7 @@
         box1.type = 'checkbox';
         box1.checked = cell.control.checked;
         box1.setAttribute('aria-label', 'Checkbox ' + a1);
+        box1.tabIndex = -1; // the grid is one tab stop: Tab leaves it rather than visiting each control
         td.appendChild(box1);
       } else if (cell.control && cell.control.kind === 'list') {
         classes.push('dropdown');
@@ -239,6 +252,7 @@
         arrow.className = 'arrow';
         arrow.textContent = '▾';
         arrow.setAttribute('aria-label', 'Choose a value for ' + a1);
+        arrow.tabIndex = -1;
         td.appendChild(chip);
         td.appendChild(arrow);
       } else td.textContent = cell.d;
@@ -270,6 +284,8 @@
     var nodes = [spacer(offsets[first - 1])];
     for (var r = first; r <= last; r++) {
       var tr = document.createElement('tr');
+      tr.setAttribute('role', 'row');
+      tr.setAttribute('aria-rowindex', String(r + 1));
       var lines = shape.tallRows[r] || 1;
       tr.style.height = ROW_HEIGHT * lines + 'px';
       if (hidden.has(r)) tr.className = 'hidden';
@@ -277,16 +293,26 @@
       var th = document.createElement('th');
       th.className = 'row';
       th.textContent = String(r);
+      th.setAttribute('role', 'rowheader');
+      th.setAttribute('aria-colindex', '1');
       tr.appendChild(th);
       for (var c = 1; c <= shape.maxColumns; c++) {
         var td = document.createElement('td');
         drawCell(td, cellAt(r, c), r, c, box, shape.active);
+        td.setAttribute('role', 'gridcell');
+        td.setAttribute('aria-colindex', String(c + 1));
+        td.setAttribute('aria-selected', String(r >= box.top && r <= box.bottom && c >= box.left && c <= box.right));
+        if (td.dataset.a1 === shape.active) td.id = 'grid-cell-' + shape.active;
         tr.appendChild(td);
       }
       nodes.push(tr);
     }
     nodes.push(spacer(offsets[shape.maxRows] - offsets[last]));
     body.replaceChildren.apply(body, nodes);
+    // The grid holds the focus and names the active cell, one tab stop as the grid pattern has it (ARIA APG);
+    // an active cell scrolled out of the drawn rows is named by none.
+    if (document.getElementById('grid-cell-' + shape.active)) grid.setAttribute('aria-activedescendant', 'grid-cell-' + shape.active);
+    else grid.removeAttribute('aria-activedescendant');
     titleClipped();
     showActive();
   }
@@ -315,7 +341,9 @@
   function spacer(px) {
     var tr = document.createElement('tr');
     tr.className = 'spacer';
+    tr.setAttribute('role', 'presentation');
     var td = document.createElement('td');
+    td.setAttribute('role', 'presentation');
     td.colSpan = shape.maxColumns + 1;
     td.style.height = px + 'px';
     tr.appendChild(td);
@@ -503,8 +531,8 @@
       shape.active = a1;
       shape.selection = a1;
       drag = { from: position(a1), to: position(a1) };
-      event.preventDefault(); // no text selection while dragging; so focus leaves the bar (or the sidebar) by hand
-      if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
+      event.preventDefault(); // no text selection while dragging; so focus moves from the bar (or the sidebar) by hand
+      grid.focus({ preventScroll: true });
     }
     draw();
     act('/api/grid/select', { sheet: shape.sheet, a1: a1 }, false);
@@ -530,7 +558,8 @@
   // Typing straight into a cell, as in Sheets: a key that types a character opens an editor over the active
   // cell with that character, Enter or F2 or a double click opens it with the cell's contents; in the editor
   // Enter enters and moves down, Tab enters and moves right, Escape cancels. Outside it the arrows move
-  // (with shift they extend the selection), Tab moves right, Enter down, and Delete or Backspace clears.
+  // (with shift they extend the selection), Enter or F2 edits, and Delete or Backspace clears. Tab outside the
+  // editor is the page's: it leaves the grid for the next control, so a keyboard user is never held in it.
   var editing = null;
   function activeTd() {
     return body.querySelector('td[data-a1="' + shape.active + '"]');
@@ -582,8 +611,11 @@
   }
   function cancelEdit() {
     if (!editing) return;
+    var hadFocus = document.activeElement === editing.input;
     editing.input.remove();
     editing = null;
+    // The focus goes back to the grid it came from, not to the page's top, so the next Tab leaves from here.
+    if (hadFocus) grid.focus({ preventScroll: true });
     showActive.cell = undefined;
     showActive();
   }
@@ -595,7 +627,9 @@
     if (!editing) return Promise.resolve();
     var done = editing;
     editing = null;
+    var hadFocus = document.activeElement === done.input;
     done.input.remove();
+    if (hadFocus) grid.focus({ preventScroll: true });
     var entered = enter ? enterInput(done.sheet, done.a1, done.input.value) : Promise.resolve();
     if (next && shape.sheet === done.sheet) moveTo(next.row, next.column, false);
     return entered;
@@ -679,9 +713,6 @@
     if (moves[event.key]) {
       event.preventDefault();
       moveTo(at.row + moves[event.key][0], at.column + moves[event.key][1], event.shiftKey);
-    } else if (event.key === 'Tab') {
-      event.preventDefault();
-      moveTo(at.row, at.column + (event.shiftKey ? -1 : 1), false);
     } else if (event.key === 'Enter' || event.key === 'F2') {
       event.preventDefault();
       var cell = cellAt(at.row, at.column);
@@ -718,6 +749,13 @@
     }
   });
 
+  // Focus coming back to the grid (Shift+Tab from the Add buttons below it, which scrolled the sheet to its end)
+  // shows the active cell, as the grid names it to a screen reader: the keys go there, so the person sees it.
+  grid.addEventListener('focus', function () {
+    if (!shape || document.getElementById('grid-cell-' + shape.active)) return;
+    scrollToActive();
+    draw();
+  });
   scroller.addEventListener('scroll', scheduleDraw);
   window.addEventListener('resize', scheduleDraw);
 

@@ -15,8 +15,13 @@ interface Violation {
   nodes: Array<{ target: unknown[]; failureSummary?: string }>;
 }
 
+/** axe's context as an object: a page checked with parts of it left out (a frame that has its own test). */
+export interface AxeContext {
+  exclude: string[][];
+}
+
 /** The violations axe finds in `target` (a page or the sidebar's frame), or in the part of it `selector` names. */
-export async function axeViolations(target: Page | Frame, selector?: string): Promise<Violation[]> {
+export async function axeViolations(target: Page | Frame, selector?: string | AxeContext): Promise<Violation[]> {
   if (!(await target.evaluate(() => 'axe' in window))) await target.evaluate(AXE_SOURCE);
   return target.evaluate(
     async ({ tags, include }) => {
@@ -37,7 +42,7 @@ export async function axeViolations(target: Page | Frame, selector?: string): Pr
  * Fails with each violation's rule id, the elements it found and axe's summary of what to fix, so a failure
  * reads as the list of things to change. `context` names the state checked ("Export tab, preview shown").
  */
-export async function expectNoAxeViolations(target: Page | Frame, context: string, selector?: string): Promise<void> {
+export async function expectNoAxeViolations(target: Page | Frame, context: string, selector?: string | AxeContext): Promise<void> {
   const violations = await axeViolations(target, selector);
   const lines = violations.flatMap((v) =>
     v.nodes.map((n) => `${v.id} (${v.impact ?? 'no impact'}) at ${JSON.stringify(n.target)}: ${v.help}. ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`),
