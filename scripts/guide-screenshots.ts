@@ -64,8 +64,10 @@ async function settled(frame: Frame, tab: 'metrics' | 'export' | 'portfolio' | '
   return expectText(frame, `#${tab}-status`, expected, shot, 1_000);
 }
 
-async function shoot(name: string, target: Locator): Promise<void> {
-  await target.screenshot({ path: path.join(IMAGES, name), animations: 'disabled' });
+/** An element, or a rectangle of the page (cells of the grid a journey wrote). */
+async function shoot(name: string, target: Locator | { x: number; y: number; width: number; height: number }): Promise<void> {
+  if ('screenshot' in target) await target.screenshot({ path: path.join(IMAGES, name), animations: 'disabled' });
+  else await page.screenshot({ path: path.join(IMAGES, name), clip: target, animations: 'disabled' });
   taken.push(name);
   console.log(`  ${name}`);
 }
@@ -343,6 +345,70 @@ async function portfolio(): Promise<void> {
   await frame.locator('#grid-load').evaluate((e) => e.closest('fieldset')!.scrollIntoView());
   await shoot('portfolio-grid.png', aside());
 
+  // A fund model of Revenue for 2024-Q2 at A100, clear of the other journeys' cells: one block, its Unit
+  // column, and the "Companies with a value" line under its 32 companies; then its provenance sheet.
+  const chooseRevenue = async (at: string): Promise<Frame> => {
+    const fresh = await select('Sheet1', at);
+    await fresh.click('#tab-portfolio');
+    await fresh.click('#grid-load');
+    await settled(fresh, 'portfolio', /^\d+ metric names? across the fund's companies\.$/, 'fund-model.png');
+    await fresh.check('#grid-names input[type=checkbox][value="Revenue"]');
+    await fresh.fill('#grid-periods', '2024-Q2');
+    return fresh;
+  };
+  frame = await chooseRevenue('A100');
+  await frame.click('#grid-model');
+  await settled(
+    frame,
+    'portfolio',
+    /^Inserted a fund model at Sheet1!A100:C133: 32 companies × 1 period × 1 metric \(Revenue \(sum\)\)/,
+    'fund-model.png',
+    60_000,
+  );
+  // The block is 34 rows: a taller page for this picture alone, cropped to its three columns.
+  await page.setViewportSize({ width: 1200, height: 1100 });
+  await select('Sheet1', 'A1');
+  // The grid opens at its top: scroll it so that row 100 is just under the column letters.
+  await page.locator('#sheet-scroll').evaluate((scroller) => {
+    scroller.scrollTop = 2200;
+  });
+  await page.waitForSelector('td[data-a1="A100"]');
+  await page.locator('#sheet-scroll').evaluate((scroller) => {
+    scroller.scrollTop += document.querySelector('td[data-a1="A100"]')!.getBoundingClientRect().top - scroller.getBoundingClientRect().top - 40;
+  });
+  await expectText(page, 'td[data-a1="C100"]', /^Unit$/, 'fund-model.png');
+  await expectText(page, 'td[data-a1="A133"]', /^Companies with a value$/, 'fund-model.png');
+  await expectText(page, 'td[data-a1="B133"]', /^\d+ of 32$/, 'fund-model.png', 60_000);
+  // The picture leaves out rows 105 to 129 (a dashed line marks the cut), so it stays small: the block's head, its
+  // Unit column, its last companies and the line under them.
+  await page.evaluate(() => {
+    for (let row = 105; row <= 129; row++) document.querySelector<HTMLElement>(`td[data-a1="A${row}"]`)!.parentElement!.style.display = 'none';
+    document
+      .querySelector('td[data-a1="A130"]')!
+      .parentElement!.querySelectorAll('td')
+      .forEach((td) => {
+        td.style.borderTop = '2px dashed #5f6368';
+      });
+  });
+  const first = (await page.locator('td[data-a1="A100"]').boundingBox())!;
+  const last = (await page.locator('td[data-a1="C133"]').boundingBox())!;
+  await shoot('fund-model.png', { x: first.x, y: first.y, width: last.x + last.width - first.x, height: last.y + last.height - first.y });
+  await page.setViewportSize({ width: 1200, height: 560 });
+
+  frame = await chooseRevenue('A1');
+  await frame.click('#grid-provenance');
+  await settled(
+    frame,
+    'portfolio',
+    /^Built "Provenance": 32 companies × 1 period × 1 metric \(Revenue \(sum\)\), 32 rows, \d+ with a value and its source\.$/,
+    'provenance-sheet.png',
+    60_000,
+  );
+  await page.click('.tabs button:text-is("Provenance")');
+  await expectText(page, 'td[data-a1="E1"]', /^Source$/, 'provenance-sheet.png');
+  await expectText(page, 'td[data-a1="B2"]', /^Revenue/, 'provenance-sheet.png');
+  await shootGrid('provenance-sheet.png', 520, 100);
+
   await frame.click('#audit-build');
   await settled(frame, 'portfolio', /^Built "Portfolio audit": 32 companies × \d+ properties, \d+% complete/, 'audit-build.png', 60_000);
   await page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Portfolio audit');
@@ -366,6 +432,22 @@ async function portfolio(): Promise<void> {
   await frame.click('#audit-push-confirm');
   await settled(frame, 'portfolio', /^The fund [0-9a-f-]+: \d+ cells compared: 1 (created|updated), \d+ unchanged\.$/, 'audit-push.png');
   await shoot('audit-push.png', aside());
+
+  // Under the push's report: the Pushes sheet, then Undo's confirmation listing this push (kept, not undone).
+  await frame.click('#portfolio-results [data-push-log]');
+  await settled(frame, 'portfolio', /^The "Pushes" sheet lists every value pushed from this spreadsheet: \d+ so far\.$/, 'pushes-sheet.png');
+  await page.waitForFunction(() => document.querySelector('.tabs button[aria-selected="true"]')?.textContent === 'Pushes');
+  await expectText(page, 'td[data-a1="C2"]', /\S/, 'pushes-sheet.png');
+  await shootGrid('pushes-sheet.png', 720, 80);
+  await frame.click('#portfolio-results [data-undo-push]');
+  await expectText(
+    frame,
+    '#portfolio-results [data-undo-description]',
+    /^Audit push.* of .+ \(Push [^)]+ in the Pushes sheet\), \d+ values? stored: /,
+    'undo-push.png',
+  );
+  await shoot('undo-push.png', frame.locator('#portfolio-results .undo-chooser'));
+  await frame.click('#portfolio-results [data-undo-keep]');
 
   const contacts = ['Email\tFirst name\tLast name', 'ana.lima@example.com\tAna\tLima', 'not an email\tNobody\t', 'ben.okafor@example.com\tBen\tOkafor'];
   await post('/api/paste', { sheet: 'Sheet1', a1: 'A70', text: contacts.join('\n') });
