@@ -85,7 +85,13 @@ describe("a recalculation of one cell per value fetches the sheet's series toget
     for (const request of series) for (const id of ids) expect(request.query).toContain(id);
     expect(cold.filter((r) => r.path === '/metrics').map((r) => `${r.path}?${r.query}`)).toEqual(demoFundListingQueries(stack.emulator.companyId));
     expect(cold).toHaveLength(series.length + DEMO_FUND_LISTING_PAGES);
-    expect(rt.executions.filter((e) => e.urlFetchCount > 0)).toHaveLength(1);
+    // Who sends them depends on timing: the first cells to start read the fund's listing (the access check), and when
+    // two start at the same instant, one may read the listing while the other, waiting on it, reads the series. The
+    // counts above are the promise: nothing is read twice. At most those two executions fetch.
+    const fetching = rt.executions.filter((e) => e.urlFetchCount > 0);
+    expect(fetching.length).toBeGreaterThanOrEqual(1);
+    expect(fetching.length).toBeLessThanOrEqual(2);
+    expect(fetching.reduce((sum, e) => sum + e.urlFetchCount, 0)).toBe(cold.length);
     expect(
       rt.cache
         .user(OWNER)
