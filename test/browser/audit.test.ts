@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { DEMO_IDS } from '../../emulator/demo-data';
-import { useWorkbenchPage } from '../support/browser';
+import { gridWritten, useWorkbenchPage } from '../support/browser';
 import { ROOT } from '../support/built-bundle';
 
 jest.setTimeout(90_000);
@@ -28,6 +28,7 @@ async function typeHeadquarters(n: number, city: string): Promise<void> {
   await session.page.waitForSelector(`td.active[data-a1="${target}"]`);
   await session.page.fill('#formula', city);
   await session.page.press('#formula', 'Enter');
+  await gridWritten(session.page);
   await session.page.waitForFunction(([a1, text]) => document.querySelector(`td[data-a1="${a1}"]`)?.textContent === text, [target, city] as const);
 }
 

@@ -4,7 +4,7 @@
 
 import type { Frame } from 'playwright-core';
 import { DEMO_IDS } from '../../emulator/demo-data';
-import { useWorkbenchPage } from '../support/browser';
+import { gridWritten, useWorkbenchPage } from '../support/browser';
 
 jest.setTimeout(120_000);
 
@@ -119,6 +119,7 @@ async function typeInto(a1: string, input: string): Promise<void> {
   await session.page.waitForSelector(`td.active[data-a1="${a1}"]`);
   await session.page.fill('#formula', input);
   await session.page.press('#formula', 'Enter');
+  await gridWritten(session.page);
 }
 
 it('shows a misspelt metric name as an error naming the nearest name, in the cell and for the whole table', async () => {
@@ -258,7 +259,7 @@ it('inserts a fund model of one live PORTFOLIO_VALUE per block over its companie
   await post('/api/select', { sheet: 'Sheet1', a1: 'R1' });
   await frame.check('#grid-model-cells');
   await frame.click('#grid-model');
-  expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!R1:U34: .*, 96 PORTFOLIO_VALUE formulas, one per cell /);
+  expect(await portfolioStatus(frame)).toMatch(/^Inserted a fund model at Sheet1!R1:V34: .*, 128 PORTFOLIO_VALUE formulas, one per cell /);
   const perCell = await stored('Sheet1', 1, 34);
   expect(perCell[redwood]![18]!.f).toBe(`=PORTFOLIO_VALUE($R${redwood + 1}, $R$1, S$1)`);
   await frame.uncheck('#grid-model-cells');

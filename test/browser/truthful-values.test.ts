@@ -3,7 +3,7 @@
 
 import type { Frame } from 'playwright-core';
 import { DEMO_IDS } from '../../emulator/demo-data';
-import { useWorkbenchPage } from '../support/browser';
+import { gridWritten, useWorkbenchPage } from '../support/browser';
 
 jest.setTimeout(120_000);
 
@@ -17,6 +17,7 @@ async function typeInto(a1: string, input: string): Promise<void> {
   await session.page.waitForSelector(`td.active[data-a1="${a1}"]`);
   await session.page.fill('#formula', input);
   await session.page.press('#formula', 'Enter');
+  await gridWritten(session.page);
 }
 
 async function paste(a1: string, rows: string[][]): Promise<void> {

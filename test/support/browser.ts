@@ -102,6 +102,15 @@ export async function pageSettled(page: Page): Promise<void> {
   await gridSettled(page);
 }
 
+/**
+ * Settles once every entry typed into the grid has the server's answer and the cells it changed are drawn from it.
+ * The page draws what was typed at once (class "pending"), so a cell's text alone does not say the server has it.
+ */
+export async function gridWritten(page: Page): Promise<void> {
+  await page.evaluate(() => (window as unknown as { workbenchGrid: { written(): Promise<void> } }).workbenchGrid.written());
+  await gridSettled(page);
+}
+
 /** Settles once the grid has drawn the pages in view: it re-reads the sheet after every sidebar call, keeping the pages drawn before in view until then. */
 export async function gridSettled(page: Page): Promise<void> {
   await page.waitForFunction(
