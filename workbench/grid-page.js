@@ -751,10 +751,15 @@
 
   // Focus coming back to the grid (Shift+Tab from the Add buttons below it, which scrolled the sheet to its end)
   // shows the active cell, as the grid names it to a screen reader: the keys go there, so the person sees it.
+  // Not judged by whether its cell is in the page: the scroll that focusing the button made may not have been
+  // drawn yet (its draw waits for a frame), so a cell still in the page can be about to leave it.
+  // Judged by where the sheet is scrolled to, so a click (its cell in view) never scrolls.
   grid.addEventListener('focus', function () {
-    if (!shape || document.getElementById('grid-cell-' + shape.active)) return;
-    scrollToActive();
-    draw();
+    if (!shape) return;
+    var row = position(shape.active).row;
+    var inView = offsets[row] > scroller.scrollTop && offsets[row - 1] < scroller.scrollTop + scroller.clientHeight;
+    if (!inView) scrollToActive();
+    if (!inView || !document.getElementById('grid-cell-' + shape.active)) draw();
   });
   scroller.addEventListener('scroll', scheduleDraw);
   window.addEventListener('resize', scheduleDraw);

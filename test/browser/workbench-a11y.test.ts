@@ -106,3 +106,19 @@ it('lets Tab leave the grid for the next control and Shift+Tab come back, the ac
   expect(await focused()).toBe('grid');
   expect((await shape()).active).toBe('D4');
 });
+
+it('names the active cell when focus comes back before the scroll that took it away has been drawn', async () => {
+  // The race a loaded machine met: focusing the Add button scrolls the sheet to its end, and Shift+Tab came back
+  // before that scroll's draw (which waits for a frame) took the active cell out of the page. Made certain here by
+  // scrolling and focusing in one task, then waiting two frames for every draw to have run.
+  await clickCell('D4');
+  await session.page.evaluate(() => {
+    const scroller = document.getElementById('sheet-scroll')!;
+    scroller.scrollTop = scroller.scrollHeight;
+    (document.getElementById('add-rows') as HTMLElement).focus();
+    (document.getElementById('grid') as HTMLElement).focus();
+  });
+  await session.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  expect(await activeDescendant()).toBe('grid-cell-D4');
+  expect(await namedCell()).toEqual({ a1: 'D4', selected: 'true' });
+});
