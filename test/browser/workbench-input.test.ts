@@ -14,11 +14,15 @@ const session = useWorkbenchPage(['--preset-token'], { width: 1400, height: 900 
 interface Grid {
   shape(): GridShape;
   written(): Promise<void>;
+  settled(): boolean;
+  rowsBuilt(): number;
 }
 
 const grid = (page: Page = session.page) => ({
   shape: () => page.evaluate(() => (window as unknown as { workbenchGrid: Grid }).workbenchGrid.shape()),
   written: () => page.evaluate(() => (window as unknown as { workbenchGrid: Grid }).workbenchGrid.written()),
+  settled: () => page.waitForFunction(() => (window as unknown as { workbenchGrid: Grid }).workbenchGrid.settled()),
+  rowsBuilt: () => page.evaluate(() => (window as unknown as { workbenchGrid: Grid }).workbenchGrid.rowsBuilt()),
 });
 
 /** What the server stores for rows row…row+count-1 (the runtime's sheet), read through the grid's own route. */
@@ -72,6 +76,36 @@ describe('Sheet1', () => {
     expect(rows[200]![2]).toBeNull();
     expect(rows.filter((cells) => cells[1] || cells[3]).length).toBe(0);
     expect((await grid().shape()).active).toBe('C201');
+  });
+
+  it('redraws the rows an entry changed, and only those, with every value as the server computed it', async () => {
+    // Typing at full speed draws after every Enter; a draw that rebuilt every row in view took most of the time.
+    // Every row in view holds values, so a row rebuilt for nothing would count.
+    await session.page.click('td[data-a1="M1"]');
+    await session.page.waitForSelector('td.active[data-a1="M1"]');
+    await paste(Array.from({ length: 60 }, (_, r) => `row ${r + 1}\t${r + 1}\t${(r + 1) * 2}`).join('\n'));
+    await session.page.click('td[data-a1="K1"]');
+    await session.page.waitForSelector('td.active[data-a1="K1"]');
+    await session.page.keyboard.type('=L5*2');
+    await session.page.keyboard.press('Enter');
+    await grid().written();
+    await grid().settled();
+    await session.page.click('td[data-a1="L5"]');
+    await session.page.waitForSelector('td.active[data-a1="L5"]');
+    await grid().settled();
+    const before = await grid().rowsBuilt();
+    await session.page.keyboard.type('21');
+    await session.page.keyboard.press('Enter');
+    await grid().written();
+    await grid().settled();
+    // K1 (its formula's value changed), L5 (typed, then answered) and L6 (now active): each built afresh, no other row.
+    const built = (await grid().rowsBuilt()) - before;
+    expect(built).toBeGreaterThanOrEqual(3);
+    expect(built).toBeLessThanOrEqual(6);
+    expect(await session.page.textContent('td[data-a1="K1"]')).toBe('42');
+    expect(await session.page.textContent('td[data-a1="L5"]')).toBe('21');
+    expect(await session.page.getAttribute('#grid', 'aria-activedescendant')).toBe('grid-cell-L6');
+    expect(await session.page.$$eval('td.active', (cells) => cells.map((c) => (c as HTMLElement).dataset.a1))).toEqual(['L6']);
   });
 
   it('pastes at the cell selected just before, not at the cell active while the last answer was on its way', async () => {
