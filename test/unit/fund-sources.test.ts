@@ -132,6 +132,18 @@ describe('PORTFOLIO_SOURCE', () => {
     expect(warm.transport.sent).toHaveLength(0);
   });
 
+  it("leaves the fund model's Unit column empty, a unit having no source, and reads nothing for it", () => {
+    const { ctx, transport } = context([...listings, cashRead]);
+    const grid = portfolioSource(ctx, companies, 'Cash', [['2024-Q1', 'Unit']]) as unknown[][];
+    transport.assertDone();
+    expect(grid.map((row) => row[1])).toEqual(['', '', '', '', '']);
+    expect(grid[0]![0]).toBe('user_provided: Entered by Dana');
+    const unitOnly = context([...listings]);
+    expect(portfolioSource(unitOnly.ctx, companies, 'Cash', [['unit']])).toEqual([[''], [''], [''], [''], ['']]);
+    expect(portfolioSource(unitOnly.ctx, 'Aurora', 'Cash', 'Unit')).toBe('');
+    expect(unitOnly.transport.sent.filter((request) => request.url.includes('/data_points'))).toHaveLength(0);
+  });
+
   it("is an error for a mistyped name or a period no company can read, before any data point is read; a single cell's period error is its error", () => {
     const { ctx, transport } = context([...listings]);
     expect(() => portfolioSource(ctx, companies, 'Cahs', [['2024-Q1']])).toThrow('No metric named "Cahs"');

@@ -274,19 +274,8 @@ export function portfolioValue(
       ),
     );
   }
-  const cells = argumentGrid(
-    [companyArg, nameArg, periodArg],
-    'With two ranges, give the companies as a column and either the periods or the metric names as a row (with one period for names, one name for periods).',
-  );
   // Resolve every name first, so the series come in one read; a blank cell is blank.
-  const resolved = cells.map((row) =>
-    row.map(([company, name, period]) => {
-      if (isBlank(company) || isBlank(name) || isBlank(period)) return undefined;
-      const profile = findCompany(directory, company);
-      const named = readFundMetricName(directory, name, 'The metric name');
-      return { named, how: aggregateOf(named, apart), resolved: resolveMetric(directory, profile, named.name), period };
-    }),
-  );
+  const resolved = readFundGrid(directory, companyArg, nameArg, periodArg);
   const series = loadSeriesOf(
     ctx,
     resolved.flat().map((cell) => (cell && !isUnitHeader(cell.period) && 'metric' in cell.resolved ? cell.resolved.metric : undefined)),
@@ -296,8 +285,38 @@ export function portfolioValue(
     row.map((cell) => {
       if (cell === undefined) return '';
       if (isUnitHeader(cell.period)) return unitOf(cell.resolved);
-      return orMessage(() => valueCell(cell.resolved, cell.named, (metric) => valueOfMetric(ctx, metric, cell.period, cell.how, () => series(metric))));
+      const how = aggregateOf(cell.named, apart);
+      return orMessage(() => valueCell(cell.resolved, cell.named, (metric) => valueOfMetric(ctx, metric, cell.period, how, () => series(metric))));
     }),
+  );
+}
+
+/** One cell of a fund formula's arguments: the company's metric of the name (or why it has none), the name as written and the period. */
+export interface FundCell {
+  named: NamedMetric;
+  resolved: Resolved;
+  period: unknown;
+}
+
+export function readFundCell(directory: FundDirectory, company: unknown, name: unknown, period: unknown): FundCell {
+  const profile = findCompany(directory, company);
+  const named = readFundMetricName(directory, name, 'The metric name');
+  return { named, resolved: resolveMetric(directory, profile, named.name), period };
+}
+
+/**
+ * The cells a fund formula given ranges covers (PORTFOLIO_VALUE and PORTFOLIO_SOURCE read their arguments alike,
+ * so a model and its sources line up cell for cell): a range of any of the three maps cell by cell, a column of
+ * companies against a row of periods (or of names) fills a grid. A blank argument makes its cell blank
+ * (undefined); every company and name is checked before any read, so a mistyped one is the whole block's error.
+ */
+export function readFundGrid(directory: FundDirectory, companyArg: unknown, nameArg: unknown, periodArg: unknown): Array<Array<FundCell | undefined>> {
+  const cells = argumentGrid(
+    [companyArg, nameArg, periodArg],
+    'With two ranges, give the companies as a column and either the periods or the metric names as a row (with one period for names, one name for periods).',
+  );
+  return cells.map((row) =>
+    row.map(([company, name, period]) => (isBlank(company) || isBlank(name) || isBlank(period) ? undefined : readFundCell(directory, company, name, period))),
   );
 }
 
@@ -305,7 +324,7 @@ export function portfolioValue(
  * A period cell reading "Unit", the fund model's unit column header: there the company's unit of the metric (as
  * PORTFOLIO_UNIT shows it), so a block's one formula covers its unit column too and the block stays one execution.
  */
-function isUnitHeader(period: unknown): boolean {
+export function isUnitHeader(period: unknown): boolean {
   return typeof period === 'string' && normalName(period) === normalName(UNIT_HEADER);
 }
 

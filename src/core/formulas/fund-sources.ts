@@ -11,12 +11,10 @@ import type { DataPoint, Metric, PortfolioCompanyProfile } from '../api/types';
 import { periodLabel } from '../sheets/periods';
 import { sourceCells } from '../sheets/source-cells';
 import type { Aggregate } from '../sheets/period-aggregate';
-import { argumentGrid, isBlank } from './arguments';
-import { ambiguousText, companyLabels, noMetricText, withAggregate, type NamedMetric } from './fund-cells';
+import { ambiguousText, companyLabels, noMetricText, withAggregate } from './fund-cells';
 import type { FormulaContext } from './formula-context';
 import { loadPoints, periodDates, requirePeriodStart, valueOfMetric, type SheetCell } from './metric-formulas';
 import {
-  findCompany,
   fundDirectory,
   fundOrDefault,
   normalName,
@@ -26,8 +24,11 @@ import {
   resolveMetric,
   sameNameMetricIds,
   valueCell,
+  isUnitHeader,
+  readFundCell,
+  readFundGrid,
+  type FundCell,
   type FundDirectory,
-  type Resolved,
 } from './fund-functions';
 
 /** A metric's period inside a longer one whose point has no value: said in the list, so a sum's blank is explained. */
@@ -144,19 +145,6 @@ function sourcedSeries(ctx: FormulaContext, directory: FundDirectory): (metric: 
   };
 }
 
-/** A fund cell to describe: the company's metric of the name (or why it has none), the name's aggregate and the period. */
-interface FundCell {
-  named: NamedMetric;
-  resolved: Resolved;
-  period: unknown;
-}
-
-function readFundCell(directory: FundDirectory, company: unknown, name: unknown, period: unknown): FundCell {
-  const profile = findCompany(directory, company);
-  const named = readFundMetricName(directory, name, 'The metric name');
-  return { named, resolved: resolveMetric(directory, profile, named.name), period };
-}
-
 /** A cell's source, or the text PORTFOLIO_VALUE shows where the company has no metric of the name, or several. */
 function sourceOf(ctx: FormulaContext, cell: FundCell, pointsOf: (metric: Metric) => Map<string, DataPoint>): ModelSource {
   const { resolved } = cell;
@@ -171,17 +159,14 @@ function sourceOf(ctx: FormulaContext, cell: FundCell, pointsOf: (metric: Metric
 export function portfolioSource(ctx: FormulaContext, companyArg: unknown, nameArg: unknown, periodArg: unknown): SheetCell | SheetCell[][] {
   const directory = fundDirectory(ctx, fundOrDefault(ctx, undefined));
   const pointsOf = sourcedSeries(ctx, directory);
-  if (![companyArg, nameArg, periodArg].some(Array.isArray)) return sourceOf(ctx, readFundCell(directory, companyArg, nameArg, periodArg), pointsOf).text;
-  const cells = argumentGrid(
-    [companyArg, nameArg, periodArg],
-    'With two ranges, give the companies as a column and either the periods or the metric names as a row (with one period for names, one name for periods).',
-  );
-  // Every name is checked before any read: a mistyped one is the whole block's error, as in PORTFOLIO_VALUE.
-  const read = cells.map((row) =>
-    row.map(([company, name, period]) => (isBlank(company) || isBlank(name) || isBlank(period) ? undefined : readFundCell(directory, company, name, period))),
-  );
-  // A period one company's fiscal year cannot divide is that company's cell's sentence, not the block's error.
-  return read.map((row) => row.map((cell) => (cell === undefined ? '' : orMessage(() => sourceOf(ctx, cell, pointsOf).text))));
+  const describe = (cell: FundCell) => (isUnitHeader(cell.period) ? '' : orMessage(() => sourceOf(ctx, cell, pointsOf).text));
+  if (![companyArg, nameArg, periodArg].some(Array.isArray)) {
+    const cell = readFundCell(directory, companyArg, nameArg, periodArg);
+    // A single cell's unreadable period is its error, as in PORTFOLIO_VALUE; in a block it is that cell's text.
+    return isUnitHeader(cell.period) ? '' : sourceOf(ctx, cell, pointsOf).text;
+  }
+  // The fund model's Unit column (its period header reads "Unit") has no source: its cells are left empty.
+  return readFundGrid(directory, companyArg, nameArg, periodArg).map((row) => row.map((cell) => (cell === undefined ? '' : describe(cell))));
 }
 
 /** The provenance sheet's columns. */
