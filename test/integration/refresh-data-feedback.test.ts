@@ -6,7 +6,7 @@
 import type { GasRuntime } from '../../gas-runtime';
 import type { ExportHandle } from '../../src/shared/rpc';
 import { createMonthlyMetrics } from '../support/monthly-metrics';
-import { driveExport, ok, useStack, type Stack } from '../support/stack';
+import { driveExport, ok, OWNER, useStack, type Stack } from '../support/stack';
 
 let stack: Stack;
 useStack((started) => (stack = started));
@@ -94,6 +94,44 @@ describe('Refresh data logs what changed since the cells last showed it', () => 
     refreshData(rt);
     expect(changesRows(rt)).toEqual([]);
     expect(await seriesReads()).toEqual([[metricId]]);
+  }, 120_000);
+
+  it('logs from what the cells showed when two exports came since, the cache holding no entry for the one between', async () => {
+    const metricId = await oneMetric();
+    const rt = stack.runtime();
+    const formula = `=METRIC_VALUE("${metricId}", "2000-02")`;
+    rt.spreadsheet.getActiveSheet().getRange('A1').setFormula(formula);
+    expect(rt.evaluateFormula(formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[1]] });
+    // Two exports, no formula run between them: the epoch of 77 was never read, so the newest entry is that of 1.
+    await exportFebruary(rt, metricId, '77');
+    await exportFebruary(rt, metricId, '88');
+    expect(rt.spreadsheet.getActiveSheet().getRange('A1').getValue()).toBe(1);
+    await stack.takeRequests();
+
+    refreshData(rt);
+    expect(changesRows(rt)).toEqual([['Feedback metric 0', '2000-02-01', 1, 88, 'Refresh data', 'Sheet1!A1']]);
+    expect(await seriesReads()).toEqual([[metricId]]);
+  }, 120_000);
+
+  it('logs nothing rather than guess when the cache has lost what the cells showed, and still refreshes them', async () => {
+    const metricId = await oneMetric();
+    const rt = stack.runtime();
+    const formula = `=METRIC_VALUE("${metricId}", "2000-02")`;
+    rt.spreadsheet.getActiveSheet().getRange('A1').setFormula(formula);
+    expect(rt.evaluateFormula(formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[1]] });
+    await exportFebruary(rt, metricId, '77');
+    // CacheService keeps nothing for sure: every cached series is gone, the epochs' record (a property) is not.
+    const cache = rt.cache.user(OWNER);
+    const series = cache._keys().filter((key) => key.startsWith('dp:'));
+    expect(series.length).toBeGreaterThan(0);
+    cache.removeAll(series);
+    await stack.takeRequests();
+
+    refreshData(rt);
+    expect(changesRows(rt)).toEqual([]);
+    // No read to compare with nothing; the formula runs again and shows the server's value.
+    expect(await seriesReads()).toEqual([]);
+    expect(rt.evaluateFormula(formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[77]] });
   }, 120_000);
 });
 
