@@ -123,6 +123,7 @@ export const SOURCE_CELL_CASES: ReadonlyArray<{ when: string; source: string }> 
   },
   { when: 'no company of the fund has a metric of that name (a mistyped name)', source: 'an error naming the nearest names, as PORTFOLIO_VALUE' },
   { when: 'a point the API sent without its source', source: `the text \`${NO_SOURCE}\`` },
+  { when: "the fund model's Unit column (the period header reads `Unit`)", source: 'an empty cell: a unit has no source' },
 ];
 
 /**
