@@ -38,6 +38,7 @@ import type { ExportHandle, ExportOutcome, ExportRequest, ExportSelection } from
 import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob, unfinishedJobs } from './jobs-api';
 import { listMetricsKept } from './metric-listing';
+import { portfolioCompanyLabels } from './metrics-api';
 import { newlySettled, outcomeText } from '../core/jobs/push-log';
 
 const PROBLEMS_SHOWN = 50;
@@ -75,6 +76,25 @@ function listCompanyMetrics(companyId: string): MetricRef[] {
   return listMetricsKept(id, () => sidebarClient()).map(({ id, name, frequency, unit }) => ({ id, name, frequency, unit }));
 }
 
+/**
+ * The metrics with their portfolio company's label (MetricRef.company) when the export sends to two metrics of one
+ * name, two companies' "Net Burn" of a fund: the report, the Pushes sheet and the journal then tell them apart.
+ * Only then is the fund's profile listing read (usually kept since the sidebar listed the metrics).
+ */
+function labelSharedNames(companyId: string, metrics: MetricRef[], used: ExportState['metrics']): MetricRef[] {
+  const names = new Map<string, number>();
+  for (const metric of used) names.set(metric.name.trim().toLowerCase(), (names.get(metric.name.trim().toLowerCase()) ?? 0) + 1);
+  if (![...names.values()].some((count) => count > 1)) return metrics;
+  const listing = listMetricsKept(companyId, () => sidebarClient());
+  const labels = portfolioCompanyLabels(companyId, listing);
+  const profileOf = new Map(listing.map((metric) => [metric.id.toLowerCase(), metric.portfolio_company_profile_id?.toLowerCase()]));
+  return metrics.map((metric) => {
+    const profile = profileOf.get(metric.id.toLowerCase());
+    const company = profile ? labels.get(profile) : undefined;
+    return company ? { ...metric, company } : metric;
+  });
+}
+
 /** `compareFirst`: read the server's values before planning, typed data too (see prepareExport). */
 function prepare(request: ExportRequest, metrics: readonly MetricRef[], read: RangeRead = readRange(request.range), compareFirst = false): ExportState {
   const spec = parseExportSpec(request.spec);
@@ -89,6 +109,13 @@ function prepare(request: ExportRequest, metrics: readonly MetricRef[], read: Ra
   });
 }
 
+/** Prepared, and prepared again with company labels when two metrics it sends to share a name (labelSharedNames). */
+function labelled(request: ExportRequest, listed: MetricRef[], read: RangeRead, compareFirst: boolean): { metrics: MetricRef[]; state: ExportState } {
+  const state = prepare(request, listed, read, compareFirst);
+  const metrics = labelSharedNames(request.companyId, listed, state.metrics);
+  return metrics === listed ? { metrics, state } : { metrics, state: prepare(request, metrics, read, compareFirst) };
+}
+
 /** A preview reads the stored points for this long at most: a person is waiting. */
 const PREVIEW_READ_MS = 60_000;
 
@@ -97,7 +124,7 @@ export function preview(request: ExportRequest): ExportPreview {
   const read = readRange(request.range);
   // Every preview reads what the server holds for the metrics and dates it would write, typed data too: the
   // person sees what is created and what is overwritten, and the start finds what changed in between.
-  const prepared = prepare(request, listCompanyMetrics(request.companyId), read, true);
+  const prepared = labelled(request, listCompanyMetrics(request.companyId), read, true).state;
   if (isComplete(prepared)) return previewExport(prepared, read.displayValues);
   const compared = readForComparison(prepared);
   // What the person is about to approve: the server's value shown for each item (or none where the reads
@@ -191,10 +218,10 @@ const RANGE_CHANGED =
   'The range changed since this export started, so it cannot be continued as it was: nothing more was sent. Start a new export; with "only what changed" on, rows already stored are not sent again.';
 
 export function startExport(request: ExportRequest): ExportHandle {
-  const metrics = listCompanyMetrics(request.companyId);
+  const listed = listCompanyMetrics(request.companyId);
   // One read of the range for the whole call: the rows to send, and the status column's place.
   const read = readRange(request.range);
-  const prepared = prepare(request, metrics, read);
+  const { metrics, state: prepared } = labelled(request, listed, read, false);
   // Compare-and-set: nothing is read here. Every wave reads the values it replaces right before writing them
   // and writes only where the server still holds what the plan expects: what the preview of this very read
   // (same fingerprint) showed, kept durably (a lost cache loses nothing), else the export's own first read

@@ -34,11 +34,19 @@ function summary({ id, name, frequency, unit, portfolio_company_profile_id }: Me
 export function listMetrics(companyId: string): MetricSummary[] {
   const id = requireUuid(companyId, 'The company id');
   const metrics = listMetricsFresh(sidebarClient(), id);
-  if (!metrics.some((metric) => metric.portfolio_company_profile_id)) return metrics.map((metric) => summary(metric));
-  const ctx = createFormulaContext({ fundId: id });
-  const profiles = unlessForbidden(() => listProfilesCached(ctx, id)) ?? [];
-  // Labels: two companies of one name carry their profile ids, as the fund's tables and the grid builder show them.
-  return metrics.map((metric) => summary(metric, companyLabels(profiles)));
+  const labels = portfolioCompanyLabels(id, metrics);
+  return metrics.map((metric) => summary(metric, labels));
+}
+
+/**
+ * The labels of the portfolio companies a fund's metrics belong to, by profile id (lower case): none to read for a
+ * company's own metrics. Two companies of one name carry their profile ids, as the fund's tables and the grid
+ * builder show them. From the profile listing the PORTFOLIO_* functions cache; none when the token may not read it.
+ */
+export function portfolioCompanyLabels(fundId: string, metrics: readonly Metric[]): ReadonlyMap<string, string> {
+  if (!metrics.some((metric) => metric.portfolio_company_profile_id)) return new Map();
+  const ctx = createFormulaContext({ fundId });
+  return companyLabels(unlessForbidden(() => listProfilesCached(ctx, fundId)) ?? []);
 }
 
 /** POST /metrics with the name and unit checked first; the kept listing is dropped so the browser shows the new metric. */

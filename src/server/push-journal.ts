@@ -5,7 +5,7 @@
 // The export's and the import's entries are built for their kinds' `journal` hook (export-api, import-api), which
 // jobs-api appends after each step; the audit push's from its state (audit-api calls rememberAuditCells).
 
-import { buildReport, type ExportState } from '../core/export';
+import { buildReport, metricLabel, type ExportState } from '../core/export';
 import { cellName } from '../core/audit';
 import type { JournaledItem } from '../core/audit/conflicts';
 import type { AuditPushItem, AuditPushState } from '../core/audit/types';
@@ -62,7 +62,7 @@ export function exportEntries(before: SteppedExport, after: SteppedExport): Jour
     if (!metric || item.date === undefined) return [];
     return [
       {
-        target: { type: 'point', metricId: metric.id, metricName: metric.name, date: item.date },
+        target: { type: 'point', metricId: metric.id, metricName: metricLabel(metric), date: item.date },
         cell: `${sheet}!${report[index]!.cell}`,
         written: item.value ?? null,
         ...(item.previous !== undefined && item.outcome !== 'created'

@@ -3,8 +3,8 @@
 // report and in the Pushes sheet, and each row's edit goes to its own profile. Built bundle against the emulator.
 
 import { DEMO_IDS } from '../../emulator/demo-data';
-import type { AuditPushHandle } from '../../src/shared/rpc';
-import { driveAuditPush, ok, OWNER, putPropertyValue, type Stack, useStack } from '../support/stack';
+import type { AuditPushHandle, ExportHandle, UndoHandle } from '../../src/shared/rpc';
+import { driveAuditPush, driveExport, driveJob, ok, OWNER, putPropertyValue, type Stack, useStack } from '../support/stack';
 
 jest.setTimeout(120_000);
 
@@ -63,4 +63,80 @@ it('labels the two Cirrus Systems in the audit sheet, the push report and the Pu
       [OWNER, 'Audit push', `${label(second)} › Headquarters`, 'Colleague harbour', 'Analyst quay', expect.stringMatching(/^conflict: /)],
     ]),
   );
+});
+
+/** The Pushes sheet's rows of one push: [kind, what, period, new value, outcome]. */
+function pushes(rt: ReturnType<Stack['runtime']>, pushId: string): unknown[][] {
+  const sheet = rt.spreadsheet.getSheetByName('Pushes');
+  return (sheet?.getDataRange().getValues().slice(1) ?? []).filter((row) => row[9] === pushId).map((row) => [row[2], row[3], row[4], row[6], row[7]]);
+}
+
+it("labels an export's two metrics of one name with their companies in the report, the Pushes sheet and the undo, and nothing else reads the profiles", async () => {
+  // Two companies' "Net Burn" of the fund, as a wide export names them by id: the two Cirrus Systems' own.
+  const created = await stack.emulator.control.fixtures({
+    metrics: [first, second].map((profile) => ({
+      company_id: DEMO_IDS.fund,
+      portfolio_company_profile_id: profile,
+      name: 'Burn by company',
+      frequency: 'monthly',
+      unit: 'USD',
+    })),
+  });
+  const [a, b] = created.metrics.map((metric) => metric.id) as [string, string];
+  // Values there before, so the export updates them and the undo restores them.
+  await stack.emulator.control.fixtures({
+    data_points: [
+      { metric_id: a, date: '2024-01-01', value: '1' },
+      { metric_id: b, date: '2024-01-01', value: '2' },
+    ],
+  });
+  const rt = stack.runtime();
+  rt.spreadsheet
+    .getActiveSheet()
+    .getRange('A1:C2')
+    .setValues([
+      ['Date', a, b],
+      ['2024-01-01', 100, 200],
+    ]);
+  const request = (range: string) => ({
+    companyId: DEMO_IDS.fund,
+    range,
+    spec: { layout: 'wide', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false },
+    writeStatus: false,
+  });
+  await stack.takeRequests();
+  // Previewed first, as the sidebar does: the values it overwrites are approved there.
+  const preview = ok<{ sample: Array<{ metricName: string | null }> }>(rt.callServer('previewExport', [request('Sheet1!A1:C2')]));
+  expect(preview.sample.map((item) => item.metricName)).toEqual([`${label(first)} › Burn by company`, `${label(second)} › Burn by company`]);
+  const done = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request('Sheet1!A1:C2')])));
+  expect(done.report!.totals).toMatchObject({ updated: 2, failed: 0 });
+  expect(pushes(rt, done.exportId)).toEqual([
+    ['Export', `${label(first)} › Burn by company`, '2024-01-01', '100', 'updated'],
+    ['Export', `${label(second)} › Burn by company`, '2024-01-01', '200', 'updated'],
+  ]);
+  // The profiles were read once, for the labels; each value went to its own company's metric.
+  expect((await stack.takeRequests()).filter((r) => r.path === '/portfolio_company_profiles').length).toBeGreaterThan(0);
+  const state = await stack.emulator.control.state();
+  expect(state.data_points.filter((p) => p.metric_id === a || p.metric_id === b).map((p) => [p.metric_id, Number(p.value)])).toEqual([
+    [a, 100],
+    [b, 200],
+  ]);
+  const undone = await driveJob(stack, rt, ok<UndoHandle>(rt.callServer('undoLastPush', [])), 'continueUndo', (handle) => handle.undoId);
+  expect(pushes(rt, undone.undoId).map((row) => [row[1], row[3]])).toEqual([
+    [`${label(first)} › Burn by company`, '1'],
+    [`${label(second)} › Burn by company`, '2'],
+  ]);
+
+  // One metric of that name in the range: no label, and no profile read for one.
+  rt.spreadsheet
+    .getActiveSheet()
+    .getRange('E1:F2')
+    .setValues([
+      ['Date', a],
+      ['2024-02-01', 300],
+    ]);
+  await stack.takeRequests();
+  const single = await driveExport(stack, rt, ok<ExportHandle>(rt.callServer('startExport', [request('Sheet1!E1:F2')])));
+  expect(pushes(rt, single.exportId).map((row) => row[1])).toEqual(['Burn by company']);
+  expect((await stack.takeRequests()).filter((r) => r.path === '/portfolio_company_profiles')).toEqual([]);
 });

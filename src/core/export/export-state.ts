@@ -38,7 +38,14 @@ export function prepareExport(input: ExportInput): ExportState {
     const id = metric.id.toLowerCase();
     let index = metricIndex.get(id);
     if (index === undefined) {
-      index = metrics.push({ id, name: metric.name, frequency: metric.frequency, phase: readsFirst ? 'diff' : 'send' }) - 1;
+      index =
+        metrics.push({
+          id,
+          name: metric.name,
+          frequency: metric.frequency,
+          ...(metric.company ? { company: metric.company } : {}),
+          phase: readsFirst ? 'diff' : 'send',
+        }) - 1;
       metricIndex.set(id, index);
     }
     return index;

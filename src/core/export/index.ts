@@ -3,7 +3,7 @@
 export { parseExportSpec } from './spec';
 export { isComplete, prepareExport, resumeExport } from './export-state';
 export { exportProgress, readStoredPoints, runExportStep } from './run-step';
-export { buildReport, STATUS_HEADER } from './report';
+export { buildReport, metricLabel, STATUS_HEADER } from './report';
 export { previewExport } from './preview';
 export { compareItem } from './diff';
 export { guessLayout } from './guess-layout';

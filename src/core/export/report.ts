@@ -4,7 +4,16 @@ import { countItems, placeNamer, type PlaceNamer } from './places';
 import { countOf } from '../../shared/words';
 import { outcomeParts, pendingReason } from '../jobs/progress';
 import { tallyOutcomes } from '../jobs/tally';
-import { ROW_OUTCOMES, type ExportItemState, type ExportReport, type ExportReportItem, type ExportState, type ExportTotals, type RowOutcome } from './types';
+import {
+  ROW_OUTCOMES,
+  type ExportItemState,
+  type ExportMetricState,
+  type ExportReport,
+  type ExportReportItem,
+  type ExportState,
+  type ExportTotals,
+  type RowOutcome,
+} from './types';
 
 /** Heads the status column when the range has a header row. */
 export const STATUS_HEADER = 'Export status';
@@ -28,6 +37,11 @@ export function buildReport(state: ExportState): ExportReport {
   };
 }
 
+/** A metric as a person reads it in a report, the Pushes sheet and a journal: "Bluebird Health › Net Burn" for a company's metric of a fund. */
+export function metricLabel(metric: Pick<ExportMetricState, 'name' | 'company'>): string {
+  return metric.company ? `${metric.company} › ${metric.name}` : metric.name;
+}
+
 export function reportItem(state: ExportState, item: ExportItemState, places: PlaceNamer): ExportReportItem {
   const metric = item.metric === null ? undefined : state.metrics[item.metric];
   return {
@@ -35,7 +49,7 @@ export function reportItem(state: ExportState, item: ExportItemState, places: Pl
     column: item.column,
     cell: places.cell(item),
     metricId: metric?.id ?? null,
-    metricName: metric?.name ?? null,
+    metricName: metric ? metricLabel(metric) : null,
     date: item.date ?? null,
     value: item.value ?? null,
     outcome: item.outcome,

@@ -42,8 +42,12 @@ export type RowOutcome = 'created' | 'updated' | 'written' | 'unchanged' | 'skip
 
 export const ROW_OUTCOMES: readonly RowOutcome[] = ['created', 'updated', 'written', 'unchanged', 'skipped', 'failed', 'pending'];
 
-/** A metric as name resolution, period and unit checks need it; its unit decides what a percent cell sends. */
-export type MetricRef = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'>;
+/**
+ * A metric as name resolution, period and unit checks need it; its unit decides what a percent cell sends.
+ * `company`: the portfolio company's label for a fund's metric of one of its companies, so the Pushes sheet, the
+ * journal and the report tell two companies' "Net Burn" apart (names still resolve by `name` alone).
+ */
+export type MetricRef = Pick<Metric, 'id' | 'name' | 'frequency' | 'unit'> & { company?: string };
 
 /** The range as Range.getValues() returns it. Server-side only: it holds Dates. */
 export type RangeInput = {
@@ -96,7 +100,7 @@ export type ExportItemState = {
   note?: string;
 };
 
-export type ExportMetricState = Pick<MetricRef, 'id' | 'name' | 'frequency'> & {
+export type ExportMetricState = Pick<MetricRef, 'id' | 'name' | 'frequency' | 'company'> & {
   /** diff: its existing points are still to be read (onlyChanged, keepDifferent, or a comparison of typed data); send: its batches are planned; stopped: refused. */
   phase: 'diff' | 'send' | 'stopped';
 };
