@@ -557,27 +557,57 @@
     if (list) list.remove();
   }
 
-  function openDropdown(td, values) {
+  /**
+   * The rule's values under the cell. Opened from the keyboard (Alt+Down, as Sheets opens a dropdown chip) the focus
+   * goes to the value the cell holds, the arrows move between values, Enter or Space enters one and Escape closes
+   * the list; either way the focus comes back to the grid, so the next key goes where it went before.
+   */
+  function openDropdown(td, values, fromKeyboard) {
     closeDropdown();
+    var a1 = td.dataset.a1;
     var list = document.createElement('div');
     list.id = 'dropdown-list';
     list.setAttribute('role', 'listbox');
-    values.forEach(function (value) {
+    list.setAttribute('aria-label', 'Values for ' + a1);
+    var options = values.map(function (value) {
       var option = document.createElement('button');
       option.type = 'button';
+      option.tabIndex = -1;
       option.setAttribute('role', 'option');
       option.textContent = value;
       option.addEventListener('click', function () {
+        var hadFocus = list.contains(document.activeElement);
         closeDropdown();
-        writeEntry(shape.sheet, td.dataset.a1, value);
+        writeEntry(shape.sheet, a1, value);
+        if (hadFocus) grid.focus({ preventScroll: true });
       });
       list.appendChild(option);
+      return option;
+    });
+    list.addEventListener('keydown', function (event) {
+      var index = options.indexOf(document.activeElement);
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        var next = options[Math.max(0, Math.min(options.length - 1, index + (event.key === 'ArrowDown' ? 1 : -1)))];
+        if (next) next.focus();
+      } else if (event.key === 'Escape' || event.key === 'Tab') {
+        event.preventDefault();
+        closeDropdown();
+        grid.focus({ preventScroll: true });
+      }
     });
     var rect = td.getBoundingClientRect();
     var outer = scroller.getBoundingClientRect();
     list.style.left = rect.left - outer.left + scroller.scrollLeft + 'px';
     list.style.top = rect.bottom - outer.top + scroller.scrollTop + 'px';
     scroller.appendChild(list);
+    if (fromKeyboard && options.length) {
+      var held = cellAt(position(a1).row, position(a1).column);
+      var current = options.filter(function (option) {
+        return held && option.textContent === held.d;
+      })[0];
+      (current || options[0]).focus();
+    }
   }
 
   function rangeA1(a, b) {
@@ -722,6 +752,11 @@
       scheduleDraw();
     });
   }
+  /** The first column from `column` on, in the direction `step`, that is not hidden. */
+  function shownColumn(column, step) {
+    while (hiddenColumns.has(column) && column + step >= 1 && column + step <= shape.maxColumns) column += step;
+    return column;
+  }
   function hiddenAt(row, column) {
     return hiddenColumns.has(column) || offsets[row] === offsets[row - 1];
   }
@@ -783,8 +818,34 @@
     if (!shape || editing) return;
     var target = event.target;
     if (target !== document.body && target !== scroller && !target.closest?.('#grid')) return;
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
     var at = position(shape.active);
+    var held = cellAt(at.row, at.column);
+    // Keys of the grid pattern (ARIA APG) and of Sheets' checkbox and dropdown cells, before the modifiers are let go by.
+    if (event.altKey && event.key === 'ArrowDown' && held?.control?.kind === 'list') {
+      event.preventDefault();
+      var td = activeTd();
+      if (td) openDropdown(td, held.control.values, true);
+      return;
+    }
+    // Home and End go to the row's first and last shown cell, Ctrl+Home to the sheet's first (hidden ones stepped over).
+    if ((event.ctrlKey || event.metaKey) && event.key === 'Home') {
+      event.preventDefault();
+      var top = 1;
+      while (top < shape.maxRows && offsets[top] === offsets[top - 1]) top++;
+      moveTo(top, shownColumn(1, 1), false);
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      moveTo(at.row, event.key === 'Home' ? shownColumn(1, 1) : shownColumn(shape.maxColumns, -1), event.shiftKey);
+      return;
+    }
+    if (event.key === ' ' && held?.control?.kind === 'checkbox') {
+      event.preventDefault();
+      writeEntry(shape.sheet, shape.active, held.control.checked ? held.control.uncheckedValue : held.control.checkedValue);
+      return;
+    }
     var moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     if (moves[event.key]) {
       event.preventDefault();

@@ -170,6 +170,56 @@ describe('the portfolio audit', () => {
     await session.page.waitForFunction(([at, v]) => document.querySelector(`td[data-a1="${at}"] .chip`)?.textContent === v, [a1, choice] as const);
     expect((await stored('Portfolio audit', row, column)).d).toBe(choice);
   });
+
+  it('works its checkbox and dropdown cells from the keyboard: Space toggles, Alt+Down lists, arrows and Enter choose, focus back on the grid', async () => {
+    const box = (await session.page.getAttribute('td.checkbox', 'data-a1'))!;
+    // Pressed at the cell's corner, away from its box: a click on the box itself would toggle it.
+    await session.page.click(`td[data-a1="${box}"]`, { position: { x: 2, y: 2 } });
+    await session.page.waitForSelector(`td.active[data-a1="${box}"]`);
+    const before = await session.page.isChecked(`td[data-a1="${box}"] input`);
+    await session.page.keyboard.press(' ');
+    await session.page.waitForFunction(([at, want]) => (document.querySelector(`td[data-a1="${at}"] input`) as HTMLInputElement | null)?.checked === want, [
+      box,
+      !before,
+    ] as const);
+    expect((await stored('Portfolio audit', place(box).row, place(box).column)).d).toBe(before ? 'FALSE' : 'TRUE');
+    // Space toggled the value; it did not open the editor with a space in it.
+    expect(await session.page.$('.cell-editor')).toBeNull();
+
+    const list = (await session.page.getAttribute('td.dropdown', 'data-a1'))!;
+    const { row, column } = place(list);
+    const values = (await stored('Portfolio audit', row, column)).control?.values ?? [];
+    const held = (await stored('Portfolio audit', row, column)).d;
+    await session.page.click(`td[data-a1="${list}"]`, { position: { x: 2, y: 2 } });
+    await session.page.waitForSelector(`td.active[data-a1="${list}"]`);
+    await session.page.keyboard.press('Alt+ArrowDown');
+    await session.page.waitForSelector('#dropdown-list');
+    // The focus is on the value the cell holds (or the first), and the arrows move it.
+    expect(await session.page.evaluate(() => document.activeElement?.textContent)).toBe(values.includes(held) ? held : values[0]);
+    const start = Math.max(0, values.indexOf(held));
+    const target = start === values.length - 1 ? start - 1 : start + 1;
+    await session.page.keyboard.press(target > start ? 'ArrowDown' : 'ArrowUp');
+    await session.page.keyboard.press('Enter');
+    await session.page.waitForFunction(([at, v]) => document.querySelector(`td[data-a1="${at}"] .chip`)?.textContent === v, [list, values[target]!] as const);
+    expect((await stored('Portfolio audit', row, column)).d).toBe(values[target]);
+    expect(await session.page.evaluate(() => document.activeElement?.id)).toBe('grid');
+    // Escape closes the list without entering anything.
+    await session.page.keyboard.press('Alt+ArrowDown');
+    await session.page.waitForSelector('#dropdown-list');
+    await session.page.keyboard.press('Escape');
+    expect(await session.page.$('#dropdown-list')).toBeNull();
+    expect(await session.page.evaluate(() => document.activeElement?.id)).toBe('grid');
+    expect((await stored('Portfolio audit', row, column)).d).toBe(values[target]);
+
+    // Home and Ctrl+Home step over the hidden id column and row, as the arrows do.
+    await session.page.keyboard.press('Home');
+    expect(await session.page.evaluate(() => (window as unknown as { workbenchGrid: { shape(): { active: string } } }).workbenchGrid.shape().active)).toBe(
+      `B${row}`,
+    );
+    await session.page.keyboard.press('Control+Home');
+    const first = await session.page.evaluate(() => (window as unknown as { workbenchGrid: { shape(): { active: string } } }).workbenchGrid.shape().active);
+    expect(first).toMatch(/^B\d+$/);
+  });
 });
 
 describe('a 20,000-row sheet', () => {
