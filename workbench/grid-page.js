@@ -11,6 +11,8 @@
   // place, as Sheets does, rather than blanking every cell for a moment.
   var stalePages = new Map();
   var loading = new Map(); // page index -> promise
+  var failures = new Map(); // page index -> the last wait before asking again for a page that failed
+  var retrying = new Set(); // pages waiting to be asked again
   var generation = 0; // bumped whenever the cells may have changed: older answers are dropped
   var offsets = null; // offsets[r] = top of row r+1, in px; offsets[maxRows] = total height
   var hiddenColumns = new Set();
@@ -201,6 +203,7 @@
       .then(function (page) {
         if (asked !== generation || !shape || shape.sheet !== sheet) return;
         loading.delete(index);
+        failures.delete(index);
         pages.set(index, keepUnchanged(page.rows, stalePages.get(index)));
         stalePages.delete(index);
         scheduleDraw();
@@ -208,6 +211,14 @@
       .catch(function (e) {
         loading.delete(index);
         toast(e.message);
+        // Asked again after a pause (doubling, at most 30 s): rows left blank until a scroll would look empty.
+        var wait = Math.min(30000, (failures.get(index) || 500) * 2);
+        failures.set(index, wait);
+        retrying.add(index);
+        setTimeout(function () {
+          retrying.delete(index);
+          scheduleDraw();
+        }, wait);
       });
     loading.set(index, promise);
   }
@@ -968,7 +979,7 @@
       return shape;
     },
     settled: function () {
-      return loading.size === 0 && !scheduled;
+      return loading.size === 0 && retrying.size === 0 && !scheduled;
     },
     rowsBuilt: function () {
       return rowsBuilt;

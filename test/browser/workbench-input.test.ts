@@ -108,6 +108,35 @@ describe('Sheet1', () => {
     expect(await session.page.$$eval('td.active', (cells) => cells.map((c) => (c as HTMLElement).dataset.a1))).toEqual(['L6']);
   });
 
+  it('asks again for rows whose read failed, rather than show them as they were before the change', async () => {
+    await session.page.click('td[data-a1="Q1"]');
+    await session.page.waitForSelector('td.active[data-a1="Q1"]');
+    await session.page.keyboard.type('before');
+    await session.page.keyboard.press('Enter');
+    await grid().written();
+    await grid().settled();
+    // The read of the sheet's first rows that follows the next entry fails once, as a busy server would answer:
+    // until the rows are read again the page can only show them as they were before the entry.
+    let reads = 0;
+    const rows = /\/api\/grid\/cells\?.*&row=1&/;
+    await session.page.route(rows, async (route) => {
+      if (reads++ === 0) await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'The server is busy.' }) });
+      else await route.continue();
+    });
+    try {
+      await session.page.click('td[data-a1="Q1"]');
+      await session.page.waitForSelector('td.active[data-a1="Q1"]');
+      await session.page.keyboard.type('after');
+      await session.page.keyboard.press('Enter');
+      await grid().written();
+      await grid().settled();
+      expect(reads).toBeGreaterThanOrEqual(2);
+      expect(await session.page.textContent('td[data-a1="Q1"]')).toBe('after');
+    } finally {
+      await session.page.unroute(rows);
+    }
+  });
+
   it('pastes at the cell selected just before, not at the cell active while the last answer was on its way', async () => {
     await session.page.click('td[data-a1="E1"]');
     await session.page.waitForSelector('td.active[data-a1="E1"]');
