@@ -106,6 +106,11 @@ async function main(): Promise<void> {
     const sidebar = await workbench.runMenuItem(request.body.functionName);
     return { view: workbench.view(), sidebar };
   });
+  // Time moved forward for the add-in and the emulator together (Workbench.advanceClock): a test skips a wait it has seen begin.
+  app.post<{ Body: { advanceMs: number } }>('/api/clock', (request) => {
+    workbench.advanceClock(Number(request.body?.advanceMs));
+    return { advancedMs: Number(request.body.advanceMs) };
+  });
   registerGridRoutes(app, workbench);
   app.setErrorHandler((error, _request, reply) => {
     void reply.status(400).send({ error: error instanceof Error ? error.message : String(error) });

@@ -58,9 +58,11 @@ export class Workbench {
   readonly #pending: PendingFormula[] = [];
   /** Virtual time the add-in's sleeps added: the runtime and the emulator are both this far ahead of real time. */
   #slept = 0;
+  readonly #emulatorClock: { advance(ms: number): void };
 
   constructor(options: WorkbenchOptions) {
     const emulatorClock = emulatorClockMover(options.apiBaseUrl);
+    this.#emulatorClock = emulatorClock;
     this.runtime = createGasRuntime({
       // A sleep moves the runtime's clock without waiting; the emulator's clock moves with it, so its rate
       // window sees the time the add-in believes has passed (as in the tests' stack).
@@ -94,6 +96,17 @@ export class Workbench {
   #catchUp(): void {
     const lag = Date.now() + this.#slept - this.runtime.clock.now();
     if (lag > 0) this.runtime.clock.advance(lag);
+  }
+
+  /**
+   * Moves the add-in's time and the emulator's forward by `ms` at once, without waiting, as a sleep of the add-in
+   * moves them (onSleep): a wait a person would sit out in real time (a rate limit's Retry-After, counted down
+   * between a job's steps) is over at the next execution, which catches the runtime's clock up first (#catchUp).
+   */
+  advanceClock(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new Error(`The clock moves forward by a number of milliseconds ≥ 0, not ${String(ms)}.`);
+    this.#slept += ms;
+    this.#emulatorClock.advance(ms);
   }
 
   /**

@@ -1,6 +1,6 @@
 // Debian's Chromium driven by playwright-core, with the flags this closed network needs.
 
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
 import { startWorkbench, type RunningWorkbench } from './workbench-process';
 
@@ -179,13 +179,20 @@ export interface FreshPageOptions {
 /**
  * One workbench and one browser for a whole test file, and a fresh page for each test (closed after it): the
  * hooks that start and stop them. `onPage` receives each test's workbench and page.
+ *
+ * The pages are tabs of one browser context (a profile), opened and closed in turn: the sidebar and the workbench keep
+ * nothing in the browser (no cookies, no storage), so a tab of a context another test used starts as a new
+ * profile's would. A context of its own for each page cost a second renderer each time (Chromium loads its omnibox
+ * popup's page in every new profile): about 0.8 s of CPU a test.
  */
 export function useWorkbenchFreshPages(options: FreshPageOptions, onPage: (workbench: RunningWorkbench, page: Page) => void, args: string[] = []): void {
   let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
   let workbench: RunningWorkbench | undefined;
   let page: Page | undefined;
   beforeAll(async () => {
     [workbench, browser] = await Promise.all([startWorkbench(args), launchBrowser()]);
+    context = await browser.newContext({ viewport: options.viewport });
   });
   afterAll(async () => {
     await browser?.close();
@@ -193,7 +200,7 @@ export function useWorkbenchFreshPages(options: FreshPageOptions, onPage: (workb
   });
   beforeEach(async () => {
     await options.beforePage?.(workbench!);
-    page = await browser!.newPage({ viewport: options.viewport });
+    page = await context!.newPage();
     waitOnStateNotTime(page);
     const goto = options.goto ?? 'load';
     if (goto) await page.goto(workbench!.url);
