@@ -13,6 +13,10 @@ export interface WorkerInit {
   clock: SharedArrayBuffer;
   source: string;
   filename: string;
+  /** The host's V8 code cache of the bundle (runtime.ts `WorkerSide.codeCache`). */
+  codeCache: Uint8Array;
+  /** The host's binding of the built-ins, or null for none (realm.ts `fastGlobalsSource`). */
+  fastGlobals: string | null;
   files: string | undefined;
   timeZone: string;
   scriptTimeZone: string;

@@ -63,6 +63,8 @@ try {
     },
     {
       filename: init.filename,
+      codeCache: init.codeCache,
+      fastGlobals: init.fastGlobals,
       clock: init.clock,
       locks,
       urlFetchQuota: { charge: (user, count) => void request({ type: 'url-fetch-quota', user, count }) },

@@ -89,6 +89,41 @@ describe('a recalculation', () => {
   });
 });
 
+describe('a worker thread’s copy of the bundle', () => {
+  // The host hands its workers the bundle's code cache and its verdict on binding the built-ins (runtime.ts
+  // compiledBundle, realm.ts fastGlobalsSource): a worker must run the script exactly as a synchronous execution does.
+  it('runs what the host runs: the realm’s own built-ins by name, and a fresh global state each execution', async () => {
+    const code =
+      'var counter = 0; function SAME() { counter += 1; return [[Math === globalThis.Math, JSON === globalThis.JSON, [] instanceof Array, counter]]; }';
+    const host = createGasRuntime({ code });
+    const worker = createGasRuntime({ code, assumptions: { customFunctionsPerSecond: false } });
+    try {
+      expect(host.runCustomFunction('SAME')).toEqual([[true, true, true, 1]]);
+      const done = await worker.recalculate(
+        ['A1', 'A2'].map((cell) => ({ formula: '=SAME()', cell })),
+        { maxConcurrent: 1 },
+      );
+      expect(done.map((cell) => (cell.ok ? cell.values : cell.error))).toEqual([[[true, true, true, 1]], [[true, true, true, 1]]]);
+    } finally {
+      await Promise.all([host.close(), worker.close()]);
+    }
+  });
+
+  it('keeps a script’s own top-level Map and its assigned Math in a worker, as the host does', async () => {
+    const code =
+      'function Map() { return "own Map"; } Math = { max: function () { return "own max"; } }; function OWN() { return [[Map(), Math.max(1, 2), globalThis.Math === Math]]; }';
+    const host = createGasRuntime({ code });
+    const worker = createGasRuntime({ code });
+    try {
+      expect(host.runCustomFunction('OWN')).toEqual([['own Map', 'own max', true]]);
+      const [cell] = await worker.recalculate([{ formula: '=OWN()', cell: 'A1' }]);
+      expect(cell).toMatchObject({ ok: true, values: [['own Map', 'own max', true]] });
+    } finally {
+      await Promise.all([host.close(), worker.close()]);
+    }
+  });
+});
+
 describe('the user lock between concurrent executions', () => {
   it('makes the second wait until the first releases it', async () => {
     const first = rt.callServerAsync('lockedStep', ['A', 10_000]);
