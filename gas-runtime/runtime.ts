@@ -238,6 +238,8 @@ export interface WorkerSide {
   codeCache?: Uint8Array;
   /** The host's verdict on binding the built-ins fast (realm.ts `fastGlobalsSource`): the worker need not probe the bundle again. */
   fastGlobals?: string | null;
+  /** The thread's one HTTP client, shared by its copies of every runtime (each would otherwise start a thread of its own); close leaves it open. */
+  http?: SyncHttpClient;
 }
 
 /** Execution failures, before each entry point turns them into its own error type. */
@@ -287,6 +289,12 @@ function compiledBundle(source: string, filename: string, codeCache: Uint8Array 
     byName.set(source, script);
   }
   return script;
+}
+
+/** A worker thread compiles the bundle (from the host's code cache) and takes the host's binding of the built-ins as it starts. */
+export function prepareBundle(source: string, filename: string, codeCache: Uint8Array, fastGlobals: string | null): void {
+  compiledBundle(source, filename, codeCache);
+  fastGlobalsFrom(source, fastGlobals);
 }
 
 function codeCacheOf(script: vm.Script): Buffer {
@@ -464,7 +472,7 @@ export class GasRuntime {
       caches: cacheStores,
       locks: worker?.locks ?? this.locks,
       ...(worker ? { hostServices: worker.hostServices } : {}),
-      http: () => (this.#http ??= new SyncHttpClient()),
+      http: () => worker?.http ?? (this.#http ??= new SyncHttpClient()),
       filesDirectory: options.files,
       scriptTimeZone,
       scriptId,

@@ -124,6 +124,57 @@ describe('a worker thread’s copy of the bundle', () => {
   });
 });
 
+describe('worker threads shared by the runtimes of one bundle', () => {
+  // Every runtime of a bundle in a process runs on the same threads (pool.ts ThreadSet); each keeps its own clock,
+  // settings and state there, and closing one leaves the others running.
+  it('give each runtime its own clock and settings, and keep serving one after another closes', async () => {
+    const code =
+      'function YEAR() { return new Date().getUTCFullYear(); }' +
+      ' function ZONED() { try { new Intl.DateTimeFormat("en-US", { timeZone: "Asia/Kolkata" }); return "known"; } catch (e) { return "unknown"; } }';
+    const runtime = (year: number, intlKnowsZone: boolean) =>
+      createGasRuntime({
+        code,
+        timeZone: 'Asia/Kolkata',
+        startTime: new Date(`${year}-06-01T00:00:00Z`),
+        assumptions: { customFunctionsPerSecond: false, intlKnowsZone },
+      });
+    const a = runtime(2024, true);
+    const b = runtime(2031, false);
+    try {
+      // One after another, one at a time: the second runtime's cells run on the thread the first's just used.
+      const first = [];
+      for (const [i, rt] of [a, b, a].entries()) {
+        first.push(
+          await rt.recalculate(
+            [
+              { formula: '=YEAR()', cell: `A${i + 1}` },
+              { formula: '=ZONED()', cell: `B${i + 1}` },
+            ],
+            { maxConcurrent: 1 },
+          ),
+        );
+      }
+      expect(first.map((cells) => cells.map((cell) => (cell.ok ? cell.values[0]![0] : cell.error.message)))).toEqual([
+        [2024, 'known'],
+        [2031, 'unknown'],
+        [2024, 'known'],
+      ]);
+      await a.close();
+      const [year] = await b.recalculate([{ formula: '=YEAR()', cell: 'C1' }]);
+      expect(year).toMatchObject({ ok: true, values: [[2031]] });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+    // Every runtime of the bundle closed: the threads ended, and a new runtime starts new ones.
+    const c = runtime(2040, true);
+    try {
+      expect(await c.recalculate([{ formula: '=YEAR()', cell: 'A1' }])).toEqual([expect.objectContaining({ ok: true, values: [[2040]] })]);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe('the user lock between concurrent executions', () => {
   it('makes the second wait until the first releases it', async () => {
     const first = rt.callServerAsync('lockedStep', ['A', 10_000]);
