@@ -82,6 +82,13 @@ export interface GasRuntimeOptions {
   startTime?: Date;
   /** How long a fetch may take before it fails with "Timeout: <url>"; default 60 s. */
   fetchTimeoutMs?: number;
+  /**
+   * Virtual ms each request's answer takes on top of its real time, for a slow network without real waiting: a
+   * synchronous execution's clock advances by it after the answer (the slowest of a fetchAll's), and a request
+   * slower than fetchTimeoutMs fails with "Timeout: <url>" at it. Concurrent executions share one clock, so the
+   * async entry points refuse a runtime with this option.
+   */
+  networkLatency?: (request: { method: string; url: string }) => number;
   /** Gives formulas written by the script a value; default: every formula shows #NAME?. */
   formulaEvaluator?: FormulaEvaluator;
   spreadsheetName?: string;
@@ -480,6 +487,7 @@ export class GasRuntime {
       urlFetchQuota: worker?.urlFetchQuota ?? this.urlFetchQuota,
       urlFetchAllowlist: whitelist === undefined ? null : new UrlFetchAllowlist(whitelist, whitelistSource),
       onSleep: options.onSleep,
+      ...(options.networkLatency ? { networkLatency: options.networkLatency } : {}),
       log: (level, message) => this.#log(level, message),
       triggers: this.#triggerTable,
       activeSpreadsheetInTimeTrigger: this.#assumptions.activeSpreadsheetInTimeTrigger,
@@ -903,6 +911,11 @@ export class GasRuntime {
   }
 
   #concurrency(options: ConcurrencyOptions): { maxConcurrent: number; startupMs: number } {
+    if (this.#options.networkLatency)
+      throw new GasRuntimeUsageError(
+        'networkLatency is for synchronous executions: concurrent ones share one clock that a latency would move for all.',
+        'INVALID_OPTION',
+      );
     const maxConcurrent = options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
     const startupMs = options.startupMs ?? 0;
     if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)
