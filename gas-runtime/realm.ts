@@ -146,11 +146,35 @@ export function fastGlobalsFor(source: string): vm.Script | null {
 }
 
 const fastGlobalsBySource = new Map<string, vm.Script | null>();
+const bindingSources = new WeakMap<vm.Script, string>();
+
+/**
+ * The binding script's own source, to hand to a worker thread with `fastGlobalsFrom`: the host probed the bundle
+ * once, and a worker's fresh isolate need not run 48 searches of its source and a second compile of it again.
+ */
+export function fastGlobalsSource(script: vm.Script | null): string | null {
+  return script === null ? null : (bindingSources.get(script) ?? null);
+}
+
+/** The binding script for `source`, its probe's verdict (`binding`, from fastGlobalsSource) already known. */
+export function fastGlobalsFrom(source: string, binding: string | null): vm.Script | null {
+  const known = fastGlobalsBySource.get(source);
+  if (known !== undefined) return known;
+  const script = binding === null ? null : bindingScript(binding);
+  fastGlobalsBySource.set(source, script);
+  return script;
+}
+
+function bindingScript(binding: string): vm.Script {
+  const script = new vm.Script(binding, { filename: 'gas-runtime:fast-globals.js' });
+  bindingSources.set(script, binding);
+  return script;
+}
 
 function probedFastGlobals(source: string): vm.Script | null {
   const names = FAST_GLOBALS.filter((name) => !new RegExp(`(?<![.\\w$])${name}\\s*=(?![=>])`).test(source));
   if (names.length === 0) return null;
-  const script = new vm.Script(`let ${names.map((name) => `${name} = globalThis.${name}`).join(', ')};`, { filename: 'gas-runtime:fast-globals.js' });
+  const script = bindingScript(`let ${names.map((name) => `${name} = globalThis.${name}`).join(', ')};`);
   const probe = vm.createContext({});
   script.runInContext(probe);
   try {

@@ -37,7 +37,7 @@ import { LockTable, type LockArbiter } from './lock';
 import type { LogEntry, LogLevel, LogSink } from './logging';
 import { Membrane } from './membrane';
 import { PROPERTIES_QUOTA_REFUSAL, PropertiesServiceStandIn, PropertyStores, type Properties, type PropertiesCallsReport } from './properties';
-import { createRealm, fastGlobalsFor, type Realm } from './realm';
+import { createRealm, fastGlobalsFor, fastGlobalsFrom, fastGlobalsSource, type Realm } from './realm';
 import { copyServerArguments, copyServerResult } from './script-run';
 import { createGlobals, type SharedState } from './services';
 import { User } from './session';
@@ -82,6 +82,13 @@ export interface GasRuntimeOptions {
   startTime?: Date;
   /** How long a fetch may take before it fails with "Timeout: <url>"; default 60 s. */
   fetchTimeoutMs?: number;
+  /**
+   * Virtual ms each request's answer takes on top of its real time, for a slow network without real waiting: a
+   * synchronous execution's clock advances by it after the answer (the slowest of a fetchAll's), and a request
+   * slower than fetchTimeoutMs fails with "Timeout: <url>" at it. Concurrent executions share one clock, so the
+   * async entry points refuse a runtime with this option.
+   */
+  networkLatency?: (request: { method: string; url: string }) => number;
   /** Gives formulas written by the script a value; default: every formula shows #NAME?. */
   formulaEvaluator?: FormulaEvaluator;
   spreadsheetName?: string;
@@ -234,6 +241,12 @@ export interface WorkerSide {
   /** The host's daily quota. */
   urlFetchQuota: UrlFetchQuotaCharger;
   log: (level: LogLevel, message: string, time: number, functionName: string, executionId: number) => void;
+  /** V8's code cache of the bundle, made by the host (`vm.Script#createCachedData`): the worker's compile reads it instead of parsing again. */
+  codeCache?: Uint8Array;
+  /** The host's verdict on binding the built-ins fast (realm.ts `fastGlobalsSource`): the worker need not probe the bundle again. */
+  fastGlobals?: string | null;
+  /** The thread's one HTTP client, shared by its copies of every runtime (each would otherwise start a thread of its own); close leaves it open. */
+  http?: SyncHttpClient;
 }
 
 /** Execution failures, before each entry point turns them into its own error type. */
@@ -260,6 +273,42 @@ interface ExecutionScope {
 }
 
 const ENTRY = Symbol.for('gas-runtime.entry');
+
+/**
+ * The bundle compiled once per thread, by file name and source: a test makes many runtimes of one bundle, and
+ * compiling 650 kB again for each cost about 70 ms of CPU. A vm.Script keeps no state of the contexts it runs in,
+ * so each execution still runs the whole global code in a fresh context.
+ */
+const compiledBundles = new Map<string, Map<string, vm.Script>>();
+/** Each compiled bundle's code cache, made once, for the worker threads of every runtime of it. */
+const codeCaches = new WeakMap<vm.Script, Buffer>();
+
+function compiledBundle(source: string, filename: string, codeCache: Uint8Array | undefined): vm.Script {
+  let byName = compiledBundles.get(filename);
+  if (!byName) compiledBundles.set(filename, (byName = new Map()));
+  let script = byName.get(source);
+  if (!script) {
+    // A rejected cache (another V8 version or flags) only costs the parse it was meant to save.
+    script = new vm.Script(source, {
+      filename,
+      ...(codeCache ? { cachedData: Buffer.from(codeCache.buffer, codeCache.byteOffset, codeCache.byteLength) } : {}),
+    });
+    byName.set(source, script);
+  }
+  return script;
+}
+
+/** A worker thread compiles the bundle (from the host's code cache) and takes the host's binding of the built-ins as it starts. */
+export function prepareBundle(source: string, filename: string, codeCache: Uint8Array, fastGlobals: string | null): void {
+  compiledBundle(source, filename, codeCache);
+  fastGlobalsFrom(source, fastGlobals);
+}
+
+function codeCacheOf(script: vm.Script): Buffer {
+  let cache = codeCaches.get(script);
+  if (!cache) codeCaches.set(script, (cache = script.createCachedData()));
+  return cache;
+}
 /** Runs the function staged under ENTRY, so the vm's timeout covers the call. */
 const CALL_ENTRY = new vm.Script('globalThis[Symbol.for("gas-runtime.entry")]()', { filename: 'gas-runtime:entry.js' });
 
@@ -367,8 +416,8 @@ export class GasRuntime {
     const source = typeof options.code === 'string' ? options.code : readFileSync(options.code.path, 'utf8');
     const filename = worker?.filename ?? (typeof options.code === 'string' ? 'Code.js' : options.code.path);
     this.#scriptTimeZone = scriptTimeZone;
-    this.#script = new vm.Script(source, { filename });
-    this.#fastGlobals = fastGlobalsFor(source);
+    this.#script = compiledBundle(source, filename, worker?.codeCache);
+    this.#fastGlobals = worker?.fastGlobals !== undefined ? fastGlobalsFrom(source, worker.fastGlobals) : fastGlobalsFor(source);
     this.#owner = options.owner ?? 'owner@example.com';
     this.#activeUser = options.activeUser ?? this.#owner;
     this.#sharedDrive = resolveSharedDrive(options.sharedDrive, this.#owner);
@@ -430,7 +479,7 @@ export class GasRuntime {
       caches: cacheStores,
       locks: worker?.locks ?? this.locks,
       ...(worker ? { hostServices: worker.hostServices } : {}),
-      http: () => (this.#http ??= new SyncHttpClient()),
+      http: () => worker?.http ?? (this.#http ??= new SyncHttpClient()),
       filesDirectory: options.files,
       scriptTimeZone,
       scriptId,
@@ -438,6 +487,7 @@ export class GasRuntime {
       urlFetchQuota: worker?.urlFetchQuota ?? this.urlFetchQuota,
       urlFetchAllowlist: whitelist === undefined ? null : new UrlFetchAllowlist(whitelist, whitelistSource),
       onSleep: options.onSleep,
+      ...(options.networkLatency ? { networkLatency: options.networkLatency } : {}),
       log: (level, message) => this.#log(level, message),
       triggers: this.#triggerTable,
       activeSpreadsheetInTimeTrigger: this.#assumptions.activeSpreadsheetInTimeTrigger,
@@ -861,6 +911,11 @@ export class GasRuntime {
   }
 
   #concurrency(options: ConcurrencyOptions): { maxConcurrent: number; startupMs: number } {
+    if (this.#options.networkLatency)
+      throw new GasRuntimeUsageError(
+        'networkLatency is for synchronous executions: concurrent ones share one clock that a latency would move for all.',
+        'INVALID_OPTION',
+      );
     const maxConcurrent = options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
     const startupMs = options.startupMs ?? 0;
     if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)
@@ -942,6 +997,8 @@ export class GasRuntime {
         clock: this.#clock._buffer,
         source,
         filename: typeof this.#options.code === 'string' ? 'Code.js' : this.#options.code.path,
+        codeCache: codeCacheOf(this.#script),
+        fastGlobals: fastGlobalsSource(this.#fastGlobals),
         files: this.#options.files,
         timeZone: this.spreadsheet.getSpreadsheetTimeZone(),
         scriptTimeZone: this.#scriptTimeZone,

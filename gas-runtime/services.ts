@@ -24,7 +24,7 @@ import {
   type TriggerStandIn,
   type TriggerTable,
 } from './triggers';
-import { UrlFetchAppStandIn } from './url-fetch';
+import { UrlFetchAppStandIn, type NetworkLatency } from './url-fetch';
 import type { UrlFetchAllowlist, UrlFetchQuotaCharger } from './url-fetch-limits';
 import { UtilitiesService, type SleepListener } from './utilities';
 
@@ -228,6 +228,8 @@ export interface SharedState {
   urlFetchQuota: UrlFetchQuotaCharger;
   urlFetchAllowlist: UrlFetchAllowlist | null;
   onSleep: SleepListener | undefined;
+  /** GasRuntimeOptions.networkLatency; synchronous executions only. */
+  networkLatency?: NetworkLatency;
   log: (level: LogLevel, message: string) => void;
   /** Installable triggers; in a worker thread ScriptApp is the host's (hostServices), so this is never reached there. */
   triggers: TriggerTable;
@@ -251,6 +253,7 @@ export function createGlobals(shared: SharedState, execution: Execution, membran
       scriptId: shared.scriptId,
       quota: shared.urlFetchQuota,
       allowlist: shared.urlFetchAllowlist,
+      ...(shared.networkLatency ? { latency: shared.networkLatency } : {}),
     }),
     PropertiesService: new PropertiesServiceStandIn(shared.properties, execution, hasActiveDocument),
     CacheService: new CacheServiceStandIn(shared.caches, execution),

@@ -130,7 +130,12 @@ export interface UrlFetchOptions {
   quota: UrlFetchQuotaCharger;
   /** The manifest's urlFetchWhitelist; null when it has none (every URL may be fetched). */
   allowlist: UrlFetchAllowlist | null;
+  /** The runtime's `networkLatency` option (synchronous executions only). */
+  latency?: NetworkLatency;
 }
+
+/** Virtual ms a request's answer takes on top of its real time (GasRuntimeOptions.networkLatency). */
+export type NetworkLatency = (request: { method: string; url: string }) => number;
 
 /** UrlFetchApp as one execution sees it: each request counts toward the execution's fetch count and its time. */
 export class UrlFetchAppStandIn {
@@ -240,6 +245,23 @@ export class UrlFetchAppStandIn {
     };
   }
 
+  /**
+   * A slow network on the virtual clock: the requests went out together, so the execution waits for the slowest
+   * one's latency, and a request slower than its timeout failed as a timeout does, at the timeout.
+   */
+  #addLatency(requests: PreparedRequest[], results: HttpResult[], timeoutMs: number): void {
+    const latency = this._options.latency;
+    if (!latency) return;
+    let waitMs = 0;
+    requests.forEach((request, index) => {
+      const ms = Math.max(0, latency({ method: request.spec.method, url: request.spec.url }));
+      const result = results[index] as HttpResult;
+      if (ms >= timeoutMs) results[index] = { ok: false, kind: 'timeout', message: `latency ${ms} ms`, durationMs: result.durationMs + timeoutMs };
+      waitMs = Math.max(waitMs, Math.min(ms, timeoutMs));
+    });
+    if (waitMs > 0) this._execution.wait(waitMs);
+  }
+
   #send(requests: PreparedRequest[]): HTTPResponse[] {
     if (requests.length === 0) return [];
     const execution = this._execution;
@@ -252,6 +274,7 @@ export class UrlFetchAppStandIn {
     // Apps Script ends the execution at its limit even mid-request, so no request may outlive it.
     const timeoutMs = Math.max(1, Math.min(this._options.timeoutMs, execution.remainingMs() + 1));
     const results: HttpResult[] = this._http().sendAll(requests.map((request) => ({ ...request.spec, timeoutMs })));
+    this.#addLatency(requests, results, timeoutMs);
     execution.checkTime();
     return results.map((result, index) => {
       const request = requests[index] as PreparedRequest;

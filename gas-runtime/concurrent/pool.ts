@@ -1,5 +1,6 @@
-// The host's side of concurrent executions: a pool of worker threads (created lazily, reused), a queue
-// that starts at most `maxConcurrent` executions at once, and the answers to the workers' calls.
+// The host's side of concurrent executions: a queue per runtime that starts at most `maxConcurrent` executions at
+// once, on worker threads (created lazily, reused) that every runtime of one bundle in the process shares, and the
+// answers to the workers' calls.
 
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
@@ -10,7 +11,7 @@ import type { LockTable } from '../lock';
 import type { LogLevel } from '../logging';
 import type { UrlFetchQuotaCharger } from '../url-fetch-limits';
 import { GasRuntimeUsageError } from '../errors';
-import type { JobKind, JobRequest, JobResult, Reply, WorkerInit, WorkerMessage } from './protocol';
+import type { ForgetRuntime, JobKind, JobRequest, JobResult, Reply, RuntimeInit, ThreadInit, WorkerInit, WorkerMessage } from './protocol';
 import { errorToWire, HostHandles, wireToError } from './wire';
 
 /** What the pool needs of its runtime. */
@@ -66,6 +67,38 @@ interface PoolWorker {
   signal: Int32Array;
   ready: Promise<void>;
   job: RunningJob | null;
+  /** The pool whose job the thread runs now (null while idle): its calls, logs and end go there. */
+  borrower: WorkerPool | null;
+  /** The runtimes this thread has built its copy of. */
+  known: Set<number>;
+}
+
+/**
+ * The worker threads of one bundle, shared by every runtime of it in this process: a test file makes dozens of
+ * runtimes, and each recalculation's 30 threads each cost a Node start-up and a compile of the bundle. A thread
+ * keeps a copy of each runtime it ran a job of (its settings and clock); the runtime's close drops them, and the
+ * last runtime's close ends the threads.
+ */
+interface ThreadSet {
+  threads: PoolWorker[];
+  pools: Set<WorkerPool>;
+}
+
+const threadSets = new Map<string, Map<string, ThreadSet>>();
+let nextRuntimeNumber = 1;
+
+function threadSetFor(filename: string, source: string): ThreadSet {
+  let byName = threadSets.get(filename);
+  if (!byName) threadSets.set(filename, (byName = new Map()));
+  let set = byName.get(source);
+  if (!set) byName.set(source, (set = { threads: [], pools: new Set() }));
+  return set;
+}
+
+function dropThreadSet(filename: string, source: string): void {
+  const byName = threadSets.get(filename);
+  byName?.delete(source);
+  if (byName?.size === 0) threadSets.delete(filename);
 }
 
 /** Builds (once per version of the runtime's sources) the worker entry as one CommonJS file, so a thread starts without a TypeScript loader. */
@@ -115,7 +148,10 @@ function workerScript(): string {
 
 export class WorkerPool {
   readonly #host: PoolHost;
-  readonly #workers: PoolWorker[] = [];
+  readonly #runtime = nextRuntimeNumber++;
+  readonly #threadInit: Omit<ThreadInit, 'rpcPort' | 'signal'>;
+  readonly #runtimeInit: RuntimeInit;
+  readonly #set: ThreadSet;
   readonly #queue: PendingJob[] = [];
   #running = 0;
   #inFlight = 0;
@@ -124,6 +160,11 @@ export class WorkerPool {
 
   constructor(host: PoolHost) {
     this.#host = host;
+    const { source, filename, codeCache, fastGlobals, ...runtimeInit } = host.init;
+    this.#threadInit = { source, filename, codeCache, fastGlobals };
+    this.#runtimeInit = runtimeInit;
+    this.#set = threadSetFor(filename, source);
+    this.#set.pools.add(this);
   }
 
   /** Executions queued or running. */
@@ -150,10 +191,19 @@ export class WorkerPool {
     });
   }
 
+  /** Called once no execution of this pool is queued or running: threads forget this runtime; the last pool ends them. */
   async close(): Promise<void> {
-    const workers = this.#workers.splice(0);
+    const set = this.#set;
+    if (!set.pools.delete(this)) return;
+    const forget: ForgetRuntime = { type: 'forget', runtime: this.#runtime };
+    for (const thread of set.threads) {
+      if (thread.known.delete(this.#runtime)) thread.worker.postMessage(forget);
+    }
+    if (set.pools.size > 0) return;
+    dropThreadSet(this.#threadInit.filename, this.#threadInit.source);
+    const threads = set.threads.splice(0);
     await Promise.all(
-      workers.map(async ({ worker, port }) => {
+      threads.map(async ({ worker, port }) => {
         port.close();
         await worker.terminate();
       }),
@@ -164,7 +214,7 @@ export class WorkerPool {
     while (this.#queue.length > 0 && this.#running < this.#queue[0]!.maxConcurrent) {
       const pending = this.#queue.shift()!;
       this.#running++;
-      const worker = this.#workers.find((w) => w.job === null) ?? this.#spawn();
+      const worker = this.#set.threads.find((w) => w.job === null) ?? this.#spawn();
       void this.#start(worker, pending);
     }
   }
@@ -173,8 +223,9 @@ export class WorkerPool {
     // An idle worker must not keep Node alive (as the HTTP worker); a busy one must, or an awaited execution could be cut short.
     worker.worker.ref();
     worker.port.ref();
-    // Reserve the worker before awaiting its start-up, so no other job takes it.
+    // Reserve the worker before awaiting its start-up, so no other job (of any runtime) takes it.
     worker.job = { pending, id: 0, startedAt: 0, handles: new HostHandles(), around: (call) => call() };
+    worker.borrower = this;
     try {
       await worker.ready;
     } catch (error) {
@@ -196,8 +247,12 @@ export class WorkerPool {
       return;
     }
     worker.job = { pending, id, startedAt, handles, around };
+    const known = worker.known.has(this.#runtime);
+    worker.known.add(this.#runtime);
     const job: JobRequest = {
       id,
+      runtime: this.#runtime,
+      ...(known ? {} : { runtimeInit: this.#runtimeInit }),
       functionName: pending.functionName,
       kind: pending.kind,
       user: pending.user,
@@ -213,6 +268,7 @@ export class WorkerPool {
   #finish(worker: PoolWorker): void {
     const job = worker.job;
     worker.job = null;
+    worker.borrower = null;
     worker.worker.unref();
     worker.port.unref();
     if (job && job.id !== 0) this.#host.locks._releaseAll(job.id);
@@ -224,7 +280,7 @@ export class WorkerPool {
     this.#script ??= workerScript();
     const { port1, port2 } = new MessageChannel();
     const signal = new Int32Array(new SharedArrayBuffer(4));
-    const init: WorkerInit = { ...this.#host.init, rpcPort: port2, signal: signal.buffer as SharedArrayBuffer };
+    const init: ThreadInit = { ...this.#threadInit, rpcPort: port2, signal: signal.buffer as SharedArrayBuffer };
     const worker = new Worker(this.#script, { workerData: init, transferList: [port2] });
     let readyResolve!: () => void;
     let readyReject!: (error: unknown) => void;
@@ -233,38 +289,43 @@ export class WorkerPool {
       readyReject = reject;
     });
     ready.catch(() => undefined);
-    const pooled: PoolWorker = { worker, port: port1, signal, ready, job: null };
-    this.#workers.push(pooled);
+    const pooled: PoolWorker = { worker, port: port1, signal, ready, job: null, borrower: null, known: new Set() };
+    const set = this.#set;
+    set.threads.push(pooled);
     const fail = (error: unknown): void => {
       readyReject(error);
-      const index = this.#workers.indexOf(pooled);
-      if (index >= 0) this.#workers.splice(index, 1);
+      const index = set.threads.indexOf(pooled);
+      if (index >= 0) set.threads.splice(index, 1);
       const job = pooled.job;
-      if (job && job.id !== 0) {
-        this.#finish(pooled);
+      const borrower = pooled.borrower;
+      if (job && job.id !== 0 && borrower) {
+        borrower.#finish(pooled);
         job.pending.reject(error);
       }
       void worker.terminate();
     };
-    port1.on('message', (message: WorkerMessage) => this.#onMessage(pooled, message, readyResolve, fail));
+    port1.on('message', (message: WorkerMessage) => {
+      if (message.type === 'ready') readyResolve();
+      else if (message.type === 'startup-failed') fail(wireToError(message.error));
+      else {
+        const borrower = pooled.borrower;
+        if (borrower) borrower.#onMessage(pooled, message);
+      }
+    });
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new GasRuntimeUsageError(`A worker thread running executions ended (code ${code}).`, 'INVALID_OPTION')));
     return pooled;
   }
 
-  #onMessage(pooled: PoolWorker, message: WorkerMessage, ready: () => void, fail: (error: unknown) => void): void {
+  #onMessage(pooled: PoolWorker, message: Exclude<WorkerMessage, { type: 'ready' | 'startup-failed' }>): void {
     switch (message.type) {
-      case 'ready':
-        ready();
-        return;
-      case 'startup-failed':
-        fail(wireToError(message.error));
-        return;
       case 'log':
         this.#host.log(message.level, message.message, message.time, message.functionName, message.executionId);
         return;
       case 'crashed': {
         const job = pooled.job;
+        // The thread may have failed to build its copy of this runtime: the next job there brings the settings again.
+        pooled.known.delete(this.#runtime);
         this.#finish(pooled);
         job?.pending.reject(wireToError(message.error));
         return;

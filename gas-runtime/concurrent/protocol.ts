@@ -5,14 +5,25 @@ import type { LockAnswer } from '../lock';
 import type { UsageErrorCode } from '../errors';
 import type { WireError } from './wire';
 
-/** What a worker needs to build its own runtime over the host's state. */
-export interface WorkerInit {
+/**
+ * What a worker thread needs to start: the bundle. Threads are shared by every runtime of one bundle in a process
+ * (pool.ts), so what belongs to one runtime comes with its first job on the thread (`RuntimeInit`).
+ */
+export interface ThreadInit {
   rpcPort: import('node:worker_threads').MessagePort;
   /** Int32Array[1]: the host stores 1 and notifies once a reply is posted. */
   signal: SharedArrayBuffer;
-  clock: SharedArrayBuffer;
   source: string;
   filename: string;
+  /** The host's V8 code cache of the bundle (runtime.ts `WorkerSide.codeCache`). */
+  codeCache: Uint8Array;
+  /** The host's binding of the built-ins, or null for none (realm.ts `fastGlobalsSource`). */
+  fastGlobals: string | null;
+}
+
+/** What a worker needs to build its own runtime over one host runtime's state. */
+export interface RuntimeInit {
+  clock: SharedArrayBuffer;
   files: string | undefined;
   timeZone: string;
   scriptTimeZone: string;
@@ -29,11 +40,24 @@ export interface WorkerInit {
   sharedDrive: import('../assumptions').ResolvedSharedDrive | null;
 }
 
+/** Everything a host runtime hands its pool: the thread's part and its own. */
+export type WorkerInit = ThreadInit & RuntimeInit;
+
+/** Host to worker, besides jobs: the runtime closed, so the thread drops its copy (and that copy's HTTP worker). */
+export interface ForgetRuntime {
+  type: 'forget';
+  runtime: number;
+}
+
 export type JobKind = 'custom-function' | 'server-call';
 
 /** One execution the host started; the worker runs it in a fresh context. */
 export interface JobRequest {
   id: number;
+  /** The host runtime the job belongs to (a number unique in the process). */
+  runtime: number;
+  /** That runtime's settings, on its first job on this thread; the thread keeps its runtime until told to forget it. */
+  runtimeInit?: RuntimeInit;
   functionName: string;
   kind: JobKind;
   user: string;

@@ -1,14 +1,15 @@
-// A worker thread's side: its own GasRuntime (the bundle compiled once) running one execution at a
-// time, with the host's state reached by synchronous calls (post, block in Atomics.wait, take the reply).
+// A worker thread's side: a GasRuntime per host runtime it serves (the bundle compiled once per thread) running one
+// execution at a time, with the host's state reached by synchronous calls (post, block in Atomics.wait, take the reply).
 
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Execution } from '../execution';
 import type { LockAnswer, LockArbiter } from '../lock';
-import { GasRuntime } from '../runtime';
-import type { JobRequest, Reply, WorkerInit, WorkerMessage } from './protocol';
+import { GasRuntime, prepareBundle } from '../runtime';
+import { SyncHttpClient } from '../sync-http';
+import type { ForgetRuntime, JobRequest, Reply, ThreadInit, WorkerMessage } from './protocol';
 import { errorToWire, RemoteObjects, wireToError, type RemoteCaller } from './wire';
 
-const init = workerData as WorkerInit;
+const init = workerData as ThreadInit;
 const port: MessagePort = init.rpcPort;
 const signal = new Int32Array(init.signal);
 
@@ -44,26 +45,38 @@ const locks: LockArbiter = {
 
 let current: { job: JobRequest; remote: RemoteObjects } | null = null;
 
-let runtime: GasRuntime;
-try {
-  runtime = new GasRuntime(
+/** The thread's HTTP client, one worker thread of its own for every runtime's requests. */
+const http = new SyncHttpClient();
+
+/** This thread's copy of each host runtime it has run a job of, built on that runtime's first job here. */
+const runtimes = new Map<number, GasRuntime>();
+
+function runtimeFor(job: JobRequest): GasRuntime {
+  const known = runtimes.get(job.runtime);
+  if (known) return known;
+  const settings = job.runtimeInit;
+  if (!settings) throw new Error(`gas-runtime: a job of runtime ${job.runtime} came without its settings`);
+  const runtime = new GasRuntime(
     {
       code: init.source,
-      files: init.files,
-      timeZone: init.timeZone,
-      scriptTimeZone: init.scriptTimeZone,
-      owner: init.owner,
-      activeUser: init.activeUser,
-      scriptId: init.scriptId,
-      fetchTimeoutMs: init.fetchTimeoutMs,
-      ...(init.oauthScopes ? { oauthScopes: init.oauthScopes } : {}),
-      ...(init.urlFetchWhitelist ? { urlFetchWhitelist: init.urlFetchWhitelist } : {}),
-      assumptions: init.assumptions,
-      ...(init.sharedDrive ? { sharedDrive: init.sharedDrive } : {}),
+      files: settings.files,
+      timeZone: settings.timeZone,
+      scriptTimeZone: settings.scriptTimeZone,
+      owner: settings.owner,
+      activeUser: settings.activeUser,
+      scriptId: settings.scriptId,
+      fetchTimeoutMs: settings.fetchTimeoutMs,
+      ...(settings.oauthScopes ? { oauthScopes: settings.oauthScopes } : {}),
+      ...(settings.urlFetchWhitelist ? { urlFetchWhitelist: settings.urlFetchWhitelist } : {}),
+      assumptions: settings.assumptions,
+      ...(settings.sharedDrive ? { sharedDrive: settings.sharedDrive } : {}),
     },
     {
       filename: init.filename,
-      clock: init.clock,
+      codeCache: init.codeCache,
+      fastGlobals: init.fastGlobals,
+      http,
+      clock: settings.clock,
       locks,
       urlFetchQuota: { charge: (user, count) => void request({ type: 'url-fetch-quota', user, count }) },
       hostServices: (_execution: Execution) => {
@@ -74,15 +87,29 @@ try {
       log: (level, message, time, functionName, executionId) => post({ type: 'log', level, message, time, functionName, executionId }),
     },
   );
+  runtimes.set(job.runtime, runtime);
+  return runtime;
+}
+
+try {
+  // Compiles the bundle from the host's code cache now, while the thread starts, not in its first job.
+  prepareBundle(init.source, init.filename, init.codeCache, init.fastGlobals);
   post({ type: 'ready' });
 } catch (error) {
   post({ type: 'startup-failed', error: errorToWire(error) });
 }
 
-parentPort!.on('message', (job: JobRequest) => {
+parentPort!.on('message', (message: JobRequest | ForgetRuntime) => {
+  if ('type' in message) {
+    const runtime = runtimes.get(message.runtime);
+    runtimes.delete(message.runtime);
+    void runtime?.close();
+    return;
+  }
+  const job = message;
   current = { job, remote: new RemoteObjects(caller) };
   try {
-    post({ type: 'done', result: runtime._runJob(job) });
+    post({ type: 'done', result: runtimeFor(job)._runJob(job) });
   } catch (error) {
     post({ type: 'crashed', error: errorToWire(error) });
   } finally {

@@ -89,6 +89,92 @@ describe('a recalculation', () => {
   });
 });
 
+describe('a worker thread’s copy of the bundle', () => {
+  // The host hands its workers the bundle's code cache and its verdict on binding the built-ins (runtime.ts
+  // compiledBundle, realm.ts fastGlobalsSource): a worker must run the script exactly as a synchronous execution does.
+  it('runs what the host runs: the realm’s own built-ins by name, and a fresh global state each execution', async () => {
+    const code =
+      'var counter = 0; function SAME() { counter += 1; return [[Math === globalThis.Math, JSON === globalThis.JSON, [] instanceof Array, counter]]; }';
+    const host = createGasRuntime({ code });
+    const worker = createGasRuntime({ code, assumptions: { customFunctionsPerSecond: false } });
+    try {
+      expect(host.runCustomFunction('SAME')).toEqual([[true, true, true, 1]]);
+      const done = await worker.recalculate(
+        ['A1', 'A2'].map((cell) => ({ formula: '=SAME()', cell })),
+        { maxConcurrent: 1 },
+      );
+      expect(done.map((cell) => (cell.ok ? cell.values : cell.error))).toEqual([[[true, true, true, 1]], [[true, true, true, 1]]]);
+    } finally {
+      await Promise.all([host.close(), worker.close()]);
+    }
+  });
+
+  it('keeps a script’s own top-level Map and its assigned Math in a worker, as the host does', async () => {
+    const code =
+      'function Map() { return "own Map"; } Math = { max: function () { return "own max"; } }; function OWN() { return [[Map(), Math.max(1, 2), globalThis.Math === Math]]; }';
+    const host = createGasRuntime({ code });
+    const worker = createGasRuntime({ code });
+    try {
+      expect(host.runCustomFunction('OWN')).toEqual([['own Map', 'own max', true]]);
+      const [cell] = await worker.recalculate([{ formula: '=OWN()', cell: 'A1' }]);
+      expect(cell).toMatchObject({ ok: true, values: [['own Map', 'own max', true]] });
+    } finally {
+      await Promise.all([host.close(), worker.close()]);
+    }
+  });
+});
+
+describe('worker threads shared by the runtimes of one bundle', () => {
+  // Every runtime of a bundle in a process runs on the same threads (pool.ts ThreadSet); each keeps its own clock,
+  // settings and state there, and closing one leaves the others running.
+  it('give each runtime its own clock and settings, and keep serving one after another closes', async () => {
+    const code =
+      'function YEAR() { return new Date().getUTCFullYear(); }' +
+      ' function ZONED() { try { new Intl.DateTimeFormat("en-US", { timeZone: "Asia/Kolkata" }); return "known"; } catch (e) { return "unknown"; } }';
+    const runtime = (year: number, intlKnowsZone: boolean) =>
+      createGasRuntime({
+        code,
+        timeZone: 'Asia/Kolkata',
+        startTime: new Date(`${year}-06-01T00:00:00Z`),
+        assumptions: { customFunctionsPerSecond: false, intlKnowsZone },
+      });
+    const a = runtime(2024, true);
+    const b = runtime(2031, false);
+    try {
+      // One after another, one at a time: the second runtime's cells run on the thread the first's just used.
+      const first = [];
+      for (const [i, rt] of [a, b, a].entries()) {
+        first.push(
+          await rt.recalculate(
+            [
+              { formula: '=YEAR()', cell: `A${i + 1}` },
+              { formula: '=ZONED()', cell: `B${i + 1}` },
+            ],
+            { maxConcurrent: 1 },
+          ),
+        );
+      }
+      expect(first.map((cells) => cells.map((cell) => (cell.ok ? cell.values[0]![0] : cell.error.message)))).toEqual([
+        [2024, 'known'],
+        [2031, 'unknown'],
+        [2024, 'known'],
+      ]);
+      await a.close();
+      const [year] = await b.recalculate([{ formula: '=YEAR()', cell: 'C1' }]);
+      expect(year).toMatchObject({ ok: true, values: [[2031]] });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+    // Every runtime of the bundle closed: the threads ended, and a new runtime starts new ones.
+    const c = runtime(2040, true);
+    try {
+      expect(await c.recalculate([{ formula: '=YEAR()', cell: 'A1' }])).toEqual([expect.objectContaining({ ok: true, values: [[2040]] })]);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe('the user lock between concurrent executions', () => {
   it('makes the second wait until the first releases it', async () => {
     const first = rt.callServerAsync('lockedStep', ['A', 10_000]);

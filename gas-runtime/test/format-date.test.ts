@@ -27,6 +27,14 @@ describe('formatDate (Java SimpleDateFormat patterns)', () => {
     expect(formatDate(moment, 'GMT+02:00', 'HH:mm XXX')).toBe('05:04 +02:00');
   });
 
+  // isValidTimeZone remembers its answer per zone (time-zone.ts): a second ask must say the same.
+  it('keeps telling a known zone from an unknown one when asked again', () => {
+    for (let ask = 0; ask < 2; ask++) {
+      expect(formatDate(moment, 'Mars/Olympus_Mons', 'HH:mm z')).toBe('03:04 GMT');
+      expect(formatDate(moment, 'Asia/Tokyo', 'HH:mm')).toBe('12:04');
+    }
+  });
+
   it('rejects letters SimpleDateFormat does not define', () => {
     expect(() => formatDate(moment, 'UTC', 'yyyy-bb')).toThrow("Illegal pattern character 'b'");
   });

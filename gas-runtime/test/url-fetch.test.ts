@@ -101,6 +101,25 @@ describe('UrlFetchApp.fetch', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('waits a networkLatency on the virtual clock: the slowest of a fetchAll, a timeout past fetchTimeoutMs, and no async executions', async () => {
+    const slow = createGasRuntime({
+      code: fixture('fetch'),
+      fetchTimeoutMs: 60_000,
+      networkLatency: ({ url }) => (url.endsWith('/status/201') ? 9_000 : url.endsWith('/status/202') ? 4_000 : url.endsWith('/status/203') ? 70_000 : 0),
+    });
+    try {
+      const all = slow.run('fetchAllTimed', [[`${server.url}/status/201`, `${server.url}/status/202`]]) as { elapsed: number };
+      const each = slow.run('fetchEachTimed', [[`${server.url}/status/201`, `${server.url}/status/202`]]) as { elapsed: number };
+      expect(all.elapsed).toBeGreaterThanOrEqual(9_000);
+      expect(all.elapsed).toBeLessThan(13_000);
+      expect(each.elapsed).toBeGreaterThanOrEqual(13_000);
+      expect(slow.run('fetchFailure', [`${server.url}/status/203`])).toMatchObject({ message: `Timeout: ${server.url}/status/203` });
+      await expect(slow.recalculate([{ formula: `=FETCH_TEXT("${server.url}/status/201")`, cell: 'A1' }])).rejects.toThrow(/networkLatency/);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('rejects a URL that is not http(s) and a URL over 2 kB', () => {
     expect(rt.run('fetchFailure', ['ftp://example.com/x'])).toMatchObject({ message: 'Invalid argument: ftp://example.com/x' });
     expect(rt.run('fetchFailure', [`${server.url}/echo?q=${'a'.repeat(2100)}`])).toMatchObject({ message: 'Limit Exceeded: URLFetch URL Length.' });
