@@ -51,6 +51,16 @@ function paste(text: string, page: Page = session.page): Promise<void> {
   }, text);
 }
 
+/** Types `text` into the cell `a1` and Enter, then waits for the server's answer and the rows drawn from it. */
+async function typeInto(a1: string, text: string): Promise<void> {
+  await session.page.click(`td[data-a1="${a1}"]`);
+  await session.page.waitForSelector(`td.active[data-a1="${a1}"]`);
+  await session.page.keyboard.type(text);
+  await session.page.keyboard.press('Enter');
+  await grid().written();
+  await grid().settled();
+}
+
 describe('Sheet1', () => {
   beforeEach(() => showSheet(session.page, 'Sheet1'));
 
@@ -84,12 +94,7 @@ describe('Sheet1', () => {
     await session.page.click('td[data-a1="M1"]');
     await session.page.waitForSelector('td.active[data-a1="M1"]');
     await paste(Array.from({ length: 60 }, (_, r) => `row ${r + 1}\t${r + 1}\t${(r + 1) * 2}`).join('\n'));
-    await session.page.click('td[data-a1="K1"]');
-    await session.page.waitForSelector('td.active[data-a1="K1"]');
-    await session.page.keyboard.type('=L5*2');
-    await session.page.keyboard.press('Enter');
-    await grid().written();
-    await grid().settled();
+    await typeInto('K1', '=L5*2');
     await session.page.click('td[data-a1="L5"]');
     await session.page.waitForSelector('td.active[data-a1="L5"]');
     await grid().settled();
@@ -109,12 +114,7 @@ describe('Sheet1', () => {
   });
 
   it('asks again for rows whose read failed, rather than show them as they were before the change', async () => {
-    await session.page.click('td[data-a1="Q1"]');
-    await session.page.waitForSelector('td.active[data-a1="Q1"]');
-    await session.page.keyboard.type('before');
-    await session.page.keyboard.press('Enter');
-    await grid().written();
-    await grid().settled();
+    await typeInto('Q1', 'before');
     // The read of the sheet's first rows that follows the next entry fails once, as a busy server would answer:
     // until the rows are read again the page can only show them as they were before the entry.
     let reads = 0;
@@ -124,12 +124,7 @@ describe('Sheet1', () => {
       else await route.continue();
     });
     try {
-      await session.page.click('td[data-a1="Q1"]');
-      await session.page.waitForSelector('td.active[data-a1="Q1"]');
-      await session.page.keyboard.type('after');
-      await session.page.keyboard.press('Enter');
-      await grid().written();
-      await grid().settled();
+      await typeInto('Q1', 'after');
       expect(reads).toBeGreaterThanOrEqual(2);
       expect(await session.page.textContent('td[data-a1="Q1"]')).toBe('after');
     } finally {

@@ -61,13 +61,19 @@ async function seriesReads(): Promise<string[][]> {
     });
 }
 
+/** A1 of a fresh runtime shows one new metric's February 2000 (1), through METRIC_VALUE. */
+async function februaryInA1(): Promise<{ metricId: string; rt: GasRuntime; formula: string }> {
+  const metricId = await oneMetric();
+  const rt = stack.runtime();
+  const formula = `=METRIC_VALUE("${metricId}", "2000-02")`;
+  rt.spreadsheet.getActiveSheet().getRange('A1').setFormula(formula);
+  expect(rt.evaluateFormula(formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[1]] });
+  return { metricId, rt, formula };
+}
+
 describe('Refresh data logs what changed since the cells last showed it', () => {
   it("logs the value the person's own export changed, which the cells still showed as before", async () => {
-    const metricId = await oneMetric();
-    const rt = stack.runtime();
-    const formula = `=METRIC_VALUE("${metricId}", "2000-02")`;
-    rt.spreadsheet.getActiveSheet().getRange('A1').setFormula(formula);
-    expect(rt.evaluateFormula(formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[1]] });
+    const { metricId, rt } = await februaryInA1();
     // The export stores 77 and drops the metric's cached series; "Refresh those formulas" is not pressed, so A1 shows 1.
     await exportFebruary(rt, metricId, '77');
     expect(rt.spreadsheet.getActiveSheet().getRange('A1').getValue()).toBe(1);
@@ -82,11 +88,7 @@ describe('Refresh data logs what changed since the cells last showed it', () => 
   }, 120_000);
 
   it('logs nothing when the cells already showed the exported value (the formula ran after the export)', async () => {
-    const metricId = await oneMetric();
-    const rt = stack.runtime();
-    const formula = `=METRIC_VALUE("${metricId}", "2000-02")`;
-    rt.spreadsheet.getActiveSheet().getRange('A1').setFormula(formula);
-    expect(rt.evaluateFormula(formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[1]] });
+    const { metricId, rt, formula } = await februaryInA1();
     await exportFebruary(rt, metricId, '77');
     expect(rt.evaluateFormula(formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[77]] });
     await stack.takeRequests();
@@ -97,11 +99,7 @@ describe('Refresh data logs what changed since the cells last showed it', () => 
   }, 120_000);
 
   it('logs from what the cells showed when two exports came since, the cache holding no entry for the one between', async () => {
-    const metricId = await oneMetric();
-    const rt = stack.runtime();
-    const formula = `=METRIC_VALUE("${metricId}", "2000-02")`;
-    rt.spreadsheet.getActiveSheet().getRange('A1').setFormula(formula);
-    expect(rt.evaluateFormula(formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[1]] });
+    const { metricId, rt } = await februaryInA1();
     // Two exports, no formula run between them: the epoch of 77 was never read, so the newest entry is that of 1.
     await exportFebruary(rt, metricId, '77');
     await exportFebruary(rt, metricId, '88');
@@ -114,11 +112,7 @@ describe('Refresh data logs what changed since the cells last showed it', () => 
   }, 120_000);
 
   it('logs nothing rather than guess when the cache has lost what the cells showed, and still refreshes them', async () => {
-    const metricId = await oneMetric();
-    const rt = stack.runtime();
-    const formula = `=METRIC_VALUE("${metricId}", "2000-02")`;
-    rt.spreadsheet.getActiveSheet().getRange('A1').setFormula(formula);
-    expect(rt.evaluateFormula(formula, { cell: 'A1' })).toMatchObject({ ok: true, values: [[1]] });
+    const { metricId, rt, formula } = await februaryInA1();
     await exportFebruary(rt, metricId, '77');
     // CacheService keeps nothing for sure: every cached series is gone, the epochs' record (a property) is not.
     const cache = rt.cache.user(OWNER);
