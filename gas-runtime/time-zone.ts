@@ -18,15 +18,23 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 /** One formatter per zone: building them is the slow part of Intl. */
 const wallFormatters = new Map<string, Intl.DateTimeFormat>();
 
+/**
+ * Zones Intl accepted once: Utilities.formatDate asks for every date it formats, and building a formatter to
+ * ask cost a 10,000-row export about 2 seconds. Only accepted names are kept, so a script passing made-up
+ * names cannot grow it.
+ */
+const knownZones = new Set<string>();
+
 /** True for an IANA name Intl knows, or a Java-style fixed offset like GMT+05:30. */
 export function isValidTimeZone(timeZone: string): boolean {
-  if (FIXED_OFFSET.test(timeZone)) return true;
+  if (knownZones.has(timeZone) || FIXED_OFFSET.test(timeZone)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
   } catch {
     return false;
   }
+  knownZones.add(timeZone);
+  return true;
 }
 
 /** Minutes of a fixed-offset zone, or null for a zone Intl must resolve. */
