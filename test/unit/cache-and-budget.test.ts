@@ -116,6 +116,8 @@ describe('ChunkedCache', () => {
     ['\u0080', 2],
     ['é€😀', 2 + 3 + 4],
     ['ab\ud800c', 2 + 3 + 1],
+    ['\udc00a\ud800', 3 + 1 + 3],
+    ['Zürich 東京 😀', 1 + 2 + 4 + 1 + 6 + 1 + 4],
   ])('counts the UTF-8 bytes of %j as an encoder writes them: %d', (text, bytes) => {
     expect(utf8Bytes(text)).toBe(bytes);
     expect(utf8Bytes(text)).toBe(Buffer.byteLength(text));
