@@ -6,6 +6,8 @@ import type { EmulatorState, UserRecord } from './records';
 /** Holds the emulator's state and, when given a file, writes it after every change. */
 export class Store {
   state: EmulatorState;
+  /** Counts changes (commit, replace), so a route may keep an index of the state while it is unchanged. */
+  version = 0;
   /** True when the state came from an existing data file rather than `initial`. */
   readonly loadedFromFile: boolean;
 
@@ -30,12 +32,14 @@ export class Store {
   /** Replaces the whole state (reset). */
   replace(next: EmulatorState): void {
     this.state = next;
+    this.version++;
     this.persist();
   }
 
   /** Runs a change and persists it. */
   commit<T>(change: (state: EmulatorState) => T): T {
     const result = change(this.state);
+    this.version++;
     this.persist();
     return result;
   }

@@ -59,9 +59,13 @@ export function registerDataPointRoutes(register: RegisterOperation): void {
     // All or nothing: a half-applied batch would leave the sheet and the service disagreeing.
     if (problems.length > 0) throw attributesInvalid(problems);
 
-    const stored = store.commit((state) =>
-      body.data_points.map((item) => {
-        const existing = state.data_points.find((point) => point.metric_id === metric.id && point.date === item.date);
+    const stored = store.commit((state) => {
+      // The metric's points by date, in one pass: a find per item scanned every point of every metric 50 times a
+      // batch (a 10,000-point export's 200 batches and its undo's 200 took seconds of the emulator's CPU).
+      const byDate = new Map<string, DataPointRecord>();
+      for (const point of state.data_points) if (point.metric_id === metric.id && !byDate.has(point.date)) byDate.set(point.date, point);
+      return body.data_points.map((item) => {
+        const existing = byDate.get(item.date);
         const point: DataPointRecord = existing ?? {
           id: randomUUID(),
           metric_id: metric.id,
@@ -73,8 +77,8 @@ export function registerDataPointRoutes(register: RegisterOperation): void {
         point.source = { source_type: 'user_provided', label: 'Provided via API', app_url: dataPointAppUrl(metric, point.id) };
         if (!existing) state.data_points.push(point);
         return point;
-      }),
-    );
+      });
+    });
     return { status: 200, body: { data_points: stored.map((point) => dataPointJson(point, true)) } };
   });
 }

@@ -101,6 +101,37 @@ describe('GET /portfolio_property_values', () => {
   });
 });
 
+describe('GET /portfolio_property_values after a change', () => {
+  // The listing keeps an index of the values while the store is unchanged: each change must show in the next listing.
+  const listed = async (profileId: string) =>
+    (await get(emulator, '/portfolio_property_values', `portfolio_company_profile_id=${profileId}`)).body.portfolio_property_values.map(
+      (v: { portfolio_property_id: string; value: unknown }) => [v.portfolio_property_id, v.value],
+    );
+
+  it('lists a value written by a PUT, by a fixture and by a later PUT, each in the listing right after it', async () => {
+    const profileId = await freshProfile();
+    expect(await listed(profileId)).toEqual([]);
+    expect((await putValue({ portfolio_property_id: property.employees, portfolio_company_profile_id: profileId, value: '42' })).status).toBe(201);
+    expect(await listed(profileId)).toEqual([[property.employees, 42]]);
+    await emulator.control.fixtures({
+      portfolio_property_values: [{ portfolio_property_id: property.memo, portfolio_company_profile_id: profileId, value: 'Memo' }],
+    });
+    expect(await listed(profileId)).toEqual(
+      expect.arrayContaining([
+        [property.employees, 42],
+        [property.memo, 'Memo'],
+      ]),
+    );
+    expect((await putValue({ portfolio_property_id: property.employees, portfolio_company_profile_id: profileId, value: '43' })).status).toBe(200);
+    expect(await listed(profileId)).toEqual(
+      expect.arrayContaining([
+        [property.employees, 43],
+        [property.memo, 'Memo'],
+      ]),
+    );
+  });
+});
+
 describe('PUT /portfolio_property_values', () => {
   it('answers 201 when it creates the value and 200 when it updates the same pair', async () => {
     const profileId = await freshProfile();

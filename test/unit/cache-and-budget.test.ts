@@ -1,5 +1,5 @@
 import { RateLimitedError, LockUnavailableError } from '../../src/core/errors';
-import { ChunkedCache, fnv1a64, safeKey, splitByBytes } from '../../src/core/cache/chunked-cache';
+import { ChunkedCache, fnv1a64, safeKey, splitByBytes, utf8Bytes } from '../../src/core/cache/chunked-cache';
 import { parseRateLimit, RequestBudget } from '../../src/core/api/rate-budget';
 import type { KeyValueCache } from '../../src/core/cache/key-value-cache';
 import { CountingMutex, MemoryCache } from '../support/memory-cache';
@@ -97,6 +97,30 @@ describe('ChunkedCache', () => {
     const parts = splitByBytes('a😀b😀c', 5);
     expect(parts.join('')).toBe('a😀b😀c');
     for (const part of parts) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(5);
+  });
+
+  it('cuts ASCII text (one byte a character) into full parts and the rest, as it cuts any text', () => {
+    expect(splitByBytes('', 4)).toEqual(['']);
+    expect(splitByBytes('abcd', 4)).toEqual(['abcd']);
+    expect(splitByBytes('abcde', 4)).toEqual(['abcd', 'e']);
+    expect(splitByBytes('abcdefgh', 4)).toEqual(['abcd', 'efgh']);
+    expect(splitByBytes('{"a":1}\u007f', 3)).toEqual(['{"a', '":1', '}\u007f']);
+    // One character past ASCII and the text is cut by bytes again.
+    expect(splitByBytes('abcé', 4)).toEqual(['abc', 'é']);
+  });
+
+  it.each([
+    ['', 0],
+    ['plain {"json":[1,2]} text', 25],
+    ['\u007f', 1],
+    ['\u0080', 2],
+    ['é€😀', 2 + 3 + 4],
+    ['ab\ud800c', 2 + 3 + 1],
+    ['\udc00a\ud800', 3 + 1 + 3],
+    ['Zürich 東京 😀', 1 + 2 + 4 + 1 + 6 + 1 + 4],
+  ])('counts the UTF-8 bytes of %j as an encoder writes them: %d', (text, bytes) => {
+    expect(utf8Bytes(text)).toBe(bytes);
+    expect(utf8Bytes(text)).toBe(Buffer.byteLength(text));
   });
 });
 

@@ -80,6 +80,7 @@ function writtenColumns(state: ImportJob<ImportRowBase>): number[] {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const [DASH, ZERO, NINE, LOWER_A] = ['-', '0', '9', 'a'].map((digit) => digit.charCodeAt(0)) as [number, number, number, number];
 
 /**
  * A lower-case UUID in 22 characters (each 3 hex digits as 2 of 64, the last 2 as 2), any other id as
@@ -88,13 +89,23 @@ const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_
  */
 function packId(id: string): string {
   if (!UUID.test(id)) return `=${id}`;
-  const hex = id.replace(/-/g, '');
+  // Digit by digit, the dashes skipped: every checkpoint packs every created id again (twice a row), and slicing
+  // and parsing each group cost a 1,100-row import about 2 seconds.
   let packed = '';
-  for (let i = 0; i < hex.length; i += 3) {
-    const value = parseInt(hex.slice(i, i + 3), 16);
-    packed += DIGITS[value >> 6]! + DIGITS[value & 63]!;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i < id.length; i++) {
+    const code = id.charCodeAt(i);
+    if (code === DASH) continue;
+    value = value * 16 + (code <= NINE ? code - ZERO : code - LOWER_A + 10);
+    if (++digits === 3) {
+      packed += DIGITS[value >> 6]! + DIGITS[value & 63]!;
+      value = 0;
+      digits = 0;
+    }
   }
-  return packed;
+  // 32 digits: ten groups of 3, then the last 2 as one group.
+  return digits > 0 ? packed + DIGITS[value >> 6]! + DIGITS[value & 63]! : packed;
 }
 
 function unpackId(packed: string): string {

@@ -89,14 +89,17 @@ export type KeptApprovals = { tokens: string; values?: string[] };
  */
 export const APPROVED_KEPT_BYTES = 32 * 1024;
 
-/** The approvals of the items still to be compared before their write (pending or, before a start, unchanged). */
-export function keepApprovals(items: readonly ExportItemState[]): KeptApprovals | undefined {
+/**
+ * The approvals of the items still to be compared before their write (pending or, before a start, unchanged);
+ * `guarded` picks those items (every item when not given), the others keep none.
+ */
+export function keepApprovals(items: readonly ExportItemState[], guarded: (item: ExportItemState) => boolean = () => true): KeptApprovals | undefined {
   let tokens = '';
   const values: string[] = [];
   let bytes = 0;
   let any = false;
   for (const item of items) {
-    const approved = item.approved;
+    const approved = guarded(item) ? item.approved : undefined;
     if (!approved) {
       tokens += NONE;
       continue;

@@ -68,6 +68,23 @@ describe('a compact contact import', () => {
     expect(buildContactsImportReport(expanded!)).toEqual(buildContactsImportReport(state));
   });
 
+  it('keeps each created UUID in 22 characters, 3 hex digits as 2 of 64, and plans it back whole', () => {
+    // Ids whose digits take every value a group can: all zeros, all f, and a run through 0-f.
+    const ids = ['00000000-0000-4000-8000-000000000000', 'ffffffff-ffff-4fff-bfff-ffffffffffff', '0123abcd-4567-4ef0-89ab-cdef01234567'];
+    const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const reference = (id: string): string =>
+      (id.replace(/-/g, '').match(/.{1,3}/g) ?? []).map((group) => digits[parseInt(group, 16) >> 6]! + digits[parseInt(group, 16) & 63]!).join('');
+    for (const id of ids) {
+      const { start, state, sheet } = contactsAfterAStep();
+      Object.assign(state.rows[0]!, { contactId: id, idText: id });
+      sheet[1]![3] = id;
+      const stored = compactContactsImport(state, compactNewContactsImport(start, range(CONTACT_ROWS), LISTS));
+      expect(stored.ids).toEqual([reference(id)]);
+      expect(stored.ids[0]).toHaveLength(22);
+      expect(expandContactsImport(stored, range(sheet))!.rows[0]).toMatchObject({ contactId: id, idText: id });
+    }
+  });
+
   it('keeps ids that are not UUIDs as they are', () => {
     const { start, state, sheet } = contactsAfterAStep();
     Object.assign(state.rows[0]!, { contactId: 'c-42', idText: 'c-42' });

@@ -112,6 +112,17 @@ describe('what each write expects, kept between steps', () => {
     );
   });
 
+  it('keeps no approval of an item the guard leaves out (a settled item has no write left to guard)', () => {
+    const items = ['1', '2', '3', '4'].map((value, i) => item(value, { by: 'export', value: `${value}${i}` }));
+    const restored = items.map((one) => ({ ...one, approved: undefined }));
+    restoreApprovals(
+      restored,
+      keepApprovals(items, (one) => one.value !== '2' && one.value !== '4'),
+    );
+    expect(restored.map((one) => one.approved)).toEqual([items[0]!.approved, undefined, items[2]!.approved, undefined]);
+    expect(keepApprovals(items, () => false)).toBeUndefined();
+  });
+
   it('past APPROVED_KEPT_BYTES keeps hashes that still compare, and says whose they were', () => {
     const long = '1'.repeat(1000);
     const items = Array.from({ length: Math.ceil(APPROVED_KEPT_BYTES / 1000) + 5 }, (_, i) =>
