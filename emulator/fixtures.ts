@@ -17,6 +17,7 @@ import type {
   PropertyValueRecord,
   UserRecord,
 } from './records';
+import { emptyState } from './records';
 
 /** A fixture record that cannot be added, with the reason. */
 export class FixtureError extends Error {}
@@ -54,21 +55,7 @@ export function applyFixtures(state: EmulatorState, input: unknown, defaultToken
   const known = new Set<string>(ORDER);
   const unknownKey = Object.keys(body).find((key) => !known.has(key));
   if (unknownKey) throw new FixtureError(`unknown collection: ${unknownKey}`);
-  const result: FixtureResult = {
-    companies: [],
-    users: [],
-    metrics: [],
-    data_points: [],
-    contacts: [],
-    contact_lists: [],
-    note_tags: [],
-    notes: [],
-    portfolio_company_profiles: [],
-    portfolio_notes: [],
-    portfolio_properties: [],
-    portfolio_property_options: [],
-    portfolio_property_values: [],
-  };
+  const result: FixtureResult = emptyState();
   const context: BuildContext = { state, defaultToken, now };
   indexes = new Map();
   try {

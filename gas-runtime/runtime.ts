@@ -50,8 +50,8 @@ import type { Sheet } from './spreadsheet/sheet';
 import { Spreadsheet, unknownFormula, type FormulaEvaluator } from './spreadsheet/spreadsheet';
 import { Ui, UiRecorder } from './spreadsheet/ui';
 import { SyncHttpClient } from './sync-http';
-import type { JobKind, JobOutcome, JobRequest, JobResult } from './concurrent/protocol';
-import { WorkerPool, type FinishedJob, type PendingJob } from './concurrent/pool';
+import type { JobOutcome, JobRequest, JobResult } from './concurrent/protocol';
+import { WorkerPool, type FinishedJob, type JobSpec, type PendingJob } from './concurrent/pool';
 import { InvocationRate } from './invocation-rate';
 import { SpreadsheetAppStandIn } from './spreadsheet/spreadsheet-app';
 import type { Range } from './spreadsheet/range';
@@ -931,16 +931,7 @@ export class GasRuntime {
   }
 
   /** Queues one concurrent execution; records it as the synchronous entry points do, and surfaces a usage error the same way. */
-  async #submit(request: {
-    functionName: string;
-    kind: JobKind;
-    user: string;
-    args: unknown[];
-    maxConcurrent: number;
-    startupMs: number;
-    cell?: Range;
-    askedAt?: number;
-  }): Promise<FinishedJob> {
+  async #submit(request: Omit<JobSpec, 'cell'> & { cell?: Range; askedAt?: number }): Promise<FinishedJob> {
     if (this.#current) throw new GasRuntimeUsageError('A concurrent execution cannot start from inside an execution.', 'INVALID_OPTION');
     const { askedAt, ...spec } = request;
     this.#pool ??= this.#createPool();

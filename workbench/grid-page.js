@@ -22,9 +22,9 @@
   var pending = new Map();
   // The rows drawn last, by row number, with what each was drawn from: a draw rebuilds only the rows whose
   // cells, entries or selection changed, as typing at full speed draws after every Enter (a full rebuild of
-  // every row in view cost 48 ms a draw, most of the time 200 typed formulas took). Dropped by layout().
+  // every row in view cost 48 ms a draw, most of the time 200 typed formulas took). Dropped by layout(), which
+  // every other sheet and every change of rows or columns goes through.
   var drawnRows = new Map(); // row -> { tr, from: [...] }
-  var drawnSheet = null;
   var rowsBuilt = 0; // rows built since the page loaded, for the test that holds a draw to the rows it changes
 
   var scroller = document.getElementById('sheet-scroll');
@@ -317,8 +317,6 @@
       if (firstPage > 0) ensurePage(firstPage - 1);
       if ((lastPage + 1) * PAGE < shape.maxRows) ensurePage(lastPage + 1);
     }
-    if (drawnSheet !== shape.sheet) drawnRows = new Map();
-    drawnSheet = shape.sheet;
     var hidden = new Set(shape.hiddenRows);
     var box = selectionBox(shape.selection);
     var active = position(shape.active);

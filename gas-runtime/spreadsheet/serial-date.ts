@@ -1,6 +1,6 @@
 // Sheets keeps dates as serial numbers: days since 1899-12-30 on the spreadsheet's wall clock.
 
-import { instantOf, wallClock } from '../time-zone';
+import { instantOf, wallClock, type WallClock } from '../time-zone';
 
 const MS_PER_DAY = 86_400_000;
 const EPOCH_UTC = Date.UTC(1899, 11, 30);
@@ -19,16 +19,7 @@ export function serialToDate(serial: number, timeZone: string): Date {
 }
 
 /** The calendar fields of a serial number, independent of any time zone (the cell shows these). */
-export function serialParts(serial: number): {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  millisecond: number;
-  weekday: number;
-} {
+export function serialParts(serial: number): WallClock {
   // Rounded to the millisecond, so 0.1 days is 2:24:00.000 and not 2:23:59.999.
   const date = new Date(EPOCH_UTC + Math.round(serial * MS_PER_DAY));
   return {

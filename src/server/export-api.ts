@@ -39,6 +39,7 @@ import { createClientForExecution, sidebarClient } from './api-factory';
 import { rereadKind, startJob, unfinishedJobs } from './jobs-api';
 import { listMetricsKept } from './metric-listing';
 import { portfolioCompanyLabels } from './metrics-api';
+import { normalName } from '../core/formulas/fund-functions';
 import { newlySettled, outcomeText } from '../core/jobs/push-log';
 
 const PROBLEMS_SHOWN = 50;
@@ -82,9 +83,8 @@ function listCompanyMetrics(companyId: string): MetricRef[] {
  * Only then is the fund's profile listing read (usually kept since the sidebar listed the metrics).
  */
 function labelSharedNames(companyId: string, metrics: MetricRef[], used: ExportState['metrics']): MetricRef[] {
-  const names = new Map<string, number>();
-  for (const metric of used) names.set(metric.name.trim().toLowerCase(), (names.get(metric.name.trim().toLowerCase()) ?? 0) + 1);
-  if (![...names.values()].some((count) => count > 1)) return metrics;
+  // The fund formulas' reading of "one name": trimmed, any case.
+  if (new Set(used.map((metric) => normalName(metric.name))).size === used.length) return metrics;
   const listing = listMetricsKept(companyId, () => sidebarClient());
   const labels = portfolioCompanyLabels(companyId, listing);
   const profileOf = new Map(listing.map((metric) => [metric.id.toLowerCase(), metric.portfolio_company_profile_id?.toLowerCase()]));
