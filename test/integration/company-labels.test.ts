@@ -140,3 +140,46 @@ it("labels an export's two metrics of one name with their companies in the repor
   expect(pushes(rt, single.exportId).map((row) => row[1])).toEqual(['Burn by company']);
   expect((await stack.takeRequests()).filter((r) => r.path === '/portfolio_company_profiles')).toEqual([]);
 });
+
+it("keeps an export's company labels across a 429 pause between steps and a dropped cache: they live in the job's record", async () => {
+  const created = await stack.emulator.control.fixtures({
+    metrics: [first, second].map((profile) => ({
+      company_id: DEMO_IDS.fund,
+      portfolio_company_profile_id: profile,
+      name: 'Burn across steps',
+      frequency: 'monthly',
+      unit: 'USD',
+    })),
+  });
+  const [a, b] = created.metrics.map((metric) => metric.id) as [string, string];
+  const rt = stack.runtime();
+  rt.spreadsheet
+    .getActiveSheet()
+    .getRange('A1:C2')
+    .setValues([
+      ['Date', a, b],
+      ['2024-01-01', 100, 200],
+    ]);
+  const request = {
+    companyId: DEMO_IDS.fund,
+    range: 'Sheet1!A1:C2',
+    spec: { layout: 'wide', hasHeaderRow: true, skipBlanks: true, duplicates: 'reject', offPeriod: 'reject', onlyChanged: false },
+    writeStatus: false,
+  };
+  const started = ok<ExportHandle>(rt.callServer('startExport', [request]));
+  // The first step's wave: its compare reads (one a metric) and the first metric's PUT pass, the second PUT meets a 429.
+  await stack.emulator.control.rateLimit({ limit: 3, windowSeconds: 60, retryAfter: true, freshWindow: true });
+  const paused = ok<ExportHandle>(rt.callServer('continueExport', [started.exportId]));
+  expect(paused.report ?? null).toBeNull();
+  const between = await stack.emulator.control.state();
+  expect(between.data_points.filter((p) => p.metric_id === a || p.metric_id === b).map((p) => p.metric_id)).toEqual([a]);
+  // Between the steps Google drops every cached entry: the metric listing and the profiles the labels came from.
+  const cache = rt.cache.user(OWNER);
+  cache.removeAll(cache._keys());
+  await stack.takeRequests();
+  const done = await driveExport(stack, rt, paused);
+  expect(done.report!.totals).toMatchObject({ created: 2, failed: 0 });
+  expect(pushes(rt, done.exportId).map((row) => row[1])).toEqual([`${label(first)} › Burn across steps`, `${label(second)} › Burn across steps`]);
+  // The resumed step did not read the profiles again to name them.
+  expect((await stack.takeRequests()).filter((r) => r.path === '/portfolio_company_profiles')).toEqual([]);
+});
